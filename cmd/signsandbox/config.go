@@ -1,0 +1,75 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+)
+
+// serveConfig is what the serve command runs with, from flags and the
+// matching SIGNSANDBOX_* environment variables (flags win).
+type serveConfig struct {
+	Addr      string
+	Fixtures  string
+	Clock     string
+	LogLevel  slog.Level
+	APIKey    string
+	BaseURL   string
+	Scenarios []string
+	Record    string
+	Offline   bool
+}
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ",") }
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
+
+// parseServeConfig reads flags after the environment: every flag has an
+// environment variable of the same name, upper-cased, prefixed with
+// SIGNSANDBOX_ and with dashes as underscores.
+func parseServeConfig(args []string, getenv func(string) string, out io.Writer) (serveConfig, error) {
+	env := func(name, def string) string {
+		if v := getenv(name); v != "" {
+			return v
+		}
+		return def
+	}
+	var c serveConfig
+	var level string
+	var scenarios stringList
+	fs := flag.NewFlagSet("signsandbox", flag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.StringVar(&c.Addr, "addr", env("SIGNSANDBOX_ADDR", "127.0.0.1:8080"), "listen address (SIGNSANDBOX_ADDR)")
+	fs.StringVar(&c.Fixtures, "fixtures", env("SIGNSANDBOX_FIXTURES", ""), "fixtures directory instead of the embedded ones (SIGNSANDBOX_FIXTURES)")
+	fs.StringVar(&c.Clock, "clock", env("SIGNSANDBOX_CLOCK", "real"), "default world clock: real or fake (SIGNSANDBOX_CLOCK)")
+	fs.StringVar(&level, "log-level", env("SIGNSANDBOX_LOG_LEVEL", "info"), "debug, info, warn or error (SIGNSANDBOX_LOG_LEVEL)")
+	fs.StringVar(&c.APIKey, "api-key", env("SIGNSANDBOX_API_KEY", ""), "fixed primary API key of the default world (SIGNSANDBOX_API_KEY)")
+	fs.StringVar(&c.BaseURL, "base-url", env("SIGNSANDBOX_BASE_URL", ""), "public base URL for the URLs the sandbox hands out (SIGNSANDBOX_BASE_URL)")
+	fs.Var(&scenarios, "scenario", "scenario file to load into the default world; repeatable (SIGNSANDBOX_SCENARIO, comma-separated)")
+	fs.StringVar(&c.Record, "record", env("SIGNSANDBOX_RECORD", ""), "record the session as a scenario file (SIGNSANDBOX_RECORD)")
+	offline := env("SIGNSANDBOX_OFFLINE", "")
+	fs.BoolVar(&c.Offline, "offline", offline == "1" || offline == "true", "substitute placeholder documents for file_urls instead of fetching (SIGNSANDBOX_OFFLINE)")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if c.Clock != "real" && c.Clock != "fake" {
+		return c, fmt.Errorf("--clock must be real or fake, not %q", c.Clock)
+	}
+	if err := c.LogLevel.UnmarshalText([]byte(level)); err != nil {
+		return c, fmt.Errorf("--log-level: %v", err)
+	}
+	c.Scenarios = scenarios
+	if len(c.Scenarios) == 0 {
+		if v := getenv("SIGNSANDBOX_SCENARIO"); v != "" {
+			c.Scenarios = strings.Split(v, ",")
+		}
+	}
+	return c, nil
+}

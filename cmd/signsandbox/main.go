@@ -1,0 +1,163 @@
+// Command signsandbox serves the Dropbox Sign API sandbox.
+//
+//	signsandbox [flags]            serve (see signsandbox -h)
+//	signsandbox version            print the version
+//	signsandbox healthcheck        exit 0 when a local sandbox answers (container health checks)
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/signsandbox/signsandbox/sandbox"
+)
+
+// commands are the subcommands besides serving; other files add theirs.
+var commands = map[string]func(args []string, stdout, stderr io.Writer) int{
+	"version":     cmdVersion,
+	"healthcheck": cmdHealthcheck,
+}
+
+func main() {
+	args := os.Args[1:]
+	if len(args) > 0 {
+		if cmd, ok := commands[args[0]]; ok {
+			os.Exit(cmd(args[1:], os.Stdout, os.Stderr))
+		}
+	}
+	os.Exit(serve(args, os.Getenv, os.Stdout, os.Stderr))
+}
+
+func cmdVersion(_ []string, stdout, _ io.Writer) int {
+	fmt.Fprintln(stdout, "signsandbox", sandbox.Version)
+	return 0
+}
+
+// cmdHealthcheck asks the local sandbox for /_sandbox/health: the container
+// image has no curl.
+func cmdHealthcheck(args []string, stdout, stderr io.Writer) int {
+	cfg, err := parseServeConfig(args, os.Getenv, stderr)
+	if err != nil {
+		return 2
+	}
+	host, port, err := net.SplitHostPort(cfg.Addr)
+	if err != nil {
+		fmt.Fprintln(stderr, "healthcheck:", err)
+		return 1
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "127.0.0.1"
+	}
+	client := &http.Client{Timeout: 3 * time.Second}
+	resp, err := client.Get("http://" + net.JoinHostPort(host, port) + sandbox.ControlPrefix + "/health")
+	if err != nil {
+		fmt.Fprintln(stderr, "healthcheck:", err)
+		return 1
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		fmt.Fprintln(stderr, "healthcheck: status", resp.StatusCode)
+		return 1
+	}
+	fmt.Fprintln(stdout, "ok")
+	return 0
+}
+
+// serveOptions turns the configuration into sandbox options.
+func serveOptions(cfg serveConfig, logger *slog.Logger) []sandbox.Option {
+	opts := []sandbox.Option{sandbox.WithLogger(logger)}
+	if cfg.Clock == "fake" {
+		opts = append(opts, sandbox.WithFakeClock(time.Date(2025, time.January, 1, 0, 0, 0, 0, time.UTC)))
+	} else {
+		opts = append(opts, sandbox.WithRealClock())
+	}
+	if cfg.Fixtures != "" {
+		opts = append(opts, sandbox.WithFixturesDir(cfg.Fixtures))
+	}
+	if cfg.APIKey != "" {
+		opts = append(opts, sandbox.WithAPIKey(cfg.APIKey))
+	}
+	if cfg.BaseURL != "" {
+		opts = append(opts, sandbox.WithBaseURL(cfg.BaseURL))
+	}
+	if cfg.Offline {
+		opts = append(opts, sandbox.WithOfflineFiles())
+	}
+	for _, f := range cfg.Scenarios {
+		opts = append(opts, sandbox.WithScenarioFile(f))
+	}
+	return append(opts, extraServeOptions(cfg)...)
+}
+
+// extraServeOptions lets other files add options (recording).
+var extraServeOptions = func(serveConfig) []sandbox.Option { return nil }
+
+func serve(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	cfg, err := parseServeConfig(args, getenv, stderr)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		fmt.Fprintln(stderr, "signsandbox:", err)
+		return 2
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	sb, err := sandbox.New(serveOptions(cfg, logger)...)
+	if err != nil {
+		fmt.Fprintln(stderr, "signsandbox:", err)
+		return 1
+	}
+	defer sb.Close()
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		fmt.Fprintln(stderr, "signsandbox:", err)
+		return 1
+	}
+	srv := &http.Server{Handler: sb, ReadHeaderTimeout: 10 * time.Second}
+	base := "http://" + displayAddr(ln.Addr().String())
+	fmt.Fprintf(stdout, "signsandbox %s listening on %s\n", sandbox.Version, base)
+	fmt.Fprintf(stdout, "API base URL: %s/v3\n", base)
+	fmt.Fprintf(stdout, "API key:      %s\n", sb.DefaultAPIKey())
+	fmt.Fprintf(stdout, "try:          curl -u %s: %s/v3/account\n", sb.DefaultAPIKey(), base)
+
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		fmt.Fprintln(stderr, "signsandbox:", err)
+		return 1
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdown); err != nil {
+		fmt.Fprintln(stderr, "signsandbox: shutdown:", err)
+		return 1
+	}
+	fmt.Fprintln(stdout, "signsandbox stopped")
+	return 0
+}
+
+// displayAddr shows a wildcard listener as localhost.
+func displayAddr(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return addr
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "localhost"
+	}
+	return net.JoinHostPort(host, port)
+}

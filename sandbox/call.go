@@ -1,0 +1,139 @@
+package sandbox
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/gorilla/mux"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
+)
+
+// handler is the shape of every operation: it decodes, validates, changes the
+// world in one transaction and returns a value for the response adapter (or
+// an error, usually an *apierr.Error). Handlers never write to the
+// ResponseWriter themselves.
+type handler func(c *call) (any, error)
+
+// handlers maps operationId to its handler. Each api_<tag>.go file adds its
+// operations from an init function, so that the route table stays one list
+// and no file but its own changes when an operation is implemented.
+var handlers = map[string]handler{}
+
+func handle(operationID string, h handler) {
+	if _, dup := handlers[operationID]; dup {
+		panic("sandbox: handler registered twice: " + operationID)
+	}
+	handlers[operationID] = h
+}
+
+// call is one API request on its way through the sandbox.
+type call struct {
+	s  *Sandbox
+	w  *world.World
+	r  *http.Request
+	rt *route
+	// account is the caller (nil for operations without credentials).
+	account *state.Account
+	// token is the OAuth token the call was made with (nil for API keys).
+	token *state.OAuthToken
+	// apiKey is the API key the call was made with ("" for tokens).
+	apiKey   string
+	vars     map[string]string
+	body     *wire.Body
+	bodyErr  error
+	warnings []warning
+	// rate is what the rate-limit headers of a 2xx answer show.
+	rate world.RateStatus
+}
+
+// warning is one entry of the official warnings array.
+type warning struct {
+	WarningMsg  string `json:"warning_msg"`
+	WarningName string `json:"warning_name"`
+}
+
+// warn adds a warning to the response (names from the official list).
+func (c *call) warn(name, msg string) {
+	c.warnings = append(c.warnings, warning{WarningMsg: msg, WarningName: name})
+}
+
+// operationID is the official operationId of the call ("" for control calls).
+func (c *call) operationID() string {
+	if c == nil || c.rt == nil {
+		return ""
+	}
+	return c.rt.operationID
+}
+
+// param is a path parameter.
+func (c *call) param(name string) string {
+	if c.vars == nil {
+		c.vars = mux.Vars(c.r)
+	}
+	return c.vars[name]
+}
+
+// readBody decodes the request body once.
+func (c *call) readBody() (*wire.Body, error) {
+	if c.body == nil && c.bodyErr == nil {
+		lim := wire.DefaultLimits
+		if c.w != nil {
+			if m := c.w.Config().MaxFileBytes; m > 0 && m*2 > lim.MaxBodyBytes {
+				lim.MaxBodyBytes = m * 2
+			}
+		}
+		c.body, c.bodyErr = wire.ReadBody(c.r, lim)
+	}
+	return c.body, c.bodyErr
+}
+
+// bind decodes the request body into dst (a pointer to a request struct).
+func (c *call) bind(dst any) error {
+	b, err := c.readBody()
+	if err != nil {
+		return err
+	}
+	return wire.Decode(b, dst)
+}
+
+// query decodes the query string into dst.
+func (c *call) query(dst any) error {
+	tree, err := wire.QueryTree(c.r.URL.Query(), wire.DefaultLimits)
+	if err != nil {
+		return err
+	}
+	return wire.DecodeTree(tree, dst)
+}
+
+// has reports whether the body carried a top-level parameter.
+func (c *call) has(name string) bool {
+	b, err := c.readBody()
+	return err == nil && b.Has(name)
+}
+
+// baseURL is the public scheme and host of the sandbox as the caller sees
+// it, for the URLs the sandbox hands out.
+func (c *call) baseURL() string { return c.s.publicBase(c.r) }
+
+// worldURL builds a URL served by the sandbox for this world
+// (sign pages, file downloads, edit pages).
+func (c *call) worldURL(path string) string {
+	return c.baseURL() + "/_sandbox/w/" + c.w.ID + "/" + strings.TrimPrefix(path, "/")
+}
+
+// update runs fn in one write transaction of the caller's world.
+func (c *call) update(fn func(tx *state.Txn) error) error { return c.w.Store.Update(fn) }
+
+// read returns a read transaction of the caller's world.
+func (c *call) read() *state.Txn { return c.w.Store.Read() }
+
+// errNotImplemented answers operations the sandbox routes but does not
+// implement, in the official error shape.
+func errNotImplemented(c *call) (any, error) {
+	return nil, &apierr.Error{Name: apierr.MethodNotSupported,
+		Msg: "signsandbox does not implement " + c.operationID() + " yet"}
+}

@@ -1,0 +1,75 @@
+package sandbox
+
+import (
+	"net/http"
+
+	"github.com/gorilla/mux"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+)
+
+// controlRoute is one endpoint of the /_sandbox control plane.
+type controlRoute struct {
+	method string
+	path   string // relative to /_sandbox
+	h      handler
+	// public routes need no world (health, world creation, pages served by
+	// world-scoped URLs).
+	public bool
+}
+
+// controlRoutes are added by the control_*.go files from init functions.
+var controlRoutes []controlRoute
+
+func control(method, path string, h handler) {
+	controlRoutes = append(controlRoutes, controlRoute{method: method, path: path, h: h})
+}
+
+func controlPublic(method, path string, h handler) {
+	controlRoutes = append(controlRoutes, controlRoute{method: method, path: path, h: h, public: true})
+}
+
+func (s *Sandbox) registerControl(r *mux.Router) {
+	for _, cr := range controlRoutes {
+		r.Handle(cr.path, s.controlHandler(cr)).Methods(cr.method)
+	}
+}
+
+// controlHandler resolves the caller's world for control calls: the world of
+// the credentials when the request has any (so parallel suites with their own
+// keys never meet), else the default world.
+func (s *Sandbox) controlHandler(cr controlRoute) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c := &call{s: s, r: r}
+		v, err := s.runControl(c, cr)
+		for _, after := range afterControlHooks {
+			after(c, v, err)
+		}
+		s.writeResult(w, c, v, err)
+	})
+}
+
+// afterControlHooks see every control call's result (recording).
+var afterControlHooks []func(c *call, v any, err error)
+
+func (s *Sandbox) runControl(c *call, cr controlRoute) (any, error) {
+	if !cr.public {
+		creds, ok, aerr := parseAuthorization(c.r)
+		if aerr != nil {
+			return nil, aerr
+		}
+		if ok {
+			if e := s.authenticate(c, creds); e != nil {
+				return nil, e
+			}
+		} else {
+			c.w = s.defWorld
+		}
+	}
+	return cr.h(c)
+}
+
+// errControlNotFound answers unknown control objects.
+func errControlNotFound(what, id string) error {
+	return apierr.NotFoundf("No %s %q in this world.", what, id)
+}

@@ -1,0 +1,211 @@
+package sandbox
+
+import (
+	"net/http"
+	"strings"
+
+	memdb "github.com/hashicorp/go-memdb"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
+)
+
+func init() {
+	control(http.MethodGet, "/api_keys", controlListKeys)
+	control(http.MethodPost, "/api_keys", controlAddKey)
+	control(http.MethodDelete, "/api_keys/{key}", controlDeleteKey)
+	control(http.MethodPost, "/api_keys/{key}/primary", controlMakePrimary)
+}
+
+// apiKeyView is an API key as the control plane shows it.
+type apiKeyView struct {
+	Key       string `json:"key"`
+	AccountID string `json:"account_id"`
+	Name      string `json:"name"`
+	Primary   bool   `json:"primary"`
+	CreatedAt int64  `json:"created_at"`
+}
+
+type apiKeysResponse struct {
+	APIKeys []apiKeyView `json:"api_keys"`
+}
+
+// keyAccount is the account a key call is about: account_id given, else the
+// caller, else the first fixture account.
+func (c *call) keyAccount(accountID string) (*state.Account, error) {
+	if accountID == "" {
+		if c.account != nil {
+			return c.account, nil
+		}
+		accountID = c.s.fixtures.Accounts[0].ID
+	}
+	a, err := state.Get[state.Account](c.read(), state.TableAccounts, accountID)
+	if err != nil {
+		return nil, errControlNotFound("account", accountID)
+	}
+	return a, nil
+}
+
+func listKeys(tx *state.Txn, accountID string) apiKeysResponse {
+	keys, _ := state.APIKeysOf(tx, accountID)
+	out := apiKeysResponse{APIKeys: []apiKeyView{}}
+	for _, k := range keys {
+		out.APIKeys = append(out.APIKeys, apiKeyView{Key: k.Key, AccountID: k.AccountID, Name: k.Name, Primary: k.Primary, CreatedAt: k.CreatedAt})
+	}
+	return out
+}
+
+func controlListKeys(c *call) (any, error) {
+	acct, err := c.keyAccount(c.r.URL.Query().Get("account_id"))
+	if err != nil {
+		return nil, err
+	}
+	return listKeys(c.read(), acct.ID), nil
+}
+
+type addKeyRequest struct {
+	AccountID string `json:"account_id"`
+	Name      string `json:"name"`
+	Primary   bool   `json:"primary"`
+	// Key fixes the key's value (otherwise one is generated).
+	Key string `json:"key"`
+}
+
+func controlAddKey(c *call) (any, error) {
+	var req addKeyRequest
+	if err := c.bind(&req); err != nil {
+		return nil, err
+	}
+	acct, err := c.keyAccount(req.AccountID)
+	if err != nil {
+		return nil, err
+	}
+	if req.Key != "" && (len(req.Key) < 8 || strings.ContainsAny(req.Key, ": \t\r\n")) {
+		return nil, apierr.Badf("key", "key must be at least 8 characters without colons or spaces")
+	}
+	if req.Key != "" {
+		if w, k := c.s.findAPIKey(req.Key); k != nil && w != nil {
+			return nil, apierr.Conflictf("That API key is already in use.")
+		}
+	}
+	var out apiKeysResponse
+	err = c.update(func(tx *state.Txn) error {
+		keys, _ := state.APIKeysOf(tx, acct.ID)
+		if len(keys) >= state.MaxAPIKeys {
+			return apierr.Badf("", "An account can have at most %d API keys; delete one first.", state.MaxAPIKeys)
+		}
+		key := req.Key
+		if key == "" {
+			key = tx.NewSecret()
+		}
+		name := req.Name
+		if name == "" {
+			name = "API key " + itoa(len(keys)+1)
+		}
+		primary := req.Primary || len(keys) == 0
+		if primary {
+			if err := clearPrimary(tx, keys); err != nil {
+				return err
+			}
+		}
+		row := &state.APIKey{Key: key, AccountID: acct.ID, Name: name, Primary: primary, CreatedAt: tx.Unix(), Seq: tx.Seq()}
+		if err := state.Put(tx, state.TableAPIKeys, row); err != nil {
+			return err
+		}
+		out = listKeys(tx, acct.ID)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return withStatus{status: http.StatusCreated, value: out}, nil
+}
+
+func clearPrimary(tx *state.Txn, keys []*state.APIKey) error {
+	for _, k := range keys {
+		if k.Primary {
+			c := state.Clone(k)
+			c.Primary = false
+			if err := state.Put(tx, state.TableAPIKeys, c); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func controlDeleteKey(c *call) (any, error) {
+	key := c.param("key")
+	var out apiKeysResponse
+	err := c.update(func(tx *state.Txn) error {
+		k, err := state.Get[state.APIKey](tx, state.TableAPIKeys, key)
+		if err != nil {
+			return errControlNotFound("API key", key)
+		}
+		if k.Primary {
+			return apierr.Badf("key", "The primary key cannot be deleted; make another key primary first.")
+		}
+		if err := tx.Delete(state.TableAPIKeys, k); err != nil {
+			return err
+		}
+		out = listKeys(tx, k.AccountID)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	c.s.creds.Delete("k:" + key)
+	return out, nil
+}
+
+func controlMakePrimary(c *call) (any, error) {
+	key := c.param("key")
+	var out apiKeysResponse
+	err := c.update(func(tx *state.Txn) error {
+		k, err := state.Get[state.APIKey](tx, state.TableAPIKeys, key)
+		if err != nil {
+			return errControlNotFound("API key", key)
+		}
+		keys, _ := state.APIKeysOf(tx, k.AccountID)
+		if err := clearPrimary(tx, keys); err != nil {
+			return err
+		}
+		cur, _ := state.Get[state.APIKey](tx, state.TableAPIKeys, key)
+		c := state.Clone(cur)
+		c.Primary = true
+		if err := state.Put(tx, state.TableAPIKeys, c); err != nil {
+			return err
+		}
+		out = listKeys(tx, k.AccountID)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// checkKeysFree refuses an import whose API keys belong to another world:
+// credentials are how requests find their world, so they must stay unique.
+func (s *Sandbox) checkKeysFree(target *world.World, db *memdb.MemDB) error {
+	it, err := db.Txn(false).Get(state.TableAPIKeys, state.IndexID)
+	if err != nil {
+		return err
+	}
+	for raw := it.Next(); raw != nil; raw = it.Next() {
+		k := raw.(*state.APIKey)
+		if w, found := s.findAPIKey(k.Key); found != nil && w != target {
+			return apierr.Conflictf("API key %s is in use by world %s; import into that world or change the key.", maskKey(k.Key), w.ID)
+		}
+	}
+	return nil
+}
+
+// maskKey shows the ends of a key only.
+func maskKey(k string) string {
+	if len(k) < 12 {
+		return "…"
+	}
+	return k[:4] + "…" + k[len(k)-4:]
+}

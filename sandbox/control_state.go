@@ -1,0 +1,92 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
+)
+
+// StateFormat names the export format; import refuses other formats.
+const StateFormat = "signsandbox-state/1"
+
+func init() {
+	control(http.MethodGet, "/state", controlExportState)
+	control(http.MethodPut, "/state", controlImportState)
+}
+
+// WorldState is a whole world as JSON: its clock and every table.
+type WorldState struct {
+	Format string       `json:"format"`
+	Clock  StateClock   `json:"clock"`
+	Tables state.Tables `json:"tables"`
+}
+
+// StateClock is the clock part of an export.
+type StateClock struct {
+	Mode world.ClockMode `json:"mode"`
+	// Now is the world time in RFC 3339 with nanoseconds, so that a fake
+	// clock resumes at exactly the same instant.
+	Now string `json:"now"`
+}
+
+func controlExportState(c *call) (any, error) {
+	tables, err := state.Export(c.read())
+	if err != nil {
+		return nil, err
+	}
+	return WorldState{
+		Format: StateFormat,
+		Clock:  StateClock{Mode: c.w.Mode(), Now: c.w.Now().Format(time.RFC3339Nano)},
+		Tables: tables,
+	}, nil
+}
+
+// controlImportState replaces the caller's world with an exported state.
+// Nothing changes unless the whole document imports.
+func controlImportState(c *call) (any, error) {
+	raw, err := readRawJSON(c)
+	if err != nil {
+		return nil, err
+	}
+	var ws WorldState
+	if err := json.Unmarshal(raw, &ws); err != nil {
+		return nil, apierr.Badf("", "state is not valid JSON: %v", err)
+	}
+	if ws.Format != StateFormat {
+		return nil, apierr.Badf("format", "format must be %q, not %q", StateFormat, ws.Format)
+	}
+	now, err := time.Parse(time.RFC3339Nano, ws.Clock.Now)
+	if err != nil {
+		return nil, apierr.Badf("clock[now]", "clock.now must be an RFC 3339 instant: %v", err)
+	}
+	db, err := state.Import(ws.Tables)
+	if err != nil {
+		return nil, apierr.Badf("tables", "state does not import: %v", err)
+	}
+	if err := c.s.checkKeysFree(c.w, db); err != nil {
+		return nil, err
+	}
+	if err := c.w.Import(db, ws.Clock.Mode, now); err != nil {
+		return nil, apierr.Badf("clock", "%v", err)
+	}
+	c.s.afterWorldReplaced(c.w)
+	return c.s.worldInfo(c.w), nil
+}
+
+// maxStateBytes bounds an imported state document.
+const maxStateBytes = 1 << 30
+
+// readRawJSON returns the request body as it came (state documents nest
+// deeper than API requests may).
+func readRawJSON(c *call) ([]byte, error) {
+	raw, err := io.ReadAll(http.MaxBytesReader(nil, c.r.Body, maxStateBytes))
+	if err != nil {
+		return nil, apierr.Badf("", "could not read the state document: %v", err)
+	}
+	return raw, nil
+}

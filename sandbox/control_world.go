@@ -1,0 +1,305 @@
+package sandbox
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
+)
+
+// Version is the sandbox's version, printed by `signsandbox version`.
+var Version = "0.1.0-dev"
+
+func init() {
+	controlPublic(http.MethodGet, "/health", controlHealth)
+	controlPublic(http.MethodPost, "/worlds", controlCreateWorld)
+	control(http.MethodGet, "/world", controlGetWorld)
+	control(http.MethodGet, "/clock", controlGetClock)
+	control(http.MethodPost, "/clock/advance", controlAdvance)
+	control(http.MethodPost, "/reset", controlReset)
+	control(http.MethodGet, "/config", controlGetConfig)
+	control(http.MethodPatch, "/config", controlPatchConfig)
+	control(http.MethodPut, "/config", controlPatchConfig)
+}
+
+type healthResponse struct {
+	Status  string `json:"status"`
+	Version string `json:"version"`
+	Worlds  int    `json:"worlds"`
+}
+
+func controlHealth(c *call) (any, error) {
+	return healthResponse{Status: "ok", Version: Version, Worlds: len(c.s.worldsSnapshot())}, nil
+}
+
+type createWorldRequest struct {
+	// Clock is "fake" (the default) or "real".
+	Clock string `json:"clock"`
+	// Time is the start instant of a fake clock (RFC 3339).
+	Time string `json:"time"`
+	// Scenarios names ready scenarios (see scenarios/) or holds scenario
+	// documents to load into the new world.
+	Scenarios []string `json:"scenarios"`
+}
+
+// WorldInfo describes a world and the credentials of its first account.
+type WorldInfo struct {
+	WorldID      string `json:"world_id"`
+	APIKey       string `json:"api_key"`
+	AccountID    string `json:"account_id"`
+	EmailAddress string `json:"email_address"`
+	ClientID     string `json:"client_id,omitempty"`
+	ClientSecret string `json:"client_secret,omitempty"`
+	Clock        string `json:"clock"`
+	Now          int64  `json:"now"`
+}
+
+func controlCreateWorld(c *call) (any, error) {
+	var req createWorldRequest
+	if err := c.bind(&req); err != nil {
+		return nil, err
+	}
+	mode := world.ClockFake
+	switch req.Clock {
+	case "", "fake":
+	case "real":
+		mode = world.ClockReal
+	default:
+		return nil, apierr.Badf("clock", `clock must be "fake" or "real", not %q`, req.Clock)
+	}
+	var start time.Time
+	if req.Time != "" {
+		t, err := time.Parse(time.RFC3339, req.Time)
+		if err != nil {
+			return nil, apierr.Badf("time", "time must be an RFC 3339 instant such as 2025-01-01T00:00:00Z: %v", err)
+		}
+		if mode == world.ClockReal {
+			return nil, apierr.Badf("time", "time can only be chosen for a fake clock")
+		}
+		start = t
+	}
+	w, err := c.s.createWorld(mode, start)
+	if err != nil {
+		return nil, err
+	}
+	for i, name := range req.Scenarios {
+		if err := c.s.loadNamedScenario(w, name); err != nil {
+			c.s.dropWorld(w)
+			if e, ok := apierr.As(err); ok {
+				return nil, e.WithPath(indexPath("scenarios", i))
+			}
+			return nil, apierr.Badf(indexPath("scenarios", i), "scenario %q: %v", name, err)
+		}
+	}
+	return withStatus{status: http.StatusCreated, value: c.s.worldInfo(w)}, nil
+}
+
+func controlGetWorld(c *call) (any, error) { return c.s.worldInfo(c.w), nil }
+
+// worldInfo reports a world and its first fixture account's credentials.
+func (s *Sandbox) worldInfo(w *world.World) WorldInfo {
+	tx := w.Store.Read()
+	first := s.fixtures.Accounts[0].ID
+	info := WorldInfo{WorldID: w.ID, AccountID: first, Clock: string(w.Mode()), Now: w.Now().Unix()}
+	if a, err := state.Get[state.Account](tx, state.TableAccounts, first); err == nil {
+		info.EmailAddress = a.Email
+	}
+	info.APIKey = state.PrimaryKeyOf(tx, first)
+	if apps, _ := state.All[state.APIApp](tx, state.TableAPIApps, state.IndexOwner+"_prefix", first); len(apps) > 0 {
+		info.ClientID = apps[0].ClientID
+		if apps[0].OAuth != nil {
+			info.ClientSecret = apps[0].OAuth.Secret
+		}
+	}
+	return info
+}
+
+// dropWorld removes a world that failed to initialize.
+func (s *Sandbox) dropWorld(w *world.World) {
+	s.mu.Lock()
+	delete(s.worlds, w.ID)
+	for i, o := range s.order {
+		if o == w {
+			s.order = append(s.order[:i], s.order[i+1:]...)
+			break
+		}
+	}
+	s.mu.Unlock()
+	w.Close()
+}
+
+type clockResponse struct {
+	Now  int64           `json:"now"`
+	Time string          `json:"time"`
+	Mode world.ClockMode `json:"mode"`
+	// NextJobAt is when the earliest queued job is due (Unix seconds), or 0.
+	NextJobAt int64          `json:"next_job_at,omitempty"`
+	Jobs      []world.RanJob `json:"jobs,omitempty"`
+}
+
+func clockOf(w *world.World) clockResponse {
+	now := w.Now()
+	r := clockResponse{Now: now.Unix(), Time: now.Format(time.RFC3339), Mode: w.Mode()}
+	if j := state.NextJob(w.Store.Read()); j != nil {
+		r.NextJobAt = j.DueTime().Unix()
+	}
+	return r
+}
+
+func controlGetClock(c *call) (any, error) { return clockOf(c.w), nil }
+
+type advanceRequest struct {
+	Seconds  *float64 `json:"seconds"`
+	Duration string   `json:"duration"`
+	// To advances to an absolute instant (RFC 3339 or Unix seconds).
+	To string `json:"to"`
+}
+
+func controlAdvance(c *call) (any, error) {
+	var req advanceRequest
+	if err := c.bind(&req); err != nil {
+		return nil, err
+	}
+	d, err := req.delta(c.w.Now())
+	if err != nil {
+		return nil, err
+	}
+	ran, err := c.s.advance(c.w, d)
+	if err != nil {
+		return nil, err
+	}
+	r := clockOf(c.w)
+	r.Jobs = ran
+	if r.Jobs == nil {
+		r.Jobs = []world.RanJob{}
+	}
+	return r, nil
+}
+
+// advance moves a world's clock, or on a real clock runs what is due.
+func (s *Sandbox) advance(w *world.World, d time.Duration) ([]world.RanJob, error) {
+	if w.Mode() == world.ClockReal {
+		if d != 0 {
+			return nil, apierr.Conflictf("This world's clock is real and cannot be advanced; create a world with \"clock\": \"fake\".")
+		}
+		return w.RunDue(), nil
+	}
+	ran, err := w.Advance(d)
+	if err != nil {
+		return nil, apierr.Badf("seconds", "%v", err)
+	}
+	return ran, nil
+}
+
+func (a advanceRequest) delta(now time.Time) (time.Duration, error) {
+	given := 0
+	var d time.Duration
+	if a.Seconds != nil {
+		given++
+		if *a.Seconds < 0 {
+			return 0, apierr.Badf("seconds", "seconds must not be negative: the clock only moves forward")
+		}
+		d = time.Duration(*a.Seconds * float64(time.Second))
+	}
+	if a.Duration != "" {
+		given++
+		v, err := time.ParseDuration(a.Duration)
+		if err != nil {
+			return 0, apierr.Badf("duration", "duration must be a Go duration such as 90s or 1h30m: %v", err)
+		}
+		if v < 0 {
+			return 0, apierr.Badf("duration", "duration must not be negative: the clock only moves forward")
+		}
+		d = v
+	}
+	if a.To != "" {
+		given++
+		t, err := parseInstant(a.To)
+		if err != nil {
+			return 0, apierr.Badf("to", "to must be an RFC 3339 instant or Unix seconds: %v", err)
+		}
+		if t.Before(now) {
+			return 0, apierr.Badf("to", "to is before the world's current time: the clock only moves forward")
+		}
+		d = t.Sub(now)
+	}
+	if given > 1 {
+		return 0, apierr.Badf("", "give only one of seconds, duration and to")
+	}
+	if d > 100*365*24*time.Hour {
+		return 0, apierr.Badf("seconds", "cannot advance by more than 100 years")
+	}
+	return d, nil
+}
+
+func controlReset(c *call) (any, error) {
+	derive := c.w != c.s.defWorld
+	if err := c.w.Reset(c.s.seedFunc(derive)); err != nil {
+		return nil, err
+	}
+	c.s.afterWorldReplaced(c.w)
+	return c.s.worldInfo(c.w), nil
+}
+
+func controlGetConfig(c *call) (any, error) { return c.w.Config(), nil }
+
+// controlPatchConfig changes parts of the world configuration: the body is a
+// partial Config (for example {"rate_limit": {"enforce": true, "limit": 5}}).
+func controlPatchConfig(c *call) (any, error) {
+	b, err := c.readBody()
+	if err != nil {
+		return nil, err
+	}
+	var out state.Config
+	err = c.update(func(tx *state.Txn) error {
+		cfg := state.GetConfig(tx)
+		if err := mergeJSONInto(b.Tree, &cfg); err != nil {
+			return err
+		}
+		if err := validateConfig(cfg); err != nil {
+			return err
+		}
+		out = cfg
+		return state.PutConfig(tx, cfg)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func validateConfig(c state.Config) error {
+	for name, d := range map[string]state.Duration{
+		"send_processing_delay": c.SendProcessingDelay, "file_preparation_delay": c.FilePreparationDelay,
+		"template_preparation_delay": c.TemplatePreparationDelay, "cancel_delay": c.CancelDelay,
+		"reminder_interval": c.ReminderInterval, "sign_url_ttl": c.SignURLTTL, "edit_url_ttl": c.EditURLTTL,
+		"claim_url_ttl": c.ClaimURLTTL, "file_url_ttl": c.FileURLTTL, "oauth_token_ttl": c.OAuthTokenTTL,
+		"callback_timeout": c.CallbackTimeout, "rate_limit[window]": c.RateLimit.Window,
+	} {
+		if d < 0 {
+			return apierr.Badf(name, "%s must not be negative", name)
+		}
+	}
+	if c.RateLimit.Limit < 1 {
+		return apierr.Badf("rate_limit[limit]", "rate_limit.limit must be at least 1")
+	}
+	if c.MaxFileBytes < 1 || c.MaxWorldBytes < 1 {
+		return apierr.Badf("max_file_bytes", "file size limits must be positive")
+	}
+	return nil
+}
+
+func indexPath(name string, i int) string {
+	return name + "[" + itoa(i) + "]"
+}
+
+func parseInstant(s string) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	if n, err := parseInt64(s); err == nil {
+		return time.Unix(n, 0).UTC(), nil
+	}
+	return time.Parse(time.RFC3339, s)
+}

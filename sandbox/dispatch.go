@@ -1,0 +1,75 @@
+package sandbox
+
+import (
+	"net/http"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+)
+
+// callHook runs before an operation's handler, after authentication. When it
+// reports handled, its result is the answer and the handler does not run.
+// Scenario fault rules are call hooks.
+type callHook func(c *call) (v any, err error, handled bool)
+
+// callHooks are consulted in order for every API call.
+var callHooks []callHook
+
+// afterCallHooks see every API call's result (recording, logs).
+var afterCallHooks []func(c *call, v any, err error)
+
+// apiHandler wraps an operation: credentials, world, rate limit, hooks,
+// handler, and the one response adapter.
+func (s *Sandbox) apiHandler(rt *route, h handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c := &call{s: s, r: r, rt: rt}
+		v, err := s.runCall(c, h)
+		for _, after := range afterCallHooks {
+			after(c, v, err)
+		}
+		s.writeResult(w, c, v, err)
+	})
+}
+
+func (s *Sandbox) runCall(c *call, h handler) (any, error) {
+	if c.rt.auth != authNone {
+		creds, ok, aerr := parseAuthorization(c.r)
+		if aerr != nil {
+			return nil, aerr
+		}
+		if !ok {
+			return nil, apierr.New(apierr.Unauthorized, apierr.MsgUnauthorizedNoCredentials)
+		}
+		if e := s.authenticate(c, creds); e != nil {
+			return nil, e
+		}
+		if e := checkScopes(c); e != nil {
+			return nil, e
+		}
+		if e := s.countRate(c); e != nil {
+			return nil, e
+		}
+	}
+	for _, hook := range callHooks {
+		if v, err, handled := hook(c); handled {
+			return v, err
+		}
+	}
+	v, err := h(c)
+	// Operations without credentials (OAuth) find their world and account in
+	// the handler; their answers carry the headers of that account.
+	if err == nil && c.rate.Limit == 0 && c.account != nil && c.w != nil {
+		_ = s.countRate(c)
+	}
+	return v, err
+}
+
+// countRate counts the call against the caller's window and refuses it when
+// the world enforces limits and the window is used up.
+func (s *Sandbox) countRate(c *call) *apierr.Error {
+	cfg := c.w.Config().RateLimit
+	c.rate = c.w.Rate.Count(c.account.ID, c.w.Now(), cfg.Limit, cfg.Window.D())
+	if cfg.Enforce && c.rate.Exceeded {
+		return apierr.New(apierr.ExceededRate, apierr.MsgExceededRate)
+	}
+	return nil
+}

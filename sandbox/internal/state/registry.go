@@ -1,0 +1,102 @@
+// Package state holds a world's data: the go-memdb schema, the stored object
+// types, the transaction wrapper every write goes through, and the export and
+// import of a whole world as JSON.
+//
+// Tables register themselves (Register, usually from an init function in the
+// file that defines the stored type), so each resource keeps its schema, its
+// type and its accessors together and the schema is still one value built once.
+package state
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+	"sync"
+
+	memdb "github.com/hashicorp/go-memdb"
+)
+
+// IndexID is the primary index every table has (go-memdb requires "id").
+const IndexID = "id"
+
+// TableDef describes one table: its memdb schema and the Go type of its rows,
+// which export and import need to round-trip rows through JSON.
+type TableDef struct {
+	Schema *memdb.TableSchema
+	// Type is the row type (a struct, stored as a pointer).
+	Type reflect.Type
+}
+
+var (
+	registryMu sync.Mutex
+	registry   = map[string]TableDef{}
+)
+
+// Register adds a table whose rows are *T. It panics on a duplicate name or a
+// schema without an "id" index: both are programming errors found at start-up.
+func Register[T any](schema *memdb.TableSchema) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	if _, dup := registry[schema.Name]; dup {
+		panic("state: table registered twice: " + schema.Name)
+	}
+	if _, ok := schema.Indexes[IndexID]; !ok {
+		panic("state: table without id index: " + schema.Name)
+	}
+	var zero T
+	registry[schema.Name] = TableDef{Schema: schema, Type: reflect.TypeOf(zero)}
+}
+
+// TableNames lists the registered tables in sorted order, the order export
+// writes them in.
+func TableNames() []string {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func tableDef(name string) (TableDef, bool) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	d, ok := registry[name]
+	return d, ok
+}
+
+// Schema builds the database schema from every registered table.
+func Schema() *memdb.DBSchema {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	s := &memdb.DBSchema{Tables: map[string]*memdb.TableSchema{}}
+	for n, d := range registry {
+		s.Tables[n] = d.Schema
+	}
+	return s
+}
+
+// NewDB creates an empty database with the registered schema.
+func NewDB() (*memdb.MemDB, error) {
+	db, err := memdb.NewMemDB(Schema())
+	if err != nil {
+		return nil, fmt.Errorf("state: schema: %w", err)
+	}
+	return db, nil
+}
+
+// decodeRow turns the JSON of one exported row back into a *T of the table.
+func decodeRow(def TableDef, raw json.RawMessage) (any, error) {
+	ptr := reflect.New(def.Type)
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	dec.UseNumber() // metadata holds arbitrary JSON numbers; keep them exact
+	if err := dec.Decode(ptr.Interface()); err != nil {
+		return nil, err
+	}
+	return ptr.Interface(), nil
+}

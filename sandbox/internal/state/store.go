@@ -1,0 +1,217 @@
+package state
+
+import (
+	"crypto/sha1"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	memdb "github.com/hashicorp/go-memdb"
+)
+
+// Store is a world's database. Reads take a lock-free snapshot; writes are one
+// memdb write transaction each (memdb serializes writers). Replace swaps the
+// whole database for reset and import while no write is running.
+type Store struct {
+	db  atomic.Pointer[memdb.MemDB]
+	now func() time.Time
+	// swap is held shared by every write and exclusively by Replace, so that a
+	// write never commits into a database that has just been replaced.
+	swap sync.RWMutex
+	// notify is told, after a commit, which topics the write touched (see
+	// Txn.Notify); the world uses it to wake its scheduler and dispatcher.
+	notify func(topic string)
+}
+
+// Topics a write can notify after commit.
+const (
+	TopicJobs   = "jobs"   // a job was scheduled
+	TopicEvents = "events" // an event was recorded for delivery
+)
+
+// SetNotifier installs the after-commit notification function.
+func (s *Store) SetNotifier(fn func(topic string)) { s.notify = fn }
+
+// NewStore wraps db; now is the world clock.
+func NewStore(db *memdb.MemDB, now func() time.Time) *Store {
+	s := &Store{now: now}
+	s.db.Store(db)
+	return s
+}
+
+// Read returns a read-only transaction on a consistent snapshot.
+func (s *Store) Read() *Txn {
+	return &Txn{Txn: s.db.Load().Txn(false), now: s.now()}
+}
+
+// Update runs fn in one write transaction and commits it when fn returns nil.
+// Anything fn registered with Txn.AfterCommit runs after the commit, in order;
+// on error nothing is written and nothing runs.
+func (s *Store) Update(fn func(tx *Txn) error) error {
+	s.swap.RLock()
+	defer s.swap.RUnlock()
+	tx := &Txn{Txn: s.db.Load().Txn(true), now: s.now(), write: true, notify: s.notify}
+	defer tx.Abort()
+	if err := fn(tx); err != nil {
+		return err
+	}
+	tx.Commit()
+	return nil
+}
+
+// Replace installs a new database (reset, import).
+func (s *Store) Replace(db *memdb.MemDB) {
+	s.swap.Lock()
+	s.db.Store(db)
+	s.swap.Unlock()
+}
+
+// Txn is a memdb transaction plus the world's clock reading and ID sequence.
+// The time is read once when the transaction starts, so every timestamp one
+// change writes is the same instant.
+type Txn struct {
+	*memdb.Txn
+	now      time.Time
+	write    bool
+	notify   func(string)
+	notified map[string]bool
+}
+
+// Notify arranges for topic to be announced once after this transaction
+// commits.
+func (t *Txn) Notify(topic string) {
+	if t.notify == nil || t.notified[topic] {
+		return
+	}
+	if t.notified == nil {
+		t.notified = map[string]bool{}
+	}
+	t.notified[topic] = true
+	fn := t.notify
+	t.AfterCommit(func() { fn(topic) })
+}
+
+// Now is the world time of the transaction.
+func (t *Txn) Now() time.Time { return t.now }
+
+// Unix is Now as Unix seconds, the unit of every timestamp on the wire.
+func (t *Txn) Unix() int64 { return t.now.Unix() }
+
+// Writable reports whether this is a write transaction.
+func (t *Txn) Writable() bool { return t.write }
+
+// AfterCommit runs fn once the transaction has committed (never on abort).
+// Events reach the dispatcher and jobs wake the scheduler this way.
+func (t *Txn) AfterCommit(fn func()) { t.Defer(fn) }
+
+// ErrNotFound is returned by the accessors when no row matches.
+var ErrNotFound = errors.New("state: not found")
+
+// First returns the first row of table matching index and args, or
+// ErrNotFound.
+func First[T any](tx *Txn, table, index string, args ...any) (*T, error) {
+	raw, err := tx.Txn.First(table, index, args...)
+	if err != nil {
+		return nil, fmt.Errorf("state: %s.%s: %w", table, index, err)
+	}
+	if raw == nil {
+		return nil, ErrNotFound
+	}
+	return raw.(*T), nil
+}
+
+// Get is First on the id index.
+func Get[T any](tx *Txn, table, id string) (*T, error) {
+	return First[T](tx, table, IndexID, id)
+}
+
+// All collects every row matching index and args in index order.
+func All[T any](tx *Txn, table, index string, args ...any) ([]*T, error) {
+	it, err := tx.Txn.Get(table, index, args...)
+	if err != nil {
+		return nil, fmt.Errorf("state: %s.%s: %w", table, index, err)
+	}
+	var out []*T
+	for raw := it.Next(); raw != nil; raw = it.Next() {
+		out = append(out, raw.(*T))
+	}
+	return out, nil
+}
+
+// Put inserts or replaces a row. Rows are never changed in place after they
+// are stored: callers copy, change the copy, and Put it.
+func Put(tx *Txn, table string, row any) error {
+	if err := tx.Insert(table, row); err != nil {
+		return fmt.Errorf("state: insert %s: %w", table, err)
+	}
+	return nil
+}
+
+// Meta is the single row of the meta table: the world's ID seed and counter.
+// It lives in the database so that an aborted write does not consume IDs and
+// so that export and import carry the sequence along.
+type Meta struct {
+	ID      string `json:"id"`
+	Seed    string `json:"seed"`
+	Counter uint64 `json:"counter"`
+}
+
+const (
+	tableMeta = "meta"
+	metaRowID = "meta"
+)
+
+func init() {
+	Register[Meta](&memdb.TableSchema{
+		Name: tableMeta,
+		Indexes: map[string]*memdb.IndexSchema{
+			IndexID: {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
+		},
+	})
+}
+
+// InitMeta writes the meta row of a new world.
+func InitMeta(tx *Txn, seed string) error {
+	return Put(tx, tableMeta, &Meta{ID: metaRowID, Seed: seed})
+}
+
+func (t *Txn) next() (seed string, n uint64) {
+	m, err := Get[Meta](t, tableMeta, metaRowID)
+	if err != nil {
+		panic("state: world has no meta row")
+	}
+	c := *m
+	c.Counter++
+	if err := Put(t, tableMeta, &c); err != nil {
+		panic(err)
+	}
+	return c.Seed, c.Counter
+}
+
+// NewID returns the next 40-character lowercase hex ID of the world's seeded
+// sequence: the same calls in the same order give the same IDs.
+func (t *Txn) NewID() string {
+	seed, n := t.next()
+	sum := sha1.Sum([]byte(seed + "/id/" + strconv.FormatUint(n, 10)))
+	return hex.EncodeToString(sum[:])
+}
+
+// NewSecret returns the next 64-character hex secret (API keys, OAuth tokens,
+// URL tokens) from the same sequence.
+func (t *Txn) NewSecret() string {
+	seed, n := t.next()
+	sum := sha256.Sum256([]byte(seed + "/secret/" + strconv.FormatUint(n, 10)))
+	return hex.EncodeToString(sum[:])
+}
+
+// Seq returns the next number of the sequence, for ordering rows that are
+// created in the same second.
+func (t *Txn) Seq() uint64 {
+	_, n := t.next()
+	return n
+}

@@ -1,0 +1,460 @@
+// Package wire decodes requests the way the real API accepts them: JSON
+// bodies; multipart bodies as the official SDKs send them (each object or
+// array as one part holding JSON text, files as files[0], files[1], ...);
+// multipart and urlencoded bodies with bracket notation as curl and older
+// clients send them (signers[0][email_address], cc_email_addresses[],
+// metadata[key], file[0]); booleans as true/false/1/0; integers as strings.
+//
+// Every format becomes one tree of JSON-like values plus the uploaded files;
+// Decode then fills a typed struct from the tree, coercing scalars and naming
+// the offending field, in bracket notation, when a value does not fit.
+package wire
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+)
+
+// File is one uploaded file.
+type File struct {
+	// Field is the form field it came in (files[0], file[1], signer_file).
+	Field       string
+	Name        string
+	ContentType string
+	Data        []byte
+}
+
+// Body is a decoded request body.
+type Body struct {
+	// Tree holds the parameters: strings, json.Number, bools, nil, []any and
+	// map[string]any, as a JSON body would give them.
+	Tree map[string]any
+	// Files maps a file parameter's base name (files, signer_file,
+	// custom_logo_file) to its files in index order.
+	Files map[string][]File
+	// Form is true when the parameters came as form fields, whose scalars are
+	// all text.
+	Form bool
+}
+
+// Has reports whether a top-level parameter or file parameter was given.
+func (b *Body) Has(name string) bool {
+	if _, ok := b.Tree[name]; ok {
+		return true
+	}
+	_, ok := b.Files[name]
+	return ok
+}
+
+// Limits bound what a request may contain.
+type Limits struct {
+	MaxBodyBytes int64
+	MaxDepth     int
+	MaxParams    int
+}
+
+// DefaultLimits are generous for real documents and small enough to keep a
+// hostile request from exhausting memory.
+var DefaultLimits = Limits{MaxBodyBytes: 64 << 20, MaxDepth: 16, MaxParams: 10000}
+
+// ReadBody decodes the body of r by its Content-Type.
+func ReadBody(r *http.Request, lim Limits) (*Body, error) {
+	b := &Body{Tree: map[string]any{}, Files: map[string][]File{}}
+	if r.Body == nil {
+		return b, nil
+	}
+	body := http.MaxBytesReader(nil, r.Body, lim.MaxBodyBytes)
+	ct := r.Header.Get("Content-Type")
+	mediaType, params, err := mime.ParseMediaType(ct)
+	if ct == "" {
+		mediaType = ""
+	} else if err != nil {
+		return nil, apierr.Badf("", "Invalid Content-Type header %q: %v", ct, err)
+	}
+	switch mediaType {
+	case "", "application/json", "text/json":
+		raw, err := readAll(body, lim)
+		if err != nil {
+			return nil, err
+		}
+		if len(bytes.TrimSpace(raw)) == 0 {
+			return b, nil
+		}
+		if mediaType == "" && !looksLikeJSON(raw) {
+			return nil, apierr.Badf("", "Missing Content-Type header: send application/json, multipart/form-data or application/x-www-form-urlencoded")
+		}
+		tree, err := parseJSONObject(raw, lim)
+		if err != nil {
+			return nil, err
+		}
+		b.Tree = tree
+	case "multipart/form-data":
+		b.Form = true
+		if params["boundary"] == "" {
+			return nil, apierr.Badf("", "Malformed multipart body: missing boundary")
+		}
+		if err := readMultipart(b, multipart.NewReader(body, params["boundary"]), lim); err != nil {
+			return nil, err
+		}
+	case "application/x-www-form-urlencoded":
+		b.Form = true
+		raw, err := readAll(body, lim)
+		if err != nil {
+			return nil, err
+		}
+		vals, err := url.ParseQuery(string(raw))
+		if err != nil {
+			return nil, apierr.Badf("", "Malformed form body: %v", err)
+		}
+		if err := addValues(b, vals, lim); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, apierr.Badf("", "Unsupported Content-Type %q: send application/json, multipart/form-data or application/x-www-form-urlencoded", mediaType)
+	}
+	return b, nil
+}
+
+func looksLikeJSON(raw []byte) bool {
+	t := bytes.TrimSpace(raw)
+	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
+}
+
+func readAll(r io.Reader, lim Limits) ([]byte, error) {
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return nil, bodyError(err, lim)
+	}
+	return raw, nil
+}
+
+func bodyError(err error, lim Limits) error {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return apierr.Badf("", "Request body is larger than the limit of %d bytes", lim.MaxBodyBytes)
+	}
+	return apierr.Badf("", "Could not read the request body: %v", err)
+}
+
+// parseJSONObject parses a JSON body, keeping numbers exact.
+func parseJSONObject(raw []byte, lim Limits) (map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, apierr.Badf("", "Invalid JSON body: %v", jsonErrText(err))
+	}
+	if dec.More() {
+		return nil, apierr.Badf("", "Invalid JSON body: unexpected data after the top-level value")
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, apierr.Badf("", "Invalid JSON body: the top-level value must be an object")
+	}
+	if d := depth(m); d > lim.MaxDepth {
+		return nil, apierr.Badf("", "Invalid JSON body: nested more than %d levels deep", lim.MaxDepth)
+	}
+	return m, nil
+}
+
+func jsonErrText(err error) string {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Sprintf("%v (at byte %d)", se, se.Offset)
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return "unexpected end of input"
+	}
+	return err.Error()
+}
+
+func depth(v any) int {
+	switch t := v.(type) {
+	case map[string]any:
+		d := 0
+		for _, c := range t {
+			d = max(d, depth(c))
+		}
+		return d + 1
+	case []any:
+		d := 0
+		for _, c := range t {
+			d = max(d, depth(c))
+		}
+		return d + 1
+	default:
+		return 0
+	}
+}
+
+func readMultipart(b *Body, mr *multipart.Reader, lim Limits) error {
+	vals := url.Values{}
+	n := 0
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				return bodyError(err, lim)
+			}
+			return apierr.Badf("", "Malformed multipart body: %v", err)
+		}
+		n++
+		if n > lim.MaxParams {
+			return apierr.Badf("", "Too many parameters (more than %d)", lim.MaxParams)
+		}
+		name := part.FormName()
+		if name == "" {
+			part.Close()
+			continue
+		}
+		data, err := io.ReadAll(part)
+		part.Close()
+		if err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				return bodyError(err, lim)
+			}
+			return apierr.Badf(name, "Malformed multipart body in part %q: %v", name, err)
+		}
+		if part.FileName() != "" || isFileParam(name) {
+			if err := addFile(b, name, part.FileName(), part.Header.Get("Content-Type"), data); err != nil {
+				return err
+			}
+			continue
+		}
+		vals[name] = append(vals[name], string(data))
+	}
+	return addValues(b, vals, lim)
+}
+
+// fileParams are the binary parameters of the official request schemas.
+var fileParams = map[string]bool{"files": true, "file": true, "signer_file": true, "custom_logo_file": true}
+
+func isFileParam(name string) bool {
+	base, _, _ := strings.Cut(name, "[")
+	return fileParams[base]
+}
+
+// addFile files an upload under its base name, at the index its field names
+// (files[2] goes third); file[N] of older clients counts as files[N].
+func addFile(b *Body, field, filename, contentType string, data []byte) error {
+	base, rest, _ := strings.Cut(field, "[")
+	if base == "file" {
+		base = "files"
+	}
+	idx := -1
+	if rest != "" {
+		inner := strings.TrimSuffix(rest, "]")
+		if inner != "" {
+			i, err := strconv.Atoi(inner)
+			if err != nil || i < 0 || i > 1000 {
+				return apierr.Badf(field, "Invalid file parameter name %q", field)
+			}
+			idx = i
+		}
+	}
+	f := File{Field: field, Name: filename, ContentType: contentType, Data: data}
+	list := b.Files[base]
+	if idx < 0 {
+		b.Files[base] = append(list, f)
+		return nil
+	}
+	for len(list) <= idx {
+		list = append(list, File{})
+	}
+	if list[idx].Field != "" {
+		return apierr.Badf(field, "File parameter %q given twice", field)
+	}
+	list[idx] = f
+	b.Files[base] = list
+	return nil
+}
+
+// compactFiles drops the gaps left by sparse indexes (files[0], files[2]),
+// keeping index order.
+func compactFiles(b *Body) {
+	for k, list := range b.Files {
+		out := list[:0]
+		for _, f := range list {
+			if f.Field != "" {
+				out = append(out, f)
+			}
+		}
+		b.Files[k] = out
+	}
+}
+
+// addValues builds the tree from form values, expanding bracket notation.
+func addValues(b *Body, vals url.Values, lim Limits) error {
+	defer compactFiles(b)
+	keys := make([]string, 0, len(vals))
+	for k := range vals {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	count := 0
+	for _, k := range keys {
+		for _, v := range vals[k] {
+			count++
+			if count > lim.MaxParams {
+				return apierr.Badf("", "Too many parameters (more than %d)", lim.MaxParams)
+			}
+			path, err := splitKey(k)
+			if err != nil {
+				return err
+			}
+			if len(path) > lim.MaxDepth {
+				return apierr.Badf(k, "Parameter %q is nested more than %d levels deep", k, lim.MaxDepth)
+			}
+			if err := setPath(b.Tree, path, v, k); err != nil {
+				return err
+			}
+		}
+	}
+	normalizeIndexed(b.Tree)
+	return nil
+}
+
+// splitKey turns "signers[0][email_address]" into [signers 0 email_address]
+// and "cc_email_addresses[]" into [cc_email_addresses ""].
+func splitKey(k string) ([]string, error) {
+	base, rest, found := strings.Cut(k, "[")
+	if base == "" {
+		return nil, apierr.Badf(k, "Invalid parameter name %q", k)
+	}
+	path := []string{base}
+	if !found {
+		return path, nil
+	}
+	rest = "[" + rest
+	for rest != "" {
+		if rest[0] != '[' {
+			return nil, apierr.Badf(k, "Invalid parameter name %q", k)
+		}
+		end := strings.IndexByte(rest, ']')
+		if end < 0 {
+			return nil, apierr.Badf(k, "Invalid parameter name %q: unclosed bracket", k)
+		}
+		path = append(path, rest[1:end])
+		rest = rest[end+1:]
+	}
+	return path, nil
+}
+
+// setPath stores v at path. "" segments append to a list; numeric segments
+// index a list (kept as a map until normalizeIndexed, so that sparse or
+// unordered indexes work).
+func setPath(tree map[string]any, path []string, v, key string) error {
+	cur := tree
+	for i, seg := range path {
+		last := i == len(path)-1
+		if seg == "" {
+			// name[] appends; only as the final segment.
+			if !last {
+				return apierr.Badf(key, "Invalid parameter name %q: [] must come last", key)
+			}
+			_, exists := cur[appendKey]
+			list, _ := cur[appendKey].([]any)
+			if exists && list == nil {
+				return apierr.Badf(key, "Parameter %q conflicts with another parameter", key)
+			}
+			cur[appendKey] = append(list, v)
+			return nil
+		}
+		if last {
+			if old, exists := cur[seg]; exists {
+				// A repeated plain key becomes a list (a=1&a=2).
+				switch o := old.(type) {
+				case string:
+					cur[seg] = []any{o, v}
+				case []any:
+					cur[seg] = append(o, v)
+				default:
+					return apierr.Badf(key, "Parameter %q conflicts with another parameter", key)
+				}
+				return nil
+			}
+			cur[seg] = v
+			return nil
+		}
+		child, exists := cur[seg]
+		if !exists {
+			m := map[string]any{}
+			cur[seg] = m
+			cur = m
+			continue
+		}
+		m, ok := child.(map[string]any)
+		if !ok {
+			return apierr.Badf(key, "Parameter %q conflicts with another parameter", key)
+		}
+		cur = m
+	}
+	return nil
+}
+
+// appendKey is where name[] values collect before normalization.
+const appendKey = "\x00append"
+
+// normalizeIndexed turns maps whose keys are all list indexes (or appends)
+// into lists in index order, recursively.
+func normalizeIndexed(tree map[string]any) {
+	for k, v := range tree {
+		tree[k] = normalizeValue(v)
+	}
+}
+
+func normalizeValue(v any) any {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return v
+	}
+	for k, c := range m {
+		m[k] = normalizeValue(c)
+	}
+	if app, ok := m[appendKey]; ok && len(m) == 1 {
+		return app
+	}
+	if len(m) == 0 {
+		return m
+	}
+	idx := make([]int, 0, len(m))
+	for k := range m {
+		i, err := strconv.Atoi(k)
+		if err != nil || i < 0 {
+			return m
+		}
+		idx = append(idx, i)
+	}
+	sort.Ints(idx)
+	list := make([]any, 0, len(idx))
+	for _, i := range idx {
+		list = append(list, m[strconv.Itoa(i)])
+	}
+	return list
+}
+
+// QueryTree turns a query string into a tree (bracket notation included).
+func QueryTree(vals url.Values, lim Limits) (map[string]any, error) {
+	b := &Body{Tree: map[string]any{}, Files: map[string][]File{}}
+	if err := addValues(b, vals, lim); err != nil {
+		return nil, err
+	}
+	return b.Tree, nil
+}

@@ -1,0 +1,405 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+)
+
+// Unmarshaler lets a type decode itself from a tree value (for example an
+// int-or-string field). path is the field's bracket path for error messages.
+type Unmarshaler interface {
+	UnmarshalWire(v any, path string) error
+}
+
+var (
+	fileSliceType = reflect.TypeOf([]File(nil))
+	fileType      = reflect.TypeOf(File{})
+	rawType       = reflect.TypeOf(json.RawMessage(nil))
+	numberType    = reflect.TypeOf(json.Number(""))
+	unmarshalerT  = reflect.TypeOf((*Unmarshaler)(nil)).Elem()
+)
+
+// Decode fills dst (a pointer to a struct) from the body: parameters by their
+// json tag names, file parameters ([]File or File fields) from the uploads.
+// Unknown parameters are ignored, as the real API ignores them.
+func Decode(b *Body, dst any) error {
+	v := reflect.ValueOf(dst)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		panic("wire.Decode: dst must be a pointer to a struct")
+	}
+	return decodeStruct(b.Tree, v.Elem(), "", b)
+}
+
+// DecodeTree fills dst from a bare tree (query strings, nested values).
+func DecodeTree(tree map[string]any, dst any) error {
+	return Decode(&Body{Tree: tree}, dst)
+}
+
+func joinPath(parent, name string) string {
+	if parent == "" {
+		return name
+	}
+	return parent + "[" + name + "]"
+}
+
+func decodeStruct(m map[string]any, v reflect.Value, path string, b *Body) error {
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" {
+			continue
+		}
+		if f.Anonymous && name == "" {
+			if err := decodeStruct(m, v.Field(i), path, b); err != nil {
+				return err
+			}
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		fp := joinPath(path, name)
+		if path == "" && b != nil && (f.Type == fileSliceType || f.Type == fileType) {
+			files := b.Files[name]
+			if f.Type == fileType {
+				if len(files) > 1 {
+					return apierr.Badf(fp, "Only one file may be given for %s", fp)
+				}
+				if len(files) == 1 {
+					v.Field(i).Set(reflect.ValueOf(files[0]))
+				}
+			} else if files != nil {
+				v.Field(i).Set(reflect.ValueOf(files))
+			}
+			continue
+		}
+		raw, ok := m[name]
+		if !ok {
+			continue
+		}
+		if err := decodeValue(raw, v.Field(i), fp); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// decodeValue stores tree value raw into v, coercing as the real API does.
+func decodeValue(raw any, v reflect.Value, path string) error {
+	if v.CanAddr() && v.Addr().Type().Implements(unmarshalerT) {
+		return v.Addr().Interface().(Unmarshaler).UnmarshalWire(raw, path)
+	}
+	switch v.Type() {
+	case rawType:
+		b, err := json.Marshal(raw)
+		if err != nil {
+			return apierr.Badf(path, "Invalid value for %s", path)
+		}
+		v.SetBytes(b)
+		return nil
+	case numberType:
+		n, err := toNumber(raw, path)
+		if err != nil {
+			return err
+		}
+		v.SetString(string(n))
+		return nil
+	}
+	switch v.Kind() {
+	case reflect.Pointer:
+		if raw == nil {
+			v.Set(reflect.Zero(v.Type()))
+			return nil
+		}
+		p := reflect.New(v.Type().Elem())
+		if err := decodeValue(raw, p.Elem(), path); err != nil {
+			return err
+		}
+		v.Set(p)
+		return nil
+	case reflect.Interface:
+		if raw != nil {
+			v.Set(reflect.ValueOf(raw))
+		}
+		return nil
+	case reflect.String:
+		s, err := toString(raw, path)
+		if err != nil {
+			return err
+		}
+		v.SetString(s)
+		return nil
+	case reflect.Bool:
+		bv, err := toBool(raw, path)
+		if err != nil {
+			return err
+		}
+		v.SetBool(bv)
+		return nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		n, err := toInt(raw, path)
+		if err != nil {
+			return err
+		}
+		if v.OverflowInt(n) {
+			return apierr.Badf(path, "%s is out of range", path)
+		}
+		v.SetInt(n)
+		return nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		n, err := toInt(raw, path)
+		if err != nil {
+			return err
+		}
+		if n < 0 || v.OverflowUint(uint64(n)) {
+			return apierr.Badf(path, "%s is out of range", path)
+		}
+		v.SetUint(uint64(n))
+		return nil
+	case reflect.Float32, reflect.Float64:
+		f, err := toFloat(raw, path)
+		if err != nil {
+			return err
+		}
+		v.SetFloat(f)
+		return nil
+	case reflect.Slice:
+		list, err := toList(raw, path)
+		if err != nil {
+			return err
+		}
+		if list == nil {
+			v.Set(reflect.Zero(v.Type()))
+			return nil
+		}
+		out := reflect.MakeSlice(v.Type(), len(list), len(list))
+		for i, item := range list {
+			if err := decodeValue(item, out.Index(i), fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+		v.Set(out)
+		return nil
+	case reflect.Map:
+		m, err := toMap(raw, path)
+		if err != nil {
+			return err
+		}
+		if m == nil {
+			v.Set(reflect.Zero(v.Type()))
+			return nil
+		}
+		if v.Type().Key().Kind() != reflect.String {
+			panic("wire: map keys must be strings")
+		}
+		out := reflect.MakeMapWithSize(v.Type(), len(m))
+		keys := sortedKeys(m)
+		for _, k := range keys {
+			ev := reflect.New(v.Type().Elem()).Elem()
+			if err := decodeValue(m[k], ev, joinPath(path, k)); err != nil {
+				return err
+			}
+			out.SetMapIndex(reflect.ValueOf(k).Convert(v.Type().Key()), ev)
+		}
+		v.Set(out)
+		return nil
+	case reflect.Struct:
+		m, err := toMap(raw, path)
+		if err != nil {
+			return err
+		}
+		return decodeStruct(m, v, path, nil)
+	}
+	return apierr.Badf(path, "Unsupported value for %s", path)
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func describe(raw any) string {
+	switch raw.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "a string"
+	case json.Number:
+		return "a number"
+	case bool:
+		return "a boolean"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", raw)
+}
+
+func toString(raw any, path string) (string, error) {
+	switch t := raw.(type) {
+	case string:
+		return t, nil
+	case json.Number:
+		return string(t), nil
+	case bool:
+		return strconv.FormatBool(t), nil
+	case nil:
+		return "", nil
+	}
+	return "", apierr.Badf(path, "%s must be a string, not %s", path, describe(raw))
+}
+
+func toBool(raw any, path string) (bool, error) {
+	switch t := raw.(type) {
+	case bool:
+		return t, nil
+	case json.Number:
+		switch t {
+		case "1":
+			return true, nil
+		case "0":
+			return false, nil
+		}
+	case string:
+		switch strings.ToLower(strings.TrimSpace(t)) {
+		case "true", "1":
+			return true, nil
+		case "false", "0", "":
+			return false, nil
+		}
+	case nil:
+		return false, nil
+	}
+	return false, apierr.Badf(path, "%s must be a boolean (true, false, 1 or 0)", path)
+}
+
+func toNumber(raw any, path string) (json.Number, error) {
+	switch t := raw.(type) {
+	case json.Number:
+		return t, nil
+	case string:
+		s := strings.TrimSpace(t)
+		if _, err := strconv.ParseFloat(s, 64); err == nil {
+			return json.Number(s), nil
+		}
+	}
+	return "", apierr.Badf(path, "%s must be a number", path)
+}
+
+func toInt(raw any, path string) (int64, error) {
+	var s string
+	switch t := raw.(type) {
+	case json.Number:
+		s = string(t)
+	case string:
+		s = strings.TrimSpace(t)
+	case bool:
+		return 0, apierr.Badf(path, "%s must be an integer, not a boolean", path)
+	default:
+		return 0, apierr.Badf(path, "%s must be an integer, not %s", path, describe(raw))
+	}
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return n, nil
+	}
+	// 12.0 is an integer written as a float.
+	if f, err := strconv.ParseFloat(s, 64); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+		return int64(f), nil
+	}
+	return 0, apierr.Badf(path, "%s must be an integer", path)
+}
+
+func toFloat(raw any, path string) (float64, error) {
+	n, err := toNumber(raw, path)
+	if err != nil {
+		return 0, err
+	}
+	f, err := strconv.ParseFloat(string(n), 64)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		return 0, apierr.Badf(path, "%s must be a number", path)
+	}
+	return f, nil
+}
+
+// toList accepts an array, a string holding a JSON array (a multipart part
+// from an official SDK), or a single scalar (one form value).
+func toList(raw any, path string) ([]any, error) {
+	switch t := raw.(type) {
+	case nil:
+		return nil, nil
+	case []any:
+		return t, nil
+	case string:
+		s := strings.TrimSpace(t)
+		if strings.HasPrefix(s, "[") {
+			v, err := parseJSONText(s, path)
+			if err != nil {
+				return nil, err
+			}
+			if l, ok := v.([]any); ok {
+				return l, nil
+			}
+		}
+		return []any{t}, nil
+	case json.Number, bool:
+		return []any{t}, nil
+	}
+	return nil, apierr.Badf(path, "%s must be an array, not %s", path, describe(raw))
+}
+
+// toMap accepts an object or a string holding a JSON object.
+func toMap(raw any, path string) (map[string]any, error) {
+	switch t := raw.(type) {
+	case nil:
+		return nil, nil
+	case map[string]any:
+		return t, nil
+	case string:
+		s := strings.TrimSpace(t)
+		if strings.HasPrefix(s, "{") {
+			v, err := parseJSONText(s, path)
+			if err != nil {
+				return nil, err
+			}
+			if m, ok := v.(map[string]any); ok {
+				return m, nil
+			}
+		}
+		if s == "" {
+			return nil, nil
+		}
+	}
+	return nil, apierr.Badf(path, "%s must be an object, not %s", path, describe(raw))
+}
+
+func parseJSONText(s, path string) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader([]byte(s)))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil || dec.More() {
+		if err == nil {
+			err = fmt.Errorf("unexpected data after the value")
+		}
+		return nil, apierr.Badf(path, "%s is not valid JSON: %v", path, jsonErrText(err))
+	}
+	if depth(v) > DefaultLimits.MaxDepth {
+		return nil, apierr.Badf(path, "%s is nested too deeply", path)
+	}
+	return v, nil
+}

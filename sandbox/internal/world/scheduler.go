@@ -1,0 +1,171 @@
+package world
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+// JobFunc runs one job inside the write transaction that also removes it
+// from the queue: a job's effects and its removal commit together.
+type JobFunc func(w *World, tx *state.Txn, job *state.Job) error
+
+// JobRegistry maps job kinds to their functions. One registry serves every
+// world of a sandbox.
+type JobRegistry struct {
+	mu    sync.RWMutex
+	funcs map[string]JobFunc
+}
+
+// NewJobRegistry returns an empty registry.
+func NewJobRegistry() *JobRegistry { return &JobRegistry{funcs: map[string]JobFunc{}} }
+
+// Handle registers the function of a job kind.
+func (r *JobRegistry) Handle(kind string, fn JobFunc) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, dup := r.funcs[kind]; dup {
+		panic("world: job kind registered twice: " + kind)
+	}
+	r.funcs[kind] = fn
+}
+
+// Known reports whether a kind has a function.
+func (r *JobRegistry) Known(kind string) bool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	_, ok := r.funcs[kind]
+	return ok
+}
+
+func (r *JobRegistry) get(kind string) JobFunc {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.funcs[kind]
+}
+
+// RanJob reports one job run by the scheduler.
+type RanJob struct {
+	ID      string `json:"id"`
+	Kind    string `json:"kind"`
+	Subject string `json:"subject,omitempty"`
+	// At is the world time the job ran at (its due time on a fake clock).
+	At    int64  `json:"at"`
+	Error string `json:"error,omitempty"`
+}
+
+// Advance moves a fake clock forward by d, running every job that falls due
+// on the way in (due, seq) order with the clock set to each job's due time,
+// and returns the jobs that ran. Jobs scheduled by those jobs run too when
+// they fall within the window.
+func (w *World) Advance(d time.Duration) ([]RanJob, error) {
+	if d < 0 {
+		return nil, fmt.Errorf("cannot move the clock backwards (%s)", d)
+	}
+	w.clockMu.RLock()
+	fake := w.fake
+	w.clockMu.RUnlock()
+	if fake == nil {
+		return nil, ErrNotFake
+	}
+	w.advanceMu.Lock()
+	defer w.advanceMu.Unlock()
+	target := fake.Now().Add(d)
+	ran := w.runDueLocked(target, func(due time.Time) {
+		if now := fake.Now(); due.After(now) {
+			fake.Advance(due.Sub(now))
+		}
+	})
+	if now := fake.Now(); target.After(now) {
+		fake.Advance(target.Sub(now))
+	}
+	return ran, nil
+}
+
+// RunDue runs every job due at the current world time (used by real-clock
+// worlds and by "advance 0").
+func (w *World) RunDue() []RanJob {
+	w.advanceMu.Lock()
+	defer w.advanceMu.Unlock()
+	return w.runDueLocked(w.Now(), nil)
+}
+
+// runDueLocked runs jobs due at or before until. moveTo, when set, moves a
+// fake clock to a job's due time before it runs.
+func (w *World) runDueLocked(until time.Time, moveTo func(time.Time)) []RanJob {
+	var ran []RanJob
+	for {
+		job := state.NextJob(w.Store.Read())
+		if job == nil || job.Due > until.UnixNano() {
+			return ran
+		}
+		if moveTo != nil {
+			moveTo(job.DueTime())
+		}
+		ran = append(ran, w.runJob(job))
+	}
+}
+
+// runJob executes one job. A job that fails is still removed (in a second
+// transaction) and its error logged, so that a broken job can never wedge the
+// queue.
+func (w *World) runJob(job *state.Job) RanJob {
+	r := RanJob{ID: job.ID, Kind: job.Kind, Subject: job.Subject, At: w.Now().Unix()}
+	fn := w.jobs.get(job.Kind)
+	err := w.Store.Update(func(tx *state.Txn) error {
+		if err := tx.Delete(state.TableJobs, job); err != nil {
+			return err
+		}
+		if fn == nil {
+			return fmt.Errorf("no function for job kind %q", job.Kind)
+		}
+		return fn(w, tx, job)
+	})
+	if err != nil {
+		r.Error = err.Error()
+		w.log.Warn("job failed", "job", job.ID, "kind", job.Kind, "subject", job.Subject, "err", err)
+		_ = w.Store.Update(func(tx *state.Txn) error {
+			if cur, _ := state.Get[state.Job](tx, state.TableJobs, job.ID); cur != nil {
+				return tx.Delete(state.TableJobs, cur)
+			}
+			return nil
+		})
+	}
+	return r
+}
+
+// Wake tells the background loop to look at the queue again.
+func (w *World) Wake() {
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+}
+
+// loop runs due jobs of real-clock worlds as time passes. Fake-clock worlds
+// only run jobs when advanced, which is what makes tests deterministic.
+func (w *World) loop() {
+	defer close(w.loopDone)
+	for {
+		var timer <-chan time.Time
+		if w.Mode() == ClockReal {
+			if job := state.NextJob(w.Store.Read()); job != nil {
+				wait := job.DueTime().Sub(w.Now())
+				if wait <= 0 {
+					w.RunDue()
+					continue
+				}
+				timer = w.Clock().After(wait)
+			}
+		}
+		select {
+		case <-w.stop:
+			return
+		case <-w.wake:
+		case <-timer:
+			w.RunDue()
+		}
+	}
+}

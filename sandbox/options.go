@@ -1,0 +1,129 @@
+package sandbox
+
+import (
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+)
+
+// Option configures a Sandbox.
+type Option func(*config) error
+
+type config struct {
+	clock      clockwork.Clock
+	clockMode  string // "fake" or "real"; used when clock is nil
+	start      time.Time
+	seed       string
+	fixtures   fs.FS
+	httpClient *http.Client
+	logger     *slog.Logger
+	apiKey     string
+	baseURL    string
+	scenarios  []namedSource
+	middleware []func(http.Handler) http.Handler
+	offline    bool
+}
+
+type namedSource struct {
+	name string
+	data []byte
+}
+
+// WithClock gives the default world this clock. A *clockwork.FakeClock makes
+// the world's time move only when advanced; any other clock is treated as
+// real. Worlds created later get clocks of their own.
+func WithClock(c clockwork.Clock) Option {
+	return func(cfg *config) error { cfg.clock = c; return nil }
+}
+
+// WithFakeClock starts the default world on a fake clock at t.
+func WithFakeClock(t time.Time) Option {
+	return func(cfg *config) error { cfg.clockMode, cfg.start = "fake", t; return nil }
+}
+
+// WithRealClock makes the default world's time the wall time (the binary's
+// default; the package default is a fake clock at a fixed instant).
+func WithRealClock() Option {
+	return func(cfg *config) error { cfg.clockMode = "real"; return nil }
+}
+
+// WithSeed sets the seed of the ID sequences: the same seed and the same
+// calls give the same IDs.
+func WithSeed(seed string) Option {
+	return func(cfg *config) error { cfg.seed = seed; return nil }
+}
+
+// WithFixtures replaces the embedded fixtures (fixtures/world.json).
+func WithFixtures(fsys fs.FS) Option {
+	return func(cfg *config) error { cfg.fixtures = fsys; return nil }
+}
+
+// WithFixturesDir reads the fixtures from a directory.
+func WithFixturesDir(dir string) Option {
+	return func(cfg *config) error {
+		if _, err := os.Stat(dir); err != nil {
+			return err
+		}
+		cfg.fixtures = os.DirFS(dir)
+		return nil
+	}
+}
+
+// WithHTTPClient sets the client used to deliver callbacks and fetch
+// file_urls.
+func WithHTTPClient(c *http.Client) Option {
+	return func(cfg *config) error { cfg.httpClient = c; return nil }
+}
+
+// WithLogger sets the logger.
+func WithLogger(l *slog.Logger) Option {
+	return func(cfg *config) error { cfg.logger = l; return nil }
+}
+
+// WithAPIKey fixes the primary API key of the default world's first account.
+func WithAPIKey(key string) Option {
+	return func(cfg *config) error { cfg.apiKey = key; return nil }
+}
+
+// WithBaseURL sets the public base URL (scheme and host) used in the URLs the
+// sandbox hands out (sign URLs, file URLs). Without it the Host of each
+// request is used.
+func WithBaseURL(u string) Option {
+	return func(cfg *config) error { cfg.baseURL = u; return nil }
+}
+
+// WithOfflineFiles makes every world substitute a generated placeholder
+// document for file_urls instead of fetching them.
+func WithOfflineFiles() Option {
+	return func(cfg *config) error { cfg.offline = true; return nil }
+}
+
+// WithScenario loads a scenario file (YAML or JSON) into the default world.
+func WithScenario(name string, data []byte) Option {
+	return func(cfg *config) error {
+		cfg.scenarios = append(cfg.scenarios, namedSource{name: name, data: data})
+		return nil
+	}
+}
+
+// WithScenarioFile loads a scenario file from disk into the default world.
+func WithScenarioFile(path string) Option {
+	return func(cfg *config) error {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		cfg.scenarios = append(cfg.scenarios, namedSource{name: path, data: b})
+		return nil
+	}
+}
+
+// WithMiddleware wraps the whole handler (outermost first), for recording
+// and similar concerns.
+func WithMiddleware(mw func(http.Handler) http.Handler) Option {
+	return func(cfg *config) error { cfg.middleware = append(cfg.middleware, mw); return nil }
+}

@@ -1,0 +1,132 @@
+package sandbox
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strconv"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+)
+
+// rawResponse is a handler result that is not a 200 JSON object: binary
+// downloads, empty bodies, 201 and 204 answers, HTML pages.
+type rawResponse struct {
+	status      int
+	contentType string
+	header      http.Header
+	body        []byte
+}
+
+// emptyOK is the empty 200 of cancel, remove and delete operations. The body
+// is empty with a JSON content type, which the official SDKs resolve to "".
+func emptyOK() *rawResponse {
+	return &rawResponse{status: http.StatusOK, contentType: "application/json"}
+}
+
+// noContent is a 204 (api app and fax deletion).
+func noContent() *rawResponse { return &rawResponse{status: http.StatusNoContent} }
+
+// withStatus answers a JSON value with another 2xx status (201 of api app
+// creation and team member removal).
+type withStatus struct {
+	status int
+	value  any
+}
+
+// writeResult is the one place where handler results become HTTP answers.
+func (s *Sandbox) writeResult(w http.ResponseWriter, c *call, v any, err error) {
+	if err != nil {
+		s.writeError(w, c, err)
+		return
+	}
+	status := http.StatusOK
+	switch t := v.(type) {
+	case *rawResponse:
+		for k, vals := range t.header {
+			w.Header()[k] = vals
+		}
+		if t.contentType != "" {
+			w.Header().Set("Content-Type", t.contentType)
+		}
+		if t.status/100 == 2 {
+			setRateHeaders(w, c)
+		}
+		if t.status != http.StatusNoContent {
+			w.Header().Set("Content-Length", strconv.Itoa(len(t.body)))
+		}
+		w.WriteHeader(t.status)
+		_, _ = w.Write(t.body)
+		return
+	case withStatus:
+		status, v = t.status, t.value
+	}
+	body, merr := json.Marshal(v)
+	if merr != nil {
+		s.writeError(w, c, merr)
+		return
+	}
+	if c != nil && len(c.warnings) > 0 {
+		body = spliceWarnings(body, c.warnings)
+	}
+	setRateHeaders(w, c)
+	writeJSON(w, status, body)
+}
+
+// spliceWarnings adds the warnings array to a JSON object body.
+func spliceWarnings(body []byte, ws []warning) []byte {
+	if len(body) < 2 || body[0] != '{' || body[len(body)-1] != '}' {
+		return body
+	}
+	wb, err := json.Marshal(ws)
+	if err != nil {
+		return body
+	}
+	var out bytes.Buffer
+	out.Write(body[:len(body)-1])
+	if len(body) > 2 {
+		out.WriteByte(',')
+	}
+	out.WriteString(`"warnings":`)
+	out.Write(wb)
+	out.WriteByte('}')
+	return out.Bytes()
+}
+
+func setRateHeaders(w http.ResponseWriter, c *call) {
+	if c == nil || c.rate.Limit == 0 {
+		return
+	}
+	h := w.Header()
+	// The official description spells the third header with a lower-case l;
+	// Go would canonicalize it, so the map is written directly.
+	h["X-RateLimit-Limit"] = []string{strconv.Itoa(c.rate.Limit)}
+	h["X-RateLimit-Remaining"] = []string{strconv.Itoa(c.rate.Remaining)}
+	h["X-Ratelimit-Reset"] = []string{strconv.FormatInt(c.rate.Reset, 10)}
+}
+
+func writeJSON(w http.ResponseWriter, status int, body []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+// writeError answers an error in the official envelope. Errors that are not
+// API errors are bugs: they are logged and answered as a 400 bad_request
+// rather than a 5xx, because no input may make the sandbox fail.
+func (s *Sandbox) writeError(w http.ResponseWriter, c *call, err error) {
+	e, ok := apierr.As(err)
+	if !ok {
+		s.log.Error("unexpected error", "operation", c.operationID(), "err", err)
+		e = apierr.New(apierr.BadRequest, "The request could not be processed: "+err.Error())
+	}
+	body, _ := json.Marshal(e.Body())
+	writeJSON(w, e.Status(), body)
+}
+
+// writeAPIError writes an error outside of a call (router fallbacks).
+func writeAPIError(w http.ResponseWriter, e *apierr.Error) {
+	body, _ := json.Marshal(e.Body())
+	writeJSON(w, e.Status(), body)
+}

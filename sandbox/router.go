@@ -1,0 +1,98 @@
+package sandbox
+
+import (
+	"fmt"
+	"net/http"
+	"runtime/debug"
+	"sort"
+	"strings"
+
+	"github.com/gorilla/mux"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+)
+
+// APIPrefix is the path of the API's base address (https://api.hellosign.com/v3).
+const APIPrefix = "/v3"
+
+// ControlPrefix is the path under which the control plane lives.
+const ControlPrefix = "/_sandbox"
+
+// newRouter builds the one router: every official operation under /v3 (the
+// OAuth token endpoints also at /oauth/token, where the official SDK's OAuth
+// class sends them), and the control plane under /_sandbox.
+func (s *Sandbox) newRouter() *mux.Router {
+	r := mux.NewRouter()
+	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		writeAPIError(w, apierr.NotFoundf("No route for %s %s. See the operations of the official API description under %s/.", req.Method, req.URL.Path, APIPrefix))
+	})
+	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		writeAPIError(w, &apierr.Error{Name: apierr.MethodNotSupported, Msg: fmt.Sprintf("The HTTP method %s is not supported for %s.", req.Method, req.URL.Path)})
+	})
+
+	s.registerControl(r.PathPrefix(ControlPrefix).Subrouter())
+
+	// Literal paths must be tried before parametrized ones (/fax/list before
+	// /fax/{fax_id}), so routes are registered with fewer parameters first.
+	routes := make([]*route, len(apiRoutes))
+	for i := range apiRoutes {
+		routes[i] = &apiRoutes[i]
+	}
+	sort.SliceStable(routes, func(i, j int) bool {
+		return strings.Count(routes[i].path, "{") < strings.Count(routes[j].path, "{")
+	})
+	for _, rt := range routes {
+		h := handlers[rt.operationID]
+		if h == nil {
+			h = errNotImplemented
+		}
+		path, query, _ := strings.Cut(rt.path, "?")
+		for _, prefix := range routePrefixes(path) {
+			m := r.Handle(prefix+path, s.apiHandler(rt, h)).Methods(rt.method)
+			s.routeOps[m] = rt.operationID
+			if query != "" {
+				key := query
+				m.MatcherFunc(func(req *http.Request, _ *mux.RouteMatch) bool { return req.URL.Query().Has(key) })
+			}
+		}
+	}
+	return r
+}
+
+// routePrefixes: the OAuth endpoints live on app.hellosign.com without /v3;
+// an SDK whose base path was set once to the sandbox's /v3 sends them there
+// too, so both are served.
+func routePrefixes(path string) []string {
+	if strings.HasPrefix(path, "/oauth/") {
+		return []string{"", APIPrefix}
+	}
+	return []string{APIPrefix}
+}
+
+// OperationID returns the official operationId a request is routed to, or ""
+// (used by the conformance tests to pick the schema of a response).
+func (s *Sandbox) OperationID(r *http.Request) string {
+	var m mux.RouteMatch
+	if !s.router.Match(r, &m) || m.Route == nil {
+		return ""
+	}
+	return s.routeOps[m.Route]
+}
+
+// recoverer turns a panic into a logged 400 in the official error shape. A
+// panic is a bug; the client still gets a well-formed answer and the world's
+// state is unaffected because the failed transaction never committed.
+func (s *Sandbox) recoverer(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				s.log.Error("panic", "method", r.Method, "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
+				writeAPIError(w, apierr.New(apierr.BadRequest, "The request could not be processed."))
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}

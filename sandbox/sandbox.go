@@ -1,0 +1,219 @@
+// Package sandbox is a high-fidelity, in-memory stand-in for the Dropbox Sign
+// (formerly HelloSign) API v3. A *Sandbox is an http.Handler: serve it with
+// net/http, mount it in httptest, or run the signsandbox binary.
+//
+// All state lives in worlds (see POST /_sandbox/worlds); each world has its
+// own database, clock, scheduler and ID sequence, and requests reach the
+// world of their credentials. The /_sandbox/ control plane moves clocks, acts
+// as signers, inspects callbacks and e-mails, and loads scenarios.
+package sandbox
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gorilla/mux"
+	"github.com/jonboulle/clockwork"
+
+	"github.com/signsandbox/signsandbox/fixtures"
+	"github.com/signsandbox/signsandbox/sandbox/internal/fixture"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
+)
+
+// DefaultSeed seeds the ID sequences when no seed is given.
+const DefaultSeed = "signsandbox"
+
+// Sandbox is the API server. It is safe for concurrent use.
+type Sandbox struct {
+	cfg      config
+	log      *slog.Logger
+	fixtures *fixture.Set
+	jobs     *world.JobRegistry
+	client   *http.Client
+	handler  http.Handler
+	router   *mux.Router
+	// routeOps names the operation of each API route (read-only after New).
+	routeOps map[*mux.Route]string
+
+	mu       sync.RWMutex
+	worlds   map[string]*world.World
+	order    []*world.World // creation order, for credential lookups
+	created  int            // worlds created so far (seeds the next one)
+	defWorld *world.World
+	// creds caches credential -> world; entries are checked on use, so a
+	// stale entry (a deleted key) only costs a fallback scan.
+	creds sync.Map
+
+	closeOnce sync.Once
+}
+
+// New creates a Sandbox with its default world seeded from the fixtures.
+func New(opts ...Option) (*Sandbox, error) {
+	cfg := config{seed: DefaultSeed, clockMode: "fake"}
+	for _, o := range opts {
+		if err := o(&cfg); err != nil {
+			return nil, fmt.Errorf("sandbox: %w", err)
+		}
+	}
+	if cfg.fixtures == nil {
+		cfg.fixtures = fixtures.FS
+	}
+	if cfg.logger == nil {
+		cfg.logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.httpClient == nil {
+		cfg.httpClient = &http.Client{Timeout: 30 * time.Second, CheckRedirect: noRedirects}
+	}
+	set, err := fixture.Load(cfg.fixtures)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	s := &Sandbox{
+		cfg:      cfg,
+		log:      cfg.logger,
+		fixtures: set,
+		jobs:     world.NewJobRegistry(),
+		client:   cfg.httpClient,
+		worlds:   map[string]*world.World{},
+		routeOps: map[*mux.Route]string{},
+	}
+	registerJobs(s)
+	s.router = s.newRouter()
+	var h http.Handler = s.router
+	h = s.recoverer(h)
+	for i := len(cfg.middleware) - 1; i >= 0; i-- {
+		h = cfg.middleware[i](h)
+	}
+	s.handler = h
+
+	mode := world.ClockMode(cfg.clockMode)
+	def, err := s.newWorld("default", cfg.seed, mode, cfg.start, cfg.clock, false)
+	if err != nil {
+		return nil, err
+	}
+	s.defWorld = def
+	for _, sc := range cfg.scenarios {
+		if err := s.loadScenario(def, sc.name, sc.data); err != nil {
+			s.Close()
+			return nil, fmt.Errorf("sandbox: scenario %s: %w", sc.name, err)
+		}
+	}
+	return s, nil
+}
+
+// noRedirects keeps the callback and file fetch clients from following
+// redirects: a receiver that redirects has not acknowledged the event.
+func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+
+// ServeHTTP serves the API, the OAuth endpoints and the control plane.
+func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// Close stops the background work of every world.
+func (s *Sandbox) Close() {
+	s.closeOnce.Do(func() {
+		s.mu.RLock()
+		ws := append([]*world.World(nil), s.order...)
+		s.mu.RUnlock()
+		for _, w := range ws {
+			w.Close()
+		}
+	})
+}
+
+// worldSeed derives the seed of the n-th world created at run time.
+func worldSeed(base string, n int) string {
+	sum := sha256.Sum256([]byte(fmt.Sprintf("%s/world/%d", base, n)))
+	return hex.EncodeToString(sum[:16])
+}
+
+// newWorld creates, seeds and registers a world.
+func (s *Sandbox) newWorld(id, seed string, mode world.ClockMode, start time.Time, clk clockwork.Clock, derive bool) (*world.World, error) {
+	opts := world.Options{
+		ID: id, Seed: seed, Mode: mode, Start: start, Jobs: s.jobs, Logger: s.log,
+		Clock: clk, Init: s.seedFunc(derive),
+	}
+	w, err := world.New(opts)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	s.startWorld(w)
+	s.mu.Lock()
+	s.worlds[id] = w
+	s.order = append(s.order, w)
+	s.mu.Unlock()
+	return w, nil
+}
+
+// seedFunc writes the fixtures into a new (or reset) world.
+func (s *Sandbox) seedFunc(derive bool) func(tx *state.Txn) error {
+	return func(tx *state.Txn) error {
+		o := fixture.ApplyOptions{DeriveKeys: derive}
+		if !derive {
+			o.PrimaryKey = s.cfg.apiKey
+		}
+		if err := s.fixtures.Apply(tx, o); err != nil {
+			return err
+		}
+		if s.cfg.offline {
+			c := state.GetConfig(tx)
+			c.FetchFileURLs = false
+			return state.PutConfig(tx, c)
+		}
+		return nil
+	}
+}
+
+// createWorld makes a fresh world from the fixtures (POST /_sandbox/worlds).
+func (s *Sandbox) createWorld(mode world.ClockMode, start time.Time) (*world.World, error) {
+	s.mu.Lock()
+	s.created++
+	n := s.created
+	s.mu.Unlock()
+	return s.newWorld(fmt.Sprintf("w%d", n), worldSeed(s.cfg.seed, n), mode, start, nil, true)
+}
+
+// world returns a world by id.
+func (s *Sandbox) world(id string) *world.World {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.worlds[id]
+}
+
+// DefaultAPIKey is the primary API key of the default world's first account.
+func (s *Sandbox) DefaultAPIKey() string {
+	tx := s.defWorld.Store.Read()
+	return state.PrimaryKeyOf(tx, s.fixtures.Accounts[0].ID)
+}
+
+// publicBase is the scheme and host the sandbox's own URLs use.
+func (s *Sandbox) publicBase(r *http.Request) string {
+	if s.cfg.baseURL != "" {
+		return strings.TrimSuffix(s.cfg.baseURL, "/")
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	if p := r.Header.Get("X-Forwarded-Proto"); p == "https" || p == "http" {
+		scheme = p
+	}
+	host := r.Host
+	if host == "" {
+		host = "localhost"
+	}
+	return scheme + "://" + host
+}
+
+// worldsSnapshot lists the worlds in creation order.
+func (s *Sandbox) worldsSnapshot() []*world.World {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return append([]*world.World(nil), s.order...)
+}

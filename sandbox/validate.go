@@ -1,0 +1,65 @@
+package sandbox
+
+import (
+	"net/mail"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+)
+
+// locales are the supported locale values; they are case-sensitive.
+var locales = []string{
+	"en-US", "en-GB", "da-DK", "de-DE", "es-LA", "es-ES", "fr-FR", "id-ID", "it-IT", "ja-JP", "ko-KR",
+	"ms-MY", "nb-NO", "nl-NL", "pl-PL", "pt-BR", "ru-RU", "sv-SE", "th-TH", "uk-UA", "zh-CN", "zh-TW",
+}
+
+func checkLocale(path, v string) error {
+	if !slices.Contains(locales, v) {
+		return apierr.Badf(path, "Invalid locale %q: use one of %s (case-sensitive).", v, strings.Join(locales, ", "))
+	}
+	return nil
+}
+
+// emailPattern is what the sandbox accepts as an e-mail address: one @, a
+// dotted domain, no spaces. net/mail alone accepts display names and
+// addresses without a domain dot.
+var emailPattern = regexp.MustCompile(`^[^@\s<>(),;:"\[\]]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$`)
+
+// validEmail reports whether v is a plain e-mail address.
+func validEmail(v string) bool {
+	if len(v) > 254 || !emailPattern.MatchString(v) {
+		return false
+	}
+	a, err := mail.ParseAddress(v)
+	return err == nil && a.Address == v
+}
+
+func checkEmail(path, v string) error {
+	if strings.TrimSpace(v) == "" {
+		return apierr.Missing(path)
+	}
+	if !validEmail(v) {
+		return apierr.Badf(path, "Invalid email address: %s", v)
+	}
+	return nil
+}
+
+// checkCallbackURL refuses anything but an absolute http(s) URL with a host.
+func checkCallbackURL(path, v string) error {
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return apierr.Badf(path, "Invalid URL %q: a callback URL must be an absolute http or https URL.", v)
+	}
+	return nil
+}
+
+// checkMaxLen refuses a string longer than max characters.
+func checkMaxLen(path, v string, max int) error {
+	if n := len([]rune(v)); n > max {
+		return apierr.Badf(path, "%s must be at most %d characters (got %d).", path, max, n)
+	}
+	return nil
+}

@@ -1,0 +1,92 @@
+package sandbox
+
+import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+// accountResponse is AccountResponse of the official description.
+type accountResponse struct {
+	AccountID    string                `json:"account_id"`
+	EmailAddress string                `json:"email_address"`
+	IsLocked     bool                  `json:"is_locked"`
+	IsPaidHS     bool                  `json:"is_paid_hs"`
+	IsPaidHF     bool                  `json:"is_paid_hf"`
+	Quotas       accountQuotas         `json:"quotas"`
+	CallbackURL  *string               `json:"callback_url"`
+	RoleCode     *string               `json:"role_code"`
+	TeamID       *string               `json:"team_id"`
+	Locale       *string               `json:"locale"`
+	Usage        accountUsage          `json:"usage"`
+	Settings     state.AccountSettings `json:"settings"`
+}
+
+// accountQuotas is AccountResponseQuotas; null means unlimited.
+type accountQuotas struct {
+	APISignatureRequestsLeft *int `json:"api_signature_requests_left"`
+	DocumentsLeft            *int `json:"documents_left"`
+	TemplatesTotal           *int `json:"templates_total"`
+	TemplatesLeft            *int `json:"templates_left"`
+	SMSVerificationsLeft     *int `json:"sms_verifications_left"`
+	NumFaxPagesLeft          *int `json:"num_fax_pages_left"`
+}
+
+// accountUsage is AccountResponseUsage.
+type accountUsage struct {
+	FaxPagesSent *int `json:"fax_pages_sent"`
+}
+
+// viewAccount renders an account as GET /account shows it.
+func viewAccount(a *state.Account) accountResponse {
+	q := a.Quotas
+	return accountResponse{
+		AccountID:    a.ID,
+		EmailAddress: a.Email,
+		IsLocked:     a.IsLocked,
+		IsPaidHS:     a.IsPaidHS,
+		IsPaidHF:     a.IsPaidHF,
+		Quotas: accountQuotas{
+			APISignatureRequestsLeft: q.APISignatureRequestsLeft,
+			DocumentsLeft:            q.DocumentsLeft,
+			TemplatesTotal:           q.TemplatesTotal,
+			TemplatesLeft:            q.TemplatesLeft,
+			SMSVerificationsLeft:     q.SMSVerificationsLeft,
+			NumFaxPagesLeft:          q.NumFaxPagesLeft,
+		},
+		CallbackURL: strPtr(a.CallbackURL),
+		RoleCode:    strPtr(a.RoleCode),
+		TeamID:      strPtr(a.TeamID),
+		Locale:      strPtr(a.Locale),
+		Usage:       accountUsage{FaxPagesSent: intPtr(a.FaxPages)},
+		Settings:    a.Settings,
+	}
+}
+
+// accountGetResponse is AccountGetResponse (also the answer of PUT /account).
+type accountGetResponse struct {
+	Account accountResponse `json:"account"`
+}
+
+// accountCreateResponse is AccountCreateResponse.
+type accountCreateResponse struct {
+	Account   accountResponse     `json:"account"`
+	OAuthData *oauthTokenResponse `json:"oauth_data,omitempty"`
+}
+
+// accountVerifyResponse is AccountVerifyResponse: the account key is absent
+// when no account has the address.
+type accountVerifyResponse struct {
+	Account *accountVerifyAccount `json:"account,omitempty"`
+}
+
+type accountVerifyAccount struct {
+	EmailAddress string `json:"email_address"`
+}
+
+// oauthTokenResponse is OAuthTokenResponse.
+type oauthTokenResponse struct {
+	AccessToken  string  `json:"access_token"`
+	TokenType    string  `json:"token_type"`
+	RefreshToken string  `json:"refresh_token"`
+	ExpiresIn    int64   `json:"expires_in"`
+	State        *string `json:"state"`
+}
