@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/google/uuid"
 	memdb "github.com/hashicorp/go-memdb"
 )
 
@@ -207,6 +208,18 @@ func (t *Txn) NewSecret() string {
 	seed, n := t.next()
 	sum := sha256.Sum256([]byte(seed + "/secret/" + strconv.FormatUint(n, 10)))
 	return hex.EncodeToString(sum[:])
+}
+
+// uuidSpace namespaces the sandbox's name-based UUIDs.
+var uuidSpace = uuid.MustParse("6f1c1a6e-8d0a-4f4e-9a51-5a2d0b7f3c10")
+
+// NewUUID returns the next UUID of the sequence (a name-based, SHA-1 UUID of
+// the seed and counter, so it is as deterministic as NewID). Objects of the
+// control plane that the real API has no id format for (events, e-mails,
+// deliveries) use it.
+func (t *Txn) NewUUID() string {
+	seed, n := t.next()
+	return uuid.NewSHA1(uuidSpace, []byte(seed+"/uuid/"+strconv.FormatUint(n, 10))).String()
 }
 
 // Seq returns the next number of the sequence, for ordering rows that are

@@ -1,0 +1,68 @@
+// Package files handles documents: inspecting uploaded PDFs (page count, size
+// and orientation), turning other file types into PDF pages, and composing the
+// downloadable PDF of a request or template (documents, signature page,
+// stamps, test-mode marking, audit trail) and its ZIP form.
+package files
+
+import "time"
+
+// Composition describes the downloadable PDF of a request or template at one
+// moment. The owner of the object (signature requests, templates) builds it;
+// this package renders it.
+type Composition struct {
+	// ID is the signature request or template id, printed in page footers.
+	ID    string
+	Title string
+	// Documents are the object's documents as PDF, in order.
+	Documents []Source
+	// SignaturePage, when set, is the page appended for requests without
+	// form_fields_per_document, where every signer signs.
+	SignaturePage *SignaturePage
+	// Stamps are values drawn where signers signed or filled fields.
+	Stamps []Stamp
+	// TestMode marks every page as a test document.
+	TestMode bool
+	// Audit, when not empty, adds an audit-trail page.
+	Audit []AuditEntry
+}
+
+// Source is one document.
+type Source struct {
+	Name string
+	PDF  []byte
+}
+
+// SignaturePage lists the signers of the appended signature page.
+type SignaturePage struct {
+	Signers []SignerLine
+}
+
+// SignerLine is one signer on the signature page.
+type SignerLine struct {
+	Name  string
+	Email string
+	// SignedAt is nil until the signer has signed.
+	SignedAt *time.Time
+	// Status is the signature's status_code.
+	Status string
+}
+
+// Stamp is text drawn on a page of a document (a signer's name in a
+// signature field, a date, a field value). Coordinates are the API's: pixels
+// from the top-left corner of the page at 72 dpi.
+type Stamp struct {
+	Document int // index into Documents
+	Page     int // 1-based
+	X, Y     float64
+	Width    float64
+	Height   float64
+	Text     string
+}
+
+// AuditEntry is one line of the audit trail.
+type AuditEntry struct {
+	Time   time.Time
+	Actor  string
+	Action string
+	Detail string
+}

@@ -1,0 +1,84 @@
+package state
+
+import (
+	memdb "github.com/hashicorp/go-memdb"
+)
+
+// Tables of stored file bytes.
+const (
+	// TableBlobs holds file bytes (uploads, fetched files, prepared PDFs).
+	TableBlobs = "blobs"
+)
+
+// Blob is stored file content. Blobs are immutable: new content is a new
+// blob.
+type Blob struct {
+	ID   string `json:"id"`
+	Data []byte `json:"data"`
+}
+
+// Page is the size of one PDF page in points (1/72 inch).
+type Page struct {
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+}
+
+// Document is one document of a signature request or template: the file as
+// it arrived and what inspecting it found.
+type Document struct {
+	// Name is the file name (of the upload, or the last path segment of the
+	// URL it was fetched from).
+	Name        string `json:"name"`
+	ContentType string `json:"content_type,omitempty"`
+	// SourceURL is the file_urls entry it came from ("" for uploads).
+	SourceURL string `json:"source_url,omitempty"`
+	// BlobID holds the original bytes.
+	BlobID string `json:"blob_id,omitempty"`
+	// PDFBlobID holds the document as PDF (the original for PDFs, a
+	// conversion for other types).
+	PDFBlobID string `json:"pdf_blob_id,omitempty"`
+	// Pages are the sizes of the PDF's pages.
+	Pages []Page `json:"pages,omitempty"`
+	// Error says why the file cannot be used (it could not be fetched,
+	// converted or read); such a request ends in error_file / file_error.
+	Error string `json:"error,omitempty"`
+}
+
+// PageCount is the number of pages.
+func (d Document) PageCount() int { return len(d.Pages) }
+
+// Orientation is "landscape" when the first page is wider than tall, else
+// "portrait".
+func (d Document) Orientation() string {
+	if len(d.Pages) > 0 && d.Pages[0].Width > d.Pages[0].Height {
+		return "landscape"
+	}
+	return "portrait"
+}
+
+func init() {
+	Register[Blob](&memdb.TableSchema{
+		Name: TableBlobs,
+		Indexes: map[string]*memdb.IndexSchema{
+			IndexID: {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
+		},
+	})
+}
+
+// PutBlob stores bytes under a new id and returns it.
+func PutBlob(tx *Txn, data []byte) (string, error) {
+	id := tx.NewID()
+	if err := Put(tx, TableBlobs, &Blob{ID: id, Data: data}); err != nil {
+		return "", err
+	}
+	return id, nil
+}
+
+// GetBlob reads stored bytes.
+func GetBlob(tx *Txn, id string) ([]byte, error) {
+	b, err := Get[Blob](tx, TableBlobs, id)
+	if err != nil {
+		return nil, err
+	}
+	return b.Data, nil
+}

@@ -1,0 +1,62 @@
+package sandbox
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+// E-mail kinds recorded in the outbox.
+const (
+	mailSignatureRequest = "signature_request" // a signer is asked to sign
+	mailReminder         = "reminder"
+	mailCompleted        = "completed"       // final copy to signers and CCs
+	mailDeclined         = "declined"        // to the requester and other parties
+	mailCanceled         = "canceled"        // to signers of a canceled request
+	mailReassigned       = "reassigned"      // to the new signer's predecessor
+	mailTemplateShared   = "template_shared" // a template was shared with a team member
+	mailReport           = "report"          // a report is ready
+	mailTeamInvite       = "team_invite"     // an invitation to join a team
+	mailAccountConfirm   = "account_confirmation"
+)
+
+// sendEmail records an e-mail in the world's outbox (inside tx, so that it
+// exists exactly when the change that sends it committed).
+func sendEmail(tx *state.Txn, e state.Email) (*state.Email, error) {
+	e.ID = tx.NewUUID()
+	e.Seq = tx.Seq()
+	e.SentAt = tx.Unix()
+	if err := state.Put(tx, state.TableEmails, &e); err != nil {
+		return nil, err
+	}
+	return &e, nil
+}
+
+func init() {
+	control(http.MethodGet, "/emails", controlListEmails)
+}
+
+// controlListEmails lists the outbox in order; filters: to, kind,
+// signature_request_id.
+func controlListEmails(c *call) (any, error) {
+	q := c.r.URL.Query()
+	rows, err := state.All[state.Email](c.read(), state.TableEmails, state.IndexSeq)
+	if err != nil {
+		return nil, err
+	}
+	out := []*state.Email{}
+	for _, e := range rows {
+		if to := q.Get("to"); to != "" && !strings.EqualFold(to, e.To) {
+			continue
+		}
+		if k := q.Get("kind"); k != "" && k != e.Kind {
+			continue
+		}
+		if id := q.Get("signature_request_id"); id != "" && id != e.SignatureRequestID {
+			continue
+		}
+		out = append(out, e)
+	}
+	return map[string]any{"emails": out}, nil
+}
