@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+'use strict';
+// npm test: build the binary once, start one sandbox for all test files (each
+// makes its own world), run node --test on test/*.test.js, stop the sandbox,
+// then print and write the coverage report. The exit code is the tests'.
+//
+// SIGNSANDBOX_E2E_URL=http://host:port targets an already running sandbox
+// instead (nothing is built or started). Extra arguments are passed to
+// node --test (for example --test-name-pattern=oauth).
+
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const sandbox = require('../lib/sandbox');
+const { COVERAGE_DIR } = require('../lib/coverage');
+const report = require('./coverage');
+
+async function main() {
+  const args = process.argv.slice(2);
+  fs.rmSync(COVERAGE_DIR, { recursive: true, force: true });
+  let started;
+  let url = process.env.SIGNSANDBOX_E2E_URL;
+  if (!url) {
+    const t0 = Date.now();
+    const bin = sandbox.buildBinary();
+    started = await sandbox.startBinary(bin);
+    url = started.url;
+    console.log(`# signsandbox built and started at ${url} in ${Date.now() - t0} ms`);
+  } else {
+    await sandbox.waitHealthy(url.replace(/\/+$/, '').replace(/\/v3$/, ''));
+    console.log(`# using the sandbox at ${url}`);
+  }
+  const testDir = path.join(sandbox.E2E_DIR, 'test');
+  const files = fs.readdirSync(testDir).filter((f) => f.endsWith('.test.js')).sort().map((f) => path.join('test', f));
+  const code = await new Promise((resolve) => {
+    const reporter = args.some((a) => a.startsWith('--test-reporter')) ? [] : ['--test-reporter=spec'];
+    const child = spawn(process.execPath, ['--test', ...reporter, ...args, ...files], {
+      cwd: sandbox.E2E_DIR,
+      stdio: 'inherit',
+      env: { ...process.env, SIGNSANDBOX_E2E_URL: url },
+    });
+    child.on('exit', (c, sig) => resolve(c === null ? 1 : c));
+    for (const s of ['SIGINT', 'SIGTERM']) process.on(s, () => child.kill(s));
+  });
+  if (started) {
+    await sandbox.stopBinary(started);
+    if (code !== 0 && started.stderr()) {
+      console.log('# signsandbox stderr (last 4 KiB):');
+      console.log(started.stderr().slice(-4096));
+    }
+  }
+  const r = report.build();
+  console.log('\n' + report.renderText(r));
+  if (!args.length) report.writeMarkdown(r);
+  process.exit(code);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
