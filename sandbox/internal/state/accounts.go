@@ -85,6 +85,8 @@ type Team struct {
 	ParentID      string   `json:"parent_id,omitempty"`
 	InvitedEmails []string `json:"invited_emails,omitempty"`
 	CreatedAt     int64    `json:"created_at"`
+	// Seq orders teams by creation (0 for fixture teams).
+	Seq uint64 `json:"seq,omitempty"`
 }
 
 // APIApp is an API app (client_id) owned by an account.
@@ -101,6 +103,11 @@ type APIApp struct {
 	WhiteLabelingOptions map[string]string `json:"white_labeling_options,omitempty"`
 	CustomLogoBlobID     string            `json:"custom_logo_blob_id,omitempty"`
 	Seq                  uint64            `json:"seq"`
+	// WhiteLabelingSet is true once white_labeling_options were given (the
+	// answer then shows every option, defaults included; before, null).
+	// WhiteLabelingOptions holds only the values set explicitly, so that
+	// hover colours keep inheriting from their base colours.
+	WhiteLabelingSet bool `json:"white_labeling_set,omitempty"`
 }
 
 // APIAppOAuth is the OAuth configuration of an app.
