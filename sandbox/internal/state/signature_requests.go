@@ -1,0 +1,483 @@
+package state
+
+import (
+	"fmt"
+	"strconv"
+
+	memdb "github.com/hashicorp/go-memdb"
+)
+
+// Signature request tables and indexes.
+const (
+	// TableSignatureRequests holds one row per signature request, its
+	// signatures embedded.
+	TableSignatureRequests = "signature_requests"
+	// TableSignatureRequestAccess lists, per account, the requests it sees in
+	// GET /signature_request/list, numbered densely in creation order so that
+	// a page and the total are index lookups, not scans.
+	TableSignatureRequestAccess = "signature_request_access"
+	// TableSignURLs holds the tokens of signing pages (embedded sign_url and
+	// the links of signature request e-mails).
+	TableSignURLs = "sign_urls"
+
+	// IndexSignatureID finds the request that holds a signature_id.
+	IndexSignatureID = "signature_id"
+	// IndexAccountOrdinal orders an account's access rows (AccountID,
+	// Ordinal); the highest ordinal is the newest request and the count.
+	IndexAccountOrdinal = "account_ordinal"
+)
+
+// Phases of a signature request as a whole. The API shows them through
+// is_complete, is_declined, has_error and the signatures' status_code.
+const (
+	PhaseProcessing = "processing" // accepted, documents being processed
+	PhaseOnHold     = "on_hold"    // prepared, held by the requester (drafts)
+	PhaseSent       = "sent"       // out for signature
+	PhaseComplete   = "complete"   // every signer signed
+	PhaseDeclined   = "declined"   // a signer declined
+	PhaseExpired    = "expired"    // expires_at passed with signatures missing
+	PhaseError      = "error"      // a document could not be used
+	PhaseCanceled   = "canceled"   // cancelation completed: 410 for everyone
+)
+
+// Signature status codes of the official description.
+const (
+	SigAwaiting          = "awaiting_signature"
+	SigSigned            = "signed"
+	SigDeclined          = "declined"
+	SigExpired           = "expired"
+	SigOnHoldByRequester = "on_hold_by_requester"
+	SigOnHold            = "on_hold"
+	SigErrorFile         = "error_file"
+	SigErrorUnknown      = "error_unknown"
+	SigErrorInvalidEmail = "error_invalid_email"
+	SigSuccess           = "success"
+)
+
+// SignatureRequest is a stored signature request with everything needed to
+// render SignatureRequestResponse, compose its documents and run its state
+// machine.
+type SignatureRequest struct {
+	ID string `json:"signature_request_id"`
+	// Seq orders requests by creation across the world.
+	Seq uint64 `json:"seq"`
+	// Generation counts edits; jobs scheduled for an older generation are
+	// ignored.
+	Generation int `json:"generation"`
+
+	RequesterAccountID string `json:"requester_account_id"`
+	RequesterEmail     string `json:"requester_email_address"`
+	RequesterName      string `json:"requester_name,omitempty"`
+	ClientID           string `json:"client_id,omitempty"`
+	// Embedded requests (create_embedded*) are signed only through sign URLs
+	// and get no signing e-mails or reminders.
+	Embedded bool `json:"embedded"`
+	TestMode bool `json:"test_mode"`
+	// BaseURL and WorldURL are the sandbox's public addresses when the
+	// request was made (files_url, details_url and signing pages use them).
+	BaseURL  string `json:"base_url"`
+	WorldURL string `json:"world_url"`
+
+	Title         string `json:"title"`
+	OriginalTitle string `json:"original_title"`
+	Subject       string `json:"subject,omitempty"`
+	Message       string `json:"message,omitempty"`
+	// Metadata keeps the values as given (numbers as json.Number).
+	Metadata           map[string]any `json:"metadata,omitempty"`
+	CreatedAt          int64          `json:"created_at"`
+	ExpiresAt          *int64         `json:"expires_at,omitempty"`
+	CCEmails           []string       `json:"cc_email_addresses,omitempty"`
+	SigningRedirectURL string         `json:"signing_redirect_url,omitempty"`
+	TemplateIDs        []string       `json:"template_ids,omitempty"`
+	BulkSendJobID      string         `json:"bulk_send_job_id,omitempty"`
+
+	AllowDecline           bool            `json:"allow_decline"`
+	AllowReassign          bool            `json:"allow_reassign"`
+	HideTextTags           bool            `json:"hide_text_tags,omitempty"`
+	UseTextTags            bool            `json:"use_text_tags,omitempty"`
+	IsEID                  bool            `json:"is_eid,omitempty"`
+	PopulateAutoFillFields bool            `json:"populate_auto_fill_fields,omitempty"`
+	SigningOptions         *SigningOptions `json:"signing_options,omitempty"`
+	DateFormat             string          `json:"date_format,omitempty"`
+	FormView               string          `json:"form_view,omitempty"`
+	AppendSignaturePage    bool            `json:"append_signature_page"`
+	Ordered                bool            `json:"ordered"`
+	Hold                   bool            `json:"hold,omitempty"`
+	CustomFields           []CustomField   `json:"custom_fields,omitempty"`
+	Attachments            []Attachment    `json:"attachments,omitempty"`
+	Documents              []Document      `json:"documents"`
+	FormFields             []FormField     `json:"form_fields,omitempty"`
+	FieldGroups            []FieldGroup    `json:"field_groups,omitempty"`
+	FieldRules             []FieldRule     `json:"field_rules,omitempty"`
+	Signatures             []Signature     `json:"signatures"`
+	ResponseData           []ResponseValue `json:"response_data,omitempty"`
+	Phase                  string          `json:"phase"`
+	Error                  string          `json:"error,omitempty"`
+	CancelPending          bool            `json:"cancel_pending,omitempty"`
+	CanceledAt             int64           `json:"canceled_at,omitempty"`
+	CompletedAt            int64           `json:"completed_at,omitempty"`
+	RemovedFor             []string        `json:"removed_for,omitempty"`
+	Audit                  []AuditEntry    `json:"audit,omitempty"`
+}
+
+// SigningOptions are the signature types a signer may use.
+type SigningOptions struct {
+	DefaultType string `json:"default_type"`
+	Draw        bool   `json:"draw"`
+	Phone       bool   `json:"phone"`
+	Type        bool   `json:"type"`
+	Upload      bool   `json:"upload"`
+}
+
+// Signature is one signer of a request.
+type Signature struct {
+	ID string `json:"signature_id"`
+	// Slot is the signer index form fields and attachments refer to (the
+	// group index for grouped signers).
+	Slot      int    `json:"slot"`
+	Group     string `json:"group,omitempty"`
+	GroupGUID string `json:"signer_group_guid,omitempty"`
+	Email     string `json:"signer_email_address"`
+	Name      string `json:"signer_name"`
+	Role      string `json:"signer_role,omitempty"`
+	Order     *int   `json:"order,omitempty"`
+	Status    string `json:"status_code"`
+
+	SignedAt       *int64 `json:"signed_at,omitempty"`
+	LastViewedAt   *int64 `json:"last_viewed_at,omitempty"`
+	LastRemindedAt *int64 `json:"last_reminded_at,omitempty"`
+
+	PIN          string `json:"pin,omitempty"`
+	SMSPhone     string `json:"sms_phone_number,omitempty"`
+	SMSPhoneType string `json:"sms_phone_number_type,omitempty"`
+
+	DeclineReason      string `json:"decline_reason,omitempty"`
+	ReassignedBy       string `json:"reassigned_by,omitempty"`
+	ReassignmentReason string `json:"reassignment_reason,omitempty"`
+	ReassignedFrom     string `json:"reassigned_from,omitempty"`
+	Error              string `json:"error,omitempty"`
+	// Notified is set once the signer was sent the request (their turn
+	// came); ordered signers are notified one step at a time.
+	Notified bool `json:"notified,omitempty"`
+}
+
+// CustomField is a merge-field value of the request (custom_fields).
+type CustomField struct {
+	Name     string `json:"name"`
+	Type     string `json:"type"` // text or checkbox
+	Value    string `json:"value,omitempty"`
+	Required bool   `json:"required,omitempty"`
+	APIID    string `json:"api_id,omitempty"`
+	Editor   string `json:"editor,omitempty"`
+}
+
+// Attachment is a file a signer is asked to upload.
+type Attachment struct {
+	ID           string `json:"id"`
+	SignerIndex  int    `json:"signer_index"`
+	Name         string `json:"name"`
+	Instructions string `json:"instructions,omitempty"`
+	Required     bool   `json:"required"`
+	UploadedAt   *int64 `json:"uploaded_at,omitempty"`
+}
+
+// FormField is a field placed on a document. Signer is the API's signer
+// value: a signer index as decimal text, "sender" (merge fields) or
+// "me_now"; Role names a template role before signers are bound to roles.
+type FormField struct {
+	APIID         string `json:"api_id"`
+	Name          string `json:"name,omitempty"`
+	Type          string `json:"type"`
+	DocumentIndex int    `json:"document_index"`
+	Page          *int   `json:"page,omitempty"`
+	X             int    `json:"x"`
+	Y             int    `json:"y"`
+	Width         int    `json:"width"`
+	Height        int    `json:"height"`
+	Required      bool   `json:"required"`
+	Signer        string `json:"signer,omitempty"`
+	Role          string `json:"role,omitempty"`
+
+	Placeholder                      string   `json:"placeholder,omitempty"`
+	AutoFillType                     string   `json:"auto_fill_type,omitempty"`
+	LinkID                           string   `json:"link_id,omitempty"`
+	Masked                           bool     `json:"masked,omitempty"`
+	ValidationType                   string   `json:"validation_type,omitempty"`
+	ValidationCustomRegex            string   `json:"validation_custom_regex,omitempty"`
+	ValidationCustomRegexFormatLabel string   `json:"validation_custom_regex_format_label,omitempty"`
+	Content                          string   `json:"content,omitempty"`
+	ContentURL                       string   `json:"content_url,omitempty"`
+	Options                          []string `json:"options,omitempty"`
+	Group                            string   `json:"group,omitempty"`
+	IsChecked                        bool     `json:"is_checked,omitempty"`
+	FontFamily                       string   `json:"font_family,omitempty"`
+	FontSize                         int      `json:"font_size,omitempty"`
+}
+
+// SlotIndex returns the signer index of a field assigned to a signer.
+func (f FormField) SlotIndex() (int, bool) {
+	n, err := strconv.Atoi(f.Signer)
+	if err != nil || n < 0 {
+		return 0, false
+	}
+	return n, true
+}
+
+// FieldGroup is a form_field_groups entry.
+type FieldGroup struct {
+	GroupID     string `json:"group_id"`
+	GroupLabel  string `json:"group_label"`
+	Requirement string `json:"requirement"`
+}
+
+// FieldRule is a conditional-logic rule (form_field_rules).
+type FieldRule struct {
+	ID              string        `json:"id"`
+	TriggerOperator string        `json:"trigger_operator"`
+	Triggers        []RuleTrigger `json:"triggers"`
+	Actions         []RuleAction  `json:"actions"`
+}
+
+// RuleTrigger is the "if" of a rule.
+type RuleTrigger struct {
+	ID       string   `json:"id"`
+	Operator string   `json:"operator"`
+	Value    string   `json:"value,omitempty"`
+	Values   []string `json:"values,omitempty"`
+}
+
+// RuleAction is a "then" of a rule.
+type RuleAction struct {
+	FieldID string `json:"field_id,omitempty"`
+	GroupID string `json:"group_id,omitempty"`
+	Hidden  bool   `json:"hidden"`
+	Type    string `json:"type"`
+}
+
+// ResponseValue is a value a signer gave (response_data). Value is a string
+// or a bool, as the official response schema types it per field type.
+type ResponseValue struct {
+	APIID       string `json:"api_id"`
+	SignatureID string `json:"signature_id"`
+	Name        string `json:"name"`
+	Type        string `json:"type"`
+	Required    bool   `json:"required"`
+	Value       any    `json:"value"`
+	IsSigned    *bool  `json:"is_signed,omitempty"`
+}
+
+// AuditEntry is one line of a request's audit trail (printed on the
+// downloadable PDF).
+type AuditEntry struct {
+	Time   int64  `json:"time"`
+	Actor  string `json:"actor"`
+	Action string `json:"action"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// Signature returns the signature with id, or nil.
+func (r *SignatureRequest) Signature(id string) *Signature {
+	for i := range r.Signatures {
+		if r.Signatures[i].ID == id {
+			return &r.Signatures[i]
+		}
+	}
+	return nil
+}
+
+// Copy returns a deep copy whose slices and maps can be changed without
+// touching the stored row.
+func (r *SignatureRequest) Copy() *SignatureRequest {
+	c := *r
+	c.CCEmails = append([]string(nil), r.CCEmails...)
+	c.TemplateIDs = append([]string(nil), r.TemplateIDs...)
+	c.CustomFields = append([]CustomField(nil), r.CustomFields...)
+	c.Attachments = append([]Attachment(nil), r.Attachments...)
+	c.Documents = append([]Document(nil), r.Documents...)
+	c.FormFields = append([]FormField(nil), r.FormFields...)
+	c.FieldGroups = append([]FieldGroup(nil), r.FieldGroups...)
+	c.FieldRules = append([]FieldRule(nil), r.FieldRules...)
+	c.Signatures = append([]Signature(nil), r.Signatures...)
+	c.ResponseData = append([]ResponseValue(nil), r.ResponseData...)
+	c.RemovedFor = append([]string(nil), r.RemovedFor...)
+	c.Audit = append([]AuditEntry(nil), r.Audit...)
+	if r.Metadata != nil {
+		c.Metadata = make(map[string]any, len(r.Metadata))
+		for k, v := range r.Metadata {
+			c.Metadata[k] = v
+		}
+	}
+	if r.SigningOptions != nil {
+		o := *r.SigningOptions
+		c.SigningOptions = &o
+	}
+	return &c
+}
+
+// SignatureRequestAccess says that an account sees a request in its list.
+// Ordinals of one account are dense (1..count) in request creation order.
+type SignatureRequestAccess struct {
+	// ID is AccessID(account, request).
+	ID         string `json:"id"`
+	AccountID  string `json:"account_id"`
+	RequestID  string `json:"signature_request_id"`
+	RequestSeq uint64 `json:"request_seq"`
+	Ordinal    uint64 `json:"ordinal"`
+}
+
+// AccessID is the id of an access row.
+func AccessID(accountID, requestID string) string { return accountID + "/" + requestID }
+
+// SignURL is the token of a signing page.
+type SignURL struct {
+	Token       string `json:"token"`
+	SignatureID string `json:"signature_id"`
+	RequestID   string `json:"signature_request_id"`
+	// Embedded tokens come from GET /embedded/sign_url; the others are the
+	// links of signing e-mails.
+	Embedded bool `json:"embedded"`
+	// ExpiresAt is Unix seconds; 0 never expires.
+	ExpiresAt int64 `json:"expires_at"`
+}
+
+// signatureIDIndexer indexes a request under each of its signature ids.
+type signatureIDIndexer struct{}
+
+func (signatureIDIndexer) FromObject(obj any) (bool, [][]byte, error) {
+	r, ok := obj.(*SignatureRequest)
+	if !ok {
+		return false, nil, fmt.Errorf("signature_id index: unexpected %T", obj)
+	}
+	out := make([][]byte, 0, len(r.Signatures))
+	for _, s := range r.Signatures {
+		if s.ID != "" {
+			out = append(out, []byte(s.ID+"\x00"))
+		}
+	}
+	return len(out) > 0, out, nil
+}
+
+func (signatureIDIndexer) FromArgs(args ...any) ([]byte, error) {
+	if len(args) != 1 {
+		return nil, fmt.Errorf("signature_id index: one argument expected")
+	}
+	s, ok := args[0].(string)
+	if !ok {
+		return nil, fmt.Errorf("signature_id index: argument must be a string")
+	}
+	return []byte(s + "\x00"), nil
+}
+
+func init() {
+	Register[SignatureRequest](&memdb.TableSchema{
+		Name: TableSignatureRequests,
+		Indexes: map[string]*memdb.IndexSchema{
+			IndexID:          {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
+			IndexSeq:         {Name: IndexSeq, Unique: true, Indexer: &memdb.UintFieldIndex{Field: "Seq"}},
+			IndexSignatureID: {Name: IndexSignatureID, AllowMissing: true, Indexer: signatureIDIndexer{}},
+		},
+	})
+	Register[SignatureRequestAccess](&memdb.TableSchema{
+		Name: TableSignatureRequestAccess,
+		Indexes: map[string]*memdb.IndexSchema{
+			IndexID: {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
+			IndexAccountOrdinal: {Name: IndexAccountOrdinal, Unique: true, Indexer: &memdb.CompoundIndex{Indexes: []memdb.Indexer{
+				&memdb.StringFieldIndex{Field: "AccountID"},
+				&memdb.UintFieldIndex{Field: "Ordinal"},
+			}}},
+		},
+	})
+	Register[SignURL](&memdb.TableSchema{
+		Name: TableSignURLs,
+		Indexes: map[string]*memdb.IndexSchema{
+			IndexID: {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "Token"}},
+		},
+	})
+}
+
+// SignatureRequestBySignature finds the request holding a signature id.
+func SignatureRequestBySignature(tx *Txn, signatureID string) (*SignatureRequest, error) {
+	return First[SignatureRequest](tx, TableSignatureRequests, IndexSignatureID, signatureID)
+}
+
+// AccessCount is the number of requests in an account's list.
+func AccessCount(tx *Txn, accountID string) (uint64, error) {
+	raw, err := tx.Txn.Last(TableSignatureRequestAccess, IndexAccountOrdinal+"_prefix", accountID)
+	if err != nil {
+		return 0, fmt.Errorf("state: access count: %w", err)
+	}
+	if raw == nil {
+		return 0, nil
+	}
+	return raw.(*SignatureRequestAccess).Ordinal, nil
+}
+
+// AccessAt returns the access row of an account at an ordinal.
+func AccessAt(tx *Txn, accountID string, ordinal uint64) (*SignatureRequestAccess, error) {
+	return First[SignatureRequestAccess](tx, TableSignatureRequestAccess, IndexAccountOrdinal, accountID, ordinal)
+}
+
+// AddAccess puts a request in an account's list, keeping ordinals dense and
+// in request creation order. A request newer than all others (the usual
+// case) costs one insert; an older one shifts the newer rows up.
+func AddAccess(tx *Txn, accountID, requestID string, requestSeq uint64) error {
+	if _, err := Get[SignatureRequestAccess](tx, TableSignatureRequestAccess, AccessID(accountID, requestID)); err == nil {
+		return nil
+	}
+	n, err := AccessCount(tx, accountID)
+	if err != nil {
+		return err
+	}
+	pos := n + 1
+	for pos > 1 {
+		prev, err := AccessAt(tx, accountID, pos-1)
+		if err != nil {
+			return fmt.Errorf("state: access of %s at %d: %w", accountID, pos-1, err)
+		}
+		if prev.RequestSeq < requestSeq {
+			break
+		}
+		pos--
+	}
+	for o := n; o >= pos; o-- {
+		if err := moveAccess(tx, accountID, o, o+1); err != nil {
+			return err
+		}
+	}
+	return Put(tx, TableSignatureRequestAccess, &SignatureRequestAccess{
+		ID: AccessID(accountID, requestID), AccountID: accountID, RequestID: requestID, RequestSeq: requestSeq, Ordinal: pos,
+	})
+}
+
+// RemoveAccess takes a request out of an account's list; the newer rows
+// move down so that ordinals stay dense.
+func RemoveAccess(tx *Txn, accountID, requestID string) error {
+	row, err := Get[SignatureRequestAccess](tx, TableSignatureRequestAccess, AccessID(accountID, requestID))
+	if err != nil {
+		return nil
+	}
+	n, err := AccessCount(tx, accountID)
+	if err != nil {
+		return err
+	}
+	if err := tx.Delete(TableSignatureRequestAccess, row); err != nil {
+		return err
+	}
+	for o := row.Ordinal + 1; o <= n; o++ {
+		if err := moveAccess(tx, accountID, o, o-1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func moveAccess(tx *Txn, accountID string, from, to uint64) error {
+	cur, err := AccessAt(tx, accountID, from)
+	if err != nil {
+		return fmt.Errorf("state: access of %s at %d: %w", accountID, from, err)
+	}
+	// Insert replaces the row by id and moves its index entries.
+	c := *cur
+	c.Ordinal = to
+	return Put(tx, TableSignatureRequestAccess, &c)
+}
