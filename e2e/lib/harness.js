@@ -13,9 +13,9 @@ const assert = require('node:assert/strict');
 const path = require('node:path');
 const sdk = require('@dropbox/sign');
 const sandbox = require('./sandbox');
-const coverage = require('./coverage');
+const record = require('./record');
 
-coverage.instrument();
+record.instrument();
 
 let privateServer; // started by this process when no shared URL is given
 let privateServerPromise;
@@ -70,7 +70,7 @@ function setup(options = {}) {
       const { finding, ...testOpts } = opts;
       if (finding) testOpts.todo = `finding: ${finding}`;
       return nodeTest.test(name, testOpts, async (t) => {
-        const { ctx, run } = coverage.runAsTest({ name, file, finding }, () => fn(t));
+        const { ctx, run } = record.runAsTest({ name, file, finding }, () => fn(t));
         const skip = t.skip.bind(t);
         t.skip = (msg) => {
           ctx.status = 'skipped';
@@ -123,10 +123,10 @@ async function expectHttpError(promise, { status, errorName, errorPath, msg } = 
   }
   assert.ok(err, `expected an HttpError ${status || ''} ${errorName || ''}, but the call succeeded`);
   assert.ok(err instanceof sdk.HttpError, `expected an HttpError, got ${err && err.stack}`);
-  if (status !== undefined) assert.equal(err.statusCode, status, `statusCode; body: ${JSON.stringify(coverage.rawErrorBody(err))}`);
+  if (status !== undefined) assert.equal(err.statusCode, status, `statusCode; body: ${JSON.stringify(record.rawErrorBody(err))}`);
   assert.equal(err.shapeProblems, undefined, `error body shape: ${err.shapeProblems}`);
   const body = err.body;
-  const raw = coverage.rawErrorBody(err);
+  const raw = record.rawErrorBody(err);
   if (errorName !== undefined) {
     if (err.response.config.responseType === 'arraybuffer') {
       // The SDK asks binary operations for an ArrayBuffer and so cannot

@@ -12,8 +12,8 @@ const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const sandbox = require('../lib/sandbox');
-const { COVERAGE_DIR } = require('../lib/coverage');
-const report = require('./coverage');
+const { COVERAGE_DIR } = require('../lib/record');
+const report = require('./report');
 
 async function main() {
   const args = process.argv.slice(2);

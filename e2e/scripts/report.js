@@ -1,0 +1,183 @@
+#!/usr/bin/env node
+'use strict';
+// The coverage report: for each of the 73 operations of the official
+// description, whether a passing e2e test called it successfully through the
+// SDK. It reads only what the tests recorded (lib/record.js writes one file
+// per test process into e2e/.tmp/coverage), never a hand-kept list.
+//
+//   node scripts/report.js      print the table of the last run and write COVERAGE.md
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { COVERAGE_DIR, sdkOperations } = require('../lib/record');
+const { REPO_ROOT, E2E_DIR } = require('../lib/sandbox');
+
+const SPEC = path.join(REPO_ROOT, '..', 'shared', 'reference', 'dropbox-sign', 'openapi.yaml');
+const SDK_VERSION = require('@dropbox/sign/package.json').version;
+
+/** The callback definitions (x-webhooks) of the official description. */
+const WEBHOOKS = [
+  { id: 'accountUpdateEventCallback', what: 'account callback (callback_url of the account)' },
+  { id: 'apiAppCreateEventCallback', what: 'app callback (callback_url of the API app)' },
+];
+
+/**
+ * The operations of the official description in its order, with tag,
+ * method and path, read from the paths: section of openapi.yaml. Without the
+ * file, the SDK's own operation list (it has one method per operationId).
+ */
+function officialOperations() {
+  if (!fs.existsSync(SPEC)) {
+    return {
+      source: `the SDK's API classes (${SPEC} not found)`,
+      ops: sdkOperations().map(([api, op]) => ({ id: op, tag: api.replace(/Api$/, ''), method: '', path: '' })),
+    };
+  }
+  const text = fs.readFileSync(SPEC, 'utf8');
+  const end = text.search(/^components:/m);
+  const lines = text.slice(0, end < 0 ? undefined : end).split('\n');
+  const ops = [];
+  let curPath = '';
+  let cur = null;
+  let inTags = false;
+  for (const line of lines) {
+    let m;
+    if ((m = /^ {2}(\/\S*):\s*$/.exec(line))) {
+      curPath = m[1];
+      cur = null;
+    } else if ((m = /^ {4}(get|put|post|delete|patch|head|options):\s*$/.exec(line))) {
+      cur = { id: '', tag: '', method: m[1].toUpperCase(), path: curPath };
+      ops.push(cur);
+      inTags = false;
+    } else if (cur && (m = /^ {6}operationId:\s*(\S+)/.exec(line))) {
+      cur.id = m[1];
+      inTags = false;
+    } else if (cur && /^ {6}tags:\s*$/.test(line)) {
+      inTags = true;
+    } else if (cur && inTags && (m = /^ {8}- ['"]?([^'"]+?)['"]?\s*$/.exec(line))) {
+      if (!cur.tag) cur.tag = m[1];
+    } else if (/^ {6}\S/.test(line)) {
+      inTags = false;
+    }
+  }
+  return { source: path.relative(E2E_DIR, SPEC), ops: ops.filter((o) => o.id) };
+}
+
+/** All records of the last run. */
+function loadRuns() {
+  if (!fs.existsSync(COVERAGE_DIR)) return [];
+  return fs.readdirSync(COVERAGE_DIR).filter((f) => f.endsWith('.json')).sort()
+    .map((f) => JSON.parse(fs.readFileSync(path.join(COVERAGE_DIR, f), 'utf8')));
+}
+
+function build() {
+  const { source, ops } = officialOperations();
+  const byOp = new Map();
+  const entry = (id) => {
+    if (!byOp.has(id)) byOp.set(id, { ok: 0, errors: 0, failedTests: new Set(), findingTests: new Set(), passedTests: new Set(), errorNames: new Set() });
+    return byOp.get(id);
+  };
+  const notes = new Map();
+  let testsTotal = 0;
+  const testStatus = {};
+  for (const run of loadRuns()) {
+    const tests = new Map(run.tests.map((t) => [t.id, t]));
+    testsTotal += run.tests.length;
+    for (const t of run.tests) testStatus[t.status] = (testStatus[t.status] || 0) + 1;
+    for (const c of run.calls) {
+      const t = c.test === null ? null : tests.get(c.test);
+      const e = entry(c.op);
+      const label = t ? `${run.file.replace(/\.test\.js$/, '')}: ${t.name}` : null;
+      if (!t || t.status === 'skipped') continue;
+      if (t.status === 'passed') {
+        e.passedTests.add(label);
+        if (c.ok) e.ok++;
+        else if (c.status) {
+          e.errors++;
+          if (c.errorName) e.errorNames.add(`${c.status} ${c.errorName}`);
+        }
+      } else if (t.status === 'finding') {
+        e.findingTests.add(`${label} (${t.finding})`);
+      } else {
+        e.failedTests.add(label);
+      }
+    }
+    for (const n of run.notes || []) {
+      const t = tests.get(n.test);
+      if (t && t.status === 'passed') {
+        if (!notes.has(n.id)) notes.set(n.id, new Set());
+        notes.get(n.id).add(`${run.file.replace(/\.test\.js$/, '')}: ${t.name}`);
+      }
+    }
+  }
+  const rows = ops.map((o) => {
+    const e = byOp.get(o.id) || entry(o.id);
+    let result;
+    if (e.ok > 0) result = 'pass';
+    else if (e.failedTests.size > 0) result = 'FAIL';
+    else if (e.findingTests.size > 0) result = 'finding';
+    else if (e.errors > 0) result = 'errors only';
+    else result = 'not yet';
+    return { ...o, result, ok: e.ok, errors: e.errors, errorNames: [...e.errorNames].sort(), tests: e.passedTests.size, failed: [...e.failedTests], findings: [...e.findingTests] };
+  });
+  const webhooks = WEBHOOKS.map((w) => ({ ...w, result: notes.has(w.id) ? 'pass' : 'not yet', tests: notes.has(w.id) ? notes.get(w.id).size : 0 }));
+  const passed = rows.filter((r) => r.result === 'pass').length;
+  return { source, rows, webhooks, passed, total: rows.length, testsTotal, testStatus, runs: loadRuns().length };
+}
+
+const MARK = { pass: '✅ pass', FAIL: '❌ FAIL', finding: '⚠️ finding', 'errors only': '◐ errors only', 'not yet': '· not yet' };
+
+function renderText(r) {
+  const out = [];
+  out.push(`SDK coverage (@dropbox/sign ${SDK_VERSION}): ${r.passed}/${r.total} operations called successfully by passing tests`);
+  out.push(`operations from ${r.source}; ${r.testsTotal} tests in ${r.runs} files (${Object.entries(r.testStatus).map(([k, v]) => `${v} ${k}`).join(', ')})`);
+  const w = Math.max(...r.rows.map((x) => x.id.length));
+  for (const x of r.rows) {
+    const detail = x.result === 'pass' || x.result === 'errors only' ? `${x.ok} ok, ${x.errors} error calls in ${x.tests} tests` : x.failed.concat(x.findings).join('; ');
+    out.push(`  ${x.id.padEnd(w)}  ${x.result.padEnd(11)}  ${detail}`);
+  }
+  for (const x of r.webhooks) out.push(`  ${x.id.padEnd(w)}  ${x.result.padEnd(11)}  ${x.what}`);
+  return out.join('\n');
+}
+
+function renderMarkdown(r) {
+  const out = [];
+  out.push('# SDK coverage');
+  out.push('');
+  out.push(`Generated by \`npm test\` in \`e2e/\` (see [README.md](README.md)). Do not edit by hand.`);
+  out.push('');
+  out.push(`**${r.passed}/${r.total}** operations of the official description are called successfully through the official Node SDK \`@dropbox/sign@${SDK_VERSION}\` by tests that pass.`);
+  out.push('An operation counts only when a passing test made a 2xx call of it through the SDK method of the same name and the raw answer matched the SDK model exactly;');
+  out.push('"error calls" are calls that answered an error the test expected (checked as the SDK surfaces it).');
+  out.push('');
+  out.push('| Operation | Tag | Method and path | Result | 2xx calls | Error calls (checked) | Passing tests |');
+  out.push('|---|---|---|---|---:|---|---:|');
+  for (const x of r.rows) {
+    const errs = x.errors ? `${x.errors}${x.errorNames.length ? ` (${x.errorNames.join(', ')})` : ''}` : '';
+    let result = MARK[x.result];
+    if (x.result === 'finding') result += ` (${x.findings.map((f) => f.replace(/^.*\((F\d+).*$/, '$1')).join(', ')})`;
+    out.push(`| \`${x.id}\` | ${x.tag} | ${x.method} \`${x.path}\` | ${result} | ${x.ok || ''} | ${errs} | ${x.tests || ''} |`);
+  }
+  out.push('');
+  out.push('## Callbacks');
+  out.push('');
+  out.push('Events received by an HTTP receiver in the tests and accepted by the SDK\'s `EventCallbackHelper` (`isValid` with the API key, `getCallbackType`).');
+  out.push('');
+  out.push('| Callback | What | Result | Passing tests |');
+  out.push('|---|---|---|---:|');
+  for (const x of r.webhooks) out.push(`| \`${x.id}\` | ${x.what} | ${MARK[x.result]} | ${x.tests || ''} |`);
+  out.push('');
+  return out.join('\n');
+}
+
+function writeMarkdown(r, file = path.join(E2E_DIR, 'COVERAGE.md')) {
+  fs.writeFileSync(file, renderMarkdown(r));
+}
+
+module.exports = { build, renderText, renderMarkdown, writeMarkdown, officialOperations };
+
+if (require.main === module) {
+  const r = build();
+  console.log(renderText(r));
+  writeMarkdown(r);
+}
