@@ -11,6 +11,7 @@
 package wire
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -105,7 +106,13 @@ func ReadBody(r *http.Request, lim Limits) (*Body, error) {
 		if params["boundary"] == "" {
 			return nil, apierr.Badf("", "Malformed multipart body: missing boundary")
 		}
-		if err := readMultipart(b, multipart.NewReader(body, params["boundary"]), lim); err != nil {
+		// An empty body carries no parameters, whatever its type says (some
+		// clients send a multipart Content-Type on bodiless POSTs).
+		br := bufio.NewReader(body)
+		if _, err := br.Peek(1); err == io.EOF {
+			return b, nil
+		}
+		if err := readMultipart(b, multipart.NewReader(br, params["boundary"]), lim); err != nil {
 			return nil, err
 		}
 	case "application/x-www-form-urlencoded":
@@ -371,11 +378,16 @@ func setPath(tree map[string]any, path []string, v, key string) error {
 			}
 			_, exists := cur[appendKey]
 			list, _ := cur[appendKey].([]any)
-			if exists && list == nil {
+			if (exists && list == nil) || (!exists && len(cur) > 0) {
+				// name[] next to name[0] or name[key]: one list cannot be
+				// both appended to and indexed.
 				return apierr.Badf(key, "Parameter %q conflicts with another parameter", key)
 			}
 			cur[appendKey] = append(list, v)
 			return nil
+		}
+		if _, appended := cur[appendKey]; appended {
+			return apierr.Badf(key, "Parameter %q conflicts with another parameter", key)
 		}
 		if last {
 			if old, exists := cur[seg]; exists {
@@ -436,8 +448,10 @@ func normalizeValue(v any) any {
 	}
 	idx := make([]int, 0, len(m))
 	for k := range m {
+		// Only canonical decimal indexes make a list: "01" or "+1" next to
+		// "1" would otherwise collide, so such keys keep the map a map.
 		i, err := strconv.Atoi(k)
-		if err != nil || i < 0 {
+		if err != nil || i < 0 || strconv.Itoa(i) != k {
 			return m
 		}
 		idx = append(idx, i)
