@@ -5,6 +5,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jonboulle/clockwork"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -144,28 +146,50 @@ func (w *World) Wake() {
 	}
 }
 
-// loop runs due jobs of real-clock worlds as time passes. Fake-clock worlds
-// only run jobs when advanced, which is what makes tests deterministic.
+// loop runs due jobs of worlds whose time moves by itself: real clocks, and
+// fake clocks that the embedding program moves (WithClock). Fake clocks the
+// world owns only run jobs when advanced, which is what makes tests
+// deterministic.
 func (w *World) loop() {
 	defer close(w.loopDone)
 	for {
-		var timer <-chan time.Time
-		if w.Mode() == ClockReal {
+		var timer clockwork.Timer
+		var fire <-chan time.Time
+		if w.selfRunning() {
 			if job := state.NextJob(w.Store.Read()); job != nil {
 				wait := job.DueTime().Sub(w.Now())
 				if wait <= 0 {
 					w.RunDue()
 					continue
 				}
-				timer = w.Clock().After(wait)
+				// A timer (not After) so that a wake-up releases it: with a
+				// fake clock an abandoned After stays registered until time
+				// reaches it.
+				timer = w.Clock().NewTimer(wait)
+				fire = timer.Chan()
 			}
 		}
 		select {
 		case <-w.stop:
+			stopTimer(timer)
 			return
 		case <-w.wake:
-		case <-timer:
+			stopTimer(timer)
+		case <-fire:
 			w.RunDue()
 		}
 	}
+}
+
+func stopTimer(t clockwork.Timer) {
+	if t != nil {
+		t.Stop()
+	}
+}
+
+// selfRunning reports whether due jobs run without an advance.
+func (w *World) selfRunning() bool {
+	w.clockMu.RLock()
+	defer w.clockMu.RUnlock()
+	return w.mode == ClockReal || w.external
 }

@@ -38,6 +38,9 @@ type World struct {
 	clock   clockwork.Clock
 	fake    *clockwork.FakeClock // nil for a real clock
 	mode    ClockMode
+	// external is true for a clock given by the embedding program (which
+	// may move a fake one itself); such worlds run due jobs by themselves.
+	external bool
 
 	jobs *JobRegistry
 	// advanceMu serializes everything that runs jobs, so that jobs run one at
@@ -111,7 +114,7 @@ func (w *World) setClock(c clockwork.Clock, mode ClockMode, start time.Time) {
 	defer w.clockMu.Unlock()
 	switch {
 	case c != nil:
-		w.clock = c
+		w.clock, w.external = c, true
 		w.fake, _ = c.(*clockwork.FakeClock)
 		w.mode = ClockReal
 		if w.fake != nil {
@@ -277,16 +280,17 @@ func (w *World) Context() (context.Context, context.CancelFunc) {
 	return ctx, cancel
 }
 
-// Import installs an imported database. A fake clock resumes at now; a real
-// clock keeps the wall time.
+// Import installs an imported database. A fake clock resumes at now (the
+// same clock object moves, so that timers others hold on it stay valid); a
+// real clock keeps the wall time.
 func (w *World) Import(db *memdb.MemDB, mode ClockMode, now time.Time) error {
 	w.advanceMu.Lock()
 	defer w.advanceMu.Unlock()
-	if w.Mode() == ClockFake {
-		w.clockMu.Lock()
-		w.fake = clockwork.NewFakeClockAt(now.UTC())
-		w.clock = w.fake
-		w.clockMu.Unlock()
+	w.clockMu.RLock()
+	fake := w.fake
+	w.clockMu.RUnlock()
+	if fake != nil {
+		fake.Advance(now.Sub(fake.Now()))
 	}
 	w.Store.Replace(db)
 	w.Rate.Reset()
