@@ -63,17 +63,8 @@ func Import(tables Tables) (*memdb.MemDB, error) {
 				return nil, fmt.Errorf("table %q row %d: %v", name, i, err)
 			}
 		}
-		// memdb replaces a row with an existing id; count to refuse duplicates.
-		it, err := tx.Get(name, IndexID)
-		if err != nil {
-			return nil, fmt.Errorf("table %q: %v", name, err)
-		}
-		n := 0
-		for r := it.Next(); r != nil; r = it.Next() {
-			n++
-		}
-		if n != len(tables[name]) {
-			return nil, fmt.Errorf("table %q: %d rows share an id with another row", name, len(tables[name])-n)
+		if err := checkUnique(tx, def, len(tables[name])); err != nil {
+			return nil, err
 		}
 	}
 	if m, _ := tx.First(tableMeta, IndexID, metaRowID); m == nil {
@@ -81,4 +72,48 @@ func Import(tables Tables) (*memdb.MemDB, error) {
 	}
 	tx.Commit()
 	return db, nil
+}
+
+// checkUnique refuses rows that share an id or the key of another unique
+// index: memdb replaces a row with the same id and silently overwrites the
+// entry of a unique secondary index, so an import would lose rows or leave an
+// index pointing at the wrong one.
+func checkUnique(tx *memdb.Txn, def TableDef, rows int) error {
+	name := def.Schema.Name
+	all := make([]any, 0, rows)
+	it, err := tx.Get(name, IndexID)
+	if err != nil {
+		return fmt.Errorf("table %q: %v", name, err)
+	}
+	for r := it.Next(); r != nil; r = it.Next() {
+		all = append(all, r)
+	}
+	if len(all) != rows {
+		return fmt.Errorf("table %q: %d rows share an id with another row", name, rows-len(all))
+	}
+	indexes := make([]string, 0, len(def.Schema.Indexes))
+	for n, ix := range def.Schema.Indexes {
+		if ix.Unique && n != IndexID {
+			indexes = append(indexes, n)
+		}
+	}
+	sort.Strings(indexes)
+	for _, ixName := range indexes {
+		single, ok := def.Schema.Indexes[ixName].Indexer.(memdb.SingleIndexer)
+		if !ok {
+			continue
+		}
+		seen := make(map[string]bool, len(all))
+		for _, r := range all {
+			ok, key, err := single.FromObject(r)
+			if err != nil || !ok {
+				continue
+			}
+			if seen[string(key)] {
+				return fmt.Errorf("table %q: two rows share the unique %q key %q", name, ixName, key)
+			}
+			seen[string(key)] = true
+		}
+	}
+	return nil
 }

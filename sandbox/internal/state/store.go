@@ -62,6 +62,9 @@ func (s *Store) Update(fn func(tx *Txn) error) error {
 		return err
 	}
 	tx.Commit()
+	for _, after := range tx.after {
+		after()
+	}
 	return nil
 }
 
@@ -81,6 +84,9 @@ type Txn struct {
 	write    bool
 	notify   func(string)
 	notified map[string]bool
+	// after holds the AfterCommit functions in registration order (memdb's
+	// own Defer runs them last-in first-out).
+	after []func()
 }
 
 // Notify arranges for topic to be announced once after this transaction
@@ -106,9 +112,10 @@ func (t *Txn) Unix() int64 { return t.now.Unix() }
 // Writable reports whether this is a write transaction.
 func (t *Txn) Writable() bool { return t.write }
 
-// AfterCommit runs fn once the transaction has committed (never on abort).
-// Events reach the dispatcher and jobs wake the scheduler this way.
-func (t *Txn) AfterCommit(fn func()) { t.Defer(fn) }
+// AfterCommit runs fn once the transaction has committed (never on abort),
+// after the functions registered before it. Events reach the dispatcher and
+// jobs wake the scheduler this way.
+func (t *Txn) AfterCommit(fn func()) { t.after = append(t.after, fn) }
 
 // ErrNotFound is returned by the accessors when no row matches.
 var ErrNotFound = errors.New("state: not found")
