@@ -24,6 +24,10 @@ type Composition struct {
 	TestMode bool
 	// Audit, when not empty, adds an audit-trail page.
 	Audit []AuditEntry
+	// At is the world time the composition describes; it becomes the PDF's
+	// creation date and the ZIP entries' modification time. The zero value
+	// stands for the Unix epoch (never the wall clock).
+	At time.Time
 }
 
 // Source is one document.
@@ -57,7 +61,20 @@ type Stamp struct {
 	Width    float64
 	Height   float64
 	Text     string
+	// Kind picks the look: StampSignature and StampInitials are drawn in an
+	// oblique blue "ink", StampCheckbox centres the text (an "X") in the
+	// box, anything else ("" included) is plain black text.
+	Kind string
 }
+
+// Stamp kinds (the API's form field types they stand for).
+const (
+	StampText      = "text"
+	StampSignature = "signature"
+	StampInitials  = "initials"
+	StampCheckbox  = "checkbox"
+	StampDate      = "date_signed"
+)
 
 // AuditEntry is one line of the audit trail.
 type AuditEntry struct {

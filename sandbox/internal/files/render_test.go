@@ -1,0 +1,95 @@
+package files_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/files"
+	"github.com/signsandbox/signsandbox/sandbox/internal/files/filestest"
+)
+
+var t0 = time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC)
+
+func fullComposition(docs ...files.Source) files.Composition {
+	signed := t0.Add(time.Hour)
+	return files.Composition{
+		ID:        "fa5c8a0b0f492d768749333ad6fcc214c111e967",
+		Title:     "NDA with Acme Co.",
+		Documents: docs,
+		SignaturePage: &files.SignaturePage{Signers: []files.SignerLine{
+			{Name: "Jack Signer", Email: "jack@example.com", Status: "signed", SignedAt: &signed},
+			{Name: "Jill Pending", Email: "jill@example.com", Status: "awaiting_signature"},
+		}},
+		Stamps: []files.Stamp{
+			{Document: 0, Page: 1, X: 100, Y: 600, Width: 200, Height: 30, Text: "Jack Signer", Kind: files.StampSignature},
+			{Document: 0, Page: 1, X: 320, Y: 600, Width: 120, Height: 20, Text: "03/01/2024", Kind: files.StampDate},
+			{Document: 0, Page: 1, X: 460, Y: 600, Width: 20, Height: 20, Text: "X", Kind: files.StampCheckbox},
+		},
+		TestMode: true,
+		Audit: []files.AuditEntry{
+			{Time: t0, Actor: "owner@sandbox.example", Action: "Sent for signature", Detail: "to jack@example.com, jill@example.com"},
+			{Time: signed, Actor: "jack@example.com", Action: "Signed"},
+		},
+		At: signed,
+	}
+}
+
+func TestRenderGeneratedDocuments(t *testing.T) {
+	doc1 := filestest.MakePDF(filestest.Letter("first"), filestest.Page{Width: 792, Height: 612, Text: "landscape"})
+	doc2 := filestest.MakePDF(filestest.Page{Width: 595, Height: 842, Rotate: 90, Text: "rotated"})
+	c := fullComposition(files.Source{Name: "one.pdf", PDF: doc1}, files.Source{Name: "two.pdf", PDF: doc2})
+	out, err := files.Render(c)
+	require.NoError(t, err)
+	assert.Equal(t, 5, out.Pages, "3 document pages + signature page + audit page")
+	assert.Equal(t, 5, filestest.Validate(t, out.PDF))
+
+	again, err := files.Render(c)
+	require.NoError(t, err)
+	assert.True(t, bytes.Equal(out.PDF, again.PDF), "same composition, same PDF bytes")
+	assert.True(t, bytes.Equal(out.ZIP, again.ZIP), "same composition, same ZIP bytes")
+
+	names, contents := filestest.Unzip(t, out.ZIP)
+	assert.Equal(t, []string{"one.pdf", "two.pdf"}, names)
+	assert.Equal(t, 2, filestest.Validate(t, contents[0]))
+	assert.Equal(t, 1, filestest.Validate(t, contents[1]))
+
+	if filestest.HavePdftoppm() {
+		assert.Equal(t, 5, filestest.Render(t, out.PDF))
+		text := filestest.Text(t, out.PDF)
+		for _, want := range []string{"first", "landscape", "rotated", "Jack Signer", "03/01/2024", "Signature page",
+			"jill@example.com", "not signed", "Audit trail", "2024-03-01 12:00:00 UTC", "TEST MODE", "fa5c8a0b0f492d768749333ad6fcc214c111e967"} {
+			assert.Contains(t, text, want)
+		}
+		assert.Equal(t, 5, strings.Count(text, "TEST MODE"), "test-mode banner on every page")
+	}
+}
+
+func TestRenderSamplePDF(t *testing.T) {
+	for _, name := range filestest.SampleNames {
+		t.Run(name, func(t *testing.T) {
+			sample := filestest.Sample(t, name)
+			info, err := files.Inspect(sample)
+			require.NoError(t, err)
+			c := fullComposition(files.Source{Name: name, PDF: sample}, files.Source{Name: name, PDF: sample})
+			out, err := files.Render(c)
+			require.NoError(t, err)
+			want := 2*len(info.Pages) + 2
+			assert.Equal(t, want, out.Pages)
+			assert.Equal(t, want, filestest.Validate(t, out.PDF))
+			names, contents := filestest.Unzip(t, out.ZIP)
+			base := strings.TrimSuffix(name, ".pdf")
+			assert.Equal(t, []string{base + ".pdf", base + " (2).pdf"}, names, "unique entry names")
+			for _, c := range contents {
+				assert.Equal(t, len(info.Pages), filestest.Validate(t, c))
+			}
+			if filestest.HavePdftoppm() {
+				assert.Equal(t, want, filestest.Render(t, out.PDF))
+			}
+		})
+	}
+}

@@ -1,0 +1,139 @@
+package files
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/pdfcpu/pdfcpu/pkg/font"
+)
+
+// The generated pages and stamps use the standard Type 1 fonts every PDF
+// reader has (nothing is embedded, so output stays small and deterministic)
+// with WinAnsiEncoding. Text is therefore limited to Windows-1252: other
+// characters are shown as '?'.
+
+// winAnsiHigh maps the code points Windows-1252 puts in 0x80..0x9F.
+var winAnsiHigh = map[rune]byte{
+	'€': 0x80, '‚': 0x82, 'ƒ': 0x83, '„': 0x84, '…': 0x85, '†': 0x86, '‡': 0x87,
+	'ˆ': 0x88, '‰': 0x89, 'Š': 0x8A, '‹': 0x8B, 'Œ': 0x8C, 'Ž': 0x8E,
+	'‘': 0x91, '’': 0x92, '“': 0x93, '”': 0x94, '•': 0x95, '–': 0x96, '—': 0x97,
+	'˜': 0x98, '™': 0x99, 'š': 0x9A, '›': 0x9B, 'œ': 0x9C, 'ž': 0x9E, 'Ÿ': 0x9F,
+}
+
+// winAnsi converts UTF-8 text to Windows-1252 bytes. Line feeds stay (the
+// page layout splits paragraphs on them), other control characters become
+// spaces, characters outside the code page '?'.
+func winAnsi(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		switch {
+		case r == '\n':
+			b.WriteByte('\n')
+		case r == utf8.RuneError:
+			b.WriteByte('?')
+		case r < 0x20 || r == 0x7F:
+			b.WriteByte(' ')
+		case r < 0x7F:
+			b.WriteByte(byte(r))
+		case r >= 0xA0 && r <= 0xFF:
+			b.WriteByte(byte(r))
+		default:
+			if c, ok := winAnsiHigh[r]; ok {
+				b.WriteByte(c)
+			} else {
+				b.WriteByte('?')
+			}
+		}
+	}
+	return b.String()
+}
+
+// pdfString writes Windows-1252 bytes as a PDF literal string.
+func pdfString(b *strings.Builder, s string) {
+	b.WriteByte('(')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '(', ')', '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte(')')
+}
+
+// Fonts the sandbox draws with, by resource name.
+const (
+	fontRegular = "Helvetica"
+	fontBold    = "Helvetica-Bold"
+	fontOblique = "Helvetica-Oblique"
+	fontMono    = "Courier"
+)
+
+// fontResources are the resource names of the fonts in content streams the
+// sandbox writes. The prefix keeps them apart from a document's own names.
+var fontResources = map[string]string{
+	fontRegular: "SbxF1",
+	fontBold:    "SbxF2",
+	fontOblique: "SbxF3",
+	fontMono:    "SbxF4",
+}
+
+// fontOrder lists the fonts in a fixed order for deterministic output.
+var fontOrder = []string{fontRegular, fontBold, fontOblique, fontMono}
+
+// textWidth is the width in points of Windows-1252 text.
+func textWidth(s, fontName string, size float64) float64 {
+	w, err := font.TextWidthFloat(s, fontName, size)
+	if err != nil {
+		return float64(len(s)) * size * 0.6
+	}
+	return w
+}
+
+// wrap breaks Windows-1252 text into lines no wider than width, at spaces
+// where possible and inside words that are longer than a line.
+func wrap(s, fontName string, size, width float64) []string {
+	var lines []string
+	for _, para := range strings.Split(s, "\n") {
+		words := strings.Fields(para)
+		if len(words) == 0 {
+			lines = append(lines, "")
+			continue
+		}
+		cur := ""
+		for _, w := range words {
+			cand := w
+			if cur != "" {
+				cand = cur + " " + w
+			}
+			if textWidth(cand, fontName, size) <= width {
+				cur = cand
+				continue
+			}
+			if cur != "" {
+				lines = append(lines, cur)
+			}
+			for textWidth(w, fontName, size) > width && len(w) > 1 {
+				n := fitPrefix(w, fontName, size, width)
+				lines = append(lines, w[:n])
+				w = w[n:]
+			}
+			cur = w
+		}
+		lines = append(lines, cur)
+	}
+	return lines
+}
+
+// fitPrefix is the length of the longest prefix of s (at least one byte)
+// that fits width.
+func fitPrefix(s, fontName string, size, width float64) int {
+	n := 1
+	for n < len(s) && textWidth(s[:n+1], fontName, size) <= width {
+		n++
+	}
+	return n
+}
