@@ -1,13 +1,13 @@
 package sandbox
 
 // This file is the contract between the code that changes objects (signature
-// requests, templates, accounts) and the events subsystem. The Callbacks work
-// (issue 6) owns it: routing, event_hash, delivery and retries hang off emit.
+// requests, templates, accounts) and the events subsystem: emit records an
+// event and queues its deliveries (callbacks_route.go); the dispatcher
+// (callbacks_dispatch.go) makes them after commit.
 
 import (
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"slices"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -77,78 +77,89 @@ type eventSpec struct {
 // account id). Signature requests, templates and accounts register theirs.
 var objectViews = map[string]func(s *Sandbox, tx *state.Txn, id, viewer string) (any, error){}
 
-// emit records an event inside tx, with its object rendered as of now. It is
-// delivered only after tx commits; an aborted change emits nothing.
+// emit records an event inside tx, with its object rendered as of now, and
+// queues one delivery per callback target (see routeEvent). Deliveries are
+// attempted only after tx commits; an aborted change emits nothing.
 func (s *Sandbox) emit(tx *state.Txn, ev eventSpec) error {
+	row, views, err := s.recordEvent(tx, ev)
+	if err != nil {
+		return err
+	}
+	targets, err := routeEvent(tx, ev)
+	if err != nil {
+		return err
+	}
+	return s.queueDeliveries(tx, row, targets, views)
+}
+
+// recordEvent stores the event row. views renders (and caches) the attached
+// object for a viewer; the row keeps the rendering for the first involved
+// account.
+func (s *Sandbox) recordEvent(tx *state.Txn, ev eventSpec) (*state.Event, *objectCache, error) {
 	if !slices.Contains(eventTypes, ev.Type) {
-		return fmt.Errorf("emit: unknown event type %q", ev.Type)
+		return nil, nil, fmt.Errorf("emit: unknown event type %q", ev.Type)
 	}
 	row := &state.Event{
 		ID: tx.NewUUID(), Seq: tx.Seq(), Type: ev.Type, Time: tx.Unix(),
-		ObjectType: ev.ObjectType, ObjectID: ev.ObjectID, AccountIDs: ev.AccountIDs, ClientID: ev.ClientID,
+		ObjectType: ev.ObjectType, ObjectID: ev.ObjectID, AccountIDs: slices.Clone(ev.AccountIDs), ClientID: ev.ClientID,
 		RelatedSignatureID: ev.RelatedSignatureID, EventMessage: ev.EventMessage,
 	}
+	views := &objectCache{s: s, tx: tx, ev: ev, byViewer: map[string]json.RawMessage{}}
 	if ev.ObjectType != "" {
-		view := objectViews[ev.ObjectType]
-		if view == nil {
-			return fmt.Errorf("emit: no view for %s", ev.ObjectType)
+		if objectViews[ev.ObjectType] == nil {
+			return nil, nil, fmt.Errorf("emit: no view for %s", ev.ObjectType)
 		}
-		viewer := ""
-		if len(ev.AccountIDs) > 0 {
-			viewer = ev.AccountIDs[0]
-		}
-		obj, err := view(s, tx, ev.ObjectID, viewer)
+		raw, err := views.render(views.primary())
 		if err != nil {
-			return fmt.Errorf("emit %s: %w", ev.Type, err)
-		}
-		raw, err := json.Marshal(obj)
-		if err != nil {
-			return err
+			return nil, nil, err
 		}
 		row.Object = raw
 	}
 	if err := state.Put(tx, state.TableEvents, row); err != nil {
-		return err
+		return nil, nil, err
 	}
 	tx.Notify(state.TopicEvents)
-	return nil
+	return row, views, nil
 }
 
-func init() {
-	control(http.MethodGet, "/callbacks", controlListCallbacks)
+// objectCache renders an event's object once per viewer: account callbacks
+// get the object as GET shows it to the account they report for.
+type objectCache struct {
+	s        *Sandbox
+	tx       *state.Txn
+	ev       eventSpec
+	byViewer map[string]json.RawMessage
 }
 
-// callbackEntry is one event in GET /_sandbox/callbacks.
-type callbackEntry struct {
-	ID                 string          `json:"id"`
-	EventType          string          `json:"event_type"`
-	EventTime          int64           `json:"event_time"`
-	ObjectType         string          `json:"object_type,omitempty"`
-	ObjectID           string          `json:"object_id,omitempty"`
-	RelatedSignatureID string          `json:"related_signature_id,omitempty"`
-	EventMessage       string          `json:"event_message,omitempty"`
-	Object             json.RawMessage `json:"object,omitempty"`
+// primary is the viewer of the event row's object: the first involved
+// account (the sender or owner).
+func (o *objectCache) primary() string {
+	if len(o.ev.AccountIDs) > 0 {
+		return o.ev.AccountIDs[0]
+	}
+	return ""
 }
 
-// controlListCallbacks lists the world's events in order, optionally only of
-// one event_type and/or object_id.
-func controlListCallbacks(c *call) (any, error) {
-	q := c.r.URL.Query()
-	tx := c.read()
-	rows, err := state.All[state.Event](tx, state.TableEvents, state.IndexSeq)
+// render returns the object as viewer sees it. A viewer the object's view
+// refuses (no access) gets the primary rendering.
+func (o *objectCache) render(viewer string) (json.RawMessage, error) {
+	if o.ev.ObjectType == "" {
+		return nil, nil
+	}
+	if raw, ok := o.byViewer[viewer]; ok {
+		return raw, nil
+	}
+	obj, err := objectViews[o.ev.ObjectType](o.s, o.tx, o.ev.ObjectID, viewer)
 	if err != nil {
-		return nil, err
-	}
-	out := []callbackEntry{}
-	for _, e := range rows {
-		if t := q.Get("event_type"); t != "" && e.Type != t {
-			continue
+		if viewer != o.primary() {
+			return o.render(o.primary())
 		}
-		if id := q.Get("object_id"); id != "" && e.ObjectID != id {
-			continue
-		}
-		out = append(out, callbackEntry{ID: e.ID, EventType: e.Type, EventTime: e.Time, ObjectType: e.ObjectType, ObjectID: e.ObjectID,
-			RelatedSignatureID: e.RelatedSignatureID, EventMessage: e.EventMessage, Object: e.Object})
+		return nil, fmt.Errorf("emit %s: %w", o.ev.Type, err)
 	}
-	return map[string]any{"callbacks": out}, nil
+	raw, err := json.Marshal(obj)
+	if err != nil {
+		return nil, fmt.Errorf("emit %s: %w", o.ev.Type, err)
+	}
+	o.byViewer[viewer] = raw
+	return raw, nil
 }

@@ -342,3 +342,25 @@ func (tr *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	return resp, nil
 }
+
+// ValidateSchema checks a JSON document against one of the description's
+// component schemas (for example "EventCallbackRequest", which no operation
+// answers with: the sandbox sends it to callback URLs). Like Validate it
+// also refuses properties the schema does not name.
+func (s *Spec) ValidateSchema(name string, doc []byte) error {
+	ref := s.Doc.Components.Schemas[name]
+	if ref == nil || ref.Value == nil {
+		return fmt.Errorf("schema %q is not in the official description", name)
+	}
+	var v any
+	if err := json.Unmarshal(doc, &v); err != nil {
+		return fmt.Errorf("%s: not JSON: %v", name, err)
+	}
+	if err := ref.Value.VisitJSON(v, openapi3.MultiErrors()); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if errs := unknownFields(v, ref, ""); len(errs) > 0 {
+		return fmt.Errorf("%s: properties the official schema does not name:\n  %s", name, strings.Join(errs, "\n  "))
+	}
+	return nil
+}

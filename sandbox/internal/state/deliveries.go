@@ -38,9 +38,10 @@ const (
 type Delivery struct {
 	ID string `json:"id"`
 	// Seq is the queue order (a redelivery takes a new, later one).
-	Seq      uint64 `json:"seq"`
-	EventID  string `json:"event_id"`
-	EventSeq uint64 `json:"event_seq"`
+	Seq       uint64 `json:"seq"`
+	EventID   string `json:"event_id"`
+	EventSeq  uint64 `json:"event_seq"`
+	EventType string `json:"event_type"`
 	// Index is the target's position among the event's targets.
 	Index int `json:"index"`
 	// Kind is "account" or "app".

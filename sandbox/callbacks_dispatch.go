@@ -1,0 +1,294 @@
+package sandbox
+
+// The dispatcher makes delivery attempts off the request path. Each world has
+// one: a loop goroutine that picks due deliveries from the deliveries table
+// (never from a channel of events, so nothing piles up in memory) and at most
+// maxConcurrentAttempts attempts in flight. API requests only write rows and
+// wake the loop; a slow, hanging or dead receiver costs one attempt slot for
+// at most the world's callback_timeout.
+//
+// Time: attempts are due on the world clock. The loop sleeps on a timer of
+// the world's clock (a fake clock's timer fires when the clock is advanced
+// past it), so after an advance the attempts that fell due are made,
+// asynchronously and in (due, queue) order. Results are written in their own
+// transactions that never take IDs from the world's sequence, so the IDs
+// and timestamps of API objects never depend on when a receiver answered.
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
+)
+
+const (
+	// extCallbacks is the dispatcher's key in world.Ext.
+	extCallbacks = "callbacks"
+	// maxConcurrentAttempts bounds the attempts in flight per world.
+	maxConcurrentAttempts = 4
+)
+
+// dispatcher delivers one world's callbacks.
+type dispatcher struct {
+	s      *Sandbox
+	w      *world.World
+	sender *callbackSender
+
+	ctx      context.Context
+	cancel   context.CancelFunc
+	wakeCh   chan struct{}
+	sem      chan struct{}
+	attempts sync.WaitGroup
+	loopDone chan struct{}
+	once     sync.Once
+
+	mu sync.Mutex
+	// inflight holds the deliveries claimed by an attempt.
+	inflight map[string]bool
+	// gen changes when the world's database is replaced; results of attempts
+	// started before are dropped.
+	gen uint64
+	// changed is closed (and replaced) whenever an attempt finishes or the
+	// world is replaced, for waiters.
+	changed chan struct{}
+}
+
+// startCallbacks creates and starts a world's dispatcher (onWorldStart).
+func startCallbacks(s *Sandbox, w *world.World) { dispatcherOf(s, w) }
+
+// dispatcherOf returns the world's dispatcher, starting it on first use.
+func dispatcherOf(s *Sandbox, w *world.World) *dispatcher {
+	return world.Ext(w, extCallbacks, func() *dispatcher {
+		ctx, cancel := context.WithCancel(context.Background())
+		d := &dispatcher{
+			s: s, w: w, sender: newCallbackSender(s.client),
+			ctx: ctx, cancel: cancel,
+			wakeCh:   make(chan struct{}, 1),
+			sem:      make(chan struct{}, maxConcurrentAttempts),
+			loopDone: make(chan struct{}),
+			inflight: map[string]bool{},
+			changed:  make(chan struct{}),
+		}
+		w.On(state.TopicEvents, d.wake)
+		go d.loop()
+		return d
+	})
+}
+
+// wake makes the loop look at the table again.
+func (d *dispatcher) wake() {
+	select {
+	case d.wakeCh <- struct{}{}:
+	default:
+	}
+}
+
+// Close stops the loop, cancels attempts in flight and waits for them
+// (world.Close calls it).
+func (d *dispatcher) Close() {
+	d.once.Do(func() {
+		d.cancel()
+		<-d.loopDone
+		d.attempts.Wait()
+	})
+}
+
+// replaced runs after the world's database was swapped (reset, import).
+func (d *dispatcher) replaced() {
+	d.mu.Lock()
+	d.gen++
+	d.signalLocked()
+	d.mu.Unlock()
+	d.wake()
+}
+
+func (d *dispatcher) signalLocked() {
+	close(d.changed)
+	d.changed = make(chan struct{})
+}
+
+func (d *dispatcher) loop() {
+	defer close(d.loopDone)
+	for {
+		next := d.pass()
+		var timer clockwork.Timer
+		var fire <-chan time.Time
+		if next > 0 {
+			timer, fire = d.timerAt(next)
+		}
+		select {
+		case <-d.ctx.Done():
+			if timer != nil {
+				timer.Stop()
+			}
+			return
+		case <-d.wakeCh:
+		case <-fire:
+		}
+		if timer != nil {
+			timer.Stop()
+		}
+	}
+}
+
+// pass starts an attempt for every due delivery that is not in flight, and
+// returns when the next pending one is due (Unix nanoseconds, 0 for none).
+func (d *dispatcher) pass() int64 {
+	tx := d.w.Store.Read()
+	now := tx.Now().UnixNano()
+	d.mu.Lock()
+	gen := d.gen
+	d.mu.Unlock()
+	for _, del := range state.DueDeliveries(tx, now) {
+		if !d.claim(del.ID) {
+			continue
+		}
+		select {
+		case d.sem <- struct{}{}:
+		case <-d.ctx.Done():
+			d.finish(del.ID)
+			return 0
+		}
+		d.attempts.Add(1)
+		go d.attempt(del, gen)
+	}
+	if next := state.NextDue(tx, now+1); next != nil {
+		return next.Due
+	}
+	return 0
+}
+
+// timerAt returns a timer of the world clock that fires at the world time
+// at (Unix nanoseconds). On a fake clock the timer is created at a clock
+// reading known to be current, so an advance to exactly at fires it.
+func (d *dispatcher) timerAt(at int64) (clockwork.Timer, <-chan time.Time) {
+	due := time.Unix(0, at)
+	for {
+		clk := d.w.Clock()
+		now := clk.Now()
+		wait := due.Sub(now)
+		if wait <= 0 {
+			ch := make(chan time.Time, 1)
+			ch <- now
+			return nil, ch
+		}
+		t := clk.NewTimer(wait)
+		if d.w.Mode() == world.ClockReal || (clk.Now().Equal(now) && d.w.Clock() == clk) {
+			return t, t.Chan()
+		}
+		t.Stop()
+	}
+}
+
+// claim marks a delivery in flight; false when it already is.
+func (d *dispatcher) claim(id string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.inflight[id] {
+		return false
+	}
+	d.inflight[id] = true
+	return true
+}
+
+// finish releases a claimed delivery and tells waiters and the loop.
+func (d *dispatcher) finish(id string) {
+	d.mu.Lock()
+	delete(d.inflight, id)
+	d.signalLocked()
+	d.mu.Unlock()
+	d.wake()
+}
+
+// attempt makes one attempt of del (as read when it was claimed) and records
+// the result.
+func (d *dispatcher) attempt(del *state.Delivery, gen uint64) {
+	defer d.attempts.Done()
+	defer func() { <-d.sem }()
+	defer d.finish(del.ID)
+	cur, err := state.Get[state.Delivery](d.w.Store.Read(), state.TableDeliveries, del.ID)
+	if err != nil || !sameAttempt(cur, del) {
+		return
+	}
+	res := d.sender.send(d.ctx, d.s, d.w, cur)
+	if d.ctx.Err() != nil {
+		return // the world is closing; the attempt did not really happen
+	}
+	_ = d.w.Store.Update(func(tx *state.Txn) error {
+		d.mu.Lock()
+		stale := d.gen != gen
+		d.mu.Unlock()
+		if stale {
+			return nil
+		}
+		return recordAttempt(tx, del, res)
+	})
+}
+
+// sameAttempt reports whether cur is still waiting for the attempt that
+// was claimed from claimed (not redelivered, replaced or finished since).
+func sameAttempt(cur, claimed *state.Delivery) bool {
+	return cur.Open() && cur.Round == claimed.Round && cur.Due == claimed.Due && cur.Seq == claimed.Seq
+}
+
+// waitStatus is the answer of a wait.
+type waitStatus struct {
+	Settled bool `json:"settled"`
+	// Due counts deliveries due now and not yet attempted or in flight.
+	Due int `json:"due"`
+	// Pending counts unfinished deliveries (due later or waiting).
+	Pending   int `json:"pending"`
+	Delivered int `json:"delivered"`
+	Failed    int `json:"failed"`
+	// NextAttemptAt is when the next attempt is due (Unix seconds), if any.
+	NextAttemptAt int64 `json:"next_attempt_at,omitempty"`
+}
+
+// wait blocks until every attempt due at the world's current time has been
+// made and recorded, or ctx ends.
+func (d *dispatcher) wait(ctx context.Context) waitStatus {
+	for {
+		d.mu.Lock()
+		ch := d.changed
+		inflight := len(d.inflight)
+		d.mu.Unlock()
+		tx := d.w.Store.Read()
+		due := len(state.DueDeliveries(tx, tx.Now().UnixNano()))
+		if due == 0 && inflight == 0 {
+			st := deliveryCounts(tx)
+			st.Settled = true
+			return st
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			st := deliveryCounts(tx)
+			st.Due = due
+			return st
+		}
+	}
+}
+
+// deliveryCounts summarizes the deliveries table.
+func deliveryCounts(tx *state.Txn) waitStatus {
+	var st waitStatus
+	rows, _ := state.All[state.Delivery](tx, state.TableDeliveries, state.IndexID)
+	for _, r := range rows {
+		switch r.State {
+		case state.DeliveryPending:
+			st.Pending++
+		case state.DeliveryDelivered:
+			st.Delivered++
+		case state.DeliveryFailed:
+			st.Failed++
+		}
+	}
+	if next := state.NextDue(tx, tx.Now().UnixNano()+1); next != nil {
+		st.NextAttemptAt = time.Unix(0, next.Due).Unix()
+	}
+	return st
+}

@@ -1,0 +1,93 @@
+package sandbox_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/conformance"
+	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
+)
+
+// Fixture identities of the default world.
+const (
+	cbOwnerID     = "4dc1d0601aba5f470c97af030a257f883daf663d"
+	cbTeammateID  = "6ff46ba9ed6e43517c09f9b4d2db2a081f1d5ab0"
+	cbTeammateKey = "2ab813278759db81e3e1be162c230d3c32d49629a29e0545c2ffc8708e6e00db"
+	cbOutsiderID  = "9bebb60aeacd74239d65616bbe584509cb5ea24a"
+	cbAppID       = "7d1043473d55bfa90e8530d35801d4e3"
+	cbAppSecret   = "5e4b2b4c9d4f4a0e8f7c6b5a49382716"
+)
+
+// newCBReceiver starts a receiver whose every delivery is checked against the
+// official EventCallbackRequest schema (when the description is present)
+// and must be the one-field multipart form the real service sends.
+func newCBReceiver(t *testing.T) *sandboxtest.Receiver {
+	t.Helper()
+	rcv := sandboxtest.NewReceiver(t)
+	spec := conformance.LoadIfPresent()
+	rcv.OnDelivery(func(d sandboxtest.Delivery) {
+		if d.Err != nil {
+			t.Errorf("callback delivery does not decode: %v (content type %q)", d.Err, d.ContentType)
+			return
+		}
+		if len(d.Fields) != 1 || d.Fields[0] != "json" {
+			t.Errorf("callback delivery fields = %v, want exactly [json]", d.Fields)
+		}
+		if spec != nil {
+			if err := spec.ValidateSchema("EventCallbackRequest", []byte(d.JSON)); err != nil {
+				t.Errorf("callback payload does not conform: %v\npayload: %.800s", err, d.JSON)
+			}
+		}
+	})
+	return rcv
+}
+
+// cbSetCallbackURL sets the caller's account callback URL through the API.
+func cbSetCallbackURL(t *testing.T, srv *sandboxtest.Server, key, url string) {
+	t.Helper()
+	r := srv.DoAs(key, http.MethodPut, "/v3/account", map[string]any{"callback_url": url})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+}
+
+// cbEmit emits test events in the default world.
+func cbEmit(t *testing.T, srv *sandboxtest.Server, evs ...sandbox.CallbacksTestEvent) {
+	t.Helper()
+	require.NoError(t, sandbox.CallbacksEmit(srv.Sandbox, "", evs...))
+}
+
+// cbRequestEvent is an event about a signature request that involves the
+// owner (no attached object: the request views are not needed here).
+func cbRequestEvent(typ string) sandbox.CallbacksTestEvent {
+	return sandbox.CallbacksTestEvent{Type: typ, AccountIDs: []string{cbOwnerID}, RelatedSignatureID: "sig-" + typ}
+}
+
+// cbMetadata returns the decoded event_metadata of a payload.
+func cbMetadata(t *testing.T, payload json.RawMessage) map[string]any {
+	t.Helper()
+	var p struct {
+		Event struct {
+			Metadata map[string]any `json:"event_metadata"`
+		} `json:"event"`
+	}
+	require.NoError(t, json.Unmarshal(payload, &p))
+	return p.Event.Metadata
+}
+
+// cbAttemptOffsets lists the At of every attempt of a delivery, relative to t0.
+func cbAttemptOffsets(d sandboxtest.CallbackDelivery, t0 int64) []int64 {
+	var out []int64
+	for _, a := range d.Attempts {
+		out = append(out, a.At-t0)
+	}
+	return out
+}
+
+func cbAssertAcked(t *testing.T, d sandboxtest.Delivery) {
+	t.Helper()
+	assert.True(t, d.Acked(), "delivery of %s not acknowledged: %d %q", d.EventType(), d.Status, d.Body)
+}

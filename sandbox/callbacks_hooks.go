@@ -1,0 +1,85 @@
+package sandbox
+
+// Where the callbacks subsystem plugs into the rest of the sandbox: world
+// start and replacement, the account hooks (callback_test, confirmation),
+// the account object view, and the callback_test helpers for API apps.
+
+import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
+)
+
+func init() {
+	onWorldStart(startCallbacks)
+	worldReplacedHooks = append(worldReplacedHooks, func(s *Sandbox, w *world.World) { dispatcherOf(s, w).replaced() })
+	onAccountCallbackSet = func(s *Sandbox, _ *world.World, tx *state.Txn, a *state.Account) error {
+		return s.callbackTestAccount(tx, a)
+	}
+	onAccountCreated = accountCreatedHook
+	objectViews[objAccount] = func(_ *Sandbox, tx *state.Txn, id, _ string) (any, error) {
+		a, err := state.Get[state.Account](tx, state.TableAccounts, id)
+		if err != nil {
+			return nil, err
+		}
+		return viewAccount(a), nil
+	}
+}
+
+// callbackTestAccount sends callback_test to an account's callback URL (and
+// only there), as the real service does when the URL is set. Call it inside
+// the transaction that stored the new URL.
+func (s *Sandbox) callbackTestAccount(tx *state.Txn, a *state.Account) error {
+	if a.CallbackURL == "" {
+		return nil
+	}
+	ev := eventSpec{Type: evCallbackTest, AccountIDs: []string{a.ID}}
+	row, views, err := s.recordEvent(tx, ev)
+	if err != nil {
+		return err
+	}
+	t := callbackTarget{kind: targetAccount, reportedFor: a.ID, url: a.CallbackURL, keyOwner: a.ID, viewer: a.ID}
+	return s.queueDeliveries(tx, row, []callbackTarget{t}, views)
+}
+
+// callbackTestApp sends callback_test to an API app's callback URL (and only
+// there). The API app operations call it inside the transaction that stored
+// a new, non-empty callback_url (create, or update to a different URL),
+// after putting the app row. The event reports for the app's owner and is
+// signed with the owner's primary API key.
+func (s *Sandbox) callbackTestApp(tx *state.Txn, app *state.APIApp) error {
+	if app.CallbackURL == "" {
+		return nil
+	}
+	ev := eventSpec{Type: evCallbackTest, AccountIDs: []string{app.OwnerAccountID}, ClientID: app.ClientID}
+	row, views, err := s.recordEvent(tx, ev)
+	if err != nil {
+		return err
+	}
+	t := callbackTarget{kind: targetApp, reportedFor: app.OwnerAccountID, clientID: app.ClientID, url: app.CallbackURL,
+		keyOwner: app.OwnerAccountID, viewer: app.OwnerAccountID}
+	return s.queueDeliveries(tx, row, []callbackTarget{t}, views)
+}
+
+// accountCreatedHook records the confirmation e-mail the real service sends
+// to an account created through the API. The account stays unconfirmed
+// until POST /_sandbox/accounts/{account_id}/confirm (the user clicking the
+// link), which emits account_confirmed.
+func accountCreatedHook(_ *Sandbox, _ *world.World, tx *state.Txn, a *state.Account) error {
+	_, err := sendEmail(tx, state.Email{
+		Kind: mailAccountConfirm, To: a.Email, Subject: "Please confirm your email address",
+	})
+	return err
+}
+
+// confirmAccount marks an account confirmed and emits account_confirmed,
+// reported to the app the account was created through (if any).
+func (s *Sandbox) confirmAccount(tx *state.Txn, a *state.Account) (*state.Account, error) {
+	c := state.Clone(a)
+	c.Confirmed = true
+	if err := state.Put(tx, state.TableAccounts, c); err != nil {
+		return nil, err
+	}
+	err := s.emit(tx, eventSpec{Type: evAccountConfirmed, ObjectType: objAccount, ObjectID: c.ID,
+		AccountIDs: []string{c.ID}, ClientID: c.CreatedByClientID})
+	return c, err
+}

@@ -1,0 +1,144 @@
+package sandbox
+
+// Routing: which callback URLs an event goes to, and the delivery rows that
+// carry it there. Everything the receiver will see (URL, payload, event_hash)
+// is fixed here, inside the emitting transaction, so that the bytes depend
+// only on the calls made (never on when the dispatcher gets to them) and a
+// later key rotation or URL change affects only later events.
+
+import (
+	"encoding/json"
+	"slices"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/events"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+// Kinds of callback targets.
+const (
+	targetAccount = "account"
+	targetApp     = "app"
+)
+
+// callbackTarget is one callback URL an event is reported to.
+type callbackTarget struct {
+	kind string
+	// reportedFor is reported_for_account_id (the account callback's account;
+	// for app callbacks the account the event is about).
+	reportedFor string
+	// clientID is reported_for_app_id (app callbacks only).
+	clientID string
+	url      string
+	// keyOwner is the account whose primary API key signs event_hash: the
+	// account itself, or the app's owner for app callbacks.
+	keyOwner string
+	// viewer is the account the attached object is rendered for.
+	viewer string
+}
+
+// queue names the ordered stream of deliveries to one target and URL.
+func (t callbackTarget) queue() string {
+	id := t.reportedFor
+	if t.kind == targetApp {
+		id = t.clientID
+	}
+	return t.kind + ":" + id + " " + t.url
+}
+
+// routeEvent finds the callback targets of an event:
+//   - the account callback of every involved account that has one (in the
+//     order given, each once), except for account_confirmed, which the real
+//     service reports to the creating app only;
+//   - the app callback of the API app the object was made with, if it has one.
+func routeEvent(tx *state.Txn, ev eventSpec) ([]callbackTarget, error) {
+	var out []callbackTarget
+	primary := ""
+	if len(ev.AccountIDs) > 0 {
+		primary = ev.AccountIDs[0]
+	}
+	if ev.Type != evAccountConfirmed {
+		var seen []string
+		for _, id := range ev.AccountIDs {
+			if id == "" || slices.Contains(seen, id) {
+				continue
+			}
+			seen = append(seen, id)
+			if t, ok := accountTarget(tx, id); ok {
+				out = append(out, t)
+			}
+		}
+	}
+	if ev.ClientID != "" {
+		if t, ok := appTarget(tx, ev.ClientID, primary); ok {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+// accountTarget is the account callback of an account, if it has one.
+func accountTarget(tx *state.Txn, accountID string) (callbackTarget, bool) {
+	a, err := state.Get[state.Account](tx, state.TableAccounts, accountID)
+	if err != nil || a.CallbackURL == "" {
+		return callbackTarget{}, false
+	}
+	return callbackTarget{kind: targetAccount, reportedFor: a.ID, url: a.CallbackURL, keyOwner: a.ID, viewer: a.ID}, true
+}
+
+// appTarget is the app callback of an API app, if it has one. reportedFor
+// is the account the event is about (reported_for_account_id, as in the
+// official SDK fixtures for app callbacks).
+func appTarget(tx *state.Txn, clientID, reportedFor string) (callbackTarget, bool) {
+	app, err := state.Get[state.APIApp](tx, state.TableAPIApps, clientID)
+	if err != nil || app.CallbackURL == "" {
+		return callbackTarget{}, false
+	}
+	viewer := reportedFor
+	if viewer == "" {
+		viewer = app.OwnerAccountID
+	}
+	return callbackTarget{kind: targetApp, reportedFor: reportedFor, clientID: app.ClientID, url: app.CallbackURL,
+		keyOwner: app.OwnerAccountID, viewer: viewer}, true
+}
+
+// queueDeliveries writes one delivery per target. A delivery whose queue is
+// idle is due at once; otherwise it waits for the deliveries before it.
+func (s *Sandbox) queueDeliveries(tx *state.Txn, row *state.Event, targets []callbackTarget, views *objectCache) error {
+	now := tx.Now().UnixNano()
+	for i, t := range targets {
+		var obj json.RawMessage
+		if row.ObjectType != "" {
+			raw, err := views.render(t.viewer)
+			if err != nil {
+				return err
+			}
+			obj = raw
+		}
+		ev := events.Event{Time: row.Time, Type: row.Type, Metadata: events.Metadata{
+			RelatedSignatureID:   row.RelatedSignatureID,
+			ReportedForAccountID: t.reportedFor,
+			ReportedForAppID:     t.clientID,
+			EventMessage:         row.EventMessage,
+		}}
+		ev.Hash = events.Hash(state.PrimaryKeyOf(tx, t.keyOwner), ev.TimeString(), ev.Type)
+		payload, err := events.Build(ev, row.ObjectType, obj)
+		if err != nil {
+			return err
+		}
+		d := &state.Delivery{
+			ID: tx.NewUUID(), Seq: tx.Seq(), EventID: row.ID, EventSeq: row.Seq, EventType: row.Type, Index: i,
+			Kind: t.kind, AccountID: t.reportedFor, ClientID: t.clientID, URL: t.url, Queue: t.queue(),
+			Payload: string(payload), EventHash: ev.Hash, State: state.DeliveryPending, CreatedAt: now,
+		}
+		if state.QueueHead(tx, d.Queue) == nil {
+			d.Base, d.Due = now, now
+		}
+		if err := state.Put(tx, state.TableDeliveries, d); err != nil {
+			return err
+		}
+	}
+	if len(targets) > 0 {
+		tx.Notify(state.TopicEvents)
+	}
+	return nil
+}

@@ -1,0 +1,173 @@
+package sandbox
+
+// One delivery attempt over HTTP: the multipart POST, the per-attempt
+// timeout, a capped read of the answer, and the rule that decides whether
+// it counts.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/events"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
+)
+
+const (
+	// defaultCallbackTimeout bounds an attempt when the world config says 0.
+	defaultCallbackTimeout = 10 * time.Second
+	// maxAnswerBytes is how much of an answer is read looking for the
+	// acknowledgement; the rest is not read (the connection is dropped).
+	maxAnswerBytes = 64 << 10
+	// answerExcerptBytes is how much of an answer the delivery log keeps.
+	answerExcerptBytes = 256
+)
+
+// CallbackFault is what a scenario rule makes of an attempt (see
+// callbackFault).
+type CallbackFault int
+
+const (
+	// FaultNone leaves the attempt alone.
+	FaultNone CallbackFault = iota
+	// FaultUnreachable makes the attempt fail without contacting the
+	// receiver, as if it were down.
+	FaultUnreachable
+	// FaultRejectAnswer sends the request but counts the receiver's answer
+	// as a failure whatever it is.
+	FaultRejectAnswer
+)
+
+// CallbackAttempt describes an attempt about to be made, for callbackFault.
+type CallbackAttempt struct {
+	DeliveryID string
+	EventID    string
+	EventType  string
+	// Kind is "account" or "app"; AccountID and ClientID name the target.
+	Kind      string
+	AccountID string
+	ClientID  string
+	URL       string
+	// Attempt is the attempt's number within its round (0 for the first).
+	Attempt int
+	// DueAt is the world time the attempt is due at.
+	DueAt time.Time
+}
+
+// callbackFault, when set, is consulted before every delivery attempt of
+// every world. The scenario engine installs it to make a receiver's answers
+// count as failures ("the receiver is down for a day"): it looks up the
+// rules of w (kept in its own world.Ext value) and answers FaultNone when
+// none applies. reason is written to the attempt's log entry. It must be
+// fast and safe for concurrent use; it runs outside any transaction.
+var callbackFault func(s *Sandbox, w *world.World, a CallbackAttempt) (fault CallbackFault, reason string)
+
+// attemptResult is what one attempt came to.
+type attemptResult struct {
+	status    int
+	body      string
+	err       string
+	delivered bool
+}
+
+// callbackSender posts deliveries with the sandbox's HTTP client, never
+// following redirects (a redirect is not an acknowledgement).
+type callbackSender struct {
+	client *http.Client
+}
+
+func newCallbackSender(c *http.Client) *callbackSender {
+	if c == nil {
+		c = &http.Client{}
+	}
+	cl := *c
+	cl.CheckRedirect = noRedirects
+	return &callbackSender{client: &cl}
+}
+
+// send makes one attempt of del.
+func (cs *callbackSender) send(parent context.Context, s *Sandbox, w *world.World, del *state.Delivery) attemptResult {
+	fault, reason := FaultNone, ""
+	if callbackFault != nil {
+		fault, reason = callbackFault(s, w, CallbackAttempt{
+			DeliveryID: del.ID, EventID: del.EventID, EventType: del.EventType, Kind: del.Kind,
+			AccountID: del.AccountID, ClientID: del.ClientID, URL: del.URL, Attempt: del.RoundAttempts,
+			DueAt: time.Unix(0, del.Due).UTC(),
+		})
+		if reason == "" {
+			reason = "a scenario rule made this attempt fail"
+		}
+	}
+	if fault == FaultUnreachable {
+		return attemptResult{err: reason}
+	}
+	timeout := w.Config().CallbackTimeout.D()
+	if timeout <= 0 {
+		timeout = defaultCallbackTimeout
+	}
+	ctx, cancel := context.WithTimeout(parent, timeout)
+	defer cancel()
+	ct, body, err := events.Multipart([]byte(del.Payload), events.Boundary(del.ID))
+	if err != nil {
+		return attemptResult{err: "building the request: " + err.Error()}
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, del.URL, bytes.NewReader(body))
+	if err != nil {
+		return attemptResult{err: "building the request: " + err.Error()}
+	}
+	req.Header.Set("Content-Type", ct)
+	req.Header.Set("User-Agent", "signsandbox/"+Version+" (event callback)")
+	resp, err := cs.client.Do(req)
+	if err != nil {
+		return attemptResult{err: describeSendError(err, ctx, timeout)}
+	}
+	defer resp.Body.Close()
+	answer, rerr := io.ReadAll(io.LimitReader(resp.Body, maxAnswerBytes))
+	res := attemptResult{status: resp.StatusCode, body: excerpt(answer)}
+	switch {
+	case resp.StatusCode != http.StatusOK:
+		res.err = fmt.Sprintf("answered %d; a delivery counts only when the answer is 200 with %q", resp.StatusCode, events.Acknowledgement)
+	case bytes.Contains(answer, []byte(events.Acknowledgement)):
+		res.delivered = true
+	case rerr != nil:
+		res.err = "reading the answer: " + describeSendError(rerr, ctx, timeout)
+	default:
+		res.err = fmt.Sprintf("the answer does not contain %q", events.Acknowledgement)
+	}
+	if res.delivered && fault == FaultRejectAnswer {
+		res.delivered, res.err = false, reason
+	}
+	return res
+}
+
+// describeSendError says why no usable answer came, without the URL that
+// the log shows anyway.
+func describeSendError(err error, ctx context.Context, timeout time.Duration) string {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Sprintf("no answer within %s (the world's callback_timeout)", timeout)
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	return err.Error()
+}
+
+// excerpt keeps the start of an answer as valid UTF-8.
+func excerpt(b []byte) string {
+	if len(b) > answerExcerptBytes {
+		b = b[:answerExcerptBytes]
+		for len(b) > 0 && !utf8.Valid(b) {
+			b = b[:len(b)-1]
+		}
+	}
+	return strings.ToValidUTF8(string(b), "\uFFFD")
+}

@@ -1,0 +1,323 @@
+package sandbox
+
+// Control plane of callbacks: the event and delivery log, redelivery,
+// waiting for due attempts, and confirming an account (account_confirmed).
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/events"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
+)
+
+func init() {
+	control(http.MethodGet, "/callbacks", controlListCallbacks)
+	control(http.MethodPost, "/callbacks/wait", controlWaitCallbacks)
+	control(http.MethodPost, "/callbacks/{id}/redeliver", controlRedeliver)
+	control(http.MethodPost, "/accounts/{account_id}/confirm", controlConfirmAccount)
+}
+
+// Aggregate states of an event beyond the delivery states.
+const (
+	// eventNoTarget: no callback URL was set for the event's targets when it
+	// was emitted, so there is nothing to deliver.
+	eventNoTarget = "none"
+)
+
+// callbackEntry is one event in GET /_sandbox/callbacks.
+type callbackEntry struct {
+	ID                 string          `json:"id"`
+	EventType          string          `json:"event_type"`
+	EventTime          int64           `json:"event_time"`
+	ObjectType         string          `json:"object_type,omitempty"`
+	ObjectID           string          `json:"object_id,omitempty"`
+	AccountIDs         []string        `json:"account_ids,omitempty"`
+	ClientID           string          `json:"client_id,omitempty"`
+	RelatedSignatureID string          `json:"related_signature_id,omitempty"`
+	EventMessage       string          `json:"event_message,omitempty"`
+	Object             json.RawMessage `json:"object,omitempty"`
+	// State is pending while any target is, failed when any target gave
+	// up, delivered when all were, and "none" without targets.
+	State string `json:"state"`
+	// Deliveries are the event's targets with their attempts.
+	Deliveries []deliveryView `json:"deliveries"`
+}
+
+// deliveryView is one target of an event in the log.
+type deliveryView struct {
+	ID string `json:"id"`
+	// Kind is "account" or "app".
+	Kind      string `json:"kind"`
+	AccountID string `json:"account_id,omitempty"`
+	ClientID  string `json:"client_id,omitempty"`
+	URL       string `json:"url"`
+	State     string `json:"state"`
+	EventHash string `json:"event_hash"`
+	// NextAttemptAt is when the next attempt is due (Unix seconds); absent
+	// when none is (finished, or waiting behind earlier events to the same
+	// target: Waiting).
+	NextAttemptAt int64 `json:"next_attempt_at,omitempty"`
+	Waiting       bool  `json:"waiting,omitempty"`
+	Round         int   `json:"round"`
+	// Attempts lists every attempt, oldest first.
+	Attempts []state.DeliveryAttempt `json:"attempts"`
+	// Payload is the EventCallbackRequest sent in the "json" field.
+	Payload json.RawMessage `json:"payload"`
+}
+
+func viewDelivery(d *state.Delivery) deliveryView {
+	v := deliveryView{
+		ID: d.ID, Kind: d.Kind, AccountID: d.AccountID, ClientID: d.ClientID, URL: d.URL, State: d.State,
+		EventHash: d.EventHash, Round: d.Round, Attempts: d.Attempts, Payload: json.RawMessage(d.Payload),
+	}
+	if v.Attempts == nil {
+		v.Attempts = []state.DeliveryAttempt{}
+	}
+	if d.Due != 0 {
+		v.NextAttemptAt = time.Unix(0, d.Due).Unix()
+	} else if d.Open() {
+		v.Waiting = true
+	}
+	return v
+}
+
+// eventState aggregates the states of an event's deliveries.
+func eventState(ds []*state.Delivery) string {
+	if len(ds) == 0 {
+		return eventNoTarget
+	}
+	st := state.DeliveryDelivered
+	for _, d := range ds {
+		switch d.State {
+		case state.DeliveryPending:
+			st = state.DeliveryPending
+		case state.DeliveryFailed:
+			if st != state.DeliveryPending {
+				st = state.DeliveryFailed
+			}
+		}
+	}
+	return st
+}
+
+// controlListCallbacks lists the world's events in order with their
+// deliveries. Filters (query): event_type, object_id, state, account_id (a
+// target's reported account), client_id, url.
+func controlListCallbacks(c *call) (any, error) {
+	q := c.r.URL.Query()
+	tx := c.read()
+	rows, err := state.All[state.Event](tx, state.TableEvents, state.IndexSeq)
+	if err != nil {
+		return nil, err
+	}
+	out := []callbackEntry{}
+	for _, e := range rows {
+		if t := q.Get("event_type"); t != "" && e.Type != t {
+			continue
+		}
+		if id := q.Get("object_id"); id != "" && e.ObjectID != id {
+			continue
+		}
+		ds, err := state.DeliveriesOf(tx, e.ID)
+		if err != nil {
+			return nil, err
+		}
+		entry := callbackEntry{ID: e.ID, EventType: e.Type, EventTime: e.Time, ObjectType: e.ObjectType, ObjectID: e.ObjectID,
+			AccountIDs: e.AccountIDs, ClientID: e.ClientID, RelatedSignatureID: e.RelatedSignatureID,
+			EventMessage: e.EventMessage, Object: e.Object, State: eventState(ds), Deliveries: []deliveryView{}}
+		if st := q.Get("state"); st != "" && entry.State != st {
+			continue
+		}
+		for _, d := range ds {
+			if a := q.Get("account_id"); a != "" && d.AccountID != a {
+				continue
+			}
+			if cl := q.Get("client_id"); cl != "" && d.ClientID != cl {
+				continue
+			}
+			if u := q.Get("url"); u != "" && d.URL != u {
+				continue
+			}
+			entry.Deliveries = append(entry.Deliveries, viewDelivery(d))
+		}
+		if (q.Get("account_id") != "" || q.Get("client_id") != "" || q.Get("url") != "") && len(entry.Deliveries) == 0 {
+			continue
+		}
+		out = append(out, entry)
+	}
+	return map[string]any{"callbacks": out, "retry_schedule": retrySchedule()}, nil
+}
+
+// retrySchedule lists when the attempts of a round are due, in seconds after
+// the round starts.
+func retrySchedule() []int64 {
+	var out []int64
+	for _, d := range events.Schedule() {
+		out = append(out, int64(d/time.Second))
+	}
+	return out
+}
+
+// controlRedeliver queues an event (every target) or one delivery again with
+// the payload it was emitted with, at the back of its target's queue and
+// with a fresh retry schedule starting now.
+func controlRedeliver(c *call) (any, error) {
+	id := c.param("id")
+	var entry callbackEntry
+	err := c.update(func(tx *state.Txn) error {
+		var ds []*state.Delivery
+		e, err := state.Get[state.Event](tx, state.TableEvents, id)
+		if err == nil {
+			if ds, err = state.DeliveriesOf(tx, e.ID); err != nil {
+				return err
+			}
+			if len(ds) == 0 {
+				return apierr.Badf("id", "Event %s has no callback target: no callback URL was set for it when it was emitted.", id)
+			}
+		} else {
+			d, derr := state.Get[state.Delivery](tx, state.TableDeliveries, id)
+			if derr != nil {
+				return errControlNotFound("event or delivery", id)
+			}
+			if e, err = state.Get[state.Event](tx, state.TableEvents, d.EventID); err != nil {
+				return errControlNotFound("event", d.EventID)
+			}
+			ds = []*state.Delivery{d}
+		}
+		for _, d := range ds {
+			if _, err := redeliver(tx, d); err != nil {
+				return err
+			}
+		}
+		fresh, err := state.DeliveriesOf(tx, e.ID)
+		if err != nil {
+			return err
+		}
+		entry = callbackEntry{ID: e.ID, EventType: e.Type, EventTime: e.Time, ObjectType: e.ObjectType, ObjectID: e.ObjectID,
+			AccountIDs: e.AccountIDs, ClientID: e.ClientID, RelatedSignatureID: e.RelatedSignatureID,
+			EventMessage: e.EventMessage, Object: e.Object, State: eventState(fresh)}
+		for _, d := range fresh {
+			entry.Deliveries = append(entry.Deliveries, viewDelivery(d))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return entry, nil
+}
+
+// Bounds of POST /_sandbox/callbacks/wait.
+const (
+	defaultWaitTimeout = 30 * time.Second
+	maxWaitTimeout     = 10 * time.Minute
+)
+
+type waitRequest struct {
+	// Timeout is a Go duration ("5s") or a number of seconds.
+	Timeout string `json:"timeout"`
+}
+
+// controlWaitCallbacks waits until every attempt due at the world's current
+// time has been made and recorded (tests call it instead of sleeping). It
+// answers the delivery counts; 503 when the timeout (wall time: attempts are
+// real HTTP requests) passes first.
+func controlWaitCallbacks(c *call) (any, error) {
+	var req waitRequest
+	if err := c.bind(&req); err != nil {
+		return nil, err
+	}
+	if req.Timeout == "" {
+		req.Timeout = c.r.URL.Query().Get("timeout")
+	}
+	timeout, err := parseWaitTimeout(req.Timeout)
+	if err != nil {
+		return nil, err
+	}
+	st, settled := c.s.waitCallbacks(c.r.Context(), c.w, timeout)
+	if !settled {
+		return nil, apierr.New(apierr.Unavailable,
+			"Callbacks did not settle within "+timeout.String()+": "+strconv.Itoa(st.Due)+" due attempt(s) not yet made or still in flight.")
+	}
+	return st, nil
+}
+
+func parseWaitTimeout(v string) (time.Duration, error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return defaultWaitTimeout, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		secs, ferr := strconv.ParseFloat(v, 64)
+		if ferr != nil {
+			return 0, apierr.Badf("timeout", "timeout must be a Go duration such as 5s or a number of seconds, not %q", v)
+		}
+		d = time.Duration(secs * float64(time.Second))
+	}
+	if d <= 0 || d > maxWaitTimeout {
+		return 0, apierr.Badf("timeout", "timeout must be more than 0 and at most %s", maxWaitTimeout)
+	}
+	return d, nil
+}
+
+// waitCallbacks waits (at most timeout of wall time) until every attempt due
+// in w has been made. The clock's advance can call it to offer
+// {"wait_callbacks": true}.
+func (s *Sandbox) waitCallbacks(ctx context.Context, w *world.World, timeout time.Duration) (waitStatus, bool) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	st := dispatcherOf(s, w).wait(ctx)
+	return st, st.Settled
+}
+
+type confirmResponse struct {
+	Account accountResponse `json:"account"`
+	// EventID is the account_confirmed event.
+	EventID string `json:"event_id"`
+}
+
+// controlConfirmAccount confirms an account as its user would by following
+// the confirmation e-mail, emitting account_confirmed (to the app the
+// account was created through, if any).
+func controlConfirmAccount(c *call) (any, error) {
+	id := c.param("account_id")
+	var out confirmResponse
+	err := c.update(func(tx *state.Txn) error {
+		a, err := state.Get[state.Account](tx, state.TableAccounts, id)
+		if err != nil {
+			return errControlNotFound("account", id)
+		}
+		if a.Confirmed {
+			return apierr.Conflictf("Account %s is already confirmed.", id)
+		}
+		confirmed, err := c.s.confirmAccount(tx, a)
+		if err != nil {
+			return err
+		}
+		out.Account = viewAccount(confirmed)
+		evs, err := state.All[state.Event](tx, state.TableEvents, state.IndexObject+"_prefix", confirmed.ID)
+		if err != nil {
+			return err
+		}
+		for _, e := range slices.Backward(evs) {
+			if e.Type == evAccountConfirmed {
+				out.EventID = e.ID
+				break
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
