@@ -86,6 +86,22 @@ function setup(options = {}) {
       });
     },
 
+    /**
+     * Waits until every callback attempt due at the world's current time has
+     * been made (POST /_sandbox/callbacks/wait), instead of sleeping.
+     */
+    settleCallbacks(timeout = '10s') {
+      return h.control.post('/callbacks/wait', { timeout });
+    },
+
+    /** The primary API key of another account of this world (control plane). */
+    async keyOf(accountId) {
+      const { api_keys: keys } = await h.control.get(`/api_keys?account_id=${encodeURIComponent(accountId)}`);
+      const k = keys.find((x) => x.primary) || keys[0];
+      assert.ok(k, `account ${accountId} has an API key`);
+      return k.key;
+    },
+
     /** A new world besides this file's own (for isolation checks). */
     newWorld(body = {}) {
       return sandbox.createWorld(h.base, body);
@@ -151,4 +167,11 @@ async function expectHttpError(promise, { status, errorName, errorPath, msg } = 
   return err;
 }
 
-module.exports = { setup, expectHttpError, sdk, assert };
+/** The fixture accounts (fixtures/world.json); their keys differ per world. */
+const FIXTURE = {
+  owner: { id: '4dc1d0601aba5f470c97af030a257f883daf663d', email: 'owner@sandbox.example' },
+  teammate: { id: '6ff46ba9ed6e43517c09f9b4d2db2a081f1d5ab0', email: 'teammate@sandbox.example' },
+  outsider: { id: '9bebb60aeacd74239d65616bbe584509cb5ea24a', email: 'outsider@elsewhere.example' },
+};
+
+module.exports = { setup, expectHttpError, sdk, assert, FIXTURE };
