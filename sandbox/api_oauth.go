@@ -205,7 +205,7 @@ type oauthAuthorizeResponse struct {
 // real authorization page: it issues the code the app's callback would get.
 func controlOAuthAuthorize(c *call) (any, error) {
 	var req oauthAuthorizeRequest
-	if err := c.bind(&req); err != nil {
+	if err := c.bindStrict(&req); err != nil {
 		return nil, err
 	}
 	if req.ClientID == "" {

@@ -100,6 +100,21 @@ func (c *call) bind(dst any) error {
 	return wire.Decode(b, dst)
 }
 
+// bindStrict is bind for control-plane requests: parameters dst does not
+// name are refused, so that a typo in a test setup fails loudly instead of
+// falling back to a default. (API operations ignore unknown parameters, as
+// the real API does.)
+func (c *call) bindStrict(dst any) error {
+	b, err := c.readBody()
+	if err != nil {
+		return err
+	}
+	if err := wire.CheckKnown(b, dst); err != nil {
+		return err
+	}
+	return wire.Decode(b, dst)
+}
+
 // query decodes the query string into dst.
 func (c *call) query(dst any) error {
 	tree, err := wire.QueryTree(c.r.URL.Query(), wire.DefaultLimits)

@@ -74,7 +74,7 @@ type addKeyRequest struct {
 
 func controlAddKey(c *call) (any, error) {
 	var req addKeyRequest
-	if err := c.bind(&req); err != nil {
+	if err := c.bindStrict(&req); err != nil {
 		return nil, err
 	}
 	acct, err := c.keyAccount(req.AccountID)

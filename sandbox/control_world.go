@@ -59,7 +59,7 @@ type WorldInfo struct {
 
 func controlCreateWorld(c *call) (any, error) {
 	var req createWorldRequest
-	if err := c.bind(&req); err != nil {
+	if err := c.bindStrict(&req); err != nil {
 		return nil, err
 	}
 	mode := world.ClockFake
@@ -160,7 +160,7 @@ type advanceRequest struct {
 
 func controlAdvance(c *call) (any, error) {
 	var req advanceRequest
-	if err := c.bind(&req); err != nil {
+	if err := c.bindStrict(&req); err != nil {
 		return nil, err
 	}
 	d, err := req.delta(c.w.Now())

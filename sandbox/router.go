@@ -33,13 +33,19 @@ func (s *Sandbox) newRouter() *mux.Router {
 	s.registerControl(r.PathPrefix(ControlPrefix).Subrouter())
 
 	// Literal paths must be tried before parametrized ones (/fax/list before
-	// /fax/{fax_id}), so routes are registered with fewer parameters first.
+	// /fax/{fax_id}), so routes are registered with fewer parameters first;
+	// a route with a query marker (/oauth/token?refresh) goes before the same
+	// path without one, which would otherwise match it too.
 	routes := make([]*route, len(apiRoutes))
 	for i := range apiRoutes {
 		routes[i] = &apiRoutes[i]
 	}
 	sort.SliceStable(routes, func(i, j int) bool {
-		return strings.Count(routes[i].path, "{") < strings.Count(routes[j].path, "{")
+		pi, pj := strings.Count(routes[i].path, "{"), strings.Count(routes[j].path, "{")
+		if pi != pj {
+			return pi < pj
+		}
+		return strings.Contains(routes[i].path, "?") && !strings.Contains(routes[j].path, "?")
 	})
 	for _, rt := range routes {
 		h := handlers[rt.operationID]

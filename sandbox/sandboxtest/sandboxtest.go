@@ -40,15 +40,25 @@ type Server struct {
 	// Sandbox is the handler behind the server.
 	Sandbox *sandbox.Sandbox
 
-	t      testing.TB
+	t      TB
 	srv    *httptest.Server
 	mu     sync.Mutex
 	checks []func(req *http.Request, resp *http.Response, body []byte)
 }
 
+// TB is the part of testing.TB a Server uses: *testing.T, *testing.B and
+// *testing.F satisfy it, and so can a program's own harness.
+type TB interface {
+	Helper()
+	Fatalf(format string, args ...any)
+	Cleanup(func())
+}
+
+var _ TB = testing.TB(nil)
+
 // NewServer starts a sandbox on a loopback listener with a fake clock at
 // Start (options may change that) and closes it with t.Cleanup.
-func NewServer(t testing.TB, opts ...sandbox.Option) *Server {
+func NewServer(t TB, opts ...sandbox.Option) *Server {
 	t.Helper()
 	all := append([]sandbox.Option{sandbox.WithFakeClock(Start)}, opts...)
 	sb, err := sandbox.New(all...)

@@ -403,3 +403,56 @@ func parseJSONText(s, path string) (any, error) {
 	}
 	return v, nil
 }
+
+// CheckKnown refuses top-level parameters that dst (a pointer to a struct)
+// does not name. The API ignores unknown parameters as the real one does;
+// the control plane uses this so that a typo ("clok") is an error rather
+// than a silent default.
+func CheckKnown(b *Body, dst any) error {
+	t := reflect.TypeOf(dst)
+	if t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct {
+		panic("wire.CheckKnown: dst must be a pointer to a struct")
+	}
+	known := map[string]bool{}
+	fieldNames(t.Elem(), known)
+	var unknown []string
+	for k := range b.Tree {
+		if !known[k] {
+			unknown = append(unknown, k)
+		}
+	}
+	for k := range b.Files {
+		if !known[k] {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	sort.Strings(unknown)
+	names := make([]string, 0, len(known))
+	for k := range known {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return apierr.Badf(unknown[0], "Unknown parameter %q (known parameters: %s)", unknown[0], strings.Join(names, ", "))
+}
+
+// fieldNames collects the parameter names of a struct type.
+func fieldNames(t reflect.Type, into map[string]bool) {
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" || !f.IsExported() && !f.Anonymous {
+			continue
+		}
+		if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
+			fieldNames(f.Type, into)
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		into[name] = true
+	}
+}

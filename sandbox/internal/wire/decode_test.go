@@ -215,3 +215,24 @@ func urlEscape(s string) string {
 	}
 	return string(out)
 }
+
+func TestCheckKnown(t *testing.T) {
+	var req struct {
+		Clock string `json:"clock"`
+		Time  string `json:"time"`
+		Embedded
+		Files []File `json:"files"`
+	}
+	b, err := ReadBody(jsonReq(`{"clock":"fake","e":"x"}`), DefaultLimits)
+	require.NoError(t, err)
+	require.NoError(t, CheckKnown(b, &req))
+
+	b, err = ReadBody(jsonReq(`{"clok":"fake","zz":1,"time":"x"}`), DefaultLimits)
+	require.NoError(t, err)
+	err = CheckKnown(b, &req)
+	requireAPIError(t, err, "clok", `Unknown parameter "clok" (known parameters: clock, e, files, time)`)
+
+	b, err = ReadBody(multipartReq(t, part{name: "file[0]", filename: "a.pdf", data: "x"}, part{name: "doc[0]", filename: "b.pdf", data: "x"}), DefaultLimits)
+	require.NoError(t, err)
+	requireAPIError(t, CheckKnown(b, &req), "doc", `Unknown parameter "doc"`)
+}
