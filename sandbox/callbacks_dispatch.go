@@ -49,9 +49,6 @@ type dispatcher struct {
 	mu sync.Mutex
 	// inflight holds the deliveries claimed by an attempt.
 	inflight map[string]bool
-	// gen changes when the world's database is replaced; results of attempts
-	// started before are dropped.
-	gen uint64
 	// changed is closed (and replaced) whenever an attempt finishes or the
 	// world is replaced, for waiters.
 	changed chan struct{}
@@ -98,9 +95,11 @@ func (d *dispatcher) Close() {
 }
 
 // replaced runs after the world's database was swapped (reset, import).
+// Attempts in flight need no special care: their results are recorded only
+// if the new database holds the same delivery waiting for the same attempt
+// (see recordAttempt), which is then a true account of what was sent.
 func (d *dispatcher) replaced() {
 	d.mu.Lock()
-	d.gen++
 	d.signalLocked()
 	d.mu.Unlock()
 	d.wake()
@@ -140,9 +139,6 @@ func (d *dispatcher) loop() {
 func (d *dispatcher) pass() int64 {
 	tx := d.w.Store.Read()
 	now := tx.Now().UnixNano()
-	d.mu.Lock()
-	gen := d.gen
-	d.mu.Unlock()
 	for _, del := range state.DueDeliveries(tx, now) {
 		if !d.claim(del.ID) {
 			continue
@@ -154,7 +150,7 @@ func (d *dispatcher) pass() int64 {
 			return 0
 		}
 		d.attempts.Add(1)
-		go d.attempt(del, gen)
+		go d.attempt(del)
 	}
 	if next := state.NextDue(tx, now+1); next != nil {
 		return next.Due
@@ -206,7 +202,7 @@ func (d *dispatcher) finish(id string) {
 
 // attempt makes one attempt of del (as read when it was claimed) and records
 // the result.
-func (d *dispatcher) attempt(del *state.Delivery, gen uint64) {
+func (d *dispatcher) attempt(del *state.Delivery) {
 	defer d.attempts.Done()
 	defer func() { <-d.sem }()
 	defer d.finish(del.ID)
@@ -218,15 +214,7 @@ func (d *dispatcher) attempt(del *state.Delivery, gen uint64) {
 	if d.ctx.Err() != nil {
 		return // the world is closing; the attempt did not really happen
 	}
-	_ = d.w.Store.Update(func(tx *state.Txn) error {
-		d.mu.Lock()
-		stale := d.gen != gen
-		d.mu.Unlock()
-		if stale {
-			return nil
-		}
-		return recordAttempt(tx, del, res)
-	})
+	_ = d.w.Store.Update(func(tx *state.Txn) error { return recordAttempt(tx, del, res) })
 }
 
 // sameAttempt reports whether cur is still waiting for the attempt that

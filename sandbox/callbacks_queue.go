@@ -13,20 +13,24 @@ import (
 )
 
 // recordAttempt logs the attempt made of claimed and moves the delivery on:
-// delivered, due again per the retry schedule, or given up. When the row
-// changed since the attempt was claimed (redelivered, finished), only the
-// log entry is added.
+// delivered, due again per the retry schedule, or given up. When the row was
+// redelivered while the attempt was in flight, only the log entry is added;
+// when it is gone or otherwise changed (reset, import), nothing is.
 func recordAttempt(tx *state.Txn, claimed *state.Delivery, res attemptResult) error {
 	cur, err := state.Get[state.Delivery](tx, state.TableDeliveries, claimed.ID)
 	if err != nil {
 		return nil // the world was reset or the row imported away
 	}
+	same := sameAttempt(cur, claimed)
+	if !same && cur.Round <= claimed.Round {
+		return nil // not this delivery's attempt any more (reset, import)
+	}
 	c := state.Clone(cur)
 	c.Attempts = append(slices.Clone(cur.Attempts), state.DeliveryAttempt{
 		At: claimed.Due / 1e9, Round: claimed.Round, Status: res.status, Body: res.body, Error: res.err, Delivered: res.delivered,
 	})
-	if !sameAttempt(cur, claimed) {
-		return state.Put(tx, state.TableDeliveries, c)
+	if !same {
+		return state.Put(tx, state.TableDeliveries, c) // redelivered meanwhile: log only
 	}
 	c.RoundAttempts++
 	switch off, more := events.Offset(c.RoundAttempts); {

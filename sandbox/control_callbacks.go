@@ -321,3 +321,16 @@ func controlConfirmAccount(c *call) (any, error) {
 	}
 	return out, nil
 }
+
+// waitCallbacksAfterAdvance serves {"wait_callbacks": true} of POST
+// /_sandbox/clock/advance: once the clock has moved, it waits (at most
+// defaultWaitTimeout) until the delivery attempts that fell due have been
+// made, so that one call both moves time and settles the callbacks.
+func (c *call) waitCallbacksAfterAdvance() error {
+	st, ok := c.s.waitCallbacks(c.r.Context(), c.w, defaultWaitTimeout)
+	if !ok {
+		return apierr.New(apierr.Unavailable, "The clock moved, but callbacks did not settle within "+defaultWaitTimeout.String()+": "+
+			strconv.Itoa(st.Due)+" due attempt(s) not yet made or still in flight.")
+	}
+	return nil
+}
