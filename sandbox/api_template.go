@@ -1,0 +1,324 @@
+package sandbox
+
+// Template operations: create, create_embedded_draft, get, list, delete.
+// update_files is in api_template_files.go, add_user and remove_user in
+// api_template_share.go; the three file downloads belong to the documents
+// subsystem (files_*.go), which reaches templates through fileOwners.
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+func init() {
+	handle("templateCreate", templateCreate)
+	handle("templateCreateEmbeddedDraft", templateCreateEmbeddedDraft)
+	handle("templateGet", templateGet)
+	handle("templateList", templateList)
+	handle("templateDelete", templateDelete)
+}
+
+// templateCreate creates a template from files and answers at once with its
+// id; the template is prepared by a job (template_created / template_error).
+func templateCreate(c *call) (any, error) {
+	var in tplContentInput
+	if err := c.bind(&in); err != nil {
+		return nil, err
+	}
+	content, err := buildTemplateContent(&in, true, true, c.has(tplFieldsPath))
+	if err != nil {
+		return nil, err
+	}
+	t, err := createTemplate(c, &in, content, false, nil)
+	if err != nil {
+		return nil, err
+	}
+	return templateIDResponse{Template: templateIDView{TemplateID: t.ID}}, nil
+}
+
+// createTemplate collects the documents (outside any transaction: URLs may
+// be fetched) and stores the template, its quota charge and its preparation
+// in one transaction, so that a refused request leaves nothing behind.
+// extra, when set, completes the row in the same transaction.
+func createTemplate(c *call, in *tplContentInput, content *tplContent, draft bool, extra func(tx *state.Txn, t *state.Template) error) (*state.Template, error) {
+	if in.ClientID != "" {
+		if err := templateApp(c.read(), c.account.ID, in.ClientID); err != nil {
+			return nil, err
+		}
+	}
+	pending, err := c.s.collectDocuments(c, in.Files, in.FileURLs)
+	if err != nil {
+		return nil, err
+	}
+	preview := make([]state.Document, len(pending))
+	for i, p := range pending {
+		preview[i] = p.doc
+	}
+	if err := checkTemplateDocuments(content, preview); err != nil {
+		return nil, err
+	}
+	var out *state.Template
+	err = c.update(func(tx *state.Txn) error {
+		if in.ClientID != "" {
+			if err := templateApp(tx, c.account.ID, in.ClientID); err != nil {
+				return err
+			}
+		}
+		docs, err := storeDocuments(tx, pending)
+		if err != nil {
+			return err
+		}
+		t := newTemplate(tx, c.account.ID, content, docs)
+		t.ClientID = in.ClientID
+		t.AllowReassign = in.AllowReassign
+		t.UsePreexistingFields = in.UsePreexistingFields
+		t.TestMode = in.TestMode
+		if err := settleTemplateQuota(tx, t); err != nil {
+			return err
+		}
+		if draft {
+			t.Status = state.TemplateDraft
+		} else if err := startTemplatePreparation(tx, t); err != nil {
+			return err
+		}
+		if extra != nil {
+			if err := extra(tx, t); err != nil {
+				return err
+			}
+		}
+		if err := state.PutTemplate(tx, t); err != nil {
+			return err
+		}
+		out = t
+		return nil
+	})
+	return out, err
+}
+
+// settleTemplateQuota decides how a new template counts: created in
+// test_mode it is locked (usable only in test_mode) and takes no quota;
+// otherwise it takes one unit of templates_left, and an exhausted quota is
+// 402 payment_required.
+func settleTemplateQuota(tx *state.Txn, t *state.Template) error {
+	if t.TestMode {
+		t.IsLocked = true
+		return nil
+	}
+	if err := chargeTemplateQuota(tx, t.OwnerID); err != nil {
+		return err
+	}
+	t.QuotaCharged = true
+	return nil
+}
+
+// newTemplate builds a template row from validated content.
+func newTemplate(tx *state.Txn, owner string, content *tplContent, docs []state.Document) *state.Template {
+	now := tx.Unix()
+	t := &state.Template{
+		ID: tx.NewID(), Seq: tx.Seq(), OwnerID: owner,
+		Title: content.Title, Subject: content.Subject, Message: content.Message, Metadata: content.Metadata,
+		SignerRoles: content.Roles, CCRoles: content.CCRoles, Documents: docs, Fields: content.Fields,
+		Groups: content.Groups, Rules: content.Rules, MergeFields: content.MergeFields,
+		AllowCCs: true, SignerExperience: content.SignerExperience, DateFormat: content.DateFormat,
+		Status: state.TemplatePreparing, CreatedAt: now, UpdatedAt: now,
+	}
+	if t.Title == "" && len(docs) > 0 {
+		// The real service names an untitled template after its file.
+		name := docs[0].Name
+		t.Title = strings.TrimSuffix(name, path.Ext(name))
+	}
+	for _, a := range content.Attachments {
+		t.Attachments = append(t.Attachments, state.TemplateAttachment{ID: tx.NewID(), Name: a.Name,
+			Instructions: a.Instructions, Role: *a.SignerIndex, Required: a.Required})
+	}
+	return t
+}
+
+// tplDraftInput is TemplateCreateEmbeddedDraftRequest.
+type tplDraftInput struct {
+	tplContentInput
+	AllowCCs            *bool `json:"allow_ccs"`
+	ForceSignerRoles    bool  `json:"force_signer_roles"`
+	ForceSubjectMessage bool  `json:"force_subject_message"`
+	ShowPreview         bool  `json:"show_preview"`
+	ShowProgressStepper *bool `json:"show_progress_stepper"`
+	SkipMeNow           bool  `json:"skip_me_now"`
+	EditorOptions       *struct {
+		AllowEditSigners   bool `json:"allow_edit_signers"`
+		AllowEditDocuments bool `json:"allow_edit_documents"`
+	} `json:"editor_options"`
+}
+
+// templateCreateEmbeddedDraft creates an embedded template draft and an edit
+// URL for it. The draft becomes a template when the user saves it in the
+// editor (the sandbox's edit page, or POST
+// /_sandbox/templates/{id}/finish_draft), which starts its preparation.
+func templateCreateEmbeddedDraft(c *call) (any, error) {
+	var in tplDraftInput
+	if err := c.bind(&in); err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(in.ClientID) == "" {
+		return nil, apierr.Missing("client_id")
+	}
+	content, err := buildTemplateContent(&in.tplContentInput, false, false, true)
+	if err != nil {
+		return nil, err
+	}
+	ed := state.TemplateEditorOptions{ForceSignerRoles: in.ForceSignerRoles, ForceSubjectMessage: in.ForceSubjectMessage,
+		ShowPreview: in.ShowPreview, ShowProgressStepper: in.ShowProgressStepper == nil || *in.ShowProgressStepper,
+		SkipMeNow: in.SkipMeNow}
+	if in.EditorOptions != nil {
+		ed.AllowEditSigners, ed.AllowEditDocuments = in.EditorOptions.AllowEditSigners, in.EditorOptions.AllowEditDocuments
+	}
+	var url *state.TemplateEditURL
+	t, err := createTemplate(c, &in.tplContentInput, content, true, func(tx *state.Txn, t *state.Template) error {
+		t.AllowCCs = in.AllowCCs == nil || *in.AllowCCs
+		t.Editor = &ed
+		var err error
+		url, err = newTemplateEditURL(tx, t, c.account.ID, state.TemplateEditURL{Editor: ed, TestMode: in.TestMode})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return templateDraftResponse{Template: templateDraftView{TemplateID: t.ID, EditURL: templateEditURL(c, url.Token),
+		ExpiresAt: url.ExpiresAt}}, nil
+}
+
+// templateGet answers a template the caller may see.
+func templateGet(c *call) (any, error) {
+	tx := c.read()
+	t, err := templateFor(tx, c.account.ID, c.param("template_id"))
+	if err != nil {
+		return nil, err
+	}
+	return templateGetResponse{Template: viewTemplate(tx, t, c.account.ID)}, nil
+}
+
+// tplListQuery is the query string of GET /template/list.
+type tplListQuery struct {
+	AccountID string `json:"account_id"`
+	Page      *int   `json:"page"`
+	PageSize  *int   `json:"page_size"`
+	Query     string `json:"query"`
+}
+
+// templateList lists the templates the chosen account(s) may use, newest
+// first. Drafts and templates whose preparation failed are not listed.
+func templateList(c *call) (any, error) {
+	var q tplListQuery
+	if err := c.query(&q); err != nil {
+		return nil, err
+	}
+	page, size := 1, 20
+	if q.Page != nil {
+		if *q.Page < 1 {
+			return nil, apierr.Badf("page", "page must be 1 or more (got %d).", *q.Page)
+		}
+		page = *q.Page
+	}
+	if q.PageSize != nil {
+		if *q.PageSize < 1 || *q.PageSize > 100 {
+			return nil, apierr.Badf("page_size", "page_size must be between 1 and 100 (got %d).", *q.PageSize)
+		}
+		size = *q.PageSize
+	}
+	filter, err := parseTemplateQuery(q.Query)
+	if err != nil {
+		return nil, err
+	}
+	tx := c.read()
+	accounts, err := templateListAccounts(tx, c.account, q.AccountID)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	var rows []*state.Template
+	for _, a := range accounts {
+		err := state.TemplatesOf(tx, a, func(t *state.Template) bool {
+			if seen[t.ID] || t.Status == state.TemplateDraft || t.Status == state.TemplateError {
+				return true
+			}
+			seen[t.ID] = true
+			if filter.match(tx, t, c.account.ID) {
+				rows = append(rows, t)
+			}
+			return true
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	slices.SortFunc(rows, func(a, b *state.Template) int {
+		switch {
+		case a.Seq > b.Seq:
+			return -1
+		case a.Seq < b.Seq:
+			return 1
+		}
+		return 0
+	})
+	n := len(rows)
+	resp := templateListResponse{Templates: []templateResponse{},
+		ListInfo: tplListInfo{NumPages: (n + size - 1) / size, NumResults: n, Page: page, PageSize: size}}
+	for i := (page - 1) * size; i < n && i < page*size; i++ {
+		resp.Templates = append(resp.Templates, viewTemplate(tx, rows[i], c.account.ID))
+	}
+	return resp, nil
+}
+
+// templateListAccounts resolves account_id: the caller by default, "all"
+// for every member of the caller's team, or one team member.
+func templateListAccounts(tx *state.Txn, caller *state.Account, accountID string) ([]string, error) {
+	switch accountID {
+	case "", caller.ID:
+		return []string{caller.ID}, nil
+	case "all":
+		if caller.TeamID == "" {
+			return []string{caller.ID}, nil
+		}
+		members, err := state.All[state.Account](tx, state.TableAccounts, state.IndexTeam, caller.TeamID)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]string, 0, len(members))
+		for _, m := range members {
+			out = append(out, m.ID)
+		}
+		slices.Sort(out)
+		return out, nil
+	}
+	if !sameTeam(tx, caller.ID, accountID) {
+		return nil, apierr.Forbiddenf("account_id must be your own account, a member of your team, or all.").WithPath("account_id")
+	}
+	return []string{accountID}, nil
+}
+
+// templateDelete deletes a template for good (owner only). Requests already
+// made from it are not affected; the quota unit it took is given back.
+func templateDelete(c *call) (any, error) {
+	err := c.update(func(tx *state.Txn) error {
+		t, err := templateOwnedBy(tx, c.account.ID, c.param("template_id"))
+		if err != nil {
+			return err
+		}
+		if t.QuotaCharged {
+			if err := refundTemplateQuota(tx, t.OwnerID); err != nil {
+				return err
+			}
+		}
+		if err := state.CancelJobs(tx, t.ID, ""); err != nil {
+			return err
+		}
+		return state.DeleteTemplate(tx, t.ID)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return emptyOK(), nil
+}

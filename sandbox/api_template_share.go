@@ -1,0 +1,140 @@
+package sandbox
+
+// Sharing a template with members of the owner's team (add_user) and
+// withdrawing it (remove_user).
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+func init() {
+	handle("templateAddUser", templateAddUser)
+	handle("templateRemoveUser", templateRemoveUser)
+}
+
+// tplUserInput is TemplateAddUserRequest / TemplateRemoveUserRequest.
+type tplUserInput struct {
+	AccountID        string `json:"account_id"`
+	EmailAddress     string `json:"email_address"`
+	SkipNotification bool   `json:"skip_notification"`
+}
+
+// tplTargetAccount finds the account of an add_user/remove_user call:
+// account_id prevails over email_address; it must be a member of the
+// caller's team (403 otherwise, 404 when no account matches).
+func tplTargetAccount(tx *state.Txn, caller *state.Account, in tplUserInput) (*state.Account, error) {
+	var a *state.Account
+	var err error
+	switch {
+	case strings.TrimSpace(in.AccountID) != "":
+		a, err = state.Get[state.Account](tx, state.TableAccounts, strings.TrimSpace(in.AccountID))
+		if err != nil {
+			return nil, apierr.NotFoundf("Account not found.").WithPath("account_id")
+		}
+	case strings.TrimSpace(in.EmailAddress) != "":
+		if err := checkEmail("email_address", in.EmailAddress); err != nil {
+			return nil, err
+		}
+		a, err = state.AccountByEmail(tx, in.EmailAddress)
+		if err != nil {
+			return nil, apierr.NotFoundf("Account not found.").WithPath("email_address")
+		}
+	default:
+		return nil, apierr.Badf("account_id", "Missing required parameter: account_id or email_address.")
+	}
+	if !sameTeam(tx, caller.ID, a.ID) {
+		return nil, apierr.Forbiddenf("The account %s is not a member of your team: templates can only be shared within a team.", a.Email)
+	}
+	return a, nil
+}
+
+// templateAddUser shares a template with a team member, who then sees it in
+// their list and may send with it; they are e-mailed unless
+// skip_notification is set. Sharing twice changes nothing.
+func templateAddUser(c *call) (any, error) {
+	var in tplUserInput
+	if err := c.bind(&in); err != nil {
+		return nil, err
+	}
+	var out templateResponse
+	err := c.update(func(tx *state.Txn) error {
+		t, err := templateOwnedBy(tx, c.account.ID, c.param("template_id"))
+		if err != nil {
+			return err
+		}
+		a, err := tplTargetAccount(tx, c.account, in)
+		if err != nil {
+			return err
+		}
+		if a.ID != t.OwnerID && !slices.Contains(t.SharedWith, a.ID) {
+			ct := cloneTemplate(t)
+			ct.SharedWith = append(ct.SharedWith, a.ID)
+			if err := state.PutTemplate(tx, ct); err != nil {
+				return err
+			}
+			t = ct
+			if !in.SkipNotification {
+				owner := c.account.Name
+				if owner == "" {
+					owner = c.account.Email
+				}
+				if _, err := sendEmail(tx, state.Email{Kind: mailTemplateShared, To: a.Email, Name: a.Name, TemplateID: t.ID,
+					Subject: owner + " shared the template \"" + t.Title + "\" with you"}); err != nil {
+					return err
+				}
+			}
+		}
+		out = viewTemplate(tx, t, c.account.ID)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return templateGetResponse{Template: out}, nil
+}
+
+// templateRemoveUser withdraws a template from a team member; the owner's
+// own access cannot be removed. Removing an account that has no access
+// changes nothing.
+func templateRemoveUser(c *call) (any, error) {
+	var in tplUserInput
+	if err := c.bind(&in); err != nil {
+		return nil, err
+	}
+	var out templateResponse
+	err := c.update(func(tx *state.Txn) error {
+		t, err := templateOwnedBy(tx, c.account.ID, c.param("template_id"))
+		if err != nil {
+			return err
+		}
+		a, err := tplTargetAccount(tx, c.account, in)
+		if err != nil {
+			return err
+		}
+		if a.ID == t.OwnerID {
+			path := "account_id"
+			if strings.TrimSpace(in.AccountID) == "" {
+				path = "email_address"
+			}
+			return apierr.Badf(path, "The owner's access to a template cannot be removed; delete the template instead.")
+		}
+		if i := slices.Index(t.SharedWith, a.ID); i >= 0 {
+			ct := cloneTemplate(t)
+			ct.SharedWith = slices.Delete(ct.SharedWith, i, i+1)
+			if err := state.PutTemplate(tx, ct); err != nil {
+				return err
+			}
+			t = ct
+		}
+		out = viewTemplate(tx, t, c.account.ID)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return templateGetResponse{Template: out}, nil
+}

@@ -1,0 +1,417 @@
+package sandbox
+
+// Embedded template editing: POST /embedded/edit_url/{template_id} hands out
+// edit URLs for embedded templates; the URL is a page served by the sandbox
+// (/_sandbox/w/{world}/editor/template/{token}) where the "user" reviews the
+// template and saves it. Saving a draft (or an embedded template) starts its
+// preparation, as saving in the real editor does; template_created follows.
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+func init() {
+	handle("embeddedEditUrl", embeddedEditURL)
+	controlPublic(http.MethodGet, "/w/{world}/editor/template/{token}", editorPage)
+	controlPublic(http.MethodPost, "/w/{world}/editor/template/{token}", editorSave)
+}
+
+// tplEditURLInput is EmbeddedEditUrlRequest.
+type tplEditURLInput struct {
+	AllowEditCCs  bool     `json:"allow_edit_ccs"`
+	CCRoles       []string `json:"cc_roles"`
+	EditorOptions *struct {
+		AllowEditSigners   bool `json:"allow_edit_signers"`
+		AllowEditDocuments bool `json:"allow_edit_documents"`
+	} `json:"editor_options"`
+	ForceSignerRoles    bool                 `json:"force_signer_roles"`
+	ForceSubjectMessage bool                 `json:"force_subject_message"`
+	MergeFields         []tplMergeFieldInput `json:"merge_fields"`
+	PreviewOnly         bool                 `json:"preview_only"`
+	ShowPreview         bool                 `json:"show_preview"`
+	ShowProgressStepper *bool                `json:"show_progress_stepper"`
+	TestMode            bool                 `json:"test_mode"`
+	SignerExperience    *struct {
+		FormView string `json:"form_view"`
+	} `json:"signer_experience"`
+}
+
+// embeddedEditURLResponse is EmbeddedEditUrlResponse.
+type embeddedEditURLResponse struct {
+	Embedded embeddedEditURLView `json:"embedded"`
+}
+
+type embeddedEditURLView struct {
+	EditURL   string `json:"edit_url"`
+	ExpiresAt int64  `json:"expires_at"`
+}
+
+// embeddedEditURL answers a fresh edit URL for an embedded template of the
+// caller. Templates not created with a client_id are refused with 400;
+// locked templates need test_mode (402 otherwise). cc_roles and
+// merge_fields take effect when the user saves.
+func embeddedEditURL(c *call) (any, error) {
+	var in tplEditURLInput
+	if err := c.bind(&in); err != nil {
+		return nil, err
+	}
+	opts := state.TemplateEditURL{TestMode: in.TestMode, Editor: state.TemplateEditorOptions{
+		ForceSignerRoles: in.ForceSignerRoles, ForceSubjectMessage: in.ForceSubjectMessage, ShowPreview: in.ShowPreview,
+		PreviewOnly: in.PreviewOnly, ShowProgressStepper: in.ShowProgressStepper == nil || *in.ShowProgressStepper,
+		AllowEditCCs: in.AllowEditCCs,
+	}}
+	if in.EditorOptions != nil {
+		opts.Editor.AllowEditSigners, opts.Editor.AllowEditDocuments = in.EditorOptions.AllowEditSigners, in.EditorOptions.AllowEditDocuments
+	}
+	if in.SignerExperience != nil && !slices.Contains(tplFormViews, in.SignerExperience.FormView) {
+		return nil, apierr.Badf("signer_experience[form_view]", "Invalid form_view %q: use one of %s.", in.SignerExperience.FormView, strings.Join(tplFormViews, ", "))
+	}
+	if c.has("cc_roles") {
+		seen := map[string]bool{}
+		for i, r := range in.CCRoles {
+			r = strings.TrimSpace(r)
+			if r == "" && len(in.CCRoles) == 1 {
+				break // a single role with no name removes every CC role
+			}
+			p := fmt.Sprintf("cc_roles[%d]", i)
+			if r == "" {
+				return nil, apierr.Badf(p, "This value should not be blank")
+			}
+			if seen[strings.ToLower(r)] {
+				return nil, apierr.Badf(p, "Duplicate CC role name %q.", r)
+			}
+			seen[strings.ToLower(r)] = true
+		}
+		opts.CCRoles = append([]string{}, in.CCRoles...)
+		if len(opts.CCRoles) == 0 {
+			opts.CCRoles = []string{""}
+		}
+	}
+	if c.has("merge_fields") {
+		opts.SetMergeFields = true
+		seen := map[string]bool{}
+		for i, m := range in.MergeFields {
+			p := fmt.Sprintf("merge_fields[%d]", i)
+			name := strings.TrimSpace(m.Name)
+			switch {
+			case name == "":
+				return nil, apierr.Missing(p + "[name]")
+			case !slices.Contains(tplMergeFieldTypes, m.Type):
+				return nil, apierr.Badf(p+"[type]", "Invalid merge field type %q: use text or checkbox.", m.Type)
+			case seen[name]:
+				return nil, apierr.Badf(p+"[name]", "Duplicate merge field name %q.", name)
+			}
+			seen[name] = true
+			opts.MergeFields = append(opts.MergeFields, state.TemplateMergeField{Name: name, Type: m.Type})
+		}
+	}
+	var url *state.TemplateEditURL
+	err := c.update(func(tx *state.Txn) error {
+		t, err := templateOwnedBy(tx, c.account.ID, c.param("template_id"))
+		if err != nil {
+			return err
+		}
+		if t.ClientID == "" {
+			return apierr.Badf("template_id", "Only templates created through the embedded template flow (with a client_id) can be edited with an edit URL.")
+		}
+		if t.IsLocked && !in.TestMode {
+			return apierr.PaymentRequiredf("This template is locked (created outside your template quota): it can only be edited with test_mode=1.").WithPath("test_mode")
+		}
+		switch t.Status {
+		case state.TemplatePreparing:
+			return apierr.Conflictf("The template is still being prepared: wait for the template_created event.")
+		case state.TemplateError:
+			return apierr.Badf("template_id", "The template could not be created (template_error) and cannot be edited.")
+		}
+		url, err = newTemplateEditURL(tx, t, c.account.ID, opts)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return embeddedEditURLResponse{Embedded: embeddedEditURLView{EditURL: templateEditURL(c, url.Token), ExpiresAt: url.ExpiresAt}}, nil
+}
+
+// newTemplateEditURL stores an edit URL token for a template, valid for the
+// world's EditURLTTL.
+func newTemplateEditURL(tx *state.Txn, t *state.Template, accountID string, opts state.TemplateEditURL) (*state.TemplateEditURL, error) {
+	u := opts
+	u.Token = tx.NewSecret()
+	u.TemplateID = t.ID
+	u.AccountID = accountID
+	u.ExpiresAt = tx.Now().Add(state.GetConfig(tx).EditURLTTL.D()).Unix()
+	if err := state.Put(tx, state.TableTemplateEditURLs, &u); err != nil {
+		return nil, err
+	}
+	return &u, nil
+}
+
+// templateEditURL is the public address of an edit page.
+func templateEditURL(c *call, token string) string {
+	return c.worldURL("editor/template/" + token)
+}
+
+// tplEdits are the changes a user makes when saving in the editor; nil
+// fields keep the template's values.
+type tplEdits struct {
+	Title       *string
+	Subject     *string
+	Message     *string
+	SignerRoles []state.TemplateRole
+	CCRoles     []string
+	SetCCRoles  bool
+}
+
+// saveTemplateEdits applies an editor save inside tx: the edit URL's
+// cc_roles and merge_fields, the user's changes, and the start of the
+// template's preparation (template_created follows). A draft needs at least
+// one signer role; roles must keep every field's signer.
+func saveTemplateEdits(tx *state.Txn, t *state.Template, url *state.TemplateEditURL, e tplEdits) (*state.Template, error) {
+	if t.Status != state.TemplateDraft && t.Status != state.TemplateReady {
+		return nil, apierr.Conflictf("The template is %s and cannot be saved now.", t.Status)
+	}
+	c := cloneTemplate(t)
+	if url != nil {
+		if url.CCRoles != nil {
+			c.CCRoles = nil
+			for _, r := range url.CCRoles {
+				if strings.TrimSpace(r) != "" {
+					c.CCRoles = append(c.CCRoles, strings.TrimSpace(r))
+				}
+			}
+		}
+		if url.SetMergeFields {
+			c.MergeFields = append([]state.TemplateMergeField(nil), url.MergeFields...)
+		}
+	}
+	if e.Title != nil {
+		c.Title = *e.Title
+	}
+	if e.Subject != nil {
+		if err := checkMaxLen("subject", *e.Subject, 200); err != nil {
+			return nil, err
+		}
+		c.Subject = *e.Subject
+	}
+	if e.Message != nil {
+		if err := checkMaxLen("message", *e.Message, 5000); err != nil {
+			return nil, err
+		}
+		c.Message = *e.Message
+	}
+	if e.SetCCRoles {
+		c.CCRoles = e.CCRoles
+	}
+	if e.SignerRoles != nil {
+		seen := map[string]bool{}
+		for i, r := range e.SignerRoles {
+			key := strings.ToLower(strings.TrimSpace(r.Name))
+			if key == "" {
+				return nil, apierr.Missing(fmt.Sprintf("signer_roles[%d][name]", i))
+			}
+			if seen[key] {
+				return nil, apierr.Badf(fmt.Sprintf("signer_roles[%d][name]", i), "Duplicate signer role name %q: role names must be unique.", r.Name)
+			}
+			seen[key] = true
+		}
+		c.SignerRoles = e.SignerRoles
+	}
+	if len(c.SignerRoles) == 0 {
+		return nil, apierr.Badf("signer_roles", "A template needs at least one signer role before it can be saved.")
+	}
+	for _, f := range c.Fields {
+		if f.Role >= len(c.SignerRoles) {
+			return nil, apierr.Badf("signer_roles", "Field %q belongs to signer role %d, which the template no longer has.", f.APIID, f.Role+1)
+		}
+	}
+	for _, a := range c.Attachments {
+		if a.Role >= len(c.SignerRoles) {
+			return nil, apierr.Badf("signer_roles", "Attachment %q belongs to signer role %d, which the template no longer has.", a.Name, a.Role+1)
+		}
+	}
+	c.Status = state.TemplatePreparing
+	c.UpdatedAt = tx.Unix()
+	if err := startTemplatePreparation(tx, c); err != nil {
+		return nil, err
+	}
+	if err := state.PutTemplate(tx, c); err != nil {
+		return nil, err
+	}
+	if url != nil {
+		u := *url
+		u.Used = true
+		if err := state.Put(tx, state.TableTemplateEditURLs, &u); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// editorWorld finds the world of an editor page (no credentials: the token
+// is the key, as for the real edit URLs).
+func editorWorld(c *call) (*state.TemplateEditURL, *state.Template, string, int) {
+	w := c.s.world(c.param("world"))
+	if w == nil {
+		return nil, nil, "This edit link does not exist.", http.StatusNotFound
+	}
+	c.w = w
+	tx := c.read()
+	u, err := state.Get[state.TemplateEditURL](tx, state.TableTemplateEditURLs, c.param("token"))
+	if err != nil {
+		return nil, nil, "This edit link does not exist.", http.StatusNotFound
+	}
+	t, err := state.GetTemplate(tx, u.TemplateID)
+	if err != nil {
+		return nil, nil, "The template of this edit link was deleted.", http.StatusGone
+	}
+	if u.Used {
+		return nil, nil, "This edit link was already used.", http.StatusGone
+	}
+	if tx.Unix() > u.ExpiresAt {
+		return nil, nil, "This edit link has expired.", http.StatusGone
+	}
+	return u, t, "", 0
+}
+
+// editorPage serves the edit page of an embedded template.
+func editorPage(c *call) (any, error) {
+	u, t, msg, status := editorWorld(c)
+	if u == nil {
+		return editorHTML(status, editorMessage{Title: "Template editor", Message: msg})
+	}
+	return editorHTML(http.StatusOK, editorForm{Template: t, Action: c.r.URL.Path, Editor: u.Editor,
+		Roles: tplRoleLines(t.SignerRoles), CCs: strings.Join(t.CCRoles, "\n"), Draft: t.Status == state.TemplateDraft})
+}
+
+// editorSave is the page's Save button: a form post with title, subject,
+// message, signer_roles and cc_roles (one role per line).
+func editorSave(c *call) (any, error) {
+	u, t, msg, status := editorWorld(c)
+	if u == nil {
+		return editorHTML(status, editorMessage{Title: "Template editor", Message: msg})
+	}
+	c.r.Body = http.MaxBytesReader(nil, c.r.Body, 1<<20)
+	if err := c.r.ParseForm(); err != nil {
+		return editorHTML(http.StatusBadRequest, editorMessage{Title: "Template editor", Message: "The form could not be read: " + err.Error()})
+	}
+	form := c.r.PostForm
+	var e tplEdits
+	formValue := func(key string) *string {
+		if !form.Has(key) {
+			return nil
+		}
+		v := form.Get(key)
+		return &v
+	}
+	e.Title, e.Subject, e.Message = formValue("title"), formValue("subject"), formValue("message")
+	if form.Has("signer_roles") {
+		e.SignerRoles = []state.TemplateRole{}
+		for _, line := range strings.Split(form.Get("signer_roles"), "\n") {
+			if name := strings.TrimSpace(line); name != "" {
+				e.SignerRoles = append(e.SignerRoles, state.TemplateRole{Name: name})
+			}
+		}
+	}
+	if form.Has("cc_roles") {
+		e.SetCCRoles = true
+		for _, line := range strings.Split(form.Get("cc_roles"), "\n") {
+			if name := strings.TrimSpace(line); name != "" {
+				e.CCRoles = append(e.CCRoles, name)
+			}
+		}
+	}
+	var saved *state.Template
+	err := c.update(func(tx *state.Txn) error {
+		cur, err := state.GetTemplate(tx, t.ID)
+		if err != nil {
+			return errTemplateNotFound()
+		}
+		saved, err = saveTemplateEdits(tx, cur, u, e)
+		return err
+	})
+	if err != nil {
+		text := err.Error()
+		if ae, ok := apierr.As(err); ok {
+			text = ae.Msg
+		}
+		return editorHTML(http.StatusBadRequest, editorMessage{Title: "Template editor", Message: text})
+	}
+	return editorHTML(http.StatusOK, editorMessage{Title: "Template saved", Message: "The template was saved and is being prepared.",
+		TemplateID: saved.ID, TemplateTitle: saved.Title, Roles: roleNames(saved.SignerRoles)})
+}
+
+func roleNames(roles []state.TemplateRole) []string {
+	out := make([]string, 0, len(roles))
+	for _, r := range roles {
+		out = append(out, r.Name)
+	}
+	return out
+}
+
+func tplRoleLines(roles []state.TemplateRole) string { return strings.Join(roleNames(roles), "\n") }
+
+type editorForm struct {
+	Template *state.Template
+	Action   string
+	Editor   state.TemplateEditorOptions
+	Roles    string
+	CCs      string
+	Draft    bool
+}
+
+type editorMessage struct {
+	Title         string
+	Message       string
+	TemplateID    string
+	TemplateTitle string
+	Roles         []string
+}
+
+var editorTemplates = template.Must(template.New("form").Parse(`<!doctype html>
+<html><head><meta charset="utf-8"><title>Edit template {{.Template.Title}}</title></head>
+<body>
+<h1>{{if .Draft}}New template{{else}}Edit template{{end}}: {{.Template.Title}}</h1>
+<p>Template {{.Template.ID}} (signsandbox editor; fields are placed through the API).</p>
+<ul>{{range .Template.Documents}}<li>{{.Name}} ({{len .Pages}} page(s))</li>{{end}}</ul>
+<form method="post" action="{{.Action}}">
+<p><label>Title <input name="title" value="{{.Template.Title}}"></label></p>
+<p><label>Subject <input name="subject" value="{{.Template.Subject}}"></label></p>
+<p><label>Message <textarea name="message">{{.Template.Message}}</textarea></label></p>
+<p><label>Signer roles (one per line) <textarea name="signer_roles">{{.Roles}}</textarea></label></p>
+<p><label>CC roles (one per line) <textarea name="cc_roles">{{.CCs}}</textarea></label></p>
+<p><button type="submit">Save</button></p>
+</form>
+</body></html>`))
+
+var editorDone = template.Must(template.New("done").Parse(`<!doctype html>
+<html><head><meta charset="utf-8"><title>{{.Title}}</title></head>
+<body><h1>{{.Title}}</h1><p>{{.Message}}</p>
+{{if .TemplateID}}<script>
+if (window.parent && window.parent !== window) {
+  window.parent.postMessage({type: "hellosign:userCreateTemplate", payload: {templateId: {{.TemplateID}}, title: {{.TemplateTitle}}, signerRoles: {{.Roles}}}}, "*");
+}
+</script>{{end}}
+</body></html>`))
+
+// editorHTML renders a page as a raw HTML answer.
+func editorHTML(status int, data any) (any, error) {
+	var b bytes.Buffer
+	tpl := editorDone
+	if _, ok := data.(editorForm); ok {
+		tpl = editorTemplates
+	}
+	if err := tpl.Execute(&b, data); err != nil {
+		return nil, err
+	}
+	h := http.Header{}
+	h.Set("Cache-Control", "no-store")
+	return &rawResponse{status: status, contentType: "text/html; charset=utf-8", header: h, body: b.Bytes()}, nil
+}

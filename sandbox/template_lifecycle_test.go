@@ -1,0 +1,248 @@
+package sandbox_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestTemplateCreatePreparedAsynchronously(t *testing.T) {
+	srv := newServer(t)
+	r := tplMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/template/create", tplStandardFields(),
+		tplFile{Name: "nda.pdf", Data: tplSamplePDF(t)})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	var created map[string]map[string]any
+	require.NoError(t, json.Unmarshal(r.Body, &created))
+	assert.Equal(t, []string{"template_id"}, tplKeys(created["template"]), "TemplateCreateResponse carries only the id")
+	id := created["template"]["template_id"].(string)
+
+	// Readable at once, files refused until prepared, no event yet.
+	tpl := tplGet(t, srv, srv.APIKey, id)
+	assert.Equal(t, "Mutual NDA", tpl["title"])
+	for _, p := range []string{"/v3/template/files/", "/v3/template/files_as_data_uri/", "/v3/template/files_as_file_url/"} {
+		f := srv.Do(http.MethodGet, p+id, nil)
+		if f.Status == http.StatusMethodNotAllowed {
+			t.Logf("%s is not implemented yet", p)
+			continue
+		}
+		assert.Equal(t, http.StatusConflict, f.Status, "%s while preparing: %s", p, f.Body)
+		name, _, _ := errorOf(t, f.Body)
+		assert.Equal(t, "conflict", name)
+	}
+	assert.Empty(t, tplEvents(srv, "template_created", id))
+
+	srv.Advance(tplPrepDelay - 1e9)
+	assert.Empty(t, tplEvents(srv, "template_created", id), "not before the preparation delay")
+	srv.Advance(1e9)
+	evs := tplEvents(srv, "template_created", id)
+	require.Len(t, evs, 1)
+	assert.Equal(t, []string{tplOwnerID}, evs[0].AccountIDs)
+	var obj map[string]any
+	require.NoError(t, json.Unmarshal(evs[0].Object, &obj))
+	assert.Equal(t, id, obj["template_id"])
+
+	for _, p := range []string{"/v3/template/files/", "/v3/template/files_as_data_uri/", "/v3/template/files_as_file_url/"} {
+		f := srv.Do(http.MethodGet, p+id, nil)
+		if f.Status == http.StatusMethodNotAllowed {
+			continue
+		}
+		assert.Equal(t, http.StatusOK, f.Status, "%s when ready: %.300s", p, f.Body)
+	}
+}
+
+func TestTemplateGetRendersTheOfficialShape(t *testing.T) {
+	srv := newServer(t)
+	id := tplReady(t, srv)
+	tpl := tplGet(t, srv, srv.APIKey, id)
+
+	assert.Equal(t, id, tpl["template_id"])
+	assert.Equal(t, "For your signature", tpl["message"])
+	assert.Equal(t, true, tpl["is_creator"])
+	assert.Equal(t, true, tpl["can_edit"])
+	assert.Equal(t, false, tpl["is_embedded"])
+	assert.Equal(t, false, tpl["is_locked"])
+	assert.Equal(t, map[string]any{"deal": "42", "amount": 1234.5}, tpl["metadata"])
+	assert.Equal(t, []any{map[string]any{"name": "Client", "order": 0.0}, map[string]any{"name": "Witness", "order": 1.0}}, tpl["signer_roles"])
+	assert.Equal(t, []any{map[string]any{"name": "Manager"}}, tpl["cc_roles"])
+
+	docs := tpl["documents"].([]any)
+	require.Len(t, docs, 1)
+	doc := docs[0].(map[string]any)
+	assert.Equal(t, "nda.pdf", doc["name"])
+	assert.EqualValues(t, 0, doc["index"])
+	assert.Equal(t, []any{map[string]any{"name": "agree", "rule": map[string]any{"requirement": "require_1", "groupLabel": "Agreement"}}}, doc["field_groups"])
+
+	fields := map[string]map[string]any{}
+	for _, f := range doc["form_fields"].([]any) {
+		m := f.(map[string]any)
+		fields[m["api_id"].(string)] = m
+	}
+	require.Len(t, fields, 5, "merge fields are custom fields, not form fields")
+	assert.Equal(t, "1", fields["sig_client"]["signer"], "signers are role numbers from 1")
+	assert.Equal(t, "2", fields["wit_name"]["signer"], "a field may name its role")
+	assert.Equal(t, "letters_only", fields["wit_name"]["validation_type"])
+	assert.Equal(t, "arial", fields["wit_name"]["fontFamily"])
+	assert.EqualValues(t, 12, fields["wit_name"]["originalFontSize"])
+	assert.Contains(t, fields["wit_name"], "avg_text_length")
+	assert.Contains(t, fields["wit_name"], "isMultiline")
+	assert.Equal(t, "agree", fields["agree_a"]["group"])
+	assert.Nil(t, fields["sig_client"]["group"])
+	assert.NotContains(t, fields["sig_client"], "validation_type", "text-only keys stay on text fields")
+
+	custom := map[string]map[string]any{}
+	for _, f := range doc["custom_fields"].([]any) {
+		m := f.(map[string]any)
+		custom[m["name"].(string)] = m
+	}
+	require.Len(t, custom, 2)
+	assert.Equal(t, "text", custom["Full Name"]["type"])
+	assert.Nil(t, custom["Full Name"]["signer"], "merge fields belong to the sender")
+	assert.Equal(t, "checkbox", custom["Is Registered"]["type"])
+	assert.Equal(t, "merge_reg", custom["Is Registered"]["api_id"])
+
+	accounts := tpl["accounts"].([]any)
+	require.Len(t, accounts, 1)
+	acct := accounts[0].(map[string]any)
+	assert.Equal(t, "owner@sandbox.example", acct["email_address"])
+	assert.EqualValues(t, 99, acct["quotas"].(map[string]any)["templates_left"])
+	assert.NotContains(t, acct["quotas"], "documents_left", "unlimited quotas are left out (the schema does not allow null)")
+}
+
+func TestTemplateListPagingAndAccounts(t *testing.T) {
+	srv := newServer(t)
+	var ids []string
+	for i := 0; i < 5; i++ {
+		f := tplStandardFields()
+		f["title"] = "Contract " + itoa(i)
+		ids = append(ids, tplCreate(t, srv, srv.APIKey, f))
+	}
+	srv.Advance(tplPrepDelay)
+
+	r := srv.Do(http.MethodGet, "/v3/template/list?page_size=2&page=2", nil)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	var out struct {
+		Templates []map[string]any `json:"templates"`
+		ListInfo  map[string]any   `json:"list_info"`
+	}
+	require.NoError(t, r.JSON(&out))
+	assert.Equal(t, map[string]any{"num_pages": 3.0, "num_results": 5.0, "page": 2.0, "page_size": 2.0}, out.ListInfo)
+	require.Len(t, out.Templates, 2)
+	assert.Equal(t, ids[2], out.Templates[0]["template_id"], "newest first")
+	assert.Equal(t, ids[1], out.Templates[1]["template_id"])
+
+	assert.Equal(t, []string{ids[4], ids[3], ids[2], ids[1], ids[0]}, tplListIDs(t, srv, srv.APIKey, ""))
+	assert.Empty(t, tplListIDs(t, srv, srv.APIKey, "?page=9"), "a page past the end is empty")
+	assert.Empty(t, tplListIDs(t, srv, tplTeammateKey, ""), "not shared yet")
+	assert.Len(t, tplListIDs(t, srv, tplTeammateKey, "?account_id=all"), 5, "team-wide list")
+	assert.Len(t, tplListIDs(t, srv, tplTeammateKey, "?account_id="+tplOwnerID), 5, "a team member's list")
+
+	for _, tc := range []struct{ name, query, path string }{
+		{"page 0", "?page=0", "page"},
+		{"page_size 0", "?page_size=0", "page_size"},
+		{"page_size 101", "?page_size=101", "page_size"},
+		{"bad query", "?query=to:me", "query"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := srv.Do(http.MethodGet, "/v3/template/list"+tc.query, nil)
+			assert.Equal(t, http.StatusBadRequest, r.Status, "%s", r.Body)
+			_, _, path := errorOf(t, r.Body)
+			assert.Equal(t, tc.path, path)
+		})
+	}
+	r = srv.DoAs(tplOutsiderKey, http.MethodGet, "/v3/template/list?account_id="+tplOwnerID, nil)
+	assert.Equal(t, http.StatusForbidden, r.Status, "%s", r.Body)
+}
+
+func TestTemplateListQuery(t *testing.T) {
+	srv := newServer(t)
+	a := tplStandardFields()
+	a["title"], a["message"] = "Field Trip Release", "Bring a lunch"
+	idA := tplCreate(t, srv, srv.APIKey, a)
+	b := tplStandardFields()
+	b["title"], b["metadata"] = "Employment contract", map[string]any{"department": "sales"}
+	idB := tplCreate(t, srv, srv.APIKey, b, tplFile{Name: "offer-letter.pdf", Data: tplSamplePDF(t)})
+	c := tplStandardFields()
+	c["title"], c["test_mode"] = "Test only", true
+	idC := tplCreate(t, srv, srv.APIKey, c)
+	srv.Advance(tplPrepDelay)
+
+	cases := []struct {
+		query string
+		want  []string
+	}{
+		{"title:Field Trip Release", []string{idA}},
+		{"title:field AND message:lunch", []string{idA}},
+		{"title:Field OR title:Employment", []string{idB, idA}},
+		{"metadata:sales", []string{idB}},
+		{"filename:offer*", []string{idB}},
+		{"test_mode:true", []string{idC}},
+		{"contract", []string{idB}},
+		{"owner:me", []string{idC, idB, idA}},
+		{"created:[2025-01-01 TO 2025-01-01]", []string{idC, idB, idA}},
+		{"created:{2025-01-01 TO 2025-01-03}", []string{}},
+		{"(title:trip OR title:test) AND test_mode:false", []string{idA}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.query, func(t *testing.T) {
+			q := "?query=" + urlQueryEscape(tc.query)
+			assert.Equal(t, tc.want, tplListIDs(t, srv, srv.APIKey, q))
+		})
+	}
+	for _, bad := range []string{"(title:a", "title:a)", "*foo", "from:me", "nosuchfield:x", "created:[2020 TO x]", "title:a AND"} {
+		r := srv.Do(http.MethodGet, "/v3/template/list?query="+urlQueryEscape(bad), nil)
+		assert.Equal(t, http.StatusBadRequest, r.Status, "%q: %s", bad, r.Body)
+	}
+}
+
+func TestTemplateDelete(t *testing.T) {
+	srv := newServer(t)
+	id := tplReady(t, srv)
+	assert.EqualValues(t, 99, tplQuotas(t, srv, srv.APIKey)["templates_left"])
+
+	r := srv.DoAs(tplTeammateKey, http.MethodPost, "/v3/template/delete/"+id, nil)
+	assert.Equal(t, http.StatusForbidden, r.Status, "a team member may read but not delete: %s", r.Body)
+	r = srv.DoAs(tplOutsiderKey, http.MethodPost, "/v3/template/delete/"+id, nil)
+	assert.Equal(t, http.StatusNotFound, r.Status, "%s", r.Body)
+
+	r = srv.Do(http.MethodPost, "/v3/template/delete/"+id, nil)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	assert.Empty(t, r.Body, "empty 200")
+	assert.EqualValues(t, 100, tplQuotas(t, srv, srv.APIKey)["templates_left"], "the quota unit comes back")
+
+	r = srv.Do(http.MethodGet, "/v3/template/"+id, nil)
+	assert.Equal(t, http.StatusNotFound, r.Status)
+	name, _, _ := errorOf(t, r.Body)
+	assert.Equal(t, "not_found", name)
+	r = srv.Do(http.MethodPost, "/v3/template/delete/"+id, nil)
+	assert.Equal(t, http.StatusNotFound, r.Status)
+	assert.Empty(t, tplListIDs(t, srv, srv.APIKey, ""))
+}
+
+func TestTemplateOfAnotherWorldIsNotFound(t *testing.T) {
+	srv := newServer(t)
+	id := tplReady(t, srv)
+	w := srv.NewWorld()
+	for _, p := range []string{"/v3/template/" + id, "/v3/template/files/" + id} {
+		r := srv.DoAs(w.APIKey, http.MethodGet, p, nil)
+		if r.Status == http.StatusMethodNotAllowed {
+			continue
+		}
+		assert.Equal(t, http.StatusNotFound, r.Status, "%s: %s", p, r.Body)
+	}
+	r := srv.DoAs(w.APIKey, http.MethodPost, "/v3/template/delete/"+id, nil)
+	assert.Equal(t, http.StatusNotFound, r.Status)
+	r = srv.DoAs(w.APIKey, http.MethodPost, "/v3/template/add_user/"+id, map[string]any{"email_address": "owner@sandbox.example"})
+	assert.Equal(t, http.StatusNotFound, r.Status)
+	assert.Equal(t, http.StatusOK, srv.Do(http.MethodGet, "/v3/template/"+id, nil).Status, "still there in its own world")
+}
+
+func tplKeys(m map[string]any) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}

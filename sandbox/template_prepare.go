@@ -1,0 +1,176 @@
+package sandbox
+
+// Asynchronous template preparation: template/create, a saved embedded
+// draft and update_files leave a template "preparing"; a scheduler job
+// after the world's TemplatePreparationDelay makes it ready (template_created)
+// or failed (template_error). Until then its files answer 409.
+
+import (
+	"fmt"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/files"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
+)
+
+// jobTemplatePrepare finishes the preparation of one template (subject).
+const jobTemplatePrepare = "template.prepare"
+
+// templateFailureHook lets scenarios turn a template's preparation into a
+// failure (template_error) deterministically. It runs inside the job's
+// transaction after the sandbox's own checks passed; when it answers fail,
+// msg becomes the event_message (a default is used when msg is empty). The
+// scenario engine assigns it; nil means no injected failures.
+var templateFailureHook func(w *world.World, t *state.Template) (fail bool, msg string)
+
+func init() {
+	registerJob(jobTemplatePrepare, runTemplatePrepare)
+	fileOwners[kindTemplate] = fileOwner{visible: templateFilesVisible, compose: templateComposition}
+}
+
+// startTemplatePreparation queues the preparation job and the file
+// preparation of a template that has just become "preparing". Files are
+// scheduled now so that they are ready when template_created is emitted;
+// templateFilesVisible answers 409 until the template is ready.
+func startTemplatePreparation(tx *state.Txn, t *state.Template) error {
+	cfg := state.GetConfig(tx)
+	if err := state.CancelJobs(tx, t.ID, jobTemplatePrepare); err != nil {
+		return err
+	}
+	if _, err := state.Schedule(tx, jobTemplatePrepare, t.ID, cfg.TemplatePreparationDelay.D(), nil); err != nil {
+		return err
+	}
+	return scheduleFiles(tx, kindTemplate, t.ID)
+}
+
+// runTemplatePrepare is the preparation job.
+func runTemplatePrepare(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) error {
+	t, err := state.GetTemplate(tx, job.Subject)
+	if err != nil || t.Status != state.TemplatePreparing {
+		return nil // deleted or already settled meanwhile
+	}
+	msg := templatePreparationProblem(t)
+	if msg == "" && templateFailureHook != nil {
+		if fail, m := templateFailureHook(w, t); fail {
+			msg = m
+			if msg == "" {
+				msg = "The template could not be created."
+			}
+		}
+	}
+	c := cloneTemplate(t)
+	c.UpdatedAt = tx.Unix()
+	evType := evTemplateCreated
+	if msg != "" {
+		c.Status, c.ErrorMessage, evType = state.TemplateError, msg, evTemplateError
+		if c.QuotaCharged {
+			if err := refundTemplateQuota(tx, c.OwnerID); err != nil {
+				return err
+			}
+			c.QuotaCharged = false
+		}
+	} else {
+		c.Status = state.TemplateReady
+	}
+	if err := state.PutTemplate(tx, c); err != nil {
+		return err
+	}
+	return s.emit(tx, eventSpec{Type: evType, ObjectType: objTemplate, ObjectID: c.ID, AccountIDs: c.Accounts(),
+		ClientID: c.ClientID, EventMessage: msg})
+}
+
+// templatePreparationProblem says why a template cannot be prepared ("" when
+// it can): a document that could not be fetched or read, or an overlay
+// whose files have fewer pages or another orientation than the files they
+// replace (measured on the PDFs' pages, in order across documents).
+func templatePreparationProblem(t *state.Template) string {
+	for i, d := range t.Documents {
+		if d.Error != "" {
+			return fmt.Sprintf("Document %d (%s) could not be processed: %s", i, d.Name, d.Error)
+		}
+		if len(d.Pages) == 0 {
+			return fmt.Sprintf("Document %d (%s) has no pages.", i, d.Name)
+		}
+	}
+	if t.OverlayOf == "" {
+		return ""
+	}
+	old, cur := t.OverlayPages, t.Pages()
+	if len(cur) < len(old) {
+		return fmt.Sprintf("The new files have %d page(s), fewer than the %d page(s) of the files of template %s: an overlay needs the same or a higher page count.", len(cur), len(old), t.OverlayOf)
+	}
+	for k := range old {
+		if a, b := pageOrientation(old[k]), pageOrientation(cur[k]); a != b {
+			return fmt.Sprintf("Page %d of the new files is %s but page %d of the files of template %s is %s: an overlay needs the same orientation.", k+1, b, k+1, t.OverlayOf, a)
+		}
+	}
+	return ""
+}
+
+// pageOrientation is "landscape" for pages wider than tall, else "portrait".
+func pageOrientation(p state.Page) string {
+	if p.Width > p.Height {
+		return "landscape"
+	}
+	return "portrait"
+}
+
+// templateFilesVisible is the documents subsystem's access check for
+// template downloads: 404 for templates the caller cannot see, 409 while
+// the template is a draft or being prepared, 422 when preparation failed.
+func templateFilesVisible(c *call, tx *state.Txn, id string) error {
+	t, err := templateFor(tx, c.account.ID, id)
+	if err != nil {
+		return err
+	}
+	switch t.Status {
+	case state.TemplateDraft, state.TemplatePreparing:
+		return apierr.Conflictf("The files of this template are still being prepared: wait for the template_created event.")
+	case state.TemplateError:
+		return apierr.New(apierr.UnprocessableEntity, "The files of this template could not be processed (template_error): "+t.ErrorMessage)
+	}
+	return nil
+}
+
+// templateComposition describes a template's downloadable PDF: its
+// documents as they are (a template has no signatures or audit trail).
+func templateComposition(tx *state.Txn, id string) (files.Composition, error) {
+	t, err := state.GetTemplate(tx, id)
+	if err != nil {
+		return files.Composition{}, errTemplateNotFound()
+	}
+	comp := files.Composition{ID: t.ID, Title: t.Title, TestMode: t.IsLocked}
+	for _, d := range t.Documents {
+		if d.PDFBlobID == "" {
+			continue
+		}
+		pdf, err := state.GetBlob(tx, d.PDFBlobID)
+		if err != nil {
+			return files.Composition{}, fmt.Errorf("template %s: document %s: %w", t.ID, d.Name, err)
+		}
+		comp.Documents = append(comp.Documents, files.Source{Name: d.Name, PDF: pdf})
+	}
+	return comp, nil
+}
+
+// cloneTemplate copies a stored template deeply enough to change any slice.
+func cloneTemplate(t *state.Template) *state.Template {
+	c := *t
+	c.SignerRoles = append([]state.TemplateRole(nil), t.SignerRoles...)
+	c.CCRoles = append([]string(nil), t.CCRoles...)
+	c.Documents = append([]state.Document(nil), t.Documents...)
+	c.Fields = append([]state.TemplateField(nil), t.Fields...)
+	c.Groups = append([]state.TemplateFieldGroup(nil), t.Groups...)
+	c.Rules = append([]state.TemplateFieldRule(nil), t.Rules...)
+	c.MergeFields = append([]state.TemplateMergeField(nil), t.MergeFields...)
+	c.Attachments = append([]state.TemplateAttachment(nil), t.Attachments...)
+	c.SharedWith = append([]string(nil), t.SharedWith...)
+	c.OverlayPages = append([]state.Page(nil), t.OverlayPages...)
+	c.Metadata = append([]byte(nil), t.Metadata...)
+	if t.Editor != nil {
+		e := *t.Editor
+		c.Editor = &e
+	}
+	return &c
+}
