@@ -1,0 +1,696 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
+)
+
+// The team model: an account belongs to at most one team (Account.TeamID,
+// with its role in Account.RoleCode). Teams form trees through
+// Team.ParentID (sub-teams); the admins and team managers of any team of a
+// tree manage the whole tree, which is what "in your organisation" means
+// below. Adding someone who is not yet in the tree sends an invitation
+// (state.TeamInvite) that the invitee accepts through the link of the
+// invitation e-mail (see acceptTeamInvite).
+
+func init() {
+	handle("teamGet", teamGet)
+	handle("teamUpdate", teamUpdate)
+	handle("teamCreate", teamCreate)
+	handle("teamDelete", teamDelete)
+	handle("teamAddMember", teamAddMember)
+	handle("teamRemoveMember", teamRemoveMember)
+	handle("teamInfo", teamInfo)
+	handle("teamInvites", teamInvites)
+	handle("teamMembers", teamMembers)
+	handle("teamSubTeams", teamSubTeams)
+	registerJob(jobTeamTransfer, runTeamTransfer)
+	control(http.MethodPost, "/teams", controlCreateSubTeam)
+	controlPublic(http.MethodPost, "/w/{world}/team_invites/{invite_id}/accept", acceptTeamInvite)
+	controlPublic(http.MethodGet, "/w/{world}/team_invites/{invite_id}/accept", acceptTeamInvite)
+}
+
+const (
+	// defaultTeamName is TeamCreateRequest.name's documented default.
+	defaultTeamName = "Untitled Team"
+	// teamInviteTTL is how long an invitation can be accepted.
+	teamInviteTTL = 30 * 24 * time.Hour
+	// teamTransferDelay is how long the queued transfer of a removed
+	// member's objects takes (remove_member answers 201: "queued").
+	teamTransferDelay = 5 * time.Second
+	jobTeamTransfer   = "team.transfer_ownership"
+)
+
+// onTeamOwnershipTransfer runs inside the job that transfers a removed team
+// member's objects to new_owner_email_address. API apps move here; the
+// owners of signature requests and templates hook in to move theirs.
+var onTeamOwnershipTransfer func(s *Sandbox, w *world.World, tx *state.Txn, fromAccountID, toAccountID string) error
+
+var errNoTeam = apierr.NotFoundf("Team does not exist")
+
+// callerTeam reads the caller and their team inside tx; 404 when the caller
+// belongs to no team, as GET /team is documented to answer.
+func callerTeam(c *call, tx *state.Txn) (*state.Account, *state.Team, error) {
+	me, err := state.Get[state.Account](tx, state.TableAccounts, c.account.ID)
+	if err != nil {
+		return nil, nil, apierr.NotFoundf("Account not found.")
+	}
+	if me.TeamID == "" {
+		return me, nil, errNoTeam
+	}
+	t, err := state.Get[state.Team](tx, state.TableTeams, me.TeamID)
+	if err != nil {
+		return me, nil, errNoTeam
+	}
+	return me, t, nil
+}
+
+// requireTeamRole refuses callers whose role is not one of codes.
+func requireTeamRole(me *state.Account, what string, codes ...string) error {
+	for _, c := range codes {
+		if me.RoleCode == c {
+			return nil
+		}
+	}
+	return apierr.Forbiddenf("Your role on the Team (%s) does not allow you to %s.", teamRoleName(me.RoleCode), what)
+}
+
+func teamRoleName(code string) string {
+	if n, ok := teamRoleNames[code]; ok {
+		return n
+	}
+	return "Member"
+}
+
+// sameOrg reports whether two teams are in one tree.
+func sameOrg(tx *state.Txn, a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	ra, err1 := state.RootTeamOf(tx, a)
+	rb, err2 := state.RootTeamOf(tx, b)
+	return err1 == nil && err2 == nil && ra.ID == rb.ID
+}
+
+// orgTeam finds a team the caller may act on: 404 for an unknown id, 403 for
+// a team outside the caller's organisation.
+func orgTeam(tx *state.Txn, me *state.Account, id, path string) (*state.Team, error) {
+	t, err := state.Get[state.Team](tx, state.TableTeams, id)
+	if err != nil {
+		return nil, errNoTeam.WithPath(path)
+	}
+	if !sameOrg(tx, me.TeamID, t.ID) {
+		return nil, apierr.Forbiddenf("You do not have access to this Team.").WithPath(path)
+	}
+	return t, nil
+}
+
+func checkRoleName(path, v string) (string, error) {
+	code, ok := teamRoleCodes[v]
+	if !ok {
+		return "", apierr.Badf(path, "Invalid %s %q: use Member, Developer, Team Manager or Admin.", path, v)
+	}
+	return code, nil
+}
+
+func putTeamAccount(tx *state.Txn, a *state.Account) error {
+	return state.Put(tx, state.TableAccounts, a)
+}
+
+func teamResponse(tx *state.Txn, t *state.Team) (teamGetResponse, error) {
+	v, err := viewTeam(tx, t)
+	return teamGetResponse{Team: v}, err
+}
+
+// teamGet answers the caller's team.
+func teamGet(c *call) (any, error) {
+	tx := c.read()
+	_, t, err := callerTeam(c, tx)
+	if err != nil {
+		return nil, err
+	}
+	return teamResponse(tx, t)
+}
+
+type teamNameRequest struct {
+	Name *string `json:"name"`
+}
+
+// teamUpdate renames the caller's team (admins only).
+func teamUpdate(c *call) (any, error) {
+	var req teamNameRequest
+	if err := c.bind(&req); err != nil {
+		return nil, err
+	}
+	if req.Name != nil && *req.Name == "" {
+		return nil, apierr.Badf("name", "name cannot be empty.")
+	}
+	var out teamGetResponse
+	err := c.update(func(tx *state.Txn) error {
+		me, t, err := callerTeam(c, tx)
+		if err != nil {
+			return err
+		}
+		if err := requireTeamRole(me, "rename it", "a"); err != nil {
+			return err
+		}
+		if req.Name != nil && *req.Name != t.Name {
+			t = state.Clone(t)
+			t.Name = *req.Name
+			if err := state.Put(tx, state.TableTeams, t); err != nil {
+				return err
+			}
+		}
+		out, err = teamResponse(tx, t)
+		return err
+	})
+	return out, err
+}
+
+// teamCreate creates a team with the caller as its admin; the caller must
+// not belong to a team yet.
+func teamCreate(c *call) (any, error) {
+	var req teamNameRequest
+	if err := c.bind(&req); err != nil {
+		return nil, err
+	}
+	name := defaultTeamName
+	if req.Name != nil && *req.Name != "" {
+		name = *req.Name
+	}
+	var out teamGetResponse
+	err := c.update(func(tx *state.Txn) error {
+		me, _, err := callerTeam(c, tx)
+		if err == nil {
+			return apierr.Forbiddenf("You are already a member of a Team; leave it before you create one.")
+		}
+		if me == nil {
+			return err
+		}
+		t := &state.Team{ID: tx.NewID(), Name: name, CreatedAt: tx.Unix(), Seq: tx.Seq()}
+		if err := state.Put(tx, state.TableTeams, t); err != nil {
+			return err
+		}
+		me = state.Clone(me)
+		me.TeamID, me.RoleCode = t.ID, "a"
+		if err := putTeamAccount(tx, me); err != nil {
+			return err
+		}
+		out, err = teamResponse(tx, t)
+		return err
+	})
+	return out, err
+}
+
+// teamDelete deletes the caller's team when the caller is its only member
+// and it has no sub-teams. Its outstanding invitations expire.
+func teamDelete(c *call) (any, error) {
+	err := c.update(func(tx *state.Txn) error {
+		me, t, err := callerTeam(c, tx)
+		if err != nil {
+			return err
+		}
+		if err := requireTeamRole(me, "delete it", "a"); err != nil {
+			return err
+		}
+		members, err := state.MembersOfTeam(tx, t.ID)
+		if err != nil {
+			return err
+		}
+		if len(members) > 1 {
+			return apierr.Forbiddenf("A Team can only be deleted when you are its only member (it has %d).", len(members))
+		}
+		subs, err := state.SubTeamsOf(tx, t.ID)
+		if err != nil {
+			return err
+		}
+		if len(subs) > 0 {
+			return apierr.Forbiddenf("A Team with sub teams cannot be deleted (it has %d).", len(subs))
+		}
+		if err := withdrawInvites(tx, func(inv *state.TeamInvite) bool { return inv.TeamID == t.ID }, t.ID); err != nil {
+			return err
+		}
+		if err := tx.Delete(state.TableTeams, t); err != nil {
+			return err
+		}
+		me = state.Clone(me)
+		me.TeamID, me.RoleCode = "", ""
+		return putTeamAccount(tx, me)
+	})
+	if err != nil {
+		return nil, err
+	}
+	// The official description declares a 200 without content.
+	return &rawResponse{status: http.StatusOK}, nil
+}
+
+// withdrawInvites expires the outstanding invitations of a team that match.
+func withdrawInvites(tx *state.Txn, match func(*state.TeamInvite) bool, teamID string) error {
+	invites, err := state.InvitesOfTeam(tx, teamID)
+	if err != nil {
+		return err
+	}
+	for _, inv := range invites {
+		if inv.Outstanding(tx.Unix()) && match(inv) {
+			w := state.Clone(inv)
+			w.WithdrawnAt = tx.Unix()
+			if err := state.Put(tx, state.TableTeamInvites, w); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+type teamAddMemberQuery struct {
+	TeamID string `json:"team_id"`
+}
+
+type teamMemberRequest struct {
+	AccountID    string `json:"account_id"`
+	EmailAddress string `json:"email_address"`
+	Role         string `json:"role"`
+}
+
+// checkTarget validates account_id / email_address (account_id prevails).
+func (r teamMemberRequest) checkTarget() error {
+	if r.AccountID == "" && r.EmailAddress == "" {
+		return apierr.Badf("account_id", "Missing required parameter: account_id or email_address.")
+	}
+	if r.AccountID == "" {
+		return checkEmail("email_address", r.EmailAddress)
+	}
+	return nil
+}
+
+// target finds the account named by the request; by e-mail it may not
+// exist (nil, with the address).
+func (r teamMemberRequest) target(tx *state.Txn) (*state.Account, string, error) {
+	if r.AccountID != "" {
+		a, err := state.Get[state.Account](tx, state.TableAccounts, r.AccountID)
+		if err != nil {
+			return nil, "", apierr.NotFoundf("Account not found.").WithPath("account_id")
+		}
+		return a, a.Email, nil
+	}
+	a, err := state.AccountByEmail(tx, r.EmailAddress)
+	if err != nil {
+		return nil, r.EmailAddress, nil
+	}
+	return a, a.Email, nil
+}
+
+// teamAddMember invites an account or address to the caller's team (or,
+// with team_id, to a team of the caller's organisation with role). Members
+// of the organisation move at once; others are invited; members of another
+// team cannot be invited (team_invite_failed).
+func teamAddMember(c *call) (any, error) {
+	var q teamAddMemberQuery
+	if err := c.query(&q); err != nil {
+		return nil, err
+	}
+	var req teamMemberRequest
+	if err := c.bind(&req); err != nil {
+		return nil, err
+	}
+	if err := req.checkTarget(); err != nil {
+		return nil, err
+	}
+	code := "m"
+	if req.Role != "" {
+		rc, err := checkRoleName("role", req.Role)
+		if err != nil {
+			return nil, err
+		}
+		if q.TeamID == "" {
+			c.warn("parameter_ignored", "role is only used together with team_id and was ignored.")
+		} else {
+			code = rc
+		}
+	}
+	var out teamGetResponse
+	err := c.update(func(tx *state.Txn) error {
+		me, t, err := callerTeam(c, tx)
+		if err != nil {
+			return err
+		}
+		if err := requireTeamRole(me, "add members", "a", "t"); err != nil {
+			return err
+		}
+		if q.TeamID != "" {
+			if t, err = orgTeam(tx, me, q.TeamID, "team_id"); err != nil {
+				return err
+			}
+		}
+		acct, email, err := req.target(tx)
+		if err != nil {
+			return err
+		}
+		switch {
+		case acct != nil && acct.TeamID == t.ID:
+			if q.TeamID != "" && req.Role != "" && acct.RoleCode != code {
+				a := state.Clone(acct)
+				a.RoleCode = code
+				err = putTeamAccount(tx, a)
+			}
+		case acct != nil && sameOrg(tx, acct.TeamID, t.ID):
+			a := state.Clone(acct)
+			a.TeamID, a.RoleCode = t.ID, code
+			err = putTeamAccount(tx, a)
+		case acct != nil && acct.TeamID != "":
+			return apierr.New(apierr.TeamInviteFailed, email+" is already a member of another Team.")
+		default:
+			err = c.inviteToTeam(tx, me, t, email, teamRoleNames[code])
+		}
+		if err != nil {
+			return err
+		}
+		out, err = teamResponse(tx, t)
+		return err
+	})
+	return out, err
+}
+
+// inviteToTeam records an invitation and e-mails its acceptance link. An
+// outstanding invitation of the same address to the same team is kept as
+// is.
+func (c *call) inviteToTeam(tx *state.Txn, inviter *state.Account, t *state.Team, email, role string) error {
+	existing, err := state.InvitesOfEmail(tx, email)
+	if err != nil {
+		return err
+	}
+	for _, inv := range existing {
+		if inv.TeamID == t.ID && inv.Outstanding(tx.Unix()) {
+			return nil
+		}
+	}
+	inv := &state.TeamInvite{
+		ID: tx.NewID(), TeamID: t.ID, Email: email, EmailKey: state.EmailKey(email), Role: role,
+		InviterID: inviter.ID, SentAt: tx.Unix(), ExpiresAt: tx.Now().Add(teamInviteTTL).Unix(), Seq: tx.Seq(),
+	}
+	if err := state.Put(tx, state.TableTeamInvites, inv); err != nil {
+		return err
+	}
+	_, err = sendEmail(tx, state.Email{
+		Kind: mailTeamInvite, To: email,
+		Subject: inviter.Email + " has invited you to join the team " + t.Name + " on Dropbox Sign",
+		Link:    c.worldURL("team_invites/" + inv.ID + "/accept"),
+	})
+	return err
+}
+
+type teamRemoveMemberRequest struct {
+	AccountID            string `json:"account_id"`
+	EmailAddress         string `json:"email_address"`
+	NewOwnerEmailAddress string `json:"new_owner_email_address"`
+	NewTeamID            string `json:"new_team_id"`
+	NewRole              string `json:"new_role"`
+}
+
+// teamRemoveMember removes a member from the caller's organisation, moves
+// them to another of its teams (new_team_id, new_role), or expires their
+// outstanding invitation. With new_owner_email_address their API apps (and,
+// through onTeamOwnershipTransfer, their documents and templates) move to
+// that account in a queued job. The official description declares 201.
+func teamRemoveMember(c *call) (any, error) {
+	var req teamRemoveMemberRequest
+	if err := c.bind(&req); err != nil {
+		return nil, err
+	}
+	if err := (teamMemberRequest{AccountID: req.AccountID, EmailAddress: req.EmailAddress}).checkTarget(); err != nil {
+		return nil, err
+	}
+	if req.NewOwnerEmailAddress != "" {
+		if err := checkEmail("new_owner_email_address", req.NewOwnerEmailAddress); err != nil {
+			return nil, err
+		}
+	}
+	code := "m"
+	if req.NewRole != "" {
+		rc, err := checkRoleName("new_role", req.NewRole)
+		if err != nil {
+			return nil, err
+		}
+		if req.NewTeamID == "" {
+			c.warn("parameter_ignored", "new_role is only used together with new_team_id and was ignored.")
+		}
+		code = rc
+	}
+	var out teamGetResponse
+	err := c.update(func(tx *state.Txn) error {
+		me, t, err := callerTeam(c, tx)
+		if err != nil {
+			return err
+		}
+		if err := requireTeamRole(me, "remove members", "a", "t"); err != nil {
+			return err
+		}
+		acct, email, err := teamMemberRequest{AccountID: req.AccountID, EmailAddress: req.EmailAddress}.target(tx)
+		if err != nil {
+			return err
+		}
+		if acct != nil && sameOrg(tx, acct.TeamID, me.TeamID) {
+			if err := c.removeFromTeam(tx, me, acct, req, code); err != nil {
+				return err
+			}
+		} else {
+			found := false
+			teams, err := state.AllTeams(tx)
+			if err != nil {
+				return err
+			}
+			for _, ot := range teams {
+				if !sameOrg(tx, ot.ID, me.TeamID) {
+					continue
+				}
+				err := withdrawInvites(tx, func(inv *state.TeamInvite) bool {
+					if inv.EmailKey == state.EmailKey(email) {
+						found = true
+						return true
+					}
+					return false
+				}, ot.ID)
+				if err != nil {
+					return err
+				}
+			}
+			if !found {
+				path := "email_address"
+				if req.AccountID != "" {
+					path = "account_id"
+				}
+				return apierr.NotFoundf("%s is not a member of your Team and has no invitation to it.", email).WithPath(path)
+			}
+		}
+		out, err = teamResponse(tx, t)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return withStatus{status: http.StatusCreated, value: out}, nil
+}
+
+// removeFromTeam takes a member out of the organisation or moves them.
+func (c *call) removeFromTeam(tx *state.Txn, me, acct *state.Account, req teamRemoveMemberRequest, code string) error {
+	path := "email_address"
+	if req.AccountID != "" {
+		path = "account_id"
+	}
+	a := state.Clone(acct)
+	if req.NewTeamID != "" {
+		nt, err := orgTeam(tx, me, req.NewTeamID, "new_team_id")
+		if err != nil {
+			return err
+		}
+		a.TeamID, a.RoleCode = nt.ID, code
+	} else {
+		if acct.ID == me.ID {
+			return apierr.Badf(path, "You cannot remove yourself from your Team.")
+		}
+		a.TeamID, a.RoleCode = "", ""
+	}
+	if req.NewOwnerEmailAddress != "" {
+		heir, err := state.AccountByEmail(tx, req.NewOwnerEmailAddress)
+		if err != nil || heir.ID == acct.ID || !sameOrg(tx, heir.TeamID, me.TeamID) {
+			return apierr.Badf("new_owner_email_address",
+				"new_owner_email_address must be another member of your Team (%s is not).", req.NewOwnerEmailAddress)
+		}
+		if _, err := state.Schedule(tx, jobTeamTransfer, acct.ID, teamTransferDelay, teamTransferArgs{From: acct.ID, To: heir.ID}); err != nil {
+			return err
+		}
+	}
+	return putTeamAccount(tx, a)
+}
+
+type teamTransferArgs struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// runTeamTransfer moves a removed member's API apps to the new owner and
+// lets other subsystems move theirs.
+func runTeamTransfer(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) error {
+	var args teamTransferArgs
+	if err := json.Unmarshal(job.Args, &args); err != nil {
+		return err
+	}
+	apps, err := state.All[state.APIApp](tx, state.TableAPIApps, state.IndexOwner+"_prefix", args.From)
+	if err != nil {
+		return err
+	}
+	for _, app := range apps {
+		moved := state.Clone(app)
+		moved.OwnerAccountID = args.To
+		if err := state.Put(tx, state.TableAPIApps, moved); err != nil {
+			return err
+		}
+	}
+	if onTeamOwnershipTransfer != nil {
+		return onTeamOwnershipTransfer(s, w, tx, args.From, args.To)
+	}
+	return nil
+}
+
+// teamInfoQuery is the query of GET /team/info.
+type teamInfoQuery struct {
+	TeamID string `json:"team_id"`
+}
+
+// teamInfo describes the caller's team, or a team of the caller's
+// organisation named by team_id.
+func teamInfo(c *call) (any, error) {
+	var q teamInfoQuery
+	if err := c.query(&q); err != nil {
+		return nil, err
+	}
+	tx := c.read()
+	me, t, err := callerTeam(c, tx)
+	if err != nil && q.TeamID == "" {
+		return nil, err
+	}
+	if q.TeamID != "" {
+		if me == nil {
+			return nil, err
+		}
+		if t, err = orgTeam(tx, me, q.TeamID, "team_id"); err != nil {
+			return nil, err
+		}
+	}
+	members, err := state.MembersOfTeam(tx, t.ID)
+	if err != nil {
+		return nil, err
+	}
+	subs, err := state.SubTeamsOf(tx, t.ID)
+	if err != nil {
+		return nil, err
+	}
+	v := teamInfoView{TeamID: t.ID, Name: t.Name, NumMembers: len(members), NumSubTeams: len(subs)}
+	if t.ParentID != "" {
+		if p, err := state.Get[state.Team](tx, state.TableTeams, t.ParentID); err == nil {
+			v.TeamParent = &teamParentView{TeamID: p.ID, Name: p.Name}
+		}
+	}
+	return teamGetInfoResponse{Team: v}, nil
+}
+
+type teamInvitesQuery struct {
+	EmailAddress string `json:"email_address"`
+}
+
+// teamInvites lists the outstanding invitations of an address: the caller's
+// own (all of them), or another address's invitations to the caller's
+// organisation.
+func teamInvites(c *call) (any, error) {
+	var q teamInvitesQuery
+	if err := c.query(&q); err != nil {
+		return nil, err
+	}
+	email := q.EmailAddress
+	if email == "" {
+		email = c.account.Email
+	} else if err := checkEmail("email_address", email); err != nil {
+		return nil, err
+	}
+	tx := c.read()
+	me, err := state.Get[state.Account](tx, state.TableAccounts, c.account.ID)
+	if err != nil {
+		return nil, apierr.NotFoundf("Account not found.")
+	}
+	own := state.EmailKey(email) == me.EmailKey
+	invites, err := state.InvitesOfEmail(tx, email)
+	if err != nil {
+		return nil, err
+	}
+	out := teamInvitesResponse{TeamInvites: []teamInviteView{}}
+	for _, inv := range invites {
+		if !inv.Outstanding(tx.Unix()) || (!own && !sameOrg(tx, inv.TeamID, me.TeamID)) {
+			continue
+		}
+		out.TeamInvites = append(out.TeamInvites, teamInviteView{
+			EmailAddress: inv.Email, TeamID: inv.TeamID, Role: inv.Role, SentAt: inv.SentAt, ExpiresAt: inv.ExpiresAt,
+		})
+	}
+	return out, nil
+}
+
+// pagedTeam reads the team of a /team/{members,sub_teams}/{team_id} call.
+func pagedTeam(c *call, tx *state.Txn) (*state.Team, int, int, error) {
+	var q pagingQuery
+	if err := c.query(&q); err != nil {
+		return nil, 0, 0, err
+	}
+	page, size, err := q.bounds()
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	me, err := state.Get[state.Account](tx, state.TableAccounts, c.account.ID)
+	if err != nil {
+		return nil, 0, 0, apierr.NotFoundf("Account not found.")
+	}
+	t, err := orgTeam(tx, me, c.param("team_id"), "team_id")
+	return t, page, size, err
+}
+
+// teamMembers lists a team's members with their role names.
+func teamMembers(c *call) (any, error) {
+	tx := c.read()
+	t, page, size, err := pagedTeam(c, tx)
+	if err != nil {
+		return nil, err
+	}
+	members, err := state.MembersOfTeam(tx, t.ID)
+	if err != nil {
+		return nil, err
+	}
+	rows, info := pageSlice(members, page, size)
+	out := teamMembersResponse{TeamMembers: []teamMemberView{}, ListInfo: info}
+	for _, a := range rows {
+		out.TeamMembers = append(out.TeamMembers, teamMemberView{AccountID: a.ID, EmailAddress: a.Email, Role: teamRoleName(a.RoleCode)})
+	}
+	return out, nil
+}
+
+// teamSubTeams lists a team's direct sub-teams.
+func teamSubTeams(c *call) (any, error) {
+	tx := c.read()
+	t, page, size, err := pagedTeam(c, tx)
+	if err != nil {
+		return nil, err
+	}
+	subs, err := state.SubTeamsOf(tx, t.ID)
+	if err != nil {
+		return nil, err
+	}
+	rows, info := pageSlice(subs, page, size)
+	out := teamSubTeamsResponse{SubTeams: []subTeamView{}, ListInfo: info}
+	for _, st := range rows {
+		out.SubTeams = append(out.SubTeams, subTeamView{TeamID: st.ID, Name: st.Name})
+	}
+	return out, nil
+}

@@ -1,0 +1,200 @@
+package sandbox
+
+import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+// pagingQuery is the page and page_size query parameters of the list
+// operations of teams, API apps, faxes and fax lines.
+type pagingQuery struct {
+	Page     *int `json:"page"`
+	PageSize *int `json:"page_size"`
+}
+
+// pagingInfo is ListInfoResponse.
+type pagingInfo struct {
+	NumPages   int  `json:"num_pages"`
+	NumResults *int `json:"num_results"`
+	Page       int  `json:"page"`
+	PageSize   int  `json:"page_size"`
+}
+
+// bounds checks page (>= 1, default 1) and page_size (1..100, default 20).
+func (q pagingQuery) bounds() (page, size int, err error) {
+	page, size = 1, 20
+	if q.Page != nil {
+		if *q.Page < 1 {
+			return 0, 0, apierr.Badf("page", "page must be 1 or more (got %d).", *q.Page)
+		}
+		page = *q.Page
+	}
+	if q.PageSize != nil {
+		if *q.PageSize < 1 || *q.PageSize > 100 {
+			return 0, 0, apierr.Badf("page_size", "page_size must be between 1 and 100 (got %d).", *q.PageSize)
+		}
+		size = *q.PageSize
+	}
+	return page, size, nil
+}
+
+// pageSlice cuts one page out of rows and describes it. A page past the end
+// is empty; num_pages is 0 when there are no results.
+func pageSlice[T any](rows []T, page, size int) ([]T, pagingInfo) {
+	n := len(rows)
+	info := pagingInfo{NumPages: (n + size - 1) / size, NumResults: intPtr(n), Page: page, PageSize: size}
+	start := (page - 1) * size
+	if start >= n {
+		return []T{}, info
+	}
+	end := min(start+size, n)
+	return rows[start:end], info
+}
+
+// teamRoleNames maps the role codes of AccountResponse.role_code to the role
+// names of the team operations.
+var teamRoleNames = map[string]string{
+	"a": "Admin",
+	"m": "Member",
+	"d": "Developer",
+	"t": "Team Manager",
+}
+
+// teamRoleCodes is the inverse of teamRoleNames.
+var teamRoleCodes = map[string]string{
+	"Admin":        "a",
+	"Member":       "m",
+	"Developer":    "d",
+	"Team Manager": "t",
+}
+
+// teamAccountView is the subset of AccountResponse that team and fax line
+// answers show for other accounts: no settings, locale or callback URL, as
+// the official examples do.
+type teamAccountView struct {
+	AccountID    string         `json:"account_id"`
+	EmailAddress string         `json:"email_address"`
+	IsLocked     bool           `json:"is_locked"`
+	IsPaidHS     bool           `json:"is_paid_hs"`
+	IsPaidHF     bool           `json:"is_paid_hf"`
+	Quotas       *accountQuotas `json:"quotas,omitempty"`
+	RoleCode     *string        `json:"role_code,omitempty"`
+}
+
+// viewTeamAccount renders a team member or invitee; withRole adds role_code
+// (members have one, invitees do not).
+func viewTeamAccount(a *state.Account, withQuotas, withRole bool) teamAccountView {
+	v := teamAccountView{AccountID: a.ID, EmailAddress: a.Email, IsLocked: a.IsLocked, IsPaidHS: a.IsPaidHS, IsPaidHF: a.IsPaidHF}
+	if withQuotas {
+		q := viewAccount(a).Quotas
+		v.Quotas = &q
+	}
+	if withRole && a.RoleCode != "" {
+		v.RoleCode = strPtr(a.RoleCode)
+	}
+	return v
+}
+
+// teamView is TeamResponse.
+type teamView struct {
+	Name            string            `json:"name"`
+	Accounts        []teamAccountView `json:"accounts"`
+	InvitedAccounts []teamAccountView `json:"invited_accounts"`
+	InvitedEmails   []string          `json:"invited_emails"`
+}
+
+// teamGetResponse is TeamGetResponse.
+type teamGetResponse struct {
+	Team teamView `json:"team"`
+}
+
+// viewTeam renders a team with its members and its outstanding invitations:
+// invitees with an account are invited_accounts, the others invited_emails.
+func viewTeam(tx *state.Txn, t *state.Team) (teamView, error) {
+	v := teamView{Name: t.Name, Accounts: []teamAccountView{}, InvitedAccounts: []teamAccountView{}, InvitedEmails: []string{}}
+	members, err := state.MembersOfTeam(tx, t.ID)
+	if err != nil {
+		return v, err
+	}
+	for _, a := range members {
+		v.Accounts = append(v.Accounts, viewTeamAccount(a, true, true))
+	}
+	invites, err := state.InvitesOfTeam(tx, t.ID)
+	if err != nil {
+		return v, err
+	}
+	seen := map[string]bool{}
+	for _, inv := range invites {
+		if !inv.Outstanding(tx.Unix()) || seen[inv.EmailKey] {
+			continue
+		}
+		seen[inv.EmailKey] = true
+		if a, err := state.AccountByEmail(tx, inv.Email); err == nil {
+			v.InvitedAccounts = append(v.InvitedAccounts, viewTeamAccount(a, true, false))
+			continue
+		}
+		v.InvitedEmails = append(v.InvitedEmails, inv.Email)
+	}
+	return v, nil
+}
+
+// teamParentView is TeamParentResponse (null for a root team).
+type teamParentView struct {
+	TeamID string `json:"team_id"`
+	Name   string `json:"name"`
+}
+
+// teamInfoView is TeamInfoResponse.
+type teamInfoView struct {
+	TeamID      string          `json:"team_id"`
+	TeamParent  *teamParentView `json:"team_parent"`
+	Name        string          `json:"name"`
+	NumMembers  int             `json:"num_members"`
+	NumSubTeams int             `json:"num_sub_teams"`
+}
+
+// teamGetInfoResponse is TeamGetInfoResponse.
+type teamGetInfoResponse struct {
+	Team teamInfoView `json:"team"`
+}
+
+// teamInviteView is TeamInviteResponse. redeemed_at is absent while the
+// invitation is outstanding (the schema does not allow null).
+type teamInviteView struct {
+	EmailAddress string `json:"email_address"`
+	TeamID       string `json:"team_id"`
+	Role         string `json:"role"`
+	SentAt       int64  `json:"sent_at"`
+	RedeemedAt   *int64 `json:"redeemed_at,omitempty"`
+	ExpiresAt    int64  `json:"expires_at"`
+}
+
+// teamInvitesResponse is TeamInvitesResponse.
+type teamInvitesResponse struct {
+	TeamInvites []teamInviteView `json:"team_invites"`
+}
+
+// teamMemberView is TeamMemberResponse.
+type teamMemberView struct {
+	AccountID    string `json:"account_id"`
+	EmailAddress string `json:"email_address"`
+	Role         string `json:"role"`
+}
+
+// teamMembersResponse is TeamMembersResponse.
+type teamMembersResponse struct {
+	TeamMembers []teamMemberView `json:"team_members"`
+	ListInfo    pagingInfo       `json:"list_info"`
+}
+
+// subTeamView is SubTeamResponse.
+type subTeamView struct {
+	TeamID string `json:"team_id"`
+	Name   string `json:"name"`
+}
+
+// teamSubTeamsResponse is TeamSubTeamsResponse.
+type teamSubTeamsResponse struct {
+	SubTeams []subTeamView `json:"sub_teams"`
+	ListInfo pagingInfo    `json:"list_info"`
+}
