@@ -123,12 +123,12 @@ h.test('a token revoked through the control plane is refused', async () => {
   await expectHttpError(h.api(AccountApi, { accessToken: tok.accessToken }).accountGet(), { status: 401, errorName: 'unauthorized' });
 });
 
-// Finding: the SDK only sets grant_type in the model constructors; a plain
+// Finding F1 (fixed): the SDK only sets grant_type in the model constructors; a plain
 // object (which the SDK accepts and converts) loses it, so the SDK posts
 // {"refresh_token": ...} to /oauth/token?refresh. That cannot succeed, but
 // the answer should name grant_type (the missing field), not code or
 // client_id as for the other operation on the same path.
-h.test('a refresh without grant_type (SDK plain object) is refused naming grant_type', { finding: 'F1 /oauth/token?refresh without grant_type is handled as oauthTokenGenerate' }, async () => {
+h.test('a refresh without grant_type (SDK plain object) is refused naming grant_type', async () => {
   const api = h.api(OAuthApi, { apiKey: '' });
   const tok = (await api.oauthTokenGenerate(generateRequest(await authorize()))).body;
   const err = await expectHttpError(api.oauthTokenRefresh({ refreshToken: tok.refreshToken }), { status: 400, errorName: 'bad_request' });
