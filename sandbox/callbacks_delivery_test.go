@@ -336,6 +336,8 @@ func TestWaitTimeoutValidation(t *testing.T) {
 		_, _, path := errorOf(t, r.Body)
 		assert.Equal(t, "timeout", path)
 	}
+	r := srv.Do(http.MethodPost, sandbox.ControlPrefix+"/callbacks/wait", map[string]any{"timout": "1s"})
+	assert.Equal(t, http.StatusBadRequest, r.Status, "a misspelt parameter is refused")
 	var st sandboxtest.CallbackStatus
 	srv.Control(http.MethodPost, "/callbacks/wait?timeout=2", nil, &st)
 	assert.True(t, st.Settled)

@@ -69,7 +69,9 @@ func TestQueueHeadOfLineAndRetries(t *testing.T) {
 	assert.Zero(t, ds[1].Due)
 
 	claimed := ds[0]
-	update(func(tx *state.Txn) error { return recordAttempt(tx, claimed, attemptResult{status: 200, delivered: true}) })
+	update(func(tx *state.Txn) error {
+		return recordAttempt(tx, claimed, attemptResult{status: 200, delivered: true})
+	})
 	ds = deliveriesInSeq(t, s)
 	assert.Equal(t, state.DeliveryDelivered, ds[0].State)
 	assert.Zero(t, ds[0].Due)

@@ -232,7 +232,7 @@ type waitRequest struct {
 // real HTTP requests) passes first.
 func controlWaitCallbacks(c *call) (any, error) {
 	var req waitRequest
-	if err := c.bind(&req); err != nil {
+	if err := c.bindStrict(&req); err != nil {
 		return nil, err
 	}
 	if req.Timeout == "" {

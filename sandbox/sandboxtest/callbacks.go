@@ -25,7 +25,6 @@ import (
 	"net/url"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 )
 
@@ -239,7 +238,7 @@ type Receiver struct {
 }
 
 // NewReceiver starts a receiver that acknowledges every delivery.
-func NewReceiver(t testing.TB) *Receiver {
+func NewReceiver(t TB) *Receiver {
 	t.Helper()
 	r := &Receiver{release: make(chan struct{})}
 	r.srv = httptest.NewServer(http.HandlerFunc(r.serve))
