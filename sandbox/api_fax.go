@@ -1,0 +1,384 @@
+package sandbox
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
+)
+
+// Faxes: POST /fax/send answers at once with the transmission
+// "transmitting"; a scheduler job ends it faxTransmitDelay later in
+// "success" or an error status. Pages are taken from the account's
+// num_fax_pages_left when the fax is sent, counted in fax_pages_sent when it
+// was transmitted, and given back when it failed or was deleted before it
+// was transmitted; test_mode faxes cost nothing.
+
+func init() {
+	handle("faxSend", faxSend)
+	handle("faxGet", faxGet)
+	handle("faxList", faxList)
+	handle("faxDelete", faxDelete)
+	handle("faxFiles", faxFiles)
+	registerJob(jobFaxTransmit, runFaxTransmit)
+}
+
+const (
+	jobFaxTransmit = "fax.transmit"
+	// faxTransmitDelay is how long a transmission takes.
+	faxTransmitDelay = 30 * time.Second
+	// maxPendingFaxes is how many faxes an account may have transmitting at
+	// once before sends answer 429 max_faxes.
+	maxPendingFaxes = 50
+	// mailFax is the outbox kind of a fax delivered to an e-mail address.
+	mailFax = "fax"
+)
+
+// faxOutcomes are the transmission results of recipient numbers by their
+// last three digits (SIP response codes, for memorability); every other
+// number, and every e-mail recipient, succeeds.
+var faxOutcomes = map[string]string{
+	"404": state.FaxErrorBadDestination,
+	"480": state.FaxErrorNoAnswer,
+	"486": state.FaxErrorBusy,
+	"487": state.FaxErrorDisconnected,
+	"500": state.FaxErrorUnknown,
+	"503": state.FaxErrorCouldNotFax,
+}
+
+type faxSendRequest struct {
+	Recipient        string      `json:"recipient"`
+	Sender           string      `json:"sender"`
+	Files            []wire.File `json:"files"`
+	FileURLs         []string    `json:"file_urls"`
+	TestMode         bool        `json:"test_mode"`
+	CoverPageTo      string      `json:"cover_page_to"`
+	CoverPageFrom    string      `json:"cover_page_from"`
+	CoverPageMessage string      `json:"cover_page_message"`
+	Title            string      `json:"title"`
+}
+
+// faxNumberDigits returns the digits of a fax number written in E.164 or
+// with the usual separators, or "" when v is not one.
+func faxNumberDigits(v string) string {
+	s := strings.TrimSpace(v)
+	s = strings.TrimPrefix(s, "+")
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case r == ' ' || r == '-' || r == '(' || r == ')' || r == '.':
+		default:
+			return ""
+		}
+	}
+	if n := b.Len(); n < 7 || n > 15 {
+		return ""
+	}
+	return b.String()
+}
+
+func (r *faxSendRequest) validate(c *call) error {
+	r.Recipient = strings.TrimSpace(r.Recipient)
+	switch {
+	case r.Recipient == "":
+		return apierr.Missing("recipient")
+	case strings.Contains(r.Recipient, "@"):
+		if err := checkEmail("recipient", r.Recipient); err != nil {
+			return err
+		}
+	case faxNumberDigits(r.Recipient) == "":
+		return apierr.Badf("recipient", "Invalid recipient %q: give a fax number in E.164 format (such as +14155550123) or an e-mail address.", r.Recipient)
+	}
+	if r.Sender != "" {
+		if faxNumberDigits(r.Sender) == "" {
+			return apierr.Badf("sender", "Invalid sender %q: give a fax number in E.164 format.", r.Sender)
+		}
+		if strings.Contains(r.Recipient, "@") {
+			c.warn("parameter_ignored", "sender is only used when the recipient is a fax number and was ignored.")
+			r.Sender = ""
+		}
+	}
+	return nil
+}
+
+// hasCoverPage reports whether the fax gets a cover page (one more page).
+func (r *faxSendRequest) hasCoverPage() bool {
+	return r.CoverPageTo != "" || r.CoverPageFrom != "" || r.CoverPageMessage != ""
+}
+
+// faxSend sends a fax of uploaded files or file_urls.
+func faxSend(c *call) (any, error) {
+	var req faxSendRequest
+	if err := c.bind(&req); err != nil {
+		return nil, err
+	}
+	if err := req.validate(c); err != nil {
+		return nil, err
+	}
+	pending, err := c.s.collectDocuments(c, req.Files, req.FileURLs)
+	if err != nil {
+		return nil, err
+	}
+	var out faxGetResponse
+	err = c.update(func(tx *state.Txn) error {
+		me, err := reloadCaller(c, tx)
+		if err != nil {
+			return err
+		}
+		if err := checkPendingFaxes(tx, me.ID); err != nil {
+			return err
+		}
+		docs, err := storeDocuments(tx, pending)
+		if err != nil {
+			return err
+		}
+		pages := 0
+		for _, d := range docs {
+			pages += max(1, d.PageCount())
+		}
+		if req.hasCoverPage() {
+			pages++
+		}
+		if !req.TestMode {
+			if err := chargeFaxPages(tx, me, pages); err != nil {
+				return err
+			}
+		}
+		id := tx.NewID()
+		title := req.Title
+		if title == "" && len(docs) > 0 {
+			title = docs[0].Name
+		}
+		sender := req.Sender
+		if sender == "" {
+			sender = me.Email
+		}
+		f := &state.Fax{
+			ID: id, AccountID: me.ID, Title: title, OriginalTitle: title, Sender: sender, Recipient: req.Recipient,
+			CoverPageTo: req.CoverPageTo, CoverPageFrom: req.CoverPageFrom, CoverPageMessage: req.CoverPageMessage,
+			TestMode: req.TestMode, Documents: docs, Pages: pages, Status: state.FaxTransmitting,
+			FilesURL: c.baseURL() + "/v3/fax/files/" + id, CreatedAt: tx.Unix(), Seq: tx.Seq(),
+		}
+		if err := state.Put(tx, state.TableFaxes, f); err != nil {
+			return err
+		}
+		if _, err := state.Schedule(tx, jobFaxTransmit, id, faxTransmitDelay, nil); err != nil {
+			return err
+		}
+		out = faxGetResponse{Fax: viewFax(f)}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func checkPendingFaxes(tx *state.Txn, accountID string) error {
+	faxes, err := state.FaxesOf(tx, accountID)
+	if err != nil {
+		return err
+	}
+	n := 0
+	for _, f := range faxes {
+		if f.Status == state.FaxTransmitting && !f.Deleted {
+			n++
+		}
+	}
+	if n >= maxPendingFaxes {
+		return apierr.New(apierr.MaxFaxes, "Too many faxes are being transmitted; wait until some have been sent.")
+	}
+	return nil
+}
+
+// chargeFaxPages takes pages from the account's num_fax_pages_left (null
+// means unlimited): 402 when not enough are left.
+func chargeFaxPages(tx *state.Txn, me *state.Account, pages int) error {
+	left := me.Quotas.NumFaxPagesLeft
+	if left == nil {
+		return nil
+	}
+	if *left < pages {
+		return apierr.PaymentRequiredf("This fax has %d page(s) but your account has %d fax page(s) left.", pages, *left)
+	}
+	a := state.Clone(me)
+	a.Quotas.NumFaxPagesLeft = intPtr(*left - pages)
+	return state.Put(tx, state.TableAccounts, a)
+}
+
+// settleFaxPages records the end of a transmission on the sender's account:
+// pages sent on success, pages given back otherwise.
+func settleFaxPages(tx *state.Txn, f *state.Fax, sent bool) error {
+	if f.TestMode {
+		return nil
+	}
+	cur, err := state.Get[state.Account](tx, state.TableAccounts, f.AccountID)
+	if err != nil {
+		return nil
+	}
+	a := state.Clone(cur)
+	switch {
+	case sent:
+		a.FaxPages += f.Pages
+	case a.Quotas.NumFaxPagesLeft != nil:
+		a.Quotas.NumFaxPagesLeft = intPtr(*a.Quotas.NumFaxPagesLeft + f.Pages)
+	default:
+		return nil
+	}
+	return state.Put(tx, state.TableAccounts, a)
+}
+
+// faxOutcome decides how a transmission ends.
+func faxOutcome(f *state.Fax) string {
+	for _, d := range f.Documents {
+		if d.Error != "" {
+			return state.FaxErrorCouldNotFax
+		}
+	}
+	if strings.Contains(f.Recipient, "@") {
+		return state.FaxSuccess
+	}
+	digits := faxNumberDigits(f.Recipient)
+	if len(digits) >= 3 {
+		if status, ok := faxOutcomes[digits[len(digits)-3:]]; ok {
+			return status
+		}
+	}
+	return state.FaxSuccess
+}
+
+// runFaxTransmit ends a transmission.
+func runFaxTransmit(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) error {
+	cur, err := state.Get[state.Fax](tx, state.TableFaxes, job.Subject)
+	if err != nil || cur.Deleted || cur.Status != state.FaxTransmitting {
+		return nil
+	}
+	f := state.Clone(cur)
+	f.Status, f.SentAt = faxOutcome(f), tx.Unix()
+	if err := state.Put(tx, state.TableFaxes, f); err != nil {
+		return err
+	}
+	if err := settleFaxPages(tx, f, f.Status == state.FaxSuccess); err != nil {
+		return err
+	}
+	if f.Status == state.FaxSuccess && strings.Contains(f.Recipient, "@") {
+		_, err := sendEmail(tx, state.Email{Kind: mailFax, To: f.Recipient, Subject: "Fax: " + f.Title, Link: f.FilesURL})
+		return err
+	}
+	return nil
+}
+
+// callerFax finds a fax of the caller: 404 when unknown (or deleted, unless
+// deletedOK), 403 when another account sent it.
+func callerFax(c *call, tx *state.Txn, deletedOK bool) (*state.Fax, error) {
+	f, err := state.Get[state.Fax](tx, state.TableFaxes, c.param("fax_id"))
+	if err != nil || (f.Deleted && !deletedOK) {
+		return nil, apierr.NotFoundf("Fax not found.").WithPath("fax_id")
+	}
+	if f.AccountID != c.account.ID {
+		return nil, apierr.Forbiddenf("You do not have access to this fax.").WithPath("fax_id")
+	}
+	return f, nil
+}
+
+// faxGet answers one fax.
+func faxGet(c *call) (any, error) {
+	f, err := callerFax(c, c.read(), false)
+	if err != nil {
+		return nil, err
+	}
+	return faxGetResponse{Fax: viewFax(f)}, nil
+}
+
+// faxList lists the caller's faxes, newest first.
+func faxList(c *call) (any, error) {
+	var q pagingQuery
+	if err := c.query(&q); err != nil {
+		return nil, err
+	}
+	page, size, err := q.bounds()
+	if err != nil {
+		return nil, err
+	}
+	tx := c.read()
+	all, err := state.FaxesOf(tx, c.account.ID)
+	if err != nil {
+		return nil, err
+	}
+	var faxes []*state.Fax
+	for i := len(all) - 1; i >= 0; i-- {
+		if !all[i].Deleted {
+			faxes = append(faxes, all[i])
+		}
+	}
+	rows, info := pageSlice(faxes, page, size)
+	out := faxListResponse{Faxes: []faxView{}, ListInfo: info}
+	for _, f := range rows {
+		out.Faxes = append(out.Faxes, viewFax(f))
+	}
+	return out, nil
+}
+
+// faxDelete deletes a fax (204). A fax still being transmitted is not sent
+// and its pages are given back.
+func faxDelete(c *call) (any, error) {
+	err := c.update(func(tx *state.Txn) error {
+		cur, err := callerFax(c, tx, false)
+		if err != nil {
+			return err
+		}
+		f := state.Clone(cur)
+		f.Deleted = true
+		if f.Status == state.FaxTransmitting {
+			if err := state.CancelJobs(tx, f.ID, jobFaxTransmit); err != nil {
+				return err
+			}
+			if err := settleFaxPages(tx, f, false); err != nil {
+				return err
+			}
+		}
+		return state.Put(tx, state.TableFaxes, f)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return noContent(), nil
+}
+
+// faxFiles downloads the fax as PDF; 410 once it was deleted.
+func faxFiles(c *call) (any, error) {
+	tx := c.read()
+	f, err := callerFax(c, tx, true)
+	if err != nil {
+		return nil, err
+	}
+	if f.Deleted {
+		return nil, apierr.Gone()
+	}
+	pdf, err := faxPDF(tx, f)
+	if err != nil {
+		return nil, err
+	}
+	h := http.Header{}
+	h.Set("Content-Disposition", `attachment; filename="fax-`+f.ID+`.pdf"`)
+	return &rawResponse{status: http.StatusOK, contentType: "application/pdf", header: h, body: pdf}, nil
+}
+
+// faxPDF is the fax's document as PDF.
+func faxPDF(tx *state.Txn, f *state.Fax) ([]byte, error) {
+	for _, d := range f.Documents {
+		if d.PDFBlobID == "" {
+			continue
+		}
+		if b, err := state.GetBlob(tx, d.PDFBlobID); err == nil {
+			return b, nil
+		}
+	}
+	return nil, apierr.NotFoundf("This fax has no file that could be read.")
+}

@@ -1,0 +1,94 @@
+package sandbox
+
+import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+// faxLineView is FaxLineResponseFaxLine.
+type faxLineView struct {
+	Number    string            `json:"number"`
+	CreatedAt int64             `json:"created_at"`
+	UpdatedAt int64             `json:"updated_at"`
+	Accounts  []teamAccountView `json:"accounts"`
+}
+
+// faxLineResponse is FaxLineResponse. Its warnings member is a single
+// object in the official schema, so fax line answers never carry warnings.
+type faxLineResponse struct {
+	FaxLine faxLineView `json:"fax_line"`
+}
+
+// faxLineListResponse is FaxLineListResponse.
+type faxLineListResponse struct {
+	ListInfo pagingInfo    `json:"list_info"`
+	FaxLines []faxLineView `json:"fax_lines"`
+}
+
+// faxLineAreaCodeGetResponse is FaxLineAreaCodeGetResponse.
+type faxLineAreaCodeGetResponse struct {
+	AreaCodes []int `json:"area_codes"`
+}
+
+// viewFaxLine renders a line with the accounts that have access to it, as
+// the official examples show them (no quotas, no role).
+func viewFaxLine(tx *state.Txn, l *state.FaxLine) faxLineView {
+	v := faxLineView{Number: l.Number, CreatedAt: l.CreatedAt, UpdatedAt: l.UpdatedAt, Accounts: []teamAccountView{}}
+	for _, id := range l.AccountIDs {
+		if a, err := state.Get[state.Account](tx, state.TableAccounts, id); err == nil {
+			v.Accounts = append(v.Accounts, viewTeamAccount(a, false, false))
+		}
+	}
+	return v
+}
+
+// faxView is FaxResponse.
+type faxView struct {
+	FaxID         string                 `json:"fax_id"`
+	Title         string                 `json:"title"`
+	OriginalTitle string                 `json:"original_title"`
+	Subject       *string                `json:"subject"`
+	Message       *string                `json:"message"`
+	Metadata      map[string]any         `json:"metadata"`
+	CreatedAt     int64                  `json:"created_at"`
+	Sender        string                 `json:"sender"`
+	FilesURL      string                 `json:"files_url"`
+	FinalCopyURI  *string                `json:"final_copy_uri"`
+	Transmissions []faxTransmissionsView `json:"transmissions"`
+}
+
+// faxTransmissionsView is FaxResponseTransmission; sent_at is absent while
+// the fax is being transmitted.
+type faxTransmissionsView struct {
+	Recipient  string `json:"recipient"`
+	StatusCode string `json:"status_code"`
+	SentAt     *int64 `json:"sent_at,omitempty"`
+}
+
+// faxGetResponse is FaxGetResponse.
+type faxGetResponse struct {
+	Fax faxView `json:"fax"`
+}
+
+// faxListResponse is FaxListResponse.
+type faxListResponse struct {
+	Faxes    []faxView  `json:"faxes"`
+	ListInfo pagingInfo `json:"list_info"`
+}
+
+// viewFax renders a fax. The cover page message is the fax's message; a fax
+// has no subject. final_copy_uri appears once the fax was sent.
+func viewFax(f *state.Fax) faxView {
+	v := faxView{
+		FaxID: f.ID, Title: f.Title, OriginalTitle: f.OriginalTitle, Message: strPtr(f.CoverPageMessage),
+		Metadata: map[string]any{}, CreatedAt: f.CreatedAt, Sender: f.Sender, FilesURL: f.FilesURL,
+		Transmissions: []faxTransmissionsView{{Recipient: f.Recipient, StatusCode: f.Status}},
+	}
+	if f.SentAt != 0 {
+		sent := f.SentAt
+		v.Transmissions[0].SentAt = &sent
+	}
+	if f.Status == state.FaxSuccess {
+		v.FinalCopyURI = strPtr("/v3/fax/files/" + f.ID)
+	}
+	return v
+}
