@@ -359,3 +359,35 @@ func TestEventCallbackSchemaCheckBites(t *testing.T) {
 		assert.Error(t, spec.ValidateSchema("EventCallbackRequest", []byte(bad)), name)
 	}
 }
+
+// TestAppCallbackTestThroughTheAPI: creating an app with a callback_url, or
+// changing it, sends callback_test to the app's URL; a bad URL is refused.
+func TestAppCallbackTestThroughTheAPI(t *testing.T) {
+	srv := newServer(t)
+	rcv := newCBReceiver(t)
+	r := srv.Do(http.MethodPost, "/v3/api_app", map[string]any{
+		"name": "Callback App", "domains": []string{"example.com"}, "callback_url": rcv.URL + "/one"})
+	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
+	clientID := r.Map()["api_app"].(map[string]any)["client_id"].(string)
+	srv.WaitCallbacks()
+	got := rcv.Events("callback_test")
+	require.Len(t, got, 1)
+	assert.Equal(t, "/one", got[0].Path)
+	assert.True(t, got[0].IsAppCallback())
+	assert.Equal(t, clientID, got[0].Metadata()["reported_for_app_id"])
+	assert.True(t, got[0].VerifyHash(srv.APIKey))
+
+	for _, u := range []string{rcv.URL + "/one", rcv.URL + "/two"} {
+		r = srv.Do(http.MethodPut, "/v3/api_app/"+clientID, map[string]any{"callback_url": u})
+		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	}
+	srv.WaitCallbacks()
+	got = rcv.Events("callback_test")
+	require.Len(t, got, 2, "only a changed URL is tested")
+	assert.Equal(t, "/two", got[1].Path)
+
+	r = srv.Do(http.MethodPut, "/v3/api_app/"+clientID, map[string]any{"callback_url": "ftp://example.com/cb"})
+	assert.Equal(t, http.StatusBadRequest, r.Status)
+	_, _, path := errorOf(t, r.Body)
+	assert.Equal(t, "callback_url", path)
+}

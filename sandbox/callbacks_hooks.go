@@ -16,6 +16,9 @@ func init() {
 		return s.callbackTestAccount(tx, a)
 	}
 	onAccountCreated = accountCreatedHook
+	onAppCallbackSet = func(s *Sandbox, _ *world.World, tx *state.Txn, app *state.APIApp) error {
+		return s.callbackTestApp(tx, app)
+	}
 	objectViews[objAccount] = func(_ *Sandbox, tx *state.Txn, id, _ string) (any, error) {
 		a, err := state.Get[state.Account](tx, state.TableAccounts, id)
 		if err != nil {
@@ -42,9 +45,9 @@ func (s *Sandbox) callbackTestAccount(tx *state.Txn, a *state.Account) error {
 }
 
 // callbackTestApp sends callback_test to an API app's callback URL (and only
-// there). The API app operations call it inside the transaction that stored
-// a new, non-empty callback_url (create, or update to a different URL),
-// after putting the app row. The event reports for the app's owner and is
+// there). The API app operations reach it through onAppCallbackSet inside
+// the transaction that stored a new, non-empty callback_url (create, or
+// update to a different URL), after putting the app row. The event reports for the app's owner and is
 // signed with the owner's primary API key.
 func (s *Sandbox) callbackTestApp(tx *state.Txn, app *state.APIApp) error {
 	if app.CallbackURL == "" {
