@@ -1,0 +1,192 @@
+package sandbox
+
+import (
+	"strings"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+func init() {
+	handle("signatureRequestGet", signatureRequestGet)
+	handle("signatureRequestRemind", signatureRequestRemind)
+	handle("signatureRequestUpdate", signatureRequestUpdate)
+	handle("signatureRequestCancel", signatureRequestCancel)
+	handle("signatureRequestRemove", signatureRequestRemove)
+	handle("signatureRequestReleaseHold", signatureRequestReleaseHold)
+}
+
+// signatureRequestGet answers a request the caller can see.
+func signatureRequestGet(c *call) (any, error) {
+	req, err := loadRequest(c.read(), c.param("signature_request_id"), c.account)
+	if err != nil {
+		return nil, err
+	}
+	return signatureRequestGetResponse{SignatureRequest: viewSignatureRequest(req, c.account.ID)}, nil
+}
+
+// sigreqAction runs a transition on a request the caller can see, in one
+// write transaction, and answers the request as it is afterwards.
+func sigreqAction(c *call, fn func(tx *state.Txn, req *state.SignatureRequest) (*outcome, error)) (any, error) {
+	var resp signatureRequestGetResponse
+	err := c.update(func(tx *state.Txn) error {
+		req, err := loadRequest(tx, c.param("signature_request_id"), c.account)
+		if err != nil {
+			return err
+		}
+		o, err := fn(tx, req)
+		if err != nil {
+			return err
+		}
+		if err := c.s.applyOutcome(tx, o); err != nil {
+			return err
+		}
+		if o != nil {
+			req = o.Req
+		}
+		resp.SignatureRequest = viewSignatureRequest(req, c.account.ID)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+// errOrNil keeps a nil *apierr.Error from becoming a non-nil error.
+func errOrNil(e *apierr.Error) error {
+	if e == nil {
+		return nil
+	}
+	return e
+}
+
+type remindRequest struct {
+	EmailAddress string `json:"email_address"`
+	Name         string `json:"name"`
+}
+
+// signatureRequestRemind e-mails a signer a reminder.
+func signatureRequestRemind(c *call) (any, error) {
+	var body remindRequest
+	if err := c.bind(&body); err != nil {
+		return nil, err
+	}
+	email := strings.TrimSpace(body.EmailAddress)
+	if err := checkEmail("email_address", email); err != nil {
+		return nil, err
+	}
+	return sigreqAction(c, func(tx *state.Txn, req *state.SignatureRequest) (*outcome, error) {
+		if !mayManage(tx, req, c.account) {
+			return nil, apierr.Forbiddenf("Only the requester can send reminders for this signature request.")
+		}
+		interval := int64(state.GetConfig(tx).ReminderInterval.D().Seconds())
+		o, e := tRemind(req, email, strings.TrimSpace(body.Name), tx.Unix(), interval)
+		return o, errOrNil(e)
+	})
+}
+
+type updateRequest struct {
+	SignatureID  string  `json:"signature_id"`
+	EmailAddress *string `json:"email_address"`
+	Name         *string `json:"name"`
+	ExpiresAt    *int64  `json:"expires_at"`
+}
+
+// signatureRequestUpdate changes a signer's name or e-mail address (a new
+// address gives a new signature_id) or the expiry.
+func signatureRequestUpdate(c *call) (any, error) {
+	var body updateRequest
+	if err := c.bind(&body); err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(body.SignatureID) == "" {
+		return nil, apierr.Missing("signature_id")
+	}
+	if body.EmailAddress == nil && body.Name == nil && body.ExpiresAt == nil {
+		return nil, apierr.Badf("email_address", "Give email_address and/or name (or expires_at) to update.")
+	}
+	if body.EmailAddress != nil {
+		v := strings.TrimSpace(*body.EmailAddress)
+		if err := checkEmail("email_address", v); err != nil {
+			return nil, err
+		}
+		body.EmailAddress = &v
+	}
+	if body.Name != nil {
+		v := strings.TrimSpace(*body.Name)
+		if v == "" {
+			return nil, blank("name")
+		}
+		body.Name = &v
+	}
+	expires, e := checkExpiresAt("expires_at", body.ExpiresAt, c.w.Now())
+	if e != nil {
+		return nil, e
+	}
+	return sigreqAction(c, func(tx *state.Txn, req *state.SignatureRequest) (*outcome, error) {
+		if !mayManage(tx, req, c.account) {
+			return nil, apierr.Forbiddenf("Only the requester can update this signature request.")
+		}
+		o, e := tUpdate(req, strings.TrimSpace(body.SignatureID), body.Name, body.EmailAddress, expires, signatureIDFrom(tx.NewID()), tx.Unix())
+		return o, errOrNil(e)
+	})
+}
+
+// signatureRequestCancel queues a cancelation; it completes after the
+// world's CancelDelay with signature_request_canceled.
+func signatureRequestCancel(c *call) (any, error) {
+	err := c.update(func(tx *state.Txn) error {
+		req, err := loadRequest(tx, c.param("signature_request_id"), c.account)
+		if err != nil {
+			return err
+		}
+		o, e := tCancel(req, mayManage(tx, req, c.account))
+		if e != nil {
+			return e
+		}
+		if err := c.s.applyOutcome(tx, o); err != nil {
+			return err
+		}
+		_, err = state.Schedule(tx, jobSigreqCancel, req.ID, state.GetConfig(tx).CancelDelay.D(), nil)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return emptyOK(), nil
+}
+
+// signatureRequestRemove removes the caller's access to a fully executed
+// request, at once.
+func signatureRequestRemove(c *call) (any, error) {
+	err := c.update(func(tx *state.Txn) error {
+		req, err := loadRequest(tx, c.param("signature_request_id"), c.account)
+		if err != nil {
+			return err
+		}
+		o, e := tRemove(req, c.account.ID, isParty(req, c.account) || ownsApp(tx, req, c.account.ID))
+		if e != nil {
+			return e
+		}
+		if err := state.RemoveAccess(tx, c.account.ID, req.ID); err != nil {
+			return err
+		}
+		return c.s.applyOutcome(tx, o)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return emptyOK(), nil
+}
+
+// signatureRequestReleaseHold sends a request its requester held.
+func signatureRequestReleaseHold(c *call) (any, error) {
+	return sigreqAction(c, func(tx *state.Txn, req *state.SignatureRequest) (*outcome, error) {
+		if !mayManage(tx, req, c.account) {
+			return nil, apierr.Forbiddenf("Only the requester can release this signature request.")
+		}
+		o, e := tRelease(req, tx.Unix())
+		return o, errOrNil(e)
+	})
+}

@@ -1,0 +1,259 @@
+package sandbox
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+// sigreqOp says which of the eight create and edit operations runs.
+type sigreqOp struct {
+	embedded bool // create_embedded*, edit_embedded*
+	template bool // *_with_template
+	edit     bool // edit*: PUT .../{signature_request_id}
+}
+
+func init() {
+	ops := map[string]sigreqOp{
+		"signatureRequestSend":                       {},
+		"signatureRequestCreateEmbedded":             {embedded: true},
+		"signatureRequestSendWithTemplate":           {template: true},
+		"signatureRequestCreateEmbeddedWithTemplate": {embedded: true, template: true},
+		"signatureRequestEdit":                       {edit: true},
+		"signatureRequestEditEmbedded":               {embedded: true, edit: true},
+		"signatureRequestEditWithTemplate":           {template: true, edit: true},
+		"signatureRequestEditEmbeddedWithTemplate":   {embedded: true, template: true, edit: true},
+	}
+	for id, op := range ops {
+		op := op
+		handle(id, func(c *call) (any, error) { return sigreqCreate(c, op) })
+	}
+}
+
+// sigreqCreate runs one create or edit operation: decode, validate all
+// that needs no database, check the app and the request being edited,
+// collect documents (outside any transaction: URLs are fetched), then
+// store everything in one transaction.
+func sigreqCreate(c *call, op sigreqOp) (any, error) {
+	var b sigreqBody
+	if err := c.bind(&b); err != nil {
+		return nil, err
+	}
+	editID := ""
+	if op.edit {
+		editID = c.param("signature_request_id")
+		tx := c.read()
+		old, err := loadRequest(tx, editID, c.account)
+		if err != nil {
+			return nil, err
+		}
+		if e := checkEditable(old, mayManage(tx, old, c.account), op.embedded); e != nil {
+			return nil, e
+		}
+	}
+	spec, e := c.sigreqSpecOf(&b, op)
+	if e != nil {
+		return nil, e
+	}
+	if e := checkClientID(c.read(), c.account, spec.ClientID, op.embedded, spec.TestMode); e != nil {
+		return nil, e
+	}
+	var tb *templateBody
+	var fields []parsedField
+	if op.template {
+		if tb, e = checkTemplateBody(c, &b); e != nil {
+			return nil, e
+		}
+	} else if fields, e = decodeFormFields(b.FormFieldsPerDocument); e != nil {
+		return nil, e
+	}
+	var pending []pendingDocument
+	if !op.template || len(b.Files) > 0 || len(b.FileURLs) > 0 {
+		docs, err := c.s.collectDocuments(c, b.Files, b.FileURLs)
+		if err != nil {
+			return nil, err
+		}
+		pending = docs
+	}
+	if !op.template {
+		if e := spec.addFields(&b, fields, pending); e != nil {
+			return nil, e
+		}
+	}
+	var resp signatureRequestGetResponse
+	err := c.update(func(tx *state.Txn) error {
+		acct, err := state.Get[state.Account](tx, state.TableAccounts, c.account.ID)
+		if err != nil {
+			return apierr.NotFoundf("Account not found.")
+		}
+		spec.Requester = acct
+		stored, err := storeDocuments(tx, pending)
+		if err != nil {
+			return err
+		}
+		if op.template {
+			if e := bindTemplate(c, tx, spec, tb, stored); e != nil {
+				return e
+			}
+		} else {
+			spec.Documents = stored
+		}
+		if spec.Title == "" && len(spec.Documents) > 0 {
+			spec.Title = titleFromDocument(spec.Documents[0])
+		}
+		var req *state.SignatureRequest
+		if op.edit {
+			old, err := loadRequest(tx, editID, acct)
+			if err != nil {
+				return err
+			}
+			if e := checkEditable(old, mayManage(tx, old, acct), op.embedded); e != nil {
+				return e
+			}
+			req, err = c.s.replaceSignatureRequest(tx, old, spec)
+			if err != nil {
+				return err
+			}
+		} else if req, err = c.s.createSignatureRequest(tx, spec); err != nil {
+			return err
+		}
+		resp.SignatureRequest = viewSignatureRequest(req, acct.ID)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+// titleFromDocument is the title of a request sent without title or
+// subject: its first document's file name.
+func titleFromDocument(d state.Document) string {
+	name := d.Name
+	if d.SourceURL != "" {
+		name = path.Base(strings.SplitN(d.SourceURL, "?", 2)[0])
+	}
+	return name
+}
+
+// sigreqSpecOf validates the fields every create and edit body shares and
+// the signers of the file-based operations.
+func (c *call) sigreqSpecOf(b *sigreqBody, op sigreqOp) (*sigreqSpec, *apierr.Error) {
+	spec := &sigreqSpec{
+		ClientID: strings.TrimSpace(b.ClientID), Embedded: op.embedded, TestMode: b.TestMode,
+		Title: strings.TrimSpace(deref(b.Title)), Subject: deref(b.Subject), Message: deref(b.Message),
+		AllowDecline: b.AllowDecline, HideTextTags: b.HideTextTags,
+		BaseURL: c.baseURL(), WorldURL: strings.TrimSuffix(c.worldURL(""), "/"),
+	}
+	if e := checkTexts(b); e != nil {
+		return nil, e
+	}
+	if spec.Title == "" {
+		spec.Title = strings.TrimSpace(spec.Subject)
+	}
+	if e := checkMetadata(b.Metadata); e != nil {
+		return nil, e
+	}
+	spec.Metadata = b.Metadata
+	if !op.template {
+		signers, slots, e := checkSigners(b)
+		if e != nil {
+			return nil, e
+		}
+		spec.Signers = signers
+		if spec.CCEmails, e = checkCCs(b.CCEmailAddresses); e != nil {
+			return nil, e
+		}
+		if spec.Attachments, e = checkAttachments(b.Attachments, slots); e != nil {
+			return nil, e
+		}
+		if spec.CustomFields, e = checkCustomFields(b.CustomFields, nil); e != nil {
+			return nil, e
+		}
+		if spec.ExpiresAt, e = checkExpiresAt("expires_at", b.ExpiresAt, c.w.Now()); e != nil {
+			return nil, e
+		}
+		if spec.DateFormat, e = checkFieldOptions(b.FieldOptions); e != nil {
+			return nil, e
+		}
+		spec.AllowReassign, spec.UseTextTags = b.AllowReassign, b.UseTextTags
+	}
+	var e *apierr.Error
+	if spec.SigningOptions, e = checkSigningOptions(b.SigningOptions); e != nil {
+		return nil, e
+	}
+	if spec.FormView, e = checkSignerExperience(b.SignerExperience); e != nil {
+		return nil, e
+	}
+	if op.embedded {
+		// create_embedded* has no signing_redirect_url or is_eid; it has
+		// populate_auto_fill_fields.
+		spec.PopulateAutoFillFields = b.PopulateAutoFillFields
+	} else {
+		if e := checkRedirectURL("signing_redirect_url", b.SigningRedirectURL); e != nil {
+			return nil, e
+		}
+		spec.SigningRedirectURL = b.SigningRedirectURL
+		if !op.template {
+			spec.IsEID = b.IsEID
+		}
+	}
+	return spec, nil
+}
+
+// addFields validates form fields, groups and rules against the signers
+// and the collected documents (their page counts when known).
+func (spec *sigreqSpec) addFields(b *sigreqBody, list []parsedField, docs []pendingDocument) *apierr.Error {
+	slots := 0
+	for _, sg := range spec.Signers {
+		if sg.Slot+1 > slots {
+			slots = sg.Slot + 1
+		}
+	}
+	fc := fieldCheck{slots: slots, docs: len(docs)}
+	for _, d := range docs {
+		fc.pages = append(fc.pages, d.doc.PageCount())
+	}
+	fields, e := checkFormFields(list, fc)
+	if e != nil {
+		return e
+	}
+	paths := make([]string, len(list))
+	for i, pf := range list {
+		paths[i] = pf.path
+	}
+	if len(fields) == 0 && (len(b.FormFieldGroups) > 0 || len(b.FormFieldRules) > 0) {
+		if len(b.FormFieldGroups) > 0 {
+			return apierr.Badf("form_field_groups", "form_field_groups needs form_fields_per_document.")
+		}
+		return apierr.Badf("form_field_rules", "form_field_rules needs form_fields_per_document.")
+	}
+	groups, rules, e := checkGroupsAndRules(fields, paths, b.FormFieldGroups, b.FormFieldRules)
+	if e != nil {
+		return e
+	}
+	bindCustomFieldTypes(spec.CustomFields, fields)
+	spec.FormFields, spec.FieldGroups, spec.FieldRules = fields, groups, rules
+	return nil
+}
+
+// dedupeTemplateIDs drops repeated template ids with the official
+// duplicate_template_ids warning.
+func dedupeTemplateIDs(c *call, ids []string) []string {
+	var out []string
+	dup := false
+	for _, id := range ids {
+		if slices.Contains(out, id) {
+			dup = true
+			continue
+		}
+		out = append(out, id)
+	}
+	if dup {
+		c.warn("duplicate_template_ids", "Templates can only be used once in a signature request; the repeated template ids were ignored.")
+	}
+	return out
+}

@@ -1,0 +1,202 @@
+package sandbox
+
+import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+func init() {
+	handle("signatureRequestList", signatureRequestList)
+}
+
+// Paging bounds of list operations.
+const (
+	defaultPageSize = 20
+	maxPageSize     = 100
+)
+
+type sigreqListQuery struct {
+	AccountID string `json:"account_id"`
+	Page      *int   `json:"page"`
+	PageSize  *int   `json:"page_size"`
+	Query     string `json:"query"`
+}
+
+// pageParams validates page and page_size.
+func pageParams(page, size *int) (int, int, *apierr.Error) {
+	p, s := 1, defaultPageSize
+	if page != nil {
+		if *page < 1 {
+			return 0, 0, apierr.Badf("page", "page must be 1 or more.")
+		}
+		p = *page
+	}
+	if size != nil {
+		if *size < 1 || *size > maxPageSize {
+			return 0, 0, apierr.Badf("page_size", "page_size must be between 1 and %d.", maxPageSize)
+		}
+		s = *size
+	}
+	return p, s, nil
+}
+
+// signatureRequestList lists the requests the caller (or a team member, or
+// the whole team) sent or received, newest first. Without a query a page
+// costs page_size index lookups whatever the world holds; a query or
+// account_id=all scans the accounts' lists.
+func signatureRequestList(c *call) (any, error) {
+	var q sigreqListQuery
+	if err := c.query(&q); err != nil {
+		return nil, err
+	}
+	page, size, e := pageParams(q.Page, q.PageSize)
+	if e != nil {
+		return nil, e
+	}
+	search, e := parseSearchQuery(q.Query)
+	if e != nil {
+		return nil, e
+	}
+	tx := c.read()
+	accounts, e := listAccounts(tx, c.account, q.AccountID)
+	if e != nil {
+		return nil, e
+	}
+	var total int
+	var rows []*state.SignatureRequest
+	var err error
+	if len(accounts) == 1 && search == nil {
+		total, rows, err = listPage(tx, accounts[0], page, size)
+	} else {
+		total, rows, err = listScan(tx, accounts, search, c.account, page, size)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := signatureRequestListResponse{
+		SignatureRequests: make([]signatureRequestResponse, 0, len(rows)),
+		ListInfo:          listInfoResponse{NumResults: total, Page: page, PageSize: size, NumPages: (total + size - 1) / size},
+	}
+	for _, r := range rows {
+		out.SignatureRequests = append(out.SignatureRequests, viewSignatureRequest(r, c.account.ID))
+	}
+	return out, nil
+}
+
+// listAccounts resolves account_id: the caller (default), a member of the
+// caller's team, or "all" for the whole team.
+func listAccounts(tx *state.Txn, me *state.Account, accountID string) ([]string, *apierr.Error) {
+	switch accountID {
+	case "", me.ID:
+		return []string{me.ID}, nil
+	case "all":
+		if me.TeamID == "" {
+			return []string{me.ID}, nil
+		}
+		members, err := state.All[state.Account](tx, state.TableAccounts, state.IndexTeam, me.TeamID)
+		if err != nil {
+			return nil, apierr.Badf("account_id", "Cannot list the team: %v", err)
+		}
+		out := make([]string, 0, len(members))
+		for _, m := range members {
+			out = append(out, m.ID)
+		}
+		return out, nil
+	}
+	other, err := state.Get[state.Account](tx, state.TableAccounts, accountID)
+	if err != nil || me.TeamID == "" || other.TeamID != me.TeamID {
+		return nil, apierr.Forbiddenf("account_id must be your account, a member of your team, or all.").WithPath("account_id")
+	}
+	return []string{other.ID}, nil
+}
+
+// listPage reads one page of an account's list by ordinal: newest first.
+func listPage(tx *state.Txn, accountID string, page, size int) (int, []*state.SignatureRequest, error) {
+	n, err := state.AccessCount(tx, accountID)
+	if err != nil {
+		return 0, nil, err
+	}
+	total := int(n)
+	var out []*state.SignatureRequest
+	for k := (page - 1) * size; k < page*size && k < total; k++ {
+		a, err := state.AccessAt(tx, accountID, uint64(total-k))
+		if err != nil {
+			return 0, nil, err
+		}
+		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, a.RequestID)
+		if err != nil {
+			return 0, nil, err
+		}
+		out = append(out, req)
+	}
+	return total, out, nil
+}
+
+// listScan walks the lists of several accounts newest first (merging them
+// and dropping duplicates), keeps the requests the query matches, counts
+// them and returns the requested page.
+func listScan(tx *state.Txn, accounts []string, search *searchQuery, me *state.Account, page, size int) (int, []*state.SignatureRequest, error) {
+	type cursor struct {
+		account string
+		ord     uint64
+		row     *state.SignatureRequestAccess
+	}
+	var cursors []*cursor
+	advance := func(cu *cursor) error {
+		cu.row = nil
+		if cu.ord == 0 {
+			return nil
+		}
+		a, err := state.AccessAt(tx, cu.account, cu.ord)
+		if err != nil {
+			return err
+		}
+		cu.row, cu.ord = a, cu.ord-1
+		return nil
+	}
+	for _, id := range accounts {
+		n, err := state.AccessCount(tx, id)
+		if err != nil {
+			return 0, nil, err
+		}
+		cu := &cursor{account: id, ord: n}
+		if err := advance(cu); err != nil {
+			return 0, nil, err
+		}
+		cursors = append(cursors, cu)
+	}
+	total := 0
+	var out []*state.SignatureRequest
+	lastSeq, first := uint64(0), true
+	for {
+		var best *cursor
+		for _, cu := range cursors {
+			if cu.row != nil && (best == nil || cu.row.RequestSeq > best.row.RequestSeq) {
+				best = cu
+			}
+		}
+		if best == nil {
+			break
+		}
+		row := best.row
+		if err := advance(best); err != nil {
+			return 0, nil, err
+		}
+		if !first && row.RequestSeq == lastSeq {
+			continue
+		}
+		first, lastSeq = false, row.RequestSeq
+		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, row.RequestID)
+		if err != nil {
+			return 0, nil, err
+		}
+		if !search.matches(req, me) {
+			continue
+		}
+		if total >= (page-1)*size && total < page*size {
+			out = append(out, req)
+		}
+		total++
+	}
+	return total, out, nil
+}

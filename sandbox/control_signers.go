@@ -1,0 +1,181 @@
+package sandbox
+
+// Signer simulation: the control plane acts as a signer, meeting the same
+// rules a real signer meets (state, order, allow_decline, allow_reassign,
+// 410 after cancelation). The signer* functions are the entry points for
+// everything else that acts as a signer: scenario rules (delayed actions,
+// bounces) and the embedded signing page.
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+func init() {
+	control(http.MethodPost, "/signatures/{signature_id}/view", controlSignerView)
+	control(http.MethodPost, "/signatures/{signature_id}/sign", controlSignerSign)
+	control(http.MethodPost, "/signatures/{signature_id}/decline", controlSignerDecline)
+	control(http.MethodPost, "/signatures/{signature_id}/reassign", controlSignerReassign)
+	control(http.MethodPost, "/signatures/{signature_id}/bounce", controlSignerBounce)
+}
+
+// signerRun loads the request of a signature inside tx, runs a transition
+// and applies its outcome; it answers the request as it is afterwards.
+func (s *Sandbox) signerRun(tx *state.Txn, sigID string, fn func(req *state.SignatureRequest) (*outcome, *apierr.Error)) (*state.SignatureRequest, error) {
+	req, err := loadBySignature(tx, sigID)
+	if err != nil {
+		return nil, err
+	}
+	o, e := fn(req)
+	if e != nil {
+		return nil, e
+	}
+	if err := s.applyOutcome(tx, o); err != nil {
+		return nil, err
+	}
+	return o.Req, nil
+}
+
+// signerView records that the signer opened the request
+// (signature_request_viewed).
+func (s *Sandbox) signerView(tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
+	return s.signerRun(tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
+		return tView(req, sigID, tx.Unix())
+	})
+}
+
+// signerSign signs as the signer. values gives field values by api_id
+// (strings, booleans); fields left out get defaults (see signerValues).
+// pin, when not empty, must match the signer's PIN. The last signature
+// completes the request (signature_request_all_signed, then
+// signature_request_downloadable once the final copy is prepared).
+func (s *Sandbox) signerSign(tx *state.Txn, sigID string, values map[string]any, pin string) (*state.SignatureRequest, error) {
+	return s.signerRun(tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
+		sg := req.Signature(sigID)
+		if sg == nil {
+			return nil, apierr.NotFoundf("No signature %s.", sigID)
+		}
+		if e := signerCheck(req, sg); e != nil {
+			return nil, e
+		}
+		if pin != "" && sg.PIN != "" && pin != sg.PIN {
+			return nil, apierr.Forbiddenf("The PIN does not match this signer's access code.").WithPath("pin")
+		}
+		rv, e := signerValues(req, sg, values, tx.Now(), "values")
+		if e != nil {
+			return nil, e
+		}
+		return tSign(req, sigID, rv, tx.Unix())
+	})
+}
+
+// signerDecline declines as the signer (allow_decline must be set).
+func (s *Sandbox) signerDecline(tx *state.Txn, sigID, reason string) (*state.SignatureRequest, error) {
+	return s.signerRun(tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
+		return tDecline(req, sigID, reason, tx.Unix())
+	})
+}
+
+// signerReassign hands the signature to someone else (allow_reassign must
+// be set); the new signer gets a new signature id.
+func (s *Sandbox) signerReassign(tx *state.Txn, sigID, name, email, reason string) (*state.SignatureRequest, error) {
+	name, email = strings.TrimSpace(name), strings.TrimSpace(email)
+	if name == "" {
+		return nil, apierr.Missing("name")
+	}
+	if err := checkEmail("email_address", email); err != nil {
+		return nil, err
+	}
+	return s.signerRun(tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
+		return tReassign(req, sigID, name, email, reason, signatureIDFrom(tx.NewID()), tx.Unix())
+	})
+}
+
+// signerBounce makes the last e-mail to the signer bounce
+// (signature_request_email_bounce; the e-mail is marked bounced).
+func (s *Sandbox) signerBounce(tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
+	return s.signerRun(tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
+		o, e := tBounce(req, sigID, tx.Unix())
+		if e != nil {
+			return nil, e
+		}
+		if last := lastEmailTo(tx, req.ID, sigID, ""); last != nil && !last.Bounced {
+			b := state.Clone(last)
+			b.Bounced = true
+			if err := state.Put(tx, state.TableEmails, b); err != nil {
+				return nil, apierr.Badf("", "cannot mark the e-mail bounced: %v", err)
+			}
+		}
+		return o, nil
+	})
+}
+
+// controlSigner runs a signer action in the caller's world and answers the
+// request as GET would show it to its requester.
+func controlSigner(c *call, fn func(tx *state.Txn, sigID string) (*state.SignatureRequest, error)) (any, error) {
+	var resp signatureRequestGetResponse
+	err := c.update(func(tx *state.Txn) error {
+		req, err := fn(tx, c.param("signature_id"))
+		if err != nil {
+			return err
+		}
+		resp.SignatureRequest = viewSignatureRequest(req, req.RequesterAccountID)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+func controlSignerView(c *call) (any, error) { return controlSigner(c, c.s.signerView) }
+
+type signBody struct {
+	Values map[string]any `json:"values"`
+	PIN    string         `json:"pin"`
+}
+
+func controlSignerSign(c *call) (any, error) {
+	var b signBody
+	if err := c.bind(&b); err != nil {
+		return nil, err
+	}
+	return controlSigner(c, func(tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
+		return c.s.signerSign(tx, sigID, b.Values, b.PIN)
+	})
+}
+
+type declineBody struct {
+	Reason string `json:"reason"`
+}
+
+func controlSignerDecline(c *call) (any, error) {
+	var b declineBody
+	if err := c.bind(&b); err != nil {
+		return nil, err
+	}
+	return controlSigner(c, func(tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
+		return c.s.signerDecline(tx, sigID, b.Reason)
+	})
+}
+
+type reassignBody struct {
+	Name         string `json:"name"`
+	EmailAddress string `json:"email_address"`
+	Reason       string `json:"reason"`
+}
+
+func controlSignerReassign(c *call) (any, error) {
+	var b reassignBody
+	if err := c.bind(&b); err != nil {
+		return nil, err
+	}
+	return controlSigner(c, func(tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
+		return c.s.signerReassign(tx, sigID, b.Name, b.EmailAddress, b.Reason)
+	})
+}
+
+func controlSignerBounce(c *call) (any, error) { return controlSigner(c, c.s.signerBounce) }

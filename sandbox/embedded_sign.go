@@ -1,0 +1,275 @@
+package sandbox
+
+// Embedded signing: GET /embedded/sign_url/{signature_id} and the pages the
+// sandbox serves for signers (the signing page behind sign URLs and e-mail
+// links, and a request's details page). The pages are plain HTML forms that
+// act as the signer through the same functions as the control plane, and
+// tell an embedding window what happened with the hellosign-embedded
+// postMessage protocol.
+
+import (
+	"bytes"
+	"html/template"
+	"net/http"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
+)
+
+func init() {
+	handle("embeddedSignUrl", embeddedSignURL)
+	controlPublic(http.MethodGet, "/w/{world_id}/sign/{token}", signPage)
+	controlPublic(http.MethodPost, "/w/{world_id}/sign/{token}", signPageAction)
+	controlPublic(http.MethodGet, "/w/{world_id}/requests/{signature_request_id}", requestPage)
+}
+
+// embeddedSignURLResponse is EmbeddedSignUrlResponse.
+type embeddedSignURLResponse struct {
+	Embedded embeddedSignURLEmbedded `json:"embedded"`
+}
+
+type embeddedSignURLEmbedded struct {
+	SignURL   string `json:"sign_url"`
+	ExpiresAt int64  `json:"expires_at"`
+}
+
+// embeddedSignURL answers a fresh, short-lived signing URL for a signer of
+// an embedded request; it expires after the world's SignURLTTL.
+func embeddedSignURL(c *call) (any, error) {
+	sigID := c.param("signature_id")
+	var out embeddedSignURLResponse
+	err := c.update(func(tx *state.Txn) error {
+		req, err := state.SignatureRequestBySignature(tx, sigID)
+		if err != nil || !sigreqVisible(tx, req, c.account) {
+			return apierr.NotFoundf(apierr.MsgNotFound)
+		}
+		sg := req.Signature(sigID)
+		switch {
+		case req.Phase == state.PhaseCanceled || req.CancelPending:
+			return apierr.Gone()
+		case !mayManage(tx, req, c.account):
+			return apierr.Forbiddenf("Only the requester can get sign URLs for this signature request.")
+		case !req.Embedded:
+			return apierr.Badf("signature_id", "This signature belongs to a signature request that is not embedded; it is signed on the service's site, not through a sign URL.")
+		case req.Phase == state.PhaseExpired || sg.Status == state.SigExpired:
+			return apierr.New(apierr.SignatureRequestExpired, msgExpired)
+		case sg.Status == state.SigSigned || req.Phase == state.PhaseComplete:
+			return apierr.Conflictf("This signature request has already been signed.")
+		case sg.Status == state.SigDeclined || req.Phase == state.PhaseDeclined:
+			return apierr.Conflictf("This signature request has been declined.")
+		case req.Phase == state.PhaseError:
+			return apierr.Conflictf("This signature request could not be processed: %s", req.Error)
+		}
+		exp := tx.Now().Add(state.GetConfig(tx).SignURLTTL.D()).Unix()
+		tok := &state.SignURL{Token: tx.NewSecret(), SignatureID: sigID, RequestID: req.ID, Embedded: true, ExpiresAt: exp}
+		if err := state.Put(tx, state.TableSignURLs, tok); err != nil {
+			return err
+		}
+		out.Embedded = embeddedSignURLEmbedded{SignURL: c.worldURL("sign/" + tok.Token), ExpiresAt: exp}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// pageData is what the signing and details pages show.
+type pageData struct {
+	Title       string
+	Message     string
+	Error       string
+	Request     *state.SignatureRequest
+	Signer      *state.Signature
+	CanAct      bool
+	CanDecline  bool
+	Done        string // "sign" or "decline" after an action
+	SignatureID string
+	Reason      string
+}
+
+var pageTmpl = template.Must(template.New("page").Parse(`<!doctype html>
+<html><head><meta charset="utf-8"><title>{{.Title}} - signsandbox</title>
+<style>body{font-family:sans-serif;max-width:40em;margin:2em auto}table{border-collapse:collapse}td,th{padding:.3em .8em;border-bottom:1px solid #ddd;text-align:left}.err{color:#a00}</style>
+</head><body>
+<h1>{{.Title}}</h1>
+{{if .Error}}<p class="err">{{.Error}}</p>{{end}}
+{{if .Message}}<p>{{.Message}}</p>{{end}}
+{{with .Request}}
+<p>Signature request <code>{{.ID}}</code> from {{.RequesterEmail}}{{if .TestMode}} (test mode){{end}}</p>
+<table><tr><th>Signer</th><th>E-mail</th><th>Status</th></tr>
+{{range .Signatures}}<tr><td>{{.Name}}</td><td>{{.Email}}</td><td>{{.Status}}</td></tr>{{end}}
+</table>
+{{end}}
+{{if .CanAct}}
+<form method="post"><input type="hidden" name="action" value="sign"><p><button type="submit">Sign as {{.Signer.Name}}</button></p></form>
+{{if .CanDecline}}<form method="post"><input type="hidden" name="action" value="decline">
+<p><label>Reason <input name="reason"></label> <button type="submit">Decline</button></p></form>{{end}}
+{{end}}
+<script>
+(function(){
+  if (window.parent === window) return;
+  var send = function(type, payload){ window.parent.postMessage({type: type, payload: payload}, "*"); };
+  {{if .SignatureID}}send("hellosign:initialize", {signatureId: {{.SignatureID}}});{{end}}
+  {{if eq .Done "sign"}}send("hellosign:userSignRequest", {signatureId: {{.SignatureID}}});{{end}}
+  {{if eq .Done "decline"}}send("hellosign:userDeclineRequest", {signatureId: {{.SignatureID}}, reason: {{.Reason}}});{{end}}
+})();
+</script>
+</body></html>`))
+
+func htmlPage(status int, d pageData) (any, error) {
+	var buf bytes.Buffer
+	if err := pageTmpl.Execute(&buf, d); err != nil {
+		return nil, err
+	}
+	return &rawResponse{status: status, contentType: "text/html; charset=utf-8", body: buf.Bytes()}, nil
+}
+
+// pageWorld finds the world of a page URL and makes it the call's world.
+func pageWorld(c *call) (*world.World, bool) {
+	w := c.s.world(c.param("world_id"))
+	if w == nil {
+		return nil, false
+	}
+	c.w = w
+	return w, true
+}
+
+// signToken finds a page token: 404 when unknown, 410 when expired (an
+// expired embedded URL also reports sign_url_invalid).
+func signToken(c *call, tx *state.Txn) (*state.SignURL, *apierr.Error) {
+	tok, err := state.Get[state.SignURL](tx, state.TableSignURLs, c.param("token"))
+	if err != nil {
+		return nil, apierr.NotFoundf("This signing link is not valid.")
+	}
+	if tok.ExpiresAt != 0 && tx.Unix() >= tok.ExpiresAt {
+		return tok, apierr.New(apierr.Deleted, "This signing link has expired; ask the requester for a new one.")
+	}
+	return tok, nil
+}
+
+// signPage shows the signing page; opening it is a view by the signer.
+func signPage(c *call) (any, error) {
+	if _, ok := pageWorld(c); !ok {
+		return htmlPage(http.StatusNotFound, pageData{Title: "Not found", Error: "No such world."})
+	}
+	var d pageData
+	status := http.StatusOK
+	err := c.update(func(tx *state.Txn) error {
+		tok, e := signToken(c, tx)
+		if e != nil {
+			status, d = e.Status(), pageData{Title: "Link not valid", Error: e.Msg}
+			if tok != nil && tok.Embedded {
+				if req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, tok.RequestID); err == nil && req.Phase != state.PhaseCanceled {
+					return c.s.emitForRequest(tx, req, sigEvent{Type: evSignURLInvalid, SignatureID: tok.SignatureID, Message: e.Msg})
+				}
+			}
+			return nil
+		}
+		req, err := c.s.signerView(tx, tok.SignatureID)
+		if err != nil {
+			cur, lerr := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, tok.RequestID)
+			if lerr != nil {
+				return err
+			}
+			req = cur
+			ae, ok := apierr.As(err)
+			if !ok {
+				return err
+			}
+			d.Error = ae.Msg
+			if ae.Name == apierr.Deleted {
+				status = http.StatusGone
+				req = nil
+			}
+		}
+		d.Title, d.Request, d.SignatureID = "Sign", req, tok.SignatureID
+		if req != nil {
+			d.Title = req.Title
+			d.Signer = req.Signature(tok.SignatureID)
+			d.CanAct = d.Error == "" && d.Signer != nil
+			d.CanDecline = d.CanAct && req.AllowDecline
+		}
+		return nil
+	})
+	if err != nil {
+		// A failed write (the view) still shows the page read-only.
+		return htmlPage(http.StatusOK, pageData{Title: "Sign", Error: err.Error()})
+	}
+	return htmlPage(status, d)
+}
+
+type signPageForm struct {
+	Action string `json:"action"`
+	Reason string `json:"reason"`
+}
+
+// signPageAction signs or declines from the page's form.
+func signPageAction(c *call) (any, error) {
+	if _, ok := pageWorld(c); !ok {
+		return htmlPage(http.StatusNotFound, pageData{Title: "Not found", Error: "No such world."})
+	}
+	var f signPageForm
+	if err := c.bind(&f); err != nil {
+		return htmlPage(http.StatusBadRequest, pageData{Title: "Sign", Error: err.Error()})
+	}
+	var d pageData
+	status := http.StatusOK
+	var actErr error
+	err := c.update(func(tx *state.Txn) error {
+		tok, e := signToken(c, tx)
+		if e != nil {
+			status, d = e.Status(), pageData{Title: "Link not valid", Error: e.Msg}
+			return nil
+		}
+		var req *state.SignatureRequest
+		var err error
+		switch f.Action {
+		case "sign":
+			req, err = c.s.signerSign(tx, tok.SignatureID, nil, "")
+		case "decline":
+			req, err = c.s.signerDecline(tx, tok.SignatureID, f.Reason)
+		default:
+			return apierr.Badf("action", "action must be sign or decline")
+		}
+		if err != nil {
+			actErr = err
+			return err
+		}
+		d = pageData{Title: req.Title, Request: req, SignatureID: tok.SignatureID, Done: f.Action, Reason: f.Reason}
+		d.Message = "Thank you: your signature was recorded."
+		if f.Action == "decline" {
+			d.Message = "You declined to sign."
+		}
+		return nil
+	})
+	if err != nil {
+		e, ok := apierr.As(actErr)
+		if !ok {
+			e, _ = apierr.As(err)
+		}
+		if e == nil {
+			e = apierr.Badf("", "%v", err)
+		}
+		return htmlPage(e.Status(), pageData{Title: "Sign", Error: e.Msg})
+	}
+	return htmlPage(status, d)
+}
+
+// requestPage is a request's details page (details_url, signing_url):
+// its status and signers.
+func requestPage(c *call) (any, error) {
+	w, ok := pageWorld(c)
+	if !ok {
+		return htmlPage(http.StatusNotFound, pageData{Title: "Not found", Error: "No such world."})
+	}
+	req, err := state.Get[state.SignatureRequest](w.Store.Read(), state.TableSignatureRequests, c.param("signature_request_id"))
+	if err != nil {
+		return htmlPage(http.StatusNotFound, pageData{Title: "Not found", Error: "No such signature request."})
+	}
+	if req.Phase == state.PhaseCanceled {
+		return htmlPage(http.StatusGone, pageData{Title: req.Title, Error: apierr.MsgDeleted})
+	}
+	return htmlPage(http.StatusOK, pageData{Title: req.Title, Request: req, Message: "Status: " + phaseWord(req.Phase)})
+}

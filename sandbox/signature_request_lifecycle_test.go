@@ -1,0 +1,161 @@
+package sandbox_test
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
+)
+
+// TestSignatureRequestHappyPath: sent, viewed, signed by two ordered
+// signers, completed, files downloadable after the preparation delay, with
+// the events and e-mails of the real service in order.
+func TestSignatureRequestHappyPath(t *testing.T) {
+	srv := newServer(t)
+	sr := srSend(t, srv, srTwoSigners())
+	id := sr["signature_request_id"].(string)
+	require.Len(t, id, 40)
+	assert.Equal(t, "NDA with Acme Co.", sr["title"])
+	assert.Equal(t, "The NDA we talked about", sr["original_title"])
+	assert.Equal(t, map[string]any{"custom_id": "1234", "custom_text": "NDA #9"}, sr["metadata"])
+	assert.Equal(t, false, sr["is_complete"])
+	assert.Equal(t, []string{"awaiting_signature", "awaiting_signature"}, srStatuses(sr))
+	assert.Len(t, srSigID(sr, 0), 32)
+	assert.Empty(t, srv.Emails("signature_request_id", id), "nothing is sent while processing")
+
+	// Processing: nothing may act yet.
+	r := srv.SignerAction(srSigID(sr, 0), "sign", nil)
+	srErr(t, r, http.StatusConflict, "conflict", "")
+
+	srv.Advance(2 * time.Second)
+	assert.Equal(t, []string{"signature_request_sent"}, srEvents(srv, id))
+	mails := srv.Emails("signature_request_id", id)
+	require.Len(t, mails, 1, "ordered: only the first signer is asked")
+	assert.Equal(t, "jack@example.com", mails[0].To)
+	assert.Equal(t, "signature_request", mails[0].Kind)
+	assert.NotEmpty(t, mails[0].Link)
+
+	// Jill may not act before Jack.
+	srErr(t, srv.SignerAction(srSigID(sr, 1), "sign", nil), http.StatusConflict, "conflict", "")
+
+	srv.View(srSigID(sr, 0))
+	after := srv.Sign(srSigID(sr, 0), nil)
+	assert.Equal(t, []any{"signed", "awaiting_signature"}, []any{srSigs(after)[0]["status_code"], srSigs(after)[1]["status_code"]})
+	mails = srv.Emails("signature_request_id", id, "kind", "signature_request")
+	require.Len(t, mails, 2)
+	assert.Equal(t, "jill@example.com", mails[1].To)
+
+	// Signing twice is refused.
+	srErr(t, srv.SignerAction(srSigID(sr, 0), "sign", nil), http.StatusConflict, "conflict", "")
+
+	srv.Sign(srSigID(sr, 1), nil)
+	got := srGetOK(t, srv, id)
+	assert.Equal(t, true, got["is_complete"])
+	assert.Equal(t, []string{"signed", "signed"}, srStatuses(got))
+	assert.NotNil(t, srSigs(got)[0]["signed_at"])
+	assert.NotNil(t, srSigs(got)[0]["last_viewed_at"])
+
+	assert.Equal(t, []string{
+		"signature_request_sent", "signature_request_viewed", "signature_request_signed",
+		"signature_request_signed", "signature_request_all_signed",
+	}, srEvents(srv, id))
+	completed := srv.Emails("signature_request_id", id, "kind", "completed")
+	var to []string
+	for _, m := range completed {
+		to = append(to, m.To)
+	}
+	assert.Equal(t, []string{"owner@sandbox.example", "jack@example.com", "jill@example.com", "lawyer@example.com"}, to)
+
+	srv.Advance(5 * time.Second)
+	assert.Equal(t, "signature_request_downloadable", srEvents(srv, id)[5])
+	if f := srv.Do(http.MethodGet, "/v3/signature_request/files/"+id, nil); srFilesServed(t, f) {
+		assert.Equal(t, http.StatusOK, f.Status, "%.300s", f.Body)
+	}
+}
+
+// TestCancelThenGoneEverywhere: cancel is queued, completes after the
+// cancel delay with signature_request_canceled, and then every access
+// answers 410.
+func TestCancelThenGoneEverywhere(t *testing.T) {
+	srv := newServer(t)
+	sr := srSend(t, srv, srTwoSigners())
+	id := sr["signature_request_id"].(string)
+	srv.Advance(2 * time.Second)
+
+	r := srv.Do(http.MethodPost, "/v3/signature_request/cancel/"+id, nil)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	assert.Empty(t, r.Body)
+	// Queued: still readable, signers can no longer act, a second cancel
+	// conflicts.
+	assert.Equal(t, http.StatusOK, srGet(t, srv, srv.APIKey, id).Status)
+	srErr(t, srv.SignerAction(srSigID(sr, 0), "sign", nil), http.StatusGone, "deleted", "")
+	srErr(t, srv.Do(http.MethodPost, "/v3/signature_request/cancel/"+id, nil), http.StatusConflict, "conflict", "")
+
+	srv.Advance(30 * time.Second)
+	assert.Equal(t, "signature_request_canceled", srEvents(srv, id)[1])
+	canceled := srv.Emails("signature_request_id", id, "kind", "canceled")
+	require.Len(t, canceled, 1)
+	assert.Equal(t, "jack@example.com", canceled[0].To)
+
+	gone := []struct{ method, path string }{
+		{http.MethodGet, "/v3/signature_request/" + id},
+		{http.MethodGet, "/v3/signature_request/files/" + id},
+		{http.MethodGet, "/v3/signature_request/files_as_data_uri/" + id},
+		{http.MethodGet, "/v3/signature_request/files_as_file_url/" + id},
+		{http.MethodPost, "/v3/signature_request/cancel/" + id},
+		{http.MethodPost, "/v3/signature_request/remove/" + id},
+		{http.MethodPost, "/v3/signature_request/release_hold/" + id},
+	}
+	for _, g := range gone {
+		t.Run(g.path, func(t *testing.T) {
+			if r := srv.Do(g.method, g.path, nil); srFilesServed(t, r) {
+				srErr(t, r, http.StatusGone, "deleted", "")
+			}
+		})
+	}
+	srErr(t, srv.Do(http.MethodPost, "/v3/signature_request/remind/"+id, map[string]any{"email_address": "jack@example.com"}), http.StatusGone, "deleted", "")
+	srErr(t, srv.Do(http.MethodPost, "/v3/signature_request/update/"+id, map[string]any{"signature_id": srSigID(sr, 0), "name": "X"}), http.StatusGone, "deleted", "")
+	for _, action := range []string{"view", "sign", "decline"} {
+		srErr(t, srv.SignerAction(srSigID(sr, 0), action, nil), http.StatusGone, "deleted", "")
+	}
+	list := srv.Do(http.MethodGet, "/v3/signature_request/list", nil)
+	require.Equal(t, http.StatusOK, list.Status)
+	assert.EqualValues(t, 0, list.Map()["list_info"].(map[string]any)["num_results"], "a canceled request leaves the list")
+}
+
+// TestRemindersWithinTheHour: a reminder inside the hour after the last one
+// is refused; after the clock moves an hour it is accepted.
+func TestRemindersWithinTheHour(t *testing.T) {
+	srv := newServer(t)
+	body := srTwoSigners()
+	delete(body, "cc_email_addresses")
+	sr := srSend(t, srv, body)
+	id := sr["signature_request_id"].(string)
+	srv.Advance(2 * time.Second)
+	remind := func() *sandboxtest.Response {
+		return srv.Do(http.MethodPost, "/v3/signature_request/remind/"+id, map[string]any{"email_address": "jack@example.com"})
+	}
+	r := remind()
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	assert.NotNil(t, srSigs(r.Map()["signature_request"].(map[string]any))[0]["last_reminded_at"])
+
+	srv.Advance(59 * time.Minute)
+	srErr(t, remind(), http.StatusBadRequest, "invalid_reminder", "")
+	srv.Advance(time.Minute)
+	require.Equal(t, http.StatusOK, remind().Status)
+
+	assert.Len(t, srv.Emails("signature_request_id", id, "kind", "reminder"), 2)
+	assert.Equal(t, []string{"signature_request_sent", "signature_request_remind", "signature_request_remind"}, srEvents(srv, id))
+
+	// Not the signer's turn yet, and unknown addresses.
+	srErr(t, srv.Do(http.MethodPost, "/v3/signature_request/remind/"+id, map[string]any{"email_address": "jill@example.com"}), http.StatusBadRequest, "invalid_reminder", "")
+	srErr(t, srv.Do(http.MethodPost, "/v3/signature_request/remind/"+id, map[string]any{"email_address": "nobody@example.com"}), http.StatusBadRequest, "bad_request", "email_address")
+
+	// Signed signers cannot be reminded.
+	srv.Sign(srSigID(sr, 0), nil)
+	srErr(t, srv.Do(http.MethodPost, "/v3/signature_request/remind/"+id, map[string]any{"email_address": "jack@example.com"}), http.StatusBadRequest, "invalid_reminder", "")
+}

@@ -1,0 +1,559 @@
+package sandbox
+
+// Validation of form_fields_per_document, form_field_groups and
+// form_field_rules (conditional logic), with the type-specific keys of every
+// field type.
+
+import (
+	"encoding/json"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
+)
+
+// Field types of SubFormFieldsPerDocumentTypeEnum.
+const (
+	ftText          = "text"
+	ftCheckbox      = "checkbox"
+	ftDateSigned    = "date_signed"
+	ftDropdown      = "dropdown"
+	ftHyperlink     = "hyperlink"
+	ftInitials      = "initials"
+	ftRadio         = "radio"
+	ftSignature     = "signature"
+	ftTextMerge     = "text-merge"
+	ftCheckboxMerge = "checkbox-merge"
+)
+
+var fieldTypes = []string{ftCheckbox, ftCheckboxMerge, ftDateSigned, ftDropdown, ftHyperlink, ftInitials, ftSignature, ftRadio, ftText, ftTextMerge}
+
+var validationTypes = []string{"numbers_only", "letters_only", "phone_number", "bank_routing_number", "bank_account_number",
+	"email_address", "zip_code", "social_security_number", "employer_identification_number", "custom_regex"}
+
+var autoFillTypes = []string{"firstName", "lastName", "name", "email", "company", "title"}
+
+var fontFamilies = []string{"helvetica", "arial", "courier", "calibri", "cambria", "georgia", "times", "trebuchet", "verdana",
+	"roboto", "robotoMono", "notoSans", "notoSerif", "notoCJK-JP-Regular", "notoHebrew-Regular", "notoSanThaiMerged"}
+
+// Signer values that are not an index.
+const (
+	signerSender = "sender" // merge fields filled by the requester's data
+	signerMeNow  = "me_now" // filled by the preparer now (content)
+)
+
+// parsedField is a decoded field with the path it came from.
+type parsedField struct {
+	path string
+	f    subFormField
+	doc  int // document index from the list-of-lists form, -1 otherwise
+}
+
+// decodeFormFields reads form_fields_per_document: the official flat list
+// whose entries carry document_index, or the older list of lists, one per
+// document. An SDK multipart part holding JSON text is parsed first.
+func decodeFormFields(raw any) ([]parsedField, *apierr.Error) {
+	const root = "form_fields_per_document"
+	if s, ok := raw.(string); ok {
+		s = strings.TrimSpace(s)
+		if s == "" {
+			return nil, nil
+		}
+		dec := json.NewDecoder(strings.NewReader(s))
+		dec.UseNumber()
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return nil, apierr.Badf(root, "form_fields_per_document is not valid JSON: %v", err)
+		}
+		raw = v
+	}
+	if raw == nil {
+		return nil, nil
+	}
+	list, ok := raw.([]any)
+	if !ok {
+		if m, isMap := raw.(map[string]any); isMap && len(m) == 0 {
+			return nil, nil
+		}
+		return nil, apierr.Badf(root, "form_fields_per_document must be an array of form fields.")
+	}
+	nested := len(list) > 0
+	for _, item := range list {
+		if _, isList := item.([]any); !isList {
+			nested = false
+			break
+		}
+	}
+	var out []parsedField
+	if !nested {
+		var dst struct {
+			F []subFormField `json:"form_fields_per_document"`
+		}
+		if err := wire.DecodeTree(map[string]any{root: list}, &dst); err != nil {
+			e, _ := apierr.As(err)
+			return nil, e
+		}
+		for i, f := range dst.F {
+			out = append(out, parsedField{path: root + "[" + itoa(i) + "]", f: f, doc: -1})
+		}
+		return out, nil
+	}
+	byDoc := map[string]any{}
+	for d, item := range list {
+		byDoc[itoa(d)] = item
+	}
+	var dst struct {
+		F map[string][]subFormField `json:"form_fields_per_document"`
+	}
+	if err := wire.DecodeTree(map[string]any{root: byDoc}, &dst); err != nil {
+		e, _ := apierr.As(err)
+		return nil, e
+	}
+	for d := range list {
+		for i, f := range dst.F[itoa(d)] {
+			out = append(out, parsedField{path: root + "[" + itoa(d) + "][" + itoa(i) + "]", f: f, doc: d})
+		}
+	}
+	return out, nil
+}
+
+// fieldCheck carries what field validation needs to know.
+type fieldCheck struct {
+	slots int
+	// docs is the number of documents; pages their page counts (0 when
+	// unknown until processing).
+	docs  int
+	pages []int
+}
+
+// checkFormFields validates every field and returns them as stored. Groups
+// and rules are checked afterwards (checkGroupsAndRules) because they refer
+// to fields.
+func checkFormFields(list []parsedField, fc fieldCheck) ([]state.FormField, *apierr.Error) {
+	var out []state.FormField
+	ids := map[string]bool{}
+	for _, pf := range list {
+		f, p := pf.f, pf.path
+		at := func(k string) string { return p + "[" + k + "]" }
+		if strings.TrimSpace(f.APIID) == "" {
+			return nil, apierr.Missing(at("api_id"))
+		}
+		if ids[f.APIID] {
+			return nil, apierr.Badf(at("api_id"), "api_id %q is used by more than one field; it must be unique across all documents.", f.APIID)
+		}
+		ids[f.APIID] = true
+		if f.Type == "" {
+			return nil, apierr.Missing(at("type"))
+		}
+		if !slices.Contains(fieldTypes, f.Type) {
+			return nil, apierr.Badf(at("type"), "Unknown form field type %q (use one of %s).", f.Type, strings.Join(fieldTypes, ", "))
+		}
+		doc := pf.doc
+		if f.DocumentIndex != nil {
+			doc = *f.DocumentIndex
+		}
+		if doc < 0 && f.DocumentIndex == nil {
+			return nil, apierr.Missing(at("document_index"))
+		}
+		if doc < 0 || doc >= fc.docs {
+			return nil, apierr.Badf(at("document_index"), "document_index %d does not name a document (the request has %d).", doc, fc.docs)
+		}
+		for _, k := range []struct {
+			name string
+			v    *int
+			min  int
+		}{{"x", f.X, 0}, {"y", f.Y, 0}, {"width", f.Width, 1}, {"height", f.Height, 1}} {
+			if k.v == nil {
+				return nil, apierr.Missing(at(k.name))
+			}
+			if *k.v < k.min {
+				return nil, apierr.Badf(at(k.name), "%s must be at least %d.", k.name, k.min)
+			}
+		}
+		if f.Required == nil {
+			return nil, apierr.Missing(at("required"))
+		}
+		if f.Page != nil {
+			if *f.Page < 1 {
+				return nil, apierr.Badf(at("page"), "page starts at 1.")
+			}
+			if doc < len(fc.pages) && fc.pages[doc] > 0 && *f.Page > fc.pages[doc] {
+				return nil, apierr.Badf(at("page"), "page %d is beyond the %d page(s) of document %d.", *f.Page, fc.pages[doc], doc)
+			}
+		}
+		if f.Signer == nil || strings.TrimSpace(*f.Signer) == "" {
+			return nil, apierr.Missing(at("signer"))
+		}
+		signer := strings.TrimSpace(*f.Signer)
+		merge := f.Type == ftTextMerge || f.Type == ftCheckboxMerge
+		switch signer {
+		case signerSender:
+			if !merge {
+				return nil, apierr.Badf(at("signer"), `signer "sender" is only for text-merge and checkbox-merge fields.`)
+			}
+		case signerMeNow:
+			if merge || f.Type == ftSignature || f.Type == ftInitials {
+				return nil, apierr.Badf(at("signer"), `signer "me_now" cannot be used for %s fields.`, f.Type)
+			}
+		default:
+			n, err := strconv.Atoi(signer)
+			if err != nil {
+				return nil, apierr.Badf(at("signer"), "signer must be a signer index (0-based), %q or %q.", signerSender, signerMeNow)
+			}
+			if n < 0 || n >= fc.slots {
+				return nil, apierr.Badf(at("signer"), "signer %d does not name a signer (0 to %d).", n, fc.slots-1)
+			}
+			signer = strconv.Itoa(n)
+		}
+		if f.FontSize != nil && (*f.FontSize < 7 || *f.FontSize > 49) {
+			return nil, apierr.Badf(at("font_size"), "font_size must be between 7 and 49.")
+		}
+		if f.FontFamily != "" && !slices.Contains(fontFamilies, f.FontFamily) {
+			return nil, apierr.Badf(at("font_family"), "Unknown font_family %q.", f.FontFamily)
+		}
+		sf := state.FormField{
+			APIID: f.APIID, Name: f.Name, Type: f.Type, DocumentIndex: doc, Page: f.Page, X: *f.X, Y: *f.Y,
+			Width: *f.Width, Height: *f.Height, Required: *f.Required, Signer: signer, FontFamily: f.FontFamily,
+		}
+		if f.FontSize != nil {
+			sf.FontSize = *f.FontSize
+		}
+		if e := checkTypeKeys(f, &sf, at); e != nil {
+			return nil, e
+		}
+		out = append(out, sf)
+	}
+	return out, nil
+}
+
+// checkTypeKeys validates the keys specific to a field's type.
+func checkTypeKeys(f subFormField, sf *state.FormField, at func(string) string) *apierr.Error {
+	checked := f.IsChecked
+	if checked == nil {
+		checked = f.Checked
+	}
+	switch f.Type {
+	case ftText:
+		if f.ValidationType != "" {
+			if !slices.Contains(validationTypes, f.ValidationType) {
+				return apierr.Badf(at("validation_type"), "Unknown validation_type %q (use one of %s).", f.ValidationType, strings.Join(validationTypes, ", "))
+			}
+			if f.ValidationType == "custom_regex" {
+				if f.ValidationCustomRegex == "" {
+					return apierr.Missing(at("validation_custom_regex"))
+				}
+				if _, err := regexp.Compile(f.ValidationCustomRegex); err != nil {
+					return apierr.Badf(at("validation_custom_regex"), "validation_custom_regex is not a valid regular expression: %v", err)
+				}
+			}
+		}
+		if f.AutoFillType != "" && !slices.Contains(autoFillTypes, f.AutoFillType) {
+			return apierr.Badf(at("auto_fill_type"), "Unknown auto_fill_type %q (use one of %s).", f.AutoFillType, strings.Join(autoFillTypes, ", "))
+		}
+		if f.AutoFillType != "" && sf.Signer == signerMeNow {
+			return apierr.Badf(at("auto_fill_type"), "Auto fill fields can be assigned to signers only.")
+		}
+		sf.Placeholder, sf.AutoFillType, sf.LinkID, sf.Masked = f.Placeholder, f.AutoFillType, f.LinkID, f.Masked
+		sf.ValidationType, sf.ValidationCustomRegex = f.ValidationType, f.ValidationCustomRegex
+		sf.ValidationCustomRegexFormatLabel = f.ValidationCustomRegexFormatLabel
+		sf.Content = deref(f.Content)
+		if sf.Content != "" && sf.ValidationType != "" {
+			if msg := validateText(*sf, sf.Content); msg != "" {
+				return apierr.Badf(at("content"), "%s", msg)
+			}
+		}
+	case ftDropdown:
+		if len(f.Options) == 0 {
+			return apierr.Missing(at("options"))
+		}
+		for i, o := range f.Options {
+			if strings.TrimSpace(o) == "" {
+				return blank(at("options") + "[" + itoa(i) + "]")
+			}
+		}
+		if f.Content != nil && *f.Content != "" && !slices.Contains(f.Options, *f.Content) {
+			return apierr.Badf(at("content"), "content %q must be one of the dropdown's options.", *f.Content)
+		}
+		sf.Options, sf.Content = append([]string(nil), f.Options...), deref(f.Content)
+	case ftHyperlink:
+		if f.Content == nil || strings.TrimSpace(*f.Content) == "" {
+			return apierr.Missing(at("content"))
+		}
+		if f.ContentURL == "" {
+			return apierr.Missing(at("content_url"))
+		}
+		if u, err := url.Parse(f.ContentURL); err != nil || u.Scheme == "" || u.Host == "" {
+			return apierr.Badf(at("content_url"), "content_url must be an absolute URL.")
+		}
+		sf.Content, sf.ContentURL = *f.Content, f.ContentURL
+	case ftCheckbox:
+		if checked == nil {
+			return apierr.Missing(at("is_checked"))
+		}
+		sf.Group, sf.IsChecked = f.Group, *checked
+	case ftRadio:
+		if f.Group == "" {
+			return apierr.Missing(at("group"))
+		}
+		if checked == nil {
+			return apierr.Missing(at("is_checked"))
+		}
+		sf.Group, sf.IsChecked = f.Group, *checked
+	}
+	return nil
+}
+
+// Group requirements by member type.
+var (
+	checkboxRequirements = []string{"require_0-1", "require_1", "require_1-ormore"}
+	radioRequirements    = []string{"require_0-1", "require_1"}
+)
+
+// checkGroupsAndRules validates form_field_groups against the fields that
+// use them and form_field_rules against fields and groups.
+func checkGroupsAndRules(fields []state.FormField, paths []string, groups []subFormFieldGroup, rules []subFormFieldRule) ([]state.FieldGroup, []state.FieldRule, *apierr.Error) {
+	byID := map[string]int{}
+	for i, f := range fields {
+		byID[f.APIID] = i
+	}
+	groupIdx := map[string]int{}
+	var outG []state.FieldGroup
+	for i, g := range groups {
+		p := "form_field_groups[" + itoa(i) + "]"
+		switch {
+		case strings.TrimSpace(g.GroupID) == "":
+			return nil, nil, apierr.Missing(p + "[group_id]")
+		case g.GroupLabel == "":
+			return nil, nil, apierr.Missing(p + "[group_label]")
+		case g.Requirement == "":
+			return nil, nil, apierr.Missing(p + "[requirement]")
+		}
+		if _, dup := groupIdx[g.GroupID]; dup {
+			return nil, nil, apierr.Badf(p+"[group_id]", "group_id %q is defined twice.", g.GroupID)
+		}
+		groupIdx[g.GroupID] = i
+		outG = append(outG, state.FieldGroup{GroupID: g.GroupID, GroupLabel: g.GroupLabel, Requirement: g.Requirement})
+	}
+	// Members: one type and one signer per group, valid requirement.
+	type groupInfo struct {
+		typ, signer string
+		checked     int
+	}
+	info := map[string]*groupInfo{}
+	for i, f := range fields {
+		if f.Group == "" {
+			continue
+		}
+		gi, ok := groupIdx[f.Group]
+		if !ok {
+			return nil, nil, apierr.Badf(paths[i]+"[group]", "group %q is not defined in form_field_groups.", f.Group)
+		}
+		in := info[f.Group]
+		if in == nil {
+			in = &groupInfo{typ: f.Type, signer: f.Signer}
+			info[f.Group] = in
+		}
+		gp := "form_field_groups[" + itoa(gi) + "]"
+		if in.typ != f.Type {
+			return nil, nil, apierr.Badf(gp, "Group %q mixes %s and %s fields; a group holds one type.", f.Group, in.typ, f.Type)
+		}
+		if in.signer != f.Signer {
+			return nil, nil, apierr.Badf(gp, "The fields of group %q must belong to the same signer.", f.Group)
+		}
+		if f.IsChecked {
+			in.checked++
+		}
+	}
+	for i, g := range groups {
+		p := "form_field_groups[" + itoa(i) + "][requirement]"
+		in := info[g.GroupID]
+		allowed := checkboxRequirements
+		if in != nil && in.typ == ftRadio {
+			allowed = radioRequirements
+			if in.checked > 1 {
+				return nil, nil, apierr.Badf("form_field_groups["+itoa(i)+"]", "Only one radio field of group %q can be checked by default.", g.GroupID)
+			}
+		}
+		if !slices.Contains(allowed, g.Requirement) {
+			return nil, nil, apierr.Badf(p, "requirement %q is not valid here (use one of %s).", g.Requirement, strings.Join(allowed, ", "))
+		}
+	}
+	groupSigner := func(id string) string {
+		if in := info[id]; in != nil {
+			return in.signer
+		}
+		return ""
+	}
+	ruleIDs := map[string]bool{}
+	targeted := map[string]string{}
+	var outR []state.FieldRule
+	for i, r := range rules {
+		p := "form_field_rules[" + itoa(i) + "]"
+		if strings.TrimSpace(r.ID) == "" {
+			return nil, nil, apierr.Missing(p + "[id]")
+		}
+		if ruleIDs[r.ID] {
+			return nil, nil, apierr.Badf(p+"[id]", "Rule id %q is used twice; rule ids must be unique.", r.ID)
+		}
+		ruleIDs[r.ID] = true
+		op := r.TriggerOperator
+		if op == "" {
+			op = "AND"
+		}
+		if op != "AND" {
+			return nil, nil, apierr.Badf(p+"[trigger_operator]", "Only the AND trigger_operator is supported.")
+		}
+		if len(r.Triggers) == 0 {
+			return nil, nil, apierr.Missing(p + "[triggers]")
+		}
+		if len(r.Triggers) > 1 {
+			return nil, nil, apierr.Badf(p+"[triggers]", "A rule has exactly one trigger; a combination of fields cannot be a trigger.")
+		}
+		if len(r.Actions) == 0 {
+			return nil, nil, apierr.Missing(p + "[actions]")
+		}
+		trig, e := checkTrigger(p+"[triggers][0]", r.Triggers[0], fields, byID)
+		if e != nil {
+			return nil, nil, e
+		}
+		signer := fields[byID[trig.ID]].Signer
+		out := state.FieldRule{ID: r.ID, TriggerOperator: op, Triggers: []state.RuleTrigger{trig}}
+		for j, a := range r.Actions {
+			ap := p + "[actions][" + itoa(j) + "]"
+			switch {
+			case a.FieldID != "" && a.GroupID != "":
+				return nil, nil, apierr.Badf(ap, "Use field_id or group_id, not both.")
+			case a.FieldID == "" && a.GroupID == "":
+				return nil, nil, apierr.Missing(ap + "[field_id]")
+			case a.Hidden == nil:
+				return nil, nil, apierr.Missing(ap + "[hidden]")
+			case a.Type == "":
+				return nil, nil, apierr.Missing(ap + "[type]")
+			}
+			target, targetSigner := a.FieldID, ""
+			if a.FieldID != "" {
+				if a.Type != "change-field-visibility" {
+					return nil, nil, apierr.Badf(ap+"[type]", "An action on field_id must have type change-field-visibility.")
+				}
+				fi, ok := byID[a.FieldID]
+				if !ok {
+					return nil, nil, apierr.Badf(ap+"[field_id]", "field_id %q is not the api_id of a field.", a.FieldID)
+				}
+				if a.FieldID == trig.ID {
+					return nil, nil, apierr.Badf(ap+"[field_id]", "A rule's trigger field cannot also be its target.")
+				}
+				targetSigner = fields[fi].Signer
+			} else {
+				if a.Type != "change-group-visibility" {
+					return nil, nil, apierr.Badf(ap+"[type]", "An action on group_id must have type change-group-visibility.")
+				}
+				if _, ok := groupIdx[a.GroupID]; !ok {
+					return nil, nil, apierr.Badf(ap+"[group_id]", "group_id %q is not defined in form_field_groups.", a.GroupID)
+				}
+				target, targetSigner = "group:"+a.GroupID, groupSigner(a.GroupID)
+			}
+			if targetSigner != signer {
+				return nil, nil, apierr.Badf(ap, "Trigger and action fields and groups must belong to the same signer.")
+			}
+			if prev, dup := targeted[target]; dup {
+				return nil, nil, apierr.Badf(ap, "This field or group is already the target of rule %q; a field can be targeted only once.", prev)
+			}
+			targeted[target] = r.ID
+			out.Actions = append(out.Actions, state.RuleAction{FieldID: a.FieldID, GroupID: a.GroupID, Hidden: *a.Hidden, Type: a.Type})
+		}
+		outR = append(outR, out)
+	}
+	return outG, outR, nil
+}
+
+// triggerOperators are the operators each trigger field type accepts.
+var triggerOperators = map[string][]string{
+	ftText:     {"is", "not", "match"},
+	ftDropdown: {"is", "not", "any", "none"},
+	ftCheckbox: {"is", "not"},
+	ftRadio:    {"is", "not"},
+}
+
+func checkTrigger(p string, t subRuleTrigger, fields []state.FormField, byID map[string]int) (state.RuleTrigger, *apierr.Error) {
+	var zero state.RuleTrigger
+	if t.ID == "" {
+		return zero, apierr.Missing(p + "[id]")
+	}
+	fi, ok := byID[t.ID]
+	if !ok {
+		return zero, apierr.Badf(p+"[id]", "Trigger id %q is not the api_id of a field.", t.ID)
+	}
+	f := fields[fi]
+	ops, ok := triggerOperators[f.Type]
+	if !ok {
+		return zero, apierr.Badf(p+"[id]", "A %s field cannot be a trigger (text, dropdown, checkbox and radio fields can).", f.Type)
+	}
+	if t.Operator == "" {
+		return zero, apierr.Missing(p + "[operator]")
+	}
+	if !slices.Contains(ops, t.Operator) {
+		return zero, apierr.Badf(p+"[operator]", "Operator %q cannot be used with a %s trigger (use %s).", t.Operator, f.Type, strings.Join(ops, ", "))
+	}
+	multi := t.Operator == "any" || t.Operator == "none"
+	switch {
+	case t.Value != nil && len(t.Values) > 0:
+		return zero, apierr.Badf(p, "Give value or values, not both.")
+	case multi && len(t.Values) == 0:
+		return zero, apierr.Missing(p + "[values]")
+	case !multi && t.Value == nil:
+		return zero, apierr.Missing(p + "[value]")
+	}
+	out := state.RuleTrigger{ID: t.ID, Operator: t.Operator, Values: t.Values}
+	if t.Value != nil {
+		out.Value = *t.Value
+	}
+	switch f.Type {
+	case ftCheckbox:
+		if out.Value != "0" && out.Value != "1" {
+			return zero, apierr.Badf(p+"[value]", "A checkbox trigger's value is 0 or 1.")
+		}
+	case ftRadio:
+		if out.Value != "1" {
+			return zero, apierr.Badf(p+"[value]", "A radio trigger's value is 1.")
+		}
+	case ftDropdown:
+		vals := out.Values
+		if !multi {
+			vals = []string{out.Value}
+		}
+		for _, v := range vals {
+			if !slices.Contains(f.Options, v) {
+				return zero, apierr.Badf(p, "%q is not one of the dropdown's options.", v)
+			}
+		}
+	case ftText:
+		if t.Operator == "match" {
+			if _, err := regexp.Compile(out.Value); err != nil {
+				return zero, apierr.Badf(p+"[value]", "value is not a valid regular expression: %v", err)
+			}
+		}
+	}
+	return out, nil
+}
+
+// bindCustomFieldTypes gives each custom field the type and api_id of the
+// merge field it fills (by name or api_id); fields of no merge field stay
+// text.
+func bindCustomFieldTypes(cfs []state.CustomField, fields []state.FormField) {
+	for i := range cfs {
+		for _, f := range fields {
+			if (f.Type == ftTextMerge || f.Type == ftCheckboxMerge) && (f.Name == cfs[i].Name || f.APIID == cfs[i].Name) {
+				cfs[i].APIID = f.APIID
+				if f.Type == ftCheckboxMerge {
+					cfs[i].Type = "checkbox"
+				}
+				break
+			}
+		}
+	}
+}

@@ -1,0 +1,83 @@
+package sandbox
+
+import (
+	"encoding/json"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
+)
+
+// Job kinds of signature requests.
+const (
+	jobSigreqProcess      = "signature_request.process"
+	jobSigreqExpire       = "signature_request.expire"
+	jobSigreqCancel       = "signature_request.cancel"
+	jobSigreqDownloadable = "signature_request.downloadable"
+)
+
+// sigreqJobArgs ties a job to the request version it was scheduled for: an
+// edit starts a new generation and the older jobs do nothing.
+type sigreqJobArgs struct {
+	Generation int `json:"generation"`
+}
+
+// sigreqProcessFault lets scenario rules fail a request's files while it is
+// processed: a non-empty answer is the error message, and the request ends
+// in error_file with a file_error event. Nil means no rule.
+var sigreqProcessFault func(s *Sandbox, w *world.World, tx *state.Txn, req *state.SignatureRequest) string
+
+func init() {
+	registerJob(jobSigreqProcess, runSigreqProcess)
+	registerJob(jobSigreqExpire, func(s *Sandbox, _ *world.World, tx *state.Txn, job *state.Job) error {
+		req := jobRequest(tx, job)
+		if req == nil {
+			return nil
+		}
+		return s.applyOutcome(tx, tExpire(req, tx.Unix()))
+	})
+	registerJob(jobSigreqCancel, func(s *Sandbox, _ *world.World, tx *state.Txn, job *state.Job) error {
+		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, job.Subject)
+		if err != nil {
+			return nil
+		}
+		return s.applyOutcome(tx, tCancelComplete(req, tx.Unix()))
+	})
+	registerJob(jobSigreqDownloadable, func(s *Sandbox, _ *world.World, tx *state.Txn, job *state.Job) error {
+		req := jobRequest(tx, job)
+		if req == nil || req.Phase != state.PhaseComplete || req.CancelPending {
+			return nil
+		}
+		return s.emitForRequest(tx, req, sigEvent{Type: evRequestDownloadable})
+	})
+}
+
+// jobRequest loads a job's request when the job still applies to it.
+func jobRequest(tx *state.Txn, job *state.Job) *state.SignatureRequest {
+	req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, job.Subject)
+	if err != nil {
+		return nil
+	}
+	var args sigreqJobArgs
+	if len(job.Args) > 0 {
+		if json.Unmarshal(job.Args, &args) != nil {
+			return nil
+		}
+	}
+	if args.Generation != req.Generation {
+		return nil
+	}
+	return req
+}
+
+// runSigreqProcess ends processing: sent, held or file error.
+func runSigreqProcess(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) error {
+	req := jobRequest(tx, job)
+	if req == nil || req.Phase != state.PhaseProcessing {
+		return nil
+	}
+	fail := ""
+	if sigreqProcessFault != nil {
+		fail = sigreqProcessFault(s, w, tx, req)
+	}
+	return s.applyOutcome(tx, tProcess(req, fail, tx.Unix()))
+}

@@ -1,0 +1,239 @@
+package sandbox
+
+// Requests from templates: the body checks of the *_with_template
+// operations, and the hook through which the templates subsystem hands over
+// what its templates contain.
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+// templateUse is what templates contribute to a signature request, all
+// templates of template_ids combined in the order given.
+type templateUse struct {
+	// Documents are the templates' stored documents, in order; documents
+	// uploaded with the request are appended after them.
+	Documents []state.Document
+	// SignerRoles are the roles signers must fill, in the templates'
+	// order; Order is the role's signing order (nil when unordered).
+	SignerRoles []templateRole
+	// CCRoles are the CC roles; each must be given an address in ccs.
+	CCRoles []string
+	// FormFields are the templates' fields with DocumentIndex into
+	// Documents and Role naming the signer role that fills each (Signer
+	// left empty); merge fields (text-merge, checkbox-merge) have Role ""
+	// and Signer "sender".
+	FormFields  []state.FormField
+	FieldGroups []state.FieldGroup
+	FieldRules  []state.FieldRule
+	// MergeFields are the templates' custom (merge) fields, which
+	// custom_fields fill by name.
+	MergeFields []templateMergeField
+	// Attachments are the templates' signer attachments, by role.
+	Attachments []templateAttachment
+	// Title, Subject and Message are the templates' defaults, used when the
+	// request gives none.
+	Title, Subject, Message string
+	// AllowReassign is the templates' allow_reassign.
+	AllowReassign bool
+}
+
+// templateRole is a signer role of a template.
+type templateRole struct {
+	Name  string
+	Order *int
+}
+
+// templateMergeField is a merge field of a template.
+type templateMergeField struct {
+	Name  string
+	Type  string // text or checkbox
+	APIID string
+}
+
+// templateAttachment is a signer attachment of a template.
+type templateAttachment struct {
+	Name, Instructions, Role string
+	Required                 bool
+}
+
+// templateResolver resolves template_ids for send_with_template,
+// create_embedded_with_template and the two edit_*_with_template
+// operations. The templates subsystem sets it from an init function.
+//
+// Contract: it runs inside the write transaction tx that creates the
+// request; c is the call (c.account is the caller). It answers the
+// combined templateUse of ids, in the order given (ids are non-empty and
+// distinct), or the official error for the first template that does not
+// exist, is not visible to the caller (not theirs and not shared with
+// them), is still being prepared, or failed — with error_path
+// "template_ids[i]". It must not write. Binding signers and CCs to roles,
+// custom_fields to merge fields and the quota are done by the caller.
+//
+// While it is nil (no templates subsystem), every template id is unknown.
+var templateResolver func(c *call, tx *state.Txn, ids []string) (*templateUse, error)
+
+// templateBody is the validated template-specific part of a body.
+type templateBody struct {
+	TemplateIDs  []string
+	Signers      []subSigner
+	CCs          []subCC
+	CustomFields []subCustomField
+}
+
+// checkTemplateBody checks template_ids, role-bound signers and ccs.
+func checkTemplateBody(c *call, b *sigreqBody) (*templateBody, *apierr.Error) {
+	if len(b.TemplateIDs) == 0 {
+		return nil, apierr.Missing("template_ids")
+	}
+	for i, id := range b.TemplateIDs {
+		if strings.TrimSpace(id) == "" {
+			return nil, blank("template_ids[" + itoa(i) + "]")
+		}
+	}
+	if len(b.Signers) == 0 {
+		return nil, apierr.Missing("signers")
+	}
+	roles := map[string]bool{}
+	for i, s := range b.Signers {
+		p := "signers[" + itoa(i) + "]"
+		if strings.TrimSpace(s.Role) == "" {
+			return nil, apierr.Missing(p + "[role]")
+		}
+		if roles[s.Role] {
+			return nil, apierr.Badf(p+"[role]", "Role %q is given to more than one signer.", s.Role)
+		}
+		roles[s.Role] = true
+		s.Order = nil
+		if e := checkSignerPerson(p, s, false); e != nil {
+			return nil, e
+		}
+	}
+	ccRoles := map[string]bool{}
+	for i, cc := range b.CCs {
+		p := "ccs[" + itoa(i) + "]"
+		switch {
+		case strings.TrimSpace(cc.Role) == "":
+			return nil, apierr.Missing(p + "[role]")
+		case ccRoles[cc.Role]:
+			return nil, apierr.Badf(p+"[role]", "Multiple CC recipients cannot share the same CC role (%q).", cc.Role)
+		case strings.TrimSpace(cc.EmailAddress) == "":
+			return nil, apierr.Missing(p + "[email_address]")
+		case !validEmail(strings.TrimSpace(cc.EmailAddress)):
+			return nil, apierr.Badf(p+"[email_address]", "Invalid email address: %s", cc.EmailAddress)
+		}
+		ccRoles[cc.Role] = true
+	}
+	if _, e := checkCustomFields(b.CustomFields, nil); e != nil {
+		return nil, e
+	}
+	return &templateBody{TemplateIDs: dedupeTemplateIDs(c, b.TemplateIDs), Signers: b.Signers, CCs: b.CCs, CustomFields: b.CustomFields}, nil
+}
+
+// bindTemplate resolves the templates and binds the body to them: signers
+// to signer roles, ccs to CC roles, custom_fields to merge fields. extra are
+// documents uploaded with the request, appended after the templates'.
+func bindTemplate(c *call, tx *state.Txn, spec *sigreqSpec, tb *templateBody, extra []state.Document) error {
+	if templateResolver == nil {
+		return apierr.Badf("template_ids[0]", "Template %s not found.", tb.TemplateIDs[0])
+	}
+	use, err := templateResolver(c, tx, tb.TemplateIDs)
+	if err != nil {
+		return err
+	}
+	roleIndex := map[string]int{}
+	var roleNames []string
+	for i, r := range use.SignerRoles {
+		roleIndex[r.Name] = i
+		roleNames = append(roleNames, r.Name)
+	}
+	bySlot := make([]*subSigner, len(use.SignerRoles))
+	for i := range tb.Signers {
+		s := &tb.Signers[i]
+		idx, ok := roleIndex[s.Role]
+		if !ok {
+			return apierr.Badf("signers["+itoa(i)+"][role]", "Role %q is not a signer role of the template(s) (roles are case-sensitive: %s).", s.Role, strings.Join(roleNames, ", "))
+		}
+		bySlot[idx] = s
+	}
+	spec.Signers = nil
+	for i, r := range use.SignerRoles {
+		s := bySlot[i]
+		if s == nil {
+			return apierr.Badf("signers", "No signer is given for the template role %q.", r.Name)
+		}
+		sg := signerOf(*s, i)
+		sg.Role = r.Name
+		if r.Order != nil {
+			o := *r.Order
+			sg.Order = &o
+		}
+		spec.Signers = append(spec.Signers, sg)
+	}
+	ccByRole := map[string]string{}
+	for i, cc := range tb.CCs {
+		if !slices.Contains(use.CCRoles, cc.Role) {
+			return apierr.Badf("ccs["+itoa(i)+"][role]", "Role %q is not a CC role of the template(s).", cc.Role)
+		}
+		ccByRole[cc.Role] = strings.TrimSpace(cc.EmailAddress)
+	}
+	spec.CCEmails = nil
+	for _, role := range use.CCRoles {
+		addr, ok := ccByRole[role]
+		if !ok {
+			return apierr.Badf("ccs", "No CC is given for the template CC role %q.", role)
+		}
+		spec.CCEmails = append(spec.CCEmails, addr)
+	}
+	cfs, e := checkCustomFields(tb.CustomFields, roleNames)
+	if e != nil {
+		return e
+	}
+	spec.CustomFields = nil
+	given := map[string]state.CustomField{}
+	for _, cf := range cfs {
+		given[cf.Name] = cf
+	}
+	for _, mf := range use.MergeFields {
+		cf := given[mf.Name]
+		cf.Name, cf.Type, cf.APIID = mf.Name, mf.Type, mf.APIID
+		spec.CustomFields = append(spec.CustomFields, cf)
+		delete(given, mf.Name)
+	}
+	spec.Documents = append(append([]state.Document(nil), use.Documents...), extra...)
+	spec.FormFields = nil
+	for _, f := range use.FormFields {
+		if f.Role != "" {
+			idx, ok := roleIndex[f.Role]
+			if !ok {
+				return apierr.Badf("template_ids", "A field of the template(s) names the unknown role %q.", f.Role)
+			}
+			f.Signer = itoa(idx)
+		} else if f.Signer == "" {
+			f.Signer = signerSender
+		}
+		spec.FormFields = append(spec.FormFields, f)
+	}
+	spec.FieldGroups = append([]state.FieldGroup(nil), use.FieldGroups...)
+	spec.FieldRules = append([]state.FieldRule(nil), use.FieldRules...)
+	spec.Attachments = nil
+	for _, a := range use.Attachments {
+		spec.Attachments = append(spec.Attachments, state.Attachment{Name: a.Name, Instructions: a.Instructions, Required: a.Required, SignerIndex: roleIndex[a.Role]})
+	}
+	if spec.Title == "" {
+		spec.Title = use.Title
+	}
+	if spec.Subject == "" {
+		spec.Subject = use.Subject
+	}
+	if spec.Message == "" {
+		spec.Message = use.Message
+	}
+	spec.AllowReassign = use.AllowReassign
+	spec.TemplateIDs = tb.TemplateIDs
+	return nil
+}

@@ -1,0 +1,649 @@
+package sandbox
+
+// The signature request state machine as pure functions: a request and an
+// action give the changed request and the effects (events, e-mails, file
+// work), or the official error. Nothing here touches the database, the clock
+// or the ID sequence; sigreq_apply.go turns an outcome into one transaction's
+// writes, and the table test in sigreq_transitions_test.go pins every move.
+
+import (
+	"strings"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+// sigEvent is an event a transition causes, in emission order.
+type sigEvent struct {
+	Type        string
+	SignatureID string
+	Message     string
+}
+
+// sigMail is an e-mail a transition sends.
+type sigMail struct {
+	Kind        string
+	To          string
+	Name        string
+	SignatureID string
+}
+
+// outcome is the result of a transition.
+type outcome struct {
+	// Prev is the request before the transition; Req after it.
+	Prev   *state.SignatureRequest
+	Req    *state.SignatureRequest
+	Events []sigEvent
+	Mails  []sigMail
+	// Files: the documents changed (a signature, a decline); prepare the
+	// downloadable files again.
+	Files bool
+	// Completed: every signer signed; prepare the final copy, then
+	// signature_request_downloadable.
+	Completed bool
+	// Gone: the cancelation completed; downloads answer 410.
+	Gone bool
+	// Expiry: expires_at changed; reschedule the expiry job.
+	Expiry bool
+}
+
+func (o *outcome) event(typ, sigID, msg string) {
+	o.Events = append(o.Events, sigEvent{Type: typ, SignatureID: sigID, Message: msg})
+}
+
+func (o *outcome) mail(kind, to, name, sigID string) {
+	o.Mails = append(o.Mails, sigMail{Kind: kind, To: to, Name: name, SignatureID: sigID})
+}
+
+func (o *outcome) audit(now int64, actor, action, detail string) {
+	o.Req.Audit = append(o.Req.Audit, state.AuditEntry{Time: now, Actor: actor, Action: action, Detail: detail})
+}
+
+func begin(req *state.SignatureRequest) *outcome { return &outcome{Prev: req, Req: req.Copy()} }
+
+// Messages of state errors, shared with the tests.
+const (
+	msgProcessing      = "The signature request is still being processed."
+	msgNotYourTurn     = "It is not this signer's turn: signers sign in order."
+	msgAlreadySigned   = "This signature has already been signed."
+	msgAlreadyDeclined = "This signature has been declined."
+	msgExpired         = "This signature request has expired."
+	msgDeclineOff      = "This signature request does not allow signers to decline (allow_decline)."
+	msgReassignOff     = "This signature request does not allow signers to reassign (allow_reassign)."
+	msgRemindEmbedded  = "Reminders cannot be sent for embedded signature requests."
+	msgRemindTooSoon   = "You cannot send a reminder within 1 hour of the last reminder (manual or automatic)."
+	msgCancelFailed    = "Could not cancel the Signature Request. Either you are not the requester or the Signature Request is fully executed."
+	msgRemoveFailed    = "Could not remove your access to the Signature Request. Either you are not a party to the request, or it is not yet fully executed."
+	msgAppendedPage    = "This action cannot be performed on a signature request with an appended signature page."
+	msgNotOnHold       = "This signature request is not on hold."
+)
+
+// slotDone reports whether the signer at slot (a signer, or a group of
+// which one member acts for all) has signed.
+func slotDone(req *state.SignatureRequest, slot int) bool {
+	for _, sg := range req.Signatures {
+		if sg.Slot == slot && sg.Status == state.SigSigned {
+			return true
+		}
+	}
+	return false
+}
+
+func allSigned(req *state.SignatureRequest) bool {
+	for _, sg := range req.Signatures {
+		if !slotDone(req, sg.Slot) {
+			return false
+		}
+	}
+	return len(req.Signatures) > 0
+}
+
+// currentOrder is the order value whose signers may act now in an ordered
+// request: the lowest order among slots that have not signed.
+func currentOrder(req *state.SignatureRequest) (int, bool) {
+	best, found := 0, false
+	for _, sg := range req.Signatures {
+		if sg.Order == nil || slotDone(req, sg.Slot) {
+			continue
+		}
+		if !found || *sg.Order < best {
+			best, found = *sg.Order, true
+		}
+	}
+	return best, found
+}
+
+// isTurn reports whether a signature may act now.
+func isTurn(req *state.SignatureRequest, sg *state.Signature) bool {
+	if !req.Ordered || sg.Order == nil {
+		return true
+	}
+	cur, ok := currentOrder(req)
+	return ok && *sg.Order == cur
+}
+
+// notifyTurn marks the signers whose turn has come as notified and, for
+// requests signed by e-mail (not embedded), sends them the request.
+func notifyTurn(o *outcome) {
+	req := o.Req
+	for i := range req.Signatures {
+		sg := &req.Signatures[i]
+		if sg.Status != state.SigAwaiting || sg.Notified || !isTurn(req, sg) {
+			continue
+		}
+		sg.Notified = true
+		if !req.Embedded {
+			o.mail(mailSignatureRequest, sg.Email, sg.Name, sg.ID)
+		}
+	}
+}
+
+// signerCheck is what a real signer meets before any action: the request
+// must be out for signature and it must be this signer's turn.
+func signerCheck(req *state.SignatureRequest, sg *state.Signature) *apierr.Error {
+	switch {
+	case req.Phase == state.PhaseCanceled || req.CancelPending:
+		return apierr.Gone()
+	case req.Phase == state.PhaseProcessing:
+		return apierr.Conflictf(msgProcessing)
+	case req.Phase == state.PhaseOnHold:
+		return apierr.Conflictf("This signature request is on hold until the requester releases it.")
+	case req.Phase == state.PhaseError:
+		return apierr.Conflictf("This signature request could not be processed: %s", req.Error)
+	case req.Phase == state.PhaseExpired || sg.Status == state.SigExpired:
+		return apierr.New(apierr.SignatureRequestExpired, msgExpired)
+	case sg.Status == state.SigSigned:
+		return apierr.Conflictf(msgAlreadySigned)
+	case sg.Status == state.SigDeclined:
+		return apierr.Conflictf(msgAlreadyDeclined)
+	case req.Phase == state.PhaseDeclined:
+		return apierr.Conflictf("This signature request has been declined by a signer.")
+	case req.Phase == state.PhaseComplete:
+		return apierr.Conflictf("This signature request is already complete.")
+	case !isTurn(req, sg):
+		return apierr.Conflictf(msgNotYourTurn)
+	}
+	return nil
+}
+
+func findSig(req *state.SignatureRequest, id string) (*state.Signature, *apierr.Error) {
+	sg := req.Signature(id)
+	if sg == nil {
+		return nil, apierr.NotFoundf("No signature %s on this signature request.", id)
+	}
+	return sg, nil
+}
+
+// tView: a signer opened the request.
+func tView(req *state.SignatureRequest, sigID string, now int64) (*outcome, *apierr.Error) {
+	o := begin(req)
+	sg, e := findSig(o.Req, sigID)
+	if e != nil {
+		return nil, e
+	}
+	if e := signerCheck(o.Req, sg); e != nil {
+		return nil, e
+	}
+	t := now
+	sg.LastViewedAt = &t
+	o.audit(now, sg.Email, "viewed", "")
+	o.event(evRequestViewed, sg.ID, "")
+	return o, nil
+}
+
+// tSign: a signer signed, with the values of their fields (already
+// validated). Group members sign for their group.
+func tSign(req *state.SignatureRequest, sigID string, values []state.ResponseValue, now int64) (*outcome, *apierr.Error) {
+	o := begin(req)
+	sg, e := findSig(o.Req, sigID)
+	if e != nil {
+		return nil, e
+	}
+	if e := signerCheck(o.Req, sg); e != nil {
+		return nil, e
+	}
+	slot := sg.Slot
+	for i := range o.Req.Signatures {
+		m := &o.Req.Signatures[i]
+		if m.Slot == slot && m.Status == state.SigAwaiting {
+			t := now
+			m.Status, m.SignedAt = state.SigSigned, &t
+		}
+	}
+	setResponses(o.Req, values)
+	o.audit(now, sg.Email, "signed", "")
+	o.event(evRequestSigned, sg.ID, "")
+	o.Files = true
+	if allSigned(o.Req) {
+		o.Req.Phase, o.Req.CompletedAt = state.PhaseComplete, now
+		o.audit(now, "", "completed", "")
+		o.event(evRequestAllSigned, sg.ID, "")
+		o.Completed = true
+		for _, to := range completionRecipients(o.Req) {
+			o.mail(mailCompleted, to[0], to[1], "")
+		}
+		return o, nil
+	}
+	notifyTurn(o)
+	return o, nil
+}
+
+// setResponses replaces the response_data entries of the given fields.
+func setResponses(req *state.SignatureRequest, values []state.ResponseValue) {
+	if len(values) == 0 {
+		return
+	}
+	replaced := map[string]bool{}
+	for _, v := range values {
+		replaced[v.APIID] = true
+	}
+	kept := req.ResponseData[:0:0]
+	for _, v := range req.ResponseData {
+		if !replaced[v.APIID] {
+			kept = append(kept, v)
+		}
+	}
+	req.ResponseData = append(kept, values...)
+}
+
+// completionRecipients are the parties that get the completed copy: the
+// requester, every signer and every CC, each address once, in that order.
+func completionRecipients(req *state.SignatureRequest) [][2]string {
+	seen := map[string]bool{}
+	var out [][2]string
+	add := func(email, name string) {
+		k := state.EmailKey(email)
+		if email == "" || seen[k] {
+			return
+		}
+		seen[k] = true
+		out = append(out, [2]string{email, name})
+	}
+	add(req.RequesterEmail, req.RequesterName)
+	for _, sg := range req.Signatures {
+		add(sg.Email, sg.Name)
+	}
+	for _, cc := range req.CCEmails {
+		add(cc, "")
+	}
+	return out
+}
+
+// tDecline: a signer declined; the whole request is declined.
+func tDecline(req *state.SignatureRequest, sigID, reason string, now int64) (*outcome, *apierr.Error) {
+	o := begin(req)
+	sg, e := findSig(o.Req, sigID)
+	if e != nil {
+		return nil, e
+	}
+	if e := signerCheck(o.Req, sg); e != nil {
+		return nil, e
+	}
+	if !o.Req.AllowDecline {
+		return nil, apierr.Forbiddenf(msgDeclineOff)
+	}
+	for i := range o.Req.Signatures {
+		m := &o.Req.Signatures[i]
+		if m.Slot == sg.Slot && m.Status == state.SigAwaiting {
+			m.Status, m.DeclineReason = state.SigDeclined, reason
+		}
+	}
+	o.Req.Phase = state.PhaseDeclined
+	o.audit(now, sg.Email, "declined", reason)
+	o.event(evRequestDeclined, sg.ID, reason)
+	o.Files = true
+	seen := map[string]bool{state.EmailKey(sg.Email): true}
+	notice := func(email, name string) {
+		if k := state.EmailKey(email); email != "" && !seen[k] {
+			seen[k] = true
+			o.mail(mailDeclined, email, name, "")
+		}
+	}
+	notice(o.Req.RequesterEmail, o.Req.RequesterName)
+	for _, other := range o.Req.Signatures {
+		if other.Notified {
+			notice(other.Email, other.Name)
+		}
+	}
+	return o, nil
+}
+
+// tReassign: a signer handed their signature to someone else; the new
+// signer gets a new signature id in the same place.
+func tReassign(req *state.SignatureRequest, sigID, name, email, reason, newID string, now int64) (*outcome, *apierr.Error) {
+	o := begin(req)
+	sg, e := findSig(o.Req, sigID)
+	if e != nil {
+		return nil, e
+	}
+	if e := signerCheck(o.Req, sg); e != nil {
+		return nil, e
+	}
+	if !o.Req.AllowReassign {
+		return nil, apierr.Forbiddenf(msgReassignOff)
+	}
+	if state.EmailKey(email) == state.EmailKey(sg.Email) {
+		return nil, apierr.Badf("email_address", "A signature cannot be reassigned to the same e-mail address.")
+	}
+	old := *sg
+	*sg = state.Signature{
+		ID: newID, Slot: old.Slot, Group: old.Group, GroupGUID: old.GroupGUID, Email: email, Name: name,
+		Role: old.Role, Order: old.Order, Status: state.SigAwaiting, ReassignedBy: old.Email,
+		ReassignmentReason: reason, ReassignedFrom: old.ID, Notified: old.Notified,
+	}
+	for i := range o.Req.ResponseData {
+		if o.Req.ResponseData[i].SignatureID == old.ID {
+			o.Req.ResponseData[i].SignatureID = newID
+		}
+	}
+	o.audit(now, old.Email, "reassigned", email)
+	o.event(evRequestReassigned, old.ID, reason)
+	o.mail(mailReassigned, old.Email, old.Name, old.ID)
+	if sg.Notified && !o.Req.Embedded {
+		o.mail(mailSignatureRequest, sg.Email, sg.Name, sg.ID)
+	}
+	return o, nil
+}
+
+// tRemind: the requester reminds a signer by e-mail address (and name when
+// several signers share it).
+func tRemind(req *state.SignatureRequest, email, name string, now, interval int64) (*outcome, *apierr.Error) {
+	o := begin(req)
+	r := o.Req
+	switch {
+	case r.Phase == state.PhaseCanceled || r.CancelPending:
+		return nil, apierr.Gone()
+	case r.Embedded:
+		return nil, apierr.New(apierr.InvalidReminder, msgRemindEmbedded)
+	}
+	var matches []*state.Signature
+	for i := range r.Signatures {
+		sg := &r.Signatures[i]
+		if state.EmailKey(sg.Email) == state.EmailKey(email) && (name == "" || sg.Name == name) {
+			matches = append(matches, sg)
+		}
+	}
+	if len(matches) == 0 {
+		return nil, apierr.Badf("email_address", "No signer of this signature request has the e-mail address %s.", email)
+	}
+	if len(matches) > 1 {
+		return nil, apierr.Badf("name", "Several signers share the e-mail address %s: give the signer's name too.", email)
+	}
+	sg := matches[0]
+	switch {
+	case r.Phase == state.PhaseProcessing:
+		return nil, apierr.New(apierr.InvalidReminder, msgProcessing)
+	case r.Phase == state.PhaseExpired:
+		return nil, apierr.New(apierr.InvalidReminder, msgExpired)
+	case r.Phase != state.PhaseSent:
+		return nil, apierr.New(apierr.InvalidReminder, "Reminders can only be sent for signature requests awaiting signatures.")
+	case sg.Status == state.SigSigned:
+		return nil, apierr.New(apierr.InvalidReminder, "This signer has already signed.")
+	case sg.Status == state.SigDeclined:
+		return nil, apierr.New(apierr.InvalidReminder, "This signer has declined.")
+	case sg.Status != state.SigAwaiting:
+		return nil, apierr.New(apierr.InvalidReminder, "This signer cannot be reminded (status "+sg.Status+").")
+	case !isTurn(r, sg):
+		return nil, apierr.New(apierr.InvalidReminder, "It is not this signer's turn to sign yet.")
+	case sg.LastRemindedAt != nil && now-*sg.LastRemindedAt < interval:
+		return nil, apierr.New(apierr.InvalidReminder, msgRemindTooSoon)
+	}
+	t := now
+	sg.LastRemindedAt = &t
+	o.audit(now, r.RequesterEmail, "reminded", sg.Email)
+	o.mail(mailReminder, sg.Email, sg.Name, sg.ID)
+	o.event(evRequestRemind, sg.ID, "")
+	return o, nil
+}
+
+// tBounce: the e-mail to a signer bounced.
+func tBounce(req *state.SignatureRequest, sigID string, now int64) (*outcome, *apierr.Error) {
+	o := begin(req)
+	sg, e := findSig(o.Req, sigID)
+	if e != nil {
+		return nil, e
+	}
+	switch {
+	case o.Req.Phase == state.PhaseCanceled:
+		return nil, apierr.Gone()
+	case o.Req.Embedded:
+		return nil, apierr.Conflictf("Signers of embedded signature requests are not sent e-mails.")
+	case !sg.Notified:
+		return nil, apierr.Conflictf("No signature request e-mail has been sent to this signer yet.")
+	}
+	o.audit(now, sg.Email, "email bounced", "")
+	o.event(evRequestEmailBounce, sg.ID, "The email to "+sg.Email+" bounced.")
+	return o, nil
+}
+
+// tUpdate: the requester changes a signer's name and/or e-mail address
+// and/or the expiry. A new address gives the signer a new signature id.
+func tUpdate(req *state.SignatureRequest, sigID string, name, email *string, expiresAt *int64, newID string, now int64) (*outcome, *apierr.Error) {
+	o := begin(req)
+	r := o.Req
+	switch {
+	case r.Phase == state.PhaseCanceled || r.CancelPending:
+		return nil, apierr.Gone()
+	case r.AppendSignaturePage:
+		return nil, apierr.Badf("signature_id", msgAppendedPage)
+	case r.Phase == state.PhaseExpired:
+		return nil, apierr.New(apierr.SignatureRequestExpired, msgExpired)
+	case r.Phase != state.PhaseSent && r.Phase != state.PhaseProcessing && r.Phase != state.PhaseOnHold:
+		return nil, apierr.Badf("signature_request_id", "This signature request can no longer be updated (it is %s).", phaseWord(r.Phase))
+	}
+	sg := r.Signature(sigID)
+	if sg == nil {
+		return nil, apierr.Badf("signature_id", "No signature %s on this signature request.", sigID)
+	}
+	if name != nil || email != nil {
+		switch sg.Status {
+		case state.SigSigned:
+			return nil, apierr.Badf("signature_id", "This signer has already signed and cannot be updated.")
+		case state.SigDeclined:
+			return nil, apierr.Badf("signature_id", "This signer has declined and cannot be updated.")
+		}
+	}
+	if name != nil {
+		sg.Name = *name
+	}
+	if email != nil && state.EmailKey(*email) != state.EmailKey(sg.Email) {
+		oldID := sg.ID
+		sg.Email, sg.ID, sg.LastViewedAt, sg.LastRemindedAt = *email, newID, nil, nil
+		for i := range r.ResponseData {
+			if r.ResponseData[i].SignatureID == oldID {
+				r.ResponseData[i].SignatureID = newID
+			}
+		}
+		if sg.Notified && !r.Embedded && r.Phase == state.PhaseSent {
+			o.mail(mailSignatureRequest, sg.Email, sg.Name, sg.ID)
+		}
+		o.audit(now, r.RequesterEmail, "signer updated", sg.Email)
+	} else if email != nil {
+		sg.Email = *email
+	}
+	if expiresAt != nil {
+		v := *expiresAt
+		r.ExpiresAt = &v
+		o.Expiry = true
+	}
+	return o, nil
+}
+
+// tCancel queues a cancelation (it completes in a job: tCancelComplete).
+func tCancel(req *state.SignatureRequest, mayCancel bool) (*outcome, *apierr.Error) {
+	o := begin(req)
+	r := o.Req
+	switch {
+	case r.Phase == state.PhaseCanceled:
+		return nil, apierr.Gone()
+	case r.CancelPending:
+		return nil, apierr.New(apierr.Conflict, apierr.MsgConflict)
+	case !mayCancel:
+		return nil, apierr.New(apierr.SignatureRequestCancelFailed, msgCancelFailed)
+	case r.Phase == state.PhaseSent || r.Phase == state.PhaseOnHold:
+	default:
+		return nil, apierr.New(apierr.SignatureRequestCancelFailed, msgCancelFailed+" (it is "+phaseWord(r.Phase)+")")
+	}
+	r.CancelPending = true
+	return o, nil
+}
+
+// tCancelComplete finishes a queued cancelation.
+func tCancelComplete(req *state.SignatureRequest, now int64) *outcome {
+	o := begin(req)
+	r := o.Req
+	if !r.CancelPending || r.Phase == state.PhaseCanceled {
+		return nil
+	}
+	r.CancelPending, r.Phase, r.CanceledAt = false, state.PhaseCanceled, now
+	o.audit(now, r.RequesterEmail, "canceled", "")
+	o.event(evRequestCanceled, "", "")
+	for _, sg := range r.Signatures {
+		if sg.Notified && sg.Status == state.SigAwaiting && !r.Embedded {
+			o.mail(mailCanceled, sg.Email, sg.Name, sg.ID)
+		}
+	}
+	o.Gone = true
+	return o
+}
+
+// tProcess ends processing: sent (or on hold), or error_file when a
+// document cannot be used (fail names a failure injected by a scenario).
+func tProcess(req *state.SignatureRequest, fail string, now int64) *outcome {
+	o := begin(req)
+	r := o.Req
+	if r.Phase != state.PhaseProcessing {
+		return nil
+	}
+	if fail == "" {
+		for _, d := range r.Documents {
+			if d.Error != "" {
+				fail = d.Name + ": " + d.Error
+				break
+			}
+		}
+	}
+	if fail != "" {
+		r.Phase, r.Error = state.PhaseError, fail
+		for i := range r.Signatures {
+			r.Signatures[i].Status, r.Signatures[i].Error = state.SigErrorFile, fail
+		}
+		o.audit(now, "", "file error", fail)
+		o.event(evFileError, "", fail)
+		return o
+	}
+	if r.Hold {
+		r.Phase = state.PhaseOnHold
+		for i := range r.Signatures {
+			r.Signatures[i].Status = state.SigOnHoldByRequester
+		}
+		o.audit(now, "", "prepared and held", "")
+		return o
+	}
+	r.Phase = state.PhaseSent
+	o.audit(now, r.RequesterEmail, "sent", "")
+	o.event(evRequestSent, "", "")
+	notifyTurn(o)
+	return o
+}
+
+// tRelease sends a request held by its requester.
+func tRelease(req *state.SignatureRequest, now int64) (*outcome, *apierr.Error) {
+	o := begin(req)
+	r := o.Req
+	switch {
+	case r.Phase == state.PhaseCanceled || r.CancelPending:
+		return nil, apierr.Gone()
+	case r.Phase != state.PhaseOnHold:
+		return nil, apierr.Badf("signature_request_id", msgNotOnHold)
+	}
+	r.Phase, r.Hold = state.PhaseSent, false
+	for i := range r.Signatures {
+		r.Signatures[i].Status = state.SigAwaiting
+	}
+	o.audit(now, r.RequesterEmail, "released", "")
+	o.event(evRequestSent, "", "")
+	notifyTurn(o)
+	return o, nil
+}
+
+// tExpire expires the unsigned signatures once expires_at has passed.
+func tExpire(req *state.SignatureRequest, now int64) *outcome {
+	o := begin(req)
+	r := o.Req
+	if r.ExpiresAt == nil || now < *r.ExpiresAt || r.CancelPending ||
+		(r.Phase != state.PhaseSent && r.Phase != state.PhaseOnHold && r.Phase != state.PhaseProcessing) {
+		return nil
+	}
+	for i := range r.Signatures {
+		if s := r.Signatures[i].Status; s == state.SigAwaiting || s == state.SigOnHoldByRequester {
+			r.Signatures[i].Status = state.SigExpired
+		}
+	}
+	r.Phase = state.PhaseExpired
+	o.audit(now, "", "expired", "")
+	o.event(evRequestExpired, "", "")
+	return o
+}
+
+// tRemove removes one account's access to a fully executed request.
+func tRemove(req *state.SignatureRequest, accountID string, party bool) (*outcome, *apierr.Error) {
+	o := begin(req)
+	r := o.Req
+	switch {
+	case r.Phase == state.PhaseCanceled:
+		return nil, apierr.Gone()
+	case !party:
+		return nil, apierr.New(apierr.SignatureRequestRemoveFailed, msgRemoveFailed)
+	case r.Phase != state.PhaseComplete && r.Phase != state.PhaseDeclined:
+		return nil, apierr.New(apierr.SignatureRequestRemoveFailed, msgRemoveFailed+" (it is "+phaseWord(r.Phase)+")")
+	}
+	for _, id := range r.RemovedFor {
+		if id == accountID {
+			return nil, apierr.NotFoundf(apierr.MsgNotFound)
+		}
+	}
+	r.RemovedFor = append(r.RemovedFor, accountID)
+	o.event(evRequestDestroyed, "", "")
+	return o, nil
+}
+
+// checkEditable says whether a request may be edited and resent: before
+// anyone signed or declined, while it is still going, by its requester.
+func checkEditable(req *state.SignatureRequest, mayEdit, embeddedOp bool) *apierr.Error {
+	switch {
+	case req.Phase == state.PhaseCanceled:
+		return apierr.Gone()
+	case req.CancelPending:
+		return apierr.New(apierr.Conflict, apierr.MsgConflict)
+	case !mayEdit:
+		return apierr.Forbiddenf("Only the requester can edit this signature request.")
+	case req.Embedded && !embeddedOp:
+		return apierr.Badf("signature_request_id", "This is an embedded signature request: use edit_embedded or edit_embedded_with_template.")
+	case !req.Embedded && embeddedOp:
+		return apierr.Badf("signature_request_id", "This is not an embedded signature request: use edit or edit_with_template.")
+	case req.Phase == state.PhaseComplete || req.Phase == state.PhaseDeclined || req.Phase == state.PhaseExpired:
+		return apierr.Badf("signature_request_id", "This signature request can no longer be edited (it is %s).", phaseWord(req.Phase))
+	}
+	for _, sg := range req.Signatures {
+		if sg.Status == state.SigSigned || sg.Status == state.SigDeclined {
+			return apierr.Badf("signature_request_id", "This signature request cannot be edited: a signer has already signed or declined.")
+		}
+	}
+	return nil
+}
+
+// phaseWord describes a phase in messages.
+func phaseWord(p string) string {
+	switch p {
+	case state.PhaseProcessing:
+		return "still being processed"
+	case state.PhaseOnHold:
+		return "on hold"
+	case state.PhaseSent:
+		return "awaiting signatures"
+	case state.PhaseError:
+		return "in error"
+	}
+	return strings.ReplaceAll(p, "_", " ")
+}

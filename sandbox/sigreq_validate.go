@@ -1,0 +1,388 @@
+package sandbox
+
+// Validation of the parts of create and edit bodies that are not form
+// fields: signers, CCs, texts, metadata, expiry, options, attachments,
+// custom fields and the API app. Each check answers the first violation as
+// a 400 whose error_path names the field in bracket notation.
+
+import (
+	"encoding/json"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+// Limits of request texts and metadata (official schema and docs).
+const (
+	maxTitleLen         = 255
+	maxSubjectLen       = 255
+	maxMessageLen       = 5000
+	maxMetadataKeys     = 10
+	maxMetadataKeyLen   = 40
+	maxMetadataValueLen = 1000
+	// Expiry must be 1 to 90 days ahead (developers.hellosign.com,
+	// "Signature Request Expiration Date"); it is rounded down to the hour.
+	minExpiry = 24 * time.Hour
+	maxExpiry = 90 * 24 * time.Hour
+)
+
+// e164 is an E.164 phone number.
+var e164 = regexp.MustCompile(`^\+[1-9][0-9]{6,14}$`)
+
+// blank is the official answer for an empty required value.
+func blank(path string) *apierr.Error {
+	return apierr.Badf(path, "This value should not be blank")
+}
+
+// checkSignerPerson checks the name, address, PIN and SMS settings of one
+// signer at path (signers[0], grouped_signers[1][signers[0]]...).
+func checkSignerPerson(path string, s subSigner, grouped bool) *apierr.Error {
+	if strings.TrimSpace(s.Name) == "" {
+		return apierr.Missing(path + "[name]")
+	}
+	if strings.TrimSpace(s.EmailAddress) == "" {
+		return apierr.Missing(path + "[email_address]")
+	}
+	if !validEmail(s.EmailAddress) {
+		return apierr.New(apierr.InvalidRecipient, "Invalid email address: "+s.EmailAddress).WithPath(path + "[email_address]")
+	}
+	if s.PIN != "" {
+		if n := len([]rune(s.PIN)); n < 4 || n > 12 {
+			return apierr.Badf(path+"[pin]", "The PIN must be 4 to 12 characters long.")
+		}
+	}
+	if grouped {
+		// Grouped signers only take name, email_address and pin; the
+		// official description says the rest is ignored.
+		return nil
+	}
+	if s.SMSPhoneNumber != "" && !e164.MatchString(s.SMSPhoneNumber) {
+		return apierr.Badf(path+"[sms_phone_number]", "%q is not an E.164 phone number (for example +14155550123).", s.SMSPhoneNumber)
+	}
+	if s.SMSPhoneNumberType != "" {
+		if s.SMSPhoneNumberType != "authentication" && s.SMSPhoneNumberType != "delivery" {
+			return apierr.Badf(path+"[sms_phone_number_type]", "sms_phone_number_type must be authentication or delivery.")
+		}
+		if s.SMSPhoneNumber == "" {
+			return apierr.Missing(path + "[sms_phone_number]")
+		}
+	}
+	if s.Order != nil && *s.Order < 0 {
+		return apierr.Badf(path+"[order]", "order must be 0 or more.")
+	}
+	return nil
+}
+
+func signerOf(s subSigner, slot int) state.Signature {
+	sg := state.Signature{Slot: slot, Name: strings.TrimSpace(s.Name), Email: strings.TrimSpace(s.EmailAddress), PIN: s.PIN}
+	if s.SMSPhoneNumber != "" {
+		sg.SMSPhone = s.SMSPhoneNumber
+		sg.SMSPhoneType = s.SMSPhoneNumberType
+		if sg.SMSPhoneType == "" {
+			sg.SMSPhoneType = "authentication"
+		}
+	}
+	if s.Order != nil {
+		o := *s.Order
+		sg.Order = &o
+	}
+	return sg
+}
+
+// checkSigners validates signers or grouped_signers (exactly one of them)
+// and returns the signatures and the number of signer slots.
+func checkSigners(b *sigreqBody) ([]state.Signature, int, *apierr.Error) {
+	switch {
+	case len(b.Signers) > 0 && len(b.GroupedSigners) > 0:
+		return nil, 0, apierr.Badf("grouped_signers", "Use either signers or grouped_signers, not both.")
+	case len(b.Signers) == 0 && len(b.GroupedSigners) == 0:
+		return nil, 0, apierr.Missing("signers")
+	}
+	var out []state.Signature
+	if len(b.Signers) > 0 {
+		withOrder := 0
+		for i, s := range b.Signers {
+			p := "signers[" + itoa(i) + "]"
+			if e := checkSignerPerson(p, s, false); e != nil {
+				return nil, 0, e
+			}
+			if s.Order != nil {
+				withOrder++
+			}
+			out = append(out, signerOf(s, i))
+		}
+		if withOrder != 0 && withOrder != len(b.Signers) {
+			for i, s := range b.Signers {
+				if s.Order == nil {
+					return nil, 0, apierr.Badf("signers["+itoa(i)+"][order]", "Give an order to every signer or to none.")
+				}
+			}
+		}
+		return out, len(b.Signers), nil
+	}
+	withOrder := 0
+	names := map[string]bool{}
+	for g, grp := range b.GroupedSigners {
+		p := "grouped_signers[" + itoa(g) + "]"
+		if strings.TrimSpace(grp.Group) == "" {
+			return nil, 0, apierr.Missing(p + "[group]")
+		}
+		if names[grp.Group] {
+			return nil, 0, apierr.Badf(p+"[group]", "Group names must be unique (%q is used twice).", grp.Group)
+		}
+		names[grp.Group] = true
+		if len(grp.Signers) == 0 {
+			return nil, 0, apierr.Missing(p + "[signers]")
+		}
+		if grp.Order != nil {
+			if *grp.Order < 0 {
+				return nil, 0, apierr.Badf(p+"[order]", "order must be 0 or more.")
+			}
+			withOrder++
+		}
+		for i, s := range grp.Signers {
+			if e := checkSignerPerson(p+"[signers]["+itoa(i)+"]", s, true); e != nil {
+				return nil, 0, e
+			}
+			sg := signerOf(subSigner{Name: s.Name, EmailAddress: s.EmailAddress, PIN: s.PIN, Order: grp.Order}, g)
+			sg.Group = grp.Group
+			out = append(out, sg)
+		}
+	}
+	if withOrder != 0 && withOrder != len(b.GroupedSigners) {
+		for g, grp := range b.GroupedSigners {
+			if grp.Order == nil {
+				return nil, 0, apierr.Badf("grouped_signers["+itoa(g)+"][order]", "Give an order to every group or to none.")
+			}
+		}
+	}
+	return out, len(b.GroupedSigners), nil
+}
+
+// checkCCs validates cc_email_addresses.
+func checkCCs(list []string) ([]string, *apierr.Error) {
+	var out []string
+	for i, a := range list {
+		p := "cc_email_addresses[" + itoa(i) + "]"
+		a = strings.TrimSpace(a)
+		if a == "" {
+			return nil, blank(p)
+		}
+		if !validEmail(a) {
+			return nil, apierr.Badf(p, "Invalid email address: %s", a)
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// checkTexts validates title, subject and message lengths.
+func checkTexts(b *sigreqBody) *apierr.Error {
+	for _, t := range []struct {
+		path string
+		v    *string
+		max  int
+	}{{"title", b.Title, maxTitleLen}, {"subject", b.Subject, maxSubjectLen}, {"message", b.Message, maxMessageLen}} {
+		if t.v == nil {
+			continue
+		}
+		if err := checkMaxLen(t.path, *t.v, t.max); err != nil {
+			e, _ := apierr.As(err)
+			return e
+		}
+	}
+	return nil
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// checkMetadata applies the documented limits: at most 10 keys, keys up to
+// 40 characters, values up to 1000 characters (objects and arrays counted
+// by their JSON text).
+func checkMetadata(m map[string]any) *apierr.Error {
+	if len(m) > maxMetadataKeys {
+		return apierr.Badf("metadata", "metadata can have at most %d keys (got %d).", maxMetadataKeys, len(m))
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		p := "metadata[" + k + "]"
+		if k == "" {
+			return apierr.Badf("metadata", "metadata keys cannot be empty.")
+		}
+		if n := len([]rune(k)); n > maxMetadataKeyLen {
+			return apierr.Badf(p, "metadata keys can be at most %d characters (got %d).", maxMetadataKeyLen, n)
+		}
+		var text string
+		switch v := m[k].(type) {
+		case string:
+			text = v
+		case json.Number:
+			text = string(v)
+		case nil, bool:
+		default:
+			raw, _ := json.Marshal(v)
+			text = string(raw)
+		}
+		if n := len([]rune(text)); n > maxMetadataValueLen {
+			return apierr.Badf(p, "metadata values can be at most %d characters (got %d).", maxMetadataValueLen, n)
+		}
+	}
+	return nil
+}
+
+// checkExpiresAt validates an expiry against the world clock and rounds it
+// down to the hour, as the service does.
+func checkExpiresAt(path string, v *int64, now time.Time) (*int64, *apierr.Error) {
+	if v == nil {
+		return nil, nil
+	}
+	at := time.Unix(*v, 0)
+	if at.Before(now.Add(minExpiry)) || at.After(now.Add(maxExpiry)) {
+		return nil, apierr.Badf(path, "expires_at must be a Unix timestamp between 1 and 90 days in the future.")
+	}
+	r := at.Truncate(time.Hour).Unix()
+	return &r, nil
+}
+
+// checkSigningOptions requires default_type to be one of the enabled types.
+func checkSigningOptions(o *subSigningOptions) (*state.SigningOptions, *apierr.Error) {
+	if o == nil {
+		return nil, nil
+	}
+	enabled := map[string]bool{"draw": o.Draw, "phone": o.Phone, "type": o.Type, "upload": o.Upload}
+	switch {
+	case o.DefaultType == "":
+		return nil, apierr.Missing("signing_options[default_type]")
+	case !slices.Contains([]string{"draw", "phone", "type", "upload"}, o.DefaultType):
+		return nil, apierr.Badf("signing_options[default_type]", "default_type must be one of draw, phone, type, upload.")
+	case !enabled[o.DefaultType]:
+		return nil, apierr.Badf("signing_options[default_type]", "default_type %q must be one of the enabled signature types.", o.DefaultType)
+	}
+	return &state.SigningOptions{DefaultType: o.DefaultType, Draw: o.Draw, Phone: o.Phone, Type: o.Type, Upload: o.Upload}, nil
+}
+
+// dateFormats are the accepted field_options[date_format] values.
+var dateFormats = []string{"MM / DD / YYYY", "MM - DD - YYYY", "DD / MM / YYYY", "DD - MM - YYYY", "YYYY / MM / DD", "YYYY - MM - DD"}
+
+func checkFieldOptions(o *subFieldOptions) (string, *apierr.Error) {
+	if o == nil {
+		return "", nil
+	}
+	if o.DateFormat == "" {
+		return "", apierr.Missing("field_options[date_format]")
+	}
+	if !slices.Contains(dateFormats, o.DateFormat) {
+		return "", apierr.Badf("field_options[date_format]", "date_format must be one of: %s.", strings.Join(dateFormats, ", "))
+	}
+	return o.DateFormat, nil
+}
+
+func checkSignerExperience(o *subSignerExperience) (string, *apierr.Error) {
+	if o == nil || o.FormView == "" {
+		return "", nil
+	}
+	if !slices.Contains([]string{"disabled", "enabled", "enabled_by_default", "forced"}, o.FormView) {
+		return "", apierr.Badf("signer_experience[form_view]", "form_view must be disabled, enabled, enabled_by_default or forced.")
+	}
+	return o.FormView, nil
+}
+
+// checkAttachments validates attachments against the number of signers.
+func checkAttachments(list []subAttachment, slots int) ([]state.Attachment, *apierr.Error) {
+	var out []state.Attachment
+	for i, a := range list {
+		p := "attachments[" + itoa(i) + "]"
+		if strings.TrimSpace(a.Name) == "" {
+			return nil, apierr.Missing(p + "[name]")
+		}
+		if a.SignerIndex == nil {
+			return nil, apierr.Missing(p + "[signer_index]")
+		}
+		if *a.SignerIndex < 0 || *a.SignerIndex >= slots {
+			return nil, apierr.Badf(p+"[signer_index]", "signer_index %d does not name a signer (0 to %d).", *a.SignerIndex, slots-1)
+		}
+		out = append(out, state.Attachment{Name: a.Name, Instructions: a.Instructions, Required: a.Required, SignerIndex: *a.SignerIndex})
+	}
+	return out, nil
+}
+
+// checkCustomFields validates custom_fields; roles, when given, are the
+// signer roles an editor must name (templates).
+func checkCustomFields(list []subCustomField, roles []string) ([]state.CustomField, *apierr.Error) {
+	var out []state.CustomField
+	seen := map[string]bool{}
+	for i, f := range list {
+		p := "custom_fields[" + itoa(i) + "]"
+		if strings.TrimSpace(f.Name) == "" {
+			return nil, apierr.Missing(p + "[name]")
+		}
+		if seen[f.Name] {
+			return nil, apierr.Badf(p+"[name]", "Custom field %q is given twice.", f.Name)
+		}
+		seen[f.Name] = true
+		if f.Required && f.Editor == "" {
+			return nil, apierr.Badf(p+"[editor]", "A required custom field must name the signer role that edits it (editor).")
+		}
+		if f.Editor != "" && roles != nil && !slices.Contains(roles, f.Editor) {
+			return nil, apierr.Badf(p+"[editor]", "editor %q is not a signer role of the template(s).", f.Editor)
+		}
+		out = append(out, state.CustomField{Name: f.Name, Type: "text", Value: f.Value, Required: f.Required, Editor: f.Editor})
+	}
+	return out, nil
+}
+
+// checkRedirectURL accepts an absolute http(s) URL.
+func checkRedirectURL(path, v string) *apierr.Error {
+	if v == "" {
+		return nil
+	}
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return apierr.Badf(path, "%s must be an absolute http or https URL.", path)
+	}
+	return nil
+}
+
+// checkClientID checks the API app of a request. Embedded requests need an
+// app of the caller's account or team; other requests only need the app to
+// exist. An app that is not approved works only in test_mode for embedded
+// requests, as on the real service.
+func checkClientID(tx *state.Txn, caller *state.Account, clientID string, embedded, testMode bool) *apierr.Error {
+	if clientID == "" {
+		if embedded {
+			return apierr.Missing("client_id")
+		}
+		return nil
+	}
+	app, err := state.Get[state.APIApp](tx, state.TableAPIApps, clientID)
+	if err != nil {
+		return apierr.Badf("client_id", "No API app has the client_id %s.", clientID)
+	}
+	if !embedded {
+		return nil
+	}
+	if app.OwnerAccountID != caller.ID {
+		owner, err := state.Get[state.Account](tx, state.TableAccounts, app.OwnerAccountID)
+		if err != nil || caller.TeamID == "" || owner.TeamID != caller.TeamID {
+			return apierr.Forbiddenf("The API app %s does not belong to your account or team.", clientID).WithPath("client_id")
+		}
+	}
+	if !app.IsApproved && !testMode {
+		return apierr.Forbiddenf("The API app %s is not approved for production yet: use test_mode until it is.", clientID).WithPath("client_id")
+	}
+	return nil
+}
