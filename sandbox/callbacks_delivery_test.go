@@ -3,6 +3,7 @@ package sandbox_test
 import (
 	"encoding/json"
 	"net/http"
+	"sync"
 	"testing"
 	"time"
 
@@ -390,4 +391,56 @@ func TestAppCallbackTestThroughTheAPI(t *testing.T) {
 	assert.Equal(t, http.StatusBadRequest, r.Status)
 	_, _, path := errorOf(t, r.Body)
 	assert.Equal(t, "callback_url", path)
+}
+
+// TestScenarioFaultHook: the hook scenarios use can make a receiver look
+// down (no request sent) or make its answers count as failures.
+func TestScenarioFaultHook(t *testing.T) {
+	var mu sync.Mutex
+	var seen []sandbox.CallbackAttempt
+	sandbox.CallbacksSetFault(func(a sandbox.CallbackAttempt) (sandbox.CallbackFault, string) {
+		mu.Lock()
+		seen = append(seen, a)
+		mu.Unlock()
+		switch a.EventType {
+		case "signature_request_sent":
+			return sandbox.FaultUnreachable, "receiver down (scenario)"
+		case "signature_request_viewed":
+			return sandbox.FaultRejectAnswer, ""
+		}
+		return sandbox.FaultNone, ""
+	})
+	t.Cleanup(func() { sandbox.CallbacksSetFault(nil) }) // runs after the server closed
+	srv := newServer(t)
+	rcv := newCBReceiver(t)
+	cbSetCallbackURL(t, srv, srv.APIKey, rcv.URL)
+	srv.WaitCallbacks()
+	cbEmit(t, srv, cbRequestEvent("signature_request_sent"))
+	srv.WaitCallbacks()
+
+	sent := srv.Callbacks(sandboxtest.EventType("signature_request_sent"))[0].Deliveries[0]
+	require.Len(t, sent.Attempts, 1)
+	assert.Equal(t, "receiver down (scenario)", sent.Attempts[0].Error)
+	assert.Zero(t, sent.Attempts[0].Status)
+	assert.Len(t, rcv.Deliveries(), 1, "an unreachable receiver is not contacted (only callback_test arrived)")
+
+	sandbox.CallbacksSetFault(func(a sandbox.CallbackAttempt) (sandbox.CallbackFault, string) {
+		return sandbox.FaultRejectAnswer, ""
+	})
+	srv.AdvanceAndWait(time.Minute)
+	sent = srv.Callbacks(sandboxtest.EventType("signature_request_sent"))[0].Deliveries[0]
+	require.Len(t, sent.Attempts, 2)
+	assert.Equal(t, http.StatusOK, sent.Attempts[1].Status, "the receiver answered")
+	assert.False(t, sent.Attempts[1].Delivered, "but the scenario counts it as a failure")
+	assert.Contains(t, sent.Attempts[1].Error, "scenario")
+	assert.Len(t, rcv.Deliveries(), 2)
+
+	mu.Lock()
+	defer mu.Unlock()
+	require.NotEmpty(t, seen)
+	assert.Equal(t, "callback_test", seen[0].EventType)
+	assert.Equal(t, "account", seen[0].Kind)
+	assert.Equal(t, cbOwnerID, seen[0].AccountID)
+	assert.Equal(t, rcv.URL, seen[0].URL)
+	assert.Equal(t, sandboxtest.Start, seen[0].DueAt)
 }

@@ -74,3 +74,12 @@ func CallbacksSetAccountURL(s *Sandbox, apiKey, accountID, url string) error {
 		return state.Put(tx, state.TableAccounts, a)
 	})
 }
+
+// CallbacksSetFault installs fn as the scenario fault hook (nil removes it).
+func CallbacksSetFault(fn func(a CallbackAttempt) (CallbackFault, string)) {
+	if fn == nil {
+		callbackFault = nil
+		return
+	}
+	callbackFault = func(_ *Sandbox, _ *world.World, a CallbackAttempt) (CallbackFault, string) { return fn(a) }
+}
