@@ -16,8 +16,9 @@ const (
 )
 
 // Event is one event a committed change caused, with the object as a GET
-// showed it at that moment. Deliveries to callback URLs are tracked by the
-// callbacks subsystem.
+// showed it at that moment (to the first involved account). Its deliveries
+// to callback URLs, one per target with the exact payload sent, are rows of
+// the deliveries table (deliveries.go).
 type Event struct {
 	ID   string `json:"id"`
 	Seq  uint64 `json:"seq"`
