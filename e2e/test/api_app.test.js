@@ -145,7 +145,7 @@ h.test("a teammate cannot change or delete the owner's app", async () => {
   assert.equal((await h.api(ApiAppApi).apiAppGet(app.clientId)).body.apiApp.name, 'Mine');
 });
 
-h.test('an app callback_url gets callback_test, an app callback for EventCallbackHelper', { finding: 'F2 no callback_test is sent when an API app callback_url is set (onAppCallbackSet is not installed)' }, async () => {
+h.test('an app callback_url gets callback_test, an app callback for EventCallbackHelper (F2, fixed)', async () => {
   const url = `${receiver.url}/app-hook`;
   const app = (await h.api(ApiAppApi).apiAppCreate({ name: 'Hooked', domains: ['hooked.example.com'], callbackUrl: url })).body.apiApp;
   assert.equal(app.callbackUrl, url);

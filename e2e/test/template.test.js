@@ -7,7 +7,7 @@
 const { before, after } = require('node:test');
 const { setup, expectHttpError, sdk, assert, FIXTURE } = require('../lib/harness');
 const { startReceiver } = require('../lib/receiver');
-const { pdfUpload, isPDF, countPages } = require('../lib/pdf');
+const { pdfUpload } = require('../lib/pdf');
 const record = require('../lib/record');
 
 const h = setup({ config: { fetch_file_urls: false } });
