@@ -31,7 +31,7 @@ func controlPublic(method, path string, h handler) {
 
 func (s *Sandbox) registerControl(r *mux.Router) {
 	for _, cr := range controlRoutes {
-		r.Handle(cr.path, s.controlHandler(cr)).Methods(cr.method)
+		r.Handle(ControlPrefix+cr.path, s.controlHandler(cr)).Methods(cr.method)
 	}
 }
 

@@ -136,8 +136,14 @@ type clockResponse struct {
 	Time string          `json:"time"`
 	Mode world.ClockMode `json:"mode"`
 	// NextJobAt is when the earliest queued job is due (Unix seconds), or 0.
-	NextJobAt int64          `json:"next_job_at,omitempty"`
-	Jobs      []world.RanJob `json:"jobs,omitempty"`
+	NextJobAt int64 `json:"next_job_at,omitempty"`
+}
+
+// advanceResponse is the clock after an advance and the jobs that ran on
+// the way, in the order they ran (always a list, possibly empty).
+type advanceResponse struct {
+	clockResponse
+	Jobs []world.RanJob `json:"jobs"`
 }
 
 func clockOf(w *world.World) clockResponse {
@@ -171,8 +177,7 @@ func controlAdvance(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := clockOf(c.w)
-	r.Jobs = ran
+	r := advanceResponse{clockResponse: clockOf(c.w), Jobs: ran}
 	if r.Jobs == nil {
 		r.Jobs = []world.RanJob{}
 	}

@@ -23,14 +23,19 @@ const ControlPrefix = "/_sandbox"
 // class sends them), and the control plane under /_sandbox.
 func (s *Sandbox) newRouter() *mux.Router {
 	r := mux.NewRouter()
-	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+	notFound := http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		writeAPIError(w, apierr.NotFoundf("No route for %s %s. See the operations of the official API description under %s/.", req.Method, req.URL.Path, APIPrefix))
 	})
-	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+	notAllowed := http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		writeAPIError(w, &apierr.Error{Name: apierr.MethodNotSupported, Msg: fmt.Sprintf("The HTTP method %s is not supported for %s.", req.Method, req.URL.Path)})
 	})
+	r.NotFoundHandler, r.MethodNotAllowedHandler = notFound, notAllowed
 
-	s.registerControl(r.PathPrefix(ControlPrefix).Subrouter())
+	// Control routes are registered on the main router with their full path:
+	// in a gorilla/mux subrouter every route inherits the prefix matcher,
+	// whose success clears a method mismatch, so a wrong method under
+	// /_sandbox would answer 404 instead of 405.
+	s.registerControl(r)
 
 	// Literal paths must be tried before parametrized ones (/fax/list before
 	// /fax/{fax_id}), so routes are registered with fewer parameters first;
