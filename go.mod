@@ -10,6 +10,7 @@ require (
 	github.com/jonboulle/clockwork v0.5.0
 	github.com/pdfcpu/pdfcpu v0.15.0
 	github.com/stretchr/testify v1.12.1
+	golang.org/x/image v0.44.0
 )
 
 require (
@@ -26,6 +27,5 @@ require (
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/crypto v0.54.0 // indirect
-	golang.org/x/image v0.44.0 // indirect
 	golang.org/x/text v0.40.0 // indirect
 )

@@ -1,10 +1,27 @@
 package sandbox
 
 // This file is the contract between the objects that have documents
-// (signature requests, templates) and the documents subsystem. The Documents
-// work (issue 3) owns it and replaces the provisional bodies below.
+// (signature requests, templates, faxes) and the documents subsystem:
+// collectDocuments reads and converts a create call's files before the
+// write transaction, storeDocuments keeps them in the world, and fileOwners,
+// scheduleFiles and goneFiles (files_prepare.go) drive the downloads.
+//
+// Which failures answer at once and which later: what the call itself shows
+// to be wrong answers 400 naming the field (both or neither of files and
+// file_urls, an entry that is not an absolute http(s) URL, an empty upload,
+// an upload over the world's MaxFileBytes, files that would exceed the
+// world's MaxWorldBytes). What the real service only finds out while
+// processing (a URL that cannot be fetched, a fetched file over the limit,
+// a file it cannot read or convert: corrupt, truncated, encrypted, no pages,
+// unsupported type) is recorded on the document (Document.Error); the
+// request then ends in error_file / file_error, a template in
+// template_error.
 
 import (
+	"fmt"
+	"net/url"
+	"strings"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -21,15 +38,22 @@ const (
 // that stores it (network fetches and PDF parsing never run inside a write).
 type pendingDocument struct {
 	doc  state.Document
-	data []byte // original bytes
+	data []byte // original bytes (nil for an offline placeholder)
 	pdf  []byte // the document as PDF (nil when doc.Error is set)
+	// converted is true when pdf is not data itself (a conversion or a
+	// placeholder), so it is stored as a blob of its own.
+	converted bool
+	// field is the request parameter the document came in (files[0],
+	// file_urls[1]), for error paths.
+	field string
 }
 
 // collectDocuments reads the documents of a create call: uploads (files[N],
-// file[N]) or file_urls, never both. It answers 400s for what the real API
-// refuses synchronously; files that fail later (unreachable URL, unreadable
-// PDF) come back with Document.Error set, and the request ends in
-// error_file / file_error when processed.
+// and file[N] from older clients, which the decoder also gives as files) or
+// file_urls, never both. Uploads are converted here; file_urls are fetched
+// (or replaced by a placeholder when the world does not fetch) and then
+// converted. It answers 400s for what the call shows to be wrong; a file
+// that fails later comes back with Document.Error set.
 func (s *Sandbox) collectDocuments(c *call, uploads []wire.File, fileURLs []string) ([]pendingDocument, error) {
 	if len(uploads) > 0 && len(fileURLs) > 0 {
 		return nil, apierr.Badf("file_urls", "Use either files or file_urls, not both.")
@@ -37,19 +61,102 @@ func (s *Sandbox) collectDocuments(c *call, uploads []wire.File, fileURLs []stri
 	if len(uploads) == 0 && len(fileURLs) == 0 {
 		return nil, apierr.Badf("files", "Missing required parameter: files or file_urls.")
 	}
-	var out []pendingDocument
-	for _, f := range uploads {
-		out = append(out, pendingDocument{doc: state.Document{Name: f.Name, ContentType: f.ContentType, Pages: []state.Page{{Width: 612, Height: 792}}}, data: f.Data, pdf: f.Data})
+	cfg := c.w.Config()
+	out := make([]pendingDocument, 0, len(uploads)+len(fileURLs))
+	for i, f := range uploads {
+		field := f.Field
+		if field == "" {
+			field = fmt.Sprintf("files[%d]", i)
+		}
+		name := f.Name
+		if name == "" {
+			name = fmt.Sprintf("document-%d", i+1)
+		}
+		if len(f.Data) == 0 {
+			return nil, apierr.Badf(field, "The file %q is empty.", name)
+		}
+		if cfg.MaxFileBytes > 0 && int64(len(f.Data)) > cfg.MaxFileBytes {
+			return nil, apierr.Badf(field, "The file %q is %d bytes, over the limit of %d bytes per file.", name, len(f.Data), cfg.MaxFileBytes)
+		}
+		d := convertDocument(name, f.ContentType, f.Data)
+		d.field = field
+		out = append(out, d)
 	}
-	for _, u := range fileURLs {
-		out = append(out, pendingDocument{doc: state.Document{Name: u, SourceURL: u, Pages: []state.Page{{Width: 612, Height: 792}}}})
+	if len(fileURLs) == 0 {
+		return out, nil
+	}
+	for i, u := range fileURLs {
+		if err := checkFileURL(u); err != nil {
+			return nil, apierr.Badf(fmt.Sprintf("file_urls[%d]", i), "%s", err.Error())
+		}
+	}
+	if !cfg.FetchFileURLs {
+		for i, u := range fileURLs {
+			conv := files.OfflinePlaceholder(u)
+			out = append(out, pendingDocument{
+				doc:       state.Document{Name: urlFileName(u), ContentType: "application/pdf", SourceURL: u, Pages: statePages(conv.Info)},
+				pdf:       conv.PDF,
+				converted: true,
+				field:     fmt.Sprintf("file_urls[%d]", i),
+			})
+		}
+		return out, nil
+	}
+	for i, f := range s.fetchAll(c.r.Context(), fileURLs, cfg.MaxFileBytes) {
+		var d pendingDocument
+		if f.err != "" {
+			d = pendingDocument{doc: state.Document{Name: f.name, ContentType: f.contentType, Error: f.err}}
+		} else {
+			d = convertDocument(f.name, f.contentType, f.data)
+		}
+		d.doc.SourceURL = fileURLs[i]
+		d.field = fmt.Sprintf("file_urls[%d]", i)
+		out = append(out, d)
 	}
 	return out, nil
 }
 
+// convertDocument turns one file into a pending document: its PDF and page
+// sizes, or the reason it cannot be used.
+func convertDocument(name, contentType string, data []byte) pendingDocument {
+	d := pendingDocument{doc: state.Document{Name: name, ContentType: contentType}, data: data}
+	conv, err := files.Convert(name, contentType, data)
+	if err != nil {
+		d.doc.Error = err.Error()
+		return d
+	}
+	d.pdf = conv.PDF
+	d.converted = conv.How != files.AsPDF
+	d.doc.Pages = statePages(conv.Info)
+	return d
+}
+
+func statePages(info files.Info) []state.Page {
+	out := make([]state.Page, len(info.Pages))
+	for i, p := range info.Pages {
+		out[i] = state.Page{Width: p.Width, Height: p.Height}
+	}
+	return out
+}
+
+// checkFileURL accepts absolute http and https URLs with a host.
+func checkFileURL(raw string) error {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || !u.IsAbs() || u.Host == "" {
+		return fmt.Errorf("%q is not a valid URL: give an absolute http or https URL", raw)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return fmt.Errorf("%q is not an http or https URL", raw)
+	}
+	return nil
+}
+
 // storeDocuments writes collected documents into the world and returns them
-// as stored, enforcing the world's size cap.
+// as stored, enforcing the world's storage cap (MaxWorldBytes).
 func storeDocuments(tx *state.Txn, docs []pendingDocument) ([]state.Document, error) {
+	if err := checkWorldCapacity(tx, docs); err != nil {
+		return nil, err
+	}
 	out := make([]state.Document, 0, len(docs))
 	for _, d := range docs {
 		doc := d.doc
@@ -58,30 +165,49 @@ func storeDocuments(tx *state.Txn, docs []pendingDocument) ([]state.Document, er
 			if err != nil {
 				return nil, err
 			}
-			doc.BlobID, doc.PDFBlobID = id, id
+			doc.BlobID = id
+		}
+		switch {
+		case d.pdf == nil:
+		case d.converted || doc.BlobID == "":
+			id, err := state.PutBlob(tx, d.pdf)
+			if err != nil {
+				return nil, err
+			}
+			doc.PDFBlobID = id
+		default:
+			doc.PDFBlobID = doc.BlobID
 		}
 		out = append(out, doc)
 	}
 	return out, nil
 }
 
-// fileOwner is how the documents subsystem reaches the objects that own
-// files.
-type fileOwner struct {
-	// visible returns nil when the caller may download the object's files,
-	// else the API error (404 not_found, 410 deleted).
-	visible func(c *call, tx *state.Txn, id string) error
-	// compose describes the object's downloadable PDF as of now.
-	compose func(tx *state.Txn, id string) (files.Composition, error)
+// checkWorldCapacity refuses documents that would take the world's stored
+// file bytes over MaxWorldBytes.
+func checkWorldCapacity(tx *state.Txn, docs []pendingDocument) error {
+	limit := state.GetConfig(tx).MaxWorldBytes
+	if limit <= 0 || len(docs) == 0 {
+		return nil
+	}
+	var add int64
+	for _, d := range docs {
+		add += int64(len(d.data))
+		if d.converted {
+			add += int64(len(d.pdf))
+		}
+	}
+	used, err := state.StoredBytes(tx)
+	if err != nil {
+		return err
+	}
+	if used+add > limit {
+		field := "files"
+		if strings.HasPrefix(docs[0].field, "file_urls") {
+			field = "file_urls"
+		}
+		return apierr.Badf(field, "These files (%d bytes) would take this world's stored files to %d bytes, over its limit of %d bytes (world configuration max_world_bytes).",
+			add, used+add, limit)
+	}
+	return nil
 }
-
-// fileOwners maps an object kind to its owner hooks; signature requests and
-// templates register themselves.
-var fileOwners = map[string]fileOwner{}
-
-// scheduleFiles (re)prepares the downloadable files of an object after the
-// world's file preparation delay; until then downloads answer 409.
-func scheduleFiles(tx *state.Txn, kind, id string) error { return nil }
-
-// goneFiles makes the object's downloads answer 410 (canceled requests).
-func goneFiles(tx *state.Txn, kind, id string) error { return nil }

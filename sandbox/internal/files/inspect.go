@@ -100,6 +100,9 @@ func openPDF(data []byte, validate bool) (ctx *model.Context, pages []srcPage, e
 	if !bytes.Contains(head, []byte("%PDF-")) {
 		return nil, nil, fileErr(ReasonNotPDF, "The file is not a PDF (it does not start with a PDF header).")
 	}
+	if !hasEOFMarker(data) {
+		return nil, nil, truncatedErr()
+	}
 	defer func() {
 		// pdfcpu answers some malformed input with a panic; no input may
 		// take the sandbox down.
@@ -114,11 +117,9 @@ func openPDF(data []byte, validate bool) (ctx *model.Context, pages []srcPage, e
 	if ctx.Encrypt != nil {
 		return nil, nil, encryptedErr()
 	}
-	if validate {
-		if err := api.ValidateContext(ctx); err != nil {
-			return nil, nil, classify(data, err)
-		}
-	}
+	// The pages are walked before validation: pdfcpu's relaxed validation
+	// repairs some damage in memory (it makes up missing pages), and a
+	// document must read the same way when it is composed later, unvalidated.
 	pages, err = pagesOf(ctx)
 	if err != nil {
 		return nil, nil, classify(data, err)
@@ -126,7 +127,16 @@ func openPDF(data []byte, validate bool) (ctx *model.Context, pages []srcPage, e
 	if len(pages) == 0 {
 		return nil, nil, fileErr(ReasonNoPages, "The PDF has no pages.")
 	}
+	if validate {
+		if err := api.ValidateContext(ctx); err != nil {
+			return nil, nil, classify(data, err)
+		}
+	}
 	return ctx, pages, nil
+}
+
+func truncatedErr() *FileError {
+	return fileErr(ReasonTruncated, "The PDF is truncated (it ends before the end of the document); upload the complete file.")
 }
 
 func encryptedErr() *FileError {
@@ -139,15 +149,17 @@ func classify(data []byte, err error) *FileError {
 	switch {
 	case strings.Contains(msg, "password") || strings.Contains(msg, "encrypt") || bytes.Contains(data, []byte("/Encrypt")):
 		return encryptedErr()
-	case !hasEOFMarker(data) || strings.Contains(msg, "eof"):
-		return fileErr(ReasonTruncated, "The PDF is truncated (it ends before the end of the document); upload the complete file.")
+	case strings.Contains(msg, "eof"):
+		return truncatedErr()
 	default:
 		return fileErr(ReasonCorrupt, "The PDF is damaged and cannot be read (%s).", shorten(err.Error(), 160))
 	}
 }
 
 // hasEOFMarker reports whether the file ends with %%EOF (allowing trailing
-// whitespace), as a complete PDF does.
+// whitespace), as a complete PDF does. A file without it is refused as
+// truncated even when a reader could rebuild parts of it: what is missing
+// cannot be known.
 func hasEOFMarker(data []byte) bool {
 	tail := bytes.TrimRight(data[max(0, len(data)-2048):], " \t\r\n\x00")
 	return bytes.HasSuffix(tail, []byte("%%EOF"))

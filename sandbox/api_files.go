@@ -1,0 +1,154 @@
+package sandbox
+
+// The six download operations: /signature_request/files*, /template/files*
+// in binary, data URI and file URL form. Each checks the caller's access
+// through the owner (404 unknown or foreign, 410 canceled), then that the
+// files are prepared (409 while a preparation job is pending).
+
+import (
+	"encoding/base64"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+func init() {
+	handle("signatureRequestFiles", downloadFiles(kindSignatureRequest, "signature_request_id"))
+	handle("signatureRequestFilesAsDataUri", downloadDataURI(kindSignatureRequest, "signature_request_id"))
+	handle("signatureRequestFilesAsFileUrl", downloadFileURL(kindSignatureRequest, "signature_request_id"))
+	handle("templateFiles", downloadFiles(kindTemplate, "template_id"))
+	handle("templateFilesAsDataUri", downloadDataURI(kindTemplate, "template_id"))
+	handle("templateFilesAsFileUrl", downloadFileURL(kindTemplate, "template_id"))
+}
+
+// fileResponseDataURI is FileResponseDataUri.
+type fileResponseDataURI struct {
+	DataURI string `json:"data_uri"`
+}
+
+// fileResponse is FileResponse.
+type fileResponse struct {
+	FileURL   string `json:"file_url"`
+	ExpiresAt int64  `json:"expires_at"`
+}
+
+// downloadFiles answers the binary PDF (file_type=pdf, the default) or the
+// ZIP of the individual documents (file_type=zip).
+func downloadFiles(kind, param string) handler {
+	return func(c *call) (any, error) {
+		var q struct {
+			FileType *string `json:"file_type"`
+		}
+		if err := c.query(&q); err != nil {
+			return nil, err
+		}
+		zip := false
+		if q.FileType != nil {
+			switch *q.FileType {
+			case "", "pdf":
+			case "zip":
+				zip = true
+			default:
+				return nil, apierr.Badf("file_type", "Invalid file_type %q: use pdf or zip.", *q.FileType)
+			}
+		}
+		tx := c.read()
+		fs, err := preparedFiles(c, tx, kind, c.param(param))
+		if err != nil {
+			return nil, err
+		}
+		blob, ctype, ext := fs.PDFBlobID, "application/pdf", ".pdf"
+		if zip {
+			blob, ctype, ext = fs.ZIPBlobID, "application/zip", ".zip"
+		}
+		data, err := state.GetBlob(tx, blob)
+		if err != nil {
+			return nil, filesNotReady()
+		}
+		return fileDownload(data, ctype, fs.Name+ext, false), nil
+	}
+}
+
+// downloadDataURI answers the PDF as a base64 data URI.
+func downloadDataURI(kind, param string) handler {
+	return func(c *call) (any, error) {
+		tx := c.read()
+		fs, err := preparedFiles(c, tx, kind, c.param(param))
+		if err != nil {
+			return nil, err
+		}
+		data, err := state.GetBlob(tx, fs.PDFBlobID)
+		if err != nil {
+			return nil, filesNotReady()
+		}
+		return fileResponseDataURI{DataURI: "data:application/pdf;base64," + base64.StdEncoding.EncodeToString(data)}, nil
+	}
+}
+
+// downloadFileURL hands out a URL, served by the sandbox, that downloads the
+// PDF until it expires (world configuration FileURLTTL, on the world
+// clock). force_download=0 makes the URL display the PDF inline.
+func downloadFileURL(kind, param string) handler {
+	return func(c *call) (any, error) {
+		var q struct {
+			ForceDownload *int `json:"force_download"`
+		}
+		if err := c.query(&q); err != nil {
+			return nil, err
+		}
+		inline := q.ForceDownload != nil && *q.ForceDownload == 0
+		var out fileResponse
+		err := c.update(func(tx *state.Txn) error {
+			fs, err := preparedFiles(c, tx, kind, c.param(param))
+			if err != nil {
+				return err
+			}
+			if err := sweepFileURLs(tx, fs.ObjectID, map[string]bool{fs.PDFBlobID: true, fs.ZIPBlobID: true}); err != nil {
+				return err
+			}
+			u := &state.FileURL{ID: tx.NewSecret(), Kind: kind, ObjectID: fs.ObjectID, BlobID: fs.PDFBlobID,
+				Name: fs.Name + ".pdf", Inline: inline,
+				ExpiresAt: tx.Now().Add(state.GetConfig(tx).FileURLTTL.D()).Unix()}
+			if err := state.Put(tx, state.TableFileURLs, u); err != nil {
+				return err
+			}
+			out = fileResponse{FileURL: c.worldURL("files/" + u.ID), ExpiresAt: u.ExpiresAt}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		return out, nil
+	}
+}
+
+// fileDownload is a binary answer with its Content-Disposition: attachment
+// (save) or inline (display).
+func fileDownload(data []byte, contentType, name string, inline bool) *rawResponse {
+	disp := "attachment"
+	if inline {
+		disp = "inline"
+	}
+	h := http.Header{}
+	h.Set("Content-Disposition", contentDisposition(disp, name))
+	return &rawResponse{status: http.StatusOK, contentType: contentType, header: h, body: data}
+}
+
+// contentDisposition writes the header with a quoted ASCII file name and,
+// when the name is not ASCII, its UTF-8 form as well (RFC 6266).
+func contentDisposition(disp, name string) string {
+	ascii := strings.Map(func(r rune) rune {
+		if r < 0x20 || r > 0x7E || r == '"' || r == '\\' {
+			return '_'
+		}
+		return r
+	}, name)
+	v := disp + `; filename="` + ascii + `"`
+	if ascii != name {
+		v += "; filename*=UTF-8''" + url.PathEscape(name)
+	}
+	return v
+}

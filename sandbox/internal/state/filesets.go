@@ -1,0 +1,130 @@
+package state
+
+import (
+	memdb "github.com/hashicorp/go-memdb"
+)
+
+// Tables of the documents subsystem's download state.
+const (
+	// TableFileSets holds, per object with files (signature request or
+	// template), whether its downloadable files are prepared.
+	TableFileSets = "file_sets"
+	// TableFileURLs holds the file URLs handed out by files_as_file_url.
+	TableFileURLs = "file_urls"
+
+	// IndexBlob finds the file URLs that serve one blob. (IndexObject,
+	// shared with the events table, finds the file URLs of one object.)
+	IndexBlob = "blob"
+)
+
+// FileSet is the download state of one object's files. Preparation is a
+// scheduler job: each change that alters the files (creation, a signature,
+// completion) bumps Version and clears Ready until the job for that version
+// has rendered the files.
+type FileSet struct {
+	// ID is FileSetID(kind, object id).
+	ID       string `json:"id"`
+	Kind     string `json:"kind"`
+	ObjectID string `json:"object_id"`
+	// Version counts the preparations scheduled; a job renders only the
+	// version it was scheduled for.
+	Version int  `json:"version"`
+	Ready   bool `json:"ready"`
+	// Gone makes downloads answer 410 (a canceled request).
+	Gone bool `json:"gone"`
+	// PDFBlobID and ZIPBlobID hold the prepared files ("" before the first
+	// preparation).
+	PDFBlobID string `json:"pdf_blob_id,omitempty"`
+	ZIPBlobID string `json:"zip_blob_id,omitempty"`
+	// Pages is the page count of the prepared PDF.
+	Pages int `json:"pages,omitempty"`
+	// Name is the download file name without extension.
+	Name string `json:"name,omitempty"`
+	// PreparedAt is when the files were last prepared (Unix seconds).
+	PreparedAt int64 `json:"prepared_at,omitempty"`
+	// Error is why the last preparation failed ("" when it did not).
+	Error string `json:"error,omitempty"`
+}
+
+// FileSetID is the key of an object's file set.
+func FileSetID(kind, objectID string) string { return kind + ":" + objectID }
+
+// FileURL is a URL handed out by files_as_file_url: a secret token that
+// serves one prepared PDF until it expires, like the pre-signed URLs of the
+// real service.
+type FileURL struct {
+	// ID is the token in the URL path.
+	ID       string `json:"id"`
+	Kind     string `json:"kind"`
+	ObjectID string `json:"object_id"`
+	// BlobID is the PDF the URL serves: the version prepared when it was
+	// issued.
+	BlobID string `json:"blob_id"`
+	// Name is the download file name (with extension).
+	Name string `json:"name"`
+	// Inline serves the file for display (force_download=0) instead of as
+	// an attachment.
+	Inline bool `json:"inline"`
+	// ExpiresAt is the end of the URL's life (Unix seconds, world clock).
+	ExpiresAt int64 `json:"expires_at"`
+}
+
+func init() {
+	Register[FileSet](&memdb.TableSchema{
+		Name: TableFileSets,
+		Indexes: map[string]*memdb.IndexSchema{
+			IndexID: {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
+		},
+	})
+	Register[FileURL](&memdb.TableSchema{
+		Name: TableFileURLs,
+		Indexes: map[string]*memdb.IndexSchema{
+			IndexID:     {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
+			IndexObject: {Name: IndexObject, Indexer: &memdb.StringFieldIndex{Field: "ObjectID"}},
+			IndexBlob:   {Name: IndexBlob, Indexer: &memdb.StringFieldIndex{Field: "BlobID"}},
+		},
+	})
+}
+
+// GetFileSet reads an object's file set (ErrNotFound when none was ever
+// scheduled).
+func GetFileSet(tx *Txn, kind, objectID string) (*FileSet, error) {
+	return Get[FileSet](tx, TableFileSets, FileSetID(kind, objectID))
+}
+
+// BlobInUse reports whether a file URL that has not expired serves the
+// blob.
+func BlobInUse(tx *Txn, blobID string) bool {
+	urls, _ := All[FileURL](tx, TableFileURLs, IndexBlob, blobID)
+	for _, u := range urls {
+		if u.ExpiresAt > tx.Unix() {
+			return true
+		}
+	}
+	return false
+}
+
+// DeleteBlob removes stored bytes (no error when they are already gone).
+func DeleteBlob(tx *Txn, id string) error {
+	b, err := Get[Blob](tx, TableBlobs, id)
+	if err != nil {
+		return nil
+	}
+	return tx.Delete(TableBlobs, b)
+}
+
+// StoredBytes is the size of every blob of the world, which the per-world
+// storage cap (Config.MaxWorldBytes) bounds. It walks the blobs table: a
+// world holds at most a few thousand blobs, and a walk cannot drift from
+// the truth the way a counter kept beside imports and deletions could.
+func StoredBytes(tx *Txn) (int64, error) {
+	it, err := tx.Txn.Get(TableBlobs, IndexID)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	for raw := it.Next(); raw != nil; raw = it.Next() {
+		n += int64(len(raw.(*Blob).Data))
+	}
+	return n, nil
+}
