@@ -42,7 +42,7 @@ function officialOperations() {
   let inTags = false;
   for (const line of lines) {
     let m;
-    if ((m = /^ {2}(\/\S*):\s*$/.exec(line))) {
+    if ((m = /^ {2}['"]?(\/[^'"\s]*)['"]?:\s*$/.exec(line))) {
       curPath = m[1];
       cur = null;
     } else if ((m = /^ {4}(get|put|post|delete|patch|head|options):\s*$/.exec(line))) {
