@@ -138,9 +138,9 @@ func newTemplate(tx *state.Txn, owner string, content *tplContent, docs []state.
 	return t
 }
 
-// tplDraftInput is TemplateCreateEmbeddedDraftRequest.
+// tplDraftInput is the part of TemplateCreateEmbeddedDraftRequest that
+// template/create does not have (the body is decoded into both).
 type tplDraftInput struct {
-	tplContentInput
 	AllowCCs            *bool `json:"allow_ccs"`
 	ForceSignerRoles    bool  `json:"force_signer_roles"`
 	ForceSubjectMessage bool  `json:"force_subject_message"`
@@ -158,14 +158,18 @@ type tplDraftInput struct {
 // editor (the sandbox's edit page, or POST
 // /_sandbox/templates/{id}/finish_draft), which starts its preparation.
 func templateCreateEmbeddedDraft(c *call) (any, error) {
+	var base tplContentInput
 	var in tplDraftInput
+	if err := c.bind(&base); err != nil {
+		return nil, err
+	}
 	if err := c.bind(&in); err != nil {
 		return nil, err
 	}
-	if strings.TrimSpace(in.ClientID) == "" {
+	if strings.TrimSpace(base.ClientID) == "" {
 		return nil, apierr.Missing("client_id")
 	}
-	content, err := buildTemplateContent(&in.tplContentInput, false, false, true)
+	content, err := buildTemplateContent(&base, false, false, true)
 	if err != nil {
 		return nil, err
 	}
@@ -176,11 +180,11 @@ func templateCreateEmbeddedDraft(c *call) (any, error) {
 		ed.AllowEditSigners, ed.AllowEditDocuments = in.EditorOptions.AllowEditSigners, in.EditorOptions.AllowEditDocuments
 	}
 	var url *state.TemplateEditURL
-	t, err := createTemplate(c, &in.tplContentInput, content, true, func(tx *state.Txn, t *state.Template) error {
+	t, err := createTemplate(c, &base, content, true, func(tx *state.Txn, t *state.Template) error {
 		t.AllowCCs = in.AllowCCs == nil || *in.AllowCCs
 		t.Editor = &ed
 		var err error
-		url, err = newTemplateEditURL(tx, t, c.account.ID, state.TemplateEditURL{Editor: ed, TestMode: in.TestMode})
+		url, err = newTemplateEditURL(tx, t, c.account.ID, state.TemplateEditURL{Editor: ed, TestMode: base.TestMode})
 		return err
 	})
 	if err != nil {
@@ -313,6 +317,10 @@ func templateDelete(c *call) (any, error) {
 			}
 		}
 		if err := state.CancelJobs(tx, t.ID, ""); err != nil {
+			return err
+		}
+		// Prepared files and handed-out file URLs go with the template.
+		if err := goneFiles(tx, kindTemplate, t.ID); err != nil {
 			return err
 		}
 		return state.DeleteTemplate(tx, t.ID)

@@ -1,0 +1,188 @@
+package sandbox_test
+
+import (
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox"
+)
+
+// tplPage fetches a sandbox page without credentials.
+func tplPage(t *testing.T, method, u string, form url.Values) (int, string) {
+	t.Helper()
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequest(method, u, body)
+	require.NoError(t, err)
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+func TestTemplateEmbeddedDraftFinishedFromTheControlPlane(t *testing.T) {
+	srv := newServer(t)
+	fields := tplStandardFields()
+	delete(fields, "signer_roles")
+	delete(fields, "form_fields_per_document")
+	delete(fields, "form_field_groups")
+	fields["client_id"] = tplClientID
+	r := tplMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/template/create_embedded_draft", fields,
+		tplFile{Name: "nda.pdf", Data: tplSamplePDF(t)})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	tpl := r.Map()["template"].(map[string]any)
+	id := tpl["template_id"].(string)
+	assert.True(t, strings.HasPrefix(tpl["edit_url"].(string), srv.URL+sandbox.ControlPrefix+"/w/default/editor/template/"), tpl["edit_url"])
+	assert.EqualValues(t, srv.Now().Add(time.Hour).Unix(), tpl["expires_at"], "edit URLs live for the world's EditURLTTL")
+
+	// The draft is readable, not listed, not usable, and has no files yet.
+	got := tplGet(t, srv, srv.APIKey, id)
+	assert.Equal(t, true, got["is_embedded"])
+	assert.Empty(t, tplListIDs(t, srv, srv.APIKey, ""))
+	if f := srv.Do(http.MethodGet, "/v3/template/files/"+id, nil); f.Status != http.StatusMethodNotAllowed {
+		assert.Equal(t, http.StatusConflict, f.Status)
+	}
+
+	// The edit page is served without credentials.
+	status, page := tplPage(t, http.MethodGet, tpl["edit_url"].(string), nil)
+	assert.Equal(t, http.StatusOK, status)
+	assert.Contains(t, page, "Mutual NDA")
+
+	// Finishing needs a signer role.
+	fr := srv.Do(http.MethodPost, sandbox.ControlPrefix+"/templates/"+id+"/finish_draft", map[string]any{})
+	assert.Equal(t, http.StatusBadRequest, fr.Status, "%s", fr.Body)
+	var done struct {
+		Template map[string]any `json:"template"`
+	}
+	srv.Control(http.MethodPost, "/templates/"+id+"/finish_draft", map[string]any{
+		"title": "Embedded NDA", "signer_roles": []map[string]any{{"name": "Signer"}}, "cc_roles": []string{"Legal"},
+	}, &done)
+	assert.Equal(t, "Embedded NDA", done.Template["title"])
+	assert.Empty(t, tplEvents(srv, "template_created", id))
+	srv.Advance(tplPrepDelay)
+	evs := tplEvents(srv, "template_created", id)
+	require.Len(t, evs, 1)
+	assert.Equal(t, tplClientID, evs[0].ClientID, "embedded templates report to their app's callback")
+	assert.Equal(t, []string{id}, tplListIDs(t, srv, srv.APIKey, ""))
+
+	// A finished draft is no draft any more; the used edit link is gone.
+	fr = srv.Do(http.MethodPost, sandbox.ControlPrefix+"/templates/"+id+"/finish_draft", map[string]any{})
+	assert.Equal(t, http.StatusConflict, fr.Status)
+	assert.EqualValues(t, 99, tplQuotas(t, srv, srv.APIKey)["templates_left"])
+}
+
+func TestTemplateEmbeddedEditURL(t *testing.T) {
+	srv := newServer(t)
+	f := tplStandardFields()
+	f["client_id"] = tplClientID
+	id := tplCreate(t, srv, srv.APIKey, f)
+
+	r := srv.Do(http.MethodPost, "/v3/embedded/edit_url/"+id, map[string]any{})
+	assert.Equal(t, http.StatusConflict, r.Status, "still being prepared: %s", r.Body)
+	srv.Advance(tplPrepDelay)
+	assert.Equal(t, true, tplGet(t, srv, srv.APIKey, id)["is_embedded"])
+
+	r = srv.Do(http.MethodPost, "/v3/embedded/edit_url/"+id, map[string]any{
+		"cc_roles": []string{"Auditor"}, "merge_fields": []map[string]any{{"name": "Company", "type": "text"}},
+	})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	emb := r.Map()["embedded"].(map[string]any)
+	editURL := emb["edit_url"].(string)
+	assert.EqualValues(t, srv.Now().Add(time.Hour).Unix(), emb["expires_at"])
+
+	// Saving in the editor applies the URL's options and prepares again.
+	status, page := tplPage(t, http.MethodPost, editURL, url.Values{"title": {"NDA v2"}, "signer_roles": {"Client\nWitness"}})
+	require.Equal(t, http.StatusOK, status, page)
+	assert.Contains(t, page, "hellosign:userCreateTemplate")
+	srv.Advance(tplPrepDelay)
+	assert.Len(t, tplEvents(srv, "template_created", id), 2)
+	got := tplGet(t, srv, srv.APIKey, id)
+	assert.Equal(t, "NDA v2", got["title"])
+	assert.Equal(t, []any{map[string]any{"name": "Auditor"}}, got["cc_roles"])
+	var customNames []string
+	for _, cf := range got["documents"].([]any)[0].(map[string]any)["custom_fields"].([]any) {
+		customNames = append(customNames, cf.(map[string]any)["name"].(string))
+	}
+	assert.Equal(t, []string{"Full Name", "Is Registered", "Company"}, customNames,
+		"merge_fields replaced the declared merge fields; the placed ones stay")
+
+	status, _ = tplPage(t, http.MethodGet, editURL, nil)
+	assert.Equal(t, http.StatusGone, status, "an edit link is used once")
+
+	// Expiry on the world clock.
+	r = srv.Do(http.MethodPost, "/v3/embedded/edit_url/"+id, map[string]any{})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	editURL = r.Map()["embedded"].(map[string]any)["edit_url"].(string)
+	srv.Advance(time.Hour + time.Second)
+	status, _ = tplPage(t, http.MethodGet, editURL, nil)
+	assert.Equal(t, http.StatusGone, status)
+	status, _ = tplPage(t, http.MethodGet, srv.URL+sandbox.ControlPrefix+"/w/default/editor/template/nope", nil)
+	assert.Equal(t, http.StatusNotFound, status)
+}
+
+func TestTemplateEmbeddedBadInput(t *testing.T) {
+	srv := newServer(t)
+	plain := tplReady(t, srv)
+	f := tplStandardFields()
+	f["client_id"], f["test_mode"] = tplClientID, true
+	locked := tplCreate(t, srv, srv.APIKey, f)
+	srv.Advance(tplPrepDelay)
+
+	cases := []struct {
+		name, key, id string
+		body          map[string]any
+		status        int
+		errName, path string
+	}{
+		{"not an embedded template", srv.APIKey, plain, map[string]any{}, 400, "bad_request", "template_id"},
+		{"locked without test_mode", srv.APIKey, locked, map[string]any{}, 402, "payment_required", "test_mode"},
+		{"not the owner", tplTeammateKey, locked, map[string]any{"test_mode": true}, 403, "forbidden", ""},
+		{"outsider", tplOutsiderKey, locked, map[string]any{"test_mode": true}, 404, "not_found", ""},
+		{"unknown template", srv.APIKey, "ffffffffffffffffffffffffffffffffffffffff", map[string]any{}, 404, "not_found", ""},
+		{"bad merge field", srv.APIKey, locked, map[string]any{"test_mode": true, "merge_fields": []map[string]any{{"name": "A", "type": "radio"}}}, 400, "bad_request", "merge_fields[0][type]"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := srv.DoAs(tc.key, http.MethodPost, "/v3/embedded/edit_url/"+tc.id, tc.body)
+			require.Equal(t, tc.status, r.Status, "%s", r.Body)
+			name, _, path := errorOf(t, r.Body)
+			assert.Equal(t, tc.errName, name)
+			assert.Equal(t, tc.path, path)
+		})
+	}
+	r := srv.Do(http.MethodPost, "/v3/embedded/edit_url/"+locked, map[string]any{"test_mode": true})
+	assert.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+
+	// create_embedded_draft needs an app of the caller's team.
+	for _, tc := range []struct {
+		name, key string
+		fields    map[string]any
+		status    int
+		path      string
+	}{
+		{"no client_id", srv.APIKey, tplStandardFields(), 400, "client_id"},
+		{"unknown client_id", srv.APIKey, tplWith(tplStandardFields(), "client_id", "abc"), 400, "client_id"},
+		{"another team's app", tplOutsiderKey, tplWith(tplWith(tplStandardFields(), "client_id", tplClientID), "test_mode", true), 403, "client_id"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := tplMultipart(t, srv, tc.key, http.MethodPost, "/v3/template/create_embedded_draft", tc.fields,
+				tplFile{Name: "nda.pdf", Data: tplSamplePDF(t)})
+			require.Equal(t, tc.status, r.Status, "%s", r.Body)
+			_, _, path := errorOf(t, r.Body)
+			assert.Equal(t, tc.path, path)
+		})
+	}
+}

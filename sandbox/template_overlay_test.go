@@ -1,0 +1,146 @@
+package sandbox_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
+)
+
+// tplTwoPageTemplate creates a ready template over a two-page portrait PDF
+// with a field on page 2, or skips when the documents subsystem does not
+// measure pages yet (its provisional inspection says one page).
+func tplTwoPageTemplate(t *testing.T, srv *sandboxtest.Server) string {
+	t.Helper()
+	f := tplStandardFields()
+	list := f["form_fields_per_document"].([]map[string]any)
+	list[0]["page"] = 2
+	r := tplMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/template/create", f,
+		tplFile{Name: "two.pdf", Data: tplPDF(tplPortrait, tplPortrait)})
+	if r.Status == http.StatusBadRequest && strings.Contains(string(r.Body), "[page]") {
+		t.Skip("the documents subsystem does not measure PDF pages yet (collectDocuments is provisional)")
+	}
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	id := r.Map()["template"].(map[string]any)["template_id"].(string)
+	srv.Advance(tplPrepDelay)
+	require.Len(t, tplEvents(srv, "template_created", id), 1)
+	return id
+}
+
+// tplOverlay posts update_files and answers the new template id.
+func tplOverlay(t *testing.T, srv *sandboxtest.Server, id string, pdf []byte) string {
+	t.Helper()
+	r := tplMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/template/update_files/"+id,
+		map[string]any{"subject": "Updated subject"}, tplFile{Name: "new.pdf", Data: pdf})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	tpl := r.Map()["template"].(map[string]any)
+	assert.NotContains(t, r.Map(), "warnings", "TemplateUpdateFilesResponse has no warnings")
+	newID := tpl["template_id"].(string)
+	require.NotEqual(t, id, newID, "an overlay is a new template")
+	return newID
+}
+
+func TestTemplateOverlayWithFewerPagesFails(t *testing.T) {
+	srv := newServer(t)
+	id := tplTwoPageTemplate(t, srv)
+	newID := tplOverlay(t, srv, id, tplPDF(tplPortrait))
+	assert.EqualValues(t, 98, tplQuotas(t, srv, srv.APIKey)["templates_left"])
+
+	srv.Advance(tplPrepDelay)
+	evs := tplEvents(srv, "template_error", newID)
+	require.Len(t, evs, 1)
+	assert.Contains(t, evs[0].EventMessage, "fewer than the 2 page(s)")
+	assert.Empty(t, tplEvents(srv, "template_created", newID))
+	assert.EqualValues(t, 99, tplQuotas(t, srv, srv.APIKey)["templates_left"], "a failed template gives its unit back")
+
+	// The failed template can be read, not listed, used or downloaded.
+	assert.Equal(t, newID, tplGet(t, srv, srv.APIKey, newID)["template_id"])
+	assert.Equal(t, []string{id}, tplListIDs(t, srv, srv.APIKey, ""))
+	if f := srv.Do(http.MethodGet, "/v3/template/files/"+newID, nil); f.Status != http.StatusMethodNotAllowed {
+		assert.Equal(t, http.StatusUnprocessableEntity, f.Status, "%s", f.Body)
+	}
+	// The source template is untouched.
+	assert.Equal(t, "Please sign the NDA", tplGetSubject(t, srv, id))
+}
+
+func TestTemplateOverlayWithAnotherOrientationFails(t *testing.T) {
+	srv := newServer(t)
+	id := tplTwoPageTemplate(t, srv)
+	newID := tplOverlay(t, srv, id, tplPDF(tplPortrait, tplLandscape))
+	srv.Advance(tplPrepDelay)
+	evs := tplEvents(srv, "template_error", newID)
+	require.Len(t, evs, 1)
+	assert.Contains(t, evs[0].EventMessage, "Page 2 of the new files is landscape")
+}
+
+func TestTemplateOverlayWithMorePagesMakesANewTemplate(t *testing.T) {
+	srv := newServer(t)
+	id := tplTwoPageTemplate(t, srv)
+	newID := tplOverlay(t, srv, id, tplPDF(tplPortrait, tplPortrait, tplPortrait))
+	assert.Empty(t, tplEvents(srv, "template_created", newID))
+	srv.Advance(tplPrepDelay)
+	require.Len(t, tplEvents(srv, "template_created", newID), 1)
+
+	tpl := tplGet(t, srv, srv.APIKey, newID)
+	assert.Equal(t, "Mutual NDA", tpl["title"], "roles, fields and title carry over")
+	assert.Len(t, tpl["signer_roles"], 2)
+	doc := tpl["documents"].([]any)[0].(map[string]any)
+	assert.Equal(t, "new.pdf", doc["name"])
+	assert.Len(t, doc["form_fields"], 5)
+	assert.Equal(t, []string{newID, id}, tplListIDs(t, srv, srv.APIKey, ""), "both templates stay usable")
+}
+
+func TestTemplateOverlayBadInput(t *testing.T) {
+	srv := newServer(t)
+	id := tplReady(t, srv)
+	preparing := tplCreate(t, srv, srv.APIKey, tplStandardFields())
+	pdf := tplFile{Name: "new.pdf", Data: tplSamplePDF(t)}
+	cases := []struct {
+		name, key, id string
+		fields        map[string]any
+		files         []tplFile
+		status        int
+		errName, path string
+	}{
+		{"unknown template", srv.APIKey, "ffffffffffffffffffffffffffffffffffffffff", map[string]any{}, []tplFile{pdf}, 404, "not_found", ""},
+		{"another account's template", tplOutsiderKey, id, map[string]any{}, []tplFile{pdf}, 404, "not_found", ""},
+		{"a team member's template", tplTeammateKey, id, map[string]any{}, []tplFile{pdf}, 403, "forbidden", ""},
+		{"still being prepared", srv.APIKey, preparing, map[string]any{}, []tplFile{pdf}, 409, "conflict", ""},
+		{"no files", srv.APIKey, id, map[string]any{}, nil, 400, "bad_request", "files"},
+		{"subject too long", srv.APIKey, id, map[string]any{"subject": strings.Repeat("s", 101)}, []tplFile{pdf}, 400, "bad_request", "subject"},
+		{"unknown client_id", srv.APIKey, id, map[string]any{"client_id": "nope"}, []tplFile{pdf}, 400, "bad_request", "client_id"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := tplMultipart(t, srv, tc.key, http.MethodPost, "/v3/template/update_files/"+tc.id, tc.fields, tc.files...)
+			require.Equal(t, tc.status, r.Status, "%s", r.Body)
+			name, _, path := errorOf(t, r.Body)
+			assert.Equal(t, tc.errName, name)
+			assert.Equal(t, tc.path, path)
+		})
+	}
+	assert.Equal(t, []string{preparing, id}, tplListIDs(t, srv, srv.APIKey, ""), "nothing half-created")
+}
+
+// tplGetSubject reads a template's subject through a request made from it
+// is not possible (TemplateResponse has no subject), so it reads the
+// exported world state.
+func tplGetSubject(t *testing.T, srv *sandboxtest.Server, id string) string {
+	t.Helper()
+	var st struct {
+		Tables map[string][]map[string]any `json:"tables"`
+	}
+	srv.Control(http.MethodGet, "/state", nil, &st)
+	for _, row := range st.Tables["templates"] {
+		if row["template_id"] == id {
+			s, _ := row["subject"].(string)
+			return s
+		}
+	}
+	t.Fatalf("template %s not in the exported state", id)
+	return ""
+}

@@ -1,0 +1,125 @@
+package sandbox
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
+)
+
+var (
+	a4Portrait  = state.Page{Width: 595, Height: 842}
+	a4Landscape = state.Page{Width: 842, Height: 595}
+)
+
+func docOf(name string, pages ...state.Page) state.Document {
+	return state.Document{Name: name, Pages: pages}
+}
+
+func TestTemplatePreparationProblem(t *testing.T) {
+	old := []state.Page{a4Portrait, a4Portrait}
+	cases := []struct {
+		name string
+		t    state.Template
+		want string
+	}{
+		{"plain template", state.Template{Documents: []state.Document{docOf("a.pdf", a4Portrait)}}, ""},
+		{"document error", state.Template{Documents: []state.Document{{Name: "a.pdf", Error: "unreadable"}}}, "Document 0 (a.pdf) could not be processed: unreadable"},
+		{"no pages", state.Template{Documents: []state.Document{docOf("a.pdf")}}, "Document 0 (a.pdf) has no pages."},
+		{"same pages", state.Template{OverlayOf: "x", OverlayPages: old, Documents: []state.Document{docOf("a.pdf", a4Portrait, a4Portrait)}}, ""},
+		{"more pages over two documents", state.Template{OverlayOf: "x", OverlayPages: old,
+			Documents: []state.Document{docOf("a.pdf", a4Portrait), docOf("b.pdf", a4Portrait, a4Landscape)}}, ""},
+		{"fewer pages", state.Template{OverlayOf: "x", OverlayPages: old, Documents: []state.Document{docOf("a.pdf", a4Portrait)}},
+			"The new files have 1 page(s), fewer than the 2 page(s) of the files of template x: an overlay needs the same or a higher page count."},
+		{"other orientation", state.Template{OverlayOf: "x", OverlayPages: old, Documents: []state.Document{docOf("a.pdf", a4Landscape, a4Portrait)}},
+			"Page 1 of the new files is landscape but page 1 of the files of template x is portrait: an overlay needs the same orientation."},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, templatePreparationProblem(&tc.t))
+		})
+	}
+}
+
+func TestOverlayKeepsFieldsOnTheSamePage(t *testing.T) {
+	s, err := New(WithFakeClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)))
+	require.NoError(t, err)
+	defer s.Close()
+	src := &state.Template{ID: "src", Documents: []state.Document{docOf("a.pdf", a4Portrait, a4Portrait), docOf("b.pdf", a4Portrait)},
+		Fields: []state.TemplateField{
+			{APIID: "p1", DocumentIndex: 0, Page: 1},
+			{APIID: "p2", DocumentIndex: 0, Page: 2},
+			{APIID: "b1", DocumentIndex: 1, Page: 1},
+			{APIID: "legacy", DocumentIndex: 1},
+		}}
+	var got *state.Template
+	require.NoError(t, s.defWorld.Store.Update(func(tx *state.Txn) error {
+		got = overlayTemplate(tx, src, []state.Document{docOf("n1.pdf", a4Portrait), docOf("n2.pdf", a4Portrait, a4Portrait, a4Portrait)})
+		return nil
+	}))
+	where := map[string][2]int{}
+	for _, f := range got.Fields {
+		where[f.APIID] = [2]int{f.DocumentIndex, f.Page}
+	}
+	assert.Equal(t, map[string][2]int{"p1": {0, 1}, "p2": {1, 1}, "b1": {1, 2}, "legacy": {1, 2}}, where)
+	assert.Equal(t, "src", got.OverlayOf)
+	assert.Equal(t, src.Pages(), got.OverlayPages)
+	assert.NotEqual(t, "src", got.ID)
+}
+
+func TestTemplateFailureHookTurnsCreationIntoTemplateError(t *testing.T) {
+	s, err := New(WithFakeClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)))
+	require.NoError(t, err)
+	defer s.Close()
+	var seen []string
+	templateFailureHook = func(w *world.World, tpl *state.Template) (bool, string) {
+		seen = append(seen, tpl.ID)
+		return tpl.Title == "doomed", ""
+	}
+	defer func() { templateFailureHook = nil }()
+
+	w := s.defWorld
+	owner := s.fixtures.Accounts[0].ID
+	ids := map[string]string{}
+	require.NoError(t, w.Store.Update(func(tx *state.Txn) error {
+		for _, title := range []string{"doomed", "fine"} {
+			tpl := newTemplate(tx, owner, &tplContent{Title: title, Roles: []state.TemplateRole{{Name: "Signer"}}},
+				[]state.Document{docOf("a.pdf", a4Portrait)})
+			tpl.QuotaCharged = true
+			if err := chargeTemplateQuota(tx, owner); err != nil {
+				return err
+			}
+			if err := startTemplatePreparation(tx, tpl); err != nil {
+				return err
+			}
+			if err := state.PutTemplate(tx, tpl); err != nil {
+				return err
+			}
+			ids[title] = tpl.ID
+		}
+		return nil
+	}))
+	_, err = w.Advance(10 * time.Second)
+	require.NoError(t, err)
+	assert.ElementsMatch(t, []string{ids["doomed"], ids["fine"]}, seen)
+
+	tx := w.Store.Read()
+	events, err := state.All[state.Event](tx, state.TableEvents, state.IndexSeq)
+	require.NoError(t, err)
+	got := map[string]string{}
+	for _, e := range events {
+		got[e.ObjectID] = e.Type + ": " + e.EventMessage
+	}
+	assert.Equal(t, "template_error: The template could not be created.", got[ids["doomed"]])
+	assert.Equal(t, "template_created: ", got[ids["fine"]])
+	doomed, err := state.GetTemplate(tx, ids["doomed"])
+	require.NoError(t, err)
+	assert.Equal(t, state.TemplateError, doomed.Status)
+	acct, err := state.Get[state.Account](tx, state.TableAccounts, owner)
+	require.NoError(t, err)
+	assert.Equal(t, 99, *acct.Quotas.TemplatesLeft, "the failed template's unit came back")
+}
