@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/files"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -370,15 +371,24 @@ func faxFiles(c *call) (any, error) {
 	return &rawResponse{status: http.StatusOK, contentType: "application/pdf", header: h, body: pdf}, nil
 }
 
-// faxPDF is the fax's document as PDF.
+// faxPDF is the fax as one PDF: its documents merged in order, marked as a
+// test document in test_mode, rendered by the documents subsystem.
 func faxPDF(tx *state.Txn, f *state.Fax) ([]byte, error) {
+	comp := files.Composition{ID: f.ID, Title: f.Title, TestMode: f.TestMode, At: time.Unix(f.CreatedAt, 0).UTC()}
 	for _, d := range f.Documents {
 		if d.PDFBlobID == "" {
 			continue
 		}
 		if b, err := state.GetBlob(tx, d.PDFBlobID); err == nil {
-			return b, nil
+			comp.Documents = append(comp.Documents, files.Source{Name: d.Name, PDF: b})
 		}
 	}
-	return nil, apierr.NotFoundf("This fax has no file that could be read.")
+	if len(comp.Documents) == 0 {
+		return nil, apierr.NotFoundf("This fax has no file that could be read.")
+	}
+	out, err := files.Render(comp)
+	if err != nil {
+		return nil, err
+	}
+	return out.PDF, nil
 }

@@ -317,3 +317,28 @@ func TestTeamIDsAreDeterministic(t *testing.T) {
 	}
 	assert.Equal(t, create(), create())
 }
+
+// Teams, invitations, sub-teams, apps with white labeling, fax lines, faxes
+// and reports survive an export and import of the world byte for byte.
+func TestOrgObjectsRoundTripThroughState(t *testing.T) {
+	srv := newServer(t)
+	require.Equal(t, http.StatusOK, srv.Do(http.MethodPut, "/v3/team/add_member", map[string]any{"email_address": "x@example.com"}).Status)
+	srv.Control(http.MethodPost, "/teams", map[string]any{"name": "Sub"}, nil)
+	require.Equal(t, http.StatusCreated, srv.Do(http.MethodPost, "/v3/api_app", map[string]any{"name": "A", "domains": []string{"example.com"},
+		"white_labeling_options": map[string]any{"link_color": "#123456"}}).Status)
+	require.Equal(t, http.StatusOK, srv.Do(http.MethodPost, "/v3/fax_line/create", map[string]any{"area_code": 415, "country": "US"}).Status)
+	require.Equal(t, http.StatusOK, sendFax(t, srv, srv.APIKey, map[string]string{"recipient": "16690000001"}).Status)
+	require.Equal(t, http.StatusOK, srv.Do(http.MethodPost, "/v3/report/create", map[string]any{
+		"start_date": "01/01/2024", "end_date": "12/31/2024", "report_type": []string{"user_activity", "sms_activity"}}).Status)
+	srv.Advance(time.Minute)
+
+	first := srv.Do(http.MethodGet, "/_sandbox/state", nil)
+	require.Equal(t, http.StatusOK, first.Status)
+	for _, table := range []string{`"team_invites"`, `"fax_lines"`, `"faxes"`, `"reports"`} {
+		assert.Contains(t, string(first.Body), table)
+	}
+	r := srv.Do(http.MethodPut, "/_sandbox/state", first.Body)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	second := srv.Do(http.MethodGet, "/_sandbox/state", nil)
+	assert.Equal(t, string(first.Body), string(second.Body))
+}
