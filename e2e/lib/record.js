@@ -25,6 +25,13 @@ const NOT_OPERATIONS = new Set([
   'setApiKey', 'username', 'password', 'accessToken', 'addInterceptor',
 ]);
 
+/**
+ * The official description declares these headers on every 2xx answer
+ * (axios lower-cases the names; the real casing, X-Ratelimit-Reset, is
+ * pinned by the Go tests).
+ */
+const RATE_LIMIT_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
+
 const current = new AsyncLocalStorage();
 const calls = [];
 const tests = [];
@@ -81,6 +88,14 @@ function instrument() {
         const result = await original.apply(this, args);
         rec.status = result.response.status;
         rec.ok = rec.status >= 200 && rec.status < 300;
+        const missing = RATE_LIMIT_HEADERS.filter((name) => !/^\d+$/.test(String(result.response.headers[name] ?? '')));
+        if (missing.length) {
+          rec.ok = false;
+          rec.shapeProblems = [`missing or non-integer rate-limit headers: ${missing.join(', ')}`];
+          const err = new Error(`${cls}.${op}: every 2xx answer carries the rate-limit headers; missing or not an integer: ${missing.join(', ')}`);
+          err.shapeProblems = rec.shapeProblems;
+          throw err;
+        }
         const body = result.body;
         if (body && typeof body === 'object' && !Buffer.isBuffer(body) && sdk.typeMap[body.constructor.name]) {
           const problems = checkShape(result.response.data, body.constructor.name);

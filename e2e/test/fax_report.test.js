@@ -135,3 +135,12 @@ h.test('reportCreate answers a typed ReportResponse; bad dates are refused', asy
   await expectHttpError(h.api(ReportApi).reportCreate({ startDate: '2024-01-01', endDate: fmt(d), reportType: ['user_activity'] }), { status: 400, errorPath: 'start_date' });
   await expectHttpError(h.api(ReportApi).reportCreate({ startDate: fmt(start), endDate: fmt(d), reportType: [] }), { status: 400, errorPath: 'report_type' });
 });
+
+h.test('warnings reach the SDK as typed WarningResponse objects', async () => {
+  const { body } = await h.api(FaxApi).faxSend({ recipient: 'someone@example.com', sender: '+14155550100', fileUrls: ['https://example.com/f.pdf'], testMode: true });
+  assert.ok(Array.isArray(body.warnings), 'warnings is an array');
+  const w = body.warnings.find((x) => x.warningName === 'parameter_ignored');
+  assert.ok(w, JSON.stringify(body.warnings));
+  assert.ok(w instanceof sdk.WarningResponse);
+  assert.match(w.warningMsg, /sender/);
+});
