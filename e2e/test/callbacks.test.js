@@ -57,3 +57,50 @@ h.test('setting the account callback_url sends callback_test, valid for EventCal
   assert.equal(cb.template, undefined);
   assert.equal(d.answered.body, ACK);
 });
+
+h.test('a receiver that fails gets the same event again after backoff on the world clock', async () => {
+  let fail = 2;
+  const flaky = await startReceiver({ respond: () => (fail-- > 0 ? { status: 500, body: 'down' } : null) });
+  try {
+    const w = await h.newWorld();
+    const ctl = h.controlFor(w.api_key);
+    await h.api(AccountApi, { apiKey: w.api_key }).accountUpdate({ callbackUrl: `${flaky.url}/flaky` });
+    await ctl.post('/callbacks/wait', { timeout: '10s' });
+    assert.equal(flaky.deliveries.length, 1, 'the first attempt is made at once');
+    assert.equal(flaky.deliveries[0].answered.status, 500);
+    await ctl.advance(60);
+    await ctl.post('/callbacks/wait', { timeout: '10s' });
+    assert.equal(flaky.deliveries.length, 2, 'the first retry comes a minute later');
+    await ctl.advance(120);
+    await ctl.post('/callbacks/wait', { timeout: '10s' });
+    assert.equal(flaky.deliveries.length, 3, 'the second retry two minutes after that');
+    const hashes = new Set(flaky.deliveries.map((d) => d.event.event.eventHash));
+    assert.equal(hashes.size, 1, 'a retry carries the same event');
+    const cb = checkDelivery(flaky.deliveries[2], { apiKey: w.api_key, type: EventCallbackHelper.EVENT_TYPE_ACCOUNT_CALLBACK });
+    assert.equal(cb.event.eventType, 'callback_test');
+    const { callbacks } = await ctl.get('/callbacks?event_type=callback_test');
+    assert.equal(callbacks.length, 1);
+    assert.equal(callbacks[0].state, 'delivered');
+    assert.deepEqual(callbacks[0].deliveries[0].attempts.map((a) => a.status), [500, 500, 200]);
+    await ctl.advance(3600);
+    await ctl.post('/callbacks/wait', { timeout: '10s' });
+    assert.equal(flaky.deliveries.length, 3, 'nothing more after the delivery counted');
+  } finally {
+    await flaky.close();
+  }
+});
+
+h.test('after the primary API key changes, events are signed with the new key', async () => {
+  const w = await h.newWorld();
+  const ctl = h.controlFor(w.api_key);
+  const added = await ctl.post('/api_keys', { name: 'rotated' });
+  const fresh = added.api_keys.find((k) => k.key !== w.api_key);
+  assert.ok(fresh, JSON.stringify(added));
+  await ctl.post(`/api_keys/${fresh.key}/primary`);
+  await h.api(AccountApi, { apiKey: w.api_key }).accountUpdate({ callbackUrl: `${receiver.url}/rotated` });
+  await ctl.post('/callbacks/wait', { timeout: '10s' });
+  const d = receiver.deliveries.find((x) => x.path === '/rotated');
+  assert.ok(d, 'delivered');
+  checkDelivery(d, { apiKey: fresh.key, type: EventCallbackHelper.EVENT_TYPE_ACCOUNT_CALLBACK });
+  assert.equal(EventCallbackHelper.isValid(w.api_key, d.event), false, 'the old key no longer validates');
+});
