@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -43,4 +44,47 @@ func TestTemplateCreatedIsDelivered(t *testing.T) {
 	require.Len(t, log, 1)
 	assert.Equal(t, "template_created", log[0].EventType)
 	assert.Equal(t, "delivered", log[0].State)
+}
+
+// TestSignatureRequestEventsAreDelivered: a request sent, viewed and signed
+// by two ordered signers reaches the sender's callback event by event, in
+// the order emitted, each payload schema-valid and carrying the request as
+// it was at that moment.
+func TestSignatureRequestEventsAreDelivered(t *testing.T) {
+	srv := newServer(t)
+	rcv := newCBReceiver(t)
+	cbSetCallbackURL(t, srv, srv.APIKey, rcv.URL)
+	sr := srSend(t, srv, srTwoSigners())
+	id := sr["signature_request_id"].(string)
+	srv.AdvanceAndWait(time.Minute)
+	sr = srGetOK(t, srv, id)
+	first, second := srSigID(sr, 0), srSigID(sr, 1)
+	srv.View(first)
+	srv.Sign(first, nil)
+	srv.WaitCallbacks()
+	srv.Sign(second, nil)
+	srv.AdvanceAndWait(time.Minute)
+
+	emitted := srEvents(srv, id)
+	require.Contains(t, emitted, "signature_request_sent")
+	require.Contains(t, emitted, "signature_request_all_signed")
+	var received []string
+	for _, d := range rcv.Events() {
+		if obj, ok := d.Payload["signature_request"].(map[string]any); ok && obj["signature_request_id"] == id {
+			received = append(received, d.EventType())
+			assert.True(t, d.VerifyHash(srv.APIKey), d.EventType())
+		}
+	}
+	t.Logf("events of the request: %v", emitted)
+	assert.Equal(t, emitted, received, "every event of the request arrives, in the order emitted")
+
+	for _, d := range rcv.Events("signature_request_viewed", "signature_request_signed") {
+		assert.Contains(t, []any{first, second}, d.Metadata()["related_signature_id"], d.EventType())
+	}
+	sent := rcv.Events("signature_request_sent")[0].Payload["signature_request"].(map[string]any)
+	assert.Equal(t, false, sent["is_complete"], "the request as it was when sent")
+	done := rcv.Events("signature_request_all_signed")[0].Payload["signature_request"].(map[string]any)
+	for _, s := range done["signatures"].([]any) {
+		assert.Equal(t, "signed", s.(map[string]any)["status_code"])
+	}
 }
