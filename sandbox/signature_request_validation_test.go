@@ -58,7 +58,9 @@ func ffield(m map[string]any, i int) map[string]any {
 
 func fsigner(m map[string]any, i int) map[string]any { return m["signers"].([]map[string]any)[i] }
 
-func frule(m map[string]any, i int) map[string]any { return m["form_field_rules"].([]map[string]any)[i] }
+func frule(m map[string]any, i int) map[string]any {
+	return m["form_field_rules"].([]map[string]any)[i]
+}
 
 // TestSendBadInput: every validation rule of a send body, each broken by
 // one case, answered with its error_name and error_path.
