@@ -153,7 +153,7 @@ func tplStandardFields() map[string]any {
 		"form_fields_per_document": []map[string]any{
 			{"document_index": 0, "api_id": "sig_client", "name": "Client signature", "type": "signature", "x": 100, "y": 600, "width": 200, "height": 30, "required": true, "signer": 0, "page": 1},
 			{"document_index": 0, "api_id": "wit_name", "name": "Witness name", "type": "text", "x": 100, "y": 500, "width": 200, "height": 20, "required": true, "signer": "Witness", "page": 1, "validation_type": "letters_only", "font_family": "arial"},
-			{"document_index": 0, "api_id": "merge_name", "name": "Full Name", "type": "text-merge", "x": 100, "y": 100, "width": 300, "height": 20, "required": false, "signer": "sender", "page": 1},
+			{"document_index": 0, "api_id": "merge_name", "name": "Full Name", "type": "text-merge", "x": 100, "y": 730, "width": 300, "height": 20, "required": false, "signer": "sender", "page": 1},
 			{"document_index": 0, "api_id": "merge_reg", "name": "Is Registered", "type": "checkbox-merge", "x": 100, "y": 150, "width": 15, "height": 15, "required": false, "signer": "sender", "page": 1},
 			{"document_index": 0, "api_id": "agree_a", "name": "Agree A", "type": "checkbox", "x": 100, "y": 200, "width": 15, "height": 15, "required": false, "signer": 0, "page": 1, "group": "agree", "is_checked": false},
 			{"document_index": 0, "api_id": "agree_b", "name": "Agree B", "type": "checkbox", "x": 130, "y": 200, "width": 15, "height": 15, "required": false, "signer": 0, "page": 1, "group": "agree", "is_checked": false},

@@ -1,0 +1,225 @@
+package sandbox_test
+
+import (
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
+)
+
+// tplSendBody is a send_with_template body for the standard template.
+func tplSendBody(ids ...string) map[string]any {
+	return map[string]any{
+		"template_ids": ids,
+		"subject":      "NDA for you",
+		"signers": []map[string]any{
+			{"role": "Witness", "name": "Wanda Witness", "email_address": "wanda@example.com"},
+			{"role": "Client", "name": "Carl Client", "email_address": "carl@example.com"},
+		},
+		"ccs": []map[string]any{{"role": "Manager", "email_address": "manager@example.com"}},
+		"custom_fields": []map[string]any{
+			{"name": "Full Name", "value": "Jane Q. Public"},
+			{"name": "Is Registered", "value": "true"},
+		},
+	}
+}
+
+func tplSend(t *testing.T, srv *sandboxtest.Server, key string, body map[string]any) map[string]any {
+	t.Helper()
+	r := srv.DoAs(key, http.MethodPost, "/v3/signature_request/send_with_template", body)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	return r.Map()
+}
+
+func TestTemplateSendWithMergeFields(t *testing.T) {
+	srv := newServer(t)
+	id := tplReady(t, srv)
+	out := tplSend(t, srv, srv.APIKey, tplSendBody(id))
+	sr := out["signature_request"].(map[string]any)
+	assert.Equal(t, []any{id}, sr["template_ids"])
+	assert.Equal(t, "NDA for you", sr["subject"], "the request's own subject")
+	assert.Equal(t, []any{"manager@example.com"}, sr["cc_email_addresses"])
+
+	sigs := sr["signatures"].([]any)
+	require.Len(t, sigs, 2)
+	assert.Equal(t, "Client", sigs[0].(map[string]any)["signer_role"], "signers in role order")
+	assert.Equal(t, "carl@example.com", sigs[0].(map[string]any)["signer_email_address"])
+	assert.EqualValues(t, 0, sigs[0].(map[string]any)["order"])
+	assert.Equal(t, "Witness", sigs[1].(map[string]any)["signer_role"])
+
+	custom := map[string]any{}
+	for _, cf := range sr["custom_fields"].([]any) {
+		m := cf.(map[string]any)
+		custom[m["name"].(string)] = m["value"]
+	}
+	assert.Equal(t, map[string]any{"Full Name": "Jane Q. Public", "Is Registered": true}, custom)
+
+	// Sign in order, then read response_data and the PDF.
+	reqID := sr["signature_request_id"].(string)
+	srv.Advance(5 * time.Second)
+	values := []map[string]any{{"agree_a": true}, {"wit_name": "Wanda"}}
+	for i, s := range sigs {
+		srv.Control(http.MethodPost, "/signatures/"+s.(map[string]any)["signature_id"].(string)+"/sign",
+			map[string]any{"values": values[i]}, nil)
+	}
+	srv.Advance(time.Minute)
+	r := srv.Do(http.MethodGet, "/v3/signature_request/"+reqID, nil)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	sr = r.Map()["signature_request"].(map[string]any)
+	assert.Equal(t, true, sr["is_complete"])
+	merged := map[string]any{}
+	for _, v := range sr["response_data"].([]any) {
+		m := v.(map[string]any)
+		if m["type"] == "text-merge" || m["type"] == "checkbox-merge" {
+			merged[m["api_id"].(string)] = m["value"]
+		}
+	}
+	t.Logf("merge values in response_data: %v", merged)
+	if len(merged) > 0 {
+		assert.Equal(t, "Jane Q. Public", merged["merge_name"])
+	}
+
+	pdf := srv.Do(http.MethodGet, "/v3/signature_request/files/"+reqID, nil)
+	require.Equal(t, http.StatusOK, pdf.Status, "%.300s", pdf.Body)
+	text := tplPDFText(t, pdf.Body)
+	assert.Contains(t, text, "Jane Q. Public", "the merged value is printed on the document")
+}
+
+// tplPDFText extracts a PDF's text with pdftotext (poppler-utils), skipping
+// when it is not installed.
+func tplPDFText(t *testing.T, pdf []byte) string {
+	t.Helper()
+	bin, err := exec.LookPath("pdftotext")
+	if err != nil {
+		t.Skip("pdftotext (poppler-utils) is not installed")
+	}
+	p := filepath.Join(t.TempDir(), "doc.pdf")
+	require.NoError(t, os.WriteFile(p, pdf, 0o600))
+	out, err := exec.Command(bin, p, "-").Output()
+	require.NoError(t, err)
+	return string(out)
+}
+
+func TestTemplateSendCombinesTemplatesInOrder(t *testing.T) {
+	srv := newServer(t)
+	first := tplCreate(t, srv, srv.APIKey, tplStandardFields(), tplFile{Name: "one.pdf", Data: tplPDF(tplPortrait)})
+	second := tplStandardFields()
+	second["signer_roles"] = []map[string]any{{"name": "Client"}, {"name": "Notary"}}
+	second["cc_roles"] = []string{}
+	delete(second, "merge_fields")
+	second["form_fields_per_document"] = []map[string]any{
+		{"document_index": 0, "api_id": "sig_client", "type": "signature", "x": 10, "y": 10, "width": 100, "height": 20, "required": true, "signer": "Client"},
+		{"document_index": 0, "api_id": "sig_notary", "type": "signature", "x": 10, "y": 50, "width": 100, "height": 20, "required": true, "signer": "Notary"},
+	}
+	delete(second, "form_field_groups")
+	secondID := tplCreate(t, srv, srv.APIKey, second, tplFile{Name: "two.pdf", Data: tplPDF(tplPortrait)})
+	srv.Advance(tplPrepDelay)
+
+	body := tplSendBody(first, secondID, first)
+	body["signers"] = append(body["signers"].([]map[string]any), map[string]any{"role": "Notary", "name": "Nora", "email_address": "nora@example.com"})
+	r := srv.Do(http.MethodPost, "/v3/signature_request/send_with_template", body)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	m := r.Map()
+	sr := m["signature_request"].(map[string]any)
+	assert.Equal(t, []any{first, secondID}, sr["template_ids"], "duplicates are used once")
+	var roles []string
+	for _, s := range sr["signatures"].([]any) {
+		roles = append(roles, s.(map[string]any)["signer_role"].(string))
+	}
+	assert.Equal(t, []string{"Client", "Witness", "Notary"}, roles, "roles merged by name, in template order")
+	var warned []string
+	for _, w := range m["warnings"].([]any) {
+		warned = append(warned, w.(map[string]any)["warning_name"].(string))
+	}
+	assert.Contains(t, warned, "duplicate_template_ids")
+}
+
+func TestTemplateSendRefusals(t *testing.T) {
+	srv := newServer(t)
+	ready := tplReady(t, srv)
+	preparing := tplCreate(t, srv, srv.APIKey, tplStandardFields())
+	f := tplStandardFields()
+	f["test_mode"] = true
+	locked := tplCreate(t, srv, srv.APIKey, f)
+	deleted := tplCreate(t, srv, srv.APIKey, tplStandardFields())
+	srv.Advance(tplPrepDelay)
+	preparing2 := tplCreate(t, srv, srv.APIKey, tplStandardFields())
+	_ = preparing
+	require.Equal(t, http.StatusOK, srv.Do(http.MethodPost, "/v3/template/delete/"+deleted, nil).Status)
+	other := srv.NewWorld()
+
+	mutate := func(change func(b map[string]any)) map[string]any {
+		b := tplSendBody(ready)
+		change(b)
+		return b
+	}
+	cases := []struct {
+		name, key string
+		body      map[string]any
+		status    int
+		errName   string
+		path      string
+	}{
+		{"unknown template", srv.APIKey, tplSendBody("ffffffffffffffffffffffffffffffffffffffff"), 404, "not_found", "template_ids[0]"},
+		{"deleted template", srv.APIKey, tplSendBody(deleted), 404, "not_found", "template_ids[0]"},
+		{"template being prepared", srv.APIKey, tplSendBody(ready, preparing2), 409, "conflict", "template_ids[1]"},
+		{"locked template outside test_mode", srv.APIKey, tplSendBody(locked), 402, "payment_required", "template_ids[0]"},
+		{"team template not shared", tplTeammateKey, tplSendBody(ready), 403, "forbidden", "template_ids[0]"},
+		{"another account's template", tplOutsiderKey, mutate(func(b map[string]any) { b["test_mode"] = true }), 404, "not_found", "template_ids[0]"},
+		{"another world's template", other.APIKey, tplSendBody(ready), 404, "not_found", "template_ids[0]"},
+		{"unknown role", srv.APIKey, mutate(func(b map[string]any) {
+			b["signers"].([]map[string]any)[0]["role"] = "witness"
+		}), 400, "bad_request", "signers[0][role]"},
+		{"role left empty", srv.APIKey, mutate(func(b map[string]any) {
+			b["signers"] = b["signers"].([]map[string]any)[:1]
+		}), 400, "bad_request", "signers"},
+		{"cc role left empty", srv.APIKey, mutate(func(b map[string]any) { delete(b, "ccs") }), 400, "bad_request", "ccs"},
+		{"unknown cc role", srv.APIKey, mutate(func(b map[string]any) {
+			b["ccs"] = []map[string]any{{"role": "Boss", "email_address": "b@example.com"}}
+		}), 400, "bad_request", "ccs[0][role]"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := srv.DoAs(tc.key, http.MethodPost, "/v3/signature_request/send_with_template", tc.body)
+			require.Equal(t, tc.status, r.Status, "%s", r.Body)
+			name, _, path := errorOf(t, r.Body)
+			assert.Equal(t, tc.errName, name)
+			assert.Equal(t, tc.path, path)
+		})
+	}
+
+	// Locked templates work in test_mode; shared templates work for the
+	// member they are shared with.
+	body := tplSendBody(locked)
+	body["test_mode"] = true
+	tplSend(t, srv, srv.APIKey, body)
+	require.Equal(t, http.StatusOK, srv.Do(http.MethodPost, "/v3/template/add_user/"+ready, map[string]any{"account_id": tplTeammateID}).Status)
+	tplSend(t, srv, tplTeammateKey, tplSendBody(ready))
+}
+
+func TestTemplateOldTemplateStillSendsAfterAnOverlay(t *testing.T) {
+	srv := newServer(t)
+	id := tplTwoPageTemplate(t, srv)
+	newID := tplOverlay(t, srv, id, tplPDF(tplPortrait, tplPortrait, tplPortrait))
+	srv.Advance(tplPrepDelay)
+	for _, tid := range []string{id, newID} {
+		out := tplSend(t, srv, srv.APIKey, tplSendBody(tid))
+		docs := 0
+		if sr, ok := out["signature_request"].(map[string]any); ok {
+			docs = len(sr["template_ids"].([]any))
+		}
+		assert.Equal(t, 1, docs)
+	}
+	// The new template's fields sit on the page they had: page 2 of the
+	// three-page file.
+	tpl := tplGet(t, srv, srv.APIKey, newID)
+	assert.True(t, strings.HasPrefix(tpl["title"].(string), "Mutual"))
+}
