@@ -268,3 +268,24 @@ func TestAPIAppList(t *testing.T) {
 	assert.Empty(t, r.Map()["api_apps"])
 	assert.Equal(t, map[string]any{"num_pages": 0.0, "num_results": 0.0, "page": 1.0, "page_size": 20.0}, r.Map()["list_info"])
 }
+
+// Setting an app's callback_url sends callback_test (through the callbacks
+// subsystem's onAppCallbackSet); keeping the same URL does not.
+func TestAPIAppCallbackURLSendsCallbackTest(t *testing.T) {
+	srv := newServer(t)
+	count := func() int {
+		var out struct {
+			Callbacks []map[string]any `json:"callbacks"`
+		}
+		srv.Control(http.MethodGet, "/callbacks?event_type=callback_test", nil, &out)
+		return len(out.Callbacks)
+	}
+	r := srv.Do(http.MethodPost, "/v3/api_app", map[string]any{"name": "Hooked", "domains": []string{"example.com"}, "callback_url": "https://example.com/hook"})
+	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
+	clientID := orgObj(t, r.Map(), "api_app")["client_id"].(string)
+	assert.Equal(t, 1, count())
+	require.Equal(t, http.StatusOK, srv.Do(http.MethodPut, "/v3/api_app/"+clientID, map[string]any{"callback_url": "https://example.com/hook"}).Status)
+	assert.Equal(t, 1, count())
+	require.Equal(t, http.StatusOK, srv.Do(http.MethodPut, "/v3/api_app/"+clientID, map[string]any{"callback_url": "https://example.com/other"}).Status)
+	assert.Equal(t, 2, count())
+}

@@ -342,3 +342,16 @@ func TestOrgObjectsRoundTripThroughState(t *testing.T) {
 	second := srv.Do(http.MethodGet, "/_sandbox/state", nil)
 	assert.Equal(t, string(first.Body), string(second.Body))
 }
+
+// An invitee who creates an account after the invitation moves from
+// invited_emails to invited_accounts.
+func TestTeamInviteeWhoSignsUpBecomesAnInvitedAccount(t *testing.T) {
+	srv := newServer(t)
+	require.Equal(t, http.StatusOK, srv.Do(http.MethodPut, "/v3/team/add_member", map[string]any{"email_address": "late@example.com"}).Status)
+	require.Equal(t, http.StatusOK, srv.Do(http.MethodPost, "/v3/account/create", map[string]any{"email_address": "late@example.com"}).Status)
+	team := orgObj(t, srv.Do(http.MethodGet, "/v3/team", nil).Map(), "team")
+	assert.Empty(t, team["invited_emails"])
+	invited := orgList(t, team, "invited_accounts")
+	require.Len(t, invited, 1)
+	assert.Equal(t, "late@example.com", invited[0]["email_address"])
+}
