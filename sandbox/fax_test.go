@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/files"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -123,6 +124,44 @@ func TestFaxToEmailAndTestMode(t *testing.T) {
 	r = sendFax(t, srv, srv.APIKey, map[string]string{"recipient": "16690000001", "sender": "16690000000", "test_mode": "1"})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	assert.Equal(t, "16690000000", orgObj(t, r.Map(), "fax")["sender"])
+}
+
+func TestFaxFilesMergesTheDocuments(t *testing.T) {
+	srv := newServer(t)
+	r := orgMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/fax/send",
+		orgFile("files[0]", "a.pdf", "application/pdf", orgPDF(1)),
+		orgFile("files[1]", "b.pdf", "application/pdf", orgPDF(2)),
+		orgField("recipient", "16690000001"), orgField("test_mode", "true"))
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	id := orgObj(t, r.Map(), "fax")["fax_id"].(string)
+	r = srv.Do(http.MethodGet, "/v3/fax/files/"+id, nil)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	info, err := files.Inspect(r.Body)
+	require.NoError(t, err)
+	assert.Len(t, info.Pages, 3, "one PDF with the pages of both documents")
+	r2 := srv.Do(http.MethodGet, "/v3/fax/files/"+id, nil)
+	assert.Equal(t, r.Body, r2.Body, "the same bytes every time")
+}
+
+func TestFaxPagesComeFromTheDocuments(t *testing.T) {
+	srv := newServer(t)
+	r := orgMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/fax/send",
+		orgFile("files[0]", "three.pdf", "application/pdf", orgPDF(3)), orgField("recipient", "16690000001"))
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	left, _ := faxPagesLeft(t, srv, srv.APIKey)
+	assert.Equal(t, 97.0, left, "three pages, no cover page")
+
+	// A file that cannot be read is accepted, and the transmission fails.
+	r = orgMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/fax/send",
+		orgFile("files[0]", "broken.pdf", "application/pdf", []byte("%PDF-1.4 truncated")), orgField("recipient", "16690000001"))
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	id := orgObj(t, r.Map(), "fax")["fax_id"].(string)
+	srv.Advance(time.Minute)
+	fax := orgObj(t, srv.Do(http.MethodGet, "/v3/fax/"+id, nil).Map(), "fax")
+	assert.Equal(t, "error_could_not_fax", orgList(t, fax, "transmissions")[0]["status_code"])
+	left, sent := faxPagesLeft(t, srv, srv.APIKey)
+	assert.Equal(t, 97.0, left, "the failed fax's page is given back")
+	assert.Equal(t, 3.0, sent)
 }
 
 func TestFaxSendWithFileURLs(t *testing.T) {
