@@ -75,8 +75,8 @@ func scheduleFiles(tx *state.Txn, kind, id string) error {
 }
 
 // goneFiles makes the object's downloads answer 410 (canceled requests):
-// its pending preparation is dropped, its prepared files and file URLs
-// deleted.
+// its pending preparation is dropped and its prepared files deleted; file
+// URLs handed out earlier answer 410 too.
 func goneFiles(tx *state.Txn, kind, id string) error {
 	fs, err := state.GetFileSet(tx, kind, id)
 	if err != nil {
@@ -92,9 +92,7 @@ func goneFiles(tx *state.Txn, kind, id string) error {
 		return err
 	}
 	for _, u := range urls {
-		if err := tx.Delete(state.TableFileURLs, u); err != nil {
-			return err
-		}
+		// The URLs stay (they answer 410); what they served goes.
 		if err := state.DeleteBlob(tx, u.BlobID); err != nil {
 			return err
 		}

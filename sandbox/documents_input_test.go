@@ -1,0 +1,224 @@
+package sandbox_test
+
+import (
+	"bytes"
+	"image"
+	"image/png"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/files/filestest"
+	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
+)
+
+func flSigners() map[string]any {
+	return map[string]any{
+		"signers":   []map[string]any{{"name": "Jack", "email_address": "jack@example.com"}},
+		"test_mode": true,
+	}
+}
+
+func flWith(extra map[string]any) map[string]any {
+	m := flSigners()
+	for k, v := range extra {
+		m[k] = v
+	}
+	return m
+}
+
+func flConfig(t *testing.T, srv *sandboxtest.Server, cfg map[string]any) {
+	t.Helper()
+	srv.Control(http.MethodPatch, "/config", cfg, nil)
+}
+
+func TestDocumentsRefusedAtOnce(t *testing.T) {
+	srv := newServer(t)
+	pdf := srPDF(1)
+	cases := []struct {
+		name   string
+		fields map[string]any
+		parts  []flPart
+		path   string
+	}{
+		{"both files and file_urls", flWith(map[string]any{"file_urls": []string{"https://example.com/a.pdf"}}), []flPart{{Name: "a.pdf", Data: pdf}}, "file_urls"},
+		{"neither files nor file_urls", flSigners(), nil, "files"},
+		{"empty upload", flSigners(), []flPart{{Name: "a.pdf", Data: pdf}, {Name: "empty.pdf"}}, "files[1]"},
+		{"empty upload, legacy field", flSigners(), []flPart{{Field: "file[0]", Name: "empty.pdf"}}, "file[0]"},
+		{"file_urls entry not a URL", flWith(map[string]any{"file_urls": []string{"not a url"}}), nil, "file_urls[0]"},
+		{"file_urls entry relative", flWith(map[string]any{"file_urls": []string{"https://example.com/a.pdf", "/files/a.pdf"}}), nil, "file_urls[1]"},
+		{"file_urls entry ftp", flWith(map[string]any{"file_urls": []string{"ftp://example.com/a.pdf"}}), nil, "file_urls[0]"},
+		{"file_urls entry without host", flWith(map[string]any{"file_urls": []string{"http://"}}), nil, "file_urls[0]"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := flSend(t, srv, "/v3/signature_request/send", tc.fields, tc.parts...)
+			srErr(t, r, http.StatusBadRequest, "bad_request", tc.path)
+		})
+	}
+}
+
+func TestDocumentsSizeLimits(t *testing.T) {
+	srv := newServer(t)
+	pdf := srPDF(1)
+	flConfig(t, srv, map[string]any{"max_file_bytes": len(pdf) - 1})
+	r := flSend(t, srv, "/v3/signature_request/send", flSigners(), flPart{Name: "a.pdf", Data: pdf})
+	srErr(t, r, http.StatusBadRequest, "bad_request", "files[0]")
+
+	flConfig(t, srv, map[string]any{"max_file_bytes": 1 << 20, "max_world_bytes": 3*len(pdf) + 10})
+	for i := 0; i < 3; i++ {
+		r = flSend(t, srv, "/v3/signature_request/send", flSigners(), flPart{Name: "a.pdf", Data: pdf})
+		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	}
+	r = flSend(t, srv, "/v3/signature_request/send", flSigners(), flPart{Name: "a.pdf", Data: pdf})
+	srErr(t, r, http.StatusBadRequest, "bad_request", "files")
+}
+
+func encryptedPDF(t *testing.T) []byte {
+	conf := model.NewDefaultConfiguration()
+	conf.UserPW, conf.OwnerPW = "user", "owner"
+	var out bytes.Buffer
+	require.NoError(t, api.Encrypt(bytes.NewReader(srPDF(1)), &out, conf))
+	return out.Bytes()
+}
+
+// flStatus sends, lets processing happen and answers the first signature's
+// status_code and the request's events.
+func flStatus(t *testing.T, srv *sandboxtest.Server, fields map[string]any, parts ...flPart) (string, []string) {
+	t.Helper()
+	r := flSend(t, srv, "/v3/signature_request/send", fields, parts...)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	id := r.Map()["signature_request"].(map[string]any)["signature_request_id"].(string)
+	srv.Advance(2 * time.Second)
+	sr := srGetOK(t, srv, id)
+	return srStatuses(sr)[0], srEvents(srv, id)
+}
+
+func TestDocumentsUnreadableEndInErrorFile(t *testing.T) {
+	srv := newServer(t)
+	pdf := srPDF(2)
+	zeroPages := []byte("%PDF-1.4\n1 0 obj\n<</Type/Catalog/Pages 2 0 R>>\nendobj\n2 0 obj\n<</Type/Pages/Kids[]/Count 0>>\nendobj\n" +
+		"xref\n0 3\n0000000000 65535 f \n0000000009 00000 n \n0000000056 00000 n \ntrailer\n<</Size 3/Root 1 0 R>>\nstartxref\n104\n%%EOF\n")
+	cases := []struct {
+		name string
+		part flPart
+	}{
+		{"truncated PDF", flPart{Name: "cut.pdf", Data: pdf[:len(pdf)/2]}},
+		{"encrypted PDF", flPart{Name: "locked.pdf", Data: encryptedPDF(t)}},
+		{"zero-page PDF", flPart{Name: "empty.pdf", Data: zeroPages}},
+		{"not a PDF", flPart{Name: "fake.pdf", Data: []byte("this is not a pdf")}},
+		{"unsupported type", flPart{Name: "setup.exe", Data: []byte("MZ\x90\x00\x03")}},
+		{"office name, not an office file", flPart{Name: "letter.docx", Data: []byte("plain text")}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			status, events := flStatus(t, srv, flSigners(), flPart{Name: "ok.pdf", Data: pdf}, tc.part)
+			assert.Equal(t, "error_file", status)
+			assert.Contains(t, events, "file_error")
+		})
+	}
+}
+
+func TestDocumentsConverted(t *testing.T) {
+	srv := newServer(t)
+	var img bytes.Buffer
+	require.NoError(t, png.Encode(&img, image.NewGray(image.Rect(0, 0, 40, 30))))
+	docx := append([]byte("PK\x03\x04"), make([]byte, 64)...)
+	r := flSend(t, srv, "/v3/signature_request/send", flWith(map[string]any{"title": "Mixed"}),
+		flPart{Field: "file[0]", Name: "scan.png", ContentType: "image/png", Data: img.Bytes()},
+		flPart{Field: "file[1]", Name: "notes.txt", ContentType: "text/plain", Data: []byte("Some notes.")},
+		flPart{Field: "file[2]", Name: "offer.docx", Data: docx},
+		flPart{Field: "file[3]", Name: "contract.pdf", Data: srPDF(2)})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	id := r.Map()["signature_request"].(map[string]any)["signature_request_id"].(string)
+	srv.Advance(5 * time.Second)
+	assert.Equal(t, []string{"awaiting_signature"}, srStatuses(srGetOK(t, srv, id)))
+	d := flGetAll(srv, id)
+	d.all(t, http.StatusOK, "")
+	assert.Equal(t, 1+1+1+2+2, filestest.Validate(t, d.pdf.Body), "image, text and placeholder pages, the PDF, signature page and audit trail")
+	names, _ := filestest.Unzip(t, d.zip.Body)
+	assert.Equal(t, []string{"scan.pdf", "notes.pdf", "offer.pdf", "contract.pdf"}, names)
+	if filestest.HavePdftoppm() {
+		assert.Equal(t, 7, filestest.Render(t, d.pdf.Body))
+		text := filestest.Text(t, d.pdf.Body)
+		assert.Contains(t, text, "Some notes.")
+		assert.Contains(t, text, "Placeholder page")
+		assert.Contains(t, text, "offer.docx")
+	}
+}
+
+func TestDocumentsFileURLs(t *testing.T) {
+	pdf := srPDF(3)
+	files := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/contract.pdf":
+			w.Header().Set("Content-Type", "application/pdf")
+			_, _ = w.Write(pdf)
+		case "/download":
+			w.Header().Set("Content-Disposition", `attachment; filename="named.pdf"`)
+			_, _ = w.Write(pdf)
+		case "/moved":
+			http.Redirect(w, r, "/contract.pdf", http.StatusFound)
+		case "/empty.pdf":
+		case "/big.pdf":
+			_, _ = w.Write(bytes.Repeat([]byte("x"), 5000))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer files.Close()
+	srv := newServer(t)
+	flConfig(t, srv, map[string]any{"max_file_bytes": 4096})
+
+	ok := flSend(t, srv, "/v3/signature_request/send", flWith(map[string]any{
+		"file_urls": []string{files.URL + "/contract.pdf", files.URL + "/download", files.URL + "/moved"}}))
+	require.Equal(t, http.StatusOK, ok.Status, "%s", ok.Body)
+	id := ok.Map()["signature_request"].(map[string]any)["signature_request_id"].(string)
+	srv.Advance(5 * time.Second)
+	assert.Equal(t, []string{"awaiting_signature"}, srStatuses(srGetOK(t, srv, id)))
+	d := flGetAll(srv, id)
+	d.all(t, http.StatusOK, "")
+	assert.Equal(t, 3*3+2, filestest.Validate(t, d.pdf.Body))
+	names, _ := filestest.Unzip(t, d.zip.Body)
+	assert.Len(t, names, 3, "one ZIP entry per fetched document")
+
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closed.Close()
+	for name, u := range map[string]string{
+		"404":         files.URL + "/missing.pdf",
+		"empty":       files.URL + "/empty.pdf",
+		"too large":   files.URL + "/big.pdf",
+		"unreachable": closed.URL + "/a.pdf",
+	} {
+		t.Run(name, func(t *testing.T) {
+			status, events := flStatus(t, srv, flWith(map[string]any{"file_urls": []string{u}}))
+			assert.Equal(t, "error_file", status)
+			assert.Contains(t, events, "file_error")
+		})
+	}
+}
+
+func TestDocumentsFileURLsOffline(t *testing.T) {
+	srv := newServer(t)
+	flConfig(t, srv, map[string]any{"fetch_file_urls": false})
+	u := "https://files.invalid/agreement.pdf"
+	r := flSend(t, srv, "/v3/signature_request/send", flWith(map[string]any{"file_urls": []string{u}}))
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	id := r.Map()["signature_request"].(map[string]any)["signature_request_id"].(string)
+	srv.Advance(5 * time.Second)
+	assert.Equal(t, []string{"awaiting_signature"}, srStatuses(srGetOK(t, srv, id)))
+	d := flGetAll(srv, id)
+	d.all(t, http.StatusOK, "")
+	assert.Equal(t, 3, filestest.Validate(t, d.pdf.Body), "placeholder page, signature page, audit trail")
+	if filestest.HavePdftoppm() {
+		text := filestest.Text(t, d.pdf.Body)
+		assert.Contains(t, text, u)
+		assert.Contains(t, text, "fetch_file_urls")
+	}
+}

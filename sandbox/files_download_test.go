@@ -1,0 +1,279 @@
+package sandbox_test
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/textproto"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/files/filestest"
+	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
+)
+
+// flPart is one multipart file part.
+type flPart struct {
+	Field       string // "files[0]" unless set
+	Name        string
+	ContentType string
+	Data        []byte
+}
+
+// flSend posts a create body as multipart: scalars as text, objects and
+// arrays as JSON parts, then the file parts.
+func flSend(t *testing.T, srv *sandboxtest.Server, path string, fields map[string]any, parts ...flPart) *sandboxtest.Response {
+	t.Helper()
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	keys := make([]string, 0, len(fields))
+	for k := range fields {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		var v string
+		switch x := fields[k].(type) {
+		case string:
+			v = x
+		case bool, int:
+			v = fmt.Sprint(x)
+		default:
+			raw, err := json.Marshal(x)
+			require.NoError(t, err)
+			v = string(raw)
+		}
+		require.NoError(t, mw.WriteField(k, v))
+	}
+	for i, p := range parts {
+		field := p.Field
+		if field == "" {
+			field = fmt.Sprintf("files[%d]", i)
+		}
+		h := textproto.MIMEHeader{}
+		h.Set("Content-Disposition", fmt.Sprintf(`form-data; name=%q; filename=%q`, field, p.Name))
+		if p.ContentType != "" {
+			h.Set("Content-Type", p.ContentType)
+		}
+		w, err := mw.CreatePart(h)
+		require.NoError(t, err)
+		_, _ = w.Write(p.Data)
+	}
+	require.NoError(t, mw.Close())
+	req, err := http.NewRequest(http.MethodPost, srv.URL+path, &body)
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.SetBasicAuth(srv.APIKey, "")
+	return srv.Send(req)
+}
+
+// flRequest sends a signature request with two signers (no form fields, so
+// the signature page is appended) and the given documents.
+func flRequest(t *testing.T, srv *sandboxtest.Server, testMode bool, parts ...flPart) map[string]any {
+	t.Helper()
+	fields := map[string]any{
+		"title": "Files test",
+		"signers": []map[string]any{
+			{"name": "Jack", "email_address": "jack@example.com"},
+			{"name": "Jill", "email_address": "jill@example.com"},
+		},
+		"test_mode": testMode,
+	}
+	r := flSend(t, srv, "/v3/signature_request/send", fields, parts...)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	return r.Map()["signature_request"].(map[string]any)
+}
+
+// flDownloads fetches the three download forms of a signature request.
+type flDownloads struct {
+	pdf, zip, dataURI, fileURL *sandboxtest.Response
+}
+
+func flGetAll(srv *sandboxtest.Server, id string) flDownloads {
+	return flDownloads{
+		pdf:     srv.Do(http.MethodGet, "/v3/signature_request/files/"+id, nil),
+		zip:     srv.Do(http.MethodGet, "/v3/signature_request/files/"+id+"?file_type=zip", nil),
+		dataURI: srv.Do(http.MethodGet, "/v3/signature_request/files_as_data_uri/"+id, nil),
+		fileURL: srv.Do(http.MethodGet, "/v3/signature_request/files_as_file_url/"+id, nil),
+	}
+}
+
+// flAll checks that every form answers with status and error_name.
+func (d flDownloads) all(t *testing.T, status int, name string) {
+	t.Helper()
+	for form, r := range map[string]*sandboxtest.Response{"pdf": d.pdf, "zip": d.zip, "data uri": d.dataURI, "file url": d.fileURL} {
+		require.Equal(t, status, r.Status, "%s: %s", form, r.Body)
+		if name != "" {
+			n, msg, _ := errorOf(t, r.Body)
+			assert.Equal(t, name, n, form)
+			if status == http.StatusConflict {
+				assert.Equal(t, apierr.MsgFilesNotReady, msg, form)
+			}
+		}
+	}
+}
+
+// flFetch downloads a file URL without credentials, as a browser would.
+func flFetch(t *testing.T, u string) (int, http.Header, []byte) {
+	t.Helper()
+	resp, err := http.Get(u)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return resp.StatusCode, resp.Header, b
+}
+
+func TestFilesLifecycle(t *testing.T) {
+	srv := newServer(t)
+	docA, docB := srPDF(2), srPDF(1)
+	sr := flRequest(t, srv, true, flPart{Name: "contract.pdf", Data: docA}, flPart{Name: "annex.pdf", Data: docB})
+	id := sr["signature_request_id"].(string)
+
+	// Files are prepared FilePreparationDelay (5s) after creation.
+	flGetAll(srv, id).all(t, http.StatusConflict, "conflict")
+	srv.Advance(4 * time.Second)
+	flGetAll(srv, id).all(t, http.StatusConflict, "conflict")
+	srv.Advance(time.Second)
+	d := flGetAll(srv, id)
+	d.all(t, http.StatusOK, "")
+
+	// The merged PDF: 3 document pages + signature page + audit trail.
+	assert.Equal(t, "application/pdf", d.pdf.Header.Get("Content-Type"))
+	assert.Equal(t, `attachment; filename="Files test.pdf"`, d.pdf.Header.Get("Content-Disposition"))
+	assert.Equal(t, 5, filestest.Validate(t, d.pdf.Body))
+	if filestest.HavePdftoppm() {
+		assert.Equal(t, 5, filestest.Render(t, d.pdf.Body), "pdftoppm renders every page")
+		text := filestest.Text(t, d.pdf.Body)
+		assert.Contains(t, text, "Signature page")
+		assert.Contains(t, text, "Audit trail")
+		assert.Equal(t, 5, strings.Count(text, "TEST MODE"), "test-mode marking on every page")
+	}
+
+	// The ZIP: one PDF per document, safe unique names.
+	assert.Equal(t, "application/zip", d.zip.Header.Get("Content-Type"))
+	assert.Equal(t, `attachment; filename="Files test.zip"`, d.zip.Header.Get("Content-Disposition"))
+	names, contents := filestest.Unzip(t, d.zip.Body)
+	assert.Equal(t, []string{"contract.pdf", "annex.pdf"}, names)
+	assert.Equal(t, 2, filestest.Validate(t, contents[0]))
+	assert.Equal(t, 1, filestest.Validate(t, contents[1]))
+
+	// The data URI is the binary PDF.
+	uri := d.dataURI.Map()["data_uri"].(string)
+	require.True(t, strings.HasPrefix(uri, "data:application/pdf;base64,"), uri)
+	raw, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(uri, "data:application/pdf;base64,"))
+	require.NoError(t, err)
+	assert.True(t, bytes.Equal(d.pdf.Body, raw), "data URI decodes to the binary download")
+
+	// The file URL serves the same PDF until expires_at (FileURLTTL, 1h).
+	fu := d.fileURL.Map()
+	u := fu["file_url"].(string)
+	assert.Equal(t, srv.Now().Add(time.Hour).Unix(), int64(fu["expires_at"].(float64)))
+	assert.True(t, strings.HasPrefix(u, srv.URL+"/_sandbox/w/"), u)
+	status, hdr, body := flFetch(t, u)
+	require.Equal(t, http.StatusOK, status, "%s", body)
+	assert.Equal(t, "application/pdf", hdr.Get("Content-Type"))
+	assert.Equal(t, `attachment; filename="Files test.pdf"`, hdr.Get("Content-Disposition"))
+	assert.True(t, bytes.Equal(d.pdf.Body, body))
+	inline := srv.Do(http.MethodGet, "/v3/signature_request/files_as_file_url/"+id+"?force_download=0", nil)
+	require.Equal(t, http.StatusOK, inline.Status, "%s", inline.Body)
+	_, hdr, _ = flFetch(t, inline.Map()["file_url"].(string))
+	assert.Equal(t, `inline; filename="Files test.pdf"`, hdr.Get("Content-Disposition"))
+
+	// A signature makes the files "being prepared" again; the new version
+	// shows the signer as signed.
+	srv.Sign(srSigID(sr, 0), nil)
+	flGetAll(srv, id).all(t, http.StatusConflict, "conflict")
+	status, _, _ = flFetch(t, u)
+	assert.Equal(t, http.StatusOK, status, "a file URL keeps serving the version it was issued for")
+	srv.Advance(5 * time.Second)
+	after := flGetAll(srv, id)
+	after.all(t, http.StatusOK, "")
+	assert.False(t, bytes.Equal(d.pdf.Body, after.pdf.Body))
+	if filestest.HavePdftoppm() {
+		assert.Contains(t, filestest.Text(t, after.pdf.Body), "Signed ")
+	}
+
+	// expires_at on the world clock ends the URL.
+	srv.Advance(time.Hour)
+	status, _, body = flFetch(t, u)
+	assert.Equal(t, http.StatusGone, status, "%s", body)
+
+	// Cancelation: once it completed, every form answers 410, file URLs too.
+	fresh := srv.Do(http.MethodGet, "/v3/signature_request/files_as_file_url/"+id, nil).Map()["file_url"].(string)
+	r := srv.Do(http.MethodPost, "/v3/signature_request/cancel/"+id, nil)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	srv.Advance(time.Minute)
+	flGetAll(srv, id).all(t, http.StatusGone, "deleted")
+	status, _, _ = flFetch(t, fresh)
+	assert.Equal(t, http.StatusGone, status)
+}
+
+func TestFilesSameStateSameBytes(t *testing.T) {
+	get := func() []byte {
+		srv := newServer(t)
+		sr := flRequest(t, srv, false, flPart{Name: "a.pdf", Data: srPDF(1)})
+		srv.Advance(5 * time.Second)
+		r := srv.Do(http.MethodGet, "/v3/signature_request/files/"+sr["signature_request_id"].(string), nil)
+		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+		return r.Body
+	}
+	assert.True(t, bytes.Equal(get(), get()), "two servers, same calls, same PDF bytes")
+}
+
+func TestFilesQueryAndAccess(t *testing.T) {
+	srv := newServer(t)
+	sr := flRequest(t, srv, true, flPart{Name: "a.pdf", Data: srPDF(1)})
+	id := sr["signature_request_id"].(string)
+	srv.Advance(5 * time.Second)
+
+	r := srv.Do(http.MethodGet, "/v3/signature_request/files/"+id+"?file_type=docx", nil)
+	srErr(t, r, http.StatusBadRequest, "bad_request", "file_type")
+	r = srv.Do(http.MethodGet, "/v3/signature_request/files/"+id+"?file_type=pdf", nil)
+	assert.Equal(t, http.StatusOK, r.Status)
+	r = srv.Do(http.MethodGet, "/v3/signature_request/files_as_file_url/"+id+"?force_download=yes", nil)
+	srErr(t, r, http.StatusBadRequest, "bad_request", "force_download")
+
+	for _, path := range []string{"/v3/signature_request/files/", "/v3/signature_request/files_as_data_uri/", "/v3/signature_request/files_as_file_url/"} {
+		r = srv.Do(http.MethodGet, path+"0123456789abcdef0123456789abcdef01234567", nil)
+		srErr(t, r, http.StatusNotFound, "not_found", "")
+		r = srv.DoAs(srOutsiderKey, http.MethodGet, path+id, nil)
+		srErr(t, r, http.StatusNotFound, "not_found", "")
+	}
+
+	status, _, _ := flFetch(t, srv.URL+"/_sandbox/w/default/files/"+strings.Repeat("ab", 32))
+	assert.Equal(t, http.StatusNotFound, status)
+	status, _, _ = flFetch(t, srv.URL+"/_sandbox/w/nowhere/files/"+strings.Repeat("ab", 32))
+	assert.Equal(t, http.StatusNotFound, status)
+}
+
+func TestFilesSampleDocuments(t *testing.T) {
+	sample := filestest.Sample(t, "pdf-sample.pdf")
+	sample2 := filestest.Sample(t, "pdf-sample-2.pdf")
+	srv := newServer(t)
+	sr := flRequest(t, srv, false, flPart{Name: "pdf-sample.pdf", Data: sample}, flPart{Name: "pdf-sample.pdf", Data: sample2})
+	srv.Advance(5 * time.Second)
+	id := sr["signature_request_id"].(string)
+	d := flGetAll(srv, id)
+	d.all(t, http.StatusOK, "")
+	assert.Equal(t, 4, filestest.Validate(t, d.pdf.Body), "2 sample pages + signature page + audit trail")
+	if filestest.HavePdftoppm() {
+		assert.Equal(t, 4, filestest.Render(t, d.pdf.Body))
+		assert.NotContains(t, filestest.Text(t, d.pdf.Body), "TEST MODE", "no test-mode marking outside test_mode")
+	}
+	names, contents := filestest.Unzip(t, d.zip.Body)
+	assert.Equal(t, []string{"pdf-sample.pdf", "pdf-sample (2).pdf"}, names)
+	for _, c := range contents {
+		assert.Equal(t, 1, filestest.Validate(t, c))
+	}
+}
