@@ -162,6 +162,9 @@ type advanceRequest struct {
 	Duration string   `json:"duration"`
 	// To advances to an absolute instant (RFC 3339 or Unix seconds).
 	To string `json:"to"`
+	// WaitCallbacks makes the answer wait until every callback attempt that
+	// fell due has been made, so a test can read the delivery log next.
+	WaitCallbacks bool `json:"wait_callbacks"`
 }
 
 func controlAdvance(c *call) (any, error) {
@@ -176,6 +179,11 @@ func controlAdvance(c *call) (any, error) {
 	ran, err := c.s.advance(c.w, d)
 	if err != nil {
 		return nil, err
+	}
+	if req.WaitCallbacks {
+		if err := c.waitCallbacksAfterAdvance(); err != nil {
+			return nil, err
+		}
 	}
 	r := advanceResponse{clockResponse: clockOf(c.w), Jobs: ran}
 	if r.Jobs == nil {
