@@ -254,6 +254,14 @@ func TestAPIAppList(t *testing.T) {
 	require.Len(t, apps, 1, "a Member sees only their own apps")
 	assert.Equal(t, "Mate", apps[0]["name"])
 
+	// add_member with the team's own id and a role changes the role: a
+	// Developer sees the team's apps too.
+	require.Equal(t, http.StatusOK, srv.Do(http.MethodPut, "/v3/team/add_member?team_id="+orgTeamID,
+		map[string]any{"account_id": orgTeammateID, "role": "Developer"}).Status)
+	r = srv.DoAs(orgTeammateKey, http.MethodGet, "/v3/api_app/list", nil)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	assert.Len(t, orgList(t, r.Map(), "api_apps"), 3)
+
 	r = srv.Do(http.MethodGet, "/v3/api_app/list?page=3&page_size=1", nil)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	assert.Equal(t, "Sandbox App", orgList(t, r.Map(), "api_apps")[0]["name"])

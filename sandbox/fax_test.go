@@ -262,3 +262,16 @@ func TestFaxGetListDeleteFiles(t *testing.T) {
 		assert.NotEqual(t, ids[2], j.Subject, "the deleted fax is not transmitted")
 	}
 }
+
+func TestFaxSendRefusesTooManyPendingFaxes(t *testing.T) {
+	srv := newServer(t)
+	for i := range 50 {
+		r := sendFax(t, srv, srv.APIKey, map[string]string{"recipient": "16690000001", "test_mode": "true"})
+		require.Equal(t, http.StatusOK, r.Status, "fax %d: %s", i, r.Body)
+	}
+	orgWantError(t, sendFax(t, srv, srv.APIKey, map[string]string{"recipient": "16690000001", "test_mode": "true"}),
+		http.StatusTooManyRequests, "max_faxes", "")
+	srv.Advance(time.Minute)
+	r := sendFax(t, srv, srv.APIKey, map[string]string{"recipient": "16690000001", "test_mode": "true"})
+	assert.Equal(t, http.StatusOK, r.Status, "transmitted faxes no longer count: %s", r.Body)
+}
