@@ -246,3 +246,30 @@ func tplKeys(m map[string]any) []string {
 	}
 	return out
 }
+
+func TestTemplateStateRoundTripsThroughExport(t *testing.T) {
+	srv := newServer(t)
+	f := tplStandardFields()
+	f["metadata"] = map[string]any{"big": json.Number("12345678901234567890"), "pi": json.Number("3.14159265358979323846")}
+	ready := tplCreate(t, srv, srv.APIKey, f)
+	srv.Advance(tplPrepDelay)
+	preparing := tplCreate(t, srv, srv.APIKey, tplStandardFields())
+	require.Equal(t, http.StatusOK, srv.Do(http.MethodPost, "/v3/template/add_user/"+ready, map[string]any{"account_id": tplTeammateID}).Status)
+
+	export := srv.Do(http.MethodGet, "/_sandbox/state", nil)
+	require.Equal(t, http.StatusOK, export.Status)
+	before := srv.Do(http.MethodGet, "/v3/template/"+ready, nil).Body
+	assert.Contains(t, string(before), `"big":12345678901234567890`, "metadata numbers stay exact")
+	assert.Contains(t, string(before), `"pi":3.14159265358979323846`)
+
+	imp := srv.Do(http.MethodPut, "/_sandbox/state", export.Body)
+	require.Equal(t, http.StatusOK, imp.Status, "%s", imp.Body)
+	again := srv.Do(http.MethodGet, "/_sandbox/state", nil)
+	assert.JSONEq(t, string(export.Body), string(again.Body))
+	assert.Equal(t, string(before), string(srv.Do(http.MethodGet, "/v3/template/"+ready, nil).Body))
+	assert.Equal(t, []string{ready}, tplListIDs(t, srv, tplTeammateKey, ""), "the access index is restored")
+
+	// The imported world still finishes the pending preparation.
+	srv.Advance(tplPrepDelay)
+	assert.Len(t, tplEvents(srv, "template_created", preparing), 1)
+}
