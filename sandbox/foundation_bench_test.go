@@ -1,0 +1,99 @@
+package sandbox_test
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/signsandbox/signsandbox/sandbox"
+)
+
+// discardWriter is the cheapest ResponseWriter, so that the benchmark
+// measures the sandbox rather than the recorder.
+type discardWriter struct {
+	h    http.Header
+	code int
+}
+
+func (d *discardWriter) Header() http.Header         { return d.h }
+func (d *discardWriter) Write(b []byte) (int, error) { return len(b), nil }
+func (d *discardWriter) WriteHeader(code int)        { d.code = code }
+
+// benchGet serves GET path in parallel in-process and fails on anything but
+// a 200.
+func benchGet(b *testing.B, path string) {
+	sb, err := sandbox.New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer sb.Close()
+	key := sb.DefaultAPIKey()
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		req := httptest.NewRequest(http.MethodGet, path, nil)
+		req.SetBasicAuth(key, "")
+		w := &discardWriter{h: http.Header{}}
+		for pb.Next() {
+			clear(w.h)
+			w.code = 0
+			sb.ServeHTTP(w, req)
+			if w.code != http.StatusOK {
+				b.Fatalf("status %d", w.code)
+			}
+		}
+	})
+}
+
+// BenchmarkGetAccount is the hot path: credentials, world, rate limit,
+// handler, JSON. Its ns/op inverted is requests per second per core.
+func BenchmarkGetAccount(b *testing.B) { benchGet(b, "/v3/account") }
+
+// BenchmarkGetClock is a control-plane read.
+func BenchmarkGetClock(b *testing.B) { benchGet(b, "/_sandbox/clock") }
+
+// BenchmarkGetAccountTCP is the same over loopback HTTP/1.1 with keep-alive.
+func BenchmarkGetAccountTCP(b *testing.B) {
+	sb, err := sandbox.New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer sb.Close()
+	srv := httptest.NewServer(sb)
+	defer srv.Close()
+	key := sb.DefaultAPIKey()
+	tr := &http.Transport{MaxIdleConnsPerHost: 64}
+	defer tr.CloseIdleConnections()
+	client := &http.Client{Transport: tr}
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			req, _ := http.NewRequest(http.MethodGet, srv.URL+"/v3/account", nil)
+			req.SetBasicAuth(key, "")
+			resp, err := client.Do(req)
+			if err != nil {
+				b.Fatal(err)
+			}
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				b.Fatalf("status %d", resp.StatusCode)
+			}
+		}
+	})
+}
+
+// BenchmarkNew is the cost of a sandbox with its default world (start-up,
+// and every sandboxtest.NewServer).
+func BenchmarkNew(b *testing.B) {
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		sb, err := sandbox.New()
+		if err != nil {
+			b.Fatal(err)
+		}
+		sb.Close()
+	}
+}
