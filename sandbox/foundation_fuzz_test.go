@@ -26,8 +26,8 @@ type bugLog struct {
 }
 
 func (b *bugLog) Enabled(context.Context, slog.Level) bool { return true }
-func (b *bugLog) WithAttrs([]slog.Attr) slog.Handler      { return b }
-func (b *bugLog) WithGroup(string) slog.Handler           { return b }
+func (b *bugLog) WithAttrs([]slog.Attr) slog.Handler       { return b }
+func (b *bugLog) WithGroup(string) slog.Handler            { return b }
 func (b *bugLog) Handle(_ context.Context, r slog.Record) error {
 	if r.Message != "panic" && r.Message != "unexpected error" {
 		return nil
