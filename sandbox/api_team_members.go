@@ -1,0 +1,309 @@
+package sandbox
+
+// Team membership changes: add_member (invitations, moves inside the
+// organisation), remove_member (removal, moves, withdrawn invitations) and
+// the queued transfer of a removed member's objects.
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
+)
+
+// onTeamOwnershipTransfer runs inside the job that transfers a removed team
+// member's objects to new_owner_email_address. API apps move here; the
+// owners of signature requests and templates hook in to move theirs.
+var onTeamOwnershipTransfer func(s *Sandbox, w *world.World, tx *state.Txn, fromAccountID, toAccountID string) error
+
+type teamAddMemberQuery struct {
+	TeamID string `json:"team_id"`
+}
+
+type teamMemberRequest struct {
+	AccountID    string `json:"account_id"`
+	EmailAddress string `json:"email_address"`
+	Role         string `json:"role"`
+}
+
+// checkTarget validates account_id / email_address (account_id prevails).
+func (r teamMemberRequest) checkTarget() error {
+	if r.AccountID == "" && r.EmailAddress == "" {
+		return apierr.Badf("account_id", "Missing required parameter: account_id or email_address.")
+	}
+	if r.AccountID == "" {
+		return checkEmail("email_address", r.EmailAddress)
+	}
+	return nil
+}
+
+// target finds the account named by the request; by e-mail it may not
+// exist (nil, with the address).
+func (r teamMemberRequest) target(tx *state.Txn) (*state.Account, string, error) {
+	if r.AccountID != "" {
+		a, err := state.Get[state.Account](tx, state.TableAccounts, r.AccountID)
+		if err != nil {
+			return nil, "", apierr.NotFoundf("Account not found.").WithPath("account_id")
+		}
+		return a, a.Email, nil
+	}
+	a, err := state.AccountByEmail(tx, r.EmailAddress)
+	if err != nil {
+		return nil, r.EmailAddress, nil
+	}
+	return a, a.Email, nil
+}
+
+// teamAddMember invites an account or address to the caller's team (or,
+// with team_id, to a team of the caller's organisation with role). Members
+// of the organisation move at once; others are invited; members of another
+// team cannot be invited (team_invite_failed).
+func teamAddMember(c *call) (any, error) {
+	var q teamAddMemberQuery
+	if err := c.query(&q); err != nil {
+		return nil, err
+	}
+	var req teamMemberRequest
+	if err := c.bind(&req); err != nil {
+		return nil, err
+	}
+	if err := req.checkTarget(); err != nil {
+		return nil, err
+	}
+	code := "m"
+	if req.Role != "" {
+		rc, err := checkRoleName("role", req.Role)
+		if err != nil {
+			return nil, err
+		}
+		if q.TeamID == "" {
+			c.warn("parameter_ignored", "role is only used together with team_id and was ignored.")
+		} else {
+			code = rc
+		}
+	}
+	var out teamGetResponse
+	err := c.update(func(tx *state.Txn) error {
+		me, t, err := callerTeam(c, tx)
+		if err != nil {
+			return err
+		}
+		if err := requireTeamRole(me, "add members", "a", "t"); err != nil {
+			return err
+		}
+		if q.TeamID != "" {
+			if t, err = orgTeam(tx, me, q.TeamID, "team_id"); err != nil {
+				return err
+			}
+		}
+		acct, email, err := req.target(tx)
+		if err != nil {
+			return err
+		}
+		switch {
+		case acct != nil && acct.TeamID == t.ID:
+			if q.TeamID != "" && req.Role != "" && acct.RoleCode != code {
+				a := state.Clone(acct)
+				a.RoleCode = code
+				err = putTeamAccount(tx, a)
+			}
+		case acct != nil && sameOrg(tx, acct.TeamID, t.ID):
+			a := state.Clone(acct)
+			a.TeamID, a.RoleCode = t.ID, code
+			err = putTeamAccount(tx, a)
+		case acct != nil && acct.TeamID != "":
+			return apierr.New(apierr.TeamInviteFailed, email+" is already a member of another Team.")
+		default:
+			err = c.inviteToTeam(tx, me, t, email, teamRoleNames[code])
+		}
+		if err != nil {
+			return err
+		}
+		out, err = teamResponse(tx, t)
+		return err
+	})
+	return out, err
+}
+
+// inviteToTeam records an invitation and e-mails its acceptance link. An
+// outstanding invitation of the same address to the same team is kept as
+// is.
+func (c *call) inviteToTeam(tx *state.Txn, inviter *state.Account, t *state.Team, email, role string) error {
+	existing, err := state.InvitesOfEmail(tx, email)
+	if err != nil {
+		return err
+	}
+	for _, inv := range existing {
+		if inv.TeamID == t.ID && inv.Outstanding(tx.Unix()) {
+			return nil
+		}
+	}
+	inv := &state.TeamInvite{
+		ID: tx.NewID(), TeamID: t.ID, Email: email, EmailKey: state.EmailKey(email), Role: role,
+		InviterID: inviter.ID, SentAt: tx.Unix(), ExpiresAt: tx.Now().Add(teamInviteTTL).Unix(), Seq: tx.Seq(),
+	}
+	if err := state.Put(tx, state.TableTeamInvites, inv); err != nil {
+		return err
+	}
+	_, err = sendEmail(tx, state.Email{
+		Kind: mailTeamInvite, To: email,
+		Subject: inviter.Email + " has invited you to join the team " + t.Name + " on Dropbox Sign",
+		Link:    c.worldURL("team_invites/" + inv.ID + "/accept"),
+	})
+	return err
+}
+
+type teamRemoveMemberRequest struct {
+	AccountID            string `json:"account_id"`
+	EmailAddress         string `json:"email_address"`
+	NewOwnerEmailAddress string `json:"new_owner_email_address"`
+	NewTeamID            string `json:"new_team_id"`
+	NewRole              string `json:"new_role"`
+}
+
+// teamRemoveMember removes a member from the caller's organisation, moves
+// them to another of its teams (new_team_id, new_role), or expires their
+// outstanding invitation. With new_owner_email_address their API apps (and,
+// through onTeamOwnershipTransfer, their documents and templates) move to
+// that account in a queued job. The official description declares 201.
+func teamRemoveMember(c *call) (any, error) {
+	var req teamRemoveMemberRequest
+	if err := c.bind(&req); err != nil {
+		return nil, err
+	}
+	if err := (teamMemberRequest{AccountID: req.AccountID, EmailAddress: req.EmailAddress}).checkTarget(); err != nil {
+		return nil, err
+	}
+	if req.NewOwnerEmailAddress != "" {
+		if err := checkEmail("new_owner_email_address", req.NewOwnerEmailAddress); err != nil {
+			return nil, err
+		}
+	}
+	code := "m"
+	if req.NewRole != "" {
+		rc, err := checkRoleName("new_role", req.NewRole)
+		if err != nil {
+			return nil, err
+		}
+		if req.NewTeamID == "" {
+			c.warn("parameter_ignored", "new_role is only used together with new_team_id and was ignored.")
+		}
+		code = rc
+	}
+	var out teamGetResponse
+	err := c.update(func(tx *state.Txn) error {
+		me, t, err := callerTeam(c, tx)
+		if err != nil {
+			return err
+		}
+		if err := requireTeamRole(me, "remove members", "a", "t"); err != nil {
+			return err
+		}
+		acct, email, err := teamMemberRequest{AccountID: req.AccountID, EmailAddress: req.EmailAddress}.target(tx)
+		if err != nil {
+			return err
+		}
+		if acct != nil && sameOrg(tx, acct.TeamID, me.TeamID) {
+			if err := c.removeFromTeam(tx, me, acct, req, code); err != nil {
+				return err
+			}
+		} else {
+			found := false
+			teams, err := state.AllTeams(tx)
+			if err != nil {
+				return err
+			}
+			for _, ot := range teams {
+				if !sameOrg(tx, ot.ID, me.TeamID) {
+					continue
+				}
+				err := withdrawInvites(tx, func(inv *state.TeamInvite) bool {
+					if inv.EmailKey == state.EmailKey(email) {
+						found = true
+						return true
+					}
+					return false
+				}, ot.ID)
+				if err != nil {
+					return err
+				}
+			}
+			if !found {
+				path := "email_address"
+				if req.AccountID != "" {
+					path = "account_id"
+				}
+				return apierr.NotFoundf("%s is not a member of your Team and has no invitation to it.", email).WithPath(path)
+			}
+		}
+		out, err = teamResponse(tx, t)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return withStatus{status: http.StatusCreated, value: out}, nil
+}
+
+// removeFromTeam takes a member out of the organisation or moves them.
+func (c *call) removeFromTeam(tx *state.Txn, me, acct *state.Account, req teamRemoveMemberRequest, code string) error {
+	path := "email_address"
+	if req.AccountID != "" {
+		path = "account_id"
+	}
+	a := state.Clone(acct)
+	if req.NewTeamID != "" {
+		nt, err := orgTeam(tx, me, req.NewTeamID, "new_team_id")
+		if err != nil {
+			return err
+		}
+		a.TeamID, a.RoleCode = nt.ID, code
+	} else {
+		if acct.ID == me.ID {
+			return apierr.Badf(path, "You cannot remove yourself from your Team.")
+		}
+		a.TeamID, a.RoleCode = "", ""
+	}
+	if req.NewOwnerEmailAddress != "" {
+		heir, err := state.AccountByEmail(tx, req.NewOwnerEmailAddress)
+		if err != nil || heir.ID == acct.ID || !sameOrg(tx, heir.TeamID, me.TeamID) {
+			return apierr.Badf("new_owner_email_address",
+				"new_owner_email_address must be another member of your Team (%s is not).", req.NewOwnerEmailAddress)
+		}
+		if _, err := state.Schedule(tx, jobTeamTransfer, acct.ID, teamTransferDelay, teamTransferArgs{From: acct.ID, To: heir.ID}); err != nil {
+			return err
+		}
+	}
+	return putTeamAccount(tx, a)
+}
+
+type teamTransferArgs struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// runTeamTransfer moves a removed member's API apps to the new owner and
+// lets other subsystems move theirs.
+func runTeamTransfer(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) error {
+	var args teamTransferArgs
+	if err := json.Unmarshal(job.Args, &args); err != nil {
+		return err
+	}
+	apps, err := state.All[state.APIApp](tx, state.TableAPIApps, state.IndexOwner+"_prefix", args.From)
+	if err != nil {
+		return err
+	}
+	for _, app := range apps {
+		moved := state.Clone(app)
+		moved.OwnerAccountID = args.To
+		if err := state.Put(tx, state.TableAPIApps, moved); err != nil {
+			return err
+		}
+	}
+	if onTeamOwnershipTransfer != nil {
+		return onTeamOwnershipTransfer(s, w, tx, args.From, args.To)
+	}
+	return nil
+}
