@@ -144,3 +144,20 @@ func tplGetSubject(t *testing.T, srv *sandboxtest.Server, id string) string {
 	t.Fatalf("template %s not in the exported state", id)
 	return ""
 }
+
+func TestTemplateWithAnUnreachableFileEndsInTemplateError(t *testing.T) {
+	srv := newServer(t)
+	f := tplStandardFields()
+	f["file_urls"] = []string{"http://127.0.0.1:1/missing.pdf"}
+	r := srv.Do(http.MethodPost, "/v3/template/create", f)
+	require.Equal(t, http.StatusOK, r.Status, "the file is fetched as the real service does, and fails later: %s", r.Body)
+	id := r.Map()["template"].(map[string]any)["template_id"].(string)
+	srv.Advance(tplPrepDelay)
+	evs := tplEvents(srv, "template_error", id)
+	require.Len(t, evs, 1)
+	assert.Contains(t, evs[0].EventMessage, "could not be processed")
+	assert.EqualValues(t, 100, tplQuotas(t, srv, srv.APIKey)["templates_left"])
+	if f := srv.Do(http.MethodGet, "/v3/template/files/"+id, nil); f.Status != http.StatusMethodNotAllowed {
+		assert.Equal(t, http.StatusUnprocessableEntity, f.Status, "%s", f.Body)
+	}
+}
