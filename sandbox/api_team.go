@@ -44,7 +44,8 @@ const (
 	jobTeamTransfer   = "team.transfer_ownership"
 )
 
-var errNoTeam = apierr.NotFoundf("Team does not exist")
+// errNoTeam is the documented answer for a caller without a team.
+func errNoTeam() *apierr.Error { return apierr.NotFoundf("Team does not exist") }
 
 // callerTeam reads the caller and their team inside tx; 404 when the caller
 // belongs to no team, as GET /team is documented to answer.
@@ -54,11 +55,11 @@ func callerTeam(c *call, tx *state.Txn) (*state.Account, *state.Team, error) {
 		return nil, nil, apierr.NotFoundf("Account not found.")
 	}
 	if me.TeamID == "" {
-		return me, nil, errNoTeam
+		return me, nil, errNoTeam()
 	}
 	t, err := state.Get[state.Team](tx, state.TableTeams, me.TeamID)
 	if err != nil {
-		return me, nil, errNoTeam
+		return me, nil, errNoTeam()
 	}
 	return me, t, nil
 }
@@ -95,7 +96,7 @@ func sameOrg(tx *state.Txn, a, b string) bool {
 func orgTeam(tx *state.Txn, me *state.Account, id, path string) (*state.Team, error) {
 	t, err := state.Get[state.Team](tx, state.TableTeams, id)
 	if err != nil {
-		return nil, errNoTeam.WithPath(path)
+		return nil, errNoTeam().WithPath(path)
 	}
 	if !sameOrg(tx, me.TeamID, t.ID) {
 		return nil, apierr.Forbiddenf("You do not have access to this Team.").WithPath(path)
