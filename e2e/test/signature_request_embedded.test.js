@@ -2,11 +2,22 @@
 // Embedded requests through the official SDK: create_embedded, the embedded
 // sign URL (EmbeddedApi.embeddedSignUrl), edit_embedded; reminders refused.
 
+const { before, after } = require('node:test');
 const { setup, expectHttpError, sdk, assert } = require('../lib/harness');
 const { pdfUpload } = require('../lib/pdf');
+const { startReceiver } = require('../lib/receiver');
+const record = require('../lib/record');
 
 const h = setup({ config: { fetch_file_urls: false } });
-const { SignatureRequestApi, EmbeddedApi } = sdk;
+const { SignatureRequestApi, EmbeddedApi, ApiAppApi, EventCallbackHelper } = sdk;
+
+let receiver;
+before(async () => {
+  receiver = await startReceiver();
+});
+after(async () => {
+  if (receiver) await receiver.close();
+});
 
 function signer(name, email) {
   const s = new sdk.SubSignatureRequestSigner();
@@ -61,4 +72,55 @@ h.test('signatureRequestEditEmbedded replaces an embedded request', async () => 
   assert.equal(edited.body.signatureRequest.title, 'E1 edited');
   assert.deepEqual(edited.body.signatureRequest.signatures.map((s) => s.signerEmailAddress), ['b@example.com']);
 
+});
+
+h.test('the sign URL page signs as the signer (a form POST, as a browser would); events go to the app callback', async () => {
+  await h.api(ApiAppApi).apiAppUpdate(h.world.client_id, { callbackUrl: `${receiver.url}/app` });
+  const sr = (await h.api(SignatureRequestApi).signatureRequestCreateEmbedded({
+    clientId: h.world.client_id, title: 'Sign on the page', signers: [signer('Paula', 'paula@example.com')], files: [pdfUpload()], testMode: true,
+  })).body.signatureRequest;
+  await processed();
+  const sigId = sr.signatures[0].signatureId;
+  const { signUrl } = (await h.api(EmbeddedApi).embeddedSignUrl(sigId)).body.embedded;
+  const page = await fetch(signUrl);
+  assert.equal(page.status, 200);
+  assert.match(await page.text(), /Sign as Paula/);
+  const signed = await fetch(signUrl, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'action=sign' });
+  assert.equal(signed.status, 200);
+  const cur = (await h.api(SignatureRequestApi).signatureRequestGet(sr.signatureRequestId)).body.signatureRequest;
+  assert.equal(cur.isComplete, true);
+  assert.equal(cur.signatures[0].statusCode, 'signed');
+
+  await h.control.advance(60);
+  await h.settleCallbacks();
+  const mine = receiver.events().filter((d) => d.path === '/app' && d.event.signatureRequest && d.event.signatureRequest.signatureRequestId === sr.signatureRequestId);
+  const types = mine.map((d) => d.event.event.eventType);
+  for (const want of ['signature_request_sent', 'signature_request_viewed', 'signature_request_signed', 'signature_request_all_signed']) {
+    assert.ok(types.includes(want), `${want} in ${types.join(', ')}`);
+  }
+  for (const d of mine) {
+    assert.deepEqual(d.shapeProblems, [], d.event.event.eventType);
+    assert.equal(EventCallbackHelper.isValid(h.world.api_key, d.event), true);
+    assert.equal(EventCallbackHelper.getCallbackType(d.event), EventCallbackHelper.EVENT_TYPE_APP_CALLBACK);
+    assert.equal(d.event.event.eventMetadata.reportedForAppId, h.world.client_id);
+  }
+  record.note('apiAppCreateEventCallback');
+  await h.api(ApiAppApi).apiAppUpdate(h.world.client_id, { callbackUrl: '' });
+});
+
+h.test('an expired sign URL stops working and reports sign_url_invalid', async () => {
+  const sr = (await h.api(SignatureRequestApi).signatureRequestCreateEmbedded({
+    clientId: h.world.client_id, title: 'Expiring link', signers: [signer('Xavi', 'xavi@example.com')], files: [pdfUpload()], testMode: true,
+  })).body.signatureRequest;
+  await processed();
+  const { signUrl, expiresAt } = (await h.api(EmbeddedApi).embeddedSignUrl(sr.signatures[0].signatureId)).body.embedded;
+  const { now } = await h.control.clock();
+  await h.control.advance(expiresAt - now + 1);
+  const page = await fetch(signUrl);
+  assert.ok(page.status >= 400 && page.status < 500, `expired link answers 4xx, got ${page.status}`);
+  const { callbacks } = await h.control.get(`/callbacks?object_id=${sr.signatureRequestId}&event_type=sign_url_invalid`);
+  assert.equal(callbacks.length, 1);
+  // A fresh URL works again.
+  const again = (await h.api(EmbeddedApi).embeddedSignUrl(sr.signatures[0].signatureId)).body.embedded;
+  assert.equal((await fetch(again.signUrl)).status, 200);
 });
