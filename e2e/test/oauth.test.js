@@ -135,3 +135,19 @@ h.test('a refresh without grant_type (SDK plain object) is refused naming grant_
   assert.equal(err.response.config.data, JSON.stringify({ refresh_token: tok.refreshToken }), 'what the SDK sends');
   assert.equal(err.body.error.errorPath, 'grant_type');
 });
+
+h.test('an access token works on other API classes within its scopes, and is refused outside them', async () => {
+  const api = h.api(OAuthApi, { apiKey: '' });
+  const narrow = (await api.oauthTokenGenerate(generateRequest(await authorize({ scopes: ['basic_account_info'] })))).body;
+  await h.api(AccountApi, { accessToken: narrow.accessToken }).accountGet();
+  await expectHttpError(h.api(sdk.SignatureRequestApi, { accessToken: narrow.accessToken }).signatureRequestList(), { status: 403, errorName: 'forbidden' });
+
+  const wide = (await api.oauthTokenGenerate(generateRequest(await authorize({ scopes: ['basic_account_info', 'signature_request_access', 'team_access'] })))).body;
+  const list = await h.api(sdk.SignatureRequestApi, { accessToken: wide.accessToken }).signatureRequestList();
+  assert.ok(list.body instanceof sdk.SignatureRequestListResponse);
+  const team = await h.api(sdk.TeamApi, { accessToken: wide.accessToken }).teamGet();
+  assert.ok(team.body.team instanceof sdk.TeamResponse);
+  // The API key only apps (fax, reports) refuse OAuth tokens.
+  const fax = await expectHttpError(h.api(sdk.FaxApi, { accessToken: wide.accessToken }).faxList(), {});
+  assert.ok([401, 403].includes(fax.statusCode), `status ${fax.statusCode}`);
+});

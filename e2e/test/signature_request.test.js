@@ -370,3 +370,20 @@ h.test('another account cannot see the request (403 or 404), another world neith
   await expectHttpError(h.api(SignatureRequestApi, { apiKey: other.api_key }).signatureRequestGet(sr.signatureRequestId), { status: 404 });
 });
 
+
+h.test("signatureRequestList with account_id 'all' includes a teammate's requests; a teammate's id lists theirs", async () => {
+  const w = await h.newWorld();
+  await h.controlFor(w.api_key).config({ fetch_file_urls: false });
+  const ctl = h.controlFor(w.api_key);
+  const { api_keys: keys } = await ctl.get(`/api_keys?account_id=${FIXTURE.teammate.id}`);
+  const mate = h.api(SignatureRequestApi, { apiKey: keys[0].key });
+  await mate.signatureRequestSend({ title: 'By the teammate', signers: [signer('T', 't@example.com')], fileUrls: ['https://example.com/t.pdf'], testMode: true });
+  const admin = h.api(SignatureRequestApi, { apiKey: w.api_key });
+  await admin.signatureRequestSend({ title: 'By the admin', signers: [signer('A', 'a@example.com')], fileUrls: ['https://example.com/a.pdf'], testMode: true });
+  const own = (await admin.signatureRequestList()).body.signatureRequests.map((s) => s.title);
+  assert.deepEqual(own, ['By the admin']);
+  const all = (await admin.signatureRequestList('all')).body.signatureRequests.map((s) => s.title).sort();
+  assert.deepEqual(all, ['By the admin', 'By the teammate']);
+  const theirs = (await admin.signatureRequestList(FIXTURE.teammate.id)).body.signatureRequests.map((s) => s.title);
+  assert.deepEqual(theirs, ['By the teammate']);
+});
