@@ -39,6 +39,7 @@ func TestTemplateEmbeddedDraftFinishedFromTheControlPlane(t *testing.T) {
 	delete(fields, "signer_roles")
 	delete(fields, "form_fields_per_document")
 	delete(fields, "form_field_groups")
+	delete(fields, "attachments")
 	fields["client_id"] = tplClientID
 	r := tplMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/template/create_embedded_draft", fields,
 		tplFile{Name: "nda.pdf", Data: tplSamplePDF(t)})

@@ -160,6 +160,9 @@ func tplStandardFields() map[string]any {
 			{"document_index": 0, "api_id": "date_client", "name": "Date", "type": "date_signed", "x": 320, "y": 600, "width": 100, "height": 20, "required": true, "signer": 0, "page": 1},
 		},
 		"form_field_groups": []map[string]any{{"group_id": "agree", "group_label": "Agreement", "requirement": "require_1"}},
+		"attachments":       []map[string]any{{"name": "ID card", "instructions": "Front side", "signer_index": 1, "required": true}},
+		"signer_experience": map[string]any{"form_view": "enabled"},
+		"field_options":     map[string]any{"date_format": "DD - MM - YYYY"},
 	}
 }
 

@@ -103,6 +103,12 @@ func TestTemplateGetRendersTheOfficialShape(t *testing.T) {
 	assert.Equal(t, "checkbox", custom["Is Registered"]["type"])
 	assert.Equal(t, "merge_reg", custom["Is Registered"]["api_id"])
 
+	require.Len(t, tpl["attachments"], 1)
+	att := tpl["attachments"].([]any)[0].(map[string]any)
+	assert.Equal(t, "ID card", att["name"])
+	assert.Equal(t, "2", att["signer"], "attachments name their role by number")
+	assert.Equal(t, map[string]any{"form_view": "enabled"}, tpl["signer_experience"])
+
 	accounts := tpl["accounts"].([]any)
 	require.Len(t, accounts, 1)
 	acct := accounts[0].(map[string]any)
