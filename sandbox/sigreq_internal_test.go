@@ -1,0 +1,188 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
+)
+
+var sigreqTestStart = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func sigreqTestSandbox(t *testing.T) *Sandbox {
+	t.Helper()
+	s, err := New(WithFakeClock(sigreqTestStart))
+	require.NoError(t, err)
+	t.Cleanup(s.Close)
+	return s
+}
+
+// sigreqTestCreate stores a request through createSignatureRequest, the
+// entry point templates, bulk send and drafts use.
+func sigreqTestCreate(t *testing.T, s *Sandbox, mutate func(spec *sigreqSpec)) string {
+	t.Helper()
+	var id string
+	require.NoError(t, s.defWorld.Store.Update(func(tx *state.Txn) error {
+		acct, err := state.AccountByEmail(tx, "owner@sandbox.example")
+		if err != nil {
+			return err
+		}
+		spec := &sigreqSpec{
+			Requester: acct, TestMode: true, Title: "Internal",
+			Signers:   []state.Signature{{Slot: 0, Name: "Ann", Email: "ann@example.com"}},
+			Documents: []state.Document{{Name: "a.pdf"}},
+			BaseURL:   "http://sandbox.test", WorldURL: "http://sandbox.test/_sandbox/w/default",
+		}
+		if mutate != nil {
+			mutate(spec)
+		}
+		req, err := s.createSignatureRequest(tx, spec)
+		if err != nil {
+			return err
+		}
+		id = req.ID
+		return nil
+	}))
+	return id
+}
+
+func sigreqTestCall(t *testing.T, s *Sandbox, method, path string) (int, map[string]any) {
+	t.Helper()
+	req := httptest.NewRequest(method, path, nil)
+	req.SetBasicAuth(s.DefaultAPIKey(), "")
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, req)
+	var m map[string]any
+	_ = json.Unmarshal(rec.Body.Bytes(), &m)
+	return rec.Code, m
+}
+
+func sigreqTestEvents(t *testing.T, s *Sandbox, id string) []string {
+	t.Helper()
+	rows, err := state.All[state.Event](s.defWorld.Store.Read(), state.TableEvents, state.IndexSeq)
+	require.NoError(t, err)
+	var out []string
+	for _, e := range rows {
+		if e.ObjectID == id {
+			out = append(out, e.Type)
+		}
+	}
+	return out
+}
+
+// TestHoldAndRelease: a held request (unclaimed drafts with hold_request)
+// waits on_hold_by_requester until release_hold sends it.
+func TestHoldAndRelease(t *testing.T) {
+	s := sigreqTestSandbox(t)
+	id := sigreqTestCreate(t, s, func(spec *sigreqSpec) { spec.Hold = true })
+	_, err := s.defWorld.Advance(2 * time.Second)
+	require.NoError(t, err)
+	code, body := sigreqTestCall(t, s, http.MethodGet, "/v3/signature_request/"+id)
+	require.Equal(t, http.StatusOK, code, "%v", body)
+	sig := body["signature_request"].(map[string]any)["signatures"].([]any)[0].(map[string]any)
+	assert.Equal(t, "on_hold_by_requester", sig["status_code"])
+	assert.Empty(t, sigreqTestEvents(t, s, id))
+
+	code, body = sigreqTestCall(t, s, http.MethodPost, "/v3/signature_request/release_hold/"+id)
+	require.Equal(t, http.StatusOK, code, "%v", body)
+	sig = body["signature_request"].(map[string]any)["signatures"].([]any)[0].(map[string]any)
+	assert.Equal(t, "awaiting_signature", sig["status_code"])
+	assert.Equal(t, []string{evRequestSent}, sigreqTestEvents(t, s, id))
+	mails, err := state.All[state.Email](s.defWorld.Store.Read(), state.TableEmails, state.IndexSeq)
+	require.NoError(t, err)
+	require.Len(t, mails, 1)
+	assert.Equal(t, "ann@example.com", mails[0].To)
+
+	code, _ = sigreqTestCall(t, s, http.MethodPost, "/v3/signature_request/release_hold/"+id)
+	assert.Equal(t, http.StatusBadRequest, code)
+}
+
+// TestProcessingFaults: a document that cannot be used, or a failure a
+// scenario injects, ends processing in error_file with file_error.
+func TestProcessingFaults(t *testing.T) {
+	s := sigreqTestSandbox(t)
+	bad := sigreqTestCreate(t, s, func(spec *sigreqSpec) {
+		spec.Documents = []state.Document{{Name: "broken.pdf", Error: "the file is not a PDF"}}
+	})
+	sigreqProcessFault = func(_ *Sandbox, _ *world.World, _ *state.Txn, req *state.SignatureRequest) string {
+		if req.Title == "Faulty" {
+			return "injected conversion failure"
+		}
+		return ""
+	}
+	t.Cleanup(func() { sigreqProcessFault = nil })
+	faulty := sigreqTestCreate(t, s, func(spec *sigreqSpec) { spec.Title = "Faulty" })
+	fine := sigreqTestCreate(t, s, nil)
+	_, err := s.defWorld.Advance(2 * time.Second)
+	require.NoError(t, err)
+	for _, id := range []string{bad, faulty} {
+		code, body := sigreqTestCall(t, s, http.MethodGet, "/v3/signature_request/"+id)
+		require.Equal(t, http.StatusOK, code)
+		sr := body["signature_request"].(map[string]any)
+		assert.Equal(t, true, sr["has_error"])
+		sig := sr["signatures"].([]any)[0].(map[string]any)
+		assert.Equal(t, "error_file", sig["status_code"])
+		assert.NotEmpty(t, sig["error"])
+		assert.Equal(t, []string{evFileError}, sigreqTestEvents(t, s, id))
+	}
+	assert.Equal(t, []string{evRequestSent}, sigreqTestEvents(t, s, fine))
+}
+
+// BenchmarkListPage measures one page of an account's list at several
+// world sizes: the cost does not grow with the number of requests.
+func BenchmarkListPage(b *testing.B) {
+	for _, n := range []int{100, 100_000} {
+		b.Run(itoa(n), func(b *testing.B) {
+			st := sigreqBenchStore(b, n)
+			tx := st.Read()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				total, rows, err := listPage(tx, "acct", 1+i%5, 20)
+				if err != nil || total != n || len(rows) != 20 {
+					b.Fatalf("listPage: %d %d %v", total, len(rows), err)
+				}
+			}
+		})
+	}
+}
+
+func sigreqBenchStore(b testing.TB, n int) *state.Store {
+	db, err := state.NewDB()
+	require.NoError(b, err)
+	st := state.NewStore(db, func() time.Time { return sigreqTestStart })
+	require.NoError(b, st.Update(func(tx *state.Txn) error {
+		if err := state.InitMeta(tx, "bench"); err != nil {
+			return err
+		}
+		for i := 0; i < n; i++ {
+			id := itoa(1_000_000 + i)
+			req := &state.SignatureRequest{ID: id, Seq: uint64(i + 1), Phase: state.PhaseSent}
+			if err := state.Put(tx, state.TableSignatureRequests, req); err != nil {
+				return err
+			}
+			if err := state.AddAccess(tx, "acct", id, req.Seq); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	return st
+}
+
+// TestListPageCostIsFlat checks the same thing as BenchmarkListPage without
+// timing: a page touches page_size rows however many the account has.
+func TestListPageCostIsFlat(t *testing.T) {
+	st := sigreqBenchStore(t, 2000)
+	total, rows, err := listPage(st.Read(), "acct", 3, 20)
+	require.NoError(t, err)
+	assert.Equal(t, 2000, total)
+	require.Len(t, rows, 20)
+	assert.Equal(t, itoa(1_000_000+2000-41), rows[0].ID)
+}
