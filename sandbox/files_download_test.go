@@ -277,3 +277,34 @@ func TestFilesSampleDocuments(t *testing.T) {
 		assert.Equal(t, 1, filestest.Validate(t, c))
 	}
 }
+
+func TestFilesOfTemplates(t *testing.T) {
+	srv := newServer(t)
+	id := tplCreate(t, srv, srv.APIKey, tplStandardFields(), tplFile{Name: "nda.pdf", Data: srPDF(2)})
+	paths := []string{"/v3/template/files/", "/v3/template/files/%s?file_type=zip", "/v3/template/files_as_data_uri/", "/v3/template/files_as_file_url/"}
+	get := func(p string) *sandboxtest.Response {
+		if strings.Contains(p, "%s") {
+			return srv.Do(http.MethodGet, fmt.Sprintf(p, id), nil)
+		}
+		return srv.Do(http.MethodGet, p+id, nil)
+	}
+	for _, p := range paths {
+		srErr(t, get(p), http.StatusConflict, "conflict", "")
+	}
+	srv.Advance(tplPrepDelay)
+	pdf := get(paths[0])
+	require.Equal(t, http.StatusOK, pdf.Status, "%s", pdf.Body)
+	assert.Equal(t, 2, filestest.Validate(t, pdf.Body), "a template's PDF is its documents: no signature page, no audit trail")
+	names, _ := filestest.Unzip(t, get(paths[1]).Body)
+	assert.Equal(t, []string{"nda.pdf"}, names)
+	uri := get(paths[2]).Map()["data_uri"].(string)
+	raw, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(uri, "data:application/pdf;base64,"))
+	require.NoError(t, err)
+	assert.True(t, bytes.Equal(pdf.Body, raw))
+	status, _, body := flFetch(t, get(paths[3]).Map()["file_url"].(string))
+	assert.Equal(t, http.StatusOK, status)
+	assert.True(t, bytes.Equal(pdf.Body, body))
+	if filestest.HavePdftoppm() {
+		assert.Equal(t, 2, filestest.Render(t, pdf.Body))
+	}
+}

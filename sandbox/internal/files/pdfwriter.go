@@ -6,7 +6,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf16"
 )
@@ -57,13 +59,23 @@ func (w *pdfWriter) stream(n int, dict string, data []byte) {
 	w.buf.WriteString("\nendstream\nendobj\n")
 }
 
+// zlibWriters recycles compressors: each holds about a megabyte of tables,
+// and a composition compresses one stream per page. The output of a reset
+// writer is the same as a new one's.
+var zlibWriters = sync.Pool{New: func() any {
+	zw, _ := zlib.NewWriterLevel(io.Discard, zlib.BestCompression)
+	return zw
+}}
+
 // contentStream writes a content stream the sandbox generated, compressed.
 func (w *pdfWriter) contentStream(ops []byte) int {
 	n := w.alloc()
 	var z bytes.Buffer
-	zw, _ := zlib.NewWriterLevel(&z, zlib.BestCompression)
+	zw := zlibWriters.Get().(*zlib.Writer)
+	zw.Reset(&z)
 	_, _ = zw.Write(ops)
 	_ = zw.Close()
+	zlibWriters.Put(zw)
 	w.stream(n, "/Filter/FlateDecode", z.Bytes())
 	return n
 }

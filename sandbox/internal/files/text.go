@@ -84,13 +84,37 @@ var fontResources = map[string]string{
 // fontOrder lists the fonts in a fixed order for deterministic output.
 var fontOrder = []string{fontRegular, fontBold, fontOblique, fontMono}
 
+// glyphWidths holds, per font, the width of each Windows-1252 code in
+// thousandths of the font size, read once from pdfcpu's metrics of the
+// standard fonts (its lookup goes through maps, too slow for wrapping
+// whole text files).
+var glyphWidths = func() map[string]*[256]float64 {
+	out := map[string]*[256]float64{}
+	for _, f := range fontOrder {
+		var t [256]float64
+		for c := range t {
+			w, err := font.CharWidth(f, rune(c))
+			if err != nil || w <= 0 {
+				w = 600
+			}
+			t[c] = float64(w)
+		}
+		out[f] = &t
+	}
+	return out
+}()
+
 // textWidth is the width in points of Windows-1252 text.
 func textWidth(s, fontName string, size float64) float64 {
-	w, err := font.TextWidthFloat(s, fontName, size)
-	if err != nil {
+	t := glyphWidths[fontName]
+	if t == nil {
 		return float64(len(s)) * size * 0.6
 	}
-	return w
+	var w float64
+	for i := 0; i < len(s); i++ {
+		w += t[s[i]]
+	}
+	return w * size / 1000
 }
 
 // wrap breaks Windows-1252 text into lines no wider than width, at spaces

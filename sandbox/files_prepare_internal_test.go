@@ -1,0 +1,197 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/files"
+	"github.com/signsandbox/signsandbox/sandbox/internal/files/filestest"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+// kindTestOwner is a fake owner of files: its composition is whatever
+// testCompositions holds for the id, and it counts how often it is asked.
+const kindTestOwner = "test_owner"
+
+var (
+	testCompositions = map[string]files.Composition{
+		"doc-ok":     {ID: "doc-ok", Title: "Fake owner", Documents: []files.Source{{Name: "a.pdf", PDF: filestest.MakePDF(filestest.Letter("fake"))}}},
+		"doc-second": {ID: "doc-second", Title: "Another", Documents: []files.Source{{Name: "b.pdf", PDF: filestest.MakePDF(filestest.Letter("b"), filestest.Letter("c"))}}},
+	}
+	testComposed atomic.Int64
+)
+
+func init() {
+	fileOwners[kindTestOwner] = fileOwner{
+		visible: func(c *call, tx *state.Txn, id string) error {
+			if id == "canceled" {
+				return apierr.Gone()
+			}
+			return nil
+		},
+		compose: func(tx *state.Txn, id string) (files.Composition, error) {
+			testComposed.Add(1)
+			c, ok := testCompositions[id]
+			if !ok {
+				return files.Composition{}, errors.New("no such test document")
+			}
+			return c, nil
+		},
+	}
+}
+
+func newInternalSandbox(t *testing.T) *Sandbox {
+	t.Helper()
+	s, err := New()
+	require.NoError(t, err)
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *Sandbox) testUpdate(t *testing.T, fn func(tx *state.Txn) error) {
+	t.Helper()
+	require.NoError(t, s.defWorld.Store.Update(fn))
+}
+
+func (s *Sandbox) testFileSet(t *testing.T, id string) *state.FileSet {
+	t.Helper()
+	fs, err := state.GetFileSet(s.defWorld.Store.Read(), kindTestOwner, id)
+	require.NoError(t, err)
+	return fs
+}
+
+func (s *Sandbox) testPrepared(id string) (*state.FileSet, error) {
+	return preparedFiles(&call{s: s, w: s.defWorld}, s.defWorld.Store.Read(), kindTestOwner, id)
+}
+
+func TestPreparationRunsOnceForTheLatestVersion(t *testing.T) {
+	s := newInternalSandbox(t)
+	before := testComposed.Load()
+	s.testUpdate(t, func(tx *state.Txn) error { return scheduleFiles(tx, kindTestOwner, "doc-ok") })
+	_, err := s.defWorld.Advance(3 * time.Second)
+	require.NoError(t, err)
+	s.testUpdate(t, func(tx *state.Txn) error { return scheduleFiles(tx, kindTestOwner, "doc-ok") })
+
+	_, err = s.testPrepared("doc-ok")
+	assertAPIError(t, err, http.StatusConflict)
+	jobs, err := state.JobsOf(s.defWorld.Store.Read(), "doc-ok")
+	require.NoError(t, err)
+	require.Len(t, jobs, 1, "the second schedule replaces the first job")
+
+	_, err = s.defWorld.Advance(4 * time.Second)
+	require.NoError(t, err)
+	_, err = s.testPrepared("doc-ok")
+	assertAPIError(t, err, http.StatusConflict)
+	_, err = s.defWorld.Advance(time.Second)
+	require.NoError(t, err)
+	fs, err := s.testPrepared("doc-ok")
+	require.NoError(t, err)
+	assert.Equal(t, 2, fs.Version)
+	assert.Equal(t, 1, fs.Pages)
+	assert.Equal(t, "Fake owner", fs.Name)
+	assert.Equal(t, int64(1), testComposed.Load()-before, "composed once")
+}
+
+func TestPreparationFailureIsRecorded(t *testing.T) {
+	s := newInternalSandbox(t)
+	s.testUpdate(t, func(tx *state.Txn) error { return scheduleFiles(tx, kindTestOwner, "unknown-doc") })
+	_, err := s.defWorld.Advance(5 * time.Second)
+	require.NoError(t, err)
+	fs := s.testFileSet(t, "unknown-doc")
+	assert.False(t, fs.Ready)
+	assert.Contains(t, fs.Error, "no such test document")
+	_, err = s.testPrepared("unknown-doc")
+	assertAPIError(t, err, http.StatusConflict)
+}
+
+func TestPreparedFilesAccess(t *testing.T) {
+	s := newInternalSandbox(t)
+	_, err := s.testPrepared("never-scheduled")
+	assertAPIError(t, err, http.StatusConflict)
+	_, err = s.testPrepared("canceled")
+	assertAPIError(t, err, http.StatusGone)
+	_, err = preparedFiles(&call{s: s, w: s.defWorld}, s.defWorld.Store.Read(), "no_such_kind", "x")
+	assertAPIError(t, err, http.StatusNotFound)
+
+	s.testUpdate(t, func(tx *state.Txn) error { return scheduleFiles(tx, kindTestOwner, "doc-ok") })
+	s.testUpdate(t, func(tx *state.Txn) error { return goneFiles(tx, kindTestOwner, "doc-ok") })
+	_, err = s.defWorld.Advance(time.Minute)
+	require.NoError(t, err)
+	_, err = s.testPrepared("doc-ok")
+	assertAPIError(t, err, http.StatusGone)
+	s.testUpdate(t, func(tx *state.Txn) error { return scheduleFiles(tx, kindTestOwner, "doc-ok") })
+	assert.True(t, s.testFileSet(t, "doc-ok").Gone, "gone stays gone")
+}
+
+// TestPreparedBlobsAreReleased: a re-preparation deletes the files it
+// replaces unless a live file URL serves them; once that URL has expired,
+// the next preparation deletes them.
+func TestPreparedBlobsAreReleased(t *testing.T) {
+	s := newInternalSandbox(t)
+	prepare := func() *state.FileSet {
+		s.testUpdate(t, func(tx *state.Txn) error { return scheduleFiles(tx, kindTestOwner, "doc-second") })
+		_, err := s.defWorld.Advance(5 * time.Second)
+		require.NoError(t, err)
+		return s.testFileSet(t, "doc-second")
+	}
+	blobExists := func(id string) bool {
+		_, err := state.GetBlob(s.defWorld.Store.Read(), id)
+		return err == nil
+	}
+	first := prepare()
+	second := prepare()
+	assert.False(t, blobExists(first.PDFBlobID))
+	assert.False(t, blobExists(first.ZIPBlobID))
+
+	s.testUpdate(t, func(tx *state.Txn) error {
+		return state.Put(tx, state.TableFileURLs, &state.FileURL{ID: "tok", Kind: kindTestOwner, ObjectID: "doc-second",
+			BlobID: second.PDFBlobID, ExpiresAt: tx.Now().Add(time.Hour).Unix()})
+	})
+	third := prepare()
+	assert.True(t, blobExists(second.PDFBlobID), "served by a live file URL")
+	assert.False(t, blobExists(second.ZIPBlobID))
+	_, err := s.defWorld.Advance(time.Hour)
+	require.NoError(t, err)
+	prepare()
+	assert.False(t, blobExists(second.PDFBlobID), "released once the URL expired")
+	assert.False(t, blobExists(third.PDFBlobID))
+	u, err := state.Get[state.FileURL](s.defWorld.Store.Read(), state.TableFileURLs, "tok")
+	require.NoError(t, err, "the expired URL stays, to answer 410")
+	assert.Equal(t, second.PDFBlobID, u.BlobID)
+}
+
+func TestFileSetRowsRoundTripJSON(t *testing.T) {
+	fs := state.FileSet{ID: "k:1", Kind: "k", ObjectID: "1", Version: 3, Ready: true, PDFBlobID: "p", ZIPBlobID: "z", Pages: 4, Name: "n", PreparedAt: 99, Error: "e"}
+	var back state.FileSet
+	raw, err := json.Marshal(fs)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(raw, &back))
+	assert.Equal(t, fs, back)
+	u := state.FileURL{ID: "t", Kind: "k", ObjectID: "1", BlobID: "b", Name: "n.pdf", Inline: true, ExpiresAt: 5}
+	var ub state.FileURL
+	raw, err = json.Marshal(u)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(raw, &ub))
+	assert.Equal(t, u, ub)
+}
+
+func TestContentDisposition(t *testing.T) {
+	assert.Equal(t, `attachment; filename="NDA.pdf"`, contentDisposition("attachment", "NDA.pdf"))
+	assert.Equal(t, `inline; filename="Vertrag _berarbeitet.pdf"; filename*=UTF-8''Vertrag%20%C3%BCberarbeitet.pdf`,
+		contentDisposition("inline", "Vertrag überarbeitet.pdf"))
+}
+
+func assertAPIError(t *testing.T, err error, status int) {
+	t.Helper()
+	e, ok := apierr.As(err)
+	require.True(t, ok, "want an API error, got %v", err)
+	assert.Equal(t, status, e.Status(), e.Msg)
+}
