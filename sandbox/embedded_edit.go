@@ -211,31 +211,12 @@ func saveTemplateEdits(tx *state.Txn, t *state.Template, url *state.TemplateEdit
 		c.CCRoles = e.CCRoles
 	}
 	if e.SignerRoles != nil {
-		seen := map[string]bool{}
-		for i, r := range e.SignerRoles {
-			key := strings.ToLower(strings.TrimSpace(r.Name))
-			if key == "" {
-				return nil, apierr.Missing(fmt.Sprintf("signer_roles[%d][name]", i))
-			}
-			if seen[key] {
-				return nil, apierr.Badf(fmt.Sprintf("signer_roles[%d][name]", i), "Duplicate signer role name %q: role names must be unique.", r.Name)
-			}
-			seen[key] = true
+		if err := replaceTemplateRoles(c, e.SignerRoles); err != nil {
+			return nil, err
 		}
-		c.SignerRoles = e.SignerRoles
 	}
 	if len(c.SignerRoles) == 0 {
 		return nil, apierr.Badf("signer_roles", "A template needs at least one signer role before it can be saved.")
-	}
-	for _, f := range c.Fields {
-		if f.Role >= len(c.SignerRoles) {
-			return nil, apierr.Badf("signer_roles", "Field %q belongs to signer role %d, which the template no longer has.", f.APIID, f.Role+1)
-		}
-	}
-	for _, a := range c.Attachments {
-		if a.Role >= len(c.SignerRoles) {
-			return nil, apierr.Badf("signer_roles", "Attachment %q belongs to signer role %d, which the template no longer has.", a.Name, a.Role+1)
-		}
 	}
 	c.Status = state.TemplatePreparing
 	c.UpdatedAt = tx.Unix()
@@ -253,6 +234,60 @@ func saveTemplateEdits(tx *state.Txn, t *state.Template, url *state.TemplateEdit
 		}
 	}
 	return c, nil
+}
+
+// replaceTemplateRoles sets the roles a user saved. Fields and attachments
+// follow their role by name (the user may reorder roles); a role that keeps
+// its name keeps its signing order unless a new one is given; removing a
+// role that still has fields or attachments is refused.
+func replaceTemplateRoles(c *state.Template, roles []state.TemplateRole) error {
+	index := map[string]int{}
+	for i, r := range roles {
+		p := fmt.Sprintf("signer_roles[%d][name]", i)
+		name := strings.TrimSpace(r.Name)
+		if name == "" {
+			return apierr.Missing(p)
+		}
+		if _, dup := index[strings.ToLower(name)]; dup {
+			return apierr.Badf(p, "Duplicate signer role name %q: role names must be unique.", name)
+		}
+		index[strings.ToLower(name)] = i
+		roles[i].Name = name
+		if r.Order == nil {
+			for _, old := range c.SignerRoles {
+				if strings.EqualFold(old.Name, name) && old.Order != nil {
+					roles[i].Order = intPtr(*old.Order)
+				}
+			}
+		}
+	}
+	moved := func(old int, what string) (int, error) {
+		if old < 0 || old >= len(c.SignerRoles) {
+			return old, nil
+		}
+		name := c.SignerRoles[old].Name
+		n, ok := index[strings.ToLower(name)]
+		if !ok {
+			return 0, apierr.Badf("signer_roles", "%s belongs to the signer role %q, which the template would no longer have.", what, name)
+		}
+		return n, nil
+	}
+	for i := range c.Fields {
+		n, err := moved(c.Fields[i].Role, fmt.Sprintf("Field %q", c.Fields[i].APIID))
+		if err != nil {
+			return err
+		}
+		c.Fields[i].Role = n
+	}
+	for i := range c.Attachments {
+		n, err := moved(c.Attachments[i].Role, fmt.Sprintf("Attachment %q", c.Attachments[i].Name))
+		if err != nil {
+			return err
+		}
+		c.Attachments[i].Role = n
+	}
+	c.SignerRoles = roles
+	return nil
 }
 
 // editorWorld finds the world of an editor page (no credentials: the token

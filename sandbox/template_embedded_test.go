@@ -187,3 +187,33 @@ func TestTemplateEmbeddedBadInput(t *testing.T) {
 		})
 	}
 }
+
+func TestTemplateEditorKeepsFieldsWithTheirRoles(t *testing.T) {
+	srv := newServer(t)
+	fields := tplStandardFields()
+	fields["client_id"] = tplClientID
+	r := tplMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/template/create_embedded_draft", fields,
+		tplFile{Name: "nda.pdf", Data: tplSamplePDF(t)})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	id := r.Map()["template"].(map[string]any)["template_id"].(string)
+
+	// Dropping a role that still has fields is refused, and changes nothing.
+	fr := srv.Do(http.MethodPost, sandbox.ControlPrefix+"/templates/"+id+"/finish_draft",
+		map[string]any{"signer_roles": []map[string]any{{"name": "Client"}}})
+	require.Equal(t, http.StatusBadRequest, fr.Status, "%s", fr.Body)
+	assert.Contains(t, string(fr.Body), "Witness")
+
+	// Reordered roles: fields follow their role by name, orders stay.
+	srv.Control(http.MethodPost, "/templates/"+id+"/finish_draft",
+		map[string]any{"signer_roles": []map[string]any{{"name": "Witness"}, {"name": "Client"}}}, nil)
+	srv.Advance(tplPrepDelay)
+	tpl := tplGet(t, srv, srv.APIKey, id)
+	assert.Equal(t, []any{map[string]any{"name": "Witness", "order": 1.0}, map[string]any{"name": "Client", "order": 0.0}}, tpl["signer_roles"])
+	signer := map[string]any{}
+	for _, f := range tpl["documents"].([]any)[0].(map[string]any)["form_fields"].([]any) {
+		signer[f.(map[string]any)["api_id"].(string)] = f.(map[string]any)["signer"]
+	}
+	assert.Equal(t, "2", signer["sig_client"])
+	assert.Equal(t, "1", signer["wit_name"])
+	assert.Equal(t, "1", tpl["attachments"].([]any)[0].(map[string]any)["signer"])
+}

@@ -152,18 +152,18 @@ type tplTextCustomFieldView struct {
 
 // tplAccountView is TemplateResponseAccount.
 type tplAccountView struct {
-	AccountID    string            `json:"account_id"`
-	EmailAddress string            `json:"email_address"`
-	IsLocked     bool              `json:"is_locked"`
-	IsPaidHS     bool              `json:"is_paid_hs"`
-	IsPaidHF     bool              `json:"is_paid_hf"`
-	Quotas       tplAccountQuotaVw `json:"quotas"`
+	AccountID    string              `json:"account_id"`
+	EmailAddress string              `json:"email_address"`
+	IsLocked     bool                `json:"is_locked"`
+	IsPaidHS     bool                `json:"is_paid_hs"`
+	IsPaidHF     bool                `json:"is_paid_hf"`
+	Quotas       tplAccountQuotaView `json:"quotas"`
 }
 
-// tplAccountQuotaVw is TemplateResponseAccountQuota. Its integers are not
+// tplAccountQuotaView is TemplateResponseAccountQuota. Its integers are not
 // nullable in the schema, so unlimited allowances are left out instead of
 // being shown as null.
-type tplAccountQuotaVw struct {
+type tplAccountQuotaView struct {
 	TemplatesLeft            *int `json:"templates_left,omitempty"`
 	APISignatureRequestsLeft *int `json:"api_signature_requests_left,omitempty"`
 	DocumentsLeft            *int `json:"documents_left,omitempty"`
@@ -262,7 +262,7 @@ func viewTemplate(tx *state.Txn, t *state.Template, viewer string) templateRespo
 		q := a.Quotas
 		r.Accounts = append(r.Accounts, tplAccountView{
 			AccountID: a.ID, EmailAddress: a.Email, IsLocked: a.IsLocked, IsPaidHS: a.IsPaidHS, IsPaidHF: a.IsPaidHF,
-			Quotas: tplAccountQuotaVw{TemplatesLeft: q.TemplatesLeft, APISignatureRequestsLeft: q.APISignatureRequestsLeft,
+			Quotas: tplAccountQuotaView{TemplatesLeft: q.TemplatesLeft, APISignatureRequestsLeft: q.APISignatureRequestsLeft,
 				DocumentsLeft: q.DocumentsLeft, SMSVerificationsLeft: q.SMSVerificationsLeft},
 		})
 	}
