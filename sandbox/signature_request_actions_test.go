@@ -299,3 +299,22 @@ func TestTemplateOperationsValidate(t *testing.T) {
 	emb := map[string]any{"template_ids": []string{"t"}, "signers": []map[string]any{{"role": "Client", "name": "A", "email_address": "a@example.com"}}}
 	srErr(t, srv.Do(http.MethodPost, "/v3/signature_request/create_embedded_with_template", emb), http.StatusBadRequest, "bad_request", "client_id")
 }
+
+// TestCorruptFileEndsInError: a document that cannot be read ends
+// processing in error_file with file_error, not in a 4xx or 5xx.
+func TestCorruptFileEndsInError(t *testing.T) {
+	srv := newServer(t)
+	r := srMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/signature_request/send", srTwoSigners(),
+		srFile{Name: "broken.pdf", Data: []byte("%PDF-1.4 not really")})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	id := r.Map()["signature_request"].(map[string]any)["signature_request_id"].(string)
+	srv.Advance(2 * time.Second)
+	assert.Equal(t, []string{"file_error"}, srEvents(srv, id))
+	got := srGetOK(t, srv, id)
+	assert.Equal(t, true, got["has_error"])
+	assert.Equal(t, []string{"error_file", "error_file"}, srStatuses(got))
+	assert.NotEmpty(t, srSigs(got)[0]["error"])
+	assert.Empty(t, srv.Emails("signature_request_id", id))
+	srErr(t, srv.SignerAction(srSigID(got, 0), "sign", nil), http.StatusConflict, "conflict", "")
+	srErr(t, srv.Do(http.MethodPost, "/v3/signature_request/cancel/"+id, nil), http.StatusBadRequest, "signature_request_cancel_failed", "")
+}
