@@ -32,6 +32,13 @@ const NOT_OPERATIONS = new Set([
  */
 const RATE_LIMIT_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
 
+/**
+ * The SDK's model classes by constructor. The published bundle (esbuild)
+ * renames the classes (_AccountGetResponse), so constructor.name is not the
+ * type name; the typeMap is.
+ */
+const MODEL_NAMES = new Map(Object.entries(sdk.typeMap).map(([name, cls]) => [cls, name]));
+
 const current = new AsyncLocalStorage();
 const calls = [];
 const tests = [];
@@ -97,12 +104,13 @@ function instrument() {
           throw err;
         }
         const body = result.body;
-        if (body && typeof body === 'object' && !Buffer.isBuffer(body) && sdk.typeMap[body.constructor.name]) {
-          const problems = checkShape(result.response.data, body.constructor.name);
+        const model = body && typeof body === 'object' && !Buffer.isBuffer(body) ? MODEL_NAMES.get(body.constructor) : undefined;
+        if (model) {
+          const problems = checkShape(result.response.data, model);
           if (problems.length) {
             rec.ok = false;
             rec.shapeProblems = problems;
-            const err = new Error(`${cls}.${op}: the response does not match the SDK model ${body.constructor.name}:\n  ${problems.join('\n  ')}`);
+            const err = new Error(`${cls}.${op}: the response does not match the SDK model ${model}:\n  ${problems.join('\n  ')}`);
             err.shapeProblems = problems;
             throw err;
           }
