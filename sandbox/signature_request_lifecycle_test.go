@@ -2,6 +2,7 @@ package sandbox_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -70,10 +71,19 @@ func TestSignatureRequestHappyPath(t *testing.T) {
 	}
 	assert.Equal(t, []string{"owner@sandbox.example", "jack@example.com", "jill@example.com", "lawyer@example.com"}, to)
 
+	// The final copy is being prepared: downloads answer 409 until the
+	// preparation delay has passed, then signature_request_downloadable.
+	if f := srv.Do(http.MethodGet, "/v3/signature_request/files/"+id, nil); srFilesServed(t, f) {
+		srErr(t, f, http.StatusConflict, "conflict", "")
+	}
 	srv.Advance(5 * time.Second)
 	assert.Equal(t, "signature_request_downloadable", srEvents(srv, id)[5])
 	if f := srv.Do(http.MethodGet, "/v3/signature_request/files/"+id, nil); srFilesServed(t, f) {
 		assert.Equal(t, http.StatusOK, f.Status, "%.300s", f.Body)
+		assert.Equal(t, "application/pdf", f.Header.Get("Content-Type"))
+		assert.True(t, strings.HasPrefix(string(f.Body), "%PDF"))
+		uri := srv.Do(http.MethodGet, "/v3/signature_request/files_as_data_uri/"+id, nil)
+		assert.Equal(t, http.StatusOK, uri.Status, "%.300s", uri.Body)
 	}
 }
 
