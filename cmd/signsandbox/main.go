@@ -111,43 +111,54 @@ func serve(args []string, getenv func(string) string, stdout, stderr io.Writer) 
 		fmt.Fprintln(stderr, "signsandbox:", err)
 		return 2
 	}
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
-	sb, err := sandbox.New(serveOptions(cfg, logger)...)
-	if err != nil {
-		fmt.Fprintln(stderr, "signsandbox:", err)
-		return 1
-	}
-	defer sb.Close()
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		fmt.Fprintln(stderr, "signsandbox:", err)
 		return 1
 	}
-	srv := &http.Server{Handler: sb, ReadHeaderTimeout: 10 * time.Second}
-	base := "http://" + displayAddr(ln.Addr().String())
-	fmt.Fprintf(stdout, "signsandbox %s listening on %s\n", sandbox.Version, base)
-	fmt.Fprintf(stdout, "API base URL: %s/v3\n", base)
-	fmt.Fprintf(stdout, "API key:      %s\n", sb.DefaultAPIKey())
-	fmt.Fprintf(stdout, "try:          curl -u %s: %s/v3/account\n", sb.DefaultAPIKey(), base)
-
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
+	if err := serveOn(ctx, ln, cfg, stdout, stderr); err != nil {
+		fmt.Fprintln(stderr, "signsandbox:", err)
+		return 1
+	}
+	return 0
+}
+
+// serveOn serves the sandbox on ln until ctx ends (SIGTERM or Ctrl-C in
+// the binary), then shuts down gracefully: requests in flight finish, the
+// worlds' background work stops. It closes ln. Tests call it with their own
+// listener and context.
+func serveOn(ctx context.Context, ln net.Listener, cfg serveConfig, stdout, stderr io.Writer) error {
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	sb, err := sandbox.New(serveOptions(cfg, logger)...)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer sb.Close()
+	srv := &http.Server{Handler: sb, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+	base := "http://" + displayAddr(ln.Addr().String())
+	key := sb.DefaultAPIKey()
+	fmt.Fprintf(stdout, "signsandbox %s listening on %s\n", sandbox.Version, base)
+	fmt.Fprintf(stdout, "API base URL: %s/v3\n", base)
+	fmt.Fprintf(stdout, "API key:      %s\n", key)
+	fmt.Fprintf(stdout, "try:          curl -u %s: %s/v3/account\n", key, base)
+
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
 	case err := <-errc:
-		fmt.Fprintln(stderr, "signsandbox:", err)
-		return 1
+		return err
 	case <-ctx.Done():
 	}
 	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(shutdown); err != nil {
-		fmt.Fprintln(stderr, "signsandbox: shutdown:", err)
-		return 1
+		return fmt.Errorf("shutdown: %w", err)
 	}
 	fmt.Fprintln(stdout, "signsandbox stopped")
-	return 0
+	return nil
 }
 
 // displayAddr shows a wildcard listener as localhost.
