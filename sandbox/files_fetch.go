@@ -58,9 +58,12 @@ func (s *Sandbox) fileClient() *http.Client {
 	return &c
 }
 
-// fetchAll downloads every URL (at most fetchParallel at a time) and returns
-// the outcomes in the order of the URLs.
+// fetchAll downloads every URL (at most fetchParallel at a time, all within
+// one fetchTimeout, so that a call with many unreachable URLs still answers
+// in bounded time) and returns the outcomes in the order of the URLs.
 func (s *Sandbox) fetchAll(ctx context.Context, urls []string, limit int64) []fetched {
+	ctx, cancel := context.WithTimeout(ctx, fetchTimeout)
+	defer cancel()
 	client := s.fileClient()
 	out := make([]fetched, len(urls))
 	sem := make(chan struct{}, fetchParallel)

@@ -36,6 +36,12 @@ func Render(c Composition) (Rendered, error) {
 	return Rendered{PDF: pdf, ZIP: zip, Pages: pages}, nil
 }
 
+// RenderPDF draws only the merged PDF (for callers that never need the
+// ZIP) and returns it with its page count.
+func RenderPDF(c Composition) ([]byte, int, error) {
+	return renderPDF(&c, parseSources(c.Documents))
+}
+
 // parsed is one source document ready to copy.
 type parsed struct {
 	name  string

@@ -93,3 +93,30 @@ func TestRenderSamplePDF(t *testing.T) {
 		})
 	}
 }
+
+func TestRenderPDFMatchesRender(t *testing.T) {
+	c := fullComposition(files.Source{Name: "a.pdf", PDF: filestest.MakePDF(filestest.Letter("a"))})
+	both, err := files.Render(c)
+	require.NoError(t, err)
+	pdf, pages, err := files.RenderPDF(c)
+	require.NoError(t, err)
+	assert.Equal(t, both.PDF, pdf)
+	assert.Equal(t, both.Pages, pages)
+}
+
+func TestRenderUnreadableDocumentBecomesAPage(t *testing.T) {
+	c := files.Composition{ID: "x", Documents: []files.Source{{Name: "broken.pdf", PDF: []byte("%PDF-1.4 nothing")}, {Name: "ok.pdf", PDF: filestest.MakePDF(filestest.Letter("ok"))}}}
+	out, err := files.Render(c)
+	require.NoError(t, err)
+	assert.Equal(t, 2, filestest.Validate(t, out.PDF))
+	if filestest.HavePdftoppm() {
+		assert.Contains(t, filestest.Text(t, out.PDF), "could not be read")
+	}
+}
+
+func TestSafeNames(t *testing.T) {
+	assert.Equal(t, []string{"contract.pdf", "contract (2).pdf", "CONTRACT (3).pdf", "evil.pdf", "document-5.pdf", "a_b_c.pdf", "x.pdf", "x (2).pdf"},
+		files.UniqueNames([]string{"contract.pdf", "contract.docx", "CONTRACT.pdf", "../../etc/evil.pdf", "...", `a"b:c.txt`, "x.pdf", "x (2).pdf"}))
+	assert.Equal(t, "report.zip", files.SafeName("C:\\Users\\me\\report.pdf", ".zip", "f"))
+	assert.Equal(t, strings.Repeat("é", 100)+".pdf", files.SafeName(strings.Repeat("é", 150), ".pdf", "f"))
+}
