@@ -89,13 +89,35 @@ func (w *pdfWriter) saveStream() int {
 	return w.saveID
 }
 
+// fontDescriptors are the metrics of the standard fonts (from their AFM
+// files): flags, bounding box, italic angle, ascent, descent, cap height,
+// stem width. PDF 1.7 readers know these fonts without them, but the
+// specification deprecated that shortcut, and strict validators want a
+// complete font dictionary.
+var fontDescriptors = map[string]string{
+	fontRegular: "/Flags 32/FontBBox[-166 -225 1000 931]/ItalicAngle 0/Ascent 718/Descent -207/CapHeight 718/StemV 88",
+	fontBold:    "/Flags 262176/FontBBox[-170 -228 1003 962]/ItalicAngle 0/Ascent 718/Descent -207/CapHeight 718/StemV 140",
+	fontOblique: "/Flags 96/FontBBox[-170 -225 1116 931]/ItalicAngle -12/Ascent 718/Descent -207/CapHeight 718/StemV 88",
+	fontMono:    "/Flags 33/FontBBox[-23 -250 715 805]/ItalicAngle 0/Ascent 629/Descent -157/CapHeight 562/StemV 51",
+}
+
 // font returns the object of a standard font, writing it on first use.
 func (w *pdfWriter) font(name string) int {
 	if n, ok := w.fonts[name]; ok {
 		return n
 	}
+	desc := w.alloc()
+	w.object(desc, "<</Type/FontDescriptor/FontName/"+name+fontDescriptors[name]+">>")
+	var widths strings.Builder
+	for c := 32; c < 256; c++ {
+		if c > 32 {
+			widths.WriteByte(' ')
+		}
+		widths.WriteString(num(glyphWidths[name][c]))
+	}
 	n := w.alloc()
-	w.object(n, "<</Type/Font/Subtype/Type1/BaseFont/"+name+"/Encoding/WinAnsiEncoding>>")
+	w.object(n, fmt.Sprintf("<</Type/Font/Subtype/Type1/BaseFont/%s/Encoding/WinAnsiEncoding/FirstChar 32/LastChar 255/Widths[%s]/FontDescriptor %d 0 R>>",
+		name, widths.String(), desc))
 	w.fonts[name] = n
 	return n
 }
