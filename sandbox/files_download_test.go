@@ -308,3 +308,25 @@ func TestFilesOfTemplates(t *testing.T) {
 		assert.Equal(t, 2, filestest.Render(t, pdf.Body))
 	}
 }
+
+func TestFileURLExpiresOnTheWorldClock(t *testing.T) {
+	srv := newServer(t)
+	flConfig(t, srv, map[string]any{"file_url_ttl": "10m", "file_preparation_delay": "1s"})
+	sr := flRequest(t, srv, false, flPart{Name: "a.pdf", Data: srPDF(1)})
+	id := sr["signature_request_id"].(string)
+	srv.Advance(999 * time.Millisecond)
+	srErr(t, srv.Do(http.MethodGet, "/v3/signature_request/files_as_file_url/"+id, nil), http.StatusConflict, "conflict", "")
+	srv.Advance(time.Millisecond)
+	r := srv.Do(http.MethodGet, "/v3/signature_request/files_as_file_url/"+id, nil)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	u := r.Map()["file_url"].(string)
+	assert.Equal(t, srv.Now().Add(10*time.Minute).Unix(), int64(r.Map()["expires_at"].(float64)))
+	srv.Advance(10*time.Minute - time.Second)
+	status, _, _ := flFetch(t, u)
+	assert.Equal(t, http.StatusOK, status, "valid until expires_at")
+	srv.Advance(time.Second)
+	status, _, body := flFetch(t, u)
+	assert.Equal(t, http.StatusGone, status, "%s", body)
+	n, _, _ := errorOf(t, body)
+	assert.Equal(t, "deleted", n)
+}
