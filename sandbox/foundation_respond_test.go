@@ -1,0 +1,128 @@
+package sandbox
+
+import (
+	"bytes"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
+)
+
+// respond runs the response adapter on one handler result.
+func respond(t *testing.T, s *Sandbox, c *call, v any, err error) *httptest.ResponseRecorder {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	s.writeResult(rec, c, v, err)
+	return rec
+}
+
+func TestWriteResultShapes(t *testing.T) {
+	s := optSandbox(t)
+	rate := world.RateStatus{Limit: 100, Remaining: 99, Reset: 1735689660}
+	c := &call{s: s, rate: rate}
+
+	rec := respond(t, s, c, map[string]any{"a": 1}, nil)
+	assert.Equal(t, http.StatusOK, rec.Code)
+	assert.Equal(t, "application/json", rec.Header().Get("Content-Type"))
+	assert.Equal(t, `{"a":1}`, rec.Body.String())
+	assert.Equal(t, "7", rec.Header().Get("Content-Length"))
+	assert.Equal(t, []string{"1735689660"}, rec.Header()["X-Ratelimit-Reset"], "written with the official spelling, not canonicalized")
+	assert.Equal(t, []string{"99"}, rec.Header()["X-RateLimit-Remaining"])
+
+	rec = respond(t, s, c, withStatus{status: http.StatusCreated, value: []int{1}}, nil)
+	assert.Equal(t, http.StatusCreated, rec.Code)
+	assert.Equal(t, `[1]`, rec.Body.String())
+
+	rec = respond(t, s, c, emptyOK(), nil)
+	assert.Equal(t, http.StatusOK, rec.Code)
+	assert.Empty(t, rec.Body.String())
+	assert.Equal(t, "0", rec.Header().Get("Content-Length"))
+	assert.NotEmpty(t, rec.Header()["X-RateLimit-Limit"])
+
+	rec = respond(t, s, c, noContent(), nil)
+	assert.Equal(t, http.StatusNoContent, rec.Code)
+	assert.Empty(t, rec.Header().Get("Content-Length"))
+
+	rec = respond(t, s, c, &rawResponse{status: http.StatusOK, contentType: "application/pdf", header: http.Header{"Content-Disposition": {"attachment"}}, body: []byte("%PDF")}, nil)
+	assert.Equal(t, "application/pdf", rec.Header().Get("Content-Type"))
+	assert.Equal(t, "attachment", rec.Header().Get("Content-Disposition"))
+	assert.Equal(t, "%PDF", rec.Body.String())
+
+	rec = respond(t, s, c, &rawResponse{status: http.StatusConflict, contentType: "text/html", body: []byte("x")}, nil)
+	assert.Empty(t, rec.Header()["X-RateLimit-Limit"], "non-2xx raw answers carry no rate headers")
+
+	// No rate headers without a counted call (control plane).
+	rec = respond(t, s, &call{s: s}, map[string]any{}, nil)
+	assert.Empty(t, rec.Header()["X-RateLimit-Limit"])
+	rec = respond(t, s, nil, map[string]any{}, nil)
+	assert.Equal(t, http.StatusOK, rec.Code)
+}
+
+func TestWarningsAreSpliced(t *testing.T) {
+	s := optSandbox(t)
+	c := &call{s: s}
+	c.warn("parameter_ignored", "ignored x")
+	c.warn("test_mode_only", "y")
+	rec := respond(t, s, c, map[string]any{"account": map[string]any{"a": 1}}, nil)
+	assert.JSONEq(t, `{"account":{"a":1},"warnings":[{"warning_msg":"ignored x","warning_name":"parameter_ignored"},{"warning_msg":"y","warning_name":"test_mode_only"}]}`, rec.Body.String())
+	rec = respond(t, s, c, struct{}{}, nil)
+	assert.JSONEq(t, `{"warnings":[{"warning_msg":"ignored x","warning_name":"parameter_ignored"},{"warning_msg":"y","warning_name":"test_mode_only"}]}`, rec.Body.String())
+	rec = respond(t, s, c, []int{1}, nil)
+	assert.Equal(t, `[1]`, rec.Body.String(), "only objects can carry warnings")
+}
+
+func TestErrorsBecomeTheEnvelope(t *testing.T) {
+	var logs bytes.Buffer
+	s := optSandbox(t, WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	c := &call{s: s, rate: world.RateStatus{Limit: 1}}
+	rec := respond(t, s, c, nil, apierr.Badf("signers[0][name]", "bad"))
+	assert.Equal(t, http.StatusBadRequest, rec.Code)
+	assert.JSONEq(t, `{"error":{"error_msg":"bad","error_name":"bad_request","error_path":"signers[0][name]"}}`, rec.Body.String())
+	assert.Empty(t, rec.Header()["X-RateLimit-Limit"])
+
+	// A plain error is a bug: logged, and still a 400 in the official shape.
+	rec = respond(t, s, c, nil, errors.New("boom"))
+	assert.Equal(t, http.StatusBadRequest, rec.Code)
+	assert.Contains(t, rec.Body.String(), `"error_name":"bad_request"`)
+	assert.Contains(t, logs.String(), "unexpected error")
+
+	// A value that cannot be encoded is answered as an error, not a 500.
+	rec = respond(t, s, c, map[string]any{"f": func() {}}, nil)
+	assert.Equal(t, http.StatusBadRequest, rec.Code)
+}
+
+func TestRecovererAnswersPanicsInTheEnvelope(t *testing.T) {
+	var logs bytes.Buffer
+	s := optSandbox(t, WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	h := s.recoverer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("handler bug") }))
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/v3/account", nil))
+	assert.Equal(t, http.StatusBadRequest, rec.Code)
+	assert.Contains(t, rec.Body.String(), `"error_name":"bad_request"`)
+	assert.Contains(t, logs.String(), "handler bug")
+
+	abort := s.recoverer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic(http.ErrAbortHandler) }))
+	require.PanicsWithValue(t, http.ErrAbortHandler, func() {
+		abort.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/", nil))
+	}, "an aborted handler still aborts the connection")
+}
+
+func TestNotImplementedOperationsAnswerTheEnvelope(t *testing.T) {
+	s := optSandbox(t)
+	for _, op := range Operations() {
+		if op.Implemented {
+			continue
+		}
+		rec := optDo(t, s, s.DefaultAPIKey(), op.Method, APIPrefix+op.Path, "")
+		assert.Equal(t, http.StatusMethodNotAllowed, rec.Code, op.ID)
+		assert.Contains(t, rec.Body.String(), `"error_name":"method_not_supported"`, op.ID)
+		assert.Contains(t, rec.Body.String(), op.ID)
+	}
+}
