@@ -108,7 +108,6 @@ func checkTemplateBody(c *call, b *sigreqBody) (*templateBody, *apierr.Error) {
 			return nil, apierr.Badf(p+"[role]", "Role %q is given to more than one signer.", s.Role)
 		}
 		roles[s.Role] = true
-		s.Order = nil
 		if e := checkSignerPerson(p, s, false); e != nil {
 			return nil, e
 		}
@@ -167,7 +166,8 @@ func bindTemplate(c *call, tx *state.Txn, spec *sigreqSpec, tb *templateBody, ex
 			return apierr.Badf("signers", "No signer is given for the template role %q.", r.Name)
 		}
 		sg := signerOf(*s, i)
-		sg.Role = r.Name
+		// Template signers have no order of their own: the role's applies.
+		sg.Role, sg.Order = r.Name, nil
 		if r.Order != nil {
 			o := *r.Order
 			sg.Order = &o
