@@ -120,3 +120,28 @@ func TestSafeNames(t *testing.T) {
 	assert.Equal(t, "report.zip", files.SafeName("C:\\Users\\me\\report.pdf", ".zip", "f"))
 	assert.Equal(t, strings.Repeat("é", 100)+".pdf", files.SafeName(strings.Repeat("é", 150), ".pdf", "f"))
 }
+
+// TestConcurrentUse: uploads are converted and compositions rendered from
+// many request goroutines at once.
+func TestConcurrentUse(t *testing.T) {
+	pdf := filestest.MakePDF(filestest.Letter("a"), filestest.Letter("b"))
+	want, err := files.Render(fullComposition(files.Source{Name: "a.pdf", PDF: pdf}))
+	require.NoError(t, err)
+	errs := make(chan error, 16)
+	for range 8 {
+		go func() {
+			if _, err := files.Convert("a.pdf", "", pdf); err != nil {
+				errs <- err
+				return
+			}
+			out, err := files.Render(fullComposition(files.Source{Name: "a.pdf", PDF: pdf}))
+			if err == nil && !bytes.Equal(out.PDF, want.PDF) {
+				err = assert.AnError
+			}
+			errs <- err
+		}()
+	}
+	for range 8 {
+		assert.NoError(t, <-errs)
+	}
+}
