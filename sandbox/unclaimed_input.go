@@ -1,0 +1,369 @@
+package sandbox
+
+// Bodies of the three unclaimed draft create operations: what they share
+// with signature request bodies is decoded into sigreqBody and checked by
+// the signature request validators; what only drafts have is draftExtras.
+// Drafts differ from requests in one way that matters here: signers (and,
+// for templates, CCs) may be left for the user who claims the draft, so
+// their checks run only on what was given and the rest waits for the claim.
+
+import (
+	"strings"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+// draftKind says which create operation runs.
+type draftKind int
+
+const (
+	draftPlain            draftKind = iota // unclaimed_draft/create
+	draftEmbedded                          // unclaimed_draft/create_embedded
+	draftEmbeddedTemplate                  // unclaimed_draft/create_embedded_with_template
+)
+
+// maxDraftSlots is how many signers fields and attachments of a draft
+// without signers may refer to; the claim checks them against the signers
+// the user gives.
+const maxDraftSlots = 100
+
+// maxDraftSubject is the subject limit of the file-based draft schemas
+// (200, where signature requests allow 255).
+const maxDraftSubject = 200
+
+// draftExtras are the draft parameters signature request bodies lack.
+type draftExtras struct {
+	Type                  *string           `json:"type"`
+	RequesterEmailAddress string            `json:"requester_email_address"`
+	RequestingRedirectURL string            `json:"requesting_redirect_url"`
+	HoldRequest           bool              `json:"hold_request"`
+	IsForEmbeddedSigning  *bool             `json:"is_for_embedded_signing"`
+	AllowCCs              *bool             `json:"allow_ccs"`
+	EditorOptions         *subEditorOptions `json:"editor_options"`
+	ForceSignerPage       bool              `json:"force_signer_page"`
+	ForceSignerRoles      bool              `json:"force_signer_roles"`
+	ForceSubjectMessage   bool              `json:"force_subject_message"`
+	ShowPreview           bool              `json:"show_preview"`
+	PreviewOnly           bool              `json:"preview_only"`
+	SkipMeNow             bool              `json:"skip_me_now"`
+	ShowProgressStepper   *bool             `json:"show_progress_stepper"`
+	UsePreexistingFields  bool              `json:"use_preexisting_fields"`
+}
+
+// subEditorOptions is SubEditorOptions.
+type subEditorOptions struct {
+	AllowEditSigners   bool `json:"allow_edit_signers"`
+	AllowEditDocuments bool `json:"allow_edit_documents"`
+}
+
+// draftPlan is a validated create body, ready to be stored.
+type draftPlan struct {
+	kind    draftKind
+	typ     string
+	spec    *sigreqSpec
+	x       draftExtras
+	fields  []parsedField
+	pending []pendingDocument
+	body    *sigreqBody
+	// tb is the template part of create_embedded_with_template; its
+	// Signers are only those given.
+	tb *templateBody
+}
+
+// editorOptions turns the body's editor settings into the draft's.
+func (x *draftExtras) editorOptions(kind draftKind) state.DraftOptions {
+	o := state.DraftOptions{
+		ForceSignerPage: x.ForceSignerPage, ForceSignerRoles: x.ForceSignerRoles, ForceSubjectMessage: x.ForceSubjectMessage,
+		ShowPreview: x.ShowPreview, PreviewOnly: x.PreviewOnly, SkipMeNow: x.SkipMeNow,
+		ShowProgressStepper: x.ShowProgressStepper == nil || *x.ShowProgressStepper,
+	}
+	// allow_ccs defaults to true for create_embedded and false for
+	// create_embedded_with_template (the official defaults); create has no
+	// such parameter and lets the user add CCs.
+	switch {
+	case x.AllowCCs != nil:
+		o.AllowCCs = *x.AllowCCs
+	default:
+		o.AllowCCs = kind != draftEmbeddedTemplate
+	}
+	if x.EditorOptions != nil {
+		o.AllowEditSigners, o.AllowEditDocuments = x.EditorOptions.AllowEditSigners, x.EditorOptions.AllowEditDocuments
+	}
+	if o.PreviewOnly {
+		o.ShowPreview = false // preview_only overrides show_preview
+	}
+	return o
+}
+
+// planDraft decodes and validates a create body (everything that needs no
+// database) and collects its documents.
+func planDraft(c *call, kind draftKind) (*draftPlan, error) {
+	var b sigreqBody
+	if err := c.bind(&b); err != nil {
+		return nil, err
+	}
+	p := &draftPlan{kind: kind, body: &b}
+	if err := c.bind(&p.x); err != nil {
+		return nil, err
+	}
+	if e := p.checkHead(); e != nil {
+		return nil, e
+	}
+	embedded := kind != draftPlain
+	// Drafts have no grouped signers, and the file-based ones no title.
+	b.GroupedSigners = nil
+	if kind != draftEmbeddedTemplate {
+		b.Title = nil
+		if b.Subject != nil {
+			if err := checkMaxLen("subject", *b.Subject, maxDraftSubject); err != nil {
+				return nil, err
+			}
+		}
+	}
+	// The template form of sigreqSpecOf checks the shared fields without
+	// requiring signers; the file-based parts follow below.
+	spec, e := c.sigreqSpecOf(&b, sigreqOp{embedded: embedded, template: true})
+	if e != nil {
+		return nil, e
+	}
+	p.spec = spec
+	if embedded {
+		// The draft schemas have signing_redirect_url, which the embedded
+		// request schemas lack.
+		if e := checkRedirectURL("signing_redirect_url", b.SigningRedirectURL); e != nil {
+			return nil, e
+		}
+		spec.SigningRedirectURL = b.SigningRedirectURL
+		if e := checkRedirectURL("requesting_redirect_url", p.x.RequestingRedirectURL); e != nil {
+			return nil, e
+		}
+	}
+	if kind == draftEmbeddedTemplate {
+		if p.tb, e = checkDraftTemplateBody(c, &b); e != nil {
+			return nil, e
+		}
+		if len(b.Files) > 0 || len(b.FileURLs) > 0 {
+			if p.pending, e = collectOrErr(c, &b); e != nil {
+				return nil, e
+			}
+		}
+		return p, nil
+	}
+	if e := p.checkFileParts(c); e != nil {
+		return nil, e
+	}
+	docs, err := c.s.collectDocuments(c, b.Files, b.FileURLs)
+	if err != nil {
+		return nil, err
+	}
+	p.pending = docs
+	// Fields may name signers the user adds when claiming: without
+	// signers they are checked against maxDraftSlots placeholders.
+	given := spec.Signers
+	if len(given) == 0 {
+		n := maxDraftSlots
+		if p.typ == state.DraftSendDocument {
+			n = 1
+		}
+		spec.Signers = make([]state.Signature, n)
+		for i := range spec.Signers {
+			spec.Signers[i].Slot = i
+		}
+	}
+	e = spec.addFields(&b, p.fields, p.pending)
+	spec.Signers = given
+	if e != nil {
+		return nil, e
+	}
+	return p, nil
+}
+
+// collectOrErr collects documents, keeping API errors typed.
+func collectOrErr(c *call, b *sigreqBody) ([]pendingDocument, *apierr.Error) {
+	docs, err := c.s.collectDocuments(c, b.Files, b.FileURLs)
+	if err != nil {
+		if e, ok := apierr.As(err); ok {
+			return nil, e
+		}
+		return nil, apierr.Badf("files", "%v", err)
+	}
+	return docs, nil
+}
+
+// checkHead checks type, client_id and requester_email_address.
+func (p *draftPlan) checkHead() *apierr.Error {
+	x := &p.x
+	switch {
+	case p.kind == draftEmbeddedTemplate:
+		p.typ = state.DraftRequestSignature
+	case x.Type == nil && p.kind == draftPlain:
+		return apierr.Missing("type")
+	case x.Type == nil:
+		p.typ = state.DraftRequestSignature // create_embedded's default
+	case *x.Type != state.DraftSendDocument && *x.Type != state.DraftRequestSignature:
+		return apierr.Badf("type", "type must be send_document or request_signature (got %q).", *x.Type)
+	default:
+		p.typ = *x.Type
+	}
+	if p.kind == draftPlain {
+		return nil
+	}
+	if strings.TrimSpace(p.body.ClientID) == "" {
+		return apierr.Missing("client_id")
+	}
+	x.RequesterEmailAddress = strings.TrimSpace(x.RequesterEmailAddress)
+	if x.RequesterEmailAddress == "" {
+		return apierr.Missing("requester_email_address")
+	}
+	if !validEmail(x.RequesterEmailAddress) {
+		return apierr.Badf("requester_email_address", "Invalid email address: %s", x.RequesterEmailAddress)
+	}
+	return nil
+}
+
+// checkFileParts checks the signer-dependent parts of a file-based draft:
+// signers when given, CCs, attachments, custom fields, expiry, field
+// options and the form fields' syntax.
+func (p *draftPlan) checkFileParts(c *call) *apierr.Error {
+	b, spec := p.body, p.spec
+	if b.UseTextTags && p.x.UsePreexistingFields {
+		return apierr.Badf("use_preexisting_fields", "Use either use_text_tags or use_preexisting_fields, not both.")
+	}
+	slots := maxDraftSlots
+	switch {
+	case p.typ == state.DraftSendDocument:
+		// The requester signs a send_document draft alone.
+		if len(b.Signers) > 0 {
+			c.warn("parameter_ignored", "signers is ignored for send_document drafts: the requester signs them.")
+			b.Signers = nil
+		}
+		slots = 1
+	case len(b.Signers) > 0:
+		signers, n, e := checkSigners(b)
+		if e != nil {
+			return e
+		}
+		spec.Signers, slots = signers, n
+	}
+	var e *apierr.Error
+	if spec.CCEmails, e = checkCCs(b.CCEmailAddresses); e != nil {
+		return e
+	}
+	if spec.Attachments, e = checkAttachments(b.Attachments, slots); e != nil {
+		return e
+	}
+	if spec.CustomFields, e = checkCustomFields(b.CustomFields, nil); e != nil {
+		return e
+	}
+	if spec.ExpiresAt, e = checkExpiresAt("expires_at", b.ExpiresAt, c.w.Now()); e != nil {
+		return e
+	}
+	if spec.DateFormat, e = checkFieldOptions(b.FieldOptions); e != nil {
+		return e
+	}
+	spec.UseTextTags = b.UseTextTags
+	if p.kind == draftEmbedded {
+		spec.AllowReassign = b.AllowReassign // create has no allow_reassign
+	}
+	p.fields, e = decodeFormFields(b.FormFieldsPerDocument)
+	return e
+}
+
+// draftPlaceholderRole names the stand-in signer that lets
+// checkTemplateBody check a template draft given without signers.
+const draftPlaceholderRole = "\x00draft"
+
+// checkDraftTemplateBody is checkTemplateBody for drafts, whose signers are
+// optional: without signers, the template ids, CCs and custom fields are
+// checked with a stand-in signer that is dropped afterwards.
+func checkDraftTemplateBody(c *call, b *sigreqBody) (*templateBody, *apierr.Error) {
+	if len(b.Signers) > 0 {
+		return checkTemplateBody(c, b)
+	}
+	probe := *b
+	probe.Signers = []subSigner{{Role: draftPlaceholderRole, Name: "draft", EmailAddress: "draft@example.com"}}
+	tb, e := checkTemplateBody(c, &probe)
+	if e != nil {
+		return nil, e
+	}
+	tb.Signers = nil
+	return tb, nil
+}
+
+// fillTemplateRoles completes a template draft's signers and CCs with empty
+// stand-ins for the roles the body left open, so that bindTemplate can bind
+// the rest; the claim fills them in.
+func fillTemplateRoles(tb *templateBody, use *templateUse) *templateBody {
+	out := *tb
+	out.Signers = append([]subSigner(nil), tb.Signers...)
+	out.CCs = append([]subCC(nil), tb.CCs...)
+	for _, r := range use.SignerRoles {
+		found := false
+		for _, s := range tb.Signers {
+			found = found || s.Role == r.Name
+		}
+		if !found {
+			out.Signers = append(out.Signers, subSigner{Role: r.Name})
+		}
+	}
+	for _, role := range use.CCRoles {
+		found := false
+		for _, cc := range tb.CCs {
+			found = found || cc.Role == role
+		}
+		if !found {
+			out.CCs = append(out.CCs, subCC{Role: role})
+		}
+	}
+	return &out
+}
+
+// specFromRequest is the spec of a request as it was sent, for
+// edit_and_resend: same documents, fields, signers and texts; new ids and
+// statuses come when the draft is sent. An expiry already past is dropped.
+func specFromRequest(c *call, req *state.SignatureRequest) *sigreqSpec {
+	spec := &sigreqSpec{
+		ClientID: req.ClientID, Embedded: req.Embedded, TestMode: req.TestMode,
+		TemplateIDs: append([]string(nil), req.TemplateIDs...),
+		Title:       req.Title, Subject: req.Subject, Message: req.Message,
+		CCEmails:           append([]string(nil), req.CCEmails...),
+		SigningRedirectURL: req.SigningRedirectURL,
+		AllowDecline:       req.AllowDecline, AllowReassign: req.AllowReassign, HideTextTags: req.HideTextTags,
+		UseTextTags: req.UseTextTags, IsEID: req.IsEID, PopulateAutoFillFields: req.PopulateAutoFillFields,
+		DateFormat: req.DateFormat, FormView: req.FormView,
+		CustomFields: append([]state.CustomField(nil), req.CustomFields...),
+		Documents:    append([]state.Document(nil), req.Documents...),
+		FormFields:   append([]state.FormField(nil), req.FormFields...),
+		FieldGroups:  append([]state.FieldGroup(nil), req.FieldGroups...),
+		FieldRules:   append([]state.FieldRule(nil), req.FieldRules...),
+		BaseURL:      c.baseURL(), WorldURL: strings.TrimSuffix(c.worldURL(""), "/"),
+	}
+	if req.Metadata != nil {
+		spec.Metadata = make(map[string]any, len(req.Metadata))
+		for k, v := range req.Metadata {
+			spec.Metadata[k] = v
+		}
+	}
+	if req.ExpiresAt != nil && *req.ExpiresAt > c.w.Now().Unix() {
+		v := *req.ExpiresAt
+		spec.ExpiresAt = &v
+	}
+	if req.SigningOptions != nil {
+		o := *req.SigningOptions
+		spec.SigningOptions = &o
+	}
+	for _, a := range req.Attachments {
+		spec.Attachments = append(spec.Attachments, state.Attachment{Name: a.Name, Instructions: a.Instructions, Required: a.Required, SignerIndex: a.SignerIndex})
+	}
+	for _, sg := range req.Signatures {
+		n := state.Signature{Slot: sg.Slot, Group: sg.Group, Email: sg.Email, Name: sg.Name, Role: sg.Role,
+			PIN: sg.PIN, SMSPhone: sg.SMSPhone, SMSPhoneType: sg.SMSPhoneType}
+		if sg.Order != nil {
+			o := *sg.Order
+			n.Order = &o
+		}
+		spec.Signers = append(spec.Signers, n)
+	}
+	return spec
+}

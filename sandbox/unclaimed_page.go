@@ -1,0 +1,236 @@
+package sandbox
+
+// The claim URL: a page the sandbox serves in place of the real editor
+// (/_sandbox/w/{world}/claim/{token}). Opening it claims the draft; any
+// later visit answers 404, as the official description says, and so does a
+// claim URL past its expiry. The page is a plain form: the signers and CCs
+// the draft leaves open, and a Send (or Sign) button that sends the draft.
+// In an iframe it talks to hellosign-embedded with its postMessage protocol.
+
+import (
+	"bytes"
+	"html/template"
+	"net/http"
+	"strings"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+func init() {
+	controlPublic(http.MethodGet, "/w/{world_id}/claim/{token}", claimPage)
+	controlPublic(http.MethodPost, "/w/{world_id}/claim/{token}", claimPageSend)
+}
+
+// claimView is what the claim page shows.
+type claimView struct {
+	Title     string
+	Message   string
+	Error     string
+	Draft     *state.UnclaimedDraft
+	Spec      *sigreqSpec
+	Action    string
+	Rows      []claimRow
+	SendLabel string
+	// Done is set after sending: the posted message type and ids.
+	Done        string
+	RequestID   string
+	SignatureID string
+}
+
+// claimRow is one signer line of the form.
+type claimRow struct {
+	Role, Name, Email string
+}
+
+var claimTmpl = template.Must(template.New("claim").Parse(`<!doctype html>
+<html><head><meta charset="utf-8"><title>{{.Title}} - signsandbox</title>
+<style>body{font-family:sans-serif;max-width:44em;margin:2em auto}td{padding:.2em .5em}.err{color:#a00}</style>
+</head><body>
+<h1>{{.Title}}</h1>
+{{if .Error}}<p class="err">{{.Error}}</p>{{end}}
+{{if .Message}}<p>{{.Message}}</p>{{end}}
+{{if .Spec}}
+<p>Draft <code>{{.Draft.ID}}</code> ({{.Draft.Type}}{{if .Draft.TestMode}}, test mode{{end}}{{if .Draft.Hold}}, held after sending{{end}})</p>
+<ul>{{range .Spec.Documents}}<li>{{.Name}}</li>{{end}}</ul>
+<form method="post" action="{{.Action}}">
+{{if .Rows}}<table><tr><th>Role</th><th>Name</th><th>E-mail</th></tr>
+{{range $i, $r := .Rows}}<tr><td>{{$r.Role}}<input type="hidden" name="signer_role" value="{{$r.Role}}"></td>
+<td><input name="signer_name" value="{{$r.Name}}"></td><td><input name="signer_email" value="{{$r.Email}}"></td></tr>{{end}}
+</table>{{end}}
+{{if .Draft.Editor.AllowCCs}}<p><label>CC (one address per line) <textarea name="cc_email_addresses"></textarea></label></p>{{end}}
+<p><button type="submit">{{.SendLabel}}</button></p>
+</form>
+{{end}}
+<script>
+(function(){
+  if (window.parent === window) return;
+  var send = function(type, payload){ window.parent.postMessage({type: type, payload: payload}, "*"); };
+  {{if .Spec}}send("hellosign:initialize", {signatureRequestId: {{.Draft.ID}}});{{end}}
+  {{if eq .Done "send"}}send("hellosign:userSendRequest", {signatureRequestId: {{.RequestID}}, signatureId: {{.SignatureID}}});{{end}}
+  {{if eq .Done "sign"}}send("hellosign:userSignRequest", {signatureId: {{.SignatureID}}, signatureRequestId: {{.RequestID}}});{{end}}
+})();
+</script>
+</body></html>`))
+
+func claimHTML(status int, v claimView) (any, error) {
+	var buf bytes.Buffer
+	if err := claimTmpl.Execute(&buf, v); err != nil {
+		return nil, err
+	}
+	h := http.Header{}
+	h.Set("Cache-Control", "no-store")
+	return &rawResponse{status: status, contentType: "text/html; charset=utf-8", header: h, body: buf.Bytes()}, nil
+}
+
+// claimNotFound is the page of a claim URL that cannot be used.
+func claimNotFound(msg string) (any, error) {
+	return claimHTML(http.StatusNotFound, claimView{Title: "Not found", Error: msg})
+}
+
+// pageDraft finds the world and the draft of a claim URL.
+func pageDraft(c *call) (*state.UnclaimedDraft, bool) {
+	if _, ok := pageWorld(c); !ok {
+		return nil, false
+	}
+	d, err := state.DraftByToken(c.read(), c.param("token"))
+	return d, err == nil
+}
+
+// claimPage claims the draft and shows the editor form.
+func claimPage(c *call) (any, error) {
+	d, ok := pageDraft(c)
+	if !ok {
+		return claimNotFound("This claim URL is not valid.")
+	}
+	var claimed *state.UnclaimedDraft
+	err := c.update(func(tx *state.Txn) error {
+		cur, err := state.Get[state.UnclaimedDraft](tx, state.TableUnclaimedDrafts, d.ID)
+		if err != nil {
+			return apierr.NotFoundf("This claim URL is not valid.")
+		}
+		claimed, err = claimDraft(tx, cur, cur.AccountID)
+		return err
+	})
+	if err != nil {
+		if e, ok := apierr.As(err); ok {
+			return claimNotFound(e.Msg)
+		}
+		return nil, err
+	}
+	spec, err := decodeSpec(claimed.Spec)
+	if err != nil {
+		return nil, err
+	}
+	return claimHTML(http.StatusOK, claimFormView(c, claimed, spec))
+}
+
+// claimFormView lays out the form: one line per template role, or the
+// draft's signers plus empty lines for more.
+func claimFormView(c *call, d *state.UnclaimedDraft, spec *sigreqSpec) claimView {
+	v := claimView{Title: spec.Title, Draft: d, Spec: spec, Action: c.r.URL.Path, SendLabel: "Send for signature"}
+	if v.Title == "" {
+		v.Title = "Draft"
+	}
+	switch {
+	case d.Type == state.DraftSendDocument:
+		v.SendLabel = "Sign"
+	case len(d.Roles) > 0:
+		for i, r := range d.Roles {
+			row := claimRow{Role: r}
+			if i < len(spec.Signers) {
+				row.Name, row.Email = spec.Signers[i].Name, spec.Signers[i].Email
+			}
+			v.Rows = append(v.Rows, row)
+		}
+	default:
+		for _, sg := range spec.Signers {
+			v.Rows = append(v.Rows, claimRow{Name: sg.Name, Email: sg.Email})
+		}
+		for i := 0; i < 3; i++ {
+			v.Rows = append(v.Rows, claimRow{})
+		}
+	}
+	if d.Hold {
+		v.Message = "The request will be held after sending until the requester releases it."
+	}
+	return v
+}
+
+// claimPageSend is the form's button: it sends the draft with the signers
+// and CCs filled in.
+func claimPageSend(c *call) (any, error) {
+	d, ok := pageDraft(c)
+	if !ok {
+		return claimNotFound("This claim URL is not valid.")
+	}
+	c.r.Body = http.MaxBytesReader(nil, c.r.Body, 1<<20)
+	if err := c.r.ParseForm(); err != nil {
+		return claimHTML(http.StatusBadRequest, claimView{Title: "Draft", Error: "The form could not be read: " + err.Error()})
+	}
+	in := claimFormInput(d, c.r.PostForm)
+	var req *state.SignatureRequest
+	err := c.update(func(tx *state.Txn) error {
+		cur, err := state.Get[state.UnclaimedDraft](tx, state.TableUnclaimedDrafts, d.ID)
+		if err != nil {
+			return apierr.NotFoundf("This claim URL is not valid.")
+		}
+		req, err = c.s.sendDraft(tx, cur, nil, in)
+		return err
+	})
+	if err != nil {
+		e, ok := apierr.As(err)
+		if !ok {
+			return nil, err
+		}
+		if e.Name == apierr.Conflict || e.Name == apierr.Deleted {
+			return claimNotFound(e.Msg)
+		}
+		return claimHTML(e.Status(), claimView{Title: "Draft", Error: e.Msg})
+	}
+	v := claimView{Title: req.Title, Message: "The signature request was sent.", Done: "send", RequestID: req.ID}
+	if len(req.Signatures) > 0 {
+		v.SignatureID = req.Signatures[0].ID
+	}
+	switch {
+	case d.Type == state.DraftSendDocument:
+		v.Message, v.Done = "The document will be signed as soon as it is processed.", "sign"
+	case d.Hold:
+		v.Message = "The signature request is on hold until the requester releases it."
+	}
+	return claimHTML(http.StatusOK, v)
+}
+
+// claimFormInput reads the form: signer lines (role, name, e-mail; lines
+// without an e-mail are skipped) and CC addresses, one per line.
+func claimFormInput(d *state.UnclaimedDraft, form map[string][]string) claimInput {
+	var in claimInput
+	names, emails, roles := form["signer_name"], form["signer_email"], form["signer_role"]
+	for i, email := range emails {
+		email = strings.TrimSpace(email)
+		if email == "" {
+			continue
+		}
+		s := subSigner{EmailAddress: email}
+		if i < len(names) {
+			s.Name = strings.TrimSpace(names[i])
+		}
+		if i < len(roles) {
+			s.Role = roles[i]
+		}
+		in.Signers = append(in.Signers, s)
+	}
+	if len(d.Roles) == 0 {
+		for i := range in.Signers {
+			in.Signers[i].Role = ""
+		}
+	}
+	if cc := form["cc_email_addresses"]; len(cc) > 0 {
+		for _, line := range strings.Split(cc[0], "\n") {
+			if a := strings.TrimSpace(line); a != "" {
+				in.CCEmailAddresses = append(in.CCEmailAddresses, a)
+			}
+		}
+	}
+	return in
+}
