@@ -101,6 +101,22 @@ var fontDescriptors = map[string]string{
 	fontMono:    "/Flags 33/FontBBox[-23 -250 715 805]/ItalicAngle 0/Ascent 629/Descent -157/CapHeight 562/StemV 51",
 }
 
+// widthsArrays are the /Widths arrays (codes 32 to 255) of the fonts.
+var widthsArrays = func() map[string]string {
+	out := map[string]string{}
+	for _, f := range fontOrder {
+		var b strings.Builder
+		for c := 32; c < 256; c++ {
+			if c > 32 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(num(glyphWidths[f][c]))
+		}
+		out[f] = b.String()
+	}
+	return out
+}()
+
 // font returns the object of a standard font, writing it on first use.
 func (w *pdfWriter) font(name string) int {
 	if n, ok := w.fonts[name]; ok {
@@ -108,16 +124,9 @@ func (w *pdfWriter) font(name string) int {
 	}
 	desc := w.alloc()
 	w.object(desc, "<</Type/FontDescriptor/FontName/"+name+fontDescriptors[name]+">>")
-	var widths strings.Builder
-	for c := 32; c < 256; c++ {
-		if c > 32 {
-			widths.WriteByte(' ')
-		}
-		widths.WriteString(num(glyphWidths[name][c]))
-	}
 	n := w.alloc()
 	w.object(n, fmt.Sprintf("<</Type/Font/Subtype/Type1/BaseFont/%s/Encoding/WinAnsiEncoding/FirstChar 32/LastChar 255/Widths[%s]/FontDescriptor %d 0 R>>",
-		name, widths.String(), desc))
+		name, widthsArrays[name], desc))
 	w.fonts[name] = n
 	return n
 }
