@@ -157,7 +157,8 @@ func (w *World) loop() {
 		var fire <-chan time.Time
 		if w.selfRunning() {
 			if job := state.NextJob(w.Store.Read()); job != nil {
-				wait := job.DueTime().Sub(w.Now())
+				now := w.Now()
+				wait := job.DueTime().Sub(now)
 				if wait <= 0 {
 					w.RunDue()
 					continue
@@ -166,6 +167,12 @@ func (w *World) loop() {
 				// fake clock an abandoned After stays registered until time
 				// reaches it.
 				timer = w.Clock().NewTimer(wait)
+				if w.fakeMoved(now) {
+					// The embedder moved its fake clock between the reading
+					// and the timer, which now expires late: compute again.
+					stopTimer(timer)
+					continue
+				}
 				fire = timer.Chan()
 			}
 		}
@@ -185,6 +192,14 @@ func stopTimer(t clockwork.Timer) {
 	if t != nil {
 		t.Stop()
 	}
+}
+
+// fakeMoved reports whether a fake clock no longer reads then.
+func (w *World) fakeMoved(then time.Time) bool {
+	w.clockMu.RLock()
+	fake := w.fake
+	w.clockMu.RUnlock()
+	return fake != nil && !fake.Now().UTC().Equal(then)
 }
 
 // selfRunning reports whether due jobs run without an advance.

@@ -438,3 +438,30 @@ func BenchmarkAdvance10000Jobs(b *testing.B) {
 		}
 	}
 }
+
+// TestExternalFakeClockMovedWhileTheLoopSetsItsTimer moves the embedder's
+// clock right after each scheduling, racing the loop between reading the
+// clock and setting its timer; every job must still run.
+func TestExternalFakeClockMovedWhileTheLoopSetsItsTimer(t *testing.T) {
+	done := make(chan struct{}, 1)
+	jobs := testJobs()
+	jobs.Handle("signal", func(w *World, tx *state.Txn, job *state.Job) error {
+		done <- struct{}{}
+		return nil
+	})
+	fc := clockwork.NewFakeClockAt(DefaultStart)
+	w := newTestWorld(t, Options{Clock: fc, Jobs: jobs})
+	for i := 0; i < 200; i++ {
+		require.NoError(t, w.Store.Update(func(tx *state.Txn) error {
+			_, err := state.Schedule(tx, "signal", "", 2*time.Second, nil)
+			return err
+		}))
+		fc.Advance(time.Second)
+		fc.Advance(time.Second)
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("job %d did not run after the clock passed its due time", i)
+		}
+	}
+}
