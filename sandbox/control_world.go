@@ -17,6 +17,7 @@ func init() {
 	controlPublic(http.MethodGet, "/health", controlHealth)
 	controlPublic(http.MethodPost, "/worlds", controlCreateWorld)
 	control(http.MethodGet, "/world", controlGetWorld)
+	control(http.MethodDelete, "/world", controlDeleteWorld)
 	control(http.MethodGet, "/clock", controlGetClock)
 	control(http.MethodPost, "/clock/advance", controlAdvance)
 	control(http.MethodPost, "/reset", controlReset)
@@ -128,7 +129,24 @@ func (s *Sandbox) dropWorld(w *world.World) {
 		}
 	}
 	s.mu.Unlock()
+	// Cached credentials of the world must not reach it any more.
+	s.creds.Range(func(k, v any) bool {
+		if v == w {
+			s.creds.Delete(k)
+		}
+		return true
+	})
 	w.Close()
+}
+
+// controlDeleteWorld removes the caller's world and everything in it; its
+// credentials stop working. The default world is reset, never deleted.
+func controlDeleteWorld(c *call) (any, error) {
+	if c.w == c.s.defWorld {
+		return nil, apierr.Badf("", "The default world cannot be deleted; POST /_sandbox/reset puts it back to its fixtures.")
+	}
+	c.s.dropWorld(c.w)
+	return emptyOK(), nil
 }
 
 type clockResponse struct {

@@ -26,6 +26,7 @@ type config struct {
 	scenarios  []namedSource
 	middleware []func(http.Handler) http.Handler
 	offline    bool
+	maxWorlds  int
 }
 
 type namedSource struct {
@@ -126,4 +127,14 @@ func WithScenarioFile(path string) Option {
 // and similar concerns.
 func WithMiddleware(mw func(http.Handler) http.Handler) Option {
 	return func(cfg *config) error { cfg.middleware = append(cfg.middleware, mw); return nil }
+}
+
+// DefaultMaxWorlds bounds the worlds created at run time, so that a
+// long-running sandbox cannot grow without limit.
+const DefaultMaxWorlds = 1000
+
+// WithMaxWorlds sets how many worlds POST /_sandbox/worlds may create
+// (besides the default world); 0 means no limit.
+func WithMaxWorlds(n int) Option {
+	return func(cfg *config) error { cfg.maxWorlds = n; return nil }
 }

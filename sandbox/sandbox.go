@@ -22,6 +22,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/signsandbox/signsandbox/fixtures"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fixture"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -56,7 +57,7 @@ type Sandbox struct {
 
 // New creates a Sandbox with its default world seeded from the fixtures.
 func New(opts ...Option) (*Sandbox, error) {
-	cfg := config{seed: DefaultSeed, clockMode: "fake"}
+	cfg := config{seed: DefaultSeed, clockMode: "fake", maxWorlds: DefaultMaxWorlds}
 	for _, o := range opts {
 		if err := o(&cfg); err != nil {
 			return nil, fmt.Errorf("sandbox: %w", err)
@@ -173,6 +174,10 @@ func (s *Sandbox) seedFunc(derive bool) func(tx *state.Txn) error {
 // createWorld makes a fresh world from the fixtures (POST /_sandbox/worlds).
 func (s *Sandbox) createWorld(mode world.ClockMode, start time.Time) (*world.World, error) {
 	s.mu.Lock()
+	if max := s.cfg.maxWorlds; max > 0 && len(s.order)-1 >= max {
+		s.mu.Unlock()
+		return nil, apierr.Conflictf("This sandbox already holds %d worlds, its limit; DELETE /_sandbox/world with a world's key removes one.", max)
+	}
 	s.created++
 	n := s.created
 	s.mu.Unlock()
