@@ -1,0 +1,246 @@
+package sandbox
+
+// Bulk send: signatureRequestBulkSendWithTemplate and
+// signatureRequestBulkCreateEmbeddedWithTemplate accept a job of up to 250
+// requests from templates with one signer role and answer at once; a
+// scheduler job creates the requests (bulk_jobs.go). bulkSendJobGet and
+// bulkSendJobList read the jobs.
+
+import (
+	"strings"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+func init() {
+	handle("signatureRequestBulkSendWithTemplate", func(c *call) (any, error) { return bulkSend(c, false) })
+	handle("signatureRequestBulkCreateEmbeddedWithTemplate", func(c *call) (any, error) { return bulkSend(c, true) })
+	handle("bulkSendJobGet", bulkSendJobGet)
+	handle("bulkSendJobList", bulkSendJobList)
+}
+
+// bulkSend validates a bulk send body, binds every entry to the templates
+// and queues the job. Refusals: 403 without a paid plan outside test_mode
+// ("Standard plan and higher"), 400 for bad input naming the field (the
+// entry, or signer_file with the CSV line), 402 when the quota cannot
+// cover every request, and the templates' own errors (404, 409, ...).
+func bulkSend(c *call, embedded bool) (any, error) {
+	var b sigreqBody
+	if err := c.bind(&b); err != nil {
+		return nil, err
+	}
+	var bb bulkBody
+	if err := c.bind(&bb); err != nil {
+		return nil, err
+	}
+	if !c.account.IsPaidHS && !b.TestMode {
+		return nil, apierr.Forbiddenf(msgBulkPlan)
+	}
+	// Signers come from the signer list; the bulk schemas have no title
+	// limit other than send_with_template's.
+	b.Signers, b.GroupedSigners = nil, nil
+	if len(b.TemplateIDs) == 0 {
+		return nil, apierr.Missing("template_ids")
+	}
+	if embedded && strings.TrimSpace(b.ClientID) == "" {
+		return nil, apierr.Missing("client_id")
+	}
+	spec, e := c.sigreqSpecOf(&b, sigreqOp{embedded: embedded, template: true})
+	if e != nil {
+		return nil, e
+	}
+	if embedded {
+		// Unlike create_embedded_with_template, the embedded bulk schema
+		// has signing_redirect_url.
+		if e := checkRedirectURL("signing_redirect_url", b.SigningRedirectURL); e != nil {
+			return nil, e
+		}
+		spec.SigningRedirectURL = b.SigningRedirectURL
+	}
+	entries, e := bulkEntries(c, &bb)
+	if e != nil {
+		return nil, e
+	}
+	for _, ent := range entries {
+		if e := checkEntry(ent, b.TestMode); e != nil {
+			return nil, e
+		}
+	}
+	// template_ids, ccs and custom_fields are checked as send_with_template
+	// checks them, with the first entry's signer standing in.
+	probe := b
+	first := entries[0].Signers[0]
+	if first.Role == "" {
+		first.Role = draftPlaceholderRole
+	}
+	probe.Signers = []subSigner{first}
+	tb, e := checkTemplateBody(c, &probe)
+	if e != nil {
+		return nil, e
+	}
+	var job *state.BulkSendJob
+	err := c.update(func(tx *state.Txn) error {
+		acct, err := state.Get[state.Account](tx, state.TableAccounts, c.account.ID)
+		if err != nil {
+			return apierr.NotFoundf("Account not found.")
+		}
+		if e := checkClientID(tx, acct, spec.ClientID, embedded, spec.TestMode); e != nil {
+			return e
+		}
+		if left := acct.Quotas.APISignatureRequestsLeft; !spec.TestMode && left != nil && *left < len(entries) {
+			return apierr.PaymentRequiredf("%s (the job needs %d signature requests, %d are left).", apierr.MsgPaymentRequired, len(entries), *left)
+		}
+		spec.Requester = acct
+		job, err = c.s.queueBulkJob(c, tx, spec, tb, entries, embedded)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return bulkSendJobSendResponse{BulkSendJob: viewBulkJob(job, c.account.ID)}, nil
+}
+
+// queueBulkJob binds every entry, stores the job and schedules the
+// creation of its requests after the world's SendProcessingDelay.
+func (s *Sandbox) queueBulkJob(c *call, tx *state.Txn, spec *sigreqSpec, tb *templateBody, entries []bulkEntry, embedded bool) (*state.BulkSendJob, error) {
+	use, err := resolveDraftTemplates(c, tx, tb.TemplateIDs)
+	if err != nil {
+		return nil, err
+	}
+	if len(use.SignerRoles) != 1 {
+		return nil, apierr.Badf("template_ids", "%s; the template(s) have %d: %s.", msgBulkRoles, len(use.SignerRoles), strings.Join(roleNamesOf(use), ", "))
+	}
+	role, merge := use.SignerRoles[0].Name, mergeNames(use)
+	job := &state.BulkSendJob{
+		ID: tx.NewID(), Seq: tx.Seq(), AccountID: spec.Requester.ID, ClientID: spec.ClientID, Embedded: embedded,
+		TestMode: spec.TestMode, Total: len(entries), CreatedAt: tx.Unix(),
+	}
+	var base *sigreqSpec
+	for i, ent := range entries {
+		bound, e := bindEntry(c, tx, *spec, *tb, ent, role, merge)
+		if e != nil {
+			return nil, e
+		}
+		if i == 0 {
+			base = bound
+		}
+		job.Items = append(job.Items, state.BulkSendItem{Signers: bound.Signers, CustomFields: bound.CustomFields})
+	}
+	if base.AllowReassign {
+		c.warn("reassign_unsupported", "The template allows signer reassignment, which bulk send does not support: the requests are sent without it.")
+		base.AllowReassign = false
+	}
+	base.Embedded, base.BulkSendJobID = embedded, job.ID
+	base.Signers, base.CustomFields = nil, nil
+	if base.Title == "" && len(base.Documents) > 0 {
+		base.Title = titleFromDocument(base.Documents[0])
+	}
+	if job.Spec, err = encodeSpec(base); err != nil {
+		return nil, err
+	}
+	if err := state.Put(tx, state.TableBulkSendJobs, job); err != nil {
+		return nil, err
+	}
+	_, err = state.Schedule(tx, jobBulkSend, job.ID, state.GetConfig(tx).SendProcessingDelay.D(), nil)
+	return job, err
+}
+
+// bulkQuery is the query of the two read operations.
+type bulkQuery struct {
+	Page     *int `json:"page"`
+	PageSize *int `json:"page_size"`
+}
+
+// bulkSendJobGet answers a job the caller can see with a page of its
+// requests (in signer list order; canceled requests and requests the caller
+// removed are left out).
+func bulkSendJobGet(c *call) (any, error) {
+	var q bulkQuery
+	if err := c.query(&q); err != nil {
+		return nil, err
+	}
+	page, size, e := pageParams(q.Page, q.PageSize)
+	if e != nil {
+		return nil, e
+	}
+	tx := c.read()
+	job, err := state.Get[state.BulkSendJob](tx, state.TableBulkSendJobs, c.param("bulk_send_job_id"))
+	if err != nil || !bulkJobVisible(tx, job, c.account) {
+		return nil, apierr.NotFoundf(apierr.MsgNotFound)
+	}
+	var reqs []*state.SignatureRequest
+	for _, id := range job.RequestIDs {
+		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, id)
+		if err != nil || req.Phase == state.PhaseCanceled || !sigreqVisible(tx, req, c.account) {
+			continue
+		}
+		reqs = append(reqs, req)
+	}
+	out := bulkSendJobGetResponse{
+		BulkSendJob:       viewBulkJob(job, c.account.ID),
+		ListInfo:          bulkListInfo(len(reqs), page, size),
+		SignatureRequests: []signatureRequestResponse{},
+	}
+	for _, req := range bulkPageOf(reqs, page, size) {
+		out.SignatureRequests = append(out.SignatureRequests, viewSignatureRequest(req, c.account.ID))
+	}
+	return out, nil
+}
+
+// bulkSendJobList answers the jobs of the caller and of its team, newest
+// first (is_creator tells them apart).
+func bulkSendJobList(c *call) (any, error) {
+	var q bulkQuery
+	if err := c.query(&q); err != nil {
+		return nil, err
+	}
+	page, size, e := pageParams(q.Page, q.PageSize)
+	if e != nil {
+		return nil, e
+	}
+	tx := c.read()
+	accounts := []string{c.account.ID}
+	if c.account.TeamID != "" {
+		members, err := state.All[state.Account](tx, state.TableAccounts, state.IndexTeam, c.account.TeamID)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range members {
+			if m.ID != c.account.ID {
+				accounts = append(accounts, m.ID)
+			}
+		}
+	}
+	jobs, err := state.BulkSendJobsOf(tx, accounts)
+	if err != nil {
+		return nil, err
+	}
+	out := bulkSendJobListResponse{ListInfo: bulkListInfo(len(jobs), page, size), BulkSendJobs: []bulkSendJobResponse{}}
+	for _, j := range bulkPageOf(jobs, page, size) {
+		out.BulkSendJobs = append(out.BulkSendJobs, viewBulkJob(j, c.account.ID))
+	}
+	return out, nil
+}
+
+// bulkJobVisible: a job is seen by its sender and the sender's team.
+func bulkJobVisible(tx *state.Txn, job *state.BulkSendJob, acct *state.Account) bool {
+	if job.AccountID == acct.ID {
+		return true
+	}
+	return acct.TeamID != "" && sameTeam(tx, job.AccountID, acct.ID)
+}
+
+// bulkListInfo is the paging information of a list of total rows.
+func bulkListInfo(total, page, size int) listInfoResponse {
+	return listInfoResponse{NumResults: total, Page: page, PageSize: size, NumPages: (total + size - 1) / size}
+}
+
+// bulkPageOf is one page of rows.
+func bulkPageOf[T any](rows []T, page, size int) []T {
+	start := (page - 1) * size
+	if start >= len(rows) {
+		return nil
+	}
+	return rows[start:min(start+size, len(rows))]
+}

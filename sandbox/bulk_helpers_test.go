@@ -1,0 +1,168 @@
+package sandbox_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"mime/multipart"
+	"net/http"
+	"net/textproto"
+	"sort"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
+)
+
+// bkTemplateBody is a template with one signer role (Client), a CC role
+// (Accounting) and a merge field (company), as the official bulk send
+// examples use.
+func bkTemplateBody() map[string]any {
+	return map[string]any{
+		"title":        "Purchase Order",
+		"subject":      "Purchase Order",
+		"message":      "Glad we could come to an agreement.",
+		"signer_roles": []map[string]any{{"name": "Client"}},
+		"cc_roles":     []string{"Accounting"},
+		"merge_fields": []map[string]any{{"name": "company", "type": "text"}},
+		"form_fields_per_document": []map[string]any{
+			{"document_index": 0, "api_id": "client_sig", "name": "Signature", "type": "signature", "x": 100, "y": 600, "width": 200, "height": 30, "required": true, "signer": 0, "page": 1},
+			{"document_index": 0, "api_id": "company_merge", "name": "company", "type": "text-merge", "x": 100, "y": 700, "width": 200, "height": 20, "required": false, "signer": "sender", "page": 1},
+		},
+	}
+}
+
+// bkTemplate creates the single-role template and prepares it.
+func bkTemplate(t *testing.T, srv *sandboxtest.Server) string {
+	t.Helper()
+	id := tplCreate(t, srv, srv.APIKey, bkTemplateBody())
+	srv.Advance(tplPrepDelay)
+	return id
+}
+
+// bkEntry is one signer_list entry for the Client role.
+func bkEntry(name, email, company string) map[string]any {
+	e := map[string]any{"signers": []map[string]any{{"role": "Client", "name": name, "email_address": email}}}
+	if company != "" {
+		e["custom_fields"] = []map[string]any{{"name": "company", "value": company}}
+	}
+	return e
+}
+
+// bkBody is the official bulk send example for a template id.
+func bkBody(tid string) map[string]any {
+	return map[string]any{
+		"template_ids": []string{tid},
+		"subject":      "Purchase Order",
+		"message":      "Glad we could come to an agreement.",
+		"signer_list": []map[string]any{
+			bkEntry("George", "george@example.com", "ABC Corp"),
+			bkEntry("Mary", "mary@example.com", "123 LLC"),
+		},
+		"ccs":       []map[string]any{{"role": "Accounting", "email_address": "accounting@example.com"}},
+		"test_mode": true,
+	}
+}
+
+// bkSend posts a JSON bulk send body ("bulk_send_with_template" or
+// "bulk_create_embedded_with_template") as key.
+func bkSend(t *testing.T, srv *sandboxtest.Server, key, op string, body map[string]any) *sandboxtest.Response {
+	t.Helper()
+	return srv.DoAs(key, http.MethodPost, "/v3/signature_request/"+op, body)
+}
+
+// bkJob sends and answers the bulk_send_job object.
+func bkJob(t *testing.T, srv *sandboxtest.Server, op string, body map[string]any) map[string]any {
+	t.Helper()
+	r := bkSend(t, srv, srv.APIKey, op, body)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	return r.Map()["bulk_send_job"].(map[string]any)
+}
+
+// bkSendCSV posts a bulk send as the SDK does with a signer_file:
+// multipart, objects and arrays as JSON parts, the CSV as a file part.
+func bkSendCSV(t *testing.T, srv *sandboxtest.Server, op string, fields map[string]any, csv []byte) *sandboxtest.Response {
+	t.Helper()
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	keys := make([]string, 0, len(fields))
+	for k := range fields {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		var v string
+		switch x := fields[k].(type) {
+		case string:
+			v = x
+		case bool:
+			v = fmt.Sprint(x)
+		default:
+			raw, err := json.Marshal(x)
+			require.NoError(t, err)
+			v = string(raw)
+		}
+		require.NoError(t, mw.WriteField(k, v))
+	}
+	h := textproto.MIMEHeader{}
+	h.Set("Content-Disposition", `form-data; name="signer_file"; filename="signers.csv"`)
+	h.Set("Content-Type", "text/csv")
+	w, err := mw.CreatePart(h)
+	require.NoError(t, err)
+	_, _ = w.Write(csv)
+	require.NoError(t, mw.Close())
+	req, err := http.NewRequest(http.MethodPost, srv.URL+"/v3/signature_request/"+op, &body)
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.SetBasicAuth(srv.APIKey, "")
+	return srv.Send(req)
+}
+
+// bkGet reads a job with a query ("" or "?page=2&page_size=5").
+func bkGet(t *testing.T, srv *sandboxtest.Server, key, id, query string) *sandboxtest.Response {
+	t.Helper()
+	return srv.DoAs(key, http.MethodGet, "/v3/bulk_send_job/"+id+query, nil)
+}
+
+// bkGetOK reads a job and fails unless it is answered.
+func bkGetOK(t *testing.T, srv *sandboxtest.Server, id, query string) map[string]any {
+	t.Helper()
+	r := bkGet(t, srv, srv.APIKey, id, query)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	return r.Map()
+}
+
+// bkRequests lists the signature_requests of a job answer.
+func bkRequests(m map[string]any) []map[string]any {
+	var out []map[string]any
+	for _, x := range m["signature_requests"].([]any) {
+		out = append(out, x.(map[string]any))
+	}
+	return out
+}
+
+// bkSetQuota changes an account's api_signature_requests_left through the
+// state export and import of the control plane.
+func bkSetQuota(t *testing.T, srv *sandboxtest.Server, accountID string, left int) {
+	t.Helper()
+	got := srv.Do(http.MethodGet, sandbox.ControlPrefix+"/state", nil)
+	require.Equal(t, http.StatusOK, got.Status, "%s", got.Body)
+	dec := json.NewDecoder(bytes.NewReader(got.Body))
+	dec.UseNumber() // job due times are nanoseconds: keep them exact
+	var ws map[string]any
+	require.NoError(t, dec.Decode(&ws))
+	tables := ws["tables"].(map[string]any)
+	found := false
+	for _, row := range tables["accounts"].([]any) {
+		a := row.(map[string]any)
+		if a["account_id"] == accountID {
+			a["quotas"].(map[string]any)["api_signature_requests_left"] = left
+			found = true
+		}
+	}
+	require.True(t, found, "no account %s in the export", accountID)
+	r := srv.Do(http.MethodPut, sandbox.ControlPrefix+"/state", ws)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+}

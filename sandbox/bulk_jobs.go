@@ -1,0 +1,56 @@
+package sandbox
+
+// The scheduler job of a bulk send: it creates the job's requests, one per
+// signer list entry, in order, each through createSignatureRequest (quota
+// per request outside test_mode, processing and signature_request_sent as
+// for any request), carrying the job's bulk_send_job_id. An entry whose
+// request cannot be created because the quota ran out after the job was
+// accepted is recorded as a failure; the others go on.
+
+import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
+)
+
+// jobBulkSend creates the requests of a bulk send job (subject: the job).
+const jobBulkSend = "bulk_send_job.send"
+
+func init() { registerJob(jobBulkSend, runBulkSend) }
+
+func runBulkSend(s *Sandbox, _ *world.World, tx *state.Txn, job *state.Job) error {
+	j, err := state.Get[state.BulkSendJob](tx, state.TableBulkSendJobs, job.Subject)
+	if err != nil || j.SentAt != 0 {
+		return nil
+	}
+	n := state.Clone(j)
+	n.Items, n.Spec, n.SentAt = nil, nil, tx.Unix()
+	n.RequestIDs = append([]string(nil), j.RequestIDs...)
+	n.Failures = append([]state.BulkSendFailure(nil), j.Failures...)
+	acct, err := state.Get[state.Account](tx, state.TableAccounts, j.AccountID)
+	if err != nil {
+		for i := range j.Items {
+			n.Failures = append(n.Failures, state.BulkSendFailure{Index: i, Error: "The sending account no longer exists."})
+		}
+		return state.Put(tx, state.TableBulkSendJobs, n)
+	}
+	base, err := decodeSpec(j.Spec)
+	if err != nil {
+		return err
+	}
+	for i, item := range j.Items {
+		spec := *base
+		spec.Requester = acct
+		spec.Signers, spec.CustomFields = item.Signers, item.CustomFields
+		req, err := s.createSignatureRequest(tx, &spec)
+		if err != nil {
+			if ae, ok := apierr.As(err); ok {
+				n.Failures = append(n.Failures, state.BulkSendFailure{Index: i, Error: ae.Msg})
+				continue
+			}
+			return err
+		}
+		n.RequestIDs = append(n.RequestIDs, req.ID)
+	}
+	return state.Put(tx, state.TableBulkSendJobs, n)
+}

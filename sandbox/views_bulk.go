@@ -1,0 +1,38 @@
+package sandbox
+
+import "github.com/signsandbox/signsandbox/sandbox/internal/state"
+
+// bulkSendJobResponse is BulkSendJobResponse.
+type bulkSendJobResponse struct {
+	BulkSendJobID *string `json:"bulk_send_job_id"`
+	Total         int     `json:"total"`
+	IsCreator     bool    `json:"is_creator"`
+	CreatedAt     int64   `json:"created_at"`
+}
+
+// bulkSendJobSendResponse is BulkSendJobSendResponse.
+type bulkSendJobSendResponse struct {
+	BulkSendJob bulkSendJobResponse `json:"bulk_send_job"`
+}
+
+// bulkSendJobGetResponse is BulkSendJobGetResponse; its requests are
+// BulkSendJobGetResponseSignatureRequests, which is SignatureRequestResponse
+// (bulk_send_job_id and metadata included).
+type bulkSendJobGetResponse struct {
+	BulkSendJob       bulkSendJobResponse        `json:"bulk_send_job"`
+	ListInfo          listInfoResponse           `json:"list_info"`
+	SignatureRequests []signatureRequestResponse `json:"signature_requests"`
+}
+
+// bulkSendJobListResponse is BulkSendJobListResponse.
+type bulkSendJobListResponse struct {
+	ListInfo     listInfoResponse      `json:"list_info"`
+	BulkSendJobs []bulkSendJobResponse `json:"bulk_send_jobs"`
+}
+
+// viewBulkJob renders a job for viewer (an account id): is_creator is true
+// for the sender, false for the team members it is shared with.
+func viewBulkJob(j *state.BulkSendJob, viewer string) bulkSendJobResponse {
+	id := j.ID
+	return bulkSendJobResponse{BulkSendJobID: &id, Total: j.Total, IsCreator: j.AccountID == viewer, CreatedAt: j.CreatedAt}
+}
