@@ -45,8 +45,8 @@ type bulkCustomField struct {
 
 // bulkEntry is one future request: a signer_list entry or a CSV row.
 type bulkEntry struct {
-	index int // position in signer_list
-	row   int // CSV line (0 for signer_list entries)
+	index        int // position in signer_list
+	row          int // CSV line (0 for signer_list entries)
 	Signers      []subSigner
 	CustomFields []bulkCustomField
 }
