@@ -1,0 +1,86 @@
+package sandbox
+
+// Control plane of recording: start recording the caller's world, see how
+// far it got, and stop it, which answers the recorded scenario document
+// (JSON; YAML with ?format=yaml or an Accept header asking for YAML).
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
+)
+
+func init() {
+	control(http.MethodPost, "/record/start", controlRecordStart)
+	control(http.MethodGet, "/record", controlRecordStatus)
+	control(http.MethodPost, "/record/stop", controlRecordStop)
+}
+
+type recordStartRequest struct {
+	// Name is the recorded scenario's name (default "recording").
+	Name string `json:"name"`
+}
+
+type recordStatus struct {
+	Recording bool   `json:"recording"`
+	Calls     int    `json:"calls"`
+	World     string `json:"world_id"`
+	// Error is a problem writing the recording's file, if any.
+	Error string `json:"error,omitempty"`
+}
+
+func controlRecordStart(c *call) (any, error) {
+	var req recordStartRequest
+	if err := c.bindStrict(&req); err != nil {
+		return nil, err
+	}
+	name := req.Name
+	if name == "" {
+		name = "recording"
+	}
+	if recordingName(name) != name {
+		return nil, apierr.Badf("name", "name %q must be 1-64 letters, digits, dots, dashes or underscores", name)
+	}
+	if err := c.s.startRecording(c.w, name, c.r.Host, ""); err != nil {
+		return nil, apierr.Conflictf("%s", err.Error())
+	}
+	return withStatus{status: http.StatusCreated, value: recordStatus{Recording: true, World: c.w.ID}}, nil
+}
+
+func controlRecordStatus(c *call) (any, error) {
+	wr := recorderOf(c.w)
+	st := recordStatus{World: c.w.ID}
+	if rec := wr.active(); rec != nil {
+		st.Recording, st.Calls = true, rec.Calls()
+	}
+	wr.mu.Lock()
+	if wr.err != nil {
+		st.Error = wr.err.Error()
+	}
+	wr.mu.Unlock()
+	return st, nil
+}
+
+func controlRecordStop(c *call) (any, error) {
+	doc, err := c.s.stopRecording(c.w)
+	if err != nil {
+		return nil, apierr.Conflictf("%s", err.Error())
+	}
+	format := "json"
+	if f := c.r.URL.Query().Get("format"); f == "yaml" || strings.Contains(c.r.Header.Get("Accept"), "yaml") {
+		format = "yaml"
+	} else if f != "" && f != "json" {
+		return nil, apierr.Badf("format", "format is json or yaml")
+	}
+	b, err := scenario.Marshal(doc, format)
+	if err != nil {
+		return nil, err
+	}
+	ct := "application/json"
+	if format == "yaml" {
+		ct = "application/yaml"
+	}
+	return &rawResponse{status: http.StatusOK, contentType: ct, body: b}, nil
+}

@@ -1,0 +1,113 @@
+package sandbox
+
+// Control plane of scenarios: load one into the caller's world (the body is
+// the scenario file, YAML or JSON; or ?name= for a ready scenario of the
+// library), list the loaded scenarios with their rules' counters and the
+// world's accounts (runners act as them), and unload one.
+
+import (
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/scenarios"
+)
+
+func init() {
+	control(http.MethodPost, "/scenarios", controlLoadScenario)
+	control(http.MethodGet, "/scenarios", controlListScenarios)
+	control(http.MethodDelete, "/scenarios/{name}", controlDeleteScenario)
+}
+
+func controlLoadScenario(c *call) (any, error) {
+	raw, err := io.ReadAll(http.MaxBytesReader(nil, c.r.Body, scenario.MaxDocumentBytes+1))
+	if err != nil {
+		return nil, apierr.Badf("", "could not read the scenario: %v", err)
+	}
+	name := c.r.URL.Query().Get("name")
+	var view *scenarioView
+	switch {
+	case name != "" && len(strings.TrimSpace(string(raw))) > 0:
+		return nil, apierr.Badf("name", "give either a scenario file as the body or the name of a ready scenario, not both")
+	case name != "":
+		view, err = c.s.loadNamedOrInline(c.w, name, c.r)
+	case len(strings.TrimSpace(string(raw))) == 0:
+		return nil, apierr.Badf("", "the body is the scenario file (YAML or JSON); or give ?name= of a ready scenario (%s)",
+			strings.Join(scenarios.Names(), ", "))
+	default:
+		source := c.r.URL.Query().Get("source")
+		if source == "" {
+			source = "request body"
+		}
+		view, err = c.s.loadScenarioSource(c.w, source, raw, c.r)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return withStatus{status: http.StatusCreated, value: view}, nil
+}
+
+// accountEntry is one account of the world with its primary key.
+type accountEntry struct {
+	AccountID    string `json:"account_id"`
+	EmailAddress string `json:"email_address"`
+	APIKey       string `json:"api_key,omitempty"`
+}
+
+type scenarioList struct {
+	Scenarios []scenarioView `json:"scenarios"`
+	Accounts  []accountEntry `json:"accounts"`
+	// Library names the ready scenarios that load by name.
+	Library []string `json:"library"`
+}
+
+func listScenarios(tx *state.Txn) (scenarioList, error) {
+	out := scenarioList{Scenarios: []scenarioView{}, Accounts: []accountEntry{}, Library: scenarios.Names()}
+	rows, err := state.All[state.Scenario](tx, state.TableScenarios, state.IndexSeq)
+	if err != nil {
+		return out, err
+	}
+	for _, r := range rows {
+		out.Scenarios = append(out.Scenarios, viewScenario(tx, r))
+	}
+	accts, err := state.All[state.Account](tx, state.TableAccounts, state.IndexID)
+	if err != nil {
+		return out, err
+	}
+	for _, a := range sortAccounts(accts) {
+		out.Accounts = append(out.Accounts, accountEntry{AccountID: a.ID, EmailAddress: a.Email, APIKey: state.PrimaryKeyOf(tx, a.ID)})
+	}
+	return out, nil
+}
+
+// sortAccounts orders accounts by creation.
+func sortAccounts(as []*state.Account) []*state.Account {
+	out := append([]*state.Account(nil), as...)
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j].Seq < out[j-1].Seq; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+func controlListScenarios(c *call) (any, error) { return listScenarios(c.read()) }
+
+func controlDeleteScenario(c *call) (any, error) {
+	var out scenarioList
+	err := c.update(func(tx *state.Txn) error {
+		if err := unloadScenario(tx, c.param("name")); err != nil {
+			return err
+		}
+		var err error
+		out, err = listScenarios(tx)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}

@@ -1,0 +1,491 @@
+package scenario
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+)
+
+// MaxDocumentBytes bounds a scenario file (recordings carry a world state,
+// so the bound is generous).
+const MaxDocumentBytes = 64 << 20
+
+// Operation is one API operation the vocabulary knows.
+type Operation struct {
+	ID     string
+	Method string
+	// Path is relative to /v3, with {param} placeholders.
+	Path string
+}
+
+// Vocabulary is what the loader checks names against: the sandbox passes
+// its route table, the official event types and the error names.
+type Vocabulary struct {
+	Operations []Operation
+	EventTypes []string
+	// ErrorStatus maps every known error_name to its HTTP status.
+	ErrorStatus map[string]int
+	// CheckConfig validates a partial world configuration; it answers the
+	// key at fault (dotted, relative to config) and a message, or "", "".
+	CheckConfig func(cfg map[string]any) (key, msg string)
+}
+
+// Op finds an operation by id.
+func (v *Vocabulary) Op(id string) (Operation, bool) {
+	for _, o := range v.Operations {
+		if o.ID == id {
+			return o, true
+		}
+	}
+	return Operation{}, false
+}
+
+func (v *Vocabulary) knownEvent(t string) bool {
+	for _, e := range v.EventTypes {
+		if e == t {
+			return true
+		}
+	}
+	return false
+}
+
+// Issue is one problem of a scenario file, located by line, column and key.
+type Issue struct {
+	File   string `json:"file"`
+	Line   int    `json:"line,omitempty"`
+	Column int    `json:"column,omitempty"`
+	// Key is the dotted path of the offending key (rules[1].match.operation).
+	Key string `json:"key,omitempty"`
+	Msg string `json:"message"`
+}
+
+func (i Issue) String() string {
+	var b strings.Builder
+	b.WriteString(i.File)
+	if i.Line > 0 {
+		fmt.Fprintf(&b, ":%d:%d", i.Line, i.Column)
+	}
+	b.WriteString(": ")
+	if i.Key != "" {
+		b.WriteString(i.Key)
+		b.WriteString(": ")
+	}
+	b.WriteString(i.Msg)
+	return b.String()
+}
+
+// Error is a refused scenario file: every problem found, in file order.
+type Error struct {
+	Issues []Issue
+}
+
+func (e *Error) Error() string {
+	parts := make([]string, len(e.Issues))
+	for i, is := range e.Issues {
+		parts[i] = is.String()
+	}
+	return strings.Join(parts, "\n")
+}
+
+// maxIssues bounds how many problems one refusal lists.
+const maxIssues = 20
+
+// Parse reads a scenario file strictly: unknown keys, wrong types,
+// duplicate keys, unknown operations, event types and error names, and
+// contradictions are refused with the file, line and key of each.
+func Parse(file string, data []byte, voc *Vocabulary) (*Document, error) {
+	p, err := ParseDocument(file, data, voc)
+	if err != nil {
+		return nil, err
+	}
+	return p.Doc, nil
+}
+
+// Parsed is a checked document that can still locate its keys, for
+// problems found later (while seeding a world).
+type Parsed struct {
+	Doc  *Document
+	File string
+	root ast.Node
+}
+
+// Issue locates a problem at a path of the document.
+func (p *Parsed) Issue(path []any, msg string) *Error {
+	ln, cl := locate(p.root, path)
+	return &Error{Issues: []Issue{{File: p.File, Line: ln, Column: cl, Key: keyString(path), Msg: msg}}}
+}
+
+// ParseDocument is Parse keeping the document's positions.
+func ParseDocument(file string, data []byte, voc *Vocabulary) (parsed *Parsed, err error) {
+	if file == "" {
+		file = "scenario"
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			parsed, err = nil, &Error{Issues: []Issue{{File: file, Msg: fmt.Sprintf("the file could not be read: %v", r)}}}
+		}
+	}()
+	if len(data) > MaxDocumentBytes {
+		return nil, &Error{Issues: []Issue{{File: file, Msg: fmt.Sprintf("the file is %d bytes, over the limit of %d", len(data), MaxDocumentBytes)}}}
+	}
+	f, perr := parser.ParseBytes(data, 0)
+	if perr != nil {
+		return nil, &Error{Issues: []Issue{yamlIssue(file, nil, perr)}}
+	}
+	if len(f.Docs) != 1 || f.Docs[0] == nil || f.Docs[0].Body == nil {
+		if len(f.Docs) > 1 {
+			return nil, &Error{Issues: []Issue{{File: file, Msg: "a scenario file holds one document (found several separated by ---)"}}}
+		}
+		return nil, &Error{Issues: []Issue{{File: file, Msg: "the file is empty: a scenario needs at least a name"}}}
+	}
+	root := f.Docs[0].Body
+	if _, ok := unwrap(root).(*ast.MappingNode); !ok {
+		if _, ok := unwrap(root).(*ast.MappingValueNode); !ok {
+			return nil, &Error{Issues: []Issue{{File: file, Line: line(root), Column: col(root),
+				Msg: "a scenario is a mapping with a name and any of config, seed, rules, steps"}}}
+		}
+	}
+	if voc == nil {
+		voc = &Vocabulary{}
+	}
+	doc := &Document{}
+	if derr := yaml.NodeToValue(root, doc, yaml.Strict()); derr != nil {
+		return nil, &Error{Issues: []Issue{yamlIssue(file, root, derr)}}
+	}
+	normalizeDocument(doc)
+	v := &validator{voc: voc, doc: doc}
+	v.document()
+	if len(v.issues) == 0 {
+		return &Parsed{Doc: doc, File: file, root: root}, nil
+	}
+	out := &Error{}
+	for _, is := range v.issues {
+		ln, cl := locate(root, is.path)
+		out.Issues = append(out.Issues, Issue{File: file, Line: ln, Column: cl, Key: keyString(is.path), Msg: is.msg})
+		if len(out.Issues) == maxIssues {
+			break
+		}
+	}
+	return nil, out
+}
+
+// yamlIssue turns a go-yaml error into an Issue with its position and, when
+// the position falls on a key, that key's path.
+func yamlIssue(file string, root ast.Node, err error) Issue {
+	is := Issue{File: file, Msg: err.Error()}
+	var ye yaml.Error
+	if errors.As(err, &ye) {
+		is.Msg = ye.GetMessage()
+		if tk := ye.GetToken(); tk != nil && tk.Position != nil {
+			is.Line, is.Column = tk.Position.Line, tk.Position.Column
+		}
+	}
+	is.Msg = strings.TrimSpace(strings.ReplaceAll(is.Msg, "\n", " "))
+	if root != nil && is.Line > 0 {
+		if p, ok := pathAt(root, is.Line, is.Column, nil); ok {
+			is.Key = keyString(p)
+		}
+	}
+	return is
+}
+
+func unwrap(n ast.Node) ast.Node {
+	for {
+		switch t := n.(type) {
+		case *ast.TagNode:
+			n = t.Value
+		case *ast.AnchorNode:
+			n = t.Value
+		default:
+			return n
+		}
+	}
+}
+
+func line(n ast.Node) int {
+	if n == nil || n.GetToken() == nil || n.GetToken().Position == nil {
+		return 0
+	}
+	return n.GetToken().Position.Line
+}
+
+func col(n ast.Node) int {
+	if n == nil || n.GetToken() == nil || n.GetToken().Position == nil {
+		return 0
+	}
+	return n.GetToken().Position.Column
+}
+
+// mappingValues lists the key/value pairs of a mapping node (a mapping
+// with one pair may come as the pair itself).
+func mappingValues(n ast.Node) []*ast.MappingValueNode {
+	switch t := unwrap(n).(type) {
+	case *ast.MappingNode:
+		return t.Values
+	case *ast.MappingValueNode:
+		return []*ast.MappingValueNode{t}
+	}
+	return nil
+}
+
+func keyText(k ast.MapKeyNode) string {
+	if s, ok := k.(*ast.StringNode); ok {
+		return s.Value
+	}
+	return strings.TrimSpace(k.String())
+}
+
+// locate finds the line and column of a path: the key of the last mapping
+// step, or the element of the last sequence step. It stops at the deepest
+// node that exists.
+func locate(root ast.Node, path []any) (int, int) {
+	n := root
+	ln, cl := line(root), col(root)
+	for _, p := range path {
+		switch k := p.(type) {
+		case string:
+			found := false
+			for _, mv := range mappingValues(n) {
+				if keyText(mv.Key) == k {
+					ln, cl = line(mv.Key), col(mv.Key)
+					n, found = mv.Value, true
+					break
+				}
+			}
+			if !found {
+				return ln, cl
+			}
+		case int:
+			seq, ok := unwrap(n).(*ast.SequenceNode)
+			if !ok || k < 0 || k >= len(seq.Values) {
+				return ln, cl
+			}
+			n = seq.Values[k]
+			ln, cl = line(n), col(n)
+		}
+	}
+	return ln, cl
+}
+
+// pathAt finds the path of the deepest key or element at a position.
+func pathAt(n ast.Node, ln, cl int, prefix []any) ([]any, bool) {
+	for _, mv := range mappingValues(n) {
+		if line(mv.Key) == ln && col(mv.Key) == cl {
+			return append(prefix, keyText(mv.Key)), true
+		}
+		if p, ok := pathAt(mv.Value, ln, cl, append(append([]any(nil), prefix...), keyText(mv.Key))); ok {
+			return p, true
+		}
+		if line(mv.Value) == ln && col(mv.Value) == cl {
+			return append(prefix, keyText(mv.Key)), true
+		}
+	}
+	if seq, ok := unwrap(n).(*ast.SequenceNode); ok {
+		for i, v := range seq.Values {
+			p := append(append([]any(nil), prefix...), i)
+			if sub, ok := pathAt(v, ln, cl, p); ok {
+				return sub, true
+			}
+			if line(v) == ln && col(v) == cl {
+				return p, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// keyString writes a path as rules[1].match.operation.
+func keyString(path []any) string {
+	var b strings.Builder
+	for _, p := range path {
+		switch k := p.(type) {
+		case string:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(k)
+		case int:
+			fmt.Fprintf(&b, "[%d]", k)
+		}
+	}
+	return b.String()
+}
+
+// normalizeDocument gives every free-form value (bodies, matchers) the
+// shapes a JSON decoder with UseNumber gives: map[string]any, []any,
+// string, bool, nil and json.Number.
+func normalizeDocument(d *Document) {
+	d.Config = normMap(d.Config)
+	if s := d.Seed; s != nil {
+		for i := range s.Accounts {
+			s.Accounts[i].Quotas = normMap(s.Accounts[i].Quotas)
+		}
+		for i := range s.Templates {
+			s.Templates[i].Body = normMap(s.Templates[i].Body)
+		}
+		for i := range s.SignatureRequests {
+			r := &s.SignatureRequests[i]
+			r.Body = normMap(r.Body)
+			for j := range r.Actions {
+				r.Actions[j].Signer = Normalize(r.Actions[j].Signer)
+				r.Actions[j].Values = normMap(r.Actions[j].Values)
+			}
+		}
+	}
+	for i := range d.Rules {
+		r := &d.Rules[i]
+		if r.Match != nil {
+			r.Match.Operation = Normalize(r.Match.Operation)
+			r.Match.Event = Normalize(r.Match.Event)
+			r.Match.Fields = normMap(r.Match.Fields)
+		}
+		if r.SignerAction != nil {
+			r.SignerAction.Values = normMap(r.SignerAction.Values)
+		}
+	}
+	for i := range d.Steps {
+		s := &d.Steps[i]
+		s.Params, s.Query, s.Body = normMap(s.Params), normMap(s.Query), Normalize(s.Body)
+		s.Advance = Normalize(s.Advance)
+		s.View, s.Sign, s.Decline = Normalize(s.View), Normalize(s.Sign), Normalize(s.Decline)
+		s.Reassign, s.Bounce = Normalize(s.Reassign), Normalize(s.Bounce)
+		for _, lc := range []*ListCheck{s.Events, s.Emails} {
+			if lc == nil {
+				continue
+			}
+			lc.Filter, lc.Count = normMap(lc.Filter), Normalize(lc.Count)
+			lc.Sequence, lc.Contains, lc.Absent = normList(lc.Sequence), normList(lc.Contains), normList(lc.Absent)
+		}
+		if e := s.Expect; e != nil {
+			e.Status, e.Body, e.JSON, e.Headers = Normalize(e.Status), Normalize(e.Body), Normalize(e.JSON), normMap(e.Headers)
+		}
+	}
+	if d.Recording != nil {
+		d.Recording.State = Normalize(d.Recording.State)
+	}
+}
+
+func normMap(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	out, _ := Normalize(m).(map[string]any)
+	return out
+}
+
+func normList(l []any) []any {
+	if l == nil {
+		return nil
+	}
+	out := make([]any, len(l))
+	for i, v := range l {
+		out[i] = Normalize(v)
+	}
+	return out
+}
+
+// Normalize converts a decoded YAML value to JSON shapes (see
+// normalizeDocument). Keys that are not strings are written as text.
+func Normalize(v any) any {
+	switch t := v.(type) {
+	case nil, string, bool, json.Number:
+		return t
+	case int:
+		return json.Number(strconv.Itoa(t))
+	case int64:
+		return json.Number(strconv.FormatInt(t, 10))
+	case uint64:
+		return json.Number(strconv.FormatUint(t, 10))
+	case int8, int16, int32, uint, uint8, uint16, uint32:
+		return json.Number(fmt.Sprint(t))
+	case float32:
+		return floatNumber(float64(t))
+	case float64:
+		return floatNumber(t)
+	case time.Time:
+		return t.UTC().Format(time.RFC3339Nano)
+	case []byte:
+		return string(t)
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, x := range t {
+			out[k] = Normalize(x)
+		}
+		return out
+	case map[any]any:
+		out := make(map[string]any, len(t))
+		for k, x := range t {
+			out[fmt.Sprint(k)] = Normalize(x)
+		}
+		return out
+	case yaml.MapSlice:
+		out := make(map[string]any, len(t))
+		for _, it := range t {
+			out[fmt.Sprint(it.Key)] = Normalize(it.Value)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, x := range t {
+			out[i] = Normalize(x)
+		}
+		return out
+	case []string:
+		out := make([]any, len(t))
+		for i, x := range t {
+			out[i] = x
+		}
+		return out
+	}
+	return fmt.Sprint(v)
+}
+
+func floatNumber(f float64) any {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	}
+	return json.Number(strconv.FormatFloat(f, 'g', -1, 64))
+}
+
+// ParseDuration reads Go durations plus days ("2d", "1d12h").
+func ParseDuration(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, fmt.Errorf("empty duration")
+	}
+	neg := false
+	rest := s
+	if strings.HasPrefix(rest, "-") {
+		neg, rest = true, rest[1:]
+	}
+	var days time.Duration
+	if i := strings.Index(rest, "d"); i > 0 {
+		n, err := strconv.Atoi(rest[:i])
+		if err != nil || n < 0 || n > 36500 {
+			return 0, fmt.Errorf("%q is not a duration such as 90s, 1h30m or 2d", s)
+		}
+		days = time.Duration(n) * 24 * time.Hour
+		rest = rest[i+1:]
+	}
+	var d time.Duration
+	if rest != "" {
+		v, err := time.ParseDuration(rest)
+		if err != nil || v < 0 {
+			return 0, fmt.Errorf("%q is not a duration such as 90s, 1h30m or 2d", s)
+		}
+		d = v
+	}
+	d += days
+	if neg {
+		d = -d
+	}
+	return d, nil
+}

@@ -1,0 +1,120 @@
+package sandbox
+
+// Delayed effects of scenario rules: an e-mail to a signer that bounces,
+// and a signer who views, signs or declines, some world time after the
+// request was sent. They are scheduler jobs (data, exported with the
+// world) that call the same transitions as the control plane's signer
+// simulation.
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
+)
+
+// Job kinds of scenario effects.
+const (
+	jobScenarioBounce = "scenario.bounce"
+	jobScenarioSigner = "scenario.signer_action"
+)
+
+// minRecheck is how long a delayed effect waits before looking again when
+// its signer cannot act yet (an ordered signer whose turn has not come).
+const minRecheck = time.Minute
+
+// signerEffectArgs are the arguments of both job kinds.
+type signerEffectArgs struct {
+	Rule        string         `json:"rule"`
+	SignatureID string         `json:"signature_id"`
+	Generation  int            `json:"generation"`
+	Every       int64          `json:"every"` // nanoseconds between checks
+	Do          string         `json:"do,omitempty"`
+	Reason      string         `json:"reason,omitempty"`
+	Values      map[string]any `json:"values,omitempty"`
+}
+
+func init() {
+	registerJob(jobScenarioBounce, runSignerEffect)
+	registerJob(jobScenarioSigner, runSignerEffect)
+}
+
+// scheduleSignerEffects queues a rule's effect for every signer of req
+// matching glob ("" for all).
+func scheduleSignerEffects(tx *state.Txn, req *state.SignatureRequest, row *state.ScenarioRule, spec *scenario.Rule, glob string) error {
+	kind, after := jobScenarioBounce, ""
+	args := signerEffectArgs{Rule: row.ID, Generation: req.Generation}
+	if spec.Bounce != nil {
+		after = spec.Bounce.After
+	}
+	if sa := spec.SignerAction; sa != nil {
+		kind, after = jobScenarioSigner, sa.After
+		args.Do, args.Reason, args.Values = sa.Do, sa.Reason, sa.Values
+	}
+	var delay time.Duration
+	if after != "" {
+		d, err := scenario.ParseDuration(after)
+		if err != nil {
+			return err
+		}
+		delay = d
+	}
+	args.Every = int64(max(delay, minRecheck))
+	for _, sg := range req.Signatures {
+		if glob != "" && !scenario.Glob(glob, sg.Email) {
+			continue
+		}
+		a := args
+		a.SignatureID = sg.ID
+		if _, err := state.Schedule(tx, kind, req.ID, delay, a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runSignerEffect performs a delayed effect when its signer can be acted
+// for, waits when the signer's turn (or first e-mail) has not come, and
+// drops it when the request moved on (edited, canceled, finished) or the
+// signer was replaced.
+func runSignerEffect(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) error {
+	var a signerEffectArgs
+	if err := json.Unmarshal(job.Args, &a); err != nil {
+		return nil
+	}
+	req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, job.Subject)
+	if err != nil || req.Generation != a.Generation || req.Phase != state.PhaseSent || req.CancelPending {
+		return nil
+	}
+	sg := req.Signature(a.SignatureID)
+	if sg == nil || sg.Status != state.SigAwaiting {
+		return nil
+	}
+	ready := isTurn(req, sg)
+	if job.Kind == jobScenarioBounce {
+		ready = sg.Notified
+	}
+	if !ready {
+		_, err := state.Schedule(tx, job.Kind, job.Subject, time.Duration(a.Every), a)
+		return err
+	}
+	switch {
+	case job.Kind == jobScenarioBounce:
+		_, err = s.signerBounce(tx, a.SignatureID)
+	case a.Do == "view":
+		_, err = s.signerView(tx, a.SignatureID)
+	case a.Do == "sign":
+		_, err = s.signerSign(tx, a.SignatureID, a.Values, "")
+	case a.Do == "decline":
+		_, err = s.signerDecline(tx, a.SignatureID, a.Reason)
+	}
+	if err != nil {
+		// The signer cannot do it (decline not allowed, ...): the rule's
+		// effect does not happen, as a real signer's attempt would fail.
+		w.Logger().Info("scenario effect not applied", "rule", a.Rule, "signature", a.SignatureID, "err", err)
+		return nil
+	}
+	return nil
+}

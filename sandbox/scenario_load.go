@@ -1,0 +1,317 @@
+package sandbox
+
+// Loading scenarios into a world: parse strictly, prepare the seeded
+// objects outside any transaction (decoding, validation, document
+// conversion), then seed, apply the configuration and store the rules in
+// one write transaction, so that a broken scenario leaves nothing behind.
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
+	"github.com/signsandbox/signsandbox/scenarios"
+)
+
+func init() {
+	scenarioLoader = func(s *Sandbox, w *world.World, name string, data []byte) error {
+		if path, ok := strings.CutPrefix(name, recordSourcePrefix); ok {
+			return s.startFileRecording(w, path)
+		}
+		_, err := s.loadScenarioSource(w, name, data, nil)
+		return err
+	}
+	namedScenarioLoader = func(s *Sandbox, w *world.World, name string) error {
+		_, err := s.loadNamedOrInline(w, name, nil)
+		return err
+	}
+}
+
+// loadNamedOrInline loads a ready scenario of the library by name, or an
+// inline document (anything with a line break or starting with "{").
+func (s *Sandbox) loadNamedOrInline(w *world.World, name string, r *http.Request) (*scenarioView, error) {
+	trimmed := strings.TrimSpace(name)
+	if strings.ContainsAny(trimmed, "\n") || strings.HasPrefix(trimmed, "{") {
+		return s.loadScenarioSource(w, "inline scenario", []byte(name), r)
+	}
+	data, err := scenarios.Read(trimmed)
+	if err != nil {
+		return nil, apierr.Badf("", "No ready scenario is named %q (the library has: %s).", trimmed, strings.Join(scenarios.Names(), ", "))
+	}
+	return s.loadScenarioSource(w, "scenarios/"+trimmed+".yaml", data, r)
+}
+
+// scenarioView is a loaded scenario as the control plane shows it.
+type scenarioView struct {
+	Name        string         `json:"name"`
+	Description string         `json:"description,omitempty"`
+	Source      string         `json:"source"`
+	LoadedAt    int64          `json:"loaded_at"`
+	Rules       []ruleView     `json:"rules"`
+	Seeded      map[string]any `json:"seeded"`
+}
+
+// ruleView is one rule with its counters.
+type ruleView struct {
+	ID      string `json:"id"`
+	Name    string `json:"name,omitempty"`
+	Effect  string `json:"effect"`
+	Matched int    `json:"matched"`
+	Fired   int    `json:"fired"`
+	// From and Until are the rule's window in Unix seconds (absent when
+	// open).
+	From  int64 `json:"from,omitempty"`
+	Until int64 `json:"until,omitempty"`
+}
+
+func viewScenario(tx *state.Txn, sc *state.Scenario) scenarioView {
+	v := scenarioView{Name: sc.ID, Description: sc.Description, Source: sc.Source, LoadedAt: sc.LoadedAt,
+		Rules: []ruleView{}, Seeded: map[string]any{}}
+	if len(sc.Seeded) > 0 {
+		_ = json.Unmarshal(sc.Seeded, &v.Seeded)
+	}
+	rows, _ := state.All[state.ScenarioRule](tx, state.TableScenarioRules, state.IndexScenario, sc.ID)
+	for _, r := range rows {
+		rv := ruleView{ID: r.ID, Name: r.Name, Effect: r.Effect, Matched: r.Matched, Fired: r.Fired}
+		if r.From != 0 {
+			rv.From = time.Unix(0, r.From).Unix()
+		}
+		if r.Until != 0 {
+			rv.Until = time.Unix(0, r.Until).Unix()
+		}
+		v.Rules = append(v.Rules, rv)
+	}
+	sortRuleViews(v.Rules)
+	return v
+}
+
+// sortRuleViews keeps rules in the order they were written.
+func sortRuleViews(rs []ruleView) {
+	for i := 1; i < len(rs); i++ {
+		for j := i; j > 0 && ruleIndex(rs[j].ID) < ruleIndex(rs[j-1].ID); j-- {
+			rs[j], rs[j-1] = rs[j-1], rs[j]
+		}
+	}
+}
+
+func ruleIndex(id string) int {
+	_, n, _ := strings.Cut(id, "#")
+	i, _ := parseInt64(n)
+	return int(i)
+}
+
+// scenarioErr turns a scenario problem into the control plane's 400.
+func scenarioErr(err error) error {
+	var se *scenario.Error
+	if errors.As(err, &se) {
+		return apierr.Badf("", "%s", se.Error())
+	}
+	return err
+}
+
+// loadScenarioSource parses a scenario document and loads it into w. r,
+// when given, is the control call that loads it: the URLs of seeded
+// requests use its host, as the API's own would.
+func (s *Sandbox) loadScenarioSource(w *world.World, source string, data []byte, r *http.Request) (*scenarioView, error) {
+	p, err := scenario.ParseDocument(source, data, scenarioVocabulary())
+	if err != nil {
+		return nil, scenarioErr(err)
+	}
+	doc := p.Doc
+	if doc.Recording != nil {
+		return nil, scenarioErr(p.Issue([]any{"recording"},
+			"this is a recorded session: replay it with `signsandbox run` (it starts from the world state it was recorded from)"))
+	}
+	plan, err := s.planSeed(w, p, r)
+	if err != nil {
+		return nil, scenarioErr(err)
+	}
+	var view scenarioView
+	err = w.Store.Update(func(tx *state.Txn) error {
+		if _, err := state.Get[state.Scenario](tx, state.TableScenarios, doc.Name); err == nil {
+			return apierr.Conflictf("A scenario named %q is already loaded in this world; DELETE /_sandbox/scenarios/%s first.", doc.Name, doc.Name)
+		}
+		if doc.Config != nil {
+			if err := applyScenarioConfig(tx, doc.Config); err != nil {
+				return p.Issue([]any{"config"}, err.Error())
+			}
+		}
+		seeded, err := plan.apply(tx)
+		if err != nil {
+			return err
+		}
+		if err := s.storeRules(tx, p, seeded); err != nil {
+			return err
+		}
+		raw, err := json.Marshal(seeded)
+		if err != nil {
+			return err
+		}
+		row := &state.Scenario{ID: doc.Name, Seq: tx.Seq(), Description: doc.Description, Source: source,
+			LoadedAt: tx.Unix(), Rules: len(doc.Rules), Seeded: raw}
+		if err := state.Put(tx, state.TableScenarios, row); err != nil {
+			return err
+		}
+		view = viewScenario(tx, row)
+		return nil
+	})
+	if err != nil {
+		return nil, scenarioErr(err)
+	}
+	return &view, nil
+}
+
+// applyScenarioConfig merges a partial configuration.
+func applyScenarioConfig(tx *state.Txn, partial map[string]any) error {
+	cfg := state.GetConfig(tx)
+	if err := mergeJSONInto(partial, &cfg); err != nil {
+		return errors.New(configMessage(err))
+	}
+	if err := validateConfig(cfg); err != nil {
+		return errors.New(configMessage(err))
+	}
+	return state.PutConfig(tx, cfg)
+}
+
+// storeRules writes the rules of a scenario (windows resolved against the
+// load time) and applies the effects that happen once at load.
+func (s *Sandbox) storeRules(tx *state.Txn, p *scenario.Parsed, seeded map[string]any) error {
+	doc := p.Doc
+	for i := range doc.Rules {
+		r := &doc.Rules[i]
+		at := []any{"rules", i}
+		spec, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		row := &state.ScenarioRule{ID: fmt.Sprintf("%s#%d", doc.Name, i), Scenario: doc.Name, Index: i, Seq: tx.Seq(),
+			Name: r.Name, Effect: r.Effect(), Spec: spec}
+		if w := r.Window; w != nil {
+			if w.From != "" {
+				t, err := scenario.WindowBound(w.From, tx.Now())
+				if err != nil {
+					return p.Issue(append(at, "window", "from"), err.Error())
+				}
+				row.From = t.UnixNano()
+			}
+			if w.Until != "" {
+				t, err := scenario.WindowBound(w.Until, tx.Now())
+				if err != nil {
+					return p.Issue(append(at, "window", "until"), err.Error())
+				}
+				row.Until = t.UnixNano()
+			}
+			if row.Until != 0 && row.Until <= tx.Now().UnixNano() {
+				return p.Issue(append(at, "window", "until"), "the window has already ended at the world's current time "+tx.Now().Format(time.RFC3339))
+			}
+		}
+		switch row.Effect {
+		case scenario.EffectExhaustQuota:
+			if err := s.exhaustQuota(tx, r.ExhaustQuota); err != nil {
+				return p.Issue(append(at, "exhaust_quota"), err.Error())
+			}
+			row.Matched, row.Fired = 1, 1
+		case scenario.EffectRateLimit:
+			if err := applyRateLimit(tx, r.RateLimit); err != nil {
+				return p.Issue(append(at, "rate_limit"), err.Error())
+			}
+			row.Matched, row.Fired = 1, 1
+		}
+		if err := state.Put(tx, state.TableScenarioRules, row); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// exhaustQuota sets an account's quota to 0.
+func (s *Sandbox) exhaustQuota(tx *state.Txn, q *scenario.ExhaustQuota) error {
+	email := q.Account
+	var a *state.Account
+	var err error
+	if email == "" {
+		a, err = state.Get[state.Account](tx, state.TableAccounts, s.fixtures.Accounts[0].ID)
+	} else {
+		a, err = state.AccountByEmail(tx, email)
+	}
+	if err != nil {
+		return fmt.Errorf("no account %s in this world", email)
+	}
+	quota := q.Quota
+	if quota == "" {
+		quota = "api_signature_requests"
+	}
+	c := state.Clone(a)
+	zero := 0
+	switch scenario.QuotaFields[quota] {
+	case "api_signature_requests_left":
+		c.Quotas.APISignatureRequestsLeft = &zero
+	case "templates_left":
+		c.Quotas.TemplatesLeft = &zero
+	case "documents_left":
+		c.Quotas.DocumentsLeft = &zero
+	case "sms_verifications_left":
+		c.Quotas.SMSVerificationsLeft = &zero
+	case "num_fax_pages_left":
+		c.Quotas.NumFaxPagesLeft = &zero
+	default:
+		return fmt.Errorf("unknown quota %q", quota)
+	}
+	return state.Put(tx, state.TableAccounts, c)
+}
+
+// applyRateLimit turns on enforcement with the given limit and window.
+func applyRateLimit(tx *state.Txn, rl *scenario.RateLimitEffect) error {
+	cfg := state.GetConfig(tx)
+	cfg.RateLimit.Enforce, cfg.RateLimit.Limit = true, rl.Limit
+	if rl.Window != "" {
+		d, err := scenario.ParseDuration(rl.Window)
+		if err != nil {
+			return err
+		}
+		cfg.RateLimit.Window = state.Duration(d)
+	}
+	if err := validateConfig(cfg); err != nil {
+		return errors.New(configMessage(err))
+	}
+	return state.PutConfig(tx, cfg)
+}
+
+// unloadScenario removes a scenario and its rules and marks (seeded
+// objects and configuration changes stay: they are part of the world now).
+func unloadScenario(tx *state.Txn, name string) error {
+	sc, err := state.Get[state.Scenario](tx, state.TableScenarios, name)
+	if err != nil {
+		return errControlNotFound("scenario", name)
+	}
+	rows, err := state.All[state.ScenarioRule](tx, state.TableScenarioRules, state.IndexScenario, name)
+	if err != nil {
+		return err
+	}
+	ids := map[string]bool{}
+	for _, r := range rows {
+		ids[r.ID] = true
+		if err := tx.Delete(state.TableScenarioRules, r); err != nil {
+			return err
+		}
+	}
+	marks, err := state.All[state.ScenarioMark](tx, state.TableScenarioMarks, state.IndexID)
+	if err != nil {
+		return err
+	}
+	for _, m := range marks {
+		if ids[m.Rule] {
+			if err := tx.Delete(state.TableScenarioMarks, m); err != nil {
+				return err
+			}
+		}
+	}
+	return tx.Delete(state.TableScenarios, sc)
+}

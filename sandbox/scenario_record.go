@@ -1,0 +1,291 @@
+package sandbox
+
+// Recording a world's session as a scenario file: every API call with its
+// answer, every control action and every clock move becomes a step whose
+// expectations are the recorded answer (status, content type, exact JSON
+// and the SHA-256 of the exact bytes). The file starts from the world's
+// exported state at the moment recording began, so that a replay (by
+// `signsandbox run`) imports that state into a fresh world and gets the
+// same IDs and times: they come from the world's seeded sequence and
+// clock, which the state carries.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
+)
+
+// recordSourcePrefix marks the pseudo-scenario WithRecording queues: the
+// options' scenario list is the one channel that reaches the default
+// world when it is created (config is not extensible from here).
+const recordSourcePrefix = "\x00record:"
+
+// WithRecording records the default world's session into path, as a
+// scenario file (YAML, or JSON when path ends in .json) rewritten after
+// every call. Give it after the scenarios to load: the recording starts
+// from the world they leave.
+func WithRecording(path string) Option { return WithScenario(recordSourcePrefix+path, nil) }
+
+const recorderExt = "scenario.recorder"
+
+// worldRecorder is a world's recording state.
+type worldRecorder struct {
+	mu   sync.Mutex
+	rec  *scenario.Recorder
+	file string
+	// before holds the world time at which calls started (set by the call
+	// hook, read by the after-call hook).
+	before sync.Map // *call -> time.Time
+	host   string
+	err    error
+}
+
+func recorderOf(w *world.World) *worldRecorder {
+	return world.Ext(w, recorderExt, func() *worldRecorder { return &worldRecorder{} })
+}
+
+// active returns the running recorder, or nil.
+func (wr *worldRecorder) active() *scenario.Recorder {
+	wr.mu.Lock()
+	defer wr.mu.Unlock()
+	return wr.rec
+}
+
+// Close writes the file a last time when the world closes.
+func (wr *worldRecorder) Close() {
+	wr.mu.Lock()
+	defer wr.mu.Unlock()
+	if wr.rec != nil && wr.file != "" {
+		_ = writeRecording(wr.file, wr.rec.Document())
+	}
+}
+
+func init() {
+	callHooks = append(callHooks, recordCallStart)
+	afterCallHooks = append(afterCallHooks, recordCall)
+	afterControlHooks = append(afterControlHooks, recordControl)
+}
+
+var recordNameRE = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// recordingName makes a scenario name of a file name.
+func recordingName(path string) string {
+	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	n := strings.Trim(recordNameRE.ReplaceAllString(base, "-"), "-._")
+	if n == "" {
+		return "recording"
+	}
+	if len(n) > 64 {
+		n = n[:64]
+	}
+	return n
+}
+
+// startRecording begins recording w from its current state.
+func (s *Sandbox) startRecording(w *world.World, name, host, file string) error {
+	wr := recorderOf(w)
+	wr.mu.Lock()
+	defer wr.mu.Unlock()
+	if wr.rec != nil {
+		return fmt.Errorf("this world is already being recorded; POST /_sandbox/record/stop first")
+	}
+	st, err := exportWorld(w)
+	if err != nil {
+		return err
+	}
+	source := "sandbox world " + w.ID
+	wr.rec = scenario.NewRecorder(name, source, host, st, w.Now())
+	wr.file, wr.host, wr.err = file, host, nil
+	if file != "" {
+		return writeRecording(file, wr.rec.Document())
+	}
+	return nil
+}
+
+// startFileRecording serves WithRecording (signsandbox --record FILE).
+func (s *Sandbox) startFileRecording(w *world.World, path string) error {
+	if err := s.startRecording(w, recordingName(path), "", path); err != nil {
+		return fmt.Errorf("record %s: %w", path, err)
+	}
+	return nil
+}
+
+// stopRecording ends the recording of w and answers its document.
+func (s *Sandbox) stopRecording(w *world.World) (*scenario.Document, error) {
+	wr := recorderOf(w)
+	wr.mu.Lock()
+	defer wr.mu.Unlock()
+	if wr.rec == nil {
+		return nil, fmt.Errorf("this world is not being recorded; POST /_sandbox/record/start first")
+	}
+	doc := wr.rec.Document()
+	if wr.file != "" {
+		if err := writeRecording(wr.file, doc); err != nil {
+			return nil, err
+		}
+	}
+	wr.rec, wr.file = nil, ""
+	return doc, nil
+}
+
+// exportWorld is the state a recording starts from (as GET /_sandbox/state).
+func exportWorld(w *world.World) (any, error) {
+	tables, err := state.Export(w.Store.Read())
+	if err != nil {
+		return nil, err
+	}
+	raw, err := json.Marshal(WorldState{Format: StateFormat,
+		Clock: StateClock{Mode: w.Mode(), Now: w.Now().Format(time.RFC3339Nano)}, Tables: tables})
+	if err != nil {
+		return nil, err
+	}
+	return scenario.OrderedJSON(raw)
+}
+
+// writeRecording replaces the file atomically.
+func writeRecording(path string, doc *scenario.Document) error {
+	b, err := scenario.Marshal(doc, scenario.FormatFor(path))
+	if err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// recordCallStart notes the world time at which an API call starts.
+func recordCallStart(c *call) (any, error, bool) {
+	if c.w == nil {
+		return nil, nil, false
+	}
+	if wr := recorderOf(c.w); wr.active() != nil {
+		wr.before.Store(c, c.w.Now())
+	}
+	return nil, nil, false
+}
+
+// recordCall records an API call of a world being recorded.
+func recordCall(c *call, v any, err error) {
+	if c.w == nil {
+		return
+	}
+	wr := recorderOf(c.w)
+	b, hadStart := wr.before.LoadAndDelete(c)
+	rec := wr.active()
+	if rec == nil {
+		return
+	}
+	ex := exchangeOf(c, v, err)
+	if hadStart {
+		ex.Before = b.(time.Time)
+	} else {
+		ex.Before = ex.After
+	}
+	wr.add(rec, ex, c.r.Host)
+}
+
+// recordControl records a control call of a world being recorded (not the
+// recording's own calls, nor state imports, whose body is not kept).
+func recordControl(c *call, v any, err error) {
+	if c.w == nil {
+		return
+	}
+	p := strings.TrimPrefix(c.r.URL.Path, ControlPrefix)
+	if strings.HasPrefix(p, "/record") || (p == "/state" && c.r.Method == http.MethodPut) {
+		return
+	}
+	wr := recorderOf(c.w)
+	rec := wr.active()
+	if rec == nil {
+		return
+	}
+	wr.add(rec, exchangeOf(c, v, err), c.r.Host)
+}
+
+func (wr *worldRecorder) add(rec *scenario.Recorder, ex scenario.Exchange, host string) {
+	wr.mu.Lock()
+	defer wr.mu.Unlock()
+	if wr.rec != rec {
+		return
+	}
+	if wr.host == "" && host != "" {
+		wr.host = host
+		rec.SetHost(host)
+	}
+	rec.Add(ex)
+	if wr.file != "" {
+		if err := writeRecording(wr.file, rec.Document()); err != nil && wr.err == nil {
+			wr.err = err
+		}
+	}
+}
+
+// exchangeOf captures a call and the exact answer the response adapter
+// writes for it.
+func exchangeOf(c *call, v any, err error) scenario.Exchange {
+	ex := scenario.Exchange{Method: c.r.Method, Target: c.r.URL.RequestURI(), Auth: c.r.Header.Get("Authorization"), After: c.w.Now()}
+	if c.body == nil && c.bodyErr == nil && c.r.Body != nil && c.r.Method != http.MethodGet {
+		_, _ = c.readBody()
+	}
+	if b := c.body; b != nil {
+		if len(b.Tree) > 0 {
+			ex.Body = scenario.Normalize(b.Tree)
+		}
+		ex.Form = b.Form
+		names := make([]string, 0, len(b.Files))
+		for n := range b.Files {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			for i, f := range b.Files[n] {
+				field := f.Field
+				if field == "" {
+					field = fmt.Sprintf("%s[%d]", n, i)
+				}
+				ex.Files = append(ex.Files, scenario.FileOf(field, f.Name, f.ContentType, f.Data))
+			}
+		}
+		if len(ex.Files) > 0 {
+			ex.Form = true
+		}
+	}
+	rw := &bufferWriter{header: http.Header{}}
+	c.s.writeResult(rw, c, v, err)
+	ex.Status, ex.ContentType, ex.Answer = rw.status, rw.header.Get("Content-Type"), rw.body.Bytes()
+	return ex
+}
+
+// bufferWriter is a ResponseWriter that keeps the answer.
+type bufferWriter struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (b *bufferWriter) Header() http.Header { return b.header }
+func (b *bufferWriter) Write(p []byte) (int, error) {
+	if b.status == 0 {
+		b.status = http.StatusOK
+	}
+	return b.body.Write(p)
+}
+func (b *bufferWriter) WriteHeader(status int) {
+	if b.status == 0 {
+		b.status = status
+	}
+}

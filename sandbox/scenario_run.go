@@ -1,0 +1,142 @@
+package sandbox
+
+// Scripted runs: the steps of scenario files executed against a fresh
+// world, in a new in-process sandbox per file (listening on a loopback
+// port) or in a running sandbox (Target). This is what `signsandbox run`
+// calls; Go tests can call it too.
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
+)
+
+// ScenarioFile is a scenario document to run.
+type ScenarioFile struct {
+	// Name is shown in messages (usually the file's path).
+	Name string
+	Data []byte
+}
+
+// RunOptions configure RunScenarios.
+type RunOptions struct {
+	// Target is the base URL (scheme and host) of a running sandbox; the
+	// run creates a world there for each file. Empty runs each file in a
+	// new in-process sandbox.
+	Target string
+	// Out receives each step and a summary (nil: quiet).
+	Out io.Writer
+	// Options configure the in-process sandboxes (a fake clock at the
+	// default start comes first).
+	Options []Option
+	// Client makes the run's requests (default: a client with a timeout).
+	Client *http.Client
+}
+
+// RunResult is the outcome of one file.
+type RunResult struct {
+	File     string `json:"file"`
+	Scenario string `json:"scenario,omitempty"`
+	Steps    int    `json:"steps"`
+	Failed   int    `json:"failed"`
+	// Error says why no step could run (a refused file, a world that could
+	// not be made).
+	Error string `json:"error,omitempty"`
+	// Failures describe each failed step and its differences, by field.
+	Failures []string `json:"failures,omitempty"`
+}
+
+// OK reports whether the file ran and every step passed.
+func (r RunResult) OK() bool { return r.Error == "" && r.Failed == 0 }
+
+// RunScenarios runs the steps of each file and reports them; it never
+// stops at the first failing file.
+func RunScenarios(ctx context.Context, files []ScenarioFile, o RunOptions) []RunResult {
+	out := make([]RunResult, 0, len(files))
+	for _, f := range files {
+		out = append(out, runScenarioFile(ctx, f, o))
+	}
+	return out
+}
+
+func runScenarioFile(ctx context.Context, f ScenarioFile, o RunOptions) RunResult {
+	res := RunResult{File: f.Name}
+	fail := func(err error) RunResult {
+		res.Error = err.Error()
+		if o.Out != nil {
+			fmt.Fprintf(o.Out, "FAIL %s:\n%s\n", f.Name, indent(res.Error))
+		}
+		return res
+	}
+	doc, err := scenario.Parse(f.Name, f.Data, scenarioVocabulary())
+	if err != nil {
+		return fail(err)
+	}
+	res.Scenario = doc.Name
+	rn := &scenario.Runner{Base: o.Target, Client: o.Client, Voc: scenarioVocabulary(), Out: o.Out}
+	if o.Target == "" {
+		base, stop, err := serveInProcess(o.Options)
+		if err != nil {
+			return fail(err)
+		}
+		defer stop()
+		rn.Base, rn.DefaultWorld = base, true
+	}
+	rep := rn.Run(ctx, f.Name, f.Data, doc)
+	res.Steps, res.Failed, res.Error = len(rep.Steps), rep.Failed, rep.Error
+	for _, st := range rep.Steps {
+		if st.Passed {
+			continue
+		}
+		line := fmt.Sprintf("step %d", st.Index+1)
+		if st.Name != "" {
+			line += " (" + st.Name + ")"
+		}
+		line += ": " + st.Label
+		if st.Error != "" {
+			line += ": " + st.Error
+		}
+		for _, d := range st.Diffs {
+			line += "\n  " + d.String()
+		}
+		res.Failures = append(res.Failures, line)
+	}
+	return res
+}
+
+func indent(s string) string {
+	out := "  "
+	for _, r := range s {
+		out += string(r)
+		if r == '\n' {
+			out += "  "
+		}
+	}
+	return out
+}
+
+// serveInProcess starts a new sandbox on a loopback port.
+func serveInProcess(opts []Option) (string, func(), error) {
+	sb, err := New(append([]Option{WithFakeClock(world.DefaultStart)}, opts...)...)
+	if err != nil {
+		return "", nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		sb.Close()
+		return "", nil, err
+	}
+	srv := &http.Server{Handler: sb, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	stop := func() {
+		_ = srv.Close()
+		sb.Close()
+	}
+	return "http://" + ln.Addr().String(), stop, nil
+}

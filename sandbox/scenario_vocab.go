@@ -1,0 +1,82 @@
+package sandbox
+
+// What the scenario loader checks names against: the route table (official
+// operationIds), the official event types, the error vocabulary and the
+// world configuration. The scenario package does not import the sandbox;
+// it gets this vocabulary instead.
+
+import (
+	"encoding/json"
+	"strings"
+	"sync"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+var (
+	vocabOnce sync.Once
+	vocab     *scenario.Vocabulary
+)
+
+// scenarioVocabulary is built once from the route table and enums.
+func scenarioVocabulary() *scenario.Vocabulary {
+	vocabOnce.Do(func() {
+		v := &scenario.Vocabulary{EventTypes: append([]string(nil), eventTypes...), ErrorStatus: map[string]int{}}
+		for _, op := range Operations() {
+			v.Operations = append(v.Operations, scenario.Operation{ID: op.ID, Method: op.Method, Path: op.Path})
+		}
+		for _, n := range apierr.Names() {
+			v.ErrorStatus[string(n)] = n.Status()
+		}
+		v.CheckConfig = checkScenarioConfig
+		vocab = v
+	})
+	return vocab
+}
+
+// checkScenarioConfig validates a scenario's partial configuration: every
+// key must be a configuration key, and the merged configuration valid.
+func checkScenarioConfig(cfg map[string]any) (string, string) {
+	var known map[string]any
+	b, _ := json.Marshal(state.DefaultConfig())
+	_ = json.Unmarshal(b, &known)
+	delete(known, "id")
+	for k, v := range cfg {
+		def, ok := known[k]
+		if !ok {
+			return k, "unknown configuration key " + k + " (see GET /_sandbox/config)"
+		}
+		if sub, isMap := def.(map[string]any); isMap {
+			m, ok := v.(map[string]any)
+			if !ok {
+				return k, k + " is an object"
+			}
+			for sk := range m {
+				if _, ok := sub[sk]; !ok {
+					return k + "." + sk, "unknown configuration key " + k + "." + sk
+				}
+			}
+		}
+	}
+	c := state.DefaultConfig()
+	if err := mergeJSONInto(cfg, &c); err != nil {
+		return "", configMessage(err)
+	}
+	if err := validateConfig(c); err != nil {
+		key := ""
+		if e, ok := apierr.As(err); ok {
+			key = strings.NewReplacer("[", ".", "]", "").Replace(e.Path)
+		}
+		return key, configMessage(err)
+	}
+	return "", ""
+}
+
+func configMessage(err error) string {
+	if e, ok := apierr.As(err); ok {
+		return e.Msg
+	}
+	return err.Error()
+}
