@@ -1,0 +1,108 @@
+package sandbox_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/conformance"
+	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
+)
+
+// udExample reads an official request example, or skips the test when the
+// reference material is not beside the repository.
+func udExample(t *testing.T, name string) map[string]any {
+	t.Helper()
+	p := filepath.Join(filepath.Dir(conformance.Path()), "examples", "json", name)
+	raw, err := os.ReadFile(p)
+	if err != nil {
+		t.Skipf("official example %s not available: %v", p, err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var m map[string]any
+	require.NoError(t, dec.Decode(&m))
+	return m
+}
+
+// TestUnclaimedDraftOfficialExamples: every official request example of
+// the draft operations is accepted as it is (with the fixture app's
+// client_id and a template of this world), JSON with file_urls.
+func TestUnclaimedDraftOfficialExamples(t *testing.T) {
+	srv := newServer(t, sandbox.WithOfflineFiles())
+	tid := bkTemplate(t, srv)
+	for _, tc := range []struct{ file, op string }{
+		{"UnclaimedDraftCreateRequest.json", "create"},
+		{"UnclaimedDraftCreateRequestFormFieldGroups.json", "create"},
+		{"UnclaimedDraftCreateRequestFormFieldRules.json", "create"},
+		{"UnclaimedDraftCreateRequestFormFieldsPerDocument.json", "create"},
+		{"UnclaimedDraftCreateEmbeddedRequest.json", "create_embedded"},
+		{"UnclaimedDraftCreateEmbeddedRequestFormFieldGroups.json", "create_embedded"},
+		{"UnclaimedDraftCreateEmbeddedRequestFormFieldRules.json", "create_embedded"},
+		{"UnclaimedDraftCreateEmbeddedRequestFormFieldsPerDocument.json", "create_embedded"},
+		{"UnclaimedDraftCreateEmbeddedWithTemplateRequest.json", "create_embedded_with_template"},
+	} {
+		t.Run(strings.TrimSuffix(tc.file, ".json"), func(t *testing.T) {
+			body := udExample(t, tc.file)
+			if _, ok := body["client_id"]; ok {
+				body["client_id"] = srClientID
+			}
+			if _, ok := body["template_ids"]; ok {
+				body["template_ids"] = []string{tid}
+			}
+			r := srv.Do(http.MethodPost, "/v3/unclaimed_draft/"+tc.op, body)
+			require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+			d := r.Map()["unclaimed_draft"].(map[string]any)
+			assert.Len(t, d["signature_request_id"], 40)
+			assert.Equal(t, body["test_mode"], d["test_mode"])
+		})
+	}
+}
+
+// TestUnclaimedDraftDeterministic: the same calls on two servers give the
+// same ids, claim URLs (relative to each server) and requests.
+func TestUnclaimedDraftDeterministic(t *testing.T) {
+	run := func() []string {
+		srv := newServer(t)
+		var out []string
+		d := udDraft(t, srv, "create", udRequestSignature())
+		e := udDraft(t, srv, "create_embedded", udEmbedded())
+		for _, x := range []map[string]any{d, e} {
+			raw, _ := json.Marshal(x)
+			out = append(out, strings.ReplaceAll(string(raw), srv.URL, "<base>"))
+		}
+		sr := udClaimOK(t, srv, e["signature_request_id"].(string), nil)
+		raw, _ := json.Marshal(sr)
+		out = append(out, strings.ReplaceAll(string(raw), srv.URL, "<base>"))
+		return out
+	}
+	assert.Equal(t, run(), run())
+}
+
+// TestUnclaimedDraftSurvivesExport: a draft waiting for its user is part of
+// the world's state: exported, imported into another world, it is still
+// claimed and sent there.
+func TestUnclaimedDraftSurvivesExport(t *testing.T) {
+	srv := newServer(t)
+	d := udDraft(t, srv, "create", udRequestSignature())
+	got := srv.Do(http.MethodGet, sandbox.ControlPrefix+"/state", nil)
+	require.Equal(t, http.StatusOK, got.Status)
+
+	other := sandboxtest.NewServer(t)
+	r := other.Do(http.MethodPut, sandbox.ControlPrefix+"/state", got.Body)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	claim := strings.Replace(d["claim_url"].(string), srv.URL, other.URL, 1)
+	page := other.DoAs("", http.MethodGet, strings.TrimPrefix(claim, other.URL), nil)
+	require.Equal(t, http.StatusOK, page.Status, "%s", page.Body)
+	sr := udClaimOK(t, other, d["signature_request_id"].(string), nil)
+	assert.Equal(t, "Lease", sr["subject"])
+	assert.Equal(t, map[string]any{"ref": "L-7"}, sr["metadata"])
+}
