@@ -113,11 +113,29 @@ function setup(options = {}) {
     },
   };
 
+  let markReady;
+  let markFailed;
+  const ready = new Promise((resolve, reject) => {
+    markReady = resolve;
+    markFailed = reject;
+  });
+  ready.catch(() => {});
+  /** Like node:test's before(), but runs once this file's world exists. */
+  h.before = (fn) => nodeTest.before(async () => {
+    await ready;
+    await fn();
+  });
   nodeTest.before(async () => {
-    h.base = await baseURL();
-    h.world = await sandbox.createWorld(h.base, options.world || {});
-    h.control = new sandbox.Control(h.base, h.world.api_key);
-    if (options.config) await h.control.config(options.config);
+    try {
+      h.base = await baseURL();
+      h.world = await sandbox.createWorld(h.base, options.world || {});
+      h.control = new sandbox.Control(h.base, h.world.api_key);
+      if (options.config) await h.control.config(options.config);
+      markReady();
+    } catch (e) {
+      markFailed(e);
+      throw e;
+    }
   });
   nodeTest.after(async () => {
     if (privateServer) await sandbox.stopBinary(privateServer);

@@ -73,6 +73,24 @@ async function startReceiver({ respond } = {}) {
       }
       return deliveries;
     },
+    /**
+     * Problems of every delivery so far: unparsable payloads, payloads that
+     * differ from the SDK model, and hashes that EventCallbackHelper.isValid
+     * does not accept with keyFor(delivery) (the API key of its account).
+     */
+    problems(keyFor) {
+      const out = [];
+      for (const d of deliveries) {
+        const what = `${d.path} ${d.event ? d.event.event.eventType : ''}`;
+        if (d.parseError) out.push(`${what}: ${d.parseError}`);
+        else {
+          for (const p of d.shapeProblems) out.push(`${what}: ${p}`);
+          const key = keyFor && keyFor(d);
+          if (key && !sdk.EventCallbackHelper.isValid(key, d.event)) out.push(`${what}: event_hash does not validate`);
+        }
+      }
+      return out;
+    },
     close() {
       return new Promise((resolve) => {
         server.closeAllConnections && server.closeAllConnections();

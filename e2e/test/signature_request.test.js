@@ -4,7 +4,7 @@
 // control plane, completion, downloads in all three forms, cancel, remove,
 // and the account callbacks of the lifecycle.
 
-const { before, after } = require('node:test');
+const { after } = require('node:test');
 const { setup, expectHttpError, sdk, assert, FIXTURE } = require('../lib/harness');
 const { startReceiver } = require('../lib/receiver');
 const { pdfUpload } = require('../lib/pdf');
@@ -14,8 +14,11 @@ const h = setup({ config: { fetch_file_urls: false } });
 const { SignatureRequestApi, AccountApi, EventCallbackHelper } = sdk;
 
 let receiver;
-before(async () => {
+h.before(async () => {
   receiver = await startReceiver();
+  // Every event of this file's world reaches the receiver; the last test
+  // checks them all with the SDK's model and EventCallbackHelper.
+  await h.api(AccountApi).accountUpdate({ callbackUrl: `${receiver.url}/sr` });
 });
 after(async () => {
   if (receiver) await receiver.close();
@@ -202,7 +205,6 @@ h.test('signatureRequestList pages with list_info and filters with query', async
 });
 
 h.test('signer actions through the control plane complete a request; events reach the account callback', async () => {
-  await h.api(AccountApi).accountUpdate({ callbackUrl: `${receiver.url}/sr` });
   const sr = await sendJSON({ title: 'Lifecycle' });
   await process();
   const [jack, jill] = sr.signatures;
@@ -238,7 +240,6 @@ h.test('signer actions through the control plane complete a request; events reac
   const viewed = mine.find((d) => d.event.event.eventType === 'signature_request_viewed');
   assert.equal(viewed.event.event.eventMetadata.relatedSignatureId, jack.signatureId);
   require('../lib/record').note('accountUpdateEventCallback');
-  await h.api(AccountApi).accountUpdate({ callbackUrl: '' });
 });
 
 h.test('signatureRequestRemind reminds a signer once an hour', async () => {
@@ -376,4 +377,17 @@ h.test("signatureRequestList with account_id 'all' includes a teammate's request
   assert.deepEqual(all, ['By the admin', 'By the teammate']);
   const theirs = (await admin.signatureRequestList(FIXTURE.teammate.id)).body.signatureRequests.map((s) => s.title);
   assert.deepEqual(theirs, ['By the teammate']);
+});
+
+h.test('every callback this file received matches the SDK model and validates with EventCallbackHelper', async () => {
+  await h.settleCallbacks();
+  assert.deepEqual(receiver.problems(() => h.world.api_key), []);
+  const seen = new Set(receiver.events().map((d) => d.event.event.eventType));
+  for (const t of ['callback_test', 'signature_request_sent', 'signature_request_viewed', 'signature_request_signed', 'signature_request_all_signed',
+    'signature_request_downloadable', 'signature_request_declined', 'signature_request_reassigned', 'signature_request_remind', 'signature_request_canceled']) {
+    assert.ok(seen.has(t), `${t} among ${[...seen].join(', ')}`);
+  }
+  const declined = receiver.events('signature_request_declined')[0].event;
+  assert.equal(declined.event.eventMetadata.eventMessage, 'Not today', 'the decline reason is the event_message');
+  for (const d of receiver.events()) assert.equal(EventCallbackHelper.getCallbackType(d.event), EventCallbackHelper.EVENT_TYPE_ACCOUNT_CALLBACK);
 });

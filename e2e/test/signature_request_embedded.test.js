@@ -124,3 +124,8 @@ h.test('an expired sign URL stops working and reports sign_url_invalid', async (
   const again = (await h.api(EmbeddedApi).embeddedSignUrl(sr.signatures[0].signatureId)).body.embedded;
   assert.equal((await fetch(again.signUrl)).status, 200);
 });
+
+h.test('every callback this file received matches the SDK model and validates with EventCallbackHelper', () => {
+  assert.ok(receiver.deliveries.length > 0, 'callbacks were received');
+  assert.deepEqual(receiver.problems(() => h.world.api_key), []);
+});

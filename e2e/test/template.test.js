@@ -233,3 +233,8 @@ h.test('templateCreate validation: missing signer_roles, fields for a role that 
   assert.match(e.body.error.errorPath, /^form_fields_per_document\[0\]/);
   await expectHttpError(api.templateGet('0'.repeat(40)), { status: 404, errorName: 'not_found' });
 });
+
+h.test('every callback this file received matches the SDK model and validates with EventCallbackHelper', () => {
+  assert.ok(receiver.deliveries.length > 0, 'callbacks were received');
+  assert.deepEqual(receiver.problems(() => h.world.api_key), []);
+});
