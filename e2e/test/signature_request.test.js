@@ -379,12 +379,30 @@ h.test("signatureRequestList with account_id 'all' includes a teammate's request
   assert.deepEqual(theirs, ['By the teammate']);
 });
 
+h.test('expires_at on the world clock: the request expires; a bounced e-mail is reported', async () => {
+  const { now } = await h.control.clock();
+  const sr = await sendJSON({ title: 'Expiring', expiresAt: now + 3 * 86400, signers: [signer('X', 'x@example.com'), signer('Y', 'y@example.com')] });
+  // The sandbox keeps whole hours of an expiry (rounded down), as it documents for the service.
+  assert.equal(sr.expiresAt, Math.floor((now + 3 * 86400) / 3600) * 3600);
+  await process();
+  await h.control.post(`/signatures/${sr.signatures[1].signatureId}/bounce`);
+  await h.control.advance(3 * 86400 + 1);
+  const cur = (await h.api(SignatureRequestApi).signatureRequestGet(sr.signatureRequestId)).body.signatureRequest;
+  assert.ok(cur.signatures.every((s) => s.statusCode === 'expired'), cur.signatures.map((s) => s.statusCode).join(','));
+  await h.settleCallbacks();
+  const types = receiver.events().filter((d) => d.event.signatureRequest && d.event.signatureRequest.signatureRequestId === sr.signatureRequestId).map((d) => d.event.event.eventType);
+  assert.ok(types.includes('signature_request_email_bounce'), types.join(', '));
+  assert.ok(types.includes('signature_request_expired'), types.join(', '));
+  await expectHttpError(h.api(SignatureRequestApi).signatureRequestSend({ title: 'Past', expiresAt: now - 10, signers: [signer('P', 'p@example.com')], fileUrls: ['https://example.com/p.pdf'], testMode: true }), { status: 400, errorPath: 'expires_at' });
+});
+
 h.test('every callback this file received matches the SDK model and validates with EventCallbackHelper', async () => {
   await h.settleCallbacks();
   assert.deepEqual(receiver.problems(() => h.world.api_key), []);
   const seen = new Set(receiver.events().map((d) => d.event.event.eventType));
   for (const t of ['callback_test', 'signature_request_sent', 'signature_request_viewed', 'signature_request_signed', 'signature_request_all_signed',
-    'signature_request_downloadable', 'signature_request_declined', 'signature_request_reassigned', 'signature_request_remind', 'signature_request_canceled']) {
+    'signature_request_downloadable', 'signature_request_declined', 'signature_request_reassigned', 'signature_request_remind', 'signature_request_canceled',
+    'signature_request_email_bounce', 'signature_request_expired']) {
     assert.ok(seen.has(t), `${t} among ${[...seen].join(', ')}`);
   }
   const declined = receiver.events('signature_request_declined')[0].event;
