@@ -1,0 +1,225 @@
+package sandbox
+
+// The recording proxy: it forwards every request to another server that
+// speaks this API (the real service's test mode, or another sandbox) and
+// writes the session in the recording format. A session recorded against
+// the real service can then be replayed against the sandbox as a fidelity
+// check (`signsandbox run` reports every difference by field). When the
+// upstream is a sandbox, the proxy also captures the world's state at the
+// first call and the world time around each call, so that the recording
+// replays exactly.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
+	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
+)
+
+// RecordingProxy is an http.Handler that forwards to an upstream and
+// records each exchange.
+type RecordingProxy struct {
+	upstream *url.URL
+	out      string
+	client   *http.Client
+
+	mu      sync.Mutex
+	rec     *scenario.Recorder
+	sandbox bool // the upstream answers /_sandbox/health
+	started bool
+	err     error
+}
+
+// maxProxyBody bounds a request or answer the proxy keeps.
+const maxProxyBody = 64 << 20
+
+// NewRecordingProxy records the traffic it forwards to upstream into the
+// file out (YAML, or JSON when out ends in .json), rewritten after every
+// exchange. client defaults to one with a generous timeout.
+func NewRecordingProxy(upstream, out string, client *http.Client) (*RecordingProxy, error) {
+	u, err := url.Parse(strings.TrimSuffix(upstream, "/"))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("upstream %q is not an http(s) URL", upstream)
+	}
+	if client == nil {
+		client = &http.Client{Timeout: 5 * time.Minute, CheckRedirect: noRedirects}
+	}
+	return &RecordingProxy{upstream: u, out: out, client: client}, nil
+}
+
+// Err is the last problem writing the file, if any.
+func (p *RecordingProxy) Err() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.err
+}
+
+// Calls is the number of recorded exchanges.
+func (p *RecordingProxy) Calls() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.rec == nil {
+		return 0
+	}
+	return p.rec.Calls()
+}
+
+// ServeHTTP forwards one request and records it. Exchanges are recorded
+// one at a time, in the order they complete.
+func (p *RecordingProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxProxyBody+1))
+	if err != nil || len(body) > maxProxyBody {
+		http.Error(w, "signsandbox record: the request body could not be read or is too large", http.StatusBadRequest)
+		return
+	}
+	auth := r.Header.Get("Authorization")
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.started {
+		p.start(auth)
+	}
+	before := p.worldTime(auth)
+	resp, answer, err := p.forward(r, body)
+	if err != nil {
+		http.Error(w, "signsandbox record: upstream: "+err.Error(), http.StatusBadGateway)
+		return
+	}
+	after := p.worldTime(auth)
+	for k, vs := range resp.Header {
+		if hopHeaders[http.CanonicalHeaderKey(k)] {
+			continue
+		}
+		w.Header()[k] = vs
+	}
+	w.WriteHeader(resp.StatusCode)
+	_, _ = w.Write(answer)
+
+	ex := scenario.Exchange{Method: r.Method, Target: r.URL.RequestURI(), Auth: auth, Status: resp.StatusCode,
+		ContentType: resp.Header.Get("Content-Type"), Answer: answer, Before: before, After: after}
+	if len(body) > 0 {
+		req, _ := http.NewRequest(r.Method, r.URL.String(), bytes.NewReader(body))
+		req.Header.Set("Content-Type", r.Header.Get("Content-Type"))
+		if b, err := wire.ReadBody(req, wire.Limits{MaxBodyBytes: maxProxyBody, MaxDepth: 64, MaxParams: 100000}); err == nil {
+			if len(b.Tree) > 0 {
+				ex.Body = scenario.Normalize(b.Tree)
+			}
+			ex.Form = b.Form
+			for _, name := range sortedStringKeys(b.Files) {
+				for i, f := range b.Files[name] {
+					field := f.Field
+					if field == "" {
+						field = fmt.Sprintf("%s[%d]", name, i)
+					}
+					ex.Files = append(ex.Files, scenario.FileOf(field, f.Name, f.ContentType, f.Data))
+				}
+			}
+			if len(ex.Files) > 0 {
+				ex.Form = true
+			}
+		}
+	}
+	p.rec.Add(ex)
+	if err := writeRecording(p.out, p.rec.Document()); err != nil {
+		p.err = err
+	}
+}
+
+// hopHeaders are not forwarded.
+var hopHeaders = map[string]bool{
+	"Connection": true, "Keep-Alive": true, "Proxy-Authenticate": true, "Proxy-Authorization": true,
+	"Te": true, "Trailer": true, "Transfer-Encoding": true, "Upgrade": true, "Content-Length": true,
+}
+
+// start begins the recording at the first call: when the upstream is a
+// sandbox, from the state of the world the call's credentials reach.
+func (p *RecordingProxy) start(auth string) {
+	p.started = true
+	var st any
+	var start time.Time
+	if code, _, err := p.get("/_sandbox/health", ""); err == nil && code == http.StatusOK {
+		p.sandbox = true
+		if code, raw, err := p.get("/_sandbox/state", auth); err == nil && code == http.StatusOK {
+			if v, err := scenario.OrderedJSON(raw); err == nil {
+				st = v
+			}
+			var ws WorldState
+			if json.Unmarshal(raw, &ws) == nil {
+				start, _ = time.Parse(time.RFC3339Nano, ws.Clock.Now)
+			}
+		}
+	}
+	p.rec = scenario.NewRecorder(recordingName(p.out), "upstream "+p.upstream.String(), p.upstream.Host, st, start)
+}
+
+// worldTime asks a sandbox upstream for its world time (zero otherwise).
+func (p *RecordingProxy) worldTime(auth string) time.Time {
+	if !p.sandbox {
+		return time.Time{}
+	}
+	code, raw, err := p.get("/_sandbox/clock", auth)
+	if err != nil || code != http.StatusOK {
+		return time.Time{}
+	}
+	var c struct {
+		Time string `json:"time"`
+		Now  int64  `json:"now"`
+	}
+	if json.Unmarshal(raw, &c) != nil {
+		return time.Time{}
+	}
+	// The clock's RFC 3339 time has whole seconds; the export's state has
+	// nanoseconds. Both move only by advances on a fake clock.
+	return time.Unix(c.Now, 0).UTC()
+}
+
+func (p *RecordingProxy) get(path, auth string) (int, []byte, error) {
+	req, err := http.NewRequest(http.MethodGet, p.upstream.String()+path, nil)
+	if err != nil {
+		return 0, nil, err
+	}
+	if auth != "" {
+		req.Header.Set("Authorization", auth)
+	}
+	resp, err := p.client.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, 1<<30))
+	return resp.StatusCode, raw, err
+}
+
+// forward sends the request upstream with the upstream's host.
+func (p *RecordingProxy) forward(r *http.Request, body []byte) (*http.Response, []byte, error) {
+	u := *p.upstream
+	u.Path = strings.TrimSuffix(p.upstream.Path, "/") + r.URL.Path
+	u.RawQuery = r.URL.RawQuery
+	req, err := http.NewRequestWithContext(r.Context(), r.Method, u.String(), bytes.NewReader(body))
+	if err != nil {
+		return nil, nil, err
+	}
+	for k, vs := range r.Header {
+		if hopHeaders[http.CanonicalHeaderKey(k)] {
+			continue
+		}
+		req.Header[k] = vs
+	}
+	resp, err := p.client.Do(req)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer resp.Body.Close()
+	answer, err := io.ReadAll(io.LimitReader(resp.Body, maxProxyBody))
+	if err != nil {
+		return nil, nil, err
+	}
+	return resp, answer, nil
+}
