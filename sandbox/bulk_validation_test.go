@@ -36,7 +36,10 @@ func TestBulkSendBadInput(t *testing.T) {
 		{"template with two roles", func(m map[string]any) { m["template_ids"] = []string{twoRoles} }, 400, "bad_request", "template_ids"},
 		{"no signer list", func(m map[string]any) { delete(m, "signer_list") }, 400, "bad_request", "signer_list"},
 		{"empty signer list", func(m map[string]any) { m["signer_list"] = []map[string]any{} }, 400, "bad_request", "signer_list"},
-		{"signer_file as text", func(m map[string]any) { delete(m, "signer_list"); m["signer_file"] = "name,email_address\nA,a@example.com" }, 400, "bad_request", "signer_file"},
+		{"signer_file as text", func(m map[string]any) {
+			delete(m, "signer_list")
+			m["signer_file"] = "name,email_address\nA,a@example.com"
+		}, 400, "bad_request", "signer_file"},
 		{"entry without signers", func(m map[string]any) { delete(entry(m, 1), "signers") }, 400, "bad_request", "signer_list[1][signers]"},
 		{"entry with two signers", func(m map[string]any) {
 			entry(m, 1)["signers"] = []map[string]any{signer(m, 0), signer(m, 1)}
