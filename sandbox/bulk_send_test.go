@@ -207,3 +207,39 @@ func TestBulkSendJobListAndAccess(t *testing.T) {
 	other := srv.NewWorld()
 	srErr(t, bkGet(t, srv, other.APIKey, ids[0], ""), http.StatusNotFound, "not_found", "")
 }
+
+// TestBulkSendMultipartSignerList: the SDK's multipart form (each array as
+// one JSON part) works as JSON does.
+func TestBulkSendMultipartSignerList(t *testing.T) {
+	srv := newServer(t)
+	tid := bkTemplate(t, srv)
+	r := tplMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/signature_request/bulk_send_with_template", bkBody(tid))
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	job := r.Map()["bulk_send_job"].(map[string]any)
+	assert.Equal(t, float64(2), job["total"])
+	srv.Advance(udProcess)
+	reqs := bkRequests(bkGetOK(t, srv, job["bulk_send_job_id"].(string), ""))
+	require.Len(t, reqs, 2)
+	assert.Equal(t, "ABC Corp", reqs[0]["custom_fields"].([]any)[0].(map[string]any)["value"])
+}
+
+// TestBulkSendOfficialExamples: the official JSON request examples of both
+// operations are accepted as they are (this world's template and app).
+func TestBulkSendOfficialExamples(t *testing.T) {
+	srv := newServer(t)
+	tid := bkTemplate(t, srv)
+	for _, tc := range []struct{ file, op string }{
+		{"SignatureRequestBulkSendWithTemplateRequest.json", "bulk_send_with_template"},
+		{"SignatureRequestBulkCreateEmbeddedWithTemplateRequest.json", "bulk_create_embedded_with_template"},
+	} {
+		t.Run(strings.TrimSuffix(tc.file, ".json"), func(t *testing.T) {
+			body := udExample(t, tc.file)
+			body["template_ids"] = []string{tid}
+			if _, ok := body["client_id"]; ok {
+				body["client_id"] = srClientID
+			}
+			job := bkJob(t, srv, tc.op, body)
+			assert.Equal(t, float64(2), job["total"])
+		})
+	}
+}
