@@ -162,3 +162,24 @@ func TestUnclaimedDraftEditAndResend(t *testing.T) {
 	srv.Advance(30 * udProcess)
 	srErr(t, srv.Do(http.MethodPost, path+oid, map[string]any{"client_id": srClientID}), http.StatusGone, "deleted", "")
 }
+
+// TestUnclaimedDraftEditAndResendFromEmbeddedRequesting: a request sent
+// from an embedded draft counts as embedded for edit_and_resend even when
+// it is signed by e-mail (is_for_embedded_signing false), and the new draft
+// keeps that: its request is signed by e-mail too.
+func TestUnclaimedDraftEditAndResendFromEmbeddedRequesting(t *testing.T) {
+	srv := newServer(t)
+	d := udDraft(t, srv, "create_embedded", udEmbedded())
+	id := d["signature_request_id"].(string)
+	udClaimOK(t, srv, id, nil)
+	srv.Advance(udProcess)
+	require.NotNil(t, srGetOK(t, srv, id)["signing_url"], "signed by e-mail")
+
+	r := srv.Do(http.MethodPost, "/v3/unclaimed_draft/edit_and_resend/"+id, map[string]any{"client_id": srClientID, "test_mode": true})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	nd := r.Map()["unclaimed_draft"].(map[string]any)
+	sr := udClaimOK(t, srv, nd["signature_request_id"].(string), nil)
+	assert.Equal(t, "requester@example.com", sr["requester_email_address"])
+	assert.NotNil(t, sr["signing_url"])
+	assert.Equal(t, "jill@example.com", srSigs(sr)[0]["signer_email_address"])
+}
