@@ -65,6 +65,15 @@ func TestBulkSendWithSignerList(t *testing.T) {
 		to = append(to, m.To)
 	}
 	assert.Equal(t, []string{"george@example.com", "mary@example.com"}, to)
+
+	// A canceled request leaves the job's list, as it leaves every list.
+	first := reqs[0]["signature_request_id"].(string)
+	require.Equal(t, http.StatusOK, srv.Do(http.MethodPost, "/v3/signature_request/cancel/"+first, nil).Status)
+	srv.Advance(30 * time.Second)
+	got = bkGetOK(t, srv, id, "")
+	require.Len(t, bkRequests(got), 1)
+	assert.Equal(t, "mary@example.com", srSigs(bkRequests(got)[0])[0]["signer_email_address"])
+	assert.Equal(t, float64(2), got["bulk_send_job"].(map[string]any)["total"], "total stays what was queued")
 }
 
 // TestBulkSendWithSignerFile: a CSV signer_file uploaded as the SDK uploads
