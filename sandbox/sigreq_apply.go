@@ -177,19 +177,15 @@ func latestSignToken(tx *state.Txn, req *state.SignatureRequest, sigID string) s
 }
 
 // lastEmailTo finds the newest e-mail of a kind ("" for any) about a
-// signature, scanning the outbox from its end.
+// signature of a request, through the outbox's signature index.
 func lastEmailTo(tx *state.Txn, requestID, sigID, kind string) *state.Email {
-	it, err := tx.Txn.GetReverse(state.TableEmails, state.IndexSeq)
+	e, err := state.LastEmailAbout(tx, sigID, func(e *state.Email) bool {
+		return e.SignatureRequestID == requestID && (kind == "" || e.Kind == kind)
+	})
 	if err != nil {
 		return nil
 	}
-	for raw := it.Next(); raw != nil; raw = it.Next() {
-		e := raw.(*state.Email)
-		if e.SignatureRequestID == requestID && e.SignatureID == sigID && (kind == "" || e.Kind == kind) {
-			return e
-		}
-	}
-	return nil
+	return e
 }
 
 // scheduleProcessing queues the end of processing for the request's

@@ -7,6 +7,11 @@ import (
 // TableEmails is the world's e-mail outbox.
 const TableEmails = "emails"
 
+// IndexEmailSignature orders the e-mails about one signature by Seq, so
+// that the newest e-mail to a signer (bounces, reminder links) is one
+// lookup instead of a scan of the whole outbox.
+const IndexEmailSignature = "signature_seq"
+
 // Email is one e-mail the real service would have sent.
 type Email struct {
 	ID  string `json:"id"`
@@ -35,6 +40,33 @@ func init() {
 		Indexes: map[string]*memdb.IndexSchema{
 			IndexID:  {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
 			IndexSeq: {Name: IndexSeq, Unique: true, Indexer: &memdb.UintFieldIndex{Field: "Seq"}},
+			// E-mails about no signature (team invitations, reports, ...)
+			// are left out of the index.
+			IndexEmailSignature: {Name: IndexEmailSignature, Unique: true, AllowMissing: true, Indexer: &memdb.CompoundIndex{Indexes: []memdb.Indexer{
+				&memdb.StringFieldIndex{Field: "SignatureID"},
+				&memdb.UintFieldIndex{Field: "Seq"},
+			}}},
 		},
 	})
+}
+
+// LastEmailAbout answers the newest e-mail about a signature that match
+// accepts (nil when there is none). It reads only that signature's e-mails.
+func LastEmailAbout(tx *Txn, signatureID string, match func(*Email) bool) (*Email, error) {
+	if signatureID == "" {
+		return nil, nil
+	}
+	it, err := tx.Txn.GetReverse(TableEmails, IndexEmailSignature+"_prefix", signatureID)
+	if err != nil {
+		return nil, err
+	}
+	for raw := it.Next(); raw != nil; raw = it.Next() {
+		e := raw.(*Email)
+		// The prefix of a shorter id could match a longer one; ids of one
+		// world have one length, but check anyway.
+		if e.SignatureID == signatureID && match(e) {
+			return e, nil
+		}
+	}
+	return nil, nil
 }

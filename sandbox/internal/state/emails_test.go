@@ -1,0 +1,56 @@
+package state
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestLastEmailAbout pins the signature index of the outbox: the newest
+// matching e-mail about one signature, others' e-mails and e-mails about no
+// signature never seen, and a bounce (an update in place) kept in order.
+func TestLastEmailAbout(t *testing.T) {
+	st := newTestStore(t)
+	const a, b = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+	rows := []Email{
+		{ID: "1", Seq: 1, Kind: "signature_request", SignatureID: a, SignatureRequestID: "r"},
+		{ID: "2", Seq: 2, Kind: "signature_request", SignatureID: b, SignatureRequestID: "r"},
+		{ID: "3", Seq: 3, Kind: "team_invite"},
+		{ID: "4", Seq: 4, Kind: "reminder", SignatureID: a, SignatureRequestID: "r"},
+		{ID: "5", Seq: 5, Kind: "signature_request", SignatureID: a + "x", SignatureRequestID: "r"},
+	}
+	require.NoError(t, st.Update(func(tx *Txn) error {
+		for i := range rows {
+			if err := Put(tx, TableEmails, &rows[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	anyEmail := func(*Email) bool { return true }
+	kind := func(k string) func(*Email) bool { return func(e *Email) bool { return e.Kind == k } }
+	tx := st.Read()
+
+	e, err := LastEmailAbout(tx, a, anyEmail)
+	require.NoError(t, err)
+	require.Equal(t, "4", e.ID, "the newest e-mail about the signature")
+	e, err = LastEmailAbout(tx, a, kind("signature_request"))
+	require.NoError(t, err)
+	require.Equal(t, "1", e.ID, "the newest of the kind asked for")
+	e, err = LastEmailAbout(tx, b, kind("reminder"))
+	require.NoError(t, err)
+	require.Nil(t, e)
+	e, err = LastEmailAbout(tx, "", anyEmail)
+	require.NoError(t, err)
+	require.Nil(t, e, "e-mails about no signature are not indexed")
+
+	require.NoError(t, st.Update(func(tx *Txn) error {
+		c := rows[3]
+		c.Bounced = true
+		return Put(tx, TableEmails, &c)
+	}))
+	e, err = LastEmailAbout(st.Read(), a, anyEmail)
+	require.NoError(t, err)
+	require.Equal(t, "4", e.ID)
+	require.True(t, e.Bounced)
+}
