@@ -130,13 +130,18 @@ func sigreqCreate(c *call, op sigreqOp) (any, error) {
 }
 
 // titleFromDocument is the title of a request sent without title or
-// subject: its first document's file name.
+// subject: its first document's file name. For a file_urls document that is
+// the name the documents subsystem gave it (the server's
+// Content-Disposition filename, else the URL's last path segment), not the
+// URL path itself.
 func titleFromDocument(d state.Document) string {
-	name := d.Name
-	if d.SourceURL != "" {
-		name = path.Base(strings.SplitN(d.SourceURL, "?", 2)[0])
+	if d.Name != "" {
+		return d.Name
 	}
-	return name
+	if d.SourceURL != "" {
+		return path.Base(strings.SplitN(d.SourceURL, "?", 2)[0])
+	}
+	return ""
 }
 
 // sigreqSpecOf validates the fields every create and edit body shares and

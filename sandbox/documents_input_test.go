@@ -222,3 +222,32 @@ func TestDocumentsFileURLsOffline(t *testing.T) {
 		assert.Contains(t, text, "fetch_file_urls")
 	}
 }
+
+// TestDocumentsFileURLTitle pins the default title of a request sent from
+// file_urls without title or subject: the document's name, which is the
+// server's Content-Disposition filename when it sends one, else the URL's
+// last path segment (never the query).
+func TestDocumentsFileURLTitle(t *testing.T) {
+	pdf := srPDF(1)
+	files := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/export" {
+			w.Header().Set("Content-Disposition", `attachment; filename="Master Services Agreement.pdf"`)
+		}
+		w.Header().Set("Content-Type", "application/pdf")
+		_, _ = w.Write(pdf)
+	}))
+	defer files.Close()
+	srv := newServer(t)
+	for name, tc := range map[string]struct{ url, title string }{
+		"Content-Disposition": {files.URL + "/export?id=42&format=pdf", "Master Services Agreement.pdf"},
+		"URL path":            {files.URL + "/docs/lease.pdf?sig=abc", "lease.pdf"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := flSend(t, srv, "/v3/signature_request/send", flWith(map[string]any{"file_urls": []string{tc.url}}))
+			require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+			sr := r.Map()["signature_request"].(map[string]any)
+			assert.Equal(t, tc.title, sr["title"])
+			assert.Equal(t, tc.title, sr["original_title"])
+		})
+	}
+}
