@@ -2,6 +2,7 @@ package sandbox_test
 
 import (
 	"net/http"
+	"net/url"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -182,4 +183,33 @@ func TestUnclaimedDraftEditAndResendFromEmbeddedRequesting(t *testing.T) {
 	assert.Equal(t, "requester@example.com", sr["requester_email_address"])
 	assert.NotNil(t, sr["signing_url"])
 	assert.Equal(t, "jill@example.com", srSigs(sr)[0]["signer_email_address"])
+}
+
+// TestUnclaimedDraftTemplatePage: the claim page of a template draft has
+// one line per role; the form fills the roles left open and CCs when the
+// draft allows them.
+func TestUnclaimedDraftTemplatePage(t *testing.T) {
+	srv := newServer(t)
+	tid := bkTemplate(t, srv)
+	body := udTemplateBody(tid)
+	delete(body, "signers")
+	body["allow_ccs"] = true
+	r := srv.Do(http.MethodPost, "/v3/unclaimed_draft/create_embedded_with_template", body)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	d := r.Map()["unclaimed_draft"].(map[string]any)
+	page := udOpen(t, srv, d["claim_url"].(string))
+	require.Equal(t, http.StatusOK, page.Status)
+	assert.Contains(t, string(page.Body), `value="Client"`)
+	assert.Contains(t, string(page.Body), "cc_email_addresses")
+
+	bad := udSubmit(t, srv, d["claim_url"].(string), url.Values{"signer_role": {"Client"}, "signer_name": {"G"}, "signer_email": {""}})
+	assert.Equal(t, http.StatusBadRequest, bad.Status, "the open role must be filled")
+	ok := udSubmit(t, srv, d["claim_url"].(string), url.Values{
+		"signer_role": {"Client"}, "signer_name": {"Gina"}, "signer_email": {"gina@example.com"},
+		"cc_email_addresses": {"extra@example.com\n"},
+	})
+	require.Equal(t, http.StatusOK, ok.Status, "%s", ok.Body)
+	sr := srGetOK(t, srv, d["signature_request_id"].(string))
+	assert.Equal(t, "gina@example.com", srSigs(sr)[0]["signer_email_address"])
+	assert.Equal(t, []any{"accounting@dropboxsign.com", "extra@example.com"}, sr["cc_email_addresses"])
 }
