@@ -177,6 +177,7 @@ func fillFromSpec(tx *state.Txn, req *state.SignatureRequest, spec *sigreqSpec) 
 		}
 		req.Signatures[i] = sg
 	}
+	req.ResponseData = mergeResponses(req)
 }
 
 // grantAccess puts a request in the lists of its requester and of the

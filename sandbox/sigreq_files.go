@@ -78,17 +78,14 @@ func sigreqStamps(req *state.SignatureRequest) []files.Stamp {
 	for _, f := range req.FormFields {
 		byID[f.APIID] = f
 		switch {
-		case f.Type == ftTextMerge || f.Type == ftCheckboxMerge:
-			for _, cf := range req.CustomFields {
-				if cf.APIID == f.APIID || cf.Name == f.Name {
-					if f.Type == ftCheckboxMerge {
-						if cf.Value == "true" || cf.Value == "1" {
-							stamp(f, "X", files.StampCheckbox)
-						}
-					} else {
-						stamp(f, cf.Value, files.StampText)
-					}
+		case isMergeField(f):
+			cf, _ := mergeValueOf(req, f)
+			if f.Type == ftCheckboxMerge {
+				if mergeChecked(cf.Value) {
+					stamp(f, "X", files.StampCheckbox)
 				}
+			} else {
+				stamp(f, cf.Value, files.StampText)
 			}
 		case f.Signer == signerMeNow:
 			if f.Type == ftCheckbox && f.IsChecked {
@@ -100,7 +97,7 @@ func sigreqStamps(req *state.SignatureRequest) []files.Stamp {
 	}
 	for _, v := range req.ResponseData {
 		f, ok := byID[v.APIID]
-		if !ok || f.Type == ftTextMerge || f.Type == ftCheckboxMerge {
+		if !ok || isMergeField(f) {
 			continue
 		}
 		switch t := v.Value.(type) {

@@ -177,12 +177,8 @@ func fieldValue(req *state.SignatureRequest, sg *state.Signature, f state.FormFi
 		if has {
 			return nil, apierr.Badf(p, "%s fields are filled from custom_fields, not by the signer.", f.Type)
 		}
-		for _, cf := range req.CustomFields {
-			if cf.APIID == f.APIID || cf.Name == f.Name {
-				return cf.Value, nil
-			}
-		}
-		return "", nil
+		cf, _ := mergeValueOf(req, f)
+		return cf.Value, nil
 	case ftHyperlink:
 		if has {
 			return nil, apierr.Badf(p, "hyperlink fields take no value.")

@@ -55,12 +55,15 @@ func TestTemplateSendWithMergeFields(t *testing.T) {
 	assert.EqualValues(t, 0, sigs[0].(map[string]any)["order"])
 	assert.Equal(t, "Witness", sigs[1].(map[string]any)["signer_role"])
 
-	custom := map[string]any{}
-	for _, cf := range sr["custom_fields"].([]any) {
-		m := cf.(map[string]any)
-		custom[m["name"].(string)] = m["value"]
-	}
-	assert.Equal(t, map[string]any{"Full Name": "Jane Q. Public", "Is Registered": true}, custom)
+	// custom_fields: SignatureRequestResponseCustomFieldText / ...Checkbox.
+	assert.Equal(t, []any{
+		map[string]any{"name": "Full Name", "type": "text", "value": "Jane Q. Public", "required": false, "api_id": "merge_name", "editor": nil},
+		map[string]any{"name": "Is Registered", "type": "checkbox", "value": true, "required": false, "api_id": "merge_reg", "editor": nil},
+	}, sr["custom_fields"])
+	// The merged values are in response_data from the start (the sender
+	// filled them), checkbox-merge as a string.
+	assert.Equal(t, map[string]any{"merge_name": "Jane Q. Public", "merge_reg": "true"}, tplMergeValues(sr))
+	assert.Empty(t, out["warnings"], "every custom field fills a merge field")
 
 	// Sign in order, then read response_data and the PDF.
 	reqID := sr["signature_request_id"].(string)
@@ -75,6 +78,25 @@ func TestTemplateSendWithMergeFields(t *testing.T) {
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	sr = r.Map()["signature_request"].(map[string]any)
 	assert.Equal(t, true, sr["is_complete"])
+	assert.Equal(t, map[string]any{"merge_name": "Jane Q. Public", "merge_reg": "true"}, tplMergeValues(sr),
+		"signing keeps the merged values")
+	for _, v := range sr["response_data"].([]any) {
+		m := v.(map[string]any)
+		if m["api_id"] == "merge_name" {
+			assert.Equal(t, map[string]any{"api_id": "merge_name", "name": "Full Name", "type": "text-merge", "value": "Jane Q. Public",
+				"required": false, "signature_id": sigs[0].(map[string]any)["signature_id"]}, m, "linked to the first signer")
+		}
+	}
+
+	pdf := srv.Do(http.MethodGet, "/v3/signature_request/files/"+reqID, nil)
+	require.Equal(t, http.StatusOK, pdf.Status, "%.300s", pdf.Body)
+	text := tplPDFText(t, pdf.Body)
+	assert.Contains(t, text, "Jane Q. Public", "the merged value is printed on the document")
+}
+
+// tplMergeValues maps the api_id of every text-merge and checkbox-merge
+// entry of a request's response_data to its value.
+func tplMergeValues(sr map[string]any) map[string]any {
 	merged := map[string]any{}
 	for _, v := range sr["response_data"].([]any) {
 		m := v.(map[string]any)
@@ -82,15 +104,7 @@ func TestTemplateSendWithMergeFields(t *testing.T) {
 			merged[m["api_id"].(string)] = m["value"]
 		}
 	}
-	t.Logf("merge values in response_data: %v", merged)
-	if len(merged) > 0 {
-		assert.Equal(t, "Jane Q. Public", merged["merge_name"])
-	}
-
-	pdf := srv.Do(http.MethodGet, "/v3/signature_request/files/"+reqID, nil)
-	require.Equal(t, http.StatusOK, pdf.Status, "%.300s", pdf.Body)
-	text := tplPDFText(t, pdf.Body)
-	assert.Contains(t, text, "Jane Q. Public", "the merged value is printed on the document")
+	return merged
 }
 
 // tplPDFText extracts a PDF's text with pdftotext (poppler-utils), skipping
