@@ -82,6 +82,8 @@ func sigreqCreate(c *call, op sigreqOp) (any, error) {
 		if e := spec.addFields(&b, fields, pending); e != nil {
 			return nil, e
 		}
+		spec.CustomFields = dropUnusedCustomFields(c, spec.CustomFields, spec.FormFields, spec.UseTextTags)
+		warnLongMergeValues(c, spec.CustomFields, spec.FormFields)
 	}
 	var resp signatureRequestGetResponse
 	err := c.update(func(tx *state.Txn) error {

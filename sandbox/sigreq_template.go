@@ -198,11 +198,17 @@ func bindTemplate(c *call, tx *state.Txn, spec *sigreqSpec, tb *templateBody, ex
 	for _, cf := range cfs {
 		given[cf.Name] = cf
 	}
+	merged := map[string]bool{}
 	for _, mf := range use.MergeFields {
 		cf := given[mf.Name]
 		cf.Name, cf.Type, cf.APIID = mf.Name, mf.Type, mf.APIID
 		spec.CustomFields = append(spec.CustomFields, cf)
-		delete(given, mf.Name)
+		merged[mf.Name] = true
+	}
+	for i, cf := range cfs {
+		if !merged[cf.Name] {
+			warnUnusedCustomField(c, i, cf.Name)
+		}
 	}
 	spec.Documents = append(append([]state.Document(nil), use.Documents...), extra...)
 	spec.FormFields = nil
@@ -218,6 +224,7 @@ func bindTemplate(c *call, tx *state.Txn, spec *sigreqSpec, tb *templateBody, ex
 		}
 		spec.FormFields = append(spec.FormFields, f)
 	}
+	warnLongMergeValues(c, spec.CustomFields, spec.FormFields)
 	spec.FieldGroups = append([]state.FieldGroup(nil), use.FieldGroups...)
 	spec.FieldRules = append([]state.FieldRule(nil), use.FieldRules...)
 	spec.Attachments = nil

@@ -101,6 +101,18 @@ func pageMarks(c *Composition, size PageSize) []mark {
 // testModeText is the banner on every page of a test_mode request.
 const testModeText = "TEST MODE - this document is not legally binding (signsandbox)"
 
+// StampFits reports whether a stamp's text is drawn whole. Text is shrunk
+// down to minStampFont points to fit the stamp's width (less a point of
+// padding on each side); text still wider than that is cut, and StampFits
+// is false. Stamps without a width always fit.
+func StampFits(s Stamp) bool {
+	m := stampMark(s, PageSize{Width: pageWidth, Height: pageHeight})
+	return m.text == winAnsi(strings.ReplaceAll(s.Text, "\n", " "))
+}
+
+// minStampFont is the smallest font size stamps are shrunk to.
+const minStampFont = 5.0
+
 // stampMark turns a stamp into a mark on a page of the given size: the text
 // is centred vertically in the stamp's box, shrunk to fit its width, and cut
 // when it still does not fit at the smallest size.
@@ -115,10 +127,10 @@ func stampMark(s Stamp, size PageSize) mark {
 	}
 	fs := 10.0
 	if s.Height > 0 {
-		fs = math.Max(5, math.Min(14, s.Height*0.7))
+		fs = math.Max(minStampFont, math.Min(14, s.Height*0.7))
 	}
 	if s.Width > 0 {
-		for fs > 5 && textWidth(text, fnt, fs) > s.Width-2 {
+		for fs > minStampFont && textWidth(text, fnt, fs) > s.Width-2 {
 			fs -= 0.5
 		}
 		if textWidth(text, fnt, fs) > s.Width-2 && len(text) > 1 {

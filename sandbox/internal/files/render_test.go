@@ -145,3 +145,22 @@ func TestConcurrentUse(t *testing.T) {
 		assert.NoError(t, <-errs)
 	}
 }
+
+// TestStampFits pins the rule the custom_field_value_too_long warning uses:
+// text fits when the renderer can draw it whole, shrinking it down to five
+// points; text it has to cut does not.
+func TestStampFits(t *testing.T) {
+	field := files.Stamp{Width: 100, Height: 20, Kind: files.StampText}
+	for text, want := range map[string]bool{
+		"":                          true,
+		"Jane Q. Public":            true,
+		strings.Repeat("W", 20):     true, // shrunk, still whole
+		strings.Repeat("W", 40):     false,
+		strings.Repeat("word ", 60): false,
+	} {
+		s := field
+		s.Text = text
+		assert.Equal(t, want, files.StampFits(s), "%q", text)
+	}
+	assert.True(t, files.StampFits(files.Stamp{Text: strings.Repeat("W", 400)}), "no width, nothing to cut")
+}
