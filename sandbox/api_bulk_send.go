@@ -127,6 +127,9 @@ func (s *Sandbox) queueBulkJob(c *call, tx *state.Txn, spec *sigreqSpec, tb *tem
 		}
 		job.Items = append(job.Items, state.BulkSendItem{Signers: bound.Signers, CustomFields: bound.CustomFields})
 	}
+	// Binding warns per entry what applies to the job as a whole (unused
+	// custom fields...): say it once.
+	c.warnings = uniqueWarnings(c.warnings)
 	if base.AllowReassign {
 		c.warn("reassign_unsupported", "The template allows signer reassignment, which bulk send does not support: the requests are sent without it.")
 		base.AllowReassign = false
@@ -144,6 +147,19 @@ func (s *Sandbox) queueBulkJob(c *call, tx *state.Txn, spec *sigreqSpec, tb *tem
 	}
 	_, err = state.Schedule(tx, jobBulkSend, job.ID, state.GetConfig(tx).SendProcessingDelay.D(), nil)
 	return job, err
+}
+
+// uniqueWarnings drops repeated warnings, keeping the first of each.
+func uniqueWarnings(ws []warning) []warning {
+	var out []warning
+	seen := map[warning]bool{}
+	for _, w := range ws {
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // bulkQuery is the query of the two read operations.

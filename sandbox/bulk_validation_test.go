@@ -236,3 +236,24 @@ func TestBulkSendJobSurvivesExport(t *testing.T) {
 	other.Advance(udProcess)
 	assert.Len(t, bkRequests(bkGetOK(t, other, job["bulk_send_job_id"].(string), "")), 2)
 }
+
+// TestBulkSendWarnsOnce: what binding warns about the job as a whole (a
+// common custom field no template uses) is said once, not per entry.
+func TestBulkSendWarnsOnce(t *testing.T) {
+	srv := newServer(t)
+	tid := bkTemplate(t, srv)
+	body := bkBody(tid)
+	body["custom_fields"] = []map[string]any{{"name": "no such field", "value": "x"}}
+	body["template_ids"] = []string{tid, tid}
+	r := bkSend(t, srv, srv.APIKey, "bulk_send_with_template", body)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	seen := map[string]bool{}
+	ws, _ := r.Map()["warnings"].([]any)
+	for _, w := range ws {
+		m := w.(map[string]any)
+		key := m["warning_name"].(string) + "|" + m["warning_msg"].(string)
+		assert.False(t, seen[key], "repeated warning %s", key)
+		seen[key] = true
+	}
+	assert.NotEmpty(t, ws, "duplicate_template_ids at least")
+}
