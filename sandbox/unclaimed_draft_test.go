@@ -168,3 +168,20 @@ func TestUnclaimedDraftEmbeddedHoldAndRelease(t *testing.T) {
 
 	srErr(t, srv.Do(http.MethodPost, "/v3/signature_request/release_hold/"+id, nil), http.StatusBadRequest, "bad_request", "signature_request_id")
 }
+
+// TestUnclaimedDraftEmbeddedPageUnchangedSigners: sending the page's form
+// back unchanged is not an edit of the signers, so drafts that forbid
+// editing them are sent.
+func TestUnclaimedDraftEmbeddedPageUnchangedSigners(t *testing.T) {
+	srv := newServer(t)
+	d := udDraft(t, srv, "create_embedded", udEmbedded())
+	claim := d["claim_url"].(string)
+	require.Equal(t, http.StatusOK, udOpen(t, srv, claim).Status)
+	r := udSubmit(t, srv, claim, url.Values{"signer_name": {"Jill", "", ""}, "signer_email": {"jill@example.com", "", ""}})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	changed := udDraft(t, srv, "create_embedded", udEmbedded())
+	require.Equal(t, http.StatusOK, udOpen(t, srv, changed["claim_url"].(string)).Status)
+	r = udSubmit(t, srv, changed["claim_url"].(string), url.Values{"signer_name": {"Bob"}, "signer_email": {"bob@example.com"}})
+	assert.Equal(t, http.StatusBadRequest, r.Status)
+	assert.Contains(t, string(r.Body), "allow_edit_signers")
+}
