@@ -40,6 +40,10 @@ type templateUse struct {
 	Title, Subject, Message string
 	// AllowReassign is the templates' allow_reassign.
 	AllowReassign bool
+	// DateFormat (field_options.date_format) and FormView
+	// (signer_experience.form_view) are the templates' settings, "" when
+	// none sets them; the request's own signer_experience prevails.
+	DateFormat, FormView string
 }
 
 // templateRole is a signer role of a template.
@@ -241,6 +245,10 @@ func bindTemplate(c *call, tx *state.Txn, spec *sigreqSpec, tb *templateBody, ex
 		spec.Message = use.Message
 	}
 	spec.AllowReassign = use.AllowReassign
+	spec.DateFormat = use.DateFormat
+	if spec.FormView == "" {
+		spec.FormView = use.FormView
+	}
 	spec.TemplateIDs = tb.TemplateIDs
 	return nil
 }

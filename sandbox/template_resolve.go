@@ -46,10 +46,11 @@ func resolveRequestTemplates(c *call, tx *state.Txn, ids []string) (*templateUse
 // Combining: signer roles are merged by name (each template's roles in
 // signing order, templates in the order given); when any template orders its
 // roles, Order is the role's position in the combined list. CC roles and
-// merge fields are merged by name. Documents follow each other, so field
-// document indexes are shifted; an api_id, group id or rule id already used
-// by an earlier template gets the suffix _<n> (n the template's 1-based
-// position).
+// merge fields are merged by name. Title, subject, message, date format and
+// form view come from the first template that sets them. Documents follow
+// each other, so field document indexes are shifted; an api_id, group id or
+// rule id already used by an earlier template gets the suffix _<n> (n the
+// template's 1-based position).
 func combineTemplates(tx *state.Txn, accountID string, ids []string, testMode bool) (*templateUse, error) {
 	var templates []*state.Template
 	for i, id := range ids {
@@ -94,6 +95,14 @@ func combineTemplates(tx *state.Txn, accountID string, ids []string, testMode bo
 			use.Message = t.Message
 		}
 		use.AllowReassign = use.AllowReassign || t.AllowReassign
+		// The first template that sets a date format or a form view gives
+		// it, as the first gives the title.
+		if use.DateFormat == "" {
+			use.DateFormat = t.DateFormat
+		}
+		if use.FormView == "" {
+			use.FormView = t.SignerExperience
+		}
 		for _, r := range t.CCRoles {
 			if !slices.Contains(use.CCRoles, r) {
 				use.CCRoles = append(use.CCRoles, r)

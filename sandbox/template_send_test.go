@@ -237,3 +237,33 @@ func TestTemplateOldTemplateStillSendsAfterAnOverlay(t *testing.T) {
 	tpl := tplGet(t, srv, srv.APIKey, newID)
 	assert.True(t, strings.HasPrefix(tpl["title"].(string), "Mutual"))
 }
+
+// TestTemplateSendCarriesTemplateSettings pins that a request made from a
+// template takes the template's field_options.date_format (the date_signed
+// values) and signer_experience, unless the request gives its own
+// signer_experience.
+func TestTemplateSendCarriesTemplateSettings(t *testing.T) {
+	srv := newServer(t)
+	id := tplReady(t, srv)
+	sr := tplSend(t, srv, srv.APIKey, tplSendBody(id))["signature_request"].(map[string]any)
+	assert.Equal(t, map[string]any{"form_view": "enabled"}, sr["signer_experience"], "the template's signer_experience")
+
+	srv.Advance(5 * time.Second)
+	client := sr["signatures"].([]any)[0].(map[string]any)
+	require.Equal(t, "Client", client["signer_role"])
+	srv.Control(http.MethodPost, "/signatures/"+client["signature_id"].(string)+"/sign", map[string]any{"values": map[string]any{"agree_a": true}}, nil)
+	r := srv.Do(http.MethodGet, "/v3/signature_request/"+sr["signature_request_id"].(string), nil)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	dates := map[string]any{}
+	for _, v := range r.Map()["signature_request"].(map[string]any)["response_data"].([]any) {
+		if m := v.(map[string]any); m["type"] == "date_signed" {
+			dates[m["api_id"].(string)] = m["value"]
+		}
+	}
+	assert.Equal(t, map[string]any{"date_client": srv.Now().UTC().Format("02 - 01 - 2006")}, dates, "the template's DD - MM - YYYY")
+
+	body := tplSendBody(id)
+	body["signer_experience"] = map[string]any{"form_view": "forced"}
+	sr = tplSend(t, srv, srv.APIKey, body)["signature_request"].(map[string]any)
+	assert.Equal(t, map[string]any{"form_view": "forced"}, sr["signer_experience"], "the request's own signer_experience prevails")
+}
