@@ -37,8 +37,8 @@ func bulkSend(c *call, embedded bool) (any, error) {
 	if !c.account.IsPaidHS && !b.TestMode {
 		return nil, apierr.Forbiddenf(msgBulkPlan)
 	}
-	// Signers come from the signer list; the bulk schemas have no title
-	// limit other than send_with_template's.
+	// Signers come from the signer list only (the bulk schemas have no
+	// signers or grouped_signers).
 	b.Signers, b.GroupedSigners = nil, nil
 	if len(b.TemplateIDs) == 0 {
 		return nil, apierr.Missing("template_ids")
