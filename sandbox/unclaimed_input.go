@@ -176,6 +176,9 @@ func planDraft(c *call, kind draftKind) (*draftPlan, error) {
 	if e != nil {
 		return nil, e
 	}
+	// Custom fields are treated as signature_request/send treats them.
+	spec.CustomFields = dropUnusedCustomFields(c, spec.CustomFields, spec.FormFields, spec.UseTextTags)
+	warnLongMergeValues(c, spec.CustomFields, spec.FormFields)
 	return p, nil
 }
 

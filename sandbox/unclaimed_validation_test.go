@@ -209,3 +209,19 @@ func TestUnclaimedDraftClaimedByAnotherAccount(t *testing.T) {
 	assert.Equal(t, "sent", v["status"])
 	assert.Equal(t, "request_signature", v["type"])
 }
+
+// TestUnclaimedDraftUnusedCustomFields: custom_fields that fill no merge
+// field are dropped with a parameter_ignored warning, as
+// signature_request/send does.
+func TestUnclaimedDraftUnusedCustomFields(t *testing.T) {
+	srv := newServer(t)
+	body := udRequestSignature()
+	body["custom_fields"] = []map[string]any{{"name": "nothing", "value": "x"}}
+	r := udCreate(t, srv, srv.APIKey, "create", body)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	w, _ := r.Map()["warnings"].([]any)
+	require.NotEmpty(t, w)
+	assert.Equal(t, "parameter_ignored", w[0].(map[string]any)["warning_name"])
+	sr := udClaimOK(t, srv, r.Map()["unclaimed_draft"].(map[string]any)["signature_request_id"].(string), nil)
+	assert.Empty(t, sr["custom_fields"])
+}
