@@ -13,10 +13,18 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-// onTeamOwnershipTransfer runs inside the job that transfers a removed team
-// member's objects to new_owner_email_address. API apps move here; the
-// owners of signature requests and templates hook in to move theirs.
-var onTeamOwnershipTransfer func(s *Sandbox, w *world.World, tx *state.Txn, fromAccountID, toAccountID string) error
+// teamTransferHook moves one kind of object of a removed team member to the
+// account of new_owner_email_address, inside the transfer job.
+type teamTransferHook func(s *Sandbox, w *world.World, tx *state.Txn, fromAccountID, toAccountID string) error
+
+// teamTransferHooks run, in registration order, after the API apps moved.
+var teamTransferHooks []teamTransferHook
+
+// onTeamOwnershipTransfer registers a hook from an init function: the
+// owners of signature requests and templates move theirs through it, so
+// that all of a removed member's objects move in one job, as the official
+// TeamRemoveMemberRequest describes new_owner_email_address.
+func onTeamOwnershipTransfer(h teamTransferHook) { teamTransferHooks = append(teamTransferHooks, h) }
 
 type teamAddMemberQuery struct {
 	TeamID string `json:"team_id"`
@@ -285,7 +293,7 @@ type teamTransferArgs struct {
 }
 
 // runTeamTransfer moves a removed member's API apps to the new owner and
-// lets other subsystems move theirs.
+// lets the other subsystems move theirs (teamTransferHooks).
 func runTeamTransfer(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) error {
 	var args teamTransferArgs
 	if err := json.Unmarshal(job.Args, &args); err != nil {
@@ -302,8 +310,10 @@ func runTeamTransfer(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) 
 			return err
 		}
 	}
-	if onTeamOwnershipTransfer != nil {
-		return onTeamOwnershipTransfer(s, w, tx, args.From, args.To)
+	for _, h := range teamTransferHooks {
+		if err := h(s, w, tx, args.From, args.To); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -89,3 +89,28 @@ func TestSignatureIndexAndRoundTrip(t *testing.T) {
 	require.Equal(t, SigAwaiting, got.Signatures[0].Status)
 	require.Equal(t, json.Number("12345678901234567890"), got.Metadata["n"])
 }
+
+func TestRebuildAccessMovesManyRowsAtOnce(t *testing.T) {
+	st := newTestStore(t)
+	require.NoError(t, st.Update(func(tx *Txn) error {
+		for i, id := range []string{"a", "b", "c", "d"} {
+			if err := AddAccess(tx, "from", id, uint64(10*(i+1))); err != nil {
+				return err
+			}
+		}
+		if err := AddAccess(tx, "to", "x", 25); err != nil {
+			return err
+		}
+		return AddAccess(tx, "other", "z", 5)
+	}))
+	require.NoError(t, st.Update(func(tx *Txn) error {
+		if err := RebuildAccess(tx, "from", map[string]bool{"b": true, "d": true}, nil); err != nil {
+			return err
+		}
+		return RebuildAccess(tx, "to", nil, map[string]uint64{"d": 40, "b": 20, "x": 25})
+	}))
+	tx := st.Read()
+	require.Equal(t, []string{"a", "c"}, accessList(t, tx, "from"))
+	require.Equal(t, []string{"b", "x", "d"}, accessList(t, tx, "to"), "in creation order, ordinals dense, x once")
+	require.Equal(t, []string{"z"}, accessList(t, tx, "other"), "other lists are not touched")
+}
