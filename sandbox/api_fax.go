@@ -110,8 +110,12 @@ func (r *faxSendRequest) validate(c *call) error {
 
 // hasCoverPage reports whether the fax gets a cover page (one more page).
 func (r *faxSendRequest) hasCoverPage() bool {
-	return r.CoverPageTo != "" || r.CoverPageFrom != "" || r.CoverPageMessage != ""
+	return faxCoverPage(r.CoverPageTo, r.CoverPageFrom, r.CoverPageMessage)
 }
+
+// faxCoverPage reports whether a fax with these cover page fields has a
+// cover page: any of them given.
+func faxCoverPage(to, from, message string) bool { return to != "" || from != "" || message != "" }
 
 // faxSend sends a fax of uploaded files or file_urls.
 func faxSend(c *call) (any, error) {
@@ -371,24 +375,29 @@ func faxFiles(c *call) (any, error) {
 	return &rawResponse{status: http.StatusOK, contentType: "application/pdf", header: h, body: pdf}, nil
 }
 
-// faxPDF is the fax as one PDF: its documents merged in order, marked as a
-// test document in test_mode, rendered by the documents subsystem.
+// faxPDF is the fax as one PDF: the cover page when the fax has one, then
+// its documents merged in order (a document that cannot be read is one page
+// saying so, as it was counted), marked as a test document in test_mode,
+// rendered by the documents subsystem. Its page count is the fax's Pages.
 func faxPDF(tx *state.Txn, f *state.Fax) ([]byte, error) {
 	comp := files.Composition{ID: f.ID, Title: f.Title, TestMode: f.TestMode, At: time.Unix(f.CreatedAt, 0).UTC()}
+	readable := false
 	for _, d := range f.Documents {
-		if d.PDFBlobID == "" {
-			continue
+		src := files.Source{Name: d.Name}
+		if d.PDFBlobID != "" {
+			if b, err := state.GetBlob(tx, d.PDFBlobID); err == nil {
+				src.PDF, readable = b, true
+			}
 		}
-		if b, err := state.GetBlob(tx, d.PDFBlobID); err == nil {
-			comp.Documents = append(comp.Documents, files.Source{Name: d.Name, PDF: b})
-		}
+		comp.Documents = append(comp.Documents, src)
 	}
-	if len(comp.Documents) == 0 {
+	if !readable {
 		return nil, apierr.NotFoundf("This fax has no file that could be read.")
 	}
-	out, err := files.Render(comp)
-	if err != nil {
-		return nil, err
+	if faxCoverPage(f.CoverPageTo, f.CoverPageFrom, f.CoverPageMessage) {
+		comp.CoverPage = &files.CoverPage{To: f.CoverPageTo, From: f.CoverPageFrom, Message: f.CoverPageMessage,
+			Recipient: f.Recipient, Sender: f.Sender, Pages: f.Pages}
 	}
-	return out.PDF, nil
+	pdf, _, err := files.RenderPDF(comp)
+	return pdf, err
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
+	"github.com/signsandbox/signsandbox/sandbox/internal/files/filestest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -274,4 +275,41 @@ func TestFaxSendRefusesTooManyPendingFaxes(t *testing.T) {
 	srv.Advance(time.Minute)
 	r := sendFax(t, srv, srv.APIKey, map[string]string{"recipient": "16690000001", "test_mode": "true"})
 	assert.Equal(t, http.StatusOK, r.Status, "transmitted faxes no longer count: %s", r.Body)
+}
+
+// TestFaxCoverPageIsTheFirstPage pins that the cover page charged for is in
+// the PDF: the fax's file has as many pages as were taken from the quota,
+// the cover page first with cover_page_to, cover_page_from and
+// cover_page_message.
+func TestFaxCoverPageIsTheFirstPage(t *testing.T) {
+	srv := newServer(t)
+	for name, tc := range map[string]struct {
+		fields map[string]string
+		pages  int
+	}{
+		"with cover page": {map[string]string{"recipient": "+1 669 000 0001", "title": "Signed lease",
+			"cover_page_to": "Jill Fax", "cover_page_from": "Faxer Faxerson", "cover_page_message": "I'm sending you a fax!"}, 2},
+		"message only": {map[string]string{"recipient": "+1 669 000 0001", "cover_page_message": "Two pages"}, 2},
+		"no cover page": {map[string]string{"recipient": "+1 669 000 0001"}, 1},
+	} {
+		t.Run(name, func(t *testing.T) {
+			before, _ := faxPagesLeft(t, srv, srv.APIKey)
+			r := sendFax(t, srv, srv.APIKey, tc.fields)
+			require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+			after, _ := faxPagesLeft(t, srv, srv.APIKey)
+			assert.Equal(t, float64(tc.pages), before-after, "pages charged")
+			r = srv.Do(http.MethodGet, "/v3/fax/files/"+orgObj(t, r.Map(), "fax")["fax_id"].(string), nil)
+			require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+			assert.Equal(t, tc.pages, filestest.Validate(t, r.Body), "pages in the PDF")
+			if tc.pages == 2 && filestest.HavePdftoppm() {
+				first := strings.Split(filestest.Text(t, r.Body), "\f")[0]
+				for _, k := range []string{"cover_page_to", "cover_page_from", "cover_page_message"} {
+					if v := tc.fields[k]; v != "" {
+						assert.Contains(t, first, v)
+					}
+				}
+				assert.Contains(t, first, "2 (this cover page included)")
+			}
+		})
+	}
 }

@@ -13,6 +13,9 @@ type Composition struct {
 	// ID is the signature request or template id, printed in page footers.
 	ID    string
 	Title string
+	// CoverPage, when set, is drawn as the first page of the merged PDF
+	// (fax cover sheets); it is always exactly one page.
+	CoverPage *CoverPage
 	// Documents are the object's documents as PDF, in order.
 	Documents []Source
 	// SignaturePage, when set, is the page appended for requests without
@@ -34,6 +37,15 @@ type Composition struct {
 type Source struct {
 	Name string
 	PDF  []byte
+}
+
+// CoverPage is a fax cover sheet. Empty fields are left off the page.
+type CoverPage struct {
+	To, From, Message string
+	// Recipient and Sender are the fax numbers or addresses.
+	Recipient, Sender string
+	// Pages is the page count printed on the sheet, the sheet included.
+	Pages int
 }
 
 // SignaturePage lists the signers of the appended signature page.

@@ -6,8 +6,9 @@ import (
 	"time"
 )
 
-// This file draws the pages the sandbox adds or substitutes: the signature
-// page, the audit trail, and placeholders for files it does not convert.
+// This file draws the pages the sandbox adds or substitutes: the fax cover
+// page, the signature page, the audit trail, and placeholders for files it
+// does not convert.
 
 // worldTime formats a world-clock instant for printed pages.
 func worldTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") }
@@ -51,6 +52,38 @@ func signaturePageContent(c *Composition) []string {
 			l.para(fontRegular, 9, 0, gray, "Status: "+s.Status)
 		}
 		l.rule()
+	}
+	return l.finish()
+}
+
+// coverPageContent draws a fax cover sheet on one page; a message longer
+// than the page is cut at its end.
+func coverPageContent(c *Composition) []string {
+	cp := c.CoverPage
+	l := newLayout(1)
+	l.line(fontBold, 28, 0, black, winAnsi("FAX"))
+	l.gap(4)
+	l.para(fontRegular, 10, 0, gray, worldTime(c.at()))
+	l.rule()
+	row := func(label, value string) {
+		if value != "" {
+			l.para(fontBold, 12, 0, black, label)
+			l.para(fontRegular, 12, 12, black, value)
+			l.gap(4)
+		}
+	}
+	row("To:", cp.To)
+	row("Fax:", cp.Recipient)
+	row("From:", cp.From)
+	row("Sender:", cp.Sender)
+	row("Subject:", c.Title)
+	if cp.Pages > 0 {
+		row("Pages:", fmt.Sprintf("%d (this cover page included)", cp.Pages))
+	}
+	if cp.Message != "" {
+		l.rule()
+		l.gap(6)
+		l.para(fontRegular, 11, 0, black, cp.Message)
 	}
 	return l.finish()
 }

@@ -9,10 +9,10 @@ import (
 
 // Rendered is a composition as files.
 type Rendered struct {
-	// PDF is the merged document: the documents in order, the signature
-	// page, the audit trail.
+	// PDF is the merged document: the cover page, the documents in order,
+	// the signature page, the audit trail.
 	PDF []byte
-	// ZIP holds one PDF per document.
+	// ZIP holds one PDF per document (no cover, signature or audit page).
 	ZIP []byte
 	// Pages is the page count of PDF.
 	Pages int
@@ -74,6 +74,9 @@ func (c *Composition) at() time.Time {
 // renderPDF writes the merged document and returns it with its page count.
 func renderPDF(c *Composition, docs []parsed) ([]byte, int, error) {
 	w := newPDFWriter()
+	if c.CoverPage != nil {
+		addDrawn(w, c, coverPageContent(c))
+	}
 	for i, d := range docs {
 		if err := addDocument(w, c, i, d); err != nil {
 			return nil, 0, fmt.Errorf("document %d (%s): %w", i+1, d.name, err)

@@ -164,3 +164,28 @@ func TestStampFits(t *testing.T) {
 	}
 	assert.True(t, files.StampFits(files.Stamp{Text: strings.Repeat("W", 400)}), "no width, nothing to cut")
 }
+
+// TestRenderCoverPage pins the fax cover page: exactly one page before the
+// documents whatever the message's length, left out of the ZIP.
+func TestRenderCoverPage(t *testing.T) {
+	doc := filestest.MakePDF(filestest.Letter("the contract"), filestest.Letter("page two"))
+	for name, msg := range map[string]string{"short": "I'm sending you a fax!", "longer than a page": strings.Repeat("A very long cover message. ", 400)} {
+		t.Run(name, func(t *testing.T) {
+			c := files.Composition{ID: "f1", Title: "Quarterly report", At: t0, Documents: []files.Source{{Name: "a.pdf", PDF: doc}},
+				CoverPage: &files.CoverPage{To: "Jill Fax", From: "Faxer Faxerson", Message: msg, Recipient: "+16690000001", Pages: 3}}
+			out, err := files.Render(c)
+			require.NoError(t, err)
+			assert.Equal(t, 3, out.Pages, "cover page + two document pages")
+			assert.Equal(t, 3, filestest.Validate(t, out.PDF))
+			_, contents := filestest.Unzip(t, out.ZIP)
+			assert.Equal(t, 2, filestest.Validate(t, contents[0]), "the ZIP holds the documents only")
+			if filestest.HavePdftoppm() {
+				text := filestest.Text(t, out.PDF)
+				for _, want := range []string{"FAX", "Jill Fax", "Faxer Faxerson", "+16690000001", "Quarterly report", "3 (this cover page included)", "the contract"} {
+					assert.Contains(t, text, want)
+				}
+				assert.Less(t, strings.Index(text, "Jill Fax"), strings.Index(text, "the contract"), "the cover page comes first")
+			}
+		})
+	}
+}
