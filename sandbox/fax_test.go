@@ -289,7 +289,7 @@ func TestFaxCoverPageIsTheFirstPage(t *testing.T) {
 	}{
 		"with cover page": {map[string]string{"recipient": "+1 669 000 0001", "title": "Signed lease",
 			"cover_page_to": "Jill Fax", "cover_page_from": "Faxer Faxerson", "cover_page_message": "I'm sending you a fax!"}, 2},
-		"message only": {map[string]string{"recipient": "+1 669 000 0001", "cover_page_message": "Two pages"}, 2},
+		"message only":  {map[string]string{"recipient": "+1 669 000 0001", "cover_page_message": "Two pages"}, 2},
 		"no cover page": {map[string]string{"recipient": "+1 669 000 0001"}, 1},
 	} {
 		t.Run(name, func(t *testing.T) {
