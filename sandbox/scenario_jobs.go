@@ -21,16 +21,21 @@ const (
 	jobScenarioSigner = "scenario.signer_action"
 )
 
-// minRecheck is how long a delayed effect waits before looking again when
-// its signer cannot act yet (an ordered signer whose turn has not come).
-const minRecheck = time.Minute
+// recheck is how often a delayed effect looks again while its signer
+// cannot act yet (an ordered signer whose turn, or first e-mail, has not
+// come): the effect then happens its delay after the turn came, to the
+// minute.
+const recheck = time.Minute
 
 // signerEffectArgs are the arguments of both job kinds.
 type signerEffectArgs struct {
 	Rule        string         `json:"rule"`
 	SignatureID string         `json:"signature_id"`
 	Generation  int            `json:"generation"`
-	Every       int64          `json:"every"` // nanoseconds between checks
+	// Delay is the rule's delay (nanoseconds); Waited is set once the job
+	// had to wait for the signer's turn.
+	Delay  int64 `json:"delay"`
+	Waited bool  `json:"waited,omitempty"`
 	Do          string         `json:"do,omitempty"`
 	Reason      string         `json:"reason,omitempty"`
 	Values      map[string]any `json:"values,omitempty"`
@@ -61,7 +66,7 @@ func scheduleSignerEffects(tx *state.Txn, req *state.SignatureRequest, row *stat
 		}
 		delay = d
 	}
-	args.Every = int64(max(delay, minRecheck))
+	args.Delay = int64(delay)
 	for _, sg := range req.Signatures {
 		if glob != "" && !scenario.Glob(glob, sg.Email) {
 			continue
@@ -96,8 +101,14 @@ func runSignerEffect(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) 
 	if job.Kind == jobScenarioBounce {
 		ready = sg.Notified
 	}
-	if !ready {
-		_, err := state.Schedule(tx, job.Kind, job.Subject, time.Duration(a.Every), a)
+	switch {
+	case !ready:
+		a.Waited = true
+		_, err := state.Schedule(tx, job.Kind, job.Subject, recheck, a)
+		return err
+	case a.Waited && a.Delay > 0:
+		a.Waited = false
+		_, err := state.Schedule(tx, job.Kind, job.Subject, time.Duration(a.Delay), a)
 		return err
 	}
 	switch {

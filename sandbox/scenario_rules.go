@@ -56,7 +56,9 @@ func ruleSpec(row *state.ScenarioRule) *scenario.Rule {
 		return nil
 	}
 	if r.Match != nil {
-		r.Match.Fields, _ = scenario.Normalize(r.Match.Fields).(map[string]any)
+		if r.Match.Fields != nil {
+			r.Match.Fields, _ = scenario.Normalize(r.Match.Fields).(map[string]any)
+		}
 		r.Match.Operation = scenario.Normalize(r.Match.Operation)
 		r.Match.Event = scenario.Normalize(r.Match.Event)
 	}
@@ -95,7 +97,7 @@ func (sub *subject) matches(m *scenario.Match) bool {
 	if m.Path != "" && !scenario.PathMatch(m.Path, sub.path) {
 		return false
 	}
-	if m.Fields != nil && len(scenario.MatchValue("", m.Fields, sub.fields, sub.fields != nil)) > 0 {
+	if len(m.Fields) > 0 && len(scenario.MatchValue("", m.Fields, sub.fields, sub.fields != nil)) > 0 {
 		return false
 	}
 	if m.Signer != "" && len(sub.matchingSigners(m.Signer)) == 0 {

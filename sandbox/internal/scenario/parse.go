@@ -153,6 +153,16 @@ func ParseDocument(file string, data []byte, voc *Vocabulary) (parsed *Parsed, e
 				Msg: "a scenario is a mapping with a name and any of config, seed, rules, steps"}}}
 		}
 	}
+	if aliases := ast.Filter(ast.AliasType, root); len(aliases) > 0 {
+		// An alias expands to a copy of its anchor, so a few lines of
+		// nested aliases can expand to gigabytes: they are refused.
+		a := aliases[0]
+		is := Issue{File: file, Line: line(a), Column: col(a), Msg: "aliases (*name) are not supported in scenario files: write the value out"}
+		if p, ok := pathAt(root, is.Line, is.Column, nil); ok {
+			is.Key = keyString(p)
+		}
+		return nil, &Error{Issues: []Issue{is}}
+	}
 	if voc == nil {
 		voc = &Vocabulary{}
 	}
@@ -249,6 +259,9 @@ func keyText(k ast.MapKeyNode) string {
 func locate(root ast.Node, path []any) (int, int) {
 	n := root
 	ln, cl := line(root), col(root)
+	if mvs := mappingValues(root); len(mvs) > 0 {
+		ln, cl = line(mvs[0].Key), col(mvs[0].Key)
+	}
 	for _, p := range path {
 		switch k := p.(type) {
 		case string:
