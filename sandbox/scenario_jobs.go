@@ -29,16 +29,16 @@ const recheck = time.Minute
 
 // signerEffectArgs are the arguments of both job kinds.
 type signerEffectArgs struct {
-	Rule        string         `json:"rule"`
-	SignatureID string         `json:"signature_id"`
-	Generation  int            `json:"generation"`
+	Rule        string `json:"rule"`
+	SignatureID string `json:"signature_id"`
+	Generation  int    `json:"generation"`
 	// Delay is the rule's delay (nanoseconds); Waited is set once the job
 	// had to wait for the signer's turn.
-	Delay  int64 `json:"delay"`
-	Waited bool  `json:"waited,omitempty"`
-	Do          string         `json:"do,omitempty"`
-	Reason      string         `json:"reason,omitempty"`
-	Values      map[string]any `json:"values,omitempty"`
+	Delay  int64          `json:"delay"`
+	Waited bool           `json:"waited,omitempty"`
+	Do     string         `json:"do,omitempty"`
+	Reason string         `json:"reason,omitempty"`
+	Values map[string]any `json:"values,omitempty"`
 }
 
 func init() {

@@ -75,7 +75,7 @@ func recordSession(t *testing.T, srv *sandboxtest.Server) int {
 	do(http.MethodGet, "/v3/template/list", nil)
 	do(http.MethodPost, "/v3/signature_request/send_with_template", map[string]any{"template_ids": []string{tid}, "test_mode": true,
 		"signers": []map[string]any{{"role": "Client", "name": "C", "email_address": "c@example.com"}, {"role": "Witness", "name": "W", "email_address": "w@example.com"}},
-		"ccs": []map[string]any{{"role": "Manager", "email_address": "m@example.com"}}})
+		"ccs":     []map[string]any{{"role": "Manager", "email_address": "m@example.com"}}})
 	do(http.MethodGet, "/v3/account?unknown=1", nil)
 	do(http.MethodGet, "/v3/signature_request/list", nil)
 	return calls

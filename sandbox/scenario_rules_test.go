@@ -214,7 +214,7 @@ func TestRuleSignerActionsFollowTheOrder(t *testing.T) {
 	srv := scServer(t, sandbox.WithOfflineFiles())
 	mustLoad(t, srv, srv.APIKey, "name: auto\nrules:\n  - {signer_action: {do: sign, after: 1h}}\n")
 	r := srv.Do(http.MethodPost, "/v3/signature_request/send", map[string]any{"title": "Auto", "test_mode": true,
-		"signers": []map[string]any{{"name": "A", "email_address": "a@example.com", "order": 1}, {"name": "B", "email_address": "b@example.com", "order": 0}},
+		"signers":   []map[string]any{{"name": "A", "email_address": "a@example.com", "order": 1}, {"name": "B", "email_address": "b@example.com", "order": 0}},
 		"file_urls": []string{"https://example.com/a.pdf"}})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	id := r.Map()["signature_request"].(map[string]any)["signature_request_id"].(string)
