@@ -165,3 +165,24 @@ h.test('teamCreate by a member of a team is refused; teamDelete with other membe
   const e2 = await expectHttpError(api.teamDelete(), {});
   assert.ok([400, 403].includes(e2.statusCode), `status ${e2.statusCode}`);
 });
+
+h.test('teamRemoveMember with new_owner_email_address moves the member's requests to the new owner', async () => {
+  const w = await h.newWorld();
+  const ctl = h.controlFor(w.api_key);
+  await ctl.config({ fetch_file_urls: false });
+  const { api_keys: keys } = await ctl.get(`/api_keys?account_id=${FIXTURE.teammate.id}`);
+  const signer = Object.assign(new sdk.SubSignatureRequestSigner(), { name: 'S', emailAddress: 's@example.com' });
+  const sr = (await h.api(sdk.SignatureRequestApi, { apiKey: keys[0].key }).signatureRequestSend({
+    title: 'Left behind', signers: [signer], fileUrls: ['https://example.com/l.pdf'], testMode: true,
+  })).body.signatureRequest;
+  const req = new sdk.TeamRemoveMemberRequest();
+  req.emailAddress = FIXTURE.teammate.email;
+  req.newOwnerEmailAddress = FIXTURE.owner.email;
+  const { response } = await h.api(TeamApi, { apiKey: w.api_key }).teamRemoveMember(req);
+  assert.equal(response.status, 201);
+  await ctl.advance(60);
+  const mine = (await h.api(sdk.SignatureRequestApi, { apiKey: w.api_key }).signatureRequestList()).body.signatureRequests;
+  const moved = mine.find((s) => s.signatureRequestId === sr.signatureRequestId);
+  assert.ok(moved, 'the request is now listed for the new owner');
+  assert.equal(moved.requesterEmailAddress, FIXTURE.owner.email);
+});
