@@ -166,7 +166,7 @@ h.test('teamCreate by a member of a team is refused; teamDelete with other membe
   assert.ok([400, 403].includes(e2.statusCode), `status ${e2.statusCode}`);
 });
 
-h.test('teamRemoveMember with new_owner_email_address moves the member's requests to the new owner', async () => {
+h.test("teamRemoveMember with new_owner_email_address moves the member's requests to the new owner", async () => {
   const w = await h.newWorld();
   const ctl = h.controlFor(w.api_key);
   await ctl.config({ fetch_file_urls: false });
