@@ -7,8 +7,9 @@
 // AsyncLocalStorage by the test() wrapper of lib/harness.js). When the process
 // exits, the records go to e2e/.tmp/coverage/<file>.<pid>.json; the report
 // (scripts/report.js) counts an operation as covered only when a test that
-// passed made a successful (2xx) call of it. Nothing here is maintained by
-// hand.
+// passed made a successful (2xx) call of it whose answer carried the
+// rate-limit headers and matched the SDK model exactly. Nothing here is
+// maintained by hand.
 
 const { AsyncLocalStorage } = require('node:async_hooks');
 const fs = require('node:fs');
