@@ -9,35 +9,11 @@ func init() {
 	handle("signatureRequestList", signatureRequestList)
 }
 
-// Paging bounds of list operations.
-const (
-	defaultPageSize = 20
-	maxPageSize     = 100
-)
-
 type sigreqListQuery struct {
 	AccountID string `json:"account_id"`
 	Page      *int   `json:"page"`
 	PageSize  *int   `json:"page_size"`
 	Query     string `json:"query"`
-}
-
-// pageParams validates page and page_size.
-func pageParams(page, size *int) (int, int, *apierr.Error) {
-	p, s := 1, defaultPageSize
-	if page != nil {
-		if *page < 1 {
-			return 0, 0, apierr.Badf("page", "page must be 1 or more.")
-		}
-		p = *page
-	}
-	if size != nil {
-		if *size < 1 || *size > maxPageSize {
-			return 0, 0, apierr.Badf("page_size", "page_size must be between 1 and %d.", maxPageSize)
-		}
-		s = *size
-	}
-	return p, s, nil
 }
 
 // signatureRequestList lists the requests the caller (or a team member, or
@@ -75,7 +51,7 @@ func signatureRequestList(c *call) (any, error) {
 	}
 	out := signatureRequestListResponse{
 		SignatureRequests: make([]signatureRequestResponse, 0, len(rows)),
-		ListInfo:          listInfoResponse{NumResults: total, Page: page, PageSize: size, NumPages: (total + size - 1) / size},
+		ListInfo:          newListInfo(total, page, size),
 	}
 	for _, r := range rows {
 		out.SignatureRequests = append(out.SignatureRequests, viewSignatureRequest(r, c.account.ID))

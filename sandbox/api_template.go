@@ -219,18 +219,9 @@ func templateList(c *call) (any, error) {
 	if err := c.query(&q); err != nil {
 		return nil, err
 	}
-	page, size := 1, 20
-	if q.Page != nil {
-		if *q.Page < 1 {
-			return nil, apierr.Badf("page", "page must be 1 or more (got %d).", *q.Page)
-		}
-		page = *q.Page
-	}
-	if q.PageSize != nil {
-		if *q.PageSize < 1 || *q.PageSize > 100 {
-			return nil, apierr.Badf("page_size", "page_size must be between 1 and 100 (got %d).", *q.PageSize)
-		}
-		size = *q.PageSize
+	page, size, e := pageParams(q.Page, q.PageSize)
+	if e != nil {
+		return nil, e
 	}
 	filter, err := parseTemplateQuery(q.Query)
 	if err != nil {
@@ -267,11 +258,10 @@ func templateList(c *call) (any, error) {
 		}
 		return 0
 	})
-	n := len(rows)
-	resp := templateListResponse{Templates: []templateResponse{},
-		ListInfo: tplListInfo{NumPages: (n + size - 1) / size, NumResults: n, Page: page, PageSize: size}}
-	for i := (page - 1) * size; i < n && i < page*size; i++ {
-		resp.Templates = append(resp.Templates, viewTemplate(tx, rows[i], c.account.ID))
+	rows, info := pageSlice(rows, page, size)
+	resp := templateListResponse{Templates: []templateResponse{}, ListInfo: info}
+	for _, t := range rows {
+		resp.Templates = append(resp.Templates, viewTemplate(tx, t, c.account.ID))
 	}
 	return resp, nil
 }

@@ -63,8 +63,8 @@ type apiAppGetResponse struct {
 
 // apiAppListResponse is ApiAppListResponse.
 type apiAppListResponse struct {
-	APIApps  []apiAppView `json:"api_apps"`
-	ListInfo pagingInfo   `json:"list_info"`
+	APIApps  []apiAppView     `json:"api_apps"`
+	ListInfo listInfoResponse `json:"list_info"`
 }
 
 // viewAPIApp renders an app for viewer (an account id).

@@ -20,8 +20,8 @@ type faxLineResponse struct {
 
 // faxLineListResponse is FaxLineListResponse.
 type faxLineListResponse struct {
-	ListInfo pagingInfo    `json:"list_info"`
-	FaxLines []faxLineView `json:"fax_lines"`
+	ListInfo listInfoResponse `json:"list_info"`
+	FaxLines []faxLineView    `json:"fax_lines"`
 }
 
 // faxLineAreaCodeGetResponse is FaxLineAreaCodeGetResponse.
@@ -71,8 +71,8 @@ type faxGetResponse struct {
 
 // faxListResponse is FaxListResponse.
 type faxListResponse struct {
-	Faxes    []faxView  `json:"faxes"`
-	ListInfo pagingInfo `json:"list_info"`
+	Faxes    []faxView        `json:"faxes"`
+	ListInfo listInfoResponse `json:"list_info"`
 }
 
 // viewFax renders a fax. The cover page message is the fax's message; a fax

@@ -105,14 +105,6 @@ type signatureRequestGetResponse struct {
 	SignatureRequest signatureRequestResponse `json:"signature_request"`
 }
 
-// listInfoResponse is ListInfoResponse.
-type listInfoResponse struct {
-	NumPages   int `json:"num_pages"`
-	NumResults int `json:"num_results"`
-	Page       int `json:"page"`
-	PageSize   int `json:"page_size"`
-}
-
 // signatureRequestListResponse is SignatureRequestListResponse.
 type signatureRequestListResponse struct {
 	SignatureRequests []signatureRequestResponse `json:"signature_requests"`

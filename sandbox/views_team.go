@@ -1,55 +1,8 @@
 package sandbox
 
 import (
-	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
-
-// pagingQuery is the page and page_size query parameters of the list
-// operations of teams, API apps, faxes and fax lines.
-type pagingQuery struct {
-	Page     *int `json:"page"`
-	PageSize *int `json:"page_size"`
-}
-
-// pagingInfo is ListInfoResponse.
-type pagingInfo struct {
-	NumPages   int  `json:"num_pages"`
-	NumResults *int `json:"num_results"`
-	Page       int  `json:"page"`
-	PageSize   int  `json:"page_size"`
-}
-
-// bounds checks page (>= 1, default 1) and page_size (1..100, default 20).
-func (q pagingQuery) bounds() (page, size int, err error) {
-	page, size = 1, 20
-	if q.Page != nil {
-		if *q.Page < 1 {
-			return 0, 0, apierr.Badf("page", "page must be 1 or more (got %d).", *q.Page)
-		}
-		page = *q.Page
-	}
-	if q.PageSize != nil {
-		if *q.PageSize < 1 || *q.PageSize > 100 {
-			return 0, 0, apierr.Badf("page_size", "page_size must be between 1 and 100 (got %d).", *q.PageSize)
-		}
-		size = *q.PageSize
-	}
-	return page, size, nil
-}
-
-// pageSlice cuts one page out of rows and describes it. A page past the end
-// is empty; num_pages is 0 when there are no results.
-func pageSlice[T any](rows []T, page, size int) ([]T, pagingInfo) {
-	n := len(rows)
-	info := pagingInfo{NumPages: (n + size - 1) / size, NumResults: intPtr(n), Page: page, PageSize: size}
-	start := (page - 1) * size
-	if start >= n {
-		return []T{}, info
-	}
-	end := min(start+size, n)
-	return rows[start:end], info
-}
 
 // teamRoleNames maps the role codes of AccountResponse.role_code to the role
 // names of the team operations.
@@ -184,7 +137,7 @@ type teamMemberView struct {
 // teamMembersResponse is TeamMembersResponse.
 type teamMembersResponse struct {
 	TeamMembers []teamMemberView `json:"team_members"`
-	ListInfo    pagingInfo       `json:"list_info"`
+	ListInfo    listInfoResponse `json:"list_info"`
 }
 
 // subTeamView is SubTeamResponse.
@@ -195,6 +148,6 @@ type subTeamView struct {
 
 // teamSubTeamsResponse is TeamSubTeamsResponse.
 type teamSubTeamsResponse struct {
-	SubTeams []subTeamView `json:"sub_teams"`
-	ListInfo pagingInfo    `json:"list_info"`
+	SubTeams []subTeamView    `json:"sub_teams"`
+	ListInfo listInfoResponse `json:"list_info"`
 }

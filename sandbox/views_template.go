@@ -193,15 +193,7 @@ type templateGetResponse struct {
 // templateListResponse is TemplateListResponse.
 type templateListResponse struct {
 	Templates []templateResponse `json:"templates"`
-	ListInfo  tplListInfo        `json:"list_info"`
-}
-
-// tplListInfo is ListInfoResponse.
-type tplListInfo struct {
-	NumPages   int `json:"num_pages"`
-	NumResults int `json:"num_results"`
-	Page       int `json:"page"`
-	PageSize   int `json:"page_size"`
+	ListInfo  listInfoResponse   `json:"list_info"`
 }
 
 // templateIDResponse is TemplateCreateResponse / TemplateUpdateFilesResponse.

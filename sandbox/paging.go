@@ -1,0 +1,76 @@
+package sandbox
+
+// Paging of the list operations: page and page_size as the official
+// description bounds them, and ListInfoResponse. Signature requests,
+// templates, teams, API apps, faxes, fax lines and bulk send jobs all page
+// the same way.
+
+import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+)
+
+// Paging bounds of list operations.
+const (
+	defaultPageSize = 20
+	maxPageSize     = 100
+)
+
+// pagingQuery is the page and page_size query parameters.
+type pagingQuery struct {
+	Page     *int `json:"page"`
+	PageSize *int `json:"page_size"`
+}
+
+// bounds checks page (>= 1, default 1) and page_size (1..100, default 20).
+func (q pagingQuery) bounds() (page, size int, err error) {
+	page, size, e := pageParams(q.Page, q.PageSize)
+	if e != nil {
+		return 0, 0, e
+	}
+	return page, size, nil
+}
+
+// pageParams validates page and page_size (nil for absent).
+func pageParams(page, size *int) (int, int, *apierr.Error) {
+	p, s := 1, defaultPageSize
+	if page != nil {
+		if *page < 1 {
+			return 0, 0, apierr.Badf("page", "page must be 1 or more (got %d).", *page)
+		}
+		p = *page
+	}
+	if size != nil {
+		if *size < 1 || *size > maxPageSize {
+			return 0, 0, apierr.Badf("page_size", "page_size must be between 1 and %d (got %d).", maxPageSize, *size)
+		}
+		s = *size
+	}
+	return p, s, nil
+}
+
+// listInfoResponse is ListInfoResponse.
+type listInfoResponse struct {
+	NumPages   int `json:"num_pages"`
+	NumResults int `json:"num_results"`
+	Page       int `json:"page"`
+	PageSize   int `json:"page_size"`
+}
+
+// newListInfo describes page of size out of total results; num_pages is 0
+// when there are none.
+func newListInfo(total, page, size int) listInfoResponse {
+	return listInfoResponse{NumPages: (total + size - 1) / size, NumResults: total, Page: page, PageSize: size}
+}
+
+// pageSlice cuts one page out of rows and describes it. A page past the end
+// is empty.
+func pageSlice[T any](rows []T, page, size int) ([]T, listInfoResponse) {
+	n := len(rows)
+	info := newListInfo(n, page, size)
+	start := (page - 1) * size
+	if start >= n {
+		return []T{}, info
+	}
+	end := min(start+size, n)
+	return rows[start:end], info
+}
