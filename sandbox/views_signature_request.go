@@ -74,7 +74,8 @@ type customFieldResponse struct {
 	Value    any     `json:"value,omitempty"`
 }
 
-// attachmentResponse is SignatureRequestResponseAttachment.
+// attachmentResponse is SignatureRequestResponseAttachment (of requests
+// and templates).
 type attachmentResponse struct {
 	ID           string  `json:"id"`
 	Signer       string  `json:"signer"`
@@ -95,7 +96,8 @@ type responseDataResponse struct {
 	IsSigned    *bool  `json:"is_signed,omitempty"`
 }
 
-// signerExperience is SignatureRequestSignerExperience.
+// signerExperience is SignatureRequestSignerExperience (of requests and
+// templates).
 type signerExperience struct {
 	FormView string `json:"form_view"`
 }

@@ -25,21 +25,21 @@ func init() {
 
 // templateResponse is TemplateResponse.
 type templateResponse struct {
-	TemplateID       string                   `json:"template_id"`
-	Title            string                   `json:"title"`
-	Message          string                   `json:"message"`
-	UpdatedAt        int64                    `json:"updated_at"`
-	IsEmbedded       *bool                    `json:"is_embedded"`
-	IsCreator        bool                     `json:"is_creator"`
-	CanEdit          bool                     `json:"can_edit"`
-	IsLocked         bool                     `json:"is_locked"`
-	Metadata         json.RawMessage          `json:"metadata"`
-	SignerRoles      []tplSignerRoleView      `json:"signer_roles"`
-	CCRoles          []tplCCRoleView          `json:"cc_roles"`
-	Documents        []tplDocumentView        `json:"documents"`
-	Accounts         []tplAccountView         `json:"accounts"`
-	Attachments      []tplAttachmentView      `json:"attachments"`
-	SignerExperience *tplSignerExperienceView `json:"signer_experience,omitempty"`
+	TemplateID       string               `json:"template_id"`
+	Title            string               `json:"title"`
+	Message          string               `json:"message"`
+	UpdatedAt        int64                `json:"updated_at"`
+	IsEmbedded       *bool                `json:"is_embedded"`
+	IsCreator        bool                 `json:"is_creator"`
+	CanEdit          bool                 `json:"can_edit"`
+	IsLocked         bool                 `json:"is_locked"`
+	Metadata         json.RawMessage      `json:"metadata"`
+	SignerRoles      []tplSignerRoleView  `json:"signer_roles"`
+	CCRoles          []tplCCRoleView      `json:"cc_roles"`
+	Documents        []tplDocumentView    `json:"documents"`
+	Accounts         []tplAccountView     `json:"accounts"`
+	Attachments      []attachmentResponse `json:"attachments"`
+	SignerExperience *signerExperience    `json:"signer_experience,omitempty"`
 }
 
 // tplSignerRoleView is TemplateResponseSignerRole (order only when the
@@ -170,21 +170,6 @@ type tplAccountQuotaView struct {
 	SMSVerificationsLeft     *int `json:"sms_verifications_left,omitempty"`
 }
 
-// tplAttachmentView is SignatureRequestResponseAttachment.
-type tplAttachmentView struct {
-	ID           string  `json:"id"`
-	Signer       string  `json:"signer"`
-	Name         string  `json:"name"`
-	Required     bool    `json:"required"`
-	Instructions *string `json:"instructions"`
-	UploadedAt   *int64  `json:"uploaded_at"`
-}
-
-// tplSignerExperienceView is SignatureRequestSignerExperience.
-type tplSignerExperienceView struct {
-	FormView string `json:"form_view"`
-}
-
 // templateGetResponse is TemplateGetResponse.
 type templateGetResponse struct {
 	Template templateResponse `json:"template"`
@@ -228,7 +213,7 @@ func viewTemplate(tx *state.Txn, t *state.Template, viewer string) templateRespo
 		TemplateID: t.ID, Title: t.Title, Message: t.Message, UpdatedAt: t.UpdatedAt,
 		IsCreator: creator, CanEdit: creator, IsLocked: t.IsLocked, Metadata: t.Metadata,
 		SignerRoles: []tplSignerRoleView{}, CCRoles: []tplCCRoleView{}, Documents: []tplDocumentView{},
-		Accounts: []tplAccountView{}, Attachments: []tplAttachmentView{},
+		Accounts: []tplAccountView{}, Attachments: []attachmentResponse{},
 	}
 	if len(r.Metadata) == 0 {
 		r.Metadata = json.RawMessage(`{}`)
@@ -259,11 +244,11 @@ func viewTemplate(tx *state.Txn, t *state.Template, viewer string) templateRespo
 		})
 	}
 	for _, a := range t.Attachments {
-		r.Attachments = append(r.Attachments, tplAttachmentView{ID: a.ID, Signer: templateRoleSigner(a.Role), Name: a.Name,
+		r.Attachments = append(r.Attachments, attachmentResponse{ID: a.ID, Signer: templateRoleSigner(a.Role), Name: a.Name,
 			Required: a.Required, Instructions: strPtr(a.Instructions)})
 	}
 	if t.SignerExperience != "" {
-		r.SignerExperience = &tplSignerExperienceView{FormView: t.SignerExperience}
+		r.SignerExperience = &signerExperience{FormView: t.SignerExperience}
 	}
 	return r
 }
