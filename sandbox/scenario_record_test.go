@@ -174,3 +174,39 @@ func TestWithRecordingWritesTheFile(t *testing.T) {
 	assert.True(t, res.OK(), "%+v", res)
 	assert.Equal(t, 5, res.Steps)
 }
+
+// A session recorded against an upstream that is not a sandbox (the real
+// service) has no start state: its replay runs as the new world's first
+// account and reports every difference by field, as a fidelity check.
+func TestForeignRecordingIsAFidelityCheck(t *testing.T) {
+	upstream := scServer(t, sandbox.WithOfflineFiles())
+	// The "real service": the upstream sandbox's API without its control
+	// plane, and its own API key that the replay world does not know.
+	realKey := upstream.APIKey
+	foreign := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, sandbox.ControlPrefix) {
+			http.NotFound(w, r)
+			return
+		}
+		upstream.Sandbox.ServeHTTP(w, r)
+	}))
+	t.Cleanup(foreign.Close)
+	out := filepath.Join(t.TempDir(), "real.yaml")
+	proxy, err := sandbox.NewRecordingProxy(foreign.URL, out, nil)
+	require.NoError(t, err)
+	ps := httptest.NewServer(proxy)
+	t.Cleanup(ps.Close)
+	client := sandboxtest.NewServer(t)
+	client.URL, client.APIKey, client.Client = ps.URL, realKey, &http.Client{Timeout: time.Minute}
+	require.Equal(t, http.StatusOK, client.Do(http.MethodGet, "/v3/account", nil).Status)
+	scSend(t, client, realKey, "Fidelity", "f@example.com")
+
+	doc, err := os.ReadFile(out)
+	require.NoError(t, err)
+	assert.NotContains(t, string(doc), "format: signsandbox-state/1")
+	res := runDoc(t, "real.yaml", doc)
+	require.False(t, res.OK())
+	require.Len(t, res.Failures, 1, "the account answers the same; the new request differs in its ids")
+	assert.Contains(t, res.Failures[0], "step 2: POST /v3/signature_request/send")
+	assert.Contains(t, res.Failures[0], "body.signature_request.signature_request_id: want ")
+}

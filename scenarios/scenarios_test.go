@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -185,4 +186,26 @@ func TestReadyScenariosAgainstTheBinary(t *testing.T) {
 	require.ErrorAs(t, err, &exit, "%s", out)
 	assert.Equal(t, 1, exit.ExitCode())
 	assert.Contains(t, string(out), "callbacks.count: want 3, got 0")
+}
+
+// The README's seed and rules examples load as written (wrapped in a
+// name), so the reference cannot drift from the loader.
+func TestReadmeExamplesLoad(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	blocks := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllStringSubmatch(string(readme), -1)
+	loaded := 0
+	for i, b := range blocks {
+		body := b[1]
+		if !strings.HasPrefix(body, "seed:") && !strings.HasPrefix(body, "rules:") {
+			continue
+		}
+		doc := fmt.Sprintf("name: readme-%d\n%s", i, body)
+		sb, err := sandbox.New(sandbox.WithOfflineFiles(), sandbox.WithScenario(fmt.Sprintf("README block %d", i), []byte(doc)))
+		if assert.NoError(t, err, "README block %d", i) {
+			sb.Close()
+		}
+		loaded++
+	}
+	assert.Equal(t, 2, loaded)
 }
