@@ -71,8 +71,10 @@ func embeddedEditURL(c *call) (any, error) {
 	if in.EditorOptions != nil {
 		opts.Editor.AllowEditSigners, opts.Editor.AllowEditDocuments = in.EditorOptions.AllowEditSigners, in.EditorOptions.AllowEditDocuments
 	}
-	if in.SignerExperience != nil && !slices.Contains(tplFormViews, in.SignerExperience.FormView) {
-		return nil, apierr.Badf("signer_experience[form_view]", "Invalid form_view %q: use one of %s.", in.SignerExperience.FormView, strings.Join(tplFormViews, ", "))
+	if in.SignerExperience != nil {
+		if e := checkFormView(in.SignerExperience.FormView); e != nil {
+			return nil, e
+		}
 	}
 	if c.has("cc_roles") {
 		seen := map[string]bool{}

@@ -1,13 +1,12 @@
 package sandbox
 
-// Validation of form_fields_per_document, form_field_groups and
-// form_field_rules (conditional logic), with the type-specific keys of every
-// field type.
+// Validation of the form_fields_per_document of signature requests, with
+// the type-specific keys of every field type (groups and rules are in
+// sigreq_rules.go; the checks shared with templates in form_fields.go).
 
 import (
 	"encoding/json"
 	"net/url"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,36 +14,6 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
-)
-
-// Field types of SubFormFieldsPerDocumentTypeEnum.
-const (
-	ftText          = "text"
-	ftCheckbox      = "checkbox"
-	ftDateSigned    = "date_signed"
-	ftDropdown      = "dropdown"
-	ftHyperlink     = "hyperlink"
-	ftInitials      = "initials"
-	ftRadio         = "radio"
-	ftSignature     = "signature"
-	ftTextMerge     = "text-merge"
-	ftCheckboxMerge = "checkbox-merge"
-)
-
-var fieldTypes = []string{ftCheckbox, ftCheckboxMerge, ftDateSigned, ftDropdown, ftHyperlink, ftInitials, ftSignature, ftRadio, ftText, ftTextMerge}
-
-var validationTypes = []string{"numbers_only", "letters_only", "phone_number", "bank_routing_number", "bank_account_number",
-	"email_address", "zip_code", "social_security_number", "employer_identification_number", "custom_regex"}
-
-var autoFillTypes = []string{"firstName", "lastName", "name", "email", "company", "title"}
-
-var fontFamilies = []string{"helvetica", "arial", "courier", "calibri", "cambria", "georgia", "times", "trebuchet", "verdana",
-	"roboto", "robotoMono", "notoSans", "notoSerif", "notoCJK-JP-Regular", "notoHebrew-Regular", "notoSanThaiMerged"}
-
-// Signer values that are not an index.
-const (
-	signerSender = "sender" // merge fields filled by the requester's data
-	signerMeNow  = "me_now" // filled by the preparer now (content)
 )
 
 // parsedField is a decoded field with the path it came from.
@@ -139,7 +108,7 @@ func checkFormFields(list []parsedField, fc fieldCheck) ([]state.FormField, *api
 	ids := map[string]bool{}
 	for _, pf := range list {
 		f, p := pf.f, pf.path
-		at := func(k string) string { return p + "[" + k + "]" }
+		at := fieldPath(p)
 		if strings.TrimSpace(f.APIID) == "" {
 			return nil, apierr.Missing(at("api_id"))
 		}
@@ -147,11 +116,8 @@ func checkFormFields(list []parsedField, fc fieldCheck) ([]state.FormField, *api
 			return nil, apierr.Badf(at("api_id"), "api_id %q is used by more than one field; it must be unique across all documents.", f.APIID)
 		}
 		ids[f.APIID] = true
-		if f.Type == "" {
-			return nil, apierr.Missing(at("type"))
-		}
-		if !slices.Contains(fieldTypes, f.Type) {
-			return nil, apierr.Badf(at("type"), "Unknown form field type %q (use one of %s).", f.Type, strings.Join(fieldTypes, ", "))
+		if e := checkFieldType(at, f.Type); e != nil {
+			return nil, e
 		}
 		doc := pf.doc
 		if f.DocumentIndex != nil {
@@ -163,17 +129,8 @@ func checkFormFields(list []parsedField, fc fieldCheck) ([]state.FormField, *api
 		if doc < 0 || doc >= fc.docs {
 			return nil, apierr.Badf(at("document_index"), "document_index %d does not name a document (the request has %d).", doc, fc.docs)
 		}
-		for _, k := range []struct {
-			name string
-			v    *int
-			min  int
-		}{{"x", f.X, 0}, {"y", f.Y, 0}, {"width", f.Width, 1}, {"height", f.Height, 1}} {
-			if k.v == nil {
-				return nil, apierr.Missing(at(k.name))
-			}
-			if *k.v < k.min {
-				return nil, apierr.Badf(at(k.name), "%s must be at least %d.", k.name, k.min)
-			}
+		if e := checkFieldBox(at, f.X, f.Y, f.Width, f.Height); e != nil {
+			return nil, e
 		}
 		if f.Required == nil {
 			return nil, apierr.Missing(at("required"))
@@ -210,11 +167,8 @@ func checkFormFields(list []parsedField, fc fieldCheck) ([]state.FormField, *api
 			}
 			signer = strconv.Itoa(n)
 		}
-		if f.FontSize != nil && (*f.FontSize < 7 || *f.FontSize > 49) {
-			return nil, apierr.Badf(at("font_size"), "font_size must be between 7 and 49.")
-		}
-		if f.FontFamily != "" && !slices.Contains(fontFamilies, f.FontFamily) {
-			return nil, apierr.Badf(at("font_family"), "Unknown font_family %q.", f.FontFamily)
+		if e := checkFieldFont(at, f.FontSize, f.FontFamily); e != nil {
+			return nil, e
 		}
 		sf := state.FormField{
 			APIID: f.APIID, Name: f.Name, Type: f.Type, DocumentIndex: doc, Page: f.Page, X: *f.X, Y: *f.Y,
@@ -239,21 +193,8 @@ func checkTypeKeys(f subFormField, sf *state.FormField, at func(string) string) 
 	}
 	switch f.Type {
 	case ftText:
-		if f.ValidationType != "" {
-			if !slices.Contains(validationTypes, f.ValidationType) {
-				return apierr.Badf(at("validation_type"), "Unknown validation_type %q (use one of %s).", f.ValidationType, strings.Join(validationTypes, ", "))
-			}
-			if f.ValidationType == "custom_regex" {
-				if f.ValidationCustomRegex == "" {
-					return apierr.Missing(at("validation_custom_regex"))
-				}
-				if _, err := regexp.Compile(f.ValidationCustomRegex); err != nil {
-					return apierr.Badf(at("validation_custom_regex"), "validation_custom_regex is not a valid regular expression: %v", err)
-				}
-			}
-		}
-		if f.AutoFillType != "" && !slices.Contains(autoFillTypes, f.AutoFillType) {
-			return apierr.Badf(at("auto_fill_type"), "Unknown auto_fill_type %q (use one of %s).", f.AutoFillType, strings.Join(autoFillTypes, ", "))
+		if e := checkTextKeys(at, f.ValidationType, f.ValidationCustomRegex, f.AutoFillType); e != nil {
+			return e
 		}
 		if f.AutoFillType != "" && sf.Signer == signerMeNow {
 			return apierr.Badf(at("auto_fill_type"), "Auto fill fields can be assigned to signers only.")
@@ -314,7 +255,7 @@ func checkTypeKeys(f subFormField, sf *state.FormField, at func(string) string) 
 func bindCustomFieldTypes(cfs []state.CustomField, fields []state.FormField) {
 	for i := range cfs {
 		for _, f := range fields {
-			if (f.Type == ftTextMerge || f.Type == ftCheckboxMerge) && (f.Name == cfs[i].Name || f.APIID == cfs[i].Name) {
+			if isMergeField(f) && (f.Name == cfs[i].Name || f.APIID == cfs[i].Name) {
 				cfs[i].APIID = f.APIID
 				if f.Type == ftCheckboxMerge {
 					cfs[i].Type = "checkbox"

@@ -12,12 +12,6 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-// Group requirements by member type.
-var (
-	checkboxRequirements = []string{"require_0-1", "require_1", "require_1-ormore"}
-	radioRequirements    = []string{"require_0-1", "require_1"}
-)
-
 // checkGroupsAndRules validates form_field_groups against the fields that
 // use them and form_field_rules against fields and groups.
 func checkGroupsAndRules(fields []state.FormField, paths []string, groups []subFormFieldGroup, rules []subFormFieldRule) ([]state.FieldGroup, []state.FieldRule, *apierr.Error) {

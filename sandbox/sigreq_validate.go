@@ -275,28 +275,26 @@ func checkSigningOptions(o *subSigningOptions) (*state.SigningOptions, *apierr.E
 	return &state.SigningOptions{DefaultType: o.DefaultType, Draw: o.Draw, Phone: o.Phone, Type: o.Type, Upload: o.Upload}, nil
 }
 
-// dateFormats are the accepted field_options[date_format] values.
-var dateFormats = []string{"MM / DD / YYYY", "MM - DD - YYYY", "DD / MM / YYYY", "DD - MM - YYYY", "YYYY / MM / DD", "YYYY - MM - DD"}
-
+// checkFieldOptions answers field_options[date_format] ("" without
+// field_options).
 func checkFieldOptions(o *subFieldOptions) (string, *apierr.Error) {
 	if o == nil {
 		return "", nil
 	}
-	if o.DateFormat == "" {
-		return "", apierr.Missing("field_options[date_format]")
-	}
-	if !slices.Contains(dateFormats, o.DateFormat) {
-		return "", apierr.Badf("field_options[date_format]", "date_format must be one of: %s.", strings.Join(dateFormats, ", "))
+	if e := checkDateFormat(o.DateFormat); e != nil {
+		return "", e
 	}
 	return o.DateFormat, nil
 }
 
+// checkSignerExperience answers signer_experience[form_view] ("" when not
+// given).
 func checkSignerExperience(o *subSignerExperience) (string, *apierr.Error) {
 	if o == nil || o.FormView == "" {
 		return "", nil
 	}
-	if !slices.Contains([]string{"disabled", "enabled", "enabled_by_default", "forced"}, o.FormView) {
-		return "", apierr.Badf("signer_experience[form_view]", "form_view must be disabled, enabled, enabled_by_default or forced.")
+	if e := checkFormView(o.FormView); e != nil {
+		return "", e
 	}
 	return o.FormView, nil
 }

@@ -3,15 +3,13 @@ package sandbox
 // This file decodes the template parts of create requests (signer roles, CC
 // roles, form fields, groups, rules, merge fields, attachments) into the
 // stored model, refusing what the real API refuses with the field's path.
-// template/create and template/create_embedded_draft share it.
+// template/create and template/create_embedded_draft share it; the form
+// fields themselves are checked in template_fields.go.
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
@@ -122,17 +120,15 @@ type tplAttachmentInput struct {
 
 // tplContentInput is what template/create and create_embedded_draft share.
 type tplContentInput struct {
-	Files         []wire.File          `json:"files"`
-	FileURLs      []string             `json:"file_urls"`
-	AllowReassign bool                 `json:"allow_reassign"`
-	Attachments   []tplAttachmentInput `json:"attachments"`
-	CCRoles       []string             `json:"cc_roles"`
-	ClientID      string               `json:"client_id"`
-	FieldOptions  *struct {
-		DateFormat string `json:"date_format"`
-	} `json:"field_options"`
-	FormFieldGroups []tplGroupInput `json:"form_field_groups"`
-	FormFieldRules  []tplRuleInput  `json:"form_field_rules"`
+	Files           []wire.File          `json:"files"`
+	FileURLs        []string             `json:"file_urls"`
+	AllowReassign   bool                 `json:"allow_reassign"`
+	Attachments     []tplAttachmentInput `json:"attachments"`
+	CCRoles         []string             `json:"cc_roles"`
+	ClientID        string               `json:"client_id"`
+	FieldOptions    *subFieldOptions     `json:"field_options"`
+	FormFieldGroups []tplGroupInput      `json:"form_field_groups"`
+	FormFieldRules  []tplRuleInput       `json:"form_field_rules"`
 	// FormFieldsPerDocument is decoded by hand: a list of field objects, or
 	// the legacy list with one list of fields per document.
 	FormFieldsPerDocument []any                `json:"form_fields_per_document"`
@@ -167,116 +163,12 @@ type tplContent struct {
 	SignerExperience string
 }
 
-// Enumerations of the official request schemas.
+// Enumerations of the template request schemas (the form field ones are in
+// form_fields.go).
 var (
-	tplFieldTypes = []string{"text", "checkbox", "date_signed", "dropdown", "hyperlink", "initials", "radio",
-		"signature", "text-merge", "checkbox-merge"}
-	tplFontFamilies = []string{"helvetica", "arial", "courier", "calibri", "cambria", "georgia", "times", "trebuchet",
-		"verdana", "roboto", "robotoMono", "notoSans", "notoSerif", "notoCJK-JP-Regular", "notoHebrew-Regular",
-		"notoSanThaiMerged"}
-	tplValidationTypes = []string{"numbers_only", "letters_only", "phone_number", "bank_routing_number",
-		"bank_account_number", "email_address", "zip_code", "social_security_number",
-		"employer_identification_number", "custom_regex"}
-	tplAutoFillTypes   = []string{"firstName", "lastName", "name", "email", "company", "title"}
-	tplDateFormats     = []string{"MM / DD / YYYY", "MM - DD - YYYY", "DD / MM / YYYY", "DD - MM - YYYY", "YYYY / MM / DD", "YYYY - MM - DD"}
-	tplFormViews       = []string{"disabled", "enabled", "enabled_by_default", "forced"}
-	tplCheckboxRules   = []string{"require_0-1", "require_1", "require_1-ormore"}
-	tplRadioRules      = []string{"require_0-1", "require_1"}
 	tplTriggerOps      = []string{"any", "is", "match", "none", "not"}
 	tplMergeFieldTypes = []string{"text", "checkbox"}
 )
-
-// tplFieldsPath is the request parameter of form fields.
-const tplFieldsPath = "form_fields_per_document"
-
-// decodeTemplateFields turns form_fields_per_document into field inputs
-// with their paths. The legacy form (one list per document) gives each
-// field its list's index as document_index.
-func decodeTemplateFields(raw []any) ([]tplFieldInput, []string, error) {
-	var out []tplFieldInput
-	var paths []string
-	for i, item := range raw {
-		p := fmt.Sprintf("%s[%d]", tplFieldsPath, i)
-		item, err := tplJSONText(item, p)
-		if err != nil {
-			return nil, nil, err
-		}
-		switch t := item.(type) {
-		case map[string]any:
-			var f tplFieldInput
-			if err := tplDecodeObject(t, &f, p); err != nil {
-				return nil, nil, err
-			}
-			out, paths = append(out, f), append(paths, p)
-		case []any:
-			for j, sub := range t {
-				sp := fmt.Sprintf("%s[%d]", p, j)
-				sub, err := tplJSONText(sub, sp)
-				if err != nil {
-					return nil, nil, err
-				}
-				m, ok := sub.(map[string]any)
-				if !ok {
-					return nil, nil, apierr.Badf(sp, "%s must be a form field object", sp)
-				}
-				var f tplFieldInput
-				if err := tplDecodeObject(m, &f, sp); err != nil {
-					return nil, nil, err
-				}
-				if f.DocumentIndex == nil {
-					f.DocumentIndex = intPtr(i)
-				}
-				out, paths = append(out, f), append(paths, sp)
-			}
-		default:
-			return nil, nil, apierr.Badf(p, "%s must be a form field object", p)
-		}
-	}
-	return out, paths, nil
-}
-
-// tplJSONText parses a string holding a JSON object or array (how form
-// bodies carry nested values); other values pass through.
-func tplJSONText(v any, path string) (any, error) {
-	s, ok := v.(string)
-	if !ok {
-		return v, nil
-	}
-	s = strings.TrimSpace(s)
-	if !strings.HasPrefix(s, "{") && !strings.HasPrefix(s, "[") {
-		return v, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader([]byte(s)))
-	dec.UseNumber()
-	var out any
-	if err := dec.Decode(&out); err != nil {
-		return nil, apierr.Badf(path, "%s is not valid JSON: %v", path, err)
-	}
-	return out, nil
-}
-
-// tplDecodeObject decodes one nested object, prefixing error paths with the
-// object's own path.
-func tplDecodeObject(m map[string]any, dst any, path string) error {
-	if err := wire.DecodeTree(m, dst); err != nil {
-		if e, ok := apierr.As(err); ok {
-			c := *e
-			if c.Path != "" {
-				first, rest, _ := strings.Cut(c.Path, "[")
-				c.Path = path + "[" + first + "]"
-				if rest != "" {
-					c.Path += "[" + rest
-				}
-			} else {
-				c.Path = path
-			}
-			c.Msg = strings.ReplaceAll(c.Msg, e.Path, c.Path)
-			return &c
-		}
-		return err
-	}
-	return nil
-}
 
 // buildTemplateContent validates everything of a create request but the
 // documents. rolesRequired is false for embedded drafts, whose roles the
@@ -373,17 +265,14 @@ func buildTemplateContent(in *tplContentInput, rolesRequired, fieldsRequired boo
 	}
 
 	if in.FieldOptions != nil {
-		if !slices.Contains(tplDateFormats, in.FieldOptions.DateFormat) {
-			if in.FieldOptions.DateFormat == "" {
-				return nil, apierr.Missing("field_options[date_format]")
-			}
-			return nil, apierr.Badf("field_options[date_format]", "Invalid date_format %q: use one of %s.", in.FieldOptions.DateFormat, strings.Join(tplDateFormats, ", "))
+		if e := checkDateFormat(in.FieldOptions.DateFormat); e != nil {
+			return nil, e
 		}
 		out.DateFormat = in.FieldOptions.DateFormat
 	}
 	if in.SignerExperience != nil {
-		if !slices.Contains(tplFormViews, in.SignerExperience.FormView) {
-			return nil, apierr.Badf("signer_experience[form_view]", "Invalid form_view %q: use one of %s.", in.SignerExperience.FormView, strings.Join(tplFormViews, ", "))
+		if e := checkFormView(in.SignerExperience.FormView); e != nil {
+			return nil, e
 		}
 		out.SignerExperience = in.SignerExperience.FormView
 	}
@@ -399,8 +288,8 @@ func buildTemplateContent(in *tplContentInput, rolesRequired, fieldsRequired boo
 			return nil, apierr.Missing(p + "[group_label]")
 		case g.Requirement == "":
 			return nil, apierr.Missing(p + "[requirement]")
-		case !slices.Contains(tplCheckboxRules, g.Requirement):
-			return nil, apierr.Badf(p+"[requirement]", "Invalid requirement %q: use one of %s.", g.Requirement, strings.Join(tplCheckboxRules, ", "))
+		case !slices.Contains(checkboxRequirements, g.Requirement):
+			return nil, apierr.Badf(p+"[requirement]", "Invalid requirement %q: use one of %s.", g.Requirement, strings.Join(checkboxRequirements, ", "))
 		}
 		if _, dup := groupIdx[g.GroupID]; dup {
 			return nil, apierr.Badf(p+"[group_id]", "Duplicate group_id %q.", g.GroupID)
@@ -460,7 +349,7 @@ func buildTemplateContent(in *tplContentInput, rolesRequired, fieldsRequired boo
 	}
 	for i, g := range out.Groups {
 		if groupTypes[g.ID] == "radio" {
-			if !slices.Contains(tplRadioRules, g.Requirement) {
+			if !slices.Contains(radioRequirements, g.Requirement) {
 				return nil, apierr.Badf(fmt.Sprintf("form_field_groups[%d][requirement]", i), "Invalid requirement %q for a radio group: use require_0-1 or require_1.", g.Requirement)
 			}
 			if radioCount[g.ID] < 2 {
@@ -487,239 +376,6 @@ func buildTemplateContent(in *tplContentInput, rolesRequired, fieldsRequired boo
 			return nil, apierr.Badf(p+"[signer_index]", "signer_index %d does not name a signer role (the template has %d).", *a.SignerIndex, len(out.Roles))
 		}
 		out.Attachments = append(out.Attachments, a)
-	}
-	return out, nil
-}
-
-// tplField validates one form field and resolves its signer to a role.
-func tplField(f tplFieldInput, p string, roles []state.TemplateRole, groups map[string]int) (state.TemplateField, error) {
-	var tf state.TemplateField
-	if f.Type == nil || *f.Type == "" {
-		return tf, apierr.Missing(p + "[type]")
-	}
-	if !slices.Contains(tplFieldTypes, *f.Type) {
-		return tf, apierr.Badf(p+"[type]", "Invalid form field type %q: use one of %s.", *f.Type, strings.Join(tplFieldTypes, ", "))
-	}
-	if f.APIID == nil || strings.TrimSpace(*f.APIID) == "" {
-		return tf, apierr.Missing(p + "[api_id]")
-	}
-	if f.DocumentIndex == nil {
-		return tf, apierr.Missing(p + "[document_index]")
-	}
-	if *f.DocumentIndex < 0 {
-		return tf, apierr.Badf(p+"[document_index]", "document_index must be 0 or greater.")
-	}
-	for _, d := range []struct {
-		name string
-		v    *int
-		min  int
-	}{{"x", f.X, 0}, {"y", f.Y, 0}, {"width", f.Width, 1}, {"height", f.Height, 1}} {
-		if d.v == nil {
-			return tf, apierr.Missing(p + "[" + d.name + "]")
-		}
-		if *d.v < d.min {
-			return tf, apierr.Badf(p+"["+d.name+"]", "%s must be %d or greater.", d.name, d.min)
-		}
-	}
-	tf = state.TemplateField{
-		APIID: strings.TrimSpace(*f.APIID), Name: f.Name, Type: *f.Type, DocumentIndex: *f.DocumentIndex,
-		X: *f.X, Y: *f.Y, Width: *f.Width, Height: *f.Height, Group: f.Group,
-		Placeholder: f.Placeholder, AutoFillType: f.AutoFillType, LinkID: f.LinkID, Masked: f.Masked,
-		ValidationType: f.ValidationType, ValidationCustomRegex: f.ValidationCustomRegex,
-		ValidationCustomRegexFormatLabel: f.ValidationCustomRegexFormatLabel,
-		Content:                          f.Content, ContentURL: f.ContentURL, Options: f.Options, FontFamily: f.FontFamily,
-	}
-	if f.Required != nil {
-		tf.Required = *f.Required
-	}
-	if f.IsChecked != nil {
-		tf.IsChecked = *f.IsChecked
-	} else if f.Checked != nil {
-		tf.IsChecked = *f.Checked
-	}
-	if f.Page != nil {
-		if *f.Page < 1 {
-			return tf, apierr.Badf(p+"[page]", "page must be 1 or greater.")
-		}
-		tf.Page = *f.Page
-	}
-	if f.FontSize != nil {
-		if *f.FontSize < 7 || *f.FontSize > 49 {
-			return tf, apierr.Badf(p+"[font_size]", "font_size must be between 7 and 49.")
-		}
-		tf.FontSize = *f.FontSize
-	}
-	if f.FontFamily != "" && !slices.Contains(tplFontFamilies, f.FontFamily) {
-		return tf, apierr.Badf(p+"[font_family]", "Invalid font_family %q.", f.FontFamily)
-	}
-	role, err := tplFieldRole(f.Signer, tf.IsMerge(), p+"[signer]", roles)
-	if err != nil {
-		return tf, err
-	}
-	tf.Role = role
-	if tf.Name == "" && tf.IsMerge() {
-		return tf, apierr.Missing(p + "[name]")
-	}
-
-	switch tf.Type {
-	case "dropdown":
-		if len(f.Options) == 0 {
-			return tf, apierr.Missing(p + "[options]")
-		}
-		if f.Content != "" && !slices.Contains(f.Options, f.Content) {
-			return tf, apierr.Badf(p+"[content]", "content %q is not one of the options.", f.Content)
-		}
-	case "hyperlink":
-		if f.Content == "" {
-			return tf, apierr.Missing(p + "[content]")
-		}
-		if f.ContentURL == "" {
-			return tf, apierr.Missing(p + "[content_url]")
-		}
-	case "radio":
-		if f.Group == "" {
-			return tf, apierr.Missing(p + "[group]")
-		}
-	case "text":
-		if f.ValidationType != "" && !slices.Contains(tplValidationTypes, f.ValidationType) {
-			return tf, apierr.Badf(p+"[validation_type]", "Invalid validation_type %q.", f.ValidationType)
-		}
-		if f.ValidationType == "custom_regex" {
-			if f.ValidationCustomRegex == "" {
-				return tf, apierr.Missing(p + "[validation_custom_regex]")
-			}
-			if _, err := regexp.Compile(f.ValidationCustomRegex); err != nil {
-				return tf, apierr.Badf(p+"[validation_custom_regex]", "validation_custom_regex is not a valid regular expression: %v", err)
-			}
-		}
-		if f.AutoFillType != "" && !slices.Contains(tplAutoFillTypes, f.AutoFillType) {
-			return tf, apierr.Badf(p+"[auto_fill_type]", "Invalid auto_fill_type %q: use one of %s.", f.AutoFillType, strings.Join(tplAutoFillTypes, ", "))
-		}
-	}
-	if f.Group != "" {
-		if tf.Type != "checkbox" && tf.Type != "radio" {
-			return tf, apierr.Badf(p+"[group]", "Only checkbox and radio fields can be grouped.")
-		}
-		if _, ok := groups[f.Group]; !ok {
-			return tf, apierr.Badf(p+"[group]", "Group %q is not defined in form_field_groups.", f.Group)
-		}
-	}
-	return tf, nil
-}
-
-// tplFieldRole resolves a field's signer: a 0-based role index or a role
-// name; merge fields belong to the sender ("sender", or no signer).
-func tplFieldRole(s tplSigner, merge bool, path string, roles []state.TemplateRole) (int, error) {
-	v := s.Value
-	if merge && (!s.Set || v == "" || strings.EqualFold(v, "sender")) {
-		return -1, nil
-	}
-	if !s.Set || v == "" {
-		return 0, apierr.Missing(path)
-	}
-	if strings.EqualFold(v, "sender") || strings.EqualFold(v, "me_now") {
-		return 0, apierr.Badf(path, "signer %q can only be used for merge fields (text-merge, checkbox-merge) of a template.", v)
-	}
-	if n, err := strconv.Atoi(v); err == nil {
-		if n < 0 || n >= len(roles) {
-			return 0, apierr.Badf(path, "signer %d does not name a signer role: the template has %d signer role(s), indexed from 0.", n, len(roles))
-		}
-		return n, nil
-	}
-	for i, r := range roles {
-		if r.Name == v {
-			return i, nil
-		}
-	}
-	return 0, apierr.Badf(path, "signer %q does not name a signer role of this template.", v)
-}
-
-// tplRules validates conditional logic: one trigger per rule, AND only,
-// triggers and actions of the same signer, a field targeted once.
-func tplRules(in []tplRuleInput, fields []state.TemplateField, apiIDs map[string]int, groups map[string]int) ([]state.TemplateFieldRule, error) {
-	var out []state.TemplateFieldRule
-	ruleIDs := map[string]bool{}
-	targeted := map[string]bool{}
-	for i, r := range in {
-		p := fmt.Sprintf("form_field_rules[%d]", i)
-		if strings.TrimSpace(r.ID) == "" {
-			return nil, apierr.Missing(p + "[id]")
-		}
-		if ruleIDs[r.ID] {
-			return nil, apierr.Badf(p+"[id]", "Duplicate rule id %q.", r.ID)
-		}
-		ruleIDs[r.ID] = true
-		op := r.TriggerOperator
-		if op == "" {
-			op = "AND"
-		}
-		if op != "AND" {
-			return nil, apierr.Badf(p+"[trigger_operator]", "Only the AND trigger_operator is supported.")
-		}
-		if len(r.Triggers) != 1 {
-			return nil, apierr.Badf(p+"[triggers]", "A rule must have exactly one trigger.")
-		}
-		if len(r.Actions) == 0 {
-			return nil, apierr.Missing(p + "[actions]")
-		}
-		tr := r.Triggers[0]
-		tp := p + "[triggers][0]"
-		fi, ok := apiIDs[tr.ID]
-		if !ok {
-			return nil, apierr.Badf(tp+"[id]", "Trigger %q does not reference the api_id of a form field.", tr.ID)
-		}
-		if !slices.Contains(tplTriggerOps, tr.Operator) {
-			return nil, apierr.Badf(tp+"[operator]", "Invalid operator %q: use one of %s.", tr.Operator, strings.Join(tplTriggerOps, ", "))
-		}
-		if (tr.Value == nil) == (tr.Values == nil) {
-			return nil, apierr.Badf(tp+"[value]", "Give either value or values, not both.")
-		}
-		signer := fields[fi].Role
-		rule := state.TemplateFieldRule{ID: r.ID, TriggerOperator: op, Triggers: []state.TemplateRuleTrigger{{ID: tr.ID, Operator: tr.Operator, Values: tr.Values}}}
-		if tr.Value != nil {
-			rule.Triggers[0].Value = *tr.Value
-		}
-		for j, a := range r.Actions {
-			ap := fmt.Sprintf("%s[actions][%d]", p, j)
-			if (a.FieldID == "") == (a.GroupID == "") {
-				return nil, apierr.Badf(ap+"[field_id]", "Give either field_id or group_id, not both.")
-			}
-			if a.Hidden == nil {
-				return nil, apierr.Missing(ap + "[hidden]")
-			}
-			target := a.FieldID
-			if a.FieldID != "" {
-				if a.Type != "change-field-visibility" {
-					return nil, apierr.Badf(ap+"[type]", "An action with field_id has type change-field-visibility.")
-				}
-				ti, ok := apiIDs[a.FieldID]
-				if !ok {
-					return nil, apierr.Badf(ap+"[field_id]", "Action field %q does not reference the api_id of a form field.", a.FieldID)
-				}
-				if fields[ti].Role != signer {
-					return nil, apierr.Badf(ap+"[field_id]", "Trigger and action fields must belong to the same signer.")
-				}
-			} else {
-				target = "group:" + a.GroupID
-				if a.Type != "change-group-visibility" {
-					return nil, apierr.Badf(ap+"[type]", "An action with group_id has type change-group-visibility.")
-				}
-				if _, ok := groups[a.GroupID]; !ok {
-					return nil, apierr.Badf(ap+"[group_id]", "Action group %q is not defined in form_field_groups.", a.GroupID)
-				}
-				for _, f := range fields {
-					if f.Group == a.GroupID && f.Role != signer {
-						return nil, apierr.Badf(ap+"[group_id]", "Trigger and action groups must belong to the same signer.")
-					}
-				}
-			}
-			if targeted[target] {
-				return nil, apierr.Badf(ap, "A field or group can be the target of only one rule action.")
-			}
-			targeted[target] = true
-			rule.Actions = append(rule.Actions, state.TemplateRuleAction{FieldID: a.FieldID, GroupID: a.GroupID, Hidden: *a.Hidden, Type: a.Type})
-		}
-		out = append(out, rule)
 	}
 	return out, nil
 }
@@ -784,20 +440,4 @@ func sortedStringKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
-}
-
-// checkTemplateDocuments checks what needs the documents: every field on an
-// existing document and page.
-func checkTemplateDocuments(content *tplContent, docs []state.Document) error {
-	for i, f := range content.Fields {
-		p := content.fieldPaths[i]
-		if f.DocumentIndex >= len(docs) {
-			return apierr.Badf(p+"[document_index]", "document_index %d does not name a document: %d document(s) were given.", f.DocumentIndex, len(docs))
-		}
-		d := docs[f.DocumentIndex]
-		if f.Page > 0 && d.Error == "" && len(d.Pages) > 0 && f.Page > len(d.Pages) {
-			return apierr.Badf(p+"[page]", "page %d is beyond the last page of document %d (%d pages).", f.Page, f.DocumentIndex, len(d.Pages))
-		}
-	}
-	return nil
 }

@@ -1,0 +1,139 @@
+package sandbox
+
+// The form field vocabulary of the official request schemas and the checks
+// of one field's keys that signature requests (sigreq_fields.go) and
+// templates (template_fields.go) share, so that both refuse the same values
+// with the same answer.
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+)
+
+// Field types of SubFormFieldsPerDocumentTypeEnum.
+const (
+	ftText          = "text"
+	ftCheckbox      = "checkbox"
+	ftDateSigned    = "date_signed"
+	ftDropdown      = "dropdown"
+	ftHyperlink     = "hyperlink"
+	ftInitials      = "initials"
+	ftRadio         = "radio"
+	ftSignature     = "signature"
+	ftTextMerge     = "text-merge"
+	ftCheckboxMerge = "checkbox-merge"
+)
+
+// Enumerations of the official request schemas, in their order.
+var (
+	fieldTypes      = []string{ftCheckbox, ftCheckboxMerge, ftDateSigned, ftDropdown, ftHyperlink, ftInitials, ftSignature, ftRadio, ftText, ftTextMerge}
+	validationTypes = []string{"numbers_only", "letters_only", "phone_number", "bank_routing_number", "bank_account_number",
+		"email_address", "zip_code", "social_security_number", "employer_identification_number", "custom_regex"}
+	autoFillTypes = []string{"firstName", "lastName", "name", "email", "company", "title"}
+	fontFamilies  = []string{"helvetica", "arial", "courier", "calibri", "cambria", "georgia", "times", "trebuchet", "verdana",
+		"roboto", "robotoMono", "notoSans", "notoSerif", "notoCJK-JP-Regular", "notoHebrew-Regular", "notoSanThaiMerged"}
+	// dateFormats are the values of field_options[date_format].
+	dateFormats = []string{"MM / DD / YYYY", "MM - DD - YYYY", "DD / MM / YYYY", "DD - MM - YYYY", "YYYY / MM / DD", "YYYY - MM - DD"}
+	// formViews are the values of signer_experience[form_view].
+	formViews = []string{"disabled", "enabled", "enabled_by_default", "forced"}
+	// Group requirements by member type.
+	checkboxRequirements = []string{"require_0-1", "require_1", "require_1-ormore"}
+	radioRequirements    = []string{"require_0-1", "require_1"}
+)
+
+// Signer values that are not an index.
+const (
+	signerSender = "sender" // merge fields filled by the requester's data
+	signerMeNow  = "me_now" // filled by the preparer now (content)
+)
+
+// checkFieldType checks a field's type (at names a key of the field).
+func checkFieldType(at func(string) string, typ string) *apierr.Error {
+	if typ == "" {
+		return apierr.Missing(at("type"))
+	}
+	if !slices.Contains(fieldTypes, typ) {
+		return apierr.Badf(at("type"), "Unknown form field type %q (use one of %s).", typ, strings.Join(fieldTypes, ", "))
+	}
+	return nil
+}
+
+// checkFieldBox checks the position and size of a field: x and y from 0,
+// width and height from 1, all required.
+func checkFieldBox(at func(string) string, x, y, width, height *int) *apierr.Error {
+	for _, k := range []struct {
+		name string
+		v    *int
+		min  int
+	}{{"x", x, 0}, {"y", y, 0}, {"width", width, 1}, {"height", height, 1}} {
+		if k.v == nil {
+			return apierr.Missing(at(k.name))
+		}
+		if *k.v < k.min {
+			return apierr.Badf(at(k.name), "%s must be at least %d.", k.name, k.min)
+		}
+	}
+	return nil
+}
+
+// checkFieldFont checks font_size (7 to 49) and font_family.
+func checkFieldFont(at func(string) string, size *int, family string) *apierr.Error {
+	if size != nil && (*size < 7 || *size > 49) {
+		return apierr.Badf(at("font_size"), "font_size must be between 7 and 49.")
+	}
+	if family != "" && !slices.Contains(fontFamilies, family) {
+		return apierr.Badf(at("font_family"), "Unknown font_family %q.", family)
+	}
+	return nil
+}
+
+// checkTextKeys checks the keys of a text field: validation_type (with the
+// regular expression custom_regex needs) and auto_fill_type.
+func checkTextKeys(at func(string) string, validationType, customRegex, autoFillType string) *apierr.Error {
+	if validationType != "" {
+		if !slices.Contains(validationTypes, validationType) {
+			return apierr.Badf(at("validation_type"), "Unknown validation_type %q (use one of %s).", validationType, strings.Join(validationTypes, ", "))
+		}
+		if validationType == "custom_regex" {
+			if customRegex == "" {
+				return apierr.Missing(at("validation_custom_regex"))
+			}
+			if _, err := regexp.Compile(customRegex); err != nil {
+				return apierr.Badf(at("validation_custom_regex"), "validation_custom_regex is not a valid regular expression: %v", err)
+			}
+		}
+	}
+	if autoFillType != "" && !slices.Contains(autoFillTypes, autoFillType) {
+		return apierr.Badf(at("auto_fill_type"), "Unknown auto_fill_type %q (use one of %s).", autoFillType, strings.Join(autoFillTypes, ", "))
+	}
+	return nil
+}
+
+// checkDateFormat checks field_options[date_format] when field_options was
+// given.
+func checkDateFormat(v string) *apierr.Error {
+	if v == "" {
+		return apierr.Missing("field_options[date_format]")
+	}
+	if !slices.Contains(dateFormats, v) {
+		return apierr.Badf("field_options[date_format]", "date_format must be one of: %s.", strings.Join(dateFormats, ", "))
+	}
+	return nil
+}
+
+// checkFormView checks signer_experience[form_view] when signer_experience
+// was given.
+func checkFormView(v string) *apierr.Error {
+	if !slices.Contains(formViews, v) {
+		return apierr.Badf("signer_experience[form_view]", "form_view must be one of: %s.", strings.Join(formViews, ", "))
+	}
+	return nil
+}
+
+// fieldPath returns the key namer of a field at path p (p[key]).
+func fieldPath(p string) func(string) string {
+	return func(k string) string { return p + "[" + k + "]" }
+}
