@@ -52,10 +52,11 @@ func tplTargetAccount(tx *state.Txn, caller *state.Account, in tplUserInput) (*s
 	return a, nil
 }
 
-// templateAddUser shares a template with a team member, who then sees it in
-// their list and may send with it; they are e-mailed unless
-// skip_notification is set. Sharing twice changes nothing.
-func templateAddUser(c *call) (any, error) {
+// templateShareChange runs add_user or remove_user: the template must be
+// the caller's and the account a member of their team; change answers the
+// template to store (nil when nothing changes), and the call answers the
+// template as it then is.
+func templateShareChange(c *call, change func(tx *state.Txn, in tplUserInput, t *state.Template, a *state.Account) (*state.Template, error)) (any, error) {
 	var in tplUserInput
 	if err := c.bind(&in); err != nil {
 		return nil, err
@@ -70,23 +71,15 @@ func templateAddUser(c *call) (any, error) {
 		if err != nil {
 			return err
 		}
-		if a.ID != t.OwnerID && !slices.Contains(t.SharedWith, a.ID) {
-			ct := cloneTemplate(t)
-			ct.SharedWith = append(ct.SharedWith, a.ID)
-			if err := state.PutTemplate(tx, ct); err != nil {
+		changed, err := change(tx, in, t, a)
+		if err != nil {
+			return err
+		}
+		if changed != nil {
+			if err := state.PutTemplate(tx, changed); err != nil {
 				return err
 			}
-			t = ct
-			if !in.SkipNotification {
-				owner := c.account.Name
-				if owner == "" {
-					owner = c.account.Email
-				}
-				if _, err := sendEmail(tx, state.Email{Kind: mailTemplateShared, To: a.Email, Name: a.Name, TemplateID: t.ID,
-					Subject: owner + " shared the template \"" + t.Title + "\" with you"}); err != nil {
-					return err
-				}
-			}
+			t = changed
 		}
 		out = viewTemplate(tx, t, c.account.ID)
 		return nil
@@ -97,44 +90,48 @@ func templateAddUser(c *call) (any, error) {
 	return templateGetResponse{Template: out}, nil
 }
 
+// templateAddUser shares a template with a team member, who then sees it in
+// their list and may send with it; they are e-mailed unless
+// skip_notification is set. Sharing twice changes nothing.
+func templateAddUser(c *call) (any, error) {
+	return templateShareChange(c, func(tx *state.Txn, in tplUserInput, t *state.Template, a *state.Account) (*state.Template, error) {
+		if a.ID == t.OwnerID || slices.Contains(t.SharedWith, a.ID) {
+			return nil, nil
+		}
+		ct := cloneTemplate(t)
+		ct.SharedWith = append(ct.SharedWith, a.ID)
+		if !in.SkipNotification {
+			owner := c.account.Name
+			if owner == "" {
+				owner = c.account.Email
+			}
+			if _, err := sendEmail(tx, state.Email{Kind: mailTemplateShared, To: a.Email, Name: a.Name, TemplateID: t.ID,
+				Subject: owner + " shared the template \"" + t.Title + "\" with you"}); err != nil {
+				return nil, err
+			}
+		}
+		return ct, nil
+	})
+}
+
 // templateRemoveUser withdraws a template from a team member; the owner's
 // own access cannot be removed. Removing an account that has no access
 // changes nothing.
 func templateRemoveUser(c *call) (any, error) {
-	var in tplUserInput
-	if err := c.bind(&in); err != nil {
-		return nil, err
-	}
-	var out templateResponse
-	err := c.update(func(tx *state.Txn) error {
-		t, err := templateOwnedBy(tx, c.account.ID, c.param("template_id"))
-		if err != nil {
-			return err
-		}
-		a, err := tplTargetAccount(tx, c.account, in)
-		if err != nil {
-			return err
-		}
+	return templateShareChange(c, func(_ *state.Txn, in tplUserInput, t *state.Template, a *state.Account) (*state.Template, error) {
 		if a.ID == t.OwnerID {
 			path := "account_id"
 			if strings.TrimSpace(in.AccountID) == "" {
 				path = "email_address"
 			}
-			return apierr.Badf(path, "The owner's access to a template cannot be removed; delete the template instead.")
+			return nil, apierr.Badf(path, "The owner's access to a template cannot be removed; delete the template instead.")
 		}
-		if i := slices.Index(t.SharedWith, a.ID); i >= 0 {
-			ct := cloneTemplate(t)
-			ct.SharedWith = slices.Delete(ct.SharedWith, i, i+1)
-			if err := state.PutTemplate(tx, ct); err != nil {
-				return err
-			}
-			t = ct
+		i := slices.Index(t.SharedWith, a.ID)
+		if i < 0 {
+			return nil, nil
 		}
-		out = viewTemplate(tx, t, c.account.ID)
-		return nil
+		ct := cloneTemplate(t)
+		ct.SharedWith = slices.Delete(ct.SharedWith, i, i+1)
+		return ct, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return templateGetResponse{Template: out}, nil
 }

@@ -28,10 +28,10 @@ func transferTemplates(_ *Sandbox, _ *world.World, tx *state.Txn, from, to strin
 		return err
 	}
 	for _, cur := range owned {
-		t := state.Clone(cur)
+		t := cloneTemplate(cur)
 		t.OwnerID = to
 		// The new owner no longer needs a share of their own template.
-		t.SharedWith = slices.DeleteFunc(slices.Clone(cur.SharedWith), func(id string) bool { return id == to || id == from })
+		t.SharedWith = slices.DeleteFunc(t.SharedWith, func(id string) bool { return id == to || id == from })
 		if err := state.PutTemplate(tx, t); err != nil {
 			return err
 		}
