@@ -279,10 +279,22 @@ func scenarioCallHook(c *call) (v any, err error, handled bool) {
 	}
 	defer guard(c.w, "call")
 	effects := []string{scenario.EffectRespond, scenario.EffectLatency, scenario.EffectGone}
-	if len(rulesFor(c.read(), effects...)) == 0 {
+	rows := rulesFor(c.read(), effects...)
+	if len(rows) == 0 {
 		return nil, nil, false
 	}
 	sub := callSubject(c)
+	// Most calls match no rule: only a match is worth a write.
+	matched := false
+	for _, row := range rows {
+		if spec := ruleSpec(row); spec != nil && sub.matches(spec.Match) {
+			matched = true
+			break
+		}
+	}
+	if !matched {
+		return nil, nil, false
+	}
 	var answer *apierr.Error
 	var latency time.Duration
 	uerr := c.update(func(tx *state.Txn) error {

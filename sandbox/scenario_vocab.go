@@ -43,7 +43,8 @@ func checkScenarioConfig(cfg map[string]any) (string, string) {
 	b, _ := json.Marshal(state.DefaultConfig())
 	_ = json.Unmarshal(b, &known)
 	delete(known, "id")
-	for k, v := range cfg {
+	for _, k := range sortedStringKeys(cfg) {
+		v := cfg[k]
 		def, ok := known[k]
 		if !ok {
 			return k, "unknown configuration key " + k + " (see GET /_sandbox/config)"
@@ -53,7 +54,7 @@ func checkScenarioConfig(cfg map[string]any) (string, string) {
 			if !ok {
 				return k, k + " is an object"
 			}
-			for sk := range m {
+			for _, sk := range sortedStringKeys(m) {
 				if _, ok := sub[sk]; !ok {
 					return k + "." + sk, "unknown configuration key " + k + "." + sk
 				}
