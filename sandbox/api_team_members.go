@@ -80,20 +80,12 @@ func teamAddMember(c *call) (any, error) {
 	if err := req.checkTarget(); err != nil {
 		return nil, err
 	}
-	code := "m"
-	if req.Role != "" {
-		rc, err := checkRoleName("role", req.Role)
-		if err != nil {
-			return nil, err
-		}
-		if q.TeamID == "" {
-			c.warn("parameter_ignored", "role is only used together with team_id and was ignored.")
-		} else {
-			code = rc
-		}
+	code, err := c.teamRoleCode("role", req.Role, "team_id", q.TeamID)
+	if err != nil {
+		return nil, err
 	}
 	var out teamGetResponse
-	err := c.update(func(tx *state.Txn) error {
+	err = c.update(func(tx *state.Txn) error {
 		me, t, err := callerTeam(c, tx)
 		if err != nil {
 			return err
@@ -163,6 +155,25 @@ func (c *call) inviteToTeam(tx *state.Txn, inviter *state.Account, t *state.Team
 	return err
 }
 
+// teamRoleCode reads the role a member takes in another team of the
+// organisation (role with team_id, new_role with new_team_id): Member by
+// default; a role given without the team is ignored with the official
+// parameter_ignored warning.
+func (c *call) teamRoleCode(rolePath, role, teamPath, teamID string) (string, error) {
+	if role == "" {
+		return "m", nil
+	}
+	code, err := checkRoleName(rolePath, role)
+	if err != nil {
+		return "", err
+	}
+	if teamID == "" {
+		c.warn("parameter_ignored", rolePath+" is only used together with "+teamPath+" and was ignored.")
+		return "m", nil
+	}
+	return code, nil
+}
+
 type teamRemoveMemberRequest struct {
 	AccountID            string `json:"account_id"`
 	EmailAddress         string `json:"email_address"`
@@ -189,19 +200,12 @@ func teamRemoveMember(c *call) (any, error) {
 			return nil, err
 		}
 	}
-	code := "m"
-	if req.NewRole != "" {
-		rc, err := checkRoleName("new_role", req.NewRole)
-		if err != nil {
-			return nil, err
-		}
-		if req.NewTeamID == "" {
-			c.warn("parameter_ignored", "new_role is only used together with new_team_id and was ignored.")
-		}
-		code = rc
+	code, err := c.teamRoleCode("new_role", req.NewRole, "new_team_id", req.NewTeamID)
+	if err != nil {
+		return nil, err
 	}
 	var out teamGetResponse
-	err := c.update(func(tx *state.Txn) error {
+	err = c.update(func(tx *state.Txn) error {
 		me, t, err := callerTeam(c, tx)
 		if err != nil {
 			return err
