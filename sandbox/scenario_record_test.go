@@ -210,3 +210,17 @@ func TestForeignRecordingIsAFidelityCheck(t *testing.T) {
 	assert.Contains(t, res.Failures[0], "step 2: POST /v3/signature_request/send")
 	assert.Contains(t, res.Failures[0], "body.signature_request.signature_request_id: want ")
 }
+
+// Against a target that holds the recorded world's keys, a replay is
+// refused with a clear way out.
+func TestReplayAgainstATargetHoldingTheKeys(t *testing.T) {
+	srv := scServer(t)
+	srv.Control(http.MethodPost, "/record/start", nil, nil)
+	srv.Do(http.MethodGet, "/v3/account", nil)
+	r := srv.Do(http.MethodPost, sandbox.ControlPrefix+"/record/stop", nil)
+	require.Equal(t, http.StatusOK, r.Status)
+	res := sandbox.RunScenarios(context.Background(), []sandbox.ScenarioFile{{Name: "r.json", Data: r.Body}}, sandbox.RunOptions{Target: srv.URL})
+	require.False(t, res[0].OK())
+	assert.Contains(t, res[0].Error, "replay the recording in-process, without --target")
+	assert.True(t, runDoc(t, "r.json", r.Body).OK())
+}

@@ -182,7 +182,10 @@ func (r *run) prepare(source []byte) error {
 			auth = basic(wi.APIKey)
 		}
 		var wi worldInfo
-		if _, err := r.control(http.MethodPut, "/_sandbox/state", auth, rec.State, &wi); err != nil {
+		if code, err := r.control(http.MethodPut, "/_sandbox/state", auth, rec.State, &wi); err != nil {
+			if code == http.StatusConflict {
+				return fmt.Errorf("importing the recording's start state: %w (the recorded world's API keys are in use on this sandbox: replay the recording in-process, without --target)", err)
+			}
 			return fmt.Errorf("importing the recording's start state: %w", err)
 		}
 		r.key = wi.APIKey
