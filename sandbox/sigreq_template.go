@@ -235,20 +235,20 @@ func bindTemplate(c *call, tx *state.Txn, spec *sigreqSpec, tb *templateBody, ex
 	for _, a := range use.Attachments {
 		spec.Attachments = append(spec.Attachments, state.Attachment{Name: a.Name, Instructions: a.Instructions, Required: a.Required, SignerIndex: roleIndex[a.Role]})
 	}
-	if spec.Title == "" {
-		spec.Title = use.Title
-	}
-	if spec.Subject == "" {
-		spec.Subject = use.Subject
-	}
-	if spec.Message == "" {
-		spec.Message = use.Message
-	}
+	// The request's own texts and signer_experience prevail.
+	fillBlank(&spec.Title, use.Title)
+	fillBlank(&spec.Subject, use.Subject)
+	fillBlank(&spec.Message, use.Message)
+	fillBlank(&spec.FormView, use.FormView)
 	spec.AllowReassign = use.AllowReassign
 	spec.DateFormat = use.DateFormat
-	if spec.FormView == "" {
-		spec.FormView = use.FormView
-	}
 	spec.TemplateIDs = tb.TemplateIDs
 	return nil
+}
+
+// fillBlank sets *dst to v unless it already has a value.
+func fillBlank(dst *string, v string) {
+	if *dst == "" {
+		*dst = v
+	}
 }

@@ -85,24 +85,13 @@ func combineTemplates(tx *state.Txn, accountID string, ids []string, testMode bo
 			used[id] = true
 			return id
 		}
-		if use.Title == "" {
-			use.Title = t.Title
-		}
-		if use.Subject == "" {
-			use.Subject = t.Subject
-		}
-		if use.Message == "" {
-			use.Message = t.Message
-		}
+		// The first template that sets a text or setting gives it.
+		fillBlank(&use.Title, t.Title)
+		fillBlank(&use.Subject, t.Subject)
+		fillBlank(&use.Message, t.Message)
+		fillBlank(&use.DateFormat, t.DateFormat)
+		fillBlank(&use.FormView, t.SignerExperience)
 		use.AllowReassign = use.AllowReassign || t.AllowReassign
-		// The first template that sets a date format or a form view gives
-		// it, as the first gives the title.
-		if use.DateFormat == "" {
-			use.DateFormat = t.DateFormat
-		}
-		if use.FormView == "" {
-			use.FormView = t.SignerExperience
-		}
 		for _, r := range t.CCRoles {
 			if !slices.Contains(use.CCRoles, r) {
 				use.CCRoles = append(use.CCRoles, r)
