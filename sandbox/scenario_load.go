@@ -284,8 +284,9 @@ func applyRateLimit(tx *state.Txn, rl *scenario.RateLimitEffect) error {
 	return state.PutConfig(tx, cfg)
 }
 
-// unloadScenario removes a scenario and its rules and marks (seeded
-// objects and configuration changes stay: they are part of the world now).
+// unloadScenario removes a scenario, its rules and marks, and the effects
+// its rules scheduled that have not happened yet (seeded objects and
+// configuration changes stay: they are part of the world now).
 func unloadScenario(tx *state.Txn, name string) error {
 	sc, err := state.Get[state.Scenario](tx, state.TableScenarios, name)
 	if err != nil {
@@ -309,6 +310,22 @@ func unloadScenario(tx *state.Txn, name string) error {
 	for _, m := range marks {
 		if ids[m.Rule] {
 			if err := tx.Delete(state.TableScenarioMarks, m); err != nil {
+				return err
+			}
+		}
+	}
+	// Effects the rules scheduled and that have not happened yet go too.
+	jobs, err := state.All[state.Job](tx, state.TableJobs, state.IndexID)
+	if err != nil {
+		return err
+	}
+	for _, j := range jobs {
+		if j.Kind != jobScenarioBounce && j.Kind != jobScenarioSigner {
+			continue
+		}
+		var a signerEffectArgs
+		if json.Unmarshal(j.Args, &a) == nil && ids[a.Rule] {
+			if err := tx.Delete(state.TableJobs, j); err != nil {
 				return err
 			}
 		}

@@ -258,3 +258,15 @@ rules:
 	srv.AdvanceAndWait(time.Hour)
 	assert.Equal(t, "delivered", srv.Callbacks(sandboxtest.EventType("callback_test"))[0].State)
 }
+
+// Deleting a scenario stops the effects its rules scheduled.
+func TestDeletingAScenarioCancelsItsPendingEffects(t *testing.T) {
+	srv := scServer(t, sandbox.WithOfflineFiles())
+	mustLoad(t, srv, srv.APIKey, "name: bounces\nrules:\n  - {bounce: {after: 1h}}\n")
+	id, _ := scSend(t, srv, srv.APIKey, "Bounce me", "a@example.com")
+	srv.Advance(time.Minute)
+	r := srv.Do(http.MethodDelete, sandbox.ControlPrefix+"/scenarios/bounces", nil)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	srv.Advance(2 * time.Hour)
+	assert.Empty(t, srv.Callbacks(sandboxtest.ObjectID(id), sandboxtest.EventType("signature_request_email_bounce")))
+}
