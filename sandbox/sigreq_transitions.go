@@ -165,6 +165,19 @@ func signerCheck(req *state.SignatureRequest, sg *state.Signature) *apierr.Error
 	return nil
 }
 
+// beginSigner starts a signer's move on a copy of req: the signature must
+// exist and pass signerCheck. sg points into o.Req.
+func beginSigner(req *state.SignatureRequest, sigID string) (o *outcome, sg *state.Signature, e *apierr.Error) {
+	o = begin(req)
+	if sg, e = findSig(o.Req, sigID); e != nil {
+		return nil, nil, e
+	}
+	if e = signerCheck(o.Req, sg); e != nil {
+		return nil, nil, e
+	}
+	return o, sg, nil
+}
+
 func findSig(req *state.SignatureRequest, id string) (*state.Signature, *apierr.Error) {
 	sg := req.Signature(id)
 	if sg == nil {
@@ -175,12 +188,8 @@ func findSig(req *state.SignatureRequest, id string) (*state.Signature, *apierr.
 
 // tView: a signer opened the request.
 func tView(req *state.SignatureRequest, sigID string, now int64) (*outcome, *apierr.Error) {
-	o := begin(req)
-	sg, e := findSig(o.Req, sigID)
+	o, sg, e := beginSigner(req, sigID)
 	if e != nil {
-		return nil, e
-	}
-	if e := signerCheck(o.Req, sg); e != nil {
 		return nil, e
 	}
 	t := now
@@ -193,12 +202,8 @@ func tView(req *state.SignatureRequest, sigID string, now int64) (*outcome, *api
 // tSign: a signer signed, with the values of their fields (already
 // validated). Group members sign for their group.
 func tSign(req *state.SignatureRequest, sigID string, values []state.ResponseValue, now int64) (*outcome, *apierr.Error) {
-	o := begin(req)
-	sg, e := findSig(o.Req, sigID)
+	o, sg, e := beginSigner(req, sigID)
 	if e != nil {
-		return nil, e
-	}
-	if e := signerCheck(o.Req, sg); e != nil {
 		return nil, e
 	}
 	slot := sg.Slot
@@ -270,12 +275,8 @@ func completionRecipients(req *state.SignatureRequest) [][2]string {
 
 // tDecline: a signer declined; the whole request is declined.
 func tDecline(req *state.SignatureRequest, sigID, reason string, now int64) (*outcome, *apierr.Error) {
-	o := begin(req)
-	sg, e := findSig(o.Req, sigID)
+	o, sg, e := beginSigner(req, sigID)
 	if e != nil {
-		return nil, e
-	}
-	if e := signerCheck(o.Req, sg); e != nil {
 		return nil, e
 	}
 	if !o.Req.AllowDecline {
@@ -310,12 +311,8 @@ func tDecline(req *state.SignatureRequest, sigID, reason string, now int64) (*ou
 // tReassign: a signer handed their signature to someone else; the new
 // signer gets a new signature id in the same place.
 func tReassign(req *state.SignatureRequest, sigID, name, email, reason, newID string, now int64) (*outcome, *apierr.Error) {
-	o := begin(req)
-	sg, e := findSig(o.Req, sigID)
+	o, sg, e := beginSigner(req, sigID)
 	if e != nil {
-		return nil, e
-	}
-	if e := signerCheck(o.Req, sg); e != nil {
 		return nil, e
 	}
 	if !o.Req.AllowReassign {
