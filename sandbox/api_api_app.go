@@ -222,17 +222,33 @@ func (r *apiAppRequest) apply(c *call, tx *state.Txn, app *state.APIApp) error {
 
 // apiAppCreate creates an app owned by the caller (201).
 func apiAppCreate(c *call) (any, error) {
+	out, err := apiAppWrite(c, true, func(tx *state.Txn) (*state.APIApp, string, error) {
+		return &state.APIApp{ClientID: tx.NewID()[:32], OwnerAccountID: c.account.ID, CreatedAt: tx.Unix(), Seq: tx.Seq()}, "", nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return withStatus{status: http.StatusCreated, value: out}, nil
+}
+
+// apiAppWrite runs create and update: the body is bound and validated
+// (every required field for create), base answers the app to change (a new
+// one, or a copy of the caller's) with its callback_url before the call;
+// the changed app is stored, the callbacks subsystem hears of a new
+// callback_url, and the app is answered as GET shows it.
+func apiAppWrite(c *call, create bool, base func(tx *state.Txn) (*state.APIApp, string, error)) (apiAppGetResponse, error) {
+	var out apiAppGetResponse
 	var req apiAppRequest
 	if err := c.bind(&req); err != nil {
-		return nil, err
+		return out, err
 	}
-	if err := req.validate(c, true); err != nil {
-		return nil, err
+	if err := req.validate(c, create); err != nil {
+		return out, err
 	}
-	var out apiAppGetResponse
 	err := c.update(func(tx *state.Txn) error {
-		app := &state.APIApp{
-			ClientID: tx.NewID()[:32], OwnerAccountID: c.account.ID, CreatedAt: tx.Unix(), Seq: tx.Seq(),
+		app, prevCallback, err := base(tx)
+		if err != nil {
+			return err
 		}
 		if err := req.apply(c, tx, app); err != nil {
 			return err
@@ -240,7 +256,7 @@ func apiAppCreate(c *call) (any, error) {
 		if err := state.Put(tx, state.TableAPIApps, app); err != nil {
 			return err
 		}
-		if app.CallbackURL != "" && onAppCallbackSet != nil {
+		if app.CallbackURL != "" && app.CallbackURL != prevCallback && onAppCallbackSet != nil {
 			if err := onAppCallbackSet(c.s, c.w, tx, app); err != nil {
 				return err
 			}
@@ -248,10 +264,7 @@ func apiAppCreate(c *call) (any, error) {
 		out = apiAppGetResponse{APIApp: viewAPIApp(tx, app, c.account.ID)}
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return withStatus{status: http.StatusCreated, value: out}, nil
+	return out, err
 }
 
 // canSeeTeamApps reports whether viewer sees the apps of owner: themselves,
@@ -297,33 +310,12 @@ func apiAppGet(c *call) (any, error) {
 
 // apiAppUpdate changes the given fields of an app the caller owns.
 func apiAppUpdate(c *call) (any, error) {
-	var req apiAppRequest
-	if err := c.bind(&req); err != nil {
-		return nil, err
-	}
-	if err := req.validate(c, false); err != nil {
-		return nil, err
-	}
-	var out apiAppGetResponse
-	err := c.update(func(tx *state.Txn) error {
+	out, err := apiAppWrite(c, false, func(tx *state.Txn) (*state.APIApp, string, error) {
 		cur, err := visibleApp(c, tx, true)
 		if err != nil {
-			return err
+			return nil, "", err
 		}
-		app := state.Clone(cur)
-		if err := req.apply(c, tx, app); err != nil {
-			return err
-		}
-		if err := state.Put(tx, state.TableAPIApps, app); err != nil {
-			return err
-		}
-		if app.CallbackURL != "" && app.CallbackURL != cur.CallbackURL && onAppCallbackSet != nil {
-			if err := onAppCallbackSet(c.s, c.w, tx, app); err != nil {
-				return err
-			}
-		}
-		out = apiAppGetResponse{APIApp: viewAPIApp(tx, app, c.account.ID)}
-		return nil
+		return state.Clone(cur), cur.CallbackURL, nil
 	})
 	if err != nil {
 		return nil, err
