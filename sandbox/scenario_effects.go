@@ -1,0 +1,355 @@
+package sandbox
+
+// The hooks through which rules act: before API calls (respond, latency,
+// gone), after template-creating calls (fail_template marks), while a
+// request is processed (fail_file, bounce, signer_action) and before
+// callback delivery attempts.
+
+import (
+	"encoding/json"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
+)
+
+// errorMessages are the messages of injected errors by name, as close to
+// the real service's as the reference gives.
+var errorMessages = map[string]string{
+	string(apierr.Unauthorized):    apierr.MsgUnauthorizedInvalid,
+	string(apierr.PaymentRequired): apierr.MsgPaymentRequired,
+	string(apierr.NotFound):        apierr.MsgNotFound,
+	string(apierr.Deleted):         apierr.MsgDeleted,
+	string(apierr.ExceededRate):    apierr.MsgExceededRate,
+	string(apierr.Conflict):        apierr.MsgConflict,
+	string(apierr.Unavailable):     "The service is temporarily unavailable. Please try again later.",
+	string(apierr.Maintenance):     "The service is down for maintenance. Please try again later.",
+	string(apierr.Unknown):         "An unknown error occurred.",
+}
+
+// respondError is the answer of a respond rule.
+func respondError(row *state.ScenarioRule, rs *scenario.Respond) *apierr.Error {
+	name := rs.ErrorName
+	if name == "" {
+		name = scenario.StatusName(scenarioVocabulary(), rs.Status)
+	}
+	msg := rs.ErrorMsg
+	if msg == "" {
+		msg = errorMessages[name]
+	}
+	if msg == "" {
+		msg = "The request failed (scenario rule " + row.ID + ")."
+	}
+	e := &apierr.Error{Name: apierr.Name(name), Msg: msg, Path: rs.ErrorPath}
+	if rs.Status != 0 && rs.Status != e.Name.Status() {
+		e.StatusOverride = rs.Status
+	}
+	return e
+}
+
+// scenarioCallHook applies respond, latency and gone rules to an API call.
+func scenarioCallHook(c *call) (v any, err error, handled bool) {
+	if c.w == nil {
+		return nil, nil, false
+	}
+	defer guard(c.w, "call")
+	effects := []string{scenario.EffectRespond, scenario.EffectLatency, scenario.EffectGone}
+	rows := rulesFor(c.read(), effects...)
+	if len(rows) == 0 {
+		return nil, nil, false
+	}
+	sub := callSubject(c)
+	// Most calls match no rule: only a match is worth a write.
+	matched := false
+	for _, row := range rows {
+		if spec := ruleSpec(row); spec != nil && sub.matches(spec.Match) {
+			matched = true
+			break
+		}
+	}
+	if !matched {
+		return nil, nil, false
+	}
+	var answer *apierr.Error
+	var latency time.Duration
+	uerr := c.update(func(tx *state.Txn) error {
+		for _, row := range rulesFor(tx, effects...) {
+			spec := ruleSpec(row)
+			if spec == nil || !sub.matches(spec.Match) {
+				continue
+			}
+			if row.Effect == scenario.EffectGone && !strings.Contains(routePathOf(c), "{signature_request_id}") {
+				continue
+			}
+			upd, fire := step(row, spec, tx.Now())
+			if upd == nil {
+				continue
+			}
+			if err := state.Put(tx, state.TableScenarioRules, upd); err != nil {
+				return err
+			}
+			if !fire {
+				continue
+			}
+			switch row.Effect {
+			case scenario.EffectLatency:
+				d, _ := scenario.ParseDuration(spec.Latency)
+				latency += d
+			case scenario.EffectRespond:
+				answer = respondError(row, spec.Respond)
+			case scenario.EffectGone:
+				answer = apierr.Gone()
+			}
+			if answer != nil {
+				return nil
+			}
+		}
+		return nil
+	})
+	if uerr != nil {
+		c.w.Logger().Warn("scenario rules: counters not updated", "err", uerr)
+	}
+	wait(c, latency)
+	if answer != nil {
+		return nil, answer, true
+	}
+	return nil, nil, false
+}
+
+func routePathOf(c *call) string {
+	if c.rt == nil {
+		return ""
+	}
+	return c.rt.path
+}
+
+// wait applies a latency rule. On a real clock the call waits (at most
+// scenario.MaxLatency, and no longer than the client does). On a fake
+// clock it does not: the world's time only moves when it is advanced, so
+// waiting on it would hang the call; the rule's fired counter (GET
+// /_sandbox/scenarios) shows it applied.
+func wait(c *call, d time.Duration) {
+	if d <= 0 || c.w.Mode() != world.ClockReal {
+		return
+	}
+	if d > scenario.MaxLatency {
+		d = scenario.MaxLatency
+	}
+	t := c.w.Clock().NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.Chan():
+	case <-c.r.Context().Done():
+	case <-c.w.Stopped():
+	}
+}
+
+// Kinds of marks rules leave on objects.
+const markFailTemplate = "fail_template"
+
+// scenarioTemplateMarks runs after template-creating calls: a matching
+// fail_template rule marks the new template, whose preparation job will
+// then end in template_error.
+func scenarioTemplateMarks(c *call, v any, err error) {
+	if err != nil || c.w == nil || !slices.Contains(scenario.TemplateOperations, c.operationID()) {
+		return
+	}
+	defer guard(c.w, "template")
+	if len(rulesFor(c.read(), scenario.EffectFailTemplate)) == 0 {
+		return
+	}
+	id := templateIDOf(v)
+	if id == "" {
+		return
+	}
+	sub := callSubject(c)
+	sub.objectIDs = append(sub.objectIDs, id)
+	uerr := c.update(func(tx *state.Txn) error {
+		for _, row := range rulesFor(tx, scenario.EffectFailTemplate) {
+			spec := ruleSpec(row)
+			if spec == nil || !sub.matches(spec.Match) {
+				continue
+			}
+			upd, fire := step(row, spec, tx.Now())
+			if upd == nil {
+				continue
+			}
+			if err := state.Put(tx, state.TableScenarioRules, upd); err != nil {
+				return err
+			}
+			if fire {
+				msg := spec.FailTemplate.Message
+				return state.Put(tx, state.TableScenarioMarks, &state.ScenarioMark{
+					ID: state.ScenarioMarkID(markFailTemplate, id), Kind: markFailTemplate, ObjectID: id, Rule: row.ID, Message: msg})
+			}
+		}
+		return nil
+	})
+	if uerr != nil {
+		c.w.Logger().Warn("scenario rules: template mark not stored", "err", uerr)
+	}
+}
+
+// templateIDOf reads template.template_id from a handler's result.
+func templateIDOf(v any) string {
+	if ws, ok := v.(withStatus); ok {
+		v = ws.value
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return ""
+	}
+	var out struct {
+		Template struct {
+			TemplateID string `json:"template_id"`
+		} `json:"template"`
+	}
+	if json.Unmarshal(b, &out) != nil {
+		return ""
+	}
+	return out.Template.TemplateID
+}
+
+// forced holds template failures a seed asks for while it runs its own
+// preparation (the hook cannot see the seeding transaction's marks).
+var forced sync.Map // world id + "/" + template id -> message
+
+func forceTemplateFailure(w *world.World, templateID, msg string) {
+	key := w.ID + "/" + templateID
+	if msg == "" {
+		forced.Delete(key)
+		return
+	}
+	forced.Store(key, msg)
+}
+
+// scenarioTemplateFailure is the templates code's failure hook: it runs in
+// the preparation job and fails marked templates. It reads the committed
+// marks (a mark is always committed before the job that reads it runs).
+func scenarioTemplateFailure(w *world.World, t *state.Template) (bool, string) {
+	defer guard(w, "template failure")
+	if v, ok := forced.Load(w.ID + "/" + t.ID); ok {
+		return true, v.(string)
+	}
+	m, err := state.Get[state.ScenarioMark](w.Store.Read(), state.TableScenarioMarks, state.ScenarioMarkID(markFailTemplate, t.ID))
+	if err != nil {
+		return false, ""
+	}
+	return true, m.Message
+}
+
+// requestSubject describes a signature request for matching.
+func requestSubject(tx *state.Txn, req *state.SignatureRequest) *subject {
+	sub := &subject{account: req.RequesterEmail, objectIDs: []string{req.ID}}
+	if v, err := jsonValue(viewSignatureRequest(req, req.RequesterAccountID)); err == nil {
+		sub.fields = v
+	}
+	for _, sg := range req.Signatures {
+		sub.signers = append(sub.signers, sg.Email)
+	}
+	return sub
+}
+
+// defaultFileError is the message of an injected file failure.
+const defaultFileError = "The file could not be converted."
+
+// scenarioProcessFault runs while a request is processed: a fail_file rule
+// fails its files; bounce and signer_action rules schedule their effect
+// for the matching signers.
+func scenarioProcessFault(s *Sandbox, w *world.World, tx *state.Txn, req *state.SignatureRequest) (fail string) {
+	defer guard(w, "process")
+	rows := rulesFor(tx, scenario.EffectFailFile, scenario.EffectBounce, scenario.EffectSignerAction)
+	if len(rows) == 0 {
+		return ""
+	}
+	sub := requestSubject(tx, req)
+	// A failure first: a request whose files fail is never sent.
+	sort.SliceStable(rows, func(i, j int) bool {
+		return rows[i].Effect == scenario.EffectFailFile && rows[j].Effect != scenario.EffectFailFile
+	})
+	for _, row := range rows {
+		spec := ruleSpec(row)
+		if spec == nil || !sub.matches(spec.Match) {
+			continue
+		}
+		upd, fire := step(row, spec, tx.Now())
+		if upd == nil {
+			continue
+		}
+		if err := state.Put(tx, state.TableScenarioRules, upd); err != nil {
+			w.Logger().Warn("scenario rules: counter not updated", "err", err)
+			continue
+		}
+		if !fire {
+			continue
+		}
+		switch row.Effect {
+		case scenario.EffectFailFile:
+			if msg := spec.FailFile.Message; msg != "" {
+				return msg
+			}
+			return defaultFileError
+		case scenario.EffectBounce, scenario.EffectSignerAction:
+			glob := ""
+			if spec.Match != nil {
+				glob = spec.Match.Signer
+			}
+			if err := scheduleSignerEffects(tx, req, row, spec, glob); err != nil {
+				w.Logger().Warn("scenario rules: effect not scheduled", "rule", row.ID, "err", err)
+			}
+		}
+	}
+	return ""
+}
+
+// scenarioCallbackFault makes delivery attempts fail while a callback rule
+// matches (its window is checked against the attempt's due time).
+func scenarioCallbackFault(s *Sandbox, w *world.World, a CallbackAttempt) (fault CallbackFault, reason string) {
+	defer guard(w, "callback")
+	if len(rulesFor(w.Store.Read(), scenario.EffectCallback)) == 0 {
+		return FaultNone, ""
+	}
+	sub := &subject{event: a.EventType}
+	read := w.Store.Read()
+	if ev, err := state.Get[state.Event](read, state.TableEvents, a.EventID); err == nil && ev.ObjectID != "" {
+		sub.objectIDs = []string{ev.ObjectID}
+	}
+	if acct, err := state.Get[state.Account](read, state.TableAccounts, a.AccountID); err == nil {
+		sub.account = acct.Email
+	}
+	err := w.Store.Update(func(tx *state.Txn) error {
+		for _, row := range rulesFor(tx, scenario.EffectCallback) {
+			spec := ruleSpec(row)
+			if spec == nil || !sub.matches(spec.Match) {
+				continue
+			}
+			upd, fire := step(row, spec, a.DueAt)
+			if upd == nil {
+				continue
+			}
+			if err := state.Put(tx, state.TableScenarioRules, upd); err != nil {
+				return err
+			}
+			if fire {
+				reason = "scenario rule " + row.ID + ": the receiver is unreachable"
+				fault = FaultUnreachable
+				if spec.Callback.Fault == "reject" {
+					reason = "scenario rule " + row.ID + ": the receiver's answer counts as a failure"
+					fault = FaultRejectAnswer
+				}
+				return nil
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		w.Logger().Warn("scenario rules: callback counters not updated", "err", err)
+	}
+	return fault, reason
+}

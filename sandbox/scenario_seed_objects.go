@@ -1,0 +1,284 @@
+package sandbox
+
+// Seeded templates and signature requests: created as their operations
+// create them, then moved to the seeded state through the scheduler's job
+// functions and the signer transitions.
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+// seedTemplate creates a template as template/create does and prepares it
+// now (ready), leaves it preparing, or makes its preparation fail (error).
+func (pl *seedPlan) seedTemplate(tx *state.Txn, tp *seedTemplatePlan) (any, error) {
+	owner, err := pl.account(tx, tp.spec.As, append(tp.at, "as"))
+	if err != nil {
+		return nil, err
+	}
+	if tp.in.ClientID != "" {
+		if err := templateApp(tx, owner.ID, tp.in.ClientID); err != nil {
+			return nil, pl.apiIssue(tp.at, err)
+		}
+	}
+	docs, err := storeDocuments(tx, tp.pending)
+	if err != nil {
+		return nil, pl.apiIssue(tp.at, err)
+	}
+	t := newTemplate(tx, owner.ID, tp.content, docs)
+	t.ClientID, t.AllowReassign, t.UsePreexistingFields, t.TestMode = tp.in.ClientID, tp.in.AllowReassign, tp.in.UsePreexistingFields, tp.in.TestMode
+	if err := settleTemplateQuota(tx, t); err != nil {
+		return nil, pl.apiIssue(append(tp.at, "as"), err)
+	}
+	if err := startTemplatePreparation(tx, t); err != nil {
+		return nil, err
+	}
+	if err := state.PutTemplate(tx, t); err != nil {
+		return nil, err
+	}
+	pl.tplIDs[tp.spec.Ref] = t.ID
+	switch tp.spec.State {
+	case "preparing":
+	case "error":
+		forceTemplateFailure(pl.w, t.ID, "The template could not be created (seeded by scenario "+pl.p.Doc.Name+").")
+		err := pl.runJobsNow(tx, t.ID, jobTemplatePrepare, jobFilesPrepare)
+		forceTemplateFailure(pl.w, t.ID, "")
+		if err != nil {
+			return nil, err
+		}
+	default:
+		if err := pl.runJobsNow(tx, t.ID, jobTemplatePrepare, jobFilesPrepare); err != nil {
+			return nil, err
+		}
+	}
+	cur, err := state.GetTemplate(tx, t.ID)
+	if err != nil {
+		return nil, err
+	}
+	return jsonValue(viewTemplate(tx, cur, owner.ID))
+}
+
+// jsonValue gives a view as JSON shapes (what ${seed...} resolves in).
+func jsonValue(v any) (any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return scenario.DecodeJSON(b)
+}
+
+// seedSignatureRequest creates a request as its operation would, then
+// moves it to the seeded state through the signer transitions.
+func (pl *seedPlan) seedSignatureRequest(tx *state.Txn, rp *seedRequestPlan) (any, error) {
+	acct, err := pl.account(tx, rp.spec.As, append(rp.at, "as"))
+	if err != nil {
+		return nil, err
+	}
+	c := pl.seedCall(rp.spec.Body, nil)
+	c.account = acct
+	spec := rp.req
+	spec.Requester = acct
+	if e := checkClientID(tx, acct, spec.ClientID, rp.op.embedded, spec.TestMode); e != nil {
+		return nil, pl.apiIssue(rp.at, e)
+	}
+	stored, err := storeDocuments(tx, rp.pending)
+	if err != nil {
+		return nil, pl.apiIssue(rp.at, err)
+	}
+	if rp.op.template {
+		tb := *rp.tb
+		tb.TemplateIDs = make([]string, len(rp.spec.Templates))
+		for i, ref := range rp.spec.Templates {
+			tb.TemplateIDs[i] = pl.tplIDs[ref]
+		}
+		if err := bindTemplate(c, tx, spec, &tb, stored); err != nil {
+			if e, ok := apierr.As(err); ok && strings.HasPrefix(e.Path, "template_ids") {
+				return nil, pl.p.Issue(append(rp.at, "templates"), fmt.Sprintf("%s: %s", e.Name, e.Msg))
+			}
+			return nil, pl.apiIssue(rp.at, err)
+		}
+	} else {
+		spec.Documents = stored
+	}
+	if spec.Title == "" && len(spec.Documents) > 0 {
+		spec.Title = titleFromDocument(spec.Documents[0])
+	}
+	req, err := pl.s.createSignatureRequest(tx, spec)
+	if err != nil {
+		return nil, pl.apiIssue(append(rp.at, "as"), err)
+	}
+	if err := pl.moveRequest(tx, rp, req.ID); err != nil {
+		return nil, err
+	}
+	if err := pl.runJobsNow(tx, req.ID, jobFilesPrepare, jobSigreqDownloadable); err != nil {
+		return nil, err
+	}
+	cur, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, req.ID)
+	if err != nil {
+		return nil, err
+	}
+	return jsonValue(viewSignatureRequest(cur, acct.ID))
+}
+
+// moveRequest processes a seeded request and applies its actions and
+// state.
+func (pl *seedPlan) moveRequest(tx *state.Txn, rp *seedRequestPlan, id string) error {
+	get := func() (*state.SignatureRequest, error) {
+		return state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, id)
+	}
+	st := rp.spec.State
+	if st == "" {
+		st = "sent"
+	}
+	switch st {
+	case "processing":
+		return nil
+	case "error_file":
+		if err := state.CancelJobs(tx, id, jobSigreqProcess); err != nil {
+			return err
+		}
+		req, err := get()
+		if err != nil {
+			return err
+		}
+		msg := rp.spec.Message
+		if msg == "" {
+			msg = "The file could not be converted."
+		}
+		return pl.s.applyOutcome(tx, tProcess(req, msg, tx.Unix()))
+	}
+	if err := pl.runJobsNow(tx, id, jobSigreqProcess); err != nil {
+		return err
+	}
+	for i, a := range rp.spec.Actions {
+		at := append(append([]any(nil), rp.at...), "actions", i)
+		req, err := get()
+		if err != nil {
+			return err
+		}
+		sigID, ok := seedSigner(req, a.Signer)
+		if !ok {
+			return pl.p.Issue(append(at, "signer"), fmt.Sprintf("the request has no signer %v", a.Signer))
+		}
+		if err := pl.signerAct(tx, sigID, a.Do, a.Reason, a.Values); err != nil {
+			return pl.p.Issue(at, err.Error())
+		}
+	}
+	req, err := get()
+	if err != nil {
+		return err
+	}
+	at := append(append([]any(nil), rp.at...), "state")
+	switch st {
+	case "completed":
+		for req.Phase == state.PhaseSent {
+			sg := nextToSign(req)
+			if sg == nil {
+				break
+			}
+			if err := pl.signerAct(tx, sg.ID, "sign", "", nil); err != nil {
+				return pl.p.Issue(at, err.Error())
+			}
+			if req, err = get(); err != nil {
+				return err
+			}
+		}
+		if req.Phase != state.PhaseComplete {
+			return pl.p.Issue(at, "the request cannot be completed from here (it is "+phaseWord(req.Phase)+")")
+		}
+	case "declined":
+		if req.Phase != state.PhaseDeclined {
+			sg := nextToSign(req)
+			if sg == nil {
+				return pl.p.Issue(at, "no signer can decline (the request is "+phaseWord(req.Phase)+")")
+			}
+			if err := pl.signerAct(tx, sg.ID, "decline", rp.spec.Message, nil); err != nil {
+				return pl.p.Issue(at, err.Error())
+			}
+		}
+	case "canceled":
+		o, e := tCancel(req, true)
+		if e != nil {
+			return pl.p.Issue(at, e.Msg)
+		}
+		if err := pl.s.applyOutcome(tx, o); err != nil {
+			return err
+		}
+		if req, err = get(); err != nil {
+			return err
+		}
+		return pl.s.applyOutcome(tx, tCancelComplete(req, tx.Unix()))
+	case "expired":
+		c := req.Copy()
+		now := tx.Unix()
+		c.ExpiresAt = &now
+		o := tExpire(c, now)
+		if o == nil {
+			return pl.p.Issue(at, "the request cannot expire from here (it is "+phaseWord(req.Phase)+")")
+		}
+		if err := state.CancelJobs(tx, id, jobSigreqExpire); err != nil {
+			return err
+		}
+		return pl.s.applyOutcome(tx, o)
+	case "sent":
+		if req.Phase != state.PhaseSent && len(rp.spec.Actions) == 0 {
+			return pl.p.Issue(at, "the request is "+phaseWord(req.Phase)+" after processing, not sent")
+		}
+	}
+	return nil
+}
+
+// nextToSign is a signer whose turn it is and who has not acted.
+func nextToSign(req *state.SignatureRequest) *state.Signature {
+	for i := range req.Signatures {
+		sg := &req.Signatures[i]
+		if sg.Status == state.SigAwaiting && isTurn(req, sg) {
+			return sg
+		}
+	}
+	return nil
+}
+
+// seedSigner finds a signature by index or e-mail address.
+func seedSigner(req *state.SignatureRequest, who any) (string, bool) {
+	switch t := who.(type) {
+	case string:
+		for _, sg := range req.Signatures {
+			if state.EmailKey(sg.Email) == state.EmailKey(t) {
+				return sg.ID, true
+			}
+		}
+	case json.Number:
+		n, err := t.Int64()
+		if err == nil && n >= 0 && int(n) < len(req.Signatures) {
+			return req.Signatures[n].ID, true
+		}
+	}
+	return "", false
+}
+
+// signerAct runs a signer transition (the control plane's entry points).
+func (pl *seedPlan) signerAct(tx *state.Txn, sigID, do, reason string, values map[string]any) error {
+	var err error
+	switch do {
+	case "view":
+		_, err = pl.s.signerView(tx, sigID)
+	case "sign":
+		_, err = pl.s.signerSign(tx, sigID, values, "")
+	case "decline":
+		_, err = pl.s.signerDecline(tx, sigID, reason)
+	case "bounce":
+		_, err = pl.s.signerBounce(tx, sigID)
+	default:
+		err = fmt.Errorf("unknown action %q", do)
+	}
+	if e, ok := apierr.As(err); ok {
+		return fmt.Errorf("%s as signer %s: %s: %s", do, sigID, e.Name, e.Msg)
+	}
+	return err
+}
