@@ -231,8 +231,8 @@ func tplFieldRole(s tplSigner, merge bool, path string, roles []state.TemplateRo
 
 // tplRules validates conditional logic: one trigger per rule, AND only,
 // triggers and actions of the same signer, a field targeted once.
-func tplRules(in []tplRuleInput, fields []state.TemplateField, apiIDs map[string]int, groups map[string]int) ([]state.TemplateFieldRule, error) {
-	var out []state.TemplateFieldRule
+func tplRules(in []tplRuleInput, fields []state.TemplateField, apiIDs map[string]int, groups map[string]int) ([]state.FieldRule, error) {
+	var out []state.FieldRule
 	ruleIDs := map[string]bool{}
 	targeted := map[string]bool{}
 	for i, r := range in {
@@ -270,7 +270,7 @@ func tplRules(in []tplRuleInput, fields []state.TemplateField, apiIDs map[string
 			return nil, apierr.Badf(tp+"[value]", "Give either value or values, not both.")
 		}
 		signer := fields[fi].Role
-		rule := state.TemplateFieldRule{ID: r.ID, TriggerOperator: op, Triggers: []state.TemplateRuleTrigger{{ID: tr.ID, Operator: tr.Operator, Values: tr.Values}}}
+		rule := state.FieldRule{ID: r.ID, TriggerOperator: op, Triggers: []state.RuleTrigger{{ID: tr.ID, Operator: tr.Operator, Values: tr.Values}}}
 		if tr.Value != nil {
 			rule.Triggers[0].Value = *tr.Value
 		}
@@ -312,7 +312,7 @@ func tplRules(in []tplRuleInput, fields []state.TemplateField, apiIDs map[string
 				return nil, apierr.Badf(ap, "A field or group can be the target of only one rule action.")
 			}
 			targeted[target] = true
-			rule.Actions = append(rule.Actions, state.TemplateRuleAction{FieldID: a.FieldID, GroupID: a.GroupID, Hidden: *a.Hidden, Type: a.Type})
+			rule.Actions = append(rule.Actions, state.RuleAction{FieldID: a.FieldID, GroupID: a.GroupID, Hidden: *a.Hidden, Type: a.Type})
 		}
 		out = append(out, rule)
 	}

@@ -155,8 +155,8 @@ type tplContent struct {
 	Fields                  []state.TemplateField
 	// fieldPaths are the request paths of Fields, for document checks.
 	fieldPaths       []string
-	Groups           []state.TemplateFieldGroup
-	Rules            []state.TemplateFieldRule
+	Groups           []state.FieldGroup
+	Rules            []state.FieldRule
 	MergeFields      []state.TemplateMergeField
 	Attachments      []tplAttachmentInput
 	DateFormat       string
@@ -295,7 +295,7 @@ func buildTemplateContent(in *tplContentInput, rolesRequired, fieldsRequired boo
 			return nil, apierr.Badf(p+"[group_id]", "Duplicate group_id %q.", g.GroupID)
 		}
 		groupIdx[g.GroupID] = i
-		out.Groups = append(out.Groups, state.TemplateFieldGroup{ID: g.GroupID, Label: g.GroupLabel, Requirement: g.Requirement})
+		out.Groups = append(out.Groups, state.FieldGroup{GroupID: g.GroupID, GroupLabel: g.GroupLabel, Requirement: g.Requirement})
 	}
 
 	if fieldsRequired && !hasFields {
@@ -348,12 +348,12 @@ func buildTemplateContent(in *tplContentInput, rolesRequired, fieldsRequired boo
 		out.fieldPaths = append(out.fieldPaths, paths[i])
 	}
 	for i, g := range out.Groups {
-		if groupTypes[g.ID] == "radio" {
+		if groupTypes[g.GroupID] == "radio" {
 			if !slices.Contains(radioRequirements, g.Requirement) {
 				return nil, apierr.Badf(fmt.Sprintf("form_field_groups[%d][requirement]", i), "Invalid requirement %q for a radio group: use require_0-1 or require_1.", g.Requirement)
 			}
-			if radioCount[g.ID] < 2 {
-				return nil, apierr.Badf(fmt.Sprintf("form_field_groups[%d][group_id]", i), "Radio group %q needs at least two radio fields.", g.ID)
+			if radioCount[g.GroupID] < 2 {
+				return nil, apierr.Badf(fmt.Sprintf("form_field_groups[%d][group_id]", i), "Radio group %q needs at least two radio fields.", g.GroupID)
 			}
 		}
 	}

@@ -106,8 +106,8 @@ func combineTemplates(tx *state.Txn, accountID string, ids []string, testMode bo
 		}
 		groups := map[string]string{}
 		for _, g := range t.Groups {
-			groups[g.ID] = unique(groupIDs, g.ID)
-			use.FieldGroups = append(use.FieldGroups, state.FieldGroup{GroupID: groups[g.ID], GroupLabel: g.Label, Requirement: g.Requirement})
+			groups[g.GroupID] = unique(groupIDs, g.GroupID)
+			use.FieldGroups = append(use.FieldGroups, state.FieldGroup{GroupID: groups[g.GroupID], GroupLabel: g.GroupLabel, Requirement: g.Requirement})
 		}
 		for _, f := range t.Fields {
 			rf := requestField(t, f, offset)

@@ -276,8 +276,8 @@ func viewTemplateDocument(t *state.Template, index int, d state.Document) tplDoc
 		if f.Group != "" && !groups[f.Group] {
 			groups[f.Group] = true
 			for _, g := range t.Groups {
-				if g.ID == f.Group {
-					v.FieldGroups = append(v.FieldGroups, tplGroupView{Name: g.ID, Rule: tplGroupRuleView{Requirement: g.Requirement, GroupLabel: g.Label}})
+				if g.GroupID == f.Group {
+					v.FieldGroups = append(v.FieldGroups, tplGroupView{Name: g.GroupID, Rule: tplGroupRuleView{Requirement: g.Requirement, GroupLabel: g.GroupLabel}})
 				}
 			}
 		}

@@ -60,10 +60,12 @@ type Template struct {
 	Documents []Document `json:"documents"`
 	// Fields are the form fields and merge fields of every document.
 	Fields []TemplateField `json:"fields"`
-	// Groups are the form_field_groups (checkbox and radio groups).
-	Groups []TemplateFieldGroup `json:"groups,omitempty"`
-	// Rules are the conditional-logic rules (form_field_rules).
-	Rules []TemplateFieldRule `json:"rules,omitempty"`
+	// Groups are the form_field_groups (checkbox and radio groups) and
+	// Rules the conditional-logic rules (form_field_rules), stored as
+	// signature requests store theirs; rules refer to fields by the
+	// template's api_ids.
+	Groups []FieldGroup `json:"groups,omitempty"`
+	Rules  []FieldRule  `json:"rules,omitempty"`
 	// MergeFields are the declared merge fields (merge_fields), which
 	// requests fill with custom_fields.
 	MergeFields []TemplateMergeField `json:"merge_fields,omitempty"`
@@ -154,37 +156,6 @@ type TemplateField struct {
 // IsMerge reports whether the field is filled by the sender through
 // custom_fields (text-merge, checkbox-merge).
 func (f TemplateField) IsMerge() bool { return f.Type == "text-merge" || f.Type == "checkbox-merge" }
-
-// TemplateFieldGroup is a form_field_groups entry.
-type TemplateFieldGroup struct {
-	ID          string `json:"group_id"`
-	Label       string `json:"group_label"`
-	Requirement string `json:"requirement"`
-}
-
-// TemplateFieldRule is a conditional-logic rule.
-type TemplateFieldRule struct {
-	ID              string                `json:"id"`
-	TriggerOperator string                `json:"trigger_operator"`
-	Triggers        []TemplateRuleTrigger `json:"triggers"`
-	Actions         []TemplateRuleAction  `json:"actions"`
-}
-
-// TemplateRuleTrigger is the "if this" of a rule.
-type TemplateRuleTrigger struct {
-	ID       string   `json:"id"`
-	Operator string   `json:"operator"`
-	Value    string   `json:"value,omitempty"`
-	Values   []string `json:"values,omitempty"`
-}
-
-// TemplateRuleAction is a "then that" of a rule.
-type TemplateRuleAction struct {
-	FieldID string `json:"field_id,omitempty"`
-	GroupID string `json:"group_id,omitempty"`
-	Hidden  bool   `json:"hidden"`
-	Type    string `json:"type"`
-}
 
 // TemplateMergeField is a declared merge field (merge_fields): type "text"
 // or "checkbox".
