@@ -65,6 +65,7 @@ func recordSession(t *testing.T, srv *sandboxtest.Server) int {
 	do(http.MethodGet, "/v3/signature_request/files/"+ids[0]+"?file_type=zip", nil)
 	do(http.MethodPost, "/v3/signature_request/update/"+ids[1], map[string]any{"signature_id": sigs[2], "email_address": "ann2@example.com"})
 	do(http.MethodGet, sandbox.ControlPrefix+"/emails", nil)
+	do(http.MethodPost, sandbox.ControlPrefix+"/callbacks/wait", nil) // deliveries are asynchronous
 	do(http.MethodGet, sandbox.ControlPrefix+"/callbacks?object_id="+ids[0], nil)
 	do(http.MethodGet, sandbox.ControlPrefix+"/clock", nil)
 	calls++
