@@ -172,8 +172,9 @@ func checkFormFields(list []parsedField, fc fieldCheck) ([]state.FormField, *api
 		}
 		sf := state.FormField{
 			APIID: f.APIID, Name: f.Name, Type: f.Type, DocumentIndex: doc, Page: f.Page, X: *f.X, Y: *f.Y,
-			Width: *f.Width, Height: *f.Height, Required: *f.Required, Signer: signer, FontFamily: f.FontFamily,
+			Width: *f.Width, Height: *f.Height, Required: *f.Required, Signer: signer,
 		}
+		sf.FontFamily = f.FontFamily
 		if f.FontSize != nil {
 			sf.FontSize = *f.FontSize
 		}

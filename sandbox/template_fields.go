@@ -133,10 +133,12 @@ func tplField(f tplFieldInput, p string, roles []state.TemplateRole, groups map[
 	tf = state.TemplateField{
 		APIID: strings.TrimSpace(*f.APIID), Name: f.Name, Type: *f.Type, DocumentIndex: *f.DocumentIndex,
 		X: *f.X, Y: *f.Y, Width: *f.Width, Height: *f.Height, Group: f.Group,
-		Placeholder: f.Placeholder, AutoFillType: f.AutoFillType, LinkID: f.LinkID, Masked: f.Masked,
-		ValidationType: f.ValidationType, ValidationCustomRegex: f.ValidationCustomRegex,
-		ValidationCustomRegexFormatLabel: f.ValidationCustomRegexFormatLabel,
-		Content:                          f.Content, ContentURL: f.ContentURL, Options: f.Options, FontFamily: f.FontFamily,
+		FieldKeys: state.FieldKeys{
+			Placeholder: f.Placeholder, AutoFillType: f.AutoFillType, LinkID: f.LinkID, Masked: f.Masked,
+			ValidationType: f.ValidationType, ValidationCustomRegex: f.ValidationCustomRegex,
+			ValidationCustomRegexFormatLabel: f.ValidationCustomRegexFormatLabel,
+			Content:                          f.Content, ContentURL: f.ContentURL, Options: f.Options, FontFamily: f.FontFamily,
+		},
 	}
 	if f.Required != nil {
 		tf.Required = *f.Required

@@ -214,12 +214,9 @@ func requestField(t *state.Template, f state.TemplateField, docOffset int) state
 	rf := state.FormField{
 		APIID: f.APIID, Name: f.Name, Type: f.Type, DocumentIndex: f.DocumentIndex + docOffset,
 		X: f.X, Y: f.Y, Width: f.Width, Height: f.Height, Required: f.Required, Group: f.Group,
-		Placeholder: f.Placeholder, AutoFillType: f.AutoFillType, LinkID: f.LinkID, Masked: f.Masked,
-		ValidationType: f.ValidationType, ValidationCustomRegex: f.ValidationCustomRegex,
-		ValidationCustomRegexFormatLabel: f.ValidationCustomRegexFormatLabel, Content: f.Content,
-		ContentURL: f.ContentURL, Options: append([]string(nil), f.Options...), IsChecked: f.IsChecked,
-		FontFamily: f.FontFamily, FontSize: f.FontSize,
+		FieldKeys: f.FieldKeys,
 	}
+	rf.Options = append([]string(nil), f.Options...)
 	if f.Page > 0 {
 		rf.Page = intPtr(f.Page)
 	}

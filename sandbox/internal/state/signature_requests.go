@@ -197,7 +197,14 @@ type FormField struct {
 	Required      bool   `json:"required"`
 	Signer        string `json:"signer,omitempty"`
 	Role          string `json:"role,omitempty"`
+	Group         string `json:"group,omitempty"`
+	FieldKeys
+}
 
+// FieldKeys are the type-specific keys of a form field, the same for the
+// fields of requests and of templates (their JSON keys are the field's
+// own: the struct is embedded).
+type FieldKeys struct {
 	Placeholder                      string   `json:"placeholder,omitempty"`
 	AutoFillType                     string   `json:"auto_fill_type,omitempty"`
 	LinkID                           string   `json:"link_id,omitempty"`
@@ -208,7 +215,6 @@ type FormField struct {
 	Content                          string   `json:"content,omitempty"`
 	ContentURL                       string   `json:"content_url,omitempty"`
 	Options                          []string `json:"options,omitempty"`
-	Group                            string   `json:"group,omitempty"`
 	IsChecked                        bool     `json:"is_checked,omitempty"`
 	FontFamily                       string   `json:"font_family,omitempty"`
 	FontSize                         int      `json:"font_size,omitempty"`

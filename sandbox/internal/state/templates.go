@@ -137,20 +137,7 @@ type TemplateField struct {
 	Role     int    `json:"role"`
 	Required bool   `json:"required"`
 	Group    string `json:"group,omitempty"`
-
-	Placeholder                      string   `json:"placeholder,omitempty"`
-	AutoFillType                     string   `json:"auto_fill_type,omitempty"`
-	LinkID                           string   `json:"link_id,omitempty"`
-	Masked                           bool     `json:"masked,omitempty"`
-	ValidationType                   string   `json:"validation_type,omitempty"`
-	ValidationCustomRegex            string   `json:"validation_custom_regex,omitempty"`
-	ValidationCustomRegexFormatLabel string   `json:"validation_custom_regex_format_label,omitempty"`
-	Content                          string   `json:"content,omitempty"`
-	ContentURL                       string   `json:"content_url,omitempty"`
-	Options                          []string `json:"options,omitempty"`
-	IsChecked                        bool     `json:"is_checked,omitempty"`
-	FontFamily                       string   `json:"font_family,omitempty"`
-	FontSize                         int      `json:"font_size,omitempty"`
+	FieldKeys
 }
 
 // IsMerge reports whether the field is filled by the sender through
