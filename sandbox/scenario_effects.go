@@ -217,11 +217,18 @@ func templateIDOf(v any) string {
 }
 
 // forced holds template failures a seed asks for while it runs its own
-// preparation (the hook cannot see the seeding transaction's marks).
-var forced sync.Map // world id + "/" + template id -> message
+// preparation (the hook cannot see the seeding transaction's marks). Keys
+// are the world itself, so that equal ids of another sandbox's world are
+// never confused with them.
+var forced sync.Map // forcedKey -> message
+
+type forcedKey struct {
+	w  *world.World
+	id string
+}
 
 func forceTemplateFailure(w *world.World, templateID, msg string) {
-	key := w.ID + "/" + templateID
+	key := forcedKey{w, templateID}
 	if msg == "" {
 		forced.Delete(key)
 		return
@@ -234,7 +241,7 @@ func forceTemplateFailure(w *world.World, templateID, msg string) {
 // marks (a mark is always committed before the job that reads it runs).
 func scenarioTemplateFailure(w *world.World, t *state.Template) (bool, string) {
 	defer guard(w, "template failure")
-	if v, ok := forced.Load(w.ID + "/" + t.ID); ok {
+	if v, ok := forced.Load(forcedKey{w, t.ID}); ok {
 		return true, v.(string)
 	}
 	m, err := state.Get[state.ScenarioMark](w.Store.Read(), state.TableScenarioMarks, state.ScenarioMarkID(markFailTemplate, t.ID))
