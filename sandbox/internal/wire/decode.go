@@ -54,14 +54,18 @@ func decodeStruct(m map[string]any, v reflect.Value, path string, b *Body) error
 	t := v.Type()
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
-		if !f.IsExported() {
+		// Embedded structs are walked into even when their type is
+		// unexported, as encoding/json does: their exported fields are
+		// promoted parameters (fieldNames counts them as known).
+		embedded := f.Anonymous && f.Type.Kind() == reflect.Struct
+		if !f.IsExported() && !embedded {
 			continue
 		}
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 		if name == "-" {
 			continue
 		}
-		if f.Anonymous && name == "" {
+		if embedded && name == "" {
 			if err := decodeStruct(m, v.Field(i), path, b); err != nil {
 				return err
 			}
