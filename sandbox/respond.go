@@ -67,18 +67,46 @@ func (s *Sandbox) writeResult(w http.ResponseWriter, c *call, v any, err error) 
 		return
 	}
 	if c != nil && len(c.warnings) > 0 {
-		body = spliceWarnings(body, c.warnings)
+		body = spliceWarnings(body, c.warnings, warningShapeOf(c.operationID()))
 	}
 	setRateHeaders(w, c)
 	writeJSON(w, status, body)
 }
 
-// spliceWarnings adds the warnings array to a JSON object body.
-func spliceWarnings(body []byte, ws []warning) []byte {
-	if len(body) < 2 || body[0] != '{' || body[len(body)-1] != '}' {
+// warningShape is how an operation's response schema holds warnings.
+type warningShape int
+
+const (
+	warningsArray  warningShape = iota // "warnings": [WarningResponse, ...] (most operations)
+	warningsObject                     // "warnings": WarningResponse (fax line answers)
+	warningsNone                       // the schema has no warnings property
+)
+
+// warningShapes lists the operations whose official response schema does not
+// hold warnings as an array; the SDKs deserialize by those schemas.
+var warningShapes = map[string]warningShape{
+	"faxLineAddUser": warningsObject, "faxLineCreate": warningsObject, "faxLineGet": warningsObject,
+	"faxLineList": warningsObject, "faxLineRemoveUser": warningsObject,
+	"faxLineAreaCodeGet": warningsNone, "faxList": warningsNone, "oauthTokenGenerate": warningsNone,
+	"oauthTokenRefresh": warningsNone, "signatureRequestFilesAsDataUri": warningsNone,
+	"signatureRequestFilesAsFileUrl": warningsNone, "templateFilesAsDataUri": warningsNone,
+	"templateFilesAsFileUrl": warningsNone, "templateUpdateFiles": warningsNone,
+}
+
+func warningShapeOf(operationID string) warningShape { return warningShapes[operationID] }
+
+// spliceWarnings adds the warnings to a JSON object body in the shape the
+// operation's schema declares (only the first warning fits a single object;
+// none fit where the schema has no warnings).
+func spliceWarnings(body []byte, ws []warning, shape warningShape) []byte {
+	if shape == warningsNone || len(body) < 2 || body[0] != '{' || body[len(body)-1] != '}' {
 		return body
 	}
-	wb, err := json.Marshal(ws)
+	var value any = ws
+	if shape == warningsObject {
+		value = ws[0]
+	}
+	wb, err := json.Marshal(value)
 	if err != nil {
 		return body
 	}
