@@ -3,13 +3,9 @@ package sandbox_test
 import (
 	"bytes"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"io"
-	"mime/multipart"
 	"net/http"
-	"net/textproto"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -23,58 +19,13 @@ import (
 )
 
 // flPart is one multipart file part.
-type flPart struct {
-	Field       string // "files[0]" unless set
-	Name        string
-	ContentType string
-	Data        []byte
-}
+type flPart = mpFile
 
-// flSend posts a create body as multipart: scalars as text, objects and
-// arrays as JSON parts, then the file parts.
+// flSend posts a create body as multipart as the caller: scalars as text,
+// objects and arrays as JSON parts, then the file parts.
 func flSend(t *testing.T, srv *sandboxtest.Server, path string, fields map[string]any, parts ...flPart) *sandboxtest.Response {
 	t.Helper()
-	var body bytes.Buffer
-	mw := multipart.NewWriter(&body)
-	keys := make([]string, 0, len(fields))
-	for k := range fields {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		var v string
-		switch x := fields[k].(type) {
-		case string:
-			v = x
-		case bool, int:
-			v = fmt.Sprint(x)
-		default:
-			raw, err := json.Marshal(x)
-			require.NoError(t, err)
-			v = string(raw)
-		}
-		require.NoError(t, mw.WriteField(k, v))
-	}
-	for i, p := range parts {
-		field := p.Field
-		if field == "" {
-			field = fmt.Sprintf("files[%d]", i)
-		}
-		h := textproto.MIMEHeader{}
-		h.Set("Content-Disposition", fmt.Sprintf(`form-data; name=%q; filename=%q`, field, p.Name))
-		if p.ContentType != "" {
-			h.Set("Content-Type", p.ContentType)
-		}
-		w, err := mw.CreatePart(h)
-		require.NoError(t, err)
-		_, _ = w.Write(p.Data)
-	}
-	require.NoError(t, mw.Close())
-	req, err := http.NewRequest(http.MethodPost, srv.URL+path, &body)
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	req.SetBasicAuth(srv.APIKey, "")
-	return srv.Send(req)
+	return sendMultipart(t, srv, srv.APIKey, http.MethodPost, path, fields, parts...)
 }
 
 // flRequest sends a signature request with two signers (no form fields, so

@@ -11,7 +11,6 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/textproto"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -94,32 +93,8 @@ func orgEmails(t *testing.T, srv *sandboxtest.Server, query string) []map[string
 	return out.Emails
 }
 
-// orgPDF builds a small valid PDF with n pages.
-func orgPDF(n int) []byte {
-	var b bytes.Buffer
-	offsets := []int{}
-	obj := func(s string) {
-		offsets = append(offsets, b.Len())
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", len(offsets), s)
-	}
-	b.WriteString("%PDF-1.4\n")
-	kids := make([]string, n)
-	for i := range kids {
-		kids[i] = fmt.Sprintf("%d 0 R", 3+i)
-	}
-	obj("<< /Type /Catalog /Pages 2 0 R >>")
-	obj(fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), n))
-	for range n {
-		obj("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>")
-	}
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(offsets)+1)
-	for _, o := range offsets {
-		fmt.Fprintf(&b, "%010d 00000 n \n", o)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(offsets)+1, xref)
-	return b.Bytes()
-}
+// orgPDF builds a small valid PDF with n letter pages.
+func orgPDF(n int) []byte { return srPDF(n) }
 
 // orgPNG is a small PNG image.
 func orgPNG(t *testing.T) []byte {

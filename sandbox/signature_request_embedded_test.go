@@ -1,7 +1,6 @@
 package sandbox_test
 
 import (
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -29,25 +28,6 @@ func srSignURL(t *testing.T, srv *sandboxtest.Server, sigID string) *sandboxtest
 	return srv.Do(http.MethodGet, "/v3/embedded/sign_url/"+sigID, nil)
 }
 
-// srPage fetches or posts a sandbox page without credentials.
-func srPage(t *testing.T, method, u string, form url.Values) (int, string) {
-	t.Helper()
-	var body io.Reader
-	if form != nil {
-		body = strings.NewReader(form.Encode())
-	}
-	req, err := http.NewRequest(method, u, body)
-	require.NoError(t, err)
-	if form != nil {
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	}
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
-}
-
 // TestEmbeddedSigning: embedded requests get no e-mails or reminders; sign
 // URLs are served by the sandbox, act as the signer and expire on the
 // world clock.
@@ -65,7 +45,7 @@ func TestEmbeddedSigning(t *testing.T) {
 	assert.EqualValues(t, srv.Now().Add(time.Hour).Unix(), emb["expires_at"])
 
 	// Still processing: the page shows the request but cannot sign yet.
-	status, page := srPage(t, http.MethodGet, signURL, nil)
+	status, page := fetchPage(t, http.MethodGet, signURL, nil)
 	assert.Equal(t, http.StatusOK, status)
 	assert.Contains(t, page, "still being processed")
 
@@ -73,10 +53,10 @@ func TestEmbeddedSigning(t *testing.T) {
 	assert.Empty(t, srv.Emails("signature_request_id", id), "embedded signers get no e-mails")
 	srErr(t, srv.Do(http.MethodPost, "/v3/signature_request/remind/"+id, map[string]any{"email_address": "jack@example.com"}), http.StatusBadRequest, "invalid_reminder", "")
 
-	status, page = srPage(t, http.MethodGet, signURL, nil)
+	status, page = fetchPage(t, http.MethodGet, signURL, nil)
 	assert.Equal(t, http.StatusOK, status)
 	assert.Contains(t, page, "Sign as Jack")
-	status, page = srPage(t, http.MethodPost, signURL, url.Values{"action": {"sign"}})
+	status, page = fetchPage(t, http.MethodPost, signURL, url.Values{"action": {"sign"}})
 	require.Equal(t, http.StatusOK, status, page)
 	assert.Contains(t, page, "hellosign:userSignRequest")
 	assert.Equal(t, []string{"signed", "awaiting_signature"}, srStatuses(srGetOK(t, srv, id)))
@@ -92,14 +72,14 @@ func TestEmbeddedSigning(t *testing.T) {
 	require.Equal(t, http.StatusOK, r.Status)
 	jill := r.Map()["embedded"].(map[string]any)["sign_url"].(string)
 	srv.Advance(time.Hour)
-	status, _ = srPage(t, http.MethodGet, jill, nil)
+	status, _ = fetchPage(t, http.MethodGet, jill, nil)
 	assert.Equal(t, http.StatusGone, status)
 	assert.Contains(t, srEvents(srv, id), "sign_url_invalid")
 
 	// A fresh URL declines.
 	r = srSignURL(t, srv, srSigID(sr, 1))
 	jill = r.Map()["embedded"].(map[string]any)["sign_url"].(string)
-	status, page = srPage(t, http.MethodPost, jill, url.Values{"action": {"decline"}, "reason": {"Not me"}})
+	status, page = fetchPage(t, http.MethodPost, jill, url.Values{"action": {"decline"}, "reason": {"Not me"}})
 	require.Equal(t, http.StatusOK, status, page)
 	got := srGetOK(t, srv, id)
 	assert.Equal(t, true, got["is_declined"])
@@ -114,9 +94,9 @@ func TestEmbeddedSignURLErrors(t *testing.T) {
 	emb := srEmbedded(t, srv)
 	srErr(t, srv.DoAs(srOutsiderKey, http.MethodGet, "/v3/embedded/sign_url/"+srSigID(emb, 0), nil), http.StatusNotFound, "not_found", "")
 	srErr(t, srv.DoAs(srOutsiderKey, http.MethodPut, "/v3/signature_request/edit_embedded/"+emb["signature_request_id"].(string), map[string]any{}), http.StatusNotFound, "not_found", "")
-	status, _ := srPage(t, http.MethodGet, srv.URL+"/_sandbox/w/default/sign/nope", nil)
+	status, _ := fetchPage(t, http.MethodGet, srv.URL+"/_sandbox/w/default/sign/nope", nil)
 	assert.Equal(t, http.StatusNotFound, status)
-	status, _ = srPage(t, http.MethodGet, srv.URL+"/_sandbox/w/nowhere/sign/nope", nil)
+	status, _ = fetchPage(t, http.MethodGet, srv.URL+"/_sandbox/w/nowhere/sign/nope", nil)
 	assert.Equal(t, http.StatusNotFound, status)
 }
 
@@ -128,10 +108,10 @@ func TestEmailLinksSign(t *testing.T) {
 	id := sr["signature_request_id"].(string)
 	srv.Advance(2 * time.Second)
 	mail := srv.Emails("signature_request_id", id)[0]
-	status, page := srPage(t, http.MethodPost, mail.Link, url.Values{"action": {"sign"}})
+	status, page := fetchPage(t, http.MethodPost, mail.Link, url.Values{"action": {"sign"}})
 	require.Equal(t, http.StatusOK, status, page)
 	assert.Equal(t, []string{"signed", "awaiting_signature"}, srStatuses(srGetOK(t, srv, id)))
-	status, page = srPage(t, http.MethodGet, srGetOK(t, srv, id)["details_url"].(string), nil)
+	status, page = fetchPage(t, http.MethodGet, srGetOK(t, srv, id)["details_url"].(string), nil)
 	assert.Equal(t, http.StatusOK, status)
 	assert.Contains(t, page, "jill@example.com")
 }

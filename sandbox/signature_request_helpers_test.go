@@ -1,13 +1,8 @@
 package sandbox_test
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"mime/multipart"
 	"net/http"
-	"net/textproto"
-	"sort"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -38,50 +33,12 @@ func srPDF(n int) []byte {
 	return filestest.MakePDF(pages...)
 }
 
-type srFile struct {
-	Name string
-	Data []byte
-}
+type srFile = pdfFile
 
-// srMultipart sends a body as the official SDKs do: scalars as text,
-// objects and arrays as one JSON part each, files as files[N].
+// srMultipart sends a body as the official SDKs do (sendPDFs).
 func srMultipart(t *testing.T, srv *sandboxtest.Server, key, method, path string, fields map[string]any, files ...srFile) *sandboxtest.Response {
 	t.Helper()
-	var body bytes.Buffer
-	mw := multipart.NewWriter(&body)
-	keys := make([]string, 0, len(fields))
-	for k := range fields {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		var v string
-		switch x := fields[k].(type) {
-		case string:
-			v = x
-		case bool, int, int64:
-			v = fmt.Sprint(x)
-		default:
-			raw, err := json.Marshal(x)
-			require.NoError(t, err)
-			v = string(raw)
-		}
-		require.NoError(t, mw.WriteField(k, v))
-	}
-	for i, f := range files {
-		h := textproto.MIMEHeader{}
-		h.Set("Content-Disposition", fmt.Sprintf(`form-data; name="files[%d]"; filename="%s"`, i, f.Name))
-		h.Set("Content-Type", "application/pdf")
-		w, err := mw.CreatePart(h)
-		require.NoError(t, err)
-		_, _ = w.Write(f.Data)
-	}
-	require.NoError(t, mw.Close())
-	req, err := http.NewRequest(method, srv.URL+path, &body)
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	req.SetBasicAuth(key, "")
-	return srv.Send(req)
+	return sendPDFs(t, srv, key, method, path, fields, files...)
 }
 
 // srTwoSigners is a send body with two ordered signers and a CC.

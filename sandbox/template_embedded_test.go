@@ -1,7 +1,6 @@
 package sandbox_test
 
 import (
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -13,25 +12,6 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox"
 )
-
-// tplPage fetches a sandbox page without credentials.
-func tplPage(t *testing.T, method, u string, form url.Values) (int, string) {
-	t.Helper()
-	var body io.Reader
-	if form != nil {
-		body = strings.NewReader(form.Encode())
-	}
-	req, err := http.NewRequest(method, u, body)
-	require.NoError(t, err)
-	if form != nil {
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	}
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
-}
 
 func TestTemplateEmbeddedDraftFinishedFromTheControlPlane(t *testing.T) {
 	srv := newServer(t)
@@ -58,7 +38,7 @@ func TestTemplateEmbeddedDraftFinishedFromTheControlPlane(t *testing.T) {
 	}
 
 	// The edit page is served without credentials.
-	status, page := tplPage(t, http.MethodGet, tpl["edit_url"].(string), nil)
+	status, page := fetchPage(t, http.MethodGet, tpl["edit_url"].(string), nil)
 	assert.Equal(t, http.StatusOK, status)
 	assert.Contains(t, page, "Mutual NDA")
 
@@ -105,7 +85,7 @@ func TestTemplateEmbeddedEditURL(t *testing.T) {
 	assert.EqualValues(t, srv.Now().Add(time.Hour).Unix(), emb["expires_at"])
 
 	// Saving in the editor applies the URL's options and prepares again.
-	status, page := tplPage(t, http.MethodPost, editURL, url.Values{"title": {"NDA v2"}, "signer_roles": {"Client\nWitness"}})
+	status, page := fetchPage(t, http.MethodPost, editURL, url.Values{"title": {"NDA v2"}, "signer_roles": {"Client\nWitness"}})
 	require.Equal(t, http.StatusOK, status, page)
 	assert.Contains(t, page, "hellosign:userCreateTemplate")
 	srv.Advance(tplPrepDelay)
@@ -120,7 +100,7 @@ func TestTemplateEmbeddedEditURL(t *testing.T) {
 	assert.Equal(t, []string{"Full Name", "Is Registered", "Company"}, customNames,
 		"merge_fields replaced the declared merge fields; the placed ones stay")
 
-	status, _ = tplPage(t, http.MethodGet, editURL, nil)
+	status, _ = fetchPage(t, http.MethodGet, editURL, nil)
 	assert.Equal(t, http.StatusGone, status, "an edit link is used once")
 
 	// Expiry on the world clock.
@@ -128,9 +108,9 @@ func TestTemplateEmbeddedEditURL(t *testing.T) {
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	editURL = r.Map()["embedded"].(map[string]any)["edit_url"].(string)
 	srv.Advance(time.Hour + time.Second)
-	status, _ = tplPage(t, http.MethodGet, editURL, nil)
+	status, _ = fetchPage(t, http.MethodGet, editURL, nil)
 	assert.Equal(t, http.StatusGone, status)
-	status, _ = tplPage(t, http.MethodGet, srv.URL+sandbox.ControlPrefix+"/w/default/editor/template/nope", nil)
+	status, _ = fetchPage(t, http.MethodGet, srv.URL+sandbox.ControlPrefix+"/w/default/editor/template/nope", nil)
 	assert.Equal(t, http.StatusNotFound, status)
 }
 

@@ -1,16 +1,10 @@
 package sandbox_test
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
-	"mime/multipart"
 	"net/http"
-	"net/textproto"
 	"net/url"
 	"os"
 	"path/filepath"
-	"sort"
 	"testing"
 	"time"
 
@@ -18,6 +12,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox"
 	"github.com/signsandbox/signsandbox/sandbox/internal/conformance"
+	"github.com/signsandbox/signsandbox/sandbox/internal/files/filestest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -39,37 +34,13 @@ var (
 	tplLandscape = [2]float64{792, 612}
 )
 
-// tplPDF writes a small valid PDF with one page per size (each page draws a
-// line, so that renderers have something to draw).
+// tplPDF writes a small valid PDF with one page per size.
 func tplPDF(sizes ...[2]float64) []byte {
-	var b bytes.Buffer
-	var offsets []int
-	obj := func(format string, args ...any) {
-		offsets = append(offsets, b.Len())
-		fmt.Fprintf(&b, format, args...)
-	}
-	n := len(sizes)
-	b.WriteString("%PDF-1.4\n")
-	obj("1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n")
-	kids := ""
-	for i := range sizes {
-		kids += fmt.Sprintf("%d 0 R ", 3+i)
-	}
-	obj("2 0 obj\n<< /Type /Pages /Kids [%s] /Count %d >>\nendobj\n", kids, n)
+	pages := make([]filestest.Page, len(sizes))
 	for i, s := range sizes {
-		obj("%d 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %g %g] /Contents %d 0 R /Resources << >> >>\nendobj\n", 3+i, s[0], s[1], 3+n+i)
+		pages[i] = filestest.Page{Width: s[0], Height: s[1]}
 	}
-	for i := range sizes {
-		content := fmt.Sprintf("%d 0 m 200 200 l S", 10+i)
-		obj("%d 0 obj\n<< /Length %d >>\nstream\n%s\nendstream\nendobj\n", 3+n+i, len(content), content)
-	}
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(offsets)+1)
-	for _, o := range offsets {
-		fmt.Fprintf(&b, "%010d 00000 n \n", o)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(offsets)+1, xref)
-	return b.Bytes()
+	return filestest.MakePDF(pages...)
 }
 
 // tplSamplePDF is the official SDK fixture PDF, or a generated one-page PDF
@@ -88,52 +59,13 @@ func tplSamplePDF(t *testing.T) []byte {
 }
 
 // tplFile is one upload.
-type tplFile struct {
-	Name string
-	Data []byte
-}
+type tplFile = pdfFile
 
-// tplMultipart sends a multipart body the way the official SDKs do: scalars
-// as text, objects and arrays as one JSON part each, files as files[N].
+// tplMultipart sends a multipart body the way the official SDKs do
+// (sendPDFs).
 func tplMultipart(t *testing.T, srv *sandboxtest.Server, key, method, path string, fields map[string]any, files ...tplFile) *sandboxtest.Response {
 	t.Helper()
-	var body bytes.Buffer
-	mw := multipart.NewWriter(&body)
-	keys := make([]string, 0, len(fields))
-	for k := range fields {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		var v string
-		switch x := fields[k].(type) {
-		case string:
-			v = x
-		case bool:
-			v = fmt.Sprint(x)
-		case int:
-			v = fmt.Sprint(x)
-		default:
-			raw, err := json.Marshal(x)
-			require.NoError(t, err)
-			v = string(raw)
-		}
-		require.NoError(t, mw.WriteField(k, v))
-	}
-	for i, f := range files {
-		h := textproto.MIMEHeader{}
-		h.Set("Content-Disposition", fmt.Sprintf(`form-data; name="files[%d]"; filename="%s"`, i, f.Name))
-		h.Set("Content-Type", "application/pdf")
-		w, err := mw.CreatePart(h)
-		require.NoError(t, err)
-		_, _ = w.Write(f.Data)
-	}
-	require.NoError(t, mw.Close())
-	req, err := http.NewRequest(method, srv.URL+path, &body)
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	req.SetBasicAuth(key, "")
-	return srv.Send(req)
+	return sendPDFs(t, srv, key, method, path, fields, files...)
 }
 
 // tplStandardFields is a template request with two ordered roles, a CC
