@@ -138,8 +138,9 @@ type subRuleAction struct {
 	Type    string `json:"type"`
 }
 
-// subFormField is the union of the SubFormFieldsPerDocument* schemas; the
-// keys that do not belong to a field's type are ignored.
+// subFormField is the union of the SubFormFieldsPerDocument* schemas, the
+// form fields of signature requests and templates; the keys that do not
+// belong to a field's type are ignored.
 type subFormField struct {
 	DocumentIndex *int    `json:"document_index"`
 	APIID         string  `json:"api_id"`

@@ -25,8 +25,8 @@ const tplFieldsPath = "form_fields_per_document"
 // decodeTemplateFields turns form_fields_per_document into field inputs
 // with their paths. The legacy form (one list per document) gives each
 // field its list's index as document_index.
-func decodeTemplateFields(raw []any) ([]tplFieldInput, []string, error) {
-	var out []tplFieldInput
+func decodeTemplateFields(raw []any) ([]subFormField, []string, error) {
+	var out []subFormField
 	var paths []string
 	for i, item := range raw {
 		p := fmt.Sprintf("%s[%d]", tplFieldsPath, i)
@@ -36,7 +36,7 @@ func decodeTemplateFields(raw []any) ([]tplFieldInput, []string, error) {
 		}
 		switch t := item.(type) {
 		case map[string]any:
-			var f tplFieldInput
+			var f subFormField
 			if err := tplDecodeObject(t, &f, p); err != nil {
 				return nil, nil, err
 			}
@@ -52,7 +52,7 @@ func decodeTemplateFields(raw []any) ([]tplFieldInput, []string, error) {
 				if !ok {
 					return nil, nil, apierr.Badf(sp, "%s must be a form field object", sp)
 				}
-				var f tplFieldInput
+				var f subFormField
 				if err := tplDecodeObject(m, &f, sp); err != nil {
 					return nil, nil, err
 				}
@@ -112,13 +112,13 @@ func tplDecodeObject(m map[string]any, dst any, path string) error {
 }
 
 // tplField validates one form field and resolves its signer to a role.
-func tplField(f tplFieldInput, p string, roles []state.TemplateRole, groups map[string]int) (state.TemplateField, error) {
+func tplField(f subFormField, p string, roles []state.TemplateRole, groups map[string]int) (state.TemplateField, error) {
 	var tf state.TemplateField
 	at := fieldPath(p)
-	if e := checkFieldType(at, deref(f.Type)); e != nil {
+	if e := checkFieldType(at, f.Type); e != nil {
 		return tf, e
 	}
-	if f.APIID == nil || strings.TrimSpace(*f.APIID) == "" {
+	if strings.TrimSpace(f.APIID) == "" {
 		return tf, apierr.Missing(p + "[api_id]")
 	}
 	if f.DocumentIndex == nil {
@@ -131,13 +131,13 @@ func tplField(f tplFieldInput, p string, roles []state.TemplateRole, groups map[
 		return tf, e
 	}
 	tf = state.TemplateField{
-		APIID: strings.TrimSpace(*f.APIID), Name: f.Name, Type: *f.Type, DocumentIndex: *f.DocumentIndex,
+		APIID: strings.TrimSpace(f.APIID), Name: f.Name, Type: f.Type, DocumentIndex: *f.DocumentIndex,
 		X: *f.X, Y: *f.Y, Width: *f.Width, Height: *f.Height, Group: f.Group,
 		FieldKeys: state.FieldKeys{
 			Placeholder: f.Placeholder, AutoFillType: f.AutoFillType, LinkID: f.LinkID, Masked: f.Masked,
 			ValidationType: f.ValidationType, ValidationCustomRegex: f.ValidationCustomRegex,
 			ValidationCustomRegexFormatLabel: f.ValidationCustomRegexFormatLabel,
-			Content:                          f.Content, ContentURL: f.ContentURL, Options: f.Options, FontFamily: f.FontFamily,
+			Content:                          deref(f.Content), ContentURL: f.ContentURL, Options: f.Options, FontFamily: f.FontFamily,
 		},
 	}
 	if f.Required != nil {
@@ -174,11 +174,11 @@ func tplField(f tplFieldInput, p string, roles []state.TemplateRole, groups map[
 		if len(f.Options) == 0 {
 			return tf, apierr.Missing(p + "[options]")
 		}
-		if f.Content != "" && !slices.Contains(f.Options, f.Content) {
-			return tf, apierr.Badf(p+"[content]", "content %q is not one of the options.", f.Content)
+		if tf.Content != "" && !slices.Contains(f.Options, tf.Content) {
+			return tf, apierr.Badf(p+"[content]", "content %q is not one of the options.", tf.Content)
 		}
 	case "hyperlink":
-		if f.Content == "" {
+		if tf.Content == "" {
 			return tf, apierr.Missing(p + "[content]")
 		}
 		if f.ContentURL == "" {
@@ -204,17 +204,18 @@ func tplField(f tplFieldInput, p string, roles []state.TemplateRole, groups map[
 	return tf, nil
 }
 
-// tplFieldRole resolves a field's signer: a 0-based role index or a role
-// name; merge fields belong to the sender ("sender", or no signer).
-func tplFieldRole(s tplSigner, merge bool, path string, roles []state.TemplateRole) (int, error) {
-	v := s.Value
-	if merge && (!s.Set || v == "" || strings.EqualFold(v, "sender")) {
+// tplFieldRole resolves a field's signer (nil when absent): a 0-based role
+// index or a role name; merge fields belong to the sender ("sender", or no
+// signer).
+func tplFieldRole(signer *string, merge bool, path string, roles []state.TemplateRole) (int, error) {
+	v := strings.TrimSpace(deref(signer))
+	if merge && (v == "" || strings.EqualFold(v, signerSender)) {
 		return -1, nil
 	}
-	if !s.Set || v == "" {
+	if v == "" {
 		return 0, apierr.Missing(path)
 	}
-	if strings.EqualFold(v, "sender") || strings.EqualFold(v, "me_now") {
+	if strings.EqualFold(v, signerSender) || strings.EqualFold(v, signerMeNow) {
 		return 0, apierr.Badf(path, "signer %q can only be used for merge fields (text-merge, checkbox-merge) of a template.", v)
 	}
 	if n, err := strconv.Atoi(v); err == nil {

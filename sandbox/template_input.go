@@ -23,62 +23,6 @@ type tplRoleInput struct {
 	Order *int    `json:"order"`
 }
 
-// tplSigner is the int-or-string signer of a form field: a role index, a
-// role name, or "sender" for merge fields.
-type tplSigner struct {
-	Value string
-	Set   bool
-}
-
-// UnmarshalWire accepts a number or a string, as the official SDKs send
-// either.
-func (s *tplSigner) UnmarshalWire(v any, path string) error {
-	switch t := v.(type) {
-	case nil:
-		return nil
-	case json.Number:
-		s.Value, s.Set = string(t), true
-	case string:
-		s.Value, s.Set = strings.TrimSpace(t), true
-	default:
-		return apierr.Badf(path, "%s must be a signer role index or name", path)
-	}
-	return nil
-}
-
-// tplFieldInput is SubFormFieldsPerDocumentBase with the keys of every
-// subtype.
-type tplFieldInput struct {
-	DocumentIndex *int      `json:"document_index"`
-	APIID         *string   `json:"api_id"`
-	Name          string    `json:"name"`
-	Type          *string   `json:"type"`
-	Signer        tplSigner `json:"signer"`
-	X             *int      `json:"x"`
-	Y             *int      `json:"y"`
-	Width         *int      `json:"width"`
-	Height        *int      `json:"height"`
-	Page          *int      `json:"page"`
-	Required      *bool     `json:"required"`
-	Group         string    `json:"group"`
-
-	Placeholder                      string   `json:"placeholder"`
-	AutoFillType                     string   `json:"auto_fill_type"`
-	LinkID                           string   `json:"link_id"`
-	Masked                           bool     `json:"masked"`
-	ValidationType                   string   `json:"validation_type"`
-	ValidationCustomRegex            string   `json:"validation_custom_regex"`
-	ValidationCustomRegexFormatLabel string   `json:"validation_custom_regex_format_label"`
-	Content                          string   `json:"content"`
-	ContentURL                       string   `json:"content_url"`
-	Options                          []string `json:"options"`
-	IsChecked                        *bool    `json:"is_checked"`
-	// Checked is the legacy spelling of is_checked (constants reference).
-	Checked    *bool  `json:"checked"`
-	FontFamily string `json:"font_family"`
-	FontSize   *int   `json:"font_size"`
-}
-
 // tplGroupInput is SubFormFieldGroup.
 type tplGroupInput struct {
 	GroupID     string `json:"group_id"`
