@@ -234,7 +234,7 @@ func tplFieldRole(signer *string, merge bool, path string, roles []state.Templat
 
 // tplRules validates conditional logic: one trigger per rule, AND only,
 // triggers and actions of the same signer, a field targeted once.
-func tplRules(in []tplRuleInput, fields []state.TemplateField, apiIDs map[string]int, groups map[string]int) ([]state.FieldRule, error) {
+func tplRules(in []subFormFieldRule, fields []state.TemplateField, apiIDs map[string]int, groups map[string]int) ([]state.FieldRule, error) {
 	var out []state.FieldRule
 	ruleIDs := map[string]bool{}
 	targeted := map[string]bool{}

@@ -23,56 +23,23 @@ type tplRoleInput struct {
 	Order *int    `json:"order"`
 }
 
-// tplGroupInput is SubFormFieldGroup.
-type tplGroupInput struct {
-	GroupID     string `json:"group_id"`
-	GroupLabel  string `json:"group_label"`
-	Requirement string `json:"requirement"`
-}
-
-// tplRuleInput is SubFormFieldRule.
-type tplRuleInput struct {
-	ID              string `json:"id"`
-	TriggerOperator string `json:"trigger_operator"`
-	Triggers        []struct {
-		ID       string   `json:"id"`
-		Operator string   `json:"operator"`
-		Value    *string  `json:"value"`
-		Values   []string `json:"values"`
-	} `json:"triggers"`
-	Actions []struct {
-		FieldID string `json:"field_id"`
-		GroupID string `json:"group_id"`
-		Hidden  *bool  `json:"hidden"`
-		Type    string `json:"type"`
-	} `json:"actions"`
-}
-
 // tplMergeFieldInput is SubMergeField.
 type tplMergeFieldInput struct {
 	Name string `json:"name"`
 	Type string `json:"type"`
 }
 
-// tplAttachmentInput is SubAttachment.
-type tplAttachmentInput struct {
-	Name         string `json:"name"`
-	Instructions string `json:"instructions"`
-	Required     bool   `json:"required"`
-	SignerIndex  *int   `json:"signer_index"`
-}
-
 // tplContentInput is what template/create and create_embedded_draft share.
 type tplContentInput struct {
-	Files           []wire.File          `json:"files"`
-	FileURLs        []string             `json:"file_urls"`
-	AllowReassign   bool                 `json:"allow_reassign"`
-	Attachments     []tplAttachmentInput `json:"attachments"`
-	CCRoles         []string             `json:"cc_roles"`
-	ClientID        string               `json:"client_id"`
-	FieldOptions    *subFieldOptions     `json:"field_options"`
-	FormFieldGroups []tplGroupInput      `json:"form_field_groups"`
-	FormFieldRules  []tplRuleInput       `json:"form_field_rules"`
+	Files           []wire.File         `json:"files"`
+	FileURLs        []string            `json:"file_urls"`
+	AllowReassign   bool                `json:"allow_reassign"`
+	Attachments     []subAttachment     `json:"attachments"`
+	CCRoles         []string            `json:"cc_roles"`
+	ClientID        string              `json:"client_id"`
+	FieldOptions    *subFieldOptions    `json:"field_options"`
+	FormFieldGroups []subFormFieldGroup `json:"form_field_groups"`
+	FormFieldRules  []subFormFieldRule  `json:"form_field_rules"`
 	// FormFieldsPerDocument is decoded by hand: a list of field objects, or
 	// the legacy list with one list of fields per document.
 	FormFieldsPerDocument []any                `json:"form_fields_per_document"`
@@ -102,7 +69,7 @@ type tplContent struct {
 	Groups           []state.FieldGroup
 	Rules            []state.FieldRule
 	MergeFields      []state.TemplateMergeField
-	Attachments      []tplAttachmentInput
+	Attachments      []subAttachment
 	DateFormat       string
 	SignerExperience string
 }
