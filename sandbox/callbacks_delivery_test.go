@@ -398,7 +398,7 @@ func TestAppCallbackTestThroughTheAPI(t *testing.T) {
 func TestScenarioFaultHook(t *testing.T) {
 	var mu sync.Mutex
 	var seen []sandbox.CallbackAttempt
-	sandbox.CallbacksSetFault(func(a sandbox.CallbackAttempt) (sandbox.CallbackFault, string) {
+	restore := sandbox.CallbacksSetFault(func(a sandbox.CallbackAttempt) (sandbox.CallbackFault, string) {
 		mu.Lock()
 		seen = append(seen, a)
 		mu.Unlock()
@@ -410,7 +410,7 @@ func TestScenarioFaultHook(t *testing.T) {
 		}
 		return sandbox.FaultNone, ""
 	})
-	t.Cleanup(func() { sandbox.CallbacksSetFault(nil) }) // runs after the server closed
+	t.Cleanup(restore) // runs after the server closed
 	srv := newServer(t)
 	rcv := newCBReceiver(t)
 	cbSetCallbackURL(t, srv, srv.APIKey, rcv.URL)

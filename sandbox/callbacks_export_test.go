@@ -75,11 +75,11 @@ func CallbacksSetAccountURL(s *Sandbox, apiKey, accountID, url string) error {
 	})
 }
 
-// CallbacksSetFault installs fn as the scenario fault hook (nil removes it).
-func CallbacksSetFault(fn func(a CallbackAttempt) (CallbackFault, string)) {
-	if fn == nil {
-		callbackFault = nil
-		return
-	}
+// CallbacksSetFault installs fn as the callback fault hook and returns a
+// function that puts back the hook it replaced (the scenario engine's, which
+// later tests in the same binary rely on).
+func CallbacksSetFault(fn func(a CallbackAttempt) (CallbackFault, string)) (restore func()) {
+	prev := callbackFault
 	callbackFault = func(_ *Sandbox, _ *world.World, a CallbackAttempt) (CallbackFault, string) { return fn(a) }
+	return func() { callbackFault = prev }
 }

@@ -111,13 +111,14 @@ func TestProcessingFaults(t *testing.T) {
 	bad := sigreqTestCreate(t, s, func(spec *sigreqSpec) {
 		spec.Documents = []state.Document{{Name: "broken.pdf", Error: "the file is not a PDF"}}
 	})
+	prevFault := sigreqProcessFault
 	sigreqProcessFault = func(_ *Sandbox, _ *world.World, _ *state.Txn, req *state.SignatureRequest) string {
 		if req.Title == "Faulty" {
 			return "injected conversion failure"
 		}
 		return ""
 	}
-	t.Cleanup(func() { sigreqProcessFault = nil })
+	t.Cleanup(func() { sigreqProcessFault = prevFault })
 	faulty := sigreqTestCreate(t, s, func(spec *sigreqSpec) { spec.Title = "Faulty" })
 	fine := sigreqTestCreate(t, s, nil)
 	_, err := s.defWorld.Advance(2 * time.Second)

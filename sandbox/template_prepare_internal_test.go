@@ -76,11 +76,12 @@ func TestTemplateFailureHookTurnsCreationIntoTemplateError(t *testing.T) {
 	require.NoError(t, err)
 	defer s.Close()
 	var seen []string
+	prevHook := templateFailureHook
 	templateFailureHook = func(w *world.World, tpl *state.Template) (bool, string) {
 		seen = append(seen, tpl.ID)
 		return tpl.Title == "doomed", ""
 	}
-	defer func() { templateFailureHook = nil }()
+	defer func() { templateFailureHook = prevHook }()
 
 	w := s.defWorld
 	owner := s.fixtures.Accounts[0].ID
