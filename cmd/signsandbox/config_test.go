@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox"
 )
 
 func TestParseServeConfig(t *testing.T) {
@@ -37,4 +39,14 @@ func TestParseServeConfig(t *testing.T) {
 			assert.Equal(t, tc.want, got)
 		})
 	}
+}
+
+func TestScenarioOptionResolvesReadyNames(t *testing.T) {
+	// A ready scenario loads by name when no file of that name exists.
+	sb, err := sandbox.New(scenarioOption("happy-path"))
+	require.NoError(t, err)
+	sb.Close()
+	// A path that exists nowhere stays a file error.
+	_, err = sandbox.New(scenarioOption("no-such-scenario.yaml"))
+	require.Error(t, err)
 }

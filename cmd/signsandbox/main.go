@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/scenarios"
 )
 
 // commands are the subcommands besides serving; other files add theirs.
@@ -94,7 +95,7 @@ func serveOptions(cfg serveConfig, logger *slog.Logger) []sandbox.Option {
 		opts = append(opts, sandbox.WithOfflineFiles())
 	}
 	for _, f := range cfg.Scenarios {
-		opts = append(opts, sandbox.WithScenarioFile(f))
+		opts = append(opts, scenarioOption(f))
 	}
 	return append(opts, extraServeOptions(cfg)...)
 }
@@ -171,4 +172,15 @@ func displayAddr(addr string) string {
 		host = "localhost"
 	}
 	return net.JoinHostPort(host, port)
+}
+
+// scenarioOption loads --scenario FILE from disk, or, when no such file exists
+// and the value is a bare name, the ready scenario of that name (scenarios/).
+func scenarioOption(f string) sandbox.Option {
+	if _, err := os.Stat(f); err != nil {
+		if data, rerr := scenarios.Read(f); rerr == nil {
+			return sandbox.WithScenario(f, data)
+		}
+	}
+	return sandbox.WithScenarioFile(f)
 }
