@@ -2,12 +2,15 @@ package sandbox_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
 func TestDeleteWorld(t *testing.T) {
@@ -39,4 +42,15 @@ func TestWorldLimit(t *testing.T) {
 	srv.DoAs(a.APIKey, http.MethodDelete, "/_sandbox/world", nil)
 	r = srv.DoAs("", http.MethodPost, "/_sandbox/worlds", map[string]any{})
 	assert.Equal(t, http.StatusCreated, r.Status, "deleting a world frees its place")
+}
+
+// TestControlCallsTakeJSONFromCurl: `curl -d '{...}'` labels JSON as a form;
+// control calls read it as JSON, API operations do not.
+func TestControlCallsTakeJSONFromCurl(t *testing.T) {
+	srv := newServer(t)
+	req, _ := http.NewRequest(http.MethodPost, srv.URL+"/_sandbox/clock/advance", strings.NewReader(`{"duration":"1h"}`))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	r := srv.Send(req)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	assert.Equal(t, sandboxtest.Start.Add(time.Hour), srv.Now())
 }
