@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -57,33 +56,6 @@ func signatureRequestList(c *call) (any, error) {
 		out.SignatureRequests = append(out.SignatureRequests, viewSignatureRequest(r, c.account.ID))
 	}
 	return out, nil
-}
-
-// listAccounts resolves account_id: the caller (default), a member of the
-// caller's team, or "all" for the whole team.
-func listAccounts(tx *state.Txn, me *state.Account, accountID string) ([]string, *apierr.Error) {
-	switch accountID {
-	case "", me.ID:
-		return []string{me.ID}, nil
-	case "all":
-		if me.TeamID == "" {
-			return []string{me.ID}, nil
-		}
-		members, err := state.All[state.Account](tx, state.TableAccounts, state.IndexTeam, me.TeamID)
-		if err != nil {
-			return nil, apierr.Badf("account_id", "Cannot list the team: %v", err)
-		}
-		out := make([]string, 0, len(members))
-		for _, m := range members {
-			out = append(out, m.ID)
-		}
-		return out, nil
-	}
-	other, err := state.Get[state.Account](tx, state.TableAccounts, accountID)
-	if err != nil || me.TeamID == "" || other.TeamID != me.TeamID {
-		return nil, apierr.Forbiddenf("account_id must be your account, a member of your team, or all.").WithPath("account_id")
-	}
-	return []string{other.ID}, nil
 }
 
 // listPage reads one page of an account's list by ordinal: newest first.

@@ -228,9 +228,9 @@ func templateList(c *call) (any, error) {
 		return nil, err
 	}
 	tx := c.read()
-	accounts, err := templateListAccounts(tx, c.account, q.AccountID)
-	if err != nil {
-		return nil, err
+	accounts, e := listAccounts(tx, c.account, q.AccountID)
+	if e != nil {
+		return nil, e
 	}
 	seen := map[string]bool{}
 	var rows []*state.Template
@@ -264,33 +264,6 @@ func templateList(c *call) (any, error) {
 		resp.Templates = append(resp.Templates, viewTemplate(tx, t, c.account.ID))
 	}
 	return resp, nil
-}
-
-// templateListAccounts resolves account_id: the caller by default, "all"
-// for every member of the caller's team, or one team member.
-func templateListAccounts(tx *state.Txn, caller *state.Account, accountID string) ([]string, error) {
-	switch accountID {
-	case "", caller.ID:
-		return []string{caller.ID}, nil
-	case "all":
-		if caller.TeamID == "" {
-			return []string{caller.ID}, nil
-		}
-		members, err := state.All[state.Account](tx, state.TableAccounts, state.IndexTeam, caller.TeamID)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]string, 0, len(members))
-		for _, m := range members {
-			out = append(out, m.ID)
-		}
-		slices.Sort(out)
-		return out, nil
-	}
-	if !sameTeam(tx, caller.ID, accountID) {
-		return nil, apierr.Forbiddenf("account_id must be your own account, a member of your team, or all.").WithPath("account_id")
-	}
-	return []string{accountID}, nil
 }
 
 // templateDelete deletes a template for good (owner only). Requests already

@@ -1,12 +1,16 @@
 package sandbox
 
 // Paging of the list operations: page and page_size as the official
-// description bounds them, and ListInfoResponse. Signature requests,
+// description bounds them, ListInfoResponse, and the account_id of the
+// signature request and template lists. Signature requests,
 // templates, teams, API apps, faxes, fax lines and bulk send jobs all page
 // the same way.
 
 import (
+	"slices"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
 // Paging bounds of list operations.
@@ -73,4 +77,33 @@ func pageSlice[T any](rows []T, page, size int) ([]T, listInfoResponse) {
 	}
 	end := min(start+size, n)
 	return rows[start:end], info
+}
+
+// listAccounts resolves the account_id of the signature request and
+// template lists: the caller (default), a member of the caller's team, or
+// "all" for the whole team (members in account id order).
+func listAccounts(tx *state.Txn, me *state.Account, accountID string) ([]string, *apierr.Error) {
+	switch accountID {
+	case "", me.ID:
+		return []string{me.ID}, nil
+	case "all":
+		if me.TeamID == "" {
+			return []string{me.ID}, nil
+		}
+		members, err := state.All[state.Account](tx, state.TableAccounts, state.IndexTeam, me.TeamID)
+		if err != nil {
+			return nil, apierr.Badf("account_id", "Cannot list the team: %v", err)
+		}
+		out := make([]string, 0, len(members))
+		for _, m := range members {
+			out = append(out, m.ID)
+		}
+		slices.Sort(out)
+		return out, nil
+	}
+	other, err := state.Get[state.Account](tx, state.TableAccounts, accountID)
+	if err != nil || me.TeamID == "" || other.TeamID != me.TeamID {
+		return nil, apierr.Forbiddenf("account_id must be your account, a member of your team, or all.").WithPath("account_id")
+	}
+	return []string{other.ID}, nil
 }
