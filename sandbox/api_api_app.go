@@ -372,9 +372,9 @@ func apiAppList(c *call) (any, error) {
 		return nil, err
 	}
 	tx := c.read()
-	me, err := state.Get[state.Account](tx, state.TableAccounts, c.account.ID)
+	me, err := reloadCaller(c, tx)
 	if err != nil {
-		return nil, apierr.NotFoundf("Account not found.")
+		return nil, err
 	}
 	all, err := state.All[state.APIApp](tx, state.TableAPIApps, state.IndexID)
 	if err != nil {

@@ -148,14 +148,6 @@ func faxLineAccount(tx *state.Txn, me *state.Account, id string) (*state.Account
 	return a, nil
 }
 
-func reloadCaller(c *call, tx *state.Txn) (*state.Account, error) {
-	me, err := state.Get[state.Account](tx, state.TableAccounts, c.account.ID)
-	if err != nil {
-		return nil, apierr.NotFoundf("Account not found.")
-	}
-	return me, nil
-}
-
 // faxLineCreate buys a line in an area code for the caller or a teammate.
 func faxLineCreate(c *call) (any, error) {
 	var req faxLineCreateRequest

@@ -87,9 +87,9 @@ func sigreqCreate(c *call, op sigreqOp) (any, error) {
 	}
 	var resp signatureRequestGetResponse
 	err := c.update(func(tx *state.Txn) error {
-		acct, err := state.Get[state.Account](tx, state.TableAccounts, c.account.ID)
+		acct, err := reloadCaller(c, tx)
 		if err != nil {
-			return apierr.NotFoundf("Account not found.")
+			return err
 		}
 		spec.Requester = acct
 		stored, err := storeDocuments(tx, pending)

@@ -50,9 +50,9 @@ func errNoTeam() *apierr.Error { return apierr.NotFoundf("Team does not exist") 
 // callerTeam reads the caller and their team inside tx; 404 when the caller
 // belongs to no team, as GET /team is documented to answer.
 func callerTeam(c *call, tx *state.Txn) (*state.Account, *state.Team, error) {
-	me, err := state.Get[state.Account](tx, state.TableAccounts, c.account.ID)
+	me, err := reloadCaller(c, tx)
 	if err != nil {
-		return nil, nil, apierr.NotFoundf("Account not found.")
+		return nil, nil, err
 	}
 	if me.TeamID == "" {
 		return me, nil, errNoTeam()
@@ -322,9 +322,9 @@ func teamInvites(c *call) (any, error) {
 		return nil, err
 	}
 	tx := c.read()
-	me, err := state.Get[state.Account](tx, state.TableAccounts, c.account.ID)
+	me, err := reloadCaller(c, tx)
 	if err != nil {
-		return nil, apierr.NotFoundf("Account not found.")
+		return nil, err
 	}
 	own := state.EmailKey(email) == me.EmailKey
 	invites, err := state.InvitesOfEmail(tx, email)
@@ -353,9 +353,9 @@ func pagedTeam(c *call, tx *state.Txn) (*state.Team, int, int, error) {
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	me, err := state.Get[state.Account](tx, state.TableAccounts, c.account.ID)
+	me, err := reloadCaller(c, tx)
 	if err != nil {
-		return nil, 0, 0, apierr.NotFoundf("Account not found.")
+		return nil, 0, 0, err
 	}
 	t, err := orgTeam(tx, me, c.param("team_id"), "team_id")
 	return t, page, size, err

@@ -101,9 +101,8 @@ func listAccounts(tx *state.Txn, me *state.Account, accountID string) ([]string,
 		slices.Sort(out)
 		return out, nil
 	}
-	other, err := state.Get[state.Account](tx, state.TableAccounts, accountID)
-	if err != nil || me.TeamID == "" || other.TeamID != me.TeamID {
+	if !sameTeam(tx, me.ID, accountID) {
 		return nil, apierr.Forbiddenf("account_id must be your account, a member of your team, or all.").WithPath("account_id")
 	}
-	return []string{other.ID}, nil
+	return []string{accountID}, nil
 }

@@ -19,10 +19,8 @@ func sigreqVisible(tx *state.Txn, req *state.SignatureRequest, acct *state.Accou
 	if isParty(req, acct) {
 		return true
 	}
-	if acct.TeamID != "" {
-		if owner, err := state.Get[state.Account](tx, state.TableAccounts, req.RequesterAccountID); err == nil && owner.TeamID == acct.TeamID {
-			return true
-		}
+	if acct.TeamID != "" && sameTeam(tx, req.RequesterAccountID, acct.ID) {
+		return true
 	}
 	return ownsApp(tx, req, acct.ID)
 }

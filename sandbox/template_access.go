@@ -27,16 +27,6 @@ func templateCanUse(t *state.Template, accountID string) bool {
 	return t.OwnerID == accountID || slices.Contains(t.SharedWith, accountID)
 }
 
-// sameTeam reports whether two accounts are members of one team.
-func sameTeam(tx *state.Txn, a, b string) bool {
-	if a == b {
-		return true
-	}
-	x, err1 := state.Get[state.Account](tx, state.TableAccounts, a)
-	y, err2 := state.Get[state.Account](tx, state.TableAccounts, b)
-	return err1 == nil && err2 == nil && x.TeamID != "" && x.TeamID == y.TeamID
-}
-
 // templateCanSee reports whether the account may read the template.
 func templateCanSee(tx *state.Txn, t *state.Template, accountID string) bool {
 	return templateCanUse(t, accountID) || sameTeam(tx, t.OwnerID, accountID)
