@@ -373,11 +373,8 @@ func checkClientID(tx *state.Txn, caller *state.Account, clientID string, embedd
 	if !embedded {
 		return nil
 	}
-	if app.OwnerAccountID != caller.ID {
-		owner, err := state.Get[state.Account](tx, state.TableAccounts, app.OwnerAccountID)
-		if err != nil || caller.TeamID == "" || owner.TeamID != caller.TeamID {
-			return apierr.Forbiddenf("The API app %s does not belong to your account or team.", clientID).WithPath("client_id")
-		}
+	if !sameTeam(tx, app.OwnerAccountID, caller.ID) {
+		return apierr.Forbiddenf("The API app %s does not belong to your account or team.", clientID).WithPath("client_id")
 	}
 	if !app.IsApproved && !testMode {
 		return apierr.Forbiddenf("The API app %s is not approved for production yet: use test_mode until it is.", clientID).WithPath("client_id")
