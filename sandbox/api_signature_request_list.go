@@ -8,25 +8,14 @@ func init() {
 	handle("signatureRequestList", signatureRequestList)
 }
 
-type sigreqListQuery struct {
-	AccountID string `json:"account_id"`
-	Page      *int   `json:"page"`
-	PageSize  *int   `json:"page_size"`
-	Query     string `json:"query"`
-}
-
 // signatureRequestList lists the requests the caller (or a team member, or
 // the whole team) sent or received, newest first. Without a query a page
 // costs page_size index lookups whatever the world holds; a query or
 // account_id=all scans the accounts' lists.
 func signatureRequestList(c *call) (any, error) {
-	var q sigreqListQuery
-	if err := c.query(&q); err != nil {
+	q, page, size, err := readListQuery(c)
+	if err != nil {
 		return nil, err
-	}
-	page, size, e := pageParams(q.Page, q.PageSize)
-	if e != nil {
-		return nil, e
 	}
 	search, e := parseSearchQuery(q.Query)
 	if e != nil {
@@ -39,7 +28,6 @@ func signatureRequestList(c *call) (any, error) {
 	}
 	var total int
 	var rows []*state.SignatureRequest
-	var err error
 	if len(accounts) == 1 && search == nil {
 		total, rows, err = listPage(tx, accounts[0], page, size)
 	} else {

@@ -204,24 +204,12 @@ func templateGet(c *call) (any, error) {
 	return templateGetResponse{Template: viewTemplate(tx, t, c.account.ID)}, nil
 }
 
-// tplListQuery is the query string of GET /template/list.
-type tplListQuery struct {
-	AccountID string `json:"account_id"`
-	Page      *int   `json:"page"`
-	PageSize  *int   `json:"page_size"`
-	Query     string `json:"query"`
-}
-
 // templateList lists the templates the chosen account(s) may use, newest
 // first. Drafts and templates whose preparation failed are not listed.
 func templateList(c *call) (any, error) {
-	var q tplListQuery
-	if err := c.query(&q); err != nil {
+	q, page, size, err := readListQuery(c)
+	if err != nil {
 		return nil, err
-	}
-	page, size, e := pageParams(q.Page, q.PageSize)
-	if e != nil {
-		return nil, e
 	}
 	filter, err := parseTemplateQuery(q.Query)
 	if err != nil {

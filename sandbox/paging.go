@@ -52,6 +52,27 @@ func pageParams(page, size *int) (int, int, *apierr.Error) {
 	return p, s, nil
 }
 
+// listQuery is the query string of GET /signature_request/list and
+// GET /template/list.
+type listQuery struct {
+	AccountID string `json:"account_id"`
+	Page      *int   `json:"page"`
+	PageSize  *int   `json:"page_size"`
+	Query     string `json:"query"`
+}
+
+// readListQuery reads a list query with its checked page and page_size.
+func readListQuery(c *call) (q listQuery, page, size int, err error) {
+	if err := c.query(&q); err != nil {
+		return q, 0, 0, err
+	}
+	page, size, e := pageParams(q.Page, q.PageSize)
+	if e != nil {
+		return q, 0, 0, e
+	}
+	return q, page, size, nil
+}
+
 // listInfoResponse is ListInfoResponse.
 type listInfoResponse struct {
 	NumPages   int `json:"num_pages"`
