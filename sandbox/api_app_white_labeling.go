@@ -114,9 +114,9 @@ func mergeWhiteLabels(cur map[string]string, given map[string]any) (map[string]s
 	errs := whiteLabelErrors{}
 	next := map[string]string{}
 	if reset, ok := given["reset_to_default"]; ok {
-		b, err := whiteLabelBool(reset)
-		if err != nil {
-			return nil, err
+		b, isBool := asBool(reset)
+		if !isBool {
+			return nil, apierr.Badf("white_labeling_options[reset_to_default]", "white_labeling_options[reset_to_default] must be a boolean.")
 		}
 		if !b {
 			for k, v := range cur {
@@ -177,28 +177,6 @@ func mergeWhiteLabels(cur map[string]string, given map[string]any) (map[string]s
 		return nil, err
 	}
 	return next, nil
-}
-
-func whiteLabelBool(v any) (bool, error) {
-	switch t := v.(type) {
-	case bool:
-		return t, nil
-	case string:
-		switch strings.ToLower(t) {
-		case "true", "1":
-			return true, nil
-		case "false", "0", "":
-			return false, nil
-		}
-	case json.Number:
-		switch t {
-		case "1":
-			return true, nil
-		case "0":
-			return false, nil
-		}
-	}
-	return false, apierr.Badf("white_labeling_options[reset_to_default]", "white_labeling_options[reset_to_default] must be a boolean.")
 }
 
 func mustJSON(v any) []byte {
