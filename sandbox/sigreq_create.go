@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"fmt"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -11,6 +13,12 @@ import (
 // Everything in it has been checked: createSignatureRequest only enforces the
 // quota.
 type sigreqSpec struct {
+	// ID is the signature_request_id to create the request under; "" gives
+	// a new id. An unclaimed draft hands out its request's id when the draft
+	// is created, and the request of that id is made when the draft is sent.
+	// (Not kept in a stored spec: omitempty keeps the JSON of drafts and
+	// bulk jobs as it was.)
+	ID string `json:",omitempty"`
 	// Requester is the sending account.
 	Requester *state.Account
 	// ClientID is the API app the request is made with ("" for none).
@@ -78,15 +86,22 @@ func consumeQuota(tx *state.Txn, accountID string, testMode bool) error {
 func signatureIDFrom(id string) string { return id[:32] }
 
 // createSignatureRequest stores a new request from a validated spec inside
-// tx: it consumes the quota, assigns ids, gives the parties list access,
-// and schedules processing (signature_request_sent or file_error after the
-// world's SendProcessingDelay) and file preparation. Templates, bulk send
-// and unclaimed drafts call it too.
+// tx: it consumes the quota, assigns ids (the request's own unless spec.ID
+// gives it), gives the parties list access, and schedules processing
+// (signature_request_sent or file_error after the world's
+// SendProcessingDelay) and file preparation. Templates, bulk send and
+// unclaimed drafts call it too.
 func (s *Sandbox) createSignatureRequest(tx *state.Txn, spec *sigreqSpec) (*state.SignatureRequest, error) {
 	if err := consumeQuota(tx, spec.Requester.ID, spec.TestMode); err != nil {
 		return nil, err
 	}
-	req := &state.SignatureRequest{ID: tx.NewID(), Seq: tx.Seq(), CreatedAt: tx.Unix()}
+	id := spec.ID
+	if id == "" {
+		id = tx.NewID()
+	} else if _, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, id); err == nil {
+		return nil, fmt.Errorf("signature request %s already exists", id)
+	}
+	req := &state.SignatureRequest{ID: id, Seq: tx.Seq(), CreatedAt: tx.Unix()}
 	fillFromSpec(tx, req, spec)
 	req.Audit = []state.AuditEntry{{Time: tx.Unix(), Actor: spec.Requester.Email, Action: "created", Detail: req.Title}}
 	if err := state.Put(tx, state.TableSignatureRequests, req); err != nil {

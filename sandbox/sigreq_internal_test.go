@@ -187,3 +187,42 @@ func TestListPageCostIsFlat(t *testing.T) {
 	require.Len(t, rows, 20)
 	assert.Equal(t, itoa(1_000_000+2000-41), rows[0].ID)
 }
+
+// TestCreateWithGivenID: a spec with an ID (an unclaimed draft's
+// signature_request_id) creates the request under that id, and a second
+// request cannot take an id already used.
+func TestCreateWithGivenID(t *testing.T) {
+	s := sigreqTestSandbox(t)
+	const given = "0123456789abcdef0123456789abcdef01234567"
+	id := sigreqTestCreate(t, s, func(spec *sigreqSpec) { spec.ID = given })
+	assert.Equal(t, given, id)
+	code, body := sigreqTestCall(t, s, http.MethodGet, "/v3/signature_request/"+given)
+	require.Equal(t, http.StatusOK, code, "%v", body)
+	assert.Equal(t, given, body["signature_request"].(map[string]any)["signature_request_id"])
+
+	err := s.defWorld.Store.Update(func(tx *state.Txn) error {
+		acct, err := state.AccountByEmail(tx, "owner@sandbox.example")
+		if err != nil {
+			return err
+		}
+		_, err = s.createSignatureRequest(tx, &sigreqSpec{ID: given, Requester: acct, TestMode: true,
+			Signers: []state.Signature{{Name: "Bo", Email: "bo@example.com"}}})
+		return err
+	})
+	assert.ErrorContains(t, err, "already exists")
+
+	other := sigreqTestCreate(t, s, nil)
+	assert.NotEqual(t, given, other, "without an ID the request gets a new one")
+}
+
+// TestEncodeSpecDropsID: a stored spec (drafts, bulk jobs) keeps neither
+// the requester nor an ID, and its JSON has no ID key.
+func TestEncodeSpecDropsID(t *testing.T) {
+	raw, err := encodeSpec(&sigreqSpec{ID: "x", Title: "T"})
+	require.NoError(t, err)
+	assert.NotContains(t, string(raw), `"ID"`)
+	spec, err := decodeSpec(raw)
+	require.NoError(t, err)
+	assert.Equal(t, "", spec.ID)
+	assert.Equal(t, "T", spec.Title)
+}

@@ -122,7 +122,8 @@ func (s *Sandbox) sendDraft(tx *state.Txn, d *state.UnclaimedDraft, claimer *sta
 	if e := checkDraftSlots(spec); e != nil {
 		return nil, e
 	}
-	req, err := s.createSignatureRequestAs(tx, d.ID, spec)
+	spec.ID = d.ID // the id the draft handed out
+	req, err := s.createSignatureRequest(tx, spec)
 	if err != nil {
 		return nil, err
 	}

@@ -9,15 +9,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
 // encodeSpec serializes a validated spec; the requester is not kept (it is
-// looked up again when the request is created).
+// looked up again when the request is created), nor an ID (the draft's row
+// has it).
 func encodeSpec(spec *sigreqSpec) (json.RawMessage, error) {
 	c := *spec
-	c.Requester = nil
+	c.Requester, c.ID = nil, ""
 	raw, err := json.Marshal(&c)
 	if err != nil {
 		return nil, fmt.Errorf("encode request spec: %w", err)
@@ -35,30 +34,4 @@ func decodeSpec(raw json.RawMessage) (*sigreqSpec, error) {
 		return nil, fmt.Errorf("decode request spec: %w", err)
 	}
 	return &spec, nil
-}
-
-// createSignatureRequestAs is createSignatureRequest for a request whose id
-// was handed out before it existed: an unclaimed draft answers its
-// signature_request_id when it is created, and the request of that id is
-// made when the draft is sent. It performs the same steps as
-// createSignatureRequest (quota, row, list access, processing); keep the
-// two in step (see the report: a spec.ID field there would make this a
-// one-line call).
-func (s *Sandbox) createSignatureRequestAs(tx *state.Txn, id string, spec *sigreqSpec) (*state.SignatureRequest, error) {
-	if err := consumeQuota(tx, spec.Requester.ID, spec.TestMode); err != nil {
-		return nil, err
-	}
-	if _, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, id); err == nil {
-		return nil, fmt.Errorf("signature request %s already exists", id)
-	}
-	req := &state.SignatureRequest{ID: id, Seq: tx.Seq(), CreatedAt: tx.Unix()}
-	fillFromSpec(tx, req, spec)
-	req.Audit = []state.AuditEntry{{Time: tx.Unix(), Actor: spec.Requester.Email, Action: "created", Detail: req.Title}}
-	if err := state.Put(tx, state.TableSignatureRequests, req); err != nil {
-		return nil, err
-	}
-	if err := grantAccess(tx, req, nil); err != nil {
-		return nil, err
-	}
-	return req, scheduleProcessing(tx, req)
 }
