@@ -173,8 +173,9 @@ func tCancelComplete(req *state.SignatureRequest, now int64) *outcome {
 	return o
 }
 
-// tProcess ends processing: sent (or on hold), or error_file when a
-// document cannot be used (fail names a failure injected by a scenario).
+// tProcess ends processing: sent, on hold (held by its requester:
+// signature_request_prepared), or error_file when a document cannot be used
+// (fail names a failure injected by a scenario).
 func tProcess(req *state.SignatureRequest, fail string, now int64) *outcome {
 	o := begin(req)
 	r := o.Req
@@ -204,6 +205,9 @@ func tProcess(req *state.SignatureRequest, fail string, now int64) *outcome {
 			r.Signatures[i].Status = state.SigOnHoldByRequester
 		}
 		o.audit(now, "", "prepared and held", "")
+		// Held for the requester (drafts with hold_request): prepared,
+		// not sent, until release_hold.
+		o.event(evRequestPrepared, "", "")
 		return o
 	}
 	r.Phase = state.PhaseSent

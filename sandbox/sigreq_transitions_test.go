@@ -116,7 +116,7 @@ func TestTransitions(t *testing.T) {
 		{name: "process: scenario fault is error_file", req: trReq(state.PhaseProcessing, false, aw),
 			act: noErr(func(r *state.SignatureRequest) *outcome { return tProcess(r, "injected", now) }), phase: state.PhaseError, sigs: []string{state.SigErrorFile}, events: []string{evFileError}},
 		{name: "process: held request", req: with(trReq(state.PhaseProcessing, false, aw), func(r *state.SignatureRequest) { r.Hold = true }),
-			act: noErr(func(r *state.SignatureRequest) *outcome { return tProcess(r, "", now) }), phase: state.PhaseOnHold, sigs: []string{state.SigOnHoldByRequester}, events: []string{}},
+			act: noErr(func(r *state.SignatureRequest) *outcome { return tProcess(r, "", now) }), phase: state.PhaseOnHold, sigs: []string{state.SigOnHoldByRequester}, events: []string{evRequestPrepared}},
 		{name: "release_hold sends", req: with(trReq(state.PhaseOnHold, false, state.SigOnHoldByRequester), func(r *state.SignatureRequest) { r.Signatures[0].Notified = false }),
 			act:   func(r *state.SignatureRequest) (*outcome, *apierr.Error) { return tRelease(r, now) },
 			phase: state.PhaseSent, sigs: []string{aw}, events: []string{evRequestSent}, mails: []string{"signature_request:s0@example.com"}},

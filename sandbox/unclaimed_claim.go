@@ -23,23 +23,11 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-// Job kinds of drafts.
-const (
-	// jobDraftPrepared reports a held request once it is processed.
-	jobDraftPrepared = "unclaimed_draft.prepared"
-	// jobDraftSelfSign signs a send_document request as its requester once
-	// it is processed.
-	jobDraftSelfSign = "unclaimed_draft.self_sign"
-)
+// jobDraftSelfSign signs a send_document request as its requester once it
+// is processed.
+const jobDraftSelfSign = "unclaimed_draft.self_sign"
 
 func init() {
-	registerJob(jobDraftPrepared, func(s *Sandbox, _ *world.World, tx *state.Txn, job *state.Job) error {
-		req := jobRequest(tx, job)
-		if req == nil || req.Phase != state.PhaseOnHold {
-			return nil
-		}
-		return s.emitForRequest(tx, req, sigEvent{Type: evRequestPrepared})
-	})
 	registerJob(jobDraftSelfSign, func(s *Sandbox, _ *world.World, tx *state.Txn, job *state.Job) error {
 		req := jobRequest(tx, job)
 		if req == nil || req.Phase != state.PhaseSent || len(req.Signatures) == 0 {
@@ -127,15 +115,13 @@ func (s *Sandbox) sendDraft(tx *state.Txn, d *state.UnclaimedDraft, claimer *sta
 	if err != nil {
 		return nil, err
 	}
-	delay := state.GetConfig(tx).SendProcessingDelay.D()
-	switch {
-	case d.Type == state.DraftSendDocument:
-		_, err = state.Schedule(tx, jobDraftSelfSign, req.ID, delay, sigreqJobArgs{Generation: req.Generation})
-	case spec.Hold:
-		_, err = state.Schedule(tx, jobDraftPrepared, req.ID, delay, sigreqJobArgs{Generation: req.Generation})
-	}
-	if err != nil {
-		return nil, err
+	// A held request is reported (signature_request_prepared) by its
+	// processing; a send_document request is signed once processed.
+	if d.Type == state.DraftSendDocument {
+		delay := state.GetConfig(tx).SendProcessingDelay.D()
+		if _, err := state.Schedule(tx, jobDraftSelfSign, req.ID, delay, sigreqJobArgs{Generation: req.Generation}); err != nil {
+			return nil, err
+		}
 	}
 	n := state.Clone(d)
 	n.Status, n.SentAt, n.ClaimedBy = state.DraftSent, tx.Unix(), requester.ID
