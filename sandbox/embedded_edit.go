@@ -382,7 +382,7 @@ func editorSave(c *call) (any, error) {
 		return editorHTML(http.StatusBadRequest, editorMessage{Title: "Template editor", Message: text})
 	}
 	return editorHTML(http.StatusOK, editorMessage{Title: "Template saved", Message: "The template was saved and is being prepared.",
-		TemplateID: saved.ID, TemplateTitle: saved.Title, Roles: roleNames(saved.SignerRoles)})
+		TemplateID: saved.ID, TemplateTitle: saved.Title, TemplateMsg: saved.Message, Roles: roleNames(saved.SignerRoles)})
 }
 
 func roleNames(roles []state.TemplateRole) []string {
@@ -402,6 +402,8 @@ type editorForm struct {
 	Roles    string
 	CCs      string
 	Draft    bool
+	// Embedded is the page's hellosign-embedded script, set by editorHTML.
+	Embedded template.HTML
 }
 
 type editorMessage struct {
@@ -409,7 +411,10 @@ type editorMessage struct {
 	Message       string
 	TemplateID    string
 	TemplateTitle string
+	TemplateMsg   string
 	Roles         []string
+	// Embedded is the page's hellosign-embedded script, set by editorHTML.
+	Embedded template.HTML
 }
 
 var editorTemplates = template.Must(template.New("form").Parse(`<!doctype html>
@@ -426,24 +431,35 @@ var editorTemplates = template.Must(template.New("form").Parse(`<!doctype html>
 <p><label>CC roles (one per line) <textarea name="cc_roles">{{.CCs}}</textarea></label></p>
 <p><button type="submit">Save</button></p>
 </form>
+{{.Embedded}}
 </body></html>`))
 
 var editorDone = template.Must(template.New("done").Parse(`<!doctype html>
 <html><head><meta charset="utf-8"><title>{{.Title}}</title></head>
 <body><h1>{{.Title}}</h1><p>{{.Message}}</p>
-{{if .TemplateID}}<script>
-if (window.parent && window.parent !== window) {
-  window.parent.postMessage({type: "hellosign:userCreateTemplate", payload: {templateId: {{.TemplateID}}, title: {{.TemplateTitle}}, signerRoles: {{.Roles}}}}, "*");
-}
-</script>{{end}}
+{{.Embedded}}
 </body></html>`))
 
 // editorHTML renders a page as a raw HTML answer.
 func editorHTML(status int, data any) (any, error) {
 	var b bytes.Buffer
 	tpl := editorDone
-	if _, ok := data.(editorForm); ok {
-		tpl = editorTemplates
+	switch v := data.(type) {
+	case editorForm:
+		// The editor initializes hellosign-embedded ("ready").
+		v.Embedded = embeddedLive(map[string]any{"templateId": v.Template.ID})
+		data, tpl = v, editorTemplates
+	case editorMessage:
+		// A save posts createTemplate and finish; a link that cannot be
+		// used (or a refused save) posts hellosign:error.
+		if v.TemplateID != "" {
+			v.Embedded = embeddedDone(embMsgCreateTemplate, map[string]any{
+				"templateId": v.TemplateID, "title": v.TemplateTitle, "message": v.TemplateMsg, "signerRoles": v.Roles,
+			})
+		} else {
+			v.Embedded = embeddedError(status, "")
+		}
+		data = v
 	}
 	if err := tpl.Execute(&b, data); err != nil {
 		return nil, err

@@ -87,6 +87,32 @@ type pageData struct {
 	Done        string // "sign" or "decline" after an action
 	SignatureID string
 	Reason      string
+	// Code is the error code posted to hellosign-embedded with Error; 0
+	// means the page's HTTP status.
+	Code int
+	// Embedded is the page's hellosign-embedded script, set by htmlPage.
+	Embedded template.HTML
+}
+
+// embedded picks the page's hellosign-embedded messages: an error page posts
+// hellosign:error; the page after signing or declining posts the action and
+// finish; the signing page itself initializes.
+func (d pageData) embedded(status int) template.HTML {
+	switch {
+	case d.Error != "":
+		code := d.Code
+		if code == 0 {
+			code = status
+		}
+		return embeddedError(code, d.SignatureID)
+	case d.Done == "sign":
+		return embeddedDone(embMsgSign, map[string]any{"signatureId": d.SignatureID})
+	case d.Done == "decline":
+		return embeddedDone(embMsgDecline, map[string]any{"signatureId": d.SignatureID, "reason": d.Reason})
+	case d.SignatureID != "":
+		return embeddedLive(map[string]any{"signatureId": d.SignatureID})
+	}
+	return ""
 }
 
 var pageTmpl = template.Must(template.New("page").Parse(`<!doctype html>
@@ -107,18 +133,11 @@ var pageTmpl = template.Must(template.New("page").Parse(`<!doctype html>
 {{if .CanDecline}}<form method="post"><input type="hidden" name="action" value="decline">
 <p><label>Reason <input name="reason"></label> <button type="submit">Decline</button></p></form>{{end}}
 {{end}}
-<script>
-(function(){
-  if (window.parent === window) return;
-  var send = function(type, payload){ window.parent.postMessage({type: type, payload: payload}, "*"); };
-  {{if .SignatureID}}send("hellosign:initialize", {signatureId: {{.SignatureID}}});{{end}}
-  {{if eq .Done "sign"}}send("hellosign:userSignRequest", {signatureId: {{.SignatureID}}});{{end}}
-  {{if eq .Done "decline"}}send("hellosign:userDeclineRequest", {signatureId: {{.SignatureID}}, reason: {{.Reason}}});{{end}}
-})();
-</script>
+{{.Embedded}}
 </body></html>`))
 
 func htmlPage(status int, d pageData) (any, error) {
+	d.Embedded = d.embedded(status)
 	var buf bytes.Buffer
 	if err := pageTmpl.Execute(&buf, d); err != nil {
 		return nil, err
@@ -160,6 +179,9 @@ func signPage(c *call) (any, error) {
 		tok, e := signToken(c, tx)
 		if e != nil {
 			status, d = e.Status(), pageData{Title: "Link not valid", Error: e.Msg}
+			if tok != nil {
+				d.SignatureID = tok.SignatureID
+			}
 			if tok != nil && tok.Embedded {
 				if req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, tok.RequestID); err == nil && req.Phase != state.PhaseCanceled {
 					return c.s.emitForRequest(tx, req, sigEvent{Type: evSignURLInvalid, SignatureID: tok.SignatureID, Message: e.Msg})
@@ -178,7 +200,7 @@ func signPage(c *call) (any, error) {
 			if !ok {
 				return err
 			}
-			d.Error = ae.Msg
+			d.Error, d.Code = ae.Msg, ae.Status()
 			if ae.Name == apierr.Deleted {
 				status = http.StatusGone
 				req = nil
@@ -195,7 +217,7 @@ func signPage(c *call) (any, error) {
 	})
 	if err != nil {
 		// A failed write (the view) still shows the page read-only.
-		return htmlPage(http.StatusOK, pageData{Title: "Sign", Error: err.Error()})
+		return htmlPage(http.StatusOK, pageData{Title: "Sign", Error: err.Error(), Code: http.StatusInternalServerError})
 	}
 	return htmlPage(status, d)
 }

@@ -36,6 +36,25 @@ type claimView struct {
 	Done        string
 	RequestID   string
 	SignatureID string
+	// Embedded is the page's hellosign-embedded script, set by claimHTML.
+	Embedded template.HTML
+}
+
+// embedded picks the page's hellosign-embedded messages: an unusable link
+// posts hellosign:error; the page after sending posts send (or sign, for a
+// send_document draft) and finish; the form itself initializes.
+func (v claimView) embedded(status int) template.HTML {
+	switch {
+	case v.Error != "":
+		return embeddedError(status, "")
+	case v.Done == "send":
+		return embeddedDone(embMsgSend, map[string]any{"signatureRequestId": v.RequestID, "signatureId": v.SignatureID})
+	case v.Done == "sign":
+		return embeddedDone(embMsgSign, map[string]any{"signatureId": v.SignatureID, "signatureRequestId": v.RequestID})
+	case v.Spec != nil:
+		return embeddedLive(map[string]any{"signatureRequestId": v.Draft.ID})
+	}
+	return ""
 }
 
 // claimRow is one signer line of the form.
@@ -62,18 +81,11 @@ var claimTmpl = template.Must(template.New("claim").Parse(`<!doctype html>
 <p><button type="submit">{{.SendLabel}}</button></p>
 </form>
 {{end}}
-<script>
-(function(){
-  if (window.parent === window) return;
-  var send = function(type, payload){ window.parent.postMessage({type: type, payload: payload}, "*"); };
-  {{if .Spec}}send("hellosign:initialize", {signatureRequestId: {{.Draft.ID}}});{{end}}
-  {{if eq .Done "send"}}send("hellosign:userSendRequest", {signatureRequestId: {{.RequestID}}, signatureId: {{.SignatureID}}});{{end}}
-  {{if eq .Done "sign"}}send("hellosign:userSignRequest", {signatureId: {{.SignatureID}}, signatureRequestId: {{.RequestID}}});{{end}}
-})();
-</script>
+{{.Embedded}}
 </body></html>`))
 
 func claimHTML(status int, v claimView) (any, error) {
+	v.Embedded = v.embedded(status)
 	var buf bytes.Buffer
 	if err := claimTmpl.Execute(&buf, v); err != nil {
 		return nil, err
