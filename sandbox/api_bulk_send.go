@@ -68,14 +68,8 @@ func bulkSend(c *call, embedded bool) (any, error) {
 		}
 	}
 	// template_ids, ccs and custom_fields are checked as send_with_template
-	// checks them, with the first entry's signer standing in.
-	probe := b
-	first := entries[0].Signers[0]
-	if first.Role == "" {
-		first.Role = draftPlaceholderRole
-	}
-	probe.Signers = []subSigner{first}
-	tb, e := checkTemplateBody(c, &probe)
+	// checks them; the entries' signers were checked above.
+	tb, e := checkTemplateBody(c, &b, true)
 	if e != nil {
 		return nil, e
 	}
@@ -101,10 +95,11 @@ func bulkSend(c *call, embedded bool) (any, error) {
 	return bulkSendJobSendResponse{BulkSendJob: viewBulkJob(job, c.account.ID)}, nil
 }
 
-// queueBulkJob binds every entry, stores the job and schedules the
-// creation of its requests after the world's SendProcessingDelay.
+// queueBulkJob resolves the templates once, binds every entry to them,
+// stores the job and schedules the creation of its requests after the
+// world's SendProcessingDelay.
 func (s *Sandbox) queueBulkJob(c *call, tx *state.Txn, spec *sigreqSpec, tb *templateBody, entries []bulkEntry, embedded bool) (*state.BulkSendJob, error) {
-	use, err := resolveDraftTemplates(c, tx, tb.TemplateIDs)
+	use, err := resolveTemplates(c, tx, tb.TemplateIDs)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +113,7 @@ func (s *Sandbox) queueBulkJob(c *call, tx *state.Txn, spec *sigreqSpec, tb *tem
 	}
 	var base *sigreqSpec
 	for i, ent := range entries {
-		bound, e := bindEntry(c, tx, *spec, *tb, ent, role, merge)
+		bound, e := bindEntry(c, use, *spec, *tb, ent, role, merge)
 		if e != nil {
 			return nil, e
 		}

@@ -64,7 +64,7 @@ func sigreqCreate(c *call, op sigreqOp) (any, error) {
 	var tb *templateBody
 	var fields []parsedField
 	if op.template {
-		if tb, e = checkTemplateBody(c, &b); e != nil {
+		if tb, e = checkTemplateBody(c, &b, false); e != nil {
 			return nil, e
 		}
 	} else if fields, e = decodeFormFields(b.FormFieldsPerDocument); e != nil {

@@ -58,12 +58,14 @@ func unclaimedDraftCreate(c *call, kind draftKind) (any, error) {
 			d.ForEmbeddedSigning = *p.x.IsForEmbeddedSigning
 		}
 		if kind == draftEmbeddedTemplate {
-			use, err := resolveDraftTemplates(c, tx, p.tb.TemplateIDs)
+			use, err := resolveTemplates(c, tx, p.tb.TemplateIDs)
 			if err != nil {
 				return err
 			}
-			if err := bindTemplate(c, tx, spec, fillTemplateRoles(p.tb, use), stored); err != nil {
-				return err
+			// Roles the body leaves open are filled in when the draft is
+			// claimed.
+			if e := bindTemplateUse(c, spec, use, p.tb, stored, true); e != nil {
+				return e
 			}
 			d.TemplateIDs = append([]string(nil), p.tb.TemplateIDs...)
 			d.Roles = roleNamesOf(use)
@@ -80,15 +82,6 @@ func unclaimedDraftCreate(c *call, kind draftKind) (any, error) {
 		return nil, err
 	}
 	return viewDraft(d, c.worldURL(claimPath(d.Token))), nil
-}
-
-// resolveDraftTemplates asks the templates subsystem for the templates of a
-// draft (the roles and CC roles the draft may leave open).
-func resolveDraftTemplates(c *call, tx *state.Txn, ids []string) (*templateUse, error) {
-	if templateResolver == nil {
-		return nil, apierr.Badf("template_ids[0]", "Template %s not found.", ids[0])
-	}
-	return templateResolver(c, tx, ids)
 }
 
 func roleNamesOf(use *templateUse) []string {

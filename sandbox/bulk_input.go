@@ -4,7 +4,7 @@ package sandbox
 // send_with_template (texts, metadata, template_ids, ccs, custom_fields,
 // client_id) is checked by the signature request validators; the signer
 // list (signer_list, or a CSV signer_file) is checked here, entry by entry,
-// and bound to the templates with bindTemplate, so that every request of
+// and bound to the templates with bindTemplateUse, so that every request of
 // the job is exactly what send_with_template would have made.
 
 import (
@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
 
@@ -156,11 +155,12 @@ func checkEntry(e bulkEntry, testMode bool) *apierr.Error {
 	return nil
 }
 
-// bindEntry binds one entry to the templates as send_with_template would
-// (bindTemplate), on a copy of base, and answers the entry's signers and
-// custom field values. role is the templates' single signer role; merge
-// maps merge field names and api_ids to names.
-func bindEntry(c *call, tx *state.Txn, base sigreqSpec, tb templateBody, e bulkEntry, role string, merge map[string]string) (*sigreqSpec, *apierr.Error) {
+// bindEntry binds one entry to the job's resolved templates as
+// send_with_template would (bindTemplateUse), on a copy of base, and
+// answers the entry's signers and custom field values. role is the
+// templates' single signer role; merge maps merge field names and api_ids
+// to names.
+func bindEntry(c *call, use *templateUse, base sigreqSpec, tb templateBody, e bulkEntry, role string, merge map[string]string) (*sigreqSpec, *apierr.Error) {
 	s := e.Signers[0]
 	s.Order = nil
 	if e.row > 0 {
@@ -185,11 +185,7 @@ func bindEntry(c *call, tx *state.Txn, base sigreqSpec, tb templateBody, e bulkE
 	}
 	tb.Signers, tb.CustomFields = []subSigner{s}, fields
 	spec := base
-	if err := bindTemplate(c, tx, &spec, &tb, nil); err != nil {
-		ae, ok := apierr.As(err)
-		if !ok {
-			return nil, apierr.Badf(e.path(""), "%v", err)
-		}
+	if ae := bindTemplateUse(c, &spec, use, &tb, nil, false); ae != nil {
 		if strings.HasPrefix(ae.Path, "signers[0]") {
 			return nil, e.relocate(ae, "[signers][0]")
 		}

@@ -153,7 +153,7 @@ func (s *Sandbox) planSeed(w *world.World, p *scenario.Parsed, r *http.Request) 
 		rp.req = spec
 		var fields []parsedField
 		if rp.op.template {
-			if rp.tb, e = checkTemplateBody(c, &rp.body); e != nil {
+			if rp.tb, e = checkTemplateBody(c, &rp.body, false); e != nil {
 				return nil, pl.apiIssue(rp.at, e)
 			}
 		} else if fields, e = decodeFormFields(rp.body.FormFieldsPerDocument); e != nil {

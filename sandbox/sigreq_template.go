@@ -90,7 +90,10 @@ type templateBody struct {
 }
 
 // checkTemplateBody checks template_ids, role-bound signers and ccs.
-func checkTemplateBody(c *call, b *sigreqBody) (*templateBody, *apierr.Error) {
+// Signers are required unless signersOptional: template drafts may leave
+// every role to the user who claims them, and bulk send takes its signers
+// from the signer list.
+func checkTemplateBody(c *call, b *sigreqBody, signersOptional bool) (*templateBody, *apierr.Error) {
 	if len(b.TemplateIDs) == 0 {
 		return nil, apierr.Missing("template_ids")
 	}
@@ -99,7 +102,7 @@ func checkTemplateBody(c *call, b *sigreqBody) (*templateBody, *apierr.Error) {
 			return nil, blank("template_ids[" + itoa(i) + "]")
 		}
 	}
-	if len(b.Signers) == 0 {
+	if len(b.Signers) == 0 && !signersOptional {
 		return nil, apierr.Missing("signers")
 	}
 	roles := map[string]bool{}
@@ -137,17 +140,40 @@ func checkTemplateBody(c *call, b *sigreqBody) (*templateBody, *apierr.Error) {
 	return &templateBody{TemplateIDs: dedupeTemplateIDs(c, b.TemplateIDs), Signers: b.Signers, CCs: b.CCs, CustomFields: b.CustomFields}, nil
 }
 
-// bindTemplate resolves the templates and binds the body to them: signers
-// to signer roles, ccs to CC roles, custom_fields to merge fields. extra are
-// documents uploaded with the request, appended after the templates'.
-func bindTemplate(c *call, tx *state.Txn, spec *sigreqSpec, tb *templateBody, extra []state.Document) error {
+// resolveTemplates asks the templates subsystem (templateResolver) for the
+// combined templates of ids; without one every template is unknown. Callers
+// that bind several bodies to the same templates (bulk send) resolve once.
+func resolveTemplates(c *call, tx *state.Txn, ids []string) (*templateUse, error) {
 	if templateResolver == nil {
-		return apierr.Badf("template_ids[0]", "Template %s not found.", tb.TemplateIDs[0])
+		return nil, apierr.Badf("template_ids[0]", "Template %s not found.", ids[0])
 	}
-	use, err := templateResolver(c, tx, tb.TemplateIDs)
+	return templateResolver(c, tx, ids)
+}
+
+// bindTemplate resolves the templates of tb and binds the body to them
+// (bindTemplateUse, every role filled).
+func bindTemplate(c *call, tx *state.Txn, spec *sigreqSpec, tb *templateBody, extra []state.Document) error {
+	use, err := resolveTemplates(c, tx, tb.TemplateIDs)
 	if err != nil {
 		return err
 	}
+	if e := bindTemplateUse(c, spec, use, tb, extra, false); e != nil {
+		return e
+	}
+	return nil
+}
+
+// bindTemplateUse binds a checked body to resolved templates: signers to
+// signer roles, ccs to CC roles, custom_fields to merge fields, and the
+// templates' documents, fields, rules, attachments and texts into spec.
+// extra are documents uploaded with the request, appended after the
+// templates'. It reads and writes nothing but spec (and c's warnings).
+//
+// Every role must be given unless leaveOpen (template drafts): then a role
+// without a signer becomes a signer with no name or address in its slot,
+// and a CC role without an address an empty CC address in its place, for
+// the user who claims the draft to fill in.
+func bindTemplateUse(c *call, spec *sigreqSpec, use *templateUse, tb *templateBody, extra []state.Document, leaveOpen bool) *apierr.Error {
 	roleIndex := map[string]int{}
 	var roleNames []string
 	for i, r := range use.SignerRoles {
@@ -166,8 +192,11 @@ func bindTemplate(c *call, tx *state.Txn, spec *sigreqSpec, tb *templateBody, ex
 	spec.Signers = nil
 	for i, r := range use.SignerRoles {
 		s := bySlot[i]
-		if s == nil {
+		if s == nil && !leaveOpen {
 			return apierr.Badf("signers", "No signer is given for the template role %q.", r.Name)
+		}
+		if s == nil {
+			s = &subSigner{}
 		}
 		sg := signerOf(*s, i)
 		// Template signers have no order of their own: the role's applies.
@@ -188,7 +217,7 @@ func bindTemplate(c *call, tx *state.Txn, spec *sigreqSpec, tb *templateBody, ex
 	spec.CCEmails = nil
 	for _, role := range use.CCRoles {
 		addr, ok := ccByRole[role]
-		if !ok {
+		if !ok && !leaveOpen {
 			return apierr.Badf("ccs", "No CC is given for the template CC role %q.", role)
 		}
 		spec.CCEmails = append(spec.CCEmails, addr)

@@ -140,7 +140,7 @@ func planDraft(c *call, kind draftKind) (*draftPlan, error) {
 		}
 	}
 	if kind == draftEmbeddedTemplate {
-		if p.tb, e = checkDraftTemplateBody(c, &b); e != nil {
+		if p.tb, e = checkTemplateBody(c, &b, true); e != nil {
 			return nil, e
 		}
 		if len(b.Files) > 0 || len(b.FileURLs) > 0 {
@@ -271,55 +271,6 @@ func (p *draftPlan) checkFileParts(c *call) *apierr.Error {
 	}
 	p.fields, e = decodeFormFields(b.FormFieldsPerDocument)
 	return e
-}
-
-// draftPlaceholderRole names the stand-in signer that lets
-// checkTemplateBody check a template draft given without signers.
-const draftPlaceholderRole = "\x00draft"
-
-// checkDraftTemplateBody is checkTemplateBody for drafts, whose signers are
-// optional: without signers, the template ids, CCs and custom fields are
-// checked with a stand-in signer that is dropped afterwards.
-func checkDraftTemplateBody(c *call, b *sigreqBody) (*templateBody, *apierr.Error) {
-	if len(b.Signers) > 0 {
-		return checkTemplateBody(c, b)
-	}
-	probe := *b
-	probe.Signers = []subSigner{{Role: draftPlaceholderRole, Name: "draft", EmailAddress: "draft@example.com"}}
-	tb, e := checkTemplateBody(c, &probe)
-	if e != nil {
-		return nil, e
-	}
-	tb.Signers = nil
-	return tb, nil
-}
-
-// fillTemplateRoles completes a template draft's signers and CCs with empty
-// stand-ins for the roles the body left open, so that bindTemplate can bind
-// the rest; the claim fills them in.
-func fillTemplateRoles(tb *templateBody, use *templateUse) *templateBody {
-	out := *tb
-	out.Signers = append([]subSigner(nil), tb.Signers...)
-	out.CCs = append([]subCC(nil), tb.CCs...)
-	for _, r := range use.SignerRoles {
-		found := false
-		for _, s := range tb.Signers {
-			found = found || s.Role == r.Name
-		}
-		if !found {
-			out.Signers = append(out.Signers, subSigner{Role: r.Name})
-		}
-	}
-	for _, role := range use.CCRoles {
-		found := false
-		for _, cc := range tb.CCs {
-			found = found || cc.Role == role
-		}
-		if !found {
-			out.CCs = append(out.CCs, subCC{Role: role})
-		}
-	}
-	return &out
 }
 
 // specFromRequest is the spec of a request as it was sent, for
