@@ -75,7 +75,7 @@ func TestUnclaimedDraftClaimURLExpires(t *testing.T) {
 
 	// Claimed before expiry, a draft can still be sent afterwards.
 	srv.Advance(2 * time.Hour)
-	sr := udClaimOK(t, srv, d2["signature_request_id"].(string), nil)
+	sr := srv.ClaimDraft(d2["signature_request_id"].(string), nil)
 	assert.Equal(t, d2["signature_request_id"], sr["signature_request_id"])
 }
 
@@ -100,7 +100,7 @@ func TestUnclaimedDraftWithoutSigners(t *testing.T) {
 	srErr(t, udClaim(t, srv, srv.APIKey, id, map[string]any{"signers": []map[string]any{{"name": "A"}}}),
 		http.StatusBadRequest, "bad_request", "signers[0][email_address]")
 
-	sr := udClaimOK(t, srv, id, map[string]any{"signers": []map[string]any{
+	sr := srv.ClaimDraft(id, map[string]any{"signers": []map[string]any{
 		{"name": "A", "email_address": "a@example.com"}, {"name": "B", "email_address": "b@example.com"},
 	}})
 	assert.Equal(t, []string{"awaiting_signature", "awaiting_signature"}, srStatuses(sr))
@@ -150,7 +150,7 @@ func TestUnclaimedDraftEmbeddedHoldAndRelease(t *testing.T) {
 	assert.Equal(t, "https://example.com/requested", d["requesting_redirect_url"])
 	assert.True(t, strings.HasPrefix(d["claim_url"].(string), srv.URL+"/_sandbox/w/"))
 
-	sr := udClaimOK(t, srv, id, nil)
+	sr := srv.ClaimDraft(id, nil)
 	assert.Equal(t, "requester@example.com", sr["requester_email_address"])
 	srv.Advance(udProcess)
 	sr = srGetOK(t, srv, id)

@@ -79,7 +79,7 @@ func TestUnclaimedDraftDeterministic(t *testing.T) {
 			raw, _ := json.Marshal(x)
 			out = append(out, strings.ReplaceAll(string(raw), srv.URL, "<base>"))
 		}
-		sr := udClaimOK(t, srv, e["signature_request_id"].(string), nil)
+		sr := srv.ClaimDraft(e["signature_request_id"].(string), nil)
 		raw, _ := json.Marshal(sr)
 		out = append(out, strings.ReplaceAll(string(raw), srv.URL, "<base>"))
 		return out
@@ -102,7 +102,7 @@ func TestUnclaimedDraftSurvivesExport(t *testing.T) {
 	claim := strings.Replace(d["claim_url"].(string), srv.URL, other.URL, 1)
 	page := other.DoAs("", http.MethodGet, strings.TrimPrefix(claim, other.URL), nil)
 	require.Equal(t, http.StatusOK, page.Status, "%s", page.Body)
-	sr := udClaimOK(t, other, d["signature_request_id"].(string), nil)
+	sr := other.ClaimDraft(d["signature_request_id"].(string), nil)
 	assert.Equal(t, "Lease", sr["subject"])
 	assert.Equal(t, map[string]any{"ref": "L-7"}, sr["metadata"])
 }

@@ -84,11 +84,3 @@ func udClaim(t *testing.T, srv *sandboxtest.Server, key, id string, body map[str
 	}
 	return srv.DoAs(key, http.MethodPost, sandbox.ControlPrefix+"/unclaimed_drafts/"+id+"/claim", body)
 }
-
-// udClaimOK claims a draft and answers the new signature request.
-func udClaimOK(t *testing.T, srv *sandboxtest.Server, id string, body map[string]any) map[string]any {
-	t.Helper()
-	r := udClaim(t, srv, srv.APIKey, id, body)
-	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	return r.Map()["signature_request"].(map[string]any)
-}

@@ -40,7 +40,7 @@ func TestUnclaimedDraftEmbeddedWithTemplate(t *testing.T) {
 	assert.Equal(t, []any{"Accounting"}, v["cc_roles"])
 	assert.Equal(t, "unclaimed", v["status"])
 
-	sr := udClaimOK(t, srv, id, nil)
+	sr := srv.ClaimDraft(id, nil)
 	assert.Equal(t, "Purchase Order", sr["title"])
 	assert.Equal(t, []any{tid}, sr["template_ids"])
 	assert.Equal(t, []any{"accounting@dropboxsign.com"}, sr["cc_email_addresses"])
@@ -71,7 +71,7 @@ func TestUnclaimedDraftTemplateRolesLeftOpen(t *testing.T) {
 		"ccs":     []map[string]any{{"role": "Boss", "email_address": "b@example.com"}},
 	}), http.StatusBadRequest, "bad_request", "ccs[0][role]")
 
-	sr := udClaimOK(t, srv, id, map[string]any{"signers": []map[string]any{{"role": "Client", "name": "G", "email_address": "g@example.com"}}})
+	sr := srv.ClaimDraft(id, map[string]any{"signers": []map[string]any{{"role": "Client", "name": "G", "email_address": "g@example.com"}}})
 	assert.Equal(t, "g@example.com", srSigs(sr)[0]["signer_email_address"])
 	assert.Equal(t, []any{}, sr["cc_email_addresses"], "a CC role left open is dropped")
 }
@@ -144,7 +144,7 @@ func TestUnclaimedDraftEditAndResend(t *testing.T) {
 	page := udOpen(t, srv, d["claim_url"].(string))
 	require.Equal(t, http.StatusOK, page.Status)
 	assert.Contains(t, string(page.Body), "jill@example.com")
-	sr := udClaimOK(t, srv, nid, map[string]any{"signers": []map[string]any{
+	sr := srv.ClaimDraft(nid, map[string]any{"signers": []map[string]any{
 		{"name": "Jack", "email_address": "jack@example.com", "order": 0}, {"name": "Joan", "email_address": "joan@example.com", "order": 1},
 	}})
 	assert.Equal(t, "boss@example.com", sr["requester_email_address"])
@@ -172,14 +172,14 @@ func TestUnclaimedDraftEditAndResendFromEmbeddedRequesting(t *testing.T) {
 	srv := newServer(t)
 	d := udDraft(t, srv, "create_embedded", udEmbedded())
 	id := d["signature_request_id"].(string)
-	udClaimOK(t, srv, id, nil)
+	srv.ClaimDraft(id, nil)
 	srv.Advance(udProcess)
 	require.NotNil(t, srGetOK(t, srv, id)["signing_url"], "signed by e-mail")
 
 	r := srv.Do(http.MethodPost, "/v3/unclaimed_draft/edit_and_resend/"+id, map[string]any{"client_id": srClientID, "test_mode": true})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	nd := r.Map()["unclaimed_draft"].(map[string]any)
-	sr := udClaimOK(t, srv, nd["signature_request_id"].(string), nil)
+	sr := srv.ClaimDraft(nd["signature_request_id"].(string), nil)
 	assert.Equal(t, "requester@example.com", sr["requester_email_address"])
 	assert.NotNil(t, sr["signing_url"])
 	assert.Equal(t, "jill@example.com", srSigs(sr)[0]["signer_email_address"])

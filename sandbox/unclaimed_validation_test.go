@@ -139,7 +139,7 @@ func TestUnclaimedDraftQuotaAndApps(t *testing.T) {
 	body["test_mode"] = false
 	d := udDraft(t, srv, "create", body)
 	assert.Equal(t, before, tplQuotas(t, srv, srv.APIKey)["api_signature_requests_left"], "creating a draft costs nothing")
-	udClaimOK(t, srv, d["signature_request_id"].(string), nil)
+	srv.ClaimDraft(d["signature_request_id"].(string), nil)
 	assert.Equal(t, before.(float64)-1, tplQuotas(t, srv, srv.APIKey)["api_signature_requests_left"])
 }
 
@@ -157,7 +157,7 @@ func TestUnclaimedDraftSendDocumentIgnoresSigners(t *testing.T) {
 	id := r.Map()["unclaimed_draft"].(map[string]any)["signature_request_id"].(string)
 	srErr(t, udClaim(t, srv, srv.APIKey, id, map[string]any{"signers": []map[string]any{{"name": "A", "email_address": "a@example.com"}}}),
 		http.StatusBadRequest, "bad_request", "signers")
-	sr := udClaimOK(t, srv, id, nil)
+	sr := srv.ClaimDraft(id, nil)
 	assert.Equal(t, "owner@sandbox.example", srSigs(sr)[0]["signer_email_address"])
 }
 
@@ -179,11 +179,11 @@ func TestUnclaimedDraftClaimRules(t *testing.T) {
 	srErr(t, udClaim(t, srv, srv.APIKey, oid, map[string]any{"cc_email_addresses": []string{"cc@example.com"}}),
 		http.StatusBadRequest, "bad_request", "cc_email_addresses")
 	srErr(t, udClaim(t, srv, srv.APIKey, oid, map[string]any{"signer": "typo"}), http.StatusBadRequest, "bad_request", "")
-	sr := udClaimOK(t, srv, oid, other)
+	sr := srv.ClaimDraft(oid, other)
 	assert.Equal(t, "other@example.com", srSigs(sr)[0]["signer_email_address"])
 
 	plain := udDraft(t, srv, "create", udRequestSignature())
-	sr = udClaimOK(t, srv, plain["signature_request_id"].(string), map[string]any{"cc_email_addresses": []string{"cc@example.com"}})
+	sr = srv.ClaimDraft(plain["signature_request_id"].(string), map[string]any{"cc_email_addresses": []string{"cc@example.com"}})
 	assert.Equal(t, []any{"cc@example.com"}, sr["cc_email_addresses"])
 
 	srErr(t, udClaim(t, srv, srv.APIKey, strings.Repeat("a", 40), nil), http.StatusNotFound, "not_found", "")
@@ -222,6 +222,6 @@ func TestUnclaimedDraftUnusedCustomFields(t *testing.T) {
 	w, _ := r.Map()["warnings"].([]any)
 	require.NotEmpty(t, w)
 	assert.Equal(t, "parameter_ignored", w[0].(map[string]any)["warning_name"])
-	sr := udClaimOK(t, srv, r.Map()["unclaimed_draft"].(map[string]any)["signature_request_id"].(string), nil)
+	sr := srv.ClaimDraft(r.Map()["unclaimed_draft"].(map[string]any)["signature_request_id"].(string), nil)
 	assert.Empty(t, sr["custom_fields"])
 }
