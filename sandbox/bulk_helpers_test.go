@@ -3,11 +3,7 @@ package sandbox_test
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
-	"mime/multipart"
 	"net/http"
-	"net/textproto"
-	"sort"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -85,39 +81,8 @@ func bkJob(t *testing.T, srv *sandboxtest.Server, op string, body map[string]any
 // multipart, objects and arrays as JSON parts, the CSV as a file part.
 func bkSendCSV(t *testing.T, srv *sandboxtest.Server, op string, fields map[string]any, csv []byte) *sandboxtest.Response {
 	t.Helper()
-	var body bytes.Buffer
-	mw := multipart.NewWriter(&body)
-	keys := make([]string, 0, len(fields))
-	for k := range fields {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		var v string
-		switch x := fields[k].(type) {
-		case string:
-			v = x
-		case bool:
-			v = fmt.Sprint(x)
-		default:
-			raw, err := json.Marshal(x)
-			require.NoError(t, err)
-			v = string(raw)
-		}
-		require.NoError(t, mw.WriteField(k, v))
-	}
-	h := textproto.MIMEHeader{}
-	h.Set("Content-Disposition", `form-data; name="signer_file"; filename="signers.csv"`)
-	h.Set("Content-Type", "text/csv")
-	w, err := mw.CreatePart(h)
-	require.NoError(t, err)
-	_, _ = w.Write(csv)
-	require.NoError(t, mw.Close())
-	req, err := http.NewRequest(http.MethodPost, srv.URL+"/v3/signature_request/"+op, &body)
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	req.SetBasicAuth(srv.APIKey, "")
-	return srv.Send(req)
+	return sendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/signature_request/"+op, fields,
+		mpFile{Field: "signer_file", Name: "signers.csv", ContentType: "text/csv", Data: csv})
 }
 
 // bkGet reads a job with a query ("" or "?page=2&page_size=5").
