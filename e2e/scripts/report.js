@@ -22,6 +22,31 @@ const WEBHOOKS = [
 ];
 
 /**
+ * The embedded flows the browser tests (browser/) prove with the official
+ * hellosign-embedded library in headless Chromium. A passing test notes its
+ * flow (record.note); these are not SDK operations, so they are reported
+ * beside the table, never counted in it.
+ */
+const BROWSER_FLOWS = [
+  { id: 'browser:sign', what: 'sign' },
+  { id: 'browser:decline', what: 'decline' },
+  { id: 'browser:cancel', what: 'cancel' },
+  { id: 'browser:expired', what: 'expired link' },
+  { id: 'browser:used', what: 'used link' },
+  { id: 'browser:edit_template', what: 'edit template' },
+  { id: 'browser:claim_draft', what: 'claim draft' },
+];
+
+/** The pinned hellosign-embedded version, if it is installed. */
+function embeddedVersion() {
+  try {
+    return require('hellosign-embedded/package.json').version;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The operations of the official description in its order, with tag,
  * method and path, read from the paths: section of openapi.yaml. Without the
  * file, the SDK's own operation list (it has one method per operationId).
@@ -78,6 +103,7 @@ function build() {
     return byOp.get(id);
   };
   const notes = new Map();
+  const browserSkips = new Set();
   let testsTotal = 0;
   const testStatus = {};
   for (const run of loadRuns()) {
@@ -104,6 +130,7 @@ function build() {
     }
     for (const n of run.notes || []) {
       const t = tests.get(n.test);
+      if (n.id.startsWith('browser:skipped:') && t && t.status === 'skipped') browserSkips.add(n.id.slice('browser:skipped:'.length));
       if (t && t.status === 'passed') {
         if (!notes.has(n.id)) notes.set(n.id, new Set());
         notes.get(n.id).add(`${run.file.replace(/\.test\.js$/, '')}: ${t.name}`);
@@ -121,8 +148,21 @@ function build() {
     return { ...o, result, ok: e.ok, errors: e.errors, errorNames: [...e.errorNames].sort(), tests: e.passedTests.size, failed: [...e.failedTests], findings: [...e.findingTests] };
   });
   const webhooks = WEBHOOKS.map((w) => ({ ...w, result: notes.has(w.id) ? 'pass' : 'not yet', tests: notes.has(w.id) ? notes.get(w.id).size : 0 }));
+  const browser = {
+    library: embeddedVersion(),
+    chromium: [...notes.keys()].filter((id) => id.startsWith('browser:chromium:')).map((id) => id.slice('browser:chromium:'.length)).sort()[0],
+    skipped: [...browserSkips].sort(),
+    flows: BROWSER_FLOWS.map((f) => ({ ...f, result: notes.has(f.id) ? 'pass' : 'not yet' })),
+  };
   const passed = rows.filter((r) => r.result === 'pass').length;
-  return { source, rows, webhooks, passed, total: rows.length, testsTotal, testStatus, runs: loadRuns().length };
+  return { source, rows, webhooks, browser, passed, total: rows.length, testsTotal, testStatus, runs: loadRuns().length };
+}
+
+/** One line on the embedded flows proved in a real browser. */
+function browserLine(b) {
+  const what = `embedded flows in a real browser (hellosign-embedded ${b.library || '(not installed)'}${b.chromium ? `, Chromium ${b.chromium}` : ''})`;
+  if (b.flows.every((f) => f.result !== 'pass') && b.skipped.length) return `${what}: skipped (${b.skipped.join('; ')})`;
+  return `${what}: ${b.flows.map((f) => `${f.what} ${f.result === 'pass' ? '✓' : '✗'}`).join(', ')}`;
 }
 
 const MARK = { pass: '✅ pass', FAIL: '❌ FAIL', finding: '⚠️ finding', 'errors only': '◐ errors only', 'not yet': '· not yet' };
@@ -137,6 +177,7 @@ function renderText(r) {
     out.push(`  ${x.id.padEnd(w)}  ${x.result.padEnd(11)}  ${detail}`);
   }
   for (const x of r.webhooks) out.push(`  ${x.id.padEnd(w)}  ${x.result.padEnd(11)}  ${x.what}`);
+  out.push(browserLine(r.browser));
   return out.join('\n');
 }
 
@@ -166,6 +207,12 @@ function renderMarkdown(r) {
   out.push('| Callback | What | Result | Passing tests |');
   out.push('|---|---|---|---:|');
   for (const x of r.webhooks) out.push(`| \`${x.id}\` | ${x.what} | ${MARK[x.result]} | ${x.tests || ''} |`);
+  out.push('');
+  out.push('## Embedded flows in a real browser');
+  out.push('');
+  out.push('The sandbox\'s embedded pages opened by the official `hellosign-embedded` library in headless Chromium (`browser/`); the SDK calls these tests make count in the table above like any other.');
+  out.push('');
+  out.push(browserLine(r.browser));
   out.push('');
   return out.join('\n');
 }

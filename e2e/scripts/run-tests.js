@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 'use strict';
 // npm test: build the binary once, start one sandbox for all test files (each
-// makes its own world), run node --test on test/*.test.js, stop the sandbox,
-// then print and write the coverage report. The exit code is the tests'.
+// makes its own world), run node --test on test/*.test.js and
+// browser/*.test.js, stop the sandbox, then print and write the coverage
+// report. The exit code is the tests'.
 //
 // SIGNSANDBOX_E2E_URL=http://host:port targets an already running sandbox
 // instead (nothing is built or started). Extra arguments are passed to
@@ -30,8 +31,13 @@ async function main() {
     await sandbox.waitHealthy(url.replace(/\/+$/, '').replace(/\/v3$/, ''));
     console.log(`# using the sandbox at ${url}`);
   }
-  const testDir = path.join(sandbox.E2E_DIR, 'test');
-  const files = fs.readdirSync(testDir).filter((f) => f.endsWith('.test.js')).sort().map((f) => path.join('test', f));
+  // test/: the SDK tests; browser/: the embedded flows in headless Chromium
+  // (they skip with a message on machines without it).
+  const files = ['test', 'browser'].flatMap((dir) => {
+    const abs = path.join(sandbox.E2E_DIR, dir);
+    if (!fs.existsSync(abs)) return [];
+    return fs.readdirSync(abs).filter((f) => f.endsWith('.test.js')).sort().map((f) => path.join(dir, f));
+  });
   const code = await new Promise((resolve) => {
     const reporter = args.some((a) => a.startsWith('--test-reporter')) ? [] : ['--test-reporter=spec'];
     const child = spawn(process.execPath, ['--test', ...reporter, ...args, ...files], {
