@@ -1,0 +1,454 @@
+package sandbox
+
+// The search syntax of the query parameter of GET /signature_request/list
+// and GET /template/list, after the official search reference: one
+// tokenizer and parser for both lists, which differ only in the fields they
+// may name and how a field matches (searchResource; the matchers are in
+// sigreq_query.go and template_query.go).
+//
+// Syntax: field:value terms and free terms; AND / OR (case-sensitive, AND
+// binding tighter, adjacent terms meaning AND); parentheses; quoted phrases
+// (field:"two words"); trailing * wildcards (leading ones are invalid);
+// dates and date ranges, [a TO b] inclusive and {a TO b} exclusive, with *
+// for an open end. Matching is case-insensitive containment.
+//
+// Edges, the same for both lists: a field value is one word or one quoted
+// phrase (title:Field Trip is title:Field AND the free terms Trip); fields
+// the other list has are refused naming that list; boolean fields take
+// true/false/1/0; a date is YYYY-MM-DD (a whole day), a date and time
+// (RFC 3339, or YYYY-MM-DD[T ]hh:mm[:ss] in UTC) or Unix seconds; ranges
+// are refused on fields that are not dates.
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+// searchKind is how a field's value is read.
+type searchKind int
+
+const (
+	searchText searchKind = iota // containment
+	searchFlag                   // true/false
+	searchDate                   // a date or a range of dates
+)
+
+// searchResource is what one list may search.
+type searchResource struct {
+	fields map[string]searchKind
+}
+
+// searchFieldOnly names the list each one-list field of the reference's
+// table belongs to, for the error of a field the other list has.
+var searchFieldOnly = map[string]string{
+	"to": "signature requests", "from": "signature requests", "subject": "signature requests",
+	"complete": "signature requests", "declined": "signature requests",
+	"awaiting_my_signature": "signature requests", "template": "signature requests",
+	"owner": "templates",
+}
+
+// searchQuery is a parsed query; nil matches everything.
+type searchQuery struct{ root searchNode }
+
+// searchNode is a node of a parsed query: searchAnd, searchOr or a
+// *searchTerm. match tells whether one term matches the object at hand.
+type searchNode interface {
+	eval(match func(t *searchTerm) bool) bool
+}
+
+type searchAnd []searchNode
+type searchOr []searchNode
+
+func (n searchAnd) eval(match func(*searchTerm) bool) bool {
+	for _, c := range n {
+		if !c.eval(match) {
+			return false
+		}
+	}
+	return true
+}
+
+func (n searchOr) eval(match func(*searchTerm) bool) bool {
+	for _, c := range n {
+		if c.eval(match) {
+			return true
+		}
+	}
+	return false
+}
+
+// searchTerm is field:value (Field "" for free terms).
+type searchTerm struct {
+	Field string
+	Value string       // text fields: lower-cased, trailing wildcard removed
+	Flag  bool         // boolean fields
+	Range *searchRange // date fields
+}
+
+func (t *searchTerm) eval(match func(*searchTerm) bool) bool { return match(t) }
+
+// has reports whether s contains the term's value, ignoring case.
+func (t *searchTerm) has(s string) bool { return searchContains(s, t.Value) }
+
+// eval evaluates the query with a per-resource term matcher.
+func (q *searchQuery) eval(match func(*searchTerm) bool) bool {
+	if q == nil || q.root == nil {
+		return true
+	}
+	return q.root.eval(match)
+}
+
+func searchContains(hay, needle string) bool { return strings.Contains(strings.ToLower(hay), needle) }
+
+func queryErr(format string, args ...any) *apierr.Error {
+	return apierr.Badf("query", "Invalid search query: "+format+".", args...)
+}
+
+// parse parses a query for this resource; a blank query is nil. Errors
+// name the query parameter.
+func (r *searchResource) parse(q string) (*searchQuery, *apierr.Error) {
+	toks, e := tokenizeQuery(q)
+	if e != nil {
+		return nil, e
+	}
+	if len(toks) == 0 {
+		return nil, nil
+	}
+	p := &qParser{toks: toks, res: r}
+	n, e := p.or()
+	if e != nil {
+		return nil, e
+	}
+	if p.pos < len(p.toks) {
+		return nil, queryErr("unexpected %q", p.toks[p.pos])
+	}
+	return &searchQuery{root: n}, nil
+}
+
+// tokenizeQuery splits a query into terms, parentheses and operators. A
+// quoted phrase, and a range after a colon, stay inside their term.
+func tokenizeQuery(q string) ([]string, *apierr.Error) {
+	var toks []string
+	r := []rune(q)
+	i := 0
+	for i < len(r) {
+		switch c := r[i]; {
+		case c == ' ' || c == '\t' || c == '\n':
+			i++
+		case c == '(' || c == ')':
+			toks = append(toks, string(c))
+			i++
+		default:
+			start := i
+			for i < len(r) && r[i] != ' ' && r[i] != '\t' && r[i] != '\n' && r[i] != ')' && r[i] != '(' {
+				if r[i] == '"' {
+					end := indexRune(r, i+1, '"')
+					if end < 0 {
+						return nil, queryErr("unclosed quote")
+					}
+					i = end + 1
+					continue
+				}
+				if (r[i] == '[' || r[i] == '{') && i > start && r[i-1] == ':' {
+					end := indexRune(r, i+1, ']')
+					if alt := indexRune(r, i+1, '}'); end < 0 || (alt >= 0 && alt < end) {
+						end = alt
+					}
+					if end < 0 {
+						return nil, queryErr("unclosed range")
+					}
+					i = end + 1
+					continue
+				}
+				i++
+			}
+			toks = append(toks, string(r[start:i]))
+		}
+	}
+	return toks, nil
+}
+
+func indexRune(r []rune, from int, c rune) int {
+	for i := from; i < len(r); i++ {
+		if r[i] == c {
+			return i
+		}
+	}
+	return -1
+}
+
+type qParser struct {
+	toks []string
+	pos  int
+	res  *searchResource
+}
+
+func (p *qParser) peek() string {
+	if p.pos < len(p.toks) {
+		return p.toks[p.pos]
+	}
+	return ""
+}
+
+func (p *qParser) or() (searchNode, *apierr.Error) {
+	first, e := p.and()
+	if e != nil {
+		return nil, e
+	}
+	out := searchOr{first}
+	for p.peek() == "OR" {
+		p.pos++
+		n, e := p.and()
+		if e != nil {
+			return nil, e
+		}
+		out = append(out, n)
+	}
+	if len(out) == 1 {
+		return first, nil
+	}
+	return out, nil
+}
+
+func (p *qParser) and() (searchNode, *apierr.Error) {
+	first, e := p.unary()
+	if e != nil {
+		return nil, e
+	}
+	out := searchAnd{first}
+	for {
+		t := p.peek()
+		if t == "" || t == "OR" || t == ")" {
+			break
+		}
+		if t == "AND" {
+			p.pos++
+		}
+		n, e := p.unary()
+		if e != nil {
+			return nil, e
+		}
+		out = append(out, n)
+	}
+	if len(out) == 1 {
+		return first, nil
+	}
+	return out, nil
+}
+
+func (p *qParser) unary() (searchNode, *apierr.Error) {
+	t := p.peek()
+	switch t {
+	case "":
+		return nil, queryErr("a term is missing at the end")
+	case "AND", "OR":
+		return nil, queryErr("%s needs a term on both sides", t)
+	case ")":
+		return nil, queryErr("unexpected )")
+	case "(":
+		p.pos++
+		n, e := p.or()
+		if e != nil {
+			return nil, e
+		}
+		if p.peek() != ")" {
+			return nil, queryErr("unclosed (")
+		}
+		p.pos++
+		return n, nil
+	}
+	p.pos++
+	return p.res.term(t)
+}
+
+// term parses one term token.
+func (r *searchResource) term(t string) (*searchTerm, *apierr.Error) {
+	field, value, kind := "", t, searchText
+	if i := strings.IndexByte(t, ':'); i > 0 && !strings.HasPrefix(t, `"`) {
+		field, value = strings.ToLower(t[:i]), t[i+1:]
+		k, ok := r.fields[field]
+		switch {
+		case !ok && searchFieldOnly[field] != "":
+			return nil, queryErr("the field %q applies to %s only", field, searchFieldOnly[field])
+		case !ok:
+			return nil, queryErr("unknown field %q", field)
+		}
+		kind = k
+	}
+	value = strings.Trim(value, `"`)
+	if value == "" {
+		return nil, queryErr("%q has no value", t)
+	}
+	if strings.HasPrefix(value, "*") {
+		return nil, queryErr("leading wildcards are not valid (%q)", t)
+	}
+	switch kind {
+	case searchDate:
+		rg, e := parseDateTerm(field, value)
+		if e != nil {
+			return nil, e
+		}
+		return &searchTerm{Field: field, Range: rg}, nil
+	case searchFlag:
+		switch strings.ToLower(value) {
+		case "true", "1":
+			return &searchTerm{Field: field, Flag: true}, nil
+		case "false", "0":
+			return &searchTerm{Field: field, Flag: false}, nil
+		}
+		return nil, queryErr("%s takes true or false", field)
+	}
+	if isRangeText(value) {
+		return nil, queryErr("ranges apply to dates only (%q)", t)
+	}
+	return &searchTerm{Field: field, Value: strings.ToLower(strings.TrimSuffix(value, "*"))}, nil
+}
+
+// isRangeText reports whether a value is written as a range.
+func isRangeText(v string) bool {
+	return len(v) > 1 && (v[0] == '[' || v[0] == '{') && (v[len(v)-1] == ']' || v[len(v)-1] == '}') && strings.Contains(v, " TO ")
+}
+
+// searchRange is a date field's [a TO b], {a TO b} or single date.
+type searchRange struct {
+	from, to           time.Time // zero for an open bound
+	fromIncl, toIncl   bool
+	fromOpen, toOpen   bool
+	fromIsDay, toIsDay bool
+}
+
+// parseDateTerm parses field:[a TO b], field:{a TO b} or field:date.
+func parseDateTerm(field, v string) (*searchRange, *apierr.Error) {
+	if v[0] != '[' && v[0] != '{' {
+		t, isDay, ok := parseQueryTime(v)
+		if !ok {
+			return nil, queryErr("%s takes a date (YYYY-MM-DD), a time or a range [a TO b]", field)
+		}
+		return &searchRange{from: t, to: t, fromIncl: true, toIncl: true, fromIsDay: isDay, toIsDay: isDay}, nil
+	}
+	closeCh := v[len(v)-1]
+	if closeCh != ']' && closeCh != '}' {
+		return nil, queryErr("unclosed range")
+	}
+	lo, hi, ok := strings.Cut(v[1:len(v)-1], " TO ")
+	if !ok {
+		return nil, queryErr("a range is written [from TO to]")
+	}
+	r := &searchRange{fromIncl: v[0] == '[', toIncl: closeCh == ']'}
+	var good bool
+	if lo = strings.TrimSpace(lo); lo == "*" {
+		r.fromOpen = true
+	} else if r.from, r.fromIsDay, good = parseQueryTime(lo); !good {
+		return nil, queryErr("%q is not a date", lo)
+	}
+	if hi = strings.TrimSpace(hi); hi == "*" {
+		r.toOpen = true
+	} else if r.to, r.toIsDay, good = parseQueryTime(hi); !good {
+		return nil, queryErr("%q is not a date", hi)
+	}
+	return r, nil
+}
+
+// searchTimeLayouts are the date-and-time forms a query may use (UTC unless
+// the form has an offset).
+var searchTimeLayouts = []string{time.RFC3339, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02T15:04"}
+
+// parseQueryTime reads a date (a whole day: isDay), a date and time, or
+// Unix seconds.
+func parseQueryTime(s string) (t time.Time, isDay, ok bool) {
+	if t, err := time.Parse("2006-01-02", s); err == nil {
+		return t, true, true
+	}
+	for _, layout := range searchTimeLayouts {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), false, true
+		}
+	}
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return time.Unix(n, 0).UTC(), false, true
+	}
+	return time.Time{}, false, false
+}
+
+// match reports whether Unix time at falls in the range.
+func (r *searchRange) match(at int64) bool {
+	c := time.Unix(at, 0).UTC()
+	if !r.fromOpen {
+		// The lower bound is the day's start (inclusive) or its end
+		// (exclusive) for dates, the instant itself for times.
+		lo := r.from
+		if r.fromIsDay && !r.fromIncl {
+			lo = lo.AddDate(0, 0, 1)
+		}
+		if (r.fromIsDay || r.fromIncl) && c.Before(lo) {
+			return false
+		}
+		if !r.fromIsDay && !r.fromIncl && !c.After(lo) {
+			return false
+		}
+	}
+	if !r.toOpen {
+		hi := r.to
+		if r.toIsDay && r.toIncl {
+			hi = hi.AddDate(0, 0, 1)
+		}
+		if r.toIsDay || !r.toIncl {
+			if !c.Before(hi) {
+				return false
+			}
+		} else if c.After(hi) {
+			return false
+		}
+	}
+	return true
+}
+
+// matchDocumentNames matches the file names of documents (for file_urls
+// documents, the name the documents subsystem gave them).
+func matchDocumentNames(docs []state.Document, t *searchTerm) bool {
+	for _, d := range docs {
+		if t.has(d.Name) || t.has(titleFromDocument(d)) {
+			return true
+		}
+	}
+	return false
+}
+
+// matchMetadata matches metadata keys and values; "key:value" matches the
+// value of one key (keys compared ignoring case). Objects and arrays match
+// by their JSON text.
+func matchMetadata(m map[string]any, t *searchTerm) bool {
+	key, val, pair := strings.Cut(t.Value, ":")
+	for k, raw := range m {
+		text := metadataText(raw)
+		if pair && strings.EqualFold(k, key) && searchContains(text, val) {
+			return true
+		}
+		if !pair && (t.has(k) || t.has(text)) {
+			return true
+		}
+	}
+	return false
+}
+
+func metadataText(v any) string {
+	switch t := v.(type) {
+	case string:
+		return t
+	case json.Number:
+		return string(t)
+	case nil:
+		return ""
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
