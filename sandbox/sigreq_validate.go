@@ -1,12 +1,11 @@
 package sandbox
 
 // Validation of the parts of create and edit bodies that are not form
-// fields: signers, CCs, texts, metadata, expiry, options, attachments,
+// fields: signers, CCs, texts, expiry, options, attachments,
 // custom fields and the API app. Each check answers the first violation as
 // a 400 whose error_path names the field in bracket notation.
 
 import (
-	"encoding/json"
 	"net/url"
 	"regexp"
 	"slices"
@@ -17,14 +16,12 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-// Limits of request texts and metadata (official schema and docs).
+// Limits of request texts (official schema and docs; metadata's are in
+// metadata.go).
 const (
-	maxTitleLen         = 255
-	maxSubjectLen       = 255
-	maxMessageLen       = 5000
-	maxMetadataKeys     = 10
-	maxMetadataKeyLen   = 40
-	maxMetadataValueLen = 1000
+	maxTitleLen   = 255
+	maxSubjectLen = 255
+	maxMessageLen = 5000
 	// Expiry must be 1 to 90 days ahead (developers.hellosign.com,
 	// "Signature Request Expiration Date"); it is rounded down to the hour.
 	minExpiry = 24 * time.Hour
@@ -204,44 +201,6 @@ func deref(p *string) string {
 		return ""
 	}
 	return *p
-}
-
-// checkMetadata applies the documented limits: at most 10 keys, keys up to
-// 40 characters, values up to 1000 characters (objects and arrays counted
-// by their JSON text).
-func checkMetadata(m map[string]any) *apierr.Error {
-	if len(m) > maxMetadataKeys {
-		return apierr.Badf("metadata", "metadata can have at most %d keys (got %d).", maxMetadataKeys, len(m))
-	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		p := "metadata[" + k + "]"
-		if k == "" {
-			return apierr.Badf("metadata", "metadata keys cannot be empty.")
-		}
-		if n := len([]rune(k)); n > maxMetadataKeyLen {
-			return apierr.Badf(p, "metadata keys can be at most %d characters (got %d).", maxMetadataKeyLen, n)
-		}
-		var text string
-		switch v := m[k].(type) {
-		case string:
-			text = v
-		case json.Number:
-			text = string(v)
-		case nil, bool:
-		default:
-			raw, _ := json.Marshal(v)
-			text = string(raw)
-		}
-		if n := len([]rune(text)); n > maxMetadataValueLen {
-			return apierr.Badf(p, "metadata values can be at most %d characters (got %d).", maxMetadataValueLen, n)
-		}
-	}
-	return nil
 }
 
 // checkExpiresAt validates an expiry against the world clock and rounds it

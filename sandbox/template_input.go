@@ -95,9 +95,9 @@ func buildTemplateContent(in *tplContentInput, rolesRequired, fieldsRequired boo
 	if err := checkMaxLen("title", in.Title, 255); err != nil {
 		return nil, err
 	}
-	md, err := tplMetadata(in.Metadata)
-	if err != nil {
-		return nil, err
+	md, e := metadataJSON(in.Metadata)
+	if e != nil {
+		return nil, e
 	}
 	out.Metadata = md
 
@@ -289,58 +289,6 @@ func buildTemplateContent(in *tplContentInput, rolesRequired, fieldsRequired boo
 		out.Attachments = append(out.Attachments, a)
 	}
 	return out, nil
-}
-
-// tplMetadata checks metadata as the official description states it (up
-// to 10 keys, or 50 keys counting nested objects; keys of up to 40
-// characters; values of up to 1000) and keeps it as exact JSON.
-func tplMetadata(m map[string]any) (json.RawMessage, error) {
-	if len(m) == 0 {
-		return json.RawMessage(`{}`), nil
-	}
-	if len(m) > 10 {
-		return nil, apierr.Badf("metadata", "metadata can have at most 10 keys (got %d).", len(m))
-	}
-	if n := tplCountKeys(m); n > 50 {
-		return nil, apierr.Badf("metadata", "metadata can have at most 50 keys counting nested keys (got %d).", n)
-	}
-	for _, k := range sortedStringKeys(m) {
-		if len([]rune(k)) > 40 {
-			return nil, apierr.Badf("metadata["+k+"]", "metadata keys can be at most 40 characters.")
-		}
-		b, err := json.Marshal(m[k])
-		if err != nil {
-			return nil, apierr.Badf("metadata["+k+"]", "Invalid metadata value.")
-		}
-		n := len([]rune(string(b)))
-		if s, ok := m[k].(string); ok {
-			n = len([]rune(s))
-		}
-		if n > 1000 {
-			return nil, apierr.Badf("metadata["+k+"]", "metadata values can be at most 1000 characters.")
-		}
-	}
-	b, err := json.Marshal(m)
-	if err != nil {
-		return nil, apierr.Badf("metadata", "Invalid metadata.")
-	}
-	return b, nil
-}
-
-// tplCountKeys counts the keys of an object and of the objects nested in it.
-func tplCountKeys(v any) int {
-	n := 0
-	switch t := v.(type) {
-	case map[string]any:
-		for _, x := range t {
-			n += 1 + tplCountKeys(x)
-		}
-	case []any:
-		for _, x := range t {
-			n += tplCountKeys(x)
-		}
-	}
-	return n
 }
 
 // sortedStringKeys returns a map's keys in order.
