@@ -82,6 +82,7 @@ func sigreqCreate(c *call, op sigreqOp) (any, error) {
 		if e := spec.addFields(&b, fields, pending); e != nil {
 			return nil, e
 		}
+		spec.addDocumentFields(c, pending, false) // text tags (texttags.go)
 		spec.CustomFields = dropUnusedCustomFields(c, spec.CustomFields, spec.FormFields, spec.UseTextTags)
 		warnLongMergeValues(c, spec.CustomFields, spec.FormFields)
 	}

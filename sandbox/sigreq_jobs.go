@@ -79,5 +79,8 @@ func runSigreqProcess(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job)
 	if sigreqProcessFault != nil {
 		fail = sigreqProcessFault(s, w, tx, req)
 	}
+	if o := tTextTagError(req, fail, tx.Unix()); o != nil { // texttags.go
+		return s.applyOutcome(tx, o)
+	}
 	return s.applyOutcome(tx, tProcess(req, fail, tx.Unix()))
 }

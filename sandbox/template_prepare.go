@@ -92,6 +92,9 @@ func templatePreparationProblem(t *state.Template) string {
 		if len(d.Pages) == 0 {
 			return fmt.Sprintf("Document %d (%s) has no pages.", i, d.Name)
 		}
+		if d.TextTagError != "" { // texttags.go
+			return fmt.Sprintf("Document %d (%s): %s", i, d.Name, d.TextTagError)
+		}
 	}
 	if t.OverlayOf == "" {
 		return ""

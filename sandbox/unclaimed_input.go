@@ -172,6 +172,9 @@ func planDraft(c *call, kind draftKind) (*draftPlan, error) {
 		}
 	}
 	e = spec.addFields(&b, p.fields, p.pending)
+	if e == nil {
+		spec.addDocumentFields(c, p.pending, p.x.UsePreexistingFields) // texttags.go
+	}
 	spec.Signers = given
 	if e != nil {
 		return nil, e

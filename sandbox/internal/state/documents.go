@@ -42,6 +42,14 @@ type Document struct {
 	// Error says why the file cannot be used (it could not be fetched,
 	// converted or read); such a request ends in error_file / file_error.
 	Error string `json:"error,omitempty"`
+	// TextTags are the text tags found in the document (use_text_tags);
+	// TextTagError says why they cannot be used: the request ends in
+	// error_text_tag / signature_request_invalid, a template in
+	// template_error. PDFFields are the form fields the PDF already had
+	// (use_preexisting_fields). See texttags.go.
+	TextTags     []DocumentTextTag  `json:"text_tags,omitempty"`
+	TextTagError string             `json:"text_tag_error,omitempty"`
+	PDFFields    []DocumentPDFField `json:"pdf_fields,omitempty"`
 }
 
 // PageCount is the number of pages.

@@ -1,0 +1,259 @@
+package sandbox
+
+// Fields that documents carry themselves: text tags (use_text_tags, with
+// hide_text_tags) and the form fields a PDF already has
+// (use_preexisting_fields). The create operations collect their documents
+// outside any transaction; the hooks here then read those documents
+// (files.ScanTextTags, files.ReadFormFields), keep what they found on each
+// document, and add the fields to the request, draft or template as if they
+// had been given in form_fields_per_document.
+//
+// A malformed tag is not a 400: the real service only reads the documents
+// while processing, so the call succeeds and the request ends in
+// error_text_tag with the signature_request_invalid event (the official
+// event list gives "error in request data (e.g. bad text tags)" for it), a
+// template in template_error. Malformed: what files.ParseTextTag refuses, a
+// signerN beyond the request's signers (or a template's roles), an id used
+// by two fields, and a field the form field checks would refuse.
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/files"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+// docFieldOptions says what to read from a create call's documents.
+type docFieldOptions struct {
+	textTags  bool // use_text_tags
+	hide      bool // hide_text_tags (with use_text_tags)
+	pdfFields bool // use_preexisting_fields
+}
+
+// scanDocuments reads the text tags and PDF form fields of collected
+// documents and keeps them on each document. With hide, a document whose
+// tags were found is replaced by a copy without them (the original upload
+// stays the document's original bytes). Documents that could not be read
+// are left alone: they end in error_file before their tags matter.
+func scanDocuments(docs []pendingDocument, o docFieldOptions) {
+	for i := range docs {
+		d := &docs[i]
+		if d.pdf == nil || d.doc.Error != "" {
+			continue
+		}
+		if o.pdfFields {
+			if fields, err := files.ReadFormFields(d.pdf); err == nil {
+				for _, f := range fields {
+					d.doc.PDFFields = append(d.doc.PDFFields, state.DocumentPDFField{Name: f.Name, Kind: f.Kind, Page: f.Page,
+						X: f.X, Y: f.Y, Width: f.Width, Height: f.Height, Required: f.Required, ReadOnly: f.ReadOnly,
+						Checked: f.Checked, Options: f.Options, Value: f.Value})
+				}
+			}
+		}
+		if o.textTags {
+			scan, err := files.ScanTextTags(d.pdf, o.hide)
+			if err != nil {
+				continue // read at inspection but not here: no tags found
+			}
+			for _, t := range scan.Tags {
+				d.doc.TextTags = append(d.doc.TextTags, state.DocumentTextTag{Text: t.Text, Page: t.Page,
+					X: t.X, Y: t.Y, Width: t.Width, Height: t.Height})
+			}
+			if scan.Hidden != nil {
+				d.pdf, d.converted = scan.Hidden, true
+			}
+		}
+	}
+}
+
+// warnNonPDFTextTags gives the official non_pdf_text_tags warning when text
+// tags are enabled for a document that is not a PDF (a converted text
+// file, image or office document; the warning is decided from the file
+// type, as the real service answers before it converts anything).
+func warnNonPDFTextTags(c *call, docs []pendingDocument) {
+	for _, d := range docs {
+		if d.doc.Error == "" && d.converted && d.data != nil {
+			c.warn("non_pdf_text_tags", "Text Tags were enabled for a file that is not a PDF ("+d.doc.Name+"), which may result in imprecise positioning.")
+			return
+		}
+	}
+}
+
+// addDocumentFields is the hook of the signature request create and edit
+// operations and of unclaimed drafts: with use_text_tags or
+// use_preexisting_fields it reads the collected documents and adds the
+// fields they carry to the spec. Its signers must be set (drafts without
+// signers set placeholders first).
+func (spec *sigreqSpec) addDocumentFields(c *call, docs []pendingDocument, usePreexistingFields bool) {
+	o := docFieldOptions{textTags: spec.UseTextTags, hide: spec.UseTextTags && spec.HideTextTags, pdfFields: usePreexistingFields}
+	if !o.textTags && !o.pdfFields {
+		return
+	}
+	if o.textTags {
+		warnNonPDFTextTags(c, docs)
+	}
+	scanDocuments(docs, o)
+	slots := 0
+	for _, sg := range spec.Signers {
+		slots = max(slots, sg.Slot+1)
+	}
+	fc := fieldCheck{slots: slots, docs: len(docs)}
+	for _, d := range docs {
+		fc.pages = append(fc.pages, d.doc.PageCount())
+	}
+	taken := map[string]bool{}
+	for _, f := range spec.FormFields {
+		taken[f.APIID] = true
+	}
+	var added []state.FormField
+	if o.pdfFields {
+		fields, groups := requestPDFFields(docs, fc, taken)
+		added = append(added, fields...)
+		spec.FieldGroups = append(spec.FieldGroups, groups...)
+	}
+	if o.textTags {
+		added = append(added, requestTagFields(docs, fc, taken)...)
+	}
+	spec.FormFields = append(spec.FormFields, added...)
+	bindCustomFieldTypes(spec.CustomFields, added)
+}
+
+// requestTagFields turns the documents' text tags into request fields.
+// A malformed tag is recorded on its document (TextTagError) and then no
+// tag becomes a field: the request fails processing.
+func requestTagFields(docs []pendingDocument, fc fieldCheck, taken map[string]bool) []state.FormField {
+	var out []state.FormField
+	failed := false
+	ids := newTagIDs(taken)
+	for i := range docs {
+		d := &docs[i]
+		for k, ft := range d.doc.TextTags {
+			if d.doc.TextTagError != "" {
+				break
+			}
+			t, err := files.ParseTextTag(ft.Text)
+			if err != nil {
+				d.doc.TextTagError = tagProblem(ft, strings.TrimPrefix(err.Error(), "invalid text tag "+ft.Text+": "))
+				continue
+			}
+			if t.Signer > fc.slots {
+				d.doc.TextTagError = tagProblem(ft, fmt.Sprintf("signer%d is not a signer of this request (it has %d)", t.Signer, fc.slots))
+				continue
+			}
+			id, msg := ids.take(t.ID, i, k)
+			if msg != "" {
+				d.doc.TextTagError = tagProblem(ft, msg)
+				continue
+			}
+			signer := signerSender
+			if t.Signer > 0 {
+				signer = strconv.Itoa(t.Signer - 1)
+			}
+			pf := parsedField{path: "text tag " + ft.Text, doc: i, f: tagSubField(t, ft, i, id, signer)}
+			fields, e := checkFormFields([]parsedField{pf}, fc)
+			if e != nil {
+				d.doc.TextTagError = tagProblem(ft, strings.TrimPrefix(e.Msg, pf.path+" "))
+				continue
+			}
+			out = append(out, fields...)
+		}
+		failed = failed || d.doc.TextTagError != ""
+	}
+	if failed {
+		return nil
+	}
+	return out
+}
+
+// tagProblem words a malformed tag for the document's TextTagError (the
+// request's error message and event_message).
+func tagProblem(ft state.DocumentTextTag, msg string) string {
+	return fmt.Sprintf("Invalid text tag %s on page %d: %s.", ft.Text, ft.Page, strings.TrimSuffix(msg, "."))
+}
+
+// tagSubField is a tag as the form field it stands for: placed where the
+// tag is, labelled with its label, assigned to signer (an index or
+// "sender").
+func tagSubField(t files.TextTag, ft state.DocumentTextTag, doc int, id, signer string) subFormField {
+	f := subFormField{
+		DocumentIndex: intPtr(doc), APIID: id, Name: t.Label, Type: t.FieldType,
+		X: intPtr(ft.X), Y: intPtr(ft.Y), Width: intPtr(ft.Width), Height: intPtr(ft.Height), Page: intPtr(ft.Page),
+		Required: &t.Required, Signer: &signer,
+	}
+	switch t.FieldType {
+	case ftText:
+		f.ValidationType, f.AutoFillType = t.Validation, t.AutoFill
+	case ftCheckbox:
+		off := false
+		f.IsChecked = &off
+	}
+	return f
+}
+
+// tagIDs hands out the api_ids of tag fields: the tag's id when it has one
+// (an id already used is an error), else a generated one that depends only
+// on where the tag is (texttag_<document index>_<tag index in the
+// document>, with a suffix when that is taken).
+type tagIDs struct{ taken map[string]bool }
+
+func newTagIDs(taken map[string]bool) *tagIDs { return &tagIDs{taken: taken} }
+
+func (t *tagIDs) take(id string, doc, k int) (string, string) {
+	if id != "" {
+		if t.taken[id] {
+			return "", fmt.Sprintf("the id %q is used by more than one field (ids must be unique across all documents)", id)
+		}
+		t.taken[id] = true
+		return id, ""
+	}
+	base := fmt.Sprintf("texttag_%d_%d", doc, k)
+	id = base
+	for n := 2; t.taken[id]; n++ {
+		id = base + "_" + strconv.Itoa(n)
+	}
+	t.taken[id] = true
+	return id, ""
+}
+
+// documentsTextTagProblem is the first text tag problem of a set of
+// documents ("" when none), naming the document.
+func documentsTextTagProblem(docs []state.Document) string {
+	for i, d := range docs {
+		if d.TextTagError != "" {
+			return fmt.Sprintf("Document %d (%s): %s", i, d.Name, d.TextTagError)
+		}
+	}
+	return ""
+}
+
+// tTextTagError ends the processing of a request whose documents hold
+// invalid text tags: every signature in error_text_tag and the
+// signature_request_invalid event. It answers nil (tProcess decides) when
+// the request is not processing, when a failure was injected (fail), when a
+// document cannot be read at all (that is error_file), or when the tags are
+// fine.
+func tTextTagError(req *state.SignatureRequest, fail string, now int64) *outcome {
+	if req.Phase != state.PhaseProcessing || fail != "" {
+		return nil
+	}
+	for _, d := range req.Documents {
+		if d.Error != "" {
+			return nil
+		}
+	}
+	msg := documentsTextTagProblem(req.Documents)
+	if msg == "" {
+		return nil
+	}
+	o := begin(req)
+	r := o.Req
+	r.Phase, r.Error = state.PhaseError, msg
+	for i := range r.Signatures {
+		r.Signatures[i].Status, r.Signatures[i].Error = state.SigErrorTextTag, msg
+	}
+	o.audit(now, "", "text tag error", msg)
+	o.event(evRequestInvalid, "", msg)
+	return o
+}

@@ -1,0 +1,85 @@
+package sandbox_test
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
+)
+
+// ttTwoSigners is a send body with use_text_tags and two signers.
+func ttTwoSigners() map[string]any {
+	return map[string]any{
+		"title":         "Tagged contract",
+		"test_mode":     true,
+		"use_text_tags": true,
+		"signers": []map[string]any{
+			{"name": "Alice Archer", "email_address": "alice@example.com"},
+			{"name": "Bob Baker", "email_address": "bob@example.com"},
+		},
+	}
+}
+
+// ttSend sends a body with files and fails unless it is accepted; it
+// answers the whole response body.
+func ttSend(t *testing.T, srv *sandboxtest.Server, fields map[string]any, files ...mpFile) map[string]any {
+	t.Helper()
+	r := sendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/signature_request/send", fields, files...)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	return r.Map()
+}
+
+// ttRequestID is the id of the request in a response body.
+func ttRequestID(body map[string]any) string {
+	return body["signature_request"].(map[string]any)["signature_request_id"].(string)
+}
+
+// ttWarnings lists the warning names of a response body.
+func ttWarnings(body map[string]any) []string {
+	var out []string
+	ws, _ := body["warnings"].([]any)
+	for _, w := range ws {
+		out = append(out, w.(map[string]any)["warning_name"].(string))
+	}
+	return out
+}
+
+// ttProcessed advances past processing and answers the request.
+func ttProcessed(t *testing.T, srv *sandboxtest.Server, id string) map[string]any {
+	t.Helper()
+	srv.Advance(10 * time.Second)
+	return srGetOK(t, srv, id)
+}
+
+// ttResponseData maps the request's response_data by api_id.
+func ttResponseData(sr map[string]any) map[string]map[string]any {
+	out := map[string]map[string]any{}
+	rd, _ := sr["response_data"].([]any)
+	for _, v := range rd {
+		m := v.(map[string]any)
+		out[m["api_id"].(string)] = m
+	}
+	return out
+}
+
+// ttPDF downloads a request's merged PDF once it is prepared.
+func ttPDF(t *testing.T, srv *sandboxtest.Server, id string) []byte {
+	t.Helper()
+	srv.Advance(time.Minute)
+	r := srv.Do(http.MethodGet, "/v3/signature_request/files/"+id+"?file_type=pdf", nil)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	return r.Body
+}
+
+// ttTxt is a .txt upload.
+func ttTxt(name, text string) mpFile {
+	return mpFile{Name: name, ContentType: "text/plain", Data: []byte(text)}
+}
+
+// ttPDFFile is a .pdf upload.
+func ttPDFFile(name string, data []byte) mpFile {
+	return mpFile{Name: name, ContentType: "application/pdf", Data: data}
+}
