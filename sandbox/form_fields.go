@@ -6,6 +6,7 @@ package sandbox
 // with the same answer.
 
 import (
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -108,6 +109,38 @@ func checkTextKeys(at func(string) string, validationType, customRegex, autoFill
 	}
 	if autoFillType != "" && !slices.Contains(autoFillTypes, autoFillType) {
 		return apierr.Badf(at("auto_fill_type"), "Unknown auto_fill_type %q (use one of %s).", autoFillType, strings.Join(autoFillTypes, ", "))
+	}
+	return nil
+}
+
+// checkDropdownKeys checks a dropdown's options (at least one, none
+// blank) and its content (one of the options when given).
+func checkDropdownKeys(at func(string) string, options []string, content string) *apierr.Error {
+	if len(options) == 0 {
+		return apierr.Missing(at("options"))
+	}
+	for i, o := range options {
+		if strings.TrimSpace(o) == "" {
+			return blank(at("options") + "[" + itoa(i) + "]")
+		}
+	}
+	if content != "" && !slices.Contains(options, content) {
+		return apierr.Badf(at("content"), "content %q must be one of the dropdown's options.", content)
+	}
+	return nil
+}
+
+// checkHyperlinkKeys checks a hyperlink's text (content) and its target
+// (content_url, an absolute URL).
+func checkHyperlinkKeys(at func(string) string, content, contentURL string) *apierr.Error {
+	if strings.TrimSpace(content) == "" {
+		return apierr.Missing(at("content"))
+	}
+	if contentURL == "" {
+		return apierr.Missing(at("content_url"))
+	}
+	if u, err := url.Parse(contentURL); err != nil || u.Scheme == "" || u.Host == "" {
+		return apierr.Badf(at("content_url"), "content_url must be an absolute URL.")
 	}
 	return nil
 }

@@ -6,8 +6,6 @@ package sandbox
 
 import (
 	"encoding/json"
-	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -210,27 +208,13 @@ func checkTypeKeys(f subFormField, sf *state.FormField, at func(string) string) 
 			}
 		}
 	case ftDropdown:
-		if len(f.Options) == 0 {
-			return apierr.Missing(at("options"))
-		}
-		for i, o := range f.Options {
-			if strings.TrimSpace(o) == "" {
-				return blank(at("options") + "[" + itoa(i) + "]")
-			}
-		}
-		if f.Content != nil && *f.Content != "" && !slices.Contains(f.Options, *f.Content) {
-			return apierr.Badf(at("content"), "content %q must be one of the dropdown's options.", *f.Content)
+		if e := checkDropdownKeys(at, f.Options, deref(f.Content)); e != nil {
+			return e
 		}
 		sf.Options, sf.Content = append([]string(nil), f.Options...), deref(f.Content)
 	case ftHyperlink:
-		if f.Content == nil || strings.TrimSpace(*f.Content) == "" {
-			return apierr.Missing(at("content"))
-		}
-		if f.ContentURL == "" {
-			return apierr.Missing(at("content_url"))
-		}
-		if u, err := url.Parse(f.ContentURL); err != nil || u.Scheme == "" || u.Host == "" {
-			return apierr.Badf(at("content_url"), "content_url must be an absolute URL.")
+		if e := checkHyperlinkKeys(at, deref(f.Content), f.ContentURL); e != nil {
+			return e
 		}
 		sf.Content, sf.ContentURL = *f.Content, f.ContentURL
 	case ftCheckbox:

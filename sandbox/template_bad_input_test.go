@@ -49,6 +49,14 @@ func TestTemplateCreateBadInput(t *testing.T) {
 		{"missing x", tplWithField(func(f map[string]any) { delete(f, "x") }), nil, 400, "form_fields_per_document[0][x]"},
 		{"x not a number", tplWithField(func(f map[string]any) { f["x"] = "left" }), nil, 400, "form_fields_per_document[0][x]"},
 		{"dropdown without options", tplWithField(func(f map[string]any) { f["type"] = "dropdown" }), nil, 400, "form_fields_per_document[0][options]"},
+		{"dropdown with a blank option", tplWithField(func(f map[string]any) { f["type"], f["options"] = "dropdown", []string{"Yes", " "} }), nil, 400, "form_fields_per_document[0][options][1]"},
+		{"dropdown content not an option", tplWithField(func(f map[string]any) { f["type"], f["options"], f["content"] = "dropdown", []string{"Yes"}, "No" }), nil, 400, "form_fields_per_document[0][content]"},
+		{"hyperlink with a relative content_url", tplWithField(func(f map[string]any) {
+			f["type"], f["content"], f["content_url"] = "hyperlink", "Terms", "/terms"
+		}), nil, 400, "form_fields_per_document[0][content_url]"},
+		{"hyperlink with blank content", tplWithField(func(f map[string]any) {
+			f["type"], f["content"], f["content_url"] = "hyperlink", "  ", "https://example.com/terms"
+		}), nil, 400, "form_fields_per_document[0][content]"},
 		{"radio without group", tplWithField(func(f map[string]any) { f["type"] = "radio" }), nil, 400, "form_fields_per_document[0][group]"},
 		{"checkbox in an undefined group", tplWithField(func(f map[string]any) { f["type"], f["group"] = "checkbox", "nope" }), nil, 400, "form_fields_per_document[0][group]"},
 		{"font size out of range", tplWithField(func(f map[string]any) { f["font_size"] = 80 }), nil, 400, "form_fields_per_document[0][font_size]"},

@@ -170,19 +170,13 @@ func tplField(f subFormField, p string, roles []state.TemplateRole, groups map[s
 	}
 
 	switch tf.Type {
-	case "dropdown":
-		if len(f.Options) == 0 {
-			return tf, apierr.Missing(p + "[options]")
+	case ftDropdown:
+		if e := checkDropdownKeys(at, f.Options, tf.Content); e != nil {
+			return tf, e
 		}
-		if tf.Content != "" && !slices.Contains(f.Options, tf.Content) {
-			return tf, apierr.Badf(p+"[content]", "content %q is not one of the options.", tf.Content)
-		}
-	case "hyperlink":
-		if tf.Content == "" {
-			return tf, apierr.Missing(p + "[content]")
-		}
-		if f.ContentURL == "" {
-			return tf, apierr.Missing(p + "[content_url]")
+	case ftHyperlink:
+		if e := checkHyperlinkKeys(at, tf.Content, f.ContentURL); e != nil {
+			return tf, e
 		}
 	case "radio":
 		if f.Group == "" {
