@@ -1,0 +1,134 @@
+package sandbox_test
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/files/filestest"
+	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
+)
+
+// ttFormPDF is a PDF with one field of every kind the sandbox reads, and a
+// read-only field and a push button it leaves out.
+func ttFormPDF() []byte {
+	return filestest.MakeFormPDF(1,
+		filestest.FormField{Name: "full_name", Type: "Tx", Flags: 2, Page: 1, Rect: [4]float64{100, 600, 300, 620}},
+		filestest.FormField{Name: "agree", Type: "Btn", Page: 1, Rect: [4]float64{100, 560, 112, 572}, On: true},
+		filestest.FormField{Group: "plan", Type: "Btn", Flags: 2, Page: 1, Rect: [4]float64{100, 500, 112, 512}},
+		filestest.FormField{Group: "plan", Type: "Btn", Flags: 2, Page: 1, Rect: [4]float64{150, 500, 162, 512}, On: true},
+		filestest.FormField{Name: "color", Type: "Ch", Page: 1, Rect: [4]float64{100, 450, 200, 470}, Options: []string{"Red", "Green"}},
+		filestest.FormField{Name: "sign_here", Type: "Sig", Page: 1, Rect: [4]float64{72, 100, 272, 150}},
+		filestest.FormField{Name: "office_use", Type: "Tx", Flags: 1, Page: 1, Rect: [4]float64{400, 100, 500, 120}},
+		filestest.FormField{Name: "reset", Type: "Btn", Flags: 1 << 16, Page: 1, Rect: [4]float64{300, 450, 360, 470}},
+	)
+}
+
+func TestPreexistingFieldsTemplate(t *testing.T) {
+	srv := newServer(t)
+	body := ttTemplateBody()
+	body["use_preexisting_fields"] = true
+	body["form_fields_per_document"] = []map[string]any{{"document_index": 0, "api_id": "full_name", "name": "Given", "type": "date_signed",
+		"x": 300, "y": 300, "width": 100, "height": 20, "required": true, "signer": 1, "page": 1}}
+	id := ttCreateTemplate(t, srv, body, ttPDFFile("form.pdf", ttFormPDF()))
+	srv.Advance(tplPrepDelay)
+	require.Len(t, srv.Callbacks(sandboxtest.ObjectID(id), sandboxtest.EventType("template_created")), 1)
+
+	fields, doc := ttTemplateFields(t, srv, id)
+	type f struct {
+		Type, Signer, Name string
+		X, Y, W, H         float64
+		Required           bool
+	}
+	got := map[string]f{}
+	for apiID, m := range fields {
+		got[apiID] = f{m["type"].(string), m["signer"].(string), m["name"].(string), m["x"].(float64), m["y"].(float64),
+			m["width"].(float64), m["height"].(float64), m["required"].(bool)}
+	}
+	assert.Equal(t, map[string]f{
+		"full_name":   {"date_signed", "2", "Given", 300, 300, 100, 20, true},
+		"full_name_2": {"text", "1", "full_name", 100, 172, 200, 20, true},
+		"agree":       {"checkbox", "1", "agree", 100, 220, 12, 12, false},
+		"plan_1":      {"radio", "1", "plan", 100, 280, 12, 12, false},
+		"plan_2":      {"radio", "1", "plan", 150, 280, 12, 12, false},
+		"color":       {"dropdown", "1", "color", 100, 322, 100, 20, false},
+		"sign_here":   {"signature", "1", "sign_here", 72, 642, 200, 50, false},
+	}, got, "the given field keeps its api_id; PDF fields go to the first role; read-only fields and push buttons are left out")
+	assert.Equal(t, "plan", fields["plan_1"]["group"])
+	groups := doc["field_groups"].([]any)
+	require.Len(t, groups, 1)
+	assert.Equal(t, "plan", groups[0].(map[string]any)["name"])
+}
+
+func TestPreexistingFieldsDraft(t *testing.T) {
+	srv := newServer(t)
+	body := udRequestSignature()
+	body["use_preexisting_fields"] = true
+	r := sendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/unclaimed_draft/create", body, ttPDFFile("form.pdf", ttFormPDF()))
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	id := r.Map()["unclaimed_draft"].(map[string]any)["signature_request_id"].(string)
+	sr := srv.ClaimDraft(id, nil)
+	require.Equal(t, id, sr["signature_request_id"])
+	ttProcessed(t, srv, id)
+
+	stored := ttStoredRequest(t, srv, id)
+	var ids []string
+	for _, f := range stored["form_fields"].([]any) {
+		m := f.(map[string]any)
+		ids = append(ids, m["api_id"].(string))
+		assert.Equal(t, "0", m["signer"], "PDF fields are the first signer's")
+	}
+	assert.Equal(t, []string{"full_name", "agree", "plan_1", "plan_2", "color", "sign_here"}, ids)
+	assert.Equal(t, []any{map[string]any{"group_id": "plan", "group_label": "plan", "requirement": "require_1"}}, stored["field_groups"])
+	assert.Equal(t, false, stored["append_signature_page"])
+
+	sr = srGetOK(t, srv, id)
+	srv.Sign(srSigID(sr, 0), map[string]any{"full_name": "Jack Jones", "color": "Green"})
+	rd := ttResponseData(srGetOK(t, srv, id))
+	assert.Equal(t, "Jack Jones", rd["full_name"]["value"])
+	assert.Equal(t, "Green", rd["color"]["value"])
+	assert.Equal(t, true, rd["plan_2"]["value"], "the button that was on stays on")
+}
+
+func TestPreexistingFieldsOff(t *testing.T) {
+	srv := newServer(t)
+	r := sendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/unclaimed_draft/create", udRequestSignature(), ttPDFFile("form.pdf", ttFormPDF()))
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	id := r.Map()["unclaimed_draft"].(map[string]any)["signature_request_id"].(string)
+	srv.ClaimDraft(id, nil)
+	stored := ttStoredRequest(t, srv, id)
+	assert.Nil(t, stored["form_fields"])
+	assert.Equal(t, true, stored["append_signature_page"])
+}
+
+// Drafts read text tags too; the claim checks their signers like given
+// fields, and a malformed tag fails the request once it is sent.
+func TestTextTagsDraft(t *testing.T) {
+	srv := newServer(t)
+	body := udRequestSignature()
+	body["use_text_tags"] = true
+	r := sendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/unclaimed_draft/create", body,
+		ttPDFFile("a.pdf", filestest.MakePDF(filestest.Letter("[sig|req|signer1||jack_sig]"))))
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	id := r.Map()["unclaimed_draft"].(map[string]any)["signature_request_id"].(string)
+	srv.ClaimDraft(id, nil)
+	sr := ttProcessed(t, srv, id)
+	assert.Equal(t, []string{"awaiting_signature"}, srStatuses(sr))
+	srv.Sign(srSigID(sr, 0), nil)
+	assert.Contains(t, ttResponseData(srGetOK(t, srv, id)), "jack_sig")
+
+	r = sendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/unclaimed_draft/create", body,
+		ttPDFFile("a.pdf", filestest.MakePDF(filestest.Letter("[sig|req|signer1|||bogus]"))))
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	id = r.Map()["unclaimed_draft"].(map[string]any)["signature_request_id"].(string)
+	srv.ClaimDraft(id, nil)
+	sr = ttProcessed(t, srv, id)
+	assert.Equal(t, []string{"error_text_tag"}, srStatuses(sr))
+	assert.Contains(t, srEvents(srv, id), "signature_request_invalid")
+
+	body["use_preexisting_fields"] = true
+	r = sendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/unclaimed_draft/create", body, ttPDFFile("a.pdf", ttFormPDF()))
+	srErr(t, r, http.StatusBadRequest, "bad_request", "use_preexisting_fields")
+}
