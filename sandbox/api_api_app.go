@@ -363,11 +363,7 @@ func revokeAppTokens(tx *state.Txn, clientID string) error {
 // apiAppList lists the caller's apps, and for Admins and Developers of a
 // team their teammates' apps too, newest first.
 func apiAppList(c *call) (any, error) {
-	var q pagingQuery
-	if err := c.query(&q); err != nil {
-		return nil, err
-	}
-	page, size, err := q.bounds()
+	page, size, err := readPaging(c)
 	if err != nil {
 		return nil, err
 	}

@@ -157,23 +157,13 @@ func uniqueWarnings(ws []warning) []warning {
 	return out
 }
 
-// bulkQuery is the query of the two read operations.
-type bulkQuery struct {
-	Page     *int `json:"page"`
-	PageSize *int `json:"page_size"`
-}
-
 // bulkSendJobGet answers a job the caller can see with a page of its
 // requests (in signer list order; canceled requests and requests the caller
 // removed are left out).
 func bulkSendJobGet(c *call) (any, error) {
-	var q bulkQuery
-	if err := c.query(&q); err != nil {
+	page, size, err := readPaging(c)
+	if err != nil {
 		return nil, err
-	}
-	page, size, e := pageParams(q.Page, q.PageSize)
-	if e != nil {
-		return nil, e
 	}
 	tx := c.read()
 	job, err := state.Get[state.BulkSendJob](tx, state.TableBulkSendJobs, c.param("bulk_send_job_id"))
@@ -188,12 +178,13 @@ func bulkSendJobGet(c *call) (any, error) {
 		}
 		reqs = append(reqs, req)
 	}
+	rows, info := pageSlice(reqs, page, size)
 	out := bulkSendJobGetResponse{
 		BulkSendJob:       viewBulkJob(job, c.account.ID),
-		ListInfo:          bulkListInfo(len(reqs), page, size),
+		ListInfo:          info,
 		SignatureRequests: []signatureRequestResponse{},
 	}
-	for _, req := range bulkPageOf(reqs, page, size) {
+	for _, req := range rows {
 		out.SignatureRequests = append(out.SignatureRequests, viewSignatureRequest(req, c.account.ID))
 	}
 	return out, nil
@@ -202,13 +193,9 @@ func bulkSendJobGet(c *call) (any, error) {
 // bulkSendJobList answers the jobs of the caller and of its team, newest
 // first (is_creator tells them apart).
 func bulkSendJobList(c *call) (any, error) {
-	var q bulkQuery
-	if err := c.query(&q); err != nil {
+	page, size, err := readPaging(c)
+	if err != nil {
 		return nil, err
-	}
-	page, size, e := pageParams(q.Page, q.PageSize)
-	if e != nil {
-		return nil, e
 	}
 	tx := c.read()
 	accounts := []string{c.account.ID}
@@ -227,8 +214,9 @@ func bulkSendJobList(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := bulkSendJobListResponse{ListInfo: bulkListInfo(len(jobs), page, size), BulkSendJobs: []bulkSendJobResponse{}}
-	for _, j := range bulkPageOf(jobs, page, size) {
+	rows, info := pageSlice(jobs, page, size)
+	out := bulkSendJobListResponse{ListInfo: info, BulkSendJobs: []bulkSendJobResponse{}}
+	for _, j := range rows {
 		out.BulkSendJobs = append(out.BulkSendJobs, viewBulkJob(j, c.account.ID))
 	}
 	return out, nil
@@ -240,18 +228,4 @@ func bulkJobVisible(tx *state.Txn, job *state.BulkSendJob, acct *state.Account) 
 		return true
 	}
 	return acct.TeamID != "" && sameTeam(tx, job.AccountID, acct.ID)
-}
-
-// bulkListInfo is the paging information of a list of total rows.
-func bulkListInfo(total, page, size int) listInfoResponse {
-	return listInfoResponse{NumResults: total, Page: page, PageSize: size, NumPages: (total + size - 1) / size}
-}
-
-// bulkPageOf is one page of rows.
-func bulkPageOf[T any](rows []T, page, size int) []T {
-	start := (page - 1) * size
-	if start >= len(rows) {
-		return nil
-	}
-	return rows[start:min(start+size, len(rows))]
 }

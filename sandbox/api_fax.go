@@ -303,11 +303,7 @@ func faxGet(c *call) (any, error) {
 
 // faxList lists the caller's faxes, newest first.
 func faxList(c *call) (any, error) {
-	var q pagingQuery
-	if err := c.query(&q); err != nil {
-		return nil, err
-	}
-	page, size, err := q.bounds()
+	page, size, err := readPaging(c)
 	if err != nil {
 		return nil, err
 	}

@@ -345,11 +345,7 @@ func teamInvites(c *call) (any, error) {
 
 // pagedTeam reads the team of a /team/{members,sub_teams}/{team_id} call.
 func pagedTeam(c *call, tx *state.Txn) (*state.Team, int, int, error) {
-	var q pagingQuery
-	if err := c.query(&q); err != nil {
-		return nil, 0, 0, err
-	}
-	page, size, err := q.bounds()
+	page, size, err := readPaging(c)
 	if err != nil {
 		return nil, 0, 0, err
 	}

@@ -34,6 +34,16 @@ func (q pagingQuery) bounds() (page, size int, err error) {
 	return page, size, nil
 }
 
+// readPaging reads and checks the page and page_size of a list call's
+// query.
+func readPaging(c *call) (page, size int, err error) {
+	var q pagingQuery
+	if err := c.query(&q); err != nil {
+		return 0, 0, err
+	}
+	return q.bounds()
+}
+
 // pageParams validates page and page_size (nil for absent).
 func pageParams(page, size *int) (int, int, *apierr.Error) {
 	p, s := 1, defaultPageSize
