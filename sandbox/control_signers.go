@@ -116,9 +116,16 @@ func (s *Sandbox) signerBounce(tx *state.Txn, sigID string) (*state.SignatureReq
 // controlSigner runs a signer action in the caller's world and answers the
 // request as GET would show it to its requester.
 func controlSigner(c *call, fn func(tx *state.Txn, sigID string) (*state.SignatureRequest, error)) (any, error) {
+	return controlRequest(c, func(tx *state.Txn) (*state.SignatureRequest, error) { return fn(tx, c.param("signature_id")) })
+}
+
+// controlRequest runs a control action on a signature request in one write
+// transaction and answers the request as GET would show it to its
+// requester (signer actions, claiming a draft).
+func controlRequest(c *call, fn func(tx *state.Txn) (*state.SignatureRequest, error)) (any, error) {
 	var resp signatureRequestGetResponse
 	err := c.update(func(tx *state.Txn) error {
-		req, err := fn(tx, c.param("signature_id"))
+		req, err := fn(tx)
 		if err != nil {
 			return err
 		}

@@ -95,21 +95,11 @@ func controlDraftClaim(c *call) (any, error) {
 	if err := c.bindStrict(&in); err != nil {
 		return nil, err
 	}
-	var resp signatureRequestGetResponse
-	err := c.update(func(tx *state.Txn) error {
+	return controlRequest(c, func(tx *state.Txn) (*state.SignatureRequest, error) {
 		d, err := controlDraft(c, tx)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		req, err := c.s.sendDraft(tx, d, c.account, in)
-		if err != nil {
-			return err
-		}
-		resp.SignatureRequest = viewSignatureRequest(req, req.RequesterAccountID)
-		return nil
+		return c.s.sendDraft(tx, d, c.account, in)
 	})
-	if err != nil {
-		return nil, err
-	}
-	return resp, nil
 }
