@@ -28,8 +28,8 @@ import (
 // Bounds of extraction: larger inputs are read up to the bound.
 const (
 	maxContentBytes   = 64 << 20 // decoded content per page
-	maxGlyphsPerPage  = 1 << 20
-	maxGraphicsStates = 256 // q nesting
+	maxGlyphsPerPage  = 200_000  // a dense page has a few thousand
+	maxGraphicsStates = 256      // q nesting
 )
 
 // FoundTag is a text tag found in a document: its text, and its page and
@@ -257,7 +257,7 @@ func readPageText(fl *fontLoader, p srcPage) *pageText {
 		tm = tlm
 	}
 	show := func(op contentOp, elems []operand) {
-		if gs.font == nil || len(pt.glyphs) >= maxGlyphsPerPage {
+		if gs.font == nil || len(pt.glyphs) >= maxGlyphsPerPage || len(pt.shows) >= maxGlyphsPerPage {
 			return
 		}
 		so := showOp{op: op, font: gs.font}

@@ -367,6 +367,7 @@ func parseToUnicode(data []byte) map[uint32]string {
 		return nil
 	}
 	out := map[uint32]string{}
+	work := 0 // entries written, overwrites included: bounds hostile maps
 	codeOf := func(b []byte) uint32 {
 		var v uint32
 		for _, c := range b[:min(len(b), 4)] {
@@ -377,21 +378,23 @@ func parseToUnicode(data []byte) map[uint32]string {
 	eachOp(data, func(op contentOp) bool {
 		switch op.name {
 		case "endbfchar":
-			for i := 0; i+1 < len(op.args); i += 2 {
+			for i := 0; i+1 < len(op.args) && work < maxToUnicodeEntries; i += 2 {
 				if op.args[i].kind == opdString && op.args[i+1].kind == opdString {
 					out[codeOf(op.args[i].str)] = utf16Text(op.args[i+1].str)
+					work++
 				}
 			}
 		case "endbfrange":
-			for i := 0; i+2 < len(op.args) && len(out) < maxToUnicodeEntries; i += 3 {
+			for i := 0; i+2 < len(op.args) && work < maxToUnicodeEntries; i += 3 {
 				lo, hi, dst := op.args[i], op.args[i+1], op.args[i+2]
 				if lo.kind != opdString || hi.kind != opdString {
 					continue
 				}
 				a, b := codeOf(lo.str), codeOf(hi.str)
-				if b < a || b-a > maxToUnicodeEntries {
+				if b < a || b-a >= uint32(maxToUnicodeEntries-work) {
 					continue
 				}
+				work += int(b-a) + 1
 				switch dst.kind {
 				case opdString:
 					base := []rune(utf16Text(dst.str))
@@ -412,7 +415,7 @@ func parseToUnicode(data []byte) map[uint32]string {
 				}
 			}
 		}
-		return len(out) < maxToUnicodeEntries
+		return work < maxToUnicodeEntries
 	})
 	return out
 }

@@ -20,9 +20,15 @@ const (
 	opdOther // dictionaries, booleans, null
 )
 
-// maxOperandDepth bounds the nesting of arrays and dictionaries the reader
-// follows.
-const maxOperandDepth = 32
+// Bounds of the reader: nesting of arrays and dictionaries, operands kept
+// for one operator (operators take at most six; CMap sections list up to a
+// hundred entries of three), elements kept in one array. What is beyond is
+// read and dropped, so memory stays proportional to what is kept.
+const (
+	maxOperandDepth = 32
+	maxOperands     = 1024
+	maxArrayLen     = 1 << 16
+)
 
 // operand is one operand of an operator.
 type operand struct {
@@ -98,6 +104,9 @@ func eachOp(data []byte, fn func(op contentOp) bool) {
 		c := l.data[l.pos]
 		if isDelim(c) || c == '+' || c == '-' || c == '.' || (c >= '0' && c <= '9') {
 			if o, ok := l.operand(0); ok {
+				if len(args) == maxOperands {
+					args = append(args[:0], args[maxOperands/2:]...)
+				}
 				args = append(args, o)
 			}
 			continue
@@ -110,7 +119,9 @@ func eachOp(data []byte, fn func(op contentOp) bool) {
 		kw := string(l.data[kwStart:l.pos])
 		switch kw {
 		case "true", "false", "null":
-			args = append(args, operand{kind: opdOther})
+			if len(args) < maxOperands {
+				args = append(args, operand{kind: opdOther})
+			}
 			continue
 		}
 		op := contentOp{name: kw, args: args, start: start, end: l.pos}
@@ -171,7 +182,7 @@ func (l *contentLexer) operand(depth int) (operand, bool) {
 				l.pos++
 				continue
 			}
-			if o, ok := l.element(depth + 1); ok {
+			if o, ok := l.element(depth + 1); ok && len(arr) < maxArrayLen {
 				arr = append(arr, o)
 			}
 		}
@@ -234,7 +245,10 @@ func (l *contentLexer) dict(depth int) {
 // parseNumber reads a PDF number leniently (as readers do: "1.2.3" and
 // "--5" are taken as far as they make sense, anything else is 0).
 func parseNumber(b []byte) float64 {
-	s := string(b)
+	// No real number is longer; the bound keeps the fallback below from
+	// growing with the square of a hostile token's length.
+	const maxNumberLen = 40
+	s := string(b[:min(len(b), maxNumberLen)])
 	for len(s) > 1 && (s[0] == '+' || s[0] == '-') && (s[1] == '+' || s[1] == '-') {
 		s = s[1:]
 	}

@@ -311,3 +311,32 @@ func FuzzScanContent(f *testing.F) {
 		}
 	})
 }
+
+// Hostile content is read in time and memory proportional to its size:
+// long number tokens, endless operands, huge arrays, CMaps that rewrite
+// the same codes over and over.
+func TestScanTextTagsHostileContent(t *testing.T) {
+	const tag = "[sig|req|signer1]"
+	t.Run("a number token of 300,000 characters", func(t *testing.T) {
+		pdf := textPDF(strings.Repeat("1.", 150_000)+" 0 Tc BT /F1 12 Tf 72 700 Td ("+tag+") Tj ET", "")
+		require.Len(t, scan(t, pdf), 1)
+	})
+	t.Run("a million operands without an operator", func(t *testing.T) {
+		pdf := textPDF(strings.Repeat("1 ", 1_000_000)+"BT /F1 12 Tf 72 700 Td ("+tag+") Tj ET", "")
+		require.Len(t, scan(t, pdf), 1)
+	})
+	t.Run("a TJ array of a million elements", func(t *testing.T) {
+		pdf := textPDF("BT /F1 12 Tf 72 700 Td [("+tag+")"+strings.Repeat(" 0", 1_000_000)+"] TJ ET", "")
+		require.Len(t, scan(t, pdf), 1)
+	})
+	t.Run("a ToUnicode map of ranges that cover every code again and again", func(t *testing.T) {
+		b := &pdfBuild{}
+		hostile := strings.Repeat("<0000> <FFFF> <0041>\n", 5000)
+		cmap := b.stream("", "begincmap 1 beginbfrange <0020> <007E> <0020> endbfrange 5000 beginbfrange "+hostile+"endbfrange endcmap")
+		f := b.add(fmt.Sprintf("<</Type/Font/Subtype/Type1/BaseFont/Helvetica/ToUnicode %d 0 R>>", cmap))
+		_, cat := buildPages(b, []testPage{{content: "BT /F1 12 Tf 72 700 Td (" + tag + ") Tj ET", fonts: map[string]int{"F1": f}}}, "")
+		tags := scan(t, b.bytes(cat))
+		require.Len(t, tags, 1)
+		assert.Equal(t, tag, tags[0].Text)
+	})
+}
