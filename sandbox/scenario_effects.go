@@ -78,25 +78,13 @@ func scenarioCallHook(c *call) (v any, err error, handled bool) {
 	}
 	var answer *apierr.Error
 	var latency time.Duration
+	// gone applies to calls on a signature request only.
+	onRequest := strings.Contains(routePathOf(c), "{signature_request_id}")
 	uerr := c.update(func(tx *state.Txn) error {
-		for _, row := range rulesFor(tx, effects...) {
-			spec := ruleSpec(row)
-			if spec == nil || !sub.matches(spec.Match) {
-				continue
-			}
-			if row.Effect == scenario.EffectGone && !strings.Contains(routePathOf(c), "{signature_request_id}") {
-				continue
-			}
-			upd, fire := step(row, spec, tx.Now())
-			if upd == nil {
-				continue
-			}
-			if err := state.Put(tx, state.TableScenarioRules, upd); err != nil {
-				return err
-			}
-			if !fire {
-				continue
-			}
+		rows := slices.DeleteFunc(rulesFor(tx, effects...), func(r *state.ScenarioRule) bool {
+			return r.Effect == scenario.EffectGone && !onRequest
+		})
+		return fireRules(tx, rows, sub, tx.Now(), func(row *state.ScenarioRule, spec *scenario.Rule) (bool, error) {
 			switch row.Effect {
 			case scenario.EffectLatency:
 				d, _ := scenario.ParseDuration(spec.Latency)
@@ -106,11 +94,8 @@ func scenarioCallHook(c *call) (v any, err error, handled bool) {
 			case scenario.EffectGone:
 				answer = apierr.Gone()
 			}
-			if answer != nil {
-				return nil
-			}
-		}
-		return nil
+			return answer != nil, nil
+		})
 	})
 	if uerr != nil {
 		c.w.Logger().Warn("scenario rules: counters not updated", "err", uerr)
@@ -171,25 +156,11 @@ func scenarioTemplateMarks(c *call, v any, err error) {
 	sub := callSubject(c)
 	sub.objectIDs = append(sub.objectIDs, id)
 	uerr := c.update(func(tx *state.Txn) error {
-		for _, row := range rulesFor(tx, scenario.EffectFailTemplate) {
-			spec := ruleSpec(row)
-			if spec == nil || !sub.matches(spec.Match) {
-				continue
-			}
-			upd, fire := step(row, spec, tx.Now())
-			if upd == nil {
-				continue
-			}
-			if err := state.Put(tx, state.TableScenarioRules, upd); err != nil {
-				return err
-			}
-			if fire {
-				msg := spec.FailTemplate.Message
-				return state.Put(tx, state.TableScenarioMarks, &state.ScenarioMark{
-					ID: state.ScenarioMarkID(markFailTemplate, id), Kind: markFailTemplate, ObjectID: id, Rule: row.ID, Message: msg})
-			}
-		}
-		return nil
+		return fireRules(tx, rulesFor(tx, scenario.EffectFailTemplate), sub, tx.Now(), func(row *state.ScenarioRule, spec *scenario.Rule) (bool, error) {
+			msg := spec.FailTemplate.Message
+			return true, state.Put(tx, state.TableScenarioMarks, &state.ScenarioMark{
+				ID: state.ScenarioMarkID(markFailTemplate, id), Kind: markFailTemplate, ObjectID: id, Rule: row.ID, Message: msg})
+		})
 	})
 	if uerr != nil {
 		c.w.Logger().Warn("scenario rules: template mark not stored", "err", uerr)
@@ -280,28 +251,14 @@ func scenarioProcessFault(s *Sandbox, w *world.World, tx *state.Txn, req *state.
 	sort.SliceStable(rows, func(i, j int) bool {
 		return rows[i].Effect == scenario.EffectFailFile && rows[j].Effect != scenario.EffectFailFile
 	})
-	for _, row := range rows {
-		spec := ruleSpec(row)
-		if spec == nil || !sub.matches(spec.Match) {
-			continue
-		}
-		upd, fire := step(row, spec, tx.Now())
-		if upd == nil {
-			continue
-		}
-		if err := state.Put(tx, state.TableScenarioRules, upd); err != nil {
-			w.Logger().Warn("scenario rules: counter not updated", "err", err)
-			continue
-		}
-		if !fire {
-			continue
-		}
+	err := fireRules(tx, rows, sub, tx.Now(), func(row *state.ScenarioRule, spec *scenario.Rule) (bool, error) {
 		switch row.Effect {
 		case scenario.EffectFailFile:
-			if msg := spec.FailFile.Message; msg != "" {
-				return msg
+			fail = spec.FailFile.Message
+			if fail == "" {
+				fail = defaultFileError
 			}
-			return defaultFileError
+			return true, nil
 		case scenario.EffectBounce, scenario.EffectSignerAction:
 			glob := ""
 			if spec.Match != nil {
@@ -311,8 +268,12 @@ func scenarioProcessFault(s *Sandbox, w *world.World, tx *state.Txn, req *state.
 				w.Logger().Warn("scenario rules: effect not scheduled", "rule", row.ID, "err", err)
 			}
 		}
+		return false, nil
+	})
+	if err != nil {
+		w.Logger().Warn("scenario rules: counter not updated", "err", err)
 	}
-	return ""
+	return fail
 }
 
 // scenarioCallbackFault makes delivery attempts fail while a callback rule
@@ -331,29 +292,15 @@ func scenarioCallbackFault(s *Sandbox, w *world.World, a CallbackAttempt) (fault
 		sub.account = acct.Email
 	}
 	err := w.Store.Update(func(tx *state.Txn) error {
-		for _, row := range rulesFor(tx, scenario.EffectCallback) {
-			spec := ruleSpec(row)
-			if spec == nil || !sub.matches(spec.Match) {
-				continue
+		return fireRules(tx, rulesFor(tx, scenario.EffectCallback), sub, a.DueAt, func(row *state.ScenarioRule, spec *scenario.Rule) (bool, error) {
+			reason = "scenario rule " + row.ID + ": the receiver is unreachable"
+			fault = FaultUnreachable
+			if spec.Callback.Fault == "reject" {
+				reason = "scenario rule " + row.ID + ": the receiver's answer counts as a failure"
+				fault = FaultRejectAnswer
 			}
-			upd, fire := step(row, spec, a.DueAt)
-			if upd == nil {
-				continue
-			}
-			if err := state.Put(tx, state.TableScenarioRules, upd); err != nil {
-				return err
-			}
-			if fire {
-				reason = "scenario rule " + row.ID + ": the receiver is unreachable"
-				fault = FaultUnreachable
-				if spec.Callback.Fault == "reject" {
-					reason = "scenario rule " + row.ID + ": the receiver's answer counts as a failure"
-					fault = FaultRejectAnswer
-				}
-				return nil
-			}
-		}
-		return nil
+			return true, nil
+		})
 	})
 	if err != nil {
 		w.Logger().Warn("scenario rules: callback counters not updated", "err", err)

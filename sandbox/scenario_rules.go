@@ -163,6 +163,35 @@ func step(row *state.ScenarioRule, spec *scenario.Rule, now time.Time) (*state.S
 	return c, fire
 }
 
+// fireRules runs the rules of rows that match sub at world time now, in
+// order: each match is counted (step, stored) and fire runs for the rules
+// whose turn it is; fire answers done to stop after its rule. A counter
+// that cannot be stored stops the run with its error. Every rule effect
+// (calls, templates, processing, callbacks) goes through here.
+func fireRules(tx *state.Txn, rows []*state.ScenarioRule, sub *subject, now time.Time,
+	fire func(row *state.ScenarioRule, spec *scenario.Rule) (done bool, err error)) error {
+	for _, row := range rows {
+		spec := ruleSpec(row)
+		if spec == nil || !sub.matches(spec.Match) {
+			continue
+		}
+		upd, due := step(row, spec, now)
+		if upd == nil {
+			continue
+		}
+		if err := state.Put(tx, state.TableScenarioRules, upd); err != nil {
+			return err
+		}
+		if !due {
+			continue
+		}
+		if done, err := fire(row, spec); done || err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // rulesFor lists the world's rules with one of the effects.
 func rulesFor(tx *state.Txn, effects ...string) []*state.ScenarioRule {
 	rows, err := state.ScenarioRules(tx)
