@@ -252,3 +252,29 @@ func TestTextTagsEmbeddedAndEdit(t *testing.T) {
 	require.Len(t, fields, 1)
 	assert.Equal(t, "1", fields[0].(map[string]any)["signer"])
 }
+
+// What documents carry is part of the world's state: exported before
+// processing and imported elsewhere, a request with a malformed tag still
+// ends in error_text_tag, and the state reads back the same.
+func TestTextTagsSurviveExport(t *testing.T) {
+	srv := newServer(t)
+	bad := ttRequestID(ttSend(t, srv, ttTwoSigners(), ttPDFFile("a.pdf", filestest.MakePDF(filestest.Letter("[sig|req|signer7]")))))
+	good := ttRequestID(ttSend(t, srv, ttTwoSigners(), ttTxt("b.txt", "[sig|req|signer1] [text|noreq|signer2||n]")))
+	body := ttTemplateBody()
+	body["use_preexisting_fields"] = true
+	ttCreateTemplate(t, srv, body, ttPDFFile("form.pdf", ttFormPDF()))
+
+	exported := srv.Do(http.MethodGet, "/_sandbox/state", nil)
+	require.Equal(t, http.StatusOK, exported.Status)
+	other := newServer(t)
+	r := other.Do(http.MethodPut, "/_sandbox/state", exported.Body)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	again := other.Do(http.MethodGet, "/_sandbox/state", nil)
+	var a, b map[string]any
+	require.NoError(t, jsonUnmarshal(exported.Body, &a))
+	require.NoError(t, jsonUnmarshal(again.Body, &b))
+	assert.Equal(t, a["tables"], b["tables"])
+
+	assert.Equal(t, []string{"error_text_tag", "error_text_tag"}, srStatuses(ttProcessed(t, other, bad)))
+	assert.Equal(t, []string{"awaiting_signature", "awaiting_signature"}, srStatuses(ttProcessed(t, other, good)))
+}
