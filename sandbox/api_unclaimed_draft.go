@@ -67,6 +67,7 @@ func unclaimedDraftCreate(c *call, kind draftKind) (any, error) {
 			if e := bindTemplateUse(c, spec, use, p.tb, stored, true); e != nil {
 				return e
 			}
+			spec.addAppendedTagFields(len(stored)) // texttags.go
 			d.TemplateIDs = append([]string(nil), p.tb.TemplateIDs...)
 			d.Roles = roleNamesOf(use)
 			d.CCRoles = append([]string(nil), use.CCRoles...)

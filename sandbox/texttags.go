@@ -114,37 +114,46 @@ func (spec *sigreqSpec) addDocumentFields(c *call, docs []pendingDocument, usePr
 		spec.FieldGroups = append(spec.FieldGroups, groups...)
 	}
 	if o.textTags {
-		added = append(added, requestTagFields(docs, fc, taken)...)
+		stored := make([]*state.Document, len(docs))
+		for i := range docs {
+			stored[i] = &docs[i].doc
+		}
+		added = append(added, requestTagFields(stored, 0, fc, taken, false)...)
 	}
 	spec.FormFields = append(spec.FormFields, added...)
 	bindCustomFieldTypes(spec.CustomFields, added)
 }
 
-// requestTagFields turns the documents' text tags into request fields.
-// A malformed tag is recorded on its document (TextTagError) and then no
-// tag becomes a field: the request fails processing.
-func requestTagFields(docs []pendingDocument, fc fieldCheck, taken map[string]bool) []state.FormField {
+// requestTagFields turns the text tags of documents (the request's
+// documents from index first on) into request fields. A malformed tag is
+// recorded on its document (TextTagError) and then no tag becomes a field:
+// the request fails processing. skipOtherSigners ignores tags for signers
+// the request does not have instead of refusing them.
+func requestTagFields(docs []*state.Document, first int, fc fieldCheck, taken map[string]bool, skipOtherSigners bool) []state.FormField {
 	var out []state.FormField
 	failed := false
 	ids := newTagIDs(taken)
-	for i := range docs {
-		d := &docs[i]
-		for k, ft := range d.doc.TextTags {
-			if d.doc.TextTagError != "" {
+	for n, d := range docs {
+		i := first + n
+		for k, ft := range d.TextTags {
+			if d.TextTagError != "" {
 				break
 			}
 			t, err := files.ParseTextTag(ft.Text)
 			if err != nil {
-				d.doc.TextTagError = tagProblem(ft, strings.TrimPrefix(err.Error(), "invalid text tag "+ft.Text+": "))
+				d.TextTagError = tagProblem(ft, strings.TrimPrefix(err.Error(), "invalid text tag "+ft.Text+": "))
 				continue
 			}
 			if t.Signer > fc.slots {
-				d.doc.TextTagError = tagProblem(ft, fmt.Sprintf("signer%d is not a signer of this request (it has %d)", t.Signer, fc.slots))
+				if skipOtherSigners {
+					continue
+				}
+				d.TextTagError = tagProblem(ft, fmt.Sprintf("signer%d is not a signer of this request (it has %d)", t.Signer, fc.slots))
 				continue
 			}
 			id, msg := ids.take(t.ID, i, k)
 			if msg != "" {
-				d.doc.TextTagError = tagProblem(ft, msg)
+				d.TextTagError = tagProblem(ft, msg)
 				continue
 			}
 			signer := signerSender
@@ -154,17 +163,54 @@ func requestTagFields(docs []pendingDocument, fc fieldCheck, taken map[string]bo
 			pf := parsedField{path: "text tag " + ft.Text, doc: i, f: tagSubField(t, ft, i, id, signer)}
 			fields, e := checkFormFields([]parsedField{pf}, fc)
 			if e != nil {
-				d.doc.TextTagError = tagProblem(ft, strings.TrimPrefix(e.Msg, pf.path+" "))
+				d.TextTagError = tagProblem(ft, strings.TrimPrefix(e.Msg, pf.path+" "))
 				continue
 			}
 			out = append(out, fields...)
 		}
-		failed = failed || d.doc.TextTagError != ""
+		failed = failed || d.TextTagError != ""
 	}
 	if failed {
 		return nil
 	}
 	return out
+}
+
+// scanAppendedFiles is the hook of unclaimed_draft/create_embedded_with_template
+// before its transaction: the files given with the templates are parsed for
+// text tags (the official description says so; the operation has no
+// use_text_tags).
+func scanAppendedFiles(docs []pendingDocument) {
+	scanDocuments(docs, docFieldOptions{textTags: true})
+}
+
+// addAppendedTagFields is its hook once the templates are bound: the text
+// tags of the last appended documents (after the templates' own) become
+// fields of the signers in the templates' role order; tags for signers the
+// templates do not have are ignored, as the official description says.
+func (spec *sigreqSpec) addAppendedTagFields(appended int) {
+	first := len(spec.Documents) - appended
+	if appended <= 0 || first < 0 {
+		return
+	}
+	fc := fieldCheck{slots: len(spec.Signers), docs: len(spec.Documents)}
+	for _, sg := range spec.Signers {
+		fc.slots = max(fc.slots, sg.Slot+1)
+	}
+	for _, d := range spec.Documents {
+		fc.pages = append(fc.pages, d.PageCount())
+	}
+	taken := map[string]bool{}
+	for _, f := range spec.FormFields {
+		taken[f.APIID] = true
+	}
+	docs := make([]*state.Document, appended)
+	for i := range docs {
+		docs[i] = &spec.Documents[first+i]
+	}
+	fields := requestTagFields(docs, first, fc, taken, true)
+	spec.FormFields = append(spec.FormFields, fields...)
+	bindCustomFieldTypes(spec.CustomFields, fields)
 }
 
 // tagProblem words a malformed tag for the document's TextTagError (the

@@ -132,3 +132,47 @@ func TestTextTagsDraft(t *testing.T) {
 	r = sendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/unclaimed_draft/create", body, ttPDFFile("a.pdf", ttFormPDF()))
 	srErr(t, r, http.StatusBadRequest, "bad_request", "use_preexisting_fields")
 }
+
+// unclaimed_draft/create_embedded_with_template parses the files given
+// with the templates for text tags (it has no use_text_tags); tags for
+// signers the templates do not have are ignored.
+func TestTextTagsDraftWithTemplateFiles(t *testing.T) {
+	srv := newServer(t)
+	tid := tplReady(t, srv)
+	body := map[string]any{
+		"client_id":               srClientID,
+		"template_ids":            []string{tid},
+		"requester_email_address": "requester@example.com",
+		"signers": []map[string]any{
+			{"role": "Client", "name": "Carla", "email_address": "carla@example.com"},
+			{"role": "Witness", "name": "Will", "email_address": "will@example.com"},
+		},
+		"ccs":       []map[string]any{{"role": "Manager", "email_address": "manager@example.com"}},
+		"test_mode": true,
+	}
+	draft := func(text string) string {
+		t.Helper()
+		r := sendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/unclaimed_draft/create_embedded_with_template", body,
+			ttPDFFile("extra.pdf", filestest.MakePDF(filestest.Page{Width: 1200, Height: 792, Text: text})))
+		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+		id := r.Map()["unclaimed_draft"].(map[string]any)["signature_request_id"].(string)
+		srv.ClaimDraft(id, nil)
+		return id
+	}
+
+	id := draft("[sig|req|signer2||wit_extra] [text|req|signer5]")
+	sr := ttProcessed(t, srv, id)
+	assert.Equal(t, []string{"awaiting_signature", "awaiting_signature"}, srStatuses(sr))
+	var extra []map[string]any
+	for _, f := range ttStoredRequest(t, srv, id)["form_fields"].([]any) {
+		if m := f.(map[string]any); m["document_index"].(float64) == 1 {
+			extra = append(extra, m)
+		}
+	}
+	require.Len(t, extra, 1, "the tag for signer5 is ignored")
+	assert.Equal(t, "wit_extra", extra[0]["api_id"])
+	assert.Equal(t, "1", extra[0]["signer"], "signer2 is the second role, Witness")
+
+	id = draft("[bogus|req|signer1]")
+	assert.Equal(t, []string{"error_text_tag", "error_text_tag"}, srStatuses(ttProcessed(t, srv, id)))
+}

@@ -147,6 +147,7 @@ func planDraft(c *call, kind draftKind) (*draftPlan, error) {
 			if p.pending, e = collectOrErr(c, &b); e != nil {
 				return nil, e
 			}
+			scanAppendedFiles(p.pending) // texttags.go
 		}
 		return p, nil
 	}
