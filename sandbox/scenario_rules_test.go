@@ -141,11 +141,11 @@ rules:
 // the call), and the rule's counter shows it applied.
 func TestRuleLatency(t *testing.T) {
 	srv := scServer(t)
-	doc := "name: slow\nrules:\n  - {match: {operation: accountGet}, latency: 300ms}\n"
+	doc := "name: slow\nrules:\n  - {match: {operation: accountGet}, latency: 1s}\n"
 	mustLoad(t, srv, srv.APIKey, doc)
 	start := time.Now()
 	assert.Equal(t, http.StatusOK, srv.Do(http.MethodGet, "/v3/account", nil).Status)
-	assert.Less(t, time.Since(start), 250*time.Millisecond, "a fake clock does not block")
+	assert.Less(t, time.Since(start), 900*time.Millisecond, "a fake clock does not block")
 	assert.Equal(t, 1, scenariosOf(t, srv, srv.APIKey).Scenarios[0].Rules[0].Fired)
 
 	r := srv.DoAs("", http.MethodPost, sandbox.ControlPrefix+"/worlds", map[string]any{"clock": "real"})
@@ -154,7 +154,7 @@ func TestRuleLatency(t *testing.T) {
 	mustLoad(t, srv, key, doc)
 	start = time.Now()
 	assert.Equal(t, http.StatusOK, srv.DoAs(key, http.MethodGet, "/v3/account", nil).Status)
-	assert.GreaterOrEqual(t, time.Since(start), 250*time.Millisecond, "a real clock waits")
+	assert.GreaterOrEqual(t, time.Since(start), time.Second, "a real clock waits")
 }
 
 func TestRulesStayInTheirWorld(t *testing.T) {
