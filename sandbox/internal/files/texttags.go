@@ -28,6 +28,7 @@ package files
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -172,12 +173,12 @@ func ParseTextTag(s string) (TextTag, error) {
 		if t.Validation == "custom_regex" {
 			return bad("the validation type custom_regex cannot be used in a text tag (it needs validation_custom_regex)")
 		}
-		if !contains(TextTagValidationTypes, t.Validation) {
+		if !slices.Contains(TextTagValidationTypes, t.Validation) {
 			return bad("unknown validation type %q (use one of %s)", t.Validation, strings.Join(TextTagValidationTypes, ", "))
 		}
 	}
 	if t.AutoFill != "" {
-		if !contains(TextTagAutoFillTypes, t.AutoFill) {
+		if !slices.Contains(TextTagAutoFillTypes, t.AutoFill) {
 			return bad("unknown auto-fill type %q (use one of %s)", t.AutoFill, strings.Join(TextTagAutoFillTypes, ", "))
 		}
 		if t.Type != "text" {
@@ -185,13 +186,4 @@ func ParseTextTag(s string) (TextTag, error) {
 		}
 	}
 	return t, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
