@@ -15,7 +15,7 @@ package files
 // a tag must be drawn in one run of characters on one line (a tag broken
 // across lines, or drawn out of reading order, is not found); character
 // boxes take the font's ascent and descent as 0.8 and 0.2 of the font
-// size.
+// size; vertical writing (Identity-V) is read as if it were horizontal.
 
 import (
 	"fmt"
