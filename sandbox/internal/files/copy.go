@@ -70,22 +70,8 @@ var pageKeysRewritten = map[string]bool{
 // on top of the page (stamps, markings), which needs the sandbox's fonts.
 func (c *copier) page(p srcPage, n int, overlay []byte) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "<</Type/Page/Parent %d 0 R", c.w.pagesID)
-	writeBox(&b, "MediaBox", p.media)
-	if p.crop != nil {
-		writeBox(&b, "CropBox", *p.crop)
-	}
-	if p.rotate != 0 {
-		fmt.Fprintf(&b, "/Rotate %d", p.rotate)
-	}
-	for _, k := range sortedKeys(p.dict) {
-		if pageKeysRewritten[k] {
-			continue
-		}
-		b.WriteString("/" + types.EncodeName(k) + " ")
-		if err := c.serialize(&b, p.dict[k], 1); err != nil {
-			return err
-		}
+	if err := c.pageEntries(&b, p); err != nil {
+		return err
 	}
 	if overlay == nil {
 		if p.resources != nil {
@@ -109,7 +95,35 @@ func (c *copier) page(p srcPage, n int, overlay []byte) error {
 		}
 	}
 	b.WriteString(">>")
-	c.w.object(n, b.String())
+	return c.finishPage(n, b.String())
+}
+
+// pageEntries starts a page dictionary: type, parent, boxes, rotation and
+// every source entry the copier does not rewrite itself.
+func (c *copier) pageEntries(b *strings.Builder, p srcPage) error {
+	fmt.Fprintf(b, "<</Type/Page/Parent %d 0 R", c.w.pagesID)
+	writeBox(b, "MediaBox", p.media)
+	if p.crop != nil {
+		writeBox(b, "CropBox", *p.crop)
+	}
+	if p.rotate != 0 {
+		fmt.Fprintf(b, "/Rotate %d", p.rotate)
+	}
+	for _, k := range sortedKeys(p.dict) {
+		if pageKeysRewritten[k] {
+			continue
+		}
+		b.WriteString("/" + types.EncodeName(k) + " ")
+		if err := c.serialize(b, p.dict[k], 1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// finishPage writes a complete page dictionary as object n.
+func (c *copier) finishPage(n int, dict string) error {
+	c.w.object(n, dict)
 	c.w.pages = append(c.w.pages, n)
 	return c.flush()
 }

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
-	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 )
 
 // without returns the page's content with the hidden glyphs removed.
@@ -110,22 +109,8 @@ func writeWithContents(ctx *model.Context, pages []srcPage, contents map[int][]b
 // content stream (the page's other entries are copied as page does).
 func (c *copier) pageWithContent(p srcPage, n int, content []byte) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "<</Type/Page/Parent %d 0 R", c.w.pagesID)
-	writeBox(&b, "MediaBox", p.media)
-	if p.crop != nil {
-		writeBox(&b, "CropBox", *p.crop)
-	}
-	if p.rotate != 0 {
-		fmt.Fprintf(&b, "/Rotate %d", p.rotate)
-	}
-	for _, k := range sortedKeys(p.dict) {
-		if pageKeysRewritten[k] {
-			continue
-		}
-		b.WriteString("/" + types.EncodeName(k) + " ")
-		if err := c.serialize(&b, p.dict[k], 1); err != nil {
-			return err
-		}
+	if err := c.pageEntries(&b, p); err != nil {
+		return err
 	}
 	if p.resources != nil {
 		b.WriteString("/Resources ")
@@ -134,7 +119,5 @@ func (c *copier) pageWithContent(p srcPage, n int, content []byte) error {
 		}
 	}
 	fmt.Fprintf(&b, "/Contents %d 0 R>>", c.w.contentStream(content))
-	c.w.object(n, b.String())
-	c.w.pages = append(c.w.pages, n)
-	return c.flush()
+	return c.finishPage(n, b.String())
 }
