@@ -41,13 +41,13 @@ func loadScenario(t *testing.T, srv *sandboxtest.Server, key, doc string) *sandb
 	return srv.DoAs(key, http.MethodPost, sandbox.ControlPrefix+"/scenarios?source=test.yaml", doc)
 }
 
-// scServer is a test server with the scenario hooks installed. Servers
-// that answer injected faults skip the conformance check (an injected 503
-// is outside the statuses the official description lists).
+// scServer is a test server with the scenario hooks installed. Its answers
+// are checked against the official description except injected 5xx ones
+// (an injected 503 is outside the statuses the description lists).
 func scServer(t *testing.T, opts ...sandbox.Option) *sandboxtest.Server {
 	t.Helper()
 	sandbox.ScenarioHooksInstalled()
-	return sandboxtest.NewServer(t, opts...)
+	return newCheckedServer(t, true, opts...)
 }
 
 func mustLoad(t *testing.T, srv *sandboxtest.Server, key, doc string) {
