@@ -58,6 +58,12 @@ func sigreqCreate(c *call, op sigreqOp) (any, error) {
 	if e != nil {
 		return nil, e
 	}
+	if op.template && !op.embedded {
+		// send_with_template and edit_with_template have is_eid too (the
+		// bulk and draft operations that share sigreqSpecOf do not); it
+		// is checked once the roles are bound.
+		spec.IsEID = b.IsEID
+	}
 	if e := checkClientID(c.read(), c.account, spec.ClientID, op.embedded, spec.TestMode); e != nil {
 		return nil, e
 	}
@@ -82,7 +88,8 @@ func sigreqCreate(c *call, op sigreqOp) (any, error) {
 		if e := spec.addFields(&b, fields, pending); e != nil {
 			return nil, e
 		}
-		spec.addDocumentFields(c, pending, false) // text tags (texttags.go)
+		spec.addDocumentFields(c, pending, false)       // text tags (texttags.go)
+		warnFieldPlacement(c, spec.FormFields, pending) // sigreq_placement.go
 		spec.CustomFields = dropUnusedCustomFields(c, spec.CustomFields, spec.FormFields, spec.UseTextTags)
 		warnLongMergeValues(c, spec.CustomFields, spec.FormFields)
 	}
@@ -99,6 +106,9 @@ func sigreqCreate(c *call, op sigreqOp) (any, error) {
 		}
 		if op.template {
 			if e := bindTemplate(c, tx, spec, tb, stored); e != nil {
+				return e
+			}
+			if e := checkEID(spec); e != nil { // sigreq_eid.go
 				return e
 			}
 		} else {
@@ -207,6 +217,9 @@ func (c *call) sigreqSpecOf(b *sigreqBody, op sigreqOp) (*sigreqSpec, *apierr.Er
 		spec.SigningRedirectURL = b.SigningRedirectURL
 		if !op.template {
 			spec.IsEID = b.IsEID
+			if e := checkEID(spec); e != nil { // sigreq_eid.go
+				return nil, e
+			}
 		}
 	}
 	return spec, nil

@@ -2,8 +2,8 @@ package sandbox
 
 // The hooks through which rules act: before API calls (respond, latency,
 // gone), after template-creating calls (fail_template marks), while a
-// request is processed (fail_file, bounce, signer_action) and before
-// callback delivery attempts.
+// request is processed (fail_file, fail_processing, bounce, signer_action)
+// and before callback delivery attempts.
 
 import (
 	"encoding/json"
@@ -237,26 +237,38 @@ func requestSubject(tx *state.Txn, req *state.SignatureRequest) *subject {
 // defaultFileError is the message of an injected file failure.
 const defaultFileError = "The file could not be converted."
 
-// scenarioProcessFault runs while a request is processed: a fail_file rule
-// fails its files; bounce and signer_action rules schedule their effect
-// for the matching signers.
-func scenarioProcessFault(s *Sandbox, w *world.World, tx *state.Txn, req *state.SignatureRequest) (fail string) {
+// scenarioProcessFault runs while a request is processed: a fail_file or
+// fail_processing rule fails it (sigreq_failures.go); bounce and
+// signer_action rules schedule their effect for the matching signers.
+func scenarioProcessFault(s *Sandbox, w *world.World, tx *state.Txn, req *state.SignatureRequest) (fail *processFailure) {
 	defer guard(w, "process")
-	rows := rulesFor(tx, scenario.EffectFailFile, scenario.EffectBounce, scenario.EffectSignerAction)
+	rows := rulesFor(tx, scenario.EffectFailFile, scenario.EffectFailProcessing, scenario.EffectBounce, scenario.EffectSignerAction)
 	if len(rows) == 0 {
-		return ""
+		return nil
 	}
 	sub := requestSubject(tx, req)
-	// A failure first: a request whose files fail is never sent.
-	sort.SliceStable(rows, func(i, j int) bool {
-		return rows[i].Effect == scenario.EffectFailFile && rows[j].Effect != scenario.EffectFailFile
-	})
+	// A failure first: a request that fails is never sent.
+	failure := func(r *state.ScenarioRule) bool {
+		return r.Effect == scenario.EffectFailFile || r.Effect == scenario.EffectFailProcessing
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return failure(rows[i]) && !failure(rows[j]) })
 	err := fireRules(tx, rows, sub, tx.Now(), func(row *state.ScenarioRule, spec *scenario.Rule) (bool, error) {
 		switch row.Effect {
 		case scenario.EffectFailFile:
-			fail = spec.FailFile.Message
-			if fail == "" {
-				fail = defaultFileError
+			fail = &processFailure{StatusCode: state.SigErrorFile, Message: spec.FailFile.Message}
+			if fail.Message == "" {
+				fail.Message = defaultFileError
+			}
+			return true, nil
+		case scenario.EffectFailProcessing:
+			fail = &processFailure{StatusCode: spec.FailProcessing.StatusCode, Message: spec.FailProcessing.Message}
+			if fail.StatusCode == state.SigErrorInvalidEmail && spec.Match != nil && spec.Match.Signer != "" {
+				// The address at fault is the matching signers'.
+				for _, sg := range req.Signatures {
+					if scenario.Glob(spec.Match.Signer, sg.Email) {
+						fail.SignatureIDs = append(fail.SignatureIDs, sg.ID)
+					}
+				}
 			}
 			return true, nil
 		case scenario.EffectBounce, scenario.EffectSignerAction:

@@ -138,7 +138,8 @@ func (pl *seedPlan) moveRequest(tx *state.Txn, rp *seedRequestPlan, id string) e
 	switch st {
 	case "processing":
 		return nil
-	case "error_file":
+	case state.SigErrorFile, state.SigErrorUnknown, state.SigErrorInvalidEmail, state.SigErrorComponentPosition, state.SigErrorTextTag:
+		// Processing ends in that failure (sigreq_failures.go).
 		if err := state.CancelJobs(tx, id, jobSigreqProcess); err != nil {
 			return err
 		}
@@ -146,11 +147,7 @@ func (pl *seedPlan) moveRequest(tx *state.Txn, rp *seedRequestPlan, id string) e
 		if err != nil {
 			return err
 		}
-		msg := rp.spec.Message
-		if msg == "" {
-			msg = "The file could not be converted."
-		}
-		return pl.s.applyOutcome(tx, tProcess(req, msg, tx.Unix()))
+		return pl.s.applyOutcome(tx, tFail(req, processFailure{StatusCode: st, Message: rp.spec.Message}, tx.Unix()))
 	}
 	if err := pl.runJobsNow(tx, id, jobSigreqProcess); err != nil {
 		return err

@@ -112,11 +112,11 @@ func TestProcessingFaults(t *testing.T) {
 		spec.Documents = []state.Document{{Name: "broken.pdf", Error: "the file is not a PDF"}}
 	})
 	prevFault := sigreqProcessFault
-	sigreqProcessFault = func(_ *Sandbox, _ *world.World, _ *state.Txn, req *state.SignatureRequest) string {
+	sigreqProcessFault = func(_ *Sandbox, _ *world.World, _ *state.Txn, req *state.SignatureRequest) *processFailure {
 		if req.Title == "Faulty" {
-			return "injected conversion failure"
+			return &processFailure{StatusCode: state.SigErrorFile, Message: "injected conversion failure"}
 		}
-		return ""
+		return nil
 	}
 	t.Cleanup(func() { sigreqProcessFault = prevFault })
 	faulty := sigreqTestCreate(t, s, func(spec *sigreqSpec) { spec.Title = "Faulty" })

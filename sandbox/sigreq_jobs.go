@@ -21,10 +21,11 @@ type sigreqJobArgs struct {
 	Generation int `json:"generation"`
 }
 
-// sigreqProcessFault lets scenario rules fail a request's files while it is
-// processed: a non-empty answer is the error message, and the request ends
-// in error_file with a file_error event. Nil means no rule.
-var sigreqProcessFault func(s *Sandbox, w *world.World, tx *state.Txn, req *state.SignatureRequest) string
+// sigreqProcessFault lets scenario rules fail a request while it is
+// processed: a failure (fail_file, fail_processing) ends it in error with
+// the failure's status code and event (sigreq_failures.go). A nil hook or
+// answer means no rule.
+var sigreqProcessFault func(s *Sandbox, w *world.World, tx *state.Txn, req *state.SignatureRequest) *processFailure
 
 func init() {
 	registerJob(jobSigreqProcess, runSigreqProcess)
@@ -69,18 +70,26 @@ func jobRequest(tx *state.Txn, job *state.Job) *state.SignatureRequest {
 	return req
 }
 
-// runSigreqProcess ends processing: sent, held or file error.
+// runSigreqProcess ends processing: sent, held, or in error. Failures in
+// the order the service meets them: one a scenario injects, a document
+// that cannot be read (error_file), invalid text tags (error_text_tag), a
+// field outside its page (error_component_position).
 func runSigreqProcess(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) error {
 	req := jobRequest(tx, job)
 	if req == nil || req.Phase != state.PhaseProcessing {
 		return nil
 	}
-	fail := ""
+	now := tx.Unix()
 	if sigreqProcessFault != nil {
-		fail = sigreqProcessFault(s, w, tx, req)
+		if f := sigreqProcessFault(s, w, tx, req); f != nil {
+			return s.applyOutcome(tx, tFail(req, *f, now))
+		}
 	}
-	if o := tTextTagError(req, fail, tx.Unix()); o != nil { // texttags.go
+	if o := tTextTagError(req, "", now); o != nil { // texttags.go
 		return s.applyOutcome(tx, o)
 	}
-	return s.applyOutcome(tx, tProcess(req, fail, tx.Unix()))
+	if o := tPlacementError(req, now); o != nil { // sigreq_placement.go
+		return s.applyOutcome(tx, o)
+	}
+	return s.applyOutcome(tx, tProcess(req, "", now))
 }

@@ -191,13 +191,7 @@ func tProcess(req *state.SignatureRequest, fail string, now int64) *outcome {
 		}
 	}
 	if fail != "" {
-		r.Phase, r.Error = state.PhaseError, fail
-		for i := range r.Signatures {
-			r.Signatures[i].Status, r.Signatures[i].Error = state.SigErrorFile, fail
-		}
-		o.audit(now, "", "file error", fail)
-		o.event(evFileError, "", fail)
-		return o
+		return tFail(req, processFailure{StatusCode: state.SigErrorFile, Message: fail}, now) // sigreq_failures.go
 	}
 	if r.Hold {
 		r.Phase = state.PhaseOnHold

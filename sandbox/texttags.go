@@ -293,13 +293,5 @@ func tTextTagError(req *state.SignatureRequest, fail string, now int64) *outcome
 	if msg == "" {
 		return nil
 	}
-	o := begin(req)
-	r := o.Req
-	r.Phase, r.Error = state.PhaseError, msg
-	for i := range r.Signatures {
-		r.Signatures[i].Status, r.Signatures[i].Error = state.SigErrorTextTag, msg
-	}
-	o.audit(now, "", "text tag error", msg)
-	o.event(evRequestInvalid, "", msg)
-	return o
+	return tFail(req, processFailure{StatusCode: state.SigErrorTextTag, Message: msg}, now) // sigreq_failures.go
 }

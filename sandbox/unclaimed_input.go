@@ -175,6 +175,7 @@ func planDraft(c *call, kind draftKind) (*draftPlan, error) {
 	e = spec.addFields(&b, p.fields, p.pending)
 	if e == nil {
 		spec.addDocumentFields(c, p.pending, p.x.UsePreexistingFields) // texttags.go
+		warnFieldPlacement(c, spec.FormFields, p.pending)              // sigreq_placement.go
 	}
 	spec.Signers = given
 	if e != nil {

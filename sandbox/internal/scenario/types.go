@@ -114,7 +114,9 @@ type SeedRequest struct {
 	// Templates names seeded templates by ref (with_template operations).
 	Templates []string `yaml:"templates,omitempty" json:"templates,omitempty"`
 	// State is processing, sent (default), completed, declined, canceled,
-	// expired or error_file.
+	// expired, or an error state (ProcessingStatusCodes: error_file,
+	// error_unknown, error_invalid_email, error_component_position,
+	// error_text_tag).
 	State   string       `yaml:"state,omitempty" json:"state,omitempty"`
 	Message string       `yaml:"message,omitempty" json:"message,omitempty"`
 	Actions []SeedAction `yaml:"actions,omitempty" json:"actions,omitempty"`
@@ -139,16 +141,18 @@ type Rule struct {
 	Match *Match `yaml:"match,omitempty" json:"match,omitempty"`
 
 	// Effects (exactly one).
-	Respond      *Respond         `yaml:"respond,omitempty" json:"respond,omitempty"`
-	Latency      string           `yaml:"latency,omitempty" json:"latency,omitempty"`
-	Gone         bool             `yaml:"gone,omitempty" json:"gone,omitempty"`
-	FailTemplate *Failure         `yaml:"fail_template,omitempty" json:"fail_template,omitempty"`
-	FailFile     *Failure         `yaml:"fail_file,omitempty" json:"fail_file,omitempty"`
-	Bounce       *Delay           `yaml:"bounce,omitempty" json:"bounce,omitempty"`
-	SignerAction *SignerAction    `yaml:"signer_action,omitempty" json:"signer_action,omitempty"`
-	Callback     *CallbackFault   `yaml:"callback,omitempty" json:"callback,omitempty"`
-	ExhaustQuota *ExhaustQuota    `yaml:"exhaust_quota,omitempty" json:"exhaust_quota,omitempty"`
-	RateLimit    *RateLimitEffect `yaml:"rate_limit,omitempty" json:"rate_limit,omitempty"`
+	Respond      *Respond `yaml:"respond,omitempty" json:"respond,omitempty"`
+	Latency      string   `yaml:"latency,omitempty" json:"latency,omitempty"`
+	Gone         bool     `yaml:"gone,omitempty" json:"gone,omitempty"`
+	FailTemplate *Failure `yaml:"fail_template,omitempty" json:"fail_template,omitempty"`
+	FailFile     *Failure `yaml:"fail_file,omitempty" json:"fail_file,omitempty"`
+	// FailProcessing generalizes FailFile to every signature error status.
+	FailProcessing *ProcessingFailure `yaml:"fail_processing,omitempty" json:"fail_processing,omitempty"`
+	Bounce         *Delay             `yaml:"bounce,omitempty" json:"bounce,omitempty"`
+	SignerAction   *SignerAction      `yaml:"signer_action,omitempty" json:"signer_action,omitempty"`
+	Callback       *CallbackFault     `yaml:"callback,omitempty" json:"callback,omitempty"`
+	ExhaustQuota   *ExhaustQuota      `yaml:"exhaust_quota,omitempty" json:"exhaust_quota,omitempty"`
+	RateLimit      *RateLimitEffect   `yaml:"rate_limit,omitempty" json:"rate_limit,omitempty"`
 
 	// Times caps how often the rule fires; After skips the first matches;
 	// Window limits it to a span of world time.
@@ -192,6 +196,19 @@ type Respond struct {
 type Failure struct {
 	Message string `yaml:"message,omitempty" json:"message,omitempty"`
 }
+
+// ProcessingFailure ends a signature request's processing in error: its
+// signatures get StatusCode (one of ProcessingStatusCodes) and the event of
+// that status is emitted (file_error, unknown_error or
+// signature_request_invalid). With error_invalid_email and a match.signer
+// condition, only the matching signers' signatures get the status.
+type ProcessingFailure struct {
+	StatusCode string `yaml:"status_code" json:"status_code"`
+	Message    string `yaml:"message,omitempty" json:"message,omitempty"`
+}
+
+// ProcessingStatusCodes are the status codes fail_processing may give.
+var ProcessingStatusCodes = []string{"error_file", "error_unknown", "error_invalid_email", "error_component_position", "error_text_tag"}
 
 // Delay is an effect that happens some world time after its trigger.
 type Delay struct {

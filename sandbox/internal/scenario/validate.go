@@ -36,11 +36,13 @@ const (
 	EffectGone         = "gone"
 	EffectFailTemplate = "fail_template"
 	EffectFailFile     = "fail_file"
-	EffectBounce       = "bounce"
-	EffectSignerAction = "signer_action"
-	EffectCallback     = "callback"
-	EffectExhaustQuota = "exhaust_quota"
-	EffectRateLimit    = "rate_limit"
+	// EffectFailProcessing is fail_file for every signature error status.
+	EffectFailProcessing = "fail_processing"
+	EffectBounce         = "bounce"
+	EffectSignerAction   = "signer_action"
+	EffectCallback       = "callback"
+	EffectExhaustQuota   = "exhaust_quota"
+	EffectRateLimit      = "rate_limit"
 )
 
 // SeedRequestOperations are the operations a seeded request may be made
@@ -50,8 +52,8 @@ var SeedRequestOperations = []string{
 	"signatureRequestSendWithTemplate", "signatureRequestCreateEmbeddedWithTemplate",
 }
 
-// Seeded request states.
-var seedRequestStates = []string{"processing", "sent", "completed", "declined", "canceled", "expired", "error_file"}
+// Seeded request states: the error states are ProcessingStatusCodes.
+var seedRequestStates = append([]string{"processing", "sent", "completed", "declined", "canceled", "expired"}, ProcessingStatusCodes...)
 
 func contains(list []string, s string) bool {
 	for _, x := range list {
@@ -235,10 +237,11 @@ func (v *validator) seed(s *Seed) {
 		if !contains(seedRequestStates, state) {
 			v.add(at(p, "state"), "state is one of %s", strings.Join(seedRequestStates, ", "))
 		}
-		if r.Message != "" && state != "error_file" && state != "declined" {
-			v.add(at(p, "message"), "message is the error of error_file or the reason of declined, not used by %s", state)
+		failed := contains(ProcessingStatusCodes, state)
+		if r.Message != "" && !failed && state != "declined" {
+			v.add(at(p, "message"), "message is the error of an error state or the reason of declined, not used by %s", state)
 		}
-		if len(r.Actions) > 0 && (state == "processing" || state == "error_file") {
+		if len(r.Actions) > 0 && (state == "processing" || failed) {
 			v.add(at(p, "actions"), "a request in state %s was never sent, so no signer can act on it", state)
 		}
 		for j, a := range r.Actions {

@@ -33,6 +33,7 @@ func (r *Rule) effects() []string {
 	add(r.Gone, EffectGone)
 	add(r.FailTemplate != nil, EffectFailTemplate)
 	add(r.FailFile != nil, EffectFailFile)
+	add(r.FailProcessing != nil, EffectFailProcessing)
 	add(r.Bounce != nil, EffectBounce)
 	add(r.SignerAction != nil, EffectSignerAction)
 	add(r.Callback != nil, EffectCallback)
@@ -50,9 +51,10 @@ var matchKeysOf = map[string][]string{
 	// after a template-creating call succeeded
 	EffectFailTemplate: {"operation", "method", "path", "fields", "object_id", "account"},
 	// while a signature request is processed
-	EffectFailFile:     {"fields", "signer", "object_id", "account"},
-	EffectBounce:       {"fields", "signer", "object_id", "account"},
-	EffectSignerAction: {"fields", "signer", "object_id", "account"},
+	EffectFailFile:       {"fields", "signer", "object_id", "account"},
+	EffectFailProcessing: {"fields", "signer", "object_id", "account"},
+	EffectBounce:         {"fields", "signer", "object_id", "account"},
+	EffectSignerAction:   {"fields", "signer", "object_id", "account"},
 	// before a callback delivery attempt
 	EffectCallback: {"event", "object_id", "account"},
 	// applied once, when the scenario loads
@@ -79,7 +81,7 @@ func (v *validator) rule(r *Rule, p []any) {
 	effects := r.effects()
 	switch len(effects) {
 	case 0:
-		v.add(p, "a rule needs one effect: respond, latency, gone, fail_template, fail_file, bounce, signer_action, callback, exhaust_quota or rate_limit")
+		v.add(p, "a rule needs one effect: respond, latency, gone, fail_template, fail_file, fail_processing, bounce, signer_action, callback, exhaust_quota or rate_limit")
 		return
 	case 1:
 	default:
@@ -128,6 +130,13 @@ func (v *validator) rule(r *Rule, p []any) {
 						strings.Join(TemplateOperations, ", "), op)
 				}
 			}
+		}
+	case EffectFailProcessing:
+		switch code := r.FailProcessing.StatusCode; {
+		case code == "":
+			v.add(at(p, "fail_processing", "status_code"), "status_code is required: one of %s", strings.Join(ProcessingStatusCodes, ", "))
+		case !contains(ProcessingStatusCodes, code):
+			v.add(at(p, "fail_processing", "status_code"), "unknown status_code %q (one of %s)", code, strings.Join(ProcessingStatusCodes, ", "))
 		}
 	case EffectBounce:
 		if r.Bounce.After != "" {

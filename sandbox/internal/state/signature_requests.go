@@ -51,7 +51,9 @@ const (
 	SigErrorFile         = "error_file"
 	SigErrorUnknown      = "error_unknown"
 	SigErrorInvalidEmail = "error_invalid_email"
-	SigSuccess           = "success"
+	// SigErrorComponentPosition: a form field lies outside its page.
+	SigErrorComponentPosition = "error_component_position"
+	SigSuccess                = "success"
 )
 
 // SignatureRequest is a stored signature request with everything needed to

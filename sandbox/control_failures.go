@@ -1,0 +1,85 @@
+package sandbox
+
+// A control call that makes a signature request fail as the real service's
+// processing can (sigreq_failures.go), for integrators who want to test
+// their error paths without writing a scenario rule:
+//
+//	POST /_sandbox/signature_requests/{signature_request_id}/fail
+//	{"status_code": "error_unknown", "message": "...", "signature_id": "..."}
+//
+// status_code is one of error_file, error_unknown, error_invalid_email,
+// error_component_position, error_text_tag; message defaults to a message
+// for that status; signature_id (error_invalid_email only) names the signer
+// whose address is at fault, every signer otherwise. It acts on a request
+// that is processing, or sent with nobody having signed or declined yet (a
+// failure found while its e-mails go out); 410 once canceled, 409 later.
+// It answers the request as GET shows it to its requester.
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+func init() {
+	control(http.MethodPost, "/signature_requests/{signature_request_id}/fail", controlFailRequest)
+}
+
+type failRequestBody struct {
+	StatusCode  string `json:"status_code"`
+	Message     string `json:"message"`
+	SignatureID string `json:"signature_id"`
+}
+
+func controlFailRequest(c *call) (any, error) {
+	var b failRequestBody
+	if err := c.bindStrict(&b); err != nil {
+		return nil, err
+	}
+	f, e := checkFailRequest(b)
+	if e != nil {
+		return nil, e
+	}
+	return controlRequest(c, func(tx *state.Txn) (*state.SignatureRequest, error) {
+		id := c.param("signature_request_id")
+		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, id)
+		if err != nil {
+			return nil, apierr.NotFoundf("No signature request %s in this world.", id)
+		}
+		if e := failBlocked(req); e != nil {
+			return nil, e
+		}
+		if b.SignatureID != "" {
+			if req.Signature(b.SignatureID) == nil {
+				return nil, apierr.NotFoundf("No signature %s on this signature request.", b.SignatureID).WithPath("signature_id")
+			}
+			f.SignatureIDs = []string{b.SignatureID}
+		}
+		o := tFail(req, f, tx.Unix())
+		if err := c.s.applyOutcome(tx, o); err != nil {
+			return nil, err
+		}
+		// A request failed while processing is not processed again.
+		if err := state.CancelJobs(tx, req.ID, jobSigreqProcess); err != nil {
+			return nil, err
+		}
+		return o.Req, nil
+	})
+}
+
+// checkFailRequest validates the body of the fail call.
+func checkFailRequest(b failRequestBody) (processFailure, *apierr.Error) {
+	code := strings.TrimSpace(b.StatusCode)
+	switch {
+	case code == "":
+		return processFailure{}, apierr.Missing("status_code")
+	case !slices.Contains(failureStatusCodes, code):
+		return processFailure{}, apierr.Badf("status_code", "status_code is one of %s, not %q.", strings.Join(failureStatusCodes, ", "), code)
+	case b.SignatureID != "" && code != state.SigErrorInvalidEmail:
+		return processFailure{}, apierr.Badf("signature_id", "signature_id names the signer whose address is at fault: it goes with error_invalid_email only.")
+	}
+	return processFailure{StatusCode: code, Message: b.Message}, nil
+}

@@ -1,0 +1,120 @@
+package sandbox
+
+// Where form fields lie on their pages, measured against the page sizes the
+// documents subsystem found (state.Document.Pages, points as displayed,
+// fields placed from the page's top-left corner as the stamps are drawn).
+//
+// The official vocabulary has two answers to a misplaced field, and the
+// sandbox gives each the case it names:
+//
+//   - the form_fields_placement warning ("Form fields must be placed
+//     within the document.") on the create or edit call, for every field
+//     that is not wholly inside its page: the call succeeds, because the
+//     service can still draw a field that only runs over an edge;
+//   - the error_component_position status ("invalid form field placement")
+//     with the signature_request_invalid event at the end of processing,
+//     for a field that lies entirely outside its page: there is nothing on
+//     the page for the signer to fill in, so the request cannot be sent.
+//
+// A page number beyond a document's pages stays the synchronous 400 of the
+// field checks (sigreq_fields.go). A field without page is on the first page.
+
+import (
+	"fmt"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+// fieldPlace is where a field lies relative to its page.
+type fieldPlace int
+
+const (
+	placeInside  fieldPlace = iota
+	placeUnknown            // the page or its size is not known
+	placePartly             // it runs over an edge
+	placeOutside            // no part of it is on the page
+)
+
+// fieldPlacement places a field on its document's page.
+func fieldPlacement(f state.FormField, docs []state.Document) (fieldPlace, state.Page) {
+	if f.DocumentIndex < 0 || f.DocumentIndex >= len(docs) {
+		return placeUnknown, state.Page{}
+	}
+	pages := docs[f.DocumentIndex].Pages
+	page := fieldPage(f)
+	if page < 1 || page > len(pages) {
+		return placeUnknown, state.Page{}
+	}
+	p := pages[page-1]
+	if p.Width <= 0 || p.Height <= 0 {
+		return placeUnknown, p
+	}
+	x, y := float64(f.X), float64(f.Y)
+	right, bottom := x+float64(f.Width), y+float64(f.Height)
+	switch {
+	case x >= p.Width || y >= p.Height || right <= 0 || bottom <= 0:
+		return placeOutside, p
+	case x < 0 || y < 0 || right > p.Width || bottom > p.Height:
+		return placePartly, p
+	}
+	return placeInside, p
+}
+
+// fieldPage is the page a field is on (1 when it names none).
+func fieldPage(f state.FormField) int {
+	if f.Page != nil {
+		return *f.Page
+	}
+	return 1
+}
+
+// misplacedField describes the first field whose placement is at least
+// worse (placePartly or placeOutside); "" when there is none.
+func misplacedField(fields []state.FormField, docs []state.Document, worse fieldPlace) string {
+	for _, f := range fields {
+		where, p := fieldPlacement(f, docs)
+		if where < worse || where == placeUnknown {
+			continue
+		}
+		how := "extends beyond"
+		if where == placeOutside {
+			how = "lies outside"
+		}
+		return fmt.Sprintf("Form field %q (document %d, page %d, x %d, y %d, %d x %d) %s its page (%g x %g).",
+			f.APIID, f.DocumentIndex, fieldPage(f), f.X, f.Y, f.Width, f.Height, how, p.Width, p.Height)
+	}
+	return ""
+}
+
+// warnFieldPlacement gives the official form_fields_placement warning on a
+// create or edit call when a field is not wholly inside its page.
+func warnFieldPlacement(c *call, fields []state.FormField, pending []pendingDocument) {
+	docs := make([]state.Document, len(pending))
+	for i, d := range pending {
+		docs[i] = d.doc
+	}
+	if msg := misplacedField(fields, docs, placePartly); msg != "" {
+		c.warn("form_fields_placement", "Form fields must be placed within the document. "+msg)
+	}
+}
+
+// tPlacementError ends the processing of a request that has a field
+// entirely outside its page: every signature in error_component_position
+// and signature_request_invalid. It answers nil (tProcess decides) when the
+// request is not processing, when a document cannot be read (error_file
+// comes first), or when every field is on its page.
+func tPlacementError(req *state.SignatureRequest, now int64) *outcome {
+	if req.Phase != state.PhaseProcessing {
+		return nil
+	}
+	for _, d := range req.Documents {
+		if d.Error != "" {
+			return nil
+		}
+	}
+	msg := misplacedField(req.FormFields, req.Documents, placeOutside)
+	if msg == "" {
+		return nil
+	}
+	return tFail(req, processFailure{StatusCode: state.SigErrorComponentPosition, Message: msg}, now)
+}
