@@ -237,8 +237,9 @@ func TestGroupedSigners(t *testing.T) {
 	assert.Equal(t, true, got["is_complete"])
 }
 
-// TestEditAndResend: edit keeps the id, replaces the signers, consumes the
-// quota again and processes again; it is refused once someone signed.
+// TestEditAndResend: edit keeps the id, replaces the signers (those left
+// out get signature_request_signer_removed), consumes the quota again and
+// processes again; it is refused once someone signed.
 func TestEditAndResend(t *testing.T) {
 	srv := newServer(t)
 	body := srTwoSigners()
@@ -262,7 +263,9 @@ func TestEditAndResend(t *testing.T) {
 	assert.NotEqual(t, srSigID(sr, 0), srSigID(got, 0))
 	assert.Equal(t, before-1, quota(), "edit deducts quota")
 	srv.Advance(2 * time.Second)
-	assert.Equal(t, []string{"signature_request_sent", "signature_request_sent"}, srEvents(srv, id))
+	// Jack and Jill are no longer signers: the edit removed them.
+	assert.Equal(t, []string{"signature_request_sent", "signature_request_signer_removed", "signature_request_signer_removed",
+		"signature_request_sent"}, srEvents(srv, id))
 	assert.Len(t, srv.Emails("to", "joan@example.com"), 1)
 
 	srErr(t, srMultipart(t, srv, srv.APIKey, http.MethodPut, "/v3/signature_request/edit_embedded/"+id, body, srFile{Name: "v3.pdf", Data: srPDF(1)}),

@@ -136,7 +136,32 @@ func (s *Sandbox) replaceSignatureRequest(tx *state.Txn, old *state.SignatureReq
 	if err := grantAccess(tx, req, old); err != nil {
 		return nil, err
 	}
+	for _, sg := range removedSigners(old, req) {
+		ev := sigEvent{Type: evRequestSignerRemoved, SignatureID: sg.ID,
+			Message: sg.Email + " was removed from the signature request when it was edited."}
+		if err := s.emitForRequest(tx, req, ev); err != nil {
+			return nil, err
+		}
+	}
 	return req, scheduleProcessing(tx, req)
+}
+
+// removedSigners are the signers of the old version of an edited request
+// whose e-mail address no signer of the new version has: the edit removed
+// them (signature_request_signer_removed, related_signature_id their old
+// signature id). Signers kept get new signature ids but are not removed.
+func removedSigners(old, req *state.SignatureRequest) []state.Signature {
+	kept := map[string]bool{}
+	for _, sg := range req.Signatures {
+		kept[state.EmailKey(sg.Email)] = true
+	}
+	var out []state.Signature
+	for _, sg := range old.Signatures {
+		if sg.Email != "" && !kept[state.EmailKey(sg.Email)] {
+			out = append(out, sg)
+		}
+	}
+	return out
 }
 
 // fillFromSpec copies a spec into a new request row.
