@@ -100,3 +100,27 @@ func decodeRow(def TableDef, raw json.RawMessage) (any, error) {
 	}
 	return ptr.Interface(), nil
 }
+
+// DecodeRow decodes one exported row of a table into its registered type
+// (a pointer), as Import does: unknown fields refused, numbers exact.
+func DecodeRow(table string, raw []byte) (any, error) {
+	def, ok := tableDef(table)
+	if !ok {
+		return nil, fmt.Errorf("unknown table %q", table)
+	}
+	return decodeRow(def, raw)
+}
+
+// Rows lists every row of a table in id order, as stored (rows are shared:
+// never modify them).
+func Rows(tx *Txn, table string) ([]any, error) {
+	it, err := tx.Txn.Get(table, IndexID)
+	if err != nil {
+		return nil, fmt.Errorf("state: rows of %s: %w", table, err)
+	}
+	var out []any
+	for r := it.Next(); r != nil; r = it.Next() {
+		out = append(out, r)
+	}
+	return out, nil
+}
