@@ -334,3 +334,24 @@ func TestEIDIncomplete(t *testing.T) {
 	})
 	srErr(t, r, http.StatusBadRequest, "bad_request", "is_eid")
 }
+
+// TestDocumentStatusReportShowsFailures: a request whose processing failed
+// with an unknown error is an error in the document status report, as
+// file errors and invalid requests are.
+func TestDocumentStatusReportShowsFailures(t *testing.T) {
+	srv := newServer(t)
+	sr := srSend(t, srv, srTwoSigners())
+	id := sr["signature_request_id"].(string)
+	srv.FailRequest(id, "error_unknown", "")
+	srv.Advance(time.Minute)
+	r := srv.Do(http.MethodPost, "/v3/report/create", map[string]any{
+		"start_date": "01/01/2025", "end_date": "01/02/2025", "report_type": []string{"document_status"}})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	srv.Advance(time.Minute)
+	mails := orgEmails(t, srv, "kind=report")
+	require.Len(t, mails, 1)
+	status, rows := fetchCSV(t, mails[0]["link"].(string))
+	require.Equal(t, http.StatusOK, status)
+	require.Len(t, rows, 2)
+	assert.Equal(t, []string{id, "Error", "unknown_error"}, []string{rows[1][0], rows[1][3], rows[1][4]})
+}

@@ -143,6 +143,7 @@ var documentStatusLabels = map[string]string{
 	evRequestExpired:   "Expired",
 	evRequestDestroyed: "Removed",
 	evFileError:        "Error",
+	evUnknownError:     "Error",
 	evRequestInvalid:   "Error",
 }
 

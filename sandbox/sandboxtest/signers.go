@@ -50,7 +50,8 @@ func (s *Server) Bounce(signatureID string) map[string]any {
 }
 
 // SignerAction runs a signer action ("view", "sign", "decline",
-// "reassign", "bounce") and returns the raw answer, whatever its status.
+// "reassign", "bounce", "eid_incomplete") and returns the raw answer,
+// whatever its status.
 func (s *Server) SignerAction(signatureID, action string, body any) *Response {
 	s.t.Helper()
 	if body == nil {
