@@ -145,9 +145,10 @@ func htmlPage(status int, d pageData) (any, error) {
 	return &rawResponse{status: status, contentType: "text/html; charset=utf-8", body: buf.Bytes()}, nil
 }
 
-// pageWorld finds the world of a page URL and makes it the call's world.
-func pageWorld(c *call) (*world.World, bool) {
-	w := c.s.world(c.param("world_id"))
+// pageWorld finds the world of a page URL that holds what the page is
+// about (page_worlds.go) and makes it the call's world.
+func pageWorld(c *call, holds func(tx *state.Txn) bool) (*world.World, bool) {
+	w := c.s.pageWorldFor(c.param("world_id"), holds)
 	if w == nil {
 		return nil, false
 	}
@@ -170,7 +171,7 @@ func signToken(c *call, tx *state.Txn) (*state.SignURL, *apierr.Error) {
 
 // signPage shows the signing page; opening it is a view by the signer.
 func signPage(c *call) (any, error) {
-	if _, ok := pageWorld(c); !ok {
+	if _, ok := pageWorld(c, holdsRow[state.SignURL](state.TableSignURLs, c.param("token"))); !ok {
 		return htmlPage(http.StatusNotFound, pageData{Title: "Not found", Error: "No such world."})
 	}
 	var d pageData
@@ -229,7 +230,7 @@ type signPageForm struct {
 
 // signPageAction signs or declines from the page's form.
 func signPageAction(c *call) (any, error) {
-	if _, ok := pageWorld(c); !ok {
+	if _, ok := pageWorld(c, holdsRow[state.SignURL](state.TableSignURLs, c.param("token"))); !ok {
 		return htmlPage(http.StatusNotFound, pageData{Title: "Not found", Error: "No such world."})
 	}
 	var f signPageForm
@@ -282,7 +283,7 @@ func signPageAction(c *call) (any, error) {
 // requestPage is a request's details page (details_url, signing_url):
 // its status and signers.
 func requestPage(c *call) (any, error) {
-	w, ok := pageWorld(c)
+	w, ok := pageWorld(c, holdsRow[state.SignatureRequest](state.TableSignatureRequests, c.param("signature_request_id")))
 	if !ok {
 		return htmlPage(http.StatusNotFound, pageData{Title: "Not found", Error: "No such world."})
 	}

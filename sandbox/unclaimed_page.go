@@ -102,7 +102,11 @@ func claimNotFound(msg string) (any, error) {
 
 // pageDraft finds the world and the draft of a claim URL.
 func pageDraft(c *call) (*state.UnclaimedDraft, bool) {
-	if _, ok := pageWorld(c); !ok {
+	holds := func(tx *state.Txn) bool {
+		_, err := state.DraftByToken(tx, c.param("token"))
+		return err == nil
+	}
+	if _, ok := pageWorld(c, holds); !ok {
 		return nil, false
 	}
 	d, err := state.DraftByToken(c.read(), c.param("token"))
