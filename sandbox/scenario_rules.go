@@ -9,8 +9,10 @@ package sandbox
 //     the new template to fail when its preparation job runs
 //     (templateFailureHook turns template_created into template_error);
 //   - while a signature request is processed (sigreqProcessFault): fail
-//     its files (error_file / file_error), or schedule an e-mail bounce or
-//     a signer action after a delay (scenario_jobs.go);
+//     it (fail_file: error_file / file_error; fail_processing: any
+//     signature error status and its event, sigreq_failures.go), or
+//     schedule an e-mail bounce or a signer action after a delay
+//     (scenario_jobs.go);
 //   - before every callback delivery attempt (callbackFault).
 //
 // A rule's counters (matched, fired) change in a write transaction of the
