@@ -355,3 +355,19 @@ func TestDocumentStatusReportShowsFailures(t *testing.T) {
 	require.Len(t, rows, 2)
 	assert.Equal(t, []string{id, "Error", "unknown_error"}, []string{rows[1][0], rows[1][3], rows[1][4]})
 }
+
+// TestTemplateFieldPlacement: a template field entirely outside its page
+// ends preparation in template_error (each request made from the template
+// would otherwise end in error_component_position).
+func TestTemplateFieldPlacement(t *testing.T) {
+	srv := newServer(t)
+	body := bkTemplateBody()
+	body["form_fields_per_document"] = []map[string]any{
+		{"document_index": 0, "api_id": "client_sig", "name": "Signature", "type": "signature", "x": 700, "y": 100, "width": 200, "height": 30, "required": true, "signer": 0, "page": 1},
+	}
+	id := tplCreate(t, srv, srv.APIKey, body, tplFile{Name: "letter.pdf", Data: srPDF(1)})
+	ok := bkTemplate(t, srv)
+	assert.Equal(t, []string{"template_error"}, srEvents(srv, id))
+	assert.Contains(t, evOnly(t, srv, id, "template_error").EventMessage, `"client_sig"`)
+	assert.Equal(t, []string{"template_created"}, srEvents(srv, ok))
+}

@@ -18,6 +18,8 @@ package sandbox
 //
 // A page number beyond a document's pages stays the synchronous 400 of the
 // field checks (sigreq_fields.go). A field without page is on the first page.
+// Templates follow the same rule at preparation: a field entirely outside
+// its page is a template_error.
 
 import (
 	"fmt"
@@ -117,4 +119,22 @@ func tPlacementError(req *state.SignatureRequest, now int64) *outcome {
 		return nil
 	}
 	return tFail(req, processFailure{StatusCode: state.SigErrorComponentPosition, Message: msg}, now)
+}
+
+// templateFieldPlacementProblem is the template counterpart of
+// tPlacementError: a template field entirely outside its page ends the
+// template's preparation in template_error (every request made from it
+// would otherwise end in error_component_position). "" when every field is
+// on its page.
+func templateFieldPlacementProblem(t *state.Template) string {
+	fields := make([]state.FormField, 0, len(t.Fields))
+	for _, f := range t.Fields {
+		ff := state.FormField{APIID: f.APIID, DocumentIndex: f.DocumentIndex, X: f.X, Y: f.Y, Width: f.Width, Height: f.Height}
+		if f.Page > 0 {
+			p := f.Page
+			ff.Page = &p
+		}
+		fields = append(fields, ff)
+	}
+	return misplacedField(fields, t.Documents, placeOutside)
 }

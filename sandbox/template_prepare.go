@@ -81,9 +81,10 @@ func runTemplatePrepare(s *Sandbox, w *world.World, tx *state.Txn, job *state.Jo
 }
 
 // templatePreparationProblem says why a template cannot be prepared ("" when
-// it can): a document that could not be fetched or read, or an overlay
-// whose files have fewer pages or another orientation than the files they
-// replace (measured on the PDFs' pages, in order across documents).
+// it can): a document that could not be fetched or read, a field that lies
+// entirely outside its page, or an overlay whose files have fewer pages or
+// another orientation than the files they replace (measured on the PDFs'
+// pages, in order across documents).
 func templatePreparationProblem(t *state.Template) string {
 	for i, d := range t.Documents {
 		if d.Error != "" {
@@ -95,6 +96,9 @@ func templatePreparationProblem(t *state.Template) string {
 		if d.TextTagError != "" { // texttags.go
 			return fmt.Sprintf("Document %d (%s): %s", i, d.Name, d.TextTagError)
 		}
+	}
+	if msg := templateFieldPlacementProblem(t); msg != "" { // sigreq_placement.go
+		return msg
 	}
 	if t.OverlayOf == "" {
 		return ""
