@@ -231,6 +231,8 @@ func checkDelivery(t *testing.T, d sandboxtest.Delivery, cause eventCause, now i
 	}
 	if len(cause.related) > 0 {
 		assert.Contains(t, cause.related, md["related_signature_id"], "related_signature_id of %s", typ)
+	} else {
+		assert.Nil(t, md["related_signature_id"], "%s is about no one signer", typ)
 	}
 	if cause.message != "" {
 		assert.Contains(t, md["event_message"], cause.message, "event_message of %s", typ)
