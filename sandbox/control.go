@@ -66,8 +66,15 @@ func (s *Sandbox) runControl(c *call, cr controlRoute) (any, error) {
 			c.w = s.defWorld
 		}
 	}
+	for _, start := range controlStartHooks {
+		start(c)
+	}
 	return cr.h(c)
 }
+
+// controlStartHooks see every control call whose world is known before its
+// handler runs (recording notes the world time the call started at).
+var controlStartHooks []func(c *call)
 
 // errControlNotFound answers unknown control objects.
 func errControlNotFound(what, id string) error {

@@ -75,6 +75,7 @@ func (wr *worldRecorder) Close() {
 func init() {
 	callHooks = append(callHooks, recordCallStart)
 	afterCallHooks = append(afterCallHooks, recordCall)
+	controlStartHooks = append(controlStartHooks, func(c *call) { _, _, _ = recordCallStart(c) })
 	afterControlHooks = append(afterControlHooks, recordControl)
 }
 
@@ -167,7 +168,9 @@ func writeRecording(path string, doc *scenario.Document) error {
 	return os.Rename(tmp, path)
 }
 
-// recordCallStart notes the world time at which an API call starts.
+// recordCallStart notes the world time at which an API or control call
+// starts: on a real clock, time that passed since the previous call becomes
+// an advance step in front of this one, so the replay sees the same times.
 func recordCallStart(c *call) (any, error, bool) {
 	if c.w == nil {
 		return nil, nil, false
@@ -183,7 +186,12 @@ func recordCall(c *call, v any, err error) {
 	if c.w == nil {
 		return
 	}
-	wr := recorderOf(c.w)
+	recorderOf(c.w).addCall(c, v, err)
+}
+
+// addCall records a call with the world time noted at its start (none for
+// calls whose world was only known inside the handler: public pages).
+func (wr *worldRecorder) addCall(c *call, v any, err error) {
 	b, hadStart := wr.before.LoadAndDelete(c)
 	rec := wr.active()
 	if rec == nil {
@@ -204,16 +212,13 @@ func recordControl(c *call, v any, err error) {
 	if c.w == nil {
 		return
 	}
+	wr := recorderOf(c.w)
 	p := strings.TrimPrefix(c.r.URL.Path, ControlPrefix)
 	if strings.HasPrefix(p, "/record") || (p == "/state" && c.r.Method == http.MethodPut) {
+		wr.before.Delete(c)
 		return
 	}
-	wr := recorderOf(c.w)
-	rec := wr.active()
-	if rec == nil {
-		return
-	}
-	wr.add(rec, exchangeOf(c, v, err), c.r.Host)
+	wr.addCall(c, v, err)
 }
 
 func (wr *worldRecorder) add(rec *scenario.Recorder, ex scenario.Exchange, host string) {

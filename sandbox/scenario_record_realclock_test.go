@@ -1,0 +1,46 @@
+package sandbox_test
+
+import (
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox"
+)
+
+// wallClock is a clock the world treats as real (its time moves by
+// itself, it cannot be advanced through the control plane) but that the
+// test moves, so that "three seconds of wall time pass" takes no time.
+type wallClock struct{ clockwork.Clock }
+
+// A real-clock recording replays: time that passed by itself before a
+// control call (here a signer viewing the request three seconds after it
+// was sent) is recorded as an advance step in front of that call, as it is
+// for API calls, so the replay's answer carries the same timestamps.
+func TestRealClockRecordingOfControlCallsReplays(t *testing.T) {
+	fake := clockwork.NewFakeClockAt(time.Date(2025, time.March, 3, 9, 0, 0, 0, time.UTC))
+	path := filepath.Join(t.TempDir(), "wall.yaml")
+	srv := scServer(t, sandbox.WithClock(wallClock{fake}), sandbox.WithOfflineFiles(), sandbox.WithRecording(path))
+	_, sigs := scSend(t, srv, srv.APIKey, "Wall time", "a@example.com")
+	fake.Advance(3 * time.Second)
+	r := srv.Do(http.MethodPost, sandbox.ControlPrefix+"/signatures/"+sigs[0]+"/view", nil)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	fake.Advance(2 * time.Second)
+	r = srv.Do(http.MethodPost, sandbox.ControlPrefix+"/signatures/"+sigs[0]+"/sign", nil)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+
+	doc, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, 2, strings.Count(string(doc), "advance:"), "one advance before each control call that followed elapsed time")
+	assert.True(t, strings.Contains(string(doc), "to: \"2025-03-03T09:00:03Z\""), "the first advance moves to the view's time")
+	res := runDoc(t, "wall.yaml", doc)
+	assert.True(t, res.OK(), "%+v", res)
+	assert.Equal(t, 5, res.Steps)
+}
