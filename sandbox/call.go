@@ -110,9 +110,24 @@ func (c *call) jsonFromCurl() {
 	if err != nil || len(raw) > maxControlFormBytes {
 		return
 	}
-	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '{' && json.Valid(t) {
+	if isJSONObject(raw) {
 		c.r.Header.Set("Content-Type", "application/json")
 	}
+}
+
+// controlBodyIsJSON is the rule jsonFromCurl applies, for readers of
+// control-call bodies outside the sandbox's own handlers (the recording
+// proxy): a urlencoded body to a control path that is a JSON object is JSON.
+func controlBodyIsJSON(path, contentType string, body []byte) bool {
+	return strings.HasPrefix(path, ControlPrefix+"/") &&
+		strings.HasPrefix(contentType, "application/x-www-form-urlencoded") &&
+		len(body) <= maxControlFormBytes && isJSONObject(body)
+}
+
+// isJSONObject reports whether b (give or take white space) is a JSON object.
+func isJSONObject(b []byte) bool {
+	t := bytes.TrimSpace(b)
+	return len(t) > 0 && t[0] == '{' && json.Valid(t)
 }
 
 // maxControlFormBytes bounds a control call's form body read by jsonFromCurl.

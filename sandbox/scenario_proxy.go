@@ -106,7 +106,13 @@ func (p *RecordingProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		ContentType: resp.Header.Get("Content-Type"), Answer: answer, Before: before, After: after}
 	if len(body) > 0 {
 		req, _ := http.NewRequest(r.Method, r.URL.String(), bytes.NewReader(body))
-		req.Header.Set("Content-Type", r.Header.Get("Content-Type"))
+		ct := r.Header.Get("Content-Type")
+		if controlBodyIsJSON(r.URL.Path, ct, body) {
+			// The sandbox reads `curl -d '{...}'` to a control path as
+			// JSON; so must its recording, or the replay sends a form.
+			ct = "application/json"
+		}
+		req.Header.Set("Content-Type", ct)
 		if b, err := wire.ReadBody(req, wire.Limits{MaxBodyBytes: maxProxyBody, MaxDepth: 64, MaxParams: 100000}); err == nil {
 			if len(b.Tree) > 0 {
 				ex.Body = scenario.Normalize(b.Tree)
