@@ -2,7 +2,9 @@ package sandbox
 
 import (
 	"net/http"
+	"net/url"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
@@ -211,6 +213,12 @@ func controlOAuthAuthorize(c *call) (any, error) {
 	if req.ClientID == "" {
 		return nil, apierr.Missing("client_id")
 	}
+	// The token endpoint requires state (as the official
+	// OAuthTokenGenerateRequest does), so a code issued without one could
+	// never be exchanged: refuse it here, where the mistake is made.
+	if req.State == "" {
+		return nil, apierr.Missing("state")
+	}
 	var out oauthAuthorizeResponse
 	err := c.update(func(tx *state.Txn) error {
 		app, err := state.Get[state.APIApp](tx, state.TableAPIApps, req.ClientID)
@@ -245,7 +253,11 @@ func controlOAuthAuthorize(c *call) (any, error) {
 		}
 		out = oauthAuthorizeResponse{Code: code.Code, State: code.State, ExpiresAt: code.ExpiresAt}
 		if app.OAuth.CallbackURL != "" {
-			out.RedirectURL = app.OAuth.CallbackURL + "?code=" + code.Code + "&state=" + req.State
+			sep := "?"
+			if strings.Contains(app.OAuth.CallbackURL, "?") {
+				sep = "&"
+			}
+			out.RedirectURL = app.OAuth.CallbackURL + sep + "code=" + url.QueryEscape(code.Code) + "&state=" + url.QueryEscape(req.State)
 		}
 		return nil
 	})

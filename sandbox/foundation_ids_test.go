@@ -84,7 +84,7 @@ func TestTimestampsAreIntegerUnixSeconds(t *testing.T) {
 
 	keys := listKeys(t, srv, srv.APIKey)
 	assert.Equal(t, start.Unix(), keys[0].CreatedAt)
-	r = srv.Do(http.MethodPost, "/_sandbox/oauth/authorize", map[string]any{"client_id": fixtureClientID})
+	r = srv.Do(http.MethodPost, "/_sandbox/oauth/authorize", map[string]any{"client_id": fixtureClientID, "state": "s"})
 	exp := numbers(r.Body)["expires_at"]
 	assert.NotContains(t, string(exp), ".")
 	assert.NotContains(t, srv.Do(http.MethodGet, "/v3/account", nil).Header.Get("X-Ratelimit-Reset"), ".")

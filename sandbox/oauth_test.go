@@ -226,9 +226,15 @@ func TestOAuthTokenErrors(t *testing.T) {
 	// Control-plane authorize errors.
 	r = srv.Do(http.MethodPost, "/_sandbox/oauth/authorize", map[string]any{})
 	assert.Equal(t, http.StatusBadRequest, r.Status)
-	r = srv.Do(http.MethodPost, "/_sandbox/oauth/authorize", map[string]any{"client_id": "nope"})
+	// Without state the code could never be exchanged (the token endpoint
+	// requires it): authorize refuses it, naming the parameter.
+	r = srv.Do(http.MethodPost, "/_sandbox/oauth/authorize", map[string]any{"client_id": fixtureClientID})
+	assert.Equal(t, http.StatusBadRequest, r.Status)
+	_, _, p = errorOf(t, r.Body)
+	assert.Equal(t, "state", p)
+	r = srv.Do(http.MethodPost, "/_sandbox/oauth/authorize", map[string]any{"client_id": "nope", "state": "s"})
 	assert.Equal(t, http.StatusNotFound, r.Status)
-	r = srv.Do(http.MethodPost, "/_sandbox/oauth/authorize", map[string]any{"client_id": fixtureClientID, "email_address": "nobody@example.com"})
+	r = srv.Do(http.MethodPost, "/_sandbox/oauth/authorize", map[string]any{"client_id": fixtureClientID, "state": "s", "email_address": "nobody@example.com"})
 	assert.Equal(t, http.StatusNotFound, r.Status)
 	r = srv.Do(http.MethodPost, "/_sandbox/oauth/authorize", map[string]any{"client_id": fixtureClientID, "scope": "typo"})
 	assert.Equal(t, http.StatusBadRequest, r.Status, "unknown control parameters are refused")
@@ -296,4 +302,20 @@ func TestOAuthTokensStayInTheirWorld(t *testing.T) {
 	require.Equal(t, http.StatusOK, bearer(t, srv, tok.AccessToken, http.MethodPut, "/v3/account", `{"locale":"nl-NL"}`).Status)
 	assert.Equal(t, "nl-NL", srv.DoAs(w.APIKey, http.MethodGet, "/v3/account", nil).Map()["account"].(map[string]any)["locale"])
 	assert.Equal(t, "en-US", srv.Do(http.MethodGet, "/v3/account", nil).Map()["account"].(map[string]any)["locale"])
+}
+
+// The redirect URL carries the state as a query parameter, escaped, so that
+// an app reading its callback's query gets the state it sent back.
+func TestOAuthAuthorizeRedirectEscapesState(t *testing.T) {
+	srv := newServer(t)
+	var out struct {
+		Code        string `json:"code"`
+		RedirectURL string `json:"redirect_url"`
+	}
+	srv.Control(http.MethodPost, "/oauth/authorize", map[string]any{"client_id": fixtureClientID, "state": "a b&c=d"}, &out)
+	u, err := url.Parse(out.RedirectURL)
+	require.NoError(t, err)
+	assert.Equal(t, "a b&c=d", u.Query().Get("state"))
+	assert.Equal(t, out.Code, u.Query().Get("code"))
+	decodeToken(t, exchange(t, srv, "/oauth/token", out.Code, clientSecret(t, srv), "a b&c=d"))
 }
