@@ -189,6 +189,19 @@ func TestWithBaseURL(t *testing.T) {
 	assert.Equal(t, "https://sandbox.internal:8080", d.publicBase(req))
 }
 
+// A base URL that would make broken links is refused when the sandbox is
+// made, not discovered in the URLs it hands out.
+func TestWithBaseURLRefusesWhatMakesBrokenLinks(t *testing.T) {
+	for _, ok := range []string{"http://localhost:8080", "https://sign.example.com/", "https://example.com/sandbox", "http://[::1]:80"} {
+		optSandbox(t, WithBaseURL(ok))
+	}
+	for _, bad := range []string{"not a url", "sign.example.com", "/relative", "ftp://example.com", "https://", "http://:8080",
+		"https://example.com/?x=1", "https://example.com/#top", "https://user:pw@example.com", "http://exa mple.com"} {
+		_, err := New(WithBaseURL(bad))
+		assert.Error(t, err, bad)
+	}
+}
+
 func TestWithMiddlewareOrder(t *testing.T) {
 	var order []string
 	mw := func(name string) func(http.Handler) http.Handler {

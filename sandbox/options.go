@@ -1,10 +1,13 @@
 package sandbox
 
 import (
+	"fmt"
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/jonboulle/clockwork"
@@ -90,11 +93,41 @@ func WithAPIKey(key string) Option {
 	return func(cfg *config) error { cfg.apiKey = key; return nil }
 }
 
-// WithBaseURL sets the public base URL (scheme and host) used in the URLs the
-// sandbox hands out (sign URLs, file URLs). Without it the Host of each
-// request is used.
+// WithBaseURL sets the public base URL (scheme and host, and a path prefix
+// when a proxy serves the sandbox under one) used in the URLs the sandbox
+// hands out (sign URLs, file URLs). Without it the Host of each request is
+// used. A value CheckBaseURL refuses makes New fail.
 func WithBaseURL(u string) Option {
-	return func(cfg *config) error { cfg.baseURL = u; return nil }
+	return func(cfg *config) error {
+		if err := CheckBaseURL(u); err != nil {
+			return err
+		}
+		cfg.baseURL = u
+		return nil
+	}
+}
+
+// CheckBaseURL reports whether u can be the public base URL: an absolute
+// http or https URL with a host and neither query nor fragment (every URL
+// the sandbox hands out is the base followed by a path, so anything else
+// would make broken links).
+func CheckBaseURL(u string) error {
+	p, err := url.Parse(u)
+	switch {
+	case err != nil:
+		return fmt.Errorf("base URL %q: %v", u, err)
+	case p.Scheme != "http" && p.Scheme != "https":
+		return fmt.Errorf("base URL %q must be an absolute http or https URL, such as https://sandbox.example.com", u)
+	case p.Host == "" || p.Hostname() == "":
+		return fmt.Errorf("base URL %q has no host", u)
+	case p.User != nil:
+		return fmt.Errorf("base URL %q must not carry user information", u)
+	case p.RawQuery != "" || p.ForceQuery:
+		return fmt.Errorf("base URL %q must not have a query", u)
+	case p.Fragment != "" || strings.Contains(u, "#"):
+		return fmt.Errorf("base URL %q must not have a fragment", u)
+	}
+	return nil
 }
 
 // WithOfflineFiles makes every world substitute a generated placeholder

@@ -6,6 +6,8 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+
+	"github.com/signsandbox/signsandbox/sandbox"
 )
 
 // serveConfig is what the serve command runs with, from flags and the
@@ -61,6 +63,11 @@ func parseServeConfig(args []string, getenv func(string) string, out io.Writer) 
 	}
 	if c.Clock != "real" && c.Clock != "fake" {
 		return c, fmt.Errorf("--clock must be real or fake, not %q", c.Clock)
+	}
+	if c.BaseURL != "" {
+		if err := sandbox.CheckBaseURL(c.BaseURL); err != nil {
+			return c, fmt.Errorf("--base-url: %v", err)
+		}
 	}
 	if err := c.LogLevel.UnmarshalText([]byte(level)); err != nil {
 		return c, fmt.Errorf("--log-level: %v", err)

@@ -27,6 +27,11 @@ func TestParseServeConfig(t *testing.T) {
 		{name: "bad clock", args: []string{"--clock", "sundial"}, wantErr: true},
 		{name: "bad level", args: []string{"--log-level", "loud"}, wantErr: true},
 		{name: "stray argument", args: []string{"serve"}, wantErr: true},
+		{name: "base url", args: []string{"--base-url", "https://sign.example.com"},
+			want: serveConfig{Addr: "127.0.0.1:8080", Clock: "real", LogLevel: slog.LevelInfo, BaseURL: "https://sign.example.com"}},
+		{name: "bad base url", args: []string{"--base-url", "not a url"}, wantErr: true},
+		{name: "base url with a query", args: []string{"--base-url", "https://sign.example.com/?a=1"}, wantErr: true},
+		{name: "bad base url from env", env: map[string]string{"SIGNSANDBOX_BASE_URL": "sign.example.com"}, wantErr: true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
