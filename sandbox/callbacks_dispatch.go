@@ -215,6 +215,28 @@ func (d *dispatcher) attempt(del *state.Delivery) {
 		return // the world is closing; the attempt did not really happen
 	}
 	_ = d.w.Store.Update(func(tx *state.Txn) error { return recordAttempt(tx, del, res) })
+	logAttempt(d.w, cur, res)
+}
+
+// logAttempt tells an operator what became of an attempt (debug), and that
+// a delivery was given up (info): the delivery log (GET /_sandbox/callbacks)
+// has the same facts, but a log line is where one looks first. The world
+// is in the logger's attributes.
+func logAttempt(w *world.World, del *state.Delivery, res attemptResult) {
+	log := w.Logger()
+	attrs := []any{"event_type", del.EventType, "url", del.URL, "delivery", del.ID, "attempt", del.RoundAttempts + 1}
+	if res.status != 0 {
+		attrs = append(attrs, "status", res.status)
+	}
+	if res.delivered {
+		log.Debug("callback delivered", attrs...)
+		return
+	}
+	log.Debug("callback attempt failed", append(attrs, "err", res.err)...)
+	if now, err := state.Get[state.Delivery](w.Store.Read(), state.TableDeliveries, del.ID); err == nil &&
+		now.State == state.DeliveryFailed && now.Round == del.Round && len(now.Attempts) > len(del.Attempts) {
+		log.Info("callback delivery given up", append(attrs, "err", res.err)...)
+	}
 }
 
 // sameAttempt reports whether cur is still waiting for the attempt that

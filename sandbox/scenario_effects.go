@@ -84,7 +84,7 @@ func scenarioCallHook(c *call) (v any, err error, handled bool) {
 		rows := slices.DeleteFunc(rulesFor(tx, effects...), func(r *state.ScenarioRule) bool {
 			return r.Effect == scenario.EffectGone && !onRequest
 		})
-		return fireRules(tx, rows, sub, tx.Now(), func(row *state.ScenarioRule, spec *scenario.Rule) (bool, error) {
+		return fireRules(tx, c.w.Logger(), rows, sub, tx.Now(), func(row *state.ScenarioRule, spec *scenario.Rule) (bool, error) {
 			switch row.Effect {
 			case scenario.EffectLatency:
 				d, _ := scenario.ParseDuration(spec.Latency)
@@ -156,7 +156,7 @@ func scenarioTemplateMarks(c *call, v any, err error) {
 	sub := callSubject(c)
 	sub.objectIDs = append(sub.objectIDs, id)
 	uerr := c.update(func(tx *state.Txn) error {
-		return fireRules(tx, rulesFor(tx, scenario.EffectFailTemplate), sub, tx.Now(), func(row *state.ScenarioRule, spec *scenario.Rule) (bool, error) {
+		return fireRules(tx, c.w.Logger(), rulesFor(tx, scenario.EffectFailTemplate), sub, tx.Now(), func(row *state.ScenarioRule, spec *scenario.Rule) (bool, error) {
 			msg := spec.FailTemplate.Message
 			return true, state.Put(tx, state.TableScenarioMarks, &state.ScenarioMark{
 				ID: state.ScenarioMarkID(markFailTemplate, id), Kind: markFailTemplate, ObjectID: id, Rule: row.ID, Message: msg})
@@ -252,7 +252,7 @@ func scenarioProcessFault(s *Sandbox, w *world.World, tx *state.Txn, req *state.
 		return r.Effect == scenario.EffectFailFile || r.Effect == scenario.EffectFailProcessing
 	}
 	sort.SliceStable(rows, func(i, j int) bool { return failure(rows[i]) && !failure(rows[j]) })
-	err := fireRules(tx, rows, sub, tx.Now(), func(row *state.ScenarioRule, spec *scenario.Rule) (bool, error) {
+	err := fireRules(tx, w.Logger(), rows, sub, tx.Now(), func(row *state.ScenarioRule, spec *scenario.Rule) (bool, error) {
 		switch row.Effect {
 		case scenario.EffectFailFile:
 			fail = &processFailure{StatusCode: state.SigErrorFile, Message: spec.FailFile.Message}
@@ -304,7 +304,7 @@ func scenarioCallbackFault(s *Sandbox, w *world.World, a CallbackAttempt) (fault
 		sub.account = acct.Email
 	}
 	err := w.Store.Update(func(tx *state.Txn) error {
-		return fireRules(tx, rulesFor(tx, scenario.EffectCallback), sub, a.DueAt, func(row *state.ScenarioRule, spec *scenario.Rule) (bool, error) {
+		return fireRules(tx, w.Logger(), rulesFor(tx, scenario.EffectCallback), sub, a.DueAt, func(row *state.ScenarioRule, spec *scenario.Rule) (bool, error) {
 			reason = "scenario rule " + row.ID + ": the receiver is unreachable"
 			fault = FaultUnreachable
 			if spec.Callback.Fault == "reject" {

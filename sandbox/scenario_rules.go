@@ -22,6 +22,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"log/slog"
 	"slices"
 	"strings"
 	"sync"
@@ -166,11 +167,11 @@ func step(row *state.ScenarioRule, spec *scenario.Rule, now time.Time) (*state.S
 }
 
 // fireRules runs the rules of rows that match sub at world time now, in
-// order: each match is counted (step, stored) and fire runs for the rules
+// order (log names the world): each match is counted (step, stored) and fire runs for the rules
 // whose turn it is; fire answers done to stop after its rule. A counter
 // that cannot be stored stops the run with its error. Every rule effect
 // (calls, templates, processing, callbacks) goes through here.
-func fireRules(tx *state.Txn, rows []*state.ScenarioRule, sub *subject, now time.Time,
+func fireRules(tx *state.Txn, log *slog.Logger, rows []*state.ScenarioRule, sub *subject, now time.Time,
 	fire func(row *state.ScenarioRule, spec *scenario.Rule) (done bool, err error)) error {
 	for _, row := range rows {
 		spec := ruleSpec(row)
@@ -187,6 +188,11 @@ func fireRules(tx *state.Txn, rows []*state.ScenarioRule, sub *subject, now time
 		if !due {
 			continue
 		}
+		// Logged once the effect is committed (a rolled-back one did not
+		// happen); debug, since a latency rule may fire on every call.
+		tx.AfterCommit(func() {
+			log.Debug("scenario rule fired", "rule", upd.ID, "name", upd.Name, "effect", upd.Effect, "fired", upd.Fired)
+		})
 		if done, err := fire(row, spec); done || err != nil {
 			return err
 		}

@@ -138,7 +138,7 @@ func serveOn(ctx context.Context, ln net.Listener, cfg serveConfig, stdout, stde
 		return err
 	}
 	defer sb.Close()
-	srv := &http.Server{Handler: sb, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+	srv := &http.Server{Handler: logRequests(logger, sb), ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
 	base := "http://" + displayAddr(ln.Addr().String())
 	key := sb.DefaultAPIKey()
 	fmt.Fprintf(stdout, "signsandbox %s listening on %s\n", sandbox.Version, base)
