@@ -16,7 +16,7 @@ func init() {
 	handle("oauthTokenGenerate", oauthTokenGenerate)
 	handle("oauthTokenRefresh", oauthTokenRefresh)
 	control(http.MethodPost, "/oauth/authorize", controlOAuthAuthorize)
-	control(http.MethodPost, "/oauth/tokens/{access_token}/revoke", controlOAuthRevoke)
+	controlNoBody(http.MethodPost, "/oauth/tokens/{access_token}/revoke", controlOAuthRevoke)
 }
 
 // oauthCodeTTL is how long an authorization code can be exchanged.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"sort"
 	"strings"
 
 	"github.com/gorilla/mux"
@@ -51,6 +52,9 @@ type call struct {
 	warnings []warning
 	// rate is what the rate-limit headers of a 2xx answer show.
 	rate world.RateStatus
+	// strict makes bind refuse unknown parameters (control calls; API
+	// operations and pages read leniently, as the real API does).
+	strict bool
 }
 
 // warning is one entry of the official warnings array.
@@ -133,13 +137,39 @@ func isJSONObject(b []byte) bool {
 // maxControlFormBytes bounds a control call's form body read by jsonFromCurl.
 const maxControlFormBytes = 1 << 20
 
-// bind decodes the request body into dst (a pointer to a request struct).
+// bind decodes the request body into dst (a pointer to a request struct);
+// for control calls it is bindStrict.
 func (c *call) bind(dst any) error {
+	if c.strict {
+		return c.bindStrict(dst)
+	}
 	b, err := c.readBody()
 	if err != nil {
 		return err
 	}
 	return wire.Decode(b, dst)
+}
+
+// refuseParameters is the strict reading of a call that takes no
+// parameters: an empty body (or {}) is fine, any parameter is refused,
+// naming it, before anything happens.
+func (c *call) refuseParameters() error {
+	b, err := c.readBody()
+	if err != nil {
+		return err
+	}
+	var names []string
+	for k := range b.Tree {
+		names = append(names, k)
+	}
+	for k := range b.Files {
+		names = append(names, k)
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	sort.Strings(names)
+	return apierr.Badf(names[0], "Unknown parameter %q (this call takes no parameters)", names[0])
 }
 
 // bindStrict is bind for control-plane requests: parameters dst does not

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/gorilla/mux"
 
@@ -16,6 +17,9 @@ type controlRoute struct {
 	// public routes need no world (health, world creation, pages served by
 	// world-scoped URLs).
 	public bool
+	// noBody routes take no parameters: a body that carries any is refused
+	// before the handler acts (a typo must not reset a world).
+	noBody bool
 }
 
 // controlRoutes are added by the control_*.go files from init functions.
@@ -29,6 +33,17 @@ func controlPublic(method, path string, h handler) {
 	controlRoutes = append(controlRoutes, controlRoute{method: method, path: path, h: h, public: true})
 }
 
+// controlNoBody registers a control call that takes no parameters in its
+// body (actions named by their path: reset, view, bounce...).
+func controlNoBody(method, path string, h handler) {
+	controlRoutes = append(controlRoutes, controlRoute{method: method, path: path, h: h, noBody: true})
+}
+
+// isPage reports whether a control path is a page served under a world's
+// URLs (/w/{world}/...): pages read the forms browsers post, which may carry
+// more fields than the page uses, so they keep the lenient reading.
+func isPage(path string) bool { return strings.HasPrefix(path, "/w/") }
+
 func (s *Sandbox) registerControl(r *mux.Router) {
 	for _, cr := range controlRoutes {
 		r.Handle(ControlPrefix+cr.path, s.controlHandler(cr)).Methods(cr.method)
@@ -40,7 +55,7 @@ func (s *Sandbox) registerControl(r *mux.Router) {
 // keys never meet), else the default world.
 func (s *Sandbox) controlHandler(cr controlRoute) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c := &call{s: s, r: r}
+		c := &call{s: s, r: r, strict: !isPage(cr.path)}
 		v, err := s.runControl(c, cr)
 		for _, after := range afterControlHooks {
 			after(c, v, err)
@@ -64,6 +79,11 @@ func (s *Sandbox) runControl(c *call, cr controlRoute) (any, error) {
 			}
 		} else {
 			c.w = s.defWorld
+		}
+	}
+	if cr.noBody {
+		if err := c.refuseParameters(); err != nil {
+			return nil, err
 		}
 	}
 	for _, start := range controlStartHooks {

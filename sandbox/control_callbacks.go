@@ -21,8 +21,8 @@ import (
 func init() {
 	control(http.MethodGet, "/callbacks", controlListCallbacks)
 	control(http.MethodPost, "/callbacks/wait", controlWaitCallbacks)
-	control(http.MethodPost, "/callbacks/{id}/redeliver", controlRedeliver)
-	control(http.MethodPost, "/accounts/{account_id}/confirm", controlConfirmAccount)
+	controlNoBody(http.MethodPost, "/callbacks/{id}/redeliver", controlRedeliver)
+	controlNoBody(http.MethodPost, "/accounts/{account_id}/confirm", controlConfirmAccount)
 }
 
 // Aggregate states of an event beyond the delivery states.

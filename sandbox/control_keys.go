@@ -14,8 +14,8 @@ import (
 func init() {
 	control(http.MethodGet, "/api_keys", controlListKeys)
 	control(http.MethodPost, "/api_keys", controlAddKey)
-	control(http.MethodDelete, "/api_keys/{key}", controlDeleteKey)
-	control(http.MethodPost, "/api_keys/{key}/primary", controlMakePrimary)
+	controlNoBody(http.MethodDelete, "/api_keys/{key}", controlDeleteKey)
+	controlNoBody(http.MethodPost, "/api_keys/{key}/primary", controlMakePrimary)
 }
 
 // apiKeyView is an API key as the control plane shows it.

@@ -15,7 +15,7 @@ import (
 func init() {
 	control(http.MethodPost, "/record/start", controlRecordStart)
 	control(http.MethodGet, "/record", controlRecordStatus)
-	control(http.MethodPost, "/record/stop", controlRecordStop)
+	controlNoBody(http.MethodPost, "/record/stop", controlRecordStop)
 }
 
 type recordStartRequest struct {

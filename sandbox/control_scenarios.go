@@ -19,7 +19,7 @@ import (
 func init() {
 	control(http.MethodPost, "/scenarios", controlLoadScenario)
 	control(http.MethodGet, "/scenarios", controlListScenarios)
-	control(http.MethodDelete, "/scenarios/{name}", controlDeleteScenario)
+	controlNoBody(http.MethodDelete, "/scenarios/{name}", controlDeleteScenario)
 }
 
 func controlLoadScenario(c *call) (any, error) {

@@ -15,11 +15,11 @@ import (
 )
 
 func init() {
-	control(http.MethodPost, "/signatures/{signature_id}/view", controlSignerView)
+	controlNoBody(http.MethodPost, "/signatures/{signature_id}/view", controlSignerView)
 	control(http.MethodPost, "/signatures/{signature_id}/sign", controlSignerSign)
 	control(http.MethodPost, "/signatures/{signature_id}/decline", controlSignerDecline)
 	control(http.MethodPost, "/signatures/{signature_id}/reassign", controlSignerReassign)
-	control(http.MethodPost, "/signatures/{signature_id}/bounce", controlSignerBounce)
+	controlNoBody(http.MethodPost, "/signatures/{signature_id}/bounce", controlSignerBounce)
 }
 
 // signerRun loads the request of a signature inside tx, runs a transition

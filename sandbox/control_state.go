@@ -8,6 +8,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
@@ -51,6 +52,17 @@ func controlExportState(c *call) (any, error) {
 func controlImportState(c *call) (any, error) {
 	raw, err := readRawJSON(c)
 	if err != nil {
+		return nil, err
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &top); err != nil {
+		return nil, apierr.Badf("", "state is not valid JSON: %v", err)
+	}
+	known := &wire.Body{Tree: map[string]any{}}
+	for k := range top {
+		known.Tree[k] = nil
+	}
+	if err := wire.CheckKnown(known, &WorldState{}); err != nil {
 		return nil, err
 	}
 	var ws WorldState

@@ -7,6 +7,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
@@ -17,10 +18,10 @@ func init() {
 	controlPublic(http.MethodGet, "/health", controlHealth)
 	controlPublic(http.MethodPost, "/worlds", controlCreateWorld)
 	control(http.MethodGet, "/world", controlGetWorld)
-	control(http.MethodDelete, "/world", controlDeleteWorld)
+	controlNoBody(http.MethodDelete, "/world", controlDeleteWorld)
 	control(http.MethodGet, "/clock", controlGetClock)
 	control(http.MethodPost, "/clock/advance", controlAdvance)
-	control(http.MethodPost, "/reset", controlReset)
+	controlNoBody(http.MethodPost, "/reset", controlReset)
 	control(http.MethodGet, "/config", controlGetConfig)
 	control(http.MethodPatch, "/config", controlPatchConfig)
 	control(http.MethodPut, "/config", controlPatchConfig)
@@ -282,6 +283,10 @@ func controlGetConfig(c *call) (any, error) { return c.w.Config(), nil }
 func controlPatchConfig(c *call) (any, error) {
 	b, err := c.readBody()
 	if err != nil {
+		return nil, err
+	}
+	// Unknown settings are refused below too; here the error names them.
+	if err := wire.CheckKnown(b, &state.Config{}); err != nil {
 		return nil, err
 	}
 	var out state.Config

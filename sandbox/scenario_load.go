@@ -111,9 +111,27 @@ func ruleIndex(id string) int {
 func scenarioErr(err error) error {
 	var se *scenario.Error
 	if errors.As(err, &se) {
-		return apierr.Badf("", "%s", se.Error())
+		path := ""
+		if len(se.Issues) > 0 {
+			path = bracketPath(se.Issues[0].Key)
+		}
+		return apierr.Badf(path, "%s", se.Error())
 	}
 	return err
+}
+
+// bracketPath writes a scenario key path (rules[1].match.operation) in the
+// error_path notation of the API (rules[1][match][operation]).
+func bracketPath(key string) string {
+	parts := strings.Split(key, ".")
+	for i := 1; i < len(parts); i++ {
+		name, rest, _ := strings.Cut(parts[i], "[")
+		parts[i] = "[" + name + "]"
+		if rest != "" {
+			parts[i] += "[" + rest
+		}
+	}
+	return strings.Join(parts, "")
 }
 
 // loadScenarioSource parses a scenario document and loads it into w. r,
