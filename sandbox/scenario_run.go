@@ -27,7 +27,8 @@ type ScenarioFile struct {
 // RunOptions configure RunScenarios.
 type RunOptions struct {
 	// Target is the base URL (scheme and host) of a running sandbox; the
-	// run creates a world there for each file. Empty runs each file in a
+	// run creates a world there for each file (and deletes it afterwards
+	// unless Keep). Empty runs each file in a
 	// new in-process sandbox.
 	Target string
 	// Out receives each step and a summary (nil: quiet).
@@ -37,6 +38,9 @@ type RunOptions struct {
 	Options []Option
 	// Client makes the run's requests (default: a client with a timeout).
 	Client *http.Client
+	// Keep leaves the world made for each file on the Target; by default
+	// it is deleted (DELETE /_sandbox/world) when the file's run ends.
+	Keep bool
 }
 
 // RunResult is the outcome of one file.
@@ -79,7 +83,7 @@ func runScenarioFile(ctx context.Context, f ScenarioFile, o RunOptions) RunResul
 		return fail(err)
 	}
 	res.Scenario = doc.Name
-	rn := &scenario.Runner{Base: o.Target, Client: o.Client, Voc: scenarioVocabulary(), Out: o.Out}
+	rn := &scenario.Runner{Base: o.Target, Client: o.Client, Voc: scenarioVocabulary(), Out: o.Out, Keep: o.Keep}
 	if o.Target == "" {
 		base, stop, err := serveInProcess(o.Options)
 		if err != nil {

@@ -25,12 +25,14 @@ func init() {
 }
 
 // runUsage is printed by signsandbox run -h.
-const runUsage = `usage: signsandbox run [--target URL] [--json] FILE|NAME...
+const runUsage = `usage: signsandbox run [--target URL [--keep]] [--json] FILE|NAME...
 
 Runs the steps of each scenario file (or ready scenario NAME: %s)
 against a fresh world: in a new in-process sandbox, or in the running
-sandbox at --target (a world is created there for each file). Exits 1 when
-a step fails or a file is refused, 2 on bad usage.
+sandbox at --target (a world is created there for each file, and deleted
+when the file's run ends unless --keep is given; kept worlds are named
+with their API key in the output). Exits 1 when a step fails or a file is
+refused, 2 on bad usage.
 `
 
 func cmdRun(args []string, stdout, stderr io.Writer) int {
@@ -40,6 +42,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	target := fs.String("target", os.Getenv("SIGNSANDBOX_TARGET"), "base URL of a running sandbox, such as http://127.0.0.1:8080 (SIGNSANDBOX_TARGET)")
 	asJSON := fs.Bool("json", false, "print the results as JSON after the steps")
 	offline := fs.Bool("offline", false, "in-process sandboxes substitute placeholder documents for file_urls")
+	keep := fs.Bool("keep", false, "with --target, keep the world made for each file instead of deleting it")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -60,7 +63,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		}
 		files = append(files, f)
 	}
-	opts := sandbox.RunOptions{Target: strings.TrimSuffix(*target, "/"), Out: stdout}
+	opts := sandbox.RunOptions{Target: strings.TrimSuffix(*target, "/"), Out: stdout, Keep: *keep}
 	if *offline {
 		opts.Options = append(opts.Options, sandbox.WithOfflineFiles())
 	}

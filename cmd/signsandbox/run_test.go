@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
@@ -92,4 +93,73 @@ func TestServeRecordFlag(t *testing.T) {
 	assert.Contains(t, string(doc), "request: GET /v3/account")
 	code, out := runCmd(path)
 	assert.Equal(t, 0, code, out)
+}
+
+// runTarget serves a sandbox that allows one world besides the default one.
+func runTarget(t *testing.T) string {
+	t.Helper()
+	sb, err := sandbox.New(sandbox.WithMaxWorlds(1), sandbox.WithOfflineFiles())
+	require.NoError(t, err)
+	hs := httptest.NewServer(sb)
+	t.Cleanup(func() { hs.Close(); sb.Close() })
+	return hs.URL
+}
+
+// recordNewWorld records a short session of a sandbox's first created
+// world (whose keys a fresh target's first world shares, so its replay
+// imports there) and writes it to a file.
+func recordNewWorld(t *testing.T) string {
+	t.Helper()
+	sb, err := sandbox.New(sandbox.WithOfflineFiles())
+	require.NoError(t, err)
+	hs := httptest.NewServer(sb)
+	defer func() { hs.Close(); sb.Close() }()
+	call := func(method, path, key string) []byte {
+		req, _ := http.NewRequest(method, hs.URL+path, nil)
+		if key != "" {
+			req.SetBasicAuth(key, "")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		require.NoError(t, err)
+		require.Less(t, resp.StatusCode, 300, "%s %s: %s", method, path, b)
+		return b
+	}
+	var w struct {
+		APIKey string `json:"api_key"`
+	}
+	require.NoError(t, json.Unmarshal(call(http.MethodPost, "/_sandbox/worlds", ""), &w))
+	call(http.MethodPost, "/_sandbox/record/start", w.APIKey)
+	call(http.MethodGet, "/v3/account", w.APIKey)
+	path := filepath.Join(t.TempDir(), "rec.json")
+	require.NoError(t, os.WriteFile(path, call(http.MethodPost, "/_sandbox/record/stop", w.APIKey), 0o644))
+	return path
+}
+
+// run --target deletes the world it made for each file when the file's
+// run ends, so that runs leave nothing behind on a long-lived sandbox: a
+// target that allows one world runs four files, a recording among them
+// (its world takes the recording's keys) and a refused one; --keep leaves
+// the worlds there.
+func TestRunTargetDeletesItsWorldsUnlessKept(t *testing.T) {
+	rec := recordNewWorld(t)
+	broken := filepath.Join(t.TempDir(), "broken.yaml")
+	require.NoError(t, os.WriteFile(broken, []byte("name: broken\nrules:\n  - match: {operation: accountGet}\n    respond: {status: 999}\n"), 0o644))
+
+	target := runTarget(t)
+	code, out := runCmd("--target", target, rec, "happy-path", broken, "reminders")
+	assert.Equal(t, 1, code, out)
+	assert.Contains(t, out, "PASS recording: 1 step(s)")
+	assert.Contains(t, out, "4 scenario file(s): 3 passed, 1 failed")
+	assert.Contains(t, out, "FAIL "+broken)
+	assert.NotContains(t, out, "kept")
+	assert.NotContains(t, out, "not deleted")
+
+	target = runTarget(t)
+	code, out = runCmd("--target", target, "--keep", "happy-path", "reminders")
+	assert.Equal(t, 1, code, out)
+	assert.Contains(t, out, "kept (API key ")
+	assert.Contains(t, out, "2 scenario file(s): 1 passed, 1 failed", "the kept world fills the target")
 }

@@ -27,6 +27,10 @@ type Runner struct {
 	// DefaultWorld imports recordings into the sandbox's default world
 	// (an in-process sandbox made for this run) instead of a new world.
 	DefaultWorld bool
+	// Keep leaves the worlds the run creates on the target (for a look
+	// afterwards); by default each is deleted when its document's run ends,
+	// so that runs against a long-lived sandbox leave nothing behind.
+	Keep bool
 }
 
 // StepReport is the outcome of one step.
@@ -84,6 +88,9 @@ type run struct {
 	// the real service): its credentials mean nothing here, so its steps
 	// run as the world's first account.
 	foreign bool
+	// created is the key of the world this run created ("" when it runs in
+	// the default world), for deleting it at the end.
+	created string
 }
 
 // WorldInfo is the part of POST /_sandbox/worlds the runner uses.
@@ -108,6 +115,7 @@ func (rn *Runner) Run(ctx context.Context, file string, source []byte, doc *Docu
 	}
 	defer recv.Close()
 	r.receiver = recv.url
+	defer r.dropWorld()
 	if err := r.prepare(source); err != nil {
 		rep.Error = err.Error()
 		rn.printf("  ERROR %s\n", rep.Error)
@@ -158,6 +166,23 @@ func (r *run) print(sr StepReport) {
 	}
 }
 
+// dropWorld deletes the world the run created, unless told to keep it. A
+// world the steps deleted themselves, or whose key they removed, is left
+// alone quietly; any other failure is reported.
+func (r *run) dropWorld() {
+	if r.created == "" {
+		return
+	}
+	if r.Keep {
+		r.printf("  world %v kept (API key %s)\n", r.world["world_id"], r.created)
+		return
+	}
+	code, err := r.control(http.MethodDelete, "/_sandbox/world", basic(r.created), nil, nil)
+	if err != nil && code != http.StatusUnauthorized && code != http.StatusNotFound {
+		r.printf("  note: the world was not deleted: %v\n", err)
+	}
+}
+
 // prepare makes the world the steps run in: a recording's start state, or
 // a new world with the document loaded into it.
 func (r *run) prepare(source []byte) error {
@@ -172,7 +197,7 @@ func (r *run) prepare(source []byte) error {
 			if _, err := r.control(http.MethodPost, "/_sandbox/worlds", "", map[string]any{}, &wi); err != nil {
 				return fmt.Errorf("creating a world: %w", err)
 			}
-			auth = basic(wi.APIKey)
+			auth, r.created = basic(wi.APIKey), wi.APIKey
 		}
 		var wi worldInfo
 		if code, err := r.control(http.MethodPut, "/_sandbox/state", auth, rec.State, &wi); err != nil {
@@ -182,6 +207,9 @@ func (r *run) prepare(source []byte) error {
 			return fmt.Errorf("importing the recording's start state: %w", err)
 		}
 		r.key = wi.APIKey
+		if r.created != "" {
+			r.created = wi.APIKey // the imported state brought its own keys
+		}
 		r.world = map[string]any{"world_id": wi.WorldID, "api_key": wi.APIKey}
 		return r.loadAccounts()
 	}
@@ -191,6 +219,9 @@ func (r *run) prepare(source []byte) error {
 	}
 	r.world = wi
 	r.key, _ = wi["api_key"].(string)
+	if !r.DefaultWorld {
+		r.created = r.key
+	}
 	if r.doc.Recording != nil {
 		// A recording has nothing to load: only steps.
 		return r.loadAccounts()
