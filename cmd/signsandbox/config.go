@@ -1,13 +1,17 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
+	"os"
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/scenarios"
 )
 
 // serveConfig is what the serve command runs with, from flags and the
@@ -42,7 +46,7 @@ func parseServeConfig(args []string, getenv func(string) string, out io.Writer) 
 	}
 	var c serveConfig
 	var level string
-	var scenarios stringList
+	var scenarioFlags stringList
 	fs := flag.NewFlagSet("signsandbox", flag.ContinueOnError)
 	fs.SetOutput(out)
 	fs.StringVar(&c.Addr, "addr", env("SIGNSANDBOX_ADDR", "127.0.0.1:8080"), "listen address (SIGNSANDBOX_ADDR)")
@@ -51,7 +55,7 @@ func parseServeConfig(args []string, getenv func(string) string, out io.Writer) 
 	fs.StringVar(&level, "log-level", env("SIGNSANDBOX_LOG_LEVEL", "info"), "debug, info, warn or error (SIGNSANDBOX_LOG_LEVEL)")
 	fs.StringVar(&c.APIKey, "api-key", env("SIGNSANDBOX_API_KEY", ""), "fixed primary API key of the default world (SIGNSANDBOX_API_KEY)")
 	fs.StringVar(&c.BaseURL, "base-url", env("SIGNSANDBOX_BASE_URL", ""), "public base URL for the URLs the sandbox hands out (SIGNSANDBOX_BASE_URL)")
-	fs.Var(&scenarios, "scenario", "scenario file to load into the default world; repeatable (SIGNSANDBOX_SCENARIO, comma-separated)")
+	fs.Var(&scenarioFlags, "scenario", "scenario file to load into the default world; repeatable (SIGNSANDBOX_SCENARIO, comma-separated)")
 	fs.StringVar(&c.Record, "record", env("SIGNSANDBOX_RECORD", ""), "record the session as a scenario file (SIGNSANDBOX_RECORD)")
 	offline := env("SIGNSANDBOX_OFFLINE", "")
 	fs.BoolVar(&c.Offline, "offline", offline == "1" || offline == "true", "substitute placeholder documents for file_urls instead of fetching (SIGNSANDBOX_OFFLINE)")
@@ -72,11 +76,29 @@ func parseServeConfig(args []string, getenv func(string) string, out io.Writer) 
 	if err := c.LogLevel.UnmarshalText([]byte(level)); err != nil {
 		return c, fmt.Errorf("--log-level: %v", err)
 	}
-	c.Scenarios = scenarios
+	c.Scenarios = scenarioFlags
 	if len(c.Scenarios) == 0 {
 		if v := getenv("SIGNSANDBOX_SCENARIO"); v != "" {
 			c.Scenarios = strings.Split(v, ",")
 		}
 	}
+	for _, f := range c.Scenarios {
+		if err := checkScenarioArg(f); err != nil {
+			return c, fmt.Errorf("--scenario %w", err)
+		}
+	}
 	return c, nil
+}
+
+// checkScenarioArg refuses a --scenario that is neither a file nor a ready
+// scenario, listing the ready ones (other problems with a file, such as
+// its permissions or contents, are reported when it is loaded).
+func checkScenarioArg(f string) error {
+	if _, err := os.Stat(f); !errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if _, err := scenarios.Read(f); err == nil {
+		return nil
+	}
+	return errNoScenario(f)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"io"
 	"log/slog"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/scenarios"
 )
 
 func TestParseServeConfig(t *testing.T) {
@@ -20,10 +22,10 @@ func TestParseServeConfig(t *testing.T) {
 		wantErr bool
 	}{
 		{name: "defaults", want: serveConfig{Addr: "127.0.0.1:8080", Clock: "real", LogLevel: slog.LevelInfo}},
-		{name: "env", env: map[string]string{"SIGNSANDBOX_ADDR": ":9000", "SIGNSANDBOX_CLOCK": "fake", "SIGNSANDBOX_API_KEY": "k", "SIGNSANDBOX_LOG_LEVEL": "debug", "SIGNSANDBOX_SCENARIO": "a.yaml,b.yaml"},
-			want: serveConfig{Addr: ":9000", Clock: "fake", APIKey: "k", LogLevel: slog.LevelDebug, Scenarios: []string{"a.yaml", "b.yaml"}}},
-		{name: "flags win", args: []string{"--addr", "0.0.0.0:1", "--scenario", "x.yaml", "--scenario", "y.yaml"}, env: map[string]string{"SIGNSANDBOX_ADDR": ":9000"},
-			want: serveConfig{Addr: "0.0.0.0:1", Clock: "real", LogLevel: slog.LevelInfo, Scenarios: []string{"x.yaml", "y.yaml"}}},
+		{name: "env", env: map[string]string{"SIGNSANDBOX_ADDR": ":9000", "SIGNSANDBOX_CLOCK": "fake", "SIGNSANDBOX_API_KEY": "k", "SIGNSANDBOX_LOG_LEVEL": "debug", "SIGNSANDBOX_SCENARIO": "happy-path,reminders"},
+			want: serveConfig{Addr: ":9000", Clock: "fake", APIKey: "k", LogLevel: slog.LevelDebug, Scenarios: []string{"happy-path", "reminders"}}},
+		{name: "flags win", args: []string{"--addr", "0.0.0.0:1", "--scenario", "config_test.go", "--scenario", "happy-path"}, env: map[string]string{"SIGNSANDBOX_ADDR": ":9000"},
+			want: serveConfig{Addr: "0.0.0.0:1", Clock: "real", LogLevel: slog.LevelInfo, Scenarios: []string{"config_test.go", "happy-path"}}},
 		{name: "bad clock", args: []string{"--clock", "sundial"}, wantErr: true},
 		{name: "bad level", args: []string{"--log-level", "loud"}, wantErr: true},
 		{name: "stray argument", args: []string{"serve"}, wantErr: true},
@@ -44,6 +46,29 @@ func TestParseServeConfig(t *testing.T) {
 			assert.Equal(t, tc.want, got)
 		})
 	}
+}
+
+// --scenario NAME that is neither a file nor a ready scenario is refused
+// at start, listing the ready scenarios (as run does), instead of "open
+// NAME: no such file or directory".
+func TestScenarioFlagListsReadyScenarios(t *testing.T) {
+	for _, src := range []struct {
+		args []string
+		env  map[string]string
+	}{
+		{args: []string{"--scenario", "nosuch"}},
+		{env: map[string]string{"SIGNSANDBOX_SCENARIO": "happy-path,nosuch"}},
+	} {
+		_, err := parseServeConfig(src.args, func(k string) string { return src.env[k] }, io.Discard)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "--scenario nosuch: no such file and no ready scenario of that name (ready: ")
+		for _, name := range scenarios.Names() {
+			assert.Contains(t, err.Error(), name)
+		}
+	}
+	var errb bytes.Buffer
+	assert.Equal(t, 2, serve([]string{"--scenario", "nosuch"}, func(string) string { return "" }, io.Discard, &errb))
+	assert.Contains(t, errb.String(), "happy-path")
 }
 
 func TestScenarioOptionResolvesReadyNames(t *testing.T) {

@@ -111,5 +111,11 @@ func readScenarioArg(arg string) (sandbox.ScenarioFile, error) {
 	if data, rerr := scenarios.Read(arg); rerr == nil {
 		return sandbox.ScenarioFile{Name: "scenarios/" + arg + ".yaml", Data: data}, nil
 	}
-	return sandbox.ScenarioFile{}, fmt.Errorf("%s: no such file and no ready scenario of that name (ready: %s)", arg, strings.Join(scenarios.Names(), ", "))
+	return sandbox.ScenarioFile{}, errNoScenario(arg)
+}
+
+// errNoScenario says that arg names neither a file nor a ready scenario,
+// and lists the ready ones (run and --scenario take both).
+func errNoScenario(arg string) error {
+	return fmt.Errorf("%s: no such file and no ready scenario of that name (ready: %s)", arg, strings.Join(scenarios.Names(), ", "))
 }
