@@ -28,6 +28,31 @@ type serveConfig struct {
 	Offline   bool
 }
 
+// defaultAddr is where the sandbox listens, and healthcheck asks, by default.
+const defaultAddr = "127.0.0.1:8080"
+
+// serveUsage is printed by signsandbox -h, before the flags.
+const serveUsage = `usage: signsandbox [flags]
+       signsandbox run [--target URL [--keep]] [--json] FILE|NAME...
+       signsandbox record --upstream URL --out FILE [--addr ADDR]
+       signsandbox version
+       signsandbox healthcheck [--addr ADDR]
+
+Without a command, serves the Dropbox Sign API sandbox (API under /v3,
+control plane under /_sandbox) until SIGTERM or Ctrl-C.
+
+Commands (each has its own -h):
+  run          run the steps of scenario files (or ready scenarios) against a
+               fresh world and report each difference; exits 1 on failure
+  record       recording proxy: forward to another server and write the
+               session as a scenario file that run replays
+  version      print the version
+  healthcheck  exit 0 when the sandbox at --addr answers (container health
+               checks)
+
+Flags (each also read from the environment variable named with it):
+`
+
 // stringList is a repeatable string flag.
 type stringList []string
 
@@ -49,7 +74,8 @@ func parseServeConfig(args []string, getenv func(string) string, out io.Writer) 
 	var scenarioFlags stringList
 	fs := flag.NewFlagSet("signsandbox", flag.ContinueOnError)
 	fs.SetOutput(out)
-	fs.StringVar(&c.Addr, "addr", env("SIGNSANDBOX_ADDR", "127.0.0.1:8080"), "listen address (SIGNSANDBOX_ADDR)")
+	fs.Usage = func() { fmt.Fprint(out, serveUsage); fs.PrintDefaults() }
+	fs.StringVar(&c.Addr, "addr", env("SIGNSANDBOX_ADDR", defaultAddr), "listen address (SIGNSANDBOX_ADDR)")
 	fs.StringVar(&c.Fixtures, "fixtures", env("SIGNSANDBOX_FIXTURES", ""), "fixtures directory instead of the embedded ones (SIGNSANDBOX_FIXTURES)")
 	fs.StringVar(&c.Clock, "clock", env("SIGNSANDBOX_CLOCK", "real"), "default world clock: real or fake (SIGNSANDBOX_CLOCK)")
 	fs.StringVar(&level, "log-level", env("SIGNSANDBOX_LOG_LEVEL", "info"), "debug, info, warn or error (SIGNSANDBOX_LOG_LEVEL)")

@@ -1,6 +1,8 @@
 // Command signsandbox serves the Dropbox Sign API sandbox.
 //
 //	signsandbox [flags]            serve (see signsandbox -h)
+//	signsandbox run FILE|NAME...   run scenario files (see signsandbox run -h)
+//	signsandbox record ...         recording proxy (see signsandbox record -h)
 //	signsandbox version            print the version
 //	signsandbox healthcheck        exit 0 when a local sandbox answers (container health checks)
 package main
@@ -44,14 +46,38 @@ func cmdVersion(_ []string, stdout, _ io.Writer) int {
 	return 0
 }
 
+// healthcheckUsage is printed by signsandbox healthcheck -h.
+const healthcheckUsage = `usage: signsandbox healthcheck [--addr ADDR]
+
+Asks the sandbox listening on ADDR for /_sandbox/health and exits 0 when it
+answers 200, 1 otherwise (for container health checks: the image has no
+curl). A wildcard host (0.0.0.0, ::) is asked on 127.0.0.1.
+`
+
 // cmdHealthcheck asks the local sandbox for /_sandbox/health: the container
-// image has no curl.
+// image has no curl. It takes only --addr (SIGNSANDBOX_ADDR), so that the
+// server's other settings cannot make a health check fail.
 func cmdHealthcheck(args []string, stdout, stderr io.Writer) int {
-	cfg, err := parseServeConfig(args, os.Getenv, stderr)
-	if err != nil {
+	fs := flag.NewFlagSet("signsandbox healthcheck", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, healthcheckUsage); fs.PrintDefaults() }
+	def := os.Getenv("SIGNSANDBOX_ADDR")
+	if def == "" {
+		def = defaultAddr
+	}
+	addr := fs.String("addr", def, "address the sandbox listens on (SIGNSANDBOX_ADDR)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
 		return 2
 	}
-	host, port, err := net.SplitHostPort(cfg.Addr)
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "healthcheck: unexpected argument %q\n", fs.Arg(0))
+		fs.Usage()
+		return 2
+	}
+	host, port, err := net.SplitHostPort(*addr)
 	if err != nil {
 		fmt.Fprintln(stderr, "healthcheck:", err)
 		return 1

@@ -253,3 +253,28 @@ func residentKB(pid int) int {
 	}
 	return 0
 }
+
+// -h names the commands besides serving; healthcheck -h is healthcheck's
+// own short usage (it takes only --addr), not the server's flags.
+func TestHelpNamesTheCommands(t *testing.T) {
+	var errb bytes.Buffer
+	require.Equal(t, 0, serve([]string{"--help"}, func(string) string { return "" }, io.Discard, &errb))
+	for _, want := range []string{"usage: signsandbox [flags]", "signsandbox run ", "signsandbox record ", "signsandbox version", "signsandbox healthcheck", "-addr", "-scenario"} {
+		assert.Contains(t, errb.String(), want)
+	}
+
+	errb.Reset()
+	require.Equal(t, 0, cmdHealthcheck([]string{"--help"}, io.Discard, &errb))
+	assert.Contains(t, errb.String(), "usage: signsandbox healthcheck [--addr ADDR]")
+	assert.Contains(t, errb.String(), "-addr")
+	assert.NotContains(t, errb.String(), "-clock")
+	assert.Equal(t, 2, cmdHealthcheck([]string{"--clock", "fake"}, io.Discard, io.Discard), "server flags are not healthcheck's")
+	assert.Equal(t, 2, cmdHealthcheck([]string{"extra"}, io.Discard, io.Discard))
+
+	// The server's other settings cannot break a health check.
+	t.Setenv("SIGNSANDBOX_BASE_URL", "not a url")
+	t.Setenv("SIGNSANDBOX_ADDR", "no-port")
+	errb.Reset()
+	assert.Equal(t, 1, cmdHealthcheck(nil, io.Discard, &errb))
+	assert.Contains(t, errb.String(), "no-port", "SIGNSANDBOX_ADDR is the default --addr")
+}
