@@ -1,8 +1,12 @@
 package sandbox
 
+import "net/http"
+
 // Operation describes one operation of the route table.
 type Operation struct {
-	ID     string `json:"operation_id"`
+	ID string `json:"operation_id"`
+	// Tag is the operation's first tag in the official description.
+	Tag    string `json:"tag"`
 	Method string `json:"method"`
 	// Path is the official path relative to the /v3 base.
 	Path string `json:"path"`
@@ -10,13 +14,26 @@ type Operation struct {
 	Implemented bool `json:"implemented"`
 }
 
-// Operations lists the route table in its order: every operation of the
-// official description and whether the sandbox implements it.
+// Operations lists the route table in its order (by tag, then operationId):
+// every operation of the official description and whether the sandbox
+// implements it. GET /_sandbox/operations answers the same list.
 func Operations() []Operation {
 	out := make([]Operation, 0, len(apiRoutes))
 	for _, rt := range apiRoutes {
 		_, ok := handlers[rt.operationID]
-		out = append(out, Operation{ID: rt.operationID, Method: rt.method, Path: rt.path, Implemented: ok})
+		out = append(out, Operation{ID: rt.operationID, Tag: rt.tag, Method: rt.method, Path: rt.path, Implemented: ok})
 	}
 	return out
 }
+
+func init() { controlPublic(http.MethodGet, "/operations", controlOperations) }
+
+// operationsResponse is the answer of GET /_sandbox/operations.
+type operationsResponse struct {
+	Operations []Operation `json:"operations"`
+}
+
+// controlOperations lists the route table, for tools that need the official
+// operations without the official description at hand (the e2e coverage
+// report in a checkout without the reference files).
+func controlOperations(*call) (any, error) { return operationsResponse{Operations: Operations()}, nil }

@@ -35,3 +35,39 @@ func TestRoutesMatchOfficialDescription(t *testing.T) {
 	assert.Equal(t, official, ours)
 	t.Logf("routed %d/%d, implemented %d/%d", len(ours), len(official), implemented, len(official))
 }
+
+// The route table is grouped by the official tags in their alphabetical
+// order and sorted by operationId within a tag (the order the e2e coverage
+// report uses), and each operation's tag is its first official tag.
+func TestRoutesTagsAndOrder(t *testing.T) {
+	ops := sandbox.Operations()
+	for i := 1; i < len(ops); i++ {
+		a, b := ops[i-1], ops[i]
+		assert.True(t, a.Tag < b.Tag || a.Tag == b.Tag && a.ID < b.ID, "%s/%s before %s/%s", a.Tag, a.ID, b.Tag, b.ID)
+	}
+	spec := conformance.Load(t)
+	official := map[string]string{}
+	for path, item := range spec.Doc.Paths.Map() {
+		for _, op := range item.Operations() {
+			require.NotEmpty(t, op.Tags, path)
+			official[op.OperationID] = op.Tags[0]
+		}
+	}
+	for _, op := range ops {
+		assert.Equal(t, official[op.ID], op.Tag, op.ID)
+	}
+}
+
+// GET /_sandbox/operations answers the route table, without credentials.
+func TestControlOperationsListsTheRouteTable(t *testing.T) {
+	srv := newServer(t)
+	var out struct {
+		Operations []sandbox.Operation `json:"operations"`
+	}
+	r := srv.DoAs("", "GET", sandbox.ControlPrefix+"/operations", nil)
+	require.Equal(t, 200, r.Status, "%s", r.Body)
+	require.NoError(t, r.JSON(&out))
+	assert.Equal(t, sandbox.Operations(), out.Operations)
+	assert.Len(t, out.Operations, 73)
+	assert.Equal(t, sandbox.Operation{ID: "accountCreate", Tag: "Account", Method: "POST", Path: "/account/create", Implemented: true}, out.Operations[0])
+}
