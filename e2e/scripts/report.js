@@ -47,18 +47,45 @@ function embeddedVersion() {
 }
 
 /**
- * The operations of the official description in its order, with tag,
- * method and path, read from the paths: section of openapi.yaml. Without the
- * file, the SDK's own operation list (it has one method per operationId).
+ * Where the route table of the sandbox the tests ran against is kept
+ * (GET /_sandbox/operations, saved by scripts/run-tests.js), for reports
+ * made without the official description.
  */
-function officialOperations() {
-  if (!fs.existsSync(SPEC)) {
+const SANDBOX_OPERATIONS = path.join(E2E_DIR, '.tmp', 'operations.json');
+
+/** The saved route table of the last run's sandbox, if any. */
+function sandboxOperations(file = SANDBOX_OPERATIONS) {
+  try {
+    const list = JSON.parse(fs.readFileSync(file, 'utf8')).operations;
+    return Array.isArray(list) && list.length ? list : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The operations of the official description, with tag, method and path,
+ * read from the paths: section of openapi.yaml. Without the file, the
+ * route table of the sandbox the tests ran against (GET
+ * /_sandbox/operations: the same operations, tags, methods and paths, pinned
+ * to the description by the Go tests), or at last the SDK's own operation
+ * list (one method per operationId; no methods or paths).
+ */
+function officialOperations({ spec = SPEC, saved = SANDBOX_OPERATIONS } = {}) {
+  if (!fs.existsSync(spec)) {
+    const fromSandbox = sandboxOperations(saved);
+    if (fromSandbox) {
+      return {
+        source: `the sandbox's route table (GET /_sandbox/operations; ${spec} not found)`,
+        ops: fromSandbox.map((o) => ({ id: o.operation_id, tag: o.tag, method: o.method, path: o.path })),
+      };
+    }
     return {
-      source: `the SDK's API classes (${SPEC} not found)`,
+      source: `the SDK's API classes (${spec} not found)`,
       ops: sdkOperations().map(([api, op]) => ({ id: op, tag: api.replace(/Api$/, ''), method: '', path: '' })),
     };
   }
-  const text = fs.readFileSync(SPEC, 'utf8');
+  const text = fs.readFileSync(spec, 'utf8');
   const end = text.search(/^components:/m);
   const lines = text.slice(0, end < 0 ? undefined : end).split('\n');
   const ops = [];
@@ -85,7 +112,20 @@ function officialOperations() {
       inTags = false;
     }
   }
-  return { source: path.relative(E2E_DIR, SPEC), ops: ops.filter((o) => o.id) };
+  return { source: path.relative(E2E_DIR, spec), ops: ops.filter((o) => o.id) };
+}
+
+/**
+ * The row order of the report, whatever the operations came from: by tag
+ * (compared without spaces or case, so the SDK's class names sort like the
+ * official tags), then by operationId, which is the order of the sandbox's
+ * route table. COVERAGE.md then changes only when results do.
+ */
+function byTagThenId(a, b) {
+  const ta = a.tag.replace(/\s+/g, '').toLowerCase();
+  const tb = b.tag.replace(/\s+/g, '').toLowerCase();
+  if (ta !== tb) return ta < tb ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 /** All records of the last run. */
@@ -96,7 +136,8 @@ function loadRuns() {
 }
 
 function build() {
-  const { source, ops } = officialOperations();
+  const { source, ops: found } = officialOperations();
+  const ops = [...found].sort(byTagThenId);
   const byOp = new Map();
   const entry = (id) => {
     if (!byOp.has(id)) byOp.set(id, { ok: 0, errors: 0, failedTests: new Set(), findingTests: new Set(), passedTests: new Set(), errorNames: new Set() });
@@ -221,7 +262,7 @@ function writeMarkdown(r, file = path.join(E2E_DIR, 'COVERAGE.md')) {
   fs.writeFileSync(file, renderMarkdown(r));
 }
 
-module.exports = { build, renderText, renderMarkdown, writeMarkdown, officialOperations };
+module.exports = { build, renderText, renderMarkdown, writeMarkdown, officialOperations, byTagThenId, SANDBOX_OPERATIONS };
 
 if (require.main === module) {
   const r = build();

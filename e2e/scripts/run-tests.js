@@ -19,6 +19,7 @@ const report = require('./report');
 async function main() {
   const args = process.argv.slice(2);
   fs.rmSync(COVERAGE_DIR, { recursive: true, force: true });
+  fs.rmSync(report.SANDBOX_OPERATIONS, { force: true });
   let started;
   let url = process.env.SIGNSANDBOX_E2E_URL;
   if (!url) {
@@ -31,6 +32,7 @@ async function main() {
     await sandbox.waitHealthy(url.replace(/\/+$/, '').replace(/\/v3$/, ''));
     console.log(`# using the sandbox at ${url}`);
   }
+  await saveOperations(url);
   // test/: the SDK tests; browser/: the embedded flows in headless Chromium
   // (they skip with a message on machines without it).
   const files = ['test', 'browser'].flatMap((dir) => {
@@ -59,6 +61,24 @@ async function main() {
   console.log('\n' + report.renderText(r));
   if (!args.length) report.writeMarkdown(r);
   process.exit(code);
+}
+
+/**
+ * Saves the sandbox's route table (GET /_sandbox/operations) for the
+ * report, which uses it when the official description is not beside the
+ * checkout. A sandbox without the endpoint leaves the report to the SDK's
+ * list.
+ */
+async function saveOperations(url) {
+  const base = url.replace(/\/+$/, '').replace(/\/v3$/, '');
+  try {
+    const res = await fetch(`${base}/_sandbox/operations`);
+    if (!res.ok) return;
+    fs.mkdirSync(path.dirname(report.SANDBOX_OPERATIONS), { recursive: true });
+    fs.writeFileSync(report.SANDBOX_OPERATIONS, await res.text());
+  } catch (e) {
+    console.log(`# no operation list from the sandbox: ${e.message}`);
+  }
 }
 
 main().catch((e) => {
