@@ -12,9 +12,6 @@ package sandboxtest
 
 import (
 	"bytes"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -23,9 +20,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/events"
 )
 
 // Callback is one event of GET /_sandbox/callbacks.
@@ -144,7 +144,7 @@ func (s *Server) Redeliver(id string) Callback {
 }
 
 // Acknowledgement is the body that makes a delivery count.
-const Acknowledgement = "Hello API Event Received"
+const Acknowledgement = events.Acknowledgement
 
 // Delivery is one request the receiver got.
 type Delivery struct {
@@ -195,9 +195,7 @@ func (d Delivery) Acked() bool {
 // VerifyHash checks event_hash as the official SDKs' EventCallbackHelper
 // does: HMAC-SHA256 of event_time + event_type keyed with apiKey.
 func (d Delivery) VerifyHash(apiKey string) bool {
-	m := hmac.New(sha256.New, []byte(apiKey))
-	m.Write([]byte(d.EventTime() + d.EventType()))
-	return hmac.Equal([]byte(hex.EncodeToString(m.Sum(nil))), []byte(d.EventHash()))
+	return events.Verify(apiKey, d.EventTime(), d.EventType(), d.EventHash())
 }
 
 // IsAppCallback classifies the delivery as the SDKs do: an app callback iff
@@ -297,7 +295,7 @@ func (r *Receiver) Events(types ...string) []Delivery {
 		if !d.Acked() {
 			continue
 		}
-		if len(types) > 0 && !containsString(types, d.EventType()) {
+		if len(types) > 0 && !slices.Contains(types, d.EventType()) {
 			continue
 		}
 		out = append(out, d)
@@ -407,18 +405,9 @@ func decodeMultipart(contentType string, body []byte) ([]string, string, error) 
 		if err != nil {
 			return fields, jsonField, err
 		}
-		if p.FormName() == "json" {
+		if p.FormName() == events.FormField {
 			jsonField = string(b)
 		}
 	}
 	return fields, jsonField, nil
-}
-
-func containsString(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
