@@ -7,6 +7,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 )
@@ -21,9 +22,9 @@ const (
 
 // checkMetadata applies the documented limits: at most 10 keys, and 50
 // counting the keys of nested objects; keys of 1 to 40 characters; values
-// of up to 1000 characters (strings by their text, numbers by their digits,
-// objects and arrays by their JSON text). Keys are checked in order, so the
-// first bad one is named (metadata[key]) whatever the map's order.
+// of up to 1000 characters as metadataText writes them. Keys are checked in
+// order, so the first bad one is named (metadata[key]) whatever the map's
+// order.
 func checkMetadata(m map[string]any) *apierr.Error {
 	if len(m) > maxMetadataKeys {
 		return apierr.Badf("metadata", "metadata can have at most %d keys (got %d).", maxMetadataKeys, len(m))
@@ -39,21 +40,7 @@ func checkMetadata(m map[string]any) *apierr.Error {
 		if n := len([]rune(k)); n > maxMetadataKeyLen {
 			return apierr.Badf(p, "metadata keys can be at most %d characters (got %d).", maxMetadataKeyLen, n)
 		}
-		var text string
-		switch v := m[k].(type) {
-		case string:
-			text = v
-		case json.Number:
-			text = string(v)
-		case nil, bool:
-		default:
-			raw, err := json.Marshal(v)
-			if err != nil {
-				return apierr.Badf(p, "Invalid metadata value.")
-			}
-			text = string(raw)
-		}
-		if n := len([]rune(text)); n > maxMetadataValueLen {
+		if n := len([]rune(metadataText(m[k]))); n > maxMetadataValueLen {
 			return apierr.Badf(p, "metadata values can be at most %d characters (got %d).", maxMetadataValueLen, n)
 		}
 	}
@@ -92,4 +79,23 @@ func metadataJSON(m map[string]any) (json.RawMessage, *apierr.Error) {
 		return nil, apierr.Badf("metadata", "Invalid metadata.")
 	}
 	return b, nil
+}
+
+// metadataText is a metadata value as text: strings as they are, numbers
+// by their exact digits, anything else (booleans, objects, arrays) as JSON.
+// The value limit measures it and the list search matches it.
+func metadataText(v any) string {
+	switch t := v.(type) {
+	case string:
+		return t
+	case json.Number:
+		return string(t)
+	case nil:
+		return ""
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
 }

@@ -20,8 +20,6 @@ package sandbox
 // are refused on fields that are not dates.
 
 import (
-	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
@@ -339,20 +337,4 @@ func matchMetadata(m map[string]any, t *searchTerm) bool {
 		}
 	}
 	return false
-}
-
-func metadataText(v any) string {
-	switch t := v.(type) {
-	case string:
-		return t
-	case json.Number:
-		return string(t)
-	case nil:
-		return ""
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
 }
