@@ -35,32 +35,22 @@ func (s *Sandbox) callbackTestAccount(tx *state.Txn, a *state.Account) error {
 	if a.CallbackURL == "" {
 		return nil
 	}
-	ev := eventSpec{Type: evCallbackTest, AccountIDs: []string{a.ID}}
-	row, views, err := s.recordEvent(tx, ev)
-	if err != nil {
-		return err
-	}
-	t := callbackTarget{kind: targetAccount, reportedFor: a.ID, url: a.CallbackURL, keyOwner: a.ID, viewer: a.ID}
-	return s.queueDeliveries(tx, row, []callbackTarget{t}, views)
+	_, err := s.emitTo(tx, eventSpec{Type: evCallbackTest, AccountIDs: []string{a.ID}}, []callbackTarget{accountTarget(a)})
+	return err
 }
 
 // callbackTestApp sends callback_test to an API app's callback URL (and only
 // there). The API app operations reach it through onAppCallbackSet inside
 // the transaction that stored a new, non-empty callback_url (create, or
-// update to a different URL), after putting the app row. The event reports for the app's owner and is
-// signed with the owner's primary API key.
+// update to a different URL), after putting the app row. The event reports
+// for the app's owner and is signed with the owner's primary API key.
 func (s *Sandbox) callbackTestApp(tx *state.Txn, app *state.APIApp) error {
 	if app.CallbackURL == "" {
 		return nil
 	}
 	ev := eventSpec{Type: evCallbackTest, AccountIDs: []string{app.OwnerAccountID}, ClientID: app.ClientID}
-	row, views, err := s.recordEvent(tx, ev)
-	if err != nil {
-		return err
-	}
-	t := callbackTarget{kind: targetApp, reportedFor: app.OwnerAccountID, clientID: app.ClientID, url: app.CallbackURL,
-		keyOwner: app.OwnerAccountID, viewer: app.OwnerAccountID}
-	return s.queueDeliveries(tx, row, []callbackTarget{t}, views)
+	_, err := s.emitTo(tx, ev, []callbackTarget{appTarget(app, app.OwnerAccountID)})
+	return err
 }
 
 // accountCreatedHook records the confirmation e-mail the real service sends
@@ -75,14 +65,16 @@ func accountCreatedHook(_ *Sandbox, _ *world.World, tx *state.Txn, a *state.Acco
 }
 
 // confirmAccount marks an account confirmed and emits account_confirmed,
-// reported to the app the account was created through (if any).
-func (s *Sandbox) confirmAccount(tx *state.Txn, a *state.Account) (*state.Account, error) {
+// reported to the app the account was created through (if any). It answers
+// the confirmed account and the event.
+func (s *Sandbox) confirmAccount(tx *state.Txn, a *state.Account) (*state.Account, *state.Event, error) {
 	c := state.Clone(a)
 	c.Confirmed = true
 	if err := state.Put(tx, state.TableAccounts, c); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	err := s.emit(tx, eventSpec{Type: evAccountConfirmed, ObjectType: objAccount, ObjectID: c.ID,
-		AccountIDs: []string{c.ID}, ClientID: c.CreatedByClientID})
-	return c, err
+	ev := eventSpec{Type: evAccountConfirmed, ObjectType: objAccount, ObjectID: c.ID,
+		AccountIDs: []string{c.ID}, ClientID: c.CreatedByClientID}
+	row, err := s.emitTo(tx, ev, routeEvent(tx, ev))
+	return c, row, err
 }

@@ -50,7 +50,7 @@ func (t callbackTarget) queue() string {
 //     order given, each once), except for account_confirmed, which the real
 //     service reports to the creating app only;
 //   - the app callback of the API app the object was made with, if it has one.
-func routeEvent(tx *state.Txn, ev eventSpec) ([]callbackTarget, error) {
+func routeEvent(tx *state.Txn, ev eventSpec) []callbackTarget {
 	var out []callbackTarget
 	primary := ""
 	if len(ev.AccountIDs) > 0 {
@@ -63,42 +63,35 @@ func routeEvent(tx *state.Txn, ev eventSpec) ([]callbackTarget, error) {
 				continue
 			}
 			seen = append(seen, id)
-			if t, ok := accountTarget(tx, id); ok {
-				out = append(out, t)
+			if a, err := state.Get[state.Account](tx, state.TableAccounts, id); err == nil && a.CallbackURL != "" {
+				out = append(out, accountTarget(a))
 			}
 		}
 	}
 	if ev.ClientID != "" {
-		if t, ok := appTarget(tx, ev.ClientID, primary); ok {
-			out = append(out, t)
+		if app, err := state.Get[state.APIApp](tx, state.TableAPIApps, ev.ClientID); err == nil && app.CallbackURL != "" {
+			out = append(out, appTarget(app, primary))
 		}
 	}
-	return out, nil
+	return out
 }
 
-// accountTarget is the account callback of an account, if it has one.
-func accountTarget(tx *state.Txn, accountID string) (callbackTarget, bool) {
-	a, err := state.Get[state.Account](tx, state.TableAccounts, accountID)
-	if err != nil || a.CallbackURL == "" {
-		return callbackTarget{}, false
-	}
-	return callbackTarget{kind: targetAccount, reportedFor: a.ID, url: a.CallbackURL, keyOwner: a.ID, viewer: a.ID}, true
+// accountTarget is the account callback of an account (which has a
+// callback URL).
+func accountTarget(a *state.Account) callbackTarget {
+	return callbackTarget{kind: targetAccount, reportedFor: a.ID, url: a.CallbackURL, keyOwner: a.ID, viewer: a.ID}
 }
 
-// appTarget is the app callback of an API app, if it has one. reportedFor
-// is the account the event is about (reported_for_account_id, as in the
-// official SDK fixtures for app callbacks).
-func appTarget(tx *state.Txn, clientID, reportedFor string) (callbackTarget, bool) {
-	app, err := state.Get[state.APIApp](tx, state.TableAPIApps, clientID)
-	if err != nil || app.CallbackURL == "" {
-		return callbackTarget{}, false
-	}
+// appTarget is the app callback of an API app (which has a callback URL).
+// reportedFor is the account the event is about (reported_for_account_id,
+// as in the official SDK fixtures for app callbacks).
+func appTarget(app *state.APIApp, reportedFor string) callbackTarget {
 	viewer := reportedFor
 	if viewer == "" {
 		viewer = app.OwnerAccountID
 	}
 	return callbackTarget{kind: targetApp, reportedFor: reportedFor, clientID: app.ClientID, url: app.CallbackURL,
-		keyOwner: app.OwnerAccountID, viewer: viewer}, true
+		keyOwner: app.OwnerAccountID, viewer: viewer}
 }
 
 // queueDeliveries writes one delivery per target. A delivery whose queue is

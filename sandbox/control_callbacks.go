@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -299,21 +298,11 @@ func controlConfirmAccount(c *call) (any, error) {
 		if a.Confirmed {
 			return apierr.Conflictf("Account %s is already confirmed.", id)
 		}
-		confirmed, err := c.s.confirmAccount(tx, a)
+		confirmed, ev, err := c.s.confirmAccount(tx, a)
 		if err != nil {
 			return err
 		}
-		out.Account = viewAccount(confirmed)
-		evs, err := state.All[state.Event](tx, state.TableEvents, state.IndexObject+"_prefix", confirmed.ID)
-		if err != nil {
-			return err
-		}
-		for _, e := range slices.Backward(evs) {
-			if e.Type == evAccountConfirmed {
-				out.EventID = e.ID
-				break
-			}
-		}
+		out.Account, out.EventID = viewAccount(confirmed), ev.ID
 		return nil
 	})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/events"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -49,11 +50,11 @@ var eventTypes = []string{
 	evCallbackTest, evRequestSignerRemoved,
 }
 
-// Object types an event can carry.
+// Object types an event can carry (the payload keys they go under).
 const (
-	objSignatureRequest = "signature_request"
-	objTemplate         = "template"
-	objAccount          = "account"
+	objSignatureRequest = events.ObjectSignatureRequest
+	objTemplate         = events.ObjectTemplate
+	objAccount          = events.ObjectAccount
 )
 
 // eventSpec describes one event a change causes.
@@ -81,15 +82,18 @@ var objectViews = map[string]func(s *Sandbox, tx *state.Txn, id, viewer string) 
 // queues one delivery per callback target (see routeEvent). Deliveries are
 // attempted only after tx commits; an aborted change emits nothing.
 func (s *Sandbox) emit(tx *state.Txn, ev eventSpec) error {
+	_, err := s.emitTo(tx, ev, routeEvent(tx, ev))
+	return err
+}
+
+// emitTo records an event and queues its deliveries to the given targets:
+// emit's routing, or the single target of a callback_test.
+func (s *Sandbox) emitTo(tx *state.Txn, ev eventSpec, targets []callbackTarget) (*state.Event, error) {
 	row, views, err := s.recordEvent(tx, ev)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	targets, err := routeEvent(tx, ev)
-	if err != nil {
-		return err
-	}
-	return s.queueDeliveries(tx, row, targets, views)
+	return row, s.queueDeliveries(tx, row, targets, views)
 }
 
 // recordEvent stores the event row. views renders (and caches) the attached
