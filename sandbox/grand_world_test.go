@@ -40,7 +40,6 @@ func srTagsPDF() []byte {
 
 func grandServer(t *testing.T) *sandboxtest.Server {
 	t.Helper()
-	sandbox.ScenarioHooksInstalled()
 	return newCheckedServer(t, true, sandbox.WithBaseURL(grandBase), sandbox.WithOfflineFiles())
 }
 

@@ -41,12 +41,11 @@ func loadScenario(t *testing.T, srv *sandboxtest.Server, key, doc string) *sandb
 	return srv.DoAs(key, http.MethodPost, sandbox.ControlPrefix+"/scenarios?source=test.yaml", doc)
 }
 
-// scServer is a test server with the scenario hooks installed. Its answers
-// are checked against the official description except injected 5xx ones
-// (an injected 503 is outside the statuses the description lists).
+// scServer is a test server whose answers are checked against the official
+// description except injected 5xx ones (an injected 503 is outside the
+// statuses the description lists).
 func scServer(t *testing.T, opts ...sandbox.Option) *sandboxtest.Server {
 	t.Helper()
-	sandbox.ScenarioHooksInstalled()
 	return newCheckedServer(t, true, opts...)
 }
 
@@ -107,7 +106,6 @@ func TestScenarioLoadListDelete(t *testing.T) {
 }
 
 func TestScenarioRefusalsNameFileLineAndKey(t *testing.T) {
-	sandbox.ScenarioHooksInstalled()
 	srv := newServer(t)
 	cases := []struct{ name, doc, want string }{
 		{"unknown key", "name: x\nrulez: []\n", `test.yaml:2:1: rulez: unknown field "rulez"`},
@@ -145,7 +143,6 @@ func TestScenarioRefusalsNameFileLineAndKey(t *testing.T) {
 // exactly as it was: no account, template, request, event, e-mail, job
 // or rule of it remains.
 func TestScenarioBrokenSeedLeavesNothing(t *testing.T) {
-	sandbox.ScenarioHooksInstalled()
 	srv := newServer(t)
 	before := srv.Do(http.MethodGet, sandbox.ControlPrefix+"/state", nil)
 	require.Equal(t, http.StatusOK, before.Status)
@@ -176,7 +173,6 @@ rules:
 }
 
 func TestScenarioSeedsObjectsInTheirStates(t *testing.T) {
-	sandbox.ScenarioHooksInstalled()
 	srv := newServer(t)
 	doc := `name: seeded
 seed:
