@@ -41,7 +41,10 @@ func (s *Step) actions() []string {
 	return out
 }
 
-var methodRE = regexp.MustCompile(`^(GET|POST|PUT|DELETE|PATCH|HEAD) (/\S*)$`)
+var (
+	methodRE = regexp.MustCompile(`^(GET|POST|PUT|DELETE|PATCH|HEAD) (/\S*)$`)
+	sha256RE = regexp.MustCompile(`^[0-9a-f]{64}$`)
+)
 
 // SplitRequest reads "METHOD /path".
 func SplitRequest(s string) (method, p string, ok bool) {
@@ -125,8 +128,9 @@ func (v *validator) steps() {
 			}
 		}
 		prev, dup := defined[s.Name]
-		if s.Name != "" && !dup {
-			// Expectations may refer to the step's own answer.
+		if s.Name != "" {
+			// Expectations may refer to the step's own answer (a name used
+			// twice refers to the later step from here on, as in a run).
 			defined[s.Name] = i
 		}
 		if s.Expect != nil {
@@ -134,13 +138,10 @@ func (v *validator) steps() {
 			collectExprs(s.Expect.Status, at(p, "expect", "status"), v.add, check)
 			collectExprs(s.Expect.Headers, at(p, "expect", "headers"), v.add, check)
 		}
-		if s.Name != "" {
-			if !nameRE.MatchString(s.Name) {
-				v.add(at(p, "name"), "step name %q must be letters, digits, dots, dashes or underscores", s.Name)
-			} else if dup {
-				v.add(at(p, "name"), "step name %q is also used by steps[%d]", s.Name, prev)
-			}
-			defined[s.Name] = i
+		if s.Name != "" && !nameRE.MatchString(s.Name) {
+			v.add(at(p, "name"), "step name %q must be letters, digits, dots, dashes or underscores", s.Name)
+		} else if s.Name != "" && dup {
+			v.add(at(p, "name"), "step name %q is also used by steps[%d]", s.Name, prev)
 		}
 	}
 }
@@ -271,11 +272,8 @@ func (v *validator) stepFields(s *Step, p []any, action string) {
 			}
 		}
 		checkMatcher(e.Body, at(q, "body"), v.add)
-		if e.BodySHA256 != "" && !regexp.MustCompile(`^[0-9a-f]{64}$`).MatchString(e.BodySHA256) {
+		if e.BodySHA256 != "" && !sha256RE.MatchString(e.BodySHA256) {
 			v.add(at(q, "body_sha256"), "body_sha256 is 64 lowercase hex digits")
-		}
-		if !httpStep && action != "" && action != "events" && action != "emails" && !isSignerAction(action) && action != "advance" && action != "wait_callbacks" {
-			v.add(q, "expect is for steps that call the sandbox")
 		}
 	}
 	for i, f := range s.Files {
@@ -286,10 +284,6 @@ func (v *validator) stepFields(s *Step, p []any, action string) {
 			v.add(at(p, "files", i), "give text or base64, not both")
 		}
 	}
-}
-
-func isSignerAction(a string) bool {
-	return contains([]string{"view", "sign", "decline", "reassign", "bounce"}, a)
 }
 
 func bigInt(n int64) *big.Rat { return new(big.Rat).SetInt64(n) }
