@@ -33,9 +33,8 @@ func TestTemplateEmbeddedDraftFinishedFromTheControlPlane(t *testing.T) {
 	got := tplGet(t, srv, srv.APIKey, id)
 	assert.Equal(t, true, got["is_embedded"])
 	assert.Empty(t, tplListIDs(t, srv, srv.APIKey, ""))
-	if f := srv.Do(http.MethodGet, "/v3/template/files/"+id, nil); f.Status != http.StatusMethodNotAllowed {
-		assert.Equal(t, http.StatusConflict, f.Status)
-	}
+	f := srv.Do(http.MethodGet, "/v3/template/files/"+id, nil)
+	assert.Equal(t, http.StatusConflict, f.Status, "%s", f.Body)
 
 	// The edit page is served without credentials.
 	status, page := fetchPage(t, http.MethodGet, tpl["edit_url"].(string), nil)

@@ -12,8 +12,7 @@ import (
 )
 
 // tplTwoPageTemplate creates a ready template over a two-page portrait PDF
-// with a field on page 2, or skips when the documents subsystem does not
-// measure pages yet (its provisional inspection says one page).
+// with a field (sig_client) on page 2.
 func tplTwoPageTemplate(t *testing.T, srv *sandboxtest.Server) string {
 	t.Helper()
 	f := tplStandardFields()
@@ -21,9 +20,6 @@ func tplTwoPageTemplate(t *testing.T, srv *sandboxtest.Server) string {
 	list[0]["page"] = 2
 	r := tplMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/template/create", f,
 		tplFile{Name: "two.pdf", Data: tplPDF(tplPortrait, tplPortrait)})
-	if r.Status == http.StatusBadRequest && strings.Contains(string(r.Body), "[page]") {
-		t.Skip("the documents subsystem does not measure PDF pages yet (collectDocuments is provisional)")
-	}
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	id := r.Map()["template"].(map[string]any)["template_id"].(string)
 	srv.Advance(tplPrepDelay)
@@ -60,9 +56,8 @@ func TestTemplateOverlayWithFewerPagesFails(t *testing.T) {
 	// The failed template can be read, not listed, used or downloaded.
 	assert.Equal(t, newID, tplGet(t, srv, srv.APIKey, newID)["template_id"])
 	assert.Equal(t, []string{id}, tplListIDs(t, srv, srv.APIKey, ""))
-	if f := srv.Do(http.MethodGet, "/v3/template/files/"+newID, nil); f.Status != http.StatusMethodNotAllowed {
-		assert.Equal(t, http.StatusUnprocessableEntity, f.Status, "%s", f.Body)
-	}
+	f := srv.Do(http.MethodGet, "/v3/template/files/"+newID, nil)
+	assert.Equal(t, http.StatusUnprocessableEntity, f.Status, "%s", f.Body)
 	// The source template is untouched.
 	assert.Equal(t, "Please sign the NDA", tplGetSubject(t, srv, id))
 }
@@ -126,10 +121,9 @@ func TestTemplateOverlayBadInput(t *testing.T) {
 	assert.Equal(t, []string{preparing, id}, tplListIDs(t, srv, srv.APIKey, ""), "nothing half-created")
 }
 
-// tplGetSubject reads a template's subject through a request made from it
-// is not possible (TemplateResponse has no subject), so it reads the
-// exported world state.
-func tplGetSubject(t *testing.T, srv *sandboxtest.Server, id string) string {
+// tplStored reads a template's row from the exported world state, for
+// what TemplateResponse does not show (the subject, a field's page).
+func tplStored(t *testing.T, srv *sandboxtest.Server, id string) map[string]any {
 	t.Helper()
 	var st struct {
 		Tables map[string][]map[string]any `json:"tables"`
@@ -137,12 +131,31 @@ func tplGetSubject(t *testing.T, srv *sandboxtest.Server, id string) string {
 	srv.Control(http.MethodGet, "/state", nil, &st)
 	for _, row := range st.Tables["templates"] {
 		if row["template_id"] == id {
-			s, _ := row["subject"].(string)
-			return s
+			return row
 		}
 	}
 	t.Fatalf("template %s not in the exported state", id)
-	return ""
+	return nil
+}
+
+// tplGetSubject reads a template's subject (TemplateResponse has none).
+func tplGetSubject(t *testing.T, srv *sandboxtest.Server, id string) string {
+	t.Helper()
+	s, _ := tplStored(t, srv, id)["subject"].(string)
+	return s
+}
+
+// tplFieldPlaces maps a stored template's field api_ids to their
+// [document_index, page].
+func tplFieldPlaces(t *testing.T, srv *sandboxtest.Server, id string) map[string][2]int {
+	t.Helper()
+	out := map[string][2]int{}
+	for _, f := range tplStored(t, srv, id)["fields"].([]any) {
+		m := f.(map[string]any)
+		page, _ := m["page"].(float64)
+		out[m["api_id"].(string)] = [2]int{int(m["document_index"].(float64)), int(page)}
+	}
+	return out
 }
 
 func TestTemplateWithAnUnreachableFileEndsInTemplateError(t *testing.T) {
@@ -157,7 +170,6 @@ func TestTemplateWithAnUnreachableFileEndsInTemplateError(t *testing.T) {
 	require.Len(t, evs, 1)
 	assert.Contains(t, evs[0].EventMessage, "could not be processed")
 	assert.EqualValues(t, 100, tplQuotas(t, srv, srv.APIKey)["templates_left"])
-	if f := srv.Do(http.MethodGet, "/v3/template/files/"+id, nil); f.Status != http.StatusMethodNotAllowed {
-		assert.Equal(t, http.StatusUnprocessableEntity, f.Status, "%s", f.Body)
-	}
+	dl := srv.Do(http.MethodGet, "/v3/template/files/"+id, nil)
+	assert.Equal(t, http.StatusUnprocessableEntity, dl.Status, "%s", dl.Body)
 }
