@@ -50,33 +50,32 @@ func parseAuthorization(r *http.Request) (creds credentials, ok bool, err *apier
 
 // authenticate finds the world and account of a call's credentials.
 func (s *Sandbox) authenticate(c *call, creds credentials) *apierr.Error {
+	var w *world.World
+	var accountID string
 	if creds.apiKey != "" {
-		w, key := s.findAPIKey(creds.apiKey)
-		if key == nil {
+		var key *state.APIKey
+		if w, key = findCredential[state.APIKey](s, state.TableAPIKeys, creds.apiKey); key == nil {
 			return apierr.New(apierr.Unauthorized, apierr.MsgUnauthorizedInvalid)
 		}
-		acct, err := state.Get[state.Account](w.Store.Read(), state.TableAccounts, key.AccountID)
-		if err != nil {
-			return apierr.New(apierr.Unauthorized, apierr.MsgUnauthorizedInvalid)
+		accountID, c.apiKey = key.AccountID, key.Key
+	} else {
+		var tok *state.OAuthToken
+		if w, tok = findCredential[state.OAuthToken](s, state.TableOAuthToken, creds.token); tok == nil {
+			return apierr.New(apierr.Unauthorized, "Unauthorized user. The access token is not valid.")
 		}
-		c.w, c.account, c.apiKey = w, acct, key.Key
-		return nil
+		if tok.Revoked {
+			return apierr.New(apierr.Unauthorized, "Unauthorized user. The access token has been revoked.")
+		}
+		if w.Now().Unix() >= tok.ExpiresAt {
+			return apierr.New(apierr.Unauthorized, "Unauthorized user. The access token has expired; use the refresh token to get a new one.")
+		}
+		accountID, c.token = tok.AccountID, tok
 	}
-	w, tok := s.findToken(creds.token)
-	if tok == nil {
-		return apierr.New(apierr.Unauthorized, "Unauthorized user. The access token is not valid.")
-	}
-	if tok.Revoked {
-		return apierr.New(apierr.Unauthorized, "Unauthorized user. The access token has been revoked.")
-	}
-	if w.Now().Unix() >= tok.ExpiresAt {
-		return apierr.New(apierr.Unauthorized, "Unauthorized user. The access token has expired; use the refresh token to get a new one.")
-	}
-	acct, err := state.Get[state.Account](w.Store.Read(), state.TableAccounts, tok.AccountID)
+	acct, err := state.Get[state.Account](w.Store.Read(), state.TableAccounts, accountID)
 	if err != nil {
 		return apierr.New(apierr.Unauthorized, apierr.MsgUnauthorizedInvalid)
 	}
-	c.w, c.account, c.token = w, acct, tok
+	c.w, c.account = w, acct
 	return nil
 }
 
@@ -97,50 +96,40 @@ func checkScopes(c *call) *apierr.Error {
 	return apierr.Forbiddenf("The access token lacks a scope this operation needs (one of: %s).", strings.Join(c.rt.scopes, ", "))
 }
 
-// findAPIKey looks a key up in the cached world first, then in every world.
-func (s *Sandbox) findAPIKey(key string) (*world.World, *state.APIKey) {
-	lookup := func(w *world.World) *state.APIKey {
-		k, err := state.Get[state.APIKey](w.Store.Read(), state.TableAPIKeys, key)
+// credentialKey names a credential in the Sandbox's creds cache: the table
+// it is stored in (API keys, OAuth tokens) and its value.
+type credentialKey struct{ table, id string }
+
+// findCredential looks a credential (the row id in table) up in the world
+// the cache remembers for it first, then in every world in creation order,
+// and remembers where it was found. A cached world that no longer holds the
+// credential (a deleted key, a refreshed token) loses its entry.
+func findCredential[T any](s *Sandbox, table, id string) (*world.World, *T) {
+	lookup := func(w *world.World) *T {
+		row, err := state.Get[T](w.Store.Read(), table, id)
 		if err != nil {
 			return nil
 		}
-		return k
+		return row
 	}
-	if v, ok := s.creds.Load("k:" + key); ok {
+	ck := credentialKey{table, id}
+	if v, ok := s.creds.Load(ck); ok {
 		w := v.(*world.World)
-		if k := lookup(w); k != nil {
-			return w, k
+		if row := lookup(w); row != nil {
+			return w, row
 		}
+		s.creds.Delete(ck)
 	}
 	for _, w := range s.worldsSnapshot() {
-		if k := lookup(w); k != nil {
-			s.creds.Store("k:"+key, w)
-			return w, k
+		if row := lookup(w); row != nil {
+			s.creds.Store(ck, w)
+			return w, row
 		}
 	}
 	return nil, nil
 }
 
-// findToken looks an OAuth access token up the same way.
-func (s *Sandbox) findToken(token string) (*world.World, *state.OAuthToken) {
-	lookup := func(w *world.World) *state.OAuthToken {
-		t, err := state.Get[state.OAuthToken](w.Store.Read(), state.TableOAuthToken, token)
-		if err != nil {
-			return nil
-		}
-		return t
-	}
-	if v, ok := s.creds.Load("t:" + token); ok {
-		w := v.(*world.World)
-		if t := lookup(w); t != nil {
-			return w, t
-		}
-	}
-	for _, w := range s.worldsSnapshot() {
-		if t := lookup(w); t != nil {
-			s.creds.Store("t:"+token, w)
-			return w, t
-		}
-	}
-	return nil, nil
+// findAPIKey finds the world holding an API key (nil when none does).
+func (s *Sandbox) findAPIKey(key string) (*world.World, *state.APIKey) {
+	return findCredential[state.APIKey](s, state.TableAPIKeys, key)
 }

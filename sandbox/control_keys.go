@@ -155,7 +155,6 @@ func controlDeleteKey(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.s.creds.Delete("k:" + key)
 	return out, nil
 }
 

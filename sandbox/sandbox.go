@@ -48,8 +48,9 @@ type Sandbox struct {
 	order    []*world.World // creation order, for credential lookups
 	created  int            // worlds created so far (seeds the next one)
 	defWorld *world.World
-	// creds caches credential -> world; entries are checked on use, so a
-	// stale entry (a deleted key) only costs a fallback scan.
+	// creds caches credentialKey -> world (see findCredential); entries
+	// are checked on use, so a stale one (a deleted key, a refreshed token)
+	// only costs a fallback scan and is dropped then.
 	creds sync.Map
 
 	closeOnce sync.Once
