@@ -149,9 +149,6 @@ func Interpolate(v any, r Resolver) (any, error) {
 			ks, ok := nk.(string)
 			if !ok {
 				ks = fmt.Sprint(nk)
-				if n, isNum := nk.(json.Number); isNum {
-					ks = string(n)
-				}
 			}
 			if out[ks], err = Interpolate(x, r); err != nil {
 				return nil, err

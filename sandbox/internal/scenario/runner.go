@@ -93,7 +93,7 @@ type run struct {
 	created string
 }
 
-// WorldInfo is the part of POST /_sandbox/worlds the runner uses.
+// worldInfo is the part of POST /_sandbox/worlds the runner uses.
 type worldInfo struct {
 	WorldID string `json:"world_id"`
 	APIKey  string `json:"api_key"`

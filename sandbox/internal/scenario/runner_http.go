@@ -14,7 +14,6 @@ import (
 	"net/http"
 	"net/url"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -338,7 +337,7 @@ func multipartBody(body any, files []StepFile) ([]byte, string, error) {
 	}
 	m, _ := body.(map[string]any)
 	for _, k := range sortedKeys(m) {
-		if err := w.WriteField(k, formText(m[k])); err != nil {
+		if err := w.WriteField(k, textOf(m[k])); err != nil {
 			return nil, "", err
 		}
 	}
@@ -377,18 +376,3 @@ func multipartBody(body any, files []StepFile) ([]byte, string, error) {
 }
 
 func escapeQuotes(s string) string { return strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) }
-
-func formText(v any) string {
-	switch t := v.(type) {
-	case string:
-		return t
-	case json.Number:
-		return string(t)
-	case bool:
-		return strconv.FormatBool(t)
-	case nil:
-		return ""
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
-}
