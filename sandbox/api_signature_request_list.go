@@ -70,7 +70,8 @@ func listPage(tx *state.Txn, accountID string, page, size int) (int, []*state.Si
 
 // listScan walks the lists of several accounts newest first (merging them
 // and dropping duplicates), keeps the requests the query matches, counts
-// them and returns the requested page.
+// them and returns the requested page. Without a query (account_id=all)
+// only the page's requests are read; the others are just counted.
 func listScan(tx *state.Txn, accounts []string, search *searchQuery, me *state.Account, page, size int) (int, []*state.SignatureRequest, error) {
 	type cursor struct {
 		account string
@@ -122,6 +123,11 @@ func listScan(tx *state.Txn, accounts []string, search *searchQuery, me *state.A
 			continue
 		}
 		first, lastSeq = false, row.RequestSeq
+		inPage := total >= (page-1)*size && total < page*size
+		if search == nil && !inPage {
+			total++
+			continue
+		}
 		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, row.RequestID)
 		if err != nil {
 			return 0, nil, err
@@ -129,7 +135,7 @@ func listScan(tx *state.Txn, accounts []string, search *searchQuery, me *state.A
 		if !search.matches(req, me) {
 			continue
 		}
-		if total >= (page-1)*size && total < page*size {
+		if inPage {
 			out = append(out, req)
 		}
 		total++

@@ -3,7 +3,6 @@ package sandbox
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -175,7 +174,7 @@ func viewSignatureRequest(req *state.SignatureRequest, viewer string) signatureR
 			cf.APIID = f.Name
 		}
 		if f.Type == "checkbox" {
-			cf.Value = f.Value == "true" || f.Value == "1"
+			cf.Value = mergeChecked(f.Value)
 		} else {
 			cf.Value = f.Value
 		}
@@ -229,16 +228,12 @@ func viewSignature(sg state.Signature) signatureResponse {
 // viewMetadata renders metadata the way the official send example shows
 // it: scalar values come back as strings (custom_id 1234 is answered as
 // "1234"), objects and arrays keep their shape. Numbers are rendered from
-// their exact decimal text, never through a float.
+// their exact decimal text, never through a float. (encoding/json writes
+// the keys sorted.)
 func viewMetadata(m map[string]any) map[string]any {
 	out := make(map[string]any, len(m))
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		out[k] = metadataScalar(m[k])
+	for k, v := range m {
+		out[k] = metadataScalar(v)
 	}
 	return out
 }
