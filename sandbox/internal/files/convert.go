@@ -189,15 +189,7 @@ func rewrite(pdf []byte, title string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := newPDFWriter()
-	cp := newCopier(w, src.ctx)
-	nums := cp.preparePages(src.pages)
-	for i, p := range src.pages {
-		if err := cp.page(p, nums[i], nil); err != nil {
-			return nil, err
-		}
-	}
-	return w.finish(title, time.Unix(0, 0)), nil
+	return writePages(src.ctx, src.pages, nil, title)
 }
 
 // convertText typesets a plain-text file (UTF-8, or Latin-1 when it is not

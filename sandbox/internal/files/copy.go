@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
@@ -57,6 +58,28 @@ func (c *copier) preparePages(pages []srcPage) []int {
 		out[i] = n
 	}
 	return out
+}
+
+// writePages writes the pages of a parsed document as a new PDF: the pages
+// in contents (by index) get that content as their only content stream
+// (hidden text tags), the others are copied as they are. The document date
+// is the Unix epoch, so the bytes depend on the content alone.
+func writePages(ctx *model.Context, pages []srcPage, contents map[int][]byte, title string) ([]byte, error) {
+	w := newPDFWriter()
+	cp := newCopier(w, ctx)
+	nums := cp.preparePages(pages)
+	for i, p := range pages {
+		var err error
+		if c, ok := contents[i]; ok {
+			err = cp.pageWithContent(p, nums[i], c)
+		} else {
+			err = cp.page(p, nums[i], nil)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("page %d: %w", i+1, err)
+		}
+	}
+	return w.finish(title, time.Unix(0, 0)), nil
 }
 
 // pageKeysRewritten are the page entries the copier writes itself; /B

@@ -90,7 +90,7 @@ func ScanTextTags(pdf []byte, hide bool) (out TagScan, err error) {
 		}
 	}
 	if hide && len(rewritten) > 0 {
-		out.Hidden, err = writeWithContents(ctx, pages, rewritten)
+		out.Hidden, err = writePages(ctx, pages, rewritten, "")
 		if err != nil {
 			return TagScan{}, err
 		}

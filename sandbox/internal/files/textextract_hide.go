@@ -9,9 +9,6 @@ package files
 import (
 	"fmt"
 	"strings"
-	"time"
-
-	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 )
 
 // without returns the page's content with the hidden glyphs removed.
@@ -83,26 +80,6 @@ func (pt *pageText) rewriteShow(so showOp, hidden map[int]bool) []byte {
 	flushAdj()
 	b.WriteString("] TJ")
 	return []byte(b.String())
-}
-
-// writeWithContents writes a document again with new content for some
-// pages (by index).
-func writeWithContents(ctx *model.Context, pages []srcPage, contents map[int][]byte) ([]byte, error) {
-	w := newPDFWriter()
-	cp := newCopier(w, ctx)
-	nums := cp.preparePages(pages)
-	for i, p := range pages {
-		var err error
-		if c, ok := contents[i]; ok {
-			err = cp.pageWithContent(p, nums[i], c)
-		} else {
-			err = cp.page(p, nums[i], nil)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("page %d: %w", i+1, err)
-		}
-	}
-	return w.finish("", time.Unix(0, 0)), nil
 }
 
 // pageWithContent writes one page as object n with content as its only
