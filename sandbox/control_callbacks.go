@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -107,48 +108,55 @@ func eventState(ds []*state.Delivery) string {
 	return st
 }
 
+// newCallbackEntry is an event of the log with all its deliveries.
+func newCallbackEntry(e *state.Event, ds []*state.Delivery) callbackEntry {
+	entry := callbackEntry{ID: e.ID, EventType: e.Type, EventTime: e.Time, ObjectType: e.ObjectType, ObjectID: e.ObjectID,
+		AccountIDs: e.AccountIDs, ClientID: e.ClientID, RelatedSignatureID: e.RelatedSignatureID,
+		EventMessage: e.EventMessage, Object: e.Object, State: eventState(ds), Deliveries: []deliveryView{}}
+	for _, d := range ds {
+		entry.Deliveries = append(entry.Deliveries, viewDelivery(d))
+	}
+	return entry
+}
+
 // controlListCallbacks lists the world's events in order with their
 // deliveries. Filters (query): event_type, object_id, state, account_id (a
 // target's reported account), client_id, url.
 func controlListCallbacks(c *call) (any, error) {
 	q := c.r.URL.Query()
+	objectID := q.Get("object_id")
+	account, client, url := q.Get("account_id"), q.Get("client_id"), q.Get("url")
 	tx := c.read()
-	rows, err := state.All[state.Event](tx, state.TableEvents, state.IndexSeq)
+	var rows []*state.Event
+	var err error
+	if objectID != "" {
+		rows, err = state.All[state.Event](tx, state.TableEvents, state.IndexObject+"_prefix", objectID)
+	} else {
+		rows, err = state.All[state.Event](tx, state.TableEvents, state.IndexSeq)
+	}
 	if err != nil {
 		return nil, err
 	}
 	out := []callbackEntry{}
 	for _, e := range rows {
-		if t := q.Get("event_type"); t != "" && e.Type != t {
-			continue
-		}
-		if id := q.Get("object_id"); id != "" && e.ObjectID != id {
+		if t := q.Get("event_type"); (t != "" && e.Type != t) || (objectID != "" && e.ObjectID != objectID) {
 			continue
 		}
 		ds, err := state.DeliveriesOf(tx, e.ID)
 		if err != nil {
 			return nil, err
 		}
-		entry := callbackEntry{ID: e.ID, EventType: e.Type, EventTime: e.Time, ObjectType: e.ObjectType, ObjectID: e.ObjectID,
-			AccountIDs: e.AccountIDs, ClientID: e.ClientID, RelatedSignatureID: e.RelatedSignatureID,
-			EventMessage: e.EventMessage, Object: e.Object, State: eventState(ds), Deliveries: []deliveryView{}}
+		entry := newCallbackEntry(e, ds)
 		if st := q.Get("state"); st != "" && entry.State != st {
 			continue
 		}
-		for _, d := range ds {
-			if a := q.Get("account_id"); a != "" && d.AccountID != a {
+		if account != "" || client != "" || url != "" {
+			entry.Deliveries = slices.DeleteFunc(entry.Deliveries, func(d deliveryView) bool {
+				return (account != "" && d.AccountID != account) || (client != "" && d.ClientID != client) || (url != "" && d.URL != url)
+			})
+			if len(entry.Deliveries) == 0 {
 				continue
 			}
-			if cl := q.Get("client_id"); cl != "" && d.ClientID != cl {
-				continue
-			}
-			if u := q.Get("url"); u != "" && d.URL != u {
-				continue
-			}
-			entry.Deliveries = append(entry.Deliveries, viewDelivery(d))
-		}
-		if (q.Get("account_id") != "" || q.Get("client_id") != "" || q.Get("url") != "") && len(entry.Deliveries) == 0 {
-			continue
 		}
 		out = append(out, entry)
 	}
@@ -200,12 +208,7 @@ func controlRedeliver(c *call) (any, error) {
 		if err != nil {
 			return err
 		}
-		entry = callbackEntry{ID: e.ID, EventType: e.Type, EventTime: e.Time, ObjectType: e.ObjectType, ObjectID: e.ObjectID,
-			AccountIDs: e.AccountIDs, ClientID: e.ClientID, RelatedSignatureID: e.RelatedSignatureID,
-			EventMessage: e.EventMessage, Object: e.Object, State: eventState(fresh)}
-		for _, d := range fresh {
-			entry.Deliveries = append(entry.Deliveries, viewDelivery(d))
-		}
+		entry = newCallbackEntry(e, fresh)
 		return nil
 	})
 	if err != nil {
