@@ -114,22 +114,7 @@ func (p *RecordingProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		req.Header.Set("Content-Type", ct)
 		if b, err := wire.ReadBody(req, wire.Limits{MaxBodyBytes: maxProxyBody, MaxDepth: 64, MaxParams: 100000}); err == nil {
-			if len(b.Tree) > 0 {
-				ex.Body = scenario.Normalize(b.Tree)
-			}
-			ex.Form = b.Form
-			for _, name := range sortedStringKeys(b.Files) {
-				for i, f := range b.Files[name] {
-					field := f.Field
-					if field == "" {
-						field = fmt.Sprintf("%s[%d]", name, i)
-					}
-					ex.Files = append(ex.Files, scenario.FileOf(field, f.Name, f.ContentType, f.Data))
-				}
-			}
-			if len(ex.Files) > 0 {
-				ex.Form = true
-			}
+			recordBody(&ex, b)
 		}
 	}
 	p.rec.Add(ex)

@@ -17,13 +17,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
@@ -246,33 +246,35 @@ func exchangeOf(c *call, v any, err error) scenario.Exchange {
 	if c.body == nil && c.bodyErr == nil && c.r.Body != nil && c.r.Method != http.MethodGet {
 		_, _ = c.readBody()
 	}
-	if b := c.body; b != nil {
-		if len(b.Tree) > 0 {
-			ex.Body = scenario.Normalize(b.Tree)
-		}
-		ex.Form = b.Form
-		names := make([]string, 0, len(b.Files))
-		for n := range b.Files {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			for i, f := range b.Files[n] {
-				field := f.Field
-				if field == "" {
-					field = fmt.Sprintf("%s[%d]", n, i)
-				}
-				ex.Files = append(ex.Files, scenario.FileOf(field, f.Name, f.ContentType, f.Data))
-			}
-		}
-		if len(ex.Files) > 0 {
-			ex.Form = true
-		}
+	if c.body != nil {
+		recordBody(&ex, c.body)
 	}
 	rw := &bufferWriter{header: http.Header{}}
 	c.s.writeResult(rw, c, v, err)
 	ex.Status, ex.ContentType, ex.Answer = rw.status, rw.header.Get("Content-Type"), rw.body.Bytes()
 	return ex
+}
+
+// recordBody puts a decoded request body into ex as a step sends it again:
+// its fields in JSON shapes, whether it came as a form (always with
+// uploads), and its uploads by field name.
+func recordBody(ex *scenario.Exchange, b *wire.Body) {
+	if len(b.Tree) > 0 {
+		ex.Body = scenario.Normalize(b.Tree)
+	}
+	ex.Form = b.Form
+	for _, name := range sortedStringKeys(b.Files) {
+		for i, f := range b.Files[name] {
+			field := f.Field
+			if field == "" {
+				field = fmt.Sprintf("%s[%d]", name, i)
+			}
+			ex.Files = append(ex.Files, scenario.FileOf(field, f.Name, f.ContentType, f.Data))
+		}
+	}
+	if len(ex.Files) > 0 {
+		ex.Form = true
+	}
 }
 
 // bufferWriter is a ResponseWriter that keeps the answer.
