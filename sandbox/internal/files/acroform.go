@@ -261,7 +261,7 @@ func (fl *fontLoader) widgetField(info fieldInfo, w types.Dict, p srcPage, page 
 	if b.width() <= 0 || b.height() <= 0 {
 		return PDFField{}, false
 	}
-	f.X, f.Y, f.Width, f.Height = apiBox(geometry{vis: p.visible(), rotate: p.rotate}, b)
+	f.X, f.Y, f.Width, f.Height = apiBox(p.geometry(), b)
 	if f.Name == "" {
 		f.Name = fmt.Sprintf("%s_%d", f.Kind, page)
 	}

@@ -84,7 +84,7 @@ func Inspect(data []byte) (Info, error) {
 	_ = ctx
 	info := Info{Pages: make([]PageSize, len(pages))}
 	for i, p := range pages {
-		info.Pages[i] = p.size()
+		info.Pages[i] = p.geometry().size()
 	}
 	return info, nil
 }

@@ -50,14 +50,8 @@ func (p srcPage) visible() box {
 	return v
 }
 
-// size is the page as displayed: the visible area, turned by /Rotate.
-func (p srcPage) size() PageSize {
-	v := p.visible()
-	if p.rotate == 90 || p.rotate == 270 {
-		return PageSize{Width: v.height(), Height: v.width()}
-	}
-	return PageSize{Width: v.width(), Height: v.height()}
-}
+// geometry is how the page is displayed: its visible area and rotation.
+func (p srcPage) geometry() geometry { return geometry{vis: p.visible(), rotate: p.rotate} }
 
 // inherited carries the attributes a page tree node passes to its kids.
 type inherited struct {

@@ -100,7 +100,7 @@ func addDocument(w *pdfWriter, c *Composition, i int, d parsed) error {
 	cp := newCopier(w, d.doc.ctx)
 	nums := cp.preparePages(d.doc.pages)
 	for j, p := range d.doc.pages {
-		g := geometry{vis: p.visible(), rotate: p.rotate}
+		g := p.geometry()
 		size := g.size()
 		marks := pageMarks(c, size)
 		for _, s := range c.Stamps {

@@ -75,7 +75,7 @@ func ScanTextTags(pdf []byte, hide bool) (out TagScan, err error) {
 		if len(hits) == 0 {
 			continue
 		}
-		g := geometry{vis: p.visible(), rotate: p.rotate}
+		g := p.geometry()
 		hidden := map[int]bool{}
 		for _, h := range hits {
 			ft := FoundTag{Text: h.text, Page: i + 1}
