@@ -240,9 +240,12 @@ func (c *copier) dictOf(o types.Object) (types.Dict, error) {
 	}
 }
 
-// resolve dereferences o and decodes objects kept in object streams.
-func (c *copier) resolve(o types.Object) (types.Object, error) {
-	r, err := c.ctx.Dereference(o)
+// resolve dereferences o in the source document.
+func (c *copier) resolve(o types.Object) (types.Object, error) { return resolveObject(c.ctx, o) }
+
+// resolveObject dereferences o and decodes objects kept in object streams.
+func resolveObject(ctx *model.Context, o types.Object) (types.Object, error) {
+	r, err := ctx.Dereference(o)
 	if err != nil {
 		return nil, err
 	}

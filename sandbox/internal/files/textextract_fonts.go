@@ -12,7 +12,6 @@ package files
 // made-up glyph names) is not found.
 
 import (
-	"context"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -100,18 +99,12 @@ func newFontLoader(ctx *model.Context) *fontLoader {
 	return &fontLoader{ctx: ctx, cache: map[int]*pdfFont{}}
 }
 
-// resolve dereferences an object, decoding objects kept in object streams.
+// resolve dereferences an object (resolveObject), nil when it cannot be
+// read: extraction reads what it can.
 func (fl *fontLoader) resolve(o types.Object) types.Object {
-	r, err := fl.ctx.Dereference(o)
+	r, err := resolveObject(fl.ctx, o)
 	if err != nil {
 		return nil
-	}
-	if l, ok := r.(types.LazyObjectStreamObject); ok {
-		d, err := l.DecodedObject(context.Background())
-		if err != nil {
-			return nil
-		}
-		return d
 	}
 	return r
 }
