@@ -97,7 +97,8 @@ func bulkSend(c *call, embedded bool) (any, error) {
 
 // queueBulkJob resolves the templates once, binds every entry to them,
 // stores the job and schedules the creation of its requests after the
-// world's SendProcessingDelay.
+// world's SendProcessingDelay. What binding warns about the job as a whole
+// is said once: its warnings go through warnOnce.
 func (s *Sandbox) queueBulkJob(c *call, tx *state.Txn, spec *sigreqSpec, tb *templateBody, entries []bulkEntry, embedded bool) (*state.BulkSendJob, error) {
 	use, err := resolveTemplates(c, tx, tb.TemplateIDs)
 	if err != nil {
@@ -122,9 +123,6 @@ func (s *Sandbox) queueBulkJob(c *call, tx *state.Txn, spec *sigreqSpec, tb *tem
 		}
 		job.Items = append(job.Items, state.BulkSendItem{Signers: bound.Signers, CustomFields: bound.CustomFields})
 	}
-	// Binding warns per entry what applies to the job as a whole (unused
-	// custom fields...): say it once.
-	c.warnings = uniqueWarnings(c.warnings)
 	if base.AllowReassign {
 		c.warn("reassign_unsupported", "The template allows signer reassignment, which bulk send does not support: the requests are sent without it.")
 		base.AllowReassign = false
@@ -142,19 +140,6 @@ func (s *Sandbox) queueBulkJob(c *call, tx *state.Txn, spec *sigreqSpec, tb *tem
 	}
 	_, err = state.Schedule(tx, jobBulkSend, job.ID, state.GetConfig(tx).SendProcessingDelay.D(), nil)
 	return job, err
-}
-
-// uniqueWarnings drops repeated warnings, keeping the first of each.
-func uniqueWarnings(ws []warning) []warning {
-	var out []warning
-	seen := map[warning]bool{}
-	for _, w := range ws {
-		if !seen[w] {
-			seen[w] = true
-			out = append(out, w)
-		}
-	}
-	return out
 }
 
 // bulkSendJobGet answers a job the caller can see with a page of its
