@@ -55,6 +55,9 @@ type call struct {
 	// strict makes bind refuse unknown parameters (control calls; API
 	// operations and pages read leniently, as the real API does).
 	strict bool
+	// cfg is the caller's world configuration once cfgRead (see config).
+	cfg     state.Config
+	cfgRead bool
 }
 
 // warning is one entry of the official warnings array.
@@ -84,12 +87,22 @@ func (c *call) param(name string) string {
 	return c.vars[name]
 }
 
+// config is the configuration of the caller's world, read once per call:
+// the rate limit, the body limit and handlers outside a transaction all
+// need it, and each read is a lookup in the world's database.
+func (c *call) config() state.Config {
+	if !c.cfgRead {
+		c.cfg, c.cfgRead = c.w.Config(), true
+	}
+	return c.cfg
+}
+
 // readBody decodes the request body once.
 func (c *call) readBody() (*wire.Body, error) {
 	if c.body == nil && c.bodyErr == nil {
 		lim := wire.DefaultLimits
 		if c.w != nil {
-			if m := c.w.Config().MaxFileBytes; m > 0 && m*2 > lim.MaxBodyBytes {
+			if m := c.config().MaxFileBytes; m > 0 && m*2 > lim.MaxBodyBytes {
 				lim.MaxBodyBytes = m * 2
 			}
 		}

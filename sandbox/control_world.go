@@ -276,7 +276,7 @@ func controlReset(c *call) (any, error) {
 	return c.s.worldInfo(c.w), nil
 }
 
-func controlGetConfig(c *call) (any, error) { return c.w.Config(), nil }
+func controlGetConfig(c *call) (any, error) { return c.config(), nil }
 
 // controlPatchConfig changes parts of the world configuration: the body is a
 // partial Config (for example {"rate_limit": {"enforce": true, "limit": 5}}).

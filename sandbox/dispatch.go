@@ -66,7 +66,7 @@ func (s *Sandbox) runCall(c *call, h handler) (any, error) {
 // countRate counts the call against the caller's window and refuses it when
 // the world enforces limits and the window is used up.
 func (s *Sandbox) countRate(c *call) *apierr.Error {
-	cfg := c.w.Config().RateLimit
+	cfg := c.config().RateLimit
 	c.rate = c.w.Rate.Count(c.account.ID, c.w.Now(), cfg.Limit, cfg.Window.D())
 	if cfg.Enforce && c.rate.Exceeded {
 		return apierr.New(apierr.ExceededRate, apierr.MsgExceededRate)
