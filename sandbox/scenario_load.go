@@ -251,37 +251,20 @@ func (s *Sandbox) storeRules(tx *state.Txn, p *scenario.Parsed, seeded map[strin
 
 // exhaustQuota sets an account's quota to 0.
 func (s *Sandbox) exhaustQuota(tx *state.Txn, q *scenario.ExhaustQuota) error {
-	email := q.Account
-	var a *state.Account
-	var err error
-	if email == "" {
-		a, err = state.Get[state.Account](tx, state.TableAccounts, s.fixtures.Accounts[0].ID)
-	} else {
-		a, err = state.AccountByEmail(tx, email)
-	}
+	a, err := s.scenarioAccount(tx, q.Account)
 	if err != nil {
-		return fmt.Errorf("no account %s in this world", email)
+		return fmt.Errorf("no account %s in this world", q.Account)
 	}
 	quota := q.Quota
 	if quota == "" {
 		quota = "api_signature_requests"
 	}
 	c := state.Clone(a)
-	zero := 0
-	switch scenario.QuotaFields[quota] {
-	case "api_signature_requests_left":
-		c.Quotas.APISignatureRequestsLeft = &zero
-	case "templates_left":
-		c.Quotas.TemplatesLeft = &zero
-	case "documents_left":
-		c.Quotas.DocumentsLeft = &zero
-	case "sms_verifications_left":
-		c.Quotas.SMSVerificationsLeft = &zero
-	case "num_fax_pages_left":
-		c.Quotas.NumFaxPagesLeft = &zero
-	default:
+	f := quotaField(&c.Quotas, scenario.QuotaFields[quota])
+	if f == nil {
 		return fmt.Errorf("unknown quota %q", quota)
 	}
+	*f = intPtr(0)
 	return state.Put(tx, state.TableAccounts, c)
 }
 

@@ -197,18 +197,23 @@ func (pl *seedPlan) apiIssue(at []any, err error) error {
 
 // account finds an account by e-mail ("" is the world's first account).
 func (pl *seedPlan) account(tx *state.Txn, email string, at []any) (*state.Account, error) {
-	if email == "" {
-		a, err := state.Get[state.Account](tx, state.TableAccounts, pl.s.fixtures.Accounts[0].ID)
-		if err != nil {
-			return nil, pl.p.Issue(at, "the world has no first account")
-		}
-		return a, nil
-	}
-	a, err := state.AccountByEmail(tx, email)
-	if err != nil {
+	a, err := pl.s.scenarioAccount(tx, email)
+	switch {
+	case err != nil && email == "":
+		return nil, pl.p.Issue(at, "the world has no first account")
+	case err != nil:
 		return nil, pl.p.Issue(at, "no account "+email+" in this world (seed it under seed.accounts)")
 	}
 	return a, nil
+}
+
+// scenarioAccount is the account a scenario names by e-mail address; ""
+// names the world's first account.
+func (s *Sandbox) scenarioAccount(tx *state.Txn, email string) (*state.Account, error) {
+	if email == "" {
+		return state.Get[state.Account](tx, state.TableAccounts, s.fixtures.Accounts[0].ID)
+	}
+	return state.AccountByEmail(tx, email)
 }
 
 // apply writes the seed in tx and answers the seeded objects by ref.
@@ -320,19 +325,8 @@ func (pl *seedPlan) seedAccount(tx *state.Txn, sa *scenario.SeedAccount, at []an
 			}
 			v = intPtr(int(n))
 		}
-		switch k {
-		case "api_signature_requests_left":
-			a.Quotas.APISignatureRequestsLeft = v
-		case "documents_left":
-			a.Quotas.DocumentsLeft = v
-		case "templates_total":
-			a.Quotas.TemplatesTotal = v
-		case "templates_left":
-			a.Quotas.TemplatesLeft = v
-		case "sms_verifications_left":
-			a.Quotas.SMSVerificationsLeft = v
-		case "num_fax_pages_left":
-			a.Quotas.NumFaxPagesLeft = v
+		if f := quotaField(&a.Quotas, k); f != nil {
+			*f = v
 		}
 	}
 	callbackChanged := false
@@ -358,6 +352,27 @@ func (pl *seedPlan) seedAccount(tx *state.Txn, sa *scenario.SeedAccount, at []an
 		}
 	}
 	return a, nil
+}
+
+// quotaField is the field of q that a quota's wire name
+// (api_signature_requests_left, ...) sets, or nil for an unknown name. The
+// caller assigns a new pointer: the old one may be shared with a stored row.
+func quotaField(q *state.Quotas, name string) **int {
+	switch name {
+	case "api_signature_requests_left":
+		return &q.APISignatureRequestsLeft
+	case "documents_left":
+		return &q.DocumentsLeft
+	case "templates_total":
+		return &q.TemplatesTotal
+	case "templates_left":
+		return &q.TemplatesLeft
+	case "sms_verifications_left":
+		return &q.SMSVerificationsLeft
+	case "num_fax_pages_left":
+		return &q.NumFaxPagesLeft
+	}
+	return nil
 }
 
 // seedAPIKey adds a key from the world's sequence.
