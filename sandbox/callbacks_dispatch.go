@@ -214,15 +214,19 @@ func (d *dispatcher) attempt(del *state.Delivery) {
 	if d.ctx.Err() != nil {
 		return // the world is closing; the attempt did not really happen
 	}
-	_ = d.w.Store.Update(func(tx *state.Txn) error { return recordAttempt(tx, del, res) })
-	logAttempt(d.w, cur, res)
+	gaveUp := false
+	err = d.w.Store.Update(func(tx *state.Txn) (err error) {
+		gaveUp, err = recordAttempt(tx, del, res)
+		return err
+	})
+	logAttempt(d.w, cur, res, gaveUp && err == nil)
 }
 
 // logAttempt tells an operator what became of an attempt (debug), and that
 // a delivery was given up (info): the delivery log (GET /_sandbox/callbacks)
 // has the same facts, but a log line is where one looks first. The world
 // is in the logger's attributes.
-func logAttempt(w *world.World, del *state.Delivery, res attemptResult) {
+func logAttempt(w *world.World, del *state.Delivery, res attemptResult, gaveUp bool) {
 	log := w.Logger()
 	attrs := []any{"event_type", del.EventType, "url", del.URL, "delivery", del.ID, "attempt", del.RoundAttempts + 1}
 	if res.status != 0 {
@@ -233,8 +237,7 @@ func logAttempt(w *world.World, del *state.Delivery, res attemptResult) {
 		return
 	}
 	log.Debug("callback attempt failed", append(attrs, "err", res.err)...)
-	if now, err := state.Get[state.Delivery](w.Store.Read(), state.TableDeliveries, del.ID); err == nil &&
-		now.State == state.DeliveryFailed && now.Round == del.Round && len(now.Attempts) > len(del.Attempts) {
+	if gaveUp {
 		log.Info("callback delivery given up", append(attrs, "err", res.err)...)
 	}
 }

@@ -13,24 +13,25 @@ import (
 )
 
 // recordAttempt logs the attempt made of claimed and moves the delivery on:
-// delivered, due again per the retry schedule, or given up. When the row was
-// redelivered while the attempt was in flight, only the log entry is added;
-// when it is gone or otherwise changed (reset, import), nothing is.
-func recordAttempt(tx *state.Txn, claimed *state.Delivery, res attemptResult) error {
+// delivered, due again per the retry schedule, or given up (gaveUp). When
+// the row was redelivered while the attempt was in flight, only the log
+// entry is added; when it is gone or otherwise changed (reset, import),
+// nothing is.
+func recordAttempt(tx *state.Txn, claimed *state.Delivery, res attemptResult) (gaveUp bool, err error) {
 	cur, err := state.Get[state.Delivery](tx, state.TableDeliveries, claimed.ID)
 	if err != nil {
-		return nil // the world was reset or the row imported away
+		return false, nil // the world was reset or the row imported away
 	}
 	same := sameAttempt(cur, claimed)
 	if !same && cur.Round <= claimed.Round {
-		return nil // not this delivery's attempt any more (reset, import)
+		return false, nil // not this delivery's attempt any more (reset, import)
 	}
 	c := state.Clone(cur)
 	c.Attempts = append(slices.Clone(cur.Attempts), state.DeliveryAttempt{
 		At: claimed.Due / 1e9, Round: claimed.Round, Status: res.status, Body: res.body, Error: res.err, Delivered: res.delivered,
 	})
 	if !same {
-		return state.Put(tx, state.TableDeliveries, c) // redelivered meanwhile: log only
+		return false, state.Put(tx, state.TableDeliveries, c) // redelivered meanwhile: log only
 	}
 	c.RoundAttempts++
 	switch off, more := events.Offset(c.RoundAttempts); {
@@ -39,18 +40,18 @@ func recordAttempt(tx *state.Txn, claimed *state.Delivery, res attemptResult) er
 	case more:
 		c.Due = c.Base + off.Nanoseconds()
 	default:
-		c.State, c.Due = state.DeliveryFailed, 0
+		c.State, c.Due, gaveUp = state.DeliveryFailed, 0, true
 	}
 	if err := state.Put(tx, state.TableDeliveries, c); err != nil {
-		return err
+		return false, err
 	}
 	if !c.Open() {
 		if err := startQueueHead(tx, c.Queue, claimed.Due); err != nil {
-			return err
+			return false, err
 		}
 	}
 	tx.Notify(state.TopicEvents)
-	return nil
+	return gaveUp, nil
 }
 
 // startQueueHead makes the oldest waiting delivery of a queue due, at the

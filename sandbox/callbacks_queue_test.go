@@ -61,7 +61,10 @@ func TestQueueHeadOfLineAndRetries(t *testing.T) {
 	assert.Zero(t, ds[1].Due, "later ones wait")
 	assert.Zero(t, ds[2].Due)
 
-	update(func(tx *state.Txn) error { return recordAttempt(tx, ds[0], attemptResult{status: 500, err: "x"}) })
+	update(func(tx *state.Txn) error {
+		_, err := recordAttempt(tx, ds[0], attemptResult{status: 500, err: "x"})
+		return err
+	})
 	ds = deliveriesInSeq(t, s)
 	assert.Equal(t, t0+int64(time.Minute), ds[0].Due)
 	assert.Equal(t, 1, ds[0].RoundAttempts)
@@ -70,7 +73,8 @@ func TestQueueHeadOfLineAndRetries(t *testing.T) {
 
 	claimed := ds[0]
 	update(func(tx *state.Txn) error {
-		return recordAttempt(tx, claimed, attemptResult{status: 200, delivered: true})
+		_, err := recordAttempt(tx, claimed, attemptResult{status: 200, delivered: true})
+		return err
 	})
 	ds = deliveriesInSeq(t, s)
 	assert.Equal(t, state.DeliveryDelivered, ds[0].State)
@@ -79,7 +83,10 @@ func TestQueueHeadOfLineAndRetries(t *testing.T) {
 	assert.Zero(t, ds[2].Due)
 
 	t.Run("a result for an attempt that is not current changes nothing", func(t *testing.T) {
-		update(func(tx *state.Txn) error { return recordAttempt(tx, claimed, attemptResult{status: 500}) })
+		update(func(tx *state.Txn) error {
+			_, err := recordAttempt(tx, claimed, attemptResult{status: 500})
+			return err
+		})
 		after := deliveriesInSeq(t, s)
 		assert.Equal(t, ds[0], after[0])
 	})
@@ -100,7 +107,10 @@ func TestRedeliverMovesToTheBackOfItsQueue(t *testing.T) {
 	assert.Greater(t, after[0].Seq, after[2].Seq)
 
 	t.Run("an attempt in flight across a redelivery is logged only", func(t *testing.T) {
-		update(func(tx *state.Txn) error { return recordAttempt(tx, head, attemptResult{status: 200, delivered: true}) })
+		update(func(tx *state.Txn) error {
+			_, err := recordAttempt(tx, head, attemptResult{status: 200, delivered: true})
+			return err
+		})
 		got := deliveriesInSeq(t, s)[0]
 		require.Len(t, got.Attempts, 1)
 		assert.Equal(t, 0, got.Attempts[0].Round)
@@ -110,6 +120,7 @@ func TestRedeliverMovesToTheBackOfItsQueue(t *testing.T) {
 
 func TestDeliveryGivenUpHandsOverTheQueue(t *testing.T) {
 	s, update := queueFixture(t)
+	var gaveUp []int
 	for i := 0; ; i++ {
 		cur := deliveriesInSeq(t, s)[0]
 		if !cur.Open() {
@@ -117,8 +128,15 @@ func TestDeliveryGivenUpHandsOverTheQueue(t *testing.T) {
 			assert.Equal(t, 13, i, "13 attempts, then given up")
 			break
 		}
-		update(func(tx *state.Txn) error { return recordAttempt(tx, cur, attemptResult{status: 503}) })
+		update(func(tx *state.Txn) error {
+			g, err := recordAttempt(tx, cur, attemptResult{status: 503})
+			if g {
+				gaveUp = append(gaveUp, i)
+			}
+			return err
+		})
 	}
+	assert.Equal(t, []int{12}, gaveUp, "recordAttempt says so for the last attempt only")
 	ds := deliveriesInSeq(t, s)
 	assert.Len(t, ds[0].Attempts, 13)
 	last := ds[0].Attempts[12].At
