@@ -9,6 +9,7 @@ package sandbox
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -291,12 +292,5 @@ func buildTemplateContent(in *tplContentInput, rolesRequired, fieldsRequired boo
 	return out, nil
 }
 
-// sortedStringKeys returns a map's keys in order.
-func sortedStringKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
+// sortedStringKeys returns a map's keys in order (used across the package).
+func sortedStringKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

@@ -4,7 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -348,11 +349,4 @@ func writeBox(b *strings.Builder, key string, r box) {
 	fmt.Fprintf(b, "/%s[%s %s %s %s]", key, num(r.llx), num(r.lly), num(r.urx), num(r.ury))
 }
 
-func sortedKeys(d types.Dict) []string {
-	keys := make([]string, 0, len(d))
-	for k := range d {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
+func sortedKeys(d types.Dict) []string { return slices.Sorted(maps.Keys(d)) }

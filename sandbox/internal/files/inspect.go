@@ -51,7 +51,6 @@ const (
 	ReasonUnsupported = "unsupported_type"
 	ReasonUnreadable  = "unreadable"
 	ReasonTooLarge    = "too_large"
-	ReasonFetch       = "fetch_failed"
 )
 
 // FileError says why a file cannot be used, in words fit for an API client.
@@ -77,11 +76,10 @@ func AsFileError(err error) (*FileError, bool) {
 // is refused: empty, not a PDF, truncated, corrupt, encrypted, or without
 // pages. It never panics, whatever the bytes.
 func Inspect(data []byte) (Info, error) {
-	ctx, pages, err := openPDF(data, true)
+	_, pages, err := openPDF(data, true)
 	if err != nil {
 		return Info{}, err
 	}
-	_ = ctx
 	info := Info{Pages: make([]PageSize, len(pages))}
 	for i, p := range pages {
 		info.Pages[i] = p.geometry().size()
