@@ -111,21 +111,14 @@ func runSignerEffect(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) 
 		_, err := state.Schedule(tx, job.Kind, job.Subject, time.Duration(a.Delay), a)
 		return err
 	}
-	switch {
-	case job.Kind == jobScenarioBounce:
-		_, err = s.signerBounce(tx, a.SignatureID)
-	case a.Do == "view":
-		_, err = s.signerView(tx, a.SignatureID)
-	case a.Do == "sign":
-		_, err = s.signerSign(tx, a.SignatureID, a.Values, "")
-	case a.Do == "decline":
-		_, err = s.signerDecline(tx, a.SignatureID, a.Reason)
+	do := a.Do
+	if job.Kind == jobScenarioBounce {
+		do = "bounce"
 	}
-	if err != nil {
+	if err := s.signerDo(tx, a.SignatureID, do, a.Reason, a.Values); err != nil {
 		// The signer cannot do it (decline not allowed, ...): the rule's
 		// effect does not happen, as a real signer's attempt would fail.
 		w.Logger().Info("scenario effect not applied", "rule", a.Rule, "signature", a.SignatureID, "err", err)
-		return nil
 	}
 	return nil
 }

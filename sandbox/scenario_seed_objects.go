@@ -259,23 +259,32 @@ func seedSigner(req *state.SignatureRequest, who any) (string, bool) {
 	return "", false
 }
 
-// signerAct runs a signer transition (the control plane's entry points).
+// signerAct runs a signer transition for a seed, its refusal worded for
+// the scenario's author.
 func (pl *seedPlan) signerAct(tx *state.Txn, sigID, do, reason string, values map[string]any) error {
+	err := pl.s.signerDo(tx, sigID, do, reason, values)
+	if e, ok := apierr.As(err); ok {
+		return fmt.Errorf("%s as signer %s: %s: %s", do, sigID, e.Name, e.Msg)
+	}
+	return err
+}
+
+// signerDo runs the signer transition named by a scenario (view, sign,
+// decline, bounce) through the control plane's entry points: seeds and
+// rule effects act as the signer simulation does.
+func (s *Sandbox) signerDo(tx *state.Txn, sigID, do, reason string, values map[string]any) error {
 	var err error
 	switch do {
 	case "view":
-		_, err = pl.s.signerView(tx, sigID)
+		_, err = s.signerView(tx, sigID)
 	case "sign":
-		_, err = pl.s.signerSign(tx, sigID, values, "")
+		_, err = s.signerSign(tx, sigID, values, "")
 	case "decline":
-		_, err = pl.s.signerDecline(tx, sigID, reason)
+		_, err = s.signerDecline(tx, sigID, reason)
 	case "bounce":
-		_, err = pl.s.signerBounce(tx, sigID)
+		_, err = s.signerBounce(tx, sigID)
 	default:
 		err = fmt.Errorf("unknown action %q", do)
-	}
-	if e, ok := apierr.As(err); ok {
-		return fmt.Errorf("%s as signer %s: %s: %s", do, sigID, e.Name, e.Msg)
 	}
 	return err
 }
