@@ -118,33 +118,31 @@ func (c *call) readBody() (*wire.Body, error) {
 // body application/x-www-form-urlencoded, but a body that is a JSON object is
 // meant as JSON. API operations keep the real API's strict reading.
 func (c *call) jsonFromCurl() {
-	if c.r.Body == nil || !strings.HasPrefix(c.r.Header.Get("Content-Type"), "application/x-www-form-urlencoded") {
+	ct := c.r.Header.Get("Content-Type")
+	if c.r.Body == nil || !isFormType(ct) {
 		return
 	}
 	orig := c.r.Body
 	raw, err := io.ReadAll(io.LimitReader(orig, maxControlFormBytes+1))
 	c.r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(raw), orig))
-	if err != nil || len(raw) > maxControlFormBytes {
-		return
-	}
-	if isJSONObject(raw) {
+	if err == nil && controlBodyIsJSON(c.r.URL.Path, ct, raw) {
 		c.r.Header.Set("Content-Type", "application/json")
 	}
 }
 
-// controlBodyIsJSON is the rule jsonFromCurl applies, for readers of
+// controlBodyIsJSON is the rule jsonFromCurl applies, also for readers of
 // control-call bodies outside the sandbox's own handlers (the recording
 // proxy): a urlencoded body to a control path that is a JSON object is JSON.
 func controlBodyIsJSON(path, contentType string, body []byte) bool {
-	return strings.HasPrefix(path, ControlPrefix+"/") &&
-		strings.HasPrefix(contentType, "application/x-www-form-urlencoded") &&
-		len(body) <= maxControlFormBytes && isJSONObject(body)
+	if !strings.HasPrefix(path, ControlPrefix+"/") || !isFormType(contentType) || len(body) > maxControlFormBytes {
+		return false
+	}
+	t := bytes.TrimSpace(body)
+	return len(t) > 0 && t[0] == '{' && json.Valid(t)
 }
 
-// isJSONObject reports whether b (give or take white space) is a JSON object.
-func isJSONObject(b []byte) bool {
-	t := bytes.TrimSpace(b)
-	return len(t) > 0 && t[0] == '{' && json.Valid(t)
+func isFormType(contentType string) bool {
+	return strings.HasPrefix(contentType, "application/x-www-form-urlencoded")
 }
 
 // maxControlFormBytes bounds a control call's form body read by jsonFromCurl.
