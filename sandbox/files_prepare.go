@@ -51,12 +51,7 @@ func init() { registerJob(jobFilesPrepare, runFilesPrepare) }
 // pending preparation is replaced: the new job renders the latest state.
 // Objects whose files are gone stay gone.
 func scheduleFiles(tx *state.Txn, kind, id string) error {
-	fs, err := state.GetFileSet(tx, kind, id)
-	if err != nil {
-		fs = &state.FileSet{ID: state.FileSetID(kind, id), Kind: kind, ObjectID: id}
-	} else {
-		fs = state.Clone(fs)
-	}
+	fs := fileSetToChange(tx, kind, id)
 	if fs.Gone {
 		return nil
 	}
@@ -70,20 +65,25 @@ func scheduleFiles(tx *state.Txn, kind, id string) error {
 		return err
 	}
 	delay := state.GetConfig(tx).FilePreparationDelay.D()
-	_, err = state.Schedule(tx, jobFilesPrepare, id, delay, filesJobArgs{Kind: kind, Version: fs.Version})
+	_, err := state.Schedule(tx, jobFilesPrepare, id, delay, filesJobArgs{Kind: kind, Version: fs.Version})
 	return err
+}
+
+// fileSetToChange is a copy of the object's file set to modify and Put, or
+// a new one when no preparation was ever scheduled.
+func fileSetToChange(tx *state.Txn, kind, id string) *state.FileSet {
+	fs, err := state.GetFileSet(tx, kind, id)
+	if err != nil {
+		return &state.FileSet{ID: state.FileSetID(kind, id), Kind: kind, ObjectID: id}
+	}
+	return state.Clone(fs)
 }
 
 // goneFiles makes the object's downloads answer 410 (canceled requests):
 // its pending preparation is dropped and its prepared files deleted; file
 // URLs handed out earlier answer 410 too.
 func goneFiles(tx *state.Txn, kind, id string) error {
-	fs, err := state.GetFileSet(tx, kind, id)
-	if err != nil {
-		fs = &state.FileSet{ID: state.FileSetID(kind, id), Kind: kind, ObjectID: id}
-	} else {
-		fs = state.Clone(fs)
-	}
+	fs := fileSetToChange(tx, kind, id)
 	if err := state.CancelJobs(tx, id, jobFilesPrepare); err != nil {
 		return err
 	}
