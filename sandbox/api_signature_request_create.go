@@ -182,22 +182,10 @@ func (c *call) sigreqSpecOf(b *sigreqBody, op sigreqOp) (*sigreqSpec, *apierr.Er
 			return nil, e
 		}
 		spec.Signers = signers
-		if spec.CCEmails, e = checkCCs(b.CCEmailAddresses); e != nil {
+		if e := c.addFileParts(spec, b, slots); e != nil {
 			return nil, e
 		}
-		if spec.Attachments, e = checkAttachments(b.Attachments, slots); e != nil {
-			return nil, e
-		}
-		if spec.CustomFields, e = checkCustomFields(b.CustomFields, nil); e != nil {
-			return nil, e
-		}
-		if spec.ExpiresAt, e = checkExpiresAt("expires_at", b.ExpiresAt, c.w.Now()); e != nil {
-			return nil, e
-		}
-		if spec.DateFormat, e = checkFieldOptions(b.FieldOptions); e != nil {
-			return nil, e
-		}
-		spec.AllowReassign, spec.UseTextTags = b.AllowReassign, b.UseTextTags
+		spec.AllowReassign = b.AllowReassign
 	}
 	var e *apierr.Error
 	if spec.SigningOptions, e = checkSigningOptions(b.SigningOptions); e != nil {
@@ -223,6 +211,31 @@ func (c *call) sigreqSpecOf(b *sigreqBody, op sigreqOp) (*sigreqSpec, *apierr.Er
 		}
 	}
 	return spec, nil
+}
+
+// addFileParts validates what file-based bodies (signature requests and
+// drafts) have besides signers and form fields: cc_email_addresses,
+// attachments (against slots signers), custom_fields, expires_at and
+// field_options; and takes use_text_tags.
+func (c *call) addFileParts(spec *sigreqSpec, b *sigreqBody, slots int) *apierr.Error {
+	var e *apierr.Error
+	if spec.CCEmails, e = checkCCs(b.CCEmailAddresses); e != nil {
+		return e
+	}
+	if spec.Attachments, e = checkAttachments(b.Attachments, slots); e != nil {
+		return e
+	}
+	if spec.CustomFields, e = checkCustomFields(b.CustomFields, nil); e != nil {
+		return e
+	}
+	if spec.ExpiresAt, e = checkExpiresAt("expires_at", b.ExpiresAt, c.w.Now()); e != nil {
+		return e
+	}
+	if spec.DateFormat, e = checkFieldOptions(b.FieldOptions); e != nil {
+		return e
+	}
+	spec.UseTextTags = b.UseTextTags
+	return nil
 }
 
 // addFields validates form fields, groups and rules against the signers

@@ -231,8 +231,8 @@ func (p *draftPlan) checkHead() *apierr.Error {
 }
 
 // checkFileParts checks the signer-dependent parts of a file-based draft:
-// signers when given, CCs, attachments, custom fields, expiry, field
-// options and the form fields' syntax.
+// signers when given, what addFileParts checks (as signature requests do)
+// and the form fields' syntax.
 func (p *draftPlan) checkFileParts(c *call) *apierr.Error {
 	b, spec := p.body, p.spec
 	if b.UseTextTags && p.x.UsePreexistingFields {
@@ -254,26 +254,13 @@ func (p *draftPlan) checkFileParts(c *call) *apierr.Error {
 		}
 		spec.Signers, slots = signers, n
 	}
-	var e *apierr.Error
-	if spec.CCEmails, e = checkCCs(b.CCEmailAddresses); e != nil {
+	if e := c.addFileParts(spec, b, slots); e != nil {
 		return e
 	}
-	if spec.Attachments, e = checkAttachments(b.Attachments, slots); e != nil {
-		return e
-	}
-	if spec.CustomFields, e = checkCustomFields(b.CustomFields, nil); e != nil {
-		return e
-	}
-	if spec.ExpiresAt, e = checkExpiresAt("expires_at", b.ExpiresAt, c.w.Now()); e != nil {
-		return e
-	}
-	if spec.DateFormat, e = checkFieldOptions(b.FieldOptions); e != nil {
-		return e
-	}
-	spec.UseTextTags = b.UseTextTags
 	if p.kind == draftEmbedded {
 		spec.AllowReassign = b.AllowReassign // create has no allow_reassign
 	}
+	var e *apierr.Error
 	p.fields, e = decodeFormFields(b.FormFieldsPerDocument)
 	return e
 }
