@@ -144,9 +144,11 @@ func planDraft(c *call, kind draftKind) (*draftPlan, error) {
 			return nil, e
 		}
 		if len(b.Files) > 0 || len(b.FileURLs) > 0 {
-			if p.pending, e = collectOrErr(c, &b); e != nil {
-				return nil, e
+			docs, err := c.s.collectDocuments(c, b.Files, b.FileURLs)
+			if err != nil {
+				return nil, err
 			}
+			p.pending = docs
 			scanAppendedFiles(p.pending) // texttags.go
 		}
 		return p, nil
@@ -185,18 +187,6 @@ func planDraft(c *call, kind draftKind) (*draftPlan, error) {
 	spec.CustomFields = dropUnusedCustomFields(c, spec.CustomFields, spec.FormFields, spec.UseTextTags)
 	warnLongMergeValues(c, spec.CustomFields, spec.FormFields)
 	return p, nil
-}
-
-// collectOrErr collects documents, keeping API errors typed.
-func collectOrErr(c *call, b *sigreqBody) ([]pendingDocument, *apierr.Error) {
-	docs, err := c.s.collectDocuments(c, b.Files, b.FileURLs)
-	if err != nil {
-		if e, ok := apierr.As(err); ok {
-			return nil, e
-		}
-		return nil, apierr.Badf("files", "%v", err)
-	}
-	return docs, nil
 }
 
 // checkHead checks type, client_id and requester_email_address.
