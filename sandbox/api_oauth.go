@@ -234,12 +234,10 @@ func controlOAuthAuthorize(c *call) (any, error) {
 			acct, err = state.Get[state.Account](tx, state.TableAccounts, req.AccountID)
 		case req.EmailAddress != "":
 			acct, err = state.AccountByEmail(tx, req.EmailAddress)
-		case c.account != nil:
-			acct = c.account
 		default:
-			acct, err = state.Get[state.Account](tx, state.TableAccounts, c.s.fixtures.Accounts[0].ID)
+			acct, err = state.Get[state.Account](tx, state.TableAccounts, c.actingAccountID())
 		}
-		if err != nil || acct == nil {
+		if err != nil {
 			return errControlNotFound("account", req.AccountID+req.EmailAddress)
 		}
 		scopes := app.OAuth.Scopes

@@ -96,6 +96,16 @@ func (s *Sandbox) runControl(c *call, cr controlRoute) (any, error) {
 // handler runs (recording notes the world time the call started at).
 var controlStartHooks []func(c *call)
 
+// actingAccountID is the account a control call acts for when it names
+// none: the caller's, or the world's first account for a call without
+// credentials (which reaches the default world).
+func (c *call) actingAccountID() string {
+	if c.account != nil {
+		return c.account.ID
+	}
+	return c.s.firstAccountID()
+}
+
 // errControlNotFound answers unknown control objects.
 func errControlNotFound(what, id string) error {
 	return apierr.NotFoundf("No %s %q in this world.", what, id)

@@ -32,13 +32,10 @@ type apiKeysResponse struct {
 }
 
 // keyAccount is the account a key call is about: account_id given, else the
-// caller, else the first fixture account.
+// account the call acts for.
 func (c *call) keyAccount(accountID string) (*state.Account, error) {
 	if accountID == "" {
-		if c.account != nil {
-			return c.account, nil
-		}
-		accountID = c.s.fixtures.Accounts[0].ID
+		accountID = c.actingAccountID()
 	}
 	a, err := state.Get[state.Account](c.read(), state.TableAccounts, accountID)
 	if err != nil {

@@ -104,7 +104,7 @@ func controlGetWorld(c *call) (any, error) { return c.s.worldInfo(c.w), nil }
 // worldInfo reports a world and its first fixture account's credentials.
 func (s *Sandbox) worldInfo(w *world.World) WorldInfo {
 	tx := w.Store.Read()
-	first := s.fixtures.Accounts[0].ID
+	first := s.firstAccountID()
 	info := WorldInfo{WorldID: w.ID, AccountID: first, Clock: string(w.Mode()), Now: w.Now().Unix()}
 	if a, err := state.Get[state.Account](tx, state.TableAccounts, first); err == nil {
 		info.EmailAddress = a.Email

@@ -194,9 +194,12 @@ func (s *Sandbox) world(id string) *world.World {
 
 // DefaultAPIKey is the primary API key of the default world's first account.
 func (s *Sandbox) DefaultAPIKey() string {
-	tx := s.defWorld.Store.Read()
-	return state.PrimaryKeyOf(tx, s.fixtures.Accounts[0].ID)
+	return state.PrimaryKeyOf(s.defWorld.Store.Read(), s.firstAccountID())
 }
+
+// firstAccountID is every world's first account: the first of the
+// fixtures, the default caller whose credentials WorldInfo reports.
+func (s *Sandbox) firstAccountID() string { return s.fixtures.Accounts[0].ID }
 
 // publicBase is the scheme and host the sandbox's own URLs use.
 func (s *Sandbox) publicBase(r *http.Request) string {
