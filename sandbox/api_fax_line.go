@@ -326,39 +326,25 @@ func faxLineList(c *call) (any, error) {
 }
 
 type faxLineUserRequest struct {
-	Number       string `json:"number"`
-	AccountID    string `json:"account_id"`
-	EmailAddress string `json:"email_address"`
+	Number string `json:"number"`
+	memberRef
 }
 
-// user validates and finds the account of an add_user / remove_user call
-// (account_id prevails over email_address).
+// user finds the account of an add_user / remove_user call (account_id
+// prevails over email_address), and the parameter that named it.
 func (r faxLineUserRequest) user(tx *state.Txn) (*state.Account, string, error) {
-	if r.AccountID != "" {
-		a, err := state.Get[state.Account](tx, state.TableAccounts, r.AccountID)
-		if err != nil {
-			return nil, "account_id", apierr.NotFoundf("Account not found.").WithPath("account_id")
-		}
-		return a, "account_id", nil
+	a, _, err := r.target(tx)
+	if err == nil && a == nil {
+		err = apierr.NotFoundf("No account has the address %s.", r.EmailAddress).WithPath("email_address")
 	}
-	a, err := state.AccountByEmail(tx, r.EmailAddress)
-	if err != nil {
-		return nil, "email_address", apierr.NotFoundf("No account has the address %s.", r.EmailAddress).WithPath("email_address")
-	}
-	return a, "email_address", nil
+	return a, r.path(), err
 }
 
 func (r faxLineUserRequest) check() error {
 	if strings.TrimSpace(r.Number) == "" {
 		return apierr.Missing("number")
 	}
-	if r.AccountID == "" && r.EmailAddress == "" {
-		return apierr.Badf("account_id", "Missing required parameter: account_id or email_address.")
-	}
-	if r.AccountID == "" {
-		return checkEmail("email_address", r.EmailAddress)
-	}
-	return nil
+	return r.memberRef.check()
 }
 
 // changeFaxLineUsers runs an add_user or remove_user call.

@@ -226,7 +226,11 @@ func teamDelete(c *call) (any, error) {
 		if len(subs) > 0 {
 			return apierr.Forbiddenf("A Team with sub teams cannot be deleted (it has %d).", len(subs))
 		}
-		if err := withdrawInvites(tx, func(inv *state.TeamInvite) bool { return inv.TeamID == t.ID }, t.ID); err != nil {
+		invites, err := state.InvitesOfTeam(tx, t.ID)
+		if err != nil {
+			return err
+		}
+		if _, err := withdrawInvites(tx, invites, nil); err != nil {
 			return err
 		}
 		if err := tx.Delete(state.TableTeams, t); err != nil {
@@ -243,22 +247,22 @@ func teamDelete(c *call) (any, error) {
 	return &rawResponse{status: http.StatusOK}, nil
 }
 
-// withdrawInvites expires the outstanding invitations of a team that match.
-func withdrawInvites(tx *state.Txn, match func(*state.TeamInvite) bool, teamID string) error {
-	invites, err := state.InvitesOfTeam(tx, teamID)
-	if err != nil {
-		return err
-	}
+// withdrawInvites expires the outstanding invitations among invites that
+// match (all of them when match is nil) and reports whether there were any.
+func withdrawInvites(tx *state.Txn, invites []*state.TeamInvite, match func(*state.TeamInvite) bool) (bool, error) {
+	found := false
 	for _, inv := range invites {
-		if inv.Outstanding(tx.Unix()) && match(inv) {
-			w := state.Clone(inv)
-			w.WithdrawnAt = tx.Unix()
-			if err := state.Put(tx, state.TableTeamInvites, w); err != nil {
-				return err
-			}
+		if !inv.Outstanding(tx.Unix()) || (match != nil && !match(inv)) {
+			continue
+		}
+		found = true
+		w := state.Clone(inv)
+		w.WithdrawnAt = tx.Unix()
+		if err := state.Put(tx, state.TableTeamInvites, w); err != nil {
+			return found, err
 		}
 	}
-	return nil
+	return found, nil
 }
 
 // teamInfoQuery is the query of GET /team/info.

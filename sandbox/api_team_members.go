@@ -30,14 +30,16 @@ type teamAddMemberQuery struct {
 	TeamID string `json:"team_id"`
 }
 
-type teamMemberRequest struct {
+// memberRef names an account by account_id or email_address (account_id
+// prevails), as team add_member / remove_member and fax line add_user /
+// remove_user do.
+type memberRef struct {
 	AccountID    string `json:"account_id"`
 	EmailAddress string `json:"email_address"`
-	Role         string `json:"role"`
 }
 
-// checkTarget validates account_id / email_address (account_id prevails).
-func (r teamMemberRequest) checkTarget() error {
+// check validates account_id / email_address.
+func (r memberRef) check() error {
 	if r.AccountID == "" && r.EmailAddress == "" {
 		return apierr.Badf("account_id", "Missing required parameter: account_id or email_address.")
 	}
@@ -47,9 +49,17 @@ func (r teamMemberRequest) checkTarget() error {
 	return nil
 }
 
-// target finds the account named by the request; by e-mail it may not
-// exist (nil, with the address).
-func (r teamMemberRequest) target(tx *state.Txn) (*state.Account, string, error) {
+// path is the parameter that named the account, for error_path.
+func (r memberRef) path() string {
+	if r.AccountID != "" {
+		return "account_id"
+	}
+	return "email_address"
+}
+
+// target finds the account named; by e-mail it may not exist (nil, with
+// the address).
+func (r memberRef) target(tx *state.Txn) (*state.Account, string, error) {
 	if r.AccountID != "" {
 		a, err := state.Get[state.Account](tx, state.TableAccounts, r.AccountID)
 		if err != nil {
@@ -62,6 +72,11 @@ func (r teamMemberRequest) target(tx *state.Txn) (*state.Account, string, error)
 		return nil, r.EmailAddress, nil
 	}
 	return a, a.Email, nil
+}
+
+type teamMemberRequest struct {
+	memberRef
+	Role string `json:"role"`
 }
 
 // teamAddMember invites an account or address to the caller's team (or,
@@ -77,7 +92,7 @@ func teamAddMember(c *call) (any, error) {
 	if err := c.bind(&req); err != nil {
 		return nil, err
 	}
-	if err := req.checkTarget(); err != nil {
+	if err := req.check(); err != nil {
 		return nil, err
 	}
 	code, err := c.teamRoleCode("role", req.Role, "team_id", q.TeamID)
@@ -175,8 +190,7 @@ func (c *call) teamRoleCode(rolePath, role, teamPath, teamID string) (string, er
 }
 
 type teamRemoveMemberRequest struct {
-	AccountID            string `json:"account_id"`
-	EmailAddress         string `json:"email_address"`
+	memberRef
 	NewOwnerEmailAddress string `json:"new_owner_email_address"`
 	NewTeamID            string `json:"new_team_id"`
 	NewRole              string `json:"new_role"`
@@ -192,7 +206,7 @@ func teamRemoveMember(c *call) (any, error) {
 	if err := c.bind(&req); err != nil {
 		return nil, err
 	}
-	if err := (teamMemberRequest{AccountID: req.AccountID, EmailAddress: req.EmailAddress}).checkTarget(); err != nil {
+	if err := req.check(); err != nil {
 		return nil, err
 	}
 	if req.NewOwnerEmailAddress != "" {
@@ -213,7 +227,7 @@ func teamRemoveMember(c *call) (any, error) {
 		if err := requireTeamRole(me, "remove members", "a", "t"); err != nil {
 			return err
 		}
-		acct, email, err := teamMemberRequest{AccountID: req.AccountID, EmailAddress: req.EmailAddress}.target(tx)
+		acct, email, err := req.target(tx)
 		if err != nil {
 			return err
 		}
@@ -222,32 +236,16 @@ func teamRemoveMember(c *call) (any, error) {
 				return err
 			}
 		} else {
-			found := false
-			teams, err := state.AllTeams(tx)
+			invites, err := state.InvitesOfEmail(tx, email)
 			if err != nil {
 				return err
 			}
-			for _, ot := range teams {
-				if !sameOrg(tx, ot.ID, me.TeamID) {
-					continue
-				}
-				err := withdrawInvites(tx, func(inv *state.TeamInvite) bool {
-					if inv.EmailKey == state.EmailKey(email) {
-						found = true
-						return true
-					}
-					return false
-				}, ot.ID)
-				if err != nil {
-					return err
-				}
+			found, err := withdrawInvites(tx, invites, func(inv *state.TeamInvite) bool { return sameOrg(tx, inv.TeamID, me.TeamID) })
+			if err != nil {
+				return err
 			}
 			if !found {
-				path := "email_address"
-				if req.AccountID != "" {
-					path = "account_id"
-				}
-				return apierr.NotFoundf("%s is not a member of your Team and has no invitation to it.", email).WithPath(path)
+				return apierr.NotFoundf("%s is not a member of your Team and has no invitation to it.", email).WithPath(req.path())
 			}
 		}
 		out, err = teamResponse(tx, t)
@@ -261,10 +259,6 @@ func teamRemoveMember(c *call) (any, error) {
 
 // removeFromTeam takes a member out of the organisation or moves them.
 func (c *call) removeFromTeam(tx *state.Txn, me, acct *state.Account, req teamRemoveMemberRequest, code string) error {
-	path := "email_address"
-	if req.AccountID != "" {
-		path = "account_id"
-	}
 	a := state.Clone(acct)
 	if req.NewTeamID != "" {
 		nt, err := orgTeam(tx, me, req.NewTeamID, "new_team_id")
@@ -274,7 +268,7 @@ func (c *call) removeFromTeam(tx *state.Txn, me, acct *state.Account, req teamRe
 		a.TeamID, a.RoleCode = nt.ID, code
 	} else {
 		if acct.ID == me.ID {
-			return apierr.Badf(path, "You cannot remove yourself from your Team.")
+			return apierr.Badf(req.path(), "You cannot remove yourself from your Team.")
 		}
 		a.TeamID, a.RoleCode = "", ""
 	}
