@@ -61,9 +61,7 @@ func createTemplate(c *call, in *tplContentInput, content *tplContent, draft boo
 	if err := checkTemplateDocuments(content, preview); err != nil {
 		return nil, err
 	}
-	if err := addTemplateDocumentFields(c, in, content, pending); err != nil { // texttags_template.go
-		return nil, err
-	}
+	addTemplateDocumentFields(in, content, pending) // texttags_template.go
 	var out *state.Template
 	err = c.update(func(tx *state.Txn) error {
 		if in.ClientID != "" {

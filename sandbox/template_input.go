@@ -52,7 +52,12 @@ type tplContentInput struct {
 	TestMode              bool                 `json:"test_mode"`
 	Title                 string               `json:"title"`
 	UsePreexistingFields  bool                 `json:"use_preexisting_fields"`
-	SignerExperience      *struct {
+	// UseTextTags and HideTextTags are the signature request parameters
+	// the sandbox also takes for templates (texttags_template.go); the
+	// official template schemas do not list them.
+	UseTextTags      bool `json:"use_text_tags"`
+	HideTextTags     bool `json:"hide_text_tags"`
+	SignerExperience *struct {
 		FormView string `json:"form_view"`
 	} `json:"signer_experience"`
 }

@@ -20,23 +20,13 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-// tplDocFlags are the text tag parameters of template bodies.
-type tplDocFlags struct {
-	UseTextTags  bool `json:"use_text_tags"`
-	HideTextTags bool `json:"hide_text_tags"`
-}
-
 // addTemplateDocumentFields is the hook of template creation: it reads the
 // collected documents when the body asks for it and adds their fields to
 // the template's content (after the checks of the given fields).
-func addTemplateDocumentFields(c *call, in *tplContentInput, content *tplContent, docs []pendingDocument) error {
-	var fl tplDocFlags
-	if err := c.bind(&fl); err != nil {
-		return err
-	}
-	o := docFieldOptions{textTags: fl.UseTextTags, hide: fl.UseTextTags && fl.HideTextTags, pdfFields: in.UsePreexistingFields}
+func addTemplateDocumentFields(in *tplContentInput, content *tplContent, docs []pendingDocument) {
+	o := docFieldOptions{textTags: in.UseTextTags, hide: in.UseTextTags && in.HideTextTags, pdfFields: in.UsePreexistingFields}
 	if !o.textTags && !o.pdfFields {
-		return nil
+		return
 	}
 	scanDocuments(docs, o)
 	taken := map[string]bool{}
@@ -66,7 +56,6 @@ func addTemplateDocumentFields(c *call, in *tplContentInput, content *tplContent
 	if o.textTags {
 		templateTagFields(content, docs, taken, groupIdx)
 	}
-	return nil
 }
 
 // templateTagFields turns the documents' text tags into template fields; a
