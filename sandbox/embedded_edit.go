@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
-	"slices"
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
@@ -98,22 +97,11 @@ func embeddedEditURL(c *call) (any, error) {
 		}
 	}
 	if c.has("merge_fields") {
-		opts.SetMergeFields = true
-		seen := map[string]bool{}
-		for i, m := range in.MergeFields {
-			p := fmt.Sprintf("merge_fields[%d]", i)
-			name := strings.TrimSpace(m.Name)
-			switch {
-			case name == "":
-				return nil, apierr.Missing(p + "[name]")
-			case !slices.Contains(tplMergeFieldTypes, m.Type):
-				return nil, apierr.Badf(p+"[type]", "Invalid merge field type %q: use text or checkbox.", m.Type)
-			case seen[name]:
-				return nil, apierr.Badf(p+"[name]", "Duplicate merge field name %q.", name)
-			}
-			seen[name] = true
-			opts.MergeFields = append(opts.MergeFields, state.TemplateMergeField{Name: name, Type: m.Type})
+		merges, err := tplMergeFields(in.MergeFields) // template_input.go
+		if err != nil {
+			return nil, err
 		}
+		opts.SetMergeFields, opts.MergeFields = true, merges
 	}
 	var url *state.TemplateEditURL
 	err := c.update(func(tx *state.Txn) error {

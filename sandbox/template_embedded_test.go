@@ -133,6 +133,9 @@ func TestTemplateEmbeddedBadInput(t *testing.T) {
 		{"outsider", tplOutsiderKey, locked, map[string]any{"test_mode": true}, 404, "not_found", ""},
 		{"unknown template", srv.APIKey, "ffffffffffffffffffffffffffffffffffffffff", map[string]any{}, 404, "not_found", ""},
 		{"bad merge field", srv.APIKey, locked, map[string]any{"test_mode": true, "merge_fields": []map[string]any{{"name": "A", "type": "radio"}}}, 400, "bad_request", "merge_fields[0][type]"},
+		{"merge field without a type", srv.APIKey, locked, map[string]any{"test_mode": true, "merge_fields": []map[string]any{{"name": "A"}}}, 400, "bad_request", "merge_fields[0][type]"},
+		{"merge field without a name", srv.APIKey, locked, map[string]any{"test_mode": true, "merge_fields": []map[string]any{{"type": "text"}}}, 400, "bad_request", "merge_fields[0][name]"},
+		{"duplicate merge fields", srv.APIKey, locked, map[string]any{"test_mode": true, "merge_fields": []map[string]any{{"name": "A", "type": "text"}, {"name": "A", "type": "checkbox"}}}, 400, "bad_request", "merge_fields[1][name]"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

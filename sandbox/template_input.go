@@ -160,25 +160,14 @@ func buildTemplateContent(in *tplContentInput, rolesRequired, fieldsRequired boo
 		out.CCRoles = append(out.CCRoles, name)
 	}
 
-	// Merge fields: named, typed, unique.
+	merges, err := tplMergeFields(in.MergeFields)
+	if err != nil {
+		return nil, err
+	}
+	out.MergeFields = merges
 	mergeSeen := map[string]string{}
-	for i, m := range in.MergeFields {
-		p := fmt.Sprintf("merge_fields[%d]", i)
-		name := strings.TrimSpace(m.Name)
-		if name == "" {
-			return nil, apierr.Missing(p + "[name]")
-		}
-		if !slices.Contains(tplMergeFieldTypes, m.Type) {
-			if m.Type == "" {
-				return nil, apierr.Missing(p + "[type]")
-			}
-			return nil, apierr.Badf(p+"[type]", "Invalid merge field type %q: use text or checkbox.", m.Type)
-		}
-		if _, dup := mergeSeen[name]; dup {
-			return nil, apierr.Badf(p+"[name]", "Duplicate merge field name %q: merge field names must be unique.", name)
-		}
-		mergeSeen[name] = m.Type
-		out.MergeFields = append(out.MergeFields, state.TemplateMergeField{Name: name, Type: m.Type})
+	for _, m := range merges {
+		mergeSeen[m.Name] = m.Type
 	}
 
 	if in.FieldOptions != nil {
@@ -293,6 +282,33 @@ func buildTemplateContent(in *tplContentInput, rolesRequired, fieldsRequired boo
 			return nil, apierr.Badf(p+"[signer_index]", "signer_index %d does not name a signer role (the template has %d).", *a.SignerIndex, len(out.Roles))
 		}
 		out.Attachments = append(out.Attachments, a)
+	}
+	return out, nil
+}
+
+// tplMergeFields checks merge_fields (SubMergeField, in template/create,
+// create_embedded_draft and embedded/edit_url): every entry named, of type
+// text or checkbox, names unique.
+func tplMergeFields(in []tplMergeFieldInput) ([]state.TemplateMergeField, error) {
+	var out []state.TemplateMergeField
+	seen := map[string]bool{}
+	for i, m := range in {
+		p := fmt.Sprintf("merge_fields[%d]", i)
+		name := strings.TrimSpace(m.Name)
+		if name == "" {
+			return nil, apierr.Missing(p + "[name]")
+		}
+		if !slices.Contains(tplMergeFieldTypes, m.Type) {
+			if m.Type == "" {
+				return nil, apierr.Missing(p + "[type]")
+			}
+			return nil, apierr.Badf(p+"[type]", "Invalid merge field type %q: use text or checkbox.", m.Type)
+		}
+		if seen[name] {
+			return nil, apierr.Badf(p+"[name]", "Duplicate merge field name %q: merge field names must be unique.", name)
+		}
+		seen[name] = true
+		out = append(out, state.TemplateMergeField{Name: name, Type: m.Type})
 	}
 	return out, nil
 }
