@@ -262,10 +262,8 @@ func tRemove(req *state.SignatureRequest, accountID string, party bool) (*outcom
 	case r.Phase != state.PhaseComplete && r.Phase != state.PhaseDeclined:
 		return nil, apierr.New(apierr.SignatureRequestRemoveFailed, msgRemoveFailed+" (it is "+phaseWord(r.Phase)+")")
 	}
-	for _, id := range r.RemovedFor {
-		if id == accountID {
-			return nil, apierr.NotFoundf(apierr.MsgNotFound)
-		}
+	if removedFor(r, accountID) {
+		return nil, apierr.NotFoundf(apierr.MsgNotFound)
 	}
 	r.RemovedFor = append(r.RemovedFor, accountID)
 	o.event(evRequestDestroyed, "", "")
