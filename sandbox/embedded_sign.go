@@ -239,7 +239,6 @@ func signPageAction(c *call) (any, error) {
 	}
 	var d pageData
 	status := http.StatusOK
-	var actErr error
 	err := c.update(func(tx *state.Txn) error {
 		tok, e := signToken(c, tx)
 		if e != nil {
@@ -257,7 +256,6 @@ func signPageAction(c *call) (any, error) {
 			return apierr.Badf("action", "action must be sign or decline")
 		}
 		if err != nil {
-			actErr = err
 			return err
 		}
 		d = pageData{Title: req.Title, Request: req, SignatureID: tok.SignatureID, Done: f.Action, Reason: f.Reason}
@@ -268,11 +266,8 @@ func signPageAction(c *call) (any, error) {
 		return nil
 	})
 	if err != nil {
-		e, ok := apierr.As(actErr)
+		e, ok := apierr.As(err)
 		if !ok {
-			e, _ = apierr.As(err)
-		}
-		if e == nil {
 			e = apierr.Badf("", "%v", err)
 		}
 		return htmlPage(e.Status(), pageData{Title: "Sign", Error: e.Msg})
