@@ -166,8 +166,16 @@ func runReportReady(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) e
 	}
 	r := state.Clone(cur)
 	r.CSVBlobs = map[string]string{}
+	sc, err := newReportScope(tx, r)
+	if err != nil {
+		return err
+	}
+	events, err := state.All[state.Event](tx, state.TableEvents, state.IndexSeq)
+	if err != nil {
+		return err
+	}
 	for _, t := range r.Types {
-		data, err := buildReportCSV(tx, r, t)
+		data, err := buildReportCSV(tx, sc, events, t)
 		if err != nil {
 			return err
 		}

@@ -56,17 +56,11 @@ func (sc *reportScope) actor(e *state.Event) *state.Account {
 	return sc.ids[e.AccountIDs[0]]
 }
 
-// buildReportCSV renders one report type.
-func buildReportCSV(tx *state.Txn, r *state.Report, reportType string) ([]byte, error) {
-	sc, err := newReportScope(tx, r)
-	if err != nil {
-		return nil, err
-	}
-	events, err := state.All[state.Event](tx, state.TableEvents, state.IndexSeq)
-	if err != nil {
-		return nil, err
-	}
+// buildReportCSV renders one report type from the report's scope and the
+// world's events (read once for all the types of a report).
+func buildReportCSV(tx *state.Txn, sc *reportScope, events []*state.Event, reportType string) ([]byte, error) {
 	var rows [][]string
+	var err error
 	switch reportType {
 	case "user_activity":
 		rows, err = userActivityRows(tx, sc, events)
