@@ -88,7 +88,7 @@ func controlCreateWorld(c *call) (any, error) {
 		return nil, err
 	}
 	for i, name := range req.Scenarios {
-		if err := c.s.loadNamedScenario(w, name); err != nil {
+		if _, err := c.s.loadNamedOrInline(w, name, nil); err != nil {
 			c.s.dropWorld(w)
 			if e, ok := apierr.As(err); ok {
 				return nil, e.WithPath(indexPath("scenarios", i))

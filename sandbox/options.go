@@ -30,6 +30,8 @@ type config struct {
 	middleware []func(http.Handler) http.Handler
 	offline    bool
 	maxWorlds  int
+	// record is the file WithRecording records the default world into.
+	record string
 }
 
 type namedSource struct {

@@ -102,9 +102,15 @@ func New(opts ...Option) (*Sandbox, error) {
 	}
 	s.defWorld = def
 	for _, sc := range cfg.scenarios {
-		if err := s.loadScenario(def, sc.name, sc.data); err != nil {
+		if _, err := s.loadScenarioSource(def, sc.name, sc.data, nil); err != nil {
 			s.Close()
 			return nil, fmt.Errorf("sandbox: scenario %s: %w", sc.name, err)
+		}
+	}
+	if cfg.record != "" {
+		if err := s.startFileRecording(def, cfg.record); err != nil {
+			s.Close()
+			return nil, fmt.Errorf("sandbox: %w", err)
 		}
 	}
 	return s, nil

@@ -20,20 +20,6 @@ import (
 	"github.com/signsandbox/signsandbox/scenarios"
 )
 
-func init() {
-	scenarioLoader = func(s *Sandbox, w *world.World, name string, data []byte) error {
-		if path, ok := strings.CutPrefix(name, recordSourcePrefix); ok {
-			return s.startFileRecording(w, path)
-		}
-		_, err := s.loadScenarioSource(w, name, data, nil)
-		return err
-	}
-	namedScenarioLoader = func(s *Sandbox, w *world.World, name string) error {
-		_, err := s.loadNamedOrInline(w, name, nil)
-		return err
-	}
-}
-
 // loadNamedOrInline loads a ready scenario of the library by name, or an
 // inline document (anything with a line break or starting with "{").
 func (s *Sandbox) loadNamedOrInline(w *world.World, name string, r *http.Request) (*scenarioView, error) {

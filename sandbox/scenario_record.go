@@ -27,16 +27,13 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-// recordSourcePrefix marks the pseudo-scenario WithRecording queues: the
-// options' scenario list is the one channel that reaches the default
-// world when it is created (config is not extensible from here).
-const recordSourcePrefix = "\x00record:"
-
 // WithRecording records the default world's session into path, as a
 // scenario file (YAML, or JSON when path ends in .json) rewritten after
-// every call. Give it after the scenarios to load: the recording starts
-// from the world they leave.
-func WithRecording(path string) Option { return WithScenario(recordSourcePrefix+path, nil) }
+// every call. The recording starts from the world the scenarios given to
+// New (WithScenario, WithScenarioFile) leave, whatever the options' order.
+func WithRecording(path string) Option {
+	return func(cfg *config) error { cfg.record = path; return nil }
+}
 
 const recorderExt = "scenario.recorder"
 
