@@ -1,9 +1,10 @@
 package files
 
 import (
-	"bytes"
 	"fmt"
 	"sort"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/files/filestest"
 )
 
 // pdfBuild writes small PDFs object by object for the text extraction and
@@ -28,22 +29,7 @@ func (b *pdfBuild) stream(dict, data string) int {
 }
 
 // bytes writes the file with the given catalog object.
-func (b *pdfBuild) bytes(root int) []byte {
-	var out bytes.Buffer
-	out.WriteString("%PDF-1.7\n")
-	offsets := make([]int, len(b.objs))
-	for i, o := range b.objs {
-		offsets[i] = out.Len()
-		fmt.Fprintf(&out, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	xref := out.Len()
-	fmt.Fprintf(&out, "xref\n0 %d\n0000000000 65535 f \n", len(b.objs)+1)
-	for _, o := range offsets {
-		fmt.Fprintf(&out, "%010d 00000 n \n", o)
-	}
-	fmt.Fprintf(&out, "trailer\n<</Size %d/Root %d 0 R>>\nstartxref\n%d\n%%%%EOF\n", len(b.objs)+1, root, xref)
-	return out.Bytes()
-}
+func (b *pdfBuild) bytes(root int) []byte { return filestest.WritePDF("1.7", b.objs, root) }
 
 // testPage is one page of a generated document: its content stream and
 // the font resources it uses (resource name to object number).

@@ -1,7 +1,6 @@
 package filestest
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 )
@@ -115,18 +114,5 @@ func MakeFormPDF(pages int, fields ...FormField) []byte {
 	set(catalog, fmt.Sprintf("<</Type/Catalog/Pages %d 0 R/AcroForm<</Fields[%s]/DA(/Helv 0 Tf 0 g)/DR<</Font<</Helv %d 0 R>>>>>>>>",
 		tree, strings.Join(top, " "), font))
 
-	var b bytes.Buffer
-	b.WriteString("%PDF-1.7\n")
-	offsets := make([]int, len(objs))
-	for i, o := range objs {
-		offsets[i] = b.Len()
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, o := range offsets {
-		fmt.Fprintf(&b, "%010d 00000 n \n", o)
-	}
-	fmt.Fprintf(&b, "trailer\n<</Size %d/Root %d 0 R>>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, catalog, xref)
-	return b.Bytes()
+	return WritePDF("1.7", objs, catalog)
 }

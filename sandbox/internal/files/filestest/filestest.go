@@ -161,21 +161,14 @@ type Page struct {
 // MakePDF writes a small valid PDF with the given pages (Helvetica text,
 // resources inherited from the page tree root, as many real files do).
 func MakePDF(pages ...Page) []byte {
-	var b bytes.Buffer
-	var offsets []int
-	obj := func(body string) {
-		offsets = append(offsets, b.Len())
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", len(offsets), body)
-	}
-	b.WriteString("%PDF-1.4\n")
 	// 1 catalog, 2 pages, 3 font, then per page: page, content.
-	obj("<</Type/Catalog/Pages 2 0 R>>")
+	objs := []string{"<</Type/Catalog/Pages 2 0 R>>"}
 	var kids []string
 	for i := range pages {
 		kids = append(kids, fmt.Sprintf("%d 0 R", 4+2*i))
 	}
-	obj(fmt.Sprintf("<</Type/Pages/Kids[%s]/Count %d/Resources<</Font<</F1 3 0 R>>>>/MediaBox[0 0 612 792]>>", strings.Join(kids, " "), len(pages)))
-	obj("<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>")
+	objs = append(objs, fmt.Sprintf("<</Type/Pages/Kids[%s]/Count %d/Resources<</Font<</F1 3 0 R>>>>/MediaBox[0 0 612 792]>>", strings.Join(kids, " "), len(pages)),
+		"<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>")
 	for i, p := range pages {
 		extra := ""
 		if p.Width > 0 && p.Height > 0 {
@@ -184,7 +177,7 @@ func MakePDF(pages ...Page) []byte {
 		if p.Rotate != 0 {
 			extra += fmt.Sprintf("/Rotate %d", p.Rotate)
 		}
-		obj(fmt.Sprintf("<</Type/Page/Parent 2 0 R%s/Contents %d 0 R>>", extra, 5+2*i))
+		objs = append(objs, fmt.Sprintf("<</Type/Page/Parent 2 0 R%s/Contents %d 0 R>>", extra, 5+2*i))
 		text := p.Text
 		if text == "" {
 			text = fmt.Sprintf("Test page %d", i+1)
@@ -194,14 +187,27 @@ func MakePDF(pages ...Page) []byte {
 			h = 792
 		}
 		content := fmt.Sprintf("BT /F1 24 Tf 72 %g Td (%s) Tj ET", h-92, text)
-		obj(fmt.Sprintf("<</Length %d>>\nstream\n%s\nendstream", len(content), content))
+		objs = append(objs, fmt.Sprintf("<</Length %d>>\nstream\n%s\nendstream", len(content), content))
+	}
+	return WritePDF("1.4", objs, 1)
+}
+
+// WritePDF writes a PDF file of the given object bodies, numbered from 1
+// in order, with its cross-reference table and root as the catalog.
+func WritePDF(version string, objs []string, root int) []byte {
+	var b bytes.Buffer
+	b.WriteString("%PDF-" + version + "\n")
+	offsets := make([]int, len(objs))
+	for i, o := range objs {
+		offsets[i] = b.Len()
+		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
 	}
 	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(offsets)+1)
+	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
 	for _, o := range offsets {
 		fmt.Fprintf(&b, "%010d 00000 n \n", o)
 	}
-	fmt.Fprintf(&b, "trailer\n<</Size %d/Root 1 0 R>>\nstartxref\n%d\n%%%%EOF\n", len(offsets)+1, xref)
+	fmt.Fprintf(&b, "trailer\n<</Size %d/Root %d 0 R>>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, root, xref)
 	return b.Bytes()
 }
 
