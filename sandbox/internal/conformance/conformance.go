@@ -1,20 +1,19 @@
 // Package conformance checks HTTP responses against the official OpenAPI
 // description of the Dropbox Sign API (../shared/reference/dropbox-sign/
-// openapi.yaml beside the repository). Tests route every response through
-// Check; when the file is absent they skip with a message that says so.
+// openapi.yaml beside the repository). Test servers pass every response to
+// Spec.Validate; when the file is absent, Load skips the test with a message
+// that says so (LoadIfPresent lets a test go on without the checks).
 //
 // Beyond what kin-openapi validates (status, content type, types, required
-// fields, enums), Check refuses properties the schema does not name: the
+// fields, enums), Validate refuses properties the schema does not name: the
 // official SDKs deserialize by schema names, so an invented or misspelled
 // field is a fidelity bug even though JSON Schema would allow it.
 package conformance
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -305,42 +304,6 @@ func joinPath(path, k string) string {
 		return k
 	}
 	return path + "." + k
-}
-
-// Transport wraps a round tripper and checks every response of an API
-// operation. opOf names the operation of a request ("" for requests outside
-// the API, which are not checked).
-type Transport struct {
-	T     testing.TB
-	Spec  *Spec
-	OpOf  func(*http.Request) string
-	Inner http.RoundTripper
-}
-
-// RoundTrip performs the request and validates the response.
-func (tr *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
-	inner := tr.Inner
-	if inner == nil {
-		inner = http.DefaultTransport
-	}
-	resp, err := inner.RoundTrip(req)
-	if err != nil || tr.Spec == nil {
-		return resp, err
-	}
-	op := tr.OpOf(req)
-	if op == "" {
-		return resp, nil
-	}
-	body, rerr := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	resp.Body = io.NopCloser(bytes.NewReader(body))
-	if rerr != nil {
-		return resp, rerr
-	}
-	if verr := tr.Spec.Validate(op, req, resp.StatusCode, resp.Header, body); verr != nil {
-		tr.T.Errorf("conformance: %s %s: %v\nbody: %.600s", req.Method, req.URL.Path, verr, body)
-	}
-	return resp, nil
 }
 
 // ValidateSchema checks a JSON document against one of the description's

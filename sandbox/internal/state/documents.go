@@ -55,15 +55,6 @@ type Document struct {
 // PageCount is the number of pages.
 func (d Document) PageCount() int { return len(d.Pages) }
 
-// Orientation is "landscape" when the first page is wider than tall, else
-// "portrait".
-func (d Document) Orientation() string {
-	if len(d.Pages) > 0 && d.Pages[0].Width > d.Pages[0].Height {
-		return "landscape"
-	}
-	return "portrait"
-}
-
 func init() {
 	Register[Blob](&memdb.TableSchema{
 		Name: TableBlobs,

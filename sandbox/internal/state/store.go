@@ -56,7 +56,7 @@ func (s *Store) Read() *Txn {
 func (s *Store) Update(fn func(tx *Txn) error) error {
 	s.swap.RLock()
 	defer s.swap.RUnlock()
-	tx := &Txn{Txn: s.db.Load().Txn(true), now: s.now(), write: true, notify: s.notify}
+	tx := &Txn{Txn: s.db.Load().Txn(true), now: s.now(), notify: s.notify}
 	defer tx.Abort()
 	if err := fn(tx); err != nil {
 		return err
@@ -81,7 +81,6 @@ func (s *Store) Replace(db *memdb.MemDB) {
 type Txn struct {
 	*memdb.Txn
 	now      time.Time
-	write    bool
 	notify   func(string)
 	notified map[string]bool
 	// after holds the AfterCommit functions in registration order (memdb's
@@ -108,9 +107,6 @@ func (t *Txn) Now() time.Time { return t.now }
 
 // Unix is Now as Unix seconds, the unit of every timestamp on the wire.
 func (t *Txn) Unix() int64 { return t.now.Unix() }
-
-// Writable reports whether this is a write transaction.
-func (t *Txn) Writable() bool { return t.write }
 
 // AfterCommit runs fn once the transaction has committed (never on abort),
 // after the functions registered before it. Events reach the dispatcher and

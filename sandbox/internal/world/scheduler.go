@@ -34,14 +34,6 @@ func (r *JobRegistry) Handle(kind string, fn JobFunc) {
 	r.funcs[kind] = fn
 }
 
-// Known reports whether a kind has a function.
-func (r *JobRegistry) Known(kind string) bool {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	_, ok := r.funcs[kind]
-	return ok
-}
-
 func (r *JobRegistry) get(kind string) JobFunc {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
