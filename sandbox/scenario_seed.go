@@ -211,7 +211,7 @@ func (pl *seedPlan) account(tx *state.Txn, email string, at []any) (*state.Accou
 // names the world's first account.
 func (s *Sandbox) scenarioAccount(tx *state.Txn, email string) (*state.Account, error) {
 	if email == "" {
-		return state.Get[state.Account](tx, state.TableAccounts, s.fixtures.Accounts[0].ID)
+		return state.Get[state.Account](tx, state.TableAccounts, s.firstAccountID())
 	}
 	return state.AccountByEmail(tx, email)
 }
@@ -298,7 +298,7 @@ func (pl *seedPlan) seedAccount(tx *state.Txn, sa *scenario.SeedAccount, at []an
 	}
 	if sa.Team != nil {
 		if *sa.Team {
-			first, err := state.Get[state.Account](tx, state.TableAccounts, pl.s.fixtures.Accounts[0].ID)
+			first, err := pl.s.scenarioAccount(tx, "")
 			if err != nil || first.TeamID == "" {
 				return nil, pl.p.Issue(append(at, "team"), "the world's first account has no team to join")
 			}
