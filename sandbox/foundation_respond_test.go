@@ -114,15 +114,28 @@ func TestRecovererAnswersPanicsInTheEnvelope(t *testing.T) {
 	}, "an aborted handler still aborts the connection")
 }
 
+// An operation of the route table without a handler answers 405
+// method_not_supported naming itself, in the official envelope, and is
+// listed as not implemented. Every operation has a handler today, so the
+// test takes one away (no test of this package runs in parallel).
 func TestNotImplementedOperationsAnswerTheEnvelope(t *testing.T) {
+	const id = "accountVerify"
+	h := handlers[id]
+	require.NotNil(t, h)
+	delete(handlers, id)
+	t.Cleanup(func() { handlers[id] = h })
 	s := optSandbox(t)
-	for _, op := range Operations() {
-		if op.Implemented {
-			continue
+
+	var op Operation
+	for _, o := range Operations() {
+		if o.ID == id {
+			op = o
 		}
-		rec := optDo(t, s, s.DefaultAPIKey(), op.Method, APIPrefix+op.Path, "")
-		assert.Equal(t, http.StatusMethodNotAllowed, rec.Code, op.ID)
-		assert.Contains(t, rec.Body.String(), `"error_name":"method_not_supported"`, op.ID)
-		assert.Contains(t, rec.Body.String(), op.ID)
 	}
+	require.Equal(t, id, op.ID)
+	assert.False(t, op.Implemented)
+	rec := optDo(t, s, s.DefaultAPIKey(), op.Method, APIPrefix+op.Path, `{"email_address":"owner@sandbox.example"}`)
+	assert.Equal(t, http.StatusMethodNotAllowed, rec.Code)
+	assert.Contains(t, rec.Body.String(), `"error_name":"method_not_supported"`)
+	assert.Contains(t, rec.Body.String(), id)
 }
