@@ -49,8 +49,9 @@ func resolveRequestTemplates(c *call, tx *state.Txn, ids []string) (*templateUse
 // merge fields are merged by name. Title, subject, message, date format and
 // form view come from the first template that sets them. Documents follow
 // each other, so field document indexes are shifted; an api_id, group id or
-// rule id already used by an earlier template gets the suffix _<n> (n the
-// template's 1-based position).
+// rule id already used gets the suffix _<n> (n the template's 1-based
+// position), again until it is unique ("a" of the second template becomes
+// a_2_2 when the first had both a and a_2).
 func combineTemplates(tx *state.Txn, accountID string, ids []string, testMode bool) (*templateUse, error) {
 	var templates []*state.Template
 	for i, id := range ids {
@@ -79,7 +80,7 @@ func combineTemplates(tx *state.Txn, accountID string, ids []string, testMode bo
 	for ti, t := range templates {
 		suffix := "_" + strconv.Itoa(ti+1)
 		unique := func(used map[string]bool, id string) string {
-			if used[id] {
+			for used[id] {
 				id += suffix
 			}
 			used[id] = true

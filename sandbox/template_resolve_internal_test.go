@@ -1,0 +1,48 @@
+package sandbox
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+// TestCombinedTemplateIDsStayUnique: the suffix that makes a later
+// template's api_id, group id or rule id unique is added again when the
+// suffixed id is taken too, so a request never holds two fields with one
+// api_id.
+func TestCombinedTemplateIDsStayUnique(t *testing.T) {
+	s := newInternalSandbox(t)
+	owner := s.fixtures.Accounts[0].ID
+	var ids []string
+	s.testUpdate(t, func(tx *state.Txn) error {
+		for _, names := range [][]string{{"a", "a_2"}, {"a", "a_2"}} {
+			tp := &state.Template{ID: tx.NewID(), Seq: tx.Seq(), OwnerID: owner, Status: state.TemplateReady,
+				SignerRoles: []state.TemplateRole{{Name: "Signer"}}, Documents: []state.Document{{Name: "d.pdf"}}}
+			for _, n := range names {
+				tp.Fields = append(tp.Fields, state.TemplateField{APIID: n, Type: ftCheckbox, Group: "g" + n})
+				tp.Groups = append(tp.Groups, state.FieldGroup{GroupID: "g" + n, GroupLabel: n, Requirement: "require_0-1"})
+				tp.Rules = append(tp.Rules, state.FieldRule{ID: "r" + n})
+			}
+			ids = append(ids, tp.ID)
+			if err := state.PutTemplate(tx, tp); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	use, err := combineTemplates(s.defWorld.Store.Read(), owner, ids, false)
+	require.NoError(t, err)
+	var apiIDs, groups, rules []string
+	for _, f := range use.FormFields {
+		apiIDs, groups = append(apiIDs, f.APIID), append(groups, f.Group)
+	}
+	for _, r := range use.FieldRules {
+		rules = append(rules, r.ID)
+	}
+	assert.Equal(t, []string{"a", "a_2", "a_2_2", "a_2_2_2"}, apiIDs)
+	assert.Equal(t, []string{"ga", "ga_2", "ga_2_2", "ga_2_2_2"}, groups)
+	assert.Equal(t, []string{"ra", "ra_2", "ra_2_2", "ra_2_2_2"}, rules)
+}
