@@ -127,15 +127,3 @@ func srErr(t *testing.T, r *sandboxtest.Response, status int, name, path string)
 		require.Equal(t, path, p, "%s", r.Body)
 	}
 }
-
-// srFilesServed reports whether the documents subsystem answers file
-// downloads yet (they are routed but answer 405 method_not_supported until
-// it does); checks of downloads run only when it does.
-func srFilesServed(t *testing.T, r *sandboxtest.Response) bool {
-	t.Helper()
-	if r.Status == http.StatusMethodNotAllowed {
-		t.Log("file downloads are not implemented yet: skipping the download check")
-		return false
-	}
-	return true
-}

@@ -73,18 +73,15 @@ func TestSignatureRequestHappyPath(t *testing.T) {
 
 	// The final copy is being prepared: downloads answer 409 until the
 	// preparation delay has passed, then signature_request_downloadable.
-	if f := srv.Do(http.MethodGet, "/v3/signature_request/files/"+id, nil); srFilesServed(t, f) {
-		srErr(t, f, http.StatusConflict, "conflict", "")
-	}
+	srErr(t, srv.Do(http.MethodGet, "/v3/signature_request/files/"+id, nil), http.StatusConflict, "conflict", "")
 	srv.Advance(5 * time.Second)
 	assert.Equal(t, "signature_request_downloadable", srEvents(srv, id)[5])
-	if f := srv.Do(http.MethodGet, "/v3/signature_request/files/"+id, nil); srFilesServed(t, f) {
-		assert.Equal(t, http.StatusOK, f.Status, "%.300s", f.Body)
-		assert.Equal(t, "application/pdf", f.Header.Get("Content-Type"))
-		assert.True(t, strings.HasPrefix(string(f.Body), "%PDF"))
-		uri := srv.Do(http.MethodGet, "/v3/signature_request/files_as_data_uri/"+id, nil)
-		assert.Equal(t, http.StatusOK, uri.Status, "%.300s", uri.Body)
-	}
+	f := srv.Do(http.MethodGet, "/v3/signature_request/files/"+id, nil)
+	assert.Equal(t, http.StatusOK, f.Status, "%.300s", f.Body)
+	assert.Equal(t, "application/pdf", f.Header.Get("Content-Type"))
+	assert.True(t, strings.HasPrefix(string(f.Body), "%PDF"))
+	uri := srv.Do(http.MethodGet, "/v3/signature_request/files_as_data_uri/"+id, nil)
+	assert.Equal(t, http.StatusOK, uri.Status, "%.300s", uri.Body)
 }
 
 // TestCancelThenGoneEverywhere: cancel is queued, completes after the
@@ -122,9 +119,7 @@ func TestCancelThenGoneEverywhere(t *testing.T) {
 	}
 	for _, g := range gone {
 		t.Run(g.path, func(t *testing.T) {
-			if r := srv.Do(g.method, g.path, nil); srFilesServed(t, r) {
-				srErr(t, r, http.StatusGone, "deleted", "")
-			}
+			srErr(t, srv.Do(g.method, g.path, nil), http.StatusGone, "deleted", "")
 		})
 	}
 	srErr(t, srv.Do(http.MethodPost, "/v3/signature_request/remind/"+id, map[string]any{"email_address": "jack@example.com"}), http.StatusGone, "deleted", "")
