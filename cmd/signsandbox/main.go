@@ -103,9 +103,8 @@ func cmdHealthcheck(args []string, stdout, stderr io.Writer) int {
 // serveOptions turns the configuration into sandbox options.
 func serveOptions(cfg serveConfig, logger *slog.Logger) []sandbox.Option {
 	opts := []sandbox.Option{sandbox.WithLogger(logger)}
-	if cfg.Clock == "fake" {
-		opts = append(opts, sandbox.WithFakeClock(time.Date(2025, time.January, 1, 0, 0, 0, 0, time.UTC)))
-	} else {
+	if cfg.Clock == "real" {
+		// Otherwise the package default: a fake clock at a fixed instant.
 		opts = append(opts, sandbox.WithRealClock())
 	}
 	if cfg.Fixtures != "" {

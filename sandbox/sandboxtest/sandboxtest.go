@@ -22,11 +22,13 @@ import (
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
 // Start is the instant every test server's clock starts at, unless an option
-// says otherwise.
-var Start = time.Date(2025, time.January, 1, 0, 0, 0, 0, time.UTC)
+// says otherwise: the sandbox's own fixed start of fake clocks,
+// 2025-01-01T00:00:00Z.
+var Start = world.DefaultStart
 
 // Server is a running sandbox for one test.
 type Server struct {
