@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"sort"
 	"strings"
 
 	"github.com/gorilla/mux"
@@ -169,18 +168,7 @@ func (c *call) refuseParameters() error {
 	if err != nil {
 		return err
 	}
-	var names []string
-	for k := range b.Tree {
-		names = append(names, k)
-	}
-	for k := range b.Files {
-		names = append(names, k)
-	}
-	if len(names) == 0 {
-		return nil
-	}
-	sort.Strings(names)
-	return apierr.Badf(names[0], "Unknown parameter %q (this call takes no parameters)", names[0])
+	return wire.CheckKnown(b, &struct{}{})
 }
 
 // bindStrict is bind for control-plane requests: parameters dst does not

@@ -434,6 +434,9 @@ func CheckKnown(b *Body, dst any) error {
 		return nil
 	}
 	sort.Strings(unknown)
+	if len(known) == 0 {
+		return apierr.Badf(unknown[0], "Unknown parameter %q (this call takes no parameters)", unknown[0])
+	}
 	names := make([]string, 0, len(known))
 	for k := range known {
 		names = append(names, k)
