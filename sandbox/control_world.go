@@ -328,10 +328,6 @@ func validateConfig(c state.Config) error {
 	return nil
 }
 
-func indexPath(name string, i int) string {
-	return name + "[" + itoa(i) + "]"
-}
-
 func parseInstant(s string) (time.Time, error) {
 	s = strings.TrimSpace(s)
 	if n, err := parseInt64(s); err == nil {

@@ -12,6 +12,11 @@ func itoa(i int) string { return strconv.Itoa(i) }
 
 func parseInt64(s string) (int64, error) { return strconv.ParseInt(s, 10, 64) }
 
+// indexPath is the error_path of a list entry: name[i].
+func indexPath(name string, i int) string {
+	return name + "[" + itoa(i) + "]"
+}
+
 // mergeJSONInto applies a partial JSON tree onto dst: fields present in the
 // tree change, the others keep their values. Unknown keys are refused so that
 // a typo in a control call does not pass silently.
