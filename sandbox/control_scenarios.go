@@ -6,8 +6,10 @@ package sandbox
 // world's accounts (runners act as them), and unload one.
 
 import (
+	"cmp"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
@@ -77,21 +79,11 @@ func listScenarios(tx *state.Txn) (scenarioList, error) {
 	if err != nil {
 		return out, err
 	}
-	for _, a := range sortAccounts(accts) {
+	slices.SortFunc(accts, func(a, b *state.Account) int { return cmp.Compare(a.Seq, b.Seq) }) // by creation
+	for _, a := range accts {
 		out.Accounts = append(out.Accounts, accountEntry{AccountID: a.ID, EmailAddress: a.Email, APIKey: state.PrimaryKeyOf(tx, a.ID)})
 	}
 	return out, nil
-}
-
-// sortAccounts orders accounts by creation.
-func sortAccounts(as []*state.Account) []*state.Account {
-	out := append([]*state.Account(nil), as...)
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j].Seq < out[j-1].Seq; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
-	return out
 }
 
 func controlListScenarios(c *call) (any, error) { return listScenarios(c.read()) }

@@ -6,10 +6,12 @@ package sandbox
 // one write transaction, so that a broken scenario leaves nothing behind.
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -64,6 +66,9 @@ func viewScenario(tx *state.Txn, sc *state.Scenario) scenarioView {
 		_ = json.Unmarshal(sc.Seeded, &v.Seeded)
 	}
 	rows, _ := state.All[state.ScenarioRule](tx, state.TableScenarioRules, state.IndexScenario, sc.ID)
+	// In the order they were written (the index orders them by id, where
+	// name#10 comes before name#2).
+	slices.SortFunc(rows, func(a, b *state.ScenarioRule) int { return cmp.Compare(a.Index, b.Index) })
 	for _, r := range rows {
 		rv := ruleView{ID: r.ID, Name: r.Name, Effect: r.Effect, Matched: r.Matched, Fired: r.Fired}
 		if r.From != 0 {
@@ -74,23 +79,7 @@ func viewScenario(tx *state.Txn, sc *state.Scenario) scenarioView {
 		}
 		v.Rules = append(v.Rules, rv)
 	}
-	sortRuleViews(v.Rules)
 	return v
-}
-
-// sortRuleViews keeps rules in the order they were written.
-func sortRuleViews(rs []ruleView) {
-	for i := 1; i < len(rs); i++ {
-		for j := i; j > 0 && ruleIndex(rs[j].ID) < ruleIndex(rs[j-1].ID); j-- {
-			rs[j], rs[j-1] = rs[j-1], rs[j]
-		}
-	}
-}
-
-func ruleIndex(id string) int {
-	_, n, _ := strings.Cut(id, "#")
-	i, _ := parseInt64(n)
-	return int(i)
 }
 
 // scenarioErr turns a scenario problem into the control plane's 400.

@@ -366,3 +366,23 @@ func scErr(t *testing.T, body []byte) apiErr {
 	n, m, p := errorOf(t, body)
 	return apiErr{n, m, p}
 }
+
+// GET /_sandbox/scenarios lists a scenario's rules in the order they were
+// written, also past ten (ids name#10 and name#2 sort the other way).
+func TestScenarioRulesListInWrittenOrder(t *testing.T) {
+	srv := scServer(t)
+	doc := "name: many\nrules:\n"
+	for i := 0; i < 12; i++ {
+		doc += "  - {match: {operation: accountGet}, latency: 1s}\n"
+	}
+	mustLoad(t, srv, srv.APIKey, doc)
+	var ids []string
+	for _, r := range scenariosOf(t, srv, srv.APIKey).Scenarios[0].Rules {
+		ids = append(ids, r.ID)
+	}
+	want := make([]string, 12)
+	for i := range want {
+		want[i] = "many#" + itoa(i)
+	}
+	assert.Equal(t, want, ids)
+}
