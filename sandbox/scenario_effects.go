@@ -223,7 +223,7 @@ func scenarioTemplateFailure(w *world.World, t *state.Template) (bool, string) {
 }
 
 // requestSubject describes a signature request for matching.
-func requestSubject(tx *state.Txn, req *state.SignatureRequest) *subject {
+func requestSubject(req *state.SignatureRequest) *subject {
 	sub := &subject{account: req.RequesterEmail, objectIDs: []string{req.ID}}
 	if v, err := jsonValue(viewSignatureRequest(req, req.RequesterAccountID)); err == nil {
 		sub.fields = v
@@ -246,7 +246,7 @@ func scenarioProcessFault(s *Sandbox, w *world.World, tx *state.Txn, req *state.
 	if len(rows) == 0 {
 		return nil
 	}
-	sub := requestSubject(tx, req)
+	sub := requestSubject(req)
 	// A failure first: a request that fails is never sent.
 	failure := func(r *state.ScenarioRule) bool {
 		return r.Effect == scenario.EffectFailFile || r.Effect == scenario.EffectFailProcessing
