@@ -11,6 +11,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
@@ -114,16 +115,8 @@ func runScenarioFile(ctx context.Context, f ScenarioFile, o RunOptions) RunResul
 	return res
 }
 
-func indent(s string) string {
-	out := "  "
-	for _, r := range s {
-		out += string(r)
-		if r == '\n' {
-			out += "  "
-		}
-	}
-	return out
-}
+// indent indents every line of s by two spaces.
+func indent(s string) string { return "  " + strings.ReplaceAll(s, "\n", "\n  ") }
 
 // serveInProcess starts a new sandbox on a loopback port.
 func serveInProcess(opts []Option) (string, func(), error) {
