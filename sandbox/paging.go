@@ -19,7 +19,8 @@ const (
 	maxPageSize     = 100
 )
 
-// pagingQuery is the page and page_size query parameters.
+// pagingQuery is the page and page_size query parameters; list queries
+// with more parameters embed it.
 type pagingQuery struct {
 	Page     *int `json:"page"`
 	PageSize *int `json:"page_size"`
@@ -27,9 +28,18 @@ type pagingQuery struct {
 
 // bounds checks page (>= 1, default 1) and page_size (1..100, default 20).
 func (q pagingQuery) bounds() (page, size int, err error) {
-	page, size, e := pageParams(q.Page, q.PageSize)
-	if e != nil {
-		return 0, 0, e
+	page, size = 1, defaultPageSize
+	if q.Page != nil {
+		if *q.Page < 1 {
+			return 0, 0, apierr.Badf("page", "page must be 1 or more (got %d).", *q.Page)
+		}
+		page = *q.Page
+	}
+	if q.PageSize != nil {
+		if *q.PageSize < 1 || *q.PageSize > maxPageSize {
+			return 0, 0, apierr.Badf("page_size", "page_size must be between 1 and %d (got %d).", maxPageSize, *q.PageSize)
+		}
+		size = *q.PageSize
 	}
 	return page, size, nil
 }
@@ -44,31 +54,12 @@ func readPaging(c *call) (page, size int, err error) {
 	return q.bounds()
 }
 
-// pageParams validates page and page_size (nil for absent).
-func pageParams(page, size *int) (int, int, *apierr.Error) {
-	p, s := 1, defaultPageSize
-	if page != nil {
-		if *page < 1 {
-			return 0, 0, apierr.Badf("page", "page must be 1 or more (got %d).", *page)
-		}
-		p = *page
-	}
-	if size != nil {
-		if *size < 1 || *size > maxPageSize {
-			return 0, 0, apierr.Badf("page_size", "page_size must be between 1 and %d (got %d).", maxPageSize, *size)
-		}
-		s = *size
-	}
-	return p, s, nil
-}
-
 // listQuery is the query string of GET /signature_request/list and
 // GET /template/list.
 type listQuery struct {
 	AccountID string `json:"account_id"`
-	Page      *int   `json:"page"`
-	PageSize  *int   `json:"page_size"`
-	Query     string `json:"query"`
+	pagingQuery
+	Query string `json:"query"`
 }
 
 // readListQuery reads a list query with its checked page and page_size.
@@ -76,11 +67,8 @@ func readListQuery(c *call) (q listQuery, page, size int, err error) {
 	if err := c.query(&q); err != nil {
 		return q, 0, 0, err
 	}
-	page, size, e := pageParams(q.Page, q.PageSize)
-	if e != nil {
-		return q, 0, 0, e
-	}
-	return q, page, size, nil
+	page, size, err = q.bounds()
+	return q, page, size, err
 }
 
 // listInfoResponse is ListInfoResponse.
