@@ -107,22 +107,17 @@ func matchOperators(base string, ops map[string]any, got any, present bool) []Mi
 	for _, op := range sortedKeys(ops) {
 		arg := ops[op]
 		switch op {
-		case "exists":
-			if b, _ := arg.(bool); b != present {
-				if present {
-					fail("want the field absent, got %s", Show(got))
-				} else {
-					fail("want the field present, but it is absent")
-				}
+		case "exists", "absent":
+			want, _ := arg.(bool)
+			if op == "absent" {
+				want = !want // absent: true is exists: false
 			}
-			continue
-		case "absent":
-			if b, _ := arg.(bool); b == present {
-				if present {
-					fail("want the field absent, got %s", Show(got))
-				} else {
-					fail("want the field present, but it is absent")
-				}
+			switch {
+			case want == present:
+			case present:
+				fail("want the field absent, got %s", Show(got))
+			default:
+				fail("want the field present, but it is absent")
 			}
 			continue
 		}
