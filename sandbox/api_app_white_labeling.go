@@ -9,6 +9,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -112,21 +113,17 @@ func (e whiteLabelErrors) err() error {
 // the other elements of the same call apply.
 func mergeWhiteLabels(cur map[string]string, given map[string]any) (map[string]string, error) {
 	errs := whiteLabelErrors{}
-	next := map[string]string{}
-	if reset, ok := given["reset_to_default"]; ok {
-		b, isBool := asBool(reset)
+	reset := false
+	if v, ok := given["reset_to_default"]; ok {
+		b, isBool := asBool(v)
 		if !isBool {
 			return nil, apierr.Badf("white_labeling_options[reset_to_default]", "white_labeling_options[reset_to_default] must be a boolean.")
 		}
-		if !b {
-			for k, v := range cur {
-				next[k] = v
-			}
-		}
-	} else {
-		for k, v := range cur {
-			next[k] = v
-		}
+		reset = b
+	}
+	next := map[string]string{}
+	if !reset {
+		maps.Copy(next, cur)
 	}
 	keys := make([]string, 0, len(given))
 	for k := range given {
