@@ -121,21 +121,28 @@ func TestTemplateOverlayBadInput(t *testing.T) {
 	assert.Equal(t, []string{preparing, id}, tplListIDs(t, srv, srv.APIKey, ""), "nothing half-created")
 }
 
-// tplStored reads a template's row from the exported world state, for
-// what TemplateResponse does not show (the subject, a field's page).
-func tplStored(t *testing.T, srv *sandboxtest.Server, id string) map[string]any {
+// exportedRow reads a row of the world's exported state (GET
+// /_sandbox/state) by its id, for what the API does not show.
+func exportedRow(t *testing.T, srv *sandboxtest.Server, table, idKey, id string) map[string]any {
 	t.Helper()
 	var st struct {
 		Tables map[string][]map[string]any `json:"tables"`
 	}
 	srv.Control(http.MethodGet, "/state", nil, &st)
-	for _, row := range st.Tables["templates"] {
-		if row["template_id"] == id {
+	for _, row := range st.Tables[table] {
+		if row[idKey] == id {
 			return row
 		}
 	}
-	t.Fatalf("template %s not in the exported state", id)
+	t.Fatalf("%s %s not in the exported state", table, id)
 	return nil
+}
+
+// tplStored reads a template as the world stores it (the subject, a
+// field's page: TemplateResponse shows neither).
+func tplStored(t *testing.T, srv *sandboxtest.Server, id string) map[string]any {
+	t.Helper()
+	return exportedRow(t, srv, "templates", "template_id", id)
 }
 
 // tplGetSubject reads a template's subject (TemplateResponse has none).

@@ -26,17 +26,7 @@ Company: [text-merge|req|sender|company|company_id]
 // fields, which the API shows only through response_data).
 func ttStoredRequest(t *testing.T, srv *sandboxtest.Server, id string) map[string]any {
 	t.Helper()
-	var out struct {
-		Tables map[string][]map[string]any `json:"tables"`
-	}
-	srv.Control(http.MethodGet, "/state", nil, &out)
-	for _, r := range out.Tables["signature_requests"] {
-		if r["signature_request_id"] == id {
-			return r
-		}
-	}
-	t.Fatalf("request %s not in the world's state", id)
-	return nil
+	return exportedRow(t, srv, "signature_requests", "signature_request_id", id) // template_overlay_test.go
 }
 
 func TestTextTagsSendEndToEnd(t *testing.T) {
