@@ -100,7 +100,7 @@ func (r *Recorder) Add(ex Exchange) {
 	if mt, _, err := mime.ParseMediaType(ex.ContentType); err == nil {
 		e.ContentType = mt
 		if mt == "application/json" && len(bytes.TrimSpace(ex.Answer)) > 0 {
-			if v, err := decodeOrdered(ex.Answer); err == nil {
+			if v, err := OrderedJSON(ex.Answer); err == nil {
 				e.JSON = v
 			}
 		}
@@ -203,8 +203,9 @@ func (n rawNumber) MarshalYAML() (any, error) {
 	return s, nil
 }
 
-// decodeOrdered decodes JSON keeping object key order.
-func decodeOrdered(raw []byte) (any, error) {
+// OrderedJSON decodes JSON keeping object key order, so that recorded
+// answers and world states are written as they came.
+func OrderedJSON(raw []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	v, err := readOrdered(dec)
@@ -281,10 +282,6 @@ func ordered(v any) any {
 	}
 	return v
 }
-
-// OrderedJSON decodes JSON bytes into the ordered form (for recorded
-// world states).
-func OrderedJSON(raw []byte) (any, error) { return decodeOrdered(raw) }
 
 // FileOf makes a recorded upload.
 func FileOf(field, name, contentType string, data []byte) StepFile {
