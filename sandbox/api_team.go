@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
@@ -66,10 +67,8 @@ func callerTeam(c *call, tx *state.Txn) (*state.Account, *state.Team, error) {
 
 // requireTeamRole refuses callers whose role is not one of codes.
 func requireTeamRole(me *state.Account, what string, codes ...string) error {
-	for _, c := range codes {
-		if me.RoleCode == c {
-			return nil
-		}
+	if slices.Contains(codes, me.RoleCode) {
+		return nil
 	}
 	return apierr.Forbiddenf("Your role on the Team (%s) does not allow you to %s.", teamRoleName(me.RoleCode), what)
 }
@@ -110,10 +109,6 @@ func checkRoleName(path, v string) (string, error) {
 		return "", apierr.Badf(path, "Invalid %s %q: use Member, Developer, Team Manager or Admin.", path, v)
 	}
 	return code, nil
-}
-
-func putTeamAccount(tx *state.Txn, a *state.Account) error {
-	return state.Put(tx, state.TableAccounts, a)
 }
 
 func teamResponse(tx *state.Txn, t *state.Team) (teamGetResponse, error) {
@@ -192,7 +187,7 @@ func teamCreate(c *call) (any, error) {
 		}
 		me = state.Clone(me)
 		me.TeamID, me.RoleCode = t.ID, "a"
-		if err := putTeamAccount(tx, me); err != nil {
+		if err := state.Put(tx, state.TableAccounts, me); err != nil {
 			return err
 		}
 		out, err = teamResponse(tx, t)
@@ -238,7 +233,7 @@ func teamDelete(c *call) (any, error) {
 		}
 		me = state.Clone(me)
 		me.TeamID, me.RoleCode = "", ""
-		return putTeamAccount(tx, me)
+		return state.Put(tx, state.TableAccounts, me)
 	})
 	if err != nil {
 		return nil, err

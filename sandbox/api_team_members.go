@@ -122,12 +122,12 @@ func teamAddMember(c *call) (any, error) {
 			if q.TeamID != "" && req.Role != "" && acct.RoleCode != code {
 				a := state.Clone(acct)
 				a.RoleCode = code
-				err = putTeamAccount(tx, a)
+				err = state.Put(tx, state.TableAccounts, a)
 			}
 		case acct != nil && sameOrg(tx, acct.TeamID, t.ID):
 			a := state.Clone(acct)
 			a.TeamID, a.RoleCode = t.ID, code
-			err = putTeamAccount(tx, a)
+			err = state.Put(tx, state.TableAccounts, a)
 		case acct != nil && acct.TeamID != "":
 			return apierr.New(apierr.TeamInviteFailed, email+" is already a member of another Team.")
 		default:
@@ -282,7 +282,7 @@ func (c *call) removeFromTeam(tx *state.Txn, me, acct *state.Account, req teamRe
 			return err
 		}
 	}
-	return putTeamAccount(tx, a)
+	return state.Put(tx, state.TableAccounts, a)
 }
 
 type teamTransferArgs struct {

@@ -107,7 +107,7 @@ func acceptTeamInvite(c *call) (any, error) {
 		if acct.RoleCode == "" {
 			acct.RoleCode = "m"
 		}
-		if err := putTeamAccount(tx, acct); err != nil {
+		if err := state.Put(tx, state.TableAccounts, acct); err != nil {
 			return err
 		}
 		used := state.Clone(inv)

@@ -1,6 +1,8 @@
 package state
 
 import (
+	"slices"
+
 	memdb "github.com/hashicorp/go-memdb"
 )
 
@@ -27,14 +29,7 @@ type FaxLine struct {
 }
 
 // HasAccount reports whether id has access to the line.
-func (l *FaxLine) HasAccount(id string) bool {
-	for _, a := range l.AccountIDs {
-		if a == id {
-			return true
-		}
-	}
-	return false
-}
+func (l *FaxLine) HasAccount(id string) bool { return slices.Contains(l.AccountIDs, id) }
 
 // Fax transmission statuses (FaxResponseTransmission.status_code).
 const (
