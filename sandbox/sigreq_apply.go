@@ -53,10 +53,8 @@ func (s *Sandbox) applyOutcome(tx *state.Txn, o *outcome) error {
 		if err := goneFiles(tx, kindSignatureRequest, req.ID); err != nil {
 			return err
 		}
-		for _, kind := range []string{jobSigreqProcess, jobSigreqExpire, jobSigreqDownloadable} {
-			if err := state.CancelJobs(tx, req.ID, kind); err != nil {
-				return err
-			}
+		if err := cancelRequestJobs(tx, req.ID); err != nil {
+			return err
 		}
 	}
 	if o.Expiry {

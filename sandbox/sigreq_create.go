@@ -120,10 +120,8 @@ func (s *Sandbox) replaceSignatureRequest(tx *state.Txn, old *state.SignatureReq
 	if err := consumeQuota(tx, spec.Requester.ID, spec.TestMode); err != nil {
 		return nil, err
 	}
-	for _, kind := range []string{jobSigreqProcess, jobSigreqExpire, jobSigreqDownloadable} {
-		if err := state.CancelJobs(tx, old.ID, kind); err != nil {
-			return nil, err
-		}
+	if err := cancelRequestJobs(tx, old.ID); err != nil {
+		return nil, err
 	}
 	req := &state.SignatureRequest{ID: old.ID, Seq: old.Seq, CreatedAt: old.CreatedAt, Generation: old.Generation + 1}
 	fillFromSpec(tx, req, spec)

@@ -52,6 +52,18 @@ func init() {
 	})
 }
 
+// cancelRequestJobs drops a request's queued processing, expiry and
+// downloadable jobs: an edit starts them over, a completed cancelation ends
+// them.
+func cancelRequestJobs(tx *state.Txn, id string) error {
+	for _, kind := range []string{jobSigreqProcess, jobSigreqExpire, jobSigreqDownloadable} {
+		if err := state.CancelJobs(tx, id, kind); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // jobRequest loads a job's request when the job still applies to it.
 func jobRequest(tx *state.Txn, job *state.Job) *state.SignatureRequest {
 	req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, job.Subject)
