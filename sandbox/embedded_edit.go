@@ -312,7 +312,7 @@ func editorPage(c *call) (any, error) {
 	if u == nil {
 		return editorHTML(status, editorMessage{Title: "Template editor", Message: msg})
 	}
-	return editorHTML(http.StatusOK, editorForm{Template: t, Action: c.r.URL.Path, Editor: u.Editor,
+	return editorHTML(http.StatusOK, editorForm{Template: t, Action: c.r.URL.Path,
 		Roles: tplRoleLines(t.SignerRoles), CCs: strings.Join(t.CCRoles, "\n"), Draft: t.Status == state.TemplateDraft})
 }
 
@@ -386,7 +386,6 @@ func tplRoleLines(roles []state.TemplateRole) string { return strings.Join(roleN
 type editorForm struct {
 	Template *state.Template
 	Action   string
-	Editor   state.TemplateEditorOptions
 	Roles    string
 	CCs      string
 	Draft    bool
