@@ -3,6 +3,7 @@ package scenario
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/goccy/go-yaml"
@@ -44,14 +45,7 @@ func (v *Vocabulary) Op(id string) (Operation, bool) {
 	return Operation{}, false
 }
 
-func (v *Vocabulary) knownEvent(t string) bool {
-	for _, e := range v.EventTypes {
-		if e == t {
-			return true
-		}
-	}
-	return false
-}
+func (v *Vocabulary) knownEvent(t string) bool { return slices.Contains(v.EventTypes, t) }
 
 // Issue is one problem of a scenario file, located by line, column and key.
 type Issue struct {

@@ -3,6 +3,7 @@ package scenario
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -54,15 +55,6 @@ var SeedRequestOperations = []string{
 
 // Seeded request states: the error states are ProcessingStatusCodes.
 var seedRequestStates = append([]string{"processing", "sent", "completed", "declined", "canceled", "expired"}, ProcessingStatusCodes...)
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
 
 func (v *validator) document() {
 	d := v.doc
@@ -138,14 +130,14 @@ func (v *validator) seed(s *Seed) {
 			v.add(at(p, "email_address"), "%s is also seeded by seed.accounts[%d]", a.EmailAddress, j)
 		}
 		emails[key] = i
-		if a.RoleCode != nil && !contains([]string{"a", "m", "d", "t"}, *a.RoleCode) {
+		if a.RoleCode != nil && !slices.Contains([]string{"a", "m", "d", "t"}, *a.RoleCode) {
 			v.add(at(p, "role_code"), "role_code is a (admin), m (member), d (developer) or t (team manager)")
 		}
 		if a.RoleCode != nil && a.Team != nil && !*a.Team {
 			v.add(at(p, "role_code"), "role_code needs team: true (an account without a team has no role)")
 		}
 		for _, k := range sortedKeys(a.Quotas) {
-			if !contains([]string{"api_signature_requests_left", "documents_left", "templates_total", "templates_left",
+			if !slices.Contains([]string{"api_signature_requests_left", "documents_left", "templates_total", "templates_left",
 				"sms_verifications_left", "num_fax_pages_left"}, k) {
 				v.add(at(p, "quotas", k), "unknown quota %q", k)
 				continue
@@ -192,7 +184,7 @@ func (v *validator) seed(s *Seed) {
 		if t.As != "" && !validEmail(t.As) {
 			v.add(at(p, "as"), "as is the e-mail address of the owning account")
 		}
-		if t.State != "" && !contains([]string{"ready", "preparing", "error"}, t.State) {
+		if t.State != "" && !slices.Contains([]string{"ready", "preparing", "error"}, t.State) {
 			v.add(at(p, "state"), "state is ready, preparing or error")
 		}
 		v.documents(at(p, "documents"), t.Documents, t.Body)
@@ -212,7 +204,7 @@ func (v *validator) seed(s *Seed) {
 		}
 		withTemplate := strings.HasSuffix(op, "WithTemplate")
 		switch {
-		case !contains(SeedRequestOperations, op):
+		case !slices.Contains(SeedRequestOperations, op):
 			v.add(at(p, "operation"), "operation %q cannot seed a request (use one of %s)", r.Operation, strings.Join(SeedRequestOperations, ", "))
 		case withTemplate && len(r.Templates) == 0:
 			v.add(at(p, "templates"), "%s needs templates: the refs of seeded templates", op)
@@ -234,10 +226,10 @@ func (v *validator) seed(s *Seed) {
 		if state == "" {
 			state = "sent"
 		}
-		if !contains(seedRequestStates, state) {
+		if !slices.Contains(seedRequestStates, state) {
 			v.add(at(p, "state"), "state is one of %s", strings.Join(seedRequestStates, ", "))
 		}
-		failed := contains(ProcessingStatusCodes, state)
+		failed := slices.Contains(ProcessingStatusCodes, state)
 		if r.Message != "" && !failed && state != "declined" {
 			v.add(at(p, "message"), "message is the error of an error state or the reason of declined, not used by %s", state)
 		}
@@ -246,7 +238,7 @@ func (v *validator) seed(s *Seed) {
 		}
 		for j, a := range r.Actions {
 			ap := at(p, "actions", j)
-			if !contains([]string{"view", "sign", "decline", "bounce"}, a.Do) {
+			if !slices.Contains([]string{"view", "sign", "decline", "bounce"}, a.Do) {
 				v.add(at(ap, "do"), "do is view, sign, decline or bounce")
 			}
 			switch sg := a.Signer.(type) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"path"
+	"slices"
 	"strings"
 	"time"
 )
@@ -125,7 +126,7 @@ func (v *validator) rule(r *Rule, p []any) {
 	case EffectFailTemplate:
 		if r.Match != nil {
 			for _, op := range opList(r.Match.Operation) {
-				if !contains(TemplateOperations, op) {
+				if !slices.Contains(TemplateOperations, op) {
 					v.add(at(p, "match", "operation"), "fail_template applies to calls that create a template to prepare (%s), not %s",
 						strings.Join(TemplateOperations, ", "), op)
 				}
@@ -135,7 +136,7 @@ func (v *validator) rule(r *Rule, p []any) {
 		switch code := r.FailProcessing.StatusCode; {
 		case code == "":
 			v.add(at(p, "fail_processing", "status_code"), "status_code is required: one of %s", strings.Join(ProcessingStatusCodes, ", "))
-		case !contains(ProcessingStatusCodes, code):
+		case !slices.Contains(ProcessingStatusCodes, code):
 			v.add(at(p, "fail_processing", "status_code"), "unknown status_code %q (one of %s)", code, strings.Join(ProcessingStatusCodes, ", "))
 		}
 	case EffectBounce:
@@ -144,7 +145,7 @@ func (v *validator) rule(r *Rule, p []any) {
 		}
 	case EffectSignerAction:
 		sa := r.SignerAction
-		if !contains([]string{"view", "sign", "decline"}, sa.Do) {
+		if !slices.Contains([]string{"view", "sign", "decline"}, sa.Do) {
 			v.add(at(p, "signer_action", "do"), "do is view, sign or decline")
 		}
 		if sa.After != "" {
@@ -157,7 +158,7 @@ func (v *validator) rule(r *Rule, p []any) {
 			v.add(at(p, "signer_action", "values"), "values are for sign")
 		}
 	case EffectCallback:
-		if !contains([]string{"unreachable", "reject"}, r.Callback.Fault) {
+		if !slices.Contains([]string{"unreachable", "reject"}, r.Callback.Fault) {
 			v.add(at(p, "callback", "fault"), "fault is unreachable (the receiver is not contacted) or reject (its answers count as failures)")
 		}
 	case EffectExhaustQuota:
@@ -277,7 +278,7 @@ func (v *validator) match(m *Match, p []any, effect string, allowed []string) {
 		"signer": m.Signer != "", "object_id": m.ObjectID != "", "account": m.Account != "", "event": m.Event != nil,
 	}
 	for _, k := range []string{"operation", "method", "path", "fields", "signer", "object_id", "account", "event"} {
-		if given[k] && !contains(allowed, k) {
+		if given[k] && !slices.Contains(allowed, k) {
 			v.add(at(p, k), "match.%s does not apply to %s (it matches by %s)", k, effect, strings.Join(allowed, ", "))
 		}
 	}
@@ -302,7 +303,7 @@ func (v *validator) match(m *Match, p []any, effect string, allowed []string) {
 		}
 	}
 	if m.Method != "" {
-		if !contains([]string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodPatch}, strings.ToUpper(m.Method)) {
+		if !slices.Contains([]string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodPatch}, strings.ToUpper(m.Method)) {
 			v.add(at(p, "method"), "method %q is not an HTTP method the API uses", m.Method)
 		}
 		for _, op := range ops {

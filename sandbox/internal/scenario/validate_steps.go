@@ -7,6 +7,7 @@ package scenario
 import (
 	"math/big"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -99,7 +100,7 @@ func (v *validator) steps() {
 					v.add(q, "${%s} refers to step %q, which runs after this one", e.Text, name)
 				case !ok:
 					v.add(q, "${%s} refers to step %q, but no step has that name", e.Text, name)
-				case len(e.Path) > 1 && !contains([]string{"status", "body", "headers"}, e.Path[1].Key):
+				case len(e.Path) > 1 && !slices.Contains([]string{"status", "body", "headers"}, e.Path[1].Key):
 					v.add(q, "${%s}: a step's result has status, body and headers (steps[%d])", e.Text, j)
 				}
 			case RootSeed:
@@ -178,7 +179,7 @@ func (v *validator) stepFields(s *Step, p []any, action string) {
 		}
 		want := PathParams(op.Path)
 		for _, k := range sortedKeys(s.Params) {
-			if !contains(want, k) {
+			if !slices.Contains(want, k) {
 				v.add(at(p, "params", k), "%s has no path parameter %q (it has: %s)", op.ID, k, strings.Join(want, ", "))
 			}
 		}
@@ -239,7 +240,7 @@ func (v *validator) stepFields(s *Step, p []any, action string) {
 			allowedFilters = []string{"to", "kind", "signature_request_id"}
 		}
 		for _, k := range sortedKeys(lc.Filter) {
-			if !contains(allowedFilters, k) {
+			if !slices.Contains(allowedFilters, k) {
 				v.add(at(q, "filter", k), "%s can be filtered by %s", action, strings.Join(allowedFilters, ", "))
 			}
 		}
@@ -303,7 +304,7 @@ func (v *validator) signerStep(s *Step, p []any, action string) {
 		}
 	case map[string]any:
 		for _, k := range sortedKeys(t) {
-			if !contains(fields, k) {
+			if !slices.Contains(fields, k) {
 				v.add(at(p, action, k), "%s takes %s", action, strings.Join(fields, ", "))
 			}
 		}
