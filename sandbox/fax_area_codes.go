@@ -9,7 +9,6 @@ package sandbox
 
 import (
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -137,13 +136,10 @@ func areaCodes(country, region, city string) []int {
 	return regionCodes(country, region)
 }
 
+// sortedUniqueInts is a sorted copy of in without repeats (never nil: the
+// answer's area_codes is a list).
 func sortedUniqueInts(in []int) []int {
-	out := []int{}
-	for _, v := range in {
-		if !slices.Contains(out, v) {
-			out = append(out, v)
-		}
-	}
-	sort.Ints(out)
-	return out
+	out := append([]int{}, in...)
+	slices.Sort(out)
+	return slices.Compact(out)
 }

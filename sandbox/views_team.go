@@ -14,12 +14,13 @@ var teamRoleNames = map[string]string{
 }
 
 // teamRoleCodes is the inverse of teamRoleNames.
-var teamRoleCodes = map[string]string{
-	"Admin":        "a",
-	"Member":       "m",
-	"Developer":    "d",
-	"Team Manager": "t",
-}
+var teamRoleCodes = func() map[string]string {
+	m := make(map[string]string, len(teamRoleNames))
+	for code, name := range teamRoleNames {
+		m[name] = code
+	}
+	return m
+}()
 
 // teamAccountView is the subset of AccountResponse that team and fax line
 // answers show for other accounts: no settings, locale or callback URL, as
