@@ -307,16 +307,22 @@ func controlPatchConfig(c *call) (any, error) {
 	return out, nil
 }
 
+// validateConfig checks a whole configuration; the durations are checked in
+// the order Config declares them, so that a change with several bad values
+// always names the same one.
 func validateConfig(c state.Config) error {
-	for name, d := range map[string]state.Duration{
-		"send_processing_delay": c.SendProcessingDelay, "file_preparation_delay": c.FilePreparationDelay,
-		"template_preparation_delay": c.TemplatePreparationDelay, "cancel_delay": c.CancelDelay,
-		"reminder_interval": c.ReminderInterval, "sign_url_ttl": c.SignURLTTL, "edit_url_ttl": c.EditURLTTL,
-		"claim_url_ttl": c.ClaimURLTTL, "file_url_ttl": c.FileURLTTL, "oauth_token_ttl": c.OAuthTokenTTL,
-		"callback_timeout": c.CallbackTimeout, "rate_limit[window]": c.RateLimit.Window,
+	for _, d := range []struct {
+		name string
+		v    state.Duration
+	}{
+		{"send_processing_delay", c.SendProcessingDelay}, {"file_preparation_delay", c.FilePreparationDelay},
+		{"template_preparation_delay", c.TemplatePreparationDelay}, {"cancel_delay", c.CancelDelay},
+		{"reminder_interval", c.ReminderInterval}, {"sign_url_ttl", c.SignURLTTL}, {"edit_url_ttl", c.EditURLTTL},
+		{"claim_url_ttl", c.ClaimURLTTL}, {"file_url_ttl", c.FileURLTTL}, {"oauth_token_ttl", c.OAuthTokenTTL},
+		{"rate_limit[window]", c.RateLimit.Window}, {"callback_timeout", c.CallbackTimeout},
 	} {
-		if d < 0 {
-			return apierr.Badf(name, "%s must not be negative", name)
+		if d.v < 0 {
+			return apierr.Badf(d.name, "%s must not be negative", d.name)
 		}
 	}
 	if c.RateLimit.Limit < 1 {

@@ -299,3 +299,13 @@ func TestControlUnknownRoutes(t *testing.T) {
 	assert.Equal(t, "method_not_supported", name)
 	assert.True(t, strings.HasPrefix(r.Header.Get("Content-Type"), "application/json"))
 }
+
+// A change with several bad durations always names the first of them in
+// the configuration's order: the answer must not depend on map order.
+func TestControlConfigNamesTheFirstBadDuration(t *testing.T) {
+	srv := newServer(t)
+	bad := map[string]any{"callback_timeout": "-1s", "sign_url_ttl": "-1s", "cancel_delay": "-1s"}
+	for i := 0; i < 20; i++ {
+		requireBad(t, srv.Do(http.MethodPatch, "/_sandbox/config", bad), "cancel_delay")
+	}
+}
