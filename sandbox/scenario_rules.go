@@ -83,14 +83,8 @@ func (sub *subject) matches(m *scenario.Match) bool {
 	if m == nil {
 		return true
 	}
-	if m.Operation != nil {
-		ok := false
-		for _, op := range opsOf(m.Operation) {
-			ok = ok || op == sub.operation
-		}
-		if !ok {
-			return false
-		}
+	if m.Operation != nil && !slices.Contains(scenario.Names(m.Operation), sub.operation) {
+		return false
 	}
 	if m.Method != "" && !strings.EqualFold(m.Method, sub.method) {
 		return false
@@ -110,14 +104,8 @@ func (sub *subject) matches(m *scenario.Match) bool {
 	if m.Account != "" && !scenario.Glob(m.Account, sub.account) {
 		return false
 	}
-	if m.Event != nil {
-		ok := false
-		for _, e := range opsOf(m.Event) {
-			ok = ok || e == sub.event
-		}
-		if !ok {
-			return false
-		}
+	if m.Event != nil && !slices.Contains(scenario.Names(m.Event), sub.event) {
+		return false
 	}
 	return true
 }
@@ -130,22 +118,6 @@ func (sub *subject) matchingSigners(glob string) []string {
 		}
 	}
 	return out
-}
-
-func opsOf(v any) []string {
-	switch t := v.(type) {
-	case string:
-		return []string{t}
-	case []any:
-		out := make([]string, 0, len(t))
-		for _, x := range t {
-			if s, ok := x.(string); ok {
-				out = append(out, s)
-			}
-		}
-		return out
-	}
-	return nil
 }
 
 // step counts a match of row at world time now and says whether the

@@ -125,7 +125,7 @@ func (v *validator) rule(r *Rule, p []any) {
 		}
 	case EffectFailTemplate:
 		if r.Match != nil {
-			for _, op := range opList(r.Match.Operation) {
+			for _, op := range Names(r.Match.Operation) {
 				if !slices.Contains(TemplateOperations, op) {
 					v.add(at(p, "match", "operation"), "fail_template applies to calls that create a template to prepare (%s), not %s",
 						strings.Join(TemplateOperations, ", "), op)
@@ -255,8 +255,9 @@ func StatusName(voc *Vocabulary, status int) string {
 	return ""
 }
 
-// opList reads match.operation (a string or a list).
-func opList(v any) []string {
+// Names reads a match condition written as one name or a list of names
+// (match.operation, match.event); entries that are not text are left out.
+func Names(v any) []string {
 	switch t := v.(type) {
 	case string:
 		return []string{t}
@@ -289,7 +290,7 @@ func (v *validator) match(m *Match, p []any, effect string, allowed []string) {
 		default:
 			v.add(at(p, "operation"), "operation is an operationId or a list of them")
 		}
-		for i, id := range opList(m.Operation) {
+		for i, id := range Names(m.Operation) {
 			op, ok := v.voc.Op(id)
 			if !ok {
 				q := at(p, "operation")
