@@ -241,13 +241,7 @@ func (c *call) addFileParts(spec *sigreqSpec, b *sigreqBody, slots int) *apierr.
 // addFields validates form fields, groups and rules against the signers
 // and the collected documents (their page counts when known).
 func (spec *sigreqSpec) addFields(b *sigreqBody, list []parsedField, docs []pendingDocument) *apierr.Error {
-	slots := 0
-	for _, sg := range spec.Signers {
-		if sg.Slot+1 > slots {
-			slots = sg.Slot + 1
-		}
-	}
-	fc := fieldCheck{slots: slots, docs: len(docs)}
+	fc := fieldCheck{slots: signerSlots(spec.Signers), docs: len(docs)}
 	for _, d := range docs {
 		fc.pages = append(fc.pages, d.doc.PageCount())
 	}

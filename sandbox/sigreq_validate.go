@@ -161,6 +161,16 @@ func checkSigners(b *sigreqBody) ([]state.Signature, int, *apierr.Error) {
 	return out, len(b.GroupedSigners), nil
 }
 
+// signerSlots is the number of signer places the signers fill (the highest
+// slot plus one): what fields and attachments may name by signer index.
+func signerSlots(signers []state.Signature) int {
+	n := 0
+	for _, sg := range signers {
+		n = max(n, sg.Slot+1)
+	}
+	return n
+}
+
 // checkCCs validates cc_email_addresses.
 func checkCCs(list []string) ([]string, *apierr.Error) {
 	var out []string

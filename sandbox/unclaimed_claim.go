@@ -301,12 +301,7 @@ func applyRoleCCs(d *state.UnclaimedDraft, spec *sigreqSpec, given []subCC) *api
 // checkDraftSlots checks that the draft's fields and attachments name
 // signers the request has (drafts created without signers could name any).
 func checkDraftSlots(spec *sigreqSpec) *apierr.Error {
-	slots := 0
-	for _, sg := range spec.Signers {
-		if sg.Slot+1 > slots {
-			slots = sg.Slot + 1
-		}
-	}
+	slots := signerSlots(spec.Signers)
 	for _, f := range spec.FormFields {
 		if n, ok := f.SlotIndex(); ok && n >= slots {
 			return apierr.Badf("signers", "The field %q of this draft is for signer %d: give at least %d signer(s).", f.APIID, n, n+1)
