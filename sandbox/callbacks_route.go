@@ -52,10 +52,6 @@ func (t callbackTarget) queue() string {
 //   - the app callback of the API app the object was made with, if it has one.
 func routeEvent(tx *state.Txn, ev eventSpec) []callbackTarget {
 	var out []callbackTarget
-	primary := ""
-	if len(ev.AccountIDs) > 0 {
-		primary = ev.AccountIDs[0]
-	}
 	if ev.Type != evAccountConfirmed {
 		var seen []string
 		for _, id := range ev.AccountIDs {
@@ -70,7 +66,7 @@ func routeEvent(tx *state.Txn, ev eventSpec) []callbackTarget {
 	}
 	if ev.ClientID != "" {
 		if app, err := state.Get[state.APIApp](tx, state.TableAPIApps, ev.ClientID); err == nil && app.CallbackURL != "" {
-			out = append(out, appTarget(app, primary))
+			out = append(out, appTarget(app, ev.primary()))
 		}
 	}
 	return out

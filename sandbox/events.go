@@ -74,6 +74,15 @@ type eventSpec struct {
 	EventMessage       string
 }
 
+// primary is the first involved account (the sender or owner): the viewer
+// of the event row's object and the account app callbacks report for.
+func (ev eventSpec) primary() string {
+	if len(ev.AccountIDs) > 0 {
+		return ev.AccountIDs[0]
+	}
+	return ""
+}
+
 // objectViews render an event's object as GET would show it to viewer (an
 // account id). Signature requests, templates and accounts register theirs.
 var objectViews = map[string]func(s *Sandbox, tx *state.Txn, id, viewer string) (any, error){}
@@ -113,7 +122,7 @@ func (s *Sandbox) recordEvent(tx *state.Txn, ev eventSpec) (*state.Event, *objec
 		if objectViews[ev.ObjectType] == nil {
 			return nil, nil, fmt.Errorf("emit: no view for %s", ev.ObjectType)
 		}
-		raw, err := views.render(views.primary())
+		raw, err := views.render(ev.primary())
 		if err != nil {
 			return nil, nil, err
 		}
@@ -135,15 +144,6 @@ type objectCache struct {
 	byViewer map[string]json.RawMessage
 }
 
-// primary is the viewer of the event row's object: the first involved
-// account (the sender or owner).
-func (o *objectCache) primary() string {
-	if len(o.ev.AccountIDs) > 0 {
-		return o.ev.AccountIDs[0]
-	}
-	return ""
-}
-
 // render returns the object as viewer sees it. A viewer the object's view
 // refuses (no access) gets the primary rendering.
 func (o *objectCache) render(viewer string) (json.RawMessage, error) {
@@ -155,8 +155,8 @@ func (o *objectCache) render(viewer string) (json.RawMessage, error) {
 	}
 	obj, err := objectViews[o.ev.ObjectType](o.s, o.tx, o.ev.ObjectID, viewer)
 	if err != nil {
-		if viewer != o.primary() {
-			return o.render(o.primary())
+		if viewer != o.ev.primary() {
+			return o.render(o.ev.primary())
 		}
 		return nil, fmt.Errorf("emit %s: %w", o.ev.Type, err)
 	}
