@@ -177,17 +177,6 @@ func oauthTokenRefresh(c *call) (any, error) {
 	return resp, nil
 }
 
-// findWorld returns the first world (in creation order) for which match
-// holds: credential-less calls find their world by what they carry.
-func (s *Sandbox) findWorld(match func(*world.World) bool) *world.World {
-	for _, w := range s.worldsSnapshot() {
-		if match(w) {
-			return w
-		}
-	}
-	return nil
-}
-
 type oauthAuthorizeRequest struct {
 	ClientID     string   `json:"client_id"`
 	AccountID    string   `json:"account_id"`

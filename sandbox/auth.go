@@ -120,13 +120,12 @@ func findCredential[T any](s *Sandbox, table, id string) (*world.World, *T) {
 		}
 		s.creds.Delete(ck)
 	}
-	for _, w := range s.worldsSnapshot() {
-		if row := lookup(w); row != nil {
-			s.creds.Store(ck, w)
-			return w, row
-		}
+	var row *T
+	w := s.findWorld(func(w *world.World) bool { row = lookup(w); return row != nil })
+	if w != nil {
+		s.creds.Store(ck, w)
 	}
-	return nil, nil
+	return w, row
 }
 
 // findAPIKey finds the world holding an API key (nil when none does).

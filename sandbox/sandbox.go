@@ -232,3 +232,15 @@ func (s *Sandbox) worldsSnapshot() []*world.World {
 	defer s.mu.RUnlock()
 	return append([]*world.World(nil), s.order...)
 }
+
+// findWorld returns the first world (in creation order) for which match
+// holds: calls find their world by what they carry (credentials, an OAuth
+// code or refresh token).
+func (s *Sandbox) findWorld(match func(*world.World) bool) *world.World {
+	for _, w := range s.worldsSnapshot() {
+		if match(w) {
+			return w
+		}
+	}
+	return nil
+}
