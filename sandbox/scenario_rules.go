@@ -95,7 +95,7 @@ func (sub *subject) matches(m *scenario.Match) bool {
 	if len(m.Fields) > 0 && len(scenario.MatchValue("", m.Fields, sub.fields, sub.fields != nil)) > 0 {
 		return false
 	}
-	if m.Signer != "" && len(sub.matchingSigners(m.Signer)) == 0 {
+	if m.Signer != "" && !slices.ContainsFunc(sub.signers, func(e string) bool { return scenario.Glob(m.Signer, e) }) {
 		return false
 	}
 	if m.ObjectID != "" && !slices.Contains(sub.objectIDs, m.ObjectID) {
@@ -108,16 +108,6 @@ func (sub *subject) matches(m *scenario.Match) bool {
 		return false
 	}
 	return true
-}
-
-func (sub *subject) matchingSigners(glob string) []string {
-	var out []string
-	for _, s := range sub.signers {
-		if glob == "" || scenario.Glob(glob, s) {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // step counts a match of row at world time now and says whether the
