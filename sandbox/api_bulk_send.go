@@ -183,17 +183,9 @@ func bulkSendJobList(c *call) (any, error) {
 		return nil, err
 	}
 	tx := c.read()
-	accounts := []string{c.account.ID}
-	if c.account.TeamID != "" {
-		members, err := state.All[state.Account](tx, state.TableAccounts, state.IndexTeam, c.account.TeamID)
-		if err != nil {
-			return nil, err
-		}
-		for _, m := range members {
-			if m.ID != c.account.ID {
-				accounts = append(accounts, m.ID)
-			}
-		}
+	accounts, e := listAccounts(tx, c.account, "all")
+	if e != nil {
+		return nil, e
 	}
 	jobs, err := state.BulkSendJobsOf(tx, accounts)
 	if err != nil {
