@@ -28,10 +28,8 @@ func (s *Sandbox) pageWorldFor(id string, holds func(tx *state.Txn) bool) *world
 	if named != nil && holds(named.Store.Read()) {
 		return named
 	}
-	for _, w := range s.worldsSnapshot() {
-		if w != named && holds(w.Store.Read()) {
-			return w
-		}
+	if w := s.findWorld(func(w *world.World) bool { return w != named && holds(w.Store.Read()) }); w != nil {
+		return w
 	}
 	return named
 }
