@@ -19,7 +19,7 @@ import (
 // with the given extra fields.
 func sendFax(t *testing.T, srv *sandboxtest.Server, key string, fields map[string]string) *sandboxtest.Response {
 	t.Helper()
-	parts := []orgPart{orgFile("files[0]", "contract.pdf", "application/pdf", orgPDF(1))}
+	parts := []orgPart{orgFile("files[0]", "contract.pdf", "application/pdf", srPDF(1))}
 	for _, k := range []string{"recipient", "sender", "test_mode", "title", "cover_page_to", "cover_page_from", "cover_page_message"} {
 		if v, ok := fields[k]; ok {
 			parts = append(parts, orgField(k, v))
@@ -130,8 +130,8 @@ func TestFaxToEmailAndTestMode(t *testing.T) {
 func TestFaxFilesMergesTheDocuments(t *testing.T) {
 	srv := newServer(t)
 	r := orgMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/fax/send",
-		orgFile("files[0]", "a.pdf", "application/pdf", orgPDF(1)),
-		orgFile("files[1]", "b.pdf", "application/pdf", orgPDF(2)),
+		orgFile("files[0]", "a.pdf", "application/pdf", srPDF(1)),
+		orgFile("files[1]", "b.pdf", "application/pdf", srPDF(2)),
 		orgField("recipient", "16690000001"), orgField("test_mode", "true"))
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	id := orgObj(t, r.Map(), "fax")["fax_id"].(string)
@@ -147,7 +147,7 @@ func TestFaxFilesMergesTheDocuments(t *testing.T) {
 func TestFaxPagesComeFromTheDocuments(t *testing.T) {
 	srv := newServer(t)
 	r := orgMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/fax/send",
-		orgFile("files[0]", "three.pdf", "application/pdf", orgPDF(3)), orgField("recipient", "16690000001"))
+		orgFile("files[0]", "three.pdf", "application/pdf", srPDF(3)), orgField("recipient", "16690000001"))
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	left, _ := faxPagesLeft(t, srv, srv.APIKey)
 	assert.Equal(t, 97.0, left, "three pages, no cover page")
@@ -166,7 +166,7 @@ func TestFaxPagesComeFromTheDocuments(t *testing.T) {
 }
 
 func TestFaxSendWithFileURLs(t *testing.T) {
-	pdf := orgPDF(1)
+	pdf := srPDF(1)
 	files := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/pdf")
 		_, _ = w.Write(pdf)
@@ -182,7 +182,7 @@ func TestFaxSendWithFileURLs(t *testing.T) {
 
 func TestFaxSendValidation(t *testing.T) {
 	srv := newServer(t)
-	pdf := orgFile("files[0]", "a.pdf", "application/pdf", orgPDF(1))
+	pdf := orgFile("files[0]", "a.pdf", "application/pdf", srPDF(1))
 	cases := []struct {
 		name   string
 		key    string

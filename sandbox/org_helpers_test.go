@@ -4,13 +4,10 @@ package sandbox_test
 
 import (
 	"bytes"
-	"fmt"
 	"image"
 	"image/color"
 	"image/png"
-	"mime/multipart"
 	"net/http"
-	"net/textproto"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -43,41 +40,28 @@ func orgFile(name, filename, ctype string, data []byte) orgPart {
 	return orgPart{name: name, filename: filename, ctype: ctype, data: data, isFile: true}
 }
 
-// orgMultipart sends a multipart/form-data request as the official SDKs do.
+// orgMultipart sends a multipart/form-data request as the official SDKs do
+// (through sendMultipart: the fields in key order, then the files).
 func orgMultipart(t *testing.T, srv *sandboxtest.Server, key, method, path string, parts ...orgPart) *sandboxtest.Response {
 	t.Helper()
-	var buf bytes.Buffer
-	mw := multipart.NewWriter(&buf)
+	fields := map[string]any{}
+	var files []mpFile
 	for _, p := range parts {
 		if p.isFile {
-			h := textproto.MIMEHeader{}
-			h.Set("Content-Disposition", fmt.Sprintf(`form-data; name=%q; filename=%q`, p.name, p.filename))
-			h.Set("Content-Type", p.ctype)
-			w, err := mw.CreatePart(h)
-			require.NoError(t, err)
-			_, _ = w.Write(p.data)
+			files = append(files, mpFile{Field: p.name, Name: p.filename, ContentType: p.ctype, Data: p.data})
 			continue
 		}
-		require.NoError(t, mw.WriteField(p.name, p.value))
+		fields[p.name] = p.value
 	}
-	require.NoError(t, mw.Close())
-	req, err := http.NewRequest(method, srv.URL+path, &buf)
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	req.SetBasicAuth(key, "")
-	return srv.Send(req)
+	return sendMultipart(t, srv, key, method, path, fields, files...)
 }
 
 // orgWantError checks an error answer: status, error_name and (when not
 // "") error_path.
 func orgWantError(t *testing.T, r *sandboxtest.Response, status int, name, path string) string {
 	t.Helper()
-	require.Equal(t, status, r.Status, "%s", r.Body)
-	n, msg, p := errorOf(t, r.Body)
-	require.Equal(t, name, n, "%s", r.Body)
-	if path != "" {
-		require.Equal(t, path, p, "%s", r.Body)
-	}
+	srErr(t, r, status, name, path)
+	_, msg, _ := errorOf(t, r.Body)
 	require.NotEmpty(t, msg)
 	return msg
 }
@@ -92,9 +76,6 @@ func orgEmails(t *testing.T, srv *sandboxtest.Server, query string) []map[string
 	srv.Control(http.MethodGet, "/emails?"+query, nil, &out)
 	return out.Emails
 }
-
-// orgPDF builds a small valid PDF with n letter pages.
-func orgPDF(n int) []byte { return srPDF(n) }
 
 // orgPNG is a small PNG image.
 func orgPNG(t *testing.T) []byte {
