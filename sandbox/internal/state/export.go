@@ -16,19 +16,19 @@ type Tables map[string][]json.RawMessage
 func Export(tx *Txn) (Tables, error) {
 	out := Tables{}
 	for _, name := range TableNames() {
-		it, err := tx.Txn.Get(name, IndexID)
+		rows, err := Rows(tx, name)
 		if err != nil {
-			return nil, fmt.Errorf("state: export %s: %w", name, err)
+			return nil, err
 		}
-		rows := []json.RawMessage{}
-		for raw := it.Next(); raw != nil; raw = it.Next() {
-			b, err := json.Marshal(raw)
+		enc := make([]json.RawMessage, 0, len(rows))
+		for _, row := range rows {
+			b, err := json.Marshal(row)
 			if err != nil {
 				return nil, fmt.Errorf("state: export %s: %w", name, err)
 			}
-			rows = append(rows, b)
+			enc = append(enc, b)
 		}
-		out[name] = rows
+		out[name] = enc
 	}
 	return out, nil
 }
