@@ -21,6 +21,7 @@ package sandbox
 // request: evaluation errors are logged and the rule is skipped.
 
 import (
+	"bytes"
 	"encoding/json"
 	"log/slog"
 	"slices"
@@ -52,16 +53,13 @@ func ruleSpec(row *state.ScenarioRule) *scenario.Rule {
 	if v, ok := specCache.Load(key); ok {
 		return v.(*scenario.Rule)
 	}
+	// Free-form values (field matchers, signer values) decode in the
+	// shapes the loader gave them, numbers exact (json.Number).
 	var r scenario.Rule
-	if err := json.Unmarshal(row.Spec, &r); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(row.Spec))
+	dec.UseNumber()
+	if err := dec.Decode(&r); err != nil {
 		return nil
-	}
-	if r.Match != nil {
-		if r.Match.Fields != nil {
-			r.Match.Fields, _ = scenario.Normalize(r.Match.Fields).(map[string]any)
-		}
-		r.Match.Operation = scenario.Normalize(r.Match.Operation)
-		r.Match.Event = scenario.Normalize(r.Match.Event)
 	}
 	specCache.Store(key, &r)
 	return &r

@@ -270,3 +270,22 @@ func TestDeletingAScenarioCancelsItsPendingEffects(t *testing.T) {
 	srv.Advance(2 * time.Hour)
 	assert.Empty(t, srv.Callbacks(sandboxtest.ObjectID(id), sandboxtest.EventType("signature_request_email_bounce")))
 }
+
+// Field matchers keep numbers exact once stored: a rule matching an
+// integer beyond float64's 53 bits matches that integer, not its nearest
+// float.
+func TestRuleFieldNumbersStayExact(t *testing.T) {
+	srv := scServer(t, sandbox.WithOfflineFiles())
+	mustLoad(t, srv, srv.APIKey, `name: exact
+rules:
+  - match: {operation: signatureRequestSend, fields: {metadata.n: 12345678901234567}}
+    respond: {status: 400, error_msg: that one}
+`)
+	send := func(n string) int {
+		r := srv.Do(http.MethodPost, "/v3/signature_request/send", `{"title": "N", "test_mode": true, "metadata": {"n": `+n+`},
+			"signers": [{"name": "S", "email_address": "s@example.com"}], "file_urls": ["https://example.com/a.pdf"]}`)
+		return r.Status
+	}
+	assert.Equal(t, http.StatusBadRequest, send("12345678901234567"))
+	assert.Equal(t, http.StatusOK, send("12345678901234568"))
+}
