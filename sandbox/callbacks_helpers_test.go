@@ -13,13 +13,14 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
-// Fixture identities of the default world.
+// Fixture identities of the default world (org_helpers_test.go holds the
+// literals).
 const (
-	cbOwnerID     = "4dc1d0601aba5f470c97af030a257f883daf663d"
-	cbTeammateID  = "6ff46ba9ed6e43517c09f9b4d2db2a081f1d5ab0"
-	cbTeammateKey = "2ab813278759db81e3e1be162c230d3c32d49629a29e0545c2ffc8708e6e00db"
-	cbOutsiderID  = "9bebb60aeacd74239d65616bbe584509cb5ea24a"
-	cbAppID       = "7d1043473d55bfa90e8530d35801d4e3"
+	cbOwnerID     = orgOwnerID
+	cbTeammateID  = orgTeammateID
+	cbTeammateKey = orgTeammateKey
+	cbOutsiderID  = orgOutsiderID
+	cbAppID       = orgAppClientID
 	cbAppSecret   = "5e4b2b4c9d4f4a0e8f7c6b5a49382716"
 )
 
