@@ -177,15 +177,47 @@ func sigreqBenchStore(b testing.TB, n int) *state.Store {
 	return st
 }
 
-// TestListPageCostIsFlat checks the same thing as BenchmarkListPage without
-// timing: a page touches page_size rows however many the account has.
+// TestListPageCostIsFlat checks what BenchmarkListPage times, without
+// timing: a page reads the requests of the page and no other, however many
+// the account has. Every request outside page 3 is deleted from the store
+// (their list rows stay), so reading any of them fails the call. The
+// account_id=all walk without a query (listScan) counts the others the same
+// way, from the list rows alone.
 func TestListPageCostIsFlat(t *testing.T) {
 	st := sigreqBenchStore(t, 2000)
-	total, rows, err := listPage(st.Read(), "acct", 3, 20)
-	require.NoError(t, err)
-	assert.Equal(t, 2000, total)
-	require.Len(t, rows, 20)
-	assert.Equal(t, itoa(1_000_000+2000-41), rows[0].ID)
+	// Page 3 of 20, newest first: ordinals (and seqs) 1960 down to 1941.
+	require.NoError(t, st.Update(func(tx *state.Txn) error {
+		all, err := state.All[state.SignatureRequest](tx, state.TableSignatureRequests, state.IndexSeq)
+		if err != nil {
+			return err
+		}
+		for _, r := range all {
+			if r.Seq < 1941 || r.Seq > 1960 {
+				if err := tx.Delete(state.TableSignatureRequests, r); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}))
+	for _, tc := range []struct {
+		name string
+		list func(tx *state.Txn) (int, []*state.SignatureRequest, error)
+	}{
+		{"listPage", func(tx *state.Txn) (int, []*state.SignatureRequest, error) { return listPage(tx, "acct", 3, 20) }},
+		{"listScan", func(tx *state.Txn) (int, []*state.SignatureRequest, error) {
+			return listScan(tx, []string{"acct"}, nil, nil, 3, 20)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			total, rows, err := tc.list(st.Read())
+			require.NoError(t, err, "a request outside the page was read")
+			assert.Equal(t, 2000, total)
+			require.Len(t, rows, 20)
+			assert.Equal(t, itoa(1_000_000+2000-41), rows[0].ID)
+			assert.Equal(t, itoa(1_000_000+2000-60), rows[19].ID)
+		})
+	}
 }
 
 // TestCreateWithGivenID: a spec with an ID (an unclaimed draft's
