@@ -41,22 +41,17 @@ func init() {
 // signature_request_id.
 func controlListEmails(c *call) (any, error) {
 	q := c.r.URL.Query()
+	to, kind, requestID := q.Get("to"), q.Get("kind"), q.Get("signature_request_id")
 	rows, err := state.All[state.Email](c.read(), state.TableEmails, state.IndexSeq)
 	if err != nil {
 		return nil, err
 	}
 	out := []*state.Email{}
 	for _, e := range rows {
-		if to := q.Get("to"); to != "" && !strings.EqualFold(to, e.To) {
-			continue
+		if (to == "" || strings.EqualFold(to, e.To)) && (kind == "" || kind == e.Kind) &&
+			(requestID == "" || requestID == e.SignatureRequestID) {
+			out = append(out, e)
 		}
-		if k := q.Get("kind"); k != "" && k != e.Kind {
-			continue
-		}
-		if id := q.Get("signature_request_id"); id != "" && id != e.SignatureRequestID {
-			continue
-		}
-		out = append(out, e)
 	}
 	return map[string]any{"emails": out}, nil
 }
