@@ -248,14 +248,15 @@ func (r *run) loadAccounts() error {
 	if _, err := r.control(http.MethodGet, "/_sandbox/scenarios", basic(r.key), nil, &out); err != nil {
 		return fmt.Errorf("reading the world's scenarios: %w", err)
 	}
+	// control decodes with UseNumber: the values are in JSON shapes already.
 	for _, sc := range out.Scenarios {
 		for k, v := range sc.Seeded {
-			r.seed[k] = Normalize(v)
+			r.seed[k] = v
 		}
 	}
 	for _, a := range out.Accounts {
 		if e, ok := a["email_address"].(string); ok {
-			r.accounts[strings.ToLower(e)] = Normalize(a)
+			r.accounts[strings.ToLower(e)] = a
 		}
 	}
 	return nil
@@ -330,15 +331,11 @@ func (r *run) resolve(e Expr) (any, error) {
 	case RootReceiver:
 		v = map[string]any{"url": r.receiver}
 	case RootWorld:
-		v = Normalize(r.world)
+		v = r.world
 	case RootSeed:
 		v = r.seed
 	case RootAccounts:
-		m := map[string]any{}
-		for k, a := range r.accounts {
-			m[k] = a
-		}
-		v = m
+		v = r.accounts
 	case RootSteps:
 		m := map[string]any{}
 		for k, res := range r.steps {
