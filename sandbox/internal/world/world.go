@@ -4,7 +4,6 @@
 package world
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -266,19 +265,6 @@ func (w *World) Stopped() <-chan struct{} { return w.stop }
 
 // ErrNotFake is returned when an operation needs a fake clock.
 var ErrNotFake = errors.New("the world's clock is real; only a fake clock can be advanced")
-
-// Context returns a context that ends when the world closes.
-func (w *World) Context() (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() {
-		select {
-		case <-w.stop:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	return ctx, cancel
-}
 
 // Import installs an imported database. A fake clock resumes at now (the
 // same clock object moves, so that timers others hold on it stay valid); a
