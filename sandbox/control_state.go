@@ -35,14 +35,18 @@ type StateClock struct {
 	Now string `json:"now"`
 }
 
-func controlExportState(c *call) (any, error) {
-	tables, err := state.Export(c.read())
+func controlExportState(c *call) (any, error) { return exportState(c.w) }
+
+// exportState is a whole world as GET /_sandbox/state answers it (and as a
+// recording starts from).
+func exportState(w *world.World) (WorldState, error) {
+	tables, err := state.Export(w.Store.Read())
 	if err != nil {
-		return nil, err
+		return WorldState{}, err
 	}
 	return WorldState{
 		Format: StateFormat,
-		Clock:  StateClock{Mode: c.w.Mode(), Now: c.w.Now().Format(time.RFC3339Nano)},
+		Clock:  StateClock{Mode: w.Mode(), Now: w.Now().Format(time.RFC3339Nano)},
 		Tables: tables,
 	}, nil
 }

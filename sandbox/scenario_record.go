@@ -22,7 +22,6 @@ import (
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -140,12 +139,11 @@ func (s *Sandbox) stopRecording(w *world.World) (*scenario.Document, error) {
 
 // exportWorld is the state a recording starts from (as GET /_sandbox/state).
 func exportWorld(w *world.World) (any, error) {
-	tables, err := state.Export(w.Store.Read())
+	st, err := exportState(w)
 	if err != nil {
 		return nil, err
 	}
-	raw, err := json.Marshal(WorldState{Format: StateFormat,
-		Clock: StateClock{Mode: w.Mode(), Now: w.Now().Format(time.RFC3339Nano)}, Tables: tables})
+	raw, err := json.Marshal(st)
 	if err != nil {
 		return nil, err
 	}
