@@ -12,7 +12,7 @@
 // browser/chromium.js); `npm test` still passes.
 
 const { before, after } = require('node:test');
-const { setup, sdk, assert } = require('../lib/harness');
+const { setup, signer, sdk, assert } = require('../lib/harness');
 const { pdfUpload } = require('../lib/pdf');
 const record = require('../lib/record');
 const { findChromium, launch } = require('./chromium');
@@ -51,12 +51,6 @@ function browserTest(name, fn) {
       await s.close();
     }
   });
-}
-
-function signer(name, email) {
-  const s = new sdk.SubSignatureRequestSigner();
-  Object.assign(s, { name, emailAddress: email });
-  return s;
 }
 
 /** An embedded request with one signer, processed; answers {request, signatureId, signUrl}. */

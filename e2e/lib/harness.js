@@ -23,7 +23,7 @@ let privateServerPromise;
 /** The sandbox base URL (no trailing slash, no /v3). */
 async function baseURL() {
   const shared = process.env.SIGNSANDBOX_E2E_URL;
-  if (shared) return shared.replace(/\/+$/, '').replace(/\/v3$/, '');
+  if (shared) return sandbox.baseOf(shared);
   if (!privateServerPromise) {
     privateServerPromise = (async () => {
       const bin = sandbox.buildBinary();
@@ -185,6 +185,13 @@ async function expectHttpError(promise, { status, errorName, errorPath, msg } = 
   return err;
 }
 
+/** A signer of a request (SubSignatureRequestSigner); order only when given. */
+function signer(name, email, order) {
+  const s = Object.assign(new sdk.SubSignatureRequestSigner(), { name, emailAddress: email });
+  if (order !== undefined) s.order = order;
+  return s;
+}
+
 /** The fixture accounts (fixtures/world.json); their keys differ per world. */
 const FIXTURE = {
   owner: { id: '4dc1d0601aba5f470c97af030a257f883daf663d', email: 'owner@sandbox.example' },
@@ -192,4 +199,4 @@ const FIXTURE = {
   outsider: { id: '9bebb60aeacd74239d65616bbe584509cb5ea24a', email: 'outsider@elsewhere.example' },
 };
 
-module.exports = { setup, expectHttpError, sdk, assert, FIXTURE };
+module.exports = { setup, expectHttpError, signer, sdk, assert, FIXTURE };

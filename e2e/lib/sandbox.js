@@ -150,8 +150,31 @@ class Control {
 
   /** Moves the world's fake clock; answers {now, jobs, ...}. */
   advance(seconds) { return this.post('/clock/advance', { seconds }); }
+
+  /**
+   * Moves the clock a second past each of the world's configured delays
+   * named (send_processing_delay, file_preparation_delay, ...), one after
+   * the other: the work they delay is then done.
+   */
+  async advancePast(...delays) {
+    const cfg = await this.config();
+    return this.advance(delays.reduce((total, k) => total + durationSeconds(cfg[k]) + 1, 0));
+  }
   clock() { return this.get('/clock'); }
   config(patch) { return patch ? this.patch('/config', patch) : this.get('/config'); }
+}
+
+/** Seconds of a configured duration as GET /_sandbox/config writes it ("1m30s"). */
+function durationSeconds(v) {
+  if (typeof v === 'number') return v > 1e6 ? v / 1e9 : v; // nanoseconds or seconds
+  let total = 0;
+  for (const [, n, u] of String(v).matchAll(/([\d.]+)(h|ms|m|s)/g)) total += Number(n) * { h: 3600, m: 60, s: 1, ms: 0.001 }[u];
+  return total;
+}
+
+/** The sandbox's base URL (no trailing slash, no /v3) of a URL given by hand. */
+function baseOf(url) {
+  return url.replace(/\/+$/, '').replace(/\/v3$/, '');
 }
 
 /** Creates a fresh world; answers the world's credentials. */
@@ -166,4 +189,4 @@ async function createWorld(base, body = {}) {
   return JSON.parse(text);
 }
 
-module.exports = { E2E_DIR, REPO_ROOT, TMP_DIR, BINARY, buildBinary, freePort, startBinary, stopBinary, waitHealthy, createWorld, Control };
+module.exports = { E2E_DIR, REPO_ROOT, TMP_DIR, BINARY, buildBinary, freePort, startBinary, stopBinary, waitHealthy, createWorld, Control, durationSeconds, baseOf };

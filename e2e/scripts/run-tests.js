@@ -29,7 +29,7 @@ async function main() {
     url = started.url;
     console.log(`# signsandbox built and started at ${url} in ${Date.now() - t0} ms`);
   } else {
-    await sandbox.waitHealthy(url.replace(/\/+$/, '').replace(/\/v3$/, ''));
+    await sandbox.waitHealthy(sandbox.baseOf(url));
     console.log(`# using the sandbox at ${url}`);
   }
   await saveOperations(url);
@@ -70,7 +70,7 @@ async function main() {
  * list.
  */
 async function saveOperations(url) {
-  const base = url.replace(/\/+$/, '').replace(/\/v3$/, '');
+  const base = sandbox.baseOf(url);
   try {
     const res = await fetch(`${base}/_sandbox/operations`);
     if (!res.ok) return;

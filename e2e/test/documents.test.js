@@ -4,7 +4,7 @@
 // signature requests and templates: binary PDF and ZIP (Buffer), data URI,
 // file URL served by the sandbox; 410 after cancelation.
 
-const { setup, expectHttpError, sdk, assert } = require('../lib/harness');
+const { setup, expectHttpError, signer, sdk, assert } = require('../lib/harness');
 const { pdfUpload, isPDF, countPages } = require('../lib/pdf');
 const { samplePDF, MISSING_REFERENCE } = require('../lib/files');
 const fs = require('node:fs');
@@ -12,38 +12,14 @@ const fs = require('node:fs');
 const h = setup({ config: { fetch_file_urls: false } });
 const { SignatureRequestApi, TemplateApi } = sdk;
 
-function signer(name, email) {
-  const s = new sdk.SubSignatureRequestSigner();
-  Object.assign(s, { name, emailAddress: email });
-  return s;
-}
-
 function checkRequestShape(sr) {
   assert.ok(sr instanceof sdk.SignatureRequestResponse);
   assert.match(sr.signatureRequestId, /^[0-9a-f]{40}$/);
 }
 
-function seconds(v) {
-  if (typeof v === 'number') return v > 1e6 ? v / 1e9 : v;
-  let total = 0;
-  for (const [, n, u] of String(v).matchAll(/([\d.]+)(h|ms|m|s)/g)) total += Number(n) * { h: 3600, m: 60, s: 1, ms: 0.001 }[u];
-  return total;
-}
-
-async function process() {
-  const cfg = await h.control.config();
-  await h.control.advance(seconds(cfg.send_processing_delay) + 1);
-}
-
-async function prepareFiles() {
-  const cfg = await h.control.config();
-  await h.control.advance(seconds(cfg.file_preparation_delay) + 1);
-}
-
-async function prepareTemplate() {
-  const cfg = await h.control.config();
-  await h.control.advance(seconds(cfg.template_preparation_delay) + 1);
-}
+function process() { return h.control.advancePast('send_processing_delay'); }
+function prepareFiles() { return h.control.advancePast('file_preparation_delay'); }
+function prepareTemplate() { return h.control.advancePast('template_preparation_delay'); }
 
 h.test('form fields may sit on any page of a multi-page upload', async () => {
   const sig = new sdk.SubFormFieldsPerDocumentSignature();
@@ -156,8 +132,7 @@ h.test('after cancelation every download form answers 410', async () => {
   await prepareFiles();
   const api = h.api(SignatureRequestApi);
   await api.signatureRequestCancel(sr.signatureRequestId);
-  const cfg = await h.control.config();
-  await h.control.advance(seconds(cfg.cancel_delay) + 1);
+  await h.control.advancePast('cancel_delay');
   await expectHttpError(api.signatureRequestFiles(sr.signatureRequestId), { status: 410, errorName: 'deleted' });
   await expectHttpError(api.signatureRequestFilesAsDataUri(sr.signatureRequestId), { status: 410, errorName: 'deleted' });
   await expectHttpError(api.signatureRequestFilesAsFileUrl(sr.signatureRequestId), { status: 410, errorName: 'deleted' });
@@ -215,13 +190,12 @@ h.test('file_urls are fetched by the sandbox; an unreachable one ends in file_er
     const api = h.api(SignatureRequestApi, { apiKey: w.api_key });
     const sig = { type: 'signature', documentIndex: 0, apiId: 's', required: true, signer: '0', x: 10, y: 10, width: 100, height: 30, page: 2 };
     const sr = (await api.signatureRequestSend({ title: 'Fetched', signers: [signer('F', 'f@example.com')], fileUrls: [`${base}/two.pdf`], formFieldsPerDocument: [sig], testMode: true })).body.signatureRequest;
-    const cfg = await ctl.config();
-    await ctl.advance(seconds(cfg.send_processing_delay) + seconds(cfg.file_preparation_delay) + 2);
+    await ctl.advancePast('send_processing_delay', 'file_preparation_delay');
     const pdf = (await api.signatureRequestFiles(sr.signatureRequestId)).body;
     assert.ok(countPages(pdf) >= 2, `the fetched 2-page document is in the download (${countPages(pdf)} pages)`);
 
     const bad = (await api.signatureRequestSend({ title: 'Nowhere', signers: [signer('N', 'n@example.com')], fileUrls: [`${base}/missing.pdf`], testMode: true })).body.signatureRequest;
-    await ctl.advance(seconds(cfg.send_processing_delay) + 1);
+    await ctl.advancePast('send_processing_delay');
     const cur = (await api.signatureRequestGet(bad.signatureRequestId)).body.signatureRequest;
     assert.equal(cur.hasError, true);
     assert.ok(cur.signatures.every((s) => s.statusCode === 'error_file'));

@@ -2,16 +2,10 @@
 // Scenario rules as the SDK sees them: the faults an integrator tests their
 // failure paths with must reach the SDK exactly as real API failures do.
 
-const { setup, expectHttpError, sdk, assert } = require('../lib/harness');
+const { setup, expectHttpError, signer, sdk, assert } = require('../lib/harness');
 
 const h = setup({ config: { fetch_file_urls: false } });
 const { AccountApi, SignatureRequestApi } = sdk;
-
-function signer(name, email) {
-  const s = new sdk.SubSignatureRequestSigner();
-  Object.assign(s, { name, emailAddress: email });
-  return s;
-}
 
 h.test('a world made with the ready quota-exhausted scenario refuses paid requests with 402 payment_required', async () => {
   const w = await h.newWorld({ scenarios: ['quota-exhausted'] });

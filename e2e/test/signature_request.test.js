@@ -5,7 +5,7 @@
 // and the account callbacks of the lifecycle.
 
 const { after } = require('node:test');
-const { setup, expectHttpError, sdk, assert, FIXTURE } = require('../lib/harness');
+const { setup, expectHttpError, signer, sdk, assert, FIXTURE } = require('../lib/harness');
 const { startReceiver } = require('../lib/receiver');
 const { pdfUpload } = require('../lib/pdf');
 
@@ -25,14 +25,6 @@ after(async () => {
 });
 
 const ID40 = /^[0-9a-f]{40}$/;
-
-function signer(name, email, order) {
-  const s = new sdk.SubSignatureRequestSigner();
-  s.name = name;
-  s.emailAddress = email;
-  if (order !== undefined) s.order = order;
-  return s;
-}
 
 /** Sends a request with file_urls (JSON body) and answers the typed request. */
 async function sendJSON(extra = {}) {
@@ -54,23 +46,10 @@ async function sendJSON(extra = {}) {
 }
 
 /** Runs the world's clock until the request is processed (sent). */
-async function process() {
-  const cfg = await h.control.config();
-  await h.control.advance(parseDurationSeconds(cfg.send_processing_delay) + 1);
-}
+function process() { return h.control.advancePast('send_processing_delay'); }
 
 /** Runs the clock past the file preparation delay. */
-async function prepareFiles() {
-  const cfg = await h.control.config();
-  await h.control.advance(parseDurationSeconds(cfg.file_preparation_delay) + 1);
-}
-
-function parseDurationSeconds(v) {
-  if (typeof v === 'number') return v > 1e6 ? v / 1e9 : v; // nanoseconds or seconds
-  let total = 0;
-  for (const [, n, u] of String(v).matchAll(/([\d.]+)(h|ms|m|s)/g)) total += Number(n) * { h: 3600, m: 60, s: 1, ms: 0.001 }[u];
-  return total;
-}
+function prepareFiles() { return h.control.advancePast('file_preparation_delay'); }
 
 function checkRequestShape(sr) {
   assert.ok(sr instanceof sdk.SignatureRequestResponse);
@@ -303,8 +282,7 @@ h.test('signatureRequestCancel answers 200 at once; afterwards the request is go
   const api = h.api(SignatureRequestApi);
   const { response } = await api.signatureRequestCancel(sr.signatureRequestId);
   assert.equal(response.status, 200);
-  const cfg = await h.control.config();
-  await h.control.advance(parseDurationSeconds(cfg.cancel_delay) + 1);
+  await h.control.advancePast('cancel_delay');
   await expectHttpError(api.signatureRequestGet(sr.signatureRequestId), { status: 410, errorName: 'deleted' });
   const err = await expectHttpError(api.signatureRequestCancel(sr.signatureRequestId), {});
   assert.ok([400, 404, 409, 410].includes(err.statusCode));

@@ -3,7 +3,7 @@
 // sign URL (EmbeddedApi.embeddedSignUrl), edit_embedded; reminders refused.
 
 const { before, after } = require('node:test');
-const { setup, expectHttpError, sdk, assert } = require('../lib/harness');
+const { setup, expectHttpError, signer, sdk, assert } = require('../lib/harness');
 const { pdfUpload } = require('../lib/pdf');
 const { startReceiver } = require('../lib/receiver');
 const record = require('../lib/record');
@@ -18,12 +18,6 @@ before(async () => {
 after(async () => {
   if (receiver) await receiver.close();
 });
-
-function signer(name, email) {
-  const s = new sdk.SubSignatureRequestSigner();
-  Object.assign(s, { name, emailAddress: email });
-  return s;
-}
 
 async function processed() {
   await h.control.advance(60);

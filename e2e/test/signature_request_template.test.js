@@ -3,7 +3,7 @@
 // (roles, ccs, merge fields), create_embedded_with_template with the embedded
 // sign URL, edit_with_template and edit_embedded_with_template.
 
-const { setup, expectHttpError, sdk, assert } = require('../lib/harness');
+const { setup, expectHttpError, signer, sdk, assert } = require('../lib/harness');
 const { pdfUpload } = require('../lib/pdf');
 
 const h = setup({ config: { fetch_file_urls: false } });
@@ -14,12 +14,6 @@ let templateId;
 function templateSigner(role, name, email) {
   const s = new sdk.SubSignatureRequestTemplateSigner();
   Object.assign(s, { role, name, emailAddress: email });
-  return s;
-}
-
-function signer(name, email) {
-  const s = new sdk.SubSignatureRequestSigner();
-  Object.assign(s, { name, emailAddress: email });
   return s;
 }
 

@@ -8,6 +8,7 @@ const { before, after } = require('node:test');
 const { setup, expectHttpError, sdk, assert, FIXTURE } = require('../lib/harness');
 const { startReceiver } = require('../lib/receiver');
 const { pdfUpload } = require('../lib/pdf');
+const { durationSeconds } = require('../lib/sandbox');
 const record = require('../lib/record');
 
 const h = setup({ config: { fetch_file_urls: false } });
@@ -64,8 +65,7 @@ async function createTemplate(extra = {}) {
 
 async function prepare() {
   const cfg = await h.control.config();
-  const secs = typeof cfg.template_preparation_delay === 'number' ? cfg.template_preparation_delay / 1e9 : parseFloat(cfg.template_preparation_delay);
-  await h.control.advance(Math.max(secs, 60) + 1);
+  await h.control.advance(Math.max(durationSeconds(cfg.template_preparation_delay), 60) + 1);
 }
 
 function checkTemplate(t) {
