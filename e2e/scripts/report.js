@@ -147,15 +147,16 @@ function build() {
   const browserSkips = new Set();
   let testsTotal = 0;
   const testStatus = {};
-  for (const run of loadRuns()) {
+  const runs = loadRuns();
+  for (const run of runs) {
     const tests = new Map(run.tests.map((t) => [t.id, t]));
     testsTotal += run.tests.length;
     for (const t of run.tests) testStatus[t.status] = (testStatus[t.status] || 0) + 1;
     for (const c of run.calls) {
       const t = c.test === null ? null : tests.get(c.test);
-      const e = entry(c.op);
-      const label = t ? `${run.file.replace(/\.test\.js$/, '')}: ${t.name}` : null;
       if (!t || t.status === 'skipped') continue;
+      const e = entry(c.op);
+      const label = `${run.file.replace(/\.test\.js$/, '')}: ${t.name}`;
       if (t.status === 'passed') {
         e.passedTests.add(label);
         if (c.ok) e.ok++;
@@ -179,7 +180,7 @@ function build() {
     }
   }
   const rows = ops.map((o) => {
-    const e = byOp.get(o.id) || entry(o.id);
+    const e = entry(o.id);
     let result;
     if (e.ok > 0) result = 'pass';
     else if (e.failedTests.size > 0) result = 'FAIL';
@@ -196,7 +197,7 @@ function build() {
     flows: BROWSER_FLOWS.map((f) => ({ ...f, result: notes.has(f.id) ? 'pass' : 'not yet' })),
   };
   const passed = rows.filter((r) => r.result === 'pass').length;
-  return { source, rows, webhooks, browser, passed, total: rows.length, testsTotal, testStatus, runs: loadRuns().length };
+  return { source, rows, webhooks, browser, passed, total: rows.length, testsTotal, testStatus, runs: runs.length };
 }
 
 /** One line on the embedded flows proved in a real browser. */
