@@ -20,15 +20,9 @@ type accountResponse struct {
 	Settings     state.AccountSettings `json:"settings"`
 }
 
-// accountQuotas is AccountResponseQuotas; null means unlimited.
-type accountQuotas struct {
-	APISignatureRequestsLeft *int `json:"api_signature_requests_left"`
-	DocumentsLeft            *int `json:"documents_left"`
-	TemplatesTotal           *int `json:"templates_total"`
-	TemplatesLeft            *int `json:"templates_left"`
-	SMSVerificationsLeft     *int `json:"sms_verifications_left"`
-	NumFaxPagesLeft          *int `json:"num_fax_pages_left"`
-}
+// accountQuotas is AccountResponseQuotas: the stored quotas already have its
+// shape (null means unlimited), as the settings do.
+type accountQuotas = state.Quotas
 
 // accountUsage is AccountResponseUsage.
 type accountUsage struct {
@@ -37,27 +31,19 @@ type accountUsage struct {
 
 // viewAccount renders an account as GET /account shows it.
 func viewAccount(a *state.Account) accountResponse {
-	q := a.Quotas
 	return accountResponse{
 		AccountID:    a.ID,
 		EmailAddress: a.Email,
 		IsLocked:     a.IsLocked,
 		IsPaidHS:     a.IsPaidHS,
 		IsPaidHF:     a.IsPaidHF,
-		Quotas: accountQuotas{
-			APISignatureRequestsLeft: q.APISignatureRequestsLeft,
-			DocumentsLeft:            q.DocumentsLeft,
-			TemplatesTotal:           q.TemplatesTotal,
-			TemplatesLeft:            q.TemplatesLeft,
-			SMSVerificationsLeft:     q.SMSVerificationsLeft,
-			NumFaxPagesLeft:          q.NumFaxPagesLeft,
-		},
-		CallbackURL: strPtr(a.CallbackURL),
-		RoleCode:    strPtr(a.RoleCode),
-		TeamID:      strPtr(a.TeamID),
-		Locale:      strPtr(a.Locale),
-		Usage:       accountUsage{FaxPagesSent: intPtr(a.FaxPages)},
-		Settings:    a.Settings,
+		Quotas:       a.Quotas,
+		CallbackURL:  strPtr(a.CallbackURL),
+		RoleCode:     strPtr(a.RoleCode),
+		TeamID:       strPtr(a.TeamID),
+		Locale:       strPtr(a.Locale),
+		Usage:        accountUsage{FaxPagesSent: intPtr(a.FaxPages)},
+		Settings:     a.Settings,
 	}
 }
 
