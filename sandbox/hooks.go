@@ -23,7 +23,6 @@ func registerJob(kind string, fn jobFunc) {
 // registerJobs binds every job kind to this sandbox.
 func registerJobs(s *Sandbox) {
 	for kind, fn := range jobKinds {
-		fn := fn
 		s.jobs.Handle(kind, func(w *world.World, tx *state.Txn, job *state.Job) error {
 			return fn(s, w, tx, job)
 		})
