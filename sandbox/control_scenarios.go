@@ -6,6 +6,7 @@ package sandbox
 // world's accounts (runners act as them), and unload one.
 
 import (
+	"bytes"
 	"cmp"
 	"io"
 	"net/http"
@@ -30,13 +31,14 @@ func controlLoadScenario(c *call) (any, error) {
 		return nil, apierr.Badf("", "could not read the scenario: %v", err)
 	}
 	name := c.r.URL.Query().Get("name")
+	empty := len(bytes.TrimSpace(raw)) == 0
 	var view *scenarioView
 	switch {
-	case name != "" && len(strings.TrimSpace(string(raw))) > 0:
+	case name != "" && !empty:
 		return nil, apierr.Badf("name", "give either a scenario file as the body or the name of a ready scenario, not both")
 	case name != "":
 		view, err = c.s.loadNamedOrInline(c.w, name, c.r)
-	case len(strings.TrimSpace(string(raw))) == 0:
+	case empty:
 		return nil, apierr.Badf("", "the body is the scenario file (YAML or JSON); or give ?name= of a ready scenario (%s)",
 			strings.Join(scenarios.Names(), ", "))
 	default:
