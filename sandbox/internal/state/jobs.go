@@ -88,7 +88,7 @@ func NextJob(tx *Txn) *Job {
 // CancelJobs removes the queued jobs of a subject, optionally only of one kind
 // ("" for all kinds).
 func CancelJobs(tx *Txn, subject, kind string) error {
-	jobs, err := All[Job](tx, TableJobs, IndexSubject, subject)
+	jobs, err := JobsOf(tx, subject)
 	if err != nil {
 		return err
 	}
