@@ -2,12 +2,12 @@
 // AccountApi through the official SDK: get, update, create (plain and with
 // OAuth), verify; typed models field by field.
 
-const { setup, expectHttpError, sdk, assert } = require('../lib/harness');
+const { setup, expectHttpError, sdk, assert, FIXTURE } = require('../lib/harness');
 
 const h = setup();
 const { AccountApi } = sdk;
 
-const TEAMMATE = { id: '6ff46ba9ed6e43517c09f9b4d2db2a081f1d5ab0', email: 'teammate@sandbox.example' };
+const TEAMMATE = FIXTURE.teammate;
 
 h.test('accountGet answers the caller as a typed AccountResponse', async () => {
   const { response, body } = await h.api(AccountApi).accountGet();
