@@ -1,11 +1,9 @@
 package sandbox_test
 
 import (
-	"encoding/json"
 	"net/http"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
@@ -67,18 +65,6 @@ func cbRequestEvent(typ string) sandbox.CallbacksTestEvent {
 	return sandbox.CallbacksTestEvent{Type: typ, AccountIDs: []string{cbOwnerID}, RelatedSignatureID: "sig-" + typ}
 }
 
-// cbMetadata returns the decoded event_metadata of a payload.
-func cbMetadata(t *testing.T, payload json.RawMessage) map[string]any {
-	t.Helper()
-	var p struct {
-		Event struct {
-			Metadata map[string]any `json:"event_metadata"`
-		} `json:"event"`
-	}
-	require.NoError(t, json.Unmarshal(payload, &p))
-	return p.Event.Metadata
-}
-
 // cbAttemptOffsets lists the At of every attempt of a delivery, relative to t0.
 func cbAttemptOffsets(d sandboxtest.CallbackDelivery, t0 int64) []int64 {
 	var out []int64
@@ -86,9 +72,4 @@ func cbAttemptOffsets(d sandboxtest.CallbackDelivery, t0 int64) []int64 {
 		out = append(out, a.At-t0)
 	}
 	return out
-}
-
-func cbAssertAcked(t *testing.T, d sandboxtest.Delivery) {
-	t.Helper()
-	assert.True(t, d.Acked(), "delivery of %s not acknowledged: %d %q", d.EventType(), d.Status, d.Body)
 }

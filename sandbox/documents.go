@@ -61,7 +61,7 @@ func (s *Sandbox) collectDocuments(c *call, uploads []wire.File, fileURLs []stri
 	if len(uploads) == 0 && len(fileURLs) == 0 {
 		return nil, apierr.Badf("files", "Missing required parameter: files or file_urls.")
 	}
-	cfg := c.w.Config()
+	cfg := c.config()
 	out := make([]pendingDocument, 0, len(uploads)+len(fileURLs))
 	for i, f := range uploads {
 		field := f.Field

@@ -36,14 +36,6 @@ func embeddedMessages(t *testing.T, page string) (msgs []embMessage, cancelAnswe
 	return msgs, a[1]
 }
 
-func embTypes(msgs []embMessage) []string {
-	out := []string{}
-	for _, m := range msgs {
-		out = append(out, m.Type)
-	}
-	return out
-}
-
 // pageURL adds the query parameters hellosign-embedded appends to every URL
 // it opens; the pages must ignore them.
 func pageURL(u string) string {

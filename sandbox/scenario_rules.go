@@ -45,24 +45,41 @@ func init() {
 	callbackFault = scenarioCallbackFault
 }
 
-// specCache holds parsed rule specs by their JSON (rows are immutable).
-var specCache sync.Map
+// specCache holds parsed rule specs by their JSON (rows are immutable), so
+// that matching a call does not decode every rule again. It is shared by all
+// worlds and starts over when it reaches maxCachedSpecs, so a long-running
+// sandbox that loads ever new rules keeps a bounded amount of them.
+var specCache = struct {
+	sync.Mutex
+	specs map[string]*scenario.Rule
+}{specs: map[string]*scenario.Rule{}}
+
+// maxCachedSpecs bounds specCache.
+const maxCachedSpecs = 4096
 
 func ruleSpec(row *state.ScenarioRule) *scenario.Rule {
 	key := string(row.Spec)
-	if v, ok := specCache.Load(key); ok {
-		return v.(*scenario.Rule)
+	specCache.Lock()
+	r, ok := specCache.specs[key]
+	specCache.Unlock()
+	if ok {
+		return r
 	}
 	// Free-form values (field matchers, signer values) decode in the
 	// shapes the loader gave them, numbers exact (json.Number).
-	var r scenario.Rule
+	r = &scenario.Rule{}
 	dec := json.NewDecoder(bytes.NewReader(row.Spec))
 	dec.UseNumber()
-	if err := dec.Decode(&r); err != nil {
+	if err := dec.Decode(r); err != nil {
 		return nil
 	}
-	specCache.Store(key, &r)
-	return &r
+	specCache.Lock()
+	if len(specCache.specs) >= maxCachedSpecs {
+		specCache.specs = map[string]*scenario.Rule{}
+	}
+	specCache.specs[key] = r
+	specCache.Unlock()
+	return r
 }
 
 // subject is what a rule is matched against.

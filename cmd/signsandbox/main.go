@@ -122,11 +122,11 @@ func serveOptions(cfg serveConfig, logger *slog.Logger) []sandbox.Option {
 	for _, f := range cfg.Scenarios {
 		opts = append(opts, scenarioOption(f))
 	}
-	return append(opts, extraServeOptions(cfg)...)
+	if cfg.Record != "" {
+		opts = append(opts, sandbox.WithRecording(cfg.Record))
+	}
+	return opts
 }
-
-// extraServeOptions lets other files add options (recording).
-var extraServeOptions = func(serveConfig) []sandbox.Option { return nil }
 
 func serve(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	cfg, err := parseServeConfig(args, getenv, stderr)

@@ -1,7 +1,7 @@
 package main
 
 // Recording: `signsandbox --record FILE` records the default world's
-// session (wired through extraServeOptions), and `signsandbox record
+// session (serveOptions adds sandbox.WithRecording), and `signsandbox record
 // --upstream URL --out FILE` is a recording proxy in front of another
 // server that speaks this API.
 
@@ -23,14 +23,6 @@ import (
 
 func init() {
 	commands["record"] = cmdRecord
-	previous := extraServeOptions
-	extraServeOptions = func(cfg serveConfig) []sandbox.Option {
-		opts := previous(cfg)
-		if cfg.Record != "" {
-			opts = append(opts, sandbox.WithRecording(cfg.Record))
-		}
-		return opts
-	}
 }
 
 const recordUsage = `usage: signsandbox record --upstream URL --out FILE [--addr ADDR]

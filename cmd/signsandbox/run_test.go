@@ -72,7 +72,7 @@ func TestRecordUsage(t *testing.T) {
 	assert.Contains(t, errb.String(), "is not an http(s) URL")
 }
 
-// --record FILE reaches the sandbox through extraServeOptions: the default
+// --record FILE reaches the sandbox through serveOptions: the default
 // world's session is written to FILE and replays.
 func TestServeRecordFlag(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "session.yaml")

@@ -136,3 +136,16 @@ func FuzzInspect(f *testing.F) {
 		}
 	})
 }
+
+// A leaf of the page tree whose /Contents is a dictionary (here the catalog)
+// used to be accepted and then copied into a composed PDF that the reader
+// refuses; it is refused at upload instead. Found by FuzzInspect (kept as the
+// seed issue17-composed-refused).
+func TestInspectRefusesContentsThatAreNotStreams(t *testing.T) {
+	data := []byte("%PDF-1.0\n1 0 obj <</Type/Catalog/Pages 2 0 R000endobj\n2 0 obj <</Kids[4 0 R06 0 R]/Count 2/Type//Contents 1 0 R00\nendobj\n7 0 obj000000000%%EOF ")
+	_, err := files.Inspect(data)
+	fe, ok := files.AsFileError(err)
+	require.True(t, ok, "want a FileError, got %v", err)
+	assert.Equal(t, files.ReasonCorrupt, fe.Reason)
+	assert.Contains(t, fe.Msg, "not a content stream")
+}

@@ -103,6 +103,9 @@ func pagesOf(ctx *model.Context) ([]srcPage, error) {
 		typ := d.NameEntry("Type")
 		isNode := typ != nil && *typ == "Pages" || typ == nil && hasKids
 		if !isNode {
+			if err := checkContents(ctx, d); err != nil {
+				return fmt.Errorf("%w: page %d: %v", errPageTree, n, err)
+			}
 			media := letter
 			if inh.media != nil {
 				media = *inh.media
@@ -132,6 +135,38 @@ func pagesOf(ctx *model.Context) ([]srcPage, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// checkContents refuses a page whose /Contents is neither absent, a content
+// stream, nor an array of content streams. pdfcpu's relaxed validation only
+// checks the pages it recognises as pages, and this walk may recognise more
+// (a leaf whose /Type is damaged): a page accepted here is copied as it is
+// when composed, so anything but streams would make a document that its own
+// reader refuses.
+func checkContents(ctx *model.Context, page types.Dict) error {
+	o, ok := page.Find("Contents")
+	if !ok || o == nil {
+		return nil
+	}
+	if r, isRef := o.(types.IndirectRef); isRef {
+		v, err := ctx.Dereference(r)
+		if err != nil {
+			return err
+		}
+		if a, isArray := v.(types.Array); isArray {
+			o = a
+		}
+	}
+	parts, isArray := o.(types.Array)
+	if !isArray {
+		parts = types.Array{o}
+	}
+	for _, part := range parts {
+		if _, _, err := ctx.DereferenceStreamDict(part); err != nil {
+			return errors.New("its contents are not a content stream")
+		}
+	}
+	return nil
 }
 
 // boxEntry reads a rectangle entry; nil when absent or unreadable.
