@@ -324,3 +324,37 @@ func TestHostileRequests(t *testing.T) {
 	t.Run("control", func(t *testing.T) { runHostile(t, srv, hostileControlCases()) })
 	t.Run("edge", func(t *testing.T) { runHostile(t, srv, hostileEdgeCases()) })
 }
+
+// TestHostileTextIsLinear: inputs within the limits that the sandbox must
+// lay out (a 2 MB text file without a line break, a 2 MB signer name) are
+// answered and rendered within the time bound: text layout is linear (it
+// was quadratic: 10.7 s for the file, a hang for the name).
+func TestHostileTextIsLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("hostile suite: skipped in -short")
+	}
+	srv := newServer(t, sandbox.WithOfflineFiles())
+	line := bytes.Repeat([]byte("x"), 2<<20)
+	var r *sandboxtest.Response
+	grew, took := peakHeapDuring(func() {
+		r = sendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/signature_request/send", map[string]any{
+			"test_mode": "1", "signers": []map[string]any{{"name": "A", "email_address": "a@example.com"}},
+		}, mpFile{Name: "long.txt", ContentType: "text/plain", Data: line})
+	})
+	require.Equal(t, http.StatusOK, r.Status, "%.500s", r.Body)
+	t.Logf("2 MB single-line text file: send answered in %s, heap +%d MB", took, grew>>20)
+	assert.Less(t, took, 2*hostileTimeBound, "send answered in %s", took)
+	assert.Less(t, grew, hostileMemoryBound(len(line)), "heap grew by %d MB", grew>>20)
+
+	name := strings.Repeat("Name ", 2<<20/5)
+	r = srv.Do(http.MethodPost, "/v3/signature_request/send", map[string]any{
+		"test_mode": true, "file_urls": []string{"https://example.com/a.pdf"},
+		"signers": []map[string]any{{"name": name, "email_address": "b@example.com"}},
+	})
+	require.True(t, r.Status == http.StatusOK || r.Status == http.StatusBadRequest, "%d: %.300s", r.Status, r.Body)
+
+	t.Logf("2 MB signer name: %d", r.Status)
+	grew, took = peakHeapDuring(func() { srv.Advance(time.Hour) })
+	t.Logf("the advance that renders both: %s, heap +%d MB", took, grew>>20)
+	assert.Less(t, took, 2*hostileTimeBound, "the advance that renders both took %s", took)
+}
