@@ -22,6 +22,7 @@ func pdfConfig() *model.Configuration {
 	conf := model.NewDefaultConfiguration()
 	conf.ValidationMode = model.ValidationRelaxed
 	conf.Cmd = model.VALIDATE
+	limitReading(conf)
 	return conf
 }
 
@@ -114,6 +115,9 @@ func openPDF(data []byte, validate bool) (ctx *model.Context, pages []srcPage, e
 	}
 	if ctx.Encrypt != nil {
 		return nil, nil, encryptedErr()
+	}
+	if err := decodeObjectStreams(ctx); err != nil {
+		return nil, nil, err
 	}
 	// The pages are walked before validation: pdfcpu's relaxed validation
 	// repairs some damage in memory (it makes up missing pages), and a
