@@ -1,6 +1,8 @@
 package wire
 
 import (
+	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -27,4 +29,27 @@ func TestCheckCallbackURL(t *testing.T) {
 	} {
 		assert.Contains(t, CheckCallbackURL(bad), why, bad)
 	}
+}
+
+// FuzzCheckCallbackURL: whatever the check accepts is an absolute http(s)
+// URL with a host, a port of 1..65535 when one is given, and within the
+// length limit.
+func FuzzCheckCallbackURL(f *testing.F) {
+	for _, s := range []string{"https://example.com/cb", "http://[::1]:99999/", "http://a:0", "http://%zz", "javascript:alert(1)", "http://a:+80/", "http:///x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if CheckCallbackURL(s) != "" {
+			return
+		}
+		u, err := url.Parse(s)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" || len(s) > MaxCallbackURLBytes {
+			t.Fatalf("accepted %q", s)
+		}
+		if p := u.Port(); p != "" {
+			if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+				t.Fatalf("accepted port %q in %q", p, s)
+			}
+		}
+	})
 }
