@@ -95,17 +95,20 @@ func checkShape(file string, data []byte, b shapeBudget) *Issue {
 	return nil
 }
 
-// countTokens counts, over the raw bytes, every indicator and every word
-// (a run of other bytes after white space or an indicator): no token of the
-// YAML scanner starts anywhere else, so this is at least the number of
-// tokens the scanner will make. It answers false, with the line, as soon as
-// the count passes max.
+// countTokens counts, over the raw bytes, every indicator, every word (a
+// run of other bytes after white space or an indicator) and every line end
+// (plus one for the end of the document): the YAML scanner starts a token
+// only at the first two, and makes at most one token of nothing per line
+// (the empty content of a block scalar, an implicit null), so this is at
+// least the number of tokens the scanner will make. It answers false, with
+// the line, as soon as the count passes max.
 func countTokens(data []byte, limit int) (line int, ok bool) {
-	n, line := 0, 1
+	n, line := 1, 1
 	inWord := false
 	for _, c := range data {
 		switch c {
 		case '\n':
+			n++
 			line++
 			inWord = false
 		case ' ', '\t', '\r':
