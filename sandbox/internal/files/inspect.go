@@ -22,7 +22,6 @@ func pdfConfig() *model.Configuration {
 	conf := model.NewDefaultConfiguration()
 	conf.ValidationMode = model.ValidationRelaxed
 	conf.Cmd = model.VALIDATE
-	limitReading(conf)
 	return conf
 }
 
@@ -109,7 +108,9 @@ func openPDF(data []byte, validate bool) (ctx *model.Context, pages []srcPage, e
 			ctx, pages, err = nil, nil, classify(data, fmt.Errorf("pdf reader: %v", r))
 		}
 	}()
-	ctx, err = api.ReadContext(bytes.NewReader(data), pdfConfig())
+	conf := pdfConfig()
+	limitReading(conf, int64(len(data)))
+	ctx, err = api.ReadContext(bytes.NewReader(data), conf)
 	if err != nil {
 		return nil, nil, classify(data, err)
 	}

@@ -119,7 +119,7 @@ func TestTextReadingHasADocumentBudget(t *testing.T) {
 	fe, ok := AsFileError(scanErr)
 	require.True(t, ok, "%v", scanErr)
 	assert.Equal(t, ReasonTooLarge, fe.Reason)
-	assert.Less(t, alloc, uint64(12*maxDocumentDecodeBytes), "allocated %d MB", alloc>>20)
+	assert.Less(t, alloc, uint64(12*decodeBudget(int64(len(pdf)), maxDocumentDecodeBytes)), "allocated %d MB", alloc>>20)
 	t.Logf("%d KB file: refused after %s, %d MB allocated", len(pdf)>>10, took, alloc>>20)
 }
 
@@ -133,7 +133,7 @@ func TestObjectStreamBombIsRefused(t *testing.T) {
 	fe, ok := AsFileError(err)
 	require.True(t, ok, "%v", err)
 	assert.Equal(t, ReasonTooLarge, fe.Reason, fe.Msg)
-	assert.Less(t, alloc, uint64(12*maxStreamDecodeBytes), "allocated %d MB", alloc>>20)
+	assert.Less(t, alloc, uint64(12*decodeBudget(int64(len(pdf)), maxStreamDecodeBytes)), "allocated %d MB", alloc>>20)
 	t.Logf("%d KB file: refused after %s, %d MB allocated", len(pdf)>>10, took, alloc>>20)
 
 	small := objectStreamBomb(1 << 20)
@@ -155,4 +155,16 @@ func TestWriteBombSeeds(t *testing.T) {
 		body := fmt.Sprintf("go test fuzz v1\n[]byte(%q)\n", pdf)
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644))
 	}
+}
+
+// TestBudgetsFollowTheFileSize: the budgets are computed from the size
+// pdfcpu reads the file with, sixteen times it within the bounds.
+func TestBudgetsFollowTheFileSize(t *testing.T) {
+	pdf := sharedContentBomb(2, 1<<10)
+	ctx, _, err := openPDF(pdf, false)
+	require.NoError(t, err)
+	assert.Equal(t, int64(len(pdf)), ctx.Read.FileSize)
+	assert.Equal(t, int64(minDecodeBudget), decodeBudget(1000, maxDocumentDecodeBytes))
+	assert.Equal(t, int64(32<<20), decodeBudget(2<<20, maxDocumentDecodeBytes))
+	assert.Equal(t, int64(maxDocumentDecodeBytes), decodeBudget(40<<20, maxDocumentDecodeBytes))
 }

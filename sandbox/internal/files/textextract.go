@@ -29,9 +29,10 @@ import (
 const (
 	maxContentBytes = 16 << 20 // decoded content per page
 	// maxDocumentDecodeBytes bounds all the decoding of one document's
-	// text (a 400 KB file whose 50 pages share a stream inflating to 400 MB
-	// took 29 s and 38 GB of allocations before; a text-heavy page decodes
-	// to tens of kilobytes).
+	// text, which is also at most decodeFactor times the file (a 400 KB
+	// file whose 50 pages share a stream inflating to 400 MB took 29 s and
+	// 38 GB of allocations before; a text-heavy page decodes to tens of
+	// kilobytes).
 	maxDocumentDecodeBytes = 64 << 20
 	maxGlyphsPerPage       = 200_000 // a dense page has a few thousand
 	maxGraphicsStates      = 256     // q nesting
@@ -95,7 +96,7 @@ func ScanTextTags(pdf []byte, hide bool) (out TagScan, err error) {
 		}
 	}
 	if fl.exhausted {
-		return TagScan{}, errDecodeBudget()
+		return TagScan{}, errDecodeBudget(fl.limit)
 	}
 	if hide && len(rewritten) > 0 {
 		out.Hidden, err = writePages(ctx, pages, rewritten, "")
@@ -106,10 +107,10 @@ func ScanTextTags(pdf []byte, hide bool) (out TagScan, err error) {
 	return out, nil
 }
 
-// errDecodeBudget refuses a document whose text decodes to more than
-// maxDocumentDecodeBytes.
-func errDecodeBudget() *FileError {
-	return fileErr(ReasonTooLarge, "The PDF's content decodes to more than %d MiB; its text cannot be read.", maxDocumentDecodeBytes>>20)
+// errDecodeBudget refuses a document whose text decodes to more than its
+// budget.
+func errDecodeBudget(limit int64) *FileError {
+	return fileErr(ReasonTooLarge, "The PDF's content decodes to more than %d MiB; its text cannot be read.", limit>>20)
 }
 
 // TextLine is a line of text as extraction reads it (for tests and
@@ -138,7 +139,7 @@ func ExtractLines(pdf []byte) (out []TextLine, err error) {
 		}
 	}
 	if fl.exhausted {
-		return nil, errDecodeBudget()
+		return nil, errDecodeBudget(fl.limit)
 	}
 	return out, nil
 }

@@ -100,10 +100,13 @@ type fontLoader struct {
 	// maps together); exhausted says a decode was refused for it.
 	budget    int64
 	exhausted bool
+	// limit is the budget the document started with.
+	limit int64
 }
 
 func newFontLoader(ctx *model.Context) *fontLoader {
-	return &fontLoader{ctx: ctx, cache: map[int]*pdfFont{}, budget: maxDocumentDecodeBytes}
+	budget := decodeBudget(ctx.Read.FileSize, maxDocumentDecodeBytes)
+	return &fontLoader{ctx: ctx, cache: map[int]*pdfFont{}, budget: budget, limit: budget}
 }
 
 // decode decodes a stream within limit and what remains of the document's
