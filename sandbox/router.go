@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/gorilla/mux"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/legacy"
 )
 
 // APIPrefix is the path of the API's base address (https://api.hellosign.com/v3).
@@ -66,6 +68,13 @@ func (s *Sandbox) newRouter() *mux.Router {
 				m.MatcherFunc(func(req *http.Request, _ *mux.RouteMatch) bool { return req.URL.Query().Has(key) })
 			}
 		}
+	}
+	// Older clients' methods and paths for the same operations, registered
+	// after every official route so that none of them shadows one.
+	for _, a := range legacy.Aliases {
+		rt := &apiRoutes[slices.IndexFunc(apiRoutes, func(x route) bool { return x.operationID == a.OperationID })]
+		m := r.Handle(APIPrefix+a.Path, a.Handler(rt.method, s.apiHandler(rt, handlers[rt.operationID]))).Methods(a.Method)
+		s.routeOps[m] = rt.operationID
 	}
 	return r
 }
