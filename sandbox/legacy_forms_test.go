@@ -150,3 +150,24 @@ func TestLegacyMixedShapesAreRefused(t *testing.T) {
 		lgField{Name: "file[0]", File: srPDF(1)}, lgField{Name: "files[1]", File: srPDF(1)}, lgField{Name: "signers[0][email_address]", Value: "a@example.com"})
 	srErr(t, r, http.StatusBadRequest, "bad_request", "files")
 }
+
+// A bulk send in the old form: signer_list entries with signers keyed by
+// role and custom fields by name (JSON text, as the Ruby and PHP SDKs send
+// it), CCs keyed by role.
+func TestLegacyBulkSendSignerList(t *testing.T) {
+	for enc, send := range lgEncodings {
+		t.Run(enc, func(t *testing.T) {
+			srv := newServer(t)
+			tid := bkTemplate(t, srv)
+			r := send(t, srv, srv.APIKey, http.MethodPost, "/v3/signature_request/bulk_send_with_template",
+				lgField{Name: "template_ids[0]", Value: tid}, lgField{Name: "test_mode", Value: "1"},
+				lgField{Name: "signer_list", Value: `[{"signers":{"Client":{"name":"George","email_address":"george@example.com"}},"custom_fields":{"company":"ABC Corp"}},` +
+					`{"signers":{"Client":{"name":"Mary","email_address":"mary@example.com"}}}]`},
+				lgField{Name: "ccs[Accounting][email_address]", Value: "accounting@example.com"},
+			)
+			require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+			job := r.Map()["bulk_send_job"].(map[string]any)
+			assert.EqualValues(t, 2, job["total"])
+		})
+	}
+}

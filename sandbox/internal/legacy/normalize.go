@@ -25,6 +25,7 @@ func Normalize(operationID string, b *wire.Body) error {
 		roleKeyed("ccs"),
 		signerGroups,
 		customFieldsByName,
+		bulkSignerList,
 		apiAppFields,
 	} {
 		if err := step(operationID, b); err != nil {

@@ -138,6 +138,20 @@ func TestNormalizeMapsOlderForms(t *testing.T) {
 				"cc_roles":     `["Manager","Legal"]`,
 				"attachments":  `[{"instructions":"Front","name":"ID","required":"true","signer_index":"1"}]`,
 			}, nil},
+		{"old signer_list as JSON text, in written order", "signatureRequestBulkSendWithTemplate",
+			[]field{{"signer_list", `[{"signers":{"Client":{"name":"George","email_address":"g@example.com","pin":"1234"}},"custom_fields":{"Zip":"10001","Address":"100 Grand"}},` +
+				`{"signers":{"Client":{"name":"Mary","email_address":"m@example.com"}}}]`}},
+			map[string]string{"signer_list": `[{"signers":[{"role":"Client","name":"George","email_address":"g@example.com","pin":"1234"}],` +
+				`"custom_fields":[{"name":"Zip","value":"10001"},{"name":"Address","value":"100 Grand"}]},` +
+				`{"signers":[{"role":"Client","name":"Mary","email_address":"m@example.com"}]}]`}, nil},
+		{"old signer_list as fields, in body order", "signatureRequestBulkCreateEmbeddedWithTemplate",
+			[]field{{"signer_list[0][signers][Client Party][name]", "George"}, {"signer_list[0][signers][Client Party][email_address]", "g@example.com"},
+				{"signer_list[0][custom_fields][Zip]", "10001"}, {"signer_list[0][custom_fields][Address]", "100 Grand"}},
+			map[string]string{"signer_list": `[{"signers":[{"role":"Client Party","name":"George","email_address":"g@example.com"}],` +
+				`"custom_fields":[{"name":"Zip","value":"10001"},{"name":"Address","value":"100 Grand"}]}]`}, nil},
+		{"current signer_list JSON text stays for the decoder", "signatureRequestBulkSendWithTemplate",
+			[]field{{"signer_list", `[{"signers":[{"role":"Client","name":"G","email_address":"g@example.com"}]}]`}},
+			map[string]string{"signer_list": `"[{\"signers\":[{\"role\":\"Client\",\"name\":\"G\",\"email_address\":\"g@example.com\"}]}]"`}, nil},
 		{"API app domain and comma-separated scopes", "apiAppUpdate",
 			[]field{{"domain", "example.com"}, {"oauth[callback_url]", "https://example.com/cb"}, {"oauth[scopes]", "basic_account_info, request_signature"}},
 			map[string]string{"domains": `"example.com"`, "oauth": `{"callback_url":"https://example.com/cb","scopes":["basic_account_info","request_signature"]}`},
@@ -194,6 +208,12 @@ func TestNormalizeRefusesMixedShapes(t *testing.T) {
 		{"custom_fields by name and by index", sendWithTemplate,
 			[]field{{"custom_fields[Cost]", "1"}, {"custom_fields[0][name]", "Other"}},
 			"custom_fields", []string{"custom_fields[Cost]", "custom_fields[0]"}},
+		{"old and current signer_list entries", "signatureRequestBulkSendWithTemplate",
+			[]field{{"signer_list", `[{"signers":[{"role":"Client","email_address":"a@example.com"}]},{"signers":{"Client":{"email_address":"b@example.com"}}}]`}},
+			"signer_list", []string{"signer_list[1]", "signer_list[0]"}},
+		{"role-keyed and indexed signers of a signer_list entry", "signatureRequestBulkSendWithTemplate",
+			[]field{{"signer_list[0][signers][Client][email_address]", "a@example.com"}, {"signer_list[0][signers][0][email_address]", "b@example.com"}},
+			"signer_list", []string{"signer_list[0][signers][Client]", "signer_list[0][signers][0]"}},
 		{"domain with domains", "apiAppCreate",
 			[]field{{"domain", "a.example"}, {"domains[0]", "b.example"}},
 			"domains", []string{"domain", "domains"}},
