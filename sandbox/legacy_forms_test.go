@@ -34,7 +34,7 @@ func TestLegacySendWithTemplateRoleKeyed(t *testing.T) {
 
 			r := send(t, srv, srv.APIKey, http.MethodPost, "/v3/signature_request/send_with_template",
 				lgField{Name: "test_mode", Value: "1"},
-				lgField{Name: "template_ids[0]", Value: id},
+				lgField{Name: "template_id", Value: id},
 				lgField{Name: "signers[Witness][name]", Value: "Wendy"},
 				lgField{Name: "signers[Witness][email_address]", Value: "wendy@example.com"},
 				lgField{Name: "signers[Client Party][name]", Value: "Carl"},

@@ -38,3 +38,18 @@ func fileParts(_ string, b *wire.Body) error {
 	}
 	return nil
 }
+
+// templateID: the template operations took one template as template_id
+// before template_ids; the older SDKs pass it through as given.
+func templateID(operationID string, b *wire.Body) error {
+	v, ok := b.Tree["template_id"]
+	if !ok || !strings.Contains(operationID, "WithTemplate") {
+		return nil
+	}
+	if _, both := b.Tree["template_ids"]; both {
+		return mixed("template_id", "template_ids", "template_ids")
+	}
+	b.Tree["template_ids"] = v
+	delete(b.Tree, "template_id")
+	return nil
+}

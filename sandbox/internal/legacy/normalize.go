@@ -21,6 +21,7 @@ func Normalize(operationID string, b *wire.Body) error {
 	for _, step := range []func(string, *wire.Body) error{
 		fileURLs,
 		fileParts,
+		templateID,
 		roleKeyed("signers"),
 		roleKeyed("ccs"),
 		signerGroups,
