@@ -122,3 +122,24 @@ func TestLegacyGetReport(t *testing.T) {
 	assert.Equal(t, "12/01/2024", r.Map()["report"].(map[string]any)["start_date"])
 	srErr(t, srv.Do(http.MethodGet, "/v3/get_report", nil), http.StatusBadRequest, "bad_request", "")
 }
+
+// Java's bulk job path has a double slash (/bulk_send_job//{id}); like any
+// unclean path it is redirected to the clean one, which a client following
+// redirects then reads.
+func TestLegacyDoubleSlashPathRedirects(t *testing.T) {
+	srv := newServer(t)
+	job := bkJob(t, srv, "bulk_send_with_template", bkBody(bkTemplate(t, srv)))
+	id := job["bulk_send_job_id"].(string)
+	req, err := http.NewRequest(http.MethodGet, srv.URL+"/v3/bulk_send_job//"+id, nil)
+	require.NoError(t, err)
+	req.SetBasicAuth(srv.APIKey, "")
+	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := noFollow.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusMovedPermanently, resp.StatusCode)
+	assert.Equal(t, "/v3/bulk_send_job/"+id, resp.Header.Get("Location"))
+	r := srv.Do(http.MethodGet, "/v3/bulk_send_job//"+id, nil)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	assert.Equal(t, id, r.Map()["bulk_send_job"].(map[string]any)["bulk_send_job_id"])
+}
