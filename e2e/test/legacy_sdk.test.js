@@ -206,6 +206,10 @@ h.test('legacy SDK: template createEmbeddedDraft, sendWithTemplate with role-key
   const full = sr.custom_fields.find((f) => f.name === 'Full Name');
   assert.equal(full && full.value, 'Carl Client');
 
+  const files = await hs.template.files(templateId, { file_type: 'pdf' });
+  assert.equal(files.statusCode, 200);
+  assert.ok(isPDF(await readAll(files)), 'the template download is a PDF');
+
   const added = await hs.template.addUser(templateId, { email_address: FIXTURE.teammate.email });
   assert.equal(added.statusCode, 200);
   assert.ok(added.template.accounts.some((a) => a.email_address === FIXTURE.teammate.email));
@@ -329,4 +333,14 @@ h.test('legacy SDK: a body with both the old and the current shape is refused, n
   }));
   assert.equal(e.type, 'bad_request');
   assert.match(e.message, /file_url and file_urls/);
+});
+
+h.test('legacy SDK: reports.get (GET /v3/get_report with the parameters in the query)', async () => {
+  const hs = client();
+  const report = await hs.reports.get({ start_date: '12/01/2024', end_date: '01/01/2025', report_type: 'user_activity' });
+  assert.equal(report.statusCode, 200);
+  assert.equal(report.report.start_date, '12/01/2024');
+  assert.deepEqual(report.report.report_type, ['user_activity']);
+  const e = await sdkError(hs.reports.get({}));
+  assert.equal(e.type, 'bad_request');
 });
