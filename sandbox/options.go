@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/jonboulle/clockwork"
+
+	"github.com/signsandbox/signsandbox/sandbox/edge"
 )
 
 // Option configures a Sandbox.
@@ -32,6 +34,8 @@ type config struct {
 	maxWorlds  int
 	// record is the file WithRecording records the default world into.
 	record string
+	// allowedHosts configures the HTTP edge (package edge).
+	allowedHosts []string
 }
 
 type namedSource struct {
@@ -172,4 +176,20 @@ const DefaultMaxWorlds = 1000
 // (besides the default world); 0 means no limit.
 func WithMaxWorlds(n int) Option {
 	return func(cfg *config) error { cfg.maxWorlds = n; return nil }
+}
+
+// WithAllowedHosts names host names or IP addresses, besides loopback ones
+// and the base URL's host, under which calls without credentials (the
+// control plane and its pages) are answered; see package edge for why
+// other hosts are refused (DNS rebinding).
+func WithAllowedHosts(hosts ...string) Option {
+	return func(cfg *config) error {
+		for _, h := range hosts {
+			if err := edge.CheckAllowedHost(h); err != nil {
+				return err
+			}
+		}
+		cfg.allowedHosts = append(cfg.allowedHosts, hosts...)
+		return nil
+	}
 }

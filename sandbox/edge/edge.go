@@ -1,17 +1,34 @@
 // Package edge guards the HTTP edge of a sandbox: what a request must look
 // like before any handler sees it (a path, not a redirect target; headers of
-// a bounded size). It never reads the wall clock, as nothing in the sandbox
-// does.
+// a bounded size), and who may call without credentials (loopback, the
+// public base URL's host, hosts the operator allows; never a foreign page).
+//
+// The package knows the sandbox's URL layout (the /_sandbox control plane
+// and its /_sandbox/w/ pages) because judging a request at the edge means
+// knowing what it asks for; it never reads the wall clock, as nothing in the
+// sandbox does.
 package edge
 
-import "net/http"
+import (
+	"net/http"
+	"net/url"
+)
 
 // Config is what Guard checks requests against.
-type Config struct{}
+type Config struct {
+	// BaseURL is the sandbox's public base URL, if any: its host may call
+	// without credentials.
+	BaseURL string
+	// AllowedHosts are further host names (or IP addresses) that may call
+	// without credentials, besides loopback ones.
+	AllowedHosts []string
+}
 
 // Guard wraps next with every check of the edge, cheapest first: the
-// request target, the header size. A refused request never reaches next.
+// request target, the header size, the caller's host and origin. A
+// refused request never reaches next.
 func Guard(next http.Handler, cfg Config) http.Handler {
+	hosts := newHostSet(cfg)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if e := checkTarget(r); e != nil {
 			writeError(w, e)
@@ -21,6 +38,22 @@ func Guard(next http.Handler, cfg Config) http.Handler {
 			writeError(w, e)
 			return
 		}
+		if e := hosts.check(r, false); e != nil {
+			writeError(w, e)
+			return
+		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// baseHost is the host name of a base URL ("" when there is none).
+func baseHost(base string) string {
+	if base == "" {
+		return ""
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		return ""
+	}
+	return u.Hostname()
 }

@@ -1,0 +1,29 @@
+package edge
+
+import (
+	"net/http"
+	"strings"
+)
+
+// The sandbox's URL layout as the edge needs it (sandbox.ControlPrefix is
+// the same prefix; TestEdgeKnowsTheControlPrefix holds them together).
+const (
+	controlPrefix = "/_sandbox"
+	healthPath    = controlPrefix + "/health"
+)
+
+// isControl reports whether a path is on the control plane (pages included).
+func isControl(path string) bool {
+	return path == controlPrefix || strings.HasPrefix(path, controlPrefix+"/")
+}
+
+// isHealth reports whether a request is the liveness probe, which
+// orchestrators send with whatever Host they reach the container by (an
+// IP address, a service name); it tells nothing but the version and the
+// number of worlds.
+func isHealth(r *http.Request) bool { return r.URL.Path == healthPath }
+
+// isSafeMethod reports whether a method only reads.
+func isSafeMethod(m string) bool {
+	return m == http.MethodGet || m == http.MethodHead || m == http.MethodOptions
+}
