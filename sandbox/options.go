@@ -34,8 +34,9 @@ type config struct {
 	maxWorlds  int
 	// record is the file WithRecording records the default world into.
 	record string
-	// allowedHosts configures the HTTP edge (package edge).
+	// allowedHosts and adminToken configure the HTTP edge (package edge).
 	allowedHosts []string
+	adminToken   string
 }
 
 type namedSource struct {
@@ -192,4 +193,12 @@ func WithAllowedHosts(hosts ...string) Option {
 		cfg.allowedHosts = append(cfg.allowedHosts, hosts...)
 		return nil
 	}
+}
+
+// WithAdminToken requires token, in the edge.AdminHeader header, for
+// creating and deleting worlds, importing state, and every control call
+// without world credentials: a sandbox others can reach stays the
+// operator's. An empty token requires nothing.
+func WithAdminToken(token string) Option {
+	return func(cfg *config) error { cfg.adminToken = token; return nil }
 }

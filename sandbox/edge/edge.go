@@ -1,7 +1,8 @@
 // Package edge guards the HTTP edge of a sandbox: what a request must look
 // like before any handler sees it (a path, not a redirect target; headers of
-// a bounded size), and who may call without credentials (loopback, the
-// public base URL's host, hosts the operator allows; never a foreign page).
+// a bounded size), who may call without credentials (loopback, the public
+// base URL's host, hosts the operator allows; never a foreign page), and
+// which control calls need the operator's admin token.
 //
 // The package knows the sandbox's URL layout (the /_sandbox control plane
 // and its /_sandbox/w/ pages) because judging a request at the edge means
@@ -22,13 +23,17 @@ type Config struct {
 	// AllowedHosts are further host names (or IP addresses) that may call
 	// without credentials, besides loopback ones.
 	AllowedHosts []string
+	// AdminToken, when set, is required for administration (see
+	// AdminHeader).
+	AdminToken string
 }
 
 // Guard wraps next with every check of the edge, cheapest first: the
-// request target, the header size, the caller's host and origin. A
-// refused request never reaches next.
+// request target, the header size, the caller's host and origin, and the
+// admin token. A refused request never reaches next.
 func Guard(next http.Handler, cfg Config) http.Handler {
 	hosts := newHostSet(cfg)
+	admin := newAdminToken(cfg.AdminToken)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if e := checkTarget(r); e != nil {
 			writeError(w, e)
@@ -38,7 +43,12 @@ func Guard(next http.Handler, cfg Config) http.Handler {
 			writeError(w, e)
 			return
 		}
-		if e := hosts.check(r, false); e != nil {
+		hasAdmin := admin.presented(r)
+		if e := hosts.check(r, hasAdmin); e != nil {
+			writeError(w, e)
+			return
+		}
+		if e := admin.check(r, hasAdmin); e != nil {
 			writeError(w, e)
 			return
 		}

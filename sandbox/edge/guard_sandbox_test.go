@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/edge"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
@@ -112,6 +113,52 @@ func TestAllowedHostsAndBaseURLHost(t *testing.T) {
 
 	_, err := sandbox.New(sandbox.WithAllowedHosts("http://sandbox.internal"))
 	assert.Error(t, err, "an allowed host is a name, not a URL")
+}
+
+// With an admin token, administration and control calls without a world
+// key need it (401 without); the API, calls with a key, pages and the
+// health probe do not.
+func TestAdminTokenProtectsAdministration(t *testing.T) {
+	const token = "team-admin-token"
+	srv := newServer(t, sandbox.WithAdminToken(token))
+	admin := map[string]string{edge.AdminHeader: token}
+
+	r := send(t, srv, http.MethodPost, "/_sandbox/worlds", "", "{}", nil)
+	assert.Equal(t, http.StatusUnauthorized, r.status, "%s", r.body)
+	requireEnvelope(t, r, apierr.Unauthorized, "", "")
+	r = send(t, srv, http.MethodPost, "/_sandbox/worlds", "", "{}", map[string]string{edge.AdminHeader: token + "x"})
+	assert.Equal(t, http.StatusUnauthorized, r.status)
+	assert.Contains(t, string(r.body), "not valid")
+	assert.Equal(t, float64(1), worldCount(t, srv), "no world was created")
+
+	r = send(t, srv, http.MethodPost, "/_sandbox/worlds", "", "{}", admin)
+	require.Equal(t, http.StatusCreated, r.status, "%s", r.body)
+	var w struct {
+		APIKey string `json:"api_key"`
+	}
+	require.NoError(t, jsonUnmarshal(r.body, &w))
+	key := map[string]string{"Authorization": "Basic " + basic(w.APIKey)}
+
+	// A world's key reaches its world, but not its deletion or import.
+	assert.Equal(t, http.StatusOK, send(t, srv, http.MethodGet, "/_sandbox/clock", "", "", key).status)
+	r = send(t, srv, http.MethodPut, "/_sandbox/state", "", "{}", key)
+	assert.Equal(t, http.StatusUnauthorized, r.status)
+	r = send(t, srv, http.MethodDelete, "/_sandbox/world", "", "", key)
+	assert.Equal(t, http.StatusUnauthorized, r.status)
+	both := map[string]string{"Authorization": key["Authorization"], edge.AdminHeader: token}
+	r = send(t, srv, http.MethodDelete, "/_sandbox/world", "", "", both)
+	assert.Equal(t, http.StatusOK, r.status, "%s", r.body)
+
+	// Control calls without a key act on the default world: admin only.
+	assert.Equal(t, http.StatusUnauthorized, send(t, srv, http.MethodGet, "/_sandbox/api_keys", "", "", nil).status)
+	assert.Equal(t, http.StatusUnauthorized, send(t, srv, http.MethodPost, "/_sandbox/reset", "", "", nil).status)
+	assert.Equal(t, http.StatusOK, send(t, srv, http.MethodGet, "/_sandbox/api_keys", "", "", admin).status)
+	assert.Equal(t, http.StatusOK, send(t, srv, http.MethodGet, "/_sandbox/health", "", "", nil).status)
+	assert.Equal(t, http.StatusOK, srv.Do(http.MethodGet, "/v3/account", nil).Status, "the API is unchanged")
+
+	// The admin token is a credential for the host rule too.
+	r = send(t, srv, http.MethodPost, "/_sandbox/worlds", "sandbox.internal", "{}", admin)
+	assert.Equal(t, http.StatusCreated, r.status, "%s", r.body)
 }
 
 // The edge's idea of the control plane is the sandbox's.

@@ -20,7 +20,8 @@ package edge
 //     cross-site, is refused: that is a page of another site posting.
 //
 // No answer carries CORS headers, so no other origin can read one.
-// Credentials are an Authorization header (the handler checks it).
+// Credentials are an Authorization header (the handler checks it) or the
+// valid admin token.
 
 import (
 	"net"
@@ -115,10 +116,10 @@ func (s hostSet) foreignOrigin(r *http.Request) bool {
 	return !s.allows(u.Hostname())
 }
 
-// check applies the three rules; other says whether the request carries
-// credentials other than an Authorization header.
-func (s hostSet) check(r *http.Request, other bool) *apierr.Error {
-	credentialed := other || r.Header.Get("Authorization") != ""
+// check applies the three rules; credentialed says whether the request
+// carries credentials (an Authorization header or the admin token).
+func (s hostSet) check(r *http.Request, hasAdmin bool) *apierr.Error {
+	credentialed := hasAdmin || r.Header.Get("Authorization") != ""
 	browser := r.Header.Get("Origin") != "" || r.Header.Get("Sec-Fetch-Site") != ""
 	host := hostname(r.Host)
 	if !s.allows(host) {

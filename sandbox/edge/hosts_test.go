@@ -51,7 +51,7 @@ func TestHostRules(t *testing.T) {
 		{"rebinding page", req("GET", "evil.example:8080", "/_sandbox/w/default/sign/tok", nil), false, true},
 		{"rebinding health", req("GET", "evil.example:8080", "/_sandbox/health", nil), false, false},
 		{"foreign host with a key", req("GET", "sandbox-svc:8080", "/_sandbox/state", auth), false, false},
-		{"foreign host with other credentials", req("POST", "sandbox-svc:8080", "/_sandbox/worlds", nil), true, false},
+		{"foreign host with the admin token", req("POST", "sandbox-svc:8080", "/_sandbox/worlds", nil), true, false},
 		{"foreign host API without credentials (the API answers 401)", req("GET", "sandbox-svc:8080", "/v3/account", nil), false, false},
 		{"allowed host", req("GET", "sandbox.internal", "/_sandbox/state", nil), false, false},
 		{"rebinding browser with a key", req("GET", "evil.example:8080", "/_sandbox/state", map[string]string{"Authorization": "Basic a2V5Og==", "Sec-Fetch-Site": "same-origin"}), false, true},
@@ -75,4 +75,49 @@ func TestHostRules(t *testing.T) {
 			assert.Equal(t, http.StatusForbidden, e.Status())
 		})
 	}
+}
+
+func TestAdminToken(t *testing.T) {
+	a := newAdminToken("s3cret")
+	r := func(method, path string, hdr map[string]string) *http.Request {
+		req := httptest.NewRequest(method, path, nil)
+		for k, v := range hdr {
+			req.Header.Set(k, v)
+		}
+		return req
+	}
+	good := map[string]string{AdminHeader: "s3cret"}
+	bad := map[string]string{AdminHeader: "s3cret2"}
+	key := map[string]string{"Authorization": "Basic a2V5Og=="}
+	assert.True(t, a.presented(r("POST", "/_sandbox/worlds", good)))
+	assert.False(t, a.presented(r("POST", "/_sandbox/worlds", bad)))
+	assert.False(t, newAdminToken("").presented(r("POST", "/_sandbox/worlds", map[string]string{AdminHeader: ""})))
+
+	for _, tc := range []struct {
+		r      *http.Request
+		needed bool
+	}{
+		{r("POST", "/_sandbox/worlds", nil), true},
+		{r("DELETE", "/_sandbox/world", key), true},
+		{r("PUT", "/_sandbox/state", key), true},
+		{r("GET", "/_sandbox/state", key), false},
+		{r("POST", "/_sandbox/clock/advance", key), false},
+		{r("POST", "/_sandbox/clock/advance", nil), true},
+		{r("GET", "/_sandbox/api_keys", nil), true},
+		{r("GET", "/_sandbox/health", nil), false},
+		{r("GET", "/_sandbox/w/default/sign/tok", nil), false},
+		{r("GET", "/v3/account", nil), false},
+	} {
+		assert.Equal(t, tc.needed, needed(tc.r), "%s %s", tc.r.Method, tc.r.URL.Path)
+		e := a.check(tc.r, false)
+		assert.Equal(t, tc.needed, e != nil)
+		if e != nil {
+			assert.Equal(t, http.StatusUnauthorized, e.Status())
+		}
+		assert.Nil(t, a.check(tc.r, true), "the token opens every call")
+		assert.Nil(t, newAdminToken("").check(tc.r, false), "without a token nothing changes")
+	}
+	e := a.check(r("POST", "/_sandbox/worlds", bad), false)
+	require.NotNil(t, e)
+	assert.Contains(t, e.Msg, "not valid")
 }

@@ -9,7 +9,10 @@ import (
 // the same prefix; TestEdgeKnowsTheControlPrefix holds them together).
 const (
 	controlPrefix = "/_sandbox"
-	healthPath    = controlPrefix + "/health"
+	// pagePrefix holds the pages behind the URLs the sandbox hands out
+	// (sign, file, claim, editor pages): their tokens are their credentials.
+	pagePrefix = controlPrefix + "/w/"
+	healthPath = controlPrefix + "/health"
 )
 
 // isControl reports whether a path is on the control plane (pages included).
@@ -22,6 +25,20 @@ func isControl(path string) bool {
 // IP address, a service name); it tells nothing but the version and the
 // number of worlds.
 func isHealth(r *http.Request) bool { return r.URL.Path == healthPath }
+
+// adminCalls are the control calls of administration: creating a world,
+// deleting one, replacing one's state.
+var adminCalls = map[string]string{
+	controlPrefix + "/worlds": http.MethodPost,
+	controlPrefix + "/world":  http.MethodDelete,
+	controlPrefix + "/state":  http.MethodPut,
+}
+
+// isAdminCall reports whether a request is one of adminCalls.
+func isAdminCall(r *http.Request) bool {
+	m, ok := adminCalls[r.URL.Path]
+	return ok && m == r.Method
+}
 
 // isSafeMethod reports whether a method only reads.
 func isSafeMethod(m string) bool {
