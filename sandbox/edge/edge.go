@@ -2,7 +2,9 @@
 // like before any handler sees it (a path, not a redirect target; headers of
 // a bounded size), who may call without credentials (loopback, the public
 // base URL's host, hosts the operator allows; never a foreign page), and
-// which control calls need the operator's admin token.
+// which control calls need the operator's admin token. It also wraps the
+// binary's listener so that a connection cap holds and the errors net/http
+// answers on its own come in the official error envelope too.
 //
 // The package knows the sandbox's URL layout (the /_sandbox control plane
 // and its /_sandbox/w/ pages) because judging a request at the edge means

@@ -4,7 +4,7 @@ package edge
 // request head and answers more with a plain-text 431 of its own; the
 // binary sets that limit to ServerMaxHeaderBytes, above MaxHeaderBytes, so
 // that heads between the two reach this check and get the official
-// envelope.
+// envelope (and Listener rewrites net/http's own answer for larger ones).
 // In-process servers (httptest, a program's own http.Server) get the
 // envelope up to their own server's limit.
 
