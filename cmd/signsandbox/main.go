@@ -144,6 +144,9 @@ func serve(args []string, getenv func(string) string, stdout, stderr io.Writer) 
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
+	// After the first signal, a second one stops the process at once
+	// instead of waiting for the graceful shutdown.
+	go func() { <-ctx.Done(); stop() }()
 	if err := serveOn(ctx, ln, cfg, stdout, stderr); err != nil {
 		fmt.Fprintln(stderr, "signsandbox:", err)
 		return 1
@@ -151,10 +154,14 @@ func serve(args []string, getenv func(string) string, stdout, stderr io.Writer) 
 	return 0
 }
 
+// shutdownGrace is how long requests in flight may take to finish once
+// the server is asked to stop; connections still busy then are closed.
+const shutdownGrace = 10 * time.Second
+
 // serveOn serves the sandbox on ln until ctx ends (SIGTERM or Ctrl-C in
-// the binary), then shuts down gracefully: requests in flight finish, the
-// worlds' background work stops. It closes ln. Tests call it with their own
-// listener and context.
+// the binary), then shuts down gracefully: the listener closes, requests
+// in flight finish (for up to shutdownGrace), the worlds' background work
+// stops. It closes ln. Tests call it with their own listener and context.
 func serveOn(ctx context.Context, ln net.Listener, cfg serveConfig, stdout, stderr io.Writer) error {
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
 	sb, err := sandbox.New(serveOptions(cfg, logger)...)
@@ -163,7 +170,8 @@ func serveOn(ctx context.Context, ln net.Listener, cfg serveConfig, stdout, stde
 		return err
 	}
 	defer sb.Close()
-	srv := &http.Server{Handler: logRequests(logger, sb), ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+	srv := newHTTPServer(logRequests(logger, sb), cfg.Limits, logger)
+	ln = serverListener(ln, cfg.Limits)
 	base := "http://" + displayAddr(ln.Addr().String())
 	key := sb.DefaultAPIKey()
 	fmt.Fprintf(stdout, "signsandbox %s listening on %s\n", sandbox.Version, base)
@@ -178,9 +186,10 @@ func serveOn(ctx context.Context, ln net.Listener, cfg serveConfig, stdout, stde
 		return err
 	case <-ctx.Done():
 	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	shutdown, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	if err := srv.Shutdown(shutdown); err != nil {
+		_ = srv.Close()
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	fmt.Fprintln(stdout, "signsandbox stopped")
