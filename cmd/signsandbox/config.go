@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/edge"
 	"github.com/signsandbox/signsandbox/scenarios"
 )
 
@@ -28,7 +29,13 @@ type serveConfig struct {
 	Scenarios []string
 	Record    string
 	Offline   bool
-	Limits    serverLimits
+	// AllowedHosts may call without credentials besides loopback names
+	// and the base URL's host (sandbox.WithAllowedHosts).
+	AllowedHosts []string
+	// AdminToken, when set, protects administration
+	// (sandbox.WithAdminToken).
+	AdminToken string
+	Limits     serverLimits
 }
 
 // serverLimits bound what slow and odd clients can hold: time to send a
@@ -109,6 +116,9 @@ func parseServeConfig(args []string, getenv func(string) string, out io.Writer) 
 	fs.StringVar(&c.Record, "record", env("SIGNSANDBOX_RECORD", ""), "record the session as a scenario file (SIGNSANDBOX_RECORD)")
 	offline := env("SIGNSANDBOX_OFFLINE", "")
 	fs.BoolVar(&c.Offline, "offline", offline == "1" || offline == "true", "substitute placeholder documents for file_urls instead of fetching (SIGNSANDBOX_OFFLINE)")
+	var allowedHosts string
+	fs.StringVar(&allowedHosts, "allowed-hosts", env("SIGNSANDBOX_ALLOWED_HOSTS", ""), "comma-separated host names or addresses that may call the control plane and pages without credentials, besides loopback and the --base-url host (SIGNSANDBOX_ALLOWED_HOSTS)")
+	fs.StringVar(&c.AdminToken, "admin-token", env("SIGNSANDBOX_ADMIN_TOKEN", ""), "require this token (header "+edge.AdminHeader+") for creating, deleting and importing worlds and for control calls without a world key; prefer the environment variable (SIGNSANDBOX_ADMIN_TOKEN)")
 	var envErr error
 	envDuration := func(name string, def time.Duration) time.Duration {
 		v := getenv(name)
@@ -152,6 +162,15 @@ func parseServeConfig(args []string, getenv func(string) string, out io.Writer) 
 	}
 	if err := c.LogLevel.UnmarshalText([]byte(level)); err != nil {
 		return c, fmt.Errorf("--log-level: %v", err)
+	}
+	for _, h := range strings.Split(allowedHosts, ",") {
+		if h = strings.TrimSpace(h); h == "" {
+			continue
+		}
+		if err := edge.CheckAllowedHost(h); err != nil {
+			return c, fmt.Errorf("--allowed-hosts: %v", err)
+		}
+		c.AllowedHosts = append(c.AllowedHosts, h)
 	}
 	if err := c.Limits.check(); err != nil {
 		return c, err

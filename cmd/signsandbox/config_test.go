@@ -103,3 +103,23 @@ func TestParseServeConfigLimits(t *testing.T) {
 		assert.Error(t, err, "%v", bad)
 	}
 }
+
+// --allowed-hosts (comma-separated names) and --admin-token, from flags or
+// the environment; an allowed host that is a URL or has a port is refused.
+func TestParseServeConfigAccess(t *testing.T) {
+	cfg, err := parseServeConfig([]string{"--allowed-hosts", "sandbox.internal, 10.0.0.5", "--admin-token", "tok"}, func(string) string { return "" }, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"sandbox.internal", "10.0.0.5"}, cfg.AllowedHosts)
+	assert.Equal(t, "tok", cfg.AdminToken)
+
+	env := map[string]string{"SIGNSANDBOX_ALLOWED_HOSTS": "a.internal", "SIGNSANDBOX_ADMIN_TOKEN": "envtok"}
+	cfg, err = parseServeConfig(nil, func(k string) string { return env[k] }, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"a.internal"}, cfg.AllowedHosts)
+	assert.Equal(t, "envtok", cfg.AdminToken)
+
+	for _, bad := range []string{"http://sandbox.internal", "sandbox.internal:8080", "a b"} {
+		_, err := parseServeConfig([]string{"--allowed-hosts", bad}, func(string) string { return "" }, io.Discard)
+		assert.Error(t, err, bad)
+	}
+}

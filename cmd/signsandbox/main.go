@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/edge"
 	"github.com/signsandbox/signsandbox/scenarios"
 )
 
@@ -125,6 +126,12 @@ func serveOptions(cfg serveConfig, logger *slog.Logger) []sandbox.Option {
 	if cfg.Record != "" {
 		opts = append(opts, sandbox.WithRecording(cfg.Record))
 	}
+	if len(cfg.AllowedHosts) > 0 {
+		opts = append(opts, sandbox.WithAllowedHosts(cfg.AllowedHosts...))
+	}
+	if cfg.AdminToken != "" {
+		opts = append(opts, sandbox.WithAdminToken(cfg.AdminToken))
+	}
 	return opts
 }
 
@@ -172,12 +179,7 @@ func serveOn(ctx context.Context, ln net.Listener, cfg serveConfig, stdout, stde
 	defer sb.Close()
 	srv := newHTTPServer(logRequests(logger, sb), cfg.Limits, logger)
 	ln = serverListener(ln, cfg.Limits)
-	base := "http://" + displayAddr(ln.Addr().String())
-	key := sb.DefaultAPIKey()
-	fmt.Fprintf(stdout, "signsandbox %s listening on %s\n", sandbox.Version, base)
-	fmt.Fprintf(stdout, "API base URL: %s/v3\n", base)
-	fmt.Fprintf(stdout, "API key:      %s\n", key)
-	fmt.Fprintf(stdout, "try:          curl -u %s: %s/v3/account\n", key, base)
+	printBanner(stdout, ln.Addr().String(), sb.DefaultAPIKey(), cfg.AdminToken != "")
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -194,6 +196,37 @@ func serveOn(ctx context.Context, ln net.Listener, cfg serveConfig, stdout, stde
 	}
 	fmt.Fprintln(stdout, "signsandbox stopped")
 	return nil
+}
+
+// printBanner says where the sandbox listens and how to call it, and,
+// when the listener is reachable beyond loopback without an admin token,
+// that anyone who can reach it can administer it.
+func printBanner(stdout io.Writer, addr, key string, adminToken bool) {
+	base := "http://" + displayAddr(addr)
+	fmt.Fprintf(stdout, "signsandbox %s listening on %s\n", sandbox.Version, base)
+	fmt.Fprintf(stdout, "API base URL: %s/v3\n", base)
+	fmt.Fprintf(stdout, "API key:      %s\n", key)
+	switch {
+	case adminToken:
+		fmt.Fprintf(stdout, "admin token:  required (header %s) for worlds, state import and control calls without a key\n", edge.AdminHeader)
+	case !isLoopback(addr):
+		fmt.Fprintf(stdout, "WARNING:      the control plane is open: anyone who can reach %s can create, delete and replace worlds; set --admin-token (SIGNSANDBOX_ADMIN_TOKEN)\n", addr)
+	}
+	fmt.Fprintf(stdout, "try:          curl -u %s: %s/v3/account\n", key, base)
+}
+
+// isLoopback reports whether a listen address is reachable only from this
+// machine.
+func isLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // displayAddr shows a wildcard listener as localhost.

@@ -15,6 +15,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox/edge"
 )
 
 // startServing runs serveOn with cfg on a loopback port until the test
@@ -185,6 +187,64 @@ func TestServerCapsConnections(t *testing.T) {
 	require.NoError(t, err)
 	resp.Body.Close()
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
+}
+
+// --admin-token reaches the sandbox; --allowed-hosts too.
+func TestServeWithAdminTokenAndAllowedHosts(t *testing.T) {
+	addr, stdout := startServing(t, serveConfig{Limits: defaultLimits, AdminToken: "tok", AllowedHosts: []string{"sandbox.internal"}})
+	assert.Contains(t, stdout.String(), "admin token:  required (header "+edge.AdminHeader+")")
+	assert.NotContains(t, stdout.String(), "tok\n", "the banner does not print the token")
+
+	post := func(token, host string) int {
+		req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/_sandbox/worlds", strings.NewReader("{}"))
+		if token != "" {
+			req.Header.Set(edge.AdminHeader, token)
+		}
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	assert.Equal(t, http.StatusUnauthorized, post("", ""))
+	assert.Equal(t, http.StatusCreated, post("tok", ""))
+
+	req, _ := http.NewRequest(http.MethodGet, "http://"+addr+"/_sandbox/health", nil)
+	req.Host = "sandbox.internal"
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	req, _ = http.NewRequest(http.MethodGet, "http://"+addr+"/_sandbox/clock", nil)
+	req.Host = "sandbox.internal"
+	req.Header.Set(edge.AdminHeader, "tok")
+	resp, err = http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+}
+
+// The banner warns when anyone beyond this machine can administer the
+// sandbox, and only then.
+func TestBannerSaysWhenTheControlPlaneIsOpen(t *testing.T) {
+	for _, tc := range []struct {
+		addr  string
+		token bool
+		open  bool
+	}{
+		{"127.0.0.1:8080", false, false},
+		{"[::1]:8080", false, false},
+		{"localhost:8080", false, false},
+		{"0.0.0.0:8080", false, true},
+		{"[::]:8080", false, true},
+		{"192.168.1.5:8080", false, true},
+		{"0.0.0.0:8080", true, false},
+	} {
+		var out strings.Builder
+		printBanner(&out, tc.addr, "k", tc.token)
+		assert.Equal(t, tc.open, strings.Contains(out.String(), "the control plane is open"), "%s token=%v:\n%s", tc.addr, tc.token, out.String())
+		assert.Contains(t, out.String(), "try:")
+	}
 }
 
 // On SIGTERM (ctx ending) the server stops taking connections but
