@@ -35,7 +35,9 @@ type serveConfig struct {
 	// AdminToken, when set, protects administration
 	// (sandbox.WithAdminToken).
 	AdminToken string
-	Limits     serverLimits
+	// LogFormat is "text" or "json".
+	LogFormat string
+	Limits    serverLimits
 }
 
 // serverLimits bound what slow and odd clients can hold: time to send a
@@ -119,6 +121,7 @@ func parseServeConfig(args []string, getenv func(string) string, out io.Writer) 
 	var allowedHosts string
 	fs.StringVar(&allowedHosts, "allowed-hosts", env("SIGNSANDBOX_ALLOWED_HOSTS", ""), "comma-separated host names or addresses that may call the control plane and pages without credentials, besides loopback and the --base-url host (SIGNSANDBOX_ALLOWED_HOSTS)")
 	fs.StringVar(&c.AdminToken, "admin-token", env("SIGNSANDBOX_ADMIN_TOKEN", ""), "require this token (header "+edge.AdminHeader+") for creating, deleting and importing worlds and for control calls without a world key; prefer the environment variable (SIGNSANDBOX_ADMIN_TOKEN)")
+	fs.StringVar(&c.LogFormat, "log-format", env("SIGNSANDBOX_LOG_FORMAT", "text"), "text or json (SIGNSANDBOX_LOG_FORMAT)")
 	var envErr error
 	envDuration := func(name string, def time.Duration) time.Duration {
 		v := getenv(name)
@@ -162,6 +165,9 @@ func parseServeConfig(args []string, getenv func(string) string, out io.Writer) 
 	}
 	if err := c.LogLevel.UnmarshalText([]byte(level)); err != nil {
 		return c, fmt.Errorf("--log-level: %v", err)
+	}
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		return c, fmt.Errorf("--log-format must be text or json, not %q", c.LogFormat)
 	}
 	for _, h := range strings.Split(allowedHosts, ",") {
 		if h = strings.TrimSpace(h); h == "" {

@@ -22,16 +22,16 @@ func TestParseServeConfig(t *testing.T) {
 		want    serveConfig
 		wantErr bool
 	}{
-		{name: "defaults", want: serveConfig{Addr: "127.0.0.1:8080", Clock: "real", LogLevel: slog.LevelInfo, Limits: defaultLimits}},
+		{name: "defaults", want: serveConfig{Addr: "127.0.0.1:8080", Clock: "real", LogLevel: slog.LevelInfo, LogFormat: "text", Limits: defaultLimits}},
 		{name: "env", env: map[string]string{"SIGNSANDBOX_ADDR": ":9000", "SIGNSANDBOX_CLOCK": "fake", "SIGNSANDBOX_API_KEY": "k", "SIGNSANDBOX_LOG_LEVEL": "debug", "SIGNSANDBOX_SCENARIO": "happy-path,reminders"},
-			want: serveConfig{Addr: ":9000", Clock: "fake", APIKey: "k", LogLevel: slog.LevelDebug, Scenarios: []string{"happy-path", "reminders"}, Limits: defaultLimits}},
+			want: serveConfig{Addr: ":9000", Clock: "fake", APIKey: "k", LogLevel: slog.LevelDebug, Scenarios: []string{"happy-path", "reminders"}, LogFormat: "text", Limits: defaultLimits}},
 		{name: "flags win", args: []string{"--addr", "0.0.0.0:1", "--scenario", "config_test.go", "--scenario", "happy-path"}, env: map[string]string{"SIGNSANDBOX_ADDR": ":9000"},
-			want: serveConfig{Addr: "0.0.0.0:1", Clock: "real", LogLevel: slog.LevelInfo, Scenarios: []string{"config_test.go", "happy-path"}, Limits: defaultLimits}},
+			want: serveConfig{Addr: "0.0.0.0:1", Clock: "real", LogLevel: slog.LevelInfo, Scenarios: []string{"config_test.go", "happy-path"}, LogFormat: "text", Limits: defaultLimits}},
 		{name: "bad clock", args: []string{"--clock", "sundial"}, wantErr: true},
 		{name: "bad level", args: []string{"--log-level", "loud"}, wantErr: true},
 		{name: "stray argument", args: []string{"serve"}, wantErr: true},
 		{name: "base url", args: []string{"--base-url", "https://sign.example.com"},
-			want: serveConfig{Addr: "127.0.0.1:8080", Clock: "real", LogLevel: slog.LevelInfo, BaseURL: "https://sign.example.com", Limits: defaultLimits}},
+			want: serveConfig{Addr: "127.0.0.1:8080", Clock: "real", LogLevel: slog.LevelInfo, BaseURL: "https://sign.example.com", LogFormat: "text", Limits: defaultLimits}},
 		{name: "bad base url", args: []string{"--base-url", "not a url"}, wantErr: true},
 		{name: "base url with a query", args: []string{"--base-url", "https://sign.example.com/?a=1"}, wantErr: true},
 		{name: "bad base url from env", env: map[string]string{"SIGNSANDBOX_BASE_URL": "sign.example.com"}, wantErr: true},
@@ -122,4 +122,16 @@ func TestParseServeConfigAccess(t *testing.T) {
 		_, err := parseServeConfig([]string{"--allowed-hosts", bad}, func(string) string { return "" }, io.Discard)
 		assert.Error(t, err, bad)
 	}
+}
+
+// --log-format is text or json, from the flag or the environment.
+func TestParseServeConfigLogFormat(t *testing.T) {
+	cfg, err := parseServeConfig([]string{"--log-format", "json"}, func(string) string { return "" }, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, "json", cfg.LogFormat)
+	cfg, err = parseServeConfig(nil, func(k string) string { return map[string]string{"SIGNSANDBOX_LOG_FORMAT": "json"}[k] }, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, "json", cfg.LogFormat)
+	_, err = parseServeConfig([]string{"--log-format", "xml"}, func(string) string { return "" }, io.Discard)
+	assert.Error(t, err)
 }

@@ -170,7 +170,7 @@ const shutdownGrace = 10 * time.Second
 // in flight finish (for up to shutdownGrace), the worlds' background work
 // stops. It closes ln. Tests call it with their own listener and context.
 func serveOn(ctx context.Context, ln net.Listener, cfg serveConfig, stdout, stderr io.Writer) error {
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	logger := newLogger(cfg, stderr)
 	sb, err := sandbox.New(serveOptions(cfg, logger)...)
 	if err != nil {
 		ln.Close()
@@ -196,6 +196,15 @@ func serveOn(ctx context.Context, ln net.Listener, cfg serveConfig, stdout, stde
 	}
 	fmt.Fprintln(stdout, "signsandbox stopped")
 	return nil
+}
+
+// newLogger is the binary's logger: --log-format text or json, on stderr.
+func newLogger(cfg serveConfig, stderr io.Writer) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
+	if cfg.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(stderr, opts))
+	}
+	return slog.New(slog.NewTextHandler(stderr, opts))
 }
 
 // printBanner says where the sandbox listens and how to call it, and,
