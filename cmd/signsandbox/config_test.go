@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"io"
 	"log/slog"
+	"os"
+	"regexp"
 	"testing"
 	"time"
 
@@ -134,4 +136,17 @@ func TestParseServeConfigLogFormat(t *testing.T) {
 	assert.Equal(t, "json", cfg.LogFormat)
 	_, err = parseServeConfig([]string{"--log-format", "xml"}, func(string) string { return "" }, io.Discard)
 	assert.Error(t, err)
+}
+
+// Every flag of the server is in the README's flag table.
+func TestEveryFlagIsInTheREADME(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	var help bytes.Buffer
+	require.Equal(t, 0, serve([]string{"-h"}, func(string) string { return "" }, io.Discard, &help))
+	flags := regexp.MustCompile(`(?m)^  -([a-z-]+)`).FindAllStringSubmatch(help.String(), -1)
+	require.NotEmpty(t, flags)
+	for _, f := range flags {
+		assert.Contains(t, string(readme), "| `--"+f[1]+"` |", "README flag table")
+	}
 }
