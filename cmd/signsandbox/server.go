@@ -18,8 +18,8 @@ import (
 )
 
 // newHTTPServer is the http.Server the binary serves h with. Heads are
-// read up to edge.ServerMaxHeaderBytes, so that the sandbox answers heads
-// over its documented limit (edge.MaxHeaderBytes) itself, in the envelope.
+// read up to edge.ServerMaxHeaderBytes; larger ones are answered 431 in the
+// envelope (by the sandbox, or by net/http through serverListener).
 // There is no write timeout: a control call may wait for callbacks for
 // minutes, by design.
 func newHTTPServer(h http.Handler, lim serverLimits, logger *slog.Logger) *http.Server {

@@ -85,7 +85,7 @@ func closedWithin(t *testing.T, c net.Conn, limit time.Duration) time.Duration {
 // official envelope (it was net/http's plain text).
 func TestServerAnswersHugeHeadersInTheEnvelope(t *testing.T) {
 	addr, _ := startServing(t, serveConfig{Limits: defaultLimits})
-	for _, size := range []int{100 << 10, 2 << 20} {
+	for _, size := range []int{66 << 10, 100 << 10, 2 << 20} {
 		req, _ := http.NewRequest(http.MethodGet, "http://"+addr+"/v3/account", nil)
 		req.Header.Set("Authorization", "Basic "+strings.Repeat("A", size))
 		resp, err := http.DefaultClient.Do(req)

@@ -1,12 +1,12 @@
 package edge
 
-// Header size. net/http reads at most the server's MaxHeaderBytes of a
-// request head and answers more with a plain-text 431 of its own; the
-// binary sets that limit to ServerMaxHeaderBytes, above MaxHeaderBytes, so
-// that heads between the two reach this check and get the official
-// envelope (and Listener rewrites net/http's own answer for larger ones).
-// In-process servers (httptest, a program's own http.Server) get the
-// envelope up to their own server's limit.
+// Header size. net/http reads at most the server's MaxHeaderBytes (plus
+// a 4 KiB margin) of a request head and answers more with a plain-text 431
+// of its own. The binary's server reads ServerMaxHeaderBytes: heads within
+// the margin reach this check, larger ones get net/http's 431, which
+// Listener rewrites into the same envelope. In-process servers (httptest,
+// a program's own http.Server) get this check up to their own server's
+// limit (net/http's default is 1 MiB).
 
 import (
 	"fmt"
@@ -19,10 +19,11 @@ import (
 // line and every header field, counted as sent (name, ": ", value, CRLF).
 const MaxHeaderBytes = 64 << 10
 
-// ServerMaxHeaderBytes is what the binary's http.Server reads of a head
-// before net/http gives up on it: twice MaxHeaderBytes, so that one
-// request's head costs a bounded amount of memory.
-const ServerMaxHeaderBytes = 2 * MaxHeaderBytes
+// ServerMaxHeaderBytes is the MaxHeaderBytes of the binary's http.Server:
+// the documented limit itself, because every byte net/http may read of a
+// head is memory a connection holds (a head that stalls half-way holds it
+// until the read-header timeout), and the connection cap multiplies it.
+const ServerMaxHeaderBytes = MaxHeaderBytes
 
 // headerTooLarge is the 431 answer in the official envelope.
 func headerTooLarge() *apierr.Error {
