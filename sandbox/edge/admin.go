@@ -45,13 +45,14 @@ func (a adminToken) presented(r *http.Request) bool {
 
 // needed reports whether a request needs the token (when one is set):
 // administration, and control calls without world credentials other than
-// the health probe and the pages (whose tokens are their credentials).
+// the world-free ones (health, the route table) and the pages (whose
+// tokens are their credentials).
 func needed(r *http.Request) bool {
 	if isAdminCall(r) {
 		return true
 	}
 	p := r.URL.Path
-	return isControl(p) && !isHealth(r) && !strings.HasPrefix(p, pagePrefix) && r.Header.Get("Authorization") == ""
+	return isControl(p) && !isWorldFree(r) && !strings.HasPrefix(p, pagePrefix) && r.Header.Get("Authorization") == ""
 }
 
 // check refuses a request that needs the token and lacks it.

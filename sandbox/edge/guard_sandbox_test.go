@@ -154,6 +154,7 @@ func TestAdminTokenProtectsAdministration(t *testing.T) {
 	assert.Equal(t, http.StatusUnauthorized, send(t, srv, http.MethodPost, "/_sandbox/reset", "", "", nil).status)
 	assert.Equal(t, http.StatusOK, send(t, srv, http.MethodGet, "/_sandbox/api_keys", "", "", admin).status)
 	assert.Equal(t, http.StatusOK, send(t, srv, http.MethodGet, "/_sandbox/health", "", "", nil).status)
+	assert.Equal(t, http.StatusOK, send(t, srv, http.MethodGet, "/_sandbox/operations", "", "", nil).status, "the route table is the same for every world")
 	assert.Equal(t, http.StatusOK, srv.Do(http.MethodGet, "/v3/account", nil).Status, "the API is unchanged")
 
 	// The admin token is a credential for the host rule too.

@@ -24,6 +24,7 @@ package edge
 // valid admin token.
 
 import (
+	"fmt"
 	"net"
 	"net/http"
 	"net/url"
@@ -52,21 +53,11 @@ func newHostSet(cfg Config) hostSet {
 // CheckAllowedHost reports whether h can be an allowed host: a host name or
 // an IP address, with no scheme, path or port.
 func CheckAllowedHost(h string) error {
-	if h == "" || strings.ContainsAny(h, "/ \t@?#") || strings.Contains(h, "://") {
-		return errBadHost(h)
-	}
-	if _, _, err := net.SplitHostPort(h); err == nil {
-		return errBadHost(h)
+	_, _, err := net.SplitHostPort(h)
+	if h == "" || strings.ContainsAny(h, "/ \t@?#") || err == nil {
+		return fmt.Errorf("allowed host %q must be a host name or IP address, without scheme, port or path (such as sandbox.internal)", h)
 	}
 	return nil
-}
-
-type badHostError string
-
-func errBadHost(h string) error { return badHostError(h) }
-
-func (e badHostError) Error() string {
-	return "allowed host " + `"` + string(e) + `"` + " must be a host name or IP address, without scheme, port or path (such as sandbox.internal)"
 }
 
 // hostname is the host part of a Host header or of host:port.

@@ -13,6 +13,8 @@ const (
 	// (sign, file, claim, editor pages): their tokens are their credentials.
 	pagePrefix = controlPrefix + "/w/"
 	healthPath = controlPrefix + "/health"
+	// operationsPath is the route table, the same for every world.
+	operationsPath = controlPrefix + "/operations"
 )
 
 // isControl reports whether a path is on the control plane (pages included).
@@ -25,6 +27,12 @@ func isControl(path string) bool {
 // IP address, a service name); it tells nothing but the version and the
 // number of worlds.
 func isHealth(r *http.Request) bool { return r.URL.Path == healthPath }
+
+// isWorldFree reports whether a control call tells nothing about any
+// world (the health probe, the route table), so that no token guards it.
+func isWorldFree(r *http.Request) bool {
+	return r.URL.Path == healthPath || r.URL.Path == operationsPath
+}
 
 // adminCalls are the control calls of administration: creating a world,
 // deleting one, replacing one's state.
