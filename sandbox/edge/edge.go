@@ -1,6 +1,7 @@
 // Package edge guards the HTTP edge of a sandbox: what a request must look
 // like before any handler sees it (a path, not a redirect target; headers of
-// a bounded size), who may call without credentials (loopback, the public
+// a bounded size; a path with empty segments is redirected to the same
+// path without them), who may call without credentials (loopback, the public
 // base URL's host, hosts the operator allows; never a foreign page), and
 // which control calls need the operator's admin token. It also wraps the
 // binary's listener so that a connection cap holds and the errors net/http
@@ -37,8 +38,14 @@ func Guard(next http.Handler, cfg Config) http.Handler {
 	hosts := newHostSet(cfg)
 	admin := newAdminToken(cfg.AdminToken)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if e := checkTarget(r); e != nil {
+		e, redirect := checkTarget(r)
+		if e != nil {
 			writeError(w, e)
+			return
+		}
+		if redirect != "" {
+			w.Header().Set("Location", redirect)
+			w.WriteHeader(http.StatusMovedPermanently)
 			return
 		}
 		if e := checkHeaderSize(r); e != nil {

@@ -13,7 +13,8 @@ import (
 
 // FuzzCheckTarget: any path the target check lets through is one a router
 // that cleaned paths would leave alone (so none can be redirected or
-// reach another resource), and whose segments hold no "/".
+// reach another resource), and whose segments hold no "/"; a redirect goes
+// to such a path, with the same non-empty segments.
 func FuzzCheckTarget(f *testing.F) {
 	for _, s := range []string{"/v3/account", "/v3/template/..%2F..%2Fv3%2Faccount", "//v3", "/a/./b", "/a/%2e%2E/b", "/a/", "/", "/a%2fb", "/%zz", "/a//"} {
 		f.Add(s)
@@ -24,7 +25,21 @@ func FuzzCheckTarget(f *testing.F) {
 			return
 		}
 		r := &http.Request{Method: http.MethodGet, URL: u, RequestURI: raw}
-		if checkTarget(r) != nil {
+		e, redirect := checkTarget(r)
+		if e != nil {
+			return
+		}
+		if redirect != "" {
+			to, err := url.ParseRequestURI(redirect)
+			if err != nil {
+				t.Fatalf("%q redirects to %q: %v", raw, redirect, err)
+			}
+			if e, again := checkTarget(&http.Request{Method: http.MethodGet, URL: to, RequestURI: redirect}); e != nil || again != "" {
+				t.Fatalf("%q redirects to %q, which is not a plain path", raw, redirect)
+			}
+			if nonEmpty(to.EscapedPath()) != nonEmpty(u.EscapedPath()) || to.RawQuery != u.RawQuery {
+				t.Fatalf("%q redirects to %q, another resource", raw, redirect)
+			}
 			return
 		}
 		p := u.Path
@@ -75,4 +90,15 @@ func FuzzRewriteCanned(f *testing.F) {
 			t.Fatalf("rewrite of %q has no envelope: %v\n%s", p, err, out)
 		}
 	})
+}
+
+// nonEmpty is a raw path's non-empty segments, joined.
+func nonEmpty(raw string) string {
+	var out []string
+	for _, s := range strings.Split(raw, "/") {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return strings.Join(out, "/")
 }

@@ -3,9 +3,13 @@ package edge
 // Request-target strictness. A path names exactly one resource: a router
 // that cleaned "/v3/template/..%2F..%2Fv3%2Faccount" into another path, or
 // redirected there, would let an id select a different operation. So a
-// path with an empty segment, a dot segment or a "/" inside a segment
-// (encoded as %2F) names nothing (404), and a target that is not a path
-// at all ("*", "host:port", "http:opaque") is a bad request (400).
+// path with a dot segment or a "/" inside a segment (encoded as %2F) names
+// nothing (404), and a target that is not a path at all ("*",
+// "host:port", "http:opaque") is a bad request (400). Empty segments are
+// the one flaw that is redirected (301) to the path without them: that
+// path has the same segments in the same order, so it is the resource the
+// client named (Java's legacy client asks for /bulk_send_job//{id}), and no
+// object has an empty id.
 
 import (
 	"fmt"
@@ -19,8 +23,9 @@ import (
 // maxEchoedTarget bounds how much of a refused target an error repeats.
 const maxEchoedTarget = 200
 
-// checkTarget refuses request targets that are not a plain path.
-func checkTarget(r *http.Request) *apierr.Error {
+// checkTarget refuses request targets that are not a plain path; for a
+// path whose only flaw is empty segments it answers where to redirect.
+func checkTarget(r *http.Request) (e *apierr.Error, redirect string) {
 	u := r.URL
 	if r.RequestURI == "*" || u == nil || u.Opaque != "" || !strings.HasPrefix(u.Path, "/") ||
 		(u.Scheme != "" && u.Scheme != "http" && u.Scheme != "https") {
@@ -28,27 +33,38 @@ func checkTarget(r *http.Request) *apierr.Error {
 		if target == "" && u != nil {
 			target = u.String()
 		}
-		return apierr.Badf("", "The request target %q is not a path: name a resource by its path, such as %s.", echo(target), "/v3/account")
+		return apierr.Badf("", "The request target %q is not a path: name a resource by its path, such as %s.", echo(target), "/v3/account"), ""
 	}
 	raw := u.EscapedPath()
 	segs := strings.Split(raw, "/")
-	for i, seg := range segs[1:] {
-		last := i == len(segs)-2
-		if seg == "" && !last {
-			return notAPath(raw, "it has an empty segment (//)")
+	var kept []string
+	for _, seg := range segs[1:] {
+		if seg == "" {
+			continue
 		}
 		dec, err := url.PathUnescape(seg)
 		if err != nil {
-			return notAPath(raw, "a segment is not valid percent-encoding")
+			return notAPath(raw, "a segment is not valid percent-encoding"), ""
 		}
 		switch {
 		case dec == "." || dec == "..":
-			return notAPath(raw, fmt.Sprintf("it has the dot segment %q", seg))
+			return notAPath(raw, fmt.Sprintf("it has the dot segment %q", seg)), ""
 		case strings.Contains(dec, "/"):
-			return notAPath(raw, fmt.Sprintf("the segment %q holds a \"/\"; an id never does", echo(seg)))
+			return notAPath(raw, fmt.Sprintf("the segment %q holds a \"/\"; an id never does", echo(seg))), ""
 		}
+		kept = append(kept, seg)
 	}
-	return nil
+	clean := "/" + strings.Join(kept, "/")
+	if strings.HasSuffix(raw, "/") && clean != "/" {
+		clean += "/"
+	}
+	if clean == raw {
+		return nil, ""
+	}
+	if u.RawQuery != "" {
+		clean += "?" + u.RawQuery
+	}
+	return nil, clean
 }
 
 // notAPath is the 404 of a path that cannot name a resource.

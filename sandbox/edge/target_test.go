@@ -14,7 +14,8 @@ import (
 
 // Paths that are not one resource's path name nothing (404); targets that
 // are not paths at all are bad requests (400); plain paths pass, encoded
-// characters other than "/" included.
+// characters other than "/" included; paths with empty segments are
+// redirected to the same segments without them.
 func TestCheckTarget(t *testing.T) {
 	for _, tc := range []struct {
 		target string
@@ -36,14 +37,15 @@ func TestCheckTarget(t *testing.T) {
 		{"/v3/template/%2E.", apierr.NotFound},
 		{"/v3/../v3/account", apierr.NotFound},
 		{"/v3/./account", apierr.NotFound},
-		{"//v3/account", apierr.NotFound},
-		{"/v3//account", apierr.NotFound},
+		{"/v3//../account", apierr.NotFound},
+		{"/v3//a%2Fb", apierr.NotFound},
 		{"*", apierr.BadRequest},
 		{"ftp://127.0.0.1/v3/account", apierr.BadRequest},
 	} {
 		t.Run(tc.target, func(t *testing.T) {
 			r := httptest.NewRequest(http.MethodGet, tc.target, nil)
-			e := checkTarget(r)
+			e, redirect := checkTarget(r)
+			assert.Empty(t, redirect)
 			if tc.want == "" {
 				assert.Nil(t, e)
 				return
@@ -55,15 +57,30 @@ func TestCheckTarget(t *testing.T) {
 	// Targets httptest cannot build: authority form (CONNECT) and opaque.
 	r := httptest.NewRequest(http.MethodGet, "/", nil)
 	r.RequestURI, r.URL.Path, r.URL.Host = "127.0.0.1:443", "", "127.0.0.1:443"
-	require.NotNil(t, checkTarget(r))
+	e, _ := checkTarget(r)
+	require.NotNil(t, e)
 	r = httptest.NewRequest(http.MethodGet, "/", nil)
 	r.RequestURI, r.URL.Path, r.URL.Opaque = "http:v3", "", "v3"
-	require.NotNil(t, checkTarget(r))
+	e, _ = checkTarget(r)
+	require.NotNil(t, e)
 	// A refused target is repeated only in part.
 	long := "/v3/template/..%2F" + strings.Repeat("a", 5000)
-	e := checkTarget(httptest.NewRequest(http.MethodGet, long, nil))
+	e, _ = checkTarget(httptest.NewRequest(http.MethodGet, long, nil))
 	require.NotNil(t, e)
 	assert.Less(t, len(e.Msg), 600)
+
+	for target, want := range map[string]string{
+		"//v3/account":                "/v3/account",
+		"/v3//account":                "/v3/account",
+		"/v3/bulk_send_job//abc":      "/v3/bulk_send_job/abc",
+		"/v3/account//":               "/v3/account/",
+		"//":                          "/",
+		"/v3//template/a%20b?x=1&y=2": "/v3/template/a%20b?x=1&y=2",
+	} {
+		e, redirect := checkTarget(httptest.NewRequest(http.MethodGet, target, nil))
+		assert.Nil(t, e, target)
+		assert.Equal(t, want, redirect, target)
+	}
 }
 
 // A head over MaxHeaderBytes answers 431 in the envelope; one just under
