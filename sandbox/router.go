@@ -24,7 +24,10 @@ const ControlPrefix = "/_sandbox"
 // OAuth token endpoints also at /oauth/token, where the official SDK's OAuth
 // class sends them), and the control plane under /_sandbox.
 func (s *Sandbox) newRouter() *mux.Router {
-	r := mux.NewRouter()
+	// Paths are matched as given: cleaning "/a/../b" into "/b" (with a
+	// 301) would let an id select another resource; package edge answers
+	// such paths 404 before they get here.
+	r := mux.NewRouter().SkipClean(true)
 	notFound := http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		writeAPIError(w, apierr.NotFoundf("No route for %s %s. See the operations of the official API description under %s/.", req.Method, req.URL.Path, APIPrefix))
 	})
