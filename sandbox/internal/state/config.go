@@ -50,6 +50,12 @@ type Config struct {
 
 	// CallbackTimeout bounds one delivery attempt.
 	CallbackTimeout Duration `json:"callback_timeout"`
+
+	// LogEntries is how many entries of the callback log and, separately,
+	// of the e-mail outbox the world keeps (the oldest settled ones go
+	// first); 0 means DefaultLogLimit, which also reads worlds exported
+	// before the setting existed.
+	LogEntries int `json:"log_limit,omitempty"`
 }
 
 // RateLimitConfig is the per-account request limit. Headers are always sent;
