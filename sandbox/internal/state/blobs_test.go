@@ -23,6 +23,7 @@ func requireUsageTrue(t *testing.T, st *Store) Usage {
 	assert.Equal(t, want.Contents, got.Contents, "contents")
 	assert.Equal(t, want.Events, got.Events, "events")
 	assert.Equal(t, want.Emails, got.Emails, "emails")
+	assert.Equal(t, want.Deliveries, got.Deliveries, "deliveries by state")
 	return got
 }
 

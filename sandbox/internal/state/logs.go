@@ -36,12 +36,7 @@ func AddEvent(tx *Txn, e *Event) error {
 	if err := Put(tx, TableEvents, e); err != nil {
 		return err
 	}
-	u := getUsage(tx)
-	u.Events++
-	if err := trimLog(tx, &u.Events, &u.EventsTrimAt, TableEvents, e.Seq, dropSettledEvent); err != nil {
-		return err
-	}
-	return putUsage(tx.Txn, u)
+	return trimLog(tx, TableEvents, e.Seq)
 }
 
 // AddEmail records an e-mail in the outbox, dropping the oldest e-mails
@@ -50,24 +45,23 @@ func AddEmail(tx *Txn, e *Email) error {
 	if err := Put(tx, TableEmails, e); err != nil {
 		return err
 	}
-	u := getUsage(tx)
-	u.Emails++
-	if err := trimLog(tx, &u.Emails, &u.EmailsTrimAt, TableEmails, e.Seq, func(tx *Txn, raw any) (bool, error) {
-		return true, tx.Delete(TableEmails, raw)
-	}); err != nil {
-		return err
-	}
-	return putUsage(tx.Txn, u)
+	return trimLog(tx, TableEmails, e.Seq)
 }
 
-// trimLog drops the oldest droppable entries of table (walked in Seq order,
-// older than the entry just added, whose deliveries are not queued yet)
-// until *count is within the limit, looking at no more than trimScan that
-// it must keep.
-func trimLog(tx *Txn, count, trimAt *int64, table string, added uint64, drop func(*Txn, any) (bool, error)) error {
+// trimLog counts the entry just added to table (of Seq added) and drops
+// the oldest droppable entries older than it (the new one's deliveries are
+// not queued yet) until the log is within the limit, looking at no more
+// than trimScan entries it must keep.
+func trimLog(tx *Txn, table string, added uint64) error {
+	u := getUsage(tx)
+	count, trimAt := &u.Emails, &u.EmailsTrimAt
+	if table == TableEvents {
+		count, trimAt = &u.Events, &u.EventsTrimAt
+	}
+	*count++
 	limit := int64(GetConfig(tx).LogLimit())
 	if *count <= limit || *count < *trimAt {
-		return nil
+		return putUsage(tx.Txn, u)
 	}
 	it, err := tx.Txn.Get(table, IndexSeq)
 	if err != nil {
@@ -90,7 +84,7 @@ func trimLog(tx *Txn, count, trimAt *int64, table string, added uint64, drop fun
 		}
 	}
 	for _, raw := range victims {
-		if _, err := drop(tx, raw); err != nil {
+		if err := dropEntry(tx, table, raw, u); err != nil {
 			return fmt.Errorf("state: trim %s: %w", table, err)
 		}
 		*count--
@@ -99,7 +93,7 @@ func trimLog(tx *Txn, count, trimAt *int64, table string, added uint64, drop fun
 	if *count > limit && kept >= trimScan {
 		*trimAt = *count + trimScan // a long pending head: look again later
 	}
-	return nil
+	return putUsage(tx.Txn, u)
 }
 
 func logSeq(raw any) uint64 {
@@ -126,18 +120,22 @@ func canDrop(tx *Txn, table string, raw any) (bool, error) {
 	return true, nil
 }
 
-// dropSettledEvent removes an event and its (finished) deliveries.
-func dropSettledEvent(tx *Txn, raw any) (bool, error) {
-	ds, err := DeliveriesOf(tx, raw.(*Event).ID)
-	if err != nil {
-		return false, err
-	}
-	for _, d := range ds {
-		if err := tx.Delete(TableDeliveries, d); err != nil {
-			return false, err
+// dropEntry removes a log entry; an event goes with its (finished)
+// deliveries, which u stops counting.
+func dropEntry(tx *Txn, table string, raw any, u *Usage) error {
+	if table == TableEvents {
+		ds, err := DeliveriesOf(tx, raw.(*Event).ID)
+		if err != nil {
+			return err
+		}
+		for _, d := range ds {
+			if err := tx.Delete(TableDeliveries, d); err != nil {
+				return err
+			}
+			u.Deliveries.add(d.State, -1)
 		}
 	}
-	return true, tx.Delete(TableEvents, raw)
+	return tx.Delete(table, raw)
 }
 
 // PageQuery asks for one page of a log.

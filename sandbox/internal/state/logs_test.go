@@ -140,3 +140,23 @@ func TestLogPagesWalkBothWays(t *testing.T) {
 	assert.Len(t, p.Rows, 7)
 	assert.Zero(t, p.Next, "a page that holds the rest has no next cursor")
 }
+
+// TestDeliveryCountsFollowEveryPut: a delivery's count moves with its
+// state as it is Put again, and leaves with its dropped event.
+func TestDeliveryCountsFollowEveryPut(t *testing.T) {
+	st := seededStore(t)
+	withLogLimit(t, st, 1)
+	e := addEvent(t, st, "a", DeliveryPending)
+	assert.Equal(t, DeliveryCounts{Pending: 1}, CountDeliveries(st.Read()))
+	require.NoError(t, st.Update(func(tx *Txn) error {
+		ds, err := DeliveriesOf(tx, e.ID)
+		require.NoError(t, err)
+		d := Clone(ds[0])
+		d.State = DeliveryDelivered
+		return Put(tx, TableDeliveries, d)
+	}))
+	assert.Equal(t, DeliveryCounts{Delivered: 1}, CountDeliveries(st.Read()))
+	addEvent(t, st, "a", DeliveryFailed)
+	assert.Equal(t, DeliveryCounts{Failed: 1}, CountDeliveries(st.Read()), "the first event went with its delivery")
+	requireUsageTrue(t, st)
+}

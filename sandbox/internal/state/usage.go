@@ -32,6 +32,26 @@ type Usage struct {
 	Emails       int64
 	EventsTrimAt int64
 	EmailsTrimAt int64
+	// Deliveries counts the callback deliveries by state (pending,
+	// delivered, failed), for the wait answers.
+	Deliveries DeliveryCounts
+}
+
+// DeliveryCounts counts deliveries by state.
+type DeliveryCounts struct {
+	Pending, Delivered, Failed int64
+}
+
+// add counts one delivery in state st (n = 1) or uncounts it (n = -1).
+func (c *DeliveryCounts) add(st string, n int64) {
+	switch st {
+	case DeliveryPending:
+		c.Pending += n
+	case DeliveryDelivered:
+		c.Delivered += n
+	case DeliveryFailed:
+		c.Failed += n
+	}
 }
 
 func init() {
@@ -73,17 +93,8 @@ func rebuildDerived(tx *memdb.Txn) error {
 	if err := rebuildBlobContents(tx, u); err != nil {
 		return fmt.Errorf("state: rebuild %s: %w", tableBlobContents, err)
 	}
-	for _, c := range []struct {
-		table string
-		n     *int64
-	}{{TableEvents, &u.Events}, {TableEmails, &u.Emails}} {
-		it, err := tx.Get(c.table, IndexID)
-		if err != nil {
-			return fmt.Errorf("state: count %s: %w", c.table, err)
-		}
-		for raw := it.Next(); raw != nil; raw = it.Next() {
-			*c.n++
-		}
+	if err := countRows(tx, u); err != nil {
+		return err
 	}
 	return putUsage(tx, u)
 }
@@ -107,17 +118,29 @@ func RecountUsage(tx *Txn) (Usage, error) {
 			u.Contents++
 		}
 	}
+	return u, countRows(tx.Txn, &u)
+}
+
+// countRows counts the log entries and the deliveries by state.
+func countRows(tx *memdb.Txn, u *Usage) error {
 	for _, c := range []struct {
 		table string
 		n     *int64
 	}{{TableEvents, &u.Events}, {TableEmails, &u.Emails}} {
-		it, err := tx.Txn.Get(c.table, IndexID)
+		it, err := tx.Get(c.table, IndexID)
 		if err != nil {
-			return u, err
+			return fmt.Errorf("state: count %s: %w", c.table, err)
 		}
 		for raw := it.Next(); raw != nil; raw = it.Next() {
 			*c.n++
 		}
 	}
-	return u, nil
+	it, err := tx.Get(TableDeliveries, IndexID)
+	if err != nil {
+		return fmt.Errorf("state: count %s: %w", TableDeliveries, err)
+	}
+	for raw := it.Next(); raw != nil; raw = it.Next() {
+		u.Deliveries.add(raw.(*Delivery).State, 1)
+	}
+	return nil
 }
