@@ -25,13 +25,18 @@ type world struct {
 
 var setupClient = &http.Client{Timeout: 5 * time.Minute}
 
-// newWorld creates a fake-clock world.
+// newWorld creates a fake-clock world whose file cap (max_world_bytes,
+// which counts every stored file, shared or not) holds the requests the
+// benchmark stores.
 func newWorld(base string) (world, error) {
 	var out struct {
 		APIKey string `json:"api_key"`
 	}
-	err := call(http.MethodPost, base+"/_sandbox/worlds", "", map[string]any{"clock": "fake"}, &out)
-	return world{base: base, key: out.APIKey}, err
+	if err := call(http.MethodPost, base+"/_sandbox/worlds", "", map[string]any{"clock": "fake"}, &out); err != nil {
+		return world{}, err
+	}
+	w := world{base: base, key: out.APIKey}
+	return w, call(http.MethodPatch, base+"/_sandbox/config", w.key, map[string]any{"max_world_bytes": int64(1) << 40}, nil)
 }
 
 // call sends a JSON request (body may be nil) and decodes a 2xx answer into
