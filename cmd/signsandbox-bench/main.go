@@ -171,6 +171,9 @@ func measure(c config, log io.Writer) ([]row, error) {
 	if err := b.callbackFlow(); err != nil {
 		return b.rows, err
 	}
+	if err := b.mixed(); err != nil {
+		return b.rows, err
+	}
 	if err := b.advance(); err != nil {
 		return b.rows, err
 	}
@@ -340,6 +343,43 @@ func (b *bench) callbackFlow() error {
 	}
 	b.rows = append(b.rows, row{Name: "callback-heavy flow (send, advance+wait, callbacks page, emails page)", Load: &res})
 	b.logf("callback flow: %.0f req/s", res.RPS())
+	return nil
+}
+
+// mixed is issue 11's mixed load at twice the connections: account, a
+// list page, an offline JSON send, GET by id, a clock advance, the template
+// list and a page of the callback log, in turn on every connection.
+func (b *bench) mixed() error {
+	w, err := newWorld(b.sb.Base)
+	if err != nil {
+		return err
+	}
+	jsType, jsBody := jsonSend()
+	id, _, err := w.sendOnce(jsType, jsBody)
+	if err != nil {
+		return err
+	}
+	ops := []request{
+		w.get("/v3/account"),
+		w.get("/v3/signature_request/list?page_size=20"),
+		w.post("/v3/signature_request/send", jsType, jsBody),
+		w.get("/v3/signature_request/" + id),
+		w.post("/_sandbox/clock/advance", "application/json", []byte(`{"seconds": 1}`)),
+		w.get("/v3/template/list"),
+		w.get("/_sandbox/callbacks?limit=100&order=desc"),
+	}
+	rss := b.sb.RSS()
+	conns := 2 * b.c.Conns
+	res, err := b.load(loadSpec{Conns: conns}, func(worker, i int) (*http.Request, error) {
+		return ops[(worker+i)%len(ops)](worker, i)
+	})
+	if err != nil {
+		return fmt.Errorf("mixed load: %w", err)
+	}
+	b.rows = append(b.rows,
+		row{Name: fmt.Sprintf("mixed load, %d connections (account, list, JSON send, GET, advance, templates, callbacks page)", conns), Load: &res},
+		row{Name: "RSS after the mixed load", Value: mb(b.sb.RSS()), Note: "before: " + mb(rss)})
+	b.logf("mixed load: %.0f req/s", res.RPS())
 	return nil
 }
 
