@@ -162,11 +162,12 @@ func measure(c config, log io.Writer) ([]row, error) {
 		return b.rows, err
 	}
 	defer b.sb.Stop()
-	if err := b.throughput(tmp); err != nil {
-		return b.rows, err
-	}
+	err = b.throughput(tmp)
 	if b.bare != nil {
-		b.bare.Stop()
+		b.bare.Stop() // also when a round failed: no process is left behind
+	}
+	if err != nil {
+		return b.rows, err
 	}
 	if err := b.callbackFlow(); err != nil {
 		return b.rows, err
