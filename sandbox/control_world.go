@@ -343,6 +343,9 @@ func validateConfig(c state.Config) error {
 	if c.RateLimit.Limit < 1 {
 		return apierr.Badf("rate_limit[limit]", "rate_limit.limit must be at least 1")
 	}
+	if c.LogEntries < 0 {
+		return apierr.Badf("log_limit", "log_limit must not be negative (0 keeps the default of %d entries)", state.DefaultLogLimit)
+	}
 	if c.MaxFileBytes < 1 || c.MaxWorldBytes < 1 {
 		return apierr.Badf("max_file_bytes", "file size limits must be positive")
 	}

@@ -70,6 +70,9 @@ func Import(tables Tables) (*memdb.MemDB, error) {
 	if m, _ := tx.First(tableMeta, IndexID, metaRowID); m == nil {
 		return nil, fmt.Errorf("table %q: missing row %q", tableMeta, metaRowID)
 	}
+	if err := rebuildDerived(tx); err != nil {
+		return nil, err
+	}
 	tx.Commit()
 	return db, nil
 }
