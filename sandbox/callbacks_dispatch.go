@@ -286,20 +286,11 @@ func (d *dispatcher) wait(ctx context.Context) waitStatus {
 	}
 }
 
-// deliveryCounts summarizes the deliveries table.
+// deliveryCounts summarizes the deliveries table (from the counters kept
+// as deliveries change: waits are frequent and the table is long).
 func deliveryCounts(tx *state.Txn) waitStatus {
-	var st waitStatus
-	rows, _ := state.All[state.Delivery](tx, state.TableDeliveries, state.IndexID)
-	for _, r := range rows {
-		switch r.State {
-		case state.DeliveryPending:
-			st.Pending++
-		case state.DeliveryDelivered:
-			st.Delivered++
-		case state.DeliveryFailed:
-			st.Failed++
-		}
-	}
+	n := state.CountDeliveries(tx)
+	st := waitStatus{Pending: int(n.Pending), Delivered: int(n.Delivered), Failed: int(n.Failed)}
 	if next := state.NextDue(tx, tx.Now().UnixNano()+1); next != nil {
 		st.NextAttemptAt = time.Unix(0, next.Due).Unix()
 	}

@@ -119,48 +119,66 @@ func newCallbackEntry(e *state.Event, ds []*state.Delivery) callbackEntry {
 	return entry
 }
 
-// controlListCallbacks lists the world's events in order with their
-// deliveries. Filters (query): event_type, object_id, state, account_id (a
-// target's reported account), client_id, url.
+// controlListCallbacks answers a page of the world's events with their
+// deliveries: limit (default 100), cursor (next_cursor of the previous
+// page), order (asc, oldest first, the default; desc). Filters (query):
+// event_type, object_id, state, account_id (a target's reported account),
+// client_id, url.
 func controlListCallbacks(c *call) (any, error) {
 	q := c.r.URL.Query()
-	objectID := q.Get("object_id")
+	page, field, err := state.ParsePageQuery(q.Get("limit"), q.Get("cursor"), q.Get("order"))
+	if err != nil {
+		return nil, apierr.Badf(field, "%v", err)
+	}
+	objectID, eventType, wantState := q.Get("object_id"), q.Get("event_type"), q.Get("state")
 	account, client, url := q.Get("account_id"), q.Get("client_id"), q.Get("url")
 	tx := c.read()
-	var rows []*state.Event
-	var err error
-	if objectID != "" {
-		rows, err = state.All[state.Event](tx, state.TableEvents, state.IndexObject+"_prefix", objectID)
-	} else {
-		rows, err = state.All[state.Event](tx, state.TableEvents, state.IndexSeq)
-	}
-	if err != nil {
-		return nil, err
-	}
-	out := []callbackEntry{}
-	for _, e := range rows {
-		if t := q.Get("event_type"); (t != "" && e.Type != t) || (objectID != "" && e.ObjectID != objectID) {
-			continue
+	entries := map[string]callbackEntry{}
+	var failed error
+	rows, err := state.PageEvents(tx, objectID, page, func(e *state.Event) bool {
+		if eventType != "" && e.Type != eventType {
+			return false
 		}
 		ds, err := state.DeliveriesOf(tx, e.ID)
 		if err != nil {
-			return nil, err
+			failed = err
+			return false
 		}
 		entry := newCallbackEntry(e, ds)
-		if st := q.Get("state"); st != "" && entry.State != st {
-			continue
+		if wantState != "" && entry.State != wantState {
+			return false
 		}
 		if account != "" || client != "" || url != "" {
 			entry.Deliveries = slices.DeleteFunc(entry.Deliveries, func(d deliveryView) bool {
 				return (account != "" && d.AccountID != account) || (client != "" && d.ClientID != client) || (url != "" && d.URL != url)
 			})
 			if len(entry.Deliveries) == 0 {
-				continue
+				return false
 			}
 		}
-		out = append(out, entry)
+		entries[e.ID] = entry
+		return true
+	})
+	if err == nil {
+		err = failed
 	}
-	return map[string]any{"callbacks": out, "retry_schedule": retrySchedule()}, nil
+	if err != nil {
+		return nil, err
+	}
+	out := make([]callbackEntry, 0, len(rows.Rows))
+	for _, e := range rows.Rows {
+		out = append(out, entries[e.ID])
+	}
+	return map[string]any{"callbacks": out, "retry_schedule": retrySchedule(),
+		"limit": page.Limit, "order": pageOrder(page), "has_more": rows.Next != 0, "next_cursor": rows.Cursor()}, nil
+}
+
+// pageOrder names the order of a log page.
+func pageOrder(q state.PageQuery) string {
+	if q.Desc {
+		return "desc"
+	}
+	return "asc"
 }
 
 // retrySchedule lists when the attempts of a round are due, in seconds after

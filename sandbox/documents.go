@@ -23,6 +23,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/derived"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
@@ -92,7 +93,7 @@ func (s *Sandbox) collectDocuments(c *call, uploads []wire.File, fileURLs []stri
 	}
 	if !cfg.FetchFileURLs {
 		for i, u := range fileURLs {
-			conv := files.OfflinePlaceholder(u)
+			conv := derived.OfflinePlaceholder(u)
 			out = append(out, pendingDocument{
 				doc:       state.Document{Name: urlFileName(u), ContentType: "application/pdf", SourceURL: u, Pages: statePages(conv.Info)},
 				pdf:       conv.PDF,
@@ -120,7 +121,7 @@ func (s *Sandbox) collectDocuments(c *call, uploads []wire.File, fileURLs []stri
 // sizes, or the reason it cannot be used.
 func convertDocument(name, contentType string, data []byte) pendingDocument {
 	d := pendingDocument{doc: state.Document{Name: name, ContentType: contentType}, data: data}
-	conv, err := files.Convert(name, contentType, data)
+	conv, err := derived.Convert(name, contentType, data)
 	if err != nil {
 		d.doc.Error = err.Error()
 		return d

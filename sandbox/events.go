@@ -128,7 +128,7 @@ func (s *Sandbox) recordEvent(tx *state.Txn, ev eventSpec) (*state.Event, *objec
 		}
 		row.Object = raw
 	}
-	if err := state.Put(tx, state.TableEvents, row); err != nil {
+	if err := state.AddEvent(tx, row); err != nil {
 		return nil, nil, err
 	}
 	tx.Notify(state.TopicEvents)

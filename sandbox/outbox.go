@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -27,7 +28,7 @@ func sendEmail(tx *state.Txn, e state.Email) (*state.Email, error) {
 	e.ID = tx.NewUUID()
 	e.Seq = tx.Seq()
 	e.SentAt = tx.Unix()
-	if err := state.Put(tx, state.TableEmails, &e); err != nil {
+	if err := state.AddEmail(tx, &e); err != nil {
 		return nil, err
 	}
 	return &e, nil
@@ -37,21 +38,25 @@ func init() {
 	control(http.MethodGet, "/emails", controlListEmails)
 }
 
-// controlListEmails lists the outbox in order; filters: to, kind,
-// signature_request_id.
+// controlListEmails answers a page of the outbox (limit, cursor, order as
+// for the callback log); filters: to, kind, signature_request_id.
 func controlListEmails(c *call) (any, error) {
 	q := c.r.URL.Query()
+	page, field, err := state.ParsePageQuery(q.Get("limit"), q.Get("cursor"), q.Get("order"))
+	if err != nil {
+		return nil, apierr.Badf(field, "%v", err)
+	}
 	to, kind, requestID := q.Get("to"), q.Get("kind"), q.Get("signature_request_id")
-	rows, err := state.All[state.Email](c.read(), state.TableEmails, state.IndexSeq)
+	rows, err := state.PageEmails(c.read(), requestID, page, func(e *state.Email) bool {
+		return (to == "" || strings.EqualFold(to, e.To)) && (kind == "" || kind == e.Kind)
+	})
 	if err != nil {
 		return nil, err
 	}
-	out := []*state.Email{}
-	for _, e := range rows {
-		if (to == "" || strings.EqualFold(to, e.To)) && (kind == "" || kind == e.Kind) &&
-			(requestID == "" || requestID == e.SignatureRequestID) {
-			out = append(out, e)
-		}
+	out := rows.Rows
+	if out == nil {
+		out = []*state.Email{}
 	}
-	return map[string]any{"emails": out}, nil
+	return map[string]any{"emails": out, "limit": page.Limit, "order": pageOrder(page), "has_more": rows.Next != 0,
+		"next_cursor": rows.Cursor()}, nil
 }

@@ -88,22 +88,11 @@ func State(s string) CallbackFilter { return CallbackFilter{"state", s} }
 // deliveries).
 func TargetURL(u string) CallbackFilter { return CallbackFilter{"url", u} }
 
-// Callbacks lists the world's events in order with their deliveries.
+// Callbacks lists the world's events in order with their deliveries,
+// walking every page of the log.
 func (s *Server) Callbacks(filters ...CallbackFilter) []Callback {
 	s.t.Helper()
-	q := url.Values{}
-	for _, f := range filters {
-		q.Set(f.Key, f.Value)
-	}
-	path := "/callbacks"
-	if len(q) > 0 {
-		path += "?" + q.Encode()
-	}
-	var out struct {
-		Callbacks []Callback `json:"callbacks"`
-	}
-	s.Control(http.MethodGet, path, nil, &out)
-	return out.Callbacks
+	return walk[Callback](s, "/callbacks", callbackQuery(filters), "callbacks")
 }
 
 // CallbackStatus is the answer of a wait.

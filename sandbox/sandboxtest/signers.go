@@ -91,21 +91,9 @@ type Email struct {
 	Bounced            bool   `json:"bounced"`
 }
 
-// Emails lists the outbox in order. filters are query pairs: "to",
-// "kind", "signature_request_id".
+// Emails lists the outbox in order, walking every page. filters are query
+// pairs: "to", "kind", "signature_request_id".
 func (s *Server) Emails(filters ...string) []Email {
 	s.t.Helper()
-	q := url.Values{}
-	for i := 0; i+1 < len(filters); i += 2 {
-		q.Set(filters[i], filters[i+1])
-	}
-	path := "/emails"
-	if len(q) > 0 {
-		path += "?" + q.Encode()
-	}
-	var out struct {
-		Emails []Email `json:"emails"`
-	}
-	s.Control(http.MethodGet, path, nil, &out)
-	return out.Emails
+	return walk[Email](s, "/emails", emailQuery(filters), "emails")
 }

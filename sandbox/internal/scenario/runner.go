@@ -365,7 +365,7 @@ func (r *run) step(i int, s *Step) StepReport {
 	if err != nil {
 		return fail(err)
 	}
-	res, err := r.do(ex)
+	res, err := r.doPaged(ex)
 	if err != nil {
 		return fail(err)
 	}

@@ -27,6 +27,9 @@ type exchange struct {
 	files        []StepFile
 	auth         string
 	noAuth       bool
+	// list names the array of a paged log answer (callbacks, emails): the
+	// step reads every page of it, so that its expectations see the whole log.
+	list string
 }
 
 // build turns a step into the HTTP call it makes.
@@ -114,7 +117,10 @@ func (r *run) build(s *Step) (*exchange, string, error) {
 		if s.Action() == "emails" {
 			lc, ex.path = s.Emails, "/_sandbox/emails"
 		}
-		ex.method = http.MethodGet
+		ex.method, ex.list = http.MethodGet, "callbacks"
+		if s.Action() == "emails" {
+			ex.list = "emails"
+		}
 		f, err := val(lc.Filter)
 		if err != nil {
 			return nil, s.Action(), err

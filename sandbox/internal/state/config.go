@@ -50,6 +50,12 @@ type Config struct {
 
 	// CallbackTimeout bounds one delivery attempt.
 	CallbackTimeout Duration `json:"callback_timeout"`
+
+	// LogEntries is how many entries of the callback log and, separately,
+	// of the e-mail outbox the world keeps (the oldest settled ones go
+	// first). 0 means DefaultLogLimit, so that worlds exported before the
+	// setting existed import with the default.
+	LogEntries int `json:"log_limit,omitempty"`
 }
 
 // RateLimitConfig is the per-account request limit. Headers are always sent;
@@ -79,6 +85,7 @@ func DefaultConfig() Config {
 		FetchFileURLs:            true,
 		RateLimit:                RateLimitConfig{Limit: 100, Window: Duration(time.Minute)},
 		CallbackTimeout:          Duration(10 * time.Second),
+		LogEntries:               DefaultLogLimit,
 	}
 }
 

@@ -135,6 +135,27 @@ func init() {
 	})
 }
 
+func init() { putCounters[TableDeliveries] = countDelivery }
+
+// countDelivery moves a delivery's count from its stored state to its new
+// one as it is Put.
+func countDelivery(tx *Txn, row any) error {
+	d := row.(*Delivery)
+	u := getUsage(tx)
+	if old, err := Get[Delivery](tx, TableDeliveries, d.ID); err == nil {
+		if old.State == d.State {
+			return nil
+		}
+		u.Deliveries.add(old.State, -1)
+	}
+	u.Deliveries.add(d.State, 1)
+	return putUsage(tx.Txn, u)
+}
+
+// CountDeliveries answers how many deliveries the world holds in each state,
+// from counters kept as they change (no walk of the table).
+func CountDeliveries(tx *Txn) DeliveryCounts { return getUsage(tx).Deliveries }
+
 // DeliveriesOf lists an event's deliveries in target order.
 func DeliveriesOf(tx *Txn, eventID string) ([]*Delivery, error) {
 	return All[Delivery](tx, TableDeliveries, IndexDeliveryEvent+"_prefix", eventID)

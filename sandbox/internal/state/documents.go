@@ -1,22 +1,5 @@
 package state
 
-import (
-	memdb "github.com/hashicorp/go-memdb"
-)
-
-// Tables of stored file bytes.
-const (
-	// TableBlobs holds file bytes (uploads, fetched files, prepared PDFs).
-	TableBlobs = "blobs"
-)
-
-// Blob is stored file content. Blobs are immutable: new content is a new
-// blob.
-type Blob struct {
-	ID   string `json:"id"`
-	Data []byte `json:"data"`
-}
-
 // Page is the size of one PDF page in points (1/72 inch).
 type Page struct {
 	Width  float64 `json:"width"`
@@ -54,30 +37,3 @@ type Document struct {
 
 // PageCount is the number of pages.
 func (d Document) PageCount() int { return len(d.Pages) }
-
-func init() {
-	Register[Blob](&memdb.TableSchema{
-		Name: TableBlobs,
-		Indexes: map[string]*memdb.IndexSchema{
-			IndexID: {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
-		},
-	})
-}
-
-// PutBlob stores bytes under a new id and returns it.
-func PutBlob(tx *Txn, data []byte) (string, error) {
-	id := tx.NewID()
-	if err := Put(tx, TableBlobs, &Blob{ID: id, Data: data}); err != nil {
-		return "", err
-	}
-	return id, nil
-}
-
-// GetBlob reads stored bytes.
-func GetBlob(tx *Txn, id string) ([]byte, error) {
-	b, err := Get[Blob](tx, TableBlobs, id)
-	if err != nil {
-		return nil, err
-	}
-	return b.Data, nil
-}

@@ -12,6 +12,10 @@ const TableEmails = "emails"
 // lookup instead of a scan of the whole outbox.
 const IndexEmailSignature = "signature_seq"
 
+// IndexEmailRequest orders the e-mails about one signature request by Seq
+// (the outbox's signature_request_id filter).
+const IndexEmailRequest = "request_seq"
+
 // Email is one e-mail the real service would have sent.
 type Email struct {
 	ID  string `json:"id"`
@@ -44,6 +48,10 @@ func init() {
 			// are left out of the index.
 			IndexEmailSignature: {Name: IndexEmailSignature, Unique: true, AllowMissing: true, Indexer: &memdb.CompoundIndex{Indexes: []memdb.Indexer{
 				&memdb.StringFieldIndex{Field: "SignatureID"},
+				&memdb.UintFieldIndex{Field: "Seq"},
+			}}},
+			IndexEmailRequest: {Name: IndexEmailRequest, Unique: true, AllowMissing: true, Indexer: &memdb.CompoundIndex{Indexes: []memdb.Indexer{
+				&memdb.StringFieldIndex{Field: "SignatureRequestID"},
 				&memdb.UintFieldIndex{Field: "Seq"},
 			}}},
 		},

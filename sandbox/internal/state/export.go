@@ -90,6 +90,9 @@ func importTables(tables Tables, consistent bool, knownJob func(kind string) boo
 			return nil, err
 		}
 	}
+	if err := rebuildDerived(tx); err != nil {
+		return nil, err
+	}
 	tx.Commit()
 	return db, nil
 }

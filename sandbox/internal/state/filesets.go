@@ -103,28 +103,3 @@ func BlobInUse(tx *Txn, blobID string) bool {
 	}
 	return false
 }
-
-// DeleteBlob removes stored bytes (no error when they are already gone).
-func DeleteBlob(tx *Txn, id string) error {
-	b, err := Get[Blob](tx, TableBlobs, id)
-	if err != nil {
-		return nil
-	}
-	return tx.Delete(TableBlobs, b)
-}
-
-// StoredBytes is the size of every blob of the world, which the per-world
-// storage cap (Config.MaxWorldBytes) bounds. It walks the blobs table: a
-// world holds at most a few thousand blobs, and a walk cannot drift from
-// the truth the way a counter kept beside imports and deletions could.
-func StoredBytes(tx *Txn) (int64, error) {
-	it, err := tx.Txn.Get(TableBlobs, IndexID)
-	if err != nil {
-		return 0, err
-	}
-	var n int64
-	for raw := it.Next(); raw != nil; raw = it.Next() {
-		n += int64(len(raw.(*Blob).Data))
-	}
-	return n, nil
-}

@@ -27,6 +27,10 @@ type TableDef struct {
 	Schema *memdb.TableSchema
 	// Type is the row type (a struct, stored as a pointer).
 	Type reflect.Type
+	// Derived tables (accounting, the content-addressed file store) are
+	// computed from the others: export leaves them out, import refuses them
+	// as unknown and rebuilds them (rebuildDerived).
+	Derived bool
 }
 
 var (
@@ -49,24 +53,40 @@ func Register[T any](schema *memdb.TableSchema) {
 	registry[schema.Name] = TableDef{Schema: schema, Type: reflect.TypeOf(zero)}
 }
 
+// RegisterDerived adds a table whose rows are computed from the other
+// tables' and kept in step with them in the same transactions; it is not
+// exported, and import rebuilds it.
+func RegisterDerived[T any](schema *memdb.TableSchema) {
+	Register[T](schema)
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	d := registry[schema.Name]
+	d.Derived = true
+	registry[schema.Name] = d
+}
+
 // TableNames lists the registered tables in sorted order, the order export
-// writes them in.
+// writes them in. Derived tables are left out: they are not a world's data
+// but what is computed from it.
 func TableNames() []string {
 	registryMu.Lock()
 	defer registryMu.Unlock()
 	names := make([]string, 0, len(registry))
-	for n := range registry {
-		names = append(names, n)
+	for n, d := range registry {
+		if !d.Derived {
+			names = append(names, n)
+		}
 	}
 	sort.Strings(names)
 	return names
 }
 
+// tableDef finds an exported table (a derived one is unknown to import).
 func tableDef(name string) (TableDef, bool) {
 	registryMu.Lock()
 	defer registryMu.Unlock()
 	d, ok := registry[name]
-	return d, ok
+	return d, ok && !d.Derived
 }
 
 // Schema builds the database schema from every registered table.

@@ -41,7 +41,11 @@ func describeSchema(s *memdb.DBSchema) string {
 	sort.Strings(tables)
 	for _, tn := range tables {
 		ts := s.Tables[tn]
-		fmt.Fprintf(&b, "%s\n", tn)
+		if registry[tn].Derived {
+			fmt.Fprintf(&b, "%s (derived: not exported, rebuilt on import)\n", tn)
+		} else {
+			fmt.Fprintf(&b, "%s\n", tn)
+		}
 		idx := make([]string, 0, len(ts.Indexes))
 		for n := range ts.Indexes {
 			idx = append(idx, n)

@@ -27,6 +27,9 @@ type Store struct {
 	// notify is told, after a commit, which topics the write touched (see
 	// Txn.Notify); the world uses it to wake its scheduler and dispatcher.
 	notify func(topic string)
+	// budget, when set, counts the store's distinct file bytes with other
+	// stores' (budget.go).
+	budget *Budget
 }
 
 // Topics a write can notify after commit.
@@ -58,8 +61,17 @@ func (s *Store) Update(fn func(tx *Txn) error) error {
 	defer s.swap.RUnlock()
 	tx := &Txn{Txn: s.db.Load().Txn(true), now: s.now(), notify: s.notify}
 	defer tx.Abort()
+	var before int64
+	if s.budget != nil {
+		before = getUsage(tx).ContentBytes
+	}
 	if err := fn(tx); err != nil {
 		return err
+	}
+	if delta, err := s.budgetDelta(tx, before); err != nil {
+		return err
+	} else if delta < 0 {
+		s.budget.used.Add(delta)
 	}
 	tx.Commit()
 	for _, after := range tx.after {
@@ -68,12 +80,22 @@ func (s *Store) Update(fn func(tx *Txn) error) error {
 	return nil
 }
 
-// Replace installs a new database (reset, import).
+// Replace installs a new database (reset, import). A budget the store
+// counts in follows the change of its file bytes (an import is not refused
+// by it: check Budget.Fits first).
 func (s *Store) Replace(db *memdb.MemDB) {
 	s.swap.Lock()
+	if s.budget != nil {
+		old := readUsage(s.db.Load().Txn(false)).ContentBytes
+		s.budget.used.Add(readUsage(db.Txn(false)).ContentBytes - old)
+	}
 	s.db.Store(db)
 	s.swap.Unlock()
 }
+
+// Release stops counting the store in its budget (a deleted world's files
+// are freed with it).
+func (s *Store) Release() { s.SetBudget(nil) }
 
 // Txn is a memdb transaction plus the world's clock reading and ID sequence.
 // The time is read once when the transaction starts, so every timestamp one
@@ -150,11 +172,20 @@ func All[T any](tx *Txn, table, index string, args ...any) ([]*T, error) {
 // Put inserts or replaces a row. Rows are never changed in place after they
 // are stored: callers copy, change the copy, and Put it.
 func Put(tx *Txn, table string, row any) error {
+	if count := putCounters[table]; count != nil {
+		if err := count(tx, row); err != nil {
+			return err
+		}
+	}
 	if err := tx.Insert(table, row); err != nil {
 		return fmt.Errorf("state: insert %s: %w", table, err)
 	}
 	return nil
 }
+
+// putCounters keep the accounting of a table in step with Put (see
+// usage.go); a table's file registers its counter from init.
+var putCounters = map[string]func(tx *Txn, row any) error{}
 
 // Meta is the single row of the meta table: the world's ID seed and counter.
 // It lives in the database so that an aborted write does not consume IDs and

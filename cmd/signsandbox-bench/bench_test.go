@@ -1,0 +1,61 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestOnePagePDFHasTheAskedSize checks the upload: a PDF of one page that
+// weighs what was asked, so that the table's label is true.
+func TestOnePagePDFHasTheAskedSize(t *testing.T) {
+	pdf := onePagePDF(8 << 10)
+	if !bytes.HasPrefix(pdf, []byte("%PDF-1.4\n")) || !bytes.HasSuffix(pdf, []byte("%%EOF\n")) {
+		t.Fatalf("not a PDF: %.40q", pdf)
+	}
+	if n := len(pdf); n < 8<<10-16 || n > 8<<10 {
+		t.Fatalf("size %d, want about %d", n, 8<<10)
+	}
+	if c := bytes.Count(pdf, []byte("/Type /Page ")); c != 1 {
+		t.Fatalf("%d pages", c)
+	}
+}
+
+// TestRunLoadStopsAtCount: a count-bounded round sends exactly that many
+// requests over its connections.
+func TestRunLoadStopsAtCount(t *testing.T) {
+	var got atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got.Add(1)
+		_, _ = io.WriteString(w, "ok")
+	}))
+	defer srv.Close()
+	w := world{base: srv.URL, key: "k"}
+	r := runLoad(loadSpec{Conns: 4, Count: 57, Duration: -1}, w.get("/x"))
+	if r.Requests != 57 || got.Load() != 57 || r.Errors != 0 {
+		t.Fatalf("requests %d, served %d, errors %d", r.Requests, got.Load(), r.Errors)
+	}
+	if r.P50 <= 0 || r.P99 < r.P50 {
+		t.Fatalf("p50 %s p99 %s", r.P50, r.P99)
+	}
+}
+
+// TestRunLoadReportsErrorAnswers: answers outside 2xx are counted and the
+// first is quoted, which is what makes the benchmark fail when the sandbox
+// errs.
+func TestRunLoadReportsErrorAnswers(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "broken", http.StatusInternalServerError)
+	}))
+	defer srv.Close()
+	w := world{base: srv.URL, key: "k"}
+	r := runLoad(loadSpec{Conns: 2, Duration: 100 * time.Millisecond}, w.get("/x"))
+	if r.Errors == 0 || r.Errors != r.Requests || !strings.Contains(r.FirstError, "500 broken") {
+		t.Fatalf("errors %d of %d, first %q", r.Errors, r.Requests, r.FirstError)
+	}
+}

@@ -1,0 +1,272 @@
+package state
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// The callback log (events with their deliveries) and the e-mail outbox
+// are bounded: a world keeps up to Config.LogLimit entries of each, and
+// adding one beyond that drops the oldest settled one (an event none of
+// whose deliveries is still pending; every e-mail). Entries still pending
+// delivery are never dropped, so a log can stay above its limit while they
+// wait.
+
+// DefaultLogLimit is the number of entries of each log a world keeps when
+// its configuration does not say.
+const DefaultLogLimit = 10000
+
+// trimScan bounds the entries one trim looks at, so that a log whose oldest
+// entries are all pending costs a bounded amount per write; the next trim
+// then waits until trimScan more entries were added.
+const trimScan = 256
+
+// LogLimit is the configured number of entries of each log.
+func (c Config) LogLimit() int {
+	if c.LogEntries > 0 {
+		return c.LogEntries
+	}
+	return DefaultLogLimit
+}
+
+// AddEvent records an event in the callback log, dropping the oldest
+// settled events beyond the world's limit.
+func AddEvent(tx *Txn, e *Event) error {
+	if err := Put(tx, TableEvents, e); err != nil {
+		return err
+	}
+	return trimLog(tx, TableEvents, e.Seq)
+}
+
+// AddEmail records an e-mail in the outbox, dropping the oldest e-mails
+// beyond the world's limit.
+func AddEmail(tx *Txn, e *Email) error {
+	if err := Put(tx, TableEmails, e); err != nil {
+		return err
+	}
+	return trimLog(tx, TableEmails, e.Seq)
+}
+
+// trimLog counts the entry just added to table (of Seq added) and drops
+// the oldest droppable entries older than it (the new one's deliveries are
+// not queued yet) until the log is within the limit, looking at no more
+// than trimScan entries it must keep.
+func trimLog(tx *Txn, table string, added uint64) error {
+	u := getUsage(tx)
+	count, trimAt := &u.Emails, &u.EmailsTrimAt
+	if table == TableEvents {
+		count, trimAt = &u.Events, &u.EventsTrimAt
+	}
+	*count++
+	limit := int64(GetConfig(tx).LogLimit())
+	if *count <= limit || *count < *trimAt {
+		return putUsage(tx.Txn, u)
+	}
+	it, err := tx.Txn.Get(table, IndexSeq)
+	if err != nil {
+		return fmt.Errorf("state: trim %s: %w", table, err)
+	}
+	var victims []any
+	kept := 0
+	for raw := it.Next(); raw != nil && *count-int64(len(victims)) > limit && kept < trimScan; raw = it.Next() {
+		if logSeq(raw) >= added {
+			break
+		}
+		ok, err := canDrop(tx, table, raw)
+		if err != nil {
+			return err
+		}
+		if ok {
+			victims = append(victims, raw)
+		} else {
+			kept++
+		}
+	}
+	for _, raw := range victims {
+		if err := dropEntry(tx, table, raw, u); err != nil {
+			return fmt.Errorf("state: trim %s: %w", table, err)
+		}
+		*count--
+	}
+	*trimAt = 0
+	if *count > limit && kept >= trimScan {
+		*trimAt = *count + trimScan // a long pending head: look again later
+	}
+	return putUsage(tx.Txn, u)
+}
+
+func logSeq(raw any) uint64 {
+	if e, ok := raw.(*Event); ok {
+		return e.Seq
+	}
+	return raw.(*Email).Seq
+}
+
+// canDrop says whether a log entry is settled.
+func canDrop(tx *Txn, table string, raw any) (bool, error) {
+	if table != TableEvents {
+		return true, nil
+	}
+	ds, err := DeliveriesOf(tx, raw.(*Event).ID)
+	if err != nil {
+		return false, err
+	}
+	for _, d := range ds {
+		if d.Open() {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// dropEntry removes a log entry; an event goes with its (finished)
+// deliveries, which u stops counting.
+func dropEntry(tx *Txn, table string, raw any, u *Usage) error {
+	if table == TableEvents {
+		ds, err := DeliveriesOf(tx, raw.(*Event).ID)
+		if err != nil {
+			return err
+		}
+		for _, d := range ds {
+			if err := tx.Delete(TableDeliveries, d); err != nil {
+				return err
+			}
+			u.Deliveries.add(d.State, -1)
+		}
+	}
+	return tx.Delete(table, raw)
+}
+
+// PageQuery asks for one page of a log.
+type PageQuery struct {
+	// Limit is the most entries to answer (at least 1).
+	Limit int
+	// After continues after the entry of this Seq in the page's order (the
+	// cursor a previous page answered); 0 starts at the beginning.
+	After uint64
+	// Desc walks newest first.
+	Desc bool
+}
+
+// LogPage is one page of a log: the entries in order and, when more follow,
+// the cursor of the next page.
+type LogPage[T any] struct {
+	Rows []*T
+	Next uint64
+}
+
+// PageEvents answers a page of the callback log: every event, or those of
+// one object (objectID), that keep accepts (nil keeps all).
+func PageEvents(tx *Txn, objectID string, q PageQuery, keep func(*Event) bool) (LogPage[Event], error) {
+	seq := func(e *Event) uint64 { return e.Seq }
+	if objectID == "" {
+		return pageBySeq(tx, TableEvents, IndexSeq, nil, seq, nil, q, keep)
+	}
+	return pageBySeq(tx, TableEvents, IndexObject, []any{objectID}, seq,
+		func(e *Event) bool { return e.ObjectID == objectID }, q, keep)
+}
+
+// PageEmails answers a page of the outbox: every e-mail, or those about
+// one signature request (requestID), that keep accepts (nil keeps all).
+func PageEmails(tx *Txn, requestID string, q PageQuery, keep func(*Email) bool) (LogPage[Email], error) {
+	seq := func(e *Email) uint64 { return e.Seq }
+	if requestID == "" {
+		return pageBySeq(tx, TableEmails, IndexSeq, nil, seq, nil, q, keep)
+	}
+	return pageBySeq(tx, TableEmails, IndexEmailRequest, []any{requestID}, seq,
+		func(e *Email) bool { return e.SignatureRequestID == requestID }, q, keep)
+}
+
+// pageBySeq walks an index whose last part is Seq (after the values of
+// prefix) from the cursor, in the asked order, while inRange holds.
+func pageBySeq[T any](tx *Txn, table, index string, prefix []any, seq func(*T) uint64, inRange func(*T) bool,
+	q PageQuery, keep func(*T) bool) (LogPage[T], error) {
+	limit := max(q.Limit, 1)
+	from := q.After + 1
+	if q.Desc {
+		from = math.MaxUint64
+		if q.After > 0 {
+			from = q.After - 1
+		}
+	}
+	var page LogPage[T]
+	if q.Desc && q.After == 1 || !q.Desc && q.After == math.MaxUint64 {
+		return page, nil // nothing lies beyond the ends
+	}
+	args := append(append([]any{}, prefix...), from)
+	var next func() any
+	if q.Desc {
+		it, err := tx.Txn.ReverseLowerBound(table, index, args...)
+		if err != nil {
+			return page, fmt.Errorf("state: page %s: %w", table, err)
+		}
+		next = it.Next
+	} else {
+		it, err := tx.Txn.LowerBound(table, index, args...)
+		if err != nil {
+			return page, fmt.Errorf("state: page %s: %w", table, err)
+		}
+		next = it.Next
+	}
+	for raw := next(); raw != nil; raw = next() {
+		row := raw.(*T)
+		if inRange != nil && !inRange(row) {
+			break
+		}
+		if keep != nil && !keep(row) {
+			continue
+		}
+		if len(page.Rows) == limit {
+			page.Next = seq(page.Rows[limit-1])
+			break
+		}
+		page.Rows = append(page.Rows, row)
+	}
+	return page, nil
+}
+
+// Bounds of a log page asked over HTTP.
+const (
+	DefaultPageLimit = 100
+	MaxPageLimit     = 1000
+)
+
+// ParsePageQuery reads the paging parameters of GET /_sandbox/callbacks and
+// /_sandbox/emails: limit (1 to MaxPageLimit, default DefaultPageLimit),
+// cursor (the next_cursor of the previous page) and order ("asc", oldest
+// first, the default; "desc", newest first). A bad value answers the name
+// of its parameter and why.
+func ParsePageQuery(limit, cursor, order string) (q PageQuery, field string, err error) {
+	q.Limit = DefaultPageLimit
+	if limit != "" {
+		n, err := strconv.Atoi(limit)
+		if err != nil || n < 1 || n > MaxPageLimit {
+			return q, "limit", fmt.Errorf("limit must be a whole number from 1 to %d, not %q", MaxPageLimit, limit)
+		}
+		q.Limit = n
+	}
+	if cursor != "" {
+		n, err := strconv.ParseUint(cursor, 10, 64)
+		if err != nil || n == 0 {
+			return q, "cursor", fmt.Errorf("cursor %q is not a cursor this log answered (give next_cursor of the previous page)", cursor)
+		}
+		q.After = n
+	}
+	switch order {
+	case "", "asc":
+	case "desc":
+		q.Desc = true
+	default:
+		return q, "order", fmt.Errorf("order must be asc (oldest first) or desc (newest first), not %q", order)
+	}
+	return q, "", nil
+}
+
+// Cursor is the text of a next-page cursor ("" when no page follows).
+func (p LogPage[T]) Cursor() string {
+	if p.Next == 0 {
+		return ""
+	}
+	return strconv.FormatUint(p.Next, 10)
+}

@@ -1,0 +1,162 @@
+package state
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func withLogLimit(t *testing.T, st *Store, n int) {
+	t.Helper()
+	require.NoError(t, st.Update(func(tx *Txn) error {
+		c := GetConfig(tx)
+		c.LogEntries = n
+		return PutConfig(tx, c)
+	}))
+}
+
+// addEvent records an event with one delivery in the given state ("" for
+// an event without targets).
+func addEvent(t *testing.T, st *Store, objectID, delivery string) *Event {
+	t.Helper()
+	var e *Event
+	require.NoError(t, st.Update(func(tx *Txn) error {
+		e = &Event{ID: tx.NewUUID(), Seq: tx.Seq(), Type: "signature_request_sent", ObjectID: objectID}
+		if err := AddEvent(tx, e); err != nil {
+			return err
+		}
+		if delivery == "" {
+			return nil
+		}
+		return Put(tx, TableDeliveries, &Delivery{ID: tx.NewUUID(), Seq: tx.Seq(), EventID: e.ID, EventSeq: e.Seq,
+			Queue: "q", State: delivery, URL: "http://127.0.0.1/cb"})
+	}))
+	return e
+}
+
+func eventIDs(rows []*Event) []string {
+	out := []string{}
+	for _, e := range rows {
+		out = append(out, e.ID)
+	}
+	return out
+}
+
+// TestCallbackLogKeepsItsLimitAndEveryPendingEntry: beyond the limit the
+// oldest settled events go, with their deliveries; pending ones stay even
+// when that keeps the log above its limit.
+func TestCallbackLogKeepsItsLimitAndEveryPendingEntry(t *testing.T) {
+	st := seededStore(t)
+	withLogLimit(t, st, 3)
+	pending := addEvent(t, st, "a", DeliveryPending)
+	var settled []*Event
+	for i := 0; i < 4; i++ {
+		settled = append(settled, addEvent(t, st, "a", []string{DeliveryDelivered, DeliveryFailed, ""}[i%3]))
+	}
+	page, err := PageEvents(st.Read(), "", PageQuery{Limit: 100}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, eventIDs([]*Event{pending, settled[2], settled[3]}), eventIDs(page.Rows),
+		"the oldest settled events went first; the pending one stayed")
+	ds, err := DeliveriesOf(st.Read(), settled[0].ID)
+	require.NoError(t, err)
+	assert.Empty(t, ds, "a dropped event's deliveries go with it")
+	requireUsageTrue(t, st)
+
+	// All pending: nothing can go, the log grows past its limit.
+	for i := 0; i < 5; i++ {
+		addEvent(t, st, "b", DeliveryPending)
+	}
+	u := requireUsageTrue(t, st)
+	assert.EqualValues(t, 6, u.Events, "pending entries are never dropped")
+}
+
+// TestOutboxKeepsItsLimit: the oldest e-mails go first.
+func TestOutboxKeepsItsLimit(t *testing.T) {
+	st := seededStore(t)
+	withLogLimit(t, st, 10)
+	for i := 0; i < 25; i++ {
+		require.NoError(t, st.Update(func(tx *Txn) error {
+			return AddEmail(tx, &Email{ID: tx.NewUUID(), Seq: tx.Seq(), To: fmt.Sprintf("s%d@x.example", i),
+				SignatureRequestID: fmt.Sprintf("r%d", i%2)})
+		}))
+	}
+	page, err := PageEmails(st.Read(), "", PageQuery{Limit: 100}, nil)
+	require.NoError(t, err)
+	require.Len(t, page.Rows, 10)
+	assert.Equal(t, "s15@x.example", page.Rows[0].To)
+	assert.Equal(t, "s24@x.example", page.Rows[9].To)
+	u := requireUsageTrue(t, st)
+	assert.EqualValues(t, 10, u.Emails)
+}
+
+// TestLogPagesWalkBothWays: pages of a limit follow each other through the
+// cursor in either order, with and without the index of a filter.
+func TestLogPagesWalkBothWays(t *testing.T) {
+	st := seededStore(t)
+	var all, ofA []*Event
+	for i := 0; i < 7; i++ {
+		obj := []string{"a", "b"}[i%2]
+		e := addEvent(t, st, obj, "")
+		all = append(all, e)
+		if obj == "a" {
+			ofA = append(ofA, e)
+		}
+	}
+	walk := func(objectID string, desc bool, keep func(*Event) bool) []string {
+		var got []string
+		q := PageQuery{Limit: 2, Desc: desc}
+		for pages := 0; pages < 10; pages++ {
+			p, err := PageEvents(st.Read(), objectID, q, keep)
+			require.NoError(t, err)
+			assert.LessOrEqual(t, len(p.Rows), 2)
+			got = append(got, eventIDs(p.Rows)...)
+			if p.Next == 0 {
+				return got
+			}
+			q.After = p.Next
+		}
+		t.Fatal("the pages did not end")
+		return nil
+	}
+	reversed := func(ids []string) []string {
+		out := make([]string, len(ids))
+		for i, id := range ids {
+			out[len(ids)-1-i] = id
+		}
+		return out
+	}
+	assert.Equal(t, eventIDs(all), walk("", false, nil))
+	assert.Equal(t, reversed(eventIDs(all)), walk("", true, nil))
+	assert.Equal(t, eventIDs(ofA), walk("a", false, nil))
+	assert.Equal(t, reversed(eventIDs(ofA)), walk("a", true, nil))
+	notFirst := func(e *Event) bool { return e.ID != all[0].ID }
+	assert.Equal(t, eventIDs(all[1:]), walk("", false, notFirst))
+	assert.Empty(t, walk("nobody", false, nil))
+
+	p, err := PageEvents(st.Read(), "", PageQuery{Limit: 7}, nil)
+	require.NoError(t, err)
+	assert.Len(t, p.Rows, 7)
+	assert.Zero(t, p.Next, "a page that holds the rest has no next cursor")
+}
+
+// TestDeliveryCountsFollowEveryPut: a delivery's count moves with its
+// state as it is Put again, and leaves with its dropped event.
+func TestDeliveryCountsFollowEveryPut(t *testing.T) {
+	st := seededStore(t)
+	withLogLimit(t, st, 1)
+	e := addEvent(t, st, "a", DeliveryPending)
+	assert.Equal(t, DeliveryCounts{Pending: 1}, CountDeliveries(st.Read()))
+	require.NoError(t, st.Update(func(tx *Txn) error {
+		ds, err := DeliveriesOf(tx, e.ID)
+		require.NoError(t, err)
+		d := Clone(ds[0])
+		d.State = DeliveryDelivered
+		return Put(tx, TableDeliveries, d)
+	}))
+	assert.Equal(t, DeliveryCounts{Delivered: 1}, CountDeliveries(st.Read()))
+	addEvent(t, st, "a", DeliveryFailed)
+	assert.Equal(t, DeliveryCounts{Failed: 1}, CountDeliveries(st.Read()), "the first event went with its delivery")
+	requireUsageTrue(t, st)
+}

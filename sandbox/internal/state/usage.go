@@ -1,0 +1,146 @@
+package state
+
+import (
+	"fmt"
+
+	memdb "github.com/hashicorp/go-memdb"
+)
+
+// tableUsage holds the world's single Usage row.
+const (
+	tableUsage = "usage"
+	usageRowID = "usage"
+)
+
+// Usage is the world's accounting: what it stores, counted as it changes
+// (in the same transaction as the change) instead of by walking tables on
+// every write. It is derived: import and reset rebuild it from the rows.
+type Usage struct {
+	ID string
+	// BlobBytes and Blobs count the blob rows and their sizes, each stored
+	// file once per blob (what Config.MaxWorldBytes bounds).
+	BlobBytes int64
+	Blobs     int64
+	// ContentBytes and Contents count the distinct contents: the memory the
+	// files really take.
+	ContentBytes int64
+	Contents     int64
+	// Events and Emails count the rows of the callback log and the outbox;
+	// EventsTrimAt and EmailsTrimAt hold back the next trim after one that
+	// could not reach the limit (see trimLog).
+	Events       int64
+	Emails       int64
+	EventsTrimAt int64
+	EmailsTrimAt int64
+	// Deliveries counts the callback deliveries by state (pending,
+	// delivered, failed), for the wait answers.
+	Deliveries DeliveryCounts
+}
+
+// DeliveryCounts counts deliveries by state.
+type DeliveryCounts struct {
+	Pending, Delivered, Failed int64
+}
+
+// add counts one delivery in state st (n = 1) or uncounts it (n = -1).
+func (c *DeliveryCounts) add(st string, n int64) {
+	switch st {
+	case DeliveryPending:
+		c.Pending += n
+	case DeliveryDelivered:
+		c.Delivered += n
+	case DeliveryFailed:
+		c.Failed += n
+	}
+}
+
+func init() {
+	RegisterDerived[Usage](&memdb.TableSchema{
+		Name: tableUsage,
+		Indexes: map[string]*memdb.IndexSchema{
+			IndexID: {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
+		},
+	})
+}
+
+// getUsage answers a copy of the usage row (zero in a new world).
+func getUsage(tx *Txn) *Usage { return readUsage(tx.Txn) }
+
+func readUsage(tx *memdb.Txn) *Usage {
+	raw, _ := tx.First(tableUsage, IndexID, usageRowID)
+	if raw == nil {
+		return &Usage{ID: usageRowID}
+	}
+	u := *raw.(*Usage)
+	return &u
+}
+
+func putUsage(tx *memdb.Txn, u *Usage) error {
+	u.ID = usageRowID
+	if err := tx.Insert(tableUsage, u); err != nil {
+		return fmt.Errorf("state: insert %s: %w", tableUsage, err)
+	}
+	return nil
+}
+
+// WorldUsage answers the world's accounting.
+func WorldUsage(tx *Txn) Usage { return *getUsage(tx) }
+
+// rebuildDerived computes the derived tables of an imported database from
+// its rows.
+func rebuildDerived(tx *memdb.Txn) error {
+	u := &Usage{ID: usageRowID}
+	if err := rebuildBlobContents(tx, u); err != nil {
+		return fmt.Errorf("state: rebuild %s: %w", tableBlobContents, err)
+	}
+	if err := countRows(tx, u); err != nil {
+		return err
+	}
+	return putUsage(tx, u)
+}
+
+// RecountUsage computes the accounting from the rows, as import does, for
+// tests that check the counters never drift from the truth.
+func RecountUsage(tx *Txn) (Usage, error) {
+	var u Usage
+	it, err := tx.Txn.Get(TableBlobs, IndexID)
+	if err != nil {
+		return u, err
+	}
+	seen := map[string]bool{}
+	for raw := it.Next(); raw != nil; raw = it.Next() {
+		b := raw.(*Blob)
+		u.BlobBytes += int64(len(b.Data))
+		u.Blobs++
+		if h := contentHash(b.Data); !seen[h] {
+			seen[h] = true
+			u.ContentBytes += int64(len(b.Data))
+			u.Contents++
+		}
+	}
+	return u, countRows(tx.Txn, &u)
+}
+
+// countRows counts the log entries and the deliveries by state.
+func countRows(tx *memdb.Txn, u *Usage) error {
+	for _, c := range []struct {
+		table string
+		n     *int64
+	}{{TableEvents, &u.Events}, {TableEmails, &u.Emails}} {
+		it, err := tx.Get(c.table, IndexID)
+		if err != nil {
+			return fmt.Errorf("state: count %s: %w", c.table, err)
+		}
+		for raw := it.Next(); raw != nil; raw = it.Next() {
+			*c.n++
+		}
+	}
+	it, err := tx.Get(TableDeliveries, IndexID)
+	if err != nil {
+		return fmt.Errorf("state: count %s: %w", TableDeliveries, err)
+	}
+	for raw := it.Next(); raw != nil; raw = it.Next() {
+		u.Deliveries.add(raw.(*Delivery).State, 1)
+	}
+	return nil
+}
