@@ -208,6 +208,11 @@ func controlOAuthAuthorize(c *call) (any, error) {
 	if req.State == "" {
 		return nil, apierr.Missing("state")
 	}
+	for i, s := range req.Scopes {
+		if !slices.Contains(oauthScopes, s) {
+			return nil, apierr.Badf(indexPath("scopes", i), "Invalid OAuth scope %q: use %s.", truncateForMessage(s), strings.Join(oauthScopes, ", "))
+		}
+	}
 	var out oauthAuthorizeResponse
 	err := c.update(func(tx *state.Txn) error {
 		app, err := state.Get[state.APIApp](tx, state.TableAPIApps, req.ClientID)

@@ -58,6 +58,9 @@ func controlImportState(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := wire.ScanJSON(raw, state.MaxImportDepth, 0); err != nil {
+		return nil, apierr.Badf("", "state is not a state document: %v", err)
+	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &top); err != nil {
 		return nil, apierr.Badf("", "state is not valid JSON: %v", err)
@@ -80,8 +83,10 @@ func controlImportState(c *call) (any, error) {
 	if err != nil {
 		return nil, apierr.Badf("clock[now]", "clock.now must be an RFC 3339 instant: %v", err)
 	}
-	db, err := state.Import(ws.Tables)
-	if err != nil {
+	db, err := state.ImportChecked(ws.Tables, c.w.KnownJob)
+	if ie, ok := err.(*state.ImportError); ok {
+		return nil, apierr.Badf(ie.Path, "state does not import: %s", ie.Msg)
+	} else if err != nil {
 		return nil, apierr.Badf("tables", "state does not import: %v", err)
 	}
 	if err := c.s.checkKeysFree(c.w, db); err != nil {

@@ -82,6 +82,9 @@ func controlCreateWorld(c *call) (any, error) {
 		if mode == world.ClockReal {
 			return nil, apierr.Badf("time", "time can only be chosen for a fake clock")
 		}
+		if err := world.CheckInstant(t); err != nil {
+			return nil, apierr.Badf("time", "%v", err)
+		}
 		start = t
 	}
 	w, err := c.s.createWorld(mode, start)

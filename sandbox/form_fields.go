@@ -7,11 +7,11 @@ package sandbox
 
 import (
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
 
 // Field types of SubFormFieldsPerDocumentTypeEnum.
@@ -102,7 +102,7 @@ func checkTextKeys(at func(string) string, validationType, customRegex, autoFill
 			if customRegex == "" {
 				return apierr.Missing(at("validation_custom_regex"))
 			}
-			if _, err := regexp.Compile(customRegex); err != nil {
+			if _, err := wire.CompilePattern(customRegex); err != nil {
 				return apierr.Badf(at("validation_custom_regex"), "validation_custom_regex is not a valid regular expression: %v", err)
 			}
 		}

@@ -4,12 +4,12 @@ package sandbox
 // against the fields that use them.
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
 
 // checkGroupsAndRules validates form_field_groups against the fields that
@@ -231,7 +231,7 @@ func checkTrigger(p string, t subRuleTrigger, fields []state.FormField, byID map
 		}
 	case ftText:
 		if t.Operator == "match" {
-			if _, err := regexp.Compile(out.Value); err != nil {
+			if _, err := wire.CompilePattern(out.Value); err != nil {
 				return zero, apierr.Badf(p+"[value]", "value is not a valid regular expression: %v", err)
 			}
 		}

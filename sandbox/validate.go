@@ -2,12 +2,12 @@ package sandbox
 
 import (
 	"net/mail"
-	"net/url"
 	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
 
 // locales are the supported locale values; they are case-sensitive.
@@ -47,13 +47,21 @@ func checkEmail(path, v string) error {
 	return nil
 }
 
-// checkCallbackURL refuses anything but an absolute http(s) URL with a host.
+// checkCallbackURL refuses anything but an absolute http(s) URL with a host,
+// a valid port and a bounded length (wire.CheckCallbackURL).
 func checkCallbackURL(path, v string) error {
-	u, err := url.Parse(v)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return apierr.Badf(path, "Invalid URL %q: a callback URL must be an absolute http or https URL.", v)
+	if why := wire.CheckCallbackURL(v); why != "" {
+		return apierr.Badf(path, "Invalid URL %q: %s.", truncateForMessage(v), why)
 	}
 	return nil
+}
+
+// truncateForMessage keeps an echoed value short.
+func truncateForMessage(v string) string {
+	if len(v) > 200 {
+		return v[:200] + "..."
+	}
+	return v
 }
 
 // checkMaxLen refuses a string longer than max characters.

@@ -148,7 +148,12 @@ func convertImage(name, kind string, data []byte) (out Converted, err error) {
 	}()
 	unreadable := fileErr(ReasonUnreadable, "The image %q cannot be read.", name)
 	cfg, _, cerr := image.DecodeConfig(bytes.NewReader(data))
-	if cerr == nil && cfg.Width*cfg.Height > maxImagePixels {
+	if cerr != nil {
+		// Without its dimensions an image's size cannot be bounded before
+		// it is decoded, and every decoder behind this reads them first.
+		return Converted{}, unreadable
+	}
+	if cfg.Width*cfg.Height > maxImagePixels {
 		return Converted{}, fileErr(ReasonTooLarge, "The image %q is too large (%dx%d pixels; at most %d pixels).", name, cfg.Width, cfg.Height, maxImagePixels)
 	}
 	if kind == "gif" || kind == "bmp" {

@@ -108,12 +108,17 @@ func openPDF(data []byte, validate bool) (ctx *model.Context, pages []srcPage, e
 			ctx, pages, err = nil, nil, classify(data, fmt.Errorf("pdf reader: %v", r))
 		}
 	}()
-	ctx, err = api.ReadContext(bytes.NewReader(data), pdfConfig())
+	conf := pdfConfig()
+	limitReading(conf, int64(len(data)))
+	ctx, err = api.ReadContext(bytes.NewReader(data), conf)
 	if err != nil {
 		return nil, nil, classify(data, err)
 	}
 	if ctx.Encrypt != nil {
 		return nil, nil, encryptedErr()
+	}
+	if err := decodeObjectStreams(ctx); err != nil {
+		return nil, nil, err
 	}
 	// The pages are walked before validation: pdfcpu's relaxed validation
 	// repairs some damage in memory (it makes up missing pages), and a

@@ -110,16 +110,32 @@ func textWidth(s, fontName string, size float64) float64 {
 	if t == nil {
 		return float64(len(s)) * size * 0.6
 	}
+	return glyphSum(t, s) * size / 1000
+}
+
+// glyphSum is the width of s in thousandths of the font size. The glyph
+// widths are whole numbers, so sums are exact and the width of a line can be
+// added up word by word (or byte by byte) with the same result as measuring
+// it whole: wrapping stays linear in the text and gives the same lines.
+func glyphSum(t *[256]float64, s string) float64 {
 	var w float64
 	for i := 0; i < len(s); i++ {
 		w += t[s[i]]
 	}
-	return w * size / 1000
+	return w
 }
 
 // wrap breaks Windows-1252 text into lines no wider than width, at spaces
-// where possible and inside words that are longer than a line.
+// where possible and inside words that are longer than a line. Every byte
+// is measured once, so a text of any length (a 2 MB line, a 2 MB name)
+// costs time linear in its size.
 func wrap(s, fontName string, size, width float64) []string {
+	t := glyphWidths[fontName]
+	if t == nil {
+		t = &fallbackWidths
+	}
+	fits := func(sum float64) bool { return sum*size/1000 <= width }
+	space := t[' ']
 	var lines []string
 	for _, para := range strings.Split(s, "\n") {
 		words := strings.Fields(para)
@@ -127,37 +143,62 @@ func wrap(s, fontName string, size, width float64) []string {
 			lines = append(lines, "")
 			continue
 		}
-		cur := ""
+		cur, curSum := "", 0.0
 		for _, w := range words {
-			cand := w
-			if cur != "" {
-				cand = cur + " " + w
+			wSum := glyphSum(t, w)
+			if cur == "" && fits(wSum) {
+				cur, curSum = w, wSum
+				continue
 			}
-			if textWidth(cand, fontName, size) <= width {
-				cur = cand
+			if cur != "" && fits(curSum+space+wSum) {
+				cur, curSum = cur+" "+w, curSum+space+wSum
 				continue
 			}
 			if cur != "" {
 				lines = append(lines, cur)
 			}
-			for textWidth(w, fontName, size) > width && len(w) > 1 {
-				n := fitPrefix(w, fontName, size, width)
+			for !fits(wSum) && len(w) > 1 {
+				n, nSum := fitPrefixSum(t, w, size, width)
 				lines = append(lines, w[:n])
-				w = w[n:]
+				w, wSum = w[n:], wSum-nSum
 			}
-			cur = w
+			cur, curSum = w, wSum
 		}
 		lines = append(lines, cur)
 	}
 	return lines
 }
 
+// fallbackWidths measure a font without metrics as textWidth does (600
+// thousandths, 0.6 of the size, per byte).
+var fallbackWidths = func() (t [256]float64) {
+	for i := range t {
+		t[i] = 600
+	}
+	return t
+}()
+
 // fitPrefix is the length of the longest prefix of s (at least one byte)
 // that fits width.
 func fitPrefix(s, fontName string, size, width float64) int {
-	n := 1
-	for n < len(s) && textWidth(s[:n+1], fontName, size) <= width {
-		n++
+	t := glyphWidths[fontName]
+	if t == nil {
+		t = &fallbackWidths
 	}
+	n, _ := fitPrefixSum(t, s, size, width)
 	return n
+}
+
+// fitPrefixSum is fitPrefix with the prefix's glyph sum, measuring each
+// byte once.
+func fitPrefixSum(t *[256]float64, s string, size, width float64) (int, float64) {
+	n, sum := 1, t[s[0]]
+	for n < len(s) {
+		next := sum + t[s[n]]
+		if next*size/1000 > width {
+			break
+		}
+		n, sum = n+1, next
+	}
+	return n, sum
 }

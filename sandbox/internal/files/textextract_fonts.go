@@ -12,10 +12,12 @@ package files
 // made-up glyph names) is not found.
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"unicode/utf16"
 
+	"github.com/pdfcpu/pdfcpu/pkg/filter"
 	"github.com/pdfcpu/pdfcpu/pkg/font"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
@@ -89,14 +91,46 @@ func (f *pdfFont) width(c uint32) float64 {
 	return f.defaultWidth * f.scale
 }
 
-// fontLoader reads and caches the fonts of one document.
+// fontLoader reads and caches the fonts of one document, and keeps the
+// budget of what reading its text may decode.
 type fontLoader struct {
 	ctx   *model.Context
 	cache map[int]*pdfFont
+	// budget is what decoding may still produce (content streams and font
+	// maps together); exhausted says a decode was refused for it.
+	budget    int64
+	exhausted bool
+	// limit is the budget the document started with.
+	limit int64
 }
 
 func newFontLoader(ctx *model.Context) *fontLoader {
-	return &fontLoader{ctx: ctx, cache: map[int]*pdfFont{}}
+	budget := decodeBudget(ctx.Read.FileSize, maxDocumentDecodeBytes)
+	return &fontLoader{ctx: ctx, cache: map[int]*pdfFont{}, budget: budget, limit: budget}
+}
+
+// decode decodes a stream within limit and what remains of the document's
+// budget, charging the budget what the decoding produced (or, when it hit
+// the limit, the limit: the work was done). Pages and fonts may share one
+// stream that inflates to the limit, so a per-stream limit alone lets a
+// small file cost gigabytes of decoding.
+func (fl *fontLoader) decode(sd *types.StreamDict, limit int64) ([]byte, bool) {
+	limit = min(limit, fl.budget)
+	if limit <= 0 {
+		fl.exhausted = true
+		return nil, false
+	}
+	c := *sd
+	if err := c.DecodeWithLimit(limit); err != nil {
+		if errors.Is(err, filter.ErrDecodeLimitExceeded) {
+			fl.budget -= limit
+		} else {
+			fl.budget -= int64(len(sd.Raw))
+		}
+		return nil, false
+	}
+	fl.budget -= int64(len(c.Content))
+	return c.Content, true
 }
 
 // resolve dereferences an object (resolveObject), nil when it cannot be
@@ -140,11 +174,8 @@ func (fl *fontLoader) streamContent(o types.Object) []byte {
 	if err != nil || sd == nil {
 		return nil
 	}
-	c := *sd
-	if err := c.Decode(); err != nil {
-		return nil
-	}
-	return c.Content
+	content, _ := fl.decode(sd, maxContentBytes)
+	return content
 }
 
 // font reads the font a resource dictionary names (nil when it cannot).

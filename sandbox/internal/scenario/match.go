@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"math/big"
 	"path"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
 
 // Field matchers. A matcher is written where a value is expected:
@@ -135,7 +136,7 @@ func matchOperators(base string, ops map[string]any, got any, present bool) []Mi
 				fail("want anything but %s", Show(arg))
 			}
 		case "regex":
-			re, err := regexp.Compile(fmt.Sprint(arg))
+			re, err := wire.CompilePattern(fmt.Sprint(arg))
 			s, ok := got.(string)
 			switch {
 			case err != nil:
@@ -368,7 +369,7 @@ func checkMatcher(want any, at []any, add func(path []any, format string, a ...a
 				s, ok := arg.(string)
 				if !ok {
 					add(p, "regex takes a string")
-				} else if _, err := regexp.Compile(s); err != nil {
+				} else if _, err := wire.CompilePattern(s); err != nil {
 					add(p, "bad regex: %v", err)
 				}
 			case "glob":

@@ -11,10 +11,6 @@ import (
 	"github.com/goccy/go-yaml/parser"
 )
 
-// MaxDocumentBytes bounds a scenario file (recordings carry a world state,
-// so the bound is generous).
-const MaxDocumentBytes = 64 << 20
-
 // Operation is one API operation the vocabulary knows.
 type Operation struct {
 	ID     string
@@ -90,9 +86,11 @@ const maxIssues = 20
 
 // Parse reads a scenario file strictly: unknown keys, wrong types,
 // duplicate keys, unknown operations, event types and error names, and
-// contradictions are refused with the file, line and key of each.
+// contradictions are refused with the file, line and key of each. It reads
+// files given to `signsandbox run` (scenarios with steps, recordings), so
+// its budget is the larger one of run files.
 func Parse(file string, data []byte, voc *Vocabulary) (*Document, error) {
-	p, err := ParseDocument(file, data, voc)
+	p, err := parseDocument(file, data, voc, runFileBudget)
 	if err != nil {
 		return nil, err
 	}
@@ -113,8 +111,13 @@ func (p *Parsed) Issue(path []any, msg string) *Error {
 	return &Error{Issues: []Issue{{File: p.File, Line: ln, Column: cl, Key: keyString(path), Msg: msg}}}
 }
 
-// ParseDocument is Parse keeping the document's positions.
+// ParseDocument is Parse keeping the document's positions, for scenarios
+// loaded into a world (within MaxDocumentBytes, MaxDepth and MaxTokens).
 func ParseDocument(file string, data []byte, voc *Vocabulary) (parsed *Parsed, err error) {
+	return parseDocument(file, data, voc, scenarioBudget)
+}
+
+func parseDocument(file string, data []byte, voc *Vocabulary, budget shapeBudget) (parsed *Parsed, err error) {
 	if file == "" {
 		file = "scenario"
 	}
@@ -123,8 +126,8 @@ func ParseDocument(file string, data []byte, voc *Vocabulary) (parsed *Parsed, e
 			parsed, err = nil, &Error{Issues: []Issue{{File: file, Msg: fmt.Sprintf("the file could not be read: %v", r)}}}
 		}
 	}()
-	if len(data) > MaxDocumentBytes {
-		return nil, &Error{Issues: []Issue{{File: file, Msg: fmt.Sprintf("the file is %d bytes, over the limit of %d", len(data), MaxDocumentBytes)}}}
+	if is := checkShape(file, data, budget); is != nil {
+		return nil, &Error{Issues: []Issue{*is}}
 	}
 	f, perr := parser.ParseBytes(data, 0)
 	if perr != nil {

@@ -37,7 +37,20 @@ func Export(tx *Txn) (Tables, error) {
 // do not decode into their table's type, or duplicate ids are errors that name
 // the table and row; nothing is half-imported because the result is a new
 // database the caller installs only on success.
-func Import(tables Tables) (*memdb.MemDB, error) {
+// It checks no references: tests build partial worlds with it.
+func Import(tables Tables) (*memdb.MemDB, error) { return importTables(tables, false, nil) }
+
+// ImportChecked is Import that also keeps the world consistent: every
+// reference resolves (a request's requester, a key's account, a job's
+// subject...) and, when knownJob is given, every job kind is one the
+// scheduler runs. A broken reference or unknown kind is an *ImportError
+// naming the first bad entry; rows that do not decode are plain errors
+// naming the table and row, as Import's.
+func ImportChecked(tables Tables, knownJob func(kind string) bool) (*memdb.MemDB, error) {
+	return importTables(tables, true, knownJob)
+}
+
+func importTables(tables Tables, consistent bool, knownJob func(kind string) bool) (*memdb.MemDB, error) {
 	db, err := NewDB()
 	if err != nil {
 		return nil, err
@@ -49,6 +62,7 @@ func Import(tables Tables) (*memdb.MemDB, error) {
 	sort.Strings(names)
 	tx := db.Txn(true)
 	defer tx.Abort()
+	rows := make(map[string][]any, len(names))
 	for _, name := range names {
 		def, ok := tableDef(name)
 		if !ok {
@@ -62,6 +76,7 @@ func Import(tables Tables) (*memdb.MemDB, error) {
 			if err := tx.Insert(name, row); err != nil {
 				return nil, fmt.Errorf("table %q row %d: %v", name, i, err)
 			}
+			rows[name] = append(rows[name], row)
 		}
 		if err := checkUnique(tx, def, len(tables[name])); err != nil {
 			return nil, err
@@ -69,6 +84,11 @@ func Import(tables Tables) (*memdb.MemDB, error) {
 	}
 	if m, _ := tx.First(tableMeta, IndexID, metaRowID); m == nil {
 		return nil, fmt.Errorf("table %q: missing row %q", tableMeta, metaRowID)
+	}
+	if consistent {
+		if err := checkImported(tx, names, rows, knownJob); err != nil {
+			return nil, err
+		}
 	}
 	if err := rebuildDerived(tx); err != nil {
 		return nil, err

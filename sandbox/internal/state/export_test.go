@@ -15,7 +15,7 @@ var exportTestNow = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // seededStore is a store with a meta row, a config, accounts, keys, a token
 // and a pending job: a little of every kind of value export must carry.
-func seededStore(t *testing.T) *Store {
+func seededStore(t testing.TB) *Store {
 	t.Helper()
 	db, err := NewDB()
 	require.NoError(t, err)

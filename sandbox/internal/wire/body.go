@@ -66,13 +66,41 @@ func (b *Body) Has(name string) bool {
 // Limits bound what a request may contain.
 type Limits struct {
 	MaxBodyBytes int64
-	MaxDepth     int
-	MaxParams    int
+	// MaxDepth bounds the nesting of JSON values and of bracket keys
+	// (a[b][c] is 3 levels).
+	MaxDepth int
+	// MaxParams bounds the form fields or multipart parts of a body.
+	MaxParams int
+	// MaxValues bounds the values of a JSON body (every scalar, object and
+	// array counts); 0 means ten times MaxParams.
+	MaxValues int
+	// MaxKeyBytes bounds the length of one form or multipart field name;
+	// 0 means DefaultMaxKeyBytes.
+	MaxKeyBytes int
 }
+
+// DefaultMaxKeyBytes bounds a field name: the longest the official schemas
+// need (form_fields_per_document[9][99][validation_custom_regex_format_label]
+// and metadata keys of up to 40 characters) is well under 100 bytes.
+const DefaultMaxKeyBytes = 512
 
 // DefaultLimits are generous for real documents and small enough to keep a
 // hostile request from exhausting memory.
 var DefaultLimits = Limits{MaxBodyBytes: 64 << 20, MaxDepth: 16, MaxParams: 10000}
+
+func (l Limits) maxValues() int {
+	if l.MaxValues > 0 {
+		return l.MaxValues
+	}
+	return 10 * l.MaxParams
+}
+
+func (l Limits) maxKeyBytes() int {
+	if l.MaxKeyBytes > 0 {
+		return l.MaxKeyBytes
+	}
+	return DefaultMaxKeyBytes
+}
 
 // ReadBody decodes the body of r by its Content-Type.
 func ReadBody(r *http.Request, lim Limits) (*Body, error) {
@@ -125,6 +153,11 @@ func ReadBody(r *http.Request, lim Limits) (*Body, error) {
 		if err != nil {
 			return nil, err
 		}
+		// url.ParseQuery builds every field before anything can count
+		// them: count the separators first.
+		if n := bytes.Count(raw, []byte("&")) + 1; n > lim.MaxParams {
+			return nil, apierr.Badf("", "Too many parameters (more than %d)", lim.MaxParams)
+		}
 		vals, err := url.ParseQuery(string(raw))
 		if err != nil {
 			return nil, apierr.Badf("", "Malformed form body: %v", err)
@@ -145,7 +178,7 @@ func looksLikeJSON(raw []byte) bool {
 }
 
 func readAll(r io.Reader, lim Limits) ([]byte, error) {
-	raw, err := io.ReadAll(r)
+	raw, err := readExact(r)
 	if err != nil {
 		return nil, bodyError(err, lim)
 	}
@@ -162,21 +195,21 @@ func bodyError(err error, lim Limits) error {
 
 // parseJSONObject parses a JSON body, keeping numbers exact.
 func parseJSONObject(raw []byte, lim Limits) (map[string]any, error) {
+	if err := ScanJSON(raw, lim.MaxDepth, lim.maxValues()); err != nil {
+		return nil, apierr.Badf("", "Invalid JSON body: %v", err)
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
 		return nil, apierr.Badf("", "Invalid JSON body: %v", jsonErrText(err))
 	}
-	if dec.More() {
-		return nil, apierr.Badf("", "Invalid JSON body: unexpected data after the top-level value")
+	if trailingData(raw, dec.InputOffset()) {
+		return nil, apierr.Badf("", "Invalid JSON body: unexpected data after the top-level value (at byte %d)", dec.InputOffset())
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
 		return nil, apierr.Badf("", "Invalid JSON body: the top-level value must be an object")
-	}
-	if d := depth(m); d > lim.MaxDepth {
-		return nil, apierr.Badf("", "Invalid JSON body: nested more than %d levels deep", lim.MaxDepth)
 	}
 	return m, nil
 }
@@ -190,25 +223,6 @@ func jsonErrText(err error) string {
 		return "unexpected end of input"
 	}
 	return err.Error()
-}
-
-func depth(v any) int {
-	switch t := v.(type) {
-	case map[string]any:
-		d := 0
-		for _, c := range t {
-			d = max(d, depth(c))
-		}
-		return d + 1
-	case []any:
-		d := 0
-		for _, c := range t {
-			d = max(d, depth(c))
-		}
-		return d + 1
-	default:
-		return 0
-	}
 }
 
 func readMultipart(b *Body, mr *multipart.Reader, lim Limits) error {
@@ -235,7 +249,11 @@ func readMultipart(b *Body, mr *multipart.Reader, lim Limits) error {
 			part.Close()
 			continue
 		}
-		data, err := io.ReadAll(part)
+		if len(name) > lim.maxKeyBytes() {
+			part.Close()
+			return apierr.Badf("", "Parameter name of %d bytes is longer than the limit of %d", len(name), lim.maxKeyBytes())
+		}
+		data, err := readExact(part)
 		part.Close()
 		if err != nil {
 			var mbe *http.MaxBytesError
@@ -328,12 +346,12 @@ func addValues(b *Body, vals url.Values, lim Limits) error {
 			if count > lim.MaxParams {
 				return apierr.Badf("", "Too many parameters (more than %d)", lim.MaxParams)
 			}
-			path, err := splitKey(k)
+			if len(k) > lim.maxKeyBytes() {
+				return apierr.Badf("", "Parameter name of %d bytes is longer than the limit of %d", len(k), lim.maxKeyBytes())
+			}
+			path, err := splitKey(k, lim.MaxDepth)
 			if err != nil {
 				return err
-			}
-			if len(path) > lim.MaxDepth {
-				return apierr.Badf(k, "Parameter %q is nested more than %d levels deep", k, lim.MaxDepth)
 			}
 			if err := setPath(b.Tree, path, v, k); err != nil {
 				return err
@@ -345,8 +363,10 @@ func addValues(b *Body, vals url.Values, lim Limits) error {
 }
 
 // splitKey turns "signers[0][email_address]" into [signers 0 email_address]
-// and "cc_email_addresses[]" into [cc_email_addresses ""].
-func splitKey(k string) ([]string, error) {
+// and "cc_email_addresses[]" into [cc_email_addresses ""]; a key of more
+// than maxDepth segments is refused as soon as the segment after the limit
+// is seen.
+func splitKey(k string, maxDepth int) ([]string, error) {
 	base, rest, found := strings.Cut(k, "[")
 	if base == "" {
 		return nil, apierr.Badf(k, "Invalid parameter name %q", k)
@@ -363,6 +383,9 @@ func splitKey(k string) ([]string, error) {
 		end := strings.IndexByte(rest, ']')
 		if end < 0 {
 			return nil, apierr.Badf(k, "Invalid parameter name %q: unclosed bracket", k)
+		}
+		if maxDepth > 0 && len(path) >= maxDepth {
+			return nil, apierr.Badf(k, "Parameter %q is nested more than %d levels deep", k, maxDepth)
 		}
 		path = append(path, rest[1:end])
 		rest = rest[end+1:]

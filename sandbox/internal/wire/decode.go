@@ -393,17 +393,18 @@ func toMap(raw any, path string) (map[string]any, error) {
 }
 
 func parseJSONText(s, path string) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader([]byte(s)))
+	raw := []byte(s)
+	if err := ScanJSON(raw, DefaultLimits.MaxDepth, DefaultLimits.maxValues()); err != nil {
+		return nil, apierr.Badf(path, "%s is nested too deeply or too large: %v", path, err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any
-	if err := dec.Decode(&v); err != nil || dec.More() {
+	if err := dec.Decode(&v); err != nil || trailingData(raw, dec.InputOffset()) {
 		if err == nil {
 			err = fmt.Errorf("unexpected data after the value")
 		}
 		return nil, apierr.Badf(path, "%s is not valid JSON: %v", path, jsonErrText(err))
-	}
-	if depth(v) > DefaultLimits.MaxDepth {
-		return nil, apierr.Badf(path, "%s is nested too deeply", path)
 	}
 	return v, nil
 }

@@ -2,7 +2,9 @@ package wire
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"strings"
 	"testing"
@@ -89,4 +91,69 @@ func FuzzDecode(f *testing.F) {
 			checkErr(t, DecodeTree(tree, &q))
 		}
 	})
+}
+
+// FuzzFormKeys feeds arbitrary bracket-notation keys (and values) to the
+// form reader: every answer is a tree or a 4xx, and a key the reader takes
+// never nests deeper than the limit (plus the list a repeated key makes).
+func FuzzFormKeys(f *testing.F) {
+	f.Add("signers[0][email_address]", "a@x.com", "cc[]")
+	f.Add("a[b][c][d][e][f][g][h][i]", "1", "a[b]")
+	f.Add("a[", "1", "]")
+	f.Add("a[0]", "x", "a[]")
+	f.Add("a[01]", "x", "a[1]")
+	f.Fuzz(func(t *testing.T, k1, v, k2 string) {
+		vals := url.Values{}
+		vals.Add(k1, v)
+		vals.Add(k2, v)
+		tree, err := QueryTree(vals, fuzzLimits)
+		checkErr(t, err)
+		// A repeated key becomes a list: one level more than its segments.
+		if err == nil && treeDepth(tree) > fuzzLimits.MaxDepth+1 {
+			t.Fatalf("tree of %q and %q is deeper than %d", k1, k2, fuzzLimits.MaxDepth+1)
+		}
+		body := url.Values{}
+		body.Add(k1, v)
+		body.Add(k2, v)
+		_, err = ReadBody(formReq(body.Encode()), fuzzLimits)
+		checkErr(t, err)
+	})
+}
+
+// FuzzScanJSON checks the scan against the decoder: whatever the scan lets
+// through decodes to a tree no deeper than the scan's limit.
+func FuzzScanJSON(f *testing.F) {
+	f.Add([]byte(`{"a":[[["\"]"]]]}`))
+	f.Add([]byte(`[[[[[[[[[[1]]]]]]]]]]`))
+	f.Add([]byte(`{"a":"\\"}`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if ScanJSON(raw, 4, 0) != nil {
+			return
+		}
+		var v any
+		if json.Unmarshal(raw, &v) != nil {
+			return
+		}
+		if d := treeDepth(v); d > 4 {
+			t.Fatalf("scan let %q through, %d levels deep", raw, d)
+		}
+	})
+}
+
+// treeDepth is the nesting of a decoded value (a scalar is 0).
+func treeDepth(v any) int {
+	d := 0
+	switch t := v.(type) {
+	case map[string]any:
+		for _, c := range t {
+			d = max(d, treeDepth(c))
+		}
+		return d + 1
+	case []any:
+		for _, c := range t {
+			d = max(d, treeDepth(c))
+		}
+		return d + 1
+	}
+	return 0
 }

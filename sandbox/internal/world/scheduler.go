@@ -67,6 +67,9 @@ func (w *World) Advance(d time.Duration) ([]RanJob, error) {
 	w.advanceMu.Lock()
 	defer w.advanceMu.Unlock()
 	target := fake.Now().Add(d)
+	if err := CheckInstant(target); err != nil {
+		return nil, fmt.Errorf("cannot advance: %w", err)
+	}
 	ran := w.runDueLocked(target, func(due time.Time) {
 		if now := fake.Now(); due.After(now) {
 			fake.Advance(due.Sub(now))

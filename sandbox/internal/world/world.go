@@ -84,6 +84,11 @@ func New(o Options) (*World, error) {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
+	if !o.Start.IsZero() {
+		if err := CheckInstant(o.Start); err != nil {
+			return nil, err
+		}
+	}
 	w := &World{
 		ID:        o.ID,
 		Seed:      o.Seed,
@@ -270,6 +275,12 @@ var ErrNotFake = errors.New("the world's clock is real; only a fake clock can be
 // same clock object moves, so that timers others hold on it stay valid); a
 // real clock keeps the wall time.
 func (w *World) Import(db *memdb.MemDB, mode ClockMode, now time.Time) error {
+	if err := checkMode(mode); err != nil {
+		return err
+	}
+	if err := CheckInstant(now); err != nil {
+		return fmt.Errorf("clock.now: %w", err)
+	}
 	w.advanceMu.Lock()
 	defer w.advanceMu.Unlock()
 	w.clockMu.RLock()
