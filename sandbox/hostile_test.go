@@ -59,6 +59,10 @@ type hostileRequest struct {
 	// page marks a browser page (/_sandbox/w/...), which answers errors as
 	// HTML rather than in the API envelope.
 	page bool
+	// header adds request headers (Origin, Sec-Fetch-Site, oversized ones);
+	// host, when set, is the Host the request names (DNS rebinding).
+	header map[string]string
+	host   string
 }
 
 // deepJSON is an object nested n levels deep, in 2n+8 bytes.
@@ -204,10 +208,29 @@ func hostileControlCases() []hostileRequest {
 	return out
 }
 
-// hostileEdgeCases is the place for request targets (%2F in ids, "*"),
-// header limits, Host and Origin: the HTTP edge owns them and adds its
-// table here or beside its code.
-func hostileEdgeCases() []hostileRequest { return nil }
+// hostileEdgeCases are the requests the HTTP edge refuses before any
+// handler: ids that smuggle a path, oversized headers, and the cross-site
+// and rebinding calls a web page could make to a local sandbox. Targets a
+// Go client cannot send ("*", PRI) are covered with raw sockets beside the
+// edge's code (sandbox/edge).
+func hostileEdgeCases() []hostileRequest {
+	form := "application/x-www-form-urlencoded"
+	return []hostileRequest{
+		{name: "encoded slashes in an id", method: http.MethodGet, path: "/v3/template/..%2F..%2Fv3%2Faccount", status: http.StatusNotFound},
+		{name: "dot segment in an id", method: http.MethodGet, path: "/v3/signature_request/../account", status: http.StatusNotFound},
+		{name: "encoded slash in a control id", method: http.MethodPost, path: "/_sandbox/signatures/a%2F..%2Fb/sign", status: http.StatusNotFound},
+		{name: "100 KB header", method: http.MethodGet, path: "/v3/account",
+			header: map[string]string{"X-Padding": strings.Repeat("a", 100<<10)}, status: http.StatusRequestHeaderFieldsTooLarge},
+		{name: "cross-site form advances the clock", method: http.MethodPost, path: "/_sandbox/clock/advance", noKey: true,
+			contentType: form, body: []byte("seconds=3600"), header: map[string]string{"Origin": "http://evil.example"}, status: http.StatusForbidden},
+		{name: "cross-site reset", method: http.MethodPost, path: "/_sandbox/reset", noKey: true,
+			header: map[string]string{"Sec-Fetch-Site": "cross-site"}, status: http.StatusForbidden},
+		{name: "opaque origin creates a world", method: http.MethodPost, path: "/_sandbox/worlds", noKey: true,
+			contentType: form, body: []byte("clock=fake"), header: map[string]string{"Origin": "null"}, status: http.StatusForbidden},
+		{name: "rebinding reads the state", method: http.MethodGet, path: "/_sandbox/state", noKey: true, host: "evil.example", status: http.StatusForbidden},
+		{name: "rebinding reads the keys", method: http.MethodGet, path: "/_sandbox/api_keys", noKey: true, host: "evil.example:8080", status: http.StatusForbidden},
+	}
+}
 
 func quoteJSON(s string) string {
 	var b strings.Builder
@@ -279,6 +302,12 @@ func runHostile(t *testing.T, srv *sandboxtest.Server, cases []hostileRequest) {
 			}
 			if c.noKey {
 				req.Header.Set("X-Sandboxtest-No-Auth", "1")
+			}
+			for k, v := range c.header {
+				req.Header.Set(k, v)
+			}
+			if c.host != "" {
+				req.Host = c.host
 			}
 			var r *sandboxtest.Response
 			grew, took := peakHeapDuring(func() { r = srv.Send(req) })
