@@ -5,11 +5,11 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func init() {
-	handle("accountGet", accountGet)
-	handle("accountUpdate", accountUpdate)
-	handle("accountCreate", accountCreate)
-	handle("accountVerify", accountVerify)
+func registerAPIAccount(r *registry) {
+	r.handle("accountGet", accountGet)
+	r.handle("accountUpdate", accountUpdate)
+	r.handle("accountCreate", accountCreate)
+	r.handle("accountVerify", accountVerify)
 }
 
 type accountGetQuery struct {
@@ -84,8 +84,8 @@ func accountUpdate(c *call) (any, error) {
 		if err := state.Put(tx, state.TableAccounts, a); err != nil {
 			return err
 		}
-		if changedCallback && onAccountCallbackSet != nil {
-			if err := onAccountCallbackSet(c.s, c.w, tx, a); err != nil {
+		if changedCallback && c.s.reg.onAccountCallbackSet != nil {
+			if err := c.s.reg.onAccountCallbackSet(c.s, c.w, tx, a); err != nil {
 				return err
 			}
 		}
@@ -175,8 +175,8 @@ func accountCreate(c *call) (any, error) {
 			}
 			resp.OAuthData = tok
 		}
-		if onAccountCreated != nil {
-			return onAccountCreated(c.s, c.w, tx, a)
+		if c.s.reg.onAccountCreated != nil {
+			return c.s.reg.onAccountCreated(c.s, c.w, tx, a)
 		}
 		return nil
 	})

@@ -13,11 +13,11 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func init() {
-	handle("signatureRequestBulkSendWithTemplate", func(c *call) (any, error) { return bulkSend(c, false) })
-	handle("signatureRequestBulkCreateEmbeddedWithTemplate", func(c *call) (any, error) { return bulkSend(c, true) })
-	handle("bulkSendJobGet", bulkSendJobGet)
-	handle("bulkSendJobList", bulkSendJobList)
+func registerAPIBulkSend(r *registry) {
+	r.handle("signatureRequestBulkSendWithTemplate", func(c *call) (any, error) { return bulkSend(c, false) })
+	r.handle("signatureRequestBulkCreateEmbeddedWithTemplate", func(c *call) (any, error) { return bulkSend(c, true) })
+	r.handle("bulkSendJobGet", bulkSendJobGet)
+	r.handle("bulkSendJobList", bulkSendJobList)
 }
 
 // bulkSend validates a bulk send body, binds every entry to the templates

@@ -19,13 +19,13 @@ import (
 // was transmitted, and given back when it failed or was deleted before it
 // was transmitted; test_mode faxes cost nothing.
 
-func init() {
-	handle("faxSend", faxSend)
-	handle("faxGet", faxGet)
-	handle("faxList", faxList)
-	handle("faxDelete", faxDelete)
-	handle("faxFiles", faxFiles)
-	registerJob(jobFaxTransmit, runFaxTransmit)
+func registerAPIFax(r *registry) {
+	r.handle("faxSend", faxSend)
+	r.handle("faxGet", faxGet)
+	r.handle("faxList", faxList)
+	r.handle("faxDelete", faxDelete)
+	r.handle("faxFiles", faxFiles)
+	r.registerJob(jobFaxTransmit, runFaxTransmit)
 }
 
 const (

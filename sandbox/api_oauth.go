@@ -12,11 +12,11 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func init() {
-	handle("oauthTokenGenerate", oauthTokenGenerate)
-	handle("oauthTokenRefresh", oauthTokenRefresh)
-	control(http.MethodPost, "/oauth/authorize", controlOAuthAuthorize)
-	controlNoBody(http.MethodPost, "/oauth/tokens/{access_token}/revoke", controlOAuthRevoke)
+func registerAPIOAuth(r *registry) {
+	r.handle("oauthTokenGenerate", oauthTokenGenerate)
+	r.handle("oauthTokenRefresh", oauthTokenRefresh)
+	r.control(http.MethodPost, "/oauth/authorize", controlOAuthAuthorize)
+	r.controlNoBody(http.MethodPost, "/oauth/tokens/{access_token}/revoke", controlOAuthRevoke)
 }
 
 // oauthCodeTTL is how long an authorization code can be exchanged.

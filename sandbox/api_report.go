@@ -18,10 +18,10 @@ import (
 // the world's data (report_csv.go) and e-mails the requester one link per
 // type, as the real service does. The links are served by the sandbox.
 
-func init() {
-	handle("reportCreate", reportCreate)
-	registerJob(jobReportReady, runReportReady)
-	controlPublic(http.MethodGet, "/w/{world}/reports/{report_id}/{report_type}.csv", reportCSVPage)
+func registerAPIReport(r *registry) {
+	r.handle("reportCreate", reportCreate)
+	r.registerJob(jobReportReady, runReportReady)
+	r.controlPublic(http.MethodGet, "/w/{world}/reports/{report_id}/{report_type}.csv", reportCSVPage)
 }
 
 const (

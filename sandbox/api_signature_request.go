@@ -7,13 +7,13 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func init() {
-	handle("signatureRequestGet", signatureRequestGet)
-	handle("signatureRequestRemind", signatureRequestRemind)
-	handle("signatureRequestUpdate", signatureRequestUpdate)
-	handle("signatureRequestCancel", signatureRequestCancel)
-	handle("signatureRequestRemove", signatureRequestRemove)
-	handle("signatureRequestReleaseHold", signatureRequestReleaseHold)
+func registerAPISignatureRequest(r *registry) {
+	r.handle("signatureRequestGet", signatureRequestGet)
+	r.handle("signatureRequestRemind", signatureRequestRemind)
+	r.handle("signatureRequestUpdate", signatureRequestUpdate)
+	r.handle("signatureRequestCancel", signatureRequestCancel)
+	r.handle("signatureRequestRemove", signatureRequestRemove)
+	r.handle("signatureRequestReleaseHold", signatureRequestReleaseHold)
 }
 
 // signatureRequestGet answers a request the caller can see.

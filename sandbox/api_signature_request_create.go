@@ -16,7 +16,7 @@ type sigreqOp struct {
 	edit     bool // edit*: PUT .../{signature_request_id}
 }
 
-func init() {
+func registerAPISignatureRequestCreate(r *registry) {
 	ops := map[string]sigreqOp{
 		"signatureRequestSend":                       {},
 		"signatureRequestCreateEmbedded":             {embedded: true},
@@ -29,7 +29,7 @@ func init() {
 	}
 	for id, op := range ops {
 		op := op
-		handle(id, func(c *call) (any, error) { return sigreqCreate(c, op) })
+		r.handle(id, func(c *call) (any, error) { return sigreqCreate(c, op) })
 	}
 }
 

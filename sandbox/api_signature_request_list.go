@@ -4,8 +4,8 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func init() {
-	handle("signatureRequestList", signatureRequestList)
+func registerAPISignatureRequestList(r *registry) {
+	r.handle("signatureRequestList", signatureRequestList)
 }
 
 // signatureRequestList lists the requests the caller (or a team member, or

@@ -17,15 +17,6 @@ import (
 // account of new_owner_email_address, inside the transfer job.
 type teamTransferHook func(s *Sandbox, w *world.World, tx *state.Txn, fromAccountID, toAccountID string) error
 
-// teamTransferHooks run, in registration order, after the API apps moved.
-var teamTransferHooks []teamTransferHook
-
-// onTeamOwnershipTransfer registers a hook from an init function: the
-// owners of signature requests and templates move theirs through it, so
-// that all of a removed member's objects move in one job, as the official
-// TeamRemoveMemberRequest describes new_owner_email_address.
-func onTeamOwnershipTransfer(h teamTransferHook) { teamTransferHooks = append(teamTransferHooks, h) }
-
 type teamAddMemberQuery struct {
 	TeamID string `json:"team_id"`
 }
@@ -308,7 +299,7 @@ func runTeamTransfer(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) 
 			return err
 		}
 	}
-	for _, h := range teamTransferHooks {
+	for _, h := range s.reg.teamTransferHooks {
 		if err := h(s, w, tx, args.From, args.To); err != nil {
 			return err
 		}

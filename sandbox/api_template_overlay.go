@@ -9,8 +9,8 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
 
-func init() {
-	handle("templateUpdateFiles", templateUpdateFiles)
+func registerAPITemplateOverlay(r *registry) {
+	r.handle("templateUpdateFiles", templateUpdateFiles)
 }
 
 // tplOverlayInput is TemplateUpdateFilesRequest.

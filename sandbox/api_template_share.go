@@ -11,9 +11,9 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func init() {
-	handle("templateAddUser", templateAddUser)
-	handle("templateRemoveUser", templateRemoveUser)
+func registerAPITemplateShare(r *registry) {
+	r.handle("templateAddUser", templateAddUser)
+	r.handle("templateRemoveUser", templateRemoveUser)
 }
 
 // tplUserInput is TemplateAddUserRequest / TemplateRemoveUserRequest.

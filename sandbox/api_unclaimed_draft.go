@@ -13,13 +13,13 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func init() {
-	handle("unclaimedDraftCreate", func(c *call) (any, error) { return unclaimedDraftCreate(c, draftPlain) })
-	handle("unclaimedDraftCreateEmbedded", func(c *call) (any, error) { return unclaimedDraftCreate(c, draftEmbedded) })
-	handle("unclaimedDraftCreateEmbeddedWithTemplate", func(c *call) (any, error) {
+func registerAPIUnclaimedDraft(r *registry) {
+	r.handle("unclaimedDraftCreate", func(c *call) (any, error) { return unclaimedDraftCreate(c, draftPlain) })
+	r.handle("unclaimedDraftCreateEmbedded", func(c *call) (any, error) { return unclaimedDraftCreate(c, draftEmbedded) })
+	r.handle("unclaimedDraftCreateEmbeddedWithTemplate", func(c *call) (any, error) {
 		return unclaimedDraftCreate(c, draftEmbeddedTemplate)
 	})
-	handle("unclaimedDraftEditAndResend", unclaimedDraftEditAndResend)
+	r.handle("unclaimedDraftEditAndResend", unclaimedDraftEditAndResend)
 }
 
 // unclaimedDraftCreate validates a create body, collects its documents

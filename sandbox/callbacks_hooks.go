@@ -9,17 +9,17 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func init() {
-	onWorldStart(startCallbacks)
-	worldReplacedHooks = append(worldReplacedHooks, func(s *Sandbox, w *world.World) { dispatcherOf(s, w).replaced() })
-	onAccountCallbackSet = func(s *Sandbox, _ *world.World, tx *state.Txn, a *state.Account) error {
+func registerCallbacksHooks(r *registry) {
+	r.onWorldStart(startCallbacks)
+	r.worldReplacedHooks = append(r.worldReplacedHooks, func(s *Sandbox, w *world.World) { dispatcherOf(s, w).replaced() })
+	r.onAccountCallbackSet = func(s *Sandbox, _ *world.World, tx *state.Txn, a *state.Account) error {
 		return s.callbackTestAccount(tx, a)
 	}
-	onAccountCreated = accountCreatedHook
-	onAppCallbackSet = func(s *Sandbox, _ *world.World, tx *state.Txn, app *state.APIApp) error {
+	r.onAccountCreated = accountCreatedHook
+	r.onAppCallbackSet = func(s *Sandbox, _ *world.World, tx *state.Txn, app *state.APIApp) error {
 		return s.callbackTestApp(tx, app)
 	}
-	objectViews[objAccount] = func(_ *Sandbox, tx *state.Txn, id, _ string) (any, error) {
+	r.objectViews[objAccount] = func(_ *Sandbox, tx *state.Txn, id, _ string) (any, error) {
 		a, err := state.Get[state.Account](tx, state.TableAccounts, id)
 		if err != nil {
 			return nil, err

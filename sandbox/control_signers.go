@@ -14,12 +14,12 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func init() {
-	controlNoBody(http.MethodPost, "/signatures/{signature_id}/view", controlSignerView)
-	control(http.MethodPost, "/signatures/{signature_id}/sign", controlSignerSign)
-	control(http.MethodPost, "/signatures/{signature_id}/decline", controlSignerDecline)
-	control(http.MethodPost, "/signatures/{signature_id}/reassign", controlSignerReassign)
-	controlNoBody(http.MethodPost, "/signatures/{signature_id}/bounce", controlSignerBounce)
+func registerControlSigners(r *registry) {
+	r.controlNoBody(http.MethodPost, "/signatures/{signature_id}/view", controlSignerView)
+	r.control(http.MethodPost, "/signatures/{signature_id}/sign", controlSignerSign)
+	r.control(http.MethodPost, "/signatures/{signature_id}/decline", controlSignerDecline)
+	r.control(http.MethodPost, "/signatures/{signature_id}/reassign", controlSignerReassign)
+	r.controlNoBody(http.MethodPost, "/signatures/{signature_id}/bounce", controlSignerBounce)
 }
 
 // signerRun loads the request of a signature inside tx, runs a transition

@@ -17,10 +17,10 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func init() {
-	handle("embeddedEditUrl", embeddedEditURL)
-	controlPublic(http.MethodGet, "/w/{world}/editor/template/{token}", editorPage)
-	controlPublic(http.MethodPost, "/w/{world}/editor/template/{token}", editorSave)
+func registerEmbeddedEdit(r *registry) {
+	r.handle("embeddedEditUrl", embeddedEditURL)
+	r.controlPublic(http.MethodGet, "/w/{world}/editor/template/{token}", editorPage)
+	r.controlPublic(http.MethodPost, "/w/{world}/editor/template/{token}", editorSave)
 }
 
 // tplEditURLInput is EmbeddedEditUrlRequest.

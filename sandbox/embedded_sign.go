@@ -17,11 +17,11 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func init() {
-	handle("embeddedSignUrl", embeddedSignURL)
-	controlPublic(http.MethodGet, "/w/{world_id}/sign/{token}", signPage)
-	controlPublic(http.MethodPost, "/w/{world_id}/sign/{token}", signPageAction)
-	controlPublic(http.MethodGet, "/w/{world_id}/requests/{signature_request_id}", requestPage)
+func registerEmbeddedSign(r *registry) {
+	r.handle("embeddedSignUrl", embeddedSignURL)
+	r.controlPublic(http.MethodGet, "/w/{world_id}/sign/{token}", signPage)
+	r.controlPublic(http.MethodPost, "/w/{world_id}/sign/{token}", signPageAction)
+	r.controlPublic(http.MethodGet, "/w/{world_id}/requests/{signature_request_id}", requestPage)
 }
 
 // embeddedSignURLResponse is EmbeddedSignUrlResponse.

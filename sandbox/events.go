@@ -83,10 +83,6 @@ func (ev eventSpec) primary() string {
 	return ""
 }
 
-// objectViews render an event's object as GET would show it to viewer (an
-// account id). Signature requests, templates and accounts register theirs.
-var objectViews = map[string]func(s *Sandbox, tx *state.Txn, id, viewer string) (any, error){}
-
 // emit records an event inside tx, with its object rendered as of now, and
 // queues one delivery per callback target (see routeEvent). Deliveries are
 // attempted only after tx commits; an aborted change emits nothing.
@@ -119,7 +115,7 @@ func (s *Sandbox) recordEvent(tx *state.Txn, ev eventSpec) (*state.Event, *objec
 	}
 	views := &objectCache{s: s, tx: tx, ev: ev, byViewer: map[string]json.RawMessage{}}
 	if ev.ObjectType != "" {
-		if objectViews[ev.ObjectType] == nil {
+		if s.reg.objectViews[ev.ObjectType] == nil {
 			return nil, nil, fmt.Errorf("emit: no view for %s", ev.ObjectType)
 		}
 		raw, err := views.render(ev.primary())
@@ -153,7 +149,7 @@ func (o *objectCache) render(viewer string) (json.RawMessage, error) {
 	if raw, ok := o.byViewer[viewer]; ok {
 		return raw, nil
 	}
-	obj, err := objectViews[o.ev.ObjectType](o.s, o.tx, o.ev.ObjectID, viewer)
+	obj, err := o.s.reg.objectViews[o.ev.ObjectType](o.s, o.tx, o.ev.ObjectID, viewer)
 	if err != nil {
 		if viewer != o.ev.primary() {
 			return o.render(o.ev.primary())

@@ -33,8 +33,8 @@ func sendEmail(tx *state.Txn, e state.Email) (*state.Email, error) {
 	return &e, nil
 }
 
-func init() {
-	control(http.MethodGet, "/emails", controlListEmails)
+func registerOutbox(r *registry) {
+	r.control(http.MethodGet, "/emails", controlListEmails)
 }
 
 // controlListEmails lists the outbox in order; filters: to, kind,

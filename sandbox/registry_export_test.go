@@ -24,7 +24,7 @@ type RegisteredRouteForTest struct {
 // router tries them (the order of registration, which decides precedence).
 func RegisteredRoutesForTest(s *Sandbox) []RegisteredRouteForTest {
 	flags := map[string]controlRoute{}
-	for _, cr := range controlRoutes {
+	for _, cr := range s.reg.controlRoutes {
 		flags[cr.method+" "+ControlPrefix+cr.path] = cr
 	}
 	var out []RegisteredRouteForTest
@@ -33,7 +33,7 @@ func RegisteredRoutesForTest(s *Sandbox) []RegisteredRouteForTest {
 		methods, _ := r.GetMethods()
 		rt := RegisteredRouteForTest{Methods: methods, Path: path, Operation: s.routeOps[r]}
 		if rt.Operation != "" {
-			rt.Unhandled = handlers[rt.Operation] == nil
+			rt.Unhandled = s.reg.handlers[rt.Operation] == nil
 		}
 		if rt.Operation == "" && len(methods) == 1 {
 			cr := flags[methods[0]+" "+path]
@@ -45,15 +45,10 @@ func RegisteredRoutesForTest(s *Sandbox) []RegisteredRouteForTest {
 	return out
 }
 
-// JobKindsForTest lists the job kinds s runs, sorted. Kinds that test files
-// add for themselves (prefix "foundationtest.") are left out: the list is
-// what the product registers.
+// JobKindsForTest lists the job kinds s runs, sorted.
 func JobKindsForTest(s *Sandbox) []string {
 	var out []string
-	for kind := range jobKinds {
-		if strings.HasPrefix(kind, "foundationtest.") {
-			continue
-		}
+	for kind := range s.reg.jobKinds {
 		out = append(out, kind)
 	}
 	sort.Strings(out)
@@ -72,13 +67,11 @@ func HooksForTest(s *Sandbox) []string {
 		return strings.Join(ks, ",")
 	}
 	views, owners := map[string]bool{}, map[string]bool{}
-	for k := range objectViews {
+	for k := range s.reg.objectViews {
 		views[k] = true
 	}
-	for k := range fileOwners {
-		if k != kindTestOwner {
-			owners[k] = true
-		}
+	for k := range s.reg.fileOwners {
+		owners[k] = true
 	}
 	set := func(ok bool) string {
 		if ok {
@@ -87,21 +80,21 @@ func HooksForTest(s *Sandbox) []string {
 		return "unset"
 	}
 	return []string{
-		"worldStarters " + itoa(len(worldStarters)),
-		"worldReplacedHooks " + itoa(len(worldReplacedHooks)),
-		"callHooks " + itoa(len(callHooks)),
-		"afterCallHooks " + itoa(len(afterCallHooks)),
-		"controlStartHooks " + itoa(len(controlStartHooks)),
-		"afterControlHooks " + itoa(len(afterControlHooks)),
-		"teamTransferHooks " + itoa(len(teamTransferHooks)),
+		"worldStarters " + itoa(len(s.reg.worldStarters)),
+		"worldReplacedHooks " + itoa(len(s.reg.worldReplacedHooks)),
+		"callHooks " + itoa(len(s.reg.callHooks)),
+		"afterCallHooks " + itoa(len(s.reg.afterCallHooks)),
+		"controlStartHooks " + itoa(len(s.reg.controlStartHooks)),
+		"afterControlHooks " + itoa(len(s.reg.afterControlHooks)),
+		"teamTransferHooks " + itoa(len(s.reg.teamTransferHooks)),
 		"objectViews " + keys(views),
 		"fileOwners " + keys(owners),
-		"templateResolver " + set(templateResolver != nil),
-		"templateFailureHook " + set(templateFailureHook != nil),
-		"sigreqProcessFault " + set(sigreqProcessFault != nil),
-		"callbackFault " + set(callbackFault != nil),
-		"onAccountCallbackSet " + set(onAccountCallbackSet != nil),
-		"onAccountCreated " + set(onAccountCreated != nil),
-		"onAppCallbackSet " + set(onAppCallbackSet != nil),
+		"templateResolver " + set(s.reg.templateResolver != nil),
+		"templateFailureHook " + set(s.reg.templateFailureHook != nil),
+		"sigreqProcessFault " + set(s.reg.sigreqProcessFault != nil),
+		"callbackFault " + set(s.reg.callbackFault != nil),
+		"onAccountCallbackSet " + set(s.reg.onAccountCallbackSet != nil),
+		"onAccountCreated " + set(s.reg.onAccountCreated != nil),
+		"onAppCallbackSet " + set(s.reg.onAppCallbackSet != nil),
 	}
 }

@@ -53,7 +53,7 @@ func (s *Sandbox) newRouter() *mux.Router {
 		return strings.Contains(routes[i].path, "?") && !strings.Contains(routes[j].path, "?")
 	})
 	for _, rt := range routes {
-		h := handlers[rt.operationID]
+		h := s.reg.handlers[rt.operationID]
 		if h == nil {
 			h = errNotImplemented
 		}

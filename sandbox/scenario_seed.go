@@ -346,8 +346,8 @@ func (pl *seedPlan) seedAccount(tx *state.Txn, sa *scenario.SeedAccount, at []an
 			return nil, err
 		}
 	}
-	if callbackChanged && onAccountCallbackSet != nil {
-		if err := onAccountCallbackSet(pl.s, pl.w, tx, a); err != nil {
+	if callbackChanged && pl.s.reg.onAccountCallbackSet != nil {
+		if err := pl.s.reg.onAccountCallbackSet(pl.s, pl.w, tx, a); err != nil {
 			return nil, err
 		}
 	}
@@ -427,8 +427,8 @@ func (pl *seedPlan) seedApp(tx *state.Txn, app scenario.SeedAPIApp, at []any) (*
 	if err := state.Put(tx, state.TableAPIApps, row); err != nil {
 		return nil, err
 	}
-	if row.CallbackURL != "" && onAppCallbackSet != nil {
-		if err := onAppCallbackSet(pl.s, pl.w, tx, row); err != nil {
+	if row.CallbackURL != "" && pl.s.reg.onAppCallbackSet != nil {
+		if err := pl.s.reg.onAppCallbackSet(pl.s, pl.w, tx, row); err != nil {
 			return nil, err
 		}
 	}
@@ -456,7 +456,7 @@ func (pl *seedPlan) runJobsNow(tx *state.Txn, subject string, kinds ...string) e
 		if err := tx.Delete(state.TableJobs, next); err != nil {
 			return err
 		}
-		fn := jobKinds[next.Kind]
+		fn := pl.s.reg.jobKinds[next.Kind]
 		if fn == nil {
 			return fmt.Errorf("no job function for %s", next.Kind)
 		}

@@ -22,8 +22,8 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func init() {
-	control(http.MethodPost, "/signatures/{signature_id}/eid_incomplete", controlSignerEIDIncomplete)
+func registerSigreqEID(r *registry) {
+	r.control(http.MethodPost, "/signatures/{signature_id}/eid_incomplete", controlSignerEIDIncomplete)
 }
 
 const (

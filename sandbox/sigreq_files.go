@@ -12,8 +12,8 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func init() {
-	fileOwners[kindSignatureRequest] = fileOwner{visible: sigreqFilesVisible, compose: sigreqCompose}
+func registerSigreqFiles(r *registry) {
+	r.fileOwners[kindSignatureRequest] = fileOwner{visible: sigreqFilesVisible, compose: sigreqCompose}
 }
 
 // sigreqFilesVisible: 404 for requests the caller cannot see, 410 once

@@ -111,14 +111,14 @@ func TestProcessingFaults(t *testing.T) {
 	bad := sigreqTestCreate(t, s, func(spec *sigreqSpec) {
 		spec.Documents = []state.Document{{Name: "broken.pdf", Error: "the file is not a PDF"}}
 	})
-	prevFault := sigreqProcessFault
-	sigreqProcessFault = func(_ *Sandbox, _ *world.World, _ *state.Txn, req *state.SignatureRequest) *processFailure {
+	prevFault := s.reg.sigreqProcessFault
+	s.reg.sigreqProcessFault = func(_ *Sandbox, _ *world.World, _ *state.Txn, req *state.SignatureRequest) *processFailure {
 		if req.Title == "Faulty" {
 			return &processFailure{StatusCode: state.SigErrorFile, Message: "injected conversion failure"}
 		}
 		return nil
 	}
-	t.Cleanup(func() { sigreqProcessFault = prevFault })
+	t.Cleanup(func() { s.reg.sigreqProcessFault = prevFault })
 	faulty := sigreqTestCreate(t, s, func(spec *sigreqSpec) { spec.Title = "Faulty" })
 	fine := sigreqTestCreate(t, s, nil)
 	_, err := s.defWorld.Advance(2 * time.Second)

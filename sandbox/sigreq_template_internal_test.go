@@ -85,10 +85,8 @@ func TestCheckTemplateBodySignersOptional(t *testing.T) {
 // TestBulkSendResolvesTemplatesOnce: a bulk send job resolves its
 // templates once, however many entries it binds.
 func TestBulkSendResolvesTemplatesOnce(t *testing.T) {
-	prev := templateResolver
-	t.Cleanup(func() { templateResolver = prev })
 	calls := 0
-	templateResolver = func(_ *call, _ *state.Txn, ids []string) (*templateUse, error) {
+	resolver := func(_ *call, _ *state.Txn, ids []string) (*templateUse, error) {
 		calls++
 		use := tbUse()
 		use.SignerRoles = use.SignerRoles[:1]
@@ -106,6 +104,7 @@ func TestBulkSendResolvesTemplatesOnce(t *testing.T) {
 	body, err := json.Marshal(map[string]any{"template_ids": []string{"tpl"}, "signer_list": list, "test_mode": true})
 	require.NoError(t, err)
 	s := sigreqTestSandbox(t)
+	s.reg.templateResolver = resolver
 	req := httptest.NewRequest(http.MethodPost, "/v3/signature_request/bulk_send_with_template", bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.SetBasicAuth(s.DefaultAPIKey(), "")

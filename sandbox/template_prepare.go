@@ -17,16 +17,9 @@ import (
 // jobTemplatePrepare finishes the preparation of one template (subject).
 const jobTemplatePrepare = "template.prepare"
 
-// templateFailureHook lets scenarios turn a template's preparation into a
-// failure (template_error) deterministically. It runs inside the job's
-// transaction after the sandbox's own checks passed; when it answers fail,
-// msg becomes the event_message (a default is used when msg is empty). The
-// scenario engine assigns it; nil means no injected failures.
-var templateFailureHook func(w *world.World, t *state.Template) (fail bool, msg string)
-
-func init() {
-	registerJob(jobTemplatePrepare, runTemplatePrepare)
-	fileOwners[kindTemplate] = fileOwner{visible: templateFilesVisible, compose: templateComposition}
+func registerTemplatePrepare(r *registry) {
+	r.registerJob(jobTemplatePrepare, runTemplatePrepare)
+	r.fileOwners[kindTemplate] = fileOwner{visible: templateFilesVisible, compose: templateComposition}
 }
 
 // startTemplatePreparation queues the preparation job and the file
@@ -51,8 +44,8 @@ func runTemplatePrepare(s *Sandbox, w *world.World, tx *state.Txn, job *state.Jo
 		return nil // deleted or already settled meanwhile
 	}
 	msg := templatePreparationProblem(t)
-	if msg == "" && templateFailureHook != nil {
-		if fail, m := templateFailureHook(w, t); fail {
+	if msg == "" && s.reg.templateFailureHook != nil {
+		if fail, m := s.reg.templateFailureHook(w, t); fail {
 			msg = m
 			if msg == "" {
 				msg = "The template could not be created."

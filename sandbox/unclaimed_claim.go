@@ -27,8 +27,8 @@ import (
 // is processed.
 const jobDraftSelfSign = "unclaimed_draft.self_sign"
 
-func init() {
-	registerJob(jobDraftSelfSign, func(s *Sandbox, _ *world.World, tx *state.Txn, job *state.Job) error {
+func registerUnclaimedClaim(r *registry) {
+	r.registerJob(jobDraftSelfSign, func(s *Sandbox, _ *world.World, tx *state.Txn, job *state.Job) error {
 		req := jobRequest(tx, job)
 		if req == nil || req.Phase != state.PhaseSent || len(req.Signatures) == 0 {
 			return nil

@@ -112,8 +112,8 @@ type signatureRequestListResponse struct {
 	ListInfo          listInfoResponse           `json:"list_info"`
 }
 
-func init() {
-	objectViews[objSignatureRequest] = func(s *Sandbox, tx *state.Txn, id, viewer string) (any, error) {
+func registerViewsSignatureRequest(r *registry) {
+	r.objectViews[objSignatureRequest] = func(s *Sandbox, tx *state.Txn, id, viewer string) (any, error) {
 		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, id)
 		if err != nil {
 			return nil, fmt.Errorf("signature request %s: %w", id, err)

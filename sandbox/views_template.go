@@ -13,8 +13,8 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func init() {
-	objectViews[objTemplate] = func(s *Sandbox, tx *state.Txn, id, viewer string) (any, error) {
+func registerViewsTemplate(r *registry) {
+	r.objectViews[objTemplate] = func(s *Sandbox, tx *state.Txn, id, viewer string) (any, error) {
 		t, err := state.GetTemplate(tx, id)
 		if err != nil {
 			return nil, err
