@@ -37,13 +37,16 @@ func (s *Sandbox) registerControl(r *mux.Router) {
 // the credentials when the request has any (so parallel suites with their own
 // keys never meet), else the default world.
 func (s *Sandbox) controlHandler(cr controlRoute) http.Handler {
+	operation := cr.method + " " + ControlPrefix + cr.path
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := s.callStart()
 		c := &call{s: s, r: r, strict: !isPage(cr.path)}
 		v, err := s.runControl(c, cr)
 		for _, after := range s.reg.afterControlHooks {
 			after(c, v, err)
 		}
-		s.writeResult(w, c, v, err)
+		status := s.writeResult(w, c, v, err)
+		s.observeCall(c, operation, true, start, status)
 	})
 }
 

@@ -15,12 +15,14 @@ type callHook func(c *call) (v any, err error, handled bool)
 // handler, and the one response adapter.
 func (s *Sandbox) apiHandler(rt *route, h handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := s.callStart()
 		c := &call{s: s, r: r, rt: rt}
 		v, err := s.runCall(c, h)
 		for _, after := range s.reg.afterCallHooks {
 			after(c, v, err)
 		}
-		s.writeResult(w, c, v, err)
+		status := s.writeResult(w, c, v, err)
+		s.observeCall(c, rt.operationID, false, start, status)
 	})
 }
 

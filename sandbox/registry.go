@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"github.com/jonboulle/clockwork"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -36,6 +38,11 @@ type registry struct {
 	controlStartHooks []func(c *call)
 	// afterControlHooks see every control call's result (recording).
 	afterControlHooks []func(c *call, v any, err error)
+	// callObservers see the record of every API and control call once
+	// its answer is written (see observeCalls); callClock times the calls
+	// (the wall clock unless a test gives another).
+	callObservers []func(callRecord)
+	callClock     clockwork.Clock
 
 	// objectViews render an event's object as GET would show it to viewer
 	// (an account id). Signature requests, templates and accounts register
