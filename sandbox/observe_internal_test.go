@@ -9,6 +9,9 @@ import (
 	"github.com/jonboulle/clockwork"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
 // tickClock is a clock that moves a millisecond each time it is read, so
@@ -71,4 +74,27 @@ func TestNoCallObserverNoClock(t *testing.T) {
 	s := optSandbox(t)
 	assert.Empty(t, s.reg.callObservers)
 	assert.True(t, s.callStart().IsZero())
+}
+
+// TestCommitObserverThroughWorldStart: a journal wired at world start sees
+// the rows an API call commits, in the world the call reached.
+func TestCommitObserverThroughWorldStart(t *testing.T) {
+	var mu sync.Mutex
+	var tables []string
+	s := optSandbox(t, withRegistry(func(r *registry) {
+		r.onWorldStart(func(_ *Sandbox, w *world.World) {
+			w.Store.SetCommitObserver(func(c state.Commit) {
+				mu.Lock()
+				defer mu.Unlock()
+				for _, ch := range c.Changes {
+					tables = append(tables, w.ID+"/"+ch.Table)
+				}
+			})
+		})
+	}))
+	rec := optDo(t, s, s.DefaultAPIKey(), http.MethodPut, "/v3/account", `{"locale":"fr-FR"}`)
+	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Contains(t, tables, "default/"+state.TableAccounts)
 }

@@ -27,6 +27,10 @@ type Store struct {
 	// notify is told, after a commit, which topics the write touched (see
 	// Txn.Notify); the world uses it to wake its scheduler and dispatcher.
 	notify func(topic string)
+	// observer sees every commit (see SetCommitObserver); seq numbers the
+	// commits it saw, guarded by the writer lock and by swap.
+	observer atomic.Pointer[CommitObserver]
+	seq      uint64
 }
 
 // Topics a write can notify after commit.
@@ -58,8 +62,15 @@ func (s *Store) Update(fn func(tx *Txn) error) error {
 	defer s.swap.RUnlock()
 	tx := &Txn{Txn: s.db.Load().Txn(true), now: s.now(), notify: s.notify}
 	defer tx.Abort()
+	obs := s.observer.Load()
+	if obs != nil {
+		tx.TrackChanges()
+	}
 	if err := fn(tx); err != nil {
 		return err
+	}
+	if obs != nil {
+		s.observe(obs, tx)
 	}
 	tx.Commit()
 	for _, after := range tx.after {
@@ -68,10 +79,12 @@ func (s *Store) Update(fn func(tx *Txn) error) error {
 	return nil
 }
 
-// Replace installs a new database (reset, import).
+// Replace installs a new database (reset, import); the commit observer
+// sees it as a snapshot.
 func (s *Store) Replace(db *memdb.MemDB) {
 	s.swap.Lock()
 	s.db.Store(db)
+	s.observeSnapshot(db)
 	s.swap.Unlock()
 }
 
