@@ -3,6 +3,7 @@ package sandbox
 import (
 	"github.com/jonboulle/clockwork"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -48,6 +49,9 @@ type registry struct {
 	// (an account id). Signature requests, templates and accounts register
 	// theirs.
 	objectViews map[string]func(s *Sandbox, tx *state.Txn, id, viewer string) (any, error)
+	// catalog shows every kind of object of a world, for readers that must
+	// not import the areas that own them (a console).
+	catalog *catalog.Catalog
 	// fileOwners maps an object kind to its owner hooks (signature requests
 	// and templates).
 	fileOwners map[string]fileOwner
@@ -105,6 +109,7 @@ func newRegistry() *registry {
 		jobKinds:    map[string]jobFunc{},
 		objectViews: map[string]func(s *Sandbox, tx *state.Txn, id, viewer string) (any, error){},
 		fileOwners:  map[string]fileOwner{},
+		catalog:     catalog.New(),
 	}
 	registerAll(r)
 	return r
@@ -172,6 +177,14 @@ func registerAll(r *registry) {
 	registerUnclaimedPage(r)
 	registerViewsSignatureRequest(r)
 	registerViewsTemplate(r)
+
+	// The read side of the other kinds (catalog).
+	registerViewsAccount(r)
+	registerViewsAPIApp(r)
+	registerViewsBulk(r)
+	registerViewsFax(r)
+	registerViewsTeam(r)
+	registerViewsUnclaimed(r)
 }
 
 // handle attaches the handler of an official operation.

@@ -89,6 +89,7 @@ func HooksForTest(s *Sandbox) []string {
 		"teamTransferHooks " + itoa(len(s.reg.teamTransferHooks)),
 		"objectViews " + keys(views),
 		"fileOwners " + keys(owners),
+		"catalog " + strings.Join(s.reg.catalog.Kinds(), ","),
 		"templateResolver " + set(s.reg.templateResolver != nil),
 		"templateFailureHook " + set(s.reg.templateFailureHook != nil),
 		"sigreqProcessFault " + set(s.reg.sigreqProcessFault != nil),

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -120,6 +121,15 @@ func registerViewsSignatureRequest(r *registry) {
 		}
 		return viewSignatureRequest(req, viewer), nil
 	}
+	r.catalog.Add(catalog.Of(objSignatureRequest, state.TableSignatureRequests,
+		func(req *state.SignatureRequest) string { return req.ID },
+		func(_ *state.Txn, req *state.SignatureRequest) (any, error) {
+			return viewSignatureRequest(req, req.RequesterAccountID), nil
+		},
+		func(tx *state.Txn, req *state.SignatureRequest, accountID string) bool {
+			acct, err := state.Get[state.Account](tx, state.TableAccounts, accountID)
+			return err == nil && sigreqVisible(tx, req, acct)
+		}))
 }
 
 // viewSignatureRequest renders a request as GET /signature_request shows it

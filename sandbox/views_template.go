@@ -8,8 +8,10 @@ package sandbox
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -21,6 +23,12 @@ func registerViewsTemplate(r *registry) {
 		}
 		return viewTemplate(tx, t, viewer), nil
 	}
+	r.catalog.Add(catalog.Of(objTemplate, state.TableTemplates,
+		func(t *state.Template) string { return t.ID },
+		func(tx *state.Txn, t *state.Template) (any, error) { return viewTemplate(tx, t, t.OwnerID), nil },
+		func(_ *state.Txn, t *state.Template, accountID string) bool {
+			return slices.Contains(t.Accounts(), accountID)
+		}))
 }
 
 // templateResponse is TemplateResponse.
