@@ -90,7 +90,7 @@ func (r *faxSendRequest) validate(c *call) error {
 	case r.Recipient == "":
 		return apierr.Missing("recipient")
 	case strings.Contains(r.Recipient, "@"):
-		if err := checkEmail("recipient", r.Recipient); err != nil {
+		if err := CheckEmail("recipient", r.Recipient); err != nil {
 			return err
 		}
 	case faxNumberDigits(r.Recipient) == "":

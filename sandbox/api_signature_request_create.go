@@ -172,7 +172,7 @@ func (c *call) sigreqSpecOf(b *sigreqBody, op sigreqOp) (*sigreqSpec, *apierr.Er
 	if spec.Title == "" {
 		spec.Title = strings.TrimSpace(spec.Subject)
 	}
-	if e := checkMetadata(b.Metadata); e != nil {
+	if e := CheckMetadata(b.Metadata); e != nil {
 		return nil, e
 	}
 	spec.Metadata = b.Metadata

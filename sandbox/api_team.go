@@ -317,7 +317,7 @@ func teamInvites(c *call) (any, error) {
 	email := q.EmailAddress
 	if email == "" {
 		email = c.account.Email
-	} else if err := checkEmail("email_address", email); err != nil {
+	} else if err := CheckEmail("email_address", email); err != nil {
 		return nil, err
 	}
 	tx := c.read()

@@ -35,7 +35,7 @@ func (r memberRef) check() error {
 		return apierr.Badf("account_id", "Missing required parameter: account_id or email_address.")
 	}
 	if r.AccountID == "" {
-		return checkEmail("email_address", r.EmailAddress)
+		return CheckEmail("email_address", r.EmailAddress)
 	}
 	return nil
 }
@@ -201,7 +201,7 @@ func teamRemoveMember(c *call) (any, error) {
 		return nil, err
 	}
 	if req.NewOwnerEmailAddress != "" {
-		if err := checkEmail("new_owner_email_address", req.NewOwnerEmailAddress); err != nil {
+		if err := CheckEmail("new_owner_email_address", req.NewOwnerEmailAddress); err != nil {
 			return nil, err
 		}
 	}

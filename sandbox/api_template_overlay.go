@@ -37,12 +37,12 @@ func templateUpdateFiles(c *call) (any, error) {
 		return nil, err
 	}
 	if in.Subject != nil {
-		if err := checkMaxLen("subject", *in.Subject, 100); err != nil {
+		if err := CheckMaxLen("subject", *in.Subject, 100); err != nil {
 			return nil, err
 		}
 	}
 	if in.Message != nil {
-		if err := checkMaxLen("message", *in.Message, 5000); err != nil {
+		if err := CheckMaxLen("message", *in.Message, 5000); err != nil {
 			return nil, err
 		}
 	}

@@ -36,7 +36,7 @@ func tplTargetAccount(tx *state.Txn, caller *state.Account, in tplUserInput) (*s
 			return nil, apierr.NotFoundf("Account not found.").WithPath("account_id")
 		}
 	case strings.TrimSpace(in.EmailAddress) != "":
-		if err := checkEmail("email_address", in.EmailAddress); err != nil {
+		if err := CheckEmail("email_address", in.EmailAddress); err != nil {
 			return nil, err
 		}
 		a, err = state.AccountByEmail(tx, in.EmailAddress)

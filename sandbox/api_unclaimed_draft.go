@@ -145,7 +145,7 @@ func unclaimedDraftEditAndResend(c *call) (any, error) {
 	switch {
 	case b.ClientID == "":
 		return nil, apierr.Missing("client_id")
-	case b.RequesterEmailAddress != "" && !validEmail(b.RequesterEmailAddress):
+	case b.RequesterEmailAddress != "" && !ValidEmail(b.RequesterEmailAddress):
 		return nil, apierr.Badf("requester_email_address", "Invalid email address: %s", b.RequesterEmailAddress)
 	}
 	if e := checkRedirectURL("signing_redirect_url", b.SigningRedirectURL); e != nil {

@@ -86,7 +86,7 @@ func (s *Sandbox) signerReassign(tx *state.Txn, sigID, name, email, reason strin
 	if name == "" {
 		return nil, apierr.Missing("name")
 	}
-	if err := checkEmail("email_address", email); err != nil {
+	if err := CheckEmail("email_address", email); err != nil {
 		return nil, err
 	}
 	return s.signerRun(tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {

@@ -186,13 +186,13 @@ func saveTemplateEdits(tx *state.Txn, t *state.Template, url *state.TemplateEdit
 		c.Title = *e.Title
 	}
 	if e.Subject != nil {
-		if err := checkMaxLen("subject", *e.Subject, 200); err != nil {
+		if err := CheckMaxLen("subject", *e.Subject, 200); err != nil {
 			return nil, err
 		}
 		c.Subject = *e.Subject
 	}
 	if e.Message != nil {
-		if err := checkMaxLen("message", *e.Message, 5000); err != nil {
+		if err := CheckMaxLen("message", *e.Message, 5000); err != nil {
 			return nil, err
 		}
 		c.Message = *e.Message

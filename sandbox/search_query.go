@@ -328,7 +328,7 @@ func matchDocumentNames(docs []state.Document, t *searchTerm) bool {
 func matchMetadata(m map[string]any, t *searchTerm) bool {
 	key, val, pair := strings.Cut(t.Value, ":")
 	for k, raw := range m {
-		text := metadataText(raw)
+		text := MetadataText(raw)
 		if pair && strings.EqualFold(k, key) && searchContains(text, val) {
 			return true
 		}

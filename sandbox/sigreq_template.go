@@ -113,7 +113,7 @@ func checkTemplateBody(c *call, b *sigreqBody, signersOptional bool) (*templateB
 			return nil, apierr.Badf(p+"[role]", "Multiple CC recipients cannot share the same CC role (%q).", cc.Role)
 		case strings.TrimSpace(cc.EmailAddress) == "":
 			return nil, apierr.Missing(p + "[email_address]")
-		case !validEmail(strings.TrimSpace(cc.EmailAddress)):
+		case !ValidEmail(strings.TrimSpace(cc.EmailAddress)):
 			return nil, apierr.Badf(p+"[email_address]", "Invalid email address: %s", cc.EmailAddress)
 		}
 		ccRoles[cc.Role] = true

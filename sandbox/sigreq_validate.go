@@ -45,7 +45,7 @@ func checkSignerPerson(path string, s subSigner, grouped bool) *apierr.Error {
 	if strings.TrimSpace(s.EmailAddress) == "" {
 		return apierr.Missing(path + "[email_address]")
 	}
-	if !validEmail(s.EmailAddress) {
+	if !ValidEmail(s.EmailAddress) {
 		return apierr.New(apierr.InvalidRecipient, "Invalid email address: "+s.EmailAddress).WithPath(path + "[email_address]")
 	}
 	if s.PIN != "" {
@@ -180,7 +180,7 @@ func checkCCs(list []string) ([]string, *apierr.Error) {
 		if a == "" {
 			return nil, blank(p)
 		}
-		if !validEmail(a) {
+		if !ValidEmail(a) {
 			return nil, apierr.Badf(p, "Invalid email address: %s", a)
 		}
 		out = append(out, a)
@@ -198,7 +198,7 @@ func checkTexts(b *sigreqBody) *apierr.Error {
 		if t.v == nil {
 			continue
 		}
-		if err := checkMaxLen(t.path, *t.v, t.max); err != nil {
+		if err := CheckMaxLen(t.path, *t.v, t.max); err != nil {
 			e, _ := apierr.As(err)
 			return e
 		}

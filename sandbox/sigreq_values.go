@@ -48,7 +48,7 @@ func validateText(f state.FormField, v string) string {
 	ok := true
 	switch f.ValidationType {
 	case "email_address":
-		ok = validEmail(v)
+		ok = ValidEmail(v)
 	case "custom_regex":
 		re, err := regexp.Compile(f.ValidationCustomRegex)
 		ok = err == nil && re.MatchString(v)

@@ -92,16 +92,16 @@ var (
 // user may still define in the editor.
 func buildTemplateContent(in *tplContentInput, rolesRequired, fieldsRequired bool, hasFields bool) (*tplContent, error) {
 	out := &tplContent{Title: in.Title, Subject: in.Subject, Message: in.Message}
-	if err := checkMaxLen("subject", in.Subject, 200); err != nil {
+	if err := CheckMaxLen("subject", in.Subject, 200); err != nil {
 		return nil, err
 	}
-	if err := checkMaxLen("message", in.Message, 5000); err != nil {
+	if err := CheckMaxLen("message", in.Message, 5000); err != nil {
 		return nil, err
 	}
-	if err := checkMaxLen("title", in.Title, 255); err != nil {
+	if err := CheckMaxLen("title", in.Title, 255); err != nil {
 		return nil, err
 	}
-	md, e := metadataJSON(in.Metadata)
+	md, e := MetadataJSON(in.Metadata)
 	if e != nil {
 		return nil, e
 	}
@@ -119,7 +119,7 @@ func buildTemplateContent(in *tplContentInput, rolesRequired, fieldsRequired boo
 			return nil, apierr.Missing(p + "[name]")
 		}
 		name := strings.TrimSpace(*r.Name)
-		if err := checkMaxLen(p+"[name]", name, 255); err != nil {
+		if err := CheckMaxLen(p+"[name]", name, 255); err != nil {
 			return nil, err
 		}
 		key := strings.ToLower(name)

@@ -283,7 +283,7 @@ func applyRoleCCs(d *state.UnclaimedDraft, spec *sigreqSpec, given []subCC) *api
 			return apierr.Badf(p+"[role]", "Role %q is not a CC role of this draft (%s).", cc.Role, strings.Join(d.CCRoles, ", "))
 		case addr == "":
 			return apierr.Missing(p + "[email_address]")
-		case !validEmail(addr):
+		case !ValidEmail(addr):
 			return apierr.Badf(p+"[email_address]", "Invalid email address: %s", cc.EmailAddress)
 		}
 		spec.CCEmails[idx] = addr

@@ -116,7 +116,7 @@ func planDraft(c *call, kind draftKind) (*draftPlan, error) {
 	if kind != draftEmbeddedTemplate {
 		b.Title = nil
 		if b.Subject != nil {
-			if err := checkMaxLen("subject", *b.Subject, maxDraftSubject); err != nil {
+			if err := CheckMaxLen("subject", *b.Subject, maxDraftSubject); err != nil {
 				return nil, err
 			}
 		}
@@ -214,7 +214,7 @@ func (p *draftPlan) checkHead() *apierr.Error {
 	if x.RequesterEmailAddress == "" {
 		return apierr.Missing("requester_email_address")
 	}
-	if !validEmail(x.RequesterEmailAddress) {
+	if !ValidEmail(x.RequesterEmailAddress) {
 		return apierr.Badf("requester_email_address", "Invalid email address: %s", x.RequesterEmailAddress)
 	}
 	return nil

@@ -16,7 +16,9 @@ var locales = []string{
 	"ms-MY", "nb-NO", "nl-NL", "pl-PL", "pt-BR", "ru-RU", "sv-SE", "th-TH", "uk-UA", "zh-CN", "zh-TW",
 }
 
-func checkLocale(path, v string) error {
+// CheckLocale refuses a locale the real API does not know, naming path and
+// listing the ones it does.
+func CheckLocale(path, v string) error {
 	if !slices.Contains(locales, v) {
 		return apierr.Badf(path, "Invalid locale %q: use one of %s (case-sensitive).", v, strings.Join(locales, ", "))
 	}
@@ -28,8 +30,8 @@ func checkLocale(path, v string) error {
 // addresses without a domain dot.
 var emailPattern = regexp.MustCompile(`^[^@\s<>(),;:"\[\]]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$`)
 
-// validEmail reports whether v is a plain e-mail address.
-func validEmail(v string) bool {
+// ValidEmail reports whether v is a plain e-mail address.
+func ValidEmail(v string) bool {
 	if len(v) > 254 || !emailPattern.MatchString(v) {
 		return false
 	}
@@ -37,18 +39,20 @@ func validEmail(v string) bool {
 	return err == nil && a.Address == v
 }
 
-func checkEmail(path, v string) error {
+// CheckEmail requires an e-mail address at path: missing when blank,
+// invalid when ValidEmail refuses it.
+func CheckEmail(path, v string) error {
 	if strings.TrimSpace(v) == "" {
 		return apierr.Missing(path)
 	}
-	if !validEmail(v) {
+	if !ValidEmail(v) {
 		return apierr.Badf(path, "Invalid email address: %s", v)
 	}
 	return nil
 }
 
-// checkCallbackURL refuses anything but an absolute http(s) URL with a host.
-func checkCallbackURL(path, v string) error {
+// CheckCallbackURL refuses anything but an absolute http(s) URL with a host.
+func CheckCallbackURL(path, v string) error {
 	u, err := url.Parse(v)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return apierr.Badf(path, "Invalid URL %q: a callback URL must be an absolute http or https URL.", v)
@@ -56,8 +60,8 @@ func checkCallbackURL(path, v string) error {
 	return nil
 }
 
-// checkMaxLen refuses a string longer than max characters.
-func checkMaxLen(path, v string, max int) error {
+// CheckMaxLen refuses a string longer than max characters.
+func CheckMaxLen(path, v string, max int) error {
 	if n := len([]rune(v)); n > max {
 		return apierr.Badf(path, "%s must be at most %d characters (got %d).", path, max, n)
 	}
