@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -57,12 +58,12 @@ func accountUpdate(c *call) (any, error) {
 		return nil, apierr.Forbiddenf("You can only update your own account.").WithPath("account_id")
 	}
 	if req.Locale != nil {
-		if err := CheckLocale("locale", *req.Locale); err != nil {
+		if err := param.CheckLocale("locale", *req.Locale); err != nil {
 			return nil, err
 		}
 	}
 	if req.CallbackURL != nil && *req.CallbackURL != "" {
-		if err := CheckCallbackURL("callback_url", *req.CallbackURL); err != nil {
+		if err := param.CheckCallbackURL("callback_url", *req.CallbackURL); err != nil {
 			return nil, err
 		}
 	}
@@ -126,11 +127,11 @@ func accountCreate(c *call) (any, error) {
 	if err := c.bind(&req); err != nil {
 		return nil, err
 	}
-	if err := CheckEmail("email_address", req.EmailAddress); err != nil {
+	if err := param.CheckEmail("email_address", req.EmailAddress); err != nil {
 		return nil, err
 	}
 	if req.Locale != "" {
-		if err := CheckLocale("locale", req.Locale); err != nil {
+		if err := param.CheckLocale("locale", req.Locale); err != nil {
 			return nil, err
 		}
 	}
@@ -196,7 +197,7 @@ func accountVerify(c *call) (any, error) {
 	if err := c.bind(&req); err != nil {
 		return nil, err
 	}
-	if err := CheckEmail("email_address", req.EmailAddress); err != nil {
+	if err := param.CheckEmail("email_address", req.EmailAddress); err != nil {
 		return nil, err
 	}
 	a, err := state.AccountByEmail(c.read(), req.EmailAddress)

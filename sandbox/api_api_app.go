@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
@@ -104,7 +105,7 @@ func checkOAuthParam(o *apiAppOAuthParam) ([]string, error) {
 	case len(scopes) == 0:
 		return nil, apierr.Badf("oauth[scopes]", "oauth[scopes] is required when oauth[callback_url] is given.")
 	}
-	if err := CheckCallbackURL("oauth[callback_url]", o.CallbackURL); err != nil {
+	if err := param.CheckCallbackURL("oauth[callback_url]", o.CallbackURL); err != nil {
 		return nil, err
 	}
 	return scopes, nil
@@ -147,7 +148,7 @@ func (r *apiAppRequest) validate(c *call, create bool) error {
 		}
 	}
 	if r.CallbackURL != nil && *r.CallbackURL != "" {
-		if err := CheckCallbackURL("callback_url", *r.CallbackURL); err != nil {
+		if err := param.CheckCallbackURL("callback_url", *r.CallbackURL); err != nil {
 			return err
 		}
 	}

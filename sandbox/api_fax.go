@@ -7,6 +7,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -90,7 +91,7 @@ func (r *faxSendRequest) validate(c *call) error {
 	case r.Recipient == "":
 		return apierr.Missing("recipient")
 	case strings.Contains(r.Recipient, "@"):
-		if err := CheckEmail("recipient", r.Recipient); err != nil {
+		if err := param.CheckEmail("recipient", r.Recipient); err != nil {
 			return err
 		}
 	case faxNumberDigits(r.Recipient) == "":

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -73,7 +74,7 @@ func signatureRequestRemind(c *call) (any, error) {
 		return nil, err
 	}
 	email := strings.TrimSpace(body.EmailAddress)
-	if err := CheckEmail("email_address", email); err != nil {
+	if err := param.CheckEmail("email_address", email); err != nil {
 		return nil, err
 	}
 	return sigreqAction(c, func(tx *state.Txn, req *state.SignatureRequest) (*outcome, error) {
@@ -108,7 +109,7 @@ func signatureRequestUpdate(c *call) (any, error) {
 	}
 	if body.EmailAddress != nil {
 		v := strings.TrimSpace(*body.EmailAddress)
-		if err := CheckEmail("email_address", v); err != nil {
+		if err := param.CheckEmail("email_address", v); err != nil {
 			return nil, err
 		}
 		body.EmailAddress = &v

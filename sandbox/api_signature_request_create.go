@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -172,7 +173,7 @@ func (c *call) sigreqSpecOf(b *sigreqBody, op sigreqOp) (*sigreqSpec, *apierr.Er
 	if spec.Title == "" {
 		spec.Title = strings.TrimSpace(spec.Subject)
 	}
-	if e := CheckMetadata(b.Metadata); e != nil {
+	if e := param.CheckMetadata(b.Metadata); e != nil {
 		return nil, e
 	}
 	spec.Metadata = b.Metadata

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -317,7 +318,7 @@ func teamInvites(c *call) (any, error) {
 	email := q.EmailAddress
 	if email == "" {
 		email = c.account.Email
-	} else if err := CheckEmail("email_address", email); err != nil {
+	} else if err := param.CheckEmail("email_address", email); err != nil {
 		return nil, err
 	}
 	tx := c.read()

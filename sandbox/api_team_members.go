@@ -9,6 +9,7 @@ import (
 	"net/http"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -35,7 +36,7 @@ func (r memberRef) check() error {
 		return apierr.Badf("account_id", "Missing required parameter: account_id or email_address.")
 	}
 	if r.AccountID == "" {
-		return CheckEmail("email_address", r.EmailAddress)
+		return param.CheckEmail("email_address", r.EmailAddress)
 	}
 	return nil
 }
@@ -201,7 +202,7 @@ func teamRemoveMember(c *call) (any, error) {
 		return nil, err
 	}
 	if req.NewOwnerEmailAddress != "" {
-		if err := CheckEmail("new_owner_email_address", req.NewOwnerEmailAddress); err != nil {
+		if err := param.CheckEmail("new_owner_email_address", req.NewOwnerEmailAddress); err != nil {
 			return nil, err
 		}
 	}

@@ -5,6 +5,7 @@ package sandbox
 
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
@@ -37,12 +38,12 @@ func templateUpdateFiles(c *call) (any, error) {
 		return nil, err
 	}
 	if in.Subject != nil {
-		if err := CheckMaxLen("subject", *in.Subject, 100); err != nil {
+		if err := param.CheckMaxLen("subject", *in.Subject, 100); err != nil {
 			return nil, err
 		}
 	}
 	if in.Message != nil {
-		if err := CheckMaxLen("message", *in.Message, 5000); err != nil {
+		if err := param.CheckMaxLen("message", *in.Message, 5000); err != nil {
 			return nil, err
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -36,7 +37,7 @@ func tplTargetAccount(tx *state.Txn, caller *state.Account, in tplUserInput) (*s
 			return nil, apierr.NotFoundf("Account not found.").WithPath("account_id")
 		}
 	case strings.TrimSpace(in.EmailAddress) != "":
-		if err := CheckEmail("email_address", in.EmailAddress); err != nil {
+		if err := param.CheckEmail("email_address", in.EmailAddress); err != nil {
 			return nil, err
 		}
 		a, err = state.AccountByEmail(tx, in.EmailAddress)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -145,7 +146,7 @@ func unclaimedDraftEditAndResend(c *call) (any, error) {
 	switch {
 	case b.ClientID == "":
 		return nil, apierr.Missing("client_id")
-	case b.RequesterEmailAddress != "" && !ValidEmail(b.RequesterEmailAddress):
+	case b.RequesterEmailAddress != "" && !param.ValidEmail(b.RequesterEmailAddress):
 		return nil, apierr.Badf("requester_email_address", "Invalid email address: %s", b.RequesterEmailAddress)
 	}
 	if e := checkRedirectURL("signing_redirect_url", b.SigningRedirectURL); e != nil {

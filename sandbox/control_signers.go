@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -86,7 +87,7 @@ func (s *Sandbox) signerReassign(tx *state.Txn, sigID, name, email, reason strin
 	if name == "" {
 		return nil, apierr.Missing("name")
 	}
-	if err := CheckEmail("email_address", email); err != nil {
+	if err := param.CheckEmail("email_address", email); err != nil {
 		return nil, err
 	}
 	return s.signerRun(tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -186,13 +187,13 @@ func saveTemplateEdits(tx *state.Txn, t *state.Template, url *state.TemplateEdit
 		c.Title = *e.Title
 	}
 	if e.Subject != nil {
-		if err := CheckMaxLen("subject", *e.Subject, 200); err != nil {
+		if err := param.CheckMaxLen("subject", *e.Subject, 200); err != nil {
 			return nil, err
 		}
 		c.Subject = *e.Subject
 	}
 	if e.Message != nil {
-		if err := CheckMaxLen("message", *e.Message, 5000); err != nil {
+		if err := param.CheckMaxLen("message", *e.Message, 5000); err != nil {
 			return nil, err
 		}
 		c.Message = *e.Message

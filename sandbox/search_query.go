@@ -23,6 +23,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -328,7 +329,7 @@ func matchDocumentNames(docs []state.Document, t *searchTerm) bool {
 func matchMetadata(m map[string]any, t *searchTerm) bool {
 	key, val, pair := strings.Cut(t.Value, ":")
 	for k, raw := range m {
-		text := MetadataText(raw)
+		text := param.MetadataText(raw)
 		if pair && strings.EqualFold(k, key) && searchContains(text, val) {
 			return true
 		}

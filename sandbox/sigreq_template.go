@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -113,7 +114,7 @@ func checkTemplateBody(c *call, b *sigreqBody, signersOptional bool) (*templateB
 			return nil, apierr.Badf(p+"[role]", "Multiple CC recipients cannot share the same CC role (%q).", cc.Role)
 		case strings.TrimSpace(cc.EmailAddress) == "":
 			return nil, apierr.Missing(p + "[email_address]")
-		case !ValidEmail(strings.TrimSpace(cc.EmailAddress)):
+		case !param.ValidEmail(strings.TrimSpace(cc.EmailAddress)):
 			return nil, apierr.Badf(p+"[email_address]", "Invalid email address: %s", cc.EmailAddress)
 		}
 		ccRoles[cc.Role] = true

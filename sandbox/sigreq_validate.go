@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -45,7 +46,7 @@ func checkSignerPerson(path string, s subSigner, grouped bool) *apierr.Error {
 	if strings.TrimSpace(s.EmailAddress) == "" {
 		return apierr.Missing(path + "[email_address]")
 	}
-	if !ValidEmail(s.EmailAddress) {
+	if !param.ValidEmail(s.EmailAddress) {
 		return apierr.New(apierr.InvalidRecipient, "Invalid email address: "+s.EmailAddress).WithPath(path + "[email_address]")
 	}
 	if s.PIN != "" {
@@ -180,7 +181,7 @@ func checkCCs(list []string) ([]string, *apierr.Error) {
 		if a == "" {
 			return nil, blank(p)
 		}
-		if !ValidEmail(a) {
+		if !param.ValidEmail(a) {
 			return nil, apierr.Badf(p, "Invalid email address: %s", a)
 		}
 		out = append(out, a)
@@ -198,7 +199,7 @@ func checkTexts(b *sigreqBody) *apierr.Error {
 		if t.v == nil {
 			continue
 		}
-		if err := CheckMaxLen(t.path, *t.v, t.max); err != nil {
+		if err := param.CheckMaxLen(t.path, *t.v, t.max); err != nil {
 			e, _ := apierr.As(err)
 			return e
 		}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -48,7 +49,7 @@ func validateText(f state.FormField, v string) string {
 	ok := true
 	switch f.ValidationType {
 	case "email_address":
-		ok = ValidEmail(v)
+		ok = param.ValidEmail(v)
 	case "custom_regex":
 		re, err := regexp.Compile(f.ValidationCustomRegex)
 		ok = err == nil && re.MatchString(v)

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
@@ -92,16 +93,16 @@ var (
 // user may still define in the editor.
 func buildTemplateContent(in *tplContentInput, rolesRequired, fieldsRequired bool, hasFields bool) (*tplContent, error) {
 	out := &tplContent{Title: in.Title, Subject: in.Subject, Message: in.Message}
-	if err := CheckMaxLen("subject", in.Subject, 200); err != nil {
+	if err := param.CheckMaxLen("subject", in.Subject, 200); err != nil {
 		return nil, err
 	}
-	if err := CheckMaxLen("message", in.Message, 5000); err != nil {
+	if err := param.CheckMaxLen("message", in.Message, 5000); err != nil {
 		return nil, err
 	}
-	if err := CheckMaxLen("title", in.Title, 255); err != nil {
+	if err := param.CheckMaxLen("title", in.Title, 255); err != nil {
 		return nil, err
 	}
-	md, e := MetadataJSON(in.Metadata)
+	md, e := param.MetadataJSON(in.Metadata)
 	if e != nil {
 		return nil, e
 	}
@@ -119,7 +120,7 @@ func buildTemplateContent(in *tplContentInput, rolesRequired, fieldsRequired boo
 			return nil, apierr.Missing(p + "[name]")
 		}
 		name := strings.TrimSpace(*r.Name)
-		if err := CheckMaxLen(p+"[name]", name, 255); err != nil {
+		if err := param.CheckMaxLen(p+"[name]", name, 255); err != nil {
 			return nil, err
 		}
 		key := strings.ToLower(name)

@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -283,7 +284,7 @@ func applyRoleCCs(d *state.UnclaimedDraft, spec *sigreqSpec, given []subCC) *api
 			return apierr.Badf(p+"[role]", "Role %q is not a CC role of this draft (%s).", cc.Role, strings.Join(d.CCRoles, ", "))
 		case addr == "":
 			return apierr.Missing(p + "[email_address]")
-		case !ValidEmail(addr):
+		case !param.ValidEmail(addr):
 			return apierr.Badf(p+"[email_address]", "Invalid email address: %s", cc.EmailAddress)
 		}
 		spec.CCEmails[idx] = addr

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -116,7 +117,7 @@ func planDraft(c *call, kind draftKind) (*draftPlan, error) {
 	if kind != draftEmbeddedTemplate {
 		b.Title = nil
 		if b.Subject != nil {
-			if err := CheckMaxLen("subject", *b.Subject, maxDraftSubject); err != nil {
+			if err := param.CheckMaxLen("subject", *b.Subject, maxDraftSubject); err != nil {
 				return nil, err
 			}
 		}
@@ -214,7 +215,7 @@ func (p *draftPlan) checkHead() *apierr.Error {
 	if x.RequesterEmailAddress == "" {
 		return apierr.Missing("requester_email_address")
 	}
-	if !ValidEmail(x.RequesterEmailAddress) {
+	if !param.ValidEmail(x.RequesterEmailAddress) {
 		return apierr.Badf("requester_email_address", "Invalid email address: %s", x.RequesterEmailAddress)
 	}
 	return nil

@@ -1,4 +1,4 @@
-package sandbox
+package param
 
 // Metadata of signature requests and templates: one check of the limits the
 // official description gives every metadata parameter ("up to 10 metadata
