@@ -130,7 +130,7 @@ func (s *Sandbox) queueBulkJob(c *call, tx *state.Txn, spec *sigreqSpec, tb *tem
 	base.Embedded, base.BulkSendJobID = embedded, job.ID
 	base.Signers, base.CustomFields = nil, nil
 	if base.Title == "" && len(base.Documents) > 0 {
-		base.Title = titleFromDocument(base.Documents[0])
+		base.Title = base.Documents[0].Title()
 	}
 	if job.Spec, err = encodeSpec(base); err != nil {
 		return nil, err

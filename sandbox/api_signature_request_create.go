@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"path"
 	"slices"
 	"strings"
 
@@ -116,7 +115,7 @@ func sigreqCreate(c *call, op sigreqOp) (any, error) {
 			spec.Documents = stored
 		}
 		if spec.Title == "" && len(spec.Documents) > 0 {
-			spec.Title = titleFromDocument(spec.Documents[0])
+			spec.Title = spec.Documents[0].Title()
 		}
 		var req *state.SignatureRequest
 		if op.edit {
@@ -141,21 +140,6 @@ func sigreqCreate(c *call, op sigreqOp) (any, error) {
 		return nil, err
 	}
 	return resp, nil
-}
-
-// titleFromDocument is the title of a request sent without title or
-// subject: its first document's file name. For a file_urls document that is
-// the name the documents subsystem gave it (the server's
-// Content-Disposition filename, else the URL's last path segment), not the
-// URL path itself.
-func titleFromDocument(d state.Document) string {
-	if d.Name != "" {
-		return d.Name
-	}
-	if d.SourceURL != "" {
-		return path.Base(strings.SplitN(d.SourceURL, "?", 2)[0])
-	}
-	return ""
 }
 
 // sigreqSpecOf validates the fields every create and edit body shares and

@@ -76,7 +76,7 @@ func unclaimedDraftCreate(c *call, kind draftKind) (any, error) {
 			spec.Documents = stored
 		}
 		if spec.Title == "" && len(spec.Documents) > 0 {
-			spec.Title = titleFromDocument(spec.Documents[0])
+			spec.Title = spec.Documents[0].Title()
 		}
 		return putDraft(tx, d, spec)
 	})

@@ -312,11 +312,11 @@ func isRangeText(v string) bool {
 	return len(v) > 1 && (v[0] == '[' || v[0] == '{') && (v[len(v)-1] == ']' || v[len(v)-1] == '}') && strings.Contains(v, " TO ")
 }
 
-// matchDocumentNames matches the file names of documents (titleFromDocument:
+// matchDocumentNames matches the file names of documents (Document.Title:
 // the name, or for a file_urls document without one its URL's last segment).
 func matchDocumentNames(docs []state.Document, t *searchTerm) bool {
 	for _, d := range docs {
-		if t.has(titleFromDocument(d)) {
+		if t.has(d.Title()) {
 			return true
 		}
 	}

@@ -38,7 +38,7 @@ func sigreqCompose(tx *state.Txn, id string) (files.Composition, error) {
 		if err != nil {
 			return files.Composition{}, err
 		}
-		comp.Documents = append(comp.Documents, files.Source{Name: titleFromDocument(d), PDF: data})
+		comp.Documents = append(comp.Documents, files.Source{Name: d.Title(), PDF: data})
 	}
 	if req.AppendSignaturePage {
 		page := &files.SignaturePage{}
