@@ -72,7 +72,7 @@ func listPage(tx *state.Txn, accountID string, page, size int) (int, []*state.Si
 // and dropping duplicates), keeps the requests the query matches, counts
 // them and returns the requested page. Without a query (account_id=all)
 // only the page's requests are read; the others are just counted.
-func listScan(tx *state.Txn, accounts []string, search *searchQuery, me *state.Account, page, size int) (int, []*state.SignatureRequest, error) {
+func listScan(tx *state.Txn, accounts []string, search *Query, me *state.Account, page, size int) (int, []*state.SignatureRequest, error) {
 	type cursor struct {
 		account string
 		ord     uint64

@@ -76,7 +76,7 @@ func TestSearchFieldsPerList(t *testing.T) {
 	_, e := parseSearchQuery("owner:me")
 	require.NotNil(t, e)
 	assert.Contains(t, e.Msg, "applies to templates only")
-	_, e = templateSearch.parse("from:me")
+	_, e = templateSearch.Parse("from:me")
 	require.NotNil(t, e)
 	assert.Contains(t, e.Msg, "applies to signature requests only")
 
@@ -85,9 +85,9 @@ func TestSearchFieldsPerList(t *testing.T) {
 		`title:"open`, "created:[2014-01-01 TO", "created:[2014-01-01 2014-02-01]", "created:yesterday",
 		"test_mode:maybe", "title:[a TO b]", "message:{a TO b}",
 	} {
-		for name, res := range map[string]*searchResource{"signature requests": sigreqSearch, "templates": templateSearch} {
+		for name, res := range map[string]*Resource{"signature requests": sigreqSearch, "templates": templateSearch} {
 			t.Run(name+"/"+q, func(t *testing.T) {
-				_, e := res.parse(q)
+				_, e := res.Parse(q)
 				require.NotNil(t, e)
 				assert.Equal(t, "query", e.Path)
 				assert.Contains(t, e.Msg, "Invalid search query")

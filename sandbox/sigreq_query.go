@@ -12,22 +12,22 @@ import (
 )
 
 // sigreqSearch lists the fields a signature request query may name.
-var sigreqSearch = &searchResource{fields: map[string]searchKind{
-	"to": searchText, "from": searchText, "title": searchText, "subject": searchText, "message": searchText,
-	"metadata": searchText, "filename": searchText, "template": searchText, "created": searchDate,
-	"complete": searchFlag, "declined": searchFlag, "awaiting_my_signature": searchFlag, "test_mode": searchFlag,
+var sigreqSearch = &Resource{Fields: map[string]Kind{
+	"to": Text, "from": Text, "title": Text, "subject": Text, "message": Text,
+	"metadata": Text, "filename": Text, "template": Text, "created": Date,
+	"complete": Flag, "declined": Flag, "awaiting_my_signature": Flag, "test_mode": Flag,
 }}
 
 // parseSearchQuery parses a signature request query (nil for a blank one).
-func parseSearchQuery(q string) (*searchQuery, *apierr.Error) { return sigreqSearch.parse(q) }
+func parseSearchQuery(q string) (*Query, *apierr.Error) { return sigreqSearch.Parse(q) }
 
 // matches reports whether a request matches the query as seen by me (to:me,
 // from:me, awaiting_my_signature); a nil query matches everything.
-func (q *searchQuery) matches(req *state.SignatureRequest, me *state.Account) bool {
-	return q.eval(func(t *searchTerm) bool { return matchRequestTerm(t, req, me) })
+func (q *Query) matches(req *state.SignatureRequest, me *state.Account) bool {
+	return q.Eval(func(t *Term) bool { return matchRequestTerm(t, req, me) })
 }
 
-func matchRequestTerm(t *searchTerm, req *state.SignatureRequest, me *state.Account) bool {
+func matchRequestTerm(t *Term, req *state.SignatureRequest, me *state.Account) bool {
 	switch t.Field {
 	case "complete":
 		return (req.Phase == state.PhaseComplete) == t.Flag
@@ -38,21 +38,21 @@ func matchRequestTerm(t *searchTerm, req *state.SignatureRequest, me *state.Acco
 	case "awaiting_my_signature":
 		return awaitingSignatureOf(req, me) == t.Flag
 	case "created":
-		return t.Range.match(req.CreatedAt)
+		return t.Range.Match(req.CreatedAt)
 	case "to":
 		return matchTo(req, me, t)
 	case "from":
 		return matchFrom(req, me, t)
 	case "title":
-		return t.has(req.Title)
+		return t.Has(req.Title)
 	case "subject":
-		return t.has(req.Subject)
+		return t.Has(req.Subject)
 	case "message":
-		return t.has(req.Message)
+		return t.Has(req.Message)
 	case "metadata":
-		return matchMetadata(req.Metadata, t)
+		return MatchMetadata(req.Metadata, t)
 	case "filename":
-		return matchDocumentNames(req.Documents, t)
+		return MatchDocumentNames(req.Documents, t)
 	case "template":
 		for _, id := range req.TemplateIDs {
 			if strings.EqualFold(id, t.Value) {
@@ -61,27 +61,27 @@ func matchRequestTerm(t *searchTerm, req *state.SignatureRequest, me *state.Acco
 		}
 		return false
 	}
-	return matchTo(req, me, t) || matchFrom(req, me, t) || t.has(req.Title) || t.has(req.Subject) ||
-		t.has(req.Message) || matchMetadata(req.Metadata, t) || matchDocumentNames(req.Documents, t)
+	return matchTo(req, me, t) || matchFrom(req, me, t) || t.Has(req.Title) || t.Has(req.Subject) ||
+		t.Has(req.Message) || MatchMetadata(req.Metadata, t) || MatchDocumentNames(req.Documents, t)
 }
 
-func matchTo(req *state.SignatureRequest, me *state.Account, t *searchTerm) bool {
+func matchTo(req *state.SignatureRequest, me *state.Account, t *Term) bool {
 	for _, sg := range req.Signatures {
 		if t.Value == "me" && me != nil && state.EmailKey(sg.Email) == state.EmailKey(me.Email) {
 			return true
 		}
-		if t.has(sg.Email) || t.has(sg.Name) {
+		if t.Has(sg.Email) || t.Has(sg.Name) {
 			return true
 		}
 	}
 	return false
 }
 
-func matchFrom(req *state.SignatureRequest, me *state.Account, t *searchTerm) bool {
+func matchFrom(req *state.SignatureRequest, me *state.Account, t *Term) bool {
 	if t.Value == "me" && me != nil {
 		return req.RequesterAccountID == me.ID
 	}
-	return t.has(req.RequesterEmail) || t.has(req.RequesterName)
+	return t.Has(req.RequesterEmail) || t.Has(req.RequesterName)
 }
 
 // awaitingSignatureOf reports whether the account has a signature waiting
