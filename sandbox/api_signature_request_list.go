@@ -132,7 +132,7 @@ func listScan(tx *state.Txn, accounts []string, search *Query, me *state.Account
 		if err != nil {
 			return 0, nil, err
 		}
-		if !search.matches(req, me) {
+		if !requestMatches(search, req, me) {
 			continue
 		}
 		if inPage {

@@ -103,5 +103,5 @@ func TestSearchTextValuesWithBrackets(t *testing.T) {
 	require.Nil(t, e)
 	req := qReq()
 	req.Title = "[DRAFT] Field Trip"
-	assert.True(t, q.matches(req, nil))
+	assert.True(t, requestMatches(q, req, nil))
 }

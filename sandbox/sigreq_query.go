@@ -21,9 +21,10 @@ var sigreqSearch = &Resource{Fields: map[string]Kind{
 // parseSearchQuery parses a signature request query (nil for a blank one).
 func parseSearchQuery(q string) (*Query, *apierr.Error) { return sigreqSearch.Parse(q) }
 
-// matches reports whether a request matches the query as seen by me (to:me,
-// from:me, awaiting_my_signature); a nil query matches everything.
-func (q *Query) matches(req *state.SignatureRequest, me *state.Account) bool {
+// requestMatches reports whether a request matches the query q as seen by
+// me (to:me, from:me, awaiting_my_signature); a nil query matches
+// everything.
+func requestMatches(q *Query, req *state.SignatureRequest, me *state.Account) bool {
 	return q.Eval(func(t *Term) bool { return matchRequestTerm(t, req, me) })
 }
 
