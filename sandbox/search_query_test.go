@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/search"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -85,7 +86,7 @@ func TestSearchFieldsPerList(t *testing.T) {
 		`title:"open`, "created:[2014-01-01 TO", "created:[2014-01-01 2014-02-01]", "created:yesterday",
 		"test_mode:maybe", "title:[a TO b]", "message:{a TO b}",
 	} {
-		for name, res := range map[string]*Resource{"signature requests": sigreqSearch, "templates": templateSearch} {
+		for name, res := range map[string]*search.Resource{"signature requests": sigreqSearch, "templates": templateSearch} {
 			t.Run(name+"/"+q, func(t *testing.T) {
 				_, e := res.Parse(q)
 				require.NotNil(t, e)

@@ -1,34 +1,35 @@
 package sandbox
 
 // The fields of the signature request search (GET /signature_request/list
-// query=...); the syntax is search_query.go's. Free terms match to, from,
+// query=...); the syntax is package search's. Free terms match to, from,
 // title, subject, message, metadata and filename, as the reference says.
 
 import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/search"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
 // sigreqSearch lists the fields a signature request query may name.
-var sigreqSearch = &Resource{Fields: map[string]Kind{
-	"to": Text, "from": Text, "title": Text, "subject": Text, "message": Text,
-	"metadata": Text, "filename": Text, "template": Text, "created": Date,
-	"complete": Flag, "declined": Flag, "awaiting_my_signature": Flag, "test_mode": Flag,
+var sigreqSearch = &search.Resource{Fields: map[string]search.Kind{
+	"to": search.Text, "from": search.Text, "title": search.Text, "subject": search.Text, "message": search.Text,
+	"metadata": search.Text, "filename": search.Text, "template": search.Text, "created": search.Date,
+	"complete": search.Flag, "declined": search.Flag, "awaiting_my_signature": search.Flag, "test_mode": search.Flag,
 }}
 
 // parseSearchQuery parses a signature request query (nil for a blank one).
-func parseSearchQuery(q string) (*Query, *apierr.Error) { return sigreqSearch.Parse(q) }
+func parseSearchQuery(q string) (*search.Query, *apierr.Error) { return sigreqSearch.Parse(q) }
 
 // requestMatches reports whether a request matches the query q as seen by
 // me (to:me, from:me, awaiting_my_signature); a nil query matches
 // everything.
-func requestMatches(q *Query, req *state.SignatureRequest, me *state.Account) bool {
-	return q.Eval(func(t *Term) bool { return matchRequestTerm(t, req, me) })
+func requestMatches(q *search.Query, req *state.SignatureRequest, me *state.Account) bool {
+	return q.Eval(func(t *search.Term) bool { return matchRequestTerm(t, req, me) })
 }
 
-func matchRequestTerm(t *Term, req *state.SignatureRequest, me *state.Account) bool {
+func matchRequestTerm(t *search.Term, req *state.SignatureRequest, me *state.Account) bool {
 	switch t.Field {
 	case "complete":
 		return (req.Phase == state.PhaseComplete) == t.Flag
@@ -51,9 +52,9 @@ func matchRequestTerm(t *Term, req *state.SignatureRequest, me *state.Account) b
 	case "message":
 		return t.Has(req.Message)
 	case "metadata":
-		return MatchMetadata(req.Metadata, t)
+		return search.MatchMetadata(req.Metadata, t)
 	case "filename":
-		return MatchDocumentNames(req.Documents, t)
+		return search.MatchDocumentNames(req.Documents, t)
 	case "template":
 		for _, id := range req.TemplateIDs {
 			if strings.EqualFold(id, t.Value) {
@@ -63,10 +64,10 @@ func matchRequestTerm(t *Term, req *state.SignatureRequest, me *state.Account) b
 		return false
 	}
 	return matchTo(req, me, t) || matchFrom(req, me, t) || t.Has(req.Title) || t.Has(req.Subject) ||
-		t.Has(req.Message) || MatchMetadata(req.Metadata, t) || MatchDocumentNames(req.Documents, t)
+		t.Has(req.Message) || search.MatchMetadata(req.Metadata, t) || search.MatchDocumentNames(req.Documents, t)
 }
 
-func matchTo(req *state.SignatureRequest, me *state.Account, t *Term) bool {
+func matchTo(req *state.SignatureRequest, me *state.Account, t *search.Term) bool {
 	for _, sg := range req.Signatures {
 		if t.Value == "me" && me != nil && state.EmailKey(sg.Email) == state.EmailKey(me.Email) {
 			return true
@@ -78,7 +79,7 @@ func matchTo(req *state.SignatureRequest, me *state.Account, t *Term) bool {
 	return false
 }
 
-func matchFrom(req *state.SignatureRequest, me *state.Account, t *Term) bool {
+func matchFrom(req *state.SignatureRequest, me *state.Account, t *search.Term) bool {
 	if t.Value == "me" && me != nil {
 		return req.RequesterAccountID == me.ID
 	}

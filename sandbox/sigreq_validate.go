@@ -18,7 +18,7 @@ import (
 )
 
 // Limits of request texts (official schema and docs; metadata's are in
-// metadata.go).
+// package param).
 const (
 	maxTitleLen   = 255
 	maxSubjectLen = 255

@@ -1,7 +1,7 @@
 package sandbox
 
 // The fields of the template search (GET /template/list query=...); the
-// syntax is search_query.go's, shared with signature requests. Template
+// syntax is package search's, shared with signature requests. Template
 // fields, after the reference's table: title, message, metadata, created,
 // test_mode, filename and owner (e-mail address or name of the owner, or
 // "me"). Free terms match title, message, metadata and filename. Fields of
@@ -12,18 +12,19 @@ import (
 	"bytes"
 	"encoding/json"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/search"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
 // templateSearch lists the fields a template query may name.
-var templateSearch = &Resource{Fields: map[string]Kind{
-	"title": Text, "message": Text, "metadata": Text, "filename": Text,
-	"owner": Text, "created": Date, "test_mode": Flag,
+var templateSearch = &search.Resource{Fields: map[string]search.Kind{
+	"title": search.Text, "message": search.Text, "metadata": search.Text, "filename": search.Text,
+	"owner": search.Text, "created": search.Date, "test_mode": search.Flag,
 }}
 
 // tplFilter is a parsed template query; the zero filter matches every
 // template.
-type tplFilter struct{ q *Query }
+type tplFilter struct{ q *search.Query }
 
 // parseTemplateQuery parses a query ("" matches every template).
 func parseTemplateQuery(q string) (tplFilter, error) {
@@ -44,16 +45,16 @@ func (f tplFilter) match(tx *state.Txn, t *state.Template, viewer string) bool {
 		}
 		return meta
 	}
-	return f.q.Eval(func(n *Term) bool {
+	return f.q.Eval(func(n *search.Term) bool {
 		switch n.Field {
 		case "title":
 			return n.Has(t.Title)
 		case "message":
 			return n.Has(t.Message)
 		case "metadata":
-			return MatchMetadata(metadata(), n)
+			return search.MatchMetadata(metadata(), n)
 		case "filename":
-			return MatchDocumentNames(t.Documents, n)
+			return search.MatchDocumentNames(t.Documents, n)
 		case "test_mode":
 			return t.TestMode == n.Flag
 		case "created":
@@ -65,7 +66,7 @@ func (f tplFilter) match(tx *state.Txn, t *state.Template, viewer string) bool {
 			a, err := state.Get[state.Account](tx, state.TableAccounts, t.OwnerID)
 			return err == nil && (n.Has(a.Email) || n.Has(a.Name))
 		}
-		return n.Has(t.Title) || n.Has(t.Message) || MatchMetadata(metadata(), n) || MatchDocumentNames(t.Documents, n)
+		return n.Has(t.Title) || n.Has(t.Message) || search.MatchMetadata(metadata(), n) || search.MatchDocumentNames(t.Documents, n)
 	})
 }
 

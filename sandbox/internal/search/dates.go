@@ -1,6 +1,6 @@
-package sandbox
+package search
 
-// Dates in searches (search_query.go): created:date and created:[a TO b]
+// Dates in searches (query.go): created:date and created:[a TO b]
 // or {a TO b}, with whole days for dates and instants for times.
 
 import (
