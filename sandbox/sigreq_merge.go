@@ -10,9 +10,6 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-// isMergeField reports whether the sender fills f through custom_fields.
-func isMergeField(f state.FormField) bool { return f.Type == ftTextMerge || f.Type == ftCheckboxMerge }
-
 // fillsMergeField reports whether custom field cf fills merge field f (by
 // api_id or by name).
 func fillsMergeField(cf state.CustomField, f state.FormField) bool {

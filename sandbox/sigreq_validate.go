@@ -32,11 +32,6 @@ const (
 // e164 is an E.164 phone number.
 var e164 = regexp.MustCompile(`^\+[1-9][0-9]{6,14}$`)
 
-// blank is the official answer for an empty required value.
-func blank(path string) *apierr.Error {
-	return apierr.Badf(path, "This value should not be blank")
-}
-
 // checkSignerPerson checks the name, address, PIN and SMS settings of one
 // signer at path (signers[0], grouped_signers[1][signers[0]]...).
 func checkSignerPerson(path string, s subSigner, grouped bool) *apierr.Error {
@@ -205,13 +200,6 @@ func checkTexts(b *sigreqBody) *apierr.Error {
 		}
 	}
 	return nil
-}
-
-func deref(p *string) string {
-	if p == nil {
-		return ""
-	}
-	return *p
 }
 
 // checkExpiresAt validates an expiry against the world clock and rounds it
