@@ -117,7 +117,7 @@ func signatureRequestUpdate(c *call) (any, error) {
 	if body.Name != nil {
 		v := strings.TrimSpace(*body.Name)
 		if v == "" {
-			return nil, blank("name")
+			return nil, param.Blank("name")
 		}
 		body.Name = &v
 	}

@@ -147,7 +147,7 @@ func sigreqCreate(c *call, op sigreqOp) (any, error) {
 func (c *call) sigreqSpecOf(b *sigreqBody, op sigreqOp) (*sigreqSpec, *apierr.Error) {
 	spec := &sigreqSpec{
 		ClientID: strings.TrimSpace(b.ClientID), Embedded: op.embedded, TestMode: b.TestMode,
-		Title: strings.TrimSpace(deref(b.Title)), Subject: deref(b.Subject), Message: deref(b.Message),
+		Title: strings.TrimSpace(param.Deref(b.Title)), Subject: param.Deref(b.Subject), Message: param.Deref(b.Message),
 		AllowDecline: b.AllowDecline, HideTextTags: b.HideTextTags,
 		BaseURL: c.baseURL(), WorldURL: strings.TrimSuffix(c.worldURL(""), "/"),
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 )
 
 // Field types of SubFormFieldsPerDocumentTypeEnum.
@@ -121,7 +122,7 @@ func checkDropdownKeys(at func(string) string, options []string, content string)
 	}
 	for i, o := range options {
 		if strings.TrimSpace(o) == "" {
-			return blank(at("options") + "[" + itoa(i) + "]")
+			return param.Blank(at("options") + "[" + itoa(i) + "]")
 		}
 	}
 	if content != "" && !slices.Contains(options, content) {

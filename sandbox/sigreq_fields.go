@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
@@ -201,19 +202,19 @@ func checkTypeKeys(f subFormField, sf *state.FormField, at func(string) string) 
 		sf.Placeholder, sf.AutoFillType, sf.LinkID, sf.Masked = f.Placeholder, f.AutoFillType, f.LinkID, f.Masked
 		sf.ValidationType, sf.ValidationCustomRegex = f.ValidationType, f.ValidationCustomRegex
 		sf.ValidationCustomRegexFormatLabel = f.ValidationCustomRegexFormatLabel
-		sf.Content = deref(f.Content)
+		sf.Content = param.Deref(f.Content)
 		if sf.Content != "" && sf.ValidationType != "" {
 			if msg := validateText(*sf, sf.Content); msg != "" {
 				return apierr.Badf(at("content"), "%s", msg)
 			}
 		}
 	case ftDropdown:
-		if e := checkDropdownKeys(at, f.Options, deref(f.Content)); e != nil {
+		if e := checkDropdownKeys(at, f.Options, param.Deref(f.Content)); e != nil {
 			return e
 		}
-		sf.Options, sf.Content = append([]string(nil), f.Options...), deref(f.Content)
+		sf.Options, sf.Content = append([]string(nil), f.Options...), param.Deref(f.Content)
 	case ftHyperlink:
-		if e := checkHyperlinkKeys(at, deref(f.Content), f.ContentURL); e != nil {
+		if e := checkHyperlinkKeys(at, param.Deref(f.Content), f.ContentURL); e != nil {
 			return e
 		}
 		sf.Content, sf.ContentURL = *f.Content, f.ContentURL

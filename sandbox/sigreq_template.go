@@ -84,7 +84,7 @@ func checkTemplateBody(c *call, b *sigreqBody, signersOptional bool) (*templateB
 	}
 	for i, id := range b.TemplateIDs {
 		if strings.TrimSpace(id) == "" {
-			return nil, blank("template_ids[" + itoa(i) + "]")
+			return nil, param.Blank("template_ids[" + itoa(i) + "]")
 		}
 	}
 	if len(b.Signers) == 0 && !signersOptional {

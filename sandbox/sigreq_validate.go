@@ -174,7 +174,7 @@ func checkCCs(list []string) ([]string, *apierr.Error) {
 		p := "cc_email_addresses[" + itoa(i) + "]"
 		a = strings.TrimSpace(a)
 		if a == "" {
-			return nil, blank(p)
+			return nil, param.Blank(p)
 		}
 		if !param.ValidEmail(a) {
 			return nil, apierr.Badf(p, "Invalid email address: %s", a)

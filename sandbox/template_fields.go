@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
@@ -137,7 +138,7 @@ func tplField(f subFormField, p string, roles []state.TemplateRole, groups map[s
 			Placeholder: f.Placeholder, AutoFillType: f.AutoFillType, LinkID: f.LinkID, Masked: f.Masked,
 			ValidationType: f.ValidationType, ValidationCustomRegex: f.ValidationCustomRegex,
 			ValidationCustomRegexFormatLabel: f.ValidationCustomRegexFormatLabel,
-			Content:                          deref(f.Content), ContentURL: f.ContentURL, Options: f.Options, FontFamily: f.FontFamily,
+			Content:                          param.Deref(f.Content), ContentURL: f.ContentURL, Options: f.Options, FontFamily: f.FontFamily,
 		},
 	}
 	if f.Required != nil {
@@ -202,7 +203,7 @@ func tplField(f subFormField, p string, roles []state.TemplateRole, groups map[s
 // index or a role name; merge fields belong to the sender ("sender", or no
 // signer).
 func tplFieldRole(signer *string, merge bool, path string, roles []state.TemplateRole) (int, error) {
-	v := strings.TrimSpace(deref(signer))
+	v := strings.TrimSpace(param.Deref(signer))
 	if merge && (v == "" || strings.EqualFold(v, signerSender)) {
 		return -1, nil
 	}
