@@ -68,12 +68,12 @@ func sigreqCreate(c *call, op sigreqOp) (any, error) {
 		return nil, e
 	}
 	var tb *templateBody
-	var fields []parsedField
+	var fields []Parsed
 	if op.template {
 		if tb, e = checkTemplateBody(c, &b, false); e != nil {
 			return nil, e
 		}
-	} else if fields, e = decodeFormFields(b.FormFieldsPerDocument); e != nil {
+	} else if fields, e = Decode(b.FormFieldsPerDocument); e != nil {
 		return nil, e
 	}
 	var pending []pendingDocument
@@ -225,18 +225,18 @@ func (c *call) addFileParts(spec *sigreqSpec, b *sigreqBody, slots int) *apierr.
 
 // addFields validates form fields, groups and rules against the signers
 // and the collected documents (their page counts when known).
-func (spec *sigreqSpec) addFields(b *sigreqBody, list []parsedField, docs []pendingDocument) *apierr.Error {
-	fc := fieldCheck{slots: signerSlots(spec.Signers), docs: len(docs)}
+func (spec *sigreqSpec) addFields(b *sigreqBody, list []Parsed, docs []pendingDocument) *apierr.Error {
+	fc := Limits{Slots: signerSlots(spec.Signers), Docs: len(docs)}
 	for _, d := range docs {
-		fc.pages = append(fc.pages, d.doc.PageCount())
+		fc.Pages = append(fc.Pages, d.doc.PageCount())
 	}
-	fields, e := checkFormFields(list, fc)
+	fields, e := Check(list, fc)
 	if e != nil {
 		return e
 	}
 	paths := make([]string, len(list))
 	for i, pf := range list {
-		paths[i] = pf.path
+		paths[i] = pf.Path
 	}
 	if len(fields) == 0 && (len(b.FormFieldGroups) > 0 || len(b.FormFieldRules) > 0) {
 		if len(b.FormFieldGroups) > 0 {
@@ -244,11 +244,11 @@ func (spec *sigreqSpec) addFields(b *sigreqBody, list []parsedField, docs []pend
 		}
 		return apierr.Badf("form_field_rules", "form_field_rules needs form_fields_per_document.")
 	}
-	groups, rules, e := checkGroupsAndRules(fields, paths, b.FormFieldGroups, b.FormFieldRules)
+	groups, rules, e := CheckGroupsAndRules(fields, paths, b.FormFieldGroups, b.FormFieldRules)
 	if e != nil {
 		return e
 	}
-	bindCustomFieldTypes(spec.CustomFields, fields)
+	BindCustomFieldTypes(spec.CustomFields, fields)
 	spec.FormFields, spec.FieldGroups, spec.FieldRules = fields, groups, rules
 	return nil
 }

@@ -72,7 +72,7 @@ func embeddedEditURL(c *call) (any, error) {
 		opts.Editor.AllowEditSigners, opts.Editor.AllowEditDocuments = in.EditorOptions.AllowEditSigners, in.EditorOptions.AllowEditDocuments
 	}
 	if in.SignerExperience != nil {
-		if e := checkFormView(in.SignerExperience.FormView); e != nil {
+		if e := CheckFormView(in.SignerExperience.FormView); e != nil {
 			return nil, e
 		}
 	}

@@ -3,41 +3,41 @@ package sandbox
 // The form-field shapes of request bodies, shared by signature requests,
 // templates and drafts.
 
-// subFormFieldGroup is SubFormFieldGroup.
-type subFormFieldGroup struct {
+// Group is SubFormFieldGroup.
+type Group struct {
 	GroupID     string `json:"group_id"`
 	GroupLabel  string `json:"group_label"`
 	Requirement string `json:"requirement"`
 }
 
-// subFormFieldRule is SubFormFieldRule.
-type subFormFieldRule struct {
-	ID              string           `json:"id"`
-	TriggerOperator string           `json:"trigger_operator"`
-	Triggers        []subRuleTrigger `json:"triggers"`
-	Actions         []subRuleAction  `json:"actions"`
+// Rule is SubFormFieldRule.
+type Rule struct {
+	ID              string        `json:"id"`
+	TriggerOperator string        `json:"trigger_operator"`
+	Triggers        []RuleTrigger `json:"triggers"`
+	Actions         []RuleAction  `json:"actions"`
 }
 
-// subRuleTrigger is SubFormFieldRuleTrigger.
-type subRuleTrigger struct {
+// RuleTrigger is SubFormFieldRuleTrigger.
+type RuleTrigger struct {
 	ID       string   `json:"id"`
 	Operator string   `json:"operator"`
 	Value    *string  `json:"value"`
 	Values   []string `json:"values"`
 }
 
-// subRuleAction is SubFormFieldRuleAction.
-type subRuleAction struct {
+// RuleAction is SubFormFieldRuleAction.
+type RuleAction struct {
 	FieldID string `json:"field_id"`
 	GroupID string `json:"group_id"`
 	Hidden  *bool  `json:"hidden"`
 	Type    string `json:"type"`
 }
 
-// subFormField is the union of the SubFormFieldsPerDocument* schemas, the
+// FormField is the union of the SubFormFieldsPerDocument* schemas, the
 // form fields of signature requests and templates; the keys that do not
 // belong to a field's type are ignored.
-type subFormField struct {
+type FormField struct {
 	DocumentIndex *int    `json:"document_index"`
 	APIID         string  `json:"api_id"`
 	Name          string  `json:"name"`

@@ -24,9 +24,9 @@ var validationPatterns = map[string]*regexp.Regexp{
 	"employer_identification_number": regexp.MustCompile(`^[0-9]{9}$`),
 }
 
-// validateText checks a text value against the field's validation type and
+// ValidateText checks a text value against the field's validation type and
 // answers the problem ("" when the value is fine).
-func validateText(f state.FormField, v string) string {
+func ValidateText(f state.FormField, v string) string {
 	if v == "" || f.ValidationType == "" {
 		return ""
 	}
@@ -52,5 +52,5 @@ func validateText(f state.FormField, v string) string {
 	return "The value " + strconv.Quote(v) + " of field " + f.APIID + " is not valid (" + label + ")."
 }
 
-// isMergeField reports whether the sender fills f through custom_fields.
-func isMergeField(f state.FormField) bool { return f.Type == ftTextMerge || f.Type == ftCheckboxMerge }
+// IsMerge reports whether the sender fills f through custom_fields.
+func IsMerge(f state.FormField) bool { return f.Type == TypeTextMerge || f.Type == TypeCheckboxMerge }

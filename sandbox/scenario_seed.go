@@ -151,12 +151,12 @@ func (s *Sandbox) planSeed(w *world.World, p *scenario.Parsed, r *http.Request) 
 			return nil, pl.apiIssue(rp.at, e)
 		}
 		rp.req = spec
-		var fields []parsedField
+		var fields []Parsed
 		if rp.op.template {
 			if rp.tb, e = checkTemplateBody(c, &rp.body, false); e != nil {
 				return nil, pl.apiIssue(rp.at, e)
 			}
-		} else if fields, e = decodeFormFields(rp.body.FormFieldsPerDocument); e != nil {
+		} else if fields, e = Decode(rp.body.FormFieldsPerDocument); e != nil {
 			return nil, pl.apiIssue(rp.at, e)
 		}
 		if len(rp.body.Files) > 0 {

@@ -25,8 +25,8 @@ type sigreqBody struct {
 	CustomFields     []subCustomField `json:"custom_fields"`
 	FieldOptions     *subFieldOptions `json:"field_options"`
 
-	FormFieldGroups []subFormFieldGroup `json:"form_field_groups"`
-	FormFieldRules  []subFormFieldRule  `json:"form_field_rules"`
+	FormFieldGroups []Group `json:"form_field_groups"`
+	FormFieldRules  []Rule  `json:"form_field_rules"`
 	// FormFieldsPerDocument is decoded by decodeFormFields: the official
 	// flat list with document_index, or the older list of lists per
 	// document.

@@ -24,7 +24,7 @@ func dropUnusedCustomFields(c *call, cfs []state.CustomField, fields []state.For
 	for i, cf := range cfs {
 		used := false
 		for _, f := range fields {
-			if isMergeField(f) && fillsMergeField(cf, f) {
+			if IsMerge(f) && fillsMergeField(cf, f) {
 				used = true
 				break
 			}
@@ -58,7 +58,7 @@ func warnLongMergeValues(c *call, cfs []state.CustomField, fields []state.FormFi
 			continue
 		}
 		for _, f := range fields {
-			if f.Type != ftTextMerge || !fillsMergeField(cf, f) || f.Width <= 0 {
+			if f.Type != TypeTextMerge || !fillsMergeField(cf, f) || f.Width <= 0 {
 				continue
 			}
 			s := files.Stamp{Width: float64(f.Width), Height: float64(f.Height), Text: cf.Value, Kind: files.StampText}

@@ -74,17 +74,17 @@ func sigreqStamps(req *state.SignatureRequest) []files.Stamp {
 	for _, f := range req.FormFields {
 		byID[f.APIID] = f
 		switch {
-		case isMergeField(f):
+		case IsMerge(f):
 			cf, _ := mergeValueOf(req, f)
-			if f.Type == ftCheckboxMerge {
+			if f.Type == TypeCheckboxMerge {
 				if mergeChecked(cf.Value) {
 					stamp(f, "X", files.StampCheckbox)
 				}
 			} else {
 				stamp(f, cf.Value, files.StampText)
 			}
-		case f.Signer == signerMeNow:
-			if f.Type == ftCheckbox && f.IsChecked {
+		case f.Signer == SignerMeNow:
+			if f.Type == TypeCheckbox && f.IsChecked {
 				stamp(f, "X", files.StampCheckbox)
 			} else {
 				stamp(f, f.Content, files.StampText)
@@ -93,7 +93,7 @@ func sigreqStamps(req *state.SignatureRequest) []files.Stamp {
 	}
 	for _, v := range req.ResponseData {
 		f, ok := byID[v.APIID]
-		if !ok || isMergeField(f) {
+		if !ok || IsMerge(f) {
 			continue
 		}
 		switch t := v.Value.(type) {
@@ -104,11 +104,11 @@ func sigreqStamps(req *state.SignatureRequest) []files.Stamp {
 		case string:
 			kind := files.StampText
 			switch f.Type {
-			case ftSignature:
+			case TypeSignature:
 				kind = files.StampSignature
-			case ftInitials:
+			case TypeInitials:
 				kind = files.StampInitials
-			case ftDateSigned:
+			case TypeDateSigned:
 				kind = files.StampDate
 			}
 			stamp(f, t, kind)

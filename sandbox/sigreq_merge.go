@@ -41,7 +41,7 @@ func mergeResponses(req *state.SignatureRequest) []state.ResponseValue {
 	}
 	var out []state.ResponseValue
 	for _, f := range req.FormFields {
-		if !isMergeField(f) {
+		if !IsMerge(f) {
 			continue
 		}
 		cf, _ := mergeValueOf(req, f)
@@ -50,7 +50,7 @@ func mergeResponses(req *state.SignatureRequest) []state.ResponseValue {
 		if rv.Name == "" {
 			rv.Name = cf.Name
 		}
-		if f.Type == ftCheckboxMerge {
+		if f.Type == TypeCheckboxMerge {
 			rv.Value = "false"
 			if mergeChecked(cf.Value) {
 				rv.Value = "true"

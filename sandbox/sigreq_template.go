@@ -238,7 +238,7 @@ func bindTemplateUse(c *call, spec *sigreqSpec, use *templateUse, tb *templateBo
 			}
 			f.Signer = itoa(idx)
 		} else if f.Signer == "" {
-			f.Signer = signerSender
+			f.Signer = SignerSender
 		}
 		spec.FormFields = append(spec.FormFields, f)
 	}

@@ -22,8 +22,8 @@ func tbUse() *templateUse {
 		SignerRoles: []templateRole{{Name: "Client", Order: intPtr(0)}, {Name: "Witness", Order: intPtr(1)}},
 		CCRoles:     []string{"Accounting"},
 		FormFields: []state.FormField{
-			{APIID: "sig", Type: ftSignature, Role: "Witness"},
-			{APIID: "company", Name: "company", Type: ftTextMerge, Signer: signerSender},
+			{APIID: "sig", Type: TypeSignature, Role: "Witness"},
+			{APIID: "company", Name: "company", Type: TypeTextMerge, Signer: SignerSender},
 		},
 		MergeFields: []templateMergeField{{Name: "company", Type: "text", APIID: "company"}},
 		Title:       "Template title",

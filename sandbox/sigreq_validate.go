@@ -239,7 +239,7 @@ func checkFieldOptions(o *subFieldOptions) (string, *apierr.Error) {
 	if o == nil {
 		return "", nil
 	}
-	if e := checkDateFormat(o.DateFormat); e != nil {
+	if e := CheckDateFormat(o.DateFormat); e != nil {
 		return "", e
 	}
 	return o.DateFormat, nil
@@ -251,7 +251,7 @@ func checkSignerExperience(o *subSignerExperience) (string, *apierr.Error) {
 	if o == nil || o.FormView == "" {
 		return "", nil
 	}
-	if e := checkFormView(o.FormView); e != nil {
+	if e := CheckFormView(o.FormView); e != nil {
 		return "", e
 	}
 	return o.FormView, nil

@@ -92,17 +92,17 @@ func signerValues(req *state.SignatureRequest, sg *state.Signature, given map[st
 	var out []state.ResponseValue
 	for _, f := range fields {
 		v := values[f.APIID]
-		if f.Type == ftHyperlink {
+		if f.Type == TypeHyperlink {
 			continue
 		}
 		if f.Required && !hidden[f.APIID] && isEmptyValue(v) {
-			if f.Type == ftText && f.ValidationType == "custom_regex" {
+			if f.Type == TypeText && f.ValidationType == "custom_regex" {
 				return nil, apierr.Badf(path+"["+f.APIID+"]", "Field %s is required: give a value that matches its custom regex.", f.APIID)
 			}
 			return nil, apierr.Badf(path+"["+f.APIID+"]", "Field %s is required.", f.APIID)
 		}
 		rv := state.ResponseValue{APIID: f.APIID, SignatureID: sg.ID, Name: f.Name, Type: f.Type, Required: f.Required, Value: v}
-		if f.Type == ftSignature || f.Type == ftInitials {
+		if f.Type == TypeSignature || f.Type == TypeInitials {
 			signed := !hidden[f.APIID]
 			rv.IsSigned = &signed
 		}
@@ -119,7 +119,7 @@ func isEmptyValue(v any) bool {
 // fieldValue checks (or defaults) the value of one field.
 func fieldValue(req *state.SignatureRequest, sg *state.Signature, f state.FormField, raw any, has bool, now time.Time, p string) (any, *apierr.Error) {
 	switch f.Type {
-	case ftCheckbox, ftRadio:
+	case TypeCheckbox, TypeRadio:
 		if !has {
 			return f.IsChecked, nil
 		}
@@ -128,25 +128,25 @@ func fieldValue(req *state.SignatureRequest, sg *state.Signature, f state.FormFi
 			return nil, apierr.Badf(p, "The value of a %s field is true or false.", f.Type)
 		}
 		return b, nil
-	case ftDateSigned:
+	case TypeDateSigned:
 		if has {
 			return nil, apierr.Badf(p, "date_signed fields are filled by the service with the signing date.")
 		}
 		return formatDateSigned(req, now), nil
-	case ftTextMerge, ftCheckboxMerge:
+	case TypeTextMerge, TypeCheckboxMerge:
 		if has {
 			return nil, apierr.Badf(p, "%s fields are filled from custom_fields, not by the signer.", f.Type)
 		}
 		cf, _ := mergeValueOf(req, f)
 		return cf.Value, nil
-	case ftHyperlink:
+	case TypeHyperlink:
 		if has {
 			return nil, apierr.Badf(p, "hyperlink fields take no value.")
 		}
 		return "", nil
-	case ftSignature, ftInitials:
+	case TypeSignature, TypeInitials:
 		if !has {
-			if f.Type == ftInitials {
+			if f.Type == TypeInitials {
 				return initialsOf(sg.Name), nil
 			}
 			return sg.Name, nil
@@ -162,7 +162,7 @@ func fieldValue(req *state.SignatureRequest, sg *state.Signature, f state.FormFi
 			return nil, apierr.Badf(p, "The value of a %s field is the typed text or true.", f.Type)
 		}
 		return s, nil
-	case ftDropdown:
+	case TypeDropdown:
 		if !has {
 			if f.Content != "" || !f.Required {
 				return f.Content, nil
@@ -196,7 +196,7 @@ func fieldValue(req *state.SignatureRequest, sg *state.Signature, f state.FormFi
 	default:
 		return nil, apierr.Badf(p, "The value of text field %s must be a string.", f.APIID)
 	}
-	if msg := validateText(f, s); msg != "" {
+	if msg := ValidateText(f, s); msg != "" {
 		return nil, apierr.Badf(p, "%s", msg)
 	}
 	return s, nil

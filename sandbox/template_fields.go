@@ -26,8 +26,8 @@ const tplFieldsPath = "form_fields_per_document"
 // decodeTemplateFields turns form_fields_per_document into field inputs
 // with their paths. The legacy form (one list per document) gives each
 // field its list's index as document_index.
-func decodeTemplateFields(raw []any) ([]subFormField, []string, error) {
-	var out []subFormField
+func decodeTemplateFields(raw []any) ([]FormField, []string, error) {
+	var out []FormField
 	var paths []string
 	for i, item := range raw {
 		p := fmt.Sprintf("%s[%d]", tplFieldsPath, i)
@@ -37,7 +37,7 @@ func decodeTemplateFields(raw []any) ([]subFormField, []string, error) {
 		}
 		switch t := item.(type) {
 		case map[string]any:
-			var f subFormField
+			var f FormField
 			if err := tplDecodeObject(t, &f, p); err != nil {
 				return nil, nil, err
 			}
@@ -53,7 +53,7 @@ func decodeTemplateFields(raw []any) ([]subFormField, []string, error) {
 				if !ok {
 					return nil, nil, apierr.Badf(sp, "%s must be a form field object", sp)
 				}
-				var f subFormField
+				var f FormField
 				if err := tplDecodeObject(m, &f, sp); err != nil {
 					return nil, nil, err
 				}
@@ -113,10 +113,10 @@ func tplDecodeObject(m map[string]any, dst any, path string) error {
 }
 
 // tplField validates one form field and resolves its signer to a role.
-func tplField(f subFormField, p string, roles []state.TemplateRole, groups map[string]int) (state.TemplateField, error) {
+func tplField(f FormField, p string, roles []state.TemplateRole, groups map[string]int) (state.TemplateField, error) {
 	var tf state.TemplateField
-	at := fieldPath(p)
-	if e := checkFieldType(at, f.Type); e != nil {
+	at := Path(p)
+	if e := CheckType(at, f.Type); e != nil {
 		return tf, e
 	}
 	if strings.TrimSpace(f.APIID) == "" {
@@ -128,7 +128,7 @@ func tplField(f subFormField, p string, roles []state.TemplateRole, groups map[s
 	if *f.DocumentIndex < 0 {
 		return tf, apierr.Badf(p+"[document_index]", "document_index must be 0 or greater.")
 	}
-	if e := checkFieldBox(at, f.X, f.Y, f.Width, f.Height); e != nil {
+	if e := CheckBox(at, f.X, f.Y, f.Width, f.Height); e != nil {
 		return tf, e
 	}
 	tf = state.TemplateField{
@@ -155,7 +155,7 @@ func tplField(f subFormField, p string, roles []state.TemplateRole, groups map[s
 		}
 		tf.Page = *f.Page
 	}
-	if e := checkFieldFont(at, f.FontSize, f.FontFamily); e != nil {
+	if e := CheckFont(at, f.FontSize, f.FontFamily); e != nil {
 		return tf, e
 	}
 	if f.FontSize != nil {
@@ -171,12 +171,12 @@ func tplField(f subFormField, p string, roles []state.TemplateRole, groups map[s
 	}
 
 	switch tf.Type {
-	case ftDropdown:
-		if e := checkDropdownKeys(at, f.Options, tf.Content); e != nil {
+	case TypeDropdown:
+		if e := CheckDropdownKeys(at, f.Options, tf.Content); e != nil {
 			return tf, e
 		}
-	case ftHyperlink:
-		if e := checkHyperlinkKeys(at, tf.Content, f.ContentURL); e != nil {
+	case TypeHyperlink:
+		if e := CheckHyperlinkKeys(at, tf.Content, f.ContentURL); e != nil {
 			return tf, e
 		}
 	case "radio":
@@ -184,7 +184,7 @@ func tplField(f subFormField, p string, roles []state.TemplateRole, groups map[s
 			return tf, apierr.Missing(p + "[group]")
 		}
 	case "text":
-		if e := checkTextKeys(at, f.ValidationType, f.ValidationCustomRegex, f.AutoFillType); e != nil {
+		if e := CheckTextKeys(at, f.ValidationType, f.ValidationCustomRegex, f.AutoFillType); e != nil {
 			return tf, e
 		}
 	}
@@ -204,13 +204,13 @@ func tplField(f subFormField, p string, roles []state.TemplateRole, groups map[s
 // signer).
 func tplFieldRole(signer *string, merge bool, path string, roles []state.TemplateRole) (int, error) {
 	v := strings.TrimSpace(param.Deref(signer))
-	if merge && (v == "" || strings.EqualFold(v, signerSender)) {
+	if merge && (v == "" || strings.EqualFold(v, SignerSender)) {
 		return -1, nil
 	}
 	if v == "" {
 		return 0, apierr.Missing(path)
 	}
-	if strings.EqualFold(v, signerSender) || strings.EqualFold(v, signerMeNow) {
+	if strings.EqualFold(v, SignerSender) || strings.EqualFold(v, SignerMeNow) {
 		return 0, apierr.Badf(path, "signer %q can only be used for merge fields (text-merge, checkbox-merge) of a template.", v)
 	}
 	if n, err := strconv.Atoi(v); err == nil {
@@ -229,7 +229,7 @@ func tplFieldRole(signer *string, merge bool, path string, roles []state.Templat
 
 // tplRules validates conditional logic: one trigger per rule, AND only,
 // triggers and actions of the same signer, a field targeted once.
-func tplRules(in []subFormFieldRule, fields []state.TemplateField, apiIDs map[string]int, groups map[string]int) ([]state.FieldRule, error) {
+func tplRules(in []Rule, fields []state.TemplateField, apiIDs map[string]int, groups map[string]int) ([]state.FieldRule, error) {
 	var out []state.FieldRule
 	ruleIDs := map[string]bool{}
 	targeted := map[string]bool{}

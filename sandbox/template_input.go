@@ -33,15 +33,15 @@ type tplMergeFieldInput struct {
 
 // tplContentInput is what template/create and create_embedded_draft share.
 type tplContentInput struct {
-	Files           []wire.File         `json:"files"`
-	FileURLs        []string            `json:"file_urls"`
-	AllowReassign   bool                `json:"allow_reassign"`
-	Attachments     []subAttachment     `json:"attachments"`
-	CCRoles         []string            `json:"cc_roles"`
-	ClientID        string              `json:"client_id"`
-	FieldOptions    *subFieldOptions    `json:"field_options"`
-	FormFieldGroups []subFormFieldGroup `json:"form_field_groups"`
-	FormFieldRules  []subFormFieldRule  `json:"form_field_rules"`
+	Files           []wire.File      `json:"files"`
+	FileURLs        []string         `json:"file_urls"`
+	AllowReassign   bool             `json:"allow_reassign"`
+	Attachments     []subAttachment  `json:"attachments"`
+	CCRoles         []string         `json:"cc_roles"`
+	ClientID        string           `json:"client_id"`
+	FieldOptions    *subFieldOptions `json:"field_options"`
+	FormFieldGroups []Group          `json:"form_field_groups"`
+	FormFieldRules  []Rule           `json:"form_field_rules"`
 	// FormFieldsPerDocument is decoded by hand: a list of field objects, or
 	// the legacy list with one list of fields per document.
 	FormFieldsPerDocument []any                `json:"form_fields_per_document"`
@@ -172,13 +172,13 @@ func buildTemplateContent(in *tplContentInput, rolesRequired, fieldsRequired boo
 	}
 
 	if in.FieldOptions != nil {
-		if e := checkDateFormat(in.FieldOptions.DateFormat); e != nil {
+		if e := CheckDateFormat(in.FieldOptions.DateFormat); e != nil {
 			return nil, e
 		}
 		out.DateFormat = in.FieldOptions.DateFormat
 	}
 	if in.SignerExperience != nil {
-		if e := checkFormView(in.SignerExperience.FormView); e != nil {
+		if e := CheckFormView(in.SignerExperience.FormView); e != nil {
 			return nil, e
 		}
 		out.SignerExperience = in.SignerExperience.FormView
@@ -195,8 +195,8 @@ func buildTemplateContent(in *tplContentInput, rolesRequired, fieldsRequired boo
 			return nil, apierr.Missing(p + "[group_label]")
 		case g.Requirement == "":
 			return nil, apierr.Missing(p + "[requirement]")
-		case !slices.Contains(checkboxRequirements, g.Requirement):
-			return nil, apierr.Badf(p+"[requirement]", "Invalid requirement %q: use one of %s.", g.Requirement, strings.Join(checkboxRequirements, ", "))
+		case !slices.Contains(CheckboxRequirements, g.Requirement):
+			return nil, apierr.Badf(p+"[requirement]", "Invalid requirement %q: use one of %s.", g.Requirement, strings.Join(CheckboxRequirements, ", "))
 		}
 		if _, dup := groupIdx[g.GroupID]; dup {
 			return nil, apierr.Badf(p+"[group_id]", "Duplicate group_id %q.", g.GroupID)
@@ -256,7 +256,7 @@ func buildTemplateContent(in *tplContentInput, rolesRequired, fieldsRequired boo
 	}
 	for i, g := range out.Groups {
 		if groupTypes[g.GroupID] == "radio" {
-			if !slices.Contains(radioRequirements, g.Requirement) {
+			if !slices.Contains(RadioRequirements, g.Requirement) {
 				return nil, apierr.Badf(fmt.Sprintf("form_field_groups[%d][requirement]", i), "Invalid requirement %q for a radio group: use require_0-1 or require_1.", g.Requirement)
 			}
 			if radioCount[g.GroupID] < 2 {

@@ -33,8 +33,8 @@ import (
 // pdfSubFields turns the PDF form fields of documents into form field
 // inputs for signer, with the groups their radio buttons need. taken holds
 // the api_ids (and group ids) already used; it is updated.
-func pdfSubFields(docs []pendingDocument, signer string, taken map[string]bool) ([]parsedField, []state.FieldGroup) {
-	var out []parsedField
+func pdfSubFields(docs []pendingDocument, signer string, taken map[string]bool) ([]Parsed, []state.FieldGroup) {
+	var out []Parsed
 	var groups []state.FieldGroup
 	unique := func(base string) string {
 		id := base
@@ -59,7 +59,7 @@ func pdfSubFields(docs []pendingDocument, signer string, taken map[string]bool) 
 				continue
 			}
 			req := pf.Required
-			f := subFormField{DocumentIndex: intPtr(i), Name: pf.Name, X: intPtr(pf.X), Y: intPtr(pf.Y),
+			f := FormField{DocumentIndex: intPtr(i), Name: pf.Name, X: intPtr(pf.X), Y: intPtr(pf.Y),
 				Width: intPtr(pf.Width), Height: intPtr(pf.Height), Page: intPtr(pf.Page), Required: &req}
 			s := signer
 			f.Signer = &s
@@ -69,18 +69,18 @@ func pdfSubFields(docs []pendingDocument, signer string, taken map[string]bool) 
 			}
 			switch kind {
 			case files.PDFFieldText:
-				f.Type = ftText
+				f.Type = TypeText
 			case files.PDFFieldSignature:
-				f.Type = ftSignature
+				f.Type = TypeSignature
 			case files.PDFFieldDropdown:
-				f.Type = ftDropdown
+				f.Type = TypeDropdown
 				f.Options = append([]string(nil), pf.Options...)
 			case files.PDFFieldCheckbox:
-				f.Type = ftCheckbox
+				f.Type = TypeCheckbox
 				checked := pf.Checked
 				f.IsChecked = &checked
 			case files.PDFFieldRadio:
-				f.Type = ftRadio
+				f.Type = TypeRadio
 				g, ok := groupOf[pf.Name]
 				if !ok {
 					g = unique(pf.Name)
@@ -104,7 +104,7 @@ func pdfSubFields(docs []pendingDocument, signer string, taken map[string]bool) 
 			if f.APIID == "" {
 				f.APIID = unique(pf.Name)
 			}
-			out = append(out, parsedField{path: "PDF field " + pf.Name, doc: i, f: f})
+			out = append(out, Parsed{Path: "PDF field " + pf.Name, Doc: i, Field: f})
 		}
 	}
 	return out, groups
@@ -113,17 +113,17 @@ func pdfSubFields(docs []pendingDocument, signer string, taken map[string]bool) 
 // requestPDFFields turns the documents' PDF form fields into fields of a
 // request's (or draft's) first signer. Fields the form field checks refuse
 // (a rectangle off the page, say) are left out.
-func requestPDFFields(docs []pendingDocument, fc fieldCheck, taken map[string]bool) ([]state.FormField, []state.FieldGroup) {
+func requestPDFFields(docs []pendingDocument, fc Limits, taken map[string]bool) ([]state.FormField, []state.FieldGroup) {
 	inputs, groups := pdfSubFields(docs, "0", taken)
 	var out []state.FormField
 	used := map[string]bool{}
 	for _, pf := range inputs {
-		fields, e := checkFormFields([]parsedField{pf}, fc)
+		fields, e := Check([]Parsed{pf}, fc)
 		if e != nil {
 			continue
 		}
 		out = append(out, fields...)
-		used[pf.f.Group] = true
+		used[pf.Field.Group] = true
 	}
 	var kept []state.FieldGroup
 	for _, g := range groups {

@@ -45,10 +45,10 @@ func addTemplateDocumentFields(in *tplContentInput, content *tplContent, docs []
 			content.Groups = append(content.Groups, g)
 		}
 		for _, pf := range inputs {
-			if pf.f.DocumentIndex != nil && *pf.f.DocumentIndex < len(docs) {
-				if tf, err := tplField(pf.f, pf.path, content.Roles, groupIdx); err == nil {
+			if pf.Field.DocumentIndex != nil && *pf.Field.DocumentIndex < len(docs) {
+				if tf, err := tplField(pf.Field, pf.Path, content.Roles, groupIdx); err == nil {
 					content.Fields = append(content.Fields, tf)
-					content.fieldPaths = append(content.fieldPaths, pf.path)
+					content.fieldPaths = append(content.fieldPaths, pf.Path)
 				}
 			}
 		}
@@ -96,7 +96,7 @@ func templateTagFields(content *tplContent, docs []pendingDocument, taken map[st
 				problem(msg)
 				continue
 			}
-			signer := signerSender
+			signer := SignerSender
 			if t.Signer > 0 {
 				signer = strconv.Itoa(t.Signer - 1)
 			}
@@ -112,7 +112,7 @@ func templateTagFields(content *tplContent, docs []pendingDocument, taken map[st
 			}
 			if tf.IsMerge() {
 				want := "text"
-				if tf.Type == ftCheckboxMerge {
+				if tf.Type == TypeCheckboxMerge {
 					want = "checkbox"
 				}
 				if have, ok := declared[tf.Name]; ok && have != want {

@@ -14,7 +14,7 @@ import (
 // (form_fields.go), custom_regex excepted (a tag cannot carry the
 // expression), so that a tag and the field it becomes agree.
 func TestTextTagVocabularyIsTheFormFieldVocabulary(t *testing.T) {
-	assert.Equal(t, autoFillTypes, files.TextTagAutoFillTypes)
-	want := slices.DeleteFunc(slices.Clone(validationTypes), func(v string) bool { return v == "custom_regex" })
+	assert.Equal(t, AutoFillTypes, files.TextTagAutoFillTypes)
+	want := slices.DeleteFunc(slices.Clone(ValidationTypes), func(v string) bool { return v == "custom_regex" })
 	assert.Equal(t, want, files.TextTagValidationTypes)
 }

@@ -64,7 +64,7 @@ type draftPlan struct {
 	typ     string
 	spec    *sigreqSpec
 	x       draftExtras
-	fields  []parsedField
+	fields  []Parsed
 	pending []pendingDocument
 	body    *sigreqBody
 	// tb is the template part of create_embedded_with_template; its
@@ -252,7 +252,7 @@ func (p *draftPlan) checkFileParts(c *call) *apierr.Error {
 		spec.AllowReassign = b.AllowReassign // create has no allow_reassign
 	}
 	var e *apierr.Error
-	p.fields, e = decodeFormFields(b.FormFieldsPerDocument)
+	p.fields, e = Decode(b.FormFieldsPerDocument)
 	return e
 }
 
