@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -68,12 +69,12 @@ func sigreqCreate(c *call, op sigreqOp) (any, error) {
 		return nil, e
 	}
 	var tb *templateBody
-	var fields []Parsed
+	var formFields []fields.Parsed
 	if op.template {
 		if tb, e = checkTemplateBody(c, &b, false); e != nil {
 			return nil, e
 		}
-	} else if fields, e = Decode(b.FormFieldsPerDocument); e != nil {
+	} else if formFields, e = fields.Decode(b.FormFieldsPerDocument); e != nil {
 		return nil, e
 	}
 	var pending []pendingDocument
@@ -85,7 +86,7 @@ func sigreqCreate(c *call, op sigreqOp) (any, error) {
 		pending = docs
 	}
 	if !op.template {
-		if e := spec.addFields(&b, fields, pending); e != nil {
+		if e := spec.addFields(&b, formFields, pending); e != nil {
 			return nil, e
 		}
 		spec.addDocumentFields(c, pending, false)       // text tags (texttags.go)
@@ -225,12 +226,12 @@ func (c *call) addFileParts(spec *sigreqSpec, b *sigreqBody, slots int) *apierr.
 
 // addFields validates form fields, groups and rules against the signers
 // and the collected documents (their page counts when known).
-func (spec *sigreqSpec) addFields(b *sigreqBody, list []Parsed, docs []pendingDocument) *apierr.Error {
-	fc := Limits{Slots: signerSlots(spec.Signers), Docs: len(docs)}
+func (spec *sigreqSpec) addFields(b *sigreqBody, list []fields.Parsed, docs []pendingDocument) *apierr.Error {
+	fc := fields.Limits{Slots: signerSlots(spec.Signers), Docs: len(docs)}
 	for _, d := range docs {
 		fc.Pages = append(fc.Pages, d.doc.PageCount())
 	}
-	fields, e := Check(list, fc)
+	formFields, e := fields.Check(list, fc)
 	if e != nil {
 		return e
 	}
@@ -238,18 +239,18 @@ func (spec *sigreqSpec) addFields(b *sigreqBody, list []Parsed, docs []pendingDo
 	for i, pf := range list {
 		paths[i] = pf.Path
 	}
-	if len(fields) == 0 && (len(b.FormFieldGroups) > 0 || len(b.FormFieldRules) > 0) {
+	if len(formFields) == 0 && (len(b.FormFieldGroups) > 0 || len(b.FormFieldRules) > 0) {
 		if len(b.FormFieldGroups) > 0 {
 			return apierr.Badf("form_field_groups", "form_field_groups needs form_fields_per_document.")
 		}
 		return apierr.Badf("form_field_rules", "form_field_rules needs form_fields_per_document.")
 	}
-	groups, rules, e := CheckGroupsAndRules(fields, paths, b.FormFieldGroups, b.FormFieldRules)
+	groups, rules, e := fields.CheckGroupsAndRules(formFields, paths, b.FormFieldGroups, b.FormFieldRules)
 	if e != nil {
 		return e
 	}
-	BindCustomFieldTypes(spec.CustomFields, fields)
-	spec.FormFields, spec.FieldGroups, spec.FieldRules = fields, groups, rules
+	fields.BindCustomFieldTypes(spec.CustomFields, formFields)
+	spec.FormFields, spec.FieldGroups, spec.FieldRules = formFields, groups, rules
 	return nil
 }
 

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -72,7 +73,7 @@ func embeddedEditURL(c *call) (any, error) {
 		opts.Editor.AllowEditSigners, opts.Editor.AllowEditDocuments = in.EditorOptions.AllowEditSigners, in.EditorOptions.AllowEditDocuments
 	}
 	if in.SignerExperience != nil {
-		if e := CheckFormView(in.SignerExperience.FormView); e != nil {
+		if e := fields.CheckFormView(in.SignerExperience.FormView); e != nil {
 			return nil, e
 		}
 	}

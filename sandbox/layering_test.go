@@ -30,7 +30,7 @@ var allowedImports = map[string][]string{
 	"sandbox": {
 		"fixtures", "scenarios",
 		"sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/events",
-		"sandbox/internal/files", "sandbox/internal/fixture", "sandbox/internal/param",
+		"sandbox/internal/fields", "sandbox/internal/files", "sandbox/internal/fixture", "sandbox/internal/param",
 		"sandbox/internal/scenario", "sandbox/internal/search", "sandbox/internal/state",
 		"sandbox/internal/wire", "sandbox/internal/world",
 	},
@@ -38,6 +38,9 @@ var allowedImports = map[string][]string{
 	"sandbox/sandboxtest": {"sandbox", "sandbox/internal/events", "sandbox/internal/world"},
 
 	// Vocabulary shared by the areas of the facade.
+	"sandbox/internal/fields": {
+		"sandbox/internal/apierr", "sandbox/internal/param", "sandbox/internal/state", "sandbox/internal/wire",
+	},
 	"sandbox/internal/catalog": {"sandbox/internal/state"},
 	"sandbox/internal/param":   {"sandbox/internal/apierr"},
 	"sandbox/internal/search":  {"sandbox/internal/apierr", "sandbox/internal/param", "sandbox/internal/state"},

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
@@ -151,12 +152,12 @@ func (s *Sandbox) planSeed(w *world.World, p *scenario.Parsed, r *http.Request) 
 			return nil, pl.apiIssue(rp.at, e)
 		}
 		rp.req = spec
-		var fields []Parsed
+		var formFields []fields.Parsed
 		if rp.op.template {
 			if rp.tb, e = checkTemplateBody(c, &rp.body, false); e != nil {
 				return nil, pl.apiIssue(rp.at, e)
 			}
-		} else if fields, e = Decode(rp.body.FormFieldsPerDocument); e != nil {
+		} else if formFields, e = fields.Decode(rp.body.FormFieldsPerDocument); e != nil {
 			return nil, pl.apiIssue(rp.at, e)
 		}
 		if len(rp.body.Files) > 0 {
@@ -167,7 +168,7 @@ func (s *Sandbox) planSeed(w *world.World, p *scenario.Parsed, r *http.Request) 
 			rp.pending = pending
 		}
 		if !rp.op.template {
-			if e := spec.addFields(&rp.body, fields, rp.pending); e != nil {
+			if e := spec.addFields(&rp.body, formFields, rp.pending); e != nil {
 				return nil, pl.apiIssue(rp.at, e)
 			}
 		}

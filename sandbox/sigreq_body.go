@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
 
@@ -25,8 +26,8 @@ type sigreqBody struct {
 	CustomFields     []subCustomField `json:"custom_fields"`
 	FieldOptions     *subFieldOptions `json:"field_options"`
 
-	FormFieldGroups []Group `json:"form_field_groups"`
-	FormFieldRules  []Rule  `json:"form_field_rules"`
+	FormFieldGroups []fields.Group `json:"form_field_groups"`
+	FormFieldRules  []fields.Rule  `json:"form_field_rules"`
 	// FormFieldsPerDocument is decoded by decodeFormFields: the official
 	// flat list with document_index, or the older list of lists per
 	// document.

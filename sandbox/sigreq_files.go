@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -74,17 +75,17 @@ func sigreqStamps(req *state.SignatureRequest) []files.Stamp {
 	for _, f := range req.FormFields {
 		byID[f.APIID] = f
 		switch {
-		case IsMerge(f):
+		case fields.IsMerge(f):
 			cf, _ := mergeValueOf(req, f)
-			if f.Type == TypeCheckboxMerge {
+			if f.Type == fields.TypeCheckboxMerge {
 				if mergeChecked(cf.Value) {
 					stamp(f, "X", files.StampCheckbox)
 				}
 			} else {
 				stamp(f, cf.Value, files.StampText)
 			}
-		case f.Signer == SignerMeNow:
-			if f.Type == TypeCheckbox && f.IsChecked {
+		case f.Signer == fields.SignerMeNow:
+			if f.Type == fields.TypeCheckbox && f.IsChecked {
 				stamp(f, "X", files.StampCheckbox)
 			} else {
 				stamp(f, f.Content, files.StampText)
@@ -93,7 +94,7 @@ func sigreqStamps(req *state.SignatureRequest) []files.Stamp {
 	}
 	for _, v := range req.ResponseData {
 		f, ok := byID[v.APIID]
-		if !ok || IsMerge(f) {
+		if !ok || fields.IsMerge(f) {
 			continue
 		}
 		switch t := v.Value.(type) {
@@ -104,11 +105,11 @@ func sigreqStamps(req *state.SignatureRequest) []files.Stamp {
 		case string:
 			kind := files.StampText
 			switch f.Type {
-			case TypeSignature:
+			case fields.TypeSignature:
 				kind = files.StampSignature
-			case TypeInitials:
+			case fields.TypeInitials:
 				kind = files.StampInitials
-			case TypeDateSigned:
+			case fields.TypeDateSigned:
 				kind = files.StampDate
 			}
 			stamp(f, t, kind)

@@ -7,6 +7,7 @@ package sandbox
 // fill no field or do not fit theirs.
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -41,7 +42,7 @@ func mergeResponses(req *state.SignatureRequest) []state.ResponseValue {
 	}
 	var out []state.ResponseValue
 	for _, f := range req.FormFields {
-		if !IsMerge(f) {
+		if !fields.IsMerge(f) {
 			continue
 		}
 		cf, _ := mergeValueOf(req, f)
@@ -50,7 +51,7 @@ func mergeResponses(req *state.SignatureRequest) []state.ResponseValue {
 		if rv.Name == "" {
 			rv.Name = cf.Name
 		}
-		if f.Type == TypeCheckboxMerge {
+		if f.Type == fields.TypeCheckboxMerge {
 			rv.Value = "false"
 			if mergeChecked(cf.Value) {
 				rv.Value = "true"

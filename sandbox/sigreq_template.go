@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -238,7 +239,7 @@ func bindTemplateUse(c *call, spec *sigreqSpec, use *templateUse, tb *templateBo
 			}
 			f.Signer = itoa(idx)
 		} else if f.Signer == "" {
-			f.Signer = SignerSender
+			f.Signer = fields.SignerSender
 		}
 		spec.FormFields = append(spec.FormFields, f)
 	}

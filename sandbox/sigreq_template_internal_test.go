@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -22,8 +23,8 @@ func tbUse() *templateUse {
 		SignerRoles: []templateRole{{Name: "Client", Order: intPtr(0)}, {Name: "Witness", Order: intPtr(1)}},
 		CCRoles:     []string{"Accounting"},
 		FormFields: []state.FormField{
-			{APIID: "sig", Type: TypeSignature, Role: "Witness"},
-			{APIID: "company", Name: "company", Type: TypeTextMerge, Signer: SignerSender},
+			{APIID: "sig", Type: fields.TypeSignature, Role: "Witness"},
+			{APIID: "company", Name: "company", Type: fields.TypeTextMerge, Signer: fields.SignerSender},
 		},
 		MergeFields: []templateMergeField{{Name: "company", Type: "text", APIID: "company"}},
 		Title:       "Template title",

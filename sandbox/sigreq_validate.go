@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -239,7 +240,7 @@ func checkFieldOptions(o *subFieldOptions) (string, *apierr.Error) {
 	if o == nil {
 		return "", nil
 	}
-	if e := CheckDateFormat(o.DateFormat); e != nil {
+	if e := fields.CheckDateFormat(o.DateFormat); e != nil {
 		return "", e
 	}
 	return o.DateFormat, nil
@@ -251,7 +252,7 @@ func checkSignerExperience(o *subSignerExperience) (string, *apierr.Error) {
 	if o == nil || o.FormView == "" {
 		return "", nil
 	}
-	if e := CheckFormView(o.FormView); e != nil {
+	if e := fields.CheckFormView(o.FormView); e != nil {
 		return "", e
 	}
 	return o.FormView, nil

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
@@ -40,8 +41,8 @@ type tplContentInput struct {
 	CCRoles         []string         `json:"cc_roles"`
 	ClientID        string           `json:"client_id"`
 	FieldOptions    *subFieldOptions `json:"field_options"`
-	FormFieldGroups []Group          `json:"form_field_groups"`
-	FormFieldRules  []Rule           `json:"form_field_rules"`
+	FormFieldGroups []fields.Group   `json:"form_field_groups"`
+	FormFieldRules  []fields.Rule    `json:"form_field_rules"`
 	// FormFieldsPerDocument is decoded by hand: a list of field objects, or
 	// the legacy list with one list of fields per document.
 	FormFieldsPerDocument []any                `json:"form_fields_per_document"`
@@ -82,7 +83,7 @@ type tplContent struct {
 }
 
 // Enumerations of the template request schemas (the form field ones are in
-// form_fields.go).
+// package fields).
 var (
 	tplTriggerOps      = []string{"any", "is", "match", "none", "not"}
 	tplMergeFieldTypes = []string{"text", "checkbox"}
@@ -172,13 +173,13 @@ func buildTemplateContent(in *tplContentInput, rolesRequired, fieldsRequired boo
 	}
 
 	if in.FieldOptions != nil {
-		if e := CheckDateFormat(in.FieldOptions.DateFormat); e != nil {
+		if e := fields.CheckDateFormat(in.FieldOptions.DateFormat); e != nil {
 			return nil, e
 		}
 		out.DateFormat = in.FieldOptions.DateFormat
 	}
 	if in.SignerExperience != nil {
-		if e := CheckFormView(in.SignerExperience.FormView); e != nil {
+		if e := fields.CheckFormView(in.SignerExperience.FormView); e != nil {
 			return nil, e
 		}
 		out.SignerExperience = in.SignerExperience.FormView
@@ -195,8 +196,8 @@ func buildTemplateContent(in *tplContentInput, rolesRequired, fieldsRequired boo
 			return nil, apierr.Missing(p + "[group_label]")
 		case g.Requirement == "":
 			return nil, apierr.Missing(p + "[requirement]")
-		case !slices.Contains(CheckboxRequirements, g.Requirement):
-			return nil, apierr.Badf(p+"[requirement]", "Invalid requirement %q: use one of %s.", g.Requirement, strings.Join(CheckboxRequirements, ", "))
+		case !slices.Contains(fields.CheckboxRequirements, g.Requirement):
+			return nil, apierr.Badf(p+"[requirement]", "Invalid requirement %q: use one of %s.", g.Requirement, strings.Join(fields.CheckboxRequirements, ", "))
 		}
 		if _, dup := groupIdx[g.GroupID]; dup {
 			return nil, apierr.Badf(p+"[group_id]", "Duplicate group_id %q.", g.GroupID)
@@ -256,7 +257,7 @@ func buildTemplateContent(in *tplContentInput, rolesRequired, fieldsRequired boo
 	}
 	for i, g := range out.Groups {
 		if groupTypes[g.GroupID] == "radio" {
-			if !slices.Contains(RadioRequirements, g.Requirement) {
+			if !slices.Contains(fields.RadioRequirements, g.Requirement) {
 				return nil, apierr.Badf(fmt.Sprintf("form_field_groups[%d][requirement]", i), "Invalid requirement %q for a radio group: use require_0-1 or require_1.", g.Requirement)
 			}
 			if radioCount[g.GroupID] < 2 {

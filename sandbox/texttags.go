@@ -21,6 +21,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -99,7 +100,7 @@ func (spec *sigreqSpec) addDocumentFields(c *call, docs []pendingDocument, usePr
 	for _, sg := range spec.Signers {
 		slots = max(slots, sg.Slot+1)
 	}
-	fc := Limits{Slots: slots, Docs: len(docs)}
+	fc := fields.Limits{Slots: slots, Docs: len(docs)}
 	for _, d := range docs {
 		fc.Pages = append(fc.Pages, d.doc.PageCount())
 	}
@@ -121,7 +122,7 @@ func (spec *sigreqSpec) addDocumentFields(c *call, docs []pendingDocument, usePr
 		added = append(added, requestTagFields(stored, 0, fc, taken, false)...)
 	}
 	spec.FormFields = append(spec.FormFields, added...)
-	BindCustomFieldTypes(spec.CustomFields, added)
+	fields.BindCustomFieldTypes(spec.CustomFields, added)
 }
 
 // requestTagFields turns the text tags of documents (the request's
@@ -129,7 +130,7 @@ func (spec *sigreqSpec) addDocumentFields(c *call, docs []pendingDocument, usePr
 // recorded on its document (TextTagError) and then no tag becomes a field:
 // the request fails processing. skipOtherSigners ignores tags for signers
 // the request does not have instead of refusing them.
-func requestTagFields(docs []*state.Document, first int, fc Limits, taken map[string]bool, skipOtherSigners bool) []state.FormField {
+func requestTagFields(docs []*state.Document, first int, fc fields.Limits, taken map[string]bool, skipOtherSigners bool) []state.FormField {
 	var out []state.FormField
 	failed := false
 	ids := newTagIDs(taken)
@@ -156,17 +157,17 @@ func requestTagFields(docs []*state.Document, first int, fc Limits, taken map[st
 				d.TextTagError = tagProblem(ft, msg)
 				continue
 			}
-			signer := SignerSender
+			signer := fields.SignerSender
 			if t.Signer > 0 {
 				signer = strconv.Itoa(t.Signer - 1)
 			}
-			pf := Parsed{Path: "text tag " + ft.Text, Doc: i, Field: tagSubField(t, ft, i, id, signer)}
-			fields, e := Check([]Parsed{pf}, fc)
+			pf := fields.Parsed{Path: "text tag " + ft.Text, Doc: i, Field: tagSubField(t, ft, i, id, signer)}
+			checked, e := fields.Check([]fields.Parsed{pf}, fc)
 			if e != nil {
 				d.TextTagError = tagProblem(ft, strings.TrimPrefix(e.Msg, pf.Path+" "))
 				continue
 			}
-			out = append(out, fields...)
+			out = append(out, checked...)
 		}
 		failed = failed || d.TextTagError != ""
 	}
@@ -193,7 +194,7 @@ func (spec *sigreqSpec) addAppendedTagFields(appended int) {
 	if appended <= 0 || first < 0 {
 		return
 	}
-	fc := Limits{Slots: len(spec.Signers), Docs: len(spec.Documents)}
+	fc := fields.Limits{Slots: len(spec.Signers), Docs: len(spec.Documents)}
 	for _, sg := range spec.Signers {
 		fc.Slots = max(fc.Slots, sg.Slot+1)
 	}
@@ -208,9 +209,9 @@ func (spec *sigreqSpec) addAppendedTagFields(appended int) {
 	for i := range docs {
 		docs[i] = &spec.Documents[first+i]
 	}
-	fields := requestTagFields(docs, first, fc, taken, true)
-	spec.FormFields = append(spec.FormFields, fields...)
-	BindCustomFieldTypes(spec.CustomFields, fields)
+	formFields := requestTagFields(docs, first, fc, taken, true)
+	spec.FormFields = append(spec.FormFields, formFields...)
+	fields.BindCustomFieldTypes(spec.CustomFields, formFields)
 }
 
 // tagProblem words a malformed tag for the document's TextTagError (the
@@ -222,16 +223,16 @@ func tagProblem(ft state.DocumentTextTag, msg string) string {
 // tagSubField is a tag as the form field it stands for: placed where the
 // tag is, labelled with its label, assigned to signer (an index or
 // "sender").
-func tagSubField(t files.TextTag, ft state.DocumentTextTag, doc int, id, signer string) FormField {
-	f := FormField{
+func tagSubField(t files.TextTag, ft state.DocumentTextTag, doc int, id, signer string) fields.FormField {
+	f := fields.FormField{
 		DocumentIndex: intPtr(doc), APIID: id, Name: t.Label, Type: t.FieldType,
 		X: intPtr(ft.X), Y: intPtr(ft.Y), Width: intPtr(ft.Width), Height: intPtr(ft.Height), Page: intPtr(ft.Page),
 		Required: &t.Required, Signer: &signer,
 	}
 	switch t.FieldType {
-	case TypeText:
+	case fields.TypeText:
 		f.ValidationType, f.AutoFillType = t.Validation, t.AutoFill
-	case TypeCheckbox:
+	case fields.TypeCheckbox:
 		off := false
 		f.IsChecked = &off
 	}

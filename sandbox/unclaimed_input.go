@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -64,7 +65,7 @@ type draftPlan struct {
 	typ     string
 	spec    *sigreqSpec
 	x       draftExtras
-	fields  []Parsed
+	fields  []fields.Parsed
 	pending []pendingDocument
 	body    *sigreqBody
 	// tb is the template part of create_embedded_with_template; its
@@ -252,7 +253,7 @@ func (p *draftPlan) checkFileParts(c *call) *apierr.Error {
 		spec.AllowReassign = b.AllowReassign // create has no allow_reassign
 	}
 	var e *apierr.Error
-	p.fields, e = Decode(b.FormFieldsPerDocument)
+	p.fields, e = fields.Decode(b.FormFieldsPerDocument)
 	return e
 }
 

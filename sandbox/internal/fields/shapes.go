@@ -1,4 +1,4 @@
-package sandbox
+package fields
 
 // The form-field shapes of request bodies, shared by signature requests,
 // templates and drafts.

@@ -1,4 +1,4 @@
-package sandbox
+package fields
 
 // Validation of form_field_groups and form_field_rules (conditional logic)
 // against the fields that use them.

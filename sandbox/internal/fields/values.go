@@ -1,4 +1,4 @@
-package sandbox
+package fields
 
 // Checks of the values form fields hold, shared by signers' input, merge
 // fields and prefilled values.

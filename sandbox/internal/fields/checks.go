@@ -1,7 +1,7 @@
-package sandbox
+package fields
 
 // The form field vocabulary of the official request schemas and the checks
-// of one field's keys that signature requests (sigreq_fields.go) and
+// of one field's keys that signature requests (fields.go) and
 // templates (template_fields.go) share, so that both refuse the same values
 // with the same answer.
 

@@ -1,8 +1,8 @@
-package sandbox
+package fields
 
 // Validation of the form_fields_per_document of signature requests, with
 // the type-specific keys of every field type (groups and rules are in
-// sigreq_rules.go; the checks shared with templates in form_fields.go).
+// rules.go; the checks of one field in checks.go).
 
 import (
 	"encoding/json"
