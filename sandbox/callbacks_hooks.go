@@ -19,7 +19,7 @@ func registerCallbacksHooks(r *registry) {
 	r.onAppCallbackSet = func(s *Sandbox, _ *world.World, tx *state.Txn, app *state.APIApp) error {
 		return s.callbackTestApp(tx, app)
 	}
-	r.objectViews[objAccount] = func(_ *Sandbox, tx *state.Txn, id, _ string) (any, error) {
+	r.objectViews[objAccount] = func(tx *state.Txn, id, _ string) (any, error) {
 		a, err := state.Get[state.Account](tx, state.TableAccounts, id)
 		if err != nil {
 			return nil, err

@@ -92,7 +92,7 @@ func appTarget(app *state.APIApp, reportedFor string) callbackTarget {
 
 // queueDeliveries writes one delivery per target. A delivery whose queue is
 // idle is due at once; otherwise it waits for the deliveries before it.
-func (s *Sandbox) queueDeliveries(tx *state.Txn, row *state.Event, targets []callbackTarget, views *objectCache) error {
+func (n *notifier) queueDeliveries(tx *state.Txn, row *state.Event, targets []callbackTarget, views *objectCache) error {
 	now := tx.Now().UnixNano()
 	for i, t := range targets {
 		var obj json.RawMessage

@@ -83,28 +83,39 @@ func (ev eventSpec) primary() string {
 	return ""
 }
 
+// objectView renders an object of one type as GET would show it to viewer
+// (an account id), for the events that carry it.
+type objectView func(tx *state.Txn, id, viewer string) (any, error)
+
+// notifier is what the sandbox tells the outside world, recorded inside
+// the changing transaction: event rows and their deliveries, with objects
+// rendered by the views of their types.
+type notifier struct {
+	views map[string]objectView
+}
+
 // emit records an event inside tx, with its object rendered as of now, and
 // queues one delivery per callback target (see routeEvent). Deliveries are
 // attempted only after tx commits; an aborted change emits nothing.
-func (s *Sandbox) emit(tx *state.Txn, ev eventSpec) error {
-	_, err := s.emitTo(tx, ev, routeEvent(tx, ev))
+func (n *notifier) emit(tx *state.Txn, ev eventSpec) error {
+	_, err := n.emitTo(tx, ev, routeEvent(tx, ev))
 	return err
 }
 
 // emitTo records an event and queues its deliveries to the given targets:
 // emit's routing, or the single target of a callback_test.
-func (s *Sandbox) emitTo(tx *state.Txn, ev eventSpec, targets []callbackTarget) (*state.Event, error) {
-	row, views, err := s.recordEvent(tx, ev)
+func (n *notifier) emitTo(tx *state.Txn, ev eventSpec, targets []callbackTarget) (*state.Event, error) {
+	row, views, err := n.recordEvent(tx, ev)
 	if err != nil {
 		return nil, err
 	}
-	return row, s.queueDeliveries(tx, row, targets, views)
+	return row, n.queueDeliveries(tx, row, targets, views)
 }
 
 // recordEvent stores the event row. views renders (and caches) the attached
 // object for a viewer; the row keeps the rendering for the first involved
 // account.
-func (s *Sandbox) recordEvent(tx *state.Txn, ev eventSpec) (*state.Event, *objectCache, error) {
+func (n *notifier) recordEvent(tx *state.Txn, ev eventSpec) (*state.Event, *objectCache, error) {
 	if !slices.Contains(eventTypes, ev.Type) {
 		return nil, nil, fmt.Errorf("emit: unknown event type %q", ev.Type)
 	}
@@ -113,9 +124,9 @@ func (s *Sandbox) recordEvent(tx *state.Txn, ev eventSpec) (*state.Event, *objec
 		ObjectType: ev.ObjectType, ObjectID: ev.ObjectID, AccountIDs: slices.Clone(ev.AccountIDs), ClientID: ev.ClientID,
 		RelatedSignatureID: ev.RelatedSignatureID, EventMessage: ev.EventMessage,
 	}
-	views := &objectCache{s: s, tx: tx, ev: ev, byViewer: map[string]json.RawMessage{}}
+	views := &objectCache{n: n, tx: tx, ev: ev, byViewer: map[string]json.RawMessage{}}
 	if ev.ObjectType != "" {
-		if s.reg.objectViews[ev.ObjectType] == nil {
+		if n.views[ev.ObjectType] == nil {
 			return nil, nil, fmt.Errorf("emit: no view for %s", ev.ObjectType)
 		}
 		raw, err := views.render(ev.primary())
@@ -134,7 +145,7 @@ func (s *Sandbox) recordEvent(tx *state.Txn, ev eventSpec) (*state.Event, *objec
 // objectCache renders an event's object once per viewer: account callbacks
 // get the object as GET shows it to the account they report for.
 type objectCache struct {
-	s        *Sandbox
+	n        *notifier
 	tx       *state.Txn
 	ev       eventSpec
 	byViewer map[string]json.RawMessage
@@ -149,7 +160,7 @@ func (o *objectCache) render(viewer string) (json.RawMessage, error) {
 	if raw, ok := o.byViewer[viewer]; ok {
 		return raw, nil
 	}
-	obj, err := o.s.reg.objectViews[o.ev.ObjectType](o.s, o.tx, o.ev.ObjectID, viewer)
+	obj, err := o.n.views[o.ev.ObjectType](o.tx, o.ev.ObjectID, viewer)
 	if err != nil {
 		if viewer != o.ev.primary() {
 			return o.render(o.ev.primary())

@@ -48,7 +48,10 @@ type registry struct {
 	// objectViews render an event's object as GET would show it to viewer
 	// (an account id). Signature requests, templates and accounts register
 	// theirs.
-	objectViews map[string]func(s *Sandbox, tx *state.Txn, id, viewer string) (any, error)
+	objectViews map[string]objectView
+	// notifier records events and routes them to callback queues, with the
+	// objects rendered by objectViews.
+	notifier *notifier
 	// catalog shows every kind of object of a world, for readers that must
 	// not import the areas that own them (a console).
 	catalog *catalog.Catalog
@@ -107,10 +110,11 @@ func newRegistry() *registry {
 	r := &registry{
 		handlers:    map[string]handler{},
 		jobKinds:    map[string]jobFunc{},
-		objectViews: map[string]func(s *Sandbox, tx *state.Txn, id, viewer string) (any, error){},
+		objectViews: map[string]objectView{},
 		fileOwners:  map[string]fileOwner{},
 		catalog:     catalog.New(),
 	}
+	r.notifier = &notifier{views: r.objectViews}
 	registerAll(r)
 	return r
 }

@@ -114,7 +114,7 @@ type signatureRequestListResponse struct {
 }
 
 func registerViewsSignatureRequest(r *registry) {
-	r.objectViews[objSignatureRequest] = func(s *Sandbox, tx *state.Txn, id, viewer string) (any, error) {
+	r.objectViews[objSignatureRequest] = func(tx *state.Txn, id, viewer string) (any, error) {
 		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, id)
 		if err != nil {
 			return nil, fmt.Errorf("signature request %s: %w", id, err)

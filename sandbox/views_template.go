@@ -16,7 +16,7 @@ import (
 )
 
 func registerViewsTemplate(r *registry) {
-	r.objectViews[objTemplate] = func(s *Sandbox, tx *state.Txn, id, viewer string) (any, error) {
+	r.objectViews[objTemplate] = func(tx *state.Txn, id, viewer string) (any, error) {
 		t, err := state.GetTemplate(tx, id)
 		if err != nil {
 			return nil, err
