@@ -36,7 +36,7 @@ func callbacksWorld(s *Sandbox, apiKey string) *world.World {
 func CallbacksEmit(s *Sandbox, apiKey string, evs ...CallbacksTestEvent) error {
 	return callbacksWorld(s, apiKey).Store.Update(func(tx *state.Txn) error {
 		for _, ev := range evs {
-			if err := s.emit(tx, eventSpec(ev)); err != nil {
+			if err := s.emit(tx, Event(ev)); err != nil {
 				return err
 			}
 		}

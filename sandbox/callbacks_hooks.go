@@ -19,7 +19,7 @@ func registerCallbacksHooks(r *registry) {
 	r.onAppCallbackSet = func(s *Sandbox, _ *world.World, tx *state.Txn, app *state.APIApp) error {
 		return s.callbackTestApp(tx, app)
 	}
-	r.objectViews[objAccount] = func(tx *state.Txn, id, _ string) (any, error) {
+	r.objectViews[ObjectAccount] = func(tx *state.Txn, id, _ string) (any, error) {
 		a, err := state.Get[state.Account](tx, state.TableAccounts, id)
 		if err != nil {
 			return nil, err
@@ -35,7 +35,7 @@ func (s *Sandbox) callbackTestAccount(tx *state.Txn, a *state.Account) error {
 	if a.CallbackURL == "" {
 		return nil
 	}
-	_, err := s.emitTo(tx, eventSpec{Type: evCallbackTest, AccountIDs: []string{a.ID}}, []callbackTarget{accountTarget(a)})
+	_, err := s.emitTo(tx, Event{Type: TypeCallbackTest, AccountIDs: []string{a.ID}}, []Target{AccountTarget(a)})
 	return err
 }
 
@@ -48,8 +48,8 @@ func (s *Sandbox) callbackTestApp(tx *state.Txn, app *state.APIApp) error {
 	if app.CallbackURL == "" {
 		return nil
 	}
-	ev := eventSpec{Type: evCallbackTest, AccountIDs: []string{app.OwnerAccountID}, ClientID: app.ClientID}
-	_, err := s.emitTo(tx, ev, []callbackTarget{appTarget(app, app.OwnerAccountID)})
+	ev := Event{Type: TypeCallbackTest, AccountIDs: []string{app.OwnerAccountID}, ClientID: app.ClientID}
+	_, err := s.emitTo(tx, ev, []Target{AppTarget(app, app.OwnerAccountID)})
 	return err
 }
 
@@ -73,8 +73,8 @@ func (s *Sandbox) confirmAccount(tx *state.Txn, a *state.Account) (*state.Accoun
 	if err := state.Put(tx, state.TableAccounts, c); err != nil {
 		return nil, nil, err
 	}
-	ev := eventSpec{Type: evAccountConfirmed, ObjectType: objAccount, ObjectID: c.ID,
+	ev := Event{Type: TypeAccountConfirmed, ObjectType: ObjectAccount, ObjectID: c.ID,
 		AccountIDs: []string{c.ID}, ClientID: c.CreatedByClientID}
-	row, err := s.emitTo(tx, ev, routeEvent(tx, ev))
+	row, err := s.emitTo(tx, ev, Route(tx, ev))
 	return c, row, err
 }

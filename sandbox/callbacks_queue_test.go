@@ -28,8 +28,8 @@ func queueFixture(t *testing.T) (*Sandbox, func(fn func(tx *state.Txn) error)) {
 		if err := state.Put(tx, state.TableAccounts, c); err != nil {
 			return err
 		}
-		for _, typ := range []string{evRequestSent, evRequestViewed, evRequestSigned} {
-			if err := s.emit(tx, eventSpec{Type: typ, AccountIDs: []string{owner}}); err != nil {
+		for _, typ := range []string{TypeRequestSent, TypeRequestViewed, TypeRequestSigned} {
+			if err := s.emit(tx, Event{Type: typ, AccountIDs: []string{owner}}); err != nil {
 				return err
 			}
 		}

@@ -185,7 +185,7 @@ func signPage(c *call) (any, error) {
 			}
 			if tok != nil && tok.Embedded {
 				if req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, tok.RequestID); err == nil && req.Phase != state.PhaseCanceled {
-					return c.s.emitForRequest(tx, req, sigEvent{Type: evSignURLInvalid, SignatureID: tok.SignatureID, Message: e.Msg})
+					return c.s.emitForRequest(tx, req, sigEvent{Type: TypeSignURLInvalid, SignatureID: tok.SignatureID, Message: e.Msg})
 				}
 			}
 			return nil

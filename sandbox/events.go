@@ -16,49 +16,49 @@ import (
 
 // Event types of the official enum (EventCallbackRequestEvent.event_type).
 const (
-	evAccountConfirmed     = "account_confirmed"
-	evUnknownError         = "unknown_error"
-	evFileError            = "file_error"
-	evSignURLInvalid       = "sign_url_invalid"
-	evRequestViewed        = "signature_request_viewed"
-	evRequestSigned        = "signature_request_signed"
-	evRequestSent          = "signature_request_sent"
-	evRequestAllSigned     = "signature_request_all_signed"
-	evRequestEmailBounce   = "signature_request_email_bounce"
-	evRequestRemind        = "signature_request_remind"
-	evRequestIncompleteQES = "signature_request_incomplete_qes"
-	evRequestDestroyed     = "signature_request_destroyed"
-	evRequestCanceled      = "signature_request_canceled"
-	evRequestDownloadable  = "signature_request_downloadable"
-	evRequestDeclined      = "signature_request_declined"
-	evRequestReassigned    = "signature_request_reassigned"
-	evRequestInvalid       = "signature_request_invalid"
-	evRequestPrepared      = "signature_request_prepared"
-	evRequestExpired       = "signature_request_expired"
-	evTemplateCreated      = "template_created"
-	evTemplateError        = "template_error"
-	evCallbackTest         = "callback_test"
-	evRequestSignerRemoved = "signature_request_signer_removed"
+	TypeAccountConfirmed     = "account_confirmed"
+	TypeUnknownError         = "unknown_error"
+	TypeFileError            = "file_error"
+	TypeSignURLInvalid       = "sign_url_invalid"
+	TypeRequestViewed        = "signature_request_viewed"
+	TypeRequestSigned        = "signature_request_signed"
+	TypeRequestSent          = "signature_request_sent"
+	TypeRequestAllSigned     = "signature_request_all_signed"
+	TypeRequestEmailBounce   = "signature_request_email_bounce"
+	TypeRequestRemind        = "signature_request_remind"
+	TypeRequestIncompleteQES = "signature_request_incomplete_qes"
+	TypeRequestDestroyed     = "signature_request_destroyed"
+	TypeRequestCanceled      = "signature_request_canceled"
+	TypeRequestDownloadable  = "signature_request_downloadable"
+	TypeRequestDeclined      = "signature_request_declined"
+	TypeRequestReassigned    = "signature_request_reassigned"
+	TypeRequestInvalid       = "signature_request_invalid"
+	TypeRequestPrepared      = "signature_request_prepared"
+	TypeRequestExpired       = "signature_request_expired"
+	TypeTemplateCreated      = "template_created"
+	TypeTemplateError        = "template_error"
+	TypeCallbackTest         = "callback_test"
+	TypeRequestSignerRemoved = "signature_request_signer_removed"
 )
 
-// eventTypes is the official enum, in the official order.
-var eventTypes = []string{
-	evAccountConfirmed, evUnknownError, evFileError, evSignURLInvalid, evRequestViewed, evRequestSigned,
-	evRequestSent, evRequestAllSigned, evRequestEmailBounce, evRequestRemind, evRequestIncompleteQES,
-	evRequestDestroyed, evRequestCanceled, evRequestDownloadable, evRequestDeclined, evRequestReassigned,
-	evRequestInvalid, evRequestPrepared, evRequestExpired, evTemplateCreated, evTemplateError,
-	evCallbackTest, evRequestSignerRemoved,
+// Types is the official enum, in the official order.
+var Types = []string{
+	TypeAccountConfirmed, TypeUnknownError, TypeFileError, TypeSignURLInvalid, TypeRequestViewed, TypeRequestSigned,
+	TypeRequestSent, TypeRequestAllSigned, TypeRequestEmailBounce, TypeRequestRemind, TypeRequestIncompleteQES,
+	TypeRequestDestroyed, TypeRequestCanceled, TypeRequestDownloadable, TypeRequestDeclined, TypeRequestReassigned,
+	TypeRequestInvalid, TypeRequestPrepared, TypeRequestExpired, TypeTemplateCreated, TypeTemplateError,
+	TypeCallbackTest, TypeRequestSignerRemoved,
 }
 
 // Object types an event can carry (the payload keys they go under).
 const (
-	objSignatureRequest = events.ObjectSignatureRequest
-	objTemplate         = events.ObjectTemplate
-	objAccount          = events.ObjectAccount
+	ObjectSignatureRequest = events.ObjectSignatureRequest
+	ObjectTemplate         = events.ObjectTemplate
+	ObjectAccount          = events.ObjectAccount
 )
 
-// eventSpec describes one event a change causes.
-type eventSpec struct {
+// Event describes one event a change causes.
+type Event struct {
 	Type string
 	// ObjectType and ObjectID name the attached object (none for
 	// callback_test).
@@ -76,35 +76,35 @@ type eventSpec struct {
 
 // primary is the first involved account (the sender or owner): the viewer
 // of the event row's object and the account app callbacks report for.
-func (ev eventSpec) primary() string {
+func (ev Event) primary() string {
 	if len(ev.AccountIDs) > 0 {
 		return ev.AccountIDs[0]
 	}
 	return ""
 }
 
-// objectView renders an object of one type as GET would show it to viewer
+// View renders an object of one type as GET would show it to viewer
 // (an account id), for the events that carry it.
-type objectView func(tx *state.Txn, id, viewer string) (any, error)
+type View func(tx *state.Txn, id, viewer string) (any, error)
 
-// notifier is what the sandbox tells the outside world, recorded inside
+// Notifier is what the sandbox tells the outside world, recorded inside
 // the changing transaction: event rows and their deliveries, with objects
 // rendered by the views of their types.
-type notifier struct {
-	views map[string]objectView
+type Notifier struct {
+	Views map[string]View
 }
 
-// emit records an event inside tx, with its object rendered as of now, and
+// Emit records an event inside tx, with its object rendered as of now, and
 // queues one delivery per callback target (see routeEvent). Deliveries are
 // attempted only after tx commits; an aborted change emits nothing.
-func (n *notifier) emit(tx *state.Txn, ev eventSpec) error {
-	_, err := n.emitTo(tx, ev, routeEvent(tx, ev))
+func (n *Notifier) Emit(tx *state.Txn, ev Event) error {
+	_, err := n.EmitTo(tx, ev, Route(tx, ev))
 	return err
 }
 
-// emitTo records an event and queues its deliveries to the given targets:
+// EmitTo records an event and queues its deliveries to the given targets:
 // emit's routing, or the single target of a callback_test.
-func (n *notifier) emitTo(tx *state.Txn, ev eventSpec, targets []callbackTarget) (*state.Event, error) {
+func (n *Notifier) EmitTo(tx *state.Txn, ev Event, targets []Target) (*state.Event, error) {
 	row, views, err := n.recordEvent(tx, ev)
 	if err != nil {
 		return nil, err
@@ -115,8 +115,8 @@ func (n *notifier) emitTo(tx *state.Txn, ev eventSpec, targets []callbackTarget)
 // recordEvent stores the event row. views renders (and caches) the attached
 // object for a viewer; the row keeps the rendering for the first involved
 // account.
-func (n *notifier) recordEvent(tx *state.Txn, ev eventSpec) (*state.Event, *objectCache, error) {
-	if !slices.Contains(eventTypes, ev.Type) {
+func (n *Notifier) recordEvent(tx *state.Txn, ev Event) (*state.Event, *objectCache, error) {
+	if !slices.Contains(Types, ev.Type) {
 		return nil, nil, fmt.Errorf("emit: unknown event type %q", ev.Type)
 	}
 	row := &state.Event{
@@ -126,7 +126,7 @@ func (n *notifier) recordEvent(tx *state.Txn, ev eventSpec) (*state.Event, *obje
 	}
 	views := &objectCache{n: n, tx: tx, ev: ev, byViewer: map[string]json.RawMessage{}}
 	if ev.ObjectType != "" {
-		if n.views[ev.ObjectType] == nil {
+		if n.Views[ev.ObjectType] == nil {
 			return nil, nil, fmt.Errorf("emit: no view for %s", ev.ObjectType)
 		}
 		raw, err := views.render(ev.primary())
@@ -145,9 +145,9 @@ func (n *notifier) recordEvent(tx *state.Txn, ev eventSpec) (*state.Event, *obje
 // objectCache renders an event's object once per viewer: account callbacks
 // get the object as GET shows it to the account they report for.
 type objectCache struct {
-	n        *notifier
+	n        *Notifier
 	tx       *state.Txn
-	ev       eventSpec
+	ev       Event
 	byViewer map[string]json.RawMessage
 }
 
@@ -160,7 +160,7 @@ func (o *objectCache) render(viewer string) (json.RawMessage, error) {
 	if raw, ok := o.byViewer[viewer]; ok {
 		return raw, nil
 	}
-	obj, err := o.n.views[o.ev.ObjectType](o.tx, o.ev.ObjectID, viewer)
+	obj, err := o.n.Views[o.ev.ObjectType](o.tx, o.ev.ObjectID, viewer)
 	if err != nil {
 		if viewer != o.ev.primary() {
 			return o.render(o.ev.primary())

@@ -48,10 +48,10 @@ type registry struct {
 	// objectViews render an event's object as GET would show it to viewer
 	// (an account id). Signature requests, templates and accounts register
 	// theirs.
-	objectViews map[string]objectView
+	objectViews map[string]View
 	// notifier records events and routes them to callback queues, with the
 	// objects rendered by objectViews.
-	notifier *notifier
+	notifier *Notifier
 	// catalog shows every kind of object of a world, for readers that must
 	// not import the areas that own them (a console).
 	catalog *catalog.Catalog
@@ -110,11 +110,11 @@ func newRegistry() *registry {
 	r := &registry{
 		handlers:    map[string]handler{},
 		jobKinds:    map[string]jobFunc{},
-		objectViews: map[string]objectView{},
+		objectViews: map[string]View{},
 		fileOwners:  map[string]fileOwner{},
 		catalog:     catalog.New(),
 	}
-	r.notifier = &notifier{views: r.objectViews}
+	r.notifier = &Notifier{Views: r.objectViews}
 	registerAll(r)
 	return r
 }

@@ -93,13 +93,13 @@ func userActivityRows(tx *state.Txn, sc *reportScope, events []*state.Event) ([]
 			continue
 		}
 		switch e.Type {
-		case evRequestSent:
+		case TypeRequestSent:
 			by[a.ID].sent++
-		case evRequestAllSigned:
+		case TypeRequestAllSigned:
 			by[a.ID].completed++
-		case evRequestDeclined:
+		case TypeRequestDeclined:
 			by[a.ID].declined++
-		case evTemplateCreated:
+		case TypeTemplateCreated:
 			by[a.ID].templates++
 		}
 	}
@@ -131,14 +131,14 @@ func userActivityRows(tx *state.Txn, sc *reportScope, events []*state.Event) ([]
 
 // documentStatusLabels turn the last event of a request into its status.
 var documentStatusLabels = map[string]string{
-	evRequestAllSigned: "Completed",
-	evRequestDeclined:  "Declined",
-	evRequestCanceled:  "Canceled",
-	evRequestExpired:   "Expired",
-	evRequestDestroyed: "Removed",
-	evFileError:        "Error",
-	evUnknownError:     "Error",
-	evRequestInvalid:   "Error",
+	TypeRequestAllSigned: "Completed",
+	TypeRequestDeclined:  "Declined",
+	TypeRequestCanceled:  "Canceled",
+	TypeRequestExpired:   "Expired",
+	TypeRequestDestroyed: "Removed",
+	TypeFileError:        "Error",
+	TypeUnknownError:     "Error",
+	TypeRequestInvalid:   "Error",
 }
 
 // documentStatusRows lists the signature requests of the scope's accounts
@@ -152,7 +152,7 @@ func documentStatusRows(sc *reportScope, events []*state.Event) [][]string {
 	var order []string
 	docs := map[string]*doc{}
 	for _, e := range events {
-		if e.ObjectType != objSignatureRequest || e.ObjectID == "" || !sc.in(e.Time) {
+		if e.ObjectType != ObjectSignatureRequest || e.ObjectID == "" || !sc.in(e.Time) {
 			continue
 		}
 		d := docs[e.ObjectID]

@@ -23,7 +23,7 @@ var (
 // scenarioVocabulary is built once from the route table and enums.
 func scenarioVocabulary() *scenario.Vocabulary {
 	vocabOnce.Do(func() {
-		v := &scenario.Vocabulary{EventTypes: append([]string(nil), eventTypes...), ErrorStatus: map[string]int{}}
+		v := &scenario.Vocabulary{EventTypes: append([]string(nil), Types...), ErrorStatus: map[string]int{}}
 		for _, op := range Operations() {
 			v.Operations = append(v.Operations, scenario.Operation{ID: op.ID, Method: op.Method, Path: op.Path})
 		}

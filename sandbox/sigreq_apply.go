@@ -75,7 +75,7 @@ func (s *Sandbox) applyOutcome(tx *state.Txn, o *outcome) error {
 func (s *Sandbox) emitForRequest(tx *state.Txn, req *state.SignatureRequest, ev sigEvent) error {
 	accounts := requestAccountIDs(tx, req)
 	client := req.ClientID
-	if ev.Type == evRequestDestroyed {
+	if ev.Type == TypeRequestDestroyed {
 		// Removal is one account's action: only that account hears of it
 		// (and the app when the requester removed it).
 		accounts = []string{req.RemovedFor[len(req.RemovedFor)-1]}
@@ -83,8 +83,8 @@ func (s *Sandbox) emitForRequest(tx *state.Txn, req *state.SignatureRequest, ev 
 			client = ""
 		}
 	}
-	return s.emit(tx, eventSpec{
-		Type: ev.Type, ObjectType: objSignatureRequest, ObjectID: req.ID, AccountIDs: accounts,
+	return s.emit(tx, Event{
+		Type: ev.Type, ObjectType: ObjectSignatureRequest, ObjectID: req.ID, AccountIDs: accounts,
 		ClientID: client, RelatedSignatureID: ev.SignatureID, EventMessage: ev.Message,
 	})
 }

@@ -62,7 +62,7 @@ func tEIDIncomplete(req *state.SignatureRequest, sigID, reason string, now int64
 		reason = msgEIDIncomplete
 	}
 	o.audit(now, sg.Email, "eID verification not completed", reason)
-	o.event(evRequestIncompleteQES, sg.ID, reason)
+	o.event(TypeRequestIncompleteQES, sg.ID, reason)
 	return o, nil
 }
 

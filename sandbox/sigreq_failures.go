@@ -50,11 +50,11 @@ var failureStatusCodes = []string{
 func failureEvent(code string) string {
 	switch code {
 	case state.SigErrorFile:
-		return evFileError
+		return TypeFileError
 	case state.SigErrorUnknown:
-		return evUnknownError
+		return TypeUnknownError
 	}
-	return evRequestInvalid
+	return TypeRequestInvalid
 }
 
 // failureMessages are the messages of failures given without one.

@@ -42,7 +42,7 @@ func registerSigreqJobs(r *registry) {
 		if req == nil || req.Phase != state.PhaseComplete || req.CancelPending {
 			return nil
 		}
-		return s.emitForRequest(tx, req, sigEvent{Type: evRequestDownloadable})
+		return s.emitForRequest(tx, req, sigEvent{Type: TypeRequestDownloadable})
 	})
 }
 

@@ -54,9 +54,9 @@ func runTemplatePrepare(s *Sandbox, w *world.World, tx *state.Txn, job *state.Jo
 	}
 	c := cloneTemplate(t)
 	c.UpdatedAt = tx.Unix()
-	evType := evTemplateCreated
+	evType := TypeTemplateCreated
 	if msg != "" {
-		c.Status, c.ErrorMessage, evType = state.TemplateError, msg, evTemplateError
+		c.Status, c.ErrorMessage, evType = state.TemplateError, msg, TypeTemplateError
 		if c.QuotaCharged {
 			if err := refundTemplateQuota(tx, c.OwnerID); err != nil {
 				return err
@@ -69,7 +69,7 @@ func runTemplatePrepare(s *Sandbox, w *world.World, tx *state.Txn, job *state.Jo
 	if err := state.PutTemplate(tx, c); err != nil {
 		return err
 	}
-	return s.emit(tx, eventSpec{Type: evType, ObjectType: objTemplate, ObjectID: c.ID, AccountIDs: c.Accounts(),
+	return s.emit(tx, Event{Type: evType, ObjectType: ObjectTemplate, ObjectID: c.ID, AccountIDs: c.Accounts(),
 		ClientID: c.ClientID, EventMessage: msg})
 }
 

@@ -114,14 +114,14 @@ type signatureRequestListResponse struct {
 }
 
 func registerViewsSignatureRequest(r *registry) {
-	r.objectViews[objSignatureRequest] = func(tx *state.Txn, id, viewer string) (any, error) {
+	r.objectViews[ObjectSignatureRequest] = func(tx *state.Txn, id, viewer string) (any, error) {
 		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, id)
 		if err != nil {
 			return nil, fmt.Errorf("signature request %s: %w", id, err)
 		}
 		return viewSignatureRequest(req, viewer), nil
 	}
-	r.catalog.Add(catalog.Of(objSignatureRequest, state.TableSignatureRequests,
+	r.catalog.Add(catalog.Of(ObjectSignatureRequest, state.TableSignatureRequests,
 		func(req *state.SignatureRequest) string { return req.ID },
 		func(_ *state.Txn, req *state.SignatureRequest) (any, error) {
 			return viewSignatureRequest(req, req.RequesterAccountID), nil
