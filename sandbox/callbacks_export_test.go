@@ -5,6 +5,7 @@ package sandbox
 // has no operation for yet.
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -36,7 +37,7 @@ func callbacksWorld(s *Sandbox, apiKey string) *world.World {
 func CallbacksEmit(s *Sandbox, apiKey string, evs ...CallbacksTestEvent) error {
 	return callbacksWorld(s, apiKey).Store.Update(func(tx *state.Txn) error {
 		for _, ev := range evs {
-			if err := s.emit(tx, Event(ev)); err != nil {
+			if err := s.emit(tx, notify.Event(ev)); err != nil {
 				return err
 			}
 		}

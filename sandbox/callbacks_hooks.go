@@ -5,6 +5,7 @@ package sandbox
 // the account object view, and the callback_test helpers for API apps.
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -19,7 +20,7 @@ func registerCallbacksHooks(r *registry) {
 	r.onAppCallbackSet = func(s *Sandbox, _ *world.World, tx *state.Txn, app *state.APIApp) error {
 		return s.callbackTestApp(tx, app)
 	}
-	r.objectViews[ObjectAccount] = func(tx *state.Txn, id, _ string) (any, error) {
+	r.objectViews[notify.ObjectAccount] = func(tx *state.Txn, id, _ string) (any, error) {
 		a, err := state.Get[state.Account](tx, state.TableAccounts, id)
 		if err != nil {
 			return nil, err
@@ -35,7 +36,7 @@ func (s *Sandbox) callbackTestAccount(tx *state.Txn, a *state.Account) error {
 	if a.CallbackURL == "" {
 		return nil
 	}
-	_, err := s.emitTo(tx, Event{Type: TypeCallbackTest, AccountIDs: []string{a.ID}}, []Target{AccountTarget(a)})
+	_, err := s.emitTo(tx, notify.Event{Type: notify.TypeCallbackTest, AccountIDs: []string{a.ID}}, []notify.Target{notify.AccountTarget(a)})
 	return err
 }
 
@@ -48,8 +49,8 @@ func (s *Sandbox) callbackTestApp(tx *state.Txn, app *state.APIApp) error {
 	if app.CallbackURL == "" {
 		return nil
 	}
-	ev := Event{Type: TypeCallbackTest, AccountIDs: []string{app.OwnerAccountID}, ClientID: app.ClientID}
-	_, err := s.emitTo(tx, ev, []Target{AppTarget(app, app.OwnerAccountID)})
+	ev := notify.Event{Type: notify.TypeCallbackTest, AccountIDs: []string{app.OwnerAccountID}, ClientID: app.ClientID}
+	_, err := s.emitTo(tx, ev, []notify.Target{notify.AppTarget(app, app.OwnerAccountID)})
 	return err
 }
 
@@ -73,8 +74,8 @@ func (s *Sandbox) confirmAccount(tx *state.Txn, a *state.Account) (*state.Accoun
 	if err := state.Put(tx, state.TableAccounts, c); err != nil {
 		return nil, nil, err
 	}
-	ev := Event{Type: TypeAccountConfirmed, ObjectType: ObjectAccount, ObjectID: c.ID,
+	ev := notify.Event{Type: notify.TypeAccountConfirmed, ObjectType: notify.ObjectAccount, ObjectID: c.ID,
 		AccountIDs: []string{c.ID}, ClientID: c.CreatedByClientID}
-	row, err := s.emitTo(tx, ev, Route(tx, ev))
+	row, err := s.emitTo(tx, ev, notify.Route(tx, ev))
 	return c, row, err
 }

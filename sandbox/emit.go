@@ -1,14 +1,17 @@
 package sandbox
 
-import "github.com/signsandbox/signsandbox/sandbox/internal/state"
+import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
 
 // emit records an event inside tx and queues its deliveries (see
 // notifier.emit): the one way every area of the sandbox tells the outside
 // world of a change.
-func (s *Sandbox) emit(tx *state.Txn, ev Event) error { return s.reg.notifier.Emit(tx, ev) }
+func (s *Sandbox) emit(tx *state.Txn, ev notify.Event) error { return s.reg.notifier.Emit(tx, ev) }
 
 // emitTo records an event and queues its deliveries to the given targets
 // (see notifier.emitTo).
-func (s *Sandbox) emitTo(tx *state.Txn, ev Event, targets []Target) (*state.Event, error) {
+func (s *Sandbox) emitTo(tx *state.Txn, ev notify.Event, targets []notify.Target) (*state.Event, error) {
 	return s.reg.notifier.EmitTo(tx, ev, targets)
 }

@@ -30,7 +30,7 @@ var allowedImports = map[string][]string{
 	"sandbox": {
 		"fixtures", "scenarios",
 		"sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/events",
-		"sandbox/internal/fields", "sandbox/internal/files", "sandbox/internal/fixture", "sandbox/internal/param",
+		"sandbox/internal/fields", "sandbox/internal/files", "sandbox/internal/fixture", "sandbox/internal/notify", "sandbox/internal/param",
 		"sandbox/internal/scenario", "sandbox/internal/search", "sandbox/internal/state",
 		"sandbox/internal/wire", "sandbox/internal/world",
 	},
@@ -42,6 +42,7 @@ var allowedImports = map[string][]string{
 		"sandbox/internal/apierr", "sandbox/internal/param", "sandbox/internal/state", "sandbox/internal/wire",
 	},
 	"sandbox/internal/catalog": {"sandbox/internal/state"},
+	"sandbox/internal/notify":  {"sandbox/internal/events", "sandbox/internal/state"},
 	"sandbox/internal/param":   {"sandbox/internal/apierr"},
 	"sandbox/internal/search":  {"sandbox/internal/apierr", "sandbox/internal/param", "sandbox/internal/state"},
 

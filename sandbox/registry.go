@@ -4,6 +4,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -48,10 +49,10 @@ type registry struct {
 	// objectViews render an event's object as GET would show it to viewer
 	// (an account id). Signature requests, templates and accounts register
 	// theirs.
-	objectViews map[string]View
+	objectViews map[string]notify.View
 	// notifier records events and routes them to callback queues, with the
 	// objects rendered by objectViews.
-	notifier *Notifier
+	notifier *notify.Notifier
 	// catalog shows every kind of object of a world, for readers that must
 	// not import the areas that own them (a console).
 	catalog *catalog.Catalog
@@ -110,11 +111,11 @@ func newRegistry() *registry {
 	r := &registry{
 		handlers:    map[string]handler{},
 		jobKinds:    map[string]jobFunc{},
-		objectViews: map[string]View{},
+		objectViews: map[string]notify.View{},
 		fileOwners:  map[string]fileOwner{},
 		catalog:     catalog.New(),
 	}
-	r.notifier = &Notifier{Views: r.objectViews}
+	r.notifier = &notify.Notifier{Views: r.objectViews}
 	registerAll(r)
 	return r
 }

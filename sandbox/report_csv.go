@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -93,13 +94,13 @@ func userActivityRows(tx *state.Txn, sc *reportScope, events []*state.Event) ([]
 			continue
 		}
 		switch e.Type {
-		case TypeRequestSent:
+		case notify.TypeRequestSent:
 			by[a.ID].sent++
-		case TypeRequestAllSigned:
+		case notify.TypeRequestAllSigned:
 			by[a.ID].completed++
-		case TypeRequestDeclined:
+		case notify.TypeRequestDeclined:
 			by[a.ID].declined++
-		case TypeTemplateCreated:
+		case notify.TypeTemplateCreated:
 			by[a.ID].templates++
 		}
 	}
@@ -131,14 +132,14 @@ func userActivityRows(tx *state.Txn, sc *reportScope, events []*state.Event) ([]
 
 // documentStatusLabels turn the last event of a request into its status.
 var documentStatusLabels = map[string]string{
-	TypeRequestAllSigned: "Completed",
-	TypeRequestDeclined:  "Declined",
-	TypeRequestCanceled:  "Canceled",
-	TypeRequestExpired:   "Expired",
-	TypeRequestDestroyed: "Removed",
-	TypeFileError:        "Error",
-	TypeUnknownError:     "Error",
-	TypeRequestInvalid:   "Error",
+	notify.TypeRequestAllSigned: "Completed",
+	notify.TypeRequestDeclined:  "Declined",
+	notify.TypeRequestCanceled:  "Canceled",
+	notify.TypeRequestExpired:   "Expired",
+	notify.TypeRequestDestroyed: "Removed",
+	notify.TypeFileError:        "Error",
+	notify.TypeUnknownError:     "Error",
+	notify.TypeRequestInvalid:   "Error",
 }
 
 // documentStatusRows lists the signature requests of the scope's accounts
@@ -152,7 +153,7 @@ func documentStatusRows(sc *reportScope, events []*state.Event) [][]string {
 	var order []string
 	docs := map[string]*doc{}
 	for _, e := range events {
-		if e.ObjectType != ObjectSignatureRequest || e.ObjectID == "" || !sc.in(e.Time) {
+		if e.ObjectType != notify.ObjectSignatureRequest || e.ObjectID == "" || !sc.in(e.Time) {
 			continue
 		}
 		d := docs[e.ObjectID]

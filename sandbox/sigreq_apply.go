@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -75,7 +76,7 @@ func (s *Sandbox) applyOutcome(tx *state.Txn, o *outcome) error {
 func (s *Sandbox) emitForRequest(tx *state.Txn, req *state.SignatureRequest, ev sigEvent) error {
 	accounts := requestAccountIDs(tx, req)
 	client := req.ClientID
-	if ev.Type == TypeRequestDestroyed {
+	if ev.Type == notify.TypeRequestDestroyed {
 		// Removal is one account's action: only that account hears of it
 		// (and the app when the requester removed it).
 		accounts = []string{req.RemovedFor[len(req.RemovedFor)-1]}
@@ -83,8 +84,8 @@ func (s *Sandbox) emitForRequest(tx *state.Txn, req *state.SignatureRequest, ev 
 			client = ""
 		}
 	}
-	return s.emit(tx, Event{
-		Type: ev.Type, ObjectType: ObjectSignatureRequest, ObjectID: req.ID, AccountIDs: accounts,
+	return s.emit(tx, notify.Event{
+		Type: ev.Type, ObjectType: notify.ObjectSignatureRequest, ObjectID: req.ID, AccountIDs: accounts,
 		ClientID: client, RelatedSignatureID: ev.SignatureID, EventMessage: ev.Message,
 	})
 }

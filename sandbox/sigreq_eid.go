@@ -19,6 +19,7 @@ import (
 	"net/http"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -62,7 +63,7 @@ func tEIDIncomplete(req *state.SignatureRequest, sigID, reason string, now int64
 		reason = msgEIDIncomplete
 	}
 	o.audit(now, sg.Email, "eID verification not completed", reason)
-	o.event(TypeRequestIncompleteQES, sg.ID, reason)
+	o.event(notify.TypeRequestIncompleteQES, sg.ID, reason)
 	return o, nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -88,13 +89,13 @@ func TestHoldAndRelease(t *testing.T) {
 	require.Equal(t, http.StatusOK, code, "%v", body)
 	sig := body["signature_request"].(map[string]any)["signatures"].([]any)[0].(map[string]any)
 	assert.Equal(t, "on_hold_by_requester", sig["status_code"])
-	assert.Equal(t, []string{TypeRequestPrepared}, sigreqTestEvents(t, s, id), "processing reports the held request")
+	assert.Equal(t, []string{notify.TypeRequestPrepared}, sigreqTestEvents(t, s, id), "processing reports the held request")
 
 	code, body = sigreqTestCall(t, s, http.MethodPost, "/v3/signature_request/release_hold/"+id)
 	require.Equal(t, http.StatusOK, code, "%v", body)
 	sig = body["signature_request"].(map[string]any)["signatures"].([]any)[0].(map[string]any)
 	assert.Equal(t, "awaiting_signature", sig["status_code"])
-	assert.Equal(t, []string{TypeRequestPrepared, TypeRequestSent}, sigreqTestEvents(t, s, id))
+	assert.Equal(t, []string{notify.TypeRequestPrepared, notify.TypeRequestSent}, sigreqTestEvents(t, s, id))
 	mails, err := state.All[state.Email](s.defWorld.Store.Read(), state.TableEmails, state.IndexSeq)
 	require.NoError(t, err)
 	require.Len(t, mails, 1)
@@ -131,9 +132,9 @@ func TestProcessingFaults(t *testing.T) {
 		sig := sr["signatures"].([]any)[0].(map[string]any)
 		assert.Equal(t, "error_file", sig["status_code"])
 		assert.NotEmpty(t, sig["error"])
-		assert.Equal(t, []string{TypeFileError}, sigreqTestEvents(t, s, id))
+		assert.Equal(t, []string{notify.TypeFileError}, sigreqTestEvents(t, s, id))
 	}
-	assert.Equal(t, []string{TypeRequestSent}, sigreqTestEvents(t, s, fine))
+	assert.Equal(t, []string{notify.TypeRequestSent}, sigreqTestEvents(t, s, fine))
 }
 
 // BenchmarkListPage measures one page of an account's list at several

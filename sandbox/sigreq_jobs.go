@@ -3,6 +3,7 @@ package sandbox
 import (
 	"encoding/json"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -42,7 +43,7 @@ func registerSigreqJobs(r *registry) {
 		if req == nil || req.Phase != state.PhaseComplete || req.CancelPending {
 			return nil
 		}
-		return s.emitForRequest(tx, req, sigEvent{Type: TypeRequestDownloadable})
+		return s.emitForRequest(tx, req, sigEvent{Type: notify.TypeRequestDownloadable})
 	})
 }
 

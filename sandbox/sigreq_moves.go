@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -58,7 +59,7 @@ func tRemind(req *state.SignatureRequest, email, name string, now, interval int6
 	sg.LastRemindedAt = &t
 	o.audit(now, r.RequesterEmail, "reminded", sg.Email)
 	o.mail(mailReminder, sg.Email, sg.Name, sg.ID)
-	o.event(TypeRequestRemind, sg.ID, "")
+	o.event(notify.TypeRequestRemind, sg.ID, "")
 	return o, nil
 }
 
@@ -78,7 +79,7 @@ func tBounce(req *state.SignatureRequest, sigID string, now int64) (*outcome, *a
 		return nil, apierr.Conflictf("No signature request e-mail has been sent to this signer yet.")
 	}
 	o.audit(now, sg.Email, "email bounced", "")
-	o.event(TypeRequestEmailBounce, sg.ID, "The email to "+sg.Email+" bounced.")
+	o.event(notify.TypeRequestEmailBounce, sg.ID, "The email to "+sg.Email+" bounced.")
 	return o, nil
 }
 
@@ -163,7 +164,7 @@ func tCancelComplete(req *state.SignatureRequest, now int64) *outcome {
 	}
 	r.CancelPending, r.Phase, r.CanceledAt = false, state.PhaseCanceled, now
 	o.audit(now, r.RequesterEmail, "canceled", "")
-	o.event(TypeRequestCanceled, "", "")
+	o.event(notify.TypeRequestCanceled, "", "")
 	for _, sg := range r.Signatures {
 		if sg.Notified && sg.Status == state.SigAwaiting && !r.Embedded {
 			o.mail(mailCanceled, sg.Email, sg.Name, sg.ID)
@@ -201,12 +202,12 @@ func tProcess(req *state.SignatureRequest, fail string, now int64) *outcome {
 		o.audit(now, "", "prepared and held", "")
 		// Held for the requester (drafts with hold_request): prepared,
 		// not sent, until release_hold.
-		o.event(TypeRequestPrepared, "", "")
+		o.event(notify.TypeRequestPrepared, "", "")
 		return o
 	}
 	r.Phase = state.PhaseSent
 	o.audit(now, r.RequesterEmail, "sent", "")
-	o.event(TypeRequestSent, "", "")
+	o.event(notify.TypeRequestSent, "", "")
 	notifyTurn(o)
 	return o
 }
@@ -226,7 +227,7 @@ func tRelease(req *state.SignatureRequest, now int64) (*outcome, *apierr.Error) 
 		r.Signatures[i].Status = state.SigAwaiting
 	}
 	o.audit(now, r.RequesterEmail, "released", "")
-	o.event(TypeRequestSent, "", "")
+	o.event(notify.TypeRequestSent, "", "")
 	notifyTurn(o)
 	return o, nil
 }
@@ -246,7 +247,7 @@ func tExpire(req *state.SignatureRequest, now int64) *outcome {
 	}
 	r.Phase = state.PhaseExpired
 	o.audit(now, "", "expired", "")
-	o.event(TypeRequestExpired, "", "")
+	o.event(notify.TypeRequestExpired, "", "")
 	return o
 }
 
@@ -266,7 +267,7 @@ func tRemove(req *state.SignatureRequest, accountID string, party bool) (*outcom
 		return nil, apierr.NotFoundf(apierr.MsgNotFound)
 	}
 	r.RemovedFor = append(r.RemovedFor, accountID)
-	o.event(TypeRequestDestroyed, "", "")
+	o.event(notify.TypeRequestDestroyed, "", "")
 	return o, nil
 }
 

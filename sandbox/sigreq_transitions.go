@@ -9,6 +9,7 @@ package sandbox
 
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -195,7 +196,7 @@ func tView(req *state.SignatureRequest, sigID string, now int64) (*outcome, *api
 	t := now
 	sg.LastViewedAt = &t
 	o.audit(now, sg.Email, "viewed", "")
-	o.event(TypeRequestViewed, sg.ID, "")
+	o.event(notify.TypeRequestViewed, sg.ID, "")
 	return o, nil
 }
 
@@ -216,12 +217,12 @@ func tSign(req *state.SignatureRequest, sigID string, values []state.ResponseVal
 	}
 	setResponses(o.Req, values)
 	o.audit(now, sg.Email, "signed", "")
-	o.event(TypeRequestSigned, sg.ID, "")
+	o.event(notify.TypeRequestSigned, sg.ID, "")
 	o.Files = true
 	if allSigned(o.Req) {
 		o.Req.Phase, o.Req.CompletedAt = state.PhaseComplete, now
 		o.audit(now, "", "completed", "")
-		o.event(TypeRequestAllSigned, sg.ID, "")
+		o.event(notify.TypeRequestAllSigned, sg.ID, "")
 		o.Completed = true
 		for _, to := range completionRecipients(o.Req) {
 			o.mail(mailCompleted, to[0], to[1], "")
@@ -290,7 +291,7 @@ func tDecline(req *state.SignatureRequest, sigID, reason string, now int64) (*ou
 	}
 	o.Req.Phase = state.PhaseDeclined
 	o.audit(now, sg.Email, "declined", reason)
-	o.event(TypeRequestDeclined, sg.ID, reason)
+	o.event(notify.TypeRequestDeclined, sg.ID, reason)
 	o.Files = true
 	seen := map[string]bool{state.EmailKey(sg.Email): true}
 	notice := func(email, name string) {
@@ -333,7 +334,7 @@ func tReassign(req *state.SignatureRequest, sigID, name, email, reason, newID st
 		}
 	}
 	o.audit(now, old.Email, "reassigned", email)
-	o.event(TypeRequestReassigned, old.ID, reason)
+	o.event(notify.TypeRequestReassigned, old.ID, reason)
 	o.mail(mailReassigned, old.Email, old.Name, old.ID)
 	if sg.Notified && !o.Req.Embedded {
 		o.mail(mailSignatureRequest, sg.Email, sg.Name, sg.ID)

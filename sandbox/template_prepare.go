@@ -10,6 +10,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -54,9 +55,9 @@ func runTemplatePrepare(s *Sandbox, w *world.World, tx *state.Txn, job *state.Jo
 	}
 	c := cloneTemplate(t)
 	c.UpdatedAt = tx.Unix()
-	evType := TypeTemplateCreated
+	evType := notify.TypeTemplateCreated
 	if msg != "" {
-		c.Status, c.ErrorMessage, evType = state.TemplateError, msg, TypeTemplateError
+		c.Status, c.ErrorMessage, evType = state.TemplateError, msg, notify.TypeTemplateError
 		if c.QuotaCharged {
 			if err := refundTemplateQuota(tx, c.OwnerID); err != nil {
 				return err
@@ -69,7 +70,7 @@ func runTemplatePrepare(s *Sandbox, w *world.World, tx *state.Txn, job *state.Jo
 	if err := state.PutTemplate(tx, c); err != nil {
 		return err
 	}
-	return s.emit(tx, Event{Type: evType, ObjectType: ObjectTemplate, ObjectID: c.ID, AccountIDs: c.Accounts(),
+	return s.emit(tx, notify.Event{Type: evType, ObjectType: notify.ObjectTemplate, ObjectID: c.ID, AccountIDs: c.Accounts(),
 		ClientID: c.ClientID, EventMessage: msg})
 }
 

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -81,7 +82,7 @@ type oauthTokenResponse struct {
 // registerViewsAccount adds accounts to the catalog, as GET /account shows
 // them.
 func registerViewsAccount(r *registry) {
-	r.catalog.Add(catalog.Of(ObjectAccount, state.TableAccounts,
+	r.catalog.Add(catalog.Of(notify.ObjectAccount, state.TableAccounts,
 		func(a *state.Account) string { return a.ID },
 		func(_ *state.Txn, a *state.Account) (any, error) { return viewAccount(a), nil },
 		func(_ *state.Txn, a *state.Account, accountID string) bool { return a.ID == accountID }))

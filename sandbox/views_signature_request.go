@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -114,14 +115,14 @@ type signatureRequestListResponse struct {
 }
 
 func registerViewsSignatureRequest(r *registry) {
-	r.objectViews[ObjectSignatureRequest] = func(tx *state.Txn, id, viewer string) (any, error) {
+	r.objectViews[notify.ObjectSignatureRequest] = func(tx *state.Txn, id, viewer string) (any, error) {
 		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, id)
 		if err != nil {
 			return nil, fmt.Errorf("signature request %s: %w", id, err)
 		}
 		return viewSignatureRequest(req, viewer), nil
 	}
-	r.catalog.Add(catalog.Of(ObjectSignatureRequest, state.TableSignatureRequests,
+	r.catalog.Add(catalog.Of(notify.ObjectSignatureRequest, state.TableSignatureRequests,
 		func(req *state.SignatureRequest) string { return req.ID },
 		func(_ *state.Txn, req *state.SignatureRequest) (any, error) {
 			return viewSignatureRequest(req, req.RequesterAccountID), nil

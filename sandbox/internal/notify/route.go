@@ -1,4 +1,4 @@
-package sandbox
+package notify
 
 // Routing: which callback URLs an event goes to, and the delivery rows that
 // carry it there. Everything the receiver will see (URL, payload, event_hash)

@@ -1,9 +1,9 @@
-package sandbox
+package notify
 
 // This file is the contract between the code that changes objects (signature
-// requests, templates, accounts) and the events subsystem: emit records an
-// event and queues its deliveries (callbacks_route.go); the dispatcher
-// (callbacks_dispatch.go) makes them after commit.
+// requests, templates, accounts) and the events subsystem: Emit records an
+// event and queues its deliveries (route.go); the sandbox's dispatcher
+// (callbacks_dispatch.go in package sandbox) makes them after commit.
 
 import (
 	"encoding/json"
