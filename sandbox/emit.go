@@ -6,12 +6,12 @@ import (
 )
 
 // emit records an event inside tx and queues its deliveries (see
-// notifier.emit): the one way every area of the sandbox tells the outside
+// notify.Notifier.Emit): the one way every area of the sandbox tells the outside
 // world of a change.
 func (s *Sandbox) emit(tx *state.Txn, ev notify.Event) error { return s.reg.notifier.Emit(tx, ev) }
 
 // emitTo records an event and queues its deliveries to the given targets
-// (see notifier.emitTo).
+// (see notify.Notifier.EmitTo).
 func (s *Sandbox) emitTo(tx *state.Txn, ev notify.Event, targets []notify.Target) (*state.Event, error) {
 	return s.reg.notifier.EmitTo(tx, ev, targets)
 }

@@ -28,7 +28,7 @@ type sigreqBody struct {
 
 	FormFieldGroups []fields.Group `json:"form_field_groups"`
 	FormFieldRules  []fields.Rule  `json:"form_field_rules"`
-	// FormFieldsPerDocument is decoded by decodeFormFields: the official
+	// FormFieldsPerDocument is decoded by fields.Decode: the official
 	// flat list with document_index, or the older list of lists per
 	// document.
 	FormFieldsPerDocument any `json:"form_fields_per_document"`

@@ -100,7 +100,7 @@ type Limits struct {
 }
 
 // Check validates every field and returns them as stored. Groups
-// and rules are checked afterwards (checkGroupsAndRules) because they refer
+// and rules are checked afterwards (CheckGroupsAndRules) because they refer
 // to fields.
 func Check(list []Parsed, fc Limits) ([]state.FormField, *apierr.Error) {
 	var out []state.FormField

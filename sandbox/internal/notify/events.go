@@ -95,7 +95,7 @@ type Notifier struct {
 }
 
 // Emit records an event inside tx, with its object rendered as of now, and
-// queues one delivery per callback target (see routeEvent). Deliveries are
+// queues one delivery per callback target (see Route). Deliveries are
 // attempted only after tx commits; an aborted change emits nothing.
 func (n *Notifier) Emit(tx *state.Txn, ev Event) error {
 	_, err := n.EmitTo(tx, ev, Route(tx, ev))

@@ -3,7 +3,7 @@ package search
 // The search syntax of the query parameter of GET /signature_request/list
 // and GET /template/list, after the official search reference: one
 // tokenizer and parser for both lists, which differ only in the fields they
-// may name and how a field matches (searchResource; the matchers are in
+// may name and how a field matches (Resource; the matchers are in
 // sigreq_query.go and template_query.go, dates in dates.go).
 //
 // Syntax: field:value terms and free terms; AND / OR (case-sensitive, AND
@@ -54,7 +54,7 @@ var searchFieldOnly = map[string]string{
 type Query struct{ root searchNode }
 
 // searchNode is a node of a parsed query: searchAnd, searchOr or a
-// *searchTerm. match tells whether one term matches the object at hand.
+// *Term. match tells whether one term matches the object at hand.
 type searchNode interface {
 	eval(match func(t *Term) bool) bool
 }
