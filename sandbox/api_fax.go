@@ -274,7 +274,7 @@ func runFaxTransmit(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) e
 		return err
 	}
 	if f.Status == state.FaxSuccess && strings.Contains(f.Recipient, "@") {
-		_, err := sendEmail(tx, state.Email{Kind: mailFax, To: f.Recipient, Subject: "Fax: " + f.Title, Link: f.FilesURL})
+		_, err := Email(tx, state.Email{Kind: mailFax, To: f.Recipient, Subject: "Fax: " + f.Title, Link: f.FilesURL})
 		return err
 	}
 	return nil

@@ -184,8 +184,8 @@ func runReportReady(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) e
 			return err
 		}
 		r.CSVBlobs[t] = id
-		_, err = sendEmail(tx, state.Email{
-			Kind: mailReport, To: owner.Email, Name: owner.Name,
+		_, err = Email(tx, state.Email{
+			Kind: MailReport, To: owner.Email, Name: owner.Name,
 			Subject: reportTypeLabels[t] + " report for " + r.StartDate + " - " + r.EndDate + " is ready",
 			Link:    r.LinkBase + "/" + t + ".csv",
 		})

@@ -154,8 +154,8 @@ func (c *call) inviteToTeam(tx *state.Txn, inviter *state.Account, t *state.Team
 	if err := state.Put(tx, state.TableTeamInvites, inv); err != nil {
 		return err
 	}
-	_, err = sendEmail(tx, state.Email{
-		Kind: mailTeamInvite, To: email,
+	_, err = Email(tx, state.Email{
+		Kind: MailTeamInvite, To: email,
 		Subject: inviter.Email + " has invited you to join the team " + t.Name + " on Dropbox Sign",
 		Link:    c.worldURL("team_invites/" + inv.ID + "/accept"),
 	})

@@ -106,7 +106,7 @@ func templateAddUser(c *call) (any, error) {
 			if owner == "" {
 				owner = c.account.Email
 			}
-			if _, err := sendEmail(tx, state.Email{Kind: mailTemplateShared, To: a.Email, Name: a.Name, TemplateID: t.ID,
+			if _, err := Email(tx, state.Email{Kind: MailTemplateShared, To: a.Email, Name: a.Name, TemplateID: t.ID,
 				Subject: owner + " shared the template \"" + t.Title + "\" with you"}); err != nil {
 				return nil, err
 			}

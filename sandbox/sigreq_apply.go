@@ -122,35 +122,35 @@ func sigreqMail(tx *state.Txn, req *state.SignatureRequest, m sigMail) error {
 	}
 	e := state.Email{Kind: m.Kind, To: m.To, Name: m.Name, SignatureRequestID: req.ID, SignatureID: m.SignatureID, Message: req.Message}
 	switch m.Kind {
-	case mailSignatureRequest:
+	case MailSignatureRequest:
 		e.Subject = requesterLabel(req) + " has requested your signature: " + topic
 		tok := &state.SignURL{Token: tx.NewSecret(), SignatureID: m.SignatureID, RequestID: req.ID}
 		if err := state.Put(tx, state.TableSignURLs, tok); err != nil {
 			return err
 		}
 		e.Link = req.WorldURL + "/sign/" + tok.Token
-	case mailReminder:
+	case MailReminder:
 		e.Subject = "Reminder: " + requesterLabel(req) + " has requested your signature: " + topic
 		if tok := latestSignToken(tx, req, m.SignatureID); tok != "" {
 			e.Link = req.WorldURL + "/sign/" + tok
 		}
-	case mailCompleted:
+	case MailCompleted:
 		e.Subject = "Everyone has signed " + req.Title
 		e.Link = req.BaseURL + APIPrefix + "/signature_request/files/" + req.ID
 		e.Message = ""
-	case mailDeclined:
+	case MailDeclined:
 		e.Subject = req.Title + " has been declined"
 		e.Message = ""
-	case mailCanceled:
+	case MailCanceled:
 		e.Subject = req.Title + " has been canceled by " + requesterLabel(req)
 		e.Message = ""
-	case mailReassigned:
+	case MailReassigned:
 		e.Subject = "You reassigned " + req.Title
 		e.Message = ""
 	default:
 		e.Subject = req.Title
 	}
-	_, err := sendEmail(tx, e)
+	_, err := Email(tx, e)
 	return err
 }
 
@@ -165,7 +165,7 @@ func requesterLabel(req *state.SignatureRequest) string {
 // latestSignToken finds the link of the last signing e-mail to a signer
 // (reminders repeat it).
 func latestSignToken(tx *state.Txn, req *state.SignatureRequest, sigID string) string {
-	e := lastEmailTo(tx, req.ID, sigID, mailSignatureRequest)
+	e := lastEmailTo(tx, req.ID, sigID, MailSignatureRequest)
 	if e == nil || e.Link == "" {
 		return ""
 	}
