@@ -7,6 +7,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
@@ -274,7 +275,7 @@ func runFaxTransmit(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) e
 		return err
 	}
 	if f.Status == state.FaxSuccess && strings.Contains(f.Recipient, "@") {
-		_, err := Email(tx, state.Email{Kind: mailFax, To: f.Recipient, Subject: "Fax: " + f.Title, Link: f.FilesURL})
+		_, err := notify.Email(tx, state.Email{Kind: mailFax, To: f.Recipient, Subject: "Fax: " + f.Title, Link: f.FilesURL})
 		return err
 	}
 	return nil

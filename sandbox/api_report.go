@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -184,8 +185,8 @@ func runReportReady(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) e
 			return err
 		}
 		r.CSVBlobs[t] = id
-		_, err = Email(tx, state.Email{
-			Kind: MailReport, To: owner.Email, Name: owner.Name,
+		_, err = notify.Email(tx, state.Email{
+			Kind: notify.MailReport, To: owner.Email, Name: owner.Name,
 			Subject: reportTypeLabels[t] + " report for " + r.StartDate + " - " + r.EndDate + " is ready",
 			Link:    r.LinkBase + "/" + t + ".csv",
 		})

@@ -9,6 +9,7 @@ import (
 	"net/http"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -154,8 +155,8 @@ func (c *call) inviteToTeam(tx *state.Txn, inviter *state.Account, t *state.Team
 	if err := state.Put(tx, state.TableTeamInvites, inv); err != nil {
 		return err
 	}
-	_, err = Email(tx, state.Email{
-		Kind: MailTeamInvite, To: email,
+	_, err = notify.Email(tx, state.Email{
+		Kind: notify.MailTeamInvite, To: email,
 		Subject: inviter.Email + " has invited you to join the team " + t.Name + " on Dropbox Sign",
 		Link:    c.worldURL("team_invites/" + inv.ID + "/accept"),
 	})

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -106,7 +107,7 @@ func templateAddUser(c *call) (any, error) {
 			if owner == "" {
 				owner = c.account.Email
 			}
-			if _, err := Email(tx, state.Email{Kind: MailTemplateShared, To: a.Email, Name: a.Name, TemplateID: t.ID,
+			if _, err := notify.Email(tx, state.Email{Kind: notify.MailTemplateShared, To: a.Email, Name: a.Name, TemplateID: t.ID,
 				Subject: owner + " shared the template \"" + t.Title + "\" with you"}); err != nil {
 				return nil, err
 			}

@@ -59,8 +59,8 @@ func (s *Sandbox) callbackTestApp(tx *state.Txn, app *state.APIApp) error {
 // until POST /_sandbox/accounts/{account_id}/confirm (the user clicking the
 // link), which emits account_confirmed.
 func accountCreatedHook(_ *Sandbox, _ *world.World, tx *state.Txn, a *state.Account) error {
-	_, err := Email(tx, state.Email{
-		Kind: MailAccountConfirm, To: a.Email, Subject: "Please confirm your email address",
+	_, err := notify.Email(tx, state.Email{
+		Kind: notify.MailAccountConfirm, To: a.Email, Subject: "Please confirm your email address",
 	})
 	return err
 }

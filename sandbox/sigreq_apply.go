@@ -122,35 +122,35 @@ func sigreqMail(tx *state.Txn, req *state.SignatureRequest, m sigMail) error {
 	}
 	e := state.Email{Kind: m.Kind, To: m.To, Name: m.Name, SignatureRequestID: req.ID, SignatureID: m.SignatureID, Message: req.Message}
 	switch m.Kind {
-	case MailSignatureRequest:
+	case notify.MailSignatureRequest:
 		e.Subject = requesterLabel(req) + " has requested your signature: " + topic
 		tok := &state.SignURL{Token: tx.NewSecret(), SignatureID: m.SignatureID, RequestID: req.ID}
 		if err := state.Put(tx, state.TableSignURLs, tok); err != nil {
 			return err
 		}
 		e.Link = req.WorldURL + "/sign/" + tok.Token
-	case MailReminder:
+	case notify.MailReminder:
 		e.Subject = "Reminder: " + requesterLabel(req) + " has requested your signature: " + topic
 		if tok := latestSignToken(tx, req, m.SignatureID); tok != "" {
 			e.Link = req.WorldURL + "/sign/" + tok
 		}
-	case MailCompleted:
+	case notify.MailCompleted:
 		e.Subject = "Everyone has signed " + req.Title
 		e.Link = req.BaseURL + APIPrefix + "/signature_request/files/" + req.ID
 		e.Message = ""
-	case MailDeclined:
+	case notify.MailDeclined:
 		e.Subject = req.Title + " has been declined"
 		e.Message = ""
-	case MailCanceled:
+	case notify.MailCanceled:
 		e.Subject = req.Title + " has been canceled by " + requesterLabel(req)
 		e.Message = ""
-	case MailReassigned:
+	case notify.MailReassigned:
 		e.Subject = "You reassigned " + req.Title
 		e.Message = ""
 	default:
 		e.Subject = req.Title
 	}
-	_, err := Email(tx, e)
+	_, err := notify.Email(tx, e)
 	return err
 }
 
@@ -165,7 +165,7 @@ func requesterLabel(req *state.SignatureRequest) string {
 // latestSignToken finds the link of the last signing e-mail to a signer
 // (reminders repeat it).
 func latestSignToken(tx *state.Txn, req *state.SignatureRequest, sigID string) string {
-	e := lastEmailTo(tx, req.ID, sigID, MailSignatureRequest)
+	e := lastEmailTo(tx, req.ID, sigID, notify.MailSignatureRequest)
 	if e == nil || e.Link == "" {
 		return ""
 	}

@@ -58,7 +58,7 @@ func tRemind(req *state.SignatureRequest, email, name string, now, interval int6
 	t := now
 	sg.LastRemindedAt = &t
 	o.audit(now, r.RequesterEmail, "reminded", sg.Email)
-	o.mail(MailReminder, sg.Email, sg.Name, sg.ID)
+	o.mail(notify.MailReminder, sg.Email, sg.Name, sg.ID)
 	o.event(notify.TypeRequestRemind, sg.ID, "")
 	return o, nil
 }
@@ -122,7 +122,7 @@ func tUpdate(req *state.SignatureRequest, sigID string, name, email *string, exp
 			}
 		}
 		if sg.Notified && !r.Embedded && r.Phase == state.PhaseSent {
-			o.mail(MailSignatureRequest, sg.Email, sg.Name, sg.ID)
+			o.mail(notify.MailSignatureRequest, sg.Email, sg.Name, sg.ID)
 		}
 		o.audit(now, r.RequesterEmail, "signer updated", sg.Email)
 	} else if email != nil {
@@ -167,7 +167,7 @@ func tCancelComplete(req *state.SignatureRequest, now int64) *outcome {
 	o.event(notify.TypeRequestCanceled, "", "")
 	for _, sg := range r.Signatures {
 		if sg.Notified && sg.Status == state.SigAwaiting && !r.Embedded {
-			o.mail(MailCanceled, sg.Email, sg.Name, sg.ID)
+			o.mail(notify.MailCanceled, sg.Email, sg.Name, sg.ID)
 		}
 	}
 	o.Gone = true

@@ -133,7 +133,7 @@ func notifyTurn(o *outcome) {
 		}
 		sg.Notified = true
 		if !req.Embedded {
-			o.mail(MailSignatureRequest, sg.Email, sg.Name, sg.ID)
+			o.mail(notify.MailSignatureRequest, sg.Email, sg.Name, sg.ID)
 		}
 	}
 }
@@ -225,7 +225,7 @@ func tSign(req *state.SignatureRequest, sigID string, values []state.ResponseVal
 		o.event(notify.TypeRequestAllSigned, sg.ID, "")
 		o.Completed = true
 		for _, to := range completionRecipients(o.Req) {
-			o.mail(MailCompleted, to[0], to[1], "")
+			o.mail(notify.MailCompleted, to[0], to[1], "")
 		}
 		return o, nil
 	}
@@ -297,7 +297,7 @@ func tDecline(req *state.SignatureRequest, sigID, reason string, now int64) (*ou
 	notice := func(email, name string) {
 		if k := state.EmailKey(email); email != "" && !seen[k] {
 			seen[k] = true
-			o.mail(MailDeclined, email, name, "")
+			o.mail(notify.MailDeclined, email, name, "")
 		}
 	}
 	notice(o.Req.RequesterEmail, o.Req.RequesterName)
@@ -335,9 +335,9 @@ func tReassign(req *state.SignatureRequest, sigID, name, email, reason, newID st
 	}
 	o.audit(now, old.Email, "reassigned", email)
 	o.event(notify.TypeRequestReassigned, old.ID, reason)
-	o.mail(MailReassigned, old.Email, old.Name, old.ID)
+	o.mail(notify.MailReassigned, old.Email, old.Name, old.ID)
 	if sg.Notified && !o.Req.Embedded {
-		o.mail(MailSignatureRequest, sg.Email, sg.Name, sg.ID)
+		o.mail(notify.MailSignatureRequest, sg.Email, sg.Name, sg.ID)
 	}
 	return o, nil
 }

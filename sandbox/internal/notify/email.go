@@ -1,4 +1,4 @@
-package sandbox
+package notify
 
 import "github.com/signsandbox/signsandbox/sandbox/internal/state"
 
