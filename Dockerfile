@@ -10,7 +10,10 @@ RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/signsandbox ./cmd/
 
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/signsandbox /usr/local/bin/signsandbox
-# Listen on all interfaces inside the container.
+# Listen on all interfaces inside the container. The control plane is then
+# open to whoever reaches the port (the banner says so): a sandbox others
+# can reach gets -e SIGNSANDBOX_ADMIN_TOKEN=... (README, Security), and
+# SIGNSANDBOX_ALLOWED_HOSTS names the hosts other containers call it by.
 ENV SIGNSANDBOX_ADDR=0.0.0.0:8080
 EXPOSE 8080
 USER nonroot:nonroot

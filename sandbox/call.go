@@ -10,6 +10,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/legacy"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -84,7 +85,8 @@ func (c *call) config() state.Config {
 	return c.cfg
 }
 
-// readBody decodes the request body once.
+// readBody decodes the request body once; an API operation's older
+// parameter forms become the current ones here (legacy.Normalize).
 func (c *call) readBody() (*wire.Body, error) {
 	if c.body == nil && c.bodyErr == nil {
 		lim := wire.DefaultLimits
@@ -97,6 +99,9 @@ func (c *call) readBody() (*wire.Body, error) {
 			c.jsonFromCurl()
 		}
 		c.body, c.bodyErr = wire.ReadBody(c.r, lim)
+		if c.bodyErr == nil && c.rt != nil {
+			c.bodyErr = legacy.Normalize(c.rt.operationID, c.body)
+		}
 	}
 	return c.body, c.bodyErr
 }

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"net/http"
+	"regexp"
 	"strings"
 	"time"
 
@@ -226,6 +227,13 @@ func (s *Sandbox) advance(w *world.World, d time.Duration) ([]world.RanJob, erro
 	return ran, nil
 }
 
+// maxAdvance is the longest advance of one call.
+const maxAdvance = 100 * 365 * 24 * time.Hour
+
+// durationSyntax is a Go duration's shape: one that does not parse is too
+// large for a time.Duration.
+var durationSyntax = regexp.MustCompile(`^\+?([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h)(([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))*$`)
+
 func (a advanceRequest) delta(now time.Time) (time.Duration, error) {
 	given := 0
 	var d time.Duration
@@ -234,11 +242,18 @@ func (a advanceRequest) delta(now time.Time) (time.Duration, error) {
 		if *a.Seconds < 0 {
 			return 0, apierr.Badf("seconds", "seconds must not be negative: the clock only moves forward")
 		}
+		// Checked before the conversion, which would overflow.
+		if *a.Seconds > maxAdvance.Seconds() {
+			return 0, apierr.Badf("seconds", "seconds is too large: the clock cannot advance by more than 100 years at once")
+		}
 		d = time.Duration(*a.Seconds * float64(time.Second))
 	}
 	if a.Duration != "" {
 		given++
 		v, err := time.ParseDuration(a.Duration)
+		if err != nil && durationSyntax.MatchString(a.Duration) {
+			return 0, apierr.Badf("duration", "duration is too large: the clock cannot advance by more than 100 years at once")
+		}
 		if err != nil {
 			return 0, apierr.Badf("duration", "duration must be a Go duration such as 90s or 1h30m: %v", err)
 		}
@@ -261,7 +276,7 @@ func (a advanceRequest) delta(now time.Time) (time.Duration, error) {
 	if given > 1 {
 		return 0, apierr.Badf("", "give only one of seconds, duration and to")
 	}
-	if d > 100*365*24*time.Hour {
+	if d > maxAdvance {
 		return 0, apierr.Badf("seconds", "cannot advance by more than 100 years")
 	}
 	return d, nil

@@ -31,6 +31,10 @@ func optDo(t *testing.T, s *Sandbox, key, method, path, body string) *httptest.R
 	} else {
 		req = httptest.NewRequest(method, path, nil)
 	}
+	// As a local client sends it: calls without credentials are answered
+	// only under loopback names (package edge), and httptest's default
+	// Host is example.com.
+	req.Host = "127.0.0.1"
 	if key != "" {
 		req.SetBasicAuth(key, "")
 	}

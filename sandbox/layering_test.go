@@ -28,12 +28,15 @@ const module = "github.com/signsandbox/signsandbox/"
 var allowedImports = map[string][]string{
 	// The facade wires everything.
 	"sandbox": {
-		"fixtures", "scenarios",
+		"fixtures", "scenarios", "sandbox/edge",
 		"sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/events",
-		"sandbox/internal/fields", "sandbox/internal/files", "sandbox/internal/fixture", "sandbox/internal/notify", "sandbox/internal/param",
+		"sandbox/internal/fields", "sandbox/internal/files", "sandbox/internal/fixture",
+		"sandbox/internal/legacy", "sandbox/internal/notify", "sandbox/internal/param",
 		"sandbox/internal/scenario", "sandbox/internal/search", "sandbox/internal/state",
 		"sandbox/internal/wire", "sandbox/internal/world",
 	},
+	// The HTTP edge in front of the handler.
+	"sandbox/edge": {"sandbox/internal/apierr"},
 	// The test kit drives a sandbox over HTTP.
 	"sandbox/sandboxtest": {"sandbox", "sandbox/internal/events", "sandbox/internal/world"},
 
@@ -45,6 +48,7 @@ var allowedImports = map[string][]string{
 	"sandbox/internal/notify":  {"sandbox/internal/events", "sandbox/internal/state"},
 	"sandbox/internal/param":   {"sandbox/internal/apierr"},
 	"sandbox/internal/search":  {"sandbox/internal/apierr", "sandbox/internal/param", "sandbox/internal/state"},
+	"sandbox/internal/legacy":  {"sandbox/internal/apierr", "sandbox/internal/wire"},
 
 	// Leaves: a world and its database, wire decoding, files, fixtures,
 	// scenario documents, the closed vocabularies.

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/jonboulle/clockwork"
+
+	"github.com/signsandbox/signsandbox/sandbox/edge"
 )
 
 // Option configures a Sandbox.
@@ -36,6 +38,9 @@ type config struct {
 	// before the router is built (tests take a handler away or swap a
 	// fault point of their own sandbox).
 	registryEdits []func(*registry)
+	// allowedHosts and adminToken configure the HTTP edge (package edge).
+	allowedHosts []string
+	adminToken   string
 }
 
 type namedSource struct {
@@ -176,4 +181,28 @@ const DefaultMaxWorlds = 1000
 // (besides the default world); 0 means no limit.
 func WithMaxWorlds(n int) Option {
 	return func(cfg *config) error { cfg.maxWorlds = n; return nil }
+}
+
+// WithAllowedHosts names host names or IP addresses, besides loopback ones
+// and the base URL's host, under which calls without credentials (the
+// control plane and its pages) are answered; see package edge for why
+// other hosts are refused (DNS rebinding).
+func WithAllowedHosts(hosts ...string) Option {
+	return func(cfg *config) error {
+		for _, h := range hosts {
+			if err := edge.CheckAllowedHost(h); err != nil {
+				return err
+			}
+		}
+		cfg.allowedHosts = append(cfg.allowedHosts, hosts...)
+		return nil
+	}
+}
+
+// WithAdminToken requires token, in the edge.AdminHeader header, for
+// creating and deleting worlds, importing state, and every control call
+// without world credentials: a sandbox others can reach stays the
+// operator's. An empty token requires nothing.
+func WithAdminToken(token string) Option {
+	return func(cfg *config) error { cfg.adminToken = token; return nil }
 }

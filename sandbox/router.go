@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/gorilla/mux"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/legacy"
 )
 
 // APIPrefix is the path of the API's base address (https://api.hellosign.com/v3).
@@ -22,7 +24,10 @@ const ControlPrefix = "/_sandbox"
 // OAuth token endpoints also at /oauth/token, where the official SDK's OAuth
 // class sends them), and the control plane under /_sandbox.
 func (s *Sandbox) newRouter() *mux.Router {
-	r := mux.NewRouter()
+	// Paths are matched as given: cleaning "/a/../b" into "/b" (with a
+	// 301) would let an id select another resource; package edge answers
+	// such paths 404 before they get here.
+	r := mux.NewRouter().SkipClean(true)
 	notFound := http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		writeAPIError(w, apierr.NotFoundf("No route for %s %s. See the operations of the official API description under %s/.", req.Method, req.URL.Path, APIPrefix))
 	})
@@ -66,6 +71,13 @@ func (s *Sandbox) newRouter() *mux.Router {
 				m.MatcherFunc(func(req *http.Request, _ *mux.RouteMatch) bool { return req.URL.Query().Has(key) })
 			}
 		}
+	}
+	// Older clients' methods and paths for the same operations, registered
+	// after every official route so that none of them shadows one.
+	for _, a := range legacy.Aliases {
+		rt := &apiRoutes[slices.IndexFunc(apiRoutes, func(x route) bool { return x.operationID == a.OperationID })]
+		m := r.Handle(APIPrefix+a.Path, a.Handler(rt.method, s.apiHandler(rt, s.reg.handlers[rt.operationID]))).Methods(a.Method)
+		s.routeOps[m] = rt.operationID
 	}
 	return r
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/signsandbox/signsandbox/fixtures"
+	"github.com/signsandbox/signsandbox/sandbox/edge"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fixture"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -100,7 +101,7 @@ func New(opts ...Option) (*Sandbox, error) {
 	for i := len(cfg.middleware) - 1; i >= 0; i-- {
 		h = cfg.middleware[i](h)
 	}
-	s.handler = h
+	s.handler = edge.Guard(h, edge.Config{BaseURL: cfg.baseURL, AllowedHosts: cfg.allowedHosts, AdminToken: cfg.adminToken})
 
 	mode := world.ClockMode(cfg.clockMode)
 	def, err := s.newWorld("default", cfg.seed, mode, cfg.start, cfg.clock, false)

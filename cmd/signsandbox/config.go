@@ -8,9 +8,12 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/edge"
 	"github.com/signsandbox/signsandbox/scenarios"
 )
 
@@ -26,6 +29,36 @@ type serveConfig struct {
 	Scenarios []string
 	Record    string
 	Offline   bool
+	// AllowedHosts may call without credentials besides loopback names
+	// and the base URL's host (sandbox.WithAllowedHosts).
+	AllowedHosts []string
+	// AdminToken, when set, protects administration
+	// (sandbox.WithAdminToken).
+	AdminToken string
+	// LogFormat is "text" or "json".
+	LogFormat string
+	Limits    serverLimits
+}
+
+// serverLimits bound what slow and odd clients can hold: time to send a
+// request's head and its body, time a keep-alive connection may idle, and
+// the connections open at once.
+type serverLimits struct {
+	ReadHeaderTimeout time.Duration
+	ReadTimeout       time.Duration
+	IdleTimeout       time.Duration
+	MaxConns          int
+}
+
+// defaultLimits are the limits unless flags say otherwise. The idle
+// timeout is above the 90 s for which Go's and most clients keep idle
+// connections, so that a client seldom sends on a connection the server
+// is closing.
+var defaultLimits = serverLimits{
+	ReadHeaderTimeout: 10 * time.Second,
+	ReadTimeout:       time.Minute,
+	IdleTimeout:       2 * time.Minute,
+	MaxConns:          1024,
 }
 
 // defaultAddr is where the sandbox listens, and healthcheck asks, by default.
@@ -85,6 +118,37 @@ func parseServeConfig(args []string, getenv func(string) string, out io.Writer) 
 	fs.StringVar(&c.Record, "record", env("SIGNSANDBOX_RECORD", ""), "record the session as a scenario file (SIGNSANDBOX_RECORD)")
 	offline := env("SIGNSANDBOX_OFFLINE", "")
 	fs.BoolVar(&c.Offline, "offline", offline == "1" || offline == "true", "substitute placeholder documents for file_urls instead of fetching (SIGNSANDBOX_OFFLINE)")
+	var allowedHosts string
+	fs.StringVar(&allowedHosts, "allowed-hosts", env("SIGNSANDBOX_ALLOWED_HOSTS", ""), "comma-separated host names or addresses that may call the control plane and pages without credentials, besides loopback and the --base-url host (SIGNSANDBOX_ALLOWED_HOSTS)")
+	fs.StringVar(&c.AdminToken, "admin-token", env("SIGNSANDBOX_ADMIN_TOKEN", ""), "require this token (header "+edge.AdminHeader+") for creating, deleting and importing worlds and for control calls without a world key; prefer the environment variable (SIGNSANDBOX_ADMIN_TOKEN)")
+	fs.StringVar(&c.LogFormat, "log-format", env("SIGNSANDBOX_LOG_FORMAT", "text"), "text or json (SIGNSANDBOX_LOG_FORMAT)")
+	var envErr error
+	envDuration := func(name string, def time.Duration) time.Duration {
+		v := getenv(name)
+		if v == "" {
+			return def
+		}
+		d, err := time.ParseDuration(v)
+		if err != nil && envErr == nil {
+			envErr = fmt.Errorf("%s: %v", name, err)
+		}
+		return d
+	}
+	fs.DurationVar(&c.Limits.ReadHeaderTimeout, "read-header-timeout", envDuration("SIGNSANDBOX_READ_HEADER_TIMEOUT", defaultLimits.ReadHeaderTimeout), "time a client has to send a request's line and headers (SIGNSANDBOX_READ_HEADER_TIMEOUT)")
+	fs.DurationVar(&c.Limits.ReadTimeout, "read-timeout", envDuration("SIGNSANDBOX_READ_TIMEOUT", defaultLimits.ReadTimeout), "time a client has to send a request's body once its handler starts (SIGNSANDBOX_READ_TIMEOUT)")
+	fs.DurationVar(&c.Limits.IdleTimeout, "idle-timeout", envDuration("SIGNSANDBOX_IDLE_TIMEOUT", defaultLimits.IdleTimeout), "time a keep-alive connection may wait for its next request (SIGNSANDBOX_IDLE_TIMEOUT)")
+	maxConns := defaultLimits.MaxConns
+	if v := getenv("SIGNSANDBOX_MAX_CONNS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil && envErr == nil {
+			envErr = fmt.Errorf("SIGNSANDBOX_MAX_CONNS: %v", err)
+		}
+		maxConns = n
+	}
+	fs.IntVar(&c.Limits.MaxConns, "max-conns", maxConns, "connections open at once; more wait until one closes (SIGNSANDBOX_MAX_CONNS)")
+	if envErr != nil {
+		return c, envErr
+	}
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -101,6 +165,21 @@ func parseServeConfig(args []string, getenv func(string) string, out io.Writer) 
 	}
 	if err := c.LogLevel.UnmarshalText([]byte(level)); err != nil {
 		return c, fmt.Errorf("--log-level: %v", err)
+	}
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		return c, fmt.Errorf("--log-format must be text or json, not %q", c.LogFormat)
+	}
+	for _, h := range strings.Split(allowedHosts, ",") {
+		if h = strings.TrimSpace(h); h == "" {
+			continue
+		}
+		if err := edge.CheckAllowedHost(h); err != nil {
+			return c, fmt.Errorf("--allowed-hosts: %v", err)
+		}
+		c.AllowedHosts = append(c.AllowedHosts, h)
+	}
+	if err := c.Limits.check(); err != nil {
+		return c, err
 	}
 	c.Scenarios = scenarioFlags
 	if len(c.Scenarios) == 0 {
@@ -127,4 +206,21 @@ func checkScenarioArg(f string) error {
 		return nil
 	}
 	return errNoScenario(f)
+}
+
+// check refuses limits that would leave the server unprotected or unable
+// to serve: every timeout and the connection cap must be positive.
+func (l serverLimits) check() error {
+	for _, d := range []struct {
+		flag string
+		v    time.Duration
+	}{{"--read-header-timeout", l.ReadHeaderTimeout}, {"--read-timeout", l.ReadTimeout}, {"--idle-timeout", l.IdleTimeout}} {
+		if d.v <= 0 {
+			return fmt.Errorf("%s must be positive, not %v", d.flag, d.v)
+		}
+	}
+	if l.MaxConns < 1 {
+		return fmt.Errorf("--max-conns must be at least 1, not %d", l.MaxConns)
+	}
+	return nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net"
@@ -60,4 +61,39 @@ func TestDebugLogsEveryRequest(t *testing.T) {
 	assert.Contains(t, requests[1], "status=401")
 
 	assert.NotContains(t, serveLogged(t, slog.LevelInfo), "msg=request", "quiet at the default level")
+}
+
+// --log-format json writes one JSON object per line (log/slog's JSON
+// handler), request lines included.
+func TestJSONLogs(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	ctx, cancel := context.WithCancel(context.Background())
+	var stdout, stderr syncBuffer
+	done := make(chan error, 1)
+	cfg := serveConfig{Addr: addr, Clock: "fake", LogLevel: slog.LevelDebug, LogFormat: "json", APIKey: "log-test-key"}
+	go func() { done <- serveOn(ctx, ln, cfg, &stdout, &stderr) }()
+	require.Eventually(t, func() bool { return strings.Contains(stdout.String(), "try:") }, 5*time.Second, 5*time.Millisecond)
+	resp, err := http.Get("http://" + addr + "/v3/account")
+	require.NoError(t, err)
+	resp.Body.Close()
+	cancel()
+	require.NoError(t, <-done)
+
+	var requests []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
+		var m map[string]any
+		require.NoError(t, json.Unmarshal([]byte(line), &m), "not JSON: %s", line)
+		assert.Contains(t, m, "time")
+		assert.Contains(t, m, "level")
+		if m["msg"] == "request" {
+			requests = append(requests, m)
+		}
+	}
+	require.Len(t, requests, 1, stderr.String())
+	assert.Equal(t, "GET", requests[0]["method"])
+	assert.Equal(t, "/v3/account", requests[0]["path"])
+	assert.Equal(t, float64(401), requests[0]["status"])
+	assert.Equal(t, "DEBUG", requests[0]["level"])
 }

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/edge"
 	"github.com/signsandbox/signsandbox/scenarios"
 )
 
@@ -125,6 +126,12 @@ func serveOptions(cfg serveConfig, logger *slog.Logger) []sandbox.Option {
 	if cfg.Record != "" {
 		opts = append(opts, sandbox.WithRecording(cfg.Record))
 	}
+	if len(cfg.AllowedHosts) > 0 {
+		opts = append(opts, sandbox.WithAllowedHosts(cfg.AllowedHosts...))
+	}
+	if cfg.AdminToken != "" {
+		opts = append(opts, sandbox.WithAdminToken(cfg.AdminToken))
+	}
 	return opts
 }
 
@@ -144,6 +151,9 @@ func serve(args []string, getenv func(string) string, stdout, stderr io.Writer) 
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
+	// After the first signal, a second one stops the process at once
+	// instead of waiting for the graceful shutdown.
+	go func() { <-ctx.Done(); stop() }()
 	if err := serveOn(ctx, ln, cfg, stdout, stderr); err != nil {
 		fmt.Fprintln(stderr, "signsandbox:", err)
 		return 1
@@ -151,25 +161,25 @@ func serve(args []string, getenv func(string) string, stdout, stderr io.Writer) 
 	return 0
 }
 
+// shutdownGrace is how long requests in flight may take to finish once
+// the server is asked to stop; connections still busy then are closed.
+const shutdownGrace = 10 * time.Second
+
 // serveOn serves the sandbox on ln until ctx ends (SIGTERM or Ctrl-C in
-// the binary), then shuts down gracefully: requests in flight finish, the
-// worlds' background work stops. It closes ln. Tests call it with their own
-// listener and context.
+// the binary), then shuts down gracefully: the listener closes, requests
+// in flight finish (for up to shutdownGrace), the worlds' background work
+// stops. It closes ln. Tests call it with their own listener and context.
 func serveOn(ctx context.Context, ln net.Listener, cfg serveConfig, stdout, stderr io.Writer) error {
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	logger := newLogger(cfg, stderr)
 	sb, err := sandbox.New(serveOptions(cfg, logger)...)
 	if err != nil {
 		ln.Close()
 		return err
 	}
 	defer sb.Close()
-	srv := &http.Server{Handler: logRequests(logger, sb), ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
-	base := "http://" + displayAddr(ln.Addr().String())
-	key := sb.DefaultAPIKey()
-	fmt.Fprintf(stdout, "signsandbox %s listening on %s\n", sandbox.Version, base)
-	fmt.Fprintf(stdout, "API base URL: %s/v3\n", base)
-	fmt.Fprintf(stdout, "API key:      %s\n", key)
-	fmt.Fprintf(stdout, "try:          curl -u %s: %s/v3/account\n", key, base)
+	srv := newHTTPServer(logRequests(logger, sb), cfg.Limits, logger)
+	ln = serverListener(ln, cfg.Limits)
+	printBanner(stdout, ln.Addr().String(), sb.DefaultAPIKey(), cfg.AdminToken != "")
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -178,13 +188,54 @@ func serveOn(ctx context.Context, ln net.Listener, cfg serveConfig, stdout, stde
 		return err
 	case <-ctx.Done():
 	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	shutdown, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	if err := srv.Shutdown(shutdown); err != nil {
+		_ = srv.Close()
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	fmt.Fprintln(stdout, "signsandbox stopped")
 	return nil
+}
+
+// newLogger is the binary's logger: --log-format text or json, on stderr.
+func newLogger(cfg serveConfig, stderr io.Writer) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
+	if cfg.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(stderr, opts))
+	}
+	return slog.New(slog.NewTextHandler(stderr, opts))
+}
+
+// printBanner says where the sandbox listens and how to call it, and,
+// when the listener is reachable beyond loopback without an admin token,
+// that anyone who can reach it can administer it.
+func printBanner(stdout io.Writer, addr, key string, adminToken bool) {
+	base := "http://" + displayAddr(addr)
+	fmt.Fprintf(stdout, "signsandbox %s listening on %s\n", sandbox.Version, base)
+	fmt.Fprintf(stdout, "API base URL: %s/v3\n", base)
+	fmt.Fprintf(stdout, "API key:      %s\n", key)
+	switch {
+	case adminToken:
+		fmt.Fprintf(stdout, "admin token:  required (header %s) for worlds, state import and control calls without a key\n", edge.AdminHeader)
+	case !isLoopback(addr):
+		fmt.Fprintf(stdout, "WARNING:      the control plane is open: anyone who can reach %s can create, delete and replace worlds; set --admin-token (SIGNSANDBOX_ADMIN_TOKEN)\n", addr)
+	}
+	fmt.Fprintf(stdout, "try:          curl -u %s: %s/v3/account\n", key, base)
+}
+
+// isLoopback reports whether a listen address is reachable only from this
+// machine.
+func isLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // displayAddr shows a wildcard listener as localhost.

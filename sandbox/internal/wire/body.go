@@ -48,6 +48,10 @@ type Body struct {
 	// Form is true when the parameters came as form fields, whose scalars are
 	// all text.
 	Form bool
+	// Order lists a form body's field names in the order the body gave them
+	// (repeats included): the tree's maps have no order, and some older
+	// forms (signers keyed by role name) mean the order the client wrote.
+	Order []string
 }
 
 // Has reports whether a top-level parameter or file parameter was given.
@@ -125,6 +129,7 @@ func ReadBody(r *http.Request, lim Limits) (*Body, error) {
 		if err != nil {
 			return nil, apierr.Badf("", "Malformed form body: %v", err)
 		}
+		b.Order = formKeyOrder(string(raw))
 		if err := addValues(b, vals, lim); err != nil {
 			return nil, err
 		}
@@ -246,6 +251,7 @@ func readMultipart(b *Body, mr *multipart.Reader, lim Limits) error {
 			continue
 		}
 		vals[name] = append(vals[name], string(data))
+		b.Order = append(b.Order, name)
 	}
 	return addValues(b, vals, lim)
 }

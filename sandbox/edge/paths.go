@@ -1,0 +1,54 @@
+package edge
+
+import (
+	"net/http"
+	"strings"
+)
+
+// The sandbox's URL layout as the edge needs it (sandbox.ControlPrefix is
+// the same prefix; TestEdgeKnowsTheControlPrefix holds them together).
+const (
+	controlPrefix = "/_sandbox"
+	// pagePrefix holds the pages behind the URLs the sandbox hands out
+	// (sign, file, claim, editor pages): their tokens are their credentials.
+	pagePrefix = controlPrefix + "/w/"
+	healthPath = controlPrefix + "/health"
+	// operationsPath is the route table, the same for every world.
+	operationsPath = controlPrefix + "/operations"
+)
+
+// isControl reports whether a path is on the control plane (pages included).
+func isControl(path string) bool {
+	return path == controlPrefix || strings.HasPrefix(path, controlPrefix+"/")
+}
+
+// isHealth reports whether a request is the liveness probe, which
+// orchestrators send with whatever Host they reach the container by (an
+// IP address, a service name); it tells nothing but the version and the
+// number of worlds.
+func isHealth(r *http.Request) bool { return r.URL.Path == healthPath }
+
+// isWorldFree reports whether a control call tells nothing about any
+// world (the health probe, the route table), so that no token guards it.
+func isWorldFree(r *http.Request) bool {
+	return r.URL.Path == healthPath || r.URL.Path == operationsPath
+}
+
+// adminCalls are the control calls of administration: creating a world,
+// deleting one, replacing one's state.
+var adminCalls = map[string]string{
+	controlPrefix + "/worlds": http.MethodPost,
+	controlPrefix + "/world":  http.MethodDelete,
+	controlPrefix + "/state":  http.MethodPut,
+}
+
+// isAdminCall reports whether a request is one of adminCalls.
+func isAdminCall(r *http.Request) bool {
+	m, ok := adminCalls[r.URL.Path]
+	return ok && m == r.Method
+}
+
+// isSafeMethod reports whether a method only reads.
+func isSafeMethod(m string) bool {
+	return m == http.MethodGet || m == http.MethodHead || m == http.MethodOptions
+}
