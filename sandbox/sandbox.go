@@ -39,7 +39,8 @@ type Sandbox struct {
 	fixtures *fixture.Set
 	jobs     *world.JobRegistry
 	// reg is what this sandbox serves and runs (operations, control
-	// routes, job kinds, hooks); read-only after New.
+	// routes, job kinds, hooks); read-only after New, except that a test
+	// bridge may swap a fault point of its own sandbox (CallbacksSetFault).
 	reg     *registry
 	client  *http.Client
 	handler http.Handler
