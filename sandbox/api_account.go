@@ -2,14 +2,15 @@ package sandbox
 
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func init() {
-	handle("accountGet", accountGet)
-	handle("accountUpdate", accountUpdate)
-	handle("accountCreate", accountCreate)
-	handle("accountVerify", accountVerify)
+func registerAPIAccount(r *registry) {
+	r.handle("accountGet", accountGet)
+	r.handle("accountUpdate", accountUpdate)
+	r.handle("accountCreate", accountCreate)
+	r.handle("accountVerify", accountVerify)
 }
 
 type accountGetQuery struct {
@@ -57,12 +58,12 @@ func accountUpdate(c *call) (any, error) {
 		return nil, apierr.Forbiddenf("You can only update your own account.").WithPath("account_id")
 	}
 	if req.Locale != nil {
-		if err := checkLocale("locale", *req.Locale); err != nil {
+		if err := param.CheckLocale("locale", *req.Locale); err != nil {
 			return nil, err
 		}
 	}
 	if req.CallbackURL != nil && *req.CallbackURL != "" {
-		if err := checkCallbackURL("callback_url", *req.CallbackURL); err != nil {
+		if err := param.CheckCallbackURL("callback_url", *req.CallbackURL); err != nil {
 			return nil, err
 		}
 	}
@@ -84,8 +85,8 @@ func accountUpdate(c *call) (any, error) {
 		if err := state.Put(tx, state.TableAccounts, a); err != nil {
 			return err
 		}
-		if changedCallback && onAccountCallbackSet != nil {
-			if err := onAccountCallbackSet(c.s, c.w, tx, a); err != nil {
+		if changedCallback && c.s.reg.onAccountCallbackSet != nil {
+			if err := c.s.reg.onAccountCallbackSet(c.s, c.w, tx, a); err != nil {
 				return err
 			}
 		}
@@ -126,11 +127,11 @@ func accountCreate(c *call) (any, error) {
 	if err := c.bind(&req); err != nil {
 		return nil, err
 	}
-	if err := checkEmail("email_address", req.EmailAddress); err != nil {
+	if err := param.CheckEmail("email_address", req.EmailAddress); err != nil {
 		return nil, err
 	}
 	if req.Locale != "" {
-		if err := checkLocale("locale", req.Locale); err != nil {
+		if err := param.CheckLocale("locale", req.Locale); err != nil {
 			return nil, err
 		}
 	}
@@ -175,8 +176,8 @@ func accountCreate(c *call) (any, error) {
 			}
 			resp.OAuthData = tok
 		}
-		if onAccountCreated != nil {
-			return onAccountCreated(c.s, c.w, tx, a)
+		if c.s.reg.onAccountCreated != nil {
+			return c.s.reg.onAccountCreated(c.s, c.w, tx, a)
 		}
 		return nil
 	})
@@ -196,7 +197,7 @@ func accountVerify(c *call) (any, error) {
 	if err := c.bind(&req); err != nil {
 		return nil, err
 	}
-	if err := checkEmail("email_address", req.EmailAddress); err != nil {
+	if err := param.CheckEmail("email_address", req.EmailAddress); err != nil {
 		return nil, err
 	}
 	a, err := state.AccountByEmail(c.read(), req.EmailAddress)

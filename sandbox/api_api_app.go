@@ -8,23 +8,18 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
-	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func init() {
-	handle("apiAppCreate", apiAppCreate)
-	handle("apiAppGet", apiAppGet)
-	handle("apiAppUpdate", apiAppUpdate)
-	handle("apiAppDelete", apiAppDelete)
-	handle("apiAppList", apiAppList)
+func registerAPIAPIApp(r *registry) {
+	r.handle("apiAppCreate", apiAppCreate)
+	r.handle("apiAppGet", apiAppGet)
+	r.handle("apiAppUpdate", apiAppUpdate)
+	r.handle("apiAppDelete", apiAppDelete)
+	r.handle("apiAppList", apiAppList)
 }
-
-// onAppCallbackSet runs, inside the creating or updating transaction, when
-// an app's callback_url is set to a new value: the real service then sends
-// the callback_test event to it. The callbacks subsystem installs it.
-var onAppCallbackSet func(s *Sandbox, w *world.World, tx *state.Txn, app *state.APIApp) error
 
 // oauthScopes are the scopes an app may ask for (SubOAuth.scopes; the
 // official enum also lists "", which the sandbox drops).
@@ -110,7 +105,7 @@ func checkOAuthParam(o *apiAppOAuthParam) ([]string, error) {
 	case len(scopes) == 0:
 		return nil, apierr.Badf("oauth[scopes]", "oauth[scopes] is required when oauth[callback_url] is given.")
 	}
-	if err := checkCallbackURL("oauth[callback_url]", o.CallbackURL); err != nil {
+	if err := param.CheckCallbackURL("oauth[callback_url]", o.CallbackURL); err != nil {
 		return nil, err
 	}
 	return scopes, nil
@@ -153,7 +148,7 @@ func (r *apiAppRequest) validate(c *call, create bool) error {
 		}
 	}
 	if r.CallbackURL != nil && *r.CallbackURL != "" {
-		if err := checkCallbackURL("callback_url", *r.CallbackURL); err != nil {
+		if err := param.CheckCallbackURL("callback_url", *r.CallbackURL); err != nil {
 			return err
 		}
 	}
@@ -256,8 +251,8 @@ func apiAppWrite(c *call, create bool, base func(tx *state.Txn) (*state.APIApp, 
 		if err := state.Put(tx, state.TableAPIApps, app); err != nil {
 			return err
 		}
-		if app.CallbackURL != "" && app.CallbackURL != prevCallback && onAppCallbackSet != nil {
-			if err := onAppCallbackSet(c.s, c.w, tx, app); err != nil {
+		if app.CallbackURL != "" && app.CallbackURL != prevCallback && c.s.reg.onAppCallbackSet != nil {
+			if err := c.s.reg.onAppCallbackSet(c.s, c.w, tx, app); err != nil {
 				return err
 			}
 		}

@@ -13,11 +13,11 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func init() {
-	handle("signatureRequestBulkSendWithTemplate", func(c *call) (any, error) { return bulkSend(c, false) })
-	handle("signatureRequestBulkCreateEmbeddedWithTemplate", func(c *call) (any, error) { return bulkSend(c, true) })
-	handle("bulkSendJobGet", bulkSendJobGet)
-	handle("bulkSendJobList", bulkSendJobList)
+func registerAPIBulkSend(r *registry) {
+	r.handle("signatureRequestBulkSendWithTemplate", func(c *call) (any, error) { return bulkSend(c, false) })
+	r.handle("signatureRequestBulkCreateEmbeddedWithTemplate", func(c *call) (any, error) { return bulkSend(c, true) })
+	r.handle("bulkSendJobGet", bulkSendJobGet)
+	r.handle("bulkSendJobList", bulkSendJobList)
 }
 
 // bulkSend validates a bulk send body, binds every entry to the templates
@@ -130,7 +130,7 @@ func (s *Sandbox) queueBulkJob(c *call, tx *state.Txn, spec *sigreqSpec, tb *tem
 	base.Embedded, base.BulkSendJobID = embedded, job.ID
 	base.Signers, base.CustomFields = nil, nil
 	if base.Title == "" && len(base.Documents) > 0 {
-		base.Title = titleFromDocument(base.Documents[0])
+		base.Title = base.Documents[0].Title()
 	}
 	if job.Spec, err = encodeSpec(base); err != nil {
 		return nil, err

@@ -7,6 +7,8 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -19,13 +21,13 @@ import (
 // was transmitted, and given back when it failed or was deleted before it
 // was transmitted; test_mode faxes cost nothing.
 
-func init() {
-	handle("faxSend", faxSend)
-	handle("faxGet", faxGet)
-	handle("faxList", faxList)
-	handle("faxDelete", faxDelete)
-	handle("faxFiles", faxFiles)
-	registerJob(jobFaxTransmit, runFaxTransmit)
+func registerAPIFax(r *registry) {
+	r.handle("faxSend", faxSend)
+	r.handle("faxGet", faxGet)
+	r.handle("faxList", faxList)
+	r.handle("faxDelete", faxDelete)
+	r.handle("faxFiles", faxFiles)
+	r.registerJob(jobFaxTransmit, runFaxTransmit)
 }
 
 const (
@@ -90,7 +92,7 @@ func (r *faxSendRequest) validate(c *call) error {
 	case r.Recipient == "":
 		return apierr.Missing("recipient")
 	case strings.Contains(r.Recipient, "@"):
-		if err := checkEmail("recipient", r.Recipient); err != nil {
+		if err := param.CheckEmail("recipient", r.Recipient); err != nil {
 			return err
 		}
 	case faxNumberDigits(r.Recipient) == "":
@@ -273,7 +275,7 @@ func runFaxTransmit(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) e
 		return err
 	}
 	if f.Status == state.FaxSuccess && strings.Contains(f.Recipient, "@") {
-		_, err := sendEmail(tx, state.Email{Kind: mailFax, To: f.Recipient, Subject: "Fax: " + f.Title, Link: f.FilesURL})
+		_, err := notify.Email(tx, state.Email{Kind: mailFax, To: f.Recipient, Subject: "Fax: " + f.Title, Link: f.FilesURL})
 		return err
 	}
 	return nil

@@ -15,14 +15,14 @@ import (
 // owner's teammates (show_team_lines); it is managed (users added or removed,
 // deleted) by its owner and the Admins of the owner's team.
 
-func init() {
-	handle("faxLineAreaCodeGet", faxLineAreaCodeGet)
-	handle("faxLineCreate", faxLineCreate)
-	handle("faxLineGet", faxLineGet)
-	handle("faxLineDelete", faxLineDelete)
-	handle("faxLineList", faxLineList)
-	handle("faxLineAddUser", faxLineAddUser)
-	handle("faxLineRemoveUser", faxLineRemoveUser)
+func registerAPIFaxLine(r *registry) {
+	r.handle("faxLineAreaCodeGet", faxLineAreaCodeGet)
+	r.handle("faxLineCreate", faxLineCreate)
+	r.handle("faxLineGet", faxLineGet)
+	r.handle("faxLineDelete", faxLineDelete)
+	r.handle("faxLineList", faxLineList)
+	r.handle("faxLineAddUser", faxLineAddUser)
+	r.handle("faxLineRemoveUser", faxLineRemoveUser)
 }
 
 type faxLineAreaCodeQuery struct {

@@ -15,13 +15,13 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func init() {
-	handle("signatureRequestFiles", downloadFiles(kindSignatureRequest, "signature_request_id"))
-	handle("signatureRequestFilesAsDataUri", downloadDataURI(kindSignatureRequest, "signature_request_id"))
-	handle("signatureRequestFilesAsFileUrl", downloadFileURL(kindSignatureRequest, "signature_request_id"))
-	handle("templateFiles", downloadFiles(kindTemplate, "template_id"))
-	handle("templateFilesAsDataUri", downloadDataURI(kindTemplate, "template_id"))
-	handle("templateFilesAsFileUrl", downloadFileURL(kindTemplate, "template_id"))
+func registerAPIFiles(r *registry) {
+	r.handle("signatureRequestFiles", downloadFiles(kindSignatureRequest, "signature_request_id"))
+	r.handle("signatureRequestFilesAsDataUri", downloadDataURI(kindSignatureRequest, "signature_request_id"))
+	r.handle("signatureRequestFilesAsFileUrl", downloadFileURL(kindSignatureRequest, "signature_request_id"))
+	r.handle("templateFiles", downloadFiles(kindTemplate, "template_id"))
+	r.handle("templateFilesAsDataUri", downloadDataURI(kindTemplate, "template_id"))
+	r.handle("templateFilesAsFileUrl", downloadFileURL(kindTemplate, "template_id"))
 }
 
 // fileResponseDataURI is FileResponseDataUri.

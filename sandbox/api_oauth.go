@@ -8,15 +8,16 @@ import (
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func init() {
-	handle("oauthTokenGenerate", oauthTokenGenerate)
-	handle("oauthTokenRefresh", oauthTokenRefresh)
-	control(http.MethodPost, "/oauth/authorize", controlOAuthAuthorize)
-	controlNoBody(http.MethodPost, "/oauth/tokens/{access_token}/revoke", controlOAuthRevoke)
+func registerAPIOAuth(r *registry) {
+	r.handle("oauthTokenGenerate", oauthTokenGenerate)
+	r.handle("oauthTokenRefresh", oauthTokenRefresh)
+	r.control(http.MethodPost, "/oauth/authorize", controlOAuthAuthorize)
+	r.controlNoBody(http.MethodPost, "/oauth/tokens/{access_token}/revoke", controlOAuthRevoke)
 }
 
 // oauthCodeTTL is how long an authorization code can be exchanged.
@@ -210,7 +211,7 @@ func controlOAuthAuthorize(c *call) (any, error) {
 	}
 	for i, s := range req.Scopes {
 		if !slices.Contains(oauthScopes, s) {
-			return nil, apierr.Badf(indexPath("scopes", i), "Invalid OAuth scope %q: use %s.", truncateForMessage(s), strings.Join(oauthScopes, ", "))
+			return nil, apierr.Badf(indexPath("scopes", i), "Invalid OAuth scope %q: use %s.", param.Shorten(s), strings.Join(oauthScopes, ", "))
 		}
 	}
 	var out oauthAuthorizeResponse

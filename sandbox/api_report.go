@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -18,10 +19,10 @@ import (
 // the world's data (report_csv.go) and e-mails the requester one link per
 // type, as the real service does. The links are served by the sandbox.
 
-func init() {
-	handle("reportCreate", reportCreate)
-	registerJob(jobReportReady, runReportReady)
-	controlPublic(http.MethodGet, "/w/{world}/reports/{report_id}/{report_type}.csv", reportCSVPage)
+func registerAPIReport(r *registry) {
+	r.handle("reportCreate", reportCreate)
+	r.registerJob(jobReportReady, runReportReady)
+	r.controlPublic(http.MethodGet, "/w/{world}/reports/{report_id}/{report_type}.csv", reportCSVPage)
 }
 
 const (
@@ -184,8 +185,8 @@ func runReportReady(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) e
 			return err
 		}
 		r.CSVBlobs[t] = id
-		_, err = sendEmail(tx, state.Email{
-			Kind: mailReport, To: owner.Email, Name: owner.Name,
+		_, err = notify.Email(tx, state.Email{
+			Kind: notify.MailReport, To: owner.Email, Name: owner.Name,
 			Subject: reportTypeLabels[t] + " report for " + r.StartDate + " - " + r.EndDate + " is ready",
 			Link:    r.LinkBase + "/" + t + ".csv",
 		})

@@ -4,16 +4,17 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func init() {
-	handle("signatureRequestGet", signatureRequestGet)
-	handle("signatureRequestRemind", signatureRequestRemind)
-	handle("signatureRequestUpdate", signatureRequestUpdate)
-	handle("signatureRequestCancel", signatureRequestCancel)
-	handle("signatureRequestRemove", signatureRequestRemove)
-	handle("signatureRequestReleaseHold", signatureRequestReleaseHold)
+func registerAPISignatureRequest(r *registry) {
+	r.handle("signatureRequestGet", signatureRequestGet)
+	r.handle("signatureRequestRemind", signatureRequestRemind)
+	r.handle("signatureRequestUpdate", signatureRequestUpdate)
+	r.handle("signatureRequestCancel", signatureRequestCancel)
+	r.handle("signatureRequestRemove", signatureRequestRemove)
+	r.handle("signatureRequestReleaseHold", signatureRequestReleaseHold)
 }
 
 // signatureRequestGet answers a request the caller can see.
@@ -73,7 +74,7 @@ func signatureRequestRemind(c *call) (any, error) {
 		return nil, err
 	}
 	email := strings.TrimSpace(body.EmailAddress)
-	if err := checkEmail("email_address", email); err != nil {
+	if err := param.CheckEmail("email_address", email); err != nil {
 		return nil, err
 	}
 	return sigreqAction(c, func(tx *state.Txn, req *state.SignatureRequest) (*outcome, error) {
@@ -108,7 +109,7 @@ func signatureRequestUpdate(c *call) (any, error) {
 	}
 	if body.EmailAddress != nil {
 		v := strings.TrimSpace(*body.EmailAddress)
-		if err := checkEmail("email_address", v); err != nil {
+		if err := param.CheckEmail("email_address", v); err != nil {
 			return nil, err
 		}
 		body.EmailAddress = &v
@@ -116,7 +117,7 @@ func signatureRequestUpdate(c *call) (any, error) {
 	if body.Name != nil {
 		v := strings.TrimSpace(*body.Name)
 		if v == "" {
-			return nil, blank("name")
+			return nil, param.Blank("name")
 		}
 		body.Name = &v
 	}

@@ -1,11 +1,12 @@
 package sandbox
 
 import (
-	"path"
 	"slices"
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -16,7 +17,7 @@ type sigreqOp struct {
 	edit     bool // edit*: PUT .../{signature_request_id}
 }
 
-func init() {
+func registerAPISignatureRequestCreate(r *registry) {
 	ops := map[string]sigreqOp{
 		"signatureRequestSend":                       {},
 		"signatureRequestCreateEmbedded":             {embedded: true},
@@ -29,7 +30,7 @@ func init() {
 	}
 	for id, op := range ops {
 		op := op
-		handle(id, func(c *call) (any, error) { return sigreqCreate(c, op) })
+		r.handle(id, func(c *call) (any, error) { return sigreqCreate(c, op) })
 	}
 }
 
@@ -68,12 +69,12 @@ func sigreqCreate(c *call, op sigreqOp) (any, error) {
 		return nil, e
 	}
 	var tb *templateBody
-	var fields []parsedField
+	var formFields []fields.Parsed
 	if op.template {
 		if tb, e = checkTemplateBody(c, &b, false); e != nil {
 			return nil, e
 		}
-	} else if fields, e = decodeFormFields(b.FormFieldsPerDocument); e != nil {
+	} else if formFields, e = fields.Decode(b.FormFieldsPerDocument); e != nil {
 		return nil, e
 	}
 	var pending []pendingDocument
@@ -85,7 +86,7 @@ func sigreqCreate(c *call, op sigreqOp) (any, error) {
 		pending = docs
 	}
 	if !op.template {
-		if e := spec.addFields(&b, fields, pending); e != nil {
+		if e := spec.addFields(&b, formFields, pending); e != nil {
 			return nil, e
 		}
 		spec.addDocumentFields(c, pending, false)       // text tags (texttags.go)
@@ -115,7 +116,7 @@ func sigreqCreate(c *call, op sigreqOp) (any, error) {
 			spec.Documents = stored
 		}
 		if spec.Title == "" && len(spec.Documents) > 0 {
-			spec.Title = titleFromDocument(spec.Documents[0])
+			spec.Title = spec.Documents[0].Title()
 		}
 		var req *state.SignatureRequest
 		if op.edit {
@@ -142,27 +143,12 @@ func sigreqCreate(c *call, op sigreqOp) (any, error) {
 	return resp, nil
 }
 
-// titleFromDocument is the title of a request sent without title or
-// subject: its first document's file name. For a file_urls document that is
-// the name the documents subsystem gave it (the server's
-// Content-Disposition filename, else the URL's last path segment), not the
-// URL path itself.
-func titleFromDocument(d state.Document) string {
-	if d.Name != "" {
-		return d.Name
-	}
-	if d.SourceURL != "" {
-		return path.Base(strings.SplitN(d.SourceURL, "?", 2)[0])
-	}
-	return ""
-}
-
 // sigreqSpecOf validates the fields every create and edit body shares and
 // the signers of the file-based operations.
 func (c *call) sigreqSpecOf(b *sigreqBody, op sigreqOp) (*sigreqSpec, *apierr.Error) {
 	spec := &sigreqSpec{
 		ClientID: strings.TrimSpace(b.ClientID), Embedded: op.embedded, TestMode: b.TestMode,
-		Title: strings.TrimSpace(deref(b.Title)), Subject: deref(b.Subject), Message: deref(b.Message),
+		Title: strings.TrimSpace(param.Deref(b.Title)), Subject: param.Deref(b.Subject), Message: param.Deref(b.Message),
 		AllowDecline: b.AllowDecline, HideTextTags: b.HideTextTags,
 		BaseURL: c.baseURL(), WorldURL: strings.TrimSuffix(c.worldURL(""), "/"),
 	}
@@ -172,7 +158,7 @@ func (c *call) sigreqSpecOf(b *sigreqBody, op sigreqOp) (*sigreqSpec, *apierr.Er
 	if spec.Title == "" {
 		spec.Title = strings.TrimSpace(spec.Subject)
 	}
-	if e := checkMetadata(b.Metadata); e != nil {
+	if e := param.CheckMetadata(b.Metadata); e != nil {
 		return nil, e
 	}
 	spec.Metadata = b.Metadata
@@ -240,31 +226,31 @@ func (c *call) addFileParts(spec *sigreqSpec, b *sigreqBody, slots int) *apierr.
 
 // addFields validates form fields, groups and rules against the signers
 // and the collected documents (their page counts when known).
-func (spec *sigreqSpec) addFields(b *sigreqBody, list []parsedField, docs []pendingDocument) *apierr.Error {
-	fc := fieldCheck{slots: signerSlots(spec.Signers), docs: len(docs)}
+func (spec *sigreqSpec) addFields(b *sigreqBody, list []fields.Parsed, docs []pendingDocument) *apierr.Error {
+	fc := fields.Limits{Slots: signerSlots(spec.Signers), Docs: len(docs)}
 	for _, d := range docs {
-		fc.pages = append(fc.pages, d.doc.PageCount())
+		fc.Pages = append(fc.Pages, d.doc.PageCount())
 	}
-	fields, e := checkFormFields(list, fc)
+	formFields, e := fields.Check(list, fc)
 	if e != nil {
 		return e
 	}
 	paths := make([]string, len(list))
 	for i, pf := range list {
-		paths[i] = pf.path
+		paths[i] = pf.Path
 	}
-	if len(fields) == 0 && (len(b.FormFieldGroups) > 0 || len(b.FormFieldRules) > 0) {
+	if len(formFields) == 0 && (len(b.FormFieldGroups) > 0 || len(b.FormFieldRules) > 0) {
 		if len(b.FormFieldGroups) > 0 {
 			return apierr.Badf("form_field_groups", "form_field_groups needs form_fields_per_document.")
 		}
 		return apierr.Badf("form_field_rules", "form_field_rules needs form_fields_per_document.")
 	}
-	groups, rules, e := checkGroupsAndRules(fields, paths, b.FormFieldGroups, b.FormFieldRules)
+	groups, rules, e := fields.CheckGroupsAndRules(formFields, paths, b.FormFieldGroups, b.FormFieldRules)
 	if e != nil {
 		return e
 	}
-	bindCustomFieldTypes(spec.CustomFields, fields)
-	spec.FormFields, spec.FieldGroups, spec.FieldRules = fields, groups, rules
+	fields.BindCustomFieldTypes(spec.CustomFields, formFields)
+	spec.FormFields, spec.FieldGroups, spec.FieldRules = formFields, groups, rules
 	return nil
 }
 

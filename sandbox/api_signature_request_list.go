@@ -1,11 +1,12 @@
 package sandbox
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/search"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func init() {
-	handle("signatureRequestList", signatureRequestList)
+func registerAPISignatureRequestList(r *registry) {
+	r.handle("signatureRequestList", signatureRequestList)
 }
 
 // signatureRequestList lists the requests the caller (or a team member, or
@@ -72,7 +73,7 @@ func listPage(tx *state.Txn, accountID string, page, size int) (int, []*state.Si
 // and dropping duplicates), keeps the requests the query matches, counts
 // them and returns the requested page. Without a query (account_id=all)
 // only the page's requests are read; the others are just counted.
-func listScan(tx *state.Txn, accounts []string, search *searchQuery, me *state.Account, page, size int) (int, []*state.SignatureRequest, error) {
+func listScan(tx *state.Txn, accounts []string, query *search.Query, me *state.Account, page, size int) (int, []*state.SignatureRequest, error) {
 	type cursor struct {
 		account string
 		ord     uint64
@@ -124,7 +125,7 @@ func listScan(tx *state.Txn, accounts []string, search *searchQuery, me *state.A
 		}
 		first, lastSeq = false, row.RequestSeq
 		inPage := total >= (page-1)*size && total < page*size
-		if search == nil && !inPage {
+		if query == nil && !inPage {
 			total++
 			continue
 		}
@@ -132,7 +133,7 @@ func listScan(tx *state.Txn, accounts []string, search *searchQuery, me *state.A
 		if err != nil {
 			return 0, nil, err
 		}
-		if !search.matches(req, me) {
+		if !requestMatches(query, req, me) {
 			continue
 		}
 		if inPage {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -17,21 +18,21 @@ import (
 // (state.TeamInvite) that the invitee accepts through the link of the
 // invitation e-mail (see acceptTeamInvite).
 
-func init() {
-	handle("teamGet", teamGet)
-	handle("teamUpdate", teamUpdate)
-	handle("teamCreate", teamCreate)
-	handle("teamDelete", teamDelete)
-	handle("teamAddMember", teamAddMember)
-	handle("teamRemoveMember", teamRemoveMember)
-	handle("teamInfo", teamInfo)
-	handle("teamInvites", teamInvites)
-	handle("teamMembers", teamMembers)
-	handle("teamSubTeams", teamSubTeams)
-	registerJob(jobTeamTransfer, runTeamTransfer)
-	control(http.MethodPost, "/teams", controlCreateSubTeam)
-	controlPublic(http.MethodPost, "/w/{world}/team_invites/{invite_id}/accept", acceptTeamInvite)
-	controlPublic(http.MethodGet, "/w/{world}/team_invites/{invite_id}/accept", acceptTeamInvite)
+func registerAPITeam(r *registry) {
+	r.handle("teamGet", teamGet)
+	r.handle("teamUpdate", teamUpdate)
+	r.handle("teamCreate", teamCreate)
+	r.handle("teamDelete", teamDelete)
+	r.handle("teamAddMember", teamAddMember)
+	r.handle("teamRemoveMember", teamRemoveMember)
+	r.handle("teamInfo", teamInfo)
+	r.handle("teamInvites", teamInvites)
+	r.handle("teamMembers", teamMembers)
+	r.handle("teamSubTeams", teamSubTeams)
+	r.registerJob(jobTeamTransfer, runTeamTransfer)
+	r.control(http.MethodPost, "/teams", controlCreateSubTeam)
+	r.controlPublic(http.MethodPost, "/w/{world}/team_invites/{invite_id}/accept", acceptTeamInvite)
+	r.controlPublic(http.MethodGet, "/w/{world}/team_invites/{invite_id}/accept", acceptTeamInvite)
 }
 
 const (
@@ -317,7 +318,7 @@ func teamInvites(c *call) (any, error) {
 	email := q.EmailAddress
 	if email == "" {
 		email = c.account.Email
-	} else if err := checkEmail("email_address", email); err != nil {
+	} else if err := param.CheckEmail("email_address", email); err != nil {
 		return nil, err
 	}
 	tx := c.read()

@@ -9,6 +9,8 @@ import (
 	"net/http"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -16,15 +18,6 @@ import (
 // teamTransferHook moves one kind of object of a removed team member to the
 // account of new_owner_email_address, inside the transfer job.
 type teamTransferHook func(s *Sandbox, w *world.World, tx *state.Txn, fromAccountID, toAccountID string) error
-
-// teamTransferHooks run, in registration order, after the API apps moved.
-var teamTransferHooks []teamTransferHook
-
-// onTeamOwnershipTransfer registers a hook from an init function: the
-// owners of signature requests and templates move theirs through it, so
-// that all of a removed member's objects move in one job, as the official
-// TeamRemoveMemberRequest describes new_owner_email_address.
-func onTeamOwnershipTransfer(h teamTransferHook) { teamTransferHooks = append(teamTransferHooks, h) }
 
 type teamAddMemberQuery struct {
 	TeamID string `json:"team_id"`
@@ -44,7 +37,7 @@ func (r memberRef) check() error {
 		return apierr.Badf("account_id", "Missing required parameter: account_id or email_address.")
 	}
 	if r.AccountID == "" {
-		return checkEmail("email_address", r.EmailAddress)
+		return param.CheckEmail("email_address", r.EmailAddress)
 	}
 	return nil
 }
@@ -162,8 +155,8 @@ func (c *call) inviteToTeam(tx *state.Txn, inviter *state.Account, t *state.Team
 	if err := state.Put(tx, state.TableTeamInvites, inv); err != nil {
 		return err
 	}
-	_, err = sendEmail(tx, state.Email{
-		Kind: mailTeamInvite, To: email,
+	_, err = notify.Email(tx, state.Email{
+		Kind: notify.MailTeamInvite, To: email,
 		Subject: inviter.Email + " has invited you to join the team " + t.Name + " on Dropbox Sign",
 		Link:    c.worldURL("team_invites/" + inv.ID + "/accept"),
 	})
@@ -210,7 +203,7 @@ func teamRemoveMember(c *call) (any, error) {
 		return nil, err
 	}
 	if req.NewOwnerEmailAddress != "" {
-		if err := checkEmail("new_owner_email_address", req.NewOwnerEmailAddress); err != nil {
+		if err := param.CheckEmail("new_owner_email_address", req.NewOwnerEmailAddress); err != nil {
 			return nil, err
 		}
 	}
@@ -308,7 +301,7 @@ func runTeamTransfer(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) 
 			return err
 		}
 	}
-	for _, h := range teamTransferHooks {
+	for _, h := range s.reg.teamTransferHooks {
 		if err := h(s, w, tx, args.From, args.To); err != nil {
 			return err
 		}

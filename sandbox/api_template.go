@@ -14,12 +14,12 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func init() {
-	handle("templateCreate", templateCreate)
-	handle("templateCreateEmbeddedDraft", templateCreateEmbeddedDraft)
-	handle("templateGet", templateGet)
-	handle("templateList", templateList)
-	handle("templateDelete", templateDelete)
+func registerAPITemplate(r *registry) {
+	r.handle("templateCreate", templateCreate)
+	r.handle("templateCreateEmbeddedDraft", templateCreateEmbeddedDraft)
+	r.handle("templateGet", templateGet)
+	r.handle("templateList", templateList)
+	r.handle("templateDelete", templateDelete)
 }
 
 // templateCreate creates a template from files and answers at once with its

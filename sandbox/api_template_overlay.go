@@ -5,12 +5,13 @@ package sandbox
 
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
 
-func init() {
-	handle("templateUpdateFiles", templateUpdateFiles)
+func registerAPITemplateOverlay(r *registry) {
+	r.handle("templateUpdateFiles", templateUpdateFiles)
 }
 
 // tplOverlayInput is TemplateUpdateFilesRequest.
@@ -37,12 +38,12 @@ func templateUpdateFiles(c *call) (any, error) {
 		return nil, err
 	}
 	if in.Subject != nil {
-		if err := checkMaxLen("subject", *in.Subject, 100); err != nil {
+		if err := param.CheckMaxLen("subject", *in.Subject, 100); err != nil {
 			return nil, err
 		}
 	}
 	if in.Message != nil {
-		if err := checkMaxLen("message", *in.Message, 5000); err != nil {
+		if err := param.CheckMaxLen("message", *in.Message, 5000); err != nil {
 			return nil, err
 		}
 	}

@@ -8,12 +8,14 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func init() {
-	handle("templateAddUser", templateAddUser)
-	handle("templateRemoveUser", templateRemoveUser)
+func registerAPITemplateShare(r *registry) {
+	r.handle("templateAddUser", templateAddUser)
+	r.handle("templateRemoveUser", templateRemoveUser)
 }
 
 // tplUserInput is TemplateAddUserRequest / TemplateRemoveUserRequest.
@@ -36,7 +38,7 @@ func tplTargetAccount(tx *state.Txn, caller *state.Account, in tplUserInput) (*s
 			return nil, apierr.NotFoundf("Account not found.").WithPath("account_id")
 		}
 	case strings.TrimSpace(in.EmailAddress) != "":
-		if err := checkEmail("email_address", in.EmailAddress); err != nil {
+		if err := param.CheckEmail("email_address", in.EmailAddress); err != nil {
 			return nil, err
 		}
 		a, err = state.AccountByEmail(tx, in.EmailAddress)
@@ -105,7 +107,7 @@ func templateAddUser(c *call) (any, error) {
 			if owner == "" {
 				owner = c.account.Email
 			}
-			if _, err := sendEmail(tx, state.Email{Kind: mailTemplateShared, To: a.Email, Name: a.Name, TemplateID: t.ID,
+			if _, err := notify.Email(tx, state.Email{Kind: notify.MailTemplateShared, To: a.Email, Name: a.Name, TemplateID: t.ID,
 				Subject: owner + " shared the template \"" + t.Title + "\" with you"}); err != nil {
 				return nil, err
 			}

@@ -10,16 +10,17 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func init() {
-	handle("unclaimedDraftCreate", func(c *call) (any, error) { return unclaimedDraftCreate(c, draftPlain) })
-	handle("unclaimedDraftCreateEmbedded", func(c *call) (any, error) { return unclaimedDraftCreate(c, draftEmbedded) })
-	handle("unclaimedDraftCreateEmbeddedWithTemplate", func(c *call) (any, error) {
+func registerAPIUnclaimedDraft(r *registry) {
+	r.handle("unclaimedDraftCreate", func(c *call) (any, error) { return unclaimedDraftCreate(c, draftPlain) })
+	r.handle("unclaimedDraftCreateEmbedded", func(c *call) (any, error) { return unclaimedDraftCreate(c, draftEmbedded) })
+	r.handle("unclaimedDraftCreateEmbeddedWithTemplate", func(c *call) (any, error) {
 		return unclaimedDraftCreate(c, draftEmbeddedTemplate)
 	})
-	handle("unclaimedDraftEditAndResend", unclaimedDraftEditAndResend)
+	r.handle("unclaimedDraftEditAndResend", unclaimedDraftEditAndResend)
 }
 
 // unclaimedDraftCreate validates a create body, collects its documents
@@ -75,7 +76,7 @@ func unclaimedDraftCreate(c *call, kind draftKind) (any, error) {
 			spec.Documents = stored
 		}
 		if spec.Title == "" && len(spec.Documents) > 0 {
-			spec.Title = titleFromDocument(spec.Documents[0])
+			spec.Title = spec.Documents[0].Title()
 		}
 		return putDraft(tx, d, spec)
 	})
@@ -145,7 +146,7 @@ func unclaimedDraftEditAndResend(c *call) (any, error) {
 	switch {
 	case b.ClientID == "":
 		return nil, apierr.Missing("client_id")
-	case b.RequesterEmailAddress != "" && !validEmail(b.RequesterEmailAddress):
+	case b.RequesterEmailAddress != "" && !param.ValidEmail(b.RequesterEmailAddress):
 		return nil, apierr.Badf("requester_email_address", "Invalid email address: %s", b.RequesterEmailAddress)
 	}
 	if e := checkRedirectURL("signing_redirect_url", b.SigningRedirectURL); e != nil {

@@ -16,7 +16,7 @@ import (
 // jobBulkSend creates the requests of a bulk send job (subject: the job).
 const jobBulkSend = "bulk_send_job.send"
 
-func init() { registerJob(jobBulkSend, runBulkSend) }
+func registerBulkJobs(r *registry) { r.registerJob(jobBulkSend, runBulkSend) }
 
 func runBulkSend(s *Sandbox, _ *world.World, tx *state.Txn, job *state.Job) error {
 	j, err := state.Get[state.BulkSendJob](tx, state.TableBulkSendJobs, job.Subject)

@@ -22,18 +22,6 @@ import (
 // ResponseWriter themselves.
 type handler func(c *call) (any, error)
 
-// handlers maps operationId to its handler. Each api_<tag>.go file adds its
-// operations from an init function, so that the route table stays one list
-// and no file but its own changes when an operation is implemented.
-var handlers = map[string]handler{}
-
-func handle(operationID string, h handler) {
-	if _, dup := handlers[operationID]; dup {
-		panic("sandbox: handler registered twice: " + operationID)
-	}
-	handlers[operationID] = h
-}
-
 // call is one API request on its way through the sandbox.
 type call struct {
 	s  *Sandbox

@@ -398,7 +398,8 @@ func TestAppCallbackTestThroughTheAPI(t *testing.T) {
 func TestScenarioFaultHook(t *testing.T) {
 	var mu sync.Mutex
 	var seen []sandbox.CallbackAttempt
-	restore := sandbox.CallbacksSetFault(func(a sandbox.CallbackAttempt) (sandbox.CallbackFault, string) {
+	srv := newServer(t)
+	restore := sandbox.CallbacksSetFault(srv.Sandbox, func(a sandbox.CallbackAttempt) (sandbox.CallbackFault, string) {
 		mu.Lock()
 		seen = append(seen, a)
 		mu.Unlock()
@@ -410,8 +411,7 @@ func TestScenarioFaultHook(t *testing.T) {
 		}
 		return sandbox.FaultNone, ""
 	})
-	t.Cleanup(restore) // runs after the server closed
-	srv := newServer(t)
+	defer restore()
 	rcv := newCBReceiver(t)
 	cbSetCallbackURL(t, srv, srv.APIKey, rcv.URL)
 	srv.WaitCallbacks()
@@ -424,7 +424,7 @@ func TestScenarioFaultHook(t *testing.T) {
 	assert.Zero(t, sent.Attempts[0].Status)
 	assert.Len(t, rcv.Deliveries(), 1, "an unreachable receiver is not contacted (only callback_test arrived)")
 
-	sandbox.CallbacksSetFault(func(a sandbox.CallbackAttempt) (sandbox.CallbackFault, string) {
+	sandbox.CallbacksSetFault(srv.Sandbox, func(a sandbox.CallbackAttempt) (sandbox.CallbackFault, string) {
 		return sandbox.FaultRejectAnswer, ""
 	})
 	srv.AdvanceAndWait(time.Minute)

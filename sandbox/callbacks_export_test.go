@@ -5,6 +5,7 @@ package sandbox
 // has no operation for yet.
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -36,7 +37,7 @@ func callbacksWorld(s *Sandbox, apiKey string) *world.World {
 func CallbacksEmit(s *Sandbox, apiKey string, evs ...CallbacksTestEvent) error {
 	return callbacksWorld(s, apiKey).Store.Update(func(tx *state.Txn) error {
 		for _, ev := range evs {
-			if err := s.emit(tx, eventSpec(ev)); err != nil {
+			if err := s.emit(tx, notify.Event(ev)); err != nil {
 				return err
 			}
 		}
@@ -75,11 +76,12 @@ func CallbacksSetAccountURL(s *Sandbox, apiKey, accountID, url string) error {
 	})
 }
 
-// CallbacksSetFault installs fn as the callback fault hook and returns a
-// function that puts back the hook it replaced (the scenario engine's, which
-// later tests in the same binary rely on).
-func CallbacksSetFault(fn func(a CallbackAttempt) (CallbackFault, string)) (restore func()) {
-	prev := callbackFault
-	callbackFault = func(_ *Sandbox, _ *world.World, a CallbackAttempt) (CallbackFault, string) { return fn(a) }
-	return func() { callbackFault = prev }
+// CallbacksSetFault installs fn as s's callback fault hook and returns a
+// function that puts back the hook it replaced (the scenario engine's).
+// Other sandboxes keep theirs. Call it while no delivery of s is running
+// (before the deliveries it is meant for, or after WaitCallbacks).
+func CallbacksSetFault(s *Sandbox, fn func(a CallbackAttempt) (CallbackFault, string)) (restore func()) {
+	prev := s.reg.callbackFault
+	s.reg.callbackFault = func(_ *Sandbox, _ *world.World, a CallbackAttempt) (CallbackFault, string) { return fn(a) }
+	return func() { s.reg.callbackFault = prev }
 }

@@ -5,21 +5,22 @@ package sandbox
 // the account object view, and the callback_test helpers for API apps.
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func init() {
-	onWorldStart(startCallbacks)
-	worldReplacedHooks = append(worldReplacedHooks, func(s *Sandbox, w *world.World) { dispatcherOf(s, w).replaced() })
-	onAccountCallbackSet = func(s *Sandbox, _ *world.World, tx *state.Txn, a *state.Account) error {
+func registerCallbacksHooks(r *registry) {
+	r.onWorldStart(startCallbacks)
+	r.worldReplacedHooks = append(r.worldReplacedHooks, func(s *Sandbox, w *world.World) { dispatcherOf(s, w).replaced() })
+	r.onAccountCallbackSet = func(s *Sandbox, _ *world.World, tx *state.Txn, a *state.Account) error {
 		return s.callbackTestAccount(tx, a)
 	}
-	onAccountCreated = accountCreatedHook
-	onAppCallbackSet = func(s *Sandbox, _ *world.World, tx *state.Txn, app *state.APIApp) error {
+	r.onAccountCreated = accountCreatedHook
+	r.onAppCallbackSet = func(s *Sandbox, _ *world.World, tx *state.Txn, app *state.APIApp) error {
 		return s.callbackTestApp(tx, app)
 	}
-	objectViews[objAccount] = func(_ *Sandbox, tx *state.Txn, id, _ string) (any, error) {
+	r.objectViews[notify.ObjectAccount] = func(tx *state.Txn, id, _ string) (any, error) {
 		a, err := state.Get[state.Account](tx, state.TableAccounts, id)
 		if err != nil {
 			return nil, err
@@ -35,7 +36,7 @@ func (s *Sandbox) callbackTestAccount(tx *state.Txn, a *state.Account) error {
 	if a.CallbackURL == "" {
 		return nil
 	}
-	_, err := s.emitTo(tx, eventSpec{Type: evCallbackTest, AccountIDs: []string{a.ID}}, []callbackTarget{accountTarget(a)})
+	_, err := s.emitTo(tx, notify.Event{Type: notify.TypeCallbackTest, AccountIDs: []string{a.ID}}, []notify.Target{notify.AccountTarget(a)})
 	return err
 }
 
@@ -48,8 +49,8 @@ func (s *Sandbox) callbackTestApp(tx *state.Txn, app *state.APIApp) error {
 	if app.CallbackURL == "" {
 		return nil
 	}
-	ev := eventSpec{Type: evCallbackTest, AccountIDs: []string{app.OwnerAccountID}, ClientID: app.ClientID}
-	_, err := s.emitTo(tx, ev, []callbackTarget{appTarget(app, app.OwnerAccountID)})
+	ev := notify.Event{Type: notify.TypeCallbackTest, AccountIDs: []string{app.OwnerAccountID}, ClientID: app.ClientID}
+	_, err := s.emitTo(tx, ev, []notify.Target{notify.AppTarget(app, app.OwnerAccountID)})
 	return err
 }
 
@@ -58,8 +59,8 @@ func (s *Sandbox) callbackTestApp(tx *state.Txn, app *state.APIApp) error {
 // until POST /_sandbox/accounts/{account_id}/confirm (the user clicking the
 // link), which emits account_confirmed.
 func accountCreatedHook(_ *Sandbox, _ *world.World, tx *state.Txn, a *state.Account) error {
-	_, err := sendEmail(tx, state.Email{
-		Kind: mailAccountConfirm, To: a.Email, Subject: "Please confirm your email address",
+	_, err := notify.Email(tx, state.Email{
+		Kind: notify.MailAccountConfirm, To: a.Email, Subject: "Please confirm your email address",
 	})
 	return err
 }
@@ -73,8 +74,8 @@ func (s *Sandbox) confirmAccount(tx *state.Txn, a *state.Account) (*state.Accoun
 	if err := state.Put(tx, state.TableAccounts, c); err != nil {
 		return nil, nil, err
 	}
-	ev := eventSpec{Type: evAccountConfirmed, ObjectType: objAccount, ObjectID: c.ID,
+	ev := notify.Event{Type: notify.TypeAccountConfirmed, ObjectType: notify.ObjectAccount, ObjectID: c.ID,
 		AccountIDs: []string{c.ID}, ClientID: c.CreatedByClientID}
-	row, err := s.emitTo(tx, ev, routeEvent(tx, ev))
+	row, err := s.emitTo(tx, ev, notify.Route(tx, ev))
 	return c, row, err
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -28,8 +29,8 @@ func queueFixture(t *testing.T) (*Sandbox, func(fn func(tx *state.Txn) error)) {
 		if err := state.Put(tx, state.TableAccounts, c); err != nil {
 			return err
 		}
-		for _, typ := range []string{evRequestSent, evRequestViewed, evRequestSigned} {
-			if err := s.emit(tx, eventSpec{Type: typ, AccountIDs: []string{owner}}); err != nil {
+		for _, typ := range []string{notify.TypeRequestSent, notify.TypeRequestViewed, notify.TypeRequestSigned} {
+			if err := s.emit(tx, notify.Event{Type: typ, AccountIDs: []string{owner}}); err != nil {
 				return err
 			}
 		}

@@ -62,14 +62,6 @@ type CallbackAttempt struct {
 	DueAt time.Time
 }
 
-// callbackFault, when set, is consulted before every delivery attempt of
-// every world. The scenario engine installs it to make a receiver's answers
-// count as failures ("the receiver is down for a day"): it looks up the
-// rules of w (kept in its own world.Ext value) and answers FaultNone when
-// none applies. reason is written to the attempt's log entry. It must be
-// fast and safe for concurrent use; it runs outside any transaction.
-var callbackFault func(s *Sandbox, w *world.World, a CallbackAttempt) (fault CallbackFault, reason string)
-
 // attemptResult is what one attempt came to.
 type attemptResult struct {
 	status    int
@@ -96,8 +88,8 @@ func newCallbackSender(c *http.Client) *callbackSender {
 // send makes one attempt of del.
 func (cs *callbackSender) send(parent context.Context, s *Sandbox, w *world.World, del *state.Delivery) attemptResult {
 	fault, reason := FaultNone, ""
-	if callbackFault != nil {
-		fault, reason = callbackFault(s, w, CallbackAttempt{
+	if s.reg.callbackFault != nil {
+		fault, reason = s.reg.callbackFault(s, w, CallbackAttempt{
 			DeliveryID: del.ID, EventID: del.EventID, EventType: del.EventType, Kind: del.Kind,
 			AccountID: del.AccountID, ClientID: del.ClientID, URL: del.URL, Attempt: del.RoundAttempts,
 			DueAt: time.Unix(0, del.Due).UTC(),

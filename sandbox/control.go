@@ -22,30 +22,13 @@ type controlRoute struct {
 	noBody bool
 }
 
-// controlRoutes are added by the control_*.go files from init functions.
-var controlRoutes []controlRoute
-
-func control(method, path string, h handler) {
-	controlRoutes = append(controlRoutes, controlRoute{method: method, path: path, h: h})
-}
-
-func controlPublic(method, path string, h handler) {
-	controlRoutes = append(controlRoutes, controlRoute{method: method, path: path, h: h, public: true})
-}
-
-// controlNoBody registers a control call that takes no parameters in its
-// body (actions named by their path: reset, view, bounce...).
-func controlNoBody(method, path string, h handler) {
-	controlRoutes = append(controlRoutes, controlRoute{method: method, path: path, h: h, noBody: true})
-}
-
 // isPage reports whether a control path is a page served under a world's
 // URLs (/w/{world}/...): pages read the forms browsers post, which may carry
 // more fields than the page uses, so they keep the lenient reading.
 func isPage(path string) bool { return strings.HasPrefix(path, "/w/") }
 
 func (s *Sandbox) registerControl(r *mux.Router) {
-	for _, cr := range controlRoutes {
+	for _, cr := range s.reg.controlRoutes {
 		r.Handle(ControlPrefix+cr.path, s.controlHandler(cr)).Methods(cr.method)
 	}
 }
@@ -54,18 +37,18 @@ func (s *Sandbox) registerControl(r *mux.Router) {
 // the credentials when the request has any (so parallel suites with their own
 // keys never meet), else the default world.
 func (s *Sandbox) controlHandler(cr controlRoute) http.Handler {
+	operation := cr.method + " " + ControlPrefix + cr.path
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := s.callStart()
 		c := &call{s: s, r: r, strict: !isPage(cr.path)}
 		v, err := s.runControl(c, cr)
-		for _, after := range afterControlHooks {
+		for _, after := range s.reg.afterControlHooks {
 			after(c, v, err)
 		}
-		s.writeResult(w, c, v, err)
+		status := s.writeResult(w, c, v, err)
+		s.observeCall(c, operation, true, start, status)
 	})
 }
-
-// afterControlHooks see every control call's result (recording).
-var afterControlHooks []func(c *call, v any, err error)
 
 func (s *Sandbox) runControl(c *call, cr controlRoute) (any, error) {
 	if !cr.public {
@@ -86,15 +69,11 @@ func (s *Sandbox) runControl(c *call, cr controlRoute) (any, error) {
 			return nil, err
 		}
 	}
-	for _, start := range controlStartHooks {
+	for _, start := range s.reg.controlStartHooks {
 		start(c)
 	}
 	return cr.h(c)
 }
-
-// controlStartHooks see every control call whose world is known before its
-// handler runs (recording notes the world time the call started at).
-var controlStartHooks []func(c *call)
 
 // actingAccountID is the account a control call acts for when it names
 // none: the caller's, or the world's first account for a call without

@@ -18,11 +18,11 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func init() {
-	control(http.MethodGet, "/callbacks", controlListCallbacks)
-	control(http.MethodPost, "/callbacks/wait", controlWaitCallbacks)
-	controlNoBody(http.MethodPost, "/callbacks/{id}/redeliver", controlRedeliver)
-	controlNoBody(http.MethodPost, "/accounts/{account_id}/confirm", controlConfirmAccount)
+func registerControlCallbacks(r *registry) {
+	r.control(http.MethodGet, "/callbacks", controlListCallbacks)
+	r.control(http.MethodPost, "/callbacks/wait", controlWaitCallbacks)
+	r.controlNoBody(http.MethodPost, "/callbacks/{id}/redeliver", controlRedeliver)
+	r.controlNoBody(http.MethodPost, "/accounts/{account_id}/confirm", controlConfirmAccount)
 }
 
 // Aggregate states of an event beyond the delivery states.

@@ -24,8 +24,8 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func init() {
-	control(http.MethodPost, "/signature_requests/{signature_request_id}/fail", controlFailRequest)
+func registerControlFailures(r *registry) {
+	r.control(http.MethodPost, "/signature_requests/{signature_request_id}/fail", controlFailRequest)
 }
 
 type failRequestBody struct {

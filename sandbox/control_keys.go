@@ -11,11 +11,11 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func init() {
-	control(http.MethodGet, "/api_keys", controlListKeys)
-	control(http.MethodPost, "/api_keys", controlAddKey)
-	controlNoBody(http.MethodDelete, "/api_keys/{key}", controlDeleteKey)
-	controlNoBody(http.MethodPost, "/api_keys/{key}/primary", controlMakePrimary)
+func registerControlKeys(r *registry) {
+	r.control(http.MethodGet, "/api_keys", controlListKeys)
+	r.control(http.MethodPost, "/api_keys", controlAddKey)
+	r.controlNoBody(http.MethodDelete, "/api_keys/{key}", controlDeleteKey)
+	r.controlNoBody(http.MethodPost, "/api_keys/{key}/primary", controlMakePrimary)
 }
 
 // apiKeyView is an API key as the control plane shows it.

@@ -12,10 +12,10 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 )
 
-func init() {
-	control(http.MethodPost, "/record/start", controlRecordStart)
-	control(http.MethodGet, "/record", controlRecordStatus)
-	controlNoBody(http.MethodPost, "/record/stop", controlRecordStop)
+func registerControlRecord(r *registry) {
+	r.control(http.MethodPost, "/record/start", controlRecordStart)
+	r.control(http.MethodGet, "/record", controlRecordStatus)
+	r.controlNoBody(http.MethodPost, "/record/stop", controlRecordStop)
 }
 
 type recordStartRequest struct {

@@ -7,10 +7,12 @@ type ControlRouteForTest struct {
 	Public       bool
 }
 
-// ControlRoutesForTest lists the registered control routes in order.
+// ControlRoutesForTest lists the control routes every sandbox registers,
+// in order.
 func ControlRoutesForTest() []ControlRouteForTest {
-	out := make([]ControlRouteForTest, 0, len(controlRoutes))
-	for _, cr := range controlRoutes {
+	routes := productRegistry().controlRoutes
+	out := make([]ControlRouteForTest, 0, len(routes))
+	for _, cr := range routes {
 		out = append(out, ControlRouteForTest{Method: cr.method, Path: cr.path, Public: cr.public})
 	}
 	return out

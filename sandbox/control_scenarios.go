@@ -19,10 +19,10 @@ import (
 	"github.com/signsandbox/signsandbox/scenarios"
 )
 
-func init() {
-	control(http.MethodPost, "/scenarios", controlLoadScenario)
-	control(http.MethodGet, "/scenarios", controlListScenarios)
-	controlNoBody(http.MethodDelete, "/scenarios/{name}", controlDeleteScenario)
+func registerControlScenarios(r *registry) {
+	r.control(http.MethodPost, "/scenarios", controlLoadScenario)
+	r.control(http.MethodGet, "/scenarios", controlListScenarios)
+	r.controlNoBody(http.MethodDelete, "/scenarios/{name}", controlDeleteScenario)
 }
 
 func controlLoadScenario(c *call) (any, error) {

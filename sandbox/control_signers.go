@@ -11,15 +11,16 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func init() {
-	controlNoBody(http.MethodPost, "/signatures/{signature_id}/view", controlSignerView)
-	control(http.MethodPost, "/signatures/{signature_id}/sign", controlSignerSign)
-	control(http.MethodPost, "/signatures/{signature_id}/decline", controlSignerDecline)
-	control(http.MethodPost, "/signatures/{signature_id}/reassign", controlSignerReassign)
-	controlNoBody(http.MethodPost, "/signatures/{signature_id}/bounce", controlSignerBounce)
+func registerControlSigners(r *registry) {
+	r.controlNoBody(http.MethodPost, "/signatures/{signature_id}/view", controlSignerView)
+	r.control(http.MethodPost, "/signatures/{signature_id}/sign", controlSignerSign)
+	r.control(http.MethodPost, "/signatures/{signature_id}/decline", controlSignerDecline)
+	r.control(http.MethodPost, "/signatures/{signature_id}/reassign", controlSignerReassign)
+	r.controlNoBody(http.MethodPost, "/signatures/{signature_id}/bounce", controlSignerBounce)
 }
 
 // signerRun loads the request of a signature inside tx, runs a transition
@@ -86,7 +87,7 @@ func (s *Sandbox) signerReassign(tx *state.Txn, sigID, name, email, reason strin
 	if name == "" {
 		return nil, apierr.Missing("name")
 	}
-	if err := checkEmail("email_address", email); err != nil {
+	if err := param.CheckEmail("email_address", email); err != nil {
 		return nil, err
 	}
 	return s.signerRun(tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {

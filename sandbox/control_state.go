@@ -15,9 +15,9 @@ import (
 // StateFormat names the export format; import refuses other formats.
 const StateFormat = "signsandbox-state/1"
 
-func init() {
-	control(http.MethodGet, "/state", controlExportState)
-	control(http.MethodPut, "/state", controlImportState)
+func registerControlState(r *registry) {
+	r.control(http.MethodGet, "/state", controlExportState)
+	r.control(http.MethodPut, "/state", controlImportState)
 }
 
 // WorldState is a whole world as JSON: its clock and every table.

@@ -10,8 +10,8 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func init() {
-	control(http.MethodPost, "/templates/{template_id}/finish_draft", controlFinishDraft)
+func registerControlTemplates(r *registry) {
+	r.control(http.MethodPost, "/templates/{template_id}/finish_draft", controlFinishDraft)
 }
 
 // finishDraftRequest is the body of finish_draft: what the user would have

@@ -19,9 +19,9 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func init() {
-	control(http.MethodGet, "/unclaimed_drafts/{signature_request_id}", controlDraftGet)
-	control(http.MethodPost, "/unclaimed_drafts/{signature_request_id}/claim", controlDraftClaim)
+func registerControlUnclaimed(r *registry) {
+	r.control(http.MethodGet, "/unclaimed_drafts/{signature_request_id}", controlDraftGet)
+	r.control(http.MethodPost, "/unclaimed_drafts/{signature_request_id}/claim", controlDraftClaim)
 }
 
 // draftControlView is a draft as the control plane shows it.

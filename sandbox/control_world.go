@@ -15,17 +15,17 @@ import (
 // Version is the sandbox's version, printed by `signsandbox version`.
 var Version = "0.1.0-dev"
 
-func init() {
-	controlPublic(http.MethodGet, "/health", controlHealth)
-	controlPublic(http.MethodPost, "/worlds", controlCreateWorld)
-	control(http.MethodGet, "/world", controlGetWorld)
-	controlNoBody(http.MethodDelete, "/world", controlDeleteWorld)
-	control(http.MethodGet, "/clock", controlGetClock)
-	control(http.MethodPost, "/clock/advance", controlAdvance)
-	controlNoBody(http.MethodPost, "/reset", controlReset)
-	control(http.MethodGet, "/config", controlGetConfig)
-	control(http.MethodPatch, "/config", controlPatchConfig)
-	control(http.MethodPut, "/config", controlPatchConfig)
+func registerControlWorld(r *registry) {
+	r.controlPublic(http.MethodGet, "/health", controlHealth)
+	r.controlPublic(http.MethodPost, "/worlds", controlCreateWorld)
+	r.control(http.MethodGet, "/world", controlGetWorld)
+	r.controlNoBody(http.MethodDelete, "/world", controlDeleteWorld)
+	r.control(http.MethodGet, "/clock", controlGetClock)
+	r.control(http.MethodPost, "/clock/advance", controlAdvance)
+	r.controlNoBody(http.MethodPost, "/reset", controlReset)
+	r.control(http.MethodGet, "/config", controlGetConfig)
+	r.control(http.MethodPatch, "/config", controlPatchConfig)
+	r.control(http.MethodPut, "/config", controlPatchConfig)
 }
 
 type healthResponse struct {

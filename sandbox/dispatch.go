@@ -11,22 +11,18 @@ import (
 // Scenario fault rules are call hooks.
 type callHook func(c *call) (v any, err error, handled bool)
 
-// callHooks are consulted in order for every API call.
-var callHooks []callHook
-
-// afterCallHooks see every API call's result (recording, logs).
-var afterCallHooks []func(c *call, v any, err error)
-
 // apiHandler wraps an operation: credentials, world, rate limit, hooks,
 // handler, and the one response adapter.
 func (s *Sandbox) apiHandler(rt *route, h handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := s.callStart()
 		c := &call{s: s, r: r, rt: rt}
 		v, err := s.runCall(c, h)
-		for _, after := range afterCallHooks {
+		for _, after := range s.reg.afterCallHooks {
 			after(c, v, err)
 		}
-		s.writeResult(w, c, v, err)
+		status := s.writeResult(w, c, v, err)
+		s.observeCall(c, rt.operationID, false, start, status)
 	})
 }
 
@@ -49,7 +45,7 @@ func (s *Sandbox) runCall(c *call, h handler) (any, error) {
 			return nil, e
 		}
 	}
-	for _, hook := range callHooks {
+	for _, hook := range s.reg.callHooks {
 		if v, err, handled := hook(c); handled {
 			return v, err
 		}

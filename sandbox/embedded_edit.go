@@ -14,13 +14,15 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func init() {
-	handle("embeddedEditUrl", embeddedEditURL)
-	controlPublic(http.MethodGet, "/w/{world}/editor/template/{token}", editorPage)
-	controlPublic(http.MethodPost, "/w/{world}/editor/template/{token}", editorSave)
+func registerEmbeddedEdit(r *registry) {
+	r.handle("embeddedEditUrl", embeddedEditURL)
+	r.controlPublic(http.MethodGet, "/w/{world}/editor/template/{token}", editorPage)
+	r.controlPublic(http.MethodPost, "/w/{world}/editor/template/{token}", editorSave)
 }
 
 // tplEditURLInput is EmbeddedEditUrlRequest.
@@ -71,7 +73,7 @@ func embeddedEditURL(c *call) (any, error) {
 		opts.Editor.AllowEditSigners, opts.Editor.AllowEditDocuments = in.EditorOptions.AllowEditSigners, in.EditorOptions.AllowEditDocuments
 	}
 	if in.SignerExperience != nil {
-		if e := checkFormView(in.SignerExperience.FormView); e != nil {
+		if e := fields.CheckFormView(in.SignerExperience.FormView); e != nil {
 			return nil, e
 		}
 	}
@@ -186,13 +188,13 @@ func saveTemplateEdits(tx *state.Txn, t *state.Template, url *state.TemplateEdit
 		c.Title = *e.Title
 	}
 	if e.Subject != nil {
-		if err := checkMaxLen("subject", *e.Subject, 200); err != nil {
+		if err := param.CheckMaxLen("subject", *e.Subject, 200); err != nil {
 			return nil, err
 		}
 		c.Subject = *e.Subject
 	}
 	if e.Message != nil {
-		if err := checkMaxLen("message", *e.Message, 5000); err != nil {
+		if err := param.CheckMaxLen("message", *e.Message, 5000); err != nil {
 			return nil, err
 		}
 		c.Message = *e.Message

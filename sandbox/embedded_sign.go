@@ -13,15 +13,16 @@ import (
 	"net/http"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func init() {
-	handle("embeddedSignUrl", embeddedSignURL)
-	controlPublic(http.MethodGet, "/w/{world_id}/sign/{token}", signPage)
-	controlPublic(http.MethodPost, "/w/{world_id}/sign/{token}", signPageAction)
-	controlPublic(http.MethodGet, "/w/{world_id}/requests/{signature_request_id}", requestPage)
+func registerEmbeddedSign(r *registry) {
+	r.handle("embeddedSignUrl", embeddedSignURL)
+	r.controlPublic(http.MethodGet, "/w/{world_id}/sign/{token}", signPage)
+	r.controlPublic(http.MethodPost, "/w/{world_id}/sign/{token}", signPageAction)
+	r.controlPublic(http.MethodGet, "/w/{world_id}/requests/{signature_request_id}", requestPage)
 }
 
 // embeddedSignURLResponse is EmbeddedSignUrlResponse.
@@ -185,7 +186,7 @@ func signPage(c *call) (any, error) {
 			}
 			if tok != nil && tok.Embedded {
 				if req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, tok.RequestID); err == nil && req.Phase != state.PhaseCanceled {
-					return c.s.emitForRequest(tx, req, sigEvent{Type: evSignURLInvalid, SignatureID: tok.SignatureID, Message: e.Msg})
+					return c.s.emitForRequest(tx, req, sigEvent{Type: notify.TypeSignURLInvalid, SignatureID: tok.SignatureID, Message: e.Msg})
 				}
 			}
 			return nil

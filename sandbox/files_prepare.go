@@ -31,10 +31,6 @@ type fileOwner struct {
 	compose func(tx *state.Txn, id string) (files.Composition, error)
 }
 
-// fileOwners maps an object kind to its owner hooks; signature requests and
-// templates register themselves from init functions.
-var fileOwners = map[string]fileOwner{}
-
 // jobFilesPrepare renders an object's files (subject: the object id).
 const jobFilesPrepare = "files.prepare"
 
@@ -44,7 +40,7 @@ type filesJobArgs struct {
 	Version int    `json:"version"`
 }
 
-func init() { registerJob(jobFilesPrepare, runFilesPrepare) }
+func registerFilesPrepare(r *registry) { r.registerJob(jobFilesPrepare, runFilesPrepare) }
 
 // scheduleFiles (re)prepares the downloadable files of an object after the
 // world's file preparation delay; until then downloads answer 409. A
@@ -121,7 +117,7 @@ func runFilesPrepare(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) 
 		return nil
 	}
 	fs := state.Clone(cur)
-	out, comp, perr := prepare(tx, a.Kind, job.Subject)
+	out, comp, perr := s.prepare(tx, a.Kind, job.Subject)
 	if perr != nil {
 		w.Logger().Warn("file preparation failed", "kind", a.Kind, "id", job.Subject, "err", perr)
 		fs.Error = perr.Error()
@@ -148,8 +144,8 @@ func runFilesPrepare(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) 
 }
 
 // prepare composes and renders an object's files.
-func prepare(tx *state.Txn, kind, id string) (files.Rendered, files.Composition, error) {
-	owner, ok := fileOwners[kind]
+func (s *Sandbox) prepare(tx *state.Txn, kind, id string) (files.Rendered, files.Composition, error) {
+	owner, ok := s.reg.fileOwners[kind]
 	if !ok || owner.compose == nil {
 		return files.Rendered{}, files.Composition{}, fmt.Errorf("no file owner for %q", kind)
 	}
@@ -200,7 +196,7 @@ func sweepFileURLs(tx *state.Txn, objectID string, keep map[string]bool) error {
 // that they are prepared: 404/410 from the owner, 410 once the files are
 // gone, 409 while they are being prepared.
 func preparedFiles(c *call, tx *state.Txn, kind, id string) (*state.FileSet, error) {
-	owner, ok := fileOwners[kind]
+	owner, ok := c.s.reg.fileOwners[kind]
 	if !ok || owner.visible == nil {
 		return nil, apierr.NotFoundf(apierr.MsgNotFound)
 	}

@@ -29,28 +29,32 @@ var (
 	testComposed atomic.Int64
 )
 
-func init() {
-	fileOwners[kindTestOwner] = fileOwner{
-		visible: func(c *call, tx *state.Txn, id string) error {
-			if id == "canceled" {
-				return apierr.Gone()
-			}
-			return nil
-		},
-		compose: func(tx *state.Txn, id string) (files.Composition, error) {
-			testComposed.Add(1)
-			c, ok := testCompositions[id]
-			if !ok {
-				return files.Composition{}, errors.New("no such test document")
-			}
-			return c, nil
-		},
-	}
+// withTestOwner registers the fake owner of files.
+func withTestOwner() Option {
+	return withRegistry(func(r *registry) { r.fileOwners[kindTestOwner] = testOwner })
+}
+
+// testOwner is the fake owner of files of kind kindTestOwner.
+var testOwner = fileOwner{
+	visible: func(c *call, tx *state.Txn, id string) error {
+		if id == "canceled" {
+			return apierr.Gone()
+		}
+		return nil
+	},
+	compose: func(tx *state.Txn, id string) (files.Composition, error) {
+		testComposed.Add(1)
+		c, ok := testCompositions[id]
+		if !ok {
+			return files.Composition{}, errors.New("no such test document")
+		}
+		return c, nil
+	},
 }
 
 func newInternalSandbox(t *testing.T) *Sandbox {
 	t.Helper()
-	s, err := New()
+	s, err := New(withTestOwner())
 	require.NoError(t, err)
 	t.Cleanup(s.Close)
 	return s

@@ -12,9 +12,9 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func init() {
-	controlPublic(http.MethodGet, "/w/{world}/files/{token}", serveFileURL)
-	controlPublic(http.MethodHead, "/w/{world}/files/{token}", serveFileURL)
+func registerFilesURL(r *registry) {
+	r.controlPublic(http.MethodGet, "/w/{world}/files/{token}", serveFileURL)
+	r.controlPublic(http.MethodHead, "/w/{world}/files/{token}", serveFileURL)
 }
 
 // serveFileURL answers the PDF a file URL was issued for.

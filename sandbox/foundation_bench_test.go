@@ -1,9 +1,11 @@
 package sandbox_test
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/signsandbox/signsandbox/sandbox"
@@ -28,6 +30,11 @@ func benchGet(b *testing.B, path string) {
 		b.Fatal(err)
 	}
 	defer sb.Close()
+	benchGetIn(b, sb, path)
+}
+
+// benchGetIn is benchGet in a given sandbox.
+func benchGetIn(b *testing.B, sb *sandbox.Sandbox, path string) {
 	key := sb.DefaultAPIKey()
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -95,5 +102,61 @@ func BenchmarkNew(b *testing.B) {
 			b.Fatal(err)
 		}
 		sb.Close()
+	}
+}
+
+// benchSendBody is a small signature request: one file URL (offline, so no
+// fetch), two signers, one field each.
+func benchSendBody() string {
+	return `{"title":"NDA","test_mode":true,"file_urls":["https://example.com/nda.pdf"],` +
+		`"signers":[{"name":"Jack","email_address":"jack@example.com"},{"name":"Jill","email_address":"jill@example.com"}]}`
+}
+
+// benchSend creates one signature request in sb and answers its id.
+func benchSend(b *testing.B, sb *sandbox.Sandbox, key string) string {
+	req := httptest.NewRequest(http.MethodPost, "/v3/signature_request/send", strings.NewReader(benchSendBody()))
+	req.Header.Set("Content-Type", "application/json")
+	req.SetBasicAuth(key, "")
+	w := httptest.NewRecorder()
+	sb.ServeHTTP(w, req)
+	if w.Code != http.StatusOK {
+		b.Fatalf("send: status %d: %s", w.Code, w.Body)
+	}
+	var out struct {
+		SignatureRequest struct {
+			ID string `json:"signature_request_id"`
+		} `json:"signature_request"`
+	}
+	if err := json.Unmarshal(w.Body.Bytes(), &out); err != nil {
+		b.Fatal(err)
+	}
+	return out.SignatureRequest.ID
+}
+
+// BenchmarkGetSignatureRequest is GET by id of a request with two signers:
+// the hot path plus the request's view.
+func BenchmarkGetSignatureRequest(b *testing.B) {
+	sb, err := sandbox.New(sandbox.WithOfflineFiles())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer sb.Close()
+	id := benchSend(b, sb, sb.DefaultAPIKey())
+	benchGetIn(b, sb, "/v3/signature_request/"+id)
+}
+
+// BenchmarkSend is POST /signature_request/send: decode, validate, one
+// write transaction with events and jobs, the view.
+func BenchmarkSend(b *testing.B) {
+	sb, err := sandbox.New(sandbox.WithOfflineFiles())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer sb.Close()
+	key := sb.DefaultAPIKey()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		benchSend(b, sb, key)
 	}
 }

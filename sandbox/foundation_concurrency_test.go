@@ -15,11 +15,13 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func init() {
-	// A job kind for tests only: it writes a team row, so that jobs and
-	// requests contend for the same database.
-	registerJob("foundationtest.touch", func(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) error {
-		return state.Put(tx, state.TableTeams, &state.Team{ID: "touch-" + job.ID, CreatedAt: tx.Unix()})
+// withTouchJob adds a job kind for tests only: it writes a team row, so
+// that jobs and requests contend for the same database.
+func withTouchJob() Option {
+	return withRegistry(func(r *registry) {
+		r.registerJob("foundationtest.touch", func(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) error {
+			return state.Put(tx, state.TableTeams, &state.Team{ID: "touch-" + job.ID, CreatedAt: tx.Unix()})
+		})
 	})
 }
 
@@ -27,7 +29,7 @@ func init() {
 // advance runs thousands of jobs (meaningful under -race): every request
 // answers normally and every job runs once, in order.
 func TestRequestsDuringAnAdvance(t *testing.T) {
-	s := optSandbox(t)
+	s := optSandbox(t, withTouchJob())
 	const n = 3000
 	require.NoError(t, s.defWorld.Store.Update(func(tx *state.Txn) error {
 		for i := 0; i < n; i++ {

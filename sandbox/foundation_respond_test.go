@@ -120,14 +120,13 @@ func TestRecovererAnswersPanicsInTheEnvelope(t *testing.T) {
 // test takes one away (no test of this package runs in parallel).
 func TestNotImplementedOperationsAnswerTheEnvelope(t *testing.T) {
 	const id = "accountVerify"
-	h := handlers[id]
-	require.NotNil(t, h)
-	delete(handlers, id)
-	t.Cleanup(func() { handlers[id] = h })
-	s := optSandbox(t)
+	s := optSandbox(t, withRegistry(func(r *registry) {
+		require.NotNil(t, r.handlers[id])
+		delete(r.handlers, id)
+	}))
 
 	var op Operation
-	for _, o := range Operations() {
+	for _, o := range s.reg.operations() {
 		if o.ID == id {
 			op = o
 		}

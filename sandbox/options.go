@@ -34,6 +34,10 @@ type config struct {
 	maxWorlds  int
 	// record is the file WithRecording records the default world into.
 	record string
+	// registryEdits change the registry after every area filled it and
+	// before the router is built (tests take a handler away or swap a
+	// fault point of their own sandbox).
+	registryEdits []func(*registry)
 	// allowedHosts and adminToken configure the HTTP edge (package edge).
 	allowedHosts []string
 	adminToken   string

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -93,13 +94,13 @@ func userActivityRows(tx *state.Txn, sc *reportScope, events []*state.Event) ([]
 			continue
 		}
 		switch e.Type {
-		case evRequestSent:
+		case notify.TypeRequestSent:
 			by[a.ID].sent++
-		case evRequestAllSigned:
+		case notify.TypeRequestAllSigned:
 			by[a.ID].completed++
-		case evRequestDeclined:
+		case notify.TypeRequestDeclined:
 			by[a.ID].declined++
-		case evTemplateCreated:
+		case notify.TypeTemplateCreated:
 			by[a.ID].templates++
 		}
 	}
@@ -131,14 +132,14 @@ func userActivityRows(tx *state.Txn, sc *reportScope, events []*state.Event) ([]
 
 // documentStatusLabels turn the last event of a request into its status.
 var documentStatusLabels = map[string]string{
-	evRequestAllSigned: "Completed",
-	evRequestDeclined:  "Declined",
-	evRequestCanceled:  "Canceled",
-	evRequestExpired:   "Expired",
-	evRequestDestroyed: "Removed",
-	evFileError:        "Error",
-	evUnknownError:     "Error",
-	evRequestInvalid:   "Error",
+	notify.TypeRequestAllSigned: "Completed",
+	notify.TypeRequestDeclined:  "Declined",
+	notify.TypeRequestCanceled:  "Canceled",
+	notify.TypeRequestExpired:   "Expired",
+	notify.TypeRequestDestroyed: "Removed",
+	notify.TypeFileError:        "Error",
+	notify.TypeUnknownError:     "Error",
+	notify.TypeRequestInvalid:   "Error",
 }
 
 // documentStatusRows lists the signature requests of the scope's accounts
@@ -152,7 +153,7 @@ func documentStatusRows(sc *reportScope, events []*state.Event) [][]string {
 	var order []string
 	docs := map[string]*doc{}
 	for _, e := range events {
-		if e.ObjectType != objSignatureRequest || e.ObjectID == "" || !sc.in(e.Time) {
+		if e.ObjectType != notify.ObjectSignatureRequest || e.ObjectID == "" || !sc.in(e.Time) {
 			continue
 		}
 		d := docs[e.ObjectID]

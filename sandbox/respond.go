@@ -35,10 +35,10 @@ type withStatus struct {
 }
 
 // writeResult is the one place where handler results become HTTP answers.
-func (s *Sandbox) writeResult(w http.ResponseWriter, c *call, v any, err error) {
+// It answers the status it wrote, for the call observers.
+func (s *Sandbox) writeResult(w http.ResponseWriter, c *call, v any, err error) int {
 	if err != nil {
-		s.writeError(w, c, err)
-		return
+		return s.writeError(w, c, err)
 	}
 	status := http.StatusOK
 	switch t := v.(type) {
@@ -57,20 +57,20 @@ func (s *Sandbox) writeResult(w http.ResponseWriter, c *call, v any, err error) 
 		}
 		w.WriteHeader(t.status)
 		_, _ = w.Write(t.body)
-		return
+		return t.status
 	case withStatus:
 		status, v = t.status, t.value
 	}
 	body, merr := json.Marshal(v)
 	if merr != nil {
-		s.writeError(w, c, merr)
-		return
+		return s.writeError(w, c, merr)
 	}
 	if c != nil && len(c.warnings) > 0 {
 		body = spliceWarnings(body, c.warnings, warningShapeOf(c.operationID()))
 	}
 	setRateHeaders(w, c)
 	writeJSON(w, status, body)
+	return status
 }
 
 // warningShape is how an operation's response schema holds warnings.
@@ -142,8 +142,9 @@ func writeJSON(w http.ResponseWriter, status int, body []byte) {
 
 // writeError answers an error in the official envelope. Errors that are not
 // API errors are bugs: they are logged and answered as a 400 bad_request
-// rather than a 5xx, because no input may make the sandbox fail.
-func (s *Sandbox) writeError(w http.ResponseWriter, c *call, err error) {
+// rather than a 5xx, because no input may make the sandbox fail. It
+// answers the status it wrote.
+func (s *Sandbox) writeError(w http.ResponseWriter, c *call, err error) int {
 	e, ok := apierr.As(err)
 	if !ok {
 		s.log.Error("unexpected error", "operation", c.operationID(), "err", err)
@@ -151,6 +152,7 @@ func (s *Sandbox) writeError(w http.ResponseWriter, c *call, err error) {
 	}
 	body, _ := json.Marshal(e.Body())
 	writeJSON(w, e.Status(), body)
+	return e.Status()
 }
 
 // writeAPIError writes an error outside of a call (router fallbacks).

@@ -58,7 +58,7 @@ func (s *Sandbox) newRouter() *mux.Router {
 		return strings.Contains(routes[i].path, "?") && !strings.Contains(routes[j].path, "?")
 	})
 	for _, rt := range routes {
-		h := handlers[rt.operationID]
+		h := s.reg.handlers[rt.operationID]
 		if h == nil {
 			h = errNotImplemented
 		}
@@ -76,7 +76,7 @@ func (s *Sandbox) newRouter() *mux.Router {
 	// after every official route so that none of them shadows one.
 	for _, a := range legacy.Aliases {
 		rt := &apiRoutes[slices.IndexFunc(apiRoutes, func(x route) bool { return x.operationID == a.OperationID })]
-		m := r.Handle(APIPrefix+a.Path, a.Handler(rt.method, s.apiHandler(rt, handlers[rt.operationID]))).Methods(a.Method)
+		m := r.Handle(APIPrefix+a.Path, a.Handler(rt.method, s.apiHandler(rt, s.reg.handlers[rt.operationID]))).Methods(a.Method)
 		s.routeOps[m] = rt.operationID
 	}
 	return r

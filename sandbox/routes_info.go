@@ -1,6 +1,9 @@
 package sandbox
 
-import "net/http"
+import (
+	"net/http"
+	"sync"
+)
 
 // Operation describes one operation of the route table.
 type Operation struct {
@@ -17,16 +20,34 @@ type Operation struct {
 // Operations lists the route table in its order (by tag, then operationId):
 // every operation of the official description and whether the sandbox
 // implements it. GET /_sandbox/operations answers the same list.
-func Operations() []Operation {
+func Operations() []Operation { return productRegistry().operations() }
+
+// productRegistry is what every sandbox registers, built once for the
+// questions asked without a sandbox at hand (Operations, the scenario
+// vocabulary). It is only read.
+func productRegistry() *registry {
+	productOnce.Do(func() { productReg = newRegistry() })
+	return productReg
+}
+
+var (
+	productOnce sync.Once
+	productReg  *registry
+)
+
+// operations lists the route table and which operations r implements.
+func (r *registry) operations() []Operation {
 	out := make([]Operation, 0, len(apiRoutes))
 	for _, rt := range apiRoutes {
-		_, ok := handlers[rt.operationID]
+		_, ok := r.handlers[rt.operationID]
 		out = append(out, Operation{ID: rt.operationID, Tag: rt.tag, Method: rt.method, Path: rt.path, Implemented: ok})
 	}
 	return out
 }
 
-func init() { controlPublic(http.MethodGet, "/operations", controlOperations) }
+func registerRoutesInfo(r *registry) {
+	r.controlPublic(http.MethodGet, "/operations", controlOperations)
+}
 
 // operationsResponse is the answer of GET /_sandbox/operations.
 type operationsResponse struct {
@@ -36,4 +57,6 @@ type operationsResponse struct {
 // controlOperations lists the route table, for tools that need the official
 // operations without the official description at hand (the e2e coverage
 // report in a checkout without the reference files).
-func controlOperations(*call) (any, error) { return operationsResponse{Operations: Operations()}, nil }
+func controlOperations(c *call) (any, error) {
+	return operationsResponse{Operations: c.s.reg.operations()}, nil
+}

@@ -38,9 +38,13 @@ type Sandbox struct {
 	log      *slog.Logger
 	fixtures *fixture.Set
 	jobs     *world.JobRegistry
-	client   *http.Client
-	handler  http.Handler
-	router   *mux.Router
+	// reg is what this sandbox serves and runs (operations, control
+	// routes, job kinds, hooks); read-only after New, except that a test
+	// bridge may swap a fault point of its own sandbox (CallbacksSetFault).
+	reg     *registry
+	client  *http.Client
+	handler http.Handler
+	router  *mux.Router
 	// routeOps names the operation of each API route (read-only after New).
 	routeOps map[*mux.Route]string
 
@@ -83,9 +87,13 @@ func New(opts ...Option) (*Sandbox, error) {
 		log:      cfg.logger,
 		fixtures: set,
 		jobs:     world.NewJobRegistry(),
+		reg:      newRegistry(),
 		client:   cfg.httpClient,
 		worlds:   map[string]*world.World{},
 		routeOps: map[*mux.Route]string{},
+	}
+	for _, edit := range cfg.registryEdits {
+		edit(s.reg)
 	}
 	registerJobs(s)
 	s.router = s.newRouter()

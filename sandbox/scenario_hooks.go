@@ -4,12 +4,10 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-// worldReplacedHooks run after a world's database was replaced (reset,
-// import): subsystems drop caches and wake their workers.
-var worldReplacedHooks []func(s *Sandbox, w *world.World)
-
+// afterWorldReplaced runs the hooks of s after w's database was replaced
+// (reset, import) and wakes w's workers.
 func (s *Sandbox) afterWorldReplaced(w *world.World) {
-	for _, fn := range worldReplacedHooks {
+	for _, fn := range s.reg.worldReplacedHooks {
 		fn(s, w)
 	}
 	w.Wake()

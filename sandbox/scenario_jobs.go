@@ -41,9 +41,9 @@ type signerEffectArgs struct {
 	Values map[string]any `json:"values,omitempty"`
 }
 
-func init() {
-	registerJob(jobScenarioBounce, runSignerEffect)
-	registerJob(jobScenarioSigner, runSignerEffect)
+func registerScenarioJobs(r *registry) {
+	r.registerJob(jobScenarioBounce, runSignerEffect)
+	r.registerJob(jobScenarioSigner, runSignerEffect)
 }
 
 // scheduleSignerEffects queues a rule's effect for every signer of req

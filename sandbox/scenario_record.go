@@ -68,11 +68,11 @@ func (wr *worldRecorder) Close() {
 	}
 }
 
-func init() {
-	callHooks = append(callHooks, recordCallStart)
-	afterCallHooks = append(afterCallHooks, recordCall)
-	controlStartHooks = append(controlStartHooks, func(c *call) { _, _, _ = recordCallStart(c) })
-	afterControlHooks = append(afterControlHooks, recordControl)
+func registerScenarioRecord(r *registry) {
+	r.callHooks = append(r.callHooks, recordCallStart)
+	r.afterCallHooks = append(r.afterCallHooks, recordCall)
+	r.controlStartHooks = append(r.controlStartHooks, func(c *call) { _, _, _ = recordCallStart(c) })
+	r.afterControlHooks = append(r.afterControlHooks, recordControl)
 }
 
 var recordNameRE = regexp.MustCompile(`[^A-Za-z0-9._-]+`)

@@ -37,12 +37,12 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func init() {
-	callHooks = append(callHooks, scenarioCallHook)
-	afterCallHooks = append(afterCallHooks, scenarioTemplateMarks)
-	templateFailureHook = scenarioTemplateFailure
-	sigreqProcessFault = scenarioProcessFault
-	callbackFault = scenarioCallbackFault
+func registerScenarioRules(r *registry) {
+	r.callHooks = append(r.callHooks, scenarioCallHook)
+	r.afterCallHooks = append(r.afterCallHooks, scenarioTemplateMarks)
+	r.templateFailureHook = scenarioTemplateFailure
+	r.sigreqProcessFault = scenarioProcessFault
+	r.callbackFault = scenarioCallbackFault
 }
 
 // specCache holds parsed rule specs by their JSON (rows are immutable), so

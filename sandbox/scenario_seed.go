@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
@@ -151,12 +152,12 @@ func (s *Sandbox) planSeed(w *world.World, p *scenario.Parsed, r *http.Request) 
 			return nil, pl.apiIssue(rp.at, e)
 		}
 		rp.req = spec
-		var fields []parsedField
+		var formFields []fields.Parsed
 		if rp.op.template {
 			if rp.tb, e = checkTemplateBody(c, &rp.body, false); e != nil {
 				return nil, pl.apiIssue(rp.at, e)
 			}
-		} else if fields, e = decodeFormFields(rp.body.FormFieldsPerDocument); e != nil {
+		} else if formFields, e = fields.Decode(rp.body.FormFieldsPerDocument); e != nil {
 			return nil, pl.apiIssue(rp.at, e)
 		}
 		if len(rp.body.Files) > 0 {
@@ -167,7 +168,7 @@ func (s *Sandbox) planSeed(w *world.World, p *scenario.Parsed, r *http.Request) 
 			rp.pending = pending
 		}
 		if !rp.op.template {
-			if e := spec.addFields(&rp.body, fields, rp.pending); e != nil {
+			if e := spec.addFields(&rp.body, formFields, rp.pending); e != nil {
 				return nil, pl.apiIssue(rp.at, e)
 			}
 		}
@@ -346,8 +347,8 @@ func (pl *seedPlan) seedAccount(tx *state.Txn, sa *scenario.SeedAccount, at []an
 			return nil, err
 		}
 	}
-	if callbackChanged && onAccountCallbackSet != nil {
-		if err := onAccountCallbackSet(pl.s, pl.w, tx, a); err != nil {
+	if callbackChanged && pl.s.reg.onAccountCallbackSet != nil {
+		if err := pl.s.reg.onAccountCallbackSet(pl.s, pl.w, tx, a); err != nil {
 			return nil, err
 		}
 	}
@@ -427,8 +428,8 @@ func (pl *seedPlan) seedApp(tx *state.Txn, app scenario.SeedAPIApp, at []any) (*
 	if err := state.Put(tx, state.TableAPIApps, row); err != nil {
 		return nil, err
 	}
-	if row.CallbackURL != "" && onAppCallbackSet != nil {
-		if err := onAppCallbackSet(pl.s, pl.w, tx, row); err != nil {
+	if row.CallbackURL != "" && pl.s.reg.onAppCallbackSet != nil {
+		if err := pl.s.reg.onAppCallbackSet(pl.s, pl.w, tx, row); err != nil {
 			return nil, err
 		}
 	}
@@ -456,7 +457,7 @@ func (pl *seedPlan) runJobsNow(tx *state.Txn, subject string, kinds ...string) e
 		if err := tx.Delete(state.TableJobs, next); err != nil {
 			return err
 		}
-		fn := jobKinds[next.Kind]
+		fn := pl.s.reg.jobKinds[next.Kind]
 		if fn == nil {
 			return fmt.Errorf("no job function for %s", next.Kind)
 		}

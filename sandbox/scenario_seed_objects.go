@@ -106,7 +106,7 @@ func (pl *seedPlan) seedSignatureRequest(tx *state.Txn, rp *seedRequestPlan) (an
 		spec.Documents = stored
 	}
 	if spec.Title == "" && len(spec.Documents) > 0 {
-		spec.Title = titleFromDocument(spec.Documents[0])
+		spec.Title = spec.Documents[0].Title()
 	}
 	req, err := pl.s.createSignatureRequest(tx, spec)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -23,7 +24,7 @@ var (
 // scenarioVocabulary is built once from the route table and enums.
 func scenarioVocabulary() *scenario.Vocabulary {
 	vocabOnce.Do(func() {
-		v := &scenario.Vocabulary{EventTypes: append([]string(nil), eventTypes...), ErrorStatus: map[string]int{}}
+		v := &scenario.Vocabulary{EventTypes: append([]string(nil), notify.Types...), ErrorStatus: map[string]int{}}
 		for _, op := range Operations() {
 			v.Operations = append(v.Operations, scenario.Operation{ID: op.ID, Method: op.Method, Path: op.Path})
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/search"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -76,7 +77,7 @@ func TestSearchFieldsPerList(t *testing.T) {
 	_, e := parseSearchQuery("owner:me")
 	require.NotNil(t, e)
 	assert.Contains(t, e.Msg, "applies to templates only")
-	_, e = templateSearch.parse("from:me")
+	_, e = templateSearch.Parse("from:me")
 	require.NotNil(t, e)
 	assert.Contains(t, e.Msg, "applies to signature requests only")
 
@@ -85,9 +86,9 @@ func TestSearchFieldsPerList(t *testing.T) {
 		`title:"open`, "created:[2014-01-01 TO", "created:[2014-01-01 2014-02-01]", "created:yesterday",
 		"test_mode:maybe", "title:[a TO b]", "message:{a TO b}",
 	} {
-		for name, res := range map[string]*searchResource{"signature requests": sigreqSearch, "templates": templateSearch} {
+		for name, res := range map[string]*search.Resource{"signature requests": sigreqSearch, "templates": templateSearch} {
 			t.Run(name+"/"+q, func(t *testing.T) {
-				_, e := res.parse(q)
+				_, e := res.Parse(q)
 				require.NotNil(t, e)
 				assert.Equal(t, "query", e.Path)
 				assert.Contains(t, e.Msg, "Invalid search query")
@@ -103,5 +104,5 @@ func TestSearchTextValuesWithBrackets(t *testing.T) {
 	require.Nil(t, e)
 	req := qReq()
 	req.Title = "[DRAFT] Field Trip"
-	assert.True(t, q.matches(req, nil))
+	assert.True(t, requestMatches(q, req, nil))
 }

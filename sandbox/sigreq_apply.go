@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -75,7 +76,7 @@ func (s *Sandbox) applyOutcome(tx *state.Txn, o *outcome) error {
 func (s *Sandbox) emitForRequest(tx *state.Txn, req *state.SignatureRequest, ev sigEvent) error {
 	accounts := requestAccountIDs(tx, req)
 	client := req.ClientID
-	if ev.Type == evRequestDestroyed {
+	if ev.Type == notify.TypeRequestDestroyed {
 		// Removal is one account's action: only that account hears of it
 		// (and the app when the requester removed it).
 		accounts = []string{req.RemovedFor[len(req.RemovedFor)-1]}
@@ -83,8 +84,8 @@ func (s *Sandbox) emitForRequest(tx *state.Txn, req *state.SignatureRequest, ev 
 			client = ""
 		}
 	}
-	return s.emit(tx, eventSpec{
-		Type: ev.Type, ObjectType: objSignatureRequest, ObjectID: req.ID, AccountIDs: accounts,
+	return s.emit(tx, notify.Event{
+		Type: ev.Type, ObjectType: notify.ObjectSignatureRequest, ObjectID: req.ID, AccountIDs: accounts,
 		ClientID: client, RelatedSignatureID: ev.SignatureID, EventMessage: ev.Message,
 	})
 }
@@ -121,35 +122,35 @@ func sigreqMail(tx *state.Txn, req *state.SignatureRequest, m sigMail) error {
 	}
 	e := state.Email{Kind: m.Kind, To: m.To, Name: m.Name, SignatureRequestID: req.ID, SignatureID: m.SignatureID, Message: req.Message}
 	switch m.Kind {
-	case mailSignatureRequest:
+	case notify.MailSignatureRequest:
 		e.Subject = requesterLabel(req) + " has requested your signature: " + topic
 		tok := &state.SignURL{Token: tx.NewSecret(), SignatureID: m.SignatureID, RequestID: req.ID}
 		if err := state.Put(tx, state.TableSignURLs, tok); err != nil {
 			return err
 		}
 		e.Link = req.WorldURL + "/sign/" + tok.Token
-	case mailReminder:
+	case notify.MailReminder:
 		e.Subject = "Reminder: " + requesterLabel(req) + " has requested your signature: " + topic
 		if tok := latestSignToken(tx, req, m.SignatureID); tok != "" {
 			e.Link = req.WorldURL + "/sign/" + tok
 		}
-	case mailCompleted:
+	case notify.MailCompleted:
 		e.Subject = "Everyone has signed " + req.Title
 		e.Link = req.BaseURL + APIPrefix + "/signature_request/files/" + req.ID
 		e.Message = ""
-	case mailDeclined:
+	case notify.MailDeclined:
 		e.Subject = req.Title + " has been declined"
 		e.Message = ""
-	case mailCanceled:
+	case notify.MailCanceled:
 		e.Subject = req.Title + " has been canceled by " + requesterLabel(req)
 		e.Message = ""
-	case mailReassigned:
+	case notify.MailReassigned:
 		e.Subject = "You reassigned " + req.Title
 		e.Message = ""
 	default:
 		e.Subject = req.Title
 	}
-	_, err := sendEmail(tx, e)
+	_, err := notify.Email(tx, e)
 	return err
 }
 
@@ -164,7 +165,7 @@ func requesterLabel(req *state.SignatureRequest) string {
 // latestSignToken finds the link of the last signing e-mail to a signer
 // (reminders repeat it).
 func latestSignToken(tx *state.Txn, req *state.SignatureRequest, sigID string) string {
-	e := lastEmailTo(tx, req.ID, sigID, mailSignatureRequest)
+	e := lastEmailTo(tx, req.ID, sigID, notify.MailSignatureRequest)
 	if e == nil || e.Link == "" {
 		return ""
 	}

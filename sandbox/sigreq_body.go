@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
 
@@ -25,9 +26,9 @@ type sigreqBody struct {
 	CustomFields     []subCustomField `json:"custom_fields"`
 	FieldOptions     *subFieldOptions `json:"field_options"`
 
-	FormFieldGroups []subFormFieldGroup `json:"form_field_groups"`
-	FormFieldRules  []subFormFieldRule  `json:"form_field_rules"`
-	// FormFieldsPerDocument is decoded by decodeFormFields: the official
+	FormFieldGroups []fields.Group `json:"form_field_groups"`
+	FormFieldRules  []fields.Rule  `json:"form_field_rules"`
+	// FormFieldsPerDocument is decoded by fields.Decode: the official
 	// flat list with document_index, or the older list of lists per
 	// document.
 	FormFieldsPerDocument any `json:"form_fields_per_document"`
@@ -105,69 +106,4 @@ type subSigningOptions struct {
 // subSignerExperience is SubSignerExperience.
 type subSignerExperience struct {
 	FormView string `json:"form_view"`
-}
-
-// subFormFieldGroup is SubFormFieldGroup.
-type subFormFieldGroup struct {
-	GroupID     string `json:"group_id"`
-	GroupLabel  string `json:"group_label"`
-	Requirement string `json:"requirement"`
-}
-
-// subFormFieldRule is SubFormFieldRule.
-type subFormFieldRule struct {
-	ID              string           `json:"id"`
-	TriggerOperator string           `json:"trigger_operator"`
-	Triggers        []subRuleTrigger `json:"triggers"`
-	Actions         []subRuleAction  `json:"actions"`
-}
-
-// subRuleTrigger is SubFormFieldRuleTrigger.
-type subRuleTrigger struct {
-	ID       string   `json:"id"`
-	Operator string   `json:"operator"`
-	Value    *string  `json:"value"`
-	Values   []string `json:"values"`
-}
-
-// subRuleAction is SubFormFieldRuleAction.
-type subRuleAction struct {
-	FieldID string `json:"field_id"`
-	GroupID string `json:"group_id"`
-	Hidden  *bool  `json:"hidden"`
-	Type    string `json:"type"`
-}
-
-// subFormField is the union of the SubFormFieldsPerDocument* schemas, the
-// form fields of signature requests and templates; the keys that do not
-// belong to a field's type are ignored.
-type subFormField struct {
-	DocumentIndex *int    `json:"document_index"`
-	APIID         string  `json:"api_id"`
-	Name          string  `json:"name"`
-	Type          string  `json:"type"`
-	X             *int    `json:"x"`
-	Y             *int    `json:"y"`
-	Width         *int    `json:"width"`
-	Height        *int    `json:"height"`
-	Page          *int    `json:"page"`
-	Required      *bool   `json:"required"`
-	Signer        *string `json:"signer"`
-
-	Placeholder                      string   `json:"placeholder"`
-	AutoFillType                     string   `json:"auto_fill_type"`
-	LinkID                           string   `json:"link_id"`
-	Masked                           bool     `json:"masked"`
-	ValidationType                   string   `json:"validation_type"`
-	ValidationCustomRegex            string   `json:"validation_custom_regex"`
-	ValidationCustomRegexFormatLabel string   `json:"validation_custom_regex_format_label"`
-	Content                          *string  `json:"content"`
-	ContentURL                       string   `json:"content_url"`
-	Options                          []string `json:"options"`
-	Group                            string   `json:"group"`
-	IsChecked                        *bool    `json:"is_checked"`
-	// Checked is the older name of is_checked (1 or 0).
-	Checked    *bool  `json:"checked"`
-	FontFamily string `json:"font_family"`
-	FontSize   *int   `json:"font_size"`
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -135,7 +136,7 @@ func (s *Sandbox) replaceSignatureRequest(tx *state.Txn, old *state.SignatureReq
 		return nil, err
 	}
 	for _, sg := range removedSigners(old, req) {
-		ev := sigEvent{Type: evRequestSignerRemoved, SignatureID: sg.ID,
+		ev := sigEvent{Type: notify.TypeRequestSignerRemoved, SignatureID: sg.ID,
 			Message: sg.Email + " was removed from the signature request when it was edited."}
 		if err := s.emitForRequest(tx, req, ev); err != nil {
 			return nil, err

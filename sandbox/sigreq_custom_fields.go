@@ -7,6 +7,7 @@ package sandbox
 import (
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -16,15 +17,15 @@ import (
 // parameter_ignored warning (the real service leaves such values unused).
 // Requests with text tags keep them all: their merge fields are in the
 // documents, which the sandbox does not read.
-func dropUnusedCustomFields(c *call, cfs []state.CustomField, fields []state.FormField, textTags bool) []state.CustomField {
+func dropUnusedCustomFields(c *call, cfs []state.CustomField, formFields []state.FormField, textTags bool) []state.CustomField {
 	if textTags {
 		return cfs
 	}
 	var out []state.CustomField
 	for i, cf := range cfs {
 		used := false
-		for _, f := range fields {
-			if isMergeField(f) && fillsMergeField(cf, f) {
+		for _, f := range formFields {
+			if fields.IsMerge(f) && fillsMergeField(cf, f) {
 				used = true
 				break
 			}
@@ -51,14 +52,14 @@ func warnUnusedCustomField(c *call, i int, name string) {
 // down to a 5-point font, and what is still wider is cut on the document
 // (files.StampFits). One such value gives custom_field_value_too_long; two
 // or more give a single custom_field_values_too_long naming them all.
-func warnLongMergeValues(c *call, cfs []state.CustomField, fields []state.FormField) {
+func warnLongMergeValues(c *call, cfs []state.CustomField, formFields []state.FormField) {
 	var long []string
 	for _, cf := range cfs {
 		if cf.Value == "" {
 			continue
 		}
-		for _, f := range fields {
-			if f.Type != ftTextMerge || !fillsMergeField(cf, f) || f.Width <= 0 {
+		for _, f := range formFields {
+			if f.Type != fields.TypeTextMerge || !fillsMergeField(cf, f) || f.Width <= 0 {
 				continue
 			}
 			s := files.Stamp{Width: float64(f.Width), Height: float64(f.Height), Text: cf.Value, Kind: files.StampText}

@@ -19,11 +19,12 @@ import (
 	"net/http"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func init() {
-	control(http.MethodPost, "/signatures/{signature_id}/eid_incomplete", controlSignerEIDIncomplete)
+func registerSigreqEID(r *registry) {
+	r.control(http.MethodPost, "/signatures/{signature_id}/eid_incomplete", controlSignerEIDIncomplete)
 }
 
 const (
@@ -62,7 +63,7 @@ func tEIDIncomplete(req *state.SignatureRequest, sigID, reason string, now int64
 		reason = msgEIDIncomplete
 	}
 	o.audit(now, sg.Email, "eID verification not completed", reason)
-	o.event(evRequestIncompleteQES, sg.ID, reason)
+	o.event(notify.TypeRequestIncompleteQES, sg.ID, reason)
 	return o, nil
 }
 

@@ -26,6 +26,7 @@ import (
 	"slices"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -50,11 +51,11 @@ var failureStatusCodes = []string{
 func failureEvent(code string) string {
 	switch code {
 	case state.SigErrorFile:
-		return evFileError
+		return notify.TypeFileError
 	case state.SigErrorUnknown:
-		return evUnknownError
+		return notify.TypeUnknownError
 	}
-	return evRequestInvalid
+	return notify.TypeRequestInvalid
 }
 
 // failureMessages are the messages of failures given without one.

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -15,8 +16,8 @@ import (
 func TestFailureTransitions(t *testing.T) {
 	const now = int64(1_000_000)
 	events := map[string]string{
-		state.SigErrorFile: evFileError, state.SigErrorUnknown: evUnknownError, state.SigErrorInvalidEmail: evRequestInvalid,
-		state.SigErrorComponentPosition: evRequestInvalid, state.SigErrorTextTag: evRequestInvalid,
+		state.SigErrorFile: notify.TypeFileError, state.SigErrorUnknown: notify.TypeUnknownError, state.SigErrorInvalidEmail: notify.TypeRequestInvalid,
+		state.SigErrorComponentPosition: notify.TypeRequestInvalid, state.SigErrorTextTag: notify.TypeRequestInvalid,
 	}
 	require.ElementsMatch(t, failureStatusCodes, func() []string {
 		var out []string
@@ -94,7 +95,7 @@ func TestPlacement(t *testing.T) {
 	o := tPlacementError(req, 1)
 	require.NotNil(t, o)
 	assert.Equal(t, state.SigErrorComponentPosition, o.Req.Signatures[0].Status)
-	assert.Equal(t, []string{evRequestInvalid}, []string{o.Events[0].Type})
+	assert.Equal(t, []string{notify.TypeRequestInvalid}, []string{o.Events[0].Type})
 	req.Documents = []state.Document{{Pages: letter[0].Pages, Error: "unreadable"}}
 	assert.Nil(t, tPlacementError(req, 1), "error_file comes first")
 }
@@ -106,7 +107,7 @@ func TestEIDAndRemovalTransitions(t *testing.T) {
 	o, e := tEIDIncomplete(eid, "s0", "", 5)
 	require.Nil(t, e)
 	assert.Equal(t, aw, o.Req.Signatures[0].Status)
-	assert.Equal(t, []sigEvent{{Type: evRequestIncompleteQES, SignatureID: "s0", Message: msgEIDIncomplete}}, o.Events)
+	assert.Equal(t, []sigEvent{{Type: notify.TypeRequestIncompleteQES, SignatureID: "s0", Message: msgEIDIncomplete}}, o.Events)
 	_, e = tEIDIncomplete(eid, "s1", "", 5)
 	assert.Equal(t, apierr.Conflict, e.Name, "not this signer's turn")
 	_, e = tEIDIncomplete(trReq(state.PhaseSent, false, aw), "s0", "", 5)

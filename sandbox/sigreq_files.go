@@ -8,12 +8,13 @@ import (
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func init() {
-	fileOwners[kindSignatureRequest] = fileOwner{visible: sigreqFilesVisible, compose: sigreqCompose}
+func registerSigreqFiles(r *registry) {
+	r.fileOwners[kindSignatureRequest] = fileOwner{visible: sigreqFilesVisible, compose: sigreqCompose}
 }
 
 // sigreqFilesVisible: 404 for requests the caller cannot see, 410 once
@@ -38,7 +39,7 @@ func sigreqCompose(tx *state.Txn, id string) (files.Composition, error) {
 		if err != nil {
 			return files.Composition{}, err
 		}
-		comp.Documents = append(comp.Documents, files.Source{Name: titleFromDocument(d), PDF: data})
+		comp.Documents = append(comp.Documents, files.Source{Name: d.Title(), PDF: data})
 	}
 	if req.AppendSignaturePage {
 		page := &files.SignaturePage{}
@@ -74,17 +75,17 @@ func sigreqStamps(req *state.SignatureRequest) []files.Stamp {
 	for _, f := range req.FormFields {
 		byID[f.APIID] = f
 		switch {
-		case isMergeField(f):
+		case fields.IsMerge(f):
 			cf, _ := mergeValueOf(req, f)
-			if f.Type == ftCheckboxMerge {
+			if f.Type == fields.TypeCheckboxMerge {
 				if mergeChecked(cf.Value) {
 					stamp(f, "X", files.StampCheckbox)
 				}
 			} else {
 				stamp(f, cf.Value, files.StampText)
 			}
-		case f.Signer == signerMeNow:
-			if f.Type == ftCheckbox && f.IsChecked {
+		case f.Signer == fields.SignerMeNow:
+			if f.Type == fields.TypeCheckbox && f.IsChecked {
 				stamp(f, "X", files.StampCheckbox)
 			} else {
 				stamp(f, f.Content, files.StampText)
@@ -93,7 +94,7 @@ func sigreqStamps(req *state.SignatureRequest) []files.Stamp {
 	}
 	for _, v := range req.ResponseData {
 		f, ok := byID[v.APIID]
-		if !ok || isMergeField(f) {
+		if !ok || fields.IsMerge(f) {
 			continue
 		}
 		switch t := v.Value.(type) {
@@ -104,11 +105,11 @@ func sigreqStamps(req *state.SignatureRequest) []files.Stamp {
 		case string:
 			kind := files.StampText
 			switch f.Type {
-			case ftSignature:
+			case fields.TypeSignature:
 				kind = files.StampSignature
-			case ftInitials:
+			case fields.TypeInitials:
 				kind = files.StampInitials
-			case ftDateSigned:
+			case fields.TypeDateSigned:
 				kind = files.StampDate
 			}
 			stamp(f, t, kind)

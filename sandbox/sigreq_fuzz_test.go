@@ -82,6 +82,6 @@ func FuzzSearchQuery(f *testing.F) {
 			}
 			return
 		}
-		parsed.matches(qReq(), nil)
+		requestMatches(parsed, qReq(), nil)
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -88,13 +89,13 @@ func TestHoldAndRelease(t *testing.T) {
 	require.Equal(t, http.StatusOK, code, "%v", body)
 	sig := body["signature_request"].(map[string]any)["signatures"].([]any)[0].(map[string]any)
 	assert.Equal(t, "on_hold_by_requester", sig["status_code"])
-	assert.Equal(t, []string{evRequestPrepared}, sigreqTestEvents(t, s, id), "processing reports the held request")
+	assert.Equal(t, []string{notify.TypeRequestPrepared}, sigreqTestEvents(t, s, id), "processing reports the held request")
 
 	code, body = sigreqTestCall(t, s, http.MethodPost, "/v3/signature_request/release_hold/"+id)
 	require.Equal(t, http.StatusOK, code, "%v", body)
 	sig = body["signature_request"].(map[string]any)["signatures"].([]any)[0].(map[string]any)
 	assert.Equal(t, "awaiting_signature", sig["status_code"])
-	assert.Equal(t, []string{evRequestPrepared, evRequestSent}, sigreqTestEvents(t, s, id))
+	assert.Equal(t, []string{notify.TypeRequestPrepared, notify.TypeRequestSent}, sigreqTestEvents(t, s, id))
 	mails, err := state.All[state.Email](s.defWorld.Store.Read(), state.TableEmails, state.IndexSeq)
 	require.NoError(t, err)
 	require.Len(t, mails, 1)
@@ -111,14 +112,14 @@ func TestProcessingFaults(t *testing.T) {
 	bad := sigreqTestCreate(t, s, func(spec *sigreqSpec) {
 		spec.Documents = []state.Document{{Name: "broken.pdf", Error: "the file is not a PDF"}}
 	})
-	prevFault := sigreqProcessFault
-	sigreqProcessFault = func(_ *Sandbox, _ *world.World, _ *state.Txn, req *state.SignatureRequest) *processFailure {
+	prevFault := s.reg.sigreqProcessFault
+	s.reg.sigreqProcessFault = func(_ *Sandbox, _ *world.World, _ *state.Txn, req *state.SignatureRequest) *processFailure {
 		if req.Title == "Faulty" {
 			return &processFailure{StatusCode: state.SigErrorFile, Message: "injected conversion failure"}
 		}
 		return nil
 	}
-	t.Cleanup(func() { sigreqProcessFault = prevFault })
+	t.Cleanup(func() { s.reg.sigreqProcessFault = prevFault })
 	faulty := sigreqTestCreate(t, s, func(spec *sigreqSpec) { spec.Title = "Faulty" })
 	fine := sigreqTestCreate(t, s, nil)
 	_, err := s.defWorld.Advance(2 * time.Second)
@@ -131,9 +132,9 @@ func TestProcessingFaults(t *testing.T) {
 		sig := sr["signatures"].([]any)[0].(map[string]any)
 		assert.Equal(t, "error_file", sig["status_code"])
 		assert.NotEmpty(t, sig["error"])
-		assert.Equal(t, []string{evFileError}, sigreqTestEvents(t, s, id))
+		assert.Equal(t, []string{notify.TypeFileError}, sigreqTestEvents(t, s, id))
 	}
-	assert.Equal(t, []string{evRequestSent}, sigreqTestEvents(t, s, fine))
+	assert.Equal(t, []string{notify.TypeRequestSent}, sigreqTestEvents(t, s, fine))
 }
 
 // BenchmarkListPage measures one page of an account's list at several

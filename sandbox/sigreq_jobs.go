@@ -3,6 +3,7 @@ package sandbox
 import (
 	"encoding/json"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -21,34 +22,28 @@ type sigreqJobArgs struct {
 	Generation int `json:"generation"`
 }
 
-// sigreqProcessFault lets scenario rules fail a request while it is
-// processed: a failure (fail_file, fail_processing) ends it in error with
-// the failure's status code and event (sigreq_failures.go). A nil hook or
-// answer means no rule.
-var sigreqProcessFault func(s *Sandbox, w *world.World, tx *state.Txn, req *state.SignatureRequest) *processFailure
-
-func init() {
-	registerJob(jobSigreqProcess, runSigreqProcess)
-	registerJob(jobSigreqExpire, func(s *Sandbox, _ *world.World, tx *state.Txn, job *state.Job) error {
+func registerSigreqJobs(r *registry) {
+	r.registerJob(jobSigreqProcess, runSigreqProcess)
+	r.registerJob(jobSigreqExpire, func(s *Sandbox, _ *world.World, tx *state.Txn, job *state.Job) error {
 		req := jobRequest(tx, job)
 		if req == nil {
 			return nil
 		}
 		return s.applyOutcome(tx, tExpire(req, tx.Unix()))
 	})
-	registerJob(jobSigreqCancel, func(s *Sandbox, _ *world.World, tx *state.Txn, job *state.Job) error {
+	r.registerJob(jobSigreqCancel, func(s *Sandbox, _ *world.World, tx *state.Txn, job *state.Job) error {
 		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, job.Subject)
 		if err != nil {
 			return nil
 		}
 		return s.applyOutcome(tx, tCancelComplete(req, tx.Unix()))
 	})
-	registerJob(jobSigreqDownloadable, func(s *Sandbox, _ *world.World, tx *state.Txn, job *state.Job) error {
+	r.registerJob(jobSigreqDownloadable, func(s *Sandbox, _ *world.World, tx *state.Txn, job *state.Job) error {
 		req := jobRequest(tx, job)
 		if req == nil || req.Phase != state.PhaseComplete || req.CancelPending {
 			return nil
 		}
-		return s.emitForRequest(tx, req, sigEvent{Type: evRequestDownloadable})
+		return s.emitForRequest(tx, req, sigEvent{Type: notify.TypeRequestDownloadable})
 	})
 }
 
@@ -92,8 +87,8 @@ func runSigreqProcess(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job)
 		return nil
 	}
 	now := tx.Unix()
-	if sigreqProcessFault != nil {
-		if f := sigreqProcessFault(s, w, tx, req); f != nil {
+	if s.reg.sigreqProcessFault != nil {
+		if f := s.reg.sigreqProcessFault(s, w, tx, req); f != nil {
 			return s.applyOutcome(tx, tFail(req, *f, now))
 		}
 	}

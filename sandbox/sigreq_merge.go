@@ -7,11 +7,9 @@ package sandbox
 // fill no field or do not fit theirs.
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
-
-// isMergeField reports whether the sender fills f through custom_fields.
-func isMergeField(f state.FormField) bool { return f.Type == ftTextMerge || f.Type == ftCheckboxMerge }
 
 // fillsMergeField reports whether custom field cf fills merge field f (by
 // api_id or by name).
@@ -44,7 +42,7 @@ func mergeResponses(req *state.SignatureRequest) []state.ResponseValue {
 	}
 	var out []state.ResponseValue
 	for _, f := range req.FormFields {
-		if !isMergeField(f) {
+		if !fields.IsMerge(f) {
 			continue
 		}
 		cf, _ := mergeValueOf(req, f)
@@ -53,7 +51,7 @@ func mergeResponses(req *state.SignatureRequest) []state.ResponseValue {
 		if rv.Name == "" {
 			rv.Name = cf.Name
 		}
-		if f.Type == ftCheckboxMerge {
+		if f.Type == fields.TypeCheckboxMerge {
 			rv.Value = "false"
 			if mergeChecked(cf.Value) {
 				rv.Value = "true"

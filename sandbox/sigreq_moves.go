@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -57,8 +58,8 @@ func tRemind(req *state.SignatureRequest, email, name string, now, interval int6
 	t := now
 	sg.LastRemindedAt = &t
 	o.audit(now, r.RequesterEmail, "reminded", sg.Email)
-	o.mail(mailReminder, sg.Email, sg.Name, sg.ID)
-	o.event(evRequestRemind, sg.ID, "")
+	o.mail(notify.MailReminder, sg.Email, sg.Name, sg.ID)
+	o.event(notify.TypeRequestRemind, sg.ID, "")
 	return o, nil
 }
 
@@ -78,7 +79,7 @@ func tBounce(req *state.SignatureRequest, sigID string, now int64) (*outcome, *a
 		return nil, apierr.Conflictf("No signature request e-mail has been sent to this signer yet.")
 	}
 	o.audit(now, sg.Email, "email bounced", "")
-	o.event(evRequestEmailBounce, sg.ID, "The email to "+sg.Email+" bounced.")
+	o.event(notify.TypeRequestEmailBounce, sg.ID, "The email to "+sg.Email+" bounced.")
 	return o, nil
 }
 
@@ -121,7 +122,7 @@ func tUpdate(req *state.SignatureRequest, sigID string, name, email *string, exp
 			}
 		}
 		if sg.Notified && !r.Embedded && r.Phase == state.PhaseSent {
-			o.mail(mailSignatureRequest, sg.Email, sg.Name, sg.ID)
+			o.mail(notify.MailSignatureRequest, sg.Email, sg.Name, sg.ID)
 		}
 		o.audit(now, r.RequesterEmail, "signer updated", sg.Email)
 	} else if email != nil {
@@ -163,10 +164,10 @@ func tCancelComplete(req *state.SignatureRequest, now int64) *outcome {
 	}
 	r.CancelPending, r.Phase, r.CanceledAt = false, state.PhaseCanceled, now
 	o.audit(now, r.RequesterEmail, "canceled", "")
-	o.event(evRequestCanceled, "", "")
+	o.event(notify.TypeRequestCanceled, "", "")
 	for _, sg := range r.Signatures {
 		if sg.Notified && sg.Status == state.SigAwaiting && !r.Embedded {
-			o.mail(mailCanceled, sg.Email, sg.Name, sg.ID)
+			o.mail(notify.MailCanceled, sg.Email, sg.Name, sg.ID)
 		}
 	}
 	o.Gone = true
@@ -201,12 +202,12 @@ func tProcess(req *state.SignatureRequest, fail string, now int64) *outcome {
 		o.audit(now, "", "prepared and held", "")
 		// Held for the requester (drafts with hold_request): prepared,
 		// not sent, until release_hold.
-		o.event(evRequestPrepared, "", "")
+		o.event(notify.TypeRequestPrepared, "", "")
 		return o
 	}
 	r.Phase = state.PhaseSent
 	o.audit(now, r.RequesterEmail, "sent", "")
-	o.event(evRequestSent, "", "")
+	o.event(notify.TypeRequestSent, "", "")
 	notifyTurn(o)
 	return o
 }
@@ -226,7 +227,7 @@ func tRelease(req *state.SignatureRequest, now int64) (*outcome, *apierr.Error) 
 		r.Signatures[i].Status = state.SigAwaiting
 	}
 	o.audit(now, r.RequesterEmail, "released", "")
-	o.event(evRequestSent, "", "")
+	o.event(notify.TypeRequestSent, "", "")
 	notifyTurn(o)
 	return o, nil
 }
@@ -246,7 +247,7 @@ func tExpire(req *state.SignatureRequest, now int64) *outcome {
 	}
 	r.Phase = state.PhaseExpired
 	o.audit(now, "", "expired", "")
-	o.event(evRequestExpired, "", "")
+	o.event(notify.TypeRequestExpired, "", "")
 	return o
 }
 
@@ -266,7 +267,7 @@ func tRemove(req *state.SignatureRequest, accountID string, party bool) (*outcom
 		return nil, apierr.NotFoundf(apierr.MsgNotFound)
 	}
 	r.RemovedFor = append(r.RemovedFor, accountID)
-	o.event(evRequestDestroyed, "", "")
+	o.event(notify.TypeRequestDestroyed, "", "")
 	return o, nil
 }
 

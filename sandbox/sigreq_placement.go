@@ -17,7 +17,7 @@ package sandbox
 //     the page for the signer to fill in, so the request cannot be sent.
 //
 // A page number beyond a document's pages stays the synchronous 400 of the
-// field checks (sigreq_fields.go). A field without page is on the first page.
+// field checks (package fields). A field without page is on the first page.
 // Templates follow the same rule at preparation: a field entirely outside
 // its page is a template_error.
 

@@ -1,33 +1,35 @@
 package sandbox
 
 // The fields of the signature request search (GET /signature_request/list
-// query=...); the syntax is search_query.go's. Free terms match to, from,
+// query=...); the syntax is package search's. Free terms match to, from,
 // title, subject, message, metadata and filename, as the reference says.
 
 import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/search"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
 // sigreqSearch lists the fields a signature request query may name.
-var sigreqSearch = &searchResource{fields: map[string]searchKind{
-	"to": searchText, "from": searchText, "title": searchText, "subject": searchText, "message": searchText,
-	"metadata": searchText, "filename": searchText, "template": searchText, "created": searchDate,
-	"complete": searchFlag, "declined": searchFlag, "awaiting_my_signature": searchFlag, "test_mode": searchFlag,
+var sigreqSearch = &search.Resource{Fields: map[string]search.Kind{
+	"to": search.Text, "from": search.Text, "title": search.Text, "subject": search.Text, "message": search.Text,
+	"metadata": search.Text, "filename": search.Text, "template": search.Text, "created": search.Date,
+	"complete": search.Flag, "declined": search.Flag, "awaiting_my_signature": search.Flag, "test_mode": search.Flag,
 }}
 
 // parseSearchQuery parses a signature request query (nil for a blank one).
-func parseSearchQuery(q string) (*searchQuery, *apierr.Error) { return sigreqSearch.parse(q) }
+func parseSearchQuery(q string) (*search.Query, *apierr.Error) { return sigreqSearch.Parse(q) }
 
-// matches reports whether a request matches the query as seen by me (to:me,
-// from:me, awaiting_my_signature); a nil query matches everything.
-func (q *searchQuery) matches(req *state.SignatureRequest, me *state.Account) bool {
-	return q.eval(func(t *searchTerm) bool { return matchRequestTerm(t, req, me) })
+// requestMatches reports whether a request matches the query q as seen by
+// me (to:me, from:me, awaiting_my_signature); a nil query matches
+// everything.
+func requestMatches(q *search.Query, req *state.SignatureRequest, me *state.Account) bool {
+	return q.Eval(func(t *search.Term) bool { return matchRequestTerm(t, req, me) })
 }
 
-func matchRequestTerm(t *searchTerm, req *state.SignatureRequest, me *state.Account) bool {
+func matchRequestTerm(t *search.Term, req *state.SignatureRequest, me *state.Account) bool {
 	switch t.Field {
 	case "complete":
 		return (req.Phase == state.PhaseComplete) == t.Flag
@@ -38,21 +40,21 @@ func matchRequestTerm(t *searchTerm, req *state.SignatureRequest, me *state.Acco
 	case "awaiting_my_signature":
 		return awaitingSignatureOf(req, me) == t.Flag
 	case "created":
-		return t.Range.match(req.CreatedAt)
+		return t.Range.Match(req.CreatedAt)
 	case "to":
 		return matchTo(req, me, t)
 	case "from":
 		return matchFrom(req, me, t)
 	case "title":
-		return t.has(req.Title)
+		return t.Has(req.Title)
 	case "subject":
-		return t.has(req.Subject)
+		return t.Has(req.Subject)
 	case "message":
-		return t.has(req.Message)
+		return t.Has(req.Message)
 	case "metadata":
-		return matchMetadata(req.Metadata, t)
+		return search.MatchMetadata(req.Metadata, t)
 	case "filename":
-		return matchDocumentNames(req.Documents, t)
+		return search.MatchDocumentNames(req.Documents, t)
 	case "template":
 		for _, id := range req.TemplateIDs {
 			if strings.EqualFold(id, t.Value) {
@@ -61,27 +63,27 @@ func matchRequestTerm(t *searchTerm, req *state.SignatureRequest, me *state.Acco
 		}
 		return false
 	}
-	return matchTo(req, me, t) || matchFrom(req, me, t) || t.has(req.Title) || t.has(req.Subject) ||
-		t.has(req.Message) || matchMetadata(req.Metadata, t) || matchDocumentNames(req.Documents, t)
+	return matchTo(req, me, t) || matchFrom(req, me, t) || t.Has(req.Title) || t.Has(req.Subject) ||
+		t.Has(req.Message) || search.MatchMetadata(req.Metadata, t) || search.MatchDocumentNames(req.Documents, t)
 }
 
-func matchTo(req *state.SignatureRequest, me *state.Account, t *searchTerm) bool {
+func matchTo(req *state.SignatureRequest, me *state.Account, t *search.Term) bool {
 	for _, sg := range req.Signatures {
 		if t.Value == "me" && me != nil && state.EmailKey(sg.Email) == state.EmailKey(me.Email) {
 			return true
 		}
-		if t.has(sg.Email) || t.has(sg.Name) {
+		if t.Has(sg.Email) || t.Has(sg.Name) {
 			return true
 		}
 	}
 	return false
 }
 
-func matchFrom(req *state.SignatureRequest, me *state.Account, t *searchTerm) bool {
+func matchFrom(req *state.SignatureRequest, me *state.Account, t *search.Term) bool {
 	if t.Value == "me" && me != nil {
 		return req.RequesterAccountID == me.ID
 	}
-	return t.has(req.RequesterEmail) || t.has(req.RequesterName)
+	return t.Has(req.RequesterEmail) || t.Has(req.RequesterName)
 }
 
 // awaitingSignatureOf reports whether the account has a signature waiting

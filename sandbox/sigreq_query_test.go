@@ -77,7 +77,7 @@ func TestSearchQueryMatching(t *testing.T) {
 		t.Run(tc.q, func(t *testing.T) {
 			q, e := parseSearchQuery(tc.q)
 			require.Nil(t, e)
-			assert.Equal(t, tc.want, q.matches(qReq(), tc.who))
+			assert.Equal(t, tc.want, requestMatches(q, qReq(), tc.who))
 		})
 	}
 }
@@ -97,5 +97,5 @@ func TestSearchQueryErrors(t *testing.T) {
 	q, e := parseSearchQuery("   ")
 	require.Nil(t, e)
 	assert.Nil(t, q)
-	assert.True(t, q.matches(qReq(), nil), "an empty query matches everything")
+	assert.True(t, requestMatches(q, qReq(), nil), "an empty query matches everything")
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -65,22 +67,6 @@ type templateAttachment struct {
 	Required                 bool
 }
 
-// templateResolver resolves template_ids for send_with_template,
-// create_embedded_with_template and the two edit_*_with_template
-// operations. The templates subsystem sets it from an init function.
-//
-// Contract: it runs inside the write transaction tx that creates the
-// request; c is the call (c.account is the caller). It answers the
-// combined templateUse of ids, in the order given (ids are non-empty and
-// distinct), or the official error for the first template that does not
-// exist, is not visible to the caller (not theirs and not shared with
-// them), is still being prepared, or failed — with error_path
-// "template_ids[i]". It must not write. Binding signers and CCs to roles,
-// custom_fields to merge fields and the quota are done by the caller.
-//
-// While it is nil (no templates subsystem), every template id is unknown.
-var templateResolver func(c *call, tx *state.Txn, ids []string) (*templateUse, error)
-
 // templateBody is the validated template-specific part of a body.
 type templateBody struct {
 	TemplateIDs  []string
@@ -99,7 +85,7 @@ func checkTemplateBody(c *call, b *sigreqBody, signersOptional bool) (*templateB
 	}
 	for i, id := range b.TemplateIDs {
 		if strings.TrimSpace(id) == "" {
-			return nil, blank("template_ids[" + itoa(i) + "]")
+			return nil, param.Blank("template_ids[" + itoa(i) + "]")
 		}
 	}
 	if len(b.Signers) == 0 && !signersOptional {
@@ -129,7 +115,7 @@ func checkTemplateBody(c *call, b *sigreqBody, signersOptional bool) (*templateB
 			return nil, apierr.Badf(p+"[role]", "Multiple CC recipients cannot share the same CC role (%q).", cc.Role)
 		case strings.TrimSpace(cc.EmailAddress) == "":
 			return nil, apierr.Missing(p + "[email_address]")
-		case !validEmail(strings.TrimSpace(cc.EmailAddress)):
+		case !param.ValidEmail(strings.TrimSpace(cc.EmailAddress)):
 			return nil, apierr.Badf(p+"[email_address]", "Invalid email address: %s", cc.EmailAddress)
 		}
 		ccRoles[cc.Role] = true
@@ -144,10 +130,10 @@ func checkTemplateBody(c *call, b *sigreqBody, signersOptional bool) (*templateB
 // combined templates of ids; without one every template is unknown. Callers
 // that bind several bodies to the same templates (bulk send) resolve once.
 func resolveTemplates(c *call, tx *state.Txn, ids []string) (*templateUse, error) {
-	if templateResolver == nil {
+	if c.s.reg.templateResolver == nil {
 		return nil, apierr.Badf("template_ids[0]", "Template %s not found.", ids[0])
 	}
-	return templateResolver(c, tx, ids)
+	return c.s.reg.templateResolver(c, tx, ids)
 }
 
 // bindTemplate resolves the templates of tb and binds the body to them
@@ -253,7 +239,7 @@ func bindTemplateUse(c *call, spec *sigreqSpec, use *templateUse, tb *templateBo
 			}
 			f.Signer = itoa(idx)
 		} else if f.Signer == "" {
-			f.Signer = signerSender
+			f.Signer = fields.SignerSender
 		}
 		spec.FormFields = append(spec.FormFields, f)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -22,8 +23,8 @@ func tbUse() *templateUse {
 		SignerRoles: []templateRole{{Name: "Client", Order: intPtr(0)}, {Name: "Witness", Order: intPtr(1)}},
 		CCRoles:     []string{"Accounting"},
 		FormFields: []state.FormField{
-			{APIID: "sig", Type: ftSignature, Role: "Witness"},
-			{APIID: "company", Name: "company", Type: ftTextMerge, Signer: signerSender},
+			{APIID: "sig", Type: fields.TypeSignature, Role: "Witness"},
+			{APIID: "company", Name: "company", Type: fields.TypeTextMerge, Signer: fields.SignerSender},
 		},
 		MergeFields: []templateMergeField{{Name: "company", Type: "text", APIID: "company"}},
 		Title:       "Template title",
@@ -85,10 +86,8 @@ func TestCheckTemplateBodySignersOptional(t *testing.T) {
 // TestBulkSendResolvesTemplatesOnce: a bulk send job resolves its
 // templates once, however many entries it binds.
 func TestBulkSendResolvesTemplatesOnce(t *testing.T) {
-	prev := templateResolver
-	t.Cleanup(func() { templateResolver = prev })
 	calls := 0
-	templateResolver = func(_ *call, _ *state.Txn, ids []string) (*templateUse, error) {
+	resolver := func(_ *call, _ *state.Txn, ids []string) (*templateUse, error) {
 		calls++
 		use := tbUse()
 		use.SignerRoles = use.SignerRoles[:1]
@@ -106,6 +105,7 @@ func TestBulkSendResolvesTemplatesOnce(t *testing.T) {
 	body, err := json.Marshal(map[string]any{"template_ids": []string{"tpl"}, "signer_list": list, "test_mode": true})
 	require.NoError(t, err)
 	s := sigreqTestSandbox(t)
+	s.reg.templateResolver = resolver
 	req := httptest.NewRequest(http.MethodPost, "/v3/signature_request/bulk_send_with_template", bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.SetBasicAuth(s.DefaultAPIKey(), "")

@@ -9,6 +9,7 @@ package sandbox
 
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -132,7 +133,7 @@ func notifyTurn(o *outcome) {
 		}
 		sg.Notified = true
 		if !req.Embedded {
-			o.mail(mailSignatureRequest, sg.Email, sg.Name, sg.ID)
+			o.mail(notify.MailSignatureRequest, sg.Email, sg.Name, sg.ID)
 		}
 	}
 }
@@ -195,7 +196,7 @@ func tView(req *state.SignatureRequest, sigID string, now int64) (*outcome, *api
 	t := now
 	sg.LastViewedAt = &t
 	o.audit(now, sg.Email, "viewed", "")
-	o.event(evRequestViewed, sg.ID, "")
+	o.event(notify.TypeRequestViewed, sg.ID, "")
 	return o, nil
 }
 
@@ -216,15 +217,15 @@ func tSign(req *state.SignatureRequest, sigID string, values []state.ResponseVal
 	}
 	setResponses(o.Req, values)
 	o.audit(now, sg.Email, "signed", "")
-	o.event(evRequestSigned, sg.ID, "")
+	o.event(notify.TypeRequestSigned, sg.ID, "")
 	o.Files = true
 	if allSigned(o.Req) {
 		o.Req.Phase, o.Req.CompletedAt = state.PhaseComplete, now
 		o.audit(now, "", "completed", "")
-		o.event(evRequestAllSigned, sg.ID, "")
+		o.event(notify.TypeRequestAllSigned, sg.ID, "")
 		o.Completed = true
 		for _, to := range completionRecipients(o.Req) {
-			o.mail(mailCompleted, to[0], to[1], "")
+			o.mail(notify.MailCompleted, to[0], to[1], "")
 		}
 		return o, nil
 	}
@@ -290,13 +291,13 @@ func tDecline(req *state.SignatureRequest, sigID, reason string, now int64) (*ou
 	}
 	o.Req.Phase = state.PhaseDeclined
 	o.audit(now, sg.Email, "declined", reason)
-	o.event(evRequestDeclined, sg.ID, reason)
+	o.event(notify.TypeRequestDeclined, sg.ID, reason)
 	o.Files = true
 	seen := map[string]bool{state.EmailKey(sg.Email): true}
 	notice := func(email, name string) {
 		if k := state.EmailKey(email); email != "" && !seen[k] {
 			seen[k] = true
-			o.mail(mailDeclined, email, name, "")
+			o.mail(notify.MailDeclined, email, name, "")
 		}
 	}
 	notice(o.Req.RequesterEmail, o.Req.RequesterName)
@@ -333,10 +334,10 @@ func tReassign(req *state.SignatureRequest, sigID, name, email, reason, newID st
 		}
 	}
 	o.audit(now, old.Email, "reassigned", email)
-	o.event(evRequestReassigned, old.ID, reason)
-	o.mail(mailReassigned, old.Email, old.Name, old.ID)
+	o.event(notify.TypeRequestReassigned, old.ID, reason)
+	o.mail(notify.MailReassigned, old.Email, old.Name, old.ID)
 	if sg.Notified && !o.Req.Embedded {
-		o.mail(mailSignatureRequest, sg.Email, sg.Name, sg.ID)
+		o.mail(notify.MailSignatureRequest, sg.Email, sg.Name, sg.ID)
 	}
 	return o, nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -105,33 +106,33 @@ func TestTransitions(t *testing.T) {
 		// Processing ends.
 		{name: "process: sent, unordered signers all asked", req: fresh(trReq(state.PhaseProcessing, false, aw, aw)),
 			act:   noErr(func(r *state.SignatureRequest) *outcome { return tProcess(r, "", now) }),
-			phase: state.PhaseSent, sigs: []string{aw, aw}, events: []string{evRequestSent}, mails: []string{"signature_request:s0@example.com", "signature_request:s1@example.com"}},
+			phase: state.PhaseSent, sigs: []string{aw, aw}, events: []string{notify.TypeRequestSent}, mails: []string{"signature_request:s0@example.com", "signature_request:s1@example.com"}},
 		{name: "process: sent, ordered signers one at a time", req: fresh(trReq(state.PhaseProcessing, true, aw, aw)),
 			act:   noErr(func(r *state.SignatureRequest) *outcome { return tProcess(r, "", now) }),
-			phase: state.PhaseSent, events: []string{evRequestSent}, mails: []string{"signature_request:s0@example.com"}},
+			phase: state.PhaseSent, events: []string{notify.TypeRequestSent}, mails: []string{"signature_request:s0@example.com"}},
 		{name: "process: embedded requests send no e-mails", req: with(trReq(state.PhaseProcessing, false, aw), func(r *state.SignatureRequest) { r.Embedded, r.Signatures[0].Notified = true, false }),
-			act: noErr(func(r *state.SignatureRequest) *outcome { return tProcess(r, "", now) }), phase: state.PhaseSent, events: []string{evRequestSent}, mails: []string{}},
+			act: noErr(func(r *state.SignatureRequest) *outcome { return tProcess(r, "", now) }), phase: state.PhaseSent, events: []string{notify.TypeRequestSent}, mails: []string{}},
 		{name: "process: document error is error_file + file_error", req: with(trReq(state.PhaseProcessing, false, aw), func(r *state.SignatureRequest) { r.Documents = []state.Document{{Name: "a.pdf", Error: "unreadable"}} }),
-			act: noErr(func(r *state.SignatureRequest) *outcome { return tProcess(r, "", now) }), phase: state.PhaseError, sigs: []string{state.SigErrorFile}, events: []string{evFileError}},
+			act: noErr(func(r *state.SignatureRequest) *outcome { return tProcess(r, "", now) }), phase: state.PhaseError, sigs: []string{state.SigErrorFile}, events: []string{notify.TypeFileError}},
 		{name: "process: scenario fault is error_file", req: trReq(state.PhaseProcessing, false, aw),
-			act: noErr(func(r *state.SignatureRequest) *outcome { return tProcess(r, "injected", now) }), phase: state.PhaseError, sigs: []string{state.SigErrorFile}, events: []string{evFileError}},
+			act: noErr(func(r *state.SignatureRequest) *outcome { return tProcess(r, "injected", now) }), phase: state.PhaseError, sigs: []string{state.SigErrorFile}, events: []string{notify.TypeFileError}},
 		{name: "process: held request", req: with(trReq(state.PhaseProcessing, false, aw), func(r *state.SignatureRequest) { r.Hold = true }),
-			act: noErr(func(r *state.SignatureRequest) *outcome { return tProcess(r, "", now) }), phase: state.PhaseOnHold, sigs: []string{state.SigOnHoldByRequester}, events: []string{evRequestPrepared}},
+			act: noErr(func(r *state.SignatureRequest) *outcome { return tProcess(r, "", now) }), phase: state.PhaseOnHold, sigs: []string{state.SigOnHoldByRequester}, events: []string{notify.TypeRequestPrepared}},
 		{name: "release_hold sends", req: with(trReq(state.PhaseOnHold, false, state.SigOnHoldByRequester), func(r *state.SignatureRequest) { r.Signatures[0].Notified = false }),
 			act:   func(r *state.SignatureRequest) (*outcome, *apierr.Error) { return tRelease(r, now) },
-			phase: state.PhaseSent, sigs: []string{aw}, events: []string{evRequestSent}, mails: []string{"signature_request:s0@example.com"}},
+			phase: state.PhaseSent, sigs: []string{aw}, events: []string{notify.TypeRequestSent}, mails: []string{"signature_request:s0@example.com"}},
 		{name: "release_hold of a request not held", req: trReq(state.PhaseSent, false, aw),
 			act: func(r *state.SignatureRequest) (*outcome, *apierr.Error) { return tRelease(r, now) }, err: apierr.BadRequest},
 
 		// Signer moves.
-		{name: "view", req: trReq(state.PhaseSent, false, aw), act: view("s0"), phase: state.PhaseSent, sigs: []string{aw}, events: []string{evRequestViewed}},
+		{name: "view", req: trReq(state.PhaseSent, false, aw), act: view("s0"), phase: state.PhaseSent, sigs: []string{aw}, events: []string{notify.TypeRequestViewed}},
 		{name: "view while processing", req: trReq(state.PhaseProcessing, false, aw), act: view("s0"), err: apierr.Conflict},
 		{name: "view out of turn", req: trReq(state.PhaseSent, true, aw, aw), act: view("s1"), err: apierr.Conflict},
 		{name: "sign in order, next signer asked", req: with(trReq(state.PhaseSent, true, aw, aw), func(r *state.SignatureRequest) { r.Signatures[1].Notified = false }),
-			act: sign("s0"), phase: state.PhaseSent, sigs: []string{sd, aw}, events: []string{evRequestSigned}, mails: []string{"signature_request:s1@example.com"}},
+			act: sign("s0"), phase: state.PhaseSent, sigs: []string{sd, aw}, events: []string{notify.TypeRequestSigned}, mails: []string{"signature_request:s1@example.com"}},
 		{name: "sign out of order", req: trReq(state.PhaseSent, true, aw, aw), act: sign("s1"), err: apierr.Conflict},
 		{name: "last signature completes", req: trReq(state.PhaseSent, false, sd, aw), act: sign("s1"), phase: state.PhaseComplete, sigs: []string{sd, sd},
-			events: []string{evRequestSigned, evRequestAllSigned},
+			events: []string{notify.TypeRequestSigned, notify.TypeRequestAllSigned},
 			mails:  []string{"completed:owner@example.com", "completed:s0@example.com", "completed:s1@example.com", "completed:cc@example.com"},
 			check:  func(t *testing.T, o *outcome) { assert.True(t, o.Completed) }},
 		{name: "sign twice", req: trReq(state.PhaseSent, false, sd, aw), act: sign("s0"), err: apierr.Conflict},
@@ -145,16 +146,16 @@ func TestTransitions(t *testing.T) {
 		{name: "grouped signers: one signs for the group", req: with(trReq(state.PhaseSent, false, aw, aw, aw), func(r *state.SignatureRequest) {
 			r.Signatures[1].Slot = 0
 			r.Signatures[2].Slot = 1
-		}), act: sign("s1"), phase: state.PhaseSent, sigs: []string{sd, sd, aw}, events: []string{evRequestSigned}},
+		}), act: sign("s1"), phase: state.PhaseSent, sigs: []string{sd, sd, aw}, events: []string{notify.TypeRequestSigned}},
 		{name: "decline", req: trReq(state.PhaseSent, false, aw, aw), act: decline("s0"), phase: state.PhaseDeclined, sigs: []string{dc, aw},
-			events: []string{evRequestDeclined}, mails: []string{"declined:owner@example.com", "declined:s1@example.com"},
+			events: []string{notify.TypeRequestDeclined}, mails: []string{"declined:owner@example.com", "declined:s1@example.com"},
 			check: func(t *testing.T, o *outcome) {
 				assert.Equal(t, "no", o.Req.Signatures[0].DeclineReason)
 				assert.Equal(t, "no", o.Events[0].Message)
 			}},
 		{name: "decline not allowed", req: with(trReq(state.PhaseSent, false, aw), func(r *state.SignatureRequest) { r.AllowDecline = false }), act: decline("s0"), err: apierr.Forbidden},
 		{name: "reassign", req: trReq(state.PhaseSent, false, aw), act: reassign("s0", "other@example.com"), phase: state.PhaseSent, sigs: []string{aw},
-			events: []string{evRequestReassigned}, mails: []string{"reassigned:s0@example.com", "signature_request:other@example.com"},
+			events: []string{notify.TypeRequestReassigned}, mails: []string{"reassigned:s0@example.com", "signature_request:other@example.com"},
 			check: func(t *testing.T, o *outcome) {
 				sg := o.Req.Signatures[0]
 				assert.Equal(t, "new-id", sg.ID)
@@ -165,19 +166,19 @@ func TestTransitions(t *testing.T) {
 		{name: "reassign not allowed", req: with(trReq(state.PhaseSent, false, aw), func(r *state.SignatureRequest) { r.AllowReassign = false }), act: reassign("s0", "o@example.com"), err: apierr.Forbidden},
 		{name: "reassign to the same address", req: trReq(state.PhaseSent, false, aw), act: reassign("s0", "S0@example.com"), err: apierr.BadRequest},
 		{name: "bounce", req: trReq(state.PhaseSent, false, aw), act: func(r *state.SignatureRequest) (*outcome, *apierr.Error) { return tBounce(r, "s0", now) },
-			phase: state.PhaseSent, events: []string{evRequestEmailBounce}},
+			phase: state.PhaseSent, events: []string{notify.TypeRequestEmailBounce}},
 		{name: "bounce before any e-mail", req: with(trReq(state.PhaseSent, true, aw, aw), func(r *state.SignatureRequest) { r.Signatures[1].Notified = false }),
 			act: func(r *state.SignatureRequest) (*outcome, *apierr.Error) { return tBounce(r, "s1", now) }, err: apierr.Conflict},
 
 		// Expiry.
 		{name: "expire: unsigned signatures expire", req: with(trReq(state.PhaseSent, false, sd, aw), func(r *state.SignatureRequest) { e := now; r.ExpiresAt = &e }),
-			act: noErr(func(r *state.SignatureRequest) *outcome { return tExpire(r, now) }), phase: state.PhaseExpired, sigs: []string{sd, state.SigExpired}, events: []string{evRequestExpired}},
+			act: noErr(func(r *state.SignatureRequest) *outcome { return tExpire(r, now) }), phase: state.PhaseExpired, sigs: []string{sd, state.SigExpired}, events: []string{notify.TypeRequestExpired}},
 
 		// Reminders.
 		{name: "remind", req: trReq(state.PhaseSent, false, aw), act: remind("S0@example.com"), phase: state.PhaseSent,
-			events: []string{evRequestRemind}, mails: []string{"reminder:s0@example.com"}},
+			events: []string{notify.TypeRequestRemind}, mails: []string{"reminder:s0@example.com"}},
 		{name: "remind within the hour", req: reminded(trReq(state.PhaseSent, false, aw), now-3599), act: remind("s0@example.com"), err: apierr.InvalidReminder},
-		{name: "remind after the hour", req: reminded(trReq(state.PhaseSent, false, aw), now-3600), act: remind("s0@example.com"), phase: state.PhaseSent, events: []string{evRequestRemind}},
+		{name: "remind after the hour", req: reminded(trReq(state.PhaseSent, false, aw), now-3600), act: remind("s0@example.com"), phase: state.PhaseSent, events: []string{notify.TypeRequestRemind}},
 		{name: "remind an embedded request", req: with(trReq(state.PhaseSent, false, aw), func(r *state.SignatureRequest) { r.Embedded = true }), act: remind("s0@example.com"), err: apierr.InvalidReminder},
 		{name: "remind a signer who signed", req: trReq(state.PhaseSent, false, sd, aw), act: remind("s0@example.com"), err: apierr.InvalidReminder},
 		{name: "remind a completed request", req: trReq(state.PhaseComplete, false, sd), act: remind("s0@example.com"), err: apierr.InvalidReminder},
@@ -188,7 +189,7 @@ func TestTransitions(t *testing.T) {
 			check: func(t *testing.T, o *outcome) { assert.True(t, o.Req.CancelPending) }},
 		{name: "cancel completes", req: with(trReq(state.PhaseSent, false, sd, aw), func(r *state.SignatureRequest) { r.CancelPending = true }),
 			act:   noErr(func(r *state.SignatureRequest) *outcome { return tCancelComplete(r, now) }),
-			phase: state.PhaseCanceled, events: []string{evRequestCanceled}, mails: []string{"canceled:s1@example.com"},
+			phase: state.PhaseCanceled, events: []string{notify.TypeRequestCanceled}, mails: []string{"canceled:s1@example.com"},
 			check: func(t *testing.T, o *outcome) { assert.True(t, o.Gone) }},
 		{name: "cancel by someone else", req: trReq(state.PhaseSent, false, aw), act: cancel(false), err: apierr.SignatureRequestCancelFailed},
 		{name: "cancel a completed request", req: trReq(state.PhaseComplete, false, sd), act: cancel(true), err: apierr.SignatureRequestCancelFailed},
@@ -197,9 +198,9 @@ func TestTransitions(t *testing.T) {
 		{name: "cancel a canceled request", req: trReq(state.PhaseCanceled, false, aw), act: cancel(true), err: apierr.Deleted},
 
 		// Remove.
-		{name: "remove a completed request", req: trReq(state.PhaseComplete, false, sd), act: remove(true), phase: state.PhaseComplete, events: []string{evRequestDestroyed},
+		{name: "remove a completed request", req: trReq(state.PhaseComplete, false, sd), act: remove(true), phase: state.PhaseComplete, events: []string{notify.TypeRequestDestroyed},
 			check: func(t *testing.T, o *outcome) { assert.Equal(t, []string{"acct"}, o.Req.RemovedFor) }},
-		{name: "remove a declined request", req: trReq(state.PhaseDeclined, false, dc), act: remove(true), phase: state.PhaseDeclined, events: []string{evRequestDestroyed}},
+		{name: "remove a declined request", req: trReq(state.PhaseDeclined, false, dc), act: remove(true), phase: state.PhaseDeclined, events: []string{notify.TypeRequestDestroyed}},
 		{name: "remove an incomplete request", req: trReq(state.PhaseSent, false, aw), act: remove(true), err: apierr.SignatureRequestRemoveFailed},
 		{name: "remove by a non-party", req: trReq(state.PhaseComplete, false, sd), act: remove(false), err: apierr.SignatureRequestRemoveFailed},
 

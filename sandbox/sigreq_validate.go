@@ -13,11 +13,13 @@ import (
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
 // Limits of request texts (official schema and docs; metadata's are in
-// metadata.go).
+// package param).
 const (
 	maxTitleLen   = 255
 	maxSubjectLen = 255
@@ -31,11 +33,6 @@ const (
 // e164 is an E.164 phone number.
 var e164 = regexp.MustCompile(`^\+[1-9][0-9]{6,14}$`)
 
-// blank is the official answer for an empty required value.
-func blank(path string) *apierr.Error {
-	return apierr.Badf(path, "This value should not be blank")
-}
-
 // checkSignerPerson checks the name, address, PIN and SMS settings of one
 // signer at path (signers[0], grouped_signers[1][signers[0]]...).
 func checkSignerPerson(path string, s subSigner, grouped bool) *apierr.Error {
@@ -45,7 +42,7 @@ func checkSignerPerson(path string, s subSigner, grouped bool) *apierr.Error {
 	if strings.TrimSpace(s.EmailAddress) == "" {
 		return apierr.Missing(path + "[email_address]")
 	}
-	if !validEmail(s.EmailAddress) {
+	if !param.ValidEmail(s.EmailAddress) {
 		return apierr.New(apierr.InvalidRecipient, "Invalid email address: "+s.EmailAddress).WithPath(path + "[email_address]")
 	}
 	if s.PIN != "" {
@@ -178,9 +175,9 @@ func checkCCs(list []string) ([]string, *apierr.Error) {
 		p := "cc_email_addresses[" + itoa(i) + "]"
 		a = strings.TrimSpace(a)
 		if a == "" {
-			return nil, blank(p)
+			return nil, param.Blank(p)
 		}
-		if !validEmail(a) {
+		if !param.ValidEmail(a) {
 			return nil, apierr.Badf(p, "Invalid email address: %s", a)
 		}
 		out = append(out, a)
@@ -198,19 +195,12 @@ func checkTexts(b *sigreqBody) *apierr.Error {
 		if t.v == nil {
 			continue
 		}
-		if err := checkMaxLen(t.path, *t.v, t.max); err != nil {
+		if err := param.CheckMaxLen(t.path, *t.v, t.max); err != nil {
 			e, _ := apierr.As(err)
 			return e
 		}
 	}
 	return nil
-}
-
-func deref(p *string) string {
-	if p == nil {
-		return ""
-	}
-	return *p
 }
 
 // checkExpiresAt validates an expiry against the world clock and rounds it
@@ -250,7 +240,7 @@ func checkFieldOptions(o *subFieldOptions) (string, *apierr.Error) {
 	if o == nil {
 		return "", nil
 	}
-	if e := checkDateFormat(o.DateFormat); e != nil {
+	if e := fields.CheckDateFormat(o.DateFormat); e != nil {
 		return "", e
 	}
 	return o.DateFormat, nil
@@ -262,7 +252,7 @@ func checkSignerExperience(o *subSignerExperience) (string, *apierr.Error) {
 	if o == nil || o.FormView == "" {
 		return "", nil
 	}
-	if e := checkFormView(o.FormView); e != nil {
+	if e := fields.CheckFormView(o.FormView); e != nil {
 		return "", e
 	}
 	return o.FormView, nil

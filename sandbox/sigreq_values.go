@@ -17,54 +17,15 @@ import (
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
-
-// validationPatterns implement the data validation types.
-var validationPatterns = map[string]*regexp.Regexp{
-	"numbers_only":                   regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?$`),
-	"letters_only":                   regexp.MustCompile(`^\p{L}+$`),
-	"phone_number":                   regexp.MustCompile(`^[0-9]{10,11}$`),
-	"bank_routing_number":            regexp.MustCompile(`^[0-9]{9}$`),
-	"bank_account_number":            regexp.MustCompile(`^[0-9]{6,}$`),
-	"zip_code":                       regexp.MustCompile(`^([0-9]{5}|[0-9]{9})$`),
-	"social_security_number":         regexp.MustCompile(`^[0-9]{9}$`),
-	"employer_identification_number": regexp.MustCompile(`^[0-9]{9}$`),
-}
 
 // validationSamples are values that pass each validation type.
 var validationSamples = map[string]string{
 	"numbers_only": "12345", "letters_only": "Sample", "phone_number": "4155550123", "bank_routing_number": "123456789",
 	"bank_account_number": "12345678", "zip_code": "94105", "social_security_number": "123456789",
 	"employer_identification_number": "123456789",
-}
-
-// validateText checks a text value against the field's validation type and
-// answers the problem ("" when the value is fine).
-func validateText(f state.FormField, v string) string {
-	if v == "" || f.ValidationType == "" {
-		return ""
-	}
-	ok := true
-	switch f.ValidationType {
-	case "email_address":
-		ok = validEmail(v)
-	case "custom_regex":
-		re, err := regexp.Compile(f.ValidationCustomRegex)
-		ok = err == nil && re.MatchString(v)
-	default:
-		if re := validationPatterns[f.ValidationType]; re != nil {
-			ok = re.MatchString(strings.ReplaceAll(v, " ", ""))
-		}
-	}
-	if ok {
-		return ""
-	}
-	label := f.ValidationType
-	if f.ValidationCustomRegexFormatLabel != "" {
-		label = f.ValidationCustomRegexFormatLabel
-	}
-	return "The value " + strconv.Quote(v) + " of field " + f.APIID + " is not valid (" + label + ")."
 }
 
 // signerFields are the fields a signature fills (its slot's fields).
@@ -97,9 +58,9 @@ func formatDateSigned(req *state.SignatureRequest, now time.Time) string {
 // response_data entries for all of the signer's fields. path prefixes error
 // paths ("values").
 func signerValues(req *state.SignatureRequest, sg *state.Signature, given map[string]any, now time.Time, path string) ([]state.ResponseValue, *apierr.Error) {
-	fields := signerFields(req, sg)
+	formFields := signerFields(req, sg)
 	mine := map[string]state.FormField{}
-	for _, f := range fields {
+	for _, f := range formFields {
 		mine[f.APIID] = f
 	}
 	ids := make([]string, 0, len(given))
@@ -116,7 +77,7 @@ func signerValues(req *state.SignatureRequest, sg *state.Signature, given map[st
 		}
 	}
 	values := map[string]any{}
-	for _, f := range fields {
+	for _, f := range formFields {
 		p := path + "[" + f.APIID + "]"
 		raw, has := given[f.APIID]
 		v, e := fieldValue(req, sg, f, raw, has, now, p)
@@ -125,24 +86,24 @@ func signerValues(req *state.SignatureRequest, sg *state.Signature, given map[st
 		}
 		values[f.APIID] = v
 	}
-	if e := checkGroupValues(req, fields, values, given, path); e != nil {
+	if e := checkGroupValues(req, formFields, values, given, path); e != nil {
 		return nil, e
 	}
 	hidden := hiddenFields(req, values)
 	var out []state.ResponseValue
-	for _, f := range fields {
+	for _, f := range formFields {
 		v := values[f.APIID]
-		if f.Type == ftHyperlink {
+		if f.Type == fields.TypeHyperlink {
 			continue
 		}
 		if f.Required && !hidden[f.APIID] && isEmptyValue(v) {
-			if f.Type == ftText && f.ValidationType == "custom_regex" {
+			if f.Type == fields.TypeText && f.ValidationType == "custom_regex" {
 				return nil, apierr.Badf(path+"["+f.APIID+"]", "Field %s is required: give a value that matches its custom regex.", f.APIID)
 			}
 			return nil, apierr.Badf(path+"["+f.APIID+"]", "Field %s is required.", f.APIID)
 		}
 		rv := state.ResponseValue{APIID: f.APIID, SignatureID: sg.ID, Name: f.Name, Type: f.Type, Required: f.Required, Value: v}
-		if f.Type == ftSignature || f.Type == ftInitials {
+		if f.Type == fields.TypeSignature || f.Type == fields.TypeInitials {
 			signed := !hidden[f.APIID]
 			rv.IsSigned = &signed
 		}
@@ -159,7 +120,7 @@ func isEmptyValue(v any) bool {
 // fieldValue checks (or defaults) the value of one field.
 func fieldValue(req *state.SignatureRequest, sg *state.Signature, f state.FormField, raw any, has bool, now time.Time, p string) (any, *apierr.Error) {
 	switch f.Type {
-	case ftCheckbox, ftRadio:
+	case fields.TypeCheckbox, fields.TypeRadio:
 		if !has {
 			return f.IsChecked, nil
 		}
@@ -168,25 +129,25 @@ func fieldValue(req *state.SignatureRequest, sg *state.Signature, f state.FormFi
 			return nil, apierr.Badf(p, "The value of a %s field is true or false.", f.Type)
 		}
 		return b, nil
-	case ftDateSigned:
+	case fields.TypeDateSigned:
 		if has {
 			return nil, apierr.Badf(p, "date_signed fields are filled by the service with the signing date.")
 		}
 		return formatDateSigned(req, now), nil
-	case ftTextMerge, ftCheckboxMerge:
+	case fields.TypeTextMerge, fields.TypeCheckboxMerge:
 		if has {
 			return nil, apierr.Badf(p, "%s fields are filled from custom_fields, not by the signer.", f.Type)
 		}
 		cf, _ := mergeValueOf(req, f)
 		return cf.Value, nil
-	case ftHyperlink:
+	case fields.TypeHyperlink:
 		if has {
 			return nil, apierr.Badf(p, "hyperlink fields take no value.")
 		}
 		return "", nil
-	case ftSignature, ftInitials:
+	case fields.TypeSignature, fields.TypeInitials:
 		if !has {
-			if f.Type == ftInitials {
+			if f.Type == fields.TypeInitials {
 				return initialsOf(sg.Name), nil
 			}
 			return sg.Name, nil
@@ -202,7 +163,7 @@ func fieldValue(req *state.SignatureRequest, sg *state.Signature, f state.FormFi
 			return nil, apierr.Badf(p, "The value of a %s field is the typed text or true.", f.Type)
 		}
 		return s, nil
-	case ftDropdown:
+	case fields.TypeDropdown:
 		if !has {
 			if f.Content != "" || !f.Required {
 				return f.Content, nil
@@ -236,7 +197,7 @@ func fieldValue(req *state.SignatureRequest, sg *state.Signature, f state.FormFi
 	default:
 		return nil, apierr.Badf(p, "The value of text field %s must be a string.", f.APIID)
 	}
-	if msg := validateText(f, s); msg != "" {
+	if msg := fields.ValidateText(f, s); msg != "" {
 		return nil, apierr.Badf(p, "%s", msg)
 	}
 	return s, nil

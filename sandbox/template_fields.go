@@ -4,7 +4,7 @@ package sandbox
 // form_fields_per_document (flat or one list per document, JSON text from
 // form bodies), one field with its signer role, conditional logic rules,
 // and the checks that need the documents. The checks of a field's keys are
-// shared with signature requests (form_fields.go).
+// shared with signature requests (package fields).
 
 import (
 	"bytes"
@@ -15,6 +15,8 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
@@ -25,8 +27,8 @@ const tplFieldsPath = "form_fields_per_document"
 // decodeTemplateFields turns form_fields_per_document into field inputs
 // with their paths. The legacy form (one list per document) gives each
 // field its list's index as document_index.
-func decodeTemplateFields(raw []any) ([]subFormField, []string, error) {
-	var out []subFormField
+func decodeTemplateFields(raw []any) ([]fields.FormField, []string, error) {
+	var out []fields.FormField
 	var paths []string
 	for i, item := range raw {
 		p := fmt.Sprintf("%s[%d]", tplFieldsPath, i)
@@ -36,7 +38,7 @@ func decodeTemplateFields(raw []any) ([]subFormField, []string, error) {
 		}
 		switch t := item.(type) {
 		case map[string]any:
-			var f subFormField
+			var f fields.FormField
 			if err := tplDecodeObject(t, &f, p); err != nil {
 				return nil, nil, err
 			}
@@ -52,7 +54,7 @@ func decodeTemplateFields(raw []any) ([]subFormField, []string, error) {
 				if !ok {
 					return nil, nil, apierr.Badf(sp, "%s must be a form field object", sp)
 				}
-				var f subFormField
+				var f fields.FormField
 				if err := tplDecodeObject(m, &f, sp); err != nil {
 					return nil, nil, err
 				}
@@ -112,10 +114,10 @@ func tplDecodeObject(m map[string]any, dst any, path string) error {
 }
 
 // tplField validates one form field and resolves its signer to a role.
-func tplField(f subFormField, p string, roles []state.TemplateRole, groups map[string]int) (state.TemplateField, error) {
+func tplField(f fields.FormField, p string, roles []state.TemplateRole, groups map[string]int) (state.TemplateField, error) {
 	var tf state.TemplateField
-	at := fieldPath(p)
-	if e := checkFieldType(at, f.Type); e != nil {
+	at := fields.Path(p)
+	if e := fields.CheckType(at, f.Type); e != nil {
 		return tf, e
 	}
 	if strings.TrimSpace(f.APIID) == "" {
@@ -127,7 +129,7 @@ func tplField(f subFormField, p string, roles []state.TemplateRole, groups map[s
 	if *f.DocumentIndex < 0 {
 		return tf, apierr.Badf(p+"[document_index]", "document_index must be 0 or greater.")
 	}
-	if e := checkFieldBox(at, f.X, f.Y, f.Width, f.Height); e != nil {
+	if e := fields.CheckBox(at, f.X, f.Y, f.Width, f.Height); e != nil {
 		return tf, e
 	}
 	tf = state.TemplateField{
@@ -137,7 +139,7 @@ func tplField(f subFormField, p string, roles []state.TemplateRole, groups map[s
 			Placeholder: f.Placeholder, AutoFillType: f.AutoFillType, LinkID: f.LinkID, Masked: f.Masked,
 			ValidationType: f.ValidationType, ValidationCustomRegex: f.ValidationCustomRegex,
 			ValidationCustomRegexFormatLabel: f.ValidationCustomRegexFormatLabel,
-			Content:                          deref(f.Content), ContentURL: f.ContentURL, Options: f.Options, FontFamily: f.FontFamily,
+			Content:                          param.Deref(f.Content), ContentURL: f.ContentURL, Options: f.Options, FontFamily: f.FontFamily,
 		},
 	}
 	if f.Required != nil {
@@ -154,7 +156,7 @@ func tplField(f subFormField, p string, roles []state.TemplateRole, groups map[s
 		}
 		tf.Page = *f.Page
 	}
-	if e := checkFieldFont(at, f.FontSize, f.FontFamily); e != nil {
+	if e := fields.CheckFont(at, f.FontSize, f.FontFamily); e != nil {
 		return tf, e
 	}
 	if f.FontSize != nil {
@@ -170,12 +172,12 @@ func tplField(f subFormField, p string, roles []state.TemplateRole, groups map[s
 	}
 
 	switch tf.Type {
-	case ftDropdown:
-		if e := checkDropdownKeys(at, f.Options, tf.Content); e != nil {
+	case fields.TypeDropdown:
+		if e := fields.CheckDropdownKeys(at, f.Options, tf.Content); e != nil {
 			return tf, e
 		}
-	case ftHyperlink:
-		if e := checkHyperlinkKeys(at, tf.Content, f.ContentURL); e != nil {
+	case fields.TypeHyperlink:
+		if e := fields.CheckHyperlinkKeys(at, tf.Content, f.ContentURL); e != nil {
 			return tf, e
 		}
 	case "radio":
@@ -183,7 +185,7 @@ func tplField(f subFormField, p string, roles []state.TemplateRole, groups map[s
 			return tf, apierr.Missing(p + "[group]")
 		}
 	case "text":
-		if e := checkTextKeys(at, f.ValidationType, f.ValidationCustomRegex, f.AutoFillType); e != nil {
+		if e := fields.CheckTextKeys(at, f.ValidationType, f.ValidationCustomRegex, f.AutoFillType); e != nil {
 			return tf, e
 		}
 	}
@@ -202,14 +204,14 @@ func tplField(f subFormField, p string, roles []state.TemplateRole, groups map[s
 // index or a role name; merge fields belong to the sender ("sender", or no
 // signer).
 func tplFieldRole(signer *string, merge bool, path string, roles []state.TemplateRole) (int, error) {
-	v := strings.TrimSpace(deref(signer))
-	if merge && (v == "" || strings.EqualFold(v, signerSender)) {
+	v := strings.TrimSpace(param.Deref(signer))
+	if merge && (v == "" || strings.EqualFold(v, fields.SignerSender)) {
 		return -1, nil
 	}
 	if v == "" {
 		return 0, apierr.Missing(path)
 	}
-	if strings.EqualFold(v, signerSender) || strings.EqualFold(v, signerMeNow) {
+	if strings.EqualFold(v, fields.SignerSender) || strings.EqualFold(v, fields.SignerMeNow) {
 		return 0, apierr.Badf(path, "signer %q can only be used for merge fields (text-merge, checkbox-merge) of a template.", v)
 	}
 	if n, err := strconv.Atoi(v); err == nil {
@@ -228,7 +230,7 @@ func tplFieldRole(signer *string, merge bool, path string, roles []state.Templat
 
 // tplRules validates conditional logic: one trigger per rule, AND only,
 // triggers and actions of the same signer, a field targeted once.
-func tplRules(in []subFormFieldRule, fields []state.TemplateField, apiIDs map[string]int, groups map[string]int) ([]state.FieldRule, error) {
+func tplRules(in []fields.Rule, fields []state.TemplateField, apiIDs map[string]int, groups map[string]int) ([]state.FieldRule, error) {
 	var out []state.FieldRule
 	ruleIDs := map[string]bool{}
 	targeted := map[string]bool{}

@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
@@ -32,15 +34,15 @@ type tplMergeFieldInput struct {
 
 // tplContentInput is what template/create and create_embedded_draft share.
 type tplContentInput struct {
-	Files           []wire.File         `json:"files"`
-	FileURLs        []string            `json:"file_urls"`
-	AllowReassign   bool                `json:"allow_reassign"`
-	Attachments     []subAttachment     `json:"attachments"`
-	CCRoles         []string            `json:"cc_roles"`
-	ClientID        string              `json:"client_id"`
-	FieldOptions    *subFieldOptions    `json:"field_options"`
-	FormFieldGroups []subFormFieldGroup `json:"form_field_groups"`
-	FormFieldRules  []subFormFieldRule  `json:"form_field_rules"`
+	Files           []wire.File      `json:"files"`
+	FileURLs        []string         `json:"file_urls"`
+	AllowReassign   bool             `json:"allow_reassign"`
+	Attachments     []subAttachment  `json:"attachments"`
+	CCRoles         []string         `json:"cc_roles"`
+	ClientID        string           `json:"client_id"`
+	FieldOptions    *subFieldOptions `json:"field_options"`
+	FormFieldGroups []fields.Group   `json:"form_field_groups"`
+	FormFieldRules  []fields.Rule    `json:"form_field_rules"`
 	// FormFieldsPerDocument is decoded by hand: a list of field objects, or
 	// the legacy list with one list of fields per document.
 	FormFieldsPerDocument []any                `json:"form_fields_per_document"`
@@ -81,7 +83,7 @@ type tplContent struct {
 }
 
 // Enumerations of the template request schemas (the form field ones are in
-// form_fields.go).
+// package fields).
 var (
 	tplTriggerOps      = []string{"any", "is", "match", "none", "not"}
 	tplMergeFieldTypes = []string{"text", "checkbox"}
@@ -92,16 +94,16 @@ var (
 // user may still define in the editor.
 func buildTemplateContent(in *tplContentInput, rolesRequired, fieldsRequired bool, hasFields bool) (*tplContent, error) {
 	out := &tplContent{Title: in.Title, Subject: in.Subject, Message: in.Message}
-	if err := checkMaxLen("subject", in.Subject, 200); err != nil {
+	if err := param.CheckMaxLen("subject", in.Subject, 200); err != nil {
 		return nil, err
 	}
-	if err := checkMaxLen("message", in.Message, 5000); err != nil {
+	if err := param.CheckMaxLen("message", in.Message, 5000); err != nil {
 		return nil, err
 	}
-	if err := checkMaxLen("title", in.Title, 255); err != nil {
+	if err := param.CheckMaxLen("title", in.Title, 255); err != nil {
 		return nil, err
 	}
-	md, e := metadataJSON(in.Metadata)
+	md, e := param.MetadataJSON(in.Metadata)
 	if e != nil {
 		return nil, e
 	}
@@ -119,7 +121,7 @@ func buildTemplateContent(in *tplContentInput, rolesRequired, fieldsRequired boo
 			return nil, apierr.Missing(p + "[name]")
 		}
 		name := strings.TrimSpace(*r.Name)
-		if err := checkMaxLen(p+"[name]", name, 255); err != nil {
+		if err := param.CheckMaxLen(p+"[name]", name, 255); err != nil {
 			return nil, err
 		}
 		key := strings.ToLower(name)
@@ -171,13 +173,13 @@ func buildTemplateContent(in *tplContentInput, rolesRequired, fieldsRequired boo
 	}
 
 	if in.FieldOptions != nil {
-		if e := checkDateFormat(in.FieldOptions.DateFormat); e != nil {
+		if e := fields.CheckDateFormat(in.FieldOptions.DateFormat); e != nil {
 			return nil, e
 		}
 		out.DateFormat = in.FieldOptions.DateFormat
 	}
 	if in.SignerExperience != nil {
-		if e := checkFormView(in.SignerExperience.FormView); e != nil {
+		if e := fields.CheckFormView(in.SignerExperience.FormView); e != nil {
 			return nil, e
 		}
 		out.SignerExperience = in.SignerExperience.FormView
@@ -194,8 +196,8 @@ func buildTemplateContent(in *tplContentInput, rolesRequired, fieldsRequired boo
 			return nil, apierr.Missing(p + "[group_label]")
 		case g.Requirement == "":
 			return nil, apierr.Missing(p + "[requirement]")
-		case !slices.Contains(checkboxRequirements, g.Requirement):
-			return nil, apierr.Badf(p+"[requirement]", "Invalid requirement %q: use one of %s.", g.Requirement, strings.Join(checkboxRequirements, ", "))
+		case !slices.Contains(fields.CheckboxRequirements, g.Requirement):
+			return nil, apierr.Badf(p+"[requirement]", "Invalid requirement %q: use one of %s.", g.Requirement, strings.Join(fields.CheckboxRequirements, ", "))
 		}
 		if _, dup := groupIdx[g.GroupID]; dup {
 			return nil, apierr.Badf(p+"[group_id]", "Duplicate group_id %q.", g.GroupID)
@@ -255,7 +257,7 @@ func buildTemplateContent(in *tplContentInput, rolesRequired, fieldsRequired boo
 	}
 	for i, g := range out.Groups {
 		if groupTypes[g.GroupID] == "radio" {
-			if !slices.Contains(radioRequirements, g.Requirement) {
+			if !slices.Contains(fields.RadioRequirements, g.Requirement) {
 				return nil, apierr.Badf(fmt.Sprintf("form_field_groups[%d][requirement]", i), "Invalid requirement %q for a radio group: use require_0-1 or require_1.", g.Requirement)
 			}
 			if radioCount[g.GroupID] < 2 {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -17,16 +18,9 @@ import (
 // jobTemplatePrepare finishes the preparation of one template (subject).
 const jobTemplatePrepare = "template.prepare"
 
-// templateFailureHook lets scenarios turn a template's preparation into a
-// failure (template_error) deterministically. It runs inside the job's
-// transaction after the sandbox's own checks passed; when it answers fail,
-// msg becomes the event_message (a default is used when msg is empty). The
-// scenario engine assigns it; nil means no injected failures.
-var templateFailureHook func(w *world.World, t *state.Template) (fail bool, msg string)
-
-func init() {
-	registerJob(jobTemplatePrepare, runTemplatePrepare)
-	fileOwners[kindTemplate] = fileOwner{visible: templateFilesVisible, compose: templateComposition}
+func registerTemplatePrepare(r *registry) {
+	r.registerJob(jobTemplatePrepare, runTemplatePrepare)
+	r.fileOwners[kindTemplate] = fileOwner{visible: templateFilesVisible, compose: templateComposition}
 }
 
 // startTemplatePreparation queues the preparation job and the file
@@ -51,8 +45,8 @@ func runTemplatePrepare(s *Sandbox, w *world.World, tx *state.Txn, job *state.Jo
 		return nil // deleted or already settled meanwhile
 	}
 	msg := templatePreparationProblem(t)
-	if msg == "" && templateFailureHook != nil {
-		if fail, m := templateFailureHook(w, t); fail {
+	if msg == "" && s.reg.templateFailureHook != nil {
+		if fail, m := s.reg.templateFailureHook(w, t); fail {
 			msg = m
 			if msg == "" {
 				msg = "The template could not be created."
@@ -61,9 +55,9 @@ func runTemplatePrepare(s *Sandbox, w *world.World, tx *state.Txn, job *state.Jo
 	}
 	c := cloneTemplate(t)
 	c.UpdatedAt = tx.Unix()
-	evType := evTemplateCreated
+	evType := notify.TypeTemplateCreated
 	if msg != "" {
-		c.Status, c.ErrorMessage, evType = state.TemplateError, msg, evTemplateError
+		c.Status, c.ErrorMessage, evType = state.TemplateError, msg, notify.TypeTemplateError
 		if c.QuotaCharged {
 			if err := refundTemplateQuota(tx, c.OwnerID); err != nil {
 				return err
@@ -76,7 +70,7 @@ func runTemplatePrepare(s *Sandbox, w *world.World, tx *state.Txn, job *state.Jo
 	if err := state.PutTemplate(tx, c); err != nil {
 		return err
 	}
-	return s.emit(tx, eventSpec{Type: evType, ObjectType: objTemplate, ObjectID: c.ID, AccountIDs: c.Accounts(),
+	return s.emit(tx, notify.Event{Type: evType, ObjectType: notify.ObjectTemplate, ObjectID: c.ID, AccountIDs: c.Accounts(),
 		ClientID: c.ClientID, EventMessage: msg})
 }
 

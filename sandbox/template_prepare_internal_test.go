@@ -76,12 +76,12 @@ func TestTemplateFailureHookTurnsCreationIntoTemplateError(t *testing.T) {
 	require.NoError(t, err)
 	defer s.Close()
 	var seen []string
-	prevHook := templateFailureHook
-	templateFailureHook = func(w *world.World, tpl *state.Template) (bool, string) {
+	prevHook := s.reg.templateFailureHook
+	s.reg.templateFailureHook = func(w *world.World, tpl *state.Template) (bool, string) {
 		seen = append(seen, tpl.ID)
 		return tpl.Title == "doomed", ""
 	}
-	defer func() { templateFailureHook = prevHook }()
+	defer func() { s.reg.templateFailureHook = prevHook }()
 
 	w := s.defWorld
 	owner := s.fixtures.Accounts[0].ID

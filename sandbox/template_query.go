@@ -1,7 +1,7 @@
 package sandbox
 
 // The fields of the template search (GET /template/list query=...); the
-// syntax is search_query.go's, shared with signature requests. Template
+// syntax is package search's, shared with signature requests. Template
 // fields, after the reference's table: title, message, metadata, created,
 // test_mode, filename and owner (e-mail address or name of the owner, or
 // "me"). Free terms match title, message, metadata and filename. Fields of
@@ -12,22 +12,23 @@ import (
 	"bytes"
 	"encoding/json"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/search"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
 // templateSearch lists the fields a template query may name.
-var templateSearch = &searchResource{fields: map[string]searchKind{
-	"title": searchText, "message": searchText, "metadata": searchText, "filename": searchText,
-	"owner": searchText, "created": searchDate, "test_mode": searchFlag,
+var templateSearch = &search.Resource{Fields: map[string]search.Kind{
+	"title": search.Text, "message": search.Text, "metadata": search.Text, "filename": search.Text,
+	"owner": search.Text, "created": search.Date, "test_mode": search.Flag,
 }}
 
 // tplFilter is a parsed template query; the zero filter matches every
 // template.
-type tplFilter struct{ q *searchQuery }
+type tplFilter struct{ q *search.Query }
 
 // parseTemplateQuery parses a query ("" matches every template).
 func parseTemplateQuery(q string) (tplFilter, error) {
-	sq, e := templateSearch.parse(q)
+	sq, e := templateSearch.Parse(q)
 	if e != nil {
 		return tplFilter{}, e
 	}
@@ -44,28 +45,28 @@ func (f tplFilter) match(tx *state.Txn, t *state.Template, viewer string) bool {
 		}
 		return meta
 	}
-	return f.q.eval(func(n *searchTerm) bool {
+	return f.q.Eval(func(n *search.Term) bool {
 		switch n.Field {
 		case "title":
-			return n.has(t.Title)
+			return n.Has(t.Title)
 		case "message":
-			return n.has(t.Message)
+			return n.Has(t.Message)
 		case "metadata":
-			return matchMetadata(metadata(), n)
+			return search.MatchMetadata(metadata(), n)
 		case "filename":
-			return matchDocumentNames(t.Documents, n)
+			return search.MatchDocumentNames(t.Documents, n)
 		case "test_mode":
 			return t.TestMode == n.Flag
 		case "created":
-			return n.Range.match(t.CreatedAt)
+			return n.Range.Match(t.CreatedAt)
 		case "owner":
 			if n.Value == "me" {
 				return t.OwnerID == viewer
 			}
 			a, err := state.Get[state.Account](tx, state.TableAccounts, t.OwnerID)
-			return err == nil && (n.has(a.Email) || n.has(a.Name))
+			return err == nil && (n.Has(a.Email) || n.Has(a.Name))
 		}
-		return n.has(t.Title) || n.has(t.Message) || matchMetadata(metadata(), n) || matchDocumentNames(t.Documents, n)
+		return n.Has(t.Title) || n.Has(t.Message) || search.MatchMetadata(metadata(), n) || search.MatchDocumentNames(t.Documents, n)
 	})
 }
 

@@ -15,8 +15,8 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func init() {
-	templateResolver = resolveRequestTemplates
+func registerTemplateResolve(r *registry) {
+	r.templateResolver = resolveRequestTemplates
 }
 
 // tplTestModeBody reads test_mode of the request being resolved (locked

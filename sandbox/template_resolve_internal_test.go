@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -22,7 +23,7 @@ func TestCombinedTemplateIDsStayUnique(t *testing.T) {
 			tp := &state.Template{ID: tx.NewID(), Seq: tx.Seq(), OwnerID: owner, Status: state.TemplateReady,
 				SignerRoles: []state.TemplateRole{{Name: "Signer"}}, Documents: []state.Document{{Name: "d.pdf"}}}
 			for _, n := range names {
-				tp.Fields = append(tp.Fields, state.TemplateField{APIID: n, Type: ftCheckbox, Group: "g" + n})
+				tp.Fields = append(tp.Fields, state.TemplateField{APIID: n, Type: fields.TypeCheckbox, Group: "g" + n})
 				tp.Groups = append(tp.Groups, state.FieldGroup{GroupID: "g" + n, GroupLabel: n, Requirement: "require_0-1"})
 				tp.Rules = append(tp.Rules, state.FieldRule{ID: "r" + n})
 			}

@@ -21,6 +21,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -99,9 +100,9 @@ func (spec *sigreqSpec) addDocumentFields(c *call, docs []pendingDocument, usePr
 	for _, sg := range spec.Signers {
 		slots = max(slots, sg.Slot+1)
 	}
-	fc := fieldCheck{slots: slots, docs: len(docs)}
+	fc := fields.Limits{Slots: slots, Docs: len(docs)}
 	for _, d := range docs {
-		fc.pages = append(fc.pages, d.doc.PageCount())
+		fc.Pages = append(fc.Pages, d.doc.PageCount())
 	}
 	taken := map[string]bool{}
 	for _, f := range spec.FormFields {
@@ -121,7 +122,7 @@ func (spec *sigreqSpec) addDocumentFields(c *call, docs []pendingDocument, usePr
 		added = append(added, requestTagFields(stored, 0, fc, taken, false)...)
 	}
 	spec.FormFields = append(spec.FormFields, added...)
-	bindCustomFieldTypes(spec.CustomFields, added)
+	fields.BindCustomFieldTypes(spec.CustomFields, added)
 }
 
 // requestTagFields turns the text tags of documents (the request's
@@ -129,7 +130,7 @@ func (spec *sigreqSpec) addDocumentFields(c *call, docs []pendingDocument, usePr
 // recorded on its document (TextTagError) and then no tag becomes a field:
 // the request fails processing. skipOtherSigners ignores tags for signers
 // the request does not have instead of refusing them.
-func requestTagFields(docs []*state.Document, first int, fc fieldCheck, taken map[string]bool, skipOtherSigners bool) []state.FormField {
+func requestTagFields(docs []*state.Document, first int, fc fields.Limits, taken map[string]bool, skipOtherSigners bool) []state.FormField {
 	var out []state.FormField
 	failed := false
 	ids := newTagIDs(taken)
@@ -144,11 +145,11 @@ func requestTagFields(docs []*state.Document, first int, fc fieldCheck, taken ma
 				d.TextTagError = tagProblem(ft, strings.TrimPrefix(err.Error(), "invalid text tag "+ft.Text+": "))
 				continue
 			}
-			if t.Signer > fc.slots {
+			if t.Signer > fc.Slots {
 				if skipOtherSigners {
 					continue
 				}
-				d.TextTagError = tagProblem(ft, fmt.Sprintf("signer%d is not a signer of this request (it has %d)", t.Signer, fc.slots))
+				d.TextTagError = tagProblem(ft, fmt.Sprintf("signer%d is not a signer of this request (it has %d)", t.Signer, fc.Slots))
 				continue
 			}
 			id, msg := ids.take(t.ID, i, k)
@@ -156,17 +157,17 @@ func requestTagFields(docs []*state.Document, first int, fc fieldCheck, taken ma
 				d.TextTagError = tagProblem(ft, msg)
 				continue
 			}
-			signer := signerSender
+			signer := fields.SignerSender
 			if t.Signer > 0 {
 				signer = strconv.Itoa(t.Signer - 1)
 			}
-			pf := parsedField{path: "text tag " + ft.Text, doc: i, f: tagSubField(t, ft, i, id, signer)}
-			fields, e := checkFormFields([]parsedField{pf}, fc)
+			pf := fields.Parsed{Path: "text tag " + ft.Text, Doc: i, Field: tagSubField(t, ft, i, id, signer)}
+			checked, e := fields.Check([]fields.Parsed{pf}, fc)
 			if e != nil {
-				d.TextTagError = tagProblem(ft, strings.TrimPrefix(e.Msg, pf.path+" "))
+				d.TextTagError = tagProblem(ft, strings.TrimPrefix(e.Msg, pf.Path+" "))
 				continue
 			}
-			out = append(out, fields...)
+			out = append(out, checked...)
 		}
 		failed = failed || d.TextTagError != ""
 	}
@@ -193,12 +194,12 @@ func (spec *sigreqSpec) addAppendedTagFields(appended int) {
 	if appended <= 0 || first < 0 {
 		return
 	}
-	fc := fieldCheck{slots: len(spec.Signers), docs: len(spec.Documents)}
+	fc := fields.Limits{Slots: len(spec.Signers), Docs: len(spec.Documents)}
 	for _, sg := range spec.Signers {
-		fc.slots = max(fc.slots, sg.Slot+1)
+		fc.Slots = max(fc.Slots, sg.Slot+1)
 	}
 	for _, d := range spec.Documents {
-		fc.pages = append(fc.pages, d.PageCount())
+		fc.Pages = append(fc.Pages, d.PageCount())
 	}
 	taken := map[string]bool{}
 	for _, f := range spec.FormFields {
@@ -208,9 +209,9 @@ func (spec *sigreqSpec) addAppendedTagFields(appended int) {
 	for i := range docs {
 		docs[i] = &spec.Documents[first+i]
 	}
-	fields := requestTagFields(docs, first, fc, taken, true)
-	spec.FormFields = append(spec.FormFields, fields...)
-	bindCustomFieldTypes(spec.CustomFields, fields)
+	formFields := requestTagFields(docs, first, fc, taken, true)
+	spec.FormFields = append(spec.FormFields, formFields...)
+	fields.BindCustomFieldTypes(spec.CustomFields, formFields)
 }
 
 // tagProblem words a malformed tag for the document's TextTagError (the
@@ -222,16 +223,16 @@ func tagProblem(ft state.DocumentTextTag, msg string) string {
 // tagSubField is a tag as the form field it stands for: placed where the
 // tag is, labelled with its label, assigned to signer (an index or
 // "sender").
-func tagSubField(t files.TextTag, ft state.DocumentTextTag, doc int, id, signer string) subFormField {
-	f := subFormField{
+func tagSubField(t files.TextTag, ft state.DocumentTextTag, doc int, id, signer string) fields.FormField {
+	f := fields.FormField{
 		DocumentIndex: intPtr(doc), APIID: id, Name: t.Label, Type: t.FieldType,
 		X: intPtr(ft.X), Y: intPtr(ft.Y), Width: intPtr(ft.Width), Height: intPtr(ft.Height), Page: intPtr(ft.Page),
 		Required: &t.Required, Signer: &signer,
 	}
 	switch t.FieldType {
-	case ftText:
+	case fields.TypeText:
 		f.ValidationType, f.AutoFillType = t.Validation, t.AutoFill
-	case ftCheckbox:
+	case fields.TypeCheckbox:
 		off := false
 		f.IsChecked = &off
 	}

@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -33,8 +34,8 @@ import (
 // pdfSubFields turns the PDF form fields of documents into form field
 // inputs for signer, with the groups their radio buttons need. taken holds
 // the api_ids (and group ids) already used; it is updated.
-func pdfSubFields(docs []pendingDocument, signer string, taken map[string]bool) ([]parsedField, []state.FieldGroup) {
-	var out []parsedField
+func pdfSubFields(docs []pendingDocument, signer string, taken map[string]bool) ([]fields.Parsed, []state.FieldGroup) {
+	var out []fields.Parsed
 	var groups []state.FieldGroup
 	unique := func(base string) string {
 		id := base
@@ -59,7 +60,7 @@ func pdfSubFields(docs []pendingDocument, signer string, taken map[string]bool) 
 				continue
 			}
 			req := pf.Required
-			f := subFormField{DocumentIndex: intPtr(i), Name: pf.Name, X: intPtr(pf.X), Y: intPtr(pf.Y),
+			f := fields.FormField{DocumentIndex: intPtr(i), Name: pf.Name, X: intPtr(pf.X), Y: intPtr(pf.Y),
 				Width: intPtr(pf.Width), Height: intPtr(pf.Height), Page: intPtr(pf.Page), Required: &req}
 			s := signer
 			f.Signer = &s
@@ -69,18 +70,18 @@ func pdfSubFields(docs []pendingDocument, signer string, taken map[string]bool) 
 			}
 			switch kind {
 			case files.PDFFieldText:
-				f.Type = ftText
+				f.Type = fields.TypeText
 			case files.PDFFieldSignature:
-				f.Type = ftSignature
+				f.Type = fields.TypeSignature
 			case files.PDFFieldDropdown:
-				f.Type = ftDropdown
+				f.Type = fields.TypeDropdown
 				f.Options = append([]string(nil), pf.Options...)
 			case files.PDFFieldCheckbox:
-				f.Type = ftCheckbox
+				f.Type = fields.TypeCheckbox
 				checked := pf.Checked
 				f.IsChecked = &checked
 			case files.PDFFieldRadio:
-				f.Type = ftRadio
+				f.Type = fields.TypeRadio
 				g, ok := groupOf[pf.Name]
 				if !ok {
 					g = unique(pf.Name)
@@ -104,7 +105,7 @@ func pdfSubFields(docs []pendingDocument, signer string, taken map[string]bool) 
 			if f.APIID == "" {
 				f.APIID = unique(pf.Name)
 			}
-			out = append(out, parsedField{path: "PDF field " + pf.Name, doc: i, f: f})
+			out = append(out, fields.Parsed{Path: "PDF field " + pf.Name, Doc: i, Field: f})
 		}
 	}
 	return out, groups
@@ -113,17 +114,17 @@ func pdfSubFields(docs []pendingDocument, signer string, taken map[string]bool) 
 // requestPDFFields turns the documents' PDF form fields into fields of a
 // request's (or draft's) first signer. Fields the form field checks refuse
 // (a rectangle off the page, say) are left out.
-func requestPDFFields(docs []pendingDocument, fc fieldCheck, taken map[string]bool) ([]state.FormField, []state.FieldGroup) {
+func requestPDFFields(docs []pendingDocument, fc fields.Limits, taken map[string]bool) ([]state.FormField, []state.FieldGroup) {
 	inputs, groups := pdfSubFields(docs, "0", taken)
 	var out []state.FormField
 	used := map[string]bool{}
 	for _, pf := range inputs {
-		fields, e := checkFormFields([]parsedField{pf}, fc)
+		fields, e := fields.Check([]fields.Parsed{pf}, fc)
 		if e != nil {
 			continue
 		}
 		out = append(out, fields...)
-		used[pf.f.Group] = true
+		used[pf.Field.Group] = true
 	}
 	var kept []state.FieldGroup
 	for _, g := range groups {

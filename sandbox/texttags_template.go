@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -45,10 +46,10 @@ func addTemplateDocumentFields(in *tplContentInput, content *tplContent, docs []
 			content.Groups = append(content.Groups, g)
 		}
 		for _, pf := range inputs {
-			if pf.f.DocumentIndex != nil && *pf.f.DocumentIndex < len(docs) {
-				if tf, err := tplField(pf.f, pf.path, content.Roles, groupIdx); err == nil {
+			if pf.Field.DocumentIndex != nil && *pf.Field.DocumentIndex < len(docs) {
+				if tf, err := tplField(pf.Field, pf.Path, content.Roles, groupIdx); err == nil {
 					content.Fields = append(content.Fields, tf)
-					content.fieldPaths = append(content.fieldPaths, pf.path)
+					content.fieldPaths = append(content.fieldPaths, pf.Path)
 				}
 			}
 		}
@@ -62,7 +63,7 @@ func addTemplateDocumentFields(in *tplContentInput, content *tplContent, docs []
 // malformed tag is recorded on its document and then no tag becomes a
 // field (the template fails preparation).
 func templateTagFields(content *tplContent, docs []pendingDocument, taken map[string]bool, groupIdx map[string]int) {
-	var fields []state.TemplateField
+	var formFields []state.TemplateField
 	var paths []string
 	var merges []state.TemplateMergeField
 	declared := map[string]string{}
@@ -96,7 +97,7 @@ func templateTagFields(content *tplContent, docs []pendingDocument, taken map[st
 				problem(msg)
 				continue
 			}
-			signer := signerSender
+			signer := fields.SignerSender
 			if t.Signer > 0 {
 				signer = strconv.Itoa(t.Signer - 1)
 			}
@@ -112,7 +113,7 @@ func templateTagFields(content *tplContent, docs []pendingDocument, taken map[st
 			}
 			if tf.IsMerge() {
 				want := "text"
-				if tf.Type == ftCheckboxMerge {
+				if tf.Type == fields.TypeCheckboxMerge {
 					want = "checkbox"
 				}
 				if have, ok := declared[tf.Name]; ok && have != want {
@@ -123,14 +124,14 @@ func templateTagFields(content *tplContent, docs []pendingDocument, taken map[st
 					merges = append(merges, state.TemplateMergeField{Name: tf.Name, Type: want})
 				}
 			}
-			fields, paths = append(fields, tf), append(paths, path)
+			formFields, paths = append(formFields, tf), append(paths, path)
 		}
 		failed = failed || d.doc.TextTagError != ""
 	}
 	if failed {
 		return
 	}
-	content.Fields = append(content.Fields, fields...)
+	content.Fields = append(content.Fields, formFields...)
 	content.fieldPaths = append(content.fieldPaths, paths...)
 	content.MergeFields = append(content.MergeFields, merges...)
 }

@@ -6,15 +6,16 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
 )
 
 // The text tag parser (internal/files) keeps its own copies of the form
 // field vocabulary it accepts; they must stay those of form fields
-// (form_fields.go), custom_regex excepted (a tag cannot carry the
+// (package fields), custom_regex excepted (a tag cannot carry the
 // expression), so that a tag and the field it becomes agree.
 func TestTextTagVocabularyIsTheFormFieldVocabulary(t *testing.T) {
-	assert.Equal(t, autoFillTypes, files.TextTagAutoFillTypes)
-	want := slices.DeleteFunc(slices.Clone(validationTypes), func(v string) bool { return v == "custom_regex" })
+	assert.Equal(t, fields.AutoFillTypes, files.TextTagAutoFillTypes)
+	want := slices.DeleteFunc(slices.Clone(fields.ValidationTypes), func(v string) bool { return v == "custom_regex" })
 	assert.Equal(t, want, files.TextTagValidationTypes)
 }

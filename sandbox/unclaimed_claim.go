@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -27,8 +28,8 @@ import (
 // is processed.
 const jobDraftSelfSign = "unclaimed_draft.self_sign"
 
-func init() {
-	registerJob(jobDraftSelfSign, func(s *Sandbox, _ *world.World, tx *state.Txn, job *state.Job) error {
+func registerUnclaimedClaim(r *registry) {
+	r.registerJob(jobDraftSelfSign, func(s *Sandbox, _ *world.World, tx *state.Txn, job *state.Job) error {
 		req := jobRequest(tx, job)
 		if req == nil || req.Phase != state.PhaseSent || len(req.Signatures) == 0 {
 			return nil
@@ -283,7 +284,7 @@ func applyRoleCCs(d *state.UnclaimedDraft, spec *sigreqSpec, given []subCC) *api
 			return apierr.Badf(p+"[role]", "Role %q is not a CC role of this draft (%s).", cc.Role, strings.Join(d.CCRoles, ", "))
 		case addr == "":
 			return apierr.Missing(p + "[email_address]")
-		case !validEmail(addr):
+		case !param.ValidEmail(addr):
 			return apierr.Badf(p+"[email_address]", "Invalid email address: %s", cc.EmailAddress)
 		}
 		spec.CCEmails[idx] = addr

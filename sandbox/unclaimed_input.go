@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -63,7 +65,7 @@ type draftPlan struct {
 	typ     string
 	spec    *sigreqSpec
 	x       draftExtras
-	fields  []parsedField
+	fields  []fields.Parsed
 	pending []pendingDocument
 	body    *sigreqBody
 	// tb is the template part of create_embedded_with_template; its
@@ -116,7 +118,7 @@ func planDraft(c *call, kind draftKind) (*draftPlan, error) {
 	if kind != draftEmbeddedTemplate {
 		b.Title = nil
 		if b.Subject != nil {
-			if err := checkMaxLen("subject", *b.Subject, maxDraftSubject); err != nil {
+			if err := param.CheckMaxLen("subject", *b.Subject, maxDraftSubject); err != nil {
 				return nil, err
 			}
 		}
@@ -214,7 +216,7 @@ func (p *draftPlan) checkHead() *apierr.Error {
 	if x.RequesterEmailAddress == "" {
 		return apierr.Missing("requester_email_address")
 	}
-	if !validEmail(x.RequesterEmailAddress) {
+	if !param.ValidEmail(x.RequesterEmailAddress) {
 		return apierr.Badf("requester_email_address", "Invalid email address: %s", x.RequesterEmailAddress)
 	}
 	return nil
@@ -251,7 +253,7 @@ func (p *draftPlan) checkFileParts(c *call) *apierr.Error {
 		spec.AllowReassign = b.AllowReassign // create has no allow_reassign
 	}
 	var e *apierr.Error
-	p.fields, e = decodeFormFields(b.FormFieldsPerDocument)
+	p.fields, e = fields.Decode(b.FormFieldsPerDocument)
 	return e
 }
 

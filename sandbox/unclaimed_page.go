@@ -17,9 +17,9 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func init() {
-	controlPublic(http.MethodGet, "/w/{world_id}/claim/{token}", claimPage)
-	controlPublic(http.MethodPost, "/w/{world_id}/claim/{token}", claimPageSend)
+func registerUnclaimedPage(r *registry) {
+	r.controlPublic(http.MethodGet, "/w/{world_id}/claim/{token}", claimPage)
+	r.controlPublic(http.MethodPost, "/w/{world_id}/claim/{token}", claimPageSend)
 }
 
 // claimView is what the claim page shows.

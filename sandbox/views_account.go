@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -75,4 +77,13 @@ type oauthTokenResponse struct {
 	RefreshToken string  `json:"refresh_token"`
 	ExpiresIn    int64   `json:"expires_in"`
 	State        *string `json:"state"`
+}
+
+// registerViewsAccount adds accounts to the catalog, as GET /account shows
+// them.
+func registerViewsAccount(r *registry) {
+	r.catalog.Add(catalog.Of(notify.ObjectAccount, state.TableAccounts,
+		func(a *state.Account) string { return a.ID },
+		func(_ *state.Txn, a *state.Account) (any, error) { return viewAccount(a), nil },
+		func(_ *state.Txn, a *state.Account, accountID string) bool { return a.ID == accountID }))
 }

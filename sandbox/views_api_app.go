@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -98,4 +99,15 @@ func viewAPIApp(tx *state.Txn, app *state.APIApp, viewer string) apiAppView {
 		}
 	}
 	return v
+}
+
+// registerViewsAPIApp adds API apps to the catalog, as their owner sees
+// them.
+func registerViewsAPIApp(r *registry) {
+	r.catalog.Add(catalog.Of("api_app", state.TableAPIApps,
+		func(app *state.APIApp) string { return app.ClientID },
+		func(tx *state.Txn, app *state.APIApp) (any, error) {
+			return viewAPIApp(tx, app, app.OwnerAccountID), nil
+		},
+		func(_ *state.Txn, app *state.APIApp, accountID string) bool { return app.OwnerAccountID == accountID }))
 }

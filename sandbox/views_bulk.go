@@ -1,6 +1,9 @@
 package sandbox
 
-import "github.com/signsandbox/signsandbox/sandbox/internal/state"
+import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
 
 // bulkSendJobResponse is BulkSendJobResponse.
 type bulkSendJobResponse struct {
@@ -35,4 +38,13 @@ type bulkSendJobListResponse struct {
 func viewBulkJob(j *state.BulkSendJob, viewer string) bulkSendJobResponse {
 	id := j.ID
 	return bulkSendJobResponse{BulkSendJobID: &id, Total: j.Total, IsCreator: j.AccountID == viewer, CreatedAt: j.CreatedAt}
+}
+
+// registerViewsBulk adds bulk send jobs to the catalog, as their sender
+// sees them.
+func registerViewsBulk(r *registry) {
+	r.catalog.Add(catalog.Of("bulk_send_job", state.TableBulkSendJobs,
+		func(j *state.BulkSendJob) string { return j.ID },
+		func(_ *state.Txn, j *state.BulkSendJob) (any, error) { return viewBulkJob(j, j.AccountID), nil },
+		func(_ *state.Txn, j *state.BulkSendJob, accountID string) bool { return j.AccountID == accountID }))
 }

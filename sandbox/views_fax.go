@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -91,4 +92,17 @@ func viewFax(f *state.Fax) faxView {
 		v.FinalCopyURI = strPtr("/v3/fax/files/" + f.ID)
 	}
 	return v
+}
+
+// registerViewsFax adds faxes and fax lines to the catalog, as GET /fax
+// and GET /fax_line show them.
+func registerViewsFax(r *registry) {
+	r.catalog.Add(catalog.Of("fax", state.TableFaxes,
+		func(f *state.Fax) string { return f.ID },
+		func(_ *state.Txn, f *state.Fax) (any, error) { return viewFax(f), nil },
+		func(_ *state.Txn, f *state.Fax, accountID string) bool { return f.AccountID == accountID }))
+	r.catalog.Add(catalog.Of("fax_line", state.TableFaxLines,
+		func(l *state.FaxLine) string { return l.Number },
+		func(tx *state.Txn, l *state.FaxLine) (any, error) { return viewFaxLine(tx, l), nil },
+		func(_ *state.Txn, l *state.FaxLine, accountID string) bool { return l.HasAccount(accountID) }))
 }

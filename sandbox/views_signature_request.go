@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -112,14 +114,23 @@ type signatureRequestListResponse struct {
 	ListInfo          listInfoResponse           `json:"list_info"`
 }
 
-func init() {
-	objectViews[objSignatureRequest] = func(s *Sandbox, tx *state.Txn, id, viewer string) (any, error) {
+func registerViewsSignatureRequest(r *registry) {
+	r.objectViews[notify.ObjectSignatureRequest] = func(tx *state.Txn, id, viewer string) (any, error) {
 		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, id)
 		if err != nil {
 			return nil, fmt.Errorf("signature request %s: %w", id, err)
 		}
 		return viewSignatureRequest(req, viewer), nil
 	}
+	r.catalog.Add(catalog.Of(notify.ObjectSignatureRequest, state.TableSignatureRequests,
+		func(req *state.SignatureRequest) string { return req.ID },
+		func(_ *state.Txn, req *state.SignatureRequest) (any, error) {
+			return viewSignatureRequest(req, req.RequesterAccountID), nil
+		},
+		func(tx *state.Txn, req *state.SignatureRequest, accountID string) bool {
+			acct, err := state.Get[state.Account](tx, state.TableAccounts, accountID)
+			return err == nil && sigreqVisible(tx, req, acct)
+		}))
 }
 
 // viewSignatureRequest renders a request as GET /signature_request shows it

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -151,4 +152,15 @@ type subTeamView struct {
 type teamSubTeamsResponse struct {
 	SubTeams []subTeamView    `json:"sub_teams"`
 	ListInfo listInfoResponse `json:"list_info"`
+}
+
+// registerViewsTeam adds teams to the catalog, as GET /team shows them.
+func registerViewsTeam(r *registry) {
+	r.catalog.Add(catalog.Of("team", state.TableTeams,
+		func(t *state.Team) string { return t.ID },
+		func(tx *state.Txn, t *state.Team) (any, error) { return viewTeam(tx, t) },
+		func(tx *state.Txn, t *state.Team, accountID string) bool {
+			acct, err := state.Get[state.Account](tx, state.TableAccounts, accountID)
+			return err == nil && acct.TeamID == t.ID
+		}))
 }

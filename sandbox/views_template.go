@@ -8,19 +8,28 @@ package sandbox
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func init() {
-	objectViews[objTemplate] = func(s *Sandbox, tx *state.Txn, id, viewer string) (any, error) {
+func registerViewsTemplate(r *registry) {
+	r.objectViews[notify.ObjectTemplate] = func(tx *state.Txn, id, viewer string) (any, error) {
 		t, err := state.GetTemplate(tx, id)
 		if err != nil {
 			return nil, err
 		}
 		return viewTemplate(tx, t, viewer), nil
 	}
+	r.catalog.Add(catalog.Of(notify.ObjectTemplate, state.TableTemplates,
+		func(t *state.Template) string { return t.ID },
+		func(tx *state.Txn, t *state.Template) (any, error) { return viewTemplate(tx, t, t.OwnerID), nil },
+		func(_ *state.Txn, t *state.Template, accountID string) bool {
+			return slices.Contains(t.Accounts(), accountID)
+		}))
 }
 
 // templateResponse is TemplateResponse.

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"encoding/json"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -64,3 +65,15 @@ func viewDraft(d *state.UnclaimedDraft, claimURL string) unclaimedDraftCreateRes
 
 // claimPath is the path of a draft's claim URL below the world's pages.
 func claimPath(token string) string { return "claim/" + token }
+
+// registerViewsUnclaimed adds unclaimed drafts to the catalog, as their
+// creation answered them, with the claim page's path relative to the
+// world's pages (the catalog knows no base URL).
+func registerViewsUnclaimed(r *registry) {
+	r.catalog.Add(catalog.Of("unclaimed_draft", state.TableUnclaimedDrafts,
+		func(d *state.UnclaimedDraft) string { return d.ID },
+		func(_ *state.Txn, d *state.UnclaimedDraft) (any, error) {
+			return viewDraft(d, claimPath(d.Token)).UnclaimedDraft, nil
+		},
+		func(_ *state.Txn, d *state.UnclaimedDraft, accountID string) bool { return d.AccountID == accountID }))
+}

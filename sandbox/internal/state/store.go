@@ -30,6 +30,10 @@ type Store struct {
 	// budget, when set, counts the store's distinct file bytes with other
 	// stores' (budget.go).
 	budget *Budget
+	// observer sees every commit (see SetCommitObserver); seq numbers the
+	// commits it saw, guarded by the writer lock and by swap.
+	observer atomic.Pointer[CommitObserver]
+	seq      uint64
 }
 
 // Topics a write can notify after commit.
@@ -65,6 +69,10 @@ func (s *Store) Update(fn func(tx *Txn) error) error {
 	if s.budget != nil {
 		before = getUsage(tx).ContentBytes
 	}
+	obs := s.observer.Load()
+	if obs != nil {
+		tx.TrackChanges()
+	}
 	if err := fn(tx); err != nil {
 		return err
 	}
@@ -73,6 +81,9 @@ func (s *Store) Update(fn func(tx *Txn) error) error {
 	} else if delta < 0 {
 		s.budget.used.Add(delta)
 	}
+	if obs != nil {
+		s.observe(obs, tx)
+	}
 	tx.Commit()
 	for _, after := range tx.after {
 		after()
@@ -80,9 +91,9 @@ func (s *Store) Update(fn func(tx *Txn) error) error {
 	return nil
 }
 
-// Replace installs a new database (reset, import). A budget the store
-// counts in follows the change of its file bytes (an import is not refused
-// by it: check Budget.Fits first).
+// Replace installs a new database (reset, import); the commit observer
+// sees it as a snapshot. A budget the store counts in follows the change of
+// its file bytes (an import is not refused by it: check Budget.Fits first).
 func (s *Store) Replace(db *memdb.MemDB) {
 	s.swap.Lock()
 	if s.budget != nil {
@@ -90,6 +101,7 @@ func (s *Store) Replace(db *memdb.MemDB) {
 		s.budget.used.Add(readUsage(db.Txn(false)).ContentBytes - old)
 	}
 	s.db.Store(db)
+	s.observeSnapshot(db)
 	s.swap.Unlock()
 }
 

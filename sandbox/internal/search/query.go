@@ -1,10 +1,10 @@
-package sandbox
+package search
 
 // The search syntax of the query parameter of GET /signature_request/list
 // and GET /template/list, after the official search reference: one
 // tokenizer and parser for both lists, which differ only in the fields they
-// may name and how a field matches (searchResource; the matchers are in
-// sigreq_query.go and template_query.go, dates in search_dates.go).
+// may name and how a field matches (Resource; the matchers are in
+// sigreq_query.go and template_query.go, dates in dates.go).
 //
 // Syntax: field:value terms and free terms; AND / OR (case-sensitive, AND
 // binding tighter, adjacent terms meaning AND); parentheses; quoted phrases
@@ -23,24 +23,25 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
 // maxSearchDepth bounds the nesting of parentheses in a query.
 const maxSearchDepth = 32
 
-// searchKind is how a field's value is read.
-type searchKind int
+// Kind is how a field's value is read.
+type Kind int
 
 const (
-	searchText searchKind = iota // containment
-	searchFlag                   // true/false
-	searchDate                   // a date or a range of dates
+	Text Kind = iota // containment
+	Flag             // true/false
+	Date             // a date or a range of dates
 )
 
-// searchResource is what one list may search.
-type searchResource struct {
-	fields map[string]searchKind
+// Resource is what one list may search.
+type Resource struct {
+	Fields map[string]Kind
 }
 
 // searchFieldOnly names the list each one-list field of the reference's
@@ -52,19 +53,19 @@ var searchFieldOnly = map[string]string{
 	"owner": "templates",
 }
 
-// searchQuery is a parsed query; nil matches everything.
-type searchQuery struct{ root searchNode }
+// Query is a parsed query; nil matches everything.
+type Query struct{ root searchNode }
 
 // searchNode is a node of a parsed query: searchAnd, searchOr or a
-// *searchTerm. match tells whether one term matches the object at hand.
+// *Term. match tells whether one term matches the object at hand.
 type searchNode interface {
-	eval(match func(t *searchTerm) bool) bool
+	eval(match func(t *Term) bool) bool
 }
 
 type searchAnd []searchNode
 type searchOr []searchNode
 
-func (n searchAnd) eval(match func(*searchTerm) bool) bool {
+func (n searchAnd) eval(match func(*Term) bool) bool {
 	for _, c := range n {
 		if !c.eval(match) {
 			return false
@@ -73,7 +74,7 @@ func (n searchAnd) eval(match func(*searchTerm) bool) bool {
 	return true
 }
 
-func (n searchOr) eval(match func(*searchTerm) bool) bool {
+func (n searchOr) eval(match func(*Term) bool) bool {
 	for _, c := range n {
 		if c.eval(match) {
 			return true
@@ -82,21 +83,21 @@ func (n searchOr) eval(match func(*searchTerm) bool) bool {
 	return false
 }
 
-// searchTerm is field:value (Field "" for free terms).
-type searchTerm struct {
+// Term is field:value (Field "" for free terms).
+type Term struct {
 	Field string
-	Value string       // text fields: lower-cased, trailing wildcard removed
-	Flag  bool         // boolean fields
-	Range *searchRange // date fields
+	Value string     // text fields: lower-cased, trailing wildcard removed
+	Flag  bool       // boolean fields
+	Range *DateRange // date fields
 }
 
-func (t *searchTerm) eval(match func(*searchTerm) bool) bool { return match(t) }
+func (t *Term) eval(match func(*Term) bool) bool { return match(t) }
 
-// has reports whether s contains the term's value, ignoring case.
-func (t *searchTerm) has(s string) bool { return searchContains(s, t.Value) }
+// Has reports whether s contains the term's value, ignoring case.
+func (t *Term) Has(s string) bool { return searchContains(s, t.Value) }
 
-// eval evaluates the query with a per-resource term matcher.
-func (q *searchQuery) eval(match func(*searchTerm) bool) bool {
+// Eval evaluates the query with a per-resource term matcher.
+func (q *Query) Eval(match func(*Term) bool) bool {
 	if q == nil || q.root == nil {
 		return true
 	}
@@ -109,9 +110,9 @@ func queryErr(format string, args ...any) *apierr.Error {
 	return apierr.Badf("query", "Invalid search query: "+format+".", args...)
 }
 
-// parse parses a query for this resource; a blank query is nil. Errors
+// Parse parses a query for this resource; a blank query is nil. Errors
 // name the query parameter.
-func (r *searchResource) parse(q string) (*searchQuery, *apierr.Error) {
+func (r *Resource) Parse(q string) (*Query, *apierr.Error) {
 	toks, e := tokenizeQuery(q)
 	if e != nil {
 		return nil, e
@@ -140,7 +141,7 @@ func (r *searchResource) parse(q string) (*searchQuery, *apierr.Error) {
 	if p.pos < len(p.toks) {
 		return nil, queryErr("unexpected %q", p.toks[p.pos])
 	}
-	return &searchQuery{root: n}, nil
+	return &Query{root: n}, nil
 }
 
 // tokenizeQuery splits a query into terms, parentheses and operators. A
@@ -198,7 +199,7 @@ func indexRune(r []rune, from int, c rune) int {
 type qParser struct {
 	toks []string
 	pos  int
-	res  *searchResource
+	res  *Resource
 }
 
 func (p *qParser) peek() string {
@@ -280,11 +281,11 @@ func (p *qParser) unary() (searchNode, *apierr.Error) {
 }
 
 // term parses one term token.
-func (r *searchResource) term(t string) (*searchTerm, *apierr.Error) {
-	field, value, kind := "", t, searchText
+func (r *Resource) term(t string) (*Term, *apierr.Error) {
+	field, value, kind := "", t, Text
 	if i := strings.IndexByte(t, ':'); i > 0 && !strings.HasPrefix(t, `"`) {
 		field, value = strings.ToLower(t[:i]), t[i+1:]
-		k, ok := r.fields[field]
+		k, ok := r.Fields[field]
 		switch {
 		case !ok && searchFieldOnly[field] != "":
 			return nil, queryErr("the field %q applies to %s only", field, searchFieldOnly[field])
@@ -301,25 +302,25 @@ func (r *searchResource) term(t string) (*searchTerm, *apierr.Error) {
 		return nil, queryErr("leading wildcards are not valid (%q)", t)
 	}
 	switch kind {
-	case searchDate:
+	case Date:
 		rg, e := parseDateTerm(field, value)
 		if e != nil {
 			return nil, e
 		}
-		return &searchTerm{Field: field, Range: rg}, nil
-	case searchFlag:
+		return &Term{Field: field, Range: rg}, nil
+	case Flag:
 		switch strings.ToLower(value) {
 		case "true", "1":
-			return &searchTerm{Field: field, Flag: true}, nil
+			return &Term{Field: field, Flag: true}, nil
 		case "false", "0":
-			return &searchTerm{Field: field, Flag: false}, nil
+			return &Term{Field: field, Flag: false}, nil
 		}
 		return nil, queryErr("%s takes true or false", field)
 	}
 	if isRangeText(value) {
 		return nil, queryErr("ranges apply to dates only (%q)", t)
 	}
-	return &searchTerm{Field: field, Value: strings.ToLower(strings.TrimSuffix(value, "*"))}, nil
+	return &Term{Field: field, Value: strings.ToLower(strings.TrimSuffix(value, "*"))}, nil
 }
 
 // isRangeText reports whether a value is written as a range.
@@ -327,28 +328,28 @@ func isRangeText(v string) bool {
 	return len(v) > 1 && (v[0] == '[' || v[0] == '{') && (v[len(v)-1] == ']' || v[len(v)-1] == '}') && strings.Contains(v, " TO ")
 }
 
-// matchDocumentNames matches the file names of documents (titleFromDocument:
+// MatchDocumentNames matches the file names of documents (Document.Title:
 // the name, or for a file_urls document without one its URL's last segment).
-func matchDocumentNames(docs []state.Document, t *searchTerm) bool {
+func MatchDocumentNames(docs []state.Document, t *Term) bool {
 	for _, d := range docs {
-		if t.has(titleFromDocument(d)) {
+		if t.Has(d.Title()) {
 			return true
 		}
 	}
 	return false
 }
 
-// matchMetadata matches metadata keys and values; "key:value" matches the
+// MatchMetadata matches metadata keys and values; "key:value" matches the
 // value of one key (keys compared ignoring case). Objects and arrays match
 // by their JSON text.
-func matchMetadata(m map[string]any, t *searchTerm) bool {
+func MatchMetadata(m map[string]any, t *Term) bool {
 	key, val, pair := strings.Cut(t.Value, ":")
 	for k, raw := range m {
-		text := metadataText(raw)
+		text := param.MetadataText(raw)
 		if pair && strings.EqualFold(k, key) && searchContains(text, val) {
 			return true
 		}
-		if !pair && (t.has(k) || t.has(text)) {
+		if !pair && (t.Has(k) || t.Has(text)) {
 			return true
 		}
 	}

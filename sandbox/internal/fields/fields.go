@@ -1,8 +1,8 @@
-package sandbox
+package fields
 
 // Validation of the form_fields_per_document of signature requests, with
 // the type-specific keys of every field type (groups and rules are in
-// sigreq_rules.go; the checks shared with templates in form_fields.go).
+// rules.go; the checks of one field in checks.go).
 
 import (
 	"encoding/json"
@@ -10,21 +10,22 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
 
-// parsedField is a decoded field with the path it came from.
-type parsedField struct {
-	path string
-	f    subFormField
-	doc  int // document index from the list-of-lists form, -1 otherwise
+// Parsed is a decoded field with the path it came from.
+type Parsed struct {
+	Path  string
+	Field FormField
+	Doc   int // document index from the list-of-lists form, -1 otherwise
 }
 
-// decodeFormFields reads form_fields_per_document: the official flat list
+// Decode reads form_fields_per_document: the official flat list
 // whose entries carry document_index, or the older list of lists, one per
 // document. An SDK multipart part holding JSON text is parsed first.
-func decodeFormFields(raw any) ([]parsedField, *apierr.Error) {
+func Decode(raw any) ([]Parsed, *apierr.Error) {
 	const root = "form_fields_per_document"
 	if s, ok := raw.(string); ok {
 		s = strings.TrimSpace(s)
@@ -56,17 +57,17 @@ func decodeFormFields(raw any) ([]parsedField, *apierr.Error) {
 			break
 		}
 	}
-	var out []parsedField
+	var out []Parsed
 	if !nested {
 		var dst struct {
-			F []subFormField `json:"form_fields_per_document"`
+			F []FormField `json:"form_fields_per_document"`
 		}
 		if err := wire.DecodeTree(map[string]any{root: list}, &dst); err != nil {
 			e, _ := apierr.As(err)
 			return nil, e
 		}
 		for i, f := range dst.F {
-			out = append(out, parsedField{path: root + "[" + itoa(i) + "]", f: f, doc: -1})
+			out = append(out, Parsed{Path: root + "[" + itoa(i) + "]", Field: f, Doc: -1})
 		}
 		return out, nil
 	}
@@ -75,7 +76,7 @@ func decodeFormFields(raw any) ([]parsedField, *apierr.Error) {
 		byDoc[itoa(d)] = item
 	}
 	var dst struct {
-		F map[string][]subFormField `json:"form_fields_per_document"`
+		F map[string][]FormField `json:"form_fields_per_document"`
 	}
 	if err := wire.DecodeTree(map[string]any{root: byDoc}, &dst); err != nil {
 		e, _ := apierr.As(err)
@@ -83,30 +84,30 @@ func decodeFormFields(raw any) ([]parsedField, *apierr.Error) {
 	}
 	for d := range list {
 		for i, f := range dst.F[itoa(d)] {
-			out = append(out, parsedField{path: root + "[" + itoa(d) + "][" + itoa(i) + "]", f: f, doc: d})
+			out = append(out, Parsed{Path: root + "[" + itoa(d) + "][" + itoa(i) + "]", Field: f, Doc: d})
 		}
 	}
 	return out, nil
 }
 
-// fieldCheck carries what field validation needs to know.
-type fieldCheck struct {
-	slots int
-	// docs is the number of documents; pages their page counts (0 when
+// Limits carries what field validation needs to know.
+type Limits struct {
+	Slots int
+	// Docs is the number of documents; pages their page counts (0 when
 	// unknown until processing).
-	docs  int
-	pages []int
+	Docs  int
+	Pages []int
 }
 
-// checkFormFields validates every field and returns them as stored. Groups
-// and rules are checked afterwards (checkGroupsAndRules) because they refer
+// Check validates every field and returns them as stored. Groups
+// and rules are checked afterwards (CheckGroupsAndRules) because they refer
 // to fields.
-func checkFormFields(list []parsedField, fc fieldCheck) ([]state.FormField, *apierr.Error) {
+func Check(list []Parsed, fc Limits) ([]state.FormField, *apierr.Error) {
 	var out []state.FormField
 	ids := map[string]bool{}
 	for _, pf := range list {
-		f, p := pf.f, pf.path
-		at := fieldPath(p)
+		f, p := pf.Field, pf.Path
+		at := Path(p)
 		if strings.TrimSpace(f.APIID) == "" {
 			return nil, apierr.Missing(at("api_id"))
 		}
@@ -114,20 +115,20 @@ func checkFormFields(list []parsedField, fc fieldCheck) ([]state.FormField, *api
 			return nil, apierr.Badf(at("api_id"), "api_id %q is used by more than one field; it must be unique across all documents.", f.APIID)
 		}
 		ids[f.APIID] = true
-		if e := checkFieldType(at, f.Type); e != nil {
+		if e := CheckType(at, f.Type); e != nil {
 			return nil, e
 		}
-		doc := pf.doc
+		doc := pf.Doc
 		if f.DocumentIndex != nil {
 			doc = *f.DocumentIndex
 		}
 		if doc < 0 && f.DocumentIndex == nil {
 			return nil, apierr.Missing(at("document_index"))
 		}
-		if doc < 0 || doc >= fc.docs {
-			return nil, apierr.Badf(at("document_index"), "document_index %d does not name a document (the request has %d).", doc, fc.docs)
+		if doc < 0 || doc >= fc.Docs {
+			return nil, apierr.Badf(at("document_index"), "document_index %d does not name a document (the request has %d).", doc, fc.Docs)
 		}
-		if e := checkFieldBox(at, f.X, f.Y, f.Width, f.Height); e != nil {
+		if e := CheckBox(at, f.X, f.Y, f.Width, f.Height); e != nil {
 			return nil, e
 		}
 		if f.Required == nil {
@@ -137,35 +138,35 @@ func checkFormFields(list []parsedField, fc fieldCheck) ([]state.FormField, *api
 			if *f.Page < 1 {
 				return nil, apierr.Badf(at("page"), "page starts at 1.")
 			}
-			if doc < len(fc.pages) && fc.pages[doc] > 0 && *f.Page > fc.pages[doc] {
-				return nil, apierr.Badf(at("page"), "page %d is beyond the %d page(s) of document %d.", *f.Page, fc.pages[doc], doc)
+			if doc < len(fc.Pages) && fc.Pages[doc] > 0 && *f.Page > fc.Pages[doc] {
+				return nil, apierr.Badf(at("page"), "page %d is beyond the %d page(s) of document %d.", *f.Page, fc.Pages[doc], doc)
 			}
 		}
 		if f.Signer == nil || strings.TrimSpace(*f.Signer) == "" {
 			return nil, apierr.Missing(at("signer"))
 		}
 		signer := strings.TrimSpace(*f.Signer)
-		merge := f.Type == ftTextMerge || f.Type == ftCheckboxMerge
+		merge := f.Type == TypeTextMerge || f.Type == TypeCheckboxMerge
 		switch signer {
-		case signerSender:
+		case SignerSender:
 			if !merge {
 				return nil, apierr.Badf(at("signer"), `signer "sender" is only for text-merge and checkbox-merge fields.`)
 			}
-		case signerMeNow:
-			if merge || f.Type == ftSignature || f.Type == ftInitials {
+		case SignerMeNow:
+			if merge || f.Type == TypeSignature || f.Type == TypeInitials {
 				return nil, apierr.Badf(at("signer"), `signer "me_now" cannot be used for %s fields.`, f.Type)
 			}
 		default:
 			n, err := strconv.Atoi(signer)
 			if err != nil {
-				return nil, apierr.Badf(at("signer"), "signer must be a signer index (0-based), %q or %q.", signerSender, signerMeNow)
+				return nil, apierr.Badf(at("signer"), "signer must be a signer index (0-based), %q or %q.", SignerSender, SignerMeNow)
 			}
-			if n < 0 || n >= fc.slots {
-				return nil, apierr.Badf(at("signer"), "signer %d does not name a signer (0 to %d).", n, fc.slots-1)
+			if n < 0 || n >= fc.Slots {
+				return nil, apierr.Badf(at("signer"), "signer %d does not name a signer (0 to %d).", n, fc.Slots-1)
 			}
 			signer = strconv.Itoa(n)
 		}
-		if e := checkFieldFont(at, f.FontSize, f.FontFamily); e != nil {
+		if e := CheckFont(at, f.FontSize, f.FontFamily); e != nil {
 			return nil, e
 		}
 		sf := state.FormField{
@@ -185,44 +186,44 @@ func checkFormFields(list []parsedField, fc fieldCheck) ([]state.FormField, *api
 }
 
 // checkTypeKeys validates the keys specific to a field's type.
-func checkTypeKeys(f subFormField, sf *state.FormField, at func(string) string) *apierr.Error {
+func checkTypeKeys(f FormField, sf *state.FormField, at func(string) string) *apierr.Error {
 	checked := f.IsChecked
 	if checked == nil {
 		checked = f.Checked
 	}
 	switch f.Type {
-	case ftText:
-		if e := checkTextKeys(at, f.ValidationType, f.ValidationCustomRegex, f.AutoFillType); e != nil {
+	case TypeText:
+		if e := CheckTextKeys(at, f.ValidationType, f.ValidationCustomRegex, f.AutoFillType); e != nil {
 			return e
 		}
-		if f.AutoFillType != "" && sf.Signer == signerMeNow {
+		if f.AutoFillType != "" && sf.Signer == SignerMeNow {
 			return apierr.Badf(at("auto_fill_type"), "Auto fill fields can be assigned to signers only.")
 		}
 		sf.Placeholder, sf.AutoFillType, sf.LinkID, sf.Masked = f.Placeholder, f.AutoFillType, f.LinkID, f.Masked
 		sf.ValidationType, sf.ValidationCustomRegex = f.ValidationType, f.ValidationCustomRegex
 		sf.ValidationCustomRegexFormatLabel = f.ValidationCustomRegexFormatLabel
-		sf.Content = deref(f.Content)
+		sf.Content = param.Deref(f.Content)
 		if sf.Content != "" && sf.ValidationType != "" {
-			if msg := validateText(*sf, sf.Content); msg != "" {
+			if msg := ValidateText(*sf, sf.Content); msg != "" {
 				return apierr.Badf(at("content"), "%s", msg)
 			}
 		}
-	case ftDropdown:
-		if e := checkDropdownKeys(at, f.Options, deref(f.Content)); e != nil {
+	case TypeDropdown:
+		if e := CheckDropdownKeys(at, f.Options, param.Deref(f.Content)); e != nil {
 			return e
 		}
-		sf.Options, sf.Content = append([]string(nil), f.Options...), deref(f.Content)
-	case ftHyperlink:
-		if e := checkHyperlinkKeys(at, deref(f.Content), f.ContentURL); e != nil {
+		sf.Options, sf.Content = append([]string(nil), f.Options...), param.Deref(f.Content)
+	case TypeHyperlink:
+		if e := CheckHyperlinkKeys(at, param.Deref(f.Content), f.ContentURL); e != nil {
 			return e
 		}
 		sf.Content, sf.ContentURL = *f.Content, f.ContentURL
-	case ftCheckbox:
+	case TypeCheckbox:
 		if checked == nil {
 			return apierr.Missing(at("is_checked"))
 		}
 		sf.Group, sf.IsChecked = f.Group, *checked
-	case ftRadio:
+	case TypeRadio:
 		if f.Group == "" {
 			return apierr.Missing(at("group"))
 		}
@@ -234,15 +235,15 @@ func checkTypeKeys(f subFormField, sf *state.FormField, at func(string) string) 
 	return nil
 }
 
-// bindCustomFieldTypes gives each custom field the type and api_id of the
+// BindCustomFieldTypes gives each custom field the type and api_id of the
 // merge field it fills (by name or api_id); fields of no merge field stay
 // text.
-func bindCustomFieldTypes(cfs []state.CustomField, fields []state.FormField) {
+func BindCustomFieldTypes(cfs []state.CustomField, fields []state.FormField) {
 	for i := range cfs {
 		for _, f := range fields {
-			if isMergeField(f) && (f.Name == cfs[i].Name || f.APIID == cfs[i].Name) {
+			if IsMerge(f) && (f.Name == cfs[i].Name || f.APIID == cfs[i].Name) {
 				cfs[i].APIID = f.APIID
-				if f.Type == ftCheckboxMerge {
+				if f.Type == TypeCheckboxMerge {
 					cfs[i].Type = "checkbox"
 				}
 				break

@@ -1,4 +1,4 @@
-package sandbox
+package param
 
 import (
 	"net/mail"
@@ -16,7 +16,9 @@ var locales = []string{
 	"ms-MY", "nb-NO", "nl-NL", "pl-PL", "pt-BR", "ru-RU", "sv-SE", "th-TH", "uk-UA", "zh-CN", "zh-TW",
 }
 
-func checkLocale(path, v string) error {
+// CheckLocale refuses a locale the real API does not know, naming path and
+// listing the ones it does.
+func CheckLocale(path, v string) error {
 	if !slices.Contains(locales, v) {
 		return apierr.Badf(path, "Invalid locale %q: use one of %s (case-sensitive).", v, strings.Join(locales, ", "))
 	}
@@ -28,8 +30,8 @@ func checkLocale(path, v string) error {
 // addresses without a domain dot.
 var emailPattern = regexp.MustCompile(`^[^@\s<>(),;:"\[\]]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$`)
 
-// validEmail reports whether v is a plain e-mail address.
-func validEmail(v string) bool {
+// ValidEmail reports whether v is a plain e-mail address.
+func ValidEmail(v string) bool {
 	if len(v) > 254 || !emailPattern.MatchString(v) {
 		return false
 	}
@@ -37,35 +39,37 @@ func validEmail(v string) bool {
 	return err == nil && a.Address == v
 }
 
-func checkEmail(path, v string) error {
+// CheckEmail requires an e-mail address at path: missing when blank,
+// invalid when ValidEmail refuses it.
+func CheckEmail(path, v string) error {
 	if strings.TrimSpace(v) == "" {
 		return apierr.Missing(path)
 	}
-	if !validEmail(v) {
+	if !ValidEmail(v) {
 		return apierr.Badf(path, "Invalid email address: %s", v)
 	}
 	return nil
 }
 
-// checkCallbackURL refuses anything but an absolute http(s) URL with a host,
+// CheckCallbackURL refuses anything but an absolute http(s) URL with a host,
 // a valid port and a bounded length (wire.CheckCallbackURL).
-func checkCallbackURL(path, v string) error {
+func CheckCallbackURL(path, v string) error {
 	if why := wire.CheckCallbackURL(v); why != "" {
-		return apierr.Badf(path, "Invalid URL %q: %s.", truncateForMessage(v), why)
+		return apierr.Badf(path, "Invalid URL %q: %s.", Shorten(v), why)
 	}
 	return nil
 }
 
-// truncateForMessage keeps an echoed value short.
-func truncateForMessage(v string) string {
+// Shorten keeps a value echoed in an error message short.
+func Shorten(v string) string {
 	if len(v) > 200 {
 		return v[:200] + "..."
 	}
 	return v
 }
 
-// checkMaxLen refuses a string longer than max characters.
-func checkMaxLen(path, v string, max int) error {
+// CheckMaxLen refuses a string longer than max characters.
+func CheckMaxLen(path, v string, max int) error {
 	if n := len([]rune(v)); n > max {
 		return apierr.Badf(path, "%s must be at most %d characters (got %d).", path, max, n)
 	}

@@ -1,4 +1,4 @@
-package sandbox
+package param
 
 // Metadata of signature requests and templates: one check of the limits the
 // official description gives every metadata parameter ("up to 10 metadata
@@ -8,6 +8,8 @@ package sandbox
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 )
@@ -20,19 +22,19 @@ const (
 	maxMetadataValueLen   = 1000
 )
 
-// checkMetadata applies the documented limits: at most 10 keys, and 50
+// CheckMetadata applies the documented limits: at most 10 keys, and 50
 // counting the keys of nested objects; keys of 1 to 40 characters; values
-// of up to 1000 characters as metadataText writes them. Keys are checked in
+// of up to 1000 characters as MetadataText writes them. Keys are checked in
 // order, so the first bad one is named (metadata[key]) whatever the map's
 // order.
-func checkMetadata(m map[string]any) *apierr.Error {
+func CheckMetadata(m map[string]any) *apierr.Error {
 	if len(m) > maxMetadataKeys {
 		return apierr.Badf("metadata", "metadata can have at most %d keys (got %d).", maxMetadataKeys, len(m))
 	}
 	if n := countMetadataKeys(m); n > maxMetadataNestedKeys {
 		return apierr.Badf("metadata", "metadata can have at most %d keys counting nested keys (got %d).", maxMetadataNestedKeys, n)
 	}
-	for _, k := range sortedStringKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		p := "metadata[" + k + "]"
 		if k == "" {
 			return apierr.Badf("metadata", "metadata keys cannot be empty.")
@@ -40,7 +42,7 @@ func checkMetadata(m map[string]any) *apierr.Error {
 		if n := len([]rune(k)); n > maxMetadataKeyLen {
 			return apierr.Badf(p, "metadata keys can be at most %d characters (got %d).", maxMetadataKeyLen, n)
 		}
-		if n := len([]rune(metadataText(m[k]))); n > maxMetadataValueLen {
+		if n := len([]rune(MetadataText(m[k]))); n > maxMetadataValueLen {
 			return apierr.Badf(p, "metadata values can be at most %d characters (got %d).", maxMetadataValueLen, n)
 		}
 	}
@@ -64,14 +66,14 @@ func countMetadataKeys(v any) int {
 	return n
 }
 
-// metadataJSON checks metadata and encodes it as the JSON templates store:
+// MetadataJSON checks metadata and encodes it as the JSON templates store:
 // numbers exactly as given (the body decoder keeps them as json.Number),
 // "{}" when there is none.
-func metadataJSON(m map[string]any) (json.RawMessage, *apierr.Error) {
+func MetadataJSON(m map[string]any) (json.RawMessage, *apierr.Error) {
 	if len(m) == 0 {
 		return json.RawMessage(`{}`), nil
 	}
-	if e := checkMetadata(m); e != nil {
+	if e := CheckMetadata(m); e != nil {
 		return nil, e
 	}
 	b, err := json.Marshal(m)
@@ -81,10 +83,10 @@ func metadataJSON(m map[string]any) (json.RawMessage, *apierr.Error) {
 	return b, nil
 }
 
-// metadataText is a metadata value as text: strings as they are, numbers
+// MetadataText is a metadata value as text: strings as they are, numbers
 // by their exact digits, anything else (booleans, objects, arrays) as JSON.
 // The value limit measures it and the list search matches it.
-func metadataText(v any) string {
+func MetadataText(v any) string {
 	switch t := v.(type) {
 	case string:
 		return t

@@ -1,4 +1,4 @@
-package sandbox
+package fields
 
 // Validation of form_field_groups and form_field_rules (conditional logic)
 // against the fields that use them.
@@ -12,9 +12,9 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
 
-// checkGroupsAndRules validates form_field_groups against the fields that
+// CheckGroupsAndRules validates form_field_groups against the fields that
 // use them and form_field_rules against fields and groups.
-func checkGroupsAndRules(fields []state.FormField, paths []string, groups []subFormFieldGroup, rules []subFormFieldRule) ([]state.FieldGroup, []state.FieldRule, *apierr.Error) {
+func CheckGroupsAndRules(fields []state.FormField, paths []string, groups []Group, rules []Rule) ([]state.FieldGroup, []state.FieldRule, *apierr.Error) {
 	byID := map[string]int{}
 	for i, f := range fields {
 		byID[f.APIID] = i
@@ -70,9 +70,9 @@ func checkGroupsAndRules(fields []state.FormField, paths []string, groups []subF
 	for i, g := range groups {
 		p := "form_field_groups[" + itoa(i) + "][requirement]"
 		in := info[g.GroupID]
-		allowed := checkboxRequirements
-		if in != nil && in.typ == ftRadio {
-			allowed = radioRequirements
+		allowed := CheckboxRequirements
+		if in != nil && in.typ == TypeRadio {
+			allowed = RadioRequirements
 			if in.checked > 1 {
 				return nil, nil, apierr.Badf("form_field_groups["+itoa(i)+"]", "Only one radio field of group %q can be checked by default.", g.GroupID)
 			}
@@ -171,13 +171,13 @@ func checkGroupsAndRules(fields []state.FormField, paths []string, groups []subF
 
 // triggerOperators are the operators each trigger field type accepts.
 var triggerOperators = map[string][]string{
-	ftText:     {"is", "not", "match"},
-	ftDropdown: {"is", "not", "any", "none"},
-	ftCheckbox: {"is", "not"},
-	ftRadio:    {"is", "not"},
+	TypeText:     {"is", "not", "match"},
+	TypeDropdown: {"is", "not", "any", "none"},
+	TypeCheckbox: {"is", "not"},
+	TypeRadio:    {"is", "not"},
 }
 
-func checkTrigger(p string, t subRuleTrigger, fields []state.FormField, byID map[string]int) (state.RuleTrigger, *apierr.Error) {
+func checkTrigger(p string, t RuleTrigger, fields []state.FormField, byID map[string]int) (state.RuleTrigger, *apierr.Error) {
 	var zero state.RuleTrigger
 	if t.ID == "" {
 		return zero, apierr.Missing(p + "[id]")
@@ -211,15 +211,15 @@ func checkTrigger(p string, t subRuleTrigger, fields []state.FormField, byID map
 		out.Value = *t.Value
 	}
 	switch f.Type {
-	case ftCheckbox:
+	case TypeCheckbox:
 		if out.Value != "0" && out.Value != "1" {
 			return zero, apierr.Badf(p+"[value]", "A checkbox trigger's value is 0 or 1.")
 		}
-	case ftRadio:
+	case TypeRadio:
 		if out.Value != "1" {
 			return zero, apierr.Badf(p+"[value]", "A radio trigger's value is 1.")
 		}
-	case ftDropdown:
+	case TypeDropdown:
 		vals := out.Values
 		if !multi {
 			vals = []string{out.Value}
@@ -229,7 +229,7 @@ func checkTrigger(p string, t subRuleTrigger, fields []state.FormField, byID map
 				return zero, apierr.Badf(p, "%q is not one of the dropdown's options.", v)
 			}
 		}
-	case ftText:
+	case TypeText:
 		if t.Operator == "match" {
 			if _, err := wire.CompilePattern(out.Value); err != nil {
 				return zero, apierr.Badf(p+"[value]", "value is not a valid regular expression: %v", err)

@@ -1,6 +1,6 @@
-package sandbox
+package search
 
-// Dates in searches (search_query.go): created:date and created:[a TO b]
+// Dates in searches (query.go): created:date and created:[a TO b]
 // or {a TO b}, with whole days for dates and instants for times.
 
 import (
@@ -11,8 +11,8 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 )
 
-// searchRange is a date field's [a TO b], {a TO b} or single date.
-type searchRange struct {
+// DateRange is a date field's [a TO b], {a TO b} or single date.
+type DateRange struct {
 	from, to           time.Time // zero for an open bound
 	fromIncl, toIncl   bool
 	fromOpen, toOpen   bool
@@ -20,13 +20,13 @@ type searchRange struct {
 }
 
 // parseDateTerm parses field:[a TO b], field:{a TO b} or field:date.
-func parseDateTerm(field, v string) (*searchRange, *apierr.Error) {
+func parseDateTerm(field, v string) (*DateRange, *apierr.Error) {
 	if v[0] != '[' && v[0] != '{' {
 		t, isDay, ok := parseQueryTime(v)
 		if !ok {
 			return nil, queryErr("%s takes a date (YYYY-MM-DD), a time or a range [a TO b]", field)
 		}
-		return &searchRange{from: t, to: t, fromIncl: true, toIncl: true, fromIsDay: isDay, toIsDay: isDay}, nil
+		return &DateRange{from: t, to: t, fromIncl: true, toIncl: true, fromIsDay: isDay, toIsDay: isDay}, nil
 	}
 	closeCh := v[len(v)-1]
 	if closeCh != ']' && closeCh != '}' {
@@ -36,7 +36,7 @@ func parseDateTerm(field, v string) (*searchRange, *apierr.Error) {
 	if !ok {
 		return nil, queryErr("a range is written [from TO to]")
 	}
-	r := &searchRange{fromIncl: v[0] == '[', toIncl: closeCh == ']'}
+	r := &DateRange{fromIncl: v[0] == '[', toIncl: closeCh == ']'}
 	var good bool
 	if lo = strings.TrimSpace(lo); lo == "*" {
 		r.fromOpen = true
@@ -72,8 +72,8 @@ func parseQueryTime(s string) (t time.Time, isDay, ok bool) {
 	return time.Time{}, false, false
 }
 
-// match reports whether Unix time at falls in the range.
-func (r *searchRange) match(at int64) bool {
+// Match reports whether Unix time at falls in the range.
+func (r *DateRange) Match(at int64) bool {
 	c := time.Unix(at, 0).UTC()
 	if !r.fromOpen {
 		// The lower bound is the day's start (inclusive) or its end

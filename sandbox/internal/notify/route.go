@@ -1,4 +1,4 @@
-package sandbox
+package notify
 
 // Routing: which callback URLs an event goes to, and the delivery rows that
 // carry it there. Everything the receiver will see (URL, payload, event_hash)
@@ -20,8 +20,8 @@ const (
 	targetApp     = "app"
 )
 
-// callbackTarget is one callback URL an event is reported to.
-type callbackTarget struct {
+// Target is one callback URL an event is reported to.
+type Target struct {
 	kind string
 	// reportedFor is reported_for_account_id (the account callback's account;
 	// for app callbacks the account the event is about).
@@ -37,7 +37,7 @@ type callbackTarget struct {
 }
 
 // queue names the ordered stream of deliveries to one target and URL.
-func (t callbackTarget) queue() string {
+func (t Target) queue() string {
 	id := t.reportedFor
 	if t.kind == targetApp {
 		id = t.clientID
@@ -45,14 +45,14 @@ func (t callbackTarget) queue() string {
 	return t.kind + ":" + id + " " + t.url
 }
 
-// routeEvent finds the callback targets of an event:
+// Route finds the callback targets of an event:
 //   - the account callback of every involved account that has one (in the
 //     order given, each once), except for account_confirmed, which the real
 //     service reports to the creating app only;
 //   - the app callback of the API app the object was made with, if it has one.
-func routeEvent(tx *state.Txn, ev eventSpec) []callbackTarget {
-	var out []callbackTarget
-	if ev.Type != evAccountConfirmed {
+func Route(tx *state.Txn, ev Event) []Target {
+	var out []Target
+	if ev.Type != TypeAccountConfirmed {
 		var seen []string
 		for _, id := range ev.AccountIDs {
 			if id == "" || slices.Contains(seen, id) {
@@ -60,39 +60,39 @@ func routeEvent(tx *state.Txn, ev eventSpec) []callbackTarget {
 			}
 			seen = append(seen, id)
 			if a, err := state.Get[state.Account](tx, state.TableAccounts, id); err == nil && a.CallbackURL != "" {
-				out = append(out, accountTarget(a))
+				out = append(out, AccountTarget(a))
 			}
 		}
 	}
 	if ev.ClientID != "" {
 		if app, err := state.Get[state.APIApp](tx, state.TableAPIApps, ev.ClientID); err == nil && app.CallbackURL != "" {
-			out = append(out, appTarget(app, ev.primary()))
+			out = append(out, AppTarget(app, ev.primary()))
 		}
 	}
 	return out
 }
 
-// accountTarget is the account callback of an account (which has a
+// AccountTarget is the account callback of an account (which has a
 // callback URL).
-func accountTarget(a *state.Account) callbackTarget {
-	return callbackTarget{kind: targetAccount, reportedFor: a.ID, url: a.CallbackURL, keyOwner: a.ID, viewer: a.ID}
+func AccountTarget(a *state.Account) Target {
+	return Target{kind: targetAccount, reportedFor: a.ID, url: a.CallbackURL, keyOwner: a.ID, viewer: a.ID}
 }
 
-// appTarget is the app callback of an API app (which has a callback URL).
+// AppTarget is the app callback of an API app (which has a callback URL).
 // reportedFor is the account the event is about (reported_for_account_id,
 // as in the official SDK fixtures for app callbacks).
-func appTarget(app *state.APIApp, reportedFor string) callbackTarget {
+func AppTarget(app *state.APIApp, reportedFor string) Target {
 	viewer := reportedFor
 	if viewer == "" {
 		viewer = app.OwnerAccountID
 	}
-	return callbackTarget{kind: targetApp, reportedFor: reportedFor, clientID: app.ClientID, url: app.CallbackURL,
+	return Target{kind: targetApp, reportedFor: reportedFor, clientID: app.ClientID, url: app.CallbackURL,
 		keyOwner: app.OwnerAccountID, viewer: viewer}
 }
 
 // queueDeliveries writes one delivery per target. A delivery whose queue is
 // idle is due at once; otherwise it waits for the deliveries before it.
-func (s *Sandbox) queueDeliveries(tx *state.Txn, row *state.Event, targets []callbackTarget, views *objectCache) error {
+func (n *Notifier) queueDeliveries(tx *state.Txn, row *state.Event, targets []Target, views *objectCache) error {
 	now := tx.Now().UnixNano()
 	for i, t := range targets {
 		var obj json.RawMessage

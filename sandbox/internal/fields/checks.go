@@ -1,7 +1,7 @@
-package sandbox
+package fields
 
 // The form field vocabulary of the official request schemas and the checks
-// of one field's keys that signature requests (sigreq_fields.go) and
+// of one field's keys that signature requests (fields.go) and
 // templates (template_fields.go) share, so that both refuse the same values
 // with the same answer.
 
@@ -11,29 +11,30 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
 
 // Field types of SubFormFieldsPerDocumentTypeEnum.
 const (
-	ftText          = "text"
-	ftCheckbox      = "checkbox"
-	ftDateSigned    = "date_signed"
-	ftDropdown      = "dropdown"
-	ftHyperlink     = "hyperlink"
-	ftInitials      = "initials"
-	ftRadio         = "radio"
-	ftSignature     = "signature"
-	ftTextMerge     = "text-merge"
-	ftCheckboxMerge = "checkbox-merge"
+	TypeText          = "text"
+	TypeCheckbox      = "checkbox"
+	TypeDateSigned    = "date_signed"
+	TypeDropdown      = "dropdown"
+	TypeHyperlink     = "hyperlink"
+	TypeInitials      = "initials"
+	TypeRadio         = "radio"
+	TypeSignature     = "signature"
+	TypeTextMerge     = "text-merge"
+	TypeCheckboxMerge = "checkbox-merge"
 )
 
 // Enumerations of the official request schemas, in their order.
 var (
-	fieldTypes      = []string{ftCheckbox, ftCheckboxMerge, ftDateSigned, ftDropdown, ftHyperlink, ftInitials, ftSignature, ftRadio, ftText, ftTextMerge}
-	validationTypes = []string{"numbers_only", "letters_only", "phone_number", "bank_routing_number", "bank_account_number",
+	fieldTypes      = []string{TypeCheckbox, TypeCheckboxMerge, TypeDateSigned, TypeDropdown, TypeHyperlink, TypeInitials, TypeSignature, TypeRadio, TypeText, TypeTextMerge}
+	ValidationTypes = []string{"numbers_only", "letters_only", "phone_number", "bank_routing_number", "bank_account_number",
 		"email_address", "zip_code", "social_security_number", "employer_identification_number", "custom_regex"}
-	autoFillTypes = []string{"firstName", "lastName", "name", "email", "company", "title"}
+	AutoFillTypes = []string{"firstName", "lastName", "name", "email", "company", "title"}
 	fontFamilies  = []string{"helvetica", "arial", "courier", "calibri", "cambria", "georgia", "times", "trebuchet", "verdana",
 		"roboto", "robotoMono", "notoSans", "notoSerif", "notoCJK-JP-Regular", "notoHebrew-Regular", "notoSanThaiMerged"}
 	// dateFormats are the values of field_options[date_format].
@@ -41,18 +42,18 @@ var (
 	// formViews are the values of signer_experience[form_view].
 	formViews = []string{"disabled", "enabled", "enabled_by_default", "forced"}
 	// Group requirements by member type.
-	checkboxRequirements = []string{"require_0-1", "require_1", "require_1-ormore"}
-	radioRequirements    = []string{"require_0-1", "require_1"}
+	CheckboxRequirements = []string{"require_0-1", "require_1", "require_1-ormore"}
+	RadioRequirements    = []string{"require_0-1", "require_1"}
 )
 
 // Signer values that are not an index.
 const (
-	signerSender = "sender" // merge fields filled by the requester's data
-	signerMeNow  = "me_now" // filled by the preparer now (content)
+	SignerSender = "sender" // merge fields filled by the requester's data
+	SignerMeNow  = "me_now" // filled by the preparer now (content)
 )
 
-// checkFieldType checks a field's type (at names a key of the field).
-func checkFieldType(at func(string) string, typ string) *apierr.Error {
+// CheckType checks a field's type (at names a key of the field).
+func CheckType(at func(string) string, typ string) *apierr.Error {
 	if typ == "" {
 		return apierr.Missing(at("type"))
 	}
@@ -62,9 +63,9 @@ func checkFieldType(at func(string) string, typ string) *apierr.Error {
 	return nil
 }
 
-// checkFieldBox checks the position and size of a field: x and y from 0,
+// CheckBox checks the position and size of a field: x and y from 0,
 // width and height from 1, all required.
-func checkFieldBox(at func(string) string, x, y, width, height *int) *apierr.Error {
+func CheckBox(at func(string) string, x, y, width, height *int) *apierr.Error {
 	for _, k := range []struct {
 		name string
 		v    *int
@@ -80,8 +81,8 @@ func checkFieldBox(at func(string) string, x, y, width, height *int) *apierr.Err
 	return nil
 }
 
-// checkFieldFont checks font_size (7 to 49) and font_family.
-func checkFieldFont(at func(string) string, size *int, family string) *apierr.Error {
+// CheckFont checks font_size (7 to 49) and font_family.
+func CheckFont(at func(string) string, size *int, family string) *apierr.Error {
 	if size != nil && (*size < 7 || *size > 49) {
 		return apierr.Badf(at("font_size"), "font_size must be between 7 and 49.")
 	}
@@ -91,12 +92,12 @@ func checkFieldFont(at func(string) string, size *int, family string) *apierr.Er
 	return nil
 }
 
-// checkTextKeys checks the keys of a text field: validation_type (with the
+// CheckTextKeys checks the keys of a text field: validation_type (with the
 // regular expression custom_regex needs) and auto_fill_type.
-func checkTextKeys(at func(string) string, validationType, customRegex, autoFillType string) *apierr.Error {
+func CheckTextKeys(at func(string) string, validationType, customRegex, autoFillType string) *apierr.Error {
 	if validationType != "" {
-		if !slices.Contains(validationTypes, validationType) {
-			return apierr.Badf(at("validation_type"), "Unknown validation_type %q (use one of %s).", validationType, strings.Join(validationTypes, ", "))
+		if !slices.Contains(ValidationTypes, validationType) {
+			return apierr.Badf(at("validation_type"), "Unknown validation_type %q (use one of %s).", validationType, strings.Join(ValidationTypes, ", "))
 		}
 		if validationType == "custom_regex" {
 			if customRegex == "" {
@@ -107,21 +108,21 @@ func checkTextKeys(at func(string) string, validationType, customRegex, autoFill
 			}
 		}
 	}
-	if autoFillType != "" && !slices.Contains(autoFillTypes, autoFillType) {
-		return apierr.Badf(at("auto_fill_type"), "Unknown auto_fill_type %q (use one of %s).", autoFillType, strings.Join(autoFillTypes, ", "))
+	if autoFillType != "" && !slices.Contains(AutoFillTypes, autoFillType) {
+		return apierr.Badf(at("auto_fill_type"), "Unknown auto_fill_type %q (use one of %s).", autoFillType, strings.Join(AutoFillTypes, ", "))
 	}
 	return nil
 }
 
-// checkDropdownKeys checks a dropdown's options (at least one, none
+// CheckDropdownKeys checks a dropdown's options (at least one, none
 // blank) and its content (one of the options when given).
-func checkDropdownKeys(at func(string) string, options []string, content string) *apierr.Error {
+func CheckDropdownKeys(at func(string) string, options []string, content string) *apierr.Error {
 	if len(options) == 0 {
 		return apierr.Missing(at("options"))
 	}
 	for i, o := range options {
 		if strings.TrimSpace(o) == "" {
-			return blank(at("options") + "[" + itoa(i) + "]")
+			return param.Blank(at("options") + "[" + itoa(i) + "]")
 		}
 	}
 	if content != "" && !slices.Contains(options, content) {
@@ -130,9 +131,9 @@ func checkDropdownKeys(at func(string) string, options []string, content string)
 	return nil
 }
 
-// checkHyperlinkKeys checks a hyperlink's text (content) and its target
+// CheckHyperlinkKeys checks a hyperlink's text (content) and its target
 // (content_url, an absolute URL).
-func checkHyperlinkKeys(at func(string) string, content, contentURL string) *apierr.Error {
+func CheckHyperlinkKeys(at func(string) string, content, contentURL string) *apierr.Error {
 	if strings.TrimSpace(content) == "" {
 		return apierr.Missing(at("content"))
 	}
@@ -145,9 +146,9 @@ func checkHyperlinkKeys(at func(string) string, content, contentURL string) *api
 	return nil
 }
 
-// checkDateFormat checks field_options[date_format] when field_options was
+// CheckDateFormat checks field_options[date_format] when field_options was
 // given.
-func checkDateFormat(v string) *apierr.Error {
+func CheckDateFormat(v string) *apierr.Error {
 	if v == "" {
 		return apierr.Missing("field_options[date_format]")
 	}
@@ -157,16 +158,16 @@ func checkDateFormat(v string) *apierr.Error {
 	return nil
 }
 
-// checkFormView checks signer_experience[form_view] when signer_experience
+// CheckFormView checks signer_experience[form_view] when signer_experience
 // was given.
-func checkFormView(v string) *apierr.Error {
+func CheckFormView(v string) *apierr.Error {
 	if !slices.Contains(formViews, v) {
 		return apierr.Badf("signer_experience[form_view]", "form_view must be one of: %s.", strings.Join(formViews, ", "))
 	}
 	return nil
 }
 
-// fieldPath returns the key namer of a field at path p (p[key]).
-func fieldPath(p string) func(string) string {
+// Path returns the key namer of a field at path p (p[key]).
+func Path(p string) func(string) string {
 	return func(k string) string { return p + "[" + k + "]" }
 }

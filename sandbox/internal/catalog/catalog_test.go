@@ -1,0 +1,101 @@
+package catalog
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+// teamView is what the test kind shows of a team.
+type teamView struct{ ID, Name string }
+
+func testCatalog(t *testing.T) (*Catalog, *state.Txn) {
+	t.Helper()
+	db, err := state.NewDB()
+	require.NoError(t, err)
+	st := state.NewStore(db, func() time.Time { return time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC) })
+	require.NoError(t, st.Update(func(tx *state.Txn) error {
+		for _, id := range []string{"t1", "t2", "t3", "t4", "t5"} {
+			name := "other"
+			if id == "t2" || id == "t4" || id == "t5" {
+				name = "mine"
+			}
+			if err := state.Put(tx, state.TableTeams, &state.Team{ID: id, Name: name}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	c := New()
+	c.Add(Of("team", state.TableTeams,
+		func(t *state.Team) string { return t.ID },
+		func(_ *state.Txn, t *state.Team) (any, error) { return teamView{ID: t.ID, Name: t.Name}, nil },
+		func(_ *state.Txn, t *state.Team, accountID string) bool { return t.Name == accountID }))
+	c.Add(Of("bare", state.TableTeams,
+		func(t *state.Team) string { return t.ID },
+		func(_ *state.Txn, t *state.Team) (any, error) { return t.ID, nil },
+		nil))
+	return c, st.Read()
+}
+
+func TestGetShowsOneObject(t *testing.T) {
+	c, tx := testCatalog(t)
+	assert.Equal(t, []string{"bare", "team"}, c.Kinds())
+
+	v, err := c.Get(tx, "team", "t3")
+	require.NoError(t, err)
+	assert.Equal(t, teamView{ID: "t3", Name: "other"}, v)
+
+	_, err = c.Get(tx, "team", "nope")
+	assert.ErrorIs(t, err, state.ErrNotFound)
+	_, err = c.Get(tx, "fax", "t3")
+	assert.ErrorIs(t, err, ErrUnknownKind)
+}
+
+func TestListPagesInIDOrder(t *testing.T) {
+	c, tx := testCatalog(t)
+	var ids []string
+	cursor, pages := "", 0
+	for {
+		p, err := c.List(tx, "team", Filter{Limit: 2}, cursor)
+		require.NoError(t, err)
+		pages++
+		for _, v := range p.Items {
+			ids = append(ids, v.(teamView).ID)
+		}
+		if p.Next == "" {
+			break
+		}
+		cursor = p.Next
+	}
+	assert.Equal(t, []string{"t1", "t2", "t3", "t4", "t5"}, ids)
+	assert.Equal(t, 3, pages)
+
+	p, err := c.List(tx, "team", Filter{AccountID: "mine", Limit: 2}, "")
+	require.NoError(t, err)
+	assert.Equal(t, []any{teamView{"t2", "mine"}, teamView{"t4", "mine"}}, p.Items)
+	assert.Equal(t, "t4", p.Next)
+	p, err = c.List(tx, "team", Filter{AccountID: "mine", Limit: 2}, p.Next)
+	require.NoError(t, err)
+	assert.Equal(t, []any{teamView{"t5", "mine"}}, p.Items)
+	assert.Empty(t, p.Next)
+
+	p, err = c.List(tx, "bare", Filter{AccountID: "mine"}, "")
+	require.NoError(t, err)
+	assert.Empty(t, p.Items, "a kind without involves lists nothing for an account")
+	p, err = c.List(tx, "bare", Filter{Limit: MaxLimit + 1}, "")
+	require.NoError(t, err)
+	assert.Len(t, p.Items, 5)
+
+	_, err = c.List(tx, "fax", Filter{}, "")
+	assert.ErrorIs(t, err, ErrUnknownKind)
+}
+
+func TestAddTwicePanics(t *testing.T) {
+	c, _ := testCatalog(t)
+	assert.Panics(t, func() { c.Add(Kind{Name: "team"}) })
+}

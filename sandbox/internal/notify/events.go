@@ -1,0 +1,176 @@
+package notify
+
+// This file is the contract between the code that changes objects (signature
+// requests, templates, accounts) and the events subsystem: Emit records an
+// event and queues its deliveries (route.go); the sandbox's dispatcher
+// (callbacks_dispatch.go in package sandbox) makes them after commit.
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/events"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+// Event types of the official enum (EventCallbackRequestEvent.event_type).
+const (
+	TypeAccountConfirmed     = "account_confirmed"
+	TypeUnknownError         = "unknown_error"
+	TypeFileError            = "file_error"
+	TypeSignURLInvalid       = "sign_url_invalid"
+	TypeRequestViewed        = "signature_request_viewed"
+	TypeRequestSigned        = "signature_request_signed"
+	TypeRequestSent          = "signature_request_sent"
+	TypeRequestAllSigned     = "signature_request_all_signed"
+	TypeRequestEmailBounce   = "signature_request_email_bounce"
+	TypeRequestRemind        = "signature_request_remind"
+	TypeRequestIncompleteQES = "signature_request_incomplete_qes"
+	TypeRequestDestroyed     = "signature_request_destroyed"
+	TypeRequestCanceled      = "signature_request_canceled"
+	TypeRequestDownloadable  = "signature_request_downloadable"
+	TypeRequestDeclined      = "signature_request_declined"
+	TypeRequestReassigned    = "signature_request_reassigned"
+	TypeRequestInvalid       = "signature_request_invalid"
+	TypeRequestPrepared      = "signature_request_prepared"
+	TypeRequestExpired       = "signature_request_expired"
+	TypeTemplateCreated      = "template_created"
+	TypeTemplateError        = "template_error"
+	TypeCallbackTest         = "callback_test"
+	TypeRequestSignerRemoved = "signature_request_signer_removed"
+)
+
+// Types is the official enum, in the official order.
+var Types = []string{
+	TypeAccountConfirmed, TypeUnknownError, TypeFileError, TypeSignURLInvalid, TypeRequestViewed, TypeRequestSigned,
+	TypeRequestSent, TypeRequestAllSigned, TypeRequestEmailBounce, TypeRequestRemind, TypeRequestIncompleteQES,
+	TypeRequestDestroyed, TypeRequestCanceled, TypeRequestDownloadable, TypeRequestDeclined, TypeRequestReassigned,
+	TypeRequestInvalid, TypeRequestPrepared, TypeRequestExpired, TypeTemplateCreated, TypeTemplateError,
+	TypeCallbackTest, TypeRequestSignerRemoved,
+}
+
+// Object types an event can carry (the payload keys they go under).
+const (
+	ObjectSignatureRequest = events.ObjectSignatureRequest
+	ObjectTemplate         = events.ObjectTemplate
+	ObjectAccount          = events.ObjectAccount
+)
+
+// Event describes one event a change causes.
+type Event struct {
+	Type string
+	// ObjectType and ObjectID name the attached object (none for
+	// callback_test).
+	ObjectType string
+	ObjectID   string
+	// AccountIDs are the accounts involved, the sender first: their account
+	// callbacks receive the event.
+	AccountIDs []string
+	// ClientID is the API app the object was made with: its app callback
+	// receives the event.
+	ClientID           string
+	RelatedSignatureID string
+	EventMessage       string
+}
+
+// primary is the first involved account (the sender or owner): the viewer
+// of the event row's object and the account app callbacks report for.
+func (ev Event) primary() string {
+	if len(ev.AccountIDs) > 0 {
+		return ev.AccountIDs[0]
+	}
+	return ""
+}
+
+// View renders an object of one type as GET would show it to viewer
+// (an account id), for the events that carry it.
+type View func(tx *state.Txn, id, viewer string) (any, error)
+
+// Notifier is what the sandbox tells the outside world, recorded inside
+// the changing transaction: event rows and their deliveries, with objects
+// rendered by the views of their types.
+type Notifier struct {
+	Views map[string]View
+}
+
+// Emit records an event inside tx, with its object rendered as of now, and
+// queues one delivery per callback target (see Route). Deliveries are
+// attempted only after tx commits; an aborted change emits nothing.
+func (n *Notifier) Emit(tx *state.Txn, ev Event) error {
+	_, err := n.EmitTo(tx, ev, Route(tx, ev))
+	return err
+}
+
+// EmitTo records an event and queues its deliveries to the given targets:
+// emit's routing, or the single target of a callback_test.
+func (n *Notifier) EmitTo(tx *state.Txn, ev Event, targets []Target) (*state.Event, error) {
+	row, views, err := n.recordEvent(tx, ev)
+	if err != nil {
+		return nil, err
+	}
+	return row, n.queueDeliveries(tx, row, targets, views)
+}
+
+// recordEvent stores the event row. views renders (and caches) the attached
+// object for a viewer; the row keeps the rendering for the first involved
+// account.
+func (n *Notifier) recordEvent(tx *state.Txn, ev Event) (*state.Event, *objectCache, error) {
+	if !slices.Contains(Types, ev.Type) {
+		return nil, nil, fmt.Errorf("emit: unknown event type %q", ev.Type)
+	}
+	row := &state.Event{
+		ID: tx.NewUUID(), Seq: tx.Seq(), Type: ev.Type, Time: tx.Unix(),
+		ObjectType: ev.ObjectType, ObjectID: ev.ObjectID, AccountIDs: slices.Clone(ev.AccountIDs), ClientID: ev.ClientID,
+		RelatedSignatureID: ev.RelatedSignatureID, EventMessage: ev.EventMessage,
+	}
+	views := &objectCache{n: n, tx: tx, ev: ev, byViewer: map[string]json.RawMessage{}}
+	if ev.ObjectType != "" {
+		if n.Views[ev.ObjectType] == nil {
+			return nil, nil, fmt.Errorf("emit: no view for %s", ev.ObjectType)
+		}
+		raw, err := views.render(ev.primary())
+		if err != nil {
+			return nil, nil, err
+		}
+		row.Object = raw
+	}
+	if err := state.AddEvent(tx, row); err != nil {
+		return nil, nil, err
+	}
+	tx.Notify(state.TopicEvents)
+	return row, views, nil
+}
+
+// objectCache renders an event's object once per viewer: account callbacks
+// get the object as GET shows it to the account they report for.
+type objectCache struct {
+	n        *Notifier
+	tx       *state.Txn
+	ev       Event
+	byViewer map[string]json.RawMessage
+}
+
+// render returns the object as viewer sees it. A viewer the object's view
+// refuses (no access) gets the primary rendering.
+func (o *objectCache) render(viewer string) (json.RawMessage, error) {
+	if o.ev.ObjectType == "" {
+		return nil, nil
+	}
+	if raw, ok := o.byViewer[viewer]; ok {
+		return raw, nil
+	}
+	obj, err := o.n.Views[o.ev.ObjectType](o.tx, o.ev.ObjectID, viewer)
+	if err != nil {
+		if viewer != o.ev.primary() {
+			return o.render(o.ev.primary())
+		}
+		return nil, fmt.Errorf("emit %s: %w", o.ev.Type, err)
+	}
+	raw, err := json.Marshal(obj)
+	if err != nil {
+		return nil, fmt.Errorf("emit %s: %w", o.ev.Type, err)
+	}
+	o.byViewer[viewer] = raw
+	return raw, nil
+}

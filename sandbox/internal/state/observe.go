@@ -1,0 +1,66 @@
+package state
+
+import (
+	"time"
+
+	memdb "github.com/hashicorp/go-memdb"
+)
+
+// Commit is one committed change of a store as its commit observer sees
+// it: either the rows one write changed, or, after Replace (reset,
+// import), the whole new database.
+type Commit struct {
+	// Seq numbers the commits of a store from 1, in commit order, so that
+	// a journal can tell a gap from a repeat.
+	Seq uint64
+	// At is the world time of the write (the transaction's Now).
+	At time.Time
+	// Changes are the rows the write inserted, updated or deleted (memdb
+	// change tracking); nil for a snapshot.
+	Changes memdb.Changes
+	// Snapshot, when set, is a read transaction of the database Replace
+	// installed: everything before this commit no longer counts.
+	Snapshot *Txn
+}
+
+// CommitObserver receives every commit of a store. Update is the only way
+// to write and Replace the only way to swap the database, so nothing
+// reaches the store without passing here. It runs while the write still
+// holds the writer lock, so commits arrive one at a time and in the order
+// they are made; it must be quick and must not write to the store.
+type CommitObserver func(Commit)
+
+// SetCommitObserver installs the commit observer (nil removes it). Writes
+// that start afterwards track their changes for it; a store without an
+// observer does not pay for change tracking.
+func (s *Store) SetCommitObserver(fn CommitObserver) {
+	if fn == nil {
+		s.observer.Store(nil)
+		return
+	}
+	s.observer.Store(&fn)
+}
+
+// observe hands a write's changes to the observer before tx commits (the
+// writer lock is still held). Writes that changed nothing are not commits
+// worth reporting.
+func (s *Store) observe(obs *CommitObserver, tx *Txn) {
+	changes := tx.Changes()
+	if len(changes) == 0 {
+		return
+	}
+	s.seq++
+	(*obs)(Commit{Seq: s.seq, At: tx.now, Changes: changes})
+}
+
+// observeSnapshot reports a replaced database; Replace holds the swap lock
+// exclusively, so no write runs meanwhile.
+func (s *Store) observeSnapshot(db *memdb.MemDB) {
+	obs := s.observer.Load()
+	if obs == nil {
+		return
+	}
+	s.seq++
+	now := s.now()
+	(*obs)(Commit{Seq: s.seq, At: now, Snapshot: &Txn{Txn: db.Txn(false), now: now}})
+}

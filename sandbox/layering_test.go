@@ -1,0 +1,154 @@
+package sandbox_test
+
+import (
+	"go/parser"
+	"go/token"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// module is the import path every package of the repository starts with.
+const module = "github.com/signsandbox/signsandbox/"
+
+// allowedImports is the layering of the packages under sandbox/: for each
+// package (its path below the module), the packages of this module its
+// non-test code may import. A package missing here fails the test, so a
+// new package is placed in the layering when it is made; an import not
+// listed fails it too, so an edge that would turn the tree into a knot is
+// a decision someone takes in this table, not an accident. The README's
+// Layout section describes the same tree.
+var allowedImports = map[string][]string{
+	// The facade wires everything.
+	"sandbox": {
+		"fixtures", "scenarios", "sandbox/edge",
+		"sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/derived", "sandbox/internal/events",
+		"sandbox/internal/fields", "sandbox/internal/files", "sandbox/internal/fixture",
+		"sandbox/internal/legacy", "sandbox/internal/notify", "sandbox/internal/param",
+		"sandbox/internal/scenario", "sandbox/internal/search", "sandbox/internal/state",
+		"sandbox/internal/wire", "sandbox/internal/world",
+	},
+	// The HTTP edge in front of the handler.
+	"sandbox/edge": {"sandbox/internal/apierr"},
+	// The test kit drives a sandbox over HTTP.
+	"sandbox/sandboxtest": {"sandbox", "sandbox/internal/events", "sandbox/internal/world"},
+
+	// Vocabulary shared by the areas of the facade.
+	"sandbox/internal/fields": {
+		"sandbox/internal/apierr", "sandbox/internal/param", "sandbox/internal/state", "sandbox/internal/wire",
+	},
+	"sandbox/internal/catalog": {"sandbox/internal/state"},
+	"sandbox/internal/notify":  {"sandbox/internal/events", "sandbox/internal/state"},
+	"sandbox/internal/param":   {"sandbox/internal/apierr", "sandbox/internal/wire"},
+	"sandbox/internal/search":  {"sandbox/internal/apierr", "sandbox/internal/param", "sandbox/internal/state"},
+	"sandbox/internal/legacy":  {"sandbox/internal/apierr", "sandbox/internal/wire"},
+	// Derived files (placeholders, inspections) computed once and cached.
+	"sandbox/internal/derived": {"sandbox/internal/files"},
+
+	// Leaves: a world and its database, wire decoding, files, fixtures,
+	// scenario documents, the closed vocabularies.
+	"sandbox/internal/world":           {"sandbox/internal/state"},
+	"sandbox/internal/fixture":         {"sandbox/internal/state"},
+	"sandbox/internal/wire":            {"sandbox/internal/apierr"},
+	"sandbox/internal/state":           {},
+	"sandbox/internal/files":           {},
+	"sandbox/internal/files/filestest": {},
+	"sandbox/internal/scenario":        {"sandbox/internal/wire"},
+	"sandbox/internal/events":          {},
+	"sandbox/internal/apierr":          {},
+	"sandbox/internal/conformance":     {},
+}
+
+// TestLayering fails when a package under sandbox/ imports a package of
+// this module that allowedImports does not allow it, or when a package is
+// missing from the table (or the table names one that no longer exists).
+// It reads the import clauses of the non-test files, so it needs no build.
+func TestLayering(t *testing.T) {
+	found := map[string]map[string]bool{}
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if d.Name() == "testdata" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		pkg := filepath.ToSlash(filepath.Join("sandbox", filepath.Dir(path)))
+		if found[pkg] == nil {
+			found[pkg] = map[string]bool{}
+		}
+		for _, imp := range f.Imports {
+			p, err := strconv.Unquote(imp.Path.Value)
+			if err != nil {
+				return err
+			}
+			if rel, ok := strings.CutPrefix(p, module); ok {
+				found[pkg][rel] = true
+			}
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	require.Contains(t, found, "sandbox", "run from the sandbox directory")
+	for _, problem := range layeringProblems(found, allowedImports) {
+		t.Error(problem)
+	}
+}
+
+// layeringProblems compares the imports found with the allowed ones.
+func layeringProblems(found map[string]map[string]bool, allowed map[string][]string) []string {
+	var out []string
+	for _, pkg := range slices.Sorted(maps.Keys(found)) {
+		ok, listed := allowed[pkg]
+		if !listed {
+			out = append(out, "package "+pkg+" is not in allowedImports: place it in the layering")
+			continue
+		}
+		for _, imp := range slices.Sorted(maps.Keys(found[pkg])) {
+			if !slices.Contains(ok, imp) {
+				out = append(out, pkg+" imports "+imp+", which allowedImports does not allow")
+			}
+		}
+	}
+	for _, pkg := range slices.Sorted(maps.Keys(allowed)) {
+		if _, ok := found[pkg]; !ok {
+			out = append(out, "allowedImports names "+pkg+", which has no Go files any more")
+		}
+	}
+	return out
+}
+
+// TestLayeringCatchesAForbiddenEdge: the check names an edge the table does
+// not allow, a package the table lacks and an entry without a package.
+func TestLayeringCatchesAForbiddenEdge(t *testing.T) {
+	found := map[string]map[string]bool{
+		"sandbox/internal/param": {"sandbox/internal/apierr": true, "sandbox": true},
+		"sandbox/internal/new":   {},
+	}
+	allowed := map[string][]string{
+		"sandbox/internal/param": {"sandbox/internal/apierr"},
+		"sandbox/internal/gone":  {},
+	}
+	assert.Equal(t, []string{
+		"package sandbox/internal/new is not in allowedImports: place it in the layering",
+		"sandbox/internal/param imports sandbox, which allowedImports does not allow",
+		"allowedImports names sandbox/internal/gone, which has no Go files any more",
+	}, layeringProblems(found, allowed))
+}

@@ -1,0 +1,238 @@
+package sandbox
+
+import (
+	"github.com/jonboulle/clockwork"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
+)
+
+// registry is what one Sandbox serves and runs: its operations, control
+// routes, job kinds and the hooks through which one area of the sandbox
+// acts in another. Each area fills it in its register function, and New
+// calls them all in one fixed order (registerAll), so that two sandboxes in
+// one process never share a hook and a test that swaps one (a fault point)
+// changes only its own sandbox.
+type registry struct {
+	// handlers maps operationId to its handler (see handle).
+	handlers map[string]handler
+	// controlRoutes are the /_sandbox routes in registration order, which
+	// is the order the router tries them.
+	controlRoutes []controlRoute
+	// jobKinds maps job kinds to their functions (see registerJob).
+	jobKinds map[string]jobFunc
+
+	// worldStarters run when a world is created (delivery workers and other
+	// per-world background work).
+	worldStarters []func(s *Sandbox, w *world.World)
+	// worldReplacedHooks run after a world's database was replaced (reset,
+	// import): areas drop caches and wake their workers.
+	worldReplacedHooks []func(s *Sandbox, w *world.World)
+
+	// callHooks are consulted in order for every API call (see callHook).
+	callHooks []callHook
+	// afterCallHooks see every API call's result (recording, logs).
+	afterCallHooks []func(c *call, v any, err error)
+	// controlStartHooks see every control call whose world is known before
+	// its handler runs (recording notes the world time the call started at).
+	controlStartHooks []func(c *call)
+	// afterControlHooks see every control call's result (recording).
+	afterControlHooks []func(c *call, v any, err error)
+	// callObservers see the record of every API and control call once
+	// its answer is written (see observeCalls); callClock times the calls
+	// (the wall clock unless a test gives another).
+	callObservers []func(callRecord)
+	callClock     clockwork.Clock
+
+	// objectViews render an event's object as GET would show it to viewer
+	// (an account id). Signature requests, templates and accounts register
+	// theirs.
+	objectViews map[string]notify.View
+	// notifier records events and routes them to callback queues, with the
+	// objects rendered by objectViews.
+	notifier *notify.Notifier
+	// catalog shows every kind of object of a world, for readers that must
+	// not import the areas that own them (a console).
+	catalog *catalog.Catalog
+	// fileOwners maps an object kind to its owner hooks (signature requests
+	// and templates).
+	fileOwners map[string]fileOwner
+	// teamTransferHooks run, in registration order, after the API apps of a
+	// removed team member moved (see onTeamOwnershipTransfer).
+	teamTransferHooks []teamTransferHook
+
+	// templateResolver resolves template_ids for send_with_template,
+	// create_embedded_with_template and the two edit_*_with_template
+	// operations. The templates area sets it in its register function.
+	//
+	// Contract: it runs inside the write transaction tx that creates the
+	// request; c is the call (c.account is the caller). It answers the
+	// combined templateUse of ids, in the order given (ids are non-empty and
+	// distinct), or the official error for the first template that does not
+	// exist, is not visible to the caller (not theirs and not shared with
+	// them), is still being prepared, or failed — with error_path
+	// "template_ids[i]". It must not write. Binding signers and CCs to roles,
+	// custom_fields to merge fields and the quota are done by the caller.
+	//
+	// While it is nil (no templates subsystem), every template id is unknown.
+	templateResolver func(c *call, tx *state.Txn, ids []string) (*templateUse, error)
+	// templateFailureHook lets scenario rules turn a template's creation
+	// into template_error.
+	templateFailureHook func(w *world.World, t *state.Template) (fail bool, msg string)
+	// sigreqProcessFault lets scenario rules fail a request while it is
+	// processed: a failure (fail_file, fail_processing) ends it in error with
+	// the failure's status code and event (sigreq_failures.go). A nil hook or
+	// answer means no rule.
+	sigreqProcessFault func(s *Sandbox, w *world.World, tx *state.Txn, req *state.SignatureRequest) *processFailure
+	// callbackFault, when set, is consulted before every delivery attempt.
+	// The scenario engine installs it to make a receiver's answers count as
+	// failures ("the receiver is down for a day"): it looks up the rules of
+	// w (kept in its own world.Ext value) and answers FaultNone when none
+	// applies. reason is written to the attempt's log entry. It must be fast
+	// and safe for concurrent use; it runs outside any transaction.
+	callbackFault func(s *Sandbox, w *world.World, a CallbackAttempt) (fault CallbackFault, reason string)
+
+	// onAccountCallbackSet runs, inside the updating transaction, when an
+	// account's callback URL is set to a new value (the callback_test event).
+	onAccountCallbackSet func(s *Sandbox, w *world.World, tx *state.Txn, a *state.Account) error
+	// onAccountCreated runs inside the transaction that creates an account
+	// through the API (confirmation, account_confirmed).
+	onAccountCreated func(s *Sandbox, w *world.World, tx *state.Txn, a *state.Account) error
+	// onAppCallbackSet runs, inside the creating or updating transaction,
+	// when an app's callback_url is set to a new value: the real service
+	// then sends the callback_test event to it.
+	onAppCallbackSet func(s *Sandbox, w *world.World, tx *state.Txn, app *state.APIApp) error
+}
+
+// newRegistry returns a registry filled by every area of the sandbox.
+func newRegistry() *registry {
+	r := &registry{
+		handlers:    map[string]handler{},
+		jobKinds:    map[string]jobFunc{},
+		objectViews: map[string]notify.View{},
+		fileOwners:  map[string]fileOwner{},
+		catalog:     catalog.New(),
+	}
+	r.notifier = &notify.Notifier{Views: r.objectViews}
+	registerAll(r)
+	return r
+}
+
+// registerAll is the one place that says what a sandbox is made of. The
+// order matters where a registry keeps it: control routes are tried by the
+// router in this order, hooks run in this order. TestGoldenRegistry pins
+// the result.
+func registerAll(r *registry) {
+	// The official operations, by tag.
+	registerAPIAccount(r)
+	registerAPIAPIApp(r)
+	registerAPIBulkSend(r)
+	registerAPIFax(r)
+	registerAPIFaxLine(r)
+	registerAPIFiles(r)
+	registerAPIOAuth(r)
+	registerAPIReport(r)
+	registerAPISignatureRequest(r)
+	registerAPISignatureRequestCreate(r)
+	registerAPISignatureRequestList(r)
+	registerAPITeam(r)
+	registerAPITemplate(r)
+	registerAPITemplateOverlay(r)
+	registerAPITemplateShare(r)
+	registerAPIUnclaimedDraft(r)
+	registerBulkJobs(r)
+
+	// Callbacks, then the control plane.
+	registerCallbacksHooks(r)
+	registerControlCallbacks(r)
+	registerControlFailures(r)
+	registerControlKeys(r)
+	registerControlRecord(r)
+	registerControlScenarios(r)
+	registerControlSigners(r)
+	registerControlState(r)
+	registerControlTemplates(r)
+	registerControlUnclaimed(r)
+	registerControlWorld(r)
+
+	// Pages, files, the outbox and the operation list.
+	registerEmbeddedEdit(r)
+	registerEmbeddedSign(r)
+	registerFilesPrepare(r)
+	registerFilesURL(r)
+	registerOutbox(r)
+	registerRoutesInfo(r)
+
+	// Scenarios at work: jobs, recording, rules (fault points).
+	registerScenarioJobs(r)
+	registerScenarioRecord(r)
+	registerScenarioRules(r)
+
+	// Signature requests, templates, drafts and their object views.
+	registerSigreqEID(r)
+	registerSigreqFiles(r)
+	registerSigreqJobs(r)
+	registerSigreqTransfer(r)
+	registerTemplatePrepare(r)
+	registerTemplateResolve(r)
+	registerTemplateTransfer(r)
+	registerUnclaimedClaim(r)
+	registerUnclaimedPage(r)
+	registerViewsSignatureRequest(r)
+	registerViewsTemplate(r)
+
+	// The read side of the other kinds (catalog).
+	registerViewsAccount(r)
+	registerViewsAPIApp(r)
+	registerViewsBulk(r)
+	registerViewsFax(r)
+	registerViewsTeam(r)
+	registerViewsUnclaimed(r)
+}
+
+// handle attaches the handler of an official operation.
+func (r *registry) handle(operationID string, h handler) {
+	if _, dup := r.handlers[operationID]; dup {
+		panic("sandbox: handler registered twice: " + operationID)
+	}
+	r.handlers[operationID] = h
+}
+
+// control adds a control route that acts on the caller's world.
+func (r *registry) control(method, path string, h handler) {
+	r.controlRoutes = append(r.controlRoutes, controlRoute{method: method, path: path, h: h})
+}
+
+// controlPublic adds a control route that needs no world.
+func (r *registry) controlPublic(method, path string, h handler) {
+	r.controlRoutes = append(r.controlRoutes, controlRoute{method: method, path: path, h: h, public: true})
+}
+
+// controlNoBody adds a control call that takes no parameters in its body
+// (actions named by their path: reset, view, bounce...).
+func (r *registry) controlNoBody(method, path string, h handler) {
+	r.controlRoutes = append(r.controlRoutes, controlRoute{method: method, path: path, h: h, noBody: true})
+}
+
+// registerJob adds a job kind. Kinds are named "<resource>.<action>".
+func (r *registry) registerJob(kind string, fn jobFunc) {
+	if _, dup := r.jobKinds[kind]; dup {
+		panic("sandbox: job kind registered twice: " + kind)
+	}
+	r.jobKinds[kind] = fn
+}
+
+// onWorldStart adds a function that runs when a world is created.
+func (r *registry) onWorldStart(fn func(s *Sandbox, w *world.World)) {
+	r.worldStarters = append(r.worldStarters, fn)
+}
+
+// onTeamOwnershipTransfer adds a transfer hook: the owners of signature
+// requests and templates move theirs through it, so that all of a removed
+// member's objects move in one job, as the official
+// TeamRemoveMemberRequest describes new_owner_email_address.
+func (r *registry) onTeamOwnershipTransfer(h teamTransferHook) {
+	r.teamTransferHooks = append(r.teamTransferHooks, h)
+}

@@ -1,0 +1,101 @@
+package sandbox
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/gorilla/mux"
+)
+
+// RegisteredRouteForTest is one route of a sandbox's router as gorilla/mux
+// tries it: Operation is the official operationId of an API route ("" for
+// control routes), Public and NoBody the flags of a control route.
+type RegisteredRouteForTest struct {
+	Methods   []string
+	Path      string
+	Operation string
+	// Unhandled marks an API route whose operation has no handler.
+	Unhandled bool
+	Public    bool
+	NoBody    bool
+}
+
+// RegisteredRoutesForTest lists the routes of s's router in the order the
+// router tries them (the order of registration, which decides precedence).
+func RegisteredRoutesForTest(s *Sandbox) []RegisteredRouteForTest {
+	flags := map[string]controlRoute{}
+	for _, cr := range s.reg.controlRoutes {
+		flags[cr.method+" "+ControlPrefix+cr.path] = cr
+	}
+	var out []RegisteredRouteForTest
+	_ = s.router.Walk(func(r *mux.Route, _ *mux.Router, _ []*mux.Route) error {
+		path, _ := r.GetPathTemplate()
+		methods, _ := r.GetMethods()
+		rt := RegisteredRouteForTest{Methods: methods, Path: path, Operation: s.routeOps[r]}
+		if rt.Operation != "" {
+			rt.Unhandled = s.reg.handlers[rt.Operation] == nil
+		}
+		if rt.Operation == "" && len(methods) == 1 {
+			cr := flags[methods[0]+" "+path]
+			rt.Public, rt.NoBody = cr.public, cr.noBody
+		}
+		out = append(out, rt)
+		return nil
+	})
+	return out
+}
+
+// JobKindsForTest lists the job kinds s runs, sorted.
+func JobKindsForTest(s *Sandbox) []string {
+	var out []string
+	for kind := range s.reg.jobKinds {
+		out = append(out, kind)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// HooksForTest describes the hooks s runs: how many functions each list
+// holds, the keys of each keyed registry, and which single hooks are set.
+func HooksForTest(s *Sandbox) []string {
+	keys := func(m map[string]bool) string {
+		var ks []string
+		for k := range m {
+			ks = append(ks, k)
+		}
+		sort.Strings(ks)
+		return strings.Join(ks, ",")
+	}
+	views, owners := map[string]bool{}, map[string]bool{}
+	for k := range s.reg.objectViews {
+		views[k] = true
+	}
+	for k := range s.reg.fileOwners {
+		owners[k] = true
+	}
+	set := func(ok bool) string {
+		if ok {
+			return "set"
+		}
+		return "unset"
+	}
+	return []string{
+		"worldStarters " + itoa(len(s.reg.worldStarters)),
+		"worldReplacedHooks " + itoa(len(s.reg.worldReplacedHooks)),
+		"callHooks " + itoa(len(s.reg.callHooks)),
+		"afterCallHooks " + itoa(len(s.reg.afterCallHooks)),
+		"controlStartHooks " + itoa(len(s.reg.controlStartHooks)),
+		"afterControlHooks " + itoa(len(s.reg.afterControlHooks)),
+		"teamTransferHooks " + itoa(len(s.reg.teamTransferHooks)),
+		"objectViews " + keys(views),
+		"fileOwners " + keys(owners),
+		"catalog " + strings.Join(s.reg.catalog.Kinds(), ","),
+		"templateResolver " + set(s.reg.templateResolver != nil),
+		"templateFailureHook " + set(s.reg.templateFailureHook != nil),
+		"sigreqProcessFault " + set(s.reg.sigreqProcessFault != nil),
+		"callbackFault " + set(s.reg.callbackFault != nil),
+		"onAccountCallbackSet " + set(s.reg.onAccountCallbackSet != nil),
+		"onAccountCreated " + set(s.reg.onAccountCreated != nil),
+		"onAppCallbackSet " + set(s.reg.onAppCallbackSet != nil),
+	}
+}

@@ -1,0 +1,41 @@
+package sandbox
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
+)
+
+// withRegistry lets a test change its own sandbox's registry before the
+// router is built: take a handler away, add a job kind or a file owner,
+// swap a fault point. Other sandboxes in the test binary keep theirs.
+func withRegistry(fn func(r *registry)) Option {
+	return func(cfg *config) error {
+		cfg.registryEdits = append(cfg.registryEdits, fn)
+		return nil
+	}
+}
+
+// TestRegistryBelongsToOneSandbox: every sandbox registers its own
+// operations and hooks, so a test that takes a handler away or swaps a
+// fault point changes its own sandbox and no other in the process.
+func TestRegistryBelongsToOneSandbox(t *testing.T) {
+	a := optSandbox(t, withRegistry(func(r *registry) { delete(r.handlers, "accountVerify") }))
+	b := optSandbox(t)
+	require.NotSame(t, a.reg, b.reg)
+	assert.Nil(t, a.reg.handlers["accountVerify"])
+	assert.NotNil(t, b.reg.handlers["accountVerify"], "the other sandbox keeps its handler")
+
+	swapped := 0
+	a.reg.callbackFault = func(*Sandbox, *world.World, CallbackAttempt) (CallbackFault, string) {
+		swapped++
+		return FaultNone, ""
+	}
+	fault, _ := b.reg.callbackFault(b, b.defWorld, CallbackAttempt{})
+	assert.Equal(t, FaultNone, fault)
+	assert.Zero(t, swapped, "b's deliveries never consult a's fault point")
+	assert.Len(t, b.reg.controlRoutes, len(productRegistry().controlRoutes))
+}
