@@ -142,6 +142,7 @@ func (s *Sandbox) dropWorld(w *world.World) {
 		return true
 	})
 	w.Close()
+	w.Store.Release()
 }
 
 // controlDeleteWorld removes the caller's world and everything in it; its

@@ -185,10 +185,10 @@ func storeDocuments(tx *state.Txn, docs []pendingDocument) ([]state.Document, er
 }
 
 // checkWorldCapacity refuses documents that would take the world's stored
-// file bytes over MaxWorldBytes.
+// file bytes over MaxWorldBytes, or the server's over its budget
+// (WithMaxStoredBytes). Both refusals name the parameter and the limit.
 func checkWorldCapacity(tx *state.Txn, docs []pendingDocument) error {
-	limit := state.GetConfig(tx).MaxWorldBytes
-	if limit <= 0 || len(docs) == 0 {
+	if len(docs) == 0 {
 		return nil
 	}
 	var add int64
@@ -198,17 +198,40 @@ func checkWorldCapacity(tx *state.Txn, docs []pendingDocument) error {
 			add += int64(len(d.pdf))
 		}
 	}
-	used, err := state.StoredBytes(tx)
-	if err != nil {
-		return err
-	}
-	if used+add > limit {
-		field := "files"
-		if strings.HasPrefix(docs[0].field, "file_urls") {
-			field = "file_urls"
+	if limit := state.GetConfig(tx).MaxWorldBytes; limit > 0 {
+		used, err := state.StoredBytes(tx)
+		if err != nil {
+			return err
 		}
-		return apierr.Badf(field, "These files (%d bytes) would take this world's stored files to %d bytes, over its limit of %d bytes (world configuration max_world_bytes).",
-			add, used+add, limit)
+		if used+add > limit {
+			return apierr.Badf(capacityField(docs), "These files (%d bytes) would take this world's stored files to %d bytes, over its limit of %d bytes (world configuration max_world_bytes).",
+				add, used+add, limit)
+		}
+	}
+	if b := state.ServerBudget(tx); b != nil && b.Limit() > 0 {
+		var datas [][]byte
+		for _, d := range docs {
+			datas = append(datas, d.data)
+			if d.converted {
+				datas = append(datas, d.pdf)
+			}
+		}
+		fresh, err := state.NewContentBytes(tx, datas...)
+		if err != nil {
+			return err
+		}
+		if !b.Fits(fresh) {
+			return apierr.Badf(capacityField(docs), "These files (%d new bytes) would take the server's stored files to %d bytes, over its limit of %d bytes (--max-stored-bytes).",
+				fresh, b.Used()+fresh, b.Limit())
+		}
 	}
 	return nil
+}
+
+// capacityField names the parameter whose files a capacity check refuses.
+func capacityField(docs []pendingDocument) string {
+	if strings.HasPrefix(docs[0].field, "file_urls") {
+		return "file_urls"
+	}
+	return "files"
 }

@@ -32,6 +32,8 @@ type config struct {
 	middleware []func(http.Handler) http.Handler
 	offline    bool
 	maxWorlds  int
+	// maxStoredBytes is the server-wide budget of file bytes (WithMaxStoredBytes).
+	maxStoredBytes int64
 	// record is the file WithRecording records the default world into.
 	record string
 	// registryEdits change the registry after every area filled it and
@@ -176,6 +178,20 @@ func WithMiddleware(mw func(http.Handler) http.Handler) Option {
 // DefaultMaxWorlds bounds the worlds created at run time, so that a
 // long-running sandbox cannot grow without limit.
 const DefaultMaxWorlds = 1000
+
+// DefaultMaxStoredBytes bounds the distinct file bytes all the worlds of
+// one sandbox hold together (each world has its own max_world_bytes too):
+// enough for thousands of documents, well below the memory of a small
+// container.
+const DefaultMaxStoredBytes int64 = 2 << 30
+
+// WithMaxStoredBytes sets the server-wide budget of stored file bytes
+// (identical files count once); a write that would go over it is refused
+// with a 400 naming the limit, and nothing stored is lost. 0 or less means
+// no limit.
+func WithMaxStoredBytes(n int64) Option {
+	return func(cfg *config) error { cfg.maxStoredBytes = n; return nil }
+}
 
 // WithMaxWorlds sets how many worlds POST /_sandbox/worlds may create
 // (besides the default world); 0 means no limit.

@@ -3,10 +3,12 @@ package sandbox
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strconv"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
 // rawResponse is a handler result that is not a 200 JSON object: binary
@@ -146,6 +148,12 @@ func writeJSON(w http.ResponseWriter, status int, body []byte) {
 // answers the status it wrote.
 func (s *Sandbox) writeError(w http.ResponseWriter, c *call, err error) int {
 	e, ok := apierr.As(err)
+	var over *state.BudgetError
+	if !ok && errors.As(err, &over) {
+		// Files made by the sandbox itself (merged copies, templates) can
+		// meet the server-wide budget at commit: a refusal, not a fault.
+		e, ok = apierr.Badf("", "The sandbox cannot store more files: %v (--max-stored-bytes).", over), true
+	}
 	if !ok {
 		s.log.Error("unexpected error", "operation", c.operationID(), "err", err)
 		e = apierr.New(apierr.BadRequest, "The request could not be processed: "+err.Error())

@@ -41,7 +41,10 @@ type Sandbox struct {
 	// reg is what this sandbox serves and runs (operations, control
 	// routes, job kinds, hooks); read-only after New, except that a test
 	// bridge may swap a fault point of its own sandbox (CallbacksSetFault).
-	reg     *registry
+	reg *registry
+	// budget bounds the file bytes of all the worlds together
+	// (WithMaxStoredBytes); every world's store counts in it.
+	budget  *state.Budget
 	client  *http.Client
 	handler http.Handler
 	router  *mux.Router
@@ -63,7 +66,7 @@ type Sandbox struct {
 
 // New creates a Sandbox with its default world seeded from the fixtures.
 func New(opts ...Option) (*Sandbox, error) {
-	cfg := config{seed: DefaultSeed, clockMode: "fake", maxWorlds: DefaultMaxWorlds}
+	cfg := config{seed: DefaultSeed, clockMode: "fake", maxWorlds: DefaultMaxWorlds, maxStoredBytes: DefaultMaxStoredBytes}
 	for _, o := range opts {
 		if err := o(&cfg); err != nil {
 			return nil, fmt.Errorf("sandbox: %w", err)
@@ -88,6 +91,7 @@ func New(opts ...Option) (*Sandbox, error) {
 		fixtures: set,
 		jobs:     world.NewJobRegistry(),
 		reg:      newRegistry(),
+		budget:   state.NewBudget(cfg.maxStoredBytes),
 		client:   cfg.httpClient,
 		worlds:   map[string]*world.World{},
 		routeOps: map[*mux.Route]string{},
@@ -160,6 +164,7 @@ func (s *Sandbox) newWorld(id, seed string, mode world.ClockMode, start time.Tim
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
+	w.Store.SetBudget(s.budget)
 	s.startWorld(w)
 	s.mu.Lock()
 	s.worlds[id] = w

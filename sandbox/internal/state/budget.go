@@ -81,3 +81,31 @@ func (s *Store) budgetDelta(tx *Txn, before int64) (int64, error) {
 	}
 	return delta, nil
 }
+
+// ServerBudget is the budget the transaction's store counts in, or nil: a
+// write checks it before it stores files, so that its refusal names the
+// parameter that brought them (the commit refuses anything that slips past).
+func ServerBudget(tx *Txn) *Budget { return tx.budget }
+
+// NewContentBytes is how many bytes storing datas would add to the world's
+// distinct contents: bytes it already holds, or that come twice among
+// datas, count once or not at all, as the store will keep them.
+func NewContentBytes(tx *Txn, datas ...[]byte) (int64, error) {
+	var n int64
+	seen := map[string]bool{}
+	for _, d := range datas {
+		h := contentHash(d)
+		if seen[h] {
+			continue
+		}
+		seen[h] = true
+		raw, err := tx.First(tableBlobContents, IndexID, h)
+		if err != nil {
+			return 0, fmt.Errorf("state: %s: %w", tableBlobContents, err)
+		}
+		if raw == nil {
+			n += int64(len(d))
+		}
+	}
+	return n, nil
+}

@@ -63,7 +63,7 @@ func (s *Store) Read() *Txn {
 func (s *Store) Update(fn func(tx *Txn) error) error {
 	s.swap.RLock()
 	defer s.swap.RUnlock()
-	tx := &Txn{Txn: s.db.Load().Txn(true), now: s.now(), notify: s.notify}
+	tx := &Txn{Txn: s.db.Load().Txn(true), now: s.now(), notify: s.notify, budget: s.budget}
 	defer tx.Abort()
 	var before int64
 	if s.budget != nil {
@@ -117,6 +117,9 @@ type Txn struct {
 	now      time.Time
 	notify   func(string)
 	notified map[string]bool
+	// budget is the server-wide budget the store counts in (nil: none), so
+	// that a write can name the field whose bytes would go over it.
+	budget *Budget
 	// after holds the AfterCommit functions in registration order (memdb's
 	// own Defer runs them last-in first-out).
 	after []func()
