@@ -45,6 +45,9 @@ type createWorldRequest struct {
 	// Scenarios names ready scenarios (see scenarios/) or holds scenario
 	// documents to load into the new world.
 	Scenarios []string `json:"scenarios"`
+	// Seed, when given, makes the world's IDs and credentials follow it
+	// (tests that want fixed keys); without it credentials are random.
+	Seed string `json:"seed"`
 }
 
 // WorldInfo describes a world and the credentials of its first account.
@@ -83,7 +86,10 @@ func controlCreateWorld(c *call) (any, error) {
 		}
 		start = t
 	}
-	w, err := c.s.createWorld(mode, start)
+	if len(req.Seed) > 200 {
+		return nil, apierr.Badf("seed", "seed must have at most 200 characters")
+	}
+	w, err := c.s.createWorldSeeded(mode, start, req.Seed)
 	if err != nil {
 		return nil, err
 	}

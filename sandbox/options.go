@@ -30,6 +30,10 @@ type config struct {
 	middleware []func(http.Handler) http.Handler
 	offline    bool
 	maxWorlds  int
+	// shard starts every random credential (see WithShard).
+	shard string
+	// randomCredentials: see WithRandomCredentials.
+	randomCredentials bool
 	// record is the file WithRecording records the default world into.
 	record string
 	// registryEdits change the registry after every area filled it and

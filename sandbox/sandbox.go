@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"github.com/gorilla/mux"
-	"github.com/jonboulle/clockwork"
 
 	"github.com/signsandbox/signsandbox/fixtures"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
@@ -103,7 +102,7 @@ func New(opts ...Option) (*Sandbox, error) {
 	s.handler = h
 
 	mode := world.ClockMode(cfg.clockMode)
-	def, err := s.newWorld("default", cfg.seed, mode, cfg.start, cfg.clock, false)
+	def, err := s.newWorld(worldSpec{ID: "default", Seed: cfg.seed, Mode: mode, Start: cfg.start, Clock: cfg.clock})
 	if err != nil {
 		return nil, err
 	}
@@ -149,20 +148,25 @@ func worldSeed(base string, n int) string {
 }
 
 // newWorld creates, seeds and registers a world.
-func (s *Sandbox) newWorld(id, seed string, mode world.ClockMode, start time.Time, clk clockwork.Clock, derive bool) (*world.World, error) {
+func (s *Sandbox) newWorld(spec worldSpec) (*world.World, error) {
 	opts := world.Options{
-		ID: id, Seed: seed, Mode: mode, Start: start, Jobs: s.jobs, Logger: s.log,
-		Clock: clk, Init: s.seedFunc(derive),
+		ID: spec.ID, Seed: spec.Seed, Mode: spec.Mode, Start: spec.Start, Jobs: s.jobs, Logger: s.log,
+		Clock: spec.Clock, Init: s.seedFunc(spec.Derive), Secrets: s.secretSource(spec),
 	}
 	w, err := world.New(opts)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
+	if err := s.admitWorld(w, spec); err != nil {
+		w.Close()
+		return nil, err
+	}
 	s.startWorld(w)
 	s.mu.Lock()
-	s.worlds[id] = w
+	s.worlds[spec.ID] = w
 	s.order = append(s.order, w)
 	s.mu.Unlock()
+	s.worldAdded(w, spec)
 	return w, nil
 }
 
@@ -187,6 +191,13 @@ func (s *Sandbox) seedFunc(derive bool) func(tx *state.Txn) error {
 
 // createWorld makes a fresh world from the fixtures (POST /_sandbox/worlds).
 func (s *Sandbox) createWorld(mode world.ClockMode, start time.Time) (*world.World, error) {
+	return s.createWorldSeeded(mode, start, "")
+}
+
+// createWorldSeeded makes a fresh world; an explicit seed makes its
+// credentials follow the seed (tests that want them fixed), none makes
+// them random under WithRandomCredentials.
+func (s *Sandbox) createWorldSeeded(mode world.ClockMode, start time.Time, seed string) (*world.World, error) {
 	s.mu.Lock()
 	if max := s.cfg.maxWorlds; max > 0 && len(s.order)-1 >= max {
 		s.mu.Unlock()
@@ -195,7 +206,11 @@ func (s *Sandbox) createWorld(mode world.ClockMode, start time.Time) (*world.Wor
 	s.created++
 	n := s.created
 	s.mu.Unlock()
-	return s.newWorld(fmt.Sprintf("w%d", n), worldSeed(s.cfg.seed, n), mode, start, nil, true)
+	spec := worldSpec{ID: fmt.Sprintf("w%d", n), Seed: worldSeed(s.cfg.seed, n), Mode: mode, Start: start, Derive: true, Random: seed == "" && s.cfg.randomCredentials}
+	if seed != "" {
+		spec.Seed = seed
+	}
+	return s.newWorld(spec)
 }
 
 // world returns a world by id.

@@ -26,6 +26,8 @@ type serveConfig struct {
 	Scenarios []string
 	Record    string
 	Offline   bool
+	// Shared holds the flags of a server a team shares (shared.go).
+	Shared sharedConfig
 }
 
 // defaultAddr is where the sandbox listens, and healthcheck asks, by default.
@@ -85,7 +87,11 @@ func parseServeConfig(args []string, getenv func(string) string, out io.Writer) 
 	fs.StringVar(&c.Record, "record", env("SIGNSANDBOX_RECORD", ""), "record the session as a scenario file (SIGNSANDBOX_RECORD)")
 	offline := env("SIGNSANDBOX_OFFLINE", "")
 	fs.BoolVar(&c.Offline, "offline", offline == "1" || offline == "true", "substitute placeholder documents for file_urls instead of fetching (SIGNSANDBOX_OFFLINE)")
+	c.Shared.flags(fs, env)
 	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if err := c.Shared.check(); err != nil {
 		return c, err
 	}
 	if fs.NArg() > 0 {

@@ -125,6 +125,7 @@ func serveOptions(cfg serveConfig, logger *slog.Logger) []sandbox.Option {
 	if cfg.Record != "" {
 		opts = append(opts, sandbox.WithRecording(cfg.Record))
 	}
+	opts = append(opts, cfg.Shared.options()...)
 	return opts
 }
 

@@ -31,7 +31,15 @@ type Store struct {
 	// commits it saw, guarded by the writer lock and by swap.
 	observer atomic.Pointer[CommitObserver]
 	seq      uint64
+	// secrets, when set, makes NewSecret draw from it (see SetSecretSource).
+	secrets func() string
 }
+
+// SetSecretSource makes every secret the store's writes create (NewSecret:
+// API keys, OAuth secrets and tokens, URL tokens) come from fn instead of
+// the seeded sequence, so that credentials of a shared server cannot be
+// guessed; IDs stay seeded. Set it before the store is used.
+func (s *Store) SetSecretSource(fn func() string) { s.secrets = fn }
 
 // Topics a write can notify after commit.
 const (
@@ -60,7 +68,7 @@ func (s *Store) Read() *Txn {
 func (s *Store) Update(fn func(tx *Txn) error) error {
 	s.swap.RLock()
 	defer s.swap.RUnlock()
-	tx := &Txn{Txn: s.db.Load().Txn(true), now: s.now(), notify: s.notify}
+	tx := &Txn{Txn: s.db.Load().Txn(true), now: s.now(), notify: s.notify, secrets: s.secrets}
 	defer tx.Abort()
 	obs := s.observer.Load()
 	if obs != nil {
@@ -95,6 +103,7 @@ type Txn struct {
 	*memdb.Txn
 	now      time.Time
 	notify   func(string)
+	secrets  func() string
 	notified map[string]bool
 	// after holds the AfterCommit functions in registration order (memdb's
 	// own Defer runs them last-in first-out).
@@ -219,12 +228,22 @@ func (t *Txn) NewID() string {
 }
 
 // NewSecret returns the next 64-character hex secret (API keys, OAuth tokens,
-// URL tokens) from the same sequence.
+// URL tokens) from the same sequence, or from the store's secret source
+// when it has one (the sequence still moves, so IDs after it are the same
+// either way).
 func (t *Txn) NewSecret() string {
 	seed, n := t.next()
+	if t.secrets != nil {
+		return t.secrets()
+	}
 	sum := sha256.Sum256([]byte(seed + "/secret/" + strconv.FormatUint(n, 10)))
 	return hex.EncodeToString(sum[:])
 }
+
+// SecretSource is the store's random secret source, nil when secrets
+// follow the seed: loaders use it for secrets they would otherwise copy
+// from public fixtures, without moving the ID sequence.
+func (t *Txn) SecretSource() func() string { return t.secrets }
 
 // uuidSpace namespaces the sandbox's name-based UUIDs.
 var uuidSpace = uuid.MustParse("6f1c1a6e-8d0a-4f4e-9a51-5a2d0b7f3c10")

@@ -29,6 +29,8 @@ const (
 type World struct {
 	ID   string
 	Seed string
+	// secrets is the store's secret source (nil: seeded secrets).
+	secrets func() string
 
 	Store *state.Store
 	log   *slog.Logger
@@ -74,6 +76,9 @@ type Options struct {
 	Logger *slog.Logger
 	// Init fills the new database (fixtures) in one transaction.
 	Init func(tx *state.Txn) error
+	// Secrets, when set, is where the world's secrets come from instead of
+	// its seeded sequence (see state.Store.SetSecretSource); reset keeps it.
+	Secrets func() string
 }
 
 // New creates a world and seeds it.
@@ -87,6 +92,7 @@ func New(o Options) (*World, error) {
 	w := &World{
 		ID:        o.ID,
 		Seed:      o.Seed,
+		secrets:   o.Secrets,
 		log:       o.Logger.With("world", o.ID),
 		jobs:      o.Jobs,
 		wake:      make(chan struct{}, 1),
@@ -102,6 +108,7 @@ func New(o Options) (*World, error) {
 		return nil, err
 	}
 	w.Store = state.NewStore(db, w.Now)
+	w.Store.SetSecretSource(w.secrets)
 	w.Store.SetNotifier(w.notify)
 	w.On(state.TopicJobs, w.Wake)
 	go w.loop()
@@ -141,6 +148,7 @@ func (w *World) freshDB(initFn func(tx *state.Txn) error) (*memdb.MemDB, error) 
 		return nil, err
 	}
 	tmp := state.NewStore(db, w.Now)
+	tmp.SetSecretSource(w.secrets)
 	err = tmp.Update(func(tx *state.Txn) error {
 		if err := state.InitMeta(tx, w.Seed); err != nil {
 			return err
@@ -195,6 +203,10 @@ func (w *World) Mode() ClockMode {
 	defer w.clockMu.RUnlock()
 	return w.mode
 }
+
+// RandomSecrets reports whether the world's secrets come from a random
+// source rather than its seed.
+func (w *World) RandomSecrets() bool { return w.secrets != nil }
 
 // Logger is the world's logger.
 func (w *World) Logger() *slog.Logger { return w.log }

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+
+	"github.com/signsandbox/signsandbox/sandbox"
+)
+
+// sharedConfig is what a server that a team shares needs beyond a local
+// one: credentials nobody can guess and a shard tag for a router.
+type sharedConfig struct {
+	// Credentials is "random" (or empty: the binary's default; worlds
+	// created at run time get keys from crypto/rand) or "seeded" (keys
+	// follow the seed, as in the Go API, for reproducible local runs).
+	Credentials string
+	// Shard starts every random credential (see sandbox.WithShard).
+	Shard string
+}
+
+// flags declares the flags, each with its environment variable.
+func (c *sharedConfig) flags(fs *flag.FlagSet, env func(name, def string) string) {
+	fs.StringVar(&c.Credentials, "credentials", env("SIGNSANDBOX_CREDENTIALS", ""), "credentials of worlds created at run time: random (the default) or seeded (SIGNSANDBOX_CREDENTIALS)")
+	fs.StringVar(&c.Shard, "shard", env("SIGNSANDBOX_SHARD", ""), "1 to 8 lowercase hex characters that start every random credential, for a router in front of several servers (SIGNSANDBOX_SHARD)")
+}
+
+// check refuses values the sandbox would refuse, naming the flag.
+func (c *sharedConfig) check() error {
+	if c.Credentials != "" && c.Credentials != "random" && c.Credentials != "seeded" {
+		return fmt.Errorf("--credentials must be random or seeded, not %q", c.Credentials)
+	}
+	if c.Shard != "" {
+		if err := sandbox.CheckShard(c.Shard); err != nil {
+			return fmt.Errorf("--shard: %v", err)
+		}
+		if c.Credentials == "seeded" {
+			return fmt.Errorf("--shard needs --credentials random")
+		}
+	}
+	return nil
+}
+
+// options turns the flags into sandbox options.
+func (c *sharedConfig) options() []sandbox.Option {
+	var opts []sandbox.Option
+	if c.Credentials != "seeded" {
+		opts = append(opts, sandbox.WithRandomCredentials())
+	}
+	if c.Shard != "" {
+		opts = append(opts, sandbox.WithShard(c.Shard))
+	}
+	return opts
+}
