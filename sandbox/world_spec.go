@@ -6,6 +6,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/metrics"
 	"github.com/signsandbox/signsandbox/sandbox/internal/secret"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -54,3 +55,9 @@ func (s *Sandbox) admitWorld(w *world.World, spec worldSpec) error {
 // worldAdded runs once a new world is registered (the data directory
 // journals it).
 func (s *Sandbox) worldAdded(w *world.World, spec worldSpec) {}
+
+// notReady says why the server cannot serve its worlds ("" when it can).
+func (s *Sandbox) notReady() string { return "" }
+
+// persistenceGauges are the data directory's metrics (none without one).
+func (s *Sandbox) persistenceGauges() []metrics.Family { return nil }

@@ -42,7 +42,7 @@ func (c *sharedConfig) check() error {
 
 // options turns the flags into sandbox options.
 func (c *sharedConfig) options() []sandbox.Option {
-	var opts []sandbox.Option
+	opts := []sandbox.Option{sandbox.WithMetrics()}
 	if c.Credentials != "seeded" {
 		opts = append(opts, sandbox.WithRandomCredentials())
 	}

@@ -12,7 +12,7 @@ func TestSharedFlags(t *testing.T) {
 	noEnv := func(string) string { return "" }
 	c, err := parseServeConfig(nil, noEnv, io.Discard)
 	require.NoError(t, err)
-	assert.Len(t, c.Shared.options(), 1, "the binary serves random credentials by default")
+	assert.Len(t, c.Shared.options(), 2, "the binary counts calls and serves random credentials by default")
 
 	c, err = parseServeConfig([]string{"--shard", "0a"}, noEnv, io.Discard)
 	require.NoError(t, err)
@@ -24,7 +24,7 @@ func TestSharedFlags(t *testing.T) {
 		return ""
 	}, io.Discard)
 	require.NoError(t, err)
-	assert.Empty(t, c.Shared.options())
+	assert.Len(t, c.Shared.options(), 1)
 
 	for _, bad := range [][]string{{"--credentials", "weak"}, {"--shard", "XY"}, {"--shard", "0a", "--credentials", "seeded"}} {
 		_, err := parseServeConfig(bad, noEnv, io.Discard)
