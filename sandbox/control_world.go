@@ -144,6 +144,7 @@ func (s *Sandbox) dropWorld(w *world.World) {
 		return true
 	})
 	w.Close()
+	s.worldDropped(w)
 }
 
 // controlDeleteWorld removes the caller's world and everything in it; its

@@ -32,7 +32,7 @@ var allowedImports = map[string][]string{
 		"sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/events",
 		"sandbox/internal/fields", "sandbox/internal/files", "sandbox/internal/fixture", "sandbox/internal/param",
 		"sandbox/internal/scenario", "sandbox/internal/search", "sandbox/internal/state",
-		"sandbox/internal/wire", "sandbox/internal/world", "sandbox/internal/secret", "sandbox/internal/metrics",
+		"sandbox/internal/wire", "sandbox/internal/world", "sandbox/internal/secret", "sandbox/internal/metrics", "sandbox/internal/journal",
 	},
 	// The test kit drives a sandbox over HTTP.
 	"sandbox/sandboxtest": {"sandbox", "sandbox/internal/events", "sandbox/internal/world"},
@@ -53,6 +53,7 @@ var allowedImports = map[string][]string{
 	"sandbox/internal/state":           {},
 	"sandbox/internal/secret":          {},
 	"sandbox/internal/metrics":         {},
+	"sandbox/internal/journal":         {"sandbox/internal/state"},
 	"sandbox/internal/files":           {},
 	"sandbox/internal/files/filestest": {},
 	"sandbox/internal/scenario":        {},

@@ -34,6 +34,9 @@ type config struct {
 	shard string
 	// randomCredentials: see WithRandomCredentials.
 	randomCredentials bool
+	// dataDir and fsync: see WithDataDir.
+	dataDir string
+	fsync   string
 	// record is the file WithRecording records the default world into.
 	record string
 	// registryEdits change the registry after every area filled it and

@@ -56,6 +56,8 @@ type Sandbox struct {
 	creds sync.Map
 
 	closeOnce sync.Once
+	// persist is the data directory, when there is one (persist.go).
+	persist persistence
 }
 
 // New creates a Sandbox with its default world seeded from the fixtures.
@@ -93,6 +95,9 @@ func New(opts ...Option) (*Sandbox, error) {
 		edit(s.reg)
 	}
 	registerJobs(s)
+	if err := s.openData(); err != nil {
+		return nil, err
+	}
 	s.router = s.newRouter()
 	var h http.Handler = s.router
 	h = s.recoverer(h)
@@ -107,7 +112,11 @@ func New(opts ...Option) (*Sandbox, error) {
 		return nil, err
 	}
 	s.defWorld = def
-	for _, sc := range cfg.scenarios {
+	if err := s.restoreWorlds(); err != nil {
+		s.Close()
+		return nil, err
+	}
+	for _, sc := range s.startScenarios() {
 		if _, err := s.loadScenarioSource(def, sc.name, sc.data, nil); err != nil {
 			s.Close()
 			return nil, fmt.Errorf("sandbox: scenario %s: %w", sc.name, err)
@@ -138,6 +147,7 @@ func (s *Sandbox) Close() {
 		for _, w := range ws {
 			w.Close()
 		}
+		s.closeData()
 	})
 }
 
@@ -166,7 +176,9 @@ func (s *Sandbox) newWorld(spec worldSpec) (*world.World, error) {
 	s.worlds[spec.ID] = w
 	s.order = append(s.order, w)
 	s.mu.Unlock()
-	s.worldAdded(w, spec)
+	if err := s.worldAdded(w, spec); err != nil {
+		return nil, err
+	}
 	return w, nil
 }
 
@@ -206,7 +218,7 @@ func (s *Sandbox) createWorldSeeded(mode world.ClockMode, start time.Time, seed 
 	s.created++
 	n := s.created
 	s.mu.Unlock()
-	spec := worldSpec{ID: fmt.Sprintf("w%d", n), Seed: worldSeed(s.cfg.seed, n), Mode: mode, Start: start, Derive: true, Random: seed == "" && s.cfg.randomCredentials}
+	spec := worldSpec{ID: fmt.Sprintf("w%d", n), Number: n, Seed: worldSeed(s.cfg.seed, n), Mode: mode, Start: start, Derive: true, Random: seed == "" && s.cfg.randomCredentials}
 	if seed != "" {
 		spec.Seed = seed
 	}

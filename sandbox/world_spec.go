@@ -6,7 +6,6 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
-	"github.com/signsandbox/signsandbox/sandbox/internal/metrics"
 	"github.com/signsandbox/signsandbox/sandbox/internal/secret"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -26,6 +25,8 @@ type worldSpec struct {
 	// Random draws the world's secrets from crypto/rand (worlds created at
 	// run time without an explicit seed); otherwise they follow the seed.
 	Random bool
+	// Number is the world's place in creation order (0: the default world).
+	Number int
 }
 
 // secretSource is where a world's secrets come from: nil (its seed) for
@@ -51,13 +52,3 @@ func (s *Sandbox) admitWorld(w *world.World, spec worldSpec) error {
 	}
 	return nil
 }
-
-// worldAdded runs once a new world is registered (the data directory
-// journals it).
-func (s *Sandbox) worldAdded(w *world.World, spec worldSpec) {}
-
-// notReady says why the server cannot serve its worlds ("" when it can).
-func (s *Sandbox) notReady() string { return "" }
-
-// persistenceGauges are the data directory's metrics (none without one).
-func (s *Sandbox) persistenceGauges() []metrics.Family { return nil }

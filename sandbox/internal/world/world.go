@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	memdb "github.com/hashicorp/go-memdb"
@@ -54,6 +55,9 @@ type World struct {
 
 	listenersMu sync.Mutex
 	listeners   map[string][]func()
+
+	// clockHook sees the clock after every Advance (see OnClockMove).
+	clockHook atomic.Pointer[func(now time.Time)]
 
 	// Rate is the per-account request counter behind the rate-limit headers.
 	Rate *RateCounter
@@ -207,6 +211,18 @@ func (w *World) Mode() ClockMode {
 // RandomSecrets reports whether the world's secrets come from a random
 // source rather than its seed.
 func (w *World) RandomSecrets() bool { return w.secrets != nil }
+
+// OnClockMove installs fn to see the world time after every Advance: the
+// clock is not in the database, so a journal records its moves this way.
+// It runs while the world's jobs are held back, so moves arrive in order.
+func (w *World) OnClockMove(fn func(now time.Time)) { w.clockHook.Store(&fn) }
+
+// clockMoved tells the clock hook, if any, the world time.
+func (w *World) clockMoved() {
+	if fn := w.clockHook.Load(); fn != nil {
+		(*fn)(w.Now())
+	}
+}
 
 // Logger is the world's logger.
 func (w *World) Logger() *slog.Logger { return w.log }
