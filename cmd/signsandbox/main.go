@@ -158,13 +158,19 @@ func serve(args []string, getenv func(string) string, stdout, stderr io.Writer) 
 // listener and context.
 func serveOn(ctx context.Context, ln net.Listener, cfg serveConfig, stdout, stderr io.Writer) error {
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	// The listener answers (alive, not ready) while New restores a data
+	// directory; see gate.
+	var g gate
+	srv := &http.Server{Handler: &g, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
 	sb, err := sandbox.New(serveOptions(cfg, logger)...)
 	if err != nil {
-		ln.Close()
+		srv.Close()
 		return err
 	}
 	defer sb.Close()
-	srv := &http.Server{Handler: logRequests(logger, sb), ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+	g.open(logRequests(logger, sb))
 	base := "http://" + displayAddr(ln.Addr().String())
 	key := sb.DefaultAPIKey()
 	fmt.Fprintf(stdout, "signsandbox %s listening on %s\n", sandbox.Version, base)
@@ -172,8 +178,6 @@ func serveOn(ctx context.Context, ln net.Listener, cfg serveConfig, stdout, stde
 	fmt.Fprintf(stdout, "API key:      %s\n", key)
 	fmt.Fprintf(stdout, "try:          curl -u %s: %s/v3/account\n", key, base)
 
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
 	select {
 	case err := <-errc:
 		return err

@@ -16,11 +16,17 @@ type sharedConfig struct {
 	Credentials string
 	// Shard starts every random credential (see sandbox.WithShard).
 	Shard string
+	// DataDir keeps the worlds across restarts (see sandbox.WithDataDir);
+	// Fsync is its fsync policy, "interval" (default) or "always".
+	DataDir string
+	Fsync   string
 }
 
 // flags declares the flags, each with its environment variable.
 func (c *sharedConfig) flags(fs *flag.FlagSet, env func(name, def string) string) {
 	fs.StringVar(&c.Credentials, "credentials", env("SIGNSANDBOX_CREDENTIALS", ""), "credentials of worlds created at run time: random (the default) or seeded (SIGNSANDBOX_CREDENTIALS)")
+	fs.StringVar(&c.DataDir, "data-dir", env("SIGNSANDBOX_DATA_DIR", ""), "keep every world in this directory across restarts; without it nothing touches the disk (SIGNSANDBOX_DATA_DIR)")
+	fs.StringVar(&c.Fsync, "fsync", env("SIGNSANDBOX_FSYNC", ""), "with --data-dir: interval (fsync every 100ms, the default) or always (fsync every change before answering) (SIGNSANDBOX_FSYNC)")
 	fs.StringVar(&c.Shard, "shard", env("SIGNSANDBOX_SHARD", ""), "1 to 8 lowercase hex characters that start every random credential, for a router in front of several servers (SIGNSANDBOX_SHARD)")
 }
 
@@ -37,6 +43,14 @@ func (c *sharedConfig) check() error {
 			return fmt.Errorf("--shard needs --credentials random")
 		}
 	}
+	if c.Fsync != "" {
+		if err := sandbox.CheckFsync(c.Fsync); err != nil {
+			return fmt.Errorf("--fsync: %v", err)
+		}
+		if c.DataDir == "" {
+			return fmt.Errorf("--fsync needs --data-dir")
+		}
+	}
 	return nil
 }
 
@@ -48,6 +62,9 @@ func (c *sharedConfig) options() []sandbox.Option {
 	}
 	if c.Shard != "" {
 		opts = append(opts, sandbox.WithShard(c.Shard))
+	}
+	if c.DataDir != "" {
+		opts = append(opts, sandbox.WithDataDir(c.DataDir, c.Fsync))
 	}
 	return opts
 }

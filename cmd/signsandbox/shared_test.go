@@ -2,6 +2,8 @@ package main
 
 import (
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -30,4 +32,45 @@ func TestSharedFlags(t *testing.T) {
 		_, err := parseServeConfig(bad, noEnv, io.Discard)
 		assert.Error(t, err, "%v", bad)
 	}
+}
+
+func TestDataDirFlags(t *testing.T) {
+	noEnv := func(string) string { return "" }
+	c, err := parseServeConfig([]string{"--data-dir", "/tmp/x", "--fsync", "always"}, noEnv, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, "/tmp/x", c.Shared.DataDir)
+	assert.Len(t, c.Shared.options(), 3)
+	c, err = parseServeConfig(nil, func(k string) string {
+		if k == "SIGNSANDBOX_DATA_DIR" {
+			return "/var/lib/signsandbox"
+		}
+		return ""
+	}, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, "/var/lib/signsandbox", c.Shared.DataDir)
+	for _, bad := range [][]string{{"--fsync", "always"}, {"--data-dir", "/tmp/x", "--fsync", "never"}} {
+		_, err := parseServeConfig(bad, noEnv, io.Discard)
+		assert.Error(t, err, "%v", bad)
+	}
+}
+
+func TestGateIsAliveButNotReadyUntilOpen(t *testing.T) {
+	var g gate
+	get := func(path string) (int, string) {
+		rec := httptest.NewRecorder()
+		g.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+		return rec.Code, rec.Body.String()
+	}
+	code, _ := get("/_sandbox/health")
+	assert.Equal(t, http.StatusOK, code, "alive while restoring")
+	code, body := get("/_sandbox/ready")
+	assert.Equal(t, http.StatusServiceUnavailable, code)
+	assert.Contains(t, body, "restoring")
+	code, body = get("/v3/account")
+	assert.Equal(t, http.StatusServiceUnavailable, code)
+	assert.Contains(t, body, `"error_name":"unavailable"`)
+
+	g.open(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusTeapot) }))
+	code, _ = get("/_sandbox/ready")
+	assert.Equal(t, http.StatusTeapot, code, "the sandbox answers once open")
 }
