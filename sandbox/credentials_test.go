@@ -79,6 +79,7 @@ func TestAWorldsKeyCannotOpenAnotherWorld(t *testing.T) {
 func TestShardTagStartsEveryRandomCredential(t *testing.T) {
 	srv := sandboxtest.NewServer(t, sandbox.WithRandomCredentials(), sandbox.WithShard("a1"))
 	w := srv.NewWorld()
+	assert.Equal(t, "a1-w1", w.WorldID, "world ids, in page and file URLs, carry the tag too")
 	assert.True(t, strings.HasPrefix(w.APIKey, "a1"), w.APIKey)
 	assert.True(t, strings.HasPrefix(w.ClientSecret, "a1"), w.ClientSecret)
 

@@ -6,7 +6,9 @@ import "github.com/signsandbox/signsandbox/sandbox/internal/secret"
 // keys, OAuth secrets and tokens, URL tokens of worlds created at run time)
 // with tag, 1 to 8 lowercase hex characters naming the server, so that a
 // router in front of several servers can send each call to the server of
-// its world from the credentials alone. The rest stays random.
+// its world from the credentials alone. The rest stays random. Worlds
+// created at run time are named "<tag>-w<n>" instead of "w<n>", so the
+// page and file URLs (/_sandbox/w/<world>/...) carry the tag too.
 func WithShard(tag string) Option {
 	return func(cfg *config) error {
 		if err := secret.CheckShard(tag); err != nil {

@@ -218,7 +218,7 @@ func (s *Sandbox) createWorldSeeded(mode world.ClockMode, start time.Time, seed 
 	s.created++
 	n := s.created
 	s.mu.Unlock()
-	spec := worldSpec{ID: fmt.Sprintf("w%d", n), Number: n, Seed: worldSeed(s.cfg.seed, n), Mode: mode, Start: start, Derive: true, Random: seed == "" && s.cfg.randomCredentials}
+	spec := worldSpec{ID: s.runtimeWorldID(n), Number: n, Seed: worldSeed(s.cfg.seed, n), Mode: mode, Start: start, Derive: true, Random: seed == "" && s.cfg.randomCredentials}
 	if seed != "" {
 		spec.Seed = seed
 	}

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/jonboulle/clockwork"
@@ -51,4 +52,15 @@ func (s *Sandbox) admitWorld(w *world.World, spec worldSpec) error {
 		return apierr.Conflictf("World %s already has the credentials seed %q gives; choose another seed (or none, for random credentials).", other.ID, spec.Seed)
 	}
 	return nil
+}
+
+// runtimeWorldID names the n-th world created at run time: "w<n>", or
+// "<shard>-w<n>" under WithShard, so that the page and file URLs of a
+// world (/_sandbox/w/<id>/...) tell a router its server as its
+// credentials do, and two servers never hand out the same world id.
+func (s *Sandbox) runtimeWorldID(n int) string {
+	if s.cfg.shard != "" {
+		return fmt.Sprintf("%s-w%d", s.cfg.shard, n)
+	}
+	return fmt.Sprintf("w%d", n)
 }
