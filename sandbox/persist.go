@@ -124,7 +124,14 @@ func (s *Sandbox) worldAdded(w *world.World, spec worldSpec) error {
 		if err != nil {
 			return fmt.Errorf("sandbox: %w", err)
 		}
-		if err := w.Import(l.DB, w.Mode(), l.Now); err != nil {
+		// Clocks only move forward: a clock that already stands later
+		// (a real one, or one the embedder gave) keeps its time, and
+		// what fell due meanwhile runs.
+		now := l.Now
+		if cur := w.Now(); cur.After(now) {
+			now = cur
+		}
+		if err := w.Import(l.DB, w.Mode(), now); err != nil {
 			return err
 		}
 		s.afterWorldReplaced(w)

@@ -4,8 +4,11 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/jonboulle/clockwork"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -94,4 +97,31 @@ func TestDataDirIsLockedAndOptionsChecked(t *testing.T) {
 	assert.ErrorContains(t, err, "another server")
 	_, err = sandbox.New(sandbox.WithDataDir(t.TempDir(), "sometimes"))
 	assert.Error(t, err)
+}
+
+// TestCallbacksThatFellDueWhileDownAreDelivered: the clock of the second
+// start stands a day later than where the first stopped (the time the
+// server was down); the callback retry that fell due meanwhile is made
+// without anyone moving the clock.
+func TestCallbacksThatFellDueWhileDownAreDelivered(t *testing.T) {
+	dir := t.TempDir()
+	recv := sandboxtest.NewReceiver(t)
+	recv.Fail()
+	t.Run("before", func(t *testing.T) {
+		srv := sandboxtest.NewServer(t, sandbox.WithDataDir(dir, "always"))
+		r := srv.Do(http.MethodPut, "/v3/account", map[string]any{"callback_url": recv.URL})
+		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+		srv.WaitCallbacks()
+		require.NotEmpty(t, recv.Deliveries(), "the first attempt was refused")
+	})
+	recv.Ack()
+	refused := len(recv.Deliveries())
+	clk := clockwork.NewFakeClockAt(sandboxtest.Start.Add(24 * time.Hour))
+	srv := sandboxtest.NewServer(t, sandbox.WithDataDir(dir, "always"), sandbox.WithClock(clk))
+	require.Eventually(t, func() bool {
+		r := srv.Do(http.MethodGet, "/_sandbox/callbacks", nil)
+		return strings.Contains(string(r.Body), `"delivered":true`)
+	}, 10*time.Second, 10*time.Millisecond, "the retry that fell due while the server was down is made on start")
+	assert.Greater(t, len(recv.Deliveries()), refused)
+	assert.Equal(t, sandboxtest.Start.Add(24*time.Hour), srv.Now(), "the clock did not move back")
 }
