@@ -3,6 +3,7 @@ package sandbox
 import (
 	"fmt"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/journal"
 	"github.com/signsandbox/signsandbox/sandbox/internal/metrics"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -162,6 +163,7 @@ func (s *Sandbox) worldAdded(w *world.World, spec worldSpec) error {
 			return err
 		}
 		w.Store.SetCommitObserver(j.Observe)
+		w.Store.SetCommitCheck(s.journalCheck)
 		return nil
 	})
 	if err != nil {
@@ -171,6 +173,15 @@ func (s *Sandbox) worldAdded(w *world.World, spec worldSpec) error {
 		w.OnClockMove(j.Clock)
 	}
 	j.OnCompact(func() { s.compactWorld(w, j) })
+	return nil
+}
+
+// journalCheck refuses a write the journal could not record: the caller
+// gets a 503 instead of an answer whose change a restart would lose.
+func (s *Sandbox) journalCheck() error {
+	if err := s.persist.dir.Err(); err != nil {
+		return apierr.New(apierr.Unavailable, "The sandbox cannot write its data directory, so it cannot keep this change; nothing was changed. GET /_sandbox/ready says why.")
+	}
 	return nil
 }
 

@@ -322,3 +322,9 @@ func (d *Dir) NoteCreated(n int) error {
 	}
 	return writeFileSync(filepath.Join(d.root, "created"), []byte(strconv.Itoa(n)+"\n"))
 }
+
+// Fail marks the directory as failed with err, as a write error does:
+// readiness reports it and every write of every world is refused from
+// then on. Health checks outside the journal (a disk that filled up) and
+// tests use it.
+func (d *Dir) Fail(err error) { d.fail("", err) }

@@ -182,3 +182,26 @@ func TestDeleteAndLock(t *testing.T) {
 	_, err = ParseSync("sometimes")
 	assert.Error(t, err)
 }
+
+func TestAFailedJournalWritesNothingMore(t *testing.T) {
+	root := t.TempDir()
+	d, err := Open(root, Options{Sync: SyncAlways})
+	require.NoError(t, err)
+	st, j := newWorldStore(t, d, "w1")
+	writeSome(t, st, 2)
+	want := tablesJSON(t, st.Read())
+	j.f.Close() // the next write fails
+	writeSome(t, st, 1)
+	require.Error(t, d.Err())
+	before := d.Stats().Records
+	j.Clock(t0.Add(time.Hour))
+	assert.Equal(t, before, d.Stats().Records, "nothing is appended after a failure")
+	_ = d.Close()
+
+	d, err = Open(root, Options{})
+	require.NoError(t, err)
+	defer d.Close()
+	l, err := d.Load("w1")
+	require.NoError(t, err)
+	assert.Equal(t, want, loadedJSON(t, l))
+}

@@ -292,7 +292,9 @@ func (j *Journal) append(rec record) {
 	buf := frame(payload)
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if j.closed {
+	// After a failure nothing more is written: the writes it refuses
+	// (see Dir.Err) must not leave records behind a torn one.
+	if j.closed || j.d.Err() != nil {
 		return
 	}
 	if _, err := j.f.Write(buf); err != nil {

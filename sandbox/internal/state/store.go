@@ -31,6 +31,8 @@ type Store struct {
 	// commits it saw, guarded by the writer lock and by swap.
 	observer atomic.Pointer[CommitObserver]
 	seq      uint64
+	// check is asked before an observed write commits (SetCommitCheck).
+	check atomic.Pointer[func() error]
 	// secrets, when set, makes NewSecret draw from it (see SetSecretSource).
 	secrets func() string
 }
@@ -78,7 +80,9 @@ func (s *Store) Update(fn func(tx *Txn) error) error {
 		return err
 	}
 	if obs != nil {
-		s.observe(obs, tx)
+		if err := s.observe(obs, tx); err != nil {
+			return err
+		}
 	}
 	tx.Commit()
 	for _, after := range tx.after {

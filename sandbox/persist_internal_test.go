@@ -1,0 +1,41 @@
+package sandbox
+
+import (
+	"errors"
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestAJournalThatCannotWriteRefusesChanges: once the data directory
+// cannot be written, writes answer 503 and change nothing, reads go on,
+// and readiness says why; what was acknowledged before is what a restart
+// brings back.
+func TestAJournalThatCannotWriteRefusesChanges(t *testing.T) {
+	dir := t.TempDir()
+	s, err := New(WithDataDir(dir, "always"))
+	require.NoError(t, err)
+	key := s.DefaultAPIKey()
+	rec := optDo(t, s, key, http.MethodPost, "/v3/api_app", `{"name":"kept","domains":["example.com"]}`)
+	require.Equal(t, http.StatusCreated, rec.Code, rec.Body.String())
+
+	s.persist.dir.Fail(errors.New("no space left on device"))
+	rec = optDo(t, s, key, http.MethodPost, "/v3/api_app", `{"name":"refused","domains":["example.com"]}`)
+	assert.Equal(t, http.StatusServiceUnavailable, rec.Code, rec.Body.String())
+	assert.Contains(t, rec.Body.String(), `"error_name":"unavailable"`)
+	rec = optDo(t, s, key, http.MethodGet, "/v3/api_app/list", "")
+	assert.Equal(t, http.StatusOK, rec.Code)
+	assert.NotContains(t, rec.Body.String(), "refused", "a refused write changed nothing")
+	before := rec.Body.String()
+	rec = optDo(t, s, "", http.MethodGet, "/_sandbox/ready", "")
+	assert.Equal(t, http.StatusServiceUnavailable, rec.Code)
+	assert.Contains(t, rec.Body.String(), "no space left on device")
+	s.Close()
+
+	s2 := optSandbox(t, WithDataDir(dir, "always"))
+	rec = optDo(t, s2, key, http.MethodGet, "/v3/api_app/list", "")
+	assert.Equal(t, before, rec.Body.String(), "the restart brings back what was acknowledged")
+	assert.Equal(t, http.StatusOK, optDo(t, s2, "", http.MethodGet, "/_sandbox/ready", "").Code)
+}
