@@ -247,6 +247,9 @@ func (d *Dir) Close() error {
 		return nil
 	}
 	d.closed = true
+	// A write after Close could not be journaled: refuse it (Err).
+	closedErr := errors.New("data directory closed")
+	d.failed.CompareAndSwap(nil, &closedErr)
 	js := make([]*Journal, 0, len(d.journals))
 	for _, j := range d.journals {
 		js = append(js, j)
