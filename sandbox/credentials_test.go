@@ -24,8 +24,21 @@ func createWorldWith(t *testing.T, srv *sandboxtest.Server, body map[string]any)
 }
 
 func TestTwoServersGiveDifferentKeysToTheirFirstWorld(t *testing.T) {
-	a := sandboxtest.NewServer(t, sandbox.WithRandomCredentials()).NewWorld()
-	b := sandboxtest.NewServer(t, sandbox.WithRandomCredentials()).NewWorld()
+	srvA := sandboxtest.NewServer(t, sandbox.WithRandomCredentials())
+	srvB := sandboxtest.NewServer(t, sandbox.WithRandomCredentials())
+	a, b := srvA.NewWorld(), srvB.NewWorld()
+	newApp := func(srv *sandboxtest.Server, key string) string {
+		r := srv.DoAs(key, http.MethodPost, "/v3/api_app", map[string]any{"name": "same", "domains": []string{"example.com"}})
+		require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
+		var out struct {
+			APIApp struct {
+				ClientID string `json:"client_id"`
+			} `json:"api_app"`
+		}
+		require.NoError(t, json.Unmarshal(r.Body, &out))
+		return out.APIApp.ClientID
+	}
+	assert.Equal(t, newApp(srvA, a.APIKey), newApp(srvB, b.APIKey), "ids of objects made at run time still follow the seed")
 	assert.NotEqual(t, a.APIKey, b.APIKey, "the same flags never give the same key twice")
 	assert.NotEqual(t, a.ClientSecret, b.ClientSecret)
 	assert.Regexp(t, `^[0-9a-f]{64}$`, a.APIKey, "random keys keep the official format")
