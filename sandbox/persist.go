@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/journal"
@@ -19,6 +20,10 @@ type persistence struct {
 	// whether the default world came back from the directory.
 	saved           map[string]journal.Meta
 	restoredDefault bool
+	// attached holds the ids of the worlds whose journal runs: only those
+	// are removed from the directory when dropped (a world whose restore
+	// failed keeps its data).
+	attached sync.Map
 }
 
 // WithDataDir keeps every world in dir: each committed change is appended
@@ -119,7 +124,8 @@ func (s *Sandbox) worldAdded(w *world.World, spec worldSpec) error {
 		return nil
 	}
 	var j *journal.Journal
-	if _, ok := s.persist.saved[spec.ID]; ok {
+	_, restoring := s.persist.saved[spec.ID]
+	if restoring {
 		delete(s.persist.saved, spec.ID)
 		l, err := d.Load(spec.ID)
 		if err != nil {
@@ -153,6 +159,9 @@ func (s *Sandbox) worldAdded(w *world.World, spec worldSpec) error {
 			return err
 		}
 		if j == nil {
+			if err := d.Err(); err != nil {
+				return err // its first change could not be kept anyway
+			}
 			if err := d.NoteCreated(spec.Number); err != nil {
 				return err
 			}
@@ -167,8 +176,13 @@ func (s *Sandbox) worldAdded(w *world.World, spec worldSpec) error {
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("sandbox: data directory: world %s: %w", spec.ID, err)
+		if restoring {
+			return fmt.Errorf("sandbox: data directory: world %s: %w", spec.ID, err)
+		}
+		s.log.Error("cannot write a new world to the data directory", "world", spec.ID, "err", err)
+		return apierr.New(apierr.Unavailable, "The sandbox cannot write its data directory, so it cannot keep a new world; nothing was created. GET /_sandbox/ready says why.")
 	}
+	s.persist.attached.Store(spec.ID, true)
 	if w.Mode() == world.ClockFake {
 		w.OnClockMove(j.Clock)
 	}
@@ -202,6 +216,9 @@ func (s *Sandbox) compactWorld(w *world.World, j *journal.Journal) {
 // worldDropped removes a deleted world from the data directory.
 func (s *Sandbox) worldDropped(w *world.World) {
 	if s.persist.dir == nil {
+		return
+	}
+	if _, ok := s.persist.attached.LoadAndDelete(w.ID); !ok {
 		return
 	}
 	w.Store.SetCommitObserver(nil)

@@ -3,7 +3,10 @@ package sandbox
 import (
 	"errors"
 	"net/http"
+	"os"
+	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -38,4 +41,33 @@ func TestAJournalThatCannotWriteRefusesChanges(t *testing.T) {
 	rec = optDo(t, s2, key, http.MethodGet, "/v3/api_app/list", "")
 	assert.Equal(t, before, rec.Body.String(), "the restart brings back what was acknowledged")
 	assert.Equal(t, http.StatusOK, optDo(t, s2, "", http.MethodGet, "/_sandbox/ready", "").Code)
+}
+
+// TestARestoreThatFailsKeepsTheData: an intact journal record that cannot
+// be applied stops the start with an error naming the world, and the
+// world's directory is left as it was for someone to look at.
+func TestARestoreThatFailsKeepsTheData(t *testing.T) {
+	dir := t.TempDir()
+	s, err := New(WithDataDir(dir, "always"))
+	require.NoError(t, err)
+	_, err = s.createWorld("fake", time.Time{})
+	require.NoError(t, err)
+	s.Close()
+
+	snap := filepath.Join(dir, "worlds", "w1", "snapshot.json")
+	require.NoError(t, os.WriteFile(snap, []byte(`{"version":1,"gen":1,"tables":{"nonsense":[]}}`), 0o644))
+	_, err = New(WithDataDir(dir, "always"))
+	require.ErrorContains(t, err, "w1")
+	_, err = os.Stat(snap)
+	assert.NoError(t, err, "the world's data is still there")
+}
+
+// TestANewWorldTheDiskCannotKeepIsNotCreated: with the directory failed,
+// POST /_sandbox/worlds answers 503 and leaves no world behind.
+func TestANewWorldTheDiskCannotKeepIsNotCreated(t *testing.T) {
+	s := optSandbox(t, WithDataDir(t.TempDir(), "always"))
+	s.persist.dir.Fail(errors.New("read-only file system"))
+	rec := optDo(t, s, "", http.MethodPost, "/_sandbox/worlds", `{}`)
+	assert.Equal(t, http.StatusServiceUnavailable, rec.Code, rec.Body.String())
+	assert.Len(t, s.worldsSnapshot(), 1, "only the default world")
 }

@@ -177,6 +177,7 @@ func (s *Sandbox) newWorld(spec worldSpec) (*world.World, error) {
 	s.order = append(s.order, w)
 	s.mu.Unlock()
 	if err := s.worldAdded(w, spec); err != nil {
+		s.dropWorld(w)
 		return nil, err
 	}
 	return w, nil
