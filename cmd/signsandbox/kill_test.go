@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -97,7 +98,7 @@ func (s *killServer) call(key, method, path string, body, out any) (int, error) 
 // a load of world creations and API writes against it with --data-dir,
 // SIGKILLs it in the middle, restarts it on the same directory, and checks
 // that every world and every object a client saw acknowledged is there,
-// round after round.
+// round after round; a last SIGTERM and restart keeps them too.
 func TestSIGKILLDuringLoadNeverLosesAcknowledgedState(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
@@ -143,6 +144,15 @@ func TestSIGKILLDuringLoadNeverLosesAcknowledgedState(t *testing.T) {
 		}
 		t.Logf("round %d: %d worlds and %d apps acknowledged so far are all there", round, len(worlds), len(apps))
 		if round == rounds-1 {
+			// SIGTERM: a clean stop flushes the journals too.
+			require.NoError(t, srv.cmd.Process.Signal(syscall.SIGTERM))
+			require.NoError(t, <-srv.exited, "SIGTERM ends the server cleanly")
+			again := startKillServer(t, bin, dataDir)
+			for _, key := range worlds {
+				status, err := again.call(key, http.MethodGet, "/_sandbox/world", nil, nil)
+				require.NoError(t, err)
+				require.Equal(t, http.StatusOK, status, "a world is gone after SIGTERM")
+			}
 			break
 		}
 
