@@ -71,3 +71,22 @@ func TestANewWorldTheDiskCannotKeepIsNotCreated(t *testing.T) {
 	assert.Equal(t, http.StatusServiceUnavailable, rec.Code, rec.Body.String())
 	assert.Len(t, s.worldsSnapshot(), 1, "only the default world")
 }
+
+// TestAFailedStartReleasesTheDataDir: a start that fails while restoring
+// the default world lets the next one open the directory (no stale lock).
+func TestAFailedStartReleasesTheDataDir(t *testing.T) {
+	dir := t.TempDir()
+	s, err := New(WithDataDir(dir, ""))
+	require.NoError(t, err)
+	s.Close()
+	snap := filepath.Join(dir, "worlds", "default", "snapshot.json")
+	good, err := os.ReadFile(snap)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(snap, []byte("{"), 0o644))
+	_, err = New(WithDataDir(dir, ""))
+	require.ErrorContains(t, err, "default")
+	require.NoError(t, os.WriteFile(snap, good, 0o644))
+	s, err = New(WithDataDir(dir, ""))
+	require.NoError(t, err, "the failed start released the lock")
+	s.Close()
+}

@@ -109,6 +109,7 @@ func New(opts ...Option) (*Sandbox, error) {
 	mode := world.ClockMode(cfg.clockMode)
 	def, err := s.newWorld(worldSpec{ID: "default", Seed: cfg.seed, Mode: mode, Start: cfg.start, Clock: cfg.clock})
 	if err != nil {
+		s.Close() // releases the data directory
 		return nil, err
 	}
 	s.defWorld = def
