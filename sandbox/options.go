@@ -34,9 +34,11 @@ type config struct {
 	shard string
 	// randomCredentials: see WithRandomCredentials.
 	randomCredentials bool
-	// dataDir and fsync: see WithDataDir.
-	dataDir string
-	fsync   string
+	// dataDir and fsync: see WithDataDir; compactBytes overrides the
+	// journal size that triggers a snapshot (tests).
+	dataDir      string
+	fsync        string
+	compactBytes int64
 	// record is the file WithRecording records the default world into.
 	record string
 	// registryEdits change the registry after every area filled it and

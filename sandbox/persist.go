@@ -62,7 +62,7 @@ func (s *Sandbox) openData() error {
 	if s.cfg.dataDir == "" {
 		return nil
 	}
-	d, err := journal.Open(s.cfg.dataDir, journal.Options{Sync: journal.Sync(s.cfg.fsync), Logger: s.log})
+	d, err := journal.Open(s.cfg.dataDir, journal.Options{Sync: journal.Sync(s.cfg.fsync), Logger: s.log, CompactBytes: s.cfg.compactBytes})
 	if err != nil {
 		return fmt.Errorf("sandbox: %w", err)
 	}

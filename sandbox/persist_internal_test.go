@@ -2,9 +2,11 @@ package sandbox
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -89,4 +91,47 @@ func TestAFailedStartReleasesTheDataDir(t *testing.T) {
 	s, err = New(WithDataDir(dir, ""))
 	require.NoError(t, err, "the failed start released the lock")
 	s.Close()
+}
+
+// TestCompactionUnderLoadKeepsEveryChange: with a tiny compaction size the
+// journals are folded into snapshots again and again while calls, clock
+// moves and a reset run; a restart still answers exactly as before.
+func TestCompactionUnderLoadKeepsEveryChange(t *testing.T) {
+	dir := t.TempDir()
+	small := func(cfg *config) error { cfg.compactBytes = 4096; return nil }
+	s, err := New(WithDataDir(dir, "interval"), small)
+	require.NoError(t, err)
+	w, err := s.createWorld("fake", time.Time{})
+	require.NoError(t, err)
+	wKey := s.worldInfo(w).APIKey
+	defKey := s.DefaultAPIKey()
+	var wg sync.WaitGroup
+	for g, key := range []string{defKey, wKey, wKey} {
+		wg.Add(1)
+		go func(g int, key string) {
+			defer wg.Done()
+			for i := 0; i < 60; i++ {
+				rec := optDo(t, s, key, http.MethodPost, "/v3/api_app", fmt.Sprintf(`{"name":"g%d i%d","domains":["example.com"]}`, g, i))
+				assert.Equal(t, http.StatusCreated, rec.Code, rec.Body.String())
+				if i%20 == 0 {
+					optDo(t, s, key, http.MethodPost, "/_sandbox/clock/advance", `{"seconds":30}`)
+				}
+			}
+		}(g, key)
+	}
+	wg.Wait()
+	require.Greater(t, s.persist.dir.Stats().Compactions, uint64(3), "the journals were folded several times")
+	read := func(s *Sandbox) []string {
+		var out []string
+		for _, key := range []string{defKey, wKey} {
+			for _, path := range []string{"/_sandbox/state", "/_sandbox/clock", "/v3/api_app/list?page_size=100"} {
+				out = append(out, optDo(t, s, key, http.MethodGet, path, "").Body.String())
+			}
+		}
+		return out
+	}
+	before := read(s)
+	s.Close()
+	s2 := optSandbox(t, WithDataDir(dir, "interval"))
+	assert.Equal(t, before, read(s2))
 }
