@@ -7,6 +7,8 @@ COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
 RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/signsandbox ./cmd/signsandbox
+# The data directory, created here because the runtime image has no shell.
+RUN mkdir -p /out/data
 
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/signsandbox /usr/local/bin/signsandbox
@@ -16,6 +18,11 @@ COPY --from=build /out/signsandbox /usr/local/bin/signsandbox
 # SIGNSANDBOX_ALLOWED_HOSTS names the hosts other containers call it by.
 ENV SIGNSANDBOX_ADDR=0.0.0.0:8080
 EXPOSE 8080
+# Worlds survive restarts when SIGNSANDBOX_DATA_DIR points here (off by
+# default): docker run -e SIGNSANDBOX_DATA_DIR=/var/lib/signsandbox
+# -v signsandbox-data:/var/lib/signsandbox ...
+COPY --from=build --chown=nonroot:nonroot /out/data /var/lib/signsandbox
+VOLUME /var/lib/signsandbox
 USER nonroot:nonroot
 HEALTHCHECK --interval=10s --timeout=3s --start-period=2s --retries=3 \
   CMD ["/usr/local/bin/signsandbox", "healthcheck"]

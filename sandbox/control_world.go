@@ -46,6 +46,9 @@ type createWorldRequest struct {
 	// Scenarios names ready scenarios (see scenarios/) or holds scenario
 	// documents to load into the new world.
 	Scenarios []string `json:"scenarios"`
+	// Seed, when given, makes the world's IDs and credentials follow it
+	// (tests that want fixed keys); without it credentials are random.
+	Seed string `json:"seed"`
 }
 
 // WorldInfo describes a world and the credentials of its first account.
@@ -87,7 +90,10 @@ func controlCreateWorld(c *call) (any, error) {
 		}
 		start = t
 	}
-	w, err := c.s.createWorld(mode, start)
+	if len(req.Seed) > 200 {
+		return nil, apierr.Badf("seed", "seed must have at most 200 characters")
+	}
+	w, err := c.s.createWorldSeeded(mode, start, req.Seed)
 	if err != nil {
 		return nil, err
 	}
@@ -143,6 +149,7 @@ func (s *Sandbox) dropWorld(w *world.World) {
 	})
 	w.Close()
 	w.Store.Release()
+	s.worldDropped(w)
 }
 
 // controlDeleteWorld removes the caller's world and everything in it; its

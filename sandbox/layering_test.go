@@ -33,7 +33,7 @@ var allowedImports = map[string][]string{
 		"sandbox/internal/fields", "sandbox/internal/files", "sandbox/internal/fixture",
 		"sandbox/internal/legacy", "sandbox/internal/notify", "sandbox/internal/param",
 		"sandbox/internal/scenario", "sandbox/internal/search", "sandbox/internal/state",
-		"sandbox/internal/wire", "sandbox/internal/world",
+		"sandbox/internal/wire", "sandbox/internal/world", "sandbox/internal/secret", "sandbox/internal/metrics", "sandbox/internal/journal",
 	},
 	// The HTTP edge in front of the handler.
 	"sandbox/edge": {"sandbox/internal/apierr"},
@@ -58,6 +58,9 @@ var allowedImports = map[string][]string{
 	"sandbox/internal/fixture":         {"sandbox/internal/state"},
 	"sandbox/internal/wire":            {"sandbox/internal/apierr"},
 	"sandbox/internal/state":           {},
+	"sandbox/internal/secret":          {},
+	"sandbox/internal/metrics":         {},
+	"sandbox/internal/journal":         {"sandbox/internal/state"},
 	"sandbox/internal/files":           {},
 	"sandbox/internal/files/filestest": {},
 	"sandbox/internal/scenario":        {"sandbox/internal/wire"},

@@ -34,6 +34,15 @@ type config struct {
 	maxWorlds  int
 	// maxStoredBytes is the server-wide budget of file bytes (WithMaxStoredBytes).
 	maxStoredBytes int64
+	// shard starts every random credential (see WithShard).
+	shard string
+	// randomCredentials: see WithRandomCredentials.
+	randomCredentials bool
+	// dataDir and fsync: see WithDataDir; compactBytes overrides the
+	// journal size that triggers a snapshot (tests).
+	dataDir      string
+	fsync        string
+	compactBytes int64
 	// record is the file WithRecording records the default world into.
 	record string
 	// registryEdits change the registry after every area filled it and

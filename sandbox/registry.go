@@ -4,6 +4,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
+	"github.com/signsandbox/signsandbox/sandbox/internal/metrics"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -45,6 +46,8 @@ type registry struct {
 	// (the wall clock unless a test gives another).
 	callObservers []func(callRecord)
 	callClock     clockwork.Clock
+	// calls counts the observed calls for GET /_sandbox/metrics.
+	calls *metrics.Calls
 
 	// objectViews render an event's object as GET would show it to viewer
 	// (an account id). Signature requests, templates and accounts register
@@ -164,6 +167,7 @@ func registerAll(r *registry) {
 	registerFilesURL(r)
 	registerOutbox(r)
 	registerRoutesInfo(r)
+	registerMetrics(r)
 
 	// Scenarios at work: jobs, recording, rules (fault points).
 	registerScenarioJobs(r)

@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"github.com/gorilla/mux"
-	"github.com/jonboulle/clockwork"
 
 	"github.com/signsandbox/signsandbox/fixtures"
 	"github.com/signsandbox/signsandbox/sandbox/edge"
@@ -62,6 +61,8 @@ type Sandbox struct {
 	creds sync.Map
 
 	closeOnce sync.Once
+	// persist is the data directory, when there is one (persist.go).
+	persist persistence
 }
 
 // New creates a Sandbox with its default world seeded from the fixtures.
@@ -100,6 +101,9 @@ func New(opts ...Option) (*Sandbox, error) {
 		edit(s.reg)
 	}
 	registerJobs(s)
+	if err := s.openData(); err != nil {
+		return nil, err
+	}
 	s.router = s.newRouter()
 	var h http.Handler = s.router
 	h = s.recoverer(h)
@@ -109,12 +113,17 @@ func New(opts ...Option) (*Sandbox, error) {
 	s.handler = edge.Guard(h, edge.Config{BaseURL: cfg.baseURL, AllowedHosts: cfg.allowedHosts, AdminToken: cfg.adminToken})
 
 	mode := world.ClockMode(cfg.clockMode)
-	def, err := s.newWorld("default", cfg.seed, mode, cfg.start, cfg.clock, false)
+	def, err := s.newWorld(worldSpec{ID: "default", Seed: cfg.seed, Mode: mode, Start: cfg.start, Clock: cfg.clock})
 	if err != nil {
+		s.Close() // releases the data directory
 		return nil, err
 	}
 	s.defWorld = def
-	for _, sc := range cfg.scenarios {
+	if err := s.restoreWorlds(); err != nil {
+		s.Close()
+		return nil, err
+	}
+	for _, sc := range s.startScenarios() {
 		if _, err := s.loadScenarioSource(def, sc.name, sc.data, nil); err != nil {
 			s.Close()
 			return nil, fmt.Errorf("sandbox: scenario %s: %w", sc.name, err)
@@ -145,6 +154,7 @@ func (s *Sandbox) Close() {
 		for _, w := range ws {
 			w.Close()
 		}
+		s.closeData()
 	})
 }
 
@@ -155,21 +165,29 @@ func worldSeed(base string, n int) string {
 }
 
 // newWorld creates, seeds and registers a world.
-func (s *Sandbox) newWorld(id, seed string, mode world.ClockMode, start time.Time, clk clockwork.Clock, derive bool) (*world.World, error) {
+func (s *Sandbox) newWorld(spec worldSpec) (*world.World, error) {
 	opts := world.Options{
-		ID: id, Seed: seed, Mode: mode, Start: start, Jobs: s.jobs, Logger: s.log,
-		Clock: clk, Init: s.seedFunc(derive),
+		ID: spec.ID, Seed: spec.Seed, Mode: spec.Mode, Start: spec.Start, Jobs: s.jobs, Logger: s.log,
+		Clock: spec.Clock, Init: s.seedFunc(spec.Derive), Secrets: s.secretSource(spec),
 	}
 	w, err := world.New(opts)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
+	if err := s.admitWorld(w, spec); err != nil {
+		w.Close()
+		return nil, err
+	}
 	w.Store.SetBudget(s.budget)
 	s.startWorld(w)
 	s.mu.Lock()
-	s.worlds[id] = w
+	s.worlds[spec.ID] = w
 	s.order = append(s.order, w)
 	s.mu.Unlock()
+	if err := s.worldAdded(w, spec); err != nil {
+		s.dropWorld(w)
+		return nil, err
+	}
 	return w, nil
 }
 
@@ -194,6 +212,13 @@ func (s *Sandbox) seedFunc(derive bool) func(tx *state.Txn) error {
 
 // createWorld makes a fresh world from the fixtures (POST /_sandbox/worlds).
 func (s *Sandbox) createWorld(mode world.ClockMode, start time.Time) (*world.World, error) {
+	return s.createWorldSeeded(mode, start, "")
+}
+
+// createWorldSeeded makes a fresh world; an explicit seed makes its
+// credentials follow the seed (tests that want them fixed), none makes
+// them random under WithRandomCredentials.
+func (s *Sandbox) createWorldSeeded(mode world.ClockMode, start time.Time, seed string) (*world.World, error) {
 	s.mu.Lock()
 	if max := s.cfg.maxWorlds; max > 0 && len(s.order)-1 >= max {
 		s.mu.Unlock()
@@ -202,7 +227,11 @@ func (s *Sandbox) createWorld(mode world.ClockMode, start time.Time) (*world.Wor
 	s.created++
 	n := s.created
 	s.mu.Unlock()
-	return s.newWorld(fmt.Sprintf("w%d", n), worldSeed(s.cfg.seed, n), mode, start, nil, true)
+	spec := worldSpec{ID: s.runtimeWorldID(n), Number: n, Seed: worldSeed(s.cfg.seed, n), Mode: mode, Start: start, Derive: true, Random: seed == "" && s.cfg.randomCredentials}
+	if seed != "" {
+		spec.Seed = seed
+	}
+	return s.newWorld(spec)
 }
 
 // world returns a world by id.

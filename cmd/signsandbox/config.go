@@ -38,6 +38,8 @@ type serveConfig struct {
 	// LogFormat is "text" or "json".
 	LogFormat string
 	Limits    serverLimits
+	// Shared holds the flags of a server a team shares (shared.go).
+	Shared sharedConfig
 }
 
 // serverLimits bound what slow and odd clients can hold: time to send a
@@ -149,7 +151,11 @@ func parseServeConfig(args []string, getenv func(string) string, out io.Writer) 
 	if envErr != nil {
 		return c, envErr
 	}
+	c.Shared.flags(fs, env)
 	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if err := c.Shared.check(); err != nil {
 		return c, err
 	}
 	if fs.NArg() > 0 {

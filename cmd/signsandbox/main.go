@@ -132,6 +132,7 @@ func serveOptions(cfg serveConfig, logger *slog.Logger) []sandbox.Option {
 	if cfg.AdminToken != "" {
 		opts = append(opts, sandbox.WithAdminToken(cfg.AdminToken))
 	}
+	opts = append(opts, cfg.Shared.options()...)
 	return opts
 }
 
@@ -171,18 +172,22 @@ const shutdownGrace = 10 * time.Second
 // stops. It closes ln. Tests call it with their own listener and context.
 func serveOn(ctx context.Context, ln net.Listener, cfg serveConfig, stdout, stderr io.Writer) error {
 	logger := newLogger(cfg, stderr)
+	// The listener answers (alive, not ready) while New restores a data
+	// directory; see gate.
+	var g gate
+	srv := newHTTPServer(&g, cfg.Limits, logger)
+	ln = serverListener(ln, cfg.Limits)
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
 	sb, err := sandbox.New(serveOptions(cfg, logger)...)
 	if err != nil {
-		ln.Close()
+		_ = srv.Close()
 		return err
 	}
 	defer sb.Close()
-	srv := newHTTPServer(logRequests(logger, sb), cfg.Limits, logger)
-	ln = serverListener(ln, cfg.Limits)
+	g.open(logRequests(logger, sb))
 	printBanner(stdout, ln.Addr().String(), sb.DefaultAPIKey(), cfg.AdminToken != "")
 
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
 	select {
 	case err := <-errc:
 		return err

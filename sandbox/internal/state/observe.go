@@ -41,16 +41,26 @@ func (s *Store) SetCommitObserver(fn CommitObserver) {
 	s.observer.Store(&fn)
 }
 
+// SetCommitCheck installs fn, asked after the commit observer saw a write
+// and before the write commits: an error aborts the write and Update
+// returns it. A journal that could not record a change uses it so that
+// the change is refused rather than acknowledged and then lost.
+func (s *Store) SetCommitCheck(fn func() error) { s.check.Store(&fn) }
+
 // observe hands a write's changes to the observer before tx commits (the
-// writer lock is still held). Writes that changed nothing are not commits
-// worth reporting.
-func (s *Store) observe(obs *CommitObserver, tx *Txn) {
+// writer lock is still held), then asks the commit check. Writes that
+// changed nothing are not commits worth reporting.
+func (s *Store) observe(obs *CommitObserver, tx *Txn) error {
 	changes := tx.Changes()
 	if len(changes) == 0 {
-		return
+		return nil
 	}
 	s.seq++
 	(*obs)(Commit{Seq: s.seq, At: tx.now, Changes: changes})
+	if chk := s.check.Load(); chk != nil && *chk != nil {
+		return (*chk)()
+	}
+	return nil
 }
 
 // observeSnapshot reports a replaced database; Replace holds the swap lock

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -116,4 +117,32 @@ func TestCommitObserverSeesReplaceAsSnapshot(t *testing.T) {
 	st.SetCommitObserver(nil)
 	require.NoError(t, st.Update(func(tx *Txn) error { return Put(tx, TableTeams, &Team{ID: "unseen"}) }))
 	assert.Len(t, log.commits, 2, "a removed observer sees nothing")
+}
+
+// TestCommitCheckRefusesTheWrite: a failing commit check aborts an
+// observed write, so a journal that could not record a change never lets
+// it be acknowledged.
+func TestCommitCheckRefusesTheWrite(t *testing.T) {
+	db, err := NewDB()
+	require.NoError(t, err)
+	st := NewStore(db, func() time.Time { return time.Unix(0, 0) })
+	require.NoError(t, st.Update(func(tx *Txn) error { return InitMeta(tx, "s") }))
+	var seen int
+	st.SetCommitObserver(func(Commit) { seen++ })
+	broken := errors.New("disk full")
+	fail := false
+	st.SetCommitCheck(func() error {
+		if fail {
+			return broken
+		}
+		return nil
+	})
+	require.NoError(t, st.Update(func(tx *Txn) error { _ = tx.NewID(); return nil }))
+	fail = true
+	err = st.Update(func(tx *Txn) error { _ = tx.NewID(); return nil })
+	require.ErrorIs(t, err, broken)
+	assert.Equal(t, 2, seen)
+	m, err := Get[Meta](st.Read(), tableMeta, metaRowID)
+	require.NoError(t, err)
+	assert.Equal(t, uint64(1), m.Counter, "the refused write left nothing")
 }

@@ -34,7 +34,17 @@ type Store struct {
 	// commits it saw, guarded by the writer lock and by swap.
 	observer atomic.Pointer[CommitObserver]
 	seq      uint64
+	// check is asked before an observed write commits (SetCommitCheck).
+	check atomic.Pointer[func() error]
+	// secrets, when set, makes NewSecret draw from it (see SetSecretSource).
+	secrets func() string
 }
+
+// SetSecretSource makes every secret the store's writes create (NewSecret:
+// API keys, OAuth secrets and tokens, URL tokens) come from fn instead of
+// the seeded sequence, so that credentials of a shared server cannot be
+// guessed; IDs stay seeded. Set it before the store is used.
+func (s *Store) SetSecretSource(fn func() string) { s.secrets = fn }
 
 // Topics a write can notify after commit.
 const (
@@ -63,7 +73,7 @@ func (s *Store) Read() *Txn {
 func (s *Store) Update(fn func(tx *Txn) error) error {
 	s.swap.RLock()
 	defer s.swap.RUnlock()
-	tx := &Txn{Txn: s.db.Load().Txn(true), now: s.now(), notify: s.notify, budget: s.budget}
+	tx := &Txn{Txn: s.db.Load().Txn(true), now: s.now(), notify: s.notify, secrets: s.secrets, budget: s.budget}
 	defer tx.Abort()
 	var before int64
 	if s.budget != nil {
@@ -76,13 +86,20 @@ func (s *Store) Update(fn func(tx *Txn) error) error {
 	if err := fn(tx); err != nil {
 		return err
 	}
-	if delta, err := s.budgetDelta(tx, before); err != nil {
+	delta, err := s.budgetDelta(tx, before)
+	if err != nil {
 		return err
-	} else if delta < 0 {
-		s.budget.used.Add(delta)
 	}
 	if obs != nil {
-		s.observe(obs, tx)
+		if err := s.observe(obs, tx); err != nil {
+			if delta > 0 {
+				s.budget.used.Add(-delta) // the write is not made: give back what it reserved
+			}
+			return err
+		}
+	}
+	if delta < 0 {
+		s.budget.used.Add(delta)
 	}
 	tx.Commit()
 	for _, after := range tx.after {
@@ -116,6 +133,7 @@ type Txn struct {
 	*memdb.Txn
 	now      time.Time
 	notify   func(string)
+	secrets  func() string
 	notified map[string]bool
 	// budget is the server-wide budget the store counts in (nil: none), so
 	// that a write can name the field whose bytes would go over it.
@@ -252,12 +270,22 @@ func (t *Txn) NewID() string {
 }
 
 // NewSecret returns the next 64-character hex secret (API keys, OAuth tokens,
-// URL tokens) from the same sequence.
+// URL tokens) from the same sequence, or from the store's secret source
+// when it has one (the sequence still moves, so IDs after it are the same
+// either way).
 func (t *Txn) NewSecret() string {
 	seed, n := t.next()
+	if t.secrets != nil {
+		return t.secrets()
+	}
 	sum := sha256.Sum256([]byte(seed + "/secret/" + strconv.FormatUint(n, 10)))
 	return hex.EncodeToString(sum[:])
 }
+
+// SecretSource is the store's random secret source, nil when secrets
+// follow the seed: loaders use it for secrets they would otherwise copy
+// from public fixtures, without moving the ID sequence.
+func (t *Txn) SecretSource() func() string { return t.secrets }
 
 // uuidSpace namespaces the sandbox's name-based UUIDs.
 var uuidSpace = uuid.MustParse("6f1c1a6e-8d0a-4f4e-9a51-5a2d0b7f3c10")

@@ -78,6 +78,7 @@ func (w *World) Advance(d time.Duration) ([]RanJob, error) {
 	if now := fake.Now(); target.After(now) {
 		fake.Advance(target.Sub(now))
 	}
+	w.clockMoved()
 	return ran, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	memdb "github.com/hashicorp/go-memdb"
@@ -29,6 +30,8 @@ const (
 type World struct {
 	ID   string
 	Seed string
+	// secrets is the store's secret source (nil: seeded secrets).
+	secrets func() string
 
 	Store *state.Store
 	log   *slog.Logger
@@ -53,6 +56,9 @@ type World struct {
 	listenersMu sync.Mutex
 	listeners   map[string][]func()
 
+	// clockHook sees the clock after every Advance (see OnClockMove).
+	clockHook atomic.Pointer[func(now time.Time)]
+
 	// Rate is the per-account request counter behind the rate-limit headers.
 	Rate *RateCounter
 
@@ -74,6 +80,9 @@ type Options struct {
 	Logger *slog.Logger
 	// Init fills the new database (fixtures) in one transaction.
 	Init func(tx *state.Txn) error
+	// Secrets, when set, is where the world's secrets come from instead of
+	// its seeded sequence (see state.Store.SetSecretSource); reset keeps it.
+	Secrets func() string
 }
 
 // New creates a world and seeds it.
@@ -92,6 +101,7 @@ func New(o Options) (*World, error) {
 	w := &World{
 		ID:        o.ID,
 		Seed:      o.Seed,
+		secrets:   o.Secrets,
 		log:       o.Logger.With("world", o.ID),
 		jobs:      o.Jobs,
 		wake:      make(chan struct{}, 1),
@@ -107,6 +117,7 @@ func New(o Options) (*World, error) {
 		return nil, err
 	}
 	w.Store = state.NewStore(db, w.Now)
+	w.Store.SetSecretSource(w.secrets)
 	w.Store.SetNotifier(w.notify)
 	w.On(state.TopicJobs, w.Wake)
 	go w.loop()
@@ -146,6 +157,7 @@ func (w *World) freshDB(initFn func(tx *state.Txn) error) (*memdb.MemDB, error) 
 		return nil, err
 	}
 	tmp := state.NewStore(db, w.Now)
+	tmp.SetSecretSource(w.secrets)
 	err = tmp.Update(func(tx *state.Txn) error {
 		if err := state.InitMeta(tx, w.Seed); err != nil {
 			return err
@@ -199,6 +211,22 @@ func (w *World) Mode() ClockMode {
 	w.clockMu.RLock()
 	defer w.clockMu.RUnlock()
 	return w.mode
+}
+
+// RandomSecrets reports whether the world's secrets come from a random
+// source rather than its seed.
+func (w *World) RandomSecrets() bool { return w.secrets != nil }
+
+// OnClockMove installs fn to see the world time after every Advance: the
+// clock is not in the database, so a journal records its moves this way.
+// It runs while the world's jobs are held back, so moves arrive in order.
+func (w *World) OnClockMove(fn func(now time.Time)) { w.clockHook.Store(&fn) }
+
+// clockMoved tells the clock hook, if any, the world time.
+func (w *World) clockMoved() {
+	if fn := w.clockHook.Load(); fn != nil {
+		(*fn)(w.Now())
+	}
 }
 
 // Logger is the world's logger.

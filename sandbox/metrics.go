@@ -1,0 +1,130 @@
+package sandbox
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/metrics"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+// registerMetrics serves GET /_sandbox/metrics (Prometheus text format)
+// and GET /_sandbox/ready (readiness, where /_sandbox/health is liveness).
+// Calls are counted only under WithMetrics, so that a sandbox in a test
+// reads no clock per call.
+func registerMetrics(r *registry) {
+	r.calls = metrics.NewCalls()
+	r.controlPublic(http.MethodGet, "/metrics", controlMetrics)
+	r.controlPublic(http.MethodGet, "/ready", controlReady)
+}
+
+// WithMetrics counts every API and control call (by operation and status,
+// with a latency histogram) for GET /_sandbox/metrics, through the call
+// observer seam. Without it the metrics hold the gauges only. The binary
+// turns it on.
+func WithMetrics() Option {
+	return func(cfg *config) error {
+		cfg.registryEdits = append(cfg.registryEdits, func(r *registry) {
+			calls := r.calls
+			r.observeCalls(func(rec callRecord) { calls.Observe(rec.Operation, rec.Status, rec.Duration) })
+		})
+		return nil
+	}
+}
+
+// controlMetrics answers the counters and the gauges read now.
+func controlMetrics(c *call) (any, error) {
+	fams := append(c.s.reg.calls.Families(), c.s.worldGauges()...)
+	fams = append(fams, c.s.persistenceGauges()...)
+	var b strings.Builder
+	if err := metrics.Write(&b, fams); err != nil {
+		return nil, err
+	}
+	return &rawResponse{status: http.StatusOK, contentType: metrics.ContentType, body: []byte(b.String())}, nil
+}
+
+// readyResponse is the answer of GET /_sandbox/ready.
+type readyResponse struct {
+	Status string `json:"status"`
+	// Reason says why the server is not ready.
+	Reason string `json:"reason,omitempty"`
+}
+
+// controlReady answers 200 once the server can serve its worlds, and 503
+// while it cannot (a data directory whose journal cannot be written).
+// Liveness stays GET /_sandbox/health: a server that is not ready is still
+// alive and must not be restarted for it.
+func controlReady(c *call) (any, error) {
+	if reason := c.s.notReady(); reason != "" {
+		return withStatus{status: http.StatusServiceUnavailable, value: readyResponse{Status: "unavailable", Reason: reason}}, nil
+	}
+	return readyResponse{Status: "ready"}, nil
+}
+
+// worldGauges reads what the worlds hold now: worlds, rows by table,
+// stored file bytes, queued jobs, pending callbacks and the attempts in
+// the callback logs by result. Tables and results come in a fixed order.
+func (s *Sandbox) worldGauges() []metrics.Family {
+	ws := s.worldsSnapshot()
+	tables := state.TableNames()
+	rows := make([]float64, len(tables))
+	var bytes, jobs, pending float64
+	attempts := map[string]float64{}
+	for _, w := range ws {
+		tx := w.Store.Read()
+		for i, name := range tables {
+			r, _ := state.Rows(tx, name)
+			rows[i] += float64(len(r))
+		}
+		if n, err := state.StoredBytes(tx); err == nil {
+			bytes += float64(n)
+		}
+		j, _ := state.Rows(tx, state.TableJobs)
+		jobs += float64(len(j))
+		countAttempts(tx, attempts, &pending)
+	}
+	objects := metrics.Family{Name: "signsandbox_objects", Type: "gauge", Help: "Rows stored by table, over every world."}
+	for i, name := range tables {
+		objects.Samples = append(objects.Samples, metrics.Sample{Labels: []metrics.Label{{Name: "table", Value: name}}, Value: rows[i]})
+	}
+	results := metrics.Family{Name: "signsandbox_callback_attempts_total", Type: "counter",
+		Help: "Callback attempts in the callback logs of the worlds held, by result (delivered, failed: an answer that does not count, error: no answer or a rule); a reset or deleted world takes its attempts away."}
+	for _, res := range []string{"delivered", "error", "failed"} {
+		results.Samples = append(results.Samples, metrics.Sample{Labels: []metrics.Label{{Name: "result", Value: res}}, Value: attempts[res]})
+	}
+	gauge := func(name, help string, v float64) metrics.Family {
+		return metrics.Family{Name: name, Type: "gauge", Help: help, Samples: []metrics.Sample{{Value: v}}}
+	}
+	return []metrics.Family{
+		gauge("signsandbox_worlds", "Worlds held, the default world included.", float64(len(ws))),
+		objects,
+		gauge("signsandbox_stored_bytes", "Bytes of stored files (uploads, documents, renditions), over every world.", bytes),
+		gauge("signsandbox_scheduler_jobs", "Jobs queued in the worlds' schedulers.", jobs),
+		gauge("signsandbox_callbacks_pending", "Callback deliveries not yet delivered or given up.", pending),
+		results,
+	}
+}
+
+// countAttempts adds the attempts of a world's callback log by result.
+func countAttempts(tx *state.Txn, into map[string]float64, pending *float64) {
+	rows, _ := state.Rows(tx, state.TableDeliveries)
+	for _, raw := range rows {
+		d, ok := raw.(*state.Delivery)
+		if !ok {
+			continue
+		}
+		if d.Open() {
+			*pending++
+		}
+		for _, a := range d.Attempts {
+			switch {
+			case a.Delivered:
+				into["delivered"]++
+			case a.Status == 0:
+				into["error"]++
+			default:
+				into["failed"]++
+			}
+		}
+	}
+}
