@@ -96,6 +96,13 @@ func (d *Dir) Load(id string) (*Loaded, error) {
 	if err != nil {
 		return nil, fmt.Errorf("world %s: %s record %d: %w", id, journalName(snap.Gen), l.Records+1, err)
 	}
+	if l.Records > 0 {
+		// Replayed rows do not keep derived tables (file contents, usage
+		// counters) in step: make them again from the rows, as import does.
+		if err := state.RebuildDerived(l.DB); err != nil {
+			return nil, fmt.Errorf("world %s: %w", id, err)
+		}
+	}
 	if torn {
 		l.Torn = true
 		if err := f.Truncate(good); err != nil {
@@ -263,6 +270,9 @@ func (j *Journal) Observe(c state.Commit) {
 		for _, ch := range c.Changes {
 			if ch.Before == nil && ch.After == nil {
 				continue // made and removed in the same write
+			}
+			if state.IsDerived(ch.Table) {
+				continue // computed from the other rows; Load rebuilds it
 			}
 			row, deleted := ch.After, false
 			if ch.Deleted() {

@@ -144,3 +144,38 @@ func countRows(tx *memdb.Txn, u *Usage) error {
 	}
 	return nil
 }
+
+// IsDerived reports whether a table is computed from the others (file
+// contents, usage counters): a journal leaves its rows out, and
+// RebuildDerived makes them again.
+func IsDerived(table string) bool {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	return registry[table].Derived
+}
+
+// RebuildDerived recomputes every derived table of db from the world's
+// rows, as import does: for a database changed row by row outside the
+// store (a journal replayed onto a snapshot).
+func RebuildDerived(db *memdb.MemDB) error {
+	tx := db.Txn(true)
+	defer tx.Abort()
+	registryMu.Lock()
+	var derived []string
+	for n, d := range registry {
+		if d.Derived {
+			derived = append(derived, n)
+		}
+	}
+	registryMu.Unlock()
+	for _, n := range derived {
+		if _, err := tx.DeleteAll(n, IndexID); err != nil {
+			return fmt.Errorf("state: clear %s: %w", n, err)
+		}
+	}
+	if err := rebuildDerived(tx); err != nil {
+		return err
+	}
+	tx.Commit()
+	return nil
+}
