@@ -34,6 +34,8 @@ type config struct {
 	maxWorlds  int
 	// maxStoredBytes is the server-wide budget of file bytes (WithMaxStoredBytes).
 	maxStoredBytes int64
+	// idle frees run-time worlds nobody used for a while (WithIdleWorldTTL).
+	idle *idleWorlds
 	// shard starts every random credential (see WithShard).
 	shard string
 	// randomCredentials: see WithRandomCredentials.

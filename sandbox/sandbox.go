@@ -135,6 +135,9 @@ func New(opts ...Option) (*Sandbox, error) {
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}
 	}
+	if cfg.idle != nil {
+		cfg.idle.start(s)
+	}
 	return s, nil
 }
 
@@ -148,6 +151,9 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.
 // Close stops the background work of every world.
 func (s *Sandbox) Close() {
 	s.closeOnce.Do(func() {
+		if s.cfg.idle != nil {
+			s.cfg.idle.close()
+		}
 		s.mu.RLock()
 		ws := append([]*world.World(nil), s.order...)
 		s.mu.RUnlock()
@@ -179,6 +185,9 @@ func (s *Sandbox) newWorld(spec worldSpec) (*world.World, error) {
 		return nil, err
 	}
 	w.Store.SetBudget(s.budget)
+	if s.cfg.idle != nil {
+		s.cfg.idle.touch(w.ID) // its idle time starts when it is made
+	}
 	s.startWorld(w)
 	s.mu.Lock()
 	s.worlds[spec.ID] = w

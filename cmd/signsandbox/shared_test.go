@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -14,7 +15,7 @@ func TestSharedFlags(t *testing.T) {
 	noEnv := func(string) string { return "" }
 	c, err := parseServeConfig(nil, noEnv, io.Discard)
 	require.NoError(t, err)
-	assert.Len(t, c.Shared.options(), 2, "the binary counts calls and serves random credentials by default")
+	assert.Len(t, c.Shared.options(), 3, "the binary counts calls, serves random credentials and frees idle worlds by default")
 
 	c, err = parseServeConfig([]string{"--shard", "0a"}, noEnv, io.Discard)
 	require.NoError(t, err)
@@ -26,7 +27,7 @@ func TestSharedFlags(t *testing.T) {
 		return ""
 	}, io.Discard)
 	require.NoError(t, err)
-	assert.Len(t, c.Shared.options(), 1)
+	assert.Len(t, c.Shared.options(), 2)
 
 	for _, bad := range [][]string{{"--credentials", "weak"}, {"--shard", "XY"}, {"--shard", "0a", "--credentials", "seeded"}} {
 		_, err := parseServeConfig(bad, noEnv, io.Discard)
@@ -39,7 +40,7 @@ func TestDataDirFlags(t *testing.T) {
 	c, err := parseServeConfig([]string{"--data-dir", "/tmp/x", "--fsync", "always"}, noEnv, io.Discard)
 	require.NoError(t, err)
 	assert.Equal(t, "/tmp/x", c.Shared.DataDir)
-	assert.Len(t, c.Shared.options(), 3)
+	assert.Len(t, c.Shared.options(), 4)
 	c, err = parseServeConfig(nil, func(k string) string {
 		if k == "SIGNSANDBOX_DATA_DIR" {
 			return "/var/lib/signsandbox"
@@ -84,9 +85,25 @@ func TestMaxStoredBytesFlag(t *testing.T) {
 	}
 	c, err := parseServeConfig([]string{"--max-stored-bytes", "1GiB"}, noEnv, io.Discard)
 	require.NoError(t, err)
-	assert.Len(t, c.Shared.options(), 3, "metrics, random credentials and the budget")
+	assert.Len(t, c.Shared.options(), 4, "metrics, random credentials, idle worlds and the budget")
 	for _, bad := range []string{"-1", "lots", "1TB", "9999999999GiB"} {
 		_, err := parseServeConfig([]string{"--max-stored-bytes", bad}, noEnv, io.Discard)
 		assert.ErrorContains(t, err, "--max-stored-bytes", bad)
+	}
+}
+
+func TestIdleWorldTTLFlag(t *testing.T) {
+	noEnv := func(string) string { return "" }
+	c, err := parseServeConfig(nil, noEnv, io.Discard)
+	require.NoError(t, err)
+	d, err := c.Shared.idleWorldTTL()
+	require.NoError(t, err)
+	assert.Equal(t, 24*time.Hour, d, "worlds nobody uses for a day are freed by default")
+	c, err = parseServeConfig([]string{"--idle-world-ttl", "0"}, noEnv, io.Discard)
+	require.NoError(t, err)
+	assert.Len(t, c.Shared.options(), 2, "0 keeps every world: no janitor")
+	for _, bad := range []string{"-1h", "soon", "24"} {
+		_, err := parseServeConfig([]string{"--idle-world-ttl", bad}, noEnv, io.Discard)
+		assert.ErrorContains(t, err, "--idle-world-ttl", bad)
 	}
 }

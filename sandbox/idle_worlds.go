@@ -1,0 +1,120 @@
+package sandbox
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+)
+
+// WithIdleWorldTTL frees the worlds created at run time (POST
+// /_sandbox/worlds, or restored from a data directory) that no call has
+// reached for ttl of wall time, as DELETE /_sandbox/world would: their
+// keys answer 401 from then on. A server a team keeps running for days
+// would otherwise hold every world a test suite ever made. The default
+// world is never freed. clk measures the idle time (the binary gives the
+// real clock; tests a fake one). Off unless given; the binary turns it on
+// for 24 hours.
+func WithIdleWorldTTL(ttl time.Duration, clk clockwork.Clock) Option {
+	return func(cfg *config) error {
+		if ttl <= 0 {
+			return fmt.Errorf("the idle world time must be positive, not %s", ttl)
+		}
+		if clk == nil {
+			return fmt.Errorf("the idle world time needs a clock")
+		}
+		idle := &idleWorlds{ttl: ttl, clk: clk, last: map[string]time.Time{}, stop: make(chan struct{})}
+		cfg.idle = idle
+		cfg.registryEdits = append(cfg.registryEdits, func(r *registry) {
+			r.observeCalls(func(rec callRecord) { idle.touch(rec.World) })
+		})
+		return nil
+	}
+}
+
+// idleWorlds remembers when a call last reached each world and frees the
+// run-time worlds idle for longer than ttl.
+type idleWorlds struct {
+	ttl  time.Duration
+	clk  clockwork.Clock
+	mu   sync.Mutex
+	last map[string]time.Time // world id -> last call (or first seen)
+	stop chan struct{}
+	done sync.WaitGroup
+}
+
+// touch notes a call to world id (the call observer; "" is no world).
+func (i *idleWorlds) touch(id string) {
+	if id == "" {
+		return
+	}
+	now := i.clk.Now()
+	i.mu.Lock()
+	i.last[id] = now
+	i.mu.Unlock()
+}
+
+// interval is how often the janitor looks: a quarter of the idle time,
+// between one second and one minute.
+func (i *idleWorlds) interval() time.Duration {
+	return min(max(i.ttl/4, time.Second), time.Minute)
+}
+
+// start runs the janitor until stop is closed.
+func (i *idleWorlds) start(s *Sandbox) {
+	t := i.clk.NewTicker(i.interval())
+	i.done.Add(1)
+	go func() {
+		defer i.done.Done()
+		defer t.Stop()
+		for {
+			select {
+			case <-i.stop:
+				return
+			case <-t.Chan():
+				i.sweep(s)
+			}
+		}
+	}()
+}
+
+// sweep frees the run-time worlds idle for longer than ttl (a world's idle
+// time starts when it is made: newWorld touches it).
+func (i *idleWorlds) sweep(s *Sandbox) {
+	now := i.clk.Now()
+	var idle []string
+	live := map[string]bool{}
+	i.mu.Lock()
+	for _, w := range s.worldsSnapshot() {
+		if w == s.defWorld {
+			continue
+		}
+		live[w.ID] = true
+		last, seen := i.last[w.ID]
+		switch {
+		case !seen:
+			i.last[w.ID] = now
+		case now.Sub(last) > i.ttl:
+			idle = append(idle, w.ID)
+		}
+	}
+	for id := range i.last {
+		if !live[id] {
+			delete(i.last, id) // freed or deleted
+		}
+	}
+	i.mu.Unlock()
+	for _, id := range idle {
+		if w := s.world(id); w != nil {
+			s.log.Info("freeing an idle world", "world", id, "idle_for", i.ttl.String())
+			s.dropWorld(w)
+		}
+	}
+}
+
+// close stops the janitor (if it started) and waits for it.
+func (i *idleWorlds) close() {
+	close(i.stop)
+	i.done.Wait()
+}
