@@ -13,10 +13,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
+	"net/url"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/edge"
 	"github.com/signsandbox/signsandbox/scenarios"
 )
 
@@ -25,7 +29,7 @@ func init() {
 }
 
 // runUsage is printed by signsandbox run -h.
-const runUsage = `usage: signsandbox run [--target URL [--keep]] [--json] FILE|NAME...
+const runUsage = `usage: signsandbox run [--target URL [--keep] [--admin-token T]] [--json] FILE|NAME...
 
 Runs the steps of each scenario file (or ready scenario NAME: %s)
 against a fresh world: in a new in-process sandbox, or in the running
@@ -43,6 +47,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print the results as JSON after the steps")
 	offline := fs.Bool("offline", false, "in-process sandboxes substitute placeholder documents for file_urls")
 	keep := fs.Bool("keep", false, "with --target, keep the world made for each file instead of deleting it")
+	adminToken := fs.String("admin-token", os.Getenv("SIGNSANDBOX_ADMIN_TOKEN"), "with --target, the target's admin token, sent to create, import and delete the run's worlds (SIGNSANDBOX_ADMIN_TOKEN)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -66,6 +71,14 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	opts := sandbox.RunOptions{Target: strings.TrimSuffix(*target, "/"), Out: stdout, Keep: *keep}
 	if *offline {
 		opts.Options = append(opts.Options, sandbox.WithOfflineFiles())
+	}
+	if *adminToken != "" && opts.Target != "" {
+		client, err := adminClient(opts.Target, *adminToken)
+		if err != nil {
+			fmt.Fprintln(stderr, "signsandbox run: --target:", err)
+			return 2
+		}
+		opts.Client = client
 	}
 	results := sandbox.RunScenarios(context.Background(), files, opts)
 	failed := 0
@@ -118,4 +131,30 @@ func readScenarioArg(arg string) (sandbox.ScenarioFile, error) {
 // and lists the ready ones (run and --scenario take both).
 func errNoScenario(arg string) error {
 	return fmt.Errorf("%s: no such file and no ready scenario of that name (ready: %s)", arg, strings.Join(scenarios.Names(), ", "))
+}
+
+// adminClient is the run's HTTP client for a target that has an admin
+// token: it adds the token to the requests it sends to the target's host,
+// and to no other host.
+func adminClient(target, token string) (*http.Client, error) {
+	u, err := url.Parse(target)
+	if err != nil || u.Host == "" {
+		return nil, fmt.Errorf("%q is not a base URL such as http://127.0.0.1:8080", target)
+	}
+	return &http.Client{Timeout: 2 * time.Minute, Transport: adminTransport{host: u.Host, token: token, next: http.DefaultTransport}}, nil
+}
+
+// adminTransport adds the admin token header to requests for one host.
+type adminTransport struct {
+	host, token string
+	next        http.RoundTripper
+}
+
+func (t adminTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.URL.Host != t.host {
+		return t.next.RoundTrip(r)
+	}
+	r = r.Clone(r.Context())
+	r.Header.Set(edge.AdminHeader, t.token)
+	return t.next.RoundTrip(r)
 }

@@ -163,3 +163,20 @@ func TestRunTargetDeletesItsWorldsUnlessKept(t *testing.T) {
 	assert.Contains(t, out, "kept (API key ")
 	assert.Contains(t, out, "2 scenario file(s): 1 passed, 1 failed", "the kept world fills the target")
 }
+
+// A target with an admin token refuses to create worlds without it; run
+// sends it with --admin-token (or SIGNSANDBOX_ADMIN_TOKEN).
+func TestRunTargetWithAnAdminToken(t *testing.T) {
+	sb, err := sandbox.New(sandbox.WithOfflineFiles(), sandbox.WithAdminToken("s3cret-token"))
+	require.NoError(t, err)
+	hs := httptest.NewServer(sb)
+	t.Cleanup(func() { hs.Close(); sb.Close() })
+
+	code, out := runCmd("--target", hs.URL, "happy-path")
+	assert.Equal(t, 1, code, out)
+	assert.Contains(t, out, "401", "the world cannot be made without the token")
+
+	code, out = runCmd("--target", hs.URL, "--admin-token", "s3cret-token", "happy-path")
+	assert.Equal(t, 0, code, out)
+	assert.Contains(t, out, "1 scenario file(s): 1 passed, 0 failed")
+}
