@@ -29,7 +29,7 @@ var allowedImports = map[string][]string{
 	// The facade wires everything.
 	"sandbox": {
 		"fixtures", "scenarios",
-		"sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/events",
+		"sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/console", "sandbox/internal/events",
 		"sandbox/internal/fields", "sandbox/internal/files", "sandbox/internal/fixture", "sandbox/internal/param",
 		"sandbox/internal/scenario", "sandbox/internal/search", "sandbox/internal/state",
 		"sandbox/internal/wire", "sandbox/internal/world",
@@ -42,6 +42,8 @@ var allowedImports = map[string][]string{
 		"sandbox/internal/apierr", "sandbox/internal/param", "sandbox/internal/state", "sandbox/internal/wire",
 	},
 	"sandbox/internal/catalog": {"sandbox/internal/state"},
+	// The console's page, assets and paged reads.
+	"sandbox/internal/console": {"sandbox/internal/catalog", "sandbox/internal/events", "sandbox/internal/state"},
 	"sandbox/internal/param":   {"sandbox/internal/apierr"},
 	"sandbox/internal/search":  {"sandbox/internal/apierr", "sandbox/internal/param", "sandbox/internal/state"},
 
