@@ -222,7 +222,7 @@
         el("button", { onclick: advance({ duration: "24h" }, "Advance 1 day") }, "+1 day"),
         el("button", {
           disabled: !clock.next_job_at,
-          onclick: advance({ to: new Date(clock.next_job_at * 1000).toISOString() }, "Advance to the next job"),
+          onclick: () => act("Advance to the next job", "POST", CONTROL + "/clock/advance", { to: new Date(clock.next_job_at * 1000).toISOString() }),
         }, "to next job"),
         at,
         el("button", {

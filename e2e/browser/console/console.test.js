@@ -1,0 +1,175 @@
+'use strict';
+// The console (/_sandbox/console/) in headless Chromium: a request sent with
+// the official Node SDK appears, live, in an open console; acting as its
+// signer from the console completes it; the callback log and the outbox show
+// it; a clock advance in one tab shows in another; and hostile values in
+// every field a caller controls are shown as text, never run.
+//
+// Without Chromium every test here skips with the reason (see
+// ../chromium.js). Screenshots go to e2e/.tmp/console/ (SIGNSANDBOX_E2E_SHOTS
+// names another directory).
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { before, after } = require('node:test');
+const { setup, signer, sdk, assert } = require('../../lib/harness');
+const { pdfUpload } = require('../../lib/pdf');
+const { findChromium, launch } = require('../chromium');
+
+const h = setup();
+const { SignatureRequestApi } = sdk;
+const chromium = findChromium();
+const SHOTS = process.env.SIGNSANDBOX_E2E_SHOTS || path.join(__dirname, '..', '..', '.tmp', 'console');
+const XSS = '"><img src=x onerror="window.__xss=1"><script>window.__xss=2</script>';
+
+let browser;
+before(async () => {
+  if (chromium.path) browser = await launch(chromium.path);
+  fs.mkdirSync(SHOTS, { recursive: true });
+});
+after(async () => {
+  if (browser) await browser.close();
+});
+
+/** A console tab opened on this file's world (its key in the tab's session storage). */
+async function openConsole(hash = '') {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('dialog', (d) => { errors.push(`dialog: ${d.message()}`); d.dismiss().catch(() => {}); });
+  await page.addInitScript((key) => sessionStorage.setItem('signsandbox.console.key', key), h.world.api_key);
+  await page.goto(`${h.base}/_sandbox/console/#${hash}`);
+  await page.waitForSelector('#live.on');
+  return { page, errors, close: () => context.close() };
+}
+
+function browserTest(name, fn) {
+  h.test(name, async (t) => {
+    if (!chromium.path) {
+      t.skip(chromium.reason);
+      return;
+    }
+    await fn(t);
+  });
+}
+
+async function send(title, who) {
+  const req = new sdk.SignatureRequestSendRequest();
+  Object.assign(req, {
+    title, subject: `Subject ${title}`, message: `Message ${title}`, signers: [signer(who, 'signer@example.com')],
+    files: [pdfUpload(`${title}.pdf`)], metadata: { note: title }, testMode: true,
+  });
+  return (await h.api(SignatureRequestApi).signatureRequestSend(req)).body.signatureRequest;
+}
+
+browserTest('a request sent with the SDK appears live; signing it from the console completes it', async () => {
+  const tab = await openConsole('/requests');
+  try {
+    const sr = await send('Console lease', 'Jack Console');
+    // No reload: the feed redraws the list.
+    await tab.page.waitForSelector(`#requests >> text=Console lease`, { timeout: 10000 });
+    await h.control.advance(60);
+    await tab.page.click('#requests >> text=Console lease');
+    await tab.page.waitForSelector('#signers');
+    await tab.page.screenshot({ path: path.join(SHOTS, 'request.png'), fullPage: false });
+    await tab.page.click('#signers button:has-text("Sign")');
+    await tab.page.waitForSelector('.flash.ok');
+    await tab.page.waitForSelector('#signers >> text=signed', { timeout: 10000 });
+    const got = (await h.api(SignatureRequestApi).signatureRequestGet(sr.signatureRequestId)).body.signatureRequest;
+    assert.equal(got.isComplete, true, 'the console signed through the control plane');
+
+    await tab.page.goto(`${h.base}/_sandbox/console/#/callbacks`);
+    await tab.page.waitForSelector('#callbacks >> text=signature_request_all_signed');
+    // The signing e-mail opens rendered, and its button leads to the request's page.
+    await tab.page.goto(`${h.base}/_sandbox/console/#/outbox`);
+    await tab.page.click('#outbox >> text=signature_request');
+    const link = await (await tab.page.waitForSelector('article.mail a.cta')).getAttribute('href');
+    const res = await tab.page.request.get(link);
+    assert.equal(res.status(), 200, `the e-mail's link ${link} works`);
+    await tab.page.goto(`${h.base}/_sandbox/console/#/outbox`);
+    await tab.page.waitForSelector('#outbox >> text=signer@example.com');
+    await tab.page.click('#outbox >> text=signer@example.com');
+    await tab.page.waitForSelector('article.mail');
+    await tab.page.screenshot({ path: path.join(SHOTS, 'outbox.png') });
+    assert.deepEqual(tab.errors, []);
+  } finally {
+    await tab.close();
+  }
+});
+
+browserTest('a refused action shows the control plane\'s error and changes nothing', async () => {
+  const sr = await send('Refusal', 'Jill');
+  await h.control.advance(60);
+  const tab = await openConsole(`/requests/${sr.signatureRequestId}`);
+  try {
+    await tab.page.waitForSelector('#signers');
+    await tab.page.click('#signers button:has-text("Sign")');
+    await tab.page.waitForSelector('.flash.ok');
+    await tab.page.waitForSelector('#signers >> text=signed');
+    const signed = (await h.api(SignatureRequestApi).signatureRequestGet(sr.signatureRequestId)).body.signatureRequest;
+    await tab.page.click('#signers button:has-text("Sign")');
+    const msg = await (await tab.page.waitForSelector('.flash:not(.ok)')).textContent();
+    assert.match(msg, /Sign refused: .+/);
+    const after = (await h.api(SignatureRequestApi).signatureRequestGet(sr.signatureRequestId)).body.signatureRequest;
+    assert.deepEqual(after, signed, 'the refused action changed nothing');
+  } finally {
+    await tab.close();
+  }
+});
+
+browserTest('a clock advance in one tab shows in another', async () => {
+  const a = await openConsole('/');
+  const b = await openConsole('/');
+  try {
+    await a.page.waitForSelector('[data-field=now]');
+    await b.page.waitForSelector('[data-field=now]');
+    const before = await b.page.textContent('[data-field=now]');
+    await a.page.click('button:has-text("+1 day")');
+    await b.page.waitForFunction((old) => { const n = document.querySelector('[data-field=now]'); return n && n.textContent !== old; }, before, { timeout: 10000 });
+    await b.page.screenshot({ path: path.join(SHOTS, 'overview.png') });
+    assert.deepEqual(a.errors, []);
+    assert.deepEqual(b.errors, []);
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});
+
+browserTest('hostile values in every caller-controlled field are shown as text and never run', async () => {
+  const req = new sdk.SignatureRequestSendRequest();
+  Object.assign(req, {
+    title: `T ${XSS}`, subject: `S ${XSS}`, message: `M ${XSS}`, signers: [signer(`N ${XSS}`, 'xss@example.com')],
+    files: [pdfUpload('x<img src=x onerror=window.__xss=3>.pdf')], metadata: { k: `V ${XSS}` }, testMode: true,
+  });
+  const sr = (await h.api(SignatureRequestApi).signatureRequestSend(req)).body.signatureRequest;
+  await h.control.advance(60);
+  const tab = await openConsole('/requests');
+  try {
+    for (const hash of ['/requests', `/requests/${sr.signatureRequestId}`, '/outbox', '/callbacks', '/objects/signature_request']) {
+      await tab.page.goto(`${h.base}/_sandbox/console/#${hash}`);
+      await tab.page.waitForLoadState('networkidle').catch(() => {});
+      await tab.page.waitForTimeout(200);
+      const state = await tab.page.evaluate(() => ({ xss: window.__xss, imgs: document.querySelectorAll('main img').length, scripts: document.querySelectorAll('main script').length }));
+      assert.deepEqual(state, { xss: undefined, imgs: 0, scripts: 0 }, `nothing ran on ${hash}`);
+    }
+    await tab.page.goto(`${h.base}/_sandbox/console/#/requests/${sr.signatureRequestId}`);
+    await tab.page.waitForSelector('#signers');
+    const title = await tab.page.textContent('main h1');
+    assert.ok(title.includes(XSS), 'the title is shown as the caller wrote it');
+    assert.deepEqual(tab.errors, []);
+  } finally {
+    await tab.close();
+  }
+});
+
+browserTest('unknown ids show a not-found page', async () => {
+  const tab = await openConsole('/requests/ffffffffffffffffffffffffffffffffffffffff');
+  try {
+    await tab.page.waitForSelector('[data-status="404"]');
+    await tab.page.goto(`${h.base}/_sandbox/console/#/no/such/page`);
+    await tab.page.waitForSelector('[data-status="404"]');
+  } finally {
+    await tab.close();
+  }
+});
