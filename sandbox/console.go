@@ -21,6 +21,9 @@ func registerConsole(r *registry) {
 	feed := console.NewFeed()
 	reader := console.Reader{Catalog: r.catalog}
 
+	r.controlPublic(http.MethodGet, "/openapi.yaml", func(*call) (any, error) {
+		return consoleAsset(console.ControlPlaneDescription()), nil
+	})
 	r.controlPublic(http.MethodGet, "/console", consolePage(""))
 	r.controlPublic(http.MethodGet, "/console/", consolePage(""))
 	r.controlPublic(http.MethodGet, "/console/{asset}", func(c *call) (any, error) {

@@ -91,3 +91,14 @@ func NotFound(name string) Asset {
 	_ = notFoundPage.Execute(&b, name)
 	return Asset{Status: http.StatusNotFound, ContentType: contentTypes[".html"], Body: b.Bytes()}
 }
+
+// ControlPlaneDescription is the OpenAPI 3 description of the /_sandbox/
+// calls people and the console use, served at /_sandbox/openapi.yaml so
+// that a client can be generated for it in any language.
+func ControlPlaneDescription() Asset {
+	body, err := assets.ReadFile("assets/openapi.yaml")
+	if err != nil {
+		return NotFound("openapi.yaml")
+	}
+	return Asset{Status: http.StatusOK, ContentType: "application/yaml", Body: body}
+}

@@ -212,20 +212,22 @@
     }
     const at = el("input", { type: "datetime-local", step: 1 });
     const advance = (body, label) => () => act(label, "POST", CONTROL + "/clock/advance", body);
+    const realClock = clock.mode === "real"; // a real clock moves by itself and cannot be advanced
     const clockCard = el("div", { class: "card", id: "clock" },
       el("h2", {}, "Clock"),
       kv([["now", el("span", { "data-field": "now" }, clock.time)], ["mode", clock.mode],
         ["next job due", clock.next_job_at ? when(clock.next_job_at) : "none"]]),
       el("div", { class: "row" },
-        el("button", { onclick: advance({ duration: "1m" }, "Advance 1 minute") }, "+1 min"),
-        el("button", { onclick: advance({ duration: "1h" }, "Advance 1 hour") }, "+1 h"),
-        el("button", { onclick: advance({ duration: "24h" }, "Advance 1 day") }, "+1 day"),
+        el("button", { disabled: realClock, onclick: advance({ duration: "1m" }, "Advance 1 minute") }, "+1 min"),
+        el("button", { disabled: realClock, onclick: advance({ duration: "1h" }, "Advance 1 hour") }, "+1 h"),
+        el("button", { disabled: realClock, onclick: advance({ duration: "24h" }, "Advance 1 day") }, "+1 day"),
         el("button", {
-          disabled: !clock.next_job_at,
+          disabled: realClock || !clock.next_job_at,
           onclick: () => act("Advance to the next job", "POST", CONTROL + "/clock/advance", { to: new Date(clock.next_job_at * 1000).toISOString() }),
         }, "to next job"),
         at,
         el("button", {
+          disabled: realClock,
           onclick: () => {
             if (!at.value) { show("Choose an instant first."); return; }
             act("Advance", "POST", CONTROL + "/clock/advance", { to: new Date(at.value + "Z").toISOString() });
