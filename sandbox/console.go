@@ -29,6 +29,9 @@ func registerConsole(r *registry) {
 	r.controlPublic(http.MethodGet, "/console/{asset}", func(c *call) (any, error) {
 		return consoleAsset(console.Page(c.param("asset"))), nil
 	})
+	r.controlPublic(http.MethodGet, "/console/vendor/pdfjs/{asset}", func(c *call) (any, error) {
+		return consoleAsset(console.Page("vendor/pdfjs/" + c.param("asset"))), nil
+	})
 
 	read := func(fn func(c *call, tx *state.Txn) (any, error)) handler {
 		return func(c *call) (any, error) {

@@ -13,7 +13,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { before, after } = require('node:test');
 const { setup, signer, sdk, assert } = require('../../lib/harness');
-const { pdfUpload } = require('../../lib/pdf');
+const { pdfUpload, makePDF } = require('../../lib/pdf');
 const { findChromium, launch } = require('../chromium');
 
 const h = setup();
@@ -169,6 +169,67 @@ browserTest('unknown ids show a not-found page', async () => {
     await tab.page.waitForSelector('[data-status="404"]');
     await tab.page.goto(`${h.base}/_sandbox/console/#/no/such/page`);
     await tab.page.waitForSelector('[data-status="404"]');
+  } finally {
+    await tab.close();
+  }
+});
+
+/** A request with form fields for one signer, sent as multipart (form_fields_per_document). */
+async function sendWithFields(title) {
+  const fd = new FormData();
+  fd.set('title', title);
+  fd.set('test_mode', '1');
+  fd.set('signers[0][name]', 'Fay Fields');
+  fd.set('signers[0][email_address]', 'fay@example.com');
+  fd.set('form_fields_per_document', JSON.stringify([[
+    { api_id: 'company', name: 'Company', type: 'text', x: 100, y: 120, width: 200, height: 24, required: true, signer: 0, page: 1 },
+    { api_id: 'zip', name: 'ZIP', type: 'text', validation_type: 'numbers_only', x: 100, y: 170, width: 120, height: 24, required: false, signer: 0, page: 1 },
+    { api_id: 'agree', name: 'Agree', type: 'checkbox', x: 100, y: 220, width: 16, height: 16, required: false, is_checked: false, signer: 0, page: 1 },
+    { api_id: 'sig', name: 'Signature', type: 'signature', x: 100, y: 300, width: 220, height: 40, required: true, signer: 0, page: 2 },
+  ]]));
+  fd.set('file[0]', new Blob([makePDF({ pages: 2 })], { type: 'application/pdf' }), 'fields.pdf');
+  const res = await fetch(`${h.base}/v3/signature_request/send`, {
+    method: 'POST', body: fd, headers: { Authorization: `Basic ${Buffer.from(`${h.world.api_key}:`).toString('base64')}` },
+  });
+  const body = await res.json();
+  assert.equal(res.status, 200, JSON.stringify(body));
+  return body.signature_request;
+}
+
+browserTest('the signing view shows the PDF\'s pages and the signer\'s fields; filling and signing completes the request', async () => {
+  const sr = await sendWithFields('Fields to fill');
+  await h.control.advance(60);
+  const sid = sr.signatures[0].signature_id;
+  const tab = await openConsole(`/requests/${sr.signature_request_id}/sign/${sid}`);
+  try {
+    await tab.page.waitForSelector('.page[data-page="2"] canvas', { timeout: 20000 });
+    assert.ok(await tab.page.locator('.page canvas').count() >= 2, 'every page rendered');
+    const painted = await tab.page.evaluate(() => {
+      const c = document.querySelector('.page canvas');
+      return c.width > 300 && c.height > 300;
+    });
+    assert.ok(painted, 'the page canvas has the page size');
+    for (const id of ['company', 'zip', 'agree', 'sig']) await tab.page.waitForSelector(`[data-api-id="${id}"]`);
+    assert.equal(await tab.page.isDisabled('#sign'), true, 'Sign waits for the required fields');
+    await tab.page.fill('[data-api-id="company"]', 'Acme Co.');
+    await tab.page.fill('[data-api-id="zip"]', 'abc');
+    assert.equal(await tab.page.evaluate(() => document.querySelector('[data-api-id="zip"]').checkValidity()), false, 'numbers_only is enforced');
+    await tab.page.fill('[data-api-id="zip"]', '12345');
+    await tab.page.check('[data-api-id="agree"]');
+    assert.equal(await tab.page.isDisabled('#sign'), true, 'the signature is still missing');
+    await tab.page.click('[data-api-id="sig"] .adopt');
+    assert.equal(await tab.page.isDisabled('#sign'), false);
+    await tab.page.screenshot({ path: path.join(SHOTS, 'sign.png'), fullPage: true });
+    await tab.page.click('#sign');
+    await tab.page.waitForSelector('#signers >> text=signed', { timeout: 10000 });
+    const got = (await h.api(SignatureRequestApi).signatureRequestGet(sr.signature_request_id)).body.signatureRequest;
+    assert.equal(got.isComplete, true);
+    const byId = Object.fromEntries(got.responseData.map((r) => [r.apiId, r.value]));
+    assert.equal(byId.company, 'Acme Co.');
+    assert.equal(byId.zip, '12345');
+    assert.equal(String(byId.agree), 'true');
+    assert.equal(byId.sig, 'Fay Fields');
+    assert.deepEqual(tab.errors, []);
   } finally {
     await tab.close();
   }

@@ -45,14 +45,17 @@ func SecurityHeaders() http.Header {
 var contentTypes = map[string]string{
 	".html": "text/html; charset=utf-8",
 	".js":   "text/javascript; charset=utf-8",
+	".mjs":  "text/javascript; charset=utf-8",
+	".txt":  "text/plain; charset=utf-8",
 	".css":  "text/css; charset=utf-8",
 	".svg":  "image/svg+xml",
 	".png":  "image/png",
 }
 
 // Page answers the console's shell for "" (the single page every view of
-// the console lives in), an embedded asset by its name, or the 404 page
-// for anything else. name is the path below /_sandbox/console/.
+// the console lives in), an embedded asset by its name (vendor/pdfjs/...
+// for the vendored PDF.js), or the 404 page for anything else. name is the
+// path below /_sandbox/console/.
 func Page(name string) Asset {
 	if name == "" || name == "index.html" {
 		return file("index.html")

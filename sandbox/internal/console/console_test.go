@@ -23,6 +23,8 @@ func TestConsolePageAndAssets(t *testing.T) {
 	srv := sandboxtest.NewServer(t)
 	for path, typ := range map[string]string{
 		base + "/": "text/html", base: "text/html", base + "/app.js": "text/javascript", base + "/app.css": "text/css",
+		base + "/vendor/pdfjs/pdf.min.mjs": "text/javascript", base + "/vendor/pdfjs/pdf.worker.min.mjs": "text/javascript",
+		base + "/vendor/pdfjs/LICENSE.txt": "text/plain", base + "/vendor/pdfjs/README.txt": "text/plain",
 	} {
 		r := srv.DoAs("", http.MethodGet, path, nil)
 		require.Equal(t, http.StatusOK, r.Status, path)
@@ -34,7 +36,12 @@ func TestConsolePageAndAssets(t *testing.T) {
 	assert.NotContains(t, string(page.Body), "http://", "the page loads nothing from elsewhere")
 	assert.NotContains(t, string(page.Body), "https://", "the page loads nothing from elsewhere")
 
-	for _, path := range []string{base + "/nope.html", base + "/secret.go", base + "/..%2fconsole.go", base + "/api/nope"} {
+	readme := srv.DoAs("", http.MethodGet, base+"/vendor/pdfjs/README.txt", nil)
+	assert.Contains(t, string(readme.Body), "pdfjs-dist at version 4.10.38", "the vendored PDF.js names its pinned version")
+	licence := srv.DoAs("", http.MethodGet, base+"/vendor/pdfjs/LICENSE.txt", nil)
+	assert.Contains(t, string(licence.Body), "Apache License")
+
+	for _, path := range []string{base + "/nope.html", base + "/secret.go", base + "/..%2fconsole.go", base + "/api/nope", base + "/vendor/pdfjs/nope.mjs", base + "/vendor/other/x.js"} {
 		r := srv.DoAs("", http.MethodGet, path, nil)
 		assert.Equal(t, http.StatusNotFound, r.Status, path)
 	}

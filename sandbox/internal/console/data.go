@@ -239,11 +239,17 @@ type RequestDetail struct {
 	Documents  []string           `json:"documents"`
 	CreatedAt  int64              `json:"created_at"`
 	Signers    []SignerDetail     `json:"signers"`
+	// AllowDecline and AllowReassign say which of those actions a signer
+	// may take; DateFormat is how date_signed fields show.
+	AllowDecline  bool   `json:"allow_decline"`
+	AllowReassign bool   `json:"allow_reassign"`
+	DateFormat    string `json:"date_format,omitempty"`
 }
 
 // SignerDetail is a signer with the ids the control plane's actions take.
 type SignerDetail struct {
 	ID     string `json:"signature_id"`
+	Slot   int    `json:"slot"`
 	Name   string `json:"name"`
 	Email  string `json:"email_address"`
 	Role   string `json:"role,omitempty"`
@@ -262,7 +268,8 @@ func (r Reader) Request(tx *state.Txn, id string) (RequestDetail, error) {
 		return RequestDetail{}, err
 	}
 	d := RequestDetail{Request: view, Status: requestStatus(req), Audit: req.Audit, FormFields: req.FormFields,
-		Documents: []string{}, CreatedAt: req.CreatedAt, Signers: []SignerDetail{}}
+		Documents: []string{}, CreatedAt: req.CreatedAt, Signers: []SignerDetail{},
+		AllowDecline: req.AllowDecline, AllowReassign: req.AllowReassign, DateFormat: req.DateFormat}
 	if d.Audit == nil {
 		d.Audit = []state.AuditEntry{}
 	}
@@ -273,7 +280,7 @@ func (r Reader) Request(tx *state.Txn, id string) (RequestDetail, error) {
 		d.Documents = append(d.Documents, doc.Name)
 	}
 	for _, sig := range req.Signatures {
-		d.Signers = append(d.Signers, SignerDetail{ID: sig.ID, Name: sig.Name, Email: sig.Email, Role: sig.Role, Order: sig.Order, Status: sig.Status})
+		d.Signers = append(d.Signers, SignerDetail{ID: sig.ID, Slot: sig.Slot, Name: sig.Name, Email: sig.Email, Role: sig.Role, Order: sig.Order, Status: sig.Status})
 	}
 	return d, nil
 }

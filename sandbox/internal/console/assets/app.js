@@ -127,6 +127,7 @@
     [/^\/key$/, keyForm],
     [/^\/requests$/, requests],
     [/^\/requests\/([^/]+)$/, requestDetail],
+    [/^\/requests\/([^/]+)\/sign\/([^/]+)$/, signView],
     [/^\/outbox$/, outbox],
     [/^\/outbox\/([^/]+)$/, emailDetail],
     [/^\/callbacks$/, callbacks],
@@ -335,7 +336,8 @@
             act("Reassign", "POST", sp + "/reassign", { email_address: email, name, reason: "" });
           },
         }, "Reassign"),
-        el("button", { onclick: () => act("Bounce", "POST", sp + "/bounce") }, "Bounce"));
+        el("button", { onclick: () => act("Bounce", "POST", sp + "/bounce") }, "Bounce"),
+        el("a", { class: "button", href: "#/requests/" + enc + "/sign/" + encodeURIComponent(s.signature_id) }, "Open the document"));
       signers.append(el("tr", { "data-signature-id": s.signature_id }, el("td", {}, s.name), el("td", {}, s.email_address),
         el("td", {}, s.role || ""), el("td", {}, badge(s.status_code)), el("td", {}, actions)));
     }
@@ -483,6 +485,130 @@
     return el("div", {}, el("h1", {}, "OAuth tokens"),
       el("table", {}, el("thead", {}, el("tr", {}, ["token", "account", "app", "scopes", "expires", ""].map((h) => el("th", {}, h)))), body),
       t.items.length ? "" : el("p", { class: "muted" }, "No tokens issued."));
+  }
+
+
+  // ---------- signing with the document (PDF.js) ----------
+  let pdfjs = null;
+  async function loadPDFJS() {
+    if (!pdfjs) {
+      pdfjs = await import("/_sandbox/console/vendor/pdfjs/pdf.min.mjs");
+      pdfjs.GlobalWorkerOptions.workerSrc = "/_sandbox/console/vendor/pdfjs/pdf.worker.min.mjs";
+    }
+    return pdfjs;
+  }
+  // fieldInput makes the input for one field of the signer; it answers the
+  // node and a function giving the value to send (undefined: send none).
+  function fieldInput(f, signerName, dateText) {
+    const t = f.type;
+    const common = { "data-api-id": f.api_id, title: f.name || f.api_id, class: "field field-" + t };
+    if (t === "checkbox" || t === "radio") {
+      const box = el("input", Object.assign({ type: t === "radio" ? "radio" : "checkbox", name: t === "radio" ? "group-" + (f.group || f.api_id) : undefined }, common));
+      box.checked = !!f.is_checked;
+      return { node: box, value: () => box.checked, filled: () => box.checked };
+    }
+    if (t === "dropdown") {
+      const sel = el("select", common, el("option", { value: "" }, ""), (f.options || []).map((o) => el("option", { value: o }, o)));
+      if (f.content) sel.value = f.content;
+      return { node: sel, value: () => sel.value, filled: () => sel.value !== "" };
+    }
+    if (t === "date_signed") {
+      return { node: el("input", Object.assign({ type: "text", readonly: true, value: dateText }, common)), value: () => undefined, filled: () => true };
+    }
+    if (t === "text-merge" || t === "checkbox-merge" || t === "hyperlink") {
+      return { node: el("input", Object.assign({ type: "text", readonly: true, value: f.content || "" }, common)), value: () => undefined, filled: () => true };
+    }
+    const attrs = Object.assign({ type: "text", placeholder: t === "signature" ? "type to sign" : t === "initials" ? "initials" : (f.placeholder || "") }, common);
+    const v = f.validation_type;
+    if (v === "numbers_only") attrs.pattern = "[0-9]*";
+    else if (v === "letters_only") attrs.pattern = "[A-Za-z ]*";
+    else if (v === "email_address") attrs.type = "email";
+    else if (v === "phone_number") attrs.pattern = "[0-9+() .-]*";
+    else if (v === "zip_code") attrs.pattern = "[0-9]{5}(-[0-9]{4})?";
+    else if (v === "bank_routing_number") attrs.pattern = "[0-9]{9}";
+    else if (v === "social_security_number") attrs.pattern = "[0-9]{3}-?[0-9]{2}-?[0-9]{4}";
+    else if (v === "custom_regex" && f.validation_custom_regex) attrs.pattern = f.validation_custom_regex;
+    if (f.masked) attrs.type = "password";
+    const input = el("input", attrs);
+    if (t === "signature" || t === "initials") {
+      const adopt = el("button", { type: "button", class: "adopt", onclick: () => { input.value = t === "initials" ? signerName.split(/\s+/).map((w) => w[0] || "").join("") : signerName; input.dispatchEvent(new Event("input", { bubbles: true })); } }, "Adopt");
+      input.className = "sig-input";
+      input.removeAttribute("data-api-id");
+      return { node: el("span", { class: "sigbox field-" + t, "data-api-id": f.api_id }, input, adopt), value: () => input.value, filled: () => input.value.trim() !== "" };
+    }
+    return { node: input, value: () => input.value, filled: () => input.value !== "" && input.checkValidity() };
+  }
+  async function signView(query, id, signatureID) {
+    const d = await get(API + "/signature_requests/" + encodeURIComponent(id));
+    const signer = d.signers.find((s) => s.signature_id === signatureID);
+    if (!signer) { const e = new Error("This request has no signer " + signatureID + "."); e.status = 404; throw e; }
+    const mine = d.form_fields.filter((f) => String(f.signer) === String(signer.slot));
+    const lib = await loadPDFJS();
+    const res = await call("GET", "/v3/signature_request/files/" + encodeURIComponent(id) + "?file_type=pdf", undefined, { raw: true, apiKey: worldKey });
+    const pdf = await lib.getDocument({ data: new Uint8Array(await res.arrayBuffer()), isEvalSupported: false }).promise;
+    const clock = await get(CONTROL + "/clock");
+    const scale = 1.3;
+    const inputs = [];
+    const pages = el("div", { class: "pages" });
+    for (let n = 1; n <= pdf.numPages; n++) {
+      const page = await pdf.getPage(n);
+      const vp = page.getViewport({ scale });
+      const canvas = el("canvas", { width: Math.floor(vp.width), height: Math.floor(vp.height) });
+      await page.render({ canvasContext: canvas.getContext("2d"), viewport: vp }).promise;
+      const wrap = el("div", { class: "page", "data-page": n }, canvas);
+      wrap.style.width = Math.floor(vp.width) + "px"; // CSSOM, which the content security policy allows
+      wrap.style.height = Math.floor(vp.height) + "px";
+      for (const f of mine.filter((f) => (f.page || 1) === n)) {
+        const inp = fieldInput(f, signer.name, clock.time.slice(0, 10));
+        inputs.push({ f, inp });
+        inp.node.style.left = f.x * scale + "px";
+        inp.node.style.top = f.y * scale + "px";
+        inp.node.style.width = Math.max(f.width, 12) * scale + "px";
+        inp.node.style.height = Math.max(f.height, 12) * scale + "px";
+        if (f.required) inp.node.classList.add("required");
+        wrap.append(inp.node);
+      }
+      pages.append(wrap);
+    }
+    const sp = CONTROL + "/signatures/" + encodeURIComponent(signatureID);
+    const signBtn = el("button", {
+      class: "primary", id: "sign",
+      onclick: async () => {
+        const values = {};
+        for (const { f, inp } of inputs) {
+          const v = inp.value();
+          if (v !== undefined && !(v === "" && !f.required)) values[f.api_id] = v;
+        }
+        try {
+          await call("POST", sp + "/sign", { values });
+          show("Signed.", true);
+          location.hash = "#/requests/" + encodeURIComponent(id);
+        } catch (e) { show("Sign refused: " + e.message); }
+      },
+    }, "Sign");
+    const missing = el("span", { class: "muted", id: "missing" });
+    const update = () => {
+      const left = inputs.filter(({ f, inp }) => f.required && !inp.filled()).length;
+      signBtn.disabled = left > 0 || signer.status_code !== "awaiting_signature";
+      missing.textContent = left ? left + " required field(s) left" : "";
+    };
+    pages.addEventListener("input", update);
+    pages.addEventListener("change", update);
+    update();
+    const actions = el("div", { class: "row" }, signBtn, missing,
+      d.allow_decline ? el("button", { onclick: () => act("Decline", "POST", sp + "/decline", { reason: prompt("Reason for declining?", "") || "" }) }, "Decline") : "",
+      d.allow_reassign ? el("button", {
+        onclick: () => {
+          const email = prompt("Reassign to which e-mail address?");
+          if (email === null) return;
+          act("Reassign", "POST", sp + "/reassign", { email_address: email, name: prompt("Their name?", "") || "", reason: "" });
+        },
+      }, "Reassign") : "");
+    return el("div", {},
+      el("p", {}, el("a", { href: "#/requests/" + encodeURIComponent(id) }, "← " + (d.signature_request.title || id))),
+      el("h1", {}, "Sign as ", signer.name || signer.email_address, " ", badge(signer.status_code)),
+      el("p", { class: "muted" }, mine.length + " field(s) for this signer on " + pdf.numPages + " page(s)."),
+      actions, pages);
   }
 
   // ---------- live updates ----------
