@@ -234,3 +234,38 @@ browserTest('the signing view shows the PDF\'s pages and the signer\'s fields; f
     await tab.close();
   }
 });
+
+browserTest('a delivered callback appears with its attempts, payload and a verified hash', async () => {
+  const { startReceiver } = require('../../lib/receiver');
+  const receiver = await startReceiver();
+  const w = await h.newWorld();
+  const tab = await (async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.addInitScript((key) => sessionStorage.setItem('signsandbox.console.key', key), w.api_key);
+    await page.goto(`${h.base}/_sandbox/console/#/callbacks`);
+    await page.waitForSelector('#live.on');
+    return { page, errors, close: () => context.close() };
+  })();
+  try {
+    await h.api(sdk.AccountApi, { apiKey: w.api_key }).accountUpdate({ callbackUrl: `${receiver.url}/hook` });
+    const control = h.controlFor(w.api_key);
+    await control.post('/callbacks/wait', { timeout: '10s' });
+    // The callback_test event shows up live, delivered.
+    await tab.page.waitForSelector('#callbacks >> text=callback_test', { timeout: 10000 });
+    await tab.page.click('#callbacks >> text=callback_test');
+    await tab.page.waitForSelector('text=hash verifies');
+    const verifies = await tab.page.textContent('[data-field=hash-verifies]');
+    assert.equal(verifies, 'true', 'the event_hash verifies with the account key');
+    assert.ok((await tab.page.textContent('main pre')).includes('callback_test'), 'the payload is shown');
+    await tab.page.screenshot({ path: path.join(SHOTS, 'callback.png') });
+    await tab.page.click('button:has-text("Redeliver")');
+    await tab.page.waitForSelector('.flash.ok');
+    assert.deepEqual(tab.errors, []);
+  } finally {
+    await tab.close();
+    await receiver.close();
+  }
+});

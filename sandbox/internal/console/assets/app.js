@@ -417,7 +417,7 @@
     const c = await get(API + "/callbacks/" + encodeURIComponent(id));
     const targets = c.targets.map((t) => el("div", { class: "card" },
       el("h2", {}, t.kind + " callback ", badge(t.state)),
-      kv([["url", t.url], ["round", t.round], ["event_hash", t.event_hash], ["hash verifies", badge(String(t.hash_verifies))]]),
+      kv([["url", t.url], ["round", t.round], ["event_hash", t.event_hash], ["hash verifies", el("span", { "data-field": "hash-verifies" }, badge(String(t.hash_verifies)))]]),
       el("table", {}, el("thead", {}, el("tr", {}, ["time", "status", "delivered", "body / error"].map((h) => el("th", {}, h)))),
         el("tbody", {}, t.attempts.map((a) => el("tr", {}, el("td", {}, when(a.at)), el("td", {}, a.status || "—"),
           el("td", {}, String(a.delivered)), el("td", {}, (a.body || "").slice(0, 200), a.error ? " " + a.error : ""))))),
