@@ -87,6 +87,10 @@ browserTest('a request sent with the SDK appears live; signing it from the conso
     const link = await (await tab.page.waitForSelector('article.mail a.cta')).getAttribute('href');
     const res = await tab.page.request.get(link);
     assert.equal(res.status(), 200, `the e-mail's link ${link} works`);
+    await h.control.advance(60); // the final copy is prepared
+    await tab.page.click('#sign-in-console');
+    await tab.page.waitForSelector('.page canvas', { timeout: 20000 });
+    assert.equal(await tab.page.isDisabled('#sign'), true, 'a signer who signed cannot sign again');
     await tab.page.goto(`${h.base}/_sandbox/console/#/outbox`);
     await tab.page.waitForSelector('#outbox >> text=signer@example.com');
     await tab.page.click('#outbox >> text=signer@example.com');

@@ -395,7 +395,8 @@
           kv([["to", (m.name ? m.name + " <" + m.to + ">" : m.to)], ["kind", m.kind], ["sent", when(m.sent_at)], ["bounced", m.bounced ? "yes" : "no"]])),
         el("div", { class: "body" }, m.message || "",
           m.link ? el("div", {}, el("a", { class: "cta", href: m.link, target: "_blank", rel: "noopener" }, cta)) : "",
-          m.signature_request_id ? el("p", {}, el("a", { href: "#/requests/" + encodeURIComponent(m.signature_request_id) }, "Request in the console")) : "")));
+          m.signature_request_id ? el("p", {}, el("a", { href: "#/requests/" + encodeURIComponent(m.signature_request_id) }, "Request in the console"),
+            m.signature_id ? [" · ", el("a", { id: "sign-in-console", href: "#/requests/" + encodeURIComponent(m.signature_request_id) + "/sign/" + encodeURIComponent(m.signature_id) }, "Sign with the document in the console")] : "") : "")));
   }
 
   function callbackTable(items) {
