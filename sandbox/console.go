@@ -50,7 +50,7 @@ func registerConsole(r *registry) {
 		if !c.r.URL.Query().Has("since") {
 			return map[string]any{"version": feed.Version(c.w.ID), "world_id": c.w.ID}, nil
 		}
-		v, err := feed.Wait(c.r.Context(), c.w.ID, since)
+		v, err := feed.Wait(c.r.Context(), c.w.ID, since, c.w.Stopped())
 		if err != nil {
 			return nil, apierr.Badf("", "the console left before the world changed")
 		}

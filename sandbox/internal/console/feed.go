@@ -2,6 +2,7 @@ package console
 
 import (
 	"context"
+	"net/http"
 	"sync"
 )
 
@@ -9,10 +10,15 @@ import (
 // bumps its version; a console waits for a version other than the one it
 // last showed (a long poll) and then reloads what it shows. Waiting needs
 // no timer: a wait ends with the next change or when the browser leaves
-// (the request's context), so the feed reads no clock at all.
+// (the request's context), when the world is closed, or when the HTTP
+// server that holds the wait shuts down (so that an open console never
+// holds up a graceful shutdown), so the feed reads no clock at all.
 type Feed struct {
 	mu     sync.Mutex
 	worlds map[string]*worldVersion
+	// servers holds, per HTTP server that served a wait, a channel closed
+	// when that server starts shutting down.
+	servers map[*http.Server]chan struct{}
 }
 
 type worldVersion struct {
@@ -21,7 +27,29 @@ type worldVersion struct {
 }
 
 // NewFeed returns a feed with no changes yet.
-func NewFeed() *Feed { return &Feed{worlds: map[string]*worldVersion{}} }
+func NewFeed() *Feed {
+	return &Feed{worlds: map[string]*worldVersion{}, servers: map[*http.Server]chan struct{}{}}
+}
+
+// shuttingDown answers a channel closed when the HTTP server that serves
+// ctx's request shuts down (nil when ctx names none, as in tests that call
+// a handler directly). The first wait on a server registers one shutdown
+// function with it.
+func (f *Feed) shuttingDown(ctx context.Context) <-chan struct{} {
+	hs, ok := ctx.Value(http.ServerContextKey).(*http.Server)
+	if !ok || hs == nil {
+		return nil
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	ch, ok := f.servers[hs]
+	if !ok {
+		ch = make(chan struct{})
+		f.servers[hs] = ch
+		hs.RegisterOnShutdown(func() { close(ch) })
+	}
+	return ch
+}
 
 func (f *Feed) of(worldID string) *worldVersion {
 	v := f.worlds[worldID]
@@ -63,8 +91,11 @@ func (f *Feed) Version(worldID string) uint64 {
 }
 
 // Wait answers the world's version as soon as it differs from since, or
-// ctx's error when the caller went away first.
-func (f *Feed) Wait(ctx context.Context, worldID string, since uint64) (uint64, error) {
+// ctx's error when the caller went away first. It also answers (the
+// unchanged version) when closed is closed (the world stopped) or when the
+// HTTP server serving ctx shuts down.
+func (f *Feed) Wait(ctx context.Context, worldID string, since uint64, closed <-chan struct{}) (uint64, error) {
+	down := f.shuttingDown(ctx)
 	for {
 		f.mu.Lock()
 		v := f.of(worldID)
@@ -75,6 +106,10 @@ func (f *Feed) Wait(ctx context.Context, worldID string, since uint64) (uint64, 
 		}
 		select {
 		case <-ch:
+		case <-closed:
+			return n, nil
+		case <-down:
+			return n, nil
 		case <-ctx.Done():
 			return 0, ctx.Err()
 		}
