@@ -152,8 +152,9 @@ browserTest('hostile values in every caller-controlled field are shown as text a
   try {
     for (const hash of ['/requests', `/requests/${sr.signatureRequestId}`, '/outbox', '/callbacks', '/objects/signature_request']) {
       await tab.page.goto(`${h.base}/_sandbox/console/#${hash}`);
-      await tab.page.waitForLoadState('networkidle').catch(() => {});
-      await tab.page.waitForTimeout(200);
+      // The page long-polls the feed, so it is never network-idle: wait for the view instead.
+      await tab.page.waitForSelector('main h1');
+      await tab.page.waitForTimeout(300);
       const state = await tab.page.evaluate(() => ({ xss: window.__xss, imgs: document.querySelectorAll('main img').length, scripts: document.querySelectorAll('main script').length }));
       assert.deepEqual(state, { xss: undefined, imgs: 0, scripts: 0 }, `nothing ran on ${hash}`);
     }
