@@ -29,7 +29,7 @@ var allowedImports = map[string][]string{
 	// The facade wires everything.
 	"sandbox": {
 		"fixtures", "scenarios", "sandbox/edge",
-		"sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/derived", "sandbox/internal/events",
+		"sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/console", "sandbox/internal/derived", "sandbox/internal/events",
 		"sandbox/internal/fields", "sandbox/internal/files", "sandbox/internal/fixture",
 		"sandbox/internal/legacy", "sandbox/internal/notify", "sandbox/internal/param",
 		"sandbox/internal/scenario", "sandbox/internal/search", "sandbox/internal/state",
@@ -45,6 +45,8 @@ var allowedImports = map[string][]string{
 		"sandbox/internal/apierr", "sandbox/internal/param", "sandbox/internal/state", "sandbox/internal/wire",
 	},
 	"sandbox/internal/catalog": {"sandbox/internal/state"},
+	// The console's page, assets and paged reads.
+	"sandbox/internal/console": {"sandbox/internal/catalog", "sandbox/internal/events", "sandbox/internal/state"},
 	"sandbox/internal/notify":  {"sandbox/internal/events", "sandbox/internal/state"},
 	"sandbox/internal/param":   {"sandbox/internal/apierr", "sandbox/internal/wire"},
 	"sandbox/internal/search":  {"sandbox/internal/apierr", "sandbox/internal/param", "sandbox/internal/state"},

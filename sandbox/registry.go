@@ -194,6 +194,9 @@ func registerAll(r *registry) {
 	registerViewsFax(r)
 	registerViewsTeam(r)
 	registerViewsUnclaimed(r)
+
+	// The console for people, last: its routes come after every other.
+	registerConsole(r)
 }
 
 // handle attaches the handler of an official operation.

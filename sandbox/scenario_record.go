@@ -202,14 +202,15 @@ func (wr *worldRecorder) addCall(c *call, v any, err error) {
 }
 
 // recordControl records a control call of a world being recorded (not the
-// recording's own calls, nor state imports, whose body is not kept).
+// recording's own calls, nor state imports, whose body is not kept, nor
+// the console's reads, which change nothing).
 func recordControl(c *call, v any, err error) {
 	if c.w == nil {
 		return
 	}
 	wr := recorderOf(c.w)
 	p := strings.TrimPrefix(c.r.URL.Path, ControlPrefix)
-	if strings.HasPrefix(p, "/record") || (p == "/state" && c.r.Method == http.MethodPut) {
+	if strings.HasPrefix(p, "/record") || strings.HasPrefix(p, "/console") || (p == "/state" && c.r.Method == http.MethodPut) {
 		wr.before.Delete(c)
 		return
 	}

@@ -35,7 +35,7 @@ async function main() {
   await saveOperations(url);
   // test/: the SDK tests; browser/: the embedded flows in headless Chromium
   // (they skip with a message on machines without it).
-  const files = ['test', 'browser'].flatMap((dir) => {
+  const files = ['test', 'browser', 'browser/console'].flatMap((dir) => {
     const abs = path.join(sandbox.E2E_DIR, dir);
     if (!fs.existsSync(abs)) return [];
     return fs.readdirSync(abs).filter((f) => f.endsWith('.test.js')).sort().map((f) => path.join(dir, f));

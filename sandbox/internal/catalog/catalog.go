@@ -157,3 +157,21 @@ func (c *Catalog) List(tx *state.Txn, kind string, f Filter, cursor string) (Pag
 	}
 	return page, nil
 }
+
+// Count answers how many objects of a kind the world holds (a walk of the
+// id index, without rendering any).
+func (c *Catalog) Count(tx *state.Txn, kind string) (int, error) {
+	k, err := c.kind(kind)
+	if err != nil {
+		return 0, err
+	}
+	it, err := tx.Get(k.Table, state.IndexID)
+	if err != nil {
+		return 0, fmt.Errorf("catalog: %s: %w", kind, err)
+	}
+	n := 0
+	for raw := it.Next(); raw != nil; raw = it.Next() {
+		n++
+	}
+	return n, nil
+}

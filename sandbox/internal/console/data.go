@@ -1,0 +1,324 @@
+package console
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+// ErrBadCursor is answered for a cursor the console did not hand out.
+var ErrBadCursor = errors.New("console: cursor is not a sequence number from a previous page")
+
+// Reader answers the console's reads of one world, in one read
+// transaction each: pages walk an index from a cursor, so a page costs its
+// own rows (plus those a search skips), whatever the world holds.
+type Reader struct {
+	Catalog *catalog.Catalog
+}
+
+// KindCount is how many objects of a kind a world holds.
+type KindCount struct {
+	Kind  string `json:"kind"`
+	Count int    `json:"count"`
+}
+
+// Counts counts every catalog kind, plus OAuth tokens, the outbox and the
+// callback log, in that order (kinds by name).
+func (r Reader) Counts(tx *state.Txn) ([]KindCount, error) {
+	out := []KindCount{}
+	for _, name := range r.Catalog.Kinds() {
+		n, err := r.Catalog.Count(tx, name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, KindCount{Kind: name, Count: n})
+	}
+	for _, t := range []struct{ kind, table string }{
+		{"oauth_token", state.TableOAuthToken}, {"email", state.TableEmails}, {"event", state.TableEvents},
+	} {
+		it, err := tx.Txn.Get(t.table, state.IndexID)
+		if err != nil {
+			return nil, err
+		}
+		n := 0
+		for raw := it.Next(); raw != nil; raw = it.Next() {
+			n++
+		}
+		out = append(out, KindCount{Kind: t.kind, Count: n})
+	}
+	return out, nil
+}
+
+// TokenSummary is an OAuth access token as the console lists it: the
+// tokens themselves are credentials, so only their first characters show.
+type TokenSummary struct {
+	AccessToken string   `json:"access_token"`
+	AccountID   string   `json:"account_id"`
+	ClientID    string   `json:"client_id"`
+	Scopes      []string `json:"scopes"`
+	ExpiresAt   int64    `json:"expires_at"`
+	Revoked     bool     `json:"revoked"`
+}
+
+// OAuthTokens lists the world's access tokens in token order.
+func (r Reader) OAuthTokens(tx *state.Txn) ([]TokenSummary, error) {
+	rows, err := state.All[state.OAuthToken](tx, state.TableOAuthToken, state.IndexID)
+	if err != nil {
+		return nil, err
+	}
+	out := []TokenSummary{}
+	for _, t := range rows {
+		out = append(out, TokenSummary{AccessToken: mask(t.AccessToken), AccountID: t.AccountID, ClientID: t.ClientID,
+			Scopes: t.Scopes, ExpiresAt: t.ExpiresAt, Revoked: t.Revoked})
+	}
+	return out, nil
+}
+
+func mask(secret string) string {
+	if len(secret) <= 6 {
+		return "…"
+	}
+	return secret[:6] + "…"
+}
+
+// PageOf is one page of a newest-first list: Next is the cursor of the
+// following (older) page, "" after the last.
+type PageOf[T any] struct {
+	Items []T    `json:"items"`
+	Next  string `json:"next"`
+}
+
+// seqCursor reads a newest-first cursor: the sequence number of the last
+// row shown ("" starts at the newest).
+func seqCursor(cursor string) (uint64, bool, error) {
+	if cursor == "" {
+		return 0, false, nil
+	}
+	n, err := strconv.ParseUint(cursor, 10, 64)
+	if err != nil || n == 0 {
+		return 0, false, ErrBadCursor
+	}
+	return n, true, nil
+}
+
+// newest walks table's seq index from the newest row (or the one before
+// cursor), keeping rows keep accepts, and collects at most limit of them.
+func newest[T any](tx *state.Txn, table, cursor string, limit int, seq func(*T) uint64, keep func(*T) bool) ([]*T, string, error) {
+	limit = clampLimit(limit)
+	from, ok, err := seqCursor(cursor)
+	if err != nil {
+		return nil, "", err
+	}
+	var it interface{ Next() any }
+	if ok {
+		it, err = tx.Txn.ReverseLowerBound(table, state.IndexSeq, from-1)
+	} else {
+		it, err = tx.Txn.GetReverse(table, state.IndexSeq)
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	var rows []*T
+	for raw := it.Next(); raw != nil; raw = it.Next() {
+		row := raw.(*T)
+		if ok && seq(row) >= from {
+			continue
+		}
+		if keep != nil && !keep(row) {
+			continue
+		}
+		if len(rows) == limit {
+			return rows, strconv.FormatUint(seq(rows[len(rows)-1]), 10), nil
+		}
+		rows = append(rows, row)
+	}
+	return rows, "", nil
+}
+
+func clampLimit(limit int) int {
+	switch {
+	case limit <= 0:
+		return catalog.DefaultLimit
+	case limit > catalog.MaxLimit:
+		return catalog.MaxLimit
+	}
+	return limit
+}
+
+// RequestSummary is a signature request as the console's list shows it.
+type RequestSummary struct {
+	ID        string          `json:"signature_request_id"`
+	Title     string          `json:"title"`
+	Requester string          `json:"requester_email_address"`
+	CreatedAt int64           `json:"created_at"`
+	Status    string          `json:"status"`
+	Signers   []SignerSummary `json:"signers"`
+	TestMode  bool            `json:"test_mode"`
+}
+
+// SignerSummary is one signer in a list row.
+type SignerSummary struct {
+	Name   string `json:"name"`
+	Email  string `json:"email_address"`
+	Status string `json:"status_code"`
+}
+
+// Requests lists signature requests newest first; q keeps those whose id,
+// title, subject, message, requester, signers, status or metadata contain
+// it (case-insensitive).
+func (r Reader) Requests(tx *state.Txn, q, cursor string, limit int) (PageOf[RequestSummary], error) {
+	q = strings.ToLower(strings.TrimSpace(q))
+	var keep func(*state.SignatureRequest) bool
+	if q != "" {
+		keep = func(req *state.SignatureRequest) bool { return requestHas(req, q) }
+	}
+	rows, next, err := newest(tx, state.TableSignatureRequests, cursor, limit,
+		func(req *state.SignatureRequest) uint64 { return req.Seq }, keep)
+	if err != nil {
+		return PageOf[RequestSummary]{}, err
+	}
+	page := PageOf[RequestSummary]{Items: []RequestSummary{}, Next: next}
+	for _, req := range rows {
+		s := RequestSummary{ID: req.ID, Title: req.Title, Requester: req.RequesterEmail, CreatedAt: req.CreatedAt,
+			Status: requestStatus(req), Signers: []SignerSummary{}, TestMode: req.TestMode}
+		for _, sig := range req.Signatures {
+			s.Signers = append(s.Signers, SignerSummary{Name: sig.Name, Email: sig.Email, Status: sig.Status})
+		}
+		page.Items = append(page.Items, s)
+	}
+	return page, nil
+}
+
+// requestStatus is one word for a request's state: its phase, or error.
+func requestStatus(req *state.SignatureRequest) string {
+	if req.Error != "" {
+		return "error"
+	}
+	if req.Phase == "" {
+		return "pending"
+	}
+	return req.Phase
+}
+
+func requestHas(req *state.SignatureRequest, q string) bool {
+	has := func(s string) bool { return s != "" && strings.Contains(strings.ToLower(s), q) }
+	if has(req.ID) || has(req.Title) || has(req.Subject) || has(req.Message) || has(req.RequesterEmail) ||
+		has(req.RequesterName) || has(requestStatus(req)) {
+		return true
+	}
+	for _, sig := range req.Signatures {
+		if has(sig.Name) || has(sig.Email) || has(sig.Status) || has(sig.ID) {
+			return true
+		}
+	}
+	for _, d := range req.Documents {
+		if has(d.Name) {
+			return true
+		}
+	}
+	for k, v := range req.Metadata {
+		if has(k) || has(fmt.Sprint(v)) {
+			return true
+		}
+	}
+	return false
+}
+
+// RequestDetail is everything the console shows of one request: the view
+// the API gives its owner, plus what only the sandbox knows (its audit
+// trail on the world clock, its form fields as given, its documents).
+type RequestDetail struct {
+	Request    any                `json:"signature_request"`
+	Status     string             `json:"status"`
+	Audit      []state.AuditEntry `json:"audit"`
+	FormFields []state.FormField  `json:"form_fields"`
+	Documents  []string           `json:"documents"`
+	CreatedAt  int64              `json:"created_at"`
+	Signers    []SignerDetail     `json:"signers"`
+	// AllowDecline and AllowReassign say which of those actions a signer
+	// may take; DateFormat is how date_signed fields show.
+	AllowDecline  bool   `json:"allow_decline"`
+	AllowReassign bool   `json:"allow_reassign"`
+	DateFormat    string `json:"date_format,omitempty"`
+}
+
+// SignerDetail is a signer with the ids the control plane's actions take.
+type SignerDetail struct {
+	ID     string `json:"signature_id"`
+	Slot   int    `json:"slot"`
+	Name   string `json:"name"`
+	Email  string `json:"email_address"`
+	Role   string `json:"role,omitempty"`
+	Order  *int   `json:"order,omitempty"`
+	Status string `json:"status_code"`
+}
+
+// Request shows one request (state.ErrNotFound for an unknown id).
+func (r Reader) Request(tx *state.Txn, id string) (RequestDetail, error) {
+	req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, id)
+	if err != nil {
+		return RequestDetail{}, err
+	}
+	view, err := r.Catalog.Get(tx, "signature_request", id)
+	if err != nil {
+		return RequestDetail{}, err
+	}
+	d := RequestDetail{Request: view, Status: requestStatus(req), Audit: req.Audit, FormFields: req.FormFields,
+		Documents: []string{}, CreatedAt: req.CreatedAt, Signers: []SignerDetail{},
+		AllowDecline: req.AllowDecline, AllowReassign: req.AllowReassign, DateFormat: req.DateFormat}
+	if d.Audit == nil {
+		d.Audit = []state.AuditEntry{}
+	}
+	if d.FormFields == nil {
+		d.FormFields = []state.FormField{}
+	}
+	for _, doc := range req.Documents {
+		d.Documents = append(d.Documents, doc.Name)
+	}
+	for _, sig := range req.Signatures {
+		d.Signers = append(d.Signers, SignerDetail{ID: sig.ID, Slot: sig.Slot, Name: sig.Name, Email: sig.Email, Role: sig.Role, Order: sig.Order, Status: sig.Status})
+	}
+	return d, nil
+}
+
+// Emails lists the outbox newest first, all of it or one request's.
+func (r Reader) Emails(tx *state.Txn, requestID, cursor string, limit int) (PageOf[*state.Email], error) {
+	var keep func(*state.Email) bool
+	if requestID != "" {
+		keep = func(e *state.Email) bool { return e.SignatureRequestID == requestID }
+	}
+	rows, next, err := newest(tx, state.TableEmails, cursor, limit, func(e *state.Email) uint64 { return e.Seq }, keep)
+	if err != nil {
+		return PageOf[*state.Email]{}, err
+	}
+	if rows == nil {
+		rows = []*state.Email{}
+	}
+	return PageOf[*state.Email]{Items: rows, Next: next}, nil
+}
+
+// Email shows one e-mail of the outbox.
+func (r Reader) Email(tx *state.Txn, id string) (*state.Email, error) {
+	return state.Get[state.Email](tx, state.TableEmails, id)
+}
+
+// Objects lists a catalog kind in id order from cursor.
+func (r Reader) Objects(tx *state.Txn, kind, cursor string, limit int) (PageOf[any], error) {
+	p, err := r.Catalog.List(tx, kind, catalog.Filter{Limit: clampLimit(limit)}, cursor)
+	if err != nil {
+		return PageOf[any]{}, err
+	}
+	if p.Items == nil {
+		p.Items = []any{}
+	}
+	return PageOf[any]{Items: p.Items, Next: p.Next}, nil
+}
+
+// Object shows one object of a catalog kind.
+func (r Reader) Object(tx *state.Txn, kind, id string) (any, error) {
+	return r.Catalog.Get(tx, kind, id)
+}

@@ -1,0 +1,179 @@
+package console_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
+)
+
+// controlSpec is the served description with a matcher per operation.
+type controlSpec struct {
+	doc *openapi3.T
+	ops []specOp
+}
+
+type specOp struct {
+	id     string
+	method string
+	path   string
+	re     *regexp.Regexp
+	item   *openapi3.PathItem
+	op     *openapi3.Operation
+}
+
+// pathParam finds a path template's parameters once QuoteMeta escaped
+// their braces.
+var pathParam = regexp.MustCompile(`\\\{[^}]+\\\}`)
+
+// loadControlSpec reads /_sandbox/openapi.yaml from the server and checks
+// it is a valid OpenAPI 3 document.
+func loadControlSpec(t *testing.T, srv *sandboxtest.Server) *controlSpec {
+	r := srv.DoAs("", http.MethodGet, "/_sandbox/openapi.yaml", nil)
+	require.Equal(t, http.StatusOK, r.Status)
+	assert.Contains(t, r.Header.Get("Content-Type"), "yaml")
+	doc, err := openapi3.NewLoader().LoadFromData(r.Body)
+	require.NoError(t, err)
+	require.NoError(t, doc.Validate(context.Background()))
+	s := &controlSpec{doc: doc}
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			re := regexp.MustCompile("^" + pathParam.ReplaceAllString(regexp.QuoteMeta(path), `[^/]+`) + "$")
+			s.ops = append(s.ops, specOp{id: op.OperationID, method: method, path: path, re: re, item: item, op: op})
+		}
+	}
+	// Literal paths win over templated ones, as the router does it.
+	sort.Slice(s.ops, func(i, j int) bool { return strings.Count(s.ops[i].path, "{") < strings.Count(s.ops[j].path, "{") })
+	return s
+}
+
+func (s *controlSpec) find(method, path string) *specOp {
+	for i := range s.ops {
+		if s.ops[i].method == method && s.ops[i].re.MatchString(path) {
+			return &s.ops[i]
+		}
+	}
+	return nil
+}
+
+// TestControlPlaneDescription: /_sandbox/openapi.yaml is a valid OpenAPI 3
+// document, and every answer of a described control call made here (every
+// operation it describes, at least once, with refusals) is valid against
+// it.
+func TestControlPlaneDescription(t *testing.T) {
+	srv := sandboxtest.NewServer(t)
+	spec := loadControlSpec(t, srv)
+	var mu sync.Mutex
+	seen := map[string]bool{}
+	srv.AddResponseCheck(func(req *http.Request, resp *http.Response, body []byte) {
+		if !strings.HasPrefix(req.URL.Path, "/_sandbox/") || req.URL.Path == "/_sandbox/openapi.yaml" {
+			return
+		}
+		op := spec.find(req.Method, req.URL.Path)
+		if op == nil {
+			return
+		}
+		mu.Lock()
+		seen[op.id] = true
+		mu.Unlock()
+		in := &openapi3filter.ResponseValidationInput{
+			RequestValidationInput: &openapi3filter.RequestValidationInput{Request: req,
+				Route: &routers.Route{Spec: spec.doc, Path: op.path, PathItem: op.item, Method: op.method, Operation: op.op}},
+			Status: resp.StatusCode, Header: resp.Header,
+			Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true},
+		}
+		in.SetBodyBytes(body)
+		if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {
+			t.Errorf("%s %s (%s) %d does not match /_sandbox/openapi.yaml: %v\n%.600s", req.Method, req.URL.Path, op.id, resp.StatusCode, err, body)
+		}
+	})
+
+	do := func(method, path string, body any) *sandboxtest.Response {
+		return srv.DoAs(srv.APIKey, method, path, body)
+	}
+	do(http.MethodGet, "/_sandbox/health", nil)
+	other := srv.NewWorld()
+	do(http.MethodGet, "/_sandbox/world", nil)
+	do(http.MethodGet, "/_sandbox/clock", nil)
+	do(http.MethodGet, "/_sandbox/config", nil)
+	do(http.MethodPatch, "/_sandbox/config", map[string]any{"reminder_interval": "2h"})
+	do(http.MethodPatch, "/_sandbox/config", map[string]any{"reminder_interval": "soon"})
+	id, sigs := sendRequest(t, srv, srv.APIKey, simpleFields("Described", "ann"), "d.pdf")
+	_, sigs2 := sendRequest(t, srv, srv.APIKey, simpleFields("Bounced", "bob"), "b.pdf")
+	do(http.MethodPost, "/_sandbox/clock/advance", map[string]any{"duration": "1m"})
+	do(http.MethodPost, "/_sandbox/clock/advance", map[string]any{"duration": "backwards"})
+	do(http.MethodPost, "/_sandbox/signatures/"+sigs[0]+"/view", nil)
+	do(http.MethodPost, "/_sandbox/signatures/"+sigs[0]+"/decline", map[string]any{"reason": "no"})
+	do(http.MethodPost, "/_sandbox/signatures/"+sigs[0]+"/reassign", map[string]any{"name": "Cyd", "email_address": "cyd@example.com"})
+	do(http.MethodPost, "/_sandbox/signatures/"+sigs2[0]+"/bounce", nil)
+	do(http.MethodPost, "/_sandbox/signatures/"+sigs[0]+"/sign", map[string]any{})
+	do(http.MethodPost, "/_sandbox/signatures/"+sigs[0]+"/sign", map[string]any{})
+	do(http.MethodPost, "/_sandbox/signatures/nope/sign", map[string]any{})
+	do(http.MethodGet, "/_sandbox/emails", nil)
+	do(http.MethodGet, "/_sandbox/emails?signature_request_id="+id, nil)
+	do(http.MethodGet, "/_sandbox/callbacks", nil)
+	do(http.MethodPost, "/_sandbox/callbacks/wait", map[string]any{"timeout": "1s"})
+	var page struct {
+		Items []struct {
+			ID string `json:"id"`
+		} `json:"items"`
+	}
+	r := do(http.MethodGet, "/_sandbox/console/api/callbacks?limit=5", nil)
+	require.NoError(t, json.Unmarshal(r.Body, &page))
+	require.NotEmpty(t, page.Items)
+	do(http.MethodGet, "/_sandbox/console/api/callbacks/"+page.Items[0].ID, nil)
+	do(http.MethodPost, "/_sandbox/callbacks/"+page.Items[0].ID+"/redeliver", nil)
+	do(http.MethodGet, "/_sandbox/scenarios", nil)
+	do(http.MethodPost, "/_sandbox/scenarios?name=happy-path", nil)
+	do(http.MethodDelete, "/_sandbox/scenarios/happy-path", nil)
+	do(http.MethodDelete, "/_sandbox/scenarios/happy-path", nil)
+	state := do(http.MethodGet, "/_sandbox/state", nil)
+	do(http.MethodPut, "/_sandbox/state", state.Body)
+	var mails struct {
+		Items []struct {
+			ID string `json:"id"`
+		} `json:"items"`
+	}
+	r = do(http.MethodGet, "/_sandbox/console/api/emails", nil)
+	require.NoError(t, json.Unmarshal(r.Body, &mails))
+	require.NotEmpty(t, mails.Items)
+	do(http.MethodGet, "/_sandbox/console/api/emails/"+mails.Items[0].ID, nil)
+	do(http.MethodGet, "/_sandbox/console/api/emails/nope", nil)
+	do(http.MethodGet, "/_sandbox/console/api/changes", nil)
+	do(http.MethodGet, "/_sandbox/console/api/changes?since=999999", nil)
+	do(http.MethodGet, "/_sandbox/console/api/counts", nil)
+	do(http.MethodGet, "/_sandbox/console/api/signature_requests?q=described", nil)
+	do(http.MethodGet, "/_sandbox/console/api/signature_requests?cursor=x", nil)
+	do(http.MethodGet, "/_sandbox/console/api/signature_requests/"+id, nil)
+	do(http.MethodGet, "/_sandbox/console/api/signature_requests/nope", nil)
+	do(http.MethodGet, "/_sandbox/console/api/oauth_tokens", nil)
+	do(http.MethodGet, "/_sandbox/console/api/objects/account", nil)
+	do(http.MethodGet, "/_sandbox/console/api/objects/signature_request/"+id, nil)
+	do(http.MethodGet, "/_sandbox/console/api/objects/nothing", nil)
+	do(http.MethodPost, "/_sandbox/reset", nil)
+	srv.DoAs(other.APIKey, http.MethodDelete, "/_sandbox/world", nil)
+	do(http.MethodDelete, "/_sandbox/world", nil)
+	srv.Advance(time.Second)
+
+	var missing []string
+	for _, op := range spec.ops {
+		if !seen[op.id] {
+			missing = append(missing, op.id)
+		}
+	}
+	sort.Strings(missing)
+	assert.Empty(t, missing, "described operations this test never called")
+}

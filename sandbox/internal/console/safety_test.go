@@ -1,0 +1,116 @@
+package console_test
+
+import (
+	"net/http"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
+)
+
+// payloads are what a hostile caller puts in every value it controls.
+var payloads = []string{`<script>window.__xss=1</script>`, `"><img src=x onerror="window.__xss=1">`}
+
+// hostileRequest sends a request whose title, subject, message, signer
+// names, metadata and file name all carry payload p.
+func hostileRequest(t *testing.T, srv *sandboxtest.Server, p string) string {
+	f := map[string]string{
+		"title": "T " + p, "subject": "S " + p, "message": "M " + p, "test_mode": "1",
+		"signers[0][name]": "N " + p, "signers[0][email_address]": "xss@example.com",
+		"metadata[k]": "V " + p,
+	}
+	id, _ := sendRequest(t, srv, srv.APIKey, f, "f"+strings.NewReplacer("/", "", "\"", "").Replace(p)+".pdf")
+	return id
+}
+
+// TestConsoleEscapesEveryCallerValue: the data the console reads carries
+// hostile values only as JSON strings with <, > and & escaped (so no answer
+// can be sniffed or parsed as markup), the server-rendered 404 page escapes
+// the path it echoes, and the page's script never hands data to an HTML
+// parser: it builds the page with textContent and DOM properties only, and
+// follows only http(s) and in-page links. The browser test in
+// e2e/browser/console runs the same payloads in Chromium.
+func TestConsoleEscapesEveryCallerValue(t *testing.T) {
+	srv := sandboxtest.NewServer(t)
+	var ids []string
+	for _, p := range payloads {
+		ids = append(ids, hostileRequest(t, srv, p))
+	}
+	srv.Advance(time.Minute)
+	paths := []string{base + "/api/signature_requests", base + "/api/emails", base + "/api/callbacks",
+		base + "/api/objects/signature_request", base + "/api/signature_requests?q=script"}
+	for _, id := range ids {
+		paths = append(paths, base+"/api/signature_requests/"+id, base+"/api/callbacks?object_id="+id)
+	}
+	for _, path := range paths {
+		r := srv.DoAs("", http.MethodGet, path, nil)
+		require.Equal(t, http.StatusOK, r.Status, path)
+		body := string(r.Body)
+		assert.Contains(t, r.Header.Get("Content-Type"), "application/json", path)
+		assert.NotContains(t, body, "<script", path)
+		assert.NotContains(t, body, "<img", path)
+		if !strings.Contains(path, "callbacks") {
+			assert.Contains(t, body, `\u003c`, path+": the payload is there, escaped")
+		}
+	}
+
+	for _, p := range payloads {
+		r := srv.DoAs("", http.MethodGet, base+"/x"+strings.ReplaceAll(p, "/", "%2F")+".html", nil)
+		require.Equal(t, http.StatusNotFound, r.Status)
+		assert.NotContains(t, string(r.Body), "<script>window", "the 404 page escapes the path")
+		assert.NotContains(t, string(r.Body), "<img src=x", "the 404 page escapes the path")
+	}
+
+	js, err := os.ReadFile("assets/app.js")
+	require.NoError(t, err)
+	for _, sink := range []string{"innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function", "setAttribute(\"on", "srcdoc"} {
+		assert.NotContains(t, string(js), sink, "app.js must not use %s", sink)
+	}
+	// The only setAttribute calls take fixed attribute names, never an on*
+	// handler: handlers are added with addEventListener.
+	assert.Regexp(t, regexp.MustCompile(`k\.startsWith\("on"\)\) n\.addEventListener`), string(js))
+	html, err := os.ReadFile("assets/index.html")
+	require.NoError(t, err)
+	assert.NotRegexp(t, regexp.MustCompile(`<script>[^<]`), string(html), "no inline script")
+}
+
+// TestConsoleCrossSite: a page of another origin cannot drive the console's
+// world. The console's calls carry a custom header (and, for a world other
+// than the default, Authorization), so a browser must ask first (CORS
+// preflight); the sandbox never approves one, so the call is never sent.
+// The console's own routes answer no CORS headers either, so another origin
+// cannot read them.
+func TestConsoleCrossSite(t *testing.T) {
+	srv := sandboxtest.NewServer(t)
+	before := srv.Now()
+	for _, path := range []string{"/_sandbox/clock/advance", "/_sandbox/reset", base + "/api/signature_requests", "/_sandbox/state"} {
+		req, err := http.NewRequest(http.MethodOptions, srv.URL+path, nil)
+		require.NoError(t, err)
+		req.Header.Set("Origin", "https://evil.example")
+		req.Header.Set("Access-Control-Request-Method", "POST")
+		req.Header.Set("Access-Control-Request-Headers", "authorization, x-sandbox-console, content-type")
+		req.Header.Set("X-Sandboxtest-No-Auth", "1")
+		r := srv.Send(req)
+		assert.NotEqual(t, http.StatusNoContent, r.Status, path)
+		assert.Empty(t, r.Header.Get("Access-Control-Allow-Origin"), path)
+		assert.Empty(t, r.Header.Get("Access-Control-Allow-Headers"), path)
+		assert.Empty(t, r.Header.Get("Access-Control-Allow-Methods"), path)
+	}
+	r := srv.DoAs("", http.MethodGet, base+"/api/counts", nil)
+	assert.Empty(t, r.Header.Get("Access-Control-Allow-Origin"))
+	assert.Equal(t, "DENY", srv.DoAs("", http.MethodGet, base+"/", nil).Header.Get("X-Frame-Options"), "no clickjacking")
+	assert.Equal(t, before, srv.Now(), "nothing moved the clock")
+
+	js, err := os.ReadFile("assets/app.js")
+	require.NoError(t, err)
+	assert.Contains(t, string(js), `"X-Sandbox-Console": "1"`, "every console call carries the header that forces a preflight")
+	assert.Contains(t, string(js), `credentials: "omit"`, "the console sends no cookies")
+	assert.Contains(t, string(js), "sessionStorage", "the key lives in the session")
+	assert.NotContains(t, string(js), "localStorage", "the key never outlives the session")
+}
