@@ -3,6 +3,7 @@ package sandbox
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jonboulle/clockwork"
@@ -24,7 +25,7 @@ func WithIdleWorldTTL(ttl time.Duration, clk clockwork.Clock) Option {
 		if clk == nil {
 			return fmt.Errorf("the idle world time needs a clock")
 		}
-		idle := &idleWorlds{ttl: ttl, clk: clk, last: map[string]time.Time{}, stop: make(chan struct{})}
+		idle := &idleWorlds{ttl: ttl, clk: clk, stop: make(chan struct{})}
 		cfg.idle = idle
 		cfg.registryEdits = append(cfg.registryEdits, func(r *registry) {
 			r.observeCalls(func(rec callRecord) { idle.touch(rec.World) })
@@ -36,10 +37,11 @@ func WithIdleWorldTTL(ttl time.Duration, clk clockwork.Clock) Option {
 // idleWorlds remembers when a call last reached each world and frees the
 // run-time worlds idle for longer than ttl.
 type idleWorlds struct {
-	ttl  time.Duration
-	clk  clockwork.Clock
-	mu   sync.Mutex
-	last map[string]time.Time // world id -> last call (or first seen)
+	ttl time.Duration
+	clk clockwork.Clock
+	// last maps a world id to the Unix nanoseconds of its last call (an
+	// *atomic.Int64), so that a call notes itself without a shared lock.
+	last sync.Map
 	stop chan struct{}
 	done sync.WaitGroup
 }
@@ -49,10 +51,16 @@ func (i *idleWorlds) touch(id string) {
 	if id == "" {
 		return
 	}
-	now := i.clk.Now()
-	i.mu.Lock()
-	i.last[id] = now
-	i.mu.Unlock()
+	now := i.clk.Now().UnixNano()
+	if v, ok := i.last.Load(id); ok {
+		v.(*atomic.Int64).Store(now)
+		return
+	}
+	v := new(atomic.Int64)
+	v.Store(now)
+	if prev, loaded := i.last.LoadOrStore(id, v); loaded {
+		prev.(*atomic.Int64).Store(now)
+	}
 }
 
 // interval is how often the janitor looks: a quarter of the idle time,
@@ -82,35 +90,30 @@ func (i *idleWorlds) start(s *Sandbox) {
 // sweep frees the run-time worlds idle for longer than ttl (a world's idle
 // time starts when it is made: newWorld touches it).
 func (i *idleWorlds) sweep(s *Sandbox) {
-	now := i.clk.Now()
-	var idle []string
+	now := i.clk.Now().UnixNano()
 	live := map[string]bool{}
-	i.mu.Lock()
 	for _, w := range s.worldsSnapshot() {
 		if w == s.defWorld {
 			continue
 		}
 		live[w.ID] = true
-		last, seen := i.last[w.ID]
-		switch {
-		case !seen:
-			i.last[w.ID] = now
-		case now.Sub(last) > i.ttl:
-			idle = append(idle, w.ID)
+		v, seen := i.last.Load(w.ID)
+		if !seen {
+			i.touch(w.ID)
+			continue
 		}
-	}
-	for id := range i.last {
-		if !live[id] {
-			delete(i.last, id) // freed or deleted
-		}
-	}
-	i.mu.Unlock()
-	for _, id := range idle {
-		if w := s.world(id); w != nil {
-			s.log.Info("freeing an idle world", "world", id, "idle_for", i.ttl.String())
+		if time.Duration(now-v.(*atomic.Int64).Load()) > i.ttl {
+			s.log.Info("freeing an idle world", "world", w.ID, "idle_for", i.ttl.String())
 			s.dropWorld(w)
+			i.last.Delete(w.ID)
 		}
 	}
+	i.last.Range(func(k, _ any) bool {
+		if !live[k.(string)] {
+			i.last.Delete(k) // deleted by its owner
+		}
+		return true
+	})
 }
 
 // close stops the janitor (if it started) and waits for it.
