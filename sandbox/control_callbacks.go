@@ -25,13 +25,6 @@ func registerControlCallbacks(r *registry) {
 	r.controlNoBody(http.MethodPost, "/accounts/{account_id}/confirm", controlConfirmAccount)
 }
 
-// Aggregate states of an event beyond the delivery states.
-const (
-	// eventNoTarget: no callback URL was set for the event's targets when it
-	// was emitted, so there is nothing to deliver.
-	eventNoTarget = "none"
-)
-
 // callbackEntry is one event in GET /_sandbox/callbacks.
 type callbackEntry struct {
 	ID                 string          `json:"id"`
@@ -89,30 +82,12 @@ func viewDelivery(d *state.Delivery) deliveryView {
 	return v
 }
 
-// eventState aggregates the states of an event's deliveries.
-func eventState(ds []*state.Delivery) string {
-	if len(ds) == 0 {
-		return eventNoTarget
-	}
-	st := state.DeliveryDelivered
-	for _, d := range ds {
-		switch d.State {
-		case state.DeliveryPending:
-			st = state.DeliveryPending
-		case state.DeliveryFailed:
-			if st != state.DeliveryPending {
-				st = state.DeliveryFailed
-			}
-		}
-	}
-	return st
-}
 
 // newCallbackEntry is an event of the log with all its deliveries.
 func newCallbackEntry(e *state.Event, ds []*state.Delivery) callbackEntry {
 	entry := callbackEntry{ID: e.ID, EventType: e.Type, EventTime: e.Time, ObjectType: e.ObjectType, ObjectID: e.ObjectID,
 		AccountIDs: e.AccountIDs, ClientID: e.ClientID, RelatedSignatureID: e.RelatedSignatureID,
-		EventMessage: e.EventMessage, Object: e.Object, State: eventState(ds), Deliveries: []deliveryView{}}
+		EventMessage: e.EventMessage, Object: e.Object, State: state.EventState(ds), Deliveries: []deliveryView{}}
 	for _, d := range ds {
 		entry.Deliveries = append(entry.Deliveries, viewDelivery(d))
 	}

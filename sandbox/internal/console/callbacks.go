@@ -75,7 +75,7 @@ func callbackEvent(tx *state.Txn, e *state.Event) (CallbackEvent, error) {
 		return CallbackEvent{}, err
 	}
 	ce := CallbackEvent{ID: e.ID, Type: e.Type, Time: e.Time, ObjectType: e.ObjectType, ObjectID: e.ObjectID,
-		EventMessage: e.EventMessage, State: aggregate(ds), Targets: []CallbackTarget{}}
+		EventMessage: e.EventMessage, State: state.EventState(ds), Targets: []CallbackTarget{}}
 	for _, d := range ds {
 		owner := d.AccountID
 		if d.Kind == "app" {
@@ -97,23 +97,3 @@ func callbackEvent(tx *state.Txn, e *state.Event) (CallbackEvent, error) {
 	return ce, nil
 }
 
-// aggregate is an event's state across its targets, as the control
-// plane's callback log says it: pending while any target is, failed when
-// any gave up, delivered when all were, none without targets.
-func aggregate(ds []*state.Delivery) string {
-	if len(ds) == 0 {
-		return "none"
-	}
-	st := state.DeliveryDelivered
-	for _, d := range ds {
-		switch d.State {
-		case state.DeliveryPending:
-			st = state.DeliveryPending
-		case state.DeliveryFailed:
-			if st != state.DeliveryPending {
-				st = state.DeliveryFailed
-			}
-		}
-	}
-	return st
-}

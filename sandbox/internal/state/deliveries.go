@@ -25,7 +25,31 @@ const (
 	DeliveryPending   = "pending"
 	DeliveryDelivered = "delivered"
 	DeliveryFailed    = "failed"
+	// EventNoTarget is an event's state when no callback URL was set for
+	// its targets when it was emitted: there is nothing to deliver.
+	EventNoTarget = "none"
 )
+
+// EventState is an event's state across its deliveries, as the control
+// plane and the console show it: pending while any delivery is, failed
+// when any gave up, delivered when all were, EventNoTarget without any.
+func EventState(ds []*Delivery) string {
+	if len(ds) == 0 {
+		return EventNoTarget
+	}
+	st := DeliveryDelivered
+	for _, d := range ds {
+		switch d.State {
+		case DeliveryPending:
+			st = DeliveryPending
+		case DeliveryFailed:
+			if st != DeliveryPending {
+				st = DeliveryFailed
+			}
+		}
+	}
+	return st
+}
 
 // Delivery is one event on its way to one callback URL. Everything the
 // receiver sees (URL, payload, event_hash) is fixed when the event is
