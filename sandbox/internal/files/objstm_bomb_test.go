@@ -253,3 +253,22 @@ func TestSamplesPassThePrologCheck(t *testing.T) {
 		t.Skip("the reference sample PDFs are not beside the repository")
 	}
 }
+
+// TestPrologCheckIsLinear: the scan's worst inputs of 40 MiB (a keyword
+// repeated, escapes everywhere) take one pass and allocate at most one copy
+// of the file.
+func TestPrologCheckIsLinear(t *testing.T) {
+	for name, unit := range map[string]string{
+		"endobj without space": "endobjX",
+		"stream keywords":      "stream ",
+		"escaped names":        "/Type#20/ObjStm",
+		"type keys":            "/Type/Type/Type/ObjStm/First/First ",
+	} {
+		data := bytes.Repeat([]byte(unit), (40<<20)/len(unit))
+		data = append(data, "<</Type/ObjStm/First 1>>stream\n"...)
+		var err error
+		alloc, took := allocated(func() { err = checkObjectStreamPrologs(data) })
+		assert.Less(t, alloc, uint64(len(data)+1<<20), name)
+		t.Logf("%s: %s, %d MB allocated, %v", name, took, alloc>>20, err)
+	}
+}
