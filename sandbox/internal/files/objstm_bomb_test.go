@@ -163,7 +163,7 @@ func TestMeasureManyObjectStreams(t *testing.T) {
 	if os.Getenv("SIGNSANDBOX_MEASURE") == "" {
 		t.Skip("set SIGNSANDBOX_MEASURE=1 to measure")
 	}
-	for _, n := range []int{100, 1_000, 3_000} {
+	for _, n := range []int{100, 1_000, 10_000} {
 		pdf := manyObjectStreams(n)
 		var err error
 		var keep any
