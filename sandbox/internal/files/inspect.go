@@ -101,6 +101,9 @@ func openPDF(data []byte, validate bool) (ctx *model.Context, pages []srcPage, e
 	if !hasEOFMarker(data) {
 		return nil, nil, truncatedErr()
 	}
+	if err := checkObjectStreamPrologs(data); err != nil {
+		return nil, nil, err
+	}
 	defer func() {
 		// pdfcpu answers some malformed input with a panic; no input may
 		// take the sandbox down.

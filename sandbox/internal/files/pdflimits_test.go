@@ -151,6 +151,7 @@ func TestWriteBombSeeds(t *testing.T) {
 	for name, pdf := range map[string][]byte{
 		"object-stream-inflating-to-20MB":          objectStreamBomb(20 << 20),
 		"50-pages-sharing-a-content-stream-of-8MB": sharedContentBomb(50, 8<<20),
+		"100-object-streams-with-256KiB-prologs":   manyObjectStreams(100),
 	} {
 		body := fmt.Sprintf("go test fuzz v1\n[]byte(%q)\n", pdf)
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644))
