@@ -82,7 +82,6 @@ func viewDelivery(d *state.Delivery) deliveryView {
 	return v
 }
 
-
 // newCallbackEntry is an event of the log with all its deliveries.
 func newCallbackEntry(e *state.Event, ds []*state.Delivery) callbackEntry {
 	entry := callbackEntry{ID: e.ID, EventType: e.Type, EventTime: e.Time, ObjectType: e.ObjectType, ObjectID: e.ObjectID,

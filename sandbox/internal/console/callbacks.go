@@ -96,4 +96,3 @@ func callbackEvent(tx *state.Txn, e *state.Event) (CallbackEvent, error) {
 	}
 	return ce, nil
 }
-

@@ -272,3 +272,45 @@ func TestPrologCheckIsLinear(t *testing.T) {
 		t.Logf("%s: %s, %d MB allocated, %v", name, took, alloc>>20, err)
 	}
 }
+
+// xrefBomb is a file of n cross-reference streams, each a few hundred
+// bytes that inflate to 1 MiB, chained by /Prev as incremental updates
+// would chain them: pdfcpu inflates every one it follows while it reads.
+func xrefBomb(t testing.TB, n int) []byte {
+	var z bytes.Buffer
+	zw := zlib.NewWriter(&z)
+	_, _ = zw.Write(make([]byte, 1<<20))
+	require.NoError(t, zw.Close())
+	var b bytes.Buffer
+	b.WriteString("%PDF-1.7\n")
+	prev := 0
+	for i := 1; i <= n; i++ {
+		at := b.Len()
+		fmt.Fprintf(&b, "%d 0 obj\n<</Type/XRef/Size %d/W[1 2 1]/Filter/FlateDecode/Length %d", i, n+1, z.Len())
+		if prev > 0 {
+			fmt.Fprintf(&b, "/Prev %d", prev)
+		}
+		b.WriteString(">>\nstream\n")
+		b.Write(z.Bytes())
+		b.WriteString("\nendstream\nendobj\n")
+		prev = at
+	}
+	fmt.Fprintf(&b, "startxref\n%d\n%%%%EOF\n", prev)
+	return b.Bytes()
+}
+
+// Cross-reference streams are charged what they inflate to against the
+// same budget as object stream prologs, before pdfcpu reads the file: a
+// chain of 100 that inflate to 1 MiB each is refused as too large at once.
+func TestCrossReferenceStreamBombIsRefused(t *testing.T) {
+	data := xrefBomb(t, 100)
+	var err error
+	alloc, _ := allocated(func() { _, err = Inspect(data) })
+	fe, ok := AsFileError(err)
+	require.True(t, ok, "want a FileError, got %v", err)
+	assert.Equal(t, ReasonTooLarge, fe.Reason)
+	assert.Contains(t, fe.Msg, "cross-reference streams")
+	assert.Less(t, alloc, uint64(16<<20), "refused before pdfcpu inflates them")
+
+	require.NoError(t, checkObjectStreamPrologs(xrefBomb(t, 2)), "two such streams fit a small file's budget")
+}

@@ -2,6 +2,8 @@ package files
 
 import (
 	"bytes"
+	"compress/zlib"
+	"io"
 )
 
 // pdfcpu decodes the prolog of every object stream while it reads a file,
@@ -60,6 +62,21 @@ func checkObjectStreamPrologs(data []byte) error {
 			continue // endstream closes a stream; the next window starts after it
 		}
 		window = afterLastEndobj(window)
+		if !bytes.Contains(window, []byte("ObjStm")) && !bytes.Contains(window, []byte("XRef")) && !bytes.Contains(window, []byte("#")) {
+			continue
+		}
+		window = unescapeNames(window) // once: both checks below read names
+		if nameValueIs(window, "/Type", "/XRef") {
+			// pdfcpu inflates every cross-reference stream it follows
+			// (through /Prev too) while it reads; charge what each really
+			// inflates to, inflating it here no further than the budget.
+			total += xrefStreamSize(data[from:], budget-total+1) + objectStreamOverhead
+			if total > budget {
+				return fileErr(ReasonTooLarge, "The PDF's cross-reference streams decode to more than %d MiB, more than a PDF of its size may have.",
+					budget>>20)
+			}
+			continue
+		}
 		prolog, ok := objectStreamProlog(window)
 		if !ok {
 			continue
@@ -87,14 +104,10 @@ func afterLastEndobj(b []byte) []byte {
 	}
 }
 
-// objectStreamProlog reports whether dict, the raw text of a stream's
-// dictionary, makes it an object stream, and how many bytes pdfcpu would
-// decode of its prolog.
-func objectStreamProlog(dict []byte) (int64, bool) {
-	if !bytes.Contains(dict, []byte("ObjStm")) && !bytes.Contains(dict, []byte("#")) {
-		return 0, false
-	}
-	d := unescapeNames(dict)
+// objectStreamProlog reports whether d, the text of a stream's dictionary
+// with its names unescaped, makes it an object stream, and how many bytes
+// pdfcpu would decode of its prolog.
+func objectStreamProlog(d []byte) (int64, bool) {
 	if !nameValueIs(d, "/Type", "/ObjStm") {
 		return 0, false
 	}
@@ -237,4 +250,28 @@ func isReference(rest []byte) bool {
 	rest = rest[digits:]
 	n = spaces()
 	return n > 0 && n < len(rest) && rest[n] == 'R'
+}
+
+// xrefStreamSize is how many bytes the stream whose data starts after the
+// stream keyword at the head of rest decodes to, counted up to limit:
+// inflated when it is zlib data, its raw length otherwise (a stream that
+// does not inflate is refused by the reader anyway). The data ends at the
+// next endstream keyword, or at the end of the file.
+func xrefStreamSize(rest []byte, limit int64) int64 {
+	if len(rest) > 0 && rest[0] == '\r' {
+		rest = rest[1:]
+	}
+	if len(rest) > 0 && rest[0] == '\n' {
+		rest = rest[1:]
+	}
+	if end := bytes.Index(rest, []byte("endstream")); end >= 0 {
+		rest = rest[:end]
+	}
+	zr, err := zlib.NewReader(bytes.NewReader(rest))
+	if err != nil {
+		return int64(len(rest))
+	}
+	defer zr.Close()
+	n, _ := io.Copy(io.Discard, io.LimitReader(zr, limit))
+	return max(n, int64(len(rest)))
 }
