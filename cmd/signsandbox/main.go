@@ -226,6 +226,7 @@ func printBanner(stdout io.Writer, addr, key string, adminToken bool) {
 	case !isLoopback(addr):
 		fmt.Fprintf(stdout, "WARNING:      the control plane is open: anyone who can reach %s can create, delete and replace worlds; set --admin-token (SIGNSANDBOX_ADMIN_TOKEN)\n", addr)
 	}
+	fmt.Fprintf(stdout, "console:      %s/_sandbox/console/\n", base)
 	fmt.Fprintf(stdout, "try:          curl -u %s: %s/v3/account\n", key, base)
 }
 

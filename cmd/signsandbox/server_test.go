@@ -244,6 +244,7 @@ func TestBannerSaysWhenTheControlPlaneIsOpen(t *testing.T) {
 		printBanner(&out, tc.addr, "k", tc.token)
 		assert.Equal(t, tc.open, strings.Contains(out.String(), "the control plane is open"), "%s token=%v:\n%s", tc.addr, tc.token, out.String())
 		assert.Contains(t, out.String(), "try:")
+		assert.Contains(t, out.String(), "/_sandbox/console/", "the banner names the console")
 	}
 }
 
