@@ -163,6 +163,51 @@ func TestControlPlaneDescription(t *testing.T) {
 	do(http.MethodGet, "/_sandbox/console/api/objects/account", nil)
 	do(http.MethodGet, "/_sandbox/console/api/objects/signature_request/"+id, nil)
 	do(http.MethodGet, "/_sandbox/console/api/objects/nothing", nil)
+	var keys struct {
+		APIKeys []struct {
+			Key     string `json:"key"`
+			Primary bool   `json:"primary"`
+		} `json:"api_keys"`
+	}
+	do(http.MethodGet, "/_sandbox/api_keys", nil)
+	do(http.MethodGet, "/_sandbox/api_keys?account_id=nope", nil)
+	r = do(http.MethodPost, "/_sandbox/api_keys", map[string]any{"name": "second"})
+	require.NoError(t, json.Unmarshal(r.Body, &keys))
+	do(http.MethodPost, "/_sandbox/api_keys", map[string]any{"key": "short"})
+	for _, k := range keys.APIKeys {
+		if !k.Primary {
+			do(http.MethodPost, "/_sandbox/api_keys/"+k.Key+"/primary", nil)
+			do(http.MethodPost, "/_sandbox/api_keys/"+srv.APIKey+"/primary", nil)
+			do(http.MethodDelete, "/_sandbox/api_keys/"+srv.APIKey, nil)
+			do(http.MethodDelete, "/_sandbox/api_keys/"+k.Key, nil)
+		}
+	}
+	do(http.MethodDelete, "/_sandbox/api_keys/nope", nil)
+	do(http.MethodPost, "/_sandbox/api_keys/nope/primary", nil)
+	do(http.MethodPost, "/_sandbox/oauth/authorize", map[string]any{})
+	do(http.MethodPost, "/_sandbox/oauth/authorize", map[string]any{"client_id": "nope", "state": "s"})
+	do(http.MethodPost, "/_sandbox/oauth/tokens/nope/revoke", nil)
+	do(http.MethodPost, "/_sandbox/accounts/nope/confirm", nil)
+	do(http.MethodPost, "/_sandbox/teams", map[string]any{"name": "Sub"})
+	do(http.MethodPost, "/_sandbox/teams", map[string]any{})
+	_, sigs3 := sendRequest(t, srv, srv.APIKey, simpleFields("Failed", "fay"), "f.pdf")
+	do(http.MethodPost, "/_sandbox/signatures/"+sigs3[0]+"/eid_incomplete", map[string]any{"reason": "no id"})
+	do(http.MethodPost, "/_sandbox/signatures/nope/eid_incomplete", map[string]any{})
+	do(http.MethodPost, "/_sandbox/signature_requests/"+id+"/fail", map[string]any{})
+	do(http.MethodPost, "/_sandbox/signature_requests/nope/fail", map[string]any{})
+	do(http.MethodPost, "/_sandbox/templates/nope/finish_draft", map[string]any{})
+	do(http.MethodGet, "/_sandbox/unclaimed_drafts/nope", nil)
+	do(http.MethodPost, "/_sandbox/unclaimed_drafts/nope/claim", map[string]any{})
+	do(http.MethodGet, "/_sandbox/record", nil)
+	do(http.MethodPost, "/_sandbox/record/stop", nil)
+	do(http.MethodPost, "/_sandbox/record/start", map[string]any{"name": "described"})
+	do(http.MethodPost, "/_sandbox/record/start", map[string]any{"name": "described"})
+	do(http.MethodGet, "/_sandbox/health", nil)
+	do(http.MethodGet, "/_sandbox/record", nil)
+	do(http.MethodPost, "/_sandbox/record/stop", nil)
+	do(http.MethodGet, "/_sandbox/operations", nil)
+	do(http.MethodGet, "/_sandbox/ready", nil)
+	do(http.MethodGet, "/_sandbox/metrics", nil)
 	do(http.MethodPost, "/_sandbox/reset", nil)
 	srv.DoAs(other.APIKey, http.MethodDelete, "/_sandbox/world", nil)
 	do(http.MethodDelete, "/_sandbox/world", nil)
