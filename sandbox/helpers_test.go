@@ -54,6 +54,16 @@ func newCheckedServer(t *testing.T, injected5xx bool, opts ...sandbox.Option) *s
 	return srv
 }
 
+// newControlCheckedServer is a plain sandboxtest server (for tests that
+// need one without the official checks) whose control answers are still
+// validated against /_sandbox/openapi.yaml.
+func newControlCheckedServer(t *testing.T, opts ...sandbox.Option) *sandboxtest.Server {
+	t.Helper()
+	srv := sandboxtest.NewServer(t, opts...)
+	checkControlAnswers(t, srv, false)
+	return srv
+}
+
 // checkControlAnswers validates every /_sandbox/ answer the server gives
 // against /_sandbox/openapi.yaml, so that the description a client is
 // generated from stays true to every control call the suite makes. Calls it
