@@ -24,8 +24,8 @@ func createWorldWith(t *testing.T, srv *sandboxtest.Server, body map[string]any)
 }
 
 func TestTwoServersGiveDifferentKeysToTheirFirstWorld(t *testing.T) {
-	srvA := sandboxtest.NewServer(t, sandbox.WithRandomCredentials())
-	srvB := sandboxtest.NewServer(t, sandbox.WithRandomCredentials())
+	srvA := newControlCheckedServer(t, sandbox.WithRandomCredentials())
+	srvB := newControlCheckedServer(t, sandbox.WithRandomCredentials())
 	a, b := srvA.NewWorld(), srvB.NewWorld()
 	newApp := func(srv *sandboxtest.Server, key string) string {
 		r := srv.DoAs(key, http.MethodPost, "/v3/api_app", map[string]any{"name": "same", "domains": []string{"example.com"}})
@@ -46,13 +46,13 @@ func TestTwoServersGiveDifferentKeysToTheirFirstWorld(t *testing.T) {
 	assert.Equal(t, a.AccountID, b.AccountID, "IDs still follow the seed")
 	assert.Equal(t, a.ClientID, b.ClientID)
 
-	seeded := sandboxtest.NewServer(t).NewWorld()
-	assert.Equal(t, seeded.APIKey, sandboxtest.NewServer(t).NewWorld().APIKey, "without the option the Go API keeps its seeded default")
+	seeded := newControlCheckedServer(t).NewWorld()
+	assert.Equal(t, seeded.APIKey, newControlCheckedServer(t).NewWorld().APIKey, "without the option the Go API keeps its seeded default")
 }
 
 func TestExplicitSeedGivesFixedCredentials(t *testing.T) {
-	srv1 := sandboxtest.NewServer(t, sandbox.WithRandomCredentials())
-	srv2 := sandboxtest.NewServer(t, sandbox.WithRandomCredentials())
+	srv1 := newControlCheckedServer(t, sandbox.WithRandomCredentials())
+	srv2 := newControlCheckedServer(t, sandbox.WithRandomCredentials())
 	a := createWorldWith(t, srv1, map[string]any{"seed": "team-test"})
 	b := createWorldWith(t, srv2, map[string]any{"seed": "team-test"})
 	assert.Equal(t, a.APIKey, b.APIKey, "an explicit seed fixes the credentials")
@@ -66,7 +66,7 @@ func TestExplicitSeedGivesFixedCredentials(t *testing.T) {
 }
 
 func TestAWorldsKeyCannotOpenAnotherWorld(t *testing.T) {
-	srv := sandboxtest.NewServer(t, sandbox.WithRandomCredentials())
+	srv := newControlCheckedServer(t, sandbox.WithRandomCredentials())
 	a, b := srv.NewWorld(), srv.NewWorld()
 
 	r := srv.DoAs(b.APIKey, http.MethodPost, "/v3/api_app", map[string]any{"name": "B's app", "domains": []string{"b.example.com"}})
@@ -90,7 +90,7 @@ func TestAWorldsKeyCannotOpenAnotherWorld(t *testing.T) {
 }
 
 func TestShardTagStartsEveryRandomCredential(t *testing.T) {
-	srv := sandboxtest.NewServer(t, sandbox.WithRandomCredentials(), sandbox.WithShard("a1"))
+	srv := newControlCheckedServer(t, sandbox.WithRandomCredentials(), sandbox.WithShard("a1"))
 	w := srv.NewWorld()
 	assert.Equal(t, "a1-w1", w.WorldID, "world ids, in page and file URLs, carry the tag too")
 	assert.True(t, strings.HasPrefix(w.APIKey, "a1"), w.APIKey)

@@ -12,7 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
-	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
 // idRun makes the same calls on a fresh server and returns every ID and key
@@ -92,7 +91,7 @@ func TestTimestampsAreIntegerUnixSeconds(t *testing.T) {
 
 func TestWorldsCreatedInOrderGetTheSameKeysAcrossRuns(t *testing.T) {
 	keys := func() []string {
-		srv := sandboxtest.NewServer(t)
+		srv := newControlCheckedServer(t)
 		var out []string
 		for i := 0; i < 3; i++ {
 			w := srv.NewWorld()

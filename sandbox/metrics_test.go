@@ -48,7 +48,7 @@ func scrape(t *testing.T, srv *sandboxtest.Server) (samples map[string]float64, 
 }
 
 func TestMetricsExposition(t *testing.T) {
-	srv := sandboxtest.NewServer(t, sandbox.WithMetrics())
+	srv := newControlCheckedServer(t, sandbox.WithMetrics())
 	srv.Do(http.MethodGet, "/v3/account", nil)
 	srv.Do(http.MethodGet, "/v3/account", nil)
 	srv.DoAs("wrong", http.MethodGet, "/v3/account", nil)
@@ -77,7 +77,7 @@ func TestMetricsExposition(t *testing.T) {
 }
 
 func TestReadinessIsNotLiveness(t *testing.T) {
-	srv := sandboxtest.NewServer(t)
+	srv := newControlCheckedServer(t)
 	r := srv.DoAs("", http.MethodGet, "/_sandbox/ready", nil)
 	assert.Equal(t, http.StatusOK, r.Status)
 	assert.JSONEq(t, `{"status":"ready"}`, string(r.Body))
@@ -85,7 +85,7 @@ func TestReadinessIsNotLiveness(t *testing.T) {
 }
 
 func TestMetricsWithoutCountingHoldTheGauges(t *testing.T) {
-	srv := sandboxtest.NewServer(t)
+	srv := newControlCheckedServer(t)
 	srv.Do(http.MethodGet, "/v3/account", nil)
 	m, types, _ := scrape(t, srv)
 	assert.Equal(t, 1.0, m["signsandbox_worlds"])

@@ -141,7 +141,7 @@ func TestRecordingProxyReplaysGreen(t *testing.T) {
 	ps := httptest.NewServer(proxy)
 	t.Cleanup(ps.Close)
 	// A client of the proxy: a test server's helpers, pointed at the proxy.
-	client := sandboxtest.NewServer(t)
+	client := newControlCheckedServer(t)
 	client.URL, client.APIKey = ps.URL, upstream.APIKey
 	client.Client = &http.Client{Timeout: time.Minute}
 	calls := recordSession(t, client)
@@ -197,7 +197,7 @@ func TestForeignRecordingIsAFidelityCheck(t *testing.T) {
 	require.NoError(t, err)
 	ps := httptest.NewServer(proxy)
 	t.Cleanup(ps.Close)
-	client := sandboxtest.NewServer(t)
+	client := newControlCheckedServer(t)
 	client.URL, client.APIKey, client.Client = ps.URL, realKey, &http.Client{Timeout: time.Minute}
 	require.Equal(t, http.StatusOK, client.Do(http.MethodGet, "/v3/account", nil).Status)
 	scSend(t, client, realKey, "Fidelity", "f@example.com")

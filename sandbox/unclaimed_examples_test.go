@@ -14,7 +14,6 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox"
 	"github.com/signsandbox/signsandbox/sandbox/internal/conformance"
-	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
 // udExample reads an official request example, or skips the test when the
@@ -96,7 +95,7 @@ func TestUnclaimedDraftSurvivesExport(t *testing.T) {
 	got := srv.Do(http.MethodGet, sandbox.ControlPrefix+"/state", nil)
 	require.Equal(t, http.StatusOK, got.Status)
 
-	other := sandboxtest.NewServer(t)
+	other := newControlCheckedServer(t)
 	r := other.Do(http.MethodPut, sandbox.ControlPrefix+"/state", got.Body)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	claim := strings.Replace(d["claim_url"].(string), srv.URL, other.URL, 1)

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -21,14 +22,30 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/conformance"
+	"github.com/signsandbox/signsandbox/sandbox/internal/console"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
+// controlSpec is /_sandbox/openapi.yaml, loaded once for the package.
+var controlSpec = sync.OnceValues(func() (*conformance.ControlSpec, error) {
+	return conformance.LoadControl(console.ControlPlaneDescription().Body)
+})
+
 // newServer is a sandboxtest server whose client's answers are validated
-// against the official description (when it is beside the checkout).
+// against the official description (when it is beside the checkout), and
+// whose control answers against /_sandbox/openapi.yaml.
 func newServer(t *testing.T, opts ...sandbox.Option) *sandboxtest.Server {
 	t.Helper()
 	srv := sandboxtest.NewServer(t, opts...)
+	control, err := controlSpec()
+	if err != nil {
+		t.Fatalf("control plane description: %v", err)
+	}
+	srv.AddResponseCheck(func(req *http.Request, resp *http.Response, body []byte) {
+		if _, err := control.Validate(req, resp.StatusCode, resp.Header, body); err != nil {
+			t.Errorf("control description: %v\nbody: %.800s", err, body)
+		}
+	})
 	if spec := conformance.LoadIfPresent(); spec != nil {
 		srv.AddResponseCheck(func(req *http.Request, resp *http.Response, body []byte) {
 			if op := srv.Sandbox.OperationID(req); op != "" {

@@ -16,7 +16,7 @@ import (
 // and that the event_hash verifies with the account's key; after the key
 // that signed it is no longer the primary one, it says it does not.
 func TestConsoleCallbacksVerifyHash(t *testing.T) {
-	srv := sandboxtest.NewServer(t)
+	srv := newServer(t)
 	rcv := sandboxtest.NewReceiver(t)
 	r := srv.DoAs(srv.APIKey, http.MethodPut, "/v3/account", map[string]any{"callback_url": rcv.URL})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)

@@ -10,8 +10,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
 const base = "/_sandbox/console"
@@ -20,7 +18,7 @@ const base = "/_sandbox/console"
 // with a policy that forbids inline script and other origins; anything
 // else under the console is a 404 page.
 func TestConsolePageAndAssets(t *testing.T) {
-	srv := sandboxtest.NewServer(t)
+	srv := newServer(t)
 	for path, typ := range map[string]string{
 		base + "/": "text/html", base: "text/html", base + "/app.js": "text/javascript", base + "/app.css": "text/css",
 		base + "/vendor/pdfjs/pdf.min.mjs": "text/javascript", base + "/vendor/pdfjs/pdf.worker.min.mjs": "text/javascript",
@@ -53,7 +51,7 @@ func TestConsolePageAndAssets(t *testing.T) {
 // TestConsoleRequestsNewestFirst: the list is newest first, pages with a
 // cursor, and searches titles, signers and metadata.
 func TestConsoleRequestsNewestFirst(t *testing.T) {
-	srv := sandboxtest.NewServer(t)
+	srv := newServer(t)
 	var ids []string
 	for i, name := range []string{"Alpha lease", "Beta NDA", "Gamma offer"} {
 		f := simpleFields(name, []string{"ann", "bob", "cyd"}[i])
@@ -91,7 +89,7 @@ func TestConsoleRequestsNewestFirst(t *testing.T) {
 // control plane's actions take, its audit trail, e-mails and callbacks; a
 // refused action changes nothing; an unknown id is a 404.
 func TestConsoleRequestDetail(t *testing.T) {
-	srv := sandboxtest.NewServer(t)
+	srv := newServer(t)
 	id, sigs := sendRequest(t, srv, srv.APIKey, simpleFields("Lease", "ann"), "lease.pdf")
 	srv.Advance(time.Minute) // processing, then the signing e-mail
 
@@ -161,7 +159,7 @@ func TestConsoleRequestDetail(t *testing.T) {
 // TestConsoleObjectsAndCounts: every catalog kind lists and shows; the
 // counts name every kind.
 func TestConsoleObjectsAndCounts(t *testing.T) {
-	srv := sandboxtest.NewServer(t)
+	srv := newServer(t)
 	sendRequest(t, srv, srv.APIKey, simpleFields("Lease", "ann"), "lease.pdf")
 	srv.Advance(time.Minute)
 	var counts struct {
@@ -192,7 +190,7 @@ func TestConsoleObjectsAndCounts(t *testing.T) {
 // TestConsoleNeverShowsAnotherWorld: a world's key opens that world only;
 // without a key the console reads the default world.
 func TestConsoleNeverShowsAnotherWorld(t *testing.T) {
-	srv := sandboxtest.NewServer(t)
+	srv := newServer(t)
 	other := srv.NewWorld()
 	mine, _ := sendRequest(t, srv, srv.APIKey, simpleFields("Default world's", "ann"), "a.pdf")
 	theirs, _ := sendRequest(t, srv, other.APIKey, simpleFields("Other world's", "bob"), "b.pdf")
@@ -210,7 +208,7 @@ func TestConsoleNeverShowsAnotherWorld(t *testing.T) {
 // TestConsoleChangesFeed: a console waiting on the feed wakes when the
 // world changes (a clock advance from another tab), and only then.
 func TestConsoleChangesFeed(t *testing.T) {
-	srv := sandboxtest.NewServer(t)
+	srv := newServer(t)
 	other := srv.NewWorld()
 	var v0 struct {
 		Version uint64 `json:"version"`
@@ -252,7 +250,7 @@ func TestConsoleChangesFeed(t *testing.T) {
 
 // TestConsoleChangesWaitEndsWithCaller: a wait whose caller leaves ends.
 func TestConsoleChangesWaitEndsWithCaller(t *testing.T) {
-	srv := sandboxtest.NewServer(t)
+	srv := newServer(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+base+"/api/changes?since=999", nil)
 	errc := make(chan error, 1)

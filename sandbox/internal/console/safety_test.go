@@ -37,7 +37,7 @@ func hostileRequest(t *testing.T, srv *sandboxtest.Server, p string) string {
 // follows only http(s) and in-page links. The browser test in
 // e2e/browser/console runs the same payloads in Chromium.
 func TestConsoleEscapesEveryCallerValue(t *testing.T) {
-	srv := sandboxtest.NewServer(t)
+	srv := newServer(t)
 	var ids []string
 	for _, p := range payloads {
 		ids = append(ids, hostileRequest(t, srv, p))
@@ -87,7 +87,7 @@ func TestConsoleEscapesEveryCallerValue(t *testing.T) {
 // The console's own routes answer no CORS headers either, so another origin
 // cannot read them.
 func TestConsoleCrossSite(t *testing.T) {
-	srv := sandboxtest.NewServer(t)
+	srv := newServer(t)
 	before := srv.Now()
 	for _, path := range []string{"/_sandbox/clock/advance", "/_sandbox/reset", base + "/api/signature_requests", "/_sandbox/state"} {
 		req, err := http.NewRequest(http.MethodOptions, srv.URL+path, nil)

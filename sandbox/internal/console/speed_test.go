@@ -70,7 +70,7 @@ func TestConsoleSpeedWith10000Requests(t *testing.T) {
 	if testing.Short() {
 		t.Skip("seeds 10,000 requests")
 	}
-	srv := sandboxtest.NewServer(t)
+	srv := newServer(t)
 	sendRequest(t, srv, srv.APIKey, simpleFields("Model", "ann"), "model.pdf")
 	srv.Advance(time.Minute)
 	ids := seedRequests(t, srv, 10_000)
