@@ -99,7 +99,7 @@ func NotFound(name string) Asset {
 // calls people and the console use, served at /_sandbox/openapi.yaml so
 // that a client can be generated for it in any language.
 func ControlPlaneDescription() Asset {
-	body, err := assets.ReadFile("assets/openapi.yaml")
+	body, err := assets.ReadFile("assets/control-plane.yaml")
 	if err != nil {
 		return NotFound("openapi.yaml")
 	}
