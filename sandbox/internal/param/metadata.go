@@ -7,11 +7,11 @@ package param
 
 import (
 	"encoding/json"
-	"fmt"
 	"maps"
 	"slices"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
 
 // Documented metadata limits.
@@ -83,21 +83,7 @@ func MetadataJSON(m map[string]any) (json.RawMessage, *apierr.Error) {
 	return b, nil
 }
 
-// MetadataText is a metadata value as text: strings as they are, numbers
-// by their exact digits, anything else (booleans, objects, arrays) as JSON.
-// The value limit measures it and the list search matches it.
-func MetadataText(v any) string {
-	switch t := v.(type) {
-	case string:
-		return t
-	case json.Number:
-		return string(t)
-	case nil:
-		return ""
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
-}
+// MetadataText is a metadata value as text (wire.Text): strings as they
+// are, numbers by their exact digits, anything else as JSON. The value
+// limit measures it and the list search matches it.
+func MetadataText(v any) string { return wire.Text(v) }

@@ -6,6 +6,8 @@ import (
 	"math/big"
 	"strings"
 	"time"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
 
 // Expressions. Any string of a step (path, params, query, body, as,
@@ -223,23 +225,9 @@ func evaluate(e Expr, r Resolver) (any, error) {
 	return floatNumber(f), nil
 }
 
-// textOf writes a value into text: strings as they are, numbers exactly,
-// everything else as JSON.
-func textOf(v any) string {
-	switch t := v.(type) {
-	case string:
-		return t
-	case json.Number:
-		return string(t)
-	case nil:
-		return ""
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
-}
+// textOf writes a value into text as wire.Text does: strings as they are,
+// numbers exactly, everything else as JSON.
+func textOf(v any) string { return wire.Text(v) }
 
 // collectExprs lists the expressions in the strings of v (for load-time
 // checks); bad syntax is reported through add.
