@@ -208,7 +208,10 @@ func checkWorldCapacity(tx *state.Txn, docs []pendingDocument) error {
 				add, used+add, limit)
 		}
 	}
-	if b := state.ServerBudget(tx); b != nil && b.Limit() > 0 {
+	// add bounds what the files can add; only when even that would not fit
+	// are the files hashed to learn which bytes the world already holds (the
+	// store hashes them once more when it keeps them).
+	if b := state.ServerBudget(tx); b != nil && !b.Fits(add) {
 		var datas [][]byte
 		for _, d := range docs {
 			datas = append(datas, d.data)
