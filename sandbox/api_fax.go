@@ -128,7 +128,7 @@ func faxSend(c *call) (any, error) {
 	if err := req.validate(c); err != nil {
 		return nil, err
 	}
-	pending, err := c.s.collectDocuments(c, req.Files, req.FileURLs)
+	pending, err := collectDocuments(c.s, c, req.Files, req.FileURLs)
 	if err != nil {
 		return nil, err
 	}

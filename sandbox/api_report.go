@@ -201,7 +201,7 @@ func runReportReady(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) e
 // reportCSVPage serves a ready report's CSV (the link of its e-mail); 404
 // until the report is ready.
 func reportCSVPage(c *call) (any, error) {
-	w := c.s.pageWorldFor(c.param("world"), holdsRow[state.Report](state.TableReports, c.param("report_id"))) // page_worlds.go
+	w := pageWorldFor(c.s, c.param("world"), holdsRow[state.Report](state.TableReports, c.param("report_id"))) // page_worlds.go
 	if w == nil {
 		return nil, errControlNotFound("world", c.param("world"))
 	}

@@ -39,7 +39,7 @@ func sigreqAction(c *call, fn func(tx *state.Txn, req *state.SignatureRequest) (
 		if err != nil {
 			return err
 		}
-		if err := c.s.applyOutcome(tx, o); err != nil {
+		if err := applyOutcome(c.s, tx, o); err != nil {
 			return err
 		}
 		if o != nil {
@@ -146,7 +146,7 @@ func signatureRequestCancel(c *call) (any, error) {
 		if e != nil {
 			return e
 		}
-		if err := c.s.applyOutcome(tx, o); err != nil {
+		if err := applyOutcome(c.s, tx, o); err != nil {
 			return err
 		}
 		_, err = state.Schedule(tx, jobSigreqCancel, req.ID, state.GetConfig(tx).CancelDelay.D(), nil)
@@ -173,7 +173,7 @@ func signatureRequestRemove(c *call) (any, error) {
 		if err := state.RemoveAccess(tx, c.account.ID, req.ID); err != nil {
 			return err
 		}
-		return c.s.applyOutcome(tx, o)
+		return applyOutcome(c.s, tx, o)
 	})
 	if err != nil {
 		return nil, err

@@ -79,7 +79,7 @@ func sigreqCreate(c *call, op sigreqOp) (any, error) {
 	}
 	var pending []pendingDocument
 	if !op.template || len(b.Files) > 0 || len(b.FileURLs) > 0 {
-		docs, err := c.s.collectDocuments(c, b.Files, b.FileURLs)
+		docs, err := collectDocuments(c.s, c, b.Files, b.FileURLs)
 		if err != nil {
 			return nil, err
 		}
@@ -127,11 +127,11 @@ func sigreqCreate(c *call, op sigreqOp) (any, error) {
 			if e := checkEditable(old, mayManage(tx, old, acct), op.embedded); e != nil {
 				return e
 			}
-			req, err = c.s.replaceSignatureRequest(tx, old, spec)
+			req, err = replaceSignatureRequest(c.s, tx, old, spec)
 			if err != nil {
 				return err
 			}
-		} else if req, err = c.s.createSignatureRequest(tx, spec); err != nil {
+		} else if req, err = createSignatureRequest(c.s, tx, spec); err != nil {
 			return err
 		}
 		resp.SignatureRequest = viewSignatureRequest(req, acct.ID)

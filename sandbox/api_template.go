@@ -50,7 +50,7 @@ func createTemplate(c *call, in *tplContentInput, content *tplContent, draft boo
 			return nil, err
 		}
 	}
-	pending, err := c.s.collectDocuments(c, in.Files, in.FileURLs)
+	pending, err := collectDocuments(c.s, c, in.Files, in.FileURLs)
 	if err != nil {
 		return nil, err
 	}

@@ -51,7 +51,7 @@ func templateUpdateFiles(c *call) (any, error) {
 	if err := templateOverlayable(c.read(), c.account.ID, id, in.ClientID); err != nil {
 		return nil, err
 	}
-	pending, err := c.s.collectDocuments(c, in.Files, in.FileURLs)
+	pending, err := collectDocuments(c.s, c, in.Files, in.FileURLs)
 	if err != nil {
 		return nil, err
 	}

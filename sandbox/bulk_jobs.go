@@ -42,7 +42,7 @@ func runBulkSend(s *Sandbox, _ *world.World, tx *state.Txn, job *state.Job) erro
 		spec := *base
 		spec.Requester = acct
 		spec.Signers, spec.CustomFields = item.Signers, item.CustomFields
-		req, err := s.createSignatureRequest(tx, &spec)
+		req, err := createSignatureRequest(s, tx, &spec)
 		if err != nil {
 			if ae, ok := apierr.As(err); ok {
 				n.Failures = append(n.Failures, state.BulkSendFailure{Index: i, Error: ae.Msg})

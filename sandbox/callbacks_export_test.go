@@ -58,7 +58,7 @@ func CallbacksSetAppURL(s *Sandbox, apiKey, clientID, url string) error {
 		if err := state.Put(tx, state.TableAPIApps, app); err != nil {
 			return err
 		}
-		return s.callbackTestApp(tx, app)
+		return callbackTestApp(s, tx, app)
 	})
 }
 

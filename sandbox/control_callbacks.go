@@ -236,7 +236,7 @@ func controlWaitCallbacks(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, settled := c.s.waitCallbacks(c.r.Context(), c.w, timeout)
+	st, settled := waitCallbacks(c.s, c.r.Context(), c.w, timeout)
 	if !settled {
 		return nil, apierr.New(apierr.Unavailable,
 			"Callbacks did not settle within "+timeout.String()+": "+strconv.Itoa(st.Due)+" due attempt(s) not yet made or still in flight.")
@@ -266,7 +266,7 @@ func parseWaitTimeout(v string) (time.Duration, error) {
 // waitCallbacks waits (at most timeout of wall time) until every attempt due
 // in w has been made. The clock's advance can call it to offer
 // {"wait_callbacks": true}.
-func (s *Sandbox) waitCallbacks(ctx context.Context, w *world.World, timeout time.Duration) (waitStatus, bool) {
+func waitCallbacks(s *Sandbox, ctx context.Context, w *world.World, timeout time.Duration) (waitStatus, bool) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	st := dispatcherOf(s, w).wait(ctx)
@@ -293,7 +293,7 @@ func controlConfirmAccount(c *call) (any, error) {
 		if a.Confirmed {
 			return apierr.Conflictf("Account %s is already confirmed.", id)
 		}
-		confirmed, ev, err := c.s.confirmAccount(tx, a)
+		confirmed, ev, err := confirmAccount(c.s, tx, a)
 		if err != nil {
 			return err
 		}
@@ -311,7 +311,7 @@ func controlConfirmAccount(c *call) (any, error) {
 // defaultWaitTimeout) until the delivery attempts that fell due have been
 // made, so that one call both moves time and settles the callbacks.
 func (c *call) waitCallbacksAfterAdvance() error {
-	st, ok := c.s.waitCallbacks(c.r.Context(), c.w, defaultWaitTimeout)
+	st, ok := waitCallbacks(c.s, c.r.Context(), c.w, defaultWaitTimeout)
 	if !ok {
 		return apierr.New(apierr.Unavailable, "The clock moved, but callbacks did not settle within "+defaultWaitTimeout.String()+": "+
 			strconv.Itoa(st.Due)+" due attempt(s) not yet made or still in flight.")

@@ -59,7 +59,7 @@ func controlFailRequest(c *call) (any, error) {
 			f.SignatureIDs = []string{b.SignatureID}
 		}
 		o := tFail(req, f, tx.Unix())
-		if err := c.s.applyOutcome(tx, o); err != nil {
+		if err := applyOutcome(c.s, tx, o); err != nil {
 			return nil, err
 		}
 		// A request failed while processing is not processed again.

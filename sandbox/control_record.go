@@ -43,7 +43,7 @@ func controlRecordStart(c *call) (any, error) {
 	if recordingName(name) != name {
 		return nil, apierr.Badf("name", "name %q must be 1-64 letters, digits, dots, dashes or underscores", name)
 	}
-	if err := c.s.startRecording(c.w, name, c.r.Host, ""); err != nil {
+	if err := startRecording(c.s, c.w, name, c.r.Host, ""); err != nil {
 		return nil, apierr.Conflictf("%s", err.Error())
 	}
 	return withStatus{status: http.StatusCreated, value: recordStatus{Recording: true, World: c.w.ID}}, nil
@@ -64,7 +64,7 @@ func controlRecordStatus(c *call) (any, error) {
 }
 
 func controlRecordStop(c *call) (any, error) {
-	doc, err := c.s.stopRecording(c.w)
+	doc, err := stopRecording(c.s, c.w)
 	if err != nil {
 		return nil, apierr.Conflictf("%s", err.Error())
 	}

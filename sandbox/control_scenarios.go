@@ -37,7 +37,7 @@ func controlLoadScenario(c *call) (any, error) {
 	case name != "" && !empty:
 		return nil, apierr.Badf("name", "give either a scenario file as the body or the name of a ready scenario, not both")
 	case name != "":
-		view, err = c.s.loadNamedOrInline(c.w, name, c.r)
+		view, err = loadNamedOrInline(c.s, c.w, name, c.r)
 	case empty:
 		return nil, apierr.Badf("", "the body is the scenario file (YAML or JSON); or give ?name= of a ready scenario (%s)",
 			strings.Join(scenarios.Names(), ", "))
@@ -46,7 +46,7 @@ func controlLoadScenario(c *call) (any, error) {
 		if source == "" {
 			source = "request body"
 		}
-		view, err = c.s.loadScenarioSource(c.w, source, raw, c.r)
+		view, err = loadScenarioSource(c.s, c.w, source, raw, c.r)
 	}
 	if err != nil {
 		return nil, err

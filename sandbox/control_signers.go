@@ -25,7 +25,7 @@ func registerControlSigners(r *registry) {
 
 // signerRun loads the request of a signature inside tx, runs a transition
 // and applies its outcome; it answers the request as it is afterwards.
-func (s *Sandbox) signerRun(tx *state.Txn, sigID string, fn func(req *state.SignatureRequest) (*outcome, *apierr.Error)) (*state.SignatureRequest, error) {
+func signerRun(s *Sandbox, tx *state.Txn, sigID string, fn func(req *state.SignatureRequest) (*outcome, *apierr.Error)) (*state.SignatureRequest, error) {
 	req, err := loadBySignature(tx, sigID)
 	if err != nil {
 		return nil, err
@@ -34,7 +34,7 @@ func (s *Sandbox) signerRun(tx *state.Txn, sigID string, fn func(req *state.Sign
 	if e != nil {
 		return nil, e
 	}
-	if err := s.applyOutcome(tx, o); err != nil {
+	if err := applyOutcome(s, tx, o); err != nil {
 		return nil, err
 	}
 	return o.Req, nil
@@ -42,8 +42,8 @@ func (s *Sandbox) signerRun(tx *state.Txn, sigID string, fn func(req *state.Sign
 
 // signerView records that the signer opened the request
 // (signature_request_viewed).
-func (s *Sandbox) signerView(tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
-	return s.signerRun(tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
+func signerView(s *Sandbox, tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
+	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
 		return tView(req, sigID, tx.Unix())
 	})
 }
@@ -53,8 +53,8 @@ func (s *Sandbox) signerView(tx *state.Txn, sigID string) (*state.SignatureReque
 // pin, when not empty, must match the signer's PIN. The last signature
 // completes the request (signature_request_all_signed, then
 // signature_request_downloadable once the final copy is prepared).
-func (s *Sandbox) signerSign(tx *state.Txn, sigID string, values map[string]any, pin string) (*state.SignatureRequest, error) {
-	return s.signerRun(tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
+func signerSign(s *Sandbox, tx *state.Txn, sigID string, values map[string]any, pin string) (*state.SignatureRequest, error) {
+	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
 		sg := req.Signature(sigID)
 		if sg == nil {
 			return nil, apierr.NotFoundf("No signature %s.", sigID)
@@ -74,15 +74,15 @@ func (s *Sandbox) signerSign(tx *state.Txn, sigID string, values map[string]any,
 }
 
 // signerDecline declines as the signer (allow_decline must be set).
-func (s *Sandbox) signerDecline(tx *state.Txn, sigID, reason string) (*state.SignatureRequest, error) {
-	return s.signerRun(tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
+func signerDecline(s *Sandbox, tx *state.Txn, sigID, reason string) (*state.SignatureRequest, error) {
+	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
 		return tDecline(req, sigID, reason, tx.Unix())
 	})
 }
 
 // signerReassign hands the signature to someone else (allow_reassign must
 // be set); the new signer gets a new signature id.
-func (s *Sandbox) signerReassign(tx *state.Txn, sigID, name, email, reason string) (*state.SignatureRequest, error) {
+func signerReassign(s *Sandbox, tx *state.Txn, sigID, name, email, reason string) (*state.SignatureRequest, error) {
 	name, email = strings.TrimSpace(name), strings.TrimSpace(email)
 	if name == "" {
 		return nil, apierr.Missing("name")
@@ -90,15 +90,15 @@ func (s *Sandbox) signerReassign(tx *state.Txn, sigID, name, email, reason strin
 	if err := param.CheckEmail("email_address", email); err != nil {
 		return nil, err
 	}
-	return s.signerRun(tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
+	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
 		return tReassign(req, sigID, name, email, reason, signatureIDFrom(tx.NewID()), tx.Unix())
 	})
 }
 
 // signerBounce makes the last e-mail to the signer bounce
 // (signature_request_email_bounce; the e-mail is marked bounced).
-func (s *Sandbox) signerBounce(tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
-	return s.signerRun(tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
+func signerBounce(s *Sandbox, tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
+	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
 		o, e := tBounce(req, sigID, tx.Unix())
 		if e != nil {
 			return nil, e
@@ -139,7 +139,9 @@ func controlRequest(c *call, fn func(tx *state.Txn) (*state.SignatureRequest, er
 	return resp, nil
 }
 
-func controlSignerView(c *call) (any, error) { return controlSigner(c, c.s.signerView) }
+func controlSignerView(c *call) (any, error) {
+	return controlSigner(c, func(tx *state.Txn, id string) (*state.SignatureRequest, error) { return signerView(c.s, tx, id) })
+}
 
 type signBody struct {
 	Values map[string]any `json:"values"`
@@ -152,7 +154,7 @@ func controlSignerSign(c *call) (any, error) {
 		return nil, err
 	}
 	return controlSigner(c, func(tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
-		return c.s.signerSign(tx, sigID, b.Values, b.PIN)
+		return signerSign(c.s, tx, sigID, b.Values, b.PIN)
 	})
 }
 
@@ -166,7 +168,7 @@ func controlSignerDecline(c *call) (any, error) {
 		return nil, err
 	}
 	return controlSigner(c, func(tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
-		return c.s.signerDecline(tx, sigID, b.Reason)
+		return signerDecline(c.s, tx, sigID, b.Reason)
 	})
 }
 
@@ -182,8 +184,10 @@ func controlSignerReassign(c *call) (any, error) {
 		return nil, err
 	}
 	return controlSigner(c, func(tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
-		return c.s.signerReassign(tx, sigID, b.Name, b.EmailAddress, b.Reason)
+		return signerReassign(c.s, tx, sigID, b.Name, b.EmailAddress, b.Reason)
 	})
 }
 
-func controlSignerBounce(c *call) (any, error) { return controlSigner(c, c.s.signerBounce) }
+func controlSignerBounce(c *call) (any, error) {
+	return controlSigner(c, func(tx *state.Txn, id string) (*state.SignatureRequest, error) { return signerBounce(c.s, tx, id) })
+}

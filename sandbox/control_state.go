@@ -89,14 +89,14 @@ func controlImportState(c *call) (any, error) {
 	} else if err != nil {
 		return nil, apierr.Badf("tables", "state does not import: %v", err)
 	}
-	if err := c.s.checkKeysFree(c.w, db); err != nil {
+	if err := checkKeysFree(c.s, c.w, db); err != nil {
 		return nil, err
 	}
 	if err := c.w.Import(db, ws.Clock.Mode, now); err != nil {
 		return nil, apierr.Badf("clock", "%v", err)
 	}
 	c.s.afterWorldReplaced(c.w)
-	return c.s.worldInfo(c.w), nil
+	return worldInfo(c.s, c.w), nil
 }
 
 // maxStateBytes bounds an imported state document.

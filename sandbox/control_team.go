@@ -72,7 +72,7 @@ type inviteAccepted struct {
 // invitation, 410 once it expired or was withdrawn, 409 when it was already
 // used or the invitee has joined another team since.
 func acceptTeamInvite(c *call) (any, error) {
-	w := c.s.pageWorldFor(c.param("world"), holdsRow[state.TeamInvite](state.TableTeamInvites, c.param("invite_id"))) // page_worlds.go
+	w := pageWorldFor(c.s, c.param("world"), holdsRow[state.TeamInvite](state.TableTeamInvites, c.param("invite_id"))) // page_worlds.go
 	if w == nil {
 		return nil, errControlNotFound("world", c.param("world"))
 	}

@@ -100,6 +100,6 @@ func controlDraftClaim(c *call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return c.s.sendDraft(tx, d, c.account, in)
+		return sendDraft(c.s, tx, d, c.account, in)
 	})
 }

@@ -98,7 +98,7 @@ func controlCreateWorld(c *call) (any, error) {
 		return nil, err
 	}
 	for i, name := range req.Scenarios {
-		if _, err := c.s.loadNamedOrInline(w, name, nil); err != nil {
+		if _, err := loadNamedOrInline(c.s, w, name, nil); err != nil {
 			c.s.dropWorld(w)
 			if e, ok := apierr.As(err); ok {
 				return nil, e.WithPath(indexPath("scenarios", i))
@@ -106,13 +106,13 @@ func controlCreateWorld(c *call) (any, error) {
 			return nil, apierr.Badf(indexPath("scenarios", i), "scenario %q: %v", name, err)
 		}
 	}
-	return withStatus{status: http.StatusCreated, value: c.s.worldInfo(w)}, nil
+	return withStatus{status: http.StatusCreated, value: worldInfo(c.s, w)}, nil
 }
 
-func controlGetWorld(c *call) (any, error) { return c.s.worldInfo(c.w), nil }
+func controlGetWorld(c *call) (any, error) { return worldInfo(c.s, c.w), nil }
 
 // worldInfo reports a world and its first fixture account's credentials.
-func (s *Sandbox) worldInfo(w *world.World) WorldInfo {
+func worldInfo(s *Sandbox, w *world.World) WorldInfo {
 	tx := w.Store.Read()
 	first := s.firstAccountID()
 	info := WorldInfo{WorldID: w.ID, AccountID: first, Clock: string(w.Mode()), Now: w.Now().Unix()}
@@ -127,29 +127,6 @@ func (s *Sandbox) worldInfo(w *world.World) WorldInfo {
 		}
 	}
 	return info
-}
-
-// dropWorld removes a world that failed to initialize.
-func (s *Sandbox) dropWorld(w *world.World) {
-	s.mu.Lock()
-	delete(s.worlds, w.ID)
-	for i, o := range s.order {
-		if o == w {
-			s.order = append(s.order[:i], s.order[i+1:]...)
-			break
-		}
-	}
-	s.mu.Unlock()
-	// Cached credentials of the world must not reach it any more.
-	s.creds.Range(func(k, v any) bool {
-		if v == w {
-			s.creds.Delete(k)
-		}
-		return true
-	})
-	w.Close()
-	w.Store.Release()
-	s.worldDropped(w)
 }
 
 // controlDeleteWorld removes the caller's world and everything in it; its
@@ -207,7 +184,7 @@ func controlAdvance(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	ran, err := c.s.advance(c.w, d)
+	ran, err := advance(c.s, c.w, d)
 	if err != nil {
 		return nil, err
 	}
@@ -224,7 +201,7 @@ func controlAdvance(c *call) (any, error) {
 }
 
 // advance moves a world's clock, or on a real clock runs what is due.
-func (s *Sandbox) advance(w *world.World, d time.Duration) ([]world.RanJob, error) {
+func advance(s *Sandbox, w *world.World, d time.Duration) ([]world.RanJob, error) {
 	if w.Mode() == world.ClockReal {
 		if d != 0 {
 			return nil, apierr.Conflictf("This world's clock is real and cannot be advanced; create a world with \"clock\": \"fake\".")
@@ -299,7 +276,7 @@ func controlReset(c *call) (any, error) {
 		return nil, err
 	}
 	c.s.afterWorldReplaced(c.w)
-	return c.s.worldInfo(c.w), nil
+	return worldInfo(c.s, c.w), nil
 }
 
 func controlGetConfig(c *call) (any, error) { return c.config(), nil }

@@ -285,7 +285,7 @@ func replaceTemplateRoles(c *state.Template, roles []state.TemplateRole) error {
 // editorWorld finds the world of an editor page (no credentials: the token
 // is the key, as for the real edit URLs).
 func editorWorld(c *call) (*state.TemplateEditURL, *state.Template, string, int) {
-	w := c.s.pageWorldFor(c.param("world"), holdsRow[state.TemplateEditURL](state.TableTemplateEditURLs, c.param("token"))) // page_worlds.go
+	w := pageWorldFor(c.s, c.param("world"), holdsRow[state.TemplateEditURL](state.TableTemplateEditURLs, c.param("token"))) // page_worlds.go
 	if w == nil {
 		return nil, nil, "This edit link does not exist.", http.StatusNotFound
 	}

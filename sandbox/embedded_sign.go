@@ -149,7 +149,7 @@ func htmlPage(status int, d pageData) (any, error) {
 // pageWorld finds the world of a page URL that holds what the page is
 // about (page_worlds.go) and makes it the call's world.
 func pageWorld(c *call, holds func(tx *state.Txn) bool) (*world.World, bool) {
-	w := c.s.pageWorldFor(c.param("world_id"), holds)
+	w := pageWorldFor(c.s, c.param("world_id"), holds)
 	if w == nil {
 		return nil, false
 	}
@@ -186,12 +186,12 @@ func signPage(c *call) (any, error) {
 			}
 			if tok != nil && tok.Embedded {
 				if req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, tok.RequestID); err == nil && req.Phase != state.PhaseCanceled {
-					return c.s.emitForRequest(tx, req, sigEvent{Type: notify.TypeSignURLInvalid, SignatureID: tok.SignatureID, Message: e.Msg})
+					return emitForRequest(c.s, tx, req, sigEvent{Type: notify.TypeSignURLInvalid, SignatureID: tok.SignatureID, Message: e.Msg})
 				}
 			}
 			return nil
 		}
-		req, err := c.s.signerView(tx, tok.SignatureID)
+		req, err := signerView(c.s, tx, tok.SignatureID)
 		if err != nil {
 			cur, lerr := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, tok.RequestID)
 			if lerr != nil {
@@ -250,9 +250,9 @@ func signPageAction(c *call) (any, error) {
 		var err error
 		switch f.Action {
 		case "sign":
-			req, err = c.s.signerSign(tx, tok.SignatureID, nil, "")
+			req, err = signerSign(c.s, tx, tok.SignatureID, nil, "")
 		case "decline":
-			req, err = c.s.signerDecline(tx, tok.SignatureID, f.Reason)
+			req, err = signerDecline(c.s, tx, tok.SignatureID, f.Reason)
 		default:
 			return apierr.Badf("action", "action must be sign or decline")
 		}

@@ -117,7 +117,7 @@ func runFilesPrepare(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) 
 		return nil
 	}
 	fs := state.Clone(cur)
-	out, comp, perr := s.prepare(tx, a.Kind, job.Subject)
+	out, comp, perr := prepare(s, tx, a.Kind, job.Subject)
 	if perr != nil {
 		w.Logger().Warn("file preparation failed", "kind", a.Kind, "id", job.Subject, "err", perr)
 		fs.Error = perr.Error()
@@ -144,7 +144,7 @@ func runFilesPrepare(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) 
 }
 
 // prepare composes and renders an object's files.
-func (s *Sandbox) prepare(tx *state.Txn, kind, id string) (files.Rendered, files.Composition, error) {
+func prepare(s *Sandbox, tx *state.Txn, kind, id string) (files.Rendered, files.Composition, error) {
 	owner, ok := s.reg.fileOwners[kind]
 	if !ok || owner.compose == nil {
 		return files.Rendered{}, files.Composition{}, fmt.Errorf("no file owner for %q", kind)

@@ -19,7 +19,7 @@ func registerFilesURL(r *registry) {
 
 // serveFileURL answers the PDF a file URL was issued for.
 func serveFileURL(c *call) (any, error) {
-	w := c.s.pageWorldFor(c.param("world"), holdsRow[state.FileURL](state.TableFileURLs, c.param("token"))) // page_worlds.go
+	w := pageWorldFor(c.s, c.param("world"), holdsRow[state.FileURL](state.TableFileURLs, c.param("token"))) // page_worlds.go
 	if w == nil {
 		return nil, apierr.NotFoundf("This file URL is not valid.")
 	}

@@ -105,7 +105,7 @@ func TestCompactionUnderLoadKeepsEveryChange(t *testing.T) {
 	require.NoError(t, err)
 	w, err := s.createWorld("fake", time.Time{})
 	require.NoError(t, err)
-	wKey := s.worldInfo(w).APIKey
+	wKey := worldInfo(s, w).APIKey
 	defKey := s.DefaultAPIKey()
 	var wg sync.WaitGroup
 	for g, key := range []string{defKey, wKey, wKey} {

@@ -124,13 +124,13 @@ func New(opts ...Option) (*Sandbox, error) {
 		return nil, err
 	}
 	for _, sc := range s.startScenarios() {
-		if _, err := s.loadScenarioSource(def, sc.name, sc.data, nil); err != nil {
+		if _, err := loadScenarioSource(s, def, sc.name, sc.data, nil); err != nil {
 			s.Close()
 			return nil, fmt.Errorf("sandbox: scenario %s: %w", sc.name, err)
 		}
 	}
 	if cfg.record != "" {
-		if err := s.startFileRecording(def, cfg.record); err != nil {
+		if err := startFileRecording(s, def, cfg.record); err != nil {
 			s.Close()
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}
@@ -241,6 +241,29 @@ func (s *Sandbox) createWorldSeeded(mode world.ClockMode, start time.Time, seed 
 		spec.Seed = seed
 	}
 	return s.newWorld(spec)
+}
+
+// dropWorld removes a world that failed to initialize.
+func (s *Sandbox) dropWorld(w *world.World) {
+	s.mu.Lock()
+	delete(s.worlds, w.ID)
+	for i, o := range s.order {
+		if o == w {
+			s.order = append(s.order[:i], s.order[i+1:]...)
+			break
+		}
+	}
+	s.mu.Unlock()
+	// Cached credentials of the world must not reach it any more.
+	s.creds.Range(func(k, v any) bool {
+		if v == w {
+			s.creds.Delete(k)
+		}
+		return true
+	})
+	w.Close()
+	w.Store.Release()
+	s.worldDropped(w)
 }
 
 // world returns a world by id.

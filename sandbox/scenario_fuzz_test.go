@@ -35,7 +35,7 @@ func FuzzLoadScenario(f *testing.F) {
 			t.Fatal(err)
 		}
 		defer s.dropWorld(w)
-		_, err = s.loadScenarioSource(w, "fuzz.yaml", data, nil)
+		_, err = loadScenarioSource(s, w, "fuzz.yaml", data, nil)
 		if err == nil {
 			return
 		}

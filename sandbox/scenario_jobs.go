@@ -115,7 +115,7 @@ func runSignerEffect(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) 
 	if job.Kind == jobScenarioBounce {
 		do = "bounce"
 	}
-	if err := s.signerDo(tx, a.SignatureID, do, a.Reason, a.Values); err != nil {
+	if err := signerDo(s, tx, a.SignatureID, do, a.Reason, a.Values); err != nil {
 		// The signer cannot do it (decline not allowed, ...): the rule's
 		// effect does not happen, as a real signer's attempt would fail.
 		w.Logger().Info("scenario effect not applied", "rule", a.Rule, "signature", a.SignatureID, "err", err)

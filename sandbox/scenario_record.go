@@ -91,7 +91,7 @@ func recordingName(path string) string {
 }
 
 // startRecording begins recording w from its current state.
-func (s *Sandbox) startRecording(w *world.World, name, host, file string) error {
+func startRecording(s *Sandbox, w *world.World, name, host, file string) error {
 	wr := recorderOf(w)
 	wr.mu.Lock()
 	defer wr.mu.Unlock()
@@ -112,15 +112,15 @@ func (s *Sandbox) startRecording(w *world.World, name, host, file string) error 
 }
 
 // startFileRecording serves WithRecording (signsandbox --record FILE).
-func (s *Sandbox) startFileRecording(w *world.World, path string) error {
-	if err := s.startRecording(w, recordingName(path), "", path); err != nil {
+func startFileRecording(s *Sandbox, w *world.World, path string) error {
+	if err := startRecording(s, w, recordingName(path), "", path); err != nil {
 		return fmt.Errorf("record %s: %w", path, err)
 	}
 	return nil
 }
 
 // stopRecording ends the recording of w and answers its document.
-func (s *Sandbox) stopRecording(w *world.World) (*scenario.Document, error) {
+func stopRecording(s *Sandbox, w *world.World) (*scenario.Document, error) {
 	wr := recorderOf(w)
 	wr.mu.Lock()
 	defer wr.mu.Unlock()

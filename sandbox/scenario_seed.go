@@ -56,7 +56,7 @@ type seedRequestPlan struct {
 
 // seedRequest is the request seeding calls pretend to be: the loading
 // control call, or a stand-in with the configured base URL.
-func (s *Sandbox) seedRequest(r *http.Request) *http.Request {
+func seedRequest(s *Sandbox, r *http.Request) *http.Request {
 	if r != nil {
 		return r
 	}
@@ -83,8 +83,8 @@ func (pl *seedPlan) seedCall(body map[string]any, docs []scenario.SeedDocument) 
 }
 
 // planSeed checks the seed's bodies and converts its documents.
-func (s *Sandbox) planSeed(w *world.World, p *scenario.Parsed, r *http.Request) (*seedPlan, error) {
-	pl := &seedPlan{s: s, w: w, p: p, r: s.seedRequest(r), tplIDs: map[string]string{}}
+func planSeed(s *Sandbox, w *world.World, p *scenario.Parsed, r *http.Request) (*seedPlan, error) {
+	pl := &seedPlan{s: s, w: w, p: p, r: seedRequest(s, r), tplIDs: map[string]string{}}
 	sd := p.Doc.Seed
 	if sd == nil {
 		return pl, nil
@@ -105,7 +105,7 @@ func (s *Sandbox) planSeed(w *world.World, p *scenario.Parsed, r *http.Request) 
 			return nil, pl.apiIssue(tp.at, err)
 		}
 		tp.content = content
-		if tp.pending, err = s.collectDocuments(c, tp.in.Files, nil); err != nil {
+		if tp.pending, err = collectDocuments(s, c, tp.in.Files, nil); err != nil {
 			return nil, pl.apiIssue(tp.at, err)
 		}
 		preview := make([]state.Document, len(tp.pending))
@@ -161,7 +161,7 @@ func (s *Sandbox) planSeed(w *world.World, p *scenario.Parsed, r *http.Request) 
 			return nil, pl.apiIssue(rp.at, e)
 		}
 		if len(rp.body.Files) > 0 {
-			pending, err := s.collectDocuments(c, rp.body.Files, nil)
+			pending, err := collectDocuments(s, c, rp.body.Files, nil)
 			if err != nil {
 				return nil, pl.apiIssue(rp.at, err)
 			}
@@ -198,7 +198,7 @@ func (pl *seedPlan) apiIssue(at []any, err error) error {
 
 // account finds an account by e-mail ("" is the world's first account).
 func (pl *seedPlan) account(tx *state.Txn, email string, at []any) (*state.Account, error) {
-	a, err := pl.s.scenarioAccount(tx, email)
+	a, err := scenarioAccount(pl.s, tx, email)
 	switch {
 	case err != nil && email == "":
 		return nil, pl.p.Issue(at, "the world has no first account")
@@ -210,7 +210,7 @@ func (pl *seedPlan) account(tx *state.Txn, email string, at []any) (*state.Accou
 
 // scenarioAccount is the account a scenario names by e-mail address; ""
 // names the world's first account.
-func (s *Sandbox) scenarioAccount(tx *state.Txn, email string) (*state.Account, error) {
+func scenarioAccount(s *Sandbox, tx *state.Txn, email string) (*state.Account, error) {
 	if email == "" {
 		return state.Get[state.Account](tx, state.TableAccounts, s.firstAccountID())
 	}
@@ -299,7 +299,7 @@ func (pl *seedPlan) seedAccount(tx *state.Txn, sa *scenario.SeedAccount, at []an
 	}
 	if sa.Team != nil {
 		if *sa.Team {
-			first, err := pl.s.scenarioAccount(tx, "")
+			first, err := scenarioAccount(pl.s, tx, "")
 			if err != nil || first.TeamID == "" {
 				return nil, pl.p.Issue(append(at, "team"), "the world's first account has no team to join")
 			}

@@ -11,7 +11,7 @@ import (
 // applyOutcome writes a transition's outcome in tx: the request row, list
 // access for new signers, e-mails, file work, jobs and, last, the events
 // (emit renders the object as stored, so it must see the new row).
-func (s *Sandbox) applyOutcome(tx *state.Txn, o *outcome) error {
+func applyOutcome(s *Sandbox, tx *state.Txn, o *outcome) error {
 	if o == nil {
 		return nil
 	}
@@ -64,7 +64,7 @@ func (s *Sandbox) applyOutcome(tx *state.Txn, o *outcome) error {
 		}
 	}
 	for _, ev := range o.Events {
-		if err := s.emitForRequest(tx, req, ev); err != nil {
+		if err := emitForRequest(s, tx, req, ev); err != nil {
 			return err
 		}
 	}
@@ -73,7 +73,7 @@ func (s *Sandbox) applyOutcome(tx *state.Txn, o *outcome) error {
 
 // emitForRequest emits an event about a request to its accounts (the
 // requester, then signers with accounts) and its API app.
-func (s *Sandbox) emitForRequest(tx *state.Txn, req *state.SignatureRequest, ev sigEvent) error {
+func emitForRequest(s *Sandbox, tx *state.Txn, req *state.SignatureRequest, ev sigEvent) error {
 	accounts := requestAccountIDs(tx, req)
 	client := req.ClientID
 	if ev.Type == notify.TypeRequestDestroyed {

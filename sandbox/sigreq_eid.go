@@ -69,8 +69,8 @@ func tEIDIncomplete(req *state.SignatureRequest, sigID, reason string, now int64
 
 // signerEIDIncomplete plays a signer who left the eID step unfinished
 // (signature_request_incomplete_qes).
-func (s *Sandbox) signerEIDIncomplete(tx *state.Txn, sigID, reason string) (*state.SignatureRequest, error) {
-	return s.signerRun(tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
+func signerEIDIncomplete(s *Sandbox, tx *state.Txn, sigID, reason string) (*state.SignatureRequest, error) {
+	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
 		return tEIDIncomplete(req, sigID, reason, tx.Unix())
 	})
 }
@@ -85,6 +85,6 @@ func controlSignerEIDIncomplete(c *call) (any, error) {
 		return nil, err
 	}
 	return controlSigner(c, func(tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
-		return c.s.signerEIDIncomplete(tx, sigID, b.Reason)
+		return signerEIDIncomplete(c.s, tx, sigID, b.Reason)
 	})
 }

@@ -44,7 +44,7 @@ func sigreqTestCreate(t *testing.T, s *Sandbox, mutate func(spec *sigreqSpec)) s
 		if mutate != nil {
 			mutate(spec)
 		}
-		req, err := s.createSignatureRequest(tx, spec)
+		req, err := createSignatureRequest(s, tx, spec)
 		if err != nil {
 			return err
 		}
@@ -238,7 +238,7 @@ func TestCreateWithGivenID(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		_, err = s.createSignatureRequest(tx, &sigreqSpec{ID: given, Requester: acct, TestMode: true,
+		_, err = createSignatureRequest(s, tx, &sigreqSpec{ID: given, Requester: acct, TestMode: true,
 			Signers: []state.Signature{{Name: "Bo", Email: "bo@example.com"}}})
 		return err
 	})

@@ -29,21 +29,21 @@ func registerSigreqJobs(r *registry) {
 		if req == nil {
 			return nil
 		}
-		return s.applyOutcome(tx, tExpire(req, tx.Unix()))
+		return applyOutcome(s, tx, tExpire(req, tx.Unix()))
 	})
 	r.registerJob(jobSigreqCancel, func(s *Sandbox, _ *world.World, tx *state.Txn, job *state.Job) error {
 		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, job.Subject)
 		if err != nil {
 			return nil
 		}
-		return s.applyOutcome(tx, tCancelComplete(req, tx.Unix()))
+		return applyOutcome(s, tx, tCancelComplete(req, tx.Unix()))
 	})
 	r.registerJob(jobSigreqDownloadable, func(s *Sandbox, _ *world.World, tx *state.Txn, job *state.Job) error {
 		req := jobRequest(tx, job)
 		if req == nil || req.Phase != state.PhaseComplete || req.CancelPending {
 			return nil
 		}
-		return s.emitForRequest(tx, req, sigEvent{Type: notify.TypeRequestDownloadable})
+		return emitForRequest(s, tx, req, sigEvent{Type: notify.TypeRequestDownloadable})
 	})
 }
 
@@ -89,14 +89,14 @@ func runSigreqProcess(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job)
 	now := tx.Unix()
 	if s.reg.sigreqProcessFault != nil {
 		if f := s.reg.sigreqProcessFault(s, w, tx, req); f != nil {
-			return s.applyOutcome(tx, tFail(req, *f, now))
+			return applyOutcome(s, tx, tFail(req, *f, now))
 		}
 	}
 	if o := tTextTagError(req, "", now); o != nil { // texttags.go
-		return s.applyOutcome(tx, o)
+		return applyOutcome(s, tx, o)
 	}
 	if o := tPlacementError(req, now); o != nil { // sigreq_placement.go
-		return s.applyOutcome(tx, o)
+		return applyOutcome(s, tx, o)
 	}
-	return s.applyOutcome(tx, tProcess(req, "", now))
+	return applyOutcome(s, tx, tProcess(req, "", now))
 }

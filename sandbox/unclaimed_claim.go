@@ -34,7 +34,7 @@ func registerUnclaimedClaim(r *registry) {
 		if req == nil || req.Phase != state.PhaseSent || len(req.Signatures) == 0 {
 			return nil
 		}
-		_, err := s.signerSign(tx, req.Signatures[0].ID, nil, "")
+		_, err := signerSign(s, tx, req.Signatures[0].ID, nil, "")
 		return err
 	})
 }
@@ -84,7 +84,7 @@ func claimDraft(tx *state.Txn, d *state.UnclaimedDraft, accountID string) (*stat
 // signature request. claimer is the account sending a non-embedded draft
 // (embedded drafts are sent for their requester_email_address by the
 // account that created them, which is charged and manages the request).
-func (s *Sandbox) sendDraft(tx *state.Txn, d *state.UnclaimedDraft, claimer *state.Account, in claimInput) (*state.SignatureRequest, error) {
+func sendDraft(s *Sandbox, tx *state.Txn, d *state.UnclaimedDraft, claimer *state.Account, in claimInput) (*state.SignatureRequest, error) {
 	if e := draftOpen(d, tx.Unix(), true); e != nil {
 		return nil, e
 	}
@@ -112,7 +112,7 @@ func (s *Sandbox) sendDraft(tx *state.Txn, d *state.UnclaimedDraft, claimer *sta
 		return nil, e
 	}
 	spec.ID = d.ID // the id the draft handed out
-	req, err := s.createSignatureRequest(tx, spec)
+	req, err := createSignatureRequest(s, tx, spec)
 	if err != nil {
 		return nil, err
 	}

@@ -146,7 +146,7 @@ func planDraft(c *call, kind draftKind) (*draftPlan, error) {
 			return nil, e
 		}
 		if len(b.Files) > 0 || len(b.FileURLs) > 0 {
-			docs, err := c.s.collectDocuments(c, b.Files, b.FileURLs)
+			docs, err := collectDocuments(c.s, c, b.Files, b.FileURLs)
 			if err != nil {
 				return nil, err
 			}
@@ -158,7 +158,7 @@ func planDraft(c *call, kind draftKind) (*draftPlan, error) {
 	if e := p.checkFileParts(c); e != nil {
 		return nil, e
 	}
-	docs, err := c.s.collectDocuments(c, b.Files, b.FileURLs)
+	docs, err := collectDocuments(c.s, c, b.Files, b.FileURLs)
 	if err != nil {
 		return nil, err
 	}

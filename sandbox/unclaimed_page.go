@@ -191,7 +191,7 @@ func claimPageSend(c *call) (any, error) {
 		if err != nil {
 			return apierr.NotFoundf("This claim URL is not valid.")
 		}
-		req, err = c.s.sendDraft(tx, cur, nil, in)
+		req, err = sendDraft(c.s, tx, cur, nil, in)
 		return err
 	})
 	if err != nil {
