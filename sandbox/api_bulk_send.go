@@ -46,7 +46,7 @@ func bulkSend(c *call, embedded bool) (any, error) {
 	if embedded && strings.TrimSpace(b.ClientID) == "" {
 		return nil, apierr.Missing("client_id")
 	}
-	spec, e := c.sigreqSpecOf(&b, sigreqOp{embedded: embedded, template: true})
+	spec, e := sigreqSpecOf(c, &b, sigreqOp{embedded: embedded, template: true})
 	if e != nil {
 		return nil, e
 	}

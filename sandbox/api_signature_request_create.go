@@ -55,7 +55,7 @@ func sigreqCreate(c *call, op sigreqOp) (any, error) {
 			return nil, e
 		}
 	}
-	spec, e := c.sigreqSpecOf(&b, op)
+	spec, e := sigreqSpecOf(c, &b, op)
 	if e != nil {
 		return nil, e
 	}
@@ -145,7 +145,7 @@ func sigreqCreate(c *call, op sigreqOp) (any, error) {
 
 // sigreqSpecOf validates the fields every create and edit body shares and
 // the signers of the file-based operations.
-func (c *call) sigreqSpecOf(b *sigreqBody, op sigreqOp) (*sigreqSpec, *apierr.Error) {
+func sigreqSpecOf(c *call, b *sigreqBody, op sigreqOp) (*sigreqSpec, *apierr.Error) {
 	spec := &sigreqSpec{
 		ClientID: strings.TrimSpace(b.ClientID), Embedded: op.embedded, TestMode: b.TestMode,
 		Title: strings.TrimSpace(param.Deref(b.Title)), Subject: param.Deref(b.Subject), Message: param.Deref(b.Message),
@@ -168,7 +168,7 @@ func (c *call) sigreqSpecOf(b *sigreqBody, op sigreqOp) (*sigreqSpec, *apierr.Er
 			return nil, e
 		}
 		spec.Signers = signers
-		if e := c.addFileParts(spec, b, slots); e != nil {
+		if e := addFileParts(c, spec, b, slots); e != nil {
 			return nil, e
 		}
 		spec.AllowReassign = b.AllowReassign
@@ -203,7 +203,7 @@ func (c *call) sigreqSpecOf(b *sigreqBody, op sigreqOp) (*sigreqSpec, *apierr.Er
 // drafts) have besides signers and form fields: cc_email_addresses,
 // attachments (against slots signers), custom_fields, expires_at and
 // field_options; and takes use_text_tags.
-func (c *call) addFileParts(spec *sigreqSpec, b *sigreqBody, slots int) *apierr.Error {
+func addFileParts(c *call, spec *sigreqSpec, b *sigreqBody, slots int) *apierr.Error {
 	var e *apierr.Error
 	if spec.CCEmails, e = checkCCs(b.CCEmailAddresses); e != nil {
 		return e

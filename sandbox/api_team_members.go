@@ -88,7 +88,7 @@ func teamAddMember(c *call) (any, error) {
 	if err := req.check(); err != nil {
 		return nil, err
 	}
-	code, err := c.teamRoleCode("role", req.Role, "team_id", q.TeamID)
+	code, err := teamRoleCode(c, "role", req.Role, "team_id", q.TeamID)
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +124,7 @@ func teamAddMember(c *call) (any, error) {
 		case acct != nil && acct.TeamID != "":
 			return apierr.New(apierr.TeamInviteFailed, email+" is already a member of another Team.")
 		default:
-			err = c.inviteToTeam(tx, me, t, email, teamRoleNames[code])
+			err = inviteToTeam(c, tx, me, t, email, teamRoleNames[code])
 		}
 		if err != nil {
 			return err
@@ -138,7 +138,7 @@ func teamAddMember(c *call) (any, error) {
 // inviteToTeam records an invitation and e-mails its acceptance link. An
 // outstanding invitation of the same address to the same team is kept as
 // is.
-func (c *call) inviteToTeam(tx *state.Txn, inviter *state.Account, t *state.Team, email, role string) error {
+func inviteToTeam(c *call, tx *state.Txn, inviter *state.Account, t *state.Team, email, role string) error {
 	existing, err := state.InvitesOfEmail(tx, email)
 	if err != nil {
 		return err
@@ -167,7 +167,7 @@ func (c *call) inviteToTeam(tx *state.Txn, inviter *state.Account, t *state.Team
 // organisation (role with team_id, new_role with new_team_id): Member by
 // default; a role given without the team is ignored with the official
 // parameter_ignored warning.
-func (c *call) teamRoleCode(rolePath, role, teamPath, teamID string) (string, error) {
+func teamRoleCode(c *call, rolePath, role, teamPath, teamID string) (string, error) {
 	if role == "" {
 		return "m", nil
 	}
@@ -207,7 +207,7 @@ func teamRemoveMember(c *call) (any, error) {
 			return nil, err
 		}
 	}
-	code, err := c.teamRoleCode("new_role", req.NewRole, "new_team_id", req.NewTeamID)
+	code, err := teamRoleCode(c, "new_role", req.NewRole, "new_team_id", req.NewTeamID)
 	if err != nil {
 		return nil, err
 	}
@@ -225,7 +225,7 @@ func teamRemoveMember(c *call) (any, error) {
 			return err
 		}
 		if acct != nil && sameOrg(tx, acct.TeamID, me.TeamID) {
-			if err := c.removeFromTeam(tx, me, acct, req, code); err != nil {
+			if err := removeFromTeam(c, tx, me, acct, req, code); err != nil {
 				return err
 			}
 		} else {
@@ -251,7 +251,7 @@ func teamRemoveMember(c *call) (any, error) {
 }
 
 // removeFromTeam takes a member out of the organisation or moves them.
-func (c *call) removeFromTeam(tx *state.Txn, me, acct *state.Account, req teamRemoveMemberRequest, code string) error {
+func removeFromTeam(c *call, tx *state.Txn, me, acct *state.Account, req teamRemoveMemberRequest, code string) error {
 	a := state.Clone(acct)
 	if req.NewTeamID != "" {
 		nt, err := orgTeam(tx, me, req.NewTeamID, "new_team_id")

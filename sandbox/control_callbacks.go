@@ -310,7 +310,7 @@ func controlConfirmAccount(c *call) (any, error) {
 // /_sandbox/clock/advance: once the clock has moved, it waits (at most
 // defaultWaitTimeout) until the delivery attempts that fell due have been
 // made, so that one call both moves time and settles the callbacks.
-func (c *call) waitCallbacksAfterAdvance() error {
+func waitCallbacksAfterAdvance(c *call) error {
 	st, ok := waitCallbacks(c.s, c.r.Context(), c.w, defaultWaitTimeout)
 	if !ok {
 		return apierr.New(apierr.Unavailable, "The clock moved, but callbacks did not settle within "+defaultWaitTimeout.String()+": "+

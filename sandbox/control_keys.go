@@ -33,7 +33,7 @@ type apiKeysResponse struct {
 
 // keyAccount is the account a key call is about: account_id given, else the
 // account the call acts for.
-func (c *call) keyAccount(accountID string) (*state.Account, error) {
+func keyAccount(c *call, accountID string) (*state.Account, error) {
 	if accountID == "" {
 		accountID = c.actingAccountID()
 	}
@@ -54,7 +54,7 @@ func listKeys(tx *state.Txn, accountID string) apiKeysResponse {
 }
 
 func controlListKeys(c *call) (any, error) {
-	acct, err := c.keyAccount(c.r.URL.Query().Get("account_id"))
+	acct, err := keyAccount(c, c.r.URL.Query().Get("account_id"))
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +74,7 @@ func controlAddKey(c *call) (any, error) {
 	if err := c.bindStrict(&req); err != nil {
 		return nil, err
 	}
-	acct, err := c.keyAccount(req.AccountID)
+	acct, err := keyAccount(c, req.AccountID)
 	if err != nil {
 		return nil, err
 	}

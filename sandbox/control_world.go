@@ -189,7 +189,7 @@ func controlAdvance(c *call) (any, error) {
 		return nil, err
 	}
 	if req.WaitCallbacks {
-		if err := c.waitCallbacksAfterAdvance(); err != nil {
+		if err := waitCallbacksAfterAdvance(c); err != nil {
 			return nil, err
 		}
 	}

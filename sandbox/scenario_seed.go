@@ -147,7 +147,7 @@ func planSeed(s *Sandbox, w *world.World, p *scenario.Parsed, r *http.Request) (
 		if err := c.bind(&rp.body); err != nil {
 			return nil, pl.apiIssue(rp.at, err)
 		}
-		spec, e := c.sigreqSpecOf(&rp.body, rp.op)
+		spec, e := sigreqSpecOf(c, &rp.body, rp.op)
 		if e != nil {
 			return nil, pl.apiIssue(rp.at, e)
 		}

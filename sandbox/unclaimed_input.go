@@ -125,7 +125,7 @@ func planDraft(c *call, kind draftKind) (*draftPlan, error) {
 	}
 	// The template form of sigreqSpecOf checks the shared fields without
 	// requiring signers; the file-based parts follow below.
-	spec, e := c.sigreqSpecOf(&b, sigreqOp{embedded: embedded, template: true})
+	spec, e := sigreqSpecOf(c, &b, sigreqOp{embedded: embedded, template: true})
 	if e != nil {
 		return nil, e
 	}
@@ -246,7 +246,7 @@ func (p *draftPlan) checkFileParts(c *call) *apierr.Error {
 		}
 		spec.Signers, slots = signers, n
 	}
-	if e := c.addFileParts(spec, b, slots); e != nil {
+	if e := addFileParts(c, spec, b, slots); e != nil {
 		return e
 	}
 	if p.kind == draftEmbedded {
