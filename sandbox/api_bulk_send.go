@@ -99,7 +99,7 @@ func bulkSend(c *call, embedded bool) (any, error) {
 // stores the job and schedules the creation of its requests after the
 // world's SendProcessingDelay. What binding warns about the job as a whole
 // is said once: its warnings go through warnOnce.
-func queueBulkJob(s *Sandbox, c *call, tx *state.Txn, spec *sigreqSpec, tb *templateBody, entries []bulkEntry, embedded bool) (*state.BulkSendJob, error) {
+func queueBulkJob(s *host, c *call, tx *state.Txn, spec *sigreqSpec, tb *templateBody, entries []bulkEntry, embedded bool) (*state.BulkSendJob, error) {
 	use, err := resolveTemplates(c, tx, tb.TemplateIDs)
 	if err != nil {
 		return nil, err

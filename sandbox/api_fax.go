@@ -261,7 +261,7 @@ func faxOutcome(f *state.Fax) string {
 }
 
 // runFaxTransmit ends a transmission.
-func runFaxTransmit(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) error {
+func runFaxTransmit(s *host, w *world.World, tx *state.Txn, job *state.Job) error {
 	cur, err := state.Get[state.Fax](tx, state.TableFaxes, job.Subject)
 	if err != nil || cur.Deleted || cur.Status != state.FaxTransmitting {
 		return nil

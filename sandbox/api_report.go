@@ -156,7 +156,7 @@ var reportTypeLabels = map[string]string{
 }
 
 // runReportReady generates the CSVs and e-mails their links.
-func runReportReady(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) error {
+func runReportReady(s *host, w *world.World, tx *state.Txn, job *state.Job) error {
 	cur, err := state.Get[state.Report](tx, state.TableReports, job.Subject)
 	if err != nil || cur.ReadyAt != 0 {
 		return nil

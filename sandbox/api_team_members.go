@@ -17,7 +17,7 @@ import (
 
 // teamTransferHook moves one kind of object of a removed team member to the
 // account of new_owner_email_address, inside the transfer job.
-type teamTransferHook func(s *Sandbox, w *world.World, tx *state.Txn, fromAccountID, toAccountID string) error
+type teamTransferHook func(s *host, w *world.World, tx *state.Txn, fromAccountID, toAccountID string) error
 
 type teamAddMemberQuery struct {
 	TeamID string `json:"team_id"`
@@ -285,7 +285,7 @@ type teamTransferArgs struct {
 
 // runTeamTransfer moves a removed member's API apps to the new owner and
 // lets the other subsystems move theirs (teamTransferHooks).
-func runTeamTransfer(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) error {
+func runTeamTransfer(s *host, w *world.World, tx *state.Txn, job *state.Job) error {
 	var args teamTransferArgs
 	if err := json.Unmarshal(job.Args, &args); err != nil {
 		return err

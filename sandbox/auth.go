@@ -49,7 +49,7 @@ func parseAuthorization(r *http.Request) (creds credentials, ok bool, err *apier
 }
 
 // authenticate finds the world and account of a call's credentials.
-func (s *Sandbox) authenticate(c *call, creds credentials) *apierr.Error {
+func (s *host) authenticate(c *call, creds credentials) *apierr.Error {
 	var w *world.World
 	var accountID string
 	if creds.apiKey != "" {
@@ -104,7 +104,7 @@ type credentialKey struct{ table, id string }
 // the cache remembers for it first, then in every world in creation order,
 // and remembers where it was found. A cached world that no longer holds the
 // credential (a deleted key, a refreshed token) loses its entry.
-func findCredential[T any](s *Sandbox, table, id string) (*world.World, *T) {
+func findCredential[T any](s *host, table, id string) (*world.World, *T) {
 	lookup := func(w *world.World) *T {
 		row, err := state.Get[T](w.Store.Read(), table, id)
 		if err != nil {
@@ -129,6 +129,6 @@ func findCredential[T any](s *Sandbox, table, id string) (*world.World, *T) {
 }
 
 // findAPIKey finds the world holding an API key (nil when none does).
-func (s *Sandbox) findAPIKey(key string) (*world.World, *state.APIKey) {
+func (s *host) findAPIKey(key string) (*world.World, *state.APIKey) {
 	return findCredential[state.APIKey](s, state.TableAPIKeys, key)
 }

@@ -18,7 +18,7 @@ const jobBulkSend = "bulk_send_job.send"
 
 func registerBulkJobs(r *registry) { r.registerJob(jobBulkSend, runBulkSend) }
 
-func runBulkSend(s *Sandbox, _ *world.World, tx *state.Txn, job *state.Job) error {
+func runBulkSend(s *host, _ *world.World, tx *state.Txn, job *state.Job) error {
 	j, err := state.Get[state.BulkSendJob](tx, state.TableBulkSendJobs, job.Subject)
 	if err != nil || j.SentAt != 0 {
 		return nil

@@ -24,7 +24,7 @@ type handler func(c *call) (any, error)
 
 // call is one API request on its way through the sandbox.
 type call struct {
-	s  *Sandbox
+	s  *host
 	w  *world.World
 	r  *http.Request
 	rt *route

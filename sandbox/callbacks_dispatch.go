@@ -34,7 +34,7 @@ const (
 
 // dispatcher delivers one world's callbacks.
 type dispatcher struct {
-	s      *Sandbox
+	s      *host
 	w      *world.World
 	sender *callbackSender
 
@@ -55,10 +55,10 @@ type dispatcher struct {
 }
 
 // startCallbacks creates and starts a world's dispatcher (onWorldStart).
-func startCallbacks(s *Sandbox, w *world.World) { dispatcherOf(s, w) }
+func startCallbacks(s *host, w *world.World) { dispatcherOf(s, w) }
 
 // dispatcherOf returns the world's dispatcher, starting it on first use.
-func dispatcherOf(s *Sandbox, w *world.World) *dispatcher {
+func dispatcherOf(s *host, w *world.World) *dispatcher {
 	return world.Ext(w, extCallbacks, func() *dispatcher {
 		ctx, cancel := context.WithCancel(context.Background())
 		d := &dispatcher{

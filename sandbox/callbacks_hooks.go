@@ -12,12 +12,12 @@ import (
 
 func registerCallbacksHooks(r *registry) {
 	r.onWorldStart(startCallbacks)
-	r.worldReplacedHooks = append(r.worldReplacedHooks, func(s *Sandbox, w *world.World) { dispatcherOf(s, w).replaced() })
-	r.onAccountCallbackSet = func(s *Sandbox, _ *world.World, tx *state.Txn, a *state.Account) error {
+	r.worldReplacedHooks = append(r.worldReplacedHooks, func(s *host, w *world.World) { dispatcherOf(s, w).replaced() })
+	r.onAccountCallbackSet = func(s *host, _ *world.World, tx *state.Txn, a *state.Account) error {
 		return callbackTestAccount(s, tx, a)
 	}
 	r.onAccountCreated = accountCreatedHook
-	r.onAppCallbackSet = func(s *Sandbox, _ *world.World, tx *state.Txn, app *state.APIApp) error {
+	r.onAppCallbackSet = func(s *host, _ *world.World, tx *state.Txn, app *state.APIApp) error {
 		return callbackTestApp(s, tx, app)
 	}
 	r.objectViews[notify.ObjectAccount] = func(tx *state.Txn, id, _ string) (any, error) {
@@ -32,7 +32,7 @@ func registerCallbacksHooks(r *registry) {
 // callbackTestAccount sends callback_test to an account's callback URL (and
 // only there), as the real service does when the URL is set. Call it inside
 // the transaction that stored the new URL.
-func callbackTestAccount(s *Sandbox, tx *state.Txn, a *state.Account) error {
+func callbackTestAccount(s *host, tx *state.Txn, a *state.Account) error {
 	if a.CallbackURL == "" {
 		return nil
 	}
@@ -45,7 +45,7 @@ func callbackTestAccount(s *Sandbox, tx *state.Txn, a *state.Account) error {
 // the transaction that stored a new, non-empty callback_url (create, or
 // update to a different URL), after putting the app row. The event reports
 // for the app's owner and is signed with the owner's primary API key.
-func callbackTestApp(s *Sandbox, tx *state.Txn, app *state.APIApp) error {
+func callbackTestApp(s *host, tx *state.Txn, app *state.APIApp) error {
 	if app.CallbackURL == "" {
 		return nil
 	}
@@ -58,7 +58,7 @@ func callbackTestApp(s *Sandbox, tx *state.Txn, app *state.APIApp) error {
 // to an account created through the API. The account stays unconfirmed
 // until POST /_sandbox/accounts/{account_id}/confirm (the user clicking the
 // link), which emits account_confirmed.
-func accountCreatedHook(_ *Sandbox, _ *world.World, tx *state.Txn, a *state.Account) error {
+func accountCreatedHook(_ *host, _ *world.World, tx *state.Txn, a *state.Account) error {
 	_, err := notify.Email(tx, state.Email{
 		Kind: notify.MailAccountConfirm, To: a.Email, Subject: "Please confirm your email address",
 	})
@@ -68,7 +68,7 @@ func accountCreatedHook(_ *Sandbox, _ *world.World, tx *state.Txn, a *state.Acco
 // confirmAccount marks an account confirmed and emits account_confirmed,
 // reported to the app the account was created through (if any). It answers
 // the confirmed account and the event.
-func confirmAccount(s *Sandbox, tx *state.Txn, a *state.Account) (*state.Account, *state.Event, error) {
+func confirmAccount(s *host, tx *state.Txn, a *state.Account) (*state.Account, *state.Event, error) {
 	c := state.Clone(a)
 	c.Confirmed = true
 	if err := state.Put(tx, state.TableAccounts, c); err != nil {

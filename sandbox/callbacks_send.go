@@ -86,7 +86,7 @@ func newCallbackSender(c *http.Client) *callbackSender {
 }
 
 // send makes one attempt of del.
-func (cs *callbackSender) send(parent context.Context, s *Sandbox, w *world.World, del *state.Delivery) attemptResult {
+func (cs *callbackSender) send(parent context.Context, s *host, w *world.World, del *state.Delivery) attemptResult {
 	fault, reason := FaultNone, ""
 	if s.reg.callbackFault != nil {
 		fault, reason = s.reg.callbackFault(s, w, CallbackAttempt{

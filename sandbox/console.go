@@ -117,7 +117,7 @@ func registerConsole(r *registry) {
 			feed.Changed(c.w.ID)
 		}
 	})
-	r.onWorldStart(func(_ *Sandbox, w *world.World) {
+	r.onWorldStart(func(_ *host, w *world.World) {
 		changed := func() { feed.Changed(w.ID) }
 		w.On(state.TopicEvents, changed)
 		w.On(state.TopicJobs, changed)

@@ -27,7 +27,7 @@ type controlRoute struct {
 // more fields than the page uses, so they keep the lenient reading.
 func isPage(path string) bool { return strings.HasPrefix(path, "/w/") }
 
-func (s *Sandbox) registerControl(r *mux.Router) {
+func (s *host) registerControl(r *mux.Router) {
 	for _, cr := range s.reg.controlRoutes {
 		r.Handle(ControlPrefix+cr.path, s.controlHandler(cr)).Methods(cr.method)
 	}
@@ -36,7 +36,7 @@ func (s *Sandbox) registerControl(r *mux.Router) {
 // controlHandler resolves the caller's world for control calls: the world of
 // the credentials when the request has any (so parallel suites with their own
 // keys never meet), else the default world.
-func (s *Sandbox) controlHandler(cr controlRoute) http.Handler {
+func (s *host) controlHandler(cr controlRoute) http.Handler {
 	operation := cr.method + " " + ControlPrefix + cr.path
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := s.callStart()
@@ -50,7 +50,7 @@ func (s *Sandbox) controlHandler(cr controlRoute) http.Handler {
 	})
 }
 
-func (s *Sandbox) runControl(c *call, cr controlRoute) (any, error) {
+func (s *host) runControl(c *call, cr controlRoute) (any, error) {
 	if !cr.public {
 		creds, ok, aerr := parseAuthorization(c.r)
 		if aerr != nil {

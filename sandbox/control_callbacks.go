@@ -266,7 +266,7 @@ func parseWaitTimeout(v string) (time.Duration, error) {
 // waitCallbacks waits (at most timeout of wall time) until every attempt due
 // in w has been made. The clock's advance can call it to offer
 // {"wait_callbacks": true}.
-func waitCallbacks(s *Sandbox, ctx context.Context, w *world.World, timeout time.Duration) (waitStatus, bool) {
+func waitCallbacks(s *host, ctx context.Context, w *world.World, timeout time.Duration) (waitStatus, bool) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	st := dispatcherOf(s, w).wait(ctx)

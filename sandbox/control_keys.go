@@ -184,7 +184,7 @@ func controlMakePrimary(c *call) (any, error) {
 
 // checkKeysFree refuses an import whose API keys belong to another world:
 // credentials are how requests find their world, so they must stay unique.
-func checkKeysFree(s *Sandbox, target *world.World, db *memdb.MemDB) error {
+func checkKeysFree(s *host, target *world.World, db *memdb.MemDB) error {
 	it, err := db.Txn(false).Get(state.TableAPIKeys, state.IndexID)
 	if err != nil {
 		return err

@@ -25,7 +25,7 @@ func registerControlSigners(r *registry) {
 
 // signerRun loads the request of a signature inside tx, runs a transition
 // and applies its outcome; it answers the request as it is afterwards.
-func signerRun(s *Sandbox, tx *state.Txn, sigID string, fn func(req *state.SignatureRequest) (*outcome, *apierr.Error)) (*state.SignatureRequest, error) {
+func signerRun(s *host, tx *state.Txn, sigID string, fn func(req *state.SignatureRequest) (*outcome, *apierr.Error)) (*state.SignatureRequest, error) {
 	req, err := loadBySignature(tx, sigID)
 	if err != nil {
 		return nil, err
@@ -42,7 +42,7 @@ func signerRun(s *Sandbox, tx *state.Txn, sigID string, fn func(req *state.Signa
 
 // signerView records that the signer opened the request
 // (signature_request_viewed).
-func signerView(s *Sandbox, tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
+func signerView(s *host, tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
 	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
 		return tView(req, sigID, tx.Unix())
 	})
@@ -53,7 +53,7 @@ func signerView(s *Sandbox, tx *state.Txn, sigID string) (*state.SignatureReques
 // pin, when not empty, must match the signer's PIN. The last signature
 // completes the request (signature_request_all_signed, then
 // signature_request_downloadable once the final copy is prepared).
-func signerSign(s *Sandbox, tx *state.Txn, sigID string, values map[string]any, pin string) (*state.SignatureRequest, error) {
+func signerSign(s *host, tx *state.Txn, sigID string, values map[string]any, pin string) (*state.SignatureRequest, error) {
 	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
 		sg := req.Signature(sigID)
 		if sg == nil {
@@ -74,7 +74,7 @@ func signerSign(s *Sandbox, tx *state.Txn, sigID string, values map[string]any, 
 }
 
 // signerDecline declines as the signer (allow_decline must be set).
-func signerDecline(s *Sandbox, tx *state.Txn, sigID, reason string) (*state.SignatureRequest, error) {
+func signerDecline(s *host, tx *state.Txn, sigID, reason string) (*state.SignatureRequest, error) {
 	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
 		return tDecline(req, sigID, reason, tx.Unix())
 	})
@@ -82,7 +82,7 @@ func signerDecline(s *Sandbox, tx *state.Txn, sigID, reason string) (*state.Sign
 
 // signerReassign hands the signature to someone else (allow_reassign must
 // be set); the new signer gets a new signature id.
-func signerReassign(s *Sandbox, tx *state.Txn, sigID, name, email, reason string) (*state.SignatureRequest, error) {
+func signerReassign(s *host, tx *state.Txn, sigID, name, email, reason string) (*state.SignatureRequest, error) {
 	name, email = strings.TrimSpace(name), strings.TrimSpace(email)
 	if name == "" {
 		return nil, apierr.Missing("name")
@@ -97,7 +97,7 @@ func signerReassign(s *Sandbox, tx *state.Txn, sigID, name, email, reason string
 
 // signerBounce makes the last e-mail to the signer bounce
 // (signature_request_email_bounce; the e-mail is marked bounced).
-func signerBounce(s *Sandbox, tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
+func signerBounce(s *host, tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
 	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
 		o, e := tBounce(req, sigID, tx.Unix())
 		if e != nil {

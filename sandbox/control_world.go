@@ -112,7 +112,7 @@ func controlCreateWorld(c *call) (any, error) {
 func controlGetWorld(c *call) (any, error) { return worldInfo(c.s, c.w), nil }
 
 // worldInfo reports a world and its first fixture account's credentials.
-func worldInfo(s *Sandbox, w *world.World) WorldInfo {
+func worldInfo(s *host, w *world.World) WorldInfo {
 	tx := w.Store.Read()
 	first := s.firstAccountID()
 	info := WorldInfo{WorldID: w.ID, AccountID: first, Clock: string(w.Mode()), Now: w.Now().Unix()}
@@ -201,7 +201,7 @@ func controlAdvance(c *call) (any, error) {
 }
 
 // advance moves a world's clock, or on a real clock runs what is due.
-func advance(s *Sandbox, w *world.World, d time.Duration) ([]world.RanJob, error) {
+func advance(s *host, w *world.World, d time.Duration) ([]world.RanJob, error) {
 	if w.Mode() == world.ClockReal {
 		if d != 0 {
 			return nil, apierr.Conflictf("This world's clock is real and cannot be advanced; create a world with \"clock\": \"fake\".")

@@ -13,7 +13,7 @@ type callHook func(c *call) (v any, err error, handled bool)
 
 // apiHandler wraps an operation: credentials, world, rate limit, hooks,
 // handler, and the one response adapter.
-func (s *Sandbox) apiHandler(rt *route, h handler) http.Handler {
+func (s *host) apiHandler(rt *route, h handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := s.callStart()
 		c := &call{s: s, r: r, rt: rt}
@@ -26,7 +26,7 @@ func (s *Sandbox) apiHandler(rt *route, h handler) http.Handler {
 	})
 }
 
-func (s *Sandbox) runCall(c *call, h handler) (any, error) {
+func (s *host) runCall(c *call, h handler) (any, error) {
 	if c.rt.auth != authNone {
 		creds, ok, aerr := parseAuthorization(c.r)
 		if aerr != nil {
@@ -61,7 +61,7 @@ func (s *Sandbox) runCall(c *call, h handler) (any, error) {
 
 // countRate counts the call against the caller's window and refuses it when
 // the world enforces limits and the window is used up.
-func (s *Sandbox) countRate(c *call) *apierr.Error {
+func (s *host) countRate(c *call) *apierr.Error {
 	cfg := c.config().RateLimit
 	c.rate = c.w.Rate.Count(c.account.ID, c.w.Now(), cfg.Limit, cfg.Window.D())
 	if cfg.Enforce && c.rate.Exceeded {

@@ -8,10 +8,10 @@ import (
 // emit records an event inside tx and queues its deliveries (see
 // notify.Notifier.Emit): the one way every area of the sandbox tells the outside
 // world of a change.
-func (s *Sandbox) emit(tx *state.Txn, ev notify.Event) error { return s.reg.notifier.Emit(tx, ev) }
+func (s *host) emit(tx *state.Txn, ev notify.Event) error { return s.reg.notifier.Emit(tx, ev) }
 
 // emitTo records an event and queues its deliveries to the given targets
 // (see notify.Notifier.EmitTo).
-func (s *Sandbox) emitTo(tx *state.Txn, ev notify.Event, targets []notify.Target) (*state.Event, error) {
+func (s *host) emitTo(tx *state.Txn, ev notify.Event, targets []notify.Target) (*state.Event, error) {
 	return s.reg.notifier.EmitTo(tx, ev, targets)
 }

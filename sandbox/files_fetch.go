@@ -41,7 +41,7 @@ type fetched struct {
 // fileClient is the sandbox's HTTP client (WithHTTPClient) adjusted for
 // downloads: redirects followed (the callback client refuses them), within
 // fetchTimeout.
-func fileClient(s *Sandbox) *http.Client {
+func fileClient(s *host) *http.Client {
 	c := *s.client
 	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		if len(via) >= fetchRedirects {
@@ -61,7 +61,7 @@ func fileClient(s *Sandbox) *http.Client {
 // fetchAll downloads every URL (at most fetchParallel at a time, all within
 // one fetchTimeout, so that a call with many unreachable URLs still answers
 // in bounded time) and returns the outcomes in the order of the URLs.
-func fetchAll(s *Sandbox, ctx context.Context, urls []string, limit int64) []fetched {
+func fetchAll(s *host, ctx context.Context, urls []string, limit int64) []fetched {
 	ctx, cancel := context.WithTimeout(ctx, fetchTimeout)
 	defer cancel()
 	client := fileClient(s)

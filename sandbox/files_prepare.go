@@ -107,7 +107,7 @@ func goneFiles(tx *state.Txn, kind, id string) error {
 // ready. A job for an outdated version (a newer one was scheduled) or a gone
 // object does nothing. A composition that fails is recorded on the file set
 // (downloads keep answering 409 and say why); it does not fail the job.
-func runFilesPrepare(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) error {
+func runFilesPrepare(s *host, w *world.World, tx *state.Txn, job *state.Job) error {
 	var a filesJobArgs
 	if err := json.Unmarshal(job.Args, &a); err != nil {
 		return fmt.Errorf("files.prepare: arguments: %w", err)
@@ -144,7 +144,7 @@ func runFilesPrepare(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) 
 }
 
 // prepare composes and renders an object's files.
-func prepare(s *Sandbox, tx *state.Txn, kind, id string) (files.Rendered, files.Composition, error) {
+func prepare(s *host, tx *state.Txn, kind, id string) (files.Rendered, files.Composition, error) {
 	owner, ok := s.reg.fileOwners[kind]
 	if !ok || owner.compose == nil {
 		return files.Rendered{}, files.Composition{}, fmt.Errorf("no file owner for %q", kind)

@@ -160,16 +160,16 @@ func TestWithAPIKey(t *testing.T) {
 func TestWithHTTPClient(t *testing.T) {
 	c := &http.Client{Timeout: time.Second}
 	s := optSandbox(t, WithHTTPClient(c))
-	assert.Same(t, c, s.client)
+	assert.Same(t, c, s.host.client)
 	d := optSandbox(t)
-	require.NotNil(t, d.client)
-	assert.NotNil(t, d.client.CheckRedirect, "the default client does not follow redirects")
+	require.NotNil(t, d.host.client)
+	assert.NotNil(t, d.host.client.CheckRedirect, "the default client does not follow redirects")
 }
 
 func TestWithLogger(t *testing.T) {
 	var buf bytes.Buffer
 	s := optSandbox(t, WithLogger(slog.New(slog.NewTextHandler(&buf, nil))))
-	require.NoError(t, s.defWorld.Store.Update(func(tx *state.Txn) error {
+	require.NoError(t, s.host.defWorld.Store.Update(func(tx *state.Txn) error {
 		_, err := state.Schedule(tx, "no.such.kind", "x", time.Second, nil)
 		return err
 	}))
@@ -183,14 +183,14 @@ func TestWithBaseURL(t *testing.T) {
 	req := httptest.NewRequest(http.MethodGet, "/v3/account", nil)
 	req.Host = "sandbox.internal:8080"
 	s := optSandbox(t, WithBaseURL("https://sign.example.com/"))
-	assert.Equal(t, "https://sign.example.com", s.publicBase(req))
-	c := &call{s: s, r: req, w: s.defWorld}
+	assert.Equal(t, "https://sign.example.com", s.host.publicBase(req))
+	c := &call{s: s.host, r: req, w: s.host.defWorld}
 	assert.Equal(t, "https://sign.example.com/_sandbox/w/default/sign/abc", c.worldURL("/sign/abc"))
 
 	d := optSandbox(t)
-	assert.Equal(t, "http://sandbox.internal:8080", d.publicBase(req), "without the option the request's host is used")
+	assert.Equal(t, "http://sandbox.internal:8080", d.host.publicBase(req), "without the option the request's host is used")
 	req.Header.Set("X-Forwarded-Proto", "https")
-	assert.Equal(t, "https://sandbox.internal:8080", d.publicBase(req))
+	assert.Equal(t, "https://sandbox.internal:8080", d.host.publicBase(req))
 }
 
 // A base URL that would make broken links is refused when the sandbox is
@@ -223,11 +223,11 @@ func TestWithMiddlewareOrder(t *testing.T) {
 
 func TestWithOfflineFiles(t *testing.T) {
 	s := optSandbox(t, WithOfflineFiles())
-	assert.False(t, s.defWorld.Config().FetchFileURLs)
-	w, err := s.createWorld(world.ClockFake, time.Time{})
+	assert.False(t, s.host.defWorld.Config().FetchFileURLs)
+	w, err := s.host.createWorld(world.ClockFake, time.Time{})
 	require.NoError(t, err)
 	assert.False(t, w.Config().FetchFileURLs, "created worlds are offline too")
-	assert.True(t, optSandbox(t).defWorld.Config().FetchFileURLs)
+	assert.True(t, optSandbox(t).host.defWorld.Config().FetchFileURLs)
 }
 
 func TestWithSeedDerivesWorldSeeds(t *testing.T) {
@@ -235,5 +235,5 @@ func TestWithSeedDerivesWorldSeeds(t *testing.T) {
 	assert.NotEqual(t, worldSeed("a", 1), worldSeed("a", 2))
 	assert.NotEqual(t, worldSeed("a", 1), worldSeed("b", 1))
 	s := optSandbox(t, WithSeed("my-seed"))
-	assert.Equal(t, "my-seed", s.defWorld.Seed)
+	assert.Equal(t, "my-seed", s.host.defWorld.Seed)
 }

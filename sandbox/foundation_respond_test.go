@@ -19,14 +19,14 @@ import (
 func respond(t *testing.T, s *Sandbox, c *call, v any, err error) *httptest.ResponseRecorder {
 	t.Helper()
 	rec := httptest.NewRecorder()
-	s.writeResult(rec, c, v, err)
+	s.host.writeResult(rec, c, v, err)
 	return rec
 }
 
 func TestWriteResultShapes(t *testing.T) {
 	s := optSandbox(t)
 	rate := world.RateStatus{Limit: 100, Remaining: 99, Reset: 1735689660}
-	c := &call{s: s, rate: rate}
+	c := &call{s: s.host, rate: rate}
 
 	rec := respond(t, s, c, map[string]any{"a": 1}, nil)
 	assert.Equal(t, http.StatusOK, rec.Code)
@@ -59,7 +59,7 @@ func TestWriteResultShapes(t *testing.T) {
 	assert.Empty(t, rec.Header()["X-RateLimit-Limit"], "non-2xx raw answers carry no rate headers")
 
 	// No rate headers without a counted call (control plane).
-	rec = respond(t, s, &call{s: s}, map[string]any{}, nil)
+	rec = respond(t, s, &call{s: s.host}, map[string]any{}, nil)
 	assert.Empty(t, rec.Header()["X-RateLimit-Limit"])
 	rec = respond(t, s, nil, map[string]any{}, nil)
 	assert.Equal(t, http.StatusOK, rec.Code)
@@ -67,7 +67,7 @@ func TestWriteResultShapes(t *testing.T) {
 
 func TestWarningsAreSpliced(t *testing.T) {
 	s := optSandbox(t)
-	c := &call{s: s}
+	c := &call{s: s.host}
 	c.warn("parameter_ignored", "ignored x")
 	c.warn("test_mode_only", "y")
 	rec := respond(t, s, c, map[string]any{"account": map[string]any{"a": 1}}, nil)
@@ -81,7 +81,7 @@ func TestWarningsAreSpliced(t *testing.T) {
 func TestErrorsBecomeTheEnvelope(t *testing.T) {
 	var logs bytes.Buffer
 	s := optSandbox(t, WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
-	c := &call{s: s, rate: world.RateStatus{Limit: 1}}
+	c := &call{s: s.host, rate: world.RateStatus{Limit: 1}}
 	rec := respond(t, s, c, nil, apierr.Badf("signers[0][name]", "bad"))
 	assert.Equal(t, http.StatusBadRequest, rec.Code)
 	assert.JSONEq(t, `{"error":{"error_msg":"bad","error_name":"bad_request","error_path":"signers[0][name]"}}`, rec.Body.String())
@@ -101,14 +101,14 @@ func TestErrorsBecomeTheEnvelope(t *testing.T) {
 func TestRecovererAnswersPanicsInTheEnvelope(t *testing.T) {
 	var logs bytes.Buffer
 	s := optSandbox(t, WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
-	h := s.recoverer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("handler bug") }))
+	h := s.host.recoverer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("handler bug") }))
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/v3/account", nil))
 	assert.Equal(t, http.StatusBadRequest, rec.Code)
 	assert.Contains(t, rec.Body.String(), `"error_name":"bad_request"`)
 	assert.Contains(t, logs.String(), "handler bug")
 
-	abort := s.recoverer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic(http.ErrAbortHandler) }))
+	abort := s.host.recoverer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic(http.ErrAbortHandler) }))
 	require.PanicsWithValue(t, http.ErrAbortHandler, func() {
 		abort.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/", nil))
 	}, "an aborted handler still aborts the connection")
@@ -126,7 +126,7 @@ func TestNotImplementedOperationsAnswerTheEnvelope(t *testing.T) {
 	}))
 
 	var op Operation
-	for _, o := range s.reg.operations() {
+	for _, o := range s.host.reg.operations() {
 		if o.ID == id {
 			op = o
 		}

@@ -6,10 +6,10 @@ import (
 )
 
 // jobFunc is a scheduler job implemented by the sandbox.
-type jobFunc func(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) error
+type jobFunc func(s *host, w *world.World, tx *state.Txn, job *state.Job) error
 
 // registerJobs binds every job kind to this sandbox.
-func registerJobs(s *Sandbox) {
+func registerJobs(s *host) {
 	for kind, fn := range s.reg.jobKinds {
 		s.jobs.Handle(kind, func(w *world.World, tx *state.Txn, job *state.Job) error {
 			return fn(s, w, tx, job)
@@ -19,7 +19,7 @@ func registerJobs(s *Sandbox) {
 
 // startWorld runs the world starters of s for a world it has just
 // created (delivery workers and other per-world background work).
-func (s *Sandbox) startWorld(w *world.World) {
+func (s *host) startWorld(w *world.World) {
 	for _, fn := range s.reg.worldStarters {
 		fn(s, w)
 	}

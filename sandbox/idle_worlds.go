@@ -70,7 +70,7 @@ func (i *idleWorlds) interval() time.Duration {
 }
 
 // start runs the janitor until stop is closed.
-func (i *idleWorlds) start(s *Sandbox) {
+func (i *idleWorlds) start(s *host) {
 	t := i.clk.NewTicker(i.interval())
 	i.done.Add(1)
 	go func() {
@@ -89,7 +89,7 @@ func (i *idleWorlds) start(s *Sandbox) {
 
 // sweep frees the run-time worlds idle for longer than ttl (a world's idle
 // time starts when it is made: newWorld touches it).
-func (i *idleWorlds) sweep(s *Sandbox) {
+func (i *idleWorlds) sweep(s *host) {
 	now := i.clk.Now().UnixNano()
 	live := map[string]bool{}
 	for _, w := range s.worldsSnapshot() {

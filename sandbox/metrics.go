@@ -35,7 +35,7 @@ func WithMetrics() Option {
 // controlMetrics answers the counters and the gauges read now.
 func controlMetrics(c *call) (any, error) {
 	fams := append(c.s.reg.calls.Families(), worldGauges(c.s)...)
-	fams = append(fams, c.s.persistenceGauges()...)
+	fams = append(fams, c.s.gauges()...)
 	var b strings.Builder
 	if err := metrics.Write(&b, fams); err != nil {
 		return nil, err
@@ -64,7 +64,7 @@ func controlReady(c *call) (any, error) {
 // worldGauges reads what the worlds hold now: worlds, rows by table,
 // stored file bytes, queued jobs, pending callbacks and the attempts in
 // the callback logs by result. Tables and results come in a fixed order.
-func worldGauges(s *Sandbox) []metrics.Family {
+func worldGauges(s *host) []metrics.Family {
 	ws := s.worldsSnapshot()
 	tables := state.TableNames()
 	rows := make([]float64, len(tables))

@@ -38,7 +38,7 @@ func (r *registry) observeCalls(fn func(callRecord)) {
 
 // callStart reads the observer clock when a call begins, and only when
 // someone observes calls: the zero time otherwise.
-func (s *Sandbox) callStart() time.Time {
+func (s *host) callStart() time.Time {
 	if len(s.reg.callObservers) == 0 {
 		return time.Time{}
 	}
@@ -46,7 +46,7 @@ func (s *Sandbox) callStart() time.Time {
 }
 
 // observeCall hands the record of a finished call to every call observer.
-func (s *Sandbox) observeCall(c *call, operation string, control bool, start time.Time, status int) {
+func (s *host) observeCall(c *call, operation string, control bool, start time.Time, status int) {
 	if len(s.reg.callObservers) == 0 {
 		return
 	}

@@ -72,8 +72,8 @@ func TestCallObserverSeesEveryCall(t *testing.T) {
 // hot path stays as it was).
 func TestNoCallObserverNoClock(t *testing.T) {
 	s := optSandbox(t)
-	assert.Empty(t, s.reg.callObservers)
-	assert.True(t, s.callStart().IsZero())
+	assert.Empty(t, s.host.reg.callObservers)
+	assert.True(t, s.host.callStart().IsZero())
 }
 
 // TestCommitObserverThroughWorldStart: a journal wired at world start sees
@@ -82,7 +82,7 @@ func TestCommitObserverThroughWorldStart(t *testing.T) {
 	var mu sync.Mutex
 	var tables []string
 	s := optSandbox(t, withRegistry(func(r *registry) {
-		r.onWorldStart(func(_ *Sandbox, w *world.World) {
+		r.onWorldStart(func(_ *host, w *world.World) {
 			w.Store.SetCommitObserver(func(c state.Commit) {
 				mu.Lock()
 				defer mu.Unlock()

@@ -23,7 +23,7 @@ import (
 // what the page is about, else the first world (in creation order) that
 // does, else the named world (nil when there is none), whose own answer
 // (404, expired, ...) the page then gives.
-func pageWorldFor(s *Sandbox, id string, holds func(tx *state.Txn) bool) *world.World {
+func pageWorldFor(s *host, id string, holds func(tx *state.Txn) bool) *world.World {
 	named := s.world(id)
 	if named != nil && holds(named.Store.Read()) {
 		return named

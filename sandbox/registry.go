@@ -27,10 +27,10 @@ type registry struct {
 
 	// worldStarters run when a world is created (delivery workers and other
 	// per-world background work).
-	worldStarters []func(s *Sandbox, w *world.World)
+	worldStarters []func(s *host, w *world.World)
 	// worldReplacedHooks run after a world's database was replaced (reset,
 	// import): areas drop caches and wake their workers.
-	worldReplacedHooks []func(s *Sandbox, w *world.World)
+	worldReplacedHooks []func(s *host, w *world.World)
 
 	// callHooks are consulted in order for every API call (see callHook).
 	callHooks []callHook
@@ -88,25 +88,25 @@ type registry struct {
 	// processed: a failure (fail_file, fail_processing) ends it in error with
 	// the failure's status code and event (sigreq_failures.go). A nil hook or
 	// answer means no rule.
-	sigreqProcessFault func(s *Sandbox, w *world.World, tx *state.Txn, req *state.SignatureRequest) *processFailure
+	sigreqProcessFault func(s *host, w *world.World, tx *state.Txn, req *state.SignatureRequest) *processFailure
 	// callbackFault, when set, is consulted before every delivery attempt.
 	// The scenario engine installs it to make a receiver's answers count as
 	// failures ("the receiver is down for a day"): it looks up the rules of
 	// w (kept in its own world.Ext value) and answers FaultNone when none
 	// applies. reason is written to the attempt's log entry. It must be fast
 	// and safe for concurrent use; it runs outside any transaction.
-	callbackFault func(s *Sandbox, w *world.World, a CallbackAttempt) (fault CallbackFault, reason string)
+	callbackFault func(s *host, w *world.World, a CallbackAttempt) (fault CallbackFault, reason string)
 
 	// onAccountCallbackSet runs, inside the updating transaction, when an
 	// account's callback URL is set to a new value (the callback_test event).
-	onAccountCallbackSet func(s *Sandbox, w *world.World, tx *state.Txn, a *state.Account) error
+	onAccountCallbackSet func(s *host, w *world.World, tx *state.Txn, a *state.Account) error
 	// onAccountCreated runs inside the transaction that creates an account
 	// through the API (confirmation, account_confirmed).
-	onAccountCreated func(s *Sandbox, w *world.World, tx *state.Txn, a *state.Account) error
+	onAccountCreated func(s *host, w *world.World, tx *state.Txn, a *state.Account) error
 	// onAppCallbackSet runs, inside the creating or updating transaction,
 	// when an app's callback_url is set to a new value: the real service
 	// then sends the callback_test event to it.
-	onAppCallbackSet func(s *Sandbox, w *world.World, tx *state.Txn, app *state.APIApp) error
+	onAppCallbackSet func(s *host, w *world.World, tx *state.Txn, app *state.APIApp) error
 }
 
 // newRegistry returns a registry filled by every area of the sandbox.
@@ -232,7 +232,7 @@ func (r *registry) registerJob(kind string, fn jobFunc) {
 }
 
 // onWorldStart adds a function that runs when a world is created.
-func (r *registry) onWorldStart(fn func(s *Sandbox, w *world.World)) {
+func (r *registry) onWorldStart(fn func(s *host, w *world.World)) {
 	r.worldStarters = append(r.worldStarters, fn)
 }
 

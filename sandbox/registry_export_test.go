@@ -24,16 +24,16 @@ type RegisteredRouteForTest struct {
 // router tries them (the order of registration, which decides precedence).
 func RegisteredRoutesForTest(s *Sandbox) []RegisteredRouteForTest {
 	flags := map[string]controlRoute{}
-	for _, cr := range s.reg.controlRoutes {
+	for _, cr := range s.host.reg.controlRoutes {
 		flags[cr.method+" "+ControlPrefix+cr.path] = cr
 	}
 	var out []RegisteredRouteForTest
-	_ = s.router.Walk(func(r *mux.Route, _ *mux.Router, _ []*mux.Route) error {
+	_ = s.host.router.Walk(func(r *mux.Route, _ *mux.Router, _ []*mux.Route) error {
 		path, _ := r.GetPathTemplate()
 		methods, _ := r.GetMethods()
-		rt := RegisteredRouteForTest{Methods: methods, Path: path, Operation: s.routeOps[r]}
+		rt := RegisteredRouteForTest{Methods: methods, Path: path, Operation: s.host.routeOps[r]}
 		if rt.Operation != "" {
-			rt.Unhandled = s.reg.handlers[rt.Operation] == nil
+			rt.Unhandled = s.host.reg.handlers[rt.Operation] == nil
 		}
 		if rt.Operation == "" && len(methods) == 1 {
 			cr := flags[methods[0]+" "+path]
@@ -48,7 +48,7 @@ func RegisteredRoutesForTest(s *Sandbox) []RegisteredRouteForTest {
 // JobKindsForTest lists the job kinds s runs, sorted.
 func JobKindsForTest(s *Sandbox) []string {
 	var out []string
-	for kind := range s.reg.jobKinds {
+	for kind := range s.host.reg.jobKinds {
 		out = append(out, kind)
 	}
 	sort.Strings(out)
@@ -67,10 +67,10 @@ func HooksForTest(s *Sandbox) []string {
 		return strings.Join(ks, ",")
 	}
 	views, owners := map[string]bool{}, map[string]bool{}
-	for k := range s.reg.objectViews {
+	for k := range s.host.reg.objectViews {
 		views[k] = true
 	}
-	for k := range s.reg.fileOwners {
+	for k := range s.host.reg.fileOwners {
 		owners[k] = true
 	}
 	set := func(ok bool) string {
@@ -80,22 +80,22 @@ func HooksForTest(s *Sandbox) []string {
 		return "unset"
 	}
 	return []string{
-		"worldStarters " + itoa(len(s.reg.worldStarters)),
-		"worldReplacedHooks " + itoa(len(s.reg.worldReplacedHooks)),
-		"callHooks " + itoa(len(s.reg.callHooks)),
-		"afterCallHooks " + itoa(len(s.reg.afterCallHooks)),
-		"controlStartHooks " + itoa(len(s.reg.controlStartHooks)),
-		"afterControlHooks " + itoa(len(s.reg.afterControlHooks)),
-		"teamTransferHooks " + itoa(len(s.reg.teamTransferHooks)),
+		"worldStarters " + itoa(len(s.host.reg.worldStarters)),
+		"worldReplacedHooks " + itoa(len(s.host.reg.worldReplacedHooks)),
+		"callHooks " + itoa(len(s.host.reg.callHooks)),
+		"afterCallHooks " + itoa(len(s.host.reg.afterCallHooks)),
+		"controlStartHooks " + itoa(len(s.host.reg.controlStartHooks)),
+		"afterControlHooks " + itoa(len(s.host.reg.afterControlHooks)),
+		"teamTransferHooks " + itoa(len(s.host.reg.teamTransferHooks)),
 		"objectViews " + keys(views),
 		"fileOwners " + keys(owners),
-		"catalog " + strings.Join(s.reg.catalog.Kinds(), ","),
-		"templateResolver " + set(s.reg.templateResolver != nil),
-		"templateFailureHook " + set(s.reg.templateFailureHook != nil),
-		"sigreqProcessFault " + set(s.reg.sigreqProcessFault != nil),
-		"callbackFault " + set(s.reg.callbackFault != nil),
-		"onAccountCallbackSet " + set(s.reg.onAccountCallbackSet != nil),
-		"onAccountCreated " + set(s.reg.onAccountCreated != nil),
-		"onAppCallbackSet " + set(s.reg.onAppCallbackSet != nil),
+		"catalog " + strings.Join(s.host.reg.catalog.Kinds(), ","),
+		"templateResolver " + set(s.host.reg.templateResolver != nil),
+		"templateFailureHook " + set(s.host.reg.templateFailureHook != nil),
+		"sigreqProcessFault " + set(s.host.reg.sigreqProcessFault != nil),
+		"callbackFault " + set(s.host.reg.callbackFault != nil),
+		"onAccountCallbackSet " + set(s.host.reg.onAccountCallbackSet != nil),
+		"onAccountCreated " + set(s.host.reg.onAccountCreated != nil),
+		"onAppCallbackSet " + set(s.host.reg.onAppCallbackSet != nil),
 	}
 }

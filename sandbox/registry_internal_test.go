@@ -25,17 +25,17 @@ func withRegistry(fn func(r *registry)) Option {
 func TestRegistryBelongsToOneSandbox(t *testing.T) {
 	a := optSandbox(t, withRegistry(func(r *registry) { delete(r.handlers, "accountVerify") }))
 	b := optSandbox(t)
-	require.NotSame(t, a.reg, b.reg)
-	assert.Nil(t, a.reg.handlers["accountVerify"])
-	assert.NotNil(t, b.reg.handlers["accountVerify"], "the other sandbox keeps its handler")
+	require.NotSame(t, a.host.reg, b.host.reg)
+	assert.Nil(t, a.host.reg.handlers["accountVerify"])
+	assert.NotNil(t, b.host.reg.handlers["accountVerify"], "the other sandbox keeps its handler")
 
 	swapped := 0
-	a.reg.callbackFault = func(*Sandbox, *world.World, CallbackAttempt) (CallbackFault, string) {
+	a.host.reg.callbackFault = func(*host, *world.World, CallbackAttempt) (CallbackFault, string) {
 		swapped++
 		return FaultNone, ""
 	}
-	fault, _ := b.reg.callbackFault(b, b.defWorld, CallbackAttempt{})
+	fault, _ := b.host.reg.callbackFault(b.host, b.host.defWorld, CallbackAttempt{})
 	assert.Equal(t, FaultNone, fault)
 	assert.Zero(t, swapped, "b's deliveries never consult a's fault point")
-	assert.Len(t, b.reg.controlRoutes, len(productRegistry().controlRoutes))
+	assert.Len(t, b.host.reg.controlRoutes, len(productRegistry().controlRoutes))
 }

@@ -38,7 +38,7 @@ type withStatus struct {
 
 // writeResult is the one place where handler results become HTTP answers.
 // It answers the status it wrote, for the call observers.
-func (s *Sandbox) writeResult(w http.ResponseWriter, c *call, v any, err error) int {
+func (s *host) writeResult(w http.ResponseWriter, c *call, v any, err error) int {
 	if err != nil {
 		return s.writeError(w, c, err)
 	}
@@ -146,7 +146,7 @@ func writeJSON(w http.ResponseWriter, status int, body []byte) {
 // API errors are bugs: they are logged and answered as a 400 bad_request
 // rather than a 5xx, because no input may make the sandbox fail. It
 // answers the status it wrote.
-func (s *Sandbox) writeError(w http.ResponseWriter, c *call, err error) int {
+func (s *host) writeError(w http.ResponseWriter, c *call, err error) int {
 	e, ok := apierr.As(err)
 	var over *state.BudgetError
 	if !ok && errors.As(err, &over) {

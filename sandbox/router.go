@@ -23,7 +23,7 @@ const ControlPrefix = "/_sandbox"
 // newRouter builds the one router: every official operation under /v3 (the
 // OAuth token endpoints also at /oauth/token, where the official SDK's OAuth
 // class sends them), and the control plane under /_sandbox.
-func (s *Sandbox) newRouter() *mux.Router {
+func (s *host) newRouter() *mux.Router {
 	// Paths are matched as given: cleaning "/a/../b" into "/b" (with a
 	// 301) would let an id select another resource; package edge answers
 	// such paths 404 before they get here.
@@ -94,7 +94,10 @@ func routePrefixes(path string) []string {
 
 // OperationID returns the official operationId a request is routed to, or ""
 // (used by the conformance tests to pick the schema of a response).
-func (s *Sandbox) OperationID(r *http.Request) string {
+func (s *Sandbox) OperationID(r *http.Request) string { return s.host.operationID(r) }
+
+// operationID is the official operationId a request is routed to, or "".
+func (s *host) operationID(r *http.Request) string {
 	var m mux.RouteMatch
 	if !s.router.Match(r, &m) || m.Route == nil {
 		return ""
@@ -105,7 +108,7 @@ func (s *Sandbox) OperationID(r *http.Request) string {
 // recoverer turns a panic into a logged 400 in the official error shape. A
 // panic is a bug; the client still gets a well-formed answer and the world's
 // state is unaffected because the failed transaction never committed.
-func (s *Sandbox) recoverer(next http.Handler) http.Handler {
+func (s *host) recoverer(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		defer func() {
 			if v := recover(); v != nil {

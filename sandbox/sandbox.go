@@ -24,6 +24,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/edge"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fixture"
+	"github.com/signsandbox/signsandbox/sandbox/internal/metrics"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -33,7 +34,21 @@ const DefaultSeed = "signsandbox"
 
 // Sandbox is the API server. It is safe for concurrent use.
 type Sandbox struct {
-	cfg      config
+	// host is the request pipeline and the world registry every handler
+	// reaches; the Sandbox adds what only the embedding program sets up:
+	// options, the data directory, the idle-world janitor, the HTTP edge.
+	host    *host
+	cfg     config
+	handler http.Handler
+
+	closeOnce sync.Once
+	// persist is the data directory, when there is one (persist.go).
+	persist persistence
+}
+
+// host serves the operations and control calls of one Sandbox: its
+// registry, its worlds and what their calls share.
+type host struct {
 	log      *slog.Logger
 	fixtures *fixture.Set
 	jobs     *world.JobRegistry
@@ -43,12 +58,32 @@ type Sandbox struct {
 	reg *registry
 	// budget bounds the file bytes of all the worlds together
 	// (WithMaxStoredBytes); every world's store counts in it.
-	budget  *state.Budget
-	client  *http.Client
-	handler http.Handler
-	router  *mux.Router
+	budget *state.Budget
+	client *http.Client
+	router *mux.Router
 	// routeOps names the operation of each API route (read-only after New).
 	routeOps map[*mux.Route]string
+
+	// The options the pipeline and the world registry read.
+	baseURL           string
+	seed              string
+	apiKey            string
+	offline           bool
+	maxWorlds         int
+	randomCredentials bool
+	shard             string
+
+	// The facade's part in a world's life (all optional): worldMade when a
+	// world is made, before it starts (the idle janitor's clock);
+	// worldAdded once it is registered (the data directory); worldDropped
+	// once it is gone.
+	worldMade    func(id string)
+	worldAdded   func(w *world.World, spec worldSpec) error
+	worldDropped func(w *world.World)
+	// notReady says why the server cannot serve its worlds ("" when it
+	// can); gauges are the facade's metrics beside the worlds'.
+	notReady func() string
+	gauges   func() []metrics.Family
 
 	mu       sync.RWMutex
 	worlds   map[string]*world.World
@@ -59,10 +94,6 @@ type Sandbox struct {
 	// are checked on use, so a stale one (a deleted key, a refreshed token)
 	// only costs a fallback scan and is dropped then.
 	creds sync.Map
-
-	closeOnce sync.Once
-	// persist is the data directory, when there is one (persist.go).
-	persist persistence
 }
 
 // New creates a Sandbox with its default world seeded from the fixtures.
@@ -86,57 +117,71 @@ func New(opts ...Option) (*Sandbox, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
-	s := &Sandbox{
-		cfg:      cfg,
-		log:      cfg.logger,
-		fixtures: set,
-		jobs:     world.NewJobRegistry(),
-		reg:      newRegistry(),
-		budget:   state.NewBudget(cfg.maxStoredBytes),
-		client:   cfg.httpClient,
-		worlds:   map[string]*world.World{},
-		routeOps: map[*mux.Route]string{},
+	h := &host{
+		log:               cfg.logger,
+		fixtures:          set,
+		jobs:              world.NewJobRegistry(),
+		reg:               newRegistry(),
+		budget:            state.NewBudget(cfg.maxStoredBytes),
+		client:            cfg.httpClient,
+		worlds:            map[string]*world.World{},
+		routeOps:          map[*mux.Route]string{},
+		baseURL:           cfg.baseURL,
+		seed:              cfg.seed,
+		apiKey:            cfg.apiKey,
+		offline:           cfg.offline,
+		maxWorlds:         cfg.maxWorlds,
+		randomCredentials: cfg.randomCredentials,
+		shard:             cfg.shard,
+	}
+	s := &Sandbox{host: h, cfg: cfg}
+	h.worldAdded = s.worldAdded
+	h.worldDropped = s.worldDropped
+	h.notReady = s.notReady
+	h.gauges = s.persistenceGauges
+	if cfg.idle != nil {
+		h.worldMade = cfg.idle.touch
 	}
 	for _, edit := range cfg.registryEdits {
-		edit(s.reg)
+		edit(h.reg)
 	}
-	registerJobs(s)
+	registerJobs(h)
 	if err := s.openData(); err != nil {
 		return nil, err
 	}
-	s.router = s.newRouter()
-	var h http.Handler = s.router
-	h = s.recoverer(h)
+	h.router = h.newRouter()
+	var hd http.Handler = h.router
+	hd = h.recoverer(hd)
 	for i := len(cfg.middleware) - 1; i >= 0; i-- {
-		h = cfg.middleware[i](h)
+		hd = cfg.middleware[i](hd)
 	}
-	s.handler = edge.Guard(h, edge.Config{BaseURL: cfg.baseURL, AllowedHosts: cfg.allowedHosts, AdminToken: cfg.adminToken})
+	s.handler = edge.Guard(hd, edge.Config{BaseURL: cfg.baseURL, AllowedHosts: cfg.allowedHosts, AdminToken: cfg.adminToken})
 
 	mode := world.ClockMode(cfg.clockMode)
-	def, err := s.newWorld(worldSpec{ID: "default", Seed: cfg.seed, Mode: mode, Start: cfg.start, Clock: cfg.clock})
+	def, err := h.newWorld(worldSpec{ID: "default", Seed: cfg.seed, Mode: mode, Start: cfg.start, Clock: cfg.clock})
 	if err != nil {
 		s.Close() // releases the data directory
 		return nil, err
 	}
-	s.defWorld = def
+	h.defWorld = def
 	if err := s.restoreWorlds(); err != nil {
 		s.Close()
 		return nil, err
 	}
 	for _, sc := range s.startScenarios() {
-		if _, err := loadScenarioSource(s, def, sc.name, sc.data, nil); err != nil {
+		if _, err := loadScenarioSource(h, def, sc.name, sc.data, nil); err != nil {
 			s.Close()
 			return nil, fmt.Errorf("sandbox: scenario %s: %w", sc.name, err)
 		}
 	}
 	if cfg.record != "" {
-		if err := startFileRecording(s, def, cfg.record); err != nil {
+		if err := startFileRecording(h, def, cfg.record); err != nil {
 			s.Close()
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}
 	}
 	if cfg.idle != nil {
-		cfg.idle.start(s)
+		cfg.idle.start(h)
 	}
 	return s, nil
 }
@@ -154,10 +199,7 @@ func (s *Sandbox) Close() {
 		if s.cfg.idle != nil {
 			s.cfg.idle.close()
 		}
-		s.mu.RLock()
-		ws := append([]*world.World(nil), s.order...)
-		s.mu.RUnlock()
-		for _, w := range ws {
+		for _, w := range s.host.worldsSnapshot() {
 			w.Close()
 		}
 		s.closeData()
@@ -171,7 +213,7 @@ func worldSeed(base string, n int) string {
 }
 
 // newWorld creates, seeds and registers a world.
-func (s *Sandbox) newWorld(spec worldSpec) (*world.World, error) {
+func (s *host) newWorld(spec worldSpec) (*world.World, error) {
 	opts := world.Options{
 		ID: spec.ID, Seed: spec.Seed, Mode: spec.Mode, Start: spec.Start, Jobs: s.jobs, Logger: s.log,
 		Clock: spec.Clock, Init: s.seedFunc(spec.Derive), Secrets: s.secretSource(spec),
@@ -185,32 +227,34 @@ func (s *Sandbox) newWorld(spec worldSpec) (*world.World, error) {
 		return nil, err
 	}
 	w.Store.SetBudget(s.budget)
-	if s.cfg.idle != nil {
-		s.cfg.idle.touch(w.ID) // its idle time starts when it is made
+	if s.worldMade != nil {
+		s.worldMade(w.ID) // its idle time starts when it is made
 	}
 	s.startWorld(w)
 	s.mu.Lock()
 	s.worlds[spec.ID] = w
 	s.order = append(s.order, w)
 	s.mu.Unlock()
-	if err := s.worldAdded(w, spec); err != nil {
-		s.dropWorld(w)
-		return nil, err
+	if s.worldAdded != nil {
+		if err := s.worldAdded(w, spec); err != nil {
+			s.dropWorld(w)
+			return nil, err
+		}
 	}
 	return w, nil
 }
 
 // seedFunc writes the fixtures into a new (or reset) world.
-func (s *Sandbox) seedFunc(derive bool) func(tx *state.Txn) error {
+func (s *host) seedFunc(derive bool) func(tx *state.Txn) error {
 	return func(tx *state.Txn) error {
 		o := fixture.ApplyOptions{DeriveKeys: derive}
 		if !derive {
-			o.PrimaryKey = s.cfg.apiKey
+			o.PrimaryKey = s.apiKey
 		}
 		if err := s.fixtures.Apply(tx, o); err != nil {
 			return err
 		}
-		if s.cfg.offline {
+		if s.offline {
 			c := state.GetConfig(tx)
 			c.FetchFileURLs = false
 			return state.PutConfig(tx, c)
@@ -220,23 +264,23 @@ func (s *Sandbox) seedFunc(derive bool) func(tx *state.Txn) error {
 }
 
 // createWorld makes a fresh world from the fixtures (POST /_sandbox/worlds).
-func (s *Sandbox) createWorld(mode world.ClockMode, start time.Time) (*world.World, error) {
+func (s *host) createWorld(mode world.ClockMode, start time.Time) (*world.World, error) {
 	return s.createWorldSeeded(mode, start, "")
 }
 
 // createWorldSeeded makes a fresh world; an explicit seed makes its
 // credentials follow the seed (tests that want them fixed), none makes
 // them random under WithRandomCredentials.
-func (s *Sandbox) createWorldSeeded(mode world.ClockMode, start time.Time, seed string) (*world.World, error) {
+func (s *host) createWorldSeeded(mode world.ClockMode, start time.Time, seed string) (*world.World, error) {
 	s.mu.Lock()
-	if max := s.cfg.maxWorlds; max > 0 && len(s.order)-1 >= max {
+	if max := s.maxWorlds; max > 0 && len(s.order)-1 >= max {
 		s.mu.Unlock()
 		return nil, apierr.Conflictf("This sandbox already holds %d worlds, its limit; DELETE /_sandbox/world with a world's key removes one.", max)
 	}
 	s.created++
 	n := s.created
 	s.mu.Unlock()
-	spec := worldSpec{ID: s.runtimeWorldID(n), Number: n, Seed: worldSeed(s.cfg.seed, n), Mode: mode, Start: start, Derive: true, Random: seed == "" && s.cfg.randomCredentials}
+	spec := worldSpec{ID: s.runtimeWorldID(n), Number: n, Seed: worldSeed(s.seed, n), Mode: mode, Start: start, Derive: true, Random: seed == "" && s.randomCredentials}
 	if seed != "" {
 		spec.Seed = seed
 	}
@@ -244,7 +288,7 @@ func (s *Sandbox) createWorldSeeded(mode world.ClockMode, start time.Time, seed 
 }
 
 // dropWorld removes a world that failed to initialize.
-func (s *Sandbox) dropWorld(w *world.World) {
+func (s *host) dropWorld(w *world.World) {
 	s.mu.Lock()
 	delete(s.worlds, w.ID)
 	for i, o := range s.order {
@@ -263,11 +307,13 @@ func (s *Sandbox) dropWorld(w *world.World) {
 	})
 	w.Close()
 	w.Store.Release()
-	s.worldDropped(w)
+	if s.worldDropped != nil {
+		s.worldDropped(w)
+	}
 }
 
 // world returns a world by id.
-func (s *Sandbox) world(id string) *world.World {
+func (s *host) world(id string) *world.World {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.worlds[id]
@@ -275,17 +321,17 @@ func (s *Sandbox) world(id string) *world.World {
 
 // DefaultAPIKey is the primary API key of the default world's first account.
 func (s *Sandbox) DefaultAPIKey() string {
-	return state.PrimaryKeyOf(s.defWorld.Store.Read(), s.firstAccountID())
+	return state.PrimaryKeyOf(s.host.defWorld.Store.Read(), s.host.firstAccountID())
 }
 
 // firstAccountID is every world's first account: the first of the
 // fixtures, the default caller whose credentials WorldInfo reports.
-func (s *Sandbox) firstAccountID() string { return s.fixtures.Accounts[0].ID }
+func (s *host) firstAccountID() string { return s.fixtures.Accounts[0].ID }
 
 // publicBase is the scheme and host the sandbox's own URLs use.
-func (s *Sandbox) publicBase(r *http.Request) string {
-	if s.cfg.baseURL != "" {
-		return strings.TrimSuffix(s.cfg.baseURL, "/")
+func (s *host) publicBase(r *http.Request) string {
+	if s.baseURL != "" {
+		return strings.TrimSuffix(s.baseURL, "/")
 	}
 	scheme := "http"
 	if r.TLS != nil {
@@ -302,7 +348,7 @@ func (s *Sandbox) publicBase(r *http.Request) string {
 }
 
 // worldsSnapshot lists the worlds in creation order.
-func (s *Sandbox) worldsSnapshot() []*world.World {
+func (s *host) worldsSnapshot() []*world.World {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return append([]*world.World(nil), s.order...)
@@ -311,7 +357,7 @@ func (s *Sandbox) worldsSnapshot() []*world.World {
 // findWorld returns the first world (in creation order) for which match
 // holds: calls find their world by what they carry (credentials, an OAuth
 // code or refresh token).
-func (s *Sandbox) findWorld(match func(*world.World) bool) *world.World {
+func (s *host) findWorld(match func(*world.World) bool) *world.World {
 	for _, w := range s.worldsSnapshot() {
 		if match(w) {
 			return w

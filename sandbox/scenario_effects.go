@@ -240,7 +240,7 @@ const defaultFileError = "The file could not be converted."
 // scenarioProcessFault runs while a request is processed: a fail_file or
 // fail_processing rule fails it (sigreq_failures.go); bounce and
 // signer_action rules schedule their effect for the matching signers.
-func scenarioProcessFault(s *Sandbox, w *world.World, tx *state.Txn, req *state.SignatureRequest) (fail *processFailure) {
+func scenarioProcessFault(s *host, w *world.World, tx *state.Txn, req *state.SignatureRequest) (fail *processFailure) {
 	defer guard(w, "process")
 	rows := rulesFor(tx, scenario.EffectFailFile, scenario.EffectFailProcessing, scenario.EffectBounce, scenario.EffectSignerAction)
 	if len(rows) == 0 {
@@ -290,7 +290,7 @@ func scenarioProcessFault(s *Sandbox, w *world.World, tx *state.Txn, req *state.
 
 // scenarioCallbackFault makes delivery attempts fail while a callback rule
 // matches (its window is checked against the attempt's due time).
-func scenarioCallbackFault(s *Sandbox, w *world.World, a CallbackAttempt) (fault CallbackFault, reason string) {
+func scenarioCallbackFault(s *host, w *world.World, a CallbackAttempt) (fault CallbackFault, reason string) {
 	defer guard(w, "callback")
 	if len(rulesFor(w.Store.Read(), scenario.EffectCallback)) == 0 {
 		return FaultNone, ""

@@ -6,7 +6,7 @@ import (
 
 // afterWorldReplaced runs the hooks of s after w's database was replaced
 // (reset, import) and wakes w's workers.
-func (s *Sandbox) afterWorldReplaced(w *world.World) {
+func (s *host) afterWorldReplaced(w *world.World) {
 	for _, fn := range s.reg.worldReplacedHooks {
 		fn(s, w)
 	}

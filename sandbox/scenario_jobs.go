@@ -84,7 +84,7 @@ func scheduleSignerEffects(tx *state.Txn, req *state.SignatureRequest, row *stat
 // for, waits when the signer's turn (or first e-mail) has not come, and
 // drops it when the request moved on (edited, canceled, finished) or the
 // signer was replaced.
-func runSignerEffect(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) error {
+func runSignerEffect(s *host, w *world.World, tx *state.Txn, job *state.Job) error {
 	var a signerEffectArgs
 	if err := json.Unmarshal(job.Args, &a); err != nil {
 		return nil

@@ -91,7 +91,7 @@ func recordingName(path string) string {
 }
 
 // startRecording begins recording w from its current state.
-func startRecording(s *Sandbox, w *world.World, name, host, file string) error {
+func startRecording(s *host, w *world.World, name, host, file string) error {
 	wr := recorderOf(w)
 	wr.mu.Lock()
 	defer wr.mu.Unlock()
@@ -112,7 +112,7 @@ func startRecording(s *Sandbox, w *world.World, name, host, file string) error {
 }
 
 // startFileRecording serves WithRecording (signsandbox --record FILE).
-func startFileRecording(s *Sandbox, w *world.World, path string) error {
+func startFileRecording(s *host, w *world.World, path string) error {
 	if err := startRecording(s, w, recordingName(path), "", path); err != nil {
 		return fmt.Errorf("record %s: %w", path, err)
 	}
@@ -120,7 +120,7 @@ func startFileRecording(s *Sandbox, w *world.World, path string) error {
 }
 
 // stopRecording ends the recording of w and answers its document.
-func stopRecording(s *Sandbox, w *world.World) (*scenario.Document, error) {
+func stopRecording(s *host, w *world.World) (*scenario.Document, error) {
 	wr := recorderOf(w)
 	wr.mu.Lock()
 	defer wr.mu.Unlock()

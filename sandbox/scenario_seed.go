@@ -26,7 +26,7 @@ import (
 
 // seedPlan is a scenario's seed, checked and ready to write.
 type seedPlan struct {
-	s         *Sandbox
+	s         *host
 	w         *world.World
 	p         *scenario.Parsed
 	r         *http.Request
@@ -56,7 +56,7 @@ type seedRequestPlan struct {
 
 // seedRequest is the request seeding calls pretend to be: the loading
 // control call, or a stand-in with the configured base URL.
-func seedRequest(s *Sandbox, r *http.Request) *http.Request {
+func seedRequest(s *host, r *http.Request) *http.Request {
 	if r != nil {
 		return r
 	}
@@ -83,7 +83,7 @@ func (pl *seedPlan) seedCall(body map[string]any, docs []scenario.SeedDocument) 
 }
 
 // planSeed checks the seed's bodies and converts its documents.
-func planSeed(s *Sandbox, w *world.World, p *scenario.Parsed, r *http.Request) (*seedPlan, error) {
+func planSeed(s *host, w *world.World, p *scenario.Parsed, r *http.Request) (*seedPlan, error) {
 	pl := &seedPlan{s: s, w: w, p: p, r: seedRequest(s, r), tplIDs: map[string]string{}}
 	sd := p.Doc.Seed
 	if sd == nil {
@@ -210,7 +210,7 @@ func (pl *seedPlan) account(tx *state.Txn, email string, at []any) (*state.Accou
 
 // scenarioAccount is the account a scenario names by e-mail address; ""
 // names the world's first account.
-func scenarioAccount(s *Sandbox, tx *state.Txn, email string) (*state.Account, error) {
+func scenarioAccount(s *host, tx *state.Txn, email string) (*state.Account, error) {
 	if email == "" {
 		return state.Get[state.Account](tx, state.TableAccounts, s.firstAccountID())
 	}

@@ -272,7 +272,7 @@ func (pl *seedPlan) signerAct(tx *state.Txn, sigID, do, reason string, values ma
 // signerDo runs the signer transition named by a scenario (view, sign,
 // decline, bounce) through the control plane's entry points: seeds and
 // rule effects act as the signer simulation does.
-func signerDo(s *Sandbox, tx *state.Txn, sigID, do, reason string, values map[string]any) error {
+func signerDo(s *host, tx *state.Txn, sigID, do, reason string, values map[string]any) error {
 	var err error
 	switch do {
 	case "view":

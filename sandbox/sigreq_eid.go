@@ -69,7 +69,7 @@ func tEIDIncomplete(req *state.SignatureRequest, sigID, reason string, now int64
 
 // signerEIDIncomplete plays a signer who left the eID step unfinished
 // (signature_request_incomplete_qes).
-func signerEIDIncomplete(s *Sandbox, tx *state.Txn, sigID, reason string) (*state.SignatureRequest, error) {
+func signerEIDIncomplete(s *host, tx *state.Txn, sigID, reason string) (*state.SignatureRequest, error) {
 	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
 		return tEIDIncomplete(req, sigID, reason, tx.Unix())
 	})

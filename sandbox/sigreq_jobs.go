@@ -24,21 +24,21 @@ type sigreqJobArgs struct {
 
 func registerSigreqJobs(r *registry) {
 	r.registerJob(jobSigreqProcess, runSigreqProcess)
-	r.registerJob(jobSigreqExpire, func(s *Sandbox, _ *world.World, tx *state.Txn, job *state.Job) error {
+	r.registerJob(jobSigreqExpire, func(s *host, _ *world.World, tx *state.Txn, job *state.Job) error {
 		req := jobRequest(tx, job)
 		if req == nil {
 			return nil
 		}
 		return applyOutcome(s, tx, tExpire(req, tx.Unix()))
 	})
-	r.registerJob(jobSigreqCancel, func(s *Sandbox, _ *world.World, tx *state.Txn, job *state.Job) error {
+	r.registerJob(jobSigreqCancel, func(s *host, _ *world.World, tx *state.Txn, job *state.Job) error {
 		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, job.Subject)
 		if err != nil {
 			return nil
 		}
 		return applyOutcome(s, tx, tCancelComplete(req, tx.Unix()))
 	})
-	r.registerJob(jobSigreqDownloadable, func(s *Sandbox, _ *world.World, tx *state.Txn, job *state.Job) error {
+	r.registerJob(jobSigreqDownloadable, func(s *host, _ *world.World, tx *state.Txn, job *state.Job) error {
 		req := jobRequest(tx, job)
 		if req == nil || req.Phase != state.PhaseComplete || req.CancelPending {
 			return nil
@@ -81,7 +81,7 @@ func jobRequest(tx *state.Txn, job *state.Job) *state.SignatureRequest {
 // the order the service meets them: one a scenario injects, a document
 // that cannot be read (error_file), invalid text tags (error_text_tag), a
 // field outside its page (error_component_position).
-func runSigreqProcess(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) error {
+func runSigreqProcess(s *host, w *world.World, tx *state.Txn, job *state.Job) error {
 	req := jobRequest(tx, job)
 	if req == nil || req.Phase != state.PhaseProcessing {
 		return nil

@@ -105,7 +105,7 @@ func TestBulkSendResolvesTemplatesOnce(t *testing.T) {
 	body, err := json.Marshal(map[string]any{"template_ids": []string{"tpl"}, "signer_list": list, "test_mode": true})
 	require.NoError(t, err)
 	s := sigreqTestSandbox(t)
-	s.reg.templateResolver = resolver
+	s.host.reg.templateResolver = resolver
 	req := httptest.NewRequest(http.MethodPost, "/v3/signature_request/bulk_send_with_template", bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.SetBasicAuth(s.DefaultAPIKey(), "")
@@ -114,9 +114,9 @@ func TestBulkSendResolvesTemplatesOnce(t *testing.T) {
 	require.Equal(t, http.StatusOK, rec.Code, "%s", rec.Body)
 	assert.Equal(t, 1, calls, "one resolution for the whole job")
 
-	_, err = s.defWorld.Advance(time.Minute)
+	_, err = s.host.defWorld.Advance(time.Minute)
 	require.NoError(t, err)
-	jobs, err := state.All[state.BulkSendJob](s.defWorld.Store.Read(), state.TableBulkSendJobs, "id")
+	jobs, err := state.All[state.BulkSendJob](s.host.defWorld.Store.Read(), state.TableBulkSendJobs, "id")
 	require.NoError(t, err)
 	require.Len(t, jobs, 1)
 	assert.Len(t, jobs[0].RequestIDs, 20)

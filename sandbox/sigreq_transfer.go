@@ -17,7 +17,7 @@ func registerSigreqTransfer(r *registry) { r.onTeamOwnershipTransfer(transferSig
 // request the removed member sent: requester_email_address, list access,
 // the right to manage the request and its events follow. The removed
 // member keeps in their list only the requests they also sign.
-func transferSignatureRequests(_ *Sandbox, _ *world.World, tx *state.Txn, from, to string) error {
+func transferSignatureRequests(_ *host, _ *world.World, tx *state.Txn, from, to string) error {
 	heir, err := state.Get[state.Account](tx, state.TableAccounts, to)
 	if err != nil {
 		return apierr.NotFoundf("The new owner's account no longer exists.")

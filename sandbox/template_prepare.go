@@ -39,7 +39,7 @@ func startTemplatePreparation(tx *state.Txn, t *state.Template) error {
 }
 
 // runTemplatePrepare is the preparation job.
-func runTemplatePrepare(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) error {
+func runTemplatePrepare(s *host, w *world.World, tx *state.Txn, job *state.Job) error {
 	t, err := state.GetTemplate(tx, job.Subject)
 	if err != nil || t.Status != state.TemplatePreparing {
 		return nil // deleted or already settled meanwhile

@@ -16,7 +16,7 @@ func registerTemplateTransfer(r *registry) { r.onTeamOwnershipTransfer(transferT
 // owner: ownership (is_creator, can_edit, the owner's operations) and list
 // access move, the accounts it was shared with keep it. Templates merely
 // shared with the removed member stay as they are.
-func transferTemplates(_ *Sandbox, _ *world.World, tx *state.Txn, from, to string) error {
+func transferTemplates(_ *host, _ *world.World, tx *state.Txn, from, to string) error {
 	var owned []*state.Template
 	err := state.TemplatesOf(tx, from, func(t *state.Template) bool {
 		if t.OwnerID == from {

@@ -33,17 +33,17 @@ type worldSpec struct {
 // secretSource is where a world's secrets come from: nil (its seed) for
 // the default world and worlds created with an explicit seed, random ones
 // carrying the server's shard tag otherwise.
-func (s *Sandbox) secretSource(spec worldSpec) func() string {
+func (s *host) secretSource(spec worldSpec) func() string {
 	if !spec.Random {
 		return nil
 	}
-	return secret.Source(s.cfg.shard)
+	return secret.Source(s.shard)
 }
 
 // admitWorld refuses a new world whose first key another world already
 // holds: two worlds created with the same explicit seed would share their
 // credentials, and the second could never be reached.
-func (s *Sandbox) admitWorld(w *world.World, spec worldSpec) error {
+func (s *host) admitWorld(w *world.World, spec worldSpec) error {
 	if spec.ID == "default" {
 		return nil
 	}
@@ -58,9 +58,9 @@ func (s *Sandbox) admitWorld(w *world.World, spec worldSpec) error {
 // "<shard>-w<n>" under WithShard, so that the page and file URLs of a
 // world (/_sandbox/w/<id>/...) tell a router its server as its
 // credentials do, and two servers never hand out the same world id.
-func (s *Sandbox) runtimeWorldID(n int) string {
-	if s.cfg.shard != "" {
-		return fmt.Sprintf("%s-w%d", s.cfg.shard, n)
+func (s *host) runtimeWorldID(n int) string {
+	if s.shard != "" {
+		return fmt.Sprintf("%s-w%d", s.shard, n)
 	}
 	return fmt.Sprintf("w%d", n)
 }
