@@ -85,8 +85,8 @@ func accountUpdate(c *call) (any, error) {
 		if err := state.Put(tx, state.TableAccounts, a); err != nil {
 			return err
 		}
-		if changedCallback && c.s.reg.onAccountCallbackSet != nil {
-			if err := c.s.reg.onAccountCallbackSet(c.s, c.w, tx, a); err != nil {
+		if changedCallback && areasOf(c.s.reg).onAccountCallbackSet != nil {
+			if err := areasOf(c.s.reg).onAccountCallbackSet(c.s, c.w, tx, a); err != nil {
 				return err
 			}
 		}
@@ -176,8 +176,8 @@ func accountCreate(c *call) (any, error) {
 			}
 			resp.OAuthData = tok
 		}
-		if c.s.reg.onAccountCreated != nil {
-			return c.s.reg.onAccountCreated(c.s, c.w, tx, a)
+		if areasOf(c.s.reg).onAccountCreated != nil {
+			return areasOf(c.s.reg).onAccountCreated(c.s, c.w, tx, a)
 		}
 		return nil
 	})

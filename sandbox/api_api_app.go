@@ -251,8 +251,8 @@ func apiAppWrite(c *call, create bool, base func(tx *state.Txn) (*state.APIApp, 
 		if err := state.Put(tx, state.TableAPIApps, app); err != nil {
 			return err
 		}
-		if app.CallbackURL != "" && app.CallbackURL != prevCallback && c.s.reg.onAppCallbackSet != nil {
-			if err := c.s.reg.onAppCallbackSet(c.s, c.w, tx, app); err != nil {
+		if app.CallbackURL != "" && app.CallbackURL != prevCallback && areasOf(c.s.reg).onAppCallbackSet != nil {
+			if err := areasOf(c.s.reg).onAppCallbackSet(c.s, c.w, tx, app); err != nil {
 				return err
 			}
 		}

@@ -301,7 +301,7 @@ func runTeamTransfer(s *host, w *world.World, tx *state.Txn, job *state.Job) err
 			return err
 		}
 	}
-	for _, h := range s.reg.teamTransferHooks {
+	for _, h := range areasOf(s.reg).teamTransferHooks {
 		if err := h(s, w, tx, args.From, args.To); err != nil {
 			return err
 		}

@@ -81,7 +81,7 @@ func CallbacksSetAccountURL(s *Sandbox, apiKey, accountID, url string) error {
 // Other sandboxes keep theirs. Call it while no delivery of s is running
 // (before the deliveries it is meant for, or after WaitCallbacks).
 func CallbacksSetFault(s *Sandbox, fn func(a CallbackAttempt) (CallbackFault, string)) (restore func()) {
-	prev := s.host.reg.callbackFault
-	s.host.reg.callbackFault = func(_ *host, _ *world.World, a CallbackAttempt) (CallbackFault, string) { return fn(a) }
-	return func() { s.host.reg.callbackFault = prev }
+	prev := areasOf(s.host.reg).callbackFault
+	areasOf(s.host.reg).callbackFault = func(_ *host, _ *world.World, a CallbackAttempt) (CallbackFault, string) { return fn(a) }
+	return func() { areasOf(s.host.reg).callbackFault = prev }
 }

@@ -13,11 +13,11 @@ import (
 func registerCallbacksHooks(r *registry) {
 	r.onWorldStart(startCallbacks)
 	r.worldReplacedHooks = append(r.worldReplacedHooks, func(s *host, w *world.World) { dispatcherOf(s, w).replaced() })
-	r.onAccountCallbackSet = func(s *host, _ *world.World, tx *state.Txn, a *state.Account) error {
+	areasOf(r).onAccountCallbackSet = func(s *host, _ *world.World, tx *state.Txn, a *state.Account) error {
 		return callbackTestAccount(s, tx, a)
 	}
-	r.onAccountCreated = accountCreatedHook
-	r.onAppCallbackSet = func(s *host, _ *world.World, tx *state.Txn, app *state.APIApp) error {
+	areasOf(r).onAccountCreated = accountCreatedHook
+	areasOf(r).onAppCallbackSet = func(s *host, _ *world.World, tx *state.Txn, app *state.APIApp) error {
 		return callbackTestApp(s, tx, app)
 	}
 	r.objectViews[notify.ObjectAccount] = func(tx *state.Txn, id, _ string) (any, error) {

@@ -145,7 +145,7 @@ func runFilesPrepare(s *host, w *world.World, tx *state.Txn, job *state.Job) err
 
 // prepare composes and renders an object's files.
 func prepare(s *host, tx *state.Txn, kind, id string) (files.Rendered, files.Composition, error) {
-	owner, ok := s.reg.fileOwners[kind]
+	owner, ok := areasOf(s.reg).fileOwners[kind]
 	if !ok || owner.compose == nil {
 		return files.Rendered{}, files.Composition{}, fmt.Errorf("no file owner for %q", kind)
 	}
@@ -196,7 +196,7 @@ func sweepFileURLs(tx *state.Txn, objectID string, keep map[string]bool) error {
 // that they are prepared: 404/410 from the owner, 410 once the files are
 // gone, 409 while they are being prepared.
 func preparedFiles(c *call, tx *state.Txn, kind, id string) (*state.FileSet, error) {
-	owner, ok := c.s.reg.fileOwners[kind]
+	owner, ok := areasOf(c.s.reg).fileOwners[kind]
 	if !ok || owner.visible == nil {
 		return nil, apierr.NotFoundf(apierr.MsgNotFound)
 	}

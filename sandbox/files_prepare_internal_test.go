@@ -31,7 +31,7 @@ var (
 
 // withTestOwner registers the fake owner of files.
 func withTestOwner() Option {
-	return withRegistry(func(r *registry) { r.fileOwners[kindTestOwner] = testOwner })
+	return withRegistry(func(r *registry) { areasOf(r).fileOwners[kindTestOwner] = testOwner })
 }
 
 // testOwner is the fake owner of files of kind kindTestOwner.

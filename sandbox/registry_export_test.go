@@ -70,7 +70,7 @@ func HooksForTest(s *Sandbox) []string {
 	for k := range s.host.reg.objectViews {
 		views[k] = true
 	}
-	for k := range s.host.reg.fileOwners {
+	for k := range areasOf(s.host.reg).fileOwners {
 		owners[k] = true
 	}
 	set := func(ok bool) string {
@@ -86,16 +86,16 @@ func HooksForTest(s *Sandbox) []string {
 		"afterCallHooks " + itoa(len(s.host.reg.afterCallHooks)),
 		"controlStartHooks " + itoa(len(s.host.reg.controlStartHooks)),
 		"afterControlHooks " + itoa(len(s.host.reg.afterControlHooks)),
-		"teamTransferHooks " + itoa(len(s.host.reg.teamTransferHooks)),
+		"teamTransferHooks " + itoa(len(areasOf(s.host.reg).teamTransferHooks)),
 		"objectViews " + keys(views),
 		"fileOwners " + keys(owners),
 		"catalog " + strings.Join(s.host.reg.catalog.Kinds(), ","),
-		"templateResolver " + set(s.host.reg.templateResolver != nil),
-		"templateFailureHook " + set(s.host.reg.templateFailureHook != nil),
-		"sigreqProcessFault " + set(s.host.reg.sigreqProcessFault != nil),
-		"callbackFault " + set(s.host.reg.callbackFault != nil),
-		"onAccountCallbackSet " + set(s.host.reg.onAccountCallbackSet != nil),
-		"onAccountCreated " + set(s.host.reg.onAccountCreated != nil),
-		"onAppCallbackSet " + set(s.host.reg.onAppCallbackSet != nil),
+		"templateResolver " + set(areasOf(s.host.reg).templateResolver != nil),
+		"templateFailureHook " + set(areasOf(s.host.reg).templateFailureHook != nil),
+		"sigreqProcessFault " + set(areasOf(s.host.reg).sigreqProcessFault != nil),
+		"callbackFault " + set(areasOf(s.host.reg).callbackFault != nil),
+		"onAccountCallbackSet " + set(areasOf(s.host.reg).onAccountCallbackSet != nil),
+		"onAccountCreated " + set(areasOf(s.host.reg).onAccountCreated != nil),
+		"onAppCallbackSet " + set(areasOf(s.host.reg).onAppCallbackSet != nil),
 	}
 }

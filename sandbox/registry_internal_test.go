@@ -30,11 +30,11 @@ func TestRegistryBelongsToOneSandbox(t *testing.T) {
 	assert.NotNil(t, b.host.reg.handlers["accountVerify"], "the other sandbox keeps its handler")
 
 	swapped := 0
-	a.host.reg.callbackFault = func(*host, *world.World, CallbackAttempt) (CallbackFault, string) {
+	areasOf(a.host.reg).callbackFault = func(*host, *world.World, CallbackAttempt) (CallbackFault, string) {
 		swapped++
 		return FaultNone, ""
 	}
-	fault, _ := b.host.reg.callbackFault(b.host, b.host.defWorld, CallbackAttempt{})
+	fault, _ := areasOf(b.host.reg).callbackFault(b.host, b.host.defWorld, CallbackAttempt{})
 	assert.Equal(t, FaultNone, fault)
 	assert.Zero(t, swapped, "b's deliveries never consult a's fault point")
 	assert.Len(t, b.host.reg.controlRoutes, len(productRegistry().controlRoutes))

@@ -40,9 +40,9 @@ import (
 func registerScenarioRules(r *registry) {
 	r.callHooks = append(r.callHooks, scenarioCallHook)
 	r.afterCallHooks = append(r.afterCallHooks, scenarioTemplateMarks)
-	r.templateFailureHook = scenarioTemplateFailure
-	r.sigreqProcessFault = scenarioProcessFault
-	r.callbackFault = scenarioCallbackFault
+	areasOf(r).templateFailureHook = scenarioTemplateFailure
+	areasOf(r).sigreqProcessFault = scenarioProcessFault
+	areasOf(r).callbackFault = scenarioCallbackFault
 }
 
 // specCache holds parsed rule specs by their JSON (rows are immutable), so

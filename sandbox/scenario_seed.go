@@ -347,8 +347,8 @@ func (pl *seedPlan) seedAccount(tx *state.Txn, sa *scenario.SeedAccount, at []an
 			return nil, err
 		}
 	}
-	if callbackChanged && pl.s.reg.onAccountCallbackSet != nil {
-		if err := pl.s.reg.onAccountCallbackSet(pl.s, pl.w, tx, a); err != nil {
+	if callbackChanged && areasOf(pl.s.reg).onAccountCallbackSet != nil {
+		if err := areasOf(pl.s.reg).onAccountCallbackSet(pl.s, pl.w, tx, a); err != nil {
 			return nil, err
 		}
 	}
@@ -428,8 +428,8 @@ func (pl *seedPlan) seedApp(tx *state.Txn, app scenario.SeedAPIApp, at []any) (*
 	if err := state.Put(tx, state.TableAPIApps, row); err != nil {
 		return nil, err
 	}
-	if row.CallbackURL != "" && pl.s.reg.onAppCallbackSet != nil {
-		if err := pl.s.reg.onAppCallbackSet(pl.s, pl.w, tx, row); err != nil {
+	if row.CallbackURL != "" && areasOf(pl.s.reg).onAppCallbackSet != nil {
+		if err := areasOf(pl.s.reg).onAppCallbackSet(pl.s, pl.w, tx, row); err != nil {
 			return nil, err
 		}
 	}

@@ -14,7 +14,7 @@ import (
 )
 
 func registerSigreqFiles(r *registry) {
-	r.fileOwners[kindSignatureRequest] = fileOwner{visible: sigreqFilesVisible, compose: sigreqCompose}
+	areasOf(r).fileOwners[kindSignatureRequest] = fileOwner{visible: sigreqFilesVisible, compose: sigreqCompose}
 }
 
 // sigreqFilesVisible: 404 for requests the caller cannot see, 410 once

@@ -112,14 +112,14 @@ func TestProcessingFaults(t *testing.T) {
 	bad := sigreqTestCreate(t, s, func(spec *sigreqSpec) {
 		spec.Documents = []state.Document{{Name: "broken.pdf", Error: "the file is not a PDF"}}
 	})
-	prevFault := s.host.reg.sigreqProcessFault
-	s.host.reg.sigreqProcessFault = func(_ *host, _ *world.World, _ *state.Txn, req *state.SignatureRequest) *processFailure {
+	prevFault := areasOf(s.host.reg).sigreqProcessFault
+	areasOf(s.host.reg).sigreqProcessFault = func(_ *host, _ *world.World, _ *state.Txn, req *state.SignatureRequest) *processFailure {
 		if req.Title == "Faulty" {
 			return &processFailure{StatusCode: state.SigErrorFile, Message: "injected conversion failure"}
 		}
 		return nil
 	}
-	t.Cleanup(func() { s.host.reg.sigreqProcessFault = prevFault })
+	t.Cleanup(func() { areasOf(s.host.reg).sigreqProcessFault = prevFault })
 	faulty := sigreqTestCreate(t, s, func(spec *sigreqSpec) { spec.Title = "Faulty" })
 	fine := sigreqTestCreate(t, s, nil)
 	_, err := s.host.defWorld.Advance(2 * time.Second)

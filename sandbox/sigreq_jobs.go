@@ -87,8 +87,8 @@ func runSigreqProcess(s *host, w *world.World, tx *state.Txn, job *state.Job) er
 		return nil
 	}
 	now := tx.Unix()
-	if s.reg.sigreqProcessFault != nil {
-		if f := s.reg.sigreqProcessFault(s, w, tx, req); f != nil {
+	if areasOf(s.reg).sigreqProcessFault != nil {
+		if f := areasOf(s.reg).sigreqProcessFault(s, w, tx, req); f != nil {
 			return applyOutcome(s, tx, tFail(req, *f, now))
 		}
 	}

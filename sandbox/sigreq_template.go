@@ -130,10 +130,10 @@ func checkTemplateBody(c *call, b *sigreqBody, signersOptional bool) (*templateB
 // combined templates of ids; without one every template is unknown. Callers
 // that bind several bodies to the same templates (bulk send) resolve once.
 func resolveTemplates(c *call, tx *state.Txn, ids []string) (*templateUse, error) {
-	if c.s.reg.templateResolver == nil {
+	if areasOf(c.s.reg).templateResolver == nil {
 		return nil, apierr.Badf("template_ids[0]", "Template %s not found.", ids[0])
 	}
-	return c.s.reg.templateResolver(c, tx, ids)
+	return areasOf(c.s.reg).templateResolver(c, tx, ids)
 }
 
 // bindTemplate resolves the templates of tb and binds the body to them

@@ -11,7 +11,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func registerSigreqTransfer(r *registry) { r.onTeamOwnershipTransfer(transferSignatureRequests) }
+func registerSigreqTransfer(r *registry) { areasOf(r).onTeamOwnershipTransfer(transferSignatureRequests) }
 
 // transferSignatureRequests makes the new owner the requester of every
 // request the removed member sent: requester_email_address, list access,

@@ -20,7 +20,7 @@ const jobTemplatePrepare = "template.prepare"
 
 func registerTemplatePrepare(r *registry) {
 	r.registerJob(jobTemplatePrepare, runTemplatePrepare)
-	r.fileOwners[kindTemplate] = fileOwner{visible: templateFilesVisible, compose: templateComposition}
+	areasOf(r).fileOwners[kindTemplate] = fileOwner{visible: templateFilesVisible, compose: templateComposition}
 }
 
 // startTemplatePreparation queues the preparation job and the file
@@ -45,8 +45,8 @@ func runTemplatePrepare(s *host, w *world.World, tx *state.Txn, job *state.Job) 
 		return nil // deleted or already settled meanwhile
 	}
 	msg := templatePreparationProblem(t)
-	if msg == "" && s.reg.templateFailureHook != nil {
-		if fail, m := s.reg.templateFailureHook(w, t); fail {
+	if msg == "" && areasOf(s.reg).templateFailureHook != nil {
+		if fail, m := areasOf(s.reg).templateFailureHook(w, t); fail {
 			msg = m
 			if msg == "" {
 				msg = "The template could not be created."

@@ -76,12 +76,12 @@ func TestTemplateFailureHookTurnsCreationIntoTemplateError(t *testing.T) {
 	require.NoError(t, err)
 	defer s.Close()
 	var seen []string
-	prevHook := s.host.reg.templateFailureHook
-	s.host.reg.templateFailureHook = func(w *world.World, tpl *state.Template) (bool, string) {
+	prevHook := areasOf(s.host.reg).templateFailureHook
+	areasOf(s.host.reg).templateFailureHook = func(w *world.World, tpl *state.Template) (bool, string) {
 		seen = append(seen, tpl.ID)
 		return tpl.Title == "doomed", ""
 	}
-	defer func() { s.host.reg.templateFailureHook = prevHook }()
+	defer func() { areasOf(s.host.reg).templateFailureHook = prevHook }()
 
 	w := s.host.defWorld
 	owner := s.host.fixtures.Accounts[0].ID

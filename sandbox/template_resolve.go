@@ -16,7 +16,7 @@ import (
 )
 
 func registerTemplateResolve(r *registry) {
-	r.templateResolver = resolveRequestTemplates
+	areasOf(r).templateResolver = resolveRequestTemplates
 }
 
 // tplTestModeBody reads test_mode of the request being resolved (locked

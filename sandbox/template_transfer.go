@@ -10,7 +10,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func registerTemplateTransfer(r *registry) { r.onTeamOwnershipTransfer(transferTemplates) }
+func registerTemplateTransfer(r *registry) { areasOf(r).onTeamOwnershipTransfer(transferTemplates) }
 
 // transferTemplates gives every template the removed member owns to the new
 // owner: ownership (is_creator, can_edit, the owner's operations) and list

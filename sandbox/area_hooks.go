@@ -1,0 +1,73 @@
+package sandbox
+
+import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
+)
+
+// areaHooks are the hooks through which one area of the sandbox acts in
+// another where both still live in the facade: file owners, ownership
+// transfer, template resolution, fault points and the account and app
+// callback tests. They belong to one Sandbox's registry (registry.areas);
+// each leaves for the package of its area when that area moves.
+type areaHooks struct {
+	// fileOwners maps an object kind to its owner hooks (signature requests
+	// and templates).
+	fileOwners map[string]fileOwner
+	// teamTransferHooks run, in registration order, after the API apps of a
+	// removed team member moved (see onTeamOwnershipTransfer).
+	teamTransferHooks []teamTransferHook
+
+	// templateResolver resolves template_ids for send_with_template,
+	// create_embedded_with_template and the two edit_*_with_template
+	// operations. The templates area sets it in its register function.
+	//
+	// Contract: it runs inside the write transaction tx that creates the
+	// request; c is the call (c.account is the caller). It answers the
+	// combined templateUse of ids, in the order given (ids are non-empty and
+	// distinct), or the official error for the first template that does not
+	// exist, is not visible to the caller (not theirs and not shared with
+	// them), is still being prepared, or failed — with error_path
+	// "template_ids[i]". It must not write. Binding signers and CCs to roles,
+	// custom_fields to merge fields and the quota are done by the caller.
+	//
+	// While it is nil (no templates subsystem), every template id is unknown.
+	templateResolver func(c *call, tx *state.Txn, ids []string) (*templateUse, error)
+	// templateFailureHook lets scenario rules turn a template's creation
+	// into template_error.
+	templateFailureHook func(w *world.World, t *state.Template) (fail bool, msg string)
+	// sigreqProcessFault lets scenario rules fail a request while it is
+	// processed: a failure (fail_file, fail_processing) ends it in error with
+	// the failure's status code and event (sigreq_failures.go). A nil hook or
+	// answer means no rule.
+	sigreqProcessFault func(s *host, w *world.World, tx *state.Txn, req *state.SignatureRequest) *processFailure
+	// callbackFault, when set, is consulted before every delivery attempt.
+	// The scenario engine installs it to make a receiver's answers count as
+	// failures ("the receiver is down for a day"): it looks up the rules of
+	// w (kept in its own world.Ext value) and answers FaultNone when none
+	// applies. reason is written to the attempt's log entry. It must be fast
+	// and safe for concurrent use; it runs outside any transaction.
+	callbackFault func(s *host, w *world.World, a CallbackAttempt) (fault CallbackFault, reason string)
+
+	// onAccountCallbackSet runs, inside the updating transaction, when an
+	// account's callback URL is set to a new value (the callback_test event).
+	onAccountCallbackSet func(s *host, w *world.World, tx *state.Txn, a *state.Account) error
+	// onAccountCreated runs inside the transaction that creates an account
+	// through the API (confirmation, account_confirmed).
+	onAccountCreated func(s *host, w *world.World, tx *state.Txn, a *state.Account) error
+	// onAppCallbackSet runs, inside the creating or updating transaction,
+	// when an app's callback_url is set to a new value: the real service
+	// then sends the callback_test event to it.
+	onAppCallbackSet func(s *host, w *world.World, tx *state.Txn, app *state.APIApp) error
+}
+
+// areasOf is the area hooks of a registry.
+func areasOf(r *registry) *areaHooks { return r.areas.(*areaHooks) }
+
+// onTeamOwnershipTransfer adds a transfer hook: the owners of signature
+// requests and templates move theirs through it, so that all of a removed
+// member's objects move in one job, as the official
+// TeamRemoveMemberRequest describes new_owner_email_address.
+func (r *areaHooks) onTeamOwnershipTransfer(h teamTransferHook) {
+	r.teamTransferHooks = append(r.teamTransferHooks, h)
+}
