@@ -63,94 +63,16 @@ type registry struct {
 	areas any
 }
 
-// newRegistry returns a registry filled by every area of the sandbox.
-func newRegistry() *registry {
+// emptyRegistry returns a registry with nothing registered yet.
+func emptyRegistry() *registry {
 	r := &registry{
 		handlers:    map[string]handler{},
 		jobKinds:    map[string]jobFunc{},
 		objectViews: map[string]notify.View{},
 		catalog:     catalog.New(),
-		areas:       &areaHooks{fileOwners: map[string]fileOwner{}},
 	}
 	r.notifier = &notify.Notifier{Views: r.objectViews}
-	registerAll(r)
 	return r
-}
-
-// registerAll is the one place that says what a sandbox is made of. The
-// order matters where a registry keeps it: control routes are tried by the
-// router in this order, hooks run in this order. TestGoldenRegistry pins
-// the result.
-func registerAll(r *registry) {
-	// The official operations, by tag.
-	registerAPIAccount(r)
-	registerAPIAPIApp(r)
-	registerAPIBulkSend(r)
-	registerAPIFax(r)
-	registerAPIFaxLine(r)
-	registerAPIFiles(r)
-	registerAPIOAuth(r)
-	registerAPIReport(r)
-	registerAPISignatureRequest(r)
-	registerAPISignatureRequestCreate(r)
-	registerAPISignatureRequestList(r)
-	registerAPITeam(r)
-	registerAPITemplate(r)
-	registerAPITemplateOverlay(r)
-	registerAPITemplateShare(r)
-	registerAPIUnclaimedDraft(r)
-	registerBulkJobs(r)
-
-	// Callbacks, then the control plane.
-	registerCallbacksHooks(r)
-	registerControlCallbacks(r)
-	registerControlFailures(r)
-	registerControlKeys(r)
-	registerControlRecord(r)
-	registerControlScenarios(r)
-	registerControlSigners(r)
-	registerControlState(r)
-	registerControlTemplates(r)
-	registerControlUnclaimed(r)
-	registerControlWorld(r)
-
-	// Pages, files, the outbox and the operation list.
-	registerEmbeddedEdit(r)
-	registerEmbeddedSign(r)
-	registerFilesPrepare(r)
-	registerFilesURL(r)
-	registerOutbox(r)
-	registerRoutesInfo(r)
-	registerMetrics(r)
-
-	// Scenarios at work: jobs, recording, rules (fault points).
-	registerScenarioJobs(r)
-	registerScenarioRecord(r)
-	registerScenarioRules(r)
-
-	// Signature requests, templates, drafts and their object views.
-	registerSigreqEID(r)
-	registerSigreqFiles(r)
-	registerSigreqJobs(r)
-	registerSigreqTransfer(r)
-	registerTemplatePrepare(r)
-	registerTemplateResolve(r)
-	registerTemplateTransfer(r)
-	registerUnclaimedClaim(r)
-	registerUnclaimedPage(r)
-	registerViewsSignatureRequest(r)
-	registerViewsTemplate(r)
-
-	// The read side of the other kinds (catalog).
-	registerViewsAccount(r)
-	registerViewsAPIApp(r)
-	registerViewsBulk(r)
-	registerViewsFax(r)
-	registerViewsTeam(r)
-	registerViewsUnclaimed(r)
-
-	// The console for people, last: its routes come after every other.
-	registerConsole(r)
 }
 
 // handle attaches the handler of an official operation.

@@ -92,10 +92,6 @@ func routePrefixes(path string) []string {
 	return []string{APIPrefix}
 }
 
-// OperationID returns the official operationId a request is routed to, or ""
-// (used by the conformance tests to pick the schema of a response).
-func (s *Sandbox) OperationID(r *http.Request) string { return s.host.operationID(r) }
-
 // operationID is the official operationId a request is routed to, or "".
 func (s *host) operationID(r *http.Request) string {
 	var m mux.RouteMatch

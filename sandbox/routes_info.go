@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"net/http"
-	"sync"
 )
 
 // Operation describes one operation of the route table.
@@ -16,24 +15,6 @@ type Operation struct {
 	// Implemented is false for operations that answer "not implemented".
 	Implemented bool `json:"implemented"`
 }
-
-// Operations lists the route table in its order (by tag, then operationId):
-// every operation of the official description and whether the sandbox
-// implements it. GET /_sandbox/operations answers the same list.
-func Operations() []Operation { return productRegistry().operations() }
-
-// productRegistry is what every sandbox registers, built once for the
-// questions asked without a sandbox at hand (Operations, the scenario
-// vocabulary). It is only read.
-func productRegistry() *registry {
-	productOnce.Do(func() { productReg = newRegistry() })
-	return productReg
-}
-
-var (
-	productOnce sync.Once
-	productReg  *registry
-)
 
 // operations lists the route table and which operations r implements.
 func (r *registry) operations() []Operation {

@@ -1,0 +1,224 @@
+package sandbox
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gorilla/mux"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/fixture"
+	"github.com/signsandbox/signsandbox/sandbox/internal/metrics"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
+)
+
+// host serves the operations and control calls of one Sandbox: its
+// registry, its worlds and what their calls share.
+type host struct {
+	log      *slog.Logger
+	fixtures *fixture.Set
+	jobs     *world.JobRegistry
+	// reg is what this sandbox serves and runs (operations, control
+	// routes, job kinds, hooks); read-only after New, except that a test
+	// bridge may swap a fault point of its own sandbox (CallbacksSetFault).
+	reg *registry
+	// budget bounds the file bytes of all the worlds together
+	// (WithMaxStoredBytes); every world's store counts in it.
+	budget *state.Budget
+	client *http.Client
+	router *mux.Router
+	// routeOps names the operation of each API route (read-only after New).
+	routeOps map[*mux.Route]string
+
+	// The options the pipeline and the world registry read.
+	baseURL           string
+	seed              string
+	apiKey            string
+	offline           bool
+	maxWorlds         int
+	randomCredentials bool
+	shard             string
+
+	// The facade's part in a world's life (all optional): worldMade when a
+	// world is made, before it starts (the idle janitor's clock);
+	// worldAdded once it is registered (the data directory); worldDropped
+	// once it is gone.
+	worldMade    func(id string)
+	worldAdded   func(w *world.World, spec worldSpec) error
+	worldDropped func(w *world.World)
+	// notReady says why the server cannot serve its worlds ("" when it
+	// can); gauges are the facade's metrics beside the worlds'.
+	notReady func() string
+	gauges   func() []metrics.Family
+
+	mu       sync.RWMutex
+	worlds   map[string]*world.World
+	order    []*world.World // creation order, for credential lookups
+	created  int            // worlds created so far (seeds the next one)
+	defWorld *world.World
+	// creds caches credentialKey -> world (see findCredential); entries
+	// are checked on use, so a stale one (a deleted key, a refreshed token)
+	// only costs a fallback scan and is dropped then.
+	creds sync.Map
+}
+
+// worldSeed derives the seed of the n-th world created at run time.
+func worldSeed(base string, n int) string {
+	sum := sha256.Sum256([]byte(fmt.Sprintf("%s/world/%d", base, n)))
+	return hex.EncodeToString(sum[:16])
+}
+
+// newWorld creates, seeds and registers a world.
+func (s *host) newWorld(spec worldSpec) (*world.World, error) {
+	opts := world.Options{
+		ID: spec.ID, Seed: spec.Seed, Mode: spec.Mode, Start: spec.Start, Jobs: s.jobs, Logger: s.log,
+		Clock: spec.Clock, Init: s.seedFunc(spec.Derive), Secrets: s.secretSource(spec),
+	}
+	w, err := world.New(opts)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	if err := s.admitWorld(w, spec); err != nil {
+		w.Close()
+		return nil, err
+	}
+	w.Store.SetBudget(s.budget)
+	if s.worldMade != nil {
+		s.worldMade(w.ID) // its idle time starts when it is made
+	}
+	s.startWorld(w)
+	s.mu.Lock()
+	s.worlds[spec.ID] = w
+	s.order = append(s.order, w)
+	s.mu.Unlock()
+	if s.worldAdded != nil {
+		if err := s.worldAdded(w, spec); err != nil {
+			s.dropWorld(w)
+			return nil, err
+		}
+	}
+	return w, nil
+}
+
+// seedFunc writes the fixtures into a new (or reset) world.
+func (s *host) seedFunc(derive bool) func(tx *state.Txn) error {
+	return func(tx *state.Txn) error {
+		o := fixture.ApplyOptions{DeriveKeys: derive}
+		if !derive {
+			o.PrimaryKey = s.apiKey
+		}
+		if err := s.fixtures.Apply(tx, o); err != nil {
+			return err
+		}
+		if s.offline {
+			c := state.GetConfig(tx)
+			c.FetchFileURLs = false
+			return state.PutConfig(tx, c)
+		}
+		return nil
+	}
+}
+
+// createWorld makes a fresh world from the fixtures (POST /_sandbox/worlds).
+func (s *host) createWorld(mode world.ClockMode, start time.Time) (*world.World, error) {
+	return s.createWorldSeeded(mode, start, "")
+}
+
+// createWorldSeeded makes a fresh world; an explicit seed makes its
+// credentials follow the seed (tests that want them fixed), none makes
+// them random under WithRandomCredentials.
+func (s *host) createWorldSeeded(mode world.ClockMode, start time.Time, seed string) (*world.World, error) {
+	s.mu.Lock()
+	if max := s.maxWorlds; max > 0 && len(s.order)-1 >= max {
+		s.mu.Unlock()
+		return nil, apierr.Conflictf("This sandbox already holds %d worlds, its limit; DELETE /_sandbox/world with a world's key removes one.", max)
+	}
+	s.created++
+	n := s.created
+	s.mu.Unlock()
+	spec := worldSpec{ID: s.runtimeWorldID(n), Number: n, Seed: worldSeed(s.seed, n), Mode: mode, Start: start, Derive: true, Random: seed == "" && s.randomCredentials}
+	if seed != "" {
+		spec.Seed = seed
+	}
+	return s.newWorld(spec)
+}
+
+// dropWorld removes a world that failed to initialize.
+func (s *host) dropWorld(w *world.World) {
+	s.mu.Lock()
+	delete(s.worlds, w.ID)
+	for i, o := range s.order {
+		if o == w {
+			s.order = append(s.order[:i], s.order[i+1:]...)
+			break
+		}
+	}
+	s.mu.Unlock()
+	// Cached credentials of the world must not reach it any more.
+	s.creds.Range(func(k, v any) bool {
+		if v == w {
+			s.creds.Delete(k)
+		}
+		return true
+	})
+	w.Close()
+	w.Store.Release()
+	if s.worldDropped != nil {
+		s.worldDropped(w)
+	}
+}
+
+// world returns a world by id.
+func (s *host) world(id string) *world.World {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.worlds[id]
+}
+
+// firstAccountID is every world's first account: the first of the
+// fixtures, the default caller whose credentials WorldInfo reports.
+func (s *host) firstAccountID() string { return s.fixtures.Accounts[0].ID }
+
+// publicBase is the scheme and host the sandbox's own URLs use.
+func (s *host) publicBase(r *http.Request) string {
+	if s.baseURL != "" {
+		return strings.TrimSuffix(s.baseURL, "/")
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	if p := r.Header.Get("X-Forwarded-Proto"); p == "https" || p == "http" {
+		scheme = p
+	}
+	host := r.Host
+	if host == "" {
+		host = "localhost"
+	}
+	return scheme + "://" + host
+}
+
+// worldsSnapshot lists the worlds in creation order.
+func (s *host) worldsSnapshot() []*world.World {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return append([]*world.World(nil), s.order...)
+}
+
+// findWorld returns the first world (in creation order) for which match
+// holds: calls find their world by what they carry (credentials, an OAuth
+// code or refresh token).
+func (s *host) findWorld(match func(*world.World) bool) *world.World {
+	for _, w := range s.worldsSnapshot() {
+		if match(w) {
+			return w
+		}
+	}
+	return nil
+}
