@@ -125,6 +125,15 @@ func (s *host) seedFunc(derive bool) func(tx *state.Txn) error {
 	}
 }
 
+// countCreated raises the count of worlds created so far to at least n
+// (the worlds a data directory made before a restart), so that the next
+// world gets a fresh id and seed.
+func (s *host) countCreated(n int) {
+	s.mu.Lock()
+	s.created = max(s.created, n)
+	s.mu.Unlock()
+}
+
 // createWorld makes a fresh world from the fixtures (POST /_sandbox/worlds).
 func (s *host) createWorld(mode world.ClockMode, start time.Time) (*world.World, error) {
 	return s.createWorldSeeded(mode, start, "")

@@ -99,9 +99,7 @@ func (s *Sandbox) restoreWorlds() error {
 			return fmt.Errorf("sandbox: restoring world %s: %w", m.ID, err)
 		}
 	}
-	s.host.mu.Lock()
-	s.host.created = max(s.host.created, d.Created())
-	s.host.mu.Unlock()
+	s.host.countCreated(d.Created())
 	return nil
 }
 
