@@ -6,11 +6,11 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerAPIAccount(r *registry) {
-	r.handle("accountGet", accountGet)
-	r.handle("accountUpdate", accountUpdate)
-	r.handle("accountCreate", accountCreate)
-	r.handle("accountVerify", accountVerify)
+func registerAPIAccount(r *Registry) {
+	r.Handle("accountGet", accountGet)
+	r.Handle("accountUpdate", accountUpdate)
+	r.Handle("accountCreate", accountCreate)
+	r.Handle("accountVerify", accountVerify)
 }
 
 type accountGetQuery struct {
@@ -20,12 +20,12 @@ type accountGetQuery struct {
 
 // accountGet answers the caller's account, or the account named by
 // account_id or email_address in the caller's world (account_id prevails).
-func accountGet(c *call) (any, error) {
+func accountGet(c *Call) (any, error) {
 	var q accountGetQuery
-	if err := c.query(&q); err != nil {
+	if err := c.Query(&q); err != nil {
 		return nil, err
 	}
-	tx := c.read()
+	tx := c.Read()
 	var a *state.Account
 	var err error
 	switch {
@@ -34,7 +34,7 @@ func accountGet(c *call) (any, error) {
 	case q.EmailAddress != "":
 		a, err = state.AccountByEmail(tx, q.EmailAddress)
 	default:
-		a, err = state.Get[state.Account](tx, state.TableAccounts, c.account.ID)
+		a, err = state.Get[state.Account](tx, state.TableAccounts, c.Account.ID)
 	}
 	if err != nil {
 		return nil, apierr.NotFoundf("Account not found.")
@@ -49,12 +49,12 @@ type accountUpdateRequest struct {
 }
 
 // accountUpdate changes only callback_url and locale, as the real API does.
-func accountUpdate(c *call) (any, error) {
+func accountUpdate(c *Call) (any, error) {
 	var req accountUpdateRequest
-	if err := c.bind(&req); err != nil {
+	if err := c.Bind(&req); err != nil {
 		return nil, err
 	}
-	if req.AccountID != nil && *req.AccountID != "" && *req.AccountID != c.account.ID {
+	if req.AccountID != nil && *req.AccountID != "" && *req.AccountID != c.Account.ID {
 		return nil, apierr.Forbiddenf("You can only update your own account.").WithPath("account_id")
 	}
 	if req.Locale != nil {
@@ -68,8 +68,8 @@ func accountUpdate(c *call) (any, error) {
 		}
 	}
 	var out *state.Account
-	err := c.update(func(tx *state.Txn) error {
-		cur, err := state.Get[state.Account](tx, state.TableAccounts, c.account.ID)
+	err := c.Update(func(tx *state.Txn) error {
+		cur, err := state.Get[state.Account](tx, state.TableAccounts, c.Account.ID)
 		if err != nil {
 			return apierr.NotFoundf("Account not found.")
 		}
@@ -85,8 +85,8 @@ func accountUpdate(c *call) (any, error) {
 		if err := state.Put(tx, state.TableAccounts, a); err != nil {
 			return err
 		}
-		if changedCallback && areasOf(c.s.reg).onAccountCallbackSet != nil {
-			if err := areasOf(c.s.reg).onAccountCallbackSet(c.s, c.w, tx, a); err != nil {
+		if changedCallback && areasOf(c.Host.Reg).onAccountCallbackSet != nil {
+			if err := areasOf(c.Host.Reg).onAccountCallbackSet(c.Host, c.World, tx, a); err != nil {
 				return err
 			}
 		}
@@ -122,9 +122,9 @@ func newAccountQuotas() state.Quotas {
 // accountCreate creates an account for an e-mail address. With an app's
 // client_id and client_secret it also answers OAuth tokens for the new
 // account, as the real API's OAuth variant does.
-func accountCreate(c *call) (any, error) {
+func accountCreate(c *Call) (any, error) {
 	var req accountCreateRequest
-	if err := c.bind(&req); err != nil {
+	if err := c.Bind(&req); err != nil {
 		return nil, err
 	}
 	if err := param.CheckEmail("email_address", req.EmailAddress); err != nil {
@@ -142,7 +142,7 @@ func accountCreate(c *call) (any, error) {
 		return nil, apierr.Missing("client_secret")
 	}
 	var resp accountCreateResponse
-	err := c.update(func(tx *state.Txn) error {
+	err := c.Update(func(tx *state.Txn) error {
 		if _, err := state.AccountByEmail(tx, req.EmailAddress); err == nil {
 			return apierr.Badf("email_address", "An account with this email address already exists.")
 		}
@@ -176,8 +176,8 @@ func accountCreate(c *call) (any, error) {
 			}
 			resp.OAuthData = tok
 		}
-		if areasOf(c.s.reg).onAccountCreated != nil {
-			return areasOf(c.s.reg).onAccountCreated(c.s, c.w, tx, a)
+		if areasOf(c.Host.Reg).onAccountCreated != nil {
+			return areasOf(c.Host.Reg).onAccountCreated(c.Host, c.World, tx, a)
 		}
 		return nil
 	})
@@ -192,15 +192,15 @@ type accountVerifyRequest struct {
 }
 
 // accountVerify tells whether an account exists for an address: {} when not.
-func accountVerify(c *call) (any, error) {
+func accountVerify(c *Call) (any, error) {
 	var req accountVerifyRequest
-	if err := c.bind(&req); err != nil {
+	if err := c.Bind(&req); err != nil {
 		return nil, err
 	}
 	if err := param.CheckEmail("email_address", req.EmailAddress); err != nil {
 		return nil, err
 	}
-	a, err := state.AccountByEmail(c.read(), req.EmailAddress)
+	a, err := state.AccountByEmail(c.Read(), req.EmailAddress)
 	if err != nil {
 		return accountVerifyResponse{}, nil
 	}

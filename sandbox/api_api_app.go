@@ -13,12 +13,12 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
 
-func registerAPIAPIApp(r *registry) {
-	r.handle("apiAppCreate", apiAppCreate)
-	r.handle("apiAppGet", apiAppGet)
-	r.handle("apiAppUpdate", apiAppUpdate)
-	r.handle("apiAppDelete", apiAppDelete)
-	r.handle("apiAppList", apiAppList)
+func registerAPIAPIApp(r *Registry) {
+	r.Handle("apiAppCreate", apiAppCreate)
+	r.Handle("apiAppGet", apiAppGet)
+	r.Handle("apiAppUpdate", apiAppUpdate)
+	r.Handle("apiAppDelete", apiAppDelete)
+	r.Handle("apiAppList", apiAppList)
 }
 
 // oauthScopes are the scopes an app may ask for (SubOAuth.scopes; the
@@ -59,8 +59,8 @@ type apiAppRequest struct {
 
 // appFieldCleared reports whether the body gave field as "" or null: the way to clear
 // an optional field on update.
-func appFieldCleared(c *call, field string) bool {
-	b, err := c.readBody()
+func appFieldCleared(c *Call, field string) bool {
+	b, err := c.ReadBody()
 	if err != nil || !b.Has(field) {
 		return false
 	}
@@ -113,9 +113,9 @@ func checkOAuthParam(o *apiAppOAuthParam) ([]string, error) {
 
 // checkAppLogo refuses uploads that are not images, and custom_logo_file given
 // as text (it must be a multipart file part).
-func checkAppLogo(c *call, f wire.File) error {
+func checkAppLogo(c *Call, f wire.File) error {
 	if f.Field == "" {
-		if b, err := c.readBody(); err == nil && b.Has("custom_logo_file") && !appFieldCleared(c, "custom_logo_file") {
+		if b, err := c.ReadBody(); err == nil && b.Has("custom_logo_file") && !appFieldCleared(c, "custom_logo_file") {
 			return apierr.Badf("custom_logo_file", "custom_logo_file must be uploaded as a file (multipart/form-data).")
 		}
 		return nil
@@ -131,18 +131,18 @@ func checkAppLogo(c *call, f wire.File) error {
 
 // validate checks everything a create or update call can check before the
 // transaction; create requires name and domains.
-func (r *apiAppRequest) validate(c *call, create bool) error {
+func (r *apiAppRequest) validate(c *Call, create bool) error {
 	if create {
 		if r.Name == nil || strings.TrimSpace(*r.Name) == "" {
 			return apierr.Missing("name")
 		}
-		if !c.has("domains") {
+		if !c.Has("domains") {
 			return apierr.Missing("domains")
 		}
 	} else if r.Name != nil && strings.TrimSpace(*r.Name) == "" {
 		return apierr.Badf("name", "name cannot be empty.")
 	}
-	if c.has("domains") {
+	if c.Has("domains") {
 		if err := checkDomains(r.Domains); err != nil {
 			return err
 		}
@@ -164,11 +164,11 @@ func (r *apiAppRequest) validate(c *call, create bool) error {
 
 // apply writes the request's fields into app (a copy being built or
 // changed): only given fields change, "" clears optional ones.
-func (r *apiAppRequest) apply(c *call, tx *state.Txn, app *state.APIApp) error {
+func (r *apiAppRequest) apply(c *Call, tx *state.Txn, app *state.APIApp) error {
 	if r.Name != nil {
 		app.Name = *r.Name
 	}
-	if c.has("domains") {
+	if c.Has("domains") {
 		app.Domains = append([]string{}, r.Domains...)
 	}
 	if r.CallbackURL != nil {
@@ -216,14 +216,14 @@ func (r *apiAppRequest) apply(c *call, tx *state.Txn, app *state.APIApp) error {
 }
 
 // apiAppCreate creates an app owned by the caller (201).
-func apiAppCreate(c *call) (any, error) {
+func apiAppCreate(c *Call) (any, error) {
 	out, err := apiAppWrite(c, true, func(tx *state.Txn) (*state.APIApp, string, error) {
-		return &state.APIApp{ClientID: tx.NewID()[:32], OwnerAccountID: c.account.ID, CreatedAt: tx.Unix(), Seq: tx.Seq()}, "", nil
+		return &state.APIApp{ClientID: tx.NewID()[:32], OwnerAccountID: c.Account.ID, CreatedAt: tx.Unix(), Seq: tx.Seq()}, "", nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return withStatus{status: http.StatusCreated, value: out}, nil
+	return WithStatus{Status: http.StatusCreated, Value: out}, nil
 }
 
 // apiAppWrite runs create and update: the body is bound and validated
@@ -231,16 +231,16 @@ func apiAppCreate(c *call) (any, error) {
 // one, or a copy of the caller's) with its callback_url before the call;
 // the changed app is stored, the callbacks subsystem hears of a new
 // callback_url, and the app is answered as GET shows it.
-func apiAppWrite(c *call, create bool, base func(tx *state.Txn) (*state.APIApp, string, error)) (apiAppGetResponse, error) {
+func apiAppWrite(c *Call, create bool, base func(tx *state.Txn) (*state.APIApp, string, error)) (apiAppGetResponse, error) {
 	var out apiAppGetResponse
 	var req apiAppRequest
-	if err := c.bind(&req); err != nil {
+	if err := c.Bind(&req); err != nil {
 		return out, err
 	}
 	if err := req.validate(c, create); err != nil {
 		return out, err
 	}
-	err := c.update(func(tx *state.Txn) error {
+	err := c.Update(func(tx *state.Txn) error {
 		app, prevCallback, err := base(tx)
 		if err != nil {
 			return err
@@ -251,12 +251,12 @@ func apiAppWrite(c *call, create bool, base func(tx *state.Txn) (*state.APIApp, 
 		if err := state.Put(tx, state.TableAPIApps, app); err != nil {
 			return err
 		}
-		if app.CallbackURL != "" && app.CallbackURL != prevCallback && areasOf(c.s.reg).onAppCallbackSet != nil {
-			if err := areasOf(c.s.reg).onAppCallbackSet(c.s, c.w, tx, app); err != nil {
+		if app.CallbackURL != "" && app.CallbackURL != prevCallback && areasOf(c.Host.Reg).onAppCallbackSet != nil {
+			if err := areasOf(c.Host.Reg).onAppCallbackSet(c.Host, c.World, tx, app); err != nil {
 				return err
 			}
 		}
-		out = apiAppGetResponse{APIApp: viewAPIApp(tx, app, c.account.ID)}
+		out = apiAppGetResponse{APIApp: viewAPIApp(tx, app, c.Account.ID)}
 		return nil
 	})
 	return out, err
@@ -274,18 +274,18 @@ func canSeeTeamApps(viewer, owner *state.Account) bool {
 // visibleApp finds an app the caller may see: 404 when unknown, 403 when it
 // belongs to someone the caller cannot see the apps of; owner requires the
 // caller to own it (update, delete).
-func visibleApp(c *call, tx *state.Txn, owner bool) (*state.APIApp, error) {
-	app, err := state.Get[state.APIApp](tx, state.TableAPIApps, c.param("client_id"))
+func visibleApp(c *Call, tx *state.Txn, owner bool) (*state.APIApp, error) {
+	app, err := state.Get[state.APIApp](tx, state.TableAPIApps, c.Param("client_id"))
 	if err != nil {
 		return nil, apierr.NotFoundf("API app not found.").WithPath("client_id")
 	}
-	if app.OwnerAccountID == c.account.ID {
+	if app.OwnerAccountID == c.Account.ID {
 		return app, nil
 	}
 	if owner {
 		return nil, apierr.Forbiddenf("Only the owner of an API app can change or delete it.").WithPath("client_id")
 	}
-	me, err1 := state.Get[state.Account](tx, state.TableAccounts, c.account.ID)
+	me, err1 := state.Get[state.Account](tx, state.TableAccounts, c.Account.ID)
 	own, err2 := state.Get[state.Account](tx, state.TableAccounts, app.OwnerAccountID)
 	if err1 != nil || err2 != nil || !canSeeTeamApps(me, own) {
 		return nil, apierr.Forbiddenf("You do not have access to this API app.").WithPath("client_id")
@@ -294,17 +294,17 @@ func visibleApp(c *call, tx *state.Txn, owner bool) (*state.APIApp, error) {
 }
 
 // apiAppGet answers one app.
-func apiAppGet(c *call) (any, error) {
-	tx := c.read()
+func apiAppGet(c *Call) (any, error) {
+	tx := c.Read()
 	app, err := visibleApp(c, tx, false)
 	if err != nil {
 		return nil, err
 	}
-	return apiAppGetResponse{APIApp: viewAPIApp(tx, app, c.account.ID)}, nil
+	return apiAppGetResponse{APIApp: viewAPIApp(tx, app, c.Account.ID)}, nil
 }
 
 // apiAppUpdate changes the given fields of an app the caller owns.
-func apiAppUpdate(c *call) (any, error) {
+func apiAppUpdate(c *Call) (any, error) {
 	out, err := apiAppWrite(c, false, func(tx *state.Txn) (*state.APIApp, string, error) {
 		cur, err := visibleApp(c, tx, true)
 		if err != nil {
@@ -320,8 +320,8 @@ func apiAppUpdate(c *call) (any, error) {
 
 // apiAppDelete deletes an app the caller owns (204). Its OAuth tokens stop
 // working.
-func apiAppDelete(c *call) (any, error) {
-	err := c.update(func(tx *state.Txn) error {
+func apiAppDelete(c *Call) (any, error) {
+	err := c.Update(func(tx *state.Txn) error {
 		app, err := visibleApp(c, tx, true)
 		if err != nil {
 			return err
@@ -334,7 +334,7 @@ func apiAppDelete(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return noContent(), nil
+	return NoContent(), nil
 }
 
 // revokeAppTokens revokes every OAuth token issued to an app.
@@ -357,13 +357,13 @@ func revokeAppTokens(tx *state.Txn, clientID string) error {
 
 // apiAppList lists the caller's apps, and for Admins and Developers of a
 // team their teammates' apps too, newest first.
-func apiAppList(c *call) (any, error) {
-	page, size, err := readPaging(c)
+func apiAppList(c *Call) (any, error) {
+	page, size, err := ReadPaging(c)
 	if err != nil {
 		return nil, err
 	}
-	tx := c.read()
-	me, err := reloadCaller(c, tx)
+	tx := c.Read()
+	me, err := ReloadCaller(c, tx)
 	if err != nil {
 		return nil, err
 	}
@@ -384,10 +384,10 @@ func apiAppList(c *call) (any, error) {
 		}
 		return apps[i].Seq > apps[j].Seq
 	})
-	rows, info := pageSlice(apps, page, size)
+	rows, info := PageSlice(apps, page, size)
 	out := apiAppListResponse{APIApps: []apiAppView{}, ListInfo: info}
 	for _, app := range rows {
-		out.APIApps = append(out.APIApps, viewAPIApp(tx, app, c.account.ID))
+		out.APIApps = append(out.APIApps, viewAPIApp(tx, app, c.Account.ID))
 	}
 	return out, nil
 }

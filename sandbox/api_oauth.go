@@ -13,11 +13,11 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func registerAPIOAuth(r *registry) {
-	r.handle("oauthTokenGenerate", oauthTokenGenerate)
-	r.handle("oauthTokenRefresh", oauthTokenRefresh)
-	r.control(http.MethodPost, "/oauth/authorize", controlOAuthAuthorize)
-	r.controlNoBody(http.MethodPost, "/oauth/tokens/{access_token}/revoke", controlOAuthRevoke)
+func registerAPIOAuth(r *Registry) {
+	r.Handle("oauthTokenGenerate", oauthTokenGenerate)
+	r.Handle("oauthTokenRefresh", oauthTokenRefresh)
+	r.Control(http.MethodPost, "/oauth/authorize", controlOAuthAuthorize)
+	r.ControlNoBody(http.MethodPost, "/oauth/tokens/{access_token}/revoke", controlOAuthRevoke)
 }
 
 // oauthCodeTTL is how long an authorization code can be exchanged.
@@ -58,9 +58,9 @@ type oauthGenerateRequest struct {
 
 // oauthTokenGenerate exchanges an authorization code for tokens. The request
 // carries no credentials: the code names the world.
-func oauthTokenGenerate(c *call) (any, error) {
+func oauthTokenGenerate(c *Call) (any, error) {
 	var req oauthGenerateRequest
-	if err := c.bind(&req); err != nil {
+	if err := c.Bind(&req); err != nil {
 		return nil, err
 	}
 	// The official SDK posts refresh requests to the same path; they are
@@ -76,16 +76,16 @@ func oauthTokenGenerate(c *call) (any, error) {
 	if req.GrantType != "authorization_code" {
 		return nil, apierr.Badf("grant_type", "grant_type must be authorization_code.")
 	}
-	w := c.s.findWorld(func(w *world.World) bool {
+	w := c.Host.FindWorld(func(w *world.World) bool {
 		_, err := state.Get[state.OAuthCode](w.Store.Read(), state.TableOAuthCodes, req.Code)
 		return err == nil
 	})
 	if w == nil {
 		return nil, apierr.Badf("code", "Invalid or expired authorization code.")
 	}
-	c.w = w
+	c.World = w
 	var resp *oauthTokenResponse
-	err := c.update(func(tx *state.Txn) error {
+	err := c.Update(func(tx *state.Txn) error {
 		code, err := state.Get[state.OAuthCode](tx, state.TableOAuthCodes, req.Code)
 		if err != nil || code.Used || tx.Unix() >= code.ExpiresAt {
 			return apierr.Badf("code", "Invalid or expired authorization code.")
@@ -109,7 +109,7 @@ func oauthTokenGenerate(c *call) (any, error) {
 		if err != nil {
 			return err
 		}
-		c.account, _ = state.Get[state.Account](tx, state.TableAccounts, code.AccountID)
+		c.Account, _ = state.Get[state.Account](tx, state.TableAccounts, code.AccountID)
 		return nil
 	})
 	if err != nil {
@@ -127,9 +127,9 @@ type oauthRefreshRequest struct {
 
 // oauthTokenRefresh trades a refresh token for a new access token; the old
 // access token stops working.
-func oauthTokenRefresh(c *call) (any, error) {
+func oauthTokenRefresh(c *Call) (any, error) {
 	var req oauthRefreshRequest
-	if err := c.bind(&req); err != nil {
+	if err := c.Bind(&req); err != nil {
 		return nil, err
 	}
 	if req.GrantType == "" {
@@ -141,16 +141,16 @@ func oauthTokenRefresh(c *call) (any, error) {
 	if req.RefreshToken == "" {
 		return nil, apierr.Missing("refresh_token")
 	}
-	w := c.s.findWorld(func(w *world.World) bool {
+	w := c.Host.FindWorld(func(w *world.World) bool {
 		_, err := state.First[state.OAuthToken](w.Store.Read(), state.TableOAuthToken, state.IndexRefresh, req.RefreshToken)
 		return err == nil
 	})
 	if w == nil {
 		return nil, apierr.Badf("refresh_token", "Invalid refresh token.")
 	}
-	c.w = w
+	c.World = w
 	var resp *oauthTokenResponse
-	err := c.update(func(tx *state.Txn) error {
+	err := c.Update(func(tx *state.Txn) error {
 		old, err := state.First[state.OAuthToken](tx, state.TableOAuthToken, state.IndexRefresh, req.RefreshToken)
 		if err != nil || old.Revoked {
 			return apierr.Badf("refresh_token", "Invalid refresh token.")
@@ -169,7 +169,7 @@ func oauthTokenRefresh(c *call) (any, error) {
 		if err != nil {
 			return err
 		}
-		c.account, _ = state.Get[state.Account](tx, state.TableAccounts, old.AccountID)
+		c.Account, _ = state.Get[state.Account](tx, state.TableAccounts, old.AccountID)
 		return nil
 	})
 	if err != nil {
@@ -195,9 +195,9 @@ type oauthAuthorizeResponse struct {
 
 // controlOAuthAuthorize stands in for a user granting an app access on the
 // real authorization page: it issues the code the app's callback would get.
-func controlOAuthAuthorize(c *call) (any, error) {
+func controlOAuthAuthorize(c *Call) (any, error) {
 	var req oauthAuthorizeRequest
-	if err := c.bindStrict(&req); err != nil {
+	if err := c.BindStrict(&req); err != nil {
 		return nil, err
 	}
 	if req.ClientID == "" {
@@ -215,10 +215,10 @@ func controlOAuthAuthorize(c *call) (any, error) {
 		}
 	}
 	var out oauthAuthorizeResponse
-	err := c.update(func(tx *state.Txn) error {
+	err := c.Update(func(tx *state.Txn) error {
 		app, err := state.Get[state.APIApp](tx, state.TableAPIApps, req.ClientID)
 		if err != nil {
-			return errControlNotFound("API app", req.ClientID)
+			return ErrControlNotFound("API app", req.ClientID)
 		}
 		if app.OAuth == nil {
 			return apierr.Badf("client_id", "The API app has no OAuth configuration.")
@@ -230,10 +230,10 @@ func controlOAuthAuthorize(c *call) (any, error) {
 		case req.EmailAddress != "":
 			acct, err = state.AccountByEmail(tx, req.EmailAddress)
 		default:
-			acct, err = state.Get[state.Account](tx, state.TableAccounts, c.actingAccountID())
+			acct, err = state.Get[state.Account](tx, state.TableAccounts, c.ActingAccountID())
 		}
 		if err != nil {
-			return errControlNotFound("account", req.AccountID+req.EmailAddress)
+			return ErrControlNotFound("account", req.AccountID+req.EmailAddress)
 		}
 		scopes := app.OAuth.Scopes
 		if len(req.Scopes) > 0 {
@@ -262,12 +262,12 @@ func controlOAuthAuthorize(c *call) (any, error) {
 
 // controlOAuthRevoke revokes an access token (as a user removing an app's
 // access would).
-func controlOAuthRevoke(c *call) (any, error) {
-	tok := c.param("access_token")
-	err := c.update(func(tx *state.Txn) error {
+func controlOAuthRevoke(c *Call) (any, error) {
+	tok := c.Param("access_token")
+	err := c.Update(func(tx *state.Txn) error {
 		t, err := state.Get[state.OAuthToken](tx, state.TableOAuthToken, tok)
 		if err != nil {
-			return errControlNotFound("access token", tok)
+			return ErrControlNotFound("access token", tok)
 		}
 		r := state.Clone(t)
 		r.Revoked = true
@@ -276,5 +276,5 @@ func controlOAuthRevoke(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return emptyOK(), nil
+	return EmptyOK(), nil
 }

@@ -17,7 +17,7 @@ import (
 
 // teamTransferHook moves one kind of object of a removed team member to the
 // account of new_owner_email_address, inside the transfer job.
-type teamTransferHook func(s *host, w *world.World, tx *state.Txn, fromAccountID, toAccountID string) error
+type teamTransferHook func(s *Host, w *world.World, tx *state.Txn, fromAccountID, toAccountID string) error
 
 type teamAddMemberQuery struct {
 	TeamID string `json:"team_id"`
@@ -76,13 +76,13 @@ type teamMemberRequest struct {
 // with team_id, to a team of the caller's organisation with role). Members
 // of the organisation move at once; others are invited; members of another
 // team cannot be invited (team_invite_failed).
-func teamAddMember(c *call) (any, error) {
+func teamAddMember(c *Call) (any, error) {
 	var q teamAddMemberQuery
-	if err := c.query(&q); err != nil {
+	if err := c.Query(&q); err != nil {
 		return nil, err
 	}
 	var req teamMemberRequest
-	if err := c.bind(&req); err != nil {
+	if err := c.Bind(&req); err != nil {
 		return nil, err
 	}
 	if err := req.check(); err != nil {
@@ -93,7 +93,7 @@ func teamAddMember(c *call) (any, error) {
 		return nil, err
 	}
 	var out teamGetResponse
-	err = c.update(func(tx *state.Txn) error {
+	err = c.Update(func(tx *state.Txn) error {
 		me, t, err := callerTeam(c, tx)
 		if err != nil {
 			return err
@@ -138,7 +138,7 @@ func teamAddMember(c *call) (any, error) {
 // inviteToTeam records an invitation and e-mails its acceptance link. An
 // outstanding invitation of the same address to the same team is kept as
 // is.
-func inviteToTeam(c *call, tx *state.Txn, inviter *state.Account, t *state.Team, email, role string) error {
+func inviteToTeam(c *Call, tx *state.Txn, inviter *state.Account, t *state.Team, email, role string) error {
 	existing, err := state.InvitesOfEmail(tx, email)
 	if err != nil {
 		return err
@@ -158,7 +158,7 @@ func inviteToTeam(c *call, tx *state.Txn, inviter *state.Account, t *state.Team,
 	_, err = notify.Email(tx, state.Email{
 		Kind: notify.MailTeamInvite, To: email,
 		Subject: inviter.Email + " has invited you to join the team " + t.Name + " on Dropbox Sign",
-		Link:    c.worldURL("team_invites/" + inv.ID + "/accept"),
+		Link:    c.WorldURL("team_invites/" + inv.ID + "/accept"),
 	})
 	return err
 }
@@ -167,7 +167,7 @@ func inviteToTeam(c *call, tx *state.Txn, inviter *state.Account, t *state.Team,
 // organisation (role with team_id, new_role with new_team_id): Member by
 // default; a role given without the team is ignored with the official
 // parameter_ignored warning.
-func teamRoleCode(c *call, rolePath, role, teamPath, teamID string) (string, error) {
+func teamRoleCode(c *Call, rolePath, role, teamPath, teamID string) (string, error) {
 	if role == "" {
 		return "m", nil
 	}
@@ -176,7 +176,7 @@ func teamRoleCode(c *call, rolePath, role, teamPath, teamID string) (string, err
 		return "", err
 	}
 	if teamID == "" {
-		c.warn("parameter_ignored", rolePath+" is only used together with "+teamPath+" and was ignored.")
+		c.Warn("parameter_ignored", rolePath+" is only used together with "+teamPath+" and was ignored.")
 		return "m", nil
 	}
 	return code, nil
@@ -194,9 +194,9 @@ type teamRemoveMemberRequest struct {
 // outstanding invitation. With new_owner_email_address their API apps (and,
 // through onTeamOwnershipTransfer, their documents and templates) move to
 // that account in a queued job. The official description declares 201.
-func teamRemoveMember(c *call) (any, error) {
+func teamRemoveMember(c *Call) (any, error) {
 	var req teamRemoveMemberRequest
-	if err := c.bind(&req); err != nil {
+	if err := c.Bind(&req); err != nil {
 		return nil, err
 	}
 	if err := req.check(); err != nil {
@@ -212,7 +212,7 @@ func teamRemoveMember(c *call) (any, error) {
 		return nil, err
 	}
 	var out teamGetResponse
-	err = c.update(func(tx *state.Txn) error {
+	err = c.Update(func(tx *state.Txn) error {
 		me, t, err := callerTeam(c, tx)
 		if err != nil {
 			return err
@@ -247,11 +247,11 @@ func teamRemoveMember(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return withStatus{status: http.StatusCreated, value: out}, nil
+	return WithStatus{Status: http.StatusCreated, Value: out}, nil
 }
 
 // removeFromTeam takes a member out of the organisation or moves them.
-func removeFromTeam(c *call, tx *state.Txn, me, acct *state.Account, req teamRemoveMemberRequest, code string) error {
+func removeFromTeam(c *Call, tx *state.Txn, me, acct *state.Account, req teamRemoveMemberRequest, code string) error {
 	a := state.Clone(acct)
 	if req.NewTeamID != "" {
 		nt, err := orgTeam(tx, me, req.NewTeamID, "new_team_id")
@@ -285,7 +285,7 @@ type teamTransferArgs struct {
 
 // runTeamTransfer moves a removed member's API apps to the new owner and
 // lets the other subsystems move theirs (teamTransferHooks).
-func runTeamTransfer(s *host, w *world.World, tx *state.Txn, job *state.Job) error {
+func runTeamTransfer(s *Host, w *world.World, tx *state.Txn, job *state.Job) error {
 	var args teamTransferArgs
 	if err := json.Unmarshal(job.Args, &args); err != nil {
 		return err
@@ -301,7 +301,7 @@ func runTeamTransfer(s *host, w *world.World, tx *state.Txn, job *state.Job) err
 			return err
 		}
 	}
-	for _, h := range areasOf(s.reg).teamTransferHooks {
+	for _, h := range areasOf(s.Reg).teamTransferHooks {
 		if err := h(s, w, tx, args.From, args.To); err != nil {
 			return err
 		}

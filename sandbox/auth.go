@@ -49,7 +49,7 @@ func parseAuthorization(r *http.Request) (creds credentials, ok bool, err *apier
 }
 
 // authenticate finds the world and account of a call's credentials.
-func (s *host) authenticate(c *call, creds credentials) *apierr.Error {
+func (s *Host) authenticate(c *Call, creds credentials) *apierr.Error {
 	var w *world.World
 	var accountID string
 	if creds.apiKey != "" {
@@ -75,25 +75,25 @@ func (s *host) authenticate(c *call, creds credentials) *apierr.Error {
 	if err != nil {
 		return apierr.New(apierr.Unauthorized, apierr.MsgUnauthorizedInvalid)
 	}
-	c.w, c.account = w, acct
+	c.World, c.Account = w, acct
 	return nil
 }
 
 // checkScopes refuses a token call whose token lacks every scope the
 // operation accepts, and token calls to API-key-only operations.
-func checkScopes(c *call) *apierr.Error {
-	if c.token == nil || c.rt == nil {
+func checkScopes(c *Call) *apierr.Error {
+	if c.token == nil || c.Route == nil {
 		return nil
 	}
-	if c.rt.auth == authKeyOnly {
+	if c.Route.auth == authKeyOnly {
 		return apierr.New(apierr.Unauthorized, "Unauthorized user. This operation accepts only an API key, not an OAuth access token.")
 	}
-	for _, want := range c.rt.scopes {
+	for _, want := range c.Route.scopes {
 		if slices.Contains(c.token.Scopes, want) {
 			return nil
 		}
 	}
-	return apierr.Forbiddenf("The access token lacks a scope this operation needs (one of: %s).", strings.Join(c.rt.scopes, ", "))
+	return apierr.Forbiddenf("The access token lacks a scope this operation needs (one of: %s).", strings.Join(c.Route.scopes, ", "))
 }
 
 // credentialKey names a credential in the Sandbox's creds cache: the table
@@ -104,7 +104,7 @@ type credentialKey struct{ table, id string }
 // the cache remembers for it first, then in every world in creation order,
 // and remembers where it was found. A cached world that no longer holds the
 // credential (a deleted key, a refreshed token) loses its entry.
-func findCredential[T any](s *host, table, id string) (*world.World, *T) {
+func findCredential[T any](s *Host, table, id string) (*world.World, *T) {
 	lookup := func(w *world.World) *T {
 		row, err := state.Get[T](w.Store.Read(), table, id)
 		if err != nil {
@@ -121,14 +121,14 @@ func findCredential[T any](s *host, table, id string) (*world.World, *T) {
 		s.creds.Delete(ck)
 	}
 	var row *T
-	w := s.findWorld(func(w *world.World) bool { row = lookup(w); return row != nil })
+	w := s.FindWorld(func(w *world.World) bool { row = lookup(w); return row != nil })
 	if w != nil {
 		s.creds.Store(ck, w)
 	}
 	return w, row
 }
 
-// findAPIKey finds the world holding an API key (nil when none does).
-func (s *host) findAPIKey(key string) (*world.World, *state.APIKey) {
+// FindAPIKey finds the world holding an API key (nil when none does).
+func (s *Host) FindAPIKey(key string) (*world.World, *state.APIKey) {
 	return findCredential[state.APIKey](s, state.TableAPIKeys, key)
 }

@@ -16,9 +16,9 @@ import (
 // jobBulkSend creates the requests of a bulk send job (subject: the job).
 const jobBulkSend = "bulk_send_job.send"
 
-func registerBulkJobs(r *registry) { r.registerJob(jobBulkSend, runBulkSend) }
+func registerBulkJobs(r *Registry) { r.RegisterJob(jobBulkSend, runBulkSend) }
 
-func runBulkSend(s *host, _ *world.World, tx *state.Txn, job *state.Job) error {
+func runBulkSend(s *Host, _ *world.World, tx *state.Txn, job *state.Job) error {
 	j, err := state.Get[state.BulkSendJob](tx, state.TableBulkSendJobs, job.Subject)
 	if err != nil || j.SentAt != 0 {
 		return nil

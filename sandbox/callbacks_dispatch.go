@@ -34,7 +34,7 @@ const (
 
 // dispatcher delivers one world's callbacks.
 type dispatcher struct {
-	s      *host
+	s      *Host
 	w      *world.World
 	sender *callbackSender
 
@@ -55,14 +55,14 @@ type dispatcher struct {
 }
 
 // startCallbacks creates and starts a world's dispatcher (onWorldStart).
-func startCallbacks(s *host, w *world.World) { dispatcherOf(s, w) }
+func startCallbacks(s *Host, w *world.World) { dispatcherOf(s, w) }
 
 // dispatcherOf returns the world's dispatcher, starting it on first use.
-func dispatcherOf(s *host, w *world.World) *dispatcher {
+func dispatcherOf(s *Host, w *world.World) *dispatcher {
 	return world.Ext(w, extCallbacks, func() *dispatcher {
 		ctx, cancel := context.WithCancel(context.Background())
 		d := &dispatcher{
-			s: s, w: w, sender: newCallbackSender(s.client),
+			s: s, w: w, sender: newCallbackSender(s.Client),
 			ctx: ctx, cancel: cancel,
 			wakeCh:   make(chan struct{}, 1),
 			sem:      make(chan struct{}, maxConcurrentAttempts),

@@ -24,9 +24,9 @@ type CallbacksTestEvent struct {
 // callbacksWorld is the world of an API key ("" for the default world).
 func callbacksWorld(s *Sandbox, apiKey string) *world.World {
 	if apiKey == "" {
-		return s.host.defWorld
+		return s.host.DefaultWorld
 	}
-	w, _ := s.host.findAPIKey(apiKey)
+	w, _ := s.host.FindAPIKey(apiKey)
 	if w == nil {
 		panic("no world has API key " + apiKey)
 	}
@@ -37,7 +37,7 @@ func callbacksWorld(s *Sandbox, apiKey string) *world.World {
 func CallbacksEmit(s *Sandbox, apiKey string, evs ...CallbacksTestEvent) error {
 	return callbacksWorld(s, apiKey).Store.Update(func(tx *state.Txn) error {
 		for _, ev := range evs {
-			if err := s.host.emit(tx, notify.Event(ev)); err != nil {
+			if err := s.host.Emit(tx, notify.Event(ev)); err != nil {
 				return err
 			}
 		}
@@ -81,7 +81,7 @@ func CallbacksSetAccountURL(s *Sandbox, apiKey, accountID, url string) error {
 // Other sandboxes keep theirs. Call it while no delivery of s is running
 // (before the deliveries it is meant for, or after WaitCallbacks).
 func CallbacksSetFault(s *Sandbox, fn func(a CallbackAttempt) (CallbackFault, string)) (restore func()) {
-	prev := areasOf(s.host.reg).callbackFault
-	areasOf(s.host.reg).callbackFault = func(_ *host, _ *world.World, a CallbackAttempt) (CallbackFault, string) { return fn(a) }
-	return func() { areasOf(s.host.reg).callbackFault = prev }
+	prev := areasOf(s.host.Reg).callbackFault
+	areasOf(s.host.Reg).callbackFault = func(_ *Host, _ *world.World, a CallbackAttempt) (CallbackFault, string) { return fn(a) }
+	return func() { areasOf(s.host.Reg).callbackFault = prev }
 }

@@ -8,18 +8,18 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-// reloadCaller reads the caller's account inside tx (c.account is the
+// ReloadCaller reads the caller's account inside tx (c.account is the
 // account as the call began).
-func reloadCaller(c *call, tx *state.Txn) (*state.Account, error) {
-	me, err := state.Get[state.Account](tx, state.TableAccounts, c.account.ID)
+func ReloadCaller(c *Call, tx *state.Txn) (*state.Account, error) {
+	me, err := state.Get[state.Account](tx, state.TableAccounts, c.Account.ID)
 	if err != nil {
 		return nil, apierr.NotFoundf("Account not found.")
 	}
 	return me, nil
 }
 
-// sameTeam reports whether two accounts are members of one team.
-func sameTeam(tx *state.Txn, a, b string) bool {
+// SameTeam reports whether two accounts are members of one team.
+func SameTeam(tx *state.Txn, a, b string) bool {
 	if a == b {
 		return true
 	}

@@ -9,17 +9,17 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 )
 
-// controlRoute is one endpoint of the /_sandbox control plane.
-type controlRoute struct {
-	method string
-	path   string // relative to /_sandbox
-	h      handler
-	// public routes need no world (health, world creation, pages served by
+// ControlRoute is one endpoint of the /_sandbox control plane.
+type ControlRoute struct {
+	Method string
+	Path   string // relative to /_sandbox
+	h      Handler
+	// Public routes need no world (health, world creation, pages served by
 	// world-scoped URLs).
-	public bool
-	// noBody routes take no parameters: a body that carries any is refused
+	Public bool
+	// NoBody routes take no parameters: a body that carries any is refused
 	// before the handler acts (a typo must not reset a world).
-	noBody bool
+	NoBody bool
 }
 
 // isPage reports whether a control path is a page served under a world's
@@ -27,32 +27,32 @@ type controlRoute struct {
 // more fields than the page uses, so they keep the lenient reading.
 func isPage(path string) bool { return strings.HasPrefix(path, "/w/") }
 
-func (s *host) registerControl(r *mux.Router) {
-	for _, cr := range s.reg.controlRoutes {
-		r.Handle(ControlPrefix+cr.path, s.controlHandler(cr)).Methods(cr.method)
+func (s *Host) registerControl(r *mux.Router) {
+	for _, cr := range s.Reg.ControlRoutes {
+		r.Handle(ControlPrefix+cr.Path, s.controlHandler(cr)).Methods(cr.Method)
 	}
 }
 
 // controlHandler resolves the caller's world for control calls: the world of
 // the credentials when the request has any (so parallel suites with their own
 // keys never meet), else the default world.
-func (s *host) controlHandler(cr controlRoute) http.Handler {
-	operation := cr.method + " " + ControlPrefix + cr.path
+func (s *Host) controlHandler(cr ControlRoute) http.Handler {
+	operation := cr.Method + " " + ControlPrefix + cr.Path
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := s.callStart()
-		c := &call{s: s, r: r, strict: !isPage(cr.path)}
+		start := s.CallStart()
+		c := &Call{Host: s, Request: r, strict: !isPage(cr.Path)}
 		v, err := s.runControl(c, cr)
-		for _, after := range s.reg.afterControlHooks {
+		for _, after := range s.Reg.AfterControlHooks {
 			after(c, v, err)
 		}
-		status := s.writeResult(w, c, v, err)
+		status := s.WriteResult(w, c, v, err)
 		s.observeCall(c, operation, true, start, status)
 	})
 }
 
-func (s *host) runControl(c *call, cr controlRoute) (any, error) {
-	if !cr.public {
-		creds, ok, aerr := parseAuthorization(c.r)
+func (s *Host) runControl(c *Call, cr ControlRoute) (any, error) {
+	if !cr.Public {
+		creds, ok, aerr := parseAuthorization(c.Request)
 		if aerr != nil {
 			return nil, aerr
 		}
@@ -61,31 +61,31 @@ func (s *host) runControl(c *call, cr controlRoute) (any, error) {
 				return nil, e
 			}
 		} else {
-			c.w = s.defWorld
+			c.World = s.DefaultWorld
 		}
 	}
-	if cr.noBody {
+	if cr.NoBody {
 		if err := c.refuseParameters(); err != nil {
 			return nil, err
 		}
 	}
-	for _, start := range s.reg.controlStartHooks {
+	for _, start := range s.Reg.ControlStartHooks {
 		start(c)
 	}
 	return cr.h(c)
 }
 
-// actingAccountID is the account a control call acts for when it names
+// ActingAccountID is the account a control call acts for when it names
 // none: the caller's, or the world's first account for a call without
 // credentials (which reaches the default world).
-func (c *call) actingAccountID() string {
-	if c.account != nil {
-		return c.account.ID
+func (c *Call) ActingAccountID() string {
+	if c.Account != nil {
+		return c.Account.ID
 	}
-	return c.s.firstAccountID()
+	return c.Host.FirstAccountID()
 }
 
-// errControlNotFound answers unknown control objects.
-func errControlNotFound(what, id string) error {
+// ErrControlNotFound answers unknown control objects.
+func ErrControlNotFound(what, id string) error {
 	return apierr.NotFoundf("No %s %q in this world.", what, id)
 }

@@ -11,11 +11,11 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func registerControlKeys(r *registry) {
-	r.control(http.MethodGet, "/api_keys", controlListKeys)
-	r.control(http.MethodPost, "/api_keys", controlAddKey)
-	r.controlNoBody(http.MethodDelete, "/api_keys/{key}", controlDeleteKey)
-	r.controlNoBody(http.MethodPost, "/api_keys/{key}/primary", controlMakePrimary)
+func registerControlKeys(r *Registry) {
+	r.Control(http.MethodGet, "/api_keys", controlListKeys)
+	r.Control(http.MethodPost, "/api_keys", controlAddKey)
+	r.ControlNoBody(http.MethodDelete, "/api_keys/{key}", controlDeleteKey)
+	r.ControlNoBody(http.MethodPost, "/api_keys/{key}/primary", controlMakePrimary)
 }
 
 // apiKeyView is an API key as the control plane shows it.
@@ -33,13 +33,13 @@ type apiKeysResponse struct {
 
 // keyAccount is the account a key call is about: account_id given, else the
 // account the call acts for.
-func keyAccount(c *call, accountID string) (*state.Account, error) {
+func keyAccount(c *Call, accountID string) (*state.Account, error) {
 	if accountID == "" {
-		accountID = c.actingAccountID()
+		accountID = c.ActingAccountID()
 	}
-	a, err := state.Get[state.Account](c.read(), state.TableAccounts, accountID)
+	a, err := state.Get[state.Account](c.Read(), state.TableAccounts, accountID)
 	if err != nil {
-		return nil, errControlNotFound("account", accountID)
+		return nil, ErrControlNotFound("account", accountID)
 	}
 	return a, nil
 }
@@ -53,12 +53,12 @@ func listKeys(tx *state.Txn, accountID string) apiKeysResponse {
 	return out
 }
 
-func controlListKeys(c *call) (any, error) {
-	acct, err := keyAccount(c, c.r.URL.Query().Get("account_id"))
+func controlListKeys(c *Call) (any, error) {
+	acct, err := keyAccount(c, c.Request.URL.Query().Get("account_id"))
 	if err != nil {
 		return nil, err
 	}
-	return listKeys(c.read(), acct.ID), nil
+	return listKeys(c.Read(), acct.ID), nil
 }
 
 type addKeyRequest struct {
@@ -69,9 +69,9 @@ type addKeyRequest struct {
 	Key string `json:"key"`
 }
 
-func controlAddKey(c *call) (any, error) {
+func controlAddKey(c *Call) (any, error) {
 	var req addKeyRequest
-	if err := c.bindStrict(&req); err != nil {
+	if err := c.BindStrict(&req); err != nil {
 		return nil, err
 	}
 	acct, err := keyAccount(c, req.AccountID)
@@ -82,12 +82,12 @@ func controlAddKey(c *call) (any, error) {
 		return nil, apierr.Badf("key", "key must be at least 8 characters without colons or spaces")
 	}
 	if req.Key != "" {
-		if w, k := c.s.findAPIKey(req.Key); k != nil && w != nil {
+		if w, k := c.Host.FindAPIKey(req.Key); k != nil && w != nil {
 			return nil, apierr.Conflictf("That API key is already in use.")
 		}
 	}
 	var out apiKeysResponse
-	err = c.update(func(tx *state.Txn) error {
+	err = c.Update(func(tx *state.Txn) error {
 		keys, _ := state.APIKeysOf(tx, acct.ID)
 		if len(keys) >= state.MaxAPIKeys {
 			return apierr.Badf("", "An account can have at most %d API keys; delete one first.", state.MaxAPIKeys)
@@ -116,7 +116,7 @@ func controlAddKey(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return withStatus{status: http.StatusCreated, value: out}, nil
+	return WithStatus{Status: http.StatusCreated, Value: out}, nil
 }
 
 func clearPrimary(tx *state.Txn, keys []*state.APIKey) error {
@@ -132,13 +132,13 @@ func clearPrimary(tx *state.Txn, keys []*state.APIKey) error {
 	return nil
 }
 
-func controlDeleteKey(c *call) (any, error) {
-	key := c.param("key")
+func controlDeleteKey(c *Call) (any, error) {
+	key := c.Param("key")
 	var out apiKeysResponse
-	err := c.update(func(tx *state.Txn) error {
+	err := c.Update(func(tx *state.Txn) error {
 		k, err := state.Get[state.APIKey](tx, state.TableAPIKeys, key)
 		if err != nil {
-			return errControlNotFound("API key", key)
+			return ErrControlNotFound("API key", key)
 		}
 		if k.Primary {
 			return apierr.Badf("key", "The primary key cannot be deleted; make another key primary first.")
@@ -155,13 +155,13 @@ func controlDeleteKey(c *call) (any, error) {
 	return out, nil
 }
 
-func controlMakePrimary(c *call) (any, error) {
-	key := c.param("key")
+func controlMakePrimary(c *Call) (any, error) {
+	key := c.Param("key")
 	var out apiKeysResponse
-	err := c.update(func(tx *state.Txn) error {
+	err := c.Update(func(tx *state.Txn) error {
 		k, err := state.Get[state.APIKey](tx, state.TableAPIKeys, key)
 		if err != nil {
-			return errControlNotFound("API key", key)
+			return ErrControlNotFound("API key", key)
 		}
 		keys, _ := state.APIKeysOf(tx, k.AccountID)
 		if err := clearPrimary(tx, keys); err != nil {
@@ -184,14 +184,14 @@ func controlMakePrimary(c *call) (any, error) {
 
 // checkKeysFree refuses an import whose API keys belong to another world:
 // credentials are how requests find their world, so they must stay unique.
-func checkKeysFree(s *host, target *world.World, db *memdb.MemDB) error {
+func checkKeysFree(s *Host, target *world.World, db *memdb.MemDB) error {
 	it, err := db.Txn(false).Get(state.TableAPIKeys, state.IndexID)
 	if err != nil {
 		return err
 	}
 	for raw := it.Next(); raw != nil; raw = it.Next() {
 		k := raw.(*state.APIKey)
-		if w, found := s.findAPIKey(k.Key); found != nil && w != target {
+		if w, found := s.FindAPIKey(k.Key); found != nil && w != target {
 			return apierr.Conflictf("API key %s is in use by world %s; import into that world or change the key.", maskKey(k.Key), w.ID)
 		}
 	}

@@ -15,17 +15,17 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerControlSigners(r *registry) {
-	r.controlNoBody(http.MethodPost, "/signatures/{signature_id}/view", controlSignerView)
-	r.control(http.MethodPost, "/signatures/{signature_id}/sign", controlSignerSign)
-	r.control(http.MethodPost, "/signatures/{signature_id}/decline", controlSignerDecline)
-	r.control(http.MethodPost, "/signatures/{signature_id}/reassign", controlSignerReassign)
-	r.controlNoBody(http.MethodPost, "/signatures/{signature_id}/bounce", controlSignerBounce)
+func registerControlSigners(r *Registry) {
+	r.ControlNoBody(http.MethodPost, "/signatures/{signature_id}/view", controlSignerView)
+	r.Control(http.MethodPost, "/signatures/{signature_id}/sign", controlSignerSign)
+	r.Control(http.MethodPost, "/signatures/{signature_id}/decline", controlSignerDecline)
+	r.Control(http.MethodPost, "/signatures/{signature_id}/reassign", controlSignerReassign)
+	r.ControlNoBody(http.MethodPost, "/signatures/{signature_id}/bounce", controlSignerBounce)
 }
 
 // signerRun loads the request of a signature inside tx, runs a transition
 // and applies its outcome; it answers the request as it is afterwards.
-func signerRun(s *host, tx *state.Txn, sigID string, fn func(req *state.SignatureRequest) (*outcome, *apierr.Error)) (*state.SignatureRequest, error) {
+func signerRun(s *Host, tx *state.Txn, sigID string, fn func(req *state.SignatureRequest) (*outcome, *apierr.Error)) (*state.SignatureRequest, error) {
 	req, err := loadBySignature(tx, sigID)
 	if err != nil {
 		return nil, err
@@ -42,7 +42,7 @@ func signerRun(s *host, tx *state.Txn, sigID string, fn func(req *state.Signatur
 
 // signerView records that the signer opened the request
 // (signature_request_viewed).
-func signerView(s *host, tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
+func signerView(s *Host, tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
 	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
 		return tView(req, sigID, tx.Unix())
 	})
@@ -53,7 +53,7 @@ func signerView(s *host, tx *state.Txn, sigID string) (*state.SignatureRequest, 
 // pin, when not empty, must match the signer's PIN. The last signature
 // completes the request (signature_request_all_signed, then
 // signature_request_downloadable once the final copy is prepared).
-func signerSign(s *host, tx *state.Txn, sigID string, values map[string]any, pin string) (*state.SignatureRequest, error) {
+func signerSign(s *Host, tx *state.Txn, sigID string, values map[string]any, pin string) (*state.SignatureRequest, error) {
 	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
 		sg := req.Signature(sigID)
 		if sg == nil {
@@ -74,7 +74,7 @@ func signerSign(s *host, tx *state.Txn, sigID string, values map[string]any, pin
 }
 
 // signerDecline declines as the signer (allow_decline must be set).
-func signerDecline(s *host, tx *state.Txn, sigID, reason string) (*state.SignatureRequest, error) {
+func signerDecline(s *Host, tx *state.Txn, sigID, reason string) (*state.SignatureRequest, error) {
 	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
 		return tDecline(req, sigID, reason, tx.Unix())
 	})
@@ -82,7 +82,7 @@ func signerDecline(s *host, tx *state.Txn, sigID, reason string) (*state.Signatu
 
 // signerReassign hands the signature to someone else (allow_reassign must
 // be set); the new signer gets a new signature id.
-func signerReassign(s *host, tx *state.Txn, sigID, name, email, reason string) (*state.SignatureRequest, error) {
+func signerReassign(s *Host, tx *state.Txn, sigID, name, email, reason string) (*state.SignatureRequest, error) {
 	name, email = strings.TrimSpace(name), strings.TrimSpace(email)
 	if name == "" {
 		return nil, apierr.Missing("name")
@@ -97,7 +97,7 @@ func signerReassign(s *host, tx *state.Txn, sigID, name, email, reason string) (
 
 // signerBounce makes the last e-mail to the signer bounce
 // (signature_request_email_bounce; the e-mail is marked bounced).
-func signerBounce(s *host, tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
+func signerBounce(s *Host, tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
 	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
 		o, e := tBounce(req, sigID, tx.Unix())
 		if e != nil {
@@ -116,16 +116,16 @@ func signerBounce(s *host, tx *state.Txn, sigID string) (*state.SignatureRequest
 
 // controlSigner runs a signer action in the caller's world and answers the
 // request as GET would show it to its requester.
-func controlSigner(c *call, fn func(tx *state.Txn, sigID string) (*state.SignatureRequest, error)) (any, error) {
-	return controlRequest(c, func(tx *state.Txn) (*state.SignatureRequest, error) { return fn(tx, c.param("signature_id")) })
+func controlSigner(c *Call, fn func(tx *state.Txn, sigID string) (*state.SignatureRequest, error)) (any, error) {
+	return controlRequest(c, func(tx *state.Txn) (*state.SignatureRequest, error) { return fn(tx, c.Param("signature_id")) })
 }
 
 // controlRequest runs a control action on a signature request in one write
 // transaction and answers the request as GET would show it to its
 // requester (signer actions, claiming a draft).
-func controlRequest(c *call, fn func(tx *state.Txn) (*state.SignatureRequest, error)) (any, error) {
+func controlRequest(c *Call, fn func(tx *state.Txn) (*state.SignatureRequest, error)) (any, error) {
 	var resp signatureRequestGetResponse
-	err := c.update(func(tx *state.Txn) error {
+	err := c.Update(func(tx *state.Txn) error {
 		req, err := fn(tx)
 		if err != nil {
 			return err
@@ -139,8 +139,8 @@ func controlRequest(c *call, fn func(tx *state.Txn) (*state.SignatureRequest, er
 	return resp, nil
 }
 
-func controlSignerView(c *call) (any, error) {
-	return controlSigner(c, func(tx *state.Txn, id string) (*state.SignatureRequest, error) { return signerView(c.s, tx, id) })
+func controlSignerView(c *Call) (any, error) {
+	return controlSigner(c, func(tx *state.Txn, id string) (*state.SignatureRequest, error) { return signerView(c.Host, tx, id) })
 }
 
 type signBody struct {
@@ -148,13 +148,13 @@ type signBody struct {
 	PIN    string         `json:"pin"`
 }
 
-func controlSignerSign(c *call) (any, error) {
+func controlSignerSign(c *Call) (any, error) {
 	var b signBody
-	if err := c.bind(&b); err != nil {
+	if err := c.Bind(&b); err != nil {
 		return nil, err
 	}
 	return controlSigner(c, func(tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
-		return signerSign(c.s, tx, sigID, b.Values, b.PIN)
+		return signerSign(c.Host, tx, sigID, b.Values, b.PIN)
 	})
 }
 
@@ -162,13 +162,13 @@ type declineBody struct {
 	Reason string `json:"reason"`
 }
 
-func controlSignerDecline(c *call) (any, error) {
+func controlSignerDecline(c *Call) (any, error) {
 	var b declineBody
-	if err := c.bind(&b); err != nil {
+	if err := c.Bind(&b); err != nil {
 		return nil, err
 	}
 	return controlSigner(c, func(tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
-		return signerDecline(c.s, tx, sigID, b.Reason)
+		return signerDecline(c.Host, tx, sigID, b.Reason)
 	})
 }
 
@@ -178,16 +178,16 @@ type reassignBody struct {
 	Reason       string `json:"reason"`
 }
 
-func controlSignerReassign(c *call) (any, error) {
+func controlSignerReassign(c *Call) (any, error) {
 	var b reassignBody
-	if err := c.bind(&b); err != nil {
+	if err := c.Bind(&b); err != nil {
 		return nil, err
 	}
 	return controlSigner(c, func(tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
-		return signerReassign(c.s, tx, sigID, b.Name, b.EmailAddress, b.Reason)
+		return signerReassign(c.Host, tx, sigID, b.Name, b.EmailAddress, b.Reason)
 	})
 }
 
-func controlSignerBounce(c *call) (any, error) {
-	return controlSigner(c, func(tx *state.Txn, id string) (*state.SignatureRequest, error) { return signerBounce(c.s, tx, id) })
+func controlSignerBounce(c *Call) (any, error) {
+	return controlSigner(c, func(tx *state.Txn, id string) (*state.SignatureRequest, error) { return signerBounce(c.Host, tx, id) })
 }

@@ -25,19 +25,19 @@ type subTeamCreated struct {
 
 // controlCreateSubTeam creates a sub-team of parent_team_id (default: the
 // caller's team). POST /_sandbox/teams {"name", "parent_team_id"}.
-func controlCreateSubTeam(c *call) (any, error) {
+func controlCreateSubTeam(c *Call) (any, error) {
 	var req subTeamRequest
-	if err := c.bind(&req); err != nil {
+	if err := c.Bind(&req); err != nil {
 		return nil, err
 	}
 	if req.Name == "" {
 		return nil, apierr.Missing("name")
 	}
-	if c.account == nil {
+	if c.Account == nil {
 		return nil, apierr.New(apierr.Unauthorized, "Sub-teams are created with the credentials of an account of the world.")
 	}
 	var out subTeamCreated
-	err := c.update(func(tx *state.Txn) error {
+	err := c.Update(func(tx *state.Txn) error {
 		parentID := req.ParentTeamID
 		if parentID == "" {
 			_, t, err := callerTeam(c, tx)
@@ -47,7 +47,7 @@ func controlCreateSubTeam(c *call) (any, error) {
 			parentID = t.ID
 		}
 		if _, err := state.Get[state.Team](tx, state.TableTeams, parentID); err != nil {
-			return errControlNotFound("team", parentID)
+			return ErrControlNotFound("team", parentID)
 		}
 		t := &state.Team{ID: tx.NewID(), Name: req.Name, ParentID: parentID, CreatedAt: tx.Unix(), Seq: tx.Seq()}
 		out = subTeamCreated{TeamID: t.ID, Name: t.Name, ParentTeamID: parentID}
@@ -56,7 +56,7 @@ func controlCreateSubTeam(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return withStatus{status: http.StatusCreated, value: out}, nil
+	return WithStatus{Status: http.StatusCreated, Value: out}, nil
 }
 
 type inviteAccepted struct {
@@ -71,17 +71,17 @@ type inviteAccepted struct {
 // one (as signing up from the invitation does). 404 for an unknown
 // invitation, 410 once it expired or was withdrawn, 409 when it was already
 // used or the invitee has joined another team since.
-func acceptTeamInvite(c *call) (any, error) {
-	w := pageWorldFor(c.s, c.param("world"), holdsRow[state.TeamInvite](state.TableTeamInvites, c.param("invite_id"))) // page_worlds.go
+func acceptTeamInvite(c *Call) (any, error) {
+	w := pageWorldFor(c.Host, c.Param("world"), holdsRow[state.TeamInvite](state.TableTeamInvites, c.Param("invite_id"))) // page_worlds.go
 	if w == nil {
-		return nil, errControlNotFound("world", c.param("world"))
+		return nil, ErrControlNotFound("world", c.Param("world"))
 	}
-	c.w = w
+	c.World = w
 	var out inviteAccepted
-	err := c.update(func(tx *state.Txn) error {
-		inv, err := state.Get[state.TeamInvite](tx, state.TableTeamInvites, c.param("invite_id"))
+	err := c.Update(func(tx *state.Txn) error {
+		inv, err := state.Get[state.TeamInvite](tx, state.TableTeamInvites, c.Param("invite_id"))
 		if err != nil {
-			return errControlNotFound("team invitation", c.param("invite_id"))
+			return ErrControlNotFound("team invitation", c.Param("invite_id"))
 		}
 		switch {
 		case inv.RedeemedAt != 0:

@@ -6,29 +6,29 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 )
 
-// callHook runs before an operation's handler, after authentication. When it
+// CallHook runs before an operation's handler, after authentication. When it
 // reports handled, its result is the answer and the handler does not run.
 // Scenario fault rules are call hooks.
-type callHook func(c *call) (v any, err error, handled bool)
+type CallHook func(c *Call) (v any, err error, handled bool)
 
 // apiHandler wraps an operation: credentials, world, rate limit, hooks,
 // handler, and the one response adapter.
-func (s *host) apiHandler(rt *route, h handler) http.Handler {
+func (s *Host) apiHandler(rt *Route, h Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := s.callStart()
-		c := &call{s: s, r: r, rt: rt}
+		start := s.CallStart()
+		c := &Call{Host: s, Request: r, Route: rt}
 		v, err := s.runCall(c, h)
-		for _, after := range s.reg.afterCallHooks {
+		for _, after := range s.Reg.AfterCallHooks {
 			after(c, v, err)
 		}
-		status := s.writeResult(w, c, v, err)
+		status := s.WriteResult(w, c, v, err)
 		s.observeCall(c, rt.operationID, false, start, status)
 	})
 }
 
-func (s *host) runCall(c *call, h handler) (any, error) {
-	if c.rt.auth != authNone {
-		creds, ok, aerr := parseAuthorization(c.r)
+func (s *Host) runCall(c *Call, h Handler) (any, error) {
+	if c.Route.auth != authNone {
+		creds, ok, aerr := parseAuthorization(c.Request)
 		if aerr != nil {
 			return nil, aerr
 		}
@@ -45,7 +45,7 @@ func (s *host) runCall(c *call, h handler) (any, error) {
 			return nil, e
 		}
 	}
-	for _, hook := range s.reg.callHooks {
+	for _, hook := range s.Reg.CallHooks {
 		if v, err, handled := hook(c); handled {
 			return v, err
 		}
@@ -53,7 +53,7 @@ func (s *host) runCall(c *call, h handler) (any, error) {
 	v, err := h(c)
 	// Operations without credentials (OAuth) find their world and account in
 	// the handler; their answers carry the headers of that account.
-	if err == nil && c.rate.Limit == 0 && c.account != nil && c.w != nil {
+	if err == nil && c.Rate.Limit == 0 && c.Account != nil && c.World != nil {
 		_ = s.countRate(c)
 	}
 	return v, err
@@ -61,10 +61,10 @@ func (s *host) runCall(c *call, h handler) (any, error) {
 
 // countRate counts the call against the caller's window and refuses it when
 // the world enforces limits and the window is used up.
-func (s *host) countRate(c *call) *apierr.Error {
-	cfg := c.config().RateLimit
-	c.rate = c.w.Rate.Count(c.account.ID, c.w.Now(), cfg.Limit, cfg.Window.D())
-	if cfg.Enforce && c.rate.Exceeded {
+func (s *Host) countRate(c *Call) *apierr.Error {
+	cfg := c.Config().RateLimit
+	c.Rate = c.World.Rate.Count(c.Account.ID, c.World.Now(), cfg.Limit, cfg.Window.D())
+	if cfg.Enforce && c.Rate.Exceeded {
 		return apierr.New(apierr.ExceededRate, apierr.MsgExceededRate)
 	}
 	return nil

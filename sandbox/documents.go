@@ -55,14 +55,14 @@ type pendingDocument struct {
 // (or replaced by a placeholder when the world does not fetch) and then
 // converted. It answers 400s for what the call shows to be wrong; a file
 // that fails later comes back with Document.Error set.
-func collectDocuments(s *host, c *call, uploads []wire.File, fileURLs []string) ([]pendingDocument, error) {
+func collectDocuments(s *Host, c *Call, uploads []wire.File, fileURLs []string) ([]pendingDocument, error) {
 	if len(uploads) > 0 && len(fileURLs) > 0 {
 		return nil, apierr.Badf("file_urls", "Use either files or file_urls, not both.")
 	}
 	if len(uploads) == 0 && len(fileURLs) == 0 {
 		return nil, apierr.Badf("files", "Missing required parameter: files or file_urls.")
 	}
-	cfg := c.config()
+	cfg := c.Config()
 	out := make([]pendingDocument, 0, len(uploads)+len(fileURLs))
 	for i, f := range uploads {
 		field := f.Field
@@ -103,7 +103,7 @@ func collectDocuments(s *host, c *call, uploads []wire.File, fileURLs []string) 
 		}
 		return out, nil
 	}
-	for i, f := range fetchAll(s, c.r.Context(), fileURLs, cfg.MaxFileBytes) {
+	for i, f := range fetchAll(s, c.Request.Context(), fileURLs, cfg.MaxFileBytes) {
 		var d pendingDocument
 		if f.err != "" {
 			d = pendingDocument{doc: state.Document{Name: f.name, ContentType: f.contentType, Error: f.err}}

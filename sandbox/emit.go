@@ -5,13 +5,13 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-// emit records an event inside tx and queues its deliveries (see
+// Emit records an event inside tx and queues its deliveries (see
 // notify.Notifier.Emit): the one way every area of the sandbox tells the outside
 // world of a change.
-func (s *host) emit(tx *state.Txn, ev notify.Event) error { return s.reg.notifier.Emit(tx, ev) }
+func (s *Host) Emit(tx *state.Txn, ev notify.Event) error { return s.Reg.notifier.Emit(tx, ev) }
 
-// emitTo records an event and queues its deliveries to the given targets
+// EmitTo records an event and queues its deliveries to the given targets
 // (see notify.Notifier.EmitTo).
-func (s *host) emitTo(tx *state.Txn, ev notify.Event, targets []notify.Target) (*state.Event, error) {
-	return s.reg.notifier.EmitTo(tx, ev, targets)
+func (s *Host) EmitTo(tx *state.Txn, ev notify.Event, targets []notify.Target) (*state.Event, error) {
+	return s.Reg.notifier.EmitTo(tx, ev, targets)
 }

@@ -26,7 +26,7 @@ type fileOwner struct {
 	// visible returns nil when the caller may download the object's files,
 	// else the API error (404 not_found, 410 deleted, 409 while the object
 	// itself is not ready).
-	visible func(c *call, tx *state.Txn, id string) error
+	visible func(c *Call, tx *state.Txn, id string) error
 	// compose describes the object's downloadable PDF as of now.
 	compose func(tx *state.Txn, id string) (files.Composition, error)
 }
@@ -40,7 +40,7 @@ type filesJobArgs struct {
 	Version int    `json:"version"`
 }
 
-func registerFilesPrepare(r *registry) { r.registerJob(jobFilesPrepare, runFilesPrepare) }
+func registerFilesPrepare(r *Registry) { r.RegisterJob(jobFilesPrepare, runFilesPrepare) }
 
 // scheduleFiles (re)prepares the downloadable files of an object after the
 // world's file preparation delay; until then downloads answer 409. A
@@ -107,7 +107,7 @@ func goneFiles(tx *state.Txn, kind, id string) error {
 // ready. A job for an outdated version (a newer one was scheduled) or a gone
 // object does nothing. A composition that fails is recorded on the file set
 // (downloads keep answering 409 and say why); it does not fail the job.
-func runFilesPrepare(s *host, w *world.World, tx *state.Txn, job *state.Job) error {
+func runFilesPrepare(s *Host, w *world.World, tx *state.Txn, job *state.Job) error {
 	var a filesJobArgs
 	if err := json.Unmarshal(job.Args, &a); err != nil {
 		return fmt.Errorf("files.prepare: arguments: %w", err)
@@ -144,8 +144,8 @@ func runFilesPrepare(s *host, w *world.World, tx *state.Txn, job *state.Job) err
 }
 
 // prepare composes and renders an object's files.
-func prepare(s *host, tx *state.Txn, kind, id string) (files.Rendered, files.Composition, error) {
-	owner, ok := areasOf(s.reg).fileOwners[kind]
+func prepare(s *Host, tx *state.Txn, kind, id string) (files.Rendered, files.Composition, error) {
+	owner, ok := areasOf(s.Reg).fileOwners[kind]
 	if !ok || owner.compose == nil {
 		return files.Rendered{}, files.Composition{}, fmt.Errorf("no file owner for %q", kind)
 	}
@@ -195,8 +195,8 @@ func sweepFileURLs(tx *state.Txn, objectID string, keep map[string]bool) error {
 // preparedFiles checks that the caller may download an object's files and
 // that they are prepared: 404/410 from the owner, 410 once the files are
 // gone, 409 while they are being prepared.
-func preparedFiles(c *call, tx *state.Txn, kind, id string) (*state.FileSet, error) {
-	owner, ok := areasOf(c.s.reg).fileOwners[kind]
+func preparedFiles(c *Call, tx *state.Txn, kind, id string) (*state.FileSet, error) {
+	owner, ok := areasOf(c.Host.Reg).fileOwners[kind]
 	if !ok || owner.visible == nil {
 		return nil, apierr.NotFoundf(apierr.MsgNotFound)
 	}

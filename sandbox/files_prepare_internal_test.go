@@ -31,12 +31,12 @@ var (
 
 // withTestOwner registers the fake owner of files.
 func withTestOwner() Option {
-	return withRegistry(func(r *registry) { areasOf(r).fileOwners[kindTestOwner] = testOwner })
+	return withRegistry(func(r *Registry) { areasOf(r).fileOwners[kindTestOwner] = testOwner })
 }
 
 // testOwner is the fake owner of files of kind kindTestOwner.
 var testOwner = fileOwner{
-	visible: func(c *call, tx *state.Txn, id string) error {
+	visible: func(c *Call, tx *state.Txn, id string) error {
 		if id == "canceled" {
 			return apierr.Gone()
 		}
@@ -62,39 +62,39 @@ func newInternalSandbox(t *testing.T) *Sandbox {
 
 func (s *Sandbox) testUpdate(t *testing.T, fn func(tx *state.Txn) error) {
 	t.Helper()
-	require.NoError(t, s.host.defWorld.Store.Update(fn))
+	require.NoError(t, s.host.DefaultWorld.Store.Update(fn))
 }
 
 func (s *Sandbox) testFileSet(t *testing.T, id string) *state.FileSet {
 	t.Helper()
-	fs, err := state.GetFileSet(s.host.defWorld.Store.Read(), kindTestOwner, id)
+	fs, err := state.GetFileSet(s.host.DefaultWorld.Store.Read(), kindTestOwner, id)
 	require.NoError(t, err)
 	return fs
 }
 
 func (s *Sandbox) testPrepared(id string) (*state.FileSet, error) {
-	return preparedFiles(&call{s: s.host, w: s.host.defWorld}, s.host.defWorld.Store.Read(), kindTestOwner, id)
+	return preparedFiles(&Call{Host: s.host, World: s.host.DefaultWorld}, s.host.DefaultWorld.Store.Read(), kindTestOwner, id)
 }
 
 func TestPreparationRunsOnceForTheLatestVersion(t *testing.T) {
 	s := newInternalSandbox(t)
 	before := testComposed.Load()
 	s.testUpdate(t, func(tx *state.Txn) error { return scheduleFiles(tx, kindTestOwner, "doc-ok") })
-	_, err := s.host.defWorld.Advance(3 * time.Second)
+	_, err := s.host.DefaultWorld.Advance(3 * time.Second)
 	require.NoError(t, err)
 	s.testUpdate(t, func(tx *state.Txn) error { return scheduleFiles(tx, kindTestOwner, "doc-ok") })
 
 	_, err = s.testPrepared("doc-ok")
 	assertAPIError(t, err, http.StatusConflict)
-	jobs, err := state.JobsOf(s.host.defWorld.Store.Read(), "doc-ok")
+	jobs, err := state.JobsOf(s.host.DefaultWorld.Store.Read(), "doc-ok")
 	require.NoError(t, err)
 	require.Len(t, jobs, 1, "the second schedule replaces the first job")
 
-	_, err = s.host.defWorld.Advance(4 * time.Second)
+	_, err = s.host.DefaultWorld.Advance(4 * time.Second)
 	require.NoError(t, err)
 	_, err = s.testPrepared("doc-ok")
 	assertAPIError(t, err, http.StatusConflict)
-	_, err = s.host.defWorld.Advance(time.Second)
+	_, err = s.host.DefaultWorld.Advance(time.Second)
 	require.NoError(t, err)
 	fs, err := s.testPrepared("doc-ok")
 	require.NoError(t, err)
@@ -107,7 +107,7 @@ func TestPreparationRunsOnceForTheLatestVersion(t *testing.T) {
 func TestPreparationFailureIsRecorded(t *testing.T) {
 	s := newInternalSandbox(t)
 	s.testUpdate(t, func(tx *state.Txn) error { return scheduleFiles(tx, kindTestOwner, "unknown-doc") })
-	_, err := s.host.defWorld.Advance(5 * time.Second)
+	_, err := s.host.DefaultWorld.Advance(5 * time.Second)
 	require.NoError(t, err)
 	fs := s.testFileSet(t, "unknown-doc")
 	assert.False(t, fs.Ready)
@@ -122,12 +122,12 @@ func TestPreparedFilesAccess(t *testing.T) {
 	assertAPIError(t, err, http.StatusConflict)
 	_, err = s.testPrepared("canceled")
 	assertAPIError(t, err, http.StatusGone)
-	_, err = preparedFiles(&call{s: s.host, w: s.host.defWorld}, s.host.defWorld.Store.Read(), "no_such_kind", "x")
+	_, err = preparedFiles(&Call{Host: s.host, World: s.host.DefaultWorld}, s.host.DefaultWorld.Store.Read(), "no_such_kind", "x")
 	assertAPIError(t, err, http.StatusNotFound)
 
 	s.testUpdate(t, func(tx *state.Txn) error { return scheduleFiles(tx, kindTestOwner, "doc-ok") })
 	s.testUpdate(t, func(tx *state.Txn) error { return goneFiles(tx, kindTestOwner, "doc-ok") })
-	_, err = s.host.defWorld.Advance(time.Minute)
+	_, err = s.host.DefaultWorld.Advance(time.Minute)
 	require.NoError(t, err)
 	_, err = s.testPrepared("doc-ok")
 	assertAPIError(t, err, http.StatusGone)
@@ -142,12 +142,12 @@ func TestPreparedBlobsAreReleased(t *testing.T) {
 	s := newInternalSandbox(t)
 	prepare := func() *state.FileSet {
 		s.testUpdate(t, func(tx *state.Txn) error { return scheduleFiles(tx, kindTestOwner, "doc-second") })
-		_, err := s.host.defWorld.Advance(5 * time.Second)
+		_, err := s.host.DefaultWorld.Advance(5 * time.Second)
 		require.NoError(t, err)
 		return s.testFileSet(t, "doc-second")
 	}
 	blobExists := func(id string) bool {
-		_, err := state.GetBlob(s.host.defWorld.Store.Read(), id)
+		_, err := state.GetBlob(s.host.DefaultWorld.Store.Read(), id)
 		return err == nil
 	}
 	first := prepare()
@@ -162,12 +162,12 @@ func TestPreparedBlobsAreReleased(t *testing.T) {
 	third := prepare()
 	assert.True(t, blobExists(second.PDFBlobID), "served by a live file URL")
 	assert.False(t, blobExists(second.ZIPBlobID))
-	_, err := s.host.defWorld.Advance(time.Hour)
+	_, err := s.host.DefaultWorld.Advance(time.Hour)
 	require.NoError(t, err)
 	prepare()
 	assert.False(t, blobExists(second.PDFBlobID), "released once the URL expired")
 	assert.False(t, blobExists(third.PDFBlobID))
-	u, err := state.Get[state.FileURL](s.host.defWorld.Store.Read(), state.TableFileURLs, "tok")
+	u, err := state.Get[state.FileURL](s.host.DefaultWorld.Store.Read(), state.TableFileURLs, "tok")
 	require.NoError(t, err, "the expired URL stays, to answer 410")
 	assert.Equal(t, second.PDFBlobID, u.BlobID)
 }

@@ -16,17 +16,17 @@ import (
 )
 
 // respond runs the response adapter on one handler result.
-func respond(t *testing.T, s *Sandbox, c *call, v any, err error) *httptest.ResponseRecorder {
+func respond(t *testing.T, s *Sandbox, c *Call, v any, err error) *httptest.ResponseRecorder {
 	t.Helper()
 	rec := httptest.NewRecorder()
-	s.host.writeResult(rec, c, v, err)
+	s.host.WriteResult(rec, c, v, err)
 	return rec
 }
 
 func TestWriteResultShapes(t *testing.T) {
 	s := optSandbox(t)
 	rate := world.RateStatus{Limit: 100, Remaining: 99, Reset: 1735689660}
-	c := &call{s: s.host, rate: rate}
+	c := &Call{Host: s.host, Rate: rate}
 
 	rec := respond(t, s, c, map[string]any{"a": 1}, nil)
 	assert.Equal(t, http.StatusOK, rec.Code)
@@ -36,30 +36,30 @@ func TestWriteResultShapes(t *testing.T) {
 	assert.Equal(t, []string{"1735689660"}, rec.Header()["X-Ratelimit-Reset"], "written with the official spelling, not canonicalized")
 	assert.Equal(t, []string{"99"}, rec.Header()["X-RateLimit-Remaining"])
 
-	rec = respond(t, s, c, withStatus{status: http.StatusCreated, value: []int{1}}, nil)
+	rec = respond(t, s, c, WithStatus{Status: http.StatusCreated, Value: []int{1}}, nil)
 	assert.Equal(t, http.StatusCreated, rec.Code)
 	assert.Equal(t, `[1]`, rec.Body.String())
 
-	rec = respond(t, s, c, emptyOK(), nil)
+	rec = respond(t, s, c, EmptyOK(), nil)
 	assert.Equal(t, http.StatusOK, rec.Code)
 	assert.Empty(t, rec.Body.String())
 	assert.Equal(t, "0", rec.Header().Get("Content-Length"))
 	assert.NotEmpty(t, rec.Header()["X-RateLimit-Limit"])
 
-	rec = respond(t, s, c, noContent(), nil)
+	rec = respond(t, s, c, NoContent(), nil)
 	assert.Equal(t, http.StatusNoContent, rec.Code)
 	assert.Empty(t, rec.Header().Get("Content-Length"))
 
-	rec = respond(t, s, c, &rawResponse{status: http.StatusOK, contentType: "application/pdf", header: http.Header{"Content-Disposition": {"attachment"}}, body: []byte("%PDF")}, nil)
+	rec = respond(t, s, c, &RawResponse{Status: http.StatusOK, ContentType: "application/pdf", Header: http.Header{"Content-Disposition": {"attachment"}}, Body: []byte("%PDF")}, nil)
 	assert.Equal(t, "application/pdf", rec.Header().Get("Content-Type"))
 	assert.Equal(t, "attachment", rec.Header().Get("Content-Disposition"))
 	assert.Equal(t, "%PDF", rec.Body.String())
 
-	rec = respond(t, s, c, &rawResponse{status: http.StatusConflict, contentType: "text/html", body: []byte("x")}, nil)
+	rec = respond(t, s, c, &RawResponse{Status: http.StatusConflict, ContentType: "text/html", Body: []byte("x")}, nil)
 	assert.Empty(t, rec.Header()["X-RateLimit-Limit"], "non-2xx raw answers carry no rate headers")
 
 	// No rate headers without a counted call (control plane).
-	rec = respond(t, s, &call{s: s.host}, map[string]any{}, nil)
+	rec = respond(t, s, &Call{Host: s.host}, map[string]any{}, nil)
 	assert.Empty(t, rec.Header()["X-RateLimit-Limit"])
 	rec = respond(t, s, nil, map[string]any{}, nil)
 	assert.Equal(t, http.StatusOK, rec.Code)
@@ -67,9 +67,9 @@ func TestWriteResultShapes(t *testing.T) {
 
 func TestWarningsAreSpliced(t *testing.T) {
 	s := optSandbox(t)
-	c := &call{s: s.host}
-	c.warn("parameter_ignored", "ignored x")
-	c.warn("test_mode_only", "y")
+	c := &Call{Host: s.host}
+	c.Warn("parameter_ignored", "ignored x")
+	c.Warn("test_mode_only", "y")
 	rec := respond(t, s, c, map[string]any{"account": map[string]any{"a": 1}}, nil)
 	assert.JSONEq(t, `{"account":{"a":1},"warnings":[{"warning_msg":"ignored x","warning_name":"parameter_ignored"},{"warning_msg":"y","warning_name":"test_mode_only"}]}`, rec.Body.String())
 	rec = respond(t, s, c, struct{}{}, nil)
@@ -81,7 +81,7 @@ func TestWarningsAreSpliced(t *testing.T) {
 func TestErrorsBecomeTheEnvelope(t *testing.T) {
 	var logs bytes.Buffer
 	s := optSandbox(t, WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
-	c := &call{s: s.host, rate: world.RateStatus{Limit: 1}}
+	c := &Call{Host: s.host, Rate: world.RateStatus{Limit: 1}}
 	rec := respond(t, s, c, nil, apierr.Badf("signers[0][name]", "bad"))
 	assert.Equal(t, http.StatusBadRequest, rec.Code)
 	assert.JSONEq(t, `{"error":{"error_msg":"bad","error_name":"bad_request","error_path":"signers[0][name]"}}`, rec.Body.String())
@@ -101,14 +101,14 @@ func TestErrorsBecomeTheEnvelope(t *testing.T) {
 func TestRecovererAnswersPanicsInTheEnvelope(t *testing.T) {
 	var logs bytes.Buffer
 	s := optSandbox(t, WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
-	h := s.host.recoverer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("handler bug") }))
+	h := s.host.Recoverer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("handler bug") }))
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/v3/account", nil))
 	assert.Equal(t, http.StatusBadRequest, rec.Code)
 	assert.Contains(t, rec.Body.String(), `"error_name":"bad_request"`)
 	assert.Contains(t, logs.String(), "handler bug")
 
-	abort := s.host.recoverer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic(http.ErrAbortHandler) }))
+	abort := s.host.Recoverer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic(http.ErrAbortHandler) }))
 	require.PanicsWithValue(t, http.ErrAbortHandler, func() {
 		abort.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/", nil))
 	}, "an aborted handler still aborts the connection")
@@ -120,13 +120,13 @@ func TestRecovererAnswersPanicsInTheEnvelope(t *testing.T) {
 // test takes one away (no test of this package runs in parallel).
 func TestNotImplementedOperationsAnswerTheEnvelope(t *testing.T) {
 	const id = "accountVerify"
-	s := optSandbox(t, withRegistry(func(r *registry) {
-		require.NotNil(t, r.handlers[id])
-		delete(r.handlers, id)
+	s := optSandbox(t, withRegistry(func(r *Registry) {
+		require.NotNil(t, r.Handlers[id])
+		delete(r.Handlers, id)
 	}))
 
 	var op Operation
-	for _, o := range s.host.reg.operations() {
+	for _, o := range s.host.Reg.Operations() {
 		if o.ID == id {
 			op = o
 		}

@@ -5,13 +5,13 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-// jobFunc is a scheduler job implemented by the sandbox.
-type jobFunc func(s *host, w *world.World, tx *state.Txn, job *state.Job) error
+// JobFunc is a scheduler job implemented by the sandbox.
+type JobFunc func(s *Host, w *world.World, tx *state.Txn, job *state.Job) error
 
-// registerJobs binds every job kind to this sandbox.
-func registerJobs(s *host) {
-	for kind, fn := range s.reg.jobKinds {
-		s.jobs.Handle(kind, func(w *world.World, tx *state.Txn, job *state.Job) error {
+// RegisterJobs binds every job kind to this sandbox.
+func RegisterJobs(s *Host) {
+	for kind, fn := range s.Reg.JobKinds {
+		s.Jobs.Handle(kind, func(w *world.World, tx *state.Txn, job *state.Job) error {
 			return fn(s, w, tx, job)
 		})
 	}
@@ -19,8 +19,8 @@ func registerJobs(s *host) {
 
 // startWorld runs the world starters of s for a world it has just
 // created (delivery workers and other per-world background work).
-func (s *host) startWorld(w *world.World) {
-	for _, fn := range s.reg.worldStarters {
+func (s *Host) startWorld(w *world.World) {
+	for _, fn := range s.Reg.WorldStarters {
 		fn(s, w)
 	}
 }

@@ -6,10 +6,10 @@ import (
 	"github.com/jonboulle/clockwork"
 )
 
-// callRecord is what a call observer learns of one API or control call,
+// CallRecord is what a call observer learns of one API or control call,
 // once its answer is written: enough for metrics (count, status and
 // latency by operation) without reaching into the call.
-type callRecord struct {
+type CallRecord struct {
 	// Operation is the official operationId of an API call, or for a
 	// control call its method and route ("POST /_sandbox/clock/advance").
 	Operation string
@@ -25,36 +25,36 @@ type callRecord struct {
 	Duration time.Duration
 }
 
-// observeCalls adds a call observer: it sees every API and control call in
+// ObserveCalls adds a call observer: it sees every API and control call in
 // the goroutine that served it, after the answer was written. It must be
 // fast and safe for concurrent use. Recording and scenario rules keep
 // their own hooks (afterCallHooks), which see the call itself.
-func (r *registry) observeCalls(fn func(callRecord)) {
-	r.callObservers = append(r.callObservers, fn)
-	if r.callClock == nil {
-		r.callClock = clockwork.NewRealClock()
+func (r *Registry) ObserveCalls(fn func(CallRecord)) {
+	r.CallObservers = append(r.CallObservers, fn)
+	if r.CallClock == nil {
+		r.CallClock = clockwork.NewRealClock()
 	}
 }
 
-// callStart reads the observer clock when a call begins, and only when
+// CallStart reads the observer clock when a call begins, and only when
 // someone observes calls: the zero time otherwise.
-func (s *host) callStart() time.Time {
-	if len(s.reg.callObservers) == 0 {
+func (s *Host) CallStart() time.Time {
+	if len(s.Reg.CallObservers) == 0 {
 		return time.Time{}
 	}
-	return s.reg.callClock.Now()
+	return s.Reg.CallClock.Now()
 }
 
 // observeCall hands the record of a finished call to every call observer.
-func (s *host) observeCall(c *call, operation string, control bool, start time.Time, status int) {
-	if len(s.reg.callObservers) == 0 {
+func (s *Host) observeCall(c *Call, operation string, control bool, start time.Time, status int) {
+	if len(s.Reg.CallObservers) == 0 {
 		return
 	}
-	rec := callRecord{Operation: operation, Control: control, Status: status, Duration: s.reg.callClock.Since(start)}
-	if c.w != nil {
-		rec.World = c.w.ID
+	rec := CallRecord{Operation: operation, Control: control, Status: status, Duration: s.Reg.CallClock.Since(start)}
+	if c.World != nil {
+		rec.World = c.World.ID
 	}
-	for _, fn := range s.reg.callObservers {
+	for _, fn := range s.Reg.CallObservers {
 		fn(rec)
 	}
 }

@@ -50,7 +50,7 @@ type config struct {
 	// registryEdits change the registry after every area filled it and
 	// before the router is built (tests take a handler away or swap a
 	// fault point of their own sandbox).
-	registryEdits []func(*registry)
+	registryEdits []func(*Registry)
 	// allowedHosts and adminToken configure the HTTP edge (package edge).
 	allowedHosts []string
 	adminToken   string

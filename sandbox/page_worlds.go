@@ -23,12 +23,12 @@ import (
 // what the page is about, else the first world (in creation order) that
 // does, else the named world (nil when there is none), whose own answer
 // (404, expired, ...) the page then gives.
-func pageWorldFor(s *host, id string, holds func(tx *state.Txn) bool) *world.World {
-	named := s.world(id)
+func pageWorldFor(s *Host, id string, holds func(tx *state.Txn) bool) *world.World {
+	named := s.World(id)
 	if named != nil && holds(named.Store.Read()) {
 		return named
 	}
-	if w := s.findWorld(func(w *world.World) bool { return w != named && holds(w.Store.Read()) }); w != nil {
+	if w := s.FindWorld(func(w *world.World) bool { return w != named && holds(w.Store.Read()) }); w != nil {
 		return w
 	}
 	return named

@@ -19,15 +19,15 @@ const (
 	maxPageSize     = 100
 )
 
-// pagingQuery is the page and page_size query parameters; list queries
+// PagingQuery is the page and page_size query parameters; list queries
 // with more parameters embed it.
-type pagingQuery struct {
+type PagingQuery struct {
 	Page     *int `json:"page"`
 	PageSize *int `json:"page_size"`
 }
 
-// bounds checks page (>= 1, default 1) and page_size (1..100, default 20).
-func (q pagingQuery) bounds() (page, size int, err error) {
+// Bounds checks page (>= 1, default 1) and page_size (1..100, default 20).
+func (q PagingQuery) Bounds() (page, size int, err error) {
 	page, size = 1, defaultPageSize
 	if q.Page != nil {
 		if *q.Page < 1 {
@@ -44,52 +44,52 @@ func (q pagingQuery) bounds() (page, size int, err error) {
 	return page, size, nil
 }
 
-// readPaging reads and checks the page and page_size of a list call's
+// ReadPaging reads and checks the page and page_size of a list call's
 // query.
-func readPaging(c *call) (page, size int, err error) {
-	var q pagingQuery
-	if err := c.query(&q); err != nil {
+func ReadPaging(c *Call) (page, size int, err error) {
+	var q PagingQuery
+	if err := c.Query(&q); err != nil {
 		return 0, 0, err
 	}
-	return q.bounds()
+	return q.Bounds()
 }
 
 // listQuery is the query string of GET /signature_request/list and
 // GET /template/list.
 type listQuery struct {
 	AccountID string `json:"account_id"`
-	pagingQuery
+	PagingQuery
 	Query string `json:"query"`
 }
 
-// readListQuery reads a list query with its checked page and page_size.
-func readListQuery(c *call) (q listQuery, page, size int, err error) {
-	if err := c.query(&q); err != nil {
+// ReadListQuery reads a list query with its checked page and page_size.
+func ReadListQuery(c *Call) (q listQuery, page, size int, err error) {
+	if err := c.Query(&q); err != nil {
 		return q, 0, 0, err
 	}
-	page, size, err = q.bounds()
+	page, size, err = q.Bounds()
 	return q, page, size, err
 }
 
-// listInfoResponse is ListInfoResponse.
-type listInfoResponse struct {
+// ListInfoResponse is ListInfoResponse.
+type ListInfoResponse struct {
 	NumPages   int `json:"num_pages"`
 	NumResults int `json:"num_results"`
 	Page       int `json:"page"`
 	PageSize   int `json:"page_size"`
 }
 
-// newListInfo describes page of size out of total results; num_pages is 0
+// NewListInfo describes page of size out of total results; num_pages is 0
 // when there are none.
-func newListInfo(total, page, size int) listInfoResponse {
-	return listInfoResponse{NumPages: (total + size - 1) / size, NumResults: total, Page: page, PageSize: size}
+func NewListInfo(total, page, size int) ListInfoResponse {
+	return ListInfoResponse{NumPages: (total + size - 1) / size, NumResults: total, Page: page, PageSize: size}
 }
 
-// pageSlice cuts one page out of rows and describes it. A page past the end
+// PageSlice cuts one page out of rows and describes it. A page past the end
 // is empty.
-func pageSlice[T any](rows []T, page, size int) ([]T, listInfoResponse) {
+func PageSlice[T any](rows []T, page, size int) ([]T, ListInfoResponse) {
 	n := len(rows)
-	info := newListInfo(n, page, size)
+	info := NewListInfo(n, page, size)
 	start := (page - 1) * size
 	if start >= n {
 		return []T{}, info
@@ -98,10 +98,10 @@ func pageSlice[T any](rows []T, page, size int) ([]T, listInfoResponse) {
 	return rows[start:end], info
 }
 
-// listAccounts resolves the account_id of the signature request and
+// ListAccounts resolves the account_id of the signature request and
 // template lists: the caller (default), a member of the caller's team, or
 // "all" for the whole team (members in account id order).
-func listAccounts(tx *state.Txn, me *state.Account, accountID string) ([]string, *apierr.Error) {
+func ListAccounts(tx *state.Txn, me *state.Account, accountID string) ([]string, *apierr.Error) {
 	switch accountID {
 	case "", me.ID:
 		return []string{me.ID}, nil
@@ -120,7 +120,7 @@ func listAccounts(tx *state.Txn, me *state.Account, accountID string) ([]string,
 		slices.Sort(out)
 		return out, nil
 	}
-	if !sameTeam(tx, me.ID, accountID) {
+	if !SameTeam(tx, me.ID, accountID) {
 		return nil, apierr.Forbiddenf("account_id must be your account, a member of your team, or all.").WithPath("account_id")
 	}
 	return []string{accountID}, nil

@@ -62,7 +62,7 @@ func (s *Sandbox) openData() error {
 	if s.cfg.dataDir == "" {
 		return nil
 	}
-	d, err := journal.Open(s.cfg.dataDir, journal.Options{Sync: journal.Sync(s.cfg.fsync), Logger: s.host.log, CompactBytes: s.cfg.compactBytes})
+	d, err := journal.Open(s.cfg.dataDir, journal.Options{Sync: journal.Sync(s.cfg.fsync), Logger: s.host.Log, CompactBytes: s.cfg.compactBytes})
 	if err != nil {
 		return fmt.Errorf("sandbox: %w", err)
 	}
@@ -94,12 +94,12 @@ func (s *Sandbox) restoreWorlds() error {
 		if m.ID == "default" {
 			continue
 		}
-		spec := worldSpec{ID: m.ID, Seed: m.Seed, Mode: world.ClockMode(m.Mode), Derive: m.Derive, Random: m.Random, Number: m.Number}
-		if _, err := s.host.newWorld(spec); err != nil {
+		spec := WorldSpec{ID: m.ID, Seed: m.Seed, Mode: world.ClockMode(m.Mode), Derive: m.Derive, Random: m.Random, Number: m.Number}
+		if _, err := s.host.NewWorld(spec); err != nil {
 			return fmt.Errorf("sandbox: restoring world %s: %w", m.ID, err)
 		}
 	}
-	s.host.countCreated(d.Created())
+	s.host.CountCreated(d.Created())
 	return nil
 }
 
@@ -116,7 +116,7 @@ func (s *Sandbox) startScenarios() []namedSource {
 // worldAdded journals a new world: one found in the data directory gets
 // its state and clock back first; a new one is written as its first
 // snapshot. Either way the journal then sees every commit and clock move.
-func (s *Sandbox) worldAdded(w *world.World, spec worldSpec) error {
+func (s *Sandbox) worldAdded(w *world.World, spec WorldSpec) error {
 	d := s.persist.dir
 	if d == nil {
 		return nil
@@ -139,14 +139,14 @@ func (s *Sandbox) worldAdded(w *world.World, spec worldSpec) error {
 		if err := w.Import(l.DB, w.Mode(), now); err != nil {
 			return err
 		}
-		s.host.afterWorldReplaced(w)
+		s.host.AfterWorldReplaced(w)
 		if j, err = d.Attach(spec.ID, l); err != nil {
 			return fmt.Errorf("sandbox: %w", err)
 		}
 		if spec.ID == "default" {
 			s.persist.restoredDefault = true
 		}
-		s.host.log.Info("world restored", "world", spec.ID, "records", l.Records, "torn_tail", l.Torn)
+		s.host.Log.Info("world restored", "world", spec.ID, "records", l.Records, "torn_tail", l.Torn)
 	}
 	meta := journal.Meta{ID: spec.ID, Seed: spec.Seed, Mode: string(w.Mode()), Number: spec.Number, Derive: spec.Derive, Random: spec.Random}
 	// Under the writer lock no commit can slip between the snapshot and
@@ -177,7 +177,7 @@ func (s *Sandbox) worldAdded(w *world.World, spec worldSpec) error {
 		if restoring {
 			return fmt.Errorf("sandbox: data directory: world %s: %w", spec.ID, err)
 		}
-		s.host.log.Error("cannot write a new world to the data directory", "world", spec.ID, "err", err)
+		s.host.Log.Error("cannot write a new world to the data directory", "world", spec.ID, "err", err)
 		return apierr.New(apierr.Unavailable, "The sandbox cannot write its data directory, so it cannot keep a new world; nothing was created. GET /_sandbox/ready says why.")
 	}
 	s.persist.attached.Store(spec.ID, true)
@@ -207,7 +207,7 @@ func (s *Sandbox) compactWorld(w *world.World, j *journal.Journal) {
 		return j.Compact(tables, w.Now)
 	})
 	if err != nil {
-		s.host.log.Error("journal compaction failed; the journal goes on growing", "world", w.ID, "err", err)
+		s.host.Log.Error("journal compaction failed; the journal goes on growing", "world", w.ID, "err", err)
 	}
 }
 
@@ -221,7 +221,7 @@ func (s *Sandbox) worldDropped(w *world.World) {
 	}
 	w.Store.SetCommitObserver(nil)
 	if err := s.persist.dir.Delete(w.ID); err != nil {
-		s.host.log.Error("removing a deleted world from the data directory", "world", w.ID, "err", err)
+		s.host.Log.Error("removing a deleted world from the data directory", "world", w.ID, "err", err)
 	}
 }
 
@@ -231,7 +231,7 @@ func (s *Sandbox) closeData() {
 		return
 	}
 	if err := s.persist.dir.Close(); err != nil {
-		s.host.log.Error("closing the data directory", "err", err)
+		s.host.Log.Error("closing the data directory", "err", err)
 	}
 }
 

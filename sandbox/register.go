@@ -3,9 +3,9 @@ package sandbox
 import "sync"
 
 // newRegistry returns a registry filled by every area of the sandbox.
-func newRegistry() *registry {
-	r := emptyRegistry()
-	r.areas = &areaHooks{fileOwners: map[string]fileOwner{}}
+func newRegistry() *Registry {
+	r := NewRegistry()
+	r.Areas = &areaHooks{fileOwners: map[string]fileOwner{}}
 	registerAll(r)
 	return r
 }
@@ -14,7 +14,7 @@ func newRegistry() *registry {
 // order matters where a registry keeps it: control routes are tried by the
 // router in this order, hooks run in this order. TestGoldenRegistry pins
 // the result.
-func registerAll(r *registry) {
+func registerAll(r *Registry) {
 	// The official operations, by tag.
 	registerAPIAccount(r)
 	registerAPIAPIApp(r)
@@ -53,7 +53,7 @@ func registerAll(r *registry) {
 	registerFilesPrepare(r)
 	registerFilesURL(r)
 	registerOutbox(r)
-	registerRoutesInfo(r)
+	RegisterRoutesInfo(r)
 	registerMetrics(r)
 
 	// Scenarios at work: jobs, recording, rules (fault points).
@@ -89,17 +89,17 @@ func registerAll(r *registry) {
 // Operations lists the route table in its order (by tag, then operationId):
 // every operation of the official description and whether the sandbox
 // implements it. GET /_sandbox/operations answers the same list.
-func Operations() []Operation { return productRegistry().operations() }
+func Operations() []Operation { return productRegistry().Operations() }
 
 // productRegistry is what every sandbox registers, built once for the
 // questions asked without a sandbox at hand (Operations, the scenario
 // vocabulary). It is only read.
-func productRegistry() *registry {
+func productRegistry() *Registry {
 	productOnce.Do(func() { productReg = newRegistry() })
 	return productReg
 }
 
 var (
 	productOnce sync.Once
-	productReg  *registry
+	productReg  *Registry
 )

@@ -11,64 +11,64 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-// rawResponse is a handler result that is not a 200 JSON object: binary
+// RawResponse is a handler result that is not a 200 JSON object: binary
 // downloads, empty bodies, 201 and 204 answers, HTML pages.
-type rawResponse struct {
-	status      int
-	contentType string
-	header      http.Header
-	body        []byte
+type RawResponse struct {
+	Status      int
+	ContentType string
+	Header      http.Header
+	Body        []byte
 }
 
-// emptyOK is the empty 200 of cancel, remove and delete operations. The body
+// EmptyOK is the empty 200 of cancel, remove and delete operations. The body
 // is empty with a JSON content type, which the official SDKs resolve to "".
-func emptyOK() *rawResponse {
-	return &rawResponse{status: http.StatusOK, contentType: "application/json"}
+func EmptyOK() *RawResponse {
+	return &RawResponse{Status: http.StatusOK, ContentType: "application/json"}
 }
 
-// noContent is a 204 (api app and fax deletion).
-func noContent() *rawResponse { return &rawResponse{status: http.StatusNoContent} }
+// NoContent is a 204 (api app and fax deletion).
+func NoContent() *RawResponse { return &RawResponse{Status: http.StatusNoContent} }
 
-// withStatus answers a JSON value with another 2xx status (201 of api app
+// WithStatus answers a JSON value with another 2xx status (201 of api app
 // creation and team member removal).
-type withStatus struct {
-	status int
-	value  any
+type WithStatus struct {
+	Status int
+	Value  any
 }
 
-// writeResult is the one place where handler results become HTTP answers.
+// WriteResult is the one place where handler results become HTTP answers.
 // It answers the status it wrote, for the call observers.
-func (s *host) writeResult(w http.ResponseWriter, c *call, v any, err error) int {
+func (s *Host) WriteResult(w http.ResponseWriter, c *Call, v any, err error) int {
 	if err != nil {
 		return s.writeError(w, c, err)
 	}
 	status := http.StatusOK
 	switch t := v.(type) {
-	case *rawResponse:
-		for k, vals := range t.header {
+	case *RawResponse:
+		for k, vals := range t.Header {
 			w.Header()[k] = vals
 		}
-		if t.contentType != "" {
-			w.Header().Set("Content-Type", t.contentType)
+		if t.ContentType != "" {
+			w.Header().Set("Content-Type", t.ContentType)
 		}
-		if t.status/100 == 2 {
+		if t.Status/100 == 2 {
 			setRateHeaders(w, c)
 		}
-		if t.status != http.StatusNoContent {
-			w.Header().Set("Content-Length", strconv.Itoa(len(t.body)))
+		if t.Status != http.StatusNoContent {
+			w.Header().Set("Content-Length", strconv.Itoa(len(t.Body)))
 		}
-		w.WriteHeader(t.status)
-		_, _ = w.Write(t.body)
-		return t.status
-	case withStatus:
-		status, v = t.status, t.value
+		w.WriteHeader(t.Status)
+		_, _ = w.Write(t.Body)
+		return t.Status
+	case WithStatus:
+		status, v = t.Status, t.Value
 	}
 	body, merr := json.Marshal(v)
 	if merr != nil {
 		return s.writeError(w, c, merr)
 	}
-	if c != nil && len(c.warnings) > 0 {
-		body = spliceWarnings(body, c.warnings, warningShapeOf(c.operationID()))
+	if c != nil && len(c.Warnings) > 0 {
+		body = spliceWarnings(body, c.Warnings, warningShapeOf(c.OperationID()))
 	}
 	setRateHeaders(w, c)
 	writeJSON(w, status, body)
@@ -100,7 +100,7 @@ func warningShapeOf(operationID string) warningShape { return warningShapes[oper
 // spliceWarnings adds the warnings to a JSON object body in the shape the
 // operation's schema declares (only the first warning fits a single object;
 // none fit where the schema has no warnings).
-func spliceWarnings(body []byte, ws []warning, shape warningShape) []byte {
+func spliceWarnings(body []byte, ws []Warning, shape warningShape) []byte {
 	if shape == warningsNone || len(body) < 2 || body[0] != '{' || body[len(body)-1] != '}' {
 		return body
 	}
@@ -123,16 +123,16 @@ func spliceWarnings(body []byte, ws []warning, shape warningShape) []byte {
 	return out.Bytes()
 }
 
-func setRateHeaders(w http.ResponseWriter, c *call) {
-	if c == nil || c.rate.Limit == 0 {
+func setRateHeaders(w http.ResponseWriter, c *Call) {
+	if c == nil || c.Rate.Limit == 0 {
 		return
 	}
 	h := w.Header()
 	// The official description spells the third header with a lower-case l;
 	// Go would canonicalize it, so the map is written directly.
-	h["X-RateLimit-Limit"] = []string{strconv.Itoa(c.rate.Limit)}
-	h["X-RateLimit-Remaining"] = []string{strconv.Itoa(c.rate.Remaining)}
-	h["X-Ratelimit-Reset"] = []string{strconv.FormatInt(c.rate.Reset, 10)}
+	h["X-RateLimit-Limit"] = []string{strconv.Itoa(c.Rate.Limit)}
+	h["X-RateLimit-Remaining"] = []string{strconv.Itoa(c.Rate.Remaining)}
+	h["X-Ratelimit-Reset"] = []string{strconv.FormatInt(c.Rate.Reset, 10)}
 }
 
 func writeJSON(w http.ResponseWriter, status int, body []byte) {
@@ -146,7 +146,7 @@ func writeJSON(w http.ResponseWriter, status int, body []byte) {
 // API errors are bugs: they are logged and answered as a 400 bad_request
 // rather than a 5xx, because no input may make the sandbox fail. It
 // answers the status it wrote.
-func (s *host) writeError(w http.ResponseWriter, c *call, err error) int {
+func (s *Host) writeError(w http.ResponseWriter, c *Call, err error) int {
 	e, ok := apierr.As(err)
 	var over *state.BudgetError
 	if !ok && errors.As(err, &over) {
@@ -155,7 +155,7 @@ func (s *host) writeError(w http.ResponseWriter, c *call, err error) int {
 		e, ok = apierr.Badf("", "The sandbox cannot store more files: %v (--max-stored-bytes).", over), true
 	}
 	if !ok {
-		s.log.Error("unexpected error", "operation", c.operationID(), "err", err)
+		s.Log.Error("unexpected error", "operation", c.OperationID(), "err", err)
 		e = apierr.New(apierr.BadRequest, "The request could not be processed: "+err.Error())
 	}
 	body, _ := json.Marshal(e.Body())

@@ -20,10 +20,10 @@ const APIPrefix = "/v3"
 // ControlPrefix is the path under which the control plane lives.
 const ControlPrefix = "/_sandbox"
 
-// newRouter builds the one router: every official operation under /v3 (the
+// NewRouter builds the one router: every official operation under /v3 (the
 // OAuth token endpoints also at /oauth/token, where the official SDK's OAuth
 // class sends them), and the control plane under /_sandbox.
-func (s *host) newRouter() *mux.Router {
+func (s *Host) NewRouter() *mux.Router {
 	// Paths are matched as given: cleaning "/a/../b" into "/b" (with a
 	// 301) would let an id select another resource; package edge answers
 	// such paths 404 before they get here.
@@ -46,26 +46,26 @@ func (s *host) newRouter() *mux.Router {
 	// /fax/{fax_id}), so routes are registered with fewer parameters first;
 	// a route with a query marker (/oauth/token?refresh) goes before the same
 	// path without one, which would otherwise match it too.
-	routes := make([]*route, len(apiRoutes))
+	routes := make([]*Route, len(apiRoutes))
 	for i := range apiRoutes {
 		routes[i] = &apiRoutes[i]
 	}
 	sort.SliceStable(routes, func(i, j int) bool {
-		pi, pj := strings.Count(routes[i].path, "{"), strings.Count(routes[j].path, "{")
+		pi, pj := strings.Count(routes[i].Path, "{"), strings.Count(routes[j].Path, "{")
 		if pi != pj {
 			return pi < pj
 		}
-		return strings.Contains(routes[i].path, "?") && !strings.Contains(routes[j].path, "?")
+		return strings.Contains(routes[i].Path, "?") && !strings.Contains(routes[j].Path, "?")
 	})
 	for _, rt := range routes {
-		h := s.reg.handlers[rt.operationID]
+		h := s.Reg.Handlers[rt.operationID]
 		if h == nil {
 			h = errNotImplemented
 		}
-		path, query, _ := strings.Cut(rt.path, "?")
+		path, query, _ := strings.Cut(rt.Path, "?")
 		for _, prefix := range routePrefixes(path) {
 			m := r.Handle(prefix+path, s.apiHandler(rt, h)).Methods(rt.method)
-			s.routeOps[m] = rt.operationID
+			s.RouteOps[m] = rt.operationID
 			if query != "" {
 				key := query
 				m.MatcherFunc(func(req *http.Request, _ *mux.RouteMatch) bool { return req.URL.Query().Has(key) })
@@ -75,9 +75,9 @@ func (s *host) newRouter() *mux.Router {
 	// Older clients' methods and paths for the same operations, registered
 	// after every official route so that none of them shadows one.
 	for _, a := range legacy.Aliases {
-		rt := &apiRoutes[slices.IndexFunc(apiRoutes, func(x route) bool { return x.operationID == a.OperationID })]
-		m := r.Handle(APIPrefix+a.Path, a.Handler(rt.method, s.apiHandler(rt, s.reg.handlers[rt.operationID]))).Methods(a.Method)
-		s.routeOps[m] = rt.operationID
+		rt := &apiRoutes[slices.IndexFunc(apiRoutes, func(x Route) bool { return x.operationID == a.OperationID })]
+		m := r.Handle(APIPrefix+a.Path, a.Handler(rt.method, s.apiHandler(rt, s.Reg.Handlers[rt.operationID]))).Methods(a.Method)
+		s.RouteOps[m] = rt.operationID
 	}
 	return r
 }
@@ -92,26 +92,26 @@ func routePrefixes(path string) []string {
 	return []string{APIPrefix}
 }
 
-// operationID is the official operationId a request is routed to, or "".
-func (s *host) operationID(r *http.Request) string {
+// OperationID is the official operationId a request is routed to, or "".
+func (s *Host) OperationID(r *http.Request) string {
 	var m mux.RouteMatch
-	if !s.router.Match(r, &m) || m.Route == nil {
+	if !s.Router.Match(r, &m) || m.Route == nil {
 		return ""
 	}
-	return s.routeOps[m.Route]
+	return s.RouteOps[m.Route]
 }
 
-// recoverer turns a panic into a logged 400 in the official error shape. A
+// Recoverer turns a panic into a logged 400 in the official error shape. A
 // panic is a bug; the client still gets a well-formed answer and the world's
 // state is unaffected because the failed transaction never committed.
-func (s *host) recoverer(next http.Handler) http.Handler {
+func (s *Host) Recoverer(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		defer func() {
 			if v := recover(); v != nil {
 				if v == http.ErrAbortHandler {
 					panic(v)
 				}
-				s.log.Error("panic", "method", r.Method, "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
+				s.Log.Error("panic", "method", r.Method, "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
 				writeAPIError(w, apierr.New(apierr.BadRequest, "The request could not be processed."))
 			}
 		}()

@@ -16,18 +16,18 @@ type Operation struct {
 	Implemented bool `json:"implemented"`
 }
 
-// operations lists the route table and which operations r implements.
-func (r *registry) operations() []Operation {
+// Operations lists the route table and which operations r implements.
+func (r *Registry) Operations() []Operation {
 	out := make([]Operation, 0, len(apiRoutes))
 	for _, rt := range apiRoutes {
-		_, ok := r.handlers[rt.operationID]
-		out = append(out, Operation{ID: rt.operationID, Tag: rt.tag, Method: rt.method, Path: rt.path, Implemented: ok})
+		_, ok := r.Handlers[rt.operationID]
+		out = append(out, Operation{ID: rt.operationID, Tag: rt.tag, Method: rt.method, Path: rt.Path, Implemented: ok})
 	}
 	return out
 }
 
-func registerRoutesInfo(r *registry) {
-	r.controlPublic(http.MethodGet, "/operations", controlOperations)
+func RegisterRoutesInfo(r *Registry) {
+	r.ControlPublic(http.MethodGet, "/operations", controlOperations)
 }
 
 // operationsResponse is the answer of GET /_sandbox/operations.
@@ -38,6 +38,6 @@ type operationsResponse struct {
 // controlOperations lists the route table, for tools that need the official
 // operations without the official description at hand (the e2e coverage
 // report in a checkout without the reference files).
-func controlOperations(c *call) (any, error) {
-	return operationsResponse{Operations: c.s.reg.operations()}, nil
+func controlOperations(c *Call) (any, error) {
+	return operationsResponse{Operations: c.Host.Reg.Operations()}, nil
 }

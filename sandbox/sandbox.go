@@ -32,7 +32,7 @@ type Sandbox struct {
 	// host is the request pipeline and the world registry every handler
 	// reaches; the Sandbox adds what only the embedding program sets up:
 	// options, the data directory, the idle-world janitor, the HTTP edge.
-	host    *host
+	host    *Host
 	cfg     config
 	handler http.Handler
 
@@ -62,53 +62,53 @@ func New(opts ...Option) (*Sandbox, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
-	h := &host{
-		log:               cfg.logger,
-		fixtures:          set,
-		jobs:              world.NewJobRegistry(),
-		reg:               newRegistry(),
-		budget:            state.NewBudget(cfg.maxStoredBytes),
-		client:            cfg.httpClient,
+	h := &Host{
+		Log:               cfg.logger,
+		Fixtures:          set,
+		Jobs:              world.NewJobRegistry(),
+		Reg:               newRegistry(),
+		Budget:            state.NewBudget(cfg.maxStoredBytes),
+		Client:            cfg.httpClient,
 		worlds:            map[string]*world.World{},
-		routeOps:          map[*mux.Route]string{},
-		baseURL:           cfg.baseURL,
-		seed:              cfg.seed,
-		apiKey:            cfg.apiKey,
-		offline:           cfg.offline,
-		maxWorlds:         cfg.maxWorlds,
-		randomCredentials: cfg.randomCredentials,
-		shard:             cfg.shard,
+		RouteOps:          map[*mux.Route]string{},
+		BaseURL:           cfg.baseURL,
+		Seed:              cfg.seed,
+		APIKey:            cfg.apiKey,
+		Offline:           cfg.offline,
+		MaxWorlds:         cfg.maxWorlds,
+		RandomCredentials: cfg.randomCredentials,
+		Shard:             cfg.shard,
 	}
 	s := &Sandbox{host: h, cfg: cfg}
-	h.worldAdded = s.worldAdded
-	h.worldDropped = s.worldDropped
-	h.notReady = s.notReady
-	h.gauges = s.persistenceGauges
+	h.WorldAdded = s.worldAdded
+	h.WorldDropped = s.worldDropped
+	h.NotReady = s.notReady
+	h.Gauges = s.persistenceGauges
 	if cfg.idle != nil {
-		h.worldMade = cfg.idle.touch
+		h.WorldMade = cfg.idle.touch
 	}
 	for _, edit := range cfg.registryEdits {
-		edit(h.reg)
+		edit(h.Reg)
 	}
-	registerJobs(h)
+	RegisterJobs(h)
 	if err := s.openData(); err != nil {
 		return nil, err
 	}
-	h.router = h.newRouter()
-	var hd http.Handler = h.router
-	hd = h.recoverer(hd)
+	h.Router = h.NewRouter()
+	var hd http.Handler = h.Router
+	hd = h.Recoverer(hd)
 	for i := len(cfg.middleware) - 1; i >= 0; i-- {
 		hd = cfg.middleware[i](hd)
 	}
 	s.handler = edge.Guard(hd, edge.Config{BaseURL: cfg.baseURL, AllowedHosts: cfg.allowedHosts, AdminToken: cfg.adminToken})
 
 	mode := world.ClockMode(cfg.clockMode)
-	def, err := h.newWorld(worldSpec{ID: "default", Seed: cfg.seed, Mode: mode, Start: cfg.start, Clock: cfg.clock})
+	def, err := h.NewWorld(WorldSpec{ID: "default", Seed: cfg.seed, Mode: mode, Start: cfg.start, Clock: cfg.clock})
 	if err != nil {
 		s.Close() // releases the data directory
 		return nil, err
 	}
-	h.defWorld = def
+	h.DefaultWorld = def
 	if err := s.restoreWorlds(); err != nil {
 		s.Close()
 		return nil, err
@@ -144,7 +144,7 @@ func (s *Sandbox) Close() {
 		if s.cfg.idle != nil {
 			s.cfg.idle.close()
 		}
-		for _, w := range s.host.worldsSnapshot() {
+		for _, w := range s.host.Worlds() {
 			w.Close()
 		}
 		s.closeData()
@@ -153,9 +153,9 @@ func (s *Sandbox) Close() {
 
 // DefaultAPIKey is the primary API key of the default world's first account.
 func (s *Sandbox) DefaultAPIKey() string {
-	return state.PrimaryKeyOf(s.host.defWorld.Store.Read(), s.host.firstAccountID())
+	return state.PrimaryKeyOf(s.host.DefaultWorld.Store.Read(), s.host.FirstAccountID())
 }
 
 // OperationID returns the official operationId a request is routed to, or ""
 // (used by the conformance tests to pick the schema of a response).
-func (s *Sandbox) OperationID(r *http.Request) string { return s.host.operationID(r) }
+func (s *Sandbox) OperationID(r *http.Request) string { return s.host.OperationID(r) }

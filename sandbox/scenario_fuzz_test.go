@@ -30,11 +30,11 @@ func FuzzLoadScenario(f *testing.F) {
 	}
 	f.Cleanup(s.Close)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		w, err := s.host.createWorld("fake", s.host.defWorld.Now())
+		w, err := s.host.CreateWorld("fake", s.host.DefaultWorld.Now())
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer s.host.dropWorld(w)
+		defer s.host.DropWorld(w)
 		_, err = loadScenarioSource(s.host, w, "fuzz.yaml", data, nil)
 		if err == nil {
 			return

@@ -4,10 +4,10 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-// afterWorldReplaced runs the hooks of s after w's database was replaced
+// AfterWorldReplaced runs the hooks of s after w's database was replaced
 // (reset, import) and wakes w's workers.
-func (s *host) afterWorldReplaced(w *world.World) {
-	for _, fn := range s.reg.worldReplacedHooks {
+func (s *Host) AfterWorldReplaced(w *world.World) {
+	for _, fn := range s.Reg.WorldReplacedHooks {
 		fn(s, w)
 	}
 	w.Wake()

@@ -41,9 +41,9 @@ type signerEffectArgs struct {
 	Values map[string]any `json:"values,omitempty"`
 }
 
-func registerScenarioJobs(r *registry) {
-	r.registerJob(jobScenarioBounce, runSignerEffect)
-	r.registerJob(jobScenarioSigner, runSignerEffect)
+func registerScenarioJobs(r *Registry) {
+	r.RegisterJob(jobScenarioBounce, runSignerEffect)
+	r.RegisterJob(jobScenarioSigner, runSignerEffect)
 }
 
 // scheduleSignerEffects queues a rule's effect for every signer of req
@@ -84,7 +84,7 @@ func scheduleSignerEffects(tx *state.Txn, req *state.SignatureRequest, row *stat
 // for, waits when the signer's turn (or first e-mail) has not come, and
 // drops it when the request moved on (edited, canceled, finished) or the
 // signer was replaced.
-func runSignerEffect(s *host, w *world.World, tx *state.Txn, job *state.Job) error {
+func runSignerEffect(s *Host, w *world.World, tx *state.Txn, job *state.Job) error {
 	var a signerEffectArgs
 	if err := json.Unmarshal(job.Args, &a); err != nil {
 		return nil

@@ -26,7 +26,7 @@ import (
 
 // seedPlan is a scenario's seed, checked and ready to write.
 type seedPlan struct {
-	s         *host
+	s         *Host
 	w         *world.World
 	p         *scenario.Parsed
 	r         *http.Request
@@ -56,7 +56,7 @@ type seedRequestPlan struct {
 
 // seedRequest is the request seeding calls pretend to be: the loading
 // control call, or a stand-in with the configured base URL.
-func seedRequest(s *host, r *http.Request) *http.Request {
+func seedRequest(s *Host, r *http.Request) *http.Request {
 	if r != nil {
 		return r
 	}
@@ -66,7 +66,7 @@ func seedRequest(s *host, r *http.Request) *http.Request {
 
 // seedCall builds the call seeding code hands to the API's helpers, with
 // body as its decoded parameters.
-func (pl *seedPlan) seedCall(body map[string]any, docs []scenario.SeedDocument) *call {
+func (pl *seedPlan) seedCall(body map[string]any, docs []scenario.SeedDocument) *Call {
 	b := &wire.Body{Tree: map[string]any{}, Files: map[string][]wire.File{}}
 	for k, v := range body {
 		b.Tree[k] = v
@@ -79,11 +79,11 @@ func (pl *seedPlan) seedCall(body map[string]any, docs []scenario.SeedDocument) 
 		b.Files["files"] = append(b.Files["files"], wire.File{Field: fmt.Sprintf("files[%d]", i), Name: d.Name,
 			ContentType: "text/plain", Data: []byte(text)})
 	}
-	return &call{s: pl.s, w: pl.w, r: pl.r, body: b}
+	return &Call{Host: pl.s, World: pl.w, Request: pl.r, Body: b}
 }
 
 // planSeed checks the seed's bodies and converts its documents.
-func planSeed(s *host, w *world.World, p *scenario.Parsed, r *http.Request) (*seedPlan, error) {
+func planSeed(s *Host, w *world.World, p *scenario.Parsed, r *http.Request) (*seedPlan, error) {
 	pl := &seedPlan{s: s, w: w, p: p, r: seedRequest(s, r), tplIDs: map[string]string{}}
 	sd := p.Doc.Seed
 	if sd == nil {
@@ -97,10 +97,10 @@ func planSeed(s *host, w *world.World, p *scenario.Parsed, r *http.Request) (*se
 			docs = []scenario.SeedDocument{{Name: t.Ref + ".txt"}}
 		}
 		c := pl.seedCall(t.Body, docs)
-		if err := c.bind(&tp.in); err != nil {
+		if err := c.Bind(&tp.in); err != nil {
 			return nil, pl.apiIssue(tp.at, err)
 		}
-		content, err := buildTemplateContent(&tp.in, true, true, c.has(tplFieldsPath))
+		content, err := buildTemplateContent(&tp.in, true, true, c.Has(tplFieldsPath))
 		if err != nil {
 			return nil, pl.apiIssue(tp.at, err)
 		}
@@ -144,7 +144,7 @@ func planSeed(s *host, w *world.World, p *scenario.Parsed, r *http.Request) (*se
 			body["template_ids"] = ids
 		}
 		c := pl.seedCall(body, docs)
-		if err := c.bind(&rp.body); err != nil {
+		if err := c.Bind(&rp.body); err != nil {
 			return nil, pl.apiIssue(rp.at, err)
 		}
 		spec, e := sigreqSpecOf(c, &rp.body, rp.op)
@@ -210,9 +210,9 @@ func (pl *seedPlan) account(tx *state.Txn, email string, at []any) (*state.Accou
 
 // scenarioAccount is the account a scenario names by e-mail address; ""
 // names the world's first account.
-func scenarioAccount(s *host, tx *state.Txn, email string) (*state.Account, error) {
+func scenarioAccount(s *Host, tx *state.Txn, email string) (*state.Account, error) {
 	if email == "" {
-		return state.Get[state.Account](tx, state.TableAccounts, s.firstAccountID())
+		return state.Get[state.Account](tx, state.TableAccounts, s.FirstAccountID())
 	}
 	return state.AccountByEmail(tx, email)
 }
@@ -347,8 +347,8 @@ func (pl *seedPlan) seedAccount(tx *state.Txn, sa *scenario.SeedAccount, at []an
 			return nil, err
 		}
 	}
-	if callbackChanged && areasOf(pl.s.reg).onAccountCallbackSet != nil {
-		if err := areasOf(pl.s.reg).onAccountCallbackSet(pl.s, pl.w, tx, a); err != nil {
+	if callbackChanged && areasOf(pl.s.Reg).onAccountCallbackSet != nil {
+		if err := areasOf(pl.s.Reg).onAccountCallbackSet(pl.s, pl.w, tx, a); err != nil {
 			return nil, err
 		}
 	}
@@ -428,8 +428,8 @@ func (pl *seedPlan) seedApp(tx *state.Txn, app scenario.SeedAPIApp, at []any) (*
 	if err := state.Put(tx, state.TableAPIApps, row); err != nil {
 		return nil, err
 	}
-	if row.CallbackURL != "" && areasOf(pl.s.reg).onAppCallbackSet != nil {
-		if err := areasOf(pl.s.reg).onAppCallbackSet(pl.s, pl.w, tx, row); err != nil {
+	if row.CallbackURL != "" && areasOf(pl.s.Reg).onAppCallbackSet != nil {
+		if err := areasOf(pl.s.Reg).onAppCallbackSet(pl.s, pl.w, tx, row); err != nil {
 			return nil, err
 		}
 	}
@@ -457,7 +457,7 @@ func (pl *seedPlan) runJobsNow(tx *state.Txn, subject string, kinds ...string) e
 		if err := tx.Delete(state.TableJobs, next); err != nil {
 			return err
 		}
-		fn := pl.s.reg.jobKinds[next.Kind]
+		fn := pl.s.Reg.JobKinds[next.Kind]
 		if fn == nil {
 			return fmt.Errorf("no job function for %s", next.Kind)
 		}

@@ -80,7 +80,7 @@ func (pl *seedPlan) seedSignatureRequest(tx *state.Txn, rp *seedRequestPlan) (an
 		return nil, err
 	}
 	c := pl.seedCall(rp.spec.Body, nil)
-	c.account = acct
+	c.Account = acct
 	spec := rp.req
 	spec.Requester = acct
 	if e := checkClientID(tx, acct, spec.ClientID, rp.op.embedded, spec.TestMode); e != nil {
@@ -272,7 +272,7 @@ func (pl *seedPlan) signerAct(tx *state.Txn, sigID, do, reason string, values ma
 // signerDo runs the signer transition named by a scenario (view, sign,
 // decline, bounce) through the control plane's entry points: seeds and
 // rule effects act as the signer simulation does.
-func signerDo(s *host, tx *state.Txn, sigID, do, reason string, values map[string]any) error {
+func signerDo(s *Host, tx *state.Txn, sigID, do, reason string, values map[string]any) error {
 	var err error
 	switch do {
 	case "view":

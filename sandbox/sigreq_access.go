@@ -19,7 +19,7 @@ func sigreqVisible(tx *state.Txn, req *state.SignatureRequest, acct *state.Accou
 	if isParty(req, acct) {
 		return true
 	}
-	if acct.TeamID != "" && sameTeam(tx, req.RequesterAccountID, acct.ID) {
+	if acct.TeamID != "" && SameTeam(tx, req.RequesterAccountID, acct.ID) {
 		return true
 	}
 	return ownsApp(tx, req, acct.ID)

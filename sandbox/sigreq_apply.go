@@ -11,7 +11,7 @@ import (
 // applyOutcome writes a transition's outcome in tx: the request row, list
 // access for new signers, e-mails, file work, jobs and, last, the events
 // (emit renders the object as stored, so it must see the new row).
-func applyOutcome(s *host, tx *state.Txn, o *outcome) error {
+func applyOutcome(s *Host, tx *state.Txn, o *outcome) error {
 	if o == nil {
 		return nil
 	}
@@ -73,7 +73,7 @@ func applyOutcome(s *host, tx *state.Txn, o *outcome) error {
 
 // emitForRequest emits an event about a request to its accounts (the
 // requester, then signers with accounts) and its API app.
-func emitForRequest(s *host, tx *state.Txn, req *state.SignatureRequest, ev sigEvent) error {
+func emitForRequest(s *Host, tx *state.Txn, req *state.SignatureRequest, ev sigEvent) error {
 	accounts := requestAccountIDs(tx, req)
 	client := req.ClientID
 	if ev.Type == notify.TypeRequestDestroyed {
@@ -84,7 +84,7 @@ func emitForRequest(s *host, tx *state.Txn, req *state.SignatureRequest, ev sigE
 			client = ""
 		}
 	}
-	return s.emit(tx, notify.Event{
+	return s.Emit(tx, notify.Event{
 		Type: ev.Type, ObjectType: notify.ObjectSignatureRequest, ObjectID: req.ID, AccountIDs: accounts,
 		ClientID: client, RelatedSignatureID: ev.SignatureID, EventMessage: ev.Message,
 	})

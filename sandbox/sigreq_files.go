@@ -13,14 +13,14 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerSigreqFiles(r *registry) {
+func registerSigreqFiles(r *Registry) {
 	areasOf(r).fileOwners[kindSignatureRequest] = fileOwner{visible: sigreqFilesVisible, compose: sigreqCompose}
 }
 
 // sigreqFilesVisible: 404 for requests the caller cannot see, 410 once
 // canceled.
-func sigreqFilesVisible(c *call, tx *state.Txn, id string) error {
-	_, err := loadRequest(tx, id, c.account)
+func sigreqFilesVisible(c *Call, tx *state.Txn, id string) error {
+	_, err := loadRequest(tx, id, c.Account)
 	return err
 }
 

@@ -30,7 +30,7 @@ func sigreqTestSandbox(t *testing.T) *Sandbox {
 func sigreqTestCreate(t *testing.T, s *Sandbox, mutate func(spec *sigreqSpec)) string {
 	t.Helper()
 	var id string
-	require.NoError(t, s.host.defWorld.Store.Update(func(tx *state.Txn) error {
+	require.NoError(t, s.host.DefaultWorld.Store.Update(func(tx *state.Txn) error {
 		acct, err := state.AccountByEmail(tx, "owner@sandbox.example")
 		if err != nil {
 			return err
@@ -67,7 +67,7 @@ func sigreqTestCall(t *testing.T, s *Sandbox, method, path string) (int, map[str
 
 func sigreqTestEvents(t *testing.T, s *Sandbox, id string) []string {
 	t.Helper()
-	rows, err := state.All[state.Event](s.host.defWorld.Store.Read(), state.TableEvents, state.IndexSeq)
+	rows, err := state.All[state.Event](s.host.DefaultWorld.Store.Read(), state.TableEvents, state.IndexSeq)
 	require.NoError(t, err)
 	var out []string
 	for _, e := range rows {
@@ -83,7 +83,7 @@ func sigreqTestEvents(t *testing.T, s *Sandbox, id string) []string {
 func TestHoldAndRelease(t *testing.T) {
 	s := sigreqTestSandbox(t)
 	id := sigreqTestCreate(t, s, func(spec *sigreqSpec) { spec.Hold = true })
-	_, err := s.host.defWorld.Advance(2 * time.Second)
+	_, err := s.host.DefaultWorld.Advance(2 * time.Second)
 	require.NoError(t, err)
 	code, body := sigreqTestCall(t, s, http.MethodGet, "/v3/signature_request/"+id)
 	require.Equal(t, http.StatusOK, code, "%v", body)
@@ -96,7 +96,7 @@ func TestHoldAndRelease(t *testing.T) {
 	sig = body["signature_request"].(map[string]any)["signatures"].([]any)[0].(map[string]any)
 	assert.Equal(t, "awaiting_signature", sig["status_code"])
 	assert.Equal(t, []string{notify.TypeRequestPrepared, notify.TypeRequestSent}, sigreqTestEvents(t, s, id))
-	mails, err := state.All[state.Email](s.host.defWorld.Store.Read(), state.TableEmails, state.IndexSeq)
+	mails, err := state.All[state.Email](s.host.DefaultWorld.Store.Read(), state.TableEmails, state.IndexSeq)
 	require.NoError(t, err)
 	require.Len(t, mails, 1)
 	assert.Equal(t, "ann@example.com", mails[0].To)
@@ -112,17 +112,17 @@ func TestProcessingFaults(t *testing.T) {
 	bad := sigreqTestCreate(t, s, func(spec *sigreqSpec) {
 		spec.Documents = []state.Document{{Name: "broken.pdf", Error: "the file is not a PDF"}}
 	})
-	prevFault := areasOf(s.host.reg).sigreqProcessFault
-	areasOf(s.host.reg).sigreqProcessFault = func(_ *host, _ *world.World, _ *state.Txn, req *state.SignatureRequest) *processFailure {
+	prevFault := areasOf(s.host.Reg).sigreqProcessFault
+	areasOf(s.host.Reg).sigreqProcessFault = func(_ *Host, _ *world.World, _ *state.Txn, req *state.SignatureRequest) *processFailure {
 		if req.Title == "Faulty" {
 			return &processFailure{StatusCode: state.SigErrorFile, Message: "injected conversion failure"}
 		}
 		return nil
 	}
-	t.Cleanup(func() { areasOf(s.host.reg).sigreqProcessFault = prevFault })
+	t.Cleanup(func() { areasOf(s.host.Reg).sigreqProcessFault = prevFault })
 	faulty := sigreqTestCreate(t, s, func(spec *sigreqSpec) { spec.Title = "Faulty" })
 	fine := sigreqTestCreate(t, s, nil)
-	_, err := s.host.defWorld.Advance(2 * time.Second)
+	_, err := s.host.DefaultWorld.Advance(2 * time.Second)
 	require.NoError(t, err)
 	for _, id := range []string{bad, faulty} {
 		code, body := sigreqTestCall(t, s, http.MethodGet, "/v3/signature_request/"+id)
@@ -233,7 +233,7 @@ func TestCreateWithGivenID(t *testing.T) {
 	require.Equal(t, http.StatusOK, code, "%v", body)
 	assert.Equal(t, given, body["signature_request"].(map[string]any)["signature_request_id"])
 
-	err := s.host.defWorld.Store.Update(func(tx *state.Txn) error {
+	err := s.host.DefaultWorld.Store.Update(func(tx *state.Txn) error {
 		acct, err := state.AccountByEmail(tx, "owner@sandbox.example")
 		if err != nil {
 			return err

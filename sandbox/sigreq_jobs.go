@@ -22,23 +22,23 @@ type sigreqJobArgs struct {
 	Generation int `json:"generation"`
 }
 
-func registerSigreqJobs(r *registry) {
-	r.registerJob(jobSigreqProcess, runSigreqProcess)
-	r.registerJob(jobSigreqExpire, func(s *host, _ *world.World, tx *state.Txn, job *state.Job) error {
+func registerSigreqJobs(r *Registry) {
+	r.RegisterJob(jobSigreqProcess, runSigreqProcess)
+	r.RegisterJob(jobSigreqExpire, func(s *Host, _ *world.World, tx *state.Txn, job *state.Job) error {
 		req := jobRequest(tx, job)
 		if req == nil {
 			return nil
 		}
 		return applyOutcome(s, tx, tExpire(req, tx.Unix()))
 	})
-	r.registerJob(jobSigreqCancel, func(s *host, _ *world.World, tx *state.Txn, job *state.Job) error {
+	r.RegisterJob(jobSigreqCancel, func(s *Host, _ *world.World, tx *state.Txn, job *state.Job) error {
 		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, job.Subject)
 		if err != nil {
 			return nil
 		}
 		return applyOutcome(s, tx, tCancelComplete(req, tx.Unix()))
 	})
-	r.registerJob(jobSigreqDownloadable, func(s *host, _ *world.World, tx *state.Txn, job *state.Job) error {
+	r.RegisterJob(jobSigreqDownloadable, func(s *Host, _ *world.World, tx *state.Txn, job *state.Job) error {
 		req := jobRequest(tx, job)
 		if req == nil || req.Phase != state.PhaseComplete || req.CancelPending {
 			return nil
@@ -81,14 +81,14 @@ func jobRequest(tx *state.Txn, job *state.Job) *state.SignatureRequest {
 // the order the service meets them: one a scenario injects, a document
 // that cannot be read (error_file), invalid text tags (error_text_tag), a
 // field outside its page (error_component_position).
-func runSigreqProcess(s *host, w *world.World, tx *state.Txn, job *state.Job) error {
+func runSigreqProcess(s *Host, w *world.World, tx *state.Txn, job *state.Job) error {
 	req := jobRequest(tx, job)
 	if req == nil || req.Phase != state.PhaseProcessing {
 		return nil
 	}
 	now := tx.Unix()
-	if areasOf(s.reg).sigreqProcessFault != nil {
-		if f := areasOf(s.reg).sigreqProcessFault(s, w, tx, req); f != nil {
+	if areasOf(s.Reg).sigreqProcessFault != nil {
+		if f := areasOf(s.Reg).sigreqProcessFault(s, w, tx, req); f != nil {
 			return applyOutcome(s, tx, tFail(req, *f, now))
 		}
 	}

@@ -11,13 +11,15 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func registerSigreqTransfer(r *registry) { areasOf(r).onTeamOwnershipTransfer(transferSignatureRequests) }
+func registerSigreqTransfer(r *Registry) {
+	areasOf(r).onTeamOwnershipTransfer(transferSignatureRequests)
+}
 
 // transferSignatureRequests makes the new owner the requester of every
 // request the removed member sent: requester_email_address, list access,
 // the right to manage the request and its events follow. The removed
 // member keeps in their list only the requests they also sign.
-func transferSignatureRequests(_ *host, _ *world.World, tx *state.Txn, from, to string) error {
+func transferSignatureRequests(_ *Host, _ *world.World, tx *state.Txn, from, to string) error {
 	heir, err := state.Get[state.Account](tx, state.TableAccounts, to)
 	if err != nil {
 		return apierr.NotFoundf("The new owner's account no longer exists.")

@@ -332,7 +332,7 @@ func checkClientID(tx *state.Txn, caller *state.Account, clientID string, embedd
 	if !embedded {
 		return nil
 	}
-	if !sameTeam(tx, app.OwnerAccountID, caller.ID) {
+	if !SameTeam(tx, app.OwnerAccountID, caller.ID) {
 		return apierr.Forbiddenf("The API app %s does not belong to your account or team.", clientID).WithPath("client_id")
 	}
 	if !app.IsApproved && !testMode {

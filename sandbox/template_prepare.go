@@ -18,8 +18,8 @@ import (
 // jobTemplatePrepare finishes the preparation of one template (subject).
 const jobTemplatePrepare = "template.prepare"
 
-func registerTemplatePrepare(r *registry) {
-	r.registerJob(jobTemplatePrepare, runTemplatePrepare)
+func registerTemplatePrepare(r *Registry) {
+	r.RegisterJob(jobTemplatePrepare, runTemplatePrepare)
 	areasOf(r).fileOwners[kindTemplate] = fileOwner{visible: templateFilesVisible, compose: templateComposition}
 }
 
@@ -39,14 +39,14 @@ func startTemplatePreparation(tx *state.Txn, t *state.Template) error {
 }
 
 // runTemplatePrepare is the preparation job.
-func runTemplatePrepare(s *host, w *world.World, tx *state.Txn, job *state.Job) error {
+func runTemplatePrepare(s *Host, w *world.World, tx *state.Txn, job *state.Job) error {
 	t, err := state.GetTemplate(tx, job.Subject)
 	if err != nil || t.Status != state.TemplatePreparing {
 		return nil // deleted or already settled meanwhile
 	}
 	msg := templatePreparationProblem(t)
-	if msg == "" && areasOf(s.reg).templateFailureHook != nil {
-		if fail, m := areasOf(s.reg).templateFailureHook(w, t); fail {
+	if msg == "" && areasOf(s.Reg).templateFailureHook != nil {
+		if fail, m := areasOf(s.Reg).templateFailureHook(w, t); fail {
 			msg = m
 			if msg == "" {
 				msg = "The template could not be created."
@@ -70,7 +70,7 @@ func runTemplatePrepare(s *host, w *world.World, tx *state.Txn, job *state.Job) 
 	if err := state.PutTemplate(tx, c); err != nil {
 		return err
 	}
-	return s.emit(tx, notify.Event{Type: evType, ObjectType: notify.ObjectTemplate, ObjectID: c.ID, AccountIDs: c.Accounts(),
+	return s.Emit(tx, notify.Event{Type: evType, ObjectType: notify.ObjectTemplate, ObjectID: c.ID, AccountIDs: c.Accounts(),
 		ClientID: c.ClientID, EventMessage: msg})
 }
 
@@ -120,8 +120,8 @@ func pageOrientation(p state.Page) string {
 // templateFilesVisible is the documents subsystem's access check for
 // template downloads: 404 for templates the caller cannot see, 409 while
 // the template is a draft or being prepared, 422 when preparation failed.
-func templateFilesVisible(c *call, tx *state.Txn, id string) error {
-	t, err := templateFor(tx, c.account.ID, id)
+func templateFilesVisible(c *Call, tx *state.Txn, id string) error {
+	t, err := templateFor(tx, c.Account.ID, id)
 	if err != nil {
 		return err
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerTemplateResolve(r *registry) {
+func registerTemplateResolve(r *Registry) {
 	areasOf(r).templateResolver = resolveRequestTemplates
 }
 
@@ -27,12 +27,12 @@ type tplTestModeBody struct {
 
 // resolveRequestTemplates is the templateResolver hook: the caller's
 // templates combined, checked against the request's test_mode.
-func resolveRequestTemplates(c *call, tx *state.Txn, ids []string) (*templateUse, error) {
+func resolveRequestTemplates(c *Call, tx *state.Txn, ids []string) (*templateUse, error) {
 	var body tplTestModeBody
-	if err := c.bind(&body); err != nil {
+	if err := c.Bind(&body); err != nil {
 		return nil, err
 	}
-	return combineTemplates(tx, c.account.ID, ids, body.TestMode)
+	return combineTemplates(tx, c.Account.ID, ids, body.TestMode)
 }
 
 // combineTemplates checks the templates of a request and combines them in

@@ -28,8 +28,8 @@ import (
 // is processed.
 const jobDraftSelfSign = "unclaimed_draft.self_sign"
 
-func registerUnclaimedClaim(r *registry) {
-	r.registerJob(jobDraftSelfSign, func(s *host, _ *world.World, tx *state.Txn, job *state.Job) error {
+func registerUnclaimedClaim(r *Registry) {
+	r.RegisterJob(jobDraftSelfSign, func(s *Host, _ *world.World, tx *state.Txn, job *state.Job) error {
 		req := jobRequest(tx, job)
 		if req == nil || req.Phase != state.PhaseSent || len(req.Signatures) == 0 {
 			return nil
@@ -84,7 +84,7 @@ func claimDraft(tx *state.Txn, d *state.UnclaimedDraft, accountID string) (*stat
 // signature request. claimer is the account sending a non-embedded draft
 // (embedded drafts are sent for their requester_email_address by the
 // account that created them, which is charged and manages the request).
-func sendDraft(s *host, tx *state.Txn, d *state.UnclaimedDraft, claimer *state.Account, in claimInput) (*state.SignatureRequest, error) {
+func sendDraft(s *Host, tx *state.Txn, d *state.UnclaimedDraft, claimer *state.Account, in claimInput) (*state.SignatureRequest, error) {
 	if e := draftOpen(d, tx.Unix(), true); e != nil {
 		return nil, e
 	}

@@ -81,8 +81,8 @@ type oauthTokenResponse struct {
 
 // registerViewsAccount adds accounts to the catalog, as GET /account shows
 // them.
-func registerViewsAccount(r *registry) {
-	r.catalog.Add(catalog.Of(notify.ObjectAccount, state.TableAccounts,
+func registerViewsAccount(r *Registry) {
+	r.Catalog.Add(catalog.Of(notify.ObjectAccount, state.TableAccounts,
 		func(a *state.Account) string { return a.ID },
 		func(_ *state.Txn, a *state.Account) (any, error) { return viewAccount(a), nil },
 		func(_ *state.Txn, a *state.Account, accountID string) bool { return a.ID == accountID }))

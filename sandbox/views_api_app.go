@@ -65,7 +65,7 @@ type apiAppGetResponse struct {
 // apiAppListResponse is ApiAppListResponse.
 type apiAppListResponse struct {
 	APIApps  []apiAppView     `json:"api_apps"`
-	ListInfo listInfoResponse `json:"list_info"`
+	ListInfo ListInfoResponse `json:"list_info"`
 }
 
 // viewAPIApp renders an app for viewer (an account id).
@@ -103,8 +103,8 @@ func viewAPIApp(tx *state.Txn, app *state.APIApp, viewer string) apiAppView {
 
 // registerViewsAPIApp adds API apps to the catalog, as their owner sees
 // them.
-func registerViewsAPIApp(r *registry) {
-	r.catalog.Add(catalog.Of("api_app", state.TableAPIApps,
+func registerViewsAPIApp(r *Registry) {
+	r.Catalog.Add(catalog.Of("api_app", state.TableAPIApps,
 		func(app *state.APIApp) string { return app.ClientID },
 		func(tx *state.Txn, app *state.APIApp) (any, error) {
 			return viewAPIApp(tx, app, app.OwnerAccountID), nil

@@ -21,7 +21,7 @@ type faxLineResponse struct {
 
 // faxLineListResponse is FaxLineListResponse.
 type faxLineListResponse struct {
-	ListInfo listInfoResponse `json:"list_info"`
+	ListInfo ListInfoResponse `json:"list_info"`
 	FaxLines []faxLineView    `json:"fax_lines"`
 }
 
@@ -73,7 +73,7 @@ type faxGetResponse struct {
 // faxListResponse is FaxListResponse.
 type faxListResponse struct {
 	Faxes    []faxView        `json:"faxes"`
-	ListInfo listInfoResponse `json:"list_info"`
+	ListInfo ListInfoResponse `json:"list_info"`
 }
 
 // viewFax renders a fax. The cover page message is the fax's message; a fax
@@ -96,12 +96,12 @@ func viewFax(f *state.Fax) faxView {
 
 // registerViewsFax adds faxes and fax lines to the catalog, as GET /fax
 // and GET /fax_line show them.
-func registerViewsFax(r *registry) {
-	r.catalog.Add(catalog.Of("fax", state.TableFaxes,
+func registerViewsFax(r *Registry) {
+	r.Catalog.Add(catalog.Of("fax", state.TableFaxes,
 		func(f *state.Fax) string { return f.ID },
 		func(_ *state.Txn, f *state.Fax) (any, error) { return viewFax(f), nil },
 		func(_ *state.Txn, f *state.Fax, accountID string) bool { return f.AccountID == accountID }))
-	r.catalog.Add(catalog.Of("fax_line", state.TableFaxLines,
+	r.Catalog.Add(catalog.Of("fax_line", state.TableFaxLines,
 		func(l *state.FaxLine) string { return l.Number },
 		func(tx *state.Txn, l *state.FaxLine) (any, error) { return viewFaxLine(tx, l), nil },
 		func(_ *state.Txn, l *state.FaxLine, accountID string) bool { return l.HasAccount(accountID) }))

@@ -111,18 +111,18 @@ type signatureRequestGetResponse struct {
 // signatureRequestListResponse is SignatureRequestListResponse.
 type signatureRequestListResponse struct {
 	SignatureRequests []signatureRequestResponse `json:"signature_requests"`
-	ListInfo          listInfoResponse           `json:"list_info"`
+	ListInfo          ListInfoResponse           `json:"list_info"`
 }
 
-func registerViewsSignatureRequest(r *registry) {
-	r.objectViews[notify.ObjectSignatureRequest] = func(tx *state.Txn, id, viewer string) (any, error) {
+func registerViewsSignatureRequest(r *Registry) {
+	r.ObjectViews[notify.ObjectSignatureRequest] = func(tx *state.Txn, id, viewer string) (any, error) {
 		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, id)
 		if err != nil {
 			return nil, fmt.Errorf("signature request %s: %w", id, err)
 		}
 		return viewSignatureRequest(req, viewer), nil
 	}
-	r.catalog.Add(catalog.Of(notify.ObjectSignatureRequest, state.TableSignatureRequests,
+	r.Catalog.Add(catalog.Of(notify.ObjectSignatureRequest, state.TableSignatureRequests,
 		func(req *state.SignatureRequest) string { return req.ID },
 		func(_ *state.Txn, req *state.SignatureRequest) (any, error) {
 			return viewSignatureRequest(req, req.RequesterAccountID), nil

@@ -139,7 +139,7 @@ type teamMemberView struct {
 // teamMembersResponse is TeamMembersResponse.
 type teamMembersResponse struct {
 	TeamMembers []teamMemberView `json:"team_members"`
-	ListInfo    listInfoResponse `json:"list_info"`
+	ListInfo    ListInfoResponse `json:"list_info"`
 }
 
 // subTeamView is SubTeamResponse.
@@ -151,12 +151,12 @@ type subTeamView struct {
 // teamSubTeamsResponse is TeamSubTeamsResponse.
 type teamSubTeamsResponse struct {
 	SubTeams []subTeamView    `json:"sub_teams"`
-	ListInfo listInfoResponse `json:"list_info"`
+	ListInfo ListInfoResponse `json:"list_info"`
 }
 
 // registerViewsTeam adds teams to the catalog, as GET /team shows them.
-func registerViewsTeam(r *registry) {
-	r.catalog.Add(catalog.Of("team", state.TableTeams,
+func registerViewsTeam(r *Registry) {
+	r.Catalog.Add(catalog.Of("team", state.TableTeams,
 		func(t *state.Team) string { return t.ID },
 		func(tx *state.Txn, t *state.Team) (any, error) { return viewTeam(tx, t) },
 		func(tx *state.Txn, t *state.Team, accountID string) bool {

@@ -16,15 +16,15 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerViewsTemplate(r *registry) {
-	r.objectViews[notify.ObjectTemplate] = func(tx *state.Txn, id, viewer string) (any, error) {
+func registerViewsTemplate(r *Registry) {
+	r.ObjectViews[notify.ObjectTemplate] = func(tx *state.Txn, id, viewer string) (any, error) {
 		t, err := state.GetTemplate(tx, id)
 		if err != nil {
 			return nil, err
 		}
 		return viewTemplate(tx, t, viewer), nil
 	}
-	r.catalog.Add(catalog.Of(notify.ObjectTemplate, state.TableTemplates,
+	r.Catalog.Add(catalog.Of(notify.ObjectTemplate, state.TableTemplates,
 		func(t *state.Template) string { return t.ID },
 		func(tx *state.Txn, t *state.Template) (any, error) { return viewTemplate(tx, t, t.OwnerID), nil },
 		func(_ *state.Txn, t *state.Template, accountID string) bool {
@@ -187,7 +187,7 @@ type templateGetResponse struct {
 // templateListResponse is TemplateListResponse.
 type templateListResponse struct {
 	Templates []templateResponse `json:"templates"`
-	ListInfo  listInfoResponse   `json:"list_info"`
+	ListInfo  ListInfoResponse   `json:"list_info"`
 }
 
 // templateIDResponse is TemplateCreateResponse / TemplateUpdateFilesResponse.

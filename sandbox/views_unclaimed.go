@@ -69,8 +69,8 @@ func claimPath(token string) string { return "claim/" + token }
 // registerViewsUnclaimed adds unclaimed drafts to the catalog, as their
 // creation answered them, with the claim page's path relative to the
 // world's pages (the catalog knows no base URL).
-func registerViewsUnclaimed(r *registry) {
-	r.catalog.Add(catalog.Of("unclaimed_draft", state.TableUnclaimedDrafts,
+func registerViewsUnclaimed(r *Registry) {
+	r.Catalog.Add(catalog.Of("unclaimed_draft", state.TableUnclaimedDrafts,
 		func(d *state.UnclaimedDraft) string { return d.ID },
 		func(_ *state.Txn, d *state.UnclaimedDraft) (any, error) {
 			return viewDraft(d, claimPath(d.Token)).UnclaimedDraft, nil

@@ -12,9 +12,9 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-// worldSpec is everything a world is made from: what newWorld needs, and
+// WorldSpec is everything a world is made from: what newWorld needs, and
 // what a data directory keeps to make the same world again on restart.
-type worldSpec struct {
+type WorldSpec struct {
 	ID    string
 	Seed  string
 	Mode  world.ClockMode
@@ -33,22 +33,22 @@ type worldSpec struct {
 // secretSource is where a world's secrets come from: nil (its seed) for
 // the default world and worlds created with an explicit seed, random ones
 // carrying the server's shard tag otherwise.
-func (s *host) secretSource(spec worldSpec) func() string {
+func (s *Host) secretSource(spec WorldSpec) func() string {
 	if !spec.Random {
 		return nil
 	}
-	return secret.Source(s.shard)
+	return secret.Source(s.Shard)
 }
 
 // admitWorld refuses a new world whose first key another world already
 // holds: two worlds created with the same explicit seed would share their
 // credentials, and the second could never be reached.
-func (s *host) admitWorld(w *world.World, spec worldSpec) error {
+func (s *Host) admitWorld(w *world.World, spec WorldSpec) error {
 	if spec.ID == "default" {
 		return nil
 	}
-	key := state.PrimaryKeyOf(w.Store.Read(), s.firstAccountID())
-	if other, _ := s.findAPIKey(key); other != nil {
+	key := state.PrimaryKeyOf(w.Store.Read(), s.FirstAccountID())
+	if other, _ := s.FindAPIKey(key); other != nil {
 		return apierr.Conflictf("World %s already has the credentials seed %q gives; choose another seed (or none, for random credentials).", other.ID, spec.Seed)
 	}
 	return nil
@@ -58,9 +58,9 @@ func (s *host) admitWorld(w *world.World, spec worldSpec) error {
 // "<shard>-w<n>" under WithShard, so that the page and file URLs of a
 // world (/_sandbox/w/<id>/...) tell a router its server as its
 // credentials do, and two servers never hand out the same world id.
-func (s *host) runtimeWorldID(n int) string {
-	if s.shard != "" {
-		return fmt.Sprintf("%s-w%d", s.shard, n)
+func (s *Host) runtimeWorldID(n int) string {
+	if s.Shard != "" {
+		return fmt.Sprintf("%s-w%d", s.Shard, n)
 	}
 	return fmt.Sprintf("w%d", n)
 }
