@@ -33,8 +33,8 @@ type Host struct {
 	Budget *state.Budget
 	Client *http.Client
 	Router *mux.Router
-	// RouteOps names the operation of each API route (read-only after New).
-	RouteOps map[*mux.Route]string
+	// routeOps names the operation of each API route (read-only after New).
+	routeOps map[*mux.Route]string
 
 	// The options the pipeline and the world registry read.
 	BaseURL           string
@@ -94,6 +94,9 @@ func (s *Host) NewWorld(spec WorldSpec) (*world.World, error) {
 	}
 	s.startWorld(w)
 	s.mu.Lock()
+	if s.worlds == nil {
+		s.worlds = map[string]*world.World{}
+	}
 	s.worlds[spec.ID] = w
 	s.order = append(s.order, w)
 	s.mu.Unlock()

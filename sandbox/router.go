@@ -28,6 +28,7 @@ func (s *Host) NewRouter() *mux.Router {
 	// 301) would let an id select another resource; package edge answers
 	// such paths 404 before they get here.
 	r := mux.NewRouter().SkipClean(true)
+	s.routeOps = map[*mux.Route]string{}
 	notFound := http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		writeAPIError(w, apierr.NotFoundf("No route for %s %s. See the operations of the official API description under %s/.", req.Method, req.URL.Path, APIPrefix))
 	})
@@ -65,7 +66,7 @@ func (s *Host) NewRouter() *mux.Router {
 		path, query, _ := strings.Cut(rt.Path, "?")
 		for _, prefix := range routePrefixes(path) {
 			m := r.Handle(prefix+path, s.apiHandler(rt, h)).Methods(rt.method)
-			s.RouteOps[m] = rt.operationID
+			s.routeOps[m] = rt.operationID
 			if query != "" {
 				key := query
 				m.MatcherFunc(func(req *http.Request, _ *mux.RouteMatch) bool { return req.URL.Query().Has(key) })
@@ -77,7 +78,7 @@ func (s *Host) NewRouter() *mux.Router {
 	for _, a := range legacy.Aliases {
 		rt := &apiRoutes[slices.IndexFunc(apiRoutes, func(x Route) bool { return x.operationID == a.OperationID })]
 		m := r.Handle(APIPrefix+a.Path, a.Handler(rt.method, s.apiHandler(rt, s.Reg.Handlers[rt.operationID]))).Methods(a.Method)
-		s.RouteOps[m] = rt.operationID
+		s.routeOps[m] = rt.operationID
 	}
 	return r
 }
@@ -98,7 +99,7 @@ func (s *Host) OperationID(r *http.Request) string {
 	if !s.Router.Match(r, &m) || m.Route == nil {
 		return ""
 	}
-	return s.RouteOps[m.Route]
+	return s.routeOps[m.Route]
 }
 
 // Recoverer turns a panic into a logged 400 in the official error shape. A

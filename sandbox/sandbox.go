@@ -15,8 +15,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gorilla/mux"
-
 	"github.com/signsandbox/signsandbox/fixtures"
 	"github.com/signsandbox/signsandbox/sandbox/edge"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fixture"
@@ -69,8 +67,6 @@ func New(opts ...Option) (*Sandbox, error) {
 		Reg:               newRegistry(),
 		Budget:            state.NewBudget(cfg.maxStoredBytes),
 		Client:            cfg.httpClient,
-		worlds:            map[string]*world.World{},
-		RouteOps:          map[*mux.Route]string{},
 		BaseURL:           cfg.baseURL,
 		Seed:              cfg.seed,
 		APIKey:            cfg.apiKey,
