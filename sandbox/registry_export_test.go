@@ -31,7 +31,7 @@ func RegisteredRoutesForTest(s *Sandbox) []RegisteredRouteForTest {
 	_ = s.host.Router.Walk(func(r *mux.Route, _ *mux.Router, _ []*mux.Route) error {
 		path, _ := r.GetPathTemplate()
 		methods, _ := r.GetMethods()
-		rt := RegisteredRouteForTest{Methods: methods, Path: path, Operation: s.host.routeOps[r]}
+		rt := RegisteredRouteForTest{Methods: methods, Path: path, Operation: s.host.RouteOperation(r)}
 		if rt.Operation != "" {
 			rt.Unhandled = s.host.Reg.Handlers[rt.Operation] == nil
 		}

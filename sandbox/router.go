@@ -102,6 +102,10 @@ func (s *Host) OperationID(r *http.Request) string {
 	return s.routeOps[m.Route]
 }
 
+// RouteOperation is the operationId of an API route of the router ("" for
+// a control route or page).
+func (s *Host) RouteOperation(rt *mux.Route) string { return s.routeOps[rt] }
+
 // Recoverer turns a panic into a logged 400 in the official error shape. A
 // panic is a bug; the client still gets a well-formed answer and the world's
 // state is unaffected because the failed transaction never committed.
