@@ -1,12 +1,13 @@
 package sandbox
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerAPIAccount(r *Registry) {
+func registerAPIAccount(r *api.Registry) {
 	r.Handle("accountGet", accountGet)
 	r.Handle("accountUpdate", accountUpdate)
 	r.Handle("accountCreate", accountCreate)
@@ -20,7 +21,7 @@ type accountGetQuery struct {
 
 // accountGet answers the caller's account, or the account named by
 // account_id or email_address in the caller's world (account_id prevails).
-func accountGet(c *Call) (any, error) {
+func accountGet(c *api.Call) (any, error) {
 	var q accountGetQuery
 	if err := c.Query(&q); err != nil {
 		return nil, err
@@ -49,7 +50,7 @@ type accountUpdateRequest struct {
 }
 
 // accountUpdate changes only callback_url and locale, as the real API does.
-func accountUpdate(c *Call) (any, error) {
+func accountUpdate(c *api.Call) (any, error) {
 	var req accountUpdateRequest
 	if err := c.Bind(&req); err != nil {
 		return nil, err
@@ -122,7 +123,7 @@ func newAccountQuotas() state.Quotas {
 // accountCreate creates an account for an e-mail address. With an app's
 // client_id and client_secret it also answers OAuth tokens for the new
 // account, as the real API's OAuth variant does.
-func accountCreate(c *Call) (any, error) {
+func accountCreate(c *api.Call) (any, error) {
 	var req accountCreateRequest
 	if err := c.Bind(&req); err != nil {
 		return nil, err
@@ -192,7 +193,7 @@ type accountVerifyRequest struct {
 }
 
 // accountVerify tells whether an account exists for an address: {} when not.
-func accountVerify(c *Call) (any, error) {
+func accountVerify(c *api.Call) (any, error) {
 	var req accountVerifyRequest
 	if err := c.Bind(&req); err != nil {
 		return nil, err

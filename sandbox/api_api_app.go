@@ -7,13 +7,15 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
 
-func registerAPIAPIApp(r *Registry) {
+func registerAPIAPIApp(r *api.Registry) {
 	r.Handle("apiAppCreate", apiAppCreate)
 	r.Handle("apiAppGet", apiAppGet)
 	r.Handle("apiAppUpdate", apiAppUpdate)
@@ -59,7 +61,7 @@ type apiAppRequest struct {
 
 // appFieldCleared reports whether the body gave field as "" or null: the way to clear
 // an optional field on update.
-func appFieldCleared(c *Call, field string) bool {
+func appFieldCleared(c *api.Call, field string) bool {
 	b, err := c.ReadBody()
 	if err != nil || !b.Has(field) {
 		return false
@@ -113,7 +115,7 @@ func checkOAuthParam(o *apiAppOAuthParam) ([]string, error) {
 
 // checkAppLogo refuses uploads that are not images, and custom_logo_file given
 // as text (it must be a multipart file part).
-func checkAppLogo(c *Call, f wire.File) error {
+func checkAppLogo(c *api.Call, f wire.File) error {
 	if f.Field == "" {
 		if b, err := c.ReadBody(); err == nil && b.Has("custom_logo_file") && !appFieldCleared(c, "custom_logo_file") {
 			return apierr.Badf("custom_logo_file", "custom_logo_file must be uploaded as a file (multipart/form-data).")
@@ -131,7 +133,7 @@ func checkAppLogo(c *Call, f wire.File) error {
 
 // validate checks everything a create or update call can check before the
 // transaction; create requires name and domains.
-func (r *apiAppRequest) validate(c *Call, create bool) error {
+func (r *apiAppRequest) validate(c *api.Call, create bool) error {
 	if create {
 		if r.Name == nil || strings.TrimSpace(*r.Name) == "" {
 			return apierr.Missing("name")
@@ -164,7 +166,7 @@ func (r *apiAppRequest) validate(c *Call, create bool) error {
 
 // apply writes the request's fields into app (a copy being built or
 // changed): only given fields change, "" clears optional ones.
-func (r *apiAppRequest) apply(c *Call, tx *state.Txn, app *state.APIApp) error {
+func (r *apiAppRequest) apply(c *api.Call, tx *state.Txn, app *state.APIApp) error {
 	if r.Name != nil {
 		app.Name = *r.Name
 	}
@@ -216,14 +218,14 @@ func (r *apiAppRequest) apply(c *Call, tx *state.Txn, app *state.APIApp) error {
 }
 
 // apiAppCreate creates an app owned by the caller (201).
-func apiAppCreate(c *Call) (any, error) {
+func apiAppCreate(c *api.Call) (any, error) {
 	out, err := apiAppWrite(c, true, func(tx *state.Txn) (*state.APIApp, string, error) {
 		return &state.APIApp{ClientID: tx.NewID()[:32], OwnerAccountID: c.Account.ID, CreatedAt: tx.Unix(), Seq: tx.Seq()}, "", nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return WithStatus{Status: http.StatusCreated, Value: out}, nil
+	return api.WithStatus{Status: http.StatusCreated, Value: out}, nil
 }
 
 // apiAppWrite runs create and update: the body is bound and validated
@@ -231,7 +233,7 @@ func apiAppCreate(c *Call) (any, error) {
 // one, or a copy of the caller's) with its callback_url before the call;
 // the changed app is stored, the callbacks subsystem hears of a new
 // callback_url, and the app is answered as GET shows it.
-func apiAppWrite(c *Call, create bool, base func(tx *state.Txn) (*state.APIApp, string, error)) (apiAppGetResponse, error) {
+func apiAppWrite(c *api.Call, create bool, base func(tx *state.Txn) (*state.APIApp, string, error)) (apiAppGetResponse, error) {
 	var out apiAppGetResponse
 	var req apiAppRequest
 	if err := c.Bind(&req); err != nil {
@@ -274,7 +276,7 @@ func canSeeTeamApps(viewer, owner *state.Account) bool {
 // visibleApp finds an app the caller may see: 404 when unknown, 403 when it
 // belongs to someone the caller cannot see the apps of; owner requires the
 // caller to own it (update, delete).
-func visibleApp(c *Call, tx *state.Txn, owner bool) (*state.APIApp, error) {
+func visibleApp(c *api.Call, tx *state.Txn, owner bool) (*state.APIApp, error) {
 	app, err := state.Get[state.APIApp](tx, state.TableAPIApps, c.Param("client_id"))
 	if err != nil {
 		return nil, apierr.NotFoundf("API app not found.").WithPath("client_id")
@@ -294,7 +296,7 @@ func visibleApp(c *Call, tx *state.Txn, owner bool) (*state.APIApp, error) {
 }
 
 // apiAppGet answers one app.
-func apiAppGet(c *Call) (any, error) {
+func apiAppGet(c *api.Call) (any, error) {
 	tx := c.Read()
 	app, err := visibleApp(c, tx, false)
 	if err != nil {
@@ -304,7 +306,7 @@ func apiAppGet(c *Call) (any, error) {
 }
 
 // apiAppUpdate changes the given fields of an app the caller owns.
-func apiAppUpdate(c *Call) (any, error) {
+func apiAppUpdate(c *api.Call) (any, error) {
 	out, err := apiAppWrite(c, false, func(tx *state.Txn) (*state.APIApp, string, error) {
 		cur, err := visibleApp(c, tx, true)
 		if err != nil {
@@ -320,7 +322,7 @@ func apiAppUpdate(c *Call) (any, error) {
 
 // apiAppDelete deletes an app the caller owns (204). Its OAuth tokens stop
 // working.
-func apiAppDelete(c *Call) (any, error) {
+func apiAppDelete(c *api.Call) (any, error) {
 	err := c.Update(func(tx *state.Txn) error {
 		app, err := visibleApp(c, tx, true)
 		if err != nil {
@@ -334,7 +336,7 @@ func apiAppDelete(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return NoContent(), nil
+	return api.NoContent(), nil
 }
 
 // revokeAppTokens revokes every OAuth token issued to an app.
@@ -357,13 +359,13 @@ func revokeAppTokens(tx *state.Txn, clientID string) error {
 
 // apiAppList lists the caller's apps, and for Admins and Developers of a
 // team their teammates' apps too, newest first.
-func apiAppList(c *Call) (any, error) {
-	page, size, err := ReadPaging(c)
+func apiAppList(c *api.Call) (any, error) {
+	page, size, err := api.ReadPaging(c)
 	if err != nil {
 		return nil, err
 	}
 	tx := c.Read()
-	me, err := ReloadCaller(c, tx)
+	me, err := api.ReloadCaller(c, tx)
 	if err != nil {
 		return nil, err
 	}
@@ -384,7 +386,7 @@ func apiAppList(c *Call) (any, error) {
 		}
 		return apps[i].Seq > apps[j].Seq
 	})
-	rows, info := PageSlice(apps, page, size)
+	rows, info := api.PageSlice(apps, page, size)
 	out := apiAppListResponse{APIApps: []apiAppView{}, ListInfo: info}
 	for _, app := range rows {
 		out.APIApps = append(out.APIApps, viewAPIApp(tx, app, c.Account.ID))

@@ -9,13 +9,15 @@ package sandbox
 import (
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerAPIBulkSend(r *Registry) {
-	r.Handle("signatureRequestBulkSendWithTemplate", func(c *Call) (any, error) { return bulkSend(c, false) })
-	r.Handle("signatureRequestBulkCreateEmbeddedWithTemplate", func(c *Call) (any, error) { return bulkSend(c, true) })
+func registerAPIBulkSend(r *api.Registry) {
+	r.Handle("signatureRequestBulkSendWithTemplate", func(c *api.Call) (any, error) { return bulkSend(c, false) })
+	r.Handle("signatureRequestBulkCreateEmbeddedWithTemplate", func(c *api.Call) (any, error) { return bulkSend(c, true) })
 	r.Handle("bulkSendJobGet", bulkSendJobGet)
 	r.Handle("bulkSendJobList", bulkSendJobList)
 }
@@ -25,7 +27,7 @@ func registerAPIBulkSend(r *Registry) {
 // ("Standard plan and higher"), 400 for bad input naming the field (the
 // entry, or signer_file with the CSV line), 402 when the quota cannot
 // cover every request, and the templates' own errors (404, 409, ...).
-func bulkSend(c *Call, embedded bool) (any, error) {
+func bulkSend(c *api.Call, embedded bool) (any, error) {
 	var b sigreqBody
 	if err := c.Bind(&b); err != nil {
 		return nil, err
@@ -99,7 +101,7 @@ func bulkSend(c *Call, embedded bool) (any, error) {
 // stores the job and schedules the creation of its requests after the
 // world's SendProcessingDelay. What binding warns about the job as a whole
 // is said once: its warnings go through warnOnce.
-func queueBulkJob(s *Host, c *Call, tx *state.Txn, spec *sigreqSpec, tb *templateBody, entries []bulkEntry, embedded bool) (*state.BulkSendJob, error) {
+func queueBulkJob(s *api.Host, c *api.Call, tx *state.Txn, spec *sigreqSpec, tb *templateBody, entries []bulkEntry, embedded bool) (*state.BulkSendJob, error) {
 	use, err := resolveTemplates(c, tx, tb.TemplateIDs)
 	if err != nil {
 		return nil, err
@@ -145,8 +147,8 @@ func queueBulkJob(s *Host, c *Call, tx *state.Txn, spec *sigreqSpec, tb *templat
 // bulkSendJobGet answers a job the caller can see with a page of its
 // requests (in signer list order; canceled requests and requests the caller
 // removed are left out).
-func bulkSendJobGet(c *Call) (any, error) {
-	page, size, err := ReadPaging(c)
+func bulkSendJobGet(c *api.Call) (any, error) {
+	page, size, err := api.ReadPaging(c)
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +165,7 @@ func bulkSendJobGet(c *Call) (any, error) {
 		}
 		reqs = append(reqs, req)
 	}
-	rows, info := PageSlice(reqs, page, size)
+	rows, info := api.PageSlice(reqs, page, size)
 	out := bulkSendJobGetResponse{
 		BulkSendJob:       viewBulkJob(job, c.Account.ID),
 		ListInfo:          info,
@@ -177,13 +179,13 @@ func bulkSendJobGet(c *Call) (any, error) {
 
 // bulkSendJobList answers the jobs of the caller and of its team, newest
 // first (is_creator tells them apart).
-func bulkSendJobList(c *Call) (any, error) {
-	page, size, err := ReadPaging(c)
+func bulkSendJobList(c *api.Call) (any, error) {
+	page, size, err := api.ReadPaging(c)
 	if err != nil {
 		return nil, err
 	}
 	tx := c.Read()
-	accounts, e := ListAccounts(tx, c.Account, "all")
+	accounts, e := api.ListAccounts(tx, c.Account, "all")
 	if e != nil {
 		return nil, e
 	}
@@ -191,7 +193,7 @@ func bulkSendJobList(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, info := PageSlice(jobs, page, size)
+	rows, info := api.PageSlice(jobs, page, size)
 	out := bulkSendJobListResponse{ListInfo: info, BulkSendJobs: []bulkSendJobResponse{}}
 	for _, j := range rows {
 		out.BulkSendJobs = append(out.BulkSendJobs, viewBulkJob(j, c.Account.ID))
@@ -204,5 +206,5 @@ func bulkJobVisible(tx *state.Txn, job *state.BulkSendJob, acct *state.Account) 
 	if job.AccountID == acct.ID {
 		return true
 	}
-	return acct.TeamID != "" && SameTeam(tx, job.AccountID, acct.ID)
+	return acct.TeamID != "" && api.SameTeam(tx, job.AccountID, acct.ID)
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
@@ -21,7 +23,7 @@ import (
 // was transmitted, and given back when it failed or was deleted before it
 // was transmitted; test_mode faxes cost nothing.
 
-func registerAPIFax(r *Registry) {
+func registerAPIFax(r *api.Registry) {
 	r.Handle("faxSend", faxSend)
 	r.Handle("faxGet", faxGet)
 	r.Handle("faxList", faxList)
@@ -86,7 +88,7 @@ func faxNumberDigits(v string) string {
 	return b.String()
 }
 
-func (r *faxSendRequest) validate(c *Call) error {
+func (r *faxSendRequest) validate(c *api.Call) error {
 	r.Recipient = strings.TrimSpace(r.Recipient)
 	switch {
 	case r.Recipient == "":
@@ -120,7 +122,7 @@ func (r *faxSendRequest) hasCoverPage() bool {
 func faxCoverPage(to, from, message string) bool { return to != "" || from != "" || message != "" }
 
 // faxSend sends a fax of uploaded files or file_urls.
-func faxSend(c *Call) (any, error) {
+func faxSend(c *api.Call) (any, error) {
 	var req faxSendRequest
 	if err := c.Bind(&req); err != nil {
 		return nil, err
@@ -134,7 +136,7 @@ func faxSend(c *Call) (any, error) {
 	}
 	var out faxGetResponse
 	err = c.Update(func(tx *state.Txn) error {
-		me, err := ReloadCaller(c, tx)
+		me, err := api.ReloadCaller(c, tx)
 		if err != nil {
 			return err
 		}
@@ -261,7 +263,7 @@ func faxOutcome(f *state.Fax) string {
 }
 
 // runFaxTransmit ends a transmission.
-func runFaxTransmit(s *Host, w *world.World, tx *state.Txn, job *state.Job) error {
+func runFaxTransmit(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) error {
 	cur, err := state.Get[state.Fax](tx, state.TableFaxes, job.Subject)
 	if err != nil || cur.Deleted || cur.Status != state.FaxTransmitting {
 		return nil
@@ -283,7 +285,7 @@ func runFaxTransmit(s *Host, w *world.World, tx *state.Txn, job *state.Job) erro
 
 // callerFax finds a fax of the caller: 404 when unknown (or deleted, unless
 // deletedOK), 403 when another account sent it.
-func callerFax(c *Call, tx *state.Txn, deletedOK bool) (*state.Fax, error) {
+func callerFax(c *api.Call, tx *state.Txn, deletedOK bool) (*state.Fax, error) {
 	f, err := state.Get[state.Fax](tx, state.TableFaxes, c.Param("fax_id"))
 	if err != nil || (f.Deleted && !deletedOK) {
 		return nil, apierr.NotFoundf("Fax not found.").WithPath("fax_id")
@@ -295,7 +297,7 @@ func callerFax(c *Call, tx *state.Txn, deletedOK bool) (*state.Fax, error) {
 }
 
 // faxGet answers one fax.
-func faxGet(c *Call) (any, error) {
+func faxGet(c *api.Call) (any, error) {
 	f, err := callerFax(c, c.Read(), false)
 	if err != nil {
 		return nil, err
@@ -304,8 +306,8 @@ func faxGet(c *Call) (any, error) {
 }
 
 // faxList lists the caller's faxes, newest first.
-func faxList(c *Call) (any, error) {
-	page, size, err := ReadPaging(c)
+func faxList(c *api.Call) (any, error) {
+	page, size, err := api.ReadPaging(c)
 	if err != nil {
 		return nil, err
 	}
@@ -320,7 +322,7 @@ func faxList(c *Call) (any, error) {
 			faxes = append(faxes, all[i])
 		}
 	}
-	rows, info := PageSlice(faxes, page, size)
+	rows, info := api.PageSlice(faxes, page, size)
 	out := faxListResponse{Faxes: []faxView{}, ListInfo: info}
 	for _, f := range rows {
 		out.Faxes = append(out.Faxes, viewFax(f))
@@ -330,7 +332,7 @@ func faxList(c *Call) (any, error) {
 
 // faxDelete deletes a fax (204). A fax still being transmitted is not sent
 // and its pages are given back.
-func faxDelete(c *Call) (any, error) {
+func faxDelete(c *api.Call) (any, error) {
 	err := c.Update(func(tx *state.Txn) error {
 		cur, err := callerFax(c, tx, false)
 		if err != nil {
@@ -351,11 +353,11 @@ func faxDelete(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return NoContent(), nil
+	return api.NoContent(), nil
 }
 
 // faxFiles downloads the fax as PDF; 410 once it was deleted.
-func faxFiles(c *Call) (any, error) {
+func faxFiles(c *api.Call) (any, error) {
 	tx := c.Read()
 	f, err := callerFax(c, tx, true)
 	if err != nil {
@@ -370,7 +372,7 @@ func faxFiles(c *Call) (any, error) {
 	}
 	h := http.Header{}
 	h.Set("Content-Disposition", `attachment; filename="fax-`+f.ID+`.pdf"`)
-	return &RawResponse{Status: http.StatusOK, ContentType: "application/pdf", Header: h, Body: pdf}, nil
+	return &api.RawResponse{Status: http.StatusOK, ContentType: "application/pdf", Header: h, Body: pdf}, nil
 }
 
 // faxPDF is the fax as one PDF: the cover page when the fax has one, then

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -15,7 +17,7 @@ import (
 // owner's teammates (show_team_lines); it is managed (users added or removed,
 // deleted) by its owner and the Admins of the owner's team.
 
-func registerAPIFaxLine(r *Registry) {
+func registerAPIFaxLine(r *api.Registry) {
 	r.Handle("faxLineAreaCodeGet", faxLineAreaCodeGet)
 	r.Handle("faxLineCreate", faxLineCreate)
 	r.Handle("faxLineGet", faxLineGet)
@@ -66,7 +68,7 @@ func (q faxLineAreaCodeQuery) region() (string, error) {
 }
 
 // faxLineAreaCodeGet lists the area codes with numbers available.
-func faxLineAreaCodeGet(c *Call) (any, error) {
+func faxLineAreaCodeGet(c *api.Call) (any, error) {
 	var q faxLineAreaCodeQuery
 	if err := c.Query(&q); err != nil {
 		return nil, err
@@ -149,7 +151,7 @@ func faxLineAccount(tx *state.Txn, me *state.Account, id string) (*state.Account
 }
 
 // faxLineCreate buys a line in an area code for the caller or a teammate.
-func faxLineCreate(c *Call) (any, error) {
+func faxLineCreate(c *api.Call) (any, error) {
 	var req faxLineCreateRequest
 	if err := c.Bind(&req); err != nil {
 		return nil, err
@@ -169,7 +171,7 @@ func faxLineCreate(c *Call) (any, error) {
 	}
 	var out faxLineResponse
 	err := c.Update(func(tx *state.Txn) error {
-		me, err := ReloadCaller(c, tx)
+		me, err := api.ReloadCaller(c, tx)
 		if err != nil {
 			return err
 		}
@@ -233,13 +235,13 @@ type faxLineNumberQuery struct {
 }
 
 // faxLineGet answers one line.
-func faxLineGet(c *Call) (any, error) {
+func faxLineGet(c *api.Call) (any, error) {
 	var q faxLineNumberQuery
 	if err := c.Query(&q); err != nil {
 		return nil, err
 	}
 	tx := c.Read()
-	me, err := ReloadCaller(c, tx)
+	me, err := api.ReloadCaller(c, tx)
 	if err != nil {
 		return nil, err
 	}
@@ -251,13 +253,13 @@ func faxLineGet(c *Call) (any, error) {
 }
 
 // faxLineDelete releases a line: 200 with an empty JSON body.
-func faxLineDelete(c *Call) (any, error) {
+func faxLineDelete(c *api.Call) (any, error) {
 	var req faxLineNumberQuery
 	if err := c.Bind(&req); err != nil {
 		return nil, err
 	}
 	err := c.Update(func(tx *state.Txn) error {
-		me, err := ReloadCaller(c, tx)
+		me, err := api.ReloadCaller(c, tx)
 		if err != nil {
 			return err
 		}
@@ -270,7 +272,7 @@ func faxLineDelete(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return EmptyOK(), nil
+	return api.EmptyOK(), nil
 }
 
 type faxLineListQuery struct {
@@ -282,17 +284,17 @@ type faxLineListQuery struct {
 
 // faxLineList lists the lines of an account (the caller or a teammate),
 // with show_team_lines also those of its teammates, newest first.
-func faxLineList(c *Call) (any, error) {
+func faxLineList(c *api.Call) (any, error) {
 	var q faxLineListQuery
 	if err := c.Query(&q); err != nil {
 		return nil, err
 	}
-	page, size, err := PagingQuery{Page: q.Page, PageSize: q.PageSize}.Bounds()
+	page, size, err := api.PagingQuery{Page: q.Page, PageSize: q.PageSize}.Bounds()
 	if err != nil {
 		return nil, err
 	}
 	tx := c.Read()
-	me, err := ReloadCaller(c, tx)
+	me, err := api.ReloadCaller(c, tx)
 	if err != nil {
 		return nil, err
 	}
@@ -317,7 +319,7 @@ func faxLineList(c *Call) (any, error) {
 			}
 		}
 	}
-	rows, info := PageSlice(lines, page, size)
+	rows, info := api.PageSlice(lines, page, size)
 	out := faxLineListResponse{ListInfo: info, FaxLines: []faxLineView{}}
 	for _, l := range rows {
 		out.FaxLines = append(out.FaxLines, viewFaxLine(tx, l))
@@ -348,7 +350,7 @@ func (r faxLineUserRequest) check() error {
 }
 
 // changeFaxLineUsers runs an add_user or remove_user call.
-func changeFaxLineUsers(c *Call, change func(l *state.FaxLine, owner, target *state.Account, path string) error) (any, error) {
+func changeFaxLineUsers(c *api.Call, change func(l *state.FaxLine, owner, target *state.Account, path string) error) (any, error) {
 	var req faxLineUserRequest
 	if err := c.Bind(&req); err != nil {
 		return nil, err
@@ -358,7 +360,7 @@ func changeFaxLineUsers(c *Call, change func(l *state.FaxLine, owner, target *st
 	}
 	var out faxLineResponse
 	err := c.Update(func(tx *state.Txn) error {
-		me, err := ReloadCaller(c, tx)
+		me, err := api.ReloadCaller(c, tx)
 		if err != nil {
 			return err
 		}
@@ -398,7 +400,7 @@ func changeFaxLineUsers(c *Call, change func(l *state.FaxLine, owner, target *st
 
 // faxLineAddUser gives a member of the owner's team access to a line
 // (unchanged when they already have it).
-func faxLineAddUser(c *Call) (any, error) {
+func faxLineAddUser(c *api.Call) (any, error) {
 	return changeFaxLineUsers(c, func(l *state.FaxLine, owner, target *state.Account, path string) error {
 		if target.ID != owner.ID && (owner.TeamID == "" || target.TeamID != owner.TeamID) {
 			return apierr.Forbiddenf("A fax line can only be shared with members of its owner's Team.").WithPath(path)
@@ -412,7 +414,7 @@ func faxLineAddUser(c *Call) (any, error) {
 
 // faxLineRemoveUser takes an account's access to a line away; the owner
 // cannot be removed.
-func faxLineRemoveUser(c *Call) (any, error) {
+func faxLineRemoveUser(c *api.Call) (any, error) {
 	return changeFaxLineUsers(c, func(l *state.FaxLine, owner, target *state.Account, path string) error {
 		if target.ID == owner.ID {
 			return apierr.Badf(path, "The owner of a fax line cannot be removed from it.")

@@ -11,11 +11,13 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerAPIFiles(r *Registry) {
+func registerAPIFiles(r *api.Registry) {
 	r.Handle("signatureRequestFiles", downloadFiles(kindSignatureRequest, "signature_request_id"))
 	r.Handle("signatureRequestFilesAsDataUri", downloadDataURI(kindSignatureRequest, "signature_request_id"))
 	r.Handle("signatureRequestFilesAsFileUrl", downloadFileURL(kindSignatureRequest, "signature_request_id"))
@@ -37,8 +39,8 @@ type fileResponse struct {
 
 // downloadFiles answers the binary PDF (file_type=pdf, the default) or the
 // ZIP of the individual documents (file_type=zip).
-func downloadFiles(kind, param string) Handler {
-	return func(c *Call) (any, error) {
+func downloadFiles(kind, param string) api.Handler {
+	return func(c *api.Call) (any, error) {
 		var q struct {
 			FileType *string `json:"file_type"`
 		}
@@ -73,8 +75,8 @@ func downloadFiles(kind, param string) Handler {
 }
 
 // downloadDataURI answers the PDF as a base64 data URI.
-func downloadDataURI(kind, param string) Handler {
-	return func(c *Call) (any, error) {
+func downloadDataURI(kind, param string) api.Handler {
+	return func(c *api.Call) (any, error) {
 		tx := c.Read()
 		fs, err := preparedFiles(c, tx, kind, c.Param(param))
 		if err != nil {
@@ -91,8 +93,8 @@ func downloadDataURI(kind, param string) Handler {
 // downloadFileURL hands out a URL, served by the sandbox, that downloads the
 // PDF until it expires (world configuration FileURLTTL, on the world
 // clock). force_download=0 makes the URL display the PDF inline.
-func downloadFileURL(kind, param string) Handler {
-	return func(c *Call) (any, error) {
+func downloadFileURL(kind, param string) api.Handler {
+	return func(c *api.Call) (any, error) {
 		var q struct {
 			ForceDownload *int `json:"force_download"`
 		}
@@ -127,14 +129,14 @@ func downloadFileURL(kind, param string) Handler {
 
 // fileDownload is a binary answer with its Content-Disposition: attachment
 // (save) or inline (display).
-func fileDownload(data []byte, contentType, name string, inline bool) *RawResponse {
+func fileDownload(data []byte, contentType, name string, inline bool) *api.RawResponse {
 	disp := "attachment"
 	if inline {
 		disp = "inline"
 	}
 	h := http.Header{}
 	h.Set("Content-Disposition", contentDisposition(disp, name))
-	return &RawResponse{Status: http.StatusOK, ContentType: contentType, Header: h, Body: data}
+	return &api.RawResponse{Status: http.StatusOK, ContentType: contentType, Header: h, Body: data}
 }
 
 // contentDisposition writes the header with a quoted ASCII file name and,

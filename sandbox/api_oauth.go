@@ -7,13 +7,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func registerAPIOAuth(r *Registry) {
+func registerAPIOAuth(r *api.Registry) {
 	r.Handle("oauthTokenGenerate", oauthTokenGenerate)
 	r.Handle("oauthTokenRefresh", oauthTokenRefresh)
 	r.Control(http.MethodPost, "/oauth/authorize", controlOAuthAuthorize)
@@ -58,7 +60,7 @@ type oauthGenerateRequest struct {
 
 // oauthTokenGenerate exchanges an authorization code for tokens. The request
 // carries no credentials: the code names the world.
-func oauthTokenGenerate(c *Call) (any, error) {
+func oauthTokenGenerate(c *api.Call) (any, error) {
 	var req oauthGenerateRequest
 	if err := c.Bind(&req); err != nil {
 		return nil, err
@@ -127,7 +129,7 @@ type oauthRefreshRequest struct {
 
 // oauthTokenRefresh trades a refresh token for a new access token; the old
 // access token stops working.
-func oauthTokenRefresh(c *Call) (any, error) {
+func oauthTokenRefresh(c *api.Call) (any, error) {
 	var req oauthRefreshRequest
 	if err := c.Bind(&req); err != nil {
 		return nil, err
@@ -195,7 +197,7 @@ type oauthAuthorizeResponse struct {
 
 // controlOAuthAuthorize stands in for a user granting an app access on the
 // real authorization page: it issues the code the app's callback would get.
-func controlOAuthAuthorize(c *Call) (any, error) {
+func controlOAuthAuthorize(c *api.Call) (any, error) {
 	var req oauthAuthorizeRequest
 	if err := c.BindStrict(&req); err != nil {
 		return nil, err
@@ -218,7 +220,7 @@ func controlOAuthAuthorize(c *Call) (any, error) {
 	err := c.Update(func(tx *state.Txn) error {
 		app, err := state.Get[state.APIApp](tx, state.TableAPIApps, req.ClientID)
 		if err != nil {
-			return ErrControlNotFound("API app", req.ClientID)
+			return api.ErrControlNotFound("API app", req.ClientID)
 		}
 		if app.OAuth == nil {
 			return apierr.Badf("client_id", "The API app has no OAuth configuration.")
@@ -233,7 +235,7 @@ func controlOAuthAuthorize(c *Call) (any, error) {
 			acct, err = state.Get[state.Account](tx, state.TableAccounts, c.ActingAccountID())
 		}
 		if err != nil {
-			return ErrControlNotFound("account", req.AccountID+req.EmailAddress)
+			return api.ErrControlNotFound("account", req.AccountID+req.EmailAddress)
 		}
 		scopes := app.OAuth.Scopes
 		if len(req.Scopes) > 0 {
@@ -262,12 +264,12 @@ func controlOAuthAuthorize(c *Call) (any, error) {
 
 // controlOAuthRevoke revokes an access token (as a user removing an app's
 // access would).
-func controlOAuthRevoke(c *Call) (any, error) {
+func controlOAuthRevoke(c *api.Call) (any, error) {
 	tok := c.Param("access_token")
 	err := c.Update(func(tx *state.Txn) error {
 		t, err := state.Get[state.OAuthToken](tx, state.TableOAuthToken, tok)
 		if err != nil {
-			return ErrControlNotFound("access token", tok)
+			return api.ErrControlNotFound("access token", tok)
 		}
 		r := state.Clone(t)
 		r.Revoked = true
@@ -276,5 +278,5 @@ func controlOAuthRevoke(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return EmptyOK(), nil
+	return api.EmptyOK(), nil
 }

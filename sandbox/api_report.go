@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -19,7 +21,7 @@ import (
 // the world's data (report_csv.go) and e-mails the requester one link per
 // type, as the real service does. The links are served by the sandbox.
 
-func registerAPIReport(r *Registry) {
+func registerAPIReport(r *api.Registry) {
 	r.Handle("reportCreate", reportCreate)
 	r.RegisterJob(jobReportReady, runReportReady)
 	r.ControlPublic(http.MethodGet, "/w/{world}/reports/{report_id}/{report_type}.csv", reportCSVPage)
@@ -72,7 +74,7 @@ func parseReportDate(path, v string) (time.Time, error) {
 
 // validate checks the request against the documented rules, with today
 // taken from the world clock.
-func (r *reportCreateRequest) validate(c *Call, now time.Time) error {
+func (r *reportCreateRequest) validate(c *api.Call, now time.Time) error {
 	if !c.Has("report_type") || r.ReportType == nil {
 		return apierr.Missing("report_type")
 	}
@@ -112,7 +114,7 @@ func (r *reportCreateRequest) validate(c *Call, now time.Time) error {
 // reportCreate requests reports. Reports cover the caller's team, which
 // only its Admins may request; an account without a team gets a report on
 // itself.
-func reportCreate(c *Call) (any, error) {
+func reportCreate(c *api.Call) (any, error) {
 	var req reportCreateRequest
 	if err := c.Bind(&req); err != nil {
 		return nil, err
@@ -121,7 +123,7 @@ func reportCreate(c *Call) (any, error) {
 		return nil, err
 	}
 	err := c.Update(func(tx *state.Txn) error {
-		me, err := ReloadCaller(c, tx)
+		me, err := api.ReloadCaller(c, tx)
 		if err != nil {
 			return err
 		}
@@ -156,7 +158,7 @@ var reportTypeLabels = map[string]string{
 }
 
 // runReportReady generates the CSVs and e-mails their links.
-func runReportReady(s *Host, w *world.World, tx *state.Txn, job *state.Job) error {
+func runReportReady(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) error {
 	cur, err := state.Get[state.Report](tx, state.TableReports, job.Subject)
 	if err != nil || cur.ReadyAt != 0 {
 		return nil
@@ -200,15 +202,15 @@ func runReportReady(s *Host, w *world.World, tx *state.Txn, job *state.Job) erro
 
 // reportCSVPage serves a ready report's CSV (the link of its e-mail); 404
 // until the report is ready.
-func reportCSVPage(c *Call) (any, error) {
+func reportCSVPage(c *api.Call) (any, error) {
 	w := pageWorldFor(c.Host, c.Param("world"), holdsRow[state.Report](state.TableReports, c.Param("report_id"))) // page_worlds.go
 	if w == nil {
-		return nil, ErrControlNotFound("world", c.Param("world"))
+		return nil, api.ErrControlNotFound("world", c.Param("world"))
 	}
 	tx := w.Store.Read()
 	r, err := state.Get[state.Report](tx, state.TableReports, c.Param("report_id"))
 	if err != nil {
-		return nil, ErrControlNotFound("report", c.Param("report_id"))
+		return nil, api.ErrControlNotFound("report", c.Param("report_id"))
 	}
 	blob, ok := r.CSVBlobs[c.Param("report_type")]
 	if !ok {
@@ -216,11 +218,11 @@ func reportCSVPage(c *Call) (any, error) {
 	}
 	data, err := state.GetBlob(tx, blob)
 	if err != nil {
-		return nil, ErrControlNotFound("report file", blob)
+		return nil, api.ErrControlNotFound("report file", blob)
 	}
 	h := http.Header{}
 	h.Set("Content-Disposition", `attachment; filename="`+c.Param("report_type")+`-`+r.ID+`.csv"`)
-	return &RawResponse{Status: http.StatusOK, ContentType: "text/csv; charset=utf-8", Header: h, Body: data}, nil
+	return &api.RawResponse{Status: http.StatusOK, ContentType: "text/csv; charset=utf-8", Header: h, Body: data}, nil
 }
 
 // eventTitle reads the title of an event's signature request or template

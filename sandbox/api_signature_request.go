@@ -3,12 +3,14 @@ package sandbox
 import (
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerAPISignatureRequest(r *Registry) {
+func registerAPISignatureRequest(r *api.Registry) {
 	r.Handle("signatureRequestGet", signatureRequestGet)
 	r.Handle("signatureRequestRemind", signatureRequestRemind)
 	r.Handle("signatureRequestUpdate", signatureRequestUpdate)
@@ -18,7 +20,7 @@ func registerAPISignatureRequest(r *Registry) {
 }
 
 // signatureRequestGet answers a request the caller can see.
-func signatureRequestGet(c *Call) (any, error) {
+func signatureRequestGet(c *api.Call) (any, error) {
 	req, err := loadRequest(c.Read(), c.Param("signature_request_id"), c.Account)
 	if err != nil {
 		return nil, err
@@ -28,7 +30,7 @@ func signatureRequestGet(c *Call) (any, error) {
 
 // sigreqAction runs a transition on a request the caller can see, in one
 // write transaction, and answers the request as it is afterwards.
-func sigreqAction(c *Call, fn func(tx *state.Txn, req *state.SignatureRequest) (*outcome, error)) (any, error) {
+func sigreqAction(c *api.Call, fn func(tx *state.Txn, req *state.SignatureRequest) (*outcome, error)) (any, error) {
 	var resp signatureRequestGetResponse
 	err := c.Update(func(tx *state.Txn) error {
 		req, err := loadRequest(tx, c.Param("signature_request_id"), c.Account)
@@ -68,7 +70,7 @@ type remindRequest struct {
 }
 
 // signatureRequestRemind e-mails a signer a reminder.
-func signatureRequestRemind(c *Call) (any, error) {
+func signatureRequestRemind(c *api.Call) (any, error) {
 	var body remindRequest
 	if err := c.Bind(&body); err != nil {
 		return nil, err
@@ -96,7 +98,7 @@ type updateRequest struct {
 
 // signatureRequestUpdate changes a signer's name or e-mail address (a new
 // address gives a new signature_id) or the expiry.
-func signatureRequestUpdate(c *Call) (any, error) {
+func signatureRequestUpdate(c *api.Call) (any, error) {
 	var body updateRequest
 	if err := c.Bind(&body); err != nil {
 		return nil, err
@@ -136,7 +138,7 @@ func signatureRequestUpdate(c *Call) (any, error) {
 
 // signatureRequestCancel queues a cancelation; it completes after the
 // world's CancelDelay with signature_request_canceled.
-func signatureRequestCancel(c *Call) (any, error) {
+func signatureRequestCancel(c *api.Call) (any, error) {
 	err := c.Update(func(tx *state.Txn) error {
 		req, err := loadRequest(tx, c.Param("signature_request_id"), c.Account)
 		if err != nil {
@@ -155,12 +157,12 @@ func signatureRequestCancel(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return EmptyOK(), nil
+	return api.EmptyOK(), nil
 }
 
 // signatureRequestRemove removes the caller's access to a fully executed
 // request, at once.
-func signatureRequestRemove(c *Call) (any, error) {
+func signatureRequestRemove(c *api.Call) (any, error) {
 	err := c.Update(func(tx *state.Txn) error {
 		req, err := loadRequest(tx, c.Param("signature_request_id"), c.Account)
 		if err != nil {
@@ -178,11 +180,11 @@ func signatureRequestRemove(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return EmptyOK(), nil
+	return api.EmptyOK(), nil
 }
 
 // signatureRequestReleaseHold sends a request its requester held.
-func signatureRequestReleaseHold(c *Call) (any, error) {
+func signatureRequestReleaseHold(c *api.Call) (any, error) {
 	return sigreqAction(c, func(tx *state.Txn, req *state.SignatureRequest) (*outcome, error) {
 		if !mayManage(tx, req, c.Account) {
 			return nil, apierr.Forbiddenf("Only the requester can release this signature request.")

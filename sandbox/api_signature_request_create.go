@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
@@ -17,7 +19,7 @@ type sigreqOp struct {
 	edit     bool // edit*: PUT .../{signature_request_id}
 }
 
-func registerAPISignatureRequestCreate(r *Registry) {
+func registerAPISignatureRequestCreate(r *api.Registry) {
 	ops := map[string]sigreqOp{
 		"signatureRequestSend":                       {},
 		"signatureRequestCreateEmbedded":             {embedded: true},
@@ -30,7 +32,7 @@ func registerAPISignatureRequestCreate(r *Registry) {
 	}
 	for id, op := range ops {
 		op := op
-		r.Handle(id, func(c *Call) (any, error) { return sigreqCreate(c, op) })
+		r.Handle(id, func(c *api.Call) (any, error) { return sigreqCreate(c, op) })
 	}
 }
 
@@ -38,7 +40,7 @@ func registerAPISignatureRequestCreate(r *Registry) {
 // that needs no database, check the app and the request being edited,
 // collect documents (outside any transaction: URLs are fetched), then
 // store everything in one transaction.
-func sigreqCreate(c *Call, op sigreqOp) (any, error) {
+func sigreqCreate(c *api.Call, op sigreqOp) (any, error) {
 	var b sigreqBody
 	if err := c.Bind(&b); err != nil {
 		return nil, err
@@ -96,7 +98,7 @@ func sigreqCreate(c *Call, op sigreqOp) (any, error) {
 	}
 	var resp signatureRequestGetResponse
 	err := c.Update(func(tx *state.Txn) error {
-		acct, err := ReloadCaller(c, tx)
+		acct, err := api.ReloadCaller(c, tx)
 		if err != nil {
 			return err
 		}
@@ -145,7 +147,7 @@ func sigreqCreate(c *Call, op sigreqOp) (any, error) {
 
 // sigreqSpecOf validates the fields every create and edit body shares and
 // the signers of the file-based operations.
-func sigreqSpecOf(c *Call, b *sigreqBody, op sigreqOp) (*sigreqSpec, *apierr.Error) {
+func sigreqSpecOf(c *api.Call, b *sigreqBody, op sigreqOp) (*sigreqSpec, *apierr.Error) {
 	spec := &sigreqSpec{
 		ClientID: strings.TrimSpace(b.ClientID), Embedded: op.embedded, TestMode: b.TestMode,
 		Title: strings.TrimSpace(param.Deref(b.Title)), Subject: param.Deref(b.Subject), Message: param.Deref(b.Message),
@@ -203,7 +205,7 @@ func sigreqSpecOf(c *Call, b *sigreqBody, op sigreqOp) (*sigreqSpec, *apierr.Err
 // drafts) have besides signers and form fields: cc_email_addresses,
 // attachments (against slots signers), custom_fields, expires_at and
 // field_options; and takes use_text_tags.
-func addFileParts(c *Call, spec *sigreqSpec, b *sigreqBody, slots int) *apierr.Error {
+func addFileParts(c *api.Call, spec *sigreqSpec, b *sigreqBody, slots int) *apierr.Error {
 	var e *apierr.Error
 	if spec.CCEmails, e = checkCCs(b.CCEmailAddresses); e != nil {
 		return e
@@ -256,7 +258,7 @@ func (spec *sigreqSpec) addFields(b *sigreqBody, list []fields.Parsed, docs []pe
 
 // dedupeTemplateIDs drops repeated template ids with the official
 // duplicate_template_ids warning.
-func dedupeTemplateIDs(c *Call, ids []string) []string {
+func dedupeTemplateIDs(c *api.Call, ids []string) []string {
 	var out []string
 	dup := false
 	for _, id := range ids {

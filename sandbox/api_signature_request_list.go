@@ -1,11 +1,12 @@
 package sandbox
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/search"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerAPISignatureRequestList(r *Registry) {
+func registerAPISignatureRequestList(r *api.Registry) {
 	r.Handle("signatureRequestList", signatureRequestList)
 }
 
@@ -13,8 +14,8 @@ func registerAPISignatureRequestList(r *Registry) {
 // the whole team) sent or received, newest first. Without a query a page
 // costs page_size index lookups whatever the world holds; a query or
 // account_id=all scans the accounts' lists.
-func signatureRequestList(c *Call) (any, error) {
-	q, page, size, err := ReadListQuery(c)
+func signatureRequestList(c *api.Call) (any, error) {
+	q, page, size, err := api.ReadListQuery(c)
 	if err != nil {
 		return nil, err
 	}
@@ -23,7 +24,7 @@ func signatureRequestList(c *Call) (any, error) {
 		return nil, e
 	}
 	tx := c.Read()
-	accounts, e := ListAccounts(tx, c.Account, q.AccountID)
+	accounts, e := api.ListAccounts(tx, c.Account, q.AccountID)
 	if e != nil {
 		return nil, e
 	}
@@ -39,7 +40,7 @@ func signatureRequestList(c *Call) (any, error) {
 	}
 	out := signatureRequestListResponse{
 		SignatureRequests: make([]signatureRequestResponse, 0, len(rows)),
-		ListInfo:          NewListInfo(total, page, size),
+		ListInfo:          api.NewListInfo(total, page, size),
 	}
 	for _, r := range rows {
 		out.SignatureRequests = append(out.SignatureRequests, viewSignatureRequest(r, c.Account.ID))

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -18,7 +20,7 @@ import (
 // (state.TeamInvite) that the invitee accepts through the link of the
 // invitation e-mail (see acceptTeamInvite).
 
-func registerAPITeam(r *Registry) {
+func registerAPITeam(r *api.Registry) {
 	r.Handle("teamGet", teamGet)
 	r.Handle("teamUpdate", teamUpdate)
 	r.Handle("teamCreate", teamCreate)
@@ -51,8 +53,8 @@ func errNoTeam() *apierr.Error { return apierr.NotFoundf("Team does not exist") 
 
 // callerTeam reads the caller and their team inside tx; 404 when the caller
 // belongs to no team, as GET /team is documented to answer.
-func callerTeam(c *Call, tx *state.Txn) (*state.Account, *state.Team, error) {
-	me, err := ReloadCaller(c, tx)
+func callerTeam(c *api.Call, tx *state.Txn) (*state.Account, *state.Team, error) {
+	me, err := api.ReloadCaller(c, tx)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -118,7 +120,7 @@ func teamResponse(tx *state.Txn, t *state.Team) (teamGetResponse, error) {
 }
 
 // teamGet answers the caller's team.
-func teamGet(c *Call) (any, error) {
+func teamGet(c *api.Call) (any, error) {
 	tx := c.Read()
 	_, t, err := callerTeam(c, tx)
 	if err != nil {
@@ -132,7 +134,7 @@ type teamNameRequest struct {
 }
 
 // teamUpdate renames the caller's team (admins only).
-func teamUpdate(c *Call) (any, error) {
+func teamUpdate(c *api.Call) (any, error) {
 	var req teamNameRequest
 	if err := c.Bind(&req); err != nil {
 		return nil, err
@@ -164,7 +166,7 @@ func teamUpdate(c *Call) (any, error) {
 
 // teamCreate creates a team with the caller as its admin; the caller must
 // not belong to a team yet.
-func teamCreate(c *Call) (any, error) {
+func teamCreate(c *api.Call) (any, error) {
 	var req teamNameRequest
 	if err := c.Bind(&req); err != nil {
 		return nil, err
@@ -199,7 +201,7 @@ func teamCreate(c *Call) (any, error) {
 
 // teamDelete deletes the caller's team when the caller is its only member
 // and it has no sub-teams. Its outstanding invitations expire.
-func teamDelete(c *Call) (any, error) {
+func teamDelete(c *api.Call) (any, error) {
 	err := c.Update(func(tx *state.Txn) error {
 		me, t, err := callerTeam(c, tx)
 		if err != nil {
@@ -240,7 +242,7 @@ func teamDelete(c *Call) (any, error) {
 		return nil, err
 	}
 	// The official description declares a 200 without content.
-	return &RawResponse{Status: http.StatusOK}, nil
+	return &api.RawResponse{Status: http.StatusOK}, nil
 }
 
 // withdrawInvites expires the outstanding invitations among invites that
@@ -268,7 +270,7 @@ type teamInfoQuery struct {
 
 // teamInfo describes the caller's team, or a team of the caller's
 // organisation named by team_id.
-func teamInfo(c *Call) (any, error) {
+func teamInfo(c *api.Call) (any, error) {
 	var q teamInfoQuery
 	if err := c.Query(&q); err != nil {
 		return nil, err
@@ -310,7 +312,7 @@ type teamInvitesQuery struct {
 // teamInvites lists the outstanding invitations of an address: the caller's
 // own (all of them), or another address's invitations to the caller's
 // organisation.
-func teamInvites(c *Call) (any, error) {
+func teamInvites(c *api.Call) (any, error) {
 	var q teamInvitesQuery
 	if err := c.Query(&q); err != nil {
 		return nil, err
@@ -322,7 +324,7 @@ func teamInvites(c *Call) (any, error) {
 		return nil, err
 	}
 	tx := c.Read()
-	me, err := ReloadCaller(c, tx)
+	me, err := api.ReloadCaller(c, tx)
 	if err != nil {
 		return nil, err
 	}
@@ -344,12 +346,12 @@ func teamInvites(c *Call) (any, error) {
 }
 
 // pagedTeam reads the team of a /team/{members,sub_teams}/{team_id} call.
-func pagedTeam(c *Call, tx *state.Txn) (*state.Team, int, int, error) {
-	page, size, err := ReadPaging(c)
+func pagedTeam(c *api.Call, tx *state.Txn) (*state.Team, int, int, error) {
+	page, size, err := api.ReadPaging(c)
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	me, err := ReloadCaller(c, tx)
+	me, err := api.ReloadCaller(c, tx)
 	if err != nil {
 		return nil, 0, 0, err
 	}
@@ -358,7 +360,7 @@ func pagedTeam(c *Call, tx *state.Txn) (*state.Team, int, int, error) {
 }
 
 // teamMembers lists a team's members with their role names.
-func teamMembers(c *Call) (any, error) {
+func teamMembers(c *api.Call) (any, error) {
 	tx := c.Read()
 	t, page, size, err := pagedTeam(c, tx)
 	if err != nil {
@@ -368,7 +370,7 @@ func teamMembers(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, info := PageSlice(members, page, size)
+	rows, info := api.PageSlice(members, page, size)
 	out := teamMembersResponse{TeamMembers: []teamMemberView{}, ListInfo: info}
 	for _, a := range rows {
 		out.TeamMembers = append(out.TeamMembers, teamMemberView{AccountID: a.ID, EmailAddress: a.Email, Role: teamRoleName(a.RoleCode)})
@@ -377,7 +379,7 @@ func teamMembers(c *Call) (any, error) {
 }
 
 // teamSubTeams lists a team's direct sub-teams.
-func teamSubTeams(c *Call) (any, error) {
+func teamSubTeams(c *api.Call) (any, error) {
 	tx := c.Read()
 	t, page, size, err := pagedTeam(c, tx)
 	if err != nil {
@@ -387,7 +389,7 @@ func teamSubTeams(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, info := PageSlice(subs, page, size)
+	rows, info := api.PageSlice(subs, page, size)
 	out := teamSubTeamsResponse{SubTeams: []subTeamView{}, ListInfo: info}
 	for _, st := range rows {
 		out.SubTeams = append(out.SubTeams, subTeamView{TeamID: st.ID, Name: st.Name})

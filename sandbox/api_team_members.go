@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
@@ -17,7 +19,7 @@ import (
 
 // teamTransferHook moves one kind of object of a removed team member to the
 // account of new_owner_email_address, inside the transfer job.
-type teamTransferHook func(s *Host, w *world.World, tx *state.Txn, fromAccountID, toAccountID string) error
+type teamTransferHook func(s *api.Host, w *world.World, tx *state.Txn, fromAccountID, toAccountID string) error
 
 type teamAddMemberQuery struct {
 	TeamID string `json:"team_id"`
@@ -76,7 +78,7 @@ type teamMemberRequest struct {
 // with team_id, to a team of the caller's organisation with role). Members
 // of the organisation move at once; others are invited; members of another
 // team cannot be invited (team_invite_failed).
-func teamAddMember(c *Call) (any, error) {
+func teamAddMember(c *api.Call) (any, error) {
 	var q teamAddMemberQuery
 	if err := c.Query(&q); err != nil {
 		return nil, err
@@ -138,7 +140,7 @@ func teamAddMember(c *Call) (any, error) {
 // inviteToTeam records an invitation and e-mails its acceptance link. An
 // outstanding invitation of the same address to the same team is kept as
 // is.
-func inviteToTeam(c *Call, tx *state.Txn, inviter *state.Account, t *state.Team, email, role string) error {
+func inviteToTeam(c *api.Call, tx *state.Txn, inviter *state.Account, t *state.Team, email, role string) error {
 	existing, err := state.InvitesOfEmail(tx, email)
 	if err != nil {
 		return err
@@ -167,7 +169,7 @@ func inviteToTeam(c *Call, tx *state.Txn, inviter *state.Account, t *state.Team,
 // organisation (role with team_id, new_role with new_team_id): Member by
 // default; a role given without the team is ignored with the official
 // parameter_ignored warning.
-func teamRoleCode(c *Call, rolePath, role, teamPath, teamID string) (string, error) {
+func teamRoleCode(c *api.Call, rolePath, role, teamPath, teamID string) (string, error) {
 	if role == "" {
 		return "m", nil
 	}
@@ -194,7 +196,7 @@ type teamRemoveMemberRequest struct {
 // outstanding invitation. With new_owner_email_address their API apps (and,
 // through onTeamOwnershipTransfer, their documents and templates) move to
 // that account in a queued job. The official description declares 201.
-func teamRemoveMember(c *Call) (any, error) {
+func teamRemoveMember(c *api.Call) (any, error) {
 	var req teamRemoveMemberRequest
 	if err := c.Bind(&req); err != nil {
 		return nil, err
@@ -247,11 +249,11 @@ func teamRemoveMember(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return WithStatus{Status: http.StatusCreated, Value: out}, nil
+	return api.WithStatus{Status: http.StatusCreated, Value: out}, nil
 }
 
 // removeFromTeam takes a member out of the organisation or moves them.
-func removeFromTeam(c *Call, tx *state.Txn, me, acct *state.Account, req teamRemoveMemberRequest, code string) error {
+func removeFromTeam(c *api.Call, tx *state.Txn, me, acct *state.Account, req teamRemoveMemberRequest, code string) error {
 	a := state.Clone(acct)
 	if req.NewTeamID != "" {
 		nt, err := orgTeam(tx, me, req.NewTeamID, "new_team_id")
@@ -285,7 +287,7 @@ type teamTransferArgs struct {
 
 // runTeamTransfer moves a removed member's API apps to the new owner and
 // lets the other subsystems move theirs (teamTransferHooks).
-func runTeamTransfer(s *Host, w *world.World, tx *state.Txn, job *state.Job) error {
+func runTeamTransfer(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) error {
 	var args teamTransferArgs
 	if err := json.Unmarshal(job.Args, &args); err != nil {
 		return err

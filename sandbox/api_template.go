@@ -10,11 +10,13 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerAPITemplate(r *Registry) {
+func registerAPITemplate(r *api.Registry) {
 	r.Handle("templateCreate", templateCreate)
 	r.Handle("templateCreateEmbeddedDraft", templateCreateEmbeddedDraft)
 	r.Handle("templateGet", templateGet)
@@ -24,7 +26,7 @@ func registerAPITemplate(r *Registry) {
 
 // templateCreate creates a template from files and answers at once with its
 // id; the template is prepared by a job (template_created / template_error).
-func templateCreate(c *Call) (any, error) {
+func templateCreate(c *api.Call) (any, error) {
 	var in tplContentInput
 	if err := c.Bind(&in); err != nil {
 		return nil, err
@@ -44,7 +46,7 @@ func templateCreate(c *Call) (any, error) {
 // be fetched) and stores the template, its quota charge and its preparation
 // in one transaction, so that a refused request leaves nothing behind.
 // extra, when set, completes the row in the same transaction.
-func createTemplate(c *Call, in *tplContentInput, content *tplContent, draft bool, extra func(tx *state.Txn, t *state.Template) error) (*state.Template, error) {
+func createTemplate(c *api.Call, in *tplContentInput, content *tplContent, draft bool, extra func(tx *state.Txn, t *state.Template) error) (*state.Template, error) {
 	if in.ClientID != "" {
 		if err := templateApp(c.Read(), c.Account.ID, in.ClientID); err != nil {
 			return nil, err
@@ -158,7 +160,7 @@ type tplDraftInput struct {
 // URL for it. The draft becomes a template when the user saves it in the
 // editor (the sandbox's edit page, or POST
 // /_sandbox/templates/{id}/finish_draft), which starts its preparation.
-func templateCreateEmbeddedDraft(c *Call) (any, error) {
+func templateCreateEmbeddedDraft(c *api.Call) (any, error) {
 	var base tplContentInput
 	var in tplDraftInput
 	if err := c.Bind(&base); err != nil {
@@ -196,7 +198,7 @@ func templateCreateEmbeddedDraft(c *Call) (any, error) {
 }
 
 // templateGet answers a template the caller may see.
-func templateGet(c *Call) (any, error) {
+func templateGet(c *api.Call) (any, error) {
 	tx := c.Read()
 	t, err := templateFor(tx, c.Account.ID, c.Param("template_id"))
 	if err != nil {
@@ -207,8 +209,8 @@ func templateGet(c *Call) (any, error) {
 
 // templateList lists the templates the chosen account(s) may use, newest
 // first. Drafts and templates whose preparation failed are not listed.
-func templateList(c *Call) (any, error) {
-	q, page, size, err := ReadListQuery(c)
+func templateList(c *api.Call) (any, error) {
+	q, page, size, err := api.ReadListQuery(c)
 	if err != nil {
 		return nil, err
 	}
@@ -217,7 +219,7 @@ func templateList(c *Call) (any, error) {
 		return nil, err
 	}
 	tx := c.Read()
-	accounts, e := ListAccounts(tx, c.Account, q.AccountID)
+	accounts, e := api.ListAccounts(tx, c.Account, q.AccountID)
 	if e != nil {
 		return nil, e
 	}
@@ -247,7 +249,7 @@ func templateList(c *Call) (any, error) {
 		}
 		return 0
 	})
-	rows, info := PageSlice(rows, page, size)
+	rows, info := api.PageSlice(rows, page, size)
 	resp := templateListResponse{Templates: []templateResponse{}, ListInfo: info}
 	for _, t := range rows {
 		resp.Templates = append(resp.Templates, viewTemplate(tx, t, c.Account.ID))
@@ -257,7 +259,7 @@ func templateList(c *Call) (any, error) {
 
 // templateDelete deletes a template for good (owner only). Requests already
 // made from it are not affected; the quota unit it took is given back.
-func templateDelete(c *Call) (any, error) {
+func templateDelete(c *api.Call) (any, error) {
 	err := c.Update(func(tx *state.Txn) error {
 		t, err := templateOwnedBy(tx, c.Account.ID, c.Param("template_id"))
 		if err != nil {
@@ -280,5 +282,5 @@ func templateDelete(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return EmptyOK(), nil
+	return api.EmptyOK(), nil
 }

@@ -4,13 +4,14 @@ package sandbox
 // existing template, prepared asynchronously as a new template.
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
 
-func registerAPITemplateOverlay(r *Registry) {
+func registerAPITemplateOverlay(r *api.Registry) {
 	r.Handle("templateUpdateFiles", templateUpdateFiles)
 }
 
@@ -32,7 +33,7 @@ type tplOverlayInput struct {
 // another orientation end in template_error for the new template. The
 // source template is not changed and stays usable. The answer has no
 // warnings key: TemplateUpdateFilesResponse has none.
-func templateUpdateFiles(c *Call) (any, error) {
+func templateUpdateFiles(c *api.Call) (any, error) {
 	var in tplOverlayInput
 	if err := c.Bind(&in); err != nil {
 		return nil, err

@@ -9,15 +9,17 @@ package sandbox
 import (
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerAPIUnclaimedDraft(r *Registry) {
-	r.Handle("unclaimedDraftCreate", func(c *Call) (any, error) { return unclaimedDraftCreate(c, draftPlain) })
-	r.Handle("unclaimedDraftCreateEmbedded", func(c *Call) (any, error) { return unclaimedDraftCreate(c, draftEmbedded) })
-	r.Handle("unclaimedDraftCreateEmbeddedWithTemplate", func(c *Call) (any, error) {
+func registerAPIUnclaimedDraft(r *api.Registry) {
+	r.Handle("unclaimedDraftCreate", func(c *api.Call) (any, error) { return unclaimedDraftCreate(c, draftPlain) })
+	r.Handle("unclaimedDraftCreateEmbedded", func(c *api.Call) (any, error) { return unclaimedDraftCreate(c, draftEmbedded) })
+	r.Handle("unclaimedDraftCreateEmbeddedWithTemplate", func(c *api.Call) (any, error) {
 		return unclaimedDraftCreate(c, draftEmbeddedTemplate)
 	})
 	r.Handle("unclaimedDraftEditAndResend", unclaimedDraftEditAndResend)
@@ -25,7 +27,7 @@ func registerAPIUnclaimedDraft(r *Registry) {
 
 // unclaimedDraftCreate validates a create body, collects its documents
 // (outside any transaction: URLs are fetched) and stores the draft.
-func unclaimedDraftCreate(c *Call, kind draftKind) (any, error) {
+func unclaimedDraftCreate(c *api.Call, kind draftKind) (any, error) {
 	p, err := planDraft(c, kind)
 	if err != nil {
 		return nil, err
@@ -136,7 +138,7 @@ type editAndResendBody struct {
 // signature_request_id and claim URL. The original request is left as it
 // is. Signers can be changed in the editor; the quota is consumed when the
 // new request is sent.
-func unclaimedDraftEditAndResend(c *Call) (any, error) {
+func unclaimedDraftEditAndResend(c *api.Call) (any, error) {
 	var b editAndResendBody
 	if err := c.Bind(&b); err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -32,7 +33,7 @@ type areaHooks struct {
 	// custom_fields to merge fields and the quota are done by the caller.
 	//
 	// While it is nil (no templates subsystem), every template id is unknown.
-	templateResolver func(c *Call, tx *state.Txn, ids []string) (*templateUse, error)
+	templateResolver func(c *api.Call, tx *state.Txn, ids []string) (*templateUse, error)
 	// templateFailureHook lets scenario rules turn a template's creation
 	// into template_error.
 	templateFailureHook func(w *world.World, t *state.Template) (fail bool, msg string)
@@ -40,29 +41,29 @@ type areaHooks struct {
 	// processed: a failure (fail_file, fail_processing) ends it in error with
 	// the failure's status code and event (sigreq_failures.go). A nil hook or
 	// answer means no rule.
-	sigreqProcessFault func(s *Host, w *world.World, tx *state.Txn, req *state.SignatureRequest) *processFailure
+	sigreqProcessFault func(s *api.Host, w *world.World, tx *state.Txn, req *state.SignatureRequest) *processFailure
 	// callbackFault, when set, is consulted before every delivery attempt.
 	// The scenario engine installs it to make a receiver's answers count as
 	// failures ("the receiver is down for a day"): it looks up the rules of
 	// w (kept in its own world.Ext value) and answers FaultNone when none
 	// applies. reason is written to the attempt's log entry. It must be fast
 	// and safe for concurrent use; it runs outside any transaction.
-	callbackFault func(s *Host, w *world.World, a CallbackAttempt) (fault CallbackFault, reason string)
+	callbackFault func(s *api.Host, w *world.World, a CallbackAttempt) (fault CallbackFault, reason string)
 
 	// onAccountCallbackSet runs, inside the updating transaction, when an
 	// account's callback URL is set to a new value (the callback_test event).
-	onAccountCallbackSet func(s *Host, w *world.World, tx *state.Txn, a *state.Account) error
+	onAccountCallbackSet func(s *api.Host, w *world.World, tx *state.Txn, a *state.Account) error
 	// onAccountCreated runs inside the transaction that creates an account
 	// through the API (confirmation, account_confirmed).
-	onAccountCreated func(s *Host, w *world.World, tx *state.Txn, a *state.Account) error
+	onAccountCreated func(s *api.Host, w *world.World, tx *state.Txn, a *state.Account) error
 	// onAppCallbackSet runs, inside the creating or updating transaction,
 	// when an app's callback_url is set to a new value: the real service
 	// then sends the callback_test event to it.
-	onAppCallbackSet func(s *Host, w *world.World, tx *state.Txn, app *state.APIApp) error
+	onAppCallbackSet func(s *api.Host, w *world.World, tx *state.Txn, app *state.APIApp) error
 }
 
 // areasOf is the area hooks of a registry.
-func areasOf(r *Registry) *areaHooks { return r.Areas.(*areaHooks) }
+func areasOf(r *api.Registry) *areaHooks { return r.Areas.(*areaHooks) }
 
 // onTeamOwnershipTransfer adds a transfer hook: the owners of signature
 // requests and templates move theirs through it, so that all of a removed

@@ -8,6 +8,7 @@ package sandbox
 // accepted is recorded as a failure; the others go on.
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -16,9 +17,9 @@ import (
 // jobBulkSend creates the requests of a bulk send job (subject: the job).
 const jobBulkSend = "bulk_send_job.send"
 
-func registerBulkJobs(r *Registry) { r.RegisterJob(jobBulkSend, runBulkSend) }
+func registerBulkJobs(r *api.Registry) { r.RegisterJob(jobBulkSend, runBulkSend) }
 
-func runBulkSend(s *Host, _ *world.World, tx *state.Txn, job *state.Job) error {
+func runBulkSend(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) error {
 	j, err := state.Get[state.BulkSendJob](tx, state.TableBulkSendJobs, job.Subject)
 	if err != nil || j.SentAt != 0 {
 		return nil

@@ -5,6 +5,7 @@ package sandbox
 // has no operation for yet.
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -82,6 +83,6 @@ func CallbacksSetAccountURL(s *Sandbox, apiKey, accountID, url string) error {
 // (before the deliveries it is meant for, or after WaitCallbacks).
 func CallbacksSetFault(s *Sandbox, fn func(a CallbackAttempt) (CallbackFault, string)) (restore func()) {
 	prev := areasOf(s.host.Reg).callbackFault
-	areasOf(s.host.Reg).callbackFault = func(_ *Host, _ *world.World, a CallbackAttempt) (CallbackFault, string) { return fn(a) }
+	areasOf(s.host.Reg).callbackFault = func(_ *api.Host, _ *world.World, a CallbackAttempt) (CallbackFault, string) { return fn(a) }
 	return func() { areasOf(s.host.Reg).callbackFault = prev }
 }

@@ -5,19 +5,20 @@ package sandbox
 // the account object view, and the callback_test helpers for API apps.
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func registerCallbacksHooks(r *Registry) {
+func registerCallbacksHooks(r *api.Registry) {
 	r.OnWorldStart(startCallbacks)
-	r.WorldReplacedHooks = append(r.WorldReplacedHooks, func(s *Host, w *world.World) { dispatcherOf(s, w).replaced() })
-	areasOf(r).onAccountCallbackSet = func(s *Host, _ *world.World, tx *state.Txn, a *state.Account) error {
+	r.WorldReplacedHooks = append(r.WorldReplacedHooks, func(s *api.Host, w *world.World) { dispatcherOf(s, w).replaced() })
+	areasOf(r).onAccountCallbackSet = func(s *api.Host, _ *world.World, tx *state.Txn, a *state.Account) error {
 		return callbackTestAccount(s, tx, a)
 	}
 	areasOf(r).onAccountCreated = accountCreatedHook
-	areasOf(r).onAppCallbackSet = func(s *Host, _ *world.World, tx *state.Txn, app *state.APIApp) error {
+	areasOf(r).onAppCallbackSet = func(s *api.Host, _ *world.World, tx *state.Txn, app *state.APIApp) error {
 		return callbackTestApp(s, tx, app)
 	}
 	r.ObjectViews[notify.ObjectAccount] = func(tx *state.Txn, id, _ string) (any, error) {
@@ -32,7 +33,7 @@ func registerCallbacksHooks(r *Registry) {
 // callbackTestAccount sends callback_test to an account's callback URL (and
 // only there), as the real service does when the URL is set. Call it inside
 // the transaction that stored the new URL.
-func callbackTestAccount(s *Host, tx *state.Txn, a *state.Account) error {
+func callbackTestAccount(s *api.Host, tx *state.Txn, a *state.Account) error {
 	if a.CallbackURL == "" {
 		return nil
 	}
@@ -45,7 +46,7 @@ func callbackTestAccount(s *Host, tx *state.Txn, a *state.Account) error {
 // the transaction that stored a new, non-empty callback_url (create, or
 // update to a different URL), after putting the app row. The event reports
 // for the app's owner and is signed with the owner's primary API key.
-func callbackTestApp(s *Host, tx *state.Txn, app *state.APIApp) error {
+func callbackTestApp(s *api.Host, tx *state.Txn, app *state.APIApp) error {
 	if app.CallbackURL == "" {
 		return nil
 	}
@@ -58,7 +59,7 @@ func callbackTestApp(s *Host, tx *state.Txn, app *state.APIApp) error {
 // to an account created through the API. The account stays unconfirmed
 // until POST /_sandbox/accounts/{account_id}/confirm (the user clicking the
 // link), which emits account_confirmed.
-func accountCreatedHook(_ *Host, _ *world.World, tx *state.Txn, a *state.Account) error {
+func accountCreatedHook(_ *api.Host, _ *world.World, tx *state.Txn, a *state.Account) error {
 	_, err := notify.Email(tx, state.Email{
 		Kind: notify.MailAccountConfirm, To: a.Email, Subject: "Please confirm your email address",
 	})
@@ -68,7 +69,7 @@ func accountCreatedHook(_ *Host, _ *world.World, tx *state.Txn, a *state.Account
 // confirmAccount marks an account confirmed and emits account_confirmed,
 // reported to the app the account was created through (if any). It answers
 // the confirmed account and the event.
-func confirmAccount(s *Host, tx *state.Txn, a *state.Account) (*state.Account, *state.Event, error) {
+func confirmAccount(s *api.Host, tx *state.Txn, a *state.Account) (*state.Account, *state.Event, error) {
 	c := state.Clone(a)
 	c.Confirmed = true
 	if err := state.Put(tx, state.TableAccounts, c); err != nil {

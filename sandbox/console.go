@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
 	"github.com/signsandbox/signsandbox/sandbox/internal/console"
@@ -17,24 +19,24 @@ import (
 // control calls, so they reach the caller's world as every control call
 // does. Its feed learns of changes from the call observers and from the
 // world's own notifications (callback deliveries, jobs).
-func registerConsole(r *Registry) {
+func registerConsole(r *api.Registry) {
 	feed := console.NewFeed()
 	reader := console.Reader{Catalog: r.Catalog}
 
-	r.ControlPublic(http.MethodGet, "/openapi.yaml", func(*Call) (any, error) {
+	r.ControlPublic(http.MethodGet, "/openapi.yaml", func(*api.Call) (any, error) {
 		return consoleAsset(console.ControlPlaneDescription()), nil
 	})
 	r.ControlPublic(http.MethodGet, "/console", consolePage(""))
 	r.ControlPublic(http.MethodGet, "/console/", consolePage(""))
-	r.ControlPublic(http.MethodGet, "/console/{asset}", func(c *Call) (any, error) {
+	r.ControlPublic(http.MethodGet, "/console/{asset}", func(c *api.Call) (any, error) {
 		return consoleAsset(console.Page(c.Param("asset"))), nil
 	})
-	r.ControlPublic(http.MethodGet, "/console/vendor/pdfjs/{asset}", func(c *Call) (any, error) {
+	r.ControlPublic(http.MethodGet, "/console/vendor/pdfjs/{asset}", func(c *api.Call) (any, error) {
 		return consoleAsset(console.Page("vendor/pdfjs/" + c.Param("asset"))), nil
 	})
 
-	read := func(fn func(c *Call, tx *state.Txn) (any, error)) Handler {
-		return func(c *Call) (any, error) {
+	read := func(fn func(c *api.Call, tx *state.Txn) (any, error)) api.Handler {
+		return func(c *api.Call) (any, error) {
 			v, err := fn(c, c.Read())
 			if err != nil {
 				return nil, consoleError(err)
@@ -42,7 +44,7 @@ func registerConsole(r *Registry) {
 			return v, nil
 		}
 	}
-	r.Control(http.MethodGet, "/console/api/changes", func(c *Call) (any, error) {
+	r.Control(http.MethodGet, "/console/api/changes", func(c *api.Call) (any, error) {
 		since, err := strconv.ParseUint(c.Request.URL.Query().Get("since"), 10, 64)
 		if err != nil && c.Request.URL.Query().Has("since") {
 			return nil, apierr.Badf("since", "since is the version a previous answer gave")
@@ -56,11 +58,11 @@ func registerConsole(r *Registry) {
 		}
 		return map[string]any{"version": v, "world_id": c.World.ID}, nil
 	})
-	r.Control(http.MethodGet, "/console/api/counts", read(func(c *Call, tx *state.Txn) (any, error) {
+	r.Control(http.MethodGet, "/console/api/counts", read(func(c *api.Call, tx *state.Txn) (any, error) {
 		counts, err := reader.Counts(tx)
 		return map[string]any{"counts": counts}, err
 	}))
-	r.Control(http.MethodGet, "/console/api/signature_requests", read(func(c *Call, tx *state.Txn) (any, error) {
+	r.Control(http.MethodGet, "/console/api/signature_requests", read(func(c *api.Call, tx *state.Txn) (any, error) {
 		limit, err := consoleLimit(c)
 		if err != nil {
 			return nil, err
@@ -68,10 +70,10 @@ func registerConsole(r *Registry) {
 		q := c.Request.URL.Query()
 		return reader.Requests(tx, q.Get("q"), q.Get("cursor"), limit)
 	}))
-	r.Control(http.MethodGet, "/console/api/signature_requests/{id}", read(func(c *Call, tx *state.Txn) (any, error) {
+	r.Control(http.MethodGet, "/console/api/signature_requests/{id}", read(func(c *api.Call, tx *state.Txn) (any, error) {
 		return reader.Request(tx, c.Param("id"))
 	}))
-	r.Control(http.MethodGet, "/console/api/emails", read(func(c *Call, tx *state.Txn) (any, error) {
+	r.Control(http.MethodGet, "/console/api/emails", read(func(c *api.Call, tx *state.Txn) (any, error) {
 		limit, err := consoleLimit(c)
 		if err != nil {
 			return nil, err
@@ -79,10 +81,10 @@ func registerConsole(r *Registry) {
 		q := c.Request.URL.Query()
 		return reader.Emails(tx, q.Get("signature_request_id"), q.Get("cursor"), limit)
 	}))
-	r.Control(http.MethodGet, "/console/api/emails/{id}", read(func(c *Call, tx *state.Txn) (any, error) {
+	r.Control(http.MethodGet, "/console/api/emails/{id}", read(func(c *api.Call, tx *state.Txn) (any, error) {
 		return reader.Email(tx, c.Param("id"))
 	}))
-	r.Control(http.MethodGet, "/console/api/callbacks", read(func(c *Call, tx *state.Txn) (any, error) {
+	r.Control(http.MethodGet, "/console/api/callbacks", read(func(c *api.Call, tx *state.Txn) (any, error) {
 		limit, err := consoleLimit(c)
 		if err != nil {
 			return nil, err
@@ -90,21 +92,21 @@ func registerConsole(r *Registry) {
 		q := c.Request.URL.Query()
 		return reader.Callbacks(tx, q.Get("object_id"), q.Get("cursor"), limit)
 	}))
-	r.Control(http.MethodGet, "/console/api/callbacks/{id}", read(func(c *Call, tx *state.Txn) (any, error) {
+	r.Control(http.MethodGet, "/console/api/callbacks/{id}", read(func(c *api.Call, tx *state.Txn) (any, error) {
 		return reader.Callback(tx, c.Param("id"))
 	}))
-	r.Control(http.MethodGet, "/console/api/oauth_tokens", read(func(c *Call, tx *state.Txn) (any, error) {
+	r.Control(http.MethodGet, "/console/api/oauth_tokens", read(func(c *api.Call, tx *state.Txn) (any, error) {
 		tokens, err := reader.OAuthTokens(tx)
 		return map[string]any{"items": tokens}, err
 	}))
-	r.Control(http.MethodGet, "/console/api/objects/{kind}", read(func(c *Call, tx *state.Txn) (any, error) {
+	r.Control(http.MethodGet, "/console/api/objects/{kind}", read(func(c *api.Call, tx *state.Txn) (any, error) {
 		limit, err := consoleLimit(c)
 		if err != nil {
 			return nil, err
 		}
 		return reader.Objects(tx, c.Param("kind"), c.Request.URL.Query().Get("cursor"), limit)
 	}))
-	r.Control(http.MethodGet, "/console/api/objects/{kind}/{id}", read(func(c *Call, tx *state.Txn) (any, error) {
+	r.Control(http.MethodGet, "/console/api/objects/{kind}/{id}", read(func(c *api.Call, tx *state.Txn) (any, error) {
 		return reader.Object(tx, c.Param("kind"), c.Param("id"))
 	}))
 
@@ -112,27 +114,27 @@ func registerConsole(r *Registry) {
 	// the world; API calls show up through the world's own notifications
 	// below (every change worth showing emits an event or schedules a job).
 	// No hook on the API's path: the console adds nothing to an API call.
-	r.AfterControlHooks = append(r.AfterControlHooks, func(c *Call, _ any, err error) {
+	r.AfterControlHooks = append(r.AfterControlHooks, func(c *api.Call, _ any, err error) {
 		if err == nil && c.World != nil && c.Request.Method != http.MethodGet && c.Request.Method != http.MethodHead {
 			feed.Changed(c.World.ID)
 		}
 	})
-	r.OnWorldStart(func(_ *Host, w *world.World) {
+	r.OnWorldStart(func(_ *api.Host, w *world.World) {
 		changed := func() { feed.Changed(w.ID) }
 		w.On(state.TopicEvents, changed)
 		w.On(state.TopicJobs, changed)
 	})
 }
 
-func consolePage(name string) Handler {
-	return func(*Call) (any, error) { return consoleAsset(console.Page(name)), nil }
+func consolePage(name string) api.Handler {
+	return func(*api.Call) (any, error) { return consoleAsset(console.Page(name)), nil }
 }
 
-func consoleAsset(a console.Asset) *RawResponse {
-	return &RawResponse{Status: a.Status, ContentType: a.ContentType, Header: console.SecurityHeaders(), Body: a.Body}
+func consoleAsset(a console.Asset) *api.RawResponse {
+	return &api.RawResponse{Status: a.Status, ContentType: a.ContentType, Header: console.SecurityHeaders(), Body: a.Body}
 }
 
-func consoleLimit(c *Call) (int, error) {
+func consoleLimit(c *api.Call) (int, error) {
 	raw := c.Request.URL.Query().Get("limit")
 	if raw == "" {
 		return 0, nil

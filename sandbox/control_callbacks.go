@@ -12,13 +12,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/events"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func registerControlCallbacks(r *Registry) {
+func registerControlCallbacks(r *api.Registry) {
 	r.Control(http.MethodGet, "/callbacks", controlListCallbacks)
 	r.Control(http.MethodPost, "/callbacks/wait", controlWaitCallbacks)
 	r.ControlNoBody(http.MethodPost, "/callbacks/{id}/redeliver", controlRedeliver)
@@ -98,7 +100,7 @@ func newCallbackEntry(e *state.Event, ds []*state.Delivery) callbackEntry {
 // page), order (asc, oldest first, the default; desc). Filters (query):
 // event_type, object_id, state, account_id (a target's reported account),
 // client_id, url.
-func controlListCallbacks(c *Call) (any, error) {
+func controlListCallbacks(c *api.Call) (any, error) {
 	q := c.Request.URL.Query()
 	page, field, err := state.ParsePageQuery(q.Get("limit"), q.Get("cursor"), q.Get("order"))
 	if err != nil {
@@ -168,7 +170,7 @@ func retrySchedule() []int64 {
 // controlRedeliver queues an event (every target) or one delivery again with
 // the payload it was emitted with, at the back of its target's queue and
 // with a fresh retry schedule starting now.
-func controlRedeliver(c *Call) (any, error) {
+func controlRedeliver(c *api.Call) (any, error) {
 	id := c.Param("id")
 	var entry callbackEntry
 	err := c.Update(func(tx *state.Txn) error {
@@ -184,10 +186,10 @@ func controlRedeliver(c *Call) (any, error) {
 		} else {
 			d, derr := state.Get[state.Delivery](tx, state.TableDeliveries, id)
 			if derr != nil {
-				return ErrControlNotFound("event or delivery", id)
+				return api.ErrControlNotFound("event or delivery", id)
 			}
 			if e, err = state.Get[state.Event](tx, state.TableEvents, d.EventID); err != nil {
-				return ErrControlNotFound("event", d.EventID)
+				return api.ErrControlNotFound("event", d.EventID)
 			}
 			ds = []*state.Delivery{d}
 		}
@@ -224,7 +226,7 @@ type waitRequest struct {
 // time has been made and recorded (tests call it instead of sleeping). It
 // answers the delivery counts; 503 when the timeout (wall time: attempts are
 // real HTTP requests) passes first.
-func controlWaitCallbacks(c *Call) (any, error) {
+func controlWaitCallbacks(c *api.Call) (any, error) {
 	var req waitRequest
 	if err := c.BindStrict(&req); err != nil {
 		return nil, err
@@ -266,7 +268,7 @@ func parseWaitTimeout(v string) (time.Duration, error) {
 // waitCallbacks waits (at most timeout of wall time) until every attempt due
 // in w has been made. The clock's advance can call it to offer
 // {"wait_callbacks": true}.
-func waitCallbacks(s *Host, ctx context.Context, w *world.World, timeout time.Duration) (waitStatus, bool) {
+func waitCallbacks(s *api.Host, ctx context.Context, w *world.World, timeout time.Duration) (waitStatus, bool) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	st := dispatcherOf(s, w).wait(ctx)
@@ -282,13 +284,13 @@ type confirmResponse struct {
 // controlConfirmAccount confirms an account as its user would by following
 // the confirmation e-mail, emitting account_confirmed (to the app the
 // account was created through, if any).
-func controlConfirmAccount(c *Call) (any, error) {
+func controlConfirmAccount(c *api.Call) (any, error) {
 	id := c.Param("account_id")
 	var out confirmResponse
 	err := c.Update(func(tx *state.Txn) error {
 		a, err := state.Get[state.Account](tx, state.TableAccounts, id)
 		if err != nil {
-			return ErrControlNotFound("account", id)
+			return api.ErrControlNotFound("account", id)
 		}
 		if a.Confirmed {
 			return apierr.Conflictf("Account %s is already confirmed.", id)
@@ -310,7 +312,7 @@ func controlConfirmAccount(c *Call) (any, error) {
 // /_sandbox/clock/advance: once the clock has moved, it waits (at most
 // defaultWaitTimeout) until the delivery attempts that fell due have been
 // made, so that one call both moves time and settles the callbacks.
-func waitCallbacksAfterAdvance(c *Call) error {
+func waitCallbacksAfterAdvance(c *api.Call) error {
 	st, ok := waitCallbacks(c.Host, c.Request.Context(), c.World, defaultWaitTimeout)
 	if !ok {
 		return apierr.New(apierr.Unavailable, "The clock moved, but callbacks did not settle within "+defaultWaitTimeout.String()+": "+

@@ -20,11 +20,13 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerControlFailures(r *Registry) {
+func registerControlFailures(r *api.Registry) {
 	r.Control(http.MethodPost, "/signature_requests/{signature_request_id}/fail", controlFailRequest)
 }
 
@@ -34,7 +36,7 @@ type failRequestBody struct {
 	SignatureID string `json:"signature_id"`
 }
 
-func controlFailRequest(c *Call) (any, error) {
+func controlFailRequest(c *api.Call) (any, error) {
 	var b failRequestBody
 	if err := c.BindStrict(&b); err != nil {
 		return nil, err

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	memdb "github.com/hashicorp/go-memdb"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
@@ -11,7 +13,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func registerControlKeys(r *Registry) {
+func registerControlKeys(r *api.Registry) {
 	r.Control(http.MethodGet, "/api_keys", controlListKeys)
 	r.Control(http.MethodPost, "/api_keys", controlAddKey)
 	r.ControlNoBody(http.MethodDelete, "/api_keys/{key}", controlDeleteKey)
@@ -33,13 +35,13 @@ type apiKeysResponse struct {
 
 // keyAccount is the account a key call is about: account_id given, else the
 // account the call acts for.
-func keyAccount(c *Call, accountID string) (*state.Account, error) {
+func keyAccount(c *api.Call, accountID string) (*state.Account, error) {
 	if accountID == "" {
 		accountID = c.ActingAccountID()
 	}
 	a, err := state.Get[state.Account](c.Read(), state.TableAccounts, accountID)
 	if err != nil {
-		return nil, ErrControlNotFound("account", accountID)
+		return nil, api.ErrControlNotFound("account", accountID)
 	}
 	return a, nil
 }
@@ -53,7 +55,7 @@ func listKeys(tx *state.Txn, accountID string) apiKeysResponse {
 	return out
 }
 
-func controlListKeys(c *Call) (any, error) {
+func controlListKeys(c *api.Call) (any, error) {
 	acct, err := keyAccount(c, c.Request.URL.Query().Get("account_id"))
 	if err != nil {
 		return nil, err
@@ -69,7 +71,7 @@ type addKeyRequest struct {
 	Key string `json:"key"`
 }
 
-func controlAddKey(c *Call) (any, error) {
+func controlAddKey(c *api.Call) (any, error) {
 	var req addKeyRequest
 	if err := c.BindStrict(&req); err != nil {
 		return nil, err
@@ -116,7 +118,7 @@ func controlAddKey(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return WithStatus{Status: http.StatusCreated, Value: out}, nil
+	return api.WithStatus{Status: http.StatusCreated, Value: out}, nil
 }
 
 func clearPrimary(tx *state.Txn, keys []*state.APIKey) error {
@@ -132,13 +134,13 @@ func clearPrimary(tx *state.Txn, keys []*state.APIKey) error {
 	return nil
 }
 
-func controlDeleteKey(c *Call) (any, error) {
+func controlDeleteKey(c *api.Call) (any, error) {
 	key := c.Param("key")
 	var out apiKeysResponse
 	err := c.Update(func(tx *state.Txn) error {
 		k, err := state.Get[state.APIKey](tx, state.TableAPIKeys, key)
 		if err != nil {
-			return ErrControlNotFound("API key", key)
+			return api.ErrControlNotFound("API key", key)
 		}
 		if k.Primary {
 			return apierr.Badf("key", "The primary key cannot be deleted; make another key primary first.")
@@ -155,13 +157,13 @@ func controlDeleteKey(c *Call) (any, error) {
 	return out, nil
 }
 
-func controlMakePrimary(c *Call) (any, error) {
+func controlMakePrimary(c *api.Call) (any, error) {
 	key := c.Param("key")
 	var out apiKeysResponse
 	err := c.Update(func(tx *state.Txn) error {
 		k, err := state.Get[state.APIKey](tx, state.TableAPIKeys, key)
 		if err != nil {
-			return ErrControlNotFound("API key", key)
+			return api.ErrControlNotFound("API key", key)
 		}
 		keys, _ := state.APIKeysOf(tx, k.AccountID)
 		if err := clearPrimary(tx, keys); err != nil {
@@ -184,7 +186,7 @@ func controlMakePrimary(c *Call) (any, error) {
 
 // checkKeysFree refuses an import whose API keys belong to another world:
 // credentials are how requests find their world, so they must stay unique.
-func checkKeysFree(s *Host, target *world.World, db *memdb.MemDB) error {
+func checkKeysFree(s *api.Host, target *world.World, db *memdb.MemDB) error {
 	it, err := db.Txn(false).Get(state.TableAPIKeys, state.IndexID)
 	if err != nil {
 		return err

@@ -8,11 +8,13 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 )
 
-func registerControlRecord(r *Registry) {
+func registerControlRecord(r *api.Registry) {
 	r.Control(http.MethodPost, "/record/start", controlRecordStart)
 	r.Control(http.MethodGet, "/record", controlRecordStatus)
 	r.ControlNoBody(http.MethodPost, "/record/stop", controlRecordStop)
@@ -31,7 +33,7 @@ type recordStatus struct {
 	Error string `json:"error,omitempty"`
 }
 
-func controlRecordStart(c *Call) (any, error) {
+func controlRecordStart(c *api.Call) (any, error) {
 	var req recordStartRequest
 	if err := c.BindStrict(&req); err != nil {
 		return nil, err
@@ -46,10 +48,10 @@ func controlRecordStart(c *Call) (any, error) {
 	if err := startRecording(c.Host, c.World, name, c.Request.Host, ""); err != nil {
 		return nil, apierr.Conflictf("%s", err.Error())
 	}
-	return WithStatus{Status: http.StatusCreated, Value: recordStatus{Recording: true, World: c.World.ID}}, nil
+	return api.WithStatus{Status: http.StatusCreated, Value: recordStatus{Recording: true, World: c.World.ID}}, nil
 }
 
-func controlRecordStatus(c *Call) (any, error) {
+func controlRecordStatus(c *api.Call) (any, error) {
 	wr := recorderOf(c.World)
 	st := recordStatus{World: c.World.ID}
 	if rec := wr.active(); rec != nil {
@@ -63,7 +65,7 @@ func controlRecordStatus(c *Call) (any, error) {
 	return st, nil
 }
 
-func controlRecordStop(c *Call) (any, error) {
+func controlRecordStop(c *api.Call) (any, error) {
 	doc, err := stopRecording(c.Host, c.World)
 	if err != nil {
 		return nil, apierr.Conflictf("%s", err.Error())
@@ -82,5 +84,5 @@ func controlRecordStop(c *Call) (any, error) {
 	if format == "yaml" {
 		ct = "application/yaml"
 	}
-	return &RawResponse{Status: http.StatusOK, ContentType: ct, Body: b}, nil
+	return &api.RawResponse{Status: http.StatusOK, ContentType: ct, Body: b}, nil
 }

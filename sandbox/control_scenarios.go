@@ -13,19 +13,21 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/scenarios"
 )
 
-func registerControlScenarios(r *Registry) {
+func registerControlScenarios(r *api.Registry) {
 	r.Control(http.MethodPost, "/scenarios", controlLoadScenario)
 	r.Control(http.MethodGet, "/scenarios", controlListScenarios)
 	r.ControlNoBody(http.MethodDelete, "/scenarios/{name}", controlDeleteScenario)
 }
 
-func controlLoadScenario(c *Call) (any, error) {
+func controlLoadScenario(c *api.Call) (any, error) {
 	raw, err := io.ReadAll(http.MaxBytesReader(nil, c.Request.Body, scenario.MaxDocumentBytes+1))
 	if err != nil {
 		return nil, apierr.Badf("", "could not read the scenario: %v", err)
@@ -51,7 +53,7 @@ func controlLoadScenario(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return WithStatus{Status: http.StatusCreated, Value: view}, nil
+	return api.WithStatus{Status: http.StatusCreated, Value: view}, nil
 }
 
 // accountEntry is one account of the world with its primary key.
@@ -88,9 +90,9 @@ func listScenarios(tx *state.Txn) (scenarioList, error) {
 	return out, nil
 }
 
-func controlListScenarios(c *Call) (any, error) { return listScenarios(c.Read()) }
+func controlListScenarios(c *api.Call) (any, error) { return listScenarios(c.Read()) }
 
-func controlDeleteScenario(c *Call) (any, error) {
+func controlDeleteScenario(c *api.Call) (any, error) {
 	var out scenarioList
 	err := c.Update(func(tx *state.Txn) error {
 		if err := unloadScenario(tx, c.Param("name")); err != nil {

@@ -10,12 +10,14 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerControlSigners(r *Registry) {
+func registerControlSigners(r *api.Registry) {
 	r.ControlNoBody(http.MethodPost, "/signatures/{signature_id}/view", controlSignerView)
 	r.Control(http.MethodPost, "/signatures/{signature_id}/sign", controlSignerSign)
 	r.Control(http.MethodPost, "/signatures/{signature_id}/decline", controlSignerDecline)
@@ -25,7 +27,7 @@ func registerControlSigners(r *Registry) {
 
 // signerRun loads the request of a signature inside tx, runs a transition
 // and applies its outcome; it answers the request as it is afterwards.
-func signerRun(s *Host, tx *state.Txn, sigID string, fn func(req *state.SignatureRequest) (*outcome, *apierr.Error)) (*state.SignatureRequest, error) {
+func signerRun(s *api.Host, tx *state.Txn, sigID string, fn func(req *state.SignatureRequest) (*outcome, *apierr.Error)) (*state.SignatureRequest, error) {
 	req, err := loadBySignature(tx, sigID)
 	if err != nil {
 		return nil, err
@@ -42,7 +44,7 @@ func signerRun(s *Host, tx *state.Txn, sigID string, fn func(req *state.Signatur
 
 // signerView records that the signer opened the request
 // (signature_request_viewed).
-func signerView(s *Host, tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
+func signerView(s *api.Host, tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
 	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
 		return tView(req, sigID, tx.Unix())
 	})
@@ -53,7 +55,7 @@ func signerView(s *Host, tx *state.Txn, sigID string) (*state.SignatureRequest, 
 // pin, when not empty, must match the signer's PIN. The last signature
 // completes the request (signature_request_all_signed, then
 // signature_request_downloadable once the final copy is prepared).
-func signerSign(s *Host, tx *state.Txn, sigID string, values map[string]any, pin string) (*state.SignatureRequest, error) {
+func signerSign(s *api.Host, tx *state.Txn, sigID string, values map[string]any, pin string) (*state.SignatureRequest, error) {
 	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
 		sg := req.Signature(sigID)
 		if sg == nil {
@@ -74,7 +76,7 @@ func signerSign(s *Host, tx *state.Txn, sigID string, values map[string]any, pin
 }
 
 // signerDecline declines as the signer (allow_decline must be set).
-func signerDecline(s *Host, tx *state.Txn, sigID, reason string) (*state.SignatureRequest, error) {
+func signerDecline(s *api.Host, tx *state.Txn, sigID, reason string) (*state.SignatureRequest, error) {
 	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
 		return tDecline(req, sigID, reason, tx.Unix())
 	})
@@ -82,7 +84,7 @@ func signerDecline(s *Host, tx *state.Txn, sigID, reason string) (*state.Signatu
 
 // signerReassign hands the signature to someone else (allow_reassign must
 // be set); the new signer gets a new signature id.
-func signerReassign(s *Host, tx *state.Txn, sigID, name, email, reason string) (*state.SignatureRequest, error) {
+func signerReassign(s *api.Host, tx *state.Txn, sigID, name, email, reason string) (*state.SignatureRequest, error) {
 	name, email = strings.TrimSpace(name), strings.TrimSpace(email)
 	if name == "" {
 		return nil, apierr.Missing("name")
@@ -97,7 +99,7 @@ func signerReassign(s *Host, tx *state.Txn, sigID, name, email, reason string) (
 
 // signerBounce makes the last e-mail to the signer bounce
 // (signature_request_email_bounce; the e-mail is marked bounced).
-func signerBounce(s *Host, tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
+func signerBounce(s *api.Host, tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
 	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
 		o, e := tBounce(req, sigID, tx.Unix())
 		if e != nil {
@@ -116,14 +118,14 @@ func signerBounce(s *Host, tx *state.Txn, sigID string) (*state.SignatureRequest
 
 // controlSigner runs a signer action in the caller's world and answers the
 // request as GET would show it to its requester.
-func controlSigner(c *Call, fn func(tx *state.Txn, sigID string) (*state.SignatureRequest, error)) (any, error) {
+func controlSigner(c *api.Call, fn func(tx *state.Txn, sigID string) (*state.SignatureRequest, error)) (any, error) {
 	return controlRequest(c, func(tx *state.Txn) (*state.SignatureRequest, error) { return fn(tx, c.Param("signature_id")) })
 }
 
 // controlRequest runs a control action on a signature request in one write
 // transaction and answers the request as GET would show it to its
 // requester (signer actions, claiming a draft).
-func controlRequest(c *Call, fn func(tx *state.Txn) (*state.SignatureRequest, error)) (any, error) {
+func controlRequest(c *api.Call, fn func(tx *state.Txn) (*state.SignatureRequest, error)) (any, error) {
 	var resp signatureRequestGetResponse
 	err := c.Update(func(tx *state.Txn) error {
 		req, err := fn(tx)
@@ -139,7 +141,7 @@ func controlRequest(c *Call, fn func(tx *state.Txn) (*state.SignatureRequest, er
 	return resp, nil
 }
 
-func controlSignerView(c *Call) (any, error) {
+func controlSignerView(c *api.Call) (any, error) {
 	return controlSigner(c, func(tx *state.Txn, id string) (*state.SignatureRequest, error) { return signerView(c.Host, tx, id) })
 }
 
@@ -148,7 +150,7 @@ type signBody struct {
 	PIN    string         `json:"pin"`
 }
 
-func controlSignerSign(c *Call) (any, error) {
+func controlSignerSign(c *api.Call) (any, error) {
 	var b signBody
 	if err := c.Bind(&b); err != nil {
 		return nil, err
@@ -162,7 +164,7 @@ type declineBody struct {
 	Reason string `json:"reason"`
 }
 
-func controlSignerDecline(c *Call) (any, error) {
+func controlSignerDecline(c *api.Call) (any, error) {
 	var b declineBody
 	if err := c.Bind(&b); err != nil {
 		return nil, err
@@ -178,7 +180,7 @@ type reassignBody struct {
 	Reason       string `json:"reason"`
 }
 
-func controlSignerReassign(c *Call) (any, error) {
+func controlSignerReassign(c *api.Call) (any, error) {
 	var b reassignBody
 	if err := c.Bind(&b); err != nil {
 		return nil, err
@@ -188,6 +190,6 @@ func controlSignerReassign(c *Call) (any, error) {
 	})
 }
 
-func controlSignerBounce(c *Call) (any, error) {
+func controlSignerBounce(c *api.Call) (any, error) {
 	return controlSigner(c, func(tx *state.Txn, id string) (*state.SignatureRequest, error) { return signerBounce(c.Host, tx, id) })
 }

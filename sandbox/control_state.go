@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
@@ -15,7 +17,7 @@ import (
 // StateFormat names the export format; import refuses other formats.
 const StateFormat = "signsandbox-state/1"
 
-func registerControlState(r *Registry) {
+func registerControlState(r *api.Registry) {
 	r.Control(http.MethodGet, "/state", controlExportState)
 	r.Control(http.MethodPut, "/state", controlImportState)
 }
@@ -35,7 +37,7 @@ type StateClock struct {
 	Now string `json:"now"`
 }
 
-func controlExportState(c *Call) (any, error) { return exportState(c.World) }
+func controlExportState(c *api.Call) (any, error) { return exportState(c.World) }
 
 // exportState is a whole world as GET /_sandbox/state answers it (and as a
 // recording starts from).
@@ -53,7 +55,7 @@ func exportState(w *world.World) (WorldState, error) {
 
 // controlImportState replaces the caller's world with an exported state.
 // Nothing changes unless the whole document imports.
-func controlImportState(c *Call) (any, error) {
+func controlImportState(c *api.Call) (any, error) {
 	raw, err := readRawJSON(c)
 	if err != nil {
 		return nil, err
@@ -104,7 +106,7 @@ const maxStateBytes = 1 << 30
 
 // readRawJSON returns the request body as it came (state documents nest
 // deeper than API requests may).
-func readRawJSON(c *Call) ([]byte, error) {
+func readRawJSON(c *api.Call) ([]byte, error) {
 	raw, err := io.ReadAll(http.MaxBytesReader(nil, c.Request.Body, maxStateBytes))
 	if err != nil {
 		return nil, apierr.Badf("", "could not read the state document: %v", err)

@@ -8,6 +8,8 @@ package sandbox
 import (
 	"net/http"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -25,7 +27,7 @@ type subTeamCreated struct {
 
 // controlCreateSubTeam creates a sub-team of parent_team_id (default: the
 // caller's team). POST /_sandbox/teams {"name", "parent_team_id"}.
-func controlCreateSubTeam(c *Call) (any, error) {
+func controlCreateSubTeam(c *api.Call) (any, error) {
 	var req subTeamRequest
 	if err := c.Bind(&req); err != nil {
 		return nil, err
@@ -47,7 +49,7 @@ func controlCreateSubTeam(c *Call) (any, error) {
 			parentID = t.ID
 		}
 		if _, err := state.Get[state.Team](tx, state.TableTeams, parentID); err != nil {
-			return ErrControlNotFound("team", parentID)
+			return api.ErrControlNotFound("team", parentID)
 		}
 		t := &state.Team{ID: tx.NewID(), Name: req.Name, ParentID: parentID, CreatedAt: tx.Unix(), Seq: tx.Seq()}
 		out = subTeamCreated{TeamID: t.ID, Name: t.Name, ParentTeamID: parentID}
@@ -56,7 +58,7 @@ func controlCreateSubTeam(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return WithStatus{Status: http.StatusCreated, Value: out}, nil
+	return api.WithStatus{Status: http.StatusCreated, Value: out}, nil
 }
 
 type inviteAccepted struct {
@@ -71,17 +73,17 @@ type inviteAccepted struct {
 // one (as signing up from the invitation does). 404 for an unknown
 // invitation, 410 once it expired or was withdrawn, 409 when it was already
 // used or the invitee has joined another team since.
-func acceptTeamInvite(c *Call) (any, error) {
+func acceptTeamInvite(c *api.Call) (any, error) {
 	w := pageWorldFor(c.Host, c.Param("world"), holdsRow[state.TeamInvite](state.TableTeamInvites, c.Param("invite_id"))) // page_worlds.go
 	if w == nil {
-		return nil, ErrControlNotFound("world", c.Param("world"))
+		return nil, api.ErrControlNotFound("world", c.Param("world"))
 	}
 	c.World = w
 	var out inviteAccepted
 	err := c.Update(func(tx *state.Txn) error {
 		inv, err := state.Get[state.TeamInvite](tx, state.TableTeamInvites, c.Param("invite_id"))
 		if err != nil {
-			return ErrControlNotFound("team invitation", c.Param("invite_id"))
+			return api.ErrControlNotFound("team invitation", c.Param("invite_id"))
 		}
 		switch {
 		case inv.RedeemedAt != 0:

@@ -6,11 +6,13 @@ package sandbox
 import (
 	"net/http"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerControlTemplates(r *Registry) {
+func registerControlTemplates(r *api.Registry) {
 	r.Control(http.MethodPost, "/templates/{template_id}/finish_draft", controlFinishDraft)
 }
 
@@ -29,7 +31,7 @@ type finishDraftRequest struct {
 // template starts its preparation and template_created follows after the
 // world's TemplatePreparationDelay. Answers the template as its owner sees
 // it ({"template": ...}).
-func controlFinishDraft(c *Call) (any, error) {
+func controlFinishDraft(c *api.Call) (any, error) {
 	var req finishDraftRequest
 	if err := c.Bind(&req); err != nil {
 		return nil, err
@@ -52,7 +54,7 @@ func controlFinishDraft(c *Call) (any, error) {
 	err := c.Update(func(tx *state.Txn) error {
 		t, err := state.GetTemplate(tx, c.Param("template_id"))
 		if err != nil {
-			return ErrControlNotFound("template", c.Param("template_id"))
+			return api.ErrControlNotFound("template", c.Param("template_id"))
 		}
 		if t.Status != state.TemplateDraft {
 			return apierr.Conflictf("Template %s is not an embedded draft (it is %s).", t.ID, t.Status)

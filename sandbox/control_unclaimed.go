@@ -16,10 +16,12 @@ package sandbox
 import (
 	"net/http"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerControlUnclaimed(r *Registry) {
+func registerControlUnclaimed(r *api.Registry) {
 	r.Control(http.MethodGet, "/unclaimed_drafts/{signature_request_id}", controlDraftGet)
 	r.Control(http.MethodPost, "/unclaimed_drafts/{signature_request_id}/claim", controlDraftClaim)
 }
@@ -56,15 +58,15 @@ type draftSignerV struct {
 	Order        *int   `json:"order,omitempty"`
 }
 
-func controlDraft(c *Call, tx *state.Txn) (*state.UnclaimedDraft, error) {
+func controlDraft(c *api.Call, tx *state.Txn) (*state.UnclaimedDraft, error) {
 	d, err := state.Get[state.UnclaimedDraft](tx, state.TableUnclaimedDrafts, c.Param("signature_request_id"))
 	if err != nil {
-		return nil, ErrControlNotFound("unclaimed draft", c.Param("signature_request_id"))
+		return nil, api.ErrControlNotFound("unclaimed draft", c.Param("signature_request_id"))
 	}
 	return d, nil
 }
 
-func controlDraftGet(c *Call) (any, error) {
+func controlDraftGet(c *api.Call) (any, error) {
 	d, err := controlDraft(c, c.Read())
 	if err != nil {
 		return nil, err
@@ -90,7 +92,7 @@ func controlDraftGet(c *Call) (any, error) {
 	return v, nil
 }
 
-func controlDraftClaim(c *Call) (any, error) {
+func controlDraftClaim(c *api.Call) (any, error) {
 	var in claimInput
 	if err := c.BindStrict(&in); err != nil {
 		return nil, err

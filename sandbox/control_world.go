@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
@@ -15,7 +17,7 @@ import (
 // Version is the sandbox's version, printed by `signsandbox version`.
 var Version = "0.1.0-dev"
 
-func registerControlWorld(r *Registry) {
+func registerControlWorld(r *api.Registry) {
 	r.ControlPublic(http.MethodGet, "/health", controlHealth)
 	r.ControlPublic(http.MethodPost, "/worlds", controlCreateWorld)
 	r.Control(http.MethodGet, "/world", controlGetWorld)
@@ -34,7 +36,7 @@ type healthResponse struct {
 	Worlds  int    `json:"worlds"`
 }
 
-func controlHealth(c *Call) (any, error) {
+func controlHealth(c *api.Call) (any, error) {
 	return healthResponse{Status: "ok", Version: Version, Worlds: len(c.Host.Worlds())}, nil
 }
 
@@ -63,7 +65,7 @@ type WorldInfo struct {
 	Now          int64  `json:"now"`
 }
 
-func controlCreateWorld(c *Call) (any, error) {
+func controlCreateWorld(c *api.Call) (any, error) {
 	var req createWorldRequest
 	if err := c.BindStrict(&req); err != nil {
 		return nil, err
@@ -106,13 +108,13 @@ func controlCreateWorld(c *Call) (any, error) {
 			return nil, apierr.Badf(indexPath("scenarios", i), "scenario %q: %v", name, err)
 		}
 	}
-	return WithStatus{Status: http.StatusCreated, Value: worldInfo(c.Host, w)}, nil
+	return api.WithStatus{Status: http.StatusCreated, Value: worldInfo(c.Host, w)}, nil
 }
 
-func controlGetWorld(c *Call) (any, error) { return worldInfo(c.Host, c.World), nil }
+func controlGetWorld(c *api.Call) (any, error) { return worldInfo(c.Host, c.World), nil }
 
 // worldInfo reports a world and its first fixture account's credentials.
-func worldInfo(s *Host, w *world.World) WorldInfo {
+func worldInfo(s *api.Host, w *world.World) WorldInfo {
 	tx := w.Store.Read()
 	first := s.FirstAccountID()
 	info := WorldInfo{WorldID: w.ID, AccountID: first, Clock: string(w.Mode()), Now: w.Now().Unix()}
@@ -131,12 +133,12 @@ func worldInfo(s *Host, w *world.World) WorldInfo {
 
 // controlDeleteWorld removes the caller's world and everything in it; its
 // credentials stop working. The default world is reset, never deleted.
-func controlDeleteWorld(c *Call) (any, error) {
+func controlDeleteWorld(c *api.Call) (any, error) {
 	if c.World == c.Host.DefaultWorld {
 		return nil, apierr.Badf("", "The default world cannot be deleted; POST /_sandbox/reset puts it back to its fixtures.")
 	}
 	c.Host.DropWorld(c.World)
-	return EmptyOK(), nil
+	return api.EmptyOK(), nil
 }
 
 type clockResponse struct {
@@ -163,7 +165,7 @@ func clockOf(w *world.World) clockResponse {
 	return r
 }
 
-func controlGetClock(c *Call) (any, error) { return clockOf(c.World), nil }
+func controlGetClock(c *api.Call) (any, error) { return clockOf(c.World), nil }
 
 type advanceRequest struct {
 	Seconds  *float64 `json:"seconds"`
@@ -175,7 +177,7 @@ type advanceRequest struct {
 	WaitCallbacks bool `json:"wait_callbacks"`
 }
 
-func controlAdvance(c *Call) (any, error) {
+func controlAdvance(c *api.Call) (any, error) {
 	var req advanceRequest
 	if err := c.BindStrict(&req); err != nil {
 		return nil, err
@@ -201,7 +203,7 @@ func controlAdvance(c *Call) (any, error) {
 }
 
 // advance moves a world's clock, or on a real clock runs what is due.
-func advance(s *Host, w *world.World, d time.Duration) ([]world.RanJob, error) {
+func advance(s *api.Host, w *world.World, d time.Duration) ([]world.RanJob, error) {
 	if w.Mode() == world.ClockReal {
 		if d != 0 {
 			return nil, apierr.Conflictf("This world's clock is real and cannot be advanced; create a world with \"clock\": \"fake\".")
@@ -270,7 +272,7 @@ func (a advanceRequest) delta(now time.Time) (time.Duration, error) {
 	return d, nil
 }
 
-func controlReset(c *Call) (any, error) {
+func controlReset(c *api.Call) (any, error) {
 	derive := c.World != c.Host.DefaultWorld
 	if err := c.World.Reset(c.Host.SeedFunc(derive)); err != nil {
 		return nil, err
@@ -279,11 +281,11 @@ func controlReset(c *Call) (any, error) {
 	return worldInfo(c.Host, c.World), nil
 }
 
-func controlGetConfig(c *Call) (any, error) { return c.Config(), nil }
+func controlGetConfig(c *api.Call) (any, error) { return c.Config(), nil }
 
 // controlPatchConfig changes parts of the world configuration: the body is a
 // partial Config (for example {"rate_limit": {"enforce": true, "limit": 5}}).
-func controlPatchConfig(c *Call) (any, error) {
+func controlPatchConfig(c *api.Call) (any, error) {
 	b, err := c.ReadBody()
 	if err != nil {
 		return nil, err

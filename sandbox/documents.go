@@ -22,6 +22,8 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/derived"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
@@ -55,7 +57,7 @@ type pendingDocument struct {
 // (or replaced by a placeholder when the world does not fetch) and then
 // converted. It answers 400s for what the call shows to be wrong; a file
 // that fails later comes back with Document.Error set.
-func collectDocuments(s *Host, c *Call, uploads []wire.File, fileURLs []string) ([]pendingDocument, error) {
+func collectDocuments(s *api.Host, c *api.Call, uploads []wire.File, fileURLs []string) ([]pendingDocument, error) {
 	if len(uploads) > 0 && len(fileURLs) > 0 {
 		return nil, apierr.Badf("file_urls", "Use either files or file_urls, not both.")
 	}

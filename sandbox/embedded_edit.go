@@ -13,13 +13,15 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerEmbeddedEdit(r *Registry) {
+func registerEmbeddedEdit(r *api.Registry) {
 	r.Handle("embeddedEditUrl", embeddedEditURL)
 	r.ControlPublic(http.MethodGet, "/w/{world}/editor/template/{token}", editorPage)
 	r.ControlPublic(http.MethodPost, "/w/{world}/editor/template/{token}", editorSave)
@@ -59,7 +61,7 @@ type embeddedEditURLView struct {
 // caller. Templates not created with a client_id are refused with 400;
 // locked templates need test_mode (402 otherwise). cc_roles and
 // merge_fields take effect when the user saves.
-func embeddedEditURL(c *Call) (any, error) {
+func embeddedEditURL(c *api.Call) (any, error) {
 	var in tplEditURLInput
 	if err := c.Bind(&in); err != nil {
 		return nil, err
@@ -147,7 +149,7 @@ func newTemplateEditURL(tx *state.Txn, t *state.Template, accountID string, opts
 }
 
 // templateEditURL is the public address of an edit page.
-func templateEditURL(c *Call, token string) string {
+func templateEditURL(c *api.Call, token string) string {
 	return c.WorldURL("editor/template/" + token)
 }
 
@@ -284,7 +286,7 @@ func replaceTemplateRoles(c *state.Template, roles []state.TemplateRole) error {
 
 // editorWorld finds the world of an editor page (no credentials: the token
 // is the key, as for the real edit URLs).
-func editorWorld(c *Call) (*state.TemplateEditURL, *state.Template, string, int) {
+func editorWorld(c *api.Call) (*state.TemplateEditURL, *state.Template, string, int) {
 	w := pageWorldFor(c.Host, c.Param("world"), holdsRow[state.TemplateEditURL](state.TableTemplateEditURLs, c.Param("token"))) // page_worlds.go
 	if w == nil {
 		return nil, nil, "This edit link does not exist.", http.StatusNotFound
@@ -309,7 +311,7 @@ func editorWorld(c *Call) (*state.TemplateEditURL, *state.Template, string, int)
 }
 
 // editorPage serves the edit page of an embedded template.
-func editorPage(c *Call) (any, error) {
+func editorPage(c *api.Call) (any, error) {
 	u, t, msg, status := editorWorld(c)
 	if u == nil {
 		return editorHTML(status, editorMessage{Title: "Template editor", Message: msg})
@@ -320,7 +322,7 @@ func editorPage(c *Call) (any, error) {
 
 // editorSave is the page's Save button: a form post with title, subject,
 // message, signer_roles and cc_roles (one role per line).
-func editorSave(c *Call) (any, error) {
+func editorSave(c *api.Call) (any, error) {
 	u, t, msg, status := editorWorld(c)
 	if u == nil {
 		return editorHTML(status, editorMessage{Title: "Template editor", Message: msg})
@@ -455,5 +457,5 @@ func editorHTML(status int, data any) (any, error) {
 	}
 	h := http.Header{}
 	h.Set("Cache-Control", "no-store")
-	return &RawResponse{Status: status, ContentType: "text/html; charset=utf-8", Header: h, Body: b.Bytes()}, nil
+	return &api.RawResponse{Status: status, ContentType: "text/html; charset=utf-8", Header: h, Body: b.Bytes()}, nil
 }

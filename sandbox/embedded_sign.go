@@ -12,13 +12,15 @@ import (
 	"html/template"
 	"net/http"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func registerEmbeddedSign(r *Registry) {
+func registerEmbeddedSign(r *api.Registry) {
 	r.Handle("embeddedSignUrl", embeddedSignURL)
 	r.ControlPublic(http.MethodGet, "/w/{world_id}/sign/{token}", signPage)
 	r.ControlPublic(http.MethodPost, "/w/{world_id}/sign/{token}", signPageAction)
@@ -37,7 +39,7 @@ type embeddedSignURLEmbedded struct {
 
 // embeddedSignURL answers a fresh, short-lived signing URL for a signer of
 // an embedded request; it expires after the world's SignURLTTL.
-func embeddedSignURL(c *Call) (any, error) {
+func embeddedSignURL(c *api.Call) (any, error) {
 	sigID := c.Param("signature_id")
 	var out embeddedSignURLResponse
 	err := c.Update(func(tx *state.Txn) error {
@@ -143,12 +145,12 @@ func htmlPage(status int, d pageData) (any, error) {
 	if err := pageTmpl.Execute(&buf, d); err != nil {
 		return nil, err
 	}
-	return &RawResponse{Status: status, ContentType: "text/html; charset=utf-8", Body: buf.Bytes()}, nil
+	return &api.RawResponse{Status: status, ContentType: "text/html; charset=utf-8", Body: buf.Bytes()}, nil
 }
 
 // pageWorld finds the world of a page URL that holds what the page is
 // about (page_worlds.go) and makes it the call's world.
-func pageWorld(c *Call, holds func(tx *state.Txn) bool) (*world.World, bool) {
+func pageWorld(c *api.Call, holds func(tx *state.Txn) bool) (*world.World, bool) {
 	w := pageWorldFor(c.Host, c.Param("world_id"), holds)
 	if w == nil {
 		return nil, false
@@ -159,7 +161,7 @@ func pageWorld(c *Call, holds func(tx *state.Txn) bool) (*world.World, bool) {
 
 // signToken finds a page token: 404 when unknown, 410 when expired (an
 // expired embedded URL also reports sign_url_invalid).
-func signToken(c *Call, tx *state.Txn) (*state.SignURL, *apierr.Error) {
+func signToken(c *api.Call, tx *state.Txn) (*state.SignURL, *apierr.Error) {
 	tok, err := state.Get[state.SignURL](tx, state.TableSignURLs, c.Param("token"))
 	if err != nil {
 		return nil, apierr.NotFoundf("This signing link is not valid.")
@@ -171,7 +173,7 @@ func signToken(c *Call, tx *state.Txn) (*state.SignURL, *apierr.Error) {
 }
 
 // signPage shows the signing page; opening it is a view by the signer.
-func signPage(c *Call) (any, error) {
+func signPage(c *api.Call) (any, error) {
 	if _, ok := pageWorld(c, holdsRow[state.SignURL](state.TableSignURLs, c.Param("token"))); !ok {
 		return htmlPage(http.StatusNotFound, pageData{Title: "Not found", Error: "No such world."})
 	}
@@ -230,7 +232,7 @@ type signPageForm struct {
 }
 
 // signPageAction signs or declines from the page's form.
-func signPageAction(c *Call) (any, error) {
+func signPageAction(c *api.Call) (any, error) {
 	if _, ok := pageWorld(c, holdsRow[state.SignURL](state.TableSignURLs, c.Param("token"))); !ok {
 		return htmlPage(http.StatusNotFound, pageData{Title: "Not found", Error: "No such world."})
 	}
@@ -278,7 +280,7 @@ func signPageAction(c *Call) (any, error) {
 
 // requestPage is a request's details page (details_url, signing_url):
 // its status and signers.
-func requestPage(c *Call) (any, error) {
+func requestPage(c *api.Call) (any, error) {
 	w, ok := pageWorld(c, holdsRow[state.SignatureRequest](state.TableSignatureRequests, c.Param("signature_request_id")))
 	if !ok {
 		return htmlPage(http.StatusNotFound, pageData{Title: "Not found", Error: "No such world."})

@@ -14,6 +14,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -26,7 +28,7 @@ type fileOwner struct {
 	// visible returns nil when the caller may download the object's files,
 	// else the API error (404 not_found, 410 deleted, 409 while the object
 	// itself is not ready).
-	visible func(c *Call, tx *state.Txn, id string) error
+	visible func(c *api.Call, tx *state.Txn, id string) error
 	// compose describes the object's downloadable PDF as of now.
 	compose func(tx *state.Txn, id string) (files.Composition, error)
 }
@@ -40,7 +42,7 @@ type filesJobArgs struct {
 	Version int    `json:"version"`
 }
 
-func registerFilesPrepare(r *Registry) { r.RegisterJob(jobFilesPrepare, runFilesPrepare) }
+func registerFilesPrepare(r *api.Registry) { r.RegisterJob(jobFilesPrepare, runFilesPrepare) }
 
 // scheduleFiles (re)prepares the downloadable files of an object after the
 // world's file preparation delay; until then downloads answer 409. A
@@ -107,7 +109,7 @@ func goneFiles(tx *state.Txn, kind, id string) error {
 // ready. A job for an outdated version (a newer one was scheduled) or a gone
 // object does nothing. A composition that fails is recorded on the file set
 // (downloads keep answering 409 and say why); it does not fail the job.
-func runFilesPrepare(s *Host, w *world.World, tx *state.Txn, job *state.Job) error {
+func runFilesPrepare(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) error {
 	var a filesJobArgs
 	if err := json.Unmarshal(job.Args, &a); err != nil {
 		return fmt.Errorf("files.prepare: arguments: %w", err)
@@ -144,7 +146,7 @@ func runFilesPrepare(s *Host, w *world.World, tx *state.Txn, job *state.Job) err
 }
 
 // prepare composes and renders an object's files.
-func prepare(s *Host, tx *state.Txn, kind, id string) (files.Rendered, files.Composition, error) {
+func prepare(s *api.Host, tx *state.Txn, kind, id string) (files.Rendered, files.Composition, error) {
 	owner, ok := areasOf(s.Reg).fileOwners[kind]
 	if !ok || owner.compose == nil {
 		return files.Rendered{}, files.Composition{}, fmt.Errorf("no file owner for %q", kind)
@@ -195,7 +197,7 @@ func sweepFileURLs(tx *state.Txn, objectID string, keep map[string]bool) error {
 // preparedFiles checks that the caller may download an object's files and
 // that they are prepared: 404/410 from the owner, 410 once the files are
 // gone, 409 while they are being prepared.
-func preparedFiles(c *Call, tx *state.Txn, kind, id string) (*state.FileSet, error) {
+func preparedFiles(c *api.Call, tx *state.Txn, kind, id string) (*state.FileSet, error) {
 	owner, ok := areasOf(c.Host.Reg).fileOwners[kind]
 	if !ok || owner.visible == nil {
 		return nil, apierr.NotFoundf(apierr.MsgNotFound)

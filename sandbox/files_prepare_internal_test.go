@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -31,12 +33,12 @@ var (
 
 // withTestOwner registers the fake owner of files.
 func withTestOwner() Option {
-	return withRegistry(func(r *Registry) { areasOf(r).fileOwners[kindTestOwner] = testOwner })
+	return withRegistry(func(r *api.Registry) { areasOf(r).fileOwners[kindTestOwner] = testOwner })
 }
 
 // testOwner is the fake owner of files of kind kindTestOwner.
 var testOwner = fileOwner{
-	visible: func(c *Call, tx *state.Txn, id string) error {
+	visible: func(c *api.Call, tx *state.Txn, id string) error {
 		if id == "canceled" {
 			return apierr.Gone()
 		}
@@ -73,7 +75,7 @@ func (s *Sandbox) testFileSet(t *testing.T, id string) *state.FileSet {
 }
 
 func (s *Sandbox) testPrepared(id string) (*state.FileSet, error) {
-	return preparedFiles(&Call{Host: s.host, World: s.host.DefaultWorld}, s.host.DefaultWorld.Store.Read(), kindTestOwner, id)
+	return preparedFiles(&api.Call{Host: s.host, World: s.host.DefaultWorld}, s.host.DefaultWorld.Store.Read(), kindTestOwner, id)
 }
 
 func TestPreparationRunsOnceForTheLatestVersion(t *testing.T) {
@@ -122,7 +124,7 @@ func TestPreparedFilesAccess(t *testing.T) {
 	assertAPIError(t, err, http.StatusConflict)
 	_, err = s.testPrepared("canceled")
 	assertAPIError(t, err, http.StatusGone)
-	_, err = preparedFiles(&Call{Host: s.host, World: s.host.DefaultWorld}, s.host.DefaultWorld.Store.Read(), "no_such_kind", "x")
+	_, err = preparedFiles(&api.Call{Host: s.host, World: s.host.DefaultWorld}, s.host.DefaultWorld.Store.Read(), "no_such_kind", "x")
 	assertAPIError(t, err, http.StatusNotFound)
 
 	s.testUpdate(t, func(tx *state.Txn) error { return scheduleFiles(tx, kindTestOwner, "doc-ok") })

@@ -8,17 +8,19 @@ package sandbox
 import (
 	"net/http"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerFilesURL(r *Registry) {
+func registerFilesURL(r *api.Registry) {
 	r.ControlPublic(http.MethodGet, "/w/{world}/files/{token}", serveFileURL)
 	r.ControlPublic(http.MethodHead, "/w/{world}/files/{token}", serveFileURL)
 }
 
 // serveFileURL answers the PDF a file URL was issued for.
-func serveFileURL(c *Call) (any, error) {
+func serveFileURL(c *api.Call) (any, error) {
 	w := pageWorldFor(c.Host, c.Param("world"), holdsRow[state.FileURL](state.TableFileURLs, c.Param("token"))) // page_worlds.go
 	if w == nil {
 		return nil, apierr.NotFoundf("This file URL is not valid.")

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -18,8 +20,8 @@ import (
 // withTouchJob adds a job kind for tests only: it writes a team row, so
 // that jobs and requests contend for the same database.
 func withTouchJob() Option {
-	return withRegistry(func(r *Registry) {
-		r.RegisterJob("foundationtest.touch", func(s *Host, w *world.World, tx *state.Txn, job *state.Job) error {
+	return withRegistry(func(r *api.Registry) {
+		r.RegisterJob("foundationtest.touch", func(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) error {
 			return state.Put(tx, state.TableTeams, &state.Team{ID: "touch-" + job.ID, CreatedAt: tx.Unix()})
 		})
 	})

@@ -13,6 +13,8 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/jonboulle/clockwork"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -184,7 +186,7 @@ func TestWithBaseURL(t *testing.T) {
 	req.Host = "sandbox.internal:8080"
 	s := optSandbox(t, WithBaseURL("https://sign.example.com/"))
 	assert.Equal(t, "https://sign.example.com", s.host.PublicBase(req))
-	c := &Call{Host: s.host, Request: req, World: s.host.DefaultWorld}
+	c := &api.Call{Host: s.host, Request: req, World: s.host.DefaultWorld}
 	assert.Equal(t, "https://sign.example.com/_sandbox/w/default/sign/abc", c.WorldURL("/sign/abc"))
 
 	d := optSandbox(t)
@@ -231,9 +233,9 @@ func TestWithOfflineFiles(t *testing.T) {
 }
 
 func TestWithSeedDerivesWorldSeeds(t *testing.T) {
-	assert.Equal(t, "3e3f1af45726d9b5376860a0c1e54a11", WorldSeed("a", 1), "the same base and number always give the same seed")
-	assert.NotEqual(t, WorldSeed("a", 1), WorldSeed("a", 2))
-	assert.NotEqual(t, WorldSeed("a", 1), WorldSeed("b", 1))
+	assert.Equal(t, "3e3f1af45726d9b5376860a0c1e54a11", api.WorldSeed("a", 1), "the same base and number always give the same seed")
+	assert.NotEqual(t, api.WorldSeed("a", 1), api.WorldSeed("a", 2))
+	assert.NotEqual(t, api.WorldSeed("a", 1), api.WorldSeed("b", 1))
 	s := optSandbox(t, WithSeed("my-seed"))
 	assert.Equal(t, "my-seed", s.host.DefaultWorld.Seed)
 }

@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/jonboulle/clockwork"
 )
 
@@ -27,8 +29,8 @@ func WithIdleWorldTTL(ttl time.Duration, clk clockwork.Clock) Option {
 		}
 		idle := &idleWorlds{ttl: ttl, clk: clk, stop: make(chan struct{})}
 		cfg.idle = idle
-		cfg.registryEdits = append(cfg.registryEdits, func(r *Registry) {
-			r.ObserveCalls(func(rec CallRecord) { idle.touch(rec.World) })
+		cfg.registryEdits = append(cfg.registryEdits, func(r *api.Registry) {
+			r.ObserveCalls(func(rec api.CallRecord) { idle.touch(rec.World) })
 		})
 		return nil
 	}
@@ -70,7 +72,7 @@ func (i *idleWorlds) interval() time.Duration {
 }
 
 // start runs the janitor until stop is closed.
-func (i *idleWorlds) start(s *Host) {
+func (i *idleWorlds) start(s *api.Host) {
 	t := i.clk.NewTicker(i.interval())
 	i.done.Add(1)
 	go func() {
@@ -89,7 +91,7 @@ func (i *idleWorlds) start(s *Host) {
 
 // sweep frees the run-time worlds idle for longer than ttl (a world's idle
 // time starts when it is made: newWorld touches it).
-func (i *idleWorlds) sweep(s *Host) {
+func (i *idleWorlds) sweep(s *api.Host) {
 	now := i.clk.Now().UnixNano()
 	live := map[string]bool{}
 	for _, w := range s.Worlds() {

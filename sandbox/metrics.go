@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/metrics"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -12,7 +14,7 @@ import (
 // and GET /_sandbox/ready (readiness, where /_sandbox/health is liveness).
 // Calls are counted only under WithMetrics, so that a sandbox in a test
 // reads no clock per call.
-func registerMetrics(r *Registry) {
+func registerMetrics(r *api.Registry) {
 	r.Calls = metrics.NewCalls()
 	r.ControlPublic(http.MethodGet, "/metrics", controlMetrics)
 	r.ControlPublic(http.MethodGet, "/ready", controlReady)
@@ -24,23 +26,23 @@ func registerMetrics(r *Registry) {
 // turns it on.
 func WithMetrics() Option {
 	return func(cfg *config) error {
-		cfg.registryEdits = append(cfg.registryEdits, func(r *Registry) {
+		cfg.registryEdits = append(cfg.registryEdits, func(r *api.Registry) {
 			calls := r.Calls
-			r.ObserveCalls(func(rec CallRecord) { calls.Observe(rec.Operation, rec.Status, rec.Duration) })
+			r.ObserveCalls(func(rec api.CallRecord) { calls.Observe(rec.Operation, rec.Status, rec.Duration) })
 		})
 		return nil
 	}
 }
 
 // controlMetrics answers the counters and the gauges read now.
-func controlMetrics(c *Call) (any, error) {
+func controlMetrics(c *api.Call) (any, error) {
 	fams := append(c.Host.Reg.Calls.Families(), worldGauges(c.Host)...)
 	fams = append(fams, c.Host.Gauges()...)
 	var b strings.Builder
 	if err := metrics.Write(&b, fams); err != nil {
 		return nil, err
 	}
-	return &RawResponse{Status: http.StatusOK, ContentType: metrics.ContentType, Body: []byte(b.String())}, nil
+	return &api.RawResponse{Status: http.StatusOK, ContentType: metrics.ContentType, Body: []byte(b.String())}, nil
 }
 
 // readyResponse is the answer of GET /_sandbox/ready.
@@ -54,9 +56,9 @@ type readyResponse struct {
 // while it cannot (a data directory whose journal cannot be written).
 // Liveness stays GET /_sandbox/health: a server that is not ready is still
 // alive and must not be restarted for it.
-func controlReady(c *Call) (any, error) {
+func controlReady(c *api.Call) (any, error) {
 	if reason := c.Host.NotReady(); reason != "" {
-		return WithStatus{Status: http.StatusServiceUnavailable, Value: readyResponse{Status: "unavailable", Reason: reason}}, nil
+		return api.WithStatus{Status: http.StatusServiceUnavailable, Value: readyResponse{Status: "unavailable", Reason: reason}}, nil
 	}
 	return readyResponse{Status: "ready"}, nil
 }
@@ -64,7 +66,7 @@ func controlReady(c *Call) (any, error) {
 // worldGauges reads what the worlds hold now: worlds, rows by table,
 // stored file bytes, queued jobs, pending callbacks and the attempts in
 // the callback logs by result. Tables and results come in a fixed order.
-func worldGauges(s *Host) []metrics.Family {
+func worldGauges(s *api.Host) []metrics.Family {
 	ws := s.Worlds()
 	tables := state.TableNames()
 	rows := make([]float64, len(tables))

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/jonboulle/clockwork"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -32,10 +34,10 @@ func (k *tickClock) Now() time.Time {
 func (k *tickClock) Since(t time.Time) time.Duration { return k.Now().Sub(t) }
 
 // withCallLog observes every call of the sandbox into a slice.
-func withCallLog(log *[]CallRecord) Option {
+func withCallLog(log *[]api.CallRecord) Option {
 	var mu sync.Mutex
-	return withRegistry(func(r *Registry) {
-		r.ObserveCalls(func(rec CallRecord) {
+	return withRegistry(func(r *api.Registry) {
+		r.ObserveCalls(func(rec api.CallRecord) {
 			mu.Lock()
 			defer mu.Unlock()
 			*log = append(*log, rec)
@@ -48,7 +50,7 @@ func withCallLog(log *[]CallRecord) Option {
 // calls, refused ones included, with their operation, world, status and
 // duration, in the order they were answered.
 func TestCallObserverSeesEveryCall(t *testing.T) {
-	var log []CallRecord
+	var log []api.CallRecord
 	s := optSandbox(t, withCallLog(&log))
 	key := s.DefaultAPIKey()
 
@@ -59,7 +61,7 @@ func TestCallObserverSeesEveryCall(t *testing.T) {
 	require.Equal(t, http.StatusOK, optDo(t, s, "", http.MethodGet, "/_sandbox/health", "").Code)
 
 	ms := time.Millisecond
-	assert.Equal(t, []CallRecord{
+	assert.Equal(t, []api.CallRecord{
 		{Operation: "accountGet", World: "default", Status: http.StatusOK, Duration: ms},
 		{Operation: "accountGet", Status: http.StatusUnauthorized, Duration: ms},
 		{Operation: "signatureRequestGet", World: "default", Status: http.StatusNotFound, Duration: ms},
@@ -81,8 +83,8 @@ func TestNoCallObserverNoClock(t *testing.T) {
 func TestCommitObserverThroughWorldStart(t *testing.T) {
 	var mu sync.Mutex
 	var tables []string
-	s := optSandbox(t, withRegistry(func(r *Registry) {
-		r.OnWorldStart(func(_ *Host, w *world.World) {
+	s := optSandbox(t, withRegistry(func(r *api.Registry) {
+		r.OnWorldStart(func(_ *api.Host, w *world.World) {
 			w.Store.SetCommitObserver(func(c state.Commit) {
 				mu.Lock()
 				defer mu.Unlock()

@@ -4,17 +4,19 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerOutbox(r *Registry) {
+func registerOutbox(r *api.Registry) {
 	r.Control(http.MethodGet, "/emails", controlListEmails)
 }
 
 // controlListEmails answers a page of the outbox (limit, cursor, order as
 // for the callback log); filters: to, kind, signature_request_id.
-func controlListEmails(c *Call) (any, error) {
+func controlListEmails(c *api.Call) (any, error) {
 	q := c.Request.URL.Query()
 	page, field, err := state.ParsePageQuery(q.Get("limit"), q.Get("cursor"), q.Get("order"))
 	if err != nil {

@@ -15,6 +15,7 @@ package sandbox
 // API keys would collide: checkKeysFree).
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -23,7 +24,7 @@ import (
 // what the page is about, else the first world (in creation order) that
 // does, else the named world (nil when there is none), whose own answer
 // (404, expired, ...) the page then gives.
-func pageWorldFor(s *Host, id string, holds func(tx *state.Txn) bool) *world.World {
+func pageWorldFor(s *api.Host, id string, holds func(tx *state.Txn) bool) *world.World {
 	named := s.World(id)
 	if named != nil && holds(named.Store.Read()) {
 		return named

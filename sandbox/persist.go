@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/journal"
 	"github.com/signsandbox/signsandbox/sandbox/internal/metrics"
@@ -94,7 +96,7 @@ func (s *Sandbox) restoreWorlds() error {
 		if m.ID == "default" {
 			continue
 		}
-		spec := WorldSpec{ID: m.ID, Seed: m.Seed, Mode: world.ClockMode(m.Mode), Derive: m.Derive, Random: m.Random, Number: m.Number}
+		spec := api.WorldSpec{ID: m.ID, Seed: m.Seed, Mode: world.ClockMode(m.Mode), Derive: m.Derive, Random: m.Random, Number: m.Number}
 		if _, err := s.host.NewWorld(spec); err != nil {
 			return fmt.Errorf("sandbox: restoring world %s: %w", m.ID, err)
 		}
@@ -116,7 +118,7 @@ func (s *Sandbox) startScenarios() []namedSource {
 // worldAdded journals a new world: one found in the data directory gets
 // its state and clock back first; a new one is written as its first
 // snapshot. Either way the journal then sees every commit and clock move.
-func (s *Sandbox) worldAdded(w *world.World, spec WorldSpec) error {
+func (s *Sandbox) worldAdded(w *world.World, spec api.WorldSpec) error {
 	d := s.persist.dir
 	if d == nil {
 		return nil

@@ -1,10 +1,14 @@
 package sandbox
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+)
 
 // newRegistry returns a registry filled by every area of the sandbox.
-func newRegistry() *Registry {
-	r := NewRegistry()
+func newRegistry() *api.Registry {
+	r := api.NewRegistry()
 	r.Areas = &areaHooks{fileOwners: map[string]fileOwner{}}
 	registerAll(r)
 	return r
@@ -14,7 +18,7 @@ func newRegistry() *Registry {
 // order matters where a registry keeps it: control routes are tried by the
 // router in this order, hooks run in this order. TestGoldenRegistry pins
 // the result.
-func registerAll(r *Registry) {
+func registerAll(r *api.Registry) {
 	// The official operations, by tag.
 	registerAPIAccount(r)
 	registerAPIAPIApp(r)
@@ -53,7 +57,7 @@ func registerAll(r *Registry) {
 	registerFilesPrepare(r)
 	registerFilesURL(r)
 	registerOutbox(r)
-	RegisterRoutesInfo(r)
+	api.RegisterRoutesInfo(r)
 	registerMetrics(r)
 
 	// Scenarios at work: jobs, recording, rules (fault points).
@@ -89,17 +93,17 @@ func registerAll(r *Registry) {
 // Operations lists the route table in its order (by tag, then operationId):
 // every operation of the official description and whether the sandbox
 // implements it. GET /_sandbox/operations answers the same list.
-func Operations() []Operation { return productRegistry().Operations() }
+func Operations() []api.Operation { return productRegistry().Operations() }
 
 // productRegistry is what every sandbox registers, built once for the
 // questions asked without a sandbox at hand (Operations, the scenario
 // vocabulary). It is only read.
-func productRegistry() *Registry {
+func productRegistry() *api.Registry {
 	productOnce.Do(func() { productReg = newRegistry() })
 	return productReg
 }
 
 var (
 	productOnce sync.Once
-	productReg  *Registry
+	productReg  *api.Registry
 )

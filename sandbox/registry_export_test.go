@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/gorilla/mux"
 )
 
@@ -23,9 +25,9 @@ type RegisteredRouteForTest struct {
 // RegisteredRoutesForTest lists the routes of s's router in the order the
 // router tries them (the order of registration, which decides precedence).
 func RegisteredRoutesForTest(s *Sandbox) []RegisteredRouteForTest {
-	flags := map[string]ControlRoute{}
+	flags := map[string]api.ControlRoute{}
 	for _, cr := range s.host.Reg.ControlRoutes {
-		flags[cr.Method+" "+ControlPrefix+cr.Path] = cr
+		flags[cr.Method+" "+api.ControlPrefix+cr.Path] = cr
 	}
 	var out []RegisteredRouteForTest
 	_ = s.host.Router.Walk(func(r *mux.Route, _ *mux.Router, _ []*mux.Route) error {

@@ -3,6 +3,8 @@ package sandbox
 import (
 	"testing"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -12,7 +14,7 @@ import (
 // withRegistry lets a test change its own sandbox's registry before the
 // router is built: take a handler away, add a job kind or a file owner,
 // swap a fault point. Other sandboxes in the test binary keep theirs.
-func withRegistry(fn func(r *Registry)) Option {
+func withRegistry(fn func(r *api.Registry)) Option {
 	return func(cfg *config) error {
 		cfg.registryEdits = append(cfg.registryEdits, fn)
 		return nil
@@ -23,14 +25,14 @@ func withRegistry(fn func(r *Registry)) Option {
 // operations and hooks, so a test that takes a handler away or swaps a
 // fault point changes its own sandbox and no other in the process.
 func TestRegistryBelongsToOneSandbox(t *testing.T) {
-	a := optSandbox(t, withRegistry(func(r *Registry) { delete(r.Handlers, "accountVerify") }))
+	a := optSandbox(t, withRegistry(func(r *api.Registry) { delete(r.Handlers, "accountVerify") }))
 	b := optSandbox(t)
 	require.NotSame(t, a.host.Reg, b.host.Reg)
 	assert.Nil(t, a.host.Reg.Handlers["accountVerify"])
 	assert.NotNil(t, b.host.Reg.Handlers["accountVerify"], "the other sandbox keeps its handler")
 
 	swapped := 0
-	areasOf(a.host.Reg).callbackFault = func(*Host, *world.World, CallbackAttempt) (CallbackFault, string) {
+	areasOf(a.host.Reg).callbackFault = func(*api.Host, *world.World, CallbackAttempt) (CallbackFault, string) {
 		swapped++
 		return FaultNone, ""
 	}

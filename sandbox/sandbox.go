@@ -15,6 +15,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/fixtures"
 	"github.com/signsandbox/signsandbox/sandbox/edge"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fixture"
@@ -30,7 +32,7 @@ type Sandbox struct {
 	// host is the request pipeline and the world registry every handler
 	// reaches; the Sandbox adds what only the embedding program sets up:
 	// options, the data directory, the idle-world janitor, the HTTP edge.
-	host    *Host
+	host    *api.Host
 	cfg     config
 	handler http.Handler
 
@@ -60,7 +62,7 @@ func New(opts ...Option) (*Sandbox, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
-	h := &Host{
+	h := &api.Host{
 		Log:               cfg.logger,
 		Fixtures:          set,
 		Jobs:              world.NewJobRegistry(),
@@ -86,7 +88,7 @@ func New(opts ...Option) (*Sandbox, error) {
 	for _, edit := range cfg.registryEdits {
 		edit(h.Reg)
 	}
-	RegisterJobs(h)
+	api.RegisterJobs(h)
 	if err := s.openData(); err != nil {
 		return nil, err
 	}
@@ -99,7 +101,7 @@ func New(opts ...Option) (*Sandbox, error) {
 	s.handler = edge.Guard(hd, edge.Config{BaseURL: cfg.baseURL, AllowedHosts: cfg.allowedHosts, AdminToken: cfg.adminToken})
 
 	mode := world.ClockMode(cfg.clockMode)
-	def, err := h.NewWorld(WorldSpec{ID: "default", Seed: cfg.seed, Mode: mode, Start: cfg.start, Clock: cfg.clock})
+	def, err := h.NewWorld(api.WorldSpec{ID: "default", Seed: cfg.seed, Mode: mode, Start: cfg.start, Clock: cfg.clock})
 	if err != nil {
 		s.Close() // releases the data directory
 		return nil, err

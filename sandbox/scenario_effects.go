@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -54,7 +56,7 @@ func respondError(row *state.ScenarioRule, rs *scenario.Respond) *apierr.Error {
 }
 
 // scenarioCallHook applies respond, latency and gone rules to an API call.
-func scenarioCallHook(c *Call) (v any, err error, handled bool) {
+func scenarioCallHook(c *api.Call) (v any, err error, handled bool) {
 	if c.World == nil {
 		return nil, nil, false
 	}
@@ -107,7 +109,7 @@ func scenarioCallHook(c *Call) (v any, err error, handled bool) {
 	return nil, nil, false
 }
 
-func routePathOf(c *Call) string {
+func routePathOf(c *api.Call) string {
 	if c.Route == nil {
 		return ""
 	}
@@ -119,7 +121,7 @@ func routePathOf(c *Call) string {
 // clock it does not: the world's time only moves when it is advanced, so
 // waiting on it would hang the call; the rule's fired counter (GET
 // /_sandbox/scenarios) shows it applied.
-func wait(c *Call, d time.Duration) {
+func wait(c *api.Call, d time.Duration) {
 	if d <= 0 || c.World.Mode() != world.ClockReal {
 		return
 	}
@@ -141,7 +143,7 @@ const markFailTemplate = "fail_template"
 // scenarioTemplateMarks runs after template-creating calls: a matching
 // fail_template rule marks the new template, whose preparation job will
 // then end in template_error.
-func scenarioTemplateMarks(c *Call, v any, err error) {
+func scenarioTemplateMarks(c *api.Call, v any, err error) {
 	if err != nil || c.World == nil || !slices.Contains(scenario.TemplateOperations, c.OperationID()) {
 		return
 	}
@@ -169,7 +171,7 @@ func scenarioTemplateMarks(c *Call, v any, err error) {
 
 // templateIDOf reads template.template_id from a handler's result.
 func templateIDOf(v any) string {
-	if ws, ok := v.(WithStatus); ok {
+	if ws, ok := v.(api.WithStatus); ok {
 		v = ws.Value
 	}
 	b, err := json.Marshal(v)
@@ -240,7 +242,7 @@ const defaultFileError = "The file could not be converted."
 // scenarioProcessFault runs while a request is processed: a fail_file or
 // fail_processing rule fails it (sigreq_failures.go); bounce and
 // signer_action rules schedule their effect for the matching signers.
-func scenarioProcessFault(s *Host, w *world.World, tx *state.Txn, req *state.SignatureRequest) (fail *processFailure) {
+func scenarioProcessFault(s *api.Host, w *world.World, tx *state.Txn, req *state.SignatureRequest) (fail *processFailure) {
 	defer guard(w, "process")
 	rows := rulesFor(tx, scenario.EffectFailFile, scenario.EffectFailProcessing, scenario.EffectBounce, scenario.EffectSignerAction)
 	if len(rows) == 0 {
@@ -290,7 +292,7 @@ func scenarioProcessFault(s *Host, w *world.World, tx *state.Txn, req *state.Sig
 
 // scenarioCallbackFault makes delivery attempts fail while a callback rule
 // matches (its window is checked against the attempt's due time).
-func scenarioCallbackFault(s *Host, w *world.World, a CallbackAttempt) (fault CallbackFault, reason string) {
+func scenarioCallbackFault(s *api.Host, w *world.World, a CallbackAttempt) (fault CallbackFault, reason string) {
 	defer guard(w, "callback")
 	if len(rulesFor(w.Store.Read(), scenario.EffectCallback)) == 0 {
 		return FaultNone, ""

@@ -10,6 +10,8 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -41,7 +43,7 @@ type signerEffectArgs struct {
 	Values map[string]any `json:"values,omitempty"`
 }
 
-func registerScenarioJobs(r *Registry) {
+func registerScenarioJobs(r *api.Registry) {
 	r.RegisterJob(jobScenarioBounce, runSignerEffect)
 	r.RegisterJob(jobScenarioSigner, runSignerEffect)
 }
@@ -84,7 +86,7 @@ func scheduleSignerEffects(tx *state.Txn, req *state.SignatureRequest, row *stat
 // for, waits when the signer's turn (or first e-mail) has not come, and
 // drops it when the request moved on (edited, canceled, finished) or the
 // signer was replaced.
-func runSignerEffect(s *Host, w *world.World, tx *state.Txn, job *state.Job) error {
+func runSignerEffect(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) error {
 	var a signerEffectArgs
 	if err := json.Unmarshal(job.Args, &a); err != nil {
 		return nil

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -24,7 +26,7 @@ import (
 
 // loadNamedOrInline loads a ready scenario of the library by name, or an
 // inline document (anything with a line break or starting with "{").
-func loadNamedOrInline(s *Host, w *world.World, name string, r *http.Request) (*scenarioView, error) {
+func loadNamedOrInline(s *api.Host, w *world.World, name string, r *http.Request) (*scenarioView, error) {
 	trimmed := strings.TrimSpace(name)
 	if strings.ContainsAny(trimmed, "\n") || strings.HasPrefix(trimmed, "{") {
 		return loadScenarioSource(s, w, "inline scenario", []byte(name), r)
@@ -112,7 +114,7 @@ func bracketPath(key string) string {
 // loadScenarioSource parses a scenario document and loads it into w. r,
 // when given, is the control call that loads it: the URLs of seeded
 // requests use its host, as the API's own would.
-func loadScenarioSource(s *Host, w *world.World, source string, data []byte, r *http.Request) (*scenarioView, error) {
+func loadScenarioSource(s *api.Host, w *world.World, source string, data []byte, r *http.Request) (*scenarioView, error) {
 	p, err := scenario.ParseDocument(source, data, scenarioVocabulary())
 	if err != nil {
 		return nil, scenarioErr(err)
@@ -175,7 +177,7 @@ func applyScenarioConfig(tx *state.Txn, partial map[string]any) error {
 
 // storeRules writes the rules of a scenario (windows resolved against the
 // load time) and applies the effects that happen once at load.
-func storeRules(s *Host, tx *state.Txn, p *scenario.Parsed, seeded map[string]any) error {
+func storeRules(s *api.Host, tx *state.Txn, p *scenario.Parsed, seeded map[string]any) error {
 	doc := p.Doc
 	for i := range doc.Rules {
 		r := &doc.Rules[i]
@@ -225,7 +227,7 @@ func storeRules(s *Host, tx *state.Txn, p *scenario.Parsed, seeded map[string]an
 }
 
 // exhaustQuota sets an account's quota to 0.
-func exhaustQuota(s *Host, tx *state.Txn, q *scenario.ExhaustQuota) error {
+func exhaustQuota(s *api.Host, tx *state.Txn, q *scenario.ExhaustQuota) error {
 	a, err := scenarioAccount(s, tx, q.Account)
 	if err != nil {
 		return fmt.Errorf("no account %s in this world", q.Account)
@@ -266,7 +268,7 @@ func applyRateLimit(tx *state.Txn, rl *scenario.RateLimitEffect) error {
 func unloadScenario(tx *state.Txn, name string) error {
 	sc, err := state.Get[state.Scenario](tx, state.TableScenarios, name)
 	if err != nil {
-		return ErrControlNotFound("scenario", name)
+		return api.ErrControlNotFound("scenario", name)
 	}
 	rows, err := state.All[state.ScenarioRule](tx, state.TableScenarioRules, state.IndexScenario, name)
 	if err != nil {

@@ -21,6 +21,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -68,10 +70,10 @@ func (wr *worldRecorder) Close() {
 	}
 }
 
-func registerScenarioRecord(r *Registry) {
+func registerScenarioRecord(r *api.Registry) {
 	r.CallHooks = append(r.CallHooks, recordCallStart)
 	r.AfterCallHooks = append(r.AfterCallHooks, recordCall)
-	r.ControlStartHooks = append(r.ControlStartHooks, func(c *Call) { _, _, _ = recordCallStart(c) })
+	r.ControlStartHooks = append(r.ControlStartHooks, func(c *api.Call) { _, _, _ = recordCallStart(c) })
 	r.AfterControlHooks = append(r.AfterControlHooks, recordControl)
 }
 
@@ -91,7 +93,7 @@ func recordingName(path string) string {
 }
 
 // startRecording begins recording w from its current state.
-func startRecording(s *Host, w *world.World, name, host, file string) error {
+func startRecording(s *api.Host, w *world.World, name, host, file string) error {
 	wr := recorderOf(w)
 	wr.mu.Lock()
 	defer wr.mu.Unlock()
@@ -112,7 +114,7 @@ func startRecording(s *Host, w *world.World, name, host, file string) error {
 }
 
 // startFileRecording serves WithRecording (signsandbox --record FILE).
-func startFileRecording(s *Host, w *world.World, path string) error {
+func startFileRecording(s *api.Host, w *world.World, path string) error {
 	if err := startRecording(s, w, recordingName(path), "", path); err != nil {
 		return fmt.Errorf("record %s: %w", path, err)
 	}
@@ -120,7 +122,7 @@ func startFileRecording(s *Host, w *world.World, path string) error {
 }
 
 // stopRecording ends the recording of w and answers its document.
-func stopRecording(s *Host, w *world.World) (*scenario.Document, error) {
+func stopRecording(s *api.Host, w *world.World) (*scenario.Document, error) {
 	wr := recorderOf(w)
 	wr.mu.Lock()
 	defer wr.mu.Unlock()
@@ -166,7 +168,7 @@ func writeRecording(path string, doc *scenario.Document) error {
 // recordCallStart notes the world time at which an API or control call
 // starts: on a real clock, time that passed since the previous call becomes
 // an advance step in front of this one, so the replay sees the same times.
-func recordCallStart(c *Call) (any, error, bool) {
+func recordCallStart(c *api.Call) (any, error, bool) {
 	if c.World == nil {
 		return nil, nil, false
 	}
@@ -177,7 +179,7 @@ func recordCallStart(c *Call) (any, error, bool) {
 }
 
 // recordCall records an API call of a world being recorded.
-func recordCall(c *Call, v any, err error) {
+func recordCall(c *api.Call, v any, err error) {
 	if c.World == nil {
 		return
 	}
@@ -186,7 +188,7 @@ func recordCall(c *Call, v any, err error) {
 
 // addCall records a call with the world time noted at its start (none for
 // calls whose world was only known inside the handler: public pages).
-func (wr *worldRecorder) addCall(c *Call, v any, err error) {
+func (wr *worldRecorder) addCall(c *api.Call, v any, err error) {
 	b, hadStart := wr.before.LoadAndDelete(c)
 	rec := wr.active()
 	if rec == nil {
@@ -204,12 +206,12 @@ func (wr *worldRecorder) addCall(c *Call, v any, err error) {
 // recordControl records a control call of a world being recorded (not the
 // recording's own calls, nor state imports, whose body is not kept, nor
 // the console's reads, which change nothing).
-func recordControl(c *Call, v any, err error) {
+func recordControl(c *api.Call, v any, err error) {
 	if c.World == nil {
 		return
 	}
 	wr := recorderOf(c.World)
-	p := strings.TrimPrefix(c.Request.URL.Path, ControlPrefix)
+	p := strings.TrimPrefix(c.Request.URL.Path, api.ControlPrefix)
 	if strings.HasPrefix(p, "/record") || strings.HasPrefix(p, "/console") || (p == "/state" && c.Request.Method == http.MethodPut) {
 		wr.before.Delete(c)
 		return
@@ -237,7 +239,7 @@ func (wr *worldRecorder) add(rec *scenario.Recorder, ex scenario.Exchange, host 
 
 // exchangeOf captures a call and the exact answer the response adapter
 // writes for it.
-func exchangeOf(c *Call, v any, err error) scenario.Exchange {
+func exchangeOf(c *api.Call, v any, err error) scenario.Exchange {
 	ex := scenario.Exchange{Method: c.Request.Method, Target: c.Request.URL.RequestURI(), Auth: c.Request.Header.Get("Authorization"), After: c.World.Now()}
 	if c.Body == nil && c.BodyErr == nil && c.Request.Body != nil && c.Request.Method != http.MethodGet {
 		_, _ = c.ReadBody()

@@ -29,6 +29,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/gorilla/mux"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
@@ -37,7 +39,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func registerScenarioRules(r *Registry) {
+func registerScenarioRules(r *api.Registry) {
 	r.CallHooks = append(r.CallHooks, scenarioCallHook)
 	r.AfterCallHooks = append(r.AfterCallHooks, scenarioTemplateMarks)
 	areasOf(r).templateFailureHook = scenarioTemplateFailure
@@ -200,7 +202,7 @@ func guard(w *world.World, where string) {
 }
 
 // callSubject describes an API call for matching.
-func callSubject(c *Call) *subject {
+func callSubject(c *api.Call) *subject {
 	sub := &subject{operation: c.OperationID(), method: c.Request.Method, path: c.Request.URL.Path}
 	if c.Account != nil {
 		sub.account = c.Account.Email

@@ -16,6 +16,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
@@ -26,7 +28,7 @@ import (
 
 // seedPlan is a scenario's seed, checked and ready to write.
 type seedPlan struct {
-	s         *Host
+	s         *api.Host
 	w         *world.World
 	p         *scenario.Parsed
 	r         *http.Request
@@ -56,7 +58,7 @@ type seedRequestPlan struct {
 
 // seedRequest is the request seeding calls pretend to be: the loading
 // control call, or a stand-in with the configured base URL.
-func seedRequest(s *Host, r *http.Request) *http.Request {
+func seedRequest(s *api.Host, r *http.Request) *http.Request {
 	if r != nil {
 		return r
 	}
@@ -66,7 +68,7 @@ func seedRequest(s *Host, r *http.Request) *http.Request {
 
 // seedCall builds the call seeding code hands to the API's helpers, with
 // body as its decoded parameters.
-func (pl *seedPlan) seedCall(body map[string]any, docs []scenario.SeedDocument) *Call {
+func (pl *seedPlan) seedCall(body map[string]any, docs []scenario.SeedDocument) *api.Call {
 	b := &wire.Body{Tree: map[string]any{}, Files: map[string][]wire.File{}}
 	for k, v := range body {
 		b.Tree[k] = v
@@ -79,11 +81,11 @@ func (pl *seedPlan) seedCall(body map[string]any, docs []scenario.SeedDocument) 
 		b.Files["files"] = append(b.Files["files"], wire.File{Field: fmt.Sprintf("files[%d]", i), Name: d.Name,
 			ContentType: "text/plain", Data: []byte(text)})
 	}
-	return &Call{Host: pl.s, World: pl.w, Request: pl.r, Body: b}
+	return &api.Call{Host: pl.s, World: pl.w, Request: pl.r, Body: b}
 }
 
 // planSeed checks the seed's bodies and converts its documents.
-func planSeed(s *Host, w *world.World, p *scenario.Parsed, r *http.Request) (*seedPlan, error) {
+func planSeed(s *api.Host, w *world.World, p *scenario.Parsed, r *http.Request) (*seedPlan, error) {
 	pl := &seedPlan{s: s, w: w, p: p, r: seedRequest(s, r), tplIDs: map[string]string{}}
 	sd := p.Doc.Seed
 	if sd == nil {
@@ -210,7 +212,7 @@ func (pl *seedPlan) account(tx *state.Txn, email string, at []any) (*state.Accou
 
 // scenarioAccount is the account a scenario names by e-mail address; ""
 // names the world's first account.
-func scenarioAccount(s *Host, tx *state.Txn, email string) (*state.Account, error) {
+func scenarioAccount(s *api.Host, tx *state.Txn, email string) (*state.Account, error) {
 	if email == "" {
 		return state.Get[state.Account](tx, state.TableAccounts, s.FirstAccountID())
 	}

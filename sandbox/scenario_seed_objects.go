@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -272,7 +274,7 @@ func (pl *seedPlan) signerAct(tx *state.Txn, sigID, do, reason string, values ma
 // signerDo runs the signer transition named by a scenario (view, sign,
 // decline, bounce) through the control plane's entry points: seeds and
 // rule effects act as the signer simulation does.
-func signerDo(s *Host, tx *state.Txn, sigID, do, reason string, values map[string]any) error {
+func signerDo(s *api.Host, tx *state.Txn, sigID, do, reason string, values map[string]any) error {
 	var err error
 	switch do {
 	case "view":

@@ -18,12 +18,14 @@ package sandbox
 import (
 	"net/http"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerSigreqEID(r *Registry) {
+func registerSigreqEID(r *api.Registry) {
 	r.Control(http.MethodPost, "/signatures/{signature_id}/eid_incomplete", controlSignerEIDIncomplete)
 }
 
@@ -69,7 +71,7 @@ func tEIDIncomplete(req *state.SignatureRequest, sigID, reason string, now int64
 
 // signerEIDIncomplete plays a signer who left the eID step unfinished
 // (signature_request_incomplete_qes).
-func signerEIDIncomplete(s *Host, tx *state.Txn, sigID, reason string) (*state.SignatureRequest, error) {
+func signerEIDIncomplete(s *api.Host, tx *state.Txn, sigID, reason string) (*state.SignatureRequest, error) {
 	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
 		return tEIDIncomplete(req, sigID, reason, tx.Unix())
 	})
@@ -79,7 +81,7 @@ type eidIncompleteBody struct {
 	Reason string `json:"reason"`
 }
 
-func controlSignerEIDIncomplete(c *Call) (any, error) {
+func controlSignerEIDIncomplete(c *api.Call) (any, error) {
 	var b eidIncompleteBody
 	if err := c.BindStrict(&b); err != nil {
 		return nil, err

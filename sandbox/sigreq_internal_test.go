@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -113,7 +115,7 @@ func TestProcessingFaults(t *testing.T) {
 		spec.Documents = []state.Document{{Name: "broken.pdf", Error: "the file is not a PDF"}}
 	})
 	prevFault := areasOf(s.host.Reg).sigreqProcessFault
-	areasOf(s.host.Reg).sigreqProcessFault = func(_ *Host, _ *world.World, _ *state.Txn, req *state.SignatureRequest) *processFailure {
+	areasOf(s.host.Reg).sigreqProcessFault = func(_ *api.Host, _ *world.World, _ *state.Txn, req *state.SignatureRequest) *processFailure {
 		if req.Title == "Faulty" {
 			return &processFailure{StatusCode: state.SigErrorFile, Message: "injected conversion failure"}
 		}

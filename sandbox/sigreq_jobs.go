@@ -3,6 +3,8 @@ package sandbox
 import (
 	"encoding/json"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -22,23 +24,23 @@ type sigreqJobArgs struct {
 	Generation int `json:"generation"`
 }
 
-func registerSigreqJobs(r *Registry) {
+func registerSigreqJobs(r *api.Registry) {
 	r.RegisterJob(jobSigreqProcess, runSigreqProcess)
-	r.RegisterJob(jobSigreqExpire, func(s *Host, _ *world.World, tx *state.Txn, job *state.Job) error {
+	r.RegisterJob(jobSigreqExpire, func(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) error {
 		req := jobRequest(tx, job)
 		if req == nil {
 			return nil
 		}
 		return applyOutcome(s, tx, tExpire(req, tx.Unix()))
 	})
-	r.RegisterJob(jobSigreqCancel, func(s *Host, _ *world.World, tx *state.Txn, job *state.Job) error {
+	r.RegisterJob(jobSigreqCancel, func(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) error {
 		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, job.Subject)
 		if err != nil {
 			return nil
 		}
 		return applyOutcome(s, tx, tCancelComplete(req, tx.Unix()))
 	})
-	r.RegisterJob(jobSigreqDownloadable, func(s *Host, _ *world.World, tx *state.Txn, job *state.Job) error {
+	r.RegisterJob(jobSigreqDownloadable, func(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) error {
 		req := jobRequest(tx, job)
 		if req == nil || req.Phase != state.PhaseComplete || req.CancelPending {
 			return nil
@@ -81,7 +83,7 @@ func jobRequest(tx *state.Txn, job *state.Job) *state.SignatureRequest {
 // the order the service meets them: one a scenario injects, a document
 // that cannot be read (error_file), invalid text tags (error_text_tag), a
 // field outside its page (error_component_position).
-func runSigreqProcess(s *Host, w *world.World, tx *state.Txn, job *state.Job) error {
+func runSigreqProcess(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) error {
 	req := jobRequest(tx, job)
 	if req == nil || req.Phase != state.PhaseProcessing {
 		return nil

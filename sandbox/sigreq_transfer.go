@@ -6,12 +6,14 @@ package sandbox
 import (
 	"slices"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func registerSigreqTransfer(r *Registry) {
+func registerSigreqTransfer(r *api.Registry) {
 	areasOf(r).onTeamOwnershipTransfer(transferSignatureRequests)
 }
 
@@ -19,7 +21,7 @@ func registerSigreqTransfer(r *Registry) {
 // request the removed member sent: requester_email_address, list access,
 // the right to manage the request and its events follow. The removed
 // member keeps in their list only the requests they also sign.
-func transferSignatureRequests(_ *Host, _ *world.World, tx *state.Txn, from, to string) error {
+func transferSignatureRequests(_ *api.Host, _ *world.World, tx *state.Txn, from, to string) error {
 	heir, err := state.Get[state.Account](tx, state.TableAccounts, to)
 	if err != nil {
 		return apierr.NotFoundf("The new owner's account no longer exists.")

@@ -8,6 +8,8 @@ package sandbox
 import (
 	"fmt"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
@@ -18,7 +20,7 @@ import (
 // jobTemplatePrepare finishes the preparation of one template (subject).
 const jobTemplatePrepare = "template.prepare"
 
-func registerTemplatePrepare(r *Registry) {
+func registerTemplatePrepare(r *api.Registry) {
 	r.RegisterJob(jobTemplatePrepare, runTemplatePrepare)
 	areasOf(r).fileOwners[kindTemplate] = fileOwner{visible: templateFilesVisible, compose: templateComposition}
 }
@@ -39,7 +41,7 @@ func startTemplatePreparation(tx *state.Txn, t *state.Template) error {
 }
 
 // runTemplatePrepare is the preparation job.
-func runTemplatePrepare(s *Host, w *world.World, tx *state.Txn, job *state.Job) error {
+func runTemplatePrepare(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) error {
 	t, err := state.GetTemplate(tx, job.Subject)
 	if err != nil || t.Status != state.TemplatePreparing {
 		return nil // deleted or already settled meanwhile
@@ -120,7 +122,7 @@ func pageOrientation(p state.Page) string {
 // templateFilesVisible is the documents subsystem's access check for
 // template downloads: 404 for templates the caller cannot see, 409 while
 // the template is a draft or being prepared, 422 when preparation failed.
-func templateFilesVisible(c *Call, tx *state.Txn, id string) error {
+func templateFilesVisible(c *api.Call, tx *state.Txn, id string) error {
 	t, err := templateFor(tx, c.Account.ID, id)
 	if err != nil {
 		return err

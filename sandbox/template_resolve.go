@@ -11,11 +11,13 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerTemplateResolve(r *Registry) {
+func registerTemplateResolve(r *api.Registry) {
 	areasOf(r).templateResolver = resolveRequestTemplates
 }
 
@@ -27,7 +29,7 @@ type tplTestModeBody struct {
 
 // resolveRequestTemplates is the templateResolver hook: the caller's
 // templates combined, checked against the request's test_mode.
-func resolveRequestTemplates(c *Call, tx *state.Txn, ids []string) (*templateUse, error) {
+func resolveRequestTemplates(c *api.Call, tx *state.Txn, ids []string) (*templateUse, error) {
 	var body tplTestModeBody
 	if err := c.Bind(&body); err != nil {
 		return nil, err

@@ -10,6 +10,8 @@ package sandbox
 import (
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
@@ -100,7 +102,7 @@ func (x *draftExtras) editorOptions(kind draftKind) state.DraftOptions {
 
 // planDraft decodes and validates a create body (everything that needs no
 // database) and collects its documents.
-func planDraft(c *Call, kind draftKind) (*draftPlan, error) {
+func planDraft(c *api.Call, kind draftKind) (*draftPlan, error) {
 	var b sigreqBody
 	if err := c.Bind(&b); err != nil {
 		return nil, err
@@ -225,7 +227,7 @@ func (p *draftPlan) checkHead() *apierr.Error {
 // checkFileParts checks the signer-dependent parts of a file-based draft:
 // signers when given, what addFileParts checks (as signature requests do)
 // and the form fields' syntax.
-func (p *draftPlan) checkFileParts(c *Call) *apierr.Error {
+func (p *draftPlan) checkFileParts(c *api.Call) *apierr.Error {
 	b, spec := p.body, p.spec
 	if b.UseTextTags && p.x.UsePreexistingFields {
 		return apierr.Badf("use_preexisting_fields", "Use either use_text_tags or use_preexisting_fields, not both.")
@@ -260,7 +262,7 @@ func (p *draftPlan) checkFileParts(c *Call) *apierr.Error {
 // specFromRequest is the spec of a request as it was sent, for
 // edit_and_resend: same documents, fields, signers and texts; new ids and
 // statuses come when the draft is sent. An expiry already past is dropped.
-func specFromRequest(c *Call, req *state.SignatureRequest) *sigreqSpec {
+func specFromRequest(c *api.Call, req *state.SignatureRequest) *sigreqSpec {
 	spec := &sigreqSpec{
 		ClientID: req.ClientID, Embedded: req.Embedded, TestMode: req.TestMode,
 		TemplateIDs: append([]string(nil), req.TemplateIDs...),

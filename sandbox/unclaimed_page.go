@@ -13,11 +13,13 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerUnclaimedPage(r *Registry) {
+func registerUnclaimedPage(r *api.Registry) {
 	r.ControlPublic(http.MethodGet, "/w/{world_id}/claim/{token}", claimPage)
 	r.ControlPublic(http.MethodPost, "/w/{world_id}/claim/{token}", claimPageSend)
 }
@@ -92,7 +94,7 @@ func claimHTML(status int, v claimView) (any, error) {
 	}
 	h := http.Header{}
 	h.Set("Cache-Control", "no-store")
-	return &RawResponse{Status: status, ContentType: "text/html; charset=utf-8", Header: h, Body: buf.Bytes()}, nil
+	return &api.RawResponse{Status: status, ContentType: "text/html; charset=utf-8", Header: h, Body: buf.Bytes()}, nil
 }
 
 // claimNotFound is the page of a claim URL that cannot be used.
@@ -101,7 +103,7 @@ func claimNotFound(msg string) (any, error) {
 }
 
 // pageDraft finds the world and the draft of a claim URL.
-func pageDraft(c *Call) (*state.UnclaimedDraft, bool) {
+func pageDraft(c *api.Call) (*state.UnclaimedDraft, bool) {
 	holds := func(tx *state.Txn) bool {
 		_, err := state.DraftByToken(tx, c.Param("token"))
 		return err == nil
@@ -114,7 +116,7 @@ func pageDraft(c *Call) (*state.UnclaimedDraft, bool) {
 }
 
 // claimPage claims the draft and shows the editor form.
-func claimPage(c *Call) (any, error) {
+func claimPage(c *api.Call) (any, error) {
 	d, ok := pageDraft(c)
 	if !ok {
 		return claimNotFound("This claim URL is not valid.")
@@ -143,7 +145,7 @@ func claimPage(c *Call) (any, error) {
 
 // claimFormView lays out the form: one line per template role, or the
 // draft's signers plus empty lines for more.
-func claimFormView(c *Call, d *state.UnclaimedDraft, spec *sigreqSpec) claimView {
+func claimFormView(c *api.Call, d *state.UnclaimedDraft, spec *sigreqSpec) claimView {
 	v := claimView{Title: spec.Title, Draft: d, Spec: spec, Action: c.Request.URL.Path, SendLabel: "Send for signature"}
 	if v.Title == "" {
 		v.Title = "Draft"
@@ -175,7 +177,7 @@ func claimFormView(c *Call, d *state.UnclaimedDraft, spec *sigreqSpec) claimView
 
 // claimPageSend is the form's button: it sends the draft with the signers
 // and CCs filled in.
-func claimPageSend(c *Call) (any, error) {
+func claimPageSend(c *api.Call) (any, error) {
 	d, ok := pageDraft(c)
 	if !ok {
 		return claimNotFound("This claim URL is not valid.")

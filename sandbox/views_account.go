@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -81,7 +82,7 @@ type oauthTokenResponse struct {
 
 // registerViewsAccount adds accounts to the catalog, as GET /account shows
 // them.
-func registerViewsAccount(r *Registry) {
+func registerViewsAccount(r *api.Registry) {
 	r.Catalog.Add(catalog.Of(notify.ObjectAccount, state.TableAccounts,
 		func(a *state.Account) string { return a.ID },
 		func(_ *state.Txn, a *state.Account) (any, error) { return viewAccount(a), nil },

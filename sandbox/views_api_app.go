@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -64,8 +65,8 @@ type apiAppGetResponse struct {
 
 // apiAppListResponse is ApiAppListResponse.
 type apiAppListResponse struct {
-	APIApps  []apiAppView     `json:"api_apps"`
-	ListInfo ListInfoResponse `json:"list_info"`
+	APIApps  []apiAppView         `json:"api_apps"`
+	ListInfo api.ListInfoResponse `json:"list_info"`
 }
 
 // viewAPIApp renders an app for viewer (an account id).
@@ -103,7 +104,7 @@ func viewAPIApp(tx *state.Txn, app *state.APIApp, viewer string) apiAppView {
 
 // registerViewsAPIApp adds API apps to the catalog, as their owner sees
 // them.
-func registerViewsAPIApp(r *Registry) {
+func registerViewsAPIApp(r *api.Registry) {
 	r.Catalog.Add(catalog.Of("api_app", state.TableAPIApps,
 		func(app *state.APIApp) string { return app.ClientID },
 		func(tx *state.Txn, app *state.APIApp) (any, error) {

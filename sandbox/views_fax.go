@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -21,8 +22,8 @@ type faxLineResponse struct {
 
 // faxLineListResponse is FaxLineListResponse.
 type faxLineListResponse struct {
-	ListInfo ListInfoResponse `json:"list_info"`
-	FaxLines []faxLineView    `json:"fax_lines"`
+	ListInfo api.ListInfoResponse `json:"list_info"`
+	FaxLines []faxLineView        `json:"fax_lines"`
 }
 
 // faxLineAreaCodeGetResponse is FaxLineAreaCodeGetResponse.
@@ -72,8 +73,8 @@ type faxGetResponse struct {
 
 // faxListResponse is FaxListResponse.
 type faxListResponse struct {
-	Faxes    []faxView        `json:"faxes"`
-	ListInfo ListInfoResponse `json:"list_info"`
+	Faxes    []faxView            `json:"faxes"`
+	ListInfo api.ListInfoResponse `json:"list_info"`
 }
 
 // viewFax renders a fax. The cover page message is the fax's message; a fax
@@ -96,7 +97,7 @@ func viewFax(f *state.Fax) faxView {
 
 // registerViewsFax adds faxes and fax lines to the catalog, as GET /fax
 // and GET /fax_line show them.
-func registerViewsFax(r *Registry) {
+func registerViewsFax(r *api.Registry) {
 	r.Catalog.Add(catalog.Of("fax", state.TableFaxes,
 		func(f *state.Fax) string { return f.ID },
 		func(_ *state.Txn, f *state.Fax) (any, error) { return viewFax(f), nil },

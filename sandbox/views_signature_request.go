@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -111,10 +113,10 @@ type signatureRequestGetResponse struct {
 // signatureRequestListResponse is SignatureRequestListResponse.
 type signatureRequestListResponse struct {
 	SignatureRequests []signatureRequestResponse `json:"signature_requests"`
-	ListInfo          ListInfoResponse           `json:"list_info"`
+	ListInfo          api.ListInfoResponse       `json:"list_info"`
 }
 
-func registerViewsSignatureRequest(r *Registry) {
+func registerViewsSignatureRequest(r *api.Registry) {
 	r.ObjectViews[notify.ObjectSignatureRequest] = func(tx *state.Txn, id, viewer string) (any, error) {
 		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, id)
 		if err != nil {
@@ -155,7 +157,7 @@ func viewSignatureRequest(req *state.SignatureRequest, viewer string) signatureR
 		IsComplete:            req.Phase == state.PhaseComplete,
 		IsDeclined:            req.Phase == state.PhaseDeclined,
 		HasError:              req.Phase == state.PhaseError,
-		FilesURL:              req.BaseURL + APIPrefix + "/signature_request/files/" + req.ID,
+		FilesURL:              req.BaseURL + api.APIPrefix + "/signature_request/files/" + req.ID,
 		DetailsURL:            req.WorldURL + "/requests/" + req.ID,
 		CCEmailAddresses:      append([]string{}, req.CCEmails...),
 		SigningRedirectURL:    strPtr(req.SigningRedirectURL),

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -138,8 +139,8 @@ type teamMemberView struct {
 
 // teamMembersResponse is TeamMembersResponse.
 type teamMembersResponse struct {
-	TeamMembers []teamMemberView `json:"team_members"`
-	ListInfo    ListInfoResponse `json:"list_info"`
+	TeamMembers []teamMemberView     `json:"team_members"`
+	ListInfo    api.ListInfoResponse `json:"list_info"`
 }
 
 // subTeamView is SubTeamResponse.
@@ -150,12 +151,12 @@ type subTeamView struct {
 
 // teamSubTeamsResponse is TeamSubTeamsResponse.
 type teamSubTeamsResponse struct {
-	SubTeams []subTeamView    `json:"sub_teams"`
-	ListInfo ListInfoResponse `json:"list_info"`
+	SubTeams []subTeamView        `json:"sub_teams"`
+	ListInfo api.ListInfoResponse `json:"list_info"`
 }
 
 // registerViewsTeam adds teams to the catalog, as GET /team shows them.
-func registerViewsTeam(r *Registry) {
+func registerViewsTeam(r *api.Registry) {
 	r.Catalog.Add(catalog.Of("team", state.TableTeams,
 		func(t *state.Team) string { return t.ID },
 		func(tx *state.Txn, t *state.Team) (any, error) { return viewTeam(tx, t) },

@@ -11,12 +11,14 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerViewsTemplate(r *Registry) {
+func registerViewsTemplate(r *api.Registry) {
 	r.ObjectViews[notify.ObjectTemplate] = func(tx *state.Txn, id, viewer string) (any, error) {
 		t, err := state.GetTemplate(tx, id)
 		if err != nil {
@@ -186,8 +188,8 @@ type templateGetResponse struct {
 
 // templateListResponse is TemplateListResponse.
 type templateListResponse struct {
-	Templates []templateResponse `json:"templates"`
-	ListInfo  ListInfoResponse   `json:"list_info"`
+	Templates []templateResponse   `json:"templates"`
+	ListInfo  api.ListInfoResponse `json:"list_info"`
 }
 
 // templateIDResponse is TemplateCreateResponse / TemplateUpdateFilesResponse.

@@ -3,6 +3,8 @@ package sandbox
 import (
 	"encoding/json"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -69,7 +71,7 @@ func claimPath(token string) string { return "claim/" + token }
 // registerViewsUnclaimed adds unclaimed drafts to the catalog, as their
 // creation answered them, with the claim page's path relative to the
 // world's pages (the catalog knows no base URL).
-func registerViewsUnclaimed(r *Registry) {
+func registerViewsUnclaimed(r *api.Registry) {
 	r.Catalog.Add(catalog.Of("unclaimed_draft", state.TableUnclaimedDrafts,
 		func(d *state.UnclaimedDraft) string { return d.ID },
 		func(_ *state.Txn, d *state.UnclaimedDraft) (any, error) {

@@ -1,4 +1,4 @@
-package sandbox
+package api
 
 import (
 	"time"

@@ -1,4 +1,4 @@
-package sandbox
+package api
 
 import (
 	"github.com/jonboulle/clockwork"
@@ -59,7 +59,9 @@ type Registry struct {
 	// not import the areas that own them (a console).
 	Catalog *catalog.Catalog
 	// Areas holds the hooks between areas that still live in the facade
-	// (see areaHooks and areasOf); it is an areaHooks.
+	// (file owners, ownership transfer, template resolution, fault points),
+	// whose types this package cannot know; the facade puts them here and
+	// reads them back. Each leaves when its area gets a package.
 	Areas any
 }
 

@@ -1,4 +1,4 @@
-package sandbox
+package api
 
 // Paging of the list operations: page and page_size as the official
 // description bounds them, ListInfoResponse, and the account_id of the

@@ -1,4 +1,4 @@
-package sandbox
+package api
 
 // The caller's account as the transaction sees it, and the team relation
 // every area checks access with (signature requests, templates, lists).

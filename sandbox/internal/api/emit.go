@@ -1,4 +1,4 @@
-package sandbox
+package api
 
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
