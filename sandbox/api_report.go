@@ -203,7 +203,7 @@ func runReportReady(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) 
 // reportCSVPage serves a ready report's CSV (the link of its e-mail); 404
 // until the report is ready.
 func reportCSVPage(c *api.Call) (any, error) {
-	w := pageWorldFor(c.Host, c.Param("world"), holdsRow[state.Report](state.TableReports, c.Param("report_id"))) // page_worlds.go
+	w := WorldFor(c.Host, c.Param("world"), HoldsRow[state.Report](state.TableReports, c.Param("report_id"))) // page_worlds.go
 	if w == nil {
 		return nil, api.ErrControlNotFound("world", c.Param("world"))
 	}

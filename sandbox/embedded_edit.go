@@ -287,7 +287,7 @@ func replaceTemplateRoles(c *state.Template, roles []state.TemplateRole) error {
 // editorWorld finds the world of an editor page (no credentials: the token
 // is the key, as for the real edit URLs).
 func editorWorld(c *api.Call) (*state.TemplateEditURL, *state.Template, string, int) {
-	w := pageWorldFor(c.Host, c.Param("world"), holdsRow[state.TemplateEditURL](state.TableTemplateEditURLs, c.Param("token"))) // page_worlds.go
+	w := WorldFor(c.Host, c.Param("world"), HoldsRow[state.TemplateEditURL](state.TableTemplateEditURLs, c.Param("token"))) // page_worlds.go
 	if w == nil {
 		return nil, nil, "This edit link does not exist.", http.StatusNotFound
 	}
@@ -438,17 +438,17 @@ func editorHTML(status int, data any) (any, error) {
 	switch v := data.(type) {
 	case editorForm:
 		// The editor initializes hellosign-embedded ("ready").
-		v.Embedded = embeddedLive(map[string]any{"templateId": v.Template.ID})
+		v.Embedded = EmbeddedLive(map[string]any{"templateId": v.Template.ID})
 		data, tpl = v, editorTemplates
 	case editorMessage:
 		// A save posts createTemplate and finish; a link that cannot be
 		// used (or a refused save) posts hellosign:error.
 		if v.TemplateID != "" {
-			v.Embedded = embeddedDone(embMsgCreateTemplate, map[string]any{
+			v.Embedded = EmbeddedDone(MsgCreateTemplate, map[string]any{
 				"templateId": v.TemplateID, "title": v.TemplateTitle, "message": v.TemplateMsg, "signerRoles": v.Roles,
 			})
 		} else {
-			v.Embedded = embeddedError(status, "")
+			v.Embedded = EmbeddedError(status, "")
 		}
 		data = v
 	}

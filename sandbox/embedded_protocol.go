@@ -32,14 +32,14 @@ import (
 
 // The message types of the protocol (hellosign-embedded's settings.messages).
 const (
-	embMsgInitialize     = "hellosign:initialize"
-	embMsgError          = "hellosign:error"
-	embMsgSign           = "hellosign:userSignRequest"
-	embMsgDecline        = "hellosign:userDeclineRequest"
-	embMsgSend           = "hellosign:userSendRequest"
-	embMsgCreateTemplate = "hellosign:userCreateTemplate"
-	embMsgFinish         = "hellosign:userFinishRequest"
-	embMsgCancel         = "hellosign:userCancelRequest"
+	msgInitialize     = "hellosign:initialize"
+	msgError          = "hellosign:error"
+	MsgSign           = "hellosign:userSignRequest"
+	MsgDecline        = "hellosign:userDeclineRequest"
+	MsgSend           = "hellosign:userSendRequest"
+	MsgCreateTemplate = "hellosign:userCreateTemplate"
+	msgFinish         = "hellosign:userFinishRequest"
+	msgCancel         = "hellosign:userCancelRequest"
 )
 
 // embMsg is one message: {type, payload}. Payload keys are the library's
@@ -64,9 +64,9 @@ func embeddedScript(live bool, msgs ...embMsg) template.HTML {
 		// encode; a page without messages is the safe fallback.
 		list = []byte("[]")
 	}
-	answer := embMsgFinish
+	answer := msgFinish
 	if live {
-		answer = embMsgCancel
+		answer = msgCancel
 	}
 	var b strings.Builder
 	b.WriteString("<script>\n(function(){\n")
@@ -75,29 +75,29 @@ func embeddedScript(live bool, msgs ...embMsg) template.HTML {
 	b.WriteString("  var msgs = " + string(list) + ";\n")
 	b.WriteString("  for (var i = 0; i < msgs.length; i++) post(msgs[i]);\n")
 	b.WriteString("  window.addEventListener(\"message\", function(e){\n")
-	b.WriteString("    if (e.source !== window.parent || !e.data || e.data.type !== \"" + embMsgCancel + "\") return;\n")
+	b.WriteString("    if (e.source !== window.parent || !e.data || e.data.type !== \"" + msgCancel + "\") return;\n")
 	b.WriteString("    post({type: \"" + answer + "\"});\n")
 	b.WriteString("  });\n})();\n</script>")
 	return template.HTML(b.String())
 }
 
-// embeddedError is the script of a page that cannot be used: hellosign:error
+// EmbeddedError is the script of a page that cannot be used: hellosign:error
 // with the page's HTTP-style code and, when known, the signature.
-func embeddedError(code int, signatureID string) template.HTML {
+func EmbeddedError(code int, signatureID string) template.HTML {
 	p := map[string]any{"code": code}
 	if signatureID != "" {
 		p["signatureId"] = signatureID
 	}
-	return embeddedScript(false, embMsg{Type: embMsgError, Payload: p})
+	return embeddedScript(false, embMsg{Type: msgError, Payload: p})
 }
 
-// embeddedDone is the script of the page after the user's final action:
+// EmbeddedDone is the script of the page after the user's final action:
 // the action's message, then finish.
-func embeddedDone(typ string, payload map[string]any) template.HTML {
-	return embeddedScript(false, embMsg{Type: typ, Payload: payload}, embMsg{Type: embMsgFinish})
+func EmbeddedDone(typ string, payload map[string]any) template.HTML {
+	return embeddedScript(false, embMsg{Type: typ, Payload: payload}, embMsg{Type: msgFinish})
 }
 
-// embeddedLive is the script of a page where the user can act.
-func embeddedLive(payload map[string]any) template.HTML {
-	return embeddedScript(true, embMsg{Type: embMsgInitialize, Payload: payload})
+// EmbeddedLive is the script of a page where the user can act.
+func EmbeddedLive(payload map[string]any) template.HTML {
+	return embeddedScript(true, embMsg{Type: msgInitialize, Payload: payload})
 }

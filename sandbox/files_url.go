@@ -21,7 +21,7 @@ func registerFilesURL(r *api.Registry) {
 
 // serveFileURL answers the PDF a file URL was issued for.
 func serveFileURL(c *api.Call) (any, error) {
-	w := pageWorldFor(c.Host, c.Param("world"), holdsRow[state.FileURL](state.TableFileURLs, c.Param("token"))) // page_worlds.go
+	w := WorldFor(c.Host, c.Param("world"), HoldsRow[state.FileURL](state.TableFileURLs, c.Param("token"))) // page_worlds.go
 	if w == nil {
 		return nil, apierr.NotFoundf("This file URL is not valid.")
 	}

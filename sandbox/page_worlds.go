@@ -20,11 +20,11 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-// pageWorldFor resolves a page's world: the world named id when it holds
+// WorldFor resolves a page's world: the world named id when it holds
 // what the page is about, else the first world (in creation order) that
 // does, else the named world (nil when there is none), whose own answer
 // (404, expired, ...) the page then gives.
-func pageWorldFor(s *api.Host, id string, holds func(tx *state.Txn) bool) *world.World {
+func WorldFor(s *api.Host, id string, holds func(tx *state.Txn) bool) *world.World {
 	named := s.World(id)
 	if named != nil && holds(named.Store.Read()) {
 		return named
@@ -35,8 +35,8 @@ func pageWorldFor(s *api.Host, id string, holds func(tx *state.Txn) bool) *world
 	return named
 }
 
-// holdsRow reports whether a world has the row id in table.
-func holdsRow[T any](table, id string) func(tx *state.Txn) bool {
+// HoldsRow reports whether a world has the row id in table.
+func HoldsRow[T any](table, id string) func(tx *state.Txn) bool {
 	return func(tx *state.Txn) bool {
 		_, err := state.Get[T](tx, table, id)
 		return err == nil

@@ -48,13 +48,13 @@ type claimView struct {
 func (v claimView) embedded(status int) template.HTML {
 	switch {
 	case v.Error != "":
-		return embeddedError(status, "")
+		return EmbeddedError(status, "")
 	case v.Done == "send":
-		return embeddedDone(embMsgSend, map[string]any{"signatureRequestId": v.RequestID, "signatureId": v.SignatureID})
+		return EmbeddedDone(MsgSend, map[string]any{"signatureRequestId": v.RequestID, "signatureId": v.SignatureID})
 	case v.Done == "sign":
-		return embeddedDone(embMsgSign, map[string]any{"signatureId": v.SignatureID, "signatureRequestId": v.RequestID})
+		return EmbeddedDone(MsgSign, map[string]any{"signatureId": v.SignatureID, "signatureRequestId": v.RequestID})
 	case v.Spec != nil:
-		return embeddedLive(map[string]any{"signatureRequestId": v.Draft.ID})
+		return EmbeddedLive(map[string]any{"signatureRequestId": v.Draft.ID})
 	}
 	return ""
 }
