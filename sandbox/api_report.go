@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/page"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
@@ -203,7 +205,7 @@ func runReportReady(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) 
 // reportCSVPage serves a ready report's CSV (the link of its e-mail); 404
 // until the report is ready.
 func reportCSVPage(c *api.Call) (any, error) {
-	w := WorldFor(c.Host, c.Param("world"), HoldsRow[state.Report](state.TableReports, c.Param("report_id"))) // page_worlds.go
+	w := page.WorldFor(c.Host, c.Param("world"), page.HoldsRow[state.Report](state.TableReports, c.Param("report_id"))) // page_worlds.go
 	if w == nil {
 		return nil, api.ErrControlNotFound("world", c.Param("world"))
 	}

@@ -13,6 +13,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/page"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
@@ -287,7 +289,7 @@ func replaceTemplateRoles(c *state.Template, roles []state.TemplateRole) error {
 // editorWorld finds the world of an editor page (no credentials: the token
 // is the key, as for the real edit URLs).
 func editorWorld(c *api.Call) (*state.TemplateEditURL, *state.Template, string, int) {
-	w := WorldFor(c.Host, c.Param("world"), HoldsRow[state.TemplateEditURL](state.TableTemplateEditURLs, c.Param("token"))) // page_worlds.go
+	w := page.WorldFor(c.Host, c.Param("world"), page.HoldsRow[state.TemplateEditURL](state.TableTemplateEditURLs, c.Param("token"))) // page_worlds.go
 	if w == nil {
 		return nil, nil, "This edit link does not exist.", http.StatusNotFound
 	}
@@ -438,17 +440,17 @@ func editorHTML(status int, data any) (any, error) {
 	switch v := data.(type) {
 	case editorForm:
 		// The editor initializes hellosign-embedded ("ready").
-		v.Embedded = EmbeddedLive(map[string]any{"templateId": v.Template.ID})
+		v.Embedded = page.EmbeddedLive(map[string]any{"templateId": v.Template.ID})
 		data, tpl = v, editorTemplates
 	case editorMessage:
 		// A save posts createTemplate and finish; a link that cannot be
 		// used (or a refused save) posts hellosign:error.
 		if v.TemplateID != "" {
-			v.Embedded = EmbeddedDone(MsgCreateTemplate, map[string]any{
+			v.Embedded = page.EmbeddedDone(page.MsgCreateTemplate, map[string]any{
 				"templateId": v.TemplateID, "title": v.TemplateTitle, "message": v.TemplateMsg, "signerRoles": v.Roles,
 			})
 		} else {
-			v.Embedded = EmbeddedError(status, "")
+			v.Embedded = page.EmbeddedError(status, "")
 		}
 		data = v
 	}

@@ -12,6 +12,8 @@ import (
 	"html/template"
 	"net/http"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/page"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
@@ -107,13 +109,13 @@ func (d pageData) embedded(status int) template.HTML {
 		if code == 0 {
 			code = status
 		}
-		return EmbeddedError(code, d.SignatureID)
+		return page.EmbeddedError(code, d.SignatureID)
 	case d.Done == "sign":
-		return EmbeddedDone(MsgSign, map[string]any{"signatureId": d.SignatureID})
+		return page.EmbeddedDone(page.MsgSign, map[string]any{"signatureId": d.SignatureID})
 	case d.Done == "decline":
-		return EmbeddedDone(MsgDecline, map[string]any{"signatureId": d.SignatureID, "reason": d.Reason})
+		return page.EmbeddedDone(page.MsgDecline, map[string]any{"signatureId": d.SignatureID, "reason": d.Reason})
 	case d.SignatureID != "":
-		return EmbeddedLive(map[string]any{"signatureId": d.SignatureID})
+		return page.EmbeddedLive(map[string]any{"signatureId": d.SignatureID})
 	}
 	return ""
 }
@@ -151,7 +153,7 @@ func htmlPage(status int, d pageData) (any, error) {
 // pageWorld finds the world of a page URL that holds what the page is
 // about (page_worlds.go) and makes it the call's world.
 func pageWorld(c *api.Call, holds func(tx *state.Txn) bool) (*world.World, bool) {
-	w := WorldFor(c.Host, c.Param("world_id"), holds)
+	w := page.WorldFor(c.Host, c.Param("world_id"), holds)
 	if w == nil {
 		return nil, false
 	}
@@ -174,7 +176,7 @@ func signToken(c *api.Call, tx *state.Txn) (*state.SignURL, *apierr.Error) {
 
 // signPage shows the signing page; opening it is a view by the signer.
 func signPage(c *api.Call) (any, error) {
-	if _, ok := pageWorld(c, HoldsRow[state.SignURL](state.TableSignURLs, c.Param("token"))); !ok {
+	if _, ok := pageWorld(c, page.HoldsRow[state.SignURL](state.TableSignURLs, c.Param("token"))); !ok {
 		return htmlPage(http.StatusNotFound, pageData{Title: "Not found", Error: "No such world."})
 	}
 	var d pageData
@@ -233,7 +235,7 @@ type signPageForm struct {
 
 // signPageAction signs or declines from the page's form.
 func signPageAction(c *api.Call) (any, error) {
-	if _, ok := pageWorld(c, HoldsRow[state.SignURL](state.TableSignURLs, c.Param("token"))); !ok {
+	if _, ok := pageWorld(c, page.HoldsRow[state.SignURL](state.TableSignURLs, c.Param("token"))); !ok {
 		return htmlPage(http.StatusNotFound, pageData{Title: "Not found", Error: "No such world."})
 	}
 	var f signPageForm
@@ -281,7 +283,7 @@ func signPageAction(c *api.Call) (any, error) {
 // requestPage is a request's details page (details_url, signing_url):
 // its status and signers.
 func requestPage(c *api.Call) (any, error) {
-	w, ok := pageWorld(c, HoldsRow[state.SignatureRequest](state.TableSignatureRequests, c.Param("signature_request_id")))
+	w, ok := pageWorld(c, page.HoldsRow[state.SignatureRequest](state.TableSignatureRequests, c.Param("signature_request_id")))
 	if !ok {
 		return htmlPage(http.StatusNotFound, pageData{Title: "Not found", Error: "No such world."})
 	}

@@ -8,6 +8,8 @@ package sandbox
 import (
 	"net/http"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/page"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
@@ -21,7 +23,7 @@ func registerFilesURL(r *api.Registry) {
 
 // serveFileURL answers the PDF a file URL was issued for.
 func serveFileURL(c *api.Call) (any, error) {
-	w := WorldFor(c.Host, c.Param("world"), HoldsRow[state.FileURL](state.TableFileURLs, c.Param("token"))) // page_worlds.go
+	w := page.WorldFor(c.Host, c.Param("world"), page.HoldsRow[state.FileURL](state.TableFileURLs, c.Param("token"))) // page_worlds.go
 	if w == nil {
 		return nil, apierr.NotFoundf("This file URL is not valid.")
 	}

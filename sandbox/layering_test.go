@@ -29,7 +29,7 @@ var allowedImports = map[string][]string{
 	// The facade wires everything.
 	"sandbox": {
 		"fixtures", "scenarios", "sandbox/edge",
-		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/console", "sandbox/internal/derived", "sandbox/internal/events",
+		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/page", "sandbox/internal/console", "sandbox/internal/derived", "sandbox/internal/events",
 		"sandbox/internal/fields", "sandbox/internal/files", "sandbox/internal/fixture",
 		"sandbox/internal/legacy", "sandbox/internal/notify", "sandbox/internal/param",
 		"sandbox/internal/scenario", "sandbox/internal/search", "sandbox/internal/state",
@@ -48,6 +48,9 @@ var allowedImports = map[string][]string{
 		"sandbox/internal/metrics", "sandbox/internal/notify", "sandbox/internal/secret", "sandbox/internal/state",
 		"sandbox/internal/wire", "sandbox/internal/world",
 	},
+
+	// What every HTML page shares: its world, the embedded protocol.
+	"sandbox/internal/page": {"sandbox/internal/api", "sandbox/internal/state", "sandbox/internal/world"},
 
 	// Vocabulary shared by the areas of the facade.
 	"sandbox/internal/fields": {

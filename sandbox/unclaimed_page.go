@@ -13,6 +13,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/page"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
@@ -48,13 +50,13 @@ type claimView struct {
 func (v claimView) embedded(status int) template.HTML {
 	switch {
 	case v.Error != "":
-		return EmbeddedError(status, "")
+		return page.EmbeddedError(status, "")
 	case v.Done == "send":
-		return EmbeddedDone(MsgSend, map[string]any{"signatureRequestId": v.RequestID, "signatureId": v.SignatureID})
+		return page.EmbeddedDone(page.MsgSend, map[string]any{"signatureRequestId": v.RequestID, "signatureId": v.SignatureID})
 	case v.Done == "sign":
-		return EmbeddedDone(MsgSign, map[string]any{"signatureId": v.SignatureID, "signatureRequestId": v.RequestID})
+		return page.EmbeddedDone(page.MsgSign, map[string]any{"signatureId": v.SignatureID, "signatureRequestId": v.RequestID})
 	case v.Spec != nil:
-		return EmbeddedLive(map[string]any{"signatureRequestId": v.Draft.ID})
+		return page.EmbeddedLive(map[string]any{"signatureRequestId": v.Draft.ID})
 	}
 	return ""
 }

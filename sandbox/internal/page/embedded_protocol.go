@@ -1,4 +1,4 @@
-package sandbox
+package page
 
 // The hellosign-embedded postMessage protocol, as the sandbox's embedded
 // pages (signing, template editor, claim) speak it when an integrator's page

@@ -1,4 +1,4 @@
-package sandbox
+package page
 
 // Which world a page URL belongs to. The URLs the sandbox hands out (sign
 // and details pages, file URLs, claim and editor pages, report and team
