@@ -23,13 +23,6 @@ func registerAPIAPIApp(r *api.Registry) {
 	r.Handle("apiAppList", apiAppList)
 }
 
-// oauthScopes are the scopes an app may ask for (SubOAuth.scopes; the
-// official enum also lists "", which the sandbox drops).
-var oauthScopes = []string{
-	"request_signature", "basic_account_info", "account_access", "signature_request_access",
-	"template_access", "team_access", "api_app_access",
-}
-
 const maxAppDomains = 10
 
 // domainName accepts host names (optionally with a leading wildcard label),

@@ -280,3 +280,19 @@ func controlOAuthRevoke(c *api.Call) (any, error) {
 	}
 	return api.EmptyOK(), nil
 }
+
+// oauthScopes are the scopes an app may ask for (SubOAuth.scopes; the
+// official enum also lists "", which the sandbox drops).
+var oauthScopes = []string{
+	"request_signature", "basic_account_info", "account_access", "signature_request_access",
+	"template_access", "team_access", "api_app_access",
+}
+
+// oauthTokenResponse is OAuthTokenResponse.
+type oauthTokenResponse struct {
+	AccessToken  string  `json:"access_token"`
+	TokenType    string  `json:"token_type"`
+	RefreshToken string  `json:"refresh_token"`
+	ExpiresIn    int64   `json:"expires_in"`
+	State        *string `json:"state"`
+}

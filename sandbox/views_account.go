@@ -71,15 +71,6 @@ type accountVerifyAccount struct {
 	EmailAddress string `json:"email_address"`
 }
 
-// oauthTokenResponse is OAuthTokenResponse.
-type oauthTokenResponse struct {
-	AccessToken  string  `json:"access_token"`
-	TokenType    string  `json:"token_type"`
-	RefreshToken string  `json:"refresh_token"`
-	ExpiresIn    int64   `json:"expires_in"`
-	State        *string `json:"state"`
-}
-
 // registerViewsAccount adds accounts to the catalog, as GET /account shows
 // them.
 func registerViewsAccount(r *api.Registry) {
