@@ -171,7 +171,7 @@ func accountCreate(c *api.Call) (any, error) {
 		}
 		resp.Account = viewAccount(a)
 		if app != nil {
-			tok, err := issueToken(tx, a.ID, app, nil, "")
+			tok, err := IssueToken(tx, a.ID, app, nil, "")
 			if err != nil {
 				return err
 			}

@@ -73,7 +73,7 @@ func checkDomains(domains []string) error {
 	}
 	for i, d := range domains {
 		if len(d) > 253 || !domainName.MatchString(d) {
-			return apierr.Badf(indexPath("domains", i), "Invalid domain name %q: give a host name such as example.com, without scheme, port or path.", d)
+			return apierr.Badf(IndexPath("domains", i), "Invalid domain name %q: give a host name such as example.com, without scheme, port or path.", d)
 		}
 	}
 	return nil
@@ -85,8 +85,8 @@ func checkOAuthParam(o *apiAppOAuthParam) ([]string, error) {
 		if s == "" {
 			continue
 		}
-		if !slices.Contains(oauthScopes, s) {
-			return nil, apierr.Badf(indexPath("oauth[scopes]", i), "Invalid OAuth scope %q: use %s.", s, strings.Join(oauthScopes, ", "))
+		if !slices.Contains(Scopes, s) {
+			return nil, apierr.Badf(IndexPath("oauth[scopes]", i), "Invalid OAuth scope %q: use %s.", s, strings.Join(Scopes, ", "))
 		}
 		if !slices.Contains(scopes, s) {
 			scopes = append(scopes, s)

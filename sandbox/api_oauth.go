@@ -15,7 +15,9 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func registerAPIOAuth(r *api.Registry) {
+// Register adds the token operations (generate, refresh) and the control
+// calls that authorize an app and revoke a token to r.
+func Register(r *api.Registry) {
 	r.Handle("oauthTokenGenerate", oauthTokenGenerate)
 	r.Handle("oauthTokenRefresh", oauthTokenRefresh)
 	r.Control(http.MethodPost, "/oauth/authorize", controlOAuthAuthorize)
@@ -25,10 +27,10 @@ func registerAPIOAuth(r *api.Registry) {
 // oauthCodeTTL is how long an authorization code can be exchanged.
 const oauthCodeTTL = 10 * time.Minute
 
-// issueToken creates an access and refresh token for account acting through
+// IssueToken creates an access and refresh token for account acting through
 // app, expiring on the world clock after the world's OAuth token TTL.
 // scopes nil means the app's configured scopes.
-func issueToken(tx *state.Txn, accountID string, app *state.APIApp, scopes []string, st string) (*oauthTokenResponse, error) {
+func IssueToken(tx *state.Txn, accountID string, app *state.APIApp, scopes []string, st string) (*TokenResponse, error) {
 	ttl := state.GetConfig(tx).OAuthTokenTTL.D()
 	if scopes == nil && app.OAuth != nil {
 		scopes = slices.Clone(app.OAuth.Scopes)
@@ -43,10 +45,10 @@ func issueToken(tx *state.Txn, accountID string, app *state.APIApp, scopes []str
 	return tokenResponse(t, ttl, st), nil
 }
 
-func tokenResponse(t *state.OAuthToken, ttl time.Duration, st string) *oauthTokenResponse {
-	return &oauthTokenResponse{
+func tokenResponse(t *state.OAuthToken, ttl time.Duration, st string) *TokenResponse {
+	return &TokenResponse{
 		AccessToken: t.AccessToken, TokenType: "Bearer", RefreshToken: t.RefreshToken,
-		ExpiresIn: int64(ttl / time.Second), State: strPtr(st),
+		ExpiresIn: int64(ttl / time.Second), State: NullString(st),
 	}
 }
 
@@ -86,7 +88,7 @@ func oauthTokenGenerate(c *api.Call) (any, error) {
 		return nil, apierr.Badf("code", "Invalid or expired authorization code.")
 	}
 	c.World = w
-	var resp *oauthTokenResponse
+	var resp *TokenResponse
 	err := c.Update(func(tx *state.Txn) error {
 		code, err := state.Get[state.OAuthCode](tx, state.TableOAuthCodes, req.Code)
 		if err != nil || code.Used || tx.Unix() >= code.ExpiresAt {
@@ -107,7 +109,7 @@ func oauthTokenGenerate(c *api.Call) (any, error) {
 		if err := state.Put(tx, state.TableOAuthCodes, used); err != nil {
 			return err
 		}
-		resp, err = issueToken(tx, code.AccountID, app, code.Scopes, req.State)
+		resp, err = IssueToken(tx, code.AccountID, app, code.Scopes, req.State)
 		if err != nil {
 			return err
 		}
@@ -151,7 +153,7 @@ func oauthTokenRefresh(c *api.Call) (any, error) {
 		return nil, apierr.Badf("refresh_token", "Invalid refresh token.")
 	}
 	c.World = w
-	var resp *oauthTokenResponse
+	var resp *TokenResponse
 	err := c.Update(func(tx *state.Txn) error {
 		old, err := state.First[state.OAuthToken](tx, state.TableOAuthToken, state.IndexRefresh, req.RefreshToken)
 		if err != nil || old.Revoked {
@@ -167,7 +169,7 @@ func oauthTokenRefresh(c *api.Call) (any, error) {
 		if err := tx.Delete(state.TableOAuthToken, old); err != nil {
 			return err
 		}
-		resp, err = issueToken(tx, old.AccountID, app, old.Scopes, "")
+		resp, err = IssueToken(tx, old.AccountID, app, old.Scopes, "")
 		if err != nil {
 			return err
 		}
@@ -212,8 +214,8 @@ func controlOAuthAuthorize(c *api.Call) (any, error) {
 		return nil, apierr.Missing("state")
 	}
 	for i, s := range req.Scopes {
-		if !slices.Contains(oauthScopes, s) {
-			return nil, apierr.Badf(indexPath("scopes", i), "Invalid OAuth scope %q: use %s.", param.Shorten(s), strings.Join(oauthScopes, ", "))
+		if !slices.Contains(Scopes, s) {
+			return nil, apierr.Badf(IndexPath("scopes", i), "Invalid OAuth scope %q: use %s.", param.Shorten(s), strings.Join(Scopes, ", "))
 		}
 	}
 	var out oauthAuthorizeResponse
@@ -281,15 +283,15 @@ func controlOAuthRevoke(c *api.Call) (any, error) {
 	return api.EmptyOK(), nil
 }
 
-// oauthScopes are the scopes an app may ask for (SubOAuth.scopes; the
+// Scopes are the scopes an app may ask for (SubOAuth.scopes; the
 // official enum also lists "", which the sandbox drops).
-var oauthScopes = []string{
+var Scopes = []string{
 	"request_signature", "basic_account_info", "account_access", "signature_request_access",
 	"template_access", "team_access", "api_app_access",
 }
 
-// oauthTokenResponse is OAuthTokenResponse.
-type oauthTokenResponse struct {
+// TokenResponse is OAuthTokenResponse.
+type TokenResponse struct {
 	AccessToken  string  `json:"access_token"`
 	TokenType    string  `json:"token_type"`
 	RefreshToken string  `json:"refresh_token"`

@@ -1,8 +1,8 @@
 package sandbox
 
-// strPtr returns a pointer to v, or nil for "" (fields the official schema
+// NullString returns a pointer to v, or nil for "" (fields the official schema
 // shows as null when empty).
-func strPtr(v string) *string {
+func NullString(v string) *string {
 	if v == "" {
 		return nil
 	}

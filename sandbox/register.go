@@ -26,7 +26,7 @@ func registerAll(r *api.Registry) {
 	registerAPIFax(r)
 	registerAPIFaxLine(r)
 	registerAPIFiles(r)
-	registerAPIOAuth(r)
+	Register(r)
 	registerAPIReport(r)
 	registerAPISignatureRequest(r)
 	registerAPISignatureRequestCreate(r)

@@ -41,10 +41,10 @@ func viewAccount(a *state.Account) accountResponse {
 		IsPaidHS:     a.IsPaidHS,
 		IsPaidHF:     a.IsPaidHF,
 		Quotas:       a.Quotas,
-		CallbackURL:  strPtr(a.CallbackURL),
-		RoleCode:     strPtr(a.RoleCode),
-		TeamID:       strPtr(a.TeamID),
-		Locale:       strPtr(a.Locale),
+		CallbackURL:  NullString(a.CallbackURL),
+		RoleCode:     NullString(a.RoleCode),
+		TeamID:       NullString(a.TeamID),
+		Locale:       NullString(a.Locale),
 		Usage:        accountUsage{FaxPagesSent: intPtr(a.FaxPages)},
 		Settings:     a.Settings,
 	}
@@ -57,8 +57,8 @@ type accountGetResponse struct {
 
 // accountCreateResponse is AccountCreateResponse.
 type accountCreateResponse struct {
-	Account   accountResponse     `json:"account"`
-	OAuthData *oauthTokenResponse `json:"oauth_data,omitempty"`
+	Account   accountResponse `json:"account"`
+	OAuthData *TokenResponse  `json:"oauth_data,omitempty"`
 }
 
 // accountVerifyResponse is AccountVerifyResponse: the account key is absent

@@ -146,11 +146,11 @@ func viewSignatureRequest(req *state.SignatureRequest, viewer string) signatureR
 	out := signatureRequestResponse{
 		TestMode:              req.TestMode,
 		SignatureRequestID:    req.ID,
-		RequesterEmailAddress: strPtr(req.RequesterEmail),
+		RequesterEmailAddress: NullString(req.RequesterEmail),
 		Title:                 req.Title,
 		OriginalTitle:         req.OriginalTitle,
-		Subject:               strPtr(req.Subject),
-		Message:               strPtr(req.Message),
+		Subject:               NullString(req.Subject),
+		Message:               NullString(req.Message),
 		Metadata:              viewMetadata(req.Metadata),
 		CreatedAt:             req.CreatedAt,
 		ExpiresAt:             req.ExpiresAt,
@@ -160,12 +160,12 @@ func viewSignatureRequest(req *state.SignatureRequest, viewer string) signatureR
 		FilesURL:              req.BaseURL + api.APIPrefix + "/signature_request/files/" + req.ID,
 		DetailsURL:            req.WorldURL + "/requests/" + req.ID,
 		CCEmailAddresses:      append([]string{}, req.CCEmails...),
-		SigningRedirectURL:    strPtr(req.SigningRedirectURL),
+		SigningRedirectURL:    NullString(req.SigningRedirectURL),
 		CustomFields:          []customFieldResponse{},
 		Attachments:           []attachmentResponse{},
 		ResponseData:          []responseDataResponse{},
 		Signatures:            []signatureResponse{},
-		BulkSendJobID:         strPtr(req.BulkSendJobID),
+		BulkSendJobID:         NullString(req.BulkSendJobID),
 		SignerExperience:      signerExperience{FormView: req.FormView},
 	}
 	if out.SignerExperience.FormView == "" {
@@ -182,7 +182,7 @@ func viewSignatureRequest(req *state.SignatureRequest, viewer string) signatureR
 		out.SigningURL = &u
 	}
 	for _, f := range req.CustomFields {
-		cf := customFieldResponse{Type: f.Type, Name: f.Name, Required: f.Required, APIID: f.APIID, Editor: strPtr(f.Editor)}
+		cf := customFieldResponse{Type: f.Type, Name: f.Name, Required: f.Required, APIID: f.APIID, Editor: NullString(f.Editor)}
 		if cf.APIID == "" {
 			cf.APIID = f.Name
 		}
@@ -196,7 +196,7 @@ func viewSignatureRequest(req *state.SignatureRequest, viewer string) signatureR
 	for _, a := range req.Attachments {
 		out.Attachments = append(out.Attachments, attachmentResponse{
 			ID: a.ID, Signer: itoa(a.SignerIndex + 1), Name: a.Name, Required: a.Required,
-			Instructions: strPtr(a.Instructions), UploadedAt: a.UploadedAt,
+			Instructions: NullString(a.Instructions), UploadedAt: a.UploadedAt,
 		})
 	}
 	for _, v := range req.ResponseData {
@@ -215,26 +215,26 @@ func viewSignatureRequest(req *state.SignatureRequest, viewer string) signatureR
 func viewSignature(sg state.Signature) signatureResponse {
 	r := signatureResponse{
 		SignatureID:        sg.ID,
-		SignerGroupGUID:    strPtr(sg.GroupGUID),
+		SignerGroupGUID:    NullString(sg.GroupGUID),
 		SignerEmailAddress: sg.Email,
-		SignerName:         strPtr(sg.Name),
-		SignerRole:         strPtr(sg.Role),
+		SignerName:         NullString(sg.Name),
+		SignerRole:         NullString(sg.Role),
 		Order:              sg.Order,
 		StatusCode:         sg.Status,
-		DeclineReason:      strPtr(sg.DeclineReason),
+		DeclineReason:      NullString(sg.DeclineReason),
 		SignedAt:           sg.SignedAt,
 		LastViewedAt:       sg.LastViewedAt,
 		LastRemindedAt:     sg.LastRemindedAt,
 		HasPIN:             sg.PIN != "",
-		ReassignedBy:       strPtr(sg.ReassignedBy),
-		ReassignmentReason: strPtr(sg.ReassignmentReason),
-		ReassignedFrom:     strPtr(sg.ReassignedFrom),
-		Error:              strPtr(sg.Error),
+		ReassignedBy:       NullString(sg.ReassignedBy),
+		ReassignmentReason: NullString(sg.ReassignmentReason),
+		ReassignedFrom:     NullString(sg.ReassignedFrom),
+		Error:              NullString(sg.Error),
 	}
 	auth := sg.SMSPhone != "" && sg.SMSPhoneType != "delivery"
 	delivery := sg.SMSPhone != "" && sg.SMSPhoneType == "delivery"
 	r.HasSMSAuth, r.HasSMSDelivery = &auth, &delivery
-	r.SMSPhoneNumber = strPtr(sg.SMSPhone)
+	r.SMSPhoneNumber = NullString(sg.SMSPhone)
 	return r
 }
 

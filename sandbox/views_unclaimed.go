@@ -57,8 +57,8 @@ func viewDraft(d *state.UnclaimedDraft, claimURL string) unclaimedDraftCreateRes
 	return unclaimedDraftCreateResponse{UnclaimedDraft: unclaimedDraftResponse{
 		SignatureRequestID:    d.ID,
 		ClaimURL:              claimURL,
-		SigningRedirectURL:    strPtr(d.SigningRedirectURL),
-		RequestingRedirectURL: strPtr(d.RequestingRedirectURL),
+		SigningRedirectURL:    NullString(d.SigningRedirectURL),
+		RequestingRedirectURL: NullString(d.RequestingRedirectURL),
 		ShowRequesting:        d.Embedded,
 		ExpiresAt:             d.ExpiresAt,
 		TestMode:              d.TestMode,
