@@ -3,6 +3,7 @@ package sandbox
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/oauth"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -171,7 +172,7 @@ func accountCreate(c *api.Call) (any, error) {
 		}
 		resp.Account = viewAccount(a)
 		if app != nil {
-			tok, err := IssueToken(tx, a.ID, app, nil, "")
+			tok, err := oauth.IssueToken(tx, a.ID, app, nil, "")
 			if err != nil {
 				return err
 			}

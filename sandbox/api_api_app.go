@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/oauth"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
@@ -73,7 +75,7 @@ func checkDomains(domains []string) error {
 	}
 	for i, d := range domains {
 		if len(d) > 253 || !domainName.MatchString(d) {
-			return apierr.Badf(IndexPath("domains", i), "Invalid domain name %q: give a host name such as example.com, without scheme, port or path.", d)
+			return apierr.Badf(apierr.IndexPath("domains", i), "Invalid domain name %q: give a host name such as example.com, without scheme, port or path.", d)
 		}
 	}
 	return nil
@@ -85,8 +87,8 @@ func checkOAuthParam(o *apiAppOAuthParam) ([]string, error) {
 		if s == "" {
 			continue
 		}
-		if !slices.Contains(Scopes, s) {
-			return nil, apierr.Badf(IndexPath("oauth[scopes]", i), "Invalid OAuth scope %q: use %s.", s, strings.Join(Scopes, ", "))
+		if !slices.Contains(oauth.Scopes, s) {
+			return nil, apierr.Badf(apierr.IndexPath("oauth[scopes]", i), "Invalid OAuth scope %q: use %s.", s, strings.Join(oauth.Scopes, ", "))
 		}
 		if !slices.Contains(scopes, s) {
 			scopes = append(scopes, s)

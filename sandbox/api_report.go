@@ -85,10 +85,10 @@ func (r *reportCreateRequest) validate(c *api.Call, now time.Time) error {
 	}
 	for i, t := range r.ReportType {
 		if !slices.Contains(reportTypes, t) {
-			return apierr.Badf(IndexPath("report_type", i), "Invalid report type %q: use %s.", t, strings.Join(reportTypes, ", "))
+			return apierr.Badf(apierr.IndexPath("report_type", i), "Invalid report type %q: use %s.", t, strings.Join(reportTypes, ", "))
 		}
 		if slices.Index(r.ReportType, t) != i {
-			return apierr.Badf(IndexPath("report_type", i), "Report type %q is listed twice.", t)
+			return apierr.Badf(apierr.IndexPath("report_type", i), "Report type %q is listed twice.", t)
 		}
 	}
 	start, err := parseReportDate("start_date", r.StartDate)

@@ -103,9 +103,9 @@ func controlCreateWorld(c *api.Call) (any, error) {
 		if _, err := loadNamedOrInline(c.Host, w, name, nil); err != nil {
 			c.Host.DropWorld(w)
 			if e, ok := apierr.As(err); ok {
-				return nil, e.WithPath(IndexPath("scenarios", i))
+				return nil, e.WithPath(apierr.IndexPath("scenarios", i))
 			}
-			return nil, apierr.Badf(IndexPath("scenarios", i), "scenario %q: %v", name, err)
+			return nil, apierr.Badf(apierr.IndexPath("scenarios", i), "scenario %q: %v", name, err)
 		}
 	}
 	return api.WithStatus{Status: http.StatusCreated, Value: worldInfo(c.Host, w)}, nil

@@ -29,7 +29,8 @@ var allowedImports = map[string][]string{
 	// The facade wires everything.
 	"sandbox": {
 		"fixtures", "scenarios", "sandbox/edge",
-		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/page", "sandbox/internal/console", "sandbox/internal/derived", "sandbox/internal/events",
+		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/page",
+		"sandbox/internal/oauth", "sandbox/internal/console", "sandbox/internal/derived", "sandbox/internal/events",
 		"sandbox/internal/fields", "sandbox/internal/files", "sandbox/internal/fixture",
 		"sandbox/internal/legacy", "sandbox/internal/notify", "sandbox/internal/param",
 		"sandbox/internal/scenario", "sandbox/internal/search", "sandbox/internal/state",
@@ -47,6 +48,11 @@ var allowedImports = map[string][]string{
 		"sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/fixture", "sandbox/internal/legacy",
 		"sandbox/internal/metrics", "sandbox/internal/notify", "sandbox/internal/secret", "sandbox/internal/state",
 		"sandbox/internal/wire", "sandbox/internal/world",
+	},
+
+	// Resources, one package each, leaves first.
+	"sandbox/internal/oauth": {
+		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/param", "sandbox/internal/state", "sandbox/internal/world",
 	},
 
 	// What every HTML page shares: its world, the embedded protocol.

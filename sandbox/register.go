@@ -3,6 +3,8 @@ package sandbox
 import (
 	"sync"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/oauth"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 )
 
@@ -26,7 +28,7 @@ func registerAll(r *api.Registry) {
 	registerAPIFax(r)
 	registerAPIFaxLine(r)
 	registerAPIFiles(r)
-	Register(r)
+	oauth.Register(r)
 	registerAPIReport(r)
 	registerAPISignatureRequest(r)
 	registerAPISignatureRequestCreate(r)

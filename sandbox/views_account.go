@@ -4,6 +4,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
+	"github.com/signsandbox/signsandbox/sandbox/internal/oauth"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -41,10 +42,10 @@ func viewAccount(a *state.Account) accountResponse {
 		IsPaidHS:     a.IsPaidHS,
 		IsPaidHF:     a.IsPaidHF,
 		Quotas:       a.Quotas,
-		CallbackURL:  NullString(a.CallbackURL),
-		RoleCode:     NullString(a.RoleCode),
-		TeamID:       NullString(a.TeamID),
-		Locale:       NullString(a.Locale),
+		CallbackURL:  api.NullString(a.CallbackURL),
+		RoleCode:     api.NullString(a.RoleCode),
+		TeamID:       api.NullString(a.TeamID),
+		Locale:       api.NullString(a.Locale),
 		Usage:        accountUsage{FaxPagesSent: intPtr(a.FaxPages)},
 		Settings:     a.Settings,
 	}
@@ -57,8 +58,8 @@ type accountGetResponse struct {
 
 // accountCreateResponse is AccountCreateResponse.
 type accountCreateResponse struct {
-	Account   accountResponse `json:"account"`
-	OAuthData *TokenResponse  `json:"oauth_data,omitempty"`
+	Account   accountResponse      `json:"account"`
+	OAuthData *oauth.TokenResponse `json:"oauth_data,omitempty"`
 }
 
 // accountVerifyResponse is AccountVerifyResponse: the account key is absent

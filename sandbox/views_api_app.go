@@ -72,7 +72,7 @@ type apiAppListResponse struct {
 // viewAPIApp renders an app for viewer (an account id).
 func viewAPIApp(tx *state.Txn, app *state.APIApp, viewer string) apiAppView {
 	v := apiAppView{
-		CallbackURL: NullString(app.CallbackURL), ClientID: app.ClientID, CreatedAt: app.CreatedAt,
+		CallbackURL: api.NullString(app.CallbackURL), ClientID: app.ClientID, CreatedAt: app.CreatedAt,
 		Domains: append([]string{}, app.Domains...), Name: app.Name, IsApproved: app.IsApproved,
 		Options:      apiAppOptionsView{CanInsertEverywhere: app.CanInsertEverywhere},
 		OwnerAccount: apiAppOwnerView{AccountID: app.OwnerAccountID},
@@ -83,7 +83,7 @@ func viewAPIApp(tx *state.Txn, app *state.APIApp, viewer string) apiAppView {
 	if o := app.OAuth; o != nil {
 		ov := &apiAppOAuthView{CallbackURL: o.CallbackURL, Scopes: append([]string{}, o.Scopes...), ChargesUsers: o.ChargesUsers}
 		if viewer == app.OwnerAccountID {
-			ov.Secret = NullString(o.Secret)
+			ov.Secret = api.NullString(o.Secret)
 		}
 		v.OAuth = ov
 	}

@@ -81,7 +81,7 @@ type faxListResponse struct {
 // has no subject. final_copy_uri appears once the fax was sent.
 func viewFax(f *state.Fax) faxView {
 	v := faxView{
-		FaxID: f.ID, Title: f.Title, OriginalTitle: f.OriginalTitle, Message: NullString(f.CoverPageMessage),
+		FaxID: f.ID, Title: f.Title, OriginalTitle: f.OriginalTitle, Message: api.NullString(f.CoverPageMessage),
 		Metadata: map[string]any{}, CreatedAt: f.CreatedAt, Sender: f.Sender, FilesURL: f.FilesURL,
 		Transmissions: []faxTransmissionsView{{Recipient: f.Recipient, StatusCode: f.Status}},
 	}
@@ -90,7 +90,7 @@ func viewFax(f *state.Fax) faxView {
 		v.Transmissions[0].SentAt = &sent
 	}
 	if f.Status == state.FaxSuccess {
-		v.FinalCopyURI = NullString("/v3/fax/files/" + f.ID)
+		v.FinalCopyURI = api.NullString("/v3/fax/files/" + f.ID)
 	}
 	return v
 }

@@ -146,11 +146,11 @@ func viewSignatureRequest(req *state.SignatureRequest, viewer string) signatureR
 	out := signatureRequestResponse{
 		TestMode:              req.TestMode,
 		SignatureRequestID:    req.ID,
-		RequesterEmailAddress: NullString(req.RequesterEmail),
+		RequesterEmailAddress: api.NullString(req.RequesterEmail),
 		Title:                 req.Title,
 		OriginalTitle:         req.OriginalTitle,
-		Subject:               NullString(req.Subject),
-		Message:               NullString(req.Message),
+		Subject:               api.NullString(req.Subject),
+		Message:               api.NullString(req.Message),
 		Metadata:              viewMetadata(req.Metadata),
 		CreatedAt:             req.CreatedAt,
 		ExpiresAt:             req.ExpiresAt,
@@ -160,12 +160,12 @@ func viewSignatureRequest(req *state.SignatureRequest, viewer string) signatureR
 		FilesURL:              req.BaseURL + api.APIPrefix + "/signature_request/files/" + req.ID,
 		DetailsURL:            req.WorldURL + "/requests/" + req.ID,
 		CCEmailAddresses:      append([]string{}, req.CCEmails...),
-		SigningRedirectURL:    NullString(req.SigningRedirectURL),
+		SigningRedirectURL:    api.NullString(req.SigningRedirectURL),
 		CustomFields:          []customFieldResponse{},
 		Attachments:           []attachmentResponse{},
 		ResponseData:          []responseDataResponse{},
 		Signatures:            []signatureResponse{},
-		BulkSendJobID:         NullString(req.BulkSendJobID),
+		BulkSendJobID:         api.NullString(req.BulkSendJobID),
 		SignerExperience:      signerExperience{FormView: req.FormView},
 	}
 	if out.SignerExperience.FormView == "" {
@@ -182,7 +182,7 @@ func viewSignatureRequest(req *state.SignatureRequest, viewer string) signatureR
 		out.SigningURL = &u
 	}
 	for _, f := range req.CustomFields {
-		cf := customFieldResponse{Type: f.Type, Name: f.Name, Required: f.Required, APIID: f.APIID, Editor: NullString(f.Editor)}
+		cf := customFieldResponse{Type: f.Type, Name: f.Name, Required: f.Required, APIID: f.APIID, Editor: api.NullString(f.Editor)}
 		if cf.APIID == "" {
 			cf.APIID = f.Name
 		}
@@ -196,7 +196,7 @@ func viewSignatureRequest(req *state.SignatureRequest, viewer string) signatureR
 	for _, a := range req.Attachments {
 		out.Attachments = append(out.Attachments, attachmentResponse{
 			ID: a.ID, Signer: itoa(a.SignerIndex + 1), Name: a.Name, Required: a.Required,
-			Instructions: NullString(a.Instructions), UploadedAt: a.UploadedAt,
+			Instructions: api.NullString(a.Instructions), UploadedAt: a.UploadedAt,
 		})
 	}
 	for _, v := range req.ResponseData {
@@ -215,26 +215,26 @@ func viewSignatureRequest(req *state.SignatureRequest, viewer string) signatureR
 func viewSignature(sg state.Signature) signatureResponse {
 	r := signatureResponse{
 		SignatureID:        sg.ID,
-		SignerGroupGUID:    NullString(sg.GroupGUID),
+		SignerGroupGUID:    api.NullString(sg.GroupGUID),
 		SignerEmailAddress: sg.Email,
-		SignerName:         NullString(sg.Name),
-		SignerRole:         NullString(sg.Role),
+		SignerName:         api.NullString(sg.Name),
+		SignerRole:         api.NullString(sg.Role),
 		Order:              sg.Order,
 		StatusCode:         sg.Status,
-		DeclineReason:      NullString(sg.DeclineReason),
+		DeclineReason:      api.NullString(sg.DeclineReason),
 		SignedAt:           sg.SignedAt,
 		LastViewedAt:       sg.LastViewedAt,
 		LastRemindedAt:     sg.LastRemindedAt,
 		HasPIN:             sg.PIN != "",
-		ReassignedBy:       NullString(sg.ReassignedBy),
-		ReassignmentReason: NullString(sg.ReassignmentReason),
-		ReassignedFrom:     NullString(sg.ReassignedFrom),
-		Error:              NullString(sg.Error),
+		ReassignedBy:       api.NullString(sg.ReassignedBy),
+		ReassignmentReason: api.NullString(sg.ReassignmentReason),
+		ReassignedFrom:     api.NullString(sg.ReassignedFrom),
+		Error:              api.NullString(sg.Error),
 	}
 	auth := sg.SMSPhone != "" && sg.SMSPhoneType != "delivery"
 	delivery := sg.SMSPhone != "" && sg.SMSPhoneType == "delivery"
 	r.HasSMSAuth, r.HasSMSDelivery = &auth, &delivery
-	r.SMSPhoneNumber = NullString(sg.SMSPhone)
+	r.SMSPhoneNumber = api.NullString(sg.SMSPhone)
 	return r
 }
 

@@ -46,7 +46,7 @@ func viewTeamAccount(a *state.Account, withQuotas, withRole bool) teamAccountVie
 		v.Quotas = &q
 	}
 	if withRole && a.RoleCode != "" {
-		v.RoleCode = NullString(a.RoleCode)
+		v.RoleCode = api.NullString(a.RoleCode)
 	}
 	return v
 }

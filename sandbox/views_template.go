@@ -256,7 +256,7 @@ func viewTemplate(tx *state.Txn, t *state.Template, viewer string) templateRespo
 	}
 	for _, a := range t.Attachments {
 		r.Attachments = append(r.Attachments, attachmentResponse{ID: a.ID, Signer: templateRoleSigner(a.Role), Name: a.Name,
-			Required: a.Required, Instructions: NullString(a.Instructions)})
+			Required: a.Required, Instructions: api.NullString(a.Instructions)})
 	}
 	if t.SignerExperience != "" {
 		r.SignerExperience = &signerExperience{FormView: t.SignerExperience}
@@ -322,12 +322,12 @@ func tplMergeFieldAPIID(templateID, name string) string {
 func viewTemplateFormField(f state.TemplateField) any {
 	base := tplFieldBaseView{APIID: f.APIID, Name: f.Name, Type: f.Type, Signer: templateRoleSigner(f.Role),
 		X: f.X, Y: f.Y, Width: f.Width, Height: f.Height, Required: f.Required}
-	group := NullString(f.Group)
+	group := api.NullString(f.Group)
 	switch f.Type {
 	case "text":
 		return tplTextFieldView{tplFieldBaseView: base, tplTextLayoutView: tplTextLayout(f),
-			ValidationType: NullString(f.ValidationType), ValidationCustomRegex: NullString(f.ValidationCustomRegex),
-			ValidationCustomRegexFormatLabel: NullString(f.ValidationCustomRegexFormatLabel), Group: group}
+			ValidationType: api.NullString(f.ValidationType), ValidationCustomRegex: api.NullString(f.ValidationCustomRegex),
+			ValidationCustomRegexFormatLabel: api.NullString(f.ValidationCustomRegexFormatLabel), Group: group}
 	case "hyperlink":
 		return tplHyperlinkFieldView{tplFieldBaseView: base, tplTextLayoutView: tplTextLayout(f), Group: group}
 	}
@@ -340,7 +340,7 @@ func viewTemplateCustomField(f state.TemplateField) any {
 		typ = "checkbox"
 	}
 	base := tplCustomFieldView{APIID: f.APIID, Name: f.Name, Type: typ, X: intPtr(f.X), Y: intPtr(f.Y),
-		Width: intPtr(f.Width), Height: intPtr(f.Height), Required: f.Required, Group: NullString(f.Group)}
+		Width: intPtr(f.Width), Height: intPtr(f.Height), Required: f.Required, Group: api.NullString(f.Group)}
 	if f.Role >= 0 {
 		s := templateRoleSigner(f.Role)
 		base.Signer = &s

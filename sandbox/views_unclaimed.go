@@ -57,8 +57,8 @@ func viewDraft(d *state.UnclaimedDraft, claimURL string) unclaimedDraftCreateRes
 	return unclaimedDraftCreateResponse{UnclaimedDraft: unclaimedDraftResponse{
 		SignatureRequestID:    d.ID,
 		ClaimURL:              claimURL,
-		SigningRedirectURL:    NullString(d.SigningRedirectURL),
-		RequestingRedirectURL: NullString(d.RequestingRedirectURL),
+		SigningRedirectURL:    api.NullString(d.SigningRedirectURL),
+		RequestingRedirectURL: api.NullString(d.RequestingRedirectURL),
 		ShowRequesting:        d.Embedded,
 		ExpiresAt:             d.ExpiresAt,
 		TestMode:              d.TestMode,

@@ -1,4 +1,4 @@
-package sandbox
+package oauth
 
 import (
 	"net/http"
@@ -48,7 +48,7 @@ func IssueToken(tx *state.Txn, accountID string, app *state.APIApp, scopes []str
 func tokenResponse(t *state.OAuthToken, ttl time.Duration, st string) *TokenResponse {
 	return &TokenResponse{
 		AccessToken: t.AccessToken, TokenType: "Bearer", RefreshToken: t.RefreshToken,
-		ExpiresIn: int64(ttl / time.Second), State: NullString(st),
+		ExpiresIn: int64(ttl / time.Second), State: api.NullString(st),
 	}
 }
 
@@ -215,7 +215,7 @@ func controlOAuthAuthorize(c *api.Call) (any, error) {
 	}
 	for i, s := range req.Scopes {
 		if !slices.Contains(Scopes, s) {
-			return nil, apierr.Badf(IndexPath("scopes", i), "Invalid OAuth scope %q: use %s.", param.Shorten(s), strings.Join(Scopes, ", "))
+			return nil, apierr.Badf(apierr.IndexPath("scopes", i), "Invalid OAuth scope %q: use %s.", param.Shorten(s), strings.Join(Scopes, ", "))
 		}
 	}
 	var out oauthAuthorizeResponse

@@ -1,4 +1,4 @@
-package sandbox
+package api
 
 // NullString returns a pointer to v, or nil for "" (fields the official schema
 // shows as null when empty).
