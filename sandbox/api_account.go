@@ -87,8 +87,8 @@ func accountUpdate(c *api.Call) (any, error) {
 		if err := state.Put(tx, state.TableAccounts, a); err != nil {
 			return err
 		}
-		if changedCallback && areasOf(c.Host.Reg).onAccountCallbackSet != nil {
-			if err := areasOf(c.Host.Reg).onAccountCallbackSet(c.Host, c.World, tx, a); err != nil {
+		if changedCallback && c.Host.Reg.OnAccountCallbackSet != nil {
+			if err := c.Host.Reg.OnAccountCallbackSet(c.Host, c.World, tx, a); err != nil {
 				return err
 			}
 		}
@@ -178,8 +178,8 @@ func accountCreate(c *api.Call) (any, error) {
 			}
 			resp.OAuthData = tok
 		}
-		if areasOf(c.Host.Reg).onAccountCreated != nil {
-			return areasOf(c.Host.Reg).onAccountCreated(c.Host, c.World, tx, a)
+		if c.Host.Reg.OnAccountCreated != nil {
+			return c.Host.Reg.OnAccountCreated(c.Host, c.World, tx, a)
 		}
 		return nil
 	})

@@ -248,8 +248,8 @@ func apiAppWrite(c *api.Call, create bool, base func(tx *state.Txn) (*state.APIA
 		if err := state.Put(tx, state.TableAPIApps, app); err != nil {
 			return err
 		}
-		if app.CallbackURL != "" && app.CallbackURL != prevCallback && areasOf(c.Host.Reg).onAppCallbackSet != nil {
-			if err := areasOf(c.Host.Reg).onAppCallbackSet(c.Host, c.World, tx, app); err != nil {
+		if app.CallbackURL != "" && app.CallbackURL != prevCallback && c.Host.Reg.OnAppCallbackSet != nil {
+			if err := c.Host.Reg.OnAppCallbackSet(c.Host, c.World, tx, app); err != nil {
 				return err
 			}
 		}

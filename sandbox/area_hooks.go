@@ -8,9 +8,9 @@ import (
 
 // areaHooks are the hooks through which one area of the sandbox acts in
 // another where both still live in the facade: file owners, ownership
-// transfer, template resolution, fault points and the account and app
-// callback tests. They belong to one Sandbox's registry (registry.areas);
-// each leaves for the package of its area when that area moves.
+// transfer, template resolution and fault points. They belong to one
+// Sandbox's registry (Registry.Areas); each leaves for the package of its
+// area when that area moves.
 type areaHooks struct {
 	// fileOwners maps an object kind to its owner hooks (signature requests
 	// and templates).
@@ -49,17 +49,6 @@ type areaHooks struct {
 	// applies. reason is written to the attempt's log entry. It must be fast
 	// and safe for concurrent use; it runs outside any transaction.
 	callbackFault func(s *api.Host, w *world.World, a CallbackAttempt) (fault CallbackFault, reason string)
-
-	// onAccountCallbackSet runs, inside the updating transaction, when an
-	// account's callback URL is set to a new value (the callback_test event).
-	onAccountCallbackSet func(s *api.Host, w *world.World, tx *state.Txn, a *state.Account) error
-	// onAccountCreated runs inside the transaction that creates an account
-	// through the API (confirmation, account_confirmed).
-	onAccountCreated func(s *api.Host, w *world.World, tx *state.Txn, a *state.Account) error
-	// onAppCallbackSet runs, inside the creating or updating transaction,
-	// when an app's callback_url is set to a new value: the real service
-	// then sends the callback_test event to it.
-	onAppCallbackSet func(s *api.Host, w *world.World, tx *state.Txn, app *state.APIApp) error
 }
 
 // areasOf is the area hooks of a registry.

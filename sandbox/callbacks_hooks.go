@@ -14,11 +14,11 @@ import (
 func registerCallbacksHooks(r *api.Registry) {
 	r.OnWorldStart(startCallbacks)
 	r.WorldReplacedHooks = append(r.WorldReplacedHooks, func(s *api.Host, w *world.World) { dispatcherOf(s, w).replaced() })
-	areasOf(r).onAccountCallbackSet = func(s *api.Host, _ *world.World, tx *state.Txn, a *state.Account) error {
+	r.OnAccountCallbackSet = func(s *api.Host, _ *world.World, tx *state.Txn, a *state.Account) error {
 		return callbackTestAccount(s, tx, a)
 	}
-	areasOf(r).onAccountCreated = accountCreatedHook
-	areasOf(r).onAppCallbackSet = func(s *api.Host, _ *world.World, tx *state.Txn, app *state.APIApp) error {
+	r.OnAccountCreated = accountCreatedHook
+	r.OnAppCallbackSet = func(s *api.Host, _ *world.World, tx *state.Txn, app *state.APIApp) error {
 		return callbackTestApp(s, tx, app)
 	}
 	r.ObjectViews[notify.ObjectAccount] = func(tx *state.Txn, id, _ string) (any, error) {

@@ -96,8 +96,8 @@ func HooksForTest(s *Sandbox) []string {
 		"templateFailureHook " + set(areasOf(s.host.Reg).templateFailureHook != nil),
 		"sigreqProcessFault " + set(areasOf(s.host.Reg).sigreqProcessFault != nil),
 		"callbackFault " + set(areasOf(s.host.Reg).callbackFault != nil),
-		"onAccountCallbackSet " + set(areasOf(s.host.Reg).onAccountCallbackSet != nil),
-		"onAccountCreated " + set(areasOf(s.host.Reg).onAccountCreated != nil),
-		"onAppCallbackSet " + set(areasOf(s.host.Reg).onAppCallbackSet != nil),
+		"onAccountCallbackSet " + set(s.host.Reg.OnAccountCallbackSet != nil),
+		"onAccountCreated " + set(s.host.Reg.OnAccountCreated != nil),
+		"onAppCallbackSet " + set(s.host.Reg.OnAppCallbackSet != nil),
 	}
 }

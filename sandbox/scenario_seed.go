@@ -349,8 +349,8 @@ func (pl *seedPlan) seedAccount(tx *state.Txn, sa *scenario.SeedAccount, at []an
 			return nil, err
 		}
 	}
-	if callbackChanged && areasOf(pl.s.Reg).onAccountCallbackSet != nil {
-		if err := areasOf(pl.s.Reg).onAccountCallbackSet(pl.s, pl.w, tx, a); err != nil {
+	if callbackChanged && pl.s.Reg.OnAccountCallbackSet != nil {
+		if err := pl.s.Reg.OnAccountCallbackSet(pl.s, pl.w, tx, a); err != nil {
 			return nil, err
 		}
 	}
@@ -430,8 +430,8 @@ func (pl *seedPlan) seedApp(tx *state.Txn, app scenario.SeedAPIApp, at []any) (*
 	if err := state.Put(tx, state.TableAPIApps, row); err != nil {
 		return nil, err
 	}
-	if row.CallbackURL != "" && areasOf(pl.s.Reg).onAppCallbackSet != nil {
-		if err := areasOf(pl.s.Reg).onAppCallbackSet(pl.s, pl.w, tx, row); err != nil {
+	if row.CallbackURL != "" && pl.s.Reg.OnAppCallbackSet != nil {
+		if err := pl.s.Reg.OnAppCallbackSet(pl.s, pl.w, tx, row); err != nil {
 			return nil, err
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
 	"github.com/signsandbox/signsandbox/sandbox/internal/metrics"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
@@ -58,6 +59,19 @@ type Registry struct {
 	// Catalog shows every kind of object of a world, for readers that must
 	// not import the areas that own them (a console).
 	Catalog *catalog.Catalog
+	// The seams between accounts and API apps and the callbacks that
+	// tell of them: the callbacks area fills them.
+	// OnAccountCallbackSet runs, inside the updating transaction, when an
+	// account's callback URL is set to a new value (the callback_test event).
+	OnAccountCallbackSet func(s *Host, w *world.World, tx *state.Txn, a *state.Account) error
+	// OnAccountCreated runs inside the transaction that creates an account
+	// through the API (confirmation, account_confirmed).
+	OnAccountCreated func(s *Host, w *world.World, tx *state.Txn, a *state.Account) error
+	// OnAppCallbackSet runs, inside the creating or updating transaction,
+	// when an app's callback_url is set to a new value: the real service
+	// then sends the callback_test event to it.
+	OnAppCallbackSet func(s *Host, w *world.World, tx *state.Txn, app *state.APIApp) error
+
 	// Areas holds the hooks between areas that still live in the facade
 	// (file owners, ownership transfer, template resolution, fault points),
 	// whose types this package cannot know; the facade puts them here and
