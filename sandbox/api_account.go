@@ -112,12 +112,12 @@ type accountCreateRequest struct {
 // (a free plan).
 func newAccountQuotas() state.Quotas {
 	return state.Quotas{
-		APISignatureRequestsLeft: intPtr(0),
-		DocumentsLeft:            intPtr(3),
-		TemplatesTotal:           intPtr(0),
-		TemplatesLeft:            intPtr(0),
-		SMSVerificationsLeft:     intPtr(0),
-		NumFaxPagesLeft:          intPtr(0),
+		APISignatureRequestsLeft: new(0),
+		DocumentsLeft:            new(3),
+		TemplatesTotal:           new(0),
+		TemplatesLeft:            new(0),
+		SMSVerificationsLeft:     new(0),
+		NumFaxPagesLeft:          new(0),
 	}
 }
 

@@ -46,7 +46,7 @@ func viewAccount(a *state.Account) accountResponse {
 		RoleCode:     api.NullString(a.RoleCode),
 		TeamID:       api.NullString(a.TeamID),
 		Locale:       api.NullString(a.Locale),
-		Usage:        accountUsage{FaxPagesSent: intPtr(a.FaxPages)},
+		Usage:        accountUsage{FaxPagesSent: new(a.FaxPages)},
 		Settings:     a.Settings,
 	}
 }
