@@ -8,7 +8,8 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerAPIAccount(r *api.Registry) {
+// Register adds the account operations (get, update, create, verify) to r.
+func Register(r *api.Registry) {
 	r.Handle("accountGet", accountGet)
 	r.Handle("accountUpdate", accountUpdate)
 	r.Handle("accountCreate", accountCreate)
@@ -41,7 +42,7 @@ func accountGet(c *api.Call) (any, error) {
 	if err != nil {
 		return nil, apierr.NotFoundf("Account not found.")
 	}
-	return accountGetResponse{Account: viewAccount(a)}, nil
+	return accountGetResponse{Account: View(a)}, nil
 }
 
 type accountUpdateRequest struct {
@@ -98,7 +99,7 @@ func accountUpdate(c *api.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return accountGetResponse{Account: viewAccount(out)}, nil
+	return accountGetResponse{Account: View(out)}, nil
 }
 
 type accountCreateRequest struct {
@@ -108,9 +109,9 @@ type accountCreateRequest struct {
 	Locale       string `json:"locale"`
 }
 
-// newAccountQuotas are the allowances of an account created through the API
+// NewQuotas are the allowances of an account created through the API
 // (a free plan).
-func newAccountQuotas() state.Quotas {
+func NewQuotas() state.Quotas {
 	return state.Quotas{
 		APISignatureRequestsLeft: new(0),
 		DocumentsLeft:            new(3),
@@ -162,7 +163,7 @@ func accountCreate(c *api.Call) (any, error) {
 		}
 		a := &state.Account{
 			ID: tx.NewID(), Email: req.EmailAddress, EmailKey: state.EmailKey(req.EmailAddress), Locale: locale,
-			Quotas: newAccountQuotas(), CreatedAt: tx.Unix(), Seq: tx.Seq(),
+			Quotas: NewQuotas(), CreatedAt: tx.Unix(), Seq: tx.Seq(),
 		}
 		if app != nil {
 			a.CreatedByClientID = app.ClientID
@@ -170,7 +171,7 @@ func accountCreate(c *api.Call) (any, error) {
 		if err := state.Put(tx, state.TableAccounts, a); err != nil {
 			return err
 		}
-		resp.Account = viewAccount(a)
+		resp.Account = View(a)
 		if app != nil {
 			tok, err := oauth.IssueToken(tx, a.ID, app, nil, "")
 			if err != nil {

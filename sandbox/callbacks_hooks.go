@@ -26,7 +26,7 @@ func registerCallbacksHooks(r *api.Registry) {
 		if err != nil {
 			return nil, err
 		}
-		return viewAccount(a), nil
+		return View(a), nil
 	}
 }
 

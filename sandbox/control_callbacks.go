@@ -276,7 +276,7 @@ func waitCallbacks(s *api.Host, ctx context.Context, w *world.World, timeout tim
 }
 
 type confirmResponse struct {
-	Account accountResponse `json:"account"`
+	Account Response `json:"account"`
 	// EventID is the account_confirmed event.
 	EventID string `json:"event_id"`
 }
@@ -299,7 +299,7 @@ func controlConfirmAccount(c *api.Call) (any, error) {
 		if err != nil {
 			return err
 		}
-		out.Account, out.EventID = viewAccount(confirmed), ev.ID
+		out.Account, out.EventID = View(confirmed), ev.ID
 		return nil
 	})
 	if err != nil {

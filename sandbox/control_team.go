@@ -101,7 +101,7 @@ func acceptTeamInvite(c *api.Call) (any, error) {
 		if err != nil {
 			acct = &state.Account{
 				ID: tx.NewID(), Email: inv.Email, EmailKey: inv.EmailKey, Locale: "en-US",
-				Quotas: newAccountQuotas(), CreatedAt: tx.Unix(), Confirmed: true, Seq: tx.Seq(),
+				Quotas: NewQuotas(), CreatedAt: tx.Unix(), Confirmed: true, Seq: tx.Seq(),
 			}
 		} else if acct.TeamID != "" {
 			return apierr.Conflictf("%s is already a member of a Team.", acct.Email)

@@ -22,7 +22,7 @@ func newRegistry() *api.Registry {
 // the result.
 func registerAll(r *api.Registry) {
 	// The official operations, by tag.
-	registerAPIAccount(r)
+	Register(r)
 	registerAPIAPIApp(r)
 	registerAPIBulkSend(r)
 	registerAPIFax(r)
@@ -81,7 +81,7 @@ func registerAll(r *api.Registry) {
 	registerViewsTemplate(r)
 
 	// The read side of the other kinds (catalog).
-	registerViewsAccount(r)
+	RegisterViews(r)
 	registerViewsAPIApp(r)
 	registerViewsBulk(r)
 	registerViewsFax(r)

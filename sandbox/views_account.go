@@ -8,14 +8,14 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-// accountResponse is AccountResponse of the official description.
-type accountResponse struct {
+// Response is AccountResponse of the official description.
+type Response struct {
 	AccountID    string                `json:"account_id"`
 	EmailAddress string                `json:"email_address"`
 	IsLocked     bool                  `json:"is_locked"`
 	IsPaidHS     bool                  `json:"is_paid_hs"`
 	IsPaidHF     bool                  `json:"is_paid_hf"`
-	Quotas       accountQuotas         `json:"quotas"`
+	Quotas       Quotas                `json:"quotas"`
 	CallbackURL  *string               `json:"callback_url"`
 	RoleCode     *string               `json:"role_code"`
 	TeamID       *string               `json:"team_id"`
@@ -24,18 +24,18 @@ type accountResponse struct {
 	Settings     state.AccountSettings `json:"settings"`
 }
 
-// accountQuotas is AccountResponseQuotas: the stored quotas already have its
+// Quotas is AccountResponseQuotas: the stored quotas already have its
 // shape (null means unlimited), as the settings do.
-type accountQuotas = state.Quotas
+type Quotas = state.Quotas
 
 // accountUsage is AccountResponseUsage.
 type accountUsage struct {
 	FaxPagesSent *int `json:"fax_pages_sent"`
 }
 
-// viewAccount renders an account as GET /account shows it.
-func viewAccount(a *state.Account) accountResponse {
-	return accountResponse{
+// View renders an account as GET /account shows it.
+func View(a *state.Account) Response {
+	return Response{
 		AccountID:    a.ID,
 		EmailAddress: a.Email,
 		IsLocked:     a.IsLocked,
@@ -53,12 +53,12 @@ func viewAccount(a *state.Account) accountResponse {
 
 // accountGetResponse is AccountGetResponse (also the answer of PUT /account).
 type accountGetResponse struct {
-	Account accountResponse `json:"account"`
+	Account Response `json:"account"`
 }
 
 // accountCreateResponse is AccountCreateResponse.
 type accountCreateResponse struct {
-	Account   accountResponse      `json:"account"`
+	Account   Response             `json:"account"`
 	OAuthData *oauth.TokenResponse `json:"oauth_data,omitempty"`
 }
 
@@ -72,11 +72,11 @@ type accountVerifyAccount struct {
 	EmailAddress string `json:"email_address"`
 }
 
-// registerViewsAccount adds accounts to the catalog, as GET /account shows
+// RegisterViews adds accounts to the catalog, as GET /account shows
 // them.
-func registerViewsAccount(r *api.Registry) {
+func RegisterViews(r *api.Registry) {
 	r.Catalog.Add(catalog.Of(notify.ObjectAccount, state.TableAccounts,
 		func(a *state.Account) string { return a.ID },
-		func(_ *state.Txn, a *state.Account) (any, error) { return viewAccount(a), nil },
+		func(_ *state.Txn, a *state.Account) (any, error) { return View(a), nil },
 		func(_ *state.Txn, a *state.Account, accountID string) bool { return a.ID == accountID }))
 }
