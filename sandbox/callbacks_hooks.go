@@ -5,6 +5,7 @@ package sandbox
 // the account object view, and the callback_test helpers for API apps.
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/account"
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -26,7 +27,7 @@ func registerCallbacksHooks(r *api.Registry) {
 		if err != nil {
 			return nil, err
 		}
-		return View(a), nil
+		return account.View(a), nil
 	}
 }
 

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/account"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
@@ -276,7 +278,7 @@ func waitCallbacks(s *api.Host, ctx context.Context, w *world.World, timeout tim
 }
 
 type confirmResponse struct {
-	Account Response `json:"account"`
+	Account account.Response `json:"account"`
 	// EventID is the account_confirmed event.
 	EventID string `json:"event_id"`
 }
@@ -299,7 +301,7 @@ func controlConfirmAccount(c *api.Call) (any, error) {
 		if err != nil {
 			return err
 		}
-		out.Account, out.EventID = View(confirmed), ev.ID
+		out.Account, out.EventID = account.View(confirmed), ev.ID
 		return nil
 	})
 	if err != nil {

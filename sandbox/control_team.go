@@ -8,6 +8,8 @@ package sandbox
 import (
 	"net/http"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/account"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/page"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
@@ -101,7 +103,7 @@ func acceptTeamInvite(c *api.Call) (any, error) {
 		if err != nil {
 			acct = &state.Account{
 				ID: tx.NewID(), Email: inv.Email, EmailKey: inv.EmailKey, Locale: "en-US",
-				Quotas: NewQuotas(), CreatedAt: tx.Unix(), Confirmed: true, Seq: tx.Seq(),
+				Quotas: account.NewQuotas(), CreatedAt: tx.Unix(), Confirmed: true, Seq: tx.Seq(),
 			}
 		} else if acct.TeamID != "" {
 			return apierr.Conflictf("%s is already a member of a Team.", acct.Email)

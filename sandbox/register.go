@@ -3,6 +3,8 @@ package sandbox
 import (
 	"sync"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/account"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/oauth"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
@@ -22,7 +24,7 @@ func newRegistry() *api.Registry {
 // the result.
 func registerAll(r *api.Registry) {
 	// The official operations, by tag.
-	Register(r)
+	account.Register(r)
 	registerAPIAPIApp(r)
 	registerAPIBulkSend(r)
 	registerAPIFax(r)
@@ -81,7 +83,7 @@ func registerAll(r *api.Registry) {
 	registerViewsTemplate(r)
 
 	// The read side of the other kinds (catalog).
-	RegisterViews(r)
+	account.RegisterViews(r)
 	registerViewsAPIApp(r)
 	registerViewsBulk(r)
 	registerViewsFax(r)

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/account"
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -28,13 +29,13 @@ var teamRoleCodes = func() map[string]string {
 // answers show for other accounts: no settings, locale or callback URL, as
 // the official examples do.
 type teamAccountView struct {
-	AccountID    string  `json:"account_id"`
-	EmailAddress string  `json:"email_address"`
-	IsLocked     bool    `json:"is_locked"`
-	IsPaidHS     bool    `json:"is_paid_hs"`
-	IsPaidHF     bool    `json:"is_paid_hf"`
-	Quotas       *Quotas `json:"quotas,omitempty"`
-	RoleCode     *string `json:"role_code,omitempty"`
+	AccountID    string          `json:"account_id"`
+	EmailAddress string          `json:"email_address"`
+	IsLocked     bool            `json:"is_locked"`
+	IsPaidHS     bool            `json:"is_paid_hs"`
+	IsPaidHF     bool            `json:"is_paid_hf"`
+	Quotas       *account.Quotas `json:"quotas,omitempty"`
+	RoleCode     *string         `json:"role_code,omitempty"`
 }
 
 // viewTeamAccount renders a team member or invitee; withRole adds role_code
@@ -42,7 +43,7 @@ type teamAccountView struct {
 func viewTeamAccount(a *state.Account, withQuotas, withRole bool) teamAccountView {
 	v := teamAccountView{AccountID: a.ID, EmailAddress: a.Email, IsLocked: a.IsLocked, IsPaidHS: a.IsPaidHS, IsPaidHF: a.IsPaidHF}
 	if withQuotas {
-		q := View(a).Quotas
+		q := account.View(a).Quotas
 		v.Quotas = &q
 	}
 	if withRole && a.RoleCode != "" {

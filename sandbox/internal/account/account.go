@@ -1,4 +1,4 @@
-package sandbox
+package account
 
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
