@@ -244,33 +244,6 @@ func initialsOf(name string) string {
 	return b.String()
 }
 
-// asBool reads a boolean as clients send one (true/false, "true"/"false",
-// "1"/"0", "" for false, 1/0) and reports whether v was one. Signer values
-// and white-labeling options use it.
-func asBool(v any) (bool, bool) {
-	switch t := v.(type) {
-	case bool:
-		return t, true
-	case string:
-		switch strings.ToLower(t) {
-		case "true", "1":
-			return true, true
-		case "false", "0", "":
-			return false, true
-		}
-	case json.Number:
-		switch string(t) {
-		case "1":
-			return true, true
-		case "0":
-			return false, true
-		}
-	case float64:
-		return t != 0, t == 0 || t == 1
-	}
-	return false, false
-}
-
 // checkGroupValues enforces group requirements on checkbox and radio
 // groups; a required radio group with nothing selected gets its first
 // option when the signer left the whole group out.
