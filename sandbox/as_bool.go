@@ -5,10 +5,10 @@ import (
 	"strings"
 )
 
-// asBool reads a boolean as clients send one (true/false, "true"/"false",
+// AsBool reads a boolean as clients send one (true/false, "true"/"false",
 // "1"/"0", "" for false, 1/0) and reports whether v was one. Signer values
 // and white-labeling options use it.
-func asBool(v any) (bool, bool) {
+func AsBool(v any) (bool, bool) {
 	switch t := v.(type) {
 	case bool:
 		return t, true

@@ -124,7 +124,7 @@ func fieldValue(req *state.SignatureRequest, sg *state.Signature, f state.FormFi
 		if !has {
 			return f.IsChecked, nil
 		}
-		b, ok := asBool(raw)
+		b, ok := AsBool(raw)
 		if !ok {
 			return nil, apierr.Badf(p, "The value of a %s field is true or false.", f.Type)
 		}
