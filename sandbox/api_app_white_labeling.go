@@ -17,6 +17,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 )
 
@@ -115,7 +117,7 @@ func mergeWhiteLabels(cur map[string]string, given map[string]any) (map[string]s
 	errs := whiteLabelErrors{}
 	reset := false
 	if v, ok := given["reset_to_default"]; ok {
-		b, isBool := AsBool(v)
+		b, isBool := param.AsBool(v)
 		if !isBool {
 			return nil, apierr.Badf("white_labeling_options[reset_to_default]", "white_labeling_options[reset_to_default] must be a boolean.")
 		}

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -124,7 +126,7 @@ func fieldValue(req *state.SignatureRequest, sg *state.Signature, f state.FormFi
 		if !has {
 			return f.IsChecked, nil
 		}
-		b, ok := AsBool(raw)
+		b, ok := param.AsBool(raw)
 		if !ok {
 			return nil, apierr.Badf(p, "The value of a %s field is true or false.", f.Type)
 		}

@@ -1,4 +1,4 @@
-package sandbox
+package param
 
 import (
 	"encoding/json"
