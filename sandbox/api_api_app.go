@@ -17,7 +17,9 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
 
-func registerAPIAPIApp(r *api.Registry) {
+// Register adds the API app operations (create, get, update, delete, list)
+// to r.
+func Register(r *api.Registry) {
 	r.Handle("apiAppCreate", apiAppCreate)
 	r.Handle("apiAppGet", apiAppGet)
 	r.Handle("apiAppUpdate", apiAppUpdate)

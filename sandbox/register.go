@@ -25,7 +25,7 @@ func newRegistry() *api.Registry {
 func registerAll(r *api.Registry) {
 	// The official operations, by tag.
 	account.Register(r)
-	registerAPIAPIApp(r)
+	Register(r)
 	registerAPIBulkSend(r)
 	registerAPIFax(r)
 	registerAPIFaxLine(r)
@@ -84,7 +84,7 @@ func registerAll(r *api.Registry) {
 
 	// The read side of the other kinds (catalog).
 	account.RegisterViews(r)
-	registerViewsAPIApp(r)
+	RegisterViews(r)
 	registerViewsBulk(r)
 	registerViewsFax(r)
 	registerViewsTeam(r)

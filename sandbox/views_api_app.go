@@ -102,9 +102,9 @@ func viewAPIApp(tx *state.Txn, app *state.APIApp, viewer string) apiAppView {
 	return v
 }
 
-// registerViewsAPIApp adds API apps to the catalog, as their owner sees
+// RegisterViews adds API apps to the catalog, as their owner sees
 // them.
-func registerViewsAPIApp(r *api.Registry) {
+func RegisterViews(r *api.Registry) {
 	r.Catalog.Add(catalog.Of("api_app", state.TableAPIApps,
 		func(app *state.APIApp) string { return app.ClientID },
 		func(tx *state.Txn, app *state.APIApp) (any, error) {
