@@ -30,7 +30,7 @@ var allowedImports = map[string][]string{
 	"sandbox": {
 		"fixtures", "scenarios", "sandbox/edge",
 		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/page",
-		"sandbox/internal/oauth", "sandbox/internal/account", "sandbox/internal/console", "sandbox/internal/derived", "sandbox/internal/events",
+		"sandbox/internal/oauth", "sandbox/internal/account", "sandbox/internal/apiapp", "sandbox/internal/console", "sandbox/internal/derived", "sandbox/internal/events",
 		"sandbox/internal/fields", "sandbox/internal/files", "sandbox/internal/fixture",
 		"sandbox/internal/legacy", "sandbox/internal/notify", "sandbox/internal/param",
 		"sandbox/internal/scenario", "sandbox/internal/search", "sandbox/internal/state",
@@ -54,6 +54,10 @@ var allowedImports = map[string][]string{
 	"sandbox/internal/account": {
 		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/notify",
 		"sandbox/internal/oauth", "sandbox/internal/param", "sandbox/internal/state",
+	},
+	"sandbox/internal/apiapp": {
+		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/oauth",
+		"sandbox/internal/param", "sandbox/internal/state", "sandbox/internal/wire",
 	},
 	"sandbox/internal/oauth": {
 		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/param", "sandbox/internal/state", "sandbox/internal/world",

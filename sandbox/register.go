@@ -3,6 +3,8 @@ package sandbox
 import (
 	"sync"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/apiapp"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/account"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/oauth"
@@ -25,7 +27,7 @@ func newRegistry() *api.Registry {
 func registerAll(r *api.Registry) {
 	// The official operations, by tag.
 	account.Register(r)
-	Register(r)
+	apiapp.Register(r)
 	registerAPIBulkSend(r)
 	registerAPIFax(r)
 	registerAPIFaxLine(r)
@@ -84,7 +86,7 @@ func registerAll(r *api.Registry) {
 
 	// The read side of the other kinds (catalog).
 	account.RegisterViews(r)
-	RegisterViews(r)
+	apiapp.RegisterViews(r)
 	registerViewsBulk(r)
 	registerViewsFax(r)
 	registerViewsTeam(r)

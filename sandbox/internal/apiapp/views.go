@@ -1,4 +1,4 @@
-package sandbox
+package apiapp
 
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"

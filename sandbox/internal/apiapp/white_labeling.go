@@ -1,4 +1,4 @@
-package sandbox
+package apiapp
 
 // White labeling of API apps: the documented elements, their defaults (the
 // defaults of SubWhiteLabelingOptions in the official description), hover

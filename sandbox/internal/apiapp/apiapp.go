@@ -1,4 +1,4 @@
-package sandbox
+package apiapp
 
 import (
 	"net/http"
