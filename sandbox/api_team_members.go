@@ -17,10 +17,6 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-// teamTransferHook moves one kind of object of a removed team member to the
-// account of new_owner_email_address, inside the transfer job.
-type teamTransferHook func(s *api.Host, w *world.World, tx *state.Txn, fromAccountID, toAccountID string) error
-
 type teamAddMemberQuery struct {
 	TeamID string `json:"team_id"`
 }
@@ -194,7 +190,7 @@ type teamRemoveMemberRequest struct {
 // teamRemoveMember removes a member from the caller's organisation, moves
 // them to another of its teams (new_team_id, new_role), or expires their
 // outstanding invitation. With new_owner_email_address their API apps (and,
-// through onTeamOwnershipTransfer, their documents and templates) move to
+// through OnTeamOwnershipTransfer, their documents and templates) move to
 // that account in a queued job. The official description declares 201.
 func teamRemoveMember(c *api.Call) (any, error) {
 	var req teamRemoveMemberRequest
@@ -286,7 +282,7 @@ type teamTransferArgs struct {
 }
 
 // runTeamTransfer moves a removed member's API apps to the new owner and
-// lets the other subsystems move theirs (teamTransferHooks).
+// lets the other subsystems move theirs (Registry.TeamTransferHooks).
 func runTeamTransfer(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) error {
 	var args teamTransferArgs
 	if err := json.Unmarshal(job.Args, &args); err != nil {
@@ -303,7 +299,7 @@ func runTeamTransfer(s *api.Host, w *world.World, tx *state.Txn, job *state.Job)
 			return err
 		}
 	}
-	for _, h := range areasOf(s.Reg).teamTransferHooks {
+	for _, h := range s.Reg.TeamTransferHooks {
 		if err := h(s, w, tx, args.From, args.To); err != nil {
 			return err
 		}

@@ -7,17 +7,14 @@ import (
 )
 
 // areaHooks are the hooks through which one area of the sandbox acts in
-// another where both still live in the facade: file owners, ownership
-// transfer, template resolution and fault points. They belong to one
-// Sandbox's registry (Registry.Areas); each leaves for the package of its
-// area when that area moves.
+// another where both still live in the facade: file owners, template
+// resolution and fault points. They belong to one Sandbox's registry
+// (Registry.Areas); each leaves for the package of its area when that area
+// moves.
 type areaHooks struct {
 	// fileOwners maps an object kind to its owner hooks (signature requests
 	// and templates).
 	fileOwners map[string]fileOwner
-	// teamTransferHooks run, in registration order, after the API apps of a
-	// removed team member moved (see onTeamOwnershipTransfer).
-	teamTransferHooks []teamTransferHook
 
 	// templateResolver resolves template_ids for send_with_template,
 	// create_embedded_with_template and the two edit_*_with_template
@@ -53,11 +50,3 @@ type areaHooks struct {
 
 // areasOf is the area hooks of a registry.
 func areasOf(r *api.Registry) *areaHooks { return r.Areas.(*areaHooks) }
-
-// onTeamOwnershipTransfer adds a transfer hook: the owners of signature
-// requests and templates move theirs through it, so that all of a removed
-// member's objects move in one job, as the official
-// TeamRemoveMemberRequest describes new_owner_email_address.
-func (r *areaHooks) onTeamOwnershipTransfer(h teamTransferHook) {
-	r.teamTransferHooks = append(r.teamTransferHooks, h)
-}

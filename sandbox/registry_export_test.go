@@ -88,7 +88,7 @@ func HooksForTest(s *Sandbox) []string {
 		"afterCallHooks " + itoa(len(s.host.Reg.AfterCallHooks)),
 		"controlStartHooks " + itoa(len(s.host.Reg.ControlStartHooks)),
 		"afterControlHooks " + itoa(len(s.host.Reg.AfterControlHooks)),
-		"teamTransferHooks " + itoa(len(areasOf(s.host.Reg).teamTransferHooks)),
+		"teamTransferHooks " + itoa(len(s.host.Reg.TeamTransferHooks)),
 		"objectViews " + keys(views),
 		"fileOwners " + keys(owners),
 		"catalog " + strings.Join(s.host.Reg.Catalog.Kinds(), ","),

@@ -14,7 +14,7 @@ import (
 )
 
 func registerSigreqTransfer(r *api.Registry) {
-	areasOf(r).onTeamOwnershipTransfer(transferSignatureRequests)
+	r.OnTeamOwnershipTransfer(transferSignatureRequests)
 }
 
 // transferSignatureRequests makes the new owner the requester of every

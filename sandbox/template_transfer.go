@@ -12,7 +12,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func registerTemplateTransfer(r *api.Registry) { areasOf(r).onTeamOwnershipTransfer(transferTemplates) }
+func registerTemplateTransfer(r *api.Registry) { r.OnTeamOwnershipTransfer(transferTemplates) }
 
 // transferTemplates gives every template the removed member owns to the new
 // owner: ownership (is_creator, can_edit, the owner's operations) and list

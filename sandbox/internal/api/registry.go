@@ -72,6 +72,9 @@ type Registry struct {
 	// then sends the callback_test event to it.
 	OnAppCallbackSet func(s *Host, w *world.World, tx *state.Txn, app *state.APIApp) error
 
+	// TeamTransferHooks run, in registration order, after the API apps of
+	// a removed team member moved (see OnTeamOwnershipTransfer).
+	TeamTransferHooks []TeamTransferHook
 	// Areas holds the hooks between areas that still live in the facade
 	// (file owners, ownership transfer, template resolution, fault points),
 	// whose types this package cannot know; the facade puts them here and
@@ -126,4 +129,16 @@ func (r *Registry) RegisterJob(kind string, fn JobFunc) {
 // OnWorldStart adds a function that runs when a world is created.
 func (r *Registry) OnWorldStart(fn func(s *Host, w *world.World)) {
 	r.WorldStarters = append(r.WorldStarters, fn)
+}
+
+// TeamTransferHook moves one kind of object of a removed team member to the
+// account of new_owner_email_address, inside the transfer job.
+type TeamTransferHook func(s *Host, w *world.World, tx *state.Txn, fromAccountID, toAccountID string) error
+
+// OnTeamOwnershipTransfer adds a transfer hook: the owners of signature
+// requests and templates move theirs through it, so that all of a removed
+// member's objects move in one job, as the official
+// TeamRemoveMemberRequest describes new_owner_email_address.
+func (r *Registry) OnTeamOwnershipTransfer(h TeamTransferHook) {
+	r.TeamTransferHooks = append(r.TeamTransferHooks, h)
 }
