@@ -329,24 +329,24 @@ func faxLineList(c *api.Call) (any, error) {
 
 type faxLineUserRequest struct {
 	Number string `json:"number"`
-	memberRef
+	MemberRef
 }
 
 // user finds the account of an add_user / remove_user call (account_id
 // prevails over email_address), and the parameter that named it.
 func (r faxLineUserRequest) user(tx *state.Txn) (*state.Account, string, error) {
-	a, _, err := r.target(tx)
+	a, _, err := r.Target(tx)
 	if err == nil && a == nil {
 		err = apierr.NotFoundf("No account has the address %s.", r.EmailAddress).WithPath("email_address")
 	}
-	return a, r.path(), err
+	return a, r.Path(), err
 }
 
 func (r faxLineUserRequest) check() error {
 	if strings.TrimSpace(r.Number) == "" {
 		return apierr.Missing("number")
 	}
-	return r.memberRef.check()
+	return r.MemberRef.Check()
 }
 
 // changeFaxLineUsers runs an add_user or remove_user call.

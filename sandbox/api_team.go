@@ -20,7 +20,10 @@ import (
 // (state.TeamInvite) that the invitee accepts through the link of the
 // invitation e-mail (see acceptTeamInvite).
 
-func registerAPITeam(r *api.Registry) {
+// Register adds the team operations (team, members, invites, sub-teams),
+// the ownership transfer job and the control calls that create a sub-team
+// and accept an invitation to r.
+func Register(r *api.Registry) {
 	r.Handle("teamGet", teamGet)
 	r.Handle("teamUpdate", teamUpdate)
 	r.Handle("teamCreate", teamCreate)
@@ -73,10 +76,10 @@ func requireTeamRole(me *state.Account, what string, codes ...string) error {
 	if slices.Contains(codes, me.RoleCode) {
 		return nil
 	}
-	return apierr.Forbiddenf("Your role on the Team (%s) does not allow you to %s.", teamRoleName(me.RoleCode), what)
+	return apierr.Forbiddenf("Your role on the Team (%s) does not allow you to %s.", RoleName(me.RoleCode), what)
 }
 
-func teamRoleName(code string) string {
+func RoleName(code string) string {
 	if n, ok := teamRoleNames[code]; ok {
 		return n
 	}
@@ -373,7 +376,7 @@ func teamMembers(c *api.Call) (any, error) {
 	rows, info := api.PageSlice(members, page, size)
 	out := teamMembersResponse{TeamMembers: []teamMemberView{}, ListInfo: info}
 	for _, a := range rows {
-		out.TeamMembers = append(out.TeamMembers, teamMemberView{AccountID: a.ID, EmailAddress: a.Email, Role: teamRoleName(a.RoleCode)})
+		out.TeamMembers = append(out.TeamMembers, teamMemberView{AccountID: a.ID, EmailAddress: a.Email, Role: RoleName(a.RoleCode)})
 	}
 	return out, nil
 }

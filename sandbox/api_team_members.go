@@ -21,16 +21,16 @@ type teamAddMemberQuery struct {
 	TeamID string `json:"team_id"`
 }
 
-// memberRef names an account by account_id or email_address (account_id
+// MemberRef names an account by account_id or email_address (account_id
 // prevails), as team add_member / remove_member and fax line add_user /
 // remove_user do.
-type memberRef struct {
+type MemberRef struct {
 	AccountID    string `json:"account_id"`
 	EmailAddress string `json:"email_address"`
 }
 
-// check validates account_id / email_address.
-func (r memberRef) check() error {
+// Check validates account_id / email_address.
+func (r MemberRef) Check() error {
 	if r.AccountID == "" && r.EmailAddress == "" {
 		return apierr.Badf("account_id", "Missing required parameter: account_id or email_address.")
 	}
@@ -40,17 +40,17 @@ func (r memberRef) check() error {
 	return nil
 }
 
-// path is the parameter that named the account, for error_path.
-func (r memberRef) path() string {
+// Path is the parameter that named the account, for error_path.
+func (r MemberRef) Path() string {
 	if r.AccountID != "" {
 		return "account_id"
 	}
 	return "email_address"
 }
 
-// target finds the account named; by e-mail it may not exist (nil, with
+// Target finds the account named; by e-mail it may not exist (nil, with
 // the address).
-func (r memberRef) target(tx *state.Txn) (*state.Account, string, error) {
+func (r MemberRef) Target(tx *state.Txn) (*state.Account, string, error) {
 	if r.AccountID != "" {
 		a, err := state.Get[state.Account](tx, state.TableAccounts, r.AccountID)
 		if err != nil {
@@ -66,7 +66,7 @@ func (r memberRef) target(tx *state.Txn) (*state.Account, string, error) {
 }
 
 type teamMemberRequest struct {
-	memberRef
+	MemberRef
 	Role string `json:"role"`
 }
 
@@ -83,7 +83,7 @@ func teamAddMember(c *api.Call) (any, error) {
 	if err := c.Bind(&req); err != nil {
 		return nil, err
 	}
-	if err := req.check(); err != nil {
+	if err := req.Check(); err != nil {
 		return nil, err
 	}
 	code, err := teamRoleCode(c, "role", req.Role, "team_id", q.TeamID)
@@ -104,7 +104,7 @@ func teamAddMember(c *api.Call) (any, error) {
 				return err
 			}
 		}
-		acct, email, err := req.target(tx)
+		acct, email, err := req.Target(tx)
 		if err != nil {
 			return err
 		}
@@ -181,7 +181,7 @@ func teamRoleCode(c *api.Call, rolePath, role, teamPath, teamID string) (string,
 }
 
 type teamRemoveMemberRequest struct {
-	memberRef
+	MemberRef
 	NewOwnerEmailAddress string `json:"new_owner_email_address"`
 	NewTeamID            string `json:"new_team_id"`
 	NewRole              string `json:"new_role"`
@@ -197,7 +197,7 @@ func teamRemoveMember(c *api.Call) (any, error) {
 	if err := c.Bind(&req); err != nil {
 		return nil, err
 	}
-	if err := req.check(); err != nil {
+	if err := req.Check(); err != nil {
 		return nil, err
 	}
 	if req.NewOwnerEmailAddress != "" {
@@ -218,7 +218,7 @@ func teamRemoveMember(c *api.Call) (any, error) {
 		if err := requireTeamRole(me, "remove members", "a", "t"); err != nil {
 			return err
 		}
-		acct, email, err := req.target(tx)
+		acct, email, err := req.Target(tx)
 		if err != nil {
 			return err
 		}
@@ -236,7 +236,7 @@ func teamRemoveMember(c *api.Call) (any, error) {
 				return err
 			}
 			if !found {
-				return apierr.NotFoundf("%s is not a member of your Team and has no invitation to it.", email).WithPath(req.path())
+				return apierr.NotFoundf("%s is not a member of your Team and has no invitation to it.", email).WithPath(req.Path())
 			}
 		}
 		out, err = teamResponse(tx, t)
@@ -259,7 +259,7 @@ func removeFromTeam(c *api.Call, tx *state.Txn, me, acct *state.Account, req tea
 		a.TeamID, a.RoleCode = nt.ID, code
 	} else {
 		if acct.ID == me.ID {
-			return apierr.Badf(req.path(), "You cannot remove yourself from your Team.")
+			return apierr.Badf(req.Path(), "You cannot remove yourself from your Team.")
 		}
 		a.TeamID, a.RoleCode = "", ""
 	}

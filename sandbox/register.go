@@ -37,7 +37,7 @@ func registerAll(r *api.Registry) {
 	registerAPISignatureRequest(r)
 	registerAPISignatureRequestCreate(r)
 	registerAPISignatureRequestList(r)
-	registerAPITeam(r)
+	Register(r)
 	registerAPITemplate(r)
 	registerAPITemplateOverlay(r)
 	registerAPITemplateShare(r)
@@ -89,7 +89,7 @@ func registerAll(r *api.Registry) {
 	apiapp.RegisterViews(r)
 	registerViewsBulk(r)
 	registerViewsFax(r)
-	registerViewsTeam(r)
+	RegisterViews(r)
 	registerViewsUnclaimed(r)
 
 	// The console for people, last: its routes come after every other.

@@ -8,10 +8,10 @@ import (
 
 // faxLineView is FaxLineResponseFaxLine.
 type faxLineView struct {
-	Number    string            `json:"number"`
-	CreatedAt int64             `json:"created_at"`
-	UpdatedAt int64             `json:"updated_at"`
-	Accounts  []teamAccountView `json:"accounts"`
+	Number    string        `json:"number"`
+	CreatedAt int64         `json:"created_at"`
+	UpdatedAt int64         `json:"updated_at"`
+	Accounts  []AccountView `json:"accounts"`
 }
 
 // faxLineResponse is FaxLineResponse. Its warnings member is a single
@@ -34,10 +34,10 @@ type faxLineAreaCodeGetResponse struct {
 // viewFaxLine renders a line with the accounts that have access to it, as
 // the official examples show them (no quotas, no role).
 func viewFaxLine(tx *state.Txn, l *state.FaxLine) faxLineView {
-	v := faxLineView{Number: l.Number, CreatedAt: l.CreatedAt, UpdatedAt: l.UpdatedAt, Accounts: []teamAccountView{}}
+	v := faxLineView{Number: l.Number, CreatedAt: l.CreatedAt, UpdatedAt: l.UpdatedAt, Accounts: []AccountView{}}
 	for _, id := range l.AccountIDs {
 		if a, err := state.Get[state.Account](tx, state.TableAccounts, id); err == nil {
-			v.Accounts = append(v.Accounts, viewTeamAccount(a, false, false))
+			v.Accounts = append(v.Accounts, ViewAccount(a, false, false))
 		}
 	}
 	return v

@@ -25,10 +25,10 @@ var teamRoleCodes = func() map[string]string {
 	return m
 }()
 
-// teamAccountView is the subset of AccountResponse that team and fax line
+// AccountView is the subset of AccountResponse that team and fax line
 // answers show for other accounts: no settings, locale or callback URL, as
 // the official examples do.
-type teamAccountView struct {
+type AccountView struct {
 	AccountID    string          `json:"account_id"`
 	EmailAddress string          `json:"email_address"`
 	IsLocked     bool            `json:"is_locked"`
@@ -38,10 +38,10 @@ type teamAccountView struct {
 	RoleCode     *string         `json:"role_code,omitempty"`
 }
 
-// viewTeamAccount renders a team member or invitee; withRole adds role_code
+// ViewAccount renders a team member or invitee; withRole adds role_code
 // (members have one, invitees do not).
-func viewTeamAccount(a *state.Account, withQuotas, withRole bool) teamAccountView {
-	v := teamAccountView{AccountID: a.ID, EmailAddress: a.Email, IsLocked: a.IsLocked, IsPaidHS: a.IsPaidHS, IsPaidHF: a.IsPaidHF}
+func ViewAccount(a *state.Account, withQuotas, withRole bool) AccountView {
+	v := AccountView{AccountID: a.ID, EmailAddress: a.Email, IsLocked: a.IsLocked, IsPaidHS: a.IsPaidHS, IsPaidHF: a.IsPaidHF}
 	if withQuotas {
 		q := account.View(a).Quotas
 		v.Quotas = &q
@@ -54,10 +54,10 @@ func viewTeamAccount(a *state.Account, withQuotas, withRole bool) teamAccountVie
 
 // teamView is TeamResponse.
 type teamView struct {
-	Name            string            `json:"name"`
-	Accounts        []teamAccountView `json:"accounts"`
-	InvitedAccounts []teamAccountView `json:"invited_accounts"`
-	InvitedEmails   []string          `json:"invited_emails"`
+	Name            string        `json:"name"`
+	Accounts        []AccountView `json:"accounts"`
+	InvitedAccounts []AccountView `json:"invited_accounts"`
+	InvitedEmails   []string      `json:"invited_emails"`
 }
 
 // teamGetResponse is TeamGetResponse.
@@ -68,13 +68,13 @@ type teamGetResponse struct {
 // viewTeam renders a team with its members and its outstanding invitations:
 // invitees with an account are invited_accounts, the others invited_emails.
 func viewTeam(tx *state.Txn, t *state.Team) (teamView, error) {
-	v := teamView{Name: t.Name, Accounts: []teamAccountView{}, InvitedAccounts: []teamAccountView{}, InvitedEmails: []string{}}
+	v := teamView{Name: t.Name, Accounts: []AccountView{}, InvitedAccounts: []AccountView{}, InvitedEmails: []string{}}
 	members, err := state.MembersOfTeam(tx, t.ID)
 	if err != nil {
 		return v, err
 	}
 	for _, a := range members {
-		v.Accounts = append(v.Accounts, viewTeamAccount(a, true, true))
+		v.Accounts = append(v.Accounts, ViewAccount(a, true, true))
 	}
 	invites, err := state.InvitesOfTeam(tx, t.ID)
 	if err != nil {
@@ -87,7 +87,7 @@ func viewTeam(tx *state.Txn, t *state.Team) (teamView, error) {
 		}
 		seen[inv.EmailKey] = true
 		if a, err := state.AccountByEmail(tx, inv.Email); err == nil {
-			v.InvitedAccounts = append(v.InvitedAccounts, viewTeamAccount(a, true, false))
+			v.InvitedAccounts = append(v.InvitedAccounts, ViewAccount(a, true, false))
 			continue
 		}
 		v.InvitedEmails = append(v.InvitedEmails, inv.Email)
@@ -156,8 +156,8 @@ type teamSubTeamsResponse struct {
 	ListInfo api.ListInfoResponse `json:"list_info"`
 }
 
-// registerViewsTeam adds teams to the catalog, as GET /team shows them.
-func registerViewsTeam(r *api.Registry) {
+// RegisterViews adds teams to the catalog, as GET /team shows them.
+func RegisterViews(r *api.Registry) {
 	r.Catalog.Add(catalog.Of("team", state.TableTeams,
 		func(t *state.Team) string { return t.ID },
 		func(tx *state.Txn, t *state.Team) (any, error) { return viewTeam(tx, t) },
