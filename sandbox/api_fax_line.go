@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/team"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
@@ -329,7 +331,7 @@ func faxLineList(c *api.Call) (any, error) {
 
 type faxLineUserRequest struct {
 	Number string `json:"number"`
-	MemberRef
+	team.MemberRef
 }
 
 // user finds the account of an add_user / remove_user call (account_id

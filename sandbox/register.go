@@ -3,6 +3,8 @@ package sandbox
 import (
 	"sync"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/team"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apiapp"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/account"
@@ -37,7 +39,7 @@ func registerAll(r *api.Registry) {
 	registerAPISignatureRequest(r)
 	registerAPISignatureRequestCreate(r)
 	registerAPISignatureRequestList(r)
-	Register(r)
+	team.Register(r)
 	registerAPITemplate(r)
 	registerAPITemplateOverlay(r)
 	registerAPITemplateShare(r)
@@ -89,7 +91,7 @@ func registerAll(r *api.Registry) {
 	apiapp.RegisterViews(r)
 	registerViewsBulk(r)
 	registerViewsFax(r)
-	RegisterViews(r)
+	team.RegisterViews(r)
 	registerViewsUnclaimed(r)
 
 	// The console for people, last: its routes come after every other.

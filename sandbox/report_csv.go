@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/team"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -122,7 +124,7 @@ func userActivityRows(tx *state.Txn, sc *reportScope, events []*state.Event) ([]
 		n := by[a.ID]
 		role := ""
 		if a.TeamID != "" {
-			role = RoleName(a.RoleCode)
+			role = team.RoleName(a.RoleCode)
 		}
 		rows = append(rows, []string{a.ID, a.Email, a.Name, role, strconv.Itoa(n.sent), strconv.Itoa(n.completed),
 			strconv.Itoa(n.declined), strconv.Itoa(n.templates), strconv.Itoa(n.faxes), strconv.Itoa(n.faxPages)})

@@ -4,14 +4,15 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/team"
 )
 
 // faxLineView is FaxLineResponseFaxLine.
 type faxLineView struct {
-	Number    string        `json:"number"`
-	CreatedAt int64         `json:"created_at"`
-	UpdatedAt int64         `json:"updated_at"`
-	Accounts  []AccountView `json:"accounts"`
+	Number    string             `json:"number"`
+	CreatedAt int64              `json:"created_at"`
+	UpdatedAt int64              `json:"updated_at"`
+	Accounts  []team.AccountView `json:"accounts"`
 }
 
 // faxLineResponse is FaxLineResponse. Its warnings member is a single
@@ -34,10 +35,10 @@ type faxLineAreaCodeGetResponse struct {
 // viewFaxLine renders a line with the accounts that have access to it, as
 // the official examples show them (no quotas, no role).
 func viewFaxLine(tx *state.Txn, l *state.FaxLine) faxLineView {
-	v := faxLineView{Number: l.Number, CreatedAt: l.CreatedAt, UpdatedAt: l.UpdatedAt, Accounts: []AccountView{}}
+	v := faxLineView{Number: l.Number, CreatedAt: l.CreatedAt, UpdatedAt: l.UpdatedAt, Accounts: []team.AccountView{}}
 	for _, id := range l.AccountIDs {
 		if a, err := state.Get[state.Account](tx, state.TableAccounts, id); err == nil {
-			v.Accounts = append(v.Accounts, ViewAccount(a, false, false))
+			v.Accounts = append(v.Accounts, team.ViewAccount(a, false, false))
 		}
 	}
 	return v

@@ -1,4 +1,4 @@
-package sandbox
+package team
 
 import (
 	"net/http"

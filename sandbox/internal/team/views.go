@@ -1,4 +1,4 @@
-package sandbox
+package team
 
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/account"

@@ -1,4 +1,4 @@
-package sandbox
+package team
 
 // Team membership changes: add_member (invitations, moves inside the
 // organisation), remove_member (removal, moves, withdrawn invitations) and

@@ -1,4 +1,4 @@
-package sandbox
+package team
 
 // Control-plane pieces of the team model that the official API has no
 // operation for: creating sub-teams (the real service does that in its web
