@@ -23,7 +23,9 @@ import (
 // the world's data (report_csv.go) and e-mails the requester one link per
 // type, as the real service does. The links are served by the sandbox.
 
-func registerAPIReport(r *api.Registry) {
+// Register adds the report operation, the job that makes a report ready
+// and the page that serves its CSV files to r.
+func Register(r *api.Registry) {
 	r.Handle("reportCreate", reportCreate)
 	r.RegisterJob(jobReportReady, runReportReady)
 	r.ControlPublic(http.MethodGet, "/w/{world}/reports/{report_id}/{report_type}.csv", reportCSVPage)

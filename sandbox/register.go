@@ -35,7 +35,7 @@ func registerAll(r *api.Registry) {
 	registerAPIFaxLine(r)
 	registerAPIFiles(r)
 	oauth.Register(r)
-	registerAPIReport(r)
+	Register(r)
 	registerAPISignatureRequest(r)
 	registerAPISignatureRequestCreate(r)
 	registerAPISignatureRequestList(r)
