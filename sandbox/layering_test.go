@@ -31,7 +31,7 @@ var allowedImports = map[string][]string{
 		"fixtures", "scenarios", "sandbox/edge",
 		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/page",
 		"sandbox/internal/oauth", "sandbox/internal/account", "sandbox/internal/apiapp",
-		"sandbox/internal/team", "sandbox/internal/console", "sandbox/internal/derived", "sandbox/internal/events",
+		"sandbox/internal/team", "sandbox/internal/report", "sandbox/internal/console", "sandbox/internal/derived", "sandbox/internal/events",
 		"sandbox/internal/fields", "sandbox/internal/files", "sandbox/internal/fixture",
 		"sandbox/internal/legacy", "sandbox/internal/notify", "sandbox/internal/param",
 		"sandbox/internal/scenario", "sandbox/internal/search", "sandbox/internal/state",
@@ -52,6 +52,10 @@ var allowedImports = map[string][]string{
 	},
 
 	// Resources, one package each, leaves first.
+	"sandbox/internal/report": {
+		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/notify", "sandbox/internal/page",
+		"sandbox/internal/state", "sandbox/internal/team", "sandbox/internal/world",
+	},
 	"sandbox/internal/team": {
 		"sandbox/internal/account", "sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/catalog",
 		"sandbox/internal/notify", "sandbox/internal/page", "sandbox/internal/param", "sandbox/internal/state",

@@ -3,6 +3,8 @@ package sandbox
 import (
 	"sync"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/report"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/team"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apiapp"
@@ -35,7 +37,7 @@ func registerAll(r *api.Registry) {
 	registerAPIFaxLine(r)
 	registerAPIFiles(r)
 	oauth.Register(r)
-	Register(r)
+	report.Register(r)
 	registerAPISignatureRequest(r)
 	registerAPISignatureRequestCreate(r)
 	registerAPISignatureRequestList(r)

@@ -1,4 +1,4 @@
-package sandbox
+package report
 
 // The CSV content of reports, generated from the world's data: the accounts
 // of the report's team, the events the world recorded (which every
