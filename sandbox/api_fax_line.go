@@ -6,12 +6,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/team"
-
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
-
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/team"
 )
 
 // Fax lines: numbers an account buys in an area code and shares with

@@ -13,9 +13,7 @@ import (
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/account"
-
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
-
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/events"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"

@@ -4,10 +4,9 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/api"
-
 	memdb "github.com/hashicorp/go-memdb"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"

@@ -17,7 +17,6 @@ import (
 	"net/http"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
-
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 

@@ -12,12 +12,10 @@ import (
 	"html/template"
 	"net/http"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/page"
-
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
-
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
+	"github.com/signsandbox/signsandbox/sandbox/internal/page"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )

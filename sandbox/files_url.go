@@ -8,11 +8,9 @@ package sandbox
 import (
 	"net/http"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/page"
-
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
-
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/page"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 

@@ -6,9 +6,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/api"
-
 	"github.com/jonboulle/clockwork"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 )
 
 // WithIdleWorldTTL frees the worlds created at run time (POST

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
-
 	"github.com/signsandbox/signsandbox/sandbox/internal/metrics"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )

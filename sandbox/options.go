@@ -10,11 +10,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/api"
-
 	"github.com/jonboulle/clockwork"
 
 	"github.com/signsandbox/signsandbox/sandbox/edge"
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 )
 
 // Option configures a Sandbox.

@@ -5,7 +5,6 @@ import (
 	"sync"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
-
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/journal"
 	"github.com/signsandbox/signsandbox/sandbox/internal/metrics"

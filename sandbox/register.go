@@ -3,17 +3,12 @@ package sandbox
 import (
 	"sync"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/report"
-
-	"github.com/signsandbox/signsandbox/sandbox/internal/team"
-
-	"github.com/signsandbox/signsandbox/sandbox/internal/apiapp"
-
 	"github.com/signsandbox/signsandbox/sandbox/internal/account"
-
-	"github.com/signsandbox/signsandbox/sandbox/internal/oauth"
-
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apiapp"
+	"github.com/signsandbox/signsandbox/sandbox/internal/oauth"
+	"github.com/signsandbox/signsandbox/sandbox/internal/report"
+	"github.com/signsandbox/signsandbox/sandbox/internal/team"
 )
 
 // newRegistry returns a registry filled by every area of the sandbox.

@@ -4,9 +4,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/api"
-
 	"github.com/gorilla/mux"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 )
 
 // RegisteredRouteForTest is one route of a sandbox's router as gorilla/mux

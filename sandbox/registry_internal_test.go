@@ -3,11 +3,10 @@ package sandbox
 import (
 	"testing"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/api"
-
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 

@@ -29,10 +29,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/api"
-
 	"github.com/gorilla/mux"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"

@@ -25,7 +25,6 @@ import (
 	"fmt"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
-
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 

@@ -16,10 +16,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/param"
-
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 

@@ -13,11 +13,9 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/page"
-
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
-
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/page"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 

@@ -17,9 +17,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/param"
-
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 )
 
 // whiteLabelDefaults are the values of elements that were not customized.

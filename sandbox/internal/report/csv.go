@@ -11,10 +11,9 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/team"
-
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/team"
 )
 
 // reportScope is what one report covers: its accounts and its time range

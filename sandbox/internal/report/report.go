@@ -8,12 +8,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/page"
-
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
-
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
+	"github.com/signsandbox/signsandbox/sandbox/internal/page"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
