@@ -90,7 +90,7 @@ func (i *idleWorlds) start(s *api.Host) {
 }
 
 // sweep frees the run-time worlds idle for longer than ttl (a world's idle
-// time starts when it is made: newWorld touches it).
+// time starts when it is made: NewWorld touches it).
 func (i *idleWorlds) sweep(s *api.Host) {
 	now := i.clk.Now().UnixNano()
 	live := map[string]bool{}

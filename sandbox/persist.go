@@ -81,7 +81,7 @@ func (s *Sandbox) openData() error {
 }
 
 // restoreWorlds makes again, in creation order, every world of the data
-// directory besides the default one (newWorld restores their state).
+// directory besides the default one (the host's NewWorld restores their state).
 func (s *Sandbox) restoreWorlds() error {
 	d := s.persist.dir
 	if d == nil {

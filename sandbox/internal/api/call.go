@@ -141,7 +141,7 @@ func isFormType(contentType string) bool {
 const maxControlFormBytes = 1 << 20
 
 // Bind decodes the request body into dst (a pointer to a request struct);
-// for control calls it is bindStrict.
+// for control calls it is BindStrict.
 func (c *Call) Bind(dst any) error {
 	if c.strict {
 		return c.BindStrict(dst)

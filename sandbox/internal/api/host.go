@@ -46,15 +46,15 @@ type Host struct {
 	RandomCredentials bool
 	Shard             string
 
-	// The facade's part in a world's life (all optional): worldMade when a
+	// The facade's part in a world's life (all optional): WorldMade when a
 	// world is made, before it starts (the idle janitor's clock);
-	// worldAdded once it is registered (the data directory); worldDropped
+	// WorldAdded once it is registered (the data directory); WorldDropped
 	// once it is gone.
 	WorldMade    func(id string)
 	WorldAdded   func(w *world.World, spec WorldSpec) error
 	WorldDropped func(w *world.World)
 	// NotReady says why the server cannot serve its worlds ("" when it
-	// can); gauges are the facade's metrics beside the worlds'.
+	// can); Gauges are the facade's metrics beside the worlds'.
 	NotReady func() string
 	Gauges   func() []metrics.Family
 

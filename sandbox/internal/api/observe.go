@@ -28,7 +28,7 @@ type CallRecord struct {
 // ObserveCalls adds a call observer: it sees every API and control call in
 // the goroutine that served it, after the answer was written. It must be
 // fast and safe for concurrent use. Recording and scenario rules keep
-// their own hooks (afterCallHooks), which see the call itself.
+// their own hooks (AfterCallHooks), which see the call itself.
 func (r *Registry) ObserveCalls(fn func(CallRecord)) {
 	r.CallObservers = append(r.CallObservers, fn)
 	if r.CallClock == nil {

@@ -22,7 +22,7 @@ type Registry struct {
 	// ControlRoutes are the /_sandbox routes in registration order, which
 	// is the order the router tries them.
 	ControlRoutes []ControlRoute
-	// JobKinds maps job kinds to their functions (see registerJob).
+	// JobKinds maps job kinds to their functions (see RegisterJob).
 	JobKinds map[string]JobFunc
 
 	// WorldStarters run when a world is created (delivery workers and other
@@ -32,7 +32,7 @@ type Registry struct {
 	// import): areas drop caches and wake their workers.
 	WorldReplacedHooks []func(s *Host, w *world.World)
 
-	// CallHooks are consulted in order for every API call (see callHook).
+	// CallHooks are consulted in order for every API call (see CallHook).
 	CallHooks []CallHook
 	// AfterCallHooks see every API call's result (recording, logs).
 	AfterCallHooks []func(c *Call, v any, err error)
@@ -42,7 +42,7 @@ type Registry struct {
 	// AfterControlHooks see every control call's result (recording).
 	AfterControlHooks []func(c *Call, v any, err error)
 	// CallObservers see the record of every API and control call once
-	// its answer is written (see observeCalls); callClock times the calls
+	// its answer is written (see ObserveCalls); CallClock times the calls
 	// (the wall clock unless a test gives another).
 	CallObservers []func(CallRecord)
 	CallClock     clockwork.Clock
@@ -54,7 +54,7 @@ type Registry struct {
 	// theirs.
 	ObjectViews map[string]notify.View
 	// notifier records events and routes them to callback queues, with the
-	// objects rendered by objectViews.
+	// objects rendered by ObjectViews.
 	notifier *notify.Notifier
 	// Catalog shows every kind of object of a world, for readers that must
 	// not import the areas that own them (a console).

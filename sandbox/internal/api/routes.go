@@ -33,7 +33,7 @@ type Route struct {
 
 // apiRoutes is the route table: every operation of the official description,
 // keyed by operationId. TestRoutesMatchOfficialDescription compares it with
-// openapi.yaml. Handlers are attached by operationId (handle, call.go); an
+// openapi.yaml. Handlers are attached by operationId (Registry.Handle); an
 // operation without a handler answers in the official error shape.
 var apiRoutes = []Route{
 	// Account

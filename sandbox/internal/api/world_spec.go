@@ -12,7 +12,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-// WorldSpec is everything a world is made from: what newWorld needs, and
+// WorldSpec is everything a world is made from: what NewWorld needs, and
 // what a data directory keeps to make the same world again on restart.
 type WorldSpec struct {
 	ID    string
