@@ -126,7 +126,7 @@ func TestNotImplementedOperationsAnswerTheEnvelope(t *testing.T) {
 		delete(r.Handlers, id)
 	}))
 
-	var op api.Operation
+	var op Operation
 	for _, o := range s.host.Reg.Operations() {
 		if o.ID == id {
 			op = o

@@ -98,7 +98,7 @@ func registerAll(r *api.Registry) {
 // Operations lists the route table in its order (by tag, then operationId):
 // every operation of the official description and whether the sandbox
 // implements it. GET /_sandbox/operations answers the same list.
-func Operations() []api.Operation { return productRegistry().Operations() }
+func Operations() []Operation { return productRegistry().Operations() }
 
 // productRegistry is what every sandbox registers, built once for the
 // questions asked without a sandbox at hand (Operations, the scenario
