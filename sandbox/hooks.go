@@ -8,13 +8,16 @@ import (
 // jobFunc is a scheduler job implemented by the sandbox.
 type jobFunc func(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) error
 
-// registerJobs binds every job kind to this sandbox.
+// registerJobs binds every job kind to this sandbox. A template's
+// preparation runs in a transaction of its own: its scenario failure hook
+// reads the committed marks.
 func registerJobs(s *Sandbox) {
 	for kind, fn := range s.reg.jobKinds {
 		s.jobs.Handle(kind, func(w *world.World, tx *state.Txn, job *state.Job) error {
 			return fn(s, w, tx, job)
 		})
 	}
+	s.jobs.RunAlone(jobTemplatePrepare)
 }
 
 // startWorld runs the world starters of s for a world it has just
