@@ -26,6 +26,9 @@ const (
 type Blob struct {
 	ID   string `json:"id"`
 	Data []byte `json:"data"`
+	// Holders counts the rows whose documents name this blob (see
+	// blob_holders.go); 0 for blobs no document names.
+	Holders int `json:"holders,omitempty"`
 }
 
 // BlobContent is one distinct content of the world's files.
@@ -197,7 +200,7 @@ func rebuildBlobContents(tx *memdb.Txn, u *Usage) error {
 		u.BlobBytes += int64(len(b.Data))
 		u.Blobs++
 		if len(b.Data) > 0 && &shared[0] != &b.Data[0] {
-			if err := tx.Insert(TableBlobs, &Blob{ID: b.ID, Data: shared}); err != nil {
+			if err := tx.Insert(TableBlobs, &Blob{ID: b.ID, Data: shared, Holders: b.Holders}); err != nil {
 				return err
 			}
 		}
