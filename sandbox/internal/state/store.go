@@ -86,6 +86,9 @@ func (s *Store) Update(fn func(tx *Txn) error) error {
 	if err := fn(tx); err != nil {
 		return err
 	}
+	if err := tx.flushMeta(); err != nil {
+		return err
+	}
 	delta, err := s.budgetDelta(tx, before)
 	if err != nil {
 		return err
@@ -141,6 +144,9 @@ type Txn struct {
 	// after holds the AfterCommit functions in registration order (memdb's
 	// own Defer runs them last-in first-out).
 	after []func()
+	// meta is the sequence as this transaction moved it (see next), nil
+	// until it takes a number.
+	meta *Meta
 }
 
 // Notify arranges for topic to be announced once after this transaction
@@ -252,17 +258,30 @@ func InitMeta(tx *Txn, seed string) error {
 	return Put(tx, tableMeta, &Meta{ID: metaRowID, Seed: seed})
 }
 
+// next moves the sequence. The meta row is read once per transaction and
+// written back once, before the commit (flushMeta), rather than on every
+// id: a transaction that runs a batch of jobs takes thousands.
 func (t *Txn) next() (seed string, n uint64) {
-	m, err := Get[Meta](t, tableMeta, metaRowID)
-	if err != nil {
-		panic("state: world has no meta row")
+	if t.meta == nil {
+		m, err := Get[Meta](t, tableMeta, metaRowID)
+		if err != nil {
+			panic("state: world has no meta row")
+		}
+		c := *m
+		t.meta = &c
 	}
-	c := *m
-	c.Counter++
-	if err := Put(t, tableMeta, &c); err != nil {
-		panic(err)
+	t.meta.Counter++
+	return t.meta.Seed, t.meta.Counter
+}
+
+// flushMeta writes the sequence the transaction moved.
+func (t *Txn) flushMeta() error {
+	if t.meta == nil {
+		return nil
 	}
-	return c.Seed, c.Counter
+	c := *t.meta
+	t.meta = nil
+	return Put(t, tableMeta, &c)
 }
 
 // NewID returns the next 40-character lowercase hex ID of the world's seeded
