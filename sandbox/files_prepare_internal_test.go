@@ -26,6 +26,8 @@ var (
 	testCompositions = map[string]files.Composition{
 		"doc-ok":     {ID: "doc-ok", Title: "Fake owner", Documents: []files.Source{{Name: "a.pdf", PDF: filestest.MakePDF(filestest.Letter("fake"))}}},
 		"doc-second": {ID: "doc-second", Title: "Another", Documents: []files.Source{{Name: "b.pdf", PDF: filestest.MakePDF(filestest.Letter("b"), filestest.Letter("c"))}}},
+		// A title that is not UTF-8, which a recipe (JSON) cannot keep.
+		"doc-latin1": {ID: "doc-latin1", Title: "Vertr\xe4ge", Documents: []files.Source{{Name: "c.pdf", PDF: filestest.MakePDF(filestest.Letter("c"))}}},
 	}
 	testComposed atomic.Int64
 )
@@ -196,6 +198,30 @@ func TestPreparedBlobsAreReleased(t *testing.T) {
 	u, err := state.Get[state.FileURL](s.defWorld.Store.Read(), state.TableFileURLs, "tok")
 	require.NoError(t, err, "the expired URL stays, to answer 410")
 	assert.Equal(t, served, u.BlobID)
+}
+
+// TestCompositionARecipeCannotKeepIsRenderedAtOnce: such a preparation
+// stores its files as before, and downloads serve them.
+func TestCompositionARecipeCannotKeepIsRenderedAtOnce(t *testing.T) {
+	s := newInternalSandbox(t)
+	s.testUpdate(t, func(tx *state.Txn) error { return scheduleFiles(tx, kindTestOwner, "doc-latin1") })
+	_, err := s.defWorld.Advance(5 * time.Second)
+	require.NoError(t, err)
+	fs, err := s.testPrepared("doc-latin1")
+	require.NoError(t, err)
+	assert.Nil(t, fs.Recipe)
+	assert.Equal(t, 1, fs.Pages)
+	tx := s.defWorld.Store.Read()
+	for _, f := range []struct {
+		blob string
+		get  func(*state.Txn, *state.FileSet) ([]byte, error)
+	}{{fs.PDFBlobID, preparedPDF}, {fs.ZIPBlobID, preparedZIP}} {
+		stored, err := state.GetBlob(tx, f.blob)
+		require.NoError(t, err)
+		got, err := f.get(tx, fs)
+		require.NoError(t, err)
+		assert.Equal(t, stored, got)
+	}
 }
 
 func TestFileSetRowsRoundTripJSON(t *testing.T) {
