@@ -106,11 +106,11 @@ func downloadFileURL(kind, param string) handler {
 			return nil, err
 		}
 		inline := q.ForceDownload != nil && *q.ForceDownload == 0
-		if tx := c.read(); tx != nil {
-			// Render before the write, which then finds the rendering.
-			if fs, err := preparedFiles(c, tx, kind, c.param(param)); err == nil {
-				_, _ = preparedPDF(tx, fs)
-			}
+		// Render before the write, which then finds the rendering cached
+		// instead of rendering while it holds the world's write lock.
+		warm := c.read()
+		if fs, err := preparedFiles(c, warm, kind, c.param(param)); err == nil {
+			_, _ = preparedPDF(warm, fs)
 		}
 		var out fileResponse
 		err := c.update(func(tx *state.Txn) error {
