@@ -9,15 +9,17 @@ package sandbox
 import (
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerAPIBulkSend(r *registry) {
-	r.handle("signatureRequestBulkSendWithTemplate", func(c *call) (any, error) { return bulkSend(c, false) })
-	r.handle("signatureRequestBulkCreateEmbeddedWithTemplate", func(c *call) (any, error) { return bulkSend(c, true) })
-	r.handle("bulkSendJobGet", bulkSendJobGet)
-	r.handle("bulkSendJobList", bulkSendJobList)
+func registerAPIBulkSend(r *api.Registry) {
+	r.Handle("signatureRequestBulkSendWithTemplate", func(c *api.Call) (any, error) { return bulkSend(c, false) })
+	r.Handle("signatureRequestBulkCreateEmbeddedWithTemplate", func(c *api.Call) (any, error) { return bulkSend(c, true) })
+	r.Handle("bulkSendJobGet", bulkSendJobGet)
+	r.Handle("bulkSendJobList", bulkSendJobList)
 }
 
 // bulkSend validates a bulk send body, binds every entry to the templates
@@ -25,16 +27,16 @@ func registerAPIBulkSend(r *registry) {
 // ("Standard plan and higher"), 400 for bad input naming the field (the
 // entry, or signer_file with the CSV line), 402 when the quota cannot
 // cover every request, and the templates' own errors (404, 409, ...).
-func bulkSend(c *call, embedded bool) (any, error) {
+func bulkSend(c *api.Call, embedded bool) (any, error) {
 	var b sigreqBody
-	if err := c.bind(&b); err != nil {
+	if err := c.Bind(&b); err != nil {
 		return nil, err
 	}
 	var bb bulkBody
-	if err := c.bind(&bb); err != nil {
+	if err := c.Bind(&bb); err != nil {
 		return nil, err
 	}
-	if !c.account.IsPaidHS && !b.TestMode {
+	if !c.Account.IsPaidHS && !b.TestMode {
 		return nil, apierr.Forbiddenf(msgBulkPlan)
 	}
 	// Signers come from the signer list only (the bulk schemas have no
@@ -46,7 +48,7 @@ func bulkSend(c *call, embedded bool) (any, error) {
 	if embedded && strings.TrimSpace(b.ClientID) == "" {
 		return nil, apierr.Missing("client_id")
 	}
-	spec, e := c.sigreqSpecOf(&b, sigreqOp{embedded: embedded, template: true})
+	spec, e := sigreqSpecOf(c, &b, sigreqOp{embedded: embedded, template: true})
 	if e != nil {
 		return nil, e
 	}
@@ -74,8 +76,8 @@ func bulkSend(c *call, embedded bool) (any, error) {
 		return nil, e
 	}
 	var job *state.BulkSendJob
-	err := c.update(func(tx *state.Txn) error {
-		acct, err := state.Get[state.Account](tx, state.TableAccounts, c.account.ID)
+	err := c.Update(func(tx *state.Txn) error {
+		acct, err := state.Get[state.Account](tx, state.TableAccounts, c.Account.ID)
 		if err != nil {
 			return apierr.NotFoundf("Account not found.")
 		}
@@ -86,20 +88,20 @@ func bulkSend(c *call, embedded bool) (any, error) {
 			return apierr.PaymentRequiredf("%s (the job needs %d signature requests, %d are left).", apierr.MsgPaymentRequired, len(entries), *left)
 		}
 		spec.Requester = acct
-		job, err = c.s.queueBulkJob(c, tx, spec, tb, entries, embedded)
+		job, err = queueBulkJob(c.Host, c, tx, spec, tb, entries, embedded)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return bulkSendJobSendResponse{BulkSendJob: viewBulkJob(job, c.account.ID)}, nil
+	return bulkSendJobSendResponse{BulkSendJob: viewBulkJob(job, c.Account.ID)}, nil
 }
 
 // queueBulkJob resolves the templates once, binds every entry to them,
 // stores the job and schedules the creation of its requests after the
 // world's SendProcessingDelay. What binding warns about the job as a whole
 // is said once: its warnings go through warnOnce.
-func (s *Sandbox) queueBulkJob(c *call, tx *state.Txn, spec *sigreqSpec, tb *templateBody, entries []bulkEntry, embedded bool) (*state.BulkSendJob, error) {
+func queueBulkJob(s *api.Host, c *api.Call, tx *state.Txn, spec *sigreqSpec, tb *templateBody, entries []bulkEntry, embedded bool) (*state.BulkSendJob, error) {
 	use, err := resolveTemplates(c, tx, tb.TemplateIDs)
 	if err != nil {
 		return nil, err
@@ -124,7 +126,7 @@ func (s *Sandbox) queueBulkJob(c *call, tx *state.Txn, spec *sigreqSpec, tb *tem
 		job.Items = append(job.Items, state.BulkSendItem{Signers: bound.Signers, CustomFields: bound.CustomFields})
 	}
 	if base.AllowReassign {
-		c.warn("reassign_unsupported", "The template allows signer reassignment, which bulk send does not support: the requests are sent without it.")
+		c.Warn("reassign_unsupported", "The template allows signer reassignment, which bulk send does not support: the requests are sent without it.")
 		base.AllowReassign = false
 	}
 	base.Embedded, base.BulkSendJobID = embedded, job.ID
@@ -145,45 +147,45 @@ func (s *Sandbox) queueBulkJob(c *call, tx *state.Txn, spec *sigreqSpec, tb *tem
 // bulkSendJobGet answers a job the caller can see with a page of its
 // requests (in signer list order; canceled requests and requests the caller
 // removed are left out).
-func bulkSendJobGet(c *call) (any, error) {
-	page, size, err := readPaging(c)
+func bulkSendJobGet(c *api.Call) (any, error) {
+	page, size, err := api.ReadPaging(c)
 	if err != nil {
 		return nil, err
 	}
-	tx := c.read()
-	job, err := state.Get[state.BulkSendJob](tx, state.TableBulkSendJobs, c.param("bulk_send_job_id"))
-	if err != nil || !bulkJobVisible(tx, job, c.account) {
+	tx := c.Read()
+	job, err := state.Get[state.BulkSendJob](tx, state.TableBulkSendJobs, c.Param("bulk_send_job_id"))
+	if err != nil || !bulkJobVisible(tx, job, c.Account) {
 		return nil, apierr.NotFoundf(apierr.MsgNotFound)
 	}
 	var reqs []*state.SignatureRequest
 	for _, id := range job.RequestIDs {
 		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, id)
-		if err != nil || req.Phase == state.PhaseCanceled || !sigreqVisible(tx, req, c.account) {
+		if err != nil || req.Phase == state.PhaseCanceled || !sigreqVisible(tx, req, c.Account) {
 			continue
 		}
 		reqs = append(reqs, req)
 	}
-	rows, info := pageSlice(reqs, page, size)
+	rows, info := api.PageSlice(reqs, page, size)
 	out := bulkSendJobGetResponse{
-		BulkSendJob:       viewBulkJob(job, c.account.ID),
+		BulkSendJob:       viewBulkJob(job, c.Account.ID),
 		ListInfo:          info,
 		SignatureRequests: []signatureRequestResponse{},
 	}
 	for _, req := range rows {
-		out.SignatureRequests = append(out.SignatureRequests, viewSignatureRequest(req, c.account.ID))
+		out.SignatureRequests = append(out.SignatureRequests, viewSignatureRequest(req, c.Account.ID))
 	}
 	return out, nil
 }
 
 // bulkSendJobList answers the jobs of the caller and of its team, newest
 // first (is_creator tells them apart).
-func bulkSendJobList(c *call) (any, error) {
-	page, size, err := readPaging(c)
+func bulkSendJobList(c *api.Call) (any, error) {
+	page, size, err := api.ReadPaging(c)
 	if err != nil {
 		return nil, err
 	}
-	tx := c.read()
-	accounts, e := listAccounts(tx, c.account, "all")
+	tx := c.Read()
+	accounts, e := api.ListAccounts(tx, c.Account, "all")
 	if e != nil {
 		return nil, e
 	}
@@ -191,10 +193,10 @@ func bulkSendJobList(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, info := pageSlice(jobs, page, size)
+	rows, info := api.PageSlice(jobs, page, size)
 	out := bulkSendJobListResponse{ListInfo: info, BulkSendJobs: []bulkSendJobResponse{}}
 	for _, j := range rows {
-		out.BulkSendJobs = append(out.BulkSendJobs, viewBulkJob(j, c.account.ID))
+		out.BulkSendJobs = append(out.BulkSendJobs, viewBulkJob(j, c.Account.ID))
 	}
 	return out, nil
 }
@@ -204,5 +206,5 @@ func bulkJobVisible(tx *state.Txn, job *state.BulkSendJob, acct *state.Account) 
 	if job.AccountID == acct.ID {
 		return true
 	}
-	return acct.TeamID != "" && sameTeam(tx, job.AccountID, acct.ID)
+	return acct.TeamID != "" && api.SameTeam(tx, job.AccountID, acct.ID)
 }

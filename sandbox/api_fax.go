@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
@@ -21,13 +23,13 @@ import (
 // was transmitted, and given back when it failed or was deleted before it
 // was transmitted; test_mode faxes cost nothing.
 
-func registerAPIFax(r *registry) {
-	r.handle("faxSend", faxSend)
-	r.handle("faxGet", faxGet)
-	r.handle("faxList", faxList)
-	r.handle("faxDelete", faxDelete)
-	r.handle("faxFiles", faxFiles)
-	r.registerJob(jobFaxTransmit, runFaxTransmit)
+func registerAPIFax(r *api.Registry) {
+	r.Handle("faxSend", faxSend)
+	r.Handle("faxGet", faxGet)
+	r.Handle("faxList", faxList)
+	r.Handle("faxDelete", faxDelete)
+	r.Handle("faxFiles", faxFiles)
+	r.RegisterJob(jobFaxTransmit, runFaxTransmit)
 }
 
 const (
@@ -86,7 +88,7 @@ func faxNumberDigits(v string) string {
 	return b.String()
 }
 
-func (r *faxSendRequest) validate(c *call) error {
+func (r *faxSendRequest) validate(c *api.Call) error {
 	r.Recipient = strings.TrimSpace(r.Recipient)
 	switch {
 	case r.Recipient == "":
@@ -103,7 +105,7 @@ func (r *faxSendRequest) validate(c *call) error {
 			return apierr.Badf("sender", "Invalid sender %q: give a fax number in E.164 format.", r.Sender)
 		}
 		if strings.Contains(r.Recipient, "@") {
-			c.warn("parameter_ignored", "sender is only used when the recipient is a fax number and was ignored.")
+			c.Warn("parameter_ignored", "sender is only used when the recipient is a fax number and was ignored.")
 			r.Sender = ""
 		}
 	}
@@ -120,21 +122,21 @@ func (r *faxSendRequest) hasCoverPage() bool {
 func faxCoverPage(to, from, message string) bool { return to != "" || from != "" || message != "" }
 
 // faxSend sends a fax of uploaded files or file_urls.
-func faxSend(c *call) (any, error) {
+func faxSend(c *api.Call) (any, error) {
 	var req faxSendRequest
-	if err := c.bind(&req); err != nil {
+	if err := c.Bind(&req); err != nil {
 		return nil, err
 	}
 	if err := req.validate(c); err != nil {
 		return nil, err
 	}
-	pending, err := c.s.collectDocuments(c, req.Files, req.FileURLs)
+	pending, err := collectDocuments(c.Host, c, req.Files, req.FileURLs)
 	if err != nil {
 		return nil, err
 	}
 	var out faxGetResponse
-	err = c.update(func(tx *state.Txn) error {
-		me, err := reloadCaller(c, tx)
+	err = c.Update(func(tx *state.Txn) error {
+		me, err := api.ReloadCaller(c, tx)
 		if err != nil {
 			return err
 		}
@@ -170,7 +172,7 @@ func faxSend(c *call) (any, error) {
 			ID: id, AccountID: me.ID, Title: title, OriginalTitle: title, Sender: sender, Recipient: req.Recipient,
 			CoverPageTo: req.CoverPageTo, CoverPageFrom: req.CoverPageFrom, CoverPageMessage: req.CoverPageMessage,
 			TestMode: req.TestMode, Documents: docs, Pages: pages, Status: state.FaxTransmitting,
-			FilesURL: c.baseURL() + "/v3/fax/files/" + id, CreatedAt: tx.Unix(), Seq: tx.Seq(),
+			FilesURL: c.BaseURL() + "/v3/fax/files/" + id, CreatedAt: tx.Unix(), Seq: tx.Seq(),
 		}
 		if err := state.Put(tx, state.TableFaxes, f); err != nil {
 			return err
@@ -261,7 +263,7 @@ func faxOutcome(f *state.Fax) string {
 }
 
 // runFaxTransmit ends a transmission.
-func runFaxTransmit(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) error {
+func runFaxTransmit(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) error {
 	cur, err := state.Get[state.Fax](tx, state.TableFaxes, job.Subject)
 	if err != nil || cur.Deleted || cur.Status != state.FaxTransmitting {
 		return nil
@@ -283,20 +285,20 @@ func runFaxTransmit(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) e
 
 // callerFax finds a fax of the caller: 404 when unknown (or deleted, unless
 // deletedOK), 403 when another account sent it.
-func callerFax(c *call, tx *state.Txn, deletedOK bool) (*state.Fax, error) {
-	f, err := state.Get[state.Fax](tx, state.TableFaxes, c.param("fax_id"))
+func callerFax(c *api.Call, tx *state.Txn, deletedOK bool) (*state.Fax, error) {
+	f, err := state.Get[state.Fax](tx, state.TableFaxes, c.Param("fax_id"))
 	if err != nil || (f.Deleted && !deletedOK) {
 		return nil, apierr.NotFoundf("Fax not found.").WithPath("fax_id")
 	}
-	if f.AccountID != c.account.ID {
+	if f.AccountID != c.Account.ID {
 		return nil, apierr.Forbiddenf("You do not have access to this fax.").WithPath("fax_id")
 	}
 	return f, nil
 }
 
 // faxGet answers one fax.
-func faxGet(c *call) (any, error) {
-	f, err := callerFax(c, c.read(), false)
+func faxGet(c *api.Call) (any, error) {
+	f, err := callerFax(c, c.Read(), false)
 	if err != nil {
 		return nil, err
 	}
@@ -304,13 +306,13 @@ func faxGet(c *call) (any, error) {
 }
 
 // faxList lists the caller's faxes, newest first.
-func faxList(c *call) (any, error) {
-	page, size, err := readPaging(c)
+func faxList(c *api.Call) (any, error) {
+	page, size, err := api.ReadPaging(c)
 	if err != nil {
 		return nil, err
 	}
-	tx := c.read()
-	all, err := state.FaxesOf(tx, c.account.ID)
+	tx := c.Read()
+	all, err := state.FaxesOf(tx, c.Account.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -320,7 +322,7 @@ func faxList(c *call) (any, error) {
 			faxes = append(faxes, all[i])
 		}
 	}
-	rows, info := pageSlice(faxes, page, size)
+	rows, info := api.PageSlice(faxes, page, size)
 	out := faxListResponse{Faxes: []faxView{}, ListInfo: info}
 	for _, f := range rows {
 		out.Faxes = append(out.Faxes, viewFax(f))
@@ -330,8 +332,8 @@ func faxList(c *call) (any, error) {
 
 // faxDelete deletes a fax (204). A fax still being transmitted is not sent
 // and its pages are given back.
-func faxDelete(c *call) (any, error) {
-	err := c.update(func(tx *state.Txn) error {
+func faxDelete(c *api.Call) (any, error) {
+	err := c.Update(func(tx *state.Txn) error {
 		cur, err := callerFax(c, tx, false)
 		if err != nil {
 			return err
@@ -351,12 +353,12 @@ func faxDelete(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return noContent(), nil
+	return api.NoContent(), nil
 }
 
 // faxFiles downloads the fax as PDF; 410 once it was deleted.
-func faxFiles(c *call) (any, error) {
-	tx := c.read()
+func faxFiles(c *api.Call) (any, error) {
+	tx := c.Read()
 	f, err := callerFax(c, tx, true)
 	if err != nil {
 		return nil, err
@@ -370,7 +372,7 @@ func faxFiles(c *call) (any, error) {
 	}
 	h := http.Header{}
 	h.Set("Content-Disposition", `attachment; filename="fax-`+f.ID+`.pdf"`)
-	return &rawResponse{status: http.StatusOK, contentType: "application/pdf", header: h, body: pdf}, nil
+	return &api.RawResponse{Status: http.StatusOK, ContentType: "application/pdf", Header: h, Body: pdf}, nil
 }
 
 // faxPDF is the fax as one PDF: the cover page when the fax has one, then

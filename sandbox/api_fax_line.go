@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -15,14 +17,14 @@ import (
 // owner's teammates (show_team_lines); it is managed (users added or removed,
 // deleted) by its owner and the Admins of the owner's team.
 
-func registerAPIFaxLine(r *registry) {
-	r.handle("faxLineAreaCodeGet", faxLineAreaCodeGet)
-	r.handle("faxLineCreate", faxLineCreate)
-	r.handle("faxLineGet", faxLineGet)
-	r.handle("faxLineDelete", faxLineDelete)
-	r.handle("faxLineList", faxLineList)
-	r.handle("faxLineAddUser", faxLineAddUser)
-	r.handle("faxLineRemoveUser", faxLineRemoveUser)
+func registerAPIFaxLine(r *api.Registry) {
+	r.Handle("faxLineAreaCodeGet", faxLineAreaCodeGet)
+	r.Handle("faxLineCreate", faxLineCreate)
+	r.Handle("faxLineGet", faxLineGet)
+	r.Handle("faxLineDelete", faxLineDelete)
+	r.Handle("faxLineList", faxLineList)
+	r.Handle("faxLineAddUser", faxLineAddUser)
+	r.Handle("faxLineRemoveUser", faxLineRemoveUser)
 }
 
 type faxLineAreaCodeQuery struct {
@@ -66,9 +68,9 @@ func (q faxLineAreaCodeQuery) region() (string, error) {
 }
 
 // faxLineAreaCodeGet lists the area codes with numbers available.
-func faxLineAreaCodeGet(c *call) (any, error) {
+func faxLineAreaCodeGet(c *api.Call) (any, error) {
 	var q faxLineAreaCodeQuery
-	if err := c.query(&q); err != nil {
+	if err := c.Query(&q); err != nil {
 		return nil, err
 	}
 	if err := checkFaxCountry(q.Country); err != nil {
@@ -149,9 +151,9 @@ func faxLineAccount(tx *state.Txn, me *state.Account, id string) (*state.Account
 }
 
 // faxLineCreate buys a line in an area code for the caller or a teammate.
-func faxLineCreate(c *call) (any, error) {
+func faxLineCreate(c *api.Call) (any, error) {
 	var req faxLineCreateRequest
-	if err := c.bind(&req); err != nil {
+	if err := c.Bind(&req); err != nil {
 		return nil, err
 	}
 	if req.AreaCode == nil {
@@ -168,8 +170,8 @@ func faxLineCreate(c *call) (any, error) {
 		return nil, apierr.Badf("city", "Area code %d does not serve %s; GET /fax_line/area_codes?city=... lists the codes of a city.", area, req.City)
 	}
 	var out faxLineResponse
-	err := c.update(func(tx *state.Txn) error {
-		me, err := reloadCaller(c, tx)
+	err := c.Update(func(tx *state.Txn) error {
+		me, err := api.ReloadCaller(c, tx)
 		if err != nil {
 			return err
 		}
@@ -233,13 +235,13 @@ type faxLineNumberQuery struct {
 }
 
 // faxLineGet answers one line.
-func faxLineGet(c *call) (any, error) {
+func faxLineGet(c *api.Call) (any, error) {
 	var q faxLineNumberQuery
-	if err := c.query(&q); err != nil {
+	if err := c.Query(&q); err != nil {
 		return nil, err
 	}
-	tx := c.read()
-	me, err := reloadCaller(c, tx)
+	tx := c.Read()
+	me, err := api.ReloadCaller(c, tx)
 	if err != nil {
 		return nil, err
 	}
@@ -251,13 +253,13 @@ func faxLineGet(c *call) (any, error) {
 }
 
 // faxLineDelete releases a line: 200 with an empty JSON body.
-func faxLineDelete(c *call) (any, error) {
+func faxLineDelete(c *api.Call) (any, error) {
 	var req faxLineNumberQuery
-	if err := c.bind(&req); err != nil {
+	if err := c.Bind(&req); err != nil {
 		return nil, err
 	}
-	err := c.update(func(tx *state.Txn) error {
-		me, err := reloadCaller(c, tx)
+	err := c.Update(func(tx *state.Txn) error {
+		me, err := api.ReloadCaller(c, tx)
 		if err != nil {
 			return err
 		}
@@ -270,7 +272,7 @@ func faxLineDelete(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return emptyOK(), nil
+	return api.EmptyOK(), nil
 }
 
 type faxLineListQuery struct {
@@ -282,17 +284,17 @@ type faxLineListQuery struct {
 
 // faxLineList lists the lines of an account (the caller or a teammate),
 // with show_team_lines also those of its teammates, newest first.
-func faxLineList(c *call) (any, error) {
+func faxLineList(c *api.Call) (any, error) {
 	var q faxLineListQuery
-	if err := c.query(&q); err != nil {
+	if err := c.Query(&q); err != nil {
 		return nil, err
 	}
-	page, size, err := pagingQuery{Page: q.Page, PageSize: q.PageSize}.bounds()
+	page, size, err := api.PagingQuery{Page: q.Page, PageSize: q.PageSize}.Bounds()
 	if err != nil {
 		return nil, err
 	}
-	tx := c.read()
-	me, err := reloadCaller(c, tx)
+	tx := c.Read()
+	me, err := api.ReloadCaller(c, tx)
 	if err != nil {
 		return nil, err
 	}
@@ -317,7 +319,7 @@ func faxLineList(c *call) (any, error) {
 			}
 		}
 	}
-	rows, info := pageSlice(lines, page, size)
+	rows, info := api.PageSlice(lines, page, size)
 	out := faxLineListResponse{ListInfo: info, FaxLines: []faxLineView{}}
 	for _, l := range rows {
 		out.FaxLines = append(out.FaxLines, viewFaxLine(tx, l))
@@ -327,38 +329,38 @@ func faxLineList(c *call) (any, error) {
 
 type faxLineUserRequest struct {
 	Number string `json:"number"`
-	memberRef
+	MemberRef
 }
 
 // user finds the account of an add_user / remove_user call (account_id
 // prevails over email_address), and the parameter that named it.
 func (r faxLineUserRequest) user(tx *state.Txn) (*state.Account, string, error) {
-	a, _, err := r.target(tx)
+	a, _, err := r.Target(tx)
 	if err == nil && a == nil {
 		err = apierr.NotFoundf("No account has the address %s.", r.EmailAddress).WithPath("email_address")
 	}
-	return a, r.path(), err
+	return a, r.Path(), err
 }
 
 func (r faxLineUserRequest) check() error {
 	if strings.TrimSpace(r.Number) == "" {
 		return apierr.Missing("number")
 	}
-	return r.memberRef.check()
+	return r.MemberRef.Check()
 }
 
 // changeFaxLineUsers runs an add_user or remove_user call.
-func changeFaxLineUsers(c *call, change func(l *state.FaxLine, owner, target *state.Account, path string) error) (any, error) {
+func changeFaxLineUsers(c *api.Call, change func(l *state.FaxLine, owner, target *state.Account, path string) error) (any, error) {
 	var req faxLineUserRequest
-	if err := c.bind(&req); err != nil {
+	if err := c.Bind(&req); err != nil {
 		return nil, err
 	}
 	if err := req.check(); err != nil {
 		return nil, err
 	}
 	var out faxLineResponse
-	err := c.update(func(tx *state.Txn) error {
-		me, err := reloadCaller(c, tx)
+	err := c.Update(func(tx *state.Txn) error {
+		me, err := api.ReloadCaller(c, tx)
 		if err != nil {
 			return err
 		}
@@ -398,7 +400,7 @@ func changeFaxLineUsers(c *call, change func(l *state.FaxLine, owner, target *st
 
 // faxLineAddUser gives a member of the owner's team access to a line
 // (unchanged when they already have it).
-func faxLineAddUser(c *call) (any, error) {
+func faxLineAddUser(c *api.Call) (any, error) {
 	return changeFaxLineUsers(c, func(l *state.FaxLine, owner, target *state.Account, path string) error {
 		if target.ID != owner.ID && (owner.TeamID == "" || target.TeamID != owner.TeamID) {
 			return apierr.Forbiddenf("A fax line can only be shared with members of its owner's Team.").WithPath(path)
@@ -412,7 +414,7 @@ func faxLineAddUser(c *call) (any, error) {
 
 // faxLineRemoveUser takes an account's access to a line away; the owner
 // cannot be removed.
-func faxLineRemoveUser(c *call) (any, error) {
+func faxLineRemoveUser(c *api.Call) (any, error) {
 	return changeFaxLineUsers(c, func(l *state.FaxLine, owner, target *state.Account, path string) error {
 		if target.ID == owner.ID {
 			return apierr.Badf(path, "The owner of a fax line cannot be removed from it.")

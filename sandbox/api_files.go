@@ -11,17 +11,19 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerAPIFiles(r *registry) {
-	r.handle("signatureRequestFiles", downloadFiles(kindSignatureRequest, "signature_request_id"))
-	r.handle("signatureRequestFilesAsDataUri", downloadDataURI(kindSignatureRequest, "signature_request_id"))
-	r.handle("signatureRequestFilesAsFileUrl", downloadFileURL(kindSignatureRequest, "signature_request_id"))
-	r.handle("templateFiles", downloadFiles(kindTemplate, "template_id"))
-	r.handle("templateFilesAsDataUri", downloadDataURI(kindTemplate, "template_id"))
-	r.handle("templateFilesAsFileUrl", downloadFileURL(kindTemplate, "template_id"))
+func registerAPIFiles(r *api.Registry) {
+	r.Handle("signatureRequestFiles", downloadFiles(kindSignatureRequest, "signature_request_id"))
+	r.Handle("signatureRequestFilesAsDataUri", downloadDataURI(kindSignatureRequest, "signature_request_id"))
+	r.Handle("signatureRequestFilesAsFileUrl", downloadFileURL(kindSignatureRequest, "signature_request_id"))
+	r.Handle("templateFiles", downloadFiles(kindTemplate, "template_id"))
+	r.Handle("templateFilesAsDataUri", downloadDataURI(kindTemplate, "template_id"))
+	r.Handle("templateFilesAsFileUrl", downloadFileURL(kindTemplate, "template_id"))
 }
 
 // fileResponseDataURI is FileResponseDataUri.
@@ -37,12 +39,12 @@ type fileResponse struct {
 
 // downloadFiles answers the binary PDF (file_type=pdf, the default) or the
 // ZIP of the individual documents (file_type=zip).
-func downloadFiles(kind, param string) handler {
-	return func(c *call) (any, error) {
+func downloadFiles(kind, param string) api.Handler {
+	return func(c *api.Call) (any, error) {
 		var q struct {
 			FileType *string `json:"file_type"`
 		}
-		if err := c.query(&q); err != nil {
+		if err := c.Query(&q); err != nil {
 			return nil, err
 		}
 		zip := false
@@ -55,8 +57,8 @@ func downloadFiles(kind, param string) handler {
 				return nil, apierr.Badf("file_type", "Invalid file_type %q: use pdf or zip.", *q.FileType)
 			}
 		}
-		tx := c.read()
-		fs, err := preparedFiles(c, tx, kind, c.param(param))
+		tx := c.Read()
+		fs, err := preparedFiles(c, tx, kind, c.Param(param))
 		if err != nil {
 			return nil, err
 		}
@@ -76,10 +78,10 @@ func downloadFiles(kind, param string) handler {
 }
 
 // downloadDataURI answers the PDF as a base64 data URI.
-func downloadDataURI(kind, param string) handler {
-	return func(c *call) (any, error) {
-		tx := c.read()
-		fs, err := preparedFiles(c, tx, kind, c.param(param))
+func downloadDataURI(kind, param string) api.Handler {
+	return func(c *api.Call) (any, error) {
+		tx := c.Read()
+		fs, err := preparedFiles(c, tx, kind, c.Param(param))
 		if err != nil {
 			return nil, err
 		}
@@ -97,24 +99,24 @@ func downloadDataURI(kind, param string) handler {
 // real service's pre-signed URLs, it keeps serving the version it was
 // issued for when the files are prepared again, so that version is stored
 // for it.
-func downloadFileURL(kind, param string) handler {
-	return func(c *call) (any, error) {
+func downloadFileURL(kind, param string) api.Handler {
+	return func(c *api.Call) (any, error) {
 		var q struct {
 			ForceDownload *int `json:"force_download"`
 		}
-		if err := c.query(&q); err != nil {
+		if err := c.Query(&q); err != nil {
 			return nil, err
 		}
 		inline := q.ForceDownload != nil && *q.ForceDownload == 0
 		// Render before the write, which then finds the rendering cached
 		// instead of rendering while it holds the world's write lock.
-		warm := c.read()
-		if fs, err := preparedFiles(c, warm, kind, c.param(param)); err == nil {
+		warm := c.Read()
+		if fs, err := preparedFiles(c, warm, kind, c.Param(param)); err == nil {
 			_, _ = preparedPDF(warm, fs)
 		}
 		var out fileResponse
-		err := c.update(func(tx *state.Txn) error {
-			fs, err := preparedFiles(c, tx, kind, c.param(param))
+		err := c.Update(func(tx *state.Txn) error {
+			fs, err := preparedFiles(c, tx, kind, c.Param(param))
 			if err != nil {
 				return err
 			}
@@ -131,7 +133,7 @@ func downloadFileURL(kind, param string) handler {
 			if err := state.Put(tx, state.TableFileURLs, u); err != nil {
 				return err
 			}
-			out = fileResponse{FileURL: c.worldURL("files/" + u.ID), ExpiresAt: u.ExpiresAt}
+			out = fileResponse{FileURL: c.WorldURL("files/" + u.ID), ExpiresAt: u.ExpiresAt}
 			return nil
 		})
 		if err != nil {
@@ -160,14 +162,14 @@ func fileURLBlob(tx *state.Txn, fs *state.FileSet) (string, error) {
 
 // fileDownload is a binary answer with its Content-Disposition: attachment
 // (save) or inline (display).
-func fileDownload(data []byte, contentType, name string, inline bool) *rawResponse {
+func fileDownload(data []byte, contentType, name string, inline bool) *api.RawResponse {
 	disp := "attachment"
 	if inline {
 		disp = "inline"
 	}
 	h := http.Header{}
 	h.Set("Content-Disposition", contentDisposition(disp, name))
-	return &rawResponse{status: http.StatusOK, contentType: contentType, header: h, body: data}
+	return &api.RawResponse{Status: http.StatusOK, ContentType: contentType, Header: h, Body: data}
 }
 
 // contentDisposition writes the header with a quoted ASCII file name and,

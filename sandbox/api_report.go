@@ -8,6 +8,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/page"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -19,10 +23,10 @@ import (
 // the world's data (report_csv.go) and e-mails the requester one link per
 // type, as the real service does. The links are served by the sandbox.
 
-func registerAPIReport(r *registry) {
-	r.handle("reportCreate", reportCreate)
-	r.registerJob(jobReportReady, runReportReady)
-	r.controlPublic(http.MethodGet, "/w/{world}/reports/{report_id}/{report_type}.csv", reportCSVPage)
+func registerAPIReport(r *api.Registry) {
+	r.Handle("reportCreate", reportCreate)
+	r.RegisterJob(jobReportReady, runReportReady)
+	r.ControlPublic(http.MethodGet, "/w/{world}/reports/{report_id}/{report_type}.csv", reportCSVPage)
 }
 
 const (
@@ -72,8 +76,8 @@ func parseReportDate(path, v string) (time.Time, error) {
 
 // validate checks the request against the documented rules, with today
 // taken from the world clock.
-func (r *reportCreateRequest) validate(c *call, now time.Time) error {
-	if !c.has("report_type") || r.ReportType == nil {
+func (r *reportCreateRequest) validate(c *api.Call, now time.Time) error {
+	if !c.Has("report_type") || r.ReportType == nil {
 		return apierr.Missing("report_type")
 	}
 	if n := len(r.ReportType); n < 1 || n > 2 {
@@ -81,10 +85,10 @@ func (r *reportCreateRequest) validate(c *call, now time.Time) error {
 	}
 	for i, t := range r.ReportType {
 		if !slices.Contains(reportTypes, t) {
-			return apierr.Badf(indexPath("report_type", i), "Invalid report type %q: use %s.", t, strings.Join(reportTypes, ", "))
+			return apierr.Badf(apierr.IndexPath("report_type", i), "Invalid report type %q: use %s.", t, strings.Join(reportTypes, ", "))
 		}
 		if slices.Index(r.ReportType, t) != i {
-			return apierr.Badf(indexPath("report_type", i), "Report type %q is listed twice.", t)
+			return apierr.Badf(apierr.IndexPath("report_type", i), "Report type %q is listed twice.", t)
 		}
 	}
 	start, err := parseReportDate("start_date", r.StartDate)
@@ -112,16 +116,16 @@ func (r *reportCreateRequest) validate(c *call, now time.Time) error {
 // reportCreate requests reports. Reports cover the caller's team, which
 // only its Admins may request; an account without a team gets a report on
 // itself.
-func reportCreate(c *call) (any, error) {
+func reportCreate(c *api.Call) (any, error) {
 	var req reportCreateRequest
-	if err := c.bind(&req); err != nil {
+	if err := c.Bind(&req); err != nil {
 		return nil, err
 	}
-	if err := req.validate(c, c.w.Now().UTC()); err != nil {
+	if err := req.validate(c, c.World.Now().UTC()); err != nil {
 		return nil, err
 	}
-	err := c.update(func(tx *state.Txn) error {
-		me, err := reloadCaller(c, tx)
+	err := c.Update(func(tx *state.Txn) error {
+		me, err := api.ReloadCaller(c, tx)
 		if err != nil {
 			return err
 		}
@@ -131,7 +135,7 @@ func reportCreate(c *call) (any, error) {
 		id := tx.NewID()
 		r := &state.Report{
 			ID: id, AccountID: me.ID, TeamID: me.TeamID, Types: append([]string{}, req.ReportType...),
-			StartDate: req.StartDate, EndDate: req.EndDate, LinkBase: c.worldURL("reports/" + id),
+			StartDate: req.StartDate, EndDate: req.EndDate, LinkBase: c.WorldURL("reports/" + id),
 			CreatedAt: tx.Unix(), Seq: tx.Seq(),
 		}
 		if err := state.Put(tx, state.TableReports, r); err != nil {
@@ -156,7 +160,7 @@ var reportTypeLabels = map[string]string{
 }
 
 // runReportReady generates the CSVs and e-mails their links.
-func runReportReady(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) error {
+func runReportReady(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) error {
 	cur, err := state.Get[state.Report](tx, state.TableReports, job.Subject)
 	if err != nil || cur.ReadyAt != 0 {
 		return nil
@@ -200,27 +204,27 @@ func runReportReady(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) e
 
 // reportCSVPage serves a ready report's CSV (the link of its e-mail); 404
 // until the report is ready.
-func reportCSVPage(c *call) (any, error) {
-	w := c.s.pageWorldFor(c.param("world"), holdsRow[state.Report](state.TableReports, c.param("report_id"))) // page_worlds.go
+func reportCSVPage(c *api.Call) (any, error) {
+	w := page.WorldFor(c.Host, c.Param("world"), page.HoldsRow[state.Report](state.TableReports, c.Param("report_id"))) // page_worlds.go
 	if w == nil {
-		return nil, errControlNotFound("world", c.param("world"))
+		return nil, api.ErrControlNotFound("world", c.Param("world"))
 	}
 	tx := w.Store.Read()
-	r, err := state.Get[state.Report](tx, state.TableReports, c.param("report_id"))
+	r, err := state.Get[state.Report](tx, state.TableReports, c.Param("report_id"))
 	if err != nil {
-		return nil, errControlNotFound("report", c.param("report_id"))
+		return nil, api.ErrControlNotFound("report", c.Param("report_id"))
 	}
-	blob, ok := r.CSVBlobs[c.param("report_type")]
+	blob, ok := r.CSVBlobs[c.Param("report_type")]
 	if !ok {
-		return nil, apierr.NotFoundf("The %s report %s is not ready (or was not requested).", c.param("report_type"), r.ID)
+		return nil, apierr.NotFoundf("The %s report %s is not ready (or was not requested).", c.Param("report_type"), r.ID)
 	}
 	data, err := state.GetBlob(tx, blob)
 	if err != nil {
-		return nil, errControlNotFound("report file", blob)
+		return nil, api.ErrControlNotFound("report file", blob)
 	}
 	h := http.Header{}
-	h.Set("Content-Disposition", `attachment; filename="`+c.param("report_type")+`-`+r.ID+`.csv"`)
-	return &rawResponse{status: http.StatusOK, contentType: "text/csv; charset=utf-8", header: h, body: data}, nil
+	h.Set("Content-Disposition", `attachment; filename="`+c.Param("report_type")+`-`+r.ID+`.csv"`)
+	return &api.RawResponse{Status: http.StatusOK, ContentType: "text/csv; charset=utf-8", Header: h, Body: data}, nil
 }
 
 // eventTitle reads the title of an event's signature request or template

@@ -3,35 +3,37 @@ package sandbox
 import (
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerAPISignatureRequest(r *registry) {
-	r.handle("signatureRequestGet", signatureRequestGet)
-	r.handle("signatureRequestRemind", signatureRequestRemind)
-	r.handle("signatureRequestUpdate", signatureRequestUpdate)
-	r.handle("signatureRequestCancel", signatureRequestCancel)
-	r.handle("signatureRequestRemove", signatureRequestRemove)
-	r.handle("signatureRequestReleaseHold", signatureRequestReleaseHold)
+func registerAPISignatureRequest(r *api.Registry) {
+	r.Handle("signatureRequestGet", signatureRequestGet)
+	r.Handle("signatureRequestRemind", signatureRequestRemind)
+	r.Handle("signatureRequestUpdate", signatureRequestUpdate)
+	r.Handle("signatureRequestCancel", signatureRequestCancel)
+	r.Handle("signatureRequestRemove", signatureRequestRemove)
+	r.Handle("signatureRequestReleaseHold", signatureRequestReleaseHold)
 }
 
 // signatureRequestGet answers a request the caller can see.
-func signatureRequestGet(c *call) (any, error) {
-	req, err := loadRequest(c.read(), c.param("signature_request_id"), c.account)
+func signatureRequestGet(c *api.Call) (any, error) {
+	req, err := loadRequest(c.Read(), c.Param("signature_request_id"), c.Account)
 	if err != nil {
 		return nil, err
 	}
-	return signatureRequestGetResponse{SignatureRequest: viewSignatureRequest(req, c.account.ID)}, nil
+	return signatureRequestGetResponse{SignatureRequest: viewSignatureRequest(req, c.Account.ID)}, nil
 }
 
 // sigreqAction runs a transition on a request the caller can see, in one
 // write transaction, and answers the request as it is afterwards.
-func sigreqAction(c *call, fn func(tx *state.Txn, req *state.SignatureRequest) (*outcome, error)) (any, error) {
+func sigreqAction(c *api.Call, fn func(tx *state.Txn, req *state.SignatureRequest) (*outcome, error)) (any, error) {
 	var resp signatureRequestGetResponse
-	err := c.update(func(tx *state.Txn) error {
-		req, err := loadRequest(tx, c.param("signature_request_id"), c.account)
+	err := c.Update(func(tx *state.Txn) error {
+		req, err := loadRequest(tx, c.Param("signature_request_id"), c.Account)
 		if err != nil {
 			return err
 		}
@@ -39,13 +41,13 @@ func sigreqAction(c *call, fn func(tx *state.Txn, req *state.SignatureRequest) (
 		if err != nil {
 			return err
 		}
-		if err := c.s.applyOutcome(tx, o); err != nil {
+		if err := applyOutcome(c.Host, tx, o); err != nil {
 			return err
 		}
 		if o != nil {
 			req = o.Req
 		}
-		resp.SignatureRequest = viewSignatureRequest(req, c.account.ID)
+		resp.SignatureRequest = viewSignatureRequest(req, c.Account.ID)
 		return nil
 	})
 	if err != nil {
@@ -68,9 +70,9 @@ type remindRequest struct {
 }
 
 // signatureRequestRemind e-mails a signer a reminder.
-func signatureRequestRemind(c *call) (any, error) {
+func signatureRequestRemind(c *api.Call) (any, error) {
 	var body remindRequest
-	if err := c.bind(&body); err != nil {
+	if err := c.Bind(&body); err != nil {
 		return nil, err
 	}
 	email := strings.TrimSpace(body.EmailAddress)
@@ -78,7 +80,7 @@ func signatureRequestRemind(c *call) (any, error) {
 		return nil, err
 	}
 	return sigreqAction(c, func(tx *state.Txn, req *state.SignatureRequest) (*outcome, error) {
-		if !mayManage(tx, req, c.account) {
+		if !mayManage(tx, req, c.Account) {
 			return nil, apierr.Forbiddenf("Only the requester can send reminders for this signature request.")
 		}
 		interval := int64(state.GetConfig(tx).ReminderInterval.D().Seconds())
@@ -96,9 +98,9 @@ type updateRequest struct {
 
 // signatureRequestUpdate changes a signer's name or e-mail address (a new
 // address gives a new signature_id) or the expiry.
-func signatureRequestUpdate(c *call) (any, error) {
+func signatureRequestUpdate(c *api.Call) (any, error) {
 	var body updateRequest
-	if err := c.bind(&body); err != nil {
+	if err := c.Bind(&body); err != nil {
 		return nil, err
 	}
 	if strings.TrimSpace(body.SignatureID) == "" {
@@ -121,12 +123,12 @@ func signatureRequestUpdate(c *call) (any, error) {
 		}
 		body.Name = &v
 	}
-	expires, e := checkExpiresAt("expires_at", body.ExpiresAt, c.w.Now())
+	expires, e := checkExpiresAt("expires_at", body.ExpiresAt, c.World.Now())
 	if e != nil {
 		return nil, e
 	}
 	return sigreqAction(c, func(tx *state.Txn, req *state.SignatureRequest) (*outcome, error) {
-		if !mayManage(tx, req, c.account) {
+		if !mayManage(tx, req, c.Account) {
 			return nil, apierr.Forbiddenf("Only the requester can update this signature request.")
 		}
 		o, e := tUpdate(req, strings.TrimSpace(body.SignatureID), body.Name, body.EmailAddress, expires, signatureIDFrom(tx.NewID()), tx.Unix())
@@ -136,17 +138,17 @@ func signatureRequestUpdate(c *call) (any, error) {
 
 // signatureRequestCancel queues a cancelation; it completes after the
 // world's CancelDelay with signature_request_canceled.
-func signatureRequestCancel(c *call) (any, error) {
-	err := c.update(func(tx *state.Txn) error {
-		req, err := loadRequest(tx, c.param("signature_request_id"), c.account)
+func signatureRequestCancel(c *api.Call) (any, error) {
+	err := c.Update(func(tx *state.Txn) error {
+		req, err := loadRequest(tx, c.Param("signature_request_id"), c.Account)
 		if err != nil {
 			return err
 		}
-		o, e := tCancel(req, mayManage(tx, req, c.account))
+		o, e := tCancel(req, mayManage(tx, req, c.Account))
 		if e != nil {
 			return e
 		}
-		if err := c.s.applyOutcome(tx, o); err != nil {
+		if err := applyOutcome(c.Host, tx, o); err != nil {
 			return err
 		}
 		_, err = state.Schedule(tx, jobSigreqCancel, req.ID, state.GetConfig(tx).CancelDelay.D(), nil)
@@ -155,36 +157,36 @@ func signatureRequestCancel(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return emptyOK(), nil
+	return api.EmptyOK(), nil
 }
 
 // signatureRequestRemove removes the caller's access to a fully executed
 // request, at once.
-func signatureRequestRemove(c *call) (any, error) {
-	err := c.update(func(tx *state.Txn) error {
-		req, err := loadRequest(tx, c.param("signature_request_id"), c.account)
+func signatureRequestRemove(c *api.Call) (any, error) {
+	err := c.Update(func(tx *state.Txn) error {
+		req, err := loadRequest(tx, c.Param("signature_request_id"), c.Account)
 		if err != nil {
 			return err
 		}
-		o, e := tRemove(req, c.account.ID, isParty(req, c.account) || ownsApp(tx, req, c.account.ID))
+		o, e := tRemove(req, c.Account.ID, isParty(req, c.Account) || ownsApp(tx, req, c.Account.ID))
 		if e != nil {
 			return e
 		}
-		if err := state.RemoveAccess(tx, c.account.ID, req.ID); err != nil {
+		if err := state.RemoveAccess(tx, c.Account.ID, req.ID); err != nil {
 			return err
 		}
-		return c.s.applyOutcome(tx, o)
+		return applyOutcome(c.Host, tx, o)
 	})
 	if err != nil {
 		return nil, err
 	}
-	return emptyOK(), nil
+	return api.EmptyOK(), nil
 }
 
 // signatureRequestReleaseHold sends a request its requester held.
-func signatureRequestReleaseHold(c *call) (any, error) {
+func signatureRequestReleaseHold(c *api.Call) (any, error) {
 	return sigreqAction(c, func(tx *state.Txn, req *state.SignatureRequest) (*outcome, error) {
-		if !mayManage(tx, req, c.account) {
+		if !mayManage(tx, req, c.Account) {
 			return nil, apierr.Forbiddenf("Only the requester can release this signature request.")
 		}
 		o, e := tRelease(req, tx.Unix())

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
@@ -17,7 +19,7 @@ type sigreqOp struct {
 	edit     bool // edit*: PUT .../{signature_request_id}
 }
 
-func registerAPISignatureRequestCreate(r *registry) {
+func registerAPISignatureRequestCreate(r *api.Registry) {
 	ops := map[string]sigreqOp{
 		"signatureRequestSend":                       {},
 		"signatureRequestCreateEmbedded":             {embedded: true},
@@ -30,7 +32,7 @@ func registerAPISignatureRequestCreate(r *registry) {
 	}
 	for id, op := range ops {
 		op := op
-		r.handle(id, func(c *call) (any, error) { return sigreqCreate(c, op) })
+		r.Handle(id, func(c *api.Call) (any, error) { return sigreqCreate(c, op) })
 	}
 }
 
@@ -38,24 +40,24 @@ func registerAPISignatureRequestCreate(r *registry) {
 // that needs no database, check the app and the request being edited,
 // collect documents (outside any transaction: URLs are fetched), then
 // store everything in one transaction.
-func sigreqCreate(c *call, op sigreqOp) (any, error) {
+func sigreqCreate(c *api.Call, op sigreqOp) (any, error) {
 	var b sigreqBody
-	if err := c.bind(&b); err != nil {
+	if err := c.Bind(&b); err != nil {
 		return nil, err
 	}
 	editID := ""
 	if op.edit {
-		editID = c.param("signature_request_id")
-		tx := c.read()
-		old, err := loadRequest(tx, editID, c.account)
+		editID = c.Param("signature_request_id")
+		tx := c.Read()
+		old, err := loadRequest(tx, editID, c.Account)
 		if err != nil {
 			return nil, err
 		}
-		if e := checkEditable(old, mayManage(tx, old, c.account), op.embedded); e != nil {
+		if e := checkEditable(old, mayManage(tx, old, c.Account), op.embedded); e != nil {
 			return nil, e
 		}
 	}
-	spec, e := c.sigreqSpecOf(&b, op)
+	spec, e := sigreqSpecOf(c, &b, op)
 	if e != nil {
 		return nil, e
 	}
@@ -65,7 +67,7 @@ func sigreqCreate(c *call, op sigreqOp) (any, error) {
 		// is checked once the roles are bound.
 		spec.IsEID = b.IsEID
 	}
-	if e := checkClientID(c.read(), c.account, spec.ClientID, op.embedded, spec.TestMode); e != nil {
+	if e := checkClientID(c.Read(), c.Account, spec.ClientID, op.embedded, spec.TestMode); e != nil {
 		return nil, e
 	}
 	var tb *templateBody
@@ -79,7 +81,7 @@ func sigreqCreate(c *call, op sigreqOp) (any, error) {
 	}
 	var pending []pendingDocument
 	if !op.template || len(b.Files) > 0 || len(b.FileURLs) > 0 {
-		docs, err := c.s.collectDocuments(c, b.Files, b.FileURLs)
+		docs, err := collectDocuments(c.Host, c, b.Files, b.FileURLs)
 		if err != nil {
 			return nil, err
 		}
@@ -95,8 +97,8 @@ func sigreqCreate(c *call, op sigreqOp) (any, error) {
 		warnLongMergeValues(c, spec.CustomFields, spec.FormFields)
 	}
 	var resp signatureRequestGetResponse
-	err := c.update(func(tx *state.Txn) error {
-		acct, err := reloadCaller(c, tx)
+	err := c.Update(func(tx *state.Txn) error {
+		acct, err := api.ReloadCaller(c, tx)
 		if err != nil {
 			return err
 		}
@@ -127,11 +129,11 @@ func sigreqCreate(c *call, op sigreqOp) (any, error) {
 			if e := checkEditable(old, mayManage(tx, old, acct), op.embedded); e != nil {
 				return e
 			}
-			req, err = c.s.replaceSignatureRequest(tx, old, spec)
+			req, err = replaceSignatureRequest(c.Host, tx, old, spec)
 			if err != nil {
 				return err
 			}
-		} else if req, err = c.s.createSignatureRequest(tx, spec); err != nil {
+		} else if req, err = createSignatureRequest(c.Host, tx, spec); err != nil {
 			return err
 		}
 		resp.SignatureRequest = viewSignatureRequest(req, acct.ID)
@@ -145,12 +147,12 @@ func sigreqCreate(c *call, op sigreqOp) (any, error) {
 
 // sigreqSpecOf validates the fields every create and edit body shares and
 // the signers of the file-based operations.
-func (c *call) sigreqSpecOf(b *sigreqBody, op sigreqOp) (*sigreqSpec, *apierr.Error) {
+func sigreqSpecOf(c *api.Call, b *sigreqBody, op sigreqOp) (*sigreqSpec, *apierr.Error) {
 	spec := &sigreqSpec{
 		ClientID: strings.TrimSpace(b.ClientID), Embedded: op.embedded, TestMode: b.TestMode,
 		Title: strings.TrimSpace(param.Deref(b.Title)), Subject: param.Deref(b.Subject), Message: param.Deref(b.Message),
 		AllowDecline: b.AllowDecline, HideTextTags: b.HideTextTags,
-		BaseURL: c.baseURL(), WorldURL: strings.TrimSuffix(c.worldURL(""), "/"),
+		BaseURL: c.BaseURL(), WorldURL: strings.TrimSuffix(c.WorldURL(""), "/"),
 	}
 	if e := checkTexts(b); e != nil {
 		return nil, e
@@ -168,7 +170,7 @@ func (c *call) sigreqSpecOf(b *sigreqBody, op sigreqOp) (*sigreqSpec, *apierr.Er
 			return nil, e
 		}
 		spec.Signers = signers
-		if e := c.addFileParts(spec, b, slots); e != nil {
+		if e := addFileParts(c, spec, b, slots); e != nil {
 			return nil, e
 		}
 		spec.AllowReassign = b.AllowReassign
@@ -203,7 +205,7 @@ func (c *call) sigreqSpecOf(b *sigreqBody, op sigreqOp) (*sigreqSpec, *apierr.Er
 // drafts) have besides signers and form fields: cc_email_addresses,
 // attachments (against slots signers), custom_fields, expires_at and
 // field_options; and takes use_text_tags.
-func (c *call) addFileParts(spec *sigreqSpec, b *sigreqBody, slots int) *apierr.Error {
+func addFileParts(c *api.Call, spec *sigreqSpec, b *sigreqBody, slots int) *apierr.Error {
 	var e *apierr.Error
 	if spec.CCEmails, e = checkCCs(b.CCEmailAddresses); e != nil {
 		return e
@@ -214,7 +216,7 @@ func (c *call) addFileParts(spec *sigreqSpec, b *sigreqBody, slots int) *apierr.
 	if spec.CustomFields, e = checkCustomFields(b.CustomFields, nil); e != nil {
 		return e
 	}
-	if spec.ExpiresAt, e = checkExpiresAt("expires_at", b.ExpiresAt, c.w.Now()); e != nil {
+	if spec.ExpiresAt, e = checkExpiresAt("expires_at", b.ExpiresAt, c.World.Now()); e != nil {
 		return e
 	}
 	if spec.DateFormat, e = checkFieldOptions(b.FieldOptions); e != nil {
@@ -256,7 +258,7 @@ func (spec *sigreqSpec) addFields(b *sigreqBody, list []fields.Parsed, docs []pe
 
 // dedupeTemplateIDs drops repeated template ids with the official
 // duplicate_template_ids warning.
-func dedupeTemplateIDs(c *call, ids []string) []string {
+func dedupeTemplateIDs(c *api.Call, ids []string) []string {
 	var out []string
 	dup := false
 	for _, id := range ids {
@@ -267,7 +269,7 @@ func dedupeTemplateIDs(c *call, ids []string) []string {
 		out = append(out, id)
 	}
 	if dup {
-		c.warn("duplicate_template_ids", "Templates can only be used once in a signature request; the repeated template ids were ignored.")
+		c.Warn("duplicate_template_ids", "Templates can only be used once in a signature request; the repeated template ids were ignored.")
 	}
 	return out
 }

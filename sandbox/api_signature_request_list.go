@@ -1,20 +1,21 @@
 package sandbox
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/search"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerAPISignatureRequestList(r *registry) {
-	r.handle("signatureRequestList", signatureRequestList)
+func registerAPISignatureRequestList(r *api.Registry) {
+	r.Handle("signatureRequestList", signatureRequestList)
 }
 
 // signatureRequestList lists the requests the caller (or a team member, or
 // the whole team) sent or received, newest first. Without a query a page
 // costs page_size index lookups whatever the world holds; a query or
 // account_id=all scans the accounts' lists.
-func signatureRequestList(c *call) (any, error) {
-	q, page, size, err := readListQuery(c)
+func signatureRequestList(c *api.Call) (any, error) {
+	q, page, size, err := api.ReadListQuery(c)
 	if err != nil {
 		return nil, err
 	}
@@ -22,8 +23,8 @@ func signatureRequestList(c *call) (any, error) {
 	if e != nil {
 		return nil, e
 	}
-	tx := c.read()
-	accounts, e := listAccounts(tx, c.account, q.AccountID)
+	tx := c.Read()
+	accounts, e := api.ListAccounts(tx, c.Account, q.AccountID)
 	if e != nil {
 		return nil, e
 	}
@@ -32,17 +33,17 @@ func signatureRequestList(c *call) (any, error) {
 	if len(accounts) == 1 && search == nil {
 		total, rows, err = listPage(tx, accounts[0], page, size)
 	} else {
-		total, rows, err = listScan(tx, accounts, search, c.account, page, size)
+		total, rows, err = listScan(tx, accounts, search, c.Account, page, size)
 	}
 	if err != nil {
 		return nil, err
 	}
 	out := signatureRequestListResponse{
 		SignatureRequests: make([]signatureRequestResponse, 0, len(rows)),
-		ListInfo:          newListInfo(total, page, size),
+		ListInfo:          api.NewListInfo(total, page, size),
 	}
 	for _, r := range rows {
-		out.SignatureRequests = append(out.SignatureRequests, viewSignatureRequest(r, c.account.ID))
+		out.SignatureRequests = append(out.SignatureRequests, viewSignatureRequest(r, c.Account.ID))
 	}
 	return out, nil
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -18,21 +20,24 @@ import (
 // (state.TeamInvite) that the invitee accepts through the link of the
 // invitation e-mail (see acceptTeamInvite).
 
-func registerAPITeam(r *registry) {
-	r.handle("teamGet", teamGet)
-	r.handle("teamUpdate", teamUpdate)
-	r.handle("teamCreate", teamCreate)
-	r.handle("teamDelete", teamDelete)
-	r.handle("teamAddMember", teamAddMember)
-	r.handle("teamRemoveMember", teamRemoveMember)
-	r.handle("teamInfo", teamInfo)
-	r.handle("teamInvites", teamInvites)
-	r.handle("teamMembers", teamMembers)
-	r.handle("teamSubTeams", teamSubTeams)
-	r.registerJob(jobTeamTransfer, runTeamTransfer)
-	r.control(http.MethodPost, "/teams", controlCreateSubTeam)
-	r.controlPublic(http.MethodPost, "/w/{world}/team_invites/{invite_id}/accept", acceptTeamInvite)
-	r.controlPublic(http.MethodGet, "/w/{world}/team_invites/{invite_id}/accept", acceptTeamInvite)
+// Register adds the team operations (team, members, invites, sub-teams),
+// the ownership transfer job and the control calls that create a sub-team
+// and accept an invitation to r.
+func Register(r *api.Registry) {
+	r.Handle("teamGet", teamGet)
+	r.Handle("teamUpdate", teamUpdate)
+	r.Handle("teamCreate", teamCreate)
+	r.Handle("teamDelete", teamDelete)
+	r.Handle("teamAddMember", teamAddMember)
+	r.Handle("teamRemoveMember", teamRemoveMember)
+	r.Handle("teamInfo", teamInfo)
+	r.Handle("teamInvites", teamInvites)
+	r.Handle("teamMembers", teamMembers)
+	r.Handle("teamSubTeams", teamSubTeams)
+	r.RegisterJob(jobTeamTransfer, runTeamTransfer)
+	r.Control(http.MethodPost, "/teams", controlCreateSubTeam)
+	r.ControlPublic(http.MethodPost, "/w/{world}/team_invites/{invite_id}/accept", acceptTeamInvite)
+	r.ControlPublic(http.MethodGet, "/w/{world}/team_invites/{invite_id}/accept", acceptTeamInvite)
 }
 
 const (
@@ -51,8 +56,8 @@ func errNoTeam() *apierr.Error { return apierr.NotFoundf("Team does not exist") 
 
 // callerTeam reads the caller and their team inside tx; 404 when the caller
 // belongs to no team, as GET /team is documented to answer.
-func callerTeam(c *call, tx *state.Txn) (*state.Account, *state.Team, error) {
-	me, err := reloadCaller(c, tx)
+func callerTeam(c *api.Call, tx *state.Txn) (*state.Account, *state.Team, error) {
+	me, err := api.ReloadCaller(c, tx)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -71,10 +76,10 @@ func requireTeamRole(me *state.Account, what string, codes ...string) error {
 	if slices.Contains(codes, me.RoleCode) {
 		return nil
 	}
-	return apierr.Forbiddenf("Your role on the Team (%s) does not allow you to %s.", teamRoleName(me.RoleCode), what)
+	return apierr.Forbiddenf("Your role on the Team (%s) does not allow you to %s.", RoleName(me.RoleCode), what)
 }
 
-func teamRoleName(code string) string {
+func RoleName(code string) string {
 	if n, ok := teamRoleNames[code]; ok {
 		return n
 	}
@@ -118,8 +123,8 @@ func teamResponse(tx *state.Txn, t *state.Team) (teamGetResponse, error) {
 }
 
 // teamGet answers the caller's team.
-func teamGet(c *call) (any, error) {
-	tx := c.read()
+func teamGet(c *api.Call) (any, error) {
+	tx := c.Read()
 	_, t, err := callerTeam(c, tx)
 	if err != nil {
 		return nil, err
@@ -132,16 +137,16 @@ type teamNameRequest struct {
 }
 
 // teamUpdate renames the caller's team (admins only).
-func teamUpdate(c *call) (any, error) {
+func teamUpdate(c *api.Call) (any, error) {
 	var req teamNameRequest
-	if err := c.bind(&req); err != nil {
+	if err := c.Bind(&req); err != nil {
 		return nil, err
 	}
 	if req.Name != nil && *req.Name == "" {
 		return nil, apierr.Badf("name", "name cannot be empty.")
 	}
 	var out teamGetResponse
-	err := c.update(func(tx *state.Txn) error {
+	err := c.Update(func(tx *state.Txn) error {
 		me, t, err := callerTeam(c, tx)
 		if err != nil {
 			return err
@@ -164,9 +169,9 @@ func teamUpdate(c *call) (any, error) {
 
 // teamCreate creates a team with the caller as its admin; the caller must
 // not belong to a team yet.
-func teamCreate(c *call) (any, error) {
+func teamCreate(c *api.Call) (any, error) {
 	var req teamNameRequest
-	if err := c.bind(&req); err != nil {
+	if err := c.Bind(&req); err != nil {
 		return nil, err
 	}
 	name := defaultTeamName
@@ -174,7 +179,7 @@ func teamCreate(c *call) (any, error) {
 		name = *req.Name
 	}
 	var out teamGetResponse
-	err := c.update(func(tx *state.Txn) error {
+	err := c.Update(func(tx *state.Txn) error {
 		me, _, err := callerTeam(c, tx)
 		if err == nil {
 			return apierr.Forbiddenf("You are already a member of a Team; leave it before you create one.")
@@ -199,8 +204,8 @@ func teamCreate(c *call) (any, error) {
 
 // teamDelete deletes the caller's team when the caller is its only member
 // and it has no sub-teams. Its outstanding invitations expire.
-func teamDelete(c *call) (any, error) {
-	err := c.update(func(tx *state.Txn) error {
+func teamDelete(c *api.Call) (any, error) {
+	err := c.Update(func(tx *state.Txn) error {
 		me, t, err := callerTeam(c, tx)
 		if err != nil {
 			return err
@@ -240,7 +245,7 @@ func teamDelete(c *call) (any, error) {
 		return nil, err
 	}
 	// The official description declares a 200 without content.
-	return &rawResponse{status: http.StatusOK}, nil
+	return &api.RawResponse{Status: http.StatusOK}, nil
 }
 
 // withdrawInvites expires the outstanding invitations among invites that
@@ -268,12 +273,12 @@ type teamInfoQuery struct {
 
 // teamInfo describes the caller's team, or a team of the caller's
 // organisation named by team_id.
-func teamInfo(c *call) (any, error) {
+func teamInfo(c *api.Call) (any, error) {
 	var q teamInfoQuery
-	if err := c.query(&q); err != nil {
+	if err := c.Query(&q); err != nil {
 		return nil, err
 	}
-	tx := c.read()
+	tx := c.Read()
 	me, t, err := callerTeam(c, tx)
 	if err != nil && q.TeamID == "" {
 		return nil, err
@@ -310,19 +315,19 @@ type teamInvitesQuery struct {
 // teamInvites lists the outstanding invitations of an address: the caller's
 // own (all of them), or another address's invitations to the caller's
 // organisation.
-func teamInvites(c *call) (any, error) {
+func teamInvites(c *api.Call) (any, error) {
 	var q teamInvitesQuery
-	if err := c.query(&q); err != nil {
+	if err := c.Query(&q); err != nil {
 		return nil, err
 	}
 	email := q.EmailAddress
 	if email == "" {
-		email = c.account.Email
+		email = c.Account.Email
 	} else if err := param.CheckEmail("email_address", email); err != nil {
 		return nil, err
 	}
-	tx := c.read()
-	me, err := reloadCaller(c, tx)
+	tx := c.Read()
+	me, err := api.ReloadCaller(c, tx)
 	if err != nil {
 		return nil, err
 	}
@@ -344,22 +349,22 @@ func teamInvites(c *call) (any, error) {
 }
 
 // pagedTeam reads the team of a /team/{members,sub_teams}/{team_id} call.
-func pagedTeam(c *call, tx *state.Txn) (*state.Team, int, int, error) {
-	page, size, err := readPaging(c)
+func pagedTeam(c *api.Call, tx *state.Txn) (*state.Team, int, int, error) {
+	page, size, err := api.ReadPaging(c)
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	me, err := reloadCaller(c, tx)
+	me, err := api.ReloadCaller(c, tx)
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	t, err := orgTeam(tx, me, c.param("team_id"), "team_id")
+	t, err := orgTeam(tx, me, c.Param("team_id"), "team_id")
 	return t, page, size, err
 }
 
 // teamMembers lists a team's members with their role names.
-func teamMembers(c *call) (any, error) {
-	tx := c.read()
+func teamMembers(c *api.Call) (any, error) {
+	tx := c.Read()
 	t, page, size, err := pagedTeam(c, tx)
 	if err != nil {
 		return nil, err
@@ -368,17 +373,17 @@ func teamMembers(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, info := pageSlice(members, page, size)
+	rows, info := api.PageSlice(members, page, size)
 	out := teamMembersResponse{TeamMembers: []teamMemberView{}, ListInfo: info}
 	for _, a := range rows {
-		out.TeamMembers = append(out.TeamMembers, teamMemberView{AccountID: a.ID, EmailAddress: a.Email, Role: teamRoleName(a.RoleCode)})
+		out.TeamMembers = append(out.TeamMembers, teamMemberView{AccountID: a.ID, EmailAddress: a.Email, Role: RoleName(a.RoleCode)})
 	}
 	return out, nil
 }
 
 // teamSubTeams lists a team's direct sub-teams.
-func teamSubTeams(c *call) (any, error) {
-	tx := c.read()
+func teamSubTeams(c *api.Call) (any, error) {
+	tx := c.Read()
 	t, page, size, err := pagedTeam(c, tx)
 	if err != nil {
 		return nil, err
@@ -387,7 +392,7 @@ func teamSubTeams(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, info := pageSlice(subs, page, size)
+	rows, info := api.PageSlice(subs, page, size)
 	out := teamSubTeamsResponse{SubTeams: []subTeamView{}, ListInfo: info}
 	for _, st := range rows {
 		out.SubTeams = append(out.SubTeams, subTeamView{TeamID: st.ID, Name: st.Name})

@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
@@ -15,24 +17,20 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-// teamTransferHook moves one kind of object of a removed team member to the
-// account of new_owner_email_address, inside the transfer job.
-type teamTransferHook func(s *Sandbox, w *world.World, tx *state.Txn, fromAccountID, toAccountID string) error
-
 type teamAddMemberQuery struct {
 	TeamID string `json:"team_id"`
 }
 
-// memberRef names an account by account_id or email_address (account_id
+// MemberRef names an account by account_id or email_address (account_id
 // prevails), as team add_member / remove_member and fax line add_user /
 // remove_user do.
-type memberRef struct {
+type MemberRef struct {
 	AccountID    string `json:"account_id"`
 	EmailAddress string `json:"email_address"`
 }
 
-// check validates account_id / email_address.
-func (r memberRef) check() error {
+// Check validates account_id / email_address.
+func (r MemberRef) Check() error {
 	if r.AccountID == "" && r.EmailAddress == "" {
 		return apierr.Badf("account_id", "Missing required parameter: account_id or email_address.")
 	}
@@ -42,17 +40,17 @@ func (r memberRef) check() error {
 	return nil
 }
 
-// path is the parameter that named the account, for error_path.
-func (r memberRef) path() string {
+// Path is the parameter that named the account, for error_path.
+func (r MemberRef) Path() string {
 	if r.AccountID != "" {
 		return "account_id"
 	}
 	return "email_address"
 }
 
-// target finds the account named; by e-mail it may not exist (nil, with
+// Target finds the account named; by e-mail it may not exist (nil, with
 // the address).
-func (r memberRef) target(tx *state.Txn) (*state.Account, string, error) {
+func (r MemberRef) Target(tx *state.Txn) (*state.Account, string, error) {
 	if r.AccountID != "" {
 		a, err := state.Get[state.Account](tx, state.TableAccounts, r.AccountID)
 		if err != nil {
@@ -68,7 +66,7 @@ func (r memberRef) target(tx *state.Txn) (*state.Account, string, error) {
 }
 
 type teamMemberRequest struct {
-	memberRef
+	MemberRef
 	Role string `json:"role"`
 }
 
@@ -76,24 +74,24 @@ type teamMemberRequest struct {
 // with team_id, to a team of the caller's organisation with role). Members
 // of the organisation move at once; others are invited; members of another
 // team cannot be invited (team_invite_failed).
-func teamAddMember(c *call) (any, error) {
+func teamAddMember(c *api.Call) (any, error) {
 	var q teamAddMemberQuery
-	if err := c.query(&q); err != nil {
+	if err := c.Query(&q); err != nil {
 		return nil, err
 	}
 	var req teamMemberRequest
-	if err := c.bind(&req); err != nil {
+	if err := c.Bind(&req); err != nil {
 		return nil, err
 	}
-	if err := req.check(); err != nil {
+	if err := req.Check(); err != nil {
 		return nil, err
 	}
-	code, err := c.teamRoleCode("role", req.Role, "team_id", q.TeamID)
+	code, err := teamRoleCode(c, "role", req.Role, "team_id", q.TeamID)
 	if err != nil {
 		return nil, err
 	}
 	var out teamGetResponse
-	err = c.update(func(tx *state.Txn) error {
+	err = c.Update(func(tx *state.Txn) error {
 		me, t, err := callerTeam(c, tx)
 		if err != nil {
 			return err
@@ -106,7 +104,7 @@ func teamAddMember(c *call) (any, error) {
 				return err
 			}
 		}
-		acct, email, err := req.target(tx)
+		acct, email, err := req.Target(tx)
 		if err != nil {
 			return err
 		}
@@ -124,7 +122,7 @@ func teamAddMember(c *call) (any, error) {
 		case acct != nil && acct.TeamID != "":
 			return apierr.New(apierr.TeamInviteFailed, email+" is already a member of another Team.")
 		default:
-			err = c.inviteToTeam(tx, me, t, email, teamRoleNames[code])
+			err = inviteToTeam(c, tx, me, t, email, teamRoleNames[code])
 		}
 		if err != nil {
 			return err
@@ -138,7 +136,7 @@ func teamAddMember(c *call) (any, error) {
 // inviteToTeam records an invitation and e-mails its acceptance link. An
 // outstanding invitation of the same address to the same team is kept as
 // is.
-func (c *call) inviteToTeam(tx *state.Txn, inviter *state.Account, t *state.Team, email, role string) error {
+func inviteToTeam(c *api.Call, tx *state.Txn, inviter *state.Account, t *state.Team, email, role string) error {
 	existing, err := state.InvitesOfEmail(tx, email)
 	if err != nil {
 		return err
@@ -158,7 +156,7 @@ func (c *call) inviteToTeam(tx *state.Txn, inviter *state.Account, t *state.Team
 	_, err = notify.Email(tx, state.Email{
 		Kind: notify.MailTeamInvite, To: email,
 		Subject: inviter.Email + " has invited you to join the team " + t.Name + " on Dropbox Sign",
-		Link:    c.worldURL("team_invites/" + inv.ID + "/accept"),
+		Link:    c.WorldURL("team_invites/" + inv.ID + "/accept"),
 	})
 	return err
 }
@@ -167,7 +165,7 @@ func (c *call) inviteToTeam(tx *state.Txn, inviter *state.Account, t *state.Team
 // organisation (role with team_id, new_role with new_team_id): Member by
 // default; a role given without the team is ignored with the official
 // parameter_ignored warning.
-func (c *call) teamRoleCode(rolePath, role, teamPath, teamID string) (string, error) {
+func teamRoleCode(c *api.Call, rolePath, role, teamPath, teamID string) (string, error) {
 	if role == "" {
 		return "m", nil
 	}
@@ -176,14 +174,14 @@ func (c *call) teamRoleCode(rolePath, role, teamPath, teamID string) (string, er
 		return "", err
 	}
 	if teamID == "" {
-		c.warn("parameter_ignored", rolePath+" is only used together with "+teamPath+" and was ignored.")
+		c.Warn("parameter_ignored", rolePath+" is only used together with "+teamPath+" and was ignored.")
 		return "m", nil
 	}
 	return code, nil
 }
 
 type teamRemoveMemberRequest struct {
-	memberRef
+	MemberRef
 	NewOwnerEmailAddress string `json:"new_owner_email_address"`
 	NewTeamID            string `json:"new_team_id"`
 	NewRole              string `json:"new_role"`
@@ -192,14 +190,14 @@ type teamRemoveMemberRequest struct {
 // teamRemoveMember removes a member from the caller's organisation, moves
 // them to another of its teams (new_team_id, new_role), or expires their
 // outstanding invitation. With new_owner_email_address their API apps (and,
-// through onTeamOwnershipTransfer, their documents and templates) move to
+// through OnTeamOwnershipTransfer, their documents and templates) move to
 // that account in a queued job. The official description declares 201.
-func teamRemoveMember(c *call) (any, error) {
+func teamRemoveMember(c *api.Call) (any, error) {
 	var req teamRemoveMemberRequest
-	if err := c.bind(&req); err != nil {
+	if err := c.Bind(&req); err != nil {
 		return nil, err
 	}
-	if err := req.check(); err != nil {
+	if err := req.Check(); err != nil {
 		return nil, err
 	}
 	if req.NewOwnerEmailAddress != "" {
@@ -207,12 +205,12 @@ func teamRemoveMember(c *call) (any, error) {
 			return nil, err
 		}
 	}
-	code, err := c.teamRoleCode("new_role", req.NewRole, "new_team_id", req.NewTeamID)
+	code, err := teamRoleCode(c, "new_role", req.NewRole, "new_team_id", req.NewTeamID)
 	if err != nil {
 		return nil, err
 	}
 	var out teamGetResponse
-	err = c.update(func(tx *state.Txn) error {
+	err = c.Update(func(tx *state.Txn) error {
 		me, t, err := callerTeam(c, tx)
 		if err != nil {
 			return err
@@ -220,12 +218,12 @@ func teamRemoveMember(c *call) (any, error) {
 		if err := requireTeamRole(me, "remove members", "a", "t"); err != nil {
 			return err
 		}
-		acct, email, err := req.target(tx)
+		acct, email, err := req.Target(tx)
 		if err != nil {
 			return err
 		}
 		if acct != nil && sameOrg(tx, acct.TeamID, me.TeamID) {
-			if err := c.removeFromTeam(tx, me, acct, req, code); err != nil {
+			if err := removeFromTeam(c, tx, me, acct, req, code); err != nil {
 				return err
 			}
 		} else {
@@ -238,7 +236,7 @@ func teamRemoveMember(c *call) (any, error) {
 				return err
 			}
 			if !found {
-				return apierr.NotFoundf("%s is not a member of your Team and has no invitation to it.", email).WithPath(req.path())
+				return apierr.NotFoundf("%s is not a member of your Team and has no invitation to it.", email).WithPath(req.Path())
 			}
 		}
 		out, err = teamResponse(tx, t)
@@ -247,11 +245,11 @@ func teamRemoveMember(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return withStatus{status: http.StatusCreated, value: out}, nil
+	return api.WithStatus{Status: http.StatusCreated, Value: out}, nil
 }
 
 // removeFromTeam takes a member out of the organisation or moves them.
-func (c *call) removeFromTeam(tx *state.Txn, me, acct *state.Account, req teamRemoveMemberRequest, code string) error {
+func removeFromTeam(c *api.Call, tx *state.Txn, me, acct *state.Account, req teamRemoveMemberRequest, code string) error {
 	a := state.Clone(acct)
 	if req.NewTeamID != "" {
 		nt, err := orgTeam(tx, me, req.NewTeamID, "new_team_id")
@@ -261,7 +259,7 @@ func (c *call) removeFromTeam(tx *state.Txn, me, acct *state.Account, req teamRe
 		a.TeamID, a.RoleCode = nt.ID, code
 	} else {
 		if acct.ID == me.ID {
-			return apierr.Badf(req.path(), "You cannot remove yourself from your Team.")
+			return apierr.Badf(req.Path(), "You cannot remove yourself from your Team.")
 		}
 		a.TeamID, a.RoleCode = "", ""
 	}
@@ -284,8 +282,8 @@ type teamTransferArgs struct {
 }
 
 // runTeamTransfer moves a removed member's API apps to the new owner and
-// lets the other subsystems move theirs (teamTransferHooks).
-func runTeamTransfer(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) error {
+// lets the other subsystems move theirs (Registry.TeamTransferHooks).
+func runTeamTransfer(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) error {
 	var args teamTransferArgs
 	if err := json.Unmarshal(job.Args, &args); err != nil {
 		return err
@@ -301,7 +299,7 @@ func runTeamTransfer(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) 
 			return err
 		}
 	}
-	for _, h := range s.reg.teamTransferHooks {
+	for _, h := range s.Reg.TeamTransferHooks {
 		if err := h(s, w, tx, args.From, args.To); err != nil {
 			return err
 		}

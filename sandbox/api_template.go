@@ -10,26 +10,28 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerAPITemplate(r *registry) {
-	r.handle("templateCreate", templateCreate)
-	r.handle("templateCreateEmbeddedDraft", templateCreateEmbeddedDraft)
-	r.handle("templateGet", templateGet)
-	r.handle("templateList", templateList)
-	r.handle("templateDelete", templateDelete)
+func registerAPITemplate(r *api.Registry) {
+	r.Handle("templateCreate", templateCreate)
+	r.Handle("templateCreateEmbeddedDraft", templateCreateEmbeddedDraft)
+	r.Handle("templateGet", templateGet)
+	r.Handle("templateList", templateList)
+	r.Handle("templateDelete", templateDelete)
 }
 
 // templateCreate creates a template from files and answers at once with its
 // id; the template is prepared by a job (template_created / template_error).
-func templateCreate(c *call) (any, error) {
+func templateCreate(c *api.Call) (any, error) {
 	var in tplContentInput
-	if err := c.bind(&in); err != nil {
+	if err := c.Bind(&in); err != nil {
 		return nil, err
 	}
-	content, err := buildTemplateContent(&in, true, true, c.has(tplFieldsPath))
+	content, err := buildTemplateContent(&in, true, true, c.Has(tplFieldsPath))
 	if err != nil {
 		return nil, err
 	}
@@ -44,13 +46,13 @@ func templateCreate(c *call) (any, error) {
 // be fetched) and stores the template, its quota charge and its preparation
 // in one transaction, so that a refused request leaves nothing behind.
 // extra, when set, completes the row in the same transaction.
-func createTemplate(c *call, in *tplContentInput, content *tplContent, draft bool, extra func(tx *state.Txn, t *state.Template) error) (*state.Template, error) {
+func createTemplate(c *api.Call, in *tplContentInput, content *tplContent, draft bool, extra func(tx *state.Txn, t *state.Template) error) (*state.Template, error) {
 	if in.ClientID != "" {
-		if err := templateApp(c.read(), c.account.ID, in.ClientID); err != nil {
+		if err := templateApp(c.Read(), c.Account.ID, in.ClientID); err != nil {
 			return nil, err
 		}
 	}
-	pending, err := c.s.collectDocuments(c, in.Files, in.FileURLs)
+	pending, err := collectDocuments(c.Host, c, in.Files, in.FileURLs)
 	if err != nil {
 		return nil, err
 	}
@@ -63,9 +65,9 @@ func createTemplate(c *call, in *tplContentInput, content *tplContent, draft boo
 	}
 	addTemplateDocumentFields(in, content, pending) // texttags_template.go
 	var out *state.Template
-	err = c.update(func(tx *state.Txn) error {
+	err = c.Update(func(tx *state.Txn) error {
 		if in.ClientID != "" {
-			if err := templateApp(tx, c.account.ID, in.ClientID); err != nil {
+			if err := templateApp(tx, c.Account.ID, in.ClientID); err != nil {
 				return err
 			}
 		}
@@ -73,7 +75,7 @@ func createTemplate(c *call, in *tplContentInput, content *tplContent, draft boo
 		if err != nil {
 			return err
 		}
-		t := newTemplate(tx, c.account.ID, content, docs)
+		t := newTemplate(tx, c.Account.ID, content, docs)
 		t.ClientID = in.ClientID
 		t.AllowReassign = in.AllowReassign
 		t.UsePreexistingFields = in.UsePreexistingFields
@@ -158,13 +160,13 @@ type tplDraftInput struct {
 // URL for it. The draft becomes a template when the user saves it in the
 // editor (the sandbox's edit page, or POST
 // /_sandbox/templates/{id}/finish_draft), which starts its preparation.
-func templateCreateEmbeddedDraft(c *call) (any, error) {
+func templateCreateEmbeddedDraft(c *api.Call) (any, error) {
 	var base tplContentInput
 	var in tplDraftInput
-	if err := c.bind(&base); err != nil {
+	if err := c.Bind(&base); err != nil {
 		return nil, err
 	}
-	if err := c.bind(&in); err != nil {
+	if err := c.Bind(&in); err != nil {
 		return nil, err
 	}
 	if strings.TrimSpace(base.ClientID) == "" {
@@ -185,7 +187,7 @@ func templateCreateEmbeddedDraft(c *call) (any, error) {
 		t.AllowCCs = in.AllowCCs == nil || *in.AllowCCs
 		t.Editor = &ed
 		var err error
-		url, err = newTemplateEditURL(tx, t, c.account.ID, state.TemplateEditURL{Editor: ed, TestMode: base.TestMode})
+		url, err = newTemplateEditURL(tx, t, c.Account.ID, state.TemplateEditURL{Editor: ed, TestMode: base.TestMode})
 		return err
 	})
 	if err != nil {
@@ -196,19 +198,19 @@ func templateCreateEmbeddedDraft(c *call) (any, error) {
 }
 
 // templateGet answers a template the caller may see.
-func templateGet(c *call) (any, error) {
-	tx := c.read()
-	t, err := templateFor(tx, c.account.ID, c.param("template_id"))
+func templateGet(c *api.Call) (any, error) {
+	tx := c.Read()
+	t, err := templateFor(tx, c.Account.ID, c.Param("template_id"))
 	if err != nil {
 		return nil, err
 	}
-	return templateGetResponse{Template: viewTemplate(tx, t, c.account.ID)}, nil
+	return templateGetResponse{Template: viewTemplate(tx, t, c.Account.ID)}, nil
 }
 
 // templateList lists the templates the chosen account(s) may use, newest
 // first. Drafts and templates whose preparation failed are not listed.
-func templateList(c *call) (any, error) {
-	q, page, size, err := readListQuery(c)
+func templateList(c *api.Call) (any, error) {
+	q, page, size, err := api.ReadListQuery(c)
 	if err != nil {
 		return nil, err
 	}
@@ -216,8 +218,8 @@ func templateList(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	tx := c.read()
-	accounts, e := listAccounts(tx, c.account, q.AccountID)
+	tx := c.Read()
+	accounts, e := api.ListAccounts(tx, c.Account, q.AccountID)
 	if e != nil {
 		return nil, e
 	}
@@ -229,7 +231,7 @@ func templateList(c *call) (any, error) {
 				return true
 			}
 			seen[t.ID] = true
-			if filter.match(tx, t, c.account.ID) {
+			if filter.match(tx, t, c.Account.ID) {
 				rows = append(rows, t)
 			}
 			return true
@@ -247,19 +249,19 @@ func templateList(c *call) (any, error) {
 		}
 		return 0
 	})
-	rows, info := pageSlice(rows, page, size)
+	rows, info := api.PageSlice(rows, page, size)
 	resp := templateListResponse{Templates: []templateResponse{}, ListInfo: info}
 	for _, t := range rows {
-		resp.Templates = append(resp.Templates, viewTemplate(tx, t, c.account.ID))
+		resp.Templates = append(resp.Templates, viewTemplate(tx, t, c.Account.ID))
 	}
 	return resp, nil
 }
 
 // templateDelete deletes a template for good (owner only). Requests already
 // made from it are not affected; the quota unit it took is given back.
-func templateDelete(c *call) (any, error) {
-	err := c.update(func(tx *state.Txn) error {
-		t, err := templateOwnedBy(tx, c.account.ID, c.param("template_id"))
+func templateDelete(c *api.Call) (any, error) {
+	err := c.Update(func(tx *state.Txn) error {
+		t, err := templateOwnedBy(tx, c.Account.ID, c.Param("template_id"))
 		if err != nil {
 			return err
 		}
@@ -280,5 +282,5 @@ func templateDelete(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return emptyOK(), nil
+	return api.EmptyOK(), nil
 }

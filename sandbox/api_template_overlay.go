@@ -4,14 +4,15 @@ package sandbox
 // existing template, prepared asynchronously as a new template.
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
 
-func registerAPITemplateOverlay(r *registry) {
-	r.handle("templateUpdateFiles", templateUpdateFiles)
+func registerAPITemplateOverlay(r *api.Registry) {
+	r.Handle("templateUpdateFiles", templateUpdateFiles)
 }
 
 // tplOverlayInput is TemplateUpdateFilesRequest.
@@ -32,9 +33,9 @@ type tplOverlayInput struct {
 // another orientation end in template_error for the new template. The
 // source template is not changed and stays usable. The answer has no
 // warnings key: TemplateUpdateFilesResponse has none.
-func templateUpdateFiles(c *call) (any, error) {
+func templateUpdateFiles(c *api.Call) (any, error) {
 	var in tplOverlayInput
-	if err := c.bind(&in); err != nil {
+	if err := c.Bind(&in); err != nil {
 		return nil, err
 	}
 	if in.Subject != nil {
@@ -47,17 +48,17 @@ func templateUpdateFiles(c *call) (any, error) {
 			return nil, err
 		}
 	}
-	id := c.param("template_id")
-	if err := templateOverlayable(c.read(), c.account.ID, id, in.ClientID); err != nil {
+	id := c.Param("template_id")
+	if err := templateOverlayable(c.Read(), c.Account.ID, id, in.ClientID); err != nil {
 		return nil, err
 	}
-	pending, err := c.s.collectDocuments(c, in.Files, in.FileURLs)
+	pending, err := collectDocuments(c.Host, c, in.Files, in.FileURLs)
 	if err != nil {
 		return nil, err
 	}
 	var newID string
-	err = c.update(func(tx *state.Txn) error {
-		if err := templateOverlayable(tx, c.account.ID, id, in.ClientID); err != nil {
+	err = c.Update(func(tx *state.Txn) error {
+		if err := templateOverlayable(tx, c.Account.ID, id, in.ClientID); err != nil {
 			return err
 		}
 		src, _ := state.GetTemplate(tx, id)

@@ -7,15 +7,17 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerAPITemplateShare(r *registry) {
-	r.handle("templateAddUser", templateAddUser)
-	r.handle("templateRemoveUser", templateRemoveUser)
+func registerAPITemplateShare(r *api.Registry) {
+	r.Handle("templateAddUser", templateAddUser)
+	r.Handle("templateRemoveUser", templateRemoveUser)
 }
 
 // tplUserInput is TemplateAddUserRequest / TemplateRemoveUserRequest.
@@ -48,7 +50,7 @@ func tplTargetAccount(tx *state.Txn, caller *state.Account, in tplUserInput) (*s
 	default:
 		return nil, apierr.Badf("account_id", "Missing required parameter: account_id or email_address.")
 	}
-	if !sameTeam(tx, caller.ID, a.ID) {
+	if !api.SameTeam(tx, caller.ID, a.ID) {
 		return nil, apierr.Forbiddenf("The account %s is not a member of your team: templates can only be shared within a team.", a.Email)
 	}
 	return a, nil
@@ -58,18 +60,18 @@ func tplTargetAccount(tx *state.Txn, caller *state.Account, in tplUserInput) (*s
 // the caller's and the account a member of their team; change answers the
 // template to store (nil when nothing changes), and the call answers the
 // template as it then is.
-func templateShareChange(c *call, change func(tx *state.Txn, in tplUserInput, t *state.Template, a *state.Account) (*state.Template, error)) (any, error) {
+func templateShareChange(c *api.Call, change func(tx *state.Txn, in tplUserInput, t *state.Template, a *state.Account) (*state.Template, error)) (any, error) {
 	var in tplUserInput
-	if err := c.bind(&in); err != nil {
+	if err := c.Bind(&in); err != nil {
 		return nil, err
 	}
 	var out templateResponse
-	err := c.update(func(tx *state.Txn) error {
-		t, err := templateOwnedBy(tx, c.account.ID, c.param("template_id"))
+	err := c.Update(func(tx *state.Txn) error {
+		t, err := templateOwnedBy(tx, c.Account.ID, c.Param("template_id"))
 		if err != nil {
 			return err
 		}
-		a, err := tplTargetAccount(tx, c.account, in)
+		a, err := tplTargetAccount(tx, c.Account, in)
 		if err != nil {
 			return err
 		}
@@ -83,7 +85,7 @@ func templateShareChange(c *call, change func(tx *state.Txn, in tplUserInput, t 
 			}
 			t = changed
 		}
-		out = viewTemplate(tx, t, c.account.ID)
+		out = viewTemplate(tx, t, c.Account.ID)
 		return nil
 	})
 	if err != nil {
@@ -95,7 +97,7 @@ func templateShareChange(c *call, change func(tx *state.Txn, in tplUserInput, t 
 // templateAddUser shares a template with a team member, who then sees it in
 // their list and may send with it; they are e-mailed unless
 // skip_notification is set. Sharing twice changes nothing.
-func templateAddUser(c *call) (any, error) {
+func templateAddUser(c *api.Call) (any, error) {
 	return templateShareChange(c, func(tx *state.Txn, in tplUserInput, t *state.Template, a *state.Account) (*state.Template, error) {
 		if a.ID == t.OwnerID || slices.Contains(t.SharedWith, a.ID) {
 			return nil, nil
@@ -103,9 +105,9 @@ func templateAddUser(c *call) (any, error) {
 		ct := cloneTemplate(t)
 		ct.SharedWith = append(ct.SharedWith, a.ID)
 		if !in.SkipNotification {
-			owner := c.account.Name
+			owner := c.Account.Name
 			if owner == "" {
-				owner = c.account.Email
+				owner = c.Account.Email
 			}
 			if _, err := notify.Email(tx, state.Email{Kind: notify.MailTemplateShared, To: a.Email, Name: a.Name, TemplateID: t.ID,
 				Subject: owner + " shared the template \"" + t.Title + "\" with you"}); err != nil {
@@ -119,7 +121,7 @@ func templateAddUser(c *call) (any, error) {
 // templateRemoveUser withdraws a template from a team member; the owner's
 // own access cannot be removed. Removing an account that has no access
 // changes nothing.
-func templateRemoveUser(c *call) (any, error) {
+func templateRemoveUser(c *api.Call) (any, error) {
 	return templateShareChange(c, func(_ *state.Txn, in tplUserInput, t *state.Template, a *state.Account) (*state.Template, error) {
 		if a.ID == t.OwnerID {
 			path := "account_id"

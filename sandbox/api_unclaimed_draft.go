@@ -9,30 +9,32 @@ package sandbox
 import (
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerAPIUnclaimedDraft(r *registry) {
-	r.handle("unclaimedDraftCreate", func(c *call) (any, error) { return unclaimedDraftCreate(c, draftPlain) })
-	r.handle("unclaimedDraftCreateEmbedded", func(c *call) (any, error) { return unclaimedDraftCreate(c, draftEmbedded) })
-	r.handle("unclaimedDraftCreateEmbeddedWithTemplate", func(c *call) (any, error) {
+func registerAPIUnclaimedDraft(r *api.Registry) {
+	r.Handle("unclaimedDraftCreate", func(c *api.Call) (any, error) { return unclaimedDraftCreate(c, draftPlain) })
+	r.Handle("unclaimedDraftCreateEmbedded", func(c *api.Call) (any, error) { return unclaimedDraftCreate(c, draftEmbedded) })
+	r.Handle("unclaimedDraftCreateEmbeddedWithTemplate", func(c *api.Call) (any, error) {
 		return unclaimedDraftCreate(c, draftEmbeddedTemplate)
 	})
-	r.handle("unclaimedDraftEditAndResend", unclaimedDraftEditAndResend)
+	r.Handle("unclaimedDraftEditAndResend", unclaimedDraftEditAndResend)
 }
 
 // unclaimedDraftCreate validates a create body, collects its documents
 // (outside any transaction: URLs are fetched) and stores the draft.
-func unclaimedDraftCreate(c *call, kind draftKind) (any, error) {
+func unclaimedDraftCreate(c *api.Call, kind draftKind) (any, error) {
 	p, err := planDraft(c, kind)
 	if err != nil {
 		return nil, err
 	}
 	var d *state.UnclaimedDraft
-	err = c.update(func(tx *state.Txn) error {
-		acct, err := state.Get[state.Account](tx, state.TableAccounts, c.account.ID)
+	err = c.Update(func(tx *state.Txn) error {
+		acct, err := state.Get[state.Account](tx, state.TableAccounts, c.Account.ID)
 		if err != nil {
 			return apierr.NotFoundf("Account not found.")
 		}
@@ -83,7 +85,7 @@ func unclaimedDraftCreate(c *call, kind draftKind) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return viewDraft(d, c.worldURL(claimPath(d.Token))), nil
+	return viewDraft(d, c.WorldURL(claimPath(d.Token))), nil
 }
 
 func roleNamesOf(use *templateUse) []string {
@@ -136,9 +138,9 @@ type editAndResendBody struct {
 // signature_request_id and claim URL. The original request is left as it
 // is. Signers can be changed in the editor; the quota is consumed when the
 // new request is sent.
-func unclaimedDraftEditAndResend(c *call) (any, error) {
+func unclaimedDraftEditAndResend(c *api.Call) (any, error) {
 	var b editAndResendBody
-	if err := c.bind(&b); err != nil {
+	if err := c.Bind(&b); err != nil {
 		return nil, err
 	}
 	b.ClientID = strings.TrimSpace(b.ClientID)
@@ -156,12 +158,12 @@ func unclaimedDraftEditAndResend(c *call) (any, error) {
 		return nil, e
 	}
 	var d *state.UnclaimedDraft
-	err := c.update(func(tx *state.Txn) error {
-		acct, err := state.Get[state.Account](tx, state.TableAccounts, c.account.ID)
+	err := c.Update(func(tx *state.Txn) error {
+		acct, err := state.Get[state.Account](tx, state.TableAccounts, c.Account.ID)
 		if err != nil {
 			return apierr.NotFoundf("Account not found.")
 		}
-		req, err := loadRequest(tx, c.param("signature_request_id"), acct)
+		req, err := loadRequest(tx, c.Param("signature_request_id"), acct)
 		if err != nil {
 			return err
 		}
@@ -197,7 +199,7 @@ func unclaimedDraftEditAndResend(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return viewDraft(d, c.worldURL(claimPath(d.Token))), nil
+	return viewDraft(d, c.WorldURL(claimPath(d.Token))), nil
 }
 
 // checkEditAndResend says whether a request can be edited and resent

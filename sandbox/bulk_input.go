@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
@@ -83,8 +85,8 @@ func (e bulkEntry) relocate(err *apierr.Error, sub string) *apierr.Error {
 
 // bulkEntries reads signer_list or signer_file (exactly one of them) into
 // entries and checks their count.
-func bulkEntries(c *call, bb *bulkBody) ([]bulkEntry, *apierr.Error) {
-	body, err := c.readBody()
+func bulkEntries(c *api.Call, bb *bulkBody) ([]bulkEntry, *apierr.Error) {
+	body, err := c.ReadBody()
 	if err != nil {
 		return nil, apierr.Badf("signer_file", "%v", err)
 	}
@@ -160,7 +162,7 @@ func checkEntry(e bulkEntry, testMode bool) *apierr.Error {
 // answers the entry's signers and custom field values. role is the
 // templates' single signer role; merge maps merge field names and api_ids
 // to names.
-func bindEntry(c *call, use *templateUse, base sigreqSpec, tb templateBody, e bulkEntry, role string, merge map[string]string) (*sigreqSpec, *apierr.Error) {
+func bindEntry(c *api.Call, use *templateUse, base sigreqSpec, tb templateBody, e bulkEntry, role string, merge map[string]string) (*sigreqSpec, *apierr.Error) {
 	s := e.Signers[0]
 	s.Order = nil
 	if e.row > 0 {

@@ -8,6 +8,7 @@ package sandbox
 // accepted is recorded as a failure; the others go on.
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -16,9 +17,9 @@ import (
 // jobBulkSend creates the requests of a bulk send job (subject: the job).
 const jobBulkSend = "bulk_send_job.send"
 
-func registerBulkJobs(r *registry) { r.registerJob(jobBulkSend, runBulkSend) }
+func registerBulkJobs(r *api.Registry) { r.RegisterJob(jobBulkSend, runBulkSend) }
 
-func runBulkSend(s *Sandbox, _ *world.World, tx *state.Txn, job *state.Job) error {
+func runBulkSend(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) error {
 	j, err := state.Get[state.BulkSendJob](tx, state.TableBulkSendJobs, job.Subject)
 	if err != nil || j.SentAt != 0 {
 		return nil
@@ -42,7 +43,7 @@ func runBulkSend(s *Sandbox, _ *world.World, tx *state.Txn, job *state.Job) erro
 		spec := *base
 		spec.Requester = acct
 		spec.Signers, spec.CustomFields = item.Signers, item.CustomFields
-		req, err := s.createSignatureRequest(tx, &spec)
+		req, err := createSignatureRequest(s, tx, &spec)
 		if err != nil {
 			if ae, ok := apierr.As(err); ok {
 				n.Failures = append(n.Failures, state.BulkSendFailure{Index: i, Error: ae.Msg})

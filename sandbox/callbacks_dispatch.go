@@ -19,6 +19,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/jonboulle/clockwork"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -34,7 +36,7 @@ const (
 
 // dispatcher delivers one world's callbacks.
 type dispatcher struct {
-	s      *Sandbox
+	s      *api.Host
 	w      *world.World
 	sender *callbackSender
 
@@ -55,14 +57,14 @@ type dispatcher struct {
 }
 
 // startCallbacks creates and starts a world's dispatcher (onWorldStart).
-func startCallbacks(s *Sandbox, w *world.World) { dispatcherOf(s, w) }
+func startCallbacks(s *api.Host, w *world.World) { dispatcherOf(s, w) }
 
 // dispatcherOf returns the world's dispatcher, starting it on first use.
-func dispatcherOf(s *Sandbox, w *world.World) *dispatcher {
+func dispatcherOf(s *api.Host, w *world.World) *dispatcher {
 	return world.Ext(w, extCallbacks, func() *dispatcher {
 		ctx, cancel := context.WithCancel(context.Background())
 		d := &dispatcher{
-			s: s, w: w, sender: newCallbackSender(s.client),
+			s: s, w: w, sender: newCallbackSender(s.Client),
 			ctx: ctx, cancel: cancel,
 			wakeCh:   make(chan struct{}, 1),
 			sem:      make(chan struct{}, maxConcurrentAttempts),

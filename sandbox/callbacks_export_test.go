@@ -5,6 +5,7 @@ package sandbox
 // has no operation for yet.
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -24,9 +25,9 @@ type CallbacksTestEvent struct {
 // callbacksWorld is the world of an API key ("" for the default world).
 func callbacksWorld(s *Sandbox, apiKey string) *world.World {
 	if apiKey == "" {
-		return s.defWorld
+		return s.host.DefaultWorld
 	}
-	w, _ := s.findAPIKey(apiKey)
+	w, _ := s.host.FindAPIKey(apiKey)
 	if w == nil {
 		panic("no world has API key " + apiKey)
 	}
@@ -37,7 +38,7 @@ func callbacksWorld(s *Sandbox, apiKey string) *world.World {
 func CallbacksEmit(s *Sandbox, apiKey string, evs ...CallbacksTestEvent) error {
 	return callbacksWorld(s, apiKey).Store.Update(func(tx *state.Txn) error {
 		for _, ev := range evs {
-			if err := s.emit(tx, notify.Event(ev)); err != nil {
+			if err := s.host.Emit(tx, notify.Event(ev)); err != nil {
 				return err
 			}
 		}
@@ -58,7 +59,7 @@ func CallbacksSetAppURL(s *Sandbox, apiKey, clientID, url string) error {
 		if err := state.Put(tx, state.TableAPIApps, app); err != nil {
 			return err
 		}
-		return s.callbackTestApp(tx, app)
+		return callbackTestApp(s.host, tx, app)
 	})
 }
 
@@ -81,7 +82,7 @@ func CallbacksSetAccountURL(s *Sandbox, apiKey, accountID, url string) error {
 // Other sandboxes keep theirs. Call it while no delivery of s is running
 // (before the deliveries it is meant for, or after WaitCallbacks).
 func CallbacksSetFault(s *Sandbox, fn func(a CallbackAttempt) (CallbackFault, string)) (restore func()) {
-	prev := s.reg.callbackFault
-	s.reg.callbackFault = func(_ *Sandbox, _ *world.World, a CallbackAttempt) (CallbackFault, string) { return fn(a) }
-	return func() { s.reg.callbackFault = prev }
+	prev := areasOf(s.host.Reg).callbackFault
+	areasOf(s.host.Reg).callbackFault = func(_ *api.Host, _ *world.World, a CallbackAttempt) (CallbackFault, string) { return fn(a) }
+	return func() { areasOf(s.host.Reg).callbackFault = prev }
 }

@@ -18,9 +18,9 @@ func queueFixture(t *testing.T) (*Sandbox, func(fn func(tx *state.Txn) error)) {
 	s, err := New()
 	require.NoError(t, err)
 	t.Cleanup(s.Close)
-	w := s.defWorld
-	dispatcherOf(s, w).Close()
-	owner := s.fixtures.Accounts[0].ID
+	w := s.host.DefaultWorld
+	dispatcherOf(s.host, w).Close()
+	owner := s.host.Fixtures.Accounts[0].ID
 	update := func(fn func(tx *state.Txn) error) { require.NoError(t, w.Store.Update(fn)) }
 	update(func(tx *state.Txn) error {
 		a, _ := state.Get[state.Account](tx, state.TableAccounts, owner)
@@ -30,7 +30,7 @@ func queueFixture(t *testing.T) (*Sandbox, func(fn func(tx *state.Txn) error)) {
 			return err
 		}
 		for _, typ := range []string{notify.TypeRequestSent, notify.TypeRequestViewed, notify.TypeRequestSigned} {
-			if err := s.emit(tx, notify.Event{Type: typ, AccountIDs: []string{owner}}); err != nil {
+			if err := s.host.Emit(tx, notify.Event{Type: typ, AccountIDs: []string{owner}}); err != nil {
 				return err
 			}
 		}
@@ -41,7 +41,7 @@ func queueFixture(t *testing.T) (*Sandbox, func(fn func(tx *state.Txn) error)) {
 
 func deliveriesInSeq(t *testing.T, s *Sandbox) []*state.Delivery {
 	t.Helper()
-	tx := s.defWorld.Store.Read()
+	tx := s.host.DefaultWorld.Store.Read()
 	evs, err := state.All[state.Event](tx, state.TableEvents, state.IndexSeq)
 	require.NoError(t, err)
 	var out []*state.Delivery

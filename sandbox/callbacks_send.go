@@ -16,6 +16,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/events"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -86,10 +88,10 @@ func newCallbackSender(c *http.Client) *callbackSender {
 }
 
 // send makes one attempt of del.
-func (cs *callbackSender) send(parent context.Context, s *Sandbox, w *world.World, del *state.Delivery) attemptResult {
+func (cs *callbackSender) send(parent context.Context, s *api.Host, w *world.World, del *state.Delivery) attemptResult {
 	fault, reason := FaultNone, ""
-	if s.reg.callbackFault != nil {
-		fault, reason = s.reg.callbackFault(s, w, CallbackAttempt{
+	if areasOf(s.Reg).callbackFault != nil {
+		fault, reason = areasOf(s.Reg).callbackFault(s, w, CallbackAttempt{
 			DeliveryID: del.ID, EventID: del.EventID, EventType: del.EventType, Kind: del.Kind,
 			AccountID: del.AccountID, ClientID: del.ClientID, URL: del.URL, Attempt: del.RoundAttempts,
 			DueAt: time.Unix(0, del.Due).UTC(),

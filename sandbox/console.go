@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
 	"github.com/signsandbox/signsandbox/sandbox/internal/console"
@@ -17,123 +19,123 @@ import (
 // control calls, so they reach the caller's world as every control call
 // does. Its feed learns of changes from the call observers and from the
 // world's own notifications (callback deliveries, jobs).
-func registerConsole(r *registry) {
+func registerConsole(r *api.Registry) {
 	feed := console.NewFeed()
-	reader := console.Reader{Catalog: r.catalog}
+	reader := console.Reader{Catalog: r.Catalog}
 
-	r.controlPublic(http.MethodGet, "/openapi.yaml", func(*call) (any, error) {
+	r.ControlPublic(http.MethodGet, "/openapi.yaml", func(*api.Call) (any, error) {
 		return consoleAsset(console.ControlPlaneDescription()), nil
 	})
-	r.controlPublic(http.MethodGet, "/console", consolePage(""))
-	r.controlPublic(http.MethodGet, "/console/", consolePage(""))
-	r.controlPublic(http.MethodGet, "/console/{asset}", func(c *call) (any, error) {
-		return consoleAsset(console.Page(c.param("asset"))), nil
+	r.ControlPublic(http.MethodGet, "/console", consolePage(""))
+	r.ControlPublic(http.MethodGet, "/console/", consolePage(""))
+	r.ControlPublic(http.MethodGet, "/console/{asset}", func(c *api.Call) (any, error) {
+		return consoleAsset(console.Page(c.Param("asset"))), nil
 	})
-	r.controlPublic(http.MethodGet, "/console/vendor/pdfjs/{asset}", func(c *call) (any, error) {
-		return consoleAsset(console.Page("vendor/pdfjs/" + c.param("asset"))), nil
+	r.ControlPublic(http.MethodGet, "/console/vendor/pdfjs/{asset}", func(c *api.Call) (any, error) {
+		return consoleAsset(console.Page("vendor/pdfjs/" + c.Param("asset"))), nil
 	})
 
-	read := func(fn func(c *call, tx *state.Txn) (any, error)) handler {
-		return func(c *call) (any, error) {
-			v, err := fn(c, c.read())
+	read := func(fn func(c *api.Call, tx *state.Txn) (any, error)) api.Handler {
+		return func(c *api.Call) (any, error) {
+			v, err := fn(c, c.Read())
 			if err != nil {
 				return nil, consoleError(err)
 			}
 			return v, nil
 		}
 	}
-	r.control(http.MethodGet, "/console/api/changes", func(c *call) (any, error) {
-		since, err := strconv.ParseUint(c.r.URL.Query().Get("since"), 10, 64)
-		if err != nil && c.r.URL.Query().Has("since") {
+	r.Control(http.MethodGet, "/console/api/changes", func(c *api.Call) (any, error) {
+		since, err := strconv.ParseUint(c.Request.URL.Query().Get("since"), 10, 64)
+		if err != nil && c.Request.URL.Query().Has("since") {
 			return nil, apierr.Badf("since", "since is the version a previous answer gave")
 		}
-		if !c.r.URL.Query().Has("since") {
-			return map[string]any{"version": feed.Version(c.w.ID), "world_id": c.w.ID}, nil
+		if !c.Request.URL.Query().Has("since") {
+			return map[string]any{"version": feed.Version(c.World.ID), "world_id": c.World.ID}, nil
 		}
-		v, err := feed.Wait(c.r.Context(), c.w.ID, since, c.w.Stopped())
+		v, err := feed.Wait(c.Request.Context(), c.World.ID, since, c.World.Stopped())
 		if err != nil {
 			return nil, apierr.Badf("", "the console left before the world changed")
 		}
-		return map[string]any{"version": v, "world_id": c.w.ID}, nil
+		return map[string]any{"version": v, "world_id": c.World.ID}, nil
 	})
-	r.control(http.MethodGet, "/console/api/counts", read(func(c *call, tx *state.Txn) (any, error) {
+	r.Control(http.MethodGet, "/console/api/counts", read(func(c *api.Call, tx *state.Txn) (any, error) {
 		counts, err := reader.Counts(tx)
 		return map[string]any{"counts": counts}, err
 	}))
-	r.control(http.MethodGet, "/console/api/signature_requests", read(func(c *call, tx *state.Txn) (any, error) {
+	r.Control(http.MethodGet, "/console/api/signature_requests", read(func(c *api.Call, tx *state.Txn) (any, error) {
 		limit, err := consoleLimit(c)
 		if err != nil {
 			return nil, err
 		}
-		q := c.r.URL.Query()
+		q := c.Request.URL.Query()
 		return reader.Requests(tx, q.Get("q"), q.Get("cursor"), limit)
 	}))
-	r.control(http.MethodGet, "/console/api/signature_requests/{id}", read(func(c *call, tx *state.Txn) (any, error) {
-		return reader.Request(tx, c.param("id"))
+	r.Control(http.MethodGet, "/console/api/signature_requests/{id}", read(func(c *api.Call, tx *state.Txn) (any, error) {
+		return reader.Request(tx, c.Param("id"))
 	}))
-	r.control(http.MethodGet, "/console/api/emails", read(func(c *call, tx *state.Txn) (any, error) {
+	r.Control(http.MethodGet, "/console/api/emails", read(func(c *api.Call, tx *state.Txn) (any, error) {
 		limit, err := consoleLimit(c)
 		if err != nil {
 			return nil, err
 		}
-		q := c.r.URL.Query()
+		q := c.Request.URL.Query()
 		return reader.Emails(tx, q.Get("signature_request_id"), q.Get("cursor"), limit)
 	}))
-	r.control(http.MethodGet, "/console/api/emails/{id}", read(func(c *call, tx *state.Txn) (any, error) {
-		return reader.Email(tx, c.param("id"))
+	r.Control(http.MethodGet, "/console/api/emails/{id}", read(func(c *api.Call, tx *state.Txn) (any, error) {
+		return reader.Email(tx, c.Param("id"))
 	}))
-	r.control(http.MethodGet, "/console/api/callbacks", read(func(c *call, tx *state.Txn) (any, error) {
+	r.Control(http.MethodGet, "/console/api/callbacks", read(func(c *api.Call, tx *state.Txn) (any, error) {
 		limit, err := consoleLimit(c)
 		if err != nil {
 			return nil, err
 		}
-		q := c.r.URL.Query()
+		q := c.Request.URL.Query()
 		return reader.Callbacks(tx, q.Get("object_id"), q.Get("cursor"), limit)
 	}))
-	r.control(http.MethodGet, "/console/api/callbacks/{id}", read(func(c *call, tx *state.Txn) (any, error) {
-		return reader.Callback(tx, c.param("id"))
+	r.Control(http.MethodGet, "/console/api/callbacks/{id}", read(func(c *api.Call, tx *state.Txn) (any, error) {
+		return reader.Callback(tx, c.Param("id"))
 	}))
-	r.control(http.MethodGet, "/console/api/oauth_tokens", read(func(c *call, tx *state.Txn) (any, error) {
+	r.Control(http.MethodGet, "/console/api/oauth_tokens", read(func(c *api.Call, tx *state.Txn) (any, error) {
 		tokens, err := reader.OAuthTokens(tx)
 		return map[string]any{"items": tokens}, err
 	}))
-	r.control(http.MethodGet, "/console/api/objects/{kind}", read(func(c *call, tx *state.Txn) (any, error) {
+	r.Control(http.MethodGet, "/console/api/objects/{kind}", read(func(c *api.Call, tx *state.Txn) (any, error) {
 		limit, err := consoleLimit(c)
 		if err != nil {
 			return nil, err
 		}
-		return reader.Objects(tx, c.param("kind"), c.r.URL.Query().Get("cursor"), limit)
+		return reader.Objects(tx, c.Param("kind"), c.Request.URL.Query().Get("cursor"), limit)
 	}))
-	r.control(http.MethodGet, "/console/api/objects/{kind}/{id}", read(func(c *call, tx *state.Txn) (any, error) {
-		return reader.Object(tx, c.param("kind"), c.param("id"))
+	r.Control(http.MethodGet, "/console/api/objects/{kind}/{id}", read(func(c *api.Call, tx *state.Txn) (any, error) {
+		return reader.Object(tx, c.Param("kind"), c.Param("id"))
 	}))
 
 	// Control calls that act (clock, signers, reset, scenarios...) change
 	// the world; API calls show up through the world's own notifications
 	// below (every change worth showing emits an event or schedules a job).
 	// No hook on the API's path: the console adds nothing to an API call.
-	r.afterControlHooks = append(r.afterControlHooks, func(c *call, _ any, err error) {
-		if err == nil && c.w != nil && c.r.Method != http.MethodGet && c.r.Method != http.MethodHead {
-			feed.Changed(c.w.ID)
+	r.AfterControlHooks = append(r.AfterControlHooks, func(c *api.Call, _ any, err error) {
+		if err == nil && c.World != nil && c.Request.Method != http.MethodGet && c.Request.Method != http.MethodHead {
+			feed.Changed(c.World.ID)
 		}
 	})
-	r.onWorldStart(func(_ *Sandbox, w *world.World) {
+	r.OnWorldStart(func(_ *api.Host, w *world.World) {
 		changed := func() { feed.Changed(w.ID) }
 		w.On(state.TopicEvents, changed)
 		w.On(state.TopicJobs, changed)
 	})
 }
 
-func consolePage(name string) handler {
-	return func(*call) (any, error) { return consoleAsset(console.Page(name)), nil }
+func consolePage(name string) api.Handler {
+	return func(*api.Call) (any, error) { return consoleAsset(console.Page(name)), nil }
 }
 
-func consoleAsset(a console.Asset) *rawResponse {
-	return &rawResponse{status: a.Status, contentType: a.ContentType, header: console.SecurityHeaders(), body: a.Body}
+func consoleAsset(a console.Asset) *api.RawResponse {
+	return &api.RawResponse{Status: a.Status, ContentType: a.ContentType, Header: console.SecurityHeaders(), Body: a.Body}
 }
 
-func consoleLimit(c *call) (int, error) {
-	raw := c.r.URL.Query().Get("limit")
+func consoleLimit(c *api.Call) (int, error) {
+	raw := c.Request.URL.Query().Get("limit")
 	if raw == "" {
 		return 0, nil
 	}

@@ -12,17 +12,21 @@ import (
 	"strings"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/account"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/events"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func registerControlCallbacks(r *registry) {
-	r.control(http.MethodGet, "/callbacks", controlListCallbacks)
-	r.control(http.MethodPost, "/callbacks/wait", controlWaitCallbacks)
-	r.controlNoBody(http.MethodPost, "/callbacks/{id}/redeliver", controlRedeliver)
-	r.controlNoBody(http.MethodPost, "/accounts/{account_id}/confirm", controlConfirmAccount)
+func registerControlCallbacks(r *api.Registry) {
+	r.Control(http.MethodGet, "/callbacks", controlListCallbacks)
+	r.Control(http.MethodPost, "/callbacks/wait", controlWaitCallbacks)
+	r.ControlNoBody(http.MethodPost, "/callbacks/{id}/redeliver", controlRedeliver)
+	r.ControlNoBody(http.MethodPost, "/accounts/{account_id}/confirm", controlConfirmAccount)
 }
 
 // callbackEntry is one event in GET /_sandbox/callbacks.
@@ -98,15 +102,15 @@ func newCallbackEntry(e *state.Event, ds []*state.Delivery) callbackEntry {
 // page), order (asc, oldest first, the default; desc). Filters (query):
 // event_type, object_id, state, account_id (a target's reported account),
 // client_id, url.
-func controlListCallbacks(c *call) (any, error) {
-	q := c.r.URL.Query()
+func controlListCallbacks(c *api.Call) (any, error) {
+	q := c.Request.URL.Query()
 	page, field, err := state.ParsePageQuery(q.Get("limit"), q.Get("cursor"), q.Get("order"))
 	if err != nil {
 		return nil, apierr.Badf(field, "%v", err)
 	}
 	objectID, eventType, wantState := q.Get("object_id"), q.Get("event_type"), q.Get("state")
 	account, client, url := q.Get("account_id"), q.Get("client_id"), q.Get("url")
-	tx := c.read()
+	tx := c.Read()
 	entries := map[string]callbackEntry{}
 	var failed error
 	rows, err := state.PageEvents(tx, objectID, page, func(e *state.Event) bool {
@@ -168,10 +172,10 @@ func retrySchedule() []int64 {
 // controlRedeliver queues an event (every target) or one delivery again with
 // the payload it was emitted with, at the back of its target's queue and
 // with a fresh retry schedule starting now.
-func controlRedeliver(c *call) (any, error) {
-	id := c.param("id")
+func controlRedeliver(c *api.Call) (any, error) {
+	id := c.Param("id")
 	var entry callbackEntry
-	err := c.update(func(tx *state.Txn) error {
+	err := c.Update(func(tx *state.Txn) error {
 		var ds []*state.Delivery
 		e, err := state.Get[state.Event](tx, state.TableEvents, id)
 		if err == nil {
@@ -184,10 +188,10 @@ func controlRedeliver(c *call) (any, error) {
 		} else {
 			d, derr := state.Get[state.Delivery](tx, state.TableDeliveries, id)
 			if derr != nil {
-				return errControlNotFound("event or delivery", id)
+				return api.ErrControlNotFound("event or delivery", id)
 			}
 			if e, err = state.Get[state.Event](tx, state.TableEvents, d.EventID); err != nil {
-				return errControlNotFound("event", d.EventID)
+				return api.ErrControlNotFound("event", d.EventID)
 			}
 			ds = []*state.Delivery{d}
 		}
@@ -224,19 +228,19 @@ type waitRequest struct {
 // time has been made and recorded (tests call it instead of sleeping). It
 // answers the delivery counts; 503 when the timeout (wall time: attempts are
 // real HTTP requests) passes first.
-func controlWaitCallbacks(c *call) (any, error) {
+func controlWaitCallbacks(c *api.Call) (any, error) {
 	var req waitRequest
-	if err := c.bindStrict(&req); err != nil {
+	if err := c.BindStrict(&req); err != nil {
 		return nil, err
 	}
 	if req.Timeout == "" {
-		req.Timeout = c.r.URL.Query().Get("timeout")
+		req.Timeout = c.Request.URL.Query().Get("timeout")
 	}
 	timeout, err := parseWaitTimeout(req.Timeout)
 	if err != nil {
 		return nil, err
 	}
-	st, settled := c.s.waitCallbacks(c.r.Context(), c.w, timeout)
+	st, settled := waitCallbacks(c.Host, c.Request.Context(), c.World, timeout)
 	if !settled {
 		return nil, apierr.New(apierr.Unavailable,
 			"Callbacks did not settle within "+timeout.String()+": "+strconv.Itoa(st.Due)+" due attempt(s) not yet made or still in flight.")
@@ -266,7 +270,7 @@ func parseWaitTimeout(v string) (time.Duration, error) {
 // waitCallbacks waits (at most timeout of wall time) until every attempt due
 // in w has been made. The clock's advance can call it to offer
 // {"wait_callbacks": true}.
-func (s *Sandbox) waitCallbacks(ctx context.Context, w *world.World, timeout time.Duration) (waitStatus, bool) {
+func waitCallbacks(s *api.Host, ctx context.Context, w *world.World, timeout time.Duration) (waitStatus, bool) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	st := dispatcherOf(s, w).wait(ctx)
@@ -274,7 +278,7 @@ func (s *Sandbox) waitCallbacks(ctx context.Context, w *world.World, timeout tim
 }
 
 type confirmResponse struct {
-	Account accountResponse `json:"account"`
+	Account account.Response `json:"account"`
 	// EventID is the account_confirmed event.
 	EventID string `json:"event_id"`
 }
@@ -282,22 +286,22 @@ type confirmResponse struct {
 // controlConfirmAccount confirms an account as its user would by following
 // the confirmation e-mail, emitting account_confirmed (to the app the
 // account was created through, if any).
-func controlConfirmAccount(c *call) (any, error) {
-	id := c.param("account_id")
+func controlConfirmAccount(c *api.Call) (any, error) {
+	id := c.Param("account_id")
 	var out confirmResponse
-	err := c.update(func(tx *state.Txn) error {
+	err := c.Update(func(tx *state.Txn) error {
 		a, err := state.Get[state.Account](tx, state.TableAccounts, id)
 		if err != nil {
-			return errControlNotFound("account", id)
+			return api.ErrControlNotFound("account", id)
 		}
 		if a.Confirmed {
 			return apierr.Conflictf("Account %s is already confirmed.", id)
 		}
-		confirmed, ev, err := c.s.confirmAccount(tx, a)
+		confirmed, ev, err := confirmAccount(c.Host, tx, a)
 		if err != nil {
 			return err
 		}
-		out.Account, out.EventID = viewAccount(confirmed), ev.ID
+		out.Account, out.EventID = account.View(confirmed), ev.ID
 		return nil
 	})
 	if err != nil {
@@ -310,8 +314,8 @@ func controlConfirmAccount(c *call) (any, error) {
 // /_sandbox/clock/advance: once the clock has moved, it waits (at most
 // defaultWaitTimeout) until the delivery attempts that fell due have been
 // made, so that one call both moves time and settles the callbacks.
-func (c *call) waitCallbacksAfterAdvance() error {
-	st, ok := c.s.waitCallbacks(c.r.Context(), c.w, defaultWaitTimeout)
+func waitCallbacksAfterAdvance(c *api.Call) error {
+	st, ok := waitCallbacks(c.Host, c.Request.Context(), c.World, defaultWaitTimeout)
 	if !ok {
 		return apierr.New(apierr.Unavailable, "The clock moved, but callbacks did not settle within "+defaultWaitTimeout.String()+": "+
 			strconv.Itoa(st.Due)+" due attempt(s) not yet made or still in flight.")

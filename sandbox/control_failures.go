@@ -20,12 +20,14 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerControlFailures(r *registry) {
-	r.control(http.MethodPost, "/signature_requests/{signature_request_id}/fail", controlFailRequest)
+func registerControlFailures(r *api.Registry) {
+	r.Control(http.MethodPost, "/signature_requests/{signature_request_id}/fail", controlFailRequest)
 }
 
 type failRequestBody struct {
@@ -34,9 +36,9 @@ type failRequestBody struct {
 	SignatureID string `json:"signature_id"`
 }
 
-func controlFailRequest(c *call) (any, error) {
+func controlFailRequest(c *api.Call) (any, error) {
 	var b failRequestBody
-	if err := c.bindStrict(&b); err != nil {
+	if err := c.BindStrict(&b); err != nil {
 		return nil, err
 	}
 	f, e := checkFailRequest(b)
@@ -44,7 +46,7 @@ func controlFailRequest(c *call) (any, error) {
 		return nil, e
 	}
 	return controlRequest(c, func(tx *state.Txn) (*state.SignatureRequest, error) {
-		id := c.param("signature_request_id")
+		id := c.Param("signature_request_id")
 		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, id)
 		if err != nil {
 			return nil, apierr.NotFoundf("No signature request %s in this world.", id)
@@ -59,7 +61,7 @@ func controlFailRequest(c *call) (any, error) {
 			f.SignatureIDs = []string{b.SignatureID}
 		}
 		o := tFail(req, f, tx.Unix())
-		if err := c.s.applyOutcome(tx, o); err != nil {
+		if err := applyOutcome(c.Host, tx, o); err != nil {
 			return nil, err
 		}
 		// A request failed while processing is not processed again.

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	memdb "github.com/hashicorp/go-memdb"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
@@ -11,11 +13,11 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func registerControlKeys(r *registry) {
-	r.control(http.MethodGet, "/api_keys", controlListKeys)
-	r.control(http.MethodPost, "/api_keys", controlAddKey)
-	r.controlNoBody(http.MethodDelete, "/api_keys/{key}", controlDeleteKey)
-	r.controlNoBody(http.MethodPost, "/api_keys/{key}/primary", controlMakePrimary)
+func registerControlKeys(r *api.Registry) {
+	r.Control(http.MethodGet, "/api_keys", controlListKeys)
+	r.Control(http.MethodPost, "/api_keys", controlAddKey)
+	r.ControlNoBody(http.MethodDelete, "/api_keys/{key}", controlDeleteKey)
+	r.ControlNoBody(http.MethodPost, "/api_keys/{key}/primary", controlMakePrimary)
 }
 
 // apiKeyView is an API key as the control plane shows it.
@@ -33,13 +35,13 @@ type apiKeysResponse struct {
 
 // keyAccount is the account a key call is about: account_id given, else the
 // account the call acts for.
-func (c *call) keyAccount(accountID string) (*state.Account, error) {
+func keyAccount(c *api.Call, accountID string) (*state.Account, error) {
 	if accountID == "" {
-		accountID = c.actingAccountID()
+		accountID = c.ActingAccountID()
 	}
-	a, err := state.Get[state.Account](c.read(), state.TableAccounts, accountID)
+	a, err := state.Get[state.Account](c.Read(), state.TableAccounts, accountID)
 	if err != nil {
-		return nil, errControlNotFound("account", accountID)
+		return nil, api.ErrControlNotFound("account", accountID)
 	}
 	return a, nil
 }
@@ -53,12 +55,12 @@ func listKeys(tx *state.Txn, accountID string) apiKeysResponse {
 	return out
 }
 
-func controlListKeys(c *call) (any, error) {
-	acct, err := c.keyAccount(c.r.URL.Query().Get("account_id"))
+func controlListKeys(c *api.Call) (any, error) {
+	acct, err := keyAccount(c, c.Request.URL.Query().Get("account_id"))
 	if err != nil {
 		return nil, err
 	}
-	return listKeys(c.read(), acct.ID), nil
+	return listKeys(c.Read(), acct.ID), nil
 }
 
 type addKeyRequest struct {
@@ -69,12 +71,12 @@ type addKeyRequest struct {
 	Key string `json:"key"`
 }
 
-func controlAddKey(c *call) (any, error) {
+func controlAddKey(c *api.Call) (any, error) {
 	var req addKeyRequest
-	if err := c.bindStrict(&req); err != nil {
+	if err := c.BindStrict(&req); err != nil {
 		return nil, err
 	}
-	acct, err := c.keyAccount(req.AccountID)
+	acct, err := keyAccount(c, req.AccountID)
 	if err != nil {
 		return nil, err
 	}
@@ -82,12 +84,12 @@ func controlAddKey(c *call) (any, error) {
 		return nil, apierr.Badf("key", "key must be at least 8 characters without colons or spaces")
 	}
 	if req.Key != "" {
-		if w, k := c.s.findAPIKey(req.Key); k != nil && w != nil {
+		if w, k := c.Host.FindAPIKey(req.Key); k != nil && w != nil {
 			return nil, apierr.Conflictf("That API key is already in use.")
 		}
 	}
 	var out apiKeysResponse
-	err = c.update(func(tx *state.Txn) error {
+	err = c.Update(func(tx *state.Txn) error {
 		keys, _ := state.APIKeysOf(tx, acct.ID)
 		if len(keys) >= state.MaxAPIKeys {
 			return apierr.Badf("", "An account can have at most %d API keys; delete one first.", state.MaxAPIKeys)
@@ -116,7 +118,7 @@ func controlAddKey(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return withStatus{status: http.StatusCreated, value: out}, nil
+	return api.WithStatus{Status: http.StatusCreated, Value: out}, nil
 }
 
 func clearPrimary(tx *state.Txn, keys []*state.APIKey) error {
@@ -132,13 +134,13 @@ func clearPrimary(tx *state.Txn, keys []*state.APIKey) error {
 	return nil
 }
 
-func controlDeleteKey(c *call) (any, error) {
-	key := c.param("key")
+func controlDeleteKey(c *api.Call) (any, error) {
+	key := c.Param("key")
 	var out apiKeysResponse
-	err := c.update(func(tx *state.Txn) error {
+	err := c.Update(func(tx *state.Txn) error {
 		k, err := state.Get[state.APIKey](tx, state.TableAPIKeys, key)
 		if err != nil {
-			return errControlNotFound("API key", key)
+			return api.ErrControlNotFound("API key", key)
 		}
 		if k.Primary {
 			return apierr.Badf("key", "The primary key cannot be deleted; make another key primary first.")
@@ -155,13 +157,13 @@ func controlDeleteKey(c *call) (any, error) {
 	return out, nil
 }
 
-func controlMakePrimary(c *call) (any, error) {
-	key := c.param("key")
+func controlMakePrimary(c *api.Call) (any, error) {
+	key := c.Param("key")
 	var out apiKeysResponse
-	err := c.update(func(tx *state.Txn) error {
+	err := c.Update(func(tx *state.Txn) error {
 		k, err := state.Get[state.APIKey](tx, state.TableAPIKeys, key)
 		if err != nil {
-			return errControlNotFound("API key", key)
+			return api.ErrControlNotFound("API key", key)
 		}
 		keys, _ := state.APIKeysOf(tx, k.AccountID)
 		if err := clearPrimary(tx, keys); err != nil {
@@ -184,14 +186,14 @@ func controlMakePrimary(c *call) (any, error) {
 
 // checkKeysFree refuses an import whose API keys belong to another world:
 // credentials are how requests find their world, so they must stay unique.
-func (s *Sandbox) checkKeysFree(target *world.World, db *memdb.MemDB) error {
+func checkKeysFree(s *api.Host, target *world.World, db *memdb.MemDB) error {
 	it, err := db.Txn(false).Get(state.TableAPIKeys, state.IndexID)
 	if err != nil {
 		return err
 	}
 	for raw := it.Next(); raw != nil; raw = it.Next() {
 		k := raw.(*state.APIKey)
-		if w, found := s.findAPIKey(k.Key); found != nil && w != target {
+		if w, found := s.FindAPIKey(k.Key); found != nil && w != target {
 			return apierr.Conflictf("API key %s is in use by world %s; import into that world or change the key.", maskKey(k.Key), w.ID)
 		}
 	}

@@ -8,14 +8,16 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 )
 
-func registerControlRecord(r *registry) {
-	r.control(http.MethodPost, "/record/start", controlRecordStart)
-	r.control(http.MethodGet, "/record", controlRecordStatus)
-	r.controlNoBody(http.MethodPost, "/record/stop", controlRecordStop)
+func registerControlRecord(r *api.Registry) {
+	r.Control(http.MethodPost, "/record/start", controlRecordStart)
+	r.Control(http.MethodGet, "/record", controlRecordStatus)
+	r.ControlNoBody(http.MethodPost, "/record/stop", controlRecordStop)
 }
 
 type recordStartRequest struct {
@@ -31,9 +33,9 @@ type recordStatus struct {
 	Error string `json:"error,omitempty"`
 }
 
-func controlRecordStart(c *call) (any, error) {
+func controlRecordStart(c *api.Call) (any, error) {
 	var req recordStartRequest
-	if err := c.bindStrict(&req); err != nil {
+	if err := c.BindStrict(&req); err != nil {
 		return nil, err
 	}
 	name := req.Name
@@ -43,15 +45,15 @@ func controlRecordStart(c *call) (any, error) {
 	if recordingName(name) != name {
 		return nil, apierr.Badf("name", "name %q must be 1-64 letters, digits, dots, dashes or underscores", name)
 	}
-	if err := c.s.startRecording(c.w, name, c.r.Host, ""); err != nil {
+	if err := startRecording(c.Host, c.World, name, c.Request.Host, ""); err != nil {
 		return nil, apierr.Conflictf("%s", err.Error())
 	}
-	return withStatus{status: http.StatusCreated, value: recordStatus{Recording: true, World: c.w.ID}}, nil
+	return api.WithStatus{Status: http.StatusCreated, Value: recordStatus{Recording: true, World: c.World.ID}}, nil
 }
 
-func controlRecordStatus(c *call) (any, error) {
-	wr := recorderOf(c.w)
-	st := recordStatus{World: c.w.ID}
+func controlRecordStatus(c *api.Call) (any, error) {
+	wr := recorderOf(c.World)
+	st := recordStatus{World: c.World.ID}
 	if rec := wr.active(); rec != nil {
 		st.Recording, st.Calls = true, rec.Calls()
 	}
@@ -63,13 +65,13 @@ func controlRecordStatus(c *call) (any, error) {
 	return st, nil
 }
 
-func controlRecordStop(c *call) (any, error) {
-	doc, err := c.s.stopRecording(c.w)
+func controlRecordStop(c *api.Call) (any, error) {
+	doc, err := stopRecording(c.Host, c.World)
 	if err != nil {
 		return nil, apierr.Conflictf("%s", err.Error())
 	}
 	format := "json"
-	if f := c.r.URL.Query().Get("format"); f == "yaml" || strings.Contains(c.r.Header.Get("Accept"), "yaml") {
+	if f := c.Request.URL.Query().Get("format"); f == "yaml" || strings.Contains(c.Request.Header.Get("Accept"), "yaml") {
 		format = "yaml"
 	} else if f != "" && f != "json" {
 		return nil, apierr.Badf("format", "format is json or yaml")
@@ -82,5 +84,5 @@ func controlRecordStop(c *call) (any, error) {
 	if format == "yaml" {
 		ct = "application/yaml"
 	}
-	return &rawResponse{status: http.StatusOK, contentType: ct, body: b}, nil
+	return &api.RawResponse{Status: http.StatusOK, ContentType: ct, Body: b}, nil
 }

@@ -10,10 +10,10 @@ type ControlRouteForTest struct {
 // ControlRoutesForTest lists the control routes every sandbox registers,
 // in order.
 func ControlRoutesForTest() []ControlRouteForTest {
-	routes := productRegistry().controlRoutes
+	routes := productRegistry().ControlRoutes
 	out := make([]ControlRouteForTest, 0, len(routes))
 	for _, cr := range routes {
-		out = append(out, ControlRouteForTest{Method: cr.method, Path: cr.path, Public: cr.public})
+		out = append(out, ControlRouteForTest{Method: cr.Method, Path: cr.Path, Public: cr.Public})
 	}
 	return out
 }

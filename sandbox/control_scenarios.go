@@ -13,45 +13,47 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/scenarios"
 )
 
-func registerControlScenarios(r *registry) {
-	r.control(http.MethodPost, "/scenarios", controlLoadScenario)
-	r.control(http.MethodGet, "/scenarios", controlListScenarios)
-	r.controlNoBody(http.MethodDelete, "/scenarios/{name}", controlDeleteScenario)
+func registerControlScenarios(r *api.Registry) {
+	r.Control(http.MethodPost, "/scenarios", controlLoadScenario)
+	r.Control(http.MethodGet, "/scenarios", controlListScenarios)
+	r.ControlNoBody(http.MethodDelete, "/scenarios/{name}", controlDeleteScenario)
 }
 
-func controlLoadScenario(c *call) (any, error) {
-	raw, err := io.ReadAll(http.MaxBytesReader(nil, c.r.Body, scenario.MaxDocumentBytes+1))
+func controlLoadScenario(c *api.Call) (any, error) {
+	raw, err := io.ReadAll(http.MaxBytesReader(nil, c.Request.Body, scenario.MaxDocumentBytes+1))
 	if err != nil {
 		return nil, apierr.Badf("", "could not read the scenario: %v", err)
 	}
-	name := c.r.URL.Query().Get("name")
+	name := c.Request.URL.Query().Get("name")
 	empty := len(bytes.TrimSpace(raw)) == 0
 	var view *scenarioView
 	switch {
 	case name != "" && !empty:
 		return nil, apierr.Badf("name", "give either a scenario file as the body or the name of a ready scenario, not both")
 	case name != "":
-		view, err = c.s.loadNamedOrInline(c.w, name, c.r)
+		view, err = loadNamedOrInline(c.Host, c.World, name, c.Request)
 	case empty:
 		return nil, apierr.Badf("", "the body is the scenario file (YAML or JSON); or give ?name= of a ready scenario (%s)",
 			strings.Join(scenarios.Names(), ", "))
 	default:
-		source := c.r.URL.Query().Get("source")
+		source := c.Request.URL.Query().Get("source")
 		if source == "" {
 			source = "request body"
 		}
-		view, err = c.s.loadScenarioSource(c.w, source, raw, c.r)
+		view, err = loadScenarioSource(c.Host, c.World, source, raw, c.Request)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return withStatus{status: http.StatusCreated, value: view}, nil
+	return api.WithStatus{Status: http.StatusCreated, Value: view}, nil
 }
 
 // accountEntry is one account of the world with its primary key.
@@ -88,12 +90,12 @@ func listScenarios(tx *state.Txn) (scenarioList, error) {
 	return out, nil
 }
 
-func controlListScenarios(c *call) (any, error) { return listScenarios(c.read()) }
+func controlListScenarios(c *api.Call) (any, error) { return listScenarios(c.Read()) }
 
-func controlDeleteScenario(c *call) (any, error) {
+func controlDeleteScenario(c *api.Call) (any, error) {
 	var out scenarioList
-	err := c.update(func(tx *state.Txn) error {
-		if err := unloadScenario(tx, c.param("name")); err != nil {
+	err := c.Update(func(tx *state.Txn) error {
+		if err := unloadScenario(tx, c.Param("name")); err != nil {
 			return err
 		}
 		var err error

@@ -10,22 +10,24 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerControlSigners(r *registry) {
-	r.controlNoBody(http.MethodPost, "/signatures/{signature_id}/view", controlSignerView)
-	r.control(http.MethodPost, "/signatures/{signature_id}/sign", controlSignerSign)
-	r.control(http.MethodPost, "/signatures/{signature_id}/decline", controlSignerDecline)
-	r.control(http.MethodPost, "/signatures/{signature_id}/reassign", controlSignerReassign)
-	r.controlNoBody(http.MethodPost, "/signatures/{signature_id}/bounce", controlSignerBounce)
+func registerControlSigners(r *api.Registry) {
+	r.ControlNoBody(http.MethodPost, "/signatures/{signature_id}/view", controlSignerView)
+	r.Control(http.MethodPost, "/signatures/{signature_id}/sign", controlSignerSign)
+	r.Control(http.MethodPost, "/signatures/{signature_id}/decline", controlSignerDecline)
+	r.Control(http.MethodPost, "/signatures/{signature_id}/reassign", controlSignerReassign)
+	r.ControlNoBody(http.MethodPost, "/signatures/{signature_id}/bounce", controlSignerBounce)
 }
 
 // signerRun loads the request of a signature inside tx, runs a transition
 // and applies its outcome; it answers the request as it is afterwards.
-func (s *Sandbox) signerRun(tx *state.Txn, sigID string, fn func(req *state.SignatureRequest) (*outcome, *apierr.Error)) (*state.SignatureRequest, error) {
+func signerRun(s *api.Host, tx *state.Txn, sigID string, fn func(req *state.SignatureRequest) (*outcome, *apierr.Error)) (*state.SignatureRequest, error) {
 	req, err := loadBySignature(tx, sigID)
 	if err != nil {
 		return nil, err
@@ -34,7 +36,7 @@ func (s *Sandbox) signerRun(tx *state.Txn, sigID string, fn func(req *state.Sign
 	if e != nil {
 		return nil, e
 	}
-	if err := s.applyOutcome(tx, o); err != nil {
+	if err := applyOutcome(s, tx, o); err != nil {
 		return nil, err
 	}
 	return o.Req, nil
@@ -42,8 +44,8 @@ func (s *Sandbox) signerRun(tx *state.Txn, sigID string, fn func(req *state.Sign
 
 // signerView records that the signer opened the request
 // (signature_request_viewed).
-func (s *Sandbox) signerView(tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
-	return s.signerRun(tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
+func signerView(s *api.Host, tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
+	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
 		return tView(req, sigID, tx.Unix())
 	})
 }
@@ -53,8 +55,8 @@ func (s *Sandbox) signerView(tx *state.Txn, sigID string) (*state.SignatureReque
 // pin, when not empty, must match the signer's PIN. The last signature
 // completes the request (signature_request_all_signed, then
 // signature_request_downloadable once the final copy is prepared).
-func (s *Sandbox) signerSign(tx *state.Txn, sigID string, values map[string]any, pin string) (*state.SignatureRequest, error) {
-	return s.signerRun(tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
+func signerSign(s *api.Host, tx *state.Txn, sigID string, values map[string]any, pin string) (*state.SignatureRequest, error) {
+	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
 		sg := req.Signature(sigID)
 		if sg == nil {
 			return nil, apierr.NotFoundf("No signature %s.", sigID)
@@ -74,15 +76,15 @@ func (s *Sandbox) signerSign(tx *state.Txn, sigID string, values map[string]any,
 }
 
 // signerDecline declines as the signer (allow_decline must be set).
-func (s *Sandbox) signerDecline(tx *state.Txn, sigID, reason string) (*state.SignatureRequest, error) {
-	return s.signerRun(tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
+func signerDecline(s *api.Host, tx *state.Txn, sigID, reason string) (*state.SignatureRequest, error) {
+	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
 		return tDecline(req, sigID, reason, tx.Unix())
 	})
 }
 
 // signerReassign hands the signature to someone else (allow_reassign must
 // be set); the new signer gets a new signature id.
-func (s *Sandbox) signerReassign(tx *state.Txn, sigID, name, email, reason string) (*state.SignatureRequest, error) {
+func signerReassign(s *api.Host, tx *state.Txn, sigID, name, email, reason string) (*state.SignatureRequest, error) {
 	name, email = strings.TrimSpace(name), strings.TrimSpace(email)
 	if name == "" {
 		return nil, apierr.Missing("name")
@@ -90,15 +92,15 @@ func (s *Sandbox) signerReassign(tx *state.Txn, sigID, name, email, reason strin
 	if err := param.CheckEmail("email_address", email); err != nil {
 		return nil, err
 	}
-	return s.signerRun(tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
+	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
 		return tReassign(req, sigID, name, email, reason, signatureIDFrom(tx.NewID()), tx.Unix())
 	})
 }
 
 // signerBounce makes the last e-mail to the signer bounce
 // (signature_request_email_bounce; the e-mail is marked bounced).
-func (s *Sandbox) signerBounce(tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
-	return s.signerRun(tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
+func signerBounce(s *api.Host, tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
+	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
 		o, e := tBounce(req, sigID, tx.Unix())
 		if e != nil {
 			return nil, e
@@ -116,16 +118,16 @@ func (s *Sandbox) signerBounce(tx *state.Txn, sigID string) (*state.SignatureReq
 
 // controlSigner runs a signer action in the caller's world and answers the
 // request as GET would show it to its requester.
-func controlSigner(c *call, fn func(tx *state.Txn, sigID string) (*state.SignatureRequest, error)) (any, error) {
-	return controlRequest(c, func(tx *state.Txn) (*state.SignatureRequest, error) { return fn(tx, c.param("signature_id")) })
+func controlSigner(c *api.Call, fn func(tx *state.Txn, sigID string) (*state.SignatureRequest, error)) (any, error) {
+	return controlRequest(c, func(tx *state.Txn) (*state.SignatureRequest, error) { return fn(tx, c.Param("signature_id")) })
 }
 
 // controlRequest runs a control action on a signature request in one write
 // transaction and answers the request as GET would show it to its
 // requester (signer actions, claiming a draft).
-func controlRequest(c *call, fn func(tx *state.Txn) (*state.SignatureRequest, error)) (any, error) {
+func controlRequest(c *api.Call, fn func(tx *state.Txn) (*state.SignatureRequest, error)) (any, error) {
 	var resp signatureRequestGetResponse
-	err := c.update(func(tx *state.Txn) error {
+	err := c.Update(func(tx *state.Txn) error {
 		req, err := fn(tx)
 		if err != nil {
 			return err
@@ -139,20 +141,22 @@ func controlRequest(c *call, fn func(tx *state.Txn) (*state.SignatureRequest, er
 	return resp, nil
 }
 
-func controlSignerView(c *call) (any, error) { return controlSigner(c, c.s.signerView) }
+func controlSignerView(c *api.Call) (any, error) {
+	return controlSigner(c, func(tx *state.Txn, id string) (*state.SignatureRequest, error) { return signerView(c.Host, tx, id) })
+}
 
 type signBody struct {
 	Values map[string]any `json:"values"`
 	PIN    string         `json:"pin"`
 }
 
-func controlSignerSign(c *call) (any, error) {
+func controlSignerSign(c *api.Call) (any, error) {
 	var b signBody
-	if err := c.bind(&b); err != nil {
+	if err := c.Bind(&b); err != nil {
 		return nil, err
 	}
 	return controlSigner(c, func(tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
-		return c.s.signerSign(tx, sigID, b.Values, b.PIN)
+		return signerSign(c.Host, tx, sigID, b.Values, b.PIN)
 	})
 }
 
@@ -160,13 +164,13 @@ type declineBody struct {
 	Reason string `json:"reason"`
 }
 
-func controlSignerDecline(c *call) (any, error) {
+func controlSignerDecline(c *api.Call) (any, error) {
 	var b declineBody
-	if err := c.bind(&b); err != nil {
+	if err := c.Bind(&b); err != nil {
 		return nil, err
 	}
 	return controlSigner(c, func(tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
-		return c.s.signerDecline(tx, sigID, b.Reason)
+		return signerDecline(c.Host, tx, sigID, b.Reason)
 	})
 }
 
@@ -176,14 +180,16 @@ type reassignBody struct {
 	Reason       string `json:"reason"`
 }
 
-func controlSignerReassign(c *call) (any, error) {
+func controlSignerReassign(c *api.Call) (any, error) {
 	var b reassignBody
-	if err := c.bind(&b); err != nil {
+	if err := c.Bind(&b); err != nil {
 		return nil, err
 	}
 	return controlSigner(c, func(tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
-		return c.s.signerReassign(tx, sigID, b.Name, b.EmailAddress, b.Reason)
+		return signerReassign(c.Host, tx, sigID, b.Name, b.EmailAddress, b.Reason)
 	})
 }
 
-func controlSignerBounce(c *call) (any, error) { return controlSigner(c, c.s.signerBounce) }
+func controlSignerBounce(c *api.Call) (any, error) {
+	return controlSigner(c, func(tx *state.Txn, id string) (*state.SignatureRequest, error) { return signerBounce(c.Host, tx, id) })
+}

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
@@ -15,9 +17,9 @@ import (
 // StateFormat names the export format; import refuses other formats.
 const StateFormat = "signsandbox-state/1"
 
-func registerControlState(r *registry) {
-	r.control(http.MethodGet, "/state", controlExportState)
-	r.control(http.MethodPut, "/state", controlImportState)
+func registerControlState(r *api.Registry) {
+	r.Control(http.MethodGet, "/state", controlExportState)
+	r.Control(http.MethodPut, "/state", controlImportState)
 }
 
 // WorldState is a whole world as JSON: its clock and every table.
@@ -35,7 +37,7 @@ type StateClock struct {
 	Now string `json:"now"`
 }
 
-func controlExportState(c *call) (any, error) { return exportState(c.w) }
+func controlExportState(c *api.Call) (any, error) { return exportState(c.World) }
 
 // exportState is a whole world as GET /_sandbox/state answers it (and as a
 // recording starts from).
@@ -53,7 +55,7 @@ func exportState(w *world.World) (WorldState, error) {
 
 // controlImportState replaces the caller's world with an exported state.
 // Nothing changes unless the whole document imports.
-func controlImportState(c *call) (any, error) {
+func controlImportState(c *api.Call) (any, error) {
 	raw, err := readRawJSON(c)
 	if err != nil {
 		return nil, err
@@ -83,20 +85,20 @@ func controlImportState(c *call) (any, error) {
 	if err != nil {
 		return nil, apierr.Badf("clock[now]", "clock.now must be an RFC 3339 instant: %v", err)
 	}
-	db, err := state.ImportChecked(ws.Tables, c.w.KnownJob)
+	db, err := state.ImportChecked(ws.Tables, c.World.KnownJob)
 	if ie, ok := err.(*state.ImportError); ok {
 		return nil, apierr.Badf(ie.Path, "state does not import: %s", ie.Msg)
 	} else if err != nil {
 		return nil, apierr.Badf("tables", "state does not import: %v", err)
 	}
-	if err := c.s.checkKeysFree(c.w, db); err != nil {
+	if err := checkKeysFree(c.Host, c.World, db); err != nil {
 		return nil, err
 	}
-	if err := c.w.Import(db, ws.Clock.Mode, now); err != nil {
+	if err := c.World.Import(db, ws.Clock.Mode, now); err != nil {
 		return nil, apierr.Badf("clock", "%v", err)
 	}
-	c.s.afterWorldReplaced(c.w)
-	return c.s.worldInfo(c.w), nil
+	c.Host.AfterWorldReplaced(c.World)
+	return worldInfo(c.Host, c.World), nil
 }
 
 // maxStateBytes bounds an imported state document.
@@ -104,8 +106,8 @@ const maxStateBytes = 1 << 30
 
 // readRawJSON returns the request body as it came (state documents nest
 // deeper than API requests may).
-func readRawJSON(c *call) ([]byte, error) {
-	raw, err := io.ReadAll(http.MaxBytesReader(nil, c.r.Body, maxStateBytes))
+func readRawJSON(c *api.Call) ([]byte, error) {
+	raw, err := io.ReadAll(http.MaxBytesReader(nil, c.Request.Body, maxStateBytes))
 	if err != nil {
 		return nil, apierr.Badf("", "could not read the state document: %v", err)
 	}

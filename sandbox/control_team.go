@@ -8,6 +8,12 @@ package sandbox
 import (
 	"net/http"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/account"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/page"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -25,19 +31,19 @@ type subTeamCreated struct {
 
 // controlCreateSubTeam creates a sub-team of parent_team_id (default: the
 // caller's team). POST /_sandbox/teams {"name", "parent_team_id"}.
-func controlCreateSubTeam(c *call) (any, error) {
+func controlCreateSubTeam(c *api.Call) (any, error) {
 	var req subTeamRequest
-	if err := c.bind(&req); err != nil {
+	if err := c.Bind(&req); err != nil {
 		return nil, err
 	}
 	if req.Name == "" {
 		return nil, apierr.Missing("name")
 	}
-	if c.account == nil {
+	if c.Account == nil {
 		return nil, apierr.New(apierr.Unauthorized, "Sub-teams are created with the credentials of an account of the world.")
 	}
 	var out subTeamCreated
-	err := c.update(func(tx *state.Txn) error {
+	err := c.Update(func(tx *state.Txn) error {
 		parentID := req.ParentTeamID
 		if parentID == "" {
 			_, t, err := callerTeam(c, tx)
@@ -47,7 +53,7 @@ func controlCreateSubTeam(c *call) (any, error) {
 			parentID = t.ID
 		}
 		if _, err := state.Get[state.Team](tx, state.TableTeams, parentID); err != nil {
-			return errControlNotFound("team", parentID)
+			return api.ErrControlNotFound("team", parentID)
 		}
 		t := &state.Team{ID: tx.NewID(), Name: req.Name, ParentID: parentID, CreatedAt: tx.Unix(), Seq: tx.Seq()}
 		out = subTeamCreated{TeamID: t.ID, Name: t.Name, ParentTeamID: parentID}
@@ -56,7 +62,7 @@ func controlCreateSubTeam(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return withStatus{status: http.StatusCreated, value: out}, nil
+	return api.WithStatus{Status: http.StatusCreated, Value: out}, nil
 }
 
 type inviteAccepted struct {
@@ -71,17 +77,17 @@ type inviteAccepted struct {
 // one (as signing up from the invitation does). 404 for an unknown
 // invitation, 410 once it expired or was withdrawn, 409 when it was already
 // used or the invitee has joined another team since.
-func acceptTeamInvite(c *call) (any, error) {
-	w := c.s.pageWorldFor(c.param("world"), holdsRow[state.TeamInvite](state.TableTeamInvites, c.param("invite_id"))) // page_worlds.go
+func acceptTeamInvite(c *api.Call) (any, error) {
+	w := page.WorldFor(c.Host, c.Param("world"), page.HoldsRow[state.TeamInvite](state.TableTeamInvites, c.Param("invite_id"))) // page_worlds.go
 	if w == nil {
-		return nil, errControlNotFound("world", c.param("world"))
+		return nil, api.ErrControlNotFound("world", c.Param("world"))
 	}
-	c.w = w
+	c.World = w
 	var out inviteAccepted
-	err := c.update(func(tx *state.Txn) error {
-		inv, err := state.Get[state.TeamInvite](tx, state.TableTeamInvites, c.param("invite_id"))
+	err := c.Update(func(tx *state.Txn) error {
+		inv, err := state.Get[state.TeamInvite](tx, state.TableTeamInvites, c.Param("invite_id"))
 		if err != nil {
-			return errControlNotFound("team invitation", c.param("invite_id"))
+			return api.ErrControlNotFound("team invitation", c.Param("invite_id"))
 		}
 		switch {
 		case inv.RedeemedAt != 0:
@@ -97,7 +103,7 @@ func acceptTeamInvite(c *call) (any, error) {
 		if err != nil {
 			acct = &state.Account{
 				ID: tx.NewID(), Email: inv.Email, EmailKey: inv.EmailKey, Locale: "en-US",
-				Quotas: newAccountQuotas(), CreatedAt: tx.Unix(), Confirmed: true, Seq: tx.Seq(),
+				Quotas: account.NewQuotas(), CreatedAt: tx.Unix(), Confirmed: true, Seq: tx.Seq(),
 			}
 		} else if acct.TeamID != "" {
 			return apierr.Conflictf("%s is already a member of a Team.", acct.Email)

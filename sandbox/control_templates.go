@@ -6,12 +6,14 @@ package sandbox
 import (
 	"net/http"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerControlTemplates(r *registry) {
-	r.control(http.MethodPost, "/templates/{template_id}/finish_draft", controlFinishDraft)
+func registerControlTemplates(r *api.Registry) {
+	r.Control(http.MethodPost, "/templates/{template_id}/finish_draft", controlFinishDraft)
 }
 
 // finishDraftRequest is the body of finish_draft: what the user would have
@@ -29,13 +31,13 @@ type finishDraftRequest struct {
 // template starts its preparation and template_created follows after the
 // world's TemplatePreparationDelay. Answers the template as its owner sees
 // it ({"template": ...}).
-func controlFinishDraft(c *call) (any, error) {
+func controlFinishDraft(c *api.Call) (any, error) {
 	var req finishDraftRequest
-	if err := c.bind(&req); err != nil {
+	if err := c.Bind(&req); err != nil {
 		return nil, err
 	}
 	e := tplEdits{Title: req.Title, Subject: req.Subject, Message: req.Message}
-	if c.has("signer_roles") {
+	if c.Has("signer_roles") {
 		e.SignerRoles = []state.TemplateRole{}
 		for _, r := range req.SignerRoles {
 			role := state.TemplateRole{Order: r.Order}
@@ -45,14 +47,14 @@ func controlFinishDraft(c *call) (any, error) {
 			e.SignerRoles = append(e.SignerRoles, role)
 		}
 	}
-	if c.has("cc_roles") {
+	if c.Has("cc_roles") {
 		e.SetCCRoles, e.CCRoles = true, req.CCRoles
 	}
 	var out templateResponse
-	err := c.update(func(tx *state.Txn) error {
-		t, err := state.GetTemplate(tx, c.param("template_id"))
+	err := c.Update(func(tx *state.Txn) error {
+		t, err := state.GetTemplate(tx, c.Param("template_id"))
 		if err != nil {
-			return errControlNotFound("template", c.param("template_id"))
+			return api.ErrControlNotFound("template", c.Param("template_id"))
 		}
 		if t.Status != state.TemplateDraft {
 			return apierr.Conflictf("Template %s is not an embedded draft (it is %s).", t.ID, t.Status)

@@ -16,12 +16,14 @@ package sandbox
 import (
 	"net/http"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerControlUnclaimed(r *registry) {
-	r.control(http.MethodGet, "/unclaimed_drafts/{signature_request_id}", controlDraftGet)
-	r.control(http.MethodPost, "/unclaimed_drafts/{signature_request_id}/claim", controlDraftClaim)
+func registerControlUnclaimed(r *api.Registry) {
+	r.Control(http.MethodGet, "/unclaimed_drafts/{signature_request_id}", controlDraftGet)
+	r.Control(http.MethodPost, "/unclaimed_drafts/{signature_request_id}/claim", controlDraftClaim)
 }
 
 // draftControlView is a draft as the control plane shows it.
@@ -56,21 +58,21 @@ type draftSignerV struct {
 	Order        *int   `json:"order,omitempty"`
 }
 
-func controlDraft(c *call, tx *state.Txn) (*state.UnclaimedDraft, error) {
-	d, err := state.Get[state.UnclaimedDraft](tx, state.TableUnclaimedDrafts, c.param("signature_request_id"))
+func controlDraft(c *api.Call, tx *state.Txn) (*state.UnclaimedDraft, error) {
+	d, err := state.Get[state.UnclaimedDraft](tx, state.TableUnclaimedDrafts, c.Param("signature_request_id"))
 	if err != nil {
-		return nil, errControlNotFound("unclaimed draft", c.param("signature_request_id"))
+		return nil, api.ErrControlNotFound("unclaimed draft", c.Param("signature_request_id"))
 	}
 	return d, nil
 }
 
-func controlDraftGet(c *call) (any, error) {
-	d, err := controlDraft(c, c.read())
+func controlDraftGet(c *api.Call) (any, error) {
+	d, err := controlDraft(c, c.Read())
 	if err != nil {
 		return nil, err
 	}
 	v := draftControlView{
-		SignatureRequestID: d.ID, Type: d.Type, Status: d.Status, ClaimURL: c.worldURL(claimPath(d.Token)),
+		SignatureRequestID: d.ID, Type: d.Type, Status: d.Status, ClaimURL: c.WorldURL(claimPath(d.Token)),
 		Embedded: d.Embedded, TestMode: d.TestMode, HoldRequest: d.Hold, IsForEmbeddedSigning: d.ForEmbeddedSigning,
 		RequesterEmailAddress: d.RequesterEmail, ClientID: d.ClientID, EditOf: d.EditOf, Editor: d.Editor,
 		TemplateIDs: append([]string{}, d.TemplateIDs...), SignerRoles: append([]string{}, d.Roles...), CCRoles: append([]string{}, d.CCRoles...),
@@ -90,9 +92,9 @@ func controlDraftGet(c *call) (any, error) {
 	return v, nil
 }
 
-func controlDraftClaim(c *call) (any, error) {
+func controlDraftClaim(c *api.Call) (any, error) {
 	var in claimInput
-	if err := c.bindStrict(&in); err != nil {
+	if err := c.BindStrict(&in); err != nil {
 		return nil, err
 	}
 	return controlRequest(c, func(tx *state.Txn) (*state.SignatureRequest, error) {
@@ -100,6 +102,6 @@ func controlDraftClaim(c *call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return c.s.sendDraft(tx, d, c.account, in)
+		return sendDraft(c.Host, tx, d, c.Account, in)
 	})
 }

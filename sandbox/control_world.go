@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
@@ -15,17 +17,17 @@ import (
 // Version is the sandbox's version, printed by `signsandbox version`.
 var Version = "0.1.0-dev"
 
-func registerControlWorld(r *registry) {
-	r.controlPublic(http.MethodGet, "/health", controlHealth)
-	r.controlPublic(http.MethodPost, "/worlds", controlCreateWorld)
-	r.control(http.MethodGet, "/world", controlGetWorld)
-	r.controlNoBody(http.MethodDelete, "/world", controlDeleteWorld)
-	r.control(http.MethodGet, "/clock", controlGetClock)
-	r.control(http.MethodPost, "/clock/advance", controlAdvance)
-	r.controlNoBody(http.MethodPost, "/reset", controlReset)
-	r.control(http.MethodGet, "/config", controlGetConfig)
-	r.control(http.MethodPatch, "/config", controlPatchConfig)
-	r.control(http.MethodPut, "/config", controlPatchConfig)
+func registerControlWorld(r *api.Registry) {
+	r.ControlPublic(http.MethodGet, "/health", controlHealth)
+	r.ControlPublic(http.MethodPost, "/worlds", controlCreateWorld)
+	r.Control(http.MethodGet, "/world", controlGetWorld)
+	r.ControlNoBody(http.MethodDelete, "/world", controlDeleteWorld)
+	r.Control(http.MethodGet, "/clock", controlGetClock)
+	r.Control(http.MethodPost, "/clock/advance", controlAdvance)
+	r.ControlNoBody(http.MethodPost, "/reset", controlReset)
+	r.Control(http.MethodGet, "/config", controlGetConfig)
+	r.Control(http.MethodPatch, "/config", controlPatchConfig)
+	r.Control(http.MethodPut, "/config", controlPatchConfig)
 }
 
 type healthResponse struct {
@@ -34,8 +36,8 @@ type healthResponse struct {
 	Worlds  int    `json:"worlds"`
 }
 
-func controlHealth(c *call) (any, error) {
-	return healthResponse{Status: "ok", Version: Version, Worlds: len(c.s.worldsSnapshot())}, nil
+func controlHealth(c *api.Call) (any, error) {
+	return healthResponse{Status: "ok", Version: Version, Worlds: len(c.Host.Worlds())}, nil
 }
 
 type createWorldRequest struct {
@@ -63,9 +65,9 @@ type WorldInfo struct {
 	Now          int64  `json:"now"`
 }
 
-func controlCreateWorld(c *call) (any, error) {
+func controlCreateWorld(c *api.Call) (any, error) {
 	var req createWorldRequest
-	if err := c.bindStrict(&req); err != nil {
+	if err := c.BindStrict(&req); err != nil {
 		return nil, err
 	}
 	mode := world.ClockFake
@@ -93,28 +95,28 @@ func controlCreateWorld(c *call) (any, error) {
 	if len(req.Seed) > 200 {
 		return nil, apierr.Badf("seed", "seed must have at most 200 characters")
 	}
-	w, err := c.s.createWorldSeeded(mode, start, req.Seed)
+	w, err := c.Host.CreateWorldSeeded(mode, start, req.Seed)
 	if err != nil {
 		return nil, err
 	}
 	for i, name := range req.Scenarios {
-		if _, err := c.s.loadNamedOrInline(w, name, nil); err != nil {
-			c.s.dropWorld(w)
+		if _, err := loadNamedOrInline(c.Host, w, name, nil); err != nil {
+			c.Host.DropWorld(w)
 			if e, ok := apierr.As(err); ok {
-				return nil, e.WithPath(indexPath("scenarios", i))
+				return nil, e.WithPath(apierr.IndexPath("scenarios", i))
 			}
-			return nil, apierr.Badf(indexPath("scenarios", i), "scenario %q: %v", name, err)
+			return nil, apierr.Badf(apierr.IndexPath("scenarios", i), "scenario %q: %v", name, err)
 		}
 	}
-	return withStatus{status: http.StatusCreated, value: c.s.worldInfo(w)}, nil
+	return api.WithStatus{Status: http.StatusCreated, Value: worldInfo(c.Host, w)}, nil
 }
 
-func controlGetWorld(c *call) (any, error) { return c.s.worldInfo(c.w), nil }
+func controlGetWorld(c *api.Call) (any, error) { return worldInfo(c.Host, c.World), nil }
 
 // worldInfo reports a world and its first fixture account's credentials.
-func (s *Sandbox) worldInfo(w *world.World) WorldInfo {
+func worldInfo(s *api.Host, w *world.World) WorldInfo {
 	tx := w.Store.Read()
-	first := s.firstAccountID()
+	first := s.FirstAccountID()
 	info := WorldInfo{WorldID: w.ID, AccountID: first, Clock: string(w.Mode()), Now: w.Now().Unix()}
 	if a, err := state.Get[state.Account](tx, state.TableAccounts, first); err == nil {
 		info.EmailAddress = a.Email
@@ -129,37 +131,14 @@ func (s *Sandbox) worldInfo(w *world.World) WorldInfo {
 	return info
 }
 
-// dropWorld removes a world that failed to initialize.
-func (s *Sandbox) dropWorld(w *world.World) {
-	s.mu.Lock()
-	delete(s.worlds, w.ID)
-	for i, o := range s.order {
-		if o == w {
-			s.order = append(s.order[:i], s.order[i+1:]...)
-			break
-		}
-	}
-	s.mu.Unlock()
-	// Cached credentials of the world must not reach it any more.
-	s.creds.Range(func(k, v any) bool {
-		if v == w {
-			s.creds.Delete(k)
-		}
-		return true
-	})
-	w.Close()
-	w.Store.Release()
-	s.worldDropped(w)
-}
-
 // controlDeleteWorld removes the caller's world and everything in it; its
 // credentials stop working. The default world is reset, never deleted.
-func controlDeleteWorld(c *call) (any, error) {
-	if c.w == c.s.defWorld {
+func controlDeleteWorld(c *api.Call) (any, error) {
+	if c.World == c.Host.DefaultWorld {
 		return nil, apierr.Badf("", "The default world cannot be deleted; POST /_sandbox/reset puts it back to its fixtures.")
 	}
-	c.s.dropWorld(c.w)
-	return emptyOK(), nil
+	c.Host.DropWorld(c.World)
+	return api.EmptyOK(), nil
 }
 
 type clockResponse struct {
@@ -186,7 +165,7 @@ func clockOf(w *world.World) clockResponse {
 	return r
 }
 
-func controlGetClock(c *call) (any, error) { return clockOf(c.w), nil }
+func controlGetClock(c *api.Call) (any, error) { return clockOf(c.World), nil }
 
 type advanceRequest struct {
 	Seconds  *float64 `json:"seconds"`
@@ -198,25 +177,25 @@ type advanceRequest struct {
 	WaitCallbacks bool `json:"wait_callbacks"`
 }
 
-func controlAdvance(c *call) (any, error) {
+func controlAdvance(c *api.Call) (any, error) {
 	var req advanceRequest
-	if err := c.bindStrict(&req); err != nil {
+	if err := c.BindStrict(&req); err != nil {
 		return nil, err
 	}
-	d, err := req.delta(c.w.Now())
+	d, err := req.delta(c.World.Now())
 	if err != nil {
 		return nil, err
 	}
-	ran, err := c.s.advance(c.w, d)
+	ran, err := advance(c.Host, c.World, d)
 	if err != nil {
 		return nil, err
 	}
 	if req.WaitCallbacks {
-		if err := c.waitCallbacksAfterAdvance(); err != nil {
+		if err := waitCallbacksAfterAdvance(c); err != nil {
 			return nil, err
 		}
 	}
-	r := advanceResponse{clockResponse: clockOf(c.w), Jobs: ran}
+	r := advanceResponse{clockResponse: clockOf(c.World), Jobs: ran}
 	if r.Jobs == nil {
 		r.Jobs = []world.RanJob{}
 	}
@@ -224,7 +203,7 @@ func controlAdvance(c *call) (any, error) {
 }
 
 // advance moves a world's clock, or on a real clock runs what is due.
-func (s *Sandbox) advance(w *world.World, d time.Duration) ([]world.RanJob, error) {
+func advance(s *api.Host, w *world.World, d time.Duration) ([]world.RanJob, error) {
 	if w.Mode() == world.ClockReal {
 		if d != 0 {
 			return nil, apierr.Conflictf("This world's clock is real and cannot be advanced; create a world with \"clock\": \"fake\".")
@@ -293,21 +272,21 @@ func (a advanceRequest) delta(now time.Time) (time.Duration, error) {
 	return d, nil
 }
 
-func controlReset(c *call) (any, error) {
-	derive := c.w != c.s.defWorld
-	if err := c.w.Reset(c.s.seedFunc(derive)); err != nil {
+func controlReset(c *api.Call) (any, error) {
+	derive := c.World != c.Host.DefaultWorld
+	if err := c.World.Reset(c.Host.SeedFunc(derive)); err != nil {
 		return nil, err
 	}
-	c.s.afterWorldReplaced(c.w)
-	return c.s.worldInfo(c.w), nil
+	c.Host.AfterWorldReplaced(c.World)
+	return worldInfo(c.Host, c.World), nil
 }
 
-func controlGetConfig(c *call) (any, error) { return c.config(), nil }
+func controlGetConfig(c *api.Call) (any, error) { return c.Config(), nil }
 
 // controlPatchConfig changes parts of the world configuration: the body is a
 // partial Config (for example {"rate_limit": {"enforce": true, "limit": 5}}).
-func controlPatchConfig(c *call) (any, error) {
-	b, err := c.readBody()
+func controlPatchConfig(c *api.Call) (any, error) {
+	b, err := c.ReadBody()
 	if err != nil {
 		return nil, err
 	}
@@ -316,7 +295,7 @@ func controlPatchConfig(c *call) (any, error) {
 		return nil, err
 	}
 	var out state.Config
-	err = c.update(func(tx *state.Txn) error {
+	err = c.Update(func(tx *state.Txn) error {
 		cfg := state.GetConfig(tx)
 		if err := mergeJSONInto(b.Tree, &cfg); err != nil {
 			return err

@@ -22,6 +22,8 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/derived"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
@@ -55,14 +57,14 @@ type pendingDocument struct {
 // (or replaced by a placeholder when the world does not fetch) and then
 // converted. It answers 400s for what the call shows to be wrong; a file
 // that fails later comes back with Document.Error set.
-func (s *Sandbox) collectDocuments(c *call, uploads []wire.File, fileURLs []string) ([]pendingDocument, error) {
+func collectDocuments(s *api.Host, c *api.Call, uploads []wire.File, fileURLs []string) ([]pendingDocument, error) {
 	if len(uploads) > 0 && len(fileURLs) > 0 {
 		return nil, apierr.Badf("file_urls", "Use either files or file_urls, not both.")
 	}
 	if len(uploads) == 0 && len(fileURLs) == 0 {
 		return nil, apierr.Badf("files", "Missing required parameter: files or file_urls.")
 	}
-	cfg := c.config()
+	cfg := c.Config()
 	out := make([]pendingDocument, 0, len(uploads)+len(fileURLs))
 	for i, f := range uploads {
 		field := f.Field
@@ -103,7 +105,7 @@ func (s *Sandbox) collectDocuments(c *call, uploads []wire.File, fileURLs []stri
 		}
 		return out, nil
 	}
-	for i, f := range s.fetchAll(c.r.Context(), fileURLs, cfg.MaxFileBytes) {
+	for i, f := range fetchAll(s, c.Request.Context(), fileURLs, cfg.MaxFileBytes) {
 		var d pendingDocument
 		if f.err != "" {
 			d = pendingDocument{doc: state.Document{Name: f.name, ContentType: f.contentType, Error: f.err}}

@@ -13,16 +13,20 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/page"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerEmbeddedEdit(r *registry) {
-	r.handle("embeddedEditUrl", embeddedEditURL)
-	r.controlPublic(http.MethodGet, "/w/{world}/editor/template/{token}", editorPage)
-	r.controlPublic(http.MethodPost, "/w/{world}/editor/template/{token}", editorSave)
+func registerEmbeddedEdit(r *api.Registry) {
+	r.Handle("embeddedEditUrl", embeddedEditURL)
+	r.ControlPublic(http.MethodGet, "/w/{world}/editor/template/{token}", editorPage)
+	r.ControlPublic(http.MethodPost, "/w/{world}/editor/template/{token}", editorSave)
 }
 
 // tplEditURLInput is EmbeddedEditUrlRequest.
@@ -59,9 +63,9 @@ type embeddedEditURLView struct {
 // caller. Templates not created with a client_id are refused with 400;
 // locked templates need test_mode (402 otherwise). cc_roles and
 // merge_fields take effect when the user saves.
-func embeddedEditURL(c *call) (any, error) {
+func embeddedEditURL(c *api.Call) (any, error) {
 	var in tplEditURLInput
-	if err := c.bind(&in); err != nil {
+	if err := c.Bind(&in); err != nil {
 		return nil, err
 	}
 	opts := state.TemplateEditURL{TestMode: in.TestMode, Editor: state.TemplateEditorOptions{
@@ -77,7 +81,7 @@ func embeddedEditURL(c *call) (any, error) {
 			return nil, e
 		}
 	}
-	if c.has("cc_roles") {
+	if c.Has("cc_roles") {
 		seen := map[string]bool{}
 		for i, r := range in.CCRoles {
 			r = strings.TrimSpace(r)
@@ -98,7 +102,7 @@ func embeddedEditURL(c *call) (any, error) {
 			opts.CCRoles = []string{""}
 		}
 	}
-	if c.has("merge_fields") {
+	if c.Has("merge_fields") {
 		merges, err := tplMergeFields(in.MergeFields) // template_input.go
 		if err != nil {
 			return nil, err
@@ -106,8 +110,8 @@ func embeddedEditURL(c *call) (any, error) {
 		opts.SetMergeFields, opts.MergeFields = true, merges
 	}
 	var url *state.TemplateEditURL
-	err := c.update(func(tx *state.Txn) error {
-		t, err := templateOwnedBy(tx, c.account.ID, c.param("template_id"))
+	err := c.Update(func(tx *state.Txn) error {
+		t, err := templateOwnedBy(tx, c.Account.ID, c.Param("template_id"))
 		if err != nil {
 			return err
 		}
@@ -123,7 +127,7 @@ func embeddedEditURL(c *call) (any, error) {
 		case state.TemplateError:
 			return apierr.Badf("template_id", "The template could not be created (template_error) and cannot be edited.")
 		}
-		url, err = newTemplateEditURL(tx, t, c.account.ID, opts)
+		url, err = newTemplateEditURL(tx, t, c.Account.ID, opts)
 		return err
 	})
 	if err != nil {
@@ -147,8 +151,8 @@ func newTemplateEditURL(tx *state.Txn, t *state.Template, accountID string, opts
 }
 
 // templateEditURL is the public address of an edit page.
-func templateEditURL(c *call, token string) string {
-	return c.worldURL("editor/template/" + token)
+func templateEditURL(c *api.Call, token string) string {
+	return c.WorldURL("editor/template/" + token)
 }
 
 // tplEdits are the changes a user makes when saving in the editor; nil
@@ -284,14 +288,14 @@ func replaceTemplateRoles(c *state.Template, roles []state.TemplateRole) error {
 
 // editorWorld finds the world of an editor page (no credentials: the token
 // is the key, as for the real edit URLs).
-func editorWorld(c *call) (*state.TemplateEditURL, *state.Template, string, int) {
-	w := c.s.pageWorldFor(c.param("world"), holdsRow[state.TemplateEditURL](state.TableTemplateEditURLs, c.param("token"))) // page_worlds.go
+func editorWorld(c *api.Call) (*state.TemplateEditURL, *state.Template, string, int) {
+	w := page.WorldFor(c.Host, c.Param("world"), page.HoldsRow[state.TemplateEditURL](state.TableTemplateEditURLs, c.Param("token"))) // page_worlds.go
 	if w == nil {
 		return nil, nil, "This edit link does not exist.", http.StatusNotFound
 	}
-	c.w = w
-	tx := c.read()
-	u, err := state.Get[state.TemplateEditURL](tx, state.TableTemplateEditURLs, c.param("token"))
+	c.World = w
+	tx := c.Read()
+	u, err := state.Get[state.TemplateEditURL](tx, state.TableTemplateEditURLs, c.Param("token"))
 	if err != nil {
 		return nil, nil, "This edit link does not exist.", http.StatusNotFound
 	}
@@ -309,27 +313,27 @@ func editorWorld(c *call) (*state.TemplateEditURL, *state.Template, string, int)
 }
 
 // editorPage serves the edit page of an embedded template.
-func editorPage(c *call) (any, error) {
+func editorPage(c *api.Call) (any, error) {
 	u, t, msg, status := editorWorld(c)
 	if u == nil {
 		return editorHTML(status, editorMessage{Title: "Template editor", Message: msg})
 	}
-	return editorHTML(http.StatusOK, editorForm{Template: t, Action: c.r.URL.Path,
+	return editorHTML(http.StatusOK, editorForm{Template: t, Action: c.Request.URL.Path,
 		Roles: tplRoleLines(t.SignerRoles), CCs: strings.Join(t.CCRoles, "\n"), Draft: t.Status == state.TemplateDraft})
 }
 
 // editorSave is the page's Save button: a form post with title, subject,
 // message, signer_roles and cc_roles (one role per line).
-func editorSave(c *call) (any, error) {
+func editorSave(c *api.Call) (any, error) {
 	u, t, msg, status := editorWorld(c)
 	if u == nil {
 		return editorHTML(status, editorMessage{Title: "Template editor", Message: msg})
 	}
-	c.r.Body = http.MaxBytesReader(nil, c.r.Body, 1<<20)
-	if err := c.r.ParseForm(); err != nil {
+	c.Request.Body = http.MaxBytesReader(nil, c.Request.Body, 1<<20)
+	if err := c.Request.ParseForm(); err != nil {
 		return editorHTML(http.StatusBadRequest, editorMessage{Title: "Template editor", Message: "The form could not be read: " + err.Error()})
 	}
-	form := c.r.PostForm
+	form := c.Request.PostForm
 	var e tplEdits
 	formValue := func(key string) *string {
 		if !form.Has(key) {
@@ -356,7 +360,7 @@ func editorSave(c *call) (any, error) {
 		}
 	}
 	var saved *state.Template
-	err := c.update(func(tx *state.Txn) error {
+	err := c.Update(func(tx *state.Txn) error {
 		cur, err := state.GetTemplate(tx, t.ID)
 		if err != nil {
 			return errTemplateNotFound()
@@ -436,17 +440,17 @@ func editorHTML(status int, data any) (any, error) {
 	switch v := data.(type) {
 	case editorForm:
 		// The editor initializes hellosign-embedded ("ready").
-		v.Embedded = embeddedLive(map[string]any{"templateId": v.Template.ID})
+		v.Embedded = page.EmbeddedLive(map[string]any{"templateId": v.Template.ID})
 		data, tpl = v, editorTemplates
 	case editorMessage:
 		// A save posts createTemplate and finish; a link that cannot be
 		// used (or a refused save) posts hellosign:error.
 		if v.TemplateID != "" {
-			v.Embedded = embeddedDone(embMsgCreateTemplate, map[string]any{
+			v.Embedded = page.EmbeddedDone(page.MsgCreateTemplate, map[string]any{
 				"templateId": v.TemplateID, "title": v.TemplateTitle, "message": v.TemplateMsg, "signerRoles": v.Roles,
 			})
 		} else {
-			v.Embedded = embeddedError(status, "")
+			v.Embedded = page.EmbeddedError(status, "")
 		}
 		data = v
 	}
@@ -455,5 +459,5 @@ func editorHTML(status int, data any) (any, error) {
 	}
 	h := http.Header{}
 	h.Set("Cache-Control", "no-store")
-	return &rawResponse{status: status, contentType: "text/html; charset=utf-8", header: h, body: b.Bytes()}, nil
+	return &api.RawResponse{Status: status, ContentType: "text/html; charset=utf-8", Header: h, Body: b.Bytes()}, nil
 }

@@ -12,17 +12,21 @@ import (
 	"html/template"
 	"net/http"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/page"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func registerEmbeddedSign(r *registry) {
-	r.handle("embeddedSignUrl", embeddedSignURL)
-	r.controlPublic(http.MethodGet, "/w/{world_id}/sign/{token}", signPage)
-	r.controlPublic(http.MethodPost, "/w/{world_id}/sign/{token}", signPageAction)
-	r.controlPublic(http.MethodGet, "/w/{world_id}/requests/{signature_request_id}", requestPage)
+func registerEmbeddedSign(r *api.Registry) {
+	r.Handle("embeddedSignUrl", embeddedSignURL)
+	r.ControlPublic(http.MethodGet, "/w/{world_id}/sign/{token}", signPage)
+	r.ControlPublic(http.MethodPost, "/w/{world_id}/sign/{token}", signPageAction)
+	r.ControlPublic(http.MethodGet, "/w/{world_id}/requests/{signature_request_id}", requestPage)
 }
 
 // embeddedSignURLResponse is EmbeddedSignUrlResponse.
@@ -37,19 +41,19 @@ type embeddedSignURLEmbedded struct {
 
 // embeddedSignURL answers a fresh, short-lived signing URL for a signer of
 // an embedded request; it expires after the world's SignURLTTL.
-func embeddedSignURL(c *call) (any, error) {
-	sigID := c.param("signature_id")
+func embeddedSignURL(c *api.Call) (any, error) {
+	sigID := c.Param("signature_id")
 	var out embeddedSignURLResponse
-	err := c.update(func(tx *state.Txn) error {
+	err := c.Update(func(tx *state.Txn) error {
 		req, err := state.SignatureRequestBySignature(tx, sigID)
-		if err != nil || !sigreqVisible(tx, req, c.account) {
+		if err != nil || !sigreqVisible(tx, req, c.Account) {
 			return apierr.NotFoundf(apierr.MsgNotFound)
 		}
 		sg := req.Signature(sigID)
 		switch {
 		case req.Phase == state.PhaseCanceled || req.CancelPending:
 			return apierr.Gone()
-		case !mayManage(tx, req, c.account):
+		case !mayManage(tx, req, c.Account):
 			return apierr.Forbiddenf("Only the requester can get sign URLs for this signature request.")
 		case !req.Embedded:
 			return apierr.Badf("signature_id", "This signature belongs to a signature request that is not embedded; it is signed on the service's site, not through a sign URL.")
@@ -67,7 +71,7 @@ func embeddedSignURL(c *call) (any, error) {
 		if err := state.Put(tx, state.TableSignURLs, tok); err != nil {
 			return err
 		}
-		out.Embedded = embeddedSignURLEmbedded{SignURL: c.worldURL("sign/" + tok.Token), ExpiresAt: exp}
+		out.Embedded = embeddedSignURLEmbedded{SignURL: c.WorldURL("sign/" + tok.Token), ExpiresAt: exp}
 		return nil
 	})
 	if err != nil {
@@ -105,13 +109,13 @@ func (d pageData) embedded(status int) template.HTML {
 		if code == 0 {
 			code = status
 		}
-		return embeddedError(code, d.SignatureID)
+		return page.EmbeddedError(code, d.SignatureID)
 	case d.Done == "sign":
-		return embeddedDone(embMsgSign, map[string]any{"signatureId": d.SignatureID})
+		return page.EmbeddedDone(page.MsgSign, map[string]any{"signatureId": d.SignatureID})
 	case d.Done == "decline":
-		return embeddedDone(embMsgDecline, map[string]any{"signatureId": d.SignatureID, "reason": d.Reason})
+		return page.EmbeddedDone(page.MsgDecline, map[string]any{"signatureId": d.SignatureID, "reason": d.Reason})
 	case d.SignatureID != "":
-		return embeddedLive(map[string]any{"signatureId": d.SignatureID})
+		return page.EmbeddedLive(map[string]any{"signatureId": d.SignatureID})
 	}
 	return ""
 }
@@ -143,24 +147,24 @@ func htmlPage(status int, d pageData) (any, error) {
 	if err := pageTmpl.Execute(&buf, d); err != nil {
 		return nil, err
 	}
-	return &rawResponse{status: status, contentType: "text/html; charset=utf-8", body: buf.Bytes()}, nil
+	return &api.RawResponse{Status: status, ContentType: "text/html; charset=utf-8", Body: buf.Bytes()}, nil
 }
 
 // pageWorld finds the world of a page URL that holds what the page is
 // about (page_worlds.go) and makes it the call's world.
-func pageWorld(c *call, holds func(tx *state.Txn) bool) (*world.World, bool) {
-	w := c.s.pageWorldFor(c.param("world_id"), holds)
+func pageWorld(c *api.Call, holds func(tx *state.Txn) bool) (*world.World, bool) {
+	w := page.WorldFor(c.Host, c.Param("world_id"), holds)
 	if w == nil {
 		return nil, false
 	}
-	c.w = w
+	c.World = w
 	return w, true
 }
 
 // signToken finds a page token: 404 when unknown, 410 when expired (an
 // expired embedded URL also reports sign_url_invalid).
-func signToken(c *call, tx *state.Txn) (*state.SignURL, *apierr.Error) {
-	tok, err := state.Get[state.SignURL](tx, state.TableSignURLs, c.param("token"))
+func signToken(c *api.Call, tx *state.Txn) (*state.SignURL, *apierr.Error) {
+	tok, err := state.Get[state.SignURL](tx, state.TableSignURLs, c.Param("token"))
 	if err != nil {
 		return nil, apierr.NotFoundf("This signing link is not valid.")
 	}
@@ -171,13 +175,13 @@ func signToken(c *call, tx *state.Txn) (*state.SignURL, *apierr.Error) {
 }
 
 // signPage shows the signing page; opening it is a view by the signer.
-func signPage(c *call) (any, error) {
-	if _, ok := pageWorld(c, holdsRow[state.SignURL](state.TableSignURLs, c.param("token"))); !ok {
+func signPage(c *api.Call) (any, error) {
+	if _, ok := pageWorld(c, page.HoldsRow[state.SignURL](state.TableSignURLs, c.Param("token"))); !ok {
 		return htmlPage(http.StatusNotFound, pageData{Title: "Not found", Error: "No such world."})
 	}
 	var d pageData
 	status := http.StatusOK
-	err := c.update(func(tx *state.Txn) error {
+	err := c.Update(func(tx *state.Txn) error {
 		tok, e := signToken(c, tx)
 		if e != nil {
 			status, d = e.Status(), pageData{Title: "Link not valid", Error: e.Msg}
@@ -186,12 +190,12 @@ func signPage(c *call) (any, error) {
 			}
 			if tok != nil && tok.Embedded {
 				if req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, tok.RequestID); err == nil && req.Phase != state.PhaseCanceled {
-					return c.s.emitForRequest(tx, req, sigEvent{Type: notify.TypeSignURLInvalid, SignatureID: tok.SignatureID, Message: e.Msg})
+					return emitForRequest(c.Host, tx, req, sigEvent{Type: notify.TypeSignURLInvalid, SignatureID: tok.SignatureID, Message: e.Msg})
 				}
 			}
 			return nil
 		}
-		req, err := c.s.signerView(tx, tok.SignatureID)
+		req, err := signerView(c.Host, tx, tok.SignatureID)
 		if err != nil {
 			cur, lerr := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, tok.RequestID)
 			if lerr != nil {
@@ -230,17 +234,17 @@ type signPageForm struct {
 }
 
 // signPageAction signs or declines from the page's form.
-func signPageAction(c *call) (any, error) {
-	if _, ok := pageWorld(c, holdsRow[state.SignURL](state.TableSignURLs, c.param("token"))); !ok {
+func signPageAction(c *api.Call) (any, error) {
+	if _, ok := pageWorld(c, page.HoldsRow[state.SignURL](state.TableSignURLs, c.Param("token"))); !ok {
 		return htmlPage(http.StatusNotFound, pageData{Title: "Not found", Error: "No such world."})
 	}
 	var f signPageForm
-	if err := c.bind(&f); err != nil {
+	if err := c.Bind(&f); err != nil {
 		return htmlPage(http.StatusBadRequest, pageData{Title: "Sign", Error: err.Error()})
 	}
 	var d pageData
 	status := http.StatusOK
-	err := c.update(func(tx *state.Txn) error {
+	err := c.Update(func(tx *state.Txn) error {
 		tok, e := signToken(c, tx)
 		if e != nil {
 			status, d = e.Status(), pageData{Title: "Link not valid", Error: e.Msg}
@@ -250,9 +254,9 @@ func signPageAction(c *call) (any, error) {
 		var err error
 		switch f.Action {
 		case "sign":
-			req, err = c.s.signerSign(tx, tok.SignatureID, nil, "")
+			req, err = signerSign(c.Host, tx, tok.SignatureID, nil, "")
 		case "decline":
-			req, err = c.s.signerDecline(tx, tok.SignatureID, f.Reason)
+			req, err = signerDecline(c.Host, tx, tok.SignatureID, f.Reason)
 		default:
 			return apierr.Badf("action", "action must be sign or decline")
 		}
@@ -278,12 +282,12 @@ func signPageAction(c *call) (any, error) {
 
 // requestPage is a request's details page (details_url, signing_url):
 // its status and signers.
-func requestPage(c *call) (any, error) {
-	w, ok := pageWorld(c, holdsRow[state.SignatureRequest](state.TableSignatureRequests, c.param("signature_request_id")))
+func requestPage(c *api.Call) (any, error) {
+	w, ok := pageWorld(c, page.HoldsRow[state.SignatureRequest](state.TableSignatureRequests, c.Param("signature_request_id")))
 	if !ok {
 		return htmlPage(http.StatusNotFound, pageData{Title: "Not found", Error: "No such world."})
 	}
-	req, err := state.Get[state.SignatureRequest](w.Store.Read(), state.TableSignatureRequests, c.param("signature_request_id"))
+	req, err := state.Get[state.SignatureRequest](w.Store.Read(), state.TableSignatureRequests, c.Param("signature_request_id"))
 	if err != nil {
 		return htmlPage(http.StatusNotFound, pageData{Title: "Not found", Error: "No such signature request."})
 	}

@@ -18,6 +18,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 )
 
 const (
@@ -41,8 +43,8 @@ type fetched struct {
 // fileClient is the sandbox's HTTP client (WithHTTPClient) adjusted for
 // downloads: redirects followed (the callback client refuses them), within
 // fetchTimeout.
-func (s *Sandbox) fileClient() *http.Client {
-	c := *s.client
+func fileClient(s *api.Host) *http.Client {
+	c := *s.Client
 	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		if len(via) >= fetchRedirects {
 			return fmt.Errorf("more than %d redirects", fetchRedirects)
@@ -61,10 +63,10 @@ func (s *Sandbox) fileClient() *http.Client {
 // fetchAll downloads every URL (at most fetchParallel at a time, all within
 // one fetchTimeout, so that a call with many unreachable URLs still answers
 // in bounded time) and returns the outcomes in the order of the URLs.
-func (s *Sandbox) fetchAll(ctx context.Context, urls []string, limit int64) []fetched {
+func fetchAll(s *api.Host, ctx context.Context, urls []string, limit int64) []fetched {
 	ctx, cancel := context.WithTimeout(ctx, fetchTimeout)
 	defer cancel()
-	client := s.fileClient()
+	client := fileClient(s)
 	out := make([]fetched, len(urls))
 	sem := make(chan struct{}, fetchParallel)
 	var wg sync.WaitGroup

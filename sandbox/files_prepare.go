@@ -20,6 +20,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/derived"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
@@ -33,7 +35,7 @@ type fileOwner struct {
 	// visible returns nil when the caller may download the object's files,
 	// else the API error (404 not_found, 410 deleted, 409 while the object
 	// itself is not ready).
-	visible func(c *call, tx *state.Txn, id string) error
+	visible func(c *api.Call, tx *state.Txn, id string) error
 	// compose describes the object's downloadable PDF as of now, with the
 	// blob id holding each document's bytes ("" for bytes that only the
 	// composition holds).
@@ -49,7 +51,7 @@ type filesJobArgs struct {
 	Version int    `json:"version"`
 }
 
-func registerFilesPrepare(r *registry) { r.registerJob(jobFilesPrepare, runFilesPrepare) }
+func registerFilesPrepare(r *api.Registry) { r.RegisterJob(jobFilesPrepare, runFilesPrepare) }
 
 // scheduleFiles (re)prepares the downloadable files of an object after the
 // world's file preparation delay; until then downloads answer 409. A
@@ -117,7 +119,7 @@ func goneFiles(tx *state.Txn, kind, id string) error {
 // scheduled) or a gone object does nothing. A composition that fails is
 // recorded on the file set (downloads keep answering 409 and say why); it
 // does not fail the job. The composition time is the preparation instant.
-func runFilesPrepare(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) error {
+func runFilesPrepare(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) error {
 	var a filesJobArgs
 	if err := json.Unmarshal(job.Args, &a); err != nil {
 		return fmt.Errorf("files.prepare: arguments: %w", err)
@@ -127,7 +129,7 @@ func runFilesPrepare(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) 
 		return nil
 	}
 	fs := state.Clone(cur)
-	comp, refs, perr := s.compose(tx, a.Kind, job.Subject)
+	comp, refs, perr := compose(s, tx, a.Kind, job.Subject)
 	var recipe json.RawMessage
 	var out files.Rendered
 	if perr == nil {
@@ -168,8 +170,8 @@ func runFilesPrepare(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) 
 }
 
 // compose asks an object's owner for its composition as of now.
-func (s *Sandbox) compose(tx *state.Txn, kind, id string) (files.Composition, []string, error) {
-	owner, ok := s.reg.fileOwners[kind]
+func compose(s *api.Host, tx *state.Txn, kind, id string) (files.Composition, []string, error) {
+	owner, ok := areasOf(s.Reg).fileOwners[kind]
 	if !ok || owner.compose == nil {
 		return files.Composition{}, nil, fmt.Errorf("no file owner for %q", kind)
 	}
@@ -258,8 +260,8 @@ func sweepFileURLs(tx *state.Txn, objectID string, keep map[string]bool) error {
 // preparedFiles checks that the caller may download an object's files and
 // that they are prepared: 404/410 from the owner, 410 once the files are
 // gone, 409 while they are being prepared.
-func preparedFiles(c *call, tx *state.Txn, kind, id string) (*state.FileSet, error) {
-	owner, ok := c.s.reg.fileOwners[kind]
+func preparedFiles(c *api.Call, tx *state.Txn, kind, id string) (*state.FileSet, error) {
+	owner, ok := areasOf(c.Host.Reg).fileOwners[kind]
 	if !ok || owner.visible == nil {
 		return nil, apierr.NotFoundf(apierr.MsgNotFound)
 	}

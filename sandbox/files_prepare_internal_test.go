@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -34,12 +36,12 @@ var (
 
 // withTestOwner registers the fake owner of files.
 func withTestOwner() Option {
-	return withRegistry(func(r *registry) { r.fileOwners[kindTestOwner] = testOwner })
+	return withRegistry(func(r *api.Registry) { areasOf(r).fileOwners[kindTestOwner] = testOwner })
 }
 
 // testOwner is the fake owner of files of kind kindTestOwner.
 var testOwner = fileOwner{
-	visible: func(c *call, tx *state.Txn, id string) error {
+	visible: func(c *api.Call, tx *state.Txn, id string) error {
 		if id == "canceled" {
 			return apierr.Gone()
 		}
@@ -65,12 +67,12 @@ func newInternalSandbox(t *testing.T) *Sandbox {
 
 func (s *Sandbox) testUpdate(t *testing.T, fn func(tx *state.Txn) error) {
 	t.Helper()
-	require.NoError(t, s.defWorld.Store.Update(fn))
+	require.NoError(t, s.host.DefaultWorld.Store.Update(fn))
 }
 
 func (s *Sandbox) testFileSet(t *testing.T, id string) *state.FileSet {
 	t.Helper()
-	fs, err := state.GetFileSet(s.defWorld.Store.Read(), kindTestOwner, id)
+	fs, err := state.GetFileSet(s.host.DefaultWorld.Store.Read(), kindTestOwner, id)
 	require.NoError(t, err)
 	return fs
 }
@@ -79,34 +81,34 @@ func (s *Sandbox) testFileSet(t *testing.T, id string) *state.FileSet {
 func (s *Sandbox) testRendered(t *testing.T, fs *state.FileSet) files.Rendered {
 	t.Helper()
 	require.NotNil(t, fs.Recipe, "prepared as a recipe")
-	out, err := derived.Merged(fs.Recipe, blobStore{s.defWorld.Store.Read()})
+	out, err := derived.Merged(fs.Recipe, blobStore{s.host.DefaultWorld.Store.Read()})
 	require.NoError(t, err)
 	return out
 }
 
 func (s *Sandbox) testPrepared(id string) (*state.FileSet, error) {
-	return preparedFiles(&call{s: s, w: s.defWorld}, s.defWorld.Store.Read(), kindTestOwner, id)
+	return preparedFiles(&api.Call{Host: s.host, World: s.host.DefaultWorld}, s.host.DefaultWorld.Store.Read(), kindTestOwner, id)
 }
 
 func TestPreparationRunsOnceForTheLatestVersion(t *testing.T) {
 	s := newInternalSandbox(t)
 	before := testComposed.Load()
 	s.testUpdate(t, func(tx *state.Txn) error { return scheduleFiles(tx, kindTestOwner, "doc-ok") })
-	_, err := s.defWorld.Advance(3 * time.Second)
+	_, err := s.host.DefaultWorld.Advance(3 * time.Second)
 	require.NoError(t, err)
 	s.testUpdate(t, func(tx *state.Txn) error { return scheduleFiles(tx, kindTestOwner, "doc-ok") })
 
 	_, err = s.testPrepared("doc-ok")
 	assertAPIError(t, err, http.StatusConflict)
-	jobs, err := state.JobsOf(s.defWorld.Store.Read(), "doc-ok")
+	jobs, err := state.JobsOf(s.host.DefaultWorld.Store.Read(), "doc-ok")
 	require.NoError(t, err)
 	require.Len(t, jobs, 1, "the second schedule replaces the first job")
 
-	_, err = s.defWorld.Advance(4 * time.Second)
+	_, err = s.host.DefaultWorld.Advance(4 * time.Second)
 	require.NoError(t, err)
 	_, err = s.testPrepared("doc-ok")
 	assertAPIError(t, err, http.StatusConflict)
-	_, err = s.defWorld.Advance(time.Second)
+	_, err = s.host.DefaultWorld.Advance(time.Second)
 	require.NoError(t, err)
 	fs, err := s.testPrepared("doc-ok")
 	require.NoError(t, err)
@@ -119,7 +121,7 @@ func TestPreparationRunsOnceForTheLatestVersion(t *testing.T) {
 func TestPreparationFailureIsRecorded(t *testing.T) {
 	s := newInternalSandbox(t)
 	s.testUpdate(t, func(tx *state.Txn) error { return scheduleFiles(tx, kindTestOwner, "unknown-doc") })
-	_, err := s.defWorld.Advance(5 * time.Second)
+	_, err := s.host.DefaultWorld.Advance(5 * time.Second)
 	require.NoError(t, err)
 	fs := s.testFileSet(t, "unknown-doc")
 	assert.False(t, fs.Ready)
@@ -134,12 +136,12 @@ func TestPreparedFilesAccess(t *testing.T) {
 	assertAPIError(t, err, http.StatusConflict)
 	_, err = s.testPrepared("canceled")
 	assertAPIError(t, err, http.StatusGone)
-	_, err = preparedFiles(&call{s: s, w: s.defWorld}, s.defWorld.Store.Read(), "no_such_kind", "x")
+	_, err = preparedFiles(&api.Call{Host: s.host, World: s.host.DefaultWorld}, s.host.DefaultWorld.Store.Read(), "no_such_kind", "x")
 	assertAPIError(t, err, http.StatusNotFound)
 
 	s.testUpdate(t, func(tx *state.Txn) error { return scheduleFiles(tx, kindTestOwner, "doc-ok") })
 	s.testUpdate(t, func(tx *state.Txn) error { return goneFiles(tx, kindTestOwner, "doc-ok") })
-	_, err = s.defWorld.Advance(time.Minute)
+	_, err = s.host.DefaultWorld.Advance(time.Minute)
 	require.NoError(t, err)
 	_, err = s.testPrepared("doc-ok")
 	assertAPIError(t, err, http.StatusGone)
@@ -155,15 +157,15 @@ func TestPreparedBlobsAreReleased(t *testing.T) {
 	s := newInternalSandbox(t)
 	prepare := func() *state.FileSet {
 		s.testUpdate(t, func(tx *state.Txn) error { return scheduleFiles(tx, kindTestOwner, "doc-second") })
-		_, err := s.defWorld.Advance(5 * time.Second)
+		_, err := s.host.DefaultWorld.Advance(5 * time.Second)
 		require.NoError(t, err)
 		return s.testFileSet(t, "doc-second")
 	}
 	blobExists := func(id string) bool {
-		_, err := state.GetBlob(s.defWorld.Store.Read(), id)
+		_, err := state.GetBlob(s.host.DefaultWorld.Store.Read(), id)
 		return err == nil
 	}
-	blobs := func() int64 { return state.WorldUsage(s.defWorld.Store.Read()).Blobs }
+	blobs := func() int64 { return state.WorldUsage(s.host.DefaultWorld.Store.Read()).Blobs }
 	before := blobs()
 	first := prepare()
 	second := prepare()
@@ -183,19 +185,19 @@ func TestPreparedBlobsAreReleased(t *testing.T) {
 		return state.Put(tx, state.TableFileURLs, &state.FileURL{ID: "tok", Kind: kindTestOwner, ObjectID: "doc-second",
 			BlobID: served, ExpiresAt: tx.Now().Add(time.Hour).Unix()})
 	})
-	data, err := state.GetBlob(s.defWorld.Store.Read(), served)
+	data, err := state.GetBlob(s.host.DefaultWorld.Store.Read(), served)
 	require.NoError(t, err)
 	assert.Equal(t, s.testRendered(t, second).PDF, data, "the URL serves the version it was issued for")
 	assert.Equal(t, second.PDFBlobID, served, "stored under the id its preparation reserved")
 	third := prepare()
 	assert.True(t, blobExists(served), "served by a live file URL")
 	assert.False(t, blobExists(second.ZIPBlobID))
-	_, err = s.defWorld.Advance(time.Hour)
+	_, err = s.host.DefaultWorld.Advance(time.Hour)
 	require.NoError(t, err)
 	prepare()
 	assert.False(t, blobExists(served), "released once the URL expired")
 	assert.False(t, blobExists(third.PDFBlobID))
-	u, err := state.Get[state.FileURL](s.defWorld.Store.Read(), state.TableFileURLs, "tok")
+	u, err := state.Get[state.FileURL](s.host.DefaultWorld.Store.Read(), state.TableFileURLs, "tok")
 	require.NoError(t, err, "the expired URL stays, to answer 410")
 	assert.Equal(t, served, u.BlobID)
 }
@@ -205,13 +207,13 @@ func TestPreparedBlobsAreReleased(t *testing.T) {
 func TestCompositionARecipeCannotKeepIsRenderedAtOnce(t *testing.T) {
 	s := newInternalSandbox(t)
 	s.testUpdate(t, func(tx *state.Txn) error { return scheduleFiles(tx, kindTestOwner, "doc-latin1") })
-	_, err := s.defWorld.Advance(5 * time.Second)
+	_, err := s.host.DefaultWorld.Advance(5 * time.Second)
 	require.NoError(t, err)
 	fs, err := s.testPrepared("doc-latin1")
 	require.NoError(t, err)
 	assert.Nil(t, fs.Recipe)
 	assert.Equal(t, 1, fs.Pages)
-	tx := s.defWorld.Store.Read()
+	tx := s.host.DefaultWorld.Store.Read()
 	for _, f := range []struct {
 		blob string
 		get  func(*state.Txn, *state.FileSet) ([]byte, error)

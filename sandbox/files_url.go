@@ -8,23 +8,27 @@ package sandbox
 import (
 	"net/http"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/page"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerFilesURL(r *registry) {
-	r.controlPublic(http.MethodGet, "/w/{world}/files/{token}", serveFileURL)
-	r.controlPublic(http.MethodHead, "/w/{world}/files/{token}", serveFileURL)
+func registerFilesURL(r *api.Registry) {
+	r.ControlPublic(http.MethodGet, "/w/{world}/files/{token}", serveFileURL)
+	r.ControlPublic(http.MethodHead, "/w/{world}/files/{token}", serveFileURL)
 }
 
 // serveFileURL answers the PDF a file URL was issued for.
-func serveFileURL(c *call) (any, error) {
-	w := c.s.pageWorldFor(c.param("world"), holdsRow[state.FileURL](state.TableFileURLs, c.param("token"))) // page_worlds.go
+func serveFileURL(c *api.Call) (any, error) {
+	w := page.WorldFor(c.Host, c.Param("world"), page.HoldsRow[state.FileURL](state.TableFileURLs, c.Param("token"))) // page_worlds.go
 	if w == nil {
 		return nil, apierr.NotFoundf("This file URL is not valid.")
 	}
 	tx := w.Store.Read()
-	u, err := state.Get[state.FileURL](tx, state.TableFileURLs, c.param("token"))
+	u, err := state.Get[state.FileURL](tx, state.TableFileURLs, c.Param("token"))
 	if err != nil {
 		return nil, apierr.NotFoundf("This file URL is not valid.")
 	}

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -18,8 +20,8 @@ import (
 // withTouchJob adds a job kind for tests only: it writes a team row, so
 // that jobs and requests contend for the same database.
 func withTouchJob() Option {
-	return withRegistry(func(r *registry) {
-		r.registerJob("foundationtest.touch", func(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) error {
+	return withRegistry(func(r *api.Registry) {
+		r.RegisterJob("foundationtest.touch", func(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) error {
 			return state.Put(tx, state.TableTeams, &state.Team{ID: "touch-" + job.ID, CreatedAt: tx.Unix()})
 		})
 	})
@@ -31,7 +33,7 @@ func withTouchJob() Option {
 func TestRequestsDuringAnAdvance(t *testing.T) {
 	s := optSandbox(t, withTouchJob())
 	const n = 3000
-	require.NoError(t, s.defWorld.Store.Update(func(tx *state.Txn) error {
+	require.NoError(t, s.host.DefaultWorld.Store.Update(func(tx *state.Txn) error {
 		for i := 0; i < n; i++ {
 			if _, err := state.Schedule(tx, "foundationtest.touch", "", time.Duration(1+i%1800)*time.Second, nil); err != nil {
 				return err
@@ -88,7 +90,7 @@ func TestRequestsDuringAnAdvance(t *testing.T) {
 		require.LessOrEqual(t, out.Jobs[i-1].At, out.Jobs[i].At)
 		require.Empty(t, out.Jobs[i].Error)
 	}
-	teams, err := state.All[state.Team](s.defWorld.Store.Read(), state.TableTeams, state.IndexID)
+	teams, err := state.All[state.Team](s.host.DefaultWorld.Store.Read(), state.TableTeams, state.IndexID)
 	require.NoError(t, err)
 	assert.GreaterOrEqual(t, len(teams), n)
 }

@@ -13,6 +13,8 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/jonboulle/clockwork"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -160,16 +162,16 @@ func TestWithAPIKey(t *testing.T) {
 func TestWithHTTPClient(t *testing.T) {
 	c := &http.Client{Timeout: time.Second}
 	s := optSandbox(t, WithHTTPClient(c))
-	assert.Same(t, c, s.client)
+	assert.Same(t, c, s.host.Client)
 	d := optSandbox(t)
-	require.NotNil(t, d.client)
-	assert.NotNil(t, d.client.CheckRedirect, "the default client does not follow redirects")
+	require.NotNil(t, d.host.Client)
+	assert.NotNil(t, d.host.Client.CheckRedirect, "the default client does not follow redirects")
 }
 
 func TestWithLogger(t *testing.T) {
 	var buf bytes.Buffer
 	s := optSandbox(t, WithLogger(slog.New(slog.NewTextHandler(&buf, nil))))
-	require.NoError(t, s.defWorld.Store.Update(func(tx *state.Txn) error {
+	require.NoError(t, s.host.DefaultWorld.Store.Update(func(tx *state.Txn) error {
 		_, err := state.Schedule(tx, "no.such.kind", "x", time.Second, nil)
 		return err
 	}))
@@ -183,14 +185,14 @@ func TestWithBaseURL(t *testing.T) {
 	req := httptest.NewRequest(http.MethodGet, "/v3/account", nil)
 	req.Host = "sandbox.internal:8080"
 	s := optSandbox(t, WithBaseURL("https://sign.example.com/"))
-	assert.Equal(t, "https://sign.example.com", s.publicBase(req))
-	c := &call{s: s, r: req, w: s.defWorld}
-	assert.Equal(t, "https://sign.example.com/_sandbox/w/default/sign/abc", c.worldURL("/sign/abc"))
+	assert.Equal(t, "https://sign.example.com", s.host.PublicBase(req))
+	c := &api.Call{Host: s.host, Request: req, World: s.host.DefaultWorld}
+	assert.Equal(t, "https://sign.example.com/_sandbox/w/default/sign/abc", c.WorldURL("/sign/abc"))
 
 	d := optSandbox(t)
-	assert.Equal(t, "http://sandbox.internal:8080", d.publicBase(req), "without the option the request's host is used")
+	assert.Equal(t, "http://sandbox.internal:8080", d.host.PublicBase(req), "without the option the request's host is used")
 	req.Header.Set("X-Forwarded-Proto", "https")
-	assert.Equal(t, "https://sandbox.internal:8080", d.publicBase(req))
+	assert.Equal(t, "https://sandbox.internal:8080", d.host.PublicBase(req))
 }
 
 // A base URL that would make broken links is refused when the sandbox is
@@ -223,17 +225,17 @@ func TestWithMiddlewareOrder(t *testing.T) {
 
 func TestWithOfflineFiles(t *testing.T) {
 	s := optSandbox(t, WithOfflineFiles())
-	assert.False(t, s.defWorld.Config().FetchFileURLs)
-	w, err := s.createWorld(world.ClockFake, time.Time{})
+	assert.False(t, s.host.DefaultWorld.Config().FetchFileURLs)
+	w, err := s.host.CreateWorld(world.ClockFake, time.Time{})
 	require.NoError(t, err)
 	assert.False(t, w.Config().FetchFileURLs, "created worlds are offline too")
-	assert.True(t, optSandbox(t).defWorld.Config().FetchFileURLs)
+	assert.True(t, optSandbox(t).host.DefaultWorld.Config().FetchFileURLs)
 }
 
 func TestWithSeedDerivesWorldSeeds(t *testing.T) {
-	assert.Equal(t, "3e3f1af45726d9b5376860a0c1e54a11", worldSeed("a", 1), "the same base and number always give the same seed")
-	assert.NotEqual(t, worldSeed("a", 1), worldSeed("a", 2))
-	assert.NotEqual(t, worldSeed("a", 1), worldSeed("b", 1))
+	assert.Equal(t, "3e3f1af45726d9b5376860a0c1e54a11", api.WorldSeed("a", 1), "the same base and number always give the same seed")
+	assert.NotEqual(t, api.WorldSeed("a", 1), api.WorldSeed("a", 2))
+	assert.NotEqual(t, api.WorldSeed("a", 1), api.WorldSeed("b", 1))
 	s := optSandbox(t, WithSeed("my-seed"))
-	assert.Equal(t, "my-seed", s.defWorld.Seed)
+	assert.Equal(t, "my-seed", s.host.DefaultWorld.Seed)
 }

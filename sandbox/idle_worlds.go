@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/jonboulle/clockwork"
 )
 
@@ -27,8 +29,8 @@ func WithIdleWorldTTL(ttl time.Duration, clk clockwork.Clock) Option {
 		}
 		idle := &idleWorlds{ttl: ttl, clk: clk, stop: make(chan struct{})}
 		cfg.idle = idle
-		cfg.registryEdits = append(cfg.registryEdits, func(r *registry) {
-			r.observeCalls(func(rec callRecord) { idle.touch(rec.World) })
+		cfg.registryEdits = append(cfg.registryEdits, func(r *api.Registry) {
+			r.ObserveCalls(func(rec api.CallRecord) { idle.touch(rec.World) })
 		})
 		return nil
 	}
@@ -70,7 +72,7 @@ func (i *idleWorlds) interval() time.Duration {
 }
 
 // start runs the janitor until stop is closed.
-func (i *idleWorlds) start(s *Sandbox) {
+func (i *idleWorlds) start(s *api.Host) {
 	t := i.clk.NewTicker(i.interval())
 	i.done.Add(1)
 	go func() {
@@ -89,11 +91,11 @@ func (i *idleWorlds) start(s *Sandbox) {
 
 // sweep frees the run-time worlds idle for longer than ttl (a world's idle
 // time starts when it is made: newWorld touches it).
-func (i *idleWorlds) sweep(s *Sandbox) {
+func (i *idleWorlds) sweep(s *api.Host) {
 	now := i.clk.Now().UnixNano()
 	live := map[string]bool{}
-	for _, w := range s.worldsSnapshot() {
-		if w == s.defWorld {
+	for _, w := range s.Worlds() {
+		if w == s.DefaultWorld {
 			continue
 		}
 		live[w.ID] = true
@@ -103,8 +105,8 @@ func (i *idleWorlds) sweep(s *Sandbox) {
 			continue
 		}
 		if time.Duration(now-v.(*atomic.Int64).Load()) > i.ttl {
-			s.log.Info("freeing an idle world", "world", w.ID, "idle_for", i.ttl.String())
-			s.dropWorld(w)
+			s.Log.Info("freeing an idle world", "world", w.ID, "idle_for", i.ttl.String())
+			s.DropWorld(w)
 			i.last.Delete(w.ID)
 		}
 	}

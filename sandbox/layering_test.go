@@ -29,7 +29,8 @@ var allowedImports = map[string][]string{
 	// The facade wires everything.
 	"sandbox": {
 		"fixtures", "scenarios", "sandbox/edge",
-		"sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/console", "sandbox/internal/derived", "sandbox/internal/events",
+		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/page",
+		"sandbox/internal/oauth", "sandbox/internal/account", "sandbox/internal/apiapp", "sandbox/internal/console", "sandbox/internal/derived", "sandbox/internal/events",
 		"sandbox/internal/fields", "sandbox/internal/files", "sandbox/internal/fixture",
 		"sandbox/internal/legacy", "sandbox/internal/notify", "sandbox/internal/param",
 		"sandbox/internal/scenario", "sandbox/internal/search", "sandbox/internal/state",
@@ -39,6 +40,31 @@ var allowedImports = map[string][]string{
 	"sandbox/edge": {"sandbox/internal/apierr"},
 	// The test kit drives a sandbox over HTTP.
 	"sandbox/sandboxtest": {"sandbox", "sandbox/internal/events", "sandbox/internal/world"},
+
+	// The request pipeline: the world registry (Host), the call, the
+	// registry of operations, control routes, jobs and hooks, responses,
+	// auth, paging, rate limits, routing. It knows no resource.
+	"sandbox/internal/api": {
+		"sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/fixture", "sandbox/internal/legacy",
+		"sandbox/internal/metrics", "sandbox/internal/notify", "sandbox/internal/secret", "sandbox/internal/state",
+		"sandbox/internal/wire", "sandbox/internal/world",
+	},
+
+	// Resources, one package each, leaves first.
+	"sandbox/internal/account": {
+		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/notify",
+		"sandbox/internal/oauth", "sandbox/internal/param", "sandbox/internal/state",
+	},
+	"sandbox/internal/apiapp": {
+		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/oauth",
+		"sandbox/internal/param", "sandbox/internal/state", "sandbox/internal/wire",
+	},
+	"sandbox/internal/oauth": {
+		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/param", "sandbox/internal/state", "sandbox/internal/world",
+	},
+
+	// What every HTML page shares: its world, the embedded protocol.
+	"sandbox/internal/page": {"sandbox/internal/api", "sandbox/internal/state", "sandbox/internal/world"},
 
 	// Vocabulary shared by the areas of the facade.
 	"sandbox/internal/fields": {

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/metrics"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -12,10 +14,10 @@ import (
 // and GET /_sandbox/ready (readiness, where /_sandbox/health is liveness).
 // Calls are counted only under WithMetrics, so that a sandbox in a test
 // reads no clock per call.
-func registerMetrics(r *registry) {
-	r.calls = metrics.NewCalls()
-	r.controlPublic(http.MethodGet, "/metrics", controlMetrics)
-	r.controlPublic(http.MethodGet, "/ready", controlReady)
+func registerMetrics(r *api.Registry) {
+	r.Calls = metrics.NewCalls()
+	r.ControlPublic(http.MethodGet, "/metrics", controlMetrics)
+	r.ControlPublic(http.MethodGet, "/ready", controlReady)
 }
 
 // WithMetrics counts every API and control call (by operation and status,
@@ -24,23 +26,23 @@ func registerMetrics(r *registry) {
 // turns it on.
 func WithMetrics() Option {
 	return func(cfg *config) error {
-		cfg.registryEdits = append(cfg.registryEdits, func(r *registry) {
-			calls := r.calls
-			r.observeCalls(func(rec callRecord) { calls.Observe(rec.Operation, rec.Status, rec.Duration) })
+		cfg.registryEdits = append(cfg.registryEdits, func(r *api.Registry) {
+			calls := r.Calls
+			r.ObserveCalls(func(rec api.CallRecord) { calls.Observe(rec.Operation, rec.Status, rec.Duration) })
 		})
 		return nil
 	}
 }
 
 // controlMetrics answers the counters and the gauges read now.
-func controlMetrics(c *call) (any, error) {
-	fams := append(c.s.reg.calls.Families(), c.s.worldGauges()...)
-	fams = append(fams, c.s.persistenceGauges()...)
+func controlMetrics(c *api.Call) (any, error) {
+	fams := append(c.Host.Reg.Calls.Families(), worldGauges(c.Host)...)
+	fams = append(fams, c.Host.Gauges()...)
 	var b strings.Builder
 	if err := metrics.Write(&b, fams); err != nil {
 		return nil, err
 	}
-	return &rawResponse{status: http.StatusOK, contentType: metrics.ContentType, body: []byte(b.String())}, nil
+	return &api.RawResponse{Status: http.StatusOK, ContentType: metrics.ContentType, Body: []byte(b.String())}, nil
 }
 
 // readyResponse is the answer of GET /_sandbox/ready.
@@ -54,9 +56,9 @@ type readyResponse struct {
 // while it cannot (a data directory whose journal cannot be written).
 // Liveness stays GET /_sandbox/health: a server that is not ready is still
 // alive and must not be restarted for it.
-func controlReady(c *call) (any, error) {
-	if reason := c.s.notReady(); reason != "" {
-		return withStatus{status: http.StatusServiceUnavailable, value: readyResponse{Status: "unavailable", Reason: reason}}, nil
+func controlReady(c *api.Call) (any, error) {
+	if reason := c.Host.NotReady(); reason != "" {
+		return api.WithStatus{Status: http.StatusServiceUnavailable, Value: readyResponse{Status: "unavailable", Reason: reason}}, nil
 	}
 	return readyResponse{Status: "ready"}, nil
 }
@@ -64,8 +66,8 @@ func controlReady(c *call) (any, error) {
 // worldGauges reads what the worlds hold now: worlds, rows by table,
 // stored file bytes, queued jobs, pending callbacks and the attempts in
 // the callback logs by result. Tables and results come in a fixed order.
-func (s *Sandbox) worldGauges() []metrics.Family {
-	ws := s.worldsSnapshot()
+func worldGauges(s *api.Host) []metrics.Family {
+	ws := s.Worlds()
 	tables := state.TableNames()
 	rows := make([]float64, len(tables))
 	var bytes, jobs, pending float64

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/jonboulle/clockwork"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -32,15 +34,15 @@ func (k *tickClock) Now() time.Time {
 func (k *tickClock) Since(t time.Time) time.Duration { return k.Now().Sub(t) }
 
 // withCallLog observes every call of the sandbox into a slice.
-func withCallLog(log *[]callRecord) Option {
+func withCallLog(log *[]api.CallRecord) Option {
 	var mu sync.Mutex
-	return withRegistry(func(r *registry) {
-		r.observeCalls(func(rec callRecord) {
+	return withRegistry(func(r *api.Registry) {
+		r.ObserveCalls(func(rec api.CallRecord) {
 			mu.Lock()
 			defer mu.Unlock()
 			*log = append(*log, rec)
 		})
-		r.callClock = &tickClock{Clock: clockwork.NewFakeClockAt(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))}
+		r.CallClock = &tickClock{Clock: clockwork.NewFakeClockAt(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))}
 	})
 }
 
@@ -48,7 +50,7 @@ func withCallLog(log *[]callRecord) Option {
 // calls, refused ones included, with their operation, world, status and
 // duration, in the order they were answered.
 func TestCallObserverSeesEveryCall(t *testing.T) {
-	var log []callRecord
+	var log []api.CallRecord
 	s := optSandbox(t, withCallLog(&log))
 	key := s.DefaultAPIKey()
 
@@ -59,7 +61,7 @@ func TestCallObserverSeesEveryCall(t *testing.T) {
 	require.Equal(t, http.StatusOK, optDo(t, s, "", http.MethodGet, "/_sandbox/health", "").Code)
 
 	ms := time.Millisecond
-	assert.Equal(t, []callRecord{
+	assert.Equal(t, []api.CallRecord{
 		{Operation: "accountGet", World: "default", Status: http.StatusOK, Duration: ms},
 		{Operation: "accountGet", Status: http.StatusUnauthorized, Duration: ms},
 		{Operation: "signatureRequestGet", World: "default", Status: http.StatusNotFound, Duration: ms},
@@ -72,8 +74,8 @@ func TestCallObserverSeesEveryCall(t *testing.T) {
 // hot path stays as it was).
 func TestNoCallObserverNoClock(t *testing.T) {
 	s := optSandbox(t)
-	assert.Empty(t, s.reg.callObservers)
-	assert.True(t, s.callStart().IsZero())
+	assert.Empty(t, s.host.Reg.CallObservers)
+	assert.True(t, s.host.CallStart().IsZero())
 }
 
 // TestCommitObserverThroughWorldStart: a journal wired at world start sees
@@ -81,8 +83,8 @@ func TestNoCallObserverNoClock(t *testing.T) {
 func TestCommitObserverThroughWorldStart(t *testing.T) {
 	var mu sync.Mutex
 	var tables []string
-	s := optSandbox(t, withRegistry(func(r *registry) {
-		r.onWorldStart(func(_ *Sandbox, w *world.World) {
+	s := optSandbox(t, withRegistry(func(r *api.Registry) {
+		r.OnWorldStart(func(_ *api.Host, w *world.World) {
 			w.Store.SetCommitObserver(func(c state.Commit) {
 				mu.Lock()
 				defer mu.Unlock()

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/jonboulle/clockwork"
 
 	"github.com/signsandbox/signsandbox/sandbox/edge"
@@ -50,7 +52,7 @@ type config struct {
 	// registryEdits change the registry after every area filled it and
 	// before the router is built (tests take a handler away or swap a
 	// fault point of their own sandbox).
-	registryEdits []func(*registry)
+	registryEdits []func(*api.Registry)
 	// allowedHosts and adminToken configure the HTTP edge (package edge).
 	allowedHosts []string
 	adminToken   string

@@ -4,24 +4,26 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerOutbox(r *registry) {
-	r.control(http.MethodGet, "/emails", controlListEmails)
+func registerOutbox(r *api.Registry) {
+	r.Control(http.MethodGet, "/emails", controlListEmails)
 }
 
 // controlListEmails answers a page of the outbox (limit, cursor, order as
 // for the callback log); filters: to, kind, signature_request_id.
-func controlListEmails(c *call) (any, error) {
-	q := c.r.URL.Query()
+func controlListEmails(c *api.Call) (any, error) {
+	q := c.Request.URL.Query()
 	page, field, err := state.ParsePageQuery(q.Get("limit"), q.Get("cursor"), q.Get("order"))
 	if err != nil {
 		return nil, apierr.Badf(field, "%v", err)
 	}
 	to, kind, requestID := q.Get("to"), q.Get("kind"), q.Get("signature_request_id")
-	rows, err := state.PageEmails(c.read(), requestID, page, func(e *state.Email) bool {
+	rows, err := state.PageEmails(c.Read(), requestID, page, func(e *state.Email) bool {
 		return (to == "" || strings.EqualFold(to, e.To)) && (kind == "" || kind == e.Kind)
 	})
 	if err != nil {

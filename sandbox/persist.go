@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/journal"
 	"github.com/signsandbox/signsandbox/sandbox/internal/metrics"
@@ -62,7 +64,7 @@ func (s *Sandbox) openData() error {
 	if s.cfg.dataDir == "" {
 		return nil
 	}
-	d, err := journal.Open(s.cfg.dataDir, journal.Options{Sync: journal.Sync(s.cfg.fsync), Logger: s.log, CompactBytes: s.cfg.compactBytes})
+	d, err := journal.Open(s.cfg.dataDir, journal.Options{Sync: journal.Sync(s.cfg.fsync), Logger: s.host.Log, CompactBytes: s.cfg.compactBytes})
 	if err != nil {
 		return fmt.Errorf("sandbox: %w", err)
 	}
@@ -94,14 +96,12 @@ func (s *Sandbox) restoreWorlds() error {
 		if m.ID == "default" {
 			continue
 		}
-		spec := worldSpec{ID: m.ID, Seed: m.Seed, Mode: world.ClockMode(m.Mode), Derive: m.Derive, Random: m.Random, Number: m.Number}
-		if _, err := s.newWorld(spec); err != nil {
+		spec := api.WorldSpec{ID: m.ID, Seed: m.Seed, Mode: world.ClockMode(m.Mode), Derive: m.Derive, Random: m.Random, Number: m.Number}
+		if _, err := s.host.NewWorld(spec); err != nil {
 			return fmt.Errorf("sandbox: restoring world %s: %w", m.ID, err)
 		}
 	}
-	s.mu.Lock()
-	s.created = max(s.created, d.Created())
-	s.mu.Unlock()
+	s.host.CountCreated(d.Created())
 	return nil
 }
 
@@ -118,7 +118,7 @@ func (s *Sandbox) startScenarios() []namedSource {
 // worldAdded journals a new world: one found in the data directory gets
 // its state and clock back first; a new one is written as its first
 // snapshot. Either way the journal then sees every commit and clock move.
-func (s *Sandbox) worldAdded(w *world.World, spec worldSpec) error {
+func (s *Sandbox) worldAdded(w *world.World, spec api.WorldSpec) error {
 	d := s.persist.dir
 	if d == nil {
 		return nil
@@ -141,14 +141,14 @@ func (s *Sandbox) worldAdded(w *world.World, spec worldSpec) error {
 		if err := w.Import(l.DB, w.Mode(), now); err != nil {
 			return err
 		}
-		s.afterWorldReplaced(w)
+		s.host.AfterWorldReplaced(w)
 		if j, err = d.Attach(spec.ID, l); err != nil {
 			return fmt.Errorf("sandbox: %w", err)
 		}
 		if spec.ID == "default" {
 			s.persist.restoredDefault = true
 		}
-		s.log.Info("world restored", "world", spec.ID, "records", l.Records, "torn_tail", l.Torn)
+		s.host.Log.Info("world restored", "world", spec.ID, "records", l.Records, "torn_tail", l.Torn)
 	}
 	meta := journal.Meta{ID: spec.ID, Seed: spec.Seed, Mode: string(w.Mode()), Number: spec.Number, Derive: spec.Derive, Random: spec.Random}
 	// Under the writer lock no commit can slip between the snapshot and
@@ -179,7 +179,7 @@ func (s *Sandbox) worldAdded(w *world.World, spec worldSpec) error {
 		if restoring {
 			return fmt.Errorf("sandbox: data directory: world %s: %w", spec.ID, err)
 		}
-		s.log.Error("cannot write a new world to the data directory", "world", spec.ID, "err", err)
+		s.host.Log.Error("cannot write a new world to the data directory", "world", spec.ID, "err", err)
 		return apierr.New(apierr.Unavailable, "The sandbox cannot write its data directory, so it cannot keep a new world; nothing was created. GET /_sandbox/ready says why.")
 	}
 	s.persist.attached.Store(spec.ID, true)
@@ -209,7 +209,7 @@ func (s *Sandbox) compactWorld(w *world.World, j *journal.Journal) {
 		return j.Compact(tables, w.Now)
 	})
 	if err != nil {
-		s.log.Error("journal compaction failed; the journal goes on growing", "world", w.ID, "err", err)
+		s.host.Log.Error("journal compaction failed; the journal goes on growing", "world", w.ID, "err", err)
 	}
 }
 
@@ -223,7 +223,7 @@ func (s *Sandbox) worldDropped(w *world.World) {
 	}
 	w.Store.SetCommitObserver(nil)
 	if err := s.persist.dir.Delete(w.ID); err != nil {
-		s.log.Error("removing a deleted world from the data directory", "world", w.ID, "err", err)
+		s.host.Log.Error("removing a deleted world from the data directory", "world", w.ID, "err", err)
 	}
 }
 
@@ -233,7 +233,7 @@ func (s *Sandbox) closeData() {
 		return
 	}
 	if err := s.persist.dir.Close(); err != nil {
-		s.log.Error("closing the data directory", "err", err)
+		s.host.Log.Error("closing the data directory", "err", err)
 	}
 }
 

@@ -52,7 +52,7 @@ func TestARestoreThatFailsKeepsTheData(t *testing.T) {
 	dir := t.TempDir()
 	s, err := New(WithDataDir(dir, "always"))
 	require.NoError(t, err)
-	_, err = s.createWorld("fake", time.Time{})
+	_, err = s.host.CreateWorld("fake", time.Time{})
 	require.NoError(t, err)
 	s.Close()
 
@@ -71,7 +71,7 @@ func TestANewWorldTheDiskCannotKeepIsNotCreated(t *testing.T) {
 	s.persist.dir.Fail(errors.New("read-only file system"))
 	rec := optDo(t, s, "", http.MethodPost, "/_sandbox/worlds", `{}`)
 	assert.Equal(t, http.StatusServiceUnavailable, rec.Code, rec.Body.String())
-	assert.Len(t, s.worldsSnapshot(), 1, "only the default world")
+	assert.Len(t, s.host.Worlds(), 1, "only the default world")
 }
 
 // TestAFailedStartReleasesTheDataDir: a start that fails while restoring
@@ -103,9 +103,9 @@ func TestCompactionUnderLoadKeepsEveryChange(t *testing.T) {
 	small := func(cfg *config) error { cfg.compactBytes = 2048; return nil }
 	s, err := New(WithDataDir(dir, "interval"), small)
 	require.NoError(t, err)
-	w, err := s.createWorld("fake", time.Time{})
+	w, err := s.host.CreateWorld("fake", time.Time{})
 	require.NoError(t, err)
-	wKey := s.worldInfo(w).APIKey
+	wKey := worldInfo(s.host, w).APIKey
 	defKey := s.DefaultAPIKey()
 	var wg sync.WaitGroup
 	for g, key := range []string{defKey, wKey, wKey} {

@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/gorilla/mux"
 )
 
@@ -23,21 +25,21 @@ type RegisteredRouteForTest struct {
 // RegisteredRoutesForTest lists the routes of s's router in the order the
 // router tries them (the order of registration, which decides precedence).
 func RegisteredRoutesForTest(s *Sandbox) []RegisteredRouteForTest {
-	flags := map[string]controlRoute{}
-	for _, cr := range s.reg.controlRoutes {
-		flags[cr.method+" "+ControlPrefix+cr.path] = cr
+	flags := map[string]api.ControlRoute{}
+	for _, cr := range s.host.Reg.ControlRoutes {
+		flags[cr.Method+" "+api.ControlPrefix+cr.Path] = cr
 	}
 	var out []RegisteredRouteForTest
-	_ = s.router.Walk(func(r *mux.Route, _ *mux.Router, _ []*mux.Route) error {
+	_ = s.host.Router.Walk(func(r *mux.Route, _ *mux.Router, _ []*mux.Route) error {
 		path, _ := r.GetPathTemplate()
 		methods, _ := r.GetMethods()
-		rt := RegisteredRouteForTest{Methods: methods, Path: path, Operation: s.routeOps[r]}
+		rt := RegisteredRouteForTest{Methods: methods, Path: path, Operation: s.host.RouteOperation(r)}
 		if rt.Operation != "" {
-			rt.Unhandled = s.reg.handlers[rt.Operation] == nil
+			rt.Unhandled = s.host.Reg.Handlers[rt.Operation] == nil
 		}
 		if rt.Operation == "" && len(methods) == 1 {
 			cr := flags[methods[0]+" "+path]
-			rt.Public, rt.NoBody = cr.public, cr.noBody
+			rt.Public, rt.NoBody = cr.Public, cr.NoBody
 		}
 		out = append(out, rt)
 		return nil
@@ -48,7 +50,7 @@ func RegisteredRoutesForTest(s *Sandbox) []RegisteredRouteForTest {
 // JobKindsForTest lists the job kinds s runs, sorted.
 func JobKindsForTest(s *Sandbox) []string {
 	var out []string
-	for kind := range s.reg.jobKinds {
+	for kind := range s.host.Reg.JobKinds {
 		out = append(out, kind)
 	}
 	sort.Strings(out)
@@ -67,10 +69,10 @@ func HooksForTest(s *Sandbox) []string {
 		return strings.Join(ks, ",")
 	}
 	views, owners := map[string]bool{}, map[string]bool{}
-	for k := range s.reg.objectViews {
+	for k := range s.host.Reg.ObjectViews {
 		views[k] = true
 	}
-	for k := range s.reg.fileOwners {
+	for k := range areasOf(s.host.Reg).fileOwners {
 		owners[k] = true
 	}
 	set := func(ok bool) string {
@@ -80,22 +82,22 @@ func HooksForTest(s *Sandbox) []string {
 		return "unset"
 	}
 	return []string{
-		"worldStarters " + itoa(len(s.reg.worldStarters)),
-		"worldReplacedHooks " + itoa(len(s.reg.worldReplacedHooks)),
-		"callHooks " + itoa(len(s.reg.callHooks)),
-		"afterCallHooks " + itoa(len(s.reg.afterCallHooks)),
-		"controlStartHooks " + itoa(len(s.reg.controlStartHooks)),
-		"afterControlHooks " + itoa(len(s.reg.afterControlHooks)),
-		"teamTransferHooks " + itoa(len(s.reg.teamTransferHooks)),
+		"worldStarters " + itoa(len(s.host.Reg.WorldStarters)),
+		"worldReplacedHooks " + itoa(len(s.host.Reg.WorldReplacedHooks)),
+		"callHooks " + itoa(len(s.host.Reg.CallHooks)),
+		"afterCallHooks " + itoa(len(s.host.Reg.AfterCallHooks)),
+		"controlStartHooks " + itoa(len(s.host.Reg.ControlStartHooks)),
+		"afterControlHooks " + itoa(len(s.host.Reg.AfterControlHooks)),
+		"teamTransferHooks " + itoa(len(s.host.Reg.TeamTransferHooks)),
 		"objectViews " + keys(views),
 		"fileOwners " + keys(owners),
-		"catalog " + strings.Join(s.reg.catalog.Kinds(), ","),
-		"templateResolver " + set(s.reg.templateResolver != nil),
-		"templateFailureHook " + set(s.reg.templateFailureHook != nil),
-		"sigreqProcessFault " + set(s.reg.sigreqProcessFault != nil),
-		"callbackFault " + set(s.reg.callbackFault != nil),
-		"onAccountCallbackSet " + set(s.reg.onAccountCallbackSet != nil),
-		"onAccountCreated " + set(s.reg.onAccountCreated != nil),
-		"onAppCallbackSet " + set(s.reg.onAppCallbackSet != nil),
+		"catalog " + strings.Join(s.host.Reg.Catalog.Kinds(), ","),
+		"templateResolver " + set(areasOf(s.host.Reg).templateResolver != nil),
+		"templateFailureHook " + set(areasOf(s.host.Reg).templateFailureHook != nil),
+		"sigreqProcessFault " + set(areasOf(s.host.Reg).sigreqProcessFault != nil),
+		"callbackFault " + set(areasOf(s.host.Reg).callbackFault != nil),
+		"onAccountCallbackSet " + set(s.host.Reg.OnAccountCallbackSet != nil),
+		"onAccountCreated " + set(s.host.Reg.OnAccountCreated != nil),
+		"onAppCallbackSet " + set(s.host.Reg.OnAppCallbackSet != nil),
 	}
 }

@@ -3,6 +3,8 @@ package sandbox
 import (
 	"testing"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -12,7 +14,7 @@ import (
 // withRegistry lets a test change its own sandbox's registry before the
 // router is built: take a handler away, add a job kind or a file owner,
 // swap a fault point. Other sandboxes in the test binary keep theirs.
-func withRegistry(fn func(r *registry)) Option {
+func withRegistry(fn func(r *api.Registry)) Option {
 	return func(cfg *config) error {
 		cfg.registryEdits = append(cfg.registryEdits, fn)
 		return nil
@@ -23,19 +25,19 @@ func withRegistry(fn func(r *registry)) Option {
 // operations and hooks, so a test that takes a handler away or swaps a
 // fault point changes its own sandbox and no other in the process.
 func TestRegistryBelongsToOneSandbox(t *testing.T) {
-	a := optSandbox(t, withRegistry(func(r *registry) { delete(r.handlers, "accountVerify") }))
+	a := optSandbox(t, withRegistry(func(r *api.Registry) { delete(r.Handlers, "accountVerify") }))
 	b := optSandbox(t)
-	require.NotSame(t, a.reg, b.reg)
-	assert.Nil(t, a.reg.handlers["accountVerify"])
-	assert.NotNil(t, b.reg.handlers["accountVerify"], "the other sandbox keeps its handler")
+	require.NotSame(t, a.host.Reg, b.host.Reg)
+	assert.Nil(t, a.host.Reg.Handlers["accountVerify"])
+	assert.NotNil(t, b.host.Reg.Handlers["accountVerify"], "the other sandbox keeps its handler")
 
 	swapped := 0
-	a.reg.callbackFault = func(*Sandbox, *world.World, CallbackAttempt) (CallbackFault, string) {
+	areasOf(a.host.Reg).callbackFault = func(*api.Host, *world.World, CallbackAttempt) (CallbackFault, string) {
 		swapped++
 		return FaultNone, ""
 	}
-	fault, _ := b.reg.callbackFault(b, b.defWorld, CallbackAttempt{})
+	fault, _ := areasOf(b.host.Reg).callbackFault(b.host, b.host.DefaultWorld, CallbackAttempt{})
 	assert.Equal(t, FaultNone, fault)
 	assert.Zero(t, swapped, "b's deliveries never consult a's fault point")
-	assert.Len(t, b.reg.controlRoutes, len(productRegistry().controlRoutes))
+	assert.Len(t, b.host.Reg.ControlRoutes, len(productRegistry().ControlRoutes))
 }

@@ -122,7 +122,7 @@ func userActivityRows(tx *state.Txn, sc *reportScope, events []*state.Event) ([]
 		n := by[a.ID]
 		role := ""
 		if a.TeamID != "" {
-			role = teamRoleName(a.RoleCode)
+			role = RoleName(a.RoleCode)
 		}
 		rows = append(rows, []string{a.ID, a.Email, a.Name, role, strconv.Itoa(n.sent), strconv.Itoa(n.completed),
 			strconv.Itoa(n.declined), strconv.Itoa(n.templates), strconv.Itoa(n.faxes), strconv.Itoa(n.faxPages)})

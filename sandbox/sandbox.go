@@ -9,20 +9,16 @@
 package sandbox
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 
-	"github.com/gorilla/mux"
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 
 	"github.com/signsandbox/signsandbox/fixtures"
 	"github.com/signsandbox/signsandbox/sandbox/edge"
-	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fixture"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -33,32 +29,12 @@ const DefaultSeed = "signsandbox"
 
 // Sandbox is the API server. It is safe for concurrent use.
 type Sandbox struct {
-	cfg      config
-	log      *slog.Logger
-	fixtures *fixture.Set
-	jobs     *world.JobRegistry
-	// reg is what this sandbox serves and runs (operations, control
-	// routes, job kinds, hooks); read-only after New, except that a test
-	// bridge may swap a fault point of its own sandbox (CallbacksSetFault).
-	reg *registry
-	// budget bounds the file bytes of all the worlds together
-	// (WithMaxStoredBytes); every world's store counts in it.
-	budget  *state.Budget
-	client  *http.Client
+	// host is the request pipeline and the world registry every handler
+	// reaches; the Sandbox adds what only the embedding program sets up:
+	// options, the data directory, the idle-world janitor, the HTTP edge.
+	host    *api.Host
+	cfg     config
 	handler http.Handler
-	router  *mux.Router
-	// routeOps names the operation of each API route (read-only after New).
-	routeOps map[*mux.Route]string
-
-	mu       sync.RWMutex
-	worlds   map[string]*world.World
-	order    []*world.World // creation order, for credential lookups
-	created  int            // worlds created so far (seeds the next one)
-	defWorld *world.World
-	// creds caches credentialKey -> world (see findCredential); entries
-	// are checked on use, so a stale one (a deleted key, a refreshed token)
-	// only costs a fallback scan and is dropped then.
-	creds sync.Map
 
 	closeOnce sync.Once
 	// persist is the data directory, when there is one (persist.go).
@@ -86,57 +62,72 @@ func New(opts ...Option) (*Sandbox, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
-	s := &Sandbox{
-		cfg:      cfg,
-		log:      cfg.logger,
-		fixtures: set,
-		jobs:     world.NewJobRegistry(),
-		reg:      newRegistry(),
-		budget:   state.NewBudget(cfg.maxStoredBytes),
-		client:   cfg.httpClient,
-		worlds:   map[string]*world.World{},
-		routeOps: map[*mux.Route]string{},
+	h := &api.Host{
+		Log:               cfg.logger,
+		Fixtures:          set,
+		Jobs:              world.NewJobRegistry(),
+		Reg:               newRegistry(),
+		Budget:            state.NewBudget(cfg.maxStoredBytes),
+		Client:            cfg.httpClient,
+		BaseURL:           cfg.baseURL,
+		Seed:              cfg.seed,
+		APIKey:            cfg.apiKey,
+		Offline:           cfg.offline,
+		MaxWorlds:         cfg.maxWorlds,
+		RandomCredentials: cfg.randomCredentials,
+		Shard:             cfg.shard,
+	}
+	s := &Sandbox{host: h, cfg: cfg}
+	h.WorldAdded = s.worldAdded
+	h.WorldDropped = s.worldDropped
+	h.NotReady = s.notReady
+	h.Gauges = s.persistenceGauges
+	if cfg.idle != nil {
+		h.WorldMade = cfg.idle.touch
 	}
 	for _, edit := range cfg.registryEdits {
-		edit(s.reg)
+		edit(h.Reg)
 	}
-	registerJobs(s)
+	api.RegisterJobs(h)
+	// A template's preparation runs in a transaction of its own: its
+	// scenario failure hook reads the committed marks.
+	h.Jobs.RunAlone(jobTemplatePrepare)
 	if err := s.openData(); err != nil {
 		return nil, err
 	}
-	s.router = s.newRouter()
-	var h http.Handler = s.router
-	h = s.recoverer(h)
+	h.Router = h.NewRouter()
+	var hd http.Handler = h.Router
+	hd = h.Recoverer(hd)
 	for i := len(cfg.middleware) - 1; i >= 0; i-- {
-		h = cfg.middleware[i](h)
+		hd = cfg.middleware[i](hd)
 	}
-	s.handler = edge.Guard(h, edge.Config{BaseURL: cfg.baseURL, AllowedHosts: cfg.allowedHosts, AdminToken: cfg.adminToken})
+	s.handler = edge.Guard(hd, edge.Config{BaseURL: cfg.baseURL, AllowedHosts: cfg.allowedHosts, AdminToken: cfg.adminToken})
 
 	mode := world.ClockMode(cfg.clockMode)
-	def, err := s.newWorld(worldSpec{ID: "default", Seed: cfg.seed, Mode: mode, Start: cfg.start, Clock: cfg.clock})
+	def, err := h.NewWorld(api.WorldSpec{ID: "default", Seed: cfg.seed, Mode: mode, Start: cfg.start, Clock: cfg.clock})
 	if err != nil {
 		s.Close() // releases the data directory
 		return nil, err
 	}
-	s.defWorld = def
+	h.DefaultWorld = def
 	if err := s.restoreWorlds(); err != nil {
 		s.Close()
 		return nil, err
 	}
 	for _, sc := range s.startScenarios() {
-		if _, err := s.loadScenarioSource(def, sc.name, sc.data, nil); err != nil {
+		if _, err := loadScenarioSource(h, def, sc.name, sc.data, nil); err != nil {
 			s.Close()
 			return nil, fmt.Errorf("sandbox: scenario %s: %w", sc.name, err)
 		}
 	}
 	if cfg.record != "" {
-		if err := s.startFileRecording(def, cfg.record); err != nil {
+		if err := startFileRecording(h, def, cfg.record); err != nil {
 			s.Close()
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}
 	}
 	if cfg.idle != nil {
-		cfg.idle.start(s)
+		cfg.idle.start(h)
 	}
 	return s, nil
 }
@@ -154,145 +145,18 @@ func (s *Sandbox) Close() {
 		if s.cfg.idle != nil {
 			s.cfg.idle.close()
 		}
-		s.mu.RLock()
-		ws := append([]*world.World(nil), s.order...)
-		s.mu.RUnlock()
-		for _, w := range ws {
+		for _, w := range s.host.Worlds() {
 			w.Close()
 		}
 		s.closeData()
 	})
 }
 
-// worldSeed derives the seed of the n-th world created at run time.
-func worldSeed(base string, n int) string {
-	sum := sha256.Sum256([]byte(fmt.Sprintf("%s/world/%d", base, n)))
-	return hex.EncodeToString(sum[:16])
-}
-
-// newWorld creates, seeds and registers a world.
-func (s *Sandbox) newWorld(spec worldSpec) (*world.World, error) {
-	opts := world.Options{
-		ID: spec.ID, Seed: spec.Seed, Mode: spec.Mode, Start: spec.Start, Jobs: s.jobs, Logger: s.log,
-		Clock: spec.Clock, Init: s.seedFunc(spec.Derive), Secrets: s.secretSource(spec),
-	}
-	w, err := world.New(opts)
-	if err != nil {
-		return nil, fmt.Errorf("sandbox: %w", err)
-	}
-	if err := s.admitWorld(w, spec); err != nil {
-		w.Close()
-		return nil, err
-	}
-	w.Store.SetBudget(s.budget)
-	if s.cfg.idle != nil {
-		s.cfg.idle.touch(w.ID) // its idle time starts when it is made
-	}
-	s.startWorld(w)
-	s.mu.Lock()
-	s.worlds[spec.ID] = w
-	s.order = append(s.order, w)
-	s.mu.Unlock()
-	if err := s.worldAdded(w, spec); err != nil {
-		s.dropWorld(w)
-		return nil, err
-	}
-	return w, nil
-}
-
-// seedFunc writes the fixtures into a new (or reset) world.
-func (s *Sandbox) seedFunc(derive bool) func(tx *state.Txn) error {
-	return func(tx *state.Txn) error {
-		o := fixture.ApplyOptions{DeriveKeys: derive}
-		if !derive {
-			o.PrimaryKey = s.cfg.apiKey
-		}
-		if err := s.fixtures.Apply(tx, o); err != nil {
-			return err
-		}
-		if s.cfg.offline {
-			c := state.GetConfig(tx)
-			c.FetchFileURLs = false
-			return state.PutConfig(tx, c)
-		}
-		return nil
-	}
-}
-
-// createWorld makes a fresh world from the fixtures (POST /_sandbox/worlds).
-func (s *Sandbox) createWorld(mode world.ClockMode, start time.Time) (*world.World, error) {
-	return s.createWorldSeeded(mode, start, "")
-}
-
-// createWorldSeeded makes a fresh world; an explicit seed makes its
-// credentials follow the seed (tests that want them fixed), none makes
-// them random under WithRandomCredentials.
-func (s *Sandbox) createWorldSeeded(mode world.ClockMode, start time.Time, seed string) (*world.World, error) {
-	s.mu.Lock()
-	if max := s.cfg.maxWorlds; max > 0 && len(s.order)-1 >= max {
-		s.mu.Unlock()
-		return nil, apierr.Conflictf("This sandbox already holds %d worlds, its limit; DELETE /_sandbox/world with a world's key removes one.", max)
-	}
-	s.created++
-	n := s.created
-	s.mu.Unlock()
-	spec := worldSpec{ID: s.runtimeWorldID(n), Number: n, Seed: worldSeed(s.cfg.seed, n), Mode: mode, Start: start, Derive: true, Random: seed == "" && s.cfg.randomCredentials}
-	if seed != "" {
-		spec.Seed = seed
-	}
-	return s.newWorld(spec)
-}
-
-// world returns a world by id.
-func (s *Sandbox) world(id string) *world.World {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.worlds[id]
-}
-
 // DefaultAPIKey is the primary API key of the default world's first account.
 func (s *Sandbox) DefaultAPIKey() string {
-	return state.PrimaryKeyOf(s.defWorld.Store.Read(), s.firstAccountID())
+	return state.PrimaryKeyOf(s.host.DefaultWorld.Store.Read(), s.host.FirstAccountID())
 }
 
-// firstAccountID is every world's first account: the first of the
-// fixtures, the default caller whose credentials WorldInfo reports.
-func (s *Sandbox) firstAccountID() string { return s.fixtures.Accounts[0].ID }
-
-// publicBase is the scheme and host the sandbox's own URLs use.
-func (s *Sandbox) publicBase(r *http.Request) string {
-	if s.cfg.baseURL != "" {
-		return strings.TrimSuffix(s.cfg.baseURL, "/")
-	}
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	if p := r.Header.Get("X-Forwarded-Proto"); p == "https" || p == "http" {
-		scheme = p
-	}
-	host := r.Host
-	if host == "" {
-		host = "localhost"
-	}
-	return scheme + "://" + host
-}
-
-// worldsSnapshot lists the worlds in creation order.
-func (s *Sandbox) worldsSnapshot() []*world.World {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return append([]*world.World(nil), s.order...)
-}
-
-// findWorld returns the first world (in creation order) for which match
-// holds: calls find their world by what they carry (credentials, an OAuth
-// code or refresh token).
-func (s *Sandbox) findWorld(match func(*world.World) bool) *world.World {
-	for _, w := range s.worldsSnapshot() {
-		if match(w) {
-			return w
-		}
-	}
-	return nil
-}
+// OperationID returns the official operationId a request is routed to, or ""
+// (used by the conformance tests to pick the schema of a response).
+func (s *Sandbox) OperationID(r *http.Request) string { return s.host.OperationID(r) }

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -54,13 +56,13 @@ func respondError(row *state.ScenarioRule, rs *scenario.Respond) *apierr.Error {
 }
 
 // scenarioCallHook applies respond, latency and gone rules to an API call.
-func scenarioCallHook(c *call) (v any, err error, handled bool) {
-	if c.w == nil {
+func scenarioCallHook(c *api.Call) (v any, err error, handled bool) {
+	if c.World == nil {
 		return nil, nil, false
 	}
-	defer guard(c.w, "call")
+	defer guard(c.World, "call")
 	effects := []string{scenario.EffectRespond, scenario.EffectLatency, scenario.EffectGone}
-	rows := rulesFor(c.read(), effects...)
+	rows := rulesFor(c.Read(), effects...)
 	if len(rows) == 0 {
 		return nil, nil, false
 	}
@@ -80,11 +82,11 @@ func scenarioCallHook(c *call) (v any, err error, handled bool) {
 	var latency time.Duration
 	// gone applies to calls on a signature request only.
 	onRequest := strings.Contains(routePathOf(c), "{signature_request_id}")
-	uerr := c.update(func(tx *state.Txn) error {
+	uerr := c.Update(func(tx *state.Txn) error {
 		rows := slices.DeleteFunc(rulesFor(tx, effects...), func(r *state.ScenarioRule) bool {
 			return r.Effect == scenario.EffectGone && !onRequest
 		})
-		return fireRules(tx, c.w.Logger(), rows, sub, tx.Now(), func(row *state.ScenarioRule, spec *scenario.Rule) (bool, error) {
+		return fireRules(tx, c.World.Logger(), rows, sub, tx.Now(), func(row *state.ScenarioRule, spec *scenario.Rule) (bool, error) {
 			switch row.Effect {
 			case scenario.EffectLatency:
 				d, _ := scenario.ParseDuration(spec.Latency)
@@ -98,7 +100,7 @@ func scenarioCallHook(c *call) (v any, err error, handled bool) {
 		})
 	})
 	if uerr != nil {
-		c.w.Logger().Warn("scenario rules: counters not updated", "err", uerr)
+		c.World.Logger().Warn("scenario rules: counters not updated", "err", uerr)
 	}
 	wait(c, latency)
 	if answer != nil {
@@ -107,11 +109,11 @@ func scenarioCallHook(c *call) (v any, err error, handled bool) {
 	return nil, nil, false
 }
 
-func routePathOf(c *call) string {
-	if c.rt == nil {
+func routePathOf(c *api.Call) string {
+	if c.Route == nil {
 		return ""
 	}
-	return c.rt.path
+	return c.Route.Path
 }
 
 // wait applies a latency rule. On a real clock the call waits (at most
@@ -119,19 +121,19 @@ func routePathOf(c *call) string {
 // clock it does not: the world's time only moves when it is advanced, so
 // waiting on it would hang the call; the rule's fired counter (GET
 // /_sandbox/scenarios) shows it applied.
-func wait(c *call, d time.Duration) {
-	if d <= 0 || c.w.Mode() != world.ClockReal {
+func wait(c *api.Call, d time.Duration) {
+	if d <= 0 || c.World.Mode() != world.ClockReal {
 		return
 	}
 	if d > scenario.MaxLatency {
 		d = scenario.MaxLatency
 	}
-	t := c.w.Clock().NewTimer(d)
+	t := c.World.Clock().NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-t.Chan():
-	case <-c.r.Context().Done():
-	case <-c.w.Stopped():
+	case <-c.Request.Context().Done():
+	case <-c.World.Stopped():
 	}
 }
 
@@ -141,12 +143,12 @@ const markFailTemplate = "fail_template"
 // scenarioTemplateMarks runs after template-creating calls: a matching
 // fail_template rule marks the new template, whose preparation job will
 // then end in template_error.
-func scenarioTemplateMarks(c *call, v any, err error) {
-	if err != nil || c.w == nil || !slices.Contains(scenario.TemplateOperations, c.operationID()) {
+func scenarioTemplateMarks(c *api.Call, v any, err error) {
+	if err != nil || c.World == nil || !slices.Contains(scenario.TemplateOperations, c.OperationID()) {
 		return
 	}
-	defer guard(c.w, "template")
-	if len(rulesFor(c.read(), scenario.EffectFailTemplate)) == 0 {
+	defer guard(c.World, "template")
+	if len(rulesFor(c.Read(), scenario.EffectFailTemplate)) == 0 {
 		return
 	}
 	id := templateIDOf(v)
@@ -155,22 +157,22 @@ func scenarioTemplateMarks(c *call, v any, err error) {
 	}
 	sub := callSubject(c)
 	sub.objectIDs = append(sub.objectIDs, id)
-	uerr := c.update(func(tx *state.Txn) error {
-		return fireRules(tx, c.w.Logger(), rulesFor(tx, scenario.EffectFailTemplate), sub, tx.Now(), func(row *state.ScenarioRule, spec *scenario.Rule) (bool, error) {
+	uerr := c.Update(func(tx *state.Txn) error {
+		return fireRules(tx, c.World.Logger(), rulesFor(tx, scenario.EffectFailTemplate), sub, tx.Now(), func(row *state.ScenarioRule, spec *scenario.Rule) (bool, error) {
 			msg := spec.FailTemplate.Message
 			return true, state.Put(tx, state.TableScenarioMarks, &state.ScenarioMark{
 				ID: state.ScenarioMarkID(markFailTemplate, id), Kind: markFailTemplate, ObjectID: id, Rule: row.ID, Message: msg})
 		})
 	})
 	if uerr != nil {
-		c.w.Logger().Warn("scenario rules: template mark not stored", "err", uerr)
+		c.World.Logger().Warn("scenario rules: template mark not stored", "err", uerr)
 	}
 }
 
 // templateIDOf reads template.template_id from a handler's result.
 func templateIDOf(v any) string {
-	if ws, ok := v.(withStatus); ok {
-		v = ws.value
+	if ws, ok := v.(api.WithStatus); ok {
+		v = ws.Value
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -240,7 +242,7 @@ const defaultFileError = "The file could not be converted."
 // scenarioProcessFault runs while a request is processed: a fail_file or
 // fail_processing rule fails it (sigreq_failures.go); bounce and
 // signer_action rules schedule their effect for the matching signers.
-func scenarioProcessFault(s *Sandbox, w *world.World, tx *state.Txn, req *state.SignatureRequest) (fail *processFailure) {
+func scenarioProcessFault(s *api.Host, w *world.World, tx *state.Txn, req *state.SignatureRequest) (fail *processFailure) {
 	defer guard(w, "process")
 	rows := rulesFor(tx, scenario.EffectFailFile, scenario.EffectFailProcessing, scenario.EffectBounce, scenario.EffectSignerAction)
 	if len(rows) == 0 {
@@ -290,7 +292,7 @@ func scenarioProcessFault(s *Sandbox, w *world.World, tx *state.Txn, req *state.
 
 // scenarioCallbackFault makes delivery attempts fail while a callback rule
 // matches (its window is checked against the attempt's due time).
-func scenarioCallbackFault(s *Sandbox, w *world.World, a CallbackAttempt) (fault CallbackFault, reason string) {
+func scenarioCallbackFault(s *api.Host, w *world.World, a CallbackAttempt) (fault CallbackFault, reason string) {
 	defer guard(w, "callback")
 	if len(rulesFor(w.Store.Read(), scenario.EffectCallback)) == 0 {
 		return FaultNone, ""

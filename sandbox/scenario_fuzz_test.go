@@ -30,12 +30,12 @@ func FuzzLoadScenario(f *testing.F) {
 	}
 	f.Cleanup(s.Close)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		w, err := s.createWorld("fake", s.defWorld.Now())
+		w, err := s.host.CreateWorld("fake", s.host.DefaultWorld.Now())
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer s.dropWorld(w)
-		_, err = s.loadScenarioSource(w, "fuzz.yaml", data, nil)
+		defer s.host.DropWorld(w)
+		_, err = loadScenarioSource(s.host, w, "fuzz.yaml", data, nil)
 		if err == nil {
 			return
 		}

@@ -10,6 +10,8 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -41,9 +43,9 @@ type signerEffectArgs struct {
 	Values map[string]any `json:"values,omitempty"`
 }
 
-func registerScenarioJobs(r *registry) {
-	r.registerJob(jobScenarioBounce, runSignerEffect)
-	r.registerJob(jobScenarioSigner, runSignerEffect)
+func registerScenarioJobs(r *api.Registry) {
+	r.RegisterJob(jobScenarioBounce, runSignerEffect)
+	r.RegisterJob(jobScenarioSigner, runSignerEffect)
 }
 
 // scheduleSignerEffects queues a rule's effect for every signer of req
@@ -84,7 +86,7 @@ func scheduleSignerEffects(tx *state.Txn, req *state.SignatureRequest, row *stat
 // for, waits when the signer's turn (or first e-mail) has not come, and
 // drops it when the request moved on (edited, canceled, finished) or the
 // signer was replaced.
-func runSignerEffect(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) error {
+func runSignerEffect(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) error {
 	var a signerEffectArgs
 	if err := json.Unmarshal(job.Args, &a); err != nil {
 		return nil
@@ -115,7 +117,7 @@ func runSignerEffect(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) 
 	if job.Kind == jobScenarioBounce {
 		do = "bounce"
 	}
-	if err := s.signerDo(tx, a.SignatureID, do, a.Reason, a.Values); err != nil {
+	if err := signerDo(s, tx, a.SignatureID, do, a.Reason, a.Values); err != nil {
 		// The signer cannot do it (decline not allowed, ...): the rule's
 		// effect does not happen, as a real signer's attempt would fail.
 		w.Logger().Info("scenario effect not applied", "rule", a.Rule, "signature", a.SignatureID, "err", err)

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -24,16 +26,16 @@ import (
 
 // loadNamedOrInline loads a ready scenario of the library by name, or an
 // inline document (anything with a line break or starting with "{").
-func (s *Sandbox) loadNamedOrInline(w *world.World, name string, r *http.Request) (*scenarioView, error) {
+func loadNamedOrInline(s *api.Host, w *world.World, name string, r *http.Request) (*scenarioView, error) {
 	trimmed := strings.TrimSpace(name)
 	if strings.ContainsAny(trimmed, "\n") || strings.HasPrefix(trimmed, "{") {
-		return s.loadScenarioSource(w, "inline scenario", []byte(name), r)
+		return loadScenarioSource(s, w, "inline scenario", []byte(name), r)
 	}
 	data, err := scenarios.Read(trimmed)
 	if err != nil {
 		return nil, apierr.Badf("", "No ready scenario is named %q (the library has: %s).", trimmed, strings.Join(scenarios.Names(), ", "))
 	}
-	return s.loadScenarioSource(w, "scenarios/"+trimmed+".yaml", data, r)
+	return loadScenarioSource(s, w, "scenarios/"+trimmed+".yaml", data, r)
 }
 
 // scenarioView is a loaded scenario as the control plane shows it.
@@ -112,7 +114,7 @@ func bracketPath(key string) string {
 // loadScenarioSource parses a scenario document and loads it into w. r,
 // when given, is the control call that loads it: the URLs of seeded
 // requests use its host, as the API's own would.
-func (s *Sandbox) loadScenarioSource(w *world.World, source string, data []byte, r *http.Request) (*scenarioView, error) {
+func loadScenarioSource(s *api.Host, w *world.World, source string, data []byte, r *http.Request) (*scenarioView, error) {
 	p, err := scenario.ParseDocument(source, data, scenarioVocabulary())
 	if err != nil {
 		return nil, scenarioErr(err)
@@ -122,7 +124,7 @@ func (s *Sandbox) loadScenarioSource(w *world.World, source string, data []byte,
 		return nil, scenarioErr(p.Issue([]any{"recording"},
 			"this is a recorded session: replay it with `signsandbox run` (it starts from the world state it was recorded from)"))
 	}
-	plan, err := s.planSeed(w, p, r)
+	plan, err := planSeed(s, w, p, r)
 	if err != nil {
 		return nil, scenarioErr(err)
 	}
@@ -140,7 +142,7 @@ func (s *Sandbox) loadScenarioSource(w *world.World, source string, data []byte,
 		if err != nil {
 			return err
 		}
-		if err := s.storeRules(tx, p, seeded); err != nil {
+		if err := storeRules(s, tx, p, seeded); err != nil {
 			return err
 		}
 		raw, err := json.Marshal(seeded)
@@ -175,7 +177,7 @@ func applyScenarioConfig(tx *state.Txn, partial map[string]any) error {
 
 // storeRules writes the rules of a scenario (windows resolved against the
 // load time) and applies the effects that happen once at load.
-func (s *Sandbox) storeRules(tx *state.Txn, p *scenario.Parsed, seeded map[string]any) error {
+func storeRules(s *api.Host, tx *state.Txn, p *scenario.Parsed, seeded map[string]any) error {
 	doc := p.Doc
 	for i := range doc.Rules {
 		r := &doc.Rules[i]
@@ -207,7 +209,7 @@ func (s *Sandbox) storeRules(tx *state.Txn, p *scenario.Parsed, seeded map[strin
 		}
 		switch row.Effect {
 		case scenario.EffectExhaustQuota:
-			if err := s.exhaustQuota(tx, r.ExhaustQuota); err != nil {
+			if err := exhaustQuota(s, tx, r.ExhaustQuota); err != nil {
 				return p.Issue(append(at, "exhaust_quota"), err.Error())
 			}
 			row.Matched, row.Fired = 1, 1
@@ -225,8 +227,8 @@ func (s *Sandbox) storeRules(tx *state.Txn, p *scenario.Parsed, seeded map[strin
 }
 
 // exhaustQuota sets an account's quota to 0.
-func (s *Sandbox) exhaustQuota(tx *state.Txn, q *scenario.ExhaustQuota) error {
-	a, err := s.scenarioAccount(tx, q.Account)
+func exhaustQuota(s *api.Host, tx *state.Txn, q *scenario.ExhaustQuota) error {
+	a, err := scenarioAccount(s, tx, q.Account)
 	if err != nil {
 		return fmt.Errorf("no account %s in this world", q.Account)
 	}
@@ -266,7 +268,7 @@ func applyRateLimit(tx *state.Txn, rl *scenario.RateLimitEffect) error {
 func unloadScenario(tx *state.Txn, name string) error {
 	sc, err := state.Get[state.Scenario](tx, state.TableScenarios, name)
 	if err != nil {
-		return errControlNotFound("scenario", name)
+		return api.ErrControlNotFound("scenario", name)
 	}
 	rows, err := state.All[state.ScenarioRule](tx, state.TableScenarioRules, state.IndexScenario, name)
 	if err != nil {

@@ -20,6 +20,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
@@ -107,7 +109,7 @@ func (p *RecordingProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if len(body) > 0 {
 		req, _ := http.NewRequest(r.Method, r.URL.String(), bytes.NewReader(body))
 		ct := r.Header.Get("Content-Type")
-		if controlBodyIsJSON(r.URL.Path, ct, body) {
+		if api.ControlBodyIsJSON(r.URL.Path, ct, body) {
 			// The sandbox reads `curl -d '{...}'` to a control path as
 			// JSON; so must its recording, or the replay sends a form.
 			ct = "application/json"

@@ -21,6 +21,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -68,11 +70,11 @@ func (wr *worldRecorder) Close() {
 	}
 }
 
-func registerScenarioRecord(r *registry) {
-	r.callHooks = append(r.callHooks, recordCallStart)
-	r.afterCallHooks = append(r.afterCallHooks, recordCall)
-	r.controlStartHooks = append(r.controlStartHooks, func(c *call) { _, _, _ = recordCallStart(c) })
-	r.afterControlHooks = append(r.afterControlHooks, recordControl)
+func registerScenarioRecord(r *api.Registry) {
+	r.CallHooks = append(r.CallHooks, recordCallStart)
+	r.AfterCallHooks = append(r.AfterCallHooks, recordCall)
+	r.ControlStartHooks = append(r.ControlStartHooks, func(c *api.Call) { _, _, _ = recordCallStart(c) })
+	r.AfterControlHooks = append(r.AfterControlHooks, recordControl)
 }
 
 var recordNameRE = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
@@ -91,7 +93,7 @@ func recordingName(path string) string {
 }
 
 // startRecording begins recording w from its current state.
-func (s *Sandbox) startRecording(w *world.World, name, host, file string) error {
+func startRecording(s *api.Host, w *world.World, name, host, file string) error {
 	wr := recorderOf(w)
 	wr.mu.Lock()
 	defer wr.mu.Unlock()
@@ -112,15 +114,15 @@ func (s *Sandbox) startRecording(w *world.World, name, host, file string) error 
 }
 
 // startFileRecording serves WithRecording (signsandbox --record FILE).
-func (s *Sandbox) startFileRecording(w *world.World, path string) error {
-	if err := s.startRecording(w, recordingName(path), "", path); err != nil {
+func startFileRecording(s *api.Host, w *world.World, path string) error {
+	if err := startRecording(s, w, recordingName(path), "", path); err != nil {
 		return fmt.Errorf("record %s: %w", path, err)
 	}
 	return nil
 }
 
 // stopRecording ends the recording of w and answers its document.
-func (s *Sandbox) stopRecording(w *world.World) (*scenario.Document, error) {
+func stopRecording(s *api.Host, w *world.World) (*scenario.Document, error) {
 	wr := recorderOf(w)
 	wr.mu.Lock()
 	defer wr.mu.Unlock()
@@ -166,27 +168,27 @@ func writeRecording(path string, doc *scenario.Document) error {
 // recordCallStart notes the world time at which an API or control call
 // starts: on a real clock, time that passed since the previous call becomes
 // an advance step in front of this one, so the replay sees the same times.
-func recordCallStart(c *call) (any, error, bool) {
-	if c.w == nil {
+func recordCallStart(c *api.Call) (any, error, bool) {
+	if c.World == nil {
 		return nil, nil, false
 	}
-	if wr := recorderOf(c.w); wr.active() != nil {
-		wr.before.Store(c, c.w.Now())
+	if wr := recorderOf(c.World); wr.active() != nil {
+		wr.before.Store(c, c.World.Now())
 	}
 	return nil, nil, false
 }
 
 // recordCall records an API call of a world being recorded.
-func recordCall(c *call, v any, err error) {
-	if c.w == nil {
+func recordCall(c *api.Call, v any, err error) {
+	if c.World == nil {
 		return
 	}
-	recorderOf(c.w).addCall(c, v, err)
+	recorderOf(c.World).addCall(c, v, err)
 }
 
 // addCall records a call with the world time noted at its start (none for
 // calls whose world was only known inside the handler: public pages).
-func (wr *worldRecorder) addCall(c *call, v any, err error) {
+func (wr *worldRecorder) addCall(c *api.Call, v any, err error) {
 	b, hadStart := wr.before.LoadAndDelete(c)
 	rec := wr.active()
 	if rec == nil {
@@ -198,19 +200,19 @@ func (wr *worldRecorder) addCall(c *call, v any, err error) {
 	} else {
 		ex.Before = ex.After
 	}
-	wr.add(rec, ex, c.r.Host)
+	wr.add(rec, ex, c.Request.Host)
 }
 
 // recordControl records a control call of a world being recorded (not the
 // recording's own calls, nor state imports, whose body is not kept, nor
 // the console's reads, which change nothing).
-func recordControl(c *call, v any, err error) {
-	if c.w == nil {
+func recordControl(c *api.Call, v any, err error) {
+	if c.World == nil {
 		return
 	}
-	wr := recorderOf(c.w)
-	p := strings.TrimPrefix(c.r.URL.Path, ControlPrefix)
-	if strings.HasPrefix(p, "/record") || strings.HasPrefix(p, "/console") || (p == "/state" && c.r.Method == http.MethodPut) {
+	wr := recorderOf(c.World)
+	p := strings.TrimPrefix(c.Request.URL.Path, api.ControlPrefix)
+	if strings.HasPrefix(p, "/record") || strings.HasPrefix(p, "/console") || (p == "/state" && c.Request.Method == http.MethodPut) {
 		wr.before.Delete(c)
 		return
 	}
@@ -237,16 +239,16 @@ func (wr *worldRecorder) add(rec *scenario.Recorder, ex scenario.Exchange, host 
 
 // exchangeOf captures a call and the exact answer the response adapter
 // writes for it.
-func exchangeOf(c *call, v any, err error) scenario.Exchange {
-	ex := scenario.Exchange{Method: c.r.Method, Target: c.r.URL.RequestURI(), Auth: c.r.Header.Get("Authorization"), After: c.w.Now()}
-	if c.body == nil && c.bodyErr == nil && c.r.Body != nil && c.r.Method != http.MethodGet {
-		_, _ = c.readBody()
+func exchangeOf(c *api.Call, v any, err error) scenario.Exchange {
+	ex := scenario.Exchange{Method: c.Request.Method, Target: c.Request.URL.RequestURI(), Auth: c.Request.Header.Get("Authorization"), After: c.World.Now()}
+	if c.Body == nil && c.BodyErr == nil && c.Request.Body != nil && c.Request.Method != http.MethodGet {
+		_, _ = c.ReadBody()
 	}
-	if c.body != nil {
-		recordBody(&ex, c.body)
+	if c.Body != nil {
+		recordBody(&ex, c.Body)
 	}
 	rw := &bufferWriter{header: http.Header{}}
-	c.s.writeResult(rw, c, v, err)
+	c.Host.WriteResult(rw, c, v, err)
 	ex.Status, ex.ContentType, ex.Answer = rw.status, rw.header.Get("Content-Type"), rw.body.Bytes()
 	return ex
 }

@@ -29,6 +29,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/gorilla/mux"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
@@ -37,12 +39,12 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func registerScenarioRules(r *registry) {
-	r.callHooks = append(r.callHooks, scenarioCallHook)
-	r.afterCallHooks = append(r.afterCallHooks, scenarioTemplateMarks)
-	r.templateFailureHook = scenarioTemplateFailure
-	r.sigreqProcessFault = scenarioProcessFault
-	r.callbackFault = scenarioCallbackFault
+func registerScenarioRules(r *api.Registry) {
+	r.CallHooks = append(r.CallHooks, scenarioCallHook)
+	r.AfterCallHooks = append(r.AfterCallHooks, scenarioTemplateMarks)
+	areasOf(r).templateFailureHook = scenarioTemplateFailure
+	areasOf(r).sigreqProcessFault = scenarioProcessFault
+	areasOf(r).callbackFault = scenarioCallbackFault
 }
 
 // specCache holds parsed rule specs by their JSON (rows are immutable), so
@@ -200,25 +202,25 @@ func guard(w *world.World, where string) {
 }
 
 // callSubject describes an API call for matching.
-func callSubject(c *call) *subject {
-	sub := &subject{operation: c.operationID(), method: c.r.Method, path: c.r.URL.Path}
-	if c.account != nil {
-		sub.account = c.account.Email
+func callSubject(c *api.Call) *subject {
+	sub := &subject{operation: c.OperationID(), method: c.Request.Method, path: c.Request.URL.Path}
+	if c.Account != nil {
+		sub.account = c.Account.Email
 	}
 	fields := map[string]any{}
-	if tree, err := wire.QueryTree(c.r.URL.Query(), wire.DefaultLimits); err == nil {
+	if tree, err := wire.QueryTree(c.Request.URL.Query(), wire.DefaultLimits); err == nil {
 		for k, v := range tree {
 			fields[k] = v
 		}
 	}
-	if b, err := c.readBody(); err == nil && b != nil {
+	if b, err := c.ReadBody(); err == nil && b != nil {
 		for k, v := range b.Tree {
 			fields[k] = v
 		}
 	}
 	sub.fields = scenario.Normalize(fields)
 	collectEmails(sub.fields, "", &sub.signers)
-	vars := mux.Vars(c.r)
+	vars := mux.Vars(c.Request)
 	for _, k := range sortedStringKeys(vars) {
 		sub.objectIDs = append(sub.objectIDs, vars[k])
 	}

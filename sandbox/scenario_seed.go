@@ -16,6 +16,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
@@ -26,7 +28,7 @@ import (
 
 // seedPlan is a scenario's seed, checked and ready to write.
 type seedPlan struct {
-	s         *Sandbox
+	s         *api.Host
 	w         *world.World
 	p         *scenario.Parsed
 	r         *http.Request
@@ -56,7 +58,7 @@ type seedRequestPlan struct {
 
 // seedRequest is the request seeding calls pretend to be: the loading
 // control call, or a stand-in with the configured base URL.
-func (s *Sandbox) seedRequest(r *http.Request) *http.Request {
+func seedRequest(s *api.Host, r *http.Request) *http.Request {
 	if r != nil {
 		return r
 	}
@@ -66,7 +68,7 @@ func (s *Sandbox) seedRequest(r *http.Request) *http.Request {
 
 // seedCall builds the call seeding code hands to the API's helpers, with
 // body as its decoded parameters.
-func (pl *seedPlan) seedCall(body map[string]any, docs []scenario.SeedDocument) *call {
+func (pl *seedPlan) seedCall(body map[string]any, docs []scenario.SeedDocument) *api.Call {
 	b := &wire.Body{Tree: map[string]any{}, Files: map[string][]wire.File{}}
 	for k, v := range body {
 		b.Tree[k] = v
@@ -79,12 +81,12 @@ func (pl *seedPlan) seedCall(body map[string]any, docs []scenario.SeedDocument) 
 		b.Files["files"] = append(b.Files["files"], wire.File{Field: fmt.Sprintf("files[%d]", i), Name: d.Name,
 			ContentType: "text/plain", Data: []byte(text)})
 	}
-	return &call{s: pl.s, w: pl.w, r: pl.r, body: b}
+	return &api.Call{Host: pl.s, World: pl.w, Request: pl.r, Body: b}
 }
 
 // planSeed checks the seed's bodies and converts its documents.
-func (s *Sandbox) planSeed(w *world.World, p *scenario.Parsed, r *http.Request) (*seedPlan, error) {
-	pl := &seedPlan{s: s, w: w, p: p, r: s.seedRequest(r), tplIDs: map[string]string{}}
+func planSeed(s *api.Host, w *world.World, p *scenario.Parsed, r *http.Request) (*seedPlan, error) {
+	pl := &seedPlan{s: s, w: w, p: p, r: seedRequest(s, r), tplIDs: map[string]string{}}
 	sd := p.Doc.Seed
 	if sd == nil {
 		return pl, nil
@@ -97,15 +99,15 @@ func (s *Sandbox) planSeed(w *world.World, p *scenario.Parsed, r *http.Request) 
 			docs = []scenario.SeedDocument{{Name: t.Ref + ".txt"}}
 		}
 		c := pl.seedCall(t.Body, docs)
-		if err := c.bind(&tp.in); err != nil {
+		if err := c.Bind(&tp.in); err != nil {
 			return nil, pl.apiIssue(tp.at, err)
 		}
-		content, err := buildTemplateContent(&tp.in, true, true, c.has(tplFieldsPath))
+		content, err := buildTemplateContent(&tp.in, true, true, c.Has(tplFieldsPath))
 		if err != nil {
 			return nil, pl.apiIssue(tp.at, err)
 		}
 		tp.content = content
-		if tp.pending, err = s.collectDocuments(c, tp.in.Files, nil); err != nil {
+		if tp.pending, err = collectDocuments(s, c, tp.in.Files, nil); err != nil {
 			return nil, pl.apiIssue(tp.at, err)
 		}
 		preview := make([]state.Document, len(tp.pending))
@@ -144,10 +146,10 @@ func (s *Sandbox) planSeed(w *world.World, p *scenario.Parsed, r *http.Request) 
 			body["template_ids"] = ids
 		}
 		c := pl.seedCall(body, docs)
-		if err := c.bind(&rp.body); err != nil {
+		if err := c.Bind(&rp.body); err != nil {
 			return nil, pl.apiIssue(rp.at, err)
 		}
-		spec, e := c.sigreqSpecOf(&rp.body, rp.op)
+		spec, e := sigreqSpecOf(c, &rp.body, rp.op)
 		if e != nil {
 			return nil, pl.apiIssue(rp.at, e)
 		}
@@ -161,7 +163,7 @@ func (s *Sandbox) planSeed(w *world.World, p *scenario.Parsed, r *http.Request) 
 			return nil, pl.apiIssue(rp.at, e)
 		}
 		if len(rp.body.Files) > 0 {
-			pending, err := s.collectDocuments(c, rp.body.Files, nil)
+			pending, err := collectDocuments(s, c, rp.body.Files, nil)
 			if err != nil {
 				return nil, pl.apiIssue(rp.at, err)
 			}
@@ -198,7 +200,7 @@ func (pl *seedPlan) apiIssue(at []any, err error) error {
 
 // account finds an account by e-mail ("" is the world's first account).
 func (pl *seedPlan) account(tx *state.Txn, email string, at []any) (*state.Account, error) {
-	a, err := pl.s.scenarioAccount(tx, email)
+	a, err := scenarioAccount(pl.s, tx, email)
 	switch {
 	case err != nil && email == "":
 		return nil, pl.p.Issue(at, "the world has no first account")
@@ -210,9 +212,9 @@ func (pl *seedPlan) account(tx *state.Txn, email string, at []any) (*state.Accou
 
 // scenarioAccount is the account a scenario names by e-mail address; ""
 // names the world's first account.
-func (s *Sandbox) scenarioAccount(tx *state.Txn, email string) (*state.Account, error) {
+func scenarioAccount(s *api.Host, tx *state.Txn, email string) (*state.Account, error) {
 	if email == "" {
-		return state.Get[state.Account](tx, state.TableAccounts, s.firstAccountID())
+		return state.Get[state.Account](tx, state.TableAccounts, s.FirstAccountID())
 	}
 	return state.AccountByEmail(tx, email)
 }
@@ -299,7 +301,7 @@ func (pl *seedPlan) seedAccount(tx *state.Txn, sa *scenario.SeedAccount, at []an
 	}
 	if sa.Team != nil {
 		if *sa.Team {
-			first, err := pl.s.scenarioAccount(tx, "")
+			first, err := scenarioAccount(pl.s, tx, "")
 			if err != nil || first.TeamID == "" {
 				return nil, pl.p.Issue(append(at, "team"), "the world's first account has no team to join")
 			}
@@ -347,8 +349,8 @@ func (pl *seedPlan) seedAccount(tx *state.Txn, sa *scenario.SeedAccount, at []an
 			return nil, err
 		}
 	}
-	if callbackChanged && pl.s.reg.onAccountCallbackSet != nil {
-		if err := pl.s.reg.onAccountCallbackSet(pl.s, pl.w, tx, a); err != nil {
+	if callbackChanged && pl.s.Reg.OnAccountCallbackSet != nil {
+		if err := pl.s.Reg.OnAccountCallbackSet(pl.s, pl.w, tx, a); err != nil {
 			return nil, err
 		}
 	}
@@ -428,8 +430,8 @@ func (pl *seedPlan) seedApp(tx *state.Txn, app scenario.SeedAPIApp, at []any) (*
 	if err := state.Put(tx, state.TableAPIApps, row); err != nil {
 		return nil, err
 	}
-	if row.CallbackURL != "" && pl.s.reg.onAppCallbackSet != nil {
-		if err := pl.s.reg.onAppCallbackSet(pl.s, pl.w, tx, row); err != nil {
+	if row.CallbackURL != "" && pl.s.Reg.OnAppCallbackSet != nil {
+		if err := pl.s.Reg.OnAppCallbackSet(pl.s, pl.w, tx, row); err != nil {
 			return nil, err
 		}
 	}
@@ -457,7 +459,7 @@ func (pl *seedPlan) runJobsNow(tx *state.Txn, subject string, kinds ...string) e
 		if err := tx.Delete(state.TableJobs, next); err != nil {
 			return err
 		}
-		fn := pl.s.reg.jobKinds[next.Kind]
+		fn := pl.s.Reg.JobKinds[next.Kind]
 		if fn == nil {
 			return fmt.Errorf("no job function for %s", next.Kind)
 		}

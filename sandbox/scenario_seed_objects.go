@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -80,7 +82,7 @@ func (pl *seedPlan) seedSignatureRequest(tx *state.Txn, rp *seedRequestPlan) (an
 		return nil, err
 	}
 	c := pl.seedCall(rp.spec.Body, nil)
-	c.account = acct
+	c.Account = acct
 	spec := rp.req
 	spec.Requester = acct
 	if e := checkClientID(tx, acct, spec.ClientID, rp.op.embedded, spec.TestMode); e != nil {
@@ -108,7 +110,7 @@ func (pl *seedPlan) seedSignatureRequest(tx *state.Txn, rp *seedRequestPlan) (an
 	if spec.Title == "" && len(spec.Documents) > 0 {
 		spec.Title = spec.Documents[0].Title()
 	}
-	req, err := pl.s.createSignatureRequest(tx, spec)
+	req, err := createSignatureRequest(pl.s, tx, spec)
 	if err != nil {
 		return nil, pl.apiIssue(append(rp.at, "as"), err)
 	}
@@ -147,7 +149,7 @@ func (pl *seedPlan) moveRequest(tx *state.Txn, rp *seedRequestPlan, id string) e
 		if err != nil {
 			return err
 		}
-		return pl.s.applyOutcome(tx, tFail(req, processFailure{StatusCode: st, Message: rp.spec.Message}, tx.Unix()))
+		return applyOutcome(pl.s, tx, tFail(req, processFailure{StatusCode: st, Message: rp.spec.Message}, tx.Unix()))
 	}
 	if err := pl.runJobsNow(tx, id, jobSigreqProcess); err != nil {
 		return err
@@ -203,13 +205,13 @@ func (pl *seedPlan) moveRequest(tx *state.Txn, rp *seedRequestPlan, id string) e
 		if e != nil {
 			return pl.p.Issue(at, e.Msg)
 		}
-		if err := pl.s.applyOutcome(tx, o); err != nil {
+		if err := applyOutcome(pl.s, tx, o); err != nil {
 			return err
 		}
 		if req, err = get(); err != nil {
 			return err
 		}
-		return pl.s.applyOutcome(tx, tCancelComplete(req, tx.Unix()))
+		return applyOutcome(pl.s, tx, tCancelComplete(req, tx.Unix()))
 	case "expired":
 		c := req.Copy()
 		now := tx.Unix()
@@ -221,7 +223,7 @@ func (pl *seedPlan) moveRequest(tx *state.Txn, rp *seedRequestPlan, id string) e
 		if err := state.CancelJobs(tx, id, jobSigreqExpire); err != nil {
 			return err
 		}
-		return pl.s.applyOutcome(tx, o)
+		return applyOutcome(pl.s, tx, o)
 	case "sent":
 		if req.Phase != state.PhaseSent && len(rp.spec.Actions) == 0 {
 			return pl.p.Issue(at, "the request is "+phaseWord(req.Phase)+" after processing, not sent")
@@ -262,7 +264,7 @@ func seedSigner(req *state.SignatureRequest, who any) (string, bool) {
 // signerAct runs a signer transition for a seed, its refusal worded for
 // the scenario's author.
 func (pl *seedPlan) signerAct(tx *state.Txn, sigID, do, reason string, values map[string]any) error {
-	err := pl.s.signerDo(tx, sigID, do, reason, values)
+	err := signerDo(pl.s, tx, sigID, do, reason, values)
 	if e, ok := apierr.As(err); ok {
 		return fmt.Errorf("%s as signer %s: %s: %s", do, sigID, e.Name, e.Msg)
 	}
@@ -272,17 +274,17 @@ func (pl *seedPlan) signerAct(tx *state.Txn, sigID, do, reason string, values ma
 // signerDo runs the signer transition named by a scenario (view, sign,
 // decline, bounce) through the control plane's entry points: seeds and
 // rule effects act as the signer simulation does.
-func (s *Sandbox) signerDo(tx *state.Txn, sigID, do, reason string, values map[string]any) error {
+func signerDo(s *api.Host, tx *state.Txn, sigID, do, reason string, values map[string]any) error {
 	var err error
 	switch do {
 	case "view":
-		_, err = s.signerView(tx, sigID)
+		_, err = signerView(s, tx, sigID)
 	case "sign":
-		_, err = s.signerSign(tx, sigID, values, "")
+		_, err = signerSign(s, tx, sigID, values, "")
 	case "decline":
-		_, err = s.signerDecline(tx, sigID, reason)
+		_, err = signerDecline(s, tx, sigID, reason)
 	case "bounce":
-		_, err = s.signerBounce(tx, sigID)
+		_, err = signerBounce(s, tx, sigID)
 	default:
 		err = fmt.Errorf("unknown action %q", do)
 	}

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -19,7 +20,7 @@ func sigreqVisible(tx *state.Txn, req *state.SignatureRequest, acct *state.Accou
 	if isParty(req, acct) {
 		return true
 	}
-	if acct.TeamID != "" && sameTeam(tx, req.RequesterAccountID, acct.ID) {
+	if acct.TeamID != "" && api.SameTeam(tx, req.RequesterAccountID, acct.ID) {
 		return true
 	}
 	return ownsApp(tx, req, acct.ID)

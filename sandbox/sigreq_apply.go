@@ -4,6 +4,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -11,7 +13,7 @@ import (
 // applyOutcome writes a transition's outcome in tx: the request row, list
 // access for new signers, e-mails, file work, jobs and, last, the events
 // (emit renders the object as stored, so it must see the new row).
-func (s *Sandbox) applyOutcome(tx *state.Txn, o *outcome) error {
+func applyOutcome(s *api.Host, tx *state.Txn, o *outcome) error {
 	if o == nil {
 		return nil
 	}
@@ -64,7 +66,7 @@ func (s *Sandbox) applyOutcome(tx *state.Txn, o *outcome) error {
 		}
 	}
 	for _, ev := range o.Events {
-		if err := s.emitForRequest(tx, req, ev); err != nil {
+		if err := emitForRequest(s, tx, req, ev); err != nil {
 			return err
 		}
 	}
@@ -73,7 +75,7 @@ func (s *Sandbox) applyOutcome(tx *state.Txn, o *outcome) error {
 
 // emitForRequest emits an event about a request to its accounts (the
 // requester, then signers with accounts) and its API app.
-func (s *Sandbox) emitForRequest(tx *state.Txn, req *state.SignatureRequest, ev sigEvent) error {
+func emitForRequest(s *api.Host, tx *state.Txn, req *state.SignatureRequest, ev sigEvent) error {
 	accounts := requestAccountIDs(tx, req)
 	client := req.ClientID
 	if ev.Type == notify.TypeRequestDestroyed {
@@ -84,7 +86,7 @@ func (s *Sandbox) emitForRequest(tx *state.Txn, req *state.SignatureRequest, ev 
 			client = ""
 		}
 	}
-	return s.emit(tx, notify.Event{
+	return s.Emit(tx, notify.Event{
 		Type: ev.Type, ObjectType: notify.ObjectSignatureRequest, ObjectID: req.ID, AccountIDs: accounts,
 		ClientID: client, RelatedSignatureID: ev.SignatureID, EventMessage: ev.Message,
 	})
@@ -136,7 +138,7 @@ func sigreqMail(tx *state.Txn, req *state.SignatureRequest, m sigMail) error {
 		}
 	case notify.MailCompleted:
 		e.Subject = "Everyone has signed " + req.Title
-		e.Link = req.BaseURL + APIPrefix + "/signature_request/files/" + req.ID
+		e.Link = req.BaseURL + api.APIPrefix + "/signature_request/files/" + req.ID
 		e.Message = ""
 	case notify.MailDeclined:
 		e.Subject = req.Title + " has been declined"

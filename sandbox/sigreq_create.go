@@ -3,6 +3,8 @@ package sandbox
 import (
 	"fmt"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -92,7 +94,7 @@ func signatureIDFrom(id string) string { return id[:32] }
 // (signature_request_sent or file_error after the world's
 // SendProcessingDelay) and file preparation. Templates, bulk send and
 // unclaimed drafts call it too.
-func (s *Sandbox) createSignatureRequest(tx *state.Txn, spec *sigreqSpec) (*state.SignatureRequest, error) {
+func createSignatureRequest(s *api.Host, tx *state.Txn, spec *sigreqSpec) (*state.SignatureRequest, error) {
 	if err := consumeQuota(tx, spec.Requester.ID, spec.TestMode); err != nil {
 		return nil, err
 	}
@@ -117,7 +119,7 @@ func (s *Sandbox) createSignatureRequest(tx *state.Txn, spec *sigreqSpec) (*stat
 // replaceSignatureRequest edits and resends a request from a validated spec:
 // same signature_request_id and creation time, everything else new (new
 // signature ids), quota consumed again, processing starts over.
-func (s *Sandbox) replaceSignatureRequest(tx *state.Txn, old *state.SignatureRequest, spec *sigreqSpec) (*state.SignatureRequest, error) {
+func replaceSignatureRequest(s *api.Host, tx *state.Txn, old *state.SignatureRequest, spec *sigreqSpec) (*state.SignatureRequest, error) {
 	if err := consumeQuota(tx, spec.Requester.ID, spec.TestMode); err != nil {
 		return nil, err
 	}
@@ -138,7 +140,7 @@ func (s *Sandbox) replaceSignatureRequest(tx *state.Txn, old *state.SignatureReq
 	for _, sg := range removedSigners(old, req) {
 		ev := sigEvent{Type: notify.TypeRequestSignerRemoved, SignatureID: sg.ID,
 			Message: sg.Email + " was removed from the signature request when it was edited."}
-		if err := s.emitForRequest(tx, req, ev); err != nil {
+		if err := emitForRequest(s, tx, req, ev); err != nil {
 			return nil, err
 		}
 	}

@@ -7,6 +7,8 @@ package sandbox
 import (
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -17,7 +19,7 @@ import (
 // parameter_ignored warning (the real service leaves such values unused).
 // Requests with text tags keep them all: their merge fields are in the
 // documents, which the sandbox does not read.
-func dropUnusedCustomFields(c *call, cfs []state.CustomField, formFields []state.FormField, textTags bool) []state.CustomField {
+func dropUnusedCustomFields(c *api.Call, cfs []state.CustomField, formFields []state.FormField, textTags bool) []state.CustomField {
 	if textTags {
 		return cfs
 	}
@@ -41,7 +43,7 @@ func dropUnusedCustomFields(c *call, cfs []state.CustomField, formFields []state
 
 // warnUnusedCustomField is the warning for custom_fields[i], which names no
 // merge field.
-func warnUnusedCustomField(c *call, i int, name string) {
+func warnUnusedCustomField(c *api.Call, i int, name string) {
 	warnOnce(c, "parameter_ignored", "custom_fields["+itoa(i)+"] ("+name+
 		") was ignored: no text-merge or checkbox-merge field of the request or its templates has that name.")
 }
@@ -52,7 +54,7 @@ func warnUnusedCustomField(c *call, i int, name string) {
 // down to a 5-point font, and what is still wider is cut on the document
 // (files.StampFits). One such value gives custom_field_value_too_long; two
 // or more give a single custom_field_values_too_long naming them all.
-func warnLongMergeValues(c *call, cfs []state.CustomField, formFields []state.FormField) {
+func warnLongMergeValues(c *api.Call, cfs []state.CustomField, formFields []state.FormField) {
 	var long []string
 	for _, cf := range cfs {
 		if cf.Value == "" {
@@ -82,14 +84,14 @@ func warnLongMergeValues(c *call, cfs []state.CustomField, formFields []state.Fo
 
 // warnOnce adds a warning unless the call already has the same one (bulk
 // send binds every signer list entry to the same templates).
-func warnOnce(c *call, name, msg string) {
+func warnOnce(c *api.Call, name, msg string) {
 	if c == nil {
 		return
 	}
-	for _, w := range c.warnings {
+	for _, w := range c.Warnings {
 		if w.WarningName == name && w.WarningMsg == msg {
 			return
 		}
 	}
-	c.warn(name, msg)
+	c.Warn(name, msg)
 }

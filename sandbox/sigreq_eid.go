@@ -18,13 +18,15 @@ package sandbox
 import (
 	"net/http"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerSigreqEID(r *registry) {
-	r.control(http.MethodPost, "/signatures/{signature_id}/eid_incomplete", controlSignerEIDIncomplete)
+func registerSigreqEID(r *api.Registry) {
+	r.Control(http.MethodPost, "/signatures/{signature_id}/eid_incomplete", controlSignerEIDIncomplete)
 }
 
 const (
@@ -69,8 +71,8 @@ func tEIDIncomplete(req *state.SignatureRequest, sigID, reason string, now int64
 
 // signerEIDIncomplete plays a signer who left the eID step unfinished
 // (signature_request_incomplete_qes).
-func (s *Sandbox) signerEIDIncomplete(tx *state.Txn, sigID, reason string) (*state.SignatureRequest, error) {
-	return s.signerRun(tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
+func signerEIDIncomplete(s *api.Host, tx *state.Txn, sigID, reason string) (*state.SignatureRequest, error) {
+	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
 		return tEIDIncomplete(req, sigID, reason, tx.Unix())
 	})
 }
@@ -79,12 +81,12 @@ type eidIncompleteBody struct {
 	Reason string `json:"reason"`
 }
 
-func controlSignerEIDIncomplete(c *call) (any, error) {
+func controlSignerEIDIncomplete(c *api.Call) (any, error) {
 	var b eidIncompleteBody
-	if err := c.bindStrict(&b); err != nil {
+	if err := c.BindStrict(&b); err != nil {
 		return nil, err
 	}
 	return controlSigner(c, func(tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
-		return c.s.signerEIDIncomplete(tx, sigID, b.Reason)
+		return signerEIDIncomplete(c.Host, tx, sigID, b.Reason)
 	})
 }

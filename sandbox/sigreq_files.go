@@ -7,20 +7,22 @@ package sandbox
 import (
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerSigreqFiles(r *registry) {
-	r.fileOwners[kindSignatureRequest] = fileOwner{visible: sigreqFilesVisible, compose: sigreqCompose}
+func registerSigreqFiles(r *api.Registry) {
+	areasOf(r).fileOwners[kindSignatureRequest] = fileOwner{visible: sigreqFilesVisible, compose: sigreqCompose}
 }
 
 // sigreqFilesVisible: 404 for requests the caller cannot see, 410 once
 // canceled.
-func sigreqFilesVisible(c *call, tx *state.Txn, id string) error {
-	_, err := loadRequest(tx, id, c.account)
+func sigreqFilesVisible(c *api.Call, tx *state.Txn, id string) error {
+	_, err := loadRequest(tx, id, c.Account)
 	return err
 }
 

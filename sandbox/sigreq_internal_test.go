@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -30,7 +32,7 @@ func sigreqTestSandbox(t *testing.T) *Sandbox {
 func sigreqTestCreate(t *testing.T, s *Sandbox, mutate func(spec *sigreqSpec)) string {
 	t.Helper()
 	var id string
-	require.NoError(t, s.defWorld.Store.Update(func(tx *state.Txn) error {
+	require.NoError(t, s.host.DefaultWorld.Store.Update(func(tx *state.Txn) error {
 		acct, err := state.AccountByEmail(tx, "owner@sandbox.example")
 		if err != nil {
 			return err
@@ -44,7 +46,7 @@ func sigreqTestCreate(t *testing.T, s *Sandbox, mutate func(spec *sigreqSpec)) s
 		if mutate != nil {
 			mutate(spec)
 		}
-		req, err := s.createSignatureRequest(tx, spec)
+		req, err := createSignatureRequest(s.host, tx, spec)
 		if err != nil {
 			return err
 		}
@@ -67,7 +69,7 @@ func sigreqTestCall(t *testing.T, s *Sandbox, method, path string) (int, map[str
 
 func sigreqTestEvents(t *testing.T, s *Sandbox, id string) []string {
 	t.Helper()
-	rows, err := state.All[state.Event](s.defWorld.Store.Read(), state.TableEvents, state.IndexSeq)
+	rows, err := state.All[state.Event](s.host.DefaultWorld.Store.Read(), state.TableEvents, state.IndexSeq)
 	require.NoError(t, err)
 	var out []string
 	for _, e := range rows {
@@ -83,7 +85,7 @@ func sigreqTestEvents(t *testing.T, s *Sandbox, id string) []string {
 func TestHoldAndRelease(t *testing.T) {
 	s := sigreqTestSandbox(t)
 	id := sigreqTestCreate(t, s, func(spec *sigreqSpec) { spec.Hold = true })
-	_, err := s.defWorld.Advance(2 * time.Second)
+	_, err := s.host.DefaultWorld.Advance(2 * time.Second)
 	require.NoError(t, err)
 	code, body := sigreqTestCall(t, s, http.MethodGet, "/v3/signature_request/"+id)
 	require.Equal(t, http.StatusOK, code, "%v", body)
@@ -96,7 +98,7 @@ func TestHoldAndRelease(t *testing.T) {
 	sig = body["signature_request"].(map[string]any)["signatures"].([]any)[0].(map[string]any)
 	assert.Equal(t, "awaiting_signature", sig["status_code"])
 	assert.Equal(t, []string{notify.TypeRequestPrepared, notify.TypeRequestSent}, sigreqTestEvents(t, s, id))
-	mails, err := state.All[state.Email](s.defWorld.Store.Read(), state.TableEmails, state.IndexSeq)
+	mails, err := state.All[state.Email](s.host.DefaultWorld.Store.Read(), state.TableEmails, state.IndexSeq)
 	require.NoError(t, err)
 	require.Len(t, mails, 1)
 	assert.Equal(t, "ann@example.com", mails[0].To)
@@ -112,17 +114,17 @@ func TestProcessingFaults(t *testing.T) {
 	bad := sigreqTestCreate(t, s, func(spec *sigreqSpec) {
 		spec.Documents = []state.Document{{Name: "broken.pdf", Error: "the file is not a PDF"}}
 	})
-	prevFault := s.reg.sigreqProcessFault
-	s.reg.sigreqProcessFault = func(_ *Sandbox, _ *world.World, _ *state.Txn, req *state.SignatureRequest) *processFailure {
+	prevFault := areasOf(s.host.Reg).sigreqProcessFault
+	areasOf(s.host.Reg).sigreqProcessFault = func(_ *api.Host, _ *world.World, _ *state.Txn, req *state.SignatureRequest) *processFailure {
 		if req.Title == "Faulty" {
 			return &processFailure{StatusCode: state.SigErrorFile, Message: "injected conversion failure"}
 		}
 		return nil
 	}
-	t.Cleanup(func() { s.reg.sigreqProcessFault = prevFault })
+	t.Cleanup(func() { areasOf(s.host.Reg).sigreqProcessFault = prevFault })
 	faulty := sigreqTestCreate(t, s, func(spec *sigreqSpec) { spec.Title = "Faulty" })
 	fine := sigreqTestCreate(t, s, nil)
-	_, err := s.defWorld.Advance(2 * time.Second)
+	_, err := s.host.DefaultWorld.Advance(2 * time.Second)
 	require.NoError(t, err)
 	for _, id := range []string{bad, faulty} {
 		code, body := sigreqTestCall(t, s, http.MethodGet, "/v3/signature_request/"+id)
@@ -233,12 +235,12 @@ func TestCreateWithGivenID(t *testing.T) {
 	require.Equal(t, http.StatusOK, code, "%v", body)
 	assert.Equal(t, given, body["signature_request"].(map[string]any)["signature_request_id"])
 
-	err := s.defWorld.Store.Update(func(tx *state.Txn) error {
+	err := s.host.DefaultWorld.Store.Update(func(tx *state.Txn) error {
 		acct, err := state.AccountByEmail(tx, "owner@sandbox.example")
 		if err != nil {
 			return err
 		}
-		_, err = s.createSignatureRequest(tx, &sigreqSpec{ID: given, Requester: acct, TestMode: true,
+		_, err = createSignatureRequest(s.host, tx, &sigreqSpec{ID: given, Requester: acct, TestMode: true,
 			Signers: []state.Signature{{Name: "Bo", Email: "bo@example.com"}}})
 		return err
 	})

@@ -3,6 +3,8 @@ package sandbox
 import (
 	"encoding/json"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -22,28 +24,28 @@ type sigreqJobArgs struct {
 	Generation int `json:"generation"`
 }
 
-func registerSigreqJobs(r *registry) {
-	r.registerJob(jobSigreqProcess, runSigreqProcess)
-	r.registerJob(jobSigreqExpire, func(s *Sandbox, _ *world.World, tx *state.Txn, job *state.Job) error {
+func registerSigreqJobs(r *api.Registry) {
+	r.RegisterJob(jobSigreqProcess, runSigreqProcess)
+	r.RegisterJob(jobSigreqExpire, func(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) error {
 		req := jobRequest(tx, job)
 		if req == nil {
 			return nil
 		}
-		return s.applyOutcome(tx, tExpire(req, tx.Unix()))
+		return applyOutcome(s, tx, tExpire(req, tx.Unix()))
 	})
-	r.registerJob(jobSigreqCancel, func(s *Sandbox, _ *world.World, tx *state.Txn, job *state.Job) error {
+	r.RegisterJob(jobSigreqCancel, func(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) error {
 		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, job.Subject)
 		if err != nil {
 			return nil
 		}
-		return s.applyOutcome(tx, tCancelComplete(req, tx.Unix()))
+		return applyOutcome(s, tx, tCancelComplete(req, tx.Unix()))
 	})
-	r.registerJob(jobSigreqDownloadable, func(s *Sandbox, _ *world.World, tx *state.Txn, job *state.Job) error {
+	r.RegisterJob(jobSigreqDownloadable, func(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) error {
 		req := jobRequest(tx, job)
 		if req == nil || req.Phase != state.PhaseComplete || req.CancelPending {
 			return nil
 		}
-		return s.emitForRequest(tx, req, sigEvent{Type: notify.TypeRequestDownloadable})
+		return emitForRequest(s, tx, req, sigEvent{Type: notify.TypeRequestDownloadable})
 	})
 }
 
@@ -81,22 +83,22 @@ func jobRequest(tx *state.Txn, job *state.Job) *state.SignatureRequest {
 // the order the service meets them: one a scenario injects, a document
 // that cannot be read (error_file), invalid text tags (error_text_tag), a
 // field outside its page (error_component_position).
-func runSigreqProcess(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) error {
+func runSigreqProcess(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) error {
 	req := jobRequest(tx, job)
 	if req == nil || req.Phase != state.PhaseProcessing {
 		return nil
 	}
 	now := tx.Unix()
-	if s.reg.sigreqProcessFault != nil {
-		if f := s.reg.sigreqProcessFault(s, w, tx, req); f != nil {
-			return s.applyOutcome(tx, tFail(req, *f, now))
+	if areasOf(s.Reg).sigreqProcessFault != nil {
+		if f := areasOf(s.Reg).sigreqProcessFault(s, w, tx, req); f != nil {
+			return applyOutcome(s, tx, tFail(req, *f, now))
 		}
 	}
 	if o := tTextTagError(req, "", now); o != nil { // texttags.go
-		return s.applyOutcome(tx, o)
+		return applyOutcome(s, tx, o)
 	}
 	if o := tPlacementError(req, now); o != nil { // sigreq_placement.go
-		return s.applyOutcome(tx, o)
+		return applyOutcome(s, tx, o)
 	}
-	return s.applyOutcome(tx, tProcess(req, "", now))
+	return applyOutcome(s, tx, tProcess(req, "", now))
 }

@@ -24,6 +24,8 @@ package sandbox
 import (
 	"fmt"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -90,13 +92,13 @@ func misplacedField(fields []state.FormField, docs []state.Document, worse field
 
 // warnFieldPlacement gives the official form_fields_placement warning on a
 // create or edit call when a field is not wholly inside its page.
-func warnFieldPlacement(c *call, fields []state.FormField, pending []pendingDocument) {
+func warnFieldPlacement(c *api.Call, fields []state.FormField, pending []pendingDocument) {
 	docs := make([]state.Document, len(pending))
 	for i, d := range pending {
 		docs[i] = d.doc
 	}
 	if msg := misplacedField(fields, docs, placePartly); msg != "" {
-		c.warn("form_fields_placement", "Form fields must be placed within the document. "+msg)
+		c.Warn("form_fields_placement", "Form fields must be placed within the document. "+msg)
 	}
 }
 

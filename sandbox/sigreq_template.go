@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
@@ -79,7 +81,7 @@ type templateBody struct {
 // Signers are required unless signersOptional: template drafts may leave
 // every role to the user who claims them, and bulk send takes its signers
 // from the signer list.
-func checkTemplateBody(c *call, b *sigreqBody, signersOptional bool) (*templateBody, *apierr.Error) {
+func checkTemplateBody(c *api.Call, b *sigreqBody, signersOptional bool) (*templateBody, *apierr.Error) {
 	if len(b.TemplateIDs) == 0 {
 		return nil, apierr.Missing("template_ids")
 	}
@@ -129,16 +131,16 @@ func checkTemplateBody(c *call, b *sigreqBody, signersOptional bool) (*templateB
 // resolveTemplates asks the templates subsystem (templateResolver) for the
 // combined templates of ids; without one every template is unknown. Callers
 // that bind several bodies to the same templates (bulk send) resolve once.
-func resolveTemplates(c *call, tx *state.Txn, ids []string) (*templateUse, error) {
-	if c.s.reg.templateResolver == nil {
+func resolveTemplates(c *api.Call, tx *state.Txn, ids []string) (*templateUse, error) {
+	if areasOf(c.Host.Reg).templateResolver == nil {
 		return nil, apierr.Badf("template_ids[0]", "Template %s not found.", ids[0])
 	}
-	return c.s.reg.templateResolver(c, tx, ids)
+	return areasOf(c.Host.Reg).templateResolver(c, tx, ids)
 }
 
 // bindTemplate resolves the templates of tb and binds the body to them
 // (bindTemplateUse, every role filled).
-func bindTemplate(c *call, tx *state.Txn, spec *sigreqSpec, tb *templateBody, extra []state.Document) error {
+func bindTemplate(c *api.Call, tx *state.Txn, spec *sigreqSpec, tb *templateBody, extra []state.Document) error {
 	use, err := resolveTemplates(c, tx, tb.TemplateIDs)
 	if err != nil {
 		return err
@@ -159,7 +161,7 @@ func bindTemplate(c *call, tx *state.Txn, spec *sigreqSpec, tb *templateBody, ex
 // without a signer becomes a signer with no name or address in its slot,
 // and a CC role without an address an empty CC address in its place, for
 // the user who claims the draft to fill in.
-func bindTemplateUse(c *call, spec *sigreqSpec, use *templateUse, tb *templateBody, extra []state.Document, leaveOpen bool) *apierr.Error {
+func bindTemplateUse(c *api.Call, spec *sigreqSpec, use *templateUse, tb *templateBody, extra []state.Document, leaveOpen bool) *apierr.Error {
 	roleIndex := map[string]int{}
 	var roleNames []string
 	for i, r := range use.SignerRoles {

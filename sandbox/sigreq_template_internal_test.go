@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -41,13 +43,13 @@ func TestBindTemplateUse(t *testing.T) {
 		CustomFields: []subCustomField{{Name: "company", Value: "ACME"}},
 	}
 	var spec sigreqSpec
-	e := bindTemplateUse(&call{}, &spec, tbUse(), tb, nil, false)
+	e := bindTemplateUse(&api.Call{}, &spec, tbUse(), tb, nil, false)
 	require.NotNil(t, e)
 	assert.Equal(t, "signers", e.Path)
 	assert.Contains(t, e.Msg, `"Client"`)
 
 	spec = sigreqSpec{}
-	require.Nil(t, bindTemplateUse(&call{}, &spec, tbUse(), tb, []state.Document{{Name: "extra.pdf"}}, true))
+	require.Nil(t, bindTemplateUse(&api.Call{}, &spec, tbUse(), tb, []state.Document{{Name: "extra.pdf"}}, true))
 	require.Len(t, spec.Signers, 2)
 	assert.Equal(t, state.Signature{Slot: 0, Role: "Client", Order: intPtr(0)}, spec.Signers[0], "an open role: no name or address yet")
 	assert.Equal(t, "wendy@example.com", spec.Signers[1].Email)
@@ -60,7 +62,7 @@ func TestBindTemplateUse(t *testing.T) {
 	assert.Equal(t, "Template title", spec.Title)
 
 	tb.CCs = []subCC{{Role: "Nobody", EmailAddress: "x@example.com"}}
-	e = bindTemplateUse(&call{}, &sigreqSpec{}, tbUse(), tb, nil, true)
+	e = bindTemplateUse(&api.Call{}, &sigreqSpec{}, tbUse(), tb, nil, true)
 	require.NotNil(t, e)
 	assert.Equal(t, "ccs[0][role]", e.Path)
 }
@@ -69,16 +71,16 @@ func TestBindTemplateUse(t *testing.T) {
 // caller allows none; given signers are checked either way.
 func TestCheckTemplateBodySignersOptional(t *testing.T) {
 	b := &sigreqBody{TemplateIDs: []string{"tpl"}}
-	_, e := checkTemplateBody(&call{}, b, false)
+	_, e := checkTemplateBody(&api.Call{}, b, false)
 	require.NotNil(t, e)
 	assert.Equal(t, "signers", e.Path)
-	tb, e := checkTemplateBody(&call{}, b, true)
+	tb, e := checkTemplateBody(&api.Call{}, b, true)
 	require.Nil(t, e)
 	assert.Empty(t, tb.Signers)
 	assert.Equal(t, []string{"tpl"}, tb.TemplateIDs)
 
 	b.Signers = []subSigner{{Name: "No Role", EmailAddress: "a@example.com"}}
-	_, e = checkTemplateBody(&call{}, b, true)
+	_, e = checkTemplateBody(&api.Call{}, b, true)
 	require.NotNil(t, e)
 	assert.Equal(t, "signers[0][role]", e.Path)
 }
@@ -87,7 +89,7 @@ func TestCheckTemplateBodySignersOptional(t *testing.T) {
 // templates once, however many entries it binds.
 func TestBulkSendResolvesTemplatesOnce(t *testing.T) {
 	calls := 0
-	resolver := func(_ *call, _ *state.Txn, ids []string) (*templateUse, error) {
+	resolver := func(_ *api.Call, _ *state.Txn, ids []string) (*templateUse, error) {
 		calls++
 		use := tbUse()
 		use.SignerRoles = use.SignerRoles[:1]
@@ -105,7 +107,7 @@ func TestBulkSendResolvesTemplatesOnce(t *testing.T) {
 	body, err := json.Marshal(map[string]any{"template_ids": []string{"tpl"}, "signer_list": list, "test_mode": true})
 	require.NoError(t, err)
 	s := sigreqTestSandbox(t)
-	s.reg.templateResolver = resolver
+	areasOf(s.host.Reg).templateResolver = resolver
 	req := httptest.NewRequest(http.MethodPost, "/v3/signature_request/bulk_send_with_template", bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.SetBasicAuth(s.DefaultAPIKey(), "")
@@ -114,9 +116,9 @@ func TestBulkSendResolvesTemplatesOnce(t *testing.T) {
 	require.Equal(t, http.StatusOK, rec.Code, "%s", rec.Body)
 	assert.Equal(t, 1, calls, "one resolution for the whole job")
 
-	_, err = s.defWorld.Advance(time.Minute)
+	_, err = s.host.DefaultWorld.Advance(time.Minute)
 	require.NoError(t, err)
-	jobs, err := state.All[state.BulkSendJob](s.defWorld.Store.Read(), state.TableBulkSendJobs, "id")
+	jobs, err := state.All[state.BulkSendJob](s.host.DefaultWorld.Store.Read(), state.TableBulkSendJobs, "id")
 	require.NoError(t, err)
 	require.Len(t, jobs, 1)
 	assert.Len(t, jobs[0].RequestIDs, 20)

@@ -6,18 +6,22 @@ package sandbox
 import (
 	"slices"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func registerSigreqTransfer(r *registry) { r.onTeamOwnershipTransfer(transferSignatureRequests) }
+func registerSigreqTransfer(r *api.Registry) {
+	r.OnTeamOwnershipTransfer(transferSignatureRequests)
+}
 
 // transferSignatureRequests makes the new owner the requester of every
 // request the removed member sent: requester_email_address, list access,
 // the right to manage the request and its events follow. The removed
 // member keeps in their list only the requests they also sign.
-func transferSignatureRequests(_ *Sandbox, _ *world.World, tx *state.Txn, from, to string) error {
+func transferSignatureRequests(_ *api.Host, _ *world.World, tx *state.Txn, from, to string) error {
 	heir, err := state.Get[state.Account](tx, state.TableAccounts, to)
 	if err != nil {
 		return apierr.NotFoundf("The new owner's account no longer exists.")

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
@@ -332,7 +334,7 @@ func checkClientID(tx *state.Txn, caller *state.Account, clientID string, embedd
 	if !embedded {
 		return nil
 	}
-	if !sameTeam(tx, app.OwnerAccountID, caller.ID) {
+	if !api.SameTeam(tx, app.OwnerAccountID, caller.ID) {
 		return apierr.Forbiddenf("The API app %s does not belong to your account or team.", clientID).WithPath("client_id")
 	}
 	if !app.IsApproved && !testMode {

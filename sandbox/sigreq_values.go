@@ -16,6 +16,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -124,7 +126,7 @@ func fieldValue(req *state.SignatureRequest, sg *state.Signature, f state.FormFi
 		if !has {
 			return f.IsChecked, nil
 		}
-		b, ok := asBool(raw)
+		b, ok := param.AsBool(raw)
 		if !ok {
 			return nil, apierr.Badf(p, "The value of a %s field is true or false.", f.Type)
 		}
@@ -242,33 +244,6 @@ func initialsOf(name string) string {
 		b.WriteString(strings.ToUpper(string(r[0])))
 	}
 	return b.String()
-}
-
-// asBool reads a boolean as clients send one (true/false, "true"/"false",
-// "1"/"0", "" for false, 1/0) and reports whether v was one. Signer values
-// and white-labeling options use it.
-func asBool(v any) (bool, bool) {
-	switch t := v.(type) {
-	case bool:
-		return t, true
-	case string:
-		switch strings.ToLower(t) {
-		case "true", "1":
-			return true, true
-		case "false", "0", "":
-			return false, true
-		}
-	case json.Number:
-		switch string(t) {
-		case "1":
-			return true, true
-		case "0":
-			return false, true
-		}
-	case float64:
-		return t != 0, t == 0 || t == 1
-	}
-	return false, false
 }
 
 // checkGroupValues enforces group requirements on checkbox and radio

@@ -14,6 +14,8 @@ package sandbox
 import (
 	"slices"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -29,7 +31,7 @@ func templateCanUse(t *state.Template, accountID string) bool {
 
 // templateCanSee reports whether the account may read the template.
 func templateCanSee(tx *state.Txn, t *state.Template, accountID string) bool {
-	return templateCanUse(t, accountID) || sameTeam(tx, t.OwnerID, accountID)
+	return templateCanUse(t, accountID) || api.SameTeam(tx, t.OwnerID, accountID)
 }
 
 // templateFor finds a template the caller may read; 404 otherwise.
@@ -105,7 +107,7 @@ func templateApp(tx *state.Txn, accountID, clientID string) error {
 	if err != nil {
 		return apierr.Badf("client_id", "No API app has the client_id %q.", clientID)
 	}
-	if !sameTeam(tx, app.OwnerAccountID, accountID) {
+	if !api.SameTeam(tx, app.OwnerAccountID, accountID) {
 		return apierr.Forbiddenf("The API app %s does not belong to your account or team.", clientID).WithPath("client_id")
 	}
 	return nil

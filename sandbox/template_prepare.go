@@ -8,6 +8,8 @@ package sandbox
 import (
 	"fmt"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
@@ -18,9 +20,9 @@ import (
 // jobTemplatePrepare finishes the preparation of one template (subject).
 const jobTemplatePrepare = "template.prepare"
 
-func registerTemplatePrepare(r *registry) {
-	r.registerJob(jobTemplatePrepare, runTemplatePrepare)
-	r.fileOwners[kindTemplate] = fileOwner{visible: templateFilesVisible, compose: templateComposition}
+func registerTemplatePrepare(r *api.Registry) {
+	r.RegisterJob(jobTemplatePrepare, runTemplatePrepare)
+	areasOf(r).fileOwners[kindTemplate] = fileOwner{visible: templateFilesVisible, compose: templateComposition}
 }
 
 // startTemplatePreparation queues the preparation job and the file
@@ -39,14 +41,14 @@ func startTemplatePreparation(tx *state.Txn, t *state.Template) error {
 }
 
 // runTemplatePrepare is the preparation job.
-func runTemplatePrepare(s *Sandbox, w *world.World, tx *state.Txn, job *state.Job) error {
+func runTemplatePrepare(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) error {
 	t, err := state.GetTemplate(tx, job.Subject)
 	if err != nil || t.Status != state.TemplatePreparing {
 		return nil // deleted or already settled meanwhile
 	}
 	msg := templatePreparationProblem(t)
-	if msg == "" && s.reg.templateFailureHook != nil {
-		if fail, m := s.reg.templateFailureHook(w, t); fail {
+	if msg == "" && areasOf(s.Reg).templateFailureHook != nil {
+		if fail, m := areasOf(s.Reg).templateFailureHook(w, t); fail {
 			msg = m
 			if msg == "" {
 				msg = "The template could not be created."
@@ -70,7 +72,7 @@ func runTemplatePrepare(s *Sandbox, w *world.World, tx *state.Txn, job *state.Jo
 	if err := state.PutTemplate(tx, c); err != nil {
 		return err
 	}
-	return s.emit(tx, notify.Event{Type: evType, ObjectType: notify.ObjectTemplate, ObjectID: c.ID, AccountIDs: c.Accounts(),
+	return s.Emit(tx, notify.Event{Type: evType, ObjectType: notify.ObjectTemplate, ObjectID: c.ID, AccountIDs: c.Accounts(),
 		ClientID: c.ClientID, EventMessage: msg})
 }
 
@@ -120,8 +122,8 @@ func pageOrientation(p state.Page) string {
 // templateFilesVisible is the documents subsystem's access check for
 // template downloads: 404 for templates the caller cannot see, 409 while
 // the template is a draft or being prepared, 422 when preparation failed.
-func templateFilesVisible(c *call, tx *state.Txn, id string) error {
-	t, err := templateFor(tx, c.account.ID, id)
+func templateFilesVisible(c *api.Call, tx *state.Txn, id string) error {
+	t, err := templateFor(tx, c.Account.ID, id)
 	if err != nil {
 		return err
 	}

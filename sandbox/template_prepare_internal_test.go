@@ -57,7 +57,7 @@ func TestOverlayKeepsFieldsOnTheSamePage(t *testing.T) {
 			{APIID: "legacy", DocumentIndex: 1},
 		}}
 	var got *state.Template
-	require.NoError(t, s.defWorld.Store.Update(func(tx *state.Txn) error {
+	require.NoError(t, s.host.DefaultWorld.Store.Update(func(tx *state.Txn) error {
 		got = overlayTemplate(tx, src, []state.Document{docOf("n1.pdf", a4Portrait), docOf("n2.pdf", a4Portrait, a4Portrait, a4Portrait)})
 		return nil
 	}))
@@ -76,15 +76,15 @@ func TestTemplateFailureHookTurnsCreationIntoTemplateError(t *testing.T) {
 	require.NoError(t, err)
 	defer s.Close()
 	var seen []string
-	prevHook := s.reg.templateFailureHook
-	s.reg.templateFailureHook = func(w *world.World, tpl *state.Template) (bool, string) {
+	prevHook := areasOf(s.host.Reg).templateFailureHook
+	areasOf(s.host.Reg).templateFailureHook = func(w *world.World, tpl *state.Template) (bool, string) {
 		seen = append(seen, tpl.ID)
 		return tpl.Title == "doomed", ""
 	}
-	defer func() { s.reg.templateFailureHook = prevHook }()
+	defer func() { areasOf(s.host.Reg).templateFailureHook = prevHook }()
 
-	w := s.defWorld
-	owner := s.fixtures.Accounts[0].ID
+	w := s.host.DefaultWorld
+	owner := s.host.Fixtures.Accounts[0].ID
 	ids := map[string]string{}
 	require.NoError(t, w.Store.Update(func(tx *state.Txn) error {
 		for _, title := range []string{"doomed", "fine"} {

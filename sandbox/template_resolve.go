@@ -11,12 +11,14 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerTemplateResolve(r *registry) {
-	r.templateResolver = resolveRequestTemplates
+func registerTemplateResolve(r *api.Registry) {
+	areasOf(r).templateResolver = resolveRequestTemplates
 }
 
 // tplTestModeBody reads test_mode of the request being resolved (locked
@@ -27,12 +29,12 @@ type tplTestModeBody struct {
 
 // resolveRequestTemplates is the templateResolver hook: the caller's
 // templates combined, checked against the request's test_mode.
-func resolveRequestTemplates(c *call, tx *state.Txn, ids []string) (*templateUse, error) {
+func resolveRequestTemplates(c *api.Call, tx *state.Txn, ids []string) (*templateUse, error) {
 	var body tplTestModeBody
-	if err := c.bind(&body); err != nil {
+	if err := c.Bind(&body); err != nil {
 		return nil, err
 	}
-	return combineTemplates(tx, c.account.ID, ids, body.TestMode)
+	return combineTemplates(tx, c.Account.ID, ids, body.TestMode)
 }
 
 // combineTemplates checks the templates of a request and combines them in

@@ -6,17 +6,19 @@ package sandbox
 import (
 	"slices"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func registerTemplateTransfer(r *registry) { r.onTeamOwnershipTransfer(transferTemplates) }
+func registerTemplateTransfer(r *api.Registry) { r.OnTeamOwnershipTransfer(transferTemplates) }
 
 // transferTemplates gives every template the removed member owns to the new
 // owner: ownership (is_creator, can_edit, the owner's operations) and list
 // access move, the accounts it was shared with keep it. Templates merely
 // shared with the removed member stay as they are.
-func transferTemplates(_ *Sandbox, _ *world.World, tx *state.Txn, from, to string) error {
+func transferTemplates(_ *api.Host, _ *world.World, tx *state.Txn, from, to string) error {
 	var owned []*state.Template
 	err := state.TemplatesOf(tx, from, func(t *state.Template) bool {
 		if t.OwnerID == from {

@@ -21,6 +21,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -73,10 +75,10 @@ func scanDocuments(docs []pendingDocument, o docFieldOptions) {
 // tags are enabled for a document that is not a PDF (a converted text
 // file, image or office document; the warning is decided from the file
 // type, as the real service answers before it converts anything).
-func warnNonPDFTextTags(c *call, docs []pendingDocument) {
+func warnNonPDFTextTags(c *api.Call, docs []pendingDocument) {
 	for _, d := range docs {
 		if d.doc.Error == "" && d.converted && d.data != nil {
-			c.warn("non_pdf_text_tags", "Text Tags were enabled for a file that is not a PDF ("+d.doc.Name+"), which may result in imprecise positioning.")
+			c.Warn("non_pdf_text_tags", "Text Tags were enabled for a file that is not a PDF ("+d.doc.Name+"), which may result in imprecise positioning.")
 			return
 		}
 	}
@@ -87,7 +89,7 @@ func warnNonPDFTextTags(c *call, docs []pendingDocument) {
 // use_preexisting_fields it reads the collected documents and adds the
 // fields they carry to the spec. Its signers must be set (drafts without
 // signers set placeholders first).
-func (spec *sigreqSpec) addDocumentFields(c *call, docs []pendingDocument, usePreexistingFields bool) {
+func (spec *sigreqSpec) addDocumentFields(c *api.Call, docs []pendingDocument, usePreexistingFields bool) {
 	o := docFieldOptions{textTags: spec.UseTextTags, hide: spec.UseTextTags && spec.HideTextTags, pdfFields: usePreexistingFields}
 	if !o.textTags && !o.pdfFields {
 		return

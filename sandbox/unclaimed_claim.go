@@ -18,6 +18,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -28,13 +30,13 @@ import (
 // is processed.
 const jobDraftSelfSign = "unclaimed_draft.self_sign"
 
-func registerUnclaimedClaim(r *registry) {
-	r.registerJob(jobDraftSelfSign, func(s *Sandbox, _ *world.World, tx *state.Txn, job *state.Job) error {
+func registerUnclaimedClaim(r *api.Registry) {
+	r.RegisterJob(jobDraftSelfSign, func(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) error {
 		req := jobRequest(tx, job)
 		if req == nil || req.Phase != state.PhaseSent || len(req.Signatures) == 0 {
 			return nil
 		}
-		_, err := s.signerSign(tx, req.Signatures[0].ID, nil, "")
+		_, err := signerSign(s, tx, req.Signatures[0].ID, nil, "")
 		return err
 	})
 }
@@ -84,7 +86,7 @@ func claimDraft(tx *state.Txn, d *state.UnclaimedDraft, accountID string) (*stat
 // signature request. claimer is the account sending a non-embedded draft
 // (embedded drafts are sent for their requester_email_address by the
 // account that created them, which is charged and manages the request).
-func (s *Sandbox) sendDraft(tx *state.Txn, d *state.UnclaimedDraft, claimer *state.Account, in claimInput) (*state.SignatureRequest, error) {
+func sendDraft(s *api.Host, tx *state.Txn, d *state.UnclaimedDraft, claimer *state.Account, in claimInput) (*state.SignatureRequest, error) {
 	if e := draftOpen(d, tx.Unix(), true); e != nil {
 		return nil, e
 	}
@@ -112,7 +114,7 @@ func (s *Sandbox) sendDraft(tx *state.Txn, d *state.UnclaimedDraft, claimer *sta
 		return nil, e
 	}
 	spec.ID = d.ID // the id the draft handed out
-	req, err := s.createSignatureRequest(tx, spec)
+	req, err := createSignatureRequest(s, tx, spec)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,8 @@ package sandbox
 import (
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
@@ -100,13 +102,13 @@ func (x *draftExtras) editorOptions(kind draftKind) state.DraftOptions {
 
 // planDraft decodes and validates a create body (everything that needs no
 // database) and collects its documents.
-func planDraft(c *call, kind draftKind) (*draftPlan, error) {
+func planDraft(c *api.Call, kind draftKind) (*draftPlan, error) {
 	var b sigreqBody
-	if err := c.bind(&b); err != nil {
+	if err := c.Bind(&b); err != nil {
 		return nil, err
 	}
 	p := &draftPlan{kind: kind, body: &b}
-	if err := c.bind(&p.x); err != nil {
+	if err := c.Bind(&p.x); err != nil {
 		return nil, err
 	}
 	if e := p.checkHead(); e != nil {
@@ -125,7 +127,7 @@ func planDraft(c *call, kind draftKind) (*draftPlan, error) {
 	}
 	// The template form of sigreqSpecOf checks the shared fields without
 	// requiring signers; the file-based parts follow below.
-	spec, e := c.sigreqSpecOf(&b, sigreqOp{embedded: embedded, template: true})
+	spec, e := sigreqSpecOf(c, &b, sigreqOp{embedded: embedded, template: true})
 	if e != nil {
 		return nil, e
 	}
@@ -146,7 +148,7 @@ func planDraft(c *call, kind draftKind) (*draftPlan, error) {
 			return nil, e
 		}
 		if len(b.Files) > 0 || len(b.FileURLs) > 0 {
-			docs, err := c.s.collectDocuments(c, b.Files, b.FileURLs)
+			docs, err := collectDocuments(c.Host, c, b.Files, b.FileURLs)
 			if err != nil {
 				return nil, err
 			}
@@ -158,7 +160,7 @@ func planDraft(c *call, kind draftKind) (*draftPlan, error) {
 	if e := p.checkFileParts(c); e != nil {
 		return nil, e
 	}
-	docs, err := c.s.collectDocuments(c, b.Files, b.FileURLs)
+	docs, err := collectDocuments(c.Host, c, b.Files, b.FileURLs)
 	if err != nil {
 		return nil, err
 	}
@@ -225,7 +227,7 @@ func (p *draftPlan) checkHead() *apierr.Error {
 // checkFileParts checks the signer-dependent parts of a file-based draft:
 // signers when given, what addFileParts checks (as signature requests do)
 // and the form fields' syntax.
-func (p *draftPlan) checkFileParts(c *call) *apierr.Error {
+func (p *draftPlan) checkFileParts(c *api.Call) *apierr.Error {
 	b, spec := p.body, p.spec
 	if b.UseTextTags && p.x.UsePreexistingFields {
 		return apierr.Badf("use_preexisting_fields", "Use either use_text_tags or use_preexisting_fields, not both.")
@@ -235,7 +237,7 @@ func (p *draftPlan) checkFileParts(c *call) *apierr.Error {
 	case p.typ == state.DraftSendDocument:
 		// The requester signs a send_document draft alone.
 		if len(b.Signers) > 0 {
-			c.warn("parameter_ignored", "signers is ignored for send_document drafts: the requester signs them.")
+			c.Warn("parameter_ignored", "signers is ignored for send_document drafts: the requester signs them.")
 			b.Signers = nil
 		}
 		slots = 1
@@ -246,7 +248,7 @@ func (p *draftPlan) checkFileParts(c *call) *apierr.Error {
 		}
 		spec.Signers, slots = signers, n
 	}
-	if e := c.addFileParts(spec, b, slots); e != nil {
+	if e := addFileParts(c, spec, b, slots); e != nil {
 		return e
 	}
 	if p.kind == draftEmbedded {
@@ -260,7 +262,7 @@ func (p *draftPlan) checkFileParts(c *call) *apierr.Error {
 // specFromRequest is the spec of a request as it was sent, for
 // edit_and_resend: same documents, fields, signers and texts; new ids and
 // statuses come when the draft is sent. An expiry already past is dropped.
-func specFromRequest(c *call, req *state.SignatureRequest) *sigreqSpec {
+func specFromRequest(c *api.Call, req *state.SignatureRequest) *sigreqSpec {
 	spec := &sigreqSpec{
 		ClientID: req.ClientID, Embedded: req.Embedded, TestMode: req.TestMode,
 		TemplateIDs: append([]string(nil), req.TemplateIDs...),
@@ -275,7 +277,7 @@ func specFromRequest(c *call, req *state.SignatureRequest) *sigreqSpec {
 		FormFields:   append([]state.FormField(nil), req.FormFields...),
 		FieldGroups:  append([]state.FieldGroup(nil), req.FieldGroups...),
 		FieldRules:   append([]state.FieldRule(nil), req.FieldRules...),
-		BaseURL:      c.baseURL(), WorldURL: strings.TrimSuffix(c.worldURL(""), "/"),
+		BaseURL:      c.BaseURL(), WorldURL: strings.TrimSuffix(c.WorldURL(""), "/"),
 	}
 	if req.Metadata != nil {
 		spec.Metadata = make(map[string]any, len(req.Metadata))
@@ -283,7 +285,7 @@ func specFromRequest(c *call, req *state.SignatureRequest) *sigreqSpec {
 			spec.Metadata[k] = v
 		}
 	}
-	if req.ExpiresAt != nil && *req.ExpiresAt > c.w.Now().Unix() {
+	if req.ExpiresAt != nil && *req.ExpiresAt > c.World.Now().Unix() {
 		v := *req.ExpiresAt
 		spec.ExpiresAt = &v
 	}

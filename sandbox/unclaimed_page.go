@@ -13,13 +13,17 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/page"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerUnclaimedPage(r *registry) {
-	r.controlPublic(http.MethodGet, "/w/{world_id}/claim/{token}", claimPage)
-	r.controlPublic(http.MethodPost, "/w/{world_id}/claim/{token}", claimPageSend)
+func registerUnclaimedPage(r *api.Registry) {
+	r.ControlPublic(http.MethodGet, "/w/{world_id}/claim/{token}", claimPage)
+	r.ControlPublic(http.MethodPost, "/w/{world_id}/claim/{token}", claimPageSend)
 }
 
 // claimView is what the claim page shows.
@@ -46,13 +50,13 @@ type claimView struct {
 func (v claimView) embedded(status int) template.HTML {
 	switch {
 	case v.Error != "":
-		return embeddedError(status, "")
+		return page.EmbeddedError(status, "")
 	case v.Done == "send":
-		return embeddedDone(embMsgSend, map[string]any{"signatureRequestId": v.RequestID, "signatureId": v.SignatureID})
+		return page.EmbeddedDone(page.MsgSend, map[string]any{"signatureRequestId": v.RequestID, "signatureId": v.SignatureID})
 	case v.Done == "sign":
-		return embeddedDone(embMsgSign, map[string]any{"signatureId": v.SignatureID, "signatureRequestId": v.RequestID})
+		return page.EmbeddedDone(page.MsgSign, map[string]any{"signatureId": v.SignatureID, "signatureRequestId": v.RequestID})
 	case v.Spec != nil:
-		return embeddedLive(map[string]any{"signatureRequestId": v.Draft.ID})
+		return page.EmbeddedLive(map[string]any{"signatureRequestId": v.Draft.ID})
 	}
 	return ""
 }
@@ -92,7 +96,7 @@ func claimHTML(status int, v claimView) (any, error) {
 	}
 	h := http.Header{}
 	h.Set("Cache-Control", "no-store")
-	return &rawResponse{status: status, contentType: "text/html; charset=utf-8", header: h, body: buf.Bytes()}, nil
+	return &api.RawResponse{Status: status, ContentType: "text/html; charset=utf-8", Header: h, Body: buf.Bytes()}, nil
 }
 
 // claimNotFound is the page of a claim URL that cannot be used.
@@ -101,26 +105,26 @@ func claimNotFound(msg string) (any, error) {
 }
 
 // pageDraft finds the world and the draft of a claim URL.
-func pageDraft(c *call) (*state.UnclaimedDraft, bool) {
+func pageDraft(c *api.Call) (*state.UnclaimedDraft, bool) {
 	holds := func(tx *state.Txn) bool {
-		_, err := state.DraftByToken(tx, c.param("token"))
+		_, err := state.DraftByToken(tx, c.Param("token"))
 		return err == nil
 	}
 	if _, ok := pageWorld(c, holds); !ok {
 		return nil, false
 	}
-	d, err := state.DraftByToken(c.read(), c.param("token"))
+	d, err := state.DraftByToken(c.Read(), c.Param("token"))
 	return d, err == nil
 }
 
 // claimPage claims the draft and shows the editor form.
-func claimPage(c *call) (any, error) {
+func claimPage(c *api.Call) (any, error) {
 	d, ok := pageDraft(c)
 	if !ok {
 		return claimNotFound("This claim URL is not valid.")
 	}
 	var claimed *state.UnclaimedDraft
-	err := c.update(func(tx *state.Txn) error {
+	err := c.Update(func(tx *state.Txn) error {
 		cur, err := state.Get[state.UnclaimedDraft](tx, state.TableUnclaimedDrafts, d.ID)
 		if err != nil {
 			return apierr.NotFoundf("This claim URL is not valid.")
@@ -143,8 +147,8 @@ func claimPage(c *call) (any, error) {
 
 // claimFormView lays out the form: one line per template role, or the
 // draft's signers plus empty lines for more.
-func claimFormView(c *call, d *state.UnclaimedDraft, spec *sigreqSpec) claimView {
-	v := claimView{Title: spec.Title, Draft: d, Spec: spec, Action: c.r.URL.Path, SendLabel: "Send for signature"}
+func claimFormView(c *api.Call, d *state.UnclaimedDraft, spec *sigreqSpec) claimView {
+	v := claimView{Title: spec.Title, Draft: d, Spec: spec, Action: c.Request.URL.Path, SendLabel: "Send for signature"}
 	if v.Title == "" {
 		v.Title = "Draft"
 	}
@@ -175,23 +179,23 @@ func claimFormView(c *call, d *state.UnclaimedDraft, spec *sigreqSpec) claimView
 
 // claimPageSend is the form's button: it sends the draft with the signers
 // and CCs filled in.
-func claimPageSend(c *call) (any, error) {
+func claimPageSend(c *api.Call) (any, error) {
 	d, ok := pageDraft(c)
 	if !ok {
 		return claimNotFound("This claim URL is not valid.")
 	}
-	c.r.Body = http.MaxBytesReader(nil, c.r.Body, 1<<20)
-	if err := c.r.ParseForm(); err != nil {
+	c.Request.Body = http.MaxBytesReader(nil, c.Request.Body, 1<<20)
+	if err := c.Request.ParseForm(); err != nil {
 		return claimHTML(http.StatusBadRequest, claimView{Title: "Draft", Error: "The form could not be read: " + err.Error()})
 	}
-	in := claimFormInput(d, c.r.PostForm)
+	in := claimFormInput(d, c.Request.PostForm)
 	var req *state.SignatureRequest
-	err := c.update(func(tx *state.Txn) error {
+	err := c.Update(func(tx *state.Txn) error {
 		cur, err := state.Get[state.UnclaimedDraft](tx, state.TableUnclaimedDrafts, d.ID)
 		if err != nil {
 			return apierr.NotFoundf("This claim URL is not valid.")
 		}
-		req, err = c.s.sendDraft(tx, cur, nil, in)
+		req, err = sendDraft(c.Host, tx, cur, nil, in)
 		return err
 	})
 	if err != nil {

@@ -12,11 +12,6 @@ func itoa(i int) string { return strconv.Itoa(i) }
 
 func parseInt64(s string) (int64, error) { return strconv.ParseInt(s, 10, 64) }
 
-// indexPath is the error_path of a list entry: name[i].
-func indexPath(name string, i int) string {
-	return name + "[" + itoa(i) + "]"
-}
-
 // mergeJSONInto applies a partial JSON tree onto dst: fields present in the
 // tree change, the others keep their values. Unknown keys are refused so that
 // a typo in a control call does not pass silently.
@@ -35,12 +30,3 @@ func mergeJSONInto(tree map[string]any, dst any) error {
 
 // intPtr returns a pointer to a copy of v.
 func intPtr(v int) *int { return &v }
-
-// strPtr returns a pointer to v, or nil for "" (fields the official schema
-// shows as null when empty).
-func strPtr(v string) *string {
-	if v == "" {
-		return nil
-	}
-	return &v
-}

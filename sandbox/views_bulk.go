@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -23,13 +24,13 @@ type bulkSendJobSendResponse struct {
 // (bulk_send_job_id and metadata included).
 type bulkSendJobGetResponse struct {
 	BulkSendJob       bulkSendJobResponse        `json:"bulk_send_job"`
-	ListInfo          listInfoResponse           `json:"list_info"`
+	ListInfo          api.ListInfoResponse       `json:"list_info"`
 	SignatureRequests []signatureRequestResponse `json:"signature_requests"`
 }
 
 // bulkSendJobListResponse is BulkSendJobListResponse.
 type bulkSendJobListResponse struct {
-	ListInfo     listInfoResponse      `json:"list_info"`
+	ListInfo     api.ListInfoResponse  `json:"list_info"`
 	BulkSendJobs []bulkSendJobResponse `json:"bulk_send_jobs"`
 }
 
@@ -42,8 +43,8 @@ func viewBulkJob(j *state.BulkSendJob, viewer string) bulkSendJobResponse {
 
 // registerViewsBulk adds bulk send jobs to the catalog, as their sender
 // sees them.
-func registerViewsBulk(r *registry) {
-	r.catalog.Add(catalog.Of("bulk_send_job", state.TableBulkSendJobs,
+func registerViewsBulk(r *api.Registry) {
+	r.Catalog.Add(catalog.Of("bulk_send_job", state.TableBulkSendJobs,
 		func(j *state.BulkSendJob) string { return j.ID },
 		func(_ *state.Txn, j *state.BulkSendJob) (any, error) { return viewBulkJob(j, j.AccountID), nil },
 		func(_ *state.Txn, j *state.BulkSendJob, accountID string) bool { return j.AccountID == accountID }))

@@ -1,16 +1,17 @@
 package sandbox
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
 // faxLineView is FaxLineResponseFaxLine.
 type faxLineView struct {
-	Number    string            `json:"number"`
-	CreatedAt int64             `json:"created_at"`
-	UpdatedAt int64             `json:"updated_at"`
-	Accounts  []teamAccountView `json:"accounts"`
+	Number    string        `json:"number"`
+	CreatedAt int64         `json:"created_at"`
+	UpdatedAt int64         `json:"updated_at"`
+	Accounts  []AccountView `json:"accounts"`
 }
 
 // faxLineResponse is FaxLineResponse. Its warnings member is a single
@@ -21,8 +22,8 @@ type faxLineResponse struct {
 
 // faxLineListResponse is FaxLineListResponse.
 type faxLineListResponse struct {
-	ListInfo listInfoResponse `json:"list_info"`
-	FaxLines []faxLineView    `json:"fax_lines"`
+	ListInfo api.ListInfoResponse `json:"list_info"`
+	FaxLines []faxLineView        `json:"fax_lines"`
 }
 
 // faxLineAreaCodeGetResponse is FaxLineAreaCodeGetResponse.
@@ -33,10 +34,10 @@ type faxLineAreaCodeGetResponse struct {
 // viewFaxLine renders a line with the accounts that have access to it, as
 // the official examples show them (no quotas, no role).
 func viewFaxLine(tx *state.Txn, l *state.FaxLine) faxLineView {
-	v := faxLineView{Number: l.Number, CreatedAt: l.CreatedAt, UpdatedAt: l.UpdatedAt, Accounts: []teamAccountView{}}
+	v := faxLineView{Number: l.Number, CreatedAt: l.CreatedAt, UpdatedAt: l.UpdatedAt, Accounts: []AccountView{}}
 	for _, id := range l.AccountIDs {
 		if a, err := state.Get[state.Account](tx, state.TableAccounts, id); err == nil {
-			v.Accounts = append(v.Accounts, viewTeamAccount(a, false, false))
+			v.Accounts = append(v.Accounts, ViewAccount(a, false, false))
 		}
 	}
 	return v
@@ -72,15 +73,15 @@ type faxGetResponse struct {
 
 // faxListResponse is FaxListResponse.
 type faxListResponse struct {
-	Faxes    []faxView        `json:"faxes"`
-	ListInfo listInfoResponse `json:"list_info"`
+	Faxes    []faxView            `json:"faxes"`
+	ListInfo api.ListInfoResponse `json:"list_info"`
 }
 
 // viewFax renders a fax. The cover page message is the fax's message; a fax
 // has no subject. final_copy_uri appears once the fax was sent.
 func viewFax(f *state.Fax) faxView {
 	v := faxView{
-		FaxID: f.ID, Title: f.Title, OriginalTitle: f.OriginalTitle, Message: strPtr(f.CoverPageMessage),
+		FaxID: f.ID, Title: f.Title, OriginalTitle: f.OriginalTitle, Message: api.NullString(f.CoverPageMessage),
 		Metadata: map[string]any{}, CreatedAt: f.CreatedAt, Sender: f.Sender, FilesURL: f.FilesURL,
 		Transmissions: []faxTransmissionsView{{Recipient: f.Recipient, StatusCode: f.Status}},
 	}
@@ -89,19 +90,19 @@ func viewFax(f *state.Fax) faxView {
 		v.Transmissions[0].SentAt = &sent
 	}
 	if f.Status == state.FaxSuccess {
-		v.FinalCopyURI = strPtr("/v3/fax/files/" + f.ID)
+		v.FinalCopyURI = api.NullString("/v3/fax/files/" + f.ID)
 	}
 	return v
 }
 
 // registerViewsFax adds faxes and fax lines to the catalog, as GET /fax
 // and GET /fax_line show them.
-func registerViewsFax(r *registry) {
-	r.catalog.Add(catalog.Of("fax", state.TableFaxes,
+func registerViewsFax(r *api.Registry) {
+	r.Catalog.Add(catalog.Of("fax", state.TableFaxes,
 		func(f *state.Fax) string { return f.ID },
 		func(_ *state.Txn, f *state.Fax) (any, error) { return viewFax(f), nil },
 		func(_ *state.Txn, f *state.Fax, accountID string) bool { return f.AccountID == accountID }))
-	r.catalog.Add(catalog.Of("fax_line", state.TableFaxLines,
+	r.Catalog.Add(catalog.Of("fax_line", state.TableFaxLines,
 		func(l *state.FaxLine) string { return l.Number },
 		func(tx *state.Txn, l *state.FaxLine) (any, error) { return viewFaxLine(tx, l), nil },
 		func(_ *state.Txn, l *state.FaxLine, accountID string) bool { return l.HasAccount(accountID) }))

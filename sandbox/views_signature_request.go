@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -111,18 +113,18 @@ type signatureRequestGetResponse struct {
 // signatureRequestListResponse is SignatureRequestListResponse.
 type signatureRequestListResponse struct {
 	SignatureRequests []signatureRequestResponse `json:"signature_requests"`
-	ListInfo          listInfoResponse           `json:"list_info"`
+	ListInfo          api.ListInfoResponse       `json:"list_info"`
 }
 
-func registerViewsSignatureRequest(r *registry) {
-	r.objectViews[notify.ObjectSignatureRequest] = func(tx *state.Txn, id, viewer string) (any, error) {
+func registerViewsSignatureRequest(r *api.Registry) {
+	r.ObjectViews[notify.ObjectSignatureRequest] = func(tx *state.Txn, id, viewer string) (any, error) {
 		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, id)
 		if err != nil {
 			return nil, fmt.Errorf("signature request %s: %w", id, err)
 		}
 		return viewSignatureRequest(req, viewer), nil
 	}
-	r.catalog.Add(catalog.Of(notify.ObjectSignatureRequest, state.TableSignatureRequests,
+	r.Catalog.Add(catalog.Of(notify.ObjectSignatureRequest, state.TableSignatureRequests,
 		func(req *state.SignatureRequest) string { return req.ID },
 		func(_ *state.Txn, req *state.SignatureRequest) (any, error) {
 			return viewSignatureRequest(req, req.RequesterAccountID), nil
@@ -144,26 +146,26 @@ func viewSignatureRequest(req *state.SignatureRequest, viewer string) signatureR
 	out := signatureRequestResponse{
 		TestMode:              req.TestMode,
 		SignatureRequestID:    req.ID,
-		RequesterEmailAddress: strPtr(req.RequesterEmail),
+		RequesterEmailAddress: api.NullString(req.RequesterEmail),
 		Title:                 req.Title,
 		OriginalTitle:         req.OriginalTitle,
-		Subject:               strPtr(req.Subject),
-		Message:               strPtr(req.Message),
+		Subject:               api.NullString(req.Subject),
+		Message:               api.NullString(req.Message),
 		Metadata:              viewMetadata(req.Metadata),
 		CreatedAt:             req.CreatedAt,
 		ExpiresAt:             req.ExpiresAt,
 		IsComplete:            req.Phase == state.PhaseComplete,
 		IsDeclined:            req.Phase == state.PhaseDeclined,
 		HasError:              req.Phase == state.PhaseError,
-		FilesURL:              req.BaseURL + APIPrefix + "/signature_request/files/" + req.ID,
+		FilesURL:              req.BaseURL + api.APIPrefix + "/signature_request/files/" + req.ID,
 		DetailsURL:            req.WorldURL + "/requests/" + req.ID,
 		CCEmailAddresses:      append([]string{}, req.CCEmails...),
-		SigningRedirectURL:    strPtr(req.SigningRedirectURL),
+		SigningRedirectURL:    api.NullString(req.SigningRedirectURL),
 		CustomFields:          []customFieldResponse{},
 		Attachments:           []attachmentResponse{},
 		ResponseData:          []responseDataResponse{},
 		Signatures:            []signatureResponse{},
-		BulkSendJobID:         strPtr(req.BulkSendJobID),
+		BulkSendJobID:         api.NullString(req.BulkSendJobID),
 		SignerExperience:      signerExperience{FormView: req.FormView},
 	}
 	if out.SignerExperience.FormView == "" {
@@ -180,7 +182,7 @@ func viewSignatureRequest(req *state.SignatureRequest, viewer string) signatureR
 		out.SigningURL = &u
 	}
 	for _, f := range req.CustomFields {
-		cf := customFieldResponse{Type: f.Type, Name: f.Name, Required: f.Required, APIID: f.APIID, Editor: strPtr(f.Editor)}
+		cf := customFieldResponse{Type: f.Type, Name: f.Name, Required: f.Required, APIID: f.APIID, Editor: api.NullString(f.Editor)}
 		if cf.APIID == "" {
 			cf.APIID = f.Name
 		}
@@ -194,7 +196,7 @@ func viewSignatureRequest(req *state.SignatureRequest, viewer string) signatureR
 	for _, a := range req.Attachments {
 		out.Attachments = append(out.Attachments, attachmentResponse{
 			ID: a.ID, Signer: itoa(a.SignerIndex + 1), Name: a.Name, Required: a.Required,
-			Instructions: strPtr(a.Instructions), UploadedAt: a.UploadedAt,
+			Instructions: api.NullString(a.Instructions), UploadedAt: a.UploadedAt,
 		})
 	}
 	for _, v := range req.ResponseData {
@@ -213,26 +215,26 @@ func viewSignatureRequest(req *state.SignatureRequest, viewer string) signatureR
 func viewSignature(sg state.Signature) signatureResponse {
 	r := signatureResponse{
 		SignatureID:        sg.ID,
-		SignerGroupGUID:    strPtr(sg.GroupGUID),
+		SignerGroupGUID:    api.NullString(sg.GroupGUID),
 		SignerEmailAddress: sg.Email,
-		SignerName:         strPtr(sg.Name),
-		SignerRole:         strPtr(sg.Role),
+		SignerName:         api.NullString(sg.Name),
+		SignerRole:         api.NullString(sg.Role),
 		Order:              sg.Order,
 		StatusCode:         sg.Status,
-		DeclineReason:      strPtr(sg.DeclineReason),
+		DeclineReason:      api.NullString(sg.DeclineReason),
 		SignedAt:           sg.SignedAt,
 		LastViewedAt:       sg.LastViewedAt,
 		LastRemindedAt:     sg.LastRemindedAt,
 		HasPIN:             sg.PIN != "",
-		ReassignedBy:       strPtr(sg.ReassignedBy),
-		ReassignmentReason: strPtr(sg.ReassignmentReason),
-		ReassignedFrom:     strPtr(sg.ReassignedFrom),
-		Error:              strPtr(sg.Error),
+		ReassignedBy:       api.NullString(sg.ReassignedBy),
+		ReassignmentReason: api.NullString(sg.ReassignmentReason),
+		ReassignedFrom:     api.NullString(sg.ReassignedFrom),
+		Error:              api.NullString(sg.Error),
 	}
 	auth := sg.SMSPhone != "" && sg.SMSPhoneType != "delivery"
 	delivery := sg.SMSPhone != "" && sg.SMSPhoneType == "delivery"
 	r.HasSMSAuth, r.HasSMSDelivery = &auth, &delivery
-	r.SMSPhoneNumber = strPtr(sg.SMSPhone)
+	r.SMSPhoneNumber = api.NullString(sg.SMSPhone)
 	return r
 }
 

@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/account"
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -23,39 +25,39 @@ var teamRoleCodes = func() map[string]string {
 	return m
 }()
 
-// teamAccountView is the subset of AccountResponse that team and fax line
+// AccountView is the subset of AccountResponse that team and fax line
 // answers show for other accounts: no settings, locale or callback URL, as
 // the official examples do.
-type teamAccountView struct {
-	AccountID    string         `json:"account_id"`
-	EmailAddress string         `json:"email_address"`
-	IsLocked     bool           `json:"is_locked"`
-	IsPaidHS     bool           `json:"is_paid_hs"`
-	IsPaidHF     bool           `json:"is_paid_hf"`
-	Quotas       *accountQuotas `json:"quotas,omitempty"`
-	RoleCode     *string        `json:"role_code,omitempty"`
+type AccountView struct {
+	AccountID    string          `json:"account_id"`
+	EmailAddress string          `json:"email_address"`
+	IsLocked     bool            `json:"is_locked"`
+	IsPaidHS     bool            `json:"is_paid_hs"`
+	IsPaidHF     bool            `json:"is_paid_hf"`
+	Quotas       *account.Quotas `json:"quotas,omitempty"`
+	RoleCode     *string         `json:"role_code,omitempty"`
 }
 
-// viewTeamAccount renders a team member or invitee; withRole adds role_code
+// ViewAccount renders a team member or invitee; withRole adds role_code
 // (members have one, invitees do not).
-func viewTeamAccount(a *state.Account, withQuotas, withRole bool) teamAccountView {
-	v := teamAccountView{AccountID: a.ID, EmailAddress: a.Email, IsLocked: a.IsLocked, IsPaidHS: a.IsPaidHS, IsPaidHF: a.IsPaidHF}
+func ViewAccount(a *state.Account, withQuotas, withRole bool) AccountView {
+	v := AccountView{AccountID: a.ID, EmailAddress: a.Email, IsLocked: a.IsLocked, IsPaidHS: a.IsPaidHS, IsPaidHF: a.IsPaidHF}
 	if withQuotas {
-		q := viewAccount(a).Quotas
+		q := account.View(a).Quotas
 		v.Quotas = &q
 	}
 	if withRole && a.RoleCode != "" {
-		v.RoleCode = strPtr(a.RoleCode)
+		v.RoleCode = api.NullString(a.RoleCode)
 	}
 	return v
 }
 
 // teamView is TeamResponse.
 type teamView struct {
-	Name            string            `json:"name"`
-	Accounts        []teamAccountView `json:"accounts"`
-	InvitedAccounts []teamAccountView `json:"invited_accounts"`
-	InvitedEmails   []string          `json:"invited_emails"`
+	Name            string        `json:"name"`
+	Accounts        []AccountView `json:"accounts"`
+	InvitedAccounts []AccountView `json:"invited_accounts"`
+	InvitedEmails   []string      `json:"invited_emails"`
 }
 
 // teamGetResponse is TeamGetResponse.
@@ -66,13 +68,13 @@ type teamGetResponse struct {
 // viewTeam renders a team with its members and its outstanding invitations:
 // invitees with an account are invited_accounts, the others invited_emails.
 func viewTeam(tx *state.Txn, t *state.Team) (teamView, error) {
-	v := teamView{Name: t.Name, Accounts: []teamAccountView{}, InvitedAccounts: []teamAccountView{}, InvitedEmails: []string{}}
+	v := teamView{Name: t.Name, Accounts: []AccountView{}, InvitedAccounts: []AccountView{}, InvitedEmails: []string{}}
 	members, err := state.MembersOfTeam(tx, t.ID)
 	if err != nil {
 		return v, err
 	}
 	for _, a := range members {
-		v.Accounts = append(v.Accounts, viewTeamAccount(a, true, true))
+		v.Accounts = append(v.Accounts, ViewAccount(a, true, true))
 	}
 	invites, err := state.InvitesOfTeam(tx, t.ID)
 	if err != nil {
@@ -85,7 +87,7 @@ func viewTeam(tx *state.Txn, t *state.Team) (teamView, error) {
 		}
 		seen[inv.EmailKey] = true
 		if a, err := state.AccountByEmail(tx, inv.Email); err == nil {
-			v.InvitedAccounts = append(v.InvitedAccounts, viewTeamAccount(a, true, false))
+			v.InvitedAccounts = append(v.InvitedAccounts, ViewAccount(a, true, false))
 			continue
 		}
 		v.InvitedEmails = append(v.InvitedEmails, inv.Email)
@@ -138,8 +140,8 @@ type teamMemberView struct {
 
 // teamMembersResponse is TeamMembersResponse.
 type teamMembersResponse struct {
-	TeamMembers []teamMemberView `json:"team_members"`
-	ListInfo    listInfoResponse `json:"list_info"`
+	TeamMembers []teamMemberView     `json:"team_members"`
+	ListInfo    api.ListInfoResponse `json:"list_info"`
 }
 
 // subTeamView is SubTeamResponse.
@@ -150,13 +152,13 @@ type subTeamView struct {
 
 // teamSubTeamsResponse is TeamSubTeamsResponse.
 type teamSubTeamsResponse struct {
-	SubTeams []subTeamView    `json:"sub_teams"`
-	ListInfo listInfoResponse `json:"list_info"`
+	SubTeams []subTeamView        `json:"sub_teams"`
+	ListInfo api.ListInfoResponse `json:"list_info"`
 }
 
-// registerViewsTeam adds teams to the catalog, as GET /team shows them.
-func registerViewsTeam(r *registry) {
-	r.catalog.Add(catalog.Of("team", state.TableTeams,
+// RegisterViews adds teams to the catalog, as GET /team shows them.
+func RegisterViews(r *api.Registry) {
+	r.Catalog.Add(catalog.Of("team", state.TableTeams,
 		func(t *state.Team) string { return t.ID },
 		func(tx *state.Txn, t *state.Team) (any, error) { return viewTeam(tx, t) },
 		func(tx *state.Txn, t *state.Team, accountID string) bool {

@@ -11,20 +11,22 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerViewsTemplate(r *registry) {
-	r.objectViews[notify.ObjectTemplate] = func(tx *state.Txn, id, viewer string) (any, error) {
+func registerViewsTemplate(r *api.Registry) {
+	r.ObjectViews[notify.ObjectTemplate] = func(tx *state.Txn, id, viewer string) (any, error) {
 		t, err := state.GetTemplate(tx, id)
 		if err != nil {
 			return nil, err
 		}
 		return viewTemplate(tx, t, viewer), nil
 	}
-	r.catalog.Add(catalog.Of(notify.ObjectTemplate, state.TableTemplates,
+	r.Catalog.Add(catalog.Of(notify.ObjectTemplate, state.TableTemplates,
 		func(t *state.Template) string { return t.ID },
 		func(tx *state.Txn, t *state.Template) (any, error) { return viewTemplate(tx, t, t.OwnerID), nil },
 		func(_ *state.Txn, t *state.Template, accountID string) bool {
@@ -186,8 +188,8 @@ type templateGetResponse struct {
 
 // templateListResponse is TemplateListResponse.
 type templateListResponse struct {
-	Templates []templateResponse `json:"templates"`
-	ListInfo  listInfoResponse   `json:"list_info"`
+	Templates []templateResponse   `json:"templates"`
+	ListInfo  api.ListInfoResponse `json:"list_info"`
 }
 
 // templateIDResponse is TemplateCreateResponse / TemplateUpdateFilesResponse.
@@ -254,7 +256,7 @@ func viewTemplate(tx *state.Txn, t *state.Template, viewer string) templateRespo
 	}
 	for _, a := range t.Attachments {
 		r.Attachments = append(r.Attachments, attachmentResponse{ID: a.ID, Signer: templateRoleSigner(a.Role), Name: a.Name,
-			Required: a.Required, Instructions: strPtr(a.Instructions)})
+			Required: a.Required, Instructions: api.NullString(a.Instructions)})
 	}
 	if t.SignerExperience != "" {
 		r.SignerExperience = &signerExperience{FormView: t.SignerExperience}
@@ -320,12 +322,12 @@ func tplMergeFieldAPIID(templateID, name string) string {
 func viewTemplateFormField(f state.TemplateField) any {
 	base := tplFieldBaseView{APIID: f.APIID, Name: f.Name, Type: f.Type, Signer: templateRoleSigner(f.Role),
 		X: f.X, Y: f.Y, Width: f.Width, Height: f.Height, Required: f.Required}
-	group := strPtr(f.Group)
+	group := api.NullString(f.Group)
 	switch f.Type {
 	case "text":
 		return tplTextFieldView{tplFieldBaseView: base, tplTextLayoutView: tplTextLayout(f),
-			ValidationType: strPtr(f.ValidationType), ValidationCustomRegex: strPtr(f.ValidationCustomRegex),
-			ValidationCustomRegexFormatLabel: strPtr(f.ValidationCustomRegexFormatLabel), Group: group}
+			ValidationType: api.NullString(f.ValidationType), ValidationCustomRegex: api.NullString(f.ValidationCustomRegex),
+			ValidationCustomRegexFormatLabel: api.NullString(f.ValidationCustomRegexFormatLabel), Group: group}
 	case "hyperlink":
 		return tplHyperlinkFieldView{tplFieldBaseView: base, tplTextLayoutView: tplTextLayout(f), Group: group}
 	}
@@ -338,7 +340,7 @@ func viewTemplateCustomField(f state.TemplateField) any {
 		typ = "checkbox"
 	}
 	base := tplCustomFieldView{APIID: f.APIID, Name: f.Name, Type: typ, X: intPtr(f.X), Y: intPtr(f.Y),
-		Width: intPtr(f.Width), Height: intPtr(f.Height), Required: f.Required, Group: strPtr(f.Group)}
+		Width: intPtr(f.Width), Height: intPtr(f.Height), Required: f.Required, Group: api.NullString(f.Group)}
 	if f.Role >= 0 {
 		s := templateRoleSigner(f.Role)
 		base.Signer = &s

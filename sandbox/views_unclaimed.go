@@ -3,6 +3,8 @@ package sandbox
 import (
 	"encoding/json"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -55,8 +57,8 @@ func viewDraft(d *state.UnclaimedDraft, claimURL string) unclaimedDraftCreateRes
 	return unclaimedDraftCreateResponse{UnclaimedDraft: unclaimedDraftResponse{
 		SignatureRequestID:    d.ID,
 		ClaimURL:              claimURL,
-		SigningRedirectURL:    strPtr(d.SigningRedirectURL),
-		RequestingRedirectURL: strPtr(d.RequestingRedirectURL),
+		SigningRedirectURL:    api.NullString(d.SigningRedirectURL),
+		RequestingRedirectURL: api.NullString(d.RequestingRedirectURL),
 		ShowRequesting:        d.Embedded,
 		ExpiresAt:             d.ExpiresAt,
 		TestMode:              d.TestMode,
@@ -69,8 +71,8 @@ func claimPath(token string) string { return "claim/" + token }
 // registerViewsUnclaimed adds unclaimed drafts to the catalog, as their
 // creation answered them, with the claim page's path relative to the
 // world's pages (the catalog knows no base URL).
-func registerViewsUnclaimed(r *registry) {
-	r.catalog.Add(catalog.Of("unclaimed_draft", state.TableUnclaimedDrafts,
+func registerViewsUnclaimed(r *api.Registry) {
+	r.Catalog.Add(catalog.Of("unclaimed_draft", state.TableUnclaimedDrafts,
 		func(d *state.UnclaimedDraft) string { return d.ID },
 		func(_ *state.Txn, d *state.UnclaimedDraft) (any, error) {
 			return viewDraft(d, claimPath(d.Token)).UnclaimedDraft, nil

@@ -1,0 +1,52 @@
+package sandbox
+
+import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
+)
+
+// areaHooks are the hooks through which one area of the sandbox acts in
+// another where both still live in the facade: file owners, template
+// resolution and fault points. They belong to one Sandbox's registry
+// (Registry.Areas); each leaves for the package of its area when that area
+// moves.
+type areaHooks struct {
+	// fileOwners maps an object kind to its owner hooks (signature requests
+	// and templates).
+	fileOwners map[string]fileOwner
+
+	// templateResolver resolves template_ids for send_with_template,
+	// create_embedded_with_template and the two edit_*_with_template
+	// operations. The templates area sets it in its register function.
+	//
+	// Contract: it runs inside the write transaction tx that creates the
+	// request; c is the call (c.account is the caller). It answers the
+	// combined templateUse of ids, in the order given (ids are non-empty and
+	// distinct), or the official error for the first template that does not
+	// exist, is not visible to the caller (not theirs and not shared with
+	// them), is still being prepared, or failed — with error_path
+	// "template_ids[i]". It must not write. Binding signers and CCs to roles,
+	// custom_fields to merge fields and the quota are done by the caller.
+	//
+	// While it is nil (no templates subsystem), every template id is unknown.
+	templateResolver func(c *api.Call, tx *state.Txn, ids []string) (*templateUse, error)
+	// templateFailureHook lets scenario rules turn a template's creation
+	// into template_error.
+	templateFailureHook func(w *world.World, t *state.Template) (fail bool, msg string)
+	// sigreqProcessFault lets scenario rules fail a request while it is
+	// processed: a failure (fail_file, fail_processing) ends it in error with
+	// the failure's status code and event (sigreq_failures.go). A nil hook or
+	// answer means no rule.
+	sigreqProcessFault func(s *api.Host, w *world.World, tx *state.Txn, req *state.SignatureRequest) *processFailure
+	// callbackFault, when set, is consulted before every delivery attempt.
+	// The scenario engine installs it to make a receiver's answers count as
+	// failures ("the receiver is down for a day"): it looks up the rules of
+	// w (kept in its own world.Ext value) and answers FaultNone when none
+	// applies. reason is written to the attempt's log entry. It must be fast
+	// and safe for concurrent use; it runs outside any transaction.
+	callbackFault func(s *api.Host, w *world.World, a CallbackAttempt) (fault CallbackFault, reason string)
+}
+
+// areasOf is the area hooks of a registry.
+func areasOf(r *api.Registry) *areaHooks { return r.Areas.(*areaHooks) }

@@ -1,0 +1,5 @@
+// Package account is the accounts of a world as the API shows them: get,
+// update (callback URL, locale), create (with the confirmation the real
+// service asks for) and verify, and the account object view the catalog,
+// callbacks and teams show.
+package account

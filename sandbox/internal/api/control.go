@@ -1,0 +1,91 @@
+package api
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/gorilla/mux"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+)
+
+// ControlRoute is one endpoint of the /_sandbox control plane.
+type ControlRoute struct {
+	Method string
+	Path   string // relative to /_sandbox
+	h      Handler
+	// Public routes need no world (health, world creation, pages served by
+	// world-scoped URLs).
+	Public bool
+	// NoBody routes take no parameters: a body that carries any is refused
+	// before the handler acts (a typo must not reset a world).
+	NoBody bool
+}
+
+// isPage reports whether a control path is a page served under a world's
+// URLs (/w/{world}/...): pages read the forms browsers post, which may carry
+// more fields than the page uses, so they keep the lenient reading.
+func isPage(path string) bool { return strings.HasPrefix(path, "/w/") }
+
+func (s *Host) registerControl(r *mux.Router) {
+	for _, cr := range s.Reg.ControlRoutes {
+		r.Handle(ControlPrefix+cr.Path, s.controlHandler(cr)).Methods(cr.Method)
+	}
+}
+
+// controlHandler resolves the caller's world for control calls: the world of
+// the credentials when the request has any (so parallel suites with their own
+// keys never meet), else the default world.
+func (s *Host) controlHandler(cr ControlRoute) http.Handler {
+	operation := cr.Method + " " + ControlPrefix + cr.Path
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := s.CallStart()
+		c := &Call{Host: s, Request: r, strict: !isPage(cr.Path)}
+		v, err := s.runControl(c, cr)
+		for _, after := range s.Reg.AfterControlHooks {
+			after(c, v, err)
+		}
+		status := s.WriteResult(w, c, v, err)
+		s.observeCall(c, operation, true, start, status)
+	})
+}
+
+func (s *Host) runControl(c *Call, cr ControlRoute) (any, error) {
+	if !cr.Public {
+		creds, ok, aerr := parseAuthorization(c.Request)
+		if aerr != nil {
+			return nil, aerr
+		}
+		if ok {
+			if e := s.authenticate(c, creds); e != nil {
+				return nil, e
+			}
+		} else {
+			c.World = s.DefaultWorld
+		}
+	}
+	if cr.NoBody {
+		if err := c.refuseParameters(); err != nil {
+			return nil, err
+		}
+	}
+	for _, start := range s.Reg.ControlStartHooks {
+		start(c)
+	}
+	return cr.h(c)
+}
+
+// ActingAccountID is the account a control call acts for when it names
+// none: the caller's, or the world's first account for a call without
+// credentials (which reaches the default world).
+func (c *Call) ActingAccountID() string {
+	if c.Account != nil {
+		return c.Account.ID
+	}
+	return c.Host.FirstAccountID()
+}
+
+// ErrControlNotFound answers unknown control objects.
+func ErrControlNotFound(what, id string) error {
+	return apierr.NotFoundf("No %s %q in this world.", what, id)
+}

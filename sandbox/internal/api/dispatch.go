@@ -1,0 +1,71 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+)
+
+// CallHook runs before an operation's handler, after authentication. When it
+// reports handled, its result is the answer and the handler does not run.
+// Scenario fault rules are call hooks.
+type CallHook func(c *Call) (v any, err error, handled bool)
+
+// apiHandler wraps an operation: credentials, world, rate limit, hooks,
+// handler, and the one response adapter.
+func (s *Host) apiHandler(rt *Route, h Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := s.CallStart()
+		c := &Call{Host: s, Request: r, Route: rt}
+		v, err := s.runCall(c, h)
+		for _, after := range s.Reg.AfterCallHooks {
+			after(c, v, err)
+		}
+		status := s.WriteResult(w, c, v, err)
+		s.observeCall(c, rt.operationID, false, start, status)
+	})
+}
+
+func (s *Host) runCall(c *Call, h Handler) (any, error) {
+	if c.Route.auth != authNone {
+		creds, ok, aerr := parseAuthorization(c.Request)
+		if aerr != nil {
+			return nil, aerr
+		}
+		if !ok {
+			return nil, apierr.New(apierr.Unauthorized, apierr.MsgUnauthorizedNoCredentials)
+		}
+		if e := s.authenticate(c, creds); e != nil {
+			return nil, e
+		}
+		if e := checkScopes(c); e != nil {
+			return nil, e
+		}
+		if e := s.countRate(c); e != nil {
+			return nil, e
+		}
+	}
+	for _, hook := range s.Reg.CallHooks {
+		if v, err, handled := hook(c); handled {
+			return v, err
+		}
+	}
+	v, err := h(c)
+	// Operations without credentials (OAuth) find their world and account in
+	// the handler; their answers carry the headers of that account.
+	if err == nil && c.Rate.Limit == 0 && c.Account != nil && c.World != nil {
+		_ = s.countRate(c)
+	}
+	return v, err
+}
+
+// countRate counts the call against the caller's window and refuses it when
+// the world enforces limits and the window is used up.
+func (s *Host) countRate(c *Call) *apierr.Error {
+	cfg := c.Config().RateLimit
+	c.Rate = c.World.Rate.Count(c.Account.ID, c.World.Now(), cfg.Limit, cfg.Window.D())
+	if cfg.Enforce && c.Rate.Exceeded {
+		return apierr.New(apierr.ExceededRate, apierr.MsgExceededRate)
+	}
+	return nil
+}

@@ -1,0 +1,144 @@
+package api
+
+import (
+	"github.com/jonboulle/clockwork"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
+	"github.com/signsandbox/signsandbox/sandbox/internal/metrics"
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
+)
+
+// Registry is what one Sandbox serves and runs: its operations, control
+// routes, job kinds and the hooks through which one area of the sandbox
+// acts in another. Each area fills it in its register function, and New
+// calls them all in one fixed order (registerAll), so that two sandboxes in
+// one process never share a hook and a test that swaps one (a fault point)
+// changes only its own sandbox.
+type Registry struct {
+	// Handlers maps operationId to its handler (see handle).
+	Handlers map[string]Handler
+	// ControlRoutes are the /_sandbox routes in registration order, which
+	// is the order the router tries them.
+	ControlRoutes []ControlRoute
+	// JobKinds maps job kinds to their functions (see registerJob).
+	JobKinds map[string]JobFunc
+
+	// WorldStarters run when a world is created (delivery workers and other
+	// per-world background work).
+	WorldStarters []func(s *Host, w *world.World)
+	// WorldReplacedHooks run after a world's database was replaced (reset,
+	// import): areas drop caches and wake their workers.
+	WorldReplacedHooks []func(s *Host, w *world.World)
+
+	// CallHooks are consulted in order for every API call (see callHook).
+	CallHooks []CallHook
+	// AfterCallHooks see every API call's result (recording, logs).
+	AfterCallHooks []func(c *Call, v any, err error)
+	// ControlStartHooks see every control call whose world is known before
+	// its handler runs (recording notes the world time the call started at).
+	ControlStartHooks []func(c *Call)
+	// AfterControlHooks see every control call's result (recording).
+	AfterControlHooks []func(c *Call, v any, err error)
+	// CallObservers see the record of every API and control call once
+	// its answer is written (see observeCalls); callClock times the calls
+	// (the wall clock unless a test gives another).
+	CallObservers []func(CallRecord)
+	CallClock     clockwork.Clock
+	// Calls counts the observed calls for GET /_sandbox/metrics.
+	Calls *metrics.Calls
+
+	// ObjectViews render an event's object as GET would show it to viewer
+	// (an account id). Signature requests, templates and accounts register
+	// theirs.
+	ObjectViews map[string]notify.View
+	// notifier records events and routes them to callback queues, with the
+	// objects rendered by objectViews.
+	notifier *notify.Notifier
+	// Catalog shows every kind of object of a world, for readers that must
+	// not import the areas that own them (a console).
+	Catalog *catalog.Catalog
+	// The seams between accounts and API apps and the callbacks that
+	// tell of them: the callbacks area fills them.
+	// OnAccountCallbackSet runs, inside the updating transaction, when an
+	// account's callback URL is set to a new value (the callback_test event).
+	OnAccountCallbackSet func(s *Host, w *world.World, tx *state.Txn, a *state.Account) error
+	// OnAccountCreated runs inside the transaction that creates an account
+	// through the API (confirmation, account_confirmed).
+	OnAccountCreated func(s *Host, w *world.World, tx *state.Txn, a *state.Account) error
+	// OnAppCallbackSet runs, inside the creating or updating transaction,
+	// when an app's callback_url is set to a new value: the real service
+	// then sends the callback_test event to it.
+	OnAppCallbackSet func(s *Host, w *world.World, tx *state.Txn, app *state.APIApp) error
+
+	// TeamTransferHooks run, in registration order, after the API apps of
+	// a removed team member moved (see OnTeamOwnershipTransfer).
+	TeamTransferHooks []TeamTransferHook
+	// Areas holds the hooks between areas that still live in the facade
+	// (file owners, ownership transfer, template resolution, fault points),
+	// whose types this package cannot know; the facade puts them here and
+	// reads them back. Each leaves when its area gets a package.
+	Areas any
+}
+
+// NewRegistry returns a registry with nothing registered yet.
+func NewRegistry() *Registry {
+	r := &Registry{
+		Handlers:    map[string]Handler{},
+		JobKinds:    map[string]JobFunc{},
+		ObjectViews: map[string]notify.View{},
+		Catalog:     catalog.New(),
+	}
+	r.notifier = &notify.Notifier{Views: r.ObjectViews}
+	return r
+}
+
+// Handle attaches the handler of an official operation.
+func (r *Registry) Handle(operationID string, h Handler) {
+	if _, dup := r.Handlers[operationID]; dup {
+		panic("sandbox: handler registered twice: " + operationID)
+	}
+	r.Handlers[operationID] = h
+}
+
+// Control adds a control route that acts on the caller's world.
+func (r *Registry) Control(method, path string, h Handler) {
+	r.ControlRoutes = append(r.ControlRoutes, ControlRoute{Method: method, Path: path, h: h})
+}
+
+// ControlPublic adds a control route that needs no world.
+func (r *Registry) ControlPublic(method, path string, h Handler) {
+	r.ControlRoutes = append(r.ControlRoutes, ControlRoute{Method: method, Path: path, h: h, Public: true})
+}
+
+// ControlNoBody adds a control call that takes no parameters in its body
+// (actions named by their path: reset, view, bounce...).
+func (r *Registry) ControlNoBody(method, path string, h Handler) {
+	r.ControlRoutes = append(r.ControlRoutes, ControlRoute{Method: method, Path: path, h: h, NoBody: true})
+}
+
+// RegisterJob adds a job kind. Kinds are named "<resource>.<action>".
+func (r *Registry) RegisterJob(kind string, fn JobFunc) {
+	if _, dup := r.JobKinds[kind]; dup {
+		panic("sandbox: job kind registered twice: " + kind)
+	}
+	r.JobKinds[kind] = fn
+}
+
+// OnWorldStart adds a function that runs when a world is created.
+func (r *Registry) OnWorldStart(fn func(s *Host, w *world.World)) {
+	r.WorldStarters = append(r.WorldStarters, fn)
+}
+
+// TeamTransferHook moves one kind of object of a removed team member to the
+// account of new_owner_email_address, inside the transfer job.
+type TeamTransferHook func(s *Host, w *world.World, tx *state.Txn, fromAccountID, toAccountID string) error
+
+// OnTeamOwnershipTransfer adds a transfer hook: the owners of signature
+// requests and templates move theirs through it, so that all of a removed
+// member's objects move in one job, as the official
+// TeamRemoveMemberRequest describes new_owner_email_address.
+func (r *Registry) OnTeamOwnershipTransfer(h TeamTransferHook) {
+	r.TeamTransferHooks = append(r.TeamTransferHooks, h)
+}

@@ -1,0 +1,170 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+// RawResponse is a handler result that is not a 200 JSON object: binary
+// downloads, empty bodies, 201 and 204 answers, HTML pages.
+type RawResponse struct {
+	Status      int
+	ContentType string
+	Header      http.Header
+	Body        []byte
+}
+
+// EmptyOK is the empty 200 of cancel, remove and delete operations. The body
+// is empty with a JSON content type, which the official SDKs resolve to "".
+func EmptyOK() *RawResponse {
+	return &RawResponse{Status: http.StatusOK, ContentType: "application/json"}
+}
+
+// NoContent is a 204 (api app and fax deletion).
+func NoContent() *RawResponse { return &RawResponse{Status: http.StatusNoContent} }
+
+// WithStatus answers a JSON value with another 2xx status (201 of api app
+// creation and team member removal).
+type WithStatus struct {
+	Status int
+	Value  any
+}
+
+// WriteResult is the one place where handler results become HTTP answers.
+// It answers the status it wrote, for the call observers.
+func (s *Host) WriteResult(w http.ResponseWriter, c *Call, v any, err error) int {
+	if err != nil {
+		return s.writeError(w, c, err)
+	}
+	status := http.StatusOK
+	switch t := v.(type) {
+	case *RawResponse:
+		for k, vals := range t.Header {
+			w.Header()[k] = vals
+		}
+		if t.ContentType != "" {
+			w.Header().Set("Content-Type", t.ContentType)
+		}
+		if t.Status/100 == 2 {
+			setRateHeaders(w, c)
+		}
+		if t.Status != http.StatusNoContent {
+			w.Header().Set("Content-Length", strconv.Itoa(len(t.Body)))
+		}
+		w.WriteHeader(t.Status)
+		_, _ = w.Write(t.Body)
+		return t.Status
+	case WithStatus:
+		status, v = t.Status, t.Value
+	}
+	body, merr := json.Marshal(v)
+	if merr != nil {
+		return s.writeError(w, c, merr)
+	}
+	if c != nil && len(c.Warnings) > 0 {
+		body = spliceWarnings(body, c.Warnings, warningShapeOf(c.OperationID()))
+	}
+	setRateHeaders(w, c)
+	writeJSON(w, status, body)
+	return status
+}
+
+// warningShape is how an operation's response schema holds warnings.
+type warningShape int
+
+const (
+	warningsArray  warningShape = iota // "warnings": [WarningResponse, ...] (most operations)
+	warningsObject                     // "warnings": WarningResponse (fax line answers)
+	warningsNone                       // the schema has no warnings property
+)
+
+// warningShapes lists the operations whose official response schema does not
+// hold warnings as an array; the SDKs deserialize by those schemas.
+var warningShapes = map[string]warningShape{
+	"faxLineAddUser": warningsObject, "faxLineCreate": warningsObject, "faxLineGet": warningsObject,
+	"faxLineList": warningsObject, "faxLineRemoveUser": warningsObject,
+	"faxLineAreaCodeGet": warningsNone, "faxList": warningsNone, "oauthTokenGenerate": warningsNone,
+	"oauthTokenRefresh": warningsNone, "signatureRequestFilesAsDataUri": warningsNone,
+	"signatureRequestFilesAsFileUrl": warningsNone, "templateFilesAsDataUri": warningsNone,
+	"templateFilesAsFileUrl": warningsNone, "templateUpdateFiles": warningsNone,
+}
+
+func warningShapeOf(operationID string) warningShape { return warningShapes[operationID] }
+
+// spliceWarnings adds the warnings to a JSON object body in the shape the
+// operation's schema declares (only the first warning fits a single object;
+// none fit where the schema has no warnings).
+func spliceWarnings(body []byte, ws []Warning, shape warningShape) []byte {
+	if shape == warningsNone || len(body) < 2 || body[0] != '{' || body[len(body)-1] != '}' {
+		return body
+	}
+	var value any = ws
+	if shape == warningsObject {
+		value = ws[0]
+	}
+	wb, err := json.Marshal(value)
+	if err != nil {
+		return body
+	}
+	var out bytes.Buffer
+	out.Write(body[:len(body)-1])
+	if len(body) > 2 {
+		out.WriteByte(',')
+	}
+	out.WriteString(`"warnings":`)
+	out.Write(wb)
+	out.WriteByte('}')
+	return out.Bytes()
+}
+
+func setRateHeaders(w http.ResponseWriter, c *Call) {
+	if c == nil || c.Rate.Limit == 0 {
+		return
+	}
+	h := w.Header()
+	// The official description spells the third header with a lower-case l;
+	// Go would canonicalize it, so the map is written directly.
+	h["X-RateLimit-Limit"] = []string{strconv.Itoa(c.Rate.Limit)}
+	h["X-RateLimit-Remaining"] = []string{strconv.Itoa(c.Rate.Remaining)}
+	h["X-Ratelimit-Reset"] = []string{strconv.FormatInt(c.Rate.Reset, 10)}
+}
+
+func writeJSON(w http.ResponseWriter, status int, body []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+// writeError answers an error in the official envelope. Errors that are not
+// API errors are bugs: they are logged and answered as a 400 bad_request
+// rather than a 5xx, because no input may make the sandbox fail. It
+// answers the status it wrote.
+func (s *Host) writeError(w http.ResponseWriter, c *Call, err error) int {
+	e, ok := apierr.As(err)
+	var over *state.BudgetError
+	if !ok && errors.As(err, &over) {
+		// Files made by the sandbox itself (merged copies, templates) can
+		// meet the server-wide budget at commit: a refusal, not a fault.
+		e, ok = apierr.Badf("", "The sandbox cannot store more files: %v (--max-stored-bytes).", over), true
+	}
+	if !ok {
+		s.Log.Error("unexpected error", "operation", c.OperationID(), "err", err)
+		e = apierr.New(apierr.BadRequest, "The request could not be processed: "+err.Error())
+	}
+	body, _ := json.Marshal(e.Body())
+	writeJSON(w, e.Status(), body)
+	return e.Status()
+}
+
+// writeAPIError writes an error outside of a call (router fallbacks).
+func writeAPIError(w http.ResponseWriter, e *apierr.Error) {
+	body, _ := json.Marshal(e.Body())
+	writeJSON(w, e.Status(), body)
+}

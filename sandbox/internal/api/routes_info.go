@@ -1,0 +1,43 @@
+package api
+
+import (
+	"net/http"
+)
+
+// Operation describes one operation of the route table.
+type Operation struct {
+	ID string `json:"operation_id"`
+	// Tag is the operation's first tag in the official description.
+	Tag    string `json:"tag"`
+	Method string `json:"method"`
+	// Path is the official path relative to the /v3 base.
+	Path string `json:"path"`
+	// Implemented is false for operations that answer "not implemented".
+	Implemented bool `json:"implemented"`
+}
+
+// Operations lists the route table and which operations r implements.
+func (r *Registry) Operations() []Operation {
+	out := make([]Operation, 0, len(apiRoutes))
+	for _, rt := range apiRoutes {
+		_, ok := r.Handlers[rt.operationID]
+		out = append(out, Operation{ID: rt.operationID, Tag: rt.tag, Method: rt.method, Path: rt.Path, Implemented: ok})
+	}
+	return out
+}
+
+func RegisterRoutesInfo(r *Registry) {
+	r.ControlPublic(http.MethodGet, "/operations", controlOperations)
+}
+
+// operationsResponse is the answer of GET /_sandbox/operations.
+type operationsResponse struct {
+	Operations []Operation `json:"operations"`
+}
+
+// controlOperations lists the route table, for tools that need the official
+// operations without the official description at hand (the e2e coverage
+// report in a checkout without the reference files).
+func controlOperations(c *Call) (any, error) {
+	return operationsResponse{Operations: c.Host.Reg.Operations()}, nil
+}

@@ -1,0 +1,115 @@
+package sandbox
+
+import (
+	"sync"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apiapp"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/account"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/oauth"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+)
+
+// newRegistry returns a registry filled by every area of the sandbox.
+func newRegistry() *api.Registry {
+	r := api.NewRegistry()
+	r.Areas = &areaHooks{fileOwners: map[string]fileOwner{}}
+	registerAll(r)
+	return r
+}
+
+// registerAll is the one place that says what a sandbox is made of. The
+// order matters where a registry keeps it: control routes are tried by the
+// router in this order, hooks run in this order. TestGoldenRegistry pins
+// the result.
+func registerAll(r *api.Registry) {
+	// The official operations, by tag.
+	account.Register(r)
+	apiapp.Register(r)
+	registerAPIBulkSend(r)
+	registerAPIFax(r)
+	registerAPIFaxLine(r)
+	registerAPIFiles(r)
+	oauth.Register(r)
+	registerAPIReport(r)
+	registerAPISignatureRequest(r)
+	registerAPISignatureRequestCreate(r)
+	registerAPISignatureRequestList(r)
+	Register(r)
+	registerAPITemplate(r)
+	registerAPITemplateOverlay(r)
+	registerAPITemplateShare(r)
+	registerAPIUnclaimedDraft(r)
+	registerBulkJobs(r)
+
+	// Callbacks, then the control plane.
+	registerCallbacksHooks(r)
+	registerControlCallbacks(r)
+	registerControlFailures(r)
+	registerControlKeys(r)
+	registerControlRecord(r)
+	registerControlScenarios(r)
+	registerControlSigners(r)
+	registerControlState(r)
+	registerControlTemplates(r)
+	registerControlUnclaimed(r)
+	registerControlWorld(r)
+
+	// Pages, files, the outbox and the operation list.
+	registerEmbeddedEdit(r)
+	registerEmbeddedSign(r)
+	registerFilesPrepare(r)
+	registerFilesURL(r)
+	registerOutbox(r)
+	api.RegisterRoutesInfo(r)
+	registerMetrics(r)
+
+	// Scenarios at work: jobs, recording, rules (fault points).
+	registerScenarioJobs(r)
+	registerScenarioRecord(r)
+	registerScenarioRules(r)
+
+	// Signature requests, templates, drafts and their object views.
+	registerSigreqEID(r)
+	registerSigreqFiles(r)
+	registerSigreqJobs(r)
+	registerSigreqTransfer(r)
+	registerTemplatePrepare(r)
+	registerTemplateResolve(r)
+	registerTemplateTransfer(r)
+	registerUnclaimedClaim(r)
+	registerUnclaimedPage(r)
+	registerViewsSignatureRequest(r)
+	registerViewsTemplate(r)
+
+	// The read side of the other kinds (catalog).
+	account.RegisterViews(r)
+	apiapp.RegisterViews(r)
+	registerViewsBulk(r)
+	registerViewsFax(r)
+	RegisterViews(r)
+	registerViewsUnclaimed(r)
+
+	// The console for people, last: its routes come after every other.
+	registerConsole(r)
+}
+
+// Operations lists the route table in its order (by tag, then operationId):
+// every operation of the official description and whether the sandbox
+// implements it. GET /_sandbox/operations answers the same list.
+func Operations() []api.Operation { return productRegistry().Operations() }
+
+// productRegistry is what every sandbox registers, built once for the
+// questions asked without a sandbox at hand (Operations, the scenario
+// vocabulary). It is only read.
+func productRegistry() *api.Registry {
+	productOnce.Do(func() { productReg = newRegistry() })
+	return productReg
+}
+
+var (
+	productOnce sync.Once
+	productReg  *api.Registry
+)
