@@ -271,6 +271,36 @@ func TestExternalFakeClockRunsDueJobsWhenMoved(t *testing.T) {
 	}
 }
 
+// TestCatchUpRunsWhatIsDueBeforeTheTimerFires: after the embedder's clock
+// moves, a call that catches up sees the due job done, whether or not the
+// background loop got there first; a world whose clock it owns is left alone.
+func TestCatchUpRunsWhatIsDueBeforeTheTimerFires(t *testing.T) {
+	jobs := testJobs()
+	pending := func(w *World) int {
+		n := 0
+		if state.NextJob(w.Store.Read()) != nil {
+			n = 1
+		}
+		return n
+	}
+	fc := clockwork.NewFakeClockAt(time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC))
+	external := newTestWorld(t, Options{Clock: fc, Jobs: jobs})
+	owned := newTestWorld(t, Options{Jobs: jobs})
+	for _, w := range []*World{external, owned} {
+		require.NoError(t, w.Store.Update(func(tx *state.Txn) error {
+			_, err := state.Schedule(tx, "noop", "", time.Second, nil)
+			return err
+		}))
+	}
+	external.CatchUp()
+	assert.Equal(t, 1, pending(external), "not due yet")
+	fc.Advance(2 * time.Second)
+	external.CatchUp()
+	assert.Equal(t, 0, pending(external), "due, so done when CatchUp returns")
+	owned.CatchUp()
+	assert.Equal(t, 1, pending(owned), "an owned fake clock runs jobs only when advanced")
+}
+
 func TestResetAndImportWithPendingJobs(t *testing.T) {
 	w := newTestWorld(t, Options{})
 	schedule(t, w, followUp{"x", 60})
