@@ -21,6 +21,14 @@ import (
 type Store struct {
 	db  atomic.Pointer[memdb.MemDB]
 	now func() time.Time
+	// snap is a read transaction on the database as last committed, which
+	// every Read shares until the next commit: memdb's read transactions
+	// never change, so one serves any number of readers, and a request
+	// reads several times. commitMu makes a commit and the installation of
+	// its snapshot one step, so that a later commit's snapshot is never
+	// replaced by an earlier one's.
+	snap     atomic.Pointer[memdb.Txn]
+	commitMu sync.Mutex
 	// swap is held shared by every write and exclusively by Replace, so that a
 	// write never commits into a database that has just been replaced.
 	swap sync.RWMutex
@@ -59,12 +67,14 @@ func (s *Store) SetNotifier(fn func(topic string)) { s.notify = fn }
 func NewStore(db *memdb.MemDB, now func() time.Time) *Store {
 	s := &Store{now: now}
 	s.db.Store(db)
+	s.snap.Store(db.Txn(false))
 	return s
 }
 
-// Read returns a read-only transaction on a consistent snapshot.
+// Read returns a read-only transaction on a consistent snapshot: the
+// database as of the last commit that finished before the call.
 func (s *Store) Read() *Txn {
-	return &Txn{Txn: s.db.Load().Txn(false), now: s.now()}
+	return &Txn{Txn: s.snap.Load(), now: s.now()}
 }
 
 // Update runs fn in one write transaction and commits it when fn returns nil.
@@ -101,7 +111,10 @@ func (s *Store) Update(fn func(tx *Txn) error) error {
 	if delta < 0 {
 		s.budget.used.Add(delta)
 	}
+	s.commitMu.Lock()
 	tx.Commit()
+	s.snap.Store(s.db.Load().Txn(false))
+	s.commitMu.Unlock()
 	for _, after := range tx.after {
 		after()
 	}
@@ -117,7 +130,10 @@ func (s *Store) Replace(db *memdb.MemDB) {
 		old := readUsage(s.db.Load().Txn(false)).ContentBytes
 		s.budget.used.Add(readUsage(db.Txn(false)).ContentBytes - old)
 	}
+	s.commitMu.Lock()
 	s.db.Store(db)
+	s.snap.Store(db.Txn(false))
+	s.commitMu.Unlock()
 	s.observeSnapshot(db)
 	s.swap.Unlock()
 }
