@@ -83,7 +83,7 @@ func (s *Store) Read() *Txn {
 func (s *Store) Update(fn func(tx *Txn) error) error {
 	s.swap.RLock()
 	defer s.swap.RUnlock()
-	tx := &Txn{Txn: s.db.Load().Txn(true), now: s.now(), notify: s.notify, secrets: s.secrets, budget: s.budget}
+	tx := &Txn{Txn: s.db.Load().Txn(true), now: s.now(), notify: s.notify, secrets: s.secrets, budget: s.budget, deferMeta: true}
 	defer tx.Abort()
 	var before int64
 	if s.budget != nil {
@@ -94,6 +94,9 @@ func (s *Store) Update(fn func(tx *Txn) error) error {
 		tx.TrackChanges()
 	}
 	if err := fn(tx); err != nil {
+		return err
+	}
+	if err := tx.flushMeta(); err != nil {
 		return err
 	}
 	delta, err := s.budgetDelta(tx, before)
@@ -157,6 +160,11 @@ type Txn struct {
 	// after holds the AfterCommit functions in registration order (memdb's
 	// own Defer runs them last-in first-out).
 	after []func()
+	// meta is the meta row as this transaction has moved the sequence.
+	// Under Store.Update (deferMeta) it is written once, before the
+	// commit, instead of once per ID: a send takes a dozen numbers.
+	meta      *Meta
+	deferMeta bool
 }
 
 // Notify arranges for topic to be announced once after this transaction
@@ -265,16 +273,34 @@ func InitMeta(tx *Txn, seed string) error {
 }
 
 func (t *Txn) next() (seed string, n uint64) {
-	m, err := Get[Meta](t, tableMeta, metaRowID)
-	if err != nil {
-		panic("state: world has no meta row")
+	if t.meta == nil {
+		m, err := Get[Meta](t, tableMeta, metaRowID)
+		if err != nil {
+			panic("state: world has no meta row")
+		}
+		c := *m
+		t.meta = &c
 	}
-	c := *m
-	c.Counter++
-	if err := Put(t, tableMeta, &c); err != nil {
-		panic(err)
+	t.meta.Counter++
+	if !t.deferMeta {
+		c := *t.meta
+		if err := Put(t, tableMeta, &c); err != nil {
+			panic(err)
+		}
 	}
-	return c.Seed, c.Counter
+	return t.meta.Seed, t.meta.Counter
+}
+
+// flushMeta writes the meta row of a write that moved the sequence, once,
+// before it commits; later numbers of the same transaction (none are
+// expected) are written at once again.
+func (t *Txn) flushMeta() error {
+	if t.meta == nil || !t.deferMeta {
+		return nil
+	}
+	t.deferMeta = false
+	c := *t.meta
+	return Put(t, tableMeta, &c)
 }
 
 // NewID returns the next 40-character lowercase hex ID of the world's seeded
