@@ -29,6 +29,9 @@ type Store struct {
 	// replaced by an earlier one's.
 	snap     atomic.Pointer[memdb.Txn]
 	commitMu sync.Mutex
+	// config is the configuration row as read from one snapshot (see
+	// Config).
+	config atomic.Pointer[snapConfig]
 	// swap is held shared by every write and exclusively by Replace, so that a
 	// write never commits into a database that has just been replaced.
 	swap sync.RWMutex
@@ -75,6 +78,26 @@ func NewStore(db *memdb.MemDB, now func() time.Time) *Store {
 // database as of the last commit that finished before the call.
 func (s *Store) Read() *Txn {
 	return &Txn{Txn: s.snap.Load(), now: s.now()}
+}
+
+// snapConfig is a world's configuration and the snapshot it was read from.
+type snapConfig struct {
+	snap *memdb.Txn
+	cfg  Config
+}
+
+// Config is the world's configuration as of the last commit (GetConfig of
+// a Read). Every request asks for it, and it changes far less often than
+// the database: it is read once per committed snapshot and kept until the
+// next commit.
+func (s *Store) Config() Config {
+	snap := s.snap.Load()
+	if c := s.config.Load(); c != nil && c.snap == snap {
+		return c.cfg
+	}
+	cfg := GetConfig(&Txn{Txn: snap})
+	s.config.Store(&snapConfig{snap: snap, cfg: cfg})
+	return cfg
 }
 
 // Update runs fn in one write transaction and commits it when fn returns nil.

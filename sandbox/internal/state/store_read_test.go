@@ -56,3 +56,21 @@ func TestReadAfterReplaceSeesTheNewDatabase(t *testing.T) {
 	_, err = Get[Job](st.Read(), TableJobs, "job_old")
 	assert.ErrorIs(t, err, ErrNotFound)
 }
+
+// TestConfigFollowsEveryCommit: the configuration a store keeps between
+// commits is the one of the last commit, after a write and after Replace.
+func TestConfigFollowsEveryCommit(t *testing.T) {
+	st := newTestStore(t)
+	assert.Equal(t, DefaultConfig(), st.Config(), "a world without a config row has the defaults")
+	for _, limit := range []int{7, 9} {
+		c := DefaultConfig()
+		c.RateLimit.Limit = limit
+		require.NoError(t, st.Update(func(tx *Txn) error { return PutConfig(tx, c) }))
+		assert.Equal(t, limit, st.Config().RateLimit.Limit)
+		assert.Equal(t, GetConfig(st.Read()), st.Config())
+	}
+	db, err := NewDB()
+	require.NoError(t, err)
+	st.Replace(db)
+	assert.Equal(t, DefaultConfig(), st.Config())
+}
