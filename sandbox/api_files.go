@@ -61,15 +61,18 @@ func downloadFiles(kind, param string) api.Handler {
 		if err != nil {
 			return nil, err
 		}
-		blob, ctype, ext := fs.PDFBlobID, "application/pdf", ".pdf"
 		if zip {
-			blob, ctype, ext = fs.ZIPBlobID, "application/zip", ".zip"
+			data, err := preparedZIP(tx, fs)
+			if err != nil {
+				return nil, err
+			}
+			return fileDownload(data, "application/zip", fs.Name+".zip", false), nil
 		}
-		data, err := state.GetBlob(tx, blob)
+		data, err := preparedPDF(tx, fs)
 		if err != nil {
-			return nil, filesNotReady()
+			return nil, err
 		}
-		return fileDownload(data, ctype, fs.Name+ext, false), nil
+		return fileDownload(data, "application/pdf", fs.Name+".pdf", false), nil
 	}
 }
 
@@ -81,9 +84,9 @@ func downloadDataURI(kind, param string) api.Handler {
 		if err != nil {
 			return nil, err
 		}
-		data, err := state.GetBlob(tx, fs.PDFBlobID)
+		data, err := preparedPDF(tx, fs)
 		if err != nil {
-			return nil, filesNotReady()
+			return nil, err
 		}
 		return fileResponseDataURI{DataURI: "data:application/pdf;base64," + base64.StdEncoding.EncodeToString(data)}, nil
 	}
@@ -91,7 +94,10 @@ func downloadDataURI(kind, param string) api.Handler {
 
 // downloadFileURL hands out a URL, served by the sandbox, that downloads the
 // PDF until it expires (world configuration FileURLTTL, on the world
-// clock). force_download=0 makes the URL display the PDF inline.
+// clock). force_download=0 makes the URL display the PDF inline. Like the
+// real service's pre-signed URLs, it keeps serving the version it was
+// issued for when the files are prepared again, so that version is stored
+// for it.
 func downloadFileURL(kind, param string) api.Handler {
 	return func(c *api.Call) (any, error) {
 		var q struct {
@@ -101,6 +107,12 @@ func downloadFileURL(kind, param string) api.Handler {
 			return nil, err
 		}
 		inline := q.ForceDownload != nil && *q.ForceDownload == 0
+		// Render before the write, which then finds the rendering cached
+		// instead of rendering while it holds the world's write lock.
+		warm := c.Read()
+		if fs, err := preparedFiles(c, warm, kind, c.Param(param)); err == nil {
+			_, _ = preparedPDF(warm, fs)
+		}
 		var out fileResponse
 		err := c.Update(func(tx *state.Txn) error {
 			fs, err := preparedFiles(c, tx, kind, c.Param(param))
@@ -110,7 +122,11 @@ func downloadFileURL(kind, param string) api.Handler {
 			if err := sweepFileURLs(tx, fs.ObjectID, map[string]bool{fs.PDFBlobID: true, fs.ZIPBlobID: true}); err != nil {
 				return err
 			}
-			u := &state.FileURL{ID: tx.NewSecret(), Kind: kind, ObjectID: fs.ObjectID, BlobID: fs.PDFBlobID,
+			blob, err := fileURLBlob(tx, fs)
+			if err != nil {
+				return err
+			}
+			u := &state.FileURL{ID: tx.NewSecret(), Kind: kind, ObjectID: fs.ObjectID, BlobID: blob,
 				Name: fs.Name + ".pdf", Inline: inline,
 				ExpiresAt: tx.Now().Add(state.GetConfig(tx).FileURLTTL.D()).Unix()}
 			if err := state.Put(tx, state.TableFileURLs, u); err != nil {
@@ -124,6 +140,23 @@ func downloadFileURL(kind, param string) api.Handler {
 		}
 		return out, nil
 	}
+}
+
+// fileURLBlob is the blob a new file URL serves: the current PDF, stored
+// under the id its preparation reserved (once: the URLs issued for one
+// version share it).
+func fileURLBlob(tx *state.Txn, fs *state.FileSet) (string, error) {
+	if _, err := state.GetBlob(tx, fs.PDFBlobID); err == nil {
+		return fs.PDFBlobID, nil
+	}
+	if fs.Recipe == nil || fs.PDFBlobID == "" {
+		return "", filesNotReady()
+	}
+	pdf, err := preparedPDF(tx, fs)
+	if err != nil {
+		return "", err
+	}
+	return fs.PDFBlobID, state.PutBlobID(tx, fs.PDFBlobID, pdf)
 }
 
 // fileDownload is a binary answer with its Content-Disposition: attachment

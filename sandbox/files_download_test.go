@@ -281,3 +281,32 @@ func TestFileURLExpiresOnTheWorldClock(t *testing.T) {
 	n, _, _ := errorOf(t, body)
 	assert.Equal(t, "deleted", n)
 }
+
+// TestFilesStayThoseOfTheirPreparation: downloads are rendered when asked,
+// yet they show the request as it was when its files were prepared, as the
+// real service's prepared files do: a reminder (which adds to the audit
+// trail but prepares nothing) changes no download, in any form, and a file
+// URL issued afterwards serves the same PDF.
+func TestFilesStayThoseOfTheirPreparation(t *testing.T) {
+	srv := newServer(t)
+	sr := flRequest(t, srv, false, flPart{Name: "a.pdf", Data: srPDF(1)})
+	id := sr["signature_request_id"].(string)
+	srv.Advance(5 * time.Second)
+	before := flGetAll(srv, id)
+	before.all(t, http.StatusOK, "")
+
+	srv.Advance(time.Minute)
+	r := srv.Do(http.MethodPost, "/v3/signature_request/remind/"+id, map[string]any{"email_address": "jack@example.com"})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	got := srv.Do(http.MethodGet, "/v3/signature_request/"+id, nil)
+	require.Equal(t, http.StatusOK, got.Status, "%s", got.Body)
+
+	after := flGetAll(srv, id)
+	after.all(t, http.StatusOK, "")
+	assert.True(t, bytes.Equal(before.pdf.Body, after.pdf.Body), "PDF")
+	assert.True(t, bytes.Equal(before.zip.Body, after.zip.Body), "ZIP")
+	assert.Equal(t, before.dataURI.Map()["data_uri"], after.dataURI.Map()["data_uri"], "data URI")
+	status, _, body := flFetch(t, after.fileURL.Map()["file_url"].(string))
+	require.Equal(t, http.StatusOK, status, "%s", body)
+	assert.True(t, bytes.Equal(before.pdf.Body, body), "file URL")
+}

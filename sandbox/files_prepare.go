@@ -4,18 +4,25 @@ package sandbox
 // PDF asynchronously after creation, after each signature and after
 // completion, and answers 409 until it is done; the sandbox does the same
 // with a scheduler job per object (world configuration
-// FilePreparationDelay). While a new version is being prepared, all three
+// FilePreparationDelay). The job composes the files and keeps the
+// composition as a recipe; the bytes are rendered when a download asks for
+// them (internal/derived keeps recent renderings), so what a download gets
+// is what rendering at preparation time gave, at the cost of no stored
+// file per object. While a new version is being prepared, all three
 // download forms answer 409 (the specification: "409 while files are being
 // prepared"): the previous version is not served, although file URLs handed
 // out earlier keep serving the version they were issued for until they
 // expire, like the real service's pre-signed URLs.
 
 import (
+	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/derived"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -28,8 +35,10 @@ type fileOwner struct {
 	// else the API error (404 not_found, 410 deleted, 409 while the object
 	// itself is not ready).
 	visible func(c *api.Call, tx *state.Txn, id string) error
-	// compose describes the object's downloadable PDF as of now.
-	compose func(tx *state.Txn, id string) (files.Composition, error)
+	// compose describes the object's downloadable PDF as of now, with the
+	// blob id holding each document's bytes ("" for bytes that only the
+	// composition holds).
+	compose func(tx *state.Txn, id string) (files.Composition, []string, error)
 }
 
 // jobFilesPrepare renders an object's files (subject: the object id).
@@ -104,10 +113,11 @@ func goneFiles(tx *state.Txn, kind, id string) error {
 	return state.Put(tx, state.TableFileSets, fs)
 }
 
-// runFilesPrepare is the preparation job: compose, render, store, mark
-// ready. A job for an outdated version (a newer one was scheduled) or a gone
-// object does nothing. A composition that fails is recorded on the file set
-// (downloads keep answering 409 and say why); it does not fail the job.
+// runFilesPrepare is the preparation job: compose, keep the composition as
+// a recipe, mark ready. A job for an outdated version (a newer one was
+// scheduled) or a gone object does nothing. A composition that fails is
+// recorded on the file set (downloads keep answering 409 and say why); it
+// does not fail the job. The composition time is the preparation instant.
 func runFilesPrepare(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) error {
 	var a filesJobArgs
 	if err := json.Unmarshal(job.Args, &a); err != nil {
@@ -118,19 +128,33 @@ func runFilesPrepare(s *api.Host, w *world.World, tx *state.Txn, job *state.Job)
 		return nil
 	}
 	fs := state.Clone(cur)
-	out, comp, perr := prepare(s, tx, a.Kind, job.Subject)
+	comp, refs, perr := compose(s, tx, a.Kind, job.Subject)
+	var recipe json.RawMessage
+	var out files.Rendered
+	if perr == nil {
+		recipe, perr = derived.EncodeRecipe(comp, refs)
+		if errors.Is(perr, derived.ErrNotKeepable) {
+			out, perr = files.Render(comp) // kept as files instead
+		}
+	}
 	if perr != nil {
 		w.Logger().Warn("file preparation failed", "kind", a.Kind, "id", job.Subject, "err", perr)
 		fs.Error = perr.Error()
 		return state.Put(tx, state.TableFileSets, fs)
 	}
-	pdfID, err := state.PutBlob(tx, out.PDF)
-	if err != nil {
-		return err
-	}
-	zipID, err := state.PutBlob(tx, out.ZIP)
-	if err != nil {
-		return err
+	var pdfID, zipID string
+	if recipe == nil {
+		if pdfID, err = state.PutBlob(tx, out.PDF); err != nil {
+			return err
+		}
+		if zipID, err = state.PutBlob(tx, out.ZIP); err != nil {
+			return err
+		}
+	} else {
+		// The ids the files are stored under if a file URL needs them
+		// (fileURLBlob); taken now, as storing them here did, so that
+		// every later id of the world stays what it always was.
+		pdfID, zipID = tx.NewID(), tx.NewID()
 	}
 	if err := sweepFileURLs(tx, job.Subject, nil); err != nil {
 		return err
@@ -138,28 +162,67 @@ func runFilesPrepare(s *api.Host, w *world.World, tx *state.Txn, job *state.Job)
 	if err := releaseBlobs(tx, fs.PDFBlobID, fs.ZIPBlobID); err != nil {
 		return err
 	}
-	fs.PDFBlobID, fs.ZIPBlobID, fs.Pages = pdfID, zipID, out.Pages
+	fs.Recipe, fs.PDFBlobID, fs.ZIPBlobID, fs.Pages = recipe, pdfID, zipID, out.Pages
 	fs.Name = files.SafeName(comp.Title, "", a.Kind+"-"+job.Subject)
 	fs.Ready, fs.Error, fs.PreparedAt = true, "", tx.Unix()
 	return state.Put(tx, state.TableFileSets, fs)
 }
 
-// prepare composes and renders an object's files.
-func prepare(s *api.Host, tx *state.Txn, kind, id string) (files.Rendered, files.Composition, error) {
+// compose asks an object's owner for its composition as of now.
+func compose(s *api.Host, tx *state.Txn, kind, id string) (files.Composition, []string, error) {
 	owner, ok := areasOf(s.Reg).fileOwners[kind]
 	if !ok || owner.compose == nil {
-		return files.Rendered{}, files.Composition{}, fmt.Errorf("no file owner for %q", kind)
+		return files.Composition{}, nil, fmt.Errorf("no file owner for %q", kind)
 	}
-	comp, err := owner.compose(tx, id)
+	comp, refs, err := owner.compose(tx, id)
 	if err != nil {
-		return files.Rendered{}, files.Composition{}, err
+		return files.Composition{}, nil, err
 	}
 	if comp.At.IsZero() {
 		comp.At = tx.Now()
 	}
-	out, err := files.Render(comp)
-	return out, comp, err
+	return comp, refs, nil
 }
+
+// preparedPDF and preparedZIP are a prepared file set's files: rendered
+// from its recipe (or found among recent renderings), or read from the
+// files rendered at preparation time. A rendering that fails answers 409,
+// as a failed preparation does.
+func preparedPDF(tx *state.Txn, fs *state.FileSet) ([]byte, error) {
+	return preparedFile(tx, fs, false)
+}
+
+func preparedZIP(tx *state.Txn, fs *state.FileSet) ([]byte, error) {
+	return preparedFile(tx, fs, true)
+}
+
+func preparedFile(tx *state.Txn, fs *state.FileSet, zip bool) ([]byte, error) {
+	if fs.Recipe == nil {
+		blob := fs.PDFBlobID
+		if zip {
+			blob = fs.ZIPBlobID
+		}
+		data, err := state.GetBlob(tx, blob)
+		if err != nil {
+			return nil, filesNotReady()
+		}
+		return data, nil
+	}
+	out, err := derived.Merged(fs.Recipe, blobStore{tx})
+	if err != nil {
+		return nil, filesNotReady()
+	}
+	if zip {
+		return out.ZIP, nil
+	}
+	return out.PDF, nil
+}
+
+// blobStore resolves a recipe's references: blob ids of the world.
+type blobStore struct{ tx *state.Txn }
+
+func (b blobStore) Sum(id string) ([sha256.Size]byte, error) { return state.BlobSum(b.tx, id) }
+func (b blobStore) Bytes(id string) ([]byte, error)          { return state.GetBlob(b.tx, id) }
 
 // releaseBlobs deletes prepared files that no file URL still serves.
 func releaseBlobs(tx *state.Txn, ids ...string) error {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/derived"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files/filestest"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -26,6 +27,8 @@ var (
 	testCompositions = map[string]files.Composition{
 		"doc-ok":     {ID: "doc-ok", Title: "Fake owner", Documents: []files.Source{{Name: "a.pdf", PDF: filestest.MakePDF(filestest.Letter("fake"))}}},
 		"doc-second": {ID: "doc-second", Title: "Another", Documents: []files.Source{{Name: "b.pdf", PDF: filestest.MakePDF(filestest.Letter("b"), filestest.Letter("c"))}}},
+		// A title that is not UTF-8, which a recipe (JSON) cannot keep.
+		"doc-latin1": {ID: "doc-latin1", Title: "Vertr\xe4ge", Documents: []files.Source{{Name: "c.pdf", PDF: filestest.MakePDF(filestest.Letter("c"))}}},
 	}
 	testComposed atomic.Int64
 )
@@ -43,13 +46,13 @@ var testOwner = fileOwner{
 		}
 		return nil
 	},
-	compose: func(tx *state.Txn, id string) (files.Composition, error) {
+	compose: func(tx *state.Txn, id string) (files.Composition, []string, error) {
 		testComposed.Add(1)
 		c, ok := testCompositions[id]
 		if !ok {
-			return files.Composition{}, errors.New("no such test document")
+			return files.Composition{}, nil, errors.New("no such test document")
 		}
-		return c, nil
+		return c, nil, nil
 	},
 }
 
@@ -71,6 +74,15 @@ func (s *Sandbox) testFileSet(t *testing.T, id string) *state.FileSet {
 	fs, err := state.GetFileSet(s.host.DefaultWorld.Store.Read(), kindTestOwner, id)
 	require.NoError(t, err)
 	return fs
+}
+
+// testRendered renders a prepared file set's files as a download would.
+func (s *Sandbox) testRendered(t *testing.T, fs *state.FileSet) files.Rendered {
+	t.Helper()
+	require.NotNil(t, fs.Recipe, "prepared as a recipe")
+	out, err := derived.Merged(fs.Recipe, blobStore{s.host.DefaultWorld.Store.Read()})
+	require.NoError(t, err)
+	return out
 }
 
 func (s *Sandbox) testPrepared(id string) (*state.FileSet, error) {
@@ -100,7 +112,7 @@ func TestPreparationRunsOnceForTheLatestVersion(t *testing.T) {
 	fs, err := s.testPrepared("doc-ok")
 	require.NoError(t, err)
 	assert.Equal(t, 2, fs.Version)
-	assert.Equal(t, 1, fs.Pages)
+	assert.Equal(t, 1, s.testRendered(t, fs).Pages)
 	assert.Equal(t, "Fake owner", fs.Name)
 	assert.Equal(t, int64(1), testComposed.Load()-before, "composed once")
 }
@@ -136,9 +148,10 @@ func TestPreparedFilesAccess(t *testing.T) {
 	assert.True(t, s.testFileSet(t, "doc-ok").Gone, "gone stays gone")
 }
 
-// TestPreparedBlobsAreReleased: a re-preparation deletes the files it
-// replaces unless a live file URL serves them; once that URL has expired,
-// the next preparation deletes them.
+// TestPreparedBlobsAreReleased: a preparation stores no file (downloads
+// render its recipe); the PDF a file URL was issued for is stored for the
+// URL, and kept by re-preparations while the URL lives; once that URL has
+// expired, the next preparation deletes it.
 func TestPreparedBlobsAreReleased(t *testing.T) {
 	s := newInternalSandbox(t)
 	prepare := func() *state.FileSet {
@@ -151,26 +164,65 @@ func TestPreparedBlobsAreReleased(t *testing.T) {
 		_, err := state.GetBlob(s.host.DefaultWorld.Store.Read(), id)
 		return err == nil
 	}
+	blobs := func() int64 { return state.WorldUsage(s.host.DefaultWorld.Store.Read()).Blobs }
+	before := blobs()
 	first := prepare()
 	second := prepare()
 	assert.False(t, blobExists(first.PDFBlobID))
 	assert.False(t, blobExists(first.ZIPBlobID))
+	assert.Equal(t, before, blobs(), "preparations store no files")
 
+	var served string
 	s.testUpdate(t, func(tx *state.Txn) error {
+		fs, err := state.GetFileSet(tx, kindTestOwner, "doc-second")
+		if err != nil {
+			return err
+		}
+		if served, err = fileURLBlob(tx, fs); err != nil {
+			return err
+		}
 		return state.Put(tx, state.TableFileURLs, &state.FileURL{ID: "tok", Kind: kindTestOwner, ObjectID: "doc-second",
-			BlobID: second.PDFBlobID, ExpiresAt: tx.Now().Add(time.Hour).Unix()})
+			BlobID: served, ExpiresAt: tx.Now().Add(time.Hour).Unix()})
 	})
+	data, err := state.GetBlob(s.host.DefaultWorld.Store.Read(), served)
+	require.NoError(t, err)
+	assert.Equal(t, s.testRendered(t, second).PDF, data, "the URL serves the version it was issued for")
+	assert.Equal(t, second.PDFBlobID, served, "stored under the id its preparation reserved")
 	third := prepare()
-	assert.True(t, blobExists(second.PDFBlobID), "served by a live file URL")
+	assert.True(t, blobExists(served), "served by a live file URL")
 	assert.False(t, blobExists(second.ZIPBlobID))
-	_, err := s.host.DefaultWorld.Advance(time.Hour)
+	_, err = s.host.DefaultWorld.Advance(time.Hour)
 	require.NoError(t, err)
 	prepare()
-	assert.False(t, blobExists(second.PDFBlobID), "released once the URL expired")
+	assert.False(t, blobExists(served), "released once the URL expired")
 	assert.False(t, blobExists(third.PDFBlobID))
 	u, err := state.Get[state.FileURL](s.host.DefaultWorld.Store.Read(), state.TableFileURLs, "tok")
 	require.NoError(t, err, "the expired URL stays, to answer 410")
-	assert.Equal(t, second.PDFBlobID, u.BlobID)
+	assert.Equal(t, served, u.BlobID)
+}
+
+// TestCompositionARecipeCannotKeepIsRenderedAtOnce: such a preparation
+// stores its files as before, and downloads serve them.
+func TestCompositionARecipeCannotKeepIsRenderedAtOnce(t *testing.T) {
+	s := newInternalSandbox(t)
+	s.testUpdate(t, func(tx *state.Txn) error { return scheduleFiles(tx, kindTestOwner, "doc-latin1") })
+	_, err := s.host.DefaultWorld.Advance(5 * time.Second)
+	require.NoError(t, err)
+	fs, err := s.testPrepared("doc-latin1")
+	require.NoError(t, err)
+	assert.Nil(t, fs.Recipe)
+	assert.Equal(t, 1, fs.Pages)
+	tx := s.host.DefaultWorld.Store.Read()
+	for _, f := range []struct {
+		blob string
+		get  func(*state.Txn, *state.FileSet) ([]byte, error)
+	}{{fs.PDFBlobID, preparedPDF}, {fs.ZIPBlobID, preparedZIP}} {
+		stored, err := state.GetBlob(tx, f.blob)
+		require.NoError(t, err)
+		got, err := f.get(tx, fs)
+		require.NoError(t, err)
+		assert.Equal(t, stored, got)
+	}
 }
 
 func TestFileSetRowsRoundTripJSON(t *testing.T) {

@@ -88,6 +88,9 @@ func New(opts ...Option) (*Sandbox, error) {
 		edit(h.Reg)
 	}
 	api.RegisterJobs(h)
+	// A template's preparation runs in a transaction of its own: its
+	// scenario failure hook reads the committed marks.
+	h.Jobs.RunAlone(jobTemplatePrepare)
 	if err := s.openData(); err != nil {
 		return nil, err
 	}

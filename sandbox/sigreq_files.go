@@ -25,22 +25,25 @@ func sigreqFilesVisible(c *api.Call, tx *state.Txn, id string) error {
 	return err
 }
 
-// sigreqCompose describes a request's downloadable PDF as of now.
-func sigreqCompose(tx *state.Txn, id string) (files.Composition, error) {
+// sigreqCompose describes a request's downloadable PDF as of now, with
+// the blob ids of its documents.
+func sigreqCompose(tx *state.Txn, id string) (files.Composition, []string, error) {
 	req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, id)
 	if err != nil {
-		return files.Composition{}, apierr.NotFoundf(apierr.MsgNotFound)
+		return files.Composition{}, nil, apierr.NotFoundf(apierr.MsgNotFound)
 	}
 	comp := files.Composition{ID: req.ID, Title: req.Title, TestMode: req.TestMode, At: tx.Now()}
+	var refs []string
 	for _, d := range req.Documents {
 		if d.PDFBlobID == "" {
 			continue
 		}
 		data, err := state.GetBlob(tx, d.PDFBlobID)
 		if err != nil {
-			return files.Composition{}, err
+			return files.Composition{}, nil, err
 		}
 		comp.Documents = append(comp.Documents, files.Source{Name: d.Title(), PDF: data})
+		refs = append(refs, d.PDFBlobID)
 	}
 	if req.AppendSignaturePage {
 		page := &files.SignaturePage{}
@@ -58,7 +61,7 @@ func sigreqCompose(tx *state.Txn, id string) (files.Composition, error) {
 	for _, a := range req.Audit {
 		comp.Audit = append(comp.Audit, files.AuditEntry{Time: time.Unix(a.Time, 0).UTC(), Actor: a.Actor, Action: a.Action, Detail: a.Detail})
 	}
-	return comp, nil
+	return comp, refs, nil
 }
 
 // sigreqStamps draws merge-field values from the start, preparer (me_now)

@@ -136,24 +136,27 @@ func templateFilesVisible(c *api.Call, tx *state.Txn, id string) error {
 }
 
 // templateComposition describes a template's downloadable PDF: its
-// documents as they are (a template has no signatures or audit trail).
-func templateComposition(tx *state.Txn, id string) (files.Composition, error) {
+// documents as they are (a template has no signatures or audit trail),
+// with their blob ids.
+func templateComposition(tx *state.Txn, id string) (files.Composition, []string, error) {
 	t, err := state.GetTemplate(tx, id)
 	if err != nil {
-		return files.Composition{}, errTemplateNotFound()
+		return files.Composition{}, nil, errTemplateNotFound()
 	}
 	comp := files.Composition{ID: t.ID, Title: t.Title, TestMode: t.IsLocked}
+	var refs []string
 	for _, d := range t.Documents {
 		if d.PDFBlobID == "" {
 			continue
 		}
 		pdf, err := state.GetBlob(tx, d.PDFBlobID)
 		if err != nil {
-			return files.Composition{}, fmt.Errorf("template %s: document %s: %w", t.ID, d.Name, err)
+			return files.Composition{}, nil, fmt.Errorf("template %s: document %s: %w", t.ID, d.Name, err)
 		}
 		comp.Documents = append(comp.Documents, files.Source{Name: d.Name, PDF: pdf})
+		refs = append(refs, d.PDFBlobID)
 	}
-	return comp, nil
+	return comp, refs, nil
 }
 
 // cloneTemplate copies a stored template deeply enough to change any slice.

@@ -40,6 +40,8 @@ type serveConfig struct {
 	Limits    serverLimits
 	// Shared holds the flags of a server a team shares (shared.go).
 	Shared sharedConfig
+	// GC is how the garbage collector trades memory for CPU (gc.go).
+	GC gcConfig
 }
 
 // serverLimits bound what slow and odd clients can hold: time to send a
@@ -152,10 +154,14 @@ func parseServeConfig(args []string, getenv func(string) string, out io.Writer) 
 		return c, envErr
 	}
 	c.Shared.flags(fs, env)
+	c.GC.flags(fs, env)
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
 	if err := c.Shared.check(); err != nil {
+		return c, err
+	}
+	if err := c.GC.check(); err != nil {
 		return c, err
 	}
 	if fs.NArg() > 0 {

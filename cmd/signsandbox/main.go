@@ -145,6 +145,7 @@ func serve(args []string, getenv func(string) string, stdout, stderr io.Writer) 
 		fmt.Fprintln(stderr, "signsandbox:", err)
 		return 2
 	}
+	cfg.GC.apply(getenv)
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		fmt.Fprintln(stderr, "signsandbox:", err)

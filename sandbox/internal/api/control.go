@@ -69,6 +69,9 @@ func (s *Host) runControl(c *Call, cr ControlRoute) (any, error) {
 			return nil, err
 		}
 	}
+	if c.World != nil {
+		c.World.CatchUp()
+	}
 	for _, start := range s.Reg.ControlStartHooks {
 		start(c)
 	}

@@ -45,6 +45,9 @@ func (s *Host) runCall(c *Call, h Handler) (any, error) {
 			return nil, e
 		}
 	}
+	if c.World != nil {
+		c.World.CatchUp()
+	}
 	for _, hook := range s.Reg.CallHooks {
 		if v, err, handled := hook(c); handled {
 			return v, err

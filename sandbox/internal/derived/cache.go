@@ -16,16 +16,31 @@ type Cache[K comparable, V any] struct {
 	max     int
 	order   *list.List // front: most recently used
 	entries map[K]*list.Element
+	// cost, when set, weighs entries (their bytes), and maxCost bounds the
+	// total weight besides the number of entries.
+	cost    func(V) int64
+	maxCost int64
+	total   int64
 }
 
 type entry[K comparable, V any] struct {
-	key K
-	val V
+	key  K
+	val  V
+	cost int64
 }
 
 // NewCache makes a cache of at most bound entries (at least one).
 func NewCache[K comparable, V any](bound int) *Cache[K, V] {
 	return &Cache[K, V]{max: max(1, bound), order: list.New(), entries: map[K]*list.Element{}}
+}
+
+// NewSizedCache makes a cache of at most bound entries that weigh at most
+// maxCost together, each weighing cost(value). A value heavier than
+// maxCost is answered but not kept.
+func NewSizedCache[K comparable, V any](bound int, maxCost int64, cost func(V) int64) *Cache[K, V] {
+	c := NewCache[K, V](bound)
+	c.cost, c.maxCost = cost, maxCost
+	return c
 }
 
 // Get answers the value for key, computing it with derive on a miss. Two
@@ -46,11 +61,20 @@ func (c *Cache[K, V]) Get(key K, derive func(K) V) V {
 		c.order.MoveToFront(el)
 		return el.Value.(*entry[K, V]).val
 	}
-	c.entries[key] = c.order.PushFront(&entry[K, V]{key: key, val: v})
-	for c.order.Len() > c.max {
+	e := &entry[K, V]{key: key, val: v}
+	if c.cost != nil {
+		if e.cost = c.cost(v); e.cost > c.maxCost {
+			return v // not kept: it would push out everything else
+		}
+	}
+	c.entries[key] = c.order.PushFront(e)
+	c.total += e.cost
+	for c.order.Len() > c.max || (c.cost != nil && c.total > c.maxCost) {
 		last := c.order.Back()
 		c.order.Remove(last)
-		delete(c.entries, last.Value.(*entry[K, V]).key)
+		old := last.Value.(*entry[K, V])
+		c.total -= old.cost
+		delete(c.entries, old.key)
 	}
 	return v
 }

@@ -26,6 +26,9 @@ const (
 type Blob struct {
 	ID   string `json:"id"`
 	Data []byte `json:"data"`
+	// Holders counts the rows whose documents name this blob (see
+	// blob_holders.go); 0 for blobs no document names.
+	Holders int `json:"holders,omitempty"`
 }
 
 // BlobContent is one distinct content of the world's files.
@@ -64,20 +67,27 @@ func contentHash(data []byte) string {
 // capacity is not kept alive).
 func PutBlob(tx *Txn, data []byte) (string, error) {
 	id := tx.NewID()
+	return id, PutBlobID(tx, id, data)
+}
+
+// PutBlobID stores bytes under an id taken earlier with NewID (a file
+// rendered on demand is stored under the id reserved when it was
+// prepared). The id must not hold a blob yet.
+func PutBlobID(tx *Txn, id string, data []byte) error {
 	u := getUsage(tx)
 	shared, err := addContentRef(tx.Txn, data, u)
 	if err != nil {
-		return "", err
+		return err
 	}
 	if len(data) == 0 {
 		shared = data // nil and empty stay as given (they export differently)
 	}
 	if err := Put(tx, TableBlobs, &Blob{ID: id, Data: shared}); err != nil {
-		return "", err
+		return err
 	}
 	u.BlobBytes += int64(len(data))
 	u.Blobs++
-	return id, putUsage(tx.Txn, u)
+	return putUsage(tx.Txn, u)
 }
 
 // addContentRef counts one more holder of data's content and answers the
@@ -113,6 +123,16 @@ func GetBlob(tx *Txn, id string) ([]byte, error) {
 		return nil, err
 	}
 	return b.Data, nil
+}
+
+// BlobSum answers the SHA-256 of a blob's bytes (ErrNotFound when the
+// blob is gone), for keys of files derived from it.
+func BlobSum(tx *Txn, id string) ([sha256.Size]byte, error) {
+	b, err := Get[Blob](tx, TableBlobs, id)
+	if err != nil {
+		return [sha256.Size]byte{}, err
+	}
+	return sha256.Sum256(b.Data), nil
 }
 
 // DeleteBlob removes stored bytes (no error when they are already gone);
@@ -180,7 +200,7 @@ func rebuildBlobContents(tx *memdb.Txn, u *Usage) error {
 		u.BlobBytes += int64(len(b.Data))
 		u.Blobs++
 		if len(b.Data) > 0 && &shared[0] != &b.Data[0] {
-			if err := tx.Insert(TableBlobs, &Blob{ID: b.ID, Data: shared}); err != nil {
+			if err := tx.Insert(TableBlobs, &Blob{ID: b.ID, Data: shared, Holders: b.Holders}); err != nil {
 				return err
 			}
 		}

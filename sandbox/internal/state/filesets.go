@@ -1,6 +1,8 @@
 package state
 
 import (
+	"encoding/json"
+
 	memdb "github.com/hashicorp/go-memdb"
 )
 
@@ -32,11 +34,19 @@ type FileSet struct {
 	Ready   bool `json:"ready"`
 	// Gone makes downloads answer 410 (a canceled request).
 	Gone bool `json:"gone"`
-	// PDFBlobID and ZIPBlobID hold the prepared files ("" before the first
-	// preparation).
+	// Recipe is what the last preparation composed, with the documents
+	// named by their blob ids: downloads render it when asked (the bytes
+	// are a pure function of it), so prepared files take no room per
+	// object. It is opaque to this package.
+	Recipe json.RawMessage `json:"recipe,omitempty"`
+	// PDFBlobID and ZIPBlobID hold files rendered at preparation time when
+	// Recipe is nil (a composition a recipe cannot keep exactly, worlds
+	// exported before recipes existed). With a recipe they are the ids the
+	// files are stored under when something must keep that version (a
+	// file URL): no blob until then.
 	PDFBlobID string `json:"pdf_blob_id,omitempty"`
 	ZIPBlobID string `json:"zip_blob_id,omitempty"`
-	// Pages is the page count of the prepared PDF.
+	// Pages is the page count of a PDF rendered at preparation time.
 	Pages int `json:"pages,omitempty"`
 	// Name is the download file name without extension.
 	Name string `json:"name,omitempty"`

@@ -100,13 +100,17 @@ func Schema() *memdb.DBSchema {
 	return s
 }
 
-// NewDB creates an empty database with the registered schema.
+// NewDB creates an empty database with the registered schema. It answers a
+// snapshot of the new database, which memdb does not track mutations for:
+// nothing in the sandbox watches memdb's change channels, so a primary
+// database would only collect and close every copied radix node's channel
+// on each commit (32 allocations and 3.5 KB per send) for no reader.
 func NewDB() (*memdb.MemDB, error) {
 	db, err := memdb.NewMemDB(Schema())
 	if err != nil {
 		return nil, fmt.Errorf("state: schema: %w", err)
 	}
-	return db, nil
+	return db.Snapshot(), nil
 }
 
 // decodeRow turns the JSON of one exported row back into a *T of the table.

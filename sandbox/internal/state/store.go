@@ -21,6 +21,17 @@ import (
 type Store struct {
 	db  atomic.Pointer[memdb.MemDB]
 	now func() time.Time
+	// snap is a read transaction on the database as last committed, which
+	// every Read shares until the next commit: memdb's read transactions
+	// never change, so one serves any number of readers, and a request
+	// reads several times. commitMu makes a commit and the installation of
+	// its snapshot one step, so that a later commit's snapshot is never
+	// replaced by an earlier one's.
+	snap     atomic.Pointer[memdb.Txn]
+	commitMu sync.Mutex
+	// config is the configuration row as read from one snapshot (see
+	// Config).
+	config atomic.Pointer[snapConfig]
 	// swap is held shared by every write and exclusively by Replace, so that a
 	// write never commits into a database that has just been replaced.
 	swap sync.RWMutex
@@ -59,12 +70,34 @@ func (s *Store) SetNotifier(fn func(topic string)) { s.notify = fn }
 func NewStore(db *memdb.MemDB, now func() time.Time) *Store {
 	s := &Store{now: now}
 	s.db.Store(db)
+	s.snap.Store(db.Txn(false))
 	return s
 }
 
-// Read returns a read-only transaction on a consistent snapshot.
+// Read returns a read-only transaction on a consistent snapshot: the
+// database as of the last commit that finished before the call.
 func (s *Store) Read() *Txn {
-	return &Txn{Txn: s.db.Load().Txn(false), now: s.now()}
+	return &Txn{Txn: s.snap.Load(), now: s.now()}
+}
+
+// snapConfig is a world's configuration and the snapshot it was read from.
+type snapConfig struct {
+	snap *memdb.Txn
+	cfg  Config
+}
+
+// Config is the world's configuration as of the last commit (GetConfig of
+// a Read). Every request asks for it, and it changes far less often than
+// the database: it is read once per committed snapshot and kept until the
+// next commit.
+func (s *Store) Config() Config {
+	snap := s.snap.Load()
+	if c := s.config.Load(); c != nil && c.snap == snap {
+		return c.cfg
+	}
+	cfg := GetConfig(&Txn{Txn: snap})
+	s.config.Store(&snapConfig{snap: snap, cfg: cfg})
+	return cfg
 }
 
 // Update runs fn in one write transaction and commits it when fn returns nil.
@@ -73,7 +106,7 @@ func (s *Store) Read() *Txn {
 func (s *Store) Update(fn func(tx *Txn) error) error {
 	s.swap.RLock()
 	defer s.swap.RUnlock()
-	tx := &Txn{Txn: s.db.Load().Txn(true), now: s.now(), notify: s.notify, secrets: s.secrets, budget: s.budget}
+	tx := &Txn{Txn: s.db.Load().Txn(true), now: s.now(), notify: s.notify, secrets: s.secrets, budget: s.budget, deferMeta: true}
 	defer tx.Abort()
 	var before int64
 	if s.budget != nil {
@@ -84,6 +117,9 @@ func (s *Store) Update(fn func(tx *Txn) error) error {
 		tx.TrackChanges()
 	}
 	if err := fn(tx); err != nil {
+		return err
+	}
+	if err := tx.flushMeta(); err != nil {
 		return err
 	}
 	delta, err := s.budgetDelta(tx, before)
@@ -101,7 +137,10 @@ func (s *Store) Update(fn func(tx *Txn) error) error {
 	if delta < 0 {
 		s.budget.used.Add(delta)
 	}
+	s.commitMu.Lock()
 	tx.Commit()
+	s.snap.Store(s.db.Load().Txn(false))
+	s.commitMu.Unlock()
 	for _, after := range tx.after {
 		after()
 	}
@@ -117,7 +156,10 @@ func (s *Store) Replace(db *memdb.MemDB) {
 		old := readUsage(s.db.Load().Txn(false)).ContentBytes
 		s.budget.used.Add(readUsage(db.Txn(false)).ContentBytes - old)
 	}
+	s.commitMu.Lock()
 	s.db.Store(db)
+	s.snap.Store(db.Txn(false))
+	s.commitMu.Unlock()
 	s.observeSnapshot(db)
 	s.swap.Unlock()
 }
@@ -141,6 +183,11 @@ type Txn struct {
 	// after holds the AfterCommit functions in registration order (memdb's
 	// own Defer runs them last-in first-out).
 	after []func()
+	// meta is the meta row as this transaction has moved the sequence.
+	// Under Store.Update (deferMeta) it is written once, before the
+	// commit, instead of once per ID: a send takes a dozen numbers.
+	meta      *Meta
+	deferMeta bool
 }
 
 // Notify arranges for topic to be announced once after this transaction
@@ -159,6 +206,10 @@ func (t *Txn) Notify(topic string) {
 
 // Now is the world time of the transaction.
 func (t *Txn) Now() time.Time { return t.now }
+
+// SetNow moves the transaction's time: the scheduler runs several due jobs
+// in one transaction, each at the instant it would have had alone.
+func (t *Txn) SetNow(now time.Time) { t.now = now }
 
 // Unix is Now as Unix seconds, the unit of every timestamp on the wire.
 func (t *Txn) Unix() int64 { return t.now.Unix() }
@@ -248,17 +299,38 @@ func InitMeta(tx *Txn, seed string) error {
 	return Put(tx, tableMeta, &Meta{ID: metaRowID, Seed: seed})
 }
 
+// next moves the sequence. The meta row is read once per transaction and,
+// under Store.Update, written back once before the commit (flushMeta)
+// rather than on every id: a send takes a dozen, a batch of jobs thousands.
 func (t *Txn) next() (seed string, n uint64) {
-	m, err := Get[Meta](t, tableMeta, metaRowID)
-	if err != nil {
-		panic("state: world has no meta row")
+	if t.meta == nil {
+		m, err := Get[Meta](t, tableMeta, metaRowID)
+		if err != nil {
+			panic("state: world has no meta row")
+		}
+		c := *m
+		t.meta = &c
 	}
-	c := *m
-	c.Counter++
-	if err := Put(t, tableMeta, &c); err != nil {
-		panic(err)
+	t.meta.Counter++
+	if !t.deferMeta {
+		c := *t.meta
+		if err := Put(t, tableMeta, &c); err != nil {
+			panic(err)
+		}
 	}
-	return c.Seed, c.Counter
+	return t.meta.Seed, t.meta.Counter
+}
+
+// flushMeta writes the meta row of a write that moved the sequence, once,
+// before it commits; later numbers of the same transaction (none are
+// expected) are written at once again.
+func (t *Txn) flushMeta() error {
+	if t.meta == nil || !t.deferMeta {
+		return nil
+	}
+	t.deferMeta = false
+	c := *t.meta
+	return Put(t, tableMeta, &c)
 }
 
 // NewID returns the next 40-character lowercase hex ID of the world's seeded

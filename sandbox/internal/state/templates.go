@@ -290,10 +290,15 @@ func PutTemplate(tx *Txn, t *Template) error {
 	return nil
 }
 
-// DeleteTemplate removes a template with its access rows and edit URLs.
+// DeleteTemplate removes a template with its access rows and edit URLs,
+// and releases its document blobs (kept while requests made from it name
+// them).
 func DeleteTemplate(tx *Txn, id string) error {
 	t, err := GetTemplate(tx, id)
 	if err != nil {
+		return err
+	}
+	if err := releaseHolder(tx, t); err != nil {
 		return err
 	}
 	if _, err := tx.DeleteAll(TableTemplateAccess, IndexTemplate, id); err != nil {

@@ -93,6 +93,9 @@ func rebuildDerived(tx *memdb.Txn) error {
 	if err := rebuildBlobContents(tx, u); err != nil {
 		return fmt.Errorf("state: rebuild %s: %w", tableBlobContents, err)
 	}
+	if err := rebuildBlobHolders(tx); err != nil {
+		return fmt.Errorf("state: rebuild blob holders: %w", err)
+	}
 	if err := countRows(tx, u); err != nil {
 		return err
 	}

@@ -19,10 +19,31 @@ type JobFunc func(w *World, tx *state.Txn, job *state.Job) error
 type JobRegistry struct {
 	mu    sync.RWMutex
 	funcs map[string]JobFunc
+	// alone holds the kinds that must run in a transaction of their own
+	// (see RunAlone).
+	alone map[string]bool
 }
 
 // NewJobRegistry returns an empty registry.
-func NewJobRegistry() *JobRegistry { return &JobRegistry{funcs: map[string]JobFunc{}} }
+func NewJobRegistry() *JobRegistry {
+	return &JobRegistry{funcs: map[string]JobFunc{}, alone: map[string]bool{}}
+}
+
+// RunAlone marks a job kind that must not share its transaction with other
+// jobs: one that reads the committed state besides its transaction, which
+// in a batch would miss what the jobs before it wrote.
+func (r *JobRegistry) RunAlone(kind string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.alone[kind] = true
+}
+
+// batchable reports whether a job of kind may share a transaction.
+func (r *JobRegistry) batchable(kind string) bool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.funcs[kind] != nil && !r.alone[kind]
+}
 
 // Handle registers the function of a job kind.
 func (r *JobRegistry) Handle(kind string, fn JobFunc) {
@@ -70,7 +91,7 @@ func (w *World) Advance(d time.Duration) ([]RanJob, error) {
 	if err := CheckInstant(target); err != nil {
 		return nil, fmt.Errorf("cannot advance: %w", err)
 	}
-	ran := w.runDueLocked(target, func(due time.Time) {
+	ran := w.runDueLocked(target, fake.Now, func(due time.Time) {
 		if now := fake.Now(); due.After(now) {
 			fake.Advance(due.Sub(now))
 		}
@@ -87,23 +108,77 @@ func (w *World) Advance(d time.Duration) ([]RanJob, error) {
 func (w *World) RunDue() []RanJob {
 	w.advanceMu.Lock()
 	defer w.advanceMu.Unlock()
-	return w.runDueLocked(w.Now(), nil)
+	return w.runDueLocked(w.Now(), nil, nil)
 }
 
+// maxBatch bounds the jobs one transaction runs, so that a long advance
+// does not hold the write lock for long at a time.
+const maxBatch = 256
+
 // runDueLocked runs jobs due at or before until. moveTo, when set, moves a
-// fake clock to a job's due time before it runs.
-func (w *World) runDueLocked(until time.Time, moveTo func(time.Time)) []RanJob {
+// fake clock (read by now) to a job's due time before it runs; then jobs
+// run in batches (runBatch): up to maxBatch in one transaction, each at the
+// instant it would have had alone, the clock moved to the last one's after
+// the commit. A batch that fails is not made: its jobs run again one by
+// one, as without batches, so that the failing one is removed on its own
+// and the others' effects are what they would have been.
+func (w *World) runDueLocked(until time.Time, now func() time.Time, moveTo func(time.Time)) []RanJob {
 	var ran []RanJob
+	solo := 0 // jobs to run one by one after a failed batch
 	for {
 		job := state.NextJob(w.Store.Read())
 		if job == nil || job.Due > until.UnixNano() {
 			return ran
 		}
+		if moveTo != nil && solo == 0 && w.jobs.batchable(job.Kind) {
+			batch, last, tried, err := w.runBatch(until, now())
+			if err == nil {
+				moveTo(last)
+				ran = append(ran, batch...)
+				continue
+			}
+			solo = tried
+		}
 		if moveTo != nil {
 			moveTo(job.DueTime())
 		}
 		ran = append(ran, w.runJob(job))
+		if solo > 0 {
+			solo--
+		}
 	}
+}
+
+// runBatch runs due jobs in queue order in one transaction, from the first
+// until one that is not due by until, not batchable, or the maxBatch-th.
+// Each runs at the instant a lone run would give it: its due time, or the
+// instant before it when that is later (start for the first). It answers
+// the jobs that ran, the last instant, and how many jobs it tried (when it
+// fails: the failing one included).
+func (w *World) runBatch(until, start time.Time) (ran []RanJob, last time.Time, tried int, err error) {
+	err = w.Store.Update(func(tx *state.Txn) error {
+		ran, tried, last = ran[:0], 0, start
+		for len(ran) < maxBatch {
+			job := state.NextJob(tx)
+			if job == nil || job.Due > until.UnixNano() || !w.jobs.batchable(job.Kind) {
+				break
+			}
+			if due := job.DueTime(); due.After(last) {
+				last = due
+			}
+			tx.SetNow(last)
+			tried++
+			if err := tx.Delete(state.TableJobs, job); err != nil {
+				return err
+			}
+			if err := w.jobs.get(job.Kind)(w, tx, job); err != nil {
+				return err
+			}
+			ran = append(ran, RanJob{ID: job.ID, Kind: job.Kind, Subject: job.Subject, At: last.Unix()})
+		}
+		return nil
+	})
+	return ran, last, tried, err
 }
 
 // runJob executes one job. A job that fails is still removed (in a second
@@ -132,6 +207,20 @@ func (w *World) runJob(job *state.Job) RanJob {
 		})
 	}
 	return r
+}
+
+// CatchUp runs the jobs a world whose time moves by itself has due but whose
+// timer has not fired yet, so that a call sees every change its instant
+// implies (a signer can view a request once its files' processing time has
+// passed) rather than whatever the background loop has reached. Worlds whose
+// clock is advanced explicitly are left as they are.
+func (w *World) CatchUp() {
+	if !w.selfRunning() {
+		return
+	}
+	if job := state.NextJob(w.Store.Read()); job != nil && job.Due <= w.Now().UnixNano() {
+		w.RunDue()
+	}
 }
 
 // Wake tells the background loop to look at the queue again.

@@ -271,6 +271,36 @@ func TestExternalFakeClockRunsDueJobsWhenMoved(t *testing.T) {
 	}
 }
 
+// TestCatchUpRunsWhatIsDueBeforeTheTimerFires: after the embedder's clock
+// moves, a call that catches up sees the due job done, whether or not the
+// background loop got there first; a world whose clock it owns is left alone.
+func TestCatchUpRunsWhatIsDueBeforeTheTimerFires(t *testing.T) {
+	jobs := testJobs()
+	pending := func(w *World) int {
+		n := 0
+		if state.NextJob(w.Store.Read()) != nil {
+			n = 1
+		}
+		return n
+	}
+	fc := clockwork.NewFakeClockAt(time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC))
+	external := newTestWorld(t, Options{Clock: fc, Jobs: jobs})
+	owned := newTestWorld(t, Options{Jobs: jobs})
+	for _, w := range []*World{external, owned} {
+		require.NoError(t, w.Store.Update(func(tx *state.Txn) error {
+			_, err := state.Schedule(tx, "noop", "", time.Second, nil)
+			return err
+		}))
+	}
+	external.CatchUp()
+	assert.Equal(t, 1, pending(external), "not due yet")
+	fc.Advance(2 * time.Second)
+	external.CatchUp()
+	assert.Equal(t, 0, pending(external), "due, so done when CatchUp returns")
+	owned.CatchUp()
+	assert.Equal(t, 1, pending(owned), "an owned fake clock runs jobs only when advanced")
+}
+
 func TestResetAndImportWithPendingJobs(t *testing.T) {
 	w := newTestWorld(t, Options{})
 	schedule(t, w, followUp{"x", 60})
@@ -464,4 +494,60 @@ func TestExternalFakeClockMovedWhileTheLoopSetsItsTimer(t *testing.T) {
 			t.Fatalf("job %d did not run after the clock passed its due time", i)
 		}
 	}
+}
+
+// TestBatchedAdvanceEqualsOneJobAtATime: an advance that runs its jobs in
+// batches leaves the state, the jobs' instants and the ran list that one
+// transaction per job leaves, with a job failing in the middle of a batch
+// (its batch runs again job by job), jobs scheduled by jobs inside the
+// window, overdue jobs, more jobs than one batch holds, and a kind that
+// must run alone.
+func TestBatchedAdvanceEqualsOneJobAtATime(t *testing.T) {
+	run := func(batched bool) ([]RanJob, string, int) {
+		jobs := testJobs()
+		if !batched {
+			for _, k := range []string{"mark", "noop", "fail"} {
+				jobs.RunAlone(k)
+			}
+		} else {
+			jobs.RunAlone("noop")
+		}
+		w := newTestWorld(t, Options{Jobs: jobs})
+		require.NoError(t, w.Store.Update(func(tx *state.Txn) error {
+			for i := 0; i < 2*maxBatch+10; i++ {
+				if _, err := state.Schedule(tx, "mark", "", time.Duration(i%7)*time.Second, markArgs{Name: fmt.Sprint("m", i),
+					Then: []followUp{{fmt.Sprint("f", i), i % 5}}}); err != nil {
+					return err
+				}
+				switch i {
+				case 3, maxBatch + 1:
+					if _, err := state.Schedule(tx, "fail", "", 2*time.Second, nil); err != nil {
+						return err
+					}
+				case 40:
+					if _, err := state.Schedule(tx, "noop", "", 4*time.Second, nil); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		}))
+		commits := 0
+		w.Store.SetCommitObserver(func(state.Commit) { commits++ })
+		ran, err := w.Advance(6 * time.Second)
+		require.NoError(t, err)
+		w.Store.SetCommitObserver(nil)
+		e, err := state.Export(w.Store.Read())
+		require.NoError(t, err)
+		b, err := json.Marshal(e)
+		require.NoError(t, err)
+		return ran, string(b), commits
+	}
+	ranAlone, stateAlone, commitsAlone := run(false)
+	ranBatched, stateBatched, commitsBatched := run(true)
+	require.Greater(t, len(ranAlone), 2*maxBatch)
+	// The jobs of the two failed batches ran one by one again.
+	assert.Less(t, commitsBatched*3, commitsAlone, "batches: %d commits, alone: %d", commitsBatched, commitsAlone)
+	assert.Equal(t, ranAlone, ranBatched)
+	assert.Equal(t, stateAlone, stateBatched)
 }

@@ -232,8 +232,8 @@ func (w *World) clockMoved() {
 // Logger is the world's logger.
 func (w *World) Logger() *slog.Logger { return w.log }
 
-// Config reads the world's configuration.
-func (w *World) Config() state.Config { return state.GetConfig(w.Store.Read()) }
+// Config reads the world's configuration (as of the last commit).
+func (w *World) Config() state.Config { return w.Store.Config() }
 
 // On registers fn to run after any commit that notifies topic.
 func (w *World) On(topic string, fn func()) {

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"strings"
+)
+
+// gcConfig is how the binary's garbage collector trades memory for CPU
+// time. A world's rows and indexes are many small objects that every
+// collection walks, so a server holding a large world spends much of its
+// CPU there, and the heap it asks of the system grows with the space the
+// collector leaves between collections.
+type gcConfig struct {
+	// Percent is --gc-percent (Go's GOGC): the heap may grow by this
+	// percentage of the live heap before the next collection; "off" turns
+	// collection off below the memory limit. Empty is GOGC from the
+	// environment, else defaultGCPercent.
+	Percent string
+	// MemoryLimit is --memory-limit (Go's GOMEMLIMIT): a soft limit on the
+	// memory the runtime holds, which makes collections more frequent as
+	// the heap nears it; bytes, or a number with KiB, MiB or GiB, and 0 for
+	// none. Empty is GOMEMLIMIT from the environment, else the default:
+	// nine tenths of the memory limit of the process's control group (a
+	// container's limit), so that the collector works harder before the
+	// kernel kills the process, and none outside one.
+	MemoryLimit string
+}
+
+// defaultGCPercent is Go's own default: the best throughput per byte
+// allocated; lower values hold less memory for more collections.
+const defaultGCPercent = 100
+
+// flags declares the flags, each with its environment variable.
+func (c *gcConfig) flags(fs *flag.FlagSet, env func(name, def string) string) {
+	fs.StringVar(&c.Percent, "gc-percent", env("SIGNSANDBOX_GC_PERCENT", ""), "heap growth between garbage collections, in percent of the live heap (Go's GOGC; default 100, or GOGC); lower holds less memory for more CPU; off collects only at --memory-limit (SIGNSANDBOX_GC_PERCENT)")
+	fs.StringVar(&c.MemoryLimit, "memory-limit", env("SIGNSANDBOX_MEMORY_LIMIT", ""), "soft limit of the memory the process holds, e.g. 512MiB or 2GiB; the collector runs more often near it; 0 is none (Go's GOMEMLIMIT; default: 90% of the container's memory limit, none outside a container) (SIGNSANDBOX_MEMORY_LIMIT)")
+}
+
+// check refuses values that do not parse, naming the flag.
+func (c *gcConfig) check() error {
+	if _, _, err := c.percent(func(string) string { return "" }); err != nil {
+		return err
+	}
+	if _, err := parseBytes(c.MemoryLimit); err != nil {
+		return fmt.Errorf("--memory-limit: %v", err)
+	}
+	return nil
+}
+
+// percent reads --gc-percent: set says whether the binary sets it (not
+// when it is empty and GOGC is set: the runtime already read that).
+func (c *gcConfig) percent(getenv func(string) string) (p int, set bool, err error) {
+	v := strings.TrimSpace(c.Percent)
+	switch {
+	case v == "" && getenv("GOGC") != "":
+		return 0, false, nil
+	case v == "":
+		return defaultGCPercent, true, nil
+	case v == "off":
+		return -1, true, nil
+	}
+	p, err = strconv.Atoi(v)
+	if err != nil || p < 1 {
+		return 0, false, fmt.Errorf("--gc-percent must be a whole number of at least 1 or off, not %q", c.Percent)
+	}
+	return p, true, nil
+}
+
+// memoryLimit reads --memory-limit the same way; limit 0 is no limit.
+func (c *gcConfig) memoryLimit(getenv func(string) string, group func() int64) (limit int64, set bool) {
+	switch {
+	case c.MemoryLimit != "":
+		n, _ := parseBytes(c.MemoryLimit) // check refused what does not parse
+		return n, true
+	case getenv("GOMEMLIMIT") != "":
+		return 0, false
+	}
+	if g := group(); g > 0 {
+		return g / 10 * 9, true
+	}
+	return 0, false
+}
+
+// apply sets the collector of this process.
+func (c *gcConfig) apply(getenv func(string) string) {
+	if p, set, err := c.percent(getenv); err == nil && set {
+		debug.SetGCPercent(p)
+	}
+	if limit, set := c.memoryLimit(getenv, groupMemoryLimit); set {
+		if limit == 0 {
+			limit = 1<<63 - 1 // Go's value for no limit
+		}
+		debug.SetMemoryLimit(limit)
+	}
+}
+
+// groupMemoryLimit is the memory limit of the process's control group
+// (cgroup v2, then v1), or 0 when there is none or it cannot be read.
+func groupMemoryLimit() int64 {
+	for _, path := range []string{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"} {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		return parseGroupLimit(string(raw))
+	}
+	return 0
+}
+
+// parseGroupLimit reads a control group's memory limit file: "max" (v2)
+// or a value near the largest int64 (v1's way of saying none) is no limit.
+func parseGroupLimit(raw string) int64 {
+	n, err := strconv.ParseInt(strings.TrimSpace(raw), 10, 64)
+	if err != nil || n <= 0 || n >= 1<<62 {
+		return 0
+	}
+	return n
+}

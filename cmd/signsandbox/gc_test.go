@@ -1,0 +1,103 @@
+package main
+
+import (
+	"io"
+	"runtime/debug"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func envOf(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func TestGCPercentFlag(t *testing.T) {
+	cases := []struct {
+		name     string
+		flag     string
+		env      map[string]string
+		want     int
+		wantSet  bool
+		wantFail bool
+	}{
+		{name: "default", want: defaultGCPercent, wantSet: true},
+		{name: "GOGC left to the runtime", env: map[string]string{"GOGC": "400"}},
+		{name: "flag wins over GOGC", flag: "50", env: map[string]string{"GOGC": "400"}, want: 50, wantSet: true},
+		{name: "off", flag: "off", want: -1, wantSet: true},
+		{name: "zero", flag: "0", wantFail: true},
+		{name: "negative", flag: "-5", wantFail: true},
+		{name: "words", flag: "half", wantFail: true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := gcConfig{Percent: tc.flag}
+			p, set, err := c.percent(envOf(tc.env))
+			if tc.wantFail {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), "--gc-percent")
+				assert.Error(t, c.check())
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, p)
+			assert.Equal(t, tc.wantSet, set)
+		})
+	}
+}
+
+func TestMemoryLimitFlag(t *testing.T) {
+	group := func(n int64) func() int64 { return func() int64 { return n } }
+	cases := []struct {
+		name    string
+		flag    string
+		env     map[string]string
+		group   int64
+		want    int64
+		wantSet bool
+	}{
+		{name: "no container, no limit"},
+		{name: "nine tenths of the container's limit", group: 1 << 30, want: (1 << 30) / 10 * 9, wantSet: true},
+		{name: "GOMEMLIMIT left to the runtime", env: map[string]string{"GOMEMLIMIT": "1GiB"}, group: 1 << 30},
+		{name: "flag wins", flag: "512MiB", env: map[string]string{"GOMEMLIMIT": "1GiB"}, group: 1 << 30, want: 512 << 20, wantSet: true},
+		{name: "zero is none", flag: "0", group: 1 << 30, want: 0, wantSet: true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := gcConfig{MemoryLimit: tc.flag}
+			require.NoError(t, c.check())
+			got, set := c.memoryLimit(envOf(tc.env), group(tc.group))
+			assert.Equal(t, tc.want, got)
+			assert.Equal(t, tc.wantSet, set)
+		})
+	}
+	assert.Error(t, (&gcConfig{MemoryLimit: "lots"}).check())
+}
+
+func TestParseGroupLimit(t *testing.T) {
+	assert.Equal(t, int64(0), parseGroupLimit("max\n"), "cgroup v2 without a limit")
+	assert.Equal(t, int64(0), parseGroupLimit("9223372036854771712\n"), "cgroup v1 without a limit")
+	assert.Equal(t, int64(536870912), parseGroupLimit("536870912\n"))
+	assert.Equal(t, int64(0), parseGroupLimit(""))
+}
+
+// TestGCFlagsParseAndApply: the flags and their environment variables
+// reach the runtime, and a bad value is refused naming the flag.
+func TestGCFlagsParseAndApply(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	cfg, err := parseServeConfig([]string{"--gc-percent", "60"}, envOf(map[string]string{"SIGNSANDBOX_MEMORY_LIMIT": "3GiB"}), io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, gcConfig{Percent: "60", MemoryLimit: "3GiB"}, cfg.GC)
+	cfg.GC.apply(envOf(nil))
+	assert.Equal(t, 60, debug.SetGCPercent(60))
+	assert.Equal(t, int64(3<<30), debug.SetMemoryLimit(-1))
+
+	_, err = parseServeConfig([]string{"--gc-percent", "0"}, envOf(nil), io.Discard)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "--gc-percent")
+	_, err = parseServeConfig(nil, envOf(map[string]string{"SIGNSANDBOX_MEMORY_LIMIT": "a lot"}), io.Discard)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "--memory-limit")
+}

@@ -1,0 +1,171 @@
+package derived
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/files"
+)
+
+// Merged files (the downloadable PDF and ZIP of a request or template) are
+// rendered when someone asks for them, not when they are prepared: a
+// preparation keeps only a recipe, the composition it made with each
+// document named by the stored file that holds it, and a download renders
+// the recipe (or finds the rendering in a bounded cache). Rendering is a
+// pure function of the composition, so the bytes are the ones an eager
+// rendering at preparation time gave.
+
+// mergedBytes bounds the bytes of the renderings kept, and mergedEntries
+// their number: a suite downloads what it has just prepared, a few times.
+const (
+	mergedBytes   = 64 << 20
+	mergedEntries = 1024
+)
+
+var merged = NewSizedCache[[sha256.Size]byte, files.Rendered](mergedEntries, mergedBytes,
+	func(r files.Rendered) int64 { return int64(len(r.PDF) + len(r.ZIP)) })
+
+// recipe is the stored form of a composition. Documents with a reference
+// are kept without their bytes (the caller's store holds them); the others
+// carry them.
+type recipe struct {
+	Composition files.Composition `json:"composition"`
+	// Refs holds, per document, the reference of the stored file with its
+	// bytes ("" when the bytes are in the recipe).
+	Refs []string `json:"refs,omitempty"`
+}
+
+// ErrNotKeepable is EncodeRecipe's answer for a composition that a recipe
+// could not give back byte for byte (text that is not valid UTF-8, which
+// JSON would replace): the caller renders it at once instead.
+var ErrNotKeepable = errors.New("derived: composition cannot be kept as a recipe")
+
+// EncodeRecipe keeps a composition as a recipe. refs[i] names the stored
+// file holding document i's bytes ("" or a missing entry keeps the bytes in
+// the recipe). Times are kept as instants (rendering reads them in UTC).
+func EncodeRecipe(c files.Composition, refs []string) (json.RawMessage, error) {
+	if !validText(&c) {
+		return nil, ErrNotKeepable
+	}
+	r := recipe{Composition: c, Refs: make([]string, len(c.Documents))}
+	r.Composition.Documents = make([]files.Source, len(c.Documents))
+	referenced := false
+	for i, d := range c.Documents {
+		r.Composition.Documents[i] = d
+		if i < len(refs) && refs[i] != "" {
+			r.Refs[i] = refs[i]
+			r.Composition.Documents[i].PDF = nil
+			referenced = true
+		}
+	}
+	if !referenced {
+		r.Refs = nil
+	}
+	return json.Marshal(r)
+}
+
+// Recipe is a decoded recipe: the composition (documents with a reference
+// have no bytes yet) and the references.
+type Recipe struct {
+	Composition files.Composition
+	Refs        []string
+}
+
+// DecodeRecipe reads a recipe EncodeRecipe wrote.
+func DecodeRecipe(raw json.RawMessage) (Recipe, error) {
+	var r recipe
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return Recipe{}, fmt.Errorf("derived: recipe: %w", err)
+	}
+	if len(r.Refs) != 0 && len(r.Refs) != len(r.Composition.Documents) {
+		return Recipe{}, fmt.Errorf("derived: recipe has %d references for %d documents", len(r.Refs), len(r.Composition.Documents))
+	}
+	return Recipe{Composition: r.Composition, Refs: r.Refs}, nil
+}
+
+// Ref is the reference of document i ("" when its bytes are in the recipe).
+func (r Recipe) Ref(i int) string {
+	if i < len(r.Refs) {
+		return r.Refs[i]
+	}
+	return ""
+}
+
+// Store is where a recipe's references lead: the SHA-256 of a stored
+// file's bytes, and the bytes.
+type Store interface {
+	Sum(ref string) ([sha256.Size]byte, error)
+	Bytes(ref string) ([]byte, error)
+}
+
+// Merged renders the files of a recipe, reading referenced documents from
+// st. The cache key is the recipe with the SHA-256 of every referenced
+// document, so a rendering is found again without reading the documents,
+// and equal inputs (in any world) share one rendering.
+func Merged(raw json.RawMessage, st Store) (files.Rendered, error) {
+	r, err := DecodeRecipe(raw)
+	if err != nil {
+		return files.Rendered{}, err
+	}
+	h := sha256.New()
+	h.Write(raw)
+	for i := range r.Composition.Documents {
+		if ref := r.Ref(i); ref != "" {
+			sum, err := st.Sum(ref)
+			if err != nil {
+				return files.Rendered{}, fmt.Errorf("derived: document %d: %w", i+1, err)
+			}
+			h.Write(sum[:])
+		}
+	}
+	var key [sha256.Size]byte
+	h.Sum(key[:0])
+	if out, ok := merged.Lookup(key); ok {
+		return out, nil
+	}
+	c := r.Composition
+	for i := range c.Documents {
+		if ref := r.Ref(i); ref != "" {
+			if c.Documents[i].PDF, err = st.Bytes(ref); err != nil {
+				return files.Rendered{}, fmt.Errorf("derived: document %d: %w", i+1, err)
+			}
+		}
+	}
+	out, err := files.Render(c)
+	if err != nil {
+		return files.Rendered{}, err
+	}
+	return merged.Get(key, func([sha256.Size]byte) files.Rendered { return out }), nil
+}
+
+// validText reports whether every text of a composition is valid UTF-8, so
+// that JSON keeps it unchanged.
+func validText(c *files.Composition) bool {
+	texts := []string{c.ID, c.Title}
+	if p := c.CoverPage; p != nil {
+		texts = append(texts, p.To, p.From, p.Message, p.Recipient, p.Sender)
+	}
+	for _, d := range c.Documents {
+		texts = append(texts, d.Name)
+	}
+	if p := c.SignaturePage; p != nil {
+		for _, s := range p.Signers {
+			texts = append(texts, s.Name, s.Email, s.Status)
+		}
+	}
+	for _, s := range c.Stamps {
+		texts = append(texts, s.Text, s.Kind)
+	}
+	for _, a := range c.Audit {
+		texts = append(texts, a.Actor, a.Action, a.Detail)
+	}
+	for _, t := range texts {
+		if !utf8.ValidString(t) {
+			return false
+		}
+	}
+	return true
+}

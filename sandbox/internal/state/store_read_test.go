@@ -1,0 +1,76 @@
+package state
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestReadSeesEveryFinishedCommit checks the shared read snapshot: a Read
+// that starts after an Update returned sees that Update's rows, however
+// many writers commit at the same time, and a Read never goes back to an
+// older database than one an earlier Read of the same goroutine saw.
+func TestReadSeesEveryFinishedCommit(t *testing.T) {
+	st := newTestStore(t)
+	const writers, each = 8, 40
+	var wg sync.WaitGroup
+	for w := 0; w < writers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			seen := uint64(0)
+			for i := 0; i < each; i++ {
+				id := fmt.Sprintf("job_w%d_%d", w, i)
+				require.NoError(t, st.Update(func(tx *Txn) error {
+					return Put(tx, TableJobs, &Job{ID: id, Seq: tx.Seq(), Kind: "test"})
+				}))
+				tx := st.Read()
+				_, err := Get[Job](tx, TableJobs, id)
+				assert.NoError(t, err, "a Read after the Update that stored %s", id)
+				m, err := Get[Meta](tx, tableMeta, metaRowID)
+				require.NoError(t, err)
+				assert.GreaterOrEqual(t, m.Counter, seen, "a later Read saw an older database")
+				seen = m.Counter
+			}
+		}(w)
+	}
+	wg.Wait()
+	jobs, err := All[Job](st.Read(), TableJobs, IndexID)
+	require.NoError(t, err)
+	assert.Len(t, jobs, writers*each)
+}
+
+// TestReadAfterReplaceSeesTheNewDatabase: reset and import swap the whole
+// database, and the next Read reads the new one.
+func TestReadAfterReplaceSeesTheNewDatabase(t *testing.T) {
+	st := newTestStore(t)
+	require.NoError(t, st.Update(func(tx *Txn) error {
+		return Put(tx, TableJobs, &Job{ID: "job_old", Kind: "test"})
+	}))
+	db, err := NewDB()
+	require.NoError(t, err)
+	st.Replace(db)
+	_, err = Get[Job](st.Read(), TableJobs, "job_old")
+	assert.ErrorIs(t, err, ErrNotFound)
+}
+
+// TestConfigFollowsEveryCommit: the configuration a store keeps between
+// commits is the one of the last commit, after a write and after Replace.
+func TestConfigFollowsEveryCommit(t *testing.T) {
+	st := newTestStore(t)
+	assert.Equal(t, DefaultConfig(), st.Config(), "a world without a config row has the defaults")
+	for _, limit := range []int{7, 9} {
+		c := DefaultConfig()
+		c.RateLimit.Limit = limit
+		require.NoError(t, st.Update(func(tx *Txn) error { return PutConfig(tx, c) }))
+		assert.Equal(t, limit, st.Config().RateLimit.Limit)
+		assert.Equal(t, GetConfig(st.Read()), st.Config())
+	}
+	db, err := NewDB()
+	require.NoError(t, err)
+	st.Replace(db)
+	assert.Equal(t, DefaultConfig(), st.Config())
+}
