@@ -10,3 +10,7 @@ const ControlPrefix = api.ControlPrefix
 
 // Operation describes one operation of the route table (see Operations).
 type Operation = api.Operation
+
+// Version is the sandbox's version, printed by `signsandbox version` and
+// sent in the User-Agent of callbacks (api.Version).
+var Version = api.Version

@@ -83,7 +83,7 @@ func newCallbackSender(c *http.Client) *callbackSender {
 		c = &http.Client{}
 	}
 	cl := *c
-	cl.CheckRedirect = noRedirects
+	cl.CheckRedirect = api.NoRedirects
 	return &callbackSender{client: &cl}
 }
 
@@ -118,7 +118,7 @@ func (cs *callbackSender) send(parent context.Context, s *api.Host, w *world.Wor
 		return attemptResult{err: "building the request: " + err.Error()}
 	}
 	req.Header.Set("Content-Type", ct)
-	req.Header.Set("User-Agent", "signsandbox/"+Version+" (event callback)")
+	req.Header.Set("User-Agent", "signsandbox/"+api.Version+" (event callback)")
 	resp, err := cs.client.Do(req)
 	if err != nil {
 		return attemptResult{err: describeSendError(err, ctx, timeout)}

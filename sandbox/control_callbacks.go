@@ -148,15 +148,7 @@ func controlListCallbacks(c *api.Call) (any, error) {
 		out = append(out, entries[e.ID])
 	}
 	return map[string]any{"callbacks": out, "retry_schedule": retrySchedule(),
-		"limit": page.Limit, "order": pageOrder(page), "has_more": rows.Next != 0, "next_cursor": rows.Cursor()}, nil
-}
-
-// pageOrder names the order of a log page.
-func pageOrder(q state.PageQuery) string {
-	if q.Desc {
-		return "desc"
-	}
-	return "asc"
+		"limit": page.Limit, "order": api.PageOrder(page), "has_more": rows.Next != 0, "next_cursor": rows.Cursor()}, nil
 }
 
 // retrySchedule lists when the attempts of a round are due, in seconds after

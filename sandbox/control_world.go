@@ -14,9 +14,6 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-// Version is the sandbox's version, printed by `signsandbox version`.
-var Version = "0.1.0-dev"
-
 func registerControlWorld(r *api.Registry) {
 	r.ControlPublic(http.MethodGet, "/health", controlHealth)
 	r.ControlPublic(http.MethodPost, "/worlds", controlCreateWorld)
@@ -37,7 +34,7 @@ type healthResponse struct {
 }
 
 func controlHealth(c *api.Call) (any, error) {
-	return healthResponse{Status: "ok", Version: Version, Worlds: len(c.Host.Worlds())}, nil
+	return healthResponse{Status: "ok", Version: api.Version, Worlds: len(c.Host.Worlds())}, nil
 }
 
 type createWorldRequest struct {

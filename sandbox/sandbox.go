@@ -56,7 +56,7 @@ func New(opts ...Option) (*Sandbox, error) {
 		cfg.logger = slog.New(slog.DiscardHandler)
 	}
 	if cfg.httpClient == nil {
-		cfg.httpClient = &http.Client{Timeout: 30 * time.Second, CheckRedirect: noRedirects}
+		cfg.httpClient = &http.Client{Timeout: 30 * time.Second, CheckRedirect: api.NoRedirects}
 	}
 	set, err := fixture.Load(cfg.fixtures)
 	if err != nil {
@@ -131,10 +131,6 @@ func New(opts ...Option) (*Sandbox, error) {
 	}
 	return s, nil
 }
-
-// noRedirects keeps the callback and file fetch clients from following
-// redirects: a receiver that redirects has not acknowledged the event.
-func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
 // ServeHTTP serves the API, the OAuth endpoints and the control plane.
 func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }

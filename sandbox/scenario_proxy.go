@@ -52,7 +52,7 @@ func NewRecordingProxy(upstream, out string, client *http.Client) (*RecordingPro
 		return nil, fmt.Errorf("upstream %q is not an http(s) URL", upstream)
 	}
 	if client == nil {
-		client = &http.Client{Timeout: 5 * time.Minute, CheckRedirect: noRedirects}
+		client = &http.Client{Timeout: 5 * time.Minute, CheckRedirect: api.NoRedirects}
 	}
 	return &RecordingProxy{upstream: u, out: out, client: client}, nil
 }
