@@ -14,3 +14,17 @@ type Operation = api.Operation
 // Version is the sandbox's version, printed by `signsandbox version` and
 // sent in the User-Agent of callbacks (api.Version).
 var Version = api.Version
+
+// CallbackFault is what a scenario rule makes of a callback delivery
+// attempt.
+type CallbackFault = api.CallbackFault
+
+// The faults a rule can make of an attempt.
+const (
+	FaultNone         = api.FaultNone
+	FaultUnreachable  = api.FaultUnreachable
+	FaultRejectAnswer = api.FaultRejectAnswer
+)
+
+// CallbackAttempt describes an attempt about to be made, for a fault point.
+type CallbackAttempt = api.CallbackAttempt

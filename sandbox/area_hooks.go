@@ -39,13 +39,6 @@ type areaHooks struct {
 	// the failure's status code and event (sigreq_failures.go). A nil hook or
 	// answer means no rule.
 	sigreqProcessFault func(s *api.Host, w *world.World, tx *state.Txn, req *state.SignatureRequest) *processFailure
-	// callbackFault, when set, is consulted before every delivery attempt.
-	// The scenario engine installs it to make a receiver's answers count as
-	// failures ("the receiver is down for a day"): it looks up the rules of
-	// w (kept in its own world.Ext value) and answers FaultNone when none
-	// applies. reason is written to the attempt's log entry. It must be fast
-	// and safe for concurrent use; it runs outside any transaction.
-	callbackFault func(s *api.Host, w *world.World, a CallbackAttempt) (fault CallbackFault, reason string)
 }
 
 // areasOf is the area hooks of a registry.

@@ -82,7 +82,7 @@ func CallbacksSetAccountURL(s *Sandbox, apiKey, accountID, url string) error {
 // Other sandboxes keep theirs. Call it while no delivery of s is running
 // (before the deliveries it is meant for, or after WaitCallbacks).
 func CallbacksSetFault(s *Sandbox, fn func(a CallbackAttempt) (CallbackFault, string)) (restore func()) {
-	prev := areasOf(s.host.Reg).callbackFault
-	areasOf(s.host.Reg).callbackFault = func(_ *api.Host, _ *world.World, a CallbackAttempt) (CallbackFault, string) { return fn(a) }
-	return func() { areasOf(s.host.Reg).callbackFault = prev }
+	prev := s.host.Reg.CallbackFault
+	s.host.Reg.CallbackFault = func(_ *api.Host, _ *world.World, a CallbackAttempt) (CallbackFault, string) { return fn(a) }
+	return func() { s.host.Reg.CallbackFault = prev }
 }

@@ -95,7 +95,7 @@ func HooksForTest(s *Sandbox) []string {
 		"templateResolver " + set(areasOf(s.host.Reg).templateResolver != nil),
 		"templateFailureHook " + set(areasOf(s.host.Reg).templateFailureHook != nil),
 		"sigreqProcessFault " + set(areasOf(s.host.Reg).sigreqProcessFault != nil),
-		"callbackFault " + set(areasOf(s.host.Reg).callbackFault != nil),
+		"callbackFault " + set(s.host.Reg.CallbackFault != nil),
 		"onAccountCallbackSet " + set(s.host.Reg.OnAccountCallbackSet != nil),
 		"onAccountCreated " + set(s.host.Reg.OnAccountCreated != nil),
 		"onAppCallbackSet " + set(s.host.Reg.OnAppCallbackSet != nil),

@@ -75,6 +75,9 @@ type Registry struct {
 	// TeamTransferHooks run, in registration order, after the API apps of
 	// a removed team member moved (see OnTeamOwnershipTransfer).
 	TeamTransferHooks []TeamTransferHook
+	// CallbackFault is the fault point of callback deliveries (nil: no
+	// fault); scenario rules set it.
+	CallbackFault CallbackFaultHook
 	// Areas holds the hooks between areas that still live in the facade
 	// (file owners, ownership transfer, template resolution, fault points),
 	// whose types this package cannot know; the facade puts them here and
