@@ -1,11 +1,10 @@
 package sandbox
 
 // Where the callbacks subsystem plugs into the rest of the sandbox: world
-// start and replacement, the account hooks (callback_test, confirmation),
-// the account object view, and the callback_test helpers for API apps.
+// start and replacement, and callback_test when an account's or an API
+// app's callback URL is set.
 
 import (
-	"github.com/signsandbox/signsandbox/sandbox/internal/account"
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -18,16 +17,8 @@ func registerCallbacksHooks(r *api.Registry) {
 	r.OnAccountCallbackSet = func(s *api.Host, _ *world.World, tx *state.Txn, a *state.Account) error {
 		return callbackTestAccount(s, tx, a)
 	}
-	r.OnAccountCreated = accountCreatedHook
 	r.OnAppCallbackSet = func(s *api.Host, _ *world.World, tx *state.Txn, app *state.APIApp) error {
 		return callbackTestApp(s, tx, app)
-	}
-	r.ObjectViews[notify.ObjectAccount] = func(tx *state.Txn, id, _ string) (any, error) {
-		a, err := state.Get[state.Account](tx, state.TableAccounts, id)
-		if err != nil {
-			return nil, err
-		}
-		return account.View(a), nil
 	}
 }
 
@@ -54,30 +45,4 @@ func callbackTestApp(s *api.Host, tx *state.Txn, app *state.APIApp) error {
 	ev := notify.Event{Type: notify.TypeCallbackTest, AccountIDs: []string{app.OwnerAccountID}, ClientID: app.ClientID}
 	_, err := s.EmitTo(tx, ev, []notify.Target{notify.AppTarget(app, app.OwnerAccountID)})
 	return err
-}
-
-// accountCreatedHook records the confirmation e-mail the real service sends
-// to an account created through the API. The account stays unconfirmed
-// until POST /_sandbox/accounts/{account_id}/confirm (the user clicking the
-// link), which emits account_confirmed.
-func accountCreatedHook(_ *api.Host, _ *world.World, tx *state.Txn, a *state.Account) error {
-	_, err := notify.Email(tx, state.Email{
-		Kind: notify.MailAccountConfirm, To: a.Email, Subject: "Please confirm your email address",
-	})
-	return err
-}
-
-// confirmAccount marks an account confirmed and emits account_confirmed,
-// reported to the app the account was created through (if any). It answers
-// the confirmed account and the event.
-func confirmAccount(s *api.Host, tx *state.Txn, a *state.Account) (*state.Account, *state.Event, error) {
-	c := state.Clone(a)
-	c.Confirmed = true
-	if err := state.Put(tx, state.TableAccounts, c); err != nil {
-		return nil, nil, err
-	}
-	ev := notify.Event{Type: notify.TypeAccountConfirmed, ObjectType: notify.ObjectAccount, ObjectID: c.ID,
-		AccountIDs: []string{c.ID}, ClientID: c.CreatedByClientID}
-	row, err := s.EmitTo(tx, ev, notify.Route(tx, ev))
-	return c, row, err
 }

@@ -1,7 +1,7 @@
 package sandbox
 
-// Control plane of callbacks: the event and delivery log, redelivery,
-// waiting for due attempts, and confirming an account (account_confirmed).
+// Control plane of callbacks: the event and delivery log, redelivery and
+// waiting for due attempts.
 
 import (
 	"context"
@@ -11,8 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/signsandbox/signsandbox/sandbox/internal/account"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 
@@ -26,7 +24,6 @@ func registerControlCallbacks(r *api.Registry) {
 	r.Control(http.MethodGet, "/callbacks", controlListCallbacks)
 	r.Control(http.MethodPost, "/callbacks/wait", controlWaitCallbacks)
 	r.ControlNoBody(http.MethodPost, "/callbacks/{id}/redeliver", controlRedeliver)
-	r.ControlNoBody(http.MethodPost, "/accounts/{account_id}/confirm", controlConfirmAccount)
 }
 
 // callbackEntry is one event in GET /_sandbox/callbacks.
@@ -267,39 +264,6 @@ func waitCallbacks(s *api.Host, ctx context.Context, w *world.World, timeout tim
 	defer cancel()
 	st := dispatcherOf(s, w).wait(ctx)
 	return st, st.Settled
-}
-
-type confirmResponse struct {
-	Account account.Response `json:"account"`
-	// EventID is the account_confirmed event.
-	EventID string `json:"event_id"`
-}
-
-// controlConfirmAccount confirms an account as its user would by following
-// the confirmation e-mail, emitting account_confirmed (to the app the
-// account was created through, if any).
-func controlConfirmAccount(c *api.Call) (any, error) {
-	id := c.Param("account_id")
-	var out confirmResponse
-	err := c.Update(func(tx *state.Txn) error {
-		a, err := state.Get[state.Account](tx, state.TableAccounts, id)
-		if err != nil {
-			return api.ErrControlNotFound("account", id)
-		}
-		if a.Confirmed {
-			return apierr.Conflictf("Account %s is already confirmed.", id)
-		}
-		confirmed, ev, err := confirmAccount(c.Host, tx, a)
-		if err != nil {
-			return err
-		}
-		out.Account, out.EventID = account.View(confirmed), ev.ID
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 // waitCallbacksAfterAdvance serves {"wait_callbacks": true} of POST

@@ -47,6 +47,7 @@ func registerAll(r *api.Registry) {
 	// Callbacks, then the control plane.
 	registerCallbacksHooks(r)
 	registerControlCallbacks(r)
+	registerAccountConfirm(r)
 	registerControlFailures(r)
 	registerControlKeys(r)
 	registerControlRecord(r)
