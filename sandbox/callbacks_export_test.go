@@ -59,7 +59,7 @@ func CallbacksSetAppURL(s *Sandbox, apiKey, clientID, url string) error {
 		if err := state.Put(tx, state.TableAPIApps, app); err != nil {
 			return err
 		}
-		return callbackTestApp(s.host, tx, app)
+		return EmitTestApp(s.host, tx, app)
 	})
 }
 

@@ -11,14 +11,14 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func registerCallbacksHooks(r *api.Registry) {
+func registerHooks(r *api.Registry) {
 	r.OnWorldStart(startCallbacks)
 	r.WorldReplacedHooks = append(r.WorldReplacedHooks, func(s *api.Host, w *world.World) { dispatcherOf(s, w).replaced() })
 	r.OnAccountCallbackSet = func(s *api.Host, _ *world.World, tx *state.Txn, a *state.Account) error {
 		return callbackTestAccount(s, tx, a)
 	}
 	r.OnAppCallbackSet = func(s *api.Host, _ *world.World, tx *state.Txn, app *state.APIApp) error {
-		return callbackTestApp(s, tx, app)
+		return EmitTestApp(s, tx, app)
 	}
 }
 
@@ -33,12 +33,12 @@ func callbackTestAccount(s *api.Host, tx *state.Txn, a *state.Account) error {
 	return err
 }
 
-// callbackTestApp sends callback_test to an API app's callback URL (and only
+// EmitTestApp sends callback_test to an API app's callback URL (and only
 // there). The API app operations reach it through onAppCallbackSet inside
 // the transaction that stored a new, non-empty callback_url (create, or
 // update to a different URL), after putting the app row. The event reports
 // for the app's owner and is signed with the owner's primary API key.
-func callbackTestApp(s *api.Host, tx *state.Txn, app *state.APIApp) error {
+func EmitTestApp(s *api.Host, tx *state.Txn, app *state.APIApp) error {
 	if app.CallbackURL == "" {
 		return nil
 	}

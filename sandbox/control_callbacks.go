@@ -20,7 +20,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func registerControlCallbacks(r *api.Registry) {
+func registerControl(r *api.Registry) {
 	r.Control(http.MethodGet, "/callbacks", controlListCallbacks)
 	r.Control(http.MethodPost, "/callbacks/wait", controlWaitCallbacks)
 	r.ControlNoBody(http.MethodPost, "/callbacks/{id}/redeliver", controlRedeliver)
@@ -266,11 +266,11 @@ func waitCallbacks(s *api.Host, ctx context.Context, w *world.World, timeout tim
 	return st, st.Settled
 }
 
-// waitCallbacksAfterAdvance serves {"wait_callbacks": true} of POST
+// WaitAfterAdvance serves {"wait_callbacks": true} of POST
 // /_sandbox/clock/advance: once the clock has moved, it waits (at most
 // defaultWaitTimeout) until the delivery attempts that fell due have been
 // made, so that one call both moves time and settles the callbacks.
-func waitCallbacksAfterAdvance(c *api.Call) error {
+func WaitAfterAdvance(c *api.Call) error {
 	st, ok := waitCallbacks(c.Host, c.Request.Context(), c.World, defaultWaitTimeout)
 	if !ok {
 		return apierr.New(apierr.Unavailable, "The clock moved, but callbacks did not settle within "+defaultWaitTimeout.String()+": "+

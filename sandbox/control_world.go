@@ -188,7 +188,7 @@ func controlAdvance(c *api.Call) (any, error) {
 		return nil, err
 	}
 	if req.WaitCallbacks {
-		if err := waitCallbacksAfterAdvance(c); err != nil {
+		if err := WaitAfterAdvance(c); err != nil {
 			return nil, err
 		}
 	}

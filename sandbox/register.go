@@ -45,8 +45,8 @@ func registerAll(r *api.Registry) {
 	registerBulkJobs(r)
 
 	// Callbacks, then the control plane.
-	registerCallbacksHooks(r)
-	registerControlCallbacks(r)
+	registerHooks(r)
+	registerControl(r)
 	registerAccountConfirm(r)
 	registerControlFailures(r)
 	registerControlKeys(r)
