@@ -6,6 +6,7 @@ package sandbox
 
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/callbacks"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -59,7 +60,7 @@ func CallbacksSetAppURL(s *Sandbox, apiKey, clientID, url string) error {
 		if err := state.Put(tx, state.TableAPIApps, app); err != nil {
 			return err
 		}
-		return EmitTestApp(s.host, tx, app)
+		return callbacks.EmitTestApp(s.host, tx, app)
 	})
 }
 

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/callbacks"
 	"net/http"
 	"regexp"
 	"strings"
@@ -188,7 +189,7 @@ func controlAdvance(c *api.Call) (any, error) {
 		return nil, err
 	}
 	if req.WaitCallbacks {
-		if err := WaitAfterAdvance(c); err != nil {
+		if err := callbacks.WaitAfterAdvance(c); err != nil {
 			return nil, err
 		}
 	}

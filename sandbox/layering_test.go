@@ -30,7 +30,7 @@ var allowedImports = map[string][]string{
 	"sandbox": {
 		"fixtures", "scenarios", "sandbox/edge",
 		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/page",
-		"sandbox/internal/oauth", "sandbox/internal/account", "sandbox/internal/apiapp", "sandbox/internal/console", "sandbox/internal/derived", "sandbox/internal/events",
+		"sandbox/internal/oauth", "sandbox/internal/account", "sandbox/internal/apiapp", "sandbox/internal/callbacks", "sandbox/internal/console", "sandbox/internal/derived", "sandbox/internal/events",
 		"sandbox/internal/fields", "sandbox/internal/files", "sandbox/internal/fixture",
 		"sandbox/internal/legacy", "sandbox/internal/notify", "sandbox/internal/param",
 		"sandbox/internal/scenario", "sandbox/internal/search", "sandbox/internal/state",
@@ -61,6 +61,12 @@ var allowedImports = map[string][]string{
 	},
 	"sandbox/internal/oauth": {
 		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/param", "sandbox/internal/state", "sandbox/internal/world",
+	},
+
+	// Callback deliveries after commit: workers, sender, queues, control.
+	"sandbox/internal/callbacks": {
+		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/events", "sandbox/internal/notify",
+		"sandbox/internal/state", "sandbox/internal/world",
 	},
 
 	// What every HTML page shares: its world, the embedded protocol.

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/callbacks"
 	"sync"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apiapp"
@@ -45,8 +46,7 @@ func registerAll(r *api.Registry) {
 	registerBulkJobs(r)
 
 	// Callbacks, then the control plane.
-	registerHooks(r)
-	registerControl(r)
+	callbacks.Register(r)
 	registerAccountConfirm(r)
 	registerControlFailures(r)
 	registerControlKeys(r)

@@ -1,4 +1,4 @@
-package sandbox
+package callbacks
 
 // Control plane of callbacks: the event and delivery log, redelivery and
 // waiting for due attempts.

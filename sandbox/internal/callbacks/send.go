@@ -1,4 +1,4 @@
-package sandbox
+package callbacks
 
 // One delivery attempt over HTTP: the multipart POST, the per-attempt
 // timeout, a capped read of the answer, and the rule that decides whether

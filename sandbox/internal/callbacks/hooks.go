@@ -1,4 +1,4 @@
-package sandbox
+package callbacks
 
 // Where the callbacks subsystem plugs into the rest of the sandbox: world
 // start and replacement, and callback_test when an account's or an API
