@@ -24,6 +24,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
 // RecordingProxy is an http.Handler that forwards to an upstream and
@@ -143,7 +144,7 @@ func (p *RecordingProxy) start(auth string) {
 			if v, err := scenario.OrderedJSON(raw); err == nil {
 				st = v
 			}
-			var ws WorldState
+			var ws world.State
 			if json.Unmarshal(raw, &ws) == nil {
 				start, _ = time.Parse(time.RFC3339Nano, ws.Clock.Now)
 			}

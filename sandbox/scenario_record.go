@@ -141,7 +141,7 @@ func stopRecording(s *api.Host, w *world.World) (*scenario.Document, error) {
 
 // exportWorld is the state a recording starts from (as GET /_sandbox/state).
 func exportWorld(w *world.World) (any, error) {
-	st, err := exportState(w)
+	st, err := world.Export(w)
 	if err != nil {
 		return nil, err
 	}
