@@ -13,10 +13,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -27,14 +29,6 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
-
-// WithRecording records the default world's session into path, as a
-// scenario file (YAML, or JSON when path ends in .json) rewritten after
-// every call. The recording starts from the world the scenarios given to
-// New (WithScenario, WithScenarioFile) leave, whatever the options' order.
-func WithRecording(path string) Option {
-	return func(cfg *config) error { cfg.record = path; return nil }
-}
 
 const recorderExt = "scenario.recorder"
 
@@ -261,7 +255,7 @@ func recordBody(ex *scenario.Exchange, b *wire.Body) {
 		ex.Body = scenario.Normalize(b.Tree)
 	}
 	ex.Form = b.Form
-	for _, name := range sortedStringKeys(b.Files) {
+	for _, name := range slices.Sorted(maps.Keys(b.Files)) {
 		for i, f := range b.Files[name] {
 			field := f.Field
 			if field == "" {
