@@ -1,6 +1,10 @@
 package sandbox
 
-import "github.com/signsandbox/signsandbox/sandbox/internal/api"
+import (
+	"net/http"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+)
 
 // APIPrefix is the path of the API's base address (https://api.hellosign.com/v3).
 const APIPrefix = api.APIPrefix
@@ -28,3 +32,14 @@ const (
 
 // CallbackAttempt describes an attempt about to be made, for a fault point.
 type CallbackAttempt = api.CallbackAttempt
+
+// RecordingProxy is an http.Handler that forwards to an upstream and
+// records each exchange (`signsandbox record`).
+type RecordingProxy = Proxy
+
+// NewRecordingProxy records the traffic it forwards to upstream into the
+// file out (YAML, or JSON when out ends in .json), rewritten after every
+// exchange. client defaults to one with a generous timeout.
+func NewRecordingProxy(upstream, out string, client *http.Client) (*RecordingProxy, error) {
+	return NewProxy(upstream, out, client)
+}

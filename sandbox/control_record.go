@@ -14,7 +14,8 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 )
 
-func registerControlRecord(r *api.Registry) {
+// RegisterControl adds /_sandbox/record: start, status, stop.
+func RegisterControl(r *api.Registry) {
 	r.Control(http.MethodPost, "/record/start", controlRecordStart)
 	r.Control(http.MethodGet, "/record", controlRecordStatus)
 	r.ControlNoBody(http.MethodPost, "/record/stop", controlRecordStop)

@@ -50,7 +50,7 @@ func registerAll(r *api.Registry) {
 	registerAccountConfirm(r)
 	registerControlFailures(r)
 	registerControlKeys(r)
-	registerControlRecord(r)
+	RegisterControl(r)
 	registerControlScenarios(r)
 	registerControlSigners(r)
 	registerControlState(r)
@@ -69,7 +69,7 @@ func registerAll(r *api.Registry) {
 
 	// Scenarios at work: jobs, recording, rules (fault points).
 	registerScenarioJobs(r)
-	registerScenarioRecord(r)
+	RegisterHooks(r)
 	registerScenarioRules(r)
 
 	// Signature requests, templates, drafts and their object views.

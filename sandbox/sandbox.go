@@ -121,7 +121,7 @@ func New(opts ...Option) (*Sandbox, error) {
 		}
 	}
 	if cfg.record != "" {
-		if err := startFileRecording(h, def, cfg.record); err != nil {
+		if err := StartFile(h, def, cfg.record); err != nil {
 			s.Close()
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}

@@ -64,7 +64,9 @@ func (wr *worldRecorder) Close() {
 	}
 }
 
-func registerScenarioRecord(r *api.Registry) {
+// RegisterHooks adds the call hooks that record the API and control calls
+// of a world being recorded.
+func RegisterHooks(r *api.Registry) {
 	r.CallHooks = append(r.CallHooks, recordCallStart)
 	r.AfterCallHooks = append(r.AfterCallHooks, recordCall)
 	r.ControlStartHooks = append(r.ControlStartHooks, func(c *api.Call) { _, _, _ = recordCallStart(c) })
@@ -107,8 +109,8 @@ func startRecording(s *api.Host, w *world.World, name, host, file string) error 
 	return nil
 }
 
-// startFileRecording serves WithRecording (signsandbox --record FILE).
-func startFileRecording(s *api.Host, w *world.World, path string) error {
+// StartFile serves WithRecording (signsandbox --record FILE).
+func StartFile(s *api.Host, w *world.World, path string) error {
 	if err := startRecording(s, w, recordingName(path), "", path); err != nil {
 		return fmt.Errorf("record %s: %w", path, err)
 	}
