@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/recording"
 )
 
 // APIPrefix is the path of the API's base address (https://api.hellosign.com/v3).
@@ -35,11 +36,11 @@ type CallbackAttempt = api.CallbackAttempt
 
 // RecordingProxy is an http.Handler that forwards to an upstream and
 // records each exchange (`signsandbox record`).
-type RecordingProxy = Proxy
+type RecordingProxy = recording.Proxy
 
 // NewRecordingProxy records the traffic it forwards to upstream into the
 // file out (YAML, or JSON when out ends in .json), rewritten after every
 // exchange. client defaults to one with a generous timeout.
 func NewRecordingProxy(upstream, out string, client *http.Client) (*RecordingProxy, error) {
-	return NewProxy(upstream, out, client)
+	return recording.NewProxy(upstream, out, client)
 }

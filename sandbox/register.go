@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/callbacks"
+	"github.com/signsandbox/signsandbox/sandbox/internal/recording"
 	"sync"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apiapp"
@@ -50,7 +51,7 @@ func registerAll(r *api.Registry) {
 	registerAccountConfirm(r)
 	registerControlFailures(r)
 	registerControlKeys(r)
-	RegisterControl(r)
+	recording.RegisterControl(r)
 	registerControlScenarios(r)
 	registerControlSigners(r)
 	registerControlState(r)
@@ -69,7 +70,7 @@ func registerAll(r *api.Registry) {
 
 	// Scenarios at work: jobs, recording, rules (fault points).
 	registerScenarioJobs(r)
-	RegisterHooks(r)
+	recording.RegisterHooks(r)
 	registerScenarioRules(r)
 
 	// Signature requests, templates, drafts and their object views.

@@ -10,6 +10,7 @@ package sandbox
 
 import (
 	"fmt"
+	"github.com/signsandbox/signsandbox/sandbox/internal/recording"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -121,7 +122,7 @@ func New(opts ...Option) (*Sandbox, error) {
 		}
 	}
 	if cfg.record != "" {
-		if err := StartFile(h, def, cfg.record); err != nil {
+		if err := recording.StartFile(h, def, cfg.record); err != nil {
 			s.Close()
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}

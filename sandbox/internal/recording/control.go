@@ -1,4 +1,4 @@
-package sandbox
+package recording
 
 // Control plane of recording: start recording the caller's world, see how
 // far it got, and stop it, which answers the recorded scenario document

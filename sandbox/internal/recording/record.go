@@ -1,4 +1,4 @@
-package sandbox
+package recording
 
 // Recording a world's session as a scenario file: every API call with its
 // answer, every control action and every clock move becomes a step whose

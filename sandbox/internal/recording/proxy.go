@@ -1,4 +1,4 @@
-package sandbox
+package recording
 
 // The recording proxy: it forwards every request to another server that
 // speaks this API (the real service's test mode, or another sandbox) and
