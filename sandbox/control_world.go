@@ -1,15 +1,14 @@
 package sandbox
 
 import (
-	"github.com/signsandbox/signsandbox/sandbox/internal/callbacks"
 	"net/http"
 	"regexp"
 	"strings"
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
-
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/callbacks"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"

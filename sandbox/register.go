@@ -1,17 +1,14 @@
 package sandbox
 
 import (
-	"github.com/signsandbox/signsandbox/sandbox/internal/callbacks"
-	"github.com/signsandbox/signsandbox/sandbox/internal/recording"
 	"sync"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/apiapp"
-
 	"github.com/signsandbox/signsandbox/sandbox/internal/account"
-
-	"github.com/signsandbox/signsandbox/sandbox/internal/oauth"
-
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apiapp"
+	"github.com/signsandbox/signsandbox/sandbox/internal/callbacks"
+	"github.com/signsandbox/signsandbox/sandbox/internal/oauth"
+	"github.com/signsandbox/signsandbox/sandbox/internal/recording"
 )
 
 // newRegistry returns a registry filled by every area of the sandbox.

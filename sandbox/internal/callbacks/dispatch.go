@@ -19,10 +19,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/api"
-
 	"github.com/jonboulle/clockwork"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -56,7 +55,7 @@ type dispatcher struct {
 	changed chan struct{}
 }
 
-// startCallbacks creates and starts a world's dispatcher (onWorldStart).
+// startCallbacks creates and starts a world's dispatcher (OnWorldStart).
 func startCallbacks(s *api.Host, w *world.World) { dispatcherOf(s, w) }
 
 // dispatcherOf returns the world's dispatcher, starting it on first use.
