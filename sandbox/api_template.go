@@ -3,7 +3,7 @@ package sandbox
 // Template operations: create, create_embedded_draft, get, list, delete.
 // update_files is in api_template_files.go, add_user and remove_user in
 // api_template_share.go; the three file downloads belong to the documents
-// subsystem (files_*.go), which reaches templates through fileOwners.
+// subsystem (files_*.go), which reaches templates through Registry.FileOwners.
 
 import (
 	"path"

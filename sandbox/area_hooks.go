@@ -7,15 +7,11 @@ import (
 )
 
 // areaHooks are the hooks through which one area of the sandbox acts in
-// another where both still live in the facade: file owners, template
-// resolution and fault points. They belong to one Sandbox's registry
+// another where both still live in the facade: template resolution and
+// fault points. They belong to one Sandbox's registry
 // (Registry.Areas); each leaves for the package of its area when that area
 // moves.
 type areaHooks struct {
-	// fileOwners maps an object kind to its owner hooks (signature requests
-	// and templates).
-	fileOwners map[string]fileOwner
-
 	// templateResolver resolves template_ids for send_with_template,
 	// create_embedded_with_template and the two edit_*_with_template
 	// operations. The templates area sets it in its register function.

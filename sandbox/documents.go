@@ -3,8 +3,9 @@ package sandbox
 // This file is the contract between the objects that have documents
 // (signature requests, templates, faxes) and the documents subsystem:
 // collectDocuments reads and converts a create call's files before the
-// write transaction, storeDocuments keeps them in the world, and fileOwners,
-// scheduleFiles and goneFiles (files_prepare.go) drive the downloads.
+// write transaction, storeDocuments keeps them in the world, and
+// Registry.FileOwners, scheduleFiles and goneFiles (files_prepare.go) drive
+// the downloads.
 //
 // Which failures answer at once and which later: what the call itself shows
 // to be wrong answers 400 naming the field (both or neither of files and

@@ -29,19 +29,6 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-// fileOwner is how the documents subsystem reaches the objects that own
-// files.
-type fileOwner struct {
-	// visible returns nil when the caller may download the object's files,
-	// else the API error (404 not_found, 410 deleted, 409 while the object
-	// itself is not ready).
-	visible func(c *api.Call, tx *state.Txn, id string) error
-	// compose describes the object's downloadable PDF as of now, with the
-	// blob id holding each document's bytes ("" for bytes that only the
-	// composition holds).
-	compose func(tx *state.Txn, id string) (files.Composition, []string, error)
-}
-
 // jobFilesPrepare renders an object's files (subject: the object id).
 const jobFilesPrepare = "files.prepare"
 
@@ -171,11 +158,11 @@ func runFilesPrepare(s *api.Host, w *world.World, tx *state.Txn, job *state.Job)
 
 // compose asks an object's owner for its composition as of now.
 func compose(s *api.Host, tx *state.Txn, kind, id string) (files.Composition, []string, error) {
-	owner, ok := areasOf(s.Reg).fileOwners[kind]
-	if !ok || owner.compose == nil {
+	owner, ok := s.Reg.FileOwners[kind]
+	if !ok || owner.Compose == nil {
 		return files.Composition{}, nil, fmt.Errorf("no file owner for %q", kind)
 	}
-	comp, refs, err := owner.compose(tx, id)
+	comp, refs, err := owner.Compose(tx, id)
 	if err != nil {
 		return files.Composition{}, nil, err
 	}
@@ -261,11 +248,11 @@ func sweepFileURLs(tx *state.Txn, objectID string, keep map[string]bool) error {
 // that they are prepared: 404/410 from the owner, 410 once the files are
 // gone, 409 while they are being prepared.
 func preparedFiles(c *api.Call, tx *state.Txn, kind, id string) (*state.FileSet, error) {
-	owner, ok := areasOf(c.Host.Reg).fileOwners[kind]
-	if !ok || owner.visible == nil {
+	owner, ok := c.Host.Reg.FileOwners[kind]
+	if !ok || owner.Visible == nil {
 		return nil, apierr.NotFoundf(apierr.MsgNotFound)
 	}
-	if err := owner.visible(c, tx, id); err != nil {
+	if err := owner.Visible(c, tx, id); err != nil {
 		return nil, err
 	}
 	fs, err := state.GetFileSet(tx, kind, id)

@@ -36,18 +36,18 @@ var (
 
 // withTestOwner registers the fake owner of files.
 func withTestOwner() Option {
-	return withRegistry(func(r *api.Registry) { areasOf(r).fileOwners[kindTestOwner] = testOwner })
+	return withRegistry(func(r *api.Registry) { r.FileOwners[kindTestOwner] = testOwner })
 }
 
 // testOwner is the fake owner of files of kind kindTestOwner.
-var testOwner = fileOwner{
-	visible: func(c *api.Call, tx *state.Txn, id string) error {
+var testOwner = api.FileOwner{
+	Visible: func(c *api.Call, tx *state.Txn, id string) error {
 		if id == "canceled" {
 			return apierr.Gone()
 		}
 		return nil
 	},
-	compose: func(tx *state.Txn, id string) (files.Composition, []string, error) {
+	Compose: func(tx *state.Txn, id string) (files.Composition, []string, error) {
 		testComposed.Add(1)
 		c, ok := testCompositions[id]
 		if !ok {

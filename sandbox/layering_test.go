@@ -45,8 +45,8 @@ var allowedImports = map[string][]string{
 	// registry of operations, control routes, jobs and hooks, responses,
 	// auth, paging, rate limits, routing. It knows no resource.
 	"sandbox/internal/api": {
-		"sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/fixture", "sandbox/internal/legacy",
-		"sandbox/internal/metrics", "sandbox/internal/notify", "sandbox/internal/secret", "sandbox/internal/state",
+		"sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/files", "sandbox/internal/fixture",
+		"sandbox/internal/legacy", "sandbox/internal/metrics", "sandbox/internal/notify", "sandbox/internal/secret", "sandbox/internal/state",
 		"sandbox/internal/wire", "sandbox/internal/world",
 	},
 

@@ -14,7 +14,7 @@ import (
 // newRegistry returns a registry filled by every area of the sandbox.
 func newRegistry() *api.Registry {
 	r := api.NewRegistry()
-	r.Areas = &areaHooks{fileOwners: map[string]fileOwner{}}
+	r.Areas = &areaHooks{}
 	registerAll(r)
 	return r
 }

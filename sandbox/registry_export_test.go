@@ -72,7 +72,7 @@ func HooksForTest(s *Sandbox) []string {
 	for k := range s.host.Reg.ObjectViews {
 		views[k] = true
 	}
-	for k := range areasOf(s.host.Reg).fileOwners {
+	for k := range s.host.Reg.FileOwners {
 		owners[k] = true
 	}
 	set := func(ok bool) string {

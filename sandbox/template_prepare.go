@@ -22,7 +22,7 @@ const jobTemplatePrepare = "template.prepare"
 
 func registerTemplatePrepare(r *api.Registry) {
 	r.RegisterJob(jobTemplatePrepare, runTemplatePrepare)
-	areasOf(r).fileOwners[kindTemplate] = fileOwner{visible: templateFilesVisible, compose: templateComposition}
+	r.FileOwners[kindTemplate] = api.FileOwner{Visible: templateFilesVisible, Compose: templateComposition}
 }
 
 // startTemplatePreparation queues the preparation job and the file
