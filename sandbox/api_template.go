@@ -52,13 +52,13 @@ func createTemplate(c *api.Call, in *tplContentInput, content *tplContent, draft
 			return nil, err
 		}
 	}
-	pending, err := collectDocuments(c.Host, c, in.Files, in.FileURLs)
+	pending, err := Collect(c.Host, c, in.Files, in.FileURLs)
 	if err != nil {
 		return nil, err
 	}
 	preview := make([]state.Document, len(pending))
 	for i, p := range pending {
-		preview[i] = p.doc
+		preview[i] = p.Doc
 	}
 	if err := checkTemplateDocuments(content, preview); err != nil {
 		return nil, err
@@ -71,7 +71,7 @@ func createTemplate(c *api.Call, in *tplContentInput, content *tplContent, draft
 				return err
 			}
 		}
-		docs, err := storeDocuments(tx, pending)
+		docs, err := Store(tx, pending)
 		if err != nil {
 			return err
 		}
@@ -274,7 +274,7 @@ func templateDelete(c *api.Call) (any, error) {
 			return err
 		}
 		// Prepared files and handed-out file URLs go with the template.
-		if err := goneFiles(tx, kindTemplate, t.ID); err != nil {
+		if err := GoneFiles(tx, KindTemplate, t.ID); err != nil {
 			return err
 		}
 		return state.DeleteTemplate(tx, t.ID)

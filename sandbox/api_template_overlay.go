@@ -52,7 +52,7 @@ func templateUpdateFiles(c *api.Call) (any, error) {
 	if err := templateOverlayable(c.Read(), c.Account.ID, id, in.ClientID); err != nil {
 		return nil, err
 	}
-	pending, err := collectDocuments(c.Host, c, in.Files, in.FileURLs)
+	pending, err := Collect(c.Host, c, in.Files, in.FileURLs)
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +62,7 @@ func templateUpdateFiles(c *api.Call) (any, error) {
 			return err
 		}
 		src, _ := state.GetTemplate(tx, id)
-		docs, err := storeDocuments(tx, pending)
+		docs, err := Store(tx, pending)
 		if err != nil {
 			return err
 		}

@@ -45,7 +45,7 @@ func unclaimedDraftCreate(c *api.Call, kind draftKind) (any, error) {
 		if e := checkQuotaLeft(acct, spec.TestMode); e != nil {
 			return e
 		}
-		stored, err := storeDocuments(tx, p.pending)
+		stored, err := Store(tx, p.pending)
 		if err != nil {
 			return err
 		}

@@ -29,8 +29,8 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-// jobFilesPrepare renders an object's files (subject: the object id).
-const jobFilesPrepare = "files.prepare"
+// JobPrepare renders an object's files (subject: the object id).
+const JobPrepare = "files.prepare"
 
 // filesJobArgs are the arguments of a preparation job.
 type filesJobArgs struct {
@@ -38,13 +38,13 @@ type filesJobArgs struct {
 	Version int    `json:"version"`
 }
 
-func registerFilesPrepare(r *api.Registry) { r.RegisterJob(jobFilesPrepare, runFilesPrepare) }
+func registerPrepare(r *api.Registry) { r.RegisterJob(JobPrepare, runFilesPrepare) }
 
-// scheduleFiles (re)prepares the downloadable files of an object after the
+// ScheduleFiles (re)prepares the downloadable files of an object after the
 // world's file preparation delay; until then downloads answer 409. A
 // pending preparation is replaced: the new job renders the latest state.
 // Objects whose files are gone stay gone.
-func scheduleFiles(tx *state.Txn, kind, id string) error {
+func ScheduleFiles(tx *state.Txn, kind, id string) error {
 	fs := fileSetToChange(tx, kind, id)
 	if fs.Gone {
 		return nil
@@ -55,11 +55,11 @@ func scheduleFiles(tx *state.Txn, kind, id string) error {
 	if err := state.Put(tx, state.TableFileSets, fs); err != nil {
 		return err
 	}
-	if err := state.CancelJobs(tx, id, jobFilesPrepare); err != nil {
+	if err := state.CancelJobs(tx, id, JobPrepare); err != nil {
 		return err
 	}
 	delay := state.GetConfig(tx).FilePreparationDelay.D()
-	_, err := state.Schedule(tx, jobFilesPrepare, id, delay, filesJobArgs{Kind: kind, Version: fs.Version})
+	_, err := state.Schedule(tx, JobPrepare, id, delay, filesJobArgs{Kind: kind, Version: fs.Version})
 	return err
 }
 
@@ -73,12 +73,12 @@ func fileSetToChange(tx *state.Txn, kind, id string) *state.FileSet {
 	return state.Clone(fs)
 }
 
-// goneFiles makes the object's downloads answer 410 (canceled requests):
+// GoneFiles makes the object's downloads answer 410 (canceled requests):
 // its pending preparation is dropped and its prepared files deleted; file
 // URLs handed out earlier answer 410 too.
-func goneFiles(tx *state.Txn, kind, id string) error {
+func GoneFiles(tx *state.Txn, kind, id string) error {
 	fs := fileSetToChange(tx, kind, id)
-	if err := state.CancelJobs(tx, id, jobFilesPrepare); err != nil {
+	if err := state.CancelJobs(tx, id, JobPrepare); err != nil {
 		return err
 	}
 	urls, err := state.All[state.FileURL](tx, state.TableFileURLs, state.IndexObject, id)

@@ -93,10 +93,10 @@ func (s *Sandbox) testPrepared(id string) (*state.FileSet, error) {
 func TestPreparationRunsOnceForTheLatestVersion(t *testing.T) {
 	s := newInternalSandbox(t)
 	before := testComposed.Load()
-	s.testUpdate(t, func(tx *state.Txn) error { return scheduleFiles(tx, kindTestOwner, "doc-ok") })
+	s.testUpdate(t, func(tx *state.Txn) error { return ScheduleFiles(tx, kindTestOwner, "doc-ok") })
 	_, err := s.host.DefaultWorld.Advance(3 * time.Second)
 	require.NoError(t, err)
-	s.testUpdate(t, func(tx *state.Txn) error { return scheduleFiles(tx, kindTestOwner, "doc-ok") })
+	s.testUpdate(t, func(tx *state.Txn) error { return ScheduleFiles(tx, kindTestOwner, "doc-ok") })
 
 	_, err = s.testPrepared("doc-ok")
 	assertAPIError(t, err, http.StatusConflict)
@@ -120,7 +120,7 @@ func TestPreparationRunsOnceForTheLatestVersion(t *testing.T) {
 
 func TestPreparationFailureIsRecorded(t *testing.T) {
 	s := newInternalSandbox(t)
-	s.testUpdate(t, func(tx *state.Txn) error { return scheduleFiles(tx, kindTestOwner, "unknown-doc") })
+	s.testUpdate(t, func(tx *state.Txn) error { return ScheduleFiles(tx, kindTestOwner, "unknown-doc") })
 	_, err := s.host.DefaultWorld.Advance(5 * time.Second)
 	require.NoError(t, err)
 	fs := s.testFileSet(t, "unknown-doc")
@@ -139,13 +139,13 @@ func TestPreparedFilesAccess(t *testing.T) {
 	_, err = preparedFiles(&api.Call{Host: s.host, World: s.host.DefaultWorld}, s.host.DefaultWorld.Store.Read(), "no_such_kind", "x")
 	assertAPIError(t, err, http.StatusNotFound)
 
-	s.testUpdate(t, func(tx *state.Txn) error { return scheduleFiles(tx, kindTestOwner, "doc-ok") })
-	s.testUpdate(t, func(tx *state.Txn) error { return goneFiles(tx, kindTestOwner, "doc-ok") })
+	s.testUpdate(t, func(tx *state.Txn) error { return ScheduleFiles(tx, kindTestOwner, "doc-ok") })
+	s.testUpdate(t, func(tx *state.Txn) error { return GoneFiles(tx, kindTestOwner, "doc-ok") })
 	_, err = s.host.DefaultWorld.Advance(time.Minute)
 	require.NoError(t, err)
 	_, err = s.testPrepared("doc-ok")
 	assertAPIError(t, err, http.StatusGone)
-	s.testUpdate(t, func(tx *state.Txn) error { return scheduleFiles(tx, kindTestOwner, "doc-ok") })
+	s.testUpdate(t, func(tx *state.Txn) error { return ScheduleFiles(tx, kindTestOwner, "doc-ok") })
 	assert.True(t, s.testFileSet(t, "doc-ok").Gone, "gone stays gone")
 }
 
@@ -156,7 +156,7 @@ func TestPreparedFilesAccess(t *testing.T) {
 func TestPreparedBlobsAreReleased(t *testing.T) {
 	s := newInternalSandbox(t)
 	prepare := func() *state.FileSet {
-		s.testUpdate(t, func(tx *state.Txn) error { return scheduleFiles(tx, kindTestOwner, "doc-second") })
+		s.testUpdate(t, func(tx *state.Txn) error { return ScheduleFiles(tx, kindTestOwner, "doc-second") })
 		_, err := s.host.DefaultWorld.Advance(5 * time.Second)
 		require.NoError(t, err)
 		return s.testFileSet(t, "doc-second")
@@ -206,7 +206,7 @@ func TestPreparedBlobsAreReleased(t *testing.T) {
 // stores its files as before, and downloads serve them.
 func TestCompositionARecipeCannotKeepIsRenderedAtOnce(t *testing.T) {
 	s := newInternalSandbox(t)
-	s.testUpdate(t, func(tx *state.Txn) error { return scheduleFiles(tx, kindTestOwner, "doc-latin1") })
+	s.testUpdate(t, func(tx *state.Txn) error { return ScheduleFiles(tx, kindTestOwner, "doc-latin1") })
 	_, err := s.host.DefaultWorld.Advance(5 * time.Second)
 	require.NoError(t, err)
 	fs, err := s.testPrepared("doc-latin1")

@@ -16,7 +16,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerFilesURL(r *api.Registry) {
+func registerFileURLs(r *api.Registry) {
 	r.ControlPublic(http.MethodGet, "/w/{world}/files/{token}", serveFileURL)
 	r.ControlPublic(http.MethodHead, "/w/{world}/files/{token}", serveFileURL)
 }

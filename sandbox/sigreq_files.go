@@ -16,7 +16,7 @@ import (
 )
 
 func registerSigreqFiles(r *api.Registry) {
-	r.FileOwners[kindSignatureRequest] = api.FileOwner{Visible: sigreqFilesVisible, Compose: sigreqCompose}
+	r.FileOwners[KindSignatureRequest] = api.FileOwner{Visible: sigreqFilesVisible, Compose: sigreqCompose}
 }
 
 // sigreqFilesVisible: 404 for requests the caller cannot see, 410 once

@@ -22,7 +22,7 @@ const jobTemplatePrepare = "template.prepare"
 
 func registerTemplatePrepare(r *api.Registry) {
 	r.RegisterJob(jobTemplatePrepare, runTemplatePrepare)
-	r.FileOwners[kindTemplate] = api.FileOwner{Visible: templateFilesVisible, Compose: templateComposition}
+	r.FileOwners[KindTemplate] = api.FileOwner{Visible: templateFilesVisible, Compose: templateComposition}
 }
 
 // startTemplatePreparation queues the preparation job and the file
@@ -37,7 +37,7 @@ func startTemplatePreparation(tx *state.Txn, t *state.Template) error {
 	if _, err := state.Schedule(tx, jobTemplatePrepare, t.ID, cfg.TemplatePreparationDelay.D(), nil); err != nil {
 		return err
 	}
-	return scheduleFiles(tx, kindTemplate, t.ID)
+	return ScheduleFiles(tx, KindTemplate, t.ID)
 }
 
 // runTemplatePrepare is the preparation job.
