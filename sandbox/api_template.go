@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
-
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -52,7 +52,7 @@ func createTemplate(c *api.Call, in *tplContentInput, content *tplContent, draft
 			return nil, err
 		}
 	}
-	pending, err := Collect(c.Host, c, in.Files, in.FileURLs)
+	pending, err := document.Collect(c.Host, c, in.Files, in.FileURLs)
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +71,7 @@ func createTemplate(c *api.Call, in *tplContentInput, content *tplContent, draft
 				return err
 			}
 		}
-		docs, err := Store(tx, pending)
+		docs, err := document.Store(tx, pending)
 		if err != nil {
 			return err
 		}
@@ -274,7 +274,7 @@ func templateDelete(c *api.Call) (any, error) {
 			return err
 		}
 		// Prepared files and handed-out file URLs go with the template.
-		if err := GoneFiles(tx, KindTemplate, t.ID); err != nil {
+		if err := document.GoneFiles(tx, document.KindTemplate, t.ID); err != nil {
 			return err
 		}
 		return state.DeleteTemplate(tx, t.ID)

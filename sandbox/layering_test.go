@@ -30,7 +30,7 @@ var allowedImports = map[string][]string{
 	"sandbox": {
 		"fixtures", "scenarios", "sandbox/edge",
 		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/page",
-		"sandbox/internal/oauth", "sandbox/internal/account", "sandbox/internal/apiapp", "sandbox/internal/callbacks", "sandbox/internal/recording", "sandbox/internal/console", "sandbox/internal/derived", "sandbox/internal/events",
+		"sandbox/internal/oauth", "sandbox/internal/account", "sandbox/internal/apiapp", "sandbox/internal/callbacks", "sandbox/internal/recording", "sandbox/internal/document", "sandbox/internal/console", "sandbox/internal/derived", "sandbox/internal/events",
 		"sandbox/internal/fields", "sandbox/internal/files", "sandbox/internal/fixture",
 		"sandbox/internal/legacy", "sandbox/internal/notify", "sandbox/internal/param",
 		"sandbox/internal/scenario", "sandbox/internal/search", "sandbox/internal/state",
@@ -73,6 +73,12 @@ var allowedImports = map[string][]string{
 	"sandbox/internal/recording": {
 		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/scenario", "sandbox/internal/wire",
 		"sandbox/internal/world",
+	},
+
+	// Documents and files: intake, prepared files, downloads, file URLs.
+	"sandbox/internal/document": {
+		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/derived", "sandbox/internal/files",
+		"sandbox/internal/page", "sandbox/internal/state", "sandbox/internal/wire", "sandbox/internal/world",
 	},
 
 	// What every HTML page shares: its world, the embedded protocol.

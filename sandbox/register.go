@@ -7,6 +7,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apiapp"
 	"github.com/signsandbox/signsandbox/sandbox/internal/callbacks"
+	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/oauth"
 	"github.com/signsandbox/signsandbox/sandbox/internal/recording"
 )
@@ -30,7 +31,6 @@ func registerAll(r *api.Registry) {
 	registerAPIBulkSend(r)
 	registerAPIFax(r)
 	registerAPIFaxLine(r)
-	registerDownloads(r)
 	oauth.Register(r)
 	registerAPIReport(r)
 	registerAPISignatureRequest(r)
@@ -59,8 +59,7 @@ func registerAll(r *api.Registry) {
 	// Pages, files, the outbox and the operation list.
 	registerEmbeddedEdit(r)
 	registerEmbeddedSign(r)
-	registerPrepare(r)
-	registerFileURLs(r)
+	document.Register(r)
 	registerOutbox(r)
 	api.RegisterRoutesInfo(r)
 	registerMetrics(r)

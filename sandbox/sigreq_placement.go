@@ -25,7 +25,7 @@ import (
 	"fmt"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
-
+	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -92,7 +92,7 @@ func misplacedField(fields []state.FormField, docs []state.Document, worse field
 
 // warnFieldPlacement gives the official form_fields_placement warning on a
 // create or edit call when a field is not wholly inside its page.
-func warnFieldPlacement(c *api.Call, fields []state.FormField, pending []Pending) {
+func warnFieldPlacement(c *api.Call, fields []state.FormField, pending []document.Pending) {
 	docs := make([]state.Document, len(pending))
 	for i, d := range pending {
 		docs[i] = d.Doc

@@ -22,7 +22,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
-
+	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -40,7 +40,7 @@ type docFieldOptions struct {
 // tags were found is replaced by a copy without them (the original upload
 // stays the document's original bytes). Documents that could not be read
 // are left alone: they end in error_file before their tags matter.
-func scanDocuments(docs []Pending, o docFieldOptions) {
+func scanDocuments(docs []document.Pending, o docFieldOptions) {
 	for i := range docs {
 		d := &docs[i]
 		if d.PDF == nil || d.Doc.Error != "" {
@@ -75,7 +75,7 @@ func scanDocuments(docs []Pending, o docFieldOptions) {
 // tags are enabled for a document that is not a PDF (a converted text
 // file, image or office document; the warning is decided from the file
 // type, as the real service answers before it converts anything).
-func warnNonPDFTextTags(c *api.Call, docs []Pending) {
+func warnNonPDFTextTags(c *api.Call, docs []document.Pending) {
 	for _, d := range docs {
 		if d.Doc.Error == "" && d.Converted && d.Data != nil {
 			c.Warn("non_pdf_text_tags", "Text Tags were enabled for a file that is not a PDF ("+d.Doc.Name+"), which may result in imprecise positioning.")
@@ -89,7 +89,7 @@ func warnNonPDFTextTags(c *api.Call, docs []Pending) {
 // use_preexisting_fields it reads the collected documents and adds the
 // fields they carry to the spec. Its signers must be set (drafts without
 // signers set placeholders first).
-func (spec *sigreqSpec) addDocumentFields(c *api.Call, docs []Pending, usePreexistingFields bool) {
+func (spec *sigreqSpec) addDocumentFields(c *api.Call, docs []document.Pending, usePreexistingFields bool) {
 	o := docFieldOptions{textTags: spec.UseTextTags, hide: spec.UseTextTags && spec.HideTextTags, pdfFields: usePreexistingFields}
 	if !o.textTags && !o.pdfFields {
 		return
@@ -183,7 +183,7 @@ func requestTagFields(docs []*state.Document, first int, fc fields.Limits, taken
 // before its transaction: the files given with the templates are parsed for
 // text tags (the official description says so; the operation has no
 // use_text_tags).
-func scanAppendedFiles(docs []Pending) {
+func scanAppendedFiles(docs []document.Pending) {
 	scanDocuments(docs, docFieldOptions{textTags: true})
 }
 

@@ -1,4 +1,4 @@
-package sandbox
+package document
 
 // The six download operations: /signature_request/files*, /template/files*
 // in binary, data URI and file URL form. Each checks the caller's access
@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
-
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )

@@ -1,23 +1,26 @@
-package sandbox
+package document
 
 import (
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/api"
-
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/signsandbox/signsandbox/fixtures"
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/derived"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files/filestest"
+	"github.com/signsandbox/signsandbox/sandbox/internal/fixture"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
 // kindTestOwner is a fake owner of files: its composition is whatever
@@ -33,11 +36,6 @@ var (
 	}
 	testComposed atomic.Int64
 )
-
-// withTestOwner registers the fake owner of files.
-func withTestOwner() Option {
-	return withRegistry(func(r *api.Registry) { r.FileOwners[kindTestOwner] = testOwner })
-}
 
 // testOwner is the fake owner of files of kind kindTestOwner.
 var testOwner = api.FileOwner{
@@ -57,20 +55,36 @@ var testOwner = api.FileOwner{
 	},
 }
 
-func newInternalSandbox(t *testing.T) *Sandbox {
+// testSandbox is a host that registers the documents area and the fake
+// owner, with one world seeded from the fixtures: what the preparation of
+// files needs of a sandbox.
+type testSandbox struct{ host *api.Host }
+
+func newInternalSandbox(t *testing.T) *testSandbox {
 	t.Helper()
-	s, err := New(withTestOwner())
+	set, err := fixture.Load(fixtures.FS)
 	require.NoError(t, err)
-	t.Cleanup(s.Close)
-	return s
+	r := api.NewRegistry()
+	Register(r)
+	r.FileOwners[kindTestOwner] = testOwner
+	h := &api.Host{
+		Log: slog.New(slog.DiscardHandler), Fixtures: set, Jobs: world.NewJobRegistry(), Reg: r,
+		Budget: state.NewBudget(2 << 30), Client: &http.Client{}, Seed: "document-prepare", MaxWorlds: 1,
+	}
+	api.RegisterJobs(h)
+	w, err := h.NewWorld(api.WorldSpec{ID: "default", Seed: h.Seed, Mode: world.ClockFake})
+	require.NoError(t, err)
+	h.DefaultWorld = w
+	t.Cleanup(func() { h.DropWorld(w) })
+	return &testSandbox{host: h}
 }
 
-func (s *Sandbox) testUpdate(t *testing.T, fn func(tx *state.Txn) error) {
+func (s *testSandbox) testUpdate(t *testing.T, fn func(tx *state.Txn) error) {
 	t.Helper()
 	require.NoError(t, s.host.DefaultWorld.Store.Update(fn))
 }
 
-func (s *Sandbox) testFileSet(t *testing.T, id string) *state.FileSet {
+func (s *testSandbox) testFileSet(t *testing.T, id string) *state.FileSet {
 	t.Helper()
 	fs, err := state.GetFileSet(s.host.DefaultWorld.Store.Read(), kindTestOwner, id)
 	require.NoError(t, err)
@@ -78,7 +92,7 @@ func (s *Sandbox) testFileSet(t *testing.T, id string) *state.FileSet {
 }
 
 // testRendered renders a prepared file set's files as a download would.
-func (s *Sandbox) testRendered(t *testing.T, fs *state.FileSet) files.Rendered {
+func (s *testSandbox) testRendered(t *testing.T, fs *state.FileSet) files.Rendered {
 	t.Helper()
 	require.NotNil(t, fs.Recipe, "prepared as a recipe")
 	out, err := derived.Merged(fs.Recipe, blobStore{s.host.DefaultWorld.Store.Read()})
@@ -86,7 +100,7 @@ func (s *Sandbox) testRendered(t *testing.T, fs *state.FileSet) files.Rendered {
 	return out
 }
 
-func (s *Sandbox) testPrepared(id string) (*state.FileSet, error) {
+func (s *testSandbox) testPrepared(id string) (*state.FileSet, error) {
 	return preparedFiles(&api.Call{Host: s.host, World: s.host.DefaultWorld}, s.host.DefaultWorld.Store.Read(), kindTestOwner, id)
 }
 

@@ -1,4 +1,4 @@
-package sandbox
+package document
 
 // The file URLs handed out by files_as_file_url are served here, without
 // credentials (the token is the secret, like the real service's pre-signed
@@ -8,11 +8,9 @@ package sandbox
 import (
 	"net/http"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/page"
-
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
-
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/page"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 

@@ -1,4 +1,4 @@
-package sandbox
+package document
 
 // This file is the contract between the objects that have documents
 // (signature requests, templates, faxes) and the documents subsystem:
@@ -24,7 +24,6 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
-
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/derived"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"

@@ -1,4 +1,4 @@
-package sandbox
+package document
 
 // Preparation of downloadable files. The real service renders the merged
 // PDF asynchronously after creation, after each signature and after
@@ -21,7 +21,6 @@ import (
 	"fmt"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
-
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/derived"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
