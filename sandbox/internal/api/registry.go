@@ -83,7 +83,7 @@ type Registry struct {
 	// fault); scenario rules set it.
 	CallbackFault CallbackFaultHook
 	// Areas holds the hooks between areas that still live in the facade
-	// (file owners, ownership transfer, template resolution, fault points),
+	// (template resolution, the template and request fault points),
 	// whose types this package cannot know; the facade puts them here and
 	// reads them back. Each leaves when its area gets a package.
 	Areas any
