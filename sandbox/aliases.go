@@ -1,6 +1,11 @@
 package sandbox
 
-import "github.com/signsandbox/signsandbox/sandbox/internal/api"
+import (
+	"net/http"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/recording"
+)
 
 // APIPrefix is the path of the API's base address (https://api.hellosign.com/v3).
 const APIPrefix = api.APIPrefix
@@ -10,3 +15,32 @@ const ControlPrefix = api.ControlPrefix
 
 // Operation describes one operation of the route table (see Operations).
 type Operation = api.Operation
+
+// Version is the sandbox's version, printed by `signsandbox version` and
+// sent in the User-Agent of callbacks (api.Version).
+var Version = api.Version
+
+// CallbackFault is what a scenario rule makes of a callback delivery
+// attempt.
+type CallbackFault = api.CallbackFault
+
+// The faults a rule can make of an attempt.
+const (
+	FaultNone         = api.FaultNone
+	FaultUnreachable  = api.FaultUnreachable
+	FaultRejectAnswer = api.FaultRejectAnswer
+)
+
+// CallbackAttempt describes an attempt about to be made, for a fault point.
+type CallbackAttempt = api.CallbackAttempt
+
+// RecordingProxy is an http.Handler that forwards to an upstream and
+// records each exchange (`signsandbox record`).
+type RecordingProxy = recording.Proxy
+
+// NewRecordingProxy records the traffic it forwards to upstream into the
+// file out (YAML, or JSON when out ends in .json), rewritten after every
+// exchange. client defaults to one with a generous timeout.
+func NewRecordingProxy(upstream, out string, client *http.Client) (*RecordingProxy, error) {
+	return recording.NewProxy(upstream, out, client)
+}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -78,9 +79,9 @@ func sigreqCreate(c *api.Call, op sigreqOp) (any, error) {
 	} else if formFields, e = fields.Decode(b.FormFieldsPerDocument); e != nil {
 		return nil, e
 	}
-	var pending []pendingDocument
+	var pending []document.Pending
 	if !op.template || len(b.Files) > 0 || len(b.FileURLs) > 0 {
-		docs, err := collectDocuments(c.Host, c, b.Files, b.FileURLs)
+		docs, err := document.Collect(c.Host, c, b.Files, b.FileURLs)
 		if err != nil {
 			return nil, err
 		}
@@ -102,7 +103,7 @@ func sigreqCreate(c *api.Call, op sigreqOp) (any, error) {
 			return err
 		}
 		spec.Requester = acct
-		stored, err := storeDocuments(tx, pending)
+		stored, err := document.Store(tx, pending)
 		if err != nil {
 			return err
 		}
@@ -227,10 +228,10 @@ func addFileParts(c *api.Call, spec *sigreqSpec, b *sigreqBody, slots int) *apie
 
 // addFields validates form fields, groups and rules against the signers
 // and the collected documents (their page counts when known).
-func (spec *sigreqSpec) addFields(b *sigreqBody, list []fields.Parsed, docs []pendingDocument) *apierr.Error {
+func (spec *sigreqSpec) addFields(b *sigreqBody, list []fields.Parsed, docs []document.Pending) *apierr.Error {
 	fc := fields.Limits{Slots: signerSlots(spec.Signers), Docs: len(docs)}
 	for _, d := range docs {
-		fc.Pages = append(fc.Pages, d.doc.PageCount())
+		fc.Pages = append(fc.Pages, d.Doc.PageCount())
 	}
 	formFields, e := fields.Check(list, fc)
 	if e != nil {

@@ -3,7 +3,7 @@ package sandbox
 // Template operations: create, create_embedded_draft, get, list, delete.
 // update_files is in api_template_files.go, add_user and remove_user in
 // api_template_share.go; the three file downloads belong to the documents
-// subsystem (files_*.go), which reaches templates through fileOwners.
+// subsystem (files_*.go), which reaches templates through Registry.FileOwners.
 
 import (
 	"path"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -51,13 +52,13 @@ func createTemplate(c *api.Call, in *tplContentInput, content *tplContent, draft
 			return nil, err
 		}
 	}
-	pending, err := collectDocuments(c.Host, c, in.Files, in.FileURLs)
+	pending, err := document.Collect(c.Host, c, in.Files, in.FileURLs)
 	if err != nil {
 		return nil, err
 	}
 	preview := make([]state.Document, len(pending))
 	for i, p := range pending {
-		preview[i] = p.doc
+		preview[i] = p.Doc
 	}
 	if err := checkTemplateDocuments(content, preview); err != nil {
 		return nil, err
@@ -70,7 +71,7 @@ func createTemplate(c *api.Call, in *tplContentInput, content *tplContent, draft
 				return err
 			}
 		}
-		docs, err := storeDocuments(tx, pending)
+		docs, err := document.Store(tx, pending)
 		if err != nil {
 			return err
 		}
@@ -273,7 +274,7 @@ func templateDelete(c *api.Call) (any, error) {
 			return err
 		}
 		// Prepared files and handed-out file URLs go with the template.
-		if err := goneFiles(tx, kindTemplate, t.ID); err != nil {
+		if err := document.GoneFiles(tx, document.KindTemplate, t.ID); err != nil {
 			return err
 		}
 		return state.DeleteTemplate(tx, t.ID)

@@ -6,6 +6,7 @@ package sandbox
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
@@ -52,7 +53,7 @@ func templateUpdateFiles(c *api.Call) (any, error) {
 	if err := templateOverlayable(c.Read(), c.Account.ID, id, in.ClientID); err != nil {
 		return nil, err
 	}
-	pending, err := collectDocuments(c.Host, c, in.Files, in.FileURLs)
+	pending, err := document.Collect(c.Host, c, in.Files, in.FileURLs)
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +63,7 @@ func templateUpdateFiles(c *api.Call) (any, error) {
 			return err
 		}
 		src, _ := state.GetTemplate(tx, id)
-		docs, err := storeDocuments(tx, pending)
+		docs, err := document.Store(tx, pending)
 		if err != nil {
 			return err
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -44,7 +45,7 @@ func unclaimedDraftCreate(c *api.Call, kind draftKind) (any, error) {
 		if e := checkQuotaLeft(acct, spec.TestMode); e != nil {
 			return e
 		}
-		stored, err := storeDocuments(tx, p.pending)
+		stored, err := document.Store(tx, p.pending)
 		if err != nil {
 			return err
 		}

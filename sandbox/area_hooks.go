@@ -7,15 +7,11 @@ import (
 )
 
 // areaHooks are the hooks through which one area of the sandbox acts in
-// another where both still live in the facade: file owners, template
-// resolution and fault points. They belong to one Sandbox's registry
+// another where both still live in the facade: template resolution and
+// fault points. They belong to one Sandbox's registry
 // (Registry.Areas); each leaves for the package of its area when that area
 // moves.
 type areaHooks struct {
-	// fileOwners maps an object kind to its owner hooks (signature requests
-	// and templates).
-	fileOwners map[string]fileOwner
-
 	// templateResolver resolves template_ids for send_with_template,
 	// create_embedded_with_template and the two edit_*_with_template
 	// operations. The templates area sets it in its register function.
@@ -39,13 +35,6 @@ type areaHooks struct {
 	// the failure's status code and event (sigreq_failures.go). A nil hook or
 	// answer means no rule.
 	sigreqProcessFault func(s *api.Host, w *world.World, tx *state.Txn, req *state.SignatureRequest) *processFailure
-	// callbackFault, when set, is consulted before every delivery attempt.
-	// The scenario engine installs it to make a receiver's answers count as
-	// failures ("the receiver is down for a day"): it looks up the rules of
-	// w (kept in its own world.Ext value) and answers FaultNone when none
-	// applies. reason is written to the attempt's log entry. It must be fast
-	// and safe for concurrent use; it runs outside any transaction.
-	callbackFault func(s *api.Host, w *world.World, a CallbackAttempt) (fault CallbackFault, reason string)
 }
 
 // areasOf is the area hooks of a registry.

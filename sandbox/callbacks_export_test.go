@@ -6,6 +6,7 @@ package sandbox
 
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/callbacks"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -59,7 +60,7 @@ func CallbacksSetAppURL(s *Sandbox, apiKey, clientID, url string) error {
 		if err := state.Put(tx, state.TableAPIApps, app); err != nil {
 			return err
 		}
-		return callbackTestApp(s.host, tx, app)
+		return callbacks.EmitTestApp(s.host, tx, app)
 	})
 }
 
@@ -82,7 +83,7 @@ func CallbacksSetAccountURL(s *Sandbox, apiKey, accountID, url string) error {
 // Other sandboxes keep theirs. Call it while no delivery of s is running
 // (before the deliveries it is meant for, or after WaitCallbacks).
 func CallbacksSetFault(s *Sandbox, fn func(a CallbackAttempt) (CallbackFault, string)) (restore func()) {
-	prev := areasOf(s.host.Reg).callbackFault
-	areasOf(s.host.Reg).callbackFault = func(_ *api.Host, _ *world.World, a CallbackAttempt) (CallbackFault, string) { return fn(a) }
-	return func() { areasOf(s.host.Reg).callbackFault = prev }
+	prev := s.host.Reg.CallbackFault
+	s.host.Reg.CallbackFault = func(_ *api.Host, _ *world.World, a CallbackAttempt) (CallbackFault, string) { return fn(a) }
+	return func() { s.host.Reg.CallbackFault = prev }
 }

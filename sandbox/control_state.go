@@ -14,7 +14,7 @@ import (
 )
 
 // StateFormat names the export format; import refuses other formats.
-const StateFormat = "signsandbox-state/1"
+const StateFormat = world.StateFormat
 
 func registerControlState(r *api.Registry) {
 	r.Control(http.MethodGet, "/state", controlExportState)
@@ -22,35 +22,12 @@ func registerControlState(r *api.Registry) {
 }
 
 // WorldState is a whole world as JSON: its clock and every table.
-type WorldState struct {
-	Format string       `json:"format"`
-	Clock  StateClock   `json:"clock"`
-	Tables state.Tables `json:"tables"`
-}
+type WorldState = world.State
 
 // StateClock is the clock part of an export.
-type StateClock struct {
-	Mode world.ClockMode `json:"mode"`
-	// Now is the world time in RFC 3339 with nanoseconds, so that a fake
-	// clock resumes at exactly the same instant.
-	Now string `json:"now"`
-}
+type StateClock = world.StateClock
 
-func controlExportState(c *api.Call) (any, error) { return exportState(c.World) }
-
-// exportState is a whole world as GET /_sandbox/state answers it (and as a
-// recording starts from).
-func exportState(w *world.World) (WorldState, error) {
-	tables, err := state.Export(w.Store.Read())
-	if err != nil {
-		return WorldState{}, err
-	}
-	return WorldState{
-		Format: StateFormat,
-		Clock:  StateClock{Mode: w.Mode(), Now: w.Now().Format(time.RFC3339Nano)},
-		Tables: tables,
-	}, nil
-}
+func controlExportState(c *api.Call) (any, error) { return world.Export(c.World) }
 
 // controlImportState replaces the caller's world with an exported state.
 // Nothing changes unless the whole document imports.

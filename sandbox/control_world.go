@@ -8,13 +8,11 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/callbacks"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
-
-// Version is the sandbox's version, printed by `signsandbox version`.
-var Version = "0.1.0-dev"
 
 func registerControlWorld(r *api.Registry) {
 	r.ControlPublic(http.MethodGet, "/health", controlHealth)
@@ -36,7 +34,7 @@ type healthResponse struct {
 }
 
 func controlHealth(c *api.Call) (any, error) {
-	return healthResponse{Status: "ok", Version: Version, Worlds: len(c.Host.Worlds())}, nil
+	return healthResponse{Status: "ok", Version: api.Version, Worlds: len(c.Host.Worlds())}, nil
 }
 
 type createWorldRequest struct {
@@ -190,7 +188,7 @@ func controlAdvance(c *api.Call) (any, error) {
 		return nil, err
 	}
 	if req.WaitCallbacks {
-		if err := waitCallbacksAfterAdvance(c); err != nil {
+		if err := callbacks.WaitAfterAdvance(c); err != nil {
 			return nil, err
 		}
 	}

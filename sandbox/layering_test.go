@@ -31,7 +31,8 @@ var allowedImports = map[string][]string{
 		"fixtures", "scenarios", "sandbox/edge",
 		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/page",
 		"sandbox/internal/oauth", "sandbox/internal/account", "sandbox/internal/apiapp",
-		"sandbox/internal/team", "sandbox/internal/report", "sandbox/internal/console", "sandbox/internal/derived", "sandbox/internal/events",
+		"sandbox/internal/team", "sandbox/internal/report", "sandbox/internal/callbacks", "sandbox/internal/recording",
+		"sandbox/internal/document", "sandbox/internal/console", "sandbox/internal/derived", "sandbox/internal/events",
 		"sandbox/internal/fields", "sandbox/internal/files", "sandbox/internal/fixture",
 		"sandbox/internal/legacy", "sandbox/internal/notify", "sandbox/internal/param",
 		"sandbox/internal/scenario", "sandbox/internal/search", "sandbox/internal/state",
@@ -46,8 +47,8 @@ var allowedImports = map[string][]string{
 	// registry of operations, control routes, jobs and hooks, responses,
 	// auth, paging, rate limits, routing. It knows no resource.
 	"sandbox/internal/api": {
-		"sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/fixture", "sandbox/internal/legacy",
-		"sandbox/internal/metrics", "sandbox/internal/notify", "sandbox/internal/secret", "sandbox/internal/state",
+		"sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/files", "sandbox/internal/fixture",
+		"sandbox/internal/legacy", "sandbox/internal/metrics", "sandbox/internal/notify", "sandbox/internal/secret", "sandbox/internal/state",
 		"sandbox/internal/wire", "sandbox/internal/world",
 	},
 
@@ -71,6 +72,24 @@ var allowedImports = map[string][]string{
 	},
 	"sandbox/internal/oauth": {
 		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/param", "sandbox/internal/state", "sandbox/internal/world",
+	},
+
+	// Callback deliveries after commit: workers, sender, queues, control.
+	"sandbox/internal/callbacks": {
+		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/events", "sandbox/internal/notify",
+		"sandbox/internal/state", "sandbox/internal/world",
+	},
+
+	// Recording sessions as scenario files: world calls, the proxy.
+	"sandbox/internal/recording": {
+		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/scenario", "sandbox/internal/wire",
+		"sandbox/internal/world",
+	},
+
+	// Documents and files: intake, prepared files, downloads, file URLs.
+	"sandbox/internal/document": {
+		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/derived", "sandbox/internal/files",
+		"sandbox/internal/page", "sandbox/internal/state", "sandbox/internal/wire", "sandbox/internal/world",
 	},
 
 	// What every HTML page shares: its world, the embedded protocol.

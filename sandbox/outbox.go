@@ -32,6 +32,6 @@ func controlListEmails(c *api.Call) (any, error) {
 	if out == nil {
 		out = []*state.Email{}
 	}
-	return map[string]any{"emails": out, "limit": page.Limit, "order": pageOrder(page), "has_more": rows.Next != 0,
+	return map[string]any{"emails": out, "limit": page.Limit, "order": api.PageOrder(page), "has_more": rows.Next != 0,
 		"next_cursor": rows.Cursor()}, nil
 }

@@ -6,7 +6,10 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/account"
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apiapp"
+	"github.com/signsandbox/signsandbox/sandbox/internal/callbacks"
+	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/oauth"
+	"github.com/signsandbox/signsandbox/sandbox/internal/recording"
 	"github.com/signsandbox/signsandbox/sandbox/internal/report"
 	"github.com/signsandbox/signsandbox/sandbox/internal/team"
 )
@@ -14,7 +17,7 @@ import (
 // newRegistry returns a registry filled by every area of the sandbox.
 func newRegistry() *api.Registry {
 	r := api.NewRegistry()
-	r.Areas = &areaHooks{fileOwners: map[string]fileOwner{}}
+	r.Areas = &areaHooks{}
 	registerAll(r)
 	return r
 }
@@ -30,7 +33,6 @@ func registerAll(r *api.Registry) {
 	registerAPIBulkSend(r)
 	registerAPIFax(r)
 	registerAPIFaxLine(r)
-	registerAPIFiles(r)
 	oauth.Register(r)
 	report.Register(r)
 	registerAPISignatureRequest(r)
@@ -44,11 +46,11 @@ func registerAll(r *api.Registry) {
 	registerBulkJobs(r)
 
 	// Callbacks, then the control plane.
-	registerCallbacksHooks(r)
-	registerControlCallbacks(r)
+	callbacks.Register(r)
+	registerAccountConfirm(r)
 	registerControlFailures(r)
 	registerControlKeys(r)
-	registerControlRecord(r)
+	recording.RegisterControl(r)
 	registerControlScenarios(r)
 	registerControlSigners(r)
 	registerControlState(r)
@@ -59,15 +61,14 @@ func registerAll(r *api.Registry) {
 	// Pages, files, the outbox and the operation list.
 	registerEmbeddedEdit(r)
 	registerEmbeddedSign(r)
-	registerFilesPrepare(r)
-	registerFilesURL(r)
+	document.Register(r)
 	registerOutbox(r)
 	api.RegisterRoutesInfo(r)
 	registerMetrics(r)
 
 	// Scenarios at work: jobs, recording, rules (fault points).
 	registerScenarioJobs(r)
-	registerScenarioRecord(r)
+	recording.RegisterHooks(r)
 	registerScenarioRules(r)
 
 	// Signature requests, templates, drafts and their object views.

@@ -72,7 +72,7 @@ func HooksForTest(s *Sandbox) []string {
 	for k := range s.host.Reg.ObjectViews {
 		views[k] = true
 	}
-	for k := range areasOf(s.host.Reg).fileOwners {
+	for k := range s.host.Reg.FileOwners {
 		owners[k] = true
 	}
 	set := func(ok bool) string {
@@ -95,7 +95,7 @@ func HooksForTest(s *Sandbox) []string {
 		"templateResolver " + set(areasOf(s.host.Reg).templateResolver != nil),
 		"templateFailureHook " + set(areasOf(s.host.Reg).templateFailureHook != nil),
 		"sigreqProcessFault " + set(areasOf(s.host.Reg).sigreqProcessFault != nil),
-		"callbackFault " + set(areasOf(s.host.Reg).callbackFault != nil),
+		"callbackFault " + set(s.host.Reg.CallbackFault != nil),
 		"onAccountCallbackSet " + set(s.host.Reg.OnAccountCallbackSet != nil),
 		"onAccountCreated " + set(s.host.Reg.OnAccountCreated != nil),
 		"onAppCallbackSet " + set(s.host.Reg.OnAppCallbackSet != nil),

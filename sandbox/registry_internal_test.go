@@ -31,11 +31,11 @@ func TestRegistryBelongsToOneSandbox(t *testing.T) {
 	assert.NotNil(t, b.host.Reg.Handlers["accountVerify"], "the other sandbox keeps its handler")
 
 	swapped := 0
-	areasOf(a.host.Reg).callbackFault = func(*api.Host, *world.World, CallbackAttempt) (CallbackFault, string) {
+	a.host.Reg.CallbackFault = func(*api.Host, *world.World, CallbackAttempt) (CallbackFault, string) {
 		swapped++
 		return FaultNone, ""
 	}
-	fault, _ := areasOf(b.host.Reg).callbackFault(b.host, b.host.DefaultWorld, CallbackAttempt{})
+	fault, _ := b.host.Reg.CallbackFault(b.host, b.host.DefaultWorld, CallbackAttempt{})
 	assert.Equal(t, FaultNone, fault)
 	assert.Zero(t, swapped, "b's deliveries never consult a's fault point")
 	assert.Len(t, b.host.Reg.ControlRoutes, len(productRegistry().ControlRoutes))

@@ -19,6 +19,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/edge"
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fixture"
+	"github.com/signsandbox/signsandbox/sandbox/internal/recording"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -55,7 +56,7 @@ func New(opts ...Option) (*Sandbox, error) {
 		cfg.logger = slog.New(slog.DiscardHandler)
 	}
 	if cfg.httpClient == nil {
-		cfg.httpClient = &http.Client{Timeout: 30 * time.Second, CheckRedirect: noRedirects}
+		cfg.httpClient = &http.Client{Timeout: 30 * time.Second, CheckRedirect: api.NoRedirects}
 	}
 	set, err := fixture.Load(cfg.fixtures)
 	if err != nil {
@@ -120,7 +121,7 @@ func New(opts ...Option) (*Sandbox, error) {
 		}
 	}
 	if cfg.record != "" {
-		if err := startFileRecording(h, def, cfg.record); err != nil {
+		if err := recording.StartFile(h, def, cfg.record); err != nil {
 			s.Close()
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}
@@ -130,10 +131,6 @@ func New(opts ...Option) (*Sandbox, error) {
 	}
 	return s, nil
 }
-
-// noRedirects keeps the callback and file fetch clients from following
-// redirects: a receiver that redirects has not acknowledged the event.
-func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
 // ServeHTTP serves the API, the OAuth endpoints and the control plane.
 func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }

@@ -13,7 +13,7 @@ package sandbox
 //     signature error status and its event, sigreq_failures.go), or
 //     schedule an e-mail bounce or a signer action after a delay
 //     (scenario_jobs.go);
-//   - before every callback delivery attempt (callbackFault).
+//   - before every callback delivery attempt (Registry.CallbackFault).
 //
 // A rule's counters (matched, fired) change in a write transaction of the
 // world they belong to, so times/after are exact and exported with the
@@ -43,7 +43,7 @@ func registerScenarioRules(r *api.Registry) {
 	r.AfterCallHooks = append(r.AfterCallHooks, scenarioTemplateMarks)
 	areasOf(r).templateFailureHook = scenarioTemplateFailure
 	areasOf(r).sigreqProcessFault = scenarioProcessFault
-	areasOf(r).callbackFault = scenarioCallbackFault
+	r.CallbackFault = scenarioCallbackFault
 }
 
 // specCache holds parsed rule specs by their JSON (rows are immutable), so

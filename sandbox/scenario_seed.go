@@ -18,6 +18,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -42,7 +43,7 @@ type seedTemplatePlan struct {
 	spec    *scenario.SeedTemplate
 	in      tplContentInput
 	content *tplContent
-	pending []pendingDocument
+	pending []document.Pending
 }
 
 type seedRequestPlan struct {
@@ -52,7 +53,7 @@ type seedRequestPlan struct {
 	body    sigreqBody
 	req     *sigreqSpec
 	tb      *templateBody
-	pending []pendingDocument
+	pending []document.Pending
 }
 
 // seedRequest is the request seeding calls pretend to be: the loading
@@ -106,12 +107,12 @@ func planSeed(s *api.Host, w *world.World, p *scenario.Parsed, r *http.Request) 
 			return nil, pl.apiIssue(tp.at, err)
 		}
 		tp.content = content
-		if tp.pending, err = collectDocuments(s, c, tp.in.Files, nil); err != nil {
+		if tp.pending, err = document.Collect(s, c, tp.in.Files, nil); err != nil {
 			return nil, pl.apiIssue(tp.at, err)
 		}
 		preview := make([]state.Document, len(tp.pending))
 		for j, d := range tp.pending {
-			preview[j] = d.doc
+			preview[j] = d.Doc
 		}
 		if err := checkTemplateDocuments(content, preview); err != nil {
 			return nil, pl.apiIssue(tp.at, err)
@@ -162,7 +163,7 @@ func planSeed(s *api.Host, w *world.World, p *scenario.Parsed, r *http.Request) 
 			return nil, pl.apiIssue(rp.at, e)
 		}
 		if len(rp.body.Files) > 0 {
-			pending, err := collectDocuments(s, c, rp.body.Files, nil)
+			pending, err := document.Collect(s, c, rp.body.Files, nil)
 			if err != nil {
 				return nil, pl.apiIssue(rp.at, err)
 			}
@@ -334,7 +335,7 @@ func (pl *seedPlan) seedAccount(tx *state.Txn, sa *scenario.SeedAccount, at []an
 	callbackChanged := false
 	if sa.CallbackURL != nil && *sa.CallbackURL != a.CallbackURL {
 		if *sa.CallbackURL != "" {
-			if err := checkFileURL(*sa.CallbackURL); err != nil {
+			if err := document.CheckURL(*sa.CallbackURL); err != nil {
 				return nil, pl.p.Issue(append(at, "callback_url"), "callback_url must be an absolute http(s) URL")
 			}
 		}
@@ -419,7 +420,7 @@ func (pl *seedPlan) seedApp(tx *state.Txn, app scenario.SeedAPIApp, at []any) (*
 		row.Domains = []string{}
 	}
 	if app.CallbackURL != "" {
-		if err := checkFileURL(app.CallbackURL); err != nil {
+		if err := document.CheckURL(app.CallbackURL); err != nil {
 			return nil, pl.p.Issue(append(at, "callback_url"), "callback_url must be an absolute http(s) URL")
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -27,7 +28,7 @@ func (pl *seedPlan) seedTemplate(tx *state.Txn, tp *seedTemplatePlan) (any, erro
 			return nil, pl.apiIssue(tp.at, err)
 		}
 	}
-	docs, err := storeDocuments(tx, tp.pending)
+	docs, err := document.Store(tx, tp.pending)
 	if err != nil {
 		return nil, pl.apiIssue(tp.at, err)
 	}
@@ -47,13 +48,13 @@ func (pl *seedPlan) seedTemplate(tx *state.Txn, tp *seedTemplatePlan) (any, erro
 	case "preparing":
 	case "error":
 		forceTemplateFailure(pl.w, t.ID, "The template could not be created (seeded by scenario "+pl.p.Doc.Name+").")
-		err := pl.runJobsNow(tx, t.ID, jobTemplatePrepare, jobFilesPrepare)
+		err := pl.runJobsNow(tx, t.ID, jobTemplatePrepare, document.JobPrepare)
 		forceTemplateFailure(pl.w, t.ID, "")
 		if err != nil {
 			return nil, err
 		}
 	default:
-		if err := pl.runJobsNow(tx, t.ID, jobTemplatePrepare, jobFilesPrepare); err != nil {
+		if err := pl.runJobsNow(tx, t.ID, jobTemplatePrepare, document.JobPrepare); err != nil {
 			return nil, err
 		}
 	}
@@ -87,7 +88,7 @@ func (pl *seedPlan) seedSignatureRequest(tx *state.Txn, rp *seedRequestPlan) (an
 	if e := checkClientID(tx, acct, spec.ClientID, rp.op.embedded, spec.TestMode); e != nil {
 		return nil, pl.apiIssue(rp.at, e)
 	}
-	stored, err := storeDocuments(tx, rp.pending)
+	stored, err := document.Store(tx, rp.pending)
 	if err != nil {
 		return nil, pl.apiIssue(rp.at, err)
 	}
@@ -116,7 +117,7 @@ func (pl *seedPlan) seedSignatureRequest(tx *state.Txn, rp *seedRequestPlan) (an
 	if err := pl.moveRequest(tx, rp, req.ID); err != nil {
 		return nil, err
 	}
-	if err := pl.runJobsNow(tx, req.ID, jobFilesPrepare, jobSigreqDownloadable); err != nil {
+	if err := pl.runJobsNow(tx, req.ID, document.JobPrepare, jobSigreqDownloadable); err != nil {
 		return nil, err
 	}
 	cur, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, req.ID)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -38,7 +39,7 @@ func applyOutcome(s *api.Host, tx *state.Txn, o *outcome) error {
 		}
 	}
 	if o.Files || o.Completed {
-		if err := scheduleFiles(tx, kindSignatureRequest, req.ID); err != nil {
+		if err := document.ScheduleFiles(tx, document.KindSignatureRequest, req.ID); err != nil {
 			return err
 		}
 	}
@@ -52,7 +53,7 @@ func applyOutcome(s *api.Host, tx *state.Txn, o *outcome) error {
 		}
 	}
 	if o.Gone {
-		if err := goneFiles(tx, kindSignatureRequest, req.ID); err != nil {
+		if err := document.GoneFiles(tx, document.KindSignatureRequest, req.ID); err != nil {
 			return err
 		}
 		if err := cancelRequestJobs(tx, req.ID); err != nil {
@@ -195,7 +196,7 @@ func scheduleProcessing(tx *state.Txn, req *state.SignatureRequest) error {
 	if _, err := state.Schedule(tx, jobSigreqProcess, req.ID, cfg.SendProcessingDelay.D(), sigreqJobArgs{Generation: req.Generation}); err != nil {
 		return err
 	}
-	if err := scheduleFiles(tx, kindSignatureRequest, req.ID); err != nil {
+	if err := document.ScheduleFiles(tx, document.KindSignatureRequest, req.ID); err != nil {
 		return err
 	}
 	return scheduleExpiry(tx, req)

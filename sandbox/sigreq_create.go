@@ -49,7 +49,7 @@ type sigreqSpec struct {
 	Signers      []state.Signature
 	CustomFields []state.CustomField
 	Attachments  []state.Attachment
-	// Documents are stored documents (storeDocuments, or a template's).
+	// Documents are stored documents (Store, or a template's).
 	Documents   []state.Document
 	FormFields  []state.FormField
 	FieldGroups []state.FieldGroup

@@ -9,13 +9,14 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
 func registerSigreqFiles(r *api.Registry) {
-	areasOf(r).fileOwners[kindSignatureRequest] = fileOwner{visible: sigreqFilesVisible, compose: sigreqCompose}
+	r.FileOwners[document.KindSignatureRequest] = api.FileOwner{Visible: sigreqFilesVisible, Compose: sigreqCompose}
 }
 
 // sigreqFilesVisible: 404 for requests the caller cannot see, 410 once

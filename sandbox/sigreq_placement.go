@@ -25,6 +25,7 @@ import (
 	"fmt"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -91,10 +92,10 @@ func misplacedField(fields []state.FormField, docs []state.Document, worse field
 
 // warnFieldPlacement gives the official form_fields_placement warning on a
 // create or edit call when a field is not wholly inside its page.
-func warnFieldPlacement(c *api.Call, fields []state.FormField, pending []pendingDocument) {
+func warnFieldPlacement(c *api.Call, fields []state.FormField, pending []document.Pending) {
 	docs := make([]state.Document, len(pending))
 	for i, d := range pending {
-		docs[i] = d.doc
+		docs[i] = d.Doc
 	}
 	if msg := misplacedField(fields, docs, placePartly); msg != "" {
 		c.Warn("form_fields_placement", "Form fields must be placed within the document. "+msg)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -21,7 +22,7 @@ const jobTemplatePrepare = "template.prepare"
 
 func registerTemplatePrepare(r *api.Registry) {
 	r.RegisterJob(jobTemplatePrepare, runTemplatePrepare)
-	areasOf(r).fileOwners[kindTemplate] = fileOwner{visible: templateFilesVisible, compose: templateComposition}
+	r.FileOwners[document.KindTemplate] = api.FileOwner{Visible: templateFilesVisible, Compose: templateComposition}
 }
 
 // startTemplatePreparation queues the preparation job and the file
@@ -36,7 +37,7 @@ func startTemplatePreparation(tx *state.Txn, t *state.Template) error {
 	if _, err := state.Schedule(tx, jobTemplatePrepare, t.ID, cfg.TemplatePreparationDelay.D(), nil); err != nil {
 		return err
 	}
-	return scheduleFiles(tx, kindTemplate, t.ID)
+	return document.ScheduleFiles(tx, document.KindTemplate, t.ID)
 }
 
 // runTemplatePrepare is the preparation job.

@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -39,32 +40,32 @@ type docFieldOptions struct {
 // tags were found is replaced by a copy without them (the original upload
 // stays the document's original bytes). Documents that could not be read
 // are left alone: they end in error_file before their tags matter.
-func scanDocuments(docs []pendingDocument, o docFieldOptions) {
+func scanDocuments(docs []document.Pending, o docFieldOptions) {
 	for i := range docs {
 		d := &docs[i]
-		if d.pdf == nil || d.doc.Error != "" {
+		if d.PDF == nil || d.Doc.Error != "" {
 			continue
 		}
 		if o.pdfFields {
-			if fields, err := files.ReadFormFields(d.pdf); err == nil {
+			if fields, err := files.ReadFormFields(d.PDF); err == nil {
 				for _, f := range fields {
-					d.doc.PDFFields = append(d.doc.PDFFields, state.DocumentPDFField{Name: f.Name, Kind: f.Kind, Page: f.Page,
+					d.Doc.PDFFields = append(d.Doc.PDFFields, state.DocumentPDFField{Name: f.Name, Kind: f.Kind, Page: f.Page,
 						X: f.X, Y: f.Y, Width: f.Width, Height: f.Height, Required: f.Required, ReadOnly: f.ReadOnly,
 						Checked: f.Checked, Options: f.Options, Value: f.Value})
 				}
 			}
 		}
 		if o.textTags {
-			scan, err := files.ScanTextTags(d.pdf, o.hide)
+			scan, err := files.ScanTextTags(d.PDF, o.hide)
 			if err != nil {
 				continue // read at inspection but not here: no tags found
 			}
 			for _, t := range scan.Tags {
-				d.doc.TextTags = append(d.doc.TextTags, state.DocumentTextTag{Text: t.Text, Page: t.Page,
+				d.Doc.TextTags = append(d.Doc.TextTags, state.DocumentTextTag{Text: t.Text, Page: t.Page,
 					X: t.X, Y: t.Y, Width: t.Width, Height: t.Height})
 			}
 			if scan.Hidden != nil {
-				d.pdf, d.converted = scan.Hidden, true
+				d.PDF, d.Converted = scan.Hidden, true
 			}
 		}
 	}
@@ -74,10 +75,10 @@ func scanDocuments(docs []pendingDocument, o docFieldOptions) {
 // tags are enabled for a document that is not a PDF (a converted text
 // file, image or office document; the warning is decided from the file
 // type, as the real service answers before it converts anything).
-func warnNonPDFTextTags(c *api.Call, docs []pendingDocument) {
+func warnNonPDFTextTags(c *api.Call, docs []document.Pending) {
 	for _, d := range docs {
-		if d.doc.Error == "" && d.converted && d.data != nil {
-			c.Warn("non_pdf_text_tags", "Text Tags were enabled for a file that is not a PDF ("+d.doc.Name+"), which may result in imprecise positioning.")
+		if d.Doc.Error == "" && d.Converted && d.Data != nil {
+			c.Warn("non_pdf_text_tags", "Text Tags were enabled for a file that is not a PDF ("+d.Doc.Name+"), which may result in imprecise positioning.")
 			return
 		}
 	}
@@ -88,7 +89,7 @@ func warnNonPDFTextTags(c *api.Call, docs []pendingDocument) {
 // use_preexisting_fields it reads the collected documents and adds the
 // fields they carry to the spec. Its signers must be set (drafts without
 // signers set placeholders first).
-func (spec *sigreqSpec) addDocumentFields(c *api.Call, docs []pendingDocument, usePreexistingFields bool) {
+func (spec *sigreqSpec) addDocumentFields(c *api.Call, docs []document.Pending, usePreexistingFields bool) {
 	o := docFieldOptions{textTags: spec.UseTextTags, hide: spec.UseTextTags && spec.HideTextTags, pdfFields: usePreexistingFields}
 	if !o.textTags && !o.pdfFields {
 		return
@@ -103,7 +104,7 @@ func (spec *sigreqSpec) addDocumentFields(c *api.Call, docs []pendingDocument, u
 	}
 	fc := fields.Limits{Slots: slots, Docs: len(docs)}
 	for _, d := range docs {
-		fc.Pages = append(fc.Pages, d.doc.PageCount())
+		fc.Pages = append(fc.Pages, d.Doc.PageCount())
 	}
 	taken := map[string]bool{}
 	for _, f := range spec.FormFields {
@@ -118,7 +119,7 @@ func (spec *sigreqSpec) addDocumentFields(c *api.Call, docs []pendingDocument, u
 	if o.textTags {
 		stored := make([]*state.Document, len(docs))
 		for i := range docs {
-			stored[i] = &docs[i].doc
+			stored[i] = &docs[i].Doc
 		}
 		added = append(added, requestTagFields(stored, 0, fc, taken, false)...)
 	}
@@ -182,7 +183,7 @@ func requestTagFields(docs []*state.Document, first int, fc fields.Limits, taken
 // before its transaction: the files given with the templates are parsed for
 // text tags (the official description says so; the operation has no
 // use_text_tags).
-func scanAppendedFiles(docs []pendingDocument) {
+func scanAppendedFiles(docs []document.Pending) {
 	scanDocuments(docs, docFieldOptions{textTags: true})
 }
 

@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -34,7 +35,7 @@ import (
 // pdfSubFields turns the PDF form fields of documents into form field
 // inputs for signer, with the groups their radio buttons need. taken holds
 // the api_ids (and group ids) already used; it is updated.
-func pdfSubFields(docs []pendingDocument, signer string, taken map[string]bool) ([]fields.Parsed, []state.FieldGroup) {
+func pdfSubFields(docs []document.Pending, signer string, taken map[string]bool) ([]fields.Parsed, []state.FieldGroup) {
 	var out []fields.Parsed
 	var groups []state.FieldGroup
 	unique := func(base string) string {
@@ -47,7 +48,7 @@ func pdfSubFields(docs []pendingDocument, signer string, taken map[string]bool) 
 	}
 	for i, d := range docs {
 		radios := map[string]int{}
-		for _, pf := range d.doc.PDFFields {
+		for _, pf := range d.Doc.PDFFields {
 			if pf.Kind == files.PDFFieldRadio && !pf.ReadOnly {
 				radios[pf.Name]++
 			}
@@ -55,7 +56,7 @@ func pdfSubFields(docs []pendingDocument, signer string, taken map[string]bool) 
 		groupOf := map[string]string{}
 		checkedIn := map[string]bool{}
 		buttonNo := map[string]int{}
-		for _, pf := range d.doc.PDFFields {
+		for _, pf := range d.Doc.PDFFields {
 			if pf.ReadOnly {
 				continue
 			}
@@ -114,7 +115,7 @@ func pdfSubFields(docs []pendingDocument, signer string, taken map[string]bool) 
 // requestPDFFields turns the documents' PDF form fields into fields of a
 // request's (or draft's) first signer. Fields the form field checks refuse
 // (a rectangle off the page, say) are left out.
-func requestPDFFields(docs []pendingDocument, fc fields.Limits, taken map[string]bool) ([]state.FormField, []state.FieldGroup) {
+func requestPDFFields(docs []document.Pending, fc fields.Limits, taken map[string]bool) ([]state.FormField, []state.FieldGroup) {
 	inputs, groups := pdfSubFields(docs, "0", taken)
 	var out []state.FormField
 	used := map[string]bool{}

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -24,7 +25,7 @@ import (
 // addTemplateDocumentFields is the hook of template creation: it reads the
 // collected documents when the body asks for it and adds their fields to
 // the template's content (after the checks of the given fields).
-func addTemplateDocumentFields(in *tplContentInput, content *tplContent, docs []pendingDocument) {
+func addTemplateDocumentFields(in *tplContentInput, content *tplContent, docs []document.Pending) {
 	o := docFieldOptions{textTags: in.UseTextTags, hide: in.UseTextTags && in.HideTextTags, pdfFields: in.UsePreexistingFields}
 	if !o.textTags && !o.pdfFields {
 		return
@@ -62,7 +63,7 @@ func addTemplateDocumentFields(in *tplContentInput, content *tplContent, docs []
 // templateTagFields turns the documents' text tags into template fields; a
 // malformed tag is recorded on its document and then no tag becomes a
 // field (the template fails preparation).
-func templateTagFields(content *tplContent, docs []pendingDocument, taken map[string]bool, groupIdx map[string]int) {
+func templateTagFields(content *tplContent, docs []document.Pending, taken map[string]bool, groupIdx map[string]int) {
 	var formFields []state.TemplateField
 	var paths []string
 	var merges []state.TemplateMergeField
@@ -74,11 +75,11 @@ func templateTagFields(content *tplContent, docs []pendingDocument, taken map[st
 	ids := newTagIDs(taken)
 	for i := range docs {
 		d := &docs[i]
-		for k, ft := range d.doc.TextTags {
-			if d.doc.TextTagError != "" {
+		for k, ft := range d.Doc.TextTags {
+			if d.Doc.TextTagError != "" {
 				break
 			}
-			problem := func(msg string) { d.doc.TextTagError = tagProblem(ft, msg) }
+			problem := func(msg string) { d.Doc.TextTagError = tagProblem(ft, msg) }
 			t, err := files.ParseTextTag(ft.Text)
 			if err != nil {
 				problem(strings.TrimPrefix(err.Error(), "invalid text tag "+ft.Text+": "))
@@ -126,7 +127,7 @@ func templateTagFields(content *tplContent, docs []pendingDocument, taken map[st
 			}
 			formFields, paths = append(formFields, tf), append(paths, path)
 		}
-		failed = failed || d.doc.TextTagError != ""
+		failed = failed || d.Doc.TextTagError != ""
 	}
 	if failed {
 		return

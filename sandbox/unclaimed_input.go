@@ -12,6 +12,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -67,7 +68,7 @@ type draftPlan struct {
 	spec    *sigreqSpec
 	x       draftExtras
 	fields  []fields.Parsed
-	pending []pendingDocument
+	pending []document.Pending
 	body    *sigreqBody
 	// tb is the template part of create_embedded_with_template; its
 	// Signers are only those given.
@@ -147,7 +148,7 @@ func planDraft(c *api.Call, kind draftKind) (*draftPlan, error) {
 			return nil, e
 		}
 		if len(b.Files) > 0 || len(b.FileURLs) > 0 {
-			docs, err := collectDocuments(c.Host, c, b.Files, b.FileURLs)
+			docs, err := document.Collect(c.Host, c, b.Files, b.FileURLs)
 			if err != nil {
 				return nil, err
 			}
@@ -159,7 +160,7 @@ func planDraft(c *api.Call, kind draftKind) (*draftPlan, error) {
 	if e := p.checkFileParts(c); e != nil {
 		return nil, e
 	}
-	docs, err := collectDocuments(c.Host, c, b.Files, b.FileURLs)
+	docs, err := document.Collect(c.Host, c, b.Files, b.FileURLs)
 	if err != nil {
 		return nil, err
 	}

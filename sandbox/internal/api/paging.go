@@ -125,3 +125,12 @@ func ListAccounts(tx *state.Txn, me *state.Account, accountID string) ([]string,
 	}
 	return []string{accountID}, nil
 }
+
+// PageOrder names the order of a page of a control log (callbacks,
+// outbox).
+func PageOrder(q state.PageQuery) string {
+	if q.Desc {
+		return "desc"
+	}
+	return "asc"
+}

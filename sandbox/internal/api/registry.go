@@ -75,8 +75,15 @@ type Registry struct {
 	// TeamTransferHooks run, in registration order, after the API apps of
 	// a removed team member moved (see OnTeamOwnershipTransfer).
 	TeamTransferHooks []TeamTransferHook
+	// FileOwners maps an object kind to its owner hooks (signature requests
+	// and templates), through which the documents area prepares and serves
+	// their files.
+	FileOwners map[string]FileOwner
+	// CallbackFault is the fault point of callback deliveries (nil: no
+	// fault); scenario rules set it.
+	CallbackFault CallbackFaultHook
 	// Areas holds the hooks between areas that still live in the facade
-	// (file owners, ownership transfer, template resolution, fault points),
+	// (template resolution, the template and request fault points),
 	// whose types this package cannot know; the facade puts them here and
 	// reads them back. Each leaves when its area gets a package.
 	Areas any
@@ -88,6 +95,7 @@ func NewRegistry() *Registry {
 		Handlers:    map[string]Handler{},
 		JobKinds:    map[string]JobFunc{},
 		ObjectViews: map[string]notify.View{},
+		FileOwners:  map[string]FileOwner{},
 		Catalog:     catalog.New(),
 	}
 	r.notifier = &notify.Notifier{Views: r.ObjectViews}

@@ -1,4 +1,4 @@
-package sandbox
+package document
 
 // Fetching file_urls: the real service downloads each URL when it processes
 // the request; the sandbox downloads them while it reads the call, before

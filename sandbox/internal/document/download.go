@@ -1,4 +1,4 @@
-package sandbox
+package document
 
 // The six download operations: /signature_request/files*, /template/files*
 // in binary, data URI and file URL form. Each checks the caller's access
@@ -16,13 +16,13 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerAPIFiles(r *api.Registry) {
-	r.Handle("signatureRequestFiles", downloadFiles(kindSignatureRequest, "signature_request_id"))
-	r.Handle("signatureRequestFilesAsDataUri", downloadDataURI(kindSignatureRequest, "signature_request_id"))
-	r.Handle("signatureRequestFilesAsFileUrl", downloadFileURL(kindSignatureRequest, "signature_request_id"))
-	r.Handle("templateFiles", downloadFiles(kindTemplate, "template_id"))
-	r.Handle("templateFilesAsDataUri", downloadDataURI(kindTemplate, "template_id"))
-	r.Handle("templateFilesAsFileUrl", downloadFileURL(kindTemplate, "template_id"))
+func registerDownloads(r *api.Registry) {
+	r.Handle("signatureRequestFiles", downloadFiles(KindSignatureRequest, "signature_request_id"))
+	r.Handle("signatureRequestFilesAsDataUri", downloadDataURI(KindSignatureRequest, "signature_request_id"))
+	r.Handle("signatureRequestFilesAsFileUrl", downloadFileURL(KindSignatureRequest, "signature_request_id"))
+	r.Handle("templateFiles", downloadFiles(KindTemplate, "template_id"))
+	r.Handle("templateFilesAsDataUri", downloadDataURI(KindTemplate, "template_id"))
+	r.Handle("templateFilesAsFileUrl", downloadFileURL(KindTemplate, "template_id"))
 }
 
 // fileResponseDataURI is FileResponseDataUri.

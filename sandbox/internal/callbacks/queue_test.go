@@ -1,26 +1,40 @@
-package sandbox
+package callbacks
 
 import (
+	"log/slog"
+	"net/http"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/signsandbox/signsandbox/fixtures"
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/fixture"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-// queueFixture is a sandbox whose dispatcher is stopped, so that the test
-// drives the delivery state machine by hand.
-func queueFixture(t *testing.T) (*Sandbox, func(fn func(tx *state.Txn) error)) {
+// queueFixture is a world whose dispatcher is stopped, so that the test
+// drives the delivery state machine by hand. Its host registers nothing but
+// the pipeline: the world is seeded from the fixtures, as a sandbox's is.
+func queueFixture(t *testing.T) (*api.Host, func(fn func(tx *state.Txn) error)) {
 	t.Helper()
-	s, err := New()
+	set, err := fixture.Load(fixtures.FS)
 	require.NoError(t, err)
-	t.Cleanup(s.Close)
-	w := s.host.DefaultWorld
-	dispatcherOf(s.host, w).Close()
-	owner := s.host.Fixtures.Accounts[0].ID
+	s := &api.Host{
+		Log: slog.New(slog.DiscardHandler), Fixtures: set, Jobs: world.NewJobRegistry(), Reg: api.NewRegistry(),
+		Budget: state.NewBudget(2 << 30), Client: &http.Client{}, Seed: "callbacks-queue", MaxWorlds: 1,
+	}
+	api.RegisterJobs(s)
+	w, err := s.NewWorld(api.WorldSpec{ID: "default", Seed: s.Seed, Mode: world.ClockFake})
+	require.NoError(t, err)
+	s.DefaultWorld = w
+	t.Cleanup(func() { s.DropWorld(w) })
+	dispatcherOf(s, w).Close()
+	owner := s.Fixtures.Accounts[0].ID
 	update := func(fn func(tx *state.Txn) error) { require.NoError(t, w.Store.Update(fn)) }
 	update(func(tx *state.Txn) error {
 		a, _ := state.Get[state.Account](tx, state.TableAccounts, owner)
@@ -30,7 +44,7 @@ func queueFixture(t *testing.T) (*Sandbox, func(fn func(tx *state.Txn) error)) {
 			return err
 		}
 		for _, typ := range []string{notify.TypeRequestSent, notify.TypeRequestViewed, notify.TypeRequestSigned} {
-			if err := s.host.Emit(tx, notify.Event{Type: typ, AccountIDs: []string{owner}}); err != nil {
+			if err := s.Emit(tx, notify.Event{Type: typ, AccountIDs: []string{owner}}); err != nil {
 				return err
 			}
 		}
@@ -39,9 +53,9 @@ func queueFixture(t *testing.T) (*Sandbox, func(fn func(tx *state.Txn) error)) {
 	return s, update
 }
 
-func deliveriesInSeq(t *testing.T, s *Sandbox) []*state.Delivery {
+func deliveriesInSeq(t *testing.T, s *api.Host) []*state.Delivery {
 	t.Helper()
-	tx := s.host.DefaultWorld.Store.Read()
+	tx := s.DefaultWorld.Store.Read()
 	evs, err := state.All[state.Event](tx, state.TableEvents, state.IndexSeq)
 	require.NoError(t, err)
 	var out []*state.Delivery

@@ -1,4 +1,4 @@
-package sandbox
+package callbacks
 
 // The dispatcher makes delivery attempts off the request path. Each world has
 // one: a loop goroutine that picks due deliveries from the deliveries table

@@ -1,8 +1,9 @@
-package sandbox
+package document
 
 import (
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
 	"sync/atomic"
 	"testing"
@@ -11,12 +12,15 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/signsandbox/signsandbox/fixtures"
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/derived"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files/filestest"
+	"github.com/signsandbox/signsandbox/sandbox/internal/fixture"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
 // kindTestOwner is a fake owner of files: its composition is whatever
@@ -33,20 +37,15 @@ var (
 	testComposed atomic.Int64
 )
 
-// withTestOwner registers the fake owner of files.
-func withTestOwner() Option {
-	return withRegistry(func(r *api.Registry) { areasOf(r).fileOwners[kindTestOwner] = testOwner })
-}
-
 // testOwner is the fake owner of files of kind kindTestOwner.
-var testOwner = fileOwner{
-	visible: func(c *api.Call, tx *state.Txn, id string) error {
+var testOwner = api.FileOwner{
+	Visible: func(c *api.Call, tx *state.Txn, id string) error {
 		if id == "canceled" {
 			return apierr.Gone()
 		}
 		return nil
 	},
-	compose: func(tx *state.Txn, id string) (files.Composition, []string, error) {
+	Compose: func(tx *state.Txn, id string) (files.Composition, []string, error) {
 		testComposed.Add(1)
 		c, ok := testCompositions[id]
 		if !ok {
@@ -56,20 +55,36 @@ var testOwner = fileOwner{
 	},
 }
 
-func newInternalSandbox(t *testing.T) *Sandbox {
+// testSandbox is a host that registers the documents area and the fake
+// owner, with one world seeded from the fixtures: what the preparation of
+// files needs of a sandbox.
+type testSandbox struct{ host *api.Host }
+
+func newInternalSandbox(t *testing.T) *testSandbox {
 	t.Helper()
-	s, err := New(withTestOwner())
+	set, err := fixture.Load(fixtures.FS)
 	require.NoError(t, err)
-	t.Cleanup(s.Close)
-	return s
+	r := api.NewRegistry()
+	Register(r)
+	r.FileOwners[kindTestOwner] = testOwner
+	h := &api.Host{
+		Log: slog.New(slog.DiscardHandler), Fixtures: set, Jobs: world.NewJobRegistry(), Reg: r,
+		Budget: state.NewBudget(2 << 30), Client: &http.Client{}, Seed: "document-prepare", MaxWorlds: 1,
+	}
+	api.RegisterJobs(h)
+	w, err := h.NewWorld(api.WorldSpec{ID: "default", Seed: h.Seed, Mode: world.ClockFake})
+	require.NoError(t, err)
+	h.DefaultWorld = w
+	t.Cleanup(func() { h.DropWorld(w) })
+	return &testSandbox{host: h}
 }
 
-func (s *Sandbox) testUpdate(t *testing.T, fn func(tx *state.Txn) error) {
+func (s *testSandbox) testUpdate(t *testing.T, fn func(tx *state.Txn) error) {
 	t.Helper()
 	require.NoError(t, s.host.DefaultWorld.Store.Update(fn))
 }
 
-func (s *Sandbox) testFileSet(t *testing.T, id string) *state.FileSet {
+func (s *testSandbox) testFileSet(t *testing.T, id string) *state.FileSet {
 	t.Helper()
 	fs, err := state.GetFileSet(s.host.DefaultWorld.Store.Read(), kindTestOwner, id)
 	require.NoError(t, err)
@@ -77,7 +92,7 @@ func (s *Sandbox) testFileSet(t *testing.T, id string) *state.FileSet {
 }
 
 // testRendered renders a prepared file set's files as a download would.
-func (s *Sandbox) testRendered(t *testing.T, fs *state.FileSet) files.Rendered {
+func (s *testSandbox) testRendered(t *testing.T, fs *state.FileSet) files.Rendered {
 	t.Helper()
 	require.NotNil(t, fs.Recipe, "prepared as a recipe")
 	out, err := derived.Merged(fs.Recipe, blobStore{s.host.DefaultWorld.Store.Read()})
@@ -85,17 +100,17 @@ func (s *Sandbox) testRendered(t *testing.T, fs *state.FileSet) files.Rendered {
 	return out
 }
 
-func (s *Sandbox) testPrepared(id string) (*state.FileSet, error) {
+func (s *testSandbox) testPrepared(id string) (*state.FileSet, error) {
 	return preparedFiles(&api.Call{Host: s.host, World: s.host.DefaultWorld}, s.host.DefaultWorld.Store.Read(), kindTestOwner, id)
 }
 
 func TestPreparationRunsOnceForTheLatestVersion(t *testing.T) {
 	s := newInternalSandbox(t)
 	before := testComposed.Load()
-	s.testUpdate(t, func(tx *state.Txn) error { return scheduleFiles(tx, kindTestOwner, "doc-ok") })
+	s.testUpdate(t, func(tx *state.Txn) error { return ScheduleFiles(tx, kindTestOwner, "doc-ok") })
 	_, err := s.host.DefaultWorld.Advance(3 * time.Second)
 	require.NoError(t, err)
-	s.testUpdate(t, func(tx *state.Txn) error { return scheduleFiles(tx, kindTestOwner, "doc-ok") })
+	s.testUpdate(t, func(tx *state.Txn) error { return ScheduleFiles(tx, kindTestOwner, "doc-ok") })
 
 	_, err = s.testPrepared("doc-ok")
 	assertAPIError(t, err, http.StatusConflict)
@@ -119,7 +134,7 @@ func TestPreparationRunsOnceForTheLatestVersion(t *testing.T) {
 
 func TestPreparationFailureIsRecorded(t *testing.T) {
 	s := newInternalSandbox(t)
-	s.testUpdate(t, func(tx *state.Txn) error { return scheduleFiles(tx, kindTestOwner, "unknown-doc") })
+	s.testUpdate(t, func(tx *state.Txn) error { return ScheduleFiles(tx, kindTestOwner, "unknown-doc") })
 	_, err := s.host.DefaultWorld.Advance(5 * time.Second)
 	require.NoError(t, err)
 	fs := s.testFileSet(t, "unknown-doc")
@@ -138,13 +153,13 @@ func TestPreparedFilesAccess(t *testing.T) {
 	_, err = preparedFiles(&api.Call{Host: s.host, World: s.host.DefaultWorld}, s.host.DefaultWorld.Store.Read(), "no_such_kind", "x")
 	assertAPIError(t, err, http.StatusNotFound)
 
-	s.testUpdate(t, func(tx *state.Txn) error { return scheduleFiles(tx, kindTestOwner, "doc-ok") })
-	s.testUpdate(t, func(tx *state.Txn) error { return goneFiles(tx, kindTestOwner, "doc-ok") })
+	s.testUpdate(t, func(tx *state.Txn) error { return ScheduleFiles(tx, kindTestOwner, "doc-ok") })
+	s.testUpdate(t, func(tx *state.Txn) error { return GoneFiles(tx, kindTestOwner, "doc-ok") })
 	_, err = s.host.DefaultWorld.Advance(time.Minute)
 	require.NoError(t, err)
 	_, err = s.testPrepared("doc-ok")
 	assertAPIError(t, err, http.StatusGone)
-	s.testUpdate(t, func(tx *state.Txn) error { return scheduleFiles(tx, kindTestOwner, "doc-ok") })
+	s.testUpdate(t, func(tx *state.Txn) error { return ScheduleFiles(tx, kindTestOwner, "doc-ok") })
 	assert.True(t, s.testFileSet(t, "doc-ok").Gone, "gone stays gone")
 }
 
@@ -155,7 +170,7 @@ func TestPreparedFilesAccess(t *testing.T) {
 func TestPreparedBlobsAreReleased(t *testing.T) {
 	s := newInternalSandbox(t)
 	prepare := func() *state.FileSet {
-		s.testUpdate(t, func(tx *state.Txn) error { return scheduleFiles(tx, kindTestOwner, "doc-second") })
+		s.testUpdate(t, func(tx *state.Txn) error { return ScheduleFiles(tx, kindTestOwner, "doc-second") })
 		_, err := s.host.DefaultWorld.Advance(5 * time.Second)
 		require.NoError(t, err)
 		return s.testFileSet(t, "doc-second")
@@ -205,7 +220,7 @@ func TestPreparedBlobsAreReleased(t *testing.T) {
 // stores its files as before, and downloads serve them.
 func TestCompositionARecipeCannotKeepIsRenderedAtOnce(t *testing.T) {
 	s := newInternalSandbox(t)
-	s.testUpdate(t, func(tx *state.Txn) error { return scheduleFiles(tx, kindTestOwner, "doc-latin1") })
+	s.testUpdate(t, func(tx *state.Txn) error { return ScheduleFiles(tx, kindTestOwner, "doc-latin1") })
 	_, err := s.host.DefaultWorld.Advance(5 * time.Second)
 	require.NoError(t, err)
 	fs, err := s.testPrepared("doc-latin1")

@@ -1,4 +1,4 @@
-package sandbox
+package document
 
 // The file URLs handed out by files_as_file_url are served here, without
 // credentials (the token is the secret, like the real service's pre-signed
@@ -14,7 +14,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerFilesURL(r *api.Registry) {
+func registerFileURLs(r *api.Registry) {
 	r.ControlPublic(http.MethodGet, "/w/{world}/files/{token}", serveFileURL)
 	r.ControlPublic(http.MethodHead, "/w/{world}/files/{token}", serveFileURL)
 }

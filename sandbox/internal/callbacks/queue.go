@@ -1,4 +1,4 @@
-package sandbox
+package callbacks
 
 // State changes of deliveries: an attempt's result, the hand-over to the
 // next delivery of a queue, and redelivery. These run in write transactions

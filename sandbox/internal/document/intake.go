@@ -1,10 +1,11 @@
-package sandbox
+package document
 
 // This file is the contract between the objects that have documents
 // (signature requests, templates, faxes) and the documents subsystem:
-// collectDocuments reads and converts a create call's files before the
-// write transaction, storeDocuments keeps them in the world, and fileOwners,
-// scheduleFiles and goneFiles (files_prepare.go) drive the downloads.
+// Collect reads and converts a create call's files before the
+// write transaction, Store keeps them in the world, and
+// Registry.FileOwners, ScheduleFiles and GoneFiles (files_prepare.go) drive
+// the downloads.
 //
 // Which failures answer at once and which later: what the call itself shows
 // to be wrong answers 400 naming the field (both or neither of files and
@@ -32,31 +33,31 @@ import (
 
 // Kinds of objects that own documents.
 const (
-	kindSignatureRequest = "signature_request"
-	kindTemplate         = "template"
+	KindSignatureRequest = "signature_request"
+	KindTemplate         = "template"
 )
 
-// pendingDocument is a document read and inspected before the transaction
+// Pending is a document read and inspected before the transaction
 // that stores it (network fetches and PDF parsing never run inside a write).
-type pendingDocument struct {
-	doc  state.Document
-	data []byte // original bytes (nil for an offline placeholder)
-	pdf  []byte // the document as PDF (nil when doc.Error is set)
-	// converted is true when pdf is not data itself (a conversion or a
+type Pending struct {
+	Doc  state.Document
+	Data []byte // original bytes (nil for an offline placeholder)
+	PDF  []byte // the document as PDF (nil when doc.Error is set)
+	// Converted is true when pdf is not data itself (a conversion or a
 	// placeholder), so it is stored as a blob of its own.
-	converted bool
-	// field is the request parameter the document came in (files[0],
+	Converted bool
+	// Field is the request parameter the document came in (files[0],
 	// file_urls[1]), for error paths.
-	field string
+	Field string
 }
 
-// collectDocuments reads the documents of a create call: uploads (files[N],
+// Collect reads the documents of a create call: uploads (files[N],
 // and file[N] from older clients, which the decoder also gives as files) or
 // file_urls, never both. Uploads are converted here; file_urls are fetched
 // (or replaced by a placeholder when the world does not fetch) and then
 // converted. It answers 400s for what the call shows to be wrong; a file
 // that fails later comes back with Document.Error set.
-func collectDocuments(s *api.Host, c *api.Call, uploads []wire.File, fileURLs []string) ([]pendingDocument, error) {
+func Collect(s *api.Host, c *api.Call, uploads []wire.File, fileURLs []string) ([]Pending, error) {
 	if len(uploads) > 0 && len(fileURLs) > 0 {
 		return nil, apierr.Badf("file_urls", "Use either files or file_urls, not both.")
 	}
@@ -64,7 +65,7 @@ func collectDocuments(s *api.Host, c *api.Call, uploads []wire.File, fileURLs []
 		return nil, apierr.Badf("files", "Missing required parameter: files or file_urls.")
 	}
 	cfg := c.Config()
-	out := make([]pendingDocument, 0, len(uploads)+len(fileURLs))
+	out := make([]Pending, 0, len(uploads)+len(fileURLs))
 	for i, f := range uploads {
 		field := f.Field
 		if field == "" {
@@ -81,38 +82,38 @@ func collectDocuments(s *api.Host, c *api.Call, uploads []wire.File, fileURLs []
 			return nil, apierr.Badf(field, "The file %q is %d bytes, over the limit of %d bytes per file.", name, len(f.Data), cfg.MaxFileBytes)
 		}
 		d := convertDocument(name, f.ContentType, f.Data)
-		d.field = field
+		d.Field = field
 		out = append(out, d)
 	}
 	if len(fileURLs) == 0 {
 		return out, nil
 	}
 	for i, u := range fileURLs {
-		if err := checkFileURL(u); err != nil {
+		if err := CheckURL(u); err != nil {
 			return nil, apierr.Badf(fmt.Sprintf("file_urls[%d]", i), "%s", err.Error())
 		}
 	}
 	if !cfg.FetchFileURLs {
 		for i, u := range fileURLs {
 			conv := derived.OfflinePlaceholder(u)
-			out = append(out, pendingDocument{
-				doc:       state.Document{Name: urlFileName(u), ContentType: "application/pdf", SourceURL: u, Pages: statePages(conv.Info)},
-				pdf:       conv.PDF,
-				converted: true,
-				field:     fmt.Sprintf("file_urls[%d]", i),
+			out = append(out, Pending{
+				Doc:       state.Document{Name: urlFileName(u), ContentType: "application/pdf", SourceURL: u, Pages: statePages(conv.Info)},
+				PDF:       conv.PDF,
+				Converted: true,
+				Field:     fmt.Sprintf("file_urls[%d]", i),
 			})
 		}
 		return out, nil
 	}
 	for i, f := range fetchAll(s, c.Request.Context(), fileURLs, cfg.MaxFileBytes) {
-		var d pendingDocument
+		var d Pending
 		if f.err != "" {
-			d = pendingDocument{doc: state.Document{Name: f.name, ContentType: f.contentType, Error: f.err}}
+			d = Pending{Doc: state.Document{Name: f.name, ContentType: f.contentType, Error: f.err}}
 		} else {
 			d = convertDocument(f.name, f.contentType, f.data)
 		}
-		d.doc.SourceURL = fileURLs[i]
-		d.field = fmt.Sprintf("file_urls[%d]", i)
+		d.Doc.SourceURL = fileURLs[i]
+		d.Field = fmt.Sprintf("file_urls[%d]", i)
 		out = append(out, d)
 	}
 	return out, nil
@@ -120,16 +121,16 @@ func collectDocuments(s *api.Host, c *api.Call, uploads []wire.File, fileURLs []
 
 // convertDocument turns one file into a pending document: its PDF and page
 // sizes, or the reason it cannot be used.
-func convertDocument(name, contentType string, data []byte) pendingDocument {
-	d := pendingDocument{doc: state.Document{Name: name, ContentType: contentType}, data: data}
+func convertDocument(name, contentType string, data []byte) Pending {
+	d := Pending{Doc: state.Document{Name: name, ContentType: contentType}, Data: data}
 	conv, err := derived.Convert(name, contentType, data)
 	if err != nil {
-		d.doc.Error = err.Error()
+		d.Doc.Error = err.Error()
 		return d
 	}
-	d.pdf = conv.PDF
-	d.converted = conv.How != files.AsPDF
-	d.doc.Pages = statePages(conv.Info)
+	d.PDF = conv.PDF
+	d.Converted = conv.How != files.AsPDF
+	d.Doc.Pages = statePages(conv.Info)
 	return d
 }
 
@@ -141,8 +142,8 @@ func statePages(info files.Info) []state.Page {
 	return out
 }
 
-// checkFileURL accepts absolute http and https URLs with a host.
-func checkFileURL(raw string) error {
+// CheckURL accepts absolute http and https URLs with a host.
+func CheckURL(raw string) error {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil || !u.IsAbs() || u.Host == "" {
 		return fmt.Errorf("%q is not a valid URL: give an absolute http or https URL", raw)
@@ -153,26 +154,26 @@ func checkFileURL(raw string) error {
 	return nil
 }
 
-// storeDocuments writes collected documents into the world and returns them
+// Store writes collected documents into the world and returns them
 // as stored, enforcing the world's storage cap (MaxWorldBytes).
-func storeDocuments(tx *state.Txn, docs []pendingDocument) ([]state.Document, error) {
+func Store(tx *state.Txn, docs []Pending) ([]state.Document, error) {
 	if err := checkWorldCapacity(tx, docs); err != nil {
 		return nil, err
 	}
 	out := make([]state.Document, 0, len(docs))
 	for _, d := range docs {
-		doc := d.doc
-		if d.data != nil {
-			id, err := state.PutBlob(tx, d.data)
+		doc := d.Doc
+		if d.Data != nil {
+			id, err := state.PutBlob(tx, d.Data)
 			if err != nil {
 				return nil, err
 			}
 			doc.BlobID = id
 		}
 		switch {
-		case d.pdf == nil:
-		case d.converted || doc.BlobID == "":
-			id, err := state.PutBlob(tx, d.pdf)
+		case d.PDF == nil:
+		case d.Converted || doc.BlobID == "":
+			id, err := state.PutBlob(tx, d.PDF)
 			if err != nil {
 				return nil, err
 			}
@@ -188,15 +189,15 @@ func storeDocuments(tx *state.Txn, docs []pendingDocument) ([]state.Document, er
 // checkWorldCapacity refuses documents that would take the world's stored
 // file bytes over MaxWorldBytes, or the server's over its budget
 // (WithMaxStoredBytes). Both refusals name the parameter and the limit.
-func checkWorldCapacity(tx *state.Txn, docs []pendingDocument) error {
+func checkWorldCapacity(tx *state.Txn, docs []Pending) error {
 	if len(docs) == 0 {
 		return nil
 	}
 	var add int64
 	for _, d := range docs {
-		add += int64(len(d.data))
-		if d.converted {
-			add += int64(len(d.pdf))
+		add += int64(len(d.Data))
+		if d.Converted {
+			add += int64(len(d.PDF))
 		}
 	}
 	if limit := state.GetConfig(tx).MaxWorldBytes; limit > 0 {
@@ -215,9 +216,9 @@ func checkWorldCapacity(tx *state.Txn, docs []pendingDocument) error {
 	if b := state.ServerBudget(tx); b != nil && !b.Fits(add) {
 		var datas [][]byte
 		for _, d := range docs {
-			datas = append(datas, d.data)
-			if d.converted {
-				datas = append(datas, d.pdf)
+			datas = append(datas, d.Data)
+			if d.Converted {
+				datas = append(datas, d.PDF)
 			}
 		}
 		fresh, err := state.NewContentBytes(tx, datas...)
@@ -233,8 +234,8 @@ func checkWorldCapacity(tx *state.Txn, docs []pendingDocument) error {
 }
 
 // capacityField names the parameter whose files a capacity check refuses.
-func capacityField(docs []pendingDocument) string {
-	if strings.HasPrefix(docs[0].field, "file_urls") {
+func capacityField(docs []Pending) string {
+	if strings.HasPrefix(docs[0].Field, "file_urls") {
 		return "file_urls"
 	}
 	return "files"

@@ -1,4 +1,4 @@
-package sandbox
+package callbacks
 
 // One delivery attempt over HTTP: the multipart POST, the per-attempt
 // timeout, a capped read of the answer, and the rule that decides whether
@@ -32,37 +32,6 @@ const (
 	answerExcerptBytes = 256
 )
 
-// CallbackFault is what a scenario rule makes of an attempt (see
-// callbackFault).
-type CallbackFault int
-
-const (
-	// FaultNone leaves the attempt alone.
-	FaultNone CallbackFault = iota
-	// FaultUnreachable makes the attempt fail without contacting the
-	// receiver, as if it were down.
-	FaultUnreachable
-	// FaultRejectAnswer sends the request but counts the receiver's answer
-	// as a failure whatever it is.
-	FaultRejectAnswer
-)
-
-// CallbackAttempt describes an attempt about to be made, for callbackFault.
-type CallbackAttempt struct {
-	DeliveryID string
-	EventID    string
-	EventType  string
-	// Kind is "account" or "app"; AccountID and ClientID name the target.
-	Kind      string
-	AccountID string
-	ClientID  string
-	URL       string
-	// Attempt is the attempt's number within its round (0 for the first).
-	Attempt int
-	// DueAt is the world time the attempt is due at.
-	DueAt time.Time
-}
-
 // attemptResult is what one attempt came to.
 type attemptResult struct {
 	status    int
@@ -82,15 +51,15 @@ func newCallbackSender(c *http.Client) *callbackSender {
 		c = &http.Client{}
 	}
 	cl := *c
-	cl.CheckRedirect = noRedirects
+	cl.CheckRedirect = api.NoRedirects
 	return &callbackSender{client: &cl}
 }
 
 // send makes one attempt of del.
 func (cs *callbackSender) send(parent context.Context, s *api.Host, w *world.World, del *state.Delivery) attemptResult {
-	fault, reason := FaultNone, ""
-	if areasOf(s.Reg).callbackFault != nil {
-		fault, reason = areasOf(s.Reg).callbackFault(s, w, CallbackAttempt{
+	fault, reason := api.FaultNone, ""
+	if s.Reg.CallbackFault != nil {
+		fault, reason = s.Reg.CallbackFault(s, w, api.CallbackAttempt{
 			DeliveryID: del.ID, EventID: del.EventID, EventType: del.EventType, Kind: del.Kind,
 			AccountID: del.AccountID, ClientID: del.ClientID, URL: del.URL, Attempt: del.RoundAttempts,
 			DueAt: time.Unix(0, del.Due).UTC(),
@@ -99,7 +68,7 @@ func (cs *callbackSender) send(parent context.Context, s *api.Host, w *world.Wor
 			reason = "a scenario rule made this attempt fail"
 		}
 	}
-	if fault == FaultUnreachable {
+	if fault == api.FaultUnreachable {
 		return attemptResult{err: reason}
 	}
 	timeout := w.Config().CallbackTimeout.D()
@@ -117,7 +86,7 @@ func (cs *callbackSender) send(parent context.Context, s *api.Host, w *world.Wor
 		return attemptResult{err: "building the request: " + err.Error()}
 	}
 	req.Header.Set("Content-Type", ct)
-	req.Header.Set("User-Agent", "signsandbox/"+Version+" (event callback)")
+	req.Header.Set("User-Agent", "signsandbox/"+api.Version+" (event callback)")
 	resp, err := cs.client.Do(req)
 	if err != nil {
 		return attemptResult{err: describeSendError(err, ctx, timeout)}
@@ -135,7 +104,7 @@ func (cs *callbackSender) send(parent context.Context, s *api.Host, w *world.Wor
 	default:
 		res.err = fmt.Sprintf("the answer does not contain %q", events.Acknowledgement)
 	}
-	if res.delivered && fault == FaultRejectAnswer {
+	if res.delivered && fault == api.FaultRejectAnswer {
 		res.delivered, res.err = false, reason
 	}
 	return res

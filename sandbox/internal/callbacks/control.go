@@ -1,7 +1,7 @@
-package sandbox
+package callbacks
 
-// Control plane of callbacks: the event and delivery log, redelivery,
-// waiting for due attempts, and confirming an account (account_confirmed).
+// Control plane of callbacks: the event and delivery log, redelivery and
+// waiting for due attempts.
 
 import (
 	"context"
@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/account"
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/events"
@@ -20,11 +19,10 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func registerControlCallbacks(r *api.Registry) {
+func registerControl(r *api.Registry) {
 	r.Control(http.MethodGet, "/callbacks", controlListCallbacks)
 	r.Control(http.MethodPost, "/callbacks/wait", controlWaitCallbacks)
 	r.ControlNoBody(http.MethodPost, "/callbacks/{id}/redeliver", controlRedeliver)
-	r.ControlNoBody(http.MethodPost, "/accounts/{account_id}/confirm", controlConfirmAccount)
 }
 
 // callbackEntry is one event in GET /_sandbox/callbacks.
@@ -146,15 +144,7 @@ func controlListCallbacks(c *api.Call) (any, error) {
 		out = append(out, entries[e.ID])
 	}
 	return map[string]any{"callbacks": out, "retry_schedule": retrySchedule(),
-		"limit": page.Limit, "order": pageOrder(page), "has_more": rows.Next != 0, "next_cursor": rows.Cursor()}, nil
-}
-
-// pageOrder names the order of a log page.
-func pageOrder(q state.PageQuery) string {
-	if q.Desc {
-		return "desc"
-	}
-	return "asc"
+		"limit": page.Limit, "order": api.PageOrder(page), "has_more": rows.Next != 0, "next_cursor": rows.Cursor()}, nil
 }
 
 // retrySchedule lists when the attempts of a round are due, in seconds after
@@ -275,44 +265,11 @@ func waitCallbacks(s *api.Host, ctx context.Context, w *world.World, timeout tim
 	return st, st.Settled
 }
 
-type confirmResponse struct {
-	Account account.Response `json:"account"`
-	// EventID is the account_confirmed event.
-	EventID string `json:"event_id"`
-}
-
-// controlConfirmAccount confirms an account as its user would by following
-// the confirmation e-mail, emitting account_confirmed (to the app the
-// account was created through, if any).
-func controlConfirmAccount(c *api.Call) (any, error) {
-	id := c.Param("account_id")
-	var out confirmResponse
-	err := c.Update(func(tx *state.Txn) error {
-		a, err := state.Get[state.Account](tx, state.TableAccounts, id)
-		if err != nil {
-			return api.ErrControlNotFound("account", id)
-		}
-		if a.Confirmed {
-			return apierr.Conflictf("Account %s is already confirmed.", id)
-		}
-		confirmed, ev, err := confirmAccount(c.Host, tx, a)
-		if err != nil {
-			return err
-		}
-		out.Account, out.EventID = account.View(confirmed), ev.ID
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// waitCallbacksAfterAdvance serves {"wait_callbacks": true} of POST
+// WaitAfterAdvance serves {"wait_callbacks": true} of POST
 // /_sandbox/clock/advance: once the clock has moved, it waits (at most
 // defaultWaitTimeout) until the delivery attempts that fell due have been
 // made, so that one call both moves time and settles the callbacks.
-func waitCallbacksAfterAdvance(c *api.Call) error {
+func WaitAfterAdvance(c *api.Call) error {
 	st, ok := waitCallbacks(c.Host, c.Request.Context(), c.World, defaultWaitTimeout)
 	if !ok {
 		return apierr.New(apierr.Unavailable, "The clock moved, but callbacks did not settle within "+defaultWaitTimeout.String()+": "+

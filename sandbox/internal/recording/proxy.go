@@ -1,4 +1,4 @@
-package sandbox
+package recording
 
 // The recording proxy: it forwards every request to another server that
 // speaks this API (the real service's test mode, or another sandbox) and
@@ -23,11 +23,12 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-// RecordingProxy is an http.Handler that forwards to an upstream and
+// Proxy is an http.Handler that forwards to an upstream and
 // records each exchange.
-type RecordingProxy struct {
+type Proxy struct {
 	upstream *url.URL
 	out      string
 	client   *http.Client
@@ -42,29 +43,29 @@ type RecordingProxy struct {
 // maxProxyBody bounds a request or answer the proxy keeps.
 const maxProxyBody = 64 << 20
 
-// NewRecordingProxy records the traffic it forwards to upstream into the
+// NewProxy records the traffic it forwards to upstream into the
 // file out (YAML, or JSON when out ends in .json), rewritten after every
 // exchange. client defaults to one with a generous timeout.
-func NewRecordingProxy(upstream, out string, client *http.Client) (*RecordingProxy, error) {
+func NewProxy(upstream, out string, client *http.Client) (*Proxy, error) {
 	u, err := url.Parse(strings.TrimSuffix(upstream, "/"))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("upstream %q is not an http(s) URL", upstream)
 	}
 	if client == nil {
-		client = &http.Client{Timeout: 5 * time.Minute, CheckRedirect: noRedirects}
+		client = &http.Client{Timeout: 5 * time.Minute, CheckRedirect: api.NoRedirects}
 	}
-	return &RecordingProxy{upstream: u, out: out, client: client}, nil
+	return &Proxy{upstream: u, out: out, client: client}, nil
 }
 
 // Err is the last problem writing the file, if any.
-func (p *RecordingProxy) Err() error {
+func (p *Proxy) Err() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.err
 }
 
 // Calls is the number of recorded exchanges.
-func (p *RecordingProxy) Calls() int {
+func (p *Proxy) Calls() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.rec == nil {
@@ -75,7 +76,7 @@ func (p *RecordingProxy) Calls() int {
 
 // ServeHTTP forwards one request and records it. Exchanges are recorded
 // one at a time, in the order they complete.
-func (p *RecordingProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxProxyBody+1))
 	if err != nil || len(body) > maxProxyBody {
 		http.Error(w, "signsandbox record: the request body could not be read or is too large", http.StatusBadRequest)
@@ -132,7 +133,7 @@ var hopHeaders = map[string]bool{
 
 // start begins the recording at the first call: when the upstream is a
 // sandbox, from the state of the world the call's credentials reach.
-func (p *RecordingProxy) start(auth string) {
+func (p *Proxy) start(auth string) {
 	p.started = true
 	var st any
 	var start time.Time
@@ -142,7 +143,7 @@ func (p *RecordingProxy) start(auth string) {
 			if v, err := scenario.OrderedJSON(raw); err == nil {
 				st = v
 			}
-			var ws WorldState
+			var ws world.State
 			if json.Unmarshal(raw, &ws) == nil {
 				start, _ = time.Parse(time.RFC3339Nano, ws.Clock.Now)
 			}
@@ -152,7 +153,7 @@ func (p *RecordingProxy) start(auth string) {
 }
 
 // worldTime asks a sandbox upstream for its world time (zero otherwise).
-func (p *RecordingProxy) worldTime(auth string) time.Time {
+func (p *Proxy) worldTime(auth string) time.Time {
 	if !p.sandbox {
 		return time.Time{}
 	}
@@ -172,7 +173,7 @@ func (p *RecordingProxy) worldTime(auth string) time.Time {
 	return time.Unix(c.Now, 0).UTC()
 }
 
-func (p *RecordingProxy) get(path, auth string) (int, []byte, error) {
+func (p *Proxy) get(path, auth string) (int, []byte, error) {
 	req, err := http.NewRequest(http.MethodGet, p.upstream.String()+path, nil)
 	if err != nil {
 		return 0, nil, err
@@ -190,7 +191,7 @@ func (p *RecordingProxy) get(path, auth string) (int, []byte, error) {
 }
 
 // forward sends the request upstream with the upstream's host.
-func (p *RecordingProxy) forward(r *http.Request, body []byte) (*http.Response, []byte, error) {
+func (p *Proxy) forward(r *http.Request, body []byte) (*http.Response, []byte, error) {
 	u := *p.upstream
 	u.Path = strings.TrimSuffix(p.upstream.Path, "/") + r.URL.Path
 	u.RawQuery = r.URL.RawQuery

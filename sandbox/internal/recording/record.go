@@ -1,4 +1,4 @@
-package sandbox
+package recording
 
 // Recording a world's session as a scenario file: every API call with its
 // answer, every control action and every clock move becomes a step whose
@@ -13,10 +13,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -26,14 +28,6 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
-
-// WithRecording records the default world's session into path, as a
-// scenario file (YAML, or JSON when path ends in .json) rewritten after
-// every call. The recording starts from the world the scenarios given to
-// New (WithScenario, WithScenarioFile) leave, whatever the options' order.
-func WithRecording(path string) Option {
-	return func(cfg *config) error { cfg.record = path; return nil }
-}
 
 const recorderExt = "scenario.recorder"
 
@@ -69,7 +63,9 @@ func (wr *worldRecorder) Close() {
 	}
 }
 
-func registerScenarioRecord(r *api.Registry) {
+// RegisterHooks adds the call hooks that record the API and control calls
+// of a world being recorded.
+func RegisterHooks(r *api.Registry) {
 	r.CallHooks = append(r.CallHooks, recordCallStart)
 	r.AfterCallHooks = append(r.AfterCallHooks, recordCall)
 	r.ControlStartHooks = append(r.ControlStartHooks, func(c *api.Call) { _, _, _ = recordCallStart(c) })
@@ -112,8 +108,8 @@ func startRecording(s *api.Host, w *world.World, name, host, file string) error 
 	return nil
 }
 
-// startFileRecording serves WithRecording (signsandbox --record FILE).
-func startFileRecording(s *api.Host, w *world.World, path string) error {
+// StartFile serves WithRecording (signsandbox --record FILE).
+func StartFile(s *api.Host, w *world.World, path string) error {
 	if err := startRecording(s, w, recordingName(path), "", path); err != nil {
 		return fmt.Errorf("record %s: %w", path, err)
 	}
@@ -140,7 +136,7 @@ func stopRecording(s *api.Host, w *world.World) (*scenario.Document, error) {
 
 // exportWorld is the state a recording starts from (as GET /_sandbox/state).
 func exportWorld(w *world.World) (any, error) {
-	st, err := exportState(w)
+	st, err := world.Export(w)
 	if err != nil {
 		return nil, err
 	}
@@ -260,7 +256,7 @@ func recordBody(ex *scenario.Exchange, b *wire.Body) {
 		ex.Body = scenario.Normalize(b.Tree)
 	}
 	ex.Form = b.Form
-	for _, name := range sortedStringKeys(b.Files) {
+	for _, name := range slices.Sorted(maps.Keys(b.Files)) {
 		for i, f := range b.Files[name] {
 			field := f.Field
 			if field == "" {

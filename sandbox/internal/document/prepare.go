@@ -1,4 +1,4 @@
-package sandbox
+package document
 
 // Preparation of downloadable files. The real service renders the merged
 // PDF asynchronously after creation, after each signature and after
@@ -28,21 +28,8 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-// fileOwner is how the documents subsystem reaches the objects that own
-// files.
-type fileOwner struct {
-	// visible returns nil when the caller may download the object's files,
-	// else the API error (404 not_found, 410 deleted, 409 while the object
-	// itself is not ready).
-	visible func(c *api.Call, tx *state.Txn, id string) error
-	// compose describes the object's downloadable PDF as of now, with the
-	// blob id holding each document's bytes ("" for bytes that only the
-	// composition holds).
-	compose func(tx *state.Txn, id string) (files.Composition, []string, error)
-}
-
-// jobFilesPrepare renders an object's files (subject: the object id).
-const jobFilesPrepare = "files.prepare"
+// JobPrepare renders an object's files (subject: the object id).
+const JobPrepare = "files.prepare"
 
 // filesJobArgs are the arguments of a preparation job.
 type filesJobArgs struct {
@@ -50,13 +37,13 @@ type filesJobArgs struct {
 	Version int    `json:"version"`
 }
 
-func registerFilesPrepare(r *api.Registry) { r.RegisterJob(jobFilesPrepare, runFilesPrepare) }
+func registerPrepare(r *api.Registry) { r.RegisterJob(JobPrepare, runFilesPrepare) }
 
-// scheduleFiles (re)prepares the downloadable files of an object after the
+// ScheduleFiles (re)prepares the downloadable files of an object after the
 // world's file preparation delay; until then downloads answer 409. A
 // pending preparation is replaced: the new job renders the latest state.
 // Objects whose files are gone stay gone.
-func scheduleFiles(tx *state.Txn, kind, id string) error {
+func ScheduleFiles(tx *state.Txn, kind, id string) error {
 	fs := fileSetToChange(tx, kind, id)
 	if fs.Gone {
 		return nil
@@ -67,11 +54,11 @@ func scheduleFiles(tx *state.Txn, kind, id string) error {
 	if err := state.Put(tx, state.TableFileSets, fs); err != nil {
 		return err
 	}
-	if err := state.CancelJobs(tx, id, jobFilesPrepare); err != nil {
+	if err := state.CancelJobs(tx, id, JobPrepare); err != nil {
 		return err
 	}
 	delay := state.GetConfig(tx).FilePreparationDelay.D()
-	_, err := state.Schedule(tx, jobFilesPrepare, id, delay, filesJobArgs{Kind: kind, Version: fs.Version})
+	_, err := state.Schedule(tx, JobPrepare, id, delay, filesJobArgs{Kind: kind, Version: fs.Version})
 	return err
 }
 
@@ -85,12 +72,12 @@ func fileSetToChange(tx *state.Txn, kind, id string) *state.FileSet {
 	return state.Clone(fs)
 }
 
-// goneFiles makes the object's downloads answer 410 (canceled requests):
+// GoneFiles makes the object's downloads answer 410 (canceled requests):
 // its pending preparation is dropped and its prepared files deleted; file
 // URLs handed out earlier answer 410 too.
-func goneFiles(tx *state.Txn, kind, id string) error {
+func GoneFiles(tx *state.Txn, kind, id string) error {
 	fs := fileSetToChange(tx, kind, id)
-	if err := state.CancelJobs(tx, id, jobFilesPrepare); err != nil {
+	if err := state.CancelJobs(tx, id, JobPrepare); err != nil {
 		return err
 	}
 	urls, err := state.All[state.FileURL](tx, state.TableFileURLs, state.IndexObject, id)
@@ -170,11 +157,11 @@ func runFilesPrepare(s *api.Host, w *world.World, tx *state.Txn, job *state.Job)
 
 // compose asks an object's owner for its composition as of now.
 func compose(s *api.Host, tx *state.Txn, kind, id string) (files.Composition, []string, error) {
-	owner, ok := areasOf(s.Reg).fileOwners[kind]
-	if !ok || owner.compose == nil {
+	owner, ok := s.Reg.FileOwners[kind]
+	if !ok || owner.Compose == nil {
 		return files.Composition{}, nil, fmt.Errorf("no file owner for %q", kind)
 	}
-	comp, refs, err := owner.compose(tx, id)
+	comp, refs, err := owner.Compose(tx, id)
 	if err != nil {
 		return files.Composition{}, nil, err
 	}
@@ -260,11 +247,11 @@ func sweepFileURLs(tx *state.Txn, objectID string, keep map[string]bool) error {
 // that they are prepared: 404/410 from the owner, 410 once the files are
 // gone, 409 while they are being prepared.
 func preparedFiles(c *api.Call, tx *state.Txn, kind, id string) (*state.FileSet, error) {
-	owner, ok := areasOf(c.Host.Reg).fileOwners[kind]
-	if !ok || owner.visible == nil {
+	owner, ok := c.Host.Reg.FileOwners[kind]
+	if !ok || owner.Visible == nil {
 		return nil, apierr.NotFoundf(apierr.MsgNotFound)
 	}
-	if err := owner.visible(c, tx, id); err != nil {
+	if err := owner.Visible(c, tx, id); err != nil {
 		return nil, err
 	}
 	fs, err := state.GetFileSet(tx, kind, id)

@@ -1,4 +1,4 @@
-package sandbox
+package recording
 
 // Control plane of recording: start recording the caller's world, see how
 // far it got, and stop it, which answers the recorded scenario document
@@ -13,7 +13,8 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 )
 
-func registerControlRecord(r *api.Registry) {
+// RegisterControl adds /_sandbox/record: start, status, stop.
+func RegisterControl(r *api.Registry) {
 	r.Control(http.MethodPost, "/record/start", controlRecordStart)
 	r.Control(http.MethodGet, "/record", controlRecordStatus)
 	r.ControlNoBody(http.MethodPost, "/record/stop", controlRecordStop)
