@@ -8,7 +8,7 @@ package sandbox
 //   - a page where the user can still act posts hellosign:initialize once
 //     (the library emits "ready");
 //   - the page after the user's final action posts what happened
-//     (userSignRequest, userDeclineRequest, userSendRequest,
+//     (userSignRequest, userDeclineRequest, userReassignRequest, userSendRequest,
 //     userCreateTemplate) and then hellosign:userFinishRequest: the flow is
 //     over, and the library emits "finish" and closes the iframe ("close");
 //   - a page that cannot be used (an expired, used or unknown link) posts
@@ -36,6 +36,7 @@ const (
 	embMsgError          = "hellosign:error"
 	embMsgSign           = "hellosign:userSignRequest"
 	embMsgDecline        = "hellosign:userDeclineRequest"
+	embMsgReassign       = "hellosign:userReassignRequest"
 	embMsgSend           = "hellosign:userSendRequest"
 	embMsgCreateTemplate = "hellosign:userCreateTemplate"
 	embMsgFinish         = "hellosign:userFinishRequest"

@@ -1,0 +1,116 @@
+package sandbox
+
+// What the sandbox's pages need beyond their markup (package signpage):
+// the assets, the documents a page shows, and what a signing page's
+// document view shows of a request.
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/signpage"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+// pageAsset serves the pages' scripts and styles (/_sandbox/pages/...).
+func pageAsset(c *call) (any, error) {
+	body, ct, ok := signpage.Asset(c.param("asset"))
+	if !ok {
+		return &rawResponse{status: http.StatusNotFound, contentType: "text/plain; charset=utf-8", header: signpage.AssetHeaders(), body: []byte("not found\n")}, nil
+	}
+	return &rawResponse{status: http.StatusOK, contentType: ct, header: signpage.AssetHeaders(), body: body}, nil
+}
+
+// pageDocDesc is a document as a page's document view loads it.
+type pageDocDesc struct {
+	Index int    `json:"index"`
+	Name  string `json:"name"`
+	URL   string `json:"url"`
+}
+
+// pageDocs lists documents with their URLs below base (the page's path).
+func pageDocs(base string, docs []state.Document) []pageDocDesc {
+	out := []pageDocDesc{}
+	for i, d := range docs {
+		if d.PDFBlobID == "" {
+			continue
+		}
+		out = append(out, pageDocDesc{Index: i, Name: d.Name, URL: base + "/documents/" + strconv.Itoa(i)})
+	}
+	return out
+}
+
+// pageDocument answers document index (a path parameter) of docs as PDF,
+// or a 404 page.
+func pageDocument(c *call, tx *state.Txn, docs []state.Document) (any, error) {
+	i, err := strconv.Atoi(c.param("index"))
+	if err != nil || i < 0 || i >= len(docs) || docs[i].PDFBlobID == "" {
+		return pageNotFound("No such document.")
+	}
+	data, err := state.GetBlob(tx, docs[i].PDFBlobID)
+	if err != nil {
+		return pageNotFound("No such document.")
+	}
+	h := signpage.AssetHeaders()
+	h.Set("Cache-Control", "no-store")
+	h.Set("Content-Disposition", contentDisposition("inline", docs[i].Name))
+	return &rawResponse{status: http.StatusOK, contentType: "application/pdf", header: h, body: data}, nil
+}
+
+// pageNotFound is the plain 404 of a page's sub-resource.
+func pageNotFound(msg string) (any, error) {
+	return &rawResponse{status: http.StatusNotFound, contentType: "text/plain; charset=utf-8", header: signpage.AssetHeaders(), body: []byte(msg + "\n")}, nil
+}
+
+// signViewData is what the signing page's document view shows: the
+// documents, the signer's fields (merge fields with their values), the
+// signer's name (adopted by signatures) and the date date_signed fields
+// get.
+type signViewData struct {
+	Documents  []pageDocDesc   `json:"documents"`
+	Fields     []signViewField `json:"fields"`
+	SignerName string          `json:"signer_name"`
+	DateText   string          `json:"date_text"`
+}
+
+// signViewField is a form field of the signer, with the value merge
+// fields show.
+type signViewField struct {
+	state.FormField
+	Value any `json:"value,omitempty"`
+}
+
+// signView lays out the signing page's document view for sg.
+func signView(pagePath string, req *state.SignatureRequest, sg *state.Signature, now time.Time) *signViewData {
+	v := &signViewData{Documents: pageDocs(pagePath, req.Documents), Fields: []signViewField{},
+		SignerName: sg.Name, DateText: formatDateSigned(req, now)}
+	for _, f := range signerFields(req, sg) {
+		sf := signViewField{FormField: f}
+		if f.Type == "text-merge" || f.Type == "checkbox-merge" {
+			if cf, ok := mergeValueOf(req, f); ok {
+				sf.Value = cf.Value
+			}
+		}
+		v.Fields = append(v.Fields, sf)
+	}
+	return v
+}
+
+// signDocument serves a document of a signing page's request while its
+// link is valid.
+func signDocument(c *call) (any, error) {
+	if _, ok := pageWorld(c, holdsRow[state.SignURL](state.TableSignURLs, c.param("token"))); !ok {
+		return pageNotFound("No such world.")
+	}
+	tx := c.read()
+	tok, e := signToken(c, tx)
+	if e != nil {
+		return &rawResponse{status: e.Status(), contentType: "text/plain; charset=utf-8", header: signpage.AssetHeaders(), body: []byte(e.Msg + "\n")}, nil
+	}
+	req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, tok.RequestID)
+	if err != nil || req.Phase == state.PhaseCanceled {
+		return pageNotFound("No such signature request.")
+	}
+	return pageDocument(c, tx, req.Documents)
+}
