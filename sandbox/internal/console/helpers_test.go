@@ -89,3 +89,35 @@ func (p requestPage) ids() []string {
 	}
 	return ids
 }
+
+// createTemplate creates a template with the signer role Client and one
+// signature field on a one-page PDF, as key, and answers its id.
+func createTemplate(t *testing.T, srv *sandboxtest.Server, key string) string {
+	t.Helper()
+	var b bytes.Buffer
+	mw := multipart.NewWriter(&b)
+	for k, v := range map[string]string{
+		"title": "Template", "test_mode": "1", "signer_roles[0][name]": "Client",
+		"form_fields_per_document": `[{"document_index":0,"api_id":"sig1","name":"","type":"signature","x":100,"y":100,"width":180,"height":40,"required":true,"signer":"Client","page":1}]`,
+	} {
+		require.NoError(t, mw.WriteField(k, v))
+	}
+	fw, err := mw.CreateFormFile("files[0]", "t.pdf")
+	require.NoError(t, err)
+	_, err = fw.Write(filestest.MakePDF(filestest.Letter("Page 1")))
+	require.NoError(t, err)
+	require.NoError(t, mw.Close())
+	req, err := http.NewRequest(http.MethodPost, srv.URL+"/v3/template/create", &b)
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.SetBasicAuth(key, "")
+	r := srv.Send(req)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	var out struct {
+		Template struct {
+			ID string `json:"template_id"`
+		} `json:"template"`
+	}
+	require.NoError(t, json.Unmarshal(r.Body, &out))
+	return out.Template.ID
+}

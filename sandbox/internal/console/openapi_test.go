@@ -145,6 +145,15 @@ func TestControlPlaneDescription(t *testing.T) {
 	do(http.MethodPost, "/_sandbox/signature_requests/"+id+"/fail", map[string]any{})
 	do(http.MethodPost, "/_sandbox/signature_requests/nope/fail", map[string]any{})
 	do(http.MethodPost, "/_sandbox/templates/nope/finish_draft", map[string]any{})
+	tpl := createTemplate(t, srv, srv.APIKey)
+	do(http.MethodGet, "/_sandbox/templates/"+tpl+"/fields", nil)
+	do(http.MethodGet, "/_sandbox/templates/nope/fields", nil)
+	do(http.MethodPut, "/_sandbox/templates/"+tpl+"/fields", map[string]any{"fields": []map[string]any{
+		{"api_id": "sig", "type": "signature", "document_index": 0, "page": 1, "x": 50, "y": 60, "width": 180, "height": 40, "required": true, "signer": "Client"},
+	}})
+	do(http.MethodPut, "/_sandbox/templates/"+tpl+"/fields", map[string]any{"fields": []map[string]any{{"api_id": "x", "type": "text", "signer": "Nobody"}}})
+	do(http.MethodGet, "/_sandbox/templates/"+tpl+"/documents/0", nil)
+	do(http.MethodGet, "/_sandbox/templates/"+tpl+"/documents/9", nil)
 	do(http.MethodGet, "/_sandbox/unclaimed_drafts/nope", nil)
 	do(http.MethodPost, "/_sandbox/unclaimed_drafts/nope/claim", map[string]any{})
 	do(http.MethodGet, "/_sandbox/record", nil)
