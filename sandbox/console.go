@@ -71,6 +71,13 @@ func registerConsole(r *registry) {
 	r.control(http.MethodGet, "/console/api/signature_requests/{id}", read(func(c *call, tx *state.Txn) (any, error) {
 		return reader.Request(tx, c.param("id"))
 	}))
+	r.control(http.MethodGet, "/console/api/signature_requests/{id}/documents/{index}", read(func(c *call, tx *state.Txn) (any, error) {
+		data, name, err := reader.Document(tx, c.param("id"), c.param("index"))
+		if err != nil {
+			return nil, err
+		}
+		return fileDownload(data, "application/pdf", name, true), nil
+	}))
 	r.control(http.MethodGet, "/console/api/emails", read(func(c *call, tx *state.Txn) (any, error) {
 		limit, err := consoleLimit(c)
 		if err != nil {
@@ -150,6 +157,8 @@ func consoleError(err error) error {
 	switch {
 	case errors.Is(err, state.ErrNotFound):
 		return apierr.NotFoundf("Not found in this world.")
+	case errors.Is(err, console.ErrNoDocument):
+		return apierr.NotFoundf("The request has no such document.")
 	case errors.Is(err, catalog.ErrUnknownKind):
 		return apierr.NotFoundf("The console knows no such kind of object.")
 	case errors.Is(err, console.ErrBadCursor):

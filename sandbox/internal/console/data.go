@@ -322,3 +322,24 @@ func (r Reader) Objects(tx *state.Txn, kind, cursor string, limit int) (PageOf[a
 func (r Reader) Object(tx *state.Txn, kind, id string) (any, error) {
 	return r.Catalog.Get(tx, kind, id)
 }
+
+// ErrNoDocument is answered for a document index a request does not have.
+var ErrNoDocument = errors.New("console: the request has no such document")
+
+// Document answers a request's document as PDF, with its name, for the
+// signing view (state.ErrNotFound for an unknown request).
+func (r Reader) Document(tx *state.Txn, id, index string) ([]byte, string, error) {
+	req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, id)
+	if err != nil {
+		return nil, "", err
+	}
+	i, err := strconv.Atoi(index)
+	if err != nil || i < 0 || i >= len(req.Documents) || req.Documents[i].PDFBlobID == "" {
+		return nil, "", ErrNoDocument
+	}
+	data, err := state.GetBlob(tx, req.Documents[i].PDFBlobID)
+	if err != nil {
+		return nil, "", ErrNoDocument
+	}
+	return data, req.Documents[i].Name, nil
+}

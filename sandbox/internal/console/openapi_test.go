@@ -108,6 +108,8 @@ func TestControlPlaneDescription(t *testing.T) {
 	do(http.MethodGet, "/_sandbox/console/api/signature_requests?cursor=x", nil)
 	do(http.MethodGet, "/_sandbox/console/api/signature_requests/"+id, nil)
 	do(http.MethodGet, "/_sandbox/console/api/signature_requests/nope", nil)
+	do(http.MethodGet, "/_sandbox/console/api/signature_requests/"+id+"/documents/0", nil)
+	do(http.MethodGet, "/_sandbox/console/api/signature_requests/"+id+"/documents/5", nil)
 	do(http.MethodGet, "/_sandbox/console/api/oauth_tokens", nil)
 	do(http.MethodGet, "/_sandbox/console/api/objects/account", nil)
 	do(http.MethodGet, "/_sandbox/console/api/objects/signature_request/"+id, nil)

@@ -13,7 +13,7 @@ import (
 const head = `{{define "head"}}<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}} - signsandbox</title><link rel="icon" href="data:,">
-<link rel="stylesheet" href="/_sandbox/pages/pages.css">{{end}}`
+<link rel="stylesheet" href="/_sandbox/pages/pages.css"><link rel="stylesheet" href="/_sandbox/pages/docview.css">{{end}}`
 
 // Signer is one signer line of the signing page's table.
 type Signer struct {
