@@ -420,8 +420,9 @@
     const targets = c.targets.map((t) => el("div", { class: "card" },
       el("h2", {}, t.kind + " callback ", badge(t.state)),
       kv([["url", t.url], ["round", t.round], ["event_hash", t.event_hash], ["hash verifies", el("span", { "data-field": "hash-verifies" }, badge(String(t.hash_verifies)))]]),
-      el("table", {}, el("thead", {}, el("tr", {}, ["time", "status", "delivered", "body / error"].map((h) => el("th", {}, h)))),
+      el("table", { class: "attempts" }, el("thead", {}, el("tr", {}, ["time", "status", "duration", "delivered", "body / error"].map((h) => el("th", {}, h)))),
         el("tbody", {}, t.attempts.map((a) => el("tr", {}, el("td", {}, when(a.at)), el("td", {}, a.status || "—"),
+          el("td", { "data-field": "duration" }, (a.duration_ms || 0) + " ms"),
           el("td", {}, String(a.delivered)), el("td", {}, (a.body || "").slice(0, 200), a.error ? " " + a.error : ""))))),
       el("h2", {}, "Payload"), pretty(t.payload)));
     return el("div", {},
