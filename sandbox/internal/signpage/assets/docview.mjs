@@ -143,7 +143,7 @@ export function fieldInput(f, signerName, dateText) {
     return { node: box, value: () => box.checked, filled: () => box.checked };
   }
   if (t === "dropdown") {
-    const sel = el("select", common, el("option", { value: "" }, ""), (f.options || []).map((o) => el("option", { value: o }, o)));
+    const sel = el("select", common, el("option", { value: "" }, f.name ? "Choose " + f.name : ""), (f.options || []).map((o) => el("option", { value: o }, o)));
     if (f.content) sel.value = f.content;
     return { node: sel, value: () => sel.value, filled: () => sel.value !== "" };
   }
@@ -154,7 +154,7 @@ export function fieldInput(f, signerName, dateText) {
     const shown = t === "checkbox-merge" ? (String(f.value) === "true" ? "☑" : "☐") : (f.value !== undefined ? f.value : f.content || "");
     return { node: el("input", Object.assign({ type: "text", readonly: true, value: shown }, common)), value: () => undefined, filled: () => true };
   }
-  const attrs = Object.assign({ type: "text", placeholder: t === "signature" ? "type to sign" : t === "initials" ? "initials" : (f.placeholder || "") }, common);
+  const attrs = Object.assign({ type: "text", placeholder: t === "signature" ? "type to sign" : t === "initials" ? "initials" : (f.placeholder || f.name || "") }, common);
   if (t === "text") {
     Object.assign(attrs, validation[f.validation_type] || {});
     if (f.validation_type === "custom_regex" && f.validation_custom_regex) attrs.pattern = f.validation_custom_regex;
@@ -189,7 +189,8 @@ export function fieldInput(f, signerName, dateText) {
       changed();
     }),
   }, "Draw");
-  box.append(input, adopt, draw);
+  // The box is the field's own rectangle; its two buttons hang below it.
+  box.append(input, el("span", { class: "sigtools" }, adopt, draw));
   return {
     node: box,
     // A drawn signature is sent as signed (true): the service records it

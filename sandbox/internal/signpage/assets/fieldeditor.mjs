@@ -14,6 +14,9 @@ export const TYPES = {
   date_signed: { label: "Date signed", width: 110, height: 22 },
 };
 
+/** The colours of the first roles' fields (then they repeat). */
+const ROLE_COLOURS = ["#2563eb", "#c2410c", "#15803d", "#7e22ce", "#be123c", "#0e7490"];
+
 /**
  * mountEditor draws view.documents into root with view.fields over them.
  * view is {documents, roles, fields}; load(doc) answers a document's PDF.
@@ -64,11 +67,13 @@ export async function mountEditor(root, view, load, onChange) {
   };
 
   function box(f, p) {
-    const label = (TYPES[f.type] ? TYPES[f.type].label : f.type) + " · " + (f.signer || "");
+    const label = (TYPES[f.type] ? TYPES[f.type].label : f.type) + (f.required ? "*" : "") + " · " + (f.signer || "");
     const del = el("button", { type: "button", class: "del", title: "Remove this field", "aria-label": "Remove " + f.api_id }, "×");
     const node = el("div", { class: "efield efield-" + f.type + (f.required ? " required" : ""), "data-api-id": f.api_id, tabindex: 0 },
       el("span", { class: "elabel" }, label), del);
     place(node, f);
+    // Each role has its colour, so whose field is whose shows at a glance.
+    node.style.setProperty("--role", ROLE_COLOURS[Math.max(0, roles.indexOf(f.signer)) % ROLE_COLOURS.length]);
     del.addEventListener("pointerdown", (ev) => ev.stopPropagation());
     del.addEventListener("click", (ev) => { ev.stopPropagation(); remove(f); });
     // Dragging moves the field within its page, in whole points.
