@@ -13,6 +13,19 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
+// embeddedTemplateEditURL creates an embedded template with the standard
+// fields, lets it be prepared and answers its id and a fresh edit URL.
+func embeddedTemplateEditURL(t *testing.T, srv *sandboxtest.Server) (id, editURL string) {
+	t.Helper()
+	f := tplStandardFields()
+	f["client_id"] = tplClientID
+	id = tplCreate(t, srv, srv.APIKey, f)
+	srv.Advance(tplPrepDelay)
+	r := srv.Do(http.MethodPost, "/v3/embedded/edit_url/"+id, map[string]any{"test_mode": true})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	return id, r.Map()["embedded"].(map[string]any)["edit_url"].(string)
+}
+
 // apiFormFields lists GET /v3/template's form fields of every document as
 // "api_id type signer x y width height required", sorted.
 func apiFormFields(t *testing.T, srv *sandboxtest.Server, id string) []string {
@@ -36,13 +49,7 @@ func apiFormFields(t *testing.T, srv *sandboxtest.Server, id string) []string {
 // /v3/template then shows; merge fields stay.
 func TestTemplateEditorPlacesFields(t *testing.T) {
 	srv := newServer(t)
-	f := tplStandardFields()
-	f["client_id"] = tplClientID
-	id := tplCreate(t, srv, srv.APIKey, f)
-	srv.Advance(tplPrepDelay)
-	r := srv.Do(http.MethodPost, "/v3/embedded/edit_url/"+id, map[string]any{"test_mode": true})
-	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	editURL := r.Map()["embedded"].(map[string]any)["edit_url"].(string)
+	id, editURL := embeddedTemplateEditURL(t, srv)
 
 	page := pageDo(t, http.MethodGet, pageURL(editURL), nil, nil)
 	require.Equal(t, http.StatusOK, page.Status, page.Body)

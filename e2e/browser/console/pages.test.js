@@ -11,43 +11,21 @@
 // ../chromium.js). Screenshots go to e2e/.tmp/console/ (SIGNSANDBOX_E2E_SHOTS
 // names another directory, such as browser/console/screenshots).
 
-const fs = require('node:fs');
 const path = require('node:path');
-const { before, after } = require('node:test');
-const { setup, sdk, assert } = require('../../lib/harness');
+const { setup, assert } = require('../../lib/harness');
 const { makePDF } = require('../../lib/pdf');
-const { findChromium, launch } = require('../chromium');
-const { startHost, openSession } = require('../host');
+const { openSession } = require('../host');
+const { browserSuite } = require('./suite');
 
 const h = setup();
-const chromium = findChromium();
-const SHOTS = process.env.SIGNSANDBOX_E2E_SHOTS || path.join(__dirname, '..', '..', '.tmp', 'console');
+const suite = browserSuite(h, { withHost: true });
+const browserTest = suite.test;
+const SHOTS = suite.shots;
 const SCALE = 1.3; // the document view's points-to-pixels scale (docview.mjs)
-
-let browser;
-let host;
-before(async () => {
-  if (chromium.path) [browser, host] = await Promise.all([launch(chromium.path), startHost()]);
-  fs.mkdirSync(SHOTS, { recursive: true });
-});
-after(async () => {
-  if (browser) await browser.close();
-  if (host) await host.close();
-});
-
-function browserTest(name, fn) {
-  h.test(name, async (t) => {
-    if (!chromium.path) {
-      t.skip(chromium.reason);
-      return;
-    }
-    await fn(t);
-  });
-}
 
 /** A fresh tab; errors (uncaught, dialogs) are collected. */
 async function newTab(viewport = { width: 1100, height: 900 }) {
-  const context = await browser.newContext({ viewport });
+  const context = await suite.browser.newContext({ viewport });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
@@ -190,7 +168,7 @@ browserTest('the embedded sign page in an integrator\'s iframe shows the documen
   await h.control.advance(60);
   const sid = sr.signatures[0].signature_id;
   const { sign_url: signUrl } = (await api('GET', `/embedded/sign_url/${sid}`)).embedded;
-  const s = await openSession(browser, host.url);
+  const s = await openSession(suite.browser, suite.host.url);
   try {
     await s.page.setViewportSize({ width: 1100, height: 1000 });
     await s.open(signUrl, h.world.client_id);

@@ -1,9 +1,7 @@
 package console_test
 
 import (
-	"bytes"
 	"encoding/json"
-	"mime/multipart"
 	"net/http"
 	"net/url"
 	"os"
@@ -15,7 +13,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/files/filestest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -128,24 +125,8 @@ const fixtureClientID = "7d1043473d55bfa90e8530d35801d4e3"
 // fileName and answers the JSON answer.
 func postMultipart(t *testing.T, srv *sandboxtest.Server, path string, fields map[string]string, fileName string) map[string]any {
 	t.Helper()
-	var b bytes.Buffer
-	mw := multipart.NewWriter(&b)
-	for k, v := range fields {
-		require.NoError(t, mw.WriteField(k, v))
-	}
-	fw, err := mw.CreateFormFile("files[0]", fileName)
-	require.NoError(t, err)
-	_, err = fw.Write(filestest.MakePDF(filestest.Letter("Page 1")))
-	require.NoError(t, err)
-	require.NoError(t, mw.Close())
-	req, err := http.NewRequest(http.MethodPost, srv.URL+path, &b)
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	req.SetBasicAuth(srv.APIKey, "")
-	r := srv.Send(req)
-	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	var out map[string]any
-	require.NoError(t, json.Unmarshal(r.Body, &out))
+	require.NoError(t, json.Unmarshal(postFile(t, srv, srv.APIKey, path, fields, fileName), &out))
 	return out
 }
 

@@ -33,6 +33,22 @@ export function el(tag, attrs, ...children) {
   return n;
 }
 
+/**
+ * pageView is what a page hands its document view: the JSON in the data-view
+ * attribute of the element of that id ({} when there is none).
+ */
+export function pageView(id) {
+  const root = document.getElementById(id);
+  return { root, view: JSON.parse((root && root.dataset.view) || "{}") };
+}
+
+/** fetchDocument loads a document of a page (its url is below the page's own). */
+export async function fetchDocument(doc) {
+  const res = await fetch(doc.url, { credentials: "same-origin" });
+  if (!res.ok) throw new Error("the document could not be loaded (HTTP " + res.status + ")");
+  return res.arrayBuffer();
+}
+
 /** The scale pages are drawn at: PDF points to CSS pixels. */
 export const SCALE = 1.3;
 

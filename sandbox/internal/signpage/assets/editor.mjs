@@ -3,18 +3,12 @@
 // posts the form with the placed fields as JSON in "fields"; without this
 // script the form posts no fields and the template keeps its own.
 import { mountEditor } from "./fieldeditor.mjs";
+import { pageView, fetchDocument } from "./docview.mjs";
 
-const root = document.getElementById("editor");
+const { root, view } = pageView("editor");
 const status = document.getElementById("doc-status");
 const hidden = document.getElementById("fields");
 const rolesBox = document.getElementById("signer-roles");
-const view = JSON.parse(root.dataset.view || "{}");
-
-async function load(doc) {
-  const res = await fetch(doc.url, { credentials: "same-origin" });
-  if (!res.ok) throw new Error("the document could not be loaded (HTTP " + res.status + ")");
-  return res.arrayBuffer();
-}
 
 const roleNames = () => rolesBox.value.split("\n").map((s) => s.trim()).filter((s) => s !== "");
 
@@ -25,7 +19,7 @@ const roleNames = () => rolesBox.value.split("\n").map((s) => s.trim()).filter((
       hidden.value = JSON.stringify(ed ? ed.fields() : view.fields);
       hidden.disabled = false;
     };
-    ed = await mountEditor(root, Object.assign({}, view, { roles: roleNames() }), load, sync);
+    ed = await mountEditor(root, Object.assign({}, view, { roles: roleNames() }), fetchDocument, sync);
     rolesBox.addEventListener("input", () => ed.setRoles(roleNames()));
     sync();
     status.textContent = "Place fields for each signer role, then Save.";

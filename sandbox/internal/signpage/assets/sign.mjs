@@ -3,20 +3,13 @@
 // filled; the form then posts the values to the page, which signs through
 // the same code as the control plane's sign call. Without this script the
 // form still signs, with the values the service fills in.
-import { mountSigning } from "./docview.mjs";
+import { mountSigning, pageView, fetchDocument } from "./docview.mjs";
 
-const root = document.getElementById("docview");
+const { root, view } = pageView("docview");
 const status = document.getElementById("doc-status");
 const form = document.getElementById("sign-form");
 const button = document.getElementById("sign");
 const missing = document.getElementById("missing");
-const view = JSON.parse(root.dataset.view || "{}");
-
-async function load(doc) {
-  const res = await fetch(doc.url, { credentials: "same-origin" });
-  if (!res.ok) throw new Error("the document could not be loaded (HTTP " + res.status + ")");
-  return res.arrayBuffer();
-}
 
 let doc = null;
 function update() {
@@ -34,7 +27,7 @@ form.addEventListener("submit", (ev) => {
 (async () => {
   try {
     button.disabled = view.fields.some((f) => f.required);
-    doc = await mountSigning(root, view, load, update);
+    doc = await mountSigning(root, view, fetchDocument, update);
     status.textContent = doc.inputs.length + " field(s) to fill on " + doc.pages.length + " page(s).";
     update();
   } catch (e) {
