@@ -68,10 +68,13 @@ func pageNotFound(msg string) (any, error) {
 // signer's name (adopted by signatures) and the date date_signed fields
 // get.
 type signViewData struct {
-	Documents  []pageDocDesc   `json:"documents"`
-	Fields     []signViewField `json:"fields"`
-	SignerName string          `json:"signer_name"`
-	DateText   string          `json:"date_text"`
+	Documents []pageDocDesc   `json:"documents"`
+	Fields    []signViewField `json:"fields"`
+	// Groups are the request's checkbox and radio groups, whose
+	// requirements the page checks before Sign.
+	Groups     []state.FieldGroup `json:"groups"`
+	SignerName string             `json:"signer_name"`
+	DateText   string             `json:"date_text"`
 }
 
 // signViewField is a form field of the signer, with the value merge
@@ -84,7 +87,7 @@ type signViewField struct {
 // signView lays out the signing page's document view for sg.
 func signView(pagePath string, req *state.SignatureRequest, sg *state.Signature, now time.Time) *signViewData {
 	v := &signViewData{Documents: pageDocs(pagePath, req.Documents), Fields: []signViewField{},
-		SignerName: sg.Name, DateText: formatDateSigned(req, now)}
+		Groups: append([]state.FieldGroup{}, req.FieldGroups...), SignerName: sg.Name, DateText: formatDateSigned(req, now)}
 	for _, f := range signerFields(req, sg) {
 		sf := signViewField{FormField: f}
 		if f.Type == "text-merge" || f.Type == "checkbox-merge" {

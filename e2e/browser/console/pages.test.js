@@ -50,6 +50,8 @@ const SIGNER_FIELDS = [
   { api_id: 'zip', name: 'ZIP', type: 'text', validation_type: 'numbers_only', x: 90, y: 160, width: 120, height: 24, required: false, signer: 0, page: 1 },
   { api_id: 'plan', name: 'Plan', type: 'dropdown', options: ['Basic', 'Premium'], x: 90, y: 210, width: 140, height: 24, required: true, signer: 0, page: 1 },
   { api_id: 'agree', name: 'Agree', type: 'checkbox', x: 90, y: 260, width: 16, height: 16, required: false, is_checked: false, signer: 0, page: 1 },
+  { api_id: 'terms_a', name: 'Terms A', type: 'checkbox', group: 'terms', x: 90, y: 300, width: 16, height: 16, required: false, is_checked: false, signer: 0, page: 1 },
+  { api_id: 'terms_b', name: 'Terms B', type: 'checkbox', group: 'terms', x: 130, y: 300, width: 16, height: 16, required: false, is_checked: false, signer: 0, page: 1 },
   { api_id: 'init', name: 'Initials', type: 'initials', x: 300, y: 255, width: 90, height: 30, required: true, signer: 0, page: 1 },
   { api_id: 'when', name: 'Date', type: 'date_signed', x: 330, y: 330, width: 120, height: 24, required: true, signer: 0, page: 2 },
   { api_id: 'sig', name: 'Signature', type: 'signature', x: 90, y: 320, width: 220, height: 44, required: true, signer: 0, page: 2 },
@@ -63,6 +65,7 @@ async function sendWithFields(title, endpoint, extra = {}) {
   fd.set('signers[0][name]', 'Fay Fields');
   fd.set('signers[0][email_address]', 'fay@example.com');
   fd.set('form_fields_per_document', JSON.stringify([SIGNER_FIELDS]));
+  fd.set('form_field_groups', JSON.stringify([{ group_id: 'terms', group_label: 'Terms', requirement: 'require_1' }]));
   for (const [k, v] of Object.entries(extra)) fd.set(k, v);
   fd.set('file[0]', new Blob([makePDF({ pages: 2, text: 'Lease agreement' })], { type: 'application/pdf' }), 'lease.pdf');
   return (await api('POST', `/signature_request/${endpoint}`, fd)).signature_request;
@@ -76,6 +79,7 @@ async function fillFields(scope, page) {
   await scope.locator('[data-api-id="zip"]').fill('94105');
   await scope.locator('[data-api-id="plan"]').selectOption('Premium');
   await scope.locator('[data-api-id="agree"]').check();
+  await scope.locator('[data-api-id="terms_b"]').check(); // the group needs exactly one
   await scope.locator('[data-api-id="init"] .adopt').click();
   await scope.locator('[data-api-id="sig"]').scrollIntoViewIfNeeded();
   await scope.locator('[data-api-id="sig"] .draw').click();
@@ -131,6 +135,7 @@ browserTest('the e-mail link opens the signing page with the PDF\'s pages and fi
     }
     assert.match(await tab.page.inputValue('[data-api-id="when"]'), /^\d\d\/\d\d\/\d{4}$/, 'date_signed shows the date');
     assert.equal(await tab.page.isDisabled('#sign'), true, 'Sign waits for the required fields');
+    assert.equal(await tab.page.textContent('#missing'), '5 required field(s) left', 'company, plan, initials, signature and the terms group');
     assert.equal(await tab.page.locator('text=Decline').count(), 0, 'no decline: the request does not allow it');
     await tab.page.screenshot({ path: path.join(SHOTS, 'sign-page-empty.png') });
     await fillFields(tab.page, tab.page);
@@ -150,6 +155,7 @@ browserTest('the e-mail link opens the signing page with the PDF\'s pages and fi
     assert.equal(v.plan, 'Premium');
     assert.equal(String(v.agree), 'true');
     assert.equal(v.init, 'FF');
+    assert.deepEqual([v.terms_a, v.terms_b].map(String), ['false', 'true']);
     assert.equal(v.sig, 'Fay Fields', 'a drawn signature is recorded in the signer\'s name');
 
     await h.control.advance(300); // the final copy is prepared

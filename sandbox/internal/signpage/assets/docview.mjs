@@ -218,7 +218,8 @@ export function fieldInput(f, signerName, dateText) {
 
 /**
  * mountSigning draws the documents into root with an input over each of the
- * signer's fields. view is {documents, fields, signer_name, date_text};
+ * signer's fields. view is {documents, fields, groups, signer_name,
+ * date_text};
  * load(doc) answers a document's PDF. Answers {inputs, values(), missing(),
  * pages} and calls onChange after every edit.
  */
@@ -244,7 +245,18 @@ export async function mountSigning(root, view, load, onChange) {
     }
     return out;
   };
-  const missing = () => inputs.filter(({ f, inp }) => f.required && !inp.filled()).length;
+  // A checkbox group's requirement counts as one more field left while it
+  // is not met (require_1 and require_1-ormore need one checked; require_1
+  // and require_0-1 allow one at most), as signing checks it.
+  const groupsUnmet = () => (view.groups || []).filter((g) => {
+    const members = inputs.filter(({ f }) => f.group === g.group_id);
+    if (!members.length) return false;
+    const n = members.filter(({ inp }) => inp.value() === true).length;
+    const needOne = g.requirement === "require_1" || g.requirement === "require_1-ormore";
+    const atMostOne = g.requirement === "require_1" || g.requirement === "require_0-1";
+    return (needOne && n === 0) || (atMostOne && n > 1);
+  }).length;
+  const missing = () => inputs.filter(({ f, inp }) => f.required && !inp.filled()).length + groupsUnmet();
   if (onChange) {
     pages.addEventListener("input", onChange);
     pages.addEventListener("change", onChange);
