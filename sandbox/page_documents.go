@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/signpage"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -84,13 +85,24 @@ type signViewField struct {
 	Value any `json:"value,omitempty"`
 }
 
-// signView lays out the signing page's document view for sg.
+// signView lays out the signing page's document view for sg: its fields
+// and the request's merge fields, in the request's order.
 func signView(pagePath string, req *state.SignatureRequest, sg *state.Signature, now time.Time) *signViewData {
 	v := &signViewData{Documents: pageDocs(pagePath, req.Documents), Fields: []signViewField{},
 		Groups: append([]state.FieldGroup{}, req.FieldGroups...), SignerName: sg.Name, DateText: formatDateSigned(req, now)}
+	mine := map[string]bool{}
 	for _, f := range signerFields(req, sg) {
+		mine[f.APIID] = true
+	}
+	// The signer's fields, and the merge fields the sender filled, which
+	// every signer sees (read-only) wherever they are on the documents.
+	for _, f := range req.FormFields {
+		merge := f.Type == fields.TypeTextMerge || f.Type == fields.TypeCheckboxMerge
+		if !mine[f.APIID] && !merge {
+			continue
+		}
 		sf := signViewField{FormField: f}
-		if f.Type == "text-merge" || f.Type == "checkbox-merge" {
+		if merge {
 			if cf, ok := mergeValueOf(req, f); ok {
 				sf.Value = cf.Value
 			}

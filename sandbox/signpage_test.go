@@ -239,3 +239,31 @@ func TestPagesServeTheirAssets(t *testing.T) {
 		assert.Equal(t, http.StatusNotFound, a.Status, name)
 	}
 }
+
+// TestSignPageShowsMergeFields: a request from a template shows the signer
+// the merge fields the sender filled (custom_fields), with their values,
+// beside the signer's own fields.
+func TestSignPageShowsMergeFields(t *testing.T) {
+	srv := newServer(t)
+	id := tplReady(t, srv)
+	sr := tplSend(t, srv, srv.APIKey, tplSendBody(id))["signature_request"].(map[string]any)
+	srv.Advance(time.Minute)
+	var link string
+	for _, m := range srv.Emails() {
+		if m.SignatureRequestID == sr["signature_request_id"] && m.To == "carl@example.com" && strings.Contains(m.Link, "/sign/") {
+			link = m.Link
+		}
+	}
+	require.NotEmpty(t, link, "Carl's e-mail links to the signing page")
+	page := pageDo(t, http.MethodGet, link, nil, nil)
+	require.Equal(t, http.StatusOK, page.Status, page.Body)
+	got := map[string]any{}
+	for _, f := range pageView(t, page.Body)["fields"].([]any) {
+		m := f.(map[string]any)
+		got[m["api_id"].(string)] = m["value"]
+	}
+	assert.Contains(t, got, "sig_client", "the Client's own field")
+	assert.NotContains(t, got, "wit_name", "not the Witness's")
+	assert.Equal(t, "Jane Q. Public", got["merge_name"])
+	assert.Contains(t, got, "merge_reg")
+}

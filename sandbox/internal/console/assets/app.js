@@ -503,7 +503,14 @@
     const d = await get(API + "/signature_requests/" + enc);
     const signer = d.signers.find((s) => s.signature_id === signatureID);
     if (!signer) { const e = new Error("This request has no signer " + signatureID + "."); e.status = 404; throw e; }
-    const mine = d.form_fields.filter((f) => String(f.signer) === String(signer.slot));
+    // The signer's fields, and the merge fields the sender filled (shown
+    // read-only with their custom_fields value).
+    const custom = d.signature_request.custom_fields || [];
+    const merge = (f) => f.type === "text-merge" || f.type === "checkbox-merge";
+    const mine = d.form_fields.filter((f) => String(f.signer) === String(signer.slot) || merge(f)).map((f) => {
+      const cf = merge(f) ? custom.find((c) => c.name === f.name || c.api_id === f.api_id) : null;
+      return cf ? Object.assign({}, f, { value: cf.value }) : f;
+    });
     const [dv, clock] = await Promise.all([import(DOCVIEW), get(CONTROL + "/clock")]);
     const documents = d.documents.map((name, index) => ({ index, name }));
     const load = async (doc) => (await call("GET", API + "/signature_requests/" + enc + "/documents/" + doc.index, undefined, { raw: true })).arrayBuffer();
