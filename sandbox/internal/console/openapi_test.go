@@ -3,7 +3,9 @@ package console_test
 import (
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -168,6 +170,71 @@ func TestControlPlaneDescription(t *testing.T) {
 	do(http.MethodGet, "/_sandbox/operations", nil)
 	do(http.MethodGet, "/_sandbox/ready", nil)
 	do(http.MethodGet, "/_sandbox/metrics", nil)
+	// The pages behind the links the sandbox hands out.
+	pagePath := func(raw string) string {
+		u, err := url.Parse(raw)
+		require.NoError(t, err)
+		return u.Path
+	}
+	var emb struct {
+		SignatureRequest struct {
+			ID         string `json:"signature_request_id"`
+			Signatures []struct {
+				ID string `json:"signature_id"`
+			} `json:"signatures"`
+		} `json:"signature_request"`
+	}
+	require.NoError(t, json.Unmarshal(postFile(t, srv, srv.APIKey, "/v3/signature_request/create_embedded", map[string]string{
+		"client_id": fixtureClientID, "test_mode": "1", "signers[0][name]": "Pia", "signers[0][email_address]": "pia@example.com",
+	}, "p.pdf"), &emb))
+	srv.Advance(time.Minute)
+	var signURL struct {
+		Embedded struct {
+			SignURL string `json:"sign_url"`
+		} `json:"embedded"`
+	}
+	r = do(http.MethodGet, "/v3/embedded/sign_url/"+emb.SignatureRequest.Signatures[0].ID, nil)
+	require.NoError(t, json.Unmarshal(r.Body, &signURL), "%s", r.Body)
+	sign := pagePath(signURL.Embedded.SignURL)
+	world := strings.Split(strings.TrimPrefix(sign, "/_sandbox/w/"), "/")[0]
+	do(http.MethodGet, sign, nil)
+	do(http.MethodGet, sign+"/documents/0", nil)
+	do(http.MethodGet, sign+"/documents/7", nil)
+	do(http.MethodPost, sign, map[string]any{"action": "dance"})
+	do(http.MethodPost, sign, map[string]any{"action": "sign"})
+	do(http.MethodGet, "/_sandbox/w/"+world+"/sign/nope", nil)
+	do(http.MethodGet, "/_sandbox/w/"+world+"/requests/"+emb.SignatureRequest.ID, nil)
+	do(http.MethodGet, "/_sandbox/w/"+world+"/requests/nope", nil)
+	var draft struct {
+		Template struct {
+			EditURL string `json:"edit_url"`
+		} `json:"template"`
+	}
+	require.NoError(t, json.Unmarshal(postFile(t, srv, srv.APIKey, "/v3/template/create_embedded_draft", map[string]string{
+		"client_id": fixtureClientID, "test_mode": "1", "signer_roles[0][name]": "Client",
+	}, "e.pdf"), &draft))
+	editor := pagePath(draft.Template.EditURL)
+	do(http.MethodGet, editor, nil)
+	do(http.MethodGet, editor+"/documents/0", nil)
+	do(http.MethodPost, editor, nil)
+	do(http.MethodGet, editor, nil)
+	var unclaimed struct {
+		Draft struct {
+			ClaimURL string `json:"claim_url"`
+		} `json:"unclaimed_draft"`
+	}
+	require.NoError(t, json.Unmarshal(postFile(t, srv, srv.APIKey, "/v3/unclaimed_draft/create_embedded", map[string]string{
+		"client_id": fixtureClientID, "test_mode": "1", "requester_email_address": "owner@sandbox.example",
+		"signers[0][name]": "Cleo", "signers[0][email_address]": "cleo@example.com",
+	}, "c.pdf"), &unclaimed))
+	claim := pagePath(unclaimed.Draft.ClaimURL)
+	do(http.MethodGet, claim, nil)
+	do(http.MethodGet, claim+"/documents/0", nil)
+	do(http.MethodPost, claim, nil)
+	do(http.MethodGet, claim, nil)
+	do(http.MethodGet, "/_sandbox/pages/docview.mjs", nil)
+	do(http.MethodGet, "/_sandbox/pages/pages.css", nil)
+	do(http.MethodGet, "/_sandbox/pages/nope.js", nil)
 	do(http.MethodPost, "/_sandbox/reset", nil)
 	srv.DoAs(other.APIKey, http.MethodDelete, "/_sandbox/world", nil)
 	do(http.MethodDelete, "/_sandbox/world", nil)
