@@ -235,6 +235,42 @@ func TestControlPlaneDescription(t *testing.T) {
 	do(http.MethodGet, "/_sandbox/pages/docview.mjs", nil)
 	do(http.MethodGet, "/_sandbox/pages/pages.css", nil)
 	do(http.MethodGet, "/_sandbox/pages/nope.js", nil)
+
+	// The successful answers of calls refused above.
+	var code struct {
+		Code string `json:"code"`
+	}
+	r = do(http.MethodPost, "/_sandbox/oauth/authorize", map[string]any{"client_id": fixtureClientID, "state": "s"})
+	require.NoError(t, json.Unmarshal(r.Body, &code), "%s", r.Body)
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	r = srv.DoAs("", http.MethodPost, "/oauth/token", map[string]any{"client_id": fixtureClientID, "client_secret": fixtureClientSecret,
+		"code": code.Code, "grant_type": "authorization_code", "state": "s"})
+	require.NoError(t, json.Unmarshal(r.Body, &tok), "%s", r.Body)
+	require.NotEmpty(t, tok.AccessToken, "%s", r.Body)
+	r = do(http.MethodPost, "/_sandbox/oauth/tokens/"+tok.AccessToken+"/revoke", nil)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	var acct struct {
+		Account struct {
+			AccountID string `json:"account_id"`
+		} `json:"account"`
+	}
+	r = do(http.MethodPost, "/v3/account/create", map[string]any{"email_address": "newcomer@example.com"})
+	require.NoError(t, json.Unmarshal(r.Body, &acct), "%s", r.Body)
+	require.NotEmpty(t, acct.Account.AccountID, "%s", r.Body)
+	r = do(http.MethodPost, "/_sandbox/accounts/"+acct.Account.AccountID+"/confirm", nil)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	var draft2 struct {
+		Template struct {
+			ID string `json:"template_id"`
+		} `json:"template"`
+	}
+	require.NoError(t, json.Unmarshal(postFile(t, srv, srv.APIKey, "/v3/template/create_embedded_draft", map[string]string{
+		"client_id": fixtureClientID, "test_mode": "1", "signer_roles[0][name]": "Client",
+	}, "f.pdf"), &draft2))
+	r = do(http.MethodPost, "/_sandbox/templates/"+draft2.Template.ID+"/finish_draft", map[string]any{"title": "Finished"})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	do(http.MethodPost, "/_sandbox/reset", nil)
 	srv.DoAs(other.APIKey, http.MethodDelete, "/_sandbox/world", nil)
 	do(http.MethodDelete, "/_sandbox/world", nil)

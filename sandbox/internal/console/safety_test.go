@@ -121,6 +121,9 @@ func TestConsoleCrossSite(t *testing.T) {
 // templates and drafts are made with.
 const fixtureClientID = "7d1043473d55bfa90e8530d35801d4e3"
 
+// fixtureClientSecret is that app's secret (fixtures).
+const fixtureClientSecret = "5e4b2b4c9d4f4a0e8f7c6b5a49382716"
+
 // postMultipart makes an object through the API with one PDF named
 // fileName and answers the JSON answer.
 func postMultipart(t *testing.T, srv *sandboxtest.Server, path string, fields map[string]string, fileName string) map[string]any {
