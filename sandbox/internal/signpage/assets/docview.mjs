@@ -61,9 +61,16 @@ export async function renderDocuments(root, documents, load, scale = SCALE) {
   const pdfLib = await pdfjs();
   const pages = [];
   for (const d of documents) {
-    const data = await load(d);
-    const pdf = await pdfLib.getDocument({ data: new Uint8Array(data), isEvalSupported: false }).promise;
     if (documents.length > 1) root.append(el("h2", { class: "docname" }, d.name));
+    let pdf;
+    try {
+      pdf = await pdfLib.getDocument({ data: new Uint8Array(await load(d)), isEvalSupported: false }).promise;
+    } catch (e) {
+      // A document that cannot be shown (one the service could not read)
+      // leaves the others usable.
+      root.append(el("p", { class: "muted docerror" }, "This document cannot be shown: " + e.message));
+      continue;
+    }
     for (let n = 1; n <= pdf.numPages; n++) {
       const page = await pdf.getPage(n);
       const vp = page.getViewport({ scale });
@@ -92,6 +99,18 @@ export function place(node, f, scale = SCALE) {
   node.style.top = f.y * scale + "px";
   node.style.width = Math.max(f.width, 12) * scale + "px";
   node.style.height = Math.max(f.height, 12) * scale + "px";
+}
+
+/**
+ * dateText is how a date_signed field shows the signing day (unix seconds,
+ * UTC) in a request's date_format ("MM / DD / YYYY" and the like; MM/DD/YYYY
+ * when none), as the service writes it.
+ */
+export function dateText(format, unix) {
+  const d = new Date(unix * 1000);
+  const pad = (n) => String(n).padStart(2, "0");
+  const parts = { YYYY: String(d.getUTCFullYear()), MM: pad(d.getUTCMonth() + 1), DD: pad(d.getUTCDate()) };
+  return (format || "MM/DD/YYYY").replace(/YYYY|MM|DD/g, (k) => parts[k]);
 }
 
 /** initialsOf is the initials a name adopts. */
