@@ -2,9 +2,11 @@ package sandbox
 
 // Embedded template editing: POST /embedded/edit_url/{template_id} hands out
 // edit URLs for embedded templates; the URL is a page served by the sandbox
-// (/_sandbox/w/{world}/editor/template/{token}) where the "user" reviews the
-// template and saves it. Saving a draft (or an embedded template) starts its
-// preparation, as saving in the real editor does; template_created follows.
+// (/_sandbox/w/{world}/editor/template/{token}) where the "user" edits the
+// template's title, subject, message and roles, places its fields on the
+// documents (package signpage) and saves it. Saving a draft (or an embedded
+// template) starts its preparation, as saving in the real editor does;
+// template_created follows.
 
 import (
 	"fmt"

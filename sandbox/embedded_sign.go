@@ -2,10 +2,10 @@ package sandbox
 
 // Embedded signing: GET /embedded/sign_url/{signature_id} and the pages the
 // sandbox serves for signers (the signing page behind sign URLs and e-mail
-// links, and a request's details page). The pages are plain HTML forms that
-// act as the signer through the same functions as the control plane, and
-// tell an embedding window what happened with the hellosign-embedded
-// postMessage protocol.
+// links, and a request's details page). The pages (package signpage) show
+// the documents with the signer's fields; their forms act as the signer
+// through the same functions as the control plane, and tell an embedding
+// window what happened with the hellosign-embedded postMessage protocol.
 
 import (
 	"encoding/json"

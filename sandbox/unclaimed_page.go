@@ -3,8 +3,9 @@ package sandbox
 // The claim URL: a page the sandbox serves in place of the real editor
 // (/_sandbox/w/{world}/claim/{token}). Opening it claims the draft; any
 // later visit answers 404, as the official description says, and so does a
-// claim URL past its expiry. The page is a plain form: the signers and CCs
-// the draft leaves open, and a Send (or Sign) button that sends the draft.
+// claim URL past its expiry. The page (package signpage) shows the draft's
+// documents and a form: the signers and CCs the draft leaves open, and a
+// Send (or Sign) button that sends the draft.
 // In an iframe it talks to hellosign-embedded with its postMessage protocol.
 
 import (
