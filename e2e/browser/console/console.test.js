@@ -245,6 +245,7 @@ browserTest('a delivered callback appears with its attempts, payload and a verif
     const verifies = await tab.page.textContent('[data-field=hash-verifies]');
     assert.equal(verifies, 'true', 'the event_hash verifies with the account key');
     assert.ok((await tab.page.textContent('main pre')).includes('callback_test'), 'the payload is shown');
+    assert.equal(await tab.page.textContent('[data-field=duration]'), '0 ms', 'the attempt took no time on the world\'s fake clock');
     await tab.page.screenshot({ path: path.join(SHOTS, 'callback.png') });
     await tab.page.click('button:has-text("Redeliver")');
     await tab.page.waitForSelector('.flash.ok');
