@@ -73,9 +73,12 @@ type signViewData struct {
 	Fields    []signViewField `json:"fields"`
 	// Groups are the request's checkbox and radio groups, whose
 	// requirements the page checks before Sign.
-	Groups     []state.FieldGroup `json:"groups"`
-	SignerName string             `json:"signer_name"`
-	DateText   string             `json:"date_text"`
+	Groups []state.FieldGroup `json:"groups"`
+	// Rules are the request's conditional logic: a field a rule hides is
+	// not asked for.
+	Rules      []state.FieldRule `json:"rules"`
+	SignerName string            `json:"signer_name"`
+	DateText   string            `json:"date_text"`
 }
 
 // signViewField is a form field of the signer, with the value merge
@@ -89,7 +92,7 @@ type signViewField struct {
 // and the request's merge fields, in the request's order.
 func signView(pagePath string, req *state.SignatureRequest, sg *state.Signature, now time.Time) *signViewData {
 	v := &signViewData{Documents: pageDocs(pagePath, req.Documents), Fields: []signViewField{},
-		Groups: append([]state.FieldGroup{}, req.FieldGroups...), SignerName: sg.Name, DateText: formatDateSigned(req, now)}
+		Groups: append([]state.FieldGroup{}, req.FieldGroups...), Rules: append([]state.FieldRule{}, req.FieldRules...), SignerName: sg.Name, DateText: formatDateSigned(req, now)}
 	mine := map[string]bool{}
 	for _, f := range signerFields(req, sg) {
 		mine[f.APIID] = true

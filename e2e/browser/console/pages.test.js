@@ -329,3 +329,44 @@ browserTest('the claim page shows the draft\'s document and sends it', async () 
     await tab.close();
   }
 });
+
+browserTest('conditional logic: a field a rule hides is not asked for until the trigger shows it', async () => {
+  const fd = new FormData();
+  fd.set('title', 'Conditional');
+  fd.set('test_mode', '1');
+  fd.set('signers[0][name]', 'Cory Rule');
+  fd.set('signers[0][email_address]', 'cory@example.com');
+  fd.set('form_fields_per_document', JSON.stringify([[
+    { api_id: 'has_co', name: 'Co-signer?', type: 'checkbox', x: 90, y: 110, width: 16, height: 16, required: false, is_checked: false, signer: 0, page: 1 },
+    { api_id: 'co_name', name: 'Co-signer name', type: 'text', x: 90, y: 150, width: 200, height: 24, required: true, signer: 0, page: 1 },
+    { api_id: 'sig', name: 'Signature', type: 'signature', x: 90, y: 220, width: 200, height: 40, required: true, signer: 0, page: 1 },
+  ]]));
+  fd.set('form_field_rules', JSON.stringify([{
+    id: 'hide_co', trigger_operator: 'AND', triggers: [{ id: 'has_co', operator: 'is', value: '0' }],
+    actions: [{ field_id: 'co_name', hidden: true, type: 'change-field-visibility' }],
+  }]));
+  fd.set('file[0]', new Blob([makePDF({ pages: 1, text: 'Conditional' })], { type: 'application/pdf' }), 'c.pdf');
+  const sr = (await api('POST', '/signature_request/send', fd)).signature_request;
+  await h.control.advance(60);
+  const { emails } = await h.control.get(`/emails?signature_request_id=${sr.signature_request_id}`);
+  const tab = await newTab();
+  try {
+    await tab.page.goto(emails.find((e) => e.link && e.link.includes('/sign/')).link);
+    await tab.page.waitForSelector('.page canvas', { timeout: 20000 });
+    assert.equal(await tab.page.isHidden('[data-api-id="co_name"]'), true, 'hidden while the box is unchecked');
+    await tab.page.click('[data-api-id="sig"] .adopt');
+    assert.equal(await tab.page.isDisabled('#sign'), false, 'the hidden required field is not asked for');
+    await tab.page.check('[data-api-id="has_co"]');
+    assert.equal(await tab.page.isVisible('[data-api-id="co_name"]'), true, 'the trigger shows it');
+    assert.equal(await tab.page.isDisabled('#sign'), true, 'now it is asked for');
+    await tab.page.fill('[data-api-id="co_name"]', 'Dana Co');
+    await tab.page.click('#sign');
+    await tab.page.waitForSelector('text=Thank you');
+    const got = (await api('GET', `/signature_request/${sr.signature_request_id}`)).signature_request;
+    assert.equal(got.is_complete, true);
+    assert.equal(responseValues(got).co_name, 'Dana Co');
+    assert.deepEqual(tab.errors, []);
+  } finally {
+    await tab.close();
+  }
+});

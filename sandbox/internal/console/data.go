@@ -238,9 +238,11 @@ type RequestDetail struct {
 	FormFields []state.FormField  `json:"form_fields"`
 	// FieldGroups are the checkbox and radio groups of the form fields.
 	FieldGroups []state.FieldGroup `json:"field_groups"`
-	Documents   []string           `json:"documents"`
-	CreatedAt   int64              `json:"created_at"`
-	Signers     []SignerDetail     `json:"signers"`
+	// FieldRules are their conditional logic.
+	FieldRules []state.FieldRule `json:"field_rules"`
+	Documents  []string          `json:"documents"`
+	CreatedAt  int64             `json:"created_at"`
+	Signers    []SignerDetail    `json:"signers"`
 	// AllowDecline and AllowReassign say which of those actions a signer
 	// may take; DateFormat is how date_signed fields show.
 	AllowDecline  bool   `json:"allow_decline"`
@@ -270,8 +272,8 @@ func (r Reader) Request(tx *state.Txn, id string) (RequestDetail, error) {
 		return RequestDetail{}, err
 	}
 	d := RequestDetail{Request: view, Status: requestStatus(req), Audit: req.Audit, FormFields: req.FormFields,
-		FieldGroups: append([]state.FieldGroup{}, req.FieldGroups...),
-		Documents:   []string{}, CreatedAt: req.CreatedAt, Signers: []SignerDetail{},
+		FieldGroups: append([]state.FieldGroup{}, req.FieldGroups...), FieldRules: append([]state.FieldRule{}, req.FieldRules...),
+		Documents: []string{}, CreatedAt: req.CreatedAt, Signers: []SignerDetail{},
 		AllowDecline: req.AllowDecline, AllowReassign: req.AllowReassign, DateFormat: req.DateFormat}
 	if d.Audit == nil {
 		d.Audit = []state.AuditEntry{}

@@ -534,7 +534,7 @@
       missing.textContent = left ? left + " required field(s) left" : "";
     };
     const holder = el("div");
-    doc = await dv.mountSigning(holder, { documents, fields: mine, groups: d.field_groups, signer_name: signer.name, date_text: dv.dateText(d.date_format, clock.now) }, load, update);
+    doc = await dv.mountSigning(holder, { documents, fields: mine, groups: d.field_groups, rules: d.field_rules, signer_name: signer.name, date_text: dv.dateText(d.date_format, clock.now) }, load, update);
     update();
     const actions = el("div", { class: "row" }, signBtn, missing,
       d.allow_decline ? el("button", { onclick: () => act("Decline", "POST", sp + "/decline", { reason: prompt("Reason for declining?", "") || "" }) }, "Decline") : "",

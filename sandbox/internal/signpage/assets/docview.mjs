@@ -113,6 +113,20 @@ export function dateText(format, unix) {
   return (format || "MM/DD/YYYY").replace(/YYYY|MM|DD/g, (k) => parts[k]);
 }
 
+/** triggerMatches is a rule trigger's test of a field's value, as signing makes it. */
+function triggerMatches(t, v) {
+  const s = typeof v === "boolean" ? (v ? "1" : "0") : String(v);
+  switch (t.operator) {
+    case "is": return s === t.value;
+    case "not": return s !== t.value;
+    case "match":
+      try { return new RegExp(t.value).test(s); } catch (e) { return false; }
+    case "any": return (t.values || []).includes(s);
+    case "none": return !(t.values || []).includes(s);
+  }
+  return false;
+}
+
 /** initialsOf is the initials a name adopts. */
 export function initialsOf(name) {
   return String(name || "").split(/\s+/).map((w) => w[0] || "").join("");
@@ -237,7 +251,7 @@ export function fieldInput(f, signerName, dateText) {
 
 /**
  * mountSigning draws the documents into root with an input over each of the
- * signer's fields. view is {documents, fields, groups, signer_name,
+ * signer's fields. view is {documents, fields, groups, rules, signer_name,
  * date_text};
  * load(doc) answers a document's PDF. Answers {inputs, values(), missing(),
  * pages} and calls onChange after every edit.
@@ -275,7 +289,37 @@ export async function mountSigning(root, view, load, onChange) {
     const atMostOne = g.requirement === "require_1" || g.requirement === "require_0-1";
     return (needOne && n === 0) || (atMostOne && n > 1);
   }).length;
-  const missing = () => inputs.filter(({ f, inp }) => f.required && !inp.filled()).length + groupsUnmet();
+  // Conditional logic: a rule whose trigger (one of the signer's fields)
+  // matches hides its target fields and groups, and a hidden field is not
+  // required, as signing evaluates the rules.
+  const hidden = () => {
+    const out = new Set();
+    const byID = new Map(inputs.map(({ f, inp }) => [f.api_id, inp]));
+    for (const r of view.rules || []) {
+      if (!r.triggers || r.triggers.length !== 1) continue;
+      const t = r.triggers[0];
+      const inp = byID.get(t.id);
+      if (!inp) continue;
+      const v = inp.value();
+      if (v === undefined || !triggerMatches(t, v)) continue;
+      for (const a of r.actions || []) {
+        if (!a.hidden) continue;
+        if (a.field_id) out.add(a.field_id);
+        if (a.group_id) for (const { f } of inputs) if (f.group === a.group_id) out.add(f.api_id);
+      }
+    }
+    return out;
+  };
+  const applyRules = () => {
+    const h = hidden();
+    for (const { f, inp } of inputs) inp.node.hidden = h.has(f.api_id);
+    return h;
+  };
+  const missing = () => {
+    const h = applyRules();
+    return inputs.filter(({ f, inp }) => f.required && !h.has(f.api_id) && !inp.filled()).length + groupsUnmet();
+  };
+  applyRules();
   if (onChange) {
     pages.addEventListener("input", onChange);
     pages.addEventListener("change", onChange);
