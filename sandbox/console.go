@@ -9,6 +9,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
 	"github.com/signsandbox/signsandbox/sandbox/internal/console"
+	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -71,6 +72,13 @@ func registerConsole(r *api.Registry) {
 	}))
 	r.Control(http.MethodGet, "/console/api/signature_requests/{id}", read(func(c *api.Call, tx *state.Txn) (any, error) {
 		return reader.Request(tx, c.Param("id"))
+	}))
+	r.Control(http.MethodGet, "/console/api/signature_requests/{id}/documents/{index}", read(func(c *api.Call, tx *state.Txn) (any, error) {
+		data, name, err := reader.Document(tx, c.Param("id"), c.Param("index"))
+		if err != nil {
+			return nil, err
+		}
+		return document.FileDownload(data, "application/pdf", name, true), nil
 	}))
 	r.Control(http.MethodGet, "/console/api/emails", read(func(c *api.Call, tx *state.Txn) (any, error) {
 		limit, err := consoleLimit(c)
@@ -151,6 +159,8 @@ func consoleError(err error) error {
 	switch {
 	case errors.Is(err, state.ErrNotFound):
 		return apierr.NotFoundf("Not found in this world.")
+	case errors.Is(err, console.ErrNoDocument):
+		return apierr.NotFoundf("The request has no such document.")
 	case errors.Is(err, catalog.ErrUnknownKind):
 		return apierr.NotFoundf("The console knows no such kind of object.")
 	case errors.Is(err, console.ErrBadCursor):

@@ -2,12 +2,13 @@ package sandbox
 
 // Embedded template editing: POST /embedded/edit_url/{template_id} hands out
 // edit URLs for embedded templates; the URL is a page served by the sandbox
-// (/_sandbox/w/{world}/editor/template/{token}) where the "user" reviews the
-// template and saves it. Saving a draft (or an embedded template) starts its
-// preparation, as saving in the real editor does; template_created follows.
+// (/_sandbox/w/{world}/editor/template/{token}) where the "user" edits the
+// template's title, subject, message and roles, places its fields on the
+// documents (package signpage) and saves it. Saving a draft (or an embedded
+// template) starts its preparation, as saving in the real editor does;
+// template_created follows.
 
 import (
-	"bytes"
 	"fmt"
 	"html/template"
 	"net/http"
@@ -18,6 +19,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/page"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
+	"github.com/signsandbox/signsandbox/sandbox/internal/signpage"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -25,6 +27,7 @@ func registerEmbeddedEdit(r *api.Registry) {
 	r.Handle("embeddedEditUrl", embeddedEditURL)
 	r.ControlPublic(http.MethodGet, "/w/{world}/editor/template/{token}", editorPage)
 	r.ControlPublic(http.MethodPost, "/w/{world}/editor/template/{token}", editorSave)
+	r.ControlPublic(http.MethodGet, "/w/{world}/editor/template/{token}/documents/{index}", editorDocument)
 }
 
 // tplEditURLInput is EmbeddedEditUrlRequest.
@@ -162,6 +165,10 @@ type tplEdits struct {
 	SignerRoles []state.TemplateRole
 	CCRoles     []string
 	SetCCRoles  bool
+	// Fields, when SetFields, are the signer fields placed in the editor
+	// (replacePlacedFields), resolved against the roles saved with them.
+	Fields    []any
+	SetFields bool
 }
 
 // saveTemplateEdits applies an editor save inside tx: the edit URL's
@@ -204,8 +211,18 @@ func saveTemplateEdits(tx *state.Txn, t *state.Template, url *state.TemplateEdit
 	if e.SetCCRoles {
 		c.CCRoles = e.CCRoles
 	}
+	if e.SetFields {
+		// The placed fields replace the old ones, so a role whose fields
+		// the user removed may go.
+		c.Fields = withoutSignerFields(c.Fields)
+	}
 	if e.SignerRoles != nil {
 		if err := replaceTemplateRoles(c, e.SignerRoles); err != nil {
+			return nil, err
+		}
+	}
+	if e.SetFields {
+		if err := replacePlacedFields(c, e.Fields, "fields"); err != nil {
 			return nil, err
 		}
 	}
@@ -316,8 +333,30 @@ func editorPage(c *api.Call) (any, error) {
 	if u == nil {
 		return editorHTML(status, editorMessage{Title: "Template editor", Message: msg})
 	}
-	return editorHTML(http.StatusOK, editorForm{Template: t, Action: c.Request.URL.Path,
-		Roles: tplRoleLines(t.SignerRoles), CCs: strings.Join(t.CCRoles, "\n"), Draft: t.Status == state.TemplateDraft})
+	v := signpage.EditorView{Title: t.Title, TemplateID: t.ID, Draft: t.Status == state.TemplateDraft, Action: c.Request.URL.Path,
+		TitleValue: t.Title, Subject: t.Subject, Message: t.Message, Roles: tplRoleLines(t.SignerRoles), CCs: strings.Join(t.CCRoles, "\n"),
+		Data: editorViewData{Documents: pageDocs(c.Request.URL.Path, t.Documents), Roles: roleNames(t.SignerRoles), Fields: placedFields(t)}}
+	for _, d := range t.Documents {
+		v.Documents = append(v.Documents, signpage.Document{Name: d.Name, Pages: len(d.Pages)})
+	}
+	return editorHTML(http.StatusOK, v)
+}
+
+// editorViewData is what the editor page's field editor shows.
+type editorViewData struct {
+	Documents []pageDocDesc `json:"documents"`
+	Roles     []string      `json:"roles"`
+	Fields    []placedField `json:"fields"`
+}
+
+// editorDocument serves a document of the editor page's template while the
+// link is usable.
+func editorDocument(c *api.Call) (any, error) {
+	u, t, msg, _ := editorWorld(c)
+	if u == nil {
+		return pageNotFound(msg)
+	}
+	return pageDocument(c, c.Read(), t.Documents)
 }
 
 // editorSave is the page's Save button: a form post with title, subject,
@@ -326,6 +365,9 @@ func editorSave(c *api.Call) (any, error) {
 	u, t, msg, status := editorWorld(c)
 	if u == nil {
 		return editorHTML(status, editorMessage{Title: "Template editor", Message: msg})
+	}
+	if !signpage.SameOrigin(c.Request) {
+		return editorHTML(http.StatusForbidden, editorMessage{Title: "Template editor", Message: "The editor saves only from its own page, not for another site."})
 	}
 	c.Request.Body = http.MaxBytesReader(nil, c.Request.Body, 1<<20)
 	if err := c.Request.ParseForm(); err != nil {
@@ -357,6 +399,14 @@ func editorSave(c *api.Call) (any, error) {
 			}
 		}
 	}
+	if form.Has("fields") {
+		raw, err := tplJSONText(form.Get("fields"), "fields")
+		list, ok := raw.([]any)
+		if err != nil || !ok {
+			return editorHTML(http.StatusBadRequest, editorMessage{Title: "Template editor", Message: "fields must be a JSON list of form fields."})
+		}
+		e.Fields, e.SetFields = list, true
+	}
 	var saved *state.Template
 	err := c.Update(func(tx *state.Txn) error {
 		cur, err := state.GetTemplate(tx, t.ID)
@@ -387,16 +437,6 @@ func roleNames(roles []state.TemplateRole) []string {
 
 func tplRoleLines(roles []state.TemplateRole) string { return strings.Join(roleNames(roles), "\n") }
 
-type editorForm struct {
-	Template *state.Template
-	Action   string
-	Roles    string
-	CCs      string
-	Draft    bool
-	// Embedded is the page's hellosign-embedded script, set by editorHTML.
-	Embedded template.HTML
-}
-
 type editorMessage struct {
 	Title         string
 	Message       string
@@ -404,58 +444,34 @@ type editorMessage struct {
 	TemplateTitle string
 	TemplateMsg   string
 	Roles         []string
-	// Embedded is the page's hellosign-embedded script, set by editorHTML.
-	Embedded template.HTML
 }
 
-var editorTemplates = template.Must(template.New("form").Parse(`<!doctype html>
-<html><head><meta charset="utf-8"><title>Edit template {{.Template.Title}}</title></head>
-<body>
-<h1>{{if .Draft}}New template{{else}}Edit template{{end}}: {{.Template.Title}}</h1>
-<p>Template {{.Template.ID}} (signsandbox editor; fields are placed through the API).</p>
-<ul>{{range .Template.Documents}}<li>{{.Name}} ({{len .Pages}} page(s))</li>{{end}}</ul>
-<form method="post" action="{{.Action}}">
-<p><label>Title <input name="title" value="{{.Template.Title}}"></label></p>
-<p><label>Subject <input name="subject" value="{{.Template.Subject}}"></label></p>
-<p><label>Message <textarea name="message">{{.Template.Message}}</textarea></label></p>
-<p><label>Signer roles (one per line) <textarea name="signer_roles">{{.Roles}}</textarea></label></p>
-<p><label>CC roles (one per line) <textarea name="cc_roles">{{.CCs}}</textarea></label></p>
-<p><button type="submit">Save</button></p>
-</form>
-{{.Embedded}}
-</body></html>`))
-
-var editorDone = template.Must(template.New("done").Parse(`<!doctype html>
-<html><head><meta charset="utf-8"><title>{{.Title}}</title></head>
-<body><h1>{{.Title}}</h1><p>{{.Message}}</p>
-{{.Embedded}}
-</body></html>`))
-
-// editorHTML renders a page as a raw HTML answer.
+// editorHTML renders the editor page or a message page (package signpage)
+// with its hellosign-embedded script.
 func editorHTML(status int, data any) (any, error) {
-	var b bytes.Buffer
-	tpl := editorDone
+	var emb template.HTML
+	var body []byte
+	var err error
 	switch v := data.(type) {
-	case editorForm:
+	case signpage.EditorView:
 		// The editor initializes hellosign-embedded ("ready").
-		v.Embedded = page.EmbeddedLive(map[string]any{"templateId": v.Template.ID})
-		data, tpl = v, editorTemplates
+		v.Embedded = page.EmbeddedLive(map[string]any{"templateId": v.TemplateID})
+		emb = v.Embedded
+		body, err = signpage.Editor(v)
 	case editorMessage:
 		// A save posts createTemplate and finish; a link that cannot be
 		// used (or a refused save) posts hellosign:error.
 		if v.TemplateID != "" {
-			v.Embedded = page.EmbeddedDone(page.MsgCreateTemplate, map[string]any{
+			emb = page.EmbeddedDone(page.MsgCreateTemplate, map[string]any{
 				"templateId": v.TemplateID, "title": v.TemplateTitle, "message": v.TemplateMsg, "signerRoles": v.Roles,
 			})
 		} else {
-			v.Embedded = page.EmbeddedError(status, "")
+			emb = page.EmbeddedError(status, "")
 		}
-		data = v
+		body, err = signpage.Message(signpage.MessageView{Title: v.Title, Message: v.Message, Error: v.TemplateID == "", Embedded: emb})
 	}
-	if err := tpl.Execute(&b, data); err != nil {
+	if err != nil {
 		return nil, err
 	}
-	h := http.Header{}
-	h.Set("Cache-Control", "no-store")
-	return &api.RawResponse{Status: status, ContentType: "text/html; charset=utf-8", Header: h, Body: b.Bytes()}, nil
+	return &api.RawResponse{Status: status, ContentType: "text/html; charset=utf-8", Header: signpage.Headers(emb), Body: body}, nil
 }

@@ -112,13 +112,7 @@ func TestEmbeddedProtocolSignPage(t *testing.T) {
 // used link posts an error.
 func TestEmbeddedProtocolEditorPage(t *testing.T) {
 	srv := newServer(t)
-	f := tplStandardFields()
-	f["client_id"] = tplClientID
-	id := tplCreate(t, srv, srv.APIKey, f)
-	srv.Advance(tplPrepDelay)
-	r := srv.Do(http.MethodPost, "/v3/embedded/edit_url/"+id, map[string]any{"test_mode": true})
-	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	editURL := r.Map()["embedded"].(map[string]any)["edit_url"].(string)
+	id, editURL := embeddedTemplateEditURL(t, srv)
 
 	status, page := fetchPage(t, http.MethodGet, pageURL(editURL), nil)
 	require.Equal(t, http.StatusOK, status, page)

@@ -2,13 +2,13 @@ package sandbox
 
 // Embedded signing: GET /embedded/sign_url/{signature_id} and the pages the
 // sandbox serves for signers (the signing page behind sign URLs and e-mail
-// links, and a request's details page). The pages are plain HTML forms that
-// act as the signer through the same functions as the control plane, and
-// tell an embedding window what happened with the hellosign-embedded
-// postMessage protocol.
+// links, and a request's details page). The pages (package signpage) show
+// the documents with the signer's fields; their forms act as the signer
+// through the same functions as the control plane, and tell an embedding
+// window what happened with the hellosign-embedded postMessage protocol.
 
 import (
-	"bytes"
+	"encoding/json"
 	"html/template"
 	"net/http"
 
@@ -16,6 +16,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/page"
+	"github.com/signsandbox/signsandbox/sandbox/internal/signpage"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -24,7 +25,9 @@ func registerEmbeddedSign(r *api.Registry) {
 	r.Handle("embeddedSignUrl", embeddedSignURL)
 	r.ControlPublic(http.MethodGet, "/w/{world_id}/sign/{token}", signPage)
 	r.ControlPublic(http.MethodPost, "/w/{world_id}/sign/{token}", signPageAction)
+	r.ControlPublic(http.MethodGet, "/w/{world_id}/sign/{token}/documents/{index}", signDocument)
 	r.ControlPublic(http.MethodGet, "/w/{world_id}/requests/{signature_request_id}", requestPage)
+	r.ControlPublic(http.MethodGet, "/pages/{asset}", pageAsset)
 }
 
 // embeddedSignURLResponse is EmbeddedSignUrlResponse.
@@ -87,19 +90,21 @@ type pageData struct {
 	Signer      *state.Signature
 	CanAct      bool
 	CanDecline  bool
-	Done        string // "sign" or "decline" after an action
+	CanReassign bool
+	Done        string // "sign", "decline" or "reassign" after an action
 	SignatureID string
 	Reason      string
 	// Code is the error code posted to hellosign-embedded with Error; 0
 	// means the page's HTTP status.
 	Code int
-	// Embedded is the page's hellosign-embedded script, set by htmlPage.
-	Embedded template.HTML
+	// View is what the page's document view shows (signView), when the
+	// signer can act.
+	View *signViewData
 }
 
 // embedded picks the page's hellosign-embedded messages: an error page posts
-// hellosign:error; the page after signing or declining posts the action and
-// finish; the signing page itself initializes.
+// hellosign:error; the page after signing, declining or reassigning posts
+// the action and finish; the signing page itself initializes.
 func (d pageData) embedded(status int) template.HTML {
 	switch {
 	case d.Error != "":
@@ -112,40 +117,40 @@ func (d pageData) embedded(status int) template.HTML {
 		return page.EmbeddedDone(page.MsgSign, map[string]any{"signatureId": d.SignatureID})
 	case d.Done == "decline":
 		return page.EmbeddedDone(page.MsgDecline, map[string]any{"signatureId": d.SignatureID, "reason": d.Reason})
+	case d.Done == "reassign":
+		return page.EmbeddedDone(page.MsgReassign, map[string]any{"signatureId": d.SignatureID, "reason": d.Reason})
 	case d.SignatureID != "":
 		return page.EmbeddedLive(map[string]any{"signatureId": d.SignatureID})
 	}
 	return ""
 }
 
-var pageTmpl = template.Must(template.New("page").Parse(`<!doctype html>
-<html><head><meta charset="utf-8"><title>{{.Title}} - signsandbox</title>
-<style>body{font-family:sans-serif;max-width:40em;margin:2em auto}table{border-collapse:collapse}td,th{padding:.3em .8em;border-bottom:1px solid #ddd;text-align:left}.err{color:#a00}</style>
-</head><body>
-<h1>{{.Title}}</h1>
-{{if .Error}}<p class="err">{{.Error}}</p>{{end}}
-{{if .Message}}<p>{{.Message}}</p>{{end}}
-{{with .Request}}
-<p>Signature request <code>{{.ID}}</code> from {{.RequesterEmail}}{{if .TestMode}} (test mode){{end}}</p>
-<table><tr><th>Signer</th><th>E-mail</th><th>Status</th></tr>
-{{range .Signatures}}<tr><td>{{.Name}}</td><td>{{.Email}}</td><td>{{.Status}}</td></tr>{{end}}
-</table>
-{{end}}
-{{if .CanAct}}
-<form method="post"><input type="hidden" name="action" value="sign"><p><button type="submit">Sign as {{.Signer.Name}}</button></p></form>
-{{if .CanDecline}}<form method="post"><input type="hidden" name="action" value="decline">
-<p><label>Reason <input name="reason"></label> <button type="submit">Decline</button></p></form>{{end}}
-{{end}}
-{{.Embedded}}
-</body></html>`))
-
+// htmlPage renders the signing or details page (package signpage) with its
+// hellosign-embedded script and the headers that allow that script only.
 func htmlPage(status int, d pageData) (any, error) {
-	d.Embedded = d.embedded(status)
-	var buf bytes.Buffer
-	if err := pageTmpl.Execute(&buf, d); err != nil {
+	emb := d.embedded(status)
+	v := signpage.SignView{Title: d.Title, Message: d.Message, Error: d.Error, CanSign: d.CanAct,
+		CanDecline: d.CanDecline, CanReassign: d.CanReassign, Embedded: emb}
+	if d.View != nil {
+		v.Data = d.View
+	}
+	if req := d.Request; req != nil {
+		v.RequestID, v.Requester, v.TestMode = req.ID, req.RequesterEmail, req.TestMode
+		for _, sg := range req.Signatures {
+			v.Signers = append(v.Signers, signpage.Signer{Name: sg.Name, Email: sg.Email, Status: sg.Status})
+		}
+	}
+	if d.Signer != nil {
+		v.SignerName = d.Signer.Name
+		if v.SignerName == "" {
+			v.SignerName = d.Signer.Email
+		}
+	}
+	body, err := signpage.Sign(v)
+	if err != nil {
 		return nil, err
 	}
-	return &api.RawResponse{Status: status, ContentType: "text/html; charset=utf-8", Body: buf.Bytes()}, nil
+	return &api.RawResponse{Status: status, ContentType: "text/html; charset=utf-8", Header: signpage.Headers(emb), Body: body}, nil
 }
 
 // pageWorld finds the world of a page URL that holds what the page is
@@ -216,6 +221,10 @@ func signPage(c *api.Call) (any, error) {
 			d.Signer = req.Signature(tok.SignatureID)
 			d.CanAct = d.Error == "" && d.Signer != nil
 			d.CanDecline = d.CanAct && req.AllowDecline
+			d.CanReassign = d.CanAct && req.AllowReassign
+			if d.CanAct {
+				d.View = signView(c.Request.URL.Path, req, d.Signer, tx.Now())
+			}
 		}
 		return nil
 	})
@@ -226,19 +235,35 @@ func signPage(c *api.Call) (any, error) {
 	return htmlPage(status, d)
 }
 
+// signPageForm is what the page's forms post: the action, the values of
+// the signer's fields (JSON by api_id, from the document view), a decline
+// or reassign reason and the new signer of a reassignment.
 type signPageForm struct {
-	Action string `json:"action"`
-	Reason string `json:"reason"`
+	Action       string `json:"action"`
+	Reason       string `json:"reason"`
+	Values       string `json:"values"`
+	Name         string `json:"name"`
+	EmailAddress string `json:"email_address"`
 }
 
-// signPageAction signs or declines from the page's form.
+// signPageAction signs, declines or reassigns from the page's forms,
+// through the same transitions as the control plane's signer calls.
 func signPageAction(c *api.Call) (any, error) {
 	if _, ok := pageWorld(c, page.HoldsRow[state.SignURL](state.TableSignURLs, c.Param("token"))); !ok {
 		return htmlPage(http.StatusNotFound, pageData{Title: "Not found", Error: "No such world."})
 	}
+	if !signpage.SameOrigin(c.Request) {
+		return htmlPage(http.StatusForbidden, pageData{Title: "Sign", Error: "The signing page acts only on its own form, not for another site."})
+	}
 	var f signPageForm
 	if err := c.Bind(&f); err != nil {
 		return htmlPage(http.StatusBadRequest, pageData{Title: "Sign", Error: err.Error()})
+	}
+	var values map[string]any
+	if f.Values != "" {
+		if err := json.Unmarshal([]byte(f.Values), &values); err != nil {
+			return htmlPage(http.StatusBadRequest, pageData{Title: "Sign", Error: "values must be a JSON object of field values by api_id."})
+		}
 	}
 	var d pageData
 	status := http.StatusOK
@@ -252,19 +277,25 @@ func signPageAction(c *api.Call) (any, error) {
 		var err error
 		switch f.Action {
 		case "sign":
-			req, err = signerSign(c.Host, tx, tok.SignatureID, nil, "")
+			req, err = signerSign(c.Host, tx, tok.SignatureID, values, "")
 		case "decline":
 			req, err = signerDecline(c.Host, tx, tok.SignatureID, f.Reason)
+		case "reassign":
+			req, err = signerReassign(c.Host, tx, tok.SignatureID, f.Name, f.EmailAddress, f.Reason)
 		default:
-			return apierr.Badf("action", "action must be sign or decline")
+			return apierr.Badf("action", "action must be sign, decline or reassign")
 		}
 		if err != nil {
 			return err
 		}
 		d = pageData{Title: req.Title, Request: req, SignatureID: tok.SignatureID, Done: f.Action, Reason: f.Reason}
-		d.Message = "Thank you: your signature was recorded."
-		if f.Action == "decline" {
+		switch f.Action {
+		case "sign":
+			d.Message = "Thank you: your signature was recorded."
+		case "decline":
 			d.Message = "You declined to sign."
+		case "reassign":
+			d.Message = "The request was handed to " + f.Name + "."
 		}
 		return nil
 	})

@@ -35,7 +35,7 @@ var allowedImports = map[string][]string{
 		"sandbox/internal/document", "sandbox/internal/console", "sandbox/internal/derived", "sandbox/internal/events",
 		"sandbox/internal/fields", "sandbox/internal/files", "sandbox/internal/fixture",
 		"sandbox/internal/legacy", "sandbox/internal/notify", "sandbox/internal/param",
-		"sandbox/internal/scenario", "sandbox/internal/search", "sandbox/internal/state",
+		"sandbox/internal/scenario", "sandbox/internal/search", "sandbox/internal/signpage", "sandbox/internal/state",
 		"sandbox/internal/wire", "sandbox/internal/world", "sandbox/internal/secret", "sandbox/internal/metrics", "sandbox/internal/journal",
 	},
 	// The HTTP edge in front of the handler.
@@ -102,10 +102,14 @@ var allowedImports = map[string][]string{
 	"sandbox/internal/catalog": {"sandbox/internal/state"},
 	// The console's page, assets and paged reads.
 	"sandbox/internal/console": {"sandbox/internal/catalog", "sandbox/internal/events", "sandbox/internal/state"},
-	"sandbox/internal/notify":  {"sandbox/internal/events", "sandbox/internal/state"},
-	"sandbox/internal/param":   {"sandbox/internal/apierr", "sandbox/internal/wire"},
-	"sandbox/internal/search":  {"sandbox/internal/apierr", "sandbox/internal/param", "sandbox/internal/state"},
-	"sandbox/internal/legacy":  {"sandbox/internal/apierr", "sandbox/internal/wire"},
+	// The pages for people who hold a link (signing, template editor,
+	// claim): markup, assets and headers; what they show comes from the
+	// facade.
+	"sandbox/internal/signpage": {},
+	"sandbox/internal/notify":   {"sandbox/internal/events", "sandbox/internal/state"},
+	"sandbox/internal/param":    {"sandbox/internal/apierr", "sandbox/internal/wire"},
+	"sandbox/internal/search":   {"sandbox/internal/apierr", "sandbox/internal/param", "sandbox/internal/state"},
+	"sandbox/internal/legacy":   {"sandbox/internal/apierr", "sandbox/internal/wire"},
 	// Derived files (placeholders, inspections) computed once and cached.
 	"sandbox/internal/derived": {"sandbox/internal/files"},
 

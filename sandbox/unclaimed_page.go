@@ -3,12 +3,12 @@ package sandbox
 // The claim URL: a page the sandbox serves in place of the real editor
 // (/_sandbox/w/{world}/claim/{token}). Opening it claims the draft; any
 // later visit answers 404, as the official description says, and so does a
-// claim URL past its expiry. The page is a plain form: the signers and CCs
-// the draft leaves open, and a Send (or Sign) button that sends the draft.
+// claim URL past its expiry. The page (package signpage) shows the draft's
+// documents and a form: the signers and CCs the draft leaves open, and a
+// Send (or Sign) button that sends the draft.
 // In an iframe it talks to hellosign-embedded with its postMessage protocol.
 
 import (
-	"bytes"
 	"html/template"
 	"net/http"
 	"strings"
@@ -16,12 +16,14 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/page"
+	"github.com/signsandbox/signsandbox/sandbox/internal/signpage"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
 func registerUnclaimedPage(r *api.Registry) {
 	r.ControlPublic(http.MethodGet, "/w/{world_id}/claim/{token}", claimPage)
 	r.ControlPublic(http.MethodPost, "/w/{world_id}/claim/{token}", claimPageSend)
+	r.ControlPublic(http.MethodGet, "/w/{world_id}/claim/{token}/documents/{index}", claimDocument)
 }
 
 // claimView is what the claim page shows.
@@ -38,8 +40,6 @@ type claimView struct {
 	Done        string
 	RequestID   string
 	SignatureID string
-	// Embedded is the page's hellosign-embedded script, set by claimHTML.
-	Embedded template.HTML
 }
 
 // embedded picks the page's hellosign-embedded messages: an unusable link
@@ -64,37 +64,48 @@ type claimRow struct {
 	Role, Name, Email string
 }
 
-var claimTmpl = template.Must(template.New("claim").Parse(`<!doctype html>
-<html><head><meta charset="utf-8"><title>{{.Title}} - signsandbox</title>
-<style>body{font-family:sans-serif;max-width:44em;margin:2em auto}td{padding:.2em .5em}.err{color:#a00}</style>
-</head><body>
-<h1>{{.Title}}</h1>
-{{if .Error}}<p class="err">{{.Error}}</p>{{end}}
-{{if .Message}}<p>{{.Message}}</p>{{end}}
-{{if .Spec}}
-<p>Draft <code>{{.Draft.ID}}</code> ({{.Draft.Type}}{{if .Draft.TestMode}}, test mode{{end}}{{if .Draft.Hold}}, held after sending{{end}})</p>
-<ul>{{range .Spec.Documents}}<li>{{.Name}}</li>{{end}}</ul>
-<form method="post" action="{{.Action}}">
-{{if .Rows}}<table><tr><th>Role</th><th>Name</th><th>E-mail</th></tr>
-{{range $i, $r := .Rows}}<tr><td>{{$r.Role}}<input type="hidden" name="signer_role" value="{{$r.Role}}"></td>
-<td><input name="signer_name" value="{{$r.Name}}"></td><td><input name="signer_email" value="{{$r.Email}}"></td></tr>{{end}}
-</table>{{end}}
-{{if .Draft.Editor.AllowCCs}}<p><label>CC (one address per line) <textarea name="cc_email_addresses"></textarea></label></p>{{end}}
-<p><button type="submit">{{.SendLabel}}</button></p>
-</form>
-{{end}}
-{{.Embedded}}
-</body></html>`))
+// claimViewData is what the claim page's document view shows: the draft's
+// documents with the fields it already has.
+type claimViewData struct {
+	Documents []pageDocDesc     `json:"documents"`
+	Fields    []state.FormField `json:"fields"`
+}
 
+// claimHTML renders the claim page (package signpage) with its
+// hellosign-embedded script.
 func claimHTML(status int, v claimView) (any, error) {
-	v.Embedded = v.embedded(status)
-	var buf bytes.Buffer
-	if err := claimTmpl.Execute(&buf, v); err != nil {
+	emb := v.embedded(status)
+	p := signpage.ClaimView{Title: v.Title, Message: v.Message, Error: v.Error, Action: v.Action, SendLabel: v.SendLabel, Embedded: emb}
+	if v.Spec != nil && v.Draft != nil {
+		p.ShowForm, p.DraftID, p.DraftType, p.TestMode, p.Hold = true, v.Draft.ID, v.Draft.Type, v.Draft.TestMode, v.Draft.Hold
+		p.AllowCCs = v.Draft.Editor.AllowCCs
+		for _, r := range v.Rows {
+			p.Rows = append(p.Rows, signpage.ClaimRow{Role: r.Role, Name: r.Name, Email: r.Email})
+		}
+		data := claimViewData{Documents: pageDocs(v.Action, v.Spec.Documents), Fields: append([]state.FormField{}, v.Spec.FormFields...)}
+		for _, d := range v.Spec.Documents {
+			p.Documents = append(p.Documents, signpage.Document{Name: d.Name, Pages: len(d.Pages)})
+		}
+		p.Data = data
+	}
+	body, err := signpage.Claim(p)
+	if err != nil {
 		return nil, err
 	}
-	h := http.Header{}
-	h.Set("Cache-Control", "no-store")
-	return &api.RawResponse{Status: status, ContentType: "text/html; charset=utf-8", Header: h, Body: buf.Bytes()}, nil
+	return &api.RawResponse{Status: status, ContentType: "text/html; charset=utf-8", Header: signpage.Headers(emb), Body: body}, nil
+}
+
+// claimDocument serves a document of a claimed draft until it is sent.
+func claimDocument(c *api.Call) (any, error) {
+	d, ok := pageDraft(c)
+	if !ok || d.SentAt != 0 {
+		return pageNotFound("This claim URL is not valid.")
+	}
+	spec, err := decodeSpec(d.Spec)
+	if err != nil {
+		return pageNotFound("This draft has no documents.")
+	}
+	return pageDocument(c, c.Read(), spec.Documents)
 }
 
 // claimNotFound is the page of a claim URL that cannot be used.
@@ -181,6 +192,9 @@ func claimPageSend(c *api.Call) (any, error) {
 	d, ok := pageDraft(c)
 	if !ok {
 		return claimNotFound("This claim URL is not valid.")
+	}
+	if !signpage.SameOrigin(c.Request) {
+		return claimHTML(http.StatusForbidden, claimView{Title: "Draft", Error: "The claim page sends only from its own form, not for another site."})
 	}
 	c.Request.Body = http.MaxBytesReader(nil, c.Request.Body, 1<<20)
 	if err := c.Request.ParseForm(); err != nil {

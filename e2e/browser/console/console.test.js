@@ -9,31 +9,21 @@
 // ../chromium.js). Screenshots go to e2e/.tmp/console/ (SIGNSANDBOX_E2E_SHOTS
 // names another directory).
 
-const fs = require('node:fs');
 const path = require('node:path');
-const { before, after } = require('node:test');
 const { setup, signer, sdk, assert } = require('../../lib/harness');
 const { pdfUpload, makePDF } = require('../../lib/pdf');
-const { findChromium, launch } = require('../chromium');
+const { browserSuite } = require('./suite');
 
 const h = setup();
 const { SignatureRequestApi } = sdk;
-const chromium = findChromium();
-const SHOTS = process.env.SIGNSANDBOX_E2E_SHOTS || path.join(__dirname, '..', '..', '.tmp', 'console');
+const suite = browserSuite(h);
+const browserTest = suite.test;
+const SHOTS = suite.shots;
 const XSS = '"><img src=x onerror="window.__xss=1"><script>window.__xss=2</script>';
-
-let browser;
-before(async () => {
-  if (chromium.path) browser = await launch(chromium.path);
-  fs.mkdirSync(SHOTS, { recursive: true });
-});
-after(async () => {
-  if (browser) await browser.close();
-});
 
 /** A console tab opened on this file's world (its key in the tab's session storage). */
 async function openConsole(hash = '') {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const context = await suite.browser.newContext({ viewport: { width: 1280, height: 860 } });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
@@ -42,16 +32,6 @@ async function openConsole(hash = '') {
   await page.goto(`${h.base}/_sandbox/console/#${hash}`);
   await page.waitForSelector('#live.on');
   return { page, errors, close: () => context.close() };
-}
-
-function browserTest(name, fn) {
-  h.test(name, async (t) => {
-    if (!chromium.path) {
-      t.skip(chromium.reason);
-      return;
-    }
-    await fn(t);
-  });
 }
 
 async function send(title, who) {
@@ -245,7 +225,7 @@ browserTest('a delivered callback appears with its attempts, payload and a verif
   const receiver = await startReceiver();
   const w = await h.newWorld();
   const tab = await (async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await suite.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
@@ -265,6 +245,7 @@ browserTest('a delivered callback appears with its attempts, payload and a verif
     const verifies = await tab.page.textContent('[data-field=hash-verifies]');
     assert.equal(verifies, 'true', 'the event_hash verifies with the account key');
     assert.ok((await tab.page.textContent('main pre')).includes('callback_test'), 'the payload is shown');
+    assert.equal(await tab.page.textContent('[data-field=duration]'), '0 ms', 'the attempt took no time on the world\'s fake clock');
     await tab.page.screenshot({ path: path.join(SHOTS, 'callback.png') });
     await tab.page.click('button:has-text("Redeliver")');
     await tab.page.waitForSelector('.flash.ok');

@@ -211,7 +211,16 @@ func (d *dispatcher) attempt(del *state.Delivery) {
 	if err != nil || !sameAttempt(cur, del) {
 		return
 	}
+	// The attempt's duration is measured on a real world clock only: a fake
+	// clock moves when a caller advances it, which may happen while the
+	// attempt is in flight, so there an attempt takes no time and tests stay
+	// deterministic.
+	clk, real := d.w.Clock(), d.w.Mode() == world.ClockReal
+	start := clk.Now()
 	res := d.sender.send(d.ctx, d.s, d.w, cur)
+	if real {
+		res.duration = max(clk.Now().Sub(start), 0)
+	}
 	if d.ctx.Err() != nil {
 		return // the world is closing; the attempt did not really happen
 	}

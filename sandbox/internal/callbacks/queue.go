@@ -29,6 +29,7 @@ func recordAttempt(tx *state.Txn, claimed *state.Delivery, res attemptResult) (g
 	c := state.Clone(cur)
 	c.Attempts = append(slices.Clone(cur.Attempts), state.DeliveryAttempt{
 		At: claimed.Due / 1e9, Round: claimed.Round, Status: res.status, Body: res.body, Error: res.err, Delivered: res.delivered,
+		DurationMS: res.duration.Milliseconds(),
 	})
 	if !same {
 		return false, state.Put(tx, state.TableDeliveries, c) // redelivered meanwhile: log only

@@ -38,6 +38,8 @@ type attemptResult struct {
 	body      string
 	err       string
 	delivered bool
+	// duration is how long the attempt took on the world clock.
+	duration time.Duration
 }
 
 // callbackSender posts deliveries with the sandbox's HTTP client, never

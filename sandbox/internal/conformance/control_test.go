@@ -38,8 +38,17 @@ func TestControlSpecRefusesWrongAnswers(t *testing.T) {
 	assert.Equal(t, "apiKeyDelete", id, "a templated path matches")
 	assert.NoError(t, err)
 
-	page := httptest.NewRequest(http.MethodGet, "/_sandbox/w/w1/sign/tok", nil)
+	page := httptest.NewRequest(http.MethodGet, "/_sandbox/w/w1/files/tok", nil)
 	id, err = spec.Validate(page, http.StatusOK, http.Header{"Content-Type": []string{"text/html"}}, []byte(`<html>`))
-	assert.Equal(t, "", id, "pages are not described")
+	assert.Equal(t, "", id, "undescribed pages (file URLs) are not checked")
 	assert.NoError(t, err)
+
+	// The signing page is described: its statuses are checked too.
+	sign := httptest.NewRequest(http.MethodGet, "/_sandbox/w/w1/sign/tok", nil)
+	html := http.Header{"Content-Type": []string{"text/html; charset=utf-8"}}
+	id, err = spec.Validate(sign, http.StatusOK, html, []byte(`<html>`))
+	assert.Equal(t, "pageSign", id)
+	assert.NoError(t, err)
+	_, err = spec.Validate(sign, http.StatusTeapot, html, []byte(`<html>`))
+	assert.Error(t, err, "an undescribed status of a page")
 }

@@ -1,7 +1,9 @@
 package console_test
 
 import (
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -59,4 +61,52 @@ func TestConsoleCallbacksVerifyHash(t *testing.T) {
 	getJSON(t, srv, "", base+"/api/callbacks/"+ev.ID, http.StatusOK, &after)
 	require.Len(t, after.Targets, 1)
 	assert.False(t, after.Targets[0].HashVerifies)
+}
+
+// TestConsoleCallbackAttemptDuration: an attempt's duration is measured on
+// a real world clock (the receiver here takes at least 150 ms) and is 0 on
+// a fake one, which moves only when a caller advances it, possibly while an
+// attempt is in flight: tests see the same figures every run.
+func TestConsoleCallbackAttemptDuration(t *testing.T) {
+	srv := newServer(t)
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(150 * time.Millisecond)
+		_, _ = io.WriteString(w, "Hello API Event Received")
+	}))
+	t.Cleanup(slow.Close)
+	durations := func(key string) []float64 {
+		r := srv.DoAs(key, http.MethodPut, "/v3/account", map[string]any{"callback_url": slow.URL})
+		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+		r = srv.DoAs(key, http.MethodPost, "/_sandbox/callbacks/wait", map[string]any{"timeout": "10s"})
+		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+		var p struct {
+			Items []struct {
+				Targets []struct {
+					Attempts []map[string]any `json:"attempts"`
+				} `json:"targets"`
+			} `json:"items"`
+		}
+		getJSON(t, srv, key, base+"/api/callbacks", http.StatusOK, &p)
+		var out []float64
+		for _, it := range p.Items {
+			for _, tg := range it.Targets {
+				for _, a := range tg.Attempts {
+					require.Contains(t, a, "duration_ms", "every attempt has its duration")
+					out = append(out, a["duration_ms"].(float64))
+				}
+			}
+		}
+		require.NotEmpty(t, out)
+		return out
+	}
+	for _, d := range durations(srv.APIKey) {
+		assert.Zero(t, d, "a fake clock stood still during the attempt")
+	}
+	r := srv.DoAs("", http.MethodPost, "/_sandbox/worlds", map[string]any{"clock": "real"})
+	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
+	key := r.Map()["api_key"].(string)
+	t.Cleanup(func() { srv.DoAs(key, http.MethodDelete, "/_sandbox/world", nil) })
+	for _, d := range durations(key) {
+		assert.GreaterOrEqual(t, d, float64(150), "the real clock measured the receiver's time")
+	}
 }

@@ -236,9 +236,13 @@ type RequestDetail struct {
 	Status     string             `json:"status"`
 	Audit      []state.AuditEntry `json:"audit"`
 	FormFields []state.FormField  `json:"form_fields"`
-	Documents  []string           `json:"documents"`
-	CreatedAt  int64              `json:"created_at"`
-	Signers    []SignerDetail     `json:"signers"`
+	// FieldGroups are the checkbox and radio groups of the form fields.
+	FieldGroups []state.FieldGroup `json:"field_groups"`
+	// FieldRules are their conditional logic.
+	FieldRules []state.FieldRule `json:"field_rules"`
+	Documents  []string          `json:"documents"`
+	CreatedAt  int64             `json:"created_at"`
+	Signers    []SignerDetail    `json:"signers"`
 	// AllowDecline and AllowReassign say which of those actions a signer
 	// may take; DateFormat is how date_signed fields show.
 	AllowDecline  bool   `json:"allow_decline"`
@@ -268,6 +272,7 @@ func (r Reader) Request(tx *state.Txn, id string) (RequestDetail, error) {
 		return RequestDetail{}, err
 	}
 	d := RequestDetail{Request: view, Status: requestStatus(req), Audit: req.Audit, FormFields: req.FormFields,
+		FieldGroups: append([]state.FieldGroup{}, req.FieldGroups...), FieldRules: append([]state.FieldRule{}, req.FieldRules...),
 		Documents: []string{}, CreatedAt: req.CreatedAt, Signers: []SignerDetail{},
 		AllowDecline: req.AllowDecline, AllowReassign: req.AllowReassign, DateFormat: req.DateFormat}
 	if d.Audit == nil {
@@ -321,4 +326,25 @@ func (r Reader) Objects(tx *state.Txn, kind, cursor string, limit int) (PageOf[a
 // Object shows one object of a catalog kind.
 func (r Reader) Object(tx *state.Txn, kind, id string) (any, error) {
 	return r.Catalog.Get(tx, kind, id)
+}
+
+// ErrNoDocument is answered for a document index a request does not have.
+var ErrNoDocument = errors.New("console: the request has no such document")
+
+// Document answers a request's document as PDF, with its name, for the
+// signing view (state.ErrNotFound for an unknown request).
+func (r Reader) Document(tx *state.Txn, id, index string) ([]byte, string, error) {
+	req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, id)
+	if err != nil {
+		return nil, "", err
+	}
+	i, err := strconv.Atoi(index)
+	if err != nil || i < 0 || i >= len(req.Documents) || req.Documents[i].PDFBlobID == "" {
+		return nil, "", ErrNoDocument
+	}
+	data, err := state.GetBlob(tx, req.Documents[i].PDFBlobID)
+	if err != nil {
+		return nil, "", ErrNoDocument
+	}
+	return data, req.Documents[i].Name, nil
 }

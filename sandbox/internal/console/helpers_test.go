@@ -14,9 +14,10 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
-// sendRequest sends a signature request with one PDF named fileName as key
-// does through the official API, and answers its id and signature ids.
-func sendRequest(t *testing.T, srv *sandboxtest.Server, key string, fields map[string]string, fileName string) (string, []string) {
+// postFile makes an object through the API as key: a multipart body of
+// fields and one one-page PDF named fileName, posted to path; it fails
+// unless the answer is 200.
+func postFile(t *testing.T, srv *sandboxtest.Server, key, path string, fields map[string]string, fileName string) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	mw := multipart.NewWriter(&b)
@@ -28,12 +29,20 @@ func sendRequest(t *testing.T, srv *sandboxtest.Server, key string, fields map[s
 	_, err = fw.Write(filestest.MakePDF(filestest.Letter("Page 1")))
 	require.NoError(t, err)
 	require.NoError(t, mw.Close())
-	req, err := http.NewRequest(http.MethodPost, srv.URL+"/v3/signature_request/send", &b)
+	req, err := http.NewRequest(http.MethodPost, srv.URL+path, &b)
 	require.NoError(t, err)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	req.SetBasicAuth(key, "")
 	r := srv.Send(req)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	return r.Body
+}
+
+// sendRequest sends a signature request with one PDF named fileName as key
+// does through the official API, and answers its id and signature ids.
+func sendRequest(t *testing.T, srv *sandboxtest.Server, key string, fields map[string]string, fileName string) (string, []string) {
+	t.Helper()
+	body := postFile(t, srv, key, "/v3/signature_request/send", fields, fileName)
 	var out struct {
 		SignatureRequest struct {
 			ID         string `json:"signature_request_id"`
@@ -42,7 +51,7 @@ func sendRequest(t *testing.T, srv *sandboxtest.Server, key string, fields map[s
 			} `json:"signatures"`
 		} `json:"signature_request"`
 	}
-	require.NoError(t, json.Unmarshal(r.Body, &out))
+	require.NoError(t, json.Unmarshal(body, &out))
 	var sigs []string
 	for _, s := range out.SignatureRequest.Signatures {
 		sigs = append(sigs, s.ID)
@@ -88,4 +97,21 @@ func (p requestPage) ids() []string {
 		ids = append(ids, it.ID)
 	}
 	return ids
+}
+
+// createTemplate creates a template with the signer role Client and one
+// signature field on a one-page PDF, as key, and answers its id.
+func createTemplate(t *testing.T, srv *sandboxtest.Server, key string) string {
+	t.Helper()
+	body := postFile(t, srv, key, "/v3/template/create", map[string]string{
+		"title": "Template", "test_mode": "1", "signer_roles[0][name]": "Client",
+		"form_fields_per_document": `[{"document_index":0,"api_id":"sig1","name":"","type":"signature","x":100,"y":100,"width":180,"height":40,"required":true,"signer":"Client","page":1}]`,
+	}, "t.pdf")
+	var out struct {
+		Template struct {
+			ID string `json:"template_id"`
+		} `json:"template"`
+	}
+	require.NoError(t, json.Unmarshal(body, &out))
+	return out.Template.ID
 }

@@ -3,7 +3,9 @@ package console_test
 import (
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -108,6 +110,8 @@ func TestControlPlaneDescription(t *testing.T) {
 	do(http.MethodGet, "/_sandbox/console/api/signature_requests?cursor=x", nil)
 	do(http.MethodGet, "/_sandbox/console/api/signature_requests/"+id, nil)
 	do(http.MethodGet, "/_sandbox/console/api/signature_requests/nope", nil)
+	do(http.MethodGet, "/_sandbox/console/api/signature_requests/"+id+"/documents/0", nil)
+	do(http.MethodGet, "/_sandbox/console/api/signature_requests/"+id+"/documents/5", nil)
 	do(http.MethodGet, "/_sandbox/console/api/oauth_tokens", nil)
 	do(http.MethodGet, "/_sandbox/console/api/objects/account", nil)
 	do(http.MethodGet, "/_sandbox/console/api/objects/signature_request/"+id, nil)
@@ -145,6 +149,15 @@ func TestControlPlaneDescription(t *testing.T) {
 	do(http.MethodPost, "/_sandbox/signature_requests/"+id+"/fail", map[string]any{})
 	do(http.MethodPost, "/_sandbox/signature_requests/nope/fail", map[string]any{})
 	do(http.MethodPost, "/_sandbox/templates/nope/finish_draft", map[string]any{})
+	tpl := createTemplate(t, srv, srv.APIKey)
+	do(http.MethodGet, "/_sandbox/templates/"+tpl+"/fields", nil)
+	do(http.MethodGet, "/_sandbox/templates/nope/fields", nil)
+	do(http.MethodPut, "/_sandbox/templates/"+tpl+"/fields", map[string]any{"fields": []map[string]any{
+		{"api_id": "sig", "type": "signature", "document_index": 0, "page": 1, "x": 50, "y": 60, "width": 180, "height": 40, "required": true, "signer": "Client"},
+	}})
+	do(http.MethodPut, "/_sandbox/templates/"+tpl+"/fields", map[string]any{"fields": []map[string]any{{"api_id": "x", "type": "text", "signer": "Nobody"}}})
+	do(http.MethodGet, "/_sandbox/templates/"+tpl+"/documents/0", nil)
+	do(http.MethodGet, "/_sandbox/templates/"+tpl+"/documents/9", nil)
 	do(http.MethodGet, "/_sandbox/unclaimed_drafts/nope", nil)
 	do(http.MethodPost, "/_sandbox/unclaimed_drafts/nope/claim", map[string]any{})
 	do(http.MethodGet, "/_sandbox/record", nil)
@@ -157,6 +170,107 @@ func TestControlPlaneDescription(t *testing.T) {
 	do(http.MethodGet, "/_sandbox/operations", nil)
 	do(http.MethodGet, "/_sandbox/ready", nil)
 	do(http.MethodGet, "/_sandbox/metrics", nil)
+	// The pages behind the links the sandbox hands out.
+	pagePath := func(raw string) string {
+		u, err := url.Parse(raw)
+		require.NoError(t, err)
+		return u.Path
+	}
+	var emb struct {
+		SignatureRequest struct {
+			ID         string `json:"signature_request_id"`
+			Signatures []struct {
+				ID string `json:"signature_id"`
+			} `json:"signatures"`
+		} `json:"signature_request"`
+	}
+	require.NoError(t, json.Unmarshal(postFile(t, srv, srv.APIKey, "/v3/signature_request/create_embedded", map[string]string{
+		"client_id": fixtureClientID, "test_mode": "1", "signers[0][name]": "Pia", "signers[0][email_address]": "pia@example.com",
+	}, "p.pdf"), &emb))
+	srv.Advance(time.Minute)
+	var signURL struct {
+		Embedded struct {
+			SignURL string `json:"sign_url"`
+		} `json:"embedded"`
+	}
+	r = do(http.MethodGet, "/v3/embedded/sign_url/"+emb.SignatureRequest.Signatures[0].ID, nil)
+	require.NoError(t, json.Unmarshal(r.Body, &signURL), "%s", r.Body)
+	sign := pagePath(signURL.Embedded.SignURL)
+	world := strings.Split(strings.TrimPrefix(sign, "/_sandbox/w/"), "/")[0]
+	do(http.MethodGet, sign, nil)
+	do(http.MethodGet, sign+"/documents/0", nil)
+	do(http.MethodGet, sign+"/documents/7", nil)
+	do(http.MethodPost, sign, map[string]any{"action": "dance"})
+	do(http.MethodPost, sign, map[string]any{"action": "sign"})
+	do(http.MethodGet, "/_sandbox/w/"+world+"/sign/nope", nil)
+	do(http.MethodGet, "/_sandbox/w/"+world+"/requests/"+emb.SignatureRequest.ID, nil)
+	do(http.MethodGet, "/_sandbox/w/"+world+"/requests/nope", nil)
+	var draft struct {
+		Template struct {
+			EditURL string `json:"edit_url"`
+		} `json:"template"`
+	}
+	require.NoError(t, json.Unmarshal(postFile(t, srv, srv.APIKey, "/v3/template/create_embedded_draft", map[string]string{
+		"client_id": fixtureClientID, "test_mode": "1", "signer_roles[0][name]": "Client",
+	}, "e.pdf"), &draft))
+	editor := pagePath(draft.Template.EditURL)
+	do(http.MethodGet, editor, nil)
+	do(http.MethodGet, editor+"/documents/0", nil)
+	do(http.MethodPost, editor, nil)
+	do(http.MethodGet, editor, nil)
+	var unclaimed struct {
+		Draft struct {
+			ClaimURL string `json:"claim_url"`
+		} `json:"unclaimed_draft"`
+	}
+	require.NoError(t, json.Unmarshal(postFile(t, srv, srv.APIKey, "/v3/unclaimed_draft/create_embedded", map[string]string{
+		"client_id": fixtureClientID, "test_mode": "1", "requester_email_address": "owner@sandbox.example",
+		"signers[0][name]": "Cleo", "signers[0][email_address]": "cleo@example.com",
+	}, "c.pdf"), &unclaimed))
+	claim := pagePath(unclaimed.Draft.ClaimURL)
+	do(http.MethodGet, claim, nil)
+	do(http.MethodGet, claim+"/documents/0", nil)
+	do(http.MethodPost, claim, nil)
+	do(http.MethodGet, claim, nil)
+	do(http.MethodGet, "/_sandbox/pages/docview.mjs", nil)
+	do(http.MethodGet, "/_sandbox/pages/pages.css", nil)
+	do(http.MethodGet, "/_sandbox/pages/nope.js", nil)
+
+	// The successful answers of calls refused above.
+	var code struct {
+		Code string `json:"code"`
+	}
+	r = do(http.MethodPost, "/_sandbox/oauth/authorize", map[string]any{"client_id": fixtureClientID, "state": "s"})
+	require.NoError(t, json.Unmarshal(r.Body, &code), "%s", r.Body)
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	r = srv.DoAs("", http.MethodPost, "/oauth/token", map[string]any{"client_id": fixtureClientID, "client_secret": fixtureClientSecret,
+		"code": code.Code, "grant_type": "authorization_code", "state": "s"})
+	require.NoError(t, json.Unmarshal(r.Body, &tok), "%s", r.Body)
+	require.NotEmpty(t, tok.AccessToken, "%s", r.Body)
+	r = do(http.MethodPost, "/_sandbox/oauth/tokens/"+tok.AccessToken+"/revoke", nil)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	var acct struct {
+		Account struct {
+			AccountID string `json:"account_id"`
+		} `json:"account"`
+	}
+	r = do(http.MethodPost, "/v3/account/create", map[string]any{"email_address": "newcomer@example.com"})
+	require.NoError(t, json.Unmarshal(r.Body, &acct), "%s", r.Body)
+	require.NotEmpty(t, acct.Account.AccountID, "%s", r.Body)
+	r = do(http.MethodPost, "/_sandbox/accounts/"+acct.Account.AccountID+"/confirm", nil)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	var draft2 struct {
+		Template struct {
+			ID string `json:"template_id"`
+		} `json:"template"`
+	}
+	require.NoError(t, json.Unmarshal(postFile(t, srv, srv.APIKey, "/v3/template/create_embedded_draft", map[string]string{
+		"client_id": fixtureClientID, "test_mode": "1", "signer_roles[0][name]": "Client",
+	}, "f.pdf"), &draft2))
+	r = do(http.MethodPost, "/_sandbox/templates/"+draft2.Template.ID+"/finish_draft", map[string]any{"title": "Finished"})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	do(http.MethodPost, "/_sandbox/reset", nil)
 	srv.DoAs(other.APIKey, http.MethodDelete, "/_sandbox/world", nil)
 	do(http.MethodDelete, "/_sandbox/world", nil)

@@ -1,7 +1,9 @@
 package console_test
 
 import (
+	"encoding/json"
 	"net/http"
+	"net/url"
 	"os"
 	"regexp"
 	"strings"
@@ -113,4 +115,108 @@ func TestConsoleCrossSite(t *testing.T) {
 	assert.Contains(t, string(js), `credentials: "omit"`, "the console sends no cookies")
 	assert.Contains(t, string(js), "sessionStorage", "the key lives in the session")
 	assert.NotContains(t, string(js), "localStorage", "the key never outlives the session")
+}
+
+// fixtureClientID is the default world's API app (fixtures), which embedded
+// templates and drafts are made with.
+const fixtureClientID = "7d1043473d55bfa90e8530d35801d4e3"
+
+// fixtureClientSecret is that app's secret (fixtures).
+const fixtureClientSecret = "5e4b2b4c9d4f4a0e8f7c6b5a49382716"
+
+// postMultipart makes an object through the API with one PDF named
+// fileName and answers the JSON answer.
+func postMultipart(t *testing.T, srv *sandboxtest.Server, path string, fields map[string]string, fileName string) map[string]any {
+	t.Helper()
+	var out map[string]any
+	require.NoError(t, json.Unmarshal(postFile(t, srv, srv.APIKey, path, fields, fileName), &out))
+	return out
+}
+
+var (
+	inlineScriptRE = regexp.MustCompile(`<script>`)
+	scriptSrcRE    = regexp.MustCompile(`<script[^>]*\ssrc="([^"]*)"`)
+)
+
+// checkPageEscapes: a page shows the payloads only escaped, runs no script
+// but its protocol script and the sandbox's own files, and sends a policy
+// that runs nothing else.
+func checkPageEscapes(t *testing.T, name string, r *sandboxtest.Response) {
+	t.Helper()
+	require.Equal(t, http.StatusOK, r.Status, "%s: %s", name, r.Body)
+	body := string(r.Body)
+	assert.NotContains(t, body, "<script>window.__xss", name)
+	assert.NotContains(t, body, "<img src=x", name)
+	assert.NotContains(t, body, `" onerror=`, name)
+	assert.True(t, strings.Contains(body, "&lt;script&gt;window.__xss") || strings.Contains(body, "&lt;img src=x") ||
+		strings.Contains(body, `\u003cscript`) || strings.Contains(body, `\u003cimg`), "%s shows the payload, escaped", name)
+	assert.LessOrEqual(t, len(inlineScriptRE.FindAllString(body, -1)), 1, "%s: at most the protocol's inline script", name)
+	for _, m := range scriptSrcRE.FindAllStringSubmatch(body, -1) {
+		assert.True(t, strings.HasPrefix(m[1], "/_sandbox/"), "%s loads only the sandbox's scripts: %s", name, m[1])
+	}
+	csp := r.Header.Get("Content-Security-Policy")
+	assert.Contains(t, csp, "script-src 'self'", name)
+	assert.NotContains(t, csp, "unsafe-inline", name)
+}
+
+// TestPagesEscapeEveryCallerValue: the signing page behind an e-mail link,
+// a request's details page, the template editor and the claim page show
+// hostile titles, subjects, messages, names, role names and file names as
+// text, and their scripts (shared with the console) hand no data to an
+// HTML parser.
+func TestPagesEscapeEveryCallerValue(t *testing.T) {
+	srv := newServer(t)
+	for _, p := range payloads {
+		id := hostileRequest(t, srv, p)
+		srv.Advance(time.Minute)
+		var mails struct {
+			Emails []struct {
+				Link string `json:"link"`
+			} `json:"emails"`
+		}
+		getJSON(t, srv, "", "/_sandbox/emails?signature_request_id="+id, http.StatusOK, &mails)
+		signLink := ""
+		for _, m := range mails.Emails {
+			if strings.Contains(m.Link, "/sign/") {
+				signLink = m.Link
+			}
+		}
+		require.NotEmpty(t, signLink, "the signer's e-mail links to the signing page")
+		u, err := url.Parse(signLink)
+		require.NoError(t, err)
+		checkPageEscapes(t, "signing page", srv.DoAs("", http.MethodGet, u.Path, nil))
+		world := strings.Split(strings.TrimPrefix(u.Path, "/_sandbox/w/"), "/")[0]
+		checkPageEscapes(t, "details page", srv.DoAs("", http.MethodGet, "/_sandbox/w/"+world+"/requests/"+id, nil))
+
+		tpl := postMultipart(t, srv, "/v3/template/create_embedded_draft", map[string]string{
+			"client_id": fixtureClientID, "test_mode": "1", "title": "T " + p, "subject": "S " + p, "message": "M " + p,
+			"signer_roles[0][name]": "R " + p, "cc_roles[0]": "C " + p,
+		}, "t"+strings.NewReplacer("/", "", "\"", "").Replace(p)+".pdf")
+		editURL, err := url.Parse(tpl["template"].(map[string]any)["edit_url"].(string))
+		require.NoError(t, err)
+		checkPageEscapes(t, "template editor", srv.DoAs("", http.MethodGet, editURL.Path, nil))
+
+		draft := postMultipart(t, srv, "/v3/unclaimed_draft/create_embedded", map[string]string{
+			"client_id": fixtureClientID, "test_mode": "1", "requester_email_address": "owner@sandbox.example",
+			"title": "T " + p, "subject": "S " + p, "message": "M " + p,
+			"signers[0][name]": "N " + p, "signers[0][email_address]": "xss@example.com",
+		}, "d"+strings.NewReplacer("/", "", "\"", "").Replace(p)+".pdf")
+		claimURL, err := url.Parse(draft["unclaimed_draft"].(map[string]any)["claim_url"].(string))
+		require.NoError(t, err)
+		checkPageEscapes(t, "claim page", srv.DoAs("", http.MethodGet, claimURL.Path, nil))
+	}
+
+	dir := "../signpage/assets"
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".mjs") {
+			continue
+		}
+		js, err := os.ReadFile(dir + "/" + e.Name())
+		require.NoError(t, err)
+		for _, sink := range []string{"innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function", "setAttribute(\"on", "srcdoc"} {
+			assert.NotContains(t, string(js), sink, "%s must not use %s", e.Name(), sink)
+		}
+	}
 }

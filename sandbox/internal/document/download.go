@@ -66,13 +66,13 @@ func downloadFiles(kind, param string) api.Handler {
 			if err != nil {
 				return nil, err
 			}
-			return fileDownload(data, "application/zip", fs.Name+".zip", false), nil
+			return FileDownload(data, "application/zip", fs.Name+".zip", false), nil
 		}
 		data, err := preparedPDF(tx, fs)
 		if err != nil {
 			return nil, err
 		}
-		return fileDownload(data, "application/pdf", fs.Name+".pdf", false), nil
+		return FileDownload(data, "application/pdf", fs.Name+".pdf", false), nil
 	}
 }
 
@@ -159,21 +159,21 @@ func fileURLBlob(tx *state.Txn, fs *state.FileSet) (string, error) {
 	return fs.PDFBlobID, state.PutBlobID(tx, fs.PDFBlobID, pdf)
 }
 
-// fileDownload is a binary answer with its Content-Disposition: attachment
+// FileDownload is a binary answer with its Content-Disposition: attachment
 // (save) or inline (display).
-func fileDownload(data []byte, contentType, name string, inline bool) *api.RawResponse {
+func FileDownload(data []byte, contentType, name string, inline bool) *api.RawResponse {
 	disp := "attachment"
 	if inline {
 		disp = "inline"
 	}
 	h := http.Header{}
-	h.Set("Content-Disposition", contentDisposition(disp, name))
+	h.Set("Content-Disposition", ContentDisposition(disp, name))
 	return &api.RawResponse{Status: http.StatusOK, ContentType: contentType, Header: h, Body: data}
 }
 
-// contentDisposition writes the header with a quoted ASCII file name and,
+// ContentDisposition writes the header with a quoted ASCII file name and,
 // when the name is not ASCII, its UTF-8 form as well (RFC 6266).
-func contentDisposition(disp, name string) string {
+func ContentDisposition(disp, name string) string {
 	ascii := strings.Map(func(r rune) rune {
 		if r < 0x20 || r > 0x7E || r == '"' || r == '\\' {
 			return '_'

@@ -40,5 +40,5 @@ func serveFileURL(c *api.Call) (any, error) {
 	if err != nil {
 		return nil, apierr.Gone()
 	}
-	return fileDownload(data, "application/pdf", u.Name, u.Inline), nil
+	return FileDownload(data, "application/pdf", u.Name, u.Inline), nil
 }

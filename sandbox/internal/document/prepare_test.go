@@ -256,9 +256,9 @@ func TestFileSetRowsRoundTripJSON(t *testing.T) {
 }
 
 func TestContentDisposition(t *testing.T) {
-	assert.Equal(t, `attachment; filename="NDA.pdf"`, contentDisposition("attachment", "NDA.pdf"))
+	assert.Equal(t, `attachment; filename="NDA.pdf"`, ContentDisposition("attachment", "NDA.pdf"))
 	assert.Equal(t, `inline; filename="Vertrag _berarbeitet.pdf"; filename*=UTF-8''Vertrag%20%C3%BCberarbeitet.pdf`,
-		contentDisposition("inline", "Vertrag überarbeitet.pdf"))
+		ContentDisposition("inline", "Vertrag überarbeitet.pdf"))
 }
 
 func assertAPIError(t *testing.T, err error, status int) {

@@ -8,7 +8,7 @@ package page
 //   - a page where the user can still act posts hellosign:initialize once
 //     (the library emits "ready");
 //   - the page after the user's final action posts what happened
-//     (userSignRequest, userDeclineRequest, userSendRequest,
+//     (userSignRequest, userDeclineRequest, userReassignRequest, userSendRequest,
 //     userCreateTemplate) and then hellosign:userFinishRequest: the flow is
 //     over, and the library emits "finish" and closes the iframe ("close");
 //   - a page that cannot be used (an expired, used or unknown link) posts
@@ -36,6 +36,7 @@ const (
 	msgError          = "hellosign:error"
 	MsgSign           = "hellosign:userSignRequest"
 	MsgDecline        = "hellosign:userDeclineRequest"
+	MsgReassign       = "hellosign:userReassignRequest"
 	MsgSend           = "hellosign:userSendRequest"
 	MsgCreateTemplate = "hellosign:userCreateTemplate"
 	msgFinish         = "hellosign:userFinishRequest"

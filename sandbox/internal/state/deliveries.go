@@ -110,6 +110,10 @@ type DeliveryAttempt struct {
 	// answer, a scenario rule).
 	Error     string `json:"error,omitempty"`
 	Delivered bool   `json:"delivered"`
+	// DurationMS is how long the attempt took, in milliseconds, measured
+	// on the world's clock when it is real; 0 on a fake clock, which moves
+	// only when a caller advances it, so tests stay deterministic.
+	DurationMS int64 `json:"duration_ms"`
 }
 
 // Open reports whether the delivery is still pending.

@@ -134,6 +134,7 @@
     [/^\/callbacks\/([^/]+)$/, callbackDetail],
     [/^\/oauth_tokens$/, oauthTokens],
     [/^\/objects\/([a-z_]+)$/, objects],
+    [/^\/objects\/template\/([^/]+)\/fields$/, templateFields],
     [/^\/objects\/([a-z_]+)\/([^/]+)$/, objectDetail],
   ];
   function parseHash() {
@@ -419,8 +420,9 @@
     const targets = c.targets.map((t) => el("div", { class: "card" },
       el("h2", {}, t.kind + " callback ", badge(t.state)),
       kv([["url", t.url], ["round", t.round], ["event_hash", t.event_hash], ["hash verifies", el("span", { "data-field": "hash-verifies" }, badge(String(t.hash_verifies)))]]),
-      el("table", {}, el("thead", {}, el("tr", {}, ["time", "status", "delivered", "body / error"].map((h) => el("th", {}, h)))),
+      el("table", { class: "attempts" }, el("thead", {}, el("tr", {}, ["time", "status", "duration", "delivered", "body / error"].map((h) => el("th", {}, h)))),
         el("tbody", {}, t.attempts.map((a) => el("tr", {}, el("td", {}, when(a.at)), el("td", {}, a.status || "—"),
+          el("td", { "data-field": "duration" }, (a.duration_ms || 0) + " ms"),
           el("td", {}, String(a.delivered)), el("td", {}, (a.body || "").slice(0, 200), a.error ? " " + a.error : ""))))),
       el("h2", {}, "Payload"), pretty(t.payload)));
     return el("div", {},
@@ -473,8 +475,9 @@
   }
   async function objectDetail(query, kind, id) {
     const v = await get(API + "/objects/" + encodeURIComponent(kind) + "/" + encodeURIComponent(id));
+    const place = kind === "template" ? el("p", {}, el("a", { class: "button", id: "place-fields", href: "#/objects/template/" + encodeURIComponent(id) + "/fields" }, "Place fields on the documents")) : "";
     return el("div", {}, el("p", {}, el("a", { href: "#/objects/" + kind }, "← " + (objectTitles[kind] || kind))),
-      el("h1", {}, String(objectLabel(v) || id)), el("p", { class: "muted" }, "As the API shows it (read-only)."), pretty(v));
+      el("h1", {}, String(objectLabel(v) || id)), place, el("p", { class: "muted" }, "As the API shows it."), pretty(v));
   }
   async function oauthTokens() {
     const t = await get(API + "/oauth_tokens");
@@ -489,112 +492,49 @@
   }
 
 
-  // ---------- signing with the document (PDF.js) ----------
-  let pdfjs = null;
-  async function loadPDFJS() {
-    if (!pdfjs) {
-      pdfjs = await import("/_sandbox/console/vendor/pdfjs/pdf.min.mjs");
-      pdfjs.GlobalWorkerOptions.workerSrc = "/_sandbox/console/vendor/pdfjs/pdf.worker.min.mjs";
-    }
-    return pdfjs;
-  }
-  // fieldInput makes the input for one field of the signer; it answers the
-  // node and a function giving the value to send (undefined: send none).
-  function fieldInput(f, signerName, dateText) {
-    const t = f.type;
-    const common = { "data-api-id": f.api_id, title: f.name || f.api_id, class: "field field-" + t };
-    if (t === "checkbox" || t === "radio") {
-      const box = el("input", Object.assign({ type: t === "radio" ? "radio" : "checkbox", name: t === "radio" ? "group-" + (f.group || f.api_id) : undefined }, common));
-      box.checked = !!f.is_checked;
-      return { node: box, value: () => box.checked, filled: () => box.checked };
-    }
-    if (t === "dropdown") {
-      const sel = el("select", common, el("option", { value: "" }, ""), (f.options || []).map((o) => el("option", { value: o }, o)));
-      if (f.content) sel.value = f.content;
-      return { node: sel, value: () => sel.value, filled: () => sel.value !== "" };
-    }
-    if (t === "date_signed") {
-      return { node: el("input", Object.assign({ type: "text", readonly: true, value: dateText }, common)), value: () => undefined, filled: () => true };
-    }
-    if (t === "text-merge" || t === "checkbox-merge" || t === "hyperlink") {
-      return { node: el("input", Object.assign({ type: "text", readonly: true, value: f.content || "" }, common)), value: () => undefined, filled: () => true };
-    }
-    const attrs = Object.assign({ type: "text", placeholder: t === "signature" ? "type to sign" : t === "initials" ? "initials" : (f.placeholder || "") }, common);
-    const v = f.validation_type;
-    if (v === "numbers_only") attrs.pattern = "[0-9]*";
-    else if (v === "letters_only") attrs.pattern = "[A-Za-z ]*";
-    else if (v === "email_address") attrs.type = "email";
-    else if (v === "phone_number") attrs.pattern = "[0-9+() .-]*";
-    else if (v === "zip_code") attrs.pattern = "[0-9]{5}(-[0-9]{4})?";
-    else if (v === "bank_routing_number") attrs.pattern = "[0-9]{9}";
-    else if (v === "social_security_number") attrs.pattern = "[0-9]{3}-?[0-9]{2}-?[0-9]{4}";
-    else if (v === "custom_regex" && f.validation_custom_regex) attrs.pattern = f.validation_custom_regex;
-    if (f.masked) attrs.type = "password";
-    const input = el("input", attrs);
-    if (t === "signature" || t === "initials") {
-      const adopt = el("button", { type: "button", class: "adopt", onclick: () => { input.value = t === "initials" ? signerName.split(/\s+/).map((w) => w[0] || "").join("") : signerName; input.dispatchEvent(new Event("input", { bubbles: true })); } }, "Adopt");
-      input.className = "sig-input";
-      input.removeAttribute("data-api-id");
-      return { node: el("span", { class: "sigbox field-" + t, "data-api-id": f.api_id }, input, adopt), value: () => input.value, filled: () => input.value.trim() !== "" };
-    }
-    return { node: input, value: () => input.value, filled: () => input.value !== "" && input.checkValidity() };
-  }
+  // ---------- signing with the document, placing template fields ----------
+  // The document view is the module the sandbox's signing, editor and
+  // claim pages use too (/_sandbox/pages/docview.mjs, fieldeditor.mjs):
+  // PDF.js pages with the fields over them, an input by field type.
+  const DOCVIEW = "/_sandbox/pages/docview.mjs";
+  const FIELDEDITOR = "/_sandbox/pages/fieldeditor.mjs";
   async function signView(query, id, signatureID) {
-    const d = await get(API + "/signature_requests/" + encodeURIComponent(id));
+    const enc = encodeURIComponent(id);
+    const d = await get(API + "/signature_requests/" + enc);
     const signer = d.signers.find((s) => s.signature_id === signatureID);
     if (!signer) { const e = new Error("This request has no signer " + signatureID + "."); e.status = 404; throw e; }
-    const mine = d.form_fields.filter((f) => String(f.signer) === String(signer.slot));
-    const lib = await loadPDFJS();
-    const res = await call("GET", "/v3/signature_request/files/" + encodeURIComponent(id) + "?file_type=pdf", undefined, { raw: true, apiKey: worldKey });
-    const pdf = await lib.getDocument({ data: new Uint8Array(await res.arrayBuffer()), isEvalSupported: false }).promise;
-    const clock = await get(CONTROL + "/clock");
-    const scale = 1.3;
-    const inputs = [];
-    const pages = el("div", { class: "pages" });
-    for (let n = 1; n <= pdf.numPages; n++) {
-      const page = await pdf.getPage(n);
-      const vp = page.getViewport({ scale });
-      const canvas = el("canvas", { width: Math.floor(vp.width), height: Math.floor(vp.height) });
-      await page.render({ canvasContext: canvas.getContext("2d"), viewport: vp }).promise;
-      const wrap = el("div", { class: "page", "data-page": n }, canvas);
-      wrap.style.width = Math.floor(vp.width) + "px"; // CSSOM, which the content security policy allows
-      wrap.style.height = Math.floor(vp.height) + "px";
-      for (const f of mine.filter((f) => (f.page || 1) === n)) {
-        const inp = fieldInput(f, signer.name, clock.time.slice(0, 10));
-        inputs.push({ f, inp });
-        inp.node.style.left = f.x * scale + "px";
-        inp.node.style.top = f.y * scale + "px";
-        inp.node.style.width = Math.max(f.width, 12) * scale + "px";
-        inp.node.style.height = Math.max(f.height, 12) * scale + "px";
-        if (f.required) inp.node.classList.add("required");
-        wrap.append(inp.node);
-      }
-      pages.append(wrap);
-    }
+    // The signer's fields, and the merge fields the sender filled (shown
+    // read-only with their custom_fields value).
+    const custom = d.signature_request.custom_fields || [];
+    const merge = (f) => f.type === "text-merge" || f.type === "checkbox-merge";
+    const mine = d.form_fields.filter((f) => String(f.signer) === String(signer.slot) || merge(f)).map((f) => {
+      const cf = merge(f) ? custom.find((c) => c.name === f.name || c.api_id === f.api_id) : null;
+      return cf ? Object.assign({}, f, { value: cf.value }) : f;
+    });
+    const [dv, clock] = await Promise.all([import(DOCVIEW), get(CONTROL + "/clock")]);
+    const documents = d.documents.map((name, index) => ({ index, name }));
+    const load = async (doc) => (await call("GET", API + "/signature_requests/" + enc + "/documents/" + doc.index, undefined, { raw: true })).arrayBuffer();
     const sp = CONTROL + "/signatures/" + encodeURIComponent(signatureID);
+    let doc = null;
     const signBtn = el("button", {
       class: "primary", id: "sign",
       onclick: async () => {
-        const values = {};
-        for (const { f, inp } of inputs) {
-          const v = inp.value();
-          if (v !== undefined && !(v === "" && !f.required)) values[f.api_id] = v;
-        }
         try {
-          await call("POST", sp + "/sign", { values });
+          await call("POST", sp + "/sign", { values: doc.values() });
           show("Signed.", true);
-          location.hash = "#/requests/" + encodeURIComponent(id);
+          location.hash = "#/requests/" + enc;
         } catch (e) { show("Sign refused: " + e.message); }
       },
     }, "Sign");
     const missing = el("span", { class: "muted", id: "missing" });
-    const update = () => {
-      const left = inputs.filter(({ f, inp }) => f.required && !inp.filled()).length;
-      signBtn.disabled = left > 0 || signer.status_code !== "awaiting_signature";
+    const update = (ev) => {
+      if (ev) holder.dataset.dirty = "1"; // entered values survive live updates
+      const left = doc ? doc.missing() : 0;
+      signBtn.disabled = !doc || left > 0 || signer.status_code !== "awaiting_signature";
       missing.textContent = left ? left + " required field(s) left" : "";
     };
-    pages.addEventListener("input", update);
-    pages.addEventListener("change", update);
+    const holder = el("div");
+    doc = await dv.mountSigning(holder, { documents, fields: mine, groups: d.field_groups, rules: d.field_rules, signer_name: signer.name, date_text: dv.dateText(d.date_format, clock.now) }, load, update);
     update();
     const actions = el("div", { class: "row" }, signBtn, missing,
       d.allow_decline ? el("button", { onclick: () => act("Decline", "POST", sp + "/decline", { reason: prompt("Reason for declining?", "") || "" }) }, "Decline") : "",
@@ -606,10 +546,41 @@
         },
       }, "Reassign") : "");
     return el("div", {},
-      el("p", {}, el("a", { href: "#/requests/" + encodeURIComponent(id) }, "← " + (d.signature_request.title || id))),
+      el("p", {}, el("a", { href: "#/requests/" + enc }, "← " + (d.signature_request.title || id))),
       el("h1", {}, "Sign as ", signer.name || signer.email_address, " ", badge(signer.status_code)),
-      el("p", { class: "muted" }, mine.length + " field(s) for this signer on " + pdf.numPages + " page(s)."),
-      actions, pages);
+      el("p", { class: "muted" }, mine.length + " field(s) for this signer on " + doc.pages.length + " page(s)."),
+      actions, holder);
+  }
+
+  // templateFields places a template's signer fields on its documents and
+  // saves them through the control plane (PUT /_sandbox/templates/{id}/fields).
+  async function templateFields(query, id) {
+    const enc = encodeURIComponent(id);
+    const base = CONTROL + "/templates/" + enc;
+    const [v, fe] = await Promise.all([get(base + "/fields"), import(FIELDEDITOR)]);
+    const load = async (doc) => (await call("GET", base + "/documents/" + doc.index, undefined, { raw: true })).arrayBuffer();
+    const holder = el("div");
+    const state = el("span", { class: "muted", id: "unsaved" });
+    const ed = await fe.mountEditor(holder, { documents: v.documents, roles: v.signer_roles, fields: v.fields }, load, () => {
+      state.textContent = "unsaved changes";
+      holder.dataset.dirty = "1"; // unsaved placements survive live updates
+    });
+    const save = el("button", {
+      class: "primary", id: "save-fields",
+      onclick: async () => {
+        try {
+          await call("PUT", base + "/fields", { fields: ed.fields() });
+          state.textContent = "";
+          delete holder.dataset.dirty;
+          show("Fields saved.", true);
+        } catch (e) { show("Save refused: " + e.message); }
+      },
+    }, "Save fields");
+    return el("div", {},
+      el("p", {}, el("a", { href: "#/objects/template/" + enc }, "← Template")),
+      el("h1", {}, "Fields of template ", id),
+      el("p", { class: "muted" }, "Click on a page to place a field for a role; drag a field to move it; × removes it. GET /v3/template shows the saved fields."),
+      el("div", { class: "row" }, save, state), holder);
   }
 
   // ---------- live updates ----------
@@ -627,7 +598,9 @@
         const url = API + "/changes" + (since === null ? "" : "?since=" + since);
         const r = await call("GET", url, undefined, { signal: ctl.signal });
         dot.classList.add("on");
-        if (since !== null && r.version !== since) render();
+        // A view with entered values or unsaved changes (data-dirty) is not
+        // drawn again under the user's hands.
+        if (since !== null && r.version !== since && !view.querySelector("[data-dirty]")) render();
         since = r.version;
       } catch (e) {
         if (ctl.signal.aborted) return;

@@ -1,0 +1,137 @@
+package sandbox
+
+// What the sandbox's pages need beyond their markup (package signpage):
+// the assets, the documents a page shows, and what a signing page's
+// document view shows of a request.
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/document"
+	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
+	"github.com/signsandbox/signsandbox/sandbox/internal/page"
+	"github.com/signsandbox/signsandbox/sandbox/internal/signpage"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+// pageAsset serves the pages' scripts and styles (/_sandbox/pages/...).
+func pageAsset(c *api.Call) (any, error) {
+	body, ct, ok := signpage.Asset(c.Param("asset"))
+	if !ok {
+		return &api.RawResponse{Status: http.StatusNotFound, ContentType: "text/plain; charset=utf-8", Header: signpage.AssetHeaders(), Body: []byte("not found\n")}, nil
+	}
+	return &api.RawResponse{Status: http.StatusOK, ContentType: ct, Header: signpage.AssetHeaders(), Body: body}, nil
+}
+
+// pageDocDesc is a document as a page's document view loads it.
+type pageDocDesc struct {
+	Index int    `json:"index"`
+	Name  string `json:"name"`
+	URL   string `json:"url"`
+}
+
+// pageDocs lists documents with their URLs below base (the page's path).
+func pageDocs(base string, docs []state.Document) []pageDocDesc {
+	out := []pageDocDesc{}
+	for i, d := range docs {
+		if d.PDFBlobID == "" {
+			continue
+		}
+		out = append(out, pageDocDesc{Index: i, Name: d.Name, URL: base + "/documents/" + strconv.Itoa(i)})
+	}
+	return out
+}
+
+// pageDocument answers document index (a path parameter) of docs as PDF,
+// or a 404 page.
+func pageDocument(c *api.Call, tx *state.Txn, docs []state.Document) (any, error) {
+	i, err := strconv.Atoi(c.Param("index"))
+	if err != nil || i < 0 || i >= len(docs) || docs[i].PDFBlobID == "" {
+		return pageNotFound("No such document.")
+	}
+	data, err := state.GetBlob(tx, docs[i].PDFBlobID)
+	if err != nil {
+		return pageNotFound("No such document.")
+	}
+	h := signpage.AssetHeaders()
+	h.Set("Cache-Control", "no-store")
+	h.Set("Content-Disposition", document.ContentDisposition("inline", docs[i].Name))
+	return &api.RawResponse{Status: http.StatusOK, ContentType: "application/pdf", Header: h, Body: data}, nil
+}
+
+// pageNotFound is the plain 404 of a page's sub-resource.
+func pageNotFound(msg string) (any, error) {
+	return &api.RawResponse{Status: http.StatusNotFound, ContentType: "text/plain; charset=utf-8", Header: signpage.AssetHeaders(), Body: []byte(msg + "\n")}, nil
+}
+
+// signViewData is what the signing page's document view shows: the
+// documents, the signer's fields (merge fields with their values), the
+// signer's name (adopted by signatures) and the date date_signed fields
+// get.
+type signViewData struct {
+	Documents []pageDocDesc   `json:"documents"`
+	Fields    []signViewField `json:"fields"`
+	// Groups are the request's checkbox and radio groups, whose
+	// requirements the page checks before Sign.
+	Groups []state.FieldGroup `json:"groups"`
+	// Rules are the request's conditional logic: a field a rule hides is
+	// not asked for.
+	Rules      []state.FieldRule `json:"rules"`
+	SignerName string            `json:"signer_name"`
+	DateText   string            `json:"date_text"`
+}
+
+// signViewField is a form field of the signer, with the value merge
+// fields show.
+type signViewField struct {
+	state.FormField
+	Value any `json:"value,omitempty"`
+}
+
+// signView lays out the signing page's document view for sg: its fields
+// and the request's merge fields, in the request's order.
+func signView(pagePath string, req *state.SignatureRequest, sg *state.Signature, now time.Time) *signViewData {
+	v := &signViewData{Documents: pageDocs(pagePath, req.Documents), Fields: []signViewField{},
+		Groups: append([]state.FieldGroup{}, req.FieldGroups...), Rules: append([]state.FieldRule{}, req.FieldRules...), SignerName: sg.Name, DateText: formatDateSigned(req, now)}
+	mine := map[string]bool{}
+	for _, f := range signerFields(req, sg) {
+		mine[f.APIID] = true
+	}
+	// The signer's fields, and the merge fields the sender filled, which
+	// every signer sees (read-only) wherever they are on the documents.
+	for _, f := range req.FormFields {
+		merge := f.Type == fields.TypeTextMerge || f.Type == fields.TypeCheckboxMerge
+		if !mine[f.APIID] && !merge {
+			continue
+		}
+		sf := signViewField{FormField: f}
+		if merge {
+			if cf, ok := mergeValueOf(req, f); ok {
+				sf.Value = cf.Value
+			}
+		}
+		v.Fields = append(v.Fields, sf)
+	}
+	return v
+}
+
+// signDocument serves a document of a signing page's request while its
+// link is valid.
+func signDocument(c *api.Call) (any, error) {
+	if _, ok := pageWorld(c, page.HoldsRow[state.SignURL](state.TableSignURLs, c.Param("token"))); !ok {
+		return pageNotFound("No such world.")
+	}
+	tx := c.Read()
+	tok, e := signToken(c, tx)
+	if e != nil {
+		return &api.RawResponse{Status: e.Status(), ContentType: "text/plain; charset=utf-8", Header: signpage.AssetHeaders(), Body: []byte(e.Msg + "\n")}, nil
+	}
+	req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, tok.RequestID)
+	if err != nil || req.Phase == state.PhaseCanceled {
+		return pageNotFound("No such signature request.")
+	}
+	return pageDocument(c, tx, req.Documents)
+}
