@@ -28,25 +28,25 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-// docFieldOptions says what to read from a create call's documents.
-type docFieldOptions struct {
-	textTags  bool // use_text_tags
-	hide      bool // hide_text_tags (with use_text_tags)
-	pdfFields bool // use_preexisting_fields
+// DocOptions says what to read from a create call's documents.
+type DocOptions struct {
+	TextTags  bool // use_text_tags
+	Hide      bool // hide_text_tags (with use_text_tags)
+	PDFFields bool // use_preexisting_fields
 }
 
-// scanDocuments reads the text tags and PDF form fields of collected
+// ScanDocuments reads the text tags and PDF form fields of collected
 // documents and keeps them on each document. With hide, a document whose
 // tags were found is replaced by a copy without them (the original upload
 // stays the document's original bytes). Documents that could not be read
 // are left alone: they end in error_file before their tags matter.
-func scanDocuments(docs []document.Pending, o docFieldOptions) {
+func ScanDocuments(docs []document.Pending, o DocOptions) {
 	for i := range docs {
 		d := &docs[i]
 		if d.PDF == nil || d.Doc.Error != "" {
 			continue
 		}
-		if o.pdfFields {
+		if o.PDFFields {
 			if fields, err := files.ReadFormFields(d.PDF); err == nil {
 				for _, f := range fields {
 					d.Doc.PDFFields = append(d.Doc.PDFFields, state.DocumentPDFField{Name: f.Name, Kind: f.Kind, Page: f.Page,
@@ -55,8 +55,8 @@ func scanDocuments(docs []document.Pending, o docFieldOptions) {
 				}
 			}
 		}
-		if o.textTags {
-			scan, err := files.ScanTextTags(d.PDF, o.hide)
+		if o.TextTags {
+			scan, err := files.ScanTextTags(d.PDF, o.Hide)
 			if err != nil {
 				continue // read at inspection but not here: no tags found
 			}
@@ -90,14 +90,14 @@ func warnNonPDFTextTags(c *api.Call, docs []document.Pending) {
 // fields they carry to the spec. Its signers must be set (drafts without
 // signers set placeholders first).
 func (spec *sigreqSpec) addDocumentFields(c *api.Call, docs []document.Pending, usePreexistingFields bool) {
-	o := docFieldOptions{textTags: spec.UseTextTags, hide: spec.UseTextTags && spec.HideTextTags, pdfFields: usePreexistingFields}
-	if !o.textTags && !o.pdfFields {
+	o := DocOptions{TextTags: spec.UseTextTags, Hide: spec.UseTextTags && spec.HideTextTags, PDFFields: usePreexistingFields}
+	if !o.TextTags && !o.PDFFields {
 		return
 	}
-	if o.textTags {
+	if o.TextTags {
 		warnNonPDFTextTags(c, docs)
 	}
-	scanDocuments(docs, o)
+	ScanDocuments(docs, o)
 	slots := 0
 	for _, sg := range spec.Signers {
 		slots = max(slots, sg.Slot+1)
@@ -111,12 +111,12 @@ func (spec *sigreqSpec) addDocumentFields(c *api.Call, docs []document.Pending, 
 		taken[f.APIID] = true
 	}
 	var added []state.FormField
-	if o.pdfFields {
+	if o.PDFFields {
 		fields, groups := requestPDFFields(docs, fc, taken)
 		added = append(added, fields...)
 		spec.FieldGroups = append(spec.FieldGroups, groups...)
 	}
-	if o.textTags {
+	if o.TextTags {
 		stored := make([]*state.Document, len(docs))
 		for i := range docs {
 			stored[i] = &docs[i].Doc
@@ -135,7 +135,7 @@ func (spec *sigreqSpec) addDocumentFields(c *api.Call, docs []document.Pending, 
 func requestTagFields(docs []*state.Document, first int, fc fields.Limits, taken map[string]bool, skipOtherSigners bool) []state.FormField {
 	var out []state.FormField
 	failed := false
-	ids := newTagIDs(taken)
+	ids := NewTagIDs(taken)
 	for n, d := range docs {
 		i := first + n
 		for k, ft := range d.TextTags {
@@ -144,29 +144,29 @@ func requestTagFields(docs []*state.Document, first int, fc fields.Limits, taken
 			}
 			t, err := files.ParseTextTag(ft.Text)
 			if err != nil {
-				d.TextTagError = tagProblem(ft, strings.TrimPrefix(err.Error(), "invalid text tag "+ft.Text+": "))
+				d.TextTagError = TagProblem(ft, strings.TrimPrefix(err.Error(), "invalid text tag "+ft.Text+": "))
 				continue
 			}
 			if t.Signer > fc.Slots {
 				if skipOtherSigners {
 					continue
 				}
-				d.TextTagError = tagProblem(ft, fmt.Sprintf("signer%d is not a signer of this request (it has %d)", t.Signer, fc.Slots))
+				d.TextTagError = TagProblem(ft, fmt.Sprintf("signer%d is not a signer of this request (it has %d)", t.Signer, fc.Slots))
 				continue
 			}
-			id, msg := ids.take(t.ID, i, k)
+			id, msg := ids.Take(t.ID, i, k)
 			if msg != "" {
-				d.TextTagError = tagProblem(ft, msg)
+				d.TextTagError = TagProblem(ft, msg)
 				continue
 			}
 			signer := fields.SignerSender
 			if t.Signer > 0 {
 				signer = strconv.Itoa(t.Signer - 1)
 			}
-			pf := fields.Parsed{Path: "text tag " + ft.Text, Doc: i, Field: tagSubField(t, ft, i, id, signer)}
+			pf := fields.Parsed{Path: "text tag " + ft.Text, Doc: i, Field: TagField(t, ft, i, id, signer)}
 			checked, e := fields.Check([]fields.Parsed{pf}, fc)
 			if e != nil {
-				d.TextTagError = tagProblem(ft, strings.TrimPrefix(e.Msg, pf.Path+" "))
+				d.TextTagError = TagProblem(ft, strings.TrimPrefix(e.Msg, pf.Path+" "))
 				continue
 			}
 			out = append(out, checked...)
@@ -184,7 +184,7 @@ func requestTagFields(docs []*state.Document, first int, fc fields.Limits, taken
 // text tags (the official description says so; the operation has no
 // use_text_tags).
 func scanAppendedFiles(docs []document.Pending) {
-	scanDocuments(docs, docFieldOptions{textTags: true})
+	ScanDocuments(docs, DocOptions{TextTags: true})
 }
 
 // addAppendedTagFields is its hook once the templates are bound: the text
@@ -216,16 +216,16 @@ func (spec *sigreqSpec) addAppendedTagFields(appended int) {
 	fields.BindCustomFieldTypes(spec.CustomFields, formFields)
 }
 
-// tagProblem words a malformed tag for the document's TextTagError (the
+// TagProblem words a malformed tag for the document's TextTagError (the
 // request's error message and event_message).
-func tagProblem(ft state.DocumentTextTag, msg string) string {
+func TagProblem(ft state.DocumentTextTag, msg string) string {
 	return fmt.Sprintf("Invalid text tag %s on page %d: %s.", ft.Text, ft.Page, strings.TrimSuffix(msg, "."))
 }
 
-// tagSubField is a tag as the form field it stands for: placed where the
+// TagField is a tag as the form field it stands for: placed where the
 // tag is, labelled with its label, assigned to signer (an index or
 // "sender").
-func tagSubField(t files.TextTag, ft state.DocumentTextTag, doc int, id, signer string) fields.FormField {
+func TagField(t files.TextTag, ft state.DocumentTextTag, doc int, id, signer string) fields.FormField {
 	f := fields.FormField{
 		DocumentIndex: intPtr(doc), APIID: id, Name: t.Label, Type: t.FieldType,
 		X: intPtr(ft.X), Y: intPtr(ft.Y), Width: intPtr(ft.Width), Height: intPtr(ft.Height), Page: intPtr(ft.Page),
@@ -241,15 +241,15 @@ func tagSubField(t files.TextTag, ft state.DocumentTextTag, doc int, id, signer 
 	return f
 }
 
-// tagIDs hands out the api_ids of tag fields: the tag's id when it has one
+// TagIDs hands out the api_ids of tag fields: the tag's id when it has one
 // (an id already used is an error), else a generated one that depends only
 // on where the tag is (texttag_<document index>_<tag index in the
 // document>, with a suffix when that is taken).
-type tagIDs struct{ taken map[string]bool }
+type TagIDs struct{ taken map[string]bool }
 
-func newTagIDs(taken map[string]bool) *tagIDs { return &tagIDs{taken: taken} }
+func NewTagIDs(taken map[string]bool) *TagIDs { return &TagIDs{taken: taken} }
 
-func (t *tagIDs) take(id string, doc, k int) (string, string) {
+func (t *TagIDs) Take(id string, doc, k int) (string, string) {
 	if id != "" {
 		if t.taken[id] {
 			return "", fmt.Sprintf("the id %q is used by more than one field (ids must be unique across all documents)", id)

@@ -32,10 +32,10 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-// pdfSubFields turns the PDF form fields of documents into form field
+// PDFFormFields turns the PDF form fields of documents into form field
 // inputs for signer, with the groups their radio buttons need. taken holds
 // the api_ids (and group ids) already used; it is updated.
-func pdfSubFields(docs []document.Pending, signer string, taken map[string]bool) ([]fields.Parsed, []state.FieldGroup) {
+func PDFFormFields(docs []document.Pending, signer string, taken map[string]bool) ([]fields.Parsed, []state.FieldGroup) {
 	var out []fields.Parsed
 	var groups []state.FieldGroup
 	unique := func(base string) string {
@@ -116,7 +116,7 @@ func pdfSubFields(docs []document.Pending, signer string, taken map[string]bool)
 // request's (or draft's) first signer. Fields the form field checks refuse
 // (a rectangle off the page, say) are left out.
 func requestPDFFields(docs []document.Pending, fc fields.Limits, taken map[string]bool) ([]state.FormField, []state.FieldGroup) {
-	inputs, groups := pdfSubFields(docs, "0", taken)
+	inputs, groups := PDFFormFields(docs, "0", taken)
 	var out []state.FormField
 	used := map[string]bool{}
 	for _, pf := range inputs {
