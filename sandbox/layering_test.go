@@ -97,7 +97,8 @@ var allowedImports = map[string][]string{
 
 	// Vocabulary shared by the areas of the facade.
 	"sandbox/internal/fields": {
-		"sandbox/internal/apierr", "sandbox/internal/param", "sandbox/internal/state", "sandbox/internal/wire",
+		"sandbox/internal/apierr", "sandbox/internal/document", "sandbox/internal/files", "sandbox/internal/param",
+		"sandbox/internal/state", "sandbox/internal/wire",
 	},
 	"sandbox/internal/catalog": {"sandbox/internal/state"},
 	// The console's page, assets and paged reads.

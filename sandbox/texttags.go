@@ -28,49 +28,6 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-// DocOptions says what to read from a create call's documents.
-type DocOptions struct {
-	TextTags  bool // use_text_tags
-	Hide      bool // hide_text_tags (with use_text_tags)
-	PDFFields bool // use_preexisting_fields
-}
-
-// ScanDocuments reads the text tags and PDF form fields of collected
-// documents and keeps them on each document. With hide, a document whose
-// tags were found is replaced by a copy without them (the original upload
-// stays the document's original bytes). Documents that could not be read
-// are left alone: they end in error_file before their tags matter.
-func ScanDocuments(docs []document.Pending, o DocOptions) {
-	for i := range docs {
-		d := &docs[i]
-		if d.PDF == nil || d.Doc.Error != "" {
-			continue
-		}
-		if o.PDFFields {
-			if fields, err := files.ReadFormFields(d.PDF); err == nil {
-				for _, f := range fields {
-					d.Doc.PDFFields = append(d.Doc.PDFFields, state.DocumentPDFField{Name: f.Name, Kind: f.Kind, Page: f.Page,
-						X: f.X, Y: f.Y, Width: f.Width, Height: f.Height, Required: f.Required, ReadOnly: f.ReadOnly,
-						Checked: f.Checked, Options: f.Options, Value: f.Value})
-				}
-			}
-		}
-		if o.TextTags {
-			scan, err := files.ScanTextTags(d.PDF, o.Hide)
-			if err != nil {
-				continue // read at inspection but not here: no tags found
-			}
-			for _, t := range scan.Tags {
-				d.Doc.TextTags = append(d.Doc.TextTags, state.DocumentTextTag{Text: t.Text, Page: t.Page,
-					X: t.X, Y: t.Y, Width: t.Width, Height: t.Height})
-			}
-			if scan.Hidden != nil {
-				d.PDF, d.Converted = scan.Hidden, true
-			}
-		}
-	}
-}
-
 // warnNonPDFTextTags gives the official non_pdf_text_tags warning when text
 // tags are enabled for a document that is not a PDF (a converted text
 // file, image or office document; the warning is decided from the file
@@ -90,14 +47,14 @@ func warnNonPDFTextTags(c *api.Call, docs []document.Pending) {
 // fields they carry to the spec. Its signers must be set (drafts without
 // signers set placeholders first).
 func (spec *sigreqSpec) addDocumentFields(c *api.Call, docs []document.Pending, usePreexistingFields bool) {
-	o := DocOptions{TextTags: spec.UseTextTags, Hide: spec.UseTextTags && spec.HideTextTags, PDFFields: usePreexistingFields}
+	o := fields.DocOptions{TextTags: spec.UseTextTags, Hide: spec.UseTextTags && spec.HideTextTags, PDFFields: usePreexistingFields}
 	if !o.TextTags && !o.PDFFields {
 		return
 	}
 	if o.TextTags {
 		warnNonPDFTextTags(c, docs)
 	}
-	ScanDocuments(docs, o)
+	fields.ScanDocuments(docs, o)
 	slots := 0
 	for _, sg := range spec.Signers {
 		slots = max(slots, sg.Slot+1)
@@ -135,7 +92,7 @@ func (spec *sigreqSpec) addDocumentFields(c *api.Call, docs []document.Pending, 
 func requestTagFields(docs []*state.Document, first int, fc fields.Limits, taken map[string]bool, skipOtherSigners bool) []state.FormField {
 	var out []state.FormField
 	failed := false
-	ids := NewTagIDs(taken)
+	ids := fields.NewTagIDs(taken)
 	for n, d := range docs {
 		i := first + n
 		for k, ft := range d.TextTags {
@@ -144,29 +101,29 @@ func requestTagFields(docs []*state.Document, first int, fc fields.Limits, taken
 			}
 			t, err := files.ParseTextTag(ft.Text)
 			if err != nil {
-				d.TextTagError = TagProblem(ft, strings.TrimPrefix(err.Error(), "invalid text tag "+ft.Text+": "))
+				d.TextTagError = fields.TagProblem(ft, strings.TrimPrefix(err.Error(), "invalid text tag "+ft.Text+": "))
 				continue
 			}
 			if t.Signer > fc.Slots {
 				if skipOtherSigners {
 					continue
 				}
-				d.TextTagError = TagProblem(ft, fmt.Sprintf("signer%d is not a signer of this request (it has %d)", t.Signer, fc.Slots))
+				d.TextTagError = fields.TagProblem(ft, fmt.Sprintf("signer%d is not a signer of this request (it has %d)", t.Signer, fc.Slots))
 				continue
 			}
 			id, msg := ids.Take(t.ID, i, k)
 			if msg != "" {
-				d.TextTagError = TagProblem(ft, msg)
+				d.TextTagError = fields.TagProblem(ft, msg)
 				continue
 			}
 			signer := fields.SignerSender
 			if t.Signer > 0 {
 				signer = strconv.Itoa(t.Signer - 1)
 			}
-			pf := fields.Parsed{Path: "text tag " + ft.Text, Doc: i, Field: TagField(t, ft, i, id, signer)}
+			pf := fields.Parsed{Path: "text tag " + ft.Text, Doc: i, Field: fields.TagField(t, ft, i, id, signer)}
 			checked, e := fields.Check([]fields.Parsed{pf}, fc)
 			if e != nil {
-				d.TextTagError = TagProblem(ft, strings.TrimPrefix(e.Msg, pf.Path+" "))
+				d.TextTagError = fields.TagProblem(ft, strings.TrimPrefix(e.Msg, pf.Path+" "))
 				continue
 			}
 			out = append(out, checked...)
@@ -184,7 +141,7 @@ func requestTagFields(docs []*state.Document, first int, fc fields.Limits, taken
 // text tags (the official description says so; the operation has no
 // use_text_tags).
 func scanAppendedFiles(docs []document.Pending) {
-	ScanDocuments(docs, DocOptions{TextTags: true})
+	fields.ScanDocuments(docs, fields.DocOptions{TextTags: true})
 }
 
 // addAppendedTagFields is its hook once the templates are bound: the text
@@ -214,56 +171,6 @@ func (spec *sigreqSpec) addAppendedTagFields(appended int) {
 	formFields := requestTagFields(docs, first, fc, taken, true)
 	spec.FormFields = append(spec.FormFields, formFields...)
 	fields.BindCustomFieldTypes(spec.CustomFields, formFields)
-}
-
-// TagProblem words a malformed tag for the document's TextTagError (the
-// request's error message and event_message).
-func TagProblem(ft state.DocumentTextTag, msg string) string {
-	return fmt.Sprintf("Invalid text tag %s on page %d: %s.", ft.Text, ft.Page, strings.TrimSuffix(msg, "."))
-}
-
-// TagField is a tag as the form field it stands for: placed where the
-// tag is, labelled with its label, assigned to signer (an index or
-// "sender").
-func TagField(t files.TextTag, ft state.DocumentTextTag, doc int, id, signer string) fields.FormField {
-	f := fields.FormField{
-		DocumentIndex: intPtr(doc), APIID: id, Name: t.Label, Type: t.FieldType,
-		X: intPtr(ft.X), Y: intPtr(ft.Y), Width: intPtr(ft.Width), Height: intPtr(ft.Height), Page: intPtr(ft.Page),
-		Required: &t.Required, Signer: &signer,
-	}
-	switch t.FieldType {
-	case fields.TypeText:
-		f.ValidationType, f.AutoFillType = t.Validation, t.AutoFill
-	case fields.TypeCheckbox:
-		off := false
-		f.IsChecked = &off
-	}
-	return f
-}
-
-// TagIDs hands out the api_ids of tag fields: the tag's id when it has one
-// (an id already used is an error), else a generated one that depends only
-// on where the tag is (texttag_<document index>_<tag index in the
-// document>, with a suffix when that is taken).
-type TagIDs struct{ taken map[string]bool }
-
-func NewTagIDs(taken map[string]bool) *TagIDs { return &TagIDs{taken: taken} }
-
-func (t *TagIDs) Take(id string, doc, k int) (string, string) {
-	if id != "" {
-		if t.taken[id] {
-			return "", fmt.Sprintf("the id %q is used by more than one field (ids must be unique across all documents)", id)
-		}
-		t.taken[id] = true
-		return id, ""
-	}
-	base := fmt.Sprintf("texttag_%d_%d", doc, k)
-	id = base
-	for n := 2; t.taken[id]; n++ {
-		id = base + "_" + strconv.Itoa(n)
-	}
-	t.taken[id] = true
-	return id, ""
 }
 
 // documentsTextTagProblem is the first text tag problem of a set of

@@ -26,11 +26,11 @@ import (
 // collected documents when the body asks for it and adds their fields to
 // the template's content (after the checks of the given fields).
 func addTemplateDocumentFields(in *tplContentInput, content *tplContent, docs []document.Pending) {
-	o := DocOptions{TextTags: in.UseTextTags, Hide: in.UseTextTags && in.HideTextTags, PDFFields: in.UsePreexistingFields}
+	o := fields.DocOptions{TextTags: in.UseTextTags, Hide: in.UseTextTags && in.HideTextTags, PDFFields: in.UsePreexistingFields}
 	if !o.TextTags && !o.PDFFields {
 		return
 	}
-	ScanDocuments(docs, o)
+	fields.ScanDocuments(docs, o)
 	taken := map[string]bool{}
 	for _, f := range content.Fields {
 		taken[f.APIID] = true
@@ -41,7 +41,7 @@ func addTemplateDocumentFields(in *tplContentInput, content *tplContent, docs []
 		taken[g.GroupID] = true
 	}
 	if o.PDFFields && len(content.Roles) > 0 {
-		inputs, groups := PDFFormFields(docs, "0", taken)
+		inputs, groups := fields.PDFFormFields(docs, "0", taken)
 		for _, g := range groups {
 			groupIdx[g.GroupID] = len(content.Groups)
 			content.Groups = append(content.Groups, g)
@@ -72,14 +72,14 @@ func templateTagFields(content *tplContent, docs []document.Pending, taken map[s
 		declared[m.Name] = m.Type
 	}
 	failed := false
-	ids := NewTagIDs(taken)
+	ids := fields.NewTagIDs(taken)
 	for i := range docs {
 		d := &docs[i]
 		for k, ft := range d.Doc.TextTags {
 			if d.Doc.TextTagError != "" {
 				break
 			}
-			problem := func(msg string) { d.Doc.TextTagError = TagProblem(ft, msg) }
+			problem := func(msg string) { d.Doc.TextTagError = fields.TagProblem(ft, msg) }
 			t, err := files.ParseTextTag(ft.Text)
 			if err != nil {
 				problem(strings.TrimPrefix(err.Error(), "invalid text tag "+ft.Text+": "))
@@ -103,7 +103,7 @@ func templateTagFields(content *tplContent, docs []document.Pending, taken map[s
 				signer = strconv.Itoa(t.Signer - 1)
 			}
 			path := "text tag " + ft.Text
-			tf, err := tplField(TagField(t, ft, i, id, signer), path, content.Roles, groupIdx)
+			tf, err := tplField(fields.TagField(t, ft, i, id, signer), path, content.Roles, groupIdx)
 			if err != nil {
 				msg := err.Error()
 				if e, ok := apierr.As(err); ok {
