@@ -88,7 +88,7 @@ func unclaimedDraftCreate(c *api.Call, kind draftKind) (any, error) {
 	return viewDraft(d, c.WorldURL(claimPath(d.Token))), nil
 }
 
-func roleNamesOf(use *templateUse) []string {
+func roleNamesOf(use *Use) []string {
 	out := make([]string, 0, len(use.SignerRoles))
 	for _, r := range use.SignerRoles {
 		out = append(out, r.Name)

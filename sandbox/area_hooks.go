@@ -18,7 +18,7 @@ type areaHooks struct {
 	//
 	// Contract: it runs inside the write transaction tx that creates the
 	// request; c is the call (c.account is the caller). It answers the
-	// combined templateUse of ids, in the order given (ids are non-empty and
+	// combined Use of ids, in the order given (ids are non-empty and
 	// distinct), or the official error for the first template that does not
 	// exist, is not visible to the caller (not theirs and not shared with
 	// them), is still being prepared, or failed — with error_path
@@ -26,7 +26,7 @@ type areaHooks struct {
 	// custom_fields to merge fields and the quota are done by the caller.
 	//
 	// While it is nil (no templates subsystem), every template id is unknown.
-	templateResolver func(c *api.Call, tx *state.Txn, ids []string) (*templateUse, error)
+	templateResolver func(c *api.Call, tx *state.Txn, ids []string) (*Use, error)
 	// templateFailureHook lets scenario rules turn a template's creation
 	// into template_error.
 	templateFailureHook func(w *world.World, t *state.Template) (fail bool, msg string)

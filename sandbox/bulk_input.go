@@ -161,7 +161,7 @@ func checkEntry(e bulkEntry, testMode bool) *apierr.Error {
 // answers the entry's signers and custom field values. role is the
 // templates' single signer role; merge maps merge field names and api_ids
 // to names.
-func bindEntry(c *api.Call, use *templateUse, base sigreqSpec, tb templateBody, e bulkEntry, role string, merge map[string]string) (*sigreqSpec, *apierr.Error) {
+func bindEntry(c *api.Call, use *Use, base sigreqSpec, tb templateBody, e bulkEntry, role string, merge map[string]string) (*sigreqSpec, *apierr.Error) {
 	s := e.Signers[0]
 	s.Order = nil
 	if e.row > 0 {
@@ -196,7 +196,7 @@ func bindEntry(c *api.Call, use *templateUse, base sigreqSpec, tb templateBody, 
 }
 
 // mergeNames maps the templates' merge field names and api_ids to names.
-func mergeNames(use *templateUse) map[string]string {
+func mergeNames(use *Use) map[string]string {
 	out := map[string]string{}
 	for _, m := range use.MergeFields {
 		out[m.Name] = m.Name

@@ -335,7 +335,7 @@ func editorPage(c *api.Call) (any, error) {
 	}
 	v := signpage.EditorView{Title: t.Title, TemplateID: t.ID, Draft: t.Status == state.TemplateDraft, Action: c.Request.URL.Path,
 		TitleValue: t.Title, Subject: t.Subject, Message: t.Message, Roles: tplRoleLines(t.SignerRoles), CCs: strings.Join(t.CCRoles, "\n"),
-		Data: editorViewData{Documents: pageDocs(c.Request.URL.Path, t.Documents), Roles: roleNames(t.SignerRoles), Fields: placedFields(t)}}
+		Data: editorViewData{Documents: PageDocs(c.Request.URL.Path, t.Documents), Roles: roleNames(t.SignerRoles), Fields: placedFields(t)}}
 	for _, d := range t.Documents {
 		v.Documents = append(v.Documents, signpage.Document{Name: d.Name, Pages: len(d.Pages)})
 	}
@@ -344,7 +344,7 @@ func editorPage(c *api.Call) (any, error) {
 
 // editorViewData is what the editor page's field editor shows.
 type editorViewData struct {
-	Documents []pageDocDesc `json:"documents"`
+	Documents []PageDocDesc `json:"documents"`
 	Roles     []string      `json:"roles"`
 	Fields    []placedField `json:"fields"`
 }
@@ -354,9 +354,9 @@ type editorViewData struct {
 func editorDocument(c *api.Call) (any, error) {
 	u, t, msg, _ := editorWorld(c)
 	if u == nil {
-		return pageNotFound(msg)
+		return PageNotFound(msg)
 	}
-	return pageDocument(c, c.Read(), t.Documents)
+	return PageDocument(c, c.Read(), t.Documents)
 }
 
 // editorSave is the page's Save button: a form post with title, subject,

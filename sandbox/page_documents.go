@@ -26,35 +26,35 @@ func pageAsset(c *api.Call) (any, error) {
 	return &api.RawResponse{Status: http.StatusOK, ContentType: ct, Header: signpage.AssetHeaders(), Body: body}, nil
 }
 
-// pageDocDesc is a document as a page's document view loads it.
-type pageDocDesc struct {
+// PageDocDesc is a document as a page's document view loads it.
+type PageDocDesc struct {
 	Index int    `json:"index"`
 	Name  string `json:"name"`
 	URL   string `json:"url"`
 }
 
-// pageDocs lists documents with their URLs below base (the page's path).
-func pageDocs(base string, docs []state.Document) []pageDocDesc {
-	out := []pageDocDesc{}
+// PageDocs lists documents with their URLs below base (the page's path).
+func PageDocs(base string, docs []state.Document) []PageDocDesc {
+	out := []PageDocDesc{}
 	for i, d := range docs {
 		if d.PDFBlobID == "" {
 			continue
 		}
-		out = append(out, pageDocDesc{Index: i, Name: d.Name, URL: base + "/documents/" + strconv.Itoa(i)})
+		out = append(out, PageDocDesc{Index: i, Name: d.Name, URL: base + "/documents/" + strconv.Itoa(i)})
 	}
 	return out
 }
 
-// pageDocument answers document index (a path parameter) of docs as PDF,
+// PageDocument answers document index (a path parameter) of docs as PDF,
 // or a 404 page.
-func pageDocument(c *api.Call, tx *state.Txn, docs []state.Document) (any, error) {
+func PageDocument(c *api.Call, tx *state.Txn, docs []state.Document) (any, error) {
 	i, err := strconv.Atoi(c.Param("index"))
 	if err != nil || i < 0 || i >= len(docs) || docs[i].PDFBlobID == "" {
-		return pageNotFound("No such document.")
+		return PageNotFound("No such document.")
 	}
 	data, err := state.GetBlob(tx, docs[i].PDFBlobID)
 	if err != nil {
-		return pageNotFound("No such document.")
+		return PageNotFound("No such document.")
 	}
 	h := signpage.AssetHeaders()
 	h.Set("Cache-Control", "no-store")
@@ -62,8 +62,8 @@ func pageDocument(c *api.Call, tx *state.Txn, docs []state.Document) (any, error
 	return &api.RawResponse{Status: http.StatusOK, ContentType: "application/pdf", Header: h, Body: data}, nil
 }
 
-// pageNotFound is the plain 404 of a page's sub-resource.
-func pageNotFound(msg string) (any, error) {
+// PageNotFound is the plain 404 of a page's sub-resource.
+func PageNotFound(msg string) (any, error) {
 	return &api.RawResponse{Status: http.StatusNotFound, ContentType: "text/plain; charset=utf-8", Header: signpage.AssetHeaders(), Body: []byte(msg + "\n")}, nil
 }
 
@@ -72,7 +72,7 @@ func pageNotFound(msg string) (any, error) {
 // signer's name (adopted by signatures) and the date date_signed fields
 // get.
 type signViewData struct {
-	Documents []pageDocDesc   `json:"documents"`
+	Documents []PageDocDesc   `json:"documents"`
 	Fields    []signViewField `json:"fields"`
 	// Groups are the request's checkbox and radio groups, whose
 	// requirements the page checks before Sign.
@@ -94,7 +94,7 @@ type signViewField struct {
 // signView lays out the signing page's document view for sg: its fields
 // and the request's merge fields, in the request's order.
 func signView(pagePath string, req *state.SignatureRequest, sg *state.Signature, now time.Time) *signViewData {
-	v := &signViewData{Documents: pageDocs(pagePath, req.Documents), Fields: []signViewField{},
+	v := &signViewData{Documents: PageDocs(pagePath, req.Documents), Fields: []signViewField{},
 		Groups: append([]state.FieldGroup{}, req.FieldGroups...), Rules: append([]state.FieldRule{}, req.FieldRules...), SignerName: sg.Name, DateText: formatDateSigned(req, now)}
 	mine := map[string]bool{}
 	for _, f := range signerFields(req, sg) {
@@ -122,7 +122,7 @@ func signView(pagePath string, req *state.SignatureRequest, sg *state.Signature,
 // link is valid.
 func signDocument(c *api.Call) (any, error) {
 	if _, ok := pageWorld(c, page.HoldsRow[state.SignURL](state.TableSignURLs, c.Param("token"))); !ok {
-		return pageNotFound("No such world.")
+		return PageNotFound("No such world.")
 	}
 	tx := c.Read()
 	tok, e := signToken(c, tx)
@@ -131,7 +131,7 @@ func signDocument(c *api.Call) (any, error) {
 	}
 	req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, tok.RequestID)
 	if err != nil || req.Phase == state.PhaseCanceled {
-		return pageNotFound("No such signature request.")
+		return PageNotFound("No such signature request.")
 	}
-	return pageDocument(c, tx, req.Documents)
+	return PageDocument(c, tx, req.Documents)
 }

@@ -20,11 +20,11 @@ type sigreqBody struct {
 
 	AllowDecline     bool             `json:"allow_decline"`
 	AllowReassign    bool             `json:"allow_reassign"`
-	Attachments      []subAttachment  `json:"attachments"`
+	Attachments      []SubAttachment  `json:"attachments"`
 	CCEmailAddresses []string         `json:"cc_email_addresses"`
 	ClientID         string           `json:"client_id"`
 	CustomFields     []subCustomField `json:"custom_fields"`
-	FieldOptions     *subFieldOptions `json:"field_options"`
+	FieldOptions     *SubFieldOptions `json:"field_options"`
 
 	FormFieldGroups []fields.Group `json:"form_field_groups"`
 	FormFieldRules  []fields.Rule  `json:"form_field_rules"`
@@ -73,8 +73,8 @@ type subCC struct {
 	EmailAddress string `json:"email_address"`
 }
 
-// subAttachment is SubAttachment.
-type subAttachment struct {
+// SubAttachment is SubAttachment.
+type SubAttachment struct {
 	Name         string `json:"name"`
 	Instructions string `json:"instructions"`
 	Required     bool   `json:"required"`
@@ -89,8 +89,8 @@ type subCustomField struct {
 	Required bool   `json:"required"`
 }
 
-// subFieldOptions is SubFieldOptions.
-type subFieldOptions struct {
+// SubFieldOptions is SubFieldOptions.
+type SubFieldOptions struct {
 	DateFormat string `json:"date_format"`
 }
 

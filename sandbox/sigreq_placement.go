@@ -29,63 +29,63 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-// fieldPlace is where a field lies relative to its page.
-type fieldPlace int
+// Place is where a field lies relative to its page.
+type Place int
 
 const (
-	placeInside  fieldPlace = iota
-	placeUnknown            // the page or its size is not known
-	placePartly             // it runs over an edge
-	placeOutside            // no part of it is on the page
+	PlaceInside  Place = iota
+	PlaceUnknown            // the page or its size is not known
+	PlacePartly             // it runs over an edge
+	PlaceOutside            // no part of it is on the page
 )
 
-// fieldPlacement places a field on its document's page.
-func fieldPlacement(f state.FormField, docs []state.Document) (fieldPlace, state.Page) {
+// Placement places a field on its document's page.
+func Placement(f state.FormField, docs []state.Document) (Place, state.Page) {
 	if f.DocumentIndex < 0 || f.DocumentIndex >= len(docs) {
-		return placeUnknown, state.Page{}
+		return PlaceUnknown, state.Page{}
 	}
 	pages := docs[f.DocumentIndex].Pages
-	page := fieldPage(f)
+	page := FieldPage(f)
 	if page < 1 || page > len(pages) {
-		return placeUnknown, state.Page{}
+		return PlaceUnknown, state.Page{}
 	}
 	p := pages[page-1]
 	if p.Width <= 0 || p.Height <= 0 {
-		return placeUnknown, p
+		return PlaceUnknown, p
 	}
 	x, y := float64(f.X), float64(f.Y)
 	right, bottom := x+float64(f.Width), y+float64(f.Height)
 	switch {
 	case x >= p.Width || y >= p.Height || right <= 0 || bottom <= 0:
-		return placeOutside, p
+		return PlaceOutside, p
 	case x < 0 || y < 0 || right > p.Width || bottom > p.Height:
-		return placePartly, p
+		return PlacePartly, p
 	}
-	return placeInside, p
+	return PlaceInside, p
 }
 
-// fieldPage is the page a field is on (1 when it names none).
-func fieldPage(f state.FormField) int {
+// FieldPage is the page a field is on (1 when it names none).
+func FieldPage(f state.FormField) int {
 	if f.Page != nil {
 		return *f.Page
 	}
 	return 1
 }
 
-// misplacedField describes the first field whose placement is at least
+// Misplaced describes the first field whose placement is at least
 // worse (placePartly or placeOutside); "" when there is none.
-func misplacedField(fields []state.FormField, docs []state.Document, worse fieldPlace) string {
+func Misplaced(fields []state.FormField, docs []state.Document, worse Place) string {
 	for _, f := range fields {
-		where, p := fieldPlacement(f, docs)
-		if where < worse || where == placeUnknown {
+		where, p := Placement(f, docs)
+		if where < worse || where == PlaceUnknown {
 			continue
 		}
 		how := "extends beyond"
-		if where == placeOutside {
+		if where == PlaceOutside {
 			how = "lies outside"
 		}
 		return fmt.Sprintf("Form field %q (document %d, page %d, x %d, y %d, %d x %d) %s its page (%g x %g).",
-			f.APIID, f.DocumentIndex, fieldPage(f), f.X, f.Y, f.Width, f.Height, how, p.Width, p.Height)
+			f.APIID, f.DocumentIndex, FieldPage(f), f.X, f.Y, f.Width, f.Height, how, p.Width, p.Height)
 	}
 	return ""
 }
@@ -97,7 +97,7 @@ func warnFieldPlacement(c *api.Call, fields []state.FormField, pending []documen
 	for i, d := range pending {
 		docs[i] = d.Doc
 	}
-	if msg := misplacedField(fields, docs, placePartly); msg != "" {
+	if msg := Misplaced(fields, docs, PlacePartly); msg != "" {
 		c.Warn("form_fields_placement", "Form fields must be placed within the document. "+msg)
 	}
 }
@@ -116,7 +116,7 @@ func tPlacementError(req *state.SignatureRequest, now int64) *outcome {
 			return nil
 		}
 	}
-	msg := misplacedField(req.FormFields, req.Documents, placeOutside)
+	msg := Misplaced(req.FormFields, req.Documents, PlaceOutside)
 	if msg == "" {
 		return nil
 	}
@@ -138,5 +138,5 @@ func templateFieldPlacementProblem(t *state.Template) string {
 		}
 		fields = append(fields, ff)
 	}
-	return misplacedField(fields, t.Documents, placeOutside)
+	return Misplaced(fields, t.Documents, PlaceOutside)
 }

@@ -15,15 +15,15 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-// templateUse is what templates contribute to a signature request, all
+// Use is what templates contribute to a signature request, all
 // templates of template_ids combined in the order given.
-type templateUse struct {
+type Use struct {
 	// Documents are the templates' stored documents, in order; documents
 	// uploaded with the request are appended after them.
 	Documents []state.Document
 	// SignerRoles are the roles signers must fill, in the templates'
 	// order; Order is the role's signing order (nil when unordered).
-	SignerRoles []templateRole
+	SignerRoles []Role
 	// CCRoles are the CC roles; each must be given an address in ccs.
 	CCRoles []string
 	// FormFields are the templates' fields with DocumentIndex into
@@ -35,9 +35,9 @@ type templateUse struct {
 	FieldRules  []state.FieldRule
 	// MergeFields are the templates' custom (merge) fields, which
 	// custom_fields fill by name.
-	MergeFields []templateMergeField
+	MergeFields []MergeField
 	// Attachments are the templates' signer attachments, by role.
-	Attachments []templateAttachment
+	Attachments []Attachment
 	// Title, Subject and Message are the templates' defaults, used when the
 	// request gives none.
 	Title, Subject, Message string
@@ -49,21 +49,21 @@ type templateUse struct {
 	DateFormat, FormView string
 }
 
-// templateRole is a signer role of a template.
-type templateRole struct {
+// Role is a signer role of a template.
+type Role struct {
 	Name  string
 	Order *int
 }
 
-// templateMergeField is a merge field of a template.
-type templateMergeField struct {
+// MergeField is a merge field of a template.
+type MergeField struct {
 	Name  string
 	Type  string // text or checkbox
 	APIID string
 }
 
-// templateAttachment is a signer attachment of a template.
-type templateAttachment struct {
+// Attachment is a signer attachment of a template.
+type Attachment struct {
 	Name, Instructions, Role string
 	Required                 bool
 }
@@ -130,7 +130,7 @@ func checkTemplateBody(c *api.Call, b *sigreqBody, signersOptional bool) (*templ
 // resolveTemplates asks the templates subsystem (templateResolver) for the
 // combined templates of ids; without one every template is unknown. Callers
 // that bind several bodies to the same templates (bulk send) resolve once.
-func resolveTemplates(c *api.Call, tx *state.Txn, ids []string) (*templateUse, error) {
+func resolveTemplates(c *api.Call, tx *state.Txn, ids []string) (*Use, error) {
 	if areasOf(c.Host.Reg).templateResolver == nil {
 		return nil, apierr.Badf("template_ids[0]", "Template %s not found.", ids[0])
 	}
@@ -160,7 +160,7 @@ func bindTemplate(c *api.Call, tx *state.Txn, spec *sigreqSpec, tb *templateBody
 // without a signer becomes a signer with no name or address in its slot,
 // and a CC role without an address an empty CC address in its place, for
 // the user who claims the draft to fill in.
-func bindTemplateUse(c *api.Call, spec *sigreqSpec, use *templateUse, tb *templateBody, extra []state.Document, leaveOpen bool) *apierr.Error {
+func bindTemplateUse(c *api.Call, spec *sigreqSpec, use *Use, tb *templateBody, extra []state.Document, leaveOpen bool) *apierr.Error {
 	roleIndex := map[string]int{}
 	var roleNames []string
 	for i, r := range use.SignerRoles {
@@ -252,18 +252,18 @@ func bindTemplateUse(c *api.Call, spec *sigreqSpec, use *templateUse, tb *templa
 		spec.Attachments = append(spec.Attachments, state.Attachment{Name: a.Name, Instructions: a.Instructions, Required: a.Required, SignerIndex: roleIndex[a.Role]})
 	}
 	// The request's own texts and signer_experience prevail.
-	fillBlank(&spec.Title, use.Title)
-	fillBlank(&spec.Subject, use.Subject)
-	fillBlank(&spec.Message, use.Message)
-	fillBlank(&spec.FormView, use.FormView)
+	FillBlank(&spec.Title, use.Title)
+	FillBlank(&spec.Subject, use.Subject)
+	FillBlank(&spec.Message, use.Message)
+	FillBlank(&spec.FormView, use.FormView)
 	spec.AllowReassign = use.AllowReassign
 	spec.DateFormat = use.DateFormat
 	spec.TemplateIDs = tb.TemplateIDs
 	return nil
 }
 
-// fillBlank sets *dst to v unless it already has a value.
-func fillBlank(dst *string, v string) {
+// FillBlank sets *dst to v unless it already has a value.
+func FillBlank(dst *string, v string) {
 	if *dst == "" {
 		*dst = v
 	}

@@ -18,16 +18,16 @@ import (
 
 // tbUse is a resolved template with two signer roles (Client ordered
 // before Witness), a CC role and a merge field.
-func tbUse() *templateUse {
-	return &templateUse{
+func tbUse() *Use {
+	return &Use{
 		Documents:   []state.Document{{Name: "t.pdf"}},
-		SignerRoles: []templateRole{{Name: "Client", Order: intPtr(0)}, {Name: "Witness", Order: intPtr(1)}},
+		SignerRoles: []Role{{Name: "Client", Order: intPtr(0)}, {Name: "Witness", Order: intPtr(1)}},
 		CCRoles:     []string{"Accounting"},
 		FormFields: []state.FormField{
 			{APIID: "sig", Type: fields.TypeSignature, Role: "Witness"},
 			{APIID: "company", Name: "company", Type: fields.TypeTextMerge, Signer: fields.SignerSender},
 		},
-		MergeFields: []templateMergeField{{Name: "company", Type: "text", APIID: "company"}},
+		MergeFields: []MergeField{{Name: "company", Type: "text", APIID: "company"}},
 		Title:       "Template title",
 	}
 }
@@ -88,7 +88,7 @@ func TestCheckTemplateBodySignersOptional(t *testing.T) {
 // templates once, however many entries it binds.
 func TestBulkSendResolvesTemplatesOnce(t *testing.T) {
 	calls := 0
-	resolver := func(_ *api.Call, _ *state.Txn, ids []string) (*templateUse, error) {
+	resolver := func(_ *api.Call, _ *state.Txn, ids []string) (*Use, error) {
 		calls++
 		use := tbUse()
 		use.SignerRoles = use.SignerRoles[:1]

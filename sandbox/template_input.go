@@ -37,10 +37,10 @@ type tplContentInput struct {
 	Files           []wire.File      `json:"files"`
 	FileURLs        []string         `json:"file_urls"`
 	AllowReassign   bool             `json:"allow_reassign"`
-	Attachments     []subAttachment  `json:"attachments"`
+	Attachments     []SubAttachment  `json:"attachments"`
 	CCRoles         []string         `json:"cc_roles"`
 	ClientID        string           `json:"client_id"`
-	FieldOptions    *subFieldOptions `json:"field_options"`
+	FieldOptions    *SubFieldOptions `json:"field_options"`
 	FormFieldGroups []fields.Group   `json:"form_field_groups"`
 	FormFieldRules  []fields.Rule    `json:"form_field_rules"`
 	// FormFieldsPerDocument is decoded by hand: a list of field objects, or
@@ -77,7 +77,7 @@ type tplContent struct {
 	Groups           []state.FieldGroup
 	Rules            []state.FieldRule
 	MergeFields      []state.TemplateMergeField
-	Attachments      []subAttachment
+	Attachments      []SubAttachment
 	DateFormat       string
 	SignerExperience string
 }

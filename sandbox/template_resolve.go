@@ -28,7 +28,7 @@ type tplTestModeBody struct {
 
 // resolveRequestTemplates is the templateResolver hook: the caller's
 // templates combined, checked against the request's test_mode.
-func resolveRequestTemplates(c *api.Call, tx *state.Txn, ids []string) (*templateUse, error) {
+func resolveRequestTemplates(c *api.Call, tx *state.Txn, ids []string) (*Use, error) {
 	var body tplTestModeBody
 	if err := c.Bind(&body); err != nil {
 		return nil, err
@@ -53,7 +53,7 @@ func resolveRequestTemplates(c *api.Call, tx *state.Txn, ids []string) (*templat
 // rule id already used gets the suffix _<n> (n the template's 1-based
 // position), again until it is unique ("a" of the second template becomes
 // a_2_2 when the first had both a and a_2).
-func combineTemplates(tx *state.Txn, accountID string, ids []string, testMode bool) (*templateUse, error) {
+func combineTemplates(tx *state.Txn, accountID string, ids []string, testMode bool) (*Use, error) {
 	var templates []*state.Template
 	for i, id := range ids {
 		t, err := usableTemplate(tx, accountID, id, testMode)
@@ -65,10 +65,10 @@ func combineTemplates(tx *state.Txn, accountID string, ids []string, testMode bo
 		}
 		templates = append(templates, t)
 	}
-	use := &templateUse{}
+	use := &Use{}
 	roles, ordered := combinedRoles(templates)
 	for i, r := range roles {
-		role := templateRole{Name: r}
+		role := Role{Name: r}
 		if ordered {
 			role.Order = intPtr(i)
 		}
@@ -88,11 +88,11 @@ func combineTemplates(tx *state.Txn, accountID string, ids []string, testMode bo
 			return id
 		}
 		// The first template that sets a text or setting gives it.
-		fillBlank(&use.Title, t.Title)
-		fillBlank(&use.Subject, t.Subject)
-		fillBlank(&use.Message, t.Message)
-		fillBlank(&use.DateFormat, t.DateFormat)
-		fillBlank(&use.FormView, t.SignerExperience)
+		FillBlank(&use.Title, t.Title)
+		FillBlank(&use.Subject, t.Subject)
+		FillBlank(&use.Message, t.Message)
+		FillBlank(&use.DateFormat, t.DateFormat)
+		FillBlank(&use.FormView, t.SignerExperience)
 		use.AllowReassign = use.AllowReassign || t.AllowReassign
 		for _, r := range t.CCRoles {
 			if !slices.Contains(use.CCRoles, r) {
@@ -121,13 +121,13 @@ func combineTemplates(tx *state.Txn, accountID string, ids []string, testMode bo
 				if f.Type == "checkbox-merge" {
 					typ = "checkbox"
 				}
-				use.MergeFields = append(use.MergeFields, templateMergeField{Name: f.Name, Type: typ, APIID: rf.APIID})
+				use.MergeFields = append(use.MergeFields, MergeField{Name: f.Name, Type: typ, APIID: rf.APIID})
 			}
 		}
 		for _, m := range t.MergeFields {
 			if !mergeNames[m.Name] {
 				mergeNames[m.Name] = true
-				use.MergeFields = append(use.MergeFields, templateMergeField{Name: m.Name, Type: m.Type, APIID: tplMergeFieldAPIID(t.ID, m.Name)})
+				use.MergeFields = append(use.MergeFields, MergeField{Name: m.Name, Type: m.Type, APIID: tplMergeFieldAPIID(t.ID, m.Name)})
 			}
 		}
 		for _, r := range t.Rules {
@@ -149,7 +149,7 @@ func combineTemplates(tx *state.Txn, accountID string, ids []string, testMode bo
 			use.FieldRules = append(use.FieldRules, nr)
 		}
 		for _, a := range t.Attachments {
-			use.Attachments = append(use.Attachments, templateAttachment{Name: a.Name, Instructions: a.Instructions,
+			use.Attachments = append(use.Attachments, Attachment{Name: a.Name, Instructions: a.Instructions,
 				Role: t.SignerRoles[a.Role].Name, Required: a.Required})
 		}
 	}

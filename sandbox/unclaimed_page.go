@@ -67,7 +67,7 @@ type claimRow struct {
 // claimViewData is what the claim page's document view shows: the draft's
 // documents with the fields it already has.
 type claimViewData struct {
-	Documents []pageDocDesc     `json:"documents"`
+	Documents []PageDocDesc     `json:"documents"`
 	Fields    []state.FormField `json:"fields"`
 }
 
@@ -82,7 +82,7 @@ func claimHTML(status int, v claimView) (any, error) {
 		for _, r := range v.Rows {
 			p.Rows = append(p.Rows, signpage.ClaimRow{Role: r.Role, Name: r.Name, Email: r.Email})
 		}
-		data := claimViewData{Documents: pageDocs(v.Action, v.Spec.Documents), Fields: append([]state.FormField{}, v.Spec.FormFields...)}
+		data := claimViewData{Documents: PageDocs(v.Action, v.Spec.Documents), Fields: append([]state.FormField{}, v.Spec.FormFields...)}
 		for _, d := range v.Spec.Documents {
 			p.Documents = append(p.Documents, signpage.Document{Name: d.Name, Pages: len(d.Pages)})
 		}
@@ -99,13 +99,13 @@ func claimHTML(status int, v claimView) (any, error) {
 func claimDocument(c *api.Call) (any, error) {
 	d, ok := pageDraft(c)
 	if !ok || d.SentAt != 0 {
-		return pageNotFound("This claim URL is not valid.")
+		return PageNotFound("This claim URL is not valid.")
 	}
 	spec, err := decodeSpec(d.Spec)
 	if err != nil {
-		return pageNotFound("This draft has no documents.")
+		return PageNotFound("This draft has no documents.")
 	}
-	return pageDocument(c, c.Read(), spec.Documents)
+	return PageDocument(c, c.Read(), spec.Documents)
 }
 
 // claimNotFound is the page of a claim URL that cannot be used.

@@ -35,11 +35,11 @@ type signatureRequestResponse struct {
 	FinalCopyURI          *string                `json:"final_copy_uri"`
 	TemplateIDs           []string               `json:"template_ids"`
 	CustomFields          []customFieldResponse  `json:"custom_fields"`
-	Attachments           []attachmentResponse   `json:"attachments"`
+	Attachments           []AttachmentResponse   `json:"attachments"`
 	ResponseData          []responseDataResponse `json:"response_data"`
 	Signatures            []signatureResponse    `json:"signatures"`
 	BulkSendJobID         *string                `json:"bulk_send_job_id"`
-	SignerExperience      signerExperience       `json:"signer_experience"`
+	SignerExperience      SignerExperience       `json:"signer_experience"`
 }
 
 // signatureResponse is SignatureRequestResponseSignatures.
@@ -76,9 +76,9 @@ type customFieldResponse struct {
 	Value    any     `json:"value,omitempty"`
 }
 
-// attachmentResponse is SignatureRequestResponseAttachment (of requests
+// AttachmentResponse is SignatureRequestResponseAttachment (of requests
 // and templates).
-type attachmentResponse struct {
+type AttachmentResponse struct {
 	ID           string  `json:"id"`
 	Signer       string  `json:"signer"`
 	Name         string  `json:"name"`
@@ -98,9 +98,9 @@ type responseDataResponse struct {
 	IsSigned    *bool  `json:"is_signed,omitempty"`
 }
 
-// signerExperience is SignatureRequestSignerExperience (of requests and
+// SignerExperience is SignatureRequestSignerExperience (of requests and
 // templates).
-type signerExperience struct {
+type SignerExperience struct {
 	FormView string `json:"form_view"`
 }
 
@@ -161,11 +161,11 @@ func viewSignatureRequest(req *state.SignatureRequest, viewer string) signatureR
 		CCEmailAddresses:      append([]string{}, req.CCEmails...),
 		SigningRedirectURL:    api.NullString(req.SigningRedirectURL),
 		CustomFields:          []customFieldResponse{},
-		Attachments:           []attachmentResponse{},
+		Attachments:           []AttachmentResponse{},
 		ResponseData:          []responseDataResponse{},
 		Signatures:            []signatureResponse{},
 		BulkSendJobID:         api.NullString(req.BulkSendJobID),
-		SignerExperience:      signerExperience{FormView: req.FormView},
+		SignerExperience:      SignerExperience{FormView: req.FormView},
 	}
 	if out.SignerExperience.FormView == "" {
 		out.SignerExperience.FormView = "disabled"
@@ -193,7 +193,7 @@ func viewSignatureRequest(req *state.SignatureRequest, viewer string) signatureR
 		out.CustomFields = append(out.CustomFields, cf)
 	}
 	for _, a := range req.Attachments {
-		out.Attachments = append(out.Attachments, attachmentResponse{
+		out.Attachments = append(out.Attachments, AttachmentResponse{
 			ID: a.ID, Signer: itoa(a.SignerIndex + 1), Name: a.Name, Required: a.Required,
 			Instructions: api.NullString(a.Instructions), UploadedAt: a.UploadedAt,
 		})

@@ -48,8 +48,8 @@ type templateResponse struct {
 	CCRoles          []tplCCRoleView      `json:"cc_roles"`
 	Documents        []tplDocumentView    `json:"documents"`
 	Accounts         []tplAccountView     `json:"accounts"`
-	Attachments      []attachmentResponse `json:"attachments"`
-	SignerExperience *signerExperience    `json:"signer_experience,omitempty"`
+	Attachments      []AttachmentResponse `json:"attachments"`
+	SignerExperience *SignerExperience    `json:"signer_experience,omitempty"`
 }
 
 // tplSignerRoleView is TemplateResponseSignerRole (order only when the
@@ -223,7 +223,7 @@ func viewTemplate(tx *state.Txn, t *state.Template, viewer string) templateRespo
 		TemplateID: t.ID, Title: t.Title, Message: t.Message, UpdatedAt: t.UpdatedAt,
 		IsCreator: creator, CanEdit: creator, IsLocked: t.IsLocked, Metadata: t.Metadata,
 		SignerRoles: []tplSignerRoleView{}, CCRoles: []tplCCRoleView{}, Documents: []tplDocumentView{},
-		Accounts: []tplAccountView{}, Attachments: []attachmentResponse{},
+		Accounts: []tplAccountView{}, Attachments: []AttachmentResponse{},
 	}
 	if len(r.Metadata) == 0 {
 		r.Metadata = json.RawMessage(`{}`)
@@ -254,11 +254,11 @@ func viewTemplate(tx *state.Txn, t *state.Template, viewer string) templateRespo
 		})
 	}
 	for _, a := range t.Attachments {
-		r.Attachments = append(r.Attachments, attachmentResponse{ID: a.ID, Signer: templateRoleSigner(a.Role), Name: a.Name,
+		r.Attachments = append(r.Attachments, AttachmentResponse{ID: a.ID, Signer: templateRoleSigner(a.Role), Name: a.Name,
 			Required: a.Required, Instructions: api.NullString(a.Instructions)})
 	}
 	if t.SignerExperience != "" {
-		r.SignerExperience = &signerExperience{FormView: t.SignerExperience}
+		r.SignerExperience = &SignerExperience{FormView: t.SignerExperience}
 	}
 	return r
 }
