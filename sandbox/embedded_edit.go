@@ -16,6 +16,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/page"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
@@ -335,7 +336,7 @@ func editorPage(c *api.Call) (any, error) {
 	}
 	v := signpage.EditorView{Title: t.Title, TemplateID: t.ID, Draft: t.Status == state.TemplateDraft, Action: c.Request.URL.Path,
 		TitleValue: t.Title, Subject: t.Subject, Message: t.Message, Roles: tplRoleLines(t.SignerRoles), CCs: strings.Join(t.CCRoles, "\n"),
-		Data: editorViewData{Documents: PageDocs(c.Request.URL.Path, t.Documents), Roles: roleNames(t.SignerRoles), Fields: placedFields(t)}}
+		Data: editorViewData{Documents: document.PageDocs(c.Request.URL.Path, t.Documents), Roles: roleNames(t.SignerRoles), Fields: placedFields(t)}}
 	for _, d := range t.Documents {
 		v.Documents = append(v.Documents, signpage.Document{Name: d.Name, Pages: len(d.Pages)})
 	}
@@ -344,9 +345,9 @@ func editorPage(c *api.Call) (any, error) {
 
 // editorViewData is what the editor page's field editor shows.
 type editorViewData struct {
-	Documents []PageDocDesc `json:"documents"`
-	Roles     []string      `json:"roles"`
-	Fields    []placedField `json:"fields"`
+	Documents []document.PageDocDesc `json:"documents"`
+	Roles     []string               `json:"roles"`
+	Fields    []placedField          `json:"fields"`
 }
 
 // editorDocument serves a document of the editor page's template while the
@@ -354,9 +355,9 @@ type editorViewData struct {
 func editorDocument(c *api.Call) (any, error) {
 	u, t, msg, _ := editorWorld(c)
 	if u == nil {
-		return PageNotFound(msg)
+		return document.PageNotFound(msg)
 	}
-	return PageDocument(c, c.Read(), t.Documents)
+	return document.PageDocument(c, c.Read(), t.Documents)
 }
 
 // editorSave is the page's Save button: a form post with title, subject,

@@ -89,7 +89,8 @@ var allowedImports = map[string][]string{
 	// Documents and files: intake, prepared files, downloads, file URLs.
 	"sandbox/internal/document": {
 		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/derived", "sandbox/internal/files",
-		"sandbox/internal/page", "sandbox/internal/state", "sandbox/internal/wire", "sandbox/internal/world",
+		"sandbox/internal/page", "sandbox/internal/signpage", "sandbox/internal/state", "sandbox/internal/wire",
+		"sandbox/internal/world",
 	},
 
 	// What every HTML page shares: its world, the embedded protocol.

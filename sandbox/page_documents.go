@@ -6,7 +6,6 @@ package sandbox
 
 import (
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
@@ -26,54 +25,13 @@ func pageAsset(c *api.Call) (any, error) {
 	return &api.RawResponse{Status: http.StatusOK, ContentType: ct, Header: signpage.AssetHeaders(), Body: body}, nil
 }
 
-// PageDocDesc is a document as a page's document view loads it.
-type PageDocDesc struct {
-	Index int    `json:"index"`
-	Name  string `json:"name"`
-	URL   string `json:"url"`
-}
-
-// PageDocs lists documents with their URLs below base (the page's path).
-func PageDocs(base string, docs []state.Document) []PageDocDesc {
-	out := []PageDocDesc{}
-	for i, d := range docs {
-		if d.PDFBlobID == "" {
-			continue
-		}
-		out = append(out, PageDocDesc{Index: i, Name: d.Name, URL: base + "/documents/" + strconv.Itoa(i)})
-	}
-	return out
-}
-
-// PageDocument answers document index (a path parameter) of docs as PDF,
-// or a 404 page.
-func PageDocument(c *api.Call, tx *state.Txn, docs []state.Document) (any, error) {
-	i, err := strconv.Atoi(c.Param("index"))
-	if err != nil || i < 0 || i >= len(docs) || docs[i].PDFBlobID == "" {
-		return PageNotFound("No such document.")
-	}
-	data, err := state.GetBlob(tx, docs[i].PDFBlobID)
-	if err != nil {
-		return PageNotFound("No such document.")
-	}
-	h := signpage.AssetHeaders()
-	h.Set("Cache-Control", "no-store")
-	h.Set("Content-Disposition", document.ContentDisposition("inline", docs[i].Name))
-	return &api.RawResponse{Status: http.StatusOK, ContentType: "application/pdf", Header: h, Body: data}, nil
-}
-
-// PageNotFound is the plain 404 of a page's sub-resource.
-func PageNotFound(msg string) (any, error) {
-	return &api.RawResponse{Status: http.StatusNotFound, ContentType: "text/plain; charset=utf-8", Header: signpage.AssetHeaders(), Body: []byte(msg + "\n")}, nil
-}
-
 // signViewData is what the signing page's document view shows: the
 // documents, the signer's fields (merge fields with their values), the
 // signer's name (adopted by signatures) and the date date_signed fields
 // get.
 type signViewData struct {
-	Documents []PageDocDesc   `json:"documents"`
-	Fields    []signViewField `json:"fields"`
+	Documents []document.PageDocDesc `json:"documents"`
+	Fields    []signViewField        `json:"fields"`
 	// Groups are the request's checkbox and radio groups, whose
 	// requirements the page checks before Sign.
 	Groups []state.FieldGroup `json:"groups"`
@@ -94,7 +52,7 @@ type signViewField struct {
 // signView lays out the signing page's document view for sg: its fields
 // and the request's merge fields, in the request's order.
 func signView(pagePath string, req *state.SignatureRequest, sg *state.Signature, now time.Time) *signViewData {
-	v := &signViewData{Documents: PageDocs(pagePath, req.Documents), Fields: []signViewField{},
+	v := &signViewData{Documents: document.PageDocs(pagePath, req.Documents), Fields: []signViewField{},
 		Groups: append([]state.FieldGroup{}, req.FieldGroups...), Rules: append([]state.FieldRule{}, req.FieldRules...), SignerName: sg.Name, DateText: formatDateSigned(req, now)}
 	mine := map[string]bool{}
 	for _, f := range signerFields(req, sg) {
@@ -122,7 +80,7 @@ func signView(pagePath string, req *state.SignatureRequest, sg *state.Signature,
 // link is valid.
 func signDocument(c *api.Call) (any, error) {
 	if _, ok := pageWorld(c, page.HoldsRow[state.SignURL](state.TableSignURLs, c.Param("token"))); !ok {
-		return PageNotFound("No such world.")
+		return document.PageNotFound("No such world.")
 	}
 	tx := c.Read()
 	tok, e := signToken(c, tx)
@@ -131,7 +89,7 @@ func signDocument(c *api.Call) (any, error) {
 	}
 	req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, tok.RequestID)
 	if err != nil || req.Phase == state.PhaseCanceled {
-		return PageNotFound("No such signature request.")
+		return document.PageNotFound("No such signature request.")
 	}
-	return PageDocument(c, tx, req.Documents)
+	return document.PageDocument(c, tx, req.Documents)
 }

@@ -18,13 +18,13 @@ type sigreqBody struct {
 	TemplateIDs    []string            `json:"template_ids"`
 	CCs            []subCC             `json:"ccs"`
 
-	AllowDecline     bool             `json:"allow_decline"`
-	AllowReassign    bool             `json:"allow_reassign"`
-	Attachments      []SubAttachment  `json:"attachments"`
-	CCEmailAddresses []string         `json:"cc_email_addresses"`
-	ClientID         string           `json:"client_id"`
-	CustomFields     []subCustomField `json:"custom_fields"`
-	FieldOptions     *SubFieldOptions `json:"field_options"`
+	AllowDecline     bool                    `json:"allow_decline"`
+	AllowReassign    bool                    `json:"allow_reassign"`
+	Attachments      []fields.SubAttachment  `json:"attachments"`
+	CCEmailAddresses []string                `json:"cc_email_addresses"`
+	ClientID         string                  `json:"client_id"`
+	CustomFields     []subCustomField        `json:"custom_fields"`
+	FieldOptions     *fields.SubFieldOptions `json:"field_options"`
 
 	FormFieldGroups []fields.Group `json:"form_field_groups"`
 	FormFieldRules  []fields.Rule  `json:"form_field_rules"`
@@ -73,25 +73,12 @@ type subCC struct {
 	EmailAddress string `json:"email_address"`
 }
 
-// SubAttachment is SubAttachment.
-type SubAttachment struct {
-	Name         string `json:"name"`
-	Instructions string `json:"instructions"`
-	Required     bool   `json:"required"`
-	SignerIndex  *int   `json:"signer_index"`
-}
-
 // subCustomField is SubCustomField.
 type subCustomField struct {
 	Name     string `json:"name"`
 	Value    string `json:"value"`
 	Editor   string `json:"editor"`
 	Required bool   `json:"required"`
-}
-
-// SubFieldOptions is SubFieldOptions.
-type SubFieldOptions struct {
-	DateFormat string `json:"date_format"`
 }
 
 // subSigningOptions is SubSigningOptions.

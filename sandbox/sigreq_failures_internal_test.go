@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -70,20 +71,20 @@ func TestPlacement(t *testing.T) {
 	for name, c := range map[string]struct {
 		f    state.FormField
 		docs []state.Document
-		want Place
+		want fields.Place
 	}{
-		"inside":              {field(0, 0, 612, 792, nil), letter, PlaceInside},
-		"over the right edge": {field(600, 10, 20, 10, nil), letter, PlacePartly},
-		"over the bottom":     {field(10, 780, 20, 20, nil), letter, PlacePartly},
-		"right of the page":   {field(612, 10, 20, 10, nil), letter, PlaceOutside},
-		"below the page":      {field(10, 792, 20, 10, nil), letter, PlaceOutside},
-		"landscape page 2":    {field(700, 10, 20, 10, &two), letter, PlaceInside},
-		"below landscape":     {field(10, 700, 20, 10, &two), letter, PlaceOutside},
-		"page not known":      {field(10, 10, 20, 10, func() *int { n := 3; return &n }()), letter, PlaceUnknown},
-		"document not known":  {state.FormField{DocumentIndex: 1, Width: 1, Height: 1}, letter, PlaceUnknown},
-		"no sizes":            {field(9999, 10, 20, 10, nil), []state.Document{{}}, PlaceUnknown},
+		"inside":              {field(0, 0, 612, 792, nil), letter, fields.PlaceInside},
+		"over the right edge": {field(600, 10, 20, 10, nil), letter, fields.PlacePartly},
+		"over the bottom":     {field(10, 780, 20, 20, nil), letter, fields.PlacePartly},
+		"right of the page":   {field(612, 10, 20, 10, nil), letter, fields.PlaceOutside},
+		"below the page":      {field(10, 792, 20, 10, nil), letter, fields.PlaceOutside},
+		"landscape page 2":    {field(700, 10, 20, 10, &two), letter, fields.PlaceInside},
+		"below landscape":     {field(10, 700, 20, 10, &two), letter, fields.PlaceOutside},
+		"page not known":      {field(10, 10, 20, 10, func() *int { n := 3; return &n }()), letter, fields.PlaceUnknown},
+		"document not known":  {state.FormField{DocumentIndex: 1, Width: 1, Height: 1}, letter, fields.PlaceUnknown},
+		"no sizes":            {field(9999, 10, 20, 10, nil), []state.Document{{}}, fields.PlaceUnknown},
 	} {
-		got, _ := Placement(c.f, c.docs)
+		got, _ := fields.Placement(c.f, c.docs)
 		assert.Equal(t, c.want, got, name)
 	}
 

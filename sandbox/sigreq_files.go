@@ -73,7 +73,7 @@ func sigreqStamps(req *state.SignatureRequest) []files.Stamp {
 		if text == "" {
 			return
 		}
-		out = append(out, files.Stamp{Document: f.DocumentIndex, Page: FieldPage(f), X: float64(f.X), Y: float64(f.Y),
+		out = append(out, files.Stamp{Document: f.DocumentIndex, Page: fields.FieldPage(f), X: float64(f.X), Y: float64(f.Y),
 			Width: float64(f.Width), Height: float64(f.Height), Text: text, Kind: kind})
 	}
 	byID := map[string]state.FormField{}

@@ -15,59 +15,6 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-// Use is what templates contribute to a signature request, all
-// templates of template_ids combined in the order given.
-type Use struct {
-	// Documents are the templates' stored documents, in order; documents
-	// uploaded with the request are appended after them.
-	Documents []state.Document
-	// SignerRoles are the roles signers must fill, in the templates'
-	// order; Order is the role's signing order (nil when unordered).
-	SignerRoles []Role
-	// CCRoles are the CC roles; each must be given an address in ccs.
-	CCRoles []string
-	// FormFields are the templates' fields with DocumentIndex into
-	// Documents and Role naming the signer role that fills each (Signer
-	// left empty); merge fields (text-merge, checkbox-merge) have Role ""
-	// and Signer "sender".
-	FormFields  []state.FormField
-	FieldGroups []state.FieldGroup
-	FieldRules  []state.FieldRule
-	// MergeFields are the templates' custom (merge) fields, which
-	// custom_fields fill by name.
-	MergeFields []MergeField
-	// Attachments are the templates' signer attachments, by role.
-	Attachments []Attachment
-	// Title, Subject and Message are the templates' defaults, used when the
-	// request gives none.
-	Title, Subject, Message string
-	// AllowReassign is the templates' allow_reassign.
-	AllowReassign bool
-	// DateFormat (field_options.date_format) and FormView
-	// (signer_experience.form_view) are the templates' settings, "" when
-	// none sets them; the request's own signer_experience prevails.
-	DateFormat, FormView string
-}
-
-// Role is a signer role of a template.
-type Role struct {
-	Name  string
-	Order *int
-}
-
-// MergeField is a merge field of a template.
-type MergeField struct {
-	Name  string
-	Type  string // text or checkbox
-	APIID string
-}
-
-// Attachment is a signer attachment of a template.
-type Attachment struct {
-	Name, Instructions, Role string
-	Required                 bool
-}
-
 // templateBody is the validated template-specific part of a body.
 type templateBody struct {
 	TemplateIDs  []string
@@ -252,19 +199,12 @@ func bindTemplateUse(c *api.Call, spec *sigreqSpec, use *Use, tb *templateBody, 
 		spec.Attachments = append(spec.Attachments, state.Attachment{Name: a.Name, Instructions: a.Instructions, Required: a.Required, SignerIndex: roleIndex[a.Role]})
 	}
 	// The request's own texts and signer_experience prevail.
-	FillBlank(&spec.Title, use.Title)
-	FillBlank(&spec.Subject, use.Subject)
-	FillBlank(&spec.Message, use.Message)
-	FillBlank(&spec.FormView, use.FormView)
+	param.FillBlank(&spec.Title, use.Title)
+	param.FillBlank(&spec.Subject, use.Subject)
+	param.FillBlank(&spec.Message, use.Message)
+	param.FillBlank(&spec.FormView, use.FormView)
 	spec.AllowReassign = use.AllowReassign
 	spec.DateFormat = use.DateFormat
 	spec.TemplateIDs = tb.TemplateIDs
 	return nil
-}
-
-// FillBlank sets *dst to v unless it already has a value.
-func FillBlank(dst *string, v string) {
-	if *dst == "" {
-		*dst = v
-	}
 }

@@ -237,7 +237,7 @@ func checkSigningOptions(o *subSigningOptions) (*state.SigningOptions, *apierr.E
 
 // checkFieldOptions answers field_options[date_format] ("" without
 // field_options).
-func checkFieldOptions(o *SubFieldOptions) (string, *apierr.Error) {
+func checkFieldOptions(o *fields.SubFieldOptions) (string, *apierr.Error) {
 	if o == nil {
 		return "", nil
 	}
@@ -260,7 +260,7 @@ func checkSignerExperience(o *subSignerExperience) (string, *apierr.Error) {
 }
 
 // checkAttachments validates attachments against the number of signers.
-func checkAttachments(list []SubAttachment, slots int) ([]state.Attachment, *apierr.Error) {
+func checkAttachments(list []fields.SubAttachment, slots int) ([]state.Attachment, *apierr.Error) {
 	var out []state.Attachment
 	for i, a := range list {
 		p := "attachments[" + itoa(i) + "]"

@@ -34,15 +34,15 @@ type tplMergeFieldInput struct {
 
 // tplContentInput is what template/create and create_embedded_draft share.
 type tplContentInput struct {
-	Files           []wire.File      `json:"files"`
-	FileURLs        []string         `json:"file_urls"`
-	AllowReassign   bool             `json:"allow_reassign"`
-	Attachments     []SubAttachment  `json:"attachments"`
-	CCRoles         []string         `json:"cc_roles"`
-	ClientID        string           `json:"client_id"`
-	FieldOptions    *SubFieldOptions `json:"field_options"`
-	FormFieldGroups []fields.Group   `json:"form_field_groups"`
-	FormFieldRules  []fields.Rule    `json:"form_field_rules"`
+	Files           []wire.File             `json:"files"`
+	FileURLs        []string                `json:"file_urls"`
+	AllowReassign   bool                    `json:"allow_reassign"`
+	Attachments     []fields.SubAttachment  `json:"attachments"`
+	CCRoles         []string                `json:"cc_roles"`
+	ClientID        string                  `json:"client_id"`
+	FieldOptions    *fields.SubFieldOptions `json:"field_options"`
+	FormFieldGroups []fields.Group          `json:"form_field_groups"`
+	FormFieldRules  []fields.Rule           `json:"form_field_rules"`
 	// FormFieldsPerDocument is decoded by hand: a list of field objects, or
 	// the legacy list with one list of fields per document.
 	FormFieldsPerDocument []any                `json:"form_fields_per_document"`
@@ -77,7 +77,7 @@ type tplContent struct {
 	Groups           []state.FieldGroup
 	Rules            []state.FieldRule
 	MergeFields      []state.TemplateMergeField
-	Attachments      []SubAttachment
+	Attachments      []fields.SubAttachment
 	DateFormat       string
 	SignerExperience string
 }

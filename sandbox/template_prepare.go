@@ -11,6 +11,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
+	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -179,4 +180,22 @@ func cloneTemplate(t *state.Template) *state.Template {
 		c.Editor = &e
 	}
 	return &c
+}
+
+// templateFieldPlacementProblem is the template counterpart of
+// tPlacementError: a template field entirely outside its page ends the
+// template's preparation in template_error (every request made from it
+// would otherwise end in error_component_position). "" when every field is
+// on its page.
+func templateFieldPlacementProblem(t *state.Template) string {
+	placed := make([]state.FormField, 0, len(t.Fields))
+	for _, f := range t.Fields {
+		ff := state.FormField{APIID: f.APIID, DocumentIndex: f.DocumentIndex, X: f.X, Y: f.Y, Width: f.Width, Height: f.Height}
+		if f.Page > 0 {
+			p := f.Page
+			ff.Page = &p
+		}
+		placed = append(placed, ff)
+	}
+	return fields.Misplaced(placed, t.Documents, fields.PlaceOutside)
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -88,11 +89,11 @@ func combineTemplates(tx *state.Txn, accountID string, ids []string, testMode bo
 			return id
 		}
 		// The first template that sets a text or setting gives it.
-		FillBlank(&use.Title, t.Title)
-		FillBlank(&use.Subject, t.Subject)
-		FillBlank(&use.Message, t.Message)
-		FillBlank(&use.DateFormat, t.DateFormat)
-		FillBlank(&use.FormView, t.SignerExperience)
+		param.FillBlank(&use.Title, t.Title)
+		param.FillBlank(&use.Subject, t.Subject)
+		param.FillBlank(&use.Message, t.Message)
+		param.FillBlank(&use.DateFormat, t.DateFormat)
+		param.FillBlank(&use.FormView, t.SignerExperience)
 		use.AllowReassign = use.AllowReassign || t.AllowReassign
 		for _, r := range t.CCRoles {
 			if !slices.Contains(use.CCRoles, r) {

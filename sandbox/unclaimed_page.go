@@ -15,6 +15,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/page"
 	"github.com/signsandbox/signsandbox/sandbox/internal/signpage"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -67,8 +68,8 @@ type claimRow struct {
 // claimViewData is what the claim page's document view shows: the draft's
 // documents with the fields it already has.
 type claimViewData struct {
-	Documents []PageDocDesc     `json:"documents"`
-	Fields    []state.FormField `json:"fields"`
+	Documents []document.PageDocDesc `json:"documents"`
+	Fields    []state.FormField      `json:"fields"`
 }
 
 // claimHTML renders the claim page (package signpage) with its
@@ -82,7 +83,7 @@ func claimHTML(status int, v claimView) (any, error) {
 		for _, r := range v.Rows {
 			p.Rows = append(p.Rows, signpage.ClaimRow{Role: r.Role, Name: r.Name, Email: r.Email})
 		}
-		data := claimViewData{Documents: PageDocs(v.Action, v.Spec.Documents), Fields: append([]state.FormField{}, v.Spec.FormFields...)}
+		data := claimViewData{Documents: document.PageDocs(v.Action, v.Spec.Documents), Fields: append([]state.FormField{}, v.Spec.FormFields...)}
 		for _, d := range v.Spec.Documents {
 			p.Documents = append(p.Documents, signpage.Document{Name: d.Name, Pages: len(d.Pages)})
 		}
@@ -99,13 +100,13 @@ func claimHTML(status int, v claimView) (any, error) {
 func claimDocument(c *api.Call) (any, error) {
 	d, ok := pageDraft(c)
 	if !ok || d.SentAt != 0 {
-		return PageNotFound("This claim URL is not valid.")
+		return document.PageNotFound("This claim URL is not valid.")
 	}
 	spec, err := decodeSpec(d.Spec)
 	if err != nil {
-		return PageNotFound("This draft has no documents.")
+		return document.PageNotFound("This draft has no documents.")
 	}
-	return PageDocument(c, c.Read(), spec.Documents)
+	return document.PageDocument(c, c.Read(), spec.Documents)
 }
 
 // claimNotFound is the page of a claim URL that cannot be used.

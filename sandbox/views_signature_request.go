@@ -76,17 +76,6 @@ type customFieldResponse struct {
 	Value    any     `json:"value,omitempty"`
 }
 
-// AttachmentResponse is SignatureRequestResponseAttachment (of requests
-// and templates).
-type AttachmentResponse struct {
-	ID           string  `json:"id"`
-	Signer       string  `json:"signer"`
-	Name         string  `json:"name"`
-	Required     bool    `json:"required"`
-	Instructions *string `json:"instructions"`
-	UploadedAt   *int64  `json:"uploaded_at"`
-}
-
 // responseDataResponse is one SignatureRequestResponseDataValue* entry.
 type responseDataResponse struct {
 	APIID       string `json:"api_id"`
@@ -96,12 +85,6 @@ type responseDataResponse struct {
 	Type        string `json:"type"`
 	Value       any    `json:"value"`
 	IsSigned    *bool  `json:"is_signed,omitempty"`
-}
-
-// SignerExperience is SignatureRequestSignerExperience (of requests and
-// templates).
-type SignerExperience struct {
-	FormView string `json:"form_view"`
 }
 
 // signatureRequestGetResponse is SignatureRequestGetResponse.

@@ -374,3 +374,20 @@ func tplTextLayout(f state.TemplateField) tplTextLayoutView {
 	return tplTextLayoutView{AvgTextLength: tplAvgTextLengthView{NumLines: lines, NumCharsPerLine: chars},
 		IsMultiline: lines > 1, OriginalFontSize: size, FontFamily: family}
 }
+
+// AttachmentResponse is SignatureRequestResponseAttachment (of requests
+// and templates).
+type AttachmentResponse struct {
+	ID           string  `json:"id"`
+	Signer       string  `json:"signer"`
+	Name         string  `json:"name"`
+	Required     bool    `json:"required"`
+	Instructions *string `json:"instructions"`
+	UploadedAt   *int64  `json:"uploaded_at"`
+}
+
+// SignerExperience is SignatureRequestSignerExperience (of requests and
+// templates).
+type SignerExperience struct {
+	FormView string `json:"form_view"`
+}

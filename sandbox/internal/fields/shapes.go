@@ -67,3 +67,16 @@ type FormField struct {
 	FontFamily string `json:"font_family"`
 	FontSize   *int   `json:"font_size"`
 }
+
+// SubAttachment is SubAttachment.
+type SubAttachment struct {
+	Name         string `json:"name"`
+	Instructions string `json:"instructions"`
+	Required     bool   `json:"required"`
+	SignerIndex  *int   `json:"signer_index"`
+}
+
+// SubFieldOptions is SubFieldOptions.
+type SubFieldOptions struct {
+	DateFormat string `json:"date_format"`
+}

@@ -14,3 +14,10 @@ func Deref(p *string) string {
 	}
 	return *p
 }
+
+// FillBlank sets *dst to v unless it already has a value.
+func FillBlank(dst *string, v string) {
+	if *dst == "" {
+		*dst = v
+	}
+}
