@@ -8,7 +8,7 @@ import (
 
 // areaHooks are the hooks through which one area of the sandbox acts in
 // another where both still live in the facade: template resolution and
-// fault points. They belong to one Sandbox's registry
+// a fault point. They belong to one Sandbox's registry
 // (Registry.Areas); each leaves for the package of its area when that area
 // moves.
 type areaHooks struct {
@@ -27,9 +27,6 @@ type areaHooks struct {
 	//
 	// While it is nil (no templates subsystem), every template id is unknown.
 	templateResolver func(c *api.Call, tx *state.Txn, ids []string) (*Use, error)
-	// templateFailureHook lets scenario rules turn a template's creation
-	// into template_error.
-	templateFailureHook func(w *world.World, t *state.Template) (fail bool, msg string)
 	// sigreqProcessFault lets scenario rules fail a request while it is
 	// processed: a failure (fail_file, fail_processing) ends it in error with
 	// the failure's status code and event (sigreq_failures.go). A nil hook or

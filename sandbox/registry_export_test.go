@@ -93,7 +93,7 @@ func HooksForTest(s *Sandbox) []string {
 		"fileOwners " + keys(owners),
 		"catalog " + strings.Join(s.host.Reg.Catalog.Kinds(), ","),
 		"templateResolver " + set(areasOf(s.host.Reg).templateResolver != nil),
-		"templateFailureHook " + set(areasOf(s.host.Reg).templateFailureHook != nil),
+		"templateFailureHook " + set(s.host.Reg.TemplateFailure != nil),
 		"sigreqProcessFault " + set(areasOf(s.host.Reg).sigreqProcessFault != nil),
 		"callbackFault " + set(s.host.Reg.CallbackFault != nil),
 		"onAccountCallbackSet " + set(s.host.Reg.OnAccountCallbackSet != nil),

@@ -7,7 +7,7 @@ package sandbox
 //     gone;
 //   - after a template-creating call succeeded (an after-call hook): mark
 //     the new template to fail when its preparation job runs
-//     (templateFailureHook turns template_created into template_error);
+//     (Registry.TemplateFailure turns template_created into template_error);
 //   - while a signature request is processed (sigreqProcessFault): fail
 //     it (fail_file: error_file / file_error; fail_processing: any
 //     signature error status and its event, sigreq_failures.go), or
@@ -41,7 +41,7 @@ import (
 func registerScenarioRules(r *api.Registry) {
 	r.CallHooks = append(r.CallHooks, scenarioCallHook)
 	r.AfterCallHooks = append(r.AfterCallHooks, scenarioTemplateMarks)
-	areasOf(r).templateFailureHook = scenarioTemplateFailure
+	r.TemplateFailure = scenarioTemplateFailure
 	areasOf(r).sigreqProcessFault = scenarioProcessFault
 	r.CallbackFault = scenarioCallbackFault
 }

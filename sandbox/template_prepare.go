@@ -48,8 +48,8 @@ func runTemplatePrepare(s *api.Host, w *world.World, tx *state.Txn, job *state.J
 		return nil // deleted or already settled meanwhile
 	}
 	msg := templatePreparationProblem(t)
-	if msg == "" && areasOf(s.Reg).templateFailureHook != nil {
-		if fail, m := areasOf(s.Reg).templateFailureHook(w, t); fail {
+	if msg == "" && s.Reg.TemplateFailure != nil {
+		if fail, m := s.Reg.TemplateFailure(w, t); fail {
 			msg = m
 			if msg == "" {
 				msg = "The template could not be created."

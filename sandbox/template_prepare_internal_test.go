@@ -76,12 +76,12 @@ func TestTemplateFailureHookTurnsCreationIntoTemplateError(t *testing.T) {
 	require.NoError(t, err)
 	defer s.Close()
 	var seen []string
-	prevHook := areasOf(s.host.Reg).templateFailureHook
-	areasOf(s.host.Reg).templateFailureHook = func(w *world.World, tpl *state.Template) (bool, string) {
+	prevHook := s.host.Reg.TemplateFailure
+	s.host.Reg.TemplateFailure = func(w *world.World, tpl *state.Template) (bool, string) {
 		seen = append(seen, tpl.ID)
 		return tpl.Title == "doomed", ""
 	}
-	defer func() { areasOf(s.host.Reg).templateFailureHook = prevHook }()
+	defer func() { s.host.Reg.TemplateFailure = prevHook }()
 
 	w := s.host.DefaultWorld
 	owner := s.host.Fixtures.Accounts[0].ID

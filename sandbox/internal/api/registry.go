@@ -71,6 +71,9 @@ type Registry struct {
 	// when an app's callback_url is set to a new value: the real service
 	// then sends the callback_test event to it.
 	OnAppCallbackSet func(s *Host, w *world.World, tx *state.Txn, app *state.APIApp) error
+	// TemplateFailure lets scenario rules turn a template's creation into
+	// template_error (fail, with the message; "" for the usual one).
+	TemplateFailure func(w *world.World, t *state.Template) (fail bool, msg string)
 
 	// TeamTransferHooks run, in registration order, after the API apps of
 	// a removed team member moved (see OnTeamOwnershipTransfer).
