@@ -16,7 +16,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerAPITemplate(r *api.Registry) {
+func RegisterAPI(r *api.Registry) {
 	r.Handle("templateCreate", templateCreate)
 	r.Handle("templateCreateEmbeddedDraft", templateCreateEmbeddedDraft)
 	r.Handle("templateGet", templateGet)
@@ -27,11 +27,11 @@ func registerAPITemplate(r *api.Registry) {
 // templateCreate creates a template from files and answers at once with its
 // id; the template is prepared by a job (template_created / template_error).
 func templateCreate(c *api.Call) (any, error) {
-	var in tplContentInput
+	var in ContentInput
 	if err := c.Bind(&in); err != nil {
 		return nil, err
 	}
-	content, err := buildTemplateContent(&in, true, true, c.Has(tplFieldsPath))
+	content, err := BuildContent(&in, true, true, c.Has(FieldsPath))
 	if err != nil {
 		return nil, err
 	}
@@ -46,9 +46,9 @@ func templateCreate(c *api.Call) (any, error) {
 // be fetched) and stores the template, its quota charge and its preparation
 // in one transaction, so that a refused request leaves nothing behind.
 // extra, when set, completes the row in the same transaction.
-func createTemplate(c *api.Call, in *tplContentInput, content *tplContent, draft bool, extra func(tx *state.Txn, t *state.Template) error) (*state.Template, error) {
+func createTemplate(c *api.Call, in *ContentInput, content *Content, draft bool, extra func(tx *state.Txn, t *state.Template) error) (*state.Template, error) {
 	if in.ClientID != "" {
-		if err := templateApp(c.Read(), c.Account.ID, in.ClientID); err != nil {
+		if err := App(c.Read(), c.Account.ID, in.ClientID); err != nil {
 			return nil, err
 		}
 	}
@@ -60,14 +60,14 @@ func createTemplate(c *api.Call, in *tplContentInput, content *tplContent, draft
 	for i, p := range pending {
 		preview[i] = p.Doc
 	}
-	if err := checkTemplateDocuments(content, preview); err != nil {
+	if err := CheckDocuments(content, preview); err != nil {
 		return nil, err
 	}
 	addTemplateDocumentFields(in, content, pending) // texttags_template.go
 	var out *state.Template
 	err = c.Update(func(tx *state.Txn) error {
 		if in.ClientID != "" {
-			if err := templateApp(tx, c.Account.ID, in.ClientID); err != nil {
+			if err := App(tx, c.Account.ID, in.ClientID); err != nil {
 				return err
 			}
 		}
@@ -75,17 +75,17 @@ func createTemplate(c *api.Call, in *tplContentInput, content *tplContent, draft
 		if err != nil {
 			return err
 		}
-		t := newTemplate(tx, c.Account.ID, content, docs)
+		t := NewRow(tx, c.Account.ID, content, docs)
 		t.ClientID = in.ClientID
 		t.AllowReassign = in.AllowReassign
 		t.UsePreexistingFields = in.UsePreexistingFields
 		t.TestMode = in.TestMode
-		if err := settleTemplateQuota(tx, t); err != nil {
+		if err := SettleQuota(tx, t); err != nil {
 			return err
 		}
 		if draft {
 			t.Status = state.TemplateDraft
-		} else if err := startTemplatePreparation(tx, t); err != nil {
+		} else if err := StartPreparation(tx, t); err != nil {
 			return err
 		}
 		if extra != nil {
@@ -102,24 +102,24 @@ func createTemplate(c *api.Call, in *tplContentInput, content *tplContent, draft
 	return out, err
 }
 
-// settleTemplateQuota decides how a new template counts: created in
+// SettleQuota decides how a new template counts: created in
 // test_mode it is locked (usable only in test_mode) and takes no quota;
 // otherwise it takes one unit of templates_left, and an exhausted quota is
 // 402 payment_required.
-func settleTemplateQuota(tx *state.Txn, t *state.Template) error {
+func SettleQuota(tx *state.Txn, t *state.Template) error {
 	if t.TestMode {
 		t.IsLocked = true
 		return nil
 	}
-	if err := chargeTemplateQuota(tx, t.OwnerID); err != nil {
+	if err := ChargeQuota(tx, t.OwnerID); err != nil {
 		return err
 	}
 	t.QuotaCharged = true
 	return nil
 }
 
-// newTemplate builds a template row from validated content.
-func newTemplate(tx *state.Txn, owner string, content *tplContent, docs []state.Document) *state.Template {
+// NewRow builds a template row from validated content.
+func NewRow(tx *state.Txn, owner string, content *Content, docs []state.Document) *state.Template {
 	now := tx.Unix()
 	t := &state.Template{
 		ID: tx.NewID(), Seq: tx.Seq(), OwnerID: owner,
@@ -161,7 +161,7 @@ type tplDraftInput struct {
 // editor (the sandbox's edit page, or POST
 // /_sandbox/templates/{id}/finish_draft), which starts its preparation.
 func templateCreateEmbeddedDraft(c *api.Call) (any, error) {
-	var base tplContentInput
+	var base ContentInput
 	var in tplDraftInput
 	if err := c.Bind(&base); err != nil {
 		return nil, err
@@ -172,7 +172,7 @@ func templateCreateEmbeddedDraft(c *api.Call) (any, error) {
 	if strings.TrimSpace(base.ClientID) == "" {
 		return nil, apierr.Missing("client_id")
 	}
-	content, err := buildTemplateContent(&base, false, false, true)
+	content, err := BuildContent(&base, false, false, true)
 	if err != nil {
 		return nil, err
 	}
@@ -204,7 +204,7 @@ func templateGet(c *api.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return templateGetResponse{Template: viewTemplate(tx, t, c.Account.ID)}, nil
+	return templateGetResponse{Template: View(tx, t, c.Account.ID)}, nil
 }
 
 // templateList lists the templates the chosen account(s) may use, newest
@@ -214,7 +214,7 @@ func templateList(c *api.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	filter, err := parseTemplateQuery(q.Query)
+	filter, err := ParseQuery(q.Query)
 	if err != nil {
 		return nil, err
 	}
@@ -231,7 +231,7 @@ func templateList(c *api.Call) (any, error) {
 				return true
 			}
 			seen[t.ID] = true
-			if filter.match(tx, t, c.Account.ID) {
+			if filter.Match(tx, t, c.Account.ID) {
 				rows = append(rows, t)
 			}
 			return true
@@ -252,7 +252,7 @@ func templateList(c *api.Call) (any, error) {
 	rows, info := api.PageSlice(rows, page, size)
 	resp := templateListResponse{Templates: []templateResponse{}, ListInfo: info}
 	for _, t := range rows {
-		resp.Templates = append(resp.Templates, viewTemplate(tx, t, c.Account.ID))
+		resp.Templates = append(resp.Templates, View(tx, t, c.Account.ID))
 	}
 	return resp, nil
 }

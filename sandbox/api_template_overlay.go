@@ -12,7 +12,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
 
-func registerAPITemplateOverlay(r *api.Registry) {
+func RegisterOverlay(r *api.Registry) {
 	r.Handle("templateUpdateFiles", templateUpdateFiles)
 }
 
@@ -67,7 +67,7 @@ func templateUpdateFiles(c *api.Call) (any, error) {
 		if err != nil {
 			return err
 		}
-		t := overlayTemplate(tx, src, docs)
+		t := Overlay(tx, src, docs)
 		if in.ClientID != "" {
 			t.ClientID = in.ClientID
 		}
@@ -78,10 +78,10 @@ func templateUpdateFiles(c *api.Call) (any, error) {
 			t.Message = *in.Message
 		}
 		t.TestMode = in.TestMode || src.IsLocked
-		if err := settleTemplateQuota(tx, t); err != nil {
+		if err := SettleQuota(tx, t); err != nil {
 			return err
 		}
-		if err := startTemplatePreparation(tx, t); err != nil {
+		if err := StartPreparation(tx, t); err != nil {
 			return err
 		}
 		newID = t.ID
@@ -108,16 +108,16 @@ func templateOverlayable(tx *state.Txn, accountID, id, clientID string) error {
 		return apierr.Badf("template_id", "The template could not be created (template_error); its files cannot be updated.")
 	}
 	if clientID != "" {
-		return templateApp(tx, accountID, clientID)
+		return App(tx, accountID, clientID)
 	}
 	return nil
 }
 
-// overlayTemplate copies the source template onto new documents. Fields
+// Overlay copies the source template onto new documents. Fields
 // keep their position on the same page counted across all documents (page
 // 3 of the old files is page 3 of the new ones, whatever the documents'
 // boundaries); OverlayPages keeps the old pages for the job's check.
-func overlayTemplate(tx *state.Txn, src *state.Template, docs []state.Document) *state.Template {
+func Overlay(tx *state.Txn, src *state.Template, docs []state.Document) *state.Template {
 	t := cloneTemplate(src)
 	now := tx.Unix()
 	t.ID, t.Seq = tx.NewID(), tx.Seq()

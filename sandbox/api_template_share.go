@@ -14,7 +14,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerAPITemplateShare(r *api.Registry) {
+func RegisterShare(r *api.Registry) {
 	r.Handle("templateAddUser", templateAddUser)
 	r.Handle("templateRemoveUser", templateRemoveUser)
 }
@@ -84,7 +84,7 @@ func templateShareChange(c *api.Call, change func(tx *state.Txn, in tplUserInput
 			}
 			t = changed
 		}
-		out = viewTemplate(tx, t, c.Account.ID)
+		out = View(tx, t, c.Account.ID)
 		return nil
 	})
 	if err != nil {

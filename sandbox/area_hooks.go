@@ -36,3 +36,9 @@ type areaHooks struct {
 
 // areasOf is the area hooks of a registry.
 func areasOf(r *api.Registry) *areaHooks { return r.Areas.(*areaHooks) }
+
+// registerTemplateResolve plugs the templates' resolution into signature
+// requests: the one place where the two areas meet.
+func registerTemplateResolve(r *api.Registry) {
+	areasOf(r).templateResolver = ResolveRequest
+}

@@ -18,7 +18,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerControlTemplates(r *api.Registry) {
+func RegisterControl(r *api.Registry) {
 	r.Control(http.MethodPost, "/templates/{template_id}/finish_draft", controlFinishDraft)
 	r.Control(http.MethodGet, "/templates/{template_id}/fields", controlTemplateFields)
 	r.Control(http.MethodPut, "/templates/{template_id}/fields", controlTemplateFieldsPut)
@@ -177,7 +177,7 @@ func controlFinishDraft(c *api.Call) (any, error) {
 		if err != nil {
 			return err
 		}
-		out = viewTemplate(tx, saved, saved.OwnerID)
+		out = View(tx, saved, saved.OwnerID)
 		return nil
 	})
 	if err != nil {

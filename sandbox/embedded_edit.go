@@ -24,7 +24,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerEmbeddedEdit(r *api.Registry) {
+func RegisterEditor(r *api.Registry) {
 	r.Handle("embeddedEditUrl", embeddedEditURL)
 	r.ControlPublic(http.MethodGet, "/w/{world}/editor/template/{token}", editorPage)
 	r.ControlPublic(http.MethodPost, "/w/{world}/editor/template/{token}", editorSave)
@@ -232,7 +232,7 @@ func saveTemplateEdits(tx *state.Txn, t *state.Template, url *state.TemplateEdit
 	}
 	c.Status = state.TemplatePreparing
 	c.UpdatedAt = tx.Unix()
-	if err := startTemplatePreparation(tx, c); err != nil {
+	if err := StartPreparation(tx, c); err != nil {
 		return nil, err
 	}
 	if err := state.PutTemplate(tx, c); err != nil {

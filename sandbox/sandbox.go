@@ -91,7 +91,7 @@ func New(opts ...Option) (*Sandbox, error) {
 	api.RegisterJobs(h)
 	// A template's preparation runs in a transaction of its own: its
 	// scenario failure hook reads the committed marks.
-	h.Jobs.RunAlone(jobTemplatePrepare)
+	h.Jobs.RunAlone(JobPrepare)
 	if err := s.openData(); err != nil {
 		return nil, err
 	}

@@ -41,8 +41,8 @@ type seedPlan struct {
 type seedTemplatePlan struct {
 	at      []any
 	spec    *scenario.SeedTemplate
-	in      tplContentInput
-	content *tplContent
+	in      ContentInput
+	content *Content
 	pending []document.Pending
 }
 
@@ -102,7 +102,7 @@ func planSeed(s *api.Host, w *world.World, p *scenario.Parsed, r *http.Request) 
 		if err := c.Bind(&tp.in); err != nil {
 			return nil, pl.apiIssue(tp.at, err)
 		}
-		content, err := buildTemplateContent(&tp.in, true, true, c.Has(tplFieldsPath))
+		content, err := BuildContent(&tp.in, true, true, c.Has(FieldsPath))
 		if err != nil {
 			return nil, pl.apiIssue(tp.at, err)
 		}
@@ -114,7 +114,7 @@ func planSeed(s *api.Host, w *world.World, p *scenario.Parsed, r *http.Request) 
 		for j, d := range tp.pending {
 			preview[j] = d.Doc
 		}
-		if err := checkTemplateDocuments(content, preview); err != nil {
+		if err := CheckDocuments(content, preview); err != nil {
 			return nil, pl.apiIssue(tp.at, err)
 		}
 		pl.templates = append(pl.templates, tp)

@@ -60,14 +60,14 @@ func TestTemplateSearchMatching(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.q, func(t *testing.T) {
-			f, err := parseTemplateQuery(tc.q)
+			f, err := ParseQuery(tc.q)
 			require.NoError(t, err)
-			assert.Equal(t, tc.want, f.match(nil, qTemplate(), "me"))
+			assert.Equal(t, tc.want, f.Match(nil, qTemplate(), "me"))
 		})
 	}
-	f, err := parseTemplateQuery("")
+	f, err := ParseQuery("")
 	require.NoError(t, err)
-	assert.True(t, f.match(nil, qTemplate(), "other"), "an empty query matches everything")
+	assert.True(t, f.Match(nil, qTemplate(), "other"), "an empty query matches everything")
 }
 
 // TestSearchFieldsPerList: each list refuses the other's fields with a
@@ -77,7 +77,7 @@ func TestSearchFieldsPerList(t *testing.T) {
 	_, e := parseSearchQuery("owner:me")
 	require.NotNil(t, e)
 	assert.Contains(t, e.Msg, "applies to templates only")
-	_, e = templateSearch.Parse("from:me")
+	_, e = Search.Parse("from:me")
 	require.NotNil(t, e)
 	assert.Contains(t, e.Msg, "applies to signature requests only")
 
@@ -86,7 +86,7 @@ func TestSearchFieldsPerList(t *testing.T) {
 		`title:"open`, "created:[2014-01-01 TO", "created:[2014-01-01 2014-02-01]", "created:yesterday",
 		"test_mode:maybe", "title:[a TO b]", "message:{a TO b}",
 	} {
-		for name, res := range map[string]*search.Resource{"signature requests": sigreqSearch, "templates": templateSearch} {
+		for name, res := range map[string]*search.Resource{"signature requests": sigreqSearch, "templates": Search} {
 			t.Run(name+"/"+q, func(t *testing.T) {
 				_, e := res.Parse(q)
 				require.NotNil(t, e)

@@ -64,9 +64,9 @@ func errTemplateQuota() *apierr.Error {
 	return apierr.PaymentRequiredf("You have reached your template quota (templates_left is 0). Delete a template, upgrade, or create it with test_mode=1 (a locked template, usable only in test_mode).")
 }
 
-// chargeTemplateQuota takes one unit of the account's templates_left
+// ChargeQuota takes one unit of the account's templates_left
 // (unlimited when the quota is null).
-func chargeTemplateQuota(tx *state.Txn, accountID string) error {
+func ChargeQuota(tx *state.Txn, accountID string) error {
 	a, err := state.Get[state.Account](tx, state.TableAccounts, accountID)
 	if err != nil {
 		return apierr.NotFoundf("Account not found.")
@@ -99,9 +99,9 @@ func refundTemplateQuota(tx *state.Txn, accountID string) error {
 	return state.Put(tx, state.TableAccounts, c)
 }
 
-// templateApp checks a client_id given to a template operation: an API app
+// App checks a client_id given to a template operation: an API app
 // of this world owned by the caller or a member of the caller's team.
-func templateApp(tx *state.Txn, accountID, clientID string) error {
+func App(tx *state.Txn, accountID, clientID string) error {
 	app, err := state.Get[state.APIApp](tx, state.TableAPIApps, clientID)
 	if err != nil {
 		return apierr.Badf("client_id", "No API app has the client_id %q.", clientID)

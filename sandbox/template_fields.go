@@ -21,8 +21,8 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
 
-// tplFieldsPath is the request parameter of form fields.
-const tplFieldsPath = "form_fields_per_document"
+// FieldsPath is the request parameter of form fields.
+const FieldsPath = "form_fields_per_document"
 
 // decodeTemplateFields turns form_fields_per_document into field inputs
 // with their paths. The legacy form (one list per document) gives each
@@ -31,7 +31,7 @@ func decodeTemplateFields(raw []any) ([]fields.FormField, []string, error) {
 	var out []fields.FormField
 	var paths []string
 	for i, item := range raw {
-		p := fmt.Sprintf("%s[%d]", tplFieldsPath, i)
+		p := fmt.Sprintf("%s[%d]", FieldsPath, i)
 		item, err := tplJSONText(item, p)
 		if err != nil {
 			return nil, nil, err
@@ -318,9 +318,9 @@ func tplRules(in []fields.Rule, fields []state.TemplateField, apiIDs map[string]
 	return out, nil
 }
 
-// checkTemplateDocuments checks what needs the documents: every field on an
+// CheckDocuments checks what needs the documents: every field on an
 // existing document and page.
-func checkTemplateDocuments(content *tplContent, docs []state.Document) error {
+func CheckDocuments(content *Content, docs []state.Document) error {
 	for i, f := range content.Fields {
 		p := content.fieldPaths[i]
 		if f.DocumentIndex >= len(docs) {

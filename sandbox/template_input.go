@@ -9,7 +9,6 @@ package sandbox
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -32,8 +31,8 @@ type tplMergeFieldInput struct {
 	Type string `json:"type"`
 }
 
-// tplContentInput is what template/create and create_embedded_draft share.
-type tplContentInput struct {
+// ContentInput is what template/create and create_embedded_draft share.
+type ContentInput struct {
 	Files           []wire.File             `json:"files"`
 	FileURLs        []string                `json:"file_urls"`
 	AllowReassign   bool                    `json:"allow_reassign"`
@@ -64,9 +63,9 @@ type tplContentInput struct {
 	} `json:"signer_experience"`
 }
 
-// tplContent is the validated template content (everything but the
+// Content is the validated template content (everything but the
 // documents, which are collected separately).
-type tplContent struct {
+type Content struct {
 	Title, Subject, Message string
 	Metadata                json.RawMessage
 	Roles                   []state.TemplateRole
@@ -89,11 +88,11 @@ var (
 	tplMergeFieldTypes = []string{"text", "checkbox"}
 )
 
-// buildTemplateContent validates everything of a create request but the
+// BuildContent validates everything of a create request but the
 // documents. rolesRequired is false for embedded drafts, whose roles the
 // user may still define in the editor.
-func buildTemplateContent(in *tplContentInput, rolesRequired, fieldsRequired bool, hasFields bool) (*tplContent, error) {
-	out := &tplContent{Title: in.Title, Subject: in.Subject, Message: in.Message}
+func BuildContent(in *ContentInput, rolesRequired, fieldsRequired bool, hasFields bool) (*Content, error) {
+	out := &Content{Title: in.Title, Subject: in.Subject, Message: in.Message}
 	if err := param.CheckMaxLen("subject", in.Subject, 200); err != nil {
 		return nil, err
 	}
@@ -207,7 +206,7 @@ func buildTemplateContent(in *tplContentInput, rolesRequired, fieldsRequired boo
 	}
 
 	if fieldsRequired && !hasFields {
-		return nil, apierr.Missing(tplFieldsPath)
+		return nil, apierr.Missing(FieldsPath)
 	}
 	inputs, paths, err := decodeTemplateFields(in.FormFieldsPerDocument)
 	if err != nil {
@@ -314,6 +313,3 @@ func tplMergeFields(in []tplMergeFieldInput) ([]state.TemplateMergeField, error)
 	}
 	return out, nil
 }
-
-// sortedStringKeys returns a map's keys in order (used across the package).
-func sortedStringKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

@@ -18,24 +18,24 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-// jobTemplatePrepare finishes the preparation of one template (subject).
-const jobTemplatePrepare = "template.prepare"
+// JobPrepare finishes the preparation of one template (subject).
+const JobPrepare = "template.prepare"
 
-func registerTemplatePrepare(r *api.Registry) {
-	r.RegisterJob(jobTemplatePrepare, runTemplatePrepare)
+func RegisterPrepare(r *api.Registry) {
+	r.RegisterJob(JobPrepare, runTemplatePrepare)
 	r.FileOwners[document.KindTemplate] = api.FileOwner{Visible: templateFilesVisible, Compose: templateComposition}
 }
 
-// startTemplatePreparation queues the preparation job and the file
+// StartPreparation queues the preparation job and the file
 // preparation of a template that has just become "preparing". Files are
 // scheduled now so that they are ready when template_created is emitted;
 // templateFilesVisible answers 409 until the template is ready.
-func startTemplatePreparation(tx *state.Txn, t *state.Template) error {
+func StartPreparation(tx *state.Txn, t *state.Template) error {
 	cfg := state.GetConfig(tx)
-	if err := state.CancelJobs(tx, t.ID, jobTemplatePrepare); err != nil {
+	if err := state.CancelJobs(tx, t.ID, JobPrepare); err != nil {
 		return err
 	}
-	if _, err := state.Schedule(tx, jobTemplatePrepare, t.ID, cfg.TemplatePreparationDelay.D(), nil); err != nil {
+	if _, err := state.Schedule(tx, JobPrepare, t.ID, cfg.TemplatePreparationDelay.D(), nil); err != nil {
 		return err
 	}
 	return document.ScheduleFiles(tx, document.KindTemplate, t.ID)
@@ -47,7 +47,7 @@ func runTemplatePrepare(s *api.Host, w *world.World, tx *state.Txn, job *state.J
 	if err != nil || t.Status != state.TemplatePreparing {
 		return nil // deleted or already settled meanwhile
 	}
-	msg := templatePreparationProblem(t)
+	msg := PreparationProblem(t)
 	if msg == "" && s.Reg.TemplateFailure != nil {
 		if fail, m := s.Reg.TemplateFailure(w, t); fail {
 			msg = m
@@ -77,12 +77,12 @@ func runTemplatePrepare(s *api.Host, w *world.World, tx *state.Txn, job *state.J
 		ClientID: c.ClientID, EventMessage: msg})
 }
 
-// templatePreparationProblem says why a template cannot be prepared ("" when
+// PreparationProblem says why a template cannot be prepared ("" when
 // it can): a document that could not be fetched or read, a field that lies
 // entirely outside its page, or an overlay whose files have fewer pages or
 // another orientation than the files they replace (measured on the PDFs'
 // pages, in order across documents).
-func templatePreparationProblem(t *state.Template) string {
+func PreparationProblem(t *state.Template) string {
 	for i, d := range t.Documents {
 		if d.Error != "" {
 			return fmt.Sprintf("Document %d (%s) could not be processed: %s", i, d.Name, d.Error)

@@ -16,27 +16,27 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-// templateSearch lists the fields a template query may name.
-var templateSearch = &search.Resource{Fields: map[string]search.Kind{
+// Search lists the fields a template query may name.
+var Search = &search.Resource{Fields: map[string]search.Kind{
 	"title": search.Text, "message": search.Text, "metadata": search.Text, "filename": search.Text,
 	"owner": search.Text, "created": search.Date, "test_mode": search.Flag,
 }}
 
-// tplFilter is a parsed template query; the zero filter matches every
+// Filter is a parsed template query; the zero filter matches every
 // template.
-type tplFilter struct{ q *search.Query }
+type Filter struct{ q *search.Query }
 
-// parseTemplateQuery parses a query ("" matches every template).
-func parseTemplateQuery(q string) (tplFilter, error) {
-	sq, e := templateSearch.Parse(q)
+// ParseQuery parses a query ("" matches every template).
+func ParseQuery(q string) (Filter, error) {
+	sq, e := Search.Parse(q)
 	if e != nil {
-		return tplFilter{}, e
+		return Filter{}, e
 	}
-	return tplFilter{q: sq}, nil
+	return Filter{q: sq}, nil
 }
 
-// match evaluates the filter on a template; viewer resolves owner:me.
-func (f tplFilter) match(tx *state.Txn, t *state.Template, viewer string) bool {
+// Match evaluates the filter on a template; viewer resolves owner:me.
+func (f Filter) Match(tx *state.Txn, t *state.Template, viewer string) bool {
 	var meta map[string]any
 	decoded := false
 	metadata := func() map[string]any {

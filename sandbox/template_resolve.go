@@ -4,7 +4,8 @@ package sandbox
 // edit_with_template and edit_embedded_with_template use the templates'
 // documents, fields, roles and merge fields. The signature request code
 // (sigreq_template.go) binds signers, CCs and custom_fields to what
-// combineTemplates answers through its templateResolver hook, set here.
+// Combine answers through its templateResolver hook (ResolveRequest, set
+// by the facade).
 
 import (
 	"fmt"
@@ -17,27 +18,23 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerTemplateResolve(r *api.Registry) {
-	areasOf(r).templateResolver = resolveRequestTemplates
-}
-
 // tplTestModeBody reads test_mode of the request being resolved (locked
 // templates are usable only in test_mode).
 type tplTestModeBody struct {
 	TestMode bool `json:"test_mode"`
 }
 
-// resolveRequestTemplates is the templateResolver hook: the caller's
+// ResolveRequest is the templateResolver hook: the caller's
 // templates combined, checked against the request's test_mode.
-func resolveRequestTemplates(c *api.Call, tx *state.Txn, ids []string) (*Use, error) {
+func ResolveRequest(c *api.Call, tx *state.Txn, ids []string) (*Use, error) {
 	var body tplTestModeBody
 	if err := c.Bind(&body); err != nil {
 		return nil, err
 	}
-	return combineTemplates(tx, c.Account.ID, ids, body.TestMode)
+	return Combine(tx, c.Account.ID, ids, body.TestMode)
 }
 
-// combineTemplates checks the templates of a request and combines them in
+// Combine checks the templates of a request and combines them in
 // the order given. Errors carry error_path template_ids[i]: 404 not_found
 // for unknown or invisible templates (other accounts, other worlds, deleted
 // ones), 403 forbidden for a team template not shared with the caller, 409
@@ -54,7 +51,7 @@ func resolveRequestTemplates(c *api.Call, tx *state.Txn, ids []string) (*Use, er
 // rule id already used gets the suffix _<n> (n the template's 1-based
 // position), again until it is unique ("a" of the second template becomes
 // a_2_2 when the first had both a and a_2).
-func combineTemplates(tx *state.Txn, accountID string, ids []string, testMode bool) (*Use, error) {
+func Combine(tx *state.Txn, accountID string, ids []string, testMode bool) (*Use, error) {
 	var templates []*state.Template
 	for i, id := range ids {
 		t, err := usableTemplate(tx, accountID, id, testMode)

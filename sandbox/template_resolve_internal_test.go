@@ -34,7 +34,7 @@ func TestCombinedTemplateIDsStayUnique(t *testing.T) {
 		}
 		return nil
 	})
-	use, err := combineTemplates(s.host.DefaultWorld.Store.Read(), owner, ids, false)
+	use, err := Combine(s.host.DefaultWorld.Store.Read(), owner, ids, false)
 	require.NoError(t, err)
 	var apiIDs, groups, rules []string
 	for _, f := range use.FormFields {

@@ -11,7 +11,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func registerTemplateTransfer(r *api.Registry) { r.OnTeamOwnershipTransfer(transferTemplates) }
+func RegisterTransfer(r *api.Registry) { r.OnTeamOwnershipTransfer(transferTemplates) }
 
 // transferTemplates gives every template the removed member owns to the new
 // owner: ownership (is_creator, can_edit, the owner's operations) and list

@@ -25,7 +25,7 @@ import (
 // addTemplateDocumentFields is the hook of template creation: it reads the
 // collected documents when the body asks for it and adds their fields to
 // the template's content (after the checks of the given fields).
-func addTemplateDocumentFields(in *tplContentInput, content *tplContent, docs []document.Pending) {
+func addTemplateDocumentFields(in *ContentInput, content *Content, docs []document.Pending) {
 	o := fields.DocOptions{TextTags: in.UseTextTags, Hide: in.UseTextTags && in.HideTextTags, PDFFields: in.UsePreexistingFields}
 	if !o.TextTags && !o.PDFFields {
 		return
@@ -63,7 +63,7 @@ func addTemplateDocumentFields(in *tplContentInput, content *tplContent, docs []
 // templateTagFields turns the documents' text tags into template fields; a
 // malformed tag is recorded on its document and then no tag becomes a
 // field (the template fails preparation).
-func templateTagFields(content *tplContent, docs []document.Pending, taken map[string]bool, groupIdx map[string]int) {
+func templateTagFields(content *Content, docs []document.Pending, taken map[string]bool, groupIdx map[string]int) {
 	var formFields []state.TemplateField
 	var paths []string
 	var merges []state.TemplateMergeField

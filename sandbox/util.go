@@ -3,6 +3,8 @@ package sandbox
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
+	"slices"
 	"strconv"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
@@ -30,3 +32,6 @@ func mergeJSONInto(tree map[string]any, dst any) error {
 
 // intPtr returns a pointer to a copy of v.
 func intPtr(v int) *int { return &v }
+
+// sortedStringKeys returns a map's keys in order (used across the package).
+func sortedStringKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

@@ -17,17 +17,17 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerViewsTemplate(r *api.Registry) {
+func RegisterViews(r *api.Registry) {
 	r.ObjectViews[notify.ObjectTemplate] = func(tx *state.Txn, id, viewer string) (any, error) {
 		t, err := state.GetTemplate(tx, id)
 		if err != nil {
 			return nil, err
 		}
-		return viewTemplate(tx, t, viewer), nil
+		return View(tx, t, viewer), nil
 	}
 	r.Catalog.Add(catalog.Of(notify.ObjectTemplate, state.TableTemplates,
 		func(t *state.Template) string { return t.ID },
-		func(tx *state.Txn, t *state.Template) (any, error) { return viewTemplate(tx, t, t.OwnerID), nil },
+		func(tx *state.Txn, t *state.Template) (any, error) { return View(tx, t, t.OwnerID), nil },
 		func(_ *state.Txn, t *state.Template, accountID string) bool {
 			return slices.Contains(t.Accounts(), accountID)
 		}))
@@ -216,8 +216,8 @@ type templateDraftView struct {
 // TemplateGetResponse example shows.
 func templateRoleSigner(role int) string { return strconv.Itoa(role + 1) }
 
-// viewTemplate renders a template as GET /template shows it to viewer.
-func viewTemplate(tx *state.Txn, t *state.Template, viewer string) templateResponse {
+// View renders a template as GET /template shows it to viewer.
+func View(tx *state.Txn, t *state.Template, viewer string) templateResponse {
 	creator := t.OwnerID == viewer
 	r := templateResponse{
 		TemplateID: t.ID, Title: t.Title, Message: t.Message, UpdatedAt: t.UpdatedAt,
