@@ -14,6 +14,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/template"
 )
 
 func registerAPIUnclaimedDraft(r *api.Registry) {
@@ -88,7 +89,7 @@ func unclaimedDraftCreate(c *api.Call, kind draftKind) (any, error) {
 	return viewDraft(d, c.WorldURL(claimPath(d.Token))), nil
 }
 
-func roleNamesOf(use *Use) []string {
+func roleNamesOf(use *template.Use) []string {
 	out := make([]string, 0, len(use.SignerRoles))
 	for _, r := range use.SignerRoles {
 		out = append(out, r.Name)

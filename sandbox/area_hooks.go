@@ -3,6 +3,7 @@ package sandbox
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/template"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
@@ -26,7 +27,7 @@ type areaHooks struct {
 	// custom_fields to merge fields and the quota are done by the caller.
 	//
 	// While it is nil (no templates subsystem), every template id is unknown.
-	templateResolver func(c *api.Call, tx *state.Txn, ids []string) (*Use, error)
+	templateResolver func(c *api.Call, tx *state.Txn, ids []string) (*template.Use, error)
 	// sigreqProcessFault lets scenario rules fail a request while it is
 	// processed: a failure (fail_file, fail_processing) ends it in error with
 	// the failure's status code and event (sigreq_failures.go). A nil hook or
@@ -40,5 +41,5 @@ func areasOf(r *api.Registry) *areaHooks { return r.Areas.(*areaHooks) }
 // registerTemplateResolve plugs the templates' resolution into signature
 // requests: the one place where the two areas meet.
 func registerTemplateResolve(r *api.Registry) {
-	areasOf(r).templateResolver = ResolveRequest
+	areasOf(r).templateResolver = template.ResolveRequest
 }

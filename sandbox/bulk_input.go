@@ -13,6 +13,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/template"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
 
@@ -161,7 +162,7 @@ func checkEntry(e bulkEntry, testMode bool) *apierr.Error {
 // answers the entry's signers and custom field values. role is the
 // templates' single signer role; merge maps merge field names and api_ids
 // to names.
-func bindEntry(c *api.Call, use *Use, base sigreqSpec, tb templateBody, e bulkEntry, role string, merge map[string]string) (*sigreqSpec, *apierr.Error) {
+func bindEntry(c *api.Call, use *template.Use, base sigreqSpec, tb templateBody, e bulkEntry, role string, merge map[string]string) (*sigreqSpec, *apierr.Error) {
 	s := e.Signers[0]
 	s.Order = nil
 	if e.row > 0 {
@@ -196,7 +197,7 @@ func bindEntry(c *api.Call, use *Use, base sigreqSpec, tb templateBody, e bulkEn
 }
 
 // mergeNames maps the templates' merge field names and api_ids to names.
-func mergeNames(use *Use) map[string]string {
+func mergeNames(use *template.Use) map[string]string {
 	out := map[string]string{}
 	for _, m := range use.MergeFields {
 		out[m.Name] = m.Name

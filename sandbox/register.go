@@ -12,6 +12,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/recording"
 	"github.com/signsandbox/signsandbox/sandbox/internal/report"
 	"github.com/signsandbox/signsandbox/sandbox/internal/team"
+	"github.com/signsandbox/signsandbox/sandbox/internal/template"
 )
 
 // newRegistry returns a registry filled by every area of the sandbox.
@@ -39,9 +40,9 @@ func registerAll(r *api.Registry) {
 	registerAPISignatureRequestCreate(r)
 	registerAPISignatureRequestList(r)
 	team.Register(r)
-	RegisterAPI(r)
-	RegisterOverlay(r)
-	RegisterShare(r)
+	template.RegisterAPI(r)
+	template.RegisterOverlay(r)
+	template.RegisterShare(r)
 	registerAPIUnclaimedDraft(r)
 	registerBulkJobs(r)
 
@@ -54,12 +55,12 @@ func registerAll(r *api.Registry) {
 	registerControlScenarios(r)
 	registerControlSigners(r)
 	registerControlState(r)
-	RegisterControl(r)
+	template.RegisterControl(r)
 	registerControlUnclaimed(r)
 	registerControlWorld(r)
 
 	// Pages, files, the outbox and the operation list.
-	RegisterEditor(r)
+	template.RegisterEditor(r)
 	registerEmbeddedSign(r)
 	document.Register(r)
 	registerOutbox(r)
@@ -76,13 +77,13 @@ func registerAll(r *api.Registry) {
 	registerSigreqFiles(r)
 	registerSigreqJobs(r)
 	registerSigreqTransfer(r)
-	RegisterPrepare(r)
+	template.RegisterPrepare(r)
 	registerTemplateResolve(r)
-	RegisterTransfer(r)
+	template.RegisterTransfer(r)
 	registerUnclaimedClaim(r)
 	registerUnclaimedPage(r)
 	registerViewsSignatureRequest(r)
-	RegisterViews(r)
+	template.RegisterViews(r)
 
 	// The read side of the other kinds (catalog).
 	account.RegisterViews(r)

@@ -21,6 +21,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/fixture"
 	"github.com/signsandbox/signsandbox/sandbox/internal/recording"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/template"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
@@ -91,7 +92,7 @@ func New(opts ...Option) (*Sandbox, error) {
 	api.RegisterJobs(h)
 	// A template's preparation runs in a transaction of its own: its
 	// scenario failure hook reads the committed marks.
-	h.Jobs.RunAlone(JobPrepare)
+	h.Jobs.RunAlone(template.JobPrepare)
 	if err := s.openData(); err != nil {
 		return nil, err
 	}

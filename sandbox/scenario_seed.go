@@ -22,6 +22,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/template"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -41,8 +42,8 @@ type seedPlan struct {
 type seedTemplatePlan struct {
 	at      []any
 	spec    *scenario.SeedTemplate
-	in      ContentInput
-	content *Content
+	in      template.ContentInput
+	content *template.Content
 	pending []document.Pending
 }
 
@@ -102,7 +103,7 @@ func planSeed(s *api.Host, w *world.World, p *scenario.Parsed, r *http.Request) 
 		if err := c.Bind(&tp.in); err != nil {
 			return nil, pl.apiIssue(tp.at, err)
 		}
-		content, err := BuildContent(&tp.in, true, true, c.Has(FieldsPath))
+		content, err := template.BuildContent(&tp.in, true, true, c.Has(template.FieldsPath))
 		if err != nil {
 			return nil, pl.apiIssue(tp.at, err)
 		}
@@ -114,7 +115,7 @@ func planSeed(s *api.Host, w *world.World, p *scenario.Parsed, r *http.Request) 
 		for j, d := range tp.pending {
 			preview[j] = d.Doc
 		}
-		if err := CheckDocuments(content, preview); err != nil {
+		if err := template.CheckDocuments(content, preview); err != nil {
 			return nil, pl.apiIssue(tp.at, err)
 		}
 		pl.templates = append(pl.templates, tp)

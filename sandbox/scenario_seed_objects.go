@@ -14,6 +14,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/template"
 )
 
 // seedTemplate creates a template as template/create does and prepares it
@@ -24,7 +25,7 @@ func (pl *seedPlan) seedTemplate(tx *state.Txn, tp *seedTemplatePlan) (any, erro
 		return nil, err
 	}
 	if tp.in.ClientID != "" {
-		if err := App(tx, owner.ID, tp.in.ClientID); err != nil {
+		if err := template.App(tx, owner.ID, tp.in.ClientID); err != nil {
 			return nil, pl.apiIssue(tp.at, err)
 		}
 	}
@@ -32,12 +33,12 @@ func (pl *seedPlan) seedTemplate(tx *state.Txn, tp *seedTemplatePlan) (any, erro
 	if err != nil {
 		return nil, pl.apiIssue(tp.at, err)
 	}
-	t := NewRow(tx, owner.ID, tp.content, docs)
+	t := template.NewRow(tx, owner.ID, tp.content, docs)
 	t.ClientID, t.AllowReassign, t.UsePreexistingFields, t.TestMode = tp.in.ClientID, tp.in.AllowReassign, tp.in.UsePreexistingFields, tp.in.TestMode
-	if err := SettleQuota(tx, t); err != nil {
+	if err := template.SettleQuota(tx, t); err != nil {
 		return nil, pl.apiIssue(append(tp.at, "as"), err)
 	}
-	if err := StartPreparation(tx, t); err != nil {
+	if err := template.StartPreparation(tx, t); err != nil {
 		return nil, err
 	}
 	if err := state.PutTemplate(tx, t); err != nil {
@@ -48,13 +49,13 @@ func (pl *seedPlan) seedTemplate(tx *state.Txn, tp *seedTemplatePlan) (any, erro
 	case "preparing":
 	case "error":
 		forceTemplateFailure(pl.w, t.ID, "The template could not be created (seeded by scenario "+pl.p.Doc.Name+").")
-		err := pl.runJobsNow(tx, t.ID, JobPrepare, document.JobPrepare)
+		err := pl.runJobsNow(tx, t.ID, template.JobPrepare, document.JobPrepare)
 		forceTemplateFailure(pl.w, t.ID, "")
 		if err != nil {
 			return nil, err
 		}
 	default:
-		if err := pl.runJobsNow(tx, t.ID, JobPrepare, document.JobPrepare); err != nil {
+		if err := pl.runJobsNow(tx, t.ID, template.JobPrepare, document.JobPrepare); err != nil {
 			return nil, err
 		}
 	}
@@ -62,7 +63,7 @@ func (pl *seedPlan) seedTemplate(tx *state.Txn, tp *seedTemplatePlan) (any, erro
 	if err != nil {
 		return nil, err
 	}
-	return jsonValue(View(tx, cur, owner.ID))
+	return jsonValue(template.View(tx, cur, owner.ID))
 }
 
 // jsonValue gives a view as JSON shapes (what ${seed...} resolves in).

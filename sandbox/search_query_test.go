@@ -10,6 +10,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/search"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/template"
 )
 
 func qTemplate() *state.Template {
@@ -60,12 +61,12 @@ func TestTemplateSearchMatching(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.q, func(t *testing.T) {
-			f, err := ParseQuery(tc.q)
+			f, err := template.ParseQuery(tc.q)
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, f.Match(nil, qTemplate(), "me"))
 		})
 	}
-	f, err := ParseQuery("")
+	f, err := template.ParseQuery("")
 	require.NoError(t, err)
 	assert.True(t, f.Match(nil, qTemplate(), "other"), "an empty query matches everything")
 }
@@ -77,7 +78,7 @@ func TestSearchFieldsPerList(t *testing.T) {
 	_, e := parseSearchQuery("owner:me")
 	require.NotNil(t, e)
 	assert.Contains(t, e.Msg, "applies to templates only")
-	_, e = Search.Parse("from:me")
+	_, e = template.Search.Parse("from:me")
 	require.NotNil(t, e)
 	assert.Contains(t, e.Msg, "applies to signature requests only")
 
@@ -86,7 +87,7 @@ func TestSearchFieldsPerList(t *testing.T) {
 		`title:"open`, "created:[2014-01-01 TO", "created:[2014-01-01 2014-02-01]", "created:yesterday",
 		"test_mode:maybe", "title:[a TO b]", "message:{a TO b}",
 	} {
-		for name, res := range map[string]*search.Resource{"signature requests": sigreqSearch, "templates": Search} {
+		for name, res := range map[string]*search.Resource{"signature requests": sigreqSearch, "templates": template.Search} {
 			t.Run(name+"/"+q, func(t *testing.T) {
 				_, e := res.Parse(q)
 				require.NotNil(t, e)

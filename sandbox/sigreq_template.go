@@ -13,6 +13,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/template"
 )
 
 // templateBody is the validated template-specific part of a body.
@@ -77,7 +78,7 @@ func checkTemplateBody(c *api.Call, b *sigreqBody, signersOptional bool) (*templ
 // resolveTemplates asks the templates subsystem (templateResolver) for the
 // combined templates of ids; without one every template is unknown. Callers
 // that bind several bodies to the same templates (bulk send) resolve once.
-func resolveTemplates(c *api.Call, tx *state.Txn, ids []string) (*Use, error) {
+func resolveTemplates(c *api.Call, tx *state.Txn, ids []string) (*template.Use, error) {
 	if areasOf(c.Host.Reg).templateResolver == nil {
 		return nil, apierr.Badf("template_ids[0]", "Template %s not found.", ids[0])
 	}
@@ -107,7 +108,7 @@ func bindTemplate(c *api.Call, tx *state.Txn, spec *sigreqSpec, tb *templateBody
 // without a signer becomes a signer with no name or address in its slot,
 // and a CC role without an address an empty CC address in its place, for
 // the user who claims the draft to fill in.
-func bindTemplateUse(c *api.Call, spec *sigreqSpec, use *Use, tb *templateBody, extra []state.Document, leaveOpen bool) *apierr.Error {
+func bindTemplateUse(c *api.Call, spec *sigreqSpec, use *template.Use, tb *templateBody, extra []state.Document, leaveOpen bool) *apierr.Error {
 	roleIndex := map[string]int{}
 	var roleNames []string
 	for i, r := range use.SignerRoles {

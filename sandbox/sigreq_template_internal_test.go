@@ -14,20 +14,21 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/template"
 )
 
 // tbUse is a resolved template with two signer roles (Client ordered
 // before Witness), a CC role and a merge field.
-func tbUse() *Use {
-	return &Use{
+func tbUse() *template.Use {
+	return &template.Use{
 		Documents:   []state.Document{{Name: "t.pdf"}},
-		SignerRoles: []Role{{Name: "Client", Order: intPtr(0)}, {Name: "Witness", Order: intPtr(1)}},
+		SignerRoles: []template.Role{{Name: "Client", Order: intPtr(0)}, {Name: "Witness", Order: intPtr(1)}},
 		CCRoles:     []string{"Accounting"},
 		FormFields: []state.FormField{
 			{APIID: "sig", Type: fields.TypeSignature, Role: "Witness"},
 			{APIID: "company", Name: "company", Type: fields.TypeTextMerge, Signer: fields.SignerSender},
 		},
-		MergeFields: []MergeField{{Name: "company", Type: "text", APIID: "company"}},
+		MergeFields: []template.MergeField{{Name: "company", Type: "text", APIID: "company"}},
 		Title:       "Template title",
 	}
 }
@@ -88,7 +89,7 @@ func TestCheckTemplateBodySignersOptional(t *testing.T) {
 // templates once, however many entries it binds.
 func TestBulkSendResolvesTemplatesOnce(t *testing.T) {
 	calls := 0
-	resolver := func(_ *api.Call, _ *state.Txn, ids []string) (*Use, error) {
+	resolver := func(_ *api.Call, _ *state.Txn, ids []string) (*template.Use, error) {
 		calls++
 		use := tbUse()
 		use.SignerRoles = use.SignerRoles[:1]

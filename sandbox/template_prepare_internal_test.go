@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/template"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
@@ -40,7 +41,7 @@ func TestTemplatePreparationProblem(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.want, PreparationProblem(&tc.t))
+			assert.Equal(t, tc.want, template.PreparationProblem(&tc.t))
 		})
 	}
 }
@@ -58,7 +59,7 @@ func TestOverlayKeepsFieldsOnTheSamePage(t *testing.T) {
 		}}
 	var got *state.Template
 	require.NoError(t, s.host.DefaultWorld.Store.Update(func(tx *state.Txn) error {
-		got = Overlay(tx, src, []state.Document{docOf("n1.pdf", a4Portrait), docOf("n2.pdf", a4Portrait, a4Portrait, a4Portrait)})
+		got = template.Overlay(tx, src, []state.Document{docOf("n1.pdf", a4Portrait), docOf("n2.pdf", a4Portrait, a4Portrait, a4Portrait)})
 		return nil
 	}))
 	where := map[string][2]int{}
@@ -88,13 +89,13 @@ func TestTemplateFailureHookTurnsCreationIntoTemplateError(t *testing.T) {
 	ids := map[string]string{}
 	require.NoError(t, w.Store.Update(func(tx *state.Txn) error {
 		for _, title := range []string{"doomed", "fine"} {
-			tpl := NewRow(tx, owner, &Content{Title: title, Roles: []state.TemplateRole{{Name: "Signer"}}},
+			tpl := template.NewRow(tx, owner, &template.Content{Title: title, Roles: []state.TemplateRole{{Name: "Signer"}}},
 				[]state.Document{docOf("a.pdf", a4Portrait)})
 			tpl.QuotaCharged = true
-			if err := ChargeQuota(tx, owner); err != nil {
+			if err := template.ChargeQuota(tx, owner); err != nil {
 				return err
 			}
-			if err := StartPreparation(tx, tpl); err != nil {
+			if err := template.StartPreparation(tx, tpl); err != nil {
 				return err
 			}
 			if err := state.PutTemplate(tx, tpl); err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/template"
 )
 
 // TestCombinedTemplateIDsStayUnique: the suffix that makes a later
@@ -34,7 +35,7 @@ func TestCombinedTemplateIDsStayUnique(t *testing.T) {
 		}
 		return nil
 	})
-	use, err := Combine(s.host.DefaultWorld.Store.Read(), owner, ids, false)
+	use, err := template.Combine(s.host.DefaultWorld.Store.Read(), owner, ids, false)
 	require.NoError(t, err)
 	var apiIDs, groups, rules []string
 	for _, f := range use.FormFields {

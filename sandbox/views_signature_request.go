@@ -8,38 +8,39 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/template"
 )
 
 // signatureRequestResponse is SignatureRequestResponse of the official
 // description. Nullable fields are pointers and always present, as the
 // official examples show them.
 type signatureRequestResponse struct {
-	TestMode              bool                   `json:"test_mode"`
-	SignatureRequestID    string                 `json:"signature_request_id"`
-	RequesterEmailAddress *string                `json:"requester_email_address"`
-	Title                 string                 `json:"title"`
-	OriginalTitle         string                 `json:"original_title"`
-	Subject               *string                `json:"subject"`
-	Message               *string                `json:"message"`
-	Metadata              map[string]any         `json:"metadata"`
-	CreatedAt             int64                  `json:"created_at"`
-	ExpiresAt             *int64                 `json:"expires_at"`
-	IsComplete            bool                   `json:"is_complete"`
-	IsDeclined            bool                   `json:"is_declined"`
-	HasError              bool                   `json:"has_error"`
-	FilesURL              string                 `json:"files_url"`
-	SigningURL            *string                `json:"signing_url"`
-	DetailsURL            string                 `json:"details_url"`
-	CCEmailAddresses      []string               `json:"cc_email_addresses"`
-	SigningRedirectURL    *string                `json:"signing_redirect_url"`
-	FinalCopyURI          *string                `json:"final_copy_uri"`
-	TemplateIDs           []string               `json:"template_ids"`
-	CustomFields          []customFieldResponse  `json:"custom_fields"`
-	Attachments           []AttachmentResponse   `json:"attachments"`
-	ResponseData          []responseDataResponse `json:"response_data"`
-	Signatures            []signatureResponse    `json:"signatures"`
-	BulkSendJobID         *string                `json:"bulk_send_job_id"`
-	SignerExperience      SignerExperience       `json:"signer_experience"`
+	TestMode              bool                          `json:"test_mode"`
+	SignatureRequestID    string                        `json:"signature_request_id"`
+	RequesterEmailAddress *string                       `json:"requester_email_address"`
+	Title                 string                        `json:"title"`
+	OriginalTitle         string                        `json:"original_title"`
+	Subject               *string                       `json:"subject"`
+	Message               *string                       `json:"message"`
+	Metadata              map[string]any                `json:"metadata"`
+	CreatedAt             int64                         `json:"created_at"`
+	ExpiresAt             *int64                        `json:"expires_at"`
+	IsComplete            bool                          `json:"is_complete"`
+	IsDeclined            bool                          `json:"is_declined"`
+	HasError              bool                          `json:"has_error"`
+	FilesURL              string                        `json:"files_url"`
+	SigningURL            *string                       `json:"signing_url"`
+	DetailsURL            string                        `json:"details_url"`
+	CCEmailAddresses      []string                      `json:"cc_email_addresses"`
+	SigningRedirectURL    *string                       `json:"signing_redirect_url"`
+	FinalCopyURI          *string                       `json:"final_copy_uri"`
+	TemplateIDs           []string                      `json:"template_ids"`
+	CustomFields          []customFieldResponse         `json:"custom_fields"`
+	Attachments           []template.AttachmentResponse `json:"attachments"`
+	ResponseData          []responseDataResponse        `json:"response_data"`
+	Signatures            []signatureResponse           `json:"signatures"`
+	BulkSendJobID         *string                       `json:"bulk_send_job_id"`
+	SignerExperience      template.SignerExperience     `json:"signer_experience"`
 }
 
 // signatureResponse is SignatureRequestResponseSignatures.
@@ -144,11 +145,11 @@ func viewSignatureRequest(req *state.SignatureRequest, viewer string) signatureR
 		CCEmailAddresses:      append([]string{}, req.CCEmails...),
 		SigningRedirectURL:    api.NullString(req.SigningRedirectURL),
 		CustomFields:          []customFieldResponse{},
-		Attachments:           []AttachmentResponse{},
+		Attachments:           []template.AttachmentResponse{},
 		ResponseData:          []responseDataResponse{},
 		Signatures:            []signatureResponse{},
 		BulkSendJobID:         api.NullString(req.BulkSendJobID),
-		SignerExperience:      SignerExperience{FormView: req.FormView},
+		SignerExperience:      template.SignerExperience{FormView: req.FormView},
 	}
 	if out.SignerExperience.FormView == "" {
 		out.SignerExperience.FormView = "disabled"
@@ -176,7 +177,7 @@ func viewSignatureRequest(req *state.SignatureRequest, viewer string) signatureR
 		out.CustomFields = append(out.CustomFields, cf)
 	}
 	for _, a := range req.Attachments {
-		out.Attachments = append(out.Attachments, AttachmentResponse{
+		out.Attachments = append(out.Attachments, template.AttachmentResponse{
 			ID: a.ID, Signer: itoa(a.SignerIndex + 1), Name: a.Name, Required: a.Required,
 			Instructions: api.NullString(a.Instructions), UploadedAt: a.UploadedAt,
 		})

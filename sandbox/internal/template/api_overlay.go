@@ -1,4 +1,4 @@
-package sandbox
+package template
 
 // POST /template/update_files/{template_id}: an overlay of new files on an
 // existing template, prepared asynchronously as a new template.

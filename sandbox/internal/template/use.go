@@ -1,4 +1,4 @@
-package sandbox
+package template
 
 import "github.com/signsandbox/signsandbox/sandbox/internal/state"
 

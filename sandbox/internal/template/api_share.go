@@ -1,4 +1,4 @@
-package sandbox
+package template
 
 // Sharing a template with members of the owner's team (add_user) and
 // withdrawing it (remove_user).

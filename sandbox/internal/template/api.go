@@ -1,4 +1,4 @@
-package sandbox
+package template
 
 // Template operations: create, create_embedded_draft, get, list, delete.
 // update_files is in api_template_files.go, add_user and remove_user in

@@ -1,4 +1,4 @@
-package sandbox
+package template
 
 // TemplateResponse and the other template response objects, rendered for a
 // viewer (is_creator, can_edit and is_embedded depend on who asks). Only

@@ -1,4 +1,4 @@
-package sandbox
+package template
 
 // The form fields of template create requests: decoding
 // form_fields_per_document (flat or one list per document, JSON text from

@@ -1,4 +1,4 @@
-package sandbox
+package template
 
 // The fields of the template search (GET /template/list query=...); the
 // syntax is package search's, shared with signature requests. Template

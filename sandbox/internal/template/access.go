@@ -1,4 +1,4 @@
-package sandbox
+package template
 
 // Who may see, use and manage a template, the template quota, and the API
 // app check of template operations.

@@ -1,4 +1,4 @@
-package sandbox
+package template
 
 // This file decodes the template parts of create requests (signer roles, CC
 // roles, form fields, groups, rules, merge fields, attachments) into the

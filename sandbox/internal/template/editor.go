@@ -1,4 +1,4 @@
-package sandbox
+package template
 
 // Embedded template editing: POST /embedded/edit_url/{template_id} hands out
 // edit URLs for embedded templates; the URL is a page served by the sandbox

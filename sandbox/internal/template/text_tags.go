@@ -1,4 +1,4 @@
-package sandbox
+package template
 
 // Templates whose documents carry their fields. template/create and
 // create_embedded_draft officially have use_preexisting_fields (the PDF's

@@ -1,4 +1,4 @@
-package sandbox
+package template
 
 // Team ownership transfers: when a member is removed with
 // new_owner_email_address, the templates they own become the new owner's.

@@ -1,4 +1,4 @@
-package sandbox
+package template
 
 // Control plane for templates: finishing an embedded draft as if the user
 // had saved it in the editor, and the fields a person places on a

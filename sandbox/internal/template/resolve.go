@@ -1,4 +1,4 @@
-package sandbox
+package template
 
 // Requests from templates: send_with_template, create_embedded_with_template,
 // edit_with_template and edit_embedded_with_template use the templates'

@@ -1,4 +1,4 @@
-package sandbox
+package template
 
 // Asynchronous template preparation: template/create, a saved embedded
 // draft and update_files leave a template "preparing"; a scheduler job

@@ -1,4 +1,4 @@
-package sandbox
+package template
 
 // The fields a person places on a template's documents, in the template
 // editor page or through the control plane (PUT /_sandbox/templates/{id}/
