@@ -1,8 +1,8 @@
 package fields
 
 // The form field vocabulary of the official request schemas and the checks
-// of one field's keys that signature requests (fields.go) and
-// templates (template_fields.go) share, so that both refuse the same values
+// of one field's keys that signature requests (fields.go) and templates
+// (internal/template/fields.go) share, so that both refuse the same values
 // with the same answer.
 
 import (

@@ -1,9 +1,9 @@
 package template
 
 // Template operations: create, create_embedded_draft, get, list, delete.
-// update_files is in api_template_files.go, add_user and remove_user in
-// api_template_share.go; the three file downloads belong to the documents
-// subsystem (files_*.go), which reaches templates through Registry.FileOwners.
+// update_files is in api_overlay.go, add_user and remove_user in
+// api_share.go; the three file downloads belong to package document, which
+// reaches templates through Registry.FileOwners.
 
 import (
 	"path"
@@ -63,7 +63,7 @@ func createTemplate(c *api.Call, in *ContentInput, content *Content, draft bool,
 	if err := CheckDocuments(content, preview); err != nil {
 		return nil, err
 	}
-	addTemplateDocumentFields(in, content, pending) // texttags_template.go
+	addTemplateDocumentFields(in, content, pending) // text_tags.go
 	var out *state.Template
 	err = c.Update(func(tx *state.Txn) error {
 		if in.ClientID != "" {

@@ -105,7 +105,7 @@ func embeddedEditURL(c *api.Call) (any, error) {
 		}
 	}
 	if c.Has("merge_fields") {
-		merges, err := tplMergeFields(in.MergeFields) // template_input.go
+		merges, err := tplMergeFields(in.MergeFields) // input.go
 		if err != nil {
 			return nil, err
 		}

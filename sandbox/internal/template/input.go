@@ -4,7 +4,7 @@ package template
 // roles, form fields, groups, rules, merge fields, attachments) into the
 // stored model, refusing what the real API refuses with the field's path.
 // template/create and template/create_embedded_draft share it; the form
-// fields themselves are checked in template_fields.go.
+// fields themselves are checked in fields.go.
 
 import (
 	"encoding/json"
@@ -54,7 +54,7 @@ type ContentInput struct {
 	Title                 string               `json:"title"`
 	UsePreexistingFields  bool                 `json:"use_preexisting_fields"`
 	// UseTextTags and HideTextTags are the signature request parameters
-	// the sandbox also takes for templates (texttags_template.go); the
+	// the sandbox also takes for templates (text_tags.go); the
 	// official template schemas do not list them.
 	UseTextTags      bool `json:"use_text_tags"`
 	HideTextTags     bool `json:"hide_text_tags"`
