@@ -7,6 +7,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
@@ -129,7 +130,7 @@ func faxSend(c *api.Call) (any, error) {
 	if err := req.validate(c); err != nil {
 		return nil, err
 	}
-	pending, err := collectDocuments(c.Host, c, req.Files, req.FileURLs)
+	pending, err := document.Collect(c.Host, c, req.Files, req.FileURLs)
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +143,7 @@ func faxSend(c *api.Call) (any, error) {
 		if err := checkPendingFaxes(tx, me.ID); err != nil {
 			return err
 		}
-		docs, err := storeDocuments(tx, pending)
+		docs, err := document.Store(tx, pending)
 		if err != nil {
 			return err
 		}
