@@ -217,7 +217,7 @@ func chargeFaxPages(tx *state.Txn, me *state.Account, pages int) error {
 		return apierr.PaymentRequiredf("This fax has %d page(s) but your account has %d fax page(s) left.", pages, *left)
 	}
 	a := state.Clone(me)
-	a.Quotas.NumFaxPagesLeft = intPtr(*left - pages)
+	a.Quotas.NumFaxPagesLeft = new(*left - pages)
 	return state.Put(tx, state.TableAccounts, a)
 }
 
@@ -236,7 +236,7 @@ func settleFaxPages(tx *state.Txn, f *state.Fax, sent bool) error {
 	case sent:
 		a.FaxPages += f.Pages
 	case a.Quotas.NumFaxPagesLeft != nil:
-		a.Quotas.NumFaxPagesLeft = intPtr(*a.Quotas.NumFaxPagesLeft + f.Pages)
+		a.Quotas.NumFaxPagesLeft = new(*a.Quotas.NumFaxPagesLeft + f.Pages)
 	default:
 		return nil
 	}
