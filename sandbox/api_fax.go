@@ -23,7 +23,9 @@ import (
 // was transmitted, and given back when it failed or was deleted before it
 // was transmitted; test_mode faxes cost nothing.
 
-func registerAPIFax(r *api.Registry) {
+// registerFaxes adds the fax operations and the job that ends a
+// transmission.
+func registerFaxes(r *api.Registry) {
 	r.Handle("faxSend", faxSend)
 	r.Handle("faxGet", faxGet)
 	r.Handle("faxList", faxList)
