@@ -8,6 +8,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apiapp"
 	"github.com/signsandbox/signsandbox/sandbox/internal/callbacks"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
+	"github.com/signsandbox/signsandbox/sandbox/internal/fax"
 	"github.com/signsandbox/signsandbox/sandbox/internal/oauth"
 	"github.com/signsandbox/signsandbox/sandbox/internal/recording"
 	"github.com/signsandbox/signsandbox/sandbox/internal/report"
@@ -31,8 +32,7 @@ func registerAll(r *api.Registry) {
 	account.Register(r)
 	apiapp.Register(r)
 	registerAPIBulkSend(r)
-	registerFaxes(r)
-	registerLines(r)
+	fax.Register(r)
 	oauth.Register(r)
 	report.Register(r)
 	registerAPISignatureRequest(r)
@@ -88,7 +88,7 @@ func registerAll(r *api.Registry) {
 	account.RegisterViews(r)
 	apiapp.RegisterViews(r)
 	registerViewsBulk(r)
-	RegisterViews(r)
+	fax.RegisterViews(r)
 	team.RegisterViews(r)
 	registerViewsUnclaimed(r)
 

@@ -1,4 +1,4 @@
-package sandbox
+package fax
 
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
