@@ -16,7 +16,10 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func registerAccountConfirm(r *api.Registry) {
+// RegisterConfirm adds account confirmation to r: the hook that sends the
+// confirmation e-mail when an account is created, the account object view
+// events carry, and the control route that confirms an account.
+func RegisterConfirm(r *api.Registry) {
 	r.OnAccountCreated = accountCreatedHook
 	r.ObjectViews[notify.ObjectAccount] = func(tx *state.Txn, id, _ string) (any, error) {
 		a, err := state.Get[state.Account](tx, state.TableAccounts, id)
