@@ -70,7 +70,7 @@ var allowedImports = map[string][]string{
 	},
 	"sandbox/internal/account": {
 		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/notify",
-		"sandbox/internal/oauth", "sandbox/internal/param", "sandbox/internal/state",
+		"sandbox/internal/oauth", "sandbox/internal/param", "sandbox/internal/state", "sandbox/internal/world",
 	},
 	"sandbox/internal/apiapp": {
 		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/oauth",

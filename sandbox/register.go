@@ -47,7 +47,7 @@ func registerAll(r *api.Registry) {
 
 	// Callbacks, then the control plane.
 	callbacks.Register(r)
-	RegisterConfirm(r)
+	account.RegisterConfirm(r)
 	registerControlFailures(r)
 	registerControlKeys(r)
 	recording.RegisterControl(r)
