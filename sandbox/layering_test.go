@@ -31,7 +31,8 @@ var allowedImports = map[string][]string{
 		"fixtures", "scenarios", "sandbox/edge",
 		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/page",
 		"sandbox/internal/oauth", "sandbox/internal/account", "sandbox/internal/apiapp",
-		"sandbox/internal/team", "sandbox/internal/report", "sandbox/internal/template", "sandbox/internal/callbacks", "sandbox/internal/recording",
+		"sandbox/internal/fax", "sandbox/internal/template",
+		"sandbox/internal/team", "sandbox/internal/report", "sandbox/internal/callbacks", "sandbox/internal/recording",
 		"sandbox/internal/document", "sandbox/internal/console", "sandbox/internal/derived", "sandbox/internal/events",
 		"sandbox/internal/fields", "sandbox/internal/files", "sandbox/internal/fixture",
 		"sandbox/internal/legacy", "sandbox/internal/notify", "sandbox/internal/param",
@@ -59,6 +60,11 @@ var allowedImports = map[string][]string{
 		"sandbox/internal/param", "sandbox/internal/search", "sandbox/internal/signpage", "sandbox/internal/state",
 		"sandbox/internal/wire", "sandbox/internal/world",
 	},
+	"sandbox/internal/fax": {
+		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/document",
+		"sandbox/internal/files", "sandbox/internal/notify", "sandbox/internal/param", "sandbox/internal/state",
+		"sandbox/internal/team", "sandbox/internal/wire", "sandbox/internal/world",
+	},
 	"sandbox/internal/report": {
 		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/notify", "sandbox/internal/page",
 		"sandbox/internal/state", "sandbox/internal/team", "sandbox/internal/world",
@@ -70,7 +76,7 @@ var allowedImports = map[string][]string{
 	},
 	"sandbox/internal/account": {
 		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/notify",
-		"sandbox/internal/oauth", "sandbox/internal/param", "sandbox/internal/state",
+		"sandbox/internal/oauth", "sandbox/internal/param", "sandbox/internal/state", "sandbox/internal/world",
 	},
 	"sandbox/internal/apiapp": {
 		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/oauth",

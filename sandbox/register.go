@@ -8,6 +8,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apiapp"
 	"github.com/signsandbox/signsandbox/sandbox/internal/callbacks"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
+	"github.com/signsandbox/signsandbox/sandbox/internal/fax"
 	"github.com/signsandbox/signsandbox/sandbox/internal/oauth"
 	"github.com/signsandbox/signsandbox/sandbox/internal/recording"
 	"github.com/signsandbox/signsandbox/sandbox/internal/report"
@@ -32,8 +33,7 @@ func registerAll(r *api.Registry) {
 	account.Register(r)
 	apiapp.Register(r)
 	registerAPIBulkSend(r)
-	registerAPIFax(r)
-	registerAPIFaxLine(r)
+	fax.Register(r)
 	oauth.Register(r)
 	report.Register(r)
 	registerAPISignatureRequest(r)
@@ -48,7 +48,7 @@ func registerAll(r *api.Registry) {
 
 	// Callbacks, then the control plane.
 	callbacks.Register(r)
-	registerAccountConfirm(r)
+	account.RegisterConfirm(r)
 	registerControlFailures(r)
 	registerControlKeys(r)
 	recording.RegisterControl(r)
@@ -89,7 +89,7 @@ func registerAll(r *api.Registry) {
 	account.RegisterViews(r)
 	apiapp.RegisterViews(r)
 	registerViewsBulk(r)
-	registerViewsFax(r)
+	fax.RegisterViews(r)
 	team.RegisterViews(r)
 	registerViewsUnclaimed(r)
 

@@ -38,10 +38,19 @@ func TestControlSpecRefusesWrongAnswers(t *testing.T) {
 	assert.Equal(t, "apiKeyDelete", id, "a templated path matches")
 	assert.NoError(t, err)
 
-	page := httptest.NewRequest(http.MethodGet, "/_sandbox/w/w1/files/tok", nil)
+	page := httptest.NewRequest(http.MethodGet, "/_sandbox/w/w1/nothing/tok", nil)
 	id, err = spec.Validate(page, http.StatusOK, http.Header{"Content-Type": []string{"text/html"}}, []byte(`<html>`))
-	assert.Equal(t, "", id, "undescribed pages (file URLs) are not checked")
+	assert.Equal(t, "", id, "undescribed paths are not checked")
 	assert.NoError(t, err)
+
+	// A file URL is described: a PDF passes, a page where the PDF should be
+	// does not.
+	file := httptest.NewRequest(http.MethodGet, "/_sandbox/w/w1/files/tok", nil)
+	id, err = spec.Validate(file, http.StatusOK, http.Header{"Content-Type": []string{"application/pdf"}}, []byte(`%PDF-1.7`))
+	assert.Equal(t, "pageFileURL", id)
+	assert.NoError(t, err)
+	_, err = spec.Validate(file, http.StatusOK, http.Header{"Content-Type": []string{"text/html"}}, []byte(`<html>`))
+	assert.Error(t, err, "a file URL answers a PDF")
 
 	// The signing page is described: its statuses are checked too.
 	sign := httptest.NewRequest(http.MethodGet, "/_sandbox/w/w1/sign/tok", nil)

@@ -271,6 +271,38 @@ func TestControlPlaneDescription(t *testing.T) {
 	}, "f.pdf"), &draft2))
 	r = do(http.MethodPost, "/_sandbox/templates/"+draft2.Template.ID+"/finish_draft", map[string]any{"title": "Finished"})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	// The pages people open from links: the console and its assets, this
+	// description, a file URL, a report's CSV and a team invitation.
+	for _, path := range []string{"/_sandbox/openapi.yaml", "/_sandbox/console", "/_sandbox/console/", "/_sandbox/console/app.js",
+		"/_sandbox/console/nothing.js", "/_sandbox/console/vendor/pdfjs/pdf.min.mjs"} {
+		srv.DoAs("", http.MethodGet, path, nil)
+	}
+	srv.Advance(time.Minute)
+	var fileURL struct {
+		FileURL string `json:"file_url"`
+	}
+	r = do(http.MethodGet, "/v3/signature_request/files_as_file_url/"+id, nil)
+	require.NoError(t, json.Unmarshal(r.Body, &fileURL), "%s", r.Body)
+	require.NotEmpty(t, fileURL.FileURL, "%s", r.Body)
+	filePath := strings.TrimPrefix(fileURL.FileURL, srv.URL)
+	srv.DoAs("", http.MethodGet, filePath, nil)
+	srv.DoAs("", http.MethodHead, filePath, nil)
+	srv.DoAs("", http.MethodGet, filePath+"x", nil)
+	r = do(http.MethodPost, "/v3/report/create", map[string]any{"start_date": "12/01/2024", "end_date": "01/01/2025", "report_type": []string{"user_activity"}})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	srv.Advance(time.Minute)
+	reports := srv.Emails("kind=report")
+	require.NotEmpty(t, reports)
+	srv.DoAs("", http.MethodGet, strings.TrimPrefix(reports[len(reports)-1].Link, srv.URL), nil)
+	r = do(http.MethodPut, "/v3/team/add_member", map[string]any{"email_address": "described.invitee@example.com"})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	invites := srv.Emails("kind=team_invite")
+	require.NotEmpty(t, invites)
+	invite := strings.TrimPrefix(invites[len(invites)-1].Link, srv.URL)
+	r = srv.DoAs("", http.MethodGet, invite, nil)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	r = srv.DoAs("", http.MethodPost, invite, nil)
+	require.Equal(t, http.StatusConflict, r.Status, "%s", r.Body)
 	do(http.MethodPost, "/_sandbox/reset", nil)
 	srv.DoAs(other.APIKey, http.MethodDelete, "/_sandbox/world", nil)
 	do(http.MethodDelete, "/_sandbox/world", nil)

@@ -87,7 +87,7 @@ func PutBlobID(tx *Txn, id string, data []byte) error {
 	}
 	u.BlobBytes += int64(len(data))
 	u.Blobs++
-	return putUsage(tx.Txn, u)
+	return setUsage(tx, u)
 }
 
 // addContentRef counts one more holder of data's content and answers the
@@ -165,7 +165,7 @@ func DeleteBlob(tx *Txn, id string) error {
 			return fmt.Errorf("state: %s: %w", tableBlobContents, err)
 		}
 	}
-	return putUsage(tx.Txn, u)
+	return setUsage(tx, u)
 }
 
 // StoredBytes is the size of every blob of the world, which the per-world

@@ -100,9 +100,16 @@ func init() {
 
 // GetConfig reads the world's configuration.
 func GetConfig(tx *Txn) Config {
+	if tx.config != nil {
+		return *tx.config
+	}
 	c, err := Get[Config](tx, TableConfig, configRowID)
 	if err != nil {
-		return DefaultConfig()
+		d := DefaultConfig()
+		c = &d
+	}
+	if tx.cacheConfig {
+		tx.config = c
 	}
 	return *c
 }

@@ -177,7 +177,7 @@ func countDelivery(tx *Txn, row any) error {
 		u.Deliveries.add(old.State, -1)
 	}
 	u.Deliveries.add(d.State, 1)
-	return putUsage(tx.Txn, u)
+	return setUsage(tx, u)
 }
 
 // CountDeliveries answers how many deliveries the world holds in each state,

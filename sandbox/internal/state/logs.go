@@ -61,7 +61,7 @@ func trimLog(tx *Txn, table string, added uint64) error {
 	*count++
 	limit := int64(GetConfig(tx).LogLimit())
 	if *count <= limit || *count < *trimAt {
-		return putUsage(tx.Txn, u)
+		return setUsage(tx, u)
 	}
 	it, err := tx.Txn.Get(table, IndexSeq)
 	if err != nil {
@@ -93,7 +93,7 @@ func trimLog(tx *Txn, table string, added uint64) error {
 	if *count > limit && kept >= trimScan {
 		*trimAt = *count + trimScan // a long pending head: look again later
 	}
-	return putUsage(tx.Txn, u)
+	return setUsage(tx, u)
 }
 
 func logSeq(raw any) uint64 {

@@ -106,7 +106,7 @@ func (s *Store) Config() Config {
 func (s *Store) Update(fn func(tx *Txn) error) error {
 	s.swap.RLock()
 	defer s.swap.RUnlock()
-	tx := &Txn{Txn: s.db.Load().Txn(true), now: s.now(), notify: s.notify, secrets: s.secrets, budget: s.budget, deferMeta: true}
+	tx := &Txn{Txn: s.db.Load().Txn(true), now: s.now(), notify: s.notify, secrets: s.secrets, budget: s.budget, deferMeta: true, deferUsage: true, cacheConfig: true}
 	defer tx.Abort()
 	var before int64
 	if s.budget != nil {
@@ -120,6 +120,9 @@ func (s *Store) Update(fn func(tx *Txn) error) error {
 		return err
 	}
 	if err := tx.flushMeta(); err != nil {
+		return err
+	}
+	if err := tx.flushUsage(); err != nil {
 		return err
 	}
 	delta, err := s.budgetDelta(tx, before)
@@ -188,6 +191,18 @@ type Txn struct {
 	// commit, instead of once per ID: a send takes a dozen numbers.
 	meta      *Meta
 	deferMeta bool
+	// usage is the usage row as this transaction has changed it. Under
+	// Store.Update (deferUsage) it is written once, before the commit,
+	// instead of once per counted row: a batch of jobs records thousands
+	// of e-mails and events.
+	usage      *Usage
+	deferUsage bool
+	// config is the configuration row as this transaction read it, kept
+	// until the transaction writes the row: every job of a batch asks for
+	// it several times. Only writes keep it (cacheConfig): a read
+	// transaction may be shared.
+	config      *Config
+	cacheConfig bool
 }
 
 // Notify arranges for topic to be announced once after this transaction
@@ -260,6 +275,9 @@ func Put(tx *Txn, table string, row any) error {
 		if err := count(tx, row); err != nil {
 			return err
 		}
+	}
+	if table == TableConfig {
+		tx.config = nil
 	}
 	if err := tx.Insert(table, row); err != nil {
 		return fmt.Errorf("state: insert %s: %w", table, err)

@@ -63,8 +63,43 @@ func init() {
 	})
 }
 
-// getUsage answers a copy of the usage row (zero in a new world).
-func getUsage(tx *Txn) *Usage { return readUsage(tx.Txn) }
+// getUsage answers a copy of the usage row (zero in a new world), as
+// this transaction has changed it.
+func getUsage(tx *Txn) *Usage {
+	if tx.usage != nil {
+		u := *tx.usage
+		return &u
+	}
+	return readUsage(tx.Txn)
+}
+
+// setUsage stores the usage row of a transaction: under Store.Update
+// (deferUsage) it is kept in the transaction and written once before the
+// commit (flushUsage), otherwise at once.
+func setUsage(tx *Txn, u *Usage) error {
+	if !tx.deferUsage {
+		return putUsage(tx.Txn, u)
+	}
+	c := *u
+	tx.usage = &c
+	return nil
+}
+
+// flushUsage writes the usage row of a write that changed it, once,
+// before it commits; later changes of the same transaction (none are
+// expected) are written at once again.
+func (t *Txn) flushUsage() error {
+	if !t.deferUsage {
+		return nil
+	}
+	t.deferUsage = false
+	if t.usage == nil {
+		return nil
+	}
+	u := t.usage
+	t.usage = nil
+	return putUsage(t.Txn, u)
+}
 
 func readUsage(tx *memdb.Txn) *Usage {
 	raw, _ := tx.First(tableUsage, IndexID, usageRowID)

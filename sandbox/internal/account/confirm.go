@@ -1,4 +1,4 @@
-package sandbox
+package account
 
 // Confirming an account: the confirmation e-mail sent when an account is
 // created through the API, POST /_sandbox/accounts/{account_id}/confirm
@@ -8,7 +8,6 @@ package sandbox
 import (
 	"net/http"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/account"
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
@@ -16,14 +15,17 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func registerAccountConfirm(r *api.Registry) {
+// RegisterConfirm adds account confirmation to r: the hook that sends the
+// confirmation e-mail when an account is created, the account object view
+// events carry, and the control route that confirms an account.
+func RegisterConfirm(r *api.Registry) {
 	r.OnAccountCreated = accountCreatedHook
 	r.ObjectViews[notify.ObjectAccount] = func(tx *state.Txn, id, _ string) (any, error) {
 		a, err := state.Get[state.Account](tx, state.TableAccounts, id)
 		if err != nil {
 			return nil, err
 		}
-		return account.View(a), nil
+		return View(a), nil
 	}
 	r.ControlNoBody(http.MethodPost, "/accounts/{account_id}/confirm", controlConfirmAccount)
 }
@@ -55,7 +57,7 @@ func confirmAccount(s *api.Host, tx *state.Txn, a *state.Account) (*state.Accoun
 }
 
 type confirmResponse struct {
-	Account account.Response `json:"account"`
+	Account Response `json:"account"`
 	// EventID is the account_confirmed event.
 	EventID string `json:"event_id"`
 }
@@ -78,7 +80,7 @@ func controlConfirmAccount(c *api.Call) (any, error) {
 		if err != nil {
 			return err
 		}
-		out.Account, out.EventID = account.View(confirmed), ev.ID
+		out.Account, out.EventID = View(confirmed), ev.ID
 		return nil
 	})
 	if err != nil {

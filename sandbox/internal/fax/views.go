@@ -1,4 +1,4 @@
-package sandbox
+package fax
 
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
@@ -96,9 +96,9 @@ func viewFax(f *state.Fax) faxView {
 	return v
 }
 
-// registerViewsFax adds faxes and fax lines to the catalog, as GET /fax
+// RegisterViews adds faxes and fax lines to the catalog, as GET /fax
 // and GET /fax_line show them.
-func registerViewsFax(r *api.Registry) {
+func RegisterViews(r *api.Registry) {
 	r.Catalog.Add(catalog.Of("fax", state.TableFaxes,
 		func(f *state.Fax) string { return f.ID },
 		func(_ *state.Txn, f *state.Fax) (any, error) { return viewFax(f), nil },

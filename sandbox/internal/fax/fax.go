@@ -1,4 +1,4 @@
-package sandbox
+package fax
 
 import (
 	"net/http"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
@@ -22,7 +23,9 @@ import (
 // was transmitted, and given back when it failed or was deleted before it
 // was transmitted; test_mode faxes cost nothing.
 
-func registerAPIFax(r *api.Registry) {
+// registerFaxes adds the fax operations and the job that ends a
+// transmission.
+func registerFaxes(r *api.Registry) {
 	r.Handle("faxSend", faxSend)
 	r.Handle("faxGet", faxGet)
 	r.Handle("faxList", faxList)
@@ -129,7 +132,7 @@ func faxSend(c *api.Call) (any, error) {
 	if err := req.validate(c); err != nil {
 		return nil, err
 	}
-	pending, err := collectDocuments(c.Host, c, req.Files, req.FileURLs)
+	pending, err := document.Collect(c.Host, c, req.Files, req.FileURLs)
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +145,7 @@ func faxSend(c *api.Call) (any, error) {
 		if err := checkPendingFaxes(tx, me.ID); err != nil {
 			return err
 		}
-		docs, err := storeDocuments(tx, pending)
+		docs, err := document.Store(tx, pending)
 		if err != nil {
 			return err
 		}
@@ -216,7 +219,7 @@ func chargeFaxPages(tx *state.Txn, me *state.Account, pages int) error {
 		return apierr.PaymentRequiredf("This fax has %d page(s) but your account has %d fax page(s) left.", pages, *left)
 	}
 	a := state.Clone(me)
-	a.Quotas.NumFaxPagesLeft = intPtr(*left - pages)
+	a.Quotas.NumFaxPagesLeft = new(*left - pages)
 	return state.Put(tx, state.TableAccounts, a)
 }
 
@@ -235,7 +238,7 @@ func settleFaxPages(tx *state.Txn, f *state.Fax, sent bool) error {
 	case sent:
 		a.FaxPages += f.Pages
 	case a.Quotas.NumFaxPagesLeft != nil:
-		a.Quotas.NumFaxPagesLeft = intPtr(*a.Quotas.NumFaxPagesLeft + f.Pages)
+		a.Quotas.NumFaxPagesLeft = new(*a.Quotas.NumFaxPagesLeft + f.Pages)
 	default:
 		return nil
 	}

@@ -1,4 +1,4 @@
-package sandbox
+package fax
 
 import (
 	"fmt"
@@ -17,7 +17,8 @@ import (
 // owner's teammates (show_team_lines); it is managed (users added or removed,
 // deleted) by its owner and the Admins of the owner's team.
 
-func registerAPIFaxLine(r *api.Registry) {
+// registerLines adds the fax line operations.
+func registerLines(r *api.Registry) {
 	r.Handle("faxLineAreaCodeGet", faxLineAreaCodeGet)
 	r.Handle("faxLineCreate", faxLineCreate)
 	r.Handle("faxLineGet", faxLineGet)

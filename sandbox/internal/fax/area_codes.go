@@ -1,4 +1,4 @@
-package sandbox
+package fax
 
 // The area codes the sandbox offers fax lines in: real area codes of the
 // three countries the official description names (US states, Canadian
