@@ -29,7 +29,9 @@ func TestControlPlaneDescribesEveryControlRoute(t *testing.T) {
 	}
 	require.NoError(t, yaml.Unmarshal(raw, &doc))
 	param := regexp.MustCompile(`\{[^}]+\}`)
-	key := func(method, path string) string { return strings.ToUpper(method) + " " + param.ReplaceAllString(path, "{}") }
+	key := func(method, path string) string {
+		return strings.ToUpper(method) + " " + param.ReplaceAllString(path, "{}")
+	}
 	described := map[string]bool{}
 	for path, ops := range doc.Paths {
 		for method := range ops {
