@@ -63,7 +63,9 @@ func (s *Host) WriteResult(w http.ResponseWriter, c *Call, v any, err error) int
 	case WithStatus:
 		status, v = t.Status, t.Value
 	}
-	body, merr := json.Marshal(v)
+	enc := getEncoder()
+	defer enc.release()
+	body, merr := enc.encode(v)
 	if merr != nil {
 		return s.writeError(w, c, merr)
 	}
@@ -158,13 +160,17 @@ func (s *Host) writeError(w http.ResponseWriter, c *Call, err error) int {
 		s.Log.Error("unexpected error", "operation", c.OperationID(), "err", err)
 		e = apierr.New(apierr.BadRequest, "The request could not be processed: "+err.Error())
 	}
-	body, _ := json.Marshal(e.Body())
-	writeJSON(w, e.Status(), body)
+	writeErrorBody(w, e)
 	return e.Status()
 }
 
 // writeAPIError writes an error outside of a call (router fallbacks).
-func writeAPIError(w http.ResponseWriter, e *apierr.Error) {
-	body, _ := json.Marshal(e.Body())
+func writeAPIError(w http.ResponseWriter, e *apierr.Error) { writeErrorBody(w, e) }
+
+// writeErrorBody writes e in the official envelope.
+func writeErrorBody(w http.ResponseWriter, e *apierr.Error) {
+	enc := getEncoder()
+	defer enc.release()
+	body, _ := enc.encode(e.Body())
 	writeJSON(w, e.Status(), body)
 }
