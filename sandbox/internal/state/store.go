@@ -112,14 +112,18 @@ func (s *Store) Update(fn func(tx *Txn) error) error {
 	if s.budget != nil {
 		before = getUsage(tx).ContentBytes
 	}
+	// Every write's changes are tracked: the row counters follow them
+	// (countChanges), and a commit observer reads them.
+	tx.TrackChanges()
 	obs := s.observer.Load()
-	if obs != nil {
-		tx.TrackChanges()
-	}
 	if err := fn(tx); err != nil {
 		return err
 	}
 	if err := tx.flushMeta(); err != nil {
+		return err
+	}
+	changes, err := tx.countChanges()
+	if err != nil {
 		return err
 	}
 	delta, err := s.budgetDelta(tx, before)
@@ -127,7 +131,7 @@ func (s *Store) Update(fn func(tx *Txn) error) error {
 		return err
 	}
 	if obs != nil {
-		if err := s.observe(obs, tx); err != nil {
+		if err := s.observe(obs, tx, changes); err != nil {
 			if delta > 0 {
 				s.budget.used.Add(-delta) // the write is not made: give back what it reserved
 			}
