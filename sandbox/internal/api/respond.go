@@ -131,15 +131,18 @@ func setRateHeaders(w http.ResponseWriter, c *Call) {
 	}
 	h := w.Header()
 	// The official description spells the third header with a lower-case l;
-	// Go would canonicalize it, so the map is written directly.
-	h["X-RateLimit-Limit"] = []string{strconv.Itoa(c.Rate.Limit)}
-	h["X-RateLimit-Remaining"] = []string{strconv.Itoa(c.Rate.Remaining)}
-	h["X-Ratelimit-Reset"] = []string{strconv.FormatInt(c.Rate.Reset, 10)}
+	// Go would canonicalize it, so the map is written directly. The three
+	// values share one array (each slice capped at its own element).
+	v := []string{strconv.Itoa(c.Rate.Limit), strconv.Itoa(c.Rate.Remaining), strconv.FormatInt(c.Rate.Reset, 10)}
+	h["X-RateLimit-Limit"] = v[0:1:1]
+	h["X-RateLimit-Remaining"] = v[1:2:2]
+	h["X-Ratelimit-Reset"] = v[2:3:3]
 }
 
 func writeJSON(w http.ResponseWriter, status int, body []byte) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	h := w.Header()
+	h["Content-Type"] = []string{"application/json"}
+	h["Content-Length"] = []string{strconv.Itoa(len(body))}
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }
