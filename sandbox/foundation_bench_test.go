@@ -160,3 +160,19 @@ func BenchmarkSend(b *testing.B) {
 		benchSend(b, sb, key)
 	}
 }
+
+// BenchmarkGetListPage is the list page of 20 requests over the in-process
+// handler: the page's views and its JSON, the largest answer of the hot
+// paths.
+func BenchmarkGetListPage(b *testing.B) {
+	sb, err := sandbox.New(sandbox.WithOfflineFiles())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer sb.Close()
+	key := sb.DefaultAPIKey()
+	for i := 0; i < 20; i++ {
+		benchSend(b, sb, key)
+	}
+	benchGetIn(b, sb, "/v3/signature_request/list?page_size=20")
+}

@@ -2,10 +2,12 @@ package sandbox_test
 
 import (
 	"bufio"
+	"encoding/json"
 	"net/http"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -91,4 +93,100 @@ func TestMetricsWithoutCountingHoldTheGauges(t *testing.T) {
 	assert.Equal(t, 1.0, m["signsandbox_worlds"])
 	assert.Equal(t, "counter", types["signsandbox_requests_total"], "the family is there, empty")
 	assert.NotContains(t, m, `signsandbox_requests_total{operation="accountGet",status="200"}`)
+}
+
+// rowsOfExport counts what GET /_sandbox/state shows of the default world:
+// rows by table and the callback attempts by result.
+func rowsOfExport(t *testing.T, srv *sandboxtest.Server) (rows map[string]float64, attempts map[string]float64, pending float64) {
+	t.Helper()
+	var st struct {
+		Tables map[string][]json.RawMessage `json:"tables"`
+	}
+	srv.Control(http.MethodGet, "/state", nil, &st)
+	rows, attempts = map[string]float64{}, map[string]float64{}
+	for name, rs := range st.Tables {
+		rows[name] = float64(len(rs))
+	}
+	for _, raw := range st.Tables["deliveries"] {
+		var d struct {
+			State    string `json:"state"`
+			Attempts []struct {
+				Status    int  `json:"status"`
+				Delivered bool `json:"delivered"`
+			} `json:"attempts"`
+		}
+		require.NoError(t, json.Unmarshal(raw, &d))
+		if d.State == "pending" {
+			pending++
+		}
+		for _, a := range d.Attempts {
+			switch {
+			case a.Delivered:
+				attempts["delivered"]++
+			case a.Status == 0:
+				attempts["error"]++
+			default:
+				attempts["failed"]++
+			}
+		}
+	}
+	return rows, attempts, pending
+}
+
+// TestMetricsGaugesMatchTheWorld: the gauges, read from the worlds'
+// counters, are what a walk of the world's rows finds, after requests,
+// callback attempts of every result, a state import and a reset.
+func TestMetricsGaugesMatchTheWorld(t *testing.T) {
+	srv := newServer(t, sandbox.WithOfflineFiles())
+	rcv := newCBReceiver(t)
+	check := func(when string) {
+		t.Helper()
+		m, _, _ := scrape(t, srv)
+		rows, attempts, pending := rowsOfExport(t, srv)
+		total := 0.0
+		for name, n := range rows {
+			assert.Equal(t, n, m[`signsandbox_objects{table="`+name+`"}`], "%s: rows of %s", when, name)
+			total += n
+		}
+		sum := 0.0
+		for k, v := range m {
+			if strings.HasPrefix(k, "signsandbox_objects{") {
+				sum += v
+			}
+		}
+		assert.Equal(t, total, sum, "%s: no rows counted for tables the export does not show", when)
+		assert.Equal(t, rows["jobs"], m["signsandbox_scheduler_jobs"], when)
+		assert.Equal(t, pending, m["signsandbox_callbacks_pending"], when)
+		for _, res := range []string{"delivered", "error", "failed"} {
+			assert.Equal(t, attempts[res], m[`signsandbox_callback_attempts_total{result="`+res+`"}`], "%s: %s attempts", when, res)
+		}
+	}
+	check("new world")
+
+	rcv.Fail()
+	cbSetCallbackURL(t, srv, srv.APIKey, rcv.URL+"/account")
+	srv.WaitCallbacks()
+	rcv.CloseConnections()
+	srv.AdvanceAndWait(time.Hour)
+	rcv.Ack()
+	for i := 0; i < 3; i++ {
+		r := srv.Do(http.MethodPost, "/v3/signature_request/send", map[string]any{
+			"test_mode": true, "file_urls": []string{"https://example.com/nda.pdf"},
+			"signers": []map[string]any{{"name": "Jack", "email_address": "jack@example.com"}},
+		})
+		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	}
+	srv.AdvanceAndWait(24 * time.Hour)
+	check("after sends and callbacks")
+	_, attempts, _ := rowsOfExport(t, srv)
+	for _, res := range []string{"delivered", "error", "failed"} {
+		require.Positive(t, attempts[res], "the flow makes %s attempts", res)
+	}
+
+	var exported json.RawMessage
+	srv.Control(http.MethodGet, "/state", nil, &exported)
+	srv.Control(http.MethodPost, "/reset", nil, nil)
+	check("after a reset")
+	srv.Control(http.MethodPut, "/state", exported, nil)
+	check("after an import")
 }

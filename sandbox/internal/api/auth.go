@@ -5,6 +5,9 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"weak"
+
+	memdb "github.com/hashicorp/go-memdb"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -50,32 +53,29 @@ func parseAuthorization(r *http.Request) (creds credentials, ok bool, err *apier
 
 // authenticate finds the world and account of a call's credentials.
 func (s *Host) authenticate(c *Call, creds credentials) *apierr.Error {
-	var w *world.World
-	var accountID string
 	if creds.apiKey != "" {
-		var key *state.APIKey
-		if w, key = findCredential[state.APIKey](s, state.TableAPIKeys, creds.apiKey); key == nil {
+		found := s.findCredential(state.TableAPIKeys, creds.apiKey)
+		if found == nil || found.key == nil || found.account == nil {
 			return apierr.New(apierr.Unauthorized, apierr.MsgUnauthorizedInvalid)
 		}
-		accountID, c.apiKey = key.AccountID, key.Key
-	} else {
-		var tok *state.OAuthToken
-		if w, tok = findCredential[state.OAuthToken](s, state.TableOAuthToken, creds.token); tok == nil {
-			return apierr.New(apierr.Unauthorized, "Unauthorized user. The access token is not valid.")
-		}
-		if tok.Revoked {
-			return apierr.New(apierr.Unauthorized, "Unauthorized user. The access token has been revoked.")
-		}
-		if w.Now().Unix() >= tok.ExpiresAt {
-			return apierr.New(apierr.Unauthorized, "Unauthorized user. The access token has expired; use the refresh token to get a new one.")
-		}
-		accountID, c.token = tok.AccountID, tok
+		c.World, c.Account, c.apiKey = found.world, found.account, found.key.Key
+		return nil
 	}
-	acct, err := state.Get[state.Account](w.Store.Read(), state.TableAccounts, accountID)
-	if err != nil {
+	found := s.findCredential(state.TableOAuthToken, creds.token)
+	if found == nil || found.token == nil {
+		return apierr.New(apierr.Unauthorized, "Unauthorized user. The access token is not valid.")
+	}
+	tok := found.token
+	if tok.Revoked {
+		return apierr.New(apierr.Unauthorized, "Unauthorized user. The access token has been revoked.")
+	}
+	if found.world.Now().Unix() >= tok.ExpiresAt {
+		return apierr.New(apierr.Unauthorized, "Unauthorized user. The access token has expired; use the refresh token to get a new one.")
+	}
+	if found.account == nil {
 		return apierr.New(apierr.Unauthorized, apierr.MsgUnauthorizedInvalid)
 	}
-	c.World, c.Account = w, acct
+	c.World, c.Account, c.token = found.world, found.account, tok
 	return nil
 }
 
@@ -100,35 +100,79 @@ func checkScopes(c *Call) *apierr.Error {
 // it is stored in (API keys, OAuth tokens) and its value.
 type credentialKey struct{ table, id string }
 
-// findCredential looks a credential (the row id in table) up in the world
-// the cache remembers for it first, then in every world in creation order,
-// and remembers where it was found. A cached world that no longer holds the
-// credential (a deleted key, a refreshed token) loses its entry.
-func findCredential[T any](s *Host, table, id string) (*world.World, *T) {
-	lookup := func(w *world.World) *T {
-		row, err := state.Get[T](w.Store.Read(), table, id)
+// foundCredential is a credential as its world held it in one snapshot of
+// its database: the world, the stored row (an API key or an OAuth token)
+// and the row of its account (nil when there is none). A call whose world
+// still serves that snapshot takes them from the cache instead of reading
+// both rows again; the snapshot is held weakly, so that the cache never
+// keeps an old database alive.
+type foundCredential struct {
+	world   *world.World
+	snap    weak.Pointer[memdb.Txn]
+	key     *state.APIKey
+	token   *state.OAuthToken
+	account *state.Account
+}
+
+// readCredential reads a credential and its account in one snapshot of w
+// (nil when w does not hold it).
+func readCredential(w *world.World, tx *state.Txn, table, id string) *foundCredential {
+	found := &foundCredential{world: w, snap: weak.Make(tx.Txn)}
+	var accountID string
+	switch table {
+	case state.TableAPIKeys:
+		key, err := state.Get[state.APIKey](tx, table, id)
 		if err != nil {
 			return nil
 		}
-		return row
+		found.key, accountID = key, key.AccountID
+	default:
+		tok, err := state.Get[state.OAuthToken](tx, table, id)
+		if err != nil {
+			return nil
+		}
+		found.token, accountID = tok, tok.AccountID
 	}
+	if acct, err := state.Get[state.Account](tx, state.TableAccounts, accountID); err == nil {
+		found.account = acct
+	}
+	return found
+}
+
+// findCredential looks a credential (the row id in table) up in the world
+// the cache remembers for it first, then in every world in creation order,
+// and remembers where it was found. What the cache holds is used as it is
+// while the world's database is the snapshot it was read from, and read
+// again after any commit. A cached world that no longer holds the
+// credential (a deleted key, a refreshed token) loses its entry.
+func (s *Host) findCredential(table, id string) *foundCredential {
 	ck := credentialKey{table, id}
 	if v, ok := s.creds.Load(ck); ok {
-		w := v.(*world.World)
-		if row := lookup(w); row != nil {
-			return w, row
+		cached := v.(*foundCredential)
+		tx := cached.world.Store.Read()
+		if cached.snap.Value() == tx.Txn {
+			return cached
 		}
-		s.creds.Delete(ck)
+		if found := readCredential(cached.world, tx, table, id); found != nil {
+			s.creds.Store(ck, found)
+			return found
+		}
+		s.creds.CompareAndDelete(ck, cached)
 	}
-	var row *T
-	w := s.FindWorld(func(w *world.World) bool { row = lookup(w); return row != nil })
-	if w != nil {
-		s.creds.Store(ck, w)
+	for _, w := range s.Worlds() {
+		if found := readCredential(w, w.Store.Read(), table, id); found != nil {
+			s.creds.Store(ck, found)
+			return found
+		}
 	}
-	return w, row
+	return nil
 }
 
 // FindAPIKey finds the world holding an API key (nil when none does).
 func (s *Host) FindAPIKey(key string) (*world.World, *state.APIKey) {
-	return findCredential[state.APIKey](s, state.TableAPIKeys, key)
+	found := s.findCredential(state.TableAPIKeys, key)
+	if found == nil {
+		return nil, nil
+	}
+	return found.world, found.key
 }

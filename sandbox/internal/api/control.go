@@ -4,8 +4,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/gorilla/mux"
-
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 )
 
@@ -26,12 +24,6 @@ type ControlRoute struct {
 // URLs (/w/{world}/...): pages read the forms browsers post, which may carry
 // more fields than the page uses, so they keep the lenient reading.
 func isPage(path string) bool { return strings.HasPrefix(path, "/w/") }
-
-func (s *Host) registerControl(r *mux.Router) {
-	for _, cr := range s.Reg.ControlRoutes {
-		r.Handle(ControlPrefix+cr.Path, s.controlHandler(cr)).Methods(cr.Method)
-	}
-}
 
 // controlHandler resolves the caller's world for control calls: the world of
 // the credentials when the request has any (so parallel suites with their own

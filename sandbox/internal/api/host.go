@@ -36,6 +36,8 @@ type Host struct {
 	Router *mux.Router
 	// routeOps names the operation of each API route (read-only after New).
 	routeOps map[*mux.Route]string
+	// routes is Router's fast path (see routeIndex), built with it.
+	routes *routeIndex
 
 	// The options the pipeline and the world registry read.
 	BaseURL           string
@@ -63,7 +65,7 @@ type Host struct {
 	order        []*world.World // creation order, for credential lookups
 	created      int            // worlds created so far (seeds the next one)
 	DefaultWorld *world.World
-	// creds caches credentialKey -> world (see findCredential); entries
+	// creds caches credentialKey -> *foundCredential (see findCredential); entries
 	// are checked on use, so a stale one (a deleted key, a refreshed token)
 	// only costs a fallback scan and is dropped then.
 	creds sync.Map
@@ -175,7 +177,7 @@ func (s *Host) DropWorld(w *world.World) {
 	s.mu.Unlock()
 	// Cached credentials of the world must not reach it any more.
 	s.creds.Range(func(k, v any) bool {
-		if v == w {
+		if v.(*foundCredential).world == w {
 			s.creds.Delete(k)
 		}
 		return true

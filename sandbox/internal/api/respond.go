@@ -63,7 +63,9 @@ func (s *Host) WriteResult(w http.ResponseWriter, c *Call, v any, err error) int
 	case WithStatus:
 		status, v = t.Status, t.Value
 	}
-	body, merr := json.Marshal(v)
+	enc := getEncoder()
+	defer enc.release()
+	body, merr := enc.encode(v)
 	if merr != nil {
 		return s.writeError(w, c, merr)
 	}
@@ -129,15 +131,18 @@ func setRateHeaders(w http.ResponseWriter, c *Call) {
 	}
 	h := w.Header()
 	// The official description spells the third header with a lower-case l;
-	// Go would canonicalize it, so the map is written directly.
-	h["X-RateLimit-Limit"] = []string{strconv.Itoa(c.Rate.Limit)}
-	h["X-RateLimit-Remaining"] = []string{strconv.Itoa(c.Rate.Remaining)}
-	h["X-Ratelimit-Reset"] = []string{strconv.FormatInt(c.Rate.Reset, 10)}
+	// Go would canonicalize it, so the map is written directly. The three
+	// values share one array (each slice capped at its own element).
+	v := []string{strconv.Itoa(c.Rate.Limit), strconv.Itoa(c.Rate.Remaining), strconv.FormatInt(c.Rate.Reset, 10)}
+	h["X-RateLimit-Limit"] = v[0:1:1]
+	h["X-RateLimit-Remaining"] = v[1:2:2]
+	h["X-Ratelimit-Reset"] = v[2:3:3]
 }
 
 func writeJSON(w http.ResponseWriter, status int, body []byte) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	h := w.Header()
+	h["Content-Type"] = []string{"application/json"}
+	h["Content-Length"] = []string{strconv.Itoa(len(body))}
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }
@@ -158,13 +163,17 @@ func (s *Host) writeError(w http.ResponseWriter, c *Call, err error) int {
 		s.Log.Error("unexpected error", "operation", c.OperationID(), "err", err)
 		e = apierr.New(apierr.BadRequest, "The request could not be processed: "+err.Error())
 	}
-	body, _ := json.Marshal(e.Body())
-	writeJSON(w, e.Status(), body)
+	writeErrorBody(w, e)
 	return e.Status()
 }
 
 // writeAPIError writes an error outside of a call (router fallbacks).
-func writeAPIError(w http.ResponseWriter, e *apierr.Error) {
-	body, _ := json.Marshal(e.Body())
+func writeAPIError(w http.ResponseWriter, e *apierr.Error) { writeErrorBody(w, e) }
+
+// writeErrorBody writes e in the official envelope.
+func writeErrorBody(w http.ResponseWriter, e *apierr.Error) {
+	enc := getEncoder()
+	defer enc.release()
+	body, _ := enc.encode(e.Body())
 	writeJSON(w, e.Status(), body)
 }

@@ -29,6 +29,12 @@ func (s *Host) NewRouter() *mux.Router {
 	// such paths 404 before they get here.
 	r := mux.NewRouter().SkipClean(true)
 	s.routeOps = map[*mux.Route]string{}
+	templates := map[*mux.Route]string{}
+	handle := func(path string, h http.Handler) *mux.Route {
+		m := r.Handle(path, h)
+		templates[m] = path
+		return m
+	}
 	notFound := http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		writeAPIError(w, apierr.NotFoundf("No route for %s %s. See the operations of the official API description under %s/.", req.Method, req.URL.Path, APIPrefix))
 	})
@@ -41,7 +47,9 @@ func (s *Host) NewRouter() *mux.Router {
 	// in a gorilla/mux subrouter every route inherits the prefix matcher,
 	// whose success clears a method mismatch, so a wrong method under
 	// /_sandbox would answer 404 instead of 405.
-	s.registerControl(r)
+	for _, cr := range s.Reg.ControlRoutes {
+		handle(ControlPrefix+cr.Path, s.controlHandler(cr)).Methods(cr.Method)
+	}
 
 	// Literal paths must be tried before parametrized ones (/fax/list before
 	// /fax/{fax_id}), so routes are registered with fewer parameters first;
@@ -65,7 +73,7 @@ func (s *Host) NewRouter() *mux.Router {
 		}
 		path, query, _ := strings.Cut(rt.Path, "?")
 		for _, prefix := range routePrefixes(path) {
-			m := r.Handle(prefix+path, s.apiHandler(rt, h)).Methods(rt.method)
+			m := handle(prefix+path, s.apiHandler(rt, h)).Methods(rt.method)
 			s.routeOps[m] = rt.operationID
 			if query != "" {
 				key := query
@@ -77,11 +85,19 @@ func (s *Host) NewRouter() *mux.Router {
 	// after every official route so that none of them shadows one.
 	for _, a := range legacy.Aliases {
 		rt := &apiRoutes[slices.IndexFunc(apiRoutes, func(x Route) bool { return x.operationID == a.OperationID })]
-		m := r.Handle(APIPrefix+a.Path, a.Handler(rt.method, s.apiHandler(rt, s.Reg.Handlers[rt.operationID]))).Methods(a.Method)
+		m := handle(APIPrefix+a.Path, a.Handler(rt.method, s.apiHandler(rt, s.Reg.Handlers[rt.operationID]))).Methods(a.Method)
 		s.routeOps[m] = rt.operationID
 	}
+	s.routes = newRouteIndex(r, templates)
 	return r
 }
+
+// Routes is the handler that serves what the router routes, through its
+// index (routeIndex): the same answers as the router, for less work.
+func (s *Host) Routes() http.Handler { return s.routes }
+
+// MatchRoute answers as s.Router.Match does, through the router's index.
+func (s *Host) MatchRoute(r *http.Request, m *mux.RouteMatch) bool { return s.routes.Match(r, m) }
 
 // routePrefixes: the OAuth endpoints live on app.hellosign.com without /v3;
 // an SDK whose base path was set once to the sandbox's /v3 sends them there
@@ -96,7 +112,7 @@ func routePrefixes(path string) []string {
 // OperationID is the official operationId a request is routed to, or "".
 func (s *Host) OperationID(r *http.Request) string {
 	var m mux.RouteMatch
-	if !s.Router.Match(r, &m) || m.Route == nil {
+	if !s.routes.Match(r, &m) || m.Route == nil {
 		return ""
 	}
 	return s.routeOps[m.Route]

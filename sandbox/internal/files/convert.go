@@ -6,14 +6,12 @@ import (
 	"image"
 	"image/gif"
 	"image/png"
-	"io"
 	"mime"
 	"path"
 	"strings"
 	"time"
 	"unicode/utf8"
 
-	"github.com/pdfcpu/pdfcpu/pkg/api"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 	"golang.org/x/image/bmp"
 )
@@ -172,15 +170,15 @@ func convertImage(name, kind string, data []byte) (out Converted, err error) {
 		}
 		data = buf.Bytes()
 	}
-	imp, err := api.Import("form:Letter, pos:c, scale:0.9 rel", types.POINTS)
+	imp, err := importSettings("form:Letter, pos:c, scale:0.9 rel", types.POINTS)
 	if err != nil {
 		return Converted{}, fmt.Errorf("image import settings: %w", err)
 	}
-	var buf bytes.Buffer
-	if err := api.ImportImages(nil, &buf, []io.Reader{bytes.NewReader(data)}, imp, pdfConfig()); err != nil {
+	placed, err := imagePDF(bytes.NewReader(data), imp, pdfConfig())
+	if err != nil {
 		return Converted{}, unreadable
 	}
-	pdf, err := rewrite(buf.Bytes(), name)
+	pdf, err := rewrite(placed, name)
 	if err != nil {
 		return Converted{}, unreadable
 	}

@@ -6,15 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/pdfcpu/pdfcpu/pkg/api"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 )
-
-func init() {
-	// pdfcpu otherwise creates and reads a configuration directory under
-	// the user's home; the sandbox needs neither user fonts nor settings.
-	api.DisableConfigDir()
-}
 
 // pdfConfig is a fresh pdfcpu configuration: relaxed validation (real-world
 // PDFs bend the specification in ways every reader accepts), no password.
@@ -113,7 +106,7 @@ func openPDF(data []byte, validate bool) (ctx *model.Context, pages []srcPage, e
 	}()
 	conf := pdfConfig()
 	limitReading(conf, int64(len(data)))
-	ctx, err = api.ReadContext(bytes.NewReader(data), conf)
+	ctx, err = readContext(bytes.NewReader(data), conf)
 	if err != nil {
 		return nil, nil, classify(data, err)
 	}
@@ -134,7 +127,7 @@ func openPDF(data []byte, validate bool) (ctx *model.Context, pages []srcPage, e
 		return nil, nil, fileErr(ReasonNoPages, "The PDF has no pages.")
 	}
 	if validate {
-		if err := api.ValidateContext(ctx); err != nil {
+		if err := validateContext(ctx); err != nil {
 			return nil, nil, classify(data, err)
 		}
 	}

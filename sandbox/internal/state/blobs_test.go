@@ -24,6 +24,8 @@ func requireUsageTrue(t *testing.T, st *Store) Usage {
 	assert.Equal(t, want.Events, got.Events, "events")
 	assert.Equal(t, want.Emails, got.Emails, "emails")
 	assert.Equal(t, want.Deliveries, got.Deliveries, "deliveries by state")
+	assert.Equal(t, want.Rows, got.Rows, "rows by table")
+	assert.Equal(t, want.Attempts, got.Attempts, "callback attempts by result")
 	return got
 }
 

@@ -30,9 +30,8 @@ type Commit struct {
 // they are made; it must be quick and must not write to the store.
 type CommitObserver func(Commit)
 
-// SetCommitObserver installs the commit observer (nil removes it). Writes
-// that start afterwards track their changes for it; a store without an
-// observer does not pay for change tracking.
+// SetCommitObserver installs the commit observer (nil removes it); writes
+// that start afterwards report their changes to it.
 func (s *Store) SetCommitObserver(fn CommitObserver) {
 	if fn == nil {
 		s.observer.Store(nil)
@@ -49,9 +48,10 @@ func (s *Store) SetCommitCheck(fn func() error) { s.check.Store(&fn) }
 
 // observe hands a write's changes to the observer before tx commits (the
 // writer lock is still held), then asks the commit check. Writes that
-// changed nothing are not commits worth reporting.
-func (s *Store) observe(obs *CommitObserver, tx *Txn) error {
-	changes := tx.Changes()
+// changed nothing are not commits worth reporting. The changes are those
+// the write made: the row counters it moved after (countChanges), derived
+// from them, are not among them.
+func (s *Store) observe(obs *CommitObserver, tx *Txn, changes memdb.Changes) error {
 	if len(changes) == 0 {
 		return nil
 	}

@@ -112,10 +112,10 @@ func (s *Store) Update(fn func(tx *Txn) error) error {
 	if s.budget != nil {
 		before = getUsage(tx).ContentBytes
 	}
+	// Every write's changes are tracked: the row counters follow them
+	// (countChanges), and a commit observer reads them.
+	tx.TrackChanges()
 	obs := s.observer.Load()
-	if obs != nil {
-		tx.TrackChanges()
-	}
 	if err := fn(tx); err != nil {
 		return err
 	}
@@ -125,12 +125,18 @@ func (s *Store) Update(fn func(tx *Txn) error) error {
 	if err := tx.flushUsage(); err != nil {
 		return err
 	}
+	// After the flush: the row counters add to the usage row the write has
+	// written.
+	changes, err := tx.countChanges()
+	if err != nil {
+		return err
+	}
 	delta, err := s.budgetDelta(tx, before)
 	if err != nil {
 		return err
 	}
 	if obs != nil {
-		if err := s.observe(obs, tx); err != nil {
+		if err := s.observe(obs, tx, changes); err != nil {
 			if delta > 0 {
 				s.budget.used.Add(-delta) // the write is not made: give back what it reserved
 			}

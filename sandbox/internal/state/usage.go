@@ -35,6 +35,38 @@ type Usage struct {
 	// Deliveries counts the callback deliveries by state (pending,
 	// delivered, failed), for the wait answers.
 	Deliveries DeliveryCounts
+	// Rows counts the rows of every table that holds any, derived tables
+	// left out; Attempts counts the attempts in the callback log by
+	// result. Both are kept from each write's changes (countChanges), so
+	// that a metrics scrape reads them instead of walking the world. The
+	// map is never changed in place: a write that moves a count stores a
+	// new one.
+	Rows     map[string]int64
+	Attempts AttemptCounts
+}
+
+// AttemptCounts counts callback attempts by result: delivered, failed (an
+// answer that does not count) and error (no answer, or a scenario rule).
+type AttemptCounts struct {
+	Delivered, Failed, Error int64
+}
+
+// count adds (n = 1) or takes away (n = -1) the attempts of a delivery row.
+func (c *AttemptCounts) count(row any, n int64) {
+	d, ok := row.(*Delivery)
+	if !ok {
+		return
+	}
+	for _, a := range d.Attempts {
+		switch {
+		case a.Delivered:
+			c.Delivered += n
+		case a.Status == 0:
+			c.Error += n
+		default:
+			c.Failed += n
+		}
+	}
 }
 
 // DeliveryCounts counts deliveries by state.
@@ -159,8 +191,22 @@ func RecountUsage(tx *Txn) (Usage, error) {
 	return u, countRows(tx.Txn, &u)
 }
 
-// countRows counts the log entries and the deliveries by state.
+// countRows counts the rows of every table, the log entries, the
+// deliveries by state and their attempts by result.
 func countRows(tx *memdb.Txn, u *Usage) error {
+	u.Rows = map[string]int64{}
+	for _, name := range TableNames() {
+		it, err := tx.Get(name, IndexID)
+		if err != nil {
+			return fmt.Errorf("state: count %s: %w", name, err)
+		}
+		for raw := it.Next(); raw != nil; raw = it.Next() {
+			u.Rows[name]++
+			if name == TableDeliveries {
+				u.Attempts.count(raw, 1)
+			}
+		}
+	}
 	for _, c := range []struct {
 		table string
 		n     *int64
@@ -181,6 +227,83 @@ func countRows(tx *memdb.Txn, u *Usage) error {
 		u.Deliveries.add(raw.(*Delivery).State, 1)
 	}
 	return nil
+}
+
+// tableDelta is the change of one table's row count in a write.
+type tableDelta struct {
+	table string
+	n     int64
+}
+
+// countChanges moves Usage.Rows and Usage.Attempts by what the write
+// changed, from memdb's record of the changes (Store.Update tracks them
+// for every write): a row that did not exist before counts one more, a
+// removed row one less, and a delivery's attempts change from those of
+// its row before to those after. It runs once per write, before the
+// commit, so it sees every Insert and Delete of the transaction, made
+// through Put or not. It answers the changes it counted (the write's own,
+// without the counters' update).
+func (t *Txn) countChanges() (memdb.Changes, error) {
+	changes := t.Txn.Changes()
+	if len(changes) == 0 {
+		return nil, nil
+	}
+	var rows []tableDelta
+	var attempts AttemptCounts
+	registryMu.Lock()
+	for i := range changes {
+		ch := &changes[i]
+		if registry[ch.Table].Derived {
+			continue
+		}
+		var n int64
+		switch {
+		case ch.Before == nil && ch.After != nil:
+			n = 1
+		case ch.Before != nil && ch.After == nil:
+			n = -1
+		}
+		if n != 0 {
+			rows = addTableDelta(rows, ch.Table, n)
+		}
+		if ch.Table == TableDeliveries {
+			attempts.count(ch.Before, -1)
+			attempts.count(ch.After, 1)
+		}
+	}
+	registryMu.Unlock()
+	if len(rows) == 0 && attempts == (AttemptCounts{}) {
+		return changes, nil
+	}
+	u := getUsage(t)
+	if len(rows) > 0 {
+		m := make(map[string]int64, len(u.Rows)+len(rows))
+		for k, v := range u.Rows {
+			m[k] = v
+		}
+		for _, d := range rows {
+			if n := m[d.table] + d.n; n != 0 {
+				m[d.table] = n
+			} else {
+				delete(m, d.table)
+			}
+		}
+		u.Rows = m
+	}
+	u.Attempts.Delivered += attempts.Delivered
+	u.Attempts.Failed += attempts.Failed
+	u.Attempts.Error += attempts.Error
+	return changes, putUsage(t.Txn, u)
+}
+
+func addTableDelta(rows []tableDelta, table string, n int64) []tableDelta {
+	for i := range rows {
+		if rows[i].table == table {
+			rows[i].n += n
+			return rows
+		}
+	}
+	return append(rows, tableDelta{table: table, n: n})
 }
 
 // IsDerived reports whether a table is computed from the others (file

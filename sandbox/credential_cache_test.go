@@ -1,0 +1,42 @@
+package sandbox_test
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestCachedCredentialsFollowEveryCommit: a credential's account is taken
+// from the credential cache only while its world's database is unchanged;
+// a change to the account, a reset and an import are seen by the next
+// call, in both worlds of a server.
+func TestCachedCredentialsFollowEveryCommit(t *testing.T) {
+	srv := newServer(t)
+	other := srv.NewWorld()
+	locale := func(key string) any {
+		t.Helper()
+		r := srv.DoAs(key, http.MethodGet, "/v3/account", nil)
+		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+		return r.Map()["account"].(map[string]any)["locale"]
+	}
+	setLocale := func(key, l string) {
+		t.Helper()
+		r := srv.DoAs(key, http.MethodPut, "/v3/account", map[string]any{"locale": l})
+		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	}
+	first := locale(srv.APIKey)
+	assert.Equal(t, first, locale(other.APIKey))
+
+	setLocale(srv.APIKey, "fr-FR")
+	assert.Equal(t, "fr-FR", locale(srv.APIKey), "the account as changed, not as cached")
+	assert.Equal(t, first, locale(other.APIKey), "the other world is untouched")
+
+	var exported map[string]any
+	srv.Control(http.MethodGet, "/state", nil, &exported)
+	srv.Control(http.MethodPost, "/reset", nil, nil)
+	assert.Equal(t, first, locale(srv.APIKey), "the account as reset")
+	srv.Control(http.MethodPut, "/state", exported, nil)
+	assert.Equal(t, "fr-FR", locale(srv.APIKey), "the account as imported")
+}
