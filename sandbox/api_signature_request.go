@@ -9,7 +9,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerAPISignatureRequest(r *api.Registry) {
+func RegisterAPI(r *api.Registry) {
 	r.Handle("signatureRequestGet", signatureRequestGet)
 	r.Handle("signatureRequestRemind", signatureRequestRemind)
 	r.Handle("signatureRequestUpdate", signatureRequestUpdate)
@@ -20,19 +20,19 @@ func registerAPISignatureRequest(r *api.Registry) {
 
 // signatureRequestGet answers a request the caller can see.
 func signatureRequestGet(c *api.Call) (any, error) {
-	req, err := loadRequest(c.Read(), c.Param("signature_request_id"), c.Account)
+	req, err := Load(c.Read(), c.Param("signature_request_id"), c.Account)
 	if err != nil {
 		return nil, err
 	}
-	return signatureRequestGetResponse{SignatureRequest: viewSignatureRequest(req, c.Account.ID)}, nil
+	return signatureRequestGetResponse{SignatureRequest: View(req, c.Account.ID)}, nil
 }
 
 // sigreqAction runs a transition on a request the caller can see, in one
 // write transaction, and answers the request as it is afterwards.
-func sigreqAction(c *api.Call, fn func(tx *state.Txn, req *state.SignatureRequest) (*outcome, error)) (any, error) {
+func sigreqAction(c *api.Call, fn func(tx *state.Txn, req *state.SignatureRequest) (*Outcome, error)) (any, error) {
 	var resp signatureRequestGetResponse
 	err := c.Update(func(tx *state.Txn) error {
-		req, err := loadRequest(tx, c.Param("signature_request_id"), c.Account)
+		req, err := Load(tx, c.Param("signature_request_id"), c.Account)
 		if err != nil {
 			return err
 		}
@@ -40,13 +40,13 @@ func sigreqAction(c *api.Call, fn func(tx *state.Txn, req *state.SignatureReques
 		if err != nil {
 			return err
 		}
-		if err := applyOutcome(c.Host, tx, o); err != nil {
+		if err := ApplyOutcome(c.Host, tx, o); err != nil {
 			return err
 		}
 		if o != nil {
 			req = o.Req
 		}
-		resp.SignatureRequest = viewSignatureRequest(req, c.Account.ID)
+		resp.SignatureRequest = View(req, c.Account.ID)
 		return nil
 	})
 	if err != nil {
@@ -78,12 +78,12 @@ func signatureRequestRemind(c *api.Call) (any, error) {
 	if err := param.CheckEmail("email_address", email); err != nil {
 		return nil, err
 	}
-	return sigreqAction(c, func(tx *state.Txn, req *state.SignatureRequest) (*outcome, error) {
-		if !mayManage(tx, req, c.Account) {
+	return sigreqAction(c, func(tx *state.Txn, req *state.SignatureRequest) (*Outcome, error) {
+		if !MayManage(tx, req, c.Account) {
 			return nil, apierr.Forbiddenf("Only the requester can send reminders for this signature request.")
 		}
 		interval := int64(state.GetConfig(tx).ReminderInterval.D().Seconds())
-		o, e := tRemind(req, email, strings.TrimSpace(body.Name), tx.Unix(), interval)
+		o, e := TRemind(req, email, strings.TrimSpace(body.Name), tx.Unix(), interval)
 		return o, errOrNil(e)
 	})
 }
@@ -126,11 +126,11 @@ func signatureRequestUpdate(c *api.Call) (any, error) {
 	if e != nil {
 		return nil, e
 	}
-	return sigreqAction(c, func(tx *state.Txn, req *state.SignatureRequest) (*outcome, error) {
-		if !mayManage(tx, req, c.Account) {
+	return sigreqAction(c, func(tx *state.Txn, req *state.SignatureRequest) (*Outcome, error) {
+		if !MayManage(tx, req, c.Account) {
 			return nil, apierr.Forbiddenf("Only the requester can update this signature request.")
 		}
-		o, e := tUpdate(req, strings.TrimSpace(body.SignatureID), body.Name, body.EmailAddress, expires, signatureIDFrom(tx.NewID()), tx.Unix())
+		o, e := TUpdate(req, strings.TrimSpace(body.SignatureID), body.Name, body.EmailAddress, expires, signatureIDFrom(tx.NewID()), tx.Unix())
 		return o, errOrNil(e)
 	})
 }
@@ -139,15 +139,15 @@ func signatureRequestUpdate(c *api.Call) (any, error) {
 // world's CancelDelay with signature_request_canceled.
 func signatureRequestCancel(c *api.Call) (any, error) {
 	err := c.Update(func(tx *state.Txn) error {
-		req, err := loadRequest(tx, c.Param("signature_request_id"), c.Account)
+		req, err := Load(tx, c.Param("signature_request_id"), c.Account)
 		if err != nil {
 			return err
 		}
-		o, e := tCancel(req, mayManage(tx, req, c.Account))
+		o, e := TCancel(req, MayManage(tx, req, c.Account))
 		if e != nil {
 			return e
 		}
-		if err := applyOutcome(c.Host, tx, o); err != nil {
+		if err := ApplyOutcome(c.Host, tx, o); err != nil {
 			return err
 		}
 		_, err = state.Schedule(tx, jobSigreqCancel, req.ID, state.GetConfig(tx).CancelDelay.D(), nil)
@@ -163,18 +163,18 @@ func signatureRequestCancel(c *api.Call) (any, error) {
 // request, at once.
 func signatureRequestRemove(c *api.Call) (any, error) {
 	err := c.Update(func(tx *state.Txn) error {
-		req, err := loadRequest(tx, c.Param("signature_request_id"), c.Account)
+		req, err := Load(tx, c.Param("signature_request_id"), c.Account)
 		if err != nil {
 			return err
 		}
-		o, e := tRemove(req, c.Account.ID, isParty(req, c.Account) || ownsApp(tx, req, c.Account.ID))
+		o, e := TRemove(req, c.Account.ID, isParty(req, c.Account) || ownsApp(tx, req, c.Account.ID))
 		if e != nil {
 			return e
 		}
 		if err := state.RemoveAccess(tx, c.Account.ID, req.ID); err != nil {
 			return err
 		}
-		return applyOutcome(c.Host, tx, o)
+		return ApplyOutcome(c.Host, tx, o)
 	})
 	if err != nil {
 		return nil, err
@@ -184,11 +184,11 @@ func signatureRequestRemove(c *api.Call) (any, error) {
 
 // signatureRequestReleaseHold sends a request its requester held.
 func signatureRequestReleaseHold(c *api.Call) (any, error) {
-	return sigreqAction(c, func(tx *state.Txn, req *state.SignatureRequest) (*outcome, error) {
-		if !mayManage(tx, req, c.Account) {
+	return sigreqAction(c, func(tx *state.Txn, req *state.SignatureRequest) (*Outcome, error) {
+		if !MayManage(tx, req, c.Account) {
 			return nil, apierr.Forbiddenf("Only the requester can release this signature request.")
 		}
-		o, e := tRelease(req, tx.Unix())
+		o, e := TRelease(req, tx.Unix())
 		return o, errOrNil(e)
 	})
 }

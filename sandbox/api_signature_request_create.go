@@ -12,23 +12,23 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-// sigreqOp says which of the eight create and edit operations runs.
-type sigreqOp struct {
-	embedded bool // create_embedded*, edit_embedded*
-	template bool // *_with_template
+// Op says which of the eight create and edit operations runs.
+type Op struct {
+	Embedded bool // create_embedded*, edit_embedded*
+	Template bool // *_with_template
 	edit     bool // edit*: PUT .../{signature_request_id}
 }
 
-func registerAPISignatureRequestCreate(r *api.Registry) {
-	ops := map[string]sigreqOp{
+func RegisterCreate(r *api.Registry) {
+	ops := map[string]Op{
 		"signatureRequestSend":                       {},
-		"signatureRequestCreateEmbedded":             {embedded: true},
-		"signatureRequestSendWithTemplate":           {template: true},
-		"signatureRequestCreateEmbeddedWithTemplate": {embedded: true, template: true},
+		"signatureRequestCreateEmbedded":             {Embedded: true},
+		"signatureRequestSendWithTemplate":           {Template: true},
+		"signatureRequestCreateEmbeddedWithTemplate": {Embedded: true, Template: true},
 		"signatureRequestEdit":                       {edit: true},
-		"signatureRequestEditEmbedded":               {embedded: true, edit: true},
-		"signatureRequestEditWithTemplate":           {template: true, edit: true},
-		"signatureRequestEditEmbeddedWithTemplate":   {embedded: true, template: true, edit: true},
+		"signatureRequestEditEmbedded":               {Embedded: true, edit: true},
+		"signatureRequestEditWithTemplate":           {Template: true, edit: true},
+		"signatureRequestEditEmbeddedWithTemplate":   {Embedded: true, Template: true, edit: true},
 	}
 	for id, op := range ops {
 		op := op
@@ -40,8 +40,8 @@ func registerAPISignatureRequestCreate(r *api.Registry) {
 // that needs no database, check the app and the request being edited,
 // collect documents (outside any transaction: URLs are fetched), then
 // store everything in one transaction.
-func sigreqCreate(c *api.Call, op sigreqOp) (any, error) {
-	var b sigreqBody
+func sigreqCreate(c *api.Call, op Op) (any, error) {
+	var b Body
 	if err := c.Bind(&b); err != nil {
 		return nil, err
 	}
@@ -49,52 +49,52 @@ func sigreqCreate(c *api.Call, op sigreqOp) (any, error) {
 	if op.edit {
 		editID = c.Param("signature_request_id")
 		tx := c.Read()
-		old, err := loadRequest(tx, editID, c.Account)
+		old, err := Load(tx, editID, c.Account)
 		if err != nil {
 			return nil, err
 		}
-		if e := checkEditable(old, mayManage(tx, old, c.Account), op.embedded); e != nil {
+		if e := CheckEditable(old, MayManage(tx, old, c.Account), op.Embedded); e != nil {
 			return nil, e
 		}
 	}
-	spec, e := sigreqSpecOf(c, &b, op)
+	spec, e := SpecOf(c, &b, op)
 	if e != nil {
 		return nil, e
 	}
-	if op.template && !op.embedded {
+	if op.Template && !op.Embedded {
 		// send_with_template and edit_with_template have is_eid too (the
 		// bulk and draft operations that share sigreqSpecOf do not); it
 		// is checked once the roles are bound.
 		spec.IsEID = b.IsEID
 	}
-	if e := checkClientID(c.Read(), c.Account, spec.ClientID, op.embedded, spec.TestMode); e != nil {
+	if e := CheckClientID(c.Read(), c.Account, spec.ClientID, op.Embedded, spec.TestMode); e != nil {
 		return nil, e
 	}
-	var tb *templateBody
+	var tb *TemplateBody
 	var formFields []fields.Parsed
-	if op.template {
-		if tb, e = checkTemplateBody(c, &b, false); e != nil {
+	if op.Template {
+		if tb, e = CheckTemplateBody(c, &b, false); e != nil {
 			return nil, e
 		}
 	} else if formFields, e = fields.Decode(b.FormFieldsPerDocument); e != nil {
 		return nil, e
 	}
 	var pending []document.Pending
-	if !op.template || len(b.Files) > 0 || len(b.FileURLs) > 0 {
+	if !op.Template || len(b.Files) > 0 || len(b.FileURLs) > 0 {
 		docs, err := document.Collect(c.Host, c, b.Files, b.FileURLs)
 		if err != nil {
 			return nil, err
 		}
 		pending = docs
 	}
-	if !op.template {
-		if e := spec.addFields(&b, formFields, pending); e != nil {
+	if !op.Template {
+		if e := spec.AddFields(&b, formFields, pending); e != nil {
 			return nil, e
 		}
-		spec.addDocumentFields(c, pending, false)       // text tags (texttags.go)
-		warnFieldPlacement(c, spec.FormFields, pending) // sigreq_placement.go
-		spec.CustomFields = dropUnusedCustomFields(c, spec.CustomFields, spec.FormFields, spec.UseTextTags)
-		warnLongMergeValues(c, spec.CustomFields, spec.FormFields)
+		spec.AddDocumentFields(c, pending, false)       // text tags (texttags.go)
+		WarnFieldPlacement(c, spec.FormFields, pending) // sigreq_placement.go
+		spec.CustomFields = DropUnusedCustomFields(c, spec.CustomFields, spec.FormFields, spec.UseTextTags)
+		WarnLongMergeValues(c, spec.CustomFields, spec.FormFields)
 	}
 	var resp signatureRequestGetResponse
 	err := c.Update(func(tx *state.Txn) error {
@@ -107,8 +107,8 @@ func sigreqCreate(c *api.Call, op sigreqOp) (any, error) {
 		if err != nil {
 			return err
 		}
-		if op.template {
-			if e := bindTemplate(c, tx, spec, tb, stored); e != nil {
+		if op.Template {
+			if e := BindTemplate(c, tx, spec, tb, stored); e != nil {
 				return e
 			}
 			if e := checkEID(spec); e != nil { // sigreq_eid.go
@@ -122,21 +122,21 @@ func sigreqCreate(c *api.Call, op sigreqOp) (any, error) {
 		}
 		var req *state.SignatureRequest
 		if op.edit {
-			old, err := loadRequest(tx, editID, acct)
+			old, err := Load(tx, editID, acct)
 			if err != nil {
 				return err
 			}
-			if e := checkEditable(old, mayManage(tx, old, acct), op.embedded); e != nil {
+			if e := CheckEditable(old, MayManage(tx, old, acct), op.Embedded); e != nil {
 				return e
 			}
 			req, err = replaceSignatureRequest(c.Host, tx, old, spec)
 			if err != nil {
 				return err
 			}
-		} else if req, err = createSignatureRequest(c.Host, tx, spec); err != nil {
+		} else if req, err = Create(c.Host, tx, spec); err != nil {
 			return err
 		}
-		resp.SignatureRequest = viewSignatureRequest(req, acct.ID)
+		resp.SignatureRequest = View(req, acct.ID)
 		return nil
 	})
 	if err != nil {
@@ -145,11 +145,11 @@ func sigreqCreate(c *api.Call, op sigreqOp) (any, error) {
 	return resp, nil
 }
 
-// sigreqSpecOf validates the fields every create and edit body shares and
+// SpecOf validates the fields every create and edit body shares and
 // the signers of the file-based operations.
-func sigreqSpecOf(c *api.Call, b *sigreqBody, op sigreqOp) (*sigreqSpec, *apierr.Error) {
-	spec := &sigreqSpec{
-		ClientID: strings.TrimSpace(b.ClientID), Embedded: op.embedded, TestMode: b.TestMode,
+func SpecOf(c *api.Call, b *Body, op Op) (*Spec, *apierr.Error) {
+	spec := &Spec{
+		ClientID: strings.TrimSpace(b.ClientID), Embedded: op.Embedded, TestMode: b.TestMode,
 		Title: strings.TrimSpace(param.Deref(b.Title)), Subject: param.Deref(b.Subject), Message: param.Deref(b.Message),
 		AllowDecline: b.AllowDecline, HideTextTags: b.HideTextTags,
 		BaseURL: c.BaseURL(), WorldURL: strings.TrimSuffix(c.WorldURL(""), "/"),
@@ -164,13 +164,13 @@ func sigreqSpecOf(c *api.Call, b *sigreqBody, op sigreqOp) (*sigreqSpec, *apierr
 		return nil, e
 	}
 	spec.Metadata = b.Metadata
-	if !op.template {
-		signers, slots, e := checkSigners(b)
+	if !op.Template {
+		signers, slots, e := CheckSigners(b)
 		if e != nil {
 			return nil, e
 		}
 		spec.Signers = signers
-		if e := addFileParts(c, spec, b, slots); e != nil {
+		if e := AddFileParts(c, spec, b, slots); e != nil {
 			return nil, e
 		}
 		spec.AllowReassign = b.AllowReassign
@@ -182,16 +182,16 @@ func sigreqSpecOf(c *api.Call, b *sigreqBody, op sigreqOp) (*sigreqSpec, *apierr
 	if spec.FormView, e = checkSignerExperience(b.SignerExperience); e != nil {
 		return nil, e
 	}
-	if op.embedded {
+	if op.Embedded {
 		// create_embedded* has no signing_redirect_url or is_eid; it has
 		// populate_auto_fill_fields.
 		spec.PopulateAutoFillFields = b.PopulateAutoFillFields
 	} else {
-		if e := checkRedirectURL("signing_redirect_url", b.SigningRedirectURL); e != nil {
+		if e := CheckRedirectURL("signing_redirect_url", b.SigningRedirectURL); e != nil {
 			return nil, e
 		}
 		spec.SigningRedirectURL = b.SigningRedirectURL
-		if !op.template {
+		if !op.Template {
 			spec.IsEID = b.IsEID
 			if e := checkEID(spec); e != nil { // sigreq_eid.go
 				return nil, e
@@ -201,13 +201,13 @@ func sigreqSpecOf(c *api.Call, b *sigreqBody, op sigreqOp) (*sigreqSpec, *apierr
 	return spec, nil
 }
 
-// addFileParts validates what file-based bodies (signature requests and
+// AddFileParts validates what file-based bodies (signature requests and
 // drafts) have besides signers and form fields: cc_email_addresses,
 // attachments (against slots signers), custom_fields, expires_at and
 // field_options; and takes use_text_tags.
-func addFileParts(c *api.Call, spec *sigreqSpec, b *sigreqBody, slots int) *apierr.Error {
+func AddFileParts(c *api.Call, spec *Spec, b *Body, slots int) *apierr.Error {
 	var e *apierr.Error
-	if spec.CCEmails, e = checkCCs(b.CCEmailAddresses); e != nil {
+	if spec.CCEmails, e = CheckCCs(b.CCEmailAddresses); e != nil {
 		return e
 	}
 	if spec.Attachments, e = checkAttachments(b.Attachments, slots); e != nil {
@@ -226,10 +226,10 @@ func addFileParts(c *api.Call, spec *sigreqSpec, b *sigreqBody, slots int) *apie
 	return nil
 }
 
-// addFields validates form fields, groups and rules against the signers
+// AddFields validates form fields, groups and rules against the signers
 // and the collected documents (their page counts when known).
-func (spec *sigreqSpec) addFields(b *sigreqBody, list []fields.Parsed, docs []document.Pending) *apierr.Error {
-	fc := fields.Limits{Slots: signerSlots(spec.Signers), Docs: len(docs)}
+func (spec *Spec) AddFields(b *Body, list []fields.Parsed, docs []document.Pending) *apierr.Error {
+	fc := fields.Limits{Slots: SignerSlots(spec.Signers), Docs: len(docs)}
 	for _, d := range docs {
 		fc.Pages = append(fc.Pages, d.Doc.PageCount())
 	}

@@ -6,7 +6,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerAPISignatureRequestList(r *api.Registry) {
+func RegisterList(r *api.Registry) {
 	r.Handle("signatureRequestList", signatureRequestList)
 }
 
@@ -19,7 +19,7 @@ func signatureRequestList(c *api.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	search, e := parseSearchQuery(q.Query)
+	search, e := ParseSearchQuery(q.Query)
 	if e != nil {
 		return nil, e
 	}
@@ -31,25 +31,25 @@ func signatureRequestList(c *api.Call) (any, error) {
 	var total int
 	var rows []*state.SignatureRequest
 	if len(accounts) == 1 && search == nil {
-		total, rows, err = listPage(tx, accounts[0], page, size)
+		total, rows, err = ListPage(tx, accounts[0], page, size)
 	} else {
-		total, rows, err = listScan(tx, accounts, search, c.Account, page, size)
+		total, rows, err = ListScan(tx, accounts, search, c.Account, page, size)
 	}
 	if err != nil {
 		return nil, err
 	}
 	out := signatureRequestListResponse{
-		SignatureRequests: make([]signatureRequestResponse, 0, len(rows)),
+		SignatureRequests: make([]Response, 0, len(rows)),
 		ListInfo:          api.NewListInfo(total, page, size),
 	}
 	for _, r := range rows {
-		out.SignatureRequests = append(out.SignatureRequests, viewSignatureRequest(r, c.Account.ID))
+		out.SignatureRequests = append(out.SignatureRequests, View(r, c.Account.ID))
 	}
 	return out, nil
 }
 
-// listPage reads one page of an account's list by ordinal: newest first.
-func listPage(tx *state.Txn, accountID string, page, size int) (int, []*state.SignatureRequest, error) {
+// ListPage reads one page of an account's list by ordinal: newest first.
+func ListPage(tx *state.Txn, accountID string, page, size int) (int, []*state.SignatureRequest, error) {
 	n, err := state.AccessCount(tx, accountID)
 	if err != nil {
 		return 0, nil, err
@@ -70,11 +70,11 @@ func listPage(tx *state.Txn, accountID string, page, size int) (int, []*state.Si
 	return total, out, nil
 }
 
-// listScan walks the lists of several accounts newest first (merging them
+// ListScan walks the lists of several accounts newest first (merging them
 // and dropping duplicates), keeps the requests the query matches, counts
 // them and returns the requested page. Without a query (account_id=all)
 // only the page's requests are read; the others are just counted.
-func listScan(tx *state.Txn, accounts []string, query *search.Query, me *state.Account, page, size int) (int, []*state.SignatureRequest, error) {
+func ListScan(tx *state.Txn, accounts []string, query *search.Query, me *state.Account, page, size int) (int, []*state.SignatureRequest, error) {
 	type cursor struct {
 		account string
 		ord     uint64
@@ -134,7 +134,7 @@ func listScan(tx *state.Txn, accounts []string, query *search.Query, me *state.A
 		if err != nil {
 			return 0, nil, err
 		}
-		if !requestMatches(query, req, me) {
+		if !Matches(query, req, me) {
 			continue
 		}
 		if inPage {

@@ -7,13 +7,13 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-// areaHooks are the hooks through which one area of the sandbox acts in
+// Hooks are the hooks through which one area of the sandbox acts in
 // another where both still live in the facade: template resolution and
 // a fault point. They belong to one Sandbox's registry
 // (Registry.Areas); each leaves for the package of its area when that area
 // moves.
-type areaHooks struct {
-	// templateResolver resolves template_ids for send_with_template,
+type Hooks struct {
+	// TemplateResolver resolves template_ids for send_with_template,
 	// create_embedded_with_template and the two edit_*_with_template
 	// operations. The templates area sets it in its register function.
 	//
@@ -27,19 +27,19 @@ type areaHooks struct {
 	// custom_fields to merge fields and the quota are done by the caller.
 	//
 	// While it is nil (no templates subsystem), every template id is unknown.
-	templateResolver func(c *api.Call, tx *state.Txn, ids []string) (*template.Use, error)
-	// sigreqProcessFault lets scenario rules fail a request while it is
+	TemplateResolver func(c *api.Call, tx *state.Txn, ids []string) (*template.Use, error)
+	// ProcessFault lets scenario rules fail a request while it is
 	// processed: a failure (fail_file, fail_processing) ends it in error with
 	// the failure's status code and event (sigreq_failures.go). A nil hook or
 	// answer means no rule.
-	sigreqProcessFault func(s *api.Host, w *world.World, tx *state.Txn, req *state.SignatureRequest) *processFailure
+	ProcessFault func(s *api.Host, w *world.World, tx *state.Txn, req *state.SignatureRequest) *ProcessFailure
 }
 
-// areasOf is the area hooks of a registry.
-func areasOf(r *api.Registry) *areaHooks { return r.Areas.(*areaHooks) }
+// HooksOf is the area hooks of a registry.
+func HooksOf(r *api.Registry) *Hooks { return r.Areas.(*Hooks) }
 
-// registerTemplateResolve plugs the templates' resolution into signature
+// RegisterTemplateResolve plugs the templates' resolution into signature
 // requests: the one place where the two areas meet.
-func registerTemplateResolve(r *api.Registry) {
-	areasOf(r).templateResolver = template.ResolveRequest
+func RegisterTemplateResolve(r *api.Registry) {
+	HooksOf(r).TemplateResolver = template.ResolveRequest
 }

@@ -61,7 +61,7 @@ func parseSignerCSV(data []byte, limit int) ([]bulkEntry, *apierr.Error) {
 		}
 		line, _ := r.FieldPos(0)
 		ent := bulkEntry{row: line}
-		var s subSigner
+		var s SubSigner
 		for i, v := range rec {
 			v = strings.TrimSpace(v)
 			switch cols[i].fixed {
@@ -78,7 +78,7 @@ func parseSignerCSV(data []byte, limit int) ([]bulkEntry, *apierr.Error) {
 				ent.CustomFields = append(ent.CustomFields, bulkCustomField{Name: cols[i].field, Value: &val})
 			}
 		}
-		ent.Signers = []subSigner{s}
+		ent.Signers = []SubSigner{s}
 		out = append(out, ent)
 		if len(out) > limit {
 			break

@@ -35,7 +35,7 @@ func runBulkSend(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) err
 		}
 		return state.Put(tx, state.TableBulkSendJobs, n)
 	}
-	base, err := decodeSpec(j.Spec)
+	base, err := DecodeSpec(j.Spec)
 	if err != nil {
 		return err
 	}
@@ -43,7 +43,7 @@ func runBulkSend(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) err
 		spec := *base
 		spec.Requester = acct
 		spec.Signers, spec.CustomFields = item.Signers, item.CustomFields
-		req, err := createSignatureRequest(s, tx, &spec)
+		req, err := Create(s, tx, &spec)
 		if err != nil {
 			if ae, ok := apierr.As(err); ok {
 				n.Failures = append(n.Failures, state.BulkSendFailure{Index: i, Error: ae.Msg})

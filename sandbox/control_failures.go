@@ -25,7 +25,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerControlFailures(r *api.Registry) {
+func RegisterControlFailures(r *api.Registry) {
 	r.Control(http.MethodPost, "/signature_requests/{signature_request_id}/fail", controlFailRequest)
 }
 
@@ -44,13 +44,13 @@ func controlFailRequest(c *api.Call) (any, error) {
 	if e != nil {
 		return nil, e
 	}
-	return controlRequest(c, func(tx *state.Txn) (*state.SignatureRequest, error) {
+	return ControlRequest(c, func(tx *state.Txn) (*state.SignatureRequest, error) {
 		id := c.Param("signature_request_id")
 		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, id)
 		if err != nil {
 			return nil, apierr.NotFoundf("No signature request %s in this world.", id)
 		}
-		if e := failBlocked(req); e != nil {
+		if e := FailBlocked(req); e != nil {
 			return nil, e
 		}
 		if b.SignatureID != "" {
@@ -59,12 +59,12 @@ func controlFailRequest(c *api.Call) (any, error) {
 			}
 			f.SignatureIDs = []string{b.SignatureID}
 		}
-		o := tFail(req, f, tx.Unix())
-		if err := applyOutcome(c.Host, tx, o); err != nil {
+		o := TFail(req, f, tx.Unix())
+		if err := ApplyOutcome(c.Host, tx, o); err != nil {
 			return nil, err
 		}
 		// A request failed while processing is not processed again.
-		if err := state.CancelJobs(tx, req.ID, jobSigreqProcess); err != nil {
+		if err := state.CancelJobs(tx, req.ID, JobProcess); err != nil {
 			return nil, err
 		}
 		return o.Req, nil
@@ -72,15 +72,15 @@ func controlFailRequest(c *api.Call) (any, error) {
 }
 
 // checkFailRequest validates the body of the fail call.
-func checkFailRequest(b failRequestBody) (processFailure, *apierr.Error) {
+func checkFailRequest(b failRequestBody) (ProcessFailure, *apierr.Error) {
 	code := strings.TrimSpace(b.StatusCode)
 	switch {
 	case code == "":
-		return processFailure{}, apierr.Missing("status_code")
-	case !slices.Contains(failureStatusCodes, code):
-		return processFailure{}, apierr.Badf("status_code", "status_code is one of %s, not %q.", strings.Join(failureStatusCodes, ", "), code)
+		return ProcessFailure{}, apierr.Missing("status_code")
+	case !slices.Contains(FailureStatusCodes, code):
+		return ProcessFailure{}, apierr.Badf("status_code", "status_code is one of %s, not %q.", strings.Join(FailureStatusCodes, ", "), code)
 	case b.SignatureID != "" && code != state.SigErrorInvalidEmail:
-		return processFailure{}, apierr.Badf("signature_id", "signature_id names the signer whose address is at fault: it goes with error_invalid_email only.")
+		return ProcessFailure{}, apierr.Badf("signature_id", "signature_id names the signer whose address is at fault: it goes with error_invalid_email only.")
 	}
-	return processFailure{StatusCode: code, Message: b.Message}, nil
+	return ProcessFailure{StatusCode: code, Message: b.Message}, nil
 }

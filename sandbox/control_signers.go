@@ -16,7 +16,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerControlSigners(r *api.Registry) {
+func RegisterControlSigners(r *api.Registry) {
 	r.ControlNoBody(http.MethodPost, "/signatures/{signature_id}/view", controlSignerView)
 	r.Control(http.MethodPost, "/signatures/{signature_id}/sign", controlSignerSign)
 	r.Control(http.MethodPost, "/signatures/{signature_id}/decline", controlSignerDecline)
@@ -26,7 +26,7 @@ func registerControlSigners(r *api.Registry) {
 
 // signerRun loads the request of a signature inside tx, runs a transition
 // and applies its outcome; it answers the request as it is afterwards.
-func signerRun(s *api.Host, tx *state.Txn, sigID string, fn func(req *state.SignatureRequest) (*outcome, *apierr.Error)) (*state.SignatureRequest, error) {
+func signerRun(s *api.Host, tx *state.Txn, sigID string, fn func(req *state.SignatureRequest) (*Outcome, *apierr.Error)) (*state.SignatureRequest, error) {
 	req, err := loadBySignature(tx, sigID)
 	if err != nil {
 		return nil, err
@@ -35,27 +35,27 @@ func signerRun(s *api.Host, tx *state.Txn, sigID string, fn func(req *state.Sign
 	if e != nil {
 		return nil, e
 	}
-	if err := applyOutcome(s, tx, o); err != nil {
+	if err := ApplyOutcome(s, tx, o); err != nil {
 		return nil, err
 	}
 	return o.Req, nil
 }
 
-// signerView records that the signer opened the request
+// SignerView records that the signer opened the request
 // (signature_request_viewed).
-func signerView(s *api.Host, tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
-	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
-		return tView(req, sigID, tx.Unix())
+func SignerView(s *api.Host, tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
+	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*Outcome, *apierr.Error) {
+		return TView(req, sigID, tx.Unix())
 	})
 }
 
-// signerSign signs as the signer. values gives field values by api_id
+// SignerSign signs as the signer. values gives field values by api_id
 // (strings, booleans); fields left out get defaults (see signerValues).
 // pin, when not empty, must match the signer's PIN. The last signature
 // completes the request (signature_request_all_signed, then
 // signature_request_downloadable once the final copy is prepared).
-func signerSign(s *api.Host, tx *state.Txn, sigID string, values map[string]any, pin string) (*state.SignatureRequest, error) {
-	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
+func SignerSign(s *api.Host, tx *state.Txn, sigID string, values map[string]any, pin string) (*state.SignatureRequest, error) {
+	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*Outcome, *apierr.Error) {
 		sg := req.Signature(sigID)
 		if sg == nil {
 			return nil, apierr.NotFoundf("No signature %s.", sigID)
@@ -70,14 +70,14 @@ func signerSign(s *api.Host, tx *state.Txn, sigID string, values map[string]any,
 		if e != nil {
 			return nil, e
 		}
-		return tSign(req, sigID, rv, tx.Unix())
+		return TSign(req, sigID, rv, tx.Unix())
 	})
 }
 
-// signerDecline declines as the signer (allow_decline must be set).
-func signerDecline(s *api.Host, tx *state.Txn, sigID, reason string) (*state.SignatureRequest, error) {
-	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
-		return tDecline(req, sigID, reason, tx.Unix())
+// SignerDecline declines as the signer (allow_decline must be set).
+func SignerDecline(s *api.Host, tx *state.Txn, sigID, reason string) (*state.SignatureRequest, error) {
+	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*Outcome, *apierr.Error) {
+		return TDecline(req, sigID, reason, tx.Unix())
 	})
 }
 
@@ -91,16 +91,16 @@ func signerReassign(s *api.Host, tx *state.Txn, sigID, name, email, reason strin
 	if err := param.CheckEmail("email_address", email); err != nil {
 		return nil, err
 	}
-	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
-		return tReassign(req, sigID, name, email, reason, signatureIDFrom(tx.NewID()), tx.Unix())
+	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*Outcome, *apierr.Error) {
+		return TReassign(req, sigID, name, email, reason, signatureIDFrom(tx.NewID()), tx.Unix())
 	})
 }
 
-// signerBounce makes the last e-mail to the signer bounce
+// SignerBounce makes the last e-mail to the signer bounce
 // (signature_request_email_bounce; the e-mail is marked bounced).
-func signerBounce(s *api.Host, tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
-	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
-		o, e := tBounce(req, sigID, tx.Unix())
+func SignerBounce(s *api.Host, tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
+	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*Outcome, *apierr.Error) {
+		o, e := TBounce(req, sigID, tx.Unix())
 		if e != nil {
 			return nil, e
 		}
@@ -118,20 +118,20 @@ func signerBounce(s *api.Host, tx *state.Txn, sigID string) (*state.SignatureReq
 // controlSigner runs a signer action in the caller's world and answers the
 // request as GET would show it to its requester.
 func controlSigner(c *api.Call, fn func(tx *state.Txn, sigID string) (*state.SignatureRequest, error)) (any, error) {
-	return controlRequest(c, func(tx *state.Txn) (*state.SignatureRequest, error) { return fn(tx, c.Param("signature_id")) })
+	return ControlRequest(c, func(tx *state.Txn) (*state.SignatureRequest, error) { return fn(tx, c.Param("signature_id")) })
 }
 
-// controlRequest runs a control action on a signature request in one write
+// ControlRequest runs a control action on a signature request in one write
 // transaction and answers the request as GET would show it to its
 // requester (signer actions, claiming a draft).
-func controlRequest(c *api.Call, fn func(tx *state.Txn) (*state.SignatureRequest, error)) (any, error) {
+func ControlRequest(c *api.Call, fn func(tx *state.Txn) (*state.SignatureRequest, error)) (any, error) {
 	var resp signatureRequestGetResponse
 	err := c.Update(func(tx *state.Txn) error {
 		req, err := fn(tx)
 		if err != nil {
 			return err
 		}
-		resp.SignatureRequest = viewSignatureRequest(req, req.RequesterAccountID)
+		resp.SignatureRequest = View(req, req.RequesterAccountID)
 		return nil
 	})
 	if err != nil {
@@ -141,7 +141,7 @@ func controlRequest(c *api.Call, fn func(tx *state.Txn) (*state.SignatureRequest
 }
 
 func controlSignerView(c *api.Call) (any, error) {
-	return controlSigner(c, func(tx *state.Txn, id string) (*state.SignatureRequest, error) { return signerView(c.Host, tx, id) })
+	return controlSigner(c, func(tx *state.Txn, id string) (*state.SignatureRequest, error) { return SignerView(c.Host, tx, id) })
 }
 
 type signBody struct {
@@ -155,7 +155,7 @@ func controlSignerSign(c *api.Call) (any, error) {
 		return nil, err
 	}
 	return controlSigner(c, func(tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
-		return signerSign(c.Host, tx, sigID, b.Values, b.PIN)
+		return SignerSign(c.Host, tx, sigID, b.Values, b.PIN)
 	})
 }
 
@@ -169,7 +169,7 @@ func controlSignerDecline(c *api.Call) (any, error) {
 		return nil, err
 	}
 	return controlSigner(c, func(tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
-		return signerDecline(c.Host, tx, sigID, b.Reason)
+		return SignerDecline(c.Host, tx, sigID, b.Reason)
 	})
 }
 
@@ -190,5 +190,5 @@ func controlSignerReassign(c *api.Call) (any, error) {
 }
 
 func controlSignerBounce(c *api.Call) (any, error) {
-	return controlSigner(c, func(tx *state.Txn, id string) (*state.SignatureRequest, error) { return signerBounce(c.Host, tx, id) })
+	return controlSigner(c, func(tx *state.Txn, id string) (*state.SignatureRequest, error) { return SignerBounce(c.Host, tx, id) })
 }

@@ -79,7 +79,7 @@ func controlDraftGet(c *api.Call) (any, error) {
 		Signers: []draftSignerV{}, CCEmailAddresses: []string{},
 	}
 	if len(d.Spec) > 0 {
-		spec, err := decodeSpec(d.Spec)
+		spec, err := DecodeSpec(d.Spec)
 		if err != nil {
 			return nil, err
 		}
@@ -96,7 +96,7 @@ func controlDraftClaim(c *api.Call) (any, error) {
 	if err := c.BindStrict(&in); err != nil {
 		return nil, err
 	}
-	return controlRequest(c, func(tx *state.Txn) (*state.SignatureRequest, error) {
+	return ControlRequest(c, func(tx *state.Txn) (*state.SignatureRequest, error) {
 		d, err := controlDraft(c, tx)
 		if err != nil {
 			return nil, err

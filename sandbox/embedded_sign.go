@@ -21,7 +21,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func registerEmbeddedSign(r *api.Registry) {
+func RegisterSignPage(r *api.Registry) {
 	r.Handle("embeddedSignUrl", embeddedSignURL)
 	r.ControlPublic(http.MethodGet, "/w/{world_id}/sign/{token}", signPage)
 	r.ControlPublic(http.MethodPost, "/w/{world_id}/sign/{token}", signPageAction)
@@ -47,14 +47,14 @@ func embeddedSignURL(c *api.Call) (any, error) {
 	var out embeddedSignURLResponse
 	err := c.Update(func(tx *state.Txn) error {
 		req, err := state.SignatureRequestBySignature(tx, sigID)
-		if err != nil || !sigreqVisible(tx, req, c.Account) {
+		if err != nil || !Visible(tx, req, c.Account) {
 			return apierr.NotFoundf(apierr.MsgNotFound)
 		}
 		sg := req.Signature(sigID)
 		switch {
 		case req.Phase == state.PhaseCanceled || req.CancelPending:
 			return apierr.Gone()
-		case !mayManage(tx, req, c.Account):
+		case !MayManage(tx, req, c.Account):
 			return apierr.Forbiddenf("Only the requester can get sign URLs for this signature request.")
 		case !req.Embedded:
 			return apierr.Badf("signature_id", "This signature belongs to a signature request that is not embedded; it is signed on the service's site, not through a sign URL.")
@@ -153,9 +153,9 @@ func htmlPage(status int, d pageData) (any, error) {
 	return &api.RawResponse{Status: status, ContentType: "text/html; charset=utf-8", Header: signpage.Headers(emb), Body: body}, nil
 }
 
-// pageWorld finds the world of a page URL that holds what the page is
+// PageWorld finds the world of a page URL that holds what the page is
 // about (page_worlds.go) and makes it the call's world.
-func pageWorld(c *api.Call, holds func(tx *state.Txn) bool) (*world.World, bool) {
+func PageWorld(c *api.Call, holds func(tx *state.Txn) bool) (*world.World, bool) {
 	w := page.WorldFor(c.Host, c.Param("world_id"), holds)
 	if w == nil {
 		return nil, false
@@ -179,7 +179,7 @@ func signToken(c *api.Call, tx *state.Txn) (*state.SignURL, *apierr.Error) {
 
 // signPage shows the signing page; opening it is a view by the signer.
 func signPage(c *api.Call) (any, error) {
-	if _, ok := pageWorld(c, page.HoldsRow[state.SignURL](state.TableSignURLs, c.Param("token"))); !ok {
+	if _, ok := PageWorld(c, page.HoldsRow[state.SignURL](state.TableSignURLs, c.Param("token"))); !ok {
 		return htmlPage(http.StatusNotFound, pageData{Title: "Not found", Error: "No such world."})
 	}
 	var d pageData
@@ -193,12 +193,12 @@ func signPage(c *api.Call) (any, error) {
 			}
 			if tok != nil && tok.Embedded {
 				if req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, tok.RequestID); err == nil && req.Phase != state.PhaseCanceled {
-					return emitForRequest(c.Host, tx, req, sigEvent{Type: notify.TypeSignURLInvalid, SignatureID: tok.SignatureID, Message: e.Msg})
+					return emitForRequest(c.Host, tx, req, SigEvent{Type: notify.TypeSignURLInvalid, SignatureID: tok.SignatureID, Message: e.Msg})
 				}
 			}
 			return nil
 		}
-		req, err := signerView(c.Host, tx, tok.SignatureID)
+		req, err := SignerView(c.Host, tx, tok.SignatureID)
 		if err != nil {
 			cur, lerr := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, tok.RequestID)
 			if lerr != nil {
@@ -249,7 +249,7 @@ type signPageForm struct {
 // signPageAction signs, declines or reassigns from the page's forms,
 // through the same transitions as the control plane's signer calls.
 func signPageAction(c *api.Call) (any, error) {
-	if _, ok := pageWorld(c, page.HoldsRow[state.SignURL](state.TableSignURLs, c.Param("token"))); !ok {
+	if _, ok := PageWorld(c, page.HoldsRow[state.SignURL](state.TableSignURLs, c.Param("token"))); !ok {
 		return htmlPage(http.StatusNotFound, pageData{Title: "Not found", Error: "No such world."})
 	}
 	if !signpage.SameOrigin(c.Request) {
@@ -277,9 +277,9 @@ func signPageAction(c *api.Call) (any, error) {
 		var err error
 		switch f.Action {
 		case "sign":
-			req, err = signerSign(c.Host, tx, tok.SignatureID, values, "")
+			req, err = SignerSign(c.Host, tx, tok.SignatureID, values, "")
 		case "decline":
-			req, err = signerDecline(c.Host, tx, tok.SignatureID, f.Reason)
+			req, err = SignerDecline(c.Host, tx, tok.SignatureID, f.Reason)
 		case "reassign":
 			req, err = signerReassign(c.Host, tx, tok.SignatureID, f.Name, f.EmailAddress, f.Reason)
 		default:
@@ -312,7 +312,7 @@ func signPageAction(c *api.Call) (any, error) {
 // requestPage is a request's details page (details_url, signing_url):
 // its status and signers.
 func requestPage(c *api.Call) (any, error) {
-	w, ok := pageWorld(c, page.HoldsRow[state.SignatureRequest](state.TableSignatureRequests, c.Param("signature_request_id")))
+	w, ok := PageWorld(c, page.HoldsRow[state.SignatureRequest](state.TableSignatureRequests, c.Param("signature_request_id")))
 	if !ok {
 		return htmlPage(http.StatusNotFound, pageData{Title: "Not found", Error: "No such world."})
 	}
@@ -323,5 +323,5 @@ func requestPage(c *api.Call) (any, error) {
 	if req.Phase == state.PhaseCanceled {
 		return htmlPage(http.StatusGone, pageData{Title: req.Title, Error: apierr.MsgDeleted})
 	}
-	return htmlPage(http.StatusOK, pageData{Title: req.Title, Request: req, Message: "Status: " + phaseWord(req.Phase)})
+	return htmlPage(http.StatusOK, pageData{Title: req.Title, Request: req, Message: "Status: " + PhaseWord(req.Phase)})
 }

@@ -79,7 +79,7 @@ func signView(pagePath string, req *state.SignatureRequest, sg *state.Signature,
 // signDocument serves a document of a signing page's request while its
 // link is valid.
 func signDocument(c *api.Call) (any, error) {
-	if _, ok := pageWorld(c, page.HoldsRow[state.SignURL](state.TableSignURLs, c.Param("token"))); !ok {
+	if _, ok := PageWorld(c, page.HoldsRow[state.SignURL](state.TableSignURLs, c.Param("token"))); !ok {
 		return document.PageNotFound("No such world.")
 	}
 	tx := c.Read()

@@ -19,7 +19,7 @@ import (
 // newRegistry returns a registry filled by every area of the sandbox.
 func newRegistry() *api.Registry {
 	r := api.NewRegistry()
-	r.Areas = &areaHooks{}
+	r.Areas = &Hooks{}
 	registerAll(r)
 	return r
 }
@@ -36,9 +36,9 @@ func registerAll(r *api.Registry) {
 	fax.Register(r)
 	oauth.Register(r)
 	report.Register(r)
-	registerAPISignatureRequest(r)
-	registerAPISignatureRequestCreate(r)
-	registerAPISignatureRequestList(r)
+	RegisterAPI(r)
+	RegisterCreate(r)
+	RegisterList(r)
 	team.Register(r)
 	template.RegisterAPI(r)
 	template.RegisterOverlay(r)
@@ -49,11 +49,11 @@ func registerAll(r *api.Registry) {
 	// Callbacks, then the control plane.
 	callbacks.Register(r)
 	account.RegisterConfirm(r)
-	registerControlFailures(r)
+	RegisterControlFailures(r)
 	registerControlKeys(r)
 	recording.RegisterControl(r)
 	registerControlScenarios(r)
-	registerControlSigners(r)
+	RegisterControlSigners(r)
 	registerControlState(r)
 	template.RegisterControl(r)
 	registerControlUnclaimed(r)
@@ -61,7 +61,7 @@ func registerAll(r *api.Registry) {
 
 	// Pages, files, the outbox and the operation list.
 	template.RegisterEditor(r)
-	registerEmbeddedSign(r)
+	RegisterSignPage(r)
 	document.Register(r)
 	registerOutbox(r)
 	api.RegisterRoutesInfo(r)
@@ -73,16 +73,16 @@ func registerAll(r *api.Registry) {
 	registerScenarioRules(r)
 
 	// Signature requests, templates, drafts and their object views.
-	registerSigreqEID(r)
-	registerSigreqFiles(r)
-	registerSigreqJobs(r)
-	registerSigreqTransfer(r)
+	RegisterEID(r)
+	RegisterFiles(r)
+	RegisterJobs(r)
+	RegisterTransfer(r)
 	template.RegisterPrepare(r)
-	registerTemplateResolve(r)
+	RegisterTemplateResolve(r)
 	template.RegisterTransfer(r)
 	registerUnclaimedClaim(r)
 	registerUnclaimedPage(r)
-	registerViewsSignatureRequest(r)
+	RegisterViews(r)
 	template.RegisterViews(r)
 
 	// The read side of the other kinds (catalog).

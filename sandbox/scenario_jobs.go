@@ -98,7 +98,7 @@ func runSignerEffect(s *api.Host, w *world.World, tx *state.Txn, job *state.Job)
 	if sg == nil || sg.Status != state.SigAwaiting {
 		return nil
 	}
-	ready := isTurn(req, sg)
+	ready := IsTurn(req, sg)
 	if job.Kind == jobScenarioBounce {
 		ready = sg.Notified
 	}

@@ -42,7 +42,7 @@ func registerScenarioRules(r *api.Registry) {
 	r.CallHooks = append(r.CallHooks, scenarioCallHook)
 	r.AfterCallHooks = append(r.AfterCallHooks, scenarioTemplateMarks)
 	r.TemplateFailure = scenarioTemplateFailure
-	areasOf(r).sigreqProcessFault = scenarioProcessFault
+	HooksOf(r).ProcessFault = scenarioProcessFault
 	r.CallbackFault = scenarioCallbackFault
 }
 

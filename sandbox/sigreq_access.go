@@ -6,11 +6,11 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-// sigreqVisible says whether an account can see a request: its requester,
+// Visible says whether an account can see a request: its requester,
 // its signers and CCs (by e-mail address), members of the requester's
 // team, and the owner of the API app it was made with, unless the account
 // removed its access.
-func sigreqVisible(tx *state.Txn, req *state.SignatureRequest, acct *state.Account) bool {
+func Visible(tx *state.Txn, req *state.SignatureRequest, acct *state.Account) bool {
 	if acct == nil || removedFor(req, acct.ID) {
 		return false
 	}
@@ -54,18 +54,18 @@ func ownsApp(tx *state.Txn, req *state.SignatureRequest, accountID string) bool 
 	return err == nil && app.OwnerAccountID == accountID
 }
 
-// mayManage reports whether the caller acts for the requester: the sender
+// MayManage reports whether the caller acts for the requester: the sender
 // or the owner of the API app it was sent with.
-func mayManage(tx *state.Txn, req *state.SignatureRequest, acct *state.Account) bool {
+func MayManage(tx *state.Txn, req *state.SignatureRequest, acct *state.Account) bool {
 	return acct.ID == req.RequesterAccountID || ownsApp(tx, req, acct.ID)
 }
 
-// loadRequest finds a request the caller may see: 404 when it does not
+// Load finds a request the caller may see: 404 when it does not
 // exist, belongs to another world or account, or the caller removed it;
 // 410 once it was canceled.
-func loadRequest(tx *state.Txn, id string, acct *state.Account) (*state.SignatureRequest, error) {
+func Load(tx *state.Txn, id string, acct *state.Account) (*state.SignatureRequest, error) {
 	req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, id)
-	if err != nil || !sigreqVisible(tx, req, acct) {
+	if err != nil || !Visible(tx, req, acct) {
 		return nil, apierr.NotFoundf(apierr.MsgNotFound)
 	}
 	if req.Phase == state.PhaseCanceled {

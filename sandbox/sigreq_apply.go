@@ -10,10 +10,10 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-// applyOutcome writes a transition's outcome in tx: the request row, list
+// ApplyOutcome writes a transition's outcome in tx: the request row, list
 // access for new signers, e-mails, file work, jobs and, last, the events
 // (emit renders the object as stored, so it must see the new row).
-func applyOutcome(s *api.Host, tx *state.Txn, o *outcome) error {
+func ApplyOutcome(s *api.Host, tx *state.Txn, o *Outcome) error {
 	if o == nil {
 		return nil
 	}
@@ -45,10 +45,10 @@ func applyOutcome(s *api.Host, tx *state.Txn, o *outcome) error {
 	}
 	cfg := state.GetConfig(tx)
 	if o.Completed {
-		if err := state.CancelJobs(tx, req.ID, jobSigreqExpire); err != nil {
+		if err := state.CancelJobs(tx, req.ID, JobExpire); err != nil {
 			return err
 		}
-		if _, err := state.Schedule(tx, jobSigreqDownloadable, req.ID, cfg.FilePreparationDelay.D(), sigreqJobArgs{Generation: req.Generation}); err != nil {
+		if _, err := state.Schedule(tx, JobDownloadable, req.ID, cfg.FilePreparationDelay.D(), JobArgs{Generation: req.Generation}); err != nil {
 			return err
 		}
 	}
@@ -75,7 +75,7 @@ func applyOutcome(s *api.Host, tx *state.Txn, o *outcome) error {
 
 // emitForRequest emits an event about a request to its accounts (the
 // requester, then signers with accounts) and its API app.
-func emitForRequest(s *api.Host, tx *state.Txn, req *state.SignatureRequest, ev sigEvent) error {
+func emitForRequest(s *api.Host, tx *state.Txn, req *state.SignatureRequest, ev SigEvent) error {
 	accounts := requestAccountIDs(tx, req)
 	client := req.ClientID
 	if ev.Type == notify.TypeRequestDestroyed {
@@ -193,7 +193,7 @@ func lastEmailTo(tx *state.Txn, requestID, sigID, kind string) *state.Email {
 // current generation, and its expiry.
 func scheduleProcessing(tx *state.Txn, req *state.SignatureRequest) error {
 	cfg := state.GetConfig(tx)
-	if _, err := state.Schedule(tx, jobSigreqProcess, req.ID, cfg.SendProcessingDelay.D(), sigreqJobArgs{Generation: req.Generation}); err != nil {
+	if _, err := state.Schedule(tx, JobProcess, req.ID, cfg.SendProcessingDelay.D(), JobArgs{Generation: req.Generation}); err != nil {
 		return err
 	}
 	if err := document.ScheduleFiles(tx, document.KindSignatureRequest, req.ID); err != nil {
@@ -204,12 +204,12 @@ func scheduleProcessing(tx *state.Txn, req *state.SignatureRequest) error {
 
 // scheduleExpiry (re)queues the expiry job at expires_at.
 func scheduleExpiry(tx *state.Txn, req *state.SignatureRequest) error {
-	if err := state.CancelJobs(tx, req.ID, jobSigreqExpire); err != nil {
+	if err := state.CancelJobs(tx, req.ID, JobExpire); err != nil {
 		return err
 	}
 	if req.ExpiresAt == nil {
 		return nil
 	}
-	_, err := state.ScheduleAt(tx, jobSigreqExpire, req.ID, time.Unix(*req.ExpiresAt, 0), sigreqJobArgs{Generation: req.Generation})
+	_, err := state.ScheduleAt(tx, JobExpire, req.ID, time.Unix(*req.ExpiresAt, 0), JobArgs{Generation: req.Generation})
 	return err
 }

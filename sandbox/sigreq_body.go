@@ -5,25 +5,25 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
 
-// sigreqBody is the union of the eight create and edit request schemas
+// Body is the union of the eight create and edit request schemas
 // (SignatureRequestSendRequest, ...CreateEmbeddedRequest, their
 // *WithTemplate forms and the four Edit* twins, which have the same fields).
 // Each operation checks the fields its schema has; unknown fields are
 // ignored as the real API ignores them.
-type sigreqBody struct {
+type Body struct {
 	Files          []wire.File         `json:"files"`
 	FileURLs       []string            `json:"file_urls"`
-	Signers        []subSigner         `json:"signers"`
+	Signers        []SubSigner         `json:"signers"`
 	GroupedSigners []subGroupedSigners `json:"grouped_signers"`
 	TemplateIDs    []string            `json:"template_ids"`
-	CCs            []subCC             `json:"ccs"`
+	CCs            []SubCC             `json:"ccs"`
 
 	AllowDecline     bool                    `json:"allow_decline"`
 	AllowReassign    bool                    `json:"allow_reassign"`
 	Attachments      []fields.SubAttachment  `json:"attachments"`
 	CCEmailAddresses []string                `json:"cc_email_addresses"`
 	ClientID         string                  `json:"client_id"`
-	CustomFields     []subCustomField        `json:"custom_fields"`
+	CustomFields     []SubCustomField        `json:"custom_fields"`
 	FieldOptions     *fields.SubFieldOptions `json:"field_options"`
 
 	FormFieldGroups []fields.Group `json:"form_field_groups"`
@@ -48,9 +48,9 @@ type sigreqBody struct {
 	PopulateAutoFillFields bool                 `json:"populate_auto_fill_fields"`
 }
 
-// subSigner is SubSignatureRequestSigner (and, with role,
+// SubSigner is SubSignatureRequestSigner (and, with role,
 // SubSignatureRequestTemplateSigner).
-type subSigner struct {
+type SubSigner struct {
 	Role               string `json:"role"`
 	Name               string `json:"name"`
 	EmailAddress       string `json:"email_address"`
@@ -64,17 +64,17 @@ type subSigner struct {
 type subGroupedSigners struct {
 	Group   string      `json:"group"`
 	Order   *int        `json:"order"`
-	Signers []subSigner `json:"signers"`
+	Signers []SubSigner `json:"signers"`
 }
 
-// subCC is SubCC.
-type subCC struct {
+// SubCC is SubCC.
+type SubCC struct {
 	Role         string `json:"role"`
 	EmailAddress string `json:"email_address"`
 }
 
-// subCustomField is SubCustomField.
-type subCustomField struct {
+// SubCustomField is SubCustomField.
+type SubCustomField struct {
 	Name     string `json:"name"`
 	Value    string `json:"value"`
 	Editor   string `json:"editor"`

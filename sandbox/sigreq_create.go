@@ -9,12 +9,12 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-// sigreqSpec is a validated signature request, ready to be stored by
+// Spec is a validated signature request, ready to be stored by
 // createSignatureRequest. The API operations build it from their bodies;
 // templates, bulk send and unclaimed drafts build it from their own data.
 // Everything in it has been checked: createSignatureRequest only enforces the
 // quota.
-type sigreqSpec struct {
+type Spec struct {
 	// ID is the signature_request_id to create the request under; "" gives
 	// a new id. An unclaimed draft hands out its request's id when the draft
 	// is created, and the request of that id is made when the draft is sent.
@@ -87,13 +87,13 @@ func consumeQuota(tx *state.Txn, accountID string, testMode bool) error {
 // official signature ids.
 func signatureIDFrom(id string) string { return id[:32] }
 
-// createSignatureRequest stores a new request from a validated spec inside
+// Create stores a new request from a validated spec inside
 // tx: it consumes the quota, assigns ids (the request's own unless spec.ID
 // gives it), gives the parties list access, and schedules processing
 // (signature_request_sent or file_error after the world's
 // SendProcessingDelay) and file preparation. Templates, bulk send and
 // unclaimed drafts call it too.
-func createSignatureRequest(s *api.Host, tx *state.Txn, spec *sigreqSpec) (*state.SignatureRequest, error) {
+func Create(s *api.Host, tx *state.Txn, spec *Spec) (*state.SignatureRequest, error) {
 	if err := consumeQuota(tx, spec.Requester.ID, spec.TestMode); err != nil {
 		return nil, err
 	}
@@ -118,7 +118,7 @@ func createSignatureRequest(s *api.Host, tx *state.Txn, spec *sigreqSpec) (*stat
 // replaceSignatureRequest edits and resends a request from a validated spec:
 // same signature_request_id and creation time, everything else new (new
 // signature ids), quota consumed again, processing starts over.
-func replaceSignatureRequest(s *api.Host, tx *state.Txn, old *state.SignatureRequest, spec *sigreqSpec) (*state.SignatureRequest, error) {
+func replaceSignatureRequest(s *api.Host, tx *state.Txn, old *state.SignatureRequest, spec *Spec) (*state.SignatureRequest, error) {
 	if err := consumeQuota(tx, spec.Requester.ID, spec.TestMode); err != nil {
 		return nil, err
 	}
@@ -136,8 +136,8 @@ func replaceSignatureRequest(s *api.Host, tx *state.Txn, old *state.SignatureReq
 	if err := grantAccess(tx, req, old); err != nil {
 		return nil, err
 	}
-	for _, sg := range removedSigners(old, req) {
-		ev := sigEvent{Type: notify.TypeRequestSignerRemoved, SignatureID: sg.ID,
+	for _, sg := range RemovedSigners(old, req) {
+		ev := SigEvent{Type: notify.TypeRequestSignerRemoved, SignatureID: sg.ID,
 			Message: sg.Email + " was removed from the signature request when it was edited."}
 		if err := emitForRequest(s, tx, req, ev); err != nil {
 			return nil, err
@@ -146,11 +146,11 @@ func replaceSignatureRequest(s *api.Host, tx *state.Txn, old *state.SignatureReq
 	return req, scheduleProcessing(tx, req)
 }
 
-// removedSigners are the signers of the old version of an edited request
+// RemovedSigners are the signers of the old version of an edited request
 // whose e-mail address no signer of the new version has: the edit removed
 // them (signature_request_signer_removed, related_signature_id their old
 // signature id). Signers kept get new signature ids but are not removed.
-func removedSigners(old, req *state.SignatureRequest) []state.Signature {
+func RemovedSigners(old, req *state.SignatureRequest) []state.Signature {
 	kept := map[string]bool{}
 	for _, sg := range req.Signatures {
 		kept[state.EmailKey(sg.Email)] = true
@@ -165,7 +165,7 @@ func removedSigners(old, req *state.SignatureRequest) []state.Signature {
 }
 
 // fillFromSpec copies a spec into a new request row.
-func fillFromSpec(tx *state.Txn, req *state.SignatureRequest, spec *sigreqSpec) {
+func fillFromSpec(tx *state.Txn, req *state.SignatureRequest, spec *Spec) {
 	req.RequesterAccountID = spec.Requester.ID
 	req.RequesterEmail = spec.Requester.Email
 	req.RequesterName = spec.Requester.Name

@@ -24,18 +24,18 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerSigreqEID(r *api.Registry) {
+func RegisterEID(r *api.Registry) {
 	r.Control(http.MethodPost, "/signatures/{signature_id}/eid_incomplete", controlSignerEIDIncomplete)
 }
 
 const (
 	msgEIDOff        = "This signature request does not use electronic identification (is_eid): it has no qualified signature step to leave incomplete."
-	msgEIDIncomplete = "The signer did not complete the electronic identification (eID) step of the qualified signature."
+	MsgEIDIncomplete = "The signer did not complete the electronic identification (eID) step of the qualified signature."
 )
 
 // checkEID enforces the limits the official description gives is_eid, once
 // the signers are known (for template requests, after binding roles).
-func checkEID(spec *sigreqSpec) *apierr.Error {
+func checkEID(spec *Spec) *apierr.Error {
 	switch {
 	case !spec.IsEID:
 		return nil
@@ -47,9 +47,9 @@ func checkEID(spec *sigreqSpec) *apierr.Error {
 	return nil
 }
 
-// tEIDIncomplete: the signer of an eID request began the qualified
+// TEIDIncomplete: the signer of an eID request began the qualified
 // signature step and did not finish it.
-func tEIDIncomplete(req *state.SignatureRequest, sigID, reason string, now int64) (*outcome, *apierr.Error) {
+func TEIDIncomplete(req *state.SignatureRequest, sigID, reason string, now int64) (*Outcome, *apierr.Error) {
 	if _, e := findSig(req, sigID); e != nil {
 		return nil, e
 	}
@@ -61,7 +61,7 @@ func tEIDIncomplete(req *state.SignatureRequest, sigID, reason string, now int64
 		return nil, e
 	}
 	if reason == "" {
-		reason = msgEIDIncomplete
+		reason = MsgEIDIncomplete
 	}
 	o.audit(now, sg.Email, "eID verification not completed", reason)
 	o.event(notify.TypeRequestIncompleteQES, sg.ID, reason)
@@ -71,8 +71,8 @@ func tEIDIncomplete(req *state.SignatureRequest, sigID, reason string, now int64
 // signerEIDIncomplete plays a signer who left the eID step unfinished
 // (signature_request_incomplete_qes).
 func signerEIDIncomplete(s *api.Host, tx *state.Txn, sigID, reason string) (*state.SignatureRequest, error) {
-	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
-		return tEIDIncomplete(req, sigID, reason, tx.Unix())
+	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*Outcome, *apierr.Error) {
+		return TEIDIncomplete(req, sigID, reason, tx.Unix())
 	})
 }
 

@@ -30,8 +30,8 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-// processFailure is a failure that ends a request's processing.
-type processFailure struct {
+// ProcessFailure is a failure that ends a request's processing.
+type ProcessFailure struct {
 	// StatusCode is one of failureStatusCodes.
 	StatusCode string
 	Message    string
@@ -41,9 +41,9 @@ type processFailure struct {
 	SignatureIDs []string
 }
 
-// failureStatusCodes are the signature error statuses, in the order of the
+// FailureStatusCodes are the signature error statuses, in the order of the
 // official list.
-var failureStatusCodes = []string{
+var FailureStatusCodes = []string{
 	state.SigErrorUnknown, state.SigErrorFile, state.SigErrorComponentPosition, state.SigErrorTextTag, state.SigErrorInvalidEmail,
 }
 
@@ -58,8 +58,8 @@ func failureEvent(code string) string {
 	return notify.TypeRequestInvalid
 }
 
-// failureMessages are the messages of failures given without one.
-var failureMessages = map[string]string{
+// FailureMessages are the messages of failures given without one.
+var FailureMessages = map[string]string{
 	state.SigErrorFile:              "The file could not be converted.",
 	state.SigErrorUnknown:           "An unknown error occurred while processing the signature request.",
 	state.SigErrorInvalidEmail:      "The e-mail address of a signer is invalid: the signature request could not be delivered.",
@@ -76,18 +76,18 @@ var failureAudit = map[string]string{
 	state.SigErrorTextTag:           "text tag error",
 }
 
-// tFail puts a request in error with a failure. The request must be
+// TFail puts a request in error with a failure. The request must be
 // processing, or sent with nobody having signed or declined yet (a failure
 // found while its e-mails go out); anything later answers nil, as does a
 // request that is canceled or being canceled. Unknown status codes are a
 // programming error and answer nil too.
-func tFail(req *state.SignatureRequest, f processFailure, now int64) *outcome {
-	if !slices.Contains(failureStatusCodes, f.StatusCode) || failBlocked(req) != nil {
+func TFail(req *state.SignatureRequest, f ProcessFailure, now int64) *Outcome {
+	if !slices.Contains(FailureStatusCodes, f.StatusCode) || FailBlocked(req) != nil {
 		return nil
 	}
 	msg := f.Message
 	if msg == "" {
-		msg = failureMessages[f.StatusCode]
+		msg = FailureMessages[f.StatusCode]
 	}
 	o := begin(req)
 	r := o.Req
@@ -103,8 +103,8 @@ func tFail(req *state.SignatureRequest, f processFailure, now int64) *outcome {
 	return o
 }
 
-// failBlocked says why a request cannot fail any more (nil when it can).
-func failBlocked(req *state.SignatureRequest) *apierr.Error {
+// FailBlocked says why a request cannot fail any more (nil when it can).
+func FailBlocked(req *state.SignatureRequest) *apierr.Error {
 	switch {
 	case req.Phase == state.PhaseCanceled:
 		return apierr.Gone()
@@ -113,7 +113,7 @@ func failBlocked(req *state.SignatureRequest) *apierr.Error {
 	case req.Phase == state.PhaseProcessing:
 		return nil
 	case req.Phase != state.PhaseSent:
-		return apierr.Conflictf("The signature request can no longer fail: it is %s.", phaseWord(req.Phase))
+		return apierr.Conflictf("The signature request can no longer fail: it is %s.", PhaseWord(req.Phase))
 	}
 	for _, sg := range req.Signatures {
 		if sg.Status == state.SigSigned || sg.Status == state.SigDeclined {

@@ -15,14 +15,14 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerSigreqFiles(r *api.Registry) {
+func RegisterFiles(r *api.Registry) {
 	r.FileOwners[document.KindSignatureRequest] = api.FileOwner{Visible: sigreqFilesVisible, Compose: sigreqCompose}
 }
 
 // sigreqFilesVisible: 404 for requests the caller cannot see, 410 once
 // canceled.
 func sigreqFilesVisible(c *api.Call, tx *state.Txn, id string) error {
-	_, err := loadRequest(tx, id, c.Account)
+	_, err := Load(tx, id, c.Account)
 	return err
 }
 

@@ -75,13 +75,13 @@ func FuzzSearchQuery(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, q string) {
-		parsed, e := parseSearchQuery(q)
+		parsed, e := ParseSearchQuery(q)
 		if e != nil {
 			if e.Path != "query" {
 				t.Fatalf("%q: error path %q", q, e.Path)
 			}
 			return
 		}
-		requestMatches(parsed, qReq(), nil)
+		Matches(parsed, qReq(), nil)
 	})
 }

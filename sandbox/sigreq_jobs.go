@@ -11,40 +11,40 @@ import (
 
 // Job kinds of signature requests.
 const (
-	jobSigreqProcess      = "signature_request.process"
-	jobSigreqExpire       = "signature_request.expire"
-	jobSigreqCancel       = "signature_request.cancel"
-	jobSigreqDownloadable = "signature_request.downloadable"
+	JobProcess      = "signature_request.process"
+	JobExpire       = "signature_request.expire"
+	jobSigreqCancel = "signature_request.cancel"
+	JobDownloadable = "signature_request.downloadable"
 )
 
-// sigreqJobArgs ties a job to the request version it was scheduled for: an
+// JobArgs ties a job to the request version it was scheduled for: an
 // edit starts a new generation and the older jobs do nothing.
-type sigreqJobArgs struct {
+type JobArgs struct {
 	Generation int `json:"generation"`
 }
 
-func registerSigreqJobs(r *api.Registry) {
-	r.RegisterJob(jobSigreqProcess, runSigreqProcess)
-	r.RegisterJob(jobSigreqExpire, func(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) error {
-		req := jobRequest(tx, job)
+func RegisterJobs(r *api.Registry) {
+	r.RegisterJob(JobProcess, runSigreqProcess)
+	r.RegisterJob(JobExpire, func(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) error {
+		req := JobRequest(tx, job)
 		if req == nil {
 			return nil
 		}
-		return applyOutcome(s, tx, tExpire(req, tx.Unix()))
+		return ApplyOutcome(s, tx, TExpire(req, tx.Unix()))
 	})
 	r.RegisterJob(jobSigreqCancel, func(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) error {
 		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, job.Subject)
 		if err != nil {
 			return nil
 		}
-		return applyOutcome(s, tx, tCancelComplete(req, tx.Unix()))
+		return ApplyOutcome(s, tx, TCancelComplete(req, tx.Unix()))
 	})
-	r.RegisterJob(jobSigreqDownloadable, func(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) error {
-		req := jobRequest(tx, job)
+	r.RegisterJob(JobDownloadable, func(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) error {
+		req := JobRequest(tx, job)
 		if req == nil || req.Phase != state.PhaseComplete || req.CancelPending {
 			return nil
 		}
-		return emitForRequest(s, tx, req, sigEvent{Type: notify.TypeRequestDownloadable})
+		return emitForRequest(s, tx, req, SigEvent{Type: notify.TypeRequestDownloadable})
 	})
 }
 
@@ -52,7 +52,7 @@ func registerSigreqJobs(r *api.Registry) {
 // downloadable jobs: an edit starts them over, a completed cancelation ends
 // them.
 func cancelRequestJobs(tx *state.Txn, id string) error {
-	for _, kind := range []string{jobSigreqProcess, jobSigreqExpire, jobSigreqDownloadable} {
+	for _, kind := range []string{JobProcess, JobExpire, JobDownloadable} {
 		if err := state.CancelJobs(tx, id, kind); err != nil {
 			return err
 		}
@@ -60,13 +60,13 @@ func cancelRequestJobs(tx *state.Txn, id string) error {
 	return nil
 }
 
-// jobRequest loads a job's request when the job still applies to it.
-func jobRequest(tx *state.Txn, job *state.Job) *state.SignatureRequest {
+// JobRequest loads a job's request when the job still applies to it.
+func JobRequest(tx *state.Txn, job *state.Job) *state.SignatureRequest {
 	req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, job.Subject)
 	if err != nil {
 		return nil
 	}
-	var args sigreqJobArgs
+	var args JobArgs
 	if len(job.Args) > 0 {
 		if json.Unmarshal(job.Args, &args) != nil {
 			return nil
@@ -83,21 +83,21 @@ func jobRequest(tx *state.Txn, job *state.Job) *state.SignatureRequest {
 // that cannot be read (error_file), invalid text tags (error_text_tag), a
 // field outside its page (error_component_position).
 func runSigreqProcess(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) error {
-	req := jobRequest(tx, job)
+	req := JobRequest(tx, job)
 	if req == nil || req.Phase != state.PhaseProcessing {
 		return nil
 	}
 	now := tx.Unix()
-	if areasOf(s.Reg).sigreqProcessFault != nil {
-		if f := areasOf(s.Reg).sigreqProcessFault(s, w, tx, req); f != nil {
-			return applyOutcome(s, tx, tFail(req, *f, now))
+	if HooksOf(s.Reg).ProcessFault != nil {
+		if f := HooksOf(s.Reg).ProcessFault(s, w, tx, req); f != nil {
+			return ApplyOutcome(s, tx, TFail(req, *f, now))
 		}
 	}
 	if o := tTextTagError(req, "", now); o != nil { // texttags.go
-		return applyOutcome(s, tx, o)
+		return ApplyOutcome(s, tx, o)
 	}
-	if o := tPlacementError(req, now); o != nil { // sigreq_placement.go
-		return applyOutcome(s, tx, o)
+	if o := TPlacementError(req, now); o != nil { // sigreq_placement.go
+		return ApplyOutcome(s, tx, o)
 	}
-	return applyOutcome(s, tx, tProcess(req, "", now))
+	return ApplyOutcome(s, tx, TProcess(req, "", now))
 }

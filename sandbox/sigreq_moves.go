@@ -12,9 +12,9 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-// tRemind: the requester reminds a signer by e-mail address (and name when
+// TRemind: the requester reminds a signer by e-mail address (and name when
 // several signers share it).
-func tRemind(req *state.SignatureRequest, email, name string, now, interval int64) (*outcome, *apierr.Error) {
+func TRemind(req *state.SignatureRequest, email, name string, now, interval int64) (*Outcome, *apierr.Error) {
 	o := begin(req)
 	r := o.Req
 	switch {
@@ -50,7 +50,7 @@ func tRemind(req *state.SignatureRequest, email, name string, now, interval int6
 		return nil, apierr.New(apierr.InvalidReminder, "This signer has declined.")
 	case sg.Status != state.SigAwaiting:
 		return nil, apierr.New(apierr.InvalidReminder, "This signer cannot be reminded (status "+sg.Status+").")
-	case !isTurn(r, sg):
+	case !IsTurn(r, sg):
 		return nil, apierr.New(apierr.InvalidReminder, "It is not this signer's turn to sign yet.")
 	case sg.LastRemindedAt != nil && now-*sg.LastRemindedAt < interval:
 		return nil, apierr.New(apierr.InvalidReminder, msgRemindTooSoon)
@@ -63,8 +63,8 @@ func tRemind(req *state.SignatureRequest, email, name string, now, interval int6
 	return o, nil
 }
 
-// tBounce: the e-mail to a signer bounced.
-func tBounce(req *state.SignatureRequest, sigID string, now int64) (*outcome, *apierr.Error) {
+// TBounce: the e-mail to a signer bounced.
+func TBounce(req *state.SignatureRequest, sigID string, now int64) (*Outcome, *apierr.Error) {
 	o := begin(req)
 	sg, e := findSig(o.Req, sigID)
 	if e != nil {
@@ -83,9 +83,9 @@ func tBounce(req *state.SignatureRequest, sigID string, now int64) (*outcome, *a
 	return o, nil
 }
 
-// tUpdate: the requester changes a signer's name and/or e-mail address
+// TUpdate: the requester changes a signer's name and/or e-mail address
 // and/or the expiry. A new address gives the signer a new signature id.
-func tUpdate(req *state.SignatureRequest, sigID string, name, email *string, expiresAt *int64, newID string, now int64) (*outcome, *apierr.Error) {
+func TUpdate(req *state.SignatureRequest, sigID string, name, email *string, expiresAt *int64, newID string, now int64) (*Outcome, *apierr.Error) {
 	o := begin(req)
 	r := o.Req
 	switch {
@@ -96,7 +96,7 @@ func tUpdate(req *state.SignatureRequest, sigID string, name, email *string, exp
 	case r.Phase == state.PhaseExpired:
 		return nil, apierr.New(apierr.SignatureRequestExpired, msgExpired)
 	case r.Phase != state.PhaseSent && r.Phase != state.PhaseProcessing && r.Phase != state.PhaseOnHold:
-		return nil, apierr.Badf("signature_request_id", "This signature request can no longer be updated (it is %s).", phaseWord(r.Phase))
+		return nil, apierr.Badf("signature_request_id", "This signature request can no longer be updated (it is %s).", PhaseWord(r.Phase))
 	}
 	sg := r.Signature(sigID)
 	if sg == nil {
@@ -136,8 +136,8 @@ func tUpdate(req *state.SignatureRequest, sigID string, name, email *string, exp
 	return o, nil
 }
 
-// tCancel queues a cancelation (it completes in a job: tCancelComplete).
-func tCancel(req *state.SignatureRequest, mayCancel bool) (*outcome, *apierr.Error) {
+// TCancel queues a cancelation (it completes in a job: tCancelComplete).
+func TCancel(req *state.SignatureRequest, mayCancel bool) (*Outcome, *apierr.Error) {
 	o := begin(req)
 	r := o.Req
 	switch {
@@ -149,14 +149,14 @@ func tCancel(req *state.SignatureRequest, mayCancel bool) (*outcome, *apierr.Err
 		return nil, apierr.New(apierr.SignatureRequestCancelFailed, msgCancelFailed)
 	case r.Phase == state.PhaseSent || r.Phase == state.PhaseOnHold:
 	default:
-		return nil, apierr.New(apierr.SignatureRequestCancelFailed, msgCancelFailed+" (it is "+phaseWord(r.Phase)+")")
+		return nil, apierr.New(apierr.SignatureRequestCancelFailed, msgCancelFailed+" (it is "+PhaseWord(r.Phase)+")")
 	}
 	r.CancelPending = true
 	return o, nil
 }
 
-// tCancelComplete finishes a queued cancelation.
-func tCancelComplete(req *state.SignatureRequest, now int64) *outcome {
+// TCancelComplete finishes a queued cancelation.
+func TCancelComplete(req *state.SignatureRequest, now int64) *Outcome {
 	o := begin(req)
 	r := o.Req
 	if !r.CancelPending || r.Phase == state.PhaseCanceled {
@@ -174,10 +174,10 @@ func tCancelComplete(req *state.SignatureRequest, now int64) *outcome {
 	return o
 }
 
-// tProcess ends processing: sent, on hold (held by its requester:
+// TProcess ends processing: sent, on hold (held by its requester:
 // signature_request_prepared), or error_file when a document cannot be used
 // (fail names a failure injected by a scenario).
-func tProcess(req *state.SignatureRequest, fail string, now int64) *outcome {
+func TProcess(req *state.SignatureRequest, fail string, now int64) *Outcome {
 	o := begin(req)
 	r := o.Req
 	if r.Phase != state.PhaseProcessing {
@@ -192,7 +192,7 @@ func tProcess(req *state.SignatureRequest, fail string, now int64) *outcome {
 		}
 	}
 	if fail != "" {
-		return tFail(req, processFailure{StatusCode: state.SigErrorFile, Message: fail}, now) // sigreq_failures.go
+		return TFail(req, ProcessFailure{StatusCode: state.SigErrorFile, Message: fail}, now) // sigreq_failures.go
 	}
 	if r.Hold {
 		r.Phase = state.PhaseOnHold
@@ -212,8 +212,8 @@ func tProcess(req *state.SignatureRequest, fail string, now int64) *outcome {
 	return o
 }
 
-// tRelease sends a request held by its requester.
-func tRelease(req *state.SignatureRequest, now int64) (*outcome, *apierr.Error) {
+// TRelease sends a request held by its requester.
+func TRelease(req *state.SignatureRequest, now int64) (*Outcome, *apierr.Error) {
 	o := begin(req)
 	r := o.Req
 	switch {
@@ -232,8 +232,8 @@ func tRelease(req *state.SignatureRequest, now int64) (*outcome, *apierr.Error) 
 	return o, nil
 }
 
-// tExpire expires the unsigned signatures once expires_at has passed.
-func tExpire(req *state.SignatureRequest, now int64) *outcome {
+// TExpire expires the unsigned signatures once expires_at has passed.
+func TExpire(req *state.SignatureRequest, now int64) *Outcome {
 	o := begin(req)
 	r := o.Req
 	if r.ExpiresAt == nil || now < *r.ExpiresAt || r.CancelPending ||
@@ -251,8 +251,8 @@ func tExpire(req *state.SignatureRequest, now int64) *outcome {
 	return o
 }
 
-// tRemove removes one account's access to a fully executed request.
-func tRemove(req *state.SignatureRequest, accountID string, party bool) (*outcome, *apierr.Error) {
+// TRemove removes one account's access to a fully executed request.
+func TRemove(req *state.SignatureRequest, accountID string, party bool) (*Outcome, *apierr.Error) {
 	o := begin(req)
 	r := o.Req
 	switch {
@@ -261,7 +261,7 @@ func tRemove(req *state.SignatureRequest, accountID string, party bool) (*outcom
 	case !party:
 		return nil, apierr.New(apierr.SignatureRequestRemoveFailed, msgRemoveFailed)
 	case r.Phase != state.PhaseComplete && r.Phase != state.PhaseDeclined:
-		return nil, apierr.New(apierr.SignatureRequestRemoveFailed, msgRemoveFailed+" (it is "+phaseWord(r.Phase)+")")
+		return nil, apierr.New(apierr.SignatureRequestRemoveFailed, msgRemoveFailed+" (it is "+PhaseWord(r.Phase)+")")
 	}
 	if removedFor(r, accountID) {
 		return nil, apierr.NotFoundf(apierr.MsgNotFound)
@@ -271,9 +271,9 @@ func tRemove(req *state.SignatureRequest, accountID string, party bool) (*outcom
 	return o, nil
 }
 
-// checkEditable says whether a request may be edited and resent: before
+// CheckEditable says whether a request may be edited and resent: before
 // anyone signed or declined, while it is still going, by its requester.
-func checkEditable(req *state.SignatureRequest, mayEdit, embeddedOp bool) *apierr.Error {
+func CheckEditable(req *state.SignatureRequest, mayEdit, embeddedOp bool) *apierr.Error {
 	switch {
 	case req.Phase == state.PhaseCanceled:
 		return apierr.Gone()
@@ -286,7 +286,7 @@ func checkEditable(req *state.SignatureRequest, mayEdit, embeddedOp bool) *apier
 	case !req.Embedded && embeddedOp:
 		return apierr.Badf("signature_request_id", "This is not an embedded signature request: use edit or edit_with_template.")
 	case req.Phase == state.PhaseComplete || req.Phase == state.PhaseDeclined || req.Phase == state.PhaseExpired:
-		return apierr.Badf("signature_request_id", "This signature request can no longer be edited (it is %s).", phaseWord(req.Phase))
+		return apierr.Badf("signature_request_id", "This signature request can no longer be edited (it is %s).", PhaseWord(req.Phase))
 	}
 	for _, sg := range req.Signatures {
 		if sg.Status == state.SigSigned || sg.Status == state.SigDeclined {
@@ -296,8 +296,8 @@ func checkEditable(req *state.SignatureRequest, mayEdit, embeddedOp bool) *apier
 	return nil
 }
 
-// phaseWord describes a phase in messages.
-func phaseWord(p string) string {
+// PhaseWord describes a phase in messages.
+func PhaseWord(p string) string {
 	switch p {
 	case state.PhaseProcessing:
 		return "still being processed"

@@ -28,9 +28,9 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-// warnFieldPlacement gives the official form_fields_placement warning on a
+// WarnFieldPlacement gives the official form_fields_placement warning on a
 // create or edit call when a field is not wholly inside its page.
-func warnFieldPlacement(c *api.Call, placed []state.FormField, pending []document.Pending) {
+func WarnFieldPlacement(c *api.Call, placed []state.FormField, pending []document.Pending) {
 	docs := make([]state.Document, len(pending))
 	for i, d := range pending {
 		docs[i] = d.Doc
@@ -40,12 +40,12 @@ func warnFieldPlacement(c *api.Call, placed []state.FormField, pending []documen
 	}
 }
 
-// tPlacementError ends the processing of a request that has a field
+// TPlacementError ends the processing of a request that has a field
 // entirely outside its page: every signature in error_component_position
 // and signature_request_invalid. It answers nil (tProcess decides) when the
 // request is not processing, when a document cannot be read (error_file
 // comes first), or when every field is on its page.
-func tPlacementError(req *state.SignatureRequest, now int64) *outcome {
+func TPlacementError(req *state.SignatureRequest, now int64) *Outcome {
 	if req.Phase != state.PhaseProcessing {
 		return nil
 	}
@@ -58,5 +58,5 @@ func tPlacementError(req *state.SignatureRequest, now int64) *outcome {
 	if msg == "" {
 		return nil
 	}
-	return tFail(req, processFailure{StatusCode: state.SigErrorComponentPosition, Message: msg}, now)
+	return TFail(req, ProcessFailure{StatusCode: state.SigErrorComponentPosition, Message: msg}, now)
 }

@@ -12,20 +12,20 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-// sigreqSearch lists the fields a signature request query may name.
-var sigreqSearch = &search.Resource{Fields: map[string]search.Kind{
+// Search lists the fields a signature request query may name.
+var Search = &search.Resource{Fields: map[string]search.Kind{
 	"to": search.Text, "from": search.Text, "title": search.Text, "subject": search.Text, "message": search.Text,
 	"metadata": search.Text, "filename": search.Text, "template": search.Text, "created": search.Date,
 	"complete": search.Flag, "declined": search.Flag, "awaiting_my_signature": search.Flag, "test_mode": search.Flag,
 }}
 
-// parseSearchQuery parses a signature request query (nil for a blank one).
-func parseSearchQuery(q string) (*search.Query, *apierr.Error) { return sigreqSearch.Parse(q) }
+// ParseSearchQuery parses a signature request query (nil for a blank one).
+func ParseSearchQuery(q string) (*search.Query, *apierr.Error) { return Search.Parse(q) }
 
-// requestMatches reports whether a request matches the query q as seen by
+// Matches reports whether a request matches the query q as seen by
 // me (to:me, from:me, awaiting_my_signature); a nil query matches
 // everything.
-func requestMatches(q *search.Query, req *state.SignatureRequest, me *state.Account) bool {
+func Matches(q *search.Query, req *state.SignatureRequest, me *state.Account) bool {
 	return q.Eval(func(t *search.Term) bool { return matchRequestTerm(t, req, me) })
 }
 
@@ -94,7 +94,7 @@ func awaitingSignatureOf(req *state.SignatureRequest, me *state.Account) bool {
 	}
 	for i := range req.Signatures {
 		sg := &req.Signatures[i]
-		if state.EmailKey(sg.Email) == state.EmailKey(me.Email) && sg.Status == state.SigAwaiting && isTurn(req, sg) {
+		if state.EmailKey(sg.Email) == state.EmailKey(me.Email) && sg.Status == state.SigAwaiting && IsTurn(req, sg) {
 			return true
 		}
 	}

@@ -75,9 +75,9 @@ func TestSearchQueryMatching(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.q, func(t *testing.T) {
-			q, e := parseSearchQuery(tc.q)
+			q, e := ParseSearchQuery(tc.q)
 			require.Nil(t, e)
-			assert.Equal(t, tc.want, requestMatches(q, qReq(), tc.who))
+			assert.Equal(t, tc.want, Matches(q, qReq(), tc.who))
 		})
 	}
 }
@@ -89,13 +89,13 @@ func TestSearchQueryErrors(t *testing.T) {
 		"complete:maybe",
 	} {
 		t.Run(q, func(t *testing.T) {
-			_, e := parseSearchQuery(q)
+			_, e := ParseSearchQuery(q)
 			require.NotNil(t, e)
 			assert.Equal(t, "query", e.Path)
 		})
 	}
-	q, e := parseSearchQuery("   ")
+	q, e := ParseSearchQuery("   ")
 	require.Nil(t, e)
 	assert.Nil(t, q)
-	assert.True(t, requestMatches(q, qReq(), nil), "an empty query matches everything")
+	assert.True(t, Matches(q, qReq(), nil), "an empty query matches everything")
 }

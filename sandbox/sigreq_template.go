@@ -16,19 +16,19 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/template"
 )
 
-// templateBody is the validated template-specific part of a body.
-type templateBody struct {
+// TemplateBody is the validated template-specific part of a body.
+type TemplateBody struct {
 	TemplateIDs  []string
-	Signers      []subSigner
-	CCs          []subCC
-	CustomFields []subCustomField
+	Signers      []SubSigner
+	CCs          []SubCC
+	CustomFields []SubCustomField
 }
 
-// checkTemplateBody checks template_ids, role-bound signers and ccs.
+// CheckTemplateBody checks template_ids, role-bound signers and ccs.
 // Signers are required unless signersOptional: template drafts may leave
 // every role to the user who claims them, and bulk send takes its signers
 // from the signer list.
-func checkTemplateBody(c *api.Call, b *sigreqBody, signersOptional bool) (*templateBody, *apierr.Error) {
+func CheckTemplateBody(c *api.Call, b *Body, signersOptional bool) (*TemplateBody, *apierr.Error) {
 	if len(b.TemplateIDs) == 0 {
 		return nil, apierr.Missing("template_ids")
 	}
@@ -50,7 +50,7 @@ func checkTemplateBody(c *api.Call, b *sigreqBody, signersOptional bool) (*templ
 			return nil, apierr.Badf(p+"[role]", "Role %q is given to more than one signer.", s.Role)
 		}
 		roles[s.Role] = true
-		if e := checkSignerPerson(p, s, false); e != nil {
+		if e := CheckSignerPerson(p, s, false); e != nil {
 			return nil, e
 		}
 	}
@@ -72,33 +72,33 @@ func checkTemplateBody(c *api.Call, b *sigreqBody, signersOptional bool) (*templ
 	if _, e := checkCustomFields(b.CustomFields, nil); e != nil {
 		return nil, e
 	}
-	return &templateBody{TemplateIDs: dedupeTemplateIDs(c, b.TemplateIDs), Signers: b.Signers, CCs: b.CCs, CustomFields: b.CustomFields}, nil
+	return &TemplateBody{TemplateIDs: dedupeTemplateIDs(c, b.TemplateIDs), Signers: b.Signers, CCs: b.CCs, CustomFields: b.CustomFields}, nil
 }
 
-// resolveTemplates asks the templates subsystem (templateResolver) for the
+// ResolveTemplates asks the templates subsystem (templateResolver) for the
 // combined templates of ids; without one every template is unknown. Callers
 // that bind several bodies to the same templates (bulk send) resolve once.
-func resolveTemplates(c *api.Call, tx *state.Txn, ids []string) (*template.Use, error) {
-	if areasOf(c.Host.Reg).templateResolver == nil {
+func ResolveTemplates(c *api.Call, tx *state.Txn, ids []string) (*template.Use, error) {
+	if HooksOf(c.Host.Reg).TemplateResolver == nil {
 		return nil, apierr.Badf("template_ids[0]", "Template %s not found.", ids[0])
 	}
-	return areasOf(c.Host.Reg).templateResolver(c, tx, ids)
+	return HooksOf(c.Host.Reg).TemplateResolver(c, tx, ids)
 }
 
-// bindTemplate resolves the templates of tb and binds the body to them
+// BindTemplate resolves the templates of tb and binds the body to them
 // (bindTemplateUse, every role filled).
-func bindTemplate(c *api.Call, tx *state.Txn, spec *sigreqSpec, tb *templateBody, extra []state.Document) error {
-	use, err := resolveTemplates(c, tx, tb.TemplateIDs)
+func BindTemplate(c *api.Call, tx *state.Txn, spec *Spec, tb *TemplateBody, extra []state.Document) error {
+	use, err := ResolveTemplates(c, tx, tb.TemplateIDs)
 	if err != nil {
 		return err
 	}
-	if e := bindTemplateUse(c, spec, use, tb, extra, false); e != nil {
+	if e := BindTemplateUse(c, spec, use, tb, extra, false); e != nil {
 		return e
 	}
 	return nil
 }
 
-// bindTemplateUse binds a checked body to resolved templates: signers to
+// BindTemplateUse binds a checked body to resolved templates: signers to
 // signer roles, ccs to CC roles, custom_fields to merge fields, and the
 // templates' documents, fields, rules, attachments and texts into spec.
 // extra are documents uploaded with the request, appended after the
@@ -108,14 +108,14 @@ func bindTemplate(c *api.Call, tx *state.Txn, spec *sigreqSpec, tb *templateBody
 // without a signer becomes a signer with no name or address in its slot,
 // and a CC role without an address an empty CC address in its place, for
 // the user who claims the draft to fill in.
-func bindTemplateUse(c *api.Call, spec *sigreqSpec, use *template.Use, tb *templateBody, extra []state.Document, leaveOpen bool) *apierr.Error {
+func BindTemplateUse(c *api.Call, spec *Spec, use *template.Use, tb *TemplateBody, extra []state.Document, leaveOpen bool) *apierr.Error {
 	roleIndex := map[string]int{}
 	var roleNames []string
 	for i, r := range use.SignerRoles {
 		roleIndex[r.Name] = i
 		roleNames = append(roleNames, r.Name)
 	}
-	bySlot := make([]*subSigner, len(use.SignerRoles))
+	bySlot := make([]*SubSigner, len(use.SignerRoles))
 	for i := range tb.Signers {
 		s := &tb.Signers[i]
 		idx, ok := roleIndex[s.Role]
@@ -131,9 +131,9 @@ func bindTemplateUse(c *api.Call, spec *sigreqSpec, use *template.Use, tb *templ
 			return apierr.Badf("signers", "No signer is given for the template role %q.", r.Name)
 		}
 		if s == nil {
-			s = &subSigner{}
+			s = &SubSigner{}
 		}
-		sg := signerOf(*s, i)
+		sg := SignerOf(*s, i)
 		// Template signers have no order of their own: the role's applies.
 		sg.Role, sg.Order = r.Name, nil
 		if r.Order != nil {
@@ -192,7 +192,7 @@ func bindTemplateUse(c *api.Call, spec *sigreqSpec, use *template.Use, tb *templ
 		}
 		spec.FormFields = append(spec.FormFields, f)
 	}
-	warnLongMergeValues(c, spec.CustomFields, spec.FormFields)
+	WarnLongMergeValues(c, spec.CustomFields, spec.FormFields)
 	spec.FieldGroups = append([]state.FieldGroup(nil), use.FieldGroups...)
 	spec.FieldRules = append([]state.FieldRule(nil), use.FieldRules...)
 	spec.Attachments = nil

@@ -37,19 +37,19 @@ func tbUse() *template.Use {
 // resolved templates; roles left open are refused unless the caller leaves
 // them open (template drafts), where they keep their slot and order.
 func TestBindTemplateUse(t *testing.T) {
-	tb := &templateBody{
+	tb := &TemplateBody{
 		TemplateIDs:  []string{"tpl"},
-		Signers:      []subSigner{{Role: "Witness", Name: "Wendy", EmailAddress: "wendy@example.com"}},
-		CustomFields: []subCustomField{{Name: "company", Value: "ACME"}},
+		Signers:      []SubSigner{{Role: "Witness", Name: "Wendy", EmailAddress: "wendy@example.com"}},
+		CustomFields: []SubCustomField{{Name: "company", Value: "ACME"}},
 	}
-	var spec sigreqSpec
-	e := bindTemplateUse(&api.Call{}, &spec, tbUse(), tb, nil, false)
+	var spec Spec
+	e := BindTemplateUse(&api.Call{}, &spec, tbUse(), tb, nil, false)
 	require.NotNil(t, e)
 	assert.Equal(t, "signers", e.Path)
 	assert.Contains(t, e.Msg, `"Client"`)
 
-	spec = sigreqSpec{}
-	require.Nil(t, bindTemplateUse(&api.Call{}, &spec, tbUse(), tb, []state.Document{{Name: "extra.pdf"}}, true))
+	spec = Spec{}
+	require.Nil(t, BindTemplateUse(&api.Call{}, &spec, tbUse(), tb, []state.Document{{Name: "extra.pdf"}}, true))
 	require.Len(t, spec.Signers, 2)
 	assert.Equal(t, state.Signature{Slot: 0, Role: "Client", Order: intPtr(0)}, spec.Signers[0], "an open role: no name or address yet")
 	assert.Equal(t, "wendy@example.com", spec.Signers[1].Email)
@@ -61,8 +61,8 @@ func TestBindTemplateUse(t *testing.T) {
 	assert.Equal(t, "ACME", spec.CustomFields[0].Value)
 	assert.Equal(t, "Template title", spec.Title)
 
-	tb.CCs = []subCC{{Role: "Nobody", EmailAddress: "x@example.com"}}
-	e = bindTemplateUse(&api.Call{}, &sigreqSpec{}, tbUse(), tb, nil, true)
+	tb.CCs = []SubCC{{Role: "Nobody", EmailAddress: "x@example.com"}}
+	e = BindTemplateUse(&api.Call{}, &Spec{}, tbUse(), tb, nil, true)
 	require.NotNil(t, e)
 	assert.Equal(t, "ccs[0][role]", e.Path)
 }
@@ -70,17 +70,17 @@ func TestBindTemplateUse(t *testing.T) {
 // TestCheckTemplateBodySignersOptional: signers are required unless the
 // caller allows none; given signers are checked either way.
 func TestCheckTemplateBodySignersOptional(t *testing.T) {
-	b := &sigreqBody{TemplateIDs: []string{"tpl"}}
-	_, e := checkTemplateBody(&api.Call{}, b, false)
+	b := &Body{TemplateIDs: []string{"tpl"}}
+	_, e := CheckTemplateBody(&api.Call{}, b, false)
 	require.NotNil(t, e)
 	assert.Equal(t, "signers", e.Path)
-	tb, e := checkTemplateBody(&api.Call{}, b, true)
+	tb, e := CheckTemplateBody(&api.Call{}, b, true)
 	require.Nil(t, e)
 	assert.Empty(t, tb.Signers)
 	assert.Equal(t, []string{"tpl"}, tb.TemplateIDs)
 
-	b.Signers = []subSigner{{Name: "No Role", EmailAddress: "a@example.com"}}
-	_, e = checkTemplateBody(&api.Call{}, b, true)
+	b.Signers = []SubSigner{{Name: "No Role", EmailAddress: "a@example.com"}}
+	_, e = CheckTemplateBody(&api.Call{}, b, true)
 	require.NotNil(t, e)
 	assert.Equal(t, "signers[0][role]", e.Path)
 }
@@ -107,7 +107,7 @@ func TestBulkSendResolvesTemplatesOnce(t *testing.T) {
 	body, err := json.Marshal(map[string]any{"template_ids": []string{"tpl"}, "signer_list": list, "test_mode": true})
 	require.NoError(t, err)
 	s := sigreqTestSandbox(t)
-	areasOf(s.host.Reg).templateResolver = resolver
+	HooksOf(s.host.Reg).TemplateResolver = resolver
 	req := httptest.NewRequest(http.MethodPost, "/v3/signature_request/bulk_send_with_template", bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.SetBasicAuth(s.DefaultAPIKey(), "")

@@ -12,7 +12,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func registerSigreqTransfer(r *api.Registry) {
+func RegisterTransfer(r *api.Registry) {
 	r.OnTeamOwnershipTransfer(transferSignatureRequests)
 }
 

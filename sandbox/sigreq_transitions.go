@@ -13,8 +13,8 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-// sigEvent is an event a transition causes, in emission order.
-type sigEvent struct {
+// SigEvent is an event a transition causes, in emission order.
+type SigEvent struct {
 	Type        string
 	SignatureID string
 	Message     string
@@ -28,12 +28,12 @@ type sigMail struct {
 	SignatureID string
 }
 
-// outcome is the result of a transition.
-type outcome struct {
+// Outcome is the result of a transition.
+type Outcome struct {
 	// Prev is the request before the transition; Req after it.
 	Prev   *state.SignatureRequest
 	Req    *state.SignatureRequest
-	Events []sigEvent
+	Events []SigEvent
 	Mails  []sigMail
 	// Files: the documents changed (a signature, a decline); prepare the
 	// downloadable files again.
@@ -47,19 +47,19 @@ type outcome struct {
 	Expiry bool
 }
 
-func (o *outcome) event(typ, sigID, msg string) {
-	o.Events = append(o.Events, sigEvent{Type: typ, SignatureID: sigID, Message: msg})
+func (o *Outcome) event(typ, sigID, msg string) {
+	o.Events = append(o.Events, SigEvent{Type: typ, SignatureID: sigID, Message: msg})
 }
 
-func (o *outcome) mail(kind, to, name, sigID string) {
+func (o *Outcome) mail(kind, to, name, sigID string) {
 	o.Mails = append(o.Mails, sigMail{Kind: kind, To: to, Name: name, SignatureID: sigID})
 }
 
-func (o *outcome) audit(now int64, actor, action, detail string) {
+func (o *Outcome) audit(now int64, actor, action, detail string) {
 	o.Req.Audit = append(o.Req.Audit, state.AuditEntry{Time: now, Actor: actor, Action: action, Detail: detail})
 }
 
-func begin(req *state.SignatureRequest) *outcome { return &outcome{Prev: req, Req: req.Copy()} }
+func begin(req *state.SignatureRequest) *Outcome { return &Outcome{Prev: req, Req: req.Copy()} }
 
 // Messages of state errors, shared with the tests.
 const (
@@ -113,8 +113,8 @@ func currentOrder(req *state.SignatureRequest) (int, bool) {
 	return best, found
 }
 
-// isTurn reports whether a signature may act now.
-func isTurn(req *state.SignatureRequest, sg *state.Signature) bool {
+// IsTurn reports whether a signature may act now.
+func IsTurn(req *state.SignatureRequest, sg *state.Signature) bool {
 	if !req.Ordered || sg.Order == nil {
 		return true
 	}
@@ -124,11 +124,11 @@ func isTurn(req *state.SignatureRequest, sg *state.Signature) bool {
 
 // notifyTurn marks the signers whose turn has come as notified and, for
 // requests signed by e-mail (not embedded), sends them the request.
-func notifyTurn(o *outcome) {
+func notifyTurn(o *Outcome) {
 	req := o.Req
 	for i := range req.Signatures {
 		sg := &req.Signatures[i]
-		if sg.Status != state.SigAwaiting || sg.Notified || !isTurn(req, sg) {
+		if sg.Status != state.SigAwaiting || sg.Notified || !IsTurn(req, sg) {
 			continue
 		}
 		sg.Notified = true
@@ -160,7 +160,7 @@ func signerCheck(req *state.SignatureRequest, sg *state.Signature) *apierr.Error
 		return apierr.Conflictf("This signature request has been declined by a signer.")
 	case req.Phase == state.PhaseComplete:
 		return apierr.Conflictf("This signature request is already complete.")
-	case !isTurn(req, sg):
+	case !IsTurn(req, sg):
 		return apierr.Conflictf(msgNotYourTurn)
 	}
 	return nil
@@ -168,7 +168,7 @@ func signerCheck(req *state.SignatureRequest, sg *state.Signature) *apierr.Error
 
 // beginSigner starts a signer's move on a copy of req: the signature must
 // exist and pass signerCheck. sg points into o.Req.
-func beginSigner(req *state.SignatureRequest, sigID string) (o *outcome, sg *state.Signature, e *apierr.Error) {
+func beginSigner(req *state.SignatureRequest, sigID string) (o *Outcome, sg *state.Signature, e *apierr.Error) {
 	o = begin(req)
 	if sg, e = findSig(o.Req, sigID); e != nil {
 		return nil, nil, e
@@ -187,8 +187,8 @@ func findSig(req *state.SignatureRequest, id string) (*state.Signature, *apierr.
 	return sg, nil
 }
 
-// tView: a signer opened the request.
-func tView(req *state.SignatureRequest, sigID string, now int64) (*outcome, *apierr.Error) {
+// TView: a signer opened the request.
+func TView(req *state.SignatureRequest, sigID string, now int64) (*Outcome, *apierr.Error) {
 	o, sg, e := beginSigner(req, sigID)
 	if e != nil {
 		return nil, e
@@ -200,9 +200,9 @@ func tView(req *state.SignatureRequest, sigID string, now int64) (*outcome, *api
 	return o, nil
 }
 
-// tSign: a signer signed, with the values of their fields (already
+// TSign: a signer signed, with the values of their fields (already
 // validated). Group members sign for their group.
-func tSign(req *state.SignatureRequest, sigID string, values []state.ResponseValue, now int64) (*outcome, *apierr.Error) {
+func TSign(req *state.SignatureRequest, sigID string, values []state.ResponseValue, now int64) (*Outcome, *apierr.Error) {
 	o, sg, e := beginSigner(req, sigID)
 	if e != nil {
 		return nil, e
@@ -274,8 +274,8 @@ func completionRecipients(req *state.SignatureRequest) [][2]string {
 	return out
 }
 
-// tDecline: a signer declined; the whole request is declined.
-func tDecline(req *state.SignatureRequest, sigID, reason string, now int64) (*outcome, *apierr.Error) {
+// TDecline: a signer declined; the whole request is declined.
+func TDecline(req *state.SignatureRequest, sigID, reason string, now int64) (*Outcome, *apierr.Error) {
 	o, sg, e := beginSigner(req, sigID)
 	if e != nil {
 		return nil, e
@@ -309,9 +309,9 @@ func tDecline(req *state.SignatureRequest, sigID, reason string, now int64) (*ou
 	return o, nil
 }
 
-// tReassign: a signer handed their signature to someone else; the new
+// TReassign: a signer handed their signature to someone else; the new
 // signer gets a new signature id in the same place.
-func tReassign(req *state.SignatureRequest, sigID, name, email, reason, newID string, now int64) (*outcome, *apierr.Error) {
+func TReassign(req *state.SignatureRequest, sigID, name, email, reason, newID string, now int64) (*Outcome, *apierr.Error) {
 	o, sg, e := beginSigner(req, sigID)
 	if e != nil {
 		return nil, e

@@ -34,9 +34,9 @@ const (
 // e164 is an E.164 phone number.
 var e164 = regexp.MustCompile(`^\+[1-9][0-9]{6,14}$`)
 
-// checkSignerPerson checks the name, address, PIN and SMS settings of one
+// CheckSignerPerson checks the name, address, PIN and SMS settings of one
 // signer at path (signers[0], grouped_signers[1][signers[0]]...).
-func checkSignerPerson(path string, s subSigner, grouped bool) *apierr.Error {
+func CheckSignerPerson(path string, s SubSigner, grouped bool) *apierr.Error {
 	if strings.TrimSpace(s.Name) == "" {
 		return apierr.Missing(path + "[name]")
 	}
@@ -73,7 +73,7 @@ func checkSignerPerson(path string, s subSigner, grouped bool) *apierr.Error {
 	return nil
 }
 
-func signerOf(s subSigner, slot int) state.Signature {
+func SignerOf(s SubSigner, slot int) state.Signature {
 	sg := state.Signature{Slot: slot, Name: strings.TrimSpace(s.Name), Email: strings.TrimSpace(s.EmailAddress), PIN: s.PIN}
 	if s.SMSPhoneNumber != "" {
 		sg.SMSPhone = s.SMSPhoneNumber
@@ -89,9 +89,9 @@ func signerOf(s subSigner, slot int) state.Signature {
 	return sg
 }
 
-// checkSigners validates signers or grouped_signers (exactly one of them)
+// CheckSigners validates signers or grouped_signers (exactly one of them)
 // and returns the signatures and the number of signer slots.
-func checkSigners(b *sigreqBody) ([]state.Signature, int, *apierr.Error) {
+func CheckSigners(b *Body) ([]state.Signature, int, *apierr.Error) {
 	switch {
 	case len(b.Signers) > 0 && len(b.GroupedSigners) > 0:
 		return nil, 0, apierr.Badf("grouped_signers", "Use either signers or grouped_signers, not both.")
@@ -103,13 +103,13 @@ func checkSigners(b *sigreqBody) ([]state.Signature, int, *apierr.Error) {
 		withOrder := 0
 		for i, s := range b.Signers {
 			p := "signers[" + itoa(i) + "]"
-			if e := checkSignerPerson(p, s, false); e != nil {
+			if e := CheckSignerPerson(p, s, false); e != nil {
 				return nil, 0, e
 			}
 			if s.Order != nil {
 				withOrder++
 			}
-			out = append(out, signerOf(s, i))
+			out = append(out, SignerOf(s, i))
 		}
 		if withOrder != 0 && withOrder != len(b.Signers) {
 			for i, s := range b.Signers {
@@ -141,10 +141,10 @@ func checkSigners(b *sigreqBody) ([]state.Signature, int, *apierr.Error) {
 			withOrder++
 		}
 		for i, s := range grp.Signers {
-			if e := checkSignerPerson(p+"[signers]["+itoa(i)+"]", s, true); e != nil {
+			if e := CheckSignerPerson(p+"[signers]["+itoa(i)+"]", s, true); e != nil {
 				return nil, 0, e
 			}
-			sg := signerOf(subSigner{Name: s.Name, EmailAddress: s.EmailAddress, PIN: s.PIN, Order: grp.Order}, g)
+			sg := SignerOf(SubSigner{Name: s.Name, EmailAddress: s.EmailAddress, PIN: s.PIN, Order: grp.Order}, g)
 			sg.Group = grp.Group
 			out = append(out, sg)
 		}
@@ -159,9 +159,9 @@ func checkSigners(b *sigreqBody) ([]state.Signature, int, *apierr.Error) {
 	return out, len(b.GroupedSigners), nil
 }
 
-// signerSlots is the number of signer places the signers fill (the highest
+// SignerSlots is the number of signer places the signers fill (the highest
 // slot plus one): what fields and attachments may name by signer index.
-func signerSlots(signers []state.Signature) int {
+func SignerSlots(signers []state.Signature) int {
 	n := 0
 	for _, sg := range signers {
 		n = max(n, sg.Slot+1)
@@ -169,8 +169,8 @@ func signerSlots(signers []state.Signature) int {
 	return n
 }
 
-// checkCCs validates cc_email_addresses.
-func checkCCs(list []string) ([]string, *apierr.Error) {
+// CheckCCs validates cc_email_addresses.
+func CheckCCs(list []string) ([]string, *apierr.Error) {
 	var out []string
 	for i, a := range list {
 		p := "cc_email_addresses[" + itoa(i) + "]"
@@ -187,7 +187,7 @@ func checkCCs(list []string) ([]string, *apierr.Error) {
 }
 
 // checkTexts validates title, subject and message lengths.
-func checkTexts(b *sigreqBody) *apierr.Error {
+func checkTexts(b *Body) *apierr.Error {
 	for _, t := range []struct {
 		path string
 		v    *string
@@ -280,7 +280,7 @@ func checkAttachments(list []fields.SubAttachment, slots int) ([]state.Attachmen
 
 // checkCustomFields validates custom_fields; roles, when given, are the
 // signer roles an editor must name (templates).
-func checkCustomFields(list []subCustomField, roles []string) ([]state.CustomField, *apierr.Error) {
+func checkCustomFields(list []SubCustomField, roles []string) ([]state.CustomField, *apierr.Error) {
 	var out []state.CustomField
 	seen := map[string]bool{}
 	for i, f := range list {
@@ -303,8 +303,8 @@ func checkCustomFields(list []subCustomField, roles []string) ([]state.CustomFie
 	return out, nil
 }
 
-// checkRedirectURL accepts an absolute http(s) URL.
-func checkRedirectURL(path, v string) *apierr.Error {
+// CheckRedirectURL accepts an absolute http(s) URL.
+func CheckRedirectURL(path, v string) *apierr.Error {
 	if v == "" {
 		return nil
 	}
@@ -315,11 +315,11 @@ func checkRedirectURL(path, v string) *apierr.Error {
 	return nil
 }
 
-// checkClientID checks the API app of a request. Embedded requests need an
+// CheckClientID checks the API app of a request. Embedded requests need an
 // app of the caller's account or team; other requests only need the app to
 // exist. An app that is not approved works only in test_mode for embedded
 // requests, as on the real service.
-func checkClientID(tx *state.Txn, caller *state.Account, clientID string, embedded, testMode bool) *apierr.Error {
+func CheckClientID(tx *state.Txn, caller *state.Account, clientID string, embedded, testMode bool) *apierr.Error {
 	if clientID == "" {
 		if embedded {
 			return apierr.Missing("client_id")

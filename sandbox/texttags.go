@@ -41,12 +41,12 @@ func warnNonPDFTextTags(c *api.Call, docs []document.Pending) {
 	}
 }
 
-// addDocumentFields is the hook of the signature request create and edit
+// AddDocumentFields is the hook of the signature request create and edit
 // operations and of unclaimed drafts: with use_text_tags or
 // use_preexisting_fields it reads the collected documents and adds the
 // fields they carry to the spec. Its signers must be set (drafts without
 // signers set placeholders first).
-func (spec *sigreqSpec) addDocumentFields(c *api.Call, docs []document.Pending, usePreexistingFields bool) {
+func (spec *Spec) AddDocumentFields(c *api.Call, docs []document.Pending, usePreexistingFields bool) {
 	o := fields.DocOptions{TextTags: spec.UseTextTags, Hide: spec.UseTextTags && spec.HideTextTags, PDFFields: usePreexistingFields}
 	if !o.TextTags && !o.PDFFields {
 		return
@@ -136,19 +136,19 @@ func requestTagFields(docs []*state.Document, first int, fc fields.Limits, taken
 	return out
 }
 
-// scanAppendedFiles is the hook of unclaimed_draft/create_embedded_with_template
+// ScanAppendedFiles is the hook of unclaimed_draft/create_embedded_with_template
 // before its transaction: the files given with the templates are parsed for
 // text tags (the official description says so; the operation has no
 // use_text_tags).
-func scanAppendedFiles(docs []document.Pending) {
+func ScanAppendedFiles(docs []document.Pending) {
 	fields.ScanDocuments(docs, fields.DocOptions{TextTags: true})
 }
 
-// addAppendedTagFields is its hook once the templates are bound: the text
+// AddAppendedTagFields is its hook once the templates are bound: the text
 // tags of the last appended documents (after the templates' own) become
 // fields of the signers in the templates' role order; tags for signers the
 // templates do not have are ignored, as the official description says.
-func (spec *sigreqSpec) addAppendedTagFields(appended int) {
+func (spec *Spec) AddAppendedTagFields(appended int) {
 	first := len(spec.Documents) - appended
 	if appended <= 0 || first < 0 {
 		return
@@ -190,7 +190,7 @@ func documentsTextTagProblem(docs []state.Document) string {
 // the request is not processing, when a failure was injected (fail), when a
 // document cannot be read at all (that is error_file), or when the tags are
 // fine.
-func tTextTagError(req *state.SignatureRequest, fail string, now int64) *outcome {
+func tTextTagError(req *state.SignatureRequest, fail string, now int64) *Outcome {
 	if req.Phase != state.PhaseProcessing || fail != "" {
 		return nil
 	}
@@ -203,5 +203,5 @@ func tTextTagError(req *state.SignatureRequest, fail string, now int64) *outcome
 	if msg == "" {
 		return nil
 	}
-	return tFail(req, processFailure{StatusCode: state.SigErrorTextTag, Message: msg}, now) // sigreq_failures.go
+	return TFail(req, ProcessFailure{StatusCode: state.SigErrorTextTag, Message: msg}, now) // sigreq_failures.go
 }

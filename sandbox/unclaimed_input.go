@@ -65,14 +65,14 @@ type subEditorOptions struct {
 type draftPlan struct {
 	kind    draftKind
 	typ     string
-	spec    *sigreqSpec
+	spec    *Spec
 	x       draftExtras
 	fields  []fields.Parsed
 	pending []document.Pending
-	body    *sigreqBody
+	body    *Body
 	// tb is the template part of create_embedded_with_template; its
 	// Signers are only those given.
-	tb *templateBody
+	tb *TemplateBody
 }
 
 // editorOptions turns the body's editor settings into the draft's.
@@ -103,7 +103,7 @@ func (x *draftExtras) editorOptions(kind draftKind) state.DraftOptions {
 // planDraft decodes and validates a create body (everything that needs no
 // database) and collects its documents.
 func planDraft(c *api.Call, kind draftKind) (*draftPlan, error) {
-	var b sigreqBody
+	var b Body
 	if err := c.Bind(&b); err != nil {
 		return nil, err
 	}
@@ -127,7 +127,7 @@ func planDraft(c *api.Call, kind draftKind) (*draftPlan, error) {
 	}
 	// The template form of sigreqSpecOf checks the shared fields without
 	// requiring signers; the file-based parts follow below.
-	spec, e := sigreqSpecOf(c, &b, sigreqOp{embedded: embedded, template: true})
+	spec, e := SpecOf(c, &b, Op{Embedded: embedded, Template: true})
 	if e != nil {
 		return nil, e
 	}
@@ -135,16 +135,16 @@ func planDraft(c *api.Call, kind draftKind) (*draftPlan, error) {
 	if embedded {
 		// The draft schemas have signing_redirect_url, which the embedded
 		// request schemas lack.
-		if e := checkRedirectURL("signing_redirect_url", b.SigningRedirectURL); e != nil {
+		if e := CheckRedirectURL("signing_redirect_url", b.SigningRedirectURL); e != nil {
 			return nil, e
 		}
 		spec.SigningRedirectURL = b.SigningRedirectURL
-		if e := checkRedirectURL("requesting_redirect_url", p.x.RequestingRedirectURL); e != nil {
+		if e := CheckRedirectURL("requesting_redirect_url", p.x.RequestingRedirectURL); e != nil {
 			return nil, e
 		}
 	}
 	if kind == draftEmbeddedTemplate {
-		if p.tb, e = checkTemplateBody(c, &b, true); e != nil {
+		if p.tb, e = CheckTemplateBody(c, &b, true); e != nil {
 			return nil, e
 		}
 		if len(b.Files) > 0 || len(b.FileURLs) > 0 {
@@ -153,7 +153,7 @@ func planDraft(c *api.Call, kind draftKind) (*draftPlan, error) {
 				return nil, err
 			}
 			p.pending = docs
-			scanAppendedFiles(p.pending) // texttags.go
+			ScanAppendedFiles(p.pending) // texttags.go
 		}
 		return p, nil
 	}
@@ -178,18 +178,18 @@ func planDraft(c *api.Call, kind draftKind) (*draftPlan, error) {
 			spec.Signers[i].Slot = i
 		}
 	}
-	e = spec.addFields(&b, p.fields, p.pending)
+	e = spec.AddFields(&b, p.fields, p.pending)
 	if e == nil {
-		spec.addDocumentFields(c, p.pending, p.x.UsePreexistingFields) // texttags.go
-		warnFieldPlacement(c, spec.FormFields, p.pending)              // sigreq_placement.go
+		spec.AddDocumentFields(c, p.pending, p.x.UsePreexistingFields) // texttags.go
+		WarnFieldPlacement(c, spec.FormFields, p.pending)              // sigreq_placement.go
 	}
 	spec.Signers = given
 	if e != nil {
 		return nil, e
 	}
 	// Custom fields are treated as signature_request/send treats them.
-	spec.CustomFields = dropUnusedCustomFields(c, spec.CustomFields, spec.FormFields, spec.UseTextTags)
-	warnLongMergeValues(c, spec.CustomFields, spec.FormFields)
+	spec.CustomFields = DropUnusedCustomFields(c, spec.CustomFields, spec.FormFields, spec.UseTextTags)
+	WarnLongMergeValues(c, spec.CustomFields, spec.FormFields)
 	return p, nil
 }
 
@@ -242,13 +242,13 @@ func (p *draftPlan) checkFileParts(c *api.Call) *apierr.Error {
 		}
 		slots = 1
 	case len(b.Signers) > 0:
-		signers, n, e := checkSigners(b)
+		signers, n, e := CheckSigners(b)
 		if e != nil {
 			return e
 		}
 		spec.Signers, slots = signers, n
 	}
-	if e := addFileParts(c, spec, b, slots); e != nil {
+	if e := AddFileParts(c, spec, b, slots); e != nil {
 		return e
 	}
 	if p.kind == draftEmbedded {
@@ -262,8 +262,8 @@ func (p *draftPlan) checkFileParts(c *api.Call) *apierr.Error {
 // specFromRequest is the spec of a request as it was sent, for
 // edit_and_resend: same documents, fields, signers and texts; new ids and
 // statuses come when the draft is sent. An expiry already past is dropped.
-func specFromRequest(c *api.Call, req *state.SignatureRequest) *sigreqSpec {
-	spec := &sigreqSpec{
+func specFromRequest(c *api.Call, req *state.SignatureRequest) *Spec {
+	spec := &Spec{
 		ClientID: req.ClientID, Embedded: req.Embedded, TestMode: req.TestMode,
 		TemplateIDs: append([]string(nil), req.TemplateIDs...),
 		Title:       req.Title, Subject: req.Subject, Message: req.Message,

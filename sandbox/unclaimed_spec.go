@@ -11,10 +11,10 @@ import (
 	"fmt"
 )
 
-// encodeSpec serializes a validated spec; the requester is not kept (it is
+// EncodeSpec serializes a validated spec; the requester is not kept (it is
 // looked up again when the request is created), nor an ID (the draft's row
 // has it).
-func encodeSpec(spec *sigreqSpec) (json.RawMessage, error) {
+func EncodeSpec(spec *Spec) (json.RawMessage, error) {
 	c := *spec
 	c.Requester, c.ID = nil, ""
 	raw, err := json.Marshal(&c)
@@ -24,12 +24,12 @@ func encodeSpec(spec *sigreqSpec) (json.RawMessage, error) {
 	return raw, nil
 }
 
-// decodeSpec reads a spec written by encodeSpec. Numbers stay json.Number,
+// DecodeSpec reads a spec written by encodeSpec. Numbers stay json.Number,
 // as the request decoder gives them, so metadata round-trips exactly.
-func decodeSpec(raw json.RawMessage) (*sigreqSpec, error) {
+func DecodeSpec(raw json.RawMessage) (*Spec, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
-	var spec sigreqSpec
+	var spec Spec
 	if err := dec.Decode(&spec); err != nil {
 		return nil, fmt.Errorf("decode request spec: %w", err)
 	}

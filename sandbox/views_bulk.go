@@ -23,9 +23,9 @@ type bulkSendJobSendResponse struct {
 // BulkSendJobGetResponseSignatureRequests, which is SignatureRequestResponse
 // (bulk_send_job_id and metadata included).
 type bulkSendJobGetResponse struct {
-	BulkSendJob       bulkSendJobResponse        `json:"bulk_send_job"`
-	ListInfo          api.ListInfoResponse       `json:"list_info"`
-	SignatureRequests []signatureRequestResponse `json:"signature_requests"`
+	BulkSendJob       bulkSendJobResponse  `json:"bulk_send_job"`
+	ListInfo          api.ListInfoResponse `json:"list_info"`
+	SignatureRequests []Response           `json:"signature_requests"`
 }
 
 // bulkSendJobListResponse is BulkSendJobListResponse.

@@ -11,10 +11,10 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/template"
 )
 
-// signatureRequestResponse is SignatureRequestResponse of the official
+// Response is SignatureRequestResponse of the official
 // description. Nullable fields are pointers and always present, as the
 // official examples show them.
-type signatureRequestResponse struct {
+type Response struct {
 	TestMode              bool                          `json:"test_mode"`
 	SignatureRequestID    string                        `json:"signature_request_id"`
 	RequesterEmailAddress *string                       `json:"requester_email_address"`
@@ -90,43 +90,43 @@ type responseDataResponse struct {
 
 // signatureRequestGetResponse is SignatureRequestGetResponse.
 type signatureRequestGetResponse struct {
-	SignatureRequest signatureRequestResponse `json:"signature_request"`
+	SignatureRequest Response `json:"signature_request"`
 }
 
 // signatureRequestListResponse is SignatureRequestListResponse.
 type signatureRequestListResponse struct {
-	SignatureRequests []signatureRequestResponse `json:"signature_requests"`
-	ListInfo          api.ListInfoResponse       `json:"list_info"`
+	SignatureRequests []Response           `json:"signature_requests"`
+	ListInfo          api.ListInfoResponse `json:"list_info"`
 }
 
-func registerViewsSignatureRequest(r *api.Registry) {
+func RegisterViews(r *api.Registry) {
 	r.ObjectViews[notify.ObjectSignatureRequest] = func(tx *state.Txn, id, viewer string) (any, error) {
 		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, id)
 		if err != nil {
 			return nil, fmt.Errorf("signature request %s: %w", id, err)
 		}
-		return viewSignatureRequest(req, viewer), nil
+		return View(req, viewer), nil
 	}
 	r.Catalog.Add(catalog.Of(notify.ObjectSignatureRequest, state.TableSignatureRequests,
 		func(req *state.SignatureRequest) string { return req.ID },
 		func(_ *state.Txn, req *state.SignatureRequest) (any, error) {
-			return viewSignatureRequest(req, req.RequesterAccountID), nil
+			return View(req, req.RequesterAccountID), nil
 		},
 		func(tx *state.Txn, req *state.SignatureRequest, accountID string) bool {
 			acct, err := state.Get[state.Account](tx, state.TableAccounts, accountID)
-			return err == nil && sigreqVisible(tx, req, acct)
+			return err == nil && Visible(tx, req, acct)
 		}))
 }
 
-// viewSignatureRequest renders a request as GET /signature_request shows it
+// View renders a request as GET /signature_request shows it
 // to viewer (an account id; the rendering does not depend on it today, but
 // callers pass it so that per-viewer differences stay in one place). It
 // renders any phase, canceled included: callers decide about 410s. Events,
 // list entries and every operation answering SignatureRequestGetResponse
 // use it.
-func viewSignatureRequest(req *state.SignatureRequest, viewer string) signatureRequestResponse {
+func View(req *state.SignatureRequest, viewer string) Response {
 	_ = viewer
-	out := signatureRequestResponse{
+	out := Response{
 		TestMode:              req.TestMode,
 		SignatureRequestID:    req.ID,
 		RequesterEmailAddress: api.NullString(req.RequesterEmail),
