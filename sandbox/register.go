@@ -12,6 +12,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/oauth"
 	"github.com/signsandbox/signsandbox/sandbox/internal/recording"
 	"github.com/signsandbox/signsandbox/sandbox/internal/report"
+	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/team"
 	"github.com/signsandbox/signsandbox/sandbox/internal/template"
 )
@@ -19,7 +20,7 @@ import (
 // newRegistry returns a registry filled by every area of the sandbox.
 func newRegistry() *api.Registry {
 	r := api.NewRegistry()
-	r.Areas = &Hooks{}
+	r.Areas = &sigreq.Hooks{}
 	registerAll(r)
 	return r
 }
@@ -36,9 +37,9 @@ func registerAll(r *api.Registry) {
 	fax.Register(r)
 	oauth.Register(r)
 	report.Register(r)
-	RegisterAPI(r)
-	RegisterCreate(r)
-	RegisterList(r)
+	sigreq.RegisterAPI(r)
+	sigreq.RegisterCreate(r)
+	sigreq.RegisterList(r)
 	team.Register(r)
 	template.RegisterAPI(r)
 	template.RegisterOverlay(r)
@@ -49,11 +50,11 @@ func registerAll(r *api.Registry) {
 	// Callbacks, then the control plane.
 	callbacks.Register(r)
 	account.RegisterConfirm(r)
-	RegisterControlFailures(r)
+	sigreq.RegisterControlFailures(r)
 	registerControlKeys(r)
 	recording.RegisterControl(r)
 	registerControlScenarios(r)
-	RegisterControlSigners(r)
+	sigreq.RegisterControlSigners(r)
 	registerControlState(r)
 	template.RegisterControl(r)
 	registerControlUnclaimed(r)
@@ -61,7 +62,7 @@ func registerAll(r *api.Registry) {
 
 	// Pages, files, the outbox and the operation list.
 	template.RegisterEditor(r)
-	RegisterSignPage(r)
+	sigreq.RegisterSignPage(r)
 	document.Register(r)
 	registerOutbox(r)
 	api.RegisterRoutesInfo(r)
@@ -73,16 +74,16 @@ func registerAll(r *api.Registry) {
 	registerScenarioRules(r)
 
 	// Signature requests, templates, drafts and their object views.
-	RegisterEID(r)
-	RegisterFiles(r)
-	RegisterJobs(r)
-	RegisterTransfer(r)
+	sigreq.RegisterEID(r)
+	sigreq.RegisterFiles(r)
+	sigreq.RegisterJobs(r)
+	sigreq.RegisterTransfer(r)
 	template.RegisterPrepare(r)
-	RegisterTemplateResolve(r)
+	sigreq.RegisterTemplateResolve(r)
 	template.RegisterTransfer(r)
 	registerUnclaimedClaim(r)
 	registerUnclaimedPage(r)
-	RegisterViews(r)
+	sigreq.RegisterViews(r)
 	template.RegisterViews(r)
 
 	// The read side of the other kinds (catalog).

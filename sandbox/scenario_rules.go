@@ -33,6 +33,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
+	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -42,7 +43,7 @@ func registerScenarioRules(r *api.Registry) {
 	r.CallHooks = append(r.CallHooks, scenarioCallHook)
 	r.AfterCallHooks = append(r.AfterCallHooks, scenarioTemplateMarks)
 	r.TemplateFailure = scenarioTemplateFailure
-	HooksOf(r).ProcessFault = scenarioProcessFault
+	sigreq.HooksOf(r).ProcessFault = scenarioProcessFault
 	r.CallbackFault = scenarioCallbackFault
 }
 

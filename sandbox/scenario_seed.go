@@ -21,6 +21,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
+	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/template"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
@@ -50,10 +51,10 @@ type seedTemplatePlan struct {
 type seedRequestPlan struct {
 	at      []any
 	spec    *scenario.SeedRequest
-	op      Op
-	body    Body
-	req     *Spec
-	tb      *TemplateBody
+	op      sigreq.Op
+	body    sigreq.Body
+	req     *sigreq.Spec
+	tb      *sigreq.TemplateBody
 	pending []document.Pending
 }
 
@@ -127,7 +128,7 @@ func planSeed(s *api.Host, w *world.World, p *scenario.Parsed, r *http.Request) 
 		if opID == "" {
 			opID = "signatureRequestSend"
 		}
-		rp.op = Op{Embedded: strings.Contains(opID, "Embedded"), Template: strings.HasSuffix(opID, "WithTemplate")}
+		rp.op = sigreq.Op{Embedded: strings.Contains(opID, "Embedded"), Template: strings.HasSuffix(opID, "WithTemplate")}
 		docs := rq.Documents
 		if len(docs) == 0 && !rp.op.Template {
 			docs = []scenario.SeedDocument{{Name: rq.Ref + ".txt"}}
@@ -150,14 +151,14 @@ func planSeed(s *api.Host, w *world.World, p *scenario.Parsed, r *http.Request) 
 		if err := c.Bind(&rp.body); err != nil {
 			return nil, pl.apiIssue(rp.at, err)
 		}
-		spec, e := SpecOf(c, &rp.body, rp.op)
+		spec, e := sigreq.SpecOf(c, &rp.body, rp.op)
 		if e != nil {
 			return nil, pl.apiIssue(rp.at, e)
 		}
 		rp.req = spec
 		var formFields []fields.Parsed
 		if rp.op.Template {
-			if rp.tb, e = CheckTemplateBody(c, &rp.body, false); e != nil {
+			if rp.tb, e = sigreq.CheckTemplateBody(c, &rp.body, false); e != nil {
 				return nil, pl.apiIssue(rp.at, e)
 			}
 		} else if formFields, e = fields.Decode(rp.body.FormFieldsPerDocument); e != nil {

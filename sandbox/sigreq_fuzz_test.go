@@ -7,6 +7,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 )
 
 // FuzzSignatureRequestSend: whatever the body, send answers 200 or a 4xx in
@@ -75,13 +77,13 @@ func FuzzSearchQuery(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, q string) {
-		parsed, e := ParseSearchQuery(q)
+		parsed, e := sigreq.ParseSearchQuery(q)
 		if e != nil {
 			if e.Path != "query" {
 				t.Fatalf("%q: error path %q", q, e.Path)
 			}
 			return
 		}
-		Matches(parsed, qReq(), nil)
+		sigreq.Matches(parsed, qReq(), nil)
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -75,9 +76,9 @@ func TestSearchQueryMatching(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.q, func(t *testing.T) {
-			q, e := ParseSearchQuery(tc.q)
+			q, e := sigreq.ParseSearchQuery(tc.q)
 			require.Nil(t, e)
-			assert.Equal(t, tc.want, Matches(q, qReq(), tc.who))
+			assert.Equal(t, tc.want, sigreq.Matches(q, qReq(), tc.who))
 		})
 	}
 }
@@ -89,13 +90,13 @@ func TestSearchQueryErrors(t *testing.T) {
 		"complete:maybe",
 	} {
 		t.Run(q, func(t *testing.T) {
-			_, e := ParseSearchQuery(q)
+			_, e := sigreq.ParseSearchQuery(q)
 			require.NotNil(t, e)
 			assert.Equal(t, "query", e.Path)
 		})
 	}
-	q, e := ParseSearchQuery("   ")
+	q, e := sigreq.ParseSearchQuery("   ")
 	require.Nil(t, e)
 	assert.Nil(t, q)
-	assert.True(t, Matches(q, qReq(), nil), "an empty query matches everything")
+	assert.True(t, sigreq.Matches(q, qReq(), nil), "an empty query matches everything")
 }

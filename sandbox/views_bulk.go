@@ -3,6 +3,7 @@ package sandbox
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
+	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -25,7 +26,7 @@ type bulkSendJobSendResponse struct {
 type bulkSendJobGetResponse struct {
 	BulkSendJob       bulkSendJobResponse  `json:"bulk_send_job"`
 	ListInfo          api.ListInfoResponse `json:"list_info"`
-	SignatureRequests []Response           `json:"signature_requests"`
+	SignatureRequests []sigreq.Response    `json:"signature_requests"`
 }
 
 // bulkSendJobListResponse is BulkSendJobListResponse.

@@ -1,4 +1,4 @@
-package sandbox
+package sigreq
 
 // The requester's and the service's moves of the state machine (reminders,
 // updates, cancelation, processing, hold, expiry, removal, edits), pure like

@@ -1,4 +1,4 @@
-package sandbox
+package sigreq
 
 // Signature requests as owners of downloadable files: who may download
 // them, and what the merged PDF shows at a given moment (documents,

@@ -1,4 +1,4 @@
-package sandbox
+package sigreq
 
 // Fields that documents carry themselves: text tags (use_text_tags, with
 // hide_text_tags) and the form fields a PDF already has

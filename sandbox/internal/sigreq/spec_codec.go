@@ -1,4 +1,4 @@
-package sandbox
+package sigreq
 
 // Prepared requests kept for later: an unclaimed draft keeps the request its
 // user will send, a bulk send job what its requests share. Both store the

@@ -1,4 +1,4 @@
-package sandbox
+package sigreq
 
 // Validation of the parts of create and edit bodies that are not form
 // fields: signers, CCs, texts, expiry, options, attachments,

@@ -1,4 +1,4 @@
-package sandbox
+package sigreq
 
 // Embedded signing: GET /embedded/sign_url/{signature_id} and the pages the
 // sandbox serves for signers (the signing page behind sign URLs and e-mail

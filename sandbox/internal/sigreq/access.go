@@ -1,4 +1,4 @@
-package sandbox
+package sigreq
 
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"

@@ -1,4 +1,4 @@
-package sandbox
+package sigreq
 
 // Team ownership transfers: when a member is removed with
 // new_owner_email_address, the requests they sent become the new owner's.

@@ -1,4 +1,4 @@
-package sandbox
+package sigreq
 
 // The fields of the signature request search (GET /signature_request/list
 // query=...); the syntax is package search's. Free terms match to, from,

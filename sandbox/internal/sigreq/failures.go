@@ -1,4 +1,4 @@
-package sandbox
+package sigreq
 
 // Failures that end a signature request's processing, one transition for
 // every signature error status of the official description. The real

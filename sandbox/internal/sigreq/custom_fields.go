@@ -1,4 +1,4 @@
-package sandbox
+package sigreq
 
 // custom_fields the real service accepts but cannot use as given: values
 // that fill no merge field are ignored, values wider than their field are

@@ -1,4 +1,4 @@
-package sandbox
+package sigreq
 
 // The form fields a PDF already has (use_preexisting_fields) as fields of a
 // request or draft; fields.PDFFormFields says how each PDF field maps.

@@ -1,4 +1,4 @@
-package sandbox
+package sigreq
 
 // Where form fields lie on their pages, measured against the page sizes the
 // documents subsystem found (state.Document.Pages, points as displayed,

@@ -1,4 +1,4 @@
-package sandbox
+package sigreq
 
 // What the sandbox's pages need beyond their markup (package signpage):
 // the assets, the documents a page shows, and what a signing page's

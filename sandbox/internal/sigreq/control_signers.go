@@ -1,4 +1,4 @@
-package sandbox
+package sigreq
 
 // Signer simulation: the control plane acts as a signer, meeting the same
 // rules a real signer meets (state, order, allow_decline, allow_reassign,

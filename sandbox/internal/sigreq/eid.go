@@ -1,4 +1,4 @@
-package sandbox
+package sigreq
 
 // Electronic identification (is_eid): the signer must verify their identity
 // with an eID provider to sign. The official description gives its limits

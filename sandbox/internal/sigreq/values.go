@@ -1,4 +1,4 @@
-package sandbox
+package sigreq
 
 // The values a signer enters when signing: checked against each field's
 // type, validation_type, dropdown options, group requirements and

@@ -1,4 +1,4 @@
-package sandbox
+package sigreq
 
 // The signature request state machine as pure functions (signer moves here,
 // the requester's and the service's in sigreq_moves.go): a request and an

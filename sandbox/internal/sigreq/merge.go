@@ -1,4 +1,4 @@
-package sandbox
+package sigreq
 
 // Merge fields: custom_fields fill the text-merge and checkbox-merge fields
 // of a request (placed with form_fields_per_document or brought by

@@ -1,4 +1,4 @@
-package sandbox
+package sigreq
 
 // Requests from templates: the body checks of the *_with_template
 // operations, and the hook through which the templates subsystem hands over

@@ -1,4 +1,4 @@
-package sandbox
+package sigreq
 
 // A control call that makes a signature request fail as the real service's
 // processing can (sigreq_failures.go), for integrators who want to test

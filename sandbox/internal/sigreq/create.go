@@ -1,4 +1,4 @@
-package sandbox
+package sigreq
 
 import (
 	"fmt"
