@@ -72,7 +72,7 @@ func unclaimedDraftCreate(c *api.Call, kind draftKind) (any, error) {
 			if e := sigreq.BindTemplateUse(c, spec, use, p.tb, stored, true); e != nil {
 				return e
 			}
-			spec.AddAppendedTagFields(len(stored)) // texttags.go
+			spec.AddAppendedTagFields(len(stored)) // internal/sigreq/text_tags.go
 			d.TemplateIDs = append([]string(nil), p.tb.TemplateIDs...)
 			d.Roles = roleNamesOf(use)
 			d.CCRoles = append([]string(nil), use.CCRoles...)

@@ -240,7 +240,7 @@ func requestSubject(req *state.SignatureRequest) *subject {
 const defaultFileError = "The file could not be converted."
 
 // scenarioProcessFault runs while a request is processed: a fail_file or
-// fail_processing rule fails it (sigreq_failures.go); bounce and
+// fail_processing rule fails it (internal/sigreq/failures.go); bounce and
 // signer_action rules schedule their effect for the matching signers.
 func scenarioProcessFault(s *api.Host, w *world.World, tx *state.Txn, req *state.SignatureRequest) (fail *sigreq.ProcessFailure) {
 	defer guard(w, "process")

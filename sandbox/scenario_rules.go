@@ -10,7 +10,7 @@ package sandbox
 //     (Registry.TemplateFailure turns template_created into template_error);
 //   - while a signature request is processed (sigreqProcessFault): fail
 //     it (fail_file: error_file / file_error; fail_processing: any
-//     signature error status and its event, sigreq_failures.go), or
+//     signature error status and its event, internal/sigreq/failures.go), or
 //     schedule an e-mail bounce or a signer action after a delay
 //     (scenario_jobs.go);
 //   - before every callback delivery attempt (Registry.CallbackFault).

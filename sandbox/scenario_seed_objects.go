@@ -143,7 +143,7 @@ func (pl *seedPlan) moveRequest(tx *state.Txn, rp *seedRequestPlan, id string) e
 	case "processing":
 		return nil
 	case state.SigErrorFile, state.SigErrorUnknown, state.SigErrorInvalidEmail, state.SigErrorComponentPosition, state.SigErrorTextTag:
-		// Processing ends in that failure (sigreq_failures.go).
+		// Processing ends in that failure (internal/sigreq/failures.go).
 		if err := state.CancelJobs(tx, id, sigreq.JobProcess); err != nil {
 			return err
 		}

@@ -154,7 +154,7 @@ func planDraft(c *api.Call, kind draftKind) (*draftPlan, error) {
 				return nil, err
 			}
 			p.pending = docs
-			sigreq.ScanAppendedFiles(p.pending) // texttags.go
+			sigreq.ScanAppendedFiles(p.pending) // internal/sigreq/text_tags.go
 		}
 		return p, nil
 	}
@@ -181,8 +181,8 @@ func planDraft(c *api.Call, kind draftKind) (*draftPlan, error) {
 	}
 	e = spec.AddFields(&b, p.fields, p.pending)
 	if e == nil {
-		spec.AddDocumentFields(c, p.pending, p.x.UsePreexistingFields) // texttags.go
-		sigreq.WarnFieldPlacement(c, spec.FormFields, p.pending)       // sigreq_placement.go
+		spec.AddDocumentFields(c, p.pending, p.x.UsePreexistingFields) // internal/sigreq/text_tags.go
+		sigreq.WarnFieldPlacement(c, spec.FormFields, p.pending)       // internal/sigreq/placement.go
 	}
 	spec.Signers = given
 	if e != nil {

@@ -91,8 +91,8 @@ func sigreqCreate(c *api.Call, op Op) (any, error) {
 		if e := spec.AddFields(&b, formFields, pending); e != nil {
 			return nil, e
 		}
-		spec.AddDocumentFields(c, pending, false)       // text tags (texttags.go)
-		WarnFieldPlacement(c, spec.FormFields, pending) // sigreq_placement.go
+		spec.AddDocumentFields(c, pending, false)       // text tags (text_tags.go)
+		WarnFieldPlacement(c, spec.FormFields, pending) // placement.go
 		spec.CustomFields = DropUnusedCustomFields(c, spec.CustomFields, spec.FormFields, spec.UseTextTags)
 		WarnLongMergeValues(c, spec.CustomFields, spec.FormFields)
 	}
@@ -111,7 +111,7 @@ func sigreqCreate(c *api.Call, op Op) (any, error) {
 			if e := BindTemplate(c, tx, spec, tb, stored); e != nil {
 				return e
 			}
-			if e := checkEID(spec); e != nil { // sigreq_eid.go
+			if e := checkEID(spec); e != nil { // eid.go
 				return e
 			}
 		} else {
@@ -193,7 +193,7 @@ func SpecOf(c *api.Call, b *Body, op Op) (*Spec, *apierr.Error) {
 		spec.SigningRedirectURL = b.SigningRedirectURL
 		if !op.Template {
 			spec.IsEID = b.IsEID
-			if e := checkEID(spec); e != nil { // sigreq_eid.go
+			if e := checkEID(spec); e != nil { // eid.go
 				return nil, e
 			}
 		}

@@ -1,7 +1,7 @@
 package sigreq
 
 // A control call that makes a signature request fail as the real service's
-// processing can (sigreq_failures.go), for integrators who want to test
+// processing can (failures.go), for integrators who want to test
 // their error paths without writing a scenario rule:
 //
 //	POST /_sandbox/signature_requests/{signature_request_id}/fail

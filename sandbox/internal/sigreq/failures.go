@@ -17,7 +17,7 @@ package sigreq
 // request data"; file_error and unknown_error have their own.
 //
 // What causes them: documents that cannot be read (error_file), invalid
-// text tags (texttags.go), fields outside their page (sigreq_placement.go),
+// text tags (text_tags.go), fields outside their page (placement.go),
 // and, for the causes a sandbox cannot meet on its own (an internal error,
 // an address the mail system refuses), scenario rules (fail_processing) and
 // the control call POST /_sandbox/signature_requests/{id}/fail.

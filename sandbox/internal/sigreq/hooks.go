@@ -30,7 +30,7 @@ type Hooks struct {
 	TemplateResolver func(c *api.Call, tx *state.Txn, ids []string) (*template.Use, error)
 	// ProcessFault lets scenario rules fail a request while it is
 	// processed: a failure (fail_file, fail_processing) ends it in error with
-	// the failure's status code and event (sigreq_failures.go). A nil hook or
+	// the failure's status code and event (failures.go). A nil hook or
 	// answer means no rule.
 	ProcessFault func(s *api.Host, w *world.World, tx *state.Txn, req *state.SignatureRequest) *ProcessFailure
 }

@@ -93,10 +93,10 @@ func runSigreqProcess(s *api.Host, w *world.World, tx *state.Txn, job *state.Job
 			return ApplyOutcome(s, tx, TFail(req, *f, now))
 		}
 	}
-	if o := tTextTagError(req, "", now); o != nil { // texttags.go
+	if o := tTextTagError(req, "", now); o != nil { // text_tags.go
 		return ApplyOutcome(s, tx, o)
 	}
-	if o := TPlacementError(req, now); o != nil { // sigreq_placement.go
+	if o := TPlacementError(req, now); o != nil { // placement.go
 		return ApplyOutcome(s, tx, o)
 	}
 	return ApplyOutcome(s, tx, TProcess(req, "", now))

@@ -3,7 +3,7 @@ package sigreq
 // Merge fields: custom_fields fill the text-merge and checkbox-merge fields
 // of a request (placed with form_fields_per_document or brought by
 // templates). This file matches values to fields and lists the merged
-// values in response_data; sigreq_custom_fields.go warns about values that
+// values in response_data; custom_fields.go warns about values that
 // fill no field or do not fit theirs.
 
 import (

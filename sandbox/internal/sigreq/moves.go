@@ -2,7 +2,7 @@ package sigreq
 
 // The requester's and the service's moves of the state machine (reminders,
 // updates, cancelation, processing, hold, expiry, removal, edits), pure like
-// the signer moves in sigreq_transitions.go.
+// the signer moves in transitions.go.
 
 import (
 	"strings"
@@ -192,7 +192,7 @@ func TProcess(req *state.SignatureRequest, fail string, now int64) *Outcome {
 		}
 	}
 	if fail != "" {
-		return TFail(req, ProcessFailure{StatusCode: state.SigErrorFile, Message: fail}, now) // sigreq_failures.go
+		return TFail(req, ProcessFailure{StatusCode: state.SigErrorFile, Message: fail}, now) // failures.go
 	}
 	if r.Hold {
 		r.Phase = state.PhaseOnHold

@@ -1,10 +1,10 @@
 package sigreq
 
 // The signature request state machine as pure functions (signer moves here,
-// the requester's and the service's in sigreq_moves.go): a request and an
+// the requester's and the service's in moves.go): a request and an
 // action give the changed request and the effects (events, e-mails, file
 // work), or the official error. Nothing here touches the database, the clock
-// or the ID sequence; sigreq_apply.go turns an outcome into one transaction's
+// or the ID sequence; apply.go turns an outcome into one transaction's
 // writes, and the table test in sigreq_transitions_test.go pins every move.
 
 import (

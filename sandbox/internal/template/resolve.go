@@ -3,7 +3,7 @@ package template
 // Requests from templates: send_with_template, create_embedded_with_template,
 // edit_with_template and edit_embedded_with_template use the templates'
 // documents, fields, roles and merge fields. The signature request code
-// (sigreq_template.go) binds signers, CCs and custom_fields to what
+// (sigreq/templates.go) binds signers, CCs and custom_fields to what
 // Combine answers through its templateResolver hook (ResolveRequest, set
 // by the facade).
 
