@@ -79,7 +79,6 @@ func registerAll(r *api.Registry) {
 	sigreq.RegisterJobs(r)
 	sigreq.RegisterTransfer(r)
 	template.RegisterPrepare(r)
-	sigreq.RegisterTemplateResolve(r)
 	template.RegisterTransfer(r)
 	registerUnclaimedClaim(r)
 	registerUnclaimedPage(r)

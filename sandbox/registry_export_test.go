@@ -93,7 +93,7 @@ func HooksForTest(s *Sandbox) []string {
 		"objectViews " + keys(views),
 		"fileOwners " + keys(owners),
 		"catalog " + strings.Join(s.host.Reg.Catalog.Kinds(), ","),
-		"templateResolver " + set(sigreq.HooksOf(s.host.Reg).TemplateResolver != nil),
+		"templateResolver " + set(sigreq.TemplateResolverOf(s.host.Reg) != nil),
 		"templateFailureHook " + set(s.host.Reg.TemplateFailure != nil),
 		"sigreqProcessFault " + set(sigreq.HooksOf(s.host.Reg).ProcessFault != nil),
 		"callbackFault " + set(s.host.Reg.CallbackFault != nil),

@@ -75,14 +75,11 @@ func CheckTemplateBody(c *api.Call, b *Body, signersOptional bool) (*TemplateBod
 	return &TemplateBody{TemplateIDs: dedupeTemplateIDs(c, b.TemplateIDs), Signers: b.Signers, CCs: b.CCs, CustomFields: b.CustomFields}, nil
 }
 
-// ResolveTemplates asks the templates subsystem (templateResolver) for the
-// combined templates of ids; without one every template is unknown. Callers
-// that bind several bodies to the same templates (bulk send) resolve once.
+// ResolveTemplates asks the templates (TemplateResolverOf) for the
+// combined templates of ids. Callers that bind several bodies to the same
+// templates (bulk send) resolve once.
 func ResolveTemplates(c *api.Call, tx *state.Txn, ids []string) (*template.Use, error) {
-	if HooksOf(c.Host.Reg).TemplateResolver == nil {
-		return nil, apierr.Badf("template_ids[0]", "Template %s not found.", ids[0])
-	}
-	return HooksOf(c.Host.Reg).TemplateResolver(c, tx, ids)
+	return TemplateResolverOf(c.Host.Reg)(c, tx, ids)
 }
 
 // BindTemplate resolves the templates of tb and binds the body to them
