@@ -7,8 +7,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-
-	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 )
 
 // FuzzSignatureRequestSend: whatever the body, send answers 200 or a 4xx in
@@ -68,22 +66,4 @@ func checkFuzzAnswer(t *testing.T, path string, rec *httptest.ResponseRecorder) 
 	if e.Error.Msg == "The request could not be processed." || strings.HasPrefix(e.Error.Msg, "The request could not be processed: ") {
 		t.Fatalf("%s: a panic or an unexpected error: %s", path, rec.Body)
 	}
-}
-
-// FuzzSearchQuery: the query parser never panics and names the query
-// parameter when it refuses.
-func FuzzSearchQuery(f *testing.F) {
-	for _, s := range []string{"title:a AND (b OR c)", "created:[2014-01-01 TO *]", `to:"x y" OR *z`, "((", "a:b:c", "created:{x TO y}"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, q string) {
-		parsed, e := sigreq.ParseSearchQuery(q)
-		if e != nil {
-			if e.Path != "query" {
-				t.Fatalf("%q: error path %q", q, e.Path)
-			}
-			return
-		}
-		sigreq.Matches(parsed, qReq(), nil)
-	})
 }

@@ -1,4 +1,4 @@
-package sandbox
+package sigreq
 
 import (
 	"encoding/json"
@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -76,9 +75,9 @@ func TestSearchQueryMatching(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.q, func(t *testing.T) {
-			q, e := sigreq.ParseSearchQuery(tc.q)
+			q, e := ParseSearchQuery(tc.q)
 			require.Nil(t, e)
-			assert.Equal(t, tc.want, sigreq.Matches(q, qReq(), tc.who))
+			assert.Equal(t, tc.want, Matches(q, qReq(), tc.who))
 		})
 	}
 }
@@ -90,13 +89,13 @@ func TestSearchQueryErrors(t *testing.T) {
 		"complete:maybe",
 	} {
 		t.Run(q, func(t *testing.T) {
-			_, e := sigreq.ParseSearchQuery(q)
+			_, e := ParseSearchQuery(q)
 			require.NotNil(t, e)
 			assert.Equal(t, "query", e.Path)
 		})
 	}
-	q, e := sigreq.ParseSearchQuery("   ")
+	q, e := ParseSearchQuery("   ")
 	require.Nil(t, e)
 	assert.Nil(t, q)
-	assert.True(t, sigreq.Matches(q, qReq(), nil), "an empty query matches everything")
+	assert.True(t, Matches(q, qReq(), nil), "an empty query matches everything")
 }

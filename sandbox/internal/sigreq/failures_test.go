@@ -1,4 +1,4 @@
-package sandbox
+package sigreq
 
 import (
 	"testing"
@@ -9,7 +9,6 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
-	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -21,28 +20,28 @@ func TestFailureTransitions(t *testing.T) {
 		state.SigErrorFile: notify.TypeFileError, state.SigErrorUnknown: notify.TypeUnknownError, state.SigErrorInvalidEmail: notify.TypeRequestInvalid,
 		state.SigErrorComponentPosition: notify.TypeRequestInvalid, state.SigErrorTextTag: notify.TypeRequestInvalid,
 	}
-	require.ElementsMatch(t, sigreq.FailureStatusCodes, func() []string {
+	require.ElementsMatch(t, FailureStatusCodes, func() []string {
 		var out []string
 		for k := range events {
 			out = append(out, k)
 		}
 		return out
 	}())
-	for _, code := range sigreq.FailureStatusCodes {
+	for _, code := range FailureStatusCodes {
 		t.Run(code, func(t *testing.T) {
 			for _, phase := range []string{state.PhaseProcessing, state.PhaseSent} {
-				o := sigreq.TFail(trReq(phase, false, aw, aw), sigreq.ProcessFailure{StatusCode: code}, now)
+				o := TFail(trReq(phase, false, aw, aw), ProcessFailure{StatusCode: code}, now)
 				require.NotNil(t, o, phase)
 				assert.Equal(t, state.PhaseError, o.Req.Phase)
 				assert.Equal(t, []string{code, code}, []string{o.Req.Signatures[0].Status, o.Req.Signatures[1].Status})
 				require.Len(t, o.Events, 1)
 				assert.Equal(t, events[code], o.Events[0].Type)
-				assert.Equal(t, sigreq.FailureMessages[code], o.Events[0].Message)
+				assert.Equal(t, FailureMessages[code], o.Events[0].Message)
 				assert.Empty(t, o.Mails)
 			}
 		})
 	}
-	one := sigreq.TFail(trReq(state.PhaseProcessing, false, aw, aw), sigreq.ProcessFailure{StatusCode: state.SigErrorInvalidEmail, Message: "m", SignatureIDs: []string{"s1"}}, now)
+	one := TFail(trReq(state.PhaseProcessing, false, aw, aw), ProcessFailure{StatusCode: state.SigErrorInvalidEmail, Message: "m", SignatureIDs: []string{"s1"}}, now)
 	assert.Equal(t, []string{aw, state.SigErrorInvalidEmail}, []string{one.Req.Signatures[0].Status, one.Req.Signatures[1].Status})
 	assert.Equal(t, "m", one.Req.Signatures[1].Error)
 
@@ -55,10 +54,10 @@ func TestFailureTransitions(t *testing.T) {
 		"cancel pending": with(trReq(state.PhaseSent, false, aw), func(r *state.SignatureRequest) { r.CancelPending = true }),
 		"expired":        trReq(state.PhaseExpired, false, state.SigExpired),
 	} {
-		assert.Nil(t, sigreq.TFail(r, sigreq.ProcessFailure{StatusCode: state.SigErrorUnknown}, now), name)
-		assert.NotNil(t, sigreq.FailBlocked(r), name)
+		assert.Nil(t, TFail(r, ProcessFailure{StatusCode: state.SigErrorUnknown}, now), name)
+		assert.NotNil(t, FailBlocked(r), name)
 	}
-	assert.Nil(t, sigreq.TFail(trReq(state.PhaseProcessing, false, aw), sigreq.ProcessFailure{StatusCode: "declined"}, now), "not a failure status")
+	assert.Nil(t, TFail(trReq(state.PhaseProcessing, false, aw), ProcessFailure{StatusCode: "declined"}, now), "not a failure status")
 }
 
 // TestPlacement: a field is inside, over an edge, or off its page; pages
@@ -92,40 +91,40 @@ func TestPlacement(t *testing.T) {
 	req := trReq(state.PhaseProcessing, false, aw)
 	req.Documents = letter
 	req.FormFields = []state.FormField{field(10, 10, 20, 20, nil), field(600, 10, 20, 10, nil)}
-	assert.Nil(t, sigreq.TPlacementError(req, 1), "a field over an edge is only a warning")
+	assert.Nil(t, TPlacementError(req, 1), "a field over an edge is only a warning")
 	req.FormFields = append(req.FormFields, field(10, 900, 20, 20, nil))
-	o := sigreq.TPlacementError(req, 1)
+	o := TPlacementError(req, 1)
 	require.NotNil(t, o)
 	assert.Equal(t, state.SigErrorComponentPosition, o.Req.Signatures[0].Status)
 	assert.Equal(t, []string{notify.TypeRequestInvalid}, []string{o.Events[0].Type})
 	req.Documents = []state.Document{{Pages: letter[0].Pages, Error: "unreadable"}}
-	assert.Nil(t, sigreq.TPlacementError(req, 1), "error_file comes first")
+	assert.Nil(t, TPlacementError(req, 1), "error_file comes first")
 }
 
 // TestEIDAndRemovalTransitions pins the eID signer move and the removed
 // signers of an edit.
 func TestEIDAndRemovalTransitions(t *testing.T) {
 	eid := with(trReq(state.PhaseSent, true, aw, aw), func(r *state.SignatureRequest) { r.IsEID = true })
-	o, e := sigreq.TEIDIncomplete(eid, "s0", "", 5)
+	o, e := TEIDIncomplete(eid, "s0", "", 5)
 	require.Nil(t, e)
 	assert.Equal(t, aw, o.Req.Signatures[0].Status)
-	assert.Equal(t, []sigreq.SigEvent{{Type: notify.TypeRequestIncompleteQES, SignatureID: "s0", Message: sigreq.MsgEIDIncomplete}}, o.Events)
-	_, e = sigreq.TEIDIncomplete(eid, "s1", "", 5)
+	assert.Equal(t, []SigEvent{{Type: notify.TypeRequestIncompleteQES, SignatureID: "s0", Message: MsgEIDIncomplete}}, o.Events)
+	_, e = TEIDIncomplete(eid, "s1", "", 5)
 	assert.Equal(t, apierr.Conflict, e.Name, "not this signer's turn")
-	_, e = sigreq.TEIDIncomplete(trReq(state.PhaseSent, false, aw), "s0", "", 5)
+	_, e = TEIDIncomplete(trReq(state.PhaseSent, false, aw), "s0", "", 5)
 	assert.Equal(t, apierr.Forbidden, e.Name)
-	_, e = sigreq.TEIDIncomplete(trReq(state.PhaseCanceled, false, aw), "s0", "", 5)
+	_, e = TEIDIncomplete(trReq(state.PhaseCanceled, false, aw), "s0", "", 5)
 	assert.Equal(t, apierr.Deleted, e.Name)
-	_, e = sigreq.TEIDIncomplete(eid, "nope", "", 5)
+	_, e = TEIDIncomplete(eid, "nope", "", 5)
 	assert.Equal(t, apierr.NotFound, e.Name)
 
 	old := trReq(state.PhaseSent, false, aw, aw, aw)
 	edited := trReq(state.PhaseProcessing, false, aw)
 	edited.Signatures[0].Email = "S1@EXAMPLE.COM"
 	var gone []string
-	for _, sg := range sigreq.RemovedSigners(old, edited) {
+	for _, sg := range RemovedSigners(old, edited) {
 		gone = append(gone, sg.ID)
 	}
 	assert.Equal(t, []string{"s0", "s2"}, gone)
-	assert.Empty(t, sigreq.RemovedSigners(old, old))
+	assert.Empty(t, RemovedSigners(old, old))
 }
