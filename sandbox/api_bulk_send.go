@@ -11,6 +11,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -27,7 +28,7 @@ func registerAPIBulkSend(r *api.Registry) {
 // entry, or signer_file with the CSV line), 402 when the quota cannot
 // cover every request, and the templates' own errors (404, 409, ...).
 func bulkSend(c *api.Call, embedded bool) (any, error) {
-	var b sigreqBody
+	var b sigreq.Body
 	if err := c.Bind(&b); err != nil {
 		return nil, err
 	}
@@ -47,14 +48,14 @@ func bulkSend(c *api.Call, embedded bool) (any, error) {
 	if embedded && strings.TrimSpace(b.ClientID) == "" {
 		return nil, apierr.Missing("client_id")
 	}
-	spec, e := sigreqSpecOf(c, &b, sigreqOp{embedded: embedded, template: true})
+	spec, e := sigreq.SpecOf(c, &b, sigreq.Op{Embedded: embedded, Template: true})
 	if e != nil {
 		return nil, e
 	}
 	if embedded {
 		// Unlike create_embedded_with_template, the embedded bulk schema
 		// has signing_redirect_url.
-		if e := checkRedirectURL("signing_redirect_url", b.SigningRedirectURL); e != nil {
+		if e := sigreq.CheckRedirectURL("signing_redirect_url", b.SigningRedirectURL); e != nil {
 			return nil, e
 		}
 		spec.SigningRedirectURL = b.SigningRedirectURL
@@ -70,7 +71,7 @@ func bulkSend(c *api.Call, embedded bool) (any, error) {
 	}
 	// template_ids, ccs and custom_fields are checked as send_with_template
 	// checks them; the entries' signers were checked above.
-	tb, e := checkTemplateBody(c, &b, true)
+	tb, e := sigreq.CheckTemplateBody(c, &b, true)
 	if e != nil {
 		return nil, e
 	}
@@ -80,7 +81,7 @@ func bulkSend(c *api.Call, embedded bool) (any, error) {
 		if err != nil {
 			return apierr.NotFoundf("Account not found.")
 		}
-		if e := checkClientID(tx, acct, spec.ClientID, embedded, spec.TestMode); e != nil {
+		if e := sigreq.CheckClientID(tx, acct, spec.ClientID, embedded, spec.TestMode); e != nil {
 			return e
 		}
 		if left := acct.Quotas.APISignatureRequestsLeft; !spec.TestMode && left != nil && *left < len(entries) {
@@ -100,8 +101,8 @@ func bulkSend(c *api.Call, embedded bool) (any, error) {
 // stores the job and schedules the creation of its requests after the
 // world's SendProcessingDelay. What binding warns about the job as a whole
 // is said once: its warnings go through warnOnce.
-func queueBulkJob(s *api.Host, c *api.Call, tx *state.Txn, spec *sigreqSpec, tb *templateBody, entries []bulkEntry, embedded bool) (*state.BulkSendJob, error) {
-	use, err := resolveTemplates(c, tx, tb.TemplateIDs)
+func queueBulkJob(s *api.Host, c *api.Call, tx *state.Txn, spec *sigreq.Spec, tb *sigreq.TemplateBody, entries []bulkEntry, embedded bool) (*state.BulkSendJob, error) {
+	use, err := sigreq.ResolveTemplates(c, tx, tb.TemplateIDs)
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +114,7 @@ func queueBulkJob(s *api.Host, c *api.Call, tx *state.Txn, spec *sigreqSpec, tb 
 		ID: tx.NewID(), Seq: tx.Seq(), AccountID: spec.Requester.ID, ClientID: spec.ClientID, Embedded: embedded,
 		TestMode: spec.TestMode, Total: len(entries), CreatedAt: tx.Unix(),
 	}
-	var base *sigreqSpec
+	var base *sigreq.Spec
 	for i, ent := range entries {
 		bound, e := bindEntry(c, use, *spec, *tb, ent, role, merge)
 		if e != nil {
@@ -133,7 +134,7 @@ func queueBulkJob(s *api.Host, c *api.Call, tx *state.Txn, spec *sigreqSpec, tb 
 	if base.Title == "" && len(base.Documents) > 0 {
 		base.Title = base.Documents[0].Title()
 	}
-	if job.Spec, err = encodeSpec(base); err != nil {
+	if job.Spec, err = sigreq.EncodeSpec(base); err != nil {
 		return nil, err
 	}
 	if err := state.Put(tx, state.TableBulkSendJobs, job); err != nil {
@@ -159,7 +160,7 @@ func bulkSendJobGet(c *api.Call) (any, error) {
 	var reqs []*state.SignatureRequest
 	for _, id := range job.RequestIDs {
 		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, id)
-		if err != nil || req.Phase == state.PhaseCanceled || !sigreqVisible(tx, req, c.Account) {
+		if err != nil || req.Phase == state.PhaseCanceled || !sigreq.Visible(tx, req, c.Account) {
 			continue
 		}
 		reqs = append(reqs, req)
@@ -168,10 +169,10 @@ func bulkSendJobGet(c *api.Call) (any, error) {
 	out := bulkSendJobGetResponse{
 		BulkSendJob:       viewBulkJob(job, c.Account.ID),
 		ListInfo:          info,
-		SignatureRequests: []signatureRequestResponse{},
+		SignatureRequests: []sigreq.Response{},
 	}
 	for _, req := range rows {
-		out.SignatureRequests = append(out.SignatureRequests, viewSignatureRequest(req, c.Account.ID))
+		out.SignatureRequests = append(out.SignatureRequests, sigreq.View(req, c.Account.ID))
 	}
 	return out, nil
 }

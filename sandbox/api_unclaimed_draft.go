@@ -13,6 +13,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
+	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/template"
 )
@@ -40,7 +41,7 @@ func unclaimedDraftCreate(c *api.Call, kind draftKind) (any, error) {
 			return apierr.NotFoundf("Account not found.")
 		}
 		spec := p.spec
-		if e := checkClientID(tx, acct, spec.ClientID, kind != draftPlain, spec.TestMode); e != nil {
+		if e := sigreq.CheckClientID(tx, acct, spec.ClientID, kind != draftPlain, spec.TestMode); e != nil {
 			return e
 		}
 		if e := checkQuotaLeft(acct, spec.TestMode); e != nil {
@@ -62,16 +63,16 @@ func unclaimedDraftCreate(c *api.Call, kind draftKind) (any, error) {
 			d.ForEmbeddedSigning = *p.x.IsForEmbeddedSigning
 		}
 		if kind == draftEmbeddedTemplate {
-			use, err := resolveTemplates(c, tx, p.tb.TemplateIDs)
+			use, err := sigreq.ResolveTemplates(c, tx, p.tb.TemplateIDs)
 			if err != nil {
 				return err
 			}
 			// Roles the body leaves open are filled in when the draft is
 			// claimed.
-			if e := bindTemplateUse(c, spec, use, p.tb, stored, true); e != nil {
+			if e := sigreq.BindTemplateUse(c, spec, use, p.tb, stored, true); e != nil {
 				return e
 			}
-			spec.addAppendedTagFields(len(stored)) // texttags.go
+			spec.AddAppendedTagFields(len(stored)) // internal/sigreq/text_tags.go
 			d.TemplateIDs = append([]string(nil), p.tb.TemplateIDs...)
 			d.Roles = roleNamesOf(use)
 			d.CCRoles = append([]string(nil), use.CCRoles...)
@@ -109,8 +110,8 @@ func checkQuotaLeft(acct *state.Account, testMode bool) *apierr.Error {
 
 // putDraft gives a draft its signature_request_id, claim token and expiry
 // (the world's ClaimURLTTL) and stores it with its prepared request.
-func putDraft(tx *state.Txn, d *state.UnclaimedDraft, spec *sigreqSpec) error {
-	raw, err := encodeSpec(spec)
+func putDraft(tx *state.Txn, d *state.UnclaimedDraft, spec *sigreq.Spec) error {
+	raw, err := sigreq.EncodeSpec(spec)
 	if err != nil {
 		return err
 	}
@@ -152,10 +153,10 @@ func unclaimedDraftEditAndResend(c *api.Call) (any, error) {
 	case b.RequesterEmailAddress != "" && !param.ValidEmail(b.RequesterEmailAddress):
 		return nil, apierr.Badf("requester_email_address", "Invalid email address: %s", b.RequesterEmailAddress)
 	}
-	if e := checkRedirectURL("signing_redirect_url", b.SigningRedirectURL); e != nil {
+	if e := sigreq.CheckRedirectURL("signing_redirect_url", b.SigningRedirectURL); e != nil {
 		return nil, e
 	}
-	if e := checkRedirectURL("requesting_redirect_url", b.RequestingRedirectURL); e != nil {
+	if e := sigreq.CheckRedirectURL("requesting_redirect_url", b.RequestingRedirectURL); e != nil {
 		return nil, e
 	}
 	var d *state.UnclaimedDraft
@@ -164,7 +165,7 @@ func unclaimedDraftEditAndResend(c *api.Call) (any, error) {
 		if err != nil {
 			return apierr.NotFoundf("Account not found.")
 		}
-		req, err := loadRequest(tx, c.Param("signature_request_id"), acct)
+		req, err := sigreq.Load(tx, c.Param("signature_request_id"), acct)
 		if err != nil {
 			return err
 		}
@@ -211,12 +212,12 @@ func checkEditAndResend(tx *state.Txn, req *state.SignatureRequest, acct *state.
 	switch {
 	case req.CancelPending:
 		return apierr.New(apierr.Conflict, "The signature request is being canceled.")
-	case !mayManage(tx, req, acct):
+	case !sigreq.MayManage(tx, req, acct):
 		return apierr.Forbiddenf("Only the requester can edit and resend this signature request.")
 	case !req.Embedded && !fromEmbeddedDraft(tx, req.ID):
 		return apierr.Badf("signature_request_id", "Only embedded signature requests can be edited and resent as an unclaimed draft.")
 	}
-	if e := checkClientID(tx, acct, clientID, true, testMode); e != nil {
+	if e := sigreq.CheckClientID(tx, acct, clientID, true, testMode); e != nil {
 		return e
 	}
 	if req.ClientID != "" && req.ClientID != clientID {

@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 )
 
 // csvColumn is what one header cell means.
@@ -61,7 +62,7 @@ func parseSignerCSV(data []byte, limit int) ([]bulkEntry, *apierr.Error) {
 		}
 		line, _ := r.FieldPos(0)
 		ent := bulkEntry{row: line}
-		var s subSigner
+		var s sigreq.SubSigner
 		for i, v := range rec {
 			v = strings.TrimSpace(v)
 			switch cols[i].fixed {
@@ -78,7 +79,7 @@ func parseSignerCSV(data []byte, limit int) ([]bulkEntry, *apierr.Error) {
 				ent.CustomFields = append(ent.CustomFields, bulkCustomField{Name: cols[i].field, Value: &val})
 			}
 		}
-		ent.Signers = []subSigner{s}
+		ent.Signers = []sigreq.SubSigner{s}
 		out = append(out, ent)
 		if len(out) > limit {
 			break

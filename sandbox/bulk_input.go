@@ -13,6 +13,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/template"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
@@ -34,8 +35,8 @@ type bulkBody struct {
 
 // subBulkSignerList is SubBulkSignerList.
 type subBulkSignerList struct {
-	Signers      []subSigner       `json:"signers"`
-	CustomFields []bulkCustomField `json:"custom_fields"`
+	Signers      []sigreq.SubSigner `json:"signers"`
+	CustomFields []bulkCustomField  `json:"custom_fields"`
 }
 
 // bulkCustomField is SubBulkSignerListCustomField.
@@ -48,7 +49,7 @@ type bulkCustomField struct {
 type bulkEntry struct {
 	index        int // position in signer_list
 	row          int // CSV line (0 for signer_list entries)
-	Signers      []subSigner
+	Signers      []sigreq.SubSigner
 	CustomFields []bulkCustomField
 }
 
@@ -139,7 +140,7 @@ func checkEntry(e bulkEntry, testMode bool) *apierr.Error {
 	if e.row == 0 && strings.TrimSpace(s.Role) == "" {
 		return e.fail("[signers][0][role]", "Missing required parameter: role")
 	}
-	if err := checkSignerPerson("signers[0]", s, false); err != nil {
+	if err := sigreq.CheckSignerPerson("signers[0]", s, false); err != nil {
 		return e.relocate(err, "[signers][0]")
 	}
 	if testMode && s.SMSPhoneNumber != "" {
@@ -162,7 +163,7 @@ func checkEntry(e bulkEntry, testMode bool) *apierr.Error {
 // answers the entry's signers and custom field values. role is the
 // templates' single signer role; merge maps merge field names and api_ids
 // to names.
-func bindEntry(c *api.Call, use *template.Use, base sigreqSpec, tb templateBody, e bulkEntry, role string, merge map[string]string) (*sigreqSpec, *apierr.Error) {
+func bindEntry(c *api.Call, use *template.Use, base sigreq.Spec, tb sigreq.TemplateBody, e bulkEntry, role string, merge map[string]string) (*sigreq.Spec, *apierr.Error) {
 	s := e.Signers[0]
 	s.Order = nil
 	if e.row > 0 {
@@ -173,21 +174,21 @@ func bindEntry(c *api.Call, use *template.Use, base sigreqSpec, tb templateBody,
 	}
 	// The entry's values override the common custom_fields of the same
 	// name; entries name fields by name or api_id.
-	fields := append([]subCustomField(nil), tb.CustomFields...)
+	fields := append([]sigreq.SubCustomField(nil), tb.CustomFields...)
 	for j, cf := range e.CustomFields {
 		name, ok := merge[cf.Name]
 		if !ok {
 			return nil, e.fail("[custom_fields]["+itoa(j)+"][name]", "%q is not the name or api_id of a custom field of the template(s).", cf.Name)
 		}
-		if k := slices.IndexFunc(fields, func(f subCustomField) bool { return f.Name == name }); k >= 0 {
+		if k := slices.IndexFunc(fields, func(f sigreq.SubCustomField) bool { return f.Name == name }); k >= 0 {
 			fields[k].Value = *cf.Value
 		} else {
-			fields = append(fields, subCustomField{Name: name, Value: *cf.Value})
+			fields = append(fields, sigreq.SubCustomField{Name: name, Value: *cf.Value})
 		}
 	}
-	tb.Signers, tb.CustomFields = []subSigner{s}, fields
+	tb.Signers, tb.CustomFields = []sigreq.SubSigner{s}, fields
 	spec := base
-	if ae := bindTemplateUse(c, &spec, use, &tb, nil, false); ae != nil {
+	if ae := sigreq.BindTemplateUse(c, &spec, use, &tb, nil, false); ae != nil {
 		if strings.HasPrefix(ae.Path, "signers[0]") {
 			return nil, e.relocate(ae, "[signers][0]")
 		}

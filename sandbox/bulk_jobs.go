@@ -10,6 +10,7 @@ package sandbox
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -35,7 +36,7 @@ func runBulkSend(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) err
 		}
 		return state.Put(tx, state.TableBulkSendJobs, n)
 	}
-	base, err := decodeSpec(j.Spec)
+	base, err := sigreq.DecodeSpec(j.Spec)
 	if err != nil {
 		return err
 	}
@@ -43,7 +44,7 @@ func runBulkSend(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) err
 		spec := *base
 		spec.Requester = acct
 		spec.Signers, spec.CustomFields = item.Signers, item.CustomFields
-		req, err := createSignatureRequest(s, tx, &spec)
+		req, err := sigreq.Create(s, tx, &spec)
 		if err != nil {
 			if ae, ok := apierr.As(err); ok {
 				n.Failures = append(n.Failures, state.BulkSendFailure{Index: i, Error: ae.Msg})

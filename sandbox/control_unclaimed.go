@@ -17,6 +17,7 @@ import (
 	"net/http"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -79,7 +80,7 @@ func controlDraftGet(c *api.Call) (any, error) {
 		Signers: []draftSignerV{}, CCEmailAddresses: []string{},
 	}
 	if len(d.Spec) > 0 {
-		spec, err := decodeSpec(d.Spec)
+		spec, err := sigreq.DecodeSpec(d.Spec)
 		if err != nil {
 			return nil, err
 		}
@@ -96,7 +97,7 @@ func controlDraftClaim(c *api.Call) (any, error) {
 	if err := c.BindStrict(&in); err != nil {
 		return nil, err
 	}
-	return controlRequest(c, func(tx *state.Txn) (*state.SignatureRequest, error) {
+	return sigreq.ControlRequest(c, func(tx *state.Txn) (*state.SignatureRequest, error) {
 		d, err := controlDraft(c, tx)
 		if err != nil {
 			return nil, err

@@ -12,6 +12,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/oauth"
 	"github.com/signsandbox/signsandbox/sandbox/internal/recording"
 	"github.com/signsandbox/signsandbox/sandbox/internal/report"
+	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/team"
 	"github.com/signsandbox/signsandbox/sandbox/internal/template"
 )
@@ -19,7 +20,7 @@ import (
 // newRegistry returns a registry filled by every area of the sandbox.
 func newRegistry() *api.Registry {
 	r := api.NewRegistry()
-	r.Areas = &areaHooks{}
+	r.Areas = &sigreq.Hooks{}
 	registerAll(r)
 	return r
 }
@@ -36,9 +37,9 @@ func registerAll(r *api.Registry) {
 	fax.Register(r)
 	oauth.Register(r)
 	report.Register(r)
-	registerAPISignatureRequest(r)
-	registerAPISignatureRequestCreate(r)
-	registerAPISignatureRequestList(r)
+	sigreq.RegisterAPI(r)
+	sigreq.RegisterCreate(r)
+	sigreq.RegisterList(r)
 	team.Register(r)
 	template.RegisterAPI(r)
 	template.RegisterOverlay(r)
@@ -49,11 +50,11 @@ func registerAll(r *api.Registry) {
 	// Callbacks, then the control plane.
 	callbacks.Register(r)
 	account.RegisterConfirm(r)
-	registerControlFailures(r)
+	sigreq.RegisterControlFailures(r)
 	registerControlKeys(r)
 	recording.RegisterControl(r)
 	registerControlScenarios(r)
-	registerControlSigners(r)
+	sigreq.RegisterControlSigners(r)
 	registerControlState(r)
 	template.RegisterControl(r)
 	registerControlUnclaimed(r)
@@ -61,7 +62,7 @@ func registerAll(r *api.Registry) {
 
 	// Pages, files, the outbox and the operation list.
 	template.RegisterEditor(r)
-	registerEmbeddedSign(r)
+	sigreq.RegisterSignPage(r)
 	document.Register(r)
 	registerOutbox(r)
 	api.RegisterRoutesInfo(r)
@@ -73,16 +74,15 @@ func registerAll(r *api.Registry) {
 	registerScenarioRules(r)
 
 	// Signature requests, templates, drafts and their object views.
-	registerSigreqEID(r)
-	registerSigreqFiles(r)
-	registerSigreqJobs(r)
-	registerSigreqTransfer(r)
+	sigreq.RegisterEID(r)
+	sigreq.RegisterFiles(r)
+	sigreq.RegisterJobs(r)
+	sigreq.RegisterTransfer(r)
 	template.RegisterPrepare(r)
-	registerTemplateResolve(r)
 	template.RegisterTransfer(r)
 	registerUnclaimedClaim(r)
 	registerUnclaimedPage(r)
-	registerViewsSignatureRequest(r)
+	sigreq.RegisterViews(r)
 	template.RegisterViews(r)
 
 	// The read side of the other kinds (catalog).

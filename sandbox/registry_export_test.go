@@ -7,6 +7,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 )
 
 // RegisteredRouteForTest is one route of a sandbox's router as gorilla/mux
@@ -92,9 +93,9 @@ func HooksForTest(s *Sandbox) []string {
 		"objectViews " + keys(views),
 		"fileOwners " + keys(owners),
 		"catalog " + strings.Join(s.host.Reg.Catalog.Kinds(), ","),
-		"templateResolver " + set(areasOf(s.host.Reg).templateResolver != nil),
+		"templateResolver " + set(sigreq.TemplateResolverOf(s.host.Reg) != nil),
 		"templateFailureHook " + set(s.host.Reg.TemplateFailure != nil),
-		"sigreqProcessFault " + set(areasOf(s.host.Reg).sigreqProcessFault != nil),
+		"sigreqProcessFault " + set(sigreq.HooksOf(s.host.Reg).ProcessFault != nil),
 		"callbackFault " + set(s.host.Reg.CallbackFault != nil),
 		"onAccountCallbackSet " + set(s.host.Reg.OnAccountCallbackSet != nil),
 		"onAccountCreated " + set(s.host.Reg.OnAccountCreated != nil),

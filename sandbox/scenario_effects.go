@@ -16,6 +16,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
+	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -226,7 +227,7 @@ func scenarioTemplateFailure(w *world.World, t *state.Template) (bool, string) {
 // requestSubject describes a signature request for matching.
 func requestSubject(req *state.SignatureRequest) *subject {
 	sub := &subject{account: req.RequesterEmail, objectIDs: []string{req.ID}}
-	if v, err := jsonValue(viewSignatureRequest(req, req.RequesterAccountID)); err == nil {
+	if v, err := jsonValue(sigreq.View(req, req.RequesterAccountID)); err == nil {
 		sub.fields = v
 	}
 	for _, sg := range req.Signatures {
@@ -239,9 +240,9 @@ func requestSubject(req *state.SignatureRequest) *subject {
 const defaultFileError = "The file could not be converted."
 
 // scenarioProcessFault runs while a request is processed: a fail_file or
-// fail_processing rule fails it (sigreq_failures.go); bounce and
+// fail_processing rule fails it (internal/sigreq/failures.go); bounce and
 // signer_action rules schedule their effect for the matching signers.
-func scenarioProcessFault(s *api.Host, w *world.World, tx *state.Txn, req *state.SignatureRequest) (fail *processFailure) {
+func scenarioProcessFault(s *api.Host, w *world.World, tx *state.Txn, req *state.SignatureRequest) (fail *sigreq.ProcessFailure) {
 	defer guard(w, "process")
 	rows := rulesFor(tx, scenario.EffectFailFile, scenario.EffectFailProcessing, scenario.EffectBounce, scenario.EffectSignerAction)
 	if len(rows) == 0 {
@@ -256,13 +257,13 @@ func scenarioProcessFault(s *api.Host, w *world.World, tx *state.Txn, req *state
 	err := fireRules(tx, w.Logger(), rows, sub, tx.Now(), func(row *state.ScenarioRule, spec *scenario.Rule) (bool, error) {
 		switch row.Effect {
 		case scenario.EffectFailFile:
-			fail = &processFailure{StatusCode: state.SigErrorFile, Message: spec.FailFile.Message}
+			fail = &sigreq.ProcessFailure{StatusCode: state.SigErrorFile, Message: spec.FailFile.Message}
 			if fail.Message == "" {
 				fail.Message = defaultFileError
 			}
 			return true, nil
 		case scenario.EffectFailProcessing:
-			fail = &processFailure{StatusCode: spec.FailProcessing.StatusCode, Message: spec.FailProcessing.Message}
+			fail = &sigreq.ProcessFailure{StatusCode: spec.FailProcessing.StatusCode, Message: spec.FailProcessing.Message}
 			if fail.StatusCode == state.SigErrorInvalidEmail && spec.Match != nil && spec.Match.Signer != "" {
 				// The address at fault is the matching signers'.
 				for _, sg := range req.Signatures {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
+	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -98,7 +99,7 @@ func runSignerEffect(s *api.Host, w *world.World, tx *state.Txn, job *state.Job)
 	if sg == nil || sg.Status != state.SigAwaiting {
 		return nil
 	}
-	ready := isTurn(req, sg)
+	ready := sigreq.IsTurn(req, sg)
 	if job.Kind == jobScenarioBounce {
 		ready = sg.Notified
 	}

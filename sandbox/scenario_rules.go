@@ -10,7 +10,7 @@ package sandbox
 //     (Registry.TemplateFailure turns template_created into template_error);
 //   - while a signature request is processed (sigreqProcessFault): fail
 //     it (fail_file: error_file / file_error; fail_processing: any
-//     signature error status and its event, sigreq_failures.go), or
+//     signature error status and its event, internal/sigreq/failures.go), or
 //     schedule an e-mail bounce or a signer action after a delay
 //     (scenario_jobs.go);
 //   - before every callback delivery attempt (Registry.CallbackFault).
@@ -33,6 +33,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
+	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -42,7 +43,7 @@ func registerScenarioRules(r *api.Registry) {
 	r.CallHooks = append(r.CallHooks, scenarioCallHook)
 	r.AfterCallHooks = append(r.AfterCallHooks, scenarioTemplateMarks)
 	r.TemplateFailure = scenarioTemplateFailure
-	areasOf(r).sigreqProcessFault = scenarioProcessFault
+	sigreq.HooksOf(r).ProcessFault = scenarioProcessFault
 	r.CallbackFault = scenarioCallbackFault
 }
 

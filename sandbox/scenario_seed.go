@@ -21,6 +21,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
+	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/template"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
@@ -50,10 +51,10 @@ type seedTemplatePlan struct {
 type seedRequestPlan struct {
 	at      []any
 	spec    *scenario.SeedRequest
-	op      sigreqOp
-	body    sigreqBody
-	req     *sigreqSpec
-	tb      *templateBody
+	op      sigreq.Op
+	body    sigreq.Body
+	req     *sigreq.Spec
+	tb      *sigreq.TemplateBody
 	pending []document.Pending
 }
 
@@ -127,13 +128,13 @@ func planSeed(s *api.Host, w *world.World, p *scenario.Parsed, r *http.Request) 
 		if opID == "" {
 			opID = "signatureRequestSend"
 		}
-		rp.op = sigreqOp{embedded: strings.Contains(opID, "Embedded"), template: strings.HasSuffix(opID, "WithTemplate")}
+		rp.op = sigreq.Op{Embedded: strings.Contains(opID, "Embedded"), Template: strings.HasSuffix(opID, "WithTemplate")}
 		docs := rq.Documents
-		if len(docs) == 0 && !rp.op.template {
+		if len(docs) == 0 && !rp.op.Template {
 			docs = []scenario.SeedDocument{{Name: rq.Ref + ".txt"}}
 		}
 		body := rq.Body
-		if rp.op.template {
+		if rp.op.Template {
 			// The templates get their ids in the transaction; stand-ins
 			// pass the body checks until then.
 			body = map[string]any{}
@@ -150,14 +151,14 @@ func planSeed(s *api.Host, w *world.World, p *scenario.Parsed, r *http.Request) 
 		if err := c.Bind(&rp.body); err != nil {
 			return nil, pl.apiIssue(rp.at, err)
 		}
-		spec, e := sigreqSpecOf(c, &rp.body, rp.op)
+		spec, e := sigreq.SpecOf(c, &rp.body, rp.op)
 		if e != nil {
 			return nil, pl.apiIssue(rp.at, e)
 		}
 		rp.req = spec
 		var formFields []fields.Parsed
-		if rp.op.template {
-			if rp.tb, e = checkTemplateBody(c, &rp.body, false); e != nil {
+		if rp.op.Template {
+			if rp.tb, e = sigreq.CheckTemplateBody(c, &rp.body, false); e != nil {
 				return nil, pl.apiIssue(rp.at, e)
 			}
 		} else if formFields, e = fields.Decode(rp.body.FormFieldsPerDocument); e != nil {
@@ -170,8 +171,8 @@ func planSeed(s *api.Host, w *world.World, p *scenario.Parsed, r *http.Request) 
 			}
 			rp.pending = pending
 		}
-		if !rp.op.template {
-			if e := spec.addFields(&rp.body, formFields, rp.pending); e != nil {
+		if !rp.op.Template {
+			if e := spec.AddFields(&rp.body, formFields, rp.pending); e != nil {
 				return nil, pl.apiIssue(rp.at, e)
 			}
 		}

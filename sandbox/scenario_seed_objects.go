@@ -13,6 +13,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
+	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/template"
 )
@@ -86,20 +87,20 @@ func (pl *seedPlan) seedSignatureRequest(tx *state.Txn, rp *seedRequestPlan) (an
 	c.Account = acct
 	spec := rp.req
 	spec.Requester = acct
-	if e := checkClientID(tx, acct, spec.ClientID, rp.op.embedded, spec.TestMode); e != nil {
+	if e := sigreq.CheckClientID(tx, acct, spec.ClientID, rp.op.Embedded, spec.TestMode); e != nil {
 		return nil, pl.apiIssue(rp.at, e)
 	}
 	stored, err := document.Store(tx, rp.pending)
 	if err != nil {
 		return nil, pl.apiIssue(rp.at, err)
 	}
-	if rp.op.template {
+	if rp.op.Template {
 		tb := *rp.tb
 		tb.TemplateIDs = make([]string, len(rp.spec.Templates))
 		for i, ref := range rp.spec.Templates {
 			tb.TemplateIDs[i] = pl.tplIDs[ref]
 		}
-		if err := bindTemplate(c, tx, spec, &tb, stored); err != nil {
+		if err := sigreq.BindTemplate(c, tx, spec, &tb, stored); err != nil {
 			if e, ok := apierr.As(err); ok && strings.HasPrefix(e.Path, "template_ids") {
 				return nil, pl.p.Issue(append(rp.at, "templates"), fmt.Sprintf("%s: %s", e.Name, e.Msg))
 			}
@@ -111,21 +112,21 @@ func (pl *seedPlan) seedSignatureRequest(tx *state.Txn, rp *seedRequestPlan) (an
 	if spec.Title == "" && len(spec.Documents) > 0 {
 		spec.Title = spec.Documents[0].Title()
 	}
-	req, err := createSignatureRequest(pl.s, tx, spec)
+	req, err := sigreq.Create(pl.s, tx, spec)
 	if err != nil {
 		return nil, pl.apiIssue(append(rp.at, "as"), err)
 	}
 	if err := pl.moveRequest(tx, rp, req.ID); err != nil {
 		return nil, err
 	}
-	if err := pl.runJobsNow(tx, req.ID, document.JobPrepare, jobSigreqDownloadable); err != nil {
+	if err := pl.runJobsNow(tx, req.ID, document.JobPrepare, sigreq.JobDownloadable); err != nil {
 		return nil, err
 	}
 	cur, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, req.ID)
 	if err != nil {
 		return nil, err
 	}
-	return jsonValue(viewSignatureRequest(cur, acct.ID))
+	return jsonValue(sigreq.View(cur, acct.ID))
 }
 
 // moveRequest processes a seeded request and applies its actions and
@@ -142,17 +143,17 @@ func (pl *seedPlan) moveRequest(tx *state.Txn, rp *seedRequestPlan, id string) e
 	case "processing":
 		return nil
 	case state.SigErrorFile, state.SigErrorUnknown, state.SigErrorInvalidEmail, state.SigErrorComponentPosition, state.SigErrorTextTag:
-		// Processing ends in that failure (sigreq_failures.go).
-		if err := state.CancelJobs(tx, id, jobSigreqProcess); err != nil {
+		// Processing ends in that failure (internal/sigreq/failures.go).
+		if err := state.CancelJobs(tx, id, sigreq.JobProcess); err != nil {
 			return err
 		}
 		req, err := get()
 		if err != nil {
 			return err
 		}
-		return applyOutcome(pl.s, tx, tFail(req, processFailure{StatusCode: st, Message: rp.spec.Message}, tx.Unix()))
+		return sigreq.ApplyOutcome(pl.s, tx, sigreq.TFail(req, sigreq.ProcessFailure{StatusCode: st, Message: rp.spec.Message}, tx.Unix()))
 	}
-	if err := pl.runJobsNow(tx, id, jobSigreqProcess); err != nil {
+	if err := pl.runJobsNow(tx, id, sigreq.JobProcess); err != nil {
 		return err
 	}
 	for i, a := range rp.spec.Actions {
@@ -189,45 +190,45 @@ func (pl *seedPlan) moveRequest(tx *state.Txn, rp *seedRequestPlan, id string) e
 			}
 		}
 		if req.Phase != state.PhaseComplete {
-			return pl.p.Issue(at, "the request cannot be completed from here (it is "+phaseWord(req.Phase)+")")
+			return pl.p.Issue(at, "the request cannot be completed from here (it is "+sigreq.PhaseWord(req.Phase)+")")
 		}
 	case "declined":
 		if req.Phase != state.PhaseDeclined {
 			sg := nextToSign(req)
 			if sg == nil {
-				return pl.p.Issue(at, "no signer can decline (the request is "+phaseWord(req.Phase)+")")
+				return pl.p.Issue(at, "no signer can decline (the request is "+sigreq.PhaseWord(req.Phase)+")")
 			}
 			if err := pl.signerAct(tx, sg.ID, "decline", rp.spec.Message, nil); err != nil {
 				return pl.p.Issue(at, err.Error())
 			}
 		}
 	case "canceled":
-		o, e := tCancel(req, true)
+		o, e := sigreq.TCancel(req, true)
 		if e != nil {
 			return pl.p.Issue(at, e.Msg)
 		}
-		if err := applyOutcome(pl.s, tx, o); err != nil {
+		if err := sigreq.ApplyOutcome(pl.s, tx, o); err != nil {
 			return err
 		}
 		if req, err = get(); err != nil {
 			return err
 		}
-		return applyOutcome(pl.s, tx, tCancelComplete(req, tx.Unix()))
+		return sigreq.ApplyOutcome(pl.s, tx, sigreq.TCancelComplete(req, tx.Unix()))
 	case "expired":
 		c := req.Copy()
 		now := tx.Unix()
 		c.ExpiresAt = &now
-		o := tExpire(c, now)
+		o := sigreq.TExpire(c, now)
 		if o == nil {
-			return pl.p.Issue(at, "the request cannot expire from here (it is "+phaseWord(req.Phase)+")")
+			return pl.p.Issue(at, "the request cannot expire from here (it is "+sigreq.PhaseWord(req.Phase)+")")
 		}
-		if err := state.CancelJobs(tx, id, jobSigreqExpire); err != nil {
+		if err := state.CancelJobs(tx, id, sigreq.JobExpire); err != nil {
 			return err
 		}
-		return applyOutcome(pl.s, tx, o)
+		return sigreq.ApplyOutcome(pl.s, tx, o)
 	case "sent":
 		if req.Phase != state.PhaseSent && len(rp.spec.Actions) == 0 {
-			return pl.p.Issue(at, "the request is "+phaseWord(req.Phase)+" after processing, not sent")
+			return pl.p.Issue(at, "the request is "+sigreq.PhaseWord(req.Phase)+" after processing, not sent")
 		}
 	}
 	return nil
@@ -237,7 +238,7 @@ func (pl *seedPlan) moveRequest(tx *state.Txn, rp *seedRequestPlan, id string) e
 func nextToSign(req *state.SignatureRequest) *state.Signature {
 	for i := range req.Signatures {
 		sg := &req.Signatures[i]
-		if sg.Status == state.SigAwaiting && isTurn(req, sg) {
+		if sg.Status == state.SigAwaiting && sigreq.IsTurn(req, sg) {
 			return sg
 		}
 	}
@@ -279,13 +280,13 @@ func signerDo(s *api.Host, tx *state.Txn, sigID, do, reason string, values map[s
 	var err error
 	switch do {
 	case "view":
-		_, err = signerView(s, tx, sigID)
+		_, err = sigreq.SignerView(s, tx, sigID)
 	case "sign":
-		_, err = signerSign(s, tx, sigID, values, "")
+		_, err = sigreq.SignerSign(s, tx, sigID, values, "")
 	case "decline":
-		_, err = signerDecline(s, tx, sigID, reason)
+		_, err = sigreq.SignerDecline(s, tx, sigID, reason)
 	case "bounce":
-		_, err = signerBounce(s, tx, sigID)
+		_, err = sigreq.SignerBounce(s, tx, sigID)
 	default:
 		err = fmt.Errorf("unknown action %q", do)
 	}

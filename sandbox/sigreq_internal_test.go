@@ -12,6 +12,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
+	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -28,7 +29,7 @@ func sigreqTestSandbox(t *testing.T) *Sandbox {
 
 // sigreqTestCreate stores a request through createSignatureRequest, the
 // entry point templates, bulk send and drafts use.
-func sigreqTestCreate(t *testing.T, s *Sandbox, mutate func(spec *sigreqSpec)) string {
+func sigreqTestCreate(t *testing.T, s *Sandbox, mutate func(spec *sigreq.Spec)) string {
 	t.Helper()
 	var id string
 	require.NoError(t, s.host.DefaultWorld.Store.Update(func(tx *state.Txn) error {
@@ -36,7 +37,7 @@ func sigreqTestCreate(t *testing.T, s *Sandbox, mutate func(spec *sigreqSpec)) s
 		if err != nil {
 			return err
 		}
-		spec := &sigreqSpec{
+		spec := &sigreq.Spec{
 			Requester: acct, TestMode: true, Title: "Internal",
 			Signers:   []state.Signature{{Slot: 0, Name: "Ann", Email: "ann@example.com"}},
 			Documents: []state.Document{{Name: "a.pdf"}},
@@ -45,7 +46,7 @@ func sigreqTestCreate(t *testing.T, s *Sandbox, mutate func(spec *sigreqSpec)) s
 		if mutate != nil {
 			mutate(spec)
 		}
-		req, err := createSignatureRequest(s.host, tx, spec)
+		req, err := sigreq.Create(s.host, tx, spec)
 		if err != nil {
 			return err
 		}
@@ -83,7 +84,7 @@ func sigreqTestEvents(t *testing.T, s *Sandbox, id string) []string {
 // waits on_hold_by_requester until release_hold sends it.
 func TestHoldAndRelease(t *testing.T) {
 	s := sigreqTestSandbox(t)
-	id := sigreqTestCreate(t, s, func(spec *sigreqSpec) { spec.Hold = true })
+	id := sigreqTestCreate(t, s, func(spec *sigreq.Spec) { spec.Hold = true })
 	_, err := s.host.DefaultWorld.Advance(2 * time.Second)
 	require.NoError(t, err)
 	code, body := sigreqTestCall(t, s, http.MethodGet, "/v3/signature_request/"+id)
@@ -110,18 +111,18 @@ func TestHoldAndRelease(t *testing.T) {
 // scenario injects, ends processing in error_file with file_error.
 func TestProcessingFaults(t *testing.T) {
 	s := sigreqTestSandbox(t)
-	bad := sigreqTestCreate(t, s, func(spec *sigreqSpec) {
+	bad := sigreqTestCreate(t, s, func(spec *sigreq.Spec) {
 		spec.Documents = []state.Document{{Name: "broken.pdf", Error: "the file is not a PDF"}}
 	})
-	prevFault := areasOf(s.host.Reg).sigreqProcessFault
-	areasOf(s.host.Reg).sigreqProcessFault = func(_ *api.Host, _ *world.World, _ *state.Txn, req *state.SignatureRequest) *processFailure {
+	prevFault := sigreq.HooksOf(s.host.Reg).ProcessFault
+	sigreq.HooksOf(s.host.Reg).ProcessFault = func(_ *api.Host, _ *world.World, _ *state.Txn, req *state.SignatureRequest) *sigreq.ProcessFailure {
 		if req.Title == "Faulty" {
-			return &processFailure{StatusCode: state.SigErrorFile, Message: "injected conversion failure"}
+			return &sigreq.ProcessFailure{StatusCode: state.SigErrorFile, Message: "injected conversion failure"}
 		}
 		return nil
 	}
-	t.Cleanup(func() { areasOf(s.host.Reg).sigreqProcessFault = prevFault })
-	faulty := sigreqTestCreate(t, s, func(spec *sigreqSpec) { spec.Title = "Faulty" })
+	t.Cleanup(func() { sigreq.HooksOf(s.host.Reg).ProcessFault = prevFault })
+	faulty := sigreqTestCreate(t, s, func(spec *sigreq.Spec) { spec.Title = "Faulty" })
 	fine := sigreqTestCreate(t, s, nil)
 	_, err := s.host.DefaultWorld.Advance(2 * time.Second)
 	require.NoError(t, err)
@@ -147,7 +148,7 @@ func BenchmarkListPage(b *testing.B) {
 			tx := st.Read()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				total, rows, err := listPage(tx, "acct", 1+i%5, 20)
+				total, rows, err := sigreq.ListPage(tx, "acct", 1+i%5, 20)
 				if err != nil || total != n || len(rows) != 20 {
 					b.Fatalf("listPage: %d %d %v", total, len(rows), err)
 				}
@@ -206,9 +207,9 @@ func TestListPageCostIsFlat(t *testing.T) {
 		name string
 		list func(tx *state.Txn) (int, []*state.SignatureRequest, error)
 	}{
-		{"listPage", func(tx *state.Txn) (int, []*state.SignatureRequest, error) { return listPage(tx, "acct", 3, 20) }},
+		{"listPage", func(tx *state.Txn) (int, []*state.SignatureRequest, error) { return sigreq.ListPage(tx, "acct", 3, 20) }},
 		{"listScan", func(tx *state.Txn) (int, []*state.SignatureRequest, error) {
-			return listScan(tx, []string{"acct"}, nil, nil, 3, 20)
+			return sigreq.ListScan(tx, []string{"acct"}, nil, nil, 3, 20)
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -228,7 +229,7 @@ func TestListPageCostIsFlat(t *testing.T) {
 func TestCreateWithGivenID(t *testing.T) {
 	s := sigreqTestSandbox(t)
 	const given = "0123456789abcdef0123456789abcdef01234567"
-	id := sigreqTestCreate(t, s, func(spec *sigreqSpec) { spec.ID = given })
+	id := sigreqTestCreate(t, s, func(spec *sigreq.Spec) { spec.ID = given })
 	assert.Equal(t, given, id)
 	code, body := sigreqTestCall(t, s, http.MethodGet, "/v3/signature_request/"+given)
 	require.Equal(t, http.StatusOK, code, "%v", body)
@@ -239,7 +240,7 @@ func TestCreateWithGivenID(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		_, err = createSignatureRequest(s.host, tx, &sigreqSpec{ID: given, Requester: acct, TestMode: true,
+		_, err = sigreq.Create(s.host, tx, &sigreq.Spec{ID: given, Requester: acct, TestMode: true,
 			Signers: []state.Signature{{Name: "Bo", Email: "bo@example.com"}}})
 		return err
 	})
@@ -252,10 +253,10 @@ func TestCreateWithGivenID(t *testing.T) {
 // TestEncodeSpecDropsID: a stored spec (drafts, bulk jobs) keeps neither
 // the requester nor an ID, and its JSON has no ID key.
 func TestEncodeSpecDropsID(t *testing.T) {
-	raw, err := encodeSpec(&sigreqSpec{ID: "x", Title: "T"})
+	raw, err := sigreq.EncodeSpec(&sigreq.Spec{ID: "x", Title: "T"})
 	require.NoError(t, err)
 	assert.NotContains(t, string(raw), `"ID"`)
-	spec, err := decodeSpec(raw)
+	spec, err := sigreq.DecodeSpec(raw)
 	require.NoError(t, err)
 	assert.Equal(t, "", spec.ID)
 	assert.Equal(t, "T", spec.Title)

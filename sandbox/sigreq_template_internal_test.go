@@ -13,6 +13,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
+	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/template"
 )
@@ -37,19 +38,19 @@ func tbUse() *template.Use {
 // resolved templates; roles left open are refused unless the caller leaves
 // them open (template drafts), where they keep their slot and order.
 func TestBindTemplateUse(t *testing.T) {
-	tb := &templateBody{
+	tb := &sigreq.TemplateBody{
 		TemplateIDs:  []string{"tpl"},
-		Signers:      []subSigner{{Role: "Witness", Name: "Wendy", EmailAddress: "wendy@example.com"}},
-		CustomFields: []subCustomField{{Name: "company", Value: "ACME"}},
+		Signers:      []sigreq.SubSigner{{Role: "Witness", Name: "Wendy", EmailAddress: "wendy@example.com"}},
+		CustomFields: []sigreq.SubCustomField{{Name: "company", Value: "ACME"}},
 	}
-	var spec sigreqSpec
-	e := bindTemplateUse(&api.Call{}, &spec, tbUse(), tb, nil, false)
+	var spec sigreq.Spec
+	e := sigreq.BindTemplateUse(&api.Call{}, &spec, tbUse(), tb, nil, false)
 	require.NotNil(t, e)
 	assert.Equal(t, "signers", e.Path)
 	assert.Contains(t, e.Msg, `"Client"`)
 
-	spec = sigreqSpec{}
-	require.Nil(t, bindTemplateUse(&api.Call{}, &spec, tbUse(), tb, []state.Document{{Name: "extra.pdf"}}, true))
+	spec = sigreq.Spec{}
+	require.Nil(t, sigreq.BindTemplateUse(&api.Call{}, &spec, tbUse(), tb, []state.Document{{Name: "extra.pdf"}}, true))
 	require.Len(t, spec.Signers, 2)
 	assert.Equal(t, state.Signature{Slot: 0, Role: "Client", Order: intPtr(0)}, spec.Signers[0], "an open role: no name or address yet")
 	assert.Equal(t, "wendy@example.com", spec.Signers[1].Email)
@@ -61,8 +62,8 @@ func TestBindTemplateUse(t *testing.T) {
 	assert.Equal(t, "ACME", spec.CustomFields[0].Value)
 	assert.Equal(t, "Template title", spec.Title)
 
-	tb.CCs = []subCC{{Role: "Nobody", EmailAddress: "x@example.com"}}
-	e = bindTemplateUse(&api.Call{}, &sigreqSpec{}, tbUse(), tb, nil, true)
+	tb.CCs = []sigreq.SubCC{{Role: "Nobody", EmailAddress: "x@example.com"}}
+	e = sigreq.BindTemplateUse(&api.Call{}, &sigreq.Spec{}, tbUse(), tb, nil, true)
 	require.NotNil(t, e)
 	assert.Equal(t, "ccs[0][role]", e.Path)
 }
@@ -70,17 +71,17 @@ func TestBindTemplateUse(t *testing.T) {
 // TestCheckTemplateBodySignersOptional: signers are required unless the
 // caller allows none; given signers are checked either way.
 func TestCheckTemplateBodySignersOptional(t *testing.T) {
-	b := &sigreqBody{TemplateIDs: []string{"tpl"}}
-	_, e := checkTemplateBody(&api.Call{}, b, false)
+	b := &sigreq.Body{TemplateIDs: []string{"tpl"}}
+	_, e := sigreq.CheckTemplateBody(&api.Call{}, b, false)
 	require.NotNil(t, e)
 	assert.Equal(t, "signers", e.Path)
-	tb, e := checkTemplateBody(&api.Call{}, b, true)
+	tb, e := sigreq.CheckTemplateBody(&api.Call{}, b, true)
 	require.Nil(t, e)
 	assert.Empty(t, tb.Signers)
 	assert.Equal(t, []string{"tpl"}, tb.TemplateIDs)
 
-	b.Signers = []subSigner{{Name: "No Role", EmailAddress: "a@example.com"}}
-	_, e = checkTemplateBody(&api.Call{}, b, true)
+	b.Signers = []sigreq.SubSigner{{Name: "No Role", EmailAddress: "a@example.com"}}
+	_, e = sigreq.CheckTemplateBody(&api.Call{}, b, true)
 	require.NotNil(t, e)
 	assert.Equal(t, "signers[0][role]", e.Path)
 }
@@ -107,7 +108,7 @@ func TestBulkSendResolvesTemplatesOnce(t *testing.T) {
 	body, err := json.Marshal(map[string]any{"template_ids": []string{"tpl"}, "signer_list": list, "test_mode": true})
 	require.NoError(t, err)
 	s := sigreqTestSandbox(t)
-	areasOf(s.host.Reg).templateResolver = resolver
+	sigreq.HooksOf(s.host.Reg).TemplateResolver = resolver
 	req := httptest.NewRequest(http.MethodPost, "/v3/signature_request/bulk_send_with_template", bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.SetBasicAuth(s.DefaultAPIKey(), "")

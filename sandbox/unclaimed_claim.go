@@ -21,6 +21,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
+	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -31,11 +32,11 @@ const jobDraftSelfSign = "unclaimed_draft.self_sign"
 
 func registerUnclaimedClaim(r *api.Registry) {
 	r.RegisterJob(jobDraftSelfSign, func(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) error {
-		req := jobRequest(tx, job)
+		req := sigreq.JobRequest(tx, job)
 		if req == nil || req.Phase != state.PhaseSent || len(req.Signatures) == 0 {
 			return nil
 		}
-		_, err := signerSign(s, tx, req.Signatures[0].ID, nil, "")
+		_, err := sigreq.SignerSign(s, tx, req.Signatures[0].ID, nil, "")
 		return err
 	})
 }
@@ -44,9 +45,9 @@ func registerUnclaimedClaim(r *api.Registry) {
 // (by index for file drafts, by role for template drafts), CCs by role
 // (templates) and CC addresses (when the draft allows CCs).
 type claimInput struct {
-	Signers          []subSigner `json:"signers"`
-	CCs              []subCC     `json:"ccs"`
-	CCEmailAddresses []string    `json:"cc_email_addresses"`
+	Signers          []sigreq.SubSigner `json:"signers"`
+	CCs              []sigreq.SubCC     `json:"ccs"`
+	CCEmailAddresses []string           `json:"cc_email_addresses"`
 }
 
 // Reasons a claim URL no longer works.
@@ -89,7 +90,7 @@ func sendDraft(s *api.Host, tx *state.Txn, d *state.UnclaimedDraft, claimer *sta
 	if e := draftOpen(d, tx.Unix(), true); e != nil {
 		return nil, e
 	}
-	spec, err := decodeSpec(d.Spec)
+	spec, err := sigreq.DecodeSpec(d.Spec)
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +114,7 @@ func sendDraft(s *api.Host, tx *state.Txn, d *state.UnclaimedDraft, claimer *sta
 		return nil, e
 	}
 	spec.ID = d.ID // the id the draft handed out
-	req, err := createSignatureRequest(s, tx, spec)
+	req, err := sigreq.Create(s, tx, spec)
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +122,7 @@ func sendDraft(s *api.Host, tx *state.Txn, d *state.UnclaimedDraft, claimer *sta
 	// processing; a send_document request is signed once processed.
 	if d.Type == state.DraftSendDocument {
 		delay := state.GetConfig(tx).SendProcessingDelay.D()
-		if _, err := state.Schedule(tx, jobDraftSelfSign, req.ID, delay, sigreqJobArgs{Generation: req.Generation}); err != nil {
+		if _, err := state.Schedule(tx, jobDraftSelfSign, req.ID, delay, sigreq.JobArgs{Generation: req.Generation}); err != nil {
 			return nil, err
 		}
 	}
@@ -163,7 +164,7 @@ func requesterName(a *state.Account) string {
 }
 
 // applyClaimInput applies the user's editor changes to the spec.
-func applyClaimInput(d *state.UnclaimedDraft, spec *sigreqSpec, in claimInput) *apierr.Error {
+func applyClaimInput(d *state.UnclaimedDraft, spec *sigreq.Spec, in claimInput) *apierr.Error {
 	switch {
 	case d.Type == state.DraftSendDocument && len(in.Signers) > 0:
 		return apierr.Badf("signers", "A send_document draft is signed by its requester alone.")
@@ -179,7 +180,7 @@ func applyClaimInput(d *state.UnclaimedDraft, spec *sigreqSpec, in claimInput) *
 		if len(spec.Signers) > 0 && d.Embedded && !d.Editor.AllowEditSigners {
 			return apierr.Badf("signers", "The signers of this draft were given when it was created and it does not allow editing them (editor_options[allow_edit_signers]).")
 		}
-		sigs, _, e := checkSigners(&sigreqBody{Signers: in.Signers})
+		sigs, _, e := sigreq.CheckSigners(&sigreq.Body{Signers: in.Signers})
 		if e != nil {
 			return e
 		}
@@ -192,7 +193,7 @@ func applyClaimInput(d *state.UnclaimedDraft, spec *sigreqSpec, in claimInput) *
 		if d.Embedded && !d.Editor.AllowCCs {
 			return apierr.Badf("cc_email_addresses", "This draft does not let its user add CCs (allow_ccs).")
 		}
-		extra, e := checkCCs(in.CCEmailAddresses)
+		extra, e := sigreq.CheckCCs(in.CCEmailAddresses)
 		if e != nil {
 			return e
 		}
@@ -220,7 +221,7 @@ func applyClaimInput(d *state.UnclaimedDraft, spec *sigreqSpec, in claimInput) *
 // applyRoleSigners fills the roles of a template draft with the signers the
 // user gives. Roles given at creation can be changed only when the draft
 // allows it (force_signer_roles, or editor_options[allow_edit_signers]).
-func applyRoleSigners(d *state.UnclaimedDraft, spec *sigreqSpec, given []subSigner) *apierr.Error {
+func applyRoleSigners(d *state.UnclaimedDraft, spec *sigreq.Spec, given []sigreq.SubSigner) *apierr.Error {
 	seen := map[string]bool{}
 	for i, s := range given {
 		p := "signers[" + itoa(i) + "]"
@@ -237,7 +238,7 @@ func applyRoleSigners(d *state.UnclaimedDraft, spec *sigreqSpec, given []subSign
 		}
 		seen[s.Role] = true
 		s.Order = nil
-		if e := checkSignerPerson(p, s, false); e != nil {
+		if e := sigreq.CheckSignerPerson(p, s, false); e != nil {
 			return e
 		}
 		cur := spec.Signers[idx]
@@ -247,7 +248,7 @@ func applyRoleSigners(d *state.UnclaimedDraft, spec *sigreqSpec, given []subSign
 		if cur.Email != "" && d.Embedded && !d.Editor.ForceSignerRoles && !d.Editor.AllowEditSigners {
 			return apierr.Badf(p+"[role]", "The signer of role %q was given when the draft was created and this draft does not allow changing it (force_signer_roles).", s.Role)
 		}
-		sg := signerOf(s, cur.Slot)
+		sg := sigreq.SignerOf(s, cur.Slot)
 		sg.Role, sg.Order, sg.Group = cur.Role, cur.Order, cur.Group
 		if sg.Role == "" {
 			sg.Role = s.Role
@@ -258,7 +259,7 @@ func applyRoleSigners(d *state.UnclaimedDraft, spec *sigreqSpec, given []subSign
 }
 
 // sameSigners reports whether given lists the same people as cur, in order.
-func sameSigners(cur []state.Signature, given []subSigner) bool {
+func sameSigners(cur []state.Signature, given []sigreq.SubSigner) bool {
 	if len(cur) != len(given) {
 		return false
 	}
@@ -272,7 +273,7 @@ func sameSigners(cur []state.Signature, given []subSigner) bool {
 
 // applyRoleCCs fills the CC roles of a template draft; roles left open are
 // dropped.
-func applyRoleCCs(d *state.UnclaimedDraft, spec *sigreqSpec, given []subCC) *apierr.Error {
+func applyRoleCCs(d *state.UnclaimedDraft, spec *sigreq.Spec, given []sigreq.SubCC) *apierr.Error {
 	if len(given) > 0 && len(d.CCRoles) == 0 {
 		return apierr.Badf("ccs", "This draft has no CC roles: give CC addresses in cc_email_addresses.")
 	}
@@ -302,8 +303,8 @@ func applyRoleCCs(d *state.UnclaimedDraft, spec *sigreqSpec, given []subCC) *api
 
 // checkDraftSlots checks that the draft's fields and attachments name
 // signers the request has (drafts created without signers could name any).
-func checkDraftSlots(spec *sigreqSpec) *apierr.Error {
-	slots := signerSlots(spec.Signers)
+func checkDraftSlots(spec *sigreq.Spec) *apierr.Error {
+	slots := sigreq.SignerSlots(spec.Signers)
 	for _, f := range spec.FormFields {
 		if n, ok := f.SlotIndex(); ok && n >= slots {
 			return apierr.Badf("signers", "The field %q of this draft is for signer %d: give at least %d signer(s).", f.APIID, n, n+1)

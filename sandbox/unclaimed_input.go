@@ -15,6 +15,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
+	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -65,14 +66,14 @@ type subEditorOptions struct {
 type draftPlan struct {
 	kind    draftKind
 	typ     string
-	spec    *sigreqSpec
+	spec    *sigreq.Spec
 	x       draftExtras
 	fields  []fields.Parsed
 	pending []document.Pending
-	body    *sigreqBody
+	body    *sigreq.Body
 	// tb is the template part of create_embedded_with_template; its
 	// Signers are only those given.
-	tb *templateBody
+	tb *sigreq.TemplateBody
 }
 
 // editorOptions turns the body's editor settings into the draft's.
@@ -103,7 +104,7 @@ func (x *draftExtras) editorOptions(kind draftKind) state.DraftOptions {
 // planDraft decodes and validates a create body (everything that needs no
 // database) and collects its documents.
 func planDraft(c *api.Call, kind draftKind) (*draftPlan, error) {
-	var b sigreqBody
+	var b sigreq.Body
 	if err := c.Bind(&b); err != nil {
 		return nil, err
 	}
@@ -127,7 +128,7 @@ func planDraft(c *api.Call, kind draftKind) (*draftPlan, error) {
 	}
 	// The template form of sigreqSpecOf checks the shared fields without
 	// requiring signers; the file-based parts follow below.
-	spec, e := sigreqSpecOf(c, &b, sigreqOp{embedded: embedded, template: true})
+	spec, e := sigreq.SpecOf(c, &b, sigreq.Op{Embedded: embedded, Template: true})
 	if e != nil {
 		return nil, e
 	}
@@ -135,16 +136,16 @@ func planDraft(c *api.Call, kind draftKind) (*draftPlan, error) {
 	if embedded {
 		// The draft schemas have signing_redirect_url, which the embedded
 		// request schemas lack.
-		if e := checkRedirectURL("signing_redirect_url", b.SigningRedirectURL); e != nil {
+		if e := sigreq.CheckRedirectURL("signing_redirect_url", b.SigningRedirectURL); e != nil {
 			return nil, e
 		}
 		spec.SigningRedirectURL = b.SigningRedirectURL
-		if e := checkRedirectURL("requesting_redirect_url", p.x.RequestingRedirectURL); e != nil {
+		if e := sigreq.CheckRedirectURL("requesting_redirect_url", p.x.RequestingRedirectURL); e != nil {
 			return nil, e
 		}
 	}
 	if kind == draftEmbeddedTemplate {
-		if p.tb, e = checkTemplateBody(c, &b, true); e != nil {
+		if p.tb, e = sigreq.CheckTemplateBody(c, &b, true); e != nil {
 			return nil, e
 		}
 		if len(b.Files) > 0 || len(b.FileURLs) > 0 {
@@ -153,7 +154,7 @@ func planDraft(c *api.Call, kind draftKind) (*draftPlan, error) {
 				return nil, err
 			}
 			p.pending = docs
-			scanAppendedFiles(p.pending) // texttags.go
+			sigreq.ScanAppendedFiles(p.pending) // internal/sigreq/text_tags.go
 		}
 		return p, nil
 	}
@@ -178,18 +179,18 @@ func planDraft(c *api.Call, kind draftKind) (*draftPlan, error) {
 			spec.Signers[i].Slot = i
 		}
 	}
-	e = spec.addFields(&b, p.fields, p.pending)
+	e = spec.AddFields(&b, p.fields, p.pending)
 	if e == nil {
-		spec.addDocumentFields(c, p.pending, p.x.UsePreexistingFields) // texttags.go
-		warnFieldPlacement(c, spec.FormFields, p.pending)              // sigreq_placement.go
+		spec.AddDocumentFields(c, p.pending, p.x.UsePreexistingFields) // internal/sigreq/text_tags.go
+		sigreq.WarnFieldPlacement(c, spec.FormFields, p.pending)       // internal/sigreq/placement.go
 	}
 	spec.Signers = given
 	if e != nil {
 		return nil, e
 	}
 	// Custom fields are treated as signature_request/send treats them.
-	spec.CustomFields = dropUnusedCustomFields(c, spec.CustomFields, spec.FormFields, spec.UseTextTags)
-	warnLongMergeValues(c, spec.CustomFields, spec.FormFields)
+	spec.CustomFields = sigreq.DropUnusedCustomFields(c, spec.CustomFields, spec.FormFields, spec.UseTextTags)
+	sigreq.WarnLongMergeValues(c, spec.CustomFields, spec.FormFields)
 	return p, nil
 }
 
@@ -242,13 +243,13 @@ func (p *draftPlan) checkFileParts(c *api.Call) *apierr.Error {
 		}
 		slots = 1
 	case len(b.Signers) > 0:
-		signers, n, e := checkSigners(b)
+		signers, n, e := sigreq.CheckSigners(b)
 		if e != nil {
 			return e
 		}
 		spec.Signers, slots = signers, n
 	}
-	if e := addFileParts(c, spec, b, slots); e != nil {
+	if e := sigreq.AddFileParts(c, spec, b, slots); e != nil {
 		return e
 	}
 	if p.kind == draftEmbedded {
@@ -262,8 +263,8 @@ func (p *draftPlan) checkFileParts(c *api.Call) *apierr.Error {
 // specFromRequest is the spec of a request as it was sent, for
 // edit_and_resend: same documents, fields, signers and texts; new ids and
 // statuses come when the draft is sent. An expiry already past is dropped.
-func specFromRequest(c *api.Call, req *state.SignatureRequest) *sigreqSpec {
-	spec := &sigreqSpec{
+func specFromRequest(c *api.Call, req *state.SignatureRequest) *sigreq.Spec {
+	spec := &sigreq.Spec{
 		ClientID: req.ClientID, Embedded: req.Embedded, TestMode: req.TestMode,
 		TemplateIDs: append([]string(nil), req.TemplateIDs...),
 		Title:       req.Title, Subject: req.Subject, Message: req.Message,

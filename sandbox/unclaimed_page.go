@@ -18,6 +18,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/page"
 	"github.com/signsandbox/signsandbox/sandbox/internal/signpage"
+	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -33,7 +34,7 @@ type claimView struct {
 	Message   string
 	Error     string
 	Draft     *state.UnclaimedDraft
-	Spec      *sigreqSpec
+	Spec      *sigreq.Spec
 	Action    string
 	Rows      []claimRow
 	SendLabel string
@@ -102,7 +103,7 @@ func claimDocument(c *api.Call) (any, error) {
 	if !ok || d.SentAt != 0 {
 		return document.PageNotFound("This claim URL is not valid.")
 	}
-	spec, err := decodeSpec(d.Spec)
+	spec, err := sigreq.DecodeSpec(d.Spec)
 	if err != nil {
 		return document.PageNotFound("This draft has no documents.")
 	}
@@ -120,7 +121,7 @@ func pageDraft(c *api.Call) (*state.UnclaimedDraft, bool) {
 		_, err := state.DraftByToken(tx, c.Param("token"))
 		return err == nil
 	}
-	if _, ok := pageWorld(c, holds); !ok {
+	if _, ok := sigreq.PageWorld(c, holds); !ok {
 		return nil, false
 	}
 	d, err := state.DraftByToken(c.Read(), c.Param("token"))
@@ -148,7 +149,7 @@ func claimPage(c *api.Call) (any, error) {
 		}
 		return nil, err
 	}
-	spec, err := decodeSpec(claimed.Spec)
+	spec, err := sigreq.DecodeSpec(claimed.Spec)
 	if err != nil {
 		return nil, err
 	}
@@ -157,7 +158,7 @@ func claimPage(c *api.Call) (any, error) {
 
 // claimFormView lays out the form: one line per template role, or the
 // draft's signers plus empty lines for more.
-func claimFormView(c *api.Call, d *state.UnclaimedDraft, spec *sigreqSpec) claimView {
+func claimFormView(c *api.Call, d *state.UnclaimedDraft, spec *sigreq.Spec) claimView {
 	v := claimView{Title: spec.Title, Draft: d, Spec: spec, Action: c.Request.URL.Path, SendLabel: "Send for signature"}
 	if v.Title == "" {
 		v.Title = "Draft"
@@ -244,7 +245,7 @@ func claimFormInput(d *state.UnclaimedDraft, form map[string][]string) claimInpu
 		if email == "" {
 			continue
 		}
-		s := subSigner{EmailAddress: email}
+		s := sigreq.SubSigner{EmailAddress: email}
 		if i < len(names) {
 			s.Name = strings.TrimSpace(names[i])
 		}

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
+	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -23,9 +24,9 @@ type bulkSendJobSendResponse struct {
 // BulkSendJobGetResponseSignatureRequests, which is SignatureRequestResponse
 // (bulk_send_job_id and metadata included).
 type bulkSendJobGetResponse struct {
-	BulkSendJob       bulkSendJobResponse        `json:"bulk_send_job"`
-	ListInfo          api.ListInfoResponse       `json:"list_info"`
-	SignatureRequests []signatureRequestResponse `json:"signature_requests"`
+	BulkSendJob       bulkSendJobResponse  `json:"bulk_send_job"`
+	ListInfo          api.ListInfoResponse `json:"list_info"`
+	SignatureRequests []sigreq.Response    `json:"signature_requests"`
 }
 
 // bulkSendJobListResponse is BulkSendJobListResponse.

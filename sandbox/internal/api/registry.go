@@ -85,10 +85,11 @@ type Registry struct {
 	// CallbackFault is the fault point of callback deliveries (nil: no
 	// fault); scenario rules set it.
 	CallbackFault CallbackFaultHook
-	// Areas holds the hooks between areas that still live in the facade
-	// (template resolution, the template and request fault points),
-	// whose types this package cannot know; the facade puts them here and
-	// reads them back. Each leaves when its area gets a package.
+	// Areas holds the hooks a resource package declares with types this
+	// package cannot know: the signature requests' (sigreq.Hooks: the
+	// processing fault point scenario rules fill, and the template
+	// resolver's stand-in for tests). The facade puts them here; the
+	// package reads them back (sigreq.HooksOf).
 	Areas any
 }
 

@@ -4,7 +4,7 @@ package search
 // and GET /template/list, after the official search reference: one
 // tokenizer and parser for both lists, which differ only in the fields they
 // may name and how a field matches (Resource; the matchers are in
-// sigreq_query.go and internal/template/query.go, dates in dates.go).
+// internal/sigreq/query.go and internal/template/query.go, dates in dates.go).
 //
 // Syntax: field:value terms and free terms; AND / OR (case-sensitive, AND
 // binding tighter, adjacent terms meaning AND); parentheses; quoted phrases

@@ -29,7 +29,7 @@ type Document struct {
 	// TextTagError says why they cannot be used: the request ends in
 	// error_text_tag / signature_request_invalid, a template in
 	// template_error. PDFFields are the form fields the PDF already had
-	// (use_preexisting_fields). See texttags.go.
+	// (use_preexisting_fields). See sigreq/text_tags.go.
 	TextTags     []DocumentTextTag  `json:"text_tags,omitempty"`
 	TextTagError string             `json:"text_tag_error,omitempty"`
 	PDFFields    []DocumentPDFField `json:"pdf_fields,omitempty"`

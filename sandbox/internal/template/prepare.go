@@ -90,11 +90,11 @@ func PreparationProblem(t *state.Template) string {
 		if len(d.Pages) == 0 {
 			return fmt.Sprintf("Document %d (%s) has no pages.", i, d.Name)
 		}
-		if d.TextTagError != "" { // texttags.go
+		if d.TextTagError != "" { // text_tags.go
 			return fmt.Sprintf("Document %d (%s): %s", i, d.Name, d.TextTagError)
 		}
 	}
-	if msg := templateFieldPlacementProblem(t); msg != "" { // sigreq_placement.go
+	if msg := templateFieldPlacementProblem(t); msg != "" { // sigreq/placement.go
 		return msg
 	}
 	if t.OverlayOf == "" {

@@ -3,9 +3,8 @@ package template
 // Requests from templates: send_with_template, create_embedded_with_template,
 // edit_with_template and edit_embedded_with_template use the templates'
 // documents, fields, roles and merge fields. The signature request code
-// (sigreq_template.go) binds signers, CCs and custom_fields to what
-// Combine answers through its templateResolver hook (ResolveRequest, set
-// by the facade).
+// (sigreq/templates.go) binds signers, CCs and custom_fields to what
+// Combine answers, through ResolveRequest, which it calls directly.
 
 import (
 	"fmt"
@@ -24,8 +23,9 @@ type tplTestModeBody struct {
 	TestMode bool `json:"test_mode"`
 }
 
-// ResolveRequest is the templateResolver hook: the caller's
-// templates combined, checked against the request's test_mode.
+// ResolveRequest is how a signature request resolves its template_ids:
+// the caller's templates combined, checked against the request's
+// test_mode.
 func ResolveRequest(c *api.Call, tx *state.Txn, ids []string) (*Use, error) {
 	var body tplTestModeBody
 	if err := c.Bind(&body); err != nil {

@@ -1,0 +1,215 @@
+package sigreq
+
+import (
+	"strings"
+	"time"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/document"
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+// ApplyOutcome writes a transition's outcome in tx: the request row, list
+// access for new signers, e-mails, file work, jobs and, last, the events
+// (emit renders the object as stored, so it must see the new row).
+func ApplyOutcome(s *api.Host, tx *state.Txn, o *Outcome) error {
+	if o == nil {
+		return nil
+	}
+	req := o.Req
+	if err := state.Put(tx, state.TableSignatureRequests, req); err != nil {
+		return err
+	}
+	if o.Gone {
+		// A canceled request leaves every list.
+		for _, id := range requestAccountIDs(tx, req) {
+			if err := state.RemoveAccess(tx, id, req.ID); err != nil {
+				return err
+			}
+		}
+	} else if o.Prev != nil && signerSetChanged(o.Prev, req) {
+		if err := grantAccess(tx, req, o.Prev); err != nil {
+			return err
+		}
+	}
+	for _, m := range o.Mails {
+		if err := sigreqMail(tx, req, m); err != nil {
+			return err
+		}
+	}
+	if o.Files || o.Completed {
+		if err := document.ScheduleFiles(tx, document.KindSignatureRequest, req.ID); err != nil {
+			return err
+		}
+	}
+	cfg := state.GetConfig(tx)
+	if o.Completed {
+		if err := state.CancelJobs(tx, req.ID, JobExpire); err != nil {
+			return err
+		}
+		if _, err := state.Schedule(tx, JobDownloadable, req.ID, cfg.FilePreparationDelay.D(), JobArgs{Generation: req.Generation}); err != nil {
+			return err
+		}
+	}
+	if o.Gone {
+		if err := document.GoneFiles(tx, document.KindSignatureRequest, req.ID); err != nil {
+			return err
+		}
+		if err := cancelRequestJobs(tx, req.ID); err != nil {
+			return err
+		}
+	}
+	if o.Expiry {
+		if err := scheduleExpiry(tx, req); err != nil {
+			return err
+		}
+	}
+	for _, ev := range o.Events {
+		if err := emitForRequest(s, tx, req, ev); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// emitForRequest emits an event about a request to its accounts (the
+// requester, then signers with accounts) and its API app.
+func emitForRequest(s *api.Host, tx *state.Txn, req *state.SignatureRequest, ev SigEvent) error {
+	accounts := requestAccountIDs(tx, req)
+	client := req.ClientID
+	if ev.Type == notify.TypeRequestDestroyed {
+		// Removal is one account's action: only that account hears of it
+		// (and the app when the requester removed it).
+		accounts = []string{req.RemovedFor[len(req.RemovedFor)-1]}
+		if accounts[0] != req.RequesterAccountID {
+			client = ""
+		}
+	}
+	return s.Emit(tx, notify.Event{
+		Type: ev.Type, ObjectType: notify.ObjectSignatureRequest, ObjectID: req.ID, AccountIDs: accounts,
+		ClientID: client, RelatedSignatureID: ev.SignatureID, EventMessage: ev.Message,
+	})
+}
+
+// signerSetChanged reports whether a transition changed a signer's e-mail
+// address (reassign, update), which changes who lists the request.
+func signerSetChanged(a, b *state.SignatureRequest) bool {
+	if len(a.Signatures) != len(b.Signatures) {
+		return true
+	}
+	for i := range a.Signatures {
+		if state.EmailKey(a.Signatures[i].Email) != state.EmailKey(b.Signatures[i].Email) {
+			return true
+		}
+	}
+	return false
+}
+
+func removedFor(req *state.SignatureRequest, accountID string) bool {
+	for _, id := range req.RemovedFor {
+		if id == accountID {
+			return true
+		}
+	}
+	return false
+}
+
+// sigreqMail records one e-mail of a request in the outbox. The e-mail that
+// asks a signer to sign carries a signing-page link that does not expire.
+func sigreqMail(tx *state.Txn, req *state.SignatureRequest, m sigMail) error {
+	topic := req.Subject
+	if topic == "" {
+		topic = req.Title
+	}
+	e := state.Email{Kind: m.Kind, To: m.To, Name: m.Name, SignatureRequestID: req.ID, SignatureID: m.SignatureID, Message: req.Message}
+	switch m.Kind {
+	case notify.MailSignatureRequest:
+		e.Subject = requesterLabel(req) + " has requested your signature: " + topic
+		tok := &state.SignURL{Token: tx.NewSecret(), SignatureID: m.SignatureID, RequestID: req.ID}
+		if err := state.Put(tx, state.TableSignURLs, tok); err != nil {
+			return err
+		}
+		e.Link = req.WorldURL + "/sign/" + tok.Token
+	case notify.MailReminder:
+		e.Subject = "Reminder: " + requesterLabel(req) + " has requested your signature: " + topic
+		if tok := latestSignToken(tx, req, m.SignatureID); tok != "" {
+			e.Link = req.WorldURL + "/sign/" + tok
+		}
+	case notify.MailCompleted:
+		e.Subject = "Everyone has signed " + req.Title
+		e.Link = req.BaseURL + api.APIPrefix + "/signature_request/files/" + req.ID
+		e.Message = ""
+	case notify.MailDeclined:
+		e.Subject = req.Title + " has been declined"
+		e.Message = ""
+	case notify.MailCanceled:
+		e.Subject = req.Title + " has been canceled by " + requesterLabel(req)
+		e.Message = ""
+	case notify.MailReassigned:
+		e.Subject = "You reassigned " + req.Title
+		e.Message = ""
+	default:
+		e.Subject = req.Title
+	}
+	_, err := notify.Email(tx, e)
+	return err
+}
+
+// requesterLabel names the requester in e-mail subjects.
+func requesterLabel(req *state.SignatureRequest) string {
+	if req.RequesterName != "" {
+		return req.RequesterName
+	}
+	return req.RequesterEmail
+}
+
+// latestSignToken finds the link of the last signing e-mail to a signer
+// (reminders repeat it).
+func latestSignToken(tx *state.Txn, req *state.SignatureRequest, sigID string) string {
+	e := lastEmailTo(tx, req.ID, sigID, notify.MailSignatureRequest)
+	if e == nil || e.Link == "" {
+		return ""
+	}
+	if i := strings.LastIndex(e.Link, "/sign/"); i >= 0 {
+		return e.Link[i+len("/sign/"):]
+	}
+	return ""
+}
+
+// lastEmailTo finds the newest e-mail of a kind ("" for any) about a
+// signature of a request, through the outbox's signature index.
+func lastEmailTo(tx *state.Txn, requestID, sigID, kind string) *state.Email {
+	e, err := state.LastEmailAbout(tx, sigID, func(e *state.Email) bool {
+		return e.SignatureRequestID == requestID && (kind == "" || e.Kind == kind)
+	})
+	if err != nil {
+		return nil
+	}
+	return e
+}
+
+// scheduleProcessing queues the end of processing for the request's
+// current generation, and its expiry.
+func scheduleProcessing(tx *state.Txn, req *state.SignatureRequest) error {
+	cfg := state.GetConfig(tx)
+	if _, err := state.Schedule(tx, JobProcess, req.ID, cfg.SendProcessingDelay.D(), JobArgs{Generation: req.Generation}); err != nil {
+		return err
+	}
+	if err := document.ScheduleFiles(tx, document.KindSignatureRequest, req.ID); err != nil {
+		return err
+	}
+	return scheduleExpiry(tx, req)
+}
+
+// scheduleExpiry (re)queues the expiry job at expires_at.
+func scheduleExpiry(tx *state.Txn, req *state.SignatureRequest) error {
+	if err := state.CancelJobs(tx, req.ID, JobExpire); err != nil {
+		return err
+	}
+	if req.ExpiresAt == nil {
+		return nil
+	}
+	_, err := state.ScheduleAt(tx, JobExpire, req.ID, time.Unix(*req.ExpiresAt, 0), JobArgs{Generation: req.Generation})
+	return err
+}

@@ -1,0 +1,130 @@
+package sigreq
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+// TestFailureTransitions pins every failure status to its event, and where
+// a failure can still happen.
+func TestFailureTransitions(t *testing.T) {
+	const now = int64(1_000_000)
+	events := map[string]string{
+		state.SigErrorFile: notify.TypeFileError, state.SigErrorUnknown: notify.TypeUnknownError, state.SigErrorInvalidEmail: notify.TypeRequestInvalid,
+		state.SigErrorComponentPosition: notify.TypeRequestInvalid, state.SigErrorTextTag: notify.TypeRequestInvalid,
+	}
+	require.ElementsMatch(t, FailureStatusCodes, func() []string {
+		var out []string
+		for k := range events {
+			out = append(out, k)
+		}
+		return out
+	}())
+	for _, code := range FailureStatusCodes {
+		t.Run(code, func(t *testing.T) {
+			for _, phase := range []string{state.PhaseProcessing, state.PhaseSent} {
+				o := TFail(trReq(phase, false, aw, aw), ProcessFailure{StatusCode: code}, now)
+				require.NotNil(t, o, phase)
+				assert.Equal(t, state.PhaseError, o.Req.Phase)
+				assert.Equal(t, []string{code, code}, []string{o.Req.Signatures[0].Status, o.Req.Signatures[1].Status})
+				require.Len(t, o.Events, 1)
+				assert.Equal(t, events[code], o.Events[0].Type)
+				assert.Equal(t, FailureMessages[code], o.Events[0].Message)
+				assert.Empty(t, o.Mails)
+			}
+		})
+	}
+	one := TFail(trReq(state.PhaseProcessing, false, aw, aw), ProcessFailure{StatusCode: state.SigErrorInvalidEmail, Message: "m", SignatureIDs: []string{"s1"}}, now)
+	assert.Equal(t, []string{aw, state.SigErrorInvalidEmail}, []string{one.Req.Signatures[0].Status, one.Req.Signatures[1].Status})
+	assert.Equal(t, "m", one.Req.Signatures[1].Error)
+
+	for name, r := range map[string]*state.SignatureRequest{
+		"signed":         trReq(state.PhaseSent, false, sd, aw),
+		"declined":       trReq(state.PhaseDeclined, false, dc, aw),
+		"complete":       trReq(state.PhaseComplete, false, sd),
+		"in error":       trReq(state.PhaseError, false, state.SigErrorFile),
+		"canceled":       trReq(state.PhaseCanceled, false, aw),
+		"cancel pending": with(trReq(state.PhaseSent, false, aw), func(r *state.SignatureRequest) { r.CancelPending = true }),
+		"expired":        trReq(state.PhaseExpired, false, state.SigExpired),
+	} {
+		assert.Nil(t, TFail(r, ProcessFailure{StatusCode: state.SigErrorUnknown}, now), name)
+		assert.NotNil(t, FailBlocked(r), name)
+	}
+	assert.Nil(t, TFail(trReq(state.PhaseProcessing, false, aw), ProcessFailure{StatusCode: "declined"}, now), "not a failure status")
+}
+
+// TestPlacement: a field is inside, over an edge, or off its page; pages
+// and sizes that are not known decide nothing.
+func TestPlacement(t *testing.T) {
+	letter := []state.Document{{Pages: []state.Page{{Width: 612, Height: 792}, {Width: 792, Height: 612}}}}
+	two := 2
+	field := func(x, y, w, h int, page *int) state.FormField {
+		return state.FormField{APIID: "f", X: x, Y: y, Width: w, Height: h, Page: page}
+	}
+	for name, c := range map[string]struct {
+		f    state.FormField
+		docs []state.Document
+		want fields.Place
+	}{
+		"inside":              {field(0, 0, 612, 792, nil), letter, fields.PlaceInside},
+		"over the right edge": {field(600, 10, 20, 10, nil), letter, fields.PlacePartly},
+		"over the bottom":     {field(10, 780, 20, 20, nil), letter, fields.PlacePartly},
+		"right of the page":   {field(612, 10, 20, 10, nil), letter, fields.PlaceOutside},
+		"below the page":      {field(10, 792, 20, 10, nil), letter, fields.PlaceOutside},
+		"landscape page 2":    {field(700, 10, 20, 10, &two), letter, fields.PlaceInside},
+		"below landscape":     {field(10, 700, 20, 10, &two), letter, fields.PlaceOutside},
+		"page not known":      {field(10, 10, 20, 10, func() *int { n := 3; return &n }()), letter, fields.PlaceUnknown},
+		"document not known":  {state.FormField{DocumentIndex: 1, Width: 1, Height: 1}, letter, fields.PlaceUnknown},
+		"no sizes":            {field(9999, 10, 20, 10, nil), []state.Document{{}}, fields.PlaceUnknown},
+	} {
+		got, _ := fields.Placement(c.f, c.docs)
+		assert.Equal(t, c.want, got, name)
+	}
+
+	req := trReq(state.PhaseProcessing, false, aw)
+	req.Documents = letter
+	req.FormFields = []state.FormField{field(10, 10, 20, 20, nil), field(600, 10, 20, 10, nil)}
+	assert.Nil(t, TPlacementError(req, 1), "a field over an edge is only a warning")
+	req.FormFields = append(req.FormFields, field(10, 900, 20, 20, nil))
+	o := TPlacementError(req, 1)
+	require.NotNil(t, o)
+	assert.Equal(t, state.SigErrorComponentPosition, o.Req.Signatures[0].Status)
+	assert.Equal(t, []string{notify.TypeRequestInvalid}, []string{o.Events[0].Type})
+	req.Documents = []state.Document{{Pages: letter[0].Pages, Error: "unreadable"}}
+	assert.Nil(t, TPlacementError(req, 1), "error_file comes first")
+}
+
+// TestEIDAndRemovalTransitions pins the eID signer move and the removed
+// signers of an edit.
+func TestEIDAndRemovalTransitions(t *testing.T) {
+	eid := with(trReq(state.PhaseSent, true, aw, aw), func(r *state.SignatureRequest) { r.IsEID = true })
+	o, e := TEIDIncomplete(eid, "s0", "", 5)
+	require.Nil(t, e)
+	assert.Equal(t, aw, o.Req.Signatures[0].Status)
+	assert.Equal(t, []SigEvent{{Type: notify.TypeRequestIncompleteQES, SignatureID: "s0", Message: MsgEIDIncomplete}}, o.Events)
+	_, e = TEIDIncomplete(eid, "s1", "", 5)
+	assert.Equal(t, apierr.Conflict, e.Name, "not this signer's turn")
+	_, e = TEIDIncomplete(trReq(state.PhaseSent, false, aw), "s0", "", 5)
+	assert.Equal(t, apierr.Forbidden, e.Name)
+	_, e = TEIDIncomplete(trReq(state.PhaseCanceled, false, aw), "s0", "", 5)
+	assert.Equal(t, apierr.Deleted, e.Name)
+	_, e = TEIDIncomplete(eid, "nope", "", 5)
+	assert.Equal(t, apierr.NotFound, e.Name)
+
+	old := trReq(state.PhaseSent, false, aw, aw, aw)
+	edited := trReq(state.PhaseProcessing, false, aw)
+	edited.Signatures[0].Email = "S1@EXAMPLE.COM"
+	var gone []string
+	for _, sg := range RemovedSigners(old, edited) {
+		gone = append(gone, sg.ID)
+	}
+	assert.Equal(t, []string{"s0", "s2"}, gone)
+	assert.Empty(t, RemovedSigners(old, old))
+}

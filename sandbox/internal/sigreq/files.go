@@ -1,0 +1,124 @@
+package sigreq
+
+// Signature requests as owners of downloadable files: who may download
+// them, and what the merged PDF shows at a given moment (documents,
+// appended signature page, field values, test-mode marking, audit trail).
+
+import (
+	"time"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/document"
+	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
+	"github.com/signsandbox/signsandbox/sandbox/internal/files"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+func RegisterFiles(r *api.Registry) {
+	r.FileOwners[document.KindSignatureRequest] = api.FileOwner{Visible: sigreqFilesVisible, Compose: sigreqCompose}
+}
+
+// sigreqFilesVisible: 404 for requests the caller cannot see, 410 once
+// canceled.
+func sigreqFilesVisible(c *api.Call, tx *state.Txn, id string) error {
+	_, err := Load(tx, id, c.Account)
+	return err
+}
+
+// sigreqCompose describes a request's downloadable PDF as of now, with
+// the blob ids of its documents.
+func sigreqCompose(tx *state.Txn, id string) (files.Composition, []string, error) {
+	req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, id)
+	if err != nil {
+		return files.Composition{}, nil, apierr.NotFoundf(apierr.MsgNotFound)
+	}
+	comp := files.Composition{ID: req.ID, Title: req.Title, TestMode: req.TestMode, At: tx.Now()}
+	var refs []string
+	for _, d := range req.Documents {
+		if d.PDFBlobID == "" {
+			continue
+		}
+		data, err := state.GetBlob(tx, d.PDFBlobID)
+		if err != nil {
+			return files.Composition{}, nil, err
+		}
+		comp.Documents = append(comp.Documents, files.Source{Name: d.Title(), PDF: data})
+		refs = append(refs, d.PDFBlobID)
+	}
+	if req.AppendSignaturePage {
+		page := &files.SignaturePage{}
+		for _, sg := range req.Signatures {
+			line := files.SignerLine{Name: sg.Name, Email: sg.Email, Status: sg.Status}
+			if sg.SignedAt != nil {
+				t := time.Unix(*sg.SignedAt, 0).UTC()
+				line.SignedAt = &t
+			}
+			page.Signers = append(page.Signers, line)
+		}
+		comp.SignaturePage = page
+	}
+	comp.Stamps = sigreqStamps(req)
+	for _, a := range req.Audit {
+		comp.Audit = append(comp.Audit, files.AuditEntry{Time: time.Unix(a.Time, 0).UTC(), Actor: a.Actor, Action: a.Action, Detail: a.Detail})
+	}
+	return comp, refs, nil
+}
+
+// sigreqStamps draws merge-field values from the start, preparer (me_now)
+// content, and every value signers gave.
+func sigreqStamps(req *state.SignatureRequest) []files.Stamp {
+	var out []files.Stamp
+	stamp := func(f state.FormField, text, kind string) {
+		if text == "" {
+			return
+		}
+		out = append(out, files.Stamp{Document: f.DocumentIndex, Page: fields.FieldPage(f), X: float64(f.X), Y: float64(f.Y),
+			Width: float64(f.Width), Height: float64(f.Height), Text: text, Kind: kind})
+	}
+	byID := map[string]state.FormField{}
+	for _, f := range req.FormFields {
+		byID[f.APIID] = f
+		switch {
+		case fields.IsMerge(f):
+			cf, _ := mergeValueOf(req, f)
+			if f.Type == fields.TypeCheckboxMerge {
+				if mergeChecked(cf.Value) {
+					stamp(f, "X", files.StampCheckbox)
+				}
+			} else {
+				stamp(f, cf.Value, files.StampText)
+			}
+		case f.Signer == fields.SignerMeNow:
+			if f.Type == fields.TypeCheckbox && f.IsChecked {
+				stamp(f, "X", files.StampCheckbox)
+			} else {
+				stamp(f, f.Content, files.StampText)
+			}
+		}
+	}
+	for _, v := range req.ResponseData {
+		f, ok := byID[v.APIID]
+		if !ok || fields.IsMerge(f) {
+			continue
+		}
+		switch t := v.Value.(type) {
+		case bool:
+			if t {
+				stamp(f, "X", files.StampCheckbox)
+			}
+		case string:
+			kind := files.StampText
+			switch f.Type {
+			case fields.TypeSignature:
+				kind = files.StampSignature
+			case fields.TypeInitials:
+				kind = files.StampInitials
+			case fields.TypeDateSigned:
+				kind = files.StampDate
+			}
+			stamp(f, t, kind)
+		}
+	}
+	return out
+}

@@ -1,0 +1,312 @@
+package sigreq
+
+// The requester's and the service's moves of the state machine (reminders,
+// updates, cancelation, processing, hold, expiry, removal, edits), pure like
+// the signer moves in transitions.go.
+
+import (
+	"strings"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+// TRemind: the requester reminds a signer by e-mail address (and name when
+// several signers share it).
+func TRemind(req *state.SignatureRequest, email, name string, now, interval int64) (*Outcome, *apierr.Error) {
+	o := begin(req)
+	r := o.Req
+	switch {
+	case r.Phase == state.PhaseCanceled || r.CancelPending:
+		return nil, apierr.Gone()
+	case r.Embedded:
+		return nil, apierr.New(apierr.InvalidReminder, msgRemindEmbedded)
+	}
+	var matches []*state.Signature
+	for i := range r.Signatures {
+		sg := &r.Signatures[i]
+		if state.EmailKey(sg.Email) == state.EmailKey(email) && (name == "" || sg.Name == name) {
+			matches = append(matches, sg)
+		}
+	}
+	if len(matches) == 0 {
+		return nil, apierr.Badf("email_address", "No signer of this signature request has the e-mail address %s.", email)
+	}
+	if len(matches) > 1 {
+		return nil, apierr.Badf("name", "Several signers share the e-mail address %s: give the signer's name too.", email)
+	}
+	sg := matches[0]
+	switch {
+	case r.Phase == state.PhaseProcessing:
+		return nil, apierr.New(apierr.InvalidReminder, msgProcessing)
+	case r.Phase == state.PhaseExpired:
+		return nil, apierr.New(apierr.InvalidReminder, msgExpired)
+	case r.Phase != state.PhaseSent:
+		return nil, apierr.New(apierr.InvalidReminder, "Reminders can only be sent for signature requests awaiting signatures.")
+	case sg.Status == state.SigSigned:
+		return nil, apierr.New(apierr.InvalidReminder, "This signer has already signed.")
+	case sg.Status == state.SigDeclined:
+		return nil, apierr.New(apierr.InvalidReminder, "This signer has declined.")
+	case sg.Status != state.SigAwaiting:
+		return nil, apierr.New(apierr.InvalidReminder, "This signer cannot be reminded (status "+sg.Status+").")
+	case !IsTurn(r, sg):
+		return nil, apierr.New(apierr.InvalidReminder, "It is not this signer's turn to sign yet.")
+	case sg.LastRemindedAt != nil && now-*sg.LastRemindedAt < interval:
+		return nil, apierr.New(apierr.InvalidReminder, msgRemindTooSoon)
+	}
+	t := now
+	sg.LastRemindedAt = &t
+	o.audit(now, r.RequesterEmail, "reminded", sg.Email)
+	o.mail(notify.MailReminder, sg.Email, sg.Name, sg.ID)
+	o.event(notify.TypeRequestRemind, sg.ID, "")
+	return o, nil
+}
+
+// TBounce: the e-mail to a signer bounced.
+func TBounce(req *state.SignatureRequest, sigID string, now int64) (*Outcome, *apierr.Error) {
+	o := begin(req)
+	sg, e := findSig(o.Req, sigID)
+	if e != nil {
+		return nil, e
+	}
+	switch {
+	case o.Req.Phase == state.PhaseCanceled:
+		return nil, apierr.Gone()
+	case o.Req.Embedded:
+		return nil, apierr.Conflictf("Signers of embedded signature requests are not sent e-mails.")
+	case !sg.Notified:
+		return nil, apierr.Conflictf("No signature request e-mail has been sent to this signer yet.")
+	}
+	o.audit(now, sg.Email, "email bounced", "")
+	o.event(notify.TypeRequestEmailBounce, sg.ID, "The email to "+sg.Email+" bounced.")
+	return o, nil
+}
+
+// TUpdate: the requester changes a signer's name and/or e-mail address
+// and/or the expiry. A new address gives the signer a new signature id.
+func TUpdate(req *state.SignatureRequest, sigID string, name, email *string, expiresAt *int64, newID string, now int64) (*Outcome, *apierr.Error) {
+	o := begin(req)
+	r := o.Req
+	switch {
+	case r.Phase == state.PhaseCanceled || r.CancelPending:
+		return nil, apierr.Gone()
+	case r.AppendSignaturePage:
+		return nil, apierr.Badf("signature_id", msgAppendedPage)
+	case r.Phase == state.PhaseExpired:
+		return nil, apierr.New(apierr.SignatureRequestExpired, msgExpired)
+	case r.Phase != state.PhaseSent && r.Phase != state.PhaseProcessing && r.Phase != state.PhaseOnHold:
+		return nil, apierr.Badf("signature_request_id", "This signature request can no longer be updated (it is %s).", PhaseWord(r.Phase))
+	}
+	sg := r.Signature(sigID)
+	if sg == nil {
+		return nil, apierr.Badf("signature_id", "No signature %s on this signature request.", sigID)
+	}
+	if name != nil || email != nil {
+		switch sg.Status {
+		case state.SigSigned:
+			return nil, apierr.Badf("signature_id", "This signer has already signed and cannot be updated.")
+		case state.SigDeclined:
+			return nil, apierr.Badf("signature_id", "This signer has declined and cannot be updated.")
+		}
+	}
+	if name != nil {
+		sg.Name = *name
+	}
+	if email != nil && state.EmailKey(*email) != state.EmailKey(sg.Email) {
+		oldID := sg.ID
+		sg.Email, sg.ID, sg.LastViewedAt, sg.LastRemindedAt = *email, newID, nil, nil
+		for i := range r.ResponseData {
+			if r.ResponseData[i].SignatureID == oldID {
+				r.ResponseData[i].SignatureID = newID
+			}
+		}
+		if sg.Notified && !r.Embedded && r.Phase == state.PhaseSent {
+			o.mail(notify.MailSignatureRequest, sg.Email, sg.Name, sg.ID)
+		}
+		o.audit(now, r.RequesterEmail, "signer updated", sg.Email)
+	} else if email != nil {
+		sg.Email = *email
+	}
+	if expiresAt != nil {
+		v := *expiresAt
+		r.ExpiresAt = &v
+		o.Expiry = true
+	}
+	return o, nil
+}
+
+// TCancel queues a cancelation (it completes in a job: tCancelComplete).
+func TCancel(req *state.SignatureRequest, mayCancel bool) (*Outcome, *apierr.Error) {
+	o := begin(req)
+	r := o.Req
+	switch {
+	case r.Phase == state.PhaseCanceled:
+		return nil, apierr.Gone()
+	case r.CancelPending:
+		return nil, apierr.New(apierr.Conflict, apierr.MsgConflict)
+	case !mayCancel:
+		return nil, apierr.New(apierr.SignatureRequestCancelFailed, msgCancelFailed)
+	case r.Phase == state.PhaseSent || r.Phase == state.PhaseOnHold:
+	default:
+		return nil, apierr.New(apierr.SignatureRequestCancelFailed, msgCancelFailed+" (it is "+PhaseWord(r.Phase)+")")
+	}
+	r.CancelPending = true
+	return o, nil
+}
+
+// TCancelComplete finishes a queued cancelation.
+func TCancelComplete(req *state.SignatureRequest, now int64) *Outcome {
+	o := begin(req)
+	r := o.Req
+	if !r.CancelPending || r.Phase == state.PhaseCanceled {
+		return nil
+	}
+	r.CancelPending, r.Phase, r.CanceledAt = false, state.PhaseCanceled, now
+	o.audit(now, r.RequesterEmail, "canceled", "")
+	o.event(notify.TypeRequestCanceled, "", "")
+	for _, sg := range r.Signatures {
+		if sg.Notified && sg.Status == state.SigAwaiting && !r.Embedded {
+			o.mail(notify.MailCanceled, sg.Email, sg.Name, sg.ID)
+		}
+	}
+	o.Gone = true
+	return o
+}
+
+// TProcess ends processing: sent, on hold (held by its requester:
+// signature_request_prepared), or error_file when a document cannot be used
+// (fail names a failure injected by a scenario).
+func TProcess(req *state.SignatureRequest, fail string, now int64) *Outcome {
+	o := begin(req)
+	r := o.Req
+	if r.Phase != state.PhaseProcessing {
+		return nil
+	}
+	if fail == "" {
+		for _, d := range r.Documents {
+			if d.Error != "" {
+				fail = d.Name + ": " + d.Error
+				break
+			}
+		}
+	}
+	if fail != "" {
+		return TFail(req, ProcessFailure{StatusCode: state.SigErrorFile, Message: fail}, now) // failures.go
+	}
+	if r.Hold {
+		r.Phase = state.PhaseOnHold
+		for i := range r.Signatures {
+			r.Signatures[i].Status = state.SigOnHoldByRequester
+		}
+		o.audit(now, "", "prepared and held", "")
+		// Held for the requester (drafts with hold_request): prepared,
+		// not sent, until release_hold.
+		o.event(notify.TypeRequestPrepared, "", "")
+		return o
+	}
+	r.Phase = state.PhaseSent
+	o.audit(now, r.RequesterEmail, "sent", "")
+	o.event(notify.TypeRequestSent, "", "")
+	notifyTurn(o)
+	return o
+}
+
+// TRelease sends a request held by its requester.
+func TRelease(req *state.SignatureRequest, now int64) (*Outcome, *apierr.Error) {
+	o := begin(req)
+	r := o.Req
+	switch {
+	case r.Phase == state.PhaseCanceled || r.CancelPending:
+		return nil, apierr.Gone()
+	case r.Phase != state.PhaseOnHold:
+		return nil, apierr.Badf("signature_request_id", msgNotOnHold)
+	}
+	r.Phase, r.Hold = state.PhaseSent, false
+	for i := range r.Signatures {
+		r.Signatures[i].Status = state.SigAwaiting
+	}
+	o.audit(now, r.RequesterEmail, "released", "")
+	o.event(notify.TypeRequestSent, "", "")
+	notifyTurn(o)
+	return o, nil
+}
+
+// TExpire expires the unsigned signatures once expires_at has passed.
+func TExpire(req *state.SignatureRequest, now int64) *Outcome {
+	o := begin(req)
+	r := o.Req
+	if r.ExpiresAt == nil || now < *r.ExpiresAt || r.CancelPending ||
+		(r.Phase != state.PhaseSent && r.Phase != state.PhaseOnHold && r.Phase != state.PhaseProcessing) {
+		return nil
+	}
+	for i := range r.Signatures {
+		if s := r.Signatures[i].Status; s == state.SigAwaiting || s == state.SigOnHoldByRequester {
+			r.Signatures[i].Status = state.SigExpired
+		}
+	}
+	r.Phase = state.PhaseExpired
+	o.audit(now, "", "expired", "")
+	o.event(notify.TypeRequestExpired, "", "")
+	return o
+}
+
+// TRemove removes one account's access to a fully executed request.
+func TRemove(req *state.SignatureRequest, accountID string, party bool) (*Outcome, *apierr.Error) {
+	o := begin(req)
+	r := o.Req
+	switch {
+	case r.Phase == state.PhaseCanceled:
+		return nil, apierr.Gone()
+	case !party:
+		return nil, apierr.New(apierr.SignatureRequestRemoveFailed, msgRemoveFailed)
+	case r.Phase != state.PhaseComplete && r.Phase != state.PhaseDeclined:
+		return nil, apierr.New(apierr.SignatureRequestRemoveFailed, msgRemoveFailed+" (it is "+PhaseWord(r.Phase)+")")
+	}
+	if removedFor(r, accountID) {
+		return nil, apierr.NotFoundf(apierr.MsgNotFound)
+	}
+	r.RemovedFor = append(r.RemovedFor, accountID)
+	o.event(notify.TypeRequestDestroyed, "", "")
+	return o, nil
+}
+
+// CheckEditable says whether a request may be edited and resent: before
+// anyone signed or declined, while it is still going, by its requester.
+func CheckEditable(req *state.SignatureRequest, mayEdit, embeddedOp bool) *apierr.Error {
+	switch {
+	case req.Phase == state.PhaseCanceled:
+		return apierr.Gone()
+	case req.CancelPending:
+		return apierr.New(apierr.Conflict, apierr.MsgConflict)
+	case !mayEdit:
+		return apierr.Forbiddenf("Only the requester can edit this signature request.")
+	case req.Embedded && !embeddedOp:
+		return apierr.Badf("signature_request_id", "This is an embedded signature request: use edit_embedded or edit_embedded_with_template.")
+	case !req.Embedded && embeddedOp:
+		return apierr.Badf("signature_request_id", "This is not an embedded signature request: use edit or edit_with_template.")
+	case req.Phase == state.PhaseComplete || req.Phase == state.PhaseDeclined || req.Phase == state.PhaseExpired:
+		return apierr.Badf("signature_request_id", "This signature request can no longer be edited (it is %s).", PhaseWord(req.Phase))
+	}
+	for _, sg := range req.Signatures {
+		if sg.Status == state.SigSigned || sg.Status == state.SigDeclined {
+			return apierr.Badf("signature_request_id", "This signature request cannot be edited: a signer has already signed or declined.")
+		}
+	}
+	return nil
+}
+
+// PhaseWord describes a phase in messages.
+func PhaseWord(p string) string {
+	switch p {
+	case state.PhaseProcessing:
+		return "still being processed"
+	case state.PhaseOnHold:
+		return "on hold"
+	case state.PhaseSent:
+		return "awaiting signatures"
+	case state.PhaseError:
+		return "in error"
+	}
+	return strings.ReplaceAll(p, "_", " ")
+}

@@ -1,0 +1,299 @@
+package sigreq
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
+
+// trReq builds a request in a phase with signatures of the given statuses
+// (ordered when ordered is set: signer i has order i).
+func trReq(phase string, ordered bool, statuses ...string) *state.SignatureRequest {
+	r := &state.SignatureRequest{
+		ID: "req", Phase: phase, Title: "T", RequesterAccountID: "acct", RequesterEmail: "owner@example.com",
+		AllowDecline: true, AllowReassign: true, Ordered: ordered, CCEmails: []string{"cc@example.com"},
+	}
+	for i, st := range statuses {
+		sg := state.Signature{ID: "s" + itoa(i), Slot: i, Email: "s" + itoa(i) + "@example.com", Name: "S" + itoa(i), Status: st, Notified: true}
+		if ordered {
+			o := i
+			sg.Order = &o
+		}
+		r.Signatures = append(r.Signatures, sg)
+	}
+	return r
+}
+
+func with(r *state.SignatureRequest, fn func(r *state.SignatureRequest)) *state.SignatureRequest {
+	fn(r)
+	return r
+}
+
+const (
+	aw = state.SigAwaiting
+	sd = state.SigSigned
+	dc = state.SigDeclined
+)
+
+// TestTransitions pins every move of the specification (and the sandbox's
+// signer moves) as (state, action) -> (state, events) or error_name.
+func TestTransitions(t *testing.T) {
+	type row struct {
+		name   string
+		req    *state.SignatureRequest
+		act    func(r *state.SignatureRequest) (*Outcome, *apierr.Error)
+		err    apierr.Name
+		phase  string
+		sigs   []string
+		events []string
+		mails  []string
+		check  func(t *testing.T, o *Outcome)
+	}
+	const now = int64(1_000_000)
+	view := func(id string) func(r *state.SignatureRequest) (*Outcome, *apierr.Error) {
+		return func(r *state.SignatureRequest) (*Outcome, *apierr.Error) { return TView(r, id, now) }
+	}
+	sign := func(id string) func(r *state.SignatureRequest) (*Outcome, *apierr.Error) {
+		return func(r *state.SignatureRequest) (*Outcome, *apierr.Error) { return TSign(r, id, nil, now) }
+	}
+	decline := func(id string) func(r *state.SignatureRequest) (*Outcome, *apierr.Error) {
+		return func(r *state.SignatureRequest) (*Outcome, *apierr.Error) {
+			return TDecline(r, id, "no", now)
+		}
+	}
+	reassign := func(id, email string) func(r *state.SignatureRequest) (*Outcome, *apierr.Error) {
+		return func(r *state.SignatureRequest) (*Outcome, *apierr.Error) {
+			return TReassign(r, id, "New", email, "busy", "new-id", now)
+		}
+	}
+	remind := func(email string) func(r *state.SignatureRequest) (*Outcome, *apierr.Error) {
+		return func(r *state.SignatureRequest) (*Outcome, *apierr.Error) {
+			return TRemind(r, email, "", now, 3600)
+		}
+	}
+	reminded := func(r *state.SignatureRequest, last int64) *state.SignatureRequest {
+		for i := range r.Signatures {
+			l := last
+			r.Signatures[i].LastRemindedAt = &l
+		}
+		return r
+	}
+	fresh := func(r *state.SignatureRequest) *state.SignatureRequest {
+		for i := range r.Signatures {
+			r.Signatures[i].Notified = false
+		}
+		return r
+	}
+	cancel := func(may bool) func(r *state.SignatureRequest) (*Outcome, *apierr.Error) {
+		return func(r *state.SignatureRequest) (*Outcome, *apierr.Error) { return TCancel(r, may) }
+	}
+	remove := func(party bool) func(r *state.SignatureRequest) (*Outcome, *apierr.Error) {
+		return func(r *state.SignatureRequest) (*Outcome, *apierr.Error) {
+			return TRemove(r, "acct", party)
+		}
+	}
+	name := "Renamed"
+	email := "new@example.com"
+	update := func(n, e *string, exp *int64) func(r *state.SignatureRequest) (*Outcome, *apierr.Error) {
+		return func(r *state.SignatureRequest) (*Outcome, *apierr.Error) {
+			return TUpdate(r, "s0", n, e, exp, "new-id", now)
+		}
+	}
+	noErr := func(fn func(r *state.SignatureRequest) *Outcome) func(r *state.SignatureRequest) (*Outcome, *apierr.Error) {
+		return func(r *state.SignatureRequest) (*Outcome, *apierr.Error) { return fn(r), nil }
+	}
+	exp := now + 10
+	rows := []row{
+		// Processing ends.
+		{name: "process: sent, unordered signers all asked", req: fresh(trReq(state.PhaseProcessing, false, aw, aw)),
+			act:   noErr(func(r *state.SignatureRequest) *Outcome { return TProcess(r, "", now) }),
+			phase: state.PhaseSent, sigs: []string{aw, aw}, events: []string{notify.TypeRequestSent}, mails: []string{"signature_request:s0@example.com", "signature_request:s1@example.com"}},
+		{name: "process: sent, ordered signers one at a time", req: fresh(trReq(state.PhaseProcessing, true, aw, aw)),
+			act:   noErr(func(r *state.SignatureRequest) *Outcome { return TProcess(r, "", now) }),
+			phase: state.PhaseSent, events: []string{notify.TypeRequestSent}, mails: []string{"signature_request:s0@example.com"}},
+		{name: "process: embedded requests send no e-mails", req: with(trReq(state.PhaseProcessing, false, aw), func(r *state.SignatureRequest) { r.Embedded, r.Signatures[0].Notified = true, false }),
+			act: noErr(func(r *state.SignatureRequest) *Outcome { return TProcess(r, "", now) }), phase: state.PhaseSent, events: []string{notify.TypeRequestSent}, mails: []string{}},
+		{name: "process: document error is error_file + file_error", req: with(trReq(state.PhaseProcessing, false, aw), func(r *state.SignatureRequest) { r.Documents = []state.Document{{Name: "a.pdf", Error: "unreadable"}} }),
+			act: noErr(func(r *state.SignatureRequest) *Outcome { return TProcess(r, "", now) }), phase: state.PhaseError, sigs: []string{state.SigErrorFile}, events: []string{notify.TypeFileError}},
+		{name: "process: scenario fault is error_file", req: trReq(state.PhaseProcessing, false, aw),
+			act: noErr(func(r *state.SignatureRequest) *Outcome { return TProcess(r, "injected", now) }), phase: state.PhaseError, sigs: []string{state.SigErrorFile}, events: []string{notify.TypeFileError}},
+		{name: "process: held request", req: with(trReq(state.PhaseProcessing, false, aw), func(r *state.SignatureRequest) { r.Hold = true }),
+			act: noErr(func(r *state.SignatureRequest) *Outcome { return TProcess(r, "", now) }), phase: state.PhaseOnHold, sigs: []string{state.SigOnHoldByRequester}, events: []string{notify.TypeRequestPrepared}},
+		{name: "release_hold sends", req: with(trReq(state.PhaseOnHold, false, state.SigOnHoldByRequester), func(r *state.SignatureRequest) { r.Signatures[0].Notified = false }),
+			act:   func(r *state.SignatureRequest) (*Outcome, *apierr.Error) { return TRelease(r, now) },
+			phase: state.PhaseSent, sigs: []string{aw}, events: []string{notify.TypeRequestSent}, mails: []string{"signature_request:s0@example.com"}},
+		{name: "release_hold of a request not held", req: trReq(state.PhaseSent, false, aw),
+			act: func(r *state.SignatureRequest) (*Outcome, *apierr.Error) { return TRelease(r, now) }, err: apierr.BadRequest},
+
+		// Signer moves.
+		{name: "view", req: trReq(state.PhaseSent, false, aw), act: view("s0"), phase: state.PhaseSent, sigs: []string{aw}, events: []string{notify.TypeRequestViewed}},
+		{name: "view while processing", req: trReq(state.PhaseProcessing, false, aw), act: view("s0"), err: apierr.Conflict},
+		{name: "view out of turn", req: trReq(state.PhaseSent, true, aw, aw), act: view("s1"), err: apierr.Conflict},
+		{name: "sign in order, next signer asked", req: with(trReq(state.PhaseSent, true, aw, aw), func(r *state.SignatureRequest) { r.Signatures[1].Notified = false }),
+			act: sign("s0"), phase: state.PhaseSent, sigs: []string{sd, aw}, events: []string{notify.TypeRequestSigned}, mails: []string{"signature_request:s1@example.com"}},
+		{name: "sign out of order", req: trReq(state.PhaseSent, true, aw, aw), act: sign("s1"), err: apierr.Conflict},
+		{name: "last signature completes", req: trReq(state.PhaseSent, false, sd, aw), act: sign("s1"), phase: state.PhaseComplete, sigs: []string{sd, sd},
+			events: []string{notify.TypeRequestSigned, notify.TypeRequestAllSigned},
+			mails:  []string{"completed:owner@example.com", "completed:s0@example.com", "completed:s1@example.com", "completed:cc@example.com"},
+			check:  func(t *testing.T, o *Outcome) { assert.True(t, o.Completed) }},
+		{name: "sign twice", req: trReq(state.PhaseSent, false, sd, aw), act: sign("s0"), err: apierr.Conflict},
+		{name: "sign unknown signature", req: trReq(state.PhaseSent, false, aw), act: sign("nope"), err: apierr.NotFound},
+		{name: "sign a declined request", req: trReq(state.PhaseDeclined, false, dc, aw), act: sign("s1"), err: apierr.Conflict},
+		{name: "sign an expired request", req: trReq(state.PhaseExpired, false, state.SigExpired), act: sign("s0"), err: apierr.SignatureRequestExpired},
+		{name: "sign after cancel queued", req: with(trReq(state.PhaseSent, false, aw), func(r *state.SignatureRequest) { r.CancelPending = true }), act: sign("s0"), err: apierr.Deleted},
+		{name: "sign a canceled request", req: trReq(state.PhaseCanceled, false, aw), act: sign("s0"), err: apierr.Deleted},
+		{name: "sign an on-hold request", req: trReq(state.PhaseOnHold, false, state.SigOnHoldByRequester), act: sign("s0"), err: apierr.Conflict},
+		{name: "sign a request in error", req: trReq(state.PhaseError, false, state.SigErrorFile), act: sign("s0"), err: apierr.Conflict},
+		{name: "grouped signers: one signs for the group", req: with(trReq(state.PhaseSent, false, aw, aw, aw), func(r *state.SignatureRequest) {
+			r.Signatures[1].Slot = 0
+			r.Signatures[2].Slot = 1
+		}), act: sign("s1"), phase: state.PhaseSent, sigs: []string{sd, sd, aw}, events: []string{notify.TypeRequestSigned}},
+		{name: "decline", req: trReq(state.PhaseSent, false, aw, aw), act: decline("s0"), phase: state.PhaseDeclined, sigs: []string{dc, aw},
+			events: []string{notify.TypeRequestDeclined}, mails: []string{"declined:owner@example.com", "declined:s1@example.com"},
+			check: func(t *testing.T, o *Outcome) {
+				assert.Equal(t, "no", o.Req.Signatures[0].DeclineReason)
+				assert.Equal(t, "no", o.Events[0].Message)
+			}},
+		{name: "decline not allowed", req: with(trReq(state.PhaseSent, false, aw), func(r *state.SignatureRequest) { r.AllowDecline = false }), act: decline("s0"), err: apierr.Forbidden},
+		{name: "reassign", req: trReq(state.PhaseSent, false, aw), act: reassign("s0", "other@example.com"), phase: state.PhaseSent, sigs: []string{aw},
+			events: []string{notify.TypeRequestReassigned}, mails: []string{"reassigned:s0@example.com", "signature_request:other@example.com"},
+			check: func(t *testing.T, o *Outcome) {
+				sg := o.Req.Signatures[0]
+				assert.Equal(t, "new-id", sg.ID)
+				assert.Equal(t, "s0@example.com", sg.ReassignedBy)
+				assert.Equal(t, "s0", sg.ReassignedFrom)
+				assert.Equal(t, "busy", sg.ReassignmentReason)
+			}},
+		{name: "reassign not allowed", req: with(trReq(state.PhaseSent, false, aw), func(r *state.SignatureRequest) { r.AllowReassign = false }), act: reassign("s0", "o@example.com"), err: apierr.Forbidden},
+		{name: "reassign to the same address", req: trReq(state.PhaseSent, false, aw), act: reassign("s0", "S0@example.com"), err: apierr.BadRequest},
+		{name: "bounce", req: trReq(state.PhaseSent, false, aw), act: func(r *state.SignatureRequest) (*Outcome, *apierr.Error) { return TBounce(r, "s0", now) },
+			phase: state.PhaseSent, events: []string{notify.TypeRequestEmailBounce}},
+		{name: "bounce before any e-mail", req: with(trReq(state.PhaseSent, true, aw, aw), func(r *state.SignatureRequest) { r.Signatures[1].Notified = false }),
+			act: func(r *state.SignatureRequest) (*Outcome, *apierr.Error) { return TBounce(r, "s1", now) }, err: apierr.Conflict},
+
+		// Expiry.
+		{name: "expire: unsigned signatures expire", req: with(trReq(state.PhaseSent, false, sd, aw), func(r *state.SignatureRequest) { e := now; r.ExpiresAt = &e }),
+			act: noErr(func(r *state.SignatureRequest) *Outcome { return TExpire(r, now) }), phase: state.PhaseExpired, sigs: []string{sd, state.SigExpired}, events: []string{notify.TypeRequestExpired}},
+
+		// Reminders.
+		{name: "remind", req: trReq(state.PhaseSent, false, aw), act: remind("S0@example.com"), phase: state.PhaseSent,
+			events: []string{notify.TypeRequestRemind}, mails: []string{"reminder:s0@example.com"}},
+		{name: "remind within the hour", req: reminded(trReq(state.PhaseSent, false, aw), now-3599), act: remind("s0@example.com"), err: apierr.InvalidReminder},
+		{name: "remind after the hour", req: reminded(trReq(state.PhaseSent, false, aw), now-3600), act: remind("s0@example.com"), phase: state.PhaseSent, events: []string{notify.TypeRequestRemind}},
+		{name: "remind an embedded request", req: with(trReq(state.PhaseSent, false, aw), func(r *state.SignatureRequest) { r.Embedded = true }), act: remind("s0@example.com"), err: apierr.InvalidReminder},
+		{name: "remind a signer who signed", req: trReq(state.PhaseSent, false, sd, aw), act: remind("s0@example.com"), err: apierr.InvalidReminder},
+		{name: "remind a completed request", req: trReq(state.PhaseComplete, false, sd), act: remind("s0@example.com"), err: apierr.InvalidReminder},
+		{name: "remind an unknown address", req: trReq(state.PhaseSent, false, aw), act: remind("x@example.com"), err: apierr.BadRequest},
+
+		// Cancel.
+		{name: "cancel queues", req: trReq(state.PhaseSent, false, sd, aw), act: cancel(true), phase: state.PhaseSent, events: []string{},
+			check: func(t *testing.T, o *Outcome) { assert.True(t, o.Req.CancelPending) }},
+		{name: "cancel completes", req: with(trReq(state.PhaseSent, false, sd, aw), func(r *state.SignatureRequest) { r.CancelPending = true }),
+			act:   noErr(func(r *state.SignatureRequest) *Outcome { return TCancelComplete(r, now) }),
+			phase: state.PhaseCanceled, events: []string{notify.TypeRequestCanceled}, mails: []string{"canceled:s1@example.com"},
+			check: func(t *testing.T, o *Outcome) { assert.True(t, o.Gone) }},
+		{name: "cancel by someone else", req: trReq(state.PhaseSent, false, aw), act: cancel(false), err: apierr.SignatureRequestCancelFailed},
+		{name: "cancel a completed request", req: trReq(state.PhaseComplete, false, sd), act: cancel(true), err: apierr.SignatureRequestCancelFailed},
+		{name: "cancel before it was sent", req: trReq(state.PhaseProcessing, false, aw), act: cancel(true), err: apierr.SignatureRequestCancelFailed},
+		{name: "cancel twice", req: with(trReq(state.PhaseSent, false, aw), func(r *state.SignatureRequest) { r.CancelPending = true }), act: cancel(true), err: apierr.Conflict},
+		{name: "cancel a canceled request", req: trReq(state.PhaseCanceled, false, aw), act: cancel(true), err: apierr.Deleted},
+
+		// Remove.
+		{name: "remove a completed request", req: trReq(state.PhaseComplete, false, sd), act: remove(true), phase: state.PhaseComplete, events: []string{notify.TypeRequestDestroyed},
+			check: func(t *testing.T, o *Outcome) { assert.Equal(t, []string{"acct"}, o.Req.RemovedFor) }},
+		{name: "remove a declined request", req: trReq(state.PhaseDeclined, false, dc), act: remove(true), phase: state.PhaseDeclined, events: []string{notify.TypeRequestDestroyed}},
+		{name: "remove an incomplete request", req: trReq(state.PhaseSent, false, aw), act: remove(true), err: apierr.SignatureRequestRemoveFailed},
+		{name: "remove by a non-party", req: trReq(state.PhaseComplete, false, sd), act: remove(false), err: apierr.SignatureRequestRemoveFailed},
+
+		// Update.
+		{name: "update name keeps the signature id", req: trReq(state.PhaseSent, false, aw), act: update(&name, nil, nil), phase: state.PhaseSent, events: []string{},
+			check: func(t *testing.T, o *Outcome) {
+				assert.Equal(t, "s0", o.Req.Signatures[0].ID)
+				assert.Equal(t, name, o.Req.Signatures[0].Name)
+			}},
+		{name: "update e-mail gives a new signature id", req: trReq(state.PhaseSent, false, aw), act: update(nil, &email, nil), phase: state.PhaseSent,
+			mails: []string{"signature_request:new@example.com"},
+			check: func(t *testing.T, o *Outcome) { assert.Equal(t, "new-id", o.Req.Signatures[0].ID) }},
+		{name: "update expires_at", req: trReq(state.PhaseSent, false, aw), act: update(nil, nil, &exp), phase: state.PhaseSent,
+			check: func(t *testing.T, o *Outcome) {
+				assert.True(t, o.Expiry)
+				assert.Equal(t, exp, *o.Req.ExpiresAt)
+			}},
+		{name: "update with an appended signature page", req: with(trReq(state.PhaseSent, false, aw), func(r *state.SignatureRequest) { r.AppendSignaturePage = true }), act: update(&name, nil, nil), err: apierr.BadRequest},
+		{name: "update a signer who signed", req: trReq(state.PhaseSent, false, sd, aw), act: update(&name, nil, nil), err: apierr.BadRequest},
+		{name: "update a completed request", req: trReq(state.PhaseComplete, false, sd), act: update(&name, nil, nil), err: apierr.BadRequest},
+		{name: "update a canceled request", req: trReq(state.PhaseCanceled, false, aw), act: update(&name, nil, nil), err: apierr.Deleted},
+	}
+	for _, tc := range rows {
+		t.Run(tc.name, func(t *testing.T) {
+			before := tc.req.Copy()
+			o, e := tc.act(tc.req)
+			require.Equal(t, before, tc.req, "a transition never changes its input")
+			if tc.err != "" {
+				require.NotNil(t, e)
+				assert.Equal(t, tc.err, e.Name, e.Msg)
+				return
+			}
+			require.Nil(t, e)
+			require.NotNil(t, o)
+			if tc.phase != "" {
+				assert.Equal(t, tc.phase, o.Req.Phase)
+			}
+			if tc.sigs != nil {
+				var got []string
+				for _, sg := range o.Req.Signatures {
+					got = append(got, sg.Status)
+				}
+				assert.Equal(t, tc.sigs, got)
+			}
+			if tc.events != nil {
+				got := []string{}
+				for _, ev := range o.Events {
+					got = append(got, ev.Type)
+				}
+				assert.Equal(t, tc.events, got)
+			}
+			if tc.mails != nil {
+				got := []string{}
+				for _, m := range o.Mails {
+					got = append(got, m.Kind+":"+m.To)
+				}
+				assert.Equal(t, tc.mails, got)
+			}
+			if tc.check != nil {
+				tc.check(t, o)
+			}
+		})
+	}
+}
+
+// TestTransitionsIgnoreStaleJobs: jobs that find the request in another
+// phase do nothing.
+func TestTransitionsIgnoreStaleJobs(t *testing.T) {
+	assert.Nil(t, TProcess(trReq(state.PhaseSent, false, aw), "", 1))
+	assert.Nil(t, TCancelComplete(trReq(state.PhaseSent, false, aw), 1))
+	assert.Nil(t, TExpire(trReq(state.PhaseComplete, false, sd), 1))
+	r := trReq(state.PhaseSent, false, aw)
+	e := int64(100)
+	r.ExpiresAt = &e
+	assert.Nil(t, TExpire(r, 99), "not yet due")
+}
+
+// TestEditableRules pins when a request may be edited and resent.
+func TestEditableRules(t *testing.T) {
+	assert.Nil(t, CheckEditable(trReq(state.PhaseSent, false, aw), true, false))
+	assert.Nil(t, CheckEditable(trReq(state.PhaseProcessing, false, aw), true, false))
+	assert.Equal(t, apierr.BadRequest, CheckEditable(trReq(state.PhaseSent, false, sd, aw), true, false).Name)
+	assert.Equal(t, apierr.BadRequest, CheckEditable(trReq(state.PhaseComplete, false, sd), true, false).Name)
+	assert.Equal(t, apierr.Forbidden, CheckEditable(trReq(state.PhaseSent, false, aw), false, false).Name)
+	assert.Equal(t, apierr.BadRequest, CheckEditable(trReq(state.PhaseSent, false, aw), true, true).Name, "edit_embedded of a non-embedded request")
+	emb := trReq(state.PhaseSent, false, aw)
+	emb.Embedded = true
+	assert.Equal(t, apierr.BadRequest, CheckEditable(emb, true, false).Name, "edit of an embedded request")
+	assert.Equal(t, apierr.Deleted, CheckEditable(trReq(state.PhaseCanceled, false, aw), true, false).Name)
+}
