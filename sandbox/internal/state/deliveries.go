@@ -195,6 +195,14 @@ func countDelivery(tx *Txn, row any) error {
 // from counters kept as they change (no walk of the table).
 func CountDeliveries(tx *Txn) DeliveryCounts { return getUsage(tx).Deliveries }
 
+// AnyDeliveries reports whether the world holds a delivery at all (true
+// when it cannot tell), so that a page of the callback log of a world
+// without callback URLs skips a lookup per event.
+func AnyDeliveries(tx *Txn) bool {
+	raw, err := tx.Txn.First(TableDeliveries, IndexID)
+	return err != nil || raw != nil
+}
+
 // DeliveriesOf lists an event's deliveries in target order.
 func DeliveriesOf(tx *Txn, eventID string) ([]*Delivery, error) {
 	return All[Delivery](tx, TableDeliveries, IndexDeliveryEvent+"_prefix", eventID)
