@@ -160,21 +160,21 @@ func controlListCallbacks(c *api.Call) (any, error) {
 		size += entries[i].size()
 	}
 	w := newJSONWriter(size)
-	w.buf.WriteString(`{"callbacks":[`)
+	w.write(`{"callbacks":[`)
 	for i, e := range rows.Rows {
 		if entries[i].ID != e.ID {
 			return nil, fmt.Errorf("callbacks: page row %d is %s, kept %s", i, e.ID, entries[i].ID)
 		}
 		if i > 0 {
-			w.buf.WriteByte(',')
+			w.write(",")
 		}
 		if err := entries[i].writeJSON(w); err != nil {
 			return nil, err
 		}
 	}
-	w.buf.WriteString("],")
-	w.buf.Write(tail[1:])
-	body := w.buf.Bytes()
+	w.write("],")
+	w.out = append(w.out, tail[1:]...)
+	body := w.out
 	return &api.RawResponse{Status: http.StatusOK, ContentType: "application/json", Body: body}, nil
 }
 

@@ -37,43 +37,44 @@ type deliveryViewHead struct {
 	Attempts      []state.DeliveryAttempt `json:"attempts"`
 }
 
-// jsonWriter writes a page of the log by hand around the stored JSON: one
-// buffer, sized once, and one encoder for the plain fields.
+// jsonWriter writes a page of the log by hand around the stored JSON into
+// out, sized once; an encoder writes the plain fields into scratch first.
 type jsonWriter struct {
-	buf bytes.Buffer
-	enc *json.Encoder
+	out     []byte
+	scratch bytes.Buffer
+	enc     *json.Encoder
 }
 
 func newJSONWriter(size int) *jsonWriter {
-	w := &jsonWriter{}
-	w.buf.Grow(size)
-	w.enc = json.NewEncoder(&w.buf)
+	w := &jsonWriter{out: make([]byte, 0, size)}
+	w.enc = json.NewEncoder(&w.scratch)
 	return w
 }
 
 // openObject writes v, a struct, as json.Marshal does but without its
 // closing brace, so that more fields can follow.
 func (w *jsonWriter) openObject(v any) error {
-	if err := w.enc.Encode(v); err != nil {
-		return err
-	}
-	w.buf.Truncate(w.buf.Len() - len("}\n")) // Encode ends with a newline
-	return nil
+	return w.encode(v, len("}\n")) // Encode ends with a newline
 }
 
 // value writes v as json.Marshal does.
-func (w *jsonWriter) value(v any) error {
+func (w *jsonWriter) value(v any) error { return w.encode(v, len("\n")) }
+
+func (w *jsonWriter) encode(v any, drop int) error {
+	w.scratch.Reset()
 	if err := w.enc.Encode(v); err != nil {
 		return err
 	}
-	w.buf.Truncate(w.buf.Len() - len("\n"))
+	b := w.scratch.Bytes()
+	w.out = append(w.out, b[:len(b)-drop]...)
 	return nil
 }
 
+// write writes literal JSON text.
+func (w *jsonWriter) write(s string) { w.out = append(w.out, s...) }
+
 // stored writes a stored JSON value (see appendStoredJSON).
-func (w *jsonWriter) stored(raw []byte) {
-	w.buf.Write(appendStoredJSON(w.buf.AvailableBuffer(), raw))
-}
+func (w *jsonWriter) stored(raw []byte) { w.out = appendStoredJSON(w.out, raw) }
 
 // entrySize estimates the bytes of an entry, to size a page's buffer.
 func (e *callbackEntry) size() int {
@@ -96,23 +97,23 @@ func (e *callbackEntry) writeJSON(w *jsonWriter) error {
 	}
 	// "id" always leads, so every further field follows a comma.
 	if len(e.Object) > 0 {
-		w.buf.WriteString(`,"object":`)
+		w.write(`,"object":`)
 		w.stored(e.Object)
 	}
-	w.buf.WriteString(`,"state":`)
+	w.write(`,"state":`)
 	if err := w.value(e.State); err != nil {
 		return err
 	}
-	w.buf.WriteString(`,"deliveries":[`)
+	w.write(`,"deliveries":[`)
 	for i := range e.Deliveries {
 		if i > 0 {
-			w.buf.WriteByte(',')
+			w.write(",")
 		}
 		if err := e.Deliveries[i].writeJSON(w); err != nil {
 			return err
 		}
 	}
-	w.buf.WriteString("]}")
+	w.write("]}")
 	return nil
 }
 
@@ -124,8 +125,8 @@ func (d *deliveryView) writeJSON(w *jsonWriter) error {
 	if err != nil {
 		return err
 	}
-	w.buf.WriteString(`,"payload":`)
+	w.write(`,"payload":`)
 	w.stored(d.Payload)
-	w.buf.WriteByte('}')
+	w.write("}")
 	return nil
 }

@@ -81,7 +81,7 @@ func TestCallbackEntryAppendJSONMatchesMarshal(t *testing.T) {
 		if err := e.writeJSON(w); err != nil {
 			t.Fatal(err)
 		}
-		if got := w.buf.Bytes(); !bytes.Equal(got, want) {
+		if got := w.out; !bytes.Equal(got, want) {
 			t.Errorf("entry %s:\n got %s\nwant %s", e.ID, got, want)
 		}
 	}
