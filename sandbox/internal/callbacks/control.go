@@ -6,6 +6,7 @@ package callbacks
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -107,16 +108,22 @@ func controlListCallbacks(c *api.Call) (any, error) {
 	objectID, eventType, wantState := q.Get("object_id"), q.Get("event_type"), q.Get("state")
 	account, client, url := q.Get("account_id"), q.Get("client_id"), q.Get("url")
 	tx := c.Read()
-	entries := map[string]callbackEntry{}
+	// entries are the events the page kept, in its order; the walk may keep
+	// one more than the page holds to learn that more follow.
+	entries := make([]callbackEntry, 0, min(page.Limit+1, 128))
+	anyDeliveries := state.AnyDeliveries(tx)
 	var failed error
 	rows, err := state.PageEvents(tx, objectID, page, func(e *state.Event) bool {
 		if eventType != "" && e.Type != eventType {
 			return false
 		}
-		ds, err := state.DeliveriesOf(tx, e.ID)
-		if err != nil {
-			failed = err
-			return false
+		var ds []*state.Delivery
+		if anyDeliveries {
+			var err error
+			if ds, err = state.DeliveriesOf(tx, e.ID); err != nil {
+				failed = err
+				return false
+			}
 		}
 		entry := newCallbackEntry(e, ds)
 		if wantState != "" && entry.State != wantState {
@@ -130,7 +137,7 @@ func controlListCallbacks(c *api.Call) (any, error) {
 				return false
 			}
 		}
-		entries[e.ID] = entry
+		entries = append(entries, entry)
 		return true
 	})
 	if err == nil {
@@ -139,12 +146,36 @@ func controlListCallbacks(c *api.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]callbackEntry, 0, len(rows.Rows))
-	for _, e := range rows.Rows {
-		out = append(out, entries[e.ID])
+	tail, err := json.Marshal(map[string]any{"retry_schedule": retrySchedule(),
+		"limit": page.Limit, "order": api.PageOrder(page), "has_more": rows.Next != 0, "next_cursor": rows.Cursor()})
+	if err != nil {
+		return nil, err
 	}
-	return map[string]any{"callbacks": out, "retry_schedule": retrySchedule(),
-		"limit": page.Limit, "order": api.PageOrder(page), "has_more": rows.Next != 0, "next_cursor": rows.Cursor()}, nil
+	// The page is the object json.Marshal makes of these keys and
+	// "callbacks", which sorts first; its entries are written by hand around
+	// the stored JSON (see appendStoredJSON).
+	entries = entries[:len(rows.Rows)]
+	size := len(tail) + 16
+	for i := range entries {
+		size += entries[i].size()
+	}
+	w := newJSONWriter(size)
+	w.write(`{"callbacks":[`)
+	for i, e := range rows.Rows {
+		if entries[i].ID != e.ID {
+			return nil, fmt.Errorf("callbacks: page row %d is %s, kept %s", i, e.ID, entries[i].ID)
+		}
+		if i > 0 {
+			w.write(",")
+		}
+		if err := entries[i].writeJSON(w); err != nil {
+			return nil, err
+		}
+	}
+	w.write("],")
+	w.out = append(w.out, tail[1:]...)
+	body := w.out
+	return &api.RawResponse{Status: http.StatusOK, ContentType: "application/json", Body: body}, nil
 }
 
 // retrySchedule lists when the attempts of a round are due, in seconds after

@@ -1,6 +1,8 @@
 package state
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 
 	memdb "github.com/hashicorp/go-memdb"
@@ -116,6 +118,15 @@ type DeliveryAttempt struct {
 	DurationMS int64 `json:"duration_ms"`
 }
 
+// checkImported refuses a payload that is not JSON: the callback log writes
+// stored payloads through without validating them again on every page.
+func (d *Delivery) checkImported() error {
+	if d.Payload != "" && !json.Valid([]byte(d.Payload)) {
+		return errors.New("payload is not valid JSON")
+	}
+	return nil
+}
+
 // Open reports whether the delivery is still pending.
 func (d *Delivery) Open() bool { return d.State == DeliveryPending }
 
@@ -183,6 +194,14 @@ func countDelivery(tx *Txn, row any) error {
 // CountDeliveries answers how many deliveries the world holds in each state,
 // from counters kept as they change (no walk of the table).
 func CountDeliveries(tx *Txn) DeliveryCounts { return getUsage(tx).Deliveries }
+
+// AnyDeliveries reports whether the world holds a delivery at all (true
+// when it cannot tell), so that a page of the callback log of a world
+// without callback URLs skips a lookup per event.
+func AnyDeliveries(tx *Txn) bool {
+	raw, err := tx.Txn.First(TableDeliveries, IndexID)
+	return err != nil || raw != nil
+}
 
 // DeliveriesOf lists an event's deliveries in target order.
 func DeliveriesOf(tx *Txn, eventID string) ([]*Delivery, error) {

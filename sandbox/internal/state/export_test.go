@@ -121,6 +121,9 @@ func TestImportRefusesBadStates(t *testing.T) {
 		{"missing id", mutate(func(m map[string][]json.RawMessage) {
 			m[TableJobs][0] = json.RawMessage(`{"due":1,"seq":1,"kind":"k"}`)
 		}), `table "jobs" row 0`},
+		{"delivery payload not JSON", mutate(func(m map[string][]json.RawMessage) {
+			m[TableDeliveries] = append(m[TableDeliveries], json.RawMessage(`{"id":"d1","payload":"{not json"}`))
+		}), `table "deliveries" row 0: payload is not valid JSON`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

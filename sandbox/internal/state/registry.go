@@ -114,6 +114,10 @@ func NewDB() (*memdb.MemDB, error) {
 }
 
 // decodeRow turns the JSON of one exported row back into a *T of the table.
+// importChecker is a row type with a rule of its own that decoding alone
+// does not enforce.
+type importChecker interface{ checkImported() error }
+
 func decodeRow(def TableDef, raw json.RawMessage) (any, error) {
 	ptr := reflect.New(def.Type)
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -121,6 +125,11 @@ func decodeRow(def TableDef, raw json.RawMessage) (any, error) {
 	dec.UseNumber() // metadata holds arbitrary JSON numbers; keep them exact
 	if err := dec.Decode(ptr.Interface()); err != nil {
 		return nil, err
+	}
+	if c, ok := ptr.Interface().(importChecker); ok {
+		if err := c.checkImported(); err != nil {
+			return nil, err
+		}
 	}
 	return ptr.Interface(), nil
 }
