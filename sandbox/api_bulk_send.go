@@ -107,7 +107,7 @@ func queueBulkJob(s *api.Host, c *api.Call, tx *state.Txn, spec *sigreq.Spec, tb
 		return nil, err
 	}
 	if len(use.SignerRoles) != 1 {
-		return nil, apierr.Badf("template_ids", "%s; the template(s) have %d: %s.", msgBulkRoles, len(use.SignerRoles), strings.Join(roleNamesOf(use), ", "))
+		return nil, apierr.Badf("template_ids", "%s; the template(s) have %d: %s.", msgBulkRoles, len(use.SignerRoles), strings.Join(use.RoleNames(), ", "))
 	}
 	role, merge := use.SignerRoles[0].Name, mergeNames(use)
 	job := &state.BulkSendJob{

@@ -44,7 +44,7 @@ func registerAll(r *api.Registry) {
 	template.RegisterAPI(r)
 	template.RegisterOverlay(r)
 	template.RegisterShare(r)
-	registerAPIUnclaimedDraft(r)
+	RegisterAPI(r)
 	registerBulkJobs(r)
 
 	// Callbacks, then the control plane.
@@ -57,7 +57,7 @@ func registerAll(r *api.Registry) {
 	sigreq.RegisterControlSigners(r)
 	registerControlState(r)
 	template.RegisterControl(r)
-	registerControlUnclaimed(r)
+	RegisterControl(r)
 	registerControlWorld(r)
 
 	// Pages, files, the outbox and the operation list.
@@ -80,8 +80,8 @@ func registerAll(r *api.Registry) {
 	sigreq.RegisterTransfer(r)
 	template.RegisterPrepare(r)
 	template.RegisterTransfer(r)
-	registerUnclaimedClaim(r)
-	registerUnclaimedPage(r)
+	RegisterClaim(r)
+	RegisterPage(r)
 	sigreq.RegisterViews(r)
 	template.RegisterViews(r)
 
@@ -91,7 +91,7 @@ func registerAll(r *api.Registry) {
 	registerViewsBulk(r)
 	fax.RegisterViews(r)
 	team.RegisterViews(r)
-	registerViewsUnclaimed(r)
+	RegisterViews(r)
 
 	// The console for people, last: its routes come after every other.
 	registerConsole(r)

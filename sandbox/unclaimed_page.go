@@ -22,7 +22,9 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerUnclaimedPage(r *api.Registry) {
+// RegisterPage adds the claim URL's page, its form and its documents
+// as public control routes.
+func RegisterPage(r *api.Registry) {
 	r.ControlPublic(http.MethodGet, "/w/{world_id}/claim/{token}", claimPage)
 	r.ControlPublic(http.MethodPost, "/w/{world_id}/claim/{token}", claimPageSend)
 	r.ControlPublic(http.MethodGet, "/w/{world_id}/claim/{token}/documents/{index}", claimDocument)
