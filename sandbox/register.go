@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/unclaimed"
 	"sync"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/account"
@@ -44,7 +45,7 @@ func registerAll(r *api.Registry) {
 	template.RegisterAPI(r)
 	template.RegisterOverlay(r)
 	template.RegisterShare(r)
-	RegisterAPI(r)
+	unclaimed.RegisterAPI(r)
 	registerBulkJobs(r)
 
 	// Callbacks, then the control plane.
@@ -57,7 +58,7 @@ func registerAll(r *api.Registry) {
 	sigreq.RegisterControlSigners(r)
 	registerControlState(r)
 	template.RegisterControl(r)
-	RegisterControl(r)
+	unclaimed.RegisterControl(r)
 	registerControlWorld(r)
 
 	// Pages, files, the outbox and the operation list.
@@ -80,8 +81,8 @@ func registerAll(r *api.Registry) {
 	sigreq.RegisterTransfer(r)
 	template.RegisterPrepare(r)
 	template.RegisterTransfer(r)
-	RegisterClaim(r)
-	RegisterPage(r)
+	unclaimed.RegisterClaim(r)
+	unclaimed.RegisterPage(r)
 	sigreq.RegisterViews(r)
 	template.RegisterViews(r)
 
@@ -91,7 +92,7 @@ func registerAll(r *api.Registry) {
 	registerViewsBulk(r)
 	fax.RegisterViews(r)
 	team.RegisterViews(r)
-	RegisterViews(r)
+	unclaimed.RegisterViews(r)
 
 	// The console for people, last: its routes come after every other.
 	registerConsole(r)

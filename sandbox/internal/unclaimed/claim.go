@@ -1,4 +1,4 @@
-package sandbox
+package unclaimed
 
 // Claiming and sending a draft: what the user does with the claim URL. The
 // first visit claims the draft (later visits answer 404, as the real claim

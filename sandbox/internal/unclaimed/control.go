@@ -1,4 +1,4 @@
-package sandbox
+package unclaimed
 
 // Control plane of unclaimed drafts: read a draft, and claim and send it as
 // its user would in the editor, in one call.

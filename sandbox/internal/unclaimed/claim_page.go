@@ -1,4 +1,4 @@
-package sandbox
+package unclaimed
 
 // The claim URL: a page the sandbox serves in place of the real editor
 // (/_sandbox/w/{world}/claim/{token}). Opening it claims the draft; any

@@ -1,4 +1,4 @@
-package sandbox
+package unclaimed
 
 import (
 	"encoding/json"

@@ -1,9 +1,9 @@
-package sandbox
+package unclaimed
 
 // The four Unclaimed Draft operations. A draft is a signature request
 // prepared by the API caller and completed by a user who claims it through
 // its claim URL (a page the sandbox serves, or the control plane: see
-// unclaimed_claim.go). The draft answers the signature_request_id its
+// claim.go). The draft answers the signature_request_id its
 // request will have; that request exists once the user sends the draft.
 
 import (
