@@ -15,7 +15,9 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerAPIBulkSend(r *api.Registry) {
+// RegisterAPI adds the four Bulk Send operations to the registry: the two
+// that accept a job and the two that read jobs.
+func RegisterAPI(r *api.Registry) {
 	r.Handle("signatureRequestBulkSendWithTemplate", func(c *api.Call) (any, error) { return bulkSend(c, false) })
 	r.Handle("signatureRequestBulkCreateEmbeddedWithTemplate", func(c *api.Call) (any, error) { return bulkSend(c, true) })
 	r.Handle("bulkSendJobGet", bulkSendJobGet)

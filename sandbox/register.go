@@ -34,7 +34,7 @@ func registerAll(r *api.Registry) {
 	// The official operations, by tag.
 	account.Register(r)
 	apiapp.Register(r)
-	registerAPIBulkSend(r)
+	RegisterAPI(r)
 	fax.Register(r)
 	oauth.Register(r)
 	report.Register(r)
@@ -46,7 +46,7 @@ func registerAll(r *api.Registry) {
 	template.RegisterOverlay(r)
 	template.RegisterShare(r)
 	unclaimed.RegisterAPI(r)
-	registerBulkJobs(r)
+	RegisterJobs(r)
 
 	// Callbacks, then the control plane.
 	callbacks.Register(r)
@@ -89,7 +89,7 @@ func registerAll(r *api.Registry) {
 	// The read side of the other kinds (catalog).
 	account.RegisterViews(r)
 	apiapp.RegisterViews(r)
-	registerViewsBulk(r)
+	RegisterViews(r)
 	fax.RegisterViews(r)
 	team.RegisterViews(r)
 	unclaimed.RegisterViews(r)
