@@ -1,12 +1,12 @@
 package sandbox
 
 import (
-	"github.com/signsandbox/signsandbox/sandbox/internal/unclaimed"
 	"sync"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/account"
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apiapp"
+	"github.com/signsandbox/signsandbox/sandbox/internal/bulk"
 	"github.com/signsandbox/signsandbox/sandbox/internal/callbacks"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fax"
@@ -16,6 +16,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/team"
 	"github.com/signsandbox/signsandbox/sandbox/internal/template"
+	"github.com/signsandbox/signsandbox/sandbox/internal/unclaimed"
 )
 
 // newRegistry returns a registry filled by every area of the sandbox.
@@ -34,7 +35,7 @@ func registerAll(r *api.Registry) {
 	// The official operations, by tag.
 	account.Register(r)
 	apiapp.Register(r)
-	RegisterAPI(r)
+	bulk.RegisterAPI(r)
 	fax.Register(r)
 	oauth.Register(r)
 	report.Register(r)
@@ -46,7 +47,7 @@ func registerAll(r *api.Registry) {
 	template.RegisterOverlay(r)
 	template.RegisterShare(r)
 	unclaimed.RegisterAPI(r)
-	RegisterJobs(r)
+	bulk.RegisterJobs(r)
 
 	// Callbacks, then the control plane.
 	callbacks.Register(r)
@@ -89,7 +90,7 @@ func registerAll(r *api.Registry) {
 	// The read side of the other kinds (catalog).
 	account.RegisterViews(r)
 	apiapp.RegisterViews(r)
-	RegisterViews(r)
+	bulk.RegisterViews(r)
 	fax.RegisterViews(r)
 	team.RegisterViews(r)
 	unclaimed.RegisterViews(r)

@@ -1,4 +1,4 @@
-package sandbox
+package bulk
 
 // Bodies of the two bulk send operations. What they share with
 // send_with_template (texts, metadata, template_ids, ccs, custom_fields,

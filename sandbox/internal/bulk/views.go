@@ -1,4 +1,4 @@
-package sandbox
+package bulk
 
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"

@@ -1,9 +1,9 @@
-package sandbox
+package bulk
 
 // Bulk send: signatureRequestBulkSendWithTemplate and
 // signatureRequestBulkCreateEmbeddedWithTemplate accept a job of up to 250
 // requests from templates with one signer role and answer at once; a
-// scheduler job creates the requests (bulk_jobs.go). bulkSendJobGet and
+// scheduler job creates the requests (jobs.go). bulkSendJobGet and
 // bulkSendJobList read the jobs.
 
 import (

@@ -1,4 +1,4 @@
-package sandbox
+package bulk
 
 // The scheduler job of a bulk send: it creates the job's requests, one per
 // signer list entry, in order, each through createSignatureRequest (quota
