@@ -31,7 +31,7 @@ var allowedImports = map[string][]string{
 		"fixtures", "scenarios", "sandbox/edge",
 		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/page",
 		"sandbox/internal/oauth", "sandbox/internal/account", "sandbox/internal/apiapp",
-		"sandbox/internal/fax", "sandbox/internal/template", "sandbox/internal/sigreq",
+		"sandbox/internal/fax", "sandbox/internal/template", "sandbox/internal/sigreq", "sandbox/internal/unclaimed", "sandbox/internal/bulk",
 		"sandbox/internal/team", "sandbox/internal/report", "sandbox/internal/callbacks", "sandbox/internal/recording",
 		"sandbox/internal/document", "sandbox/internal/console", "sandbox/internal/derived", "sandbox/internal/events",
 		"sandbox/internal/fields", "sandbox/internal/files", "sandbox/internal/fixture",
@@ -54,6 +54,15 @@ var allowedImports = map[string][]string{
 	},
 
 	// Resources, one package each, leaves first.
+	"sandbox/internal/bulk": {
+		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/sigreq",
+		"sandbox/internal/state", "sandbox/internal/template", "sandbox/internal/wire", "sandbox/internal/world",
+	},
+	"sandbox/internal/unclaimed": {
+		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/document",
+		"sandbox/internal/fields", "sandbox/internal/page", "sandbox/internal/param", "sandbox/internal/signpage",
+		"sandbox/internal/sigreq", "sandbox/internal/state", "sandbox/internal/world",
+	},
 	"sandbox/internal/sigreq": {
 		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/document",
 		"sandbox/internal/fields", "sandbox/internal/files", "sandbox/internal/notify", "sandbox/internal/page",

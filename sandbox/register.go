@@ -6,6 +6,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/account"
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apiapp"
+	"github.com/signsandbox/signsandbox/sandbox/internal/bulk"
 	"github.com/signsandbox/signsandbox/sandbox/internal/callbacks"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fax"
@@ -15,6 +16,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/team"
 	"github.com/signsandbox/signsandbox/sandbox/internal/template"
+	"github.com/signsandbox/signsandbox/sandbox/internal/unclaimed"
 )
 
 // newRegistry returns a registry filled by every area of the sandbox.
@@ -33,7 +35,7 @@ func registerAll(r *api.Registry) {
 	// The official operations, by tag.
 	account.Register(r)
 	apiapp.Register(r)
-	registerAPIBulkSend(r)
+	bulk.RegisterAPI(r)
 	fax.Register(r)
 	oauth.Register(r)
 	report.Register(r)
@@ -44,8 +46,8 @@ func registerAll(r *api.Registry) {
 	template.RegisterAPI(r)
 	template.RegisterOverlay(r)
 	template.RegisterShare(r)
-	registerAPIUnclaimedDraft(r)
-	registerBulkJobs(r)
+	unclaimed.RegisterAPI(r)
+	bulk.RegisterJobs(r)
 
 	// Callbacks, then the control plane.
 	callbacks.Register(r)
@@ -57,7 +59,7 @@ func registerAll(r *api.Registry) {
 	sigreq.RegisterControlSigners(r)
 	registerControlState(r)
 	template.RegisterControl(r)
-	registerControlUnclaimed(r)
+	unclaimed.RegisterControl(r)
 	registerControlWorld(r)
 
 	// Pages, files, the outbox and the operation list.
@@ -80,18 +82,18 @@ func registerAll(r *api.Registry) {
 	sigreq.RegisterTransfer(r)
 	template.RegisterPrepare(r)
 	template.RegisterTransfer(r)
-	registerUnclaimedClaim(r)
-	registerUnclaimedPage(r)
+	unclaimed.RegisterClaim(r)
+	unclaimed.RegisterPage(r)
 	sigreq.RegisterViews(r)
 	template.RegisterViews(r)
 
 	// The read side of the other kinds (catalog).
 	account.RegisterViews(r)
 	apiapp.RegisterViews(r)
-	registerViewsBulk(r)
+	bulk.RegisterViews(r)
 	fax.RegisterViews(r)
 	team.RegisterViews(r)
-	registerViewsUnclaimed(r)
+	unclaimed.RegisterViews(r)
 
 	// The console for people, last: its routes come after every other.
 	registerConsole(r)

@@ -54,3 +54,13 @@ type Attachment struct {
 	Name, Instructions, Role string
 	Required                 bool
 }
+
+// RoleNames lists the signer roles' names in order: drafts and bulk sends
+// quote them when the roles given do not match the templates'.
+func (u *Use) RoleNames() []string {
+	out := make([]string, 0, len(u.SignerRoles))
+	for _, r := range u.SignerRoles {
+		out = append(out, r.Name)
+	}
+	return out
+}

@@ -1,4 +1,4 @@
-package sandbox
+package bulk
 
 // Bodies of the two bulk send operations. What they share with
 // send_with_template (texts, metadata, template_ids, ccs, custom_fields,
@@ -9,6 +9,7 @@ package sandbox
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
@@ -59,14 +60,14 @@ func (e bulkEntry) path(sub string) string {
 	if e.row > 0 {
 		return "signer_file"
 	}
-	return "signer_list[" + itoa(e.index) + "]" + sub
+	return "signer_list[" + strconv.Itoa(e.index) + "]" + sub
 }
 
 // fail makes an entry's error: CSV rows name their line in the message.
 func (e bulkEntry) fail(sub, format string, args ...any) *apierr.Error {
 	err := apierr.Badf(e.path(sub), format, args...)
 	if e.row > 0 {
-		err.Msg = "signer_file line " + itoa(e.row) + ": " + err.Msg
+		err.Msg = "signer_file line " + strconv.Itoa(e.row) + ": " + err.Msg
 	}
 	return err
 }
@@ -79,7 +80,7 @@ func (e bulkEntry) relocate(err *apierr.Error, sub string) *apierr.Error {
 	}
 	out := err.WithPath(e.path(sub + strings.TrimPrefix(err.Path, "signers[0]")))
 	if e.row > 0 {
-		out.Msg = "signer_file line " + itoa(e.row) + ": " + out.Msg
+		out.Msg = "signer_file line " + strconv.Itoa(e.row) + ": " + out.Msg
 	}
 	return out
 }
@@ -147,7 +148,7 @@ func checkEntry(e bulkEntry, testMode bool) *apierr.Error {
 		return e.fail("[signers][0][sms_phone_number]", "sms_phone_number is not available in test mode.")
 	}
 	for j, cf := range e.CustomFields {
-		sub := "[custom_fields][" + itoa(j) + "]"
+		sub := "[custom_fields][" + strconv.Itoa(j) + "]"
 		switch {
 		case strings.TrimSpace(cf.Name) == "":
 			return e.fail(sub+"[name]", "Missing required parameter: name")
@@ -178,7 +179,7 @@ func bindEntry(c *api.Call, use *template.Use, base sigreq.Spec, tb sigreq.Templ
 	for j, cf := range e.CustomFields {
 		name, ok := merge[cf.Name]
 		if !ok {
-			return nil, e.fail("[custom_fields]["+itoa(j)+"][name]", "%q is not the name or api_id of a custom field of the template(s).", cf.Name)
+			return nil, e.fail("[custom_fields]["+strconv.Itoa(j)+"][name]", "%q is not the name or api_id of a custom field of the template(s).", cf.Name)
 		}
 		if k := slices.IndexFunc(fields, func(f sigreq.SubCustomField) bool { return f.Name == name }); k >= 0 {
 			fields[k].Value = *cf.Value

@@ -1,4 +1,4 @@
-package sandbox
+package bulk
 
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
@@ -42,9 +42,9 @@ func viewBulkJob(j *state.BulkSendJob, viewer string) bulkSendJobResponse {
 	return bulkSendJobResponse{BulkSendJobID: &id, Total: j.Total, IsCreator: j.AccountID == viewer, CreatedAt: j.CreatedAt}
 }
 
-// registerViewsBulk adds bulk send jobs to the catalog, as their sender
+// RegisterViews adds bulk send jobs to the catalog, as their sender
 // sees them.
-func registerViewsBulk(r *api.Registry) {
+func RegisterViews(r *api.Registry) {
 	r.Catalog.Add(catalog.Of("bulk_send_job", state.TableBulkSendJobs,
 		func(j *state.BulkSendJob) string { return j.ID },
 		func(_ *state.Txn, j *state.BulkSendJob) (any, error) { return viewBulkJob(j, j.AccountID), nil },

@@ -1,9 +1,9 @@
-package sandbox
+package bulk
 
 // Bulk send: signatureRequestBulkSendWithTemplate and
 // signatureRequestBulkCreateEmbeddedWithTemplate accept a job of up to 250
 // requests from templates with one signer role and answer at once; a
-// scheduler job creates the requests (bulk_jobs.go). bulkSendJobGet and
+// scheduler job creates the requests (jobs.go). bulkSendJobGet and
 // bulkSendJobList read the jobs.
 
 import (
@@ -15,7 +15,9 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerAPIBulkSend(r *api.Registry) {
+// RegisterAPI adds the four Bulk Send operations to the registry: the two
+// that accept a job and the two that read jobs.
+func RegisterAPI(r *api.Registry) {
 	r.Handle("signatureRequestBulkSendWithTemplate", func(c *api.Call) (any, error) { return bulkSend(c, false) })
 	r.Handle("signatureRequestBulkCreateEmbeddedWithTemplate", func(c *api.Call) (any, error) { return bulkSend(c, true) })
 	r.Handle("bulkSendJobGet", bulkSendJobGet)
@@ -107,7 +109,7 @@ func queueBulkJob(s *api.Host, c *api.Call, tx *state.Txn, spec *sigreq.Spec, tb
 		return nil, err
 	}
 	if len(use.SignerRoles) != 1 {
-		return nil, apierr.Badf("template_ids", "%s; the template(s) have %d: %s.", msgBulkRoles, len(use.SignerRoles), strings.Join(roleNamesOf(use), ", "))
+		return nil, apierr.Badf("template_ids", "%s; the template(s) have %d: %s.", msgBulkRoles, len(use.SignerRoles), strings.Join(use.RoleNames(), ", "))
 	}
 	role, merge := use.SignerRoles[0].Name, mergeNames(use)
 	job := &state.BulkSendJob{

@@ -1,4 +1,4 @@
-package sandbox
+package unclaimed
 
 // Claiming and sending a draft: what the user does with the claim URL. The
 // first visit claims the draft (later visits answer 404, as the real claim
@@ -16,6 +16,7 @@ package sandbox
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
@@ -30,7 +31,9 @@ import (
 // is processed.
 const jobDraftSelfSign = "unclaimed_draft.self_sign"
 
-func registerUnclaimedClaim(r *api.Registry) {
+// RegisterClaim adds the job that signs a claimed send_document draft as
+// its requester once its request is processed.
+func RegisterClaim(r *api.Registry) {
 	r.RegisterJob(jobDraftSelfSign, func(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) error {
 		req := sigreq.JobRequest(tx, job)
 		if req == nil || req.Phase != state.PhaseSent || len(req.Signatures) == 0 {
@@ -208,7 +211,7 @@ func applyClaimInput(d *state.UnclaimedDraft, spec *sigreq.Spec, in claimInput) 
 	}
 	for i, sg := range spec.Signers {
 		if sg.Email == "" {
-			what := "signer " + itoa(i)
+			what := "signer " + strconv.Itoa(i)
 			if sg.Role != "" {
 				what = "the role " + sg.Role
 			}
@@ -224,7 +227,7 @@ func applyClaimInput(d *state.UnclaimedDraft, spec *sigreq.Spec, in claimInput) 
 func applyRoleSigners(d *state.UnclaimedDraft, spec *sigreq.Spec, given []sigreq.SubSigner) *apierr.Error {
 	seen := map[string]bool{}
 	for i, s := range given {
-		p := "signers[" + itoa(i) + "]"
+		p := "signers[" + strconv.Itoa(i) + "]"
 		idx := slices.Index(d.Roles, s.Role)
 		switch {
 		case strings.TrimSpace(s.Role) == "":
@@ -278,7 +281,7 @@ func applyRoleCCs(d *state.UnclaimedDraft, spec *sigreq.Spec, given []sigreq.Sub
 		return apierr.Badf("ccs", "This draft has no CC roles: give CC addresses in cc_email_addresses.")
 	}
 	for i, cc := range given {
-		p := "ccs[" + itoa(i) + "]"
+		p := "ccs[" + strconv.Itoa(i) + "]"
 		idx := slices.Index(d.CCRoles, cc.Role)
 		addr := strings.TrimSpace(cc.EmailAddress)
 		switch {

@@ -1,4 +1,4 @@
-package sandbox
+package unclaimed
 
 // Bodies of the three unclaimed draft create operations: what they share
 // with signature request bodies is decoded into sigreqBody and checked by

@@ -1,4 +1,4 @@
-package sandbox
+package unclaimed
 
 // Control plane of unclaimed drafts: read a draft, and claim and send it as
 // its user would in the editor, in one call.
@@ -21,7 +21,9 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerControlUnclaimed(r *api.Registry) {
+// RegisterControl adds the control routes that read a draft and claim
+// and send it in one call, as its user would in the editor.
+func RegisterControl(r *api.Registry) {
 	r.Control(http.MethodGet, "/unclaimed_drafts/{signature_request_id}", controlDraftGet)
 	r.Control(http.MethodPost, "/unclaimed_drafts/{signature_request_id}/claim", controlDraftClaim)
 }

@@ -1,4 +1,4 @@
-package sandbox
+package unclaimed
 
 // The claim URL: a page the sandbox serves in place of the real editor
 // (/_sandbox/w/{world}/claim/{token}). Opening it claims the draft; any
@@ -22,7 +22,9 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerUnclaimedPage(r *api.Registry) {
+// RegisterPage adds the claim URL's page, its form and its documents
+// as public control routes.
+func RegisterPage(r *api.Registry) {
 	r.ControlPublic(http.MethodGet, "/w/{world_id}/claim/{token}", claimPage)
 	r.ControlPublic(http.MethodPost, "/w/{world_id}/claim/{token}", claimPageSend)
 	r.ControlPublic(http.MethodGet, "/w/{world_id}/claim/{token}/documents/{index}", claimDocument)

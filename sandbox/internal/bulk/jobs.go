@@ -1,4 +1,4 @@
-package sandbox
+package bulk
 
 // The scheduler job of a bulk send: it creates the job's requests, one per
 // signer list entry, in order, each through createSignatureRequest (quota
@@ -18,7 +18,8 @@ import (
 // jobBulkSend creates the requests of a bulk send job (subject: the job).
 const jobBulkSend = "bulk_send_job.send"
 
-func registerBulkJobs(r *api.Registry) { r.RegisterJob(jobBulkSend, runBulkSend) }
+// RegisterJobs adds the scheduler job that creates a bulk send's requests.
+func RegisterJobs(r *api.Registry) { r.RegisterJob(jobBulkSend, runBulkSend) }
 
 func runBulkSend(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) error {
 	j, err := state.Get[state.BulkSendJob](tx, state.TableBulkSendJobs, job.Subject)

@@ -1,4 +1,4 @@
-package sandbox
+package unclaimed
 
 import (
 	"encoding/json"
@@ -67,10 +67,10 @@ func viewDraft(d *state.UnclaimedDraft, claimURL string) unclaimedDraftCreateRes
 // claimPath is the path of a draft's claim URL below the world's pages.
 func claimPath(token string) string { return "claim/" + token }
 
-// registerViewsUnclaimed adds unclaimed drafts to the catalog, as their
+// RegisterViews adds unclaimed drafts to the catalog, as their
 // creation answered them, with the claim page's path relative to the
 // world's pages (the catalog knows no base URL).
-func registerViewsUnclaimed(r *api.Registry) {
+func RegisterViews(r *api.Registry) {
 	r.Catalog.Add(catalog.Of("unclaimed_draft", state.TableUnclaimedDrafts,
 		func(d *state.UnclaimedDraft) string { return d.ID },
 		func(_ *state.Txn, d *state.UnclaimedDraft) (any, error) {

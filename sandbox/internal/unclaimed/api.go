@@ -1,9 +1,9 @@
-package sandbox
+package unclaimed
 
 // The four Unclaimed Draft operations. A draft is a signature request
 // prepared by the API caller and completed by a user who claims it through
 // its claim URL (a page the sandbox serves, or the control plane: see
-// unclaimed_claim.go). The draft answers the signature_request_id its
+// claim.go). The draft answers the signature_request_id its
 // request will have; that request exists once the user sends the draft.
 
 import (
@@ -15,10 +15,10 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
-	"github.com/signsandbox/signsandbox/sandbox/internal/template"
 )
 
-func registerAPIUnclaimedDraft(r *api.Registry) {
+// RegisterAPI adds the four Unclaimed Draft operations to the registry.
+func RegisterAPI(r *api.Registry) {
 	r.Handle("unclaimedDraftCreate", func(c *api.Call) (any, error) { return unclaimedDraftCreate(c, draftPlain) })
 	r.Handle("unclaimedDraftCreateEmbedded", func(c *api.Call) (any, error) { return unclaimedDraftCreate(c, draftEmbedded) })
 	r.Handle("unclaimedDraftCreateEmbeddedWithTemplate", func(c *api.Call) (any, error) {
@@ -74,7 +74,7 @@ func unclaimedDraftCreate(c *api.Call, kind draftKind) (any, error) {
 			}
 			spec.AddAppendedTagFields(len(stored)) // internal/sigreq/text_tags.go
 			d.TemplateIDs = append([]string(nil), p.tb.TemplateIDs...)
-			d.Roles = roleNamesOf(use)
+			d.Roles = use.RoleNames()
 			d.CCRoles = append([]string(nil), use.CCRoles...)
 		} else {
 			spec.Documents = stored
@@ -88,14 +88,6 @@ func unclaimedDraftCreate(c *api.Call, kind draftKind) (any, error) {
 		return nil, err
 	}
 	return viewDraft(d, c.WorldURL(claimPath(d.Token))), nil
-}
-
-func roleNamesOf(use *template.Use) []string {
-	out := make([]string, 0, len(use.SignerRoles))
-	for _, r := range use.SignerRoles {
-		out = append(out, r.Name)
-	}
-	return out
 }
 
 // checkQuotaLeft refuses a draft outside test_mode when the account has no

@@ -1,4 +1,4 @@
-package sandbox
+package bulk
 
 // The signer_file of the bulk send operations: a CSV file with a header row
 // and one row per signature request. Columns (header names are
