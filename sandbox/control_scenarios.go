@@ -20,7 +20,7 @@ import (
 	"github.com/signsandbox/signsandbox/scenarios"
 )
 
-func registerControlScenarios(r *api.Registry) {
+func RegisterControl(r *api.Registry) {
 	r.Control(http.MethodPost, "/scenarios", controlLoadScenario)
 	r.Control(http.MethodGet, "/scenarios", controlListScenarios)
 	r.ControlNoBody(http.MethodDelete, "/scenarios/{name}", controlDeleteScenario)
@@ -38,7 +38,7 @@ func controlLoadScenario(c *api.Call) (any, error) {
 	case name != "" && !empty:
 		return nil, apierr.Badf("name", "give either a scenario file as the body or the name of a ready scenario, not both")
 	case name != "":
-		view, err = loadNamedOrInline(c.Host, c.World, name, c.Request)
+		view, err = LoadNamedOrInline(c.Host, c.World, name, c.Request)
 	case empty:
 		return nil, apierr.Badf("", "the body is the scenario file (YAML or JSON); or give ?name= of a ready scenario (%s)",
 			strings.Join(scenarios.Names(), ", "))
@@ -47,7 +47,7 @@ func controlLoadScenario(c *api.Call) (any, error) {
 		if source == "" {
 			source = "request body"
 		}
-		view, err = loadScenarioSource(c.Host, c.World, source, raw, c.Request)
+		view, err = LoadSource(c.Host, c.World, source, raw, c.Request)
 	}
 	if err != nil {
 		return nil, err

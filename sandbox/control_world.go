@@ -97,7 +97,7 @@ func controlCreateWorld(c *api.Call) (any, error) {
 		return nil, err
 	}
 	for i, name := range req.Scenarios {
-		if _, err := loadNamedOrInline(c.Host, w, name, nil); err != nil {
+		if _, err := LoadNamedOrInline(c.Host, w, name, nil); err != nil {
 			c.Host.DropWorld(w)
 			if e, ok := apierr.As(err); ok {
 				return nil, e.WithPath(apierr.IndexPath("scenarios", i))
@@ -294,10 +294,10 @@ func controlPatchConfig(c *api.Call) (any, error) {
 	var out state.Config
 	err = c.Update(func(tx *state.Txn) error {
 		cfg := state.GetConfig(tx)
-		if err := mergeJSONInto(b.Tree, &cfg); err != nil {
+		if err := MergeConfig(b.Tree, &cfg); err != nil {
 			return err
 		}
-		if err := validateConfig(cfg); err != nil {
+		if err := ValidateConfig(cfg); err != nil {
 			return err
 		}
 		out = cfg
@@ -307,36 +307,6 @@ func controlPatchConfig(c *api.Call) (any, error) {
 		return nil, err
 	}
 	return out, nil
-}
-
-// validateConfig checks a whole configuration; the durations are checked in
-// the order Config declares them, so that a change with several bad values
-// always names the same one.
-func validateConfig(c state.Config) error {
-	for _, d := range []struct {
-		name string
-		v    state.Duration
-	}{
-		{"send_processing_delay", c.SendProcessingDelay}, {"file_preparation_delay", c.FilePreparationDelay},
-		{"template_preparation_delay", c.TemplatePreparationDelay}, {"cancel_delay", c.CancelDelay},
-		{"reminder_interval", c.ReminderInterval}, {"sign_url_ttl", c.SignURLTTL}, {"edit_url_ttl", c.EditURLTTL},
-		{"claim_url_ttl", c.ClaimURLTTL}, {"file_url_ttl", c.FileURLTTL}, {"oauth_token_ttl", c.OAuthTokenTTL},
-		{"rate_limit[window]", c.RateLimit.Window}, {"callback_timeout", c.CallbackTimeout},
-	} {
-		if d.v < 0 {
-			return apierr.Badf(d.name, "%s must not be negative", d.name)
-		}
-	}
-	if c.RateLimit.Limit < 1 {
-		return apierr.Badf("rate_limit[limit]", "rate_limit.limit must be at least 1")
-	}
-	if c.LogEntries < 0 {
-		return apierr.Badf("log_limit", "log_limit must not be negative (0 keeps the default of %d entries)", state.DefaultLogLimit)
-	}
-	if c.MaxFileBytes < 1 || c.MaxWorldBytes < 1 {
-		return apierr.Badf("max_file_bytes", "file size limits must be positive")
-	}
-	return nil
 }
 
 func parseInstant(s string) (time.Time, error) {

@@ -55,7 +55,7 @@ func registerAll(r *api.Registry) {
 	sigreq.RegisterControlFailures(r)
 	registerControlKeys(r)
 	recording.RegisterControl(r)
-	registerControlScenarios(r)
+	RegisterControl(r)
 	sigreq.RegisterControlSigners(r)
 	registerControlState(r)
 	template.RegisterControl(r)
@@ -71,9 +71,9 @@ func registerAll(r *api.Registry) {
 	registerMetrics(r)
 
 	// Scenarios at work: jobs, recording, rules (fault points).
-	registerScenarioJobs(r)
+	RegisterJobs(r)
 	recording.RegisterHooks(r)
-	registerScenarioRules(r)
+	RegisterRules(r)
 
 	// Signature requests, templates, drafts and their object views.
 	sigreq.RegisterEID(r)

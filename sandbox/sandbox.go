@@ -116,7 +116,7 @@ func New(opts ...Option) (*Sandbox, error) {
 		return nil, err
 	}
 	for _, sc := range s.startScenarios() {
-		if _, err := loadScenarioSource(h, def, sc.name, sc.data, nil); err != nil {
+		if _, err := LoadSource(h, def, sc.name, sc.data, nil); err != nil {
 			s.Close()
 			return nil, fmt.Errorf("sandbox: scenario %s: %w", sc.name, err)
 		}

@@ -39,7 +39,7 @@ var errorMessages = map[string]string{
 func respondError(row *state.ScenarioRule, rs *scenario.Respond) *apierr.Error {
 	name := rs.ErrorName
 	if name == "" {
-		name = scenario.StatusName(scenarioVocabulary(), rs.Status)
+		name = scenario.StatusName(Vocabulary(), rs.Status)
 	}
 	msg := rs.ErrorMsg
 	if msg == "" {
@@ -292,10 +292,10 @@ func scenarioProcessFault(s *api.Host, w *world.World, tx *state.Txn, req *state
 
 // scenarioCallbackFault makes delivery attempts fail while a callback rule
 // matches (its window is checked against the attempt's due time).
-func scenarioCallbackFault(s *api.Host, w *world.World, a CallbackAttempt) (fault CallbackFault, reason string) {
+func scenarioCallbackFault(s *api.Host, w *world.World, a api.CallbackAttempt) (fault api.CallbackFault, reason string) {
 	defer guard(w, "callback")
 	if len(rulesFor(w.Store.Read(), scenario.EffectCallback)) == 0 {
-		return FaultNone, ""
+		return api.FaultNone, ""
 	}
 	sub := &subject{event: a.EventType}
 	read := w.Store.Read()
@@ -308,10 +308,10 @@ func scenarioCallbackFault(s *api.Host, w *world.World, a CallbackAttempt) (faul
 	err := w.Store.Update(func(tx *state.Txn) error {
 		return fireRules(tx, w.Logger(), rulesFor(tx, scenario.EffectCallback), sub, a.DueAt, func(row *state.ScenarioRule, spec *scenario.Rule) (bool, error) {
 			reason = "scenario rule " + row.ID + ": the receiver is unreachable"
-			fault = FaultUnreachable
+			fault = api.FaultUnreachable
 			if spec.Callback.Fault == "reject" {
 				reason = "scenario rule " + row.ID + ": the receiver's answer counts as a failure"
-				fault = FaultRejectAnswer
+				fault = api.FaultRejectAnswer
 			}
 			return true, nil
 		})

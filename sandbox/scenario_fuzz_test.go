@@ -35,7 +35,7 @@ func FuzzLoadScenario(f *testing.F) {
 			t.Fatal(err)
 		}
 		defer s.host.DropWorld(w)
-		_, err = loadScenarioSource(s.host, w, "fuzz.yaml", data, nil)
+		_, err = LoadSource(s.host, w, "fuzz.yaml", data, nil)
 		if err == nil {
 			return
 		}

@@ -43,7 +43,7 @@ type signerEffectArgs struct {
 	Values map[string]any `json:"values,omitempty"`
 }
 
-func registerScenarioJobs(r *api.Registry) {
+func RegisterJobs(r *api.Registry) {
 	r.RegisterJob(jobScenarioBounce, runSignerEffect)
 	r.RegisterJob(jobScenarioSigner, runSignerEffect)
 }

@@ -23,18 +23,18 @@ import (
 	"github.com/signsandbox/signsandbox/scenarios"
 )
 
-// loadNamedOrInline loads a ready scenario of the library by name, or an
+// LoadNamedOrInline loads a ready scenario of the library by name, or an
 // inline document (anything with a line break or starting with "{").
-func loadNamedOrInline(s *api.Host, w *world.World, name string, r *http.Request) (*scenarioView, error) {
+func LoadNamedOrInline(s *api.Host, w *world.World, name string, r *http.Request) (*scenarioView, error) {
 	trimmed := strings.TrimSpace(name)
 	if strings.ContainsAny(trimmed, "\n") || strings.HasPrefix(trimmed, "{") {
-		return loadScenarioSource(s, w, "inline scenario", []byte(name), r)
+		return LoadSource(s, w, "inline scenario", []byte(name), r)
 	}
 	data, err := scenarios.Read(trimmed)
 	if err != nil {
 		return nil, apierr.Badf("", "No ready scenario is named %q (the library has: %s).", trimmed, strings.Join(scenarios.Names(), ", "))
 	}
-	return loadScenarioSource(s, w, "scenarios/"+trimmed+".yaml", data, r)
+	return LoadSource(s, w, "scenarios/"+trimmed+".yaml", data, r)
 }
 
 // scenarioView is a loaded scenario as the control plane shows it.
@@ -110,11 +110,11 @@ func bracketPath(key string) string {
 	return strings.Join(parts, "")
 }
 
-// loadScenarioSource parses a scenario document and loads it into w. r,
+// LoadSource parses a scenario document and loads it into w. r,
 // when given, is the control call that loads it: the URLs of seeded
 // requests use its host, as the API's own would.
-func loadScenarioSource(s *api.Host, w *world.World, source string, data []byte, r *http.Request) (*scenarioView, error) {
-	p, err := scenario.ParseDocument(source, data, scenarioVocabulary())
+func LoadSource(s *api.Host, w *world.World, source string, data []byte, r *http.Request) (*scenarioView, error) {
+	p, err := scenario.ParseDocument(source, data, Vocabulary())
 	if err != nil {
 		return nil, scenarioErr(err)
 	}
@@ -165,10 +165,10 @@ func loadScenarioSource(s *api.Host, w *world.World, source string, data []byte,
 // applyScenarioConfig merges a partial configuration.
 func applyScenarioConfig(tx *state.Txn, partial map[string]any) error {
 	cfg := state.GetConfig(tx)
-	if err := mergeJSONInto(partial, &cfg); err != nil {
+	if err := MergeConfig(partial, &cfg); err != nil {
 		return errors.New(configMessage(err))
 	}
-	if err := validateConfig(cfg); err != nil {
+	if err := ValidateConfig(cfg); err != nil {
 		return errors.New(configMessage(err))
 	}
 	return state.PutConfig(tx, cfg)
@@ -240,7 +240,7 @@ func exhaustQuota(s *api.Host, tx *state.Txn, q *scenario.ExhaustQuota) error {
 	if f == nil {
 		return fmt.Errorf("unknown quota %q", quota)
 	}
-	*f = intPtr(0)
+	*f = new(int)
 	return state.Put(tx, state.TableAccounts, c)
 }
 
@@ -255,7 +255,7 @@ func applyRateLimit(tx *state.Txn, rl *scenario.RateLimitEffect) error {
 		}
 		cfg.RateLimit.Window = state.Duration(d)
 	}
-	if err := validateConfig(cfg); err != nil {
+	if err := ValidateConfig(cfg); err != nil {
 		return errors.New(configMessage(err))
 	}
 	return state.PutConfig(tx, cfg)

@@ -24,6 +24,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"log/slog"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -39,7 +40,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func registerScenarioRules(r *api.Registry) {
+func RegisterRules(r *api.Registry) {
 	r.CallHooks = append(r.CallHooks, scenarioCallHook)
 	r.AfterCallHooks = append(r.AfterCallHooks, scenarioTemplateMarks)
 	r.TemplateFailure = scenarioTemplateFailure
@@ -221,7 +222,7 @@ func callSubject(c *api.Call) *subject {
 	sub.fields = scenario.Normalize(fields)
 	collectEmails(sub.fields, "", &sub.signers)
 	vars := mux.Vars(c.Request)
-	for _, k := range sortedStringKeys(vars) {
+	for _, k := range slices.Sorted(maps.Keys(vars)) {
 		sub.objectIDs = append(sub.objectIDs, vars[k])
 	}
 	return sub
@@ -232,7 +233,7 @@ func callSubject(c *api.Call) *subject {
 func collectEmails(v any, key string, out *[]string) {
 	switch t := v.(type) {
 	case map[string]any:
-		for _, k := range sortedStringKeys(t) {
+		for _, k := range slices.Sorted(maps.Keys(t)) {
 			collectEmails(t[k], k, out)
 		}
 	case []any:

@@ -79,12 +79,12 @@ func runScenarioFile(ctx context.Context, f ScenarioFile, o RunOptions) RunResul
 		}
 		return res
 	}
-	doc, err := scenario.Parse(f.Name, f.Data, scenarioVocabulary())
+	doc, err := scenario.Parse(f.Name, f.Data, Vocabulary())
 	if err != nil {
 		return fail(err)
 	}
 	res.Scenario = doc.Name
-	rn := &scenario.Runner{Base: o.Target, Client: o.Client, Voc: scenarioVocabulary(), Out: o.Out, Keep: o.Keep}
+	rn := &scenario.Runner{Base: o.Target, Client: o.Client, Voc: Vocabulary(), Out: o.Out, Keep: o.Keep}
 	if o.Target == "" {
 		base, stop, err := serveInProcess(o.Options)
 		if err != nil {

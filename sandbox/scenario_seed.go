@@ -12,8 +12,10 @@ package sandbox
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
@@ -190,7 +192,7 @@ func (pl *seedPlan) apiIssue(at []any, err error) error {
 	path := append(append([]any(nil), at...), "body")
 	if e.Path != "" {
 		for _, part := range strings.FieldsFunc(e.Path, func(r rune) bool { return r == '[' || r == ']' }) {
-			if n, err := parseInt64(part); err == nil {
+			if n, err := strconv.ParseInt(part, 10, 64); err == nil {
 				path = append(path, int(n))
 			} else {
 				path = append(path, part)
@@ -321,14 +323,15 @@ func (pl *seedPlan) seedAccount(tx *state.Txn, sa *scenario.SeedAccount, at []an
 		}
 		a.RoleCode = *sa.RoleCode
 	}
-	for _, k := range sortedStringKeys(sa.Quotas) {
+	for _, k := range slices.Sorted(maps.Keys(sa.Quotas)) {
 		var v *int
 		if raw := sa.Quotas[k]; raw != nil {
-			n, err := parseInt64(fmt.Sprint(raw))
+			n, err := strconv.ParseInt(fmt.Sprint(raw), 10, 64)
 			if err != nil {
 				return nil, pl.p.Issue(append(at, "quotas", k), "a quota is a whole number or null")
 			}
-			v = intPtr(int(n))
+			q := int(n)
+			v = &q
 		}
 		if f := quotaField(&a.Quotas, k); f != nil {
 			*f = v

@@ -7,9 +7,12 @@ package sandbox
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
@@ -21,11 +24,13 @@ var (
 	vocab     *scenario.Vocabulary
 )
 
-// scenarioVocabulary is built once from the route table and enums.
-func scenarioVocabulary() *scenario.Vocabulary {
+// Vocabulary is built once from the route table and enums.
+func Vocabulary() *scenario.Vocabulary {
 	vocabOnce.Do(func() {
 		v := &scenario.Vocabulary{EventTypes: append([]string(nil), notify.Types...), ErrorStatus: map[string]int{}}
-		for _, op := range Operations() {
+		// The names only: which operations are implemented does not matter
+		// to a scenario, so the route table of an empty registry will do.
+		for _, op := range api.NewRegistry().Operations() {
 			v.Operations = append(v.Operations, scenario.Operation{ID: op.ID, Method: op.Method, Path: op.Path})
 		}
 		for _, n := range apierr.Names() {
@@ -44,7 +49,7 @@ func checkScenarioConfig(cfg map[string]any) (string, string) {
 	b, _ := json.Marshal(state.DefaultConfig())
 	_ = json.Unmarshal(b, &known)
 	delete(known, "id")
-	for _, k := range sortedStringKeys(cfg) {
+	for _, k := range slices.Sorted(maps.Keys(cfg)) {
 		v := cfg[k]
 		def, ok := known[k]
 		if !ok {
@@ -55,7 +60,7 @@ func checkScenarioConfig(cfg map[string]any) (string, string) {
 			if !ok {
 				return k, k + " is an object"
 			}
-			for _, sk := range sortedStringKeys(m) {
+			for _, sk := range slices.Sorted(maps.Keys(m)) {
 				if _, ok := sub[sk]; !ok {
 					return k + "." + sk, "unknown configuration key " + k + "." + sk
 				}
@@ -63,10 +68,10 @@ func checkScenarioConfig(cfg map[string]any) (string, string) {
 		}
 	}
 	c := state.DefaultConfig()
-	if err := mergeJSONInto(cfg, &c); err != nil {
+	if err := MergeConfig(cfg, &c); err != nil {
 		return "", configMessage(err)
 	}
-	if err := validateConfig(c); err != nil {
+	if err := ValidateConfig(c); err != nil {
 		key := ""
 		if e, ok := apierr.As(err); ok {
 			key = strings.NewReplacer("[", ".", "]", "").Replace(e.Path)
