@@ -33,6 +33,7 @@ var allowedImports = map[string][]string{
 		"sandbox/internal/oauth", "sandbox/internal/account", "sandbox/internal/apiapp",
 		"sandbox/internal/fax", "sandbox/internal/template", "sandbox/internal/sigreq", "sandbox/internal/unclaimed", "sandbox/internal/bulk",
 		"sandbox/internal/team", "sandbox/internal/report", "sandbox/internal/callbacks", "sandbox/internal/recording",
+		"sandbox/internal/stage",
 		"sandbox/internal/document", "sandbox/internal/console", "sandbox/internal/derived", "sandbox/internal/events",
 		"sandbox/internal/fields", "sandbox/internal/files", "sandbox/internal/fixture",
 		"sandbox/internal/legacy", "sandbox/internal/notify", "sandbox/internal/param",
@@ -51,6 +52,14 @@ var allowedImports = map[string][]string{
 		"sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/files", "sandbox/internal/fixture",
 		"sandbox/internal/legacy", "sandbox/internal/metrics", "sandbox/internal/notify", "sandbox/internal/secret", "sandbox/internal/state",
 		"sandbox/internal/wire", "sandbox/internal/world",
+	},
+
+	// Scenarios at work in a world: load and seed, rules and their
+	// effects, scenario jobs, /_sandbox/scenarios.
+	"sandbox/internal/stage": {
+		"scenarios", "sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/document",
+		"sandbox/internal/fields", "sandbox/internal/notify", "sandbox/internal/scenario", "sandbox/internal/sigreq",
+		"sandbox/internal/state", "sandbox/internal/template", "sandbox/internal/wire", "sandbox/internal/world",
 	},
 
 	// Resources, one package each, leaves first.

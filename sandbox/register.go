@@ -14,6 +14,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/recording"
 	"github.com/signsandbox/signsandbox/sandbox/internal/report"
 	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
+	"github.com/signsandbox/signsandbox/sandbox/internal/stage"
 	"github.com/signsandbox/signsandbox/sandbox/internal/team"
 	"github.com/signsandbox/signsandbox/sandbox/internal/template"
 	"github.com/signsandbox/signsandbox/sandbox/internal/unclaimed"
@@ -55,7 +56,7 @@ func registerAll(r *api.Registry) {
 	sigreq.RegisterControlFailures(r)
 	registerControlKeys(r)
 	recording.RegisterControl(r)
-	RegisterControl(r)
+	stage.RegisterControl(r)
 	sigreq.RegisterControlSigners(r)
 	registerControlState(r)
 	template.RegisterControl(r)
@@ -71,9 +72,9 @@ func registerAll(r *api.Registry) {
 	registerMetrics(r)
 
 	// Scenarios at work: jobs, recording, rules (fault points).
-	RegisterJobs(r)
+	stage.RegisterJobs(r)
 	recording.RegisterHooks(r)
-	RegisterRules(r)
+	stage.RegisterRules(r)
 
 	// Signature requests, templates, drafts and their object views.
 	sigreq.RegisterEID(r)

@@ -20,6 +20,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fixture"
 	"github.com/signsandbox/signsandbox/sandbox/internal/recording"
+	"github.com/signsandbox/signsandbox/sandbox/internal/stage"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/template"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -116,7 +117,7 @@ func New(opts ...Option) (*Sandbox, error) {
 		return nil, err
 	}
 	for _, sc := range s.startScenarios() {
-		if _, err := LoadSource(h, def, sc.name, sc.data, nil); err != nil {
+		if _, err := stage.LoadSource(h, def, sc.name, sc.data, nil); err != nil {
 			s.Close()
 			return nil, fmt.Errorf("sandbox: scenario %s: %w", sc.name, err)
 		}

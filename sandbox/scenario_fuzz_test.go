@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/stage"
 	"github.com/signsandbox/signsandbox/scenarios"
 )
 
@@ -35,7 +36,7 @@ func FuzzLoadScenario(f *testing.F) {
 			t.Fatal(err)
 		}
 		defer s.host.DropWorld(w)
-		_, err = LoadSource(s.host, w, "fuzz.yaml", data, nil)
+		_, err = stage.LoadSource(s.host, w, "fuzz.yaml", data, nil)
 		if err == nil {
 			return
 		}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
+	"github.com/signsandbox/signsandbox/sandbox/internal/stage"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
@@ -79,12 +80,12 @@ func runScenarioFile(ctx context.Context, f ScenarioFile, o RunOptions) RunResul
 		}
 		return res
 	}
-	doc, err := scenario.Parse(f.Name, f.Data, Vocabulary())
+	doc, err := scenario.Parse(f.Name, f.Data, stage.Vocabulary())
 	if err != nil {
 		return fail(err)
 	}
 	res.Scenario = doc.Name
-	rn := &scenario.Runner{Base: o.Target, Client: o.Client, Voc: Vocabulary(), Out: o.Out, Keep: o.Keep}
+	rn := &scenario.Runner{Base: o.Target, Client: o.Client, Voc: stage.Vocabulary(), Out: o.Out, Keep: o.Keep}
 	if o.Target == "" {
 		base, stop, err := serveInProcess(o.Options)
 		if err != nil {

@@ -1,4 +1,4 @@
-package sandbox
+package stage
 
 // Scenario rules at work. Rules are rows of the world's scenario_rules
 // table; each subsystem consults them where it acts:

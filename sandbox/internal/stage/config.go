@@ -1,4 +1,4 @@
-package sandbox
+package stage
 
 // The world configuration as scenarios and the control plane change it: a
 // partial tree merged onto the current values, then the whole checked.

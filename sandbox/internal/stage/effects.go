@@ -1,4 +1,4 @@
-package sandbox
+package stage
 
 // The hooks through which rules act: before API calls (respond, latency,
 // gone), after template-creating calls (fail_template marks), while a
