@@ -5,6 +5,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/recording"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
 // APIPrefix is the path of the API's base address (https://api.hellosign.com/v3).
@@ -44,3 +45,12 @@ type RecordingProxy = recording.Proxy
 func NewRecordingProxy(upstream, out string, client *http.Client) (*RecordingProxy, error) {
 	return recording.NewProxy(upstream, out, client)
 }
+
+// StateFormat names the export format; import refuses other formats.
+const StateFormat = world.StateFormat
+
+// WorldState is a whole world as JSON: its clock and every table.
+type WorldState = world.State
+
+// StateClock is the clock part of an export.
+type StateClock = world.StateClock

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 
 	memdb "github.com/hashicorp/go-memdb"
@@ -12,7 +13,9 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func registerControlKeys(r *api.Registry) {
+// RegisterKeys adds the control calls that list, add, delete and promote
+// the API keys of a world's accounts.
+func RegisterKeys(r *api.Registry) {
 	r.Control(http.MethodGet, "/api_keys", controlListKeys)
 	r.Control(http.MethodPost, "/api_keys", controlAddKey)
 	r.ControlNoBody(http.MethodDelete, "/api_keys/{key}", controlDeleteKey)
@@ -99,7 +102,7 @@ func controlAddKey(c *api.Call) (any, error) {
 		}
 		name := req.Name
 		if name == "" {
-			name = "API key " + itoa(len(keys)+1)
+			name = "API key " + strconv.Itoa(len(keys)+1)
 		}
 		primary := req.Primary || len(keys) == 0
 		if primary {

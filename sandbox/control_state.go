@@ -13,19 +13,12 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-// StateFormat names the export format; import refuses other formats.
-const StateFormat = world.StateFormat
-
-func registerControlState(r *api.Registry) {
+// RegisterState adds the export and import of a whole world (GET and PUT
+// /_sandbox/state).
+func RegisterState(r *api.Registry) {
 	r.Control(http.MethodGet, "/state", controlExportState)
 	r.Control(http.MethodPut, "/state", controlImportState)
 }
-
-// WorldState is a whole world as JSON: its clock and every table.
-type WorldState = world.State
-
-// StateClock is the clock part of an export.
-type StateClock = world.StateClock
 
 func controlExportState(c *api.Call) (any, error) { return world.Export(c.World) }
 
@@ -47,15 +40,15 @@ func controlImportState(c *api.Call) (any, error) {
 	for k := range top {
 		known.Tree[k] = nil
 	}
-	if err := wire.CheckKnown(known, &WorldState{}); err != nil {
+	if err := wire.CheckKnown(known, &world.State{}); err != nil {
 		return nil, err
 	}
-	var ws WorldState
+	var ws world.State
 	if err := json.Unmarshal(raw, &ws); err != nil {
 		return nil, apierr.Badf("", "state is not valid JSON: %v", err)
 	}
-	if ws.Format != StateFormat {
-		return nil, apierr.Badf("format", "format must be %q, not %q", StateFormat, ws.Format)
+	if ws.Format != world.StateFormat {
+		return nil, apierr.Badf("format", "format must be %q, not %q", world.StateFormat, ws.Format)
 	}
 	now, err := time.Parse(time.RFC3339Nano, ws.Clock.Now)
 	if err != nil {
@@ -74,7 +67,7 @@ func controlImportState(c *api.Call) (any, error) {
 		return nil, apierr.Badf("clock", "%v", err)
 	}
 	c.Host.AfterWorldReplaced(c.World)
-	return worldInfo(c.Host, c.World), nil
+	return WorldInfoOf(c.Host, c.World), nil
 }
 
 // maxStateBytes bounds an imported state document.

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,7 +16,9 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func registerControlWorld(r *api.Registry) {
+// RegisterWorld adds the world lifecycle on the control plane: health,
+// worlds, clock, configuration and reset.
+func RegisterWorld(r *api.Registry) {
 	r.ControlPublic(http.MethodGet, "/health", controlHealth)
 	r.ControlPublic(http.MethodPost, "/worlds", controlCreateWorld)
 	r.Control(http.MethodGet, "/world", controlGetWorld)
@@ -106,13 +109,13 @@ func controlCreateWorld(c *api.Call) (any, error) {
 			return nil, apierr.Badf(apierr.IndexPath("scenarios", i), "scenario %q: %v", name, err)
 		}
 	}
-	return api.WithStatus{Status: http.StatusCreated, Value: worldInfo(c.Host, w)}, nil
+	return api.WithStatus{Status: http.StatusCreated, Value: WorldInfoOf(c.Host, w)}, nil
 }
 
-func controlGetWorld(c *api.Call) (any, error) { return worldInfo(c.Host, c.World), nil }
+func controlGetWorld(c *api.Call) (any, error) { return WorldInfoOf(c.Host, c.World), nil }
 
-// worldInfo reports a world and its first fixture account's credentials.
-func worldInfo(s *api.Host, w *world.World) WorldInfo {
+// WorldInfoOf reports a world and its first fixture account's credentials.
+func WorldInfoOf(s *api.Host, w *world.World) WorldInfo {
 	tx := w.Store.Read()
 	first := s.FirstAccountID()
 	info := WorldInfo{WorldID: w.ID, AccountID: first, Clock: string(w.Mode()), Now: w.Now().Unix()}
@@ -276,7 +279,7 @@ func controlReset(c *api.Call) (any, error) {
 		return nil, err
 	}
 	c.Host.AfterWorldReplaced(c.World)
-	return worldInfo(c.Host, c.World), nil
+	return WorldInfoOf(c.Host, c.World), nil
 }
 
 func controlGetConfig(c *api.Call) (any, error) { return c.Config(), nil }
@@ -312,7 +315,7 @@ func controlPatchConfig(c *api.Call) (any, error) {
 
 func parseInstant(s string) (time.Time, error) {
 	s = strings.TrimSpace(s)
-	if n, err := parseInt64(s); err == nil {
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 		return time.Unix(n, 0).UTC(), nil
 	}
 	return time.Parse(time.RFC3339, s)

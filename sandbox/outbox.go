@@ -9,7 +9,8 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func registerOutbox(r *api.Registry) {
+// RegisterOutbox adds the list of the e-mails a world has sent.
+func RegisterOutbox(r *api.Registry) {
 	r.Control(http.MethodGet, "/emails", controlListEmails)
 }
 

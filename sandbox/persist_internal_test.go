@@ -107,7 +107,7 @@ func TestCompactionUnderLoadKeepsEveryChange(t *testing.T) {
 	require.NoError(t, err)
 	w, err := s.host.CreateWorld("fake", time.Time{})
 	require.NoError(t, err)
-	wKey := worldInfo(s.host, w).APIKey
+	wKey := WorldInfoOf(s.host, w).APIKey
 	defKey := s.DefaultAPIKey()
 	var wg sync.WaitGroup
 	for g, key := range []string{defKey, wKey, wKey} {

@@ -20,6 +20,8 @@ import (
 	"github.com/signsandbox/signsandbox/scenarios"
 )
 
+// RegisterControl adds /_sandbox/scenarios: load a scenario into a world,
+// list the loaded ones, delete one.
 func RegisterControl(r *api.Registry) {
 	r.Control(http.MethodPost, "/scenarios", controlLoadScenario)
 	r.Control(http.MethodGet, "/scenarios", controlListScenarios)

@@ -43,6 +43,8 @@ type signerEffectArgs struct {
 	Values map[string]any `json:"values,omitempty"`
 }
 
+// RegisterJobs adds the job kind that carries out a rule's signer effect
+// when its time comes.
 func RegisterJobs(r *api.Registry) {
 	r.RegisterJob(jobScenarioBounce, runSignerEffect)
 	r.RegisterJob(jobScenarioSigner, runSignerEffect)

@@ -40,6 +40,8 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
+// RegisterRules installs the rules' fault points: on calls, on
+// processing and on callback deliveries.
 func RegisterRules(r *api.Registry) {
 	r.CallHooks = append(r.CallHooks, scenarioCallHook)
 	r.AfterCallHooks = append(r.AfterCallHooks, scenarioTemplateMarks)
