@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/control"
 	"github.com/signsandbox/signsandbox/sandbox/internal/recording"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -54,3 +55,7 @@ type WorldState = world.State
 
 // StateClock is the clock part of an export.
 type StateClock = world.StateClock
+
+// WorldInfo describes a world and the credentials of its first account, as
+// POST /_sandbox/worlds and GET /_sandbox/world answer it.
+type WorldInfo = control.WorldInfo

@@ -33,7 +33,7 @@ var allowedImports = map[string][]string{
 		"sandbox/internal/oauth", "sandbox/internal/account", "sandbox/internal/apiapp",
 		"sandbox/internal/fax", "sandbox/internal/template", "sandbox/internal/sigreq", "sandbox/internal/unclaimed", "sandbox/internal/bulk",
 		"sandbox/internal/team", "sandbox/internal/report", "sandbox/internal/callbacks", "sandbox/internal/recording",
-		"sandbox/internal/stage",
+		"sandbox/internal/stage", "sandbox/internal/control",
 		"sandbox/internal/document", "sandbox/internal/console", "sandbox/internal/derived", "sandbox/internal/events",
 		"sandbox/internal/fields", "sandbox/internal/files", "sandbox/internal/fixture",
 		"sandbox/internal/legacy", "sandbox/internal/notify", "sandbox/internal/param",
@@ -52,6 +52,13 @@ var allowedImports = map[string][]string{
 		"sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/files", "sandbox/internal/fixture",
 		"sandbox/internal/legacy", "sandbox/internal/metrics", "sandbox/internal/notify", "sandbox/internal/secret", "sandbox/internal/state",
 		"sandbox/internal/wire", "sandbox/internal/world",
+	},
+
+	// World lifecycle on the control plane: worlds, clock, configuration,
+	// reset, API keys, export and import, the outbox.
+	"sandbox/internal/control": {
+		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/callbacks", "sandbox/internal/stage",
+		"sandbox/internal/state", "sandbox/internal/wire", "sandbox/internal/world",
 	},
 
 	// Scenarios at work in a world: load and seed, rules and their

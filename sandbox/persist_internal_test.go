@@ -12,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/control"
 )
 
 // TestAJournalThatCannotWriteRefusesChanges: once the data directory
@@ -107,7 +109,7 @@ func TestCompactionUnderLoadKeepsEveryChange(t *testing.T) {
 	require.NoError(t, err)
 	w, err := s.host.CreateWorld("fake", time.Time{})
 	require.NoError(t, err)
-	wKey := WorldInfoOf(s.host, w).APIKey
+	wKey := control.WorldInfoOf(s.host, w).APIKey
 	defKey := s.DefaultAPIKey()
 	var wg sync.WaitGroup
 	for g, key := range []string{defKey, wKey, wKey} {

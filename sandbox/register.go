@@ -8,6 +8,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apiapp"
 	"github.com/signsandbox/signsandbox/sandbox/internal/bulk"
 	"github.com/signsandbox/signsandbox/sandbox/internal/callbacks"
+	"github.com/signsandbox/signsandbox/sandbox/internal/control"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fax"
 	"github.com/signsandbox/signsandbox/sandbox/internal/oauth"
@@ -54,20 +55,20 @@ func registerAll(r *api.Registry) {
 	callbacks.Register(r)
 	account.RegisterConfirm(r)
 	sigreq.RegisterControlFailures(r)
-	RegisterKeys(r)
+	control.RegisterKeys(r)
 	recording.RegisterControl(r)
 	stage.RegisterControl(r)
 	sigreq.RegisterControlSigners(r)
-	RegisterState(r)
+	control.RegisterState(r)
 	template.RegisterControl(r)
 	unclaimed.RegisterControl(r)
-	RegisterWorld(r)
+	control.RegisterWorld(r)
 
 	// Pages, files, the outbox and the operation list.
 	template.RegisterEditor(r)
 	sigreq.RegisterSignPage(r)
 	document.Register(r)
-	RegisterOutbox(r)
+	control.RegisterOutbox(r)
 	api.RegisterRoutesInfo(r)
 	registerMetrics(r)
 

@@ -1,4 +1,4 @@
-package sandbox
+package control
 
 import (
 	"encoding/json"
