@@ -36,8 +36,8 @@ type Host struct {
 	Router *mux.Router
 	// routeOps names the operation of each API route (read-only after New).
 	routeOps map[*mux.Route]string
-	// routes is Router's fast path (see routeIndex), built with it.
-	routes *routeIndex
+	// routes is Router's fast path (see RouteIndex), built with it.
+	routes *RouteIndex
 
 	// The options the pipeline and the world registry read.
 	BaseURL           string

@@ -88,12 +88,12 @@ func (s *Host) NewRouter() *mux.Router {
 		m := handle(APIPrefix+a.Path, a.Handler(rt.method, s.apiHandler(rt, s.Reg.Handlers[rt.operationID]))).Methods(a.Method)
 		s.routeOps[m] = rt.operationID
 	}
-	s.routes = newRouteIndex(r, templates)
+	s.routes = NewRouteIndex(r, templates)
 	return r
 }
 
 // Routes is the handler that serves what the router routes, through its
-// index (routeIndex): the same answers as the router, for less work.
+// index (RouteIndex): the same answers as the router, for less work.
 func (s *Host) Routes() http.Handler { return s.routes }
 
 // MatchRoute answers as s.Router.Match does, through the router's index.
