@@ -50,7 +50,7 @@ var allowedImports = map[string][]string{
 	"sandbox/internal/api": {
 		"sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/files", "sandbox/internal/fixture",
 		"sandbox/internal/legacy", "sandbox/internal/metrics", "sandbox/internal/notify", "sandbox/internal/secret", "sandbox/internal/state",
-		"sandbox/internal/wire", "sandbox/internal/world",
+		"sandbox/internal/wire", "sandbox/internal/world", "sandbox/internal/routeindex",
 	},
 
 	// Resources, one package each, leaves first.
@@ -156,6 +156,7 @@ var allowedImports = map[string][]string{
 	"sandbox/internal/scenario":        {"sandbox/internal/wire"},
 	"sandbox/internal/events":          {},
 	"sandbox/internal/apierr":          {},
+	"sandbox/internal/routeindex":      {},
 	"sandbox/internal/conformance":     {},
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/legacy"
+	"github.com/signsandbox/signsandbox/sandbox/internal/routeindex"
 )
 
 // APIPrefix is the path of the API's base address (https://api.hellosign.com/v3).
@@ -88,12 +89,12 @@ func (s *Host) NewRouter() *mux.Router {
 		m := handle(APIPrefix+a.Path, a.Handler(rt.method, s.apiHandler(rt, s.Reg.Handlers[rt.operationID]))).Methods(a.Method)
 		s.routeOps[m] = rt.operationID
 	}
-	s.routes = NewRouteIndex(r, templates)
+	s.routes = routeindex.New(r, templates)
 	return r
 }
 
 // Routes is the handler that serves what the router routes, through its
-// index (RouteIndex): the same answers as the router, for less work.
+// index (routeindex.Index): the same answers as the router, for less work.
 func (s *Host) Routes() http.Handler { return s.routes }
 
 // MatchRoute answers as s.Router.Match does, through the router's index.
