@@ -6,21 +6,21 @@ import (
 	"sync"
 )
 
-// responseEncoder encodes answers into a buffer that outlives the request:
+// ResponseEncoder encodes answers into a buffer that outlives the request:
 // json.Marshal copies every answer out of its own pooled buffer into a new
 // slice, which was a third of the bytes a GET by id allocated and half of
 // a list page's.
-type responseEncoder struct {
+type ResponseEncoder struct {
 	buf bytes.Buffer
 	enc *json.Encoder
 }
 
-// maxPooledResponse bounds the buffers kept for reuse: one large answer (a
+// MaxPooledResponse bounds the buffers kept for reuse: one large answer (a
 // data URI of a big file) must not stay in memory for every later small one.
-const maxPooledResponse = 64 << 10
+const MaxPooledResponse = 64 << 10
 
 var responseEncoders = sync.Pool{New: func() any {
-	e := &responseEncoder{}
+	e := &ResponseEncoder{}
 	e.enc = json.NewEncoder(&e.buf)
 	// json.Marshal escapes <, > and & as \u003c, \u003e and \u0026; the
 	// answers keep those bytes (golden files pin them).
@@ -28,11 +28,11 @@ var responseEncoders = sync.Pool{New: func() any {
 	return e
 }}
 
-func getEncoder() *responseEncoder { return responseEncoders.Get().(*responseEncoder) }
+func GetEncoder() *ResponseEncoder { return responseEncoders.Get().(*ResponseEncoder) }
 
 // encode answers the bytes json.Marshal would give for v. They are valid
 // until release.
-func (e *responseEncoder) encode(v any) ([]byte, error) {
+func (e *ResponseEncoder) Encode(v any) ([]byte, error) {
 	e.buf.Reset()
 	if err := e.enc.Encode(v); err != nil {
 		return nil, err
@@ -42,8 +42,8 @@ func (e *responseEncoder) encode(v any) ([]byte, error) {
 }
 
 // release returns the encoder for reuse, unless its buffer grew large.
-func (e *responseEncoder) release() {
-	if e.buf.Cap() > maxPooledResponse {
+func (e *ResponseEncoder) Release() {
+	if e.buf.Cap() > MaxPooledResponse {
 		return
 	}
 	e.buf.Reset()
