@@ -1,4 +1,4 @@
-package api
+package jsonenc
 
 import (
 	"encoding/json"
@@ -18,7 +18,7 @@ func TestResponseEncoderGivesMarshalBytes(t *testing.T) {
 			Empty *string `json:"empty"`
 			N     float64 `json:"n,omitempty"`
 		}{Name: "Jack & Jill"},
-		strings.Repeat("large <answer> ", MaxPooledResponse/8),
+		strings.Repeat("large <answer> ", MaxPooled/8),
 		[]any{},
 		nil,
 		"tail\n",
@@ -29,7 +29,7 @@ func TestResponseEncoderGivesMarshalBytes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			e := GetEncoder()
+			e := Get()
 			got, err := e.Encode(v)
 			if err != nil {
 				t.Fatal(err)
@@ -40,7 +40,7 @@ func TestResponseEncoderGivesMarshalBytes(t *testing.T) {
 			e.Release()
 		}
 	}
-	e := GetEncoder()
+	e := Get()
 	defer e.Release()
 	if _, err := e.Encode(math.NaN()); err == nil {
 		t.Fatal("NaN encoded without error")
