@@ -85,15 +85,15 @@ func checkScopes(c *Call) *apierr.Error {
 	if c.token == nil || c.Route == nil {
 		return nil
 	}
-	if c.Route.auth == authKeyOnly {
+	if c.Route.Auth == AuthKeyOnly {
 		return apierr.New(apierr.Unauthorized, "Unauthorized user. This operation accepts only an API key, not an OAuth access token.")
 	}
-	for _, want := range c.Route.scopes {
+	for _, want := range c.Route.Scopes {
 		if slices.Contains(c.token.Scopes, want) {
 			return nil
 		}
 	}
-	return apierr.Forbiddenf("The access token lacks a scope this operation needs (one of: %s).", strings.Join(c.Route.scopes, ", "))
+	return apierr.Forbiddenf("The access token lacks a scope this operation needs (one of: %s).", strings.Join(c.Route.Scopes, ", "))
 }
 
 // credentialKey names a credential in the Sandbox's creds cache: the table

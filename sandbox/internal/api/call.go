@@ -64,7 +64,7 @@ func (c *Call) OperationID() string {
 	if c == nil || c.Route == nil {
 		return ""
 	}
-	return c.Route.operationID
+	return c.Route.OperationID
 }
 
 // Param is a path parameter.
@@ -100,7 +100,7 @@ func (c *Call) ReadBody() (*wire.Body, error) {
 		}
 		c.Body, c.BodyErr = wire.ReadBody(c.Request, lim)
 		if c.BodyErr == nil && c.Route != nil {
-			c.BodyErr = legacy.Normalize(c.Route.operationID, c.Body)
+			c.BodyErr = legacy.Normalize(c.Route.OperationID, c.Body)
 		}
 	}
 	return c.Body, c.BodyErr

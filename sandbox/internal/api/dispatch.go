@@ -22,12 +22,12 @@ func (s *Host) apiHandler(rt *Route, h Handler) http.Handler {
 			after(c, v, err)
 		}
 		status := s.WriteResult(w, c, v, err)
-		s.observeCall(c, rt.operationID, false, start, status)
+		s.observeCall(c, rt.OperationID, false, start, status)
 	})
 }
 
 func (s *Host) runCall(c *Call, h Handler) (any, error) {
-	if c.Route.auth != authNone {
+	if c.Route.Auth != AuthNone {
 		creds, ok, aerr := parseAuthorization(c.Request)
 		if aerr != nil {
 			return nil, aerr
