@@ -50,7 +50,7 @@ var allowedImports = map[string][]string{
 	"sandbox/internal/api": {
 		"sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/files", "sandbox/internal/fixture",
 		"sandbox/internal/legacy", "sandbox/internal/metrics", "sandbox/internal/notify", "sandbox/internal/secret", "sandbox/internal/state",
-		"sandbox/internal/wire", "sandbox/internal/world", "sandbox/internal/routeindex", "sandbox/internal/jsonenc",
+		"sandbox/internal/wire", "sandbox/internal/world", "sandbox/internal/routeindex", "sandbox/internal/jsonenc", "sandbox/internal/operations",
 	},
 
 	// Resources, one package each, leaves first.
@@ -158,6 +158,7 @@ var allowedImports = map[string][]string{
 	"sandbox/internal/apierr":          {},
 	"sandbox/internal/routeindex":      {},
 	"sandbox/internal/jsonenc":         {},
+	"sandbox/internal/operations":      {},
 	"sandbox/internal/conformance":     {},
 }
 

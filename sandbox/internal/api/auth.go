@@ -10,6 +10,7 @@ import (
 	memdb "github.com/hashicorp/go-memdb"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/operations"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -85,7 +86,7 @@ func checkScopes(c *Call) *apierr.Error {
 	if c.token == nil || c.Route == nil {
 		return nil
 	}
-	if c.Route.Auth == AuthKeyOnly {
+	if c.Route.Auth == operations.AuthKeyOnly {
 		return apierr.New(apierr.Unauthorized, "Unauthorized user. This operation accepts only an API key, not an OAuth access token.")
 	}
 	for _, want := range c.Route.Scopes {

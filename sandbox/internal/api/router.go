@@ -12,6 +12,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/legacy"
+	"github.com/signsandbox/signsandbox/sandbox/internal/operations"
 	"github.com/signsandbox/signsandbox/sandbox/internal/routeindex"
 )
 
@@ -56,9 +57,9 @@ func (s *Host) NewRouter() *mux.Router {
 	// /fax/{fax_id}), so routes are registered with fewer parameters first;
 	// a route with a query marker (/oauth/token?refresh) goes before the same
 	// path without one, which would otherwise match it too.
-	routes := make([]*Route, len(Table))
-	for i := range Table {
-		routes[i] = &Table[i]
+	routes := make([]*operations.Route, len(operations.Table))
+	for i := range operations.Table {
+		routes[i] = &operations.Table[i]
 	}
 	sort.SliceStable(routes, func(i, j int) bool {
 		pi, pj := strings.Count(routes[i].Path, "{"), strings.Count(routes[j].Path, "{")
@@ -85,7 +86,7 @@ func (s *Host) NewRouter() *mux.Router {
 	// Older clients' methods and paths for the same operations, registered
 	// after every official route so that none of them shadows one.
 	for _, a := range legacy.Aliases {
-		rt := &Table[slices.IndexFunc(Table, func(x Route) bool { return x.OperationID == a.OperationID })]
+		rt := &operations.Table[slices.IndexFunc(operations.Table, func(x operations.Route) bool { return x.OperationID == a.OperationID })]
 		m := handle(APIPrefix+a.Path, a.Handler(rt.Method, s.apiHandler(rt, s.Reg.Handlers[rt.OperationID]))).Methods(a.Method)
 		s.routeOps[m] = rt.OperationID
 	}

@@ -1,4 +1,4 @@
-package api
+package operations
 
 import "net/http"
 
@@ -33,7 +33,7 @@ type Route struct {
 
 // Table is the route table: every operation of the official description,
 // keyed by operationId. TestRoutesMatchOfficialDescription compares it with
-// openapi.yaml. Handlers are attached by operationId (Registry.Handle); an
+// openapi.yaml. Handlers are attached by operationId (api.Registry.Handle); an
 // operation without a handler answers in the official error shape.
 var Table = []Route{
 	// Account
