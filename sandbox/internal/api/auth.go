@@ -14,16 +14,16 @@ import (
 )
 
 // authenticate finds the world and account of a call's credentials.
-func (s *Host) authenticate(c *Call, creds credentials) *apierr.Error {
-	if creds.apiKey != "" {
-		found := s.findCredential(state.TableAPIKeys, creds.apiKey)
+func (s *Host) authenticate(c *Call, creds Credentials) *apierr.Error {
+	if creds.APIKey != "" {
+		found := s.findCredential(state.TableAPIKeys, creds.APIKey)
 		if found == nil || found.key == nil || found.account == nil {
 			return apierr.New(apierr.Unauthorized, apierr.MsgUnauthorizedInvalid)
 		}
 		c.World, c.Account, c.apiKey = found.world, found.account, found.key.Key
 		return nil
 	}
-	found := s.findCredential(state.TableOAuthToken, creds.token)
+	found := s.findCredential(state.TableOAuthToken, creds.Token)
 	if found == nil || found.token == nil {
 		return apierr.New(apierr.Unauthorized, "Unauthorized user. The access token is not valid.")
 	}

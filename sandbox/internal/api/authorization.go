@@ -8,20 +8,20 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 )
 
-// credentials are what an Authorization header carries.
-type credentials struct {
-	apiKey string
-	token  string
+// Credentials are what an Authorization header carries.
+type Credentials struct {
+	APIKey string
+	Token  string
 }
 
-// parseAuthorization reads the Authorization header: HTTP Basic with the API
+// ParseAuthorization reads the Authorization header: HTTP Basic with the API
 // key as user name (clients that put the key in the URL's user-info send the
 // same header), or Bearer with an OAuth access token. ok is false when no
 // header was sent.
-func parseAuthorization(r *http.Request) (creds credentials, ok bool, err *apierr.Error) {
+func ParseAuthorization(r *http.Request) (creds Credentials, ok bool, err *apierr.Error) {
 	h := strings.TrimSpace(r.Header.Get("Authorization"))
 	if h == "" {
-		return credentials{}, false, nil
+		return Credentials{}, false, nil
 	}
 	scheme, rest, _ := strings.Cut(h, " ")
 	rest = strings.TrimSpace(rest)
@@ -29,18 +29,18 @@ func parseAuthorization(r *http.Request) (creds credentials, ok bool, err *apier
 	case "basic":
 		raw, decErr := base64.StdEncoding.DecodeString(rest)
 		if decErr != nil {
-			return credentials{}, true, apierr.New(apierr.Unauthorized, "Unauthorized user. The Authorization header is not valid HTTP Basic credentials.")
+			return Credentials{}, true, apierr.New(apierr.Unauthorized, "Unauthorized user. The Authorization header is not valid HTTP Basic credentials.")
 		}
 		user, _, _ := strings.Cut(string(raw), ":")
 		if user == "" {
-			return credentials{}, true, apierr.New(apierr.Unauthorized, apierr.MsgUnauthorizedNoCredentials)
+			return Credentials{}, true, apierr.New(apierr.Unauthorized, apierr.MsgUnauthorizedNoCredentials)
 		}
-		return credentials{apiKey: user}, true, nil
+		return Credentials{APIKey: user}, true, nil
 	case "bearer":
 		if rest == "" {
-			return credentials{}, true, apierr.New(apierr.Unauthorized, "Unauthorized user. The Bearer token is empty.")
+			return Credentials{}, true, apierr.New(apierr.Unauthorized, "Unauthorized user. The Bearer token is empty.")
 		}
-		return credentials{token: rest}, true, nil
+		return Credentials{Token: rest}, true, nil
 	}
-	return credentials{}, true, apierr.New(apierr.Unauthorized, "Unauthorized user. Use HTTP Basic with your API key or a Bearer access token.")
+	return Credentials{}, true, apierr.New(apierr.Unauthorized, "Unauthorized user. Use HTTP Basic with your API key or a Bearer access token.")
 }

@@ -44,7 +44,7 @@ func (s *Host) controlHandler(cr ControlRoute) http.Handler {
 
 func (s *Host) runControl(c *Call, cr ControlRoute) (any, error) {
 	if !cr.Public {
-		creds, ok, aerr := parseAuthorization(c.Request)
+		creds, ok, aerr := ParseAuthorization(c.Request)
 		if aerr != nil {
 			return nil, aerr
 		}

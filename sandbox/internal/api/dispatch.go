@@ -29,7 +29,7 @@ func (s *Host) apiHandler(rt *operations.Route, h Handler) http.Handler {
 
 func (s *Host) runCall(c *Call, h Handler) (any, error) {
 	if c.Route.Auth != operations.AuthNone {
-		creds, ok, aerr := parseAuthorization(c.Request)
+		creds, ok, aerr := ParseAuthorization(c.Request)
 		if aerr != nil {
 			return nil, aerr
 		}
