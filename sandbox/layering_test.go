@@ -51,6 +51,7 @@ var allowedImports = map[string][]string{
 		"sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/files", "sandbox/internal/fixture",
 		"sandbox/internal/legacy", "sandbox/internal/metrics", "sandbox/internal/notify", "sandbox/internal/secret", "sandbox/internal/state",
 		"sandbox/internal/wire", "sandbox/internal/world", "sandbox/internal/routeindex", "sandbox/internal/jsonenc", "sandbox/internal/operations",
+		"sandbox/internal/authheader",
 	},
 
 	// Resources, one package each, leaves first.
@@ -159,6 +160,7 @@ var allowedImports = map[string][]string{
 	"sandbox/internal/routeindex":      {},
 	"sandbox/internal/jsonenc":         {},
 	"sandbox/internal/operations":      {},
+	"sandbox/internal/authheader":      {"sandbox/internal/apierr"},
 	"sandbox/internal/conformance":     {},
 }
 

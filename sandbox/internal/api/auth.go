@@ -8,13 +8,14 @@ import (
 	memdb "github.com/hashicorp/go-memdb"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/authheader"
 	"github.com/signsandbox/signsandbox/sandbox/internal/operations"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
 // authenticate finds the world and account of a call's credentials.
-func (s *Host) authenticate(c *Call, creds Credentials) *apierr.Error {
+func (s *Host) authenticate(c *Call, creds authheader.Credentials) *apierr.Error {
 	if creds.APIKey != "" {
 		found := s.findCredential(state.TableAPIKeys, creds.APIKey)
 		if found == nil || found.key == nil || found.account == nil {

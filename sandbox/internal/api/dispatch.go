@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/authheader"
 	"github.com/signsandbox/signsandbox/sandbox/internal/operations"
 )
 
@@ -29,7 +30,7 @@ func (s *Host) apiHandler(rt *operations.Route, h Handler) http.Handler {
 
 func (s *Host) runCall(c *Call, h Handler) (any, error) {
 	if c.Route.Auth != operations.AuthNone {
-		creds, ok, aerr := ParseAuthorization(c.Request)
+		creds, ok, aerr := authheader.Parse(c.Request)
 		if aerr != nil {
 			return nil, aerr
 		}

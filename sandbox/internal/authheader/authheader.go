@@ -1,4 +1,4 @@
-package api
+package authheader
 
 import (
 	"encoding/base64"
@@ -14,11 +14,11 @@ type Credentials struct {
 	Token  string
 }
 
-// ParseAuthorization reads the Authorization header: HTTP Basic with the API
+// Parse reads the Authorization header: HTTP Basic with the API
 // key as user name (clients that put the key in the URL's user-info send the
 // same header), or Bearer with an OAuth access token. ok is false when no
 // header was sent.
-func ParseAuthorization(r *http.Request) (creds Credentials, ok bool, err *apierr.Error) {
+func Parse(r *http.Request) (creds Credentials, ok bool, err *apierr.Error) {
 	h := strings.TrimSpace(r.Header.Get("Authorization"))
 	if h == "" {
 		return Credentials{}, false, nil
