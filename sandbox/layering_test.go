@@ -51,7 +51,8 @@ var allowedImports = map[string][]string{
 	"sandbox/internal/api": {
 		"sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/files", "sandbox/internal/fixture",
 		"sandbox/internal/legacy", "sandbox/internal/metrics", "sandbox/internal/notify", "sandbox/internal/secret", "sandbox/internal/state",
-		"sandbox/internal/wire", "sandbox/internal/world",
+		"sandbox/internal/wire", "sandbox/internal/world", "sandbox/internal/routeindex", "sandbox/internal/jsonenc", "sandbox/internal/operations",
+		"sandbox/internal/authheader",
 	},
 
 	// World lifecycle on the control plane: worlds, clock, configuration,
@@ -172,6 +173,10 @@ var allowedImports = map[string][]string{
 	"sandbox/internal/scenario":        {"sandbox/internal/wire"},
 	"sandbox/internal/events":          {},
 	"sandbox/internal/apierr":          {},
+	"sandbox/internal/routeindex":      {},
+	"sandbox/internal/jsonenc":         {},
+	"sandbox/internal/operations":      {},
+	"sandbox/internal/authheader":      {"sandbox/internal/apierr"},
 	"sandbox/internal/conformance":     {},
 }
 

@@ -1,8 +1,6 @@
 package api
 
 import (
-	"encoding/base64"
-	"net/http"
 	"slices"
 	"strings"
 	"weak"
@@ -10,58 +8,23 @@ import (
 	memdb "github.com/hashicorp/go-memdb"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/authheader"
+	"github.com/signsandbox/signsandbox/sandbox/internal/operations"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-// credentials are what an Authorization header carries.
-type credentials struct {
-	apiKey string
-	token  string
-}
-
-// parseAuthorization reads the Authorization header: HTTP Basic with the API
-// key as user name (clients that put the key in the URL's user-info send the
-// same header), or Bearer with an OAuth access token. ok is false when no
-// header was sent.
-func parseAuthorization(r *http.Request) (creds credentials, ok bool, err *apierr.Error) {
-	h := strings.TrimSpace(r.Header.Get("Authorization"))
-	if h == "" {
-		return credentials{}, false, nil
-	}
-	scheme, rest, _ := strings.Cut(h, " ")
-	rest = strings.TrimSpace(rest)
-	switch strings.ToLower(scheme) {
-	case "basic":
-		raw, decErr := base64.StdEncoding.DecodeString(rest)
-		if decErr != nil {
-			return credentials{}, true, apierr.New(apierr.Unauthorized, "Unauthorized user. The Authorization header is not valid HTTP Basic credentials.")
-		}
-		user, _, _ := strings.Cut(string(raw), ":")
-		if user == "" {
-			return credentials{}, true, apierr.New(apierr.Unauthorized, apierr.MsgUnauthorizedNoCredentials)
-		}
-		return credentials{apiKey: user}, true, nil
-	case "bearer":
-		if rest == "" {
-			return credentials{}, true, apierr.New(apierr.Unauthorized, "Unauthorized user. The Bearer token is empty.")
-		}
-		return credentials{token: rest}, true, nil
-	}
-	return credentials{}, true, apierr.New(apierr.Unauthorized, "Unauthorized user. Use HTTP Basic with your API key or a Bearer access token.")
-}
-
 // authenticate finds the world and account of a call's credentials.
-func (s *Host) authenticate(c *Call, creds credentials) *apierr.Error {
-	if creds.apiKey != "" {
-		found := s.findCredential(state.TableAPIKeys, creds.apiKey)
+func (s *Host) authenticate(c *Call, creds authheader.Credentials) *apierr.Error {
+	if creds.APIKey != "" {
+		found := s.findCredential(state.TableAPIKeys, creds.APIKey)
 		if found == nil || found.key == nil || found.account == nil {
 			return apierr.New(apierr.Unauthorized, apierr.MsgUnauthorizedInvalid)
 		}
 		c.World, c.Account, c.apiKey = found.world, found.account, found.key.Key
 		return nil
 	}
-	found := s.findCredential(state.TableOAuthToken, creds.token)
+	found := s.findCredential(state.TableOAuthToken, creds.Token)
 	if found == nil || found.token == nil {
 		return apierr.New(apierr.Unauthorized, "Unauthorized user. The access token is not valid.")
 	}
@@ -85,15 +48,15 @@ func checkScopes(c *Call) *apierr.Error {
 	if c.token == nil || c.Route == nil {
 		return nil
 	}
-	if c.Route.auth == authKeyOnly {
+	if c.Route.Auth == operations.AuthKeyOnly {
 		return apierr.New(apierr.Unauthorized, "Unauthorized user. This operation accepts only an API key, not an OAuth access token.")
 	}
-	for _, want := range c.Route.scopes {
+	for _, want := range c.Route.Scopes {
 		if slices.Contains(c.token.Scopes, want) {
 			return nil
 		}
 	}
-	return apierr.Forbiddenf("The access token lacks a scope this operation needs (one of: %s).", strings.Join(c.Route.scopes, ", "))
+	return apierr.Forbiddenf("The access token lacks a scope this operation needs (one of: %s).", strings.Join(c.Route.Scopes, ", "))
 }
 
 // credentialKey names a credential in the Sandbox's creds cache: the table

@@ -11,6 +11,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/legacy"
+	"github.com/signsandbox/signsandbox/sandbox/internal/operations"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -27,7 +28,7 @@ type Call struct {
 	Host    *Host
 	World   *world.World
 	Request *http.Request
-	Route   *Route
+	Route   *operations.Route
 	// Account is the caller (nil for operations without credentials).
 	Account *state.Account
 	// token is the OAuth token the call was made with (nil for API keys).
@@ -64,7 +65,7 @@ func (c *Call) OperationID() string {
 	if c == nil || c.Route == nil {
 		return ""
 	}
-	return c.Route.operationID
+	return c.Route.OperationID
 }
 
 // Param is a path parameter.
@@ -100,7 +101,7 @@ func (c *Call) ReadBody() (*wire.Body, error) {
 		}
 		c.Body, c.BodyErr = wire.ReadBody(c.Request, lim)
 		if c.BodyErr == nil && c.Route != nil {
-			c.BodyErr = legacy.Normalize(c.Route.operationID, c.Body)
+			c.BodyErr = legacy.Normalize(c.Route.OperationID, c.Body)
 		}
 	}
 	return c.Body, c.BodyErr

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/authheader"
 )
 
 // ControlRoute is one endpoint of the /_sandbox control plane.
@@ -44,7 +45,7 @@ func (s *Host) controlHandler(cr ControlRoute) http.Handler {
 
 func (s *Host) runControl(c *Call, cr ControlRoute) (any, error) {
 	if !cr.Public {
-		creds, ok, aerr := parseAuthorization(c.Request)
+		creds, ok, aerr := authheader.Parse(c.Request)
 		if aerr != nil {
 			return nil, aerr
 		}

@@ -4,6 +4,8 @@ import (
 	"net/http"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/authheader"
+	"github.com/signsandbox/signsandbox/sandbox/internal/operations"
 )
 
 // CallHook runs before an operation's handler, after authentication. When it
@@ -13,7 +15,7 @@ type CallHook func(c *Call) (v any, err error, handled bool)
 
 // apiHandler wraps an operation: credentials, world, rate limit, hooks,
 // handler, and the one response adapter.
-func (s *Host) apiHandler(rt *Route, h Handler) http.Handler {
+func (s *Host) apiHandler(rt *operations.Route, h Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := s.CallStart()
 		c := &Call{Host: s, Request: r, Route: rt}
@@ -22,13 +24,13 @@ func (s *Host) apiHandler(rt *Route, h Handler) http.Handler {
 			after(c, v, err)
 		}
 		status := s.WriteResult(w, c, v, err)
-		s.observeCall(c, rt.operationID, false, start, status)
+		s.observeCall(c, rt.OperationID, false, start, status)
 	})
 }
 
 func (s *Host) runCall(c *Call, h Handler) (any, error) {
-	if c.Route.auth != authNone {
-		creds, ok, aerr := parseAuthorization(c.Request)
+	if c.Route.Auth != operations.AuthNone {
+		creds, ok, aerr := authheader.Parse(c.Request)
 		if aerr != nil {
 			return nil, aerr
 		}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/jsonenc"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -63,9 +64,9 @@ func (s *Host) WriteResult(w http.ResponseWriter, c *Call, v any, err error) int
 	case WithStatus:
 		status, v = t.Status, t.Value
 	}
-	enc := getEncoder()
-	defer enc.release()
-	body, merr := enc.encode(v)
+	enc := jsonenc.Get()
+	defer enc.Release()
+	body, merr := enc.Encode(v)
 	if merr != nil {
 		return s.writeError(w, c, merr)
 	}
@@ -172,8 +173,8 @@ func writeAPIError(w http.ResponseWriter, e *apierr.Error) { writeErrorBody(w, e
 
 // writeErrorBody writes e in the official envelope.
 func writeErrorBody(w http.ResponseWriter, e *apierr.Error) {
-	enc := getEncoder()
-	defer enc.release()
-	body, _ := enc.encode(e.Body())
+	enc := jsonenc.Get()
+	defer enc.Release()
+	body, _ := enc.Encode(e.Body())
 	writeJSON(w, e.Status(), body)
 }

@@ -12,6 +12,8 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/legacy"
+	"github.com/signsandbox/signsandbox/sandbox/internal/operations"
+	"github.com/signsandbox/signsandbox/sandbox/internal/routeindex"
 )
 
 // APIPrefix is the path of the API's base address (https://api.hellosign.com/v3).
@@ -55,9 +57,9 @@ func (s *Host) NewRouter() *mux.Router {
 	// /fax/{fax_id}), so routes are registered with fewer parameters first;
 	// a route with a query marker (/oauth/token?refresh) goes before the same
 	// path without one, which would otherwise match it too.
-	routes := make([]*Route, len(apiRoutes))
-	for i := range apiRoutes {
-		routes[i] = &apiRoutes[i]
+	routes := make([]*operations.Route, len(operations.Table))
+	for i := range operations.Table {
+		routes[i] = &operations.Table[i]
 	}
 	sort.SliceStable(routes, func(i, j int) bool {
 		pi, pj := strings.Count(routes[i].Path, "{"), strings.Count(routes[j].Path, "{")
@@ -67,14 +69,14 @@ func (s *Host) NewRouter() *mux.Router {
 		return strings.Contains(routes[i].Path, "?") && !strings.Contains(routes[j].Path, "?")
 	})
 	for _, rt := range routes {
-		h := s.Reg.Handlers[rt.operationID]
+		h := s.Reg.Handlers[rt.OperationID]
 		if h == nil {
 			h = errNotImplemented
 		}
 		path, query, _ := strings.Cut(rt.Path, "?")
 		for _, prefix := range routePrefixes(path) {
-			m := handle(prefix+path, s.apiHandler(rt, h)).Methods(rt.method)
-			s.routeOps[m] = rt.operationID
+			m := handle(prefix+path, s.apiHandler(rt, h)).Methods(rt.Method)
+			s.routeOps[m] = rt.OperationID
 			if query != "" {
 				key := query
 				m.MatcherFunc(func(req *http.Request, _ *mux.RouteMatch) bool { return req.URL.Query().Has(key) })
@@ -84,16 +86,16 @@ func (s *Host) NewRouter() *mux.Router {
 	// Older clients' methods and paths for the same operations, registered
 	// after every official route so that none of them shadows one.
 	for _, a := range legacy.Aliases {
-		rt := &apiRoutes[slices.IndexFunc(apiRoutes, func(x Route) bool { return x.operationID == a.OperationID })]
-		m := handle(APIPrefix+a.Path, a.Handler(rt.method, s.apiHandler(rt, s.Reg.Handlers[rt.operationID]))).Methods(a.Method)
-		s.routeOps[m] = rt.operationID
+		rt := &operations.Table[slices.IndexFunc(operations.Table, func(x operations.Route) bool { return x.OperationID == a.OperationID })]
+		m := handle(APIPrefix+a.Path, a.Handler(rt.Method, s.apiHandler(rt, s.Reg.Handlers[rt.OperationID]))).Methods(a.Method)
+		s.routeOps[m] = rt.OperationID
 	}
-	s.routes = newRouteIndex(r, templates)
+	s.routes = routeindex.New(r, templates)
 	return r
 }
 
 // Routes is the handler that serves what the router routes, through its
-// index (routeIndex): the same answers as the router, for less work.
+// index (routeindex.Index): the same answers as the router, for less work.
 func (s *Host) Routes() http.Handler { return s.routes }
 
 // MatchRoute answers as s.Router.Match does, through the router's index.

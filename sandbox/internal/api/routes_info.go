@@ -2,6 +2,8 @@ package api
 
 import (
 	"net/http"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/operations"
 )
 
 // Operation describes one operation of the route table.
@@ -18,10 +20,10 @@ type Operation struct {
 
 // Operations lists the route table and which operations r implements.
 func (r *Registry) Operations() []Operation {
-	out := make([]Operation, 0, len(apiRoutes))
-	for _, rt := range apiRoutes {
-		_, ok := r.Handlers[rt.operationID]
-		out = append(out, Operation{ID: rt.operationID, Tag: rt.tag, Method: rt.method, Path: rt.Path, Implemented: ok})
+	out := make([]Operation, 0, len(operations.Table))
+	for _, rt := range operations.Table {
+		_, ok := r.Handlers[rt.OperationID]
+		out = append(out, Operation{ID: rt.OperationID, Tag: rt.Tag, Method: rt.Method, Path: rt.Path, Implemented: ok})
 	}
 	return out
 }

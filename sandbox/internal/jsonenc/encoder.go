@@ -1,4 +1,4 @@
-package api
+package jsonenc
 
 import (
 	"bytes"
@@ -6,21 +6,21 @@ import (
 	"sync"
 )
 
-// responseEncoder encodes answers into a buffer that outlives the request:
+// Encoder encodes answers into a buffer that outlives the request:
 // json.Marshal copies every answer out of its own pooled buffer into a new
 // slice, which was a third of the bytes a GET by id allocated and half of
 // a list page's.
-type responseEncoder struct {
+type Encoder struct {
 	buf bytes.Buffer
 	enc *json.Encoder
 }
 
-// maxPooledResponse bounds the buffers kept for reuse: one large answer (a
+// MaxPooled bounds the buffers kept for reuse: one large answer (a
 // data URI of a big file) must not stay in memory for every later small one.
-const maxPooledResponse = 64 << 10
+const MaxPooled = 64 << 10
 
 var responseEncoders = sync.Pool{New: func() any {
-	e := &responseEncoder{}
+	e := &Encoder{}
 	e.enc = json.NewEncoder(&e.buf)
 	// json.Marshal escapes <, > and & as \u003c, \u003e and \u0026; the
 	// answers keep those bytes (golden files pin them).
@@ -28,11 +28,12 @@ var responseEncoders = sync.Pool{New: func() any {
 	return e
 }}
 
-func getEncoder() *responseEncoder { return responseEncoders.Get().(*responseEncoder) }
+// Get takes an encoder from the pool; Release gives it back.
+func Get() *Encoder { return responseEncoders.Get().(*Encoder) }
 
 // encode answers the bytes json.Marshal would give for v. They are valid
 // until release.
-func (e *responseEncoder) encode(v any) ([]byte, error) {
+func (e *Encoder) Encode(v any) ([]byte, error) {
 	e.buf.Reset()
 	if err := e.enc.Encode(v); err != nil {
 		return nil, err
@@ -42,8 +43,8 @@ func (e *responseEncoder) encode(v any) ([]byte, error) {
 }
 
 // release returns the encoder for reuse, unless its buffer grew large.
-func (e *responseEncoder) release() {
-	if e.buf.Cap() > maxPooledResponse {
+func (e *Encoder) Release() {
+	if e.buf.Cap() > MaxPooled {
 		return
 	}
 	e.buf.Reset()

@@ -1,4 +1,4 @@
-package api
+package jsonenc
 
 import (
 	"encoding/json"
@@ -18,7 +18,7 @@ func TestResponseEncoderGivesMarshalBytes(t *testing.T) {
 			Empty *string `json:"empty"`
 			N     float64 `json:"n,omitempty"`
 		}{Name: "Jack & Jill"},
-		strings.Repeat("large <answer> ", maxPooledResponse/8),
+		strings.Repeat("large <answer> ", MaxPooled/8),
 		[]any{},
 		nil,
 		"tail\n",
@@ -29,23 +29,23 @@ func TestResponseEncoderGivesMarshalBytes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			e := getEncoder()
-			got, err := e.encode(v)
+			e := Get()
+			got, err := e.Encode(v)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if string(got) != string(want) {
 				t.Fatalf("encode %T:\n got %q\nwant %q", v, got, want)
 			}
-			e.release()
+			e.Release()
 		}
 	}
-	e := getEncoder()
-	defer e.release()
-	if _, err := e.encode(math.NaN()); err == nil {
+	e := Get()
+	defer e.Release()
+	if _, err := e.Encode(math.NaN()); err == nil {
 		t.Fatal("NaN encoded without error")
 	}
-	if got, _ := e.encode("after an error"); string(got) != `"after an error"` {
+	if got, _ := e.Encode("after an error"); string(got) != `"after an error"` {
 		t.Fatalf("after an error: %q", got)
 	}
 }

@@ -1,0 +1,5 @@
+// Package jsonenc encodes answers as json.Marshal would, into pooled
+// buffers that outlive the request, so that an answer is not copied out of
+// Marshal's own buffer into a new slice on every call. It knows nothing of
+// calls or responses.
+package jsonenc
