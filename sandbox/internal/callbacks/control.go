@@ -45,8 +45,17 @@ type callbackEntry struct {
 	Deliveries []deliveryView `json:"deliveries"`
 }
 
-// deliveryView is one target of an event in the log.
+// deliveryView is one target of an event in the log: its head (everything
+// but the payload, which the page writes around the stored bytes) and the
+// payload, last.
 type deliveryView struct {
+	deliveryHead
+	// Payload is the EventCallbackRequest sent in the "json" field.
+	Payload json.RawMessage `json:"payload"`
+}
+
+// deliveryHead is what the log shows of a target besides its payload.
+type deliveryHead struct {
 	ID string `json:"id"`
 	// Kind is "account" or "app".
 	Kind      string `json:"kind"`
@@ -63,15 +72,13 @@ type deliveryView struct {
 	Round         int   `json:"round"`
 	// Attempts lists every attempt, oldest first.
 	Attempts []state.DeliveryAttempt `json:"attempts"`
-	// Payload is the EventCallbackRequest sent in the "json" field.
-	Payload json.RawMessage `json:"payload"`
 }
 
 func viewDelivery(d *state.Delivery) deliveryView {
-	v := deliveryView{
+	v := deliveryView{deliveryHead: deliveryHead{
 		ID: d.ID, Kind: d.Kind, AccountID: d.AccountID, ClientID: d.ClientID, URL: d.URL, State: d.State,
-		EventHash: d.EventHash, Round: d.Round, Attempts: d.Attempts, Payload: json.RawMessage(d.Payload),
-	}
+		EventHash: d.EventHash, Round: d.Round, Attempts: d.Attempts,
+	}, Payload: json.RawMessage(d.Payload)}
 	if v.Attempts == nil {
 		v.Attempts = []state.DeliveryAttempt{}
 	}

@@ -3,8 +3,6 @@ package callbacks
 import (
 	"bytes"
 	"encoding/json"
-
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
 // callbackEntryHead is callbackEntry up to its stored object: the fields
@@ -19,22 +17,6 @@ type callbackEntryHead struct {
 	ClientID           string   `json:"client_id,omitempty"`
 	RelatedSignatureID string   `json:"related_signature_id,omitempty"`
 	EventMessage       string   `json:"event_message,omitempty"`
-}
-
-// deliveryViewHead is deliveryView up to its stored payload, which is its
-// last field.
-type deliveryViewHead struct {
-	ID            string                  `json:"id"`
-	Kind          string                  `json:"kind"`
-	AccountID     string                  `json:"account_id,omitempty"`
-	ClientID      string                  `json:"client_id,omitempty"`
-	URL           string                  `json:"url"`
-	State         string                  `json:"state"`
-	EventHash     string                  `json:"event_hash"`
-	NextAttemptAt int64                   `json:"next_attempt_at,omitempty"`
-	Waiting       bool                    `json:"waiting,omitempty"`
-	Round         int                     `json:"round"`
-	Attempts      []state.DeliveryAttempt `json:"attempts"`
 }
 
 // jsonWriter writes a page of the log by hand around the stored JSON into
@@ -119,9 +101,7 @@ func (e *callbackEntry) writeJSON(w *jsonWriter) error {
 
 // writeJSON writes the delivery exactly as json.Marshal writes it.
 func (d *deliveryView) writeJSON(w *jsonWriter) error {
-	err := w.openObject(deliveryViewHead{ID: d.ID, Kind: d.Kind, AccountID: d.AccountID, ClientID: d.ClientID,
-		URL: d.URL, State: d.State, EventHash: d.EventHash, NextAttemptAt: d.NextAttemptAt, Waiting: d.Waiting,
-		Round: d.Round, Attempts: d.Attempts})
+	err := w.openObject(d.deliveryHead)
 	if err != nil {
 		return err
 	}

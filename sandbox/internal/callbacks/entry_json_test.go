@@ -64,12 +64,12 @@ func TestCallbackEntryAppendJSONMatchesMarshal(t *testing.T) {
 		ObjectType: "signature_request", ObjectID: "sr<1>", AccountIDs: []string{"a1", "a2"}, ClientID: "c&1",
 		RelatedSignatureID: "s1", EventMessage: "msg \u2028 <x>", Object: json.RawMessage(storedJSONSamples[7]),
 		State: "pending", Deliveries: []deliveryView{
-			{ID: "d1", Kind: "account", AccountID: "a1", URL: "https://h/cb?a=1&b=<2>", State: "pending",
+			{deliveryHead: deliveryHead{ID: "d1", Kind: "account", AccountID: "a1", URL: "https://h/cb?a=1&b=<2>", State: "pending",
 				EventHash: "h", NextAttemptAt: 1700000010, Round: 1, Attempts: []state.DeliveryAttempt{
 					{At: 1, Round: 0, Status: 500, Body: "<html>", Error: "wrong answer", DurationMS: 3},
-					{At: 2, Round: 1, Delivered: true}}, Payload: json.RawMessage(storedJSONSamples[6])},
-			{ID: "d2", Kind: "app", ClientID: "c1", URL: "u", State: "delivered", EventHash: "h2", Waiting: true,
-				Attempts: []state.DeliveryAttempt{}, Payload: json.RawMessage(storedJSONSamples[8] + "\n")},
+					{At: 2, Round: 1, Delivered: true}}}, Payload: json.RawMessage(storedJSONSamples[6])},
+			{deliveryHead: deliveryHead{ID: "d2", Kind: "app", ClientID: "c1", URL: "u", State: "delivered", EventHash: "h2", Waiting: true,
+				Attempts: []state.DeliveryAttempt{}}, Payload: json.RawMessage(storedJSONSamples[8] + "\n")},
 		}}
 	bare := callbackEntry{ID: "e2", EventType: "callback_test", EventTime: 5, State: "none", Deliveries: []deliveryView{}}
 	for _, e := range []callbackEntry{full, bare} {
