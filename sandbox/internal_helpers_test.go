@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -22,3 +23,8 @@ func (s *Sandbox) testUpdate(t *testing.T, fn func(tx *state.Txn) error) {
 	t.Helper()
 	require.NoError(t, s.host.DefaultWorld.Store.Update(fn))
 }
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+// intPtr returns a pointer to a copy of v.
+func intPtr(v int) *int { return &v }
