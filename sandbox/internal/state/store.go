@@ -27,11 +27,8 @@ type Store struct {
 	// reads several times. commitMu makes a commit and the installation of
 	// its snapshot one step, so that a later commit's snapshot is never
 	// replaced by an earlier one's.
-	snap     atomic.Pointer[memdb.Txn]
+	snap     atomic.Pointer[snapshot]
 	commitMu sync.Mutex
-	// config is the configuration row as read from one snapshot (see
-	// Config).
-	config atomic.Pointer[snapConfig]
 	// swap is held shared by every write and exclusively by Replace, so that a
 	// write never commits into a database that has just been replaced.
 	swap sync.RWMutex
@@ -70,21 +67,28 @@ func (s *Store) SetNotifier(fn func(topic string)) { s.notify = fn }
 func NewStore(db *memdb.MemDB, now func() time.Time) *Store {
 	s := &Store{now: now}
 	s.db.Store(db)
-	s.snap.Store(db.Txn(false))
+	s.snap.Store(newSnapshot(db))
 	return s
 }
 
 // Read returns a read-only transaction on a consistent snapshot: the
 // database as of the last commit that finished before the call.
 func (s *Store) Read() *Txn {
-	return &Txn{Txn: s.snap.Load(), now: s.now()}
+	return &Txn{Txn: s.snap.Load().txn, now: s.now()}
 }
 
-// snapConfig is a world's configuration and the snapshot it was read from.
-type snapConfig struct {
-	snap *memdb.Txn
-	cfg  Config
+// snapshot is the database as of one commit, with its configuration once
+// read. The configuration lives and dies with its snapshot: a cache that
+// only pointed at the snapshot it came from would keep that version of the
+// whole database alive after later commits (the jobs a clock advance ran,
+// the rows it replaced) until the next request asked for the
+// configuration.
+type snapshot struct {
+	txn *memdb.Txn
+	cfg atomic.Pointer[Config]
 }
+
+func newSnapshot(db *memdb.MemDB) *snapshot { return &snapshot{txn: db.Txn(false)} }
 
 // Config is the world's configuration as of the last commit (GetConfig of
 // a Read). Every request asks for it, and it changes far less often than
@@ -92,11 +96,11 @@ type snapConfig struct {
 // next commit.
 func (s *Store) Config() Config {
 	snap := s.snap.Load()
-	if c := s.config.Load(); c != nil && c.snap == snap {
-		return c.cfg
+	if c := snap.cfg.Load(); c != nil {
+		return *c
 	}
-	cfg := GetConfig(&Txn{Txn: snap})
-	s.config.Store(&snapConfig{snap: snap, cfg: cfg})
+	cfg := GetConfig(&Txn{Txn: snap.txn})
+	snap.cfg.Store(&cfg)
 	return cfg
 }
 
@@ -148,7 +152,7 @@ func (s *Store) Update(fn func(tx *Txn) error) error {
 	}
 	s.commitMu.Lock()
 	tx.Commit()
-	s.snap.Store(s.db.Load().Txn(false))
+	s.snap.Store(newSnapshot(s.db.Load()))
 	s.commitMu.Unlock()
 	for _, after := range tx.after {
 		after()
@@ -167,7 +171,7 @@ func (s *Store) Replace(db *memdb.MemDB) {
 	}
 	s.commitMu.Lock()
 	s.db.Store(db)
-	s.snap.Store(db.Txn(false))
+	s.snap.Store(newSnapshot(db))
 	s.commitMu.Unlock()
 	s.observeSnapshot(db)
 	s.swap.Unlock()

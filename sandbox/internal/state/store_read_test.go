@@ -3,7 +3,9 @@ package state
 import (
 	"fmt"
 	"sync"
+	"runtime"
 	"testing"
+	"weak"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -73,4 +75,23 @@ func TestConfigFollowsEveryCommit(t *testing.T) {
 	require.NoError(t, err)
 	st.Replace(db)
 	assert.Equal(t, DefaultConfig(), st.Config())
+}
+
+// TestConfigCacheKeepsNoOldSnapshot checks that the configuration read from
+// one snapshot does not keep that version of the database alive once a
+// later commit replaced it: a clock advance that ran thousands of jobs
+// would otherwise leave the queue it emptied in memory until the next
+// request read the configuration.
+func TestConfigCacheKeepsNoOldSnapshot(t *testing.T) {
+	st := newTestStore(t)
+	st.Config()
+	old := weak.Make(st.snap.Load().txn)
+	require.NoError(t, st.Update(func(tx *Txn) error {
+		return Put(tx, TableJobs, &Job{ID: "job_after", Seq: tx.Seq(), Kind: "test"})
+	}))
+	for i := 0; i < 5 && old.Value() != nil; i++ {
+		runtime.GC()
+	}
+	assert.Nil(t, old.Value(), "the snapshot the configuration was read from outlived its commit")
+	runtime.KeepAlive(st)
 }
