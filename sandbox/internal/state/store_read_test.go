@@ -2,8 +2,8 @@ package state
 
 import (
 	"fmt"
-	"sync"
 	"runtime"
+	"sync"
 	"testing"
 	"weak"
 
