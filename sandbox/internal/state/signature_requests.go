@@ -124,6 +124,18 @@ type SignatureRequest struct {
 	CompletedAt            int64           `json:"completed_at,omitempty"`
 	RemovedFor             []string        `json:"removed_for,omitempty"`
 	Audit                  []AuditEntry    `json:"audit,omitempty"`
+	// LinkSecrets are the secrets of the signing-page links e-mailed to
+	// the signers, oldest first (see SignLinkToken): a link names its
+	// signature, so it needs no row of its own. They are kept here rather
+	// than on each Signature because the row has room for them within its
+	// allocation and a Signature has none.
+	LinkSecrets []LinkSecret `json:"link_secrets,omitempty"`
+}
+
+// LinkSecret is the secret of one signing e-mail's link to a signer.
+type LinkSecret struct {
+	SignatureID string `json:"signature_id"`
+	Secret      string `json:"secret"`
 }
 
 // SigningOptions are the signature types a signer may use.
@@ -313,6 +325,7 @@ func (r *SignatureRequest) Copy() *SignatureRequest {
 	c.ResponseData = append([]ResponseValue(nil), r.ResponseData...)
 	c.RemovedFor = append([]string(nil), r.RemovedFor...)
 	c.Audit = append([]AuditEntry(nil), r.Audit...)
+	c.LinkSecrets = append([]LinkSecret(nil), r.LinkSecrets...)
 	if r.Metadata != nil {
 		c.Metadata = make(map[string]any, len(r.Metadata))
 		for k, v := range r.Metadata {
@@ -340,7 +353,9 @@ type SignatureRequestAccess struct {
 // AccessID is the id of an access row.
 func AccessID(accountID, requestID string) string { return accountID + "/" + requestID }
 
-// SignURL is the token of a signing page.
+// SignURL is the token of a signing page. Embedded sign URLs have a row
+// each; the links of signing e-mails are rows only in worlds stored before
+// they became SignLinkToken's (the row's form still works).
 type SignURL struct {
 	Token       string `json:"token"`
 	SignatureID string `json:"signature_id"`
