@@ -341,14 +341,19 @@ func (r *SignatureRequest) Copy() *SignatureRequest {
 
 // SignatureRequestAccess says that an account sees a request in its list.
 // Ordinals of one account are dense (1..count) in request creation order.
+// Its id, AccessID(account, request), is computed (ID), not stored: every
+// request has a row per account that lists it, and the id string would
+// repeat the two ids the row already holds. Exported rows carry it as
+// they always did (access_json.go).
 type SignatureRequestAccess struct {
-	// ID is AccessID(account, request).
-	ID         string `json:"id"`
-	AccountID  string `json:"account_id"`
-	RequestID  string `json:"signature_request_id"`
-	RequestSeq uint64 `json:"request_seq"`
-	Ordinal    uint64 `json:"ordinal"`
+	AccountID  string
+	RequestID  string
+	RequestSeq uint64
+	Ordinal    uint64
 }
+
+// ID is the row's id, AccessID(AccountID, RequestID).
+func (a *SignatureRequestAccess) ID() string { return AccessID(a.AccountID, a.RequestID) }
 
 // AccessID is the id of an access row.
 func AccessID(accountID, requestID string) string { return accountID + "/" + requestID }
@@ -406,7 +411,7 @@ func init() {
 	Register[SignatureRequestAccess](&memdb.TableSchema{
 		Name: TableSignatureRequestAccess,
 		Indexes: map[string]*memdb.IndexSchema{
-			IndexID: {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
+			IndexID: {Name: IndexID, Unique: true, Indexer: accessIDIndexer{}},
 			IndexAccountOrdinal: {Name: IndexAccountOrdinal, Unique: true, Indexer: &memdb.CompoundIndex{Indexes: []memdb.Indexer{
 				&memdb.StringFieldIndex{Field: "AccountID"},
 				&memdb.UintFieldIndex{Field: "Ordinal"},
