@@ -68,3 +68,41 @@ func TestSigningLinksNeedNoRowAndOldLinksStillWork(t *testing.T) {
 	status, _ = fetchPage(t, http.MethodGet, link, nil)
 	assert.Equal(t, http.StatusNotFound, status, "the signature no longer holds the secret")
 }
+
+// TestSigningLinkOfAnEditedRequestStillOpensItsPage: an edit and resend
+// gives the signers new signature ids; a link e-mailed before still opens
+// the request's page, which says the signature is gone, as when every
+// link was a row, while a made-up secret for the old signature does not.
+func TestSigningLinkOfAnEditedRequestStillOpensItsPage(t *testing.T) {
+	srv := newServer(t)
+	body := srTwoSigners()
+	sr := srSend(t, srv, body)
+	id, jack := sr["signature_request_id"].(string), srSigID(sr, 0)
+	srv.Advance(time.Minute)
+	var link string
+	for _, m := range srv.Emails("signature_request_id", id) {
+		if m.SignatureID == jack && m.Kind == "signature_request" {
+			link = m.Link
+		}
+	}
+	require.NotEmpty(t, link)
+	body["title"] = "Edited"
+	body["signers"] = []map[string]any{{"name": "Joan", "email_address": "joan@example.com"}}
+	r := srMultipart(t, srv, srv.APIKey, http.MethodPut, "/v3/signature_request/edit/"+id, body, srFile{Name: "v2.pdf", Data: srPDF(2)})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	srv.Advance(time.Minute)
+
+	status, page := fetchPage(t, http.MethodGet, link, nil)
+	assert.Equal(t, http.StatusOK, status, page)
+	assert.Contains(t, page, "No signature "+jack+" in this world.")
+	assert.Contains(t, page, "Edited")
+	forged := strings.Repeat("0", 64) + jack
+	status, _ = fetchPage(t, http.MethodGet, link[:len(link)-len(forged)]+forged, nil)
+	assert.Equal(t, http.StatusNotFound, status)
+	for _, m := range srv.Emails("signature_request_id", id) {
+		if m.To == "joan@example.com" && m.Kind == "signature_request" {
+			status, page = fetchPage(t, http.MethodGet, m.Link, nil)
+			assert.Equal(t, http.StatusOK, status, page)
+		}
+	}
+}

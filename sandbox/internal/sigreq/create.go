@@ -128,6 +128,9 @@ func replaceSignatureRequest(s *api.Host, tx *state.Txn, old *state.SignatureReq
 	req := &state.SignatureRequest{ID: old.ID, Seq: old.Seq, CreatedAt: old.CreatedAt, Generation: old.Generation + 1}
 	fillFromSpec(tx, req, spec)
 	req.RemovedFor = append([]string(nil), old.RemovedFor...)
+	// The signers' old links still open the request's page, as they did
+	// when each link was a row of its own (state.IndexLinkSignature).
+	req.LinkSecrets = old.LinkSecrets
 	req.Audit = append(append([]state.AuditEntry(nil), old.Audit...),
 		state.AuditEntry{Time: tx.Unix(), Actor: spec.Requester.Email, Action: "edited and resent", Detail: req.Title})
 	if err := state.Put(tx, state.TableSignatureRequests, req); err != nil {

@@ -4,7 +4,10 @@ package state
 // carries a secret its request keeps, so that a link costs the request
 // row a few bytes instead of a row and an index entry of its own.
 
-import "crypto/subtle"
+import (
+	"crypto/subtle"
+	"fmt"
+)
 
 // signLinkIDLen is the length of the signature ids a link token can end
 // with (the 32 hex characters every signature id has).
@@ -50,11 +53,9 @@ func SignURLByToken(tx *Txn, token string) (*SignURL, error) {
 	secret, sigID := token[:len(token)-signLinkIDLen], token[len(token)-signLinkIDLen:]
 	req, err := SignatureRequestBySignature(tx, sigID)
 	if err != nil {
-		return nil, ErrNotFound
-	}
-	sg := req.Signature(sigID)
-	if sg == nil {
-		return nil, ErrNotFound
+		if req, err = First[SignatureRequest](tx, TableSignatureRequests, IndexLinkSignature, sigID); err != nil {
+			return nil, ErrNotFound
+		}
 	}
 	found := 0
 	for _, ls := range req.LinkSecrets {
@@ -66,4 +67,36 @@ func SignURLByToken(tx *Txn, token string) (*SignURL, error) {
 		return nil, ErrNotFound
 	}
 	return &SignURL{Token: token, SignatureID: sigID, RequestID: req.ID}, nil
+}
+
+// linkSignatureIndexer indexes a request under the signature ids of its
+// link secrets that are no longer among its signatures (IndexLinkSignature).
+type linkSignatureIndexer struct{}
+
+func (linkSignatureIndexer) FromObject(obj any) (bool, [][]byte, error) {
+	r, ok := obj.(*SignatureRequest)
+	if !ok {
+		return false, nil, fmt.Errorf("link_signature index: unexpected %T", obj)
+	}
+	var out [][]byte
+	for i, ls := range r.LinkSecrets {
+		if r.Signature(ls.SignatureID) != nil || seenLinkSignature(r.LinkSecrets[:i], ls.SignatureID) {
+			continue
+		}
+		out = append(out, []byte(ls.SignatureID+"\x00"))
+	}
+	return len(out) > 0, out, nil
+}
+
+func seenLinkSignature(before []LinkSecret, sigID string) bool {
+	for _, ls := range before {
+		if ls.SignatureID == sigID {
+			return true
+		}
+	}
+	return false
+}
+
+func (linkSignatureIndexer) FromArgs(args ...any) ([]byte, error) {
+	return signatureIDIndexer{}.FromArgs(args...)
 }

@@ -23,6 +23,11 @@ const (
 
 	// IndexSignatureID finds the request that holds a signature_id.
 	IndexSignatureID = "signature_id"
+	// IndexLinkSignature finds a request by the signature id of a signing
+	// link whose signature it no longer has (an edit and resend gives the
+	// signers new ids): the link still opens the request's page. Requests
+	// that were never edited have no entry.
+	IndexLinkSignature = "link_signature"
 	// IndexAccountOrdinal orders an account's access rows (AccountID,
 	// Ordinal); the highest ordinal is the newest request and the count.
 	IndexAccountOrdinal = "account_ordinal"
@@ -404,8 +409,9 @@ func init() {
 	Register[SignatureRequest](&memdb.TableSchema{
 		Name: TableSignatureRequests,
 		Indexes: map[string]*memdb.IndexSchema{
-			IndexID:          {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
-			IndexSignatureID: {Name: IndexSignatureID, AllowMissing: true, Indexer: signatureIDIndexer{}},
+			IndexID:            {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
+			IndexSignatureID:   {Name: IndexSignatureID, AllowMissing: true, Indexer: signatureIDIndexer{}},
+			IndexLinkSignature: {Name: IndexLinkSignature, AllowMissing: true, Indexer: linkSignatureIndexer{}},
 		},
 	})
 	Register[SignatureRequestAccess](&memdb.TableSchema{
