@@ -190,7 +190,7 @@ func TestListPageCostIsFlat(t *testing.T) {
 	st := sigreqBenchStore(t, 2000)
 	// Page 3 of 20, newest first: ordinals (and seqs) 1960 down to 1941.
 	require.NoError(t, st.Update(func(tx *state.Txn) error {
-		all, err := state.All[state.SignatureRequest](tx, state.TableSignatureRequests, state.IndexID)
+		all, err := state.All[state.SignatureRequest](tx, state.TableSignatureRequests, state.IndexSeq)
 		if err != nil {
 			return err
 		}

@@ -1,7 +1,6 @@
 package console
 
 import (
-	"container/heap"
 	"errors"
 	"fmt"
 	"strconv"
@@ -16,9 +15,7 @@ var ErrBadCursor = errors.New("console: cursor is not a sequence number from a p
 
 // Reader answers the console's reads of one world, in one read
 // transaction each: pages walk an index from a cursor, so a page costs its
-// own rows (plus those a search skips), whatever the world holds. The
-// signature request list is the exception: it walks every request once
-// (newestRequests), because a seq index would cost every stored request.
+// own rows (plus those a search skips), whatever the world holds.
 type Reader struct {
 	Catalog *catalog.Catalog
 }
@@ -142,63 +139,6 @@ func newest[T any](tx *state.Txn, table, cursor string, limit int, seq func(*T) 
 	return rows, "", nil
 }
 
-// newestRequests is newest for signature requests, which have no seq
-// index (an index entry per stored request costs more memory than this
-// page saves): it walks the requests once, keeping the newest limit+1
-// before the cursor in a bounded heap, so a page costs one pass over the
-// table and no sort of it.
-func newestRequests(tx *state.Txn, cursor string, limit int, keep func(*state.SignatureRequest) bool) ([]*state.SignatureRequest, string, error) {
-	limit = clampLimit(limit)
-	from, ok, err := seqCursor(cursor)
-	if err != nil {
-		return nil, "", err
-	}
-	it, err := tx.Txn.Get(state.TableSignatureRequests, state.IndexID)
-	if err != nil {
-		return nil, "", err
-	}
-	h := &oldestFirst{}
-	for raw := it.Next(); raw != nil; raw = it.Next() {
-		row := raw.(*state.SignatureRequest)
-		if ok && row.Seq >= from {
-			continue
-		}
-		if h.Len() == limit+1 && row.Seq <= (*h)[0].Seq {
-			continue
-		}
-		if keep != nil && !keep(row) {
-			continue
-		}
-		heap.Push(h, row)
-		if h.Len() > limit+1 {
-			heap.Pop(h)
-		}
-	}
-	rows := make([]*state.SignatureRequest, h.Len())
-	for i := len(rows) - 1; i >= 0; i-- {
-		rows[i] = heap.Pop(h).(*state.SignatureRequest)
-	}
-	if len(rows) > limit {
-		return rows[:limit], strconv.FormatUint(rows[limit-1].Seq, 10), nil
-	}
-	return rows, "", nil
-}
-
-// oldestFirst is a min-heap of requests by Seq: its root is the oldest of
-// the newest kept so far.
-type oldestFirst []*state.SignatureRequest
-
-func (h oldestFirst) Len() int           { return len(h) }
-func (h oldestFirst) Less(i, j int) bool { return h[i].Seq < h[j].Seq }
-func (h oldestFirst) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *oldestFirst) Push(x any)        { *h = append(*h, x.(*state.SignatureRequest)) }
-func (h *oldestFirst) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}
-
 func clampLimit(limit int) int {
 	switch {
 	case limit <= 0:
@@ -236,7 +176,8 @@ func (r Reader) Requests(tx *state.Txn, q, cursor string, limit int) (PageOf[Req
 	if q != "" {
 		keep = func(req *state.SignatureRequest) bool { return requestHas(req, q) }
 	}
-	rows, next, err := newestRequests(tx, cursor, limit, keep)
+	rows, next, err := newest(tx, state.TableSignatureRequests, cursor, limit,
+		func(req *state.SignatureRequest) uint64 { return req.Seq }, keep)
 	if err != nil {
 		return PageOf[RequestSummary]{}, err
 	}

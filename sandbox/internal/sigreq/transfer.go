@@ -25,7 +25,7 @@ func transferSignatureRequests(_ *api.Host, _ *world.World, tx *state.Txn, from,
 	if err != nil {
 		return apierr.NotFoundf("The new owner's account no longer exists.")
 	}
-	all, err := state.SignatureRequestsBySeq(tx)
+	all, err := state.All[state.SignatureRequest](tx, state.TableSignatureRequests, state.IndexSeq)
 	if err != nil {
 		return err
 	}

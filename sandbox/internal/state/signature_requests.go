@@ -2,7 +2,6 @@ package state
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 
 	memdb "github.com/hashicorp/go-memdb"
@@ -67,10 +66,7 @@ const (
 // machine.
 type SignatureRequest struct {
 	ID string `json:"signature_request_id"`
-	// Seq orders requests by creation across the world. It is not indexed:
-	// an index entry per stored request costs more memory than the rare
-	// walks in creation order (ownership transfers, the console's list)
-	// save by not sorting; a list page goes through the access rows.
+	// Seq orders requests by creation across the world.
 	Seq uint64 `json:"seq"`
 	// Generation counts edits; jobs scheduled for an older generation are
 	// ignored.
@@ -410,6 +406,7 @@ func init() {
 		Name: TableSignatureRequests,
 		Indexes: map[string]*memdb.IndexSchema{
 			IndexID:            {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
+			IndexSeq:           {Name: IndexSeq, Unique: true, Indexer: &memdb.UintFieldIndex{Field: "Seq"}},
 			IndexSignatureID:   {Name: IndexSignatureID, AllowMissing: true, Indexer: signatureIDIndexer{}},
 			IndexLinkSignature: {Name: IndexLinkSignature, AllowMissing: true, Indexer: linkSignatureIndexer{}},
 		},
@@ -430,17 +427,6 @@ func init() {
 			IndexID: {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "Token"}},
 		},
 	})
-}
-
-// SignatureRequestsBySeq lists every request in creation order (Seq). It
-// reads and sorts the whole table: only rare walks use it.
-func SignatureRequestsBySeq(tx *Txn) ([]*SignatureRequest, error) {
-	all, err := All[SignatureRequest](tx, TableSignatureRequests, IndexID)
-	if err != nil {
-		return nil, err
-	}
-	sort.Slice(all, func(i, j int) bool { return all[i].Seq < all[j].Seq })
-	return all, nil
 }
 
 // SignatureRequestBySignature finds the request holding a signature id.
