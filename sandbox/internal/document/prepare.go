@@ -116,7 +116,7 @@ func runFilesPrepare(s *api.Host, w *world.World, tx *state.Txn, job *state.Job)
 	}
 	fs := state.Clone(cur)
 	comp, refs, perr := compose(s, tx, a.Kind, job.Subject)
-	var recipe json.RawMessage
+	var recipe []byte
 	var out files.Rendered
 	if perr == nil {
 		recipe, perr = derived.EncodeRecipe(comp, refs)

@@ -2,6 +2,7 @@ package state
 
 import (
 	"encoding/json"
+	"fmt"
 
 	memdb "github.com/hashicorp/go-memdb"
 )
@@ -38,7 +39,7 @@ type FileSet struct {
 	// named by their blob ids: downloads render it when asked (the bytes
 	// are a pure function of it), so prepared files take no room per
 	// object. It is opaque to this package.
-	Recipe json.RawMessage `json:"recipe,omitempty"`
+	Recipe Recipe `json:"recipe,omitempty"`
 	// PDFBlobID and ZIPBlobID hold files rendered at preparation time when
 	// Recipe is nil (a composition a recipe cannot keep exactly, worlds
 	// exported before recipes existed). With a recipe they are the ids the
@@ -54,6 +55,39 @@ type FileSet struct {
 	PreparedAt int64 `json:"prepared_at,omitempty"`
 	// Error is why the last preparation failed ("" when it did not).
 	Error string `json:"error,omitempty"`
+}
+
+// Recipe is a file set's recipe as stored: bytes internal/derived writes
+// and reads. It exports as a base64 string. A recipe an earlier version
+// wrote as JSON (its first byte is '{', which the binary form never
+// starts with) exports as that JSON object, as it was imported, so that
+// such a world still round-trips unchanged.
+type Recipe []byte
+
+// MarshalJSON writes the binary form as base64, a JSON recipe as itself.
+func (r Recipe) MarshalJSON() ([]byte, error) {
+	if len(r) > 0 && r[0] == '{' {
+		return r, nil
+	}
+	return json.Marshal([]byte(r))
+}
+
+// UnmarshalJSON reads either form.
+func (r *Recipe) UnmarshalJSON(data []byte) error {
+	switch {
+	case len(data) > 0 && data[0] == '{':
+		*r = append(Recipe(nil), data...)
+		return nil
+	case string(data) == "null":
+		*r = nil
+		return nil
+	}
+	var b []byte
+	if err := json.Unmarshal(data, &b); err != nil {
+		return fmt.Errorf("recipe: %w", err)
+	}
+	*r = b
+	return nil
 }
 
 // FileSetID is the key of an object's file set.
