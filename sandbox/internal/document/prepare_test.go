@@ -180,11 +180,15 @@ func TestPreparedBlobsAreReleased(t *testing.T) {
 		return err == nil
 	}
 	blobs := func() int64 { return state.WorldUsage(s.host.DefaultWorld.Store.Read()).Blobs }
+	read := func() *state.Txn { return s.host.DefaultWorld.Store.Read() }
 	before := blobs()
 	first := prepare()
 	second := prepare()
-	assert.False(t, blobExists(first.PDFBlobID))
+	require.NotEmpty(t, first.PDFBlob(read()), "an id is reserved for the PDF")
+	assert.NotEqual(t, first.PDFBlob(read()), second.PDFBlob(read()), "each preparation reserves its own")
+	assert.False(t, blobExists(first.PDFBlob(read())))
 	assert.False(t, blobExists(first.ZIPBlobID))
+	assert.Empty(t, first.ZIPBlobID, "a recipe's ZIP is never stored, so it keeps no id")
 	assert.Equal(t, before, blobs(), "preparations store no files")
 
 	var served string
@@ -202,15 +206,16 @@ func TestPreparedBlobsAreReleased(t *testing.T) {
 	data, err := state.GetBlob(s.host.DefaultWorld.Store.Read(), served)
 	require.NoError(t, err)
 	assert.Equal(t, s.testRendered(t, second).PDF, data, "the URL serves the version it was issued for")
-	assert.Equal(t, second.PDFBlobID, served, "stored under the id its preparation reserved")
+	assert.Equal(t, second.PDFBlob(read()), served, "stored under the id its preparation reserved")
 	third := prepare()
 	assert.True(t, blobExists(served), "served by a live file URL")
 	assert.False(t, blobExists(second.ZIPBlobID))
+	assert.Equal(t, before+1, blobs(), "only the PDF the URL serves is stored")
 	_, err = s.host.DefaultWorld.Advance(time.Hour)
 	require.NoError(t, err)
 	prepare()
 	assert.False(t, blobExists(served), "released once the URL expired")
-	assert.False(t, blobExists(third.PDFBlobID))
+	assert.False(t, blobExists(third.PDFBlob(read())))
 	u, err := state.Get[state.FileURL](s.host.DefaultWorld.Store.Read(), state.TableFileURLs, "tok")
 	require.NoError(t, err, "the expired URL stays, to answer 410")
 	assert.Equal(t, served, u.BlobID)

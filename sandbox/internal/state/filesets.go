@@ -1,8 +1,11 @@
 package state
 
 import (
+	"crypto/sha1"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	memdb "github.com/hashicorp/go-memdb"
 )
@@ -41,12 +44,19 @@ type FileSet struct {
 	// object. It is opaque to this package.
 	Recipe Recipe `json:"recipe,omitempty"`
 	// PDFBlobID and ZIPBlobID hold files rendered at preparation time when
-	// Recipe is nil (a composition a recipe cannot keep exactly, worlds
-	// exported before recipes existed). With a recipe they are the ids the
-	// files are stored under when something must keep that version (a
-	// file URL): no blob until then.
+	// Recipe is nil (a composition a recipe cannot keep, worlds exported
+	// before recipes existed). With a recipe, PDFBlobID (or PDFSeq) is
+	// the id the PDF is stored under when something must keep that
+	// version (a file URL): no blob until then.
 	PDFBlobID string `json:"pdf_blob_id,omitempty"`
 	ZIPBlobID string `json:"zip_blob_id,omitempty"`
+	// PDFSeq is how a recipe's file set keeps the id its PDF would be
+	// stored under: the number of the world's id sequence taken for it (8
+	// bytes instead of a 40-character id per object; PDFBlob gives the
+	// id). 0 when PDFBlobID holds the id (files rendered at preparation,
+	// worlds exported before). A recipe's ZIP is never stored, so it
+	// keeps no id.
+	PDFSeq uint64 `json:"pdf_seq,omitempty"`
 	// Pages is the page count of a PDF rendered at preparation time.
 	Pages int `json:"pages,omitempty"`
 	// Name is the download file name without extension.
@@ -92,6 +102,34 @@ func (r *Recipe) UnmarshalJSON(data []byte) error {
 
 // FileSetID is the key of an object's file set.
 func FileSetID(kind, objectID string) string { return kind + ":" + objectID }
+
+// NewFileSet is an object's file set before its first preparation. Its
+// ObjectID is part of its ID's string rather than a copy.
+func NewFileSet(kind, objectID string) *FileSet {
+	id := FileSetID(kind, objectID)
+	return &FileSet{ID: id, Kind: kind, ObjectID: id[len(kind)+1:]}
+}
+
+// PDFBlob is the id the file set's PDF is stored under ("" when none was
+// reserved): PDFBlobID, or the id of the sequence number PDFSeq.
+func (fs *FileSet) PDFBlob(tx *Txn) string {
+	if fs.PDFBlobID != "" || fs.PDFSeq == 0 {
+		return fs.PDFBlobID
+	}
+	seed := ""
+	if tx.meta != nil {
+		seed = tx.meta.Seed
+	} else if m, err := Get[Meta](tx, tableMeta, metaRowID); err == nil {
+		seed = m.Seed
+	}
+	return idOf(seed, fs.PDFSeq)
+}
+
+// idOf is the id NewID answers for number n of the sequence of seed.
+func idOf(seed string, n uint64) string {
+	sum := sha1.Sum([]byte(seed + "/id/" + strconv.FormatUint(n, 10)))
+	return hex.EncodeToString(sum[:])
+}
 
 // FileURL is a URL handed out by files_as_file_url: a secret token that
 // serves one prepared PDF until it expires, like the pre-signed URLs of the

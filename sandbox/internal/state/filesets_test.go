@@ -42,3 +42,24 @@ func TestFileSetRecipesRoundTripInBothForms(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(`null`), &r))
 	assert.Nil(t, r)
 }
+
+// TestFileSetPDFBlobIsTheReservedID: the sequence number a file set keeps
+// gives the id NewID answered for it, in the write that took it and in
+// later reads; a file set with an id keeps it, one with neither has none.
+func TestFileSetPDFBlobIsTheReservedID(t *testing.T) {
+	byID, bySeq := seededStore(t), seededStore(t)
+	var want string
+	require.NoError(t, byID.Update(func(tx *Txn) error { want = tx.NewID(); return nil }))
+	fs := &FileSet{}
+	require.NoError(t, bySeq.Update(func(tx *Txn) error {
+		fs.PDFSeq = tx.Seq()
+		assert.Equal(t, want, fs.PDFBlob(tx), "in the write")
+		return nil
+	}))
+	assert.Equal(t, want, fs.PDFBlob(bySeq.Read()), "in a read")
+	assert.Equal(t, "p", (&FileSet{PDFBlobID: "p", PDFSeq: 7}).PDFBlob(bySeq.Read()))
+	assert.Empty(t, (&FileSet{}).PDFBlob(bySeq.Read()))
+
+	n := NewFileSet("signature_request", "abc")
+	assert.Equal(t, &FileSet{ID: "signature_request:abc", Kind: "signature_request", ObjectID: "abc"}, n)
+}
