@@ -119,14 +119,14 @@ func downloadFileURL(kind, param string) api.Handler {
 			if err != nil {
 				return err
 			}
-			if err := sweepFileURLs(tx, fs.ObjectID, map[string]bool{fs.PDFBlob(tx): true, fs.ZIPBlobID: true}); err != nil {
+			if err := sweepFileURLs(tx, fs.ObjectID(), map[string]bool{fs.PDFBlob(tx): true, fs.ZIPBlobID(): true}); err != nil {
 				return err
 			}
 			blob, err := fileURLBlob(tx, fs)
 			if err != nil {
 				return err
 			}
-			u := &state.FileURL{ID: tx.NewSecret(), Kind: kind, ObjectID: fs.ObjectID, BlobID: blob,
+			u := &state.FileURL{ID: tx.NewSecret(), Kind: kind, ObjectID: fs.ObjectID(), BlobID: blob,
 				Name: fs.Name + ".pdf", Inline: inline,
 				ExpiresAt: tx.Now().Add(state.GetConfig(tx).FileURLTTL.D()).Unix()}
 			if err := state.Put(tx, state.TableFileURLs, u); err != nil {

@@ -50,7 +50,7 @@ func ScheduleFiles(tx *state.Txn, kind, id string) error {
 	}
 	fs.Version++
 	fs.Ready = false
-	fs.Error = ""
+	fs.SetFailure("")
 	if err := state.Put(tx, state.TableFileSets, fs); err != nil {
 		return err
 	}
@@ -90,13 +90,14 @@ func GoneFiles(tx *state.Txn, kind, id string) error {
 			return err
 		}
 	}
-	for _, b := range []string{fs.PDFBlob(tx), fs.ZIPBlobID} {
+	for _, b := range []string{fs.PDFBlob(tx), fs.ZIPBlobID()} {
 		if err := state.DeleteBlob(tx, b); err != nil {
 			return err
 		}
 	}
 	fs.Gone, fs.Ready = true, false
-	fs.PDFBlobID, fs.ZIPBlobID, fs.PDFSeq = "", "", 0
+	fs.SetFiles("", "", fs.Pages())
+	fs.PDFSeq = 0
 	return state.Put(tx, state.TableFileSets, fs)
 }
 
@@ -126,7 +127,7 @@ func runFilesPrepare(s *api.Host, w *world.World, tx *state.Txn, job *state.Job)
 	}
 	if perr != nil {
 		w.Logger().Warn("file preparation failed", "kind", a.Kind, "id", job.Subject, "err", perr)
-		fs.Error = perr.Error()
+		fs.SetFailure(perr.Error())
 		return state.Put(tx, state.TableFileSets, fs)
 	}
 	var pdfID, zipID string
@@ -149,15 +150,17 @@ func runFilesPrepare(s *api.Host, w *world.World, tx *state.Txn, job *state.Job)
 	if err := sweepFileURLs(tx, job.Subject, nil); err != nil {
 		return err
 	}
-	if err := releaseBlobs(tx, fs.PDFBlob(tx), fs.ZIPBlobID); err != nil {
+	if err := releaseBlobs(tx, fs.PDFBlob(tx), fs.ZIPBlobID()); err != nil {
 		return err
 	}
-	fs.Recipe, fs.PDFBlobID, fs.PDFSeq, fs.ZIPBlobID, fs.Pages = recipe, pdfID, pdfSeq, zipID, out.Pages
+	fs.Recipe, fs.PDFSeq = recipe, pdfSeq
+	fs.SetFiles(pdfID, zipID, out.Pages)
 	fs.Name = files.SafeName(comp.Title, "", a.Kind+"-"+job.Subject)
 	if fs.Name == comp.Title {
 		fs.Name = comp.Title // the owner's string, not a copy
 	}
-	fs.Ready, fs.Error, fs.PreparedAt = true, "", tx.Unix()
+	fs.SetFailure("")
+	fs.Ready, fs.PreparedAt = true, tx.Unix()
 	return state.Put(tx, state.TableFileSets, fs)
 }
 
@@ -191,9 +194,9 @@ func preparedZIP(tx *state.Txn, fs *state.FileSet) ([]byte, error) {
 
 func preparedFile(tx *state.Txn, fs *state.FileSet, zip bool) ([]byte, error) {
 	if fs.Recipe == nil {
-		blob := fs.PDFBlobID
+		blob := fs.PDFBlobID()
 		if zip {
-			blob = fs.ZIPBlobID
+			blob = fs.ZIPBlobID()
 		}
 		data, err := state.GetBlob(tx, blob)
 		if err != nil {

@@ -17,10 +17,10 @@ func TestFileSetRecipesRoundTripInBothForms(t *testing.T) {
 	binary := Recipe{0x01, '{', 0x00, 0xff, '"'}
 	legacy := `{"composition":{"ID":"sr","Title":"T"},"refs":["b"]}`
 	require.NoError(t, st.Update(func(tx *Txn) error {
-		if err := Put(tx, TableFileSets, &FileSet{ID: FileSetID("signature_request", "a"), Kind: "signature_request", ObjectID: "a", Recipe: binary}); err != nil {
+		if err := Put(tx, TableFileSets, &FileSet{ID: FileSetID("signature_request", "a"), Recipe: binary}); err != nil {
 			return err
 		}
-		return Put(tx, TableFileSets, &FileSet{ID: FileSetID("signature_request", "b"), Kind: "signature_request", ObjectID: "b", Recipe: Recipe(legacy)})
+		return Put(tx, TableFileSets, &FileSet{ID: FileSetID("signature_request", "b"), Recipe: Recipe(legacy)})
 	}))
 	first := exportJSON(t, st)
 	assert.Contains(t, string(first), `"recipe":`+legacy, "a JSON recipe exports as it was")
@@ -57,9 +57,40 @@ func TestFileSetPDFBlobIsTheReservedID(t *testing.T) {
 		return nil
 	}))
 	assert.Equal(t, want, fs.PDFBlob(bySeq.Read()), "in a read")
-	assert.Equal(t, "p", (&FileSet{PDFBlobID: "p", PDFSeq: 7}).PDFBlob(bySeq.Read()))
+	assert.Equal(t, "p", (&FileSet{Rare: &FileSetRare{PDFBlobID: "p"}, PDFSeq: 7}).PDFBlob(bySeq.Read()))
 	assert.Empty(t, (&FileSet{}).PDFBlob(bySeq.Read()))
 
 	n := NewFileSet("signature_request", "abc")
-	assert.Equal(t, &FileSet{ID: "signature_request:abc", Kind: "signature_request", ObjectID: "abc"}, n)
+	assert.Equal(t, &FileSet{ID: "signature_request:abc"}, n)
+	assert.Equal(t, "signature_request", n.Kind())
+	assert.Equal(t, "abc", n.ObjectID())
+}
+
+// TestFileSetJSONIsTheExportedForm: a file set exports the fields it
+// always did (kind and object id read from its key, the rare fields at
+// the top level), an export of the earlier form imports as the same row,
+// and a key that is not the kind and object id is refused.
+func TestFileSetJSONIsTheExportedForm(t *testing.T) {
+	earlier := `{"id":"signature_request:abc","kind":"signature_request","object_id":"abc","version":2,"ready":true,"gone":false,` +
+		`"pdf_blob_id":"p","zip_blob_id":"z","pages":3,"name":"NDA","prepared_at":99,"error":"why"}`
+	var fs FileSet
+	require.NoError(t, json.Unmarshal([]byte(earlier), &fs))
+	assert.Equal(t, FileSet{ID: "signature_request:abc", Version: 2, Ready: true, Name: "NDA", PreparedAt: 99,
+		Rare: &FileSetRare{PDFBlobID: "p", ZIPBlobID: "z", Pages: 3, Failure: "why"}}, fs)
+	again, err := json.Marshal(fs)
+	require.NoError(t, err)
+	assert.JSONEq(t, earlier, string(again))
+	assert.Equal(t, earlier, string(again), "field order kept")
+
+	plain := FileSet{ID: "template:t1", Version: 1}
+	raw, err := json.Marshal(plain)
+	require.NoError(t, err)
+	assert.Equal(t, `{"id":"template:t1","kind":"template","object_id":"t1","version":1,"ready":false,"gone":false}`, string(raw))
+
+	var bad FileSet
+	assert.Error(t, json.Unmarshal([]byte(`{"id":"template:x","kind":"template","object_id":"y"}`), &bad))
+
+	fs.SetFiles("", "", 0)
+	fs.SetFailure("")
+	assert.Nil(t, fs.Rare, "nothing rare left")
 }
