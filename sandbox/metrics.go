@@ -77,11 +77,13 @@ func worldGauges(s *api.Host) []exposition.Family {
 	var bytes, pending float64
 	var attempts state.AttemptCounts
 	for _, w := range ws {
-		u := state.WorldUsage(w.Store.Read())
+		tx := w.Store.Read()
+		u := state.WorldUsage(tx)
 		for i, name := range tables {
 			rows[i] += float64(u.Rows[name])
 		}
-		bytes += float64(u.BlobBytes)
+		stored, _ := state.StoredBytes(tx) // uploads that share a row count each
+		bytes += float64(stored)
 		pending += float64(u.Deliveries.Pending)
 		attempts.Delivered += u.Attempts.Delivered
 		attempts.Error += u.Attempts.Error
