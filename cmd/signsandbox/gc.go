@@ -48,7 +48,7 @@ const defaultGCHeadroom = "256MiB"
 // flags declares the flags, each with its environment variable.
 func (c *gcConfig) flags(fs *flag.FlagSet, env func(name, def string) string) {
 	fs.StringVar(&c.Percent, "gc-percent", env("SIGNSANDBOX_GC_PERCENT", ""), "heap growth between garbage collections, in percent of the live heap (Go's GOGC); lower holds less memory for more CPU; off collects only at --memory-limit; auto (the default unless GOGC is set) is 100 until the growth reaches --gc-headroom (SIGNSANDBOX_GC_PERCENT)")
-	fs.StringVar(&c.Headroom, "gc-headroom", env("SIGNSANDBOX_GC_HEADROOM", defaultGCHeadroom), "under --gc-percent auto, the most the heap may grow between garbage collections, e.g. 256MiB (SIGNSANDBOX_GC_HEADROOM)")
+	fs.StringVar(&c.Headroom, "gc-headroom", env("SIGNSANDBOX_GC_HEADROOM", ""), "under --gc-percent auto, the most the heap may grow between garbage collections (default "+defaultGCHeadroom+") (SIGNSANDBOX_GC_HEADROOM)")
 	fs.StringVar(&c.MemoryLimit, "memory-limit", env("SIGNSANDBOX_MEMORY_LIMIT", ""), "soft limit of the memory the process holds, e.g. 512MiB or 2GiB; the collector runs more often near it; 0 is none (Go's GOMEMLIMIT; default: 90% of the container's memory limit, none outside a container) (SIGNSANDBOX_MEMORY_LIMIT)")
 }
 

@@ -93,7 +93,7 @@ func TestGCFlagsParseAndApply(t *testing.T) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
 	cfg, err := parseServeConfig([]string{"--gc-percent", "60"}, envOf(map[string]string{"SIGNSANDBOX_MEMORY_LIMIT": "3GiB"}), io.Discard)
 	require.NoError(t, err)
-	assert.Equal(t, gcConfig{Percent: "60", MemoryLimit: "3GiB", Headroom: defaultGCHeadroom}, cfg.GC)
+	assert.Equal(t, gcConfig{Percent: "60", MemoryLimit: "3GiB"}, cfg.GC)
 	cfg.GC.apply(envOf(nil))
 	assert.Equal(t, 60, debug.SetGCPercent(60))
 	assert.Equal(t, int64(3<<30), debug.SetMemoryLimit(-1))
