@@ -1,8 +1,13 @@
 package state
 
 import (
+	"bytes"
+	"cmp"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
 	"time"
 
 	memdb "github.com/hashicorp/go-memdb"
@@ -11,8 +16,6 @@ import (
 // Scheduler tables and indexes.
 const (
 	TableJobs = "jobs"
-	// IndexDue orders jobs by (due time, sequence): the scheduler's queue.
-	IndexDue = "due"
 	// IndexSubject finds the jobs of one object (to drop them when it goes).
 	IndexSubject = "subject"
 )
@@ -20,31 +23,106 @@ const (
 // Job is one delayed effect on the world's scheduler. Jobs are data (a kind
 // and JSON arguments), not closures, so that a world's queue is exported and
 // imported with the rest of its state.
+//
+// A job's primary key is its place in the queue, (Due, Seq), so that the
+// queue needs no index of its own: every index entry costs a queued job
+// hundreds of bytes. Its id (ID) is derived from Seq rather than stored.
 type Job struct {
-	ID string `json:"id"`
 	// Due is the world time (Unix nanoseconds) at which the job runs.
-	Due int64 `json:"due"`
+	Due int64
 	// Seq breaks ties between jobs due at the same instant: the earlier
-	// scheduled runs first.
-	Seq  uint64 `json:"seq"`
-	Kind string `json:"kind"`
+	// scheduled runs first. It is unique among a world's jobs.
+	Seq  uint64
+	Kind string
 	// Subject is the id of the object the job acts on ("" when none).
-	Subject string          `json:"subject,omitempty"`
-	Args    json.RawMessage `json:"args,omitempty"`
+	Subject string
+	Args    json.RawMessage
+}
+
+// ID is the job's id, as runs and exports show it: "job_" and Seq in 20
+// digits, so that ids sort as jobs were scheduled.
+func (j *Job) ID() string { return JobID(j.Seq) }
+
+// JobID is the id of the job of sequence number seq.
+func JobID(seq uint64) string {
+	const zeros = "00000000000000000000" // a uint64 has at most 20 digits
+	d := strconv.FormatUint(seq, 10)
+	return "job_" + zeros[len(d):] + d
 }
 
 // DueTime is Due as a time.
 func (j *Job) DueTime() time.Time { return time.Unix(0, j.Due).UTC() }
 
+// jobJSON is a job as exported: the shape jobs have always had, id first.
+type jobJSON struct {
+	ID      string          `json:"id"`
+	Due     int64           `json:"due"`
+	Seq     uint64          `json:"seq"`
+	Kind    string          `json:"kind"`
+	Subject string          `json:"subject,omitempty"`
+	Args    json.RawMessage `json:"args,omitempty"`
+}
+
+// MarshalJSON writes the job with its id, as jobs were always exported.
+func (j *Job) MarshalJSON() ([]byte, error) {
+	return json.Marshal(jobJSON{ID: j.ID(), Due: j.Due, Seq: j.Seq, Kind: j.Kind, Subject: j.Subject, Args: j.Args})
+}
+
+// UnmarshalJSON reads an exported job. Unknown fields are refused, as in
+// every imported row, and so is an id that is not the one of the job's
+// sequence number: the sandbox never made another, and the id is not kept.
+func (j *Job) UnmarshalJSON(b []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var in jobJSON
+	if err := dec.Decode(&in); err != nil {
+		return err
+	}
+	if want := JobID(in.Seq); in.ID != want {
+		return fmt.Errorf("job id %q is not the id of seq %d (%q)", in.ID, in.Seq, want)
+	}
+	*j = Job{Due: in.Due, Seq: in.Seq, Kind: in.Kind, Subject: in.Subject, Args: in.Args}
+	return nil
+}
+
+// jobQueueIndex keys a job by (Due, Seq) in 16 bytes that sort as the pair
+// does (the sign bit of Due flipped, both big-endian). Lookups take the
+// two numbers: FromArgs(due int64, seq uint64).
+type jobQueueIndex struct{}
+
+func jobKey(due int64, seq uint64) []byte {
+	k := make([]byte, 16)
+	binary.BigEndian.PutUint64(k, uint64(due)^(1<<63))
+	binary.BigEndian.PutUint64(k[8:], seq)
+	return k
+}
+
+func (*jobQueueIndex) FromObject(obj any) (bool, []byte, error) {
+	j, ok := obj.(*Job)
+	if !ok {
+		return false, nil, fmt.Errorf("state: job index: %T is not a *Job", obj)
+	}
+	return true, jobKey(j.Due, j.Seq), nil
+}
+
+func (*jobQueueIndex) FromArgs(args ...any) ([]byte, error) {
+	if len(args) != 2 {
+		return nil, fmt.Errorf("state: job index: want (due, seq), got %d arguments", len(args))
+	}
+	due, ok1 := args[0].(int64)
+	seq, ok2 := args[1].(uint64)
+	if !ok1 || !ok2 {
+		return nil, fmt.Errorf("state: job index: want (int64, uint64), got (%T, %T)", args[0], args[1])
+	}
+	return jobKey(due, seq), nil
+}
+
 func init() {
 	Register[Job](&memdb.TableSchema{
 		Name: TableJobs,
 		Indexes: map[string]*memdb.IndexSchema{
-			IndexID: {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
-			IndexDue: {Name: IndexDue, Unique: true, Indexer: &memdb.CompoundIndex{Indexes: []memdb.Indexer{
-				&memdb.IntFieldIndex{Field: "Due"},
-				&memdb.UintFieldIndex{Field: "Seq"},
-			}}},
+			// The primary key is the queue order (see Job).
+			IndexID:      {Name: IndexID, Unique: true, Indexer: &jobQueueIndex{}},
 			IndexSubject: {Name: IndexSubject, AllowMissing: true, Indexer: &memdb.StringFieldIndex{Field: "Subject"}},
 		},
 	})
@@ -67,8 +145,7 @@ func ScheduleAt(tx *Txn, kind, subject string, at time.Time, args any) (*Job, er
 		}
 		raw = b
 	}
-	seq := tx.Seq()
-	j := &Job{ID: fmt.Sprintf("job_%020d", seq), Due: at.UnixNano(), Seq: seq, Kind: kind, Subject: subject, Args: raw}
+	j := &Job{Due: at.UnixNano(), Seq: tx.Seq(), Kind: kind, Subject: subject, Args: raw}
 	if err := Put(tx, TableJobs, j); err != nil {
 		return nil, err
 	}
@@ -78,7 +155,16 @@ func ScheduleAt(tx *Txn, kind, subject string, at time.Time, args any) (*Job, er
 
 // NextJob returns the earliest job, or nil when the queue is empty.
 func NextJob(tx *Txn) *Job {
-	raw, _ := tx.Txn.First(TableJobs, IndexDue)
+	raw, _ := tx.Txn.First(TableJobs, IndexID)
+	if raw == nil {
+		return nil
+	}
+	return raw.(*Job)
+}
+
+// QueuedJob returns the job still queued at (due, seq), or nil.
+func QueuedJob(tx *Txn, due int64, seq uint64) *Job {
+	raw, _ := tx.Txn.First(TableJobs, IndexID, due, seq)
 	if raw == nil {
 		return nil
 	}
@@ -104,5 +190,35 @@ func CancelJobs(tx *Txn, subject, kind string) error {
 
 // JobsOf lists the queued jobs of a subject in id (scheduling) order.
 func JobsOf(tx *Txn, subject string) ([]*Job, error) {
-	return All[Job](tx, TableJobs, IndexSubject, subject)
+	jobs, err := All[Job](tx, TableJobs, IndexSubject, subject)
+	sortJobsBySeq(jobs)
+	return jobs, err
+}
+
+func sortJobsBySeq(jobs []*Job) {
+	slices.SortFunc(jobs, func(a, b *Job) int { return cmp.Compare(a.Seq, b.Seq) })
+}
+
+// jobsInIDOrder puts exported job rows in id order, the order export has
+// always written them in (the table itself is in queue order).
+func jobsInIDOrder(rows []any) {
+	slices.SortStableFunc(rows, func(a, b any) int { return cmp.Compare(a.(*Job).Seq, b.(*Job).Seq) })
+}
+
+// checkJobIDs refuses imported jobs that share an id (a sequence number):
+// the table's key is (due, seq), so memdb would keep both.
+func checkJobIDs(rows []any) error {
+	seen := make(map[uint64]bool, len(rows))
+	dups := 0
+	for _, r := range rows {
+		s := r.(*Job).Seq
+		if seen[s] {
+			dups++
+		}
+		seen[s] = true
+	}
+	if dups > 0 {
+		return fmt.Errorf("table %q: %d rows share an id with another row", TableJobs, dups)
+	}
+	return nil
 }

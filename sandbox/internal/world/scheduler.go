@@ -174,7 +174,7 @@ func (w *World) runBatch(until, start time.Time) (ran []RanJob, last time.Time, 
 			if err := w.jobs.get(job.Kind)(w, tx, job); err != nil {
 				return err
 			}
-			ran = append(ran, RanJob{ID: job.ID, Kind: job.Kind, Subject: job.Subject, At: last.Unix()})
+			ran = append(ran, RanJob{ID: job.ID(), Kind: job.Kind, Subject: job.Subject, At: last.Unix()})
 		}
 		return nil
 	})
@@ -185,7 +185,7 @@ func (w *World) runBatch(until, start time.Time) (ran []RanJob, last time.Time, 
 // transaction) and its error logged, so that a broken job can never wedge the
 // queue.
 func (w *World) runJob(job *state.Job) RanJob {
-	r := RanJob{ID: job.ID, Kind: job.Kind, Subject: job.Subject, At: w.Now().Unix()}
+	r := RanJob{ID: job.ID(), Kind: job.Kind, Subject: job.Subject, At: w.Now().Unix()}
 	fn := w.jobs.get(job.Kind)
 	err := w.Store.Update(func(tx *state.Txn) error {
 		if err := tx.Delete(state.TableJobs, job); err != nil {
@@ -198,9 +198,9 @@ func (w *World) runJob(job *state.Job) RanJob {
 	})
 	if err != nil {
 		r.Error = err.Error()
-		w.log.Warn("job failed", "job", job.ID, "kind", job.Kind, "subject", job.Subject, "err", err)
+		w.log.Warn("job failed", "job", job.ID(), "kind", job.Kind, "subject", job.Subject, "err", err)
 		_ = w.Store.Update(func(tx *state.Txn) error {
-			if cur, _ := state.Get[state.Job](tx, state.TableJobs, job.ID); cur != nil {
+			if cur := state.QueuedJob(tx, job.Due, job.Seq); cur != nil {
 				return tx.Delete(state.TableJobs, cur)
 			}
 			return nil
