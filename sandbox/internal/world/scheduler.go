@@ -169,23 +169,36 @@ func (w *World) runBatch(until, start time.Time, ran []RanJob) (out []RanJob, la
 	end := until.UnixNano()
 	err = w.Store.Update(func(tx *state.Txn) error {
 		out, tried, last = ran, 0, start
+		queue := state.NewJobCursor(tx)
 		for tried < maxBatch {
-			job := state.NextJob(tx)
+			job := queue.Peek()
+			// A job cancelled by one before it and due after the window
+			// ends the batch as the first queued one would: it is not
+			// due either.
 			if job == nil || job.Due > end {
 				break
 			}
 			fn, batchable := w.jobs.lookup(job.Kind)
 			if !batchable {
+				if !queue.Queued(job) {
+					queue.Skip()
+					continue
+				}
 				break
+			}
+			tried++
+			taken, err := queue.Take(job)
+			if err != nil {
+				return err
+			}
+			if !taken {
+				tried-- // cancelled by a job before it: never tried
+				continue
 			}
 			if due := job.DueTime(); due.After(last) {
 				last = due
 			}
 			tx.SetNow(last)
-			tried++
-			if err := tx.Delete(state.TableJobs, job); err != nil {
-				return err
-			}
 			if err := fn(w, tx, job); err != nil {
 				return err
 			}
