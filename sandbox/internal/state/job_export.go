@@ -21,8 +21,9 @@ type jobJSON struct {
 	Args    json.RawMessage `json:"args,omitempty"`
 }
 
-// MarshalJSON writes the job with its id, as jobs were always exported.
-func (j *Job) MarshalJSON() ([]byte, error) {
+// MarshalJSON writes the job with its id, as jobs were always exported
+// (a value receiver: a Job held by value encodes the same).
+func (j Job) MarshalJSON() ([]byte, error) {
 	return json.Marshal(jobJSON{ID: j.ID(), Due: j.Due, Seq: j.Seq, Kind: j.Kind, Subject: j.Subject, Args: j.Args})
 }
 

@@ -53,6 +53,9 @@ func TestJobsExportInIDOrderAsTheyAlwaysWere(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, string(want), string(tables[TableJobs][i]), "row %d: the old shape, in id order", i)
 	}
+	byValue, err := json.Marshal(*jobs[0])
+	require.NoError(t, err)
+	assert.Equal(t, string(tables[TableJobs][0]), string(byValue), "a job held by value encodes the same")
 	assert.Regexp(t, `^job_[0-9]{20}$`, jobs[0].ID())
 	assert.Less(t, jobs[0].ID(), jobs[1].ID())
 }
