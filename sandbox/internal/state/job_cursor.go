@@ -7,9 +7,18 @@ import (
 	memdb "github.com/hashicorp/go-memdb"
 )
 
-// jobsScheduled counts the jobs ScheduleAt has queued, in any world: a
-// JobCursor that sees it unchanged knows that no job entered its queue.
+// jobsScheduled counts the jobs put in any world's queue: a JobCursor that
+// sees it unchanged knows that no job entered its queue.
 var jobsScheduled atomic.Uint64
+
+func init() {
+	// Put is how every job enters a queue (ScheduleAt's and any other):
+	// counting there leaves no way in that a cursor would miss.
+	addPutCounter(TableJobs, func(*Txn, any) error {
+		jobsScheduled.Add(1)
+		return nil
+	})
+}
 
 // JobCursor walks the queue of a write transaction in (due, seq) order
 // while the scheduler takes the jobs it shows and runs them, which may

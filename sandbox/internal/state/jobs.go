@@ -25,7 +25,7 @@ const (
 // A job's primary key is its place in the queue, (Due, Seq), so that the
 // queue needs no index of its own: every index entry costs a queued job
 // hundreds of bytes. Its id (ID) is derived from Seq rather than stored.
-// Jobs enter the queue only through ScheduleAt (see JobCursor).
+// Jobs enter the queue only through Put (see JobCursor).
 type Job struct {
 	// Due is the world time (Unix nanoseconds) at which the job runs.
 	Due int64
@@ -84,7 +84,6 @@ func ScheduleAt(tx *Txn, kind, subject string, at time.Time, args any) (*Job, er
 	if err := Put(tx, TableJobs, j); err != nil {
 		return nil, err
 	}
-	jobsScheduled.Add(1)
 	tx.Notify(TopicJobs)
 	return j, nil
 }
