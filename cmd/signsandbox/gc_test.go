@@ -122,7 +122,7 @@ func TestAutoPercentBoundsTheHeadroom(t *testing.T) {
 func TestGCHeadroomFlag(t *testing.T) {
 	h, err := (&gcConfig{}).headroom()
 	require.NoError(t, err)
-	assert.Equal(t, int64(256<<20), h)
+	assert.Equal(t, int64(1<<30), h)
 	h, err = (&gcConfig{Headroom: "64MiB"}).headroom()
 	require.NoError(t, err)
 	assert.Equal(t, int64(64<<20), h)
