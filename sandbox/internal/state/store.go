@@ -110,29 +110,33 @@ func (s *Store) Config() Config {
 func (s *Store) Update(fn func(tx *Txn) error) error {
 	s.swap.RLock()
 	defer s.swap.RUnlock()
-	tx := &Txn{Txn: s.db.Load().Txn(true), now: s.now(), notify: s.notify, secrets: s.secrets, budget: s.budget, deferMeta: true, deferUsage: true, cacheConfig: true}
+	db := s.db.Load()
+	tx := &Txn{Txn: db.Txn(true), db: db, now: s.now(), notify: s.notify, secrets: s.secrets, budget: s.budget, deferMeta: true, deferUsage: true, cacheConfig: true}
 	defer tx.Abort()
 	var before int64
 	if s.budget != nil {
 		before = getUsage(tx).ContentBytes
 	}
-	// Every write's changes are tracked: the row counters follow them
-	// (countChanges), and a commit observer reads them.
-	tx.TrackChanges()
 	obs := s.observer.Load()
+	if obs != nil {
+		// The observer reads the write's changes, and they are counted
+		// from them.
+		tx.TrackChanges()
+		tx.tracked = true
+	}
 	if err := fn(tx); err != nil {
 		return err
 	}
 	if err := tx.flushMeta(); err != nil {
 		return err
 	}
-	if err := tx.flushUsage(); err != nil {
-		return err
-	}
-	// After the flush: the row counters add to the usage row the write has
-	// written.
-	changes, err := tx.countChanges()
-	if err != nil {
+	var changes memdb.Changes
+	if obs != nil {
+		var err error
+		if changes, err = tx.observedChanges(); err != nil {
+			return err
+		}
+	} else if err := tx.flushUsage(); err != nil {
 		return err
 	}
 	delta, err := s.budgetDelta(tx, before)
@@ -213,6 +217,15 @@ type Txn struct {
 	// transaction may be shared.
 	config      *Config
 	cacheConfig bool
+	// counts are the rows this transaction inserted and deleted, written
+	// to the usage row with it; base (of db) and seen tell whether a row
+	// it inserts is new. A tracked transaction counts its rows from
+	// memdb's record of its changes instead (row_counts.go).
+	counts  rowCounts
+	db      *memdb.MemDB
+	base    *memdb.Txn
+	seen    map[rowKey]bool
+	tracked bool
 }
 
 // Notify arranges for topic to be announced once after this transaction
@@ -358,7 +371,12 @@ func (t *Txn) flushMeta() error {
 	}
 	t.deferMeta = false
 	c := *t.meta
-	return Put(t, tableMeta, &c)
+	// The row exists (next read it): memdb's own Insert, without the
+	// lookup that counts new rows.
+	if err := t.Txn.Insert(tableMeta, &c); err != nil {
+		return fmt.Errorf("state: insert %s: %w", tableMeta, err)
+	}
+	return nil
 }
 
 // NewID returns the next 40-character lowercase hex ID of the world's seeded
