@@ -53,13 +53,18 @@ func AddEmail(tx *Txn, e *Email) error {
 // not queued yet) until the log is within the limit, looking at no more
 // than trimScan entries it must keep.
 func trimLog(tx *Txn, table string, added uint64) error {
-	u := getUsage(tx)
-	count, trimAt := &u.Emails, &u.EmailsTrimAt
-	if table == TableEvents {
-		count, trimAt = &u.Events, &u.EventsTrimAt
-	}
-	*count++
 	limit := int64(GetConfig(tx).LogLimit())
+	if u := tx.pendingUsage(); u != nil {
+		// Below the limit (nearly always), the count moves in place.
+		count, trimAt := logCounters(u, table)
+		if n := *count + 1; n <= limit || n < *trimAt {
+			*count = n
+			return nil
+		}
+	}
+	u := getUsage(tx)
+	count, trimAt := logCounters(u, table)
+	*count++
 	if *count <= limit || *count < *trimAt {
 		return setUsage(tx, u)
 	}
@@ -94,6 +99,14 @@ func trimLog(tx *Txn, table string, added uint64) error {
 		*trimAt = *count + trimScan // a long pending head: look again later
 	}
 	return setUsage(tx, u)
+}
+
+// logCounters answers the entry count and the held-back trim of a log.
+func logCounters(u *Usage, table string) (count, trimAt *int64) {
+	if table == TableEvents {
+		return &u.Events, &u.EventsTrimAt
+	}
+	return &u.Emails, &u.EmailsTrimAt
 }
 
 func logSeq(raw any) uint64 {

@@ -119,6 +119,20 @@ func setUsage(tx *Txn, u *Usage) error {
 	return nil
 }
 
+// pendingUsage answers the usage row a deferred write (Store.Update)
+// keeps, to change in place: the counters of every e-mail and event
+// added would otherwise copy the row twice. It is nil when the
+// transaction writes the row at once; use getUsage and setUsage then.
+func (t *Txn) pendingUsage() *Usage {
+	if !t.deferUsage {
+		return nil
+	}
+	if t.usage == nil {
+		t.usage = readUsage(t.Txn) // a copy: the stored row is never changed
+	}
+	return t.usage
+}
+
 // flushUsage writes the usage row of a write that changed it, with the
 // row counts the write moved, once, before it commits; later changes of
 // the same transaction (none are expected) are written at once again.
