@@ -207,6 +207,9 @@ func pageBySeq[T any](tx *Txn, table, index string, prefix []any, seq func(*T) u
 	if q.Desc && q.After == 1 || !q.Desc && q.After == math.MaxUint64 {
 		return page, nil // nothing lies beyond the ends
 	}
+	// Pages are nearly always full: room for one (up to a bound, as keep
+	// may reject most rows) instead of growing the slice eight times.
+	page.Rows = make([]*T, 0, min(limit, pageCapacity))
 	args := append(append([]any{}, prefix...), from)
 	var next func() any
 	if q.Desc {
@@ -238,6 +241,10 @@ func pageBySeq[T any](tx *Txn, table, index string, prefix []any, seq func(*T) u
 	}
 	return page, nil
 }
+
+// pageCapacity bounds the room a page makes for its rows before it knows
+// how many it keeps.
+const pageCapacity = 128
 
 // Bounds of a log page asked over HTTP.
 const (

@@ -19,6 +19,16 @@ import (
 // anyway, for a commit observer, is counted from them instead
 // (countTracked).
 
+// rowWrite is what a write counts its rows with: the counts it moved,
+// and, to tell whether a row it inserts is new, the database as the write
+// found it (db, read through base) and what the write did since (seen).
+type rowWrite struct {
+	counts rowCounts
+	db     *memdb.MemDB
+	base   *memdb.Txn
+	seen   map[rowKey]bool
+}
+
 // rowCounts is what a write moved: rows by table and the attempts of the
 // deliveries it inserted, replaced or deleted.
 type rowCounts struct {
@@ -118,6 +128,19 @@ func rowInfoOf(table string) *rowInfo {
 	return m[table]
 }
 
+// rowInfo answers the rowInfo of a table whose rows this transaction
+// counts as it writes them (nil: a derived or unknown table, or a read or
+// tracked transaction).
+func (t *Txn) rowInfo(table string) *rowInfo {
+	if t.rows == nil {
+		return nil
+	}
+	if ri := rowInfoOf(table); ri != nil && !ri.derived {
+		return ri
+	}
+	return nil
+}
+
 // rowID reads the id of a row (ok false when it has none memdb would
 // accept: memdb then refuses the write).
 func (ri *rowInfo) rowID(row any) (string, bool) {
@@ -148,7 +171,7 @@ func (t *Txn) existed(ri *rowInfo, table string, row any) (bool, rowKey, error) 
 		return false, rowKey{}, nil
 	}
 	key := rowKey{table, id}
-	if e, ok := t.seen[key]; ok {
+	if e, ok := t.rows.seen[key]; ok {
 		return e, key, nil
 	}
 	raw, err := t.baseTxn().First(table, IndexID, id)
@@ -158,13 +181,10 @@ func (t *Txn) existed(ri *rowInfo, table string, row any) (bool, rowKey, error) 
 // baseTxn is a read transaction on the database as the write found it
 // (the write holds memdb's writer lock, so no commit came between).
 func (t *Txn) baseTxn() *memdb.Txn {
-	if t.base == nil {
-		if t.db == nil {
-			return t.Txn
-		}
-		t.base = t.db.Txn(false)
+	if t.rows.base == nil {
+		t.rows.base = t.rows.db.Txn(false)
 	}
-	return t.base
+	return t.rows.base
 }
 
 // see records that the row of key exists (or not) from now on.
@@ -172,10 +192,10 @@ func (t *Txn) see(key rowKey, exists bool) {
 	if key.id == "" && key.table == "" {
 		return
 	}
-	if t.seen == nil {
-		t.seen = map[rowKey]bool{}
+	if t.rows.seen == nil {
+		t.rows.seen = map[rowKey]bool{}
 	}
-	t.seen[key] = exists
+	t.rows.seen[key] = exists
 }
 
 // storedDelivery answers the stored delivery with row's id (nil when
@@ -192,8 +212,8 @@ func (t *Txn) storedDelivery(ri *rowInfo, row any) (any, error) {
 // Insert is memdb's Insert, counting the row when it is new (and the
 // attempts of a delivery it replaces or adds).
 func (t *Txn) Insert(table string, row any) error {
-	ri := rowInfoOf(table)
-	if ri == nil || ri.derived || t.tracked {
+	ri := t.rowInfo(table)
+	if ri == nil {
 		return t.Txn.Insert(table, row)
 	}
 	var before any
@@ -212,11 +232,11 @@ func (t *Txn) Insert(table string, row any) error {
 	}
 	t.see(key, true)
 	if !existed {
-		t.counts.add(table, 1)
+		t.rows.counts.add(table, 1)
 	}
 	if table == TableDeliveries {
-		t.counts.attempts.count(before, -1)
-		t.counts.attempts.count(row, 1)
+		t.rows.counts.attempts.count(before, -1)
+		t.rows.counts.attempts.count(row, 1)
 	}
 	return nil
 }
@@ -224,8 +244,8 @@ func (t *Txn) Insert(table string, row any) error {
 // Delete is memdb's Delete, counting the row (and a delivery's attempts)
 // away.
 func (t *Txn) Delete(table string, row any) error {
-	ri := rowInfoOf(table)
-	if ri == nil || ri.derived || t.tracked {
+	ri := t.rowInfo(table)
+	if ri == nil {
 		return t.Txn.Delete(table, row)
 	}
 	var before any
@@ -242,15 +262,15 @@ func (t *Txn) Delete(table string, row any) error {
 	if id, ok := ri.rowID(row); ok {
 		t.see(rowKey{table, id}, false)
 	}
-	t.counts.add(table, -1)
-	t.counts.attempts.count(before, -1)
+	t.rows.counts.add(table, -1)
+	t.rows.counts.attempts.count(before, -1)
 	return nil
 }
 
 // DeleteAll is memdb's DeleteAll, counting the rows it deleted away.
 func (t *Txn) DeleteAll(table, index string, args ...any) (int, error) {
-	ri := rowInfoOf(table)
-	if ri == nil || ri.derived || t.tracked {
+	ri := t.rowInfo(table)
+	if ri == nil {
 		return t.Txn.DeleteAll(table, index, args...)
 	}
 	gone, err := t.collect(table, index, args...)
@@ -268,8 +288,8 @@ func (t *Txn) DeleteAll(table, index string, args ...any) (int, error) {
 // DeletePrefix is memdb's DeletePrefix, counting the rows it deleted
 // away.
 func (t *Txn) DeletePrefix(table, prefixIndex, prefix string) (bool, error) {
-	ri := rowInfoOf(table)
-	if ri == nil || ri.derived || t.tracked {
+	ri := t.rowInfo(table)
+	if ri == nil {
 		return t.Txn.DeletePrefix(table, prefixIndex, prefix)
 	}
 	gone, err := t.collect(table, prefixIndex, prefix)
@@ -286,13 +306,13 @@ func (t *Txn) DeletePrefix(table, prefixIndex, prefix string) (bool, error) {
 
 // deleted counts away the rows a bulk delete removed.
 func (t *Txn) deleted(ri *rowInfo, table string, gone []any) {
-	t.counts.add(table, -int64(len(gone)))
+	t.rows.counts.add(table, -int64(len(gone)))
 	for _, row := range gone {
 		if id, ok := ri.rowID(row); ok {
 			t.see(rowKey{table, id}, false)
 		}
 		if table == TableDeliveries {
-			t.counts.attempts.count(row, -1)
+			t.rows.counts.attempts.count(row, -1)
 		}
 	}
 }

@@ -143,12 +143,12 @@ func (t *Txn) flushUsage() error {
 	t.deferUsage = false
 	u := t.usage
 	t.usage = nil
-	if t.counts.moved() {
+	if t.rows != nil && t.rows.counts.moved() {
 		if u == nil {
 			u = readUsage(t.Txn)
 		}
-		t.counts.applyTo(u)
-		t.counts = rowCounts{}
+		t.rows.counts.applyTo(u)
+		t.rows.counts = rowCounts{}
 	}
 	if u == nil {
 		return nil
@@ -178,8 +178,8 @@ func putUsage(tx *memdb.Txn, u *Usage) error {
 // commits).
 func WorldUsage(tx *Txn) Usage {
 	u := getUsage(tx)
-	if tx.counts.moved() {
-		tx.counts.applyTo(u)
+	if tx.rows != nil && tx.rows.counts.moved() {
+		tx.rows.counts.applyTo(u)
 	}
 	return *u
 }
