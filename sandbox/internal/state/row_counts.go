@@ -1,6 +1,7 @@
 package state
 
 import (
+	"errors"
 	"reflect"
 	"sync/atomic"
 
@@ -92,8 +93,11 @@ func (c *rowCounts) applyTo(u *Usage) {
 // counted) and how to read a row's id without memdb's reflection by name.
 type rowInfo struct {
 	derived bool
-	// rowType is the row's pointer type and idField the index of the field
-	// the id index reads; a row of another type is read through indexer.
+	// byID is set when the id index is memdb's StringFieldIndex, so that
+	// a row is found by its id string. rowType is the row's pointer type
+	// and idField the index of the field the index reads; a row of another
+	// type is read through indexer.
+	byID    bool
 	rowType reflect.Type
 	idField []int
 	indexer memdb.SingleIndexer
@@ -117,12 +121,14 @@ func rowInfoOf(table string) *rowInfo {
 	m := make(map[string]*rowInfo, len(registry))
 	for name, def := range registry {
 		ri := &rowInfo{derived: def.Derived}
-		if idx, ok := def.Schema.Indexes[IndexID].Indexer.(*memdb.StringFieldIndex); ok && def.Type.Kind() == reflect.Struct {
-			if f, ok := def.Type.FieldByName(idx.Field); ok && f.Type.Kind() == reflect.String {
-				ri.rowType, ri.idField = reflect.PointerTo(def.Type), f.Index
+		if idx, ok := def.Schema.Indexes[IndexID].Indexer.(*memdb.StringFieldIndex); ok {
+			ri.byID, ri.indexer = true, idx
+			if def.Type.Kind() == reflect.Struct {
+				if f, ok := def.Type.FieldByName(idx.Field); ok && f.Type.Kind() == reflect.String {
+					ri.rowType, ri.idField = reflect.PointerTo(def.Type), f.Index
+				}
 			}
 		}
-		ri.indexer, _ = def.Schema.Indexes[IndexID].Indexer.(memdb.SingleIndexer)
 		m[name] = ri
 	}
 	rowInfos.Store(&m)
@@ -142,14 +148,15 @@ func (t *Txn) rowInfo(table string) *rowInfo {
 	return nil
 }
 
-// rowID reads the id of a row (ok false when it has none memdb would
-// accept: memdb then refuses the write).
+// rowID reads the id of a row of a byID table (ok false when it has none
+// memdb would accept, which then refuses the write, or when the table's
+// rows are not found by an id string).
 func (ri *rowInfo) rowID(row any) (string, bool) {
+	if !ri.byID {
+		return "", false
+	}
 	if v := reflect.ValueOf(row); ri.rowType != nil && v.Type() == ri.rowType && !v.IsNil() {
 		return v.Elem().FieldByIndex(ri.idField).String(), true
-	}
-	if ri.indexer == nil {
-		return "", false
 	}
 	ok, val, err := ri.indexer.FromObject(row)
 	if !ok || err != nil || len(val) == 0 {
@@ -167,6 +174,9 @@ type rowKey struct{ table, id string }
 // itself would cost more, as memdb drops the write's cache of copied
 // index nodes on every read of an index the write has changed.
 func (t *Txn) existed(ri *rowInfo, table string, row any) (bool, rowKey, error) {
+	if !ri.byID {
+		return t.probe(table, row)
+	}
 	id, ok := ri.rowID(row)
 	if !ok {
 		return false, rowKey{}, nil
@@ -177,6 +187,22 @@ func (t *Txn) existed(ri *rowInfo, table string, row any) (bool, rowKey, error) 
 	}
 	raw, err := t.baseTxn().First(table, IndexID, id)
 	return raw != nil, key, err
+}
+
+// probe tells whether a row exists in a table whose id index is of its
+// own making (its lookups may not take an id string): it asks memdb to
+// delete the row, which finds it by the row's own key in the write itself
+// without the read that would drop the write's copied nodes. The insert
+// that follows puts it back.
+func (t *Txn) probe(table string, row any) (bool, rowKey, error) {
+	switch err := t.Txn.Delete(table, row); {
+	case err == nil:
+		return true, rowKey{}, nil
+	case errors.Is(err, memdb.ErrNotFound):
+		return false, rowKey{}, nil
+	default:
+		return false, rowKey{}, err
+	}
 }
 
 // baseTxn is a read transaction on the database as the write found it

@@ -17,6 +17,30 @@ import (
 func TestRowCountersFollowEveryWrite(t *testing.T) {
 	t.Run("unobserved", func(t *testing.T) { testRowCounters(t, false) })
 	t.Run("observed", func(t *testing.T) { testRowCounters(t, true) })
+	t.Run("probed", func(t *testing.T) {
+		// Tables whose id index is of their own making (not found by an
+		// id string) are counted by probing the write itself.
+		probeTables(t, TableTeams, tableMeta)
+		testRowCounters(t, false)
+	})
+}
+
+// probeTables makes the row counting treat tables as if their id index
+// could not be looked up by an id string, for the rest of the test.
+func probeTables(t *testing.T, tables ...string) {
+	rowInfoOf(TableTeams) // built
+	old := rowInfos.Load()
+	m := make(map[string]*rowInfo, len(*old))
+	for name, ri := range *old {
+		m[name] = ri
+	}
+	for _, name := range tables {
+		c := *m[name]
+		c.byID = false
+		m[name] = &c
+	}
+	rowInfos.Store(&m)
+	t.Cleanup(func() { rowInfos.Store(old) })
 }
 
 func testRowCounters(t *testing.T, observed bool) {
