@@ -50,6 +50,15 @@ var Types = []string{
 	TypeCallbackTest, TypeRequestSignerRemoved,
 }
 
+// knownTypes is Types as a set: every event emitted is checked against it.
+var knownTypes = func() map[string]bool {
+	m := make(map[string]bool, len(Types))
+	for _, t := range Types {
+		m[t] = true
+	}
+	return m
+}()
+
 // Object types an event can carry (the payload keys they go under).
 const (
 	ObjectSignatureRequest = events.ObjectSignatureRequest
@@ -116,7 +125,7 @@ func (n *Notifier) EmitTo(tx *state.Txn, ev Event, targets []Target) (*state.Eve
 // object for a viewer; the row keeps the rendering for the first involved
 // account.
 func (n *Notifier) recordEvent(tx *state.Txn, ev Event) (*state.Event, *objectCache, error) {
-	if !slices.Contains(Types, ev.Type) {
+	if !knownTypes[ev.Type] {
 		return nil, nil, fmt.Errorf("emit: unknown event type %q", ev.Type)
 	}
 	row := &state.Event{
@@ -124,7 +133,7 @@ func (n *Notifier) recordEvent(tx *state.Txn, ev Event) (*state.Event, *objectCa
 		ObjectType: ev.ObjectType, ObjectID: ev.ObjectID, AccountIDs: slices.Clone(ev.AccountIDs), ClientID: ev.ClientID,
 		RelatedSignatureID: ev.RelatedSignatureID, EventMessage: ev.EventMessage,
 	}
-	views := &objectCache{n: n, tx: tx, ev: ev, byViewer: map[string]json.RawMessage{}}
+	views := &objectCache{n: n, tx: tx, ev: ev}
 	if ev.ObjectType != "" {
 		if n.Views[ev.ObjectType] == nil {
 			return nil, nil, fmt.Errorf("emit: no view for %s", ev.ObjectType)
@@ -143,11 +152,18 @@ func (n *Notifier) recordEvent(tx *state.Txn, ev Event) (*state.Event, *objectCa
 }
 
 // objectCache renders an event's object once per viewer: account callbacks
-// get the object as GET shows it to the account they report for.
+// get the object as GET shows it to the account they report for. The
+// first rendering (the primary's, for the event row) is kept apart, so
+// that the many events without a callback target need no map.
 type objectCache struct {
-	n        *Notifier
-	tx       *state.Txn
-	ev       Event
+	n     *Notifier
+	tx    *state.Txn
+	ev    Event
+	first struct {
+		viewer string
+		raw    json.RawMessage
+		ok     bool
+	}
 	byViewer map[string]json.RawMessage
 }
 
@@ -156,6 +172,9 @@ type objectCache struct {
 func (o *objectCache) render(viewer string) (json.RawMessage, error) {
 	if o.ev.ObjectType == "" {
 		return nil, nil
+	}
+	if o.first.ok && o.first.viewer == viewer {
+		return o.first.raw, nil
 	}
 	if raw, ok := o.byViewer[viewer]; ok {
 		return raw, nil
@@ -171,6 +190,13 @@ func (o *objectCache) render(viewer string) (json.RawMessage, error) {
 	if err != nil {
 		return nil, fmt.Errorf("emit %s: %w", o.ev.Type, err)
 	}
-	o.byViewer[viewer] = raw
+	switch {
+	case !o.first.ok:
+		o.first.viewer, o.first.raw, o.first.ok = viewer, raw, true
+	case o.byViewer == nil:
+		o.byViewer = map[string]json.RawMessage{viewer: raw}
+	default:
+		o.byViewer[viewer] = raw
+	}
 	return raw, nil
 }

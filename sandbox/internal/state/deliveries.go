@@ -180,14 +180,21 @@ func init() { putCounters[TableDeliveries] = countDelivery }
 // one as it is Put.
 func countDelivery(tx *Txn, row any) error {
 	d := row.(*Delivery)
-	u := getUsage(tx)
-	if old, err := Get[Delivery](tx, TableDeliveries, d.ID); err == nil {
-		if old.State == d.State {
-			return nil
-		}
+	old, err := Get[Delivery](tx, TableDeliveries, d.ID)
+	if err == nil && old.State == d.State {
+		return nil
+	}
+	u := tx.pendingUsage()
+	if u == nil {
+		u = getUsage(tx)
+	}
+	if err == nil {
 		u.Deliveries.add(old.State, -1)
 	}
 	u.Deliveries.add(d.State, 1)
+	if tx.deferUsage {
+		return nil // changed in place
+	}
 	return setUsage(tx, u)
 }
 

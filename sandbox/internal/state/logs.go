@@ -53,13 +53,18 @@ func AddEmail(tx *Txn, e *Email) error {
 // not queued yet) until the log is within the limit, looking at no more
 // than trimScan entries it must keep.
 func trimLog(tx *Txn, table string, added uint64) error {
-	u := getUsage(tx)
-	count, trimAt := &u.Emails, &u.EmailsTrimAt
-	if table == TableEvents {
-		count, trimAt = &u.Events, &u.EventsTrimAt
-	}
-	*count++
 	limit := int64(GetConfig(tx).LogLimit())
+	if u := tx.pendingUsage(); u != nil {
+		// Below the limit (nearly always), the count moves in place.
+		count, trimAt := logCounters(u, table)
+		if n := *count + 1; n <= limit || n < *trimAt {
+			*count = n
+			return nil
+		}
+	}
+	u := getUsage(tx)
+	count, trimAt := logCounters(u, table)
+	*count++
 	if *count <= limit || *count < *trimAt {
 		return setUsage(tx, u)
 	}
@@ -67,24 +72,24 @@ func trimLog(tx *Txn, table string, added uint64) error {
 	if err != nil {
 		return fmt.Errorf("state: trim %s: %w", table, err)
 	}
-	var victims []any
+	var victims []logVictim
 	kept := 0
 	for raw := it.Next(); raw != nil && *count-int64(len(victims)) > limit && kept < trimScan; raw = it.Next() {
 		if logSeq(raw) >= added {
 			break
 		}
-		ok, err := canDrop(tx, table, raw)
+		ok, ds, err := canDrop(tx, table, raw)
 		if err != nil {
 			return err
 		}
 		if ok {
-			victims = append(victims, raw)
+			victims = append(victims, logVictim{raw, ds})
 		} else {
 			kept++
 		}
 	}
-	for _, raw := range victims {
-		if err := dropEntry(tx, table, raw, u); err != nil {
+	for _, v := range victims {
+		if err := dropEntry(tx, table, v, u); err != nil {
 			return fmt.Errorf("state: trim %s: %w", table, err)
 		}
 		*count--
@@ -96,6 +101,14 @@ func trimLog(tx *Txn, table string, added uint64) error {
 	return setUsage(tx, u)
 }
 
+// logCounters answers the entry count and the held-back trim of a log.
+func logCounters(u *Usage, table string) (count, trimAt *int64) {
+	if table == TableEvents {
+		return &u.Events, &u.EventsTrimAt
+	}
+	return &u.Emails, &u.EmailsTrimAt
+}
+
 func logSeq(raw any) uint64 {
 	if e, ok := raw.(*Event); ok {
 		return e.Seq
@@ -103,39 +116,42 @@ func logSeq(raw any) uint64 {
 	return raw.(*Email).Seq
 }
 
-// canDrop says whether a log entry is settled.
-func canDrop(tx *Txn, table string, raw any) (bool, error) {
+// logVictim is a log entry a trim drops, with its deliveries (an
+// event's), read once for canDrop and dropEntry: dropping other entries
+// does not change them.
+type logVictim struct {
+	raw        any
+	deliveries []*Delivery
+}
+
+// canDrop says whether a log entry is settled, with the deliveries of an
+// event.
+func canDrop(tx *Txn, table string, raw any) (bool, []*Delivery, error) {
 	if table != TableEvents {
-		return true, nil
+		return true, nil, nil
 	}
 	ds, err := DeliveriesOf(tx, raw.(*Event).ID)
 	if err != nil {
-		return false, err
+		return false, nil, err
 	}
 	for _, d := range ds {
 		if d.Open() {
-			return false, nil
+			return false, nil, nil
 		}
 	}
-	return true, nil
+	return true, ds, nil
 }
 
 // dropEntry removes a log entry; an event goes with its (finished)
 // deliveries, which u stops counting.
-func dropEntry(tx *Txn, table string, raw any, u *Usage) error {
-	if table == TableEvents {
-		ds, err := DeliveriesOf(tx, raw.(*Event).ID)
-		if err != nil {
+func dropEntry(tx *Txn, table string, v logVictim, u *Usage) error {
+	for _, d := range v.deliveries {
+		if err := tx.Delete(TableDeliveries, d); err != nil {
 			return err
 		}
-		for _, d := range ds {
-			if err := tx.Delete(TableDeliveries, d); err != nil {
-				return err
-			}
-			u.Deliveries.add(d.State, -1)
-		}
+		u.Deliveries.add(d.State, -1)
 	}
-	return tx.Delete(table, raw)
+	return tx.Delete(table, v.raw)
 }
 
 // PageQuery asks for one page of a log.
@@ -194,6 +210,9 @@ func pageBySeq[T any](tx *Txn, table, index string, prefix []any, seq func(*T) u
 	if q.Desc && q.After == 1 || !q.Desc && q.After == math.MaxUint64 {
 		return page, nil // nothing lies beyond the ends
 	}
+	// Pages are nearly always full: room for one (up to a bound, as keep
+	// may reject most rows) instead of growing the slice eight times.
+	page.Rows = make([]*T, 0, min(limit, pageCapacity))
 	args := append(append([]any{}, prefix...), from)
 	var next func() any
 	if q.Desc {
@@ -225,6 +244,10 @@ func pageBySeq[T any](tx *Txn, table, index string, prefix []any, seq func(*T) u
 	}
 	return page, nil
 }
+
+// pageCapacity bounds the room a page makes for its rows before it knows
+// how many it keeps.
+const pageCapacity = 128
 
 // Bounds of a log page asked over HTTP.
 const (

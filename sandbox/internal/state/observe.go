@@ -46,11 +46,27 @@ func (s *Store) SetCommitObserver(fn CommitObserver) {
 // the change is refused rather than acknowledged and then lost.
 func (s *Store) SetCommitCheck(fn func() error) { s.check.Store(&fn) }
 
+// observedChanges flushes an observed write's accounting and answers its
+// changes: those the write made, its usage row included, but not the row
+// counts, which are derived from those changes (countTracked) and written
+// after them.
+func (t *Txn) observedChanges() (memdb.Changes, error) {
+	if err := t.flushUsage(); err != nil {
+		return nil, err
+	}
+	changes := t.Txn.Changes()
+	counts := countTracked(changes)
+	if !counts.moved() {
+		return changes, nil
+	}
+	u := readUsage(t.Txn)
+	counts.applyTo(u)
+	return changes, putUsage(t.Txn, u)
+}
+
 // observe hands a write's changes to the observer before tx commits (the
 // writer lock is still held), then asks the commit check. Writes that
-// changed nothing are not commits worth reporting. The changes are those
-// the write made: the row counters it moved after (countChanges), derived
-// from them, are not among them.
+// changed nothing are not commits worth reporting.
 func (s *Store) observe(obs *CommitObserver, tx *Txn, changes memdb.Changes) error {
 	if len(changes) == 0 {
 		return nil

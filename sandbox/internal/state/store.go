@@ -110,29 +110,34 @@ func (s *Store) Config() Config {
 func (s *Store) Update(fn func(tx *Txn) error) error {
 	s.swap.RLock()
 	defer s.swap.RUnlock()
-	tx := &Txn{Txn: s.db.Load().Txn(true), now: s.now(), notify: s.notify, secrets: s.secrets, budget: s.budget, deferMeta: true, deferUsage: true, cacheConfig: true}
+	db := s.db.Load()
+	tx := &Txn{Txn: db.Txn(true), now: s.now(), notify: s.notify, secrets: s.secrets, budget: s.budget, deferMeta: true, deferUsage: true, cacheConfig: true}
 	defer tx.Abort()
 	var before int64
 	if s.budget != nil {
 		before = getUsage(tx).ContentBytes
 	}
-	// Every write's changes are tracked: the row counters follow them
-	// (countChanges), and a commit observer reads them.
-	tx.TrackChanges()
 	obs := s.observer.Load()
+	if obs != nil {
+		// The observer reads the write's changes, and they are counted
+		// from them.
+		tx.TrackChanges()
+	} else {
+		tx.rows = &rowWrite{db: db}
+	}
 	if err := fn(tx); err != nil {
 		return err
 	}
 	if err := tx.flushMeta(); err != nil {
 		return err
 	}
-	if err := tx.flushUsage(); err != nil {
-		return err
-	}
-	// After the flush: the row counters add to the usage row the write has
-	// written.
-	changes, err := tx.countChanges()
-	if err != nil {
+	var changes memdb.Changes
+	if obs != nil {
+		var err error
+		if changes, err = tx.observedChanges(); err != nil {
+			return err
+		}
+	} else if err := tx.flushUsage(); err != nil {
 		return err
 	}
 	delta, err := s.budgetDelta(tx, before)
@@ -213,6 +218,11 @@ type Txn struct {
 	// transaction may be shared.
 	config      *Config
 	cacheConfig bool
+	// rows counts the rows a write inserts and deletes (row_counts.go);
+	// nil in a read, and in a write whose changes are tracked, which
+	// counts them from memdb's record instead. A pointer keeps the
+	// transactions of reads, made several times per request, small.
+	rows *rowWrite
 }
 
 // Notify arranges for topic to be announced once after this transaction
@@ -358,15 +368,23 @@ func (t *Txn) flushMeta() error {
 	}
 	t.deferMeta = false
 	c := *t.meta
-	return Put(t, tableMeta, &c)
+	// The row exists (next read it): memdb's own Insert, without the
+	// lookup that counts new rows.
+	if err := t.Txn.Insert(tableMeta, &c); err != nil {
+		return fmt.Errorf("state: insert %s: %w", tableMeta, err)
+	}
+	return nil
 }
 
 // NewID returns the next 40-character lowercase hex ID of the world's seeded
 // sequence: the same calls in the same order give the same IDs.
 func (t *Txn) NewID() string {
 	seed, n := t.next()
-	sum := sha1.Sum([]byte(seed + "/id/" + strconv.FormatUint(n, 10)))
-	return hex.EncodeToString(sum[:])
+	var name [sequenceNameSize]byte
+	sum := sha1.Sum(sequenceName(name[:0], seed, "/id/", n))
+	var out [2 * sha1.Size]byte
+	hex.Encode(out[:], sum[:])
+	return string(out[:])
 }
 
 // NewSecret returns the next 64-character hex secret (API keys, OAuth tokens,
@@ -378,8 +396,24 @@ func (t *Txn) NewSecret() string {
 	if t.secrets != nil {
 		return t.secrets()
 	}
-	sum := sha256.Sum256([]byte(seed + "/secret/" + strconv.FormatUint(n, 10)))
-	return hex.EncodeToString(sum[:])
+	var name [sequenceNameSize]byte
+	sum := sha256.Sum256(sequenceName(name[:0], seed, "/secret/", n))
+	var out [2 * sha256.Size]byte
+	hex.Encode(out[:], sum[:])
+	return string(out[:])
+}
+
+// sequenceNameSize holds the name of a number of the sequence (seed,
+// kind, number) of every world whose seed is not unusually long, so that
+// it is hashed from the stack: a send takes a dozen numbers.
+const sequenceNameSize = 128
+
+// sequenceName appends the name a number of the sequence is hashed from:
+// the seed, the kind ("/id/", "/secret/", "/uuid/") and the number.
+func sequenceName(dst []byte, seed, kind string, n uint64) []byte {
+	dst = append(dst, seed...)
+	dst = append(dst, kind...)
+	return strconv.AppendUint(dst, n, 10)
 }
 
 // SecretSource is the store's random secret source, nil when secrets
@@ -393,10 +427,18 @@ var uuidSpace = uuid.MustParse("6f1c1a6e-8d0a-4f4e-9a51-5a2d0b7f3c10")
 // NewUUID returns the next UUID of the sequence (a name-based, SHA-1 UUID of
 // the seed and counter, so it is as deterministic as NewID). Objects of the
 // control plane that the real API has no id format for (events, e-mails,
-// deliveries) use it.
+// deliveries) use it. It is uuid.NewSHA1(uuidSpace, name) computed without
+// the library's hash object and copies.
 func (t *Txn) NewUUID() string {
 	seed, n := t.next()
-	return uuid.NewSHA1(uuidSpace, []byte(seed+"/uuid/"+strconv.FormatUint(n, 10))).String()
+	var buf [len(uuidSpace) + sequenceNameSize]byte
+	data := append(buf[:0], uuidSpace[:]...)
+	sum := sha1.Sum(sequenceName(data, seed, "/uuid/", n))
+	var u uuid.UUID
+	copy(u[:], sum[:])
+	u[6] = (u[6] & 0x0f) | 0x50 // version 5
+	u[8] = (u[8] & 0x3f) | 0x80 // RFC 4122 variant
+	return u.String()
 }
 
 // Seq returns the next number of the sequence, for ordering rows that are

@@ -37,10 +37,10 @@ type Usage struct {
 	Deliveries DeliveryCounts
 	// Rows counts the rows of every table that holds any, derived tables
 	// left out; Attempts counts the attempts in the callback log by
-	// result. Both are kept from each write's changes (countChanges), so
-	// that a metrics scrape reads them instead of walking the world. The
-	// map is never changed in place: a write that moves a count stores a
-	// new one.
+	// result. Both are kept as each write inserts and deletes rows
+	// (row_counts.go), so that a metrics scrape reads them instead of
+	// walking the world. The map is never changed in place: a write that
+	// moves a count stores a new one.
 	Rows     map[string]int64
 	Attempts AttemptCounts
 }
@@ -96,7 +96,9 @@ func init() {
 }
 
 // getUsage answers a copy of the usage row (zero in a new world), as
-// this transaction has changed it.
+// this transaction has changed it; its Rows and Attempts leave out the
+// row counts the transaction moved, which flushUsage adds (WorldUsage
+// shows them).
 func getUsage(tx *Txn) *Usage {
 	if tx.usage != nil {
 		u := *tx.usage
@@ -117,19 +119,40 @@ func setUsage(tx *Txn, u *Usage) error {
 	return nil
 }
 
-// flushUsage writes the usage row of a write that changed it, once,
-// before it commits; later changes of the same transaction (none are
-// expected) are written at once again.
+// pendingUsage answers the usage row a deferred write (Store.Update)
+// keeps, to change in place: the counters of every e-mail and event
+// added would otherwise copy the row twice. It is nil when the
+// transaction writes the row at once; use getUsage and setUsage then.
+func (t *Txn) pendingUsage() *Usage {
+	if !t.deferUsage {
+		return nil
+	}
+	if t.usage == nil {
+		t.usage = readUsage(t.Txn) // a copy: the stored row is never changed
+	}
+	return t.usage
+}
+
+// flushUsage writes the usage row of a write that changed it, with the
+// row counts the write moved, once, before it commits; later changes of
+// the same transaction (none are expected) are written at once again.
 func (t *Txn) flushUsage() error {
 	if !t.deferUsage {
 		return nil
 	}
 	t.deferUsage = false
-	if t.usage == nil {
-		return nil
-	}
 	u := t.usage
 	t.usage = nil
+	if t.rows != nil && t.rows.counts.moved() {
+		if u == nil {
+			u = readUsage(t.Txn)
+		}
+		t.rows.counts.applyTo(u)
+		t.rows.counts = rowCounts{}
+	}
+	if u == nil {
+		return nil
+	}
 	return putUsage(t.Txn, u)
 }
 
@@ -150,8 +173,16 @@ func putUsage(tx *memdb.Txn, u *Usage) error {
 	return nil
 }
 
-// WorldUsage answers the world's accounting.
-func WorldUsage(tx *Txn) Usage { return *getUsage(tx) }
+// WorldUsage answers the world's accounting, with the rows a write has
+// counted so far (one whose changes are tracked counts them as it
+// commits).
+func WorldUsage(tx *Txn) Usage {
+	u := getUsage(tx)
+	if tx.rows != nil && tx.rows.counts.moved() {
+		tx.rows.counts.applyTo(u)
+	}
+	return *u
+}
 
 // rebuildDerived computes the derived tables of an imported database from
 // its rows.
@@ -227,83 +258,6 @@ func countRows(tx *memdb.Txn, u *Usage) error {
 		u.Deliveries.add(raw.(*Delivery).State, 1)
 	}
 	return nil
-}
-
-// tableDelta is the change of one table's row count in a write.
-type tableDelta struct {
-	table string
-	n     int64
-}
-
-// countChanges moves Usage.Rows and Usage.Attempts by what the write
-// changed, from memdb's record of the changes (Store.Update tracks them
-// for every write): a row that did not exist before counts one more, a
-// removed row one less, and a delivery's attempts change from those of
-// its row before to those after. It runs once per write, before the
-// commit, so it sees every Insert and Delete of the transaction, made
-// through Put or not. It answers the changes it counted (the write's own,
-// without the counters' update).
-func (t *Txn) countChanges() (memdb.Changes, error) {
-	changes := t.Txn.Changes()
-	if len(changes) == 0 {
-		return nil, nil
-	}
-	var rows []tableDelta
-	var attempts AttemptCounts
-	registryMu.Lock()
-	for i := range changes {
-		ch := &changes[i]
-		if registry[ch.Table].Derived {
-			continue
-		}
-		var n int64
-		switch {
-		case ch.Before == nil && ch.After != nil:
-			n = 1
-		case ch.Before != nil && ch.After == nil:
-			n = -1
-		}
-		if n != 0 {
-			rows = addTableDelta(rows, ch.Table, n)
-		}
-		if ch.Table == TableDeliveries {
-			attempts.count(ch.Before, -1)
-			attempts.count(ch.After, 1)
-		}
-	}
-	registryMu.Unlock()
-	if len(rows) == 0 && attempts == (AttemptCounts{}) {
-		return changes, nil
-	}
-	u := getUsage(t)
-	if len(rows) > 0 {
-		m := make(map[string]int64, len(u.Rows)+len(rows))
-		for k, v := range u.Rows {
-			m[k] = v
-		}
-		for _, d := range rows {
-			if n := m[d.table] + d.n; n != 0 {
-				m[d.table] = n
-			} else {
-				delete(m, d.table)
-			}
-		}
-		u.Rows = m
-	}
-	u.Attempts.Delivered += attempts.Delivered
-	u.Attempts.Failed += attempts.Failed
-	u.Attempts.Error += attempts.Error
-	return changes, putUsage(t.Txn, u)
-}
-
-func addTableDelta(rows []tableDelta, table string, n int64) []tableDelta {
-	for i := range rows {
-		if rows[i].table == table {
-			rows[i].n += n
-			return rows
-		}
-	}
-	return append(rows, tableDelta{table: table, n: n})
 }
 
 // IsDerived reports whether a table is computed from the others (file

@@ -1,0 +1,383 @@
+package state
+
+import (
+	"errors"
+	"reflect"
+	"sync/atomic"
+
+	memdb "github.com/hashicorp/go-memdb"
+)
+
+// Row counting: Usage.Rows (rows by table) and Usage.Attempts (callback
+// attempts by result) follow every row a write inserts or deletes. Txn
+// shadows memdb's four ways of changing a table (Insert, Delete,
+// DeleteAll, DeletePrefix), so every write that goes through a Txn is
+// counted where it is made, whether through Put or not, at the cost of
+// one id lookup per insert. The counts a write moved wait in the
+// transaction and reach the usage row once, before the commit
+// (Txn.flushUsage). Tracking memdb's changes for every write and walking
+// them afterwards took about as many instructions but made more garbage:
+// a 72-byte record per change, and a map and a string per change to
+// deduplicate them. A write whose changes are tracked anyway, for a
+// commit observer, is counted from them instead (countTracked).
+
+// rowWrite is what a write counts its rows with: the counts it moved,
+// and, to tell whether a row it inserts is new, the database as the write
+// found it (db, read through base) and what the write did since (seen).
+type rowWrite struct {
+	counts rowCounts
+	db     *memdb.MemDB
+	base   *memdb.Txn
+	seen   map[rowKey]bool
+}
+
+// rowCounts is what a write moved: rows by table and the attempts of the
+// deliveries it inserted, replaced or deleted.
+type rowCounts struct {
+	rows     []tableDelta
+	attempts AttemptCounts
+}
+
+// tableDelta is the change of one table's row count in a write.
+type tableDelta struct {
+	table string
+	n     int64
+}
+
+// moved reports whether the write changed a count.
+func (c *rowCounts) moved() bool {
+	return len(c.rows) > 0 || c.attempts != (AttemptCounts{})
+}
+
+// add counts n more (or fewer) rows of table.
+func (c *rowCounts) add(table string, n int64) {
+	for i := range c.rows {
+		if c.rows[i].table == table {
+			c.rows[i].n += n
+			return
+		}
+	}
+	c.rows = append(c.rows, tableDelta{table: table, n: n})
+}
+
+// applyTo moves u's counters by c. The map of rows is never changed in
+// place (a committed usage row shares it): a write that moves a count
+// stores a new one.
+func (c *rowCounts) applyTo(u *Usage) {
+	var m map[string]int64
+	for _, d := range c.rows {
+		if d.n == 0 {
+			continue
+		}
+		if m == nil {
+			m = make(map[string]int64, len(u.Rows)+len(c.rows))
+			for k, v := range u.Rows {
+				m[k] = v
+			}
+		}
+		if n := m[d.table] + d.n; n != 0 {
+			m[d.table] = n
+		} else {
+			delete(m, d.table)
+		}
+	}
+	if m != nil {
+		u.Rows = m
+	}
+	u.Attempts.Delivered += c.attempts.Delivered
+	u.Attempts.Failed += c.attempts.Failed
+	u.Attempts.Error += c.attempts.Error
+}
+
+// rowInfo is what counting needs of a table: whether it is derived (not
+// counted) and how to read a row's id without memdb's reflection by name.
+type rowInfo struct {
+	derived bool
+	// byID is set when the id index is memdb's StringFieldIndex, so that
+	// a row is found by its id string. rowType is the row's pointer type
+	// and idField the index of the field the index reads; a row of another
+	// type is read through indexer.
+	byID    bool
+	rowType reflect.Type
+	idField []int
+	indexer memdb.SingleIndexer
+}
+
+// rowInfos maps every registered table to its rowInfo. It is built from
+// the registry on first use (tables register from init functions) and
+// rebuilt if a table registered later is asked for.
+var rowInfos atomic.Pointer[map[string]*rowInfo]
+
+// rowInfoOf answers a table's rowInfo (nil for a table not registered:
+// memdb refuses the write itself).
+func rowInfoOf(table string) *rowInfo {
+	if m := rowInfos.Load(); m != nil {
+		if ri, ok := (*m)[table]; ok {
+			return ri
+		}
+	}
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	m := make(map[string]*rowInfo, len(registry))
+	for name, def := range registry {
+		ri := &rowInfo{derived: def.Derived}
+		if idx, ok := def.Schema.Indexes[IndexID].Indexer.(*memdb.StringFieldIndex); ok {
+			ri.byID, ri.indexer = true, idx
+			if def.Type.Kind() == reflect.Struct {
+				if f, ok := def.Type.FieldByName(idx.Field); ok && f.Type.Kind() == reflect.String {
+					ri.rowType, ri.idField = reflect.PointerTo(def.Type), f.Index
+				}
+			}
+		}
+		m[name] = ri
+	}
+	rowInfos.Store(&m)
+	return m[table]
+}
+
+// rowInfo answers the rowInfo of a table whose rows this transaction
+// counts as it writes them (nil: a derived or unknown table, or a read or
+// tracked transaction).
+func (t *Txn) rowInfo(table string) *rowInfo {
+	if t.rows == nil {
+		return nil
+	}
+	if ri := rowInfoOf(table); ri != nil && !ri.derived {
+		return ri
+	}
+	return nil
+}
+
+// rowID reads the id of a row of a byID table (ok false when it has none
+// memdb would accept, which then refuses the write, or when the table's
+// rows are not found by an id string).
+func (ri *rowInfo) rowID(row any) (string, bool) {
+	if !ri.byID {
+		return "", false
+	}
+	if v := reflect.ValueOf(row); ri.rowType != nil && v.Type() == ri.rowType && !v.IsNil() {
+		return v.Elem().FieldByIndex(ri.idField).String(), true
+	}
+	ok, val, err := ri.indexer.FromObject(row)
+	if !ok || err != nil || len(val) == 0 {
+		return "", false
+	}
+	return string(val[:len(val)-1]), true // the indexer ends the key with a NUL
+}
+
+// rowKey names a row of a table.
+type rowKey struct{ table, id string }
+
+// existed reports whether a row with row's id is stored now, before row
+// replaces it. It looks in the database as the write found it, and in
+// what the write did since (seen): a lookup in the write transaction
+// itself would cost more, as memdb drops the write's cache of copied
+// index nodes on every read of an index the write has changed.
+func (t *Txn) existed(ri *rowInfo, table string, row any) (bool, rowKey, error) {
+	if !ri.byID {
+		return t.probe(table, row)
+	}
+	id, ok := ri.rowID(row)
+	if !ok {
+		return false, rowKey{}, nil
+	}
+	key := rowKey{table, id}
+	if e, ok := t.rows.seen[key]; ok {
+		return e, key, nil
+	}
+	raw, err := t.baseTxn().First(table, IndexID, id)
+	return raw != nil, key, err
+}
+
+// probe tells whether a row exists in a table whose id index is of its
+// own making (its lookups may not take an id string): it asks memdb to
+// delete the row, which finds it by the row's own key in the write itself
+// without the read that would drop the write's copied nodes. The insert
+// that follows puts it back.
+func (t *Txn) probe(table string, row any) (bool, rowKey, error) {
+	switch err := t.Txn.Delete(table, row); {
+	case err == nil:
+		return true, rowKey{}, nil
+	case errors.Is(err, memdb.ErrNotFound):
+		return false, rowKey{}, nil
+	default:
+		return false, rowKey{}, err
+	}
+}
+
+// baseTxn is a read transaction on the database as the write found it
+// (the write holds memdb's writer lock, so no commit came between).
+func (t *Txn) baseTxn() *memdb.Txn {
+	if t.rows.base == nil {
+		t.rows.base = t.rows.db.Txn(false)
+	}
+	return t.rows.base
+}
+
+// see records that the row of key exists (or not) from now on.
+func (t *Txn) see(key rowKey, exists bool) {
+	if key.id == "" && key.table == "" {
+		return
+	}
+	if t.rows.seen == nil {
+		t.rows.seen = map[rowKey]bool{}
+	}
+	t.rows.seen[key] = exists
+}
+
+// storedDelivery answers the stored delivery with row's id (nil when
+// there is none): its attempts are counted away when row replaces or
+// deletes it.
+func (t *Txn) storedDelivery(ri *rowInfo, row any) (any, error) {
+	id, ok := ri.rowID(row)
+	if !ok {
+		return nil, nil
+	}
+	return t.Txn.First(TableDeliveries, IndexID, id)
+}
+
+// Insert is memdb's Insert, counting the row when it is new (and the
+// attempts of a delivery it replaces or adds).
+func (t *Txn) Insert(table string, row any) error {
+	ri := t.rowInfo(table)
+	if ri == nil {
+		return t.Txn.Insert(table, row)
+	}
+	var before any
+	if table == TableDeliveries {
+		var err error
+		if before, err = t.storedDelivery(ri, row); err != nil {
+			return err
+		}
+	}
+	existed, key, err := t.existed(ri, table, row)
+	if err != nil {
+		return err
+	}
+	if err := t.Txn.Insert(table, row); err != nil {
+		return err
+	}
+	t.see(key, true)
+	if !existed {
+		t.rows.counts.add(table, 1)
+	}
+	if table == TableDeliveries {
+		t.rows.counts.attempts.count(before, -1)
+		t.rows.counts.attempts.count(row, 1)
+	}
+	return nil
+}
+
+// Delete is memdb's Delete, counting the row (and a delivery's attempts)
+// away.
+func (t *Txn) Delete(table string, row any) error {
+	ri := t.rowInfo(table)
+	if ri == nil {
+		return t.Txn.Delete(table, row)
+	}
+	var before any
+	if table == TableDeliveries {
+		// The attempts are those of the stored row, which row may only name.
+		var err error
+		if before, err = t.storedDelivery(ri, row); err != nil {
+			return err
+		}
+	}
+	if err := t.Txn.Delete(table, row); err != nil {
+		return err
+	}
+	if id, ok := ri.rowID(row); ok {
+		t.see(rowKey{table, id}, false)
+	}
+	t.rows.counts.add(table, -1)
+	t.rows.counts.attempts.count(before, -1)
+	return nil
+}
+
+// DeleteAll is memdb's DeleteAll, counting the rows it deleted away.
+func (t *Txn) DeleteAll(table, index string, args ...any) (int, error) {
+	ri := t.rowInfo(table)
+	if ri == nil {
+		return t.Txn.DeleteAll(table, index, args...)
+	}
+	gone, err := t.collect(table, index, args...)
+	if err != nil {
+		return 0, err
+	}
+	n, err := t.Txn.DeleteAll(table, index, args...)
+	if err != nil {
+		return n, err
+	}
+	t.deleted(ri, table, gone)
+	return n, nil
+}
+
+// DeletePrefix is memdb's DeletePrefix, counting the rows it deleted
+// away.
+func (t *Txn) DeletePrefix(table, prefixIndex, prefix string) (bool, error) {
+	ri := t.rowInfo(table)
+	if ri == nil {
+		return t.Txn.DeletePrefix(table, prefixIndex, prefix)
+	}
+	gone, err := t.collect(table, prefixIndex, prefix)
+	if err != nil {
+		return false, err
+	}
+	ok, err := t.Txn.DeletePrefix(table, prefixIndex, prefix)
+	if err != nil || !ok {
+		return ok, err
+	}
+	t.deleted(ri, table, gone)
+	return true, nil
+}
+
+// deleted counts away the rows a bulk delete removed.
+func (t *Txn) deleted(ri *rowInfo, table string, gone []any) {
+	t.rows.counts.add(table, -int64(len(gone)))
+	for _, row := range gone {
+		if id, ok := ri.rowID(row); ok {
+			t.see(rowKey{table, id}, false)
+		}
+		if table == TableDeliveries {
+			t.rows.counts.attempts.count(row, -1)
+		}
+	}
+}
+
+// collect lists the rows a bulk delete is about to remove.
+func (t *Txn) collect(table, index string, args ...any) ([]any, error) {
+	it, err := t.Txn.Get(table, index, args...)
+	if err != nil {
+		return nil, err
+	}
+	var out []any
+	for raw := it.Next(); raw != nil; raw = it.Next() {
+		out = append(out, raw)
+	}
+	return out, nil
+}
+
+// countTracked counts the rows of a write from memdb's record of its
+// changes: a row that did not exist before counts one more, a removed
+// row one less, and a delivery's attempts change from those of its row
+// before to those after.
+func countTracked(changes memdb.Changes) rowCounts {
+	var c rowCounts
+	for i := range changes {
+		ch := &changes[i]
+		if ri := rowInfoOf(ch.Table); ri == nil || ri.derived {
+			continue
+		}
+		switch {
+		case ch.Before == nil && ch.After != nil:
+			c.add(ch.Table, 1)
+		case ch.Before != nil && ch.After == nil:
+			c.add(ch.Table, -1)
+		}
+		if ch.Table == TableDeliveries {
+			c.attempts.count(ch.Before, -1)
+			c.attempts.count(ch.After, 1)
+		}
+	}
+	return c
+}
