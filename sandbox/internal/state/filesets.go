@@ -1,11 +1,8 @@
 package state
 
 import (
-	"crypto/sha1"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 
 	memdb "github.com/hashicorp/go-memdb"
@@ -225,12 +222,6 @@ func (fs *FileSet) PDFBlob(tx *Txn) string {
 		seed = m.Seed
 	}
 	return idOf(seed, fs.PDFSeq)
-}
-
-// idOf is the id NewID answers for number n of the sequence of seed.
-func idOf(seed string, n uint64) string {
-	sum := sha1.Sum([]byte(seed + "/id/" + strconv.FormatUint(n, 10)))
-	return hex.EncodeToString(sum[:])
 }
 
 // FileURL is a URL handed out by files_as_file_url: a secret token that

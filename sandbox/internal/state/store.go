@@ -380,6 +380,12 @@ func (t *Txn) flushMeta() error {
 // sequence: the same calls in the same order give the same IDs.
 func (t *Txn) NewID() string {
 	seed, n := t.next()
+	return idOf(seed, n)
+}
+
+// idOf is the ID the sequence of seed gives at n (see NewID); a file set
+// computes its PDF's ID from the number it reserved.
+func idOf(seed string, n uint64) string {
 	var name [sequenceNameSize]byte
 	sum := sha1.Sum(sequenceName(name[:0], seed, "/id/", n))
 	var out [2 * sha1.Size]byte
