@@ -25,6 +25,8 @@ type gcConfig struct {
 	// between collections once the live heap is larger (bytes, or a number
 	// with KiB, MiB or GiB).
 	Headroom string
+	// auto is set by apply when the tuner is to run (see startTuning).
+	auto bool
 	// MemoryLimit is --memory-limit (Go's GOMEMLIMIT): a soft limit on the
 	// memory the runtime holds, which makes collections more frequent as
 	// the heap nears it; bytes, or a number with KiB, MiB or GiB, and 0 for
@@ -120,8 +122,8 @@ func (c *gcConfig) memoryLimit(getenv func(string) string, group func() int64) (
 func (c *gcConfig) apply(getenv func(string) string) {
 	if p, set, err := c.percent(getenv); err == nil && set {
 		if p == autoGCPercent {
-			h, _ := c.headroom() // check refused what does not parse
-			startGCTuner(h)
+			debug.SetGCPercent(defaultGCPercent) // until startTuning
+			c.auto = true
 		} else {
 			debug.SetGCPercent(p)
 		}
@@ -155,4 +157,14 @@ func parseGroupLimit(raw string) int64 {
 		return 0
 	}
 	return n
+}
+
+// startTuning starts the auto tuner (gc_tuner.go) when apply chose it. The
+// server calls it once it is ready, so that start-up garbage is collected
+// at Go's default pace rather than kept in the headroom of a small heap.
+func (c *gcConfig) startTuning() {
+	if c.auto {
+		h, _ := c.headroom() // check refused what does not parse
+		startGCTuner(h)
+	}
 }

@@ -107,12 +107,13 @@ func TestGCFlagsParseAndApply(t *testing.T) {
 }
 
 // TestAutoPercentBoundsTheHeadroom: under auto the heap grows by the live
-// heap until that reaches the headroom, then by the headroom, and never by
-// less than a quarter of the live heap.
+// heap, by at least 64 MiB and at most the headroom, and never by less
+// than a quarter of the live heap.
 func TestAutoPercentBoundsTheHeadroom(t *testing.T) {
 	const mib = 1 << 20
 	assert.Equal(t, 100, autoPercent(0, 256*mib), "nothing live yet")
-	assert.Equal(t, 100, autoPercent(20*mib, 256*mib))
+	assert.Equal(t, 320, autoPercent(20*mib, 256*mib), "a small heap may grow by minAutoHeadroom")
+	assert.Equal(t, 100, autoPercent(64*mib, 256*mib))
 	assert.Equal(t, 100, autoPercent(256*mib, 256*mib))
 	assert.Equal(t, 50, autoPercent(512*mib, 256*mib))
 	assert.Equal(t, 25, autoPercent(1024*mib, 256*mib))

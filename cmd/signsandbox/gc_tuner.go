@@ -24,13 +24,20 @@ import (
 // that auto allows between collections.
 const minAutoPercent = 25
 
-// autoPercent is the GOGC that gives a live heap of live bytes at most
-// headroom bytes of growth.
+// minAutoHeadroom is the growth auto allows a small heap: at GOGC 100 a
+// server holding 20 MB would collect every 20 MB allocated, dozens of times
+// a second under load, for memory nobody misses.
+const minAutoHeadroom = 64 << 20
+
+// autoPercent is the GOGC that lets a live heap of live bytes grow by as
+// much as is live, but by at least minAutoHeadroom and at most headroom
+// bytes.
 func autoPercent(live, headroom int64) int {
-	if live <= 0 || live <= headroom {
+	if live <= 0 {
 		return defaultGCPercent
 	}
-	return max(minAutoPercent, int(headroom*100/live))
+	growth := min(max(live, minAutoHeadroom), headroom)
+	return max(minAutoPercent, int(growth*100/live))
 }
 
 // gcTuner sets GOGC after every collection from the live heap it found.

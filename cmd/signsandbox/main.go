@@ -187,6 +187,7 @@ func serveOn(ctx context.Context, ln net.Listener, cfg serveConfig, stdout, stde
 	}
 	defer sb.Close()
 	g.open(logRequests(logger, sb))
+	cfg.GC.startTuning()
 	printBanner(stdout, ln.Addr().String(), sb.DefaultAPIKey(), cfg.AdminToken != "")
 
 	select {
