@@ -1,6 +1,8 @@
 package sigreq
 
 import (
+	"fmt"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/search"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -49,23 +51,38 @@ func signatureRequestList(c *api.Call) (any, error) {
 }
 
 // ListPage reads one page of an account's list by ordinal: newest first.
+// The page's access rows come from one walk down the account's ordinal
+// index from the page's newest ordinal, rather than one index lookup per
+// row: each lookup builds its key and an index reader, objects every
+// page would leave to the garbage collector.
 func ListPage(tx *state.Txn, accountID string, page, size int) (int, []*state.SignatureRequest, error) {
 	n, err := state.AccessCount(tx, accountID)
 	if err != nil {
 		return 0, nil, err
 	}
 	total := int(n)
-	var out []*state.SignatureRequest
-	for k := (page - 1) * size; k < page*size && k < total; k++ {
-		a, err := state.AccessAt(tx, accountID, uint64(total-k))
-		if err != nil {
-			return 0, nil, err
+	first := (page - 1) * size
+	if first >= total {
+		return total, nil, nil
+	}
+	want := uint64(total - first)
+	it, err := tx.Txn.ReverseLowerBound(state.TableSignatureRequestAccess, state.IndexAccountOrdinal, accountID, want)
+	if err != nil {
+		return 0, nil, fmt.Errorf("sigreq: list of %s: %w", accountID, err)
+	}
+	out := make([]*state.SignatureRequest, 0, min(size, total-first))
+	for len(out) < cap(out) {
+		raw := it.Next()
+		a, _ := raw.(*state.SignatureRequestAccess)
+		if a == nil || a.AccountID != accountID || a.Ordinal != want {
+			return 0, nil, fmt.Errorf("sigreq: list of %s at %d: %w", accountID, want, state.ErrNotFound)
 		}
 		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, a.RequestID)
 		if err != nil {
 			return 0, nil, err
 		}
 		out = append(out, req)
+		want--
 	}
 	return total, out, nil
 }
