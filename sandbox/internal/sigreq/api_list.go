@@ -40,14 +40,8 @@ func signatureRequestList(c *api.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := signatureRequestListResponse{
-		SignatureRequests: make([]Response, 0, len(rows)),
-		ListInfo:          api.NewListInfo(total, page, size),
-	}
-	for _, r := range rows {
-		out.SignatureRequests = append(out.SignatureRequests, View(r, c.Account.ID))
-	}
-	return out, nil
+	// Each row is written as View(row, c.Account.ID) writes it.
+	return signatureRequestListResponse{Rows: rows, ListInfo: api.NewListInfo(total, page, size)}, nil
 }
 
 // ListPage reads one page of an account's list by ordinal: newest first.

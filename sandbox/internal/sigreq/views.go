@@ -17,9 +17,10 @@ import (
 // collector, which walks the whole world's heap. The row must not change
 // after View: stored rows never do (rows are copied, changed and put), and
 // callers that render a request they are still building encode it first.
+// Holding only the row, a Response (and a GET answer made of one) is
+// pointer-shaped: returning it as an answer (an any) allocates nothing.
 type Response struct {
-	req    *state.SignatureRequest
-	viewer string
+	req *state.SignatureRequest
 }
 
 // signatureRequestGetResponse is SignatureRequestGetResponse.
@@ -27,10 +28,11 @@ type signatureRequestGetResponse struct {
 	SignatureRequest Response
 }
 
-// signatureRequestListResponse is SignatureRequestListResponse.
+// signatureRequestListResponse is SignatureRequestListResponse: the
+// page's rows, each written as View writes it.
 type signatureRequestListResponse struct {
-	SignatureRequests []Response
-	ListInfo          api.ListInfoResponse
+	Rows     []*state.SignatureRequest
+	ListInfo api.ListInfoResponse
 }
 
 func RegisterViews(r *api.Registry) {
@@ -59,5 +61,6 @@ func RegisterViews(r *api.Registry) {
 // entries and every operation answering SignatureRequestGetResponse use
 // it. The rendering happens when the answer is encoded; see Response.
 func View(req *state.SignatureRequest, viewer string) Response {
-	return Response{req: req, viewer: viewer}
+	_ = viewer
+	return Response{req: req}
 }

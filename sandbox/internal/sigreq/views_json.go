@@ -289,12 +289,12 @@ func (l signatureRequestListResponse) MarshalJSON() ([]byte, error) { return l.A
 // AppendJSON writes SignatureRequestListResponse.
 func (l signatureRequestListResponse) AppendJSON(dst []byte) ([]byte, error) {
 	dst = append(dst, `{"signature_requests":[`...)
-	for i, r := range l.SignatureRequests {
+	for i, req := range l.Rows {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
 		var err error
-		if dst, err = r.AppendJSON(dst); err != nil {
+		if dst, err = (Response{req: req}).AppendJSON(dst); err != nil {
 			return dst, err
 		}
 	}

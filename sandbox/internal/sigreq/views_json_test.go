@@ -262,7 +262,6 @@ func mustMarshal(t testing.TB, v any) string {
 // the answer encoder and through json.Marshal (events, bulk send jobs).
 func TestViewWritesReferenceBytes(t *testing.T) {
 	rows := viewRows(1, 400)
-	var page signatureRequestListResponse
 	var refPage refListResponse
 	for _, req := range rows {
 		want := mustMarshal(t, refView(req))
@@ -276,13 +275,12 @@ func TestViewWritesReferenceBytes(t *testing.T) {
 			t.Fatalf("GET answer of %q (%v):\n got %s\nwant %s", req.ID, err, got, want)
 		}
 		enc.Release()
-		page.SignatureRequests = append(page.SignatureRequests, View(req, "viewer"))
 		refPage.SignatureRequests = append(refPage.SignatureRequests, refView(req))
 	}
 	for _, lists := range [][2]any{
-		{signatureRequestListResponse{SignatureRequests: []Response{}, ListInfo: api.NewListInfo(0, 1, 20)},
+		{signatureRequestListResponse{ListInfo: api.NewListInfo(0, 1, 20)},
 			refListResponse{SignatureRequests: []refResponse{}, ListInfo: api.NewListInfo(0, 1, 20)}},
-		{signatureRequestListResponse{SignatureRequests: page.SignatureRequests[:20], ListInfo: api.NewListInfo(401, 3, 20)},
+		{signatureRequestListResponse{Rows: rows[:20], ListInfo: api.NewListInfo(401, 3, 20)},
 			refListResponse{SignatureRequests: refPage.SignatureRequests[:20], ListInfo: api.NewListInfo(401, 3, 20)}},
 	} {
 		want := mustMarshal(t, lists[1])
