@@ -19,8 +19,15 @@ import (
 var errNoRequest = errors.New("sigreq: view of no signature request")
 
 // MarshalJSON lets encoding/json write a view where it is part of a larger
-// answer (bulk send jobs, events, the console).
-func (r Response) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil) }
+// answer (bulk send jobs, events, the console). The buffer starts at about
+// a view's size, so that it is not grown (and copied) several times.
+func (r Response) MarshalJSON() ([]byte, error) {
+	hint := 1024
+	if r.req != nil {
+		hint += 512 * len(r.req.Signatures)
+	}
+	return r.AppendJSON(make([]byte, 0, hint))
+}
 
 // AppendJSON writes SignatureRequestResponse.
 func (r Response) AppendJSON(dst []byte) ([]byte, error) {
