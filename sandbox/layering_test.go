@@ -84,7 +84,7 @@ var allowedImports = map[string][]string{
 		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/document",
 		"sandbox/internal/fields", "sandbox/internal/files", "sandbox/internal/notify", "sandbox/internal/page",
 		"sandbox/internal/param", "sandbox/internal/search", "sandbox/internal/signpage", "sandbox/internal/state",
-		"sandbox/internal/template", "sandbox/internal/wire", "sandbox/internal/world",
+		"sandbox/internal/template", "sandbox/internal/wire", "sandbox/internal/world", "sandbox/internal/jsonenc",
 	},
 	"sandbox/internal/template": {
 		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/document",

@@ -8,6 +8,7 @@ package api
 
 import (
 	"slices"
+	"strconv"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -77,6 +78,20 @@ type ListInfoResponse struct {
 	NumResults int `json:"num_results"`
 	Page       int `json:"page"`
 	PageSize   int `json:"page_size"`
+}
+
+// AppendJSON writes ListInfoResponse as encoding/json does, for answers
+// that write themselves (jsonenc.Appender).
+func (l ListInfoResponse) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"num_pages":`...)
+	dst = strconv.AppendInt(dst, int64(l.NumPages), 10)
+	dst = append(dst, `,"num_results":`...)
+	dst = strconv.AppendInt(dst, int64(l.NumResults), 10)
+	dst = append(dst, `,"page":`...)
+	dst = strconv.AppendInt(dst, int64(l.Page), 10)
+	dst = append(dst, `,"page_size":`...)
+	dst = strconv.AppendInt(dst, int64(l.PageSize), 10)
+	return append(dst, '}')
 }
 
 // NewListInfo describes page of size out of total results; num_pages is 0

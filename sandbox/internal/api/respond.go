@@ -1,8 +1,6 @@
 package api
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
@@ -73,9 +71,40 @@ func (s *Host) WriteResult(w http.ResponseWriter, c *Call, v any, err error) int
 	if c != nil && len(c.Warnings) > 0 {
 		body = spliceWarnings(body, c.Warnings, warningShapeOf(c.OperationID()))
 	}
-	setRateHeaders(w, c)
-	writeJSON(w, status, body)
+	writeJSONAnswer(w, c, status, body)
 	return status
+}
+
+// writeJSONAnswer writes a JSON answer, with the caller's rate-limit
+// headers when c has them (nil for errors): the header values share one
+// slice and their numbers one string, two objects per answer instead of
+// one per header.
+func writeJSONAnswer(w http.ResponseWriter, c *Call, status int, body []byte) {
+	nums, n := [4]int64{int64(len(body))}, 1
+	if c != nil && c.Rate.Limit != 0 {
+		nums[1], nums[2], nums[3], n = int64(c.Rate.Limit), int64(c.Rate.Remaining), c.Rate.Reset, 4
+	}
+	var scratch [80]byte
+	digits, ends := scratch[:0], [5]int{}
+	for i := range n {
+		digits = strconv.AppendInt(digits, nums[i], 10)
+		ends[i+1] = len(digits)
+	}
+	text := string(digits)
+	v := make([]string, n+1)
+	v[0] = "application/json"
+	for i := range n {
+		v[i+1] = text[ends[i]:ends[i+1]]
+	}
+	h := w.Header()
+	h["Content-Type"], h["Content-Length"] = v[0:1:1], v[1:2:2]
+	if n == 4 {
+		// The official description spells the third header with a lower-case
+		// l; Go would canonicalize it, so the map is written directly.
+		h["X-RateLimit-Limit"], h["X-RateLimit-Remaining"], h["X-Ratelimit-Reset"] = v[2:3:3], v[3:4:4], v[4:5:5]
+	}
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
 }
 
 // warningShape is how an operation's response schema holds warnings.
@@ -102,28 +131,43 @@ func warningShapeOf(operationID string) warningShape { return warningShapes[oper
 
 // spliceWarnings adds the warnings to a JSON object body in the shape the
 // operation's schema declares (only the first warning fits a single object;
-// none fit where the schema has no warnings).
+// none fit where the schema has no warnings). The answer is copied once
+// into room for the warnings; body itself is left as it was.
 func spliceWarnings(body []byte, ws []Warning, shape warningShape) []byte {
 	if shape == warningsNone || len(body) < 2 || body[0] != '{' || body[len(body)-1] != '}' {
 		return body
 	}
-	var value any = ws
-	if shape == warningsObject {
-		value = ws[0]
+	room := len(`,"warnings":[]}`)
+	for _, w := range ws {
+		room += len(`{"warning_msg":"","warning_name":""},`) + len(w.WarningMsg) + len(w.WarningName)
 	}
-	wb, err := json.Marshal(value)
-	if err != nil {
-		return body
-	}
-	var out bytes.Buffer
-	out.Write(body[:len(body)-1])
+	out := append(make([]byte, 0, len(body)+room), body[:len(body)-1]...)
 	if len(body) > 2 {
-		out.WriteByte(',')
+		out = append(out, ',')
 	}
-	out.WriteString(`"warnings":`)
-	out.Write(wb)
-	out.WriteByte('}')
-	return out.Bytes()
+	out = append(out, `"warnings":`...)
+	if shape == warningsObject {
+		out = ws[0].appendJSON(out)
+	} else {
+		out = append(out, '[')
+		for i := range ws {
+			if i > 0 {
+				out = append(out, ',')
+			}
+			out = ws[i].appendJSON(out)
+		}
+		out = append(out, ']')
+	}
+	return append(out, '}')
+}
+
+// appendJSON writes a WarningResponse as encoding/json writes Warning.
+func (w Warning) appendJSON(dst []byte) []byte {
+	dst = append(dst, `{"warning_msg":`...)
+	dst = jsonenc.AppendString(dst, w.WarningMsg)
+	dst = append(dst, `,"warning_name":`...)
+	dst = jsonenc.AppendString(dst, w.WarningName)
+	return append(dst, '}')
 }
 
 func setRateHeaders(w http.ResponseWriter, c *Call) {
@@ -138,14 +182,6 @@ func setRateHeaders(w http.ResponseWriter, c *Call) {
 	h["X-RateLimit-Limit"] = v[0:1:1]
 	h["X-RateLimit-Remaining"] = v[1:2:2]
 	h["X-Ratelimit-Reset"] = v[2:3:3]
-}
-
-func writeJSON(w http.ResponseWriter, status int, body []byte) {
-	h := w.Header()
-	h["Content-Type"] = []string{"application/json"}
-	h["Content-Length"] = []string{strconv.Itoa(len(body))}
-	w.WriteHeader(status)
-	_, _ = w.Write(body)
 }
 
 // writeError answers an error in the official envelope. Errors that are not
@@ -176,5 +212,5 @@ func writeErrorBody(w http.ResponseWriter, e *apierr.Error) {
 	enc := jsonenc.Get()
 	defer enc.Release()
 	body, _ := enc.Encode(e.Body())
-	writeJSON(w, e.Status(), body)
+	writeJSONAnswer(w, nil, e.Status(), body)
 }

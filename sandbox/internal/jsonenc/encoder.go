@@ -13,6 +13,8 @@ import (
 type Encoder struct {
 	buf bytes.Buffer
 	enc *json.Encoder
+	// out holds the answers of Appenders, which write their own bytes.
+	out []byte
 }
 
 // MaxPooled bounds the buffers kept for reuse: one large answer (a
@@ -31,9 +33,18 @@ var responseEncoders = sync.Pool{New: func() any {
 // Get takes an encoder from the pool; Release gives it back.
 func Get() *Encoder { return responseEncoders.Get().(*Encoder) }
 
-// encode answers the bytes json.Marshal would give for v. They are valid
-// until release.
+// Encode answers the bytes json.Marshal would give for v. They are valid
+// until Release. An Appender writes itself; anything else goes through
+// encoding/json.
 func (e *Encoder) Encode(v any) ([]byte, error) {
+	if a, ok := v.(Appender); ok {
+		out, err := a.AppendJSON(e.out[:0])
+		e.out = out[:0]
+		if err != nil {
+			return nil, err
+		}
+		return out, nil
+	}
 	e.buf.Reset()
 	if err := e.enc.Encode(v); err != nil {
 		return nil, err
@@ -42,9 +53,10 @@ func (e *Encoder) Encode(v any) ([]byte, error) {
 	return bytes.TrimSuffix(e.buf.Bytes(), []byte("\n")), nil
 }
 
-// release returns the encoder for reuse, unless its buffer grew large.
+// Release returns the encoder for reuse, unless one of its buffers grew
+// large.
 func (e *Encoder) Release() {
-	if e.buf.Cap() > MaxPooled {
+	if e.buf.Cap() > MaxPooled || cap(e.out) > MaxPooled {
 		return
 	}
 	e.buf.Reset()

@@ -1,6 +1,11 @@
 package sigreq
 
 import (
+	"fmt"
+	"math"
+
+	memdb "github.com/hashicorp/go-memdb"
+
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/search"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -38,36 +43,72 @@ func signatureRequestList(c *api.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := signatureRequestListResponse{
-		SignatureRequests: make([]Response, 0, len(rows)),
-		ListInfo:          api.NewListInfo(total, page, size),
-	}
-	for _, r := range rows {
-		out.SignatureRequests = append(out.SignatureRequests, View(r, c.Account.ID))
-	}
-	return out, nil
+	// Each row is written as View(row, c.Account.ID) writes it.
+	return signatureRequestListResponse{Rows: rows, ListInfo: api.NewListInfo(total, page, size)}, nil
 }
 
 // ListPage reads one page of an account's list by ordinal: newest first.
+// The count and the page's access rows come from walks down the account's
+// ordinal index (one for the first page, which starts at the newest row;
+// two for later pages), rather than one index lookup per row: each lookup
+// builds its key and an index reader, objects every page would leave to
+// the garbage collector.
 func ListPage(tx *state.Txn, accountID string, page, size int) (int, []*state.SignatureRequest, error) {
-	n, err := state.AccessCount(tx, accountID)
+	it, err := accessFrom(tx, accountID, math.MaxUint64)
 	if err != nil {
 		return 0, nil, err
 	}
-	total := int(n)
-	var out []*state.SignatureRequest
-	for k := (page - 1) * size; k < page*size && k < total; k++ {
-		a, err := state.AccessAt(tx, accountID, uint64(total-k))
-		if err != nil {
+	newest := nextAccess(it, accountID)
+	if newest == nil {
+		return 0, nil, nil
+	}
+	total := int(newest.Ordinal)
+	first := (page - 1) * size
+	if first >= total {
+		return total, nil, nil
+	}
+	want := uint64(total - first)
+	a := newest
+	if first > 0 {
+		if it, err = accessFrom(tx, accountID, want); err != nil {
 			return 0, nil, err
+		}
+		a = nextAccess(it, accountID)
+	}
+	out := make([]*state.SignatureRequest, 0, min(size, total-first))
+	for {
+		if a == nil || a.Ordinal != want {
+			return 0, nil, fmt.Errorf("sigreq: list of %s at %d: %w", accountID, want, state.ErrNotFound)
 		}
 		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, a.RequestID)
 		if err != nil {
 			return 0, nil, err
 		}
 		out = append(out, req)
+		if len(out) == cap(out) {
+			return total, out, nil
+		}
+		a, want = nextAccess(it, accountID), want-1
 	}
-	return total, out, nil
+}
+
+// accessFrom walks an account's access rows down from an ordinal (the
+// newest row at or below it first).
+func accessFrom(tx *state.Txn, accountID string, ordinal uint64) (memdb.ResultIterator, error) {
+	it, err := tx.Txn.ReverseLowerBound(state.TableSignatureRequestAccess, state.IndexAccountOrdinal, accountID, ordinal)
+	if err != nil {
+		return nil, fmt.Errorf("sigreq: list of %s: %w", accountID, err)
+	}
+	return it, nil
+}
+
+// nextAccess is the walk's next row of the account, nil past its oldest.
+func nextAccess(it memdb.ResultIterator, accountID string) *state.SignatureRequestAccess {
+	a, _ := it.Next().(*state.SignatureRequestAccess)
+	if a == nil || a.AccountID != accountID {
+		return nil
+	}
+	return a
 }
 
 // ListScan walks the lists of several accounts newest first (merging them
@@ -75,34 +116,19 @@ func ListPage(tx *state.Txn, accountID string, page, size int) (int, []*state.Si
 // them and returns the requested page. Without a query (account_id=all)
 // only the page's requests are read; the others are just counted.
 func ListScan(tx *state.Txn, accounts []string, query *search.Query, me *state.Account, page, size int) (int, []*state.SignatureRequest, error) {
+	// One walk per account down its ordinal index, newest first.
 	type cursor struct {
 		account string
-		ord     uint64
+		it      memdb.ResultIterator
 		row     *state.SignatureRequestAccess
 	}
 	var cursors []*cursor
-	advance := func(cu *cursor) error {
-		cu.row = nil
-		if cu.ord == 0 {
-			return nil
-		}
-		a, err := state.AccessAt(tx, cu.account, cu.ord)
-		if err != nil {
-			return err
-		}
-		cu.row, cu.ord = a, cu.ord-1
-		return nil
-	}
 	for _, id := range accounts {
-		n, err := state.AccessCount(tx, id)
+		it, err := accessFrom(tx, id, math.MaxUint64)
 		if err != nil {
 			return 0, nil, err
 		}
-		cu := &cursor{account: id, ord: n}
-		if err := advance(cu); err != nil {
-			return 0, nil, err
-		}
-		cursors = append(cursors, cu)
+		cursors = append(cursors, &cursor{account: id, it: it, row: nextAccess(it, id)})
 	}
 	total := 0
 	var out []*state.SignatureRequest
@@ -118,9 +144,7 @@ func ListScan(tx *state.Txn, accounts []string, query *search.Query, me *state.A
 			break
 		}
 		row := best.row
-		if err := advance(best); err != nil {
-			return 0, nil, err
-		}
+		best.row = nextAccess(best.it, best.account)
 		if !first && row.RequestSeq == lastSeq {
 			continue
 		}
