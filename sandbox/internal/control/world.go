@@ -123,7 +123,7 @@ func WorldInfoOf(s *api.Host, w *world.World) WorldInfo {
 		info.EmailAddress = a.Email
 	}
 	info.APIKey = state.PrimaryKeyOf(tx, first)
-	if apps, _ := state.All[state.APIApp](tx, state.TableAPIApps, state.IndexOwner+"_prefix", first); len(apps) > 0 {
+	if apps, _ := state.AppsOf(tx, first); len(apps) > 0 {
 		info.ClientID = apps[0].ClientID
 		if apps[0].OAuth != nil {
 			info.ClientSecret = apps[0].OAuth.Secret

@@ -199,8 +199,19 @@ func AccountByEmail(tx *Txn, email string) (*Account, error) {
 
 // APIKeysOf lists an account's keys in creation order.
 func APIKeysOf(tx *Txn, accountID string) ([]*APIKey, error) {
-	return All[APIKey](tx, TableAPIKeys, IndexAccount+"_prefix", accountID)
+	return All[APIKey](tx, TableAPIKeys, IndexAccount+"_prefix", OnlyID(accountID))
 }
+
+// AppsOf lists the API apps an account owns, oldest first.
+func AppsOf(tx *Txn, ownerID string) ([]*APIApp, error) {
+	return All[APIApp](tx, TableAPIApps, IndexOwner+"_prefix", OnlyID(ownerID))
+}
+
+// OnlyID makes an id the whole first part of a prefix lookup on a compound
+// index. memdb matches the last value of a prefix lookup as a prefix, so
+// the rows of account "acct1" would otherwise include those of "acct10";
+// the NUL that ends every string key stops the match at the id's end.
+func OnlyID(id string) string { return id + "\x00" }
 
 // PrimaryKeyOf returns the account's primary API key ("" when it has none,
 // which is the case for accounts created through the API).

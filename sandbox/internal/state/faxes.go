@@ -95,7 +95,7 @@ func init() {
 
 // FaxesOf lists an account's faxes, deleted ones included, oldest first.
 func FaxesOf(tx *Txn, accountID string) ([]*Fax, error) {
-	return All[Fax](tx, TableFaxes, IndexAccount+"_prefix", accountID)
+	return All[Fax](tx, TableFaxes, IndexAccount+"_prefix", OnlyID(accountID))
 }
 
 // AllFaxLines lists every fax line of the world, oldest first.

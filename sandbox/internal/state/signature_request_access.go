@@ -10,7 +10,7 @@ import (
 
 // AccessCount is the number of requests in an account's list.
 func AccessCount(tx *Txn, accountID string) (uint64, error) {
-	raw, err := tx.Txn.Last(TableSignatureRequestAccess, IndexAccountOrdinal+"_prefix", accountID)
+	raw, err := tx.Txn.Last(TableSignatureRequestAccess, IndexAccountOrdinal+"_prefix", OnlyID(accountID))
 	if err != nil {
 		return 0, fmt.Errorf("state: access count: %w", err)
 	}
@@ -99,7 +99,7 @@ func RebuildAccess(tx *Txn, accountID string, drop map[string]bool, add map[stri
 	if len(drop) == 0 && len(add) == 0 {
 		return nil
 	}
-	it, err := tx.Txn.Get(TableSignatureRequestAccess, IndexAccountOrdinal+"_prefix", accountID)
+	it, err := tx.Txn.Get(TableSignatureRequestAccess, IndexAccountOrdinal+"_prefix", OnlyID(accountID))
 	if err != nil {
 		return fmt.Errorf("state: access of %s: %w", accountID, err)
 	}

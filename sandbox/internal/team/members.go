@@ -287,7 +287,7 @@ func runTeamTransfer(s *api.Host, w *world.World, tx *state.Txn, job *state.Job)
 	if err := json.Unmarshal(job.Args, &args); err != nil {
 		return err
 	}
-	apps, err := state.All[state.APIApp](tx, state.TableAPIApps, state.IndexOwner+"_prefix", args.From)
+	apps, err := state.AppsOf(tx, args.From)
 	if err != nil {
 		return err
 	}
