@@ -21,7 +21,7 @@ import (
 func withTouchJob() Option {
 	return withRegistry(func(r *api.Registry) {
 		r.RegisterJob("foundationtest.touch", func(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) error {
-			return state.Put(tx, state.TableTeams, &state.Team{ID: "touch-" + job.ID, CreatedAt: tx.Unix()})
+			return state.Put(tx, state.TableTeams, &state.Team{ID: "touch-" + job.ID(), CreatedAt: tx.Unix()})
 		})
 	})
 }

@@ -70,6 +70,7 @@ func TestMetricsExposition(t *testing.T) {
 	assert.Contains(t, m, `signsandbox_stored_bytes`)
 	assert.Contains(t, m, `signsandbox_scheduler_jobs`)
 	assert.Contains(t, m, `signsandbox_callbacks_pending`)
+	assert.Contains(t, m, `signsandbox_heap_live_bytes`)
 	for _, res := range []string{"delivered", "error", "failed"} {
 		assert.Contains(t, m, `signsandbox_callback_attempts_total{result="`+res+`"}`)
 	}

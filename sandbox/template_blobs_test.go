@@ -89,3 +89,37 @@ func TestTemplateDeleteReleasesItsBlobs(t *testing.T) {
 	r = srv.Do(http.MethodGet, "/v3/signature_request/files/"+srID+"?file_type=zip", nil)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 }
+
+// TestIdenticalUploadsShareABlobRow: templates and a request that upload
+// the same PDF name one blob row, held by each; deleting the templates
+// leaves it to the request, whose files still download.
+func TestIdenticalUploadsShareABlobRow(t *testing.T) {
+	srv := newServer(t)
+	pdf := tplPDF([2]float64{612, 792})
+	first := tplCreate(t, srv, srv.APIKey, tplStandardFields(), tplFile{Name: "same.pdf", Data: pdf})
+	second := tplCreate(t, srv, srv.APIKey, tplStandardFields(), tplFile{Name: "same.pdf", Data: pdf})
+	r := flSend(t, srv, "/v3/signature_request/send", flSigners(), flPart{Name: "same.pdf", Data: pdf})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	srID := r.Map()["signature_request"].(map[string]any)["signature_request_id"].(string)
+
+	blobs, firstHeld := storedBlobs(t, srv, state.TableTemplates, first)
+	_, secondHeld := storedBlobs(t, srv, state.TableTemplates, second)
+	_, reqHeld := storedBlobs(t, srv, state.TableSignatureRequests, srID)
+	require.NotEmpty(t, firstHeld)
+	assert.Equal(t, firstHeld, secondHeld, "one row for both uploads")
+	assert.Equal(t, firstHeld, reqHeld)
+	require.Contains(t, blobs, firstHeld[0])
+	assert.Equal(t, 3, blobs[firstHeld[0]].Holders, "both templates and the request")
+
+	for _, id := range []string{first, second} {
+		r := srv.Do(http.MethodPost, "/v3/template/delete/"+id, nil)
+		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	}
+	blobs, _ = storedBlobs(t, srv, state.TableTemplates, "")
+	require.Contains(t, blobs, firstHeld[0], "kept while the request names it")
+	assert.Equal(t, 1, blobs[firstHeld[0]].Holders)
+
+	srv.Advance(5 * time.Second)
+	r = srv.Do(http.MethodGet, "/v3/signature_request/files/"+srID, nil)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+}

@@ -14,6 +14,8 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -187,4 +189,24 @@ func listenLoopback() (net.Listener, error) { return net.Listen("tcp", "127.0.0.
 
 func signalContext() (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}
+
+// liveHeap reads the server's live Go heap (signsandbox_heap_live_bytes,
+// as of its last garbage collection) from the metrics.
+func liveHeap(w world) (int64, error) {
+	req, err := http.NewRequest(http.MethodGet, w.base+"/_sandbox/metrics", nil)
+	if err != nil {
+		return 0, err
+	}
+	_, raw, err := do(req)
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(raw), "\n") {
+		if v, ok := strings.CutPrefix(line, "signsandbox_heap_live_bytes "); ok {
+			f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			return int64(f), err
+		}
+	}
+	return 0, fmt.Errorf("the metrics have no signsandbox_heap_live_bytes")
 }

@@ -17,9 +17,14 @@ import (
 type gcConfig struct {
 	// Percent is --gc-percent (Go's GOGC): the heap may grow by this
 	// percentage of the live heap before the next collection; "off" turns
-	// collection off below the memory limit. Empty is GOGC from the
-	// environment, else defaultGCPercent.
+	// collection off below the memory limit; "auto" bounds the growth by
+	// Headroom (gc_tuner.go). Empty is GOGC from the environment, else
+	// auto.
 	Percent string
+	// Headroom is --gc-headroom: under auto, the most the heap may grow
+	// between collections once the live heap is larger (bytes, or a number
+	// with KiB, MiB or GiB).
+	Headroom string
 	// MemoryLimit is --memory-limit (Go's GOMEMLIMIT): a soft limit on the
 	// memory the runtime holds, which makes collections more frequent as
 	// the heap nears it; bytes, or a number with KiB, MiB or GiB, and 0 for
@@ -34,9 +39,16 @@ type gcConfig struct {
 // allocated; lower values hold less memory for more collections.
 const defaultGCPercent = 100
 
+// autoGCPercent is what percent answers for auto.
+const autoGCPercent = 0
+
+// defaultGCHeadroom is --gc-headroom's default.
+const defaultGCHeadroom = "256MiB"
+
 // flags declares the flags, each with its environment variable.
 func (c *gcConfig) flags(fs *flag.FlagSet, env func(name, def string) string) {
-	fs.StringVar(&c.Percent, "gc-percent", env("SIGNSANDBOX_GC_PERCENT", ""), "heap growth between garbage collections, in percent of the live heap (Go's GOGC; default 100, or GOGC); lower holds less memory for more CPU; off collects only at --memory-limit (SIGNSANDBOX_GC_PERCENT)")
+	fs.StringVar(&c.Percent, "gc-percent", env("SIGNSANDBOX_GC_PERCENT", ""), "heap growth between garbage collections, in percent of the live heap (Go's GOGC); lower holds less memory for more CPU; off collects only at --memory-limit; auto (the default unless GOGC is set) is 100 until the growth reaches --gc-headroom (SIGNSANDBOX_GC_PERCENT)")
+	fs.StringVar(&c.Headroom, "gc-headroom", env("SIGNSANDBOX_GC_HEADROOM", ""), "under --gc-percent auto, the most the heap may grow between garbage collections (default "+defaultGCHeadroom+") (SIGNSANDBOX_GC_HEADROOM)")
 	fs.StringVar(&c.MemoryLimit, "memory-limit", env("SIGNSANDBOX_MEMORY_LIMIT", ""), "soft limit of the memory the process holds, e.g. 512MiB or 2GiB; the collector runs more often near it; 0 is none (Go's GOMEMLIMIT; default: 90% of the container's memory limit, none outside a container) (SIGNSANDBOX_MEMORY_LIMIT)")
 }
 
@@ -48,6 +60,9 @@ func (c *gcConfig) check() error {
 	if _, err := parseBytes(c.MemoryLimit); err != nil {
 		return fmt.Errorf("--memory-limit: %v", err)
 	}
+	if _, err := c.headroom(); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -58,16 +73,32 @@ func (c *gcConfig) percent(getenv func(string) string) (p int, set bool, err err
 	switch {
 	case v == "" && getenv("GOGC") != "":
 		return 0, false, nil
-	case v == "":
-		return defaultGCPercent, true, nil
+	case v == "" || v == "auto":
+		return autoGCPercent, true, nil
 	case v == "off":
 		return -1, true, nil
 	}
 	p, err = strconv.Atoi(v)
 	if err != nil || p < 1 {
-		return 0, false, fmt.Errorf("--gc-percent must be a whole number of at least 1 or off, not %q", c.Percent)
+		return 0, false, fmt.Errorf("--gc-percent must be a whole number of at least 1, off or auto, not %q", c.Percent)
 	}
 	return p, true, nil
+}
+
+// headroom reads --gc-headroom (empty: the default).
+func (c *gcConfig) headroom() (int64, error) {
+	v := c.Headroom
+	if v == "" {
+		v = defaultGCHeadroom
+	}
+	n, err := parseBytes(v)
+	if err == nil && n < 1<<20 {
+		err = fmt.Errorf("must be at least 1MiB")
+	}
+	if err != nil {
+		return 0, fmt.Errorf("--gc-headroom: %v", err)
+	}
+	return n, nil
 }
 
 // memoryLimit reads --memory-limit the same way; limit 0 is no limit.
@@ -88,7 +119,12 @@ func (c *gcConfig) memoryLimit(getenv func(string) string, group func() int64) (
 // apply sets the collector of this process.
 func (c *gcConfig) apply(getenv func(string) string) {
 	if p, set, err := c.percent(getenv); err == nil && set {
-		debug.SetGCPercent(p)
+		if p == autoGCPercent {
+			h, _ := c.headroom() // check refused what does not parse
+			startGCTuner(h)
+		} else {
+			debug.SetGCPercent(p)
+		}
 	}
 	if limit, set := c.memoryLimit(getenv, groupMemoryLimit); set {
 		if limit == 0 {

@@ -2,8 +2,11 @@ package main
 
 import (
 	"io"
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -22,7 +25,8 @@ func TestGCPercentFlag(t *testing.T) {
 		wantSet  bool
 		wantFail bool
 	}{
-		{name: "default", want: defaultGCPercent, wantSet: true},
+		{name: "default", want: autoGCPercent, wantSet: true},
+		{name: "auto", flag: "auto", env: map[string]string{"GOGC": "400"}, want: autoGCPercent, wantSet: true},
 		{name: "GOGC left to the runtime", env: map[string]string{"GOGC": "400"}},
 		{name: "flag wins over GOGC", flag: "50", env: map[string]string{"GOGC": "400"}, want: 50, wantSet: true},
 		{name: "off", flag: "off", want: -1, wantSet: true},
@@ -100,4 +104,51 @@ func TestGCFlagsParseAndApply(t *testing.T) {
 	_, err = parseServeConfig(nil, envOf(map[string]string{"SIGNSANDBOX_MEMORY_LIMIT": "a lot"}), io.Discard)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "--memory-limit")
+}
+
+// TestAutoPercentBoundsTheHeadroom: under auto the heap grows by the live
+// heap until that reaches the headroom, then by the headroom, and never by
+// less than a quarter of the live heap.
+func TestAutoPercentBoundsTheHeadroom(t *testing.T) {
+	const mib = 1 << 20
+	assert.Equal(t, 100, autoPercent(0, 256*mib), "nothing live yet")
+	assert.Equal(t, 100, autoPercent(20*mib, 256*mib))
+	assert.Equal(t, 100, autoPercent(256*mib, 256*mib))
+	assert.Equal(t, 50, autoPercent(512*mib, 256*mib))
+	assert.Equal(t, 25, autoPercent(1024*mib, 256*mib))
+	assert.Equal(t, minAutoPercent, autoPercent(8192*mib, 256*mib))
+}
+
+func TestGCHeadroomFlag(t *testing.T) {
+	h, err := (&gcConfig{}).headroom()
+	require.NoError(t, err)
+	assert.Equal(t, int64(256<<20), h)
+	h, err = (&gcConfig{Headroom: "64MiB"}).headroom()
+	require.NoError(t, err)
+	assert.Equal(t, int64(64<<20), h)
+	for _, bad := range []string{"lots", "1KiB"} {
+		err := (&gcConfig{Headroom: bad}).check()
+		require.Error(t, err, bad)
+		assert.Contains(t, err.Error(), "--gc-headroom")
+	}
+}
+
+// TestAutoTunerFollowsTheLiveHeap: once a collection has run, the tuner
+// has set GOGC from the live heap it found (here small: 100).
+func TestAutoTunerFollowsTheLiveHeap(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	gogc := func() int {
+		s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+		metrics.Read(s)
+		return int(s[0].Value.Uint64())
+	}
+	tuner := startGCTuner(1 << 10) // a tiny headroom: any test binary's heap is larger
+	defer tuner.stop()
+	for i := 0; i < 50 && gogc() == 100; i++ {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond) // finalizers run on their own goroutine
+	}
+	p := gogc()
+	assert.NotEqual(t, 100, p, "the tuner never set GOGC")
+	assert.GreaterOrEqual(t, p, minAutoPercent)
 }

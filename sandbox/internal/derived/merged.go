@@ -28,43 +28,32 @@ const (
 var merged = NewSizedCache[[sha256.Size]byte, files.Rendered](mergedEntries, mergedBytes,
 	func(r files.Rendered) int64 { return int64(len(r.PDF) + len(r.ZIP)) })
 
-// recipe is the stored form of a composition. Documents with a reference
-// are kept without their bytes (the caller's store holds them); the others
-// carry them.
-type recipe struct {
+// jsonRecipe is the form recipes were stored in before the binary one
+// (recipe_codec.go): worlds exported then still hold it. Documents with a
+// reference are kept without their bytes (the caller's store holds them);
+// the others carry them.
+type jsonRecipe struct {
 	Composition files.Composition `json:"composition"`
 	// Refs holds, per document, the reference of the stored file with its
 	// bytes ("" when the bytes are in the recipe).
 	Refs []string `json:"refs,omitempty"`
 }
 
-// ErrNotKeepable is EncodeRecipe's answer for a composition that a recipe
-// could not give back byte for byte (text that is not valid UTF-8, which
-// JSON would replace): the caller renders it at once instead.
+// ErrNotKeepable is EncodeRecipe's answer for a composition that is not
+// kept as a recipe (text that is not valid UTF-8): the caller renders it at
+// once instead. The binary form could keep such text, but those files have
+// always been stored rendered, and their bytes count in the world's stored
+// bytes (max_world_bytes), so they still are.
 var ErrNotKeepable = errors.New("derived: composition cannot be kept as a recipe")
 
 // EncodeRecipe keeps a composition as a recipe. refs[i] names the stored
 // file holding document i's bytes ("" or a missing entry keeps the bytes in
 // the recipe). Times are kept as instants (rendering reads them in UTC).
-func EncodeRecipe(c files.Composition, refs []string) (json.RawMessage, error) {
+func EncodeRecipe(c files.Composition, refs []string) ([]byte, error) {
 	if !validText(&c) {
 		return nil, ErrNotKeepable
 	}
-	r := recipe{Composition: c, Refs: make([]string, len(c.Documents))}
-	r.Composition.Documents = make([]files.Source, len(c.Documents))
-	referenced := false
-	for i, d := range c.Documents {
-		r.Composition.Documents[i] = d
-		if i < len(refs) && refs[i] != "" {
-			r.Refs[i] = refs[i]
-			r.Composition.Documents[i].PDF = nil
-			referenced = true
-		}
-	}
-	if !referenced {
-		r.Refs = nil
-	}
-	return json.Marshal(r)
+	return encodeBinary(&c, refs), nil
 }
 
 // Recipe is a decoded recipe: the composition (documents with a reference
@@ -74,9 +63,13 @@ type Recipe struct {
 	Refs        []string
 }
 
-// DecodeRecipe reads a recipe EncodeRecipe wrote.
-func DecodeRecipe(raw json.RawMessage) (Recipe, error) {
-	var r recipe
+// DecodeRecipe reads a recipe EncodeRecipe wrote, or one an earlier
+// version wrote as JSON.
+func DecodeRecipe(raw []byte) (Recipe, error) {
+	if len(raw) == 0 || raw[0] != '{' {
+		return decodeBinary(raw)
+	}
+	var r jsonRecipe
 	if err := json.Unmarshal(raw, &r); err != nil {
 		return Recipe{}, fmt.Errorf("derived: recipe: %w", err)
 	}
@@ -105,7 +98,7 @@ type Store interface {
 // st. The cache key is the recipe with the SHA-256 of every referenced
 // document, so a rendering is found again without reading the documents,
 // and equal inputs (in any world) share one rendering.
-func Merged(raw json.RawMessage, st Store) (files.Rendered, error) {
+func Merged(raw []byte, st Store) (files.Rendered, error) {
 	r, err := DecodeRecipe(raw)
 	if err != nil {
 		return files.Rendered{}, err

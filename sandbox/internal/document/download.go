@@ -119,14 +119,14 @@ func downloadFileURL(kind, param string) api.Handler {
 			if err != nil {
 				return err
 			}
-			if err := sweepFileURLs(tx, fs.ObjectID, map[string]bool{fs.PDFBlobID: true, fs.ZIPBlobID: true}); err != nil {
+			if err := sweepFileURLs(tx, fs.ObjectID(), map[string]bool{fs.PDFBlob(tx): true, fs.ZIPBlobID(): true}); err != nil {
 				return err
 			}
 			blob, err := fileURLBlob(tx, fs)
 			if err != nil {
 				return err
 			}
-			u := &state.FileURL{ID: tx.NewSecret(), Kind: kind, ObjectID: fs.ObjectID, BlobID: blob,
+			u := &state.FileURL{ID: tx.NewSecret(), Kind: kind, ObjectID: fs.ObjectID(), BlobID: blob,
 				Name: fs.Name + ".pdf", Inline: inline,
 				ExpiresAt: tx.Now().Add(state.GetConfig(tx).FileURLTTL.D()).Unix()}
 			if err := state.Put(tx, state.TableFileURLs, u); err != nil {
@@ -146,17 +146,18 @@ func downloadFileURL(kind, param string) api.Handler {
 // under the id its preparation reserved (once: the URLs issued for one
 // version share it).
 func fileURLBlob(tx *state.Txn, fs *state.FileSet) (string, error) {
-	if _, err := state.GetBlob(tx, fs.PDFBlobID); err == nil {
-		return fs.PDFBlobID, nil
+	id := fs.PDFBlob(tx)
+	if _, err := state.GetBlob(tx, id); err == nil {
+		return id, nil
 	}
-	if fs.Recipe == nil || fs.PDFBlobID == "" {
+	if fs.Recipe == nil || id == "" {
 		return "", filesNotReady()
 	}
 	pdf, err := preparedPDF(tx, fs)
 	if err != nil {
 		return "", err
 	}
-	return fs.PDFBlobID, state.PutBlobID(tx, fs.PDFBlobID, pdf)
+	return id, state.PutBlobID(tx, id, pdf)
 }
 
 // FileDownload is a binary answer with its Content-Disposition: attachment

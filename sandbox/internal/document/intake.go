@@ -163,6 +163,19 @@ func Store(tx *state.Txn, docs []Pending) ([]state.Document, error) {
 	out := make([]state.Document, 0, len(docs))
 	for _, d := range docs {
 		doc := d.Doc
+		if single := singleBlob(d); single != nil {
+			// One blob serves as both forms: identical uploads share it.
+			id, upload, err := state.PutUpload(tx, single)
+			if err != nil {
+				return nil, err
+			}
+			if d.Data != nil {
+				doc.BlobID = id
+			}
+			doc.PDFBlobID, doc.Upload = id, upload
+			out = append(out, doc)
+			continue
+		}
 		if d.Data != nil {
 			id, err := state.PutBlob(tx, d.Data)
 			if err != nil {
@@ -184,6 +197,23 @@ func Store(tx *state.Txn, docs []Pending) ([]state.Document, error) {
 		out = append(out, doc)
 	}
 	return out, nil
+}
+
+// singleBlob is the bytes of a document that is stored as one blob (a PDF
+// upload, or a PDF with no original such as an offline placeholder), nil
+// for the others (a conversion keeps its original and its PDF apart, a
+// file that failed has no PDF). A document keeps one upload number, so
+// only such documents share rows with identical uploads.
+func singleBlob(d Pending) []byte {
+	switch {
+	case d.PDF == nil:
+		return nil
+	case d.Data == nil:
+		return d.PDF
+	case !d.Converted:
+		return d.Data
+	}
+	return nil
 }
 
 // checkWorldCapacity refuses documents that would take the world's stored

@@ -50,7 +50,7 @@ func ScheduleFiles(tx *state.Txn, kind, id string) error {
 	}
 	fs.Version++
 	fs.Ready = false
-	fs.Error = ""
+	fs.SetFailure("")
 	if err := state.Put(tx, state.TableFileSets, fs); err != nil {
 		return err
 	}
@@ -67,7 +67,7 @@ func ScheduleFiles(tx *state.Txn, kind, id string) error {
 func fileSetToChange(tx *state.Txn, kind, id string) *state.FileSet {
 	fs, err := state.GetFileSet(tx, kind, id)
 	if err != nil {
-		return &state.FileSet{ID: state.FileSetID(kind, id), Kind: kind, ObjectID: id}
+		return state.NewFileSet(kind, id)
 	}
 	return state.Clone(fs)
 }
@@ -90,13 +90,14 @@ func GoneFiles(tx *state.Txn, kind, id string) error {
 			return err
 		}
 	}
-	for _, b := range []string{fs.PDFBlobID, fs.ZIPBlobID} {
+	for _, b := range []string{fs.PDFBlob(tx), fs.ZIPBlobID()} {
 		if err := state.DeleteBlob(tx, b); err != nil {
 			return err
 		}
 	}
 	fs.Gone, fs.Ready = true, false
-	fs.PDFBlobID, fs.ZIPBlobID = "", ""
+	fs.SetFiles("", "", fs.Pages())
+	fs.PDFSeq = 0
 	return state.Put(tx, state.TableFileSets, fs)
 }
 
@@ -116,7 +117,7 @@ func runFilesPrepare(s *api.Host, w *world.World, tx *state.Txn, job *state.Job)
 	}
 	fs := state.Clone(cur)
 	comp, refs, perr := compose(s, tx, a.Kind, job.Subject)
-	var recipe json.RawMessage
+	var recipe []byte
 	var out files.Rendered
 	if perr == nil {
 		recipe, perr = derived.EncodeRecipe(comp, refs)
@@ -126,10 +127,11 @@ func runFilesPrepare(s *api.Host, w *world.World, tx *state.Txn, job *state.Job)
 	}
 	if perr != nil {
 		w.Logger().Warn("file preparation failed", "kind", a.Kind, "id", job.Subject, "err", perr)
-		fs.Error = perr.Error()
+		fs.SetFailure(perr.Error())
 		return state.Put(tx, state.TableFileSets, fs)
 	}
 	var pdfID, zipID string
+	var pdfSeq uint64
 	if recipe == nil {
 		if pdfID, err = state.PutBlob(tx, out.PDF); err != nil {
 			return err
@@ -138,20 +140,27 @@ func runFilesPrepare(s *api.Host, w *world.World, tx *state.Txn, job *state.Job)
 			return err
 		}
 	} else {
-		// The ids the files are stored under if a file URL needs them
-		// (fileURLBlob); taken now, as storing them here did, so that
-		// every later id of the world stays what it always was.
-		pdfID, zipID = tx.NewID(), tx.NewID()
+		// The number of the id the PDF is stored under if a file URL
+		// needs it (fileURLBlob), and one for the ZIP, which no file URL
+		// serves: taken now, as storing both files here did, so that every
+		// later id of the world stays what it always was.
+		pdfSeq = tx.Seq()
+		_ = tx.Seq()
 	}
 	if err := sweepFileURLs(tx, job.Subject, nil); err != nil {
 		return err
 	}
-	if err := releaseBlobs(tx, fs.PDFBlobID, fs.ZIPBlobID); err != nil {
+	if err := releaseBlobs(tx, fs.PDFBlob(tx), fs.ZIPBlobID()); err != nil {
 		return err
 	}
-	fs.Recipe, fs.PDFBlobID, fs.ZIPBlobID, fs.Pages = recipe, pdfID, zipID, out.Pages
+	fs.Recipe, fs.PDFSeq = recipe, pdfSeq
+	fs.SetFiles(pdfID, zipID, out.Pages)
 	fs.Name = files.SafeName(comp.Title, "", a.Kind+"-"+job.Subject)
-	fs.Ready, fs.Error, fs.PreparedAt = true, "", tx.Unix()
+	if fs.Name == comp.Title {
+		fs.Name = comp.Title // the owner's string, not a copy
+	}
+	fs.SetFailure("")
+	fs.Ready, fs.PreparedAt = true, tx.Unix()
 	return state.Put(tx, state.TableFileSets, fs)
 }
 
@@ -185,9 +194,9 @@ func preparedZIP(tx *state.Txn, fs *state.FileSet) ([]byte, error) {
 
 func preparedFile(tx *state.Txn, fs *state.FileSet, zip bool) ([]byte, error) {
 	if fs.Recipe == nil {
-		blob := fs.PDFBlobID
+		blob := fs.PDFBlobID()
 		if zip {
-			blob = fs.ZIPBlobID
+			blob = fs.ZIPBlobID()
 		}
 		data, err := state.GetBlob(tx, blob)
 		if err != nil {

@@ -139,7 +139,7 @@ func TestPreparationFailureIsRecorded(t *testing.T) {
 	require.NoError(t, err)
 	fs := s.testFileSet(t, "unknown-doc")
 	assert.False(t, fs.Ready)
-	assert.Contains(t, fs.Error, "no such test document")
+	assert.Contains(t, fs.Failure(), "no such test document")
 	_, err = s.testPrepared("unknown-doc")
 	assertAPIError(t, err, http.StatusConflict)
 }
@@ -180,11 +180,15 @@ func TestPreparedBlobsAreReleased(t *testing.T) {
 		return err == nil
 	}
 	blobs := func() int64 { return state.WorldUsage(s.host.DefaultWorld.Store.Read()).Blobs }
+	read := func() *state.Txn { return s.host.DefaultWorld.Store.Read() }
 	before := blobs()
 	first := prepare()
 	second := prepare()
-	assert.False(t, blobExists(first.PDFBlobID))
-	assert.False(t, blobExists(first.ZIPBlobID))
+	require.NotEmpty(t, first.PDFBlob(read()), "an id is reserved for the PDF")
+	assert.NotEqual(t, first.PDFBlob(read()), second.PDFBlob(read()), "each preparation reserves its own")
+	assert.False(t, blobExists(first.PDFBlob(read())))
+	assert.False(t, blobExists(first.ZIPBlobID()))
+	assert.Empty(t, first.ZIPBlobID(), "a recipe's ZIP is never stored, so it keeps no id")
 	assert.Equal(t, before, blobs(), "preparations store no files")
 
 	var served string
@@ -202,15 +206,16 @@ func TestPreparedBlobsAreReleased(t *testing.T) {
 	data, err := state.GetBlob(s.host.DefaultWorld.Store.Read(), served)
 	require.NoError(t, err)
 	assert.Equal(t, s.testRendered(t, second).PDF, data, "the URL serves the version it was issued for")
-	assert.Equal(t, second.PDFBlobID, served, "stored under the id its preparation reserved")
+	assert.Equal(t, second.PDFBlob(read()), served, "stored under the id its preparation reserved")
 	third := prepare()
 	assert.True(t, blobExists(served), "served by a live file URL")
-	assert.False(t, blobExists(second.ZIPBlobID))
+	assert.False(t, blobExists(second.ZIPBlobID()))
+	assert.Equal(t, before+1, blobs(), "only the PDF the URL serves is stored")
 	_, err = s.host.DefaultWorld.Advance(time.Hour)
 	require.NoError(t, err)
 	prepare()
 	assert.False(t, blobExists(served), "released once the URL expired")
-	assert.False(t, blobExists(third.PDFBlobID))
+	assert.False(t, blobExists(third.PDFBlob(read())))
 	u, err := state.Get[state.FileURL](s.host.DefaultWorld.Store.Read(), state.TableFileURLs, "tok")
 	require.NoError(t, err, "the expired URL stays, to answer 410")
 	assert.Equal(t, served, u.BlobID)
@@ -226,12 +231,12 @@ func TestCompositionARecipeCannotKeepIsRenderedAtOnce(t *testing.T) {
 	fs, err := s.testPrepared("doc-latin1")
 	require.NoError(t, err)
 	assert.Nil(t, fs.Recipe)
-	assert.Equal(t, 1, fs.Pages)
+	assert.Equal(t, 1, fs.Pages())
 	tx := s.host.DefaultWorld.Store.Read()
 	for _, f := range []struct {
 		blob string
 		get  func(*state.Txn, *state.FileSet) ([]byte, error)
-	}{{fs.PDFBlobID, preparedPDF}, {fs.ZIPBlobID, preparedZIP}} {
+	}{{fs.PDFBlobID(), preparedPDF}, {fs.ZIPBlobID(), preparedZIP}} {
 		stored, err := state.GetBlob(tx, f.blob)
 		require.NoError(t, err)
 		got, err := f.get(tx, fs)
@@ -241,7 +246,8 @@ func TestCompositionARecipeCannotKeepIsRenderedAtOnce(t *testing.T) {
 }
 
 func TestFileSetRowsRoundTripJSON(t *testing.T) {
-	fs := state.FileSet{ID: "k:1", Kind: "k", ObjectID: "1", Version: 3, Ready: true, PDFBlobID: "p", ZIPBlobID: "z", Pages: 4, Name: "n", PreparedAt: 99, Error: "e"}
+	fs := state.FileSet{ID: "k:1", Version: 3, Ready: true, PDFSeq: 7, Name: "n", PreparedAt: 99,
+		Rare: &state.FileSetRare{PDFBlobID: "p", ZIPBlobID: "z", Pages: 4, Failure: "e"}}
 	var back state.FileSet
 	raw, err := json.Marshal(fs)
 	require.NoError(t, err)

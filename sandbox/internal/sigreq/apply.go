@@ -18,9 +18,6 @@ func ApplyOutcome(s *api.Host, tx *state.Txn, o *Outcome) error {
 		return nil
 	}
 	req := o.Req
-	if err := state.Put(tx, state.TableSignatureRequests, req); err != nil {
-		return err
-	}
 	if o.Gone {
 		// A canceled request leaves every list.
 		for _, id := range requestAccountIDs(tx, req) {
@@ -37,6 +34,11 @@ func ApplyOutcome(s *api.Host, tx *state.Txn, o *Outcome) error {
 		if err := sigreqMail(tx, req, m); err != nil {
 			return err
 		}
+	}
+	// The row is written after the e-mails: a signing e-mail's link
+	// secret goes on its signature (req is the outcome's own copy).
+	if err := state.Put(tx, state.TableSignatureRequests, req); err != nil {
+		return err
 	}
 	if o.Files || o.Completed {
 		if err := document.ScheduleFiles(tx, document.KindSignatureRequest, req.ID); err != nil {
@@ -116,7 +118,8 @@ func removedFor(req *state.SignatureRequest, accountID string) bool {
 }
 
 // sigreqMail records one e-mail of a request in the outbox. The e-mail that
-// asks a signer to sign carries a signing-page link that does not expire.
+// asks a signer to sign carries a signing-page link that does not expire;
+// its secret goes on the signature in req, which the caller stores after.
 func sigreqMail(tx *state.Txn, req *state.SignatureRequest, m sigMail) error {
 	topic := req.Subject
 	if topic == "" {
@@ -126,11 +129,11 @@ func sigreqMail(tx *state.Txn, req *state.SignatureRequest, m sigMail) error {
 	switch m.Kind {
 	case notify.MailSignatureRequest:
 		e.Subject = requesterLabel(req) + " has requested your signature: " + topic
-		tok := &state.SignURL{Token: tx.NewSecret(), SignatureID: m.SignatureID, RequestID: req.ID}
-		if err := state.Put(tx, state.TableSignURLs, tok); err != nil {
+		tok, err := signLink(tx, req, m.SignatureID)
+		if err != nil {
 			return err
 		}
-		e.Link = req.WorldURL + "/sign/" + tok.Token
+		e.Link = req.WorldURL + "/sign/" + tok
 	case notify.MailReminder:
 		e.Subject = "Reminder: " + requesterLabel(req) + " has requested your signature: " + topic
 		if tok := latestSignToken(tx, req, m.SignatureID); tok != "" {
@@ -154,6 +157,22 @@ func sigreqMail(tx *state.Txn, req *state.SignatureRequest, m sigMail) error {
 	}
 	_, err := notify.Email(tx, e)
 	return err
+}
+
+// signLink makes the token of a signing e-mail's link. It names the
+// signature and keeps its secret there (state.SignLinkToken), so a link
+// adds no row; a signature whose id cannot be named that way (only an
+// imported world has one) gets a SignURL row, as every link once did.
+func signLink(tx *state.Txn, req *state.SignatureRequest, sigID string) (string, error) {
+	secret := tx.NewSecret()
+	if tok, ok := state.SignLinkToken(secret, sigID); ok && state.AddLinkSecret(req, sigID, secret) {
+		return tok, nil
+	}
+	row := &state.SignURL{Token: secret, SignatureID: sigID, RequestID: req.ID}
+	if err := state.Put(tx, state.TableSignURLs, row); err != nil {
+		return "", err
+	}
+	return secret, nil
 }
 
 // requesterLabel names the requester in e-mail subjects.

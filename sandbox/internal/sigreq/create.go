@@ -2,6 +2,7 @@ package sigreq
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
@@ -128,6 +129,9 @@ func replaceSignatureRequest(s *api.Host, tx *state.Txn, old *state.SignatureReq
 	req := &state.SignatureRequest{ID: old.ID, Seq: old.Seq, CreatedAt: old.CreatedAt, Generation: old.Generation + 1}
 	fillFromSpec(tx, req, spec)
 	req.RemovedFor = append([]string(nil), old.RemovedFor...)
+	// The signers' old links still open the request's page, as they did
+	// when each link was a row of its own (state.IndexLinkSignature).
+	req.LinkSecrets = old.LinkSecrets
 	req.Audit = append(append([]state.AuditEntry(nil), old.Audit...),
 		state.AuditEntry{Time: tx.Unix(), Actor: spec.Requester.Email, Action: "edited and resent", Detail: req.Title})
 	if err := state.Put(tx, state.TableSignatureRequests, req); err != nil {
@@ -164,6 +168,43 @@ func RemovedSigners(old, req *state.SignatureRequest) []state.Signature {
 	return out
 }
 
+// shareRepeatedStrings points the strings of a new request row that
+// repeat from one request to the next (the sandbox's addresses, the API
+// app's client id) at the copies the requester's newest request already
+// keeps, and BaseURL at the start of WorldURL, which begins with it: every
+// stored request would otherwise keep its own copies of the same text.
+// Only where the strings live changes, never their value.
+func shareRepeatedStrings(tx *state.Txn, req *state.SignatureRequest) {
+	if prev := newestRequestOf(tx, req.RequesterAccountID); prev != nil {
+		if req.WorldURL == prev.WorldURL {
+			req.WorldURL = prev.WorldURL
+		}
+		if req.ClientID == prev.ClientID {
+			req.ClientID = prev.ClientID
+		}
+	}
+	if strings.HasPrefix(req.WorldURL, req.BaseURL) {
+		req.BaseURL = req.WorldURL[:len(req.BaseURL)]
+	}
+}
+
+// newestRequestOf is the newest request in an account's list, or nil.
+func newestRequestOf(tx *state.Txn, accountID string) *state.SignatureRequest {
+	n, err := state.AccessCount(tx, accountID)
+	if err != nil || n == 0 {
+		return nil
+	}
+	a, err := state.AccessAt(tx, accountID, n)
+	if err != nil {
+		return nil
+	}
+	req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, a.RequestID)
+	if err != nil {
+		return nil
+	}
+	return req
+}
+
 // fillFromSpec copies a spec into a new request row.
 func fillFromSpec(tx *state.Txn, req *state.SignatureRequest, spec *Spec) {
 	req.RequesterAccountID = spec.Requester.ID
@@ -171,6 +212,7 @@ func fillFromSpec(tx *state.Txn, req *state.SignatureRequest, spec *Spec) {
 	req.RequesterName = spec.Requester.Name
 	req.ClientID, req.Embedded, req.TestMode, req.Hold = spec.ClientID, spec.Embedded, spec.TestMode, spec.Hold
 	req.BaseURL, req.WorldURL = spec.BaseURL, spec.WorldURL
+	shareRepeatedStrings(tx, req)
 	req.BulkSendJobID = spec.BulkSendJobID
 	req.TemplateIDs = append([]string(nil), spec.TemplateIDs...)
 	req.Title, req.Subject, req.Message = spec.Title, spec.Subject, spec.Message

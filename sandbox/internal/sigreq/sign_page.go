@@ -164,10 +164,18 @@ func PageWorld(c *api.Call, holds func(tx *state.Txn) bool) (*world.World, bool)
 	return w, true
 }
 
+// holdsSignToken reports whether a world knows a signing page's token.
+func holdsSignToken(token string) func(tx *state.Txn) bool {
+	return func(tx *state.Txn) bool {
+		_, err := state.SignURLByToken(tx, token)
+		return err == nil
+	}
+}
+
 // signToken finds a page token: 404 when unknown, 410 when expired (an
 // expired embedded URL also reports sign_url_invalid).
 func signToken(c *api.Call, tx *state.Txn) (*state.SignURL, *apierr.Error) {
-	tok, err := state.Get[state.SignURL](tx, state.TableSignURLs, c.Param("token"))
+	tok, err := state.SignURLByToken(tx, c.Param("token"))
 	if err != nil {
 		return nil, apierr.NotFoundf("This signing link is not valid.")
 	}
@@ -179,7 +187,7 @@ func signToken(c *api.Call, tx *state.Txn) (*state.SignURL, *apierr.Error) {
 
 // signPage shows the signing page; opening it is a view by the signer.
 func signPage(c *api.Call) (any, error) {
-	if _, ok := PageWorld(c, page.HoldsRow[state.SignURL](state.TableSignURLs, c.Param("token"))); !ok {
+	if _, ok := PageWorld(c, holdsSignToken(c.Param("token"))); !ok {
 		return htmlPage(http.StatusNotFound, pageData{Title: "Not found", Error: "No such world."})
 	}
 	var d pageData
@@ -249,7 +257,7 @@ type signPageForm struct {
 // signPageAction signs, declines or reassigns from the page's forms,
 // through the same transitions as the control plane's signer calls.
 func signPageAction(c *api.Call) (any, error) {
-	if _, ok := PageWorld(c, page.HoldsRow[state.SignURL](state.TableSignURLs, c.Param("token"))); !ok {
+	if _, ok := PageWorld(c, holdsSignToken(c.Param("token"))); !ok {
 		return htmlPage(http.StatusNotFound, pageData{Title: "Not found", Error: "No such world."})
 	}
 	if !signpage.SameOrigin(c.Request) {

@@ -11,7 +11,6 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
-	"github.com/signsandbox/signsandbox/sandbox/internal/page"
 	"github.com/signsandbox/signsandbox/sandbox/internal/signpage"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -79,7 +78,7 @@ func signView(pagePath string, req *state.SignatureRequest, sg *state.Signature,
 // signDocument serves a document of a signing page's request while its
 // link is valid.
 func signDocument(c *api.Call) (any, error) {
-	if _, ok := PageWorld(c, page.HoldsRow[state.SignURL](state.TableSignURLs, c.Param("token"))); !ok {
+	if _, ok := PageWorld(c, holdsSignToken(c.Param("token"))); !ok {
 		return document.PageNotFound("No such world.")
 	}
 	tx := c.Read()

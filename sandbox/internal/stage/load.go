@@ -296,6 +296,9 @@ func unloadScenario(tx *state.Txn, name string) error {
 	if err != nil {
 		return err
 	}
+	// In scheduling order, as when the queue was keyed by job id, so that
+	// a journal records the deletes in the order it always did.
+	slices.SortFunc(jobs, func(a, b *state.Job) int { return cmp.Compare(a.Seq, b.Seq) })
 	for _, j := range jobs {
 		if j.Kind != jobScenarioBounce && j.Kind != jobScenarioSigner {
 			continue

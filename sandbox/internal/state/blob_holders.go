@@ -16,7 +16,8 @@ import (
 // DeleteTemplate. When the count drops to zero the blob is deleted, and its
 // bytes go with the last blob that shares them. Blobs no document names
 // (prepared files, logos, reports) are not counted and never released this
-// way. Import computes the counts from the rows.
+// way. Import computes the counts from the rows. A row identical uploads
+// share (blob_uploads.go) also learns which of its uploads each row names.
 
 // holderTables are the tables whose rows hold document blobs.
 var holderTables = []string{TableSignatureRequests, TableTemplates, TableFaxes, TableBulkSendJobs, TableUnclaimedDrafts}
@@ -49,9 +50,16 @@ type documentsSpec struct {
 	Documents []Document `json:"documents"`
 }
 
-// heldBlobs answers a holder row's id and the distinct blob ids its
-// documents name, in document order.
-func heldBlobs(row any) (string, []string) {
+// hold is one blob a row's documents name, with the upload the document
+// keeps (Document.Upload; it tells apart the uploads of a shared row).
+type hold struct {
+	blob   string
+	upload uint64
+}
+
+// heldBlobs answers a holder row's id and the distinct holds of its
+// documents, in document order.
+func heldBlobs(row any) (string, []hold) {
 	var id string
 	var docs []Document
 	var spec json.RawMessage
@@ -73,22 +81,33 @@ func heldBlobs(row any) (string, []string) {
 			docs = s.Documents
 		}
 	}
-	var ids []string
+	var holds []hold
 	for _, d := range docs {
 		for _, b := range [2]string{d.BlobID, d.PDFBlobID} {
-			if b != "" && !slices.Contains(ids, b) {
-				ids = append(ids, b)
+			if h := (hold{b, d.Upload}); b != "" && !slices.Contains(holds, h) {
+				holds = append(holds, h)
 			}
 		}
 	}
-	return id, ids
+	return id, holds
+}
+
+// blobsOf answers the distinct blob ids of holds, in order.
+func blobsOf(holds []hold) []string {
+	var ids []string
+	for _, h := range holds {
+		if !slices.Contains(ids, h.blob) {
+			ids = append(ids, h.blob)
+		}
+	}
+	return ids
 }
 
 // countHolder moves the holder counts from the stored row's blobs to the
 // new row's.
 func countHolder(tx *Txn, table string, row any) error {
 	id, now := heldBlobs(row)
-	var before []string
+	var before []hold
 	if raw, err := tx.Txn.First(table, IndexID, id); err == nil && raw != nil {
 		_, before = heldBlobs(raw)
 	}
@@ -96,17 +115,34 @@ func countHolder(tx *Txn, table string, row any) error {
 }
 
 // moveHolds counts one holder less for the blobs of before that are not in
-// after, and one more for those of after that are not in before.
-func moveHolds(tx *Txn, before, after []string) error {
-	for _, b := range after {
-		if !slices.Contains(before, b) {
+// after, and one more for those of after that are not in before. The
+// uploads of shared rows are counted first, so that a row whose last
+// holder goes knows whether uploads stored in this write still need it.
+func moveHolds(tx *Txn, before, after []hold) error {
+	for _, h := range after {
+		if !slices.Contains(before, h) {
+			if err := holdUpload(tx, h, 1); err != nil {
+				return err
+			}
+		}
+	}
+	for _, h := range before {
+		if !slices.Contains(after, h) {
+			if err := holdUpload(tx, h, -1); err != nil {
+				return err
+			}
+		}
+	}
+	was, now := blobsOf(before), blobsOf(after)
+	for _, b := range now {
+		if !slices.Contains(was, b) {
 			if err := addHolds(tx, b, 1); err != nil {
 				return err
 			}
 		}
 	}
-	for _, b := range before {
-		if !slices.Contains(after, b) {
+	for _, b := range was {
+		if !slices.Contains(now, b) {
 			if err := addHolds(tx, b, -1); err != nil {
 				return err
 			}
@@ -122,7 +158,8 @@ func releaseHolder(tx *Txn, row any) error {
 }
 
 // addHolds changes a blob's holder count, deleting the blob when its last
-// holder goes. A blob already gone is left alone.
+// holder goes (unless it is a shared row that uploads of this write still
+// need). A blob already gone is left alone.
 func addHolds(tx *Txn, id string, delta int) error {
 	b, err := Get[Blob](tx, TableBlobs, id)
 	if err != nil {
@@ -130,7 +167,7 @@ func addHolds(tx *Txn, id string, delta int) error {
 	}
 	c := *b
 	c.Holders += delta
-	if c.Holders <= 0 && delta < 0 {
+	if c.Holders <= 0 && delta < 0 && !keepsUnnamedUploads(tx, id) {
 		return DeleteBlob(tx, id)
 	}
 	if err := tx.Insert(TableBlobs, &c); err != nil {
@@ -143,16 +180,18 @@ func addHolds(tx *Txn, id string, delta int) error {
 // rows of an imported database.
 func rebuildBlobHolders(tx *memdb.Txn) error {
 	count := map[string]int{}
+	var all []hold
 	for _, t := range holderTables {
 		it, err := tx.Get(t, IndexID)
 		if err != nil {
 			return err
 		}
 		for raw := it.Next(); raw != nil; raw = it.Next() {
-			_, ids := heldBlobs(raw)
-			for _, b := range ids {
+			_, holds := heldBlobs(raw)
+			for _, b := range blobsOf(holds) {
 				count[b]++
 			}
+			all = append(all, holds...)
 		}
 	}
 	it, err := tx.Get(TableBlobs, IndexID)
@@ -172,5 +211,5 @@ func rebuildBlobHolders(tx *memdb.Txn) error {
 			return err
 		}
 	}
-	return nil
+	return rebuildUploadShares(tx, all)
 }

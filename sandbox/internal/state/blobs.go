@@ -19,6 +19,9 @@ const (
 	// upload them. It is derived: export writes each blob row with its
 	// bytes as before, and import rebuilds the store.
 	tableBlobContents = "blob_contents"
+
+	// IndexShared finds a content by its shared blob row.
+	IndexShared = "shared"
 )
 
 // Blob is stored file content. Blobs are immutable: new content is a new
@@ -29,6 +32,8 @@ type Blob struct {
 	// Holders counts the rows whose documents name this blob (see
 	// blob_holders.go); 0 for blobs no document names.
 	Holders int `json:"holders,omitempty"`
+	// Shared marks the row identical uploads share (blob_uploads.go).
+	Shared bool `json:"shared,omitempty"`
 }
 
 // BlobContent is one distinct content of the world's files.
@@ -39,6 +44,10 @@ type BlobContent struct {
 	// Refs counts the blob rows that hold this content; the content goes
 	// when the last one does.
 	Refs int
+	// Shared is the id of the row identical uploads of this content share
+	// ("" when there is none), and Uploads the state of its uploads.
+	Shared  string
+	Uploads *uploadShare
 }
 
 func init() {
@@ -51,7 +60,8 @@ func init() {
 	RegisterDerived[BlobContent](&memdb.TableSchema{
 		Name: tableBlobContents,
 		Indexes: map[string]*memdb.IndexSchema{
-			IndexID: {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "Hash"}},
+			IndexID:     {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "Hash"}},
+			IndexShared: {Name: IndexShared, Unique: true, AllowMissing: true, Indexer: &memdb.StringFieldIndex{Field: "Shared"}},
 		},
 	})
 }
@@ -74,15 +84,26 @@ func PutBlob(tx *Txn, data []byte) (string, error) {
 // rendered on demand is stored under the id reserved when it was
 // prepared). The id must not hold a blob yet.
 func PutBlobID(tx *Txn, id string, data []byte) error {
+	return putBlob(tx, id, contentHash(data), data, false)
+}
+
+// putBlob stores a blob row for data, whose hash is h: a shared row
+// (PutUpload) is registered as its content's.
+func putBlob(tx *Txn, id, h string, data []byte, shared bool) error {
 	u := getUsage(tx)
-	shared, err := addContentRef(tx.Txn, data, u)
+	register := ""
+	if shared {
+		register = id
+	}
+	stored, err := addContentRef(tx.Txn, h, data, u, register)
 	if err != nil {
 		return err
 	}
 	if len(data) == 0 {
-		shared = data // nil and empty stay as given (they export differently)
+		stored = data // nil and empty stay as given (they export differently)
 	}
-	if err := Put(tx, TableBlobs, &Blob{ID: id, Data: shared}); err != nil {
+	b := &Blob{ID: id, Data: stored, Shared: shared}
+	if err := Put(tx, TableBlobs, b); err != nil {
 		return err
 	}
 	u.BlobBytes += int64(len(data))
@@ -90,10 +111,10 @@ func PutBlobID(tx *Txn, id string, data []byte) error {
 	return setUsage(tx, u)
 }
 
-// addContentRef counts one more holder of data's content and answers the
-// shared bytes to store.
-func addContentRef(tx *memdb.Txn, data []byte, u *Usage) ([]byte, error) {
-	h := contentHash(data)
+// addContentRef counts one more holder of data's content (hash h) and
+// answers the shared bytes to store; register, when set, becomes the
+// content's shared row unless it has one.
+func addContentRef(tx *memdb.Txn, h string, data []byte, u *Usage, register string) ([]byte, error) {
 	raw, err := tx.First(tableBlobContents, IndexID, h)
 	if err != nil {
 		return nil, fmt.Errorf("state: %s: %w", tableBlobContents, err)
@@ -109,6 +130,9 @@ func addContentRef(tx *memdb.Txn, data []byte, u *Usage) ([]byte, error) {
 		c = BlobContent{Hash: h, Data: data, Refs: 1}
 		u.ContentBytes += int64(len(data))
 		u.Contents++
+	}
+	if c.Shared == "" && register != "" {
+		c.Shared, c.Uploads = register, &uploadShare{Live: 1, Fresh: []uint64{0}}
 	}
 	if err := tx.Insert(tableBlobContents, &c); err != nil {
 		return nil, fmt.Errorf("state: insert %s: %w", tableBlobContents, err)
@@ -154,6 +178,9 @@ func DeleteBlob(tx *Txn, id string) error {
 	}
 	if raw != nil {
 		c := *raw.(*BlobContent)
+		if err := dropShared(tx.Txn, b, &c); err != nil {
+			return err
+		}
 		if c.Refs--; c.Refs > 0 {
 			err = tx.Insert(tableBlobContents, &c)
 		} else {
@@ -170,11 +197,12 @@ func DeleteBlob(tx *Txn, id string) error {
 
 // StoredBytes is the size of every blob of the world, which the per-world
 // storage cap (Config.MaxWorldBytes) bounds: each stored file counts, as a
-// user who uploads it twice would expect. It is a counter kept in the same
+// user who uploads it twice would expect (uploads that share a row count
+// once each, see blob_uploads.go). It is counters kept in the same
 // transactions as the blobs (and rebuilt on import), so a write costs the
 // same however many files the world holds.
 func StoredBytes(tx *Txn) (int64, error) {
-	return getUsage(tx).BlobBytes, nil
+	return getUsage(tx).BlobBytes + sharedBytes(tx.Txn), nil
 }
 
 // UniqueBytes is the size of the distinct contents the world holds: the
@@ -193,14 +221,16 @@ func rebuildBlobContents(tx *memdb.Txn, u *Usage) error {
 		blobs = append(blobs, raw.(*Blob))
 	}
 	for _, b := range blobs {
-		shared, err := addContentRef(tx, b.Data, u)
+		shared, err := addContentRef(tx, contentHash(b.Data), b.Data, u, "")
 		if err != nil {
 			return err
 		}
 		u.BlobBytes += int64(len(b.Data))
 		u.Blobs++
 		if len(b.Data) > 0 && &shared[0] != &b.Data[0] {
-			if err := tx.Insert(TableBlobs, &Blob{ID: b.ID, Data: shared, Holders: b.Holders}); err != nil {
+			c := *b
+			c.Data = shared
+			if err := tx.Insert(TableBlobs, &c); err != nil {
 				return err
 			}
 		}

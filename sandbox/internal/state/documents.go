@@ -20,6 +20,10 @@ type Document struct {
 	// PDFBlobID holds the document as PDF (the original for PDFs, a
 	// conversion for other types).
 	PDFBlobID string `json:"pdf_blob_id,omitempty"`
+	// Upload tells the uploads that share a blob row apart: 0 for the
+	// upload that made the row, otherwise the number of the world's id
+	// sequence the upload took (see blob_uploads.go).
+	Upload uint64 `json:"upload,omitempty"`
 	// Pages are the sizes of the PDF's pages.
 	Pages []Page `json:"pages,omitempty"`
 	// Error says why the file cannot be used (it could not be fetched,

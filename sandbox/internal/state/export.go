@@ -20,6 +20,9 @@ func Export(tx *Txn) (Tables, error) {
 		if err != nil {
 			return nil, err
 		}
+		if name == TableJobs {
+			jobsInIDOrder(rows)
+		}
 		enc := make([]json.RawMessage, 0, len(rows))
 		for _, row := range rows {
 			b, err := json.Marshal(row)
@@ -80,6 +83,11 @@ func importTables(tables Tables, consistent bool, knownJob func(kind string) boo
 		}
 		if err := checkUnique(tx, def, len(tables[name])); err != nil {
 			return nil, err
+		}
+		if name == TableJobs {
+			if err := checkJobIDs(rows[name]); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if m, _ := tx.First(tableMeta, IndexID, metaRowID); m == nil {

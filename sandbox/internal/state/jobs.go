@@ -1,8 +1,11 @@
 package state
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
 	"time"
 
 	memdb "github.com/hashicorp/go-memdb"
@@ -11,8 +14,6 @@ import (
 // Scheduler tables and indexes.
 const (
 	TableJobs = "jobs"
-	// IndexDue orders jobs by (due time, sequence): the scheduler's queue.
-	IndexDue = "due"
 	// IndexSubject finds the jobs of one object (to drop them when it goes).
 	IndexSubject = "subject"
 )
@@ -20,17 +21,32 @@ const (
 // Job is one delayed effect on the world's scheduler. Jobs are data (a kind
 // and JSON arguments), not closures, so that a world's queue is exported and
 // imported with the rest of its state.
+//
+// A job's primary key is its place in the queue, (Due, Seq), so that the
+// queue needs no index of its own: every index entry costs a queued job
+// hundreds of bytes. Its id (ID) is derived from Seq rather than stored.
+// Jobs enter the queue only through Put (see JobCursor).
 type Job struct {
-	ID string `json:"id"`
 	// Due is the world time (Unix nanoseconds) at which the job runs.
-	Due int64 `json:"due"`
+	Due int64
 	// Seq breaks ties between jobs due at the same instant: the earlier
-	// scheduled runs first.
-	Seq  uint64 `json:"seq"`
-	Kind string `json:"kind"`
+	// scheduled runs first. It is unique among a world's jobs.
+	Seq  uint64
+	Kind string
 	// Subject is the id of the object the job acts on ("" when none).
-	Subject string          `json:"subject,omitempty"`
-	Args    json.RawMessage `json:"args,omitempty"`
+	Subject string
+	Args    json.RawMessage
+}
+
+// ID is the job's id, as runs and exports show it: "job_" and Seq in 20
+// digits, so that ids sort as jobs were scheduled.
+func (j *Job) ID() string { return JobID(j.Seq) }
+
+// JobID is the id of the job of sequence number seq.
+func JobID(seq uint64) string {
+	const zeros = "00000000000000000000" // a uint64 has at most 20 digits
+	d := strconv.FormatUint(seq, 10)
+	return "job_" + zeros[len(d):] + d
 }
 
 // DueTime is Due as a time.
@@ -40,11 +56,8 @@ func init() {
 	Register[Job](&memdb.TableSchema{
 		Name: TableJobs,
 		Indexes: map[string]*memdb.IndexSchema{
-			IndexID: {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
-			IndexDue: {Name: IndexDue, Unique: true, Indexer: &memdb.CompoundIndex{Indexes: []memdb.Indexer{
-				&memdb.IntFieldIndex{Field: "Due"},
-				&memdb.UintFieldIndex{Field: "Seq"},
-			}}},
+			// The primary key is the queue order (see Job).
+			IndexID:      {Name: IndexID, Unique: true, Indexer: &jobQueueIndex{}},
 			IndexSubject: {Name: IndexSubject, AllowMissing: true, Indexer: &memdb.StringFieldIndex{Field: "Subject"}},
 		},
 	})
@@ -67,8 +80,7 @@ func ScheduleAt(tx *Txn, kind, subject string, at time.Time, args any) (*Job, er
 		}
 		raw = b
 	}
-	seq := tx.Seq()
-	j := &Job{ID: fmt.Sprintf("job_%020d", seq), Due: at.UnixNano(), Seq: seq, Kind: kind, Subject: subject, Args: raw}
+	j := &Job{Due: at.UnixNano(), Seq: tx.Seq(), Kind: kind, Subject: subject, Args: raw}
 	if err := Put(tx, TableJobs, j); err != nil {
 		return nil, err
 	}
@@ -78,7 +90,16 @@ func ScheduleAt(tx *Txn, kind, subject string, at time.Time, args any) (*Job, er
 
 // NextJob returns the earliest job, or nil when the queue is empty.
 func NextJob(tx *Txn) *Job {
-	raw, _ := tx.Txn.First(TableJobs, IndexDue)
+	raw, _ := tx.Txn.First(TableJobs, IndexID)
+	if raw == nil {
+		return nil
+	}
+	return raw.(*Job)
+}
+
+// QueuedJob returns the job still queued at (due, seq), or nil.
+func QueuedJob(tx *Txn, due int64, seq uint64) *Job {
+	raw, _ := tx.Txn.First(TableJobs, IndexID, due, seq)
 	if raw == nil {
 		return nil
 	}
@@ -104,5 +125,12 @@ func CancelJobs(tx *Txn, subject, kind string) error {
 
 // JobsOf lists the queued jobs of a subject in id (scheduling) order.
 func JobsOf(tx *Txn, subject string) ([]*Job, error) {
-	return All[Job](tx, TableJobs, IndexSubject, subject)
+	jobs, err := All[Job](tx, TableJobs, IndexSubject, subject)
+	sortJobsBySeq(jobs)
+	return jobs, err
+}
+
+// sortJobsBySeq puts jobs in id (scheduling) order.
+func sortJobsBySeq(jobs []*Job) {
+	slices.SortFunc(jobs, func(a, b *Job) int { return cmp.Compare(a.Seq, b.Seq) })
 }

@@ -53,7 +53,7 @@ func AddAccess(tx *Txn, accountID, requestID string, requestSeq uint64) error {
 		}
 	}
 	return Put(tx, TableSignatureRequestAccess, &SignatureRequestAccess{
-		ID: AccessID(accountID, requestID), AccountID: accountID, RequestID: requestID, RequestSeq: requestSeq, Ordinal: pos,
+		AccountID: accountID, RequestID: requestID, RequestSeq: requestSeq, Ordinal: pos,
 	})
 }
 
@@ -123,7 +123,7 @@ func RebuildAccess(tx *Txn, accountID string, drop map[string]bool, add map[stri
 	for id, seq := range add {
 		if !have[id] && !drop[id] {
 			have[id] = true
-			keep = append(keep, SignatureRequestAccess{ID: AccessID(accountID, id), AccountID: accountID, RequestID: id, RequestSeq: seq})
+			keep = append(keep, SignatureRequestAccess{AccountID: accountID, RequestID: id, RequestSeq: seq})
 		}
 	}
 	sort.Slice(keep, func(i, j int) bool { return keep[i].RequestSeq < keep[j].RequestSeq })

@@ -22,6 +22,11 @@ const (
 
 	// IndexSignatureID finds the request that holds a signature_id.
 	IndexSignatureID = "signature_id"
+	// IndexLinkSignature finds a request by the signature id of a signing
+	// link whose signature it no longer has (an edit and resend gives the
+	// signers new ids): the link still opens the request's page. Requests
+	// that were never edited have no entry.
+	IndexLinkSignature = "link_signature"
 	// IndexAccountOrdinal orders an account's access rows (AccountID,
 	// Ordinal); the highest ordinal is the newest request and the count.
 	IndexAccountOrdinal = "account_ordinal"
@@ -120,6 +125,18 @@ type SignatureRequest struct {
 	CompletedAt            int64           `json:"completed_at,omitempty"`
 	RemovedFor             []string        `json:"removed_for,omitempty"`
 	Audit                  []AuditEntry    `json:"audit,omitempty"`
+	// LinkSecrets are the secrets of the signing-page links e-mailed to
+	// the signers, oldest first (see SignLinkToken): a link names its
+	// signature, so it needs no row of its own. They are kept here rather
+	// than on each Signature because the row has room for them within its
+	// allocation and a Signature has none.
+	LinkSecrets []LinkSecret `json:"link_secrets,omitempty"`
+}
+
+// LinkSecret is the secret of one signing e-mail's link to a signer.
+type LinkSecret struct {
+	SignatureID string `json:"signature_id"`
+	Secret      string `json:"secret"`
 }
 
 // SigningOptions are the signature types a signer may use.
@@ -309,6 +326,7 @@ func (r *SignatureRequest) Copy() *SignatureRequest {
 	c.ResponseData = append([]ResponseValue(nil), r.ResponseData...)
 	c.RemovedFor = append([]string(nil), r.RemovedFor...)
 	c.Audit = append([]AuditEntry(nil), r.Audit...)
+	c.LinkSecrets = append([]LinkSecret(nil), r.LinkSecrets...)
 	if r.Metadata != nil {
 		c.Metadata = make(map[string]any, len(r.Metadata))
 		for k, v := range r.Metadata {
@@ -324,19 +342,26 @@ func (r *SignatureRequest) Copy() *SignatureRequest {
 
 // SignatureRequestAccess says that an account sees a request in its list.
 // Ordinals of one account are dense (1..count) in request creation order.
+// Its id, AccessID(account, request), is computed (ID), not stored: every
+// request has a row per account that lists it, and the id string would
+// repeat the two ids the row already holds. Exported rows carry it as
+// they always did (access_json.go).
 type SignatureRequestAccess struct {
-	// ID is AccessID(account, request).
-	ID         string `json:"id"`
-	AccountID  string `json:"account_id"`
-	RequestID  string `json:"signature_request_id"`
-	RequestSeq uint64 `json:"request_seq"`
-	Ordinal    uint64 `json:"ordinal"`
+	AccountID  string
+	RequestID  string
+	RequestSeq uint64
+	Ordinal    uint64
 }
+
+// ID is the row's id, AccessID(AccountID, RequestID).
+func (a *SignatureRequestAccess) ID() string { return AccessID(a.AccountID, a.RequestID) }
 
 // AccessID is the id of an access row.
 func AccessID(accountID, requestID string) string { return accountID + "/" + requestID }
 
-// SignURL is the token of a signing page.
+// SignURL is the token of a signing page. Embedded sign URLs have a row
+// each; the links of signing e-mails are rows only in worlds stored before
+// they became SignLinkToken's (the row's form still works).
 type SignURL struct {
 	Token       string `json:"token"`
 	SignatureID string `json:"signature_id"`
@@ -380,15 +405,16 @@ func init() {
 	Register[SignatureRequest](&memdb.TableSchema{
 		Name: TableSignatureRequests,
 		Indexes: map[string]*memdb.IndexSchema{
-			IndexID:          {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
-			IndexSeq:         {Name: IndexSeq, Unique: true, Indexer: &memdb.UintFieldIndex{Field: "Seq"}},
-			IndexSignatureID: {Name: IndexSignatureID, AllowMissing: true, Indexer: signatureIDIndexer{}},
+			IndexID:            {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
+			IndexSeq:           {Name: IndexSeq, Unique: true, Indexer: &memdb.UintFieldIndex{Field: "Seq"}},
+			IndexSignatureID:   {Name: IndexSignatureID, AllowMissing: true, Indexer: signatureIDIndexer{}},
+			IndexLinkSignature: {Name: IndexLinkSignature, AllowMissing: true, Indexer: linkSignatureIndexer{}},
 		},
 	})
 	Register[SignatureRequestAccess](&memdb.TableSchema{
 		Name: TableSignatureRequestAccess,
 		Indexes: map[string]*memdb.IndexSchema{
-			IndexID: {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
+			IndexID: {Name: IndexID, Unique: true, Indexer: accessIDIndexer{}},
 			IndexAccountOrdinal: {Name: IndexAccountOrdinal, Unique: true, Indexer: &memdb.CompoundIndex{Indexes: []memdb.Indexer{
 				&memdb.StringFieldIndex{Field: "AccountID"},
 				&memdb.UintFieldIndex{Field: "Ordinal"},

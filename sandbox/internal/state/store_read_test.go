@@ -25,12 +25,12 @@ func TestReadSeesEveryFinishedCommit(t *testing.T) {
 			defer wg.Done()
 			seen := uint64(0)
 			for i := 0; i < each; i++ {
-				id := fmt.Sprintf("job_w%d_%d", w, i)
+				id := fmt.Sprintf("report_w%d_%d", w, i)
 				require.NoError(t, st.Update(func(tx *Txn) error {
-					return Put(tx, TableJobs, &Job{ID: id, Seq: tx.Seq(), Kind: "test"})
+					return Put(tx, TableReports, &Report{ID: id, Seq: tx.Seq()})
 				}))
 				tx := st.Read()
-				_, err := Get[Job](tx, TableJobs, id)
+				_, err := Get[Report](tx, TableReports, id)
 				assert.NoError(t, err, "a Read after the Update that stored %s", id)
 				m, err := Get[Meta](tx, tableMeta, metaRowID)
 				require.NoError(t, err)
@@ -40,9 +40,9 @@ func TestReadSeesEveryFinishedCommit(t *testing.T) {
 		}(w)
 	}
 	wg.Wait()
-	jobs, err := All[Job](st.Read(), TableJobs, IndexID)
+	reports, err := All[Report](st.Read(), TableReports, IndexID)
 	require.NoError(t, err)
-	assert.Len(t, jobs, writers*each)
+	assert.Len(t, reports, writers*each)
 }
 
 // TestReadAfterReplaceSeesTheNewDatabase: reset and import swap the whole
@@ -50,12 +50,12 @@ func TestReadSeesEveryFinishedCommit(t *testing.T) {
 func TestReadAfterReplaceSeesTheNewDatabase(t *testing.T) {
 	st := newTestStore(t)
 	require.NoError(t, st.Update(func(tx *Txn) error {
-		return Put(tx, TableJobs, &Job{ID: "job_old", Kind: "test"})
+		return Put(tx, TableReports, &Report{ID: "report_old"})
 	}))
 	db, err := NewDB()
 	require.NoError(t, err)
 	st.Replace(db)
-	_, err = Get[Job](st.Read(), TableJobs, "job_old")
+	_, err = Get[Report](st.Read(), TableReports, "report_old")
 	assert.ErrorIs(t, err, ErrNotFound)
 }
 
@@ -87,7 +87,7 @@ func TestConfigCacheKeepsNoOldSnapshot(t *testing.T) {
 	st.Config()
 	old := weak.Make(st.snap.Load().txn)
 	require.NoError(t, st.Update(func(tx *Txn) error {
-		return Put(tx, TableJobs, &Job{ID: "job_after", Seq: tx.Seq(), Kind: "test"})
+		return Put(tx, TableReports, &Report{ID: "report_after", Seq: tx.Seq()})
 	}))
 	for i := 0; i < 5 && old.Value() != nil; i++ {
 		runtime.GC()

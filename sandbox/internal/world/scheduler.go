@@ -40,9 +40,18 @@ func (r *JobRegistry) RunAlone(kind string) {
 
 // batchable reports whether a job of kind may share a transaction.
 func (r *JobRegistry) batchable(kind string) bool {
+	_, ok := r.lookup(kind)
+	return ok
+}
+
+// lookup answers the function of kind and whether its jobs may share a
+// transaction, in one read of the registry: the scheduler asks both of
+// every job it runs.
+func (r *JobRegistry) lookup(kind string) (fn JobFunc, batchable bool) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	return r.funcs[kind] != nil && !r.alone[kind]
+	fn = r.funcs[kind]
+	return fn, fn != nil && !r.alone[kind]
 }
 
 // Handle registers the function of a job kind.
@@ -131,10 +140,10 @@ func (w *World) runDueLocked(until time.Time, now func() time.Time, moveTo func(
 			return ran
 		}
 		if moveTo != nil && solo == 0 && w.jobs.batchable(job.Kind) {
-			batch, last, tried, err := w.runBatch(until, now())
+			more, last, tried, err := w.runBatch(until, now(), ran)
 			if err == nil {
 				moveTo(last)
-				ran = append(ran, batch...)
+				ran = more
 				continue
 			}
 			solo = tried
@@ -153,39 +162,61 @@ func (w *World) runDueLocked(until time.Time, now func() time.Time, moveTo func(
 // until one that is not due by until, not batchable, or the maxBatch-th.
 // Each runs at the instant a lone run would give it: its due time, or the
 // instant before it when that is later (start for the first). It answers
-// the jobs that ran, the last instant, and how many jobs it tried (when it
-// fails: the failing one included).
-func (w *World) runBatch(until, start time.Time) (ran []RanJob, last time.Time, tried int, err error) {
+// ran with the jobs that ran appended (ran itself when it fails: a batch
+// that fails ran nothing), the last instant, and how many jobs it tried
+// (when it fails: the failing one included).
+func (w *World) runBatch(until, start time.Time, ran []RanJob) (out []RanJob, last time.Time, tried int, err error) {
+	end := until.UnixNano()
 	err = w.Store.Update(func(tx *state.Txn) error {
-		ran, tried, last = ran[:0], 0, start
-		for len(ran) < maxBatch {
-			job := state.NextJob(tx)
-			if job == nil || job.Due > until.UnixNano() || !w.jobs.batchable(job.Kind) {
+		out, tried, last = ran, 0, start
+		queue := state.NewJobCursor(tx)
+		for tried < maxBatch {
+			job := queue.Peek()
+			// A job cancelled by one before it and due after the window
+			// ends the batch as the first queued one would: it is not
+			// due either.
+			if job == nil || job.Due > end {
 				break
+			}
+			fn, batchable := w.jobs.lookup(job.Kind)
+			if !batchable {
+				if !queue.Queued(job) {
+					queue.Skip()
+					continue
+				}
+				break
+			}
+			tried++
+			taken, err := queue.Take(job)
+			if err != nil {
+				return err
+			}
+			if !taken {
+				tried-- // cancelled by a job before it: never tried
+				continue
 			}
 			if due := job.DueTime(); due.After(last) {
 				last = due
 			}
 			tx.SetNow(last)
-			tried++
-			if err := tx.Delete(state.TableJobs, job); err != nil {
+			if err := fn(w, tx, job); err != nil {
 				return err
 			}
-			if err := w.jobs.get(job.Kind)(w, tx, job); err != nil {
-				return err
-			}
-			ran = append(ran, RanJob{ID: job.ID, Kind: job.Kind, Subject: job.Subject, At: last.Unix()})
+			out = append(out, RanJob{ID: job.ID(), Kind: job.Kind, Subject: job.Subject, At: last.Unix()})
 		}
 		return nil
 	})
-	return ran, last, tried, err
+	if err != nil {
+		return ran, last, tried, err
+	}
+	return out, last, tried, nil
 }
 
 // runJob executes one job. A job that fails is still removed (in a second
 // transaction) and its error logged, so that a broken job can never wedge the
 // queue.
 func (w *World) runJob(job *state.Job) RanJob {
-	r := RanJob{ID: job.ID, Kind: job.Kind, Subject: job.Subject, At: w.Now().Unix()}
+	r := RanJob{ID: job.ID(), Kind: job.Kind, Subject: job.Subject, At: w.Now().Unix()}
 	fn := w.jobs.get(job.Kind)
 	err := w.Store.Update(func(tx *state.Txn) error {
 		if err := tx.Delete(state.TableJobs, job); err != nil {
@@ -198,9 +229,9 @@ func (w *World) runJob(job *state.Job) RanJob {
 	})
 	if err != nil {
 		r.Error = err.Error()
-		w.log.Warn("job failed", "job", job.ID, "kind", job.Kind, "subject", job.Subject, "err", err)
+		w.log.Warn("job failed", "job", job.ID(), "kind", job.Kind, "subject", job.Subject, "err", err)
 		_ = w.Store.Update(func(tx *state.Txn) error {
-			if cur, _ := state.Get[state.Job](tx, state.TableJobs, job.ID); cur != nil {
+			if cur := state.QueuedJob(tx, job.Due, job.Seq); cur != nil {
 				return tx.Delete(state.TableJobs, cur)
 			}
 			return nil

@@ -33,6 +33,7 @@ type followUp struct {
 //   - mark: writes a team row named after the job and its run time, then
 //     schedules its follow-ups;
 //   - fail: writes a row and fails, so the row must not survive;
+//   - cancel: cancels the queued jobs of the subject its args name;
 //   - panicky is never registered (unknown kinds must not wedge the queue).
 func testJobs() *JobRegistry {
 	r := NewJobRegistry()
@@ -53,6 +54,13 @@ func testJobs() *JobRegistry {
 		return nil
 	})
 	r.Handle("noop", func(*World, *state.Txn, *state.Job) error { return nil })
+	r.Handle("cancel", func(w *World, tx *state.Txn, job *state.Job) error {
+		var subject string
+		if err := json.Unmarshal(job.Args, &subject); err != nil {
+			return err
+		}
+		return state.CancelJobs(tx, subject, "")
+	})
 	r.Handle("fail", func(w *World, tx *state.Txn, job *state.Job) error {
 		if err := state.Put(tx, state.TableTeams, &state.Team{ID: "should-not-exist"}); err != nil {
 			return err
@@ -548,6 +556,87 @@ func TestBatchedAdvanceEqualsOneJobAtATime(t *testing.T) {
 	require.Greater(t, len(ranAlone), 2*maxBatch)
 	// The jobs of the two failed batches ran one by one again.
 	assert.Less(t, commitsBatched*3, commitsAlone, "batches: %d commits, alone: %d", commitsBatched, commitsAlone)
+	assert.Equal(t, ranAlone, ranBatched)
+	assert.Equal(t, stateAlone, stateBatched)
+}
+
+// TestBatchedAdvanceWithCancellationsEqualsOneJobAtATime: a batch reads
+// the queue once and again only after a job was scheduled, so jobs that
+// cancel jobs later in the same batch (batchable ones, and one that must
+// run alone, which would end the batch if it were still queued), and jobs
+// that schedule others ahead of what the batch read, must leave what one
+// transaction per job leaves.
+func TestBatchedAdvanceWithCancellationsEqualsOneJobAtATime(t *testing.T) {
+	run := func(batched bool) ([]RanJob, string) {
+		jobs := testJobs()
+		jobs.RunAlone("noop")
+		if !batched {
+			for _, k := range []string{"mark", "fail", "cancel"} {
+				jobs.RunAlone(k)
+			}
+		}
+		w := newTestWorld(t, Options{Jobs: jobs})
+		require.NoError(t, w.Store.Update(func(tx *state.Txn) error {
+			sched := func(kind, subject string, sec int, args any) error {
+				_, err := state.Schedule(tx, kind, subject, time.Duration(sec)*time.Second, args)
+				return err
+			}
+			for i := 0; i < 2*maxBatch+10; i++ {
+				args := markArgs{Name: fmt.Sprint("m", i)}
+				if i%3 == 0 {
+					args.Then = []followUp{{fmt.Sprint("f", i), i % 5}}
+				}
+				if err := sched("mark", fmt.Sprint("s", i%9), i%7, args); err != nil {
+					return err
+				}
+				var err error
+				switch i {
+				case 5:
+					err = sched("cancel", "", 1, "s3")
+				case 6:
+					// Cancelled by the job just before it, which schedules
+					// nothing: the batch meets it where it read it.
+					if err = sched("cancel", "", 2, "c"); err == nil {
+						err = sched("mark", "c", 2, markArgs{Name: "c"})
+					}
+				case 7:
+					err = sched("fail", "", 5, nil)
+				case 20:
+					// The same with a job that runs alone, which ends a
+					// batch only while it is queued.
+					if err = sched("cancel", "", 4, "n"); err == nil {
+						err = sched("noop", "n", 4, nil)
+					}
+				case 30:
+					err = sched("noop", "", 5, nil)
+				case maxBatch + 3:
+					err = sched("cancel", "", 3, "s5")
+				}
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		}))
+		ran, err := w.Advance(6 * time.Second)
+		require.NoError(t, err)
+		e, err := state.Export(w.Store.Read())
+		require.NoError(t, err)
+		b, err := json.Marshal(e)
+		require.NoError(t, err)
+		return ran, string(b)
+	}
+	ranAlone, stateAlone := run(false)
+	ranBatched, stateBatched := run(true)
+	kinds := map[string]int{}
+	for _, r := range ranAlone {
+		kinds[r.Kind+"/"+r.Subject]++
+	}
+	assert.Equal(t, 1, kinds["noop/"], "the noop nobody cancels runs")
+	assert.Zero(t, kinds["noop/n"], "the cancelled noop never runs")
+	assert.Zero(t, kinds["mark/c"], "the cancelled mark never runs")
+	assert.Less(t, kinds["mark/s3"], kinds["mark/s4"], "the s3 marks due after their cancellation never run")
+	assert.Less(t, kinds["mark/s5"], kinds["mark/s4"], "the s5 marks due after their cancellation never run")
 	assert.Equal(t, ranAlone, ranBatched)
 	assert.Equal(t, stateAlone, stateBatched)
 }
