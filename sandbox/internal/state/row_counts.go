@@ -155,7 +155,22 @@ func (ri *rowInfo) rowID(row any) (string, bool) {
 	if !ok || err != nil || len(val) == 0 {
 		return "", false
 	}
+	if _, keyed := row.(keyedRow); keyed {
+		return string(val), true // a binary key: all of it tells rows apart
+	}
 	return string(val[:len(val)-1]), true // the indexer ends the key with a NUL
+}
+
+// keyedRow is a row whose id index is looked up by several values rather
+// than by one id string (a job: its due time and sequence number).
+type keyedRow interface{ idArgs() []any }
+
+// idLookup is the arguments that find row by the id index.
+func idLookup(row any, id string) []any {
+	if k, ok := row.(keyedRow); ok {
+		return k.idArgs()
+	}
+	return []any{id}
 }
 
 // rowKey names a row of a table.
@@ -175,7 +190,7 @@ func (t *Txn) existed(ri *rowInfo, table string, row any) (bool, rowKey, error) 
 	if e, ok := t.rows.seen[key]; ok {
 		return e, key, nil
 	}
-	raw, err := t.baseTxn().First(table, IndexID, id)
+	raw, err := t.baseTxn().First(table, IndexID, idLookup(row, id)...)
 	return raw != nil, key, err
 }
 
