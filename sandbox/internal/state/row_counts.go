@@ -22,12 +22,15 @@ import (
 
 // rowWrite is what a write counts its rows with: the counts it moved,
 // and, to tell whether a row it inserts is new, the database as the write
-// found it (db, read through base) and what the write did since (seen).
+// found it (db, read through base) and what the write did since (seen:
+// the row it put, nil for one it deleted). Reads by id use them too
+// (own_reads.go); unsure is set when a change failed part way.
 type rowWrite struct {
 	counts rowCounts
 	db     *memdb.MemDB
 	base   *memdb.Txn
-	seen   map[rowKey]bool
+	seen   map[rowKey]any
+	unsure bool
 }
 
 // rowCounts is what a write moved: rows by table and the attempts of the
@@ -187,8 +190,8 @@ func (t *Txn) existed(ri *rowInfo, table string, row any) (bool, rowKey, error) 
 		return false, rowKey{}, nil
 	}
 	key := rowKey{table, id}
-	if e, ok := t.rows.seen[key]; ok {
-		return e, key, nil
+	if r, ok := t.rows.seen[key]; ok {
+		return r != nil, key, nil
 	}
 	raw, err := t.baseTxn().First(table, IndexID, idLookup(row, id)...)
 	return raw != nil, key, err
@@ -203,15 +206,16 @@ func (t *Txn) baseTxn() *memdb.Txn {
 	return t.rows.base
 }
 
-// see records that the row of key exists (or not) from now on.
-func (t *Txn) see(key rowKey, exists bool) {
+// see records that the row of key is row from now on (nil: none).
+func (t *Txn) see(key rowKey, row any) {
 	if key.id == "" && key.table == "" {
+		t.rows.unsure = true // a row stored without an id we can read
 		return
 	}
 	if t.rows.seen == nil {
-		t.rows.seen = map[rowKey]bool{}
+		t.rows.seen = map[rowKey]any{}
 	}
-	t.rows.seen[key] = exists
+	t.rows.seen[key] = row
 }
 
 // storedDelivery answers the stored delivery with row's id (nil when
@@ -244,9 +248,9 @@ func (t *Txn) Insert(table string, row any) error {
 		return err
 	}
 	if err := t.Txn.Insert(table, row); err != nil {
-		return err
+		return t.failed(err)
 	}
-	t.see(key, true)
+	t.see(key, row)
 	if !existed {
 		t.rows.counts.add(table, 1)
 	}
@@ -273,10 +277,12 @@ func (t *Txn) Delete(table string, row any) error {
 		}
 	}
 	if err := t.Txn.Delete(table, row); err != nil {
-		return err
+		return t.failed(err)
 	}
 	if id, ok := ri.rowID(row); ok {
-		t.see(rowKey{table, id}, false)
+		t.see(rowKey{table, id}, nil)
+	} else {
+		t.rows.unsure = true
 	}
 	t.rows.counts.add(table, -1)
 	t.rows.counts.attempts.count(before, -1)
@@ -295,7 +301,7 @@ func (t *Txn) DeleteAll(table, index string, args ...any) (int, error) {
 	}
 	n, err := t.Txn.DeleteAll(table, index, args...)
 	if err != nil {
-		return n, err
+		return n, t.failed(err)
 	}
 	t.deleted(ri, table, gone)
 	return n, nil
@@ -314,7 +320,7 @@ func (t *Txn) DeletePrefix(table, prefixIndex, prefix string) (bool, error) {
 	}
 	ok, err := t.Txn.DeletePrefix(table, prefixIndex, prefix)
 	if err != nil || !ok {
-		return ok, err
+		return ok, t.failed(err)
 	}
 	t.deleted(ri, table, gone)
 	return true, nil
@@ -325,7 +331,9 @@ func (t *Txn) deleted(ri *rowInfo, table string, gone []any) {
 	t.rows.counts.add(table, -int64(len(gone)))
 	for _, row := range gone {
 		if id, ok := ri.rowID(row); ok {
-			t.see(rowKey{table, id}, false)
+			t.see(rowKey{table, id}, nil)
+		} else {
+			t.rows.unsure = true
 		}
 		if table == TableDeliveries {
 			t.rows.counts.attempts.count(row, -1)
