@@ -1,6 +1,10 @@
 package state
 
-import memdb "github.com/hashicorp/go-memdb"
+import (
+	"errors"
+
+	memdb "github.com/hashicorp/go-memdb"
+)
 
 // Reads by id inside a write. memdb answers a read of an index the same
 // write has already changed from a clone of that index's radix
@@ -86,9 +90,11 @@ func (ri *rowInfo) lookupID(args []any) (string, bool) {
 
 // failed marks the write's record of its rows unsure when a change
 // failed (memdb may have changed some indexes of the row and not others),
-// and answers err.
+// and answers err. A delete of a row that is not there changed nothing:
+// memdb looks the row up before it touches an index, and the scheduler's
+// JobCursor.Take meets it whenever a job of a batch cancelled a later one.
 func (t *Txn) failed(err error) error {
-	if err != nil {
+	if err != nil && !errors.Is(err, memdb.ErrNotFound) {
 		t.rows.unsure = true
 	}
 	return err

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	memdb "github.com/hashicorp/go-memdb"
 	"github.com/stretchr/testify/require"
 )
 
@@ -171,6 +172,10 @@ func TestReadsInAWriteSeeItsOwnChanges(t *testing.T) {
 	require.NoError(t, st.Update(func(tx *Txn) error {
 		require.NoError(t, Put(tx, TableTeamInvites, invite(1, "ta")))
 		same(tx, "before the failed insert", true)
+		// A delete of a row that is not there changes nothing: the
+		// scheduler's Take of a job cancelled earlier in its batch.
+		require.ErrorIs(t, tx.Delete(TableTeamInvites, &TeamInvite{ID: "i99"}), memdb.ErrNotFound)
+		same(tx, "after deleting a row that is not there", true)
 		// No team: memdb refuses the row at the team index, after it may
 		// have stored it in others (it walks them in map order).
 		require.Error(t, Put(tx, TableTeamInvites, &TeamInvite{ID: "i03", EmailKey: "e3@x"}))
