@@ -125,6 +125,13 @@ func CancelJobs(tx *Txn, subject, kind string) error {
 
 // JobsOf lists the queued jobs of a subject in id (scheduling) order.
 func JobsOf(tx *Txn, subject string) ([]*Job, error) {
+	if jobs, ok := tx.ownJobsOf(subject); ok {
+		if checkOwnReads {
+			tx.checkOwnJobs(jobs, subject)
+		}
+		sortJobsBySeq(jobs)
+		return jobs, nil
+	}
 	jobs, err := All[Job](tx, TableJobs, IndexSubject, subject)
 	sortJobsBySeq(jobs)
 	return jobs, err

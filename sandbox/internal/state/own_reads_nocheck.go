@@ -6,3 +6,5 @@ package state
 const checkOwnReads = false
 
 func (t *Txn) checkOwnRead(any, string, string, []any) {}
+
+func (t *Txn) checkOwnJobs([]*Job, string) {}

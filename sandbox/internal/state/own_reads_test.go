@@ -13,9 +13,10 @@ import (
 // deletes rows (through Put, through its memdb methods directly, one by
 // one and in bulk) reads every row by id exactly as memdb's own
 // transaction would answer, whether the write changed it or not, and so
-// do reads by the tables' other indexes. The reads by id are answered by
-// the write itself (firstOwn), not by memdb; after a change that failed
-// part way they are memdb's again.
+// do reads by the tables' other indexes. The reads by id and of a
+// subject's jobs are answered by the write itself (firstOwn, ownJobsOf),
+// not by memdb; after a change that failed part way they are memdb's
+// again.
 func TestReadsInAWriteSeeItsOwnChanges(t *testing.T) {
 	st := newTestStore(t)
 	invite := func(n int, team string) *TeamInvite {
@@ -25,7 +26,7 @@ func TestReadsInAWriteSeeItsOwnChanges(t *testing.T) {
 		return &Job{Due: due, Seq: seq, Kind: "test", Subject: subject}
 	}
 	const invites, dues, seqs = 20, 2, 12
-	teams, subjects := []string{"ta", "tb", "tc"}, []string{"sa", "sb"}
+	teams, subjects := []string{"ta", "tb", "tc"}, []string{"sa", "sb", "s", ""}
 	require.NoError(t, st.Update(func(tx *Txn) error {
 		for n := 0; n < invites; n += 2 {
 			if err := Put(tx, TableTeamInvites, invite(n, teams[n%3])); err != nil {
@@ -33,7 +34,7 @@ func TestReadsInAWriteSeeItsOwnChanges(t *testing.T) {
 			}
 		}
 		for seq := uint64(1); seq <= seqs; seq += 2 {
-			if err := Put(tx, TableJobs, job(int64(seq%dues), seq, subjects[seq%2])); err != nil {
+			if err := Put(tx, TableJobs, job(int64(seq%dues), seq, subjects[seq%uint64(len(subjects))])); err != nil {
 				return err
 			}
 		}
@@ -91,6 +92,11 @@ func TestReadsInAWriteSeeItsOwnChanges(t *testing.T) {
 		for _, subject := range subjects {
 			want, err := All[Job](tx, TableJobs, IndexSubject, subject)
 			require.NoError(t, err)
+			if own && subject != "" {
+				got, ok := tx.ownJobsOf(subject)
+				require.True(t, ok, "%s: jobs of %s read by the write", step, subject)
+				require.Equal(t, want, got, "%s: jobs of %s in index order", step, subject)
+			}
 			sortJobsBySeq(want)
 			got, err := JobsOf(tx, subject)
 			require.NoError(t, err)

@@ -31,6 +31,8 @@ type rowWrite struct {
 	base   *memdb.Txn
 	seen   map[rowKey]any
 	unsure bool
+	// jobSubjects indexes the jobs put by subject (own_job_reads.go).
+	jobSubjects map[string][]string
 }
 
 // rowCounts is what a write moved: rows by table and the attempts of the
@@ -216,6 +218,7 @@ func (t *Txn) see(key rowKey, row any) {
 		t.rows.seen = map[rowKey]any{}
 	}
 	t.rows.seen[key] = row
+	t.rows.noteJob(key, row)
 }
 
 // storedDelivery answers the stored delivery with row's id (nil when
