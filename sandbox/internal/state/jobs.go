@@ -99,7 +99,7 @@ func NextJob(tx *Txn) *Job {
 
 // QueuedJob returns the job still queued at (due, seq), or nil.
 func QueuedJob(tx *Txn, due int64, seq uint64) *Job {
-	raw, _ := tx.Txn.First(TableJobs, IndexID, due, seq)
+	raw, _ := tx.First(TableJobs, IndexID, due, seq)
 	if raw == nil {
 		return nil
 	}
