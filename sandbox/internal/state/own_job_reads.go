@@ -46,15 +46,17 @@ func (t *Txn) ownJobsOf(subject string) (jobs []*Job, ok bool) {
 		return nil, false
 	}
 	for raw := it.Next(); raw != nil; raw = it.Next() {
+		// A job the write deleted or replaced is left out here (one it
+		// only read is seen as itself); one it put comes below.
 		j := raw.(*Job)
-		if _, changed := t.rows.seen[rowKey{TableJobs, string(jobKey(j.Due, j.Seq))}]; !changed {
+		if cur, seen := t.rows.seen[rowKey{TableJobs, string(jobKey(j.Due, j.Seq))}]; !seen || cur == raw {
 			jobs = append(jobs, j)
 		}
 	}
 	base := len(jobs)
 	for _, id := range t.rows.jobSubjects[subject] {
 		j, _ := t.rows.seen[rowKey{TableJobs, id}].(*Job)
-		if j == nil || j.Subject != subject || slices.Contains(jobs[base:], j) {
+		if j == nil || j.Subject != subject || slices.Contains(jobs, j) {
 			continue // deleted, moved to another subject, or put twice
 		}
 		jobs = append(jobs, j)

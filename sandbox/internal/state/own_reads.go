@@ -61,6 +61,13 @@ func (t *Txn) firstOwn(table, index string, args []any) (raw any, ok bool) {
 	if err != nil {
 		return nil, false
 	}
+	// Remembered as the row's state in this write (seen holds exactly
+	// that), so that the lookups that follow (a job reads its request,
+	// Put reads the stored row twice) need not walk the index again.
+	if t.rows.seen == nil {
+		t.rows.seen = map[rowKey]any{}
+	}
+	t.rows.seen[rowKey{table, id}] = raw
 	return raw, true
 }
 

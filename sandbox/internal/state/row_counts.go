@@ -23,8 +23,8 @@ import (
 // rowWrite is what a write counts its rows with: the counts it moved,
 // and, to tell whether a row it inserts is new, the database as the write
 // found it (db, read through base) and what the write did since (seen:
-// the row it put, nil for one it deleted). Reads by id use them too
-// (own_reads.go); unsure is set when a change failed part way.
+// the row it put, nil for one it deleted; reads by id add the rows they
+// found, see own_reads.go); unsure is set when a change failed part way.
 type rowWrite struct {
 	counts rowCounts
 	db     *memdb.MemDB
