@@ -108,7 +108,7 @@ func blobsOf(holds []hold) []string {
 func countHolder(tx *Txn, table string, row any) error {
 	id, now := heldBlobs(row)
 	var before []hold
-	if raw, err := tx.Txn.First(table, IndexID, id); err == nil && raw != nil {
+	if raw, err := tx.First(table, IndexID, id); err == nil && raw != nil {
 		_, before = heldBlobs(raw)
 	}
 	return moveHolds(tx, before, now)

@@ -43,3 +43,6 @@ func (*jobQueueIndex) FromArgs(args ...any) ([]byte, error) {
 	}
 	return jobKey(due, seq), nil
 }
+
+// idArgs is what finds the job by the id index (see keyedRow).
+func (j *Job) idArgs() []any { return []any{j.Due, j.Seq} }

@@ -99,7 +99,7 @@ func NextJob(tx *Txn) *Job {
 
 // QueuedJob returns the job still queued at (due, seq), or nil.
 func QueuedJob(tx *Txn, due int64, seq uint64) *Job {
-	raw, _ := tx.Txn.First(TableJobs, IndexID, due, seq)
+	raw, _ := tx.First(TableJobs, IndexID, due, seq)
 	if raw == nil {
 		return nil
 	}
@@ -125,6 +125,13 @@ func CancelJobs(tx *Txn, subject, kind string) error {
 
 // JobsOf lists the queued jobs of a subject in id (scheduling) order.
 func JobsOf(tx *Txn, subject string) ([]*Job, error) {
+	if jobs, ok := tx.ownJobsOf(subject); ok {
+		if checkOwnReads {
+			tx.checkOwnJobs(jobs, subject)
+		}
+		sortJobsBySeq(jobs)
+		return jobs, nil
+	}
 	jobs, err := All[Job](tx, TableJobs, IndexSubject, subject)
 	sortJobsBySeq(jobs)
 	return jobs, err

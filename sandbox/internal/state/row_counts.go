@@ -23,12 +23,17 @@ import (
 
 // rowWrite is what a write counts its rows with: the counts it moved,
 // and, to tell whether a row it inserts is new, the database as the write
-// found it (db, read through base) and what the write did since (seen).
+// found it (db, read through base) and what the write did since (seen:
+// the row it put, nil for one it deleted; reads by id add the rows they
+// found, see own_reads.go); unsure is set when a change failed part way.
 type rowWrite struct {
 	counts rowCounts
 	db     *memdb.MemDB
 	base   *memdb.Txn
-	seen   map[rowKey]bool
+	seen   map[rowKey]any
+	unsure bool
+	// jobSubjects indexes the jobs put by subject (own_job_reads.go).
+	jobSubjects map[string][]string
 }
 
 // rowCounts is what a write moved: rows by table and the attempts of the
@@ -162,7 +167,22 @@ func (ri *rowInfo) rowID(row any) (string, bool) {
 	if !ok || err != nil || len(val) == 0 {
 		return "", false
 	}
+	if _, keyed := row.(keyedRow); keyed {
+		return string(val), true // a binary key: all of it tells rows apart
+	}
 	return string(val[:len(val)-1]), true // the indexer ends the key with a NUL
+}
+
+// keyedRow is a row whose id index is looked up by several values rather
+// than by one id string (a job: its due time and sequence number).
+type keyedRow interface{ idArgs() []any }
+
+// idLookup is the arguments that find row by the id index.
+func idLookup(row any, id string) []any {
+	if k, ok := row.(keyedRow); ok {
+		return k.idArgs()
+	}
+	return []any{id}
 }
 
 // rowKey names a row of a table.
@@ -182,10 +202,10 @@ func (t *Txn) existed(ri *rowInfo, table string, row any) (bool, rowKey, error) 
 		return false, rowKey{}, nil
 	}
 	key := rowKey{table, id}
-	if e, ok := t.rows.seen[key]; ok {
-		return e, key, nil
+	if r, ok := t.rows.seen[key]; ok {
+		return r != nil, key, nil
 	}
-	raw, err := t.baseTxn().First(table, IndexID, id)
+	raw, err := t.baseTxn().First(table, IndexID, idLookup(row, id)...)
 	return raw != nil, key, err
 }
 
@@ -214,15 +234,17 @@ func (t *Txn) baseTxn() *memdb.Txn {
 	return t.rows.base
 }
 
-// see records that the row of key exists (or not) from now on.
-func (t *Txn) see(key rowKey, exists bool) {
+// see records that the row of key is row from now on (nil: none).
+func (t *Txn) see(key rowKey, row any) {
 	if key.id == "" && key.table == "" {
+		t.rows.unsure = true // a row stored without an id we can read
 		return
 	}
 	if t.rows.seen == nil {
-		t.rows.seen = map[rowKey]bool{}
+		t.rows.seen = map[rowKey]any{}
 	}
-	t.rows.seen[key] = exists
+	t.rows.seen[key] = row
+	t.rows.noteJob(key, row)
 }
 
 // storedDelivery answers the stored delivery with row's id (nil when
@@ -255,9 +277,9 @@ func (t *Txn) Insert(table string, row any) error {
 		return err
 	}
 	if err := t.Txn.Insert(table, row); err != nil {
-		return err
+		return t.failed(err)
 	}
-	t.see(key, true)
+	t.see(key, row)
 	if !existed {
 		t.rows.counts.add(table, 1)
 	}
@@ -284,10 +306,12 @@ func (t *Txn) Delete(table string, row any) error {
 		}
 	}
 	if err := t.Txn.Delete(table, row); err != nil {
-		return err
+		return t.failed(err)
 	}
 	if id, ok := ri.rowID(row); ok {
-		t.see(rowKey{table, id}, false)
+		t.see(rowKey{table, id}, nil)
+	} else {
+		t.rows.unsure = true
 	}
 	t.rows.counts.add(table, -1)
 	t.rows.counts.attempts.count(before, -1)
@@ -306,7 +330,7 @@ func (t *Txn) DeleteAll(table, index string, args ...any) (int, error) {
 	}
 	n, err := t.Txn.DeleteAll(table, index, args...)
 	if err != nil {
-		return n, err
+		return n, t.failed(err)
 	}
 	t.deleted(ri, table, gone)
 	return n, nil
@@ -325,7 +349,7 @@ func (t *Txn) DeletePrefix(table, prefixIndex, prefix string) (bool, error) {
 	}
 	ok, err := t.Txn.DeletePrefix(table, prefixIndex, prefix)
 	if err != nil || !ok {
-		return ok, err
+		return ok, t.failed(err)
 	}
 	t.deleted(ri, table, gone)
 	return true, nil
@@ -336,7 +360,9 @@ func (t *Txn) deleted(ri *rowInfo, table string, gone []any) {
 	t.rows.counts.add(table, -int64(len(gone)))
 	for _, row := range gone {
 		if id, ok := ri.rowID(row); ok {
-			t.see(rowKey{table, id}, false)
+			t.see(rowKey{table, id}, nil)
+		} else {
+			t.rows.unsure = true
 		}
 		if table == TableDeliveries {
 			t.rows.counts.attempts.count(row, -1)

@@ -260,7 +260,7 @@ var ErrNotFound = errors.New("state: not found")
 // First returns the first row of table matching index and args, or
 // ErrNotFound.
 func First[T any](tx *Txn, table, index string, args ...any) (*T, error) {
-	raw, err := tx.Txn.First(table, index, args...)
+	raw, err := tx.First(table, index, args...)
 	if err != nil {
 		return nil, fmt.Errorf("state: %s.%s: %w", table, index, err)
 	}

@@ -143,3 +143,30 @@ func readUsageRows(t *testing.T, row any) map[string]int64 {
 	}
 	return row.(*Usage).Rows
 }
+
+// TestJobRowsCountByTheirWholeKey: jobs are keyed by (due, seq) in binary,
+// so two jobs whose keys differ only in their last byte are two rows to the
+// counters, and replacing or deleting one of them moves the count once.
+func TestJobRowsCountByTheirWholeKey(t *testing.T) {
+	st := newTestStore(t)
+	job := func(seq uint64) *Job { return &Job{Due: 5, Seq: seq, Kind: "test"} }
+	require.NoError(t, st.Update(func(tx *Txn) error {
+		for _, seq := range []uint64{256, 257, 258} {
+			if err := Put(tx, TableJobs, job(seq)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	require.NoError(t, st.Update(func(tx *Txn) error {
+		if err := Put(tx, TableJobs, job(257)); err != nil { // a replacement
+			return err
+		}
+		return tx.Delete(TableJobs, job(258))
+	}))
+	got := WorldUsage(st.Read())
+	want, err := RecountUsage(st.Read())
+	require.NoError(t, err)
+	assert.Equal(t, int64(2), want.Rows[TableJobs])
+	assert.Equal(t, want.Rows, got.Rows)
+}
