@@ -53,6 +53,10 @@ func (accessIDIndexer) FromObject(obj any) (bool, []byte, error) {
 	return true, []byte(a.ID() + "\x00"), nil
 }
 
+// takesIDString marks the index as keyed by an id string (row counting and
+// a write's own reads find access rows by it).
+func (accessIDIndexer) takesIDString() {}
+
 func (accessIDIndexer) FromArgs(args ...any) ([]byte, error) {
 	if len(args) != 1 {
 		return nil, fmt.Errorf("access id index: one argument expected")

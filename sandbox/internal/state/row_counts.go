@@ -126,12 +126,21 @@ func rowInfoOf(table string) *rowInfo {
 	m := make(map[string]*rowInfo, len(registry))
 	for name, def := range registry {
 		ri := &rowInfo{derived: def.Derived}
-		if idx, ok := def.Schema.Indexes[IndexID].Indexer.(*memdb.StringFieldIndex); ok {
+		switch idx := def.Schema.Indexes[IndexID].Indexer.(type) {
+		case *memdb.StringFieldIndex:
 			ri.byID, ri.indexer = true, idx
 			if def.Type.Kind() == reflect.Struct {
 				if f, ok := def.Type.FieldByName(idx.Field); ok && f.Type.Kind() == reflect.String {
 					ri.rowType, ri.idField = reflect.PointerTo(def.Type), f.Index
 				}
+			}
+		case idStringIndexer:
+			ri.byID, ri.indexer = true, idx
+		case memdb.SingleIndexer:
+			// A row that names its own lookup (a job by its queue key) is
+			// found by it; any other custom index is probed.
+			if reflect.PointerTo(def.Type).Implements(keyedRowType) {
+				ri.byID, ri.indexer = true, idx
 			}
 		}
 		m[name] = ri
@@ -176,6 +185,16 @@ func (ri *rowInfo) rowID(row any) (string, bool) {
 // keyedRow is a row whose id index is looked up by several values rather
 // than by one id string (a job: its due time and sequence number).
 type keyedRow interface{ idArgs() []any }
+
+var keyedRowType = reflect.TypeFor[keyedRow]()
+
+// idStringIndexer is a custom id index whose key is an id string ended by
+// a NUL, as memdb's StringFieldIndex makes it, and whose lookups take that
+// string (the access rows' computed id).
+type idStringIndexer interface {
+	memdb.SingleIndexer
+	takesIDString()
+}
 
 // idLookup is the arguments that find row by the id index.
 func idLookup(row any, id string) []any {
