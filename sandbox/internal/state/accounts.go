@@ -163,7 +163,7 @@ func init() {
 			IndexID: {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "Key"}},
 			IndexAccount: {Name: IndexAccount, Indexer: &memdb.CompoundIndex{Indexes: []memdb.Indexer{
 				&memdb.StringFieldIndex{Field: "AccountID"},
-				&memdb.UintFieldIndex{Field: "Seq"},
+				&UintKey{Field: "Seq"},
 			}}},
 		},
 	})
@@ -179,7 +179,7 @@ func init() {
 			IndexID: {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ClientID"}},
 			IndexOwner: {Name: IndexOwner, Indexer: &memdb.CompoundIndex{Indexes: []memdb.Indexer{
 				&memdb.StringFieldIndex{Field: "OwnerAccountID"},
-				&memdb.UintFieldIndex{Field: "Seq"},
+				&UintKey{Field: "Seq"},
 			}}},
 		},
 	})

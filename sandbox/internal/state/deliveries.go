@@ -162,12 +162,12 @@ func init() {
 		Indexes: map[string]*memdb.IndexSchema{
 			IndexID: {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
 			IndexDeliveryDue: {Name: IndexDeliveryDue, Unique: true, Indexer: &memdb.CompoundIndex{Indexes: []memdb.Indexer{
-				&memdb.IntFieldIndex{Field: "Due"},
-				&memdb.UintFieldIndex{Field: "Seq"},
+				&IntKey{Field: "Due"},
+				&UintKey{Field: "Seq"},
 			}}},
 			IndexDeliveryEvent: {Name: IndexDeliveryEvent, Indexer: &memdb.CompoundIndex{Indexes: []memdb.Indexer{
 				&memdb.StringFieldIndex{Field: "EventID"},
-				&memdb.IntFieldIndex{Field: "Index"},
+				&IntKey{Field: "Index"},
 			}}},
 			IndexDeliveryOpen: {Name: IndexDeliveryOpen, AllowMissing: true, Unique: true, Indexer: &openKeyIndex{}},
 		},

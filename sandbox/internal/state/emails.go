@@ -43,16 +43,16 @@ func init() {
 		Name: TableEmails,
 		Indexes: map[string]*memdb.IndexSchema{
 			IndexID:  {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
-			IndexSeq: {Name: IndexSeq, Unique: true, Indexer: &memdb.UintFieldIndex{Field: "Seq"}},
+			IndexSeq: {Name: IndexSeq, Unique: true, Indexer: &UintKey{Field: "Seq"}},
 			// E-mails about no signature (team invitations, reports, ...)
 			// are left out of the index.
 			IndexEmailSignature: {Name: IndexEmailSignature, Unique: true, AllowMissing: true, Indexer: &memdb.CompoundIndex{Indexes: []memdb.Indexer{
 				&memdb.StringFieldIndex{Field: "SignatureID"},
-				&memdb.UintFieldIndex{Field: "Seq"},
+				&UintKey{Field: "Seq"},
 			}}},
 			IndexEmailRequest: {Name: IndexEmailRequest, Unique: true, AllowMissing: true, Indexer: &memdb.CompoundIndex{Indexes: []memdb.Indexer{
 				&memdb.StringFieldIndex{Field: "SignatureRequestID"},
-				&memdb.UintFieldIndex{Field: "Seq"},
+				&UintKey{Field: "Seq"},
 			}}},
 		},
 	})

@@ -46,10 +46,10 @@ func init() {
 		Name: TableEvents,
 		Indexes: map[string]*memdb.IndexSchema{
 			IndexID:  {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
-			IndexSeq: {Name: IndexSeq, Unique: true, Indexer: &memdb.UintFieldIndex{Field: "Seq"}},
+			IndexSeq: {Name: IndexSeq, Unique: true, Indexer: &UintKey{Field: "Seq"}},
 			IndexObject: {Name: IndexObject, AllowMissing: true, Indexer: &memdb.CompoundIndex{Indexes: []memdb.Indexer{
 				&memdb.StringFieldIndex{Field: "ObjectID"},
-				&memdb.UintFieldIndex{Field: "Seq"},
+				&UintKey{Field: "Seq"},
 			}}},
 		},
 	})

@@ -78,7 +78,7 @@ func init() {
 		Name: TableFaxLines,
 		Indexes: map[string]*memdb.IndexSchema{
 			IndexID:  {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "Number"}},
-			IndexSeq: {Name: IndexSeq, Unique: true, Indexer: &memdb.UintFieldIndex{Field: "Seq"}},
+			IndexSeq: {Name: IndexSeq, Unique: true, Indexer: &UintKey{Field: "Seq"}},
 		},
 	})
 	Register[Fax](&memdb.TableSchema{
@@ -87,7 +87,7 @@ func init() {
 			IndexID: {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
 			IndexAccount: {Name: IndexAccount, Indexer: &memdb.CompoundIndex{Indexes: []memdb.Indexer{
 				&memdb.StringFieldIndex{Field: "AccountID"},
-				&memdb.UintFieldIndex{Field: "Seq"},
+				&UintKey{Field: "Seq"},
 			}}},
 		},
 	})

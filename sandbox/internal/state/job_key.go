@@ -2,22 +2,17 @@ package state
 
 // The primary key of the jobs table: a job's place in the queue.
 
-import (
-	"encoding/binary"
-	"fmt"
-)
+import "fmt"
 
-// jobQueueIndex keys a job by (Due, Seq) in 16 bytes that sort as the pair
-// does (the sign bit of Due flipped, both big-endian). Lookups take the
-// two numbers: FromArgs(due int64, seq uint64).
+// jobQueueIndex keys a job by (Due, Seq) in 32 bytes that sort as the pair
+// does (the sign bit of Due flipped, both in digit keys: number_keys.go).
+// Lookups take the two numbers: FromArgs(due int64, seq uint64).
 type jobQueueIndex struct{}
 
 // jobKey is the key of the job at (due, seq).
 func jobKey(due int64, seq uint64) []byte {
-	k := make([]byte, 16)
-	binary.BigEndian.PutUint64(k, uint64(due)^(1<<63))
-	binary.BigEndian.PutUint64(k[8:], seq)
-	return k
+	k := make([]byte, 0, 2*numberKeyLen)
+	return appendDigits(appendDigits(k, signedDigits(due)), seq)
 }
 
 // FromObject is the key of a stored job.

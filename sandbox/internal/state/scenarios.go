@@ -73,14 +73,14 @@ func init() {
 		Name: TableScenarios,
 		Indexes: map[string]*memdb.IndexSchema{
 			IndexID:  {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
-			IndexSeq: {Name: IndexSeq, Unique: true, Indexer: &memdb.UintFieldIndex{Field: "Seq"}},
+			IndexSeq: {Name: IndexSeq, Unique: true, Indexer: &UintKey{Field: "Seq"}},
 		},
 	})
 	Register[ScenarioRule](&memdb.TableSchema{
 		Name: TableScenarioRules,
 		Indexes: map[string]*memdb.IndexSchema{
 			IndexID:       {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
-			IndexSeq:      {Name: IndexSeq, Unique: true, Indexer: &memdb.UintFieldIndex{Field: "Seq"}},
+			IndexSeq:      {Name: IndexSeq, Unique: true, Indexer: &UintKey{Field: "Seq"}},
 			IndexScenario: {Name: IndexScenario, Indexer: &memdb.StringFieldIndex{Field: "Scenario"}},
 		},
 	})

@@ -406,7 +406,7 @@ func init() {
 		Name: TableSignatureRequests,
 		Indexes: map[string]*memdb.IndexSchema{
 			IndexID:            {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
-			IndexSeq:           {Name: IndexSeq, Unique: true, Indexer: &memdb.UintFieldIndex{Field: "Seq"}},
+			IndexSeq:           {Name: IndexSeq, Unique: true, Indexer: &UintKey{Field: "Seq"}},
 			IndexSignatureID:   {Name: IndexSignatureID, AllowMissing: true, Indexer: signatureIDIndexer{}},
 			IndexLinkSignature: {Name: IndexLinkSignature, AllowMissing: true, Indexer: linkSignatureIndexer{}},
 		},
@@ -417,7 +417,7 @@ func init() {
 			IndexID: {Name: IndexID, Unique: true, Indexer: accessIDIndexer{}},
 			IndexAccountOrdinal: {Name: IndexAccountOrdinal, Unique: true, Indexer: &memdb.CompoundIndex{Indexes: []memdb.Indexer{
 				&memdb.StringFieldIndex{Field: "AccountID"},
-				&memdb.UintFieldIndex{Field: "Ordinal"},
+				&UintKey{Field: "Ordinal"},
 			}}},
 		},
 	})

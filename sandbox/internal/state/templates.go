@@ -232,7 +232,7 @@ func init() {
 			IndexID: {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
 			IndexAccount: {Name: IndexAccount, Unique: true, Indexer: &memdb.CompoundIndex{Indexes: []memdb.Indexer{
 				&memdb.StringFieldIndex{Field: "AccountID"},
-				&memdb.UintFieldIndex{Field: "Seq"},
+				&UintKey{Field: "Seq"},
 			}}},
 			IndexTemplate: {Name: IndexTemplate, Indexer: &memdb.StringFieldIndex{Field: "TemplateID"}},
 		},
