@@ -56,16 +56,20 @@ func respondError(row *state.ScenarioRule, rs *scenario.Respond) *apierr.Error {
 }
 
 // scenarioCallHook applies respond, latency and gone rules to an API call.
+// callEffects are the effects of rules that act on API calls.
+var callEffects = []string{scenario.EffectRespond, scenario.EffectLatency, scenario.EffectGone}
+
 func scenarioCallHook(c *api.Call) (v any, err error, handled bool) {
 	if c.World == nil {
 		return nil, nil, false
 	}
-	defer guard(c.World, "call")
-	effects := []string{scenario.EffectRespond, scenario.EffectLatency, scenario.EffectGone}
-	rows := rulesFor(c.Read(), effects...)
+	// Most worlds have no rules: the rules of the last commit are read once
+	// per commit, not once per call.
+	rows := rulesIn(c.World.Store.ScenarioRules(), callEffects...)
 	if len(rows) == 0 {
 		return nil, nil, false
 	}
+	defer guard(c.World, "call")
 	sub := callSubject(c)
 	// Most calls match no rule: only a match is worth a write.
 	matched := false
@@ -83,7 +87,7 @@ func scenarioCallHook(c *api.Call) (v any, err error, handled bool) {
 	// gone applies to calls on a signature request only.
 	onRequest := strings.Contains(routePathOf(c), "{signature_request_id}")
 	uerr := c.Update(func(tx *state.Txn) error {
-		rows := slices.DeleteFunc(rulesFor(tx, effects...), func(r *state.ScenarioRule) bool {
+		rows := slices.DeleteFunc(rulesFor(tx, callEffects...), func(r *state.ScenarioRule) bool {
 			return r.Effect == scenario.EffectGone && !onRequest
 		})
 		return fireRules(tx, c.World.Logger(), rows, sub, tx.Now(), func(row *state.ScenarioRule, spec *scenario.Rule) (bool, error) {

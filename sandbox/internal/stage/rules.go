@@ -188,6 +188,12 @@ func rulesFor(tx *state.Txn, effects ...string) []*state.ScenarioRule {
 	if err != nil {
 		return nil
 	}
+	return rulesIn(rows, effects...)
+}
+
+// rulesIn keeps the rules of rows with one of effects, in a new slice (nil
+// when none has).
+func rulesIn(rows []*state.ScenarioRule, effects ...string) []*state.ScenarioRule {
 	var out []*state.ScenarioRule
 	for _, r := range rows {
 		if slices.Contains(effects, r.Effect) {

@@ -84,8 +84,9 @@ func (s *Store) Read() *Txn {
 // the rows it replaced) until the next request asked for the
 // configuration.
 type snapshot struct {
-	txn *memdb.Txn
-	cfg atomic.Pointer[Config]
+	txn   *memdb.Txn
+	cfg   atomic.Pointer[Config]
+	rules atomic.Pointer[[]*ScenarioRule]
 }
 
 func newSnapshot(db *memdb.MemDB) *snapshot { return &snapshot{txn: db.Txn(false)} }
@@ -102,6 +103,23 @@ func (s *Store) Config() Config {
 	cfg := GetConfig(&Txn{Txn: snap.txn})
 	snap.cfg.Store(&cfg)
 	return cfg
+}
+
+// ScenarioRules is the world's scenario rules as of the last commit, read
+// once per committed snapshot like the configuration: every API call asks
+// whether a rule applies to it, and most worlds have none. The rows are
+// shared: callers must not change them.
+func (s *Store) ScenarioRules() []*ScenarioRule {
+	snap := s.snap.Load()
+	if r := snap.rules.Load(); r != nil {
+		return *r
+	}
+	rows, err := ScenarioRules(&Txn{Txn: snap.txn})
+	if err != nil {
+		return nil
+	}
+	snap.rules.Store(&rows)
+	return rows
 }
 
 // Update runs fn in one write transaction and commits it when fn returns nil.

@@ -95,3 +95,27 @@ func TestConfigCacheKeepsNoOldSnapshot(t *testing.T) {
 	assert.Nil(t, old.Value(), "the snapshot the configuration was read from outlived its commit")
 	runtime.KeepAlive(st)
 }
+
+// TestScenarioRulesFollowEveryCommit: the rules a call is checked against
+// are those of the last commit, whether a write added or removed them or a
+// reset replaced the database, although they are read once per commit.
+func TestScenarioRulesFollowEveryCommit(t *testing.T) {
+	st := newTestStore(t)
+	assert.Empty(t, st.ScenarioRules())
+	rule := func(i int) *ScenarioRule {
+		return &ScenarioRule{ID: fmt.Sprintf("s#%d", i), Scenario: "s", Index: i, Seq: uint64(10 + i), Effect: "respond"}
+	}
+	require.NoError(t, st.Update(func(tx *Txn) error { return Put(tx, TableScenarioRules, rule(1)) }))
+	assert.Len(t, st.ScenarioRules(), 1)
+	assert.Len(t, st.ScenarioRules(), 1, "a second read answers the same")
+	require.NoError(t, st.Update(func(tx *Txn) error { return Put(tx, TableScenarioRules, rule(2)) }))
+	rows := st.ScenarioRules()
+	require.Len(t, rows, 2)
+	assert.Equal(t, "s#1", rows[0].ID, "in the order they were written")
+	require.NoError(t, st.Update(func(tx *Txn) error { return tx.Delete(TableScenarioRules, rule(1)) }))
+	assert.Len(t, st.ScenarioRules(), 1)
+	db, err := NewDB()
+	require.NoError(t, err)
+	st.Replace(db)
+	assert.Empty(t, st.ScenarioRules())
+}
