@@ -54,10 +54,8 @@ func (t *Txn) firstOwn(table, index string, args []any) (raw any, ok bool) {
 	if !ok {
 		return nil, false
 	}
-	if row, ok := t.rows.seen[rowKey{table, id}]; ok {
-		return row, true
-	}
-	raw, err := t.baseTxn().First(table, IndexID, args...)
+	key := rowKey{table, id}
+	raw, err := t.current(key, args)
 	if err != nil {
 		return nil, false
 	}
@@ -67,7 +65,7 @@ func (t *Txn) firstOwn(table, index string, args []any) (raw any, ok bool) {
 	if t.rows.seen == nil {
 		t.rows.seen = map[rowKey]any{}
 	}
-	t.rows.seen[rowKey{table, id}] = raw
+	t.rows.seen[key] = raw
 	return raw, true
 }
 
@@ -80,6 +78,13 @@ func (ri *rowInfo) lookupID(args []any) (string, bool) {
 		// rowID reads the field; the index stores it with a NUL after it,
 		// and looks up the argument the same way.
 		if ri.rowType == nil || idx.Lowercase || len(args) != 1 {
+			return "", false
+		}
+		id, ok := args[0].(string)
+		return id, ok && id != ""
+	case idStringIndexer:
+		// The key is the id string with a NUL after it (access rows).
+		if len(args) != 1 {
 			return "", false
 		}
 		id, ok := args[0].(string)

@@ -2,6 +2,7 @@ package state
 
 import (
 	"errors"
+	"maps"
 	"reflect"
 	"sync/atomic"
 
@@ -75,9 +76,9 @@ func (c *rowCounts) applyTo(u *Usage) {
 			continue
 		}
 		if m == nil {
-			m = make(map[string]int64, len(u.Rows)+len(c.rows))
-			for k, v := range u.Rows {
-				m[k] = v
+			m = maps.Clone(u.Rows)
+			if m == nil {
+				m = make(map[string]int64, len(c.rows))
 			}
 		}
 		if n := m[d.table] + d.n; n != 0 {
@@ -216,16 +217,30 @@ func (t *Txn) existed(ri *rowInfo, table string, row any) (bool, rowKey, error) 
 	if !ri.byID {
 		return t.probe(table, row)
 	}
+	stored, key, err := t.stored(ri, table, row)
+	return stored != nil, key, err
+}
+
+// stored answers the row stored now under row's id (nil: none) and its
+// key, for a byID table.
+func (t *Txn) stored(ri *rowInfo, table string, row any) (any, rowKey, error) {
 	id, ok := ri.rowID(row)
 	if !ok {
-		return false, rowKey{}, nil
+		return nil, rowKey{}, nil
 	}
 	key := rowKey{table, id}
+	raw, err := t.current(key, idLookup(row, id))
+	return raw, key, err
+}
+
+// current answers the row of key as this write has it: what the write
+// did to it (seen), else the database as the write found it, looked up
+// with args.
+func (t *Txn) current(key rowKey, args []any) (any, error) {
 	if r, ok := t.rows.seen[key]; ok {
-		return r != nil, key, nil
+		return r, nil
 	}
-	raw, err := t.baseTxn().First(table, IndexID, idLookup(row, id)...)
-	return raw != nil, key, err
+	return t.baseTxn().First(key.table, IndexID, args...)
 }
 
 // probe tells whether a row exists in a table whose id index is of its
@@ -266,17 +281,6 @@ func (t *Txn) see(key rowKey, row any) {
 	t.rows.noteJob(key, row)
 }
 
-// storedDelivery answers the stored delivery with row's id (nil when
-// there is none): its attempts are counted away when row replaces or
-// deletes it.
-func (t *Txn) storedDelivery(ri *rowInfo, row any) (any, error) {
-	id, ok := ri.rowID(row)
-	if !ok {
-		return nil, nil
-	}
-	return t.Txn.First(TableDeliveries, IndexID, id)
-}
-
 // Insert is memdb's Insert, counting the row when it is new (and the
 // attempts of a delivery it replaces or adds).
 func (t *Txn) Insert(table string, row any) error {
@@ -284,14 +288,18 @@ func (t *Txn) Insert(table string, row any) error {
 	if ri == nil {
 		return t.Txn.Insert(table, row)
 	}
+	// before is the row row replaces, when the table is found by id (a
+	// delivery's attempts are counted away from it).
 	var before any
-	if table == TableDeliveries {
-		var err error
-		if before, err = t.storedDelivery(ri, row); err != nil {
-			return err
-		}
+	var existed bool
+	var key rowKey
+	var err error
+	if ri.byID {
+		before, key, err = t.stored(ri, table, row)
+		existed = before != nil
+	} else {
+		existed, key, err = t.probe(table, row)
 	}
-	existed, key, err := t.existed(ri, table, row)
 	if err != nil {
 		return err
 	}
@@ -320,7 +328,7 @@ func (t *Txn) Delete(table string, row any) error {
 	if table == TableDeliveries {
 		// The attempts are those of the stored row, which row may only name.
 		var err error
-		if before, err = t.storedDelivery(ri, row); err != nil {
+		if before, _, err = t.stored(ri, table, row); err != nil {
 			return err
 		}
 	}
