@@ -97,12 +97,7 @@ func newSnapshot(db *memdb.MemDB) *snapshot { return &snapshot{txn: db.Txn(false
 // next commit.
 func (s *Store) Config() Config {
 	snap := s.snap.Load()
-	if c := snap.cfg.Load(); c != nil {
-		return *c
-	}
-	cfg := GetConfig(&Txn{Txn: snap.txn})
-	snap.cfg.Store(&cfg)
-	return cfg
+	return perSnapshot(&snap.cfg, func() Config { return GetConfig(&Txn{Txn: snap.txn}) })
 }
 
 // ScenarioRules is the world's scenario rules as of the last commit, read
@@ -111,15 +106,22 @@ func (s *Store) Config() Config {
 // shared: callers must not change them.
 func (s *Store) ScenarioRules() []*ScenarioRule {
 	snap := s.snap.Load()
-	if r := snap.rules.Load(); r != nil {
-		return *r
+	return perSnapshot(&snap.rules, func() []*ScenarioRule {
+		rows, _ := ScenarioRules(&Txn{Txn: snap.txn}) // a walk of a read snapshot cannot fail
+		return rows
+	})
+}
+
+// perSnapshot answers the value slot holds, reading it with read the first
+// time: a value derived from one snapshot lives on it. Two readers may both
+// read it; they get the same value.
+func perSnapshot[T any](slot *atomic.Pointer[T], read func() T) T {
+	if v := slot.Load(); v != nil {
+		return *v
 	}
-	rows, err := ScenarioRules(&Txn{Txn: snap.txn})
-	if err != nil {
-		return nil
-	}
-	snap.rules.Store(&rows)
-	return rows
+	v := read()
+	slot.Store(&v)
+	return v
 }
 
 // Update runs fn in one write transaction and commits it when fn returns nil.
