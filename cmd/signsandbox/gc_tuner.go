@@ -4,7 +4,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
-	"sync"
 	"sync/atomic"
 )
 
@@ -43,10 +42,11 @@ func autoPercent(live, headroom int64) int {
 // gcTuner sets GOGC after every collection from the live heap it found.
 type gcTuner struct {
 	headroom int64
-	mu       sync.Mutex
-	percent  int
-	sample   []metrics.Sample
-	stopped  atomic.Bool
+	// percent and sample belong to adjust, which only the finalizer
+	// goroutine runs, one collection at a time.
+	percent int
+	sample  []metrics.Sample
+	stopped atomic.Bool
 }
 
 // startGCTuner sets GOGC to 100 and adjusts it after each collection
@@ -79,8 +79,6 @@ func (t *gcTuner) arm() {
 // adjust sets GOGC from the live heap the last collection found, when it
 // changed by more than a few percent (setting it is not free).
 func (t *gcTuner) adjust() {
-	t.mu.Lock()
-	defer t.mu.Unlock()
 	metrics.Read(t.sample)
 	if t.sample[0].Value.Kind() != metrics.KindUint64 {
 		return
