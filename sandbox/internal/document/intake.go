@@ -33,7 +33,7 @@ import (
 
 // Kinds of objects that own documents.
 const (
-	KindSignatureRequest = "signature_request"
+	KindSignatureRequest = state.FileSetKindRequest
 	KindTemplate         = "template"
 )
 

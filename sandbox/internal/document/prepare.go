@@ -51,7 +51,7 @@ func ScheduleFiles(tx *state.Txn, kind, id string) error {
 	fs.Version++
 	fs.Ready = false
 	fs.SetFailure("")
-	if err := state.Put(tx, state.TableFileSets, fs); err != nil {
+	if err := state.PutFileSet(tx, fs); err != nil {
 		return err
 	}
 	if err := state.CancelJobs(tx, id, JobPrepare); err != nil {
@@ -98,7 +98,7 @@ func GoneFiles(tx *state.Txn, kind, id string) error {
 	fs.Gone, fs.Ready = true, false
 	fs.SetFiles("", "", fs.Pages())
 	fs.PDFSeq = 0
-	return state.Put(tx, state.TableFileSets, fs)
+	return state.PutFileSet(tx, fs)
 }
 
 // runFilesPrepare is the preparation job: compose, keep the composition as
@@ -128,7 +128,7 @@ func runFilesPrepare(s *api.Host, w *world.World, tx *state.Txn, job *state.Job)
 	if perr != nil {
 		w.Logger().Warn("file preparation failed", "kind", a.Kind, "id", job.Subject, "err", perr)
 		fs.SetFailure(perr.Error())
-		return state.Put(tx, state.TableFileSets, fs)
+		return state.PutFileSet(tx, fs)
 	}
 	var pdfID, zipID string
 	var pdfSeq uint64
@@ -161,7 +161,7 @@ func runFilesPrepare(s *api.Host, w *world.World, tx *state.Txn, job *state.Job)
 	}
 	fs.SetFailure("")
 	fs.Ready, fs.PreparedAt = true, tx.Unix()
-	return state.Put(tx, state.TableFileSets, fs)
+	return state.PutFileSet(tx, fs)
 }
 
 // compose asks an object's owner for its composition as of now.

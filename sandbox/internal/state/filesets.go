@@ -261,11 +261,18 @@ func init() {
 	})
 }
 
+// FileSetKindRequest is the kind of a signature request's file set.
+const FileSetKindRequest = "signature_request"
+
 // GetFileSet reads an object's file set (ErrNotFound when none was ever
-// scheduled).
+// scheduled). It and PutFileSet are the only way to a file set, so that
+// where one is kept is this package's business.
 func GetFileSet(tx *Txn, kind, objectID string) (*FileSet, error) {
 	return Get[FileSet](tx, TableFileSets, FileSetID(kind, objectID))
 }
+
+// PutFileSet stores an object's file set.
+func PutFileSet(tx *Txn, fs *FileSet) error { return Put(tx, TableFileSets, fs) }
 
 // BlobInUse reports whether a file URL that has not expired serves the
 // blob.
