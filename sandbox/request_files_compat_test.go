@@ -1,9 +1,11 @@
 package sandbox_test
 
-// A request's file set is exported and journaled as a file_sets row of its
-// own (request rows without it), and a state or a data directory in that
-// shape loads into the same world: same downloads, same file URLs, same
-// export.
+// A request's file set is kept in its request row, where it was a
+// file_sets row of its own before. Exports and journals still write it as
+// that row, and a state or a data directory written by the earlier version
+// (request rows without "files", a file_sets row per request) loads into
+// the same world: same downloads, same file URLs, same export. A request
+// row that carries its file set ("files", the row's own JSON) imports too.
 
 import (
 	"bytes"
@@ -156,6 +158,57 @@ func TestRequestFileSetsExportAsTheirOwnRows(t *testing.T) {
 	after := fresh.Do(http.MethodGet, "/v3/signature_request/files/"+w.prepared, nil)
 	require.Equal(t, http.StatusOK, after.Status, "%s", after.Body)
 	assert.NotEqual(t, before["prepared pdf"], "OK "+string(after.Body), "the new version shows the signature")
+}
+
+// TestRequestFileSetsImportInTheirRequestRows: a state whose request rows
+// carry their file sets ("files", as a request row encodes itself) imports
+// as the same world and exports in the usual shape; a request with a file
+// set in both places is refused.
+func TestRequestFileSetsImportInTheirRequestRows(t *testing.T) {
+	srv := rfServer(t)
+	w := rfBuild(t, srv)
+	before := rfAnswers(t, srv, w)
+	export := srv.Do(http.MethodGet, "/_sandbox/state", nil).Body
+
+	sets, reqs := rfRows(t, export, "file_sets"), rfRows(t, export, "signature_requests")
+	inRows := func(keepRows bool) []byte {
+		byID := map[string]map[string]any{}
+		var kept []map[string]any
+		for _, fs := range sets {
+			if fs["kind"] == "signature_request" {
+				byID[fs["object_id"].(string)] = fs
+				if !keepRows {
+					continue
+				}
+			}
+			kept = append(kept, fs)
+		}
+		withFiles := make([]map[string]any, 0, len(reqs))
+		for _, req := range reqs {
+			c := map[string]any{}
+			for k, v := range req {
+				c[k] = v
+			}
+			if fs := byID[req["signature_request_id"].(string)]; fs != nil {
+				c["files"] = fs
+			}
+			withFiles = append(withFiles, c)
+		}
+		if kept == nil {
+			kept = []map[string]any{}
+		}
+		return rfWithRows(t, export, map[string][]map[string]any{"file_sets": kept, "signature_requests": withFiles})
+	}
+
+	fresh := rfServer(t)
+	r := fresh.Do(http.MethodPut, "/_sandbox/state", inRows(false))
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	assert.Equal(t, string(export), string(fresh.Do(http.MethodGet, "/_sandbox/state", nil).Body),
+		"exported with the file sets as their own rows again")
+
+	requireBad(t, fresh.Do(http.MethodPut, "/_sandbox/state", inRows(true)), "tables")
+	assert.Equal(t, string(export), string(fresh.Do(http.MethodGet, "/_sandbox/state", nil).Body), "the refused import changed nothing")
+	assert.Equal(t, before, rfAnswers(t, fresh, w))
 }
 
 // TestRequestFileSetsSurviveARestart: a data directory keeps request file

@@ -142,19 +142,20 @@ func (l *Loaded) apply(rec record) error {
 	case "c":
 		tx := l.DB.Txn(true)
 		defer tx.Abort()
+		// A replay keeps a request's file set in its request row, as
+		// the store does (journals name it as a file_sets row).
+		replay := state.NewReplay(tx)
 		for _, ch := range rec.Changes {
 			row, err := state.DecodeRow(ch.Table, ch.Row)
 			if err != nil {
 				return fmt.Errorf("table %q: %w", ch.Table, err)
 			}
-			if ch.Deleted {
-				err = tx.Delete(ch.Table, row)
-			} else {
-				err = tx.Insert(ch.Table, row)
-			}
-			if err != nil {
+			if err := replay.Apply(ch.Table, row, ch.Deleted); err != nil {
 				return fmt.Errorf("table %q: %w", ch.Table, err)
 			}
+		}
+		if err := replay.Finish(); err != nil {
+			return err
 		}
 		tx.Commit()
 		return nil
@@ -278,7 +279,7 @@ func (j *Journal) Observe(c state.Commit) {
 			if ch.Deleted() {
 				row, deleted = ch.Before, true
 			}
-			b, err := json.Marshal(row) // as state.Export encodes rows
+			b, err := json.Marshal(state.RowAsExported(row)) // as state.Export encodes rows
 			if err != nil {
 				j.d.fail(j.id, fmt.Errorf("table %s: %w", ch.Table, err))
 				return

@@ -23,9 +23,14 @@ func Export(tx *Txn) (Tables, error) {
 		if name == TableJobs {
 			jobsInIDOrder(rows)
 		}
+		if name == TableFileSets {
+			if rows, err = exportedFileSets(tx, rows); err != nil {
+				return nil, err
+			}
+		}
 		enc := make([]json.RawMessage, 0, len(rows))
 		for _, row := range rows {
-			b, err := json.Marshal(row)
+			b, err := json.Marshal(RowAsExported(row))
 			if err != nil {
 				return nil, fmt.Errorf("state: export %s: %w", name, err)
 			}
@@ -97,6 +102,9 @@ func importTables(tables Tables, consistent bool, knownJob func(kind string) boo
 		if err := checkImported(tx, names, rows, knownJob); err != nil {
 			return nil, err
 		}
+	}
+	if err := foldRequestFileSets(tx); err != nil {
+		return nil, err
 	}
 	if err := rebuildDerived(tx); err != nil {
 		return nil, err

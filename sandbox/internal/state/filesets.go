@@ -10,8 +10,9 @@ import (
 
 // Tables of the documents subsystem's download state.
 const (
-	// TableFileSets holds, per object with files (signature request or
-	// template), whether its downloadable files are prepared.
+	// TableFileSets holds, per object with files (template; a signature
+	// request keeps its own in its row, see request_files.go), whether its
+	// downloadable files are prepared.
 	TableFileSets = "file_sets"
 	// TableFileURLs holds the file URLs handed out by files_as_file_url.
 	TableFileURLs = "file_urls"
@@ -260,19 +261,6 @@ func init() {
 		},
 	})
 }
-
-// FileSetKindRequest is the kind of a signature request's file set.
-const FileSetKindRequest = "signature_request"
-
-// GetFileSet reads an object's file set (ErrNotFound when none was ever
-// scheduled). It and PutFileSet are the only way to a file set, so that
-// where one is kept is this package's business.
-func GetFileSet(tx *Txn, kind, objectID string) (*FileSet, error) {
-	return Get[FileSet](tx, TableFileSets, FileSetID(kind, objectID))
-}
-
-// PutFileSet stores an object's file set.
-func PutFileSet(tx *Txn, fs *FileSet) error { return Put(tx, TableFileSets, fs) }
 
 // BlobInUse reports whether a file URL that has not expired serves the
 // blob.

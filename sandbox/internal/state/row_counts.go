@@ -314,7 +314,18 @@ func (t *Txn) Insert(table string, row any) error {
 		t.rows.counts.attempts.count(before, -1)
 		t.rows.counts.attempts.count(row, 1)
 	}
+	if table == TableSignatureRequests {
+		t.countRequestFiles(requestFileRows(row) - requestFileRows(before))
+	}
 	return nil
+}
+
+// countRequestFiles counts the file_sets rows request rows stand for
+// (request_files.go).
+func (t *Txn) countRequestFiles(n int64) {
+	if n != 0 {
+		t.rows.counts.add(TableFileSets, n)
+	}
 }
 
 // Delete is memdb's Delete, counting the row (and a delivery's attempts)
@@ -325,8 +336,9 @@ func (t *Txn) Delete(table string, row any) error {
 		return t.Txn.Delete(table, row)
 	}
 	var before any
-	if table == TableDeliveries {
-		// The attempts are those of the stored row, which row may only name.
+	if table == TableDeliveries || table == TableSignatureRequests {
+		// The attempts (a request's file set) are those of the stored
+		// row, which row may only name.
 		var err error
 		if before, _, err = t.stored(ri, table, row); err != nil {
 			return err
@@ -342,6 +354,7 @@ func (t *Txn) Delete(table string, row any) error {
 	}
 	t.rows.counts.add(table, -1)
 	t.rows.counts.attempts.count(before, -1)
+	t.countRequestFiles(-requestFileRows(before))
 	return nil
 }
 
@@ -394,6 +407,7 @@ func (t *Txn) deleted(ri *rowInfo, table string, gone []any) {
 		if table == TableDeliveries {
 			t.rows.counts.attempts.count(row, -1)
 		}
+		t.countRequestFiles(-requestFileRows(row))
 	}
 }
 

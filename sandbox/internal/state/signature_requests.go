@@ -131,6 +131,12 @@ type SignatureRequest struct {
 	// than on each Signature because the row has room for them within its
 	// allocation and a Signature has none.
 	LinkSecrets []LinkSecret `json:"link_secrets,omitempty"`
+	// Files is the request's file set (nil until its first preparation
+	// is scheduled); only GetFileSet and PutFileSet read and write it.
+	// Exports and journals write it as the file_sets row it was
+	// (RowAsExported, request_files.go); the row's own JSON carries it so
+	// that the row round-trips.
+	Files *FileSet `json:"files,omitempty"`
 }
 
 // LinkSecret is the secret of one signing e-mail's link to a signer.

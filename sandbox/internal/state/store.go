@@ -311,6 +311,9 @@ func All[T any](tx *Txn, table, index string, args ...any) ([]*T, error) {
 // Put inserts or replaces a row. Rows are never changed in place after they
 // are stored: callers copy, change the copy, and Put it.
 func Put(tx *Txn, table string, row any) error {
+	if table == TableSignatureRequests {
+		row = withStoredFiles(tx, row)
+	}
 	if count := putCounters[table]; count != nil {
 		if err := count(tx, row); err != nil {
 			return err

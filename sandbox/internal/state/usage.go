@@ -236,6 +236,9 @@ func countRows(tx *memdb.Txn, u *Usage) error {
 			if name == TableDeliveries {
 				u.Attempts.count(raw, 1)
 			}
+			if n := requestFileRows(raw); n != 0 {
+				u.Rows[TableFileSets] += n
+			}
 		}
 	}
 	for _, c := range []struct {

@@ -1,0 +1,315 @@
+package state
+
+import (
+	"fmt"
+	"sort"
+
+	memdb "github.com/hashicorp/go-memdb"
+)
+
+// A signature request's file set lives in its request row
+// (SignatureRequest.Files), not in a file_sets row of its own: every
+// request keeps one for the rest of its life, and a row of its own cost a
+// go-immutable-radix entry of the id index (about 450 bytes) beside the
+// request's. Templates and other kinds keep their file_sets rows.
+//
+// Nothing outside the memory layout sees the difference. GetFileSet and
+// PutFileSet know where a file set lives, so callers do not. The file set
+// is still a file_sets row everywhere a world leaves the process: an
+// export writes the request row without it (RowAsExported) and it as a
+// file_sets row (exportedFileSets), byte for byte what exports always
+// were; a commit observer (the journal) is handed a file_sets change for
+// it (withFileSetChanges) and writes request rows as exports do; and the
+// row counts count it as a file_sets row (requestFileRows), so exports,
+// journals and metrics are what they were. Coming back, the rows are
+// folded into their requests: on import (foldRequestFileSets) and on
+// journal replay (Replay), so a state or a journal written before the
+// change loads as one written after it. A request row's own JSON carries
+// its file set ("files"), so that the row round-trips by itself; import
+// and replay accept that shape too.
+//
+// The request row's file set is owned by these functions: Put of a
+// request row keeps the file set stored (withStoredFiles), whatever the
+// row it is given holds, as a request row and its file_sets row were
+// always written independently. Only PutFileSet changes it.
+//
+// A file_sets row of a request that does not exist (test worlds built in
+// part) stays a row: GetFileSet and PutFileSet use it, and it exports and
+// counts as before.
+
+// FileSetKindRequest is the kind of the file sets kept in request rows.
+const FileSetKindRequest = "signature_request"
+
+// GetFileSet reads an object's file set (ErrNotFound when none was ever
+// scheduled).
+func GetFileSet(tx *Txn, kind, objectID string) (*FileSet, error) {
+	if kind == FileSetKindRequest {
+		if req, err := Get[SignatureRequest](tx, TableSignatureRequests, objectID); err == nil {
+			if req.Files == nil {
+				return nil, ErrNotFound
+			}
+			return req.Files, nil
+		}
+	}
+	return Get[FileSet](tx, TableFileSets, FileSetID(kind, objectID))
+}
+
+// PutFileSet stores an object's file set: in its request row for a
+// request (a copy of the row that differs only in Files), else as a
+// file_sets row. The request row's other fields are those stored, so its
+// blob holds and indexes do not move.
+func PutFileSet(tx *Txn, fs *FileSet) error {
+	if fs.Kind() == FileSetKindRequest {
+		if req, err := Get[SignatureRequest](tx, TableSignatureRequests, fs.ObjectID()); err == nil {
+			c := *req
+			c.Files = fs
+			if err := tx.Insert(TableSignatureRequests, &c); err != nil {
+				return fmt.Errorf("state: insert %s: %w", TableSignatureRequests, err)
+			}
+			return nil
+		}
+	}
+	return Put(tx, TableFileSets, fs)
+}
+
+// withStoredFiles answers the request row Put stores for row: row itself
+// when it holds the file set stored under its id (none for a new
+// request), else a copy that does. Callers build request rows from copies
+// of what they read, and a file set put since would otherwise be lost.
+func withStoredFiles(tx *Txn, row any) any {
+	r, ok := row.(*SignatureRequest)
+	if !ok || r == nil {
+		return row
+	}
+	var stored *FileSet
+	if raw, err := tx.First(TableSignatureRequests, IndexID, r.ID); err == nil && raw != nil {
+		stored = raw.(*SignatureRequest).Files
+	}
+	if r.Files == stored {
+		return row
+	}
+	c := *r
+	c.Files = stored
+	return &c
+}
+
+// RowAsExported is a row as exports and journals write it: a request row
+// without its file set, which they write as a file_sets row; any other
+// row as it is.
+func RowAsExported(row any) any {
+	if r, ok := row.(*SignatureRequest); ok && r != nil && r.Files != nil {
+		c := *r
+		c.Files = nil
+		return &c
+	}
+	return row
+}
+
+// checkImported refuses a file set carried in a request row that names
+// another object.
+func (r *SignatureRequest) checkImported() error {
+	if r.Files != nil && r.Files.ID != FileSetID(FileSetKindRequest, r.ID) {
+		return fmt.Errorf("files: file set %q is not the request's", r.Files.ID)
+	}
+	return nil
+}
+
+// requestFileRows is how many file_sets rows a request row stands for
+// (one when it holds a file set, none for anything else).
+func requestFileRows(row any) int64 {
+	if r, ok := row.(*SignatureRequest); ok && r != nil && r.Files != nil {
+		return 1
+	}
+	return 0
+}
+
+// filesOf is the file set a request row holds, as a row: nil (untyped)
+// when it holds none.
+func filesOf(row any) any {
+	if r, ok := row.(*SignatureRequest); ok && r != nil && r.Files != nil {
+		return r.Files
+	}
+	return nil
+}
+
+// withFileSetChanges adds to a write's changes, after each change of a
+// request row whose file set changed, the change of that file set as a
+// file_sets row: what the write would have changed before file sets moved
+// into request rows. The changes are returned as they are when no file
+// set changed.
+func withFileSetChanges(changes memdb.Changes) memdb.Changes {
+	var out memdb.Changes
+	for i := range changes {
+		ch := &changes[i]
+		var before, after any
+		if ch.Table == TableSignatureRequests {
+			before, after = filesOf(ch.Before), filesOf(ch.After)
+		}
+		if before == after {
+			if out != nil {
+				out = append(out, *ch)
+			}
+			continue
+		}
+		if out == nil {
+			out = make(memdb.Changes, i, len(changes)+1)
+			copy(out, changes[:i])
+		}
+		out = append(out, *ch, memdb.Change{Table: TableFileSets, Before: before, After: after})
+	}
+	if out == nil {
+		return changes
+	}
+	return out
+}
+
+// exportedFileSets adds to the file_sets rows of a table those kept in
+// request rows, in id order, as export has always written them.
+func exportedFileSets(tx *Txn, rows []any) ([]any, error) {
+	reqs, err := Rows(tx, TableSignatureRequests)
+	if err != nil {
+		return nil, err
+	}
+	added := false
+	for _, r := range reqs {
+		if fs := r.(*SignatureRequest).Files; fs != nil {
+			rows = append(rows, fs)
+			added = true
+		}
+	}
+	if added {
+		sort.SliceStable(rows, func(i, j int) bool { return rows[i].(*FileSet).ID < rows[j].(*FileSet).ID })
+	}
+	return rows, nil
+}
+
+// foldRequestFileSets moves every file_sets row of an existing request
+// into its request row (an import, a replayed journal). Rows of requests
+// that do not exist stay.
+func foldRequestFileSets(tx *memdb.Txn) error {
+	it, err := tx.Get(TableFileSets, IndexID+"_prefix", FileSetKindRequest+":")
+	if err != nil {
+		return fmt.Errorf("state: fold file sets: %w", err)
+	}
+	var legacy []*FileSet
+	for raw := it.Next(); raw != nil; raw = it.Next() {
+		legacy = append(legacy, raw.(*FileSet))
+	}
+	for _, fs := range legacy {
+		if err := foldFileSet(tx, fs.ObjectID(), false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// foldFileSet moves the file_sets row of request id, if both exist, into
+// the request row. Unless the row replaces it (a replayed change, newer),
+// a request row that carries a file set already is refused: an import that
+// gives one request two file sets.
+func foldFileSet(tx *memdb.Txn, id string, replaces bool) error {
+	rawReq, err := tx.First(TableSignatureRequests, IndexID, id)
+	if err != nil || rawReq == nil {
+		return err
+	}
+	rawFS, err := tx.First(TableFileSets, IndexID, FileSetID(FileSetKindRequest, id))
+	if err != nil || rawFS == nil {
+		return err
+	}
+	c := *rawReq.(*SignatureRequest)
+	if c.Files != nil && !replaces {
+		return fmt.Errorf("table %q: request %s has a file set in its row and in table %q", TableSignatureRequests, id, TableFileSets)
+	}
+	c.Files = rawFS.(*FileSet)
+	if err := tx.Insert(TableSignatureRequests, &c); err != nil {
+		return fmt.Errorf("state: fold file set of %s: %w", id, err)
+	}
+	if err := tx.Delete(TableFileSets, rawFS); err != nil {
+		return fmt.Errorf("state: fold file set of %s: %w", id, err)
+	}
+	return nil
+}
+
+// Replay applies the row changes of one journaled commit (rows decoded
+// with DecodeRow) to a database outside the store, as the commit made
+// them, keeping a request's file set in its request row: a request row
+// written without one keeps the file set stored (journals write request
+// rows as exports do, and a request never loses its file set), and a
+// file_sets change of a request reaches the request row when the commit
+// is done (Finish), whether the request row comes before or after it in
+// the commit.
+type Replay struct {
+	tx *memdb.Txn
+	// files lists the requests whose file set the commit changed, in
+	// order; gone those whose file set it deleted last.
+	files []string
+	gone  map[string]bool
+}
+
+// NewReplay starts replaying one commit in tx.
+func NewReplay(tx *memdb.Txn) *Replay { return &Replay{tx: tx} }
+
+// Apply makes one change: row is the new row, or for a deletion the row
+// deleted.
+func (r *Replay) Apply(table string, row any, deleted bool) error {
+	switch fs, _ := row.(*FileSet); {
+	case table == TableSignatureRequests && !deleted:
+		req, ok := row.(*SignatureRequest)
+		if !ok {
+			return fmt.Errorf("a %T is not a signature request", row)
+		}
+		if req.Files != nil {
+			break // written with its file set
+		}
+		if raw, err := r.tx.First(TableSignatureRequests, IndexID, req.ID); err == nil && raw != nil {
+			req.Files = raw.(*SignatureRequest).Files
+		}
+	case table == TableFileSets && fs != nil && fs.Kind() == FileSetKindRequest:
+		id := fs.ObjectID()
+		r.files = append(r.files, id)
+		if r.gone == nil {
+			r.gone = map[string]bool{}
+		}
+		r.gone[id] = deleted
+		if deleted {
+			// The row is in the table only when its request was not
+			// there to take it.
+			if raw, err := r.tx.First(TableFileSets, IndexID, fs.ID); err != nil || raw == nil {
+				return err
+			}
+		}
+	}
+	if deleted {
+		return r.tx.Delete(table, row)
+	}
+	return r.tx.Insert(table, row)
+}
+
+// Finish folds the file sets the commit changed into their requests.
+func (r *Replay) Finish() error {
+	done := make(map[string]bool, len(r.files))
+	for _, id := range r.files {
+		if done[id] {
+			continue
+		}
+		done[id] = true
+		if !r.gone[id] {
+			if err := foldFileSet(r.tx, id, true); err != nil {
+				return err
+			}
+			continue
+		}
+		raw, err := r.tx.First(TableSignatureRequests, IndexID, id)
+		if err != nil {
+			return err
+		}
+		if req, _ := raw.(*SignatureRequest); req != nil && req.Files != nil {
+			c := *req
+			c.Files = nil
+			if err := r.tx.Insert(TableSignatureRequests, &c); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
