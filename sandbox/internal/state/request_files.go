@@ -82,8 +82,8 @@ func withStoredFiles(tx *Txn, row any) any {
 		return row
 	}
 	var stored *FileSet
-	if raw, err := tx.First(TableSignatureRequests, IndexID, r.ID); err == nil && raw != nil {
-		stored = raw.(*SignatureRequest).Files
+	if req := storedRequest(tx, r.ID); req != nil {
+		stored = req.Files
 	}
 	if r.Files == stored {
 		return row
@@ -110,6 +110,23 @@ func RowAsExported(row any) any {
 func (r *SignatureRequest) checkImported() error {
 	if r.Files != nil && r.Files.ID != FileSetID(FileSetKindRequest, r.ID) {
 		return fmt.Errorf("files: file set %q is not the request's", r.Files.ID)
+	}
+	return nil
+}
+
+// storedRequest is the request row stored under id as this transaction
+// has it (nil: none). A row the write has already put or read is taken
+// from its record (own_reads.go) without the arguments a lookup boxes: Put
+// asks for every request row it stores, and a job has read its request.
+func storedRequest(tx *Txn, id string) *SignatureRequest {
+	if w := tx.rows; w != nil && !w.unsure {
+		if raw, ok := w.seen[rowKey{TableSignatureRequests, id}]; ok {
+			r, _ := raw.(*SignatureRequest)
+			return r
+		}
+	}
+	if raw, err := tx.First(TableSignatureRequests, IndexID, id); err == nil && raw != nil {
+		return raw.(*SignatureRequest)
 	}
 	return nil
 }
