@@ -201,8 +201,8 @@ func exportedFileSets(tx *Txn, rows []any) ([]any, error) {
 }
 
 // foldRequestFileSets moves every file_sets row of an existing request
-// into its request row (an import, a replayed journal). Rows of requests
-// that do not exist stay.
+// into its request row (an import; a journal replay folds the file sets
+// of each commit, see Replay). Rows of requests that do not exist stay.
 func foldRequestFileSets(tx *memdb.Txn) error {
 	it, err := tx.Get(TableFileSets, IndexID+"_prefix", FileSetKindRequest+":")
 	if err != nil {
