@@ -8,9 +8,11 @@ package notify
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/events"
+	"github.com/signsandbox/signsandbox/sandbox/internal/jsonenc"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -186,7 +188,7 @@ func (o *objectCache) render(viewer string) (json.RawMessage, error) {
 		}
 		return nil, fmt.Errorf("emit %s: %w", o.ev.Type, err)
 	}
-	raw, err := json.Marshal(obj)
+	raw, err := marshalObject(obj)
 	if err != nil {
 		return nil, fmt.Errorf("emit %s: %w", o.ev.Type, err)
 	}
@@ -199,4 +201,25 @@ func (o *objectCache) render(viewer string) (json.RawMessage, error) {
 		o.byViewer[viewer] = raw
 	}
 	return raw, nil
+}
+
+// marshalObject gives json.Marshal's bytes (and errors) for an event's
+// object, in a slice of their own (the event row and its deliveries keep
+// it). A view that writes itself (jsonenc.Appender: a signature request)
+// is written straight into a pooled buffer: json.Marshal would call its
+// MarshalJSON and then read the whole output again to check and compact
+// it, which was a sixth of the CPU a clock advance spent per processed
+// request.
+func marshalObject(obj any) (json.RawMessage, error) {
+	enc := jsonenc.Get()
+	defer enc.Release()
+	b, err := enc.Encode(obj)
+	if err != nil {
+		if _, ok := obj.(jsonenc.Appender); ok {
+			// The error json.Marshal reports for a failing MarshalJSON.
+			err = &json.MarshalerError{Type: reflect.TypeOf(obj), Err: err}
+		}
+		return nil, err
+	}
+	return append(json.RawMessage(nil), b...), nil
 }
