@@ -171,7 +171,7 @@ var allowedImports = map[string][]string{
 	"sandbox/internal/files":           {},
 	"sandbox/internal/files/filestest": {},
 	"sandbox/internal/scenario":        {"sandbox/internal/wire"},
-	"sandbox/internal/events":          {},
+	"sandbox/internal/events":          {"sandbox/internal/jsonenc"},
 	"sandbox/internal/apierr":          {},
 	"sandbox/internal/routeindex":      {},
 	"sandbox/internal/jsonenc":         {},
