@@ -152,7 +152,7 @@ var allowedImports = map[string][]string{
 	// claim): markup, assets and headers; what they show comes from the
 	// facade.
 	"sandbox/internal/signpage": {},
-	"sandbox/internal/notify":   {"sandbox/internal/events", "sandbox/internal/state"},
+	"sandbox/internal/notify":   {"sandbox/internal/events", "sandbox/internal/jsonenc", "sandbox/internal/state"},
 	"sandbox/internal/param":    {"sandbox/internal/apierr", "sandbox/internal/wire"},
 	"sandbox/internal/search":   {"sandbox/internal/apierr", "sandbox/internal/param", "sandbox/internal/state"},
 	"sandbox/internal/legacy":   {"sandbox/internal/apierr", "sandbox/internal/wire"},
@@ -171,7 +171,7 @@ var allowedImports = map[string][]string{
 	"sandbox/internal/files":           {},
 	"sandbox/internal/files/filestest": {},
 	"sandbox/internal/scenario":        {"sandbox/internal/wire"},
-	"sandbox/internal/events":          {},
+	"sandbox/internal/events":          {"sandbox/internal/jsonenc"},
 	"sandbox/internal/apierr":          {},
 	"sandbox/internal/routeindex":      {},
 	"sandbox/internal/jsonenc":         {},

@@ -7,7 +7,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"mime/multipart"
+	"reflect"
 	"strconv"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/jsonenc"
 )
 
 // Object keys of EventCallbackRequest by the object type an event carries.
@@ -46,70 +49,97 @@ type Event struct {
 // TimeString is event_time as sent (and as hashed).
 func (e Event) TimeString() string { return strconv.FormatInt(e.Time, 10) }
 
-type wireMetadata struct {
-	RelatedSignatureID   *string `json:"related_signature_id"`
-	ReportedForAccountID *string `json:"reported_for_account_id"`
-	ReportedForAppID     *string `json:"reported_for_app_id"`
-	EventMessage         *string `json:"event_message,omitempty"`
-}
-
-type wireEvent struct {
-	EventTime     string       `json:"event_time"`
-	EventType     string       `json:"event_type"`
-	EventHash     string       `json:"event_hash"`
-	EventMetadata wireMetadata `json:"event_metadata"`
-}
-
-type wirePayload struct {
-	Event            wireEvent       `json:"event"`
-	Account          json.RawMessage `json:"account,omitempty"`
-	SignatureRequest json.RawMessage `json:"signature_request,omitempty"`
-	Template         json.RawMessage `json:"template,omitempty"`
-}
-
-func nullable(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
-
 // Build writes the EventCallbackRequest JSON: the event, then the attached
 // object (JSON as GET shows it) under its type's key. objectType "" attaches
-// nothing (callback_test).
+// nothing (callback_test). The object is compacted first; see
+// AppendPayload.
 func Build(ev Event, objectType string, object json.RawMessage) ([]byte, error) {
-	p := wirePayload{Event: wireEvent{
-		EventTime: ev.TimeString(),
-		EventType: ev.Type,
-		EventHash: ev.Hash,
-		EventMetadata: wireMetadata{
-			RelatedSignatureID:   nullable(ev.Metadata.RelatedSignatureID),
-			ReportedForAccountID: nullable(ev.Metadata.ReportedForAccountID),
-			ReportedForAppID:     nullable(ev.Metadata.ReportedForAppID),
-			EventMessage:         nullable(ev.Metadata.EventMessage),
-		},
-	}}
-	if objectType != "" && len(object) == 0 {
-		return nil, fmt.Errorf("events: %s event without its %s", ev.Type, objectType)
-	}
-	switch objectType {
-	case "":
-	case ObjectAccount:
-		p.Account = object
-	case ObjectSignatureRequest:
-		p.SignatureRequest = object
-	case ObjectTemplate:
-		p.Template = object
-	default:
-		return nil, fmt.Errorf("events: unknown object type %q", objectType)
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(p); err != nil {
+	key, err := objectKey(ev, objectType, object)
+	if err != nil {
 		return nil, err
 	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	if key != "" {
+		var compact bytes.Buffer
+		compact.Grow(len(object))
+		if err := json.Compact(&compact, object); err != nil {
+			// The error encoding/json gives for a RawMessage it cannot write.
+			return nil, &json.MarshalerError{Type: reflect.TypeFor[json.RawMessage](), Err: err}
+		}
+		object = compact.Bytes()
+	}
+	return appendPayload(make([]byte, 0, payloadSize(ev, object)), ev, key, object), nil
+}
+
+// payloadSize is about the size of a payload: its object and the event's
+// fields in their keys.
+func payloadSize(ev Event, object []byte) int {
+	m := ev.Metadata
+	return 256 + len(object) + len(ev.Type) + len(ev.Hash) + len(m.RelatedSignatureID) + len(m.ReportedForAccountID) +
+		len(m.ReportedForAppID) + len(m.EventMessage)
+}
+
+// AppendPayload appends Build's bytes to dst for an object that is already
+// compact JSON as json.Marshal writes it (an event's stored rendering),
+// which is copied as it is: Build would read it again only to find nothing
+// to change. The sandbox writes one payload per callback delivery.
+func AppendPayload(dst []byte, ev Event, objectType string, object json.RawMessage) ([]byte, error) {
+	key, err := objectKey(ev, objectType, object)
+	if err != nil {
+		return dst, err
+	}
+	return appendPayload(dst, ev, key, object), nil
+}
+
+// objectKey is the payload key of an event's object ("" for none), or why
+// the event cannot carry it.
+func objectKey(ev Event, objectType string, object json.RawMessage) (string, error) {
+	if objectType != "" && len(object) == 0 {
+		return "", fmt.Errorf("events: %s event without its %s", ev.Type, objectType)
+	}
+	switch objectType {
+	case "", ObjectAccount, ObjectSignatureRequest, ObjectTemplate:
+		return objectType, nil
+	}
+	return "", fmt.Errorf("events: unknown object type %q", objectType)
+}
+
+// appendPayload writes EventCallbackRequest in the field order, and with
+// the escaping, that encoding/json gave for the structs it replaces (an
+// Encoder without HTML escaping): the metadata's ids null when empty,
+// event_message only when there is one, then the object under key.
+func appendPayload(dst []byte, ev Event, key string, object json.RawMessage) []byte {
+	dst = append(dst, `{"event":{"event_time":"`...)
+	dst = strconv.AppendInt(dst, ev.Time, 10)
+	dst = append(dst, `","event_type":`...)
+	dst = jsonenc.AppendStringKeepHTML(dst, ev.Type)
+	dst = append(dst, `,"event_hash":`...)
+	dst = jsonenc.AppendStringKeepHTML(dst, ev.Hash)
+	dst = append(dst, `,"event_metadata":{"related_signature_id":`...)
+	dst = appendNullable(dst, ev.Metadata.RelatedSignatureID)
+	dst = append(dst, `,"reported_for_account_id":`...)
+	dst = appendNullable(dst, ev.Metadata.ReportedForAccountID)
+	dst = append(dst, `,"reported_for_app_id":`...)
+	dst = appendNullable(dst, ev.Metadata.ReportedForAppID)
+	if ev.Metadata.EventMessage != "" {
+		dst = append(dst, `,"event_message":`...)
+		dst = jsonenc.AppendStringKeepHTML(dst, ev.Metadata.EventMessage)
+	}
+	dst = append(dst, "}}"...)
+	if key != "" {
+		dst = append(dst, `,"`...)
+		dst = append(dst, key...)
+		dst = append(dst, `":`...)
+		dst = append(dst, object...)
+	}
+	return append(dst, '}')
+}
+
+// appendNullable writes s, or null when it is empty.
+func appendNullable(dst []byte, s string) []byte {
+	if s == "" {
+		return append(dst, "null"...)
+	}
+	return jsonenc.AppendStringKeepHTML(dst, s)
 }
 
 // Boundary derives the multipart boundary of a delivery from its id, so that

@@ -26,7 +26,16 @@ const hex = "0123456789abcdef"
 // and U+2029 escaped (they end lines in JavaScript).
 func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
-	dst = appendEscaped(dst, s)
+	dst = appendEscaped(dst, s, true)
+	return append(dst, '"')
+}
+
+// AppendStringKeepHTML appends s as a JSON string as a json.Encoder with
+// SetEscapeHTML(false) writes it: as AppendString, but with <, > and &
+// kept as they are (callback payloads are written that way).
+func AppendStringKeepHTML(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	dst = appendEscaped(dst, s, false)
 	return append(dst, '"')
 }
 
@@ -43,7 +52,7 @@ func AppendJoined(dst []byte, parts ...string) []byte {
 	}
 	dst = append(dst, '"')
 	for _, p := range parts {
-		dst = appendEscaped(dst, p)
+		dst = appendEscaped(dst, p, true)
 	}
 	return append(dst, '"')
 }
@@ -57,13 +66,14 @@ func isASCII(s string) bool {
 	return true
 }
 
-// appendEscaped appends s escaped for the inside of a JSON string.
-func appendEscaped(dst []byte, s string) []byte {
+// appendEscaped appends s escaped for the inside of a JSON string; html
+// says whether <, > and & are escaped too.
+func appendEscaped(dst []byte, s string, html bool) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			if c >= 0x20 && c != '"' && c != '\\' && (!html || (c != '<' && c != '>' && c != '&')) {
 				i++
 				continue
 			}

@@ -19,7 +19,8 @@ func marshalString(t testing.TB, v any) string {
 
 // TestAppendStringGivesMarshalBytes: every single byte, every rune json
 // escapes specially, invalid UTF-8 in every position and seeded random
-// strings are written byte for byte as json.Marshal writes them.
+// strings are written byte for byte as json.Marshal writes them (and, by
+// AppendStringKeepHTML, as an Encoder without HTML escaping does).
 func TestAppendStringGivesMarshalBytes(t *testing.T) {
 	var cases []string
 	for b := 0; b < 256; b++ {
@@ -40,7 +41,22 @@ func TestAppendStringGivesMarshalBytes(t *testing.T) {
 		if got, want := string(AppendString(nil, s)), marshalString(t, s); got != want {
 			t.Fatalf("AppendString(%q) = %s, want %s", s, got, want)
 		}
+		if got, want := string(AppendStringKeepHTML(nil, s)), encodeKeepHTML(t, s); got != want {
+			t.Fatalf("AppendStringKeepHTML(%q) = %s, want %s", s, got, want)
+		}
 	}
+}
+
+// encodeKeepHTML is a json.Encoder's text for v with HTML escaping off.
+func encodeKeepHTML(t testing.TB, v any) string {
+	t.Helper()
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // FuzzAppendString holds AppendString to json.Marshal on any input.
@@ -51,6 +67,9 @@ func FuzzAppendString(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		if got, want := string(AppendString(nil, s)), marshalString(t, s); got != want {
 			t.Fatalf("AppendString(%q) = %s, want %s", s, got, want)
+		}
+		if got, want := string(AppendStringKeepHTML(nil, s)), encodeKeepHTML(t, s); got != want {
+			t.Fatalf("AppendStringKeepHTML(%q) = %s, want %s", s, got, want)
 		}
 	})
 }

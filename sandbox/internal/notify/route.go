@@ -94,6 +94,9 @@ func AppTarget(app *state.APIApp, reportedFor string) Target {
 // idle is due at once; otherwise it waits for the deliveries before it.
 func (n *Notifier) queueDeliveries(tx *state.Txn, row *state.Event, targets []Target, views *objectCache) error {
 	now := tx.Now().UnixNano()
+	// One buffer serves every target's payload; each delivery keeps a
+	// string copy.
+	var buf []byte
 	for i, t := range targets {
 		var obj json.RawMessage
 		if row.ObjectType != "" {
@@ -110,10 +113,15 @@ func (n *Notifier) queueDeliveries(tx *state.Txn, row *state.Event, targets []Ta
 			EventMessage:         row.EventMessage,
 		}}
 		ev.Hash = events.Hash(state.PrimaryKeyOf(tx, t.keyOwner), ev.TimeString(), ev.Type)
-		payload, err := events.Build(ev, row.ObjectType, obj)
+		// The object is marshalObject's: compact, as AppendPayload takes it.
+		if buf == nil {
+			buf = make([]byte, 0, 512+len(obj))
+		}
+		payload, err := events.AppendPayload(buf[:0], ev, row.ObjectType, obj)
 		if err != nil {
 			return err
 		}
+		buf = payload
 		d := &state.Delivery{
 			ID: tx.NewUUID(), Seq: tx.Seq(), EventID: row.ID, EventSeq: row.Seq, EventType: row.Type, Index: i,
 			Kind: t.kind, AccountID: t.reportedFor, ClientID: t.clientID, URL: t.url, Queue: t.queue(),
