@@ -286,6 +286,9 @@ func (t *Txn) see(key rowKey, row any) {
 func (t *Txn) Insert(table string, row any) error {
 	ri := t.rowInfo(table)
 	if ri == nil {
+		if cx := compactByTable[table]; cx != nil {
+			return t.insertTracked(cx, table, row)
+		}
 		return t.Txn.Insert(table, row)
 	}
 	// before is the row row replaces, when the table is found by id (a
@@ -306,6 +309,9 @@ func (t *Txn) Insert(table string, row any) error {
 	if err := t.Txn.Insert(table, row); err != nil {
 		return t.failed(err)
 	}
+	if cx := compactByTable[table]; cx != nil {
+		t.compactChange(cx, key.id, before, row)
+	}
 	t.see(key, row)
 	if !existed {
 		t.rows.counts.add(table, 1)
@@ -321,12 +327,17 @@ func (t *Txn) Insert(table string, row any) error {
 // away.
 func (t *Txn) Delete(table string, row any) error {
 	ri := t.rowInfo(table)
+	cx := compactByTable[table]
 	if ri == nil {
+		if cx != nil {
+			return t.deleteTracked(cx, table, row)
+		}
 		return t.Txn.Delete(table, row)
 	}
 	var before any
-	if table == TableDeliveries {
-		// The attempts are those of the stored row, which row may only name.
+	if table == TableDeliveries || cx != nil {
+		// The attempts and the compact keys are those of the stored row,
+		// which row may only name.
 		var err error
 		if before, _, err = t.stored(ri, table, row); err != nil {
 			return err
@@ -336,6 +347,9 @@ func (t *Txn) Delete(table string, row any) error {
 		return t.failed(err)
 	}
 	if id, ok := ri.rowID(row); ok {
+		if cx != nil {
+			t.compactChange(cx, id, before, nil)
+		}
 		t.see(rowKey{table, id}, nil)
 	} else {
 		t.rows.unsure = true
@@ -349,6 +363,17 @@ func (t *Txn) Delete(table string, row any) error {
 func (t *Txn) DeleteAll(table, index string, args ...any) (int, error) {
 	ri := t.rowInfo(table)
 	if ri == nil {
+		if cx := compactByTable[table]; cx != nil {
+			gone, err := t.collect(table, index, args...)
+			if err != nil {
+				return 0, err
+			}
+			n, err := t.Txn.DeleteAll(table, index, args...)
+			if err == nil {
+				t.compactDeleted(cx, table, gone)
+			}
+			return n, err
+		}
 		return t.Txn.DeleteAll(table, index, args...)
 	}
 	gone, err := t.collect(table, index, args...)
@@ -368,6 +393,17 @@ func (t *Txn) DeleteAll(table, index string, args ...any) (int, error) {
 func (t *Txn) DeletePrefix(table, prefixIndex, prefix string) (bool, error) {
 	ri := t.rowInfo(table)
 	if ri == nil {
+		if cx := compactByTable[table]; cx != nil {
+			gone, err := t.collect(table, prefixIndex, prefix)
+			if err != nil {
+				return false, err
+			}
+			ok, err := t.Txn.DeletePrefix(table, prefixIndex, prefix)
+			if err == nil && ok {
+				t.compactDeleted(cx, table, gone)
+			}
+			return ok, err
+		}
 		return t.Txn.DeletePrefix(table, prefixIndex, prefix)
 	}
 	gone, err := t.collect(table, prefixIndex, prefix)
@@ -384,6 +420,9 @@ func (t *Txn) DeletePrefix(table, prefixIndex, prefix string) (bool, error) {
 
 // deleted counts away the rows a bulk delete removed.
 func (t *Txn) deleted(ri *rowInfo, table string, gone []any) {
+	if cx := compactByTable[table]; cx != nil {
+		t.compactDeleted(cx, table, gone)
+	}
 	t.rows.counts.add(table, -int64(len(gone)))
 	for _, row := range gone {
 		if id, ok := ri.rowID(row); ok {
