@@ -355,3 +355,55 @@ func TestCompactIndexRebuiltOnImport(t *testing.T) {
 	require.NoError(t, raw.Insert(TableEmails, dup))
 	require.ErrorContains(t, rebuildCompact(raw), `two rows share the unique "test_seq" key`)
 }
+
+// TestRequestsBySignatureAreCompact: a request is found by each of its
+// signature ids and, once an edit gave a signer a new id, by the old id of
+// a link it sent; a request that moves a signature away is no longer
+// found by it; the buckets stay what a rebuild makes, whether the writes
+// count their rows or are observed.
+func TestRequestsBySignatureAreCompact(t *testing.T) {
+	for _, observed := range []bool{false, true} {
+		st := newTestStore(t)
+		if observed {
+			st.SetCommitObserver(func(Commit) {})
+		}
+		sig := func(n int) string { return fmt.Sprintf("%032x", n) }
+		require.NoError(t, st.Update(func(tx *Txn) error {
+			for r := 0; r < 50; r++ {
+				req := &SignatureRequest{ID: fmt.Sprintf("r%02d", r), Seq: uint64(r + 1),
+					Signatures: []Signature{{ID: sig(2 * r)}, {ID: sig(2*r + 1)}}}
+				if err := Put(tx, TableSignatureRequests, req); err != nil {
+					return err
+				}
+			}
+			return nil
+		}))
+		require.NoError(t, st.Update(func(tx *Txn) error {
+			req, err := SignatureRequestBySignature(tx, sig(7))
+			require.NoError(t, err)
+			require.Equal(t, "r03", req.ID)
+			c := req.Copy()
+			require.True(t, AddLinkSecret(c, sig(7), "s"))
+			c.Signatures[1].ID = sig(1000) // an edit gives the signer a new id
+			require.NoError(t, Put(tx, TableSignatureRequests, c))
+			_, err = SignatureRequestBySignature(tx, sig(7))
+			require.ErrorIs(t, err, ErrNotFound, "read in the write")
+			moved, err := First[SignatureRequest](tx, TableSignatureRequests, IndexLinkSignature, sig(7))
+			require.NoError(t, err)
+			require.Equal(t, "r03", moved.ID)
+			return nil
+		}))
+		tx := st.Read()
+		requireCompactConsistent(t, tx)
+		for _, c := range []struct{ sig, id string }{{sig(6), "r03"}, {sig(1000), "r03"}, {sig(99), "r49"}} {
+			req, err := SignatureRequestBySignature(tx, c.sig)
+			require.NoError(t, err)
+			require.Equal(t, c.id, req.ID)
+		}
+		got, err := SignURLByToken(tx, "s"+sig(7))
+		require.NoError(t, err)
+		require.Equal(t, "r03", got.RequestID)
+		_, err = SignatureRequestBySignature(tx, sig(7))
+		require.ErrorIs(t, err, ErrNotFound)
+	}
+}

@@ -1,7 +1,6 @@
 package state
 
 import (
-	"fmt"
 	"strconv"
 
 	memdb "github.com/hashicorp/go-memdb"
@@ -373,44 +372,32 @@ type SignURL struct {
 	ExpiresAt int64 `json:"expires_at"`
 }
 
-// signatureIDIndexer indexes a request under each of its signature ids.
-type signatureIDIndexer struct{}
-
-func (signatureIDIndexer) FromObject(obj any) (bool, [][]byte, error) {
-	r, ok := obj.(*SignatureRequest)
-	if !ok {
-		return false, nil, fmt.Errorf("signature_id index: unexpected %T", obj)
-	}
-	out := make([][]byte, 0, len(r.Signatures))
-	for _, s := range r.Signatures {
+// signatureIDKeys are the keys of a request in IndexSignatureID: each of
+// its signature ids.
+func signatureIDKeys(row any, dst []compactKey) []compactKey {
+	for _, s := range row.(*SignatureRequest).Signatures {
 		if s.ID != "" {
-			out = append(out, []byte(s.ID+"\x00"))
+			dst = append(dst, compactKey{group: s.ID})
 		}
 	}
-	return len(out) > 0, out, nil
-}
-
-func (signatureIDIndexer) FromArgs(args ...any) ([]byte, error) {
-	if len(args) != 1 {
-		return nil, fmt.Errorf("signature_id index: one argument expected")
-	}
-	s, ok := args[0].(string)
-	if !ok {
-		return nil, fmt.Errorf("signature_id index: argument must be a string")
-	}
-	return []byte(s + "\x00"), nil
+	return dst
 }
 
 func init() {
 	Register[SignatureRequest](&memdb.TableSchema{
 		Name: TableSignatureRequests,
 		Indexes: map[string]*memdb.IndexSchema{
-			IndexID:            {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
-			IndexSeq:           {Name: IndexSeq, Unique: true, Indexer: &UintKey{Field: "Seq"}},
-			IndexSignatureID:   {Name: IndexSignatureID, AllowMissing: true, Indexer: signatureIDIndexer{}},
-			IndexLinkSignature: {Name: IndexLinkSignature, AllowMissing: true, Indexer: linkSignatureIndexer{}},
+			IndexID:  {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
+			IndexSeq: {Name: IndexSeq, Unique: true, Indexer: &UintKey{Field: "Seq"}},
 		},
 	})
+	// The lookups by signature id are compact indexes: a request holds
+	// several signatures, and a memdb entry each cost more than the
+	// request's own fields.
+	registerCompact(&compactIndex{table: TableSignatureRequests, name: IndexSignatureID, tag: "sr.signature/",
+		bits: 12, keys: signatureIDKeys})
+	registerCompact(&compactIndex{table: TableSignatureRequests, name: IndexLinkSignature, tag: "sr.link/",
+		bits: 8, keys: linkSignatureKeys})
 	Register[SignatureRequestAccess](&memdb.TableSchema{
 		Name: TableSignatureRequestAccess,
 		Indexes: map[string]*memdb.IndexSchema{
