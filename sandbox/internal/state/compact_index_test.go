@@ -407,3 +407,73 @@ func TestRequestsBySignatureAreCompact(t *testing.T) {
 		require.ErrorIs(t, err, ErrNotFound)
 	}
 }
+
+// TestRequestsBySeqAreCompact: WalkSeq walks the requests in Seq order
+// from any position, both ways, in a read and inside a write that added
+// and removed some (buckets of the write merged with stored ones), and
+// All by IndexSeq answers them all in order.
+func TestRequestsBySeqAreCompact(t *testing.T) {
+	st := newTestStore(t)
+	put := func(tx *Txn, n uint64) {
+		require.NoError(t, Put(tx, TableSignatureRequests, &SignatureRequest{ID: fmt.Sprintf("r%05d", n), Seq: n}))
+	}
+	walk := func(tx *Txn, from uint64, desc bool) []uint64 {
+		var out []uint64
+		require.NoError(t, WalkSeq(tx, TableSignatureRequests, from, desc, func(raw any) bool {
+			out = append(out, raw.(*SignatureRequest).Seq)
+			return true
+		}))
+		return out
+	}
+	want := func(seqs map[uint64]bool, from uint64, desc bool) []uint64 {
+		var out []uint64
+		for n := range seqs {
+			if !desc && n >= from || desc && n <= from {
+				out = append(out, n)
+			}
+		}
+		slices.Sort(out)
+		if desc {
+			slices.Reverse(out)
+		}
+		return out
+	}
+	seqs := map[uint64]bool{}
+	require.NoError(t, st.Update(func(tx *Txn) error {
+		for n := uint64(5); n < 5000; n += 37 {
+			put(tx, n)
+			seqs[n] = true
+		}
+		return nil
+	}))
+	froms := []uint64{0, 5, 6, 511, 512, 1000, 4999, 5000, 9000, math.MaxUint64}
+	require.NoError(t, st.Update(func(tx *Txn) error {
+		for n := uint64(6000); n < 7000; n += 11 {
+			put(tx, n)
+			seqs[n] = true
+		}
+		for n := uint64(5); n < 1500; n += 37 * 3 {
+			req, err := Get[SignatureRequest](tx, TableSignatureRequests, fmt.Sprintf("r%05d", n))
+			require.NoError(t, err)
+			require.NoError(t, tx.Delete(TableSignatureRequests, req))
+			delete(seqs, n)
+		}
+		for _, from := range froms {
+			for _, desc := range []bool{false, true} {
+				require.Equal(t, want(seqs, from, desc), walk(tx, from, desc), "in the write, from %d desc %v", from, desc)
+			}
+		}
+		return nil
+	}))
+	tx := st.Read()
+	requireCompactConsistent(t, tx)
+	for _, from := range froms {
+		for _, desc := range []bool{false, true} {
+			require.Equal(t, want(seqs, from, desc), walk(tx, from, desc), "from %d desc %v", from, desc)
+		}
+	}
+	all, err := All[SignatureRequest](tx, TableSignatureRequests, IndexSeq)
+	require.NoError(t, err)
+	require.Len(t, all, len(seqs))
+	require.True(t, slices.IsSortedFunc(all, func(a, b *SignatureRequest) int { return int(a.Seq) - int(b.Seq) }))
+}

@@ -372,6 +372,11 @@ type SignURL struct {
 	ExpiresAt int64 `json:"expires_at"`
 }
 
+// requestSeqKeys is the key of a request in IndexSeq: its Seq.
+func requestSeqKeys(row any, dst []compactKey) []compactKey {
+	return append(dst, compactKey{order: row.(*SignatureRequest).Seq})
+}
+
 // signatureIDKeys are the keys of a request in IndexSignatureID: each of
 // its signature ids.
 func signatureIDKeys(row any, dst []compactKey) []compactKey {
@@ -387,13 +392,18 @@ func init() {
 	Register[SignatureRequest](&memdb.TableSchema{
 		Name: TableSignatureRequests,
 		Indexes: map[string]*memdb.IndexSchema{
-			IndexID:  {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
-			IndexSeq: {Name: IndexSeq, Unique: true, Indexer: &UintKey{Field: "Seq"}},
+			IndexID: {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
 		},
 	})
-	// The lookups by signature id are compact indexes: a request holds
-	// several signatures, and a memdb entry each cost more than the
-	// request's own fields.
+	// The request's secondary indexes are compact: a memdb entry each
+	// (about 450 bytes) cost more than the request's own fields, and
+	// memdb copied them on every update of the request, its keys moved
+	// or not. Seq orders the requests world-wide (WalkSeq: the console's
+	// list, ownership transfers); the sequence is shared with every other
+	// number a world takes, so a bucket of 512 numbers holds a few dozen
+	// requests.
+	registerCompact(&compactIndex{table: TableSignatureRequests, name: IndexSeq, tag: "sr.seq/",
+		ordered: true, shift: 9, unique: true, keys: requestSeqKeys})
 	registerCompact(&compactIndex{table: TableSignatureRequests, name: IndexSignatureID, tag: "sr.signature/",
 		bits: 12, keys: signatureIDKeys})
 	registerCompact(&compactIndex{table: TableSignatureRequests, name: IndexLinkSignature, tag: "sr.link/",
