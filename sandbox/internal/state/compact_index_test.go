@@ -477,3 +477,73 @@ func TestRequestsBySeqAreCompact(t *testing.T) {
 	require.Len(t, all, len(seqs))
 	require.True(t, slices.IsSortedFunc(all, func(a, b *SignatureRequest) int { return int(a.Seq) - int(b.Seq) }))
 }
+
+// TestLogIndexesAreCompact: the outbox's pages of one request and the
+// newest e-mail about a signature follow adds and the trims of a full
+// log, in a write and after it, and the buckets stay what a rebuild
+// makes.
+func TestLogIndexesAreCompact(t *testing.T) {
+	st := newTestStore(t)
+	withLogLimit(t, st, 40)
+	var kept []*Email
+	for round := 0; round < 4; round++ {
+		require.NoError(t, st.Update(func(tx *Txn) error {
+			for i := 0; i < 25; i++ {
+				e := &Email{ID: tx.NewUUID(), Seq: tx.Seq(), Kind: "reminder", SignatureRequestID: []string{"ra", "rb", ""}[i%3],
+					SignatureID: []string{"s1", "s2", "s3", ""}[i%4]}
+				if err := AddEmail(tx, e); err != nil {
+					return err
+				}
+			}
+			last, err := LastEmailAbout(tx, "s2", func(*Email) bool { return true })
+			require.NoError(t, err)
+			require.Equal(t, "s2", last.SignatureID)
+			return nil
+		}))
+		tx := st.Read()
+		requireCompactConsistent(t, tx)
+		all, err := All[Email](tx, TableEmails, IndexSeq)
+		require.NoError(t, err)
+		kept = all
+		for _, req := range []string{"ra", "rb"} {
+			var want []string
+			for _, e := range all {
+				if e.SignatureRequestID == req {
+					want = append(want, e.ID)
+				}
+			}
+			for _, desc := range []bool{false, true} {
+				var got []string
+				q := PageQuery{Limit: 3, Desc: desc}
+				for {
+					p, err := PageEmails(tx, req, q, nil)
+					require.NoError(t, err)
+					for _, e := range p.Rows {
+						got = append(got, e.ID)
+					}
+					if p.Next == 0 {
+						break
+					}
+					q.After = p.Next
+				}
+				exp := slices.Clone(want)
+				if desc {
+					slices.Reverse(exp)
+				}
+				require.Equal(t, exp, got, "round %d request %s desc %v", round, req, desc)
+			}
+		}
+		for _, sig := range []string{"s1", "s3"} {
+			var want *Email
+			for _, e := range all {
+				if e.SignatureID == sig {
+					want = e
+				}
+			}
+			got, err := LastEmailAbout(tx, sig, func(*Email) bool { return true })
+			require.NoError(t, err)
+			require.Equal(t, want, got)
+		}
+	}
+	require.Len(t, kept, 40, "the log was trimmed")
+}
