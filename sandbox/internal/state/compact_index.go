@@ -34,6 +34,7 @@ package state
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -197,9 +198,18 @@ func init() {
 }
 
 // compactWrite is what a write changed of the compact indexes: its own
-// copies of the buckets it changed.
+// copies of the buckets it changed. A write that does not count its rows
+// (its changes are tracked for a commit observer) also remembers the
+// rows of compact tables it changed (rows, nil for a deleted one) and
+// reads the others from the database as it found it (db, through base),
+// to compare a row's keys with those of the row it replaces: a read of
+// the write's own changed index would make memdb clone it.
 type compactWrite struct {
 	buckets map[compactRef]*compactBucket
+	db      *memdb.MemDB
+	base    *memdb.Txn
+	rows    map[rowKey]any
+	unsure  bool
 }
 
 // compactRef names bucket n of an index.
@@ -233,7 +243,10 @@ func (t *Txn) bucket(ix *compactIndex, n uint64) *compactBucket {
 // the stored one the first time.
 func (t *Txn) writableBucket(ix *compactIndex, n uint64) *compactBucket {
 	if t.compact == nil {
-		t.compact = &compactWrite{buckets: map[compactRef]*compactBucket{}}
+		t.compact = &compactWrite{}
+	}
+	if t.compact.buckets == nil {
+		t.compact.buckets = map[compactRef]*compactBucket{}
 	}
 	ref := compactRef{ix, n}
 	if b, ok := t.compact.buckets[ref]; ok {
@@ -317,7 +330,7 @@ func (t *Txn) flushCompact() error {
 	for _, ref := range refs {
 		b := w.buckets[ref]
 		if len(b.Entries) == 0 {
-			if err := t.Txn.Delete(tableCompact, b); err != nil && err != memdb.ErrNotFound {
+			if err := t.Txn.Delete(tableCompact, b); err != nil && !errors.Is(err, memdb.ErrNotFound) {
 				return fmt.Errorf("state: delete %s: %w", tableCompact, err)
 			}
 			continue
@@ -390,19 +403,63 @@ func compactBucketsOf(tx *memdb.Txn, ix *compactIndex) ([]*compactBucket, error)
 	return out, nil
 }
 
+// trackedRow answers the row of id in table as a write that does not
+// count its rows has it now.
+func (t *Txn) trackedRow(table, id string) (any, error) {
+	w := t.compact
+	if w == nil || w.db == nil || w.unsure {
+		return t.Txn.First(table, IndexID, id)
+	}
+	raw, ok := w.rows[rowKey{table, id}]
+	if !ok {
+		if w.base == nil {
+			w.base = w.db.Txn(false)
+		}
+		var err error
+		if raw, err = w.base.First(table, IndexID, id); err != nil {
+			return nil, err
+		}
+	}
+	if checkOwnReads {
+		t.checkOwnRead(raw, table, IndexID, []any{id})
+	}
+	return raw, nil
+}
+
+// trackRow records that the row of id in table is row from now on (nil:
+// none), for trackedRow; err is the change's error, after which memdb's
+// indexes may be part changed and only memdb knows the row.
+func (t *Txn) trackRow(table, id string, row any, err error) {
+	w := t.compact
+	if w == nil || w.db == nil {
+		return
+	}
+	if err != nil {
+		if !errors.Is(err, memdb.ErrNotFound) {
+			w.unsure = true
+		}
+		return
+	}
+	if w.rows == nil {
+		w.rows = map[rowKey]any{}
+	}
+	w.rows[rowKey{table, id}] = row
+}
+
 // insertTracked is Insert into a table with compact indexes in a write
-// that does not count its rows (its changes are tracked for a commit
-// observer): the row it replaces is read from the write itself.
+// that does not count its rows.
 func (t *Txn) insertTracked(ixs []*compactIndex, table string, row any) error {
 	id, ok := rowInfoOf(table).rowID(row)
 	if !ok {
 		return t.Txn.Insert(table, row) // memdb refuses it
 	}
-	before, err := t.Txn.First(table, IndexID, id)
+	before, err := t.trackedRow(table, id)
 	if err != nil {
 		return err
 	}
-	if err := t.Txn.Insert(table, row); err != nil {
+	err = t.Txn.Insert(table, row)
+	t.trackRow(table, id, row, err)
+	if err != nil {
 		return err
 	}
 	t.compactChange(ixs, id, before, row)
@@ -416,11 +473,13 @@ func (t *Txn) deleteTracked(ixs []*compactIndex, table string, row any) error {
 	if !ok {
 		return t.Txn.Delete(table, row)
 	}
-	before, err := t.Txn.First(table, IndexID, id)
+	before, err := t.trackedRow(table, id)
 	if err != nil {
 		return err
 	}
-	if err := t.Txn.Delete(table, row); err != nil {
+	err = t.Txn.Delete(table, row)
+	t.trackRow(table, id, nil, err)
+	if err != nil {
 		return err
 	}
 	t.compactChange(ixs, id, before, nil)
@@ -434,6 +493,9 @@ func (t *Txn) compactDeleted(ixs []*compactIndex, table string, gone []any) {
 	for _, row := range gone {
 		if id, ok := ri.rowID(row); ok {
 			t.compactChange(ixs, id, row, nil)
+			t.trackRow(table, id, nil, nil)
+		} else if t.compact != nil {
+			t.compact.unsure = true
 		}
 	}
 }

@@ -369,10 +369,12 @@ func (t *Txn) DeleteAll(table, index string, args ...any) (int, error) {
 				return 0, err
 			}
 			n, err := t.Txn.DeleteAll(table, index, args...)
-			if err == nil {
-				t.compactDeleted(cx, table, gone)
+			if err != nil {
+				t.trackRow(table, "", nil, err)
+				return n, err
 			}
-			return n, err
+			t.compactDeleted(cx, table, gone)
+			return n, nil
 		}
 		return t.Txn.DeleteAll(table, index, args...)
 	}
@@ -399,10 +401,14 @@ func (t *Txn) DeletePrefix(table, prefixIndex, prefix string) (bool, error) {
 				return false, err
 			}
 			ok, err := t.Txn.DeletePrefix(table, prefixIndex, prefix)
-			if err == nil && ok {
+			if err != nil {
+				t.trackRow(table, "", nil, err)
+				return ok, err
+			}
+			if ok {
 				t.compactDeleted(cx, table, gone)
 			}
-			return ok, err
+			return ok, nil
 		}
 		return t.Txn.DeletePrefix(table, prefixIndex, prefix)
 	}

@@ -142,6 +142,7 @@ func (s *Store) Update(fn func(tx *Txn) error) error {
 		// The observer reads the write's changes, and they are counted
 		// from them.
 		tx.TrackChanges()
+		tx.compact = &compactWrite{db: db}
 	} else {
 		tx.rows = &rowWrite{db: db}
 	}
