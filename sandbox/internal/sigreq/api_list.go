@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	memdb "github.com/hashicorp/go-memdb"
-
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/search"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -94,17 +92,15 @@ func ListPage(tx *state.Txn, accountID string, page, size int) (int, []*state.Si
 
 // accessFrom walks an account's access rows down from an ordinal (the
 // newest row at or below it first).
-func accessFrom(tx *state.Txn, accountID string, ordinal uint64) (memdb.ResultIterator, error) {
-	it, err := tx.Txn.ReverseLowerBound(state.TableSignatureRequestAccess, state.IndexAccountOrdinal, accountID, ordinal)
-	if err != nil {
-		return nil, fmt.Errorf("sigreq: list of %s: %w", accountID, err)
-	}
-	return it, nil
+func accessFrom(tx *state.Txn, accountID string, ordinal uint64) (*state.AccessWalk, error) {
+	return state.NewAccessWalk(tx, accountID, ordinal), nil
 }
 
-// nextAccess is the walk's next row of the account, nil past its oldest.
-func nextAccess(it memdb.ResultIterator, accountID string) *state.SignatureRequestAccess {
-	a, _ := it.Next().(*state.SignatureRequestAccess)
+// nextAccess is the walk's next row of the account, nil past its oldest
+// (or when a row it names cannot be read, which the callers then meet as
+// a missing ordinal or the end of the list).
+func nextAccess(it *state.AccessWalk, accountID string) *state.SignatureRequestAccess {
+	a, _ := it.Next()
 	if a == nil || a.AccountID != accountID {
 		return nil
 	}
@@ -119,7 +115,7 @@ func ListScan(tx *state.Txn, accounts []string, query *search.Query, me *state.A
 	// One walk per account down its ordinal index, newest first.
 	type cursor struct {
 		account string
-		it      memdb.ResultIterator
+		it      *state.AccessWalk
 		row     *state.SignatureRequestAccess
 	}
 	var cursors []*cursor

@@ -80,9 +80,18 @@ type compactIndex struct {
 	ordered bool
 	shift   uint
 	bits    uint
+	// chunk, when set on a grouped index, spreads each group over buckets
+	// of 1<<chunk orders (a group can be large: an account's list), walked
+	// in order within the group's hash slot.
+	chunk uint
 	// unique: import refuses two rows with the same key (as memdb's
 	// unique index did, see checkUnique).
 	unique bool
+	// entryID, when set, is what an entry keeps to name its row: a string
+	// of the row the id is made of, where the id itself is computed (an
+	// access row's); rowID makes the id from the entry again.
+	entryID func(row any) string
+	rowID   func(e *compactEntry) string
 	// keys appends the keys of row (in any order, repeats allowed).
 	keys func(row any, dst []compactKey) []compactKey
 }
@@ -92,7 +101,42 @@ func (ix *compactIndex) bucketOf(k compactKey) uint64 {
 	if ix.ordered {
 		return k.order >> ix.shift
 	}
-	return uint64(fnv1a(k.group)) & (1<<ix.bits - 1)
+	slot := uint64(fnv1a(k.group)) & (1<<ix.bits - 1)
+	if ix.chunk == 0 {
+		return slot
+	}
+	return slot<<chunkSlotShift | min(k.order>>ix.chunk, chunkMax)
+}
+
+// A chunked group's buckets are numbered slot<<chunkSlotShift + chunk,
+// the chunks of one slot in a row.
+const (
+	chunkSlotShift = 40
+	chunkMax       = 1<<chunkSlotShift - 1
+)
+
+// slotRange answers the first and last bucket numbers of group's slot in
+// a chunked index.
+func (ix *compactIndex) slotRange(group string) (lo, hi uint64) {
+	lo = ix.bucketOf(compactKey{group: group}) &^ chunkMax
+	return lo, lo | chunkMax
+}
+
+// entryIDOf answers what an entry of row keeps to name it, id being the
+// row's id.
+func (ix *compactIndex) entryIDOf(row any, id string) string {
+	if ix.entryID != nil && row != nil {
+		return ix.entryID(row)
+	}
+	return id
+}
+
+// lookupID answers the id of an entry's row.
+func (ix *compactIndex) lookupID(e *compactEntry) string {
+	if ix.rowID != nil {
+		return ix.rowID(e)
+	}
+	return e.ID
 }
 
 // bucketKey is the id of bucket n of the index.
@@ -278,10 +322,10 @@ func (t *Txn) compactChange(ixs []*compactIndex, id string, before, after any) {
 		for i < len(old) || j < len(cur) {
 			switch {
 			case j == len(cur) || i < len(old) && compareKeys(old[i], cur[j]) < 0:
-				t.compactRemove(ix, old[i], id)
+				t.compactRemove(ix, old[i], ix.entryIDOf(before, id))
 				i++
 			case i == len(old) || compareKeys(cur[j], old[i]) < 0:
-				t.compactAdd(ix, cur[j], id)
+				t.compactAdd(ix, cur[j], ix.entryIDOf(after, id))
 				j++
 			default:
 				i, j = i+1, j+1
@@ -379,7 +423,7 @@ func compactBucketsOf(tx *memdb.Txn, ix *compactIndex) ([]*compactBucket, error)
 		}
 		for _, k := range ix.rowKeys(raw, buf[:0]) {
 			n := ix.bucketOf(k)
-			entries[n] = append(entries[n], compactEntry{Group: k.group, Order: k.order, ID: id})
+			entries[n] = append(entries[n], compactEntry{Group: k.group, Order: k.order, ID: ix.entryIDOf(raw, id)})
 		}
 	}
 	ns := make([]uint64, 0, len(entries))

@@ -576,3 +576,84 @@ func TestCompactIndexRebuiltAfterReplay(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "m1", last.ID)
 }
+
+// TestAccessListsAreCompact: an account's list spread over many buckets
+// (and sharing slots with other accounts) keeps dense ordinals in request
+// order through adds in and out of order, removals and a rebuild; walks
+// down from any ordinal, in a write and after it, answer the rows in
+// order.
+func TestAccessListsAreCompact(t *testing.T) {
+	st := newTestStore(t)
+	accounts := []string{"big", "small"}
+	require.NoError(t, st.Update(func(tx *Txn) error {
+		for n := uint64(1); n <= 300; n++ {
+			seq := n * 10
+			if n%7 == 0 {
+				seq = n*10 - 65 // older than some already listed: the newer rows shift up
+			}
+			for _, acct := range accounts {
+				if acct == "small" && n%30 != 0 {
+					continue
+				}
+				if err := AddAccess(tx, acct, fmt.Sprintf("r%04d", n), seq); err != nil {
+					return err
+				}
+			}
+		}
+		for n := 5; n <= 300; n += 50 {
+			if err := RemoveAccess(tx, "big", fmt.Sprintf("r%04d", n)); err != nil {
+				return err
+			}
+		}
+		requireAccessList(t, tx, "big", 294)
+		return nil
+	}))
+	tx := st.Read()
+	requireCompactConsistent(t, tx)
+	requireAccessList(t, tx, "big", 294)
+	requireAccessList(t, tx, "small", 10)
+	require.NoError(t, st.Update(func(tx *Txn) error {
+		return RebuildAccess(tx, "big", map[string]bool{"r0010": true, "r0200": true}, map[string]uint64{"x1": 1, "x2": 100000})
+	}))
+	tx = st.Read()
+	requireCompactConsistent(t, tx)
+	requireAccessList(t, tx, "big", 294)
+	a, err := AccessAt(tx, "big", 294)
+	require.NoError(t, err)
+	require.Equal(t, "x2", a.RequestID)
+	a, err = AccessAt(tx, "big", 1)
+	require.NoError(t, err)
+	require.Equal(t, "x1", a.RequestID)
+	_, err = AccessAt(tx, "big", 295)
+	require.ErrorIs(t, err, ErrNotFound)
+	n, err := AccessCount(tx, "nobody")
+	require.NoError(t, err)
+	require.Zero(t, n)
+}
+
+// requireAccessList checks that an account lists n requests with dense
+// ordinals in request order, whichever ordinal a walk starts from.
+func requireAccessList(t *testing.T, tx *Txn, account string, n uint64) {
+	t.Helper()
+	count, err := AccessCount(tx, account)
+	require.NoError(t, err)
+	require.Equal(t, n, count)
+	for _, from := range []uint64{n, n / 2, 64, 65, 1} {
+		w := NewAccessWalk(tx, account, from)
+		want, lastSeq := min(from, n), uint64(math.MaxUint64)
+		for {
+			a, err := w.Next()
+			require.NoError(t, err)
+			if a == nil {
+				break
+			}
+			require.Equal(t, want, a.Ordinal)
+			require.Less(t, a.RequestSeq, lastSeq)
+			at, err := AccessAt(tx, account, a.Ordinal)
+			require.NoError(t, err)
+			require.Same(t, a, at)
+			want, lastSeq = want-1, a.RequestSeq
+		}
+		require.Zero(t, want, "the walk from %d reached ordinal 1", from)
+	}
+}

@@ -7,6 +7,7 @@ package state
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"sort"
@@ -35,16 +36,21 @@ func (t *Txn) compactScan(ix *compactIndex, group string, from uint64, desc bool
 }
 
 func (t *Txn) scanCompact(ix *compactIndex, group string, from uint64, desc bool, fn func(e *compactEntry) bool) {
-	if !ix.ordered {
-		b := t.bucket(ix, ix.bucketOf(compactKey{group: group}))
-		if b != nil {
+	switch {
+	case ix.ordered:
+		t.eachBucket(ix, from>>ix.shift, 0, math.MaxUint64, desc, func(b *compactBucket) bool {
+			return scanEntries(b.Entries, "", from, desc, fn)
+		})
+	case ix.chunk > 0:
+		lo, hi := ix.slotRange(group)
+		t.eachBucket(ix, ix.bucketOf(compactKey{group, from}), lo, hi, desc, func(b *compactBucket) bool {
+			return scanEntries(b.Entries, group, from, desc, fn)
+		})
+	default:
+		if b := t.bucket(ix, ix.bucketOf(compactKey{group: group})); b != nil {
 			scanEntries(b.Entries, group, from, desc, fn)
 		}
-		return
 	}
-	t.eachBucket(ix, from>>ix.shift, desc, func(b *compactBucket) bool {
-		return scanEntries(b.Entries, "", from, desc, fn)
-	})
 }
 
 // scanEntries calls fn with the entries of group from order from on
@@ -73,14 +79,14 @@ func scanEntries(es []compactEntry, group string, from uint64, desc bool, fn fun
 	return true
 }
 
-// eachBucket calls fn with the buckets of an ordered index from bucket
-// start up (desc: down), as this transaction has them, until fn answers
-// false: the stored buckets, merged with those the write changed.
-func (t *Txn) eachBucket(ix *compactIndex, start uint64, desc bool, fn func(b *compactBucket) bool) {
+// eachBucket calls fn with the buckets of an index numbered from start up
+// to hi (desc: down to lo), as this transaction has them, until fn
+// answers false: the stored buckets, merged with those the write changed.
+func (t *Txn) eachBucket(ix *compactIndex, start, lo, hi uint64, desc bool, fn func(b *compactBucket) bool) {
 	var pending []uint64
 	if t.compact != nil {
 		for ref := range t.compact.buckets {
-			if ref.ix == ix && (!desc && ref.n >= start || desc && ref.n <= start) {
+			if ref.ix == ix && (!desc && ref.n >= start && ref.n <= hi || desc && ref.n <= start && ref.n >= lo) {
 				pending = append(pending, ref.n)
 			}
 		}
@@ -106,7 +112,7 @@ func (t *Txn) eachBucket(ix *compactIndex, start uint64, desc bool, fn func(b *c
 		}
 		b := raw.(*compactBucket)
 		n, ok := ix.bucketNumber(b.Key)
-		return n, b, ok
+		return n, b, ok && n >= lo && n <= hi
 	}
 	bn, bb, bok := nextBase()
 	// before reports whether bucket a comes before bucket b in the walk.
@@ -140,14 +146,14 @@ func (t *Txn) compactRows(ix *compactIndex, group string, from uint64, desc bool
 func (t *Txn) compactEntryRows(ix *compactIndex, group string, from uint64, desc bool, fn func(e *compactEntry, raw any) bool) error {
 	var err error
 	t.compactScan(ix, group, from, desc, func(e *compactEntry) bool {
-		raw, ferr := t.First(ix.table, IndexID, e.ID)
+		raw, ferr := t.First(ix.table, IndexID, ix.lookupID(e))
 		if ferr != nil {
 			err = ferr
 			return false
 		}
 		if raw == nil {
 			if checkOwnReads {
-				panic(fmt.Sprintf("state: compact index %s.%s names %q, which is not stored", ix.table, ix.name, e.ID))
+				panic(fmt.Sprintf("state: compact index %s.%s names %q, which is not stored", ix.table, ix.name, ix.lookupID(e)))
 			}
 			return true
 		}
@@ -259,7 +265,7 @@ func compactReference(t *Txn, ix *compactIndex, group string, from uint64, desc 
 		id, _ := ri.rowID(raw)
 		for _, k := range ix.rowKeys(raw, buf[:0]) {
 			if k.group == group && (!desc && k.order >= from || desc && k.order <= from) {
-				es = append(es, compactEntry{Group: k.group, Order: k.order, ID: id})
+				es = append(es, compactEntry{Group: k.group, Order: k.order, ID: ix.entryIDOf(raw, id)})
 			}
 		}
 	}

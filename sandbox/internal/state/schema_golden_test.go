@@ -69,6 +69,9 @@ func describeSchema(s *memdb.DBSchema) string {
 		slices.SortFunc(compact, func(a, b *compactIndex) int { return strings.Compare(a.name, b.name) })
 		for _, ix := range compact {
 			kind := fmt.Sprintf("grouped, %d buckets", 1<<ix.bits)
+			if ix.chunk > 0 {
+				kind = fmt.Sprintf("grouped, %d slots of buckets of %d numbers", 1<<ix.bits, 1<<ix.chunk)
+			}
 			if ix.ordered {
 				kind = fmt.Sprintf("ordered, %d numbers a bucket", 1<<ix.shift)
 			}

@@ -412,11 +412,22 @@ func init() {
 		Name: TableSignatureRequestAccess,
 		Indexes: map[string]*memdb.IndexSchema{
 			IndexID: {Name: IndexID, Unique: true, Indexer: accessIDIndexer{}},
-			IndexAccountOrdinal: {Name: IndexAccountOrdinal, Unique: true, Indexer: &memdb.CompoundIndex{Indexes: []memdb.Indexer{
-				&memdb.StringFieldIndex{Field: "AccountID"},
-				&UintKey{Field: "Ordinal"},
-			}}},
 		},
+	})
+	// An account's list by ordinal is a compact index: every request has
+	// an access row per account that lists it, and a memdb entry cost
+	// about 450 bytes. Its groups are accounts, spread over buckets of 64
+	// ordinals (an account can list every request of the world); an entry
+	// names its row by the request id, which the row's computed id is
+	// made of.
+	registerCompact(&compactIndex{table: TableSignatureRequestAccess, name: IndexAccountOrdinal, tag: "access.ordinal/",
+		bits: 12, chunk: 6, unique: true,
+		keys: func(row any, dst []compactKey) []compactKey {
+			a := row.(*SignatureRequestAccess)
+			return append(dst, compactKey{a.AccountID, a.Ordinal})
+		},
+		entryID: func(row any) string { return row.(*SignatureRequestAccess).RequestID },
+		rowID:   func(e *compactEntry) string { return AccessID(e.Group, e.ID) },
 	})
 	Register[SignURL](&memdb.TableSchema{
 		Name: TableSignURLs,
