@@ -46,39 +46,32 @@ func signatureRequestList(c *api.Call) (any, error) {
 }
 
 // ListPage reads one page of an account's list by ordinal: newest first.
-// The count and the page's access rows come from walks down the account's
+// The count and the page's requests come from walks down the account's
 // ordinal index (one for the first page, which starts at the newest row;
-// two for later pages), rather than one index lookup per row: each lookup
-// builds its key and an index reader, objects every page would leave to
-// the garbage collector.
+// two for later pages), which answer each row's request id and ordinal
+// without reading the access rows.
 func ListPage(tx *state.Txn, accountID string, page, size int) (int, []*state.SignatureRequest, error) {
-	it, err := accessFrom(tx, accountID, math.MaxUint64)
-	if err != nil {
-		return 0, nil, err
-	}
-	newest := nextAccess(it, accountID)
-	if newest == nil {
+	it := state.NewAccessWalk(tx, accountID, math.MaxUint64)
+	requestID, ordinal, ok := it.NextListed()
+	if !ok {
 		return 0, nil, nil
 	}
-	total := int(newest.Ordinal)
+	total := int(ordinal)
 	first := (page - 1) * size
 	if first >= total {
 		return total, nil, nil
 	}
 	want := uint64(total - first)
-	a := newest
 	if first > 0 {
-		if it, err = accessFrom(tx, accountID, want); err != nil {
-			return 0, nil, err
-		}
-		a = nextAccess(it, accountID)
+		it = state.NewAccessWalk(tx, accountID, want)
+		requestID, ordinal, ok = it.NextListed()
 	}
 	out := make([]*state.SignatureRequest, 0, min(size, total-first))
 	for {
-		if a == nil || a.Ordinal != want {
+		if !ok || ordinal != want {
 			return 0, nil, fmt.Errorf("sigreq: list of %s at %d: %w", accountID, want, state.ErrNotFound)
 		}
-		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, a.RequestID)
+		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, requestID)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -86,7 +79,8 @@ func ListPage(tx *state.Txn, accountID string, page, size int) (int, []*state.Si
 		if len(out) == cap(out) {
 			return total, out, nil
 		}
-		a, want = nextAccess(it, accountID), want-1
+		want = want - 1
+		requestID, ordinal, ok = it.NextListed()
 	}
 }
 

@@ -59,17 +59,21 @@ func accessIndex() *compactIndex {
 
 // AccessWalk walks an account's access rows down from an ordinal, newest
 // first, through the compact index of the lists (IndexAccountOrdinal),
-// reading a bucket's worth of entries at a time.
+// reading entries ahead in batches that grow from accessWalkFirst to
+// accessWalkBatch: a list page reads a few dozen rows, a scan all of them.
 type AccessWalk struct {
 	tx      *Txn
 	account string
 	from    uint64
 	done    bool
 	buf     []compactEntry
+	pos     int
 }
 
-// accessWalkBatch is the most entries a walk reads ahead.
-const accessWalkBatch = 64
+const (
+	accessWalkFirst = 8
+	accessWalkBatch = 64
+)
 
 // NewAccessWalk starts a walk of the account's rows at the newest one at
 // or below ordinal.
@@ -79,26 +83,58 @@ func NewAccessWalk(tx *Txn, accountID string, ordinal uint64) *AccessWalk {
 
 // Next answers the walk's next row, nil past the account's oldest.
 func (w *AccessWalk) Next() (*SignatureRequestAccess, error) {
-	if len(w.buf) == 0 && !w.done {
-		w.buf = w.buf[:0]
-		w.tx.compactScan(accessIndex(), w.account, w.from, true, func(e *compactEntry) bool {
-			w.buf = append(w.buf, *e)
-			return len(w.buf) < accessWalkBatch
-		})
-		if len(w.buf) < accessWalkBatch {
-			w.done = true
-		} else if last := w.buf[len(w.buf)-1].Order; last > 0 {
-			w.from = last - 1
-		} else {
-			w.done = true
-		}
-	}
-	if len(w.buf) == 0 {
+	e := w.next()
+	if e == nil {
 		return nil, nil
 	}
-	e := &w.buf[0]
-	w.buf = w.buf[1:]
 	return accessRow(w.tx, e)
+}
+
+// NextListed answers the request id and ordinal of the walk's next row
+// without reading the row (ok false past the account's oldest): a list
+// page needs no more.
+func (w *AccessWalk) NextListed() (requestID string, ordinal uint64, ok bool) {
+	e := w.next()
+	if e == nil {
+		return "", 0, false
+	}
+	return e.ID, e.Order, true
+}
+
+// next answers the walk's next entry (nil: none).
+func (w *AccessWalk) next() *compactEntry {
+	if w.pos == len(w.buf) {
+		if w.done {
+			return nil
+		}
+		w.fill()
+		if len(w.buf) == 0 {
+			return nil
+		}
+	}
+	w.pos++
+	return &w.buf[w.pos-1]
+}
+
+// fill reads the next batch of entries.
+func (w *AccessWalk) fill() {
+	batch := accessWalkFirst
+	if cap(w.buf) > 0 {
+		batch = min(2*cap(w.buf), accessWalkBatch)
+	}
+	if cap(w.buf) < batch {
+		w.buf = make([]compactEntry, 0, batch)
+	}
+	w.buf, w.pos = w.buf[:0], 0
+	w.tx.compactScan(accessIndex(), w.account, w.from, true, func(e *compactEntry) bool {
+		w.buf = append(w.buf, *e)
+		return len(w.buf) < batch
+	})
+	if last := len(w.buf) - 1; last < batch-1 || w.buf[last].Order == 0 {
+		w.done = true
+	} else {
+		w.from = w.buf[last].Order - 1
+	}
 }
 
 // AddAccess puts a request in an account's list, keeping ordinals dense and
