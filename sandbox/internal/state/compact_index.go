@@ -21,7 +21,10 @@ package state
 //     order) are read from one bucket;
 //   - ordered: the bucket of an entry is its order number shifted right,
 //     for a walk of every entry in order (requests by Seq), forward or
-//     backward from any position.
+//     backward from any position;
+//   - grouped and chunked: a group that can grow large (an account's
+//     list) is spread over buckets of a fixed number of orders within
+//     its hash slot, walked in order like an ordered index.
 //
 // A write keeps the buckets it changed in the transaction (compactWrite):
 // the first change copies a bucket, later ones change the copy in place,
