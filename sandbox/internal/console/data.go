@@ -3,6 +3,7 @@ package console
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -105,38 +106,40 @@ func seqCursor(cursor string) (uint64, bool, error) {
 	return n, true, nil
 }
 
-// newest walks table's seq index from the newest row (or the one before
-// cursor), keeping rows keep accepts, and collects at most limit of them.
+// newest walks table in the order of its seq (state.WalkSeq) from the
+// newest row (or the one before cursor), keeping rows keep accepts, and
+// collects at most limit of them.
 func newest[T any](tx *state.Txn, table, cursor string, limit int, seq func(*T) uint64, keep func(*T) bool) ([]*T, string, error) {
 	limit = clampLimit(limit)
 	from, ok, err := seqCursor(cursor)
 	if err != nil {
 		return nil, "", err
 	}
-	var it interface{ Next() any }
+	start := uint64(math.MaxUint64)
 	if ok {
-		it, err = tx.Txn.ReverseLowerBound(table, state.IndexSeq, from-1)
-	} else {
-		it, err = tx.Txn.GetReverse(table, state.IndexSeq)
+		start = from - 1
 	}
+	var rows []*T
+	next := ""
+	err = state.WalkSeq(tx, table, start, true, func(raw any) bool {
+		row := raw.(*T)
+		if ok && seq(row) >= from {
+			return true
+		}
+		if keep != nil && !keep(row) {
+			return true
+		}
+		if len(rows) == limit {
+			next = strconv.FormatUint(seq(rows[len(rows)-1]), 10)
+			return false
+		}
+		rows = append(rows, row)
+		return true
+	})
 	if err != nil {
 		return nil, "", err
 	}
-	var rows []*T
-	for raw := it.Next(); raw != nil; raw = it.Next() {
-		row := raw.(*T)
-		if ok && seq(row) >= from {
-			continue
-		}
-		if keep != nil && !keep(row) {
-			continue
-		}
-		if len(rows) == limit {
-			return rows, strconv.FormatUint(seq(rows[len(rows)-1]), 10), nil
-		}
-		rows = append(rows, row)
-	}
-	return rows, "", nil
+	return rows, next, nil
 }
 
 func clampLimit(limit int) int {

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	memdb "github.com/hashicorp/go-memdb"
-
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/search"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -48,39 +46,32 @@ func signatureRequestList(c *api.Call) (any, error) {
 }
 
 // ListPage reads one page of an account's list by ordinal: newest first.
-// The count and the page's access rows come from walks down the account's
+// The count and the page's requests come from walks down the account's
 // ordinal index (one for the first page, which starts at the newest row;
-// two for later pages), rather than one index lookup per row: each lookup
-// builds its key and an index reader, objects every page would leave to
-// the garbage collector.
+// two for later pages), which answer each row's request id and ordinal
+// without reading the access rows.
 func ListPage(tx *state.Txn, accountID string, page, size int) (int, []*state.SignatureRequest, error) {
-	it, err := accessFrom(tx, accountID, math.MaxUint64)
-	if err != nil {
-		return 0, nil, err
-	}
-	newest := nextAccess(it, accountID)
-	if newest == nil {
+	it := state.NewAccessWalk(tx, accountID, math.MaxUint64)
+	requestID, ordinal, ok := it.NextListed()
+	if !ok {
 		return 0, nil, nil
 	}
-	total := int(newest.Ordinal)
+	total := int(ordinal)
 	first := (page - 1) * size
 	if first >= total {
 		return total, nil, nil
 	}
 	want := uint64(total - first)
-	a := newest
 	if first > 0 {
-		if it, err = accessFrom(tx, accountID, want); err != nil {
-			return 0, nil, err
-		}
-		a = nextAccess(it, accountID)
+		it = state.NewAccessWalk(tx, accountID, want)
+		requestID, ordinal, ok = it.NextListed()
 	}
 	out := make([]*state.SignatureRequest, 0, min(size, total-first))
 	for {
-		if a == nil || a.Ordinal != want {
+		if !ok || ordinal != want {
 			return 0, nil, fmt.Errorf("sigreq: list of %s at %d: %w", accountID, want, state.ErrNotFound)
 		}
-		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, a.RequestID)
+		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, requestID)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -88,23 +79,22 @@ func ListPage(tx *state.Txn, accountID string, page, size int) (int, []*state.Si
 		if len(out) == cap(out) {
 			return total, out, nil
 		}
-		a, want = nextAccess(it, accountID), want-1
+		want = want - 1
+		requestID, ordinal, ok = it.NextListed()
 	}
 }
 
 // accessFrom walks an account's access rows down from an ordinal (the
 // newest row at or below it first).
-func accessFrom(tx *state.Txn, accountID string, ordinal uint64) (memdb.ResultIterator, error) {
-	it, err := tx.Txn.ReverseLowerBound(state.TableSignatureRequestAccess, state.IndexAccountOrdinal, accountID, ordinal)
-	if err != nil {
-		return nil, fmt.Errorf("sigreq: list of %s: %w", accountID, err)
-	}
-	return it, nil
+func accessFrom(tx *state.Txn, accountID string, ordinal uint64) (*state.AccessWalk, error) {
+	return state.NewAccessWalk(tx, accountID, ordinal), nil
 }
 
-// nextAccess is the walk's next row of the account, nil past its oldest.
-func nextAccess(it memdb.ResultIterator, accountID string) *state.SignatureRequestAccess {
-	a, _ := it.Next().(*state.SignatureRequestAccess)
+// nextAccess is the walk's next row of the account, nil past its oldest
+// (or when a row it names cannot be read, which the callers then meet as
+// a missing ordinal or the end of the list).
+func nextAccess(it *state.AccessWalk, accountID string) *state.SignatureRequestAccess {
+	a, _ := it.Next()
 	if a == nil || a.AccountID != accountID {
 		return nil
 	}
@@ -119,7 +109,7 @@ func ListScan(tx *state.Txn, accounts []string, query *search.Query, me *state.A
 	// One walk per account down its ordinal index, newest first.
 	type cursor struct {
 		account string
-		it      memdb.ResultIterator
+		it      *state.AccessWalk
 		row     *state.SignatureRequestAccess
 	}
 	var cursors []*cursor

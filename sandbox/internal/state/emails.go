@@ -1,6 +1,8 @@
 package state
 
 import (
+	"math"
+
 	memdb "github.com/hashicorp/go-memdb"
 )
 
@@ -44,18 +46,25 @@ func init() {
 		Indexes: map[string]*memdb.IndexSchema{
 			IndexID:  {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
 			IndexSeq: {Name: IndexSeq, Unique: true, Indexer: &UintKey{Field: "Seq"}},
-			// E-mails about no signature (team invitations, reports, ...)
-			// are left out of the index.
-			IndexEmailSignature: {Name: IndexEmailSignature, Unique: true, AllowMissing: true, Indexer: &memdb.CompoundIndex{Indexes: []memdb.Indexer{
-				&memdb.StringFieldIndex{Field: "SignatureID"},
-				&UintKey{Field: "Seq"},
-			}}},
-			IndexEmailRequest: {Name: IndexEmailRequest, Unique: true, AllowMissing: true, Indexer: &memdb.CompoundIndex{Indexes: []memdb.Indexer{
-				&memdb.StringFieldIndex{Field: "SignatureRequestID"},
-				&UintKey{Field: "Seq"},
-			}}},
 		},
 	})
+	// The lookups of the e-mails about a signature and about a request
+	// are compact indexes (two memdb entries an e-mail cost 900 bytes);
+	// e-mails about none (team invitations, reports, ...) are left out.
+	registerCompact(&compactIndex{table: TableEmails, name: IndexEmailSignature, tag: "email.signature/",
+		bits: 10, unique: true, keys: func(row any, dst []compactKey) []compactKey {
+			if e := row.(*Email); e.SignatureID != "" {
+				dst = append(dst, compactKey{e.SignatureID, e.Seq})
+			}
+			return dst
+		}})
+	registerCompact(&compactIndex{table: TableEmails, name: IndexEmailRequest, tag: "email.request/",
+		bits: 10, unique: true, keys: func(row any, dst []compactKey) []compactKey {
+			if e := row.(*Email); e.SignatureRequestID != "" {
+				dst = append(dst, compactKey{e.SignatureRequestID, e.Seq})
+			}
+			return dst
+		}})
 }
 
 // LastEmailAbout answers the newest e-mail about a signature that match
@@ -64,17 +73,14 @@ func LastEmailAbout(tx *Txn, signatureID string, match func(*Email) bool) (*Emai
 	if signatureID == "" {
 		return nil, nil
 	}
-	it, err := tx.Txn.GetReverse(TableEmails, IndexEmailSignature+"_prefix", signatureID)
-	if err != nil {
-		return nil, err
-	}
-	for raw := it.Next(); raw != nil; raw = it.Next() {
-		e := raw.(*Email)
-		// The prefix of a shorter id could match a longer one; ids of one
-		// world have one length, but check anyway.
-		if e.SignatureID == signatureID && match(e) {
-			return e, nil
+	ix := compactIndexNamed(TableEmails, IndexEmailSignature)
+	var found *Email
+	err := tx.compactRows(ix, signatureID, math.MaxUint64, true, func(raw any) bool {
+		if e := raw.(*Email); match(e) {
+			found = e
+			return false
 		}
-	}
-	return nil, nil
+		return true
+	})
+	return found, err
 }

@@ -47,10 +47,15 @@ func init() {
 		Indexes: map[string]*memdb.IndexSchema{
 			IndexID:  {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
 			IndexSeq: {Name: IndexSeq, Unique: true, Indexer: &UintKey{Field: "Seq"}},
-			IndexObject: {Name: IndexObject, AllowMissing: true, Indexer: &memdb.CompoundIndex{Indexes: []memdb.Indexer{
-				&memdb.StringFieldIndex{Field: "ObjectID"},
-				&UintKey{Field: "Seq"},
-			}}},
 		},
 	})
+	// The events of one object, in order, are a compact index: a memdb
+	// entry per event cost 450 bytes.
+	registerCompact(&compactIndex{table: TableEvents, name: IndexObject, tag: "event.object/",
+		bits: 10, keys: func(row any, dst []compactKey) []compactKey {
+			if e := row.(*Event); e.ObjectID != "" {
+				dst = append(dst, compactKey{e.ObjectID, e.Seq})
+			}
+			return dst
+		}})
 }

@@ -195,7 +195,9 @@ func PageEmails(tx *Txn, requestID string, q PageQuery, keep func(*Email) bool) 
 }
 
 // pageBySeq walks an index whose last part is Seq (after the values of
-// prefix) from the cursor, in the asked order, while inRange holds.
+// prefix) from the cursor, in the asked order, while inRange holds. A
+// compact index is walked in the bucket of its group (the one value of
+// prefix).
 func pageBySeq[T any](tx *Txn, table, index string, prefix []any, seq func(*T) uint64, inRange func(*T) bool,
 	q PageQuery, keep func(*T) bool) (LogPage[T], error) {
 	limit := max(q.Limit, 1)
@@ -213,6 +215,32 @@ func pageBySeq[T any](tx *Txn, table, index string, prefix []any, seq func(*T) u
 	// Pages are nearly always full: room for one (up to a bound, as keep
 	// may reject most rows) instead of growing the slice eight times.
 	page.Rows = make([]*T, 0, min(limit, pageCapacity))
+	visit := func(raw any) bool {
+		row := raw.(*T)
+		if inRange != nil && !inRange(row) {
+			return false
+		}
+		if keep != nil && !keep(row) {
+			return true
+		}
+		if len(page.Rows) == limit {
+			page.Next = seq(page.Rows[limit-1])
+			return false
+		}
+		page.Rows = append(page.Rows, row)
+		return true
+	}
+	if ix := compactIndexNamed(table, index); ix != nil {
+		// The entries of one group (the prefix), in Seq order.
+		group, _, err := ix.lookupArgs(prefix)
+		if err == nil {
+			err = tx.compactRows(ix, group, from, q.Desc, visit)
+		}
+		if err != nil {
+			return page, fmt.Errorf("state: page %s: %w", table, err)
+		}
+		return page, nil
+	}
 	args := append(append([]any{}, prefix...), from)
 	var next func() any
 	if q.Desc {
@@ -228,19 +256,7 @@ func pageBySeq[T any](tx *Txn, table, index string, prefix []any, seq func(*T) u
 		}
 		next = it.Next
 	}
-	for raw := next(); raw != nil; raw = next() {
-		row := raw.(*T)
-		if inRange != nil && !inRange(row) {
-			break
-		}
-		if keep != nil && !keep(row) {
-			continue
-		}
-		if len(page.Rows) == limit {
-			page.Next = seq(page.Rows[limit-1])
-			break
-		}
-		page.Rows = append(page.Rows, row)
+	for raw := next(); raw != nil && visit(raw); raw = next() {
 	}
 	return page, nil
 }

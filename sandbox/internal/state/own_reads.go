@@ -31,6 +31,9 @@ import (
 // First is memdb's First, answering a lookup by id in a counting write
 // from the rows the write changed and the database as the write found it.
 func (t *Txn) First(table, index string, args ...any) (any, error) {
+	if ix := compactIndexNamed(table, index); ix != nil {
+		return t.compactFirst(ix, args)
+	}
 	if raw, ok := t.firstOwn(table, index, args); ok {
 		if checkOwnReads {
 			t.checkOwnRead(raw, table, index, args)

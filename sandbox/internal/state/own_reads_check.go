@@ -28,3 +28,16 @@ func (t *Txn) checkOwnJobs(jobs []*Job, subject string) {
 		panic(fmt.Sprintf("state: own jobs of %q answered %v, memdb %v (%v)", subject, jobs, want, err))
 	}
 }
+
+// checkCompactScan panics unless a scan of a compact index visited the
+// entries a walk of the whole table finds, in the same order: all of
+// them, or the first of them when the caller stopped the scan.
+func (t *Txn) checkCompactScan(ix *compactIndex, group string, from uint64, desc bool, got []string, stopped bool) {
+	want := compactReference(t, ix, group, from, desc)
+	if stopped && len(got) <= len(want) {
+		want = want[:len(got)]
+	}
+	if !slices.Equal(got, want) {
+		panic(fmt.Sprintf("state: compact read of %s.%s %q from %d (desc %v) answered %v, the rows %v", ix.table, ix.name, group, from, desc, got, want))
+	}
+}

@@ -286,6 +286,9 @@ func (t *Txn) see(key rowKey, row any) {
 func (t *Txn) Insert(table string, row any) error {
 	ri := t.rowInfo(table)
 	if ri == nil {
+		if cx := compactByTable[table]; cx != nil {
+			return t.insertTracked(cx, table, row)
+		}
 		return t.Txn.Insert(table, row)
 	}
 	// before is the row row replaces, when the table is found by id (a
@@ -305,6 +308,9 @@ func (t *Txn) Insert(table string, row any) error {
 	}
 	if err := t.Txn.Insert(table, row); err != nil {
 		return t.failed(err)
+	}
+	if cx := compactByTable[table]; cx != nil {
+		t.compactChange(cx, key.id, before, row)
 	}
 	t.see(key, row)
 	if !existed {
@@ -332,13 +338,17 @@ func (t *Txn) countRequestFiles(n int64) {
 // away.
 func (t *Txn) Delete(table string, row any) error {
 	ri := t.rowInfo(table)
+	cx := compactByTable[table]
 	if ri == nil {
+		if cx != nil {
+			return t.deleteTracked(cx, table, row)
+		}
 		return t.Txn.Delete(table, row)
 	}
 	var before any
-	if table == TableDeliveries || table == TableSignatureRequests {
-		// The attempts (a request's file set) are those of the stored
-		// row, which row may only name.
+	if table == TableDeliveries || table == TableSignatureRequests || cx != nil {
+		// The attempts, a request's file set and the compact keys are
+		// those of the stored row, which row may only name.
 		var err error
 		if before, _, err = t.stored(ri, table, row); err != nil {
 			return err
@@ -348,6 +358,9 @@ func (t *Txn) Delete(table string, row any) error {
 		return t.failed(err)
 	}
 	if id, ok := ri.rowID(row); ok {
+		if cx != nil {
+			t.compactChange(cx, id, before, nil)
+		}
 		t.see(rowKey{table, id}, nil)
 	} else {
 		t.rows.unsure = true
@@ -362,6 +375,19 @@ func (t *Txn) Delete(table string, row any) error {
 func (t *Txn) DeleteAll(table, index string, args ...any) (int, error) {
 	ri := t.rowInfo(table)
 	if ri == nil {
+		if cx := compactByTable[table]; cx != nil {
+			gone, err := t.collect(table, index, args...)
+			if err != nil {
+				return 0, err
+			}
+			n, err := t.Txn.DeleteAll(table, index, args...)
+			if err != nil {
+				t.trackRow(table, "", nil, err)
+				return n, err
+			}
+			t.compactDeleted(cx, table, gone)
+			return n, nil
+		}
 		return t.Txn.DeleteAll(table, index, args...)
 	}
 	gone, err := t.collect(table, index, args...)
@@ -381,6 +407,21 @@ func (t *Txn) DeleteAll(table, index string, args ...any) (int, error) {
 func (t *Txn) DeletePrefix(table, prefixIndex, prefix string) (bool, error) {
 	ri := t.rowInfo(table)
 	if ri == nil {
+		if cx := compactByTable[table]; cx != nil {
+			gone, err := t.collect(table, prefixIndex, prefix)
+			if err != nil {
+				return false, err
+			}
+			ok, err := t.Txn.DeletePrefix(table, prefixIndex, prefix)
+			if err != nil {
+				t.trackRow(table, "", nil, err)
+				return ok, err
+			}
+			if ok {
+				t.compactDeleted(cx, table, gone)
+			}
+			return ok, nil
+		}
 		return t.Txn.DeletePrefix(table, prefixIndex, prefix)
 	}
 	gone, err := t.collect(table, prefixIndex, prefix)
@@ -397,6 +438,9 @@ func (t *Txn) DeletePrefix(table, prefixIndex, prefix string) (bool, error) {
 
 // deleted counts away the rows a bulk delete removed.
 func (t *Txn) deleted(ri *rowInfo, table string, gone []any) {
+	if cx := compactByTable[table]; cx != nil {
+		t.compactDeleted(cx, table, gone)
+	}
 	t.rows.counts.add(table, -int64(len(gone)))
 	for _, row := range gone {
 		if id, ok := ri.rowID(row); ok {

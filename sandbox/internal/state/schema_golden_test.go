@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -61,6 +62,24 @@ func describeSchema(s *memdb.DBSchema) string {
 				flags = append(flags, "allow-missing")
 			}
 			fmt.Fprintf(&b, "  %s %s %s\n", in, strings.Join(flags, ","), describeIndexer(is.Indexer))
+		}
+		// Compact indexes (compact_index.go) are lookups of the table
+		// too, kept in the buckets of compact_buckets.
+		compact := slices.Clone(compactByTable[tn])
+		slices.SortFunc(compact, func(a, b *compactIndex) int { return strings.Compare(a.name, b.name) })
+		for _, ix := range compact {
+			kind := fmt.Sprintf("grouped, %d buckets", 1<<ix.bits)
+			if ix.chunk > 0 {
+				kind = fmt.Sprintf("grouped, %d slots of buckets of %d numbers", 1<<ix.bits, 1<<ix.chunk)
+			}
+			if ix.ordered {
+				kind = fmt.Sprintf("ordered, %d numbers a bucket", 1<<ix.shift)
+			}
+			unique := ""
+			if ix.unique {
+				unique = "unique"
+			}
+			fmt.Fprintf(&b, "  %s %s compact(%s, bucket tag %q)\n", ix.name, unique, kind, ix.tag)
 		}
 	}
 	return b.String()

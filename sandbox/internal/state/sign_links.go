@@ -6,7 +6,6 @@ package state
 
 import (
 	"crypto/subtle"
-	"fmt"
 )
 
 // signLinkIDLen is the length of the signature ids a link token can end
@@ -69,34 +68,15 @@ func SignURLByToken(tx *Txn, token string) (*SignURL, error) {
 	return &SignURL{Token: token, SignatureID: sigID, RequestID: req.ID}, nil
 }
 
-// linkSignatureIndexer indexes a request under the signature ids of its
-// link secrets that are no longer among its signatures (IndexLinkSignature).
-type linkSignatureIndexer struct{}
-
-func (linkSignatureIndexer) FromObject(obj any) (bool, [][]byte, error) {
-	r, ok := obj.(*SignatureRequest)
-	if !ok {
-		return false, nil, fmt.Errorf("link_signature index: unexpected %T", obj)
-	}
-	var out [][]byte
-	for i, ls := range r.LinkSecrets {
-		if r.Signature(ls.SignatureID) != nil || seenLinkSignature(r.LinkSecrets[:i], ls.SignatureID) {
-			continue
-		}
-		out = append(out, []byte(ls.SignatureID+"\x00"))
-	}
-	return len(out) > 0, out, nil
-}
-
-func seenLinkSignature(before []LinkSecret, sigID string) bool {
-	for _, ls := range before {
-		if ls.SignatureID == sigID {
-			return true
+// linkSignatureKeys are the keys of a request in IndexLinkSignature: the
+// signature ids of its link secrets that are no longer among its
+// signatures.
+func linkSignatureKeys(row any, dst []compactKey) []compactKey {
+	r := row.(*SignatureRequest)
+	for _, ls := range r.LinkSecrets {
+		if r.Signature(ls.SignatureID) == nil {
+			dst = append(dst, compactKey{group: ls.SignatureID})
 		}
 	}
-	return false
-}
-
-func (linkSignatureIndexer) FromArgs(args ...any) ([]byte, error) {
-	return signatureIDIndexer{}.FromArgs(args...)
+	return dst // repeats are dropped by rowKeys
 }

@@ -5,24 +5,136 @@ package state
 
 import (
 	"fmt"
+	"math"
 	"sort"
 )
 
-// AccessCount is the number of requests in an account's list.
+// AccessCount is the number of requests in an account's list: its
+// newest row's ordinal.
 func AccessCount(tx *Txn, accountID string) (uint64, error) {
-	raw, err := tx.Txn.Last(TableSignatureRequestAccess, IndexAccountOrdinal+"_prefix", OnlyID(accountID))
-	if err != nil {
-		return 0, fmt.Errorf("state: access count: %w", err)
-	}
-	if raw == nil {
+	e, ok := accessEntry(tx, accountID, math.MaxUint64)
+	if !ok {
 		return 0, nil
 	}
-	return raw.(*SignatureRequestAccess).Ordinal, nil
+	return e.Order, nil
 }
 
 // AccessAt returns the access row of an account at an ordinal.
 func AccessAt(tx *Txn, accountID string, ordinal uint64) (*SignatureRequestAccess, error) {
-	return First[SignatureRequestAccess](tx, TableSignatureRequestAccess, IndexAccountOrdinal, accountID, ordinal)
+	e, ok := accessEntry(tx, accountID, ordinal)
+	if !ok || e.Order != ordinal {
+		return nil, ErrNotFound
+	}
+	return accessRow(tx, &e)
+}
+
+// accessEntry answers the entry of an account's newest row at or below
+// ordinal in the lists' compact index.
+func accessEntry(tx *Txn, accountID string, ordinal uint64) (compactEntry, bool) {
+	var found compactEntry
+	ok := false
+	tx.compactScan(accessIndex(), accountID, ordinal, true, func(e *compactEntry) bool {
+		found, ok = *e, true
+		return false
+	})
+	return found, ok
+}
+
+// accessRow reads the row an entry of the lists' index names.
+func accessRow(tx *Txn, e *compactEntry) (*SignatureRequestAccess, error) {
+	raw, err := tx.First(TableSignatureRequestAccess, IndexID, accessIndex().lookupID(e))
+	if err != nil {
+		return nil, fmt.Errorf("state: access of %s: %w", e.Group, err)
+	}
+	if raw == nil {
+		return nil, fmt.Errorf("state: access of %s at %d: %w", e.Group, e.Order, ErrNotFound)
+	}
+	return raw.(*SignatureRequestAccess), nil
+}
+
+// accessIndex is the compact index of the lists (IndexAccountOrdinal).
+func accessIndex() *compactIndex {
+	return compactIndexNamed(TableSignatureRequestAccess, IndexAccountOrdinal)
+}
+
+// AccessWalk walks an account's access rows down from an ordinal, newest
+// first, through the compact index of the lists (IndexAccountOrdinal),
+// reading entries ahead in batches that grow from accessWalkFirst to
+// accessWalkBatch: a list page reads a few dozen rows, a scan all of them.
+type AccessWalk struct {
+	tx      *Txn
+	account string
+	from    uint64
+	done    bool
+	buf     []compactEntry
+	pos     int
+}
+
+const (
+	accessWalkFirst = 8
+	accessWalkBatch = 64
+)
+
+// NewAccessWalk starts a walk of the account's rows at the newest one at
+// or below ordinal.
+func NewAccessWalk(tx *Txn, accountID string, ordinal uint64) *AccessWalk {
+	return &AccessWalk{tx: tx, account: accountID, from: ordinal}
+}
+
+// Next answers the walk's next row, nil past the account's oldest.
+func (w *AccessWalk) Next() (*SignatureRequestAccess, error) {
+	e := w.next()
+	if e == nil {
+		return nil, nil
+	}
+	return accessRow(w.tx, e)
+}
+
+// NextListed answers the request id and ordinal of the walk's next row
+// without reading the row (ok false past the account's oldest): a list
+// page needs no more.
+func (w *AccessWalk) NextListed() (requestID string, ordinal uint64, ok bool) {
+	e := w.next()
+	if e == nil {
+		return "", 0, false
+	}
+	return e.ID, e.Order, true
+}
+
+// next answers the walk's next entry (nil: none).
+func (w *AccessWalk) next() *compactEntry {
+	if w.pos == len(w.buf) {
+		if w.done {
+			return nil
+		}
+		w.fill()
+		if len(w.buf) == 0 {
+			return nil
+		}
+	}
+	w.pos++
+	return &w.buf[w.pos-1]
+}
+
+// fill reads the next batch of entries.
+func (w *AccessWalk) fill() {
+	batch := accessWalkFirst
+	if cap(w.buf) > 0 {
+		batch = min(2*cap(w.buf), accessWalkBatch)
+	}
+	if cap(w.buf) < batch {
+		w.buf = make([]compactEntry, 0, batch)
+	}
+	w.buf, w.pos = w.buf[:0], 0
+	w.tx.compactScan(accessIndex(), w.account, w.from, true, func(e *compactEntry) bool {
+		w.buf = append(w.buf, *e)
+		return len(w.buf) < batch
+	})
+	if last := len(w.buf) - 1; last < batch-1 || w.buf[last].Order == 0 {
+		w.done = true
+	} else {
+		w.from = w.buf[last].Order - 1
+	}
 }
 
 // AddAccess puts a request in an account's list, keeping ordinals dense and
@@ -99,15 +211,13 @@ func RebuildAccess(tx *Txn, accountID string, drop map[string]bool, add map[stri
 	if len(drop) == 0 && len(add) == 0 {
 		return nil
 	}
-	it, err := tx.Txn.Get(TableSignatureRequestAccess, IndexAccountOrdinal+"_prefix", OnlyID(accountID))
+	var rows []*SignatureRequestAccess
+	err := tx.compactRows(accessIndex(), accountID, 0, false, func(raw any) bool {
+		rows = append(rows, raw.(*SignatureRequestAccess))
+		return true
+	})
 	if err != nil {
 		return fmt.Errorf("state: access of %s: %w", accountID, err)
-	}
-	var rows []*SignatureRequestAccess
-	for raw := it.Next(); raw != nil; raw = it.Next() {
-		if a := raw.(*SignatureRequestAccess); a.AccountID == accountID {
-			rows = append(rows, a)
-		}
 	}
 	have := map[string]bool{}
 	var keep []SignatureRequestAccess

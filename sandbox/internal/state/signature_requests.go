@@ -1,7 +1,6 @@
 package state
 
 import (
-	"fmt"
 	"strconv"
 
 	memdb "github.com/hashicorp/go-memdb"
@@ -379,53 +378,62 @@ type SignURL struct {
 	ExpiresAt int64 `json:"expires_at"`
 }
 
-// signatureIDIndexer indexes a request under each of its signature ids.
-type signatureIDIndexer struct{}
-
-func (signatureIDIndexer) FromObject(obj any) (bool, [][]byte, error) {
-	r, ok := obj.(*SignatureRequest)
-	if !ok {
-		return false, nil, fmt.Errorf("signature_id index: unexpected %T", obj)
-	}
-	out := make([][]byte, 0, len(r.Signatures))
-	for _, s := range r.Signatures {
-		if s.ID != "" {
-			out = append(out, []byte(s.ID+"\x00"))
-		}
-	}
-	return len(out) > 0, out, nil
+// requestSeqKeys is the key of a request in IndexSeq: its Seq.
+func requestSeqKeys(row any, dst []compactKey) []compactKey {
+	return append(dst, compactKey{order: row.(*SignatureRequest).Seq})
 }
 
-func (signatureIDIndexer) FromArgs(args ...any) ([]byte, error) {
-	if len(args) != 1 {
-		return nil, fmt.Errorf("signature_id index: one argument expected")
+// signatureIDKeys are the keys of a request in IndexSignatureID: each of
+// its signature ids.
+func signatureIDKeys(row any, dst []compactKey) []compactKey {
+	for _, s := range row.(*SignatureRequest).Signatures {
+		if s.ID != "" {
+			dst = append(dst, compactKey{group: s.ID})
+		}
 	}
-	s, ok := args[0].(string)
-	if !ok {
-		return nil, fmt.Errorf("signature_id index: argument must be a string")
-	}
-	return []byte(s + "\x00"), nil
+	return dst
 }
 
 func init() {
 	Register[SignatureRequest](&memdb.TableSchema{
 		Name: TableSignatureRequests,
 		Indexes: map[string]*memdb.IndexSchema{
-			IndexID:            {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
-			IndexSeq:           {Name: IndexSeq, Unique: true, Indexer: &UintKey{Field: "Seq"}},
-			IndexSignatureID:   {Name: IndexSignatureID, AllowMissing: true, Indexer: signatureIDIndexer{}},
-			IndexLinkSignature: {Name: IndexLinkSignature, AllowMissing: true, Indexer: linkSignatureIndexer{}},
+			IndexID: {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
 		},
 	})
+	// The request's secondary indexes are compact: a memdb entry each
+	// (about 450 bytes) cost more than the request's own fields, and
+	// memdb copied them on every update of the request, its keys moved
+	// or not. Seq orders the requests world-wide (WalkSeq: the console's
+	// list, ownership transfers); the sequence is shared with every other
+	// number a world takes, so a bucket of 512 numbers holds a few dozen
+	// requests.
+	registerCompact(&compactIndex{table: TableSignatureRequests, name: IndexSeq, tag: "sr.seq/",
+		ordered: true, shift: 9, unique: true, keys: requestSeqKeys})
+	registerCompact(&compactIndex{table: TableSignatureRequests, name: IndexSignatureID, tag: "sr.signature/",
+		bits: 12, keys: signatureIDKeys})
+	registerCompact(&compactIndex{table: TableSignatureRequests, name: IndexLinkSignature, tag: "sr.link/",
+		bits: 8, keys: linkSignatureKeys})
 	Register[SignatureRequestAccess](&memdb.TableSchema{
 		Name: TableSignatureRequestAccess,
 		Indexes: map[string]*memdb.IndexSchema{
 			IndexID: {Name: IndexID, Unique: true, Indexer: accessIDIndexer{}},
-			IndexAccountOrdinal: {Name: IndexAccountOrdinal, Unique: true, Indexer: &memdb.CompoundIndex{Indexes: []memdb.Indexer{
-				&memdb.StringFieldIndex{Field: "AccountID"},
-				&UintKey{Field: "Ordinal"},
-			}}},
 		},
+	})
+	// An account's list by ordinal is a compact index: every request has
+	// an access row per account that lists it, and a memdb entry cost
+	// about 450 bytes. Its groups are accounts, spread over buckets of 64
+	// ordinals (an account can list every request of the world); an entry
+	// names its row by the request id, which the row's computed id is
+	// made of.
+	registerCompact(&compactIndex{table: TableSignatureRequestAccess, name: IndexAccountOrdinal, tag: "access.ordinal/",
+		bits: 12, chunk: 6, unique: true,
+		keys: func(row any, dst []compactKey) []compactKey {
+			a := row.(*SignatureRequestAccess)
+			return append(dst, compactKey{a.AccountID, a.Ordinal})
+		},
+		entryID: func(row any) string { return row.(*SignatureRequestAccess).RequestID },
+		rowID:   func(e *compactEntry) string { return AccessID(e.Group, e.ID) },
 	})
 	Register[SignURL](&memdb.TableSchema{
 		Name: TableSignURLs,

@@ -142,10 +142,14 @@ func (s *Store) Update(fn func(tx *Txn) error) error {
 		// The observer reads the write's changes, and they are counted
 		// from them.
 		tx.TrackChanges()
+		tx.compact = &compactWrite{db: db}
 	} else {
 		tx.rows = &rowWrite{db: db}
 	}
 	if err := fn(tx); err != nil {
+		return err
+	}
+	if err := tx.flushCompact(); err != nil {
 		return err
 	}
 	if err := tx.flushMeta(); err != nil {
@@ -243,6 +247,9 @@ type Txn struct {
 	// counts them from memdb's record instead. A pointer keeps the
 	// transactions of reads, made several times per request, small.
 	rows *rowWrite
+	// compact is the buckets of compact indexes the write changed
+	// (compact_index.go), stored before the commit (flushCompact).
+	compact *compactWrite
 }
 
 // Notify arranges for topic to be announced once after this transaction
@@ -297,6 +304,9 @@ func Get[T any](tx *Txn, table, id string) (*T, error) {
 
 // All collects every row matching index and args in index order.
 func All[T any](tx *Txn, table, index string, args ...any) ([]*T, error) {
+	if ix := compactIndexNamed(table, index); ix != nil {
+		return compactAll[T](tx, ix, args)
+	}
 	it, err := tx.Txn.Get(table, index, args...)
 	if err != nil {
 		return nil, fmt.Errorf("state: %s.%s: %w", table, index, err)

@@ -194,6 +194,9 @@ func rebuildDerived(tx *memdb.Txn) error {
 	if err := rebuildBlobHolders(tx); err != nil {
 		return fmt.Errorf("state: rebuild blob holders: %w", err)
 	}
+	if err := rebuildCompact(tx); err != nil {
+		return err
+	}
 	if err := countRows(tx, u); err != nil {
 		return err
 	}
