@@ -11,7 +11,6 @@
 package wire
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -140,7 +139,8 @@ func ReadBody(r *http.Request, lim Limits) (*Body, error) {
 		}
 		// An empty body carries no parameters, whatever its type says (some
 		// clients send a multipart Content-Type on bodiless POSTs).
-		br := bufio.NewReader(body)
+		br := borrowBodyReader(body)
+		defer returnBodyReader(br)
 		if _, err := br.Peek(1); err == io.EOF {
 			return b, nil
 		}
