@@ -108,6 +108,10 @@ func ReadBody(r *http.Request, lim Limits) (*Body, error) {
 		return b, nil
 	}
 	body := http.MaxBytesReader(nil, r.Body, lim.MaxBodyBytes)
+	// The body is read through a borrowed buffer: only what the tree and
+	// the uploads keep is allocated.
+	s := borrowScratch()
+	defer s.release()
 	ct := r.Header.Get("Content-Type")
 	mediaType, params, err := mime.ParseMediaType(ct)
 	if ct == "" {
@@ -117,7 +121,8 @@ func ReadBody(r *http.Request, lim Limits) (*Body, error) {
 	}
 	switch mediaType {
 	case "", "application/json", "text/json":
-		raw, err := readAll(body, lim)
+		// The decoder copies what it keeps, so raw may stay in the scratch.
+		raw, err := readAll(s, body, lim)
 		if err != nil {
 			return nil, err
 		}
@@ -144,25 +149,28 @@ func ReadBody(r *http.Request, lim Limits) (*Body, error) {
 		if _, err := br.Peek(1); err == io.EOF {
 			return b, nil
 		}
-		if err := readMultipart(b, multipart.NewReader(br, params["boundary"]), lim); err != nil {
+		if err := readMultipart(b, multipart.NewReader(br, params["boundary"]), s, lim); err != nil {
 			return nil, err
 		}
 	case "application/x-www-form-urlencoded":
 		b.Form = true
-		raw, err := readAll(body, lim)
+		raw, err := readAll(s, body, lim)
 		if err != nil {
 			return nil, err
 		}
+		// One copy of the text serves the values (they are its substrings
+		// where nothing was escaped) and the order of the names.
+		text := string(raw)
 		// url.ParseQuery builds every field before anything can count
 		// them: count the separators first.
 		if n := bytes.Count(raw, []byte("&")) + 1; n > lim.MaxParams {
 			return nil, apierr.Badf("", "Too many parameters (more than %d)", lim.MaxParams)
 		}
-		vals, err := url.ParseQuery(string(raw))
+		vals, err := url.ParseQuery(text)
 		if err != nil {
 			return nil, apierr.Badf("", "Malformed form body: %v", err)
 		}
-		b.Order = formKeyOrder(string(raw))
+		b.Order = formKeyOrder(text)
 		if err := addValues(b, vals, lim); err != nil {
 			return nil, err
 		}
@@ -177,8 +185,10 @@ func looksLikeJSON(raw []byte) bool {
 	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
 }
 
-func readAll(r io.Reader, lim Limits) ([]byte, error) {
-	raw, err := readExact(r)
+// readAll reads a whole body; the answer may alias s, so whatever is kept
+// of it must be copied.
+func readAll(s *scratch, r io.Reader, lim Limits) ([]byte, error) {
+	raw, _, err := s.read(r)
 	if err != nil {
 		return nil, bodyError(err, lim)
 	}
@@ -225,7 +235,7 @@ func jsonErrText(err error) string {
 	return err.Error()
 }
 
-func readMultipart(b *Body, mr *multipart.Reader, lim Limits) error {
+func readMultipart(b *Body, mr *multipart.Reader, s *scratch, lim Limits) error {
 	vals := url.Values{}
 	n := 0
 	for {
@@ -253,7 +263,16 @@ func readMultipart(b *Body, mr *multipart.Reader, lim Limits) error {
 			part.Close()
 			return apierr.Badf("", "Parameter name of %d bytes is longer than the limit of %d", len(name), lim.maxKeyBytes())
 		}
-		data, err := readExact(part)
+		// An upload is kept in a slice of exactly its size; a text value
+		// is copied once, from the scratch, into its string.
+		isFile := part.FileName() != "" || isFileParam(name)
+		var data []byte
+		var text string
+		if isFile {
+			data, err = s.readExact(part)
+		} else {
+			text, err = s.readString(part)
+		}
 		part.Close()
 		if err != nil {
 			var mbe *http.MaxBytesError
@@ -262,13 +281,13 @@ func readMultipart(b *Body, mr *multipart.Reader, lim Limits) error {
 			}
 			return apierr.Badf(name, "Malformed multipart body in part %q: %v", name, err)
 		}
-		if part.FileName() != "" || isFileParam(name) {
+		if isFile {
 			if err := addFile(b, name, part.FileName(), part.Header.Get("Content-Type"), data); err != nil {
 				return err
 			}
 			continue
 		}
-		vals[name] = append(vals[name], string(data))
+		vals[name] = append(vals[name], text)
 		b.Order = append(b.Order, name)
 	}
 	return addValues(b, vals, lim)

@@ -19,12 +19,15 @@ import (
 // long body must leave nothing behind that a later body could read, and
 // what one body decoded must not change when the next is read.
 func TestPooledReadersKeepRequestsApart(t *testing.T) {
-	long := strings.Repeat("L", 20000)
+	long, longer := strings.Repeat("L", 20000), strings.Repeat("M", scratchBytes+7000)
 	first, err := ReadBody(multipartReq(t,
 		part{name: "title", data: long},
+		part{name: "message", data: longer},
 		part{name: "files[0]", filename: "a.pdf", data: long + "A"},
+		part{name: "files[1]", filename: "b.pdf", data: longer + "B"},
 	), DefaultLimits)
 	require.NoError(t, err)
+	assert.Equal(t, len(longer)+1, cap(first.Files["files"][1].Data))
 
 	// A body cut off inside a part: the reader is returned with bytes of
 	// this request still in its buffer.
@@ -57,7 +60,21 @@ func TestPooledReadersKeepRequestsApart(t *testing.T) {
 	assert.Empty(t, b.Files)
 
 	assert.Equal(t, long, first.Tree["title"], "a later body changed what an earlier one decoded")
+	assert.Equal(t, longer, first.Tree["message"], "a later body changed what an earlier one decoded")
 	assert.Equal(t, long+"A", string(first.Files["files"][0].Data), "a later body changed an earlier upload")
+	assert.Equal(t, longer+"B", string(first.Files["files"][1].Data), "a later body changed an earlier upload")
+}
+
+// TestScratchIsWipedOnRelease: a scratch buffer goes back to the pool
+// holding none of the bytes it was lent for (release wipes, then puts).
+func TestScratchIsWipedOnRelease(t *testing.T) {
+	s := new(scratch)
+	got, err := s.readExact(strings.NewReader("secret of one request"))
+	require.NoError(t, err)
+	assert.Equal(t, "secret of one request", string(got))
+	s.wipe()
+	assert.Zero(t, s.used)
+	assert.Equal(t, make([]byte, scratchBytes), s.buf[:], "released scratch still holds request bytes")
 }
 
 // TestPooledReadersUnderConcurrency reads distinct bodies at once (run
