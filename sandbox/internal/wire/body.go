@@ -142,14 +142,7 @@ func ReadBody(r *http.Request, lim Limits) (*Body, error) {
 		if params["boundary"] == "" {
 			return nil, apierr.Badf("", "Malformed multipart body: missing boundary")
 		}
-		// An empty body carries no parameters, whatever its type says (some
-		// clients send a multipart Content-Type on bodiless POSTs).
-		br := borrowBodyReader(body)
-		defer returnBodyReader(br)
-		if _, err := br.Peek(1); err == io.EOF {
-			return b, nil
-		}
-		if err := readMultipart(b, multipart.NewReader(br, params["boundary"]), s, lim); err != nil {
+		if err := readMultipartBody(b, body, params["boundary"], s, lim); err != nil {
 			return nil, err
 		}
 	case "application/x-www-form-urlencoded":
@@ -235,6 +228,33 @@ func jsonErrText(err error) string {
 	return err.Error()
 }
 
+// readMultipartBody reads a multipart body into b. A body that fits the
+// scratch and is a plain form is split where it lies (plainForm); any other
+// goes, exactly as it came, through mime/multipart.
+func readMultipartBody(b *Body, body io.Reader, boundary string, s *scratch, lim Limits) error {
+	n, err := s.fill(body)
+	if n == 0 && err == io.EOF {
+		// An empty body carries no parameters, whatever its type says
+		// (some clients send a multipart Content-Type on bodiless POSTs).
+		return nil
+	}
+	if err == io.EOF {
+		if form, ok := splitPlainForm(s.buf[:n], boundary); ok {
+			return readPlainForm(b, form, lim)
+		}
+	}
+	br := borrowBodyReader(&replayReader{head: s.buf[:n], err: err, rest: body})
+	defer returnBodyReader(br)
+	if _, err := br.Peek(1); err == io.EOF {
+		return nil
+	}
+	// The scratch holds the body's first bytes until they are read again:
+	// the parts are read through another.
+	parts := borrowScratch()
+	defer parts.release()
+	return readMultipart(b, multipart.NewReader(br, boundary), parts, lim)
+}
+
 func readMultipart(b *Body, mr *multipart.Reader, s *scratch, lim Limits) error {
 	vals := url.Values{}
 	n := 0
@@ -252,7 +272,7 @@ func readMultipart(b *Body, mr *multipart.Reader, s *scratch, lim Limits) error 
 		}
 		n++
 		if n > lim.MaxParams {
-			return apierr.Badf("", "Too many parameters (more than %d)", lim.MaxParams)
+			return tooManyParams(lim)
 		}
 		name := part.FormName()
 		if name == "" {
@@ -261,7 +281,7 @@ func readMultipart(b *Body, mr *multipart.Reader, s *scratch, lim Limits) error 
 		}
 		if len(name) > lim.maxKeyBytes() {
 			part.Close()
-			return apierr.Badf("", "Parameter name of %d bytes is longer than the limit of %d", len(name), lim.maxKeyBytes())
+			return nameTooLong(len(name), lim)
 		}
 		// An upload is kept in a slice of exactly its size; a text value
 		// is copied once, from the scratch, into its string.
@@ -291,6 +311,14 @@ func readMultipart(b *Body, mr *multipart.Reader, s *scratch, lim Limits) error 
 		b.Order = append(b.Order, name)
 	}
 	return addValues(b, vals, lim)
+}
+
+func tooManyParams(lim Limits) error {
+	return apierr.Badf("", "Too many parameters (more than %d)", lim.MaxParams)
+}
+
+func nameTooLong(n int, lim Limits) error {
+	return apierr.Badf("", "Parameter name of %d bytes is longer than the limit of %d", n, lim.maxKeyBytes())
 }
 
 // fileParams are the binary parameters of the official request schemas.

@@ -64,13 +64,7 @@ func (s *scratch) wipe() {
 // (up to twice the data), and a body declaring more than it sends costs only
 // what it sent.
 func (s *scratch) read(r io.Reader) (data []byte, inScratch bool, err error) {
-	n := 0
-	for n < len(s.buf) && err == nil {
-		var m int
-		m, err = r.Read(s.buf[n:])
-		n += m
-	}
-	s.used = max(s.used, n)
+	n, err := s.fill(r)
 	if err == io.EOF {
 		return s.buf[:n], true, nil
 	}
@@ -106,6 +100,19 @@ func (s *scratch) read(r io.Reader) (data []byte, inScratch bool, err error) {
 	return out, false, nil
 }
 
+// fill reads r into the scratch until the scratch is full (err nil), r
+// ends (io.EOF) or r fails: the first n bytes of the scratch hold what was
+// read.
+func (s *scratch) fill(r io.Reader) (n int, err error) {
+	for n < len(s.buf) && err == nil {
+		var m int
+		m, err = r.Read(s.buf[n:])
+		n += m
+	}
+	s.used = max(s.used, n)
+	return n, err
+}
+
 // readExact reads r to its end into a fresh slice of exactly the size
 // read: an upload is kept in a buffer of its size (issue 11).
 func (s *scratch) readExact(r io.Reader) ([]byte, error) {
@@ -122,4 +129,28 @@ func (s *scratch) readExact(r io.Reader) ([]byte, error) {
 func (s *scratch) readString(r io.Reader) (string, error) {
 	data, _, err := s.read(r)
 	return string(data), err
+}
+
+// replayReader is a body of which head has been read already, and the read
+// stopped by err (nil if it did not): it gives back head, then err, then
+// the rest of the body, so that a reader handed it sees the body exactly as
+// it came.
+type replayReader struct {
+	head []byte
+	err  error
+	rest io.Reader
+}
+
+func (r *replayReader) Read(p []byte) (int, error) {
+	if len(r.head) > 0 {
+		n := copy(p, r.head)
+		r.head = r.head[n:]
+		return n, nil
+	}
+	if r.err != nil {
+		err := r.err
+		r.err = nil
+		return 0, err
+	}
+	return r.rest.Read(p)
 }
