@@ -418,15 +418,18 @@ func splitKey(k string, maxDepth int) ([]string, error) {
 	if base == "" {
 		return nil, apierr.Badf(k, "Invalid parameter name %q", k)
 	}
-	path := []string{base}
 	if !found {
-		return path, nil
+		return []string{base}, nil
 	}
-	rest = "[" + rest
-	for rest != "" {
-		if rest[0] != '[' {
-			return nil, apierr.Badf(k, "Invalid parameter name %q", k)
-		}
+	// One slice with room for every segment (as far as the depth limit
+	// allows); rest starts inside the first bracket.
+	segments := 2 + strings.Count(rest, "[")
+	if maxDepth > 0 {
+		segments = min(segments, maxDepth)
+	}
+	path := make([]string, 1, segments)
+	path[0] = base
+	for {
 		end := strings.IndexByte(rest, ']')
 		if end < 0 {
 			return nil, apierr.Badf(k, "Invalid parameter name %q: unclosed bracket", k)
@@ -434,10 +437,16 @@ func splitKey(k string, maxDepth int) ([]string, error) {
 		if maxDepth > 0 && len(path) >= maxDepth {
 			return nil, apierr.Badf(k, "Parameter %q is nested more than %d levels deep", k, maxDepth)
 		}
-		path = append(path, rest[1:end])
+		path = append(path, rest[:end])
 		rest = rest[end+1:]
+		if rest == "" {
+			return path, nil
+		}
+		if rest[0] != '[' {
+			return nil, apierr.Badf(k, "Invalid parameter name %q", k)
+		}
+		rest = rest[1:]
 	}
-	return path, nil
 }
 
 // setPath stores v at path. "" segments append to a list; numeric segments
@@ -526,8 +535,8 @@ func normalizeValue(v any) any {
 	for k := range m {
 		// Only canonical decimal indexes make a list: "01" or "+1" next to
 		// "1" would otherwise collide, so such keys keep the map a map.
-		i, err := strconv.Atoi(k)
-		if err != nil || i < 0 || strconv.Itoa(i) != k {
+		i, ok := canonicalIndex(k)
+		if !ok {
 			return m
 		}
 		idx = append(idx, i)
@@ -538,6 +547,22 @@ func normalizeValue(v any) any {
 		list = append(list, m[strconv.Itoa(i)])
 	}
 	return list
+}
+
+// canonicalIndex reads k as a list index when it is the canonical decimal
+// form of a non-negative int (what strconv.Itoa writes), without the error
+// value strconv.Atoi allocates for every key that is not a number.
+func canonicalIndex(k string) (int, bool) {
+	if k == "" || (k[0] == '0' && len(k) > 1) {
+		return 0, false
+	}
+	for i := 0; i < len(k); i++ {
+		if k[i] < '0' || k[i] > '9' {
+			return 0, false
+		}
+	}
+	i, err := strconv.Atoi(k)
+	return i, err == nil
 }
 
 // QueryTree turns a query string into a tree (bracket notation included).

@@ -74,12 +74,11 @@ func decodeStruct(m map[string]any, v reflect.Value, path string, b *Body) error
 		if name == "" {
 			name = f.Name
 		}
-		fp := joinPath(path, name)
 		if path == "" && b != nil && (f.Type == fileSliceType || f.Type == fileType) {
 			files := b.Files[name]
 			if f.Type == fileType {
 				if len(files) > 1 {
-					return apierr.Badf(fp, "Only one file may be given for %s", fp)
+					return apierr.Badf(name, "Only one file may be given for %s", name)
 				}
 				if len(files) == 1 {
 					v.Field(i).Set(reflect.ValueOf(files[0]))
@@ -93,7 +92,8 @@ func decodeStruct(m map[string]any, v reflect.Value, path string, b *Body) error
 		if !ok {
 			continue
 		}
-		if err := decodeValue(raw, v.Field(i), fp); err != nil {
+		// The field's path is built only for a parameter that is there.
+		if err := decodeValue(raw, v.Field(i), joinPath(path, name)); err != nil {
 			return err
 		}
 	}
@@ -190,7 +190,7 @@ func decodeValue(raw any, v reflect.Value, path string) error {
 		}
 		out := reflect.MakeSlice(v.Type(), len(list), len(list))
 		for i, item := range list {
-			if err := decodeValue(item, out.Index(i), fmt.Sprintf("%s[%d]", path, i)); err != nil {
+			if err := decodeValue(item, out.Index(i), path+"["+strconv.Itoa(i)+"]"); err != nil {
 				return err
 			}
 		}
