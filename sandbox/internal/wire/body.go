@@ -16,7 +16,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"mime/multipart"
 	"net/http"
 	"net/url"
@@ -113,7 +112,7 @@ func ReadBody(r *http.Request, lim Limits) (*Body, error) {
 	s := borrowScratch()
 	defer s.release()
 	ct := r.Header.Get("Content-Type")
-	mediaType, params, err := mime.ParseMediaType(ct)
+	mediaType, boundary, err := parseContentType(ct)
 	if ct == "" {
 		mediaType = ""
 	} else if err != nil {
@@ -139,10 +138,10 @@ func ReadBody(r *http.Request, lim Limits) (*Body, error) {
 		b.Tree = tree
 	case "multipart/form-data":
 		b.Form = true
-		if params["boundary"] == "" {
+		if boundary == "" {
 			return nil, apierr.Badf("", "Malformed multipart body: missing boundary")
 		}
-		if err := readMultipartBody(b, body, params["boundary"], s, lim); err != nil {
+		if err := readMultipartBody(b, body, boundary, s, lim); err != nil {
 			return nil, err
 		}
 	case "application/x-www-form-urlencoded":
