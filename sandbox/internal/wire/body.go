@@ -150,14 +150,14 @@ func ReadBody(r *http.Request, lim Limits) (*Body, error) {
 		if err != nil {
 			return nil, err
 		}
-		// One copy of the text serves the values (they are its substrings
-		// where nothing was escaped) and the order of the names.
-		text := string(raw)
 		// url.ParseQuery builds every field before anything can count
 		// them: count the separators first.
 		if n := bytes.Count(raw, []byte("&")) + 1; n > lim.MaxParams {
 			return nil, apierr.Badf("", "Too many parameters (more than %d)", lim.MaxParams)
 		}
+		// One copy of the text serves the values (they are its substrings
+		// where nothing was escaped) and the order of the names.
+		text := string(raw)
 		vals, err := url.ParseQuery(text)
 		if err != nil {
 			return nil, apierr.Badf("", "Malformed form body: %v", err)
