@@ -22,6 +22,9 @@ type plainForm struct {
 	delim []byte
 	// closed is set once the closing boundary has been read.
 	closed bool
+	// partsWithoutFilename counts the parts without a filename: at most that
+	// many text values go into the body's Order.
+	partsWithoutFilename int
 }
 
 // formPart is one part of a plain form, as slices of the body.
@@ -39,12 +42,15 @@ func splitPlainForm(raw []byte, boundary string) (form plainForm, ok bool) {
 	}
 	form = plainForm{rest: raw[len(open)+len(crlf):], delim: delim}
 	for check := form; ; {
-		_, done, ok := check.next()
+		p, done, ok := check.next()
 		if !ok {
 			return plainForm{}, false
 		}
 		if done {
 			return form, true
+		}
+		if len(p.filename) == 0 {
+			form.partsWithoutFilename++
 		}
 	}
 }
@@ -216,6 +222,9 @@ func readPlainForm(b *Body, form plainForm, lim Limits) error {
 			continue
 		}
 		vals[name] = append(vals[name], string(p.data))
+		if b.Order == nil {
+			b.Order = make([]string, 0, form.partsWithoutFilename)
+		}
 		b.Order = append(b.Order, name)
 	}
 	return addValues(b, vals, lim)
