@@ -16,13 +16,20 @@ import (
 // reach another resource), and whose segments hold no "/"; a redirect goes
 // to such a path, with the same non-empty segments.
 func FuzzCheckTarget(f *testing.F) {
-	for _, s := range []string{"/v3/account", "/v3/template/..%2F..%2Fv3%2Faccount", "//v3", "/a/./b", "/a/%2e%2E/b", "/a/", "/", "/a%2fb", "/%zz", "/a//"} {
+	for _, s := range []string{"/v3/account", "/v3/template/..%2F..%2Fv3%2Faccount", "//v3", "/a/./b", "/a/%2e%2E/b", "/a/", "/", "/a%2fb", "/%zz", "/a//", "/v3/signature_request/send", "/v3/a/b/", "/.", "/a/..", "/a/.b", "//"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
 		u, err := url.ParseRequestURI(raw)
 		if err != nil || u.Opaque != "" || u.Scheme != "" || u.Host != "" {
 			return
+		}
+		if plainPath(u.EscapedPath()) {
+			// The shortcut lets through only what the full check lets
+			// through unchanged.
+			if e, redirect := checkPath(u.EscapedPath(), u.RawQuery); e != nil || redirect != "" {
+				t.Fatalf("%q is taken for a plain path, but the full check answers %v %q", raw, e, redirect)
+			}
 		}
 		r := &http.Request{Method: http.MethodGet, URL: u, RequestURI: raw}
 		e, redirect := checkTarget(r)

@@ -36,6 +36,16 @@ func checkTarget(r *http.Request) (e *apierr.Error, redirect string) {
 		return apierr.Badf("", "The request target %q is not a path: name a resource by its path, such as %s.", echo(target), "/v3/account"), ""
 	}
 	raw := u.EscapedPath()
+	if plainPath(raw) {
+		return nil, ""
+	}
+	return checkPath(raw, u.RawQuery)
+}
+
+// checkPath refuses an escaped path with a dot segment or an encoded "/"
+// in a segment; for a path whose only flaw is empty segments it answers
+// where to redirect (query kept).
+func checkPath(raw, query string) (e *apierr.Error, redirect string) {
 	segs := strings.Split(raw, "/")
 	var kept []string
 	for _, seg := range segs[1:] {
@@ -61,10 +71,33 @@ func checkTarget(r *http.Request) (e *apierr.Error, redirect string) {
 	if clean == raw {
 		return nil, ""
 	}
-	if u.RawQuery != "" {
-		clean += "?" + u.RawQuery
+	if query != "" {
+		clean += "?" + query
 	}
 	return nil, clean
+}
+
+// plainPath reports, without allocating, whether the escaped path raw is a
+// rooted path that is its own clean form: no empty segment but a
+// trailing one, no dot segment, no percent-encoding (which checkTarget
+// decodes to look for an encoded "/"). Almost every request's path is
+// plain; any other goes through the full check.
+func plainPath(raw string) bool {
+	rest, rooted := strings.CutPrefix(raw, "/")
+	if !rooted {
+		return false
+	}
+	for rest != "" {
+		seg, after, more := strings.Cut(rest, "/")
+		if seg == "" || seg == "." || seg == ".." || strings.IndexByte(seg, '%') >= 0 {
+			return false
+		}
+		if !more {
+			break
+		}
+		rest = after
+	}
+	return true
 }
 
 // notAPath is the 404 of a path that cannot name a resource.

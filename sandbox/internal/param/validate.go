@@ -32,6 +32,9 @@ var emailPattern = regexp.MustCompile(`^[^@\s<>(),;:"\[\]]+@[A-Za-z0-9](?:[A-Za-
 
 // ValidEmail reports whether v is a plain e-mail address.
 func ValidEmail(v string) bool {
+	if len(v) <= 254 && commonEmail(v) {
+		return true
+	}
 	if len(v) > 254 || !emailPattern.MatchString(v) {
 		return false
 	}

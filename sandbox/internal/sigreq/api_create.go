@@ -152,8 +152,8 @@ func SpecOf(c *api.Call, b *Body, op Op) (*Spec, *apierr.Error) {
 		ClientID: strings.TrimSpace(b.ClientID), Embedded: op.Embedded, TestMode: b.TestMode,
 		Title: strings.TrimSpace(param.Deref(b.Title)), Subject: param.Deref(b.Subject), Message: param.Deref(b.Message),
 		AllowDecline: b.AllowDecline, HideTextTags: b.HideTextTags,
-		BaseURL: c.BaseURL(), WorldURL: strings.TrimSuffix(c.WorldURL(""), "/"),
 	}
+	spec.BaseURL, spec.WorldURL = Addresses(c)
 	if e := checkTexts(b); e != nil {
 		return nil, e
 	}

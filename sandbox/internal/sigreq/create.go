@@ -173,9 +173,14 @@ func RemovedSigners(old, req *state.SignatureRequest) []state.Signature {
 // app's client id) at the copies the requester's newest request already
 // keeps, and BaseURL at the start of WorldURL, which begins with it: every
 // stored request would otherwise keep its own copies of the same text.
-// Only where the strings live changes, never their value.
+// Only where the strings live changes, never their value. The addresses
+// come shared already (Addresses), so the newest request is only
+// looked up for a client id: most sends have none and are spared the
+// three reads.
 func shareRepeatedStrings(tx *state.Txn, req *state.SignatureRequest) {
-	if prev := newestRequestOf(tx, req.RequesterAccountID); prev != nil {
+	if req.ClientID == "" {
+		// Nothing to look up.
+	} else if prev := newestRequestOf(tx, req.RequesterAccountID); prev != nil {
 		if req.WorldURL == prev.WorldURL {
 			req.WorldURL = prev.WorldURL
 		}

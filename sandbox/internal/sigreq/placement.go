@@ -31,6 +31,9 @@ import (
 // WarnFieldPlacement gives the official form_fields_placement warning on a
 // create or edit call when a field is not wholly inside its page.
 func WarnFieldPlacement(c *api.Call, placed []state.FormField, pending []document.Pending) {
+	if len(placed) == 0 {
+		return // no field, nothing to misplace (and no list of documents to build)
+	}
 	docs := make([]state.Document, len(pending))
 	for i, d := range pending {
 		docs[i] = d.Doc

@@ -100,6 +100,7 @@ func CheckSigners(b *Body) ([]state.Signature, int, *apierr.Error) {
 	}
 	var out []state.Signature
 	if len(b.Signers) > 0 {
+		out = make([]state.Signature, 0, len(b.Signers))
 		withOrder := 0
 		for i, s := range b.Signers {
 			p := "signers[" + itoa(i) + "]"

@@ -278,8 +278,8 @@ func specFromRequest(c *api.Call, req *state.SignatureRequest) *sigreq.Spec {
 		FormFields:   append([]state.FormField(nil), req.FormFields...),
 		FieldGroups:  append([]state.FieldGroup(nil), req.FieldGroups...),
 		FieldRules:   append([]state.FieldRule(nil), req.FieldRules...),
-		BaseURL:      c.BaseURL(), WorldURL: strings.TrimSuffix(c.WorldURL(""), "/"),
 	}
+	spec.BaseURL, spec.WorldURL = sigreq.Addresses(c)
 	if req.Metadata != nil {
 		spec.Metadata = make(map[string]any, len(req.Metadata))
 		for k, v := range req.Metadata {

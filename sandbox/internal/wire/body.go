@@ -11,13 +11,11 @@
 package wire
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"mime/multipart"
 	"net/http"
 	"net/url"
@@ -109,8 +107,12 @@ func ReadBody(r *http.Request, lim Limits) (*Body, error) {
 		return b, nil
 	}
 	body := http.MaxBytesReader(nil, r.Body, lim.MaxBodyBytes)
+	// The body is read through a borrowed buffer: only what the tree and
+	// the uploads keep is allocated.
+	s := borrowScratch()
+	defer s.release()
 	ct := r.Header.Get("Content-Type")
-	mediaType, params, err := mime.ParseMediaType(ct)
+	mediaType, boundary, err := parseContentType(ct)
 	if ct == "" {
 		mediaType = ""
 	} else if err != nil {
@@ -118,7 +120,8 @@ func ReadBody(r *http.Request, lim Limits) (*Body, error) {
 	}
 	switch mediaType {
 	case "", "application/json", "text/json":
-		raw, err := readAll(body, lim)
+		// The decoder copies what it keeps, so raw may stay in the scratch.
+		raw, err := readAll(s, body, lim)
 		if err != nil {
 			return nil, err
 		}
@@ -135,21 +138,15 @@ func ReadBody(r *http.Request, lim Limits) (*Body, error) {
 		b.Tree = tree
 	case "multipart/form-data":
 		b.Form = true
-		if params["boundary"] == "" {
+		if boundary == "" {
 			return nil, apierr.Badf("", "Malformed multipart body: missing boundary")
 		}
-		// An empty body carries no parameters, whatever its type says (some
-		// clients send a multipart Content-Type on bodiless POSTs).
-		br := bufio.NewReader(body)
-		if _, err := br.Peek(1); err == io.EOF {
-			return b, nil
-		}
-		if err := readMultipart(b, multipart.NewReader(br, params["boundary"]), lim); err != nil {
+		if err := readMultipartBody(b, body, boundary, s, lim); err != nil {
 			return nil, err
 		}
 	case "application/x-www-form-urlencoded":
 		b.Form = true
-		raw, err := readAll(body, lim)
+		raw, err := readAll(s, body, lim)
 		if err != nil {
 			return nil, err
 		}
@@ -158,11 +155,14 @@ func ReadBody(r *http.Request, lim Limits) (*Body, error) {
 		if n := bytes.Count(raw, []byte("&")) + 1; n > lim.MaxParams {
 			return nil, apierr.Badf("", "Too many parameters (more than %d)", lim.MaxParams)
 		}
-		vals, err := url.ParseQuery(string(raw))
+		// One copy of the text serves the values (they are its substrings
+		// where nothing was escaped) and the order of the names.
+		text := string(raw)
+		vals, err := url.ParseQuery(text)
 		if err != nil {
 			return nil, apierr.Badf("", "Malformed form body: %v", err)
 		}
-		b.Order = formKeyOrder(string(raw))
+		b.Order = formKeyOrder(text)
 		if err := addValues(b, vals, lim); err != nil {
 			return nil, err
 		}
@@ -177,8 +177,10 @@ func looksLikeJSON(raw []byte) bool {
 	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
 }
 
-func readAll(r io.Reader, lim Limits) ([]byte, error) {
-	raw, err := readExact(r)
+// readAll reads a whole body; the answer may alias s, so whatever is kept
+// of it must be copied.
+func readAll(s *scratch, r io.Reader, lim Limits) ([]byte, error) {
+	raw, _, err := s.read(r)
 	if err != nil {
 		return nil, bodyError(err, lim)
 	}
@@ -225,7 +227,34 @@ func jsonErrText(err error) string {
 	return err.Error()
 }
 
-func readMultipart(b *Body, mr *multipart.Reader, lim Limits) error {
+// readMultipartBody reads a multipart body into b. A body that fits the
+// scratch and is a plain form is split where it lies (plainForm); any other
+// goes, exactly as it came, through mime/multipart.
+func readMultipartBody(b *Body, body io.Reader, boundary string, s *scratch, lim Limits) error {
+	n, err := s.fill(body)
+	if n == 0 && err == io.EOF {
+		// An empty body carries no parameters, whatever its type says
+		// (some clients send a multipart Content-Type on bodiless POSTs).
+		return nil
+	}
+	if err == io.EOF {
+		if form, ok := splitPlainForm(s.buf[:n], boundary); ok {
+			return readPlainForm(b, form, lim)
+		}
+	}
+	br := borrowBodyReader(&replayReader{head: s.buf[:n], err: err, rest: body})
+	defer returnBodyReader(br)
+	if _, err := br.Peek(1); err == io.EOF {
+		return nil
+	}
+	// The scratch holds the body's first bytes until they are read again:
+	// the parts are read through another.
+	parts := borrowScratch()
+	defer parts.release()
+	return readMultipart(b, multipart.NewReader(br, boundary), parts, lim)
+}
+
+func readMultipart(b *Body, mr *multipart.Reader, s *scratch, lim Limits) error {
 	vals := url.Values{}
 	n := 0
 	for {
@@ -242,7 +271,7 @@ func readMultipart(b *Body, mr *multipart.Reader, lim Limits) error {
 		}
 		n++
 		if n > lim.MaxParams {
-			return apierr.Badf("", "Too many parameters (more than %d)", lim.MaxParams)
+			return tooManyParams(lim)
 		}
 		name := part.FormName()
 		if name == "" {
@@ -251,9 +280,18 @@ func readMultipart(b *Body, mr *multipart.Reader, lim Limits) error {
 		}
 		if len(name) > lim.maxKeyBytes() {
 			part.Close()
-			return apierr.Badf("", "Parameter name of %d bytes is longer than the limit of %d", len(name), lim.maxKeyBytes())
+			return nameTooLong(len(name), lim)
 		}
-		data, err := readExact(part)
+		// An upload is kept in a slice of exactly its size; a text value
+		// is copied once, from the scratch, into its string.
+		isFile := part.FileName() != "" || isFileParam(name)
+		var data []byte
+		var text string
+		if isFile {
+			data, err = s.readExact(part)
+		} else {
+			text, err = s.readString(part)
+		}
 		part.Close()
 		if err != nil {
 			var mbe *http.MaxBytesError
@@ -262,16 +300,24 @@ func readMultipart(b *Body, mr *multipart.Reader, lim Limits) error {
 			}
 			return apierr.Badf(name, "Malformed multipart body in part %q: %v", name, err)
 		}
-		if part.FileName() != "" || isFileParam(name) {
+		if isFile {
 			if err := addFile(b, name, part.FileName(), part.Header.Get("Content-Type"), data); err != nil {
 				return err
 			}
 			continue
 		}
-		vals[name] = append(vals[name], string(data))
+		vals[name] = append(vals[name], text)
 		b.Order = append(b.Order, name)
 	}
 	return addValues(b, vals, lim)
+}
+
+func tooManyParams(lim Limits) error {
+	return apierr.Badf("", "Too many parameters (more than %d)", lim.MaxParams)
+}
+
+func nameTooLong(n int, lim Limits) error {
+	return apierr.Badf("", "Parameter name of %d bytes is longer than the limit of %d", n, lim.maxKeyBytes())
 }
 
 // fileParams are the binary parameters of the official request schemas.
@@ -371,15 +417,18 @@ func splitKey(k string, maxDepth int) ([]string, error) {
 	if base == "" {
 		return nil, apierr.Badf(k, "Invalid parameter name %q", k)
 	}
-	path := []string{base}
 	if !found {
-		return path, nil
+		return []string{base}, nil
 	}
-	rest = "[" + rest
-	for rest != "" {
-		if rest[0] != '[' {
-			return nil, apierr.Badf(k, "Invalid parameter name %q", k)
-		}
+	// One slice with room for every segment (as far as the depth limit
+	// allows); rest starts inside the first bracket.
+	segments := 2 + strings.Count(rest, "[")
+	if maxDepth > 0 {
+		segments = min(segments, maxDepth)
+	}
+	path := make([]string, 1, segments)
+	path[0] = base
+	for {
 		end := strings.IndexByte(rest, ']')
 		if end < 0 {
 			return nil, apierr.Badf(k, "Invalid parameter name %q: unclosed bracket", k)
@@ -387,10 +436,16 @@ func splitKey(k string, maxDepth int) ([]string, error) {
 		if maxDepth > 0 && len(path) >= maxDepth {
 			return nil, apierr.Badf(k, "Parameter %q is nested more than %d levels deep", k, maxDepth)
 		}
-		path = append(path, rest[1:end])
+		path = append(path, rest[:end])
 		rest = rest[end+1:]
+		if rest == "" {
+			return path, nil
+		}
+		if rest[0] != '[' {
+			return nil, apierr.Badf(k, "Invalid parameter name %q", k)
+		}
+		rest = rest[1:]
 	}
-	return path, nil
 }
 
 // setPath stores v at path. "" segments append to a list; numeric segments
@@ -479,8 +534,8 @@ func normalizeValue(v any) any {
 	for k := range m {
 		// Only canonical decimal indexes make a list: "01" or "+1" next to
 		// "1" would otherwise collide, so such keys keep the map a map.
-		i, err := strconv.Atoi(k)
-		if err != nil || i < 0 || strconv.Itoa(i) != k {
+		i, ok := canonicalIndex(k)
+		if !ok {
 			return m
 		}
 		idx = append(idx, i)
@@ -491,6 +546,22 @@ func normalizeValue(v any) any {
 		list = append(list, m[strconv.Itoa(i)])
 	}
 	return list
+}
+
+// canonicalIndex reads k as a list index when it is the canonical decimal
+// form of a non-negative int (what strconv.Itoa writes), without the error
+// value strconv.Atoi allocates for every key that is not a number.
+func canonicalIndex(k string) (int, bool) {
+	if k == "" || (k[0] == '0' && len(k) > 1) {
+		return 0, false
+	}
+	for i := 0; i < len(k); i++ {
+		if k[i] < '0' || k[i] > '9' {
+			return 0, false
+		}
+	}
+	i, err := strconv.Atoi(k)
+	return i, err == nil
 }
 
 // QueryTree turns a query string into a tree (bracket notation included).

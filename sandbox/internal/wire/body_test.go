@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"net/textproto"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -344,4 +345,19 @@ func TestQueryTree(t *testing.T) {
 	tree, err = QueryTree(vals, DefaultLimits)
 	require.NoError(t, err)
 	requireAPIError(t, DecodeTree(tree, &q), "page", "must be an integer, not an array")
+}
+
+// TestCanonicalIndexIsTheAtoiRule: a key makes a list index exactly when
+// strconv reads it as a non-negative int that it writes back the same way.
+func TestCanonicalIndexIsTheAtoiRule(t *testing.T) {
+	for _, k := range []string{"", "0", "00", "01", "1", "9", "10", "+1", "-0", "-1", "1_0", " 1", "1 ", "x", "0x1",
+		"9223372036854775807", "9223372036854775808", "99999999999999999999", "name", "email_address"} {
+		i, err := strconv.Atoi(k)
+		want := err == nil && i >= 0 && strconv.Itoa(i) == k
+		got, ok := canonicalIndex(k)
+		assert.Equal(t, want, ok, "key %q", k)
+		if want {
+			assert.Equal(t, i, got, "key %q", k)
+		}
+	}
 }

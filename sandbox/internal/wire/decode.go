@@ -51,49 +51,33 @@ func joinPath(parent, name string) string {
 }
 
 func decodeStruct(m map[string]any, v reflect.Value, path string, b *Body) error {
-	t := v.Type()
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		// Embedded structs are walked into even when their type is
-		// unexported, as encoding/json does: their exported fields are
-		// promoted parameters (fieldNames counts them as known).
-		embedded := f.Anonymous && f.Type.Kind() == reflect.Struct
-		if !f.IsExported() && !embedded {
-			continue
-		}
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" {
-			continue
-		}
-		if embedded && name == "" {
-			if err := decodeStruct(m, v.Field(i), path, b); err != nil {
+	for _, f := range fieldsOf(v.Type()) {
+		if f.embedded {
+			if err := decodeStruct(m, v.Field(f.index), path, b); err != nil {
 				return err
 			}
 			continue
 		}
-		if name == "" {
-			name = f.Name
-		}
-		fp := joinPath(path, name)
-		if path == "" && b != nil && (f.Type == fileSliceType || f.Type == fileType) {
-			files := b.Files[name]
-			if f.Type == fileType {
+		if path == "" && b != nil && (f.file || f.files) {
+			files := b.Files[f.name]
+			if f.file {
 				if len(files) > 1 {
-					return apierr.Badf(fp, "Only one file may be given for %s", fp)
+					return apierr.Badf(f.name, "Only one file may be given for %s", f.name)
 				}
 				if len(files) == 1 {
-					v.Field(i).Set(reflect.ValueOf(files[0]))
+					v.Field(f.index).Set(reflect.ValueOf(files[0]))
 				}
 			} else if files != nil {
-				v.Field(i).Set(reflect.ValueOf(files))
+				v.Field(f.index).Set(reflect.ValueOf(files))
 			}
 			continue
 		}
-		raw, ok := m[name]
+		raw, ok := m[f.name]
 		if !ok {
 			continue
 		}
-		if err := decodeValue(raw, v.Field(i), fp); err != nil {
+		// The field's path is built only for a parameter that is there.
+		if err := decodeValue(raw, v.Field(f.index), joinPath(path, f.name)); err != nil {
 			return err
 		}
 	}
@@ -190,7 +174,7 @@ func decodeValue(raw any, v reflect.Value, path string) error {
 		}
 		out := reflect.MakeSlice(v.Type(), len(list), len(list))
 		for i, item := range list {
-			if err := decodeValue(item, out.Index(i), fmt.Sprintf("%s[%d]", path, i)); err != nil {
+			if err := decodeValue(item, out.Index(i), path+"["+strconv.Itoa(i)+"]"); err != nil {
 				return err
 			}
 		}

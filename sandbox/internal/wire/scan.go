@@ -61,44 +61,14 @@ func trailingData(raw []byte, offset int64) bool {
 	return len(bytes.TrimLeft(raw[offset:], " \t\r\n")) > 0
 }
 
-// firstChunk and maxChunk bound the pieces readExact reads in: small at
-// first (most parts are a few bytes), doubling up to maxChunk.
-const (
-	firstChunk = 512
-	maxChunk   = 1 << 20
-)
+// maxChunk bounds the pieces a read longer than the scratch buffer
+// continues in (each twice the last).
+const maxChunk = 1 << 20
 
-// readExact reads r to its end into a slice of exactly the size read: it
-// collects fixed-size chunks and copies them once, so that no buffer is kept
-// at the capacity io.ReadAll grows to (up to twice the data), and a body
-// declaring more than it sends costs only what it sent.
+// readExact reads r to its end into a slice of exactly the size read (see
+// scratch.readExact).
 func readExact(r io.Reader) ([]byte, error) {
-	var chunks [][]byte
-	total, size := 0, firstChunk
-	for {
-		buf := make([]byte, size)
-		size = min(2*size, maxChunk)
-		n := 0
-		var err error
-		for n < len(buf) && err == nil {
-			var m int
-			m, err = r.Read(buf[n:])
-			n += m
-		}
-		if n > 0 {
-			chunks = append(chunks, buf[:n])
-			total += n
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	out := make([]byte, 0, total)
-	for _, c := range chunks {
-		out = append(out, c...)
-	}
-	return out, nil
+	s := borrowScratch()
+	defer s.release()
+	return s.readExact(r)
 }

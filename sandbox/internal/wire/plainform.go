@@ -1,0 +1,231 @@
+package wire
+
+import (
+	"bytes"
+	"net/url"
+)
+
+// plainForm splits a multipart body that is wholly in memory and has the
+// plain shape the official SDKs, curl and Go's own writer send: it starts
+// with its boundary line, every part has a Content-Disposition of
+// `form-data; name="..."` (with `; filename="..."` for a file) and at most
+// a Content-Type, every line ends in CRLF, the names hold no quote,
+// backslash or non-ASCII byte, and the body ends with its closing boundary.
+// Such a body means exactly what mime/multipart makes of it
+// (FuzzPlainFormMatchesMultipart checks that); reading it in place spares
+// the reader, header maps and parameter maps mime/multipart allocates per
+// body and per part. Any other body is not plain and goes through
+// mime/multipart, which alone decides how it is read or refused.
+type plainForm struct {
+	rest []byte
+	// delim is CRLF "--" boundary: what ends a part's data.
+	delim []byte
+	// closed is set once the closing boundary has been read.
+	closed bool
+	// partsWithoutFilename counts the parts without a filename: at most that
+	// many text values go into the body's Order.
+	partsWithoutFilename int
+}
+
+// formPart is one part of a plain form, as slices of the body.
+type formPart struct {
+	name, filename, contentType, data []byte
+}
+
+// splitPlainForm answers the parts of raw when raw is a plain form (see
+// plainForm); ok is false for any other body.
+func splitPlainForm(raw []byte, boundary string) (form plainForm, ok bool) {
+	delim := []byte("\r\n--" + boundary)
+	open := delim[2:]
+	if !bytes.HasPrefix(raw, open) || !bytes.HasPrefix(raw[len(open):], crlf) {
+		return plainForm{}, false
+	}
+	form = plainForm{rest: raw[len(open)+len(crlf):], delim: delim}
+	for check := form; ; {
+		p, done, ok := check.next()
+		if !ok {
+			return plainForm{}, false
+		}
+		if done {
+			return form, true
+		}
+		if len(p.filename) == 0 {
+			form.partsWithoutFilename++
+		}
+	}
+}
+
+var (
+	crlf          = []byte("\r\n")
+	closeDashes   = []byte("--")
+	dispositionCT = []byte("Content-Disposition")
+	contentTypeCT = []byte("Content-Type")
+	formDataName  = []byte(`form-data; name="`)
+	filenameParam = []byte(`; filename="`)
+)
+
+// next answers the next part; done once the closing boundary is reached;
+// ok false as soon as the body leaves the plain shape.
+func (f *plainForm) next() (p formPart, done, ok bool) {
+	if f.closed {
+		return formPart{}, true, true
+	}
+	var haveDisposition, haveType bool
+	for {
+		if bytes.HasPrefix(f.rest, crlf) {
+			f.rest = f.rest[len(crlf):]
+			break
+		}
+		end := bytes.IndexByte(f.rest, '\n')
+		if end < 1 || f.rest[end-1] != '\r' {
+			return formPart{}, false, false
+		}
+		line := f.rest[:end-1]
+		f.rest = f.rest[end+1:]
+		key, value, found := bytes.Cut(line, []byte(": "))
+		if !found || !plainHeaderValue(value) {
+			return formPart{}, false, false
+		}
+		switch {
+		case !haveDisposition && asciiEqualFold(key, dispositionCT):
+			haveDisposition = true
+			if p.name, p.filename, ok = plainDisposition(value); !ok {
+				return formPart{}, false, false
+			}
+		case !haveType && asciiEqualFold(key, contentTypeCT):
+			haveType = true
+			p.contentType = value
+		default:
+			// Any other header (Content-Transfer-Encoding above all)
+			// or a repeated one: not plain.
+			return formPart{}, false, false
+		}
+	}
+	if !haveDisposition {
+		return formPart{}, false, false
+	}
+	// Data that starts with the boundary itself, without the CRLF before
+	// it, is read by mime/multipart as an empty part.
+	if bytes.HasPrefix(f.rest, f.delim[2:]) {
+		return formPart{}, false, false
+	}
+	end := bytes.Index(f.rest, f.delim)
+	if end < 0 {
+		return formPart{}, false, false
+	}
+	p.data = f.rest[:end]
+	after := f.rest[end+len(f.delim):]
+	switch {
+	case bytes.HasPrefix(after, crlf):
+		f.rest = after[len(crlf):]
+	case bytes.Equal(after, closeDashes) || (bytes.HasPrefix(after, closeDashes) && bytes.Equal(after[len(closeDashes):], crlf)):
+		f.rest, f.closed = nil, true
+	default:
+		return formPart{}, false, false
+	}
+	return p, false, true
+}
+
+// plainDisposition reads `form-data; name="N"` or `form-data; name="N";
+// filename="F"`, where N and F hold no quote or backslash (which
+// mime.ParseMediaType would unescape) and F no slash (which
+// multipart.Part.FileName would strip a directory at).
+func plainDisposition(v []byte) (name, filename []byte, ok bool) {
+	rest, ok := bytes.CutPrefix(v, formDataName)
+	if !ok {
+		return nil, nil, false
+	}
+	end := bytes.IndexByte(rest, '"')
+	if end < 0 {
+		return nil, nil, false
+	}
+	name, rest = rest[:end], rest[end+1:]
+	if len(rest) == 0 {
+		return name, nil, !bytes.ContainsRune(name, '\\')
+	}
+	rest, ok = bytes.CutPrefix(rest, filenameParam)
+	if !ok {
+		return nil, nil, false
+	}
+	end = bytes.IndexByte(rest, '"')
+	if end < 0 || end != len(rest)-1 {
+		return nil, nil, false
+	}
+	filename = rest[:end]
+	if bytes.ContainsAny(name, `\`) || bytes.ContainsAny(filename, `\/`) {
+		return nil, nil, false
+	}
+	return name, filename, true
+}
+
+// plainHeaderValue reports whether v is a header value textproto keeps as
+// it is: printable ASCII, not empty, no space at either end.
+func plainHeaderValue(v []byte) bool {
+	if len(v) == 0 || v[0] == ' ' || v[len(v)-1] == ' ' {
+		return false
+	}
+	for _, c := range v {
+		if c < 0x20 || c > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+// asciiEqualFold compares header names as textproto canonicalizes them:
+// ASCII letters only, whatever their case (bytes.EqualFold would also fold
+// non-ASCII runes such as the long s onto ASCII letters).
+func asciiEqualFold(a, b []byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if x == y {
+			continue
+		}
+		if x|0x20 != y|0x20 || x|0x20 < 'a' || x|0x20 > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// readPlainForm builds the body from a plain form, part for part as
+// readMultipart does from mime/multipart's parts: the same counting, the
+// same refusals in the same order, uploads in slices of exactly their size.
+func readPlainForm(b *Body, form plainForm, lim Limits) error {
+	vals := url.Values{}
+	n := 0
+	for {
+		p, done, _ := form.next()
+		if done {
+			break
+		}
+		n++
+		if n > lim.MaxParams {
+			return tooManyParams(lim)
+		}
+		if len(p.name) == 0 {
+			continue
+		}
+		if len(p.name) > lim.maxKeyBytes() {
+			return nameTooLong(len(p.name), lim)
+		}
+		name := string(p.name)
+		if len(p.filename) > 0 || isFileParam(name) {
+			data := make([]byte, len(p.data))
+			copy(data, p.data)
+			if err := addFile(b, name, string(p.filename), string(p.contentType), data); err != nil {
+				return err
+			}
+			continue
+		}
+		vals[name] = append(vals[name], string(p.data))
+		if b.Order == nil {
+			b.Order = make([]string, 0, form.partsWithoutFilename)
+		}
+		b.Order = append(b.Order, name)
+	}
+	return addValues(b, vals, lim)
+}
