@@ -35,7 +35,8 @@ import (
 //
 // A file_sets row of a request that does not exist (test worlds built in
 // part) stays a row: GetFileSet and PutFileSet use it, and it exports and
-// counts as before.
+// counts as before. GetFileSet still finds it once the request row is put;
+// the next PutFileSet moves it into the row (dropFileSetRow).
 
 // FileSetKindRequest is the kind of the file sets kept in request rows.
 const FileSetKindRequest = "signature_request"
@@ -44,13 +45,12 @@ const FileSetKindRequest = "signature_request"
 // scheduled).
 func GetFileSet(tx *Txn, kind, objectID string) (*FileSet, error) {
 	if kind == FileSetKindRequest {
-		if req, err := Get[SignatureRequest](tx, TableSignatureRequests, objectID); err == nil {
-			if req.Files == nil {
-				return nil, ErrNotFound
-			}
+		if req, err := Get[SignatureRequest](tx, TableSignatureRequests, objectID); err == nil && req.Files != nil {
 			return req.Files, nil
 		}
 	}
+	// A request without one in its row may still have a file_sets row:
+	// one put before its request row was (test worlds built in part).
 	return Get[FileSet](tx, TableFileSets, FileSetID(kind, objectID))
 }
 
@@ -61,6 +61,9 @@ func GetFileSet(tx *Txn, kind, objectID string) (*FileSet, error) {
 func PutFileSet(tx *Txn, fs *FileSet) error {
 	if fs.Kind() == FileSetKindRequest {
 		if req, err := Get[SignatureRequest](tx, TableSignatureRequests, fs.ObjectID()); err == nil {
+			if err := dropFileSetRow(tx, req); err != nil {
+				return err
+			}
 			c := *req
 			c.Files = fs
 			if err := tx.Insert(TableSignatureRequests, &c); err != nil {
@@ -70,6 +73,25 @@ func PutFileSet(tx *Txn, fs *FileSet) error {
 		}
 	}
 	return Put(tx, TableFileSets, fs)
+}
+
+// dropFileSetRow deletes the file_sets row of a request whose row holds no
+// file set yet, before PutFileSet moves the file set into the row: a
+// request's file set is in one place, as import leaves it. The delete
+// comes first in the write, so that a journal replays it before the file
+// set the request row now carries.
+func dropFileSetRow(tx *Txn, req *SignatureRequest) error {
+	if req.Files != nil {
+		return nil
+	}
+	row, err := Get[FileSet](tx, TableFileSets, FileSetID(FileSetKindRequest, req.ID))
+	if err != nil {
+		return nil // none
+	}
+	if err := tx.Delete(TableFileSets, row); err != nil {
+		return fmt.Errorf("state: delete %s: %w", TableFileSets, err)
+	}
+	return nil
 }
 
 // withStoredFiles answers the request row Put stores for row: row itself

@@ -231,3 +231,78 @@ func TestReplayKeepsRequestFileSetsInTheirRows(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "e", raw.(*SignatureRequest).Title)
 }
+
+// TestFileSetPutBeforeItsRequestStaysFound: a request's file set put while
+// the request row did not exist yet is a file_sets row; the request row
+// put after it does not hide it (before or after an export and import,
+// which folds it into the row), and the next PutFileSet moves it into the
+// row, leaving the world with one file set for the request, exported once.
+func TestFileSetPutBeforeItsRequestStaysFound(t *testing.T) {
+	for _, observed := range []bool{false, true} {
+		t.Run(map[bool]string{false: "counted", true: "observed"}[observed], func(t *testing.T) {
+			st := seededStore(t)
+			var changes []memdb.Change
+			if observed {
+				st.SetCommitObserver(func(c Commit) { changes = c.Changes })
+			}
+			require.NoError(t, st.Update(func(tx *Txn) error {
+				fs := NewFileSet(FileSetKindRequest, "sr9")
+				fs.Version = 3
+				if err := PutFileSet(tx, fs); err != nil {
+					return err
+				}
+				return Put(tx, TableSignatureRequests, &SignatureRequest{ID: "sr9", Seq: 9, Title: "Late"})
+			}))
+			got, err := GetFileSet(st.Read(), FileSetKindRequest, "sr9")
+			require.NoError(t, err, "the request row does not hide its file_sets row")
+			assert.Equal(t, 3, got.Version)
+			checkFileSetCounts(t, st, 1)
+
+			var tables Tables
+			require.NoError(t, json.Unmarshal(exportJSON(t, st), &tables))
+			db, err := Import(tables)
+			require.NoError(t, err)
+			got, err = GetFileSet(NewStore(db, func() time.Time { return exportTestNow }).Read(), FileSetKindRequest, "sr9")
+			require.NoError(t, err, "nor after an import")
+			assert.Equal(t, 3, got.Version)
+
+			require.NoError(t, st.Update(func(tx *Txn) error {
+				c := *got
+				fs := &c
+				fs.Version = 4
+				return PutFileSet(tx, fs)
+			}))
+			if observed {
+				// The move, replayed as a journal replays it onto the
+				// world before it, gives the same world.
+				db, err := Import(tables)
+				require.NoError(t, err)
+				tx := db.Txn(true)
+				r := NewReplay(tx)
+				for _, ch := range changes {
+					row, deleted := ch.After, ch.Deleted()
+					if deleted {
+						row = ch.Before
+					}
+					raw, err := json.Marshal(RowAsExported(row))
+					require.NoError(t, err)
+					v, err := DecodeRow(ch.Table, raw)
+					require.NoError(t, err)
+					require.NoError(t, r.Apply(ch.Table, v, deleted))
+				}
+				require.NoError(t, r.Finish())
+				tx.Commit()
+				require.NoError(t, RebuildDerived(db))
+				assert.Equal(t, string(exportJSON(t, st)), string(exportJSON(t, NewStore(db, func() time.Time { return exportTestNow }))))
+			}
+			assert.Equal(t, 0, rawFileSetRows(t, st.Read().Txn), "the file set moved into the request row")
+			got, err = GetFileSet(st.Read(), FileSetKindRequest, "sr9")
+			require.NoError(t, err)
+			assert.Equal(t, 4, got.Version)
+			checkFileSetCounts(t, st, 1)
+			require.NoError(t, json.Unmarshal(exportJSON(t, st), &tables))
+			require.Len(t, tables[TableFileSets], 1, "exported once")
+			assert.Contains(t, string(tables[TableFileSets][0]), `"version":4`)
+		})
+	}
+}
