@@ -84,21 +84,18 @@ func ListPage(tx *state.Txn, accountID string, page, size int) (int, []*state.Si
 	}
 }
 
-// accessFrom walks an account's access rows down from an ordinal (the
-// newest row at or below it first).
-func accessFrom(tx *state.Txn, accountID string, ordinal uint64) (*state.AccessWalk, error) {
-	return state.NewAccessWalk(tx, accountID, ordinal), nil
-}
-
-// nextAccess is the walk's next row of the account, nil past its oldest
-// (or when a row it names cannot be read, which the callers then meet as
-// a missing ordinal or the end of the list).
-func nextAccess(it *state.AccessWalk, accountID string) *state.SignatureRequestAccess {
-	a, _ := it.Next()
-	if a == nil || a.AccountID != accountID {
-		return nil
+// nextAccess is the walk's next row of the account, nil past its oldest.
+// A row the index names but the table does not hold is an error: the
+// list would otherwise end early without saying why.
+func nextAccess(it *state.AccessWalk, accountID string) (*state.SignatureRequestAccess, error) {
+	a, err := it.Next()
+	if err != nil {
+		return nil, fmt.Errorf("sigreq: list of %s: %w", accountID, err)
 	}
-	return a
+	if a == nil || a.AccountID != accountID {
+		return nil, nil
+	}
+	return a, nil
 }
 
 // ListScan walks the lists of several accounts newest first (merging them
@@ -114,11 +111,12 @@ func ListScan(tx *state.Txn, accounts []string, query *search.Query, me *state.A
 	}
 	var cursors []*cursor
 	for _, id := range accounts {
-		it, err := accessFrom(tx, id, math.MaxUint64)
+		it := state.NewAccessWalk(tx, id, math.MaxUint64)
+		row, err := nextAccess(it, id)
 		if err != nil {
 			return 0, nil, err
 		}
-		cursors = append(cursors, &cursor{account: id, it: it, row: nextAccess(it, id)})
+		cursors = append(cursors, &cursor{account: id, it: it, row: row})
 	}
 	total := 0
 	var out []*state.SignatureRequest
@@ -134,7 +132,11 @@ func ListScan(tx *state.Txn, accounts []string, query *search.Query, me *state.A
 			break
 		}
 		row := best.row
-		best.row = nextAccess(best.it, best.account)
+		next, err := nextAccess(best.it, best.account)
+		if err != nil {
+			return 0, nil, err
+		}
+		best.row = next
 		if !first && row.RequestSeq == lastSeq {
 			continue
 		}
