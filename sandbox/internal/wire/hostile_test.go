@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bytes"
+	"io"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -91,4 +92,12 @@ func TestReadExactKeepsNoSpareCapacity(t *testing.T) {
 	b, err := ReadBody(multipartReq(t, part{name: "files[0]", filename: "a.pdf", data: strings.Repeat("x", 100000)}), DefaultLimits)
 	require.NoError(t, err)
 	assert.Equal(t, 100000, cap(b.Files["files"][0].Data))
+}
+
+// readExact reads r to its end through a borrowed scratch buffer, as the
+// body readers do.
+func readExact(r io.Reader) ([]byte, error) {
+	s := borrowScratch()
+	defer s.release()
+	return s.readExact(r)
 }

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bytes"
+	"errors"
 	"net/url"
 )
 
@@ -140,8 +141,11 @@ func plainDisposition(v []byte) (name, filename []byte, ok bool) {
 		return nil, nil, false
 	}
 	name, rest = rest[:end], rest[end+1:]
+	if bytes.IndexByte(name, '\\') >= 0 {
+		return nil, nil, false
+	}
 	if len(rest) == 0 {
-		return name, nil, !bytes.ContainsRune(name, '\\')
+		return name, nil, true
 	}
 	rest, ok = bytes.CutPrefix(rest, filenameParam)
 	if !ok {
@@ -152,7 +156,7 @@ func plainDisposition(v []byte) (name, filename []byte, ok bool) {
 		return nil, nil, false
 	}
 	filename = rest[:end]
-	if bytes.ContainsAny(name, `\`) || bytes.ContainsAny(filename, `\/`) {
+	if bytes.ContainsAny(filename, `\/`) {
 		return nil, nil, false
 	}
 	return name, filename, true
@@ -191,6 +195,10 @@ func asciiEqualFold(a, b []byte) bool {
 	return true
 }
 
+// errPlainFormChanged is what readPlainForm answers if a form
+// splitPlainForm accepted stopped being plain: it cannot happen.
+var errPlainFormChanged = errors.New("wire: a plain multipart body stopped being plain")
+
 // readPlainForm builds the body from a plain form, part for part as
 // readMultipart does from mime/multipart's parts: the same counting, the
 // same refusals in the same order, uploads in slices of exactly their size.
@@ -198,7 +206,13 @@ func readPlainForm(b *Body, form plainForm, lim Limits) error {
 	vals := url.Values{}
 	n := 0
 	for {
-		p, done, _ := form.next()
+		p, done, ok := form.next()
+		if !ok {
+			// splitPlainForm read the whole body as plain; a part it
+			// accepted cannot be refused now. Said rather than counted
+			// as an empty part until the parameter limit.
+			return errPlainFormChanged
+		}
 		if done {
 			break
 		}

@@ -10,7 +10,9 @@ import (
 // a send would otherwise allocate a 4 KB buffer that is garbage as soon as
 // the body is read, and with a large world every byte of garbage costs
 // marking time. A reader is only ever lent for one body and reset before it
-// goes back, so that no request's bytes can reach another.
+// goes back: the bytes it buffered stay in its array until overwritten,
+// but nothing can read them any more (the scratch buffers, which are
+// read from by offset, are wiped instead).
 var bodyReaders = sync.Pool{New: func() any { return bufio.NewReader(nil) }}
 
 // borrowBodyReader answers a buffered reader of r; give it back with

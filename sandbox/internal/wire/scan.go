@@ -3,7 +3,6 @@ package wire
 import (
 	"bytes"
 	"fmt"
-	"io"
 )
 
 // ScanJSON bounds the work a JSON decoder will do on raw before it builds
@@ -64,11 +63,3 @@ func trailingData(raw []byte, offset int64) bool {
 // maxChunk bounds the pieces a read longer than the scratch buffer
 // continues in (each twice the last).
 const maxChunk = 1 << 20
-
-// readExact reads r to its end into a slice of exactly the size read (see
-// scratch.readExact).
-func readExact(r io.Reader) ([]byte, error) {
-	s := borrowScratch()
-	defer s.release()
-	return s.readExact(r)
-}
