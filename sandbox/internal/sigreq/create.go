@@ -178,9 +178,7 @@ func RemovedSigners(old, req *state.SignatureRequest) []state.Signature {
 // looked up for a client id: most sends have none and are spared the
 // three reads.
 func shareRepeatedStrings(tx *state.Txn, req *state.SignatureRequest) {
-	if req.ClientID == "" {
-		// Nothing to look up.
-	} else if prev := newestRequestOf(tx, req.RequesterAccountID); prev != nil {
+	if prev := requestToShareWith(tx, req); prev != nil {
 		if req.WorldURL == prev.WorldURL {
 			req.WorldURL = prev.WorldURL
 		}
@@ -191,6 +189,15 @@ func shareRepeatedStrings(tx *state.Txn, req *state.SignatureRequest) {
 	if strings.HasPrefix(req.WorldURL, req.BaseURL) {
 		req.BaseURL = req.WorldURL[:len(req.BaseURL)]
 	}
+}
+
+// requestToShareWith is the requester's newest request when req has a
+// client id to share with it, nil otherwise (no read at all).
+func requestToShareWith(tx *state.Txn, req *state.SignatureRequest) *state.SignatureRequest {
+	if req.ClientID == "" {
+		return nil
+	}
+	return newestRequestOf(tx, req.RequesterAccountID)
 }
 
 // newestRequestOf is the newest request in an account's list, or nil.
