@@ -54,7 +54,7 @@ func (t *Txn) observedChanges() (memdb.Changes, error) {
 	if err := t.flushUsage(); err != nil {
 		return nil, err
 	}
-	changes := withFileSetChanges(t.Txn.Changes())
+	changes := withFileSetChanges(t.Txn.Changes(), t.filesOnly)
 	counts := countTracked(changes)
 	if !counts.moved() {
 		return changes, nil

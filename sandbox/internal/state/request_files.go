@@ -69,6 +69,12 @@ func PutFileSet(tx *Txn, fs *FileSet) error {
 			if err := tx.Insert(TableSignatureRequests, &c); err != nil {
 				return fmt.Errorf("state: insert %s: %w", TableSignatureRequests, err)
 			}
+			if tx.rows == nil { // an observed write (withFileSetChanges)
+				if tx.filesOnly == nil {
+					tx.filesOnly = map[*SignatureRequest]*SignatureRequest{}
+				}
+				tx.filesOnly[&c] = req
+			}
 			return nil
 		}
 	}
@@ -153,6 +159,23 @@ func storedRequest(tx *Txn, id string) *SignatureRequest {
 	return nil
 }
 
+// onlyFilesChanged reports whether a request row's change is PutFileSet's
+// alone: following the rows PutFileSet made (filesOnly: row made -> row
+// it copied) back from the row after reaches the row before.
+func onlyFilesChanged(ch *memdb.Change, filesOnly map[*SignatureRequest]*SignatureRequest) bool {
+	before, _ := ch.Before.(*SignatureRequest)
+	after, _ := ch.After.(*SignatureRequest)
+	if before == nil || after == nil {
+		return false
+	}
+	for r := after; r != nil; r = filesOnly[r] {
+		if r == before {
+			return true
+		}
+	}
+	return false
+}
+
 // requestFileRows is how many file_sets rows a request row stands for
 // (one when it holds a file set, none for anything else).
 func requestFileRows(row any) int64 {
@@ -174,9 +197,12 @@ func filesOf(row any) any {
 // withFileSetChanges adds to a write's changes, after each change of a
 // request row whose file set changed, the change of that file set as a
 // file_sets row: what the write would have changed before file sets moved
-// into request rows. The changes are returned as they are when no file
-// set changed.
-func withFileSetChanges(changes memdb.Changes) memdb.Changes {
+// into request rows. A request row changed only by PutFileSet (filesOnly
+// leads from the row after back to the row before) is left out, as it
+// was never changed before file sets moved: a preparation job journals
+// its file set, not the whole request again. The changes are returned as
+// they are when no file set changed.
+func withFileSetChanges(changes memdb.Changes, filesOnly map[*SignatureRequest]*SignatureRequest) memdb.Changes {
 	var out memdb.Changes
 	for i := range changes {
 		ch := &changes[i]
@@ -194,7 +220,10 @@ func withFileSetChanges(changes memdb.Changes) memdb.Changes {
 			out = make(memdb.Changes, i, len(changes)+1)
 			copy(out, changes[:i])
 		}
-		out = append(out, *ch, memdb.Change{Table: TableFileSets, Before: before, After: after})
+		if !onlyFilesChanged(ch, filesOnly) {
+			out = append(out, *ch)
+		}
+		out = append(out, memdb.Change{Table: TableFileSets, Before: before, After: after})
 	}
 	if out == nil {
 		return changes

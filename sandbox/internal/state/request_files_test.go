@@ -306,3 +306,62 @@ func TestFileSetPutBeforeItsRequestStaysFound(t *testing.T) {
 		})
 	}
 }
+
+// TestFileSetOnlyWriteJournalsItsFileSet: an observed write that changes
+// only a request's file set hands the observer the file_sets change alone,
+// as before file sets moved into request rows (a journal would otherwise
+// write the whole request row again for every preparation); a write that
+// also changes the request hands over both.
+func TestFileSetOnlyWriteJournalsItsFileSet(t *testing.T) {
+	st := seededStore(t)
+	var tables []string
+	st.SetCommitObserver(func(c Commit) {
+		tables = tables[:0]
+		for _, ch := range c.Changes {
+			tables = append(tables, ch.Table)
+		}
+	})
+	require.NoError(t, st.Update(func(tx *Txn) error {
+		if err := Put(tx, TableSignatureRequests, &SignatureRequest{ID: "sr1", Seq: 1, Title: "One"}); err != nil {
+			return err
+		}
+		return PutFileSet(tx, NewFileSet(FileSetKindRequest, "sr1"))
+	}))
+	assert.Contains(t, tables, TableSignatureRequests, "a new request is journaled")
+	assert.Contains(t, tables, TableFileSets)
+
+	putVersion := func(v int) func(tx *Txn) error {
+		return func(tx *Txn) error {
+			cur, err := GetFileSet(tx, FileSetKindRequest, "sr1")
+			if err != nil {
+				return err
+			}
+			c := *cur
+			c.Version = v
+			return PutFileSet(tx, &c)
+		}
+	}
+	require.NoError(t, st.Update(putVersion(2)))
+	assert.Equal(t, []string{TableFileSets}, tables, "only the file set changed")
+	require.NoError(t, st.Update(func(tx *Txn) error {
+		if err := putVersion(3)(tx); err != nil {
+			return err
+		}
+		return putVersion(4)(tx)
+	}))
+	assert.Equal(t, []string{TableFileSets}, tables, "twice in one write")
+
+	require.NoError(t, st.Update(func(tx *Txn) error {
+		req, err := Get[SignatureRequest](tx, TableSignatureRequests, "sr1")
+		if err != nil {
+			return err
+		}
+		c := req.Copy()
+		c.Title = "Renamed"
+		if err := Put(tx, TableSignatureRequests, c); err != nil {
+			return err
+		}
+		return putVersion(5)(tx)
+	}))
+	assert.ElementsMatch(t, []string{TableSignatureRequests, TableFileSets}, tables, "the request changed too")
+}
