@@ -259,6 +259,15 @@ type compactWrite struct {
 	unsure  bool
 }
 
+// compactKeys is compactChange's room for a row's keys before and after
+// a change, kept by a write for its next change: arrays on its stack
+// escaped through the keys functions, two allocations of 192 bytes for
+// every row a write put into or deleted from a table with compact
+// indexes.
+type compactKeys struct {
+	old, new []compactKey
+}
+
 // compactRef names bucket n of an index.
 type compactRef struct {
 	ix *compactIndex
@@ -314,10 +323,14 @@ func (t *Txn) writableBucket(ix *compactIndex, n uint64) *compactBucket {
 // before to those of after (either nil) in every compact index of its
 // table, touching only the buckets of keys that changed.
 func (t *Txn) compactChange(ixs []*compactIndex, id string, before, after any) {
-	var oldBuf, newBuf [8]compactKey
+	if t.keys == nil {
+		t.keys = &compactKeys{}
+	}
+	w := t.keys
 	for _, ix := range ixs {
-		old := ix.rowKeys(before, oldBuf[:0])
-		cur := ix.rowKeys(after, newBuf[:0])
+		old := ix.rowKeys(before, w.old)
+		cur := ix.rowKeys(after, w.new)
+		w.old, w.new = old[:0], cur[:0]
 		if slices.Equal(old, cur) {
 			continue
 		}

@@ -250,6 +250,7 @@ type Txn struct {
 	// compact is the buckets of compact indexes the write changed
 	// (compact_index.go), stored before the commit (flushCompact).
 	compact *compactWrite
+	keys    *compactKeys
 }
 
 // Notify arranges for topic to be announced once after this transaction
