@@ -239,7 +239,7 @@ func init() {
 	RegisterDerived[compactBucket](&memdb.TableSchema{
 		Name: tableCompact,
 		Indexes: map[string]*memdb.IndexSchema{
-			IndexID: {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "Key"}},
+			IndexID: {Name: IndexID, Unique: true, Indexer: fieldIndex("Key", func(b *compactBucket) string { return b.Key })},
 		},
 	})
 }

@@ -45,7 +45,7 @@ func init() {
 	Register[Event](&memdb.TableSchema{
 		Name: TableEvents,
 		Indexes: map[string]*memdb.IndexSchema{
-			IndexID:  {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
+			IndexID:  {Name: IndexID, Unique: true, Indexer: fieldIndex("ID", func(e *Event) string { return e.ID })},
 			IndexSeq: {Name: IndexSeq, Unique: true, Indexer: &UintKey{Field: "Seq"}},
 		},
 	})

@@ -107,6 +107,8 @@ type rowInfo struct {
 	rowType reflect.Type
 	idField []int
 	indexer memdb.SingleIndexer
+	// readID reads a row's id when the id index can (rowIDReader).
+	readID func(row any) (string, bool)
 }
 
 // rowInfos maps every registered table to its rowInfo. It is built from
@@ -137,6 +139,9 @@ func rowInfoOf(table string) *rowInfo {
 			}
 		case idStringIndexer:
 			ri.byID, ri.indexer = true, idx
+			if r, ok := idx.(rowIDReader); ok {
+				ri.readID = r.rowIDOf
+			}
 		case memdb.SingleIndexer:
 			// A row that names its own lookup (a job by its queue key) is
 			// found by it; any other custom index is probed.
@@ -169,6 +174,11 @@ func (t *Txn) rowInfo(table string) *rowInfo {
 func (ri *rowInfo) rowID(row any) (string, bool) {
 	if !ri.byID {
 		return "", false
+	}
+	if ri.readID != nil {
+		if id, ok := ri.readID(row); ok {
+			return id, true
+		}
 	}
 	if v := reflect.ValueOf(row); ri.rowType != nil && v.Type() == ri.rowType && !v.IsNil() {
 		return v.Elem().FieldByIndex(ri.idField).String(), true

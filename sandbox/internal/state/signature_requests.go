@@ -426,7 +426,7 @@ func init() {
 	Register[SignatureRequest](&memdb.TableSchema{
 		Name: TableSignatureRequests,
 		Indexes: map[string]*memdb.IndexSchema{
-			IndexID: {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
+			IndexID: {Name: IndexID, Unique: true, Indexer: fieldIndex("ID", func(r *SignatureRequest) string { return r.ID })},
 		},
 	})
 	// The request's secondary indexes are compact: a memdb entry each
