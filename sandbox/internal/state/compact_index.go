@@ -468,7 +468,7 @@ func compactBucketsOf(tx *memdb.Txn, ix *compactIndex) ([]*compactBucket, error)
 func (t *Txn) trackedRow(table, id string) (any, error) {
 	w := t.compact
 	if w == nil || w.db == nil || w.unsure {
-		return t.Txn.First(table, IndexID, id)
+		return t.Txn.First(table, IndexID, idArg(table, id))
 	}
 	raw, ok := w.rows[rowKey{table, id}]
 	if !ok {
@@ -476,12 +476,12 @@ func (t *Txn) trackedRow(table, id string) (any, error) {
 			w.base = w.db.Txn(false)
 		}
 		var err error
-		if raw, err = w.base.First(table, IndexID, id); err != nil {
+		if raw, err = w.base.First(table, IndexID, idArg(table, id)); err != nil {
 			return nil, err
 		}
 	}
 	if checkOwnReads {
-		t.checkOwnRead(raw, table, IndexID, []any{id})
+		t.checkOwnRead(raw, table, IndexID, []any{idArg(table, id)})
 	}
 	return raw, nil
 }
