@@ -178,7 +178,7 @@ func TCancelComplete(req *state.SignatureRequest, now int64) *Outcome {
 // signature_request_prepared), or error_file when a document cannot be used
 // (fail names a failure injected by a scenario).
 func TProcess(req *state.SignatureRequest, fail string, now int64) *Outcome {
-	o := begin(req)
+	o := beginProcessing(req)
 	r := o.Req
 	if r.Phase != state.PhaseProcessing {
 		return nil

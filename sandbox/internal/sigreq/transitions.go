@@ -61,6 +61,14 @@ func (o *Outcome) audit(now int64, actor, action, detail string) {
 
 func begin(req *state.SignatureRequest) *Outcome { return &Outcome{Prev: req, Req: req.Copy()} }
 
+// beginProcessing is begin for the end of processing, which changes only
+// signatures and appends (audit, link secrets): its copy owns only the
+// signatures (state.SignatureRequest.CopySignatures). A clock advance runs
+// one per send.
+func beginProcessing(req *state.SignatureRequest) *Outcome {
+	return &Outcome{Prev: req, Req: req.CopySignatures()}
+}
+
 // Messages of state errors, shared with the tests.
 const (
 	msgProcessing      = "The signature request is still being processed."

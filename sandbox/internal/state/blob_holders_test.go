@@ -95,3 +95,39 @@ func TestBlobHoldersFollowTheRowsThatNameThem(t *testing.T) {
 		requireUsageTrue(t, s)
 	}
 }
+
+// TestRequestPutWithItsOwnDocumentsKeepsItsHolds: a request put again
+// with the stored row's documents (a processing copy shares them) holds
+// its blobs as before, in the same write or a later one; one put with
+// other documents moves its holds as always.
+func TestRequestPutWithItsOwnDocumentsKeepsItsHolds(t *testing.T) {
+	st := seededStore(t)
+	ids := putBlobs(t, st, []byte("first document"), []byte("second document"))
+	first, second := ids[0], ids[1]
+	update := func(fn func(tx *Txn) error) { t.Helper(); require.NoError(t, st.Update(fn)) }
+	stored := func(tx *Txn) *SignatureRequest {
+		r, err := Get[SignatureRequest](tx, TableSignatureRequests, "sr")
+		require.NoError(t, err)
+		return r
+	}
+	update(func(tx *Txn) error {
+		if err := Put(tx, TableSignatureRequests, &SignatureRequest{ID: "sr", RequesterAccountID: "acct", Documents: []Document{{BlobID: first, PDFBlobID: first}}}); err != nil {
+			return err
+		}
+		return Put(tx, TableSignatureRequests, stored(tx).CopySignatures()) // the same write
+	})
+	n, _ := holdersOf(t, st, first)
+	assert.Equal(t, 1, n)
+	update(func(tx *Txn) error { return Put(tx, TableSignatureRequests, stored(tx).CopySignatures()) })
+	n, _ = holdersOf(t, st, first)
+	assert.Equal(t, 1, n, "a later write")
+	update(func(tx *Txn) error {
+		c := stored(tx).Copy()
+		c.Documents[0] = Document{BlobID: second, PDFBlobID: second}
+		return Put(tx, TableSignatureRequests, c)
+	})
+	_, kept := holdersOf(t, st, first)
+	assert.False(t, kept, "the first blob lost its last holder")
+	n, _ = holdersOf(t, st, second)
+	assert.Equal(t, 1, n)
+}

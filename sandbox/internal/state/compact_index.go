@@ -239,7 +239,7 @@ func init() {
 	RegisterDerived[compactBucket](&memdb.TableSchema{
 		Name: tableCompact,
 		Indexes: map[string]*memdb.IndexSchema{
-			IndexID: {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "Key"}},
+			IndexID: {Name: IndexID, Unique: true, Indexer: fieldIndex("Key", func(b *compactBucket) string { return b.Key })},
 		},
 	})
 }
@@ -257,6 +257,15 @@ type compactWrite struct {
 	base    *memdb.Txn
 	rows    map[rowKey]any
 	unsure  bool
+}
+
+// compactKeys is compactChange's room for a row's keys before and after
+// a change, kept by a write for its next change: arrays on its stack
+// escaped through the keys functions, two allocations of 192 bytes for
+// every row a write put into or deleted from a table with compact
+// indexes.
+type compactKeys struct {
+	old, new []compactKey
 }
 
 // compactRef names bucket n of an index.
@@ -314,10 +323,14 @@ func (t *Txn) writableBucket(ix *compactIndex, n uint64) *compactBucket {
 // before to those of after (either nil) in every compact index of its
 // table, touching only the buckets of keys that changed.
 func (t *Txn) compactChange(ixs []*compactIndex, id string, before, after any) {
-	var oldBuf, newBuf [8]compactKey
+	if t.keys == nil {
+		t.keys = &compactKeys{}
+	}
+	w := t.keys
 	for _, ix := range ixs {
-		old := ix.rowKeys(before, oldBuf[:0])
-		cur := ix.rowKeys(after, newBuf[:0])
+		old := ix.rowKeys(before, w.old)
+		cur := ix.rowKeys(after, w.new)
+		w.old, w.new = old[:0], cur[:0]
 		if slices.Equal(old, cur) {
 			continue
 		}
@@ -455,7 +468,7 @@ func compactBucketsOf(tx *memdb.Txn, ix *compactIndex) ([]*compactBucket, error)
 func (t *Txn) trackedRow(table, id string) (any, error) {
 	w := t.compact
 	if w == nil || w.db == nil || w.unsure {
-		return t.Txn.First(table, IndexID, id)
+		return t.Txn.First(table, IndexID, idArg(table, id))
 	}
 	raw, ok := w.rows[rowKey{table, id}]
 	if !ok {
@@ -463,12 +476,12 @@ func (t *Txn) trackedRow(table, id string) (any, error) {
 			w.base = w.db.Txn(false)
 		}
 		var err error
-		if raw, err = w.base.First(table, IndexID, id); err != nil {
+		if raw, err = w.base.First(table, IndexID, idArg(table, id)); err != nil {
 			return nil, err
 		}
 	}
 	if checkOwnReads {
-		t.checkOwnRead(raw, table, IndexID, []any{id})
+		t.checkOwnRead(raw, table, IndexID, []any{idArg(table, id)})
 	}
 	return raw, nil
 }

@@ -6,7 +6,9 @@ import (
 	"math"
 	"slices"
 	"testing"
+	"time"
 
+	memdb "github.com/hashicorp/go-memdb"
 	"github.com/stretchr/testify/require"
 )
 
@@ -656,4 +658,73 @@ func requireAccessList(t *testing.T, tx *Txn, account string, n uint64) {
 		}
 		require.Zero(t, want, "the walk from %d reached ordinal 1", from)
 	}
+}
+
+// TestJobsBySubjectAreCompact: a subject's jobs are listed in scheduling
+// order from a compact index through scheduling, cancelling, running and
+// re-putting, whether the writes count their rows or are observed (the
+// journal's writes), and the buckets stay what a rebuild makes.
+func TestJobsBySubjectAreCompact(t *testing.T) {
+	for _, observed := range []bool{false, true} {
+		st := newTestStore(t)
+		if observed {
+			st.SetCommitObserver(func(Commit) {})
+		}
+		require.Nil(t, memdbIndex(t, TableJobs, IndexSubject), "no memdb index of subjects")
+		subjects := []string{"sa", "sb", "sc", ""}
+		for round := 0; round < 4; round++ {
+			require.NoError(t, st.Update(func(tx *Txn) error {
+				for i := 0; i < 12; i++ {
+					// Due times out of order: the index lists by Seq.
+					if _, err := Schedule(tx, []string{"k1", "k2"}[i%2], subjects[(i+round)%4], time.Duration(12-i)*time.Second, nil); err != nil {
+						return err
+					}
+				}
+				if err := CancelJobs(tx, "sb", "k1"); err != nil {
+					return err
+				}
+				if j := NextJob(tx); j != nil {
+					if err := tx.Delete(TableJobs, j); err != nil {
+						return err
+					}
+				}
+				jobs, err := JobsOf(tx, "sc")
+				if err != nil || len(jobs) == 0 {
+					return err
+				}
+				return Put(tx, TableJobs, jobs[0]) // the same row again
+			}))
+			tx := st.Read()
+			requireCompactConsistent(t, tx)
+			all, err := All[Job](tx, TableJobs, IndexID)
+			require.NoError(t, err)
+			for _, subject := range subjects {
+				var want []uint64
+				for _, j := range all {
+					if subject != "" && j.Subject == subject {
+						want = append(want, j.Seq)
+					}
+				}
+				slices.Sort(want)
+				jobs, err := JobsOf(tx, subject)
+				require.NoError(t, err)
+				var got []uint64
+				for _, j := range jobs {
+					got = append(got, j.Seq)
+					if subject == "sb" {
+						require.NotEqual(t, "k1", j.Kind, "cancelled")
+					}
+				}
+				require.Equal(t, want, got, "observed %v round %d subject %q", observed, round, subject)
+			}
+		}
+	}
+}
+
+// memdbIndex is the memdb index of table named index (nil: none).
+func memdbIndex(t *testing.T, table, index string) *memdb.IndexSchema {
+	t.Helper()
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	return registry[table].Schema.Indexes[index]
 }

@@ -146,7 +146,7 @@ func (t *Txn) compactRows(ix *compactIndex, group string, from uint64, desc bool
 func (t *Txn) compactEntryRows(ix *compactIndex, group string, from uint64, desc bool, fn func(e *compactEntry, raw any) bool) error {
 	var err error
 	t.compactScan(ix, group, from, desc, func(e *compactEntry) bool {
-		raw, ferr := t.First(ix.table, IndexID, ix.lookupID(e))
+		raw, ferr := t.First(ix.table, IndexID, idArg(ix.table, ix.lookupID(e)))
 		if ferr != nil {
 			err = ferr
 			return false

@@ -44,22 +44,23 @@ func init() {
 	Register[Email](&memdb.TableSchema{
 		Name: TableEmails,
 		Indexes: map[string]*memdb.IndexSchema{
-			IndexID:  {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
+			IndexID:  {Name: IndexID, Unique: true, Indexer: fieldIndex("ID", func(e *Email) string { return e.ID })},
 			IndexSeq: {Name: IndexSeq, Unique: true, Indexer: &UintKey{Field: "Seq"}},
 		},
 	})
 	// The lookups of the e-mails about a signature and about a request
 	// are compact indexes (two memdb entries an e-mail cost 900 bytes);
 	// e-mails about none (team invitations, reports, ...) are left out.
+	// 256 buckets each (logBucketBits).
 	registerCompact(&compactIndex{table: TableEmails, name: IndexEmailSignature, tag: "email.signature/",
-		bits: 10, unique: true, keys: func(row any, dst []compactKey) []compactKey {
+		bits: logBucketBits, unique: true, keys: func(row any, dst []compactKey) []compactKey {
 			if e := row.(*Email); e.SignatureID != "" {
 				dst = append(dst, compactKey{e.SignatureID, e.Seq})
 			}
 			return dst
 		}})
 	registerCompact(&compactIndex{table: TableEmails, name: IndexEmailRequest, tag: "email.request/",
-		bits: 10, unique: true, keys: func(row any, dst []compactKey) []compactKey {
+		bits: logBucketBits, unique: true, keys: func(row any, dst []compactKey) []compactKey {
 			if e := row.(*Email); e.SignatureRequestID != "" {
 				dst = append(dst, compactKey{e.SignatureRequestID, e.Seq})
 			}

@@ -24,10 +24,20 @@ func (*jobQueueIndex) FromObject(obj any) (bool, []byte, error) {
 	return true, jobKey(j.Due, j.Seq), nil
 }
 
-// FromArgs is the key of a lookup by (due int64, seq uint64); any other
-// arguments (an id string from a reference check) are an error, which
-// lookups answer as no row.
+// jobKeyArg is a job's whole key (jobKey) as one lookup argument: what
+// an entry of a compact index names its job by. A plain string is not
+// one, so that an id string is never taken for a key.
+type jobKeyArg string
+
+// FromArgs is the key of a lookup by (due int64, seq uint64) or by a
+// jobKeyArg; any other arguments (an id string from a reference check)
+// are an error, which lookups answer as no row.
 func (*jobQueueIndex) FromArgs(args ...any) ([]byte, error) {
+	if len(args) == 1 {
+		if k, ok := args[0].(jobKeyArg); ok && len(k) == 2*numberKeyLen {
+			return []byte(k), nil
+		}
+	}
 	if len(args) != 2 {
 		return nil, fmt.Errorf("state: job index: want (due, seq), got %d arguments", len(args))
 	}
@@ -39,5 +49,18 @@ func (*jobQueueIndex) FromArgs(args ...any) ([]byte, error) {
 	return jobKey(due, seq), nil
 }
 
-// idArgs is what finds the job by the id index (see keyedRow).
-func (j *Job) idArgs() []any { return []any{j.Due, j.Seq} }
+// keyID is the job's key as its row id (see keyedRow), built without the
+// copy FromObject's key would need.
+func (j *Job) keyID() string {
+	var k [2 * numberKeyLen]byte
+	return string(appendDigits(appendDigits(k[:0], signedDigits(j.Due)), j.Seq))
+}
+
+// idArg is the argument a lookup by the id index of table takes to find
+// the row whose id (rowInfo.rowID) is id: the id itself, or a job's key.
+func idArg(table, id string) any {
+	if table == TableJobs {
+		return jobKeyArg(id)
+	}
+	return id
+}

@@ -30,6 +30,16 @@ func (c Config) LogLimit() int {
 	return DefaultLogLimit
 }
 
+// logBucketBits sizes the compact indexes of the logs (e-mails by
+// request and by signature, events by object): 256 buckets each. A clock
+// advance runs up to 1,024 jobs in a write, each adding an e-mail and an
+// event about a different request, so a write copies and stores nearly
+// every bucket it could touch; the logs are capped (LogLimit), so a
+// bucket of a full log holds about 40 entries (1.6 KB). With 1,024
+// buckets a job paid about two bucket copies and stores; with 256 the
+// copies move the same bytes in a quarter as many buckets.
+const logBucketBits = 8
+
 // AddEvent records an event in the callback log, dropping the oldest
 // settled events beyond the world's limit.
 func AddEvent(tx *Txn, e *Event) error {

@@ -94,6 +94,11 @@ func (ri *rowInfo) lookupID(args []any) (string, bool) {
 		return id, ok && id != ""
 	case *jobQueueIndex:
 		// A job's id is its whole binary key (keyedRow).
+		if len(args) == 1 {
+			if k, ok := args[0].(jobKeyArg); ok && len(k) == 2*numberKeyLen {
+				return string(k), true
+			}
+		}
 		key, err := idx.FromArgs(args...)
 		if err != nil {
 			return "", false

@@ -20,15 +20,6 @@ func (t *Txn) checkOwnRead(raw any, table, index string, args []any) {
 	}
 }
 
-// checkOwnJobs panics unless memdb's own read of the subject's jobs gives
-// jobs, in the same order.
-func (t *Txn) checkOwnJobs(jobs []*Job, subject string) {
-	want, err := All[Job](t, TableJobs, IndexSubject, subject)
-	if err != nil || !slices.Equal(want, jobs) {
-		panic(fmt.Sprintf("state: own jobs of %q answered %v, memdb %v (%v)", subject, jobs, want, err))
-	}
-}
-
 // checkCompactScan panics unless a scan of a compact index visited the
 // entries a walk of the whole table finds, in the same order: all of
 // them, or the first of them when the caller stopped the scan.

@@ -7,6 +7,4 @@ const checkOwnReads = false
 
 func (t *Txn) checkOwnRead(any, string, string, []any) {}
 
-func (t *Txn) checkOwnJobs([]*Job, string) {}
-
 func (t *Txn) checkCompactScan(*compactIndex, string, uint64, bool, []string, bool) {}

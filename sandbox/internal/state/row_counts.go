@@ -33,8 +33,6 @@ type rowWrite struct {
 	base   *memdb.Txn
 	seen   map[rowKey]any
 	unsure bool
-	// jobSubjects indexes the jobs put by subject (own_job_reads.go).
-	jobSubjects map[string][]string
 }
 
 // rowCounts is what a write moved: rows by table and the attempts of the
@@ -107,6 +105,8 @@ type rowInfo struct {
 	rowType reflect.Type
 	idField []int
 	indexer memdb.SingleIndexer
+	// readID reads a row's id when the id index can (rowIDReader).
+	readID func(row any) (string, bool)
 }
 
 // rowInfos maps every registered table to its rowInfo. It is built from
@@ -137,6 +137,9 @@ func rowInfoOf(table string) *rowInfo {
 			}
 		case idStringIndexer:
 			ri.byID, ri.indexer = true, idx
+			if r, ok := idx.(rowIDReader); ok {
+				ri.readID = r.rowIDOf
+			}
 		case memdb.SingleIndexer:
 			// A row that names its own lookup (a job by its queue key) is
 			// found by it; any other custom index is probed.
@@ -170,22 +173,28 @@ func (ri *rowInfo) rowID(row any) (string, bool) {
 	if !ri.byID {
 		return "", false
 	}
+	if ri.readID != nil {
+		if id, ok := ri.readID(row); ok {
+			return id, true
+		}
+	}
 	if v := reflect.ValueOf(row); ri.rowType != nil && v.Type() == ri.rowType && !v.IsNil() {
 		return v.Elem().FieldByIndex(ri.idField).String(), true
+	}
+	if k, keyed := row.(keyedRow); keyed {
+		return k.keyID(), true // a binary key: all of it tells rows apart
 	}
 	ok, val, err := ri.indexer.FromObject(row)
 	if !ok || err != nil || len(val) == 0 {
 		return "", false
 	}
-	if _, keyed := row.(keyedRow); keyed {
-		return string(val), true // a binary key: all of it tells rows apart
-	}
 	return string(val[:len(val)-1]), true // the indexer ends the key with a NUL
 }
 
-// keyedRow is a row whose id index is looked up by several values rather
-// than by one id string (a job: its due time and sequence number).
-type keyedRow interface{ idArgs() []any }
+// keyedRow is a row whose id index key is binary rather than an id string
+// (a job: its due time and sequence number, job_key.go). keyID is the
+// key as the row's id; a lookup takes it as a jobKeyArg.
+type keyedRow interface{ keyID() string }
 
 var keyedRowType = reflect.TypeFor[keyedRow]()
 
@@ -199,8 +208,8 @@ type idStringIndexer interface {
 
 // idLookup is the arguments that find row by the id index.
 func idLookup(row any, id string) []any {
-	if k, ok := row.(keyedRow); ok {
-		return k.idArgs()
+	if _, ok := row.(keyedRow); ok {
+		return []any{jobKeyArg(id)}
 	}
 	return []any{id}
 }
@@ -278,7 +287,6 @@ func (t *Txn) see(key rowKey, row any) {
 		t.rows.seen = map[rowKey]any{}
 	}
 	t.rows.seen[key] = row
-	t.rows.noteJob(key, row)
 }
 
 // Insert is memdb's Insert, counting the row when it is new (and the

@@ -101,6 +101,12 @@ func describeIndexer(ix memdb.Indexer) string {
 		}
 		return fmt.Sprintf("compound-multi(%s)", strings.Join(parts, ", "))
 	}
+	if f, ok := ix.(interface {
+		stringFieldIndex() *memdb.StringFieldIndex
+	}); ok {
+		// Its keys and lookups are the StringFieldIndex's it embeds.
+		return describeIndexer(f.stringFieldIndex())
+	}
 	rv := reflect.Indirect(reflect.ValueOf(ix))
 	return fmt.Sprintf("%s%+v", rv.Type().Name(), rv.Interface())
 }
