@@ -13,7 +13,7 @@ package state
 // touched only when its keys change, so re-putting a request whose
 // signatures and number did not move costs the index nothing.
 //
-// Two kinds of bucket:
+// Three kinds of bucket:
 //   - grouped: the bucket of an entry is a stable hash (FNV-1a) of its
 //     group masked to a fixed number of buckets; a bucket sorts its
 //     entries by (group, order, id), so the entries of one group (the
@@ -253,10 +253,15 @@ func init() {
 // the write's own changed index would make memdb clone it.
 type compactWrite struct {
 	buckets map[compactRef]*compactBucket
-	db      *memdb.MemDB
-	base    *memdb.Txn
-	rows    map[rowKey]any
-	unsure  bool
+	// walked lists, per ordered or chunked index, the numbers of the
+	// buckets in buckets: a walk in order merges them with the stored
+	// ones (eachBucket) without looking through every bucket the write
+	// changed, which a write creating many requests would do per request.
+	walked map[*compactIndex][]uint64
+	db     *memdb.MemDB
+	base   *memdb.Txn
+	rows   map[rowKey]any
+	unsure bool
 }
 
 // compactKeys is compactChange's room for a row's keys before and after
@@ -316,6 +321,12 @@ func (t *Txn) writableBucket(ix *compactIndex, n uint64) *compactBucket {
 		copy(b.Entries, s.Entries)
 	}
 	t.compact.buckets[ref] = b
+	if ix.ordered || ix.chunk > 0 {
+		if t.compact.walked == nil {
+			t.compact.walked = map[*compactIndex][]uint64{}
+		}
+		t.compact.walked[ix] = append(t.compact.walked[ix], n)
+	}
 	return b
 }
 

@@ -85,9 +85,9 @@ func scanEntries(es []compactEntry, group string, from uint64, desc bool, fn fun
 func (t *Txn) eachBucket(ix *compactIndex, start, lo, hi uint64, desc bool, fn func(b *compactBucket) bool) {
 	var pending []uint64
 	if t.compact != nil {
-		for ref := range t.compact.buckets {
-			if ref.ix == ix && (!desc && ref.n >= start && ref.n <= hi || desc && ref.n <= start && ref.n >= lo) {
-				pending = append(pending, ref.n)
+		for _, n := range t.compact.walked[ix] {
+			if !desc && n >= start && n <= hi || desc && n <= start && n >= lo {
+				pending = append(pending, n)
 			}
 		}
 		slices.Sort(pending)

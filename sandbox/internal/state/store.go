@@ -250,7 +250,8 @@ type Txn struct {
 	// compact is the buckets of compact indexes the write changed
 	// (compact_index.go), stored before the commit (flushCompact).
 	compact *compactWrite
-	keys    *compactKeys
+	// keys is the room compactChange reuses for a row's keys.
+	keys *compactKeys
 	// filesOnly maps each request row PutFileSet made in an observed write
 	// to the row it copied (withFileSetChanges).
 	filesOnly map[*SignatureRequest]*SignatureRequest
