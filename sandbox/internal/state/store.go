@@ -248,7 +248,7 @@ type Txn struct {
 	// transactions of reads, made several times per request, small.
 	rows *rowWrite
 	// compact is the buckets of compact indexes the write changed
-	// (compact_index.go), stored before the commit (flushCompact).
+	// (compact_write.go), stored before the commit (flushCompact).
 	compact *compactWrite
 	// keys is the room compactChange reuses for a row's keys.
 	keys *compactKeys
