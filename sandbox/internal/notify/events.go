@@ -222,5 +222,6 @@ func marshalObject(obj any) (json.RawMessage, error) {
 		}
 		return nil, err
 	}
+	checkObject(b)
 	return append(json.RawMessage(nil), b...), nil
 }
