@@ -17,15 +17,9 @@ func (t *Txn) trackedRow(table, id string) (any, error) {
 	if w == nil || w.db == nil || w.unsure {
 		return t.Txn.First(table, IndexID, idArg(table, id))
 	}
-	raw, ok := w.rows[rowKey{table, id}]
-	if !ok {
-		if w.base == nil {
-			w.base = w.db.Txn(false)
-		}
-		var err error
-		if raw, err = w.base.First(table, IndexID, idArg(table, id)); err != nil {
-			return nil, err
-		}
+	raw, err := w.current(rowKey{table, id}, []any{idArg(table, id)})
+	if err != nil {
+		return nil, err
 	}
 	if checkOwnReads {
 		t.checkOwnRead(raw, table, IndexID, []any{idArg(table, id)})
@@ -47,10 +41,7 @@ func (t *Txn) trackRow(table, id string, row any, err error) {
 		}
 		return
 	}
-	if w.rows == nil {
-		w.rows = map[rowKey]any{}
-	}
-	w.rows[rowKey{table, id}] = row
+	w.remember(rowKey{table, id}, row)
 }
 
 // insertTracked is Insert into a table with compact indexes in a write

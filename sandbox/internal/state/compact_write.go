@@ -14,11 +14,10 @@ import (
 
 // compactWrite is what a write changed of the compact indexes: its own
 // copies of the buckets it changed. A write that does not count its rows
-// (its changes are tracked for a commit observer) also remembers the
-// rows of compact tables it changed (rows, nil for a deleted one) and
-// reads the others from the database as it found it (db, through base),
-// to compare a row's keys with those of the row it replaces: a read of
-// the write's own changed index would make memdb clone it.
+// (its changes are tracked for a commit observer) also keeps a record of
+// the rows of compact tables it changed (rowRecord, with db set), to
+// compare a row's keys with those of the row it replaces: a read of the
+// write's own changed index would make memdb clone it.
 type compactWrite struct {
 	buckets map[compactRef]*compactBucket
 	// walked lists, per ordered or chunked index, the numbers of the
@@ -26,10 +25,7 @@ type compactWrite struct {
 	// ones (eachBucket) without looking through every bucket the write
 	// changed, which a write creating many requests would do per request.
 	walked map[*compactIndex][]uint64
-	db     *memdb.MemDB
-	base   *memdb.Txn
-	rows   map[rowKey]any
-	unsure bool
+	rowRecord
 }
 
 // compactKeys is compactChange's room for a row's keys before and after

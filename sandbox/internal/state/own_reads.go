@@ -65,11 +65,42 @@ func (t *Txn) firstOwn(table, index string, args []any) (raw any, ok bool) {
 	// Remembered as the row's state in this write (seen holds exactly
 	// that), so that the lookups that follow (a job reads its request,
 	// Put reads the stored row twice) need not walk the index again.
-	if t.rows.seen == nil {
-		t.rows.seen = map[rowKey]any{}
-	}
-	t.rows.seen[key] = raw
+	t.rows.remember(key, raw)
 	return raw, true
+}
+
+// rowRecord is what a write knows of the rows it changed, so that it can
+// read them by id without asking its own indexes: each row's state in
+// the write (seen: the row it put, nil for one it deleted), and a read
+// transaction on the database as the write found it (base, opened from
+// db when first needed; the write holds memdb's writer lock, so no commit
+// came between). unsure is set when a change failed part way: memdb's
+// indexes may then hold what seen does not know, and only memdb answers.
+type rowRecord struct {
+	db     *memdb.MemDB
+	base   *memdb.Txn
+	seen   map[rowKey]any
+	unsure bool
+}
+
+// remember records that the row of key is row from now on (nil: none).
+func (r *rowRecord) remember(key rowKey, row any) {
+	if r.seen == nil {
+		r.seen = map[rowKey]any{}
+	}
+	r.seen[key] = row
+}
+
+// current answers the row of key as the write has it: what the write did
+// to it, else the database as the write found it, looked up with args.
+func (r *rowRecord) current(key rowKey, args []any) (any, error) {
+	if row, ok := r.seen[key]; ok {
+		return row, nil
+	}
+	if r.base == nil {
+		r.base = r.db.Txn(false)
+	}
+	return r.base.First(key.table, IndexID, args...)
 }
 
 // lookupID is the id (as rowID reads it from a row) that a lookup by the

@@ -23,16 +23,11 @@ import (
 // commit observer, is counted from them instead (countTracked).
 
 // rowWrite is what a write counts its rows with: the counts it moved,
-// and, to tell whether a row it inserts is new, the database as the write
-// found it (db, read through base) and what the write did since (seen:
-// the row it put, nil for one it deleted; reads by id add the rows they
-// found, see own_reads.go); unsure is set when a change failed part way.
+// and, to tell whether a row it inserts is new, its record of the rows
+// (rowRecord; reads by id add the rows they found, see own_reads.go).
 type rowWrite struct {
 	counts rowCounts
-	db     *memdb.MemDB
-	base   *memdb.Txn
-	seen   map[rowKey]any
-	unsure bool
+	rowRecord
 }
 
 // rowCounts is what a write moved: rows by table and the attempts of the
@@ -242,14 +237,9 @@ func (t *Txn) stored(ri *rowInfo, table string, row any) (any, rowKey, error) {
 	return raw, key, err
 }
 
-// current answers the row of key as this write has it: what the write
-// did to it (seen), else the database as the write found it, looked up
-// with args.
+// current answers the row of key as this counting write has it.
 func (t *Txn) current(key rowKey, args []any) (any, error) {
-	if r, ok := t.rows.seen[key]; ok {
-		return r, nil
-	}
-	return t.baseTxn().First(key.table, IndexID, args...)
+	return t.rows.current(key, args)
 }
 
 // probe tells whether a row exists in a table whose id index is of its
@@ -268,25 +258,13 @@ func (t *Txn) probe(table string, row any) (bool, rowKey, error) {
 	}
 }
 
-// baseTxn is a read transaction on the database as the write found it
-// (the write holds memdb's writer lock, so no commit came between).
-func (t *Txn) baseTxn() *memdb.Txn {
-	if t.rows.base == nil {
-		t.rows.base = t.rows.db.Txn(false)
-	}
-	return t.rows.base
-}
-
 // see records that the row of key is row from now on (nil: none).
 func (t *Txn) see(key rowKey, row any) {
 	if key.id == "" && key.table == "" {
 		t.rows.unsure = true // a row stored without an id we can read
 		return
 	}
-	if t.rows.seen == nil {
-		t.rows.seen = map[rowKey]any{}
-	}
-	t.rows.seen[key] = row
+	t.rows.remember(key, row)
 }
 
 // Insert is memdb's Insert, counting the row when it is new (and the

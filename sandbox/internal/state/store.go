@@ -142,9 +142,9 @@ func (s *Store) Update(fn func(tx *Txn) error) error {
 		// The observer reads the write's changes, and they are counted
 		// from them.
 		tx.TrackChanges()
-		tx.compact = &compactWrite{db: db}
+		tx.compact = &compactWrite{rowRecord: rowRecord{db: db}}
 	} else {
-		tx.rows = &rowWrite{db: db}
+		tx.rows = &rowWrite{rowRecord: rowRecord{db: db}}
 	}
 	if err := fn(tx); err != nil {
 		return err
