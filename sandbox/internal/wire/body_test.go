@@ -3,10 +3,8 @@ package wire
 import (
 	"bytes"
 	"encoding/json"
-	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
-	"net/textproto"
 	"net/url"
 	"strconv"
 	"strings"
@@ -37,25 +35,9 @@ type part struct {
 
 func multipartReq(t testing.TB, parts ...part) *http.Request {
 	t.Helper()
-	var buf bytes.Buffer
-	mw := multipart.NewWriter(&buf)
-	for _, p := range parts {
-		h := textproto.MIMEHeader{}
-		cd := `form-data; name="` + p.name + `"`
-		if p.filename != "" {
-			cd += `; filename="` + p.filename + `"`
-		}
-		h.Set("Content-Disposition", cd)
-		if p.contentType != "" {
-			h.Set("Content-Type", p.contentType)
-		}
-		w, err := mw.CreatePart(h)
-		require.NoError(t, err)
-		_, _ = w.Write([]byte(p.data))
-	}
-	require.NoError(t, mw.Close())
-	r := httptest.NewRequest(http.MethodPost, "/v3/x", &buf)
-	r.Header.Set("Content-Type", mw.FormDataContentType())
+	const boundary = "signsandbox-test-boundary"
+	r := httptest.NewRequest(http.MethodPost, "/v3/x", bytes.NewReader(writtenForm(t, boundary, parts...)))
+	r.Header.Set("Content-Type", "multipart/form-data; boundary="+boundary)
 	return r
 }
 
