@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -22,12 +23,7 @@ func TestSigningLinksNeedNoRowAndOldLinksStillWork(t *testing.T) {
 	sr := srSend(t, srv, srTwoSigners())
 	id, jack := sr["signature_request_id"].(string), srSigID(sr, 0)
 	srv.Advance(time.Minute)
-	var link string
-	for _, m := range srv.Emails("signature_request_id", id) {
-		if m.SignatureID == jack && m.Kind == "signature_request" {
-			link = m.Link
-		}
-	}
+	link := signingLink(srv, id, jack)
 	require.NotEmpty(t, link, "Jack is asked to sign")
 	i := strings.LastIndex(link, "/sign/")
 	base, token := link[:i+len("/sign/")], link[i+len("/sign/"):]
@@ -79,12 +75,7 @@ func TestSigningLinkOfAnEditedRequestStillOpensItsPage(t *testing.T) {
 	sr := srSend(t, srv, body)
 	id, jack := sr["signature_request_id"].(string), srSigID(sr, 0)
 	srv.Advance(time.Minute)
-	var link string
-	for _, m := range srv.Emails("signature_request_id", id) {
-		if m.SignatureID == jack && m.Kind == "signature_request" {
-			link = m.Link
-		}
-	}
+	link := signingLink(srv, id, jack)
 	require.NotEmpty(t, link)
 	body["title"] = "Edited"
 	body["signers"] = []map[string]any{{"name": "Joan", "email_address": "joan@example.com"}}
@@ -105,4 +96,16 @@ func TestSigningLinkOfAnEditedRequestStillOpensItsPage(t *testing.T) {
 			assert.Equal(t, http.StatusOK, status, page)
 		}
 	}
+}
+
+// signingLink is the link of the last signing e-mail of a request to the
+// signer of signatureID ("" when there is none).
+func signingLink(srv *sandboxtest.Server, requestID, signatureID string) string {
+	var link string
+	for _, m := range srv.Emails("signature_request_id", requestID) {
+		if m.SignatureID == signatureID && m.Kind == "signature_request" {
+			link = m.Link
+		}
+	}
+	return link
 }
