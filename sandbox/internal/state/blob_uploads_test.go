@@ -3,7 +3,6 @@ package state
 import (
 	"encoding/json"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -22,16 +21,6 @@ func storedBytes(t *testing.T, st *Store) int64 {
 	n, err := StoredBytes(st.Read())
 	require.NoError(t, err)
 	return n
-}
-
-// reimported is st exported and imported again.
-func reimported(t *testing.T, st *Store) *Store {
-	t.Helper()
-	var tables Tables
-	require.NoError(t, json.Unmarshal(exportJSON(t, st), &tables))
-	db, err := Import(tables)
-	require.NoError(t, err)
-	return NewStore(db, func() time.Time { return exportTestNow })
 }
 
 // TestIdenticalUploadsShareOneRow: uploads of the same bytes name one

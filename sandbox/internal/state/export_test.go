@@ -56,6 +56,16 @@ func exportJSON(t *testing.T, st *Store) []byte {
 	return b
 }
 
+// reimported is st exported and imported again.
+func reimported(t *testing.T, st *Store) *Store {
+	t.Helper()
+	var tables Tables
+	require.NoError(t, json.Unmarshal(exportJSON(t, st), &tables))
+	db, err := Import(tables)
+	require.NoError(t, err)
+	return NewStore(db, func() time.Time { return exportTestNow })
+}
+
 func TestExportImportRoundTripIsExact(t *testing.T) {
 	st := seededStore(t)
 	first := exportJSON(t, st)

@@ -3,7 +3,6 @@ package state
 import (
 	"encoding/json"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -24,11 +23,7 @@ func TestFileSetRecipesRoundTripInBothForms(t *testing.T) {
 	}))
 	first := exportJSON(t, st)
 	assert.Contains(t, string(first), `"recipe":`+legacy, "a JSON recipe exports as it was")
-	var tables Tables
-	require.NoError(t, json.Unmarshal(first, &tables))
-	db, err := Import(tables)
-	require.NoError(t, err)
-	st2 := NewStore(db, func() time.Time { return exportTestNow })
+	st2 := reimported(t, st)
 	assert.Equal(t, string(first), string(exportJSON(t, st2)))
 	a, err := GetFileSet(st2.Read(), "signature_request", "a")
 	require.NoError(t, err)

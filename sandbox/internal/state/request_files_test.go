@@ -260,9 +260,7 @@ func TestFileSetPutBeforeItsRequestStaysFound(t *testing.T) {
 
 			var tables Tables
 			require.NoError(t, json.Unmarshal(exportJSON(t, st), &tables))
-			db, err := Import(tables)
-			require.NoError(t, err)
-			got, err = GetFileSet(NewStore(db, func() time.Time { return exportTestNow }).Read(), FileSetKindRequest, "sr9")
+			got, err = GetFileSet(reimported(t, st).Read(), FileSetKindRequest, "sr9")
 			require.NoError(t, err, "nor after an import")
 			assert.Equal(t, 3, got.Version)
 
