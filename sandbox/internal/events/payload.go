@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"mime/multipart"
-	"reflect"
 	"strconv"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/jsonenc"
@@ -49,39 +48,11 @@ type Event struct {
 // TimeString is event_time as sent (and as hashed).
 func (e Event) TimeString() string { return strconv.FormatInt(e.Time, 10) }
 
-// Build writes the EventCallbackRequest JSON: the event, then the attached
-// object (JSON as GET shows it) under its type's key. objectType "" attaches
-// nothing (callback_test). The object is compacted first; see
-// AppendPayload.
-func Build(ev Event, objectType string, object json.RawMessage) ([]byte, error) {
-	key, err := objectKey(ev, objectType, object)
-	if err != nil {
-		return nil, err
-	}
-	if key != "" {
-		var compact bytes.Buffer
-		compact.Grow(len(object))
-		if err := json.Compact(&compact, object); err != nil {
-			// The error encoding/json gives for a RawMessage it cannot write.
-			return nil, &json.MarshalerError{Type: reflect.TypeFor[json.RawMessage](), Err: err}
-		}
-		object = compact.Bytes()
-	}
-	return appendPayload(make([]byte, 0, payloadSize(ev, object)), ev, key, object), nil
-}
-
-// payloadSize is about the size of a payload: its object and the event's
-// fields in their keys.
-func payloadSize(ev Event, object []byte) int {
-	m := ev.Metadata
-	return 256 + len(object) + len(ev.Type) + len(ev.Hash) + len(m.RelatedSignatureID) + len(m.ReportedForAccountID) +
-		len(m.ReportedForAppID) + len(m.EventMessage)
-}
-
-// AppendPayload appends Build's bytes to dst for an object that is already
-// compact JSON as json.Marshal writes it (an event's stored rendering),
-// which is copied as it is: Build would read it again only to find nothing
-// to change. The sandbox writes one payload per callback delivery.
+// AppendPayload appends the EventCallbackRequest JSON to dst: the event,
+// then the attached object under its type's key (objectType "" attaches
+// nothing: callback_test). The object must already be compact JSON as
+// json.Marshal writes it (an event's stored rendering); it is copied as it
+// is. The sandbox writes one payload per callback delivery.
 func AppendPayload(dst []byte, ev Event, objectType string, object json.RawMessage) ([]byte, error) {
 	key, err := objectKey(ev, objectType, object)
 	if err != nil {
