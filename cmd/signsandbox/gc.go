@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // gcConfig is how the binary's garbage collector trades memory for CPU
@@ -35,6 +36,10 @@ type gcConfig struct {
 	// container's limit), so that the collector works harder before the
 	// kernel kills the process, and none outside one.
 	MemoryLimit string
+	// ReleaseIdle is --release-idle: how long the server must go without
+	// a request before it hands free memory back to the system
+	// (memory_release.go); 0 never. Empty is the default.
+	ReleaseIdle string
 }
 
 // defaultGCPercent is Go's own default: the best throughput per byte
@@ -51,6 +56,7 @@ const defaultGCHeadroom = "1GiB"
 func (c *gcConfig) flags(fs *flag.FlagSet, env func(name, def string) string) {
 	fs.StringVar(&c.Percent, "gc-percent", env("SIGNSANDBOX_GC_PERCENT", ""), "heap growth between garbage collections, in percent of the live heap (Go's GOGC); lower holds less memory for more CPU; off collects only at --memory-limit; auto (the default unless GOGC is set) is 100 until the growth reaches --gc-headroom (SIGNSANDBOX_GC_PERCENT)")
 	fs.StringVar(&c.Headroom, "gc-headroom", env("SIGNSANDBOX_GC_HEADROOM", ""), "under --gc-percent auto, the most the heap may grow between garbage collections (default "+defaultGCHeadroom+") (SIGNSANDBOX_GC_HEADROOM)")
+	fs.StringVar(&c.ReleaseIdle, "release-idle", env("SIGNSANDBOX_RELEASE_IDLE", ""), "after this long without a request, collect and give free memory back to the system, once per quiet spell; 0 never (default "+defaultReleaseIdle.String()+") (SIGNSANDBOX_RELEASE_IDLE)")
 	fs.StringVar(&c.MemoryLimit, "memory-limit", env("SIGNSANDBOX_MEMORY_LIMIT", ""), "soft limit of the memory the process holds, e.g. 512MiB or 2GiB; the collector runs more often near it; 0 is none (Go's GOMEMLIMIT; default: 90% of the container's memory limit, none outside a container) (SIGNSANDBOX_MEMORY_LIMIT)")
 }
 
@@ -65,7 +71,25 @@ func (c *gcConfig) check() error {
 	if _, err := c.headroom(); err != nil {
 		return err
 	}
+	if _, err := c.releaseIdle(); err != nil {
+		return err
+	}
 	return nil
+}
+
+// releaseIdle reads --release-idle (empty: the default).
+func (c *gcConfig) releaseIdle() (time.Duration, error) {
+	if c.ReleaseIdle == "" {
+		return defaultReleaseIdle, nil
+	}
+	d, err := time.ParseDuration(c.ReleaseIdle)
+	if err == nil && d < 0 {
+		err = fmt.Errorf("must not be negative")
+	}
+	if err != nil {
+		return 0, fmt.Errorf("--release-idle: %v", err)
+	}
+	return d, nil
 }
 
 // percent reads --gc-percent: set says whether the binary sets it (not

@@ -186,7 +186,10 @@ func serveOn(ctx context.Context, ln net.Listener, cfg serveConfig, stdout, stde
 		return err
 	}
 	defer sb.Close()
-	g.open(logRequests(logger, sb))
+	idle, _ := cfg.GC.releaseIdle() // check refused what does not parse
+	rel := newReleaser(idle)
+	g.open(rel.wrap(logRequests(logger, sb)))
+	go rel.run(ctx)
 	cfg.GC.startTuning()
 	printBanner(stdout, ln.Addr().String(), sb.DefaultAPIKey(), cfg.AdminToken != "")
 
