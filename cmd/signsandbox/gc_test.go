@@ -120,6 +120,20 @@ func TestAutoPercentBoundsTheHeadroom(t *testing.T) {
 	assert.Equal(t, minAutoPercent, autoPercent(8192*mib, 256*mib))
 }
 
+// TestGoalPercentDiscountsWhatALoadedCollectionMarked: the goal follows
+// the live estimate, not the marked heap that includes the garbage of the
+// collection's own run, and never comes closer to the mark than
+// minAutoPercent.
+func TestGoalPercentDiscountsWhatALoadedCollectionMarked(t *testing.T) {
+	const mib = 1 << 20
+	assert.Equal(t, 100, goalPercent(400*mib, 400*mib, 1024*mib), "nothing to discount: GOGC 100")
+	assert.Equal(t, 60, goalPercent(500*mib, 400*mib, 1024*mib), "goal 800 MiB, not 1000")
+	assert.Equal(t, minAutoPercent, goalPercent(600*mib, 300*mib, 1024*mib), "600 of 600 would leave no room")
+	assert.Equal(t, 100, goalPercent(400*mib, 500*mib, 1024*mib), "an estimate above the mark is the mark")
+	assert.Equal(t, defaultGCPercent, goalPercent(0, 0, 1024*mib))
+	assert.Equal(t, 31, goalPercent(500*mib, 400*mib, 256*mib), "the headroom still bounds the growth: goal 656 MiB")
+}
+
 func TestGCHeadroomFlag(t *testing.T) {
 	h, err := (&gcConfig{}).headroom()
 	require.NoError(t, err)

@@ -31,13 +31,31 @@ const minAutoHeadroom = 64 << 20
 // autoPercent is the GOGC that lets a live heap of live bytes grow by as
 // much as is live, but by at least minAutoHeadroom and at most headroom
 // bytes.
-func autoPercent(live, headroom int64) int {
-	if live <= 0 {
+func autoPercent(live, headroom int64) int { return goalPercent(live, live, headroom) }
+
+// goalPercent is autoPercent for a collection that marked marked bytes of
+// which only about live are the worlds' own: GOGC scales what the last
+// collection marked, and a collection that runs under load also marks
+// everything allocated while it ran. At 4,000 sends a second a collection
+// of a 400 MB world runs for most of a second and marks 150 MB and more of
+// request garbage, which GOGC 100 would then double as well. The goal is
+// set from live instead, but never closer to what was marked than
+// minAutoPercent, so that the collector is not left without room to run.
+func goalPercent(marked, live, headroom int64) int {
+	if marked <= 0 || live <= 0 {
 		return defaultGCPercent
 	}
+	live = min(live, marked)
 	growth := min(max(live, minAutoHeadroom), headroom)
-	return max(minAutoPercent, int(growth*100/live))
+	return max(minAutoPercent, int((live+growth-marked)*100/marked))
 }
+
+// liveWindow is how many collections the tuner looks back over for its
+// estimate of the live heap: the least any of them marked. The worlds'
+// own heap changes slowly next to a collection's garbage, which comes and
+// goes with the load, so the least of a few recent marks is close to it;
+// a world that grows is seen within liveWindow collections.
+const liveWindow = 4
 
 // gcTuner sets GOGC after every collection from the live heap it found.
 type gcTuner struct {
@@ -46,6 +64,8 @@ type gcTuner struct {
 	// goroutine runs, one collection at a time.
 	percent int
 	sample  []metrics.Sample
+	marks   [liveWindow]int64 // the last collections' marked heaps
+	n       int               // collections seen
 	stopped atomic.Bool
 }
 
@@ -83,7 +103,14 @@ func (t *gcTuner) adjust() {
 	if t.sample[0].Value.Kind() != metrics.KindUint64 {
 		return
 	}
-	p := autoPercent(int64(t.sample[0].Value.Uint64()), t.headroom)
+	marked := int64(t.sample[0].Value.Uint64())
+	t.marks[t.n%liveWindow] = marked
+	t.n++
+	live := marked
+	for _, m := range t.marks[:min(t.n, liveWindow)] {
+		live = min(live, m)
+	}
+	p := goalPercent(marked, live, t.headroom)
 	if d := p - t.percent; d > 4 || d < -4 || (p == defaultGCPercent && t.percent != p) {
 		t.percent = p
 		debug.SetGCPercent(p)
