@@ -13,7 +13,7 @@ import (
 // whose ids are compared and hashed without being made: a lookup
 // compares a few rows' ids.
 func accessBuckets() *bucketTable {
-	return &bucketTable{table: TableSignatureRequestAccess, tag: "access/", bits: 12,
+	return &bucketTable{table: TableSignatureRequestAccess, tag: "access",
 		id: func(row any) (string, bool) {
 			a, ok := row.(*SignatureRequestAccess)
 			if !ok || a == nil {

@@ -11,12 +11,13 @@ package state
 // an entry of the radix transaction's cache per node copied: about 9 KB
 // for a request row in a world of 100,000 requests. The tables that grow
 // with every request (its row, and an access row per account that lists
-// it) keep their rows instead in 1<<bits buckets, a row's bucket chosen
-// by a stable hash (FNV-1a) of its id. A bucket holds its rows sorted by
-// id, so a lookup is one bucket read and a binary search, and a write
-// copies one bucket (a slice of row pointers, a few dozen at 100,000
-// requests) and, once before the commit, stores it: a path through a
-// tree of a few thousand buckets.
+// it) keep their rows instead in 4,096 buckets, a row's bucket chosen by
+// a stable hash (FNV-1a) of its id. A bucket holds its rows sorted by id,
+// so a lookup is one bucket read and a binary search, and a write copies
+// one bucket (a slice of row pointers, a few dozen at 100,000 requests)
+// and, once before the commit, stores it: a path of three small arrays
+// in the table's tree of buckets, the table's one row of row_buckets
+// (bucket_rows_tree.go).
 //
 // Nothing outside the package sees the difference. Get, First, All and
 // Put, Txn's Insert, Delete, DeleteAll and DeletePrefix, and Txn.Get (an
@@ -44,21 +45,16 @@ import (
 // tableRowBuckets holds the buckets of every bucketed table.
 const tableRowBuckets = "row_buckets"
 
-// rowBucket is one bucket of a bucketed table: its rows sorted by id. Key
-// is the table's tag and the bucket number in four hex digits.
+// rowBucket is one bucket of a bucketed table: its rows sorted by id.
 type rowBucket struct {
-	Key  string
 	Rows []any
 }
 
 // bucketTable describes a bucketed table.
 type bucketTable struct {
 	table string
-	// tag starts the keys of the table's buckets; no tag is the start of
-	// another.
+	// tag is the id of the table's row of row_buckets.
 	tag string
-	// bits: the table has 1<<bits buckets (at most 1<<16).
-	bits uint
 	// id reads a row's id, ok false for anything but a row of the table.
 	id func(row any) (string, bool)
 	// compare compares a row's id with id, hash hashes it: both without
@@ -73,17 +69,7 @@ type bucketTable struct {
 // bucketOf answers the number of the bucket of the row of id.
 func (bt *bucketTable) bucketOf(id string) uint64 { return bt.slot(fnv1a(id)) }
 
-func (bt *bucketTable) slot(h uint32) uint64 { return uint64(h) & (1<<bt.bits - 1) }
-
-// key is the id of bucket n of the table.
-func (bt *bucketTable) key(n uint64) string {
-	var buf [32]byte
-	b := append(buf[:0], bt.tag...)
-	for shift := 12; shift >= 0; shift -= 4 {
-		b = append(b, "0123456789abcdef"[(n>>uint(shift))&0xf])
-	}
-	return string(b)
-}
+func (bt *bucketTable) slot(h uint32) uint64 { return uint64(h) & (1<<bucketBits - 1) }
 
 // search finds id in rows sorted by id: its position, or where it would
 // go.
@@ -125,12 +111,9 @@ func bucketed(table string) *bucketTable { return bucketedTables[table] }
 // function, after Register).
 func registerBucketed(bt *bucketTable) {
 	for _, o := range bucketedTables {
-		if strings.HasPrefix(o.tag, bt.tag) || strings.HasPrefix(bt.tag, o.tag) {
-			panic("state: bucket tags overlap: " + bt.tag + ", " + o.tag)
+		if o.tag == bt.tag {
+			panic("state: bucket tag used twice: " + bt.tag)
 		}
-	}
-	if bt.bits > 16 {
-		panic("state: too many buckets for " + bt.table)
 	}
 	registryMu.Lock()
 	defer registryMu.Unlock()
@@ -146,8 +129,8 @@ func registerBucketed(bt *bucketTable) {
 
 // fieldBuckets describes a table whose rows are *T with an id field that
 // get reads.
-func fieldBuckets[T any](table, tag string, bits uint, get func(*T) string) *bucketTable {
-	return &bucketTable{table: table, tag: tag, bits: bits,
+func fieldBuckets[T any](table, tag string, get func(*T) string) *bucketTable {
+	return &bucketTable{table: table, tag: tag,
 		id: func(row any) (string, bool) {
 			r, ok := row.(*T)
 			if !ok || r == nil {
@@ -161,10 +144,10 @@ func fieldBuckets[T any](table, tag string, bits uint, get func(*T) string) *buc
 }
 
 func init() {
-	registerInternal[rowBucket](&memdb.TableSchema{
+	registerInternal[bucketTree](&memdb.TableSchema{
 		Name: tableRowBuckets,
 		Indexes: map[string]*memdb.IndexSchema{
-			IndexID: {Name: IndexID, Unique: true, Indexer: fieldIndex("Key", func(b *rowBucket) string { return b.Key })},
+			IndexID: {Name: IndexID, Unique: true, Indexer: fieldIndex("Tag", func(t *bucketTree) string { return t.Tag })},
 		},
 	})
 }

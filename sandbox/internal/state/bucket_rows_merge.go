@@ -34,7 +34,7 @@ type mergeHead struct {
 // takes a copy of what it visits of them.
 func newMergeIterator(tx *memdb.Txn, w *bucketWrite, bt *bucketTable, from, prefix string) *mergeIterator {
 	it := &mergeIterator{bt: bt, prefix: prefix}
-	eachRowBucket(tx, w, bt, func(b *rowBucket, own bool) {
+	eachRowBucket(tx, w, bt, func(_ uint64, b *rowBucket, own bool) {
 		i, _ := bt.search(b.Rows, from)
 		if i == len(b.Rows) {
 			return

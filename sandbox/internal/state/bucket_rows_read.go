@@ -6,18 +6,14 @@ package state
 
 import (
 	"fmt"
-	"strconv"
+	"slices"
 
 	memdb "github.com/hashicorp/go-memdb"
 )
 
 // storedRowBucket answers bucket n of bt as tx holds it (nil: none).
 func storedRowBucket(tx *memdb.Txn, bt *bucketTable, n uint64) *rowBucket {
-	raw, err := tx.First(tableRowBuckets, IndexID, bt.key(n))
-	if err != nil || raw == nil {
-		return nil // the table and its id index are the schema's
-	}
-	return raw.(*rowBucket)
+	return storedTree(tx, bt).bucket(n)
 }
 
 // bucketRow answers the row of id in bucket b (nil: none).
@@ -156,40 +152,37 @@ func (t *Txn) LowerBound(table, index string, args ...any) (memdb.ResultIterator
 	return newMergeIterator(t.Txn, t.buckets, bt, from, ""), nil
 }
 
-// eachRowBucket calls fn with every bucket of bt tx holds, or w's copy of
-// it (own), then with the buckets w made that tx did not hold (in no
-// particular order).
-func eachRowBucket(tx *memdb.Txn, w *bucketWrite, bt *bucketTable, fn func(b *rowBucket, own bool)) {
-	it, err := tx.Get(tableRowBuckets, IndexID+"_prefix", bt.tag)
-	if err != nil {
-		panic(fmt.Sprintf("state: walk %s: %v", tableRowBuckets, err)) // the table and its index are the schema's
-	}
-	var seen map[uint64]bool
-	for raw := it.Next(); raw != nil; raw = it.Next() {
-		b, own := raw.(*rowBucket), false
-		if w != nil && len(w.buckets) > 0 {
-			n, err := strconv.ParseUint(b.Key[len(bt.tag):], 16, 64)
-			if err != nil {
-				panic("state: bucket key " + b.Key)
-			}
-			if c, ok := w.buckets[bucketRef{bt, n}]; ok {
-				b, own = c, true
-			}
-			if seen == nil {
-				seen = map[uint64]bool{}
-			}
-			seen[n] = true
-		}
-		fn(b, own)
-	}
+// eachRowBucket calls fn with every bucket of bt that holds rows, as w
+// has it (own: its copy) or else as tx holds it, and its number, in
+// number order.
+func eachRowBucket(tx *memdb.Txn, w *bucketWrite, bt *bucketTable, fn func(n uint64, b *rowBucket, own bool)) {
 	if w == nil {
+		eachTreeBucket(storedTree(tx, bt), func(n uint64, b *rowBucket) { fn(n, b, false) })
 		return
 	}
-	for ref, b := range w.buckets {
-		if ref.bt == bt && !seen[ref.n] {
-			fn(b, true)
+	var own []uint64
+	for ref := range w.buckets {
+		if ref.bt == bt {
+			own = append(own, ref.n)
 		}
 	}
+	slices.Sort(own)
+	// mine calls fn with the write's copies numbered below n.
+	mine := func(n uint64) {
+		for ; len(own) > 0 && own[0] < n; own = own[1:] {
+			if b := w.buckets[bucketRef{bt, own[0]}]; len(b.Rows) > 0 {
+				fn(own[0], b, true)
+			}
+		}
+	}
+	eachTreeBucket(w.tree(bt), func(n uint64, b *rowBucket) {
+		mine(n)
+		if len(own) > 0 && own[0] == n {
+			return // the write's copy replaces it, called next
+		}
+		fn(n, b, false)
+	})
+	mine(1 << bucketBits)
 }
 
 // rowIterator is a memdb.ResultIterator over rows already collected.

@@ -9,7 +9,6 @@ package state
 import (
 	"cmp"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 
@@ -18,17 +17,16 @@ import (
 
 // bucketWrite is what a write changed of bucketed tables: its own copies
 // of the buckets it changed. The first change of a bucket copies it, the
-// later ones change the copy in place, and flush stores the copies once.
-// Until then the write has not touched row_buckets, so reading a stored
-// bucket costs memdb no clone of the index.
+// later ones change the copy in place, and flush stores the copies once,
+// in a new tree of each table's buckets (bucket_rows_tree.go). Until then
+// the write has not touched row_buckets, so reading a stored bucket costs
+// memdb no clone of the index.
 type bucketWrite struct {
 	tx      *memdb.Txn
 	buckets map[bucketRef]*rowBucket
-	// read holds the stored buckets the write read (nil: none stored),
-	// which do not change before flush: a job reads its request three or
-	// four times before it puts it, and each read of a stored bucket
-	// makes memdb make its key.
-	read map[bucketRef]*rowBucket
+	// trees holds the stored tree of each table the write read (nil:
+	// none stored), which does not change before flush.
+	trees map[*bucketTable]*bucketTree
 }
 
 // bucketRef names bucket n of a table.
@@ -39,26 +37,25 @@ type bucketRef struct {
 
 func newBucketWrite(tx *memdb.Txn) *bucketWrite { return &bucketWrite{tx: tx} }
 
-// bucket answers bucket n of bt as the write has it (nil: empty).
-func (w *bucketWrite) bucket(bt *bucketTable, n uint64) *rowBucket {
-	ref := bucketRef{bt, n}
-	if b, ok := w.buckets[ref]; ok {
-		return b
+// tree answers the stored tree of bt.
+func (w *bucketWrite) tree(bt *bucketTable) *bucketTree {
+	if t, ok := w.trees[bt]; ok {
+		return t
 	}
-	return w.stored(ref)
+	t := storedTree(w.tx, bt)
+	if w.trees == nil {
+		w.trees = make(map[*bucketTable]*bucketTree, len(bucketedTables))
+	}
+	w.trees[bt] = t
+	return t
 }
 
-// stored answers the bucket ref as the database holds it.
-func (w *bucketWrite) stored(ref bucketRef) *rowBucket {
-	if b, ok := w.read[ref]; ok {
+// bucket answers bucket n of bt as the write has it (nil: empty).
+func (w *bucketWrite) bucket(bt *bucketTable, n uint64) *rowBucket {
+	if b, ok := w.buckets[bucketRef{bt, n}]; ok {
 		return b
 	}
-	b := storedRowBucket(w.tx, ref.bt, ref.n)
-	if w.read == nil {
-		w.read = map[bucketRef]*rowBucket{}
-	}
-	w.read[ref] = b
-	return b
+	return w.tree(bt).bucket(n)
 }
 
 // writable answers the write's own copy of bucket n of bt, copying the
@@ -71,14 +68,12 @@ func (w *bucketWrite) writable(bt *bucketTable, n uint64) *rowBucket {
 	if w.buckets == nil {
 		w.buckets = map[bucketRef]*rowBucket{}
 	}
-	var b *rowBucket
-	if s := w.stored(ref); s != nil {
+	b := &rowBucket{}
+	if s := w.tree(bt).bucket(n); s != nil {
 		// Room for one more: a send adds one row to the buckets it
 		// touches.
-		b = &rowBucket{Key: s.Key, Rows: make([]any, len(s.Rows), len(s.Rows)+1)}
+		b.Rows = make([]any, len(s.Rows), len(s.Rows)+1)
 		copy(b.Rows, s.Rows)
-	} else {
-		b = &rowBucket{Key: bt.key(n)}
 	}
 	w.buckets[ref] = b
 	return b
@@ -138,13 +133,9 @@ func (w *bucketWrite) deleteRow(bt *bucketTable, row any) error {
 	return nil
 }
 
-// flush stores the buckets the write changed, in the order of their
-// keys, an emptied bucket deleted; the write starts afresh after it.
+// flush stores the buckets the write changed, a new tree per table, in
+// the order of the tables' tags; the write starts afresh after it.
 func (w *bucketWrite) flush() error {
-	if len(w.buckets) == 0 {
-		w.read = nil
-		return nil
-	}
 	refs := make([]bucketRef, 0, len(w.buckets))
 	for ref := range w.buckets {
 		refs = append(refs, ref)
@@ -155,22 +146,17 @@ func (w *bucketWrite) flush() error {
 		}
 		return cmp.Compare(a.n, b.n)
 	})
-	for _, ref := range refs {
-		b := w.buckets[ref]
-		if len(b.Rows) == 0 {
-			if err := w.tx.Delete(tableRowBuckets, b); err != nil && !errors.Is(err, memdb.ErrNotFound) {
-				return fmt.Errorf("state: delete %s: %w", tableRowBuckets, err)
-			}
-			continue
+	for len(refs) > 0 {
+		bt, end := refs[0].bt, 1
+		for end < len(refs) && refs[end].bt == bt {
+			end++
 		}
-		if cap(b.Rows) > len(b.Rows)+len(b.Rows)/4+1 {
-			b.Rows = slices.Clip(slices.Clone(b.Rows)) // the room a batch grew is not kept
+		if err := putTree(w.tx, withBuckets(w.tree(bt), bt.tag, refs[:end], w.buckets)); err != nil {
+			return err
 		}
-		if err := w.tx.Insert(tableRowBuckets, b); err != nil {
-			return fmt.Errorf("state: insert %s: %w", tableRowBuckets, err)
-		}
+		refs = refs[end:]
 	}
-	w.buckets, w.read = nil, nil
+	w.buckets, w.trees = nil, nil
 	return nil
 }
 

@@ -39,14 +39,14 @@ func (t *Txn) checkCompactScan(ix *compactIndex, group string, from uint64, desc
 // row where the rows are.
 func (t *Txn) checkBucketRead(bt *bucketTable, id string, raw any) {
 	var found []any
-	eachRowBucket(t.Txn, t.buckets, bt, func(b *rowBucket, _ bool) {
+	eachRowBucket(t.Txn, t.buckets, bt, func(n uint64, b *rowBucket, _ bool) {
 		for i, r := range b.Rows {
 			rid, ok := bt.id(r)
-			if !ok || bt.key(bt.slot(bt.hash(r))) != b.Key {
-				panic(fmt.Sprintf("state: bucket %s holds %T %q of another bucket", b.Key, r, rid))
+			if !ok || bt.slot(bt.hash(r)) != n {
+				panic(fmt.Sprintf("state: bucket %d of %s holds %T %q of another bucket", n, bt.table, r, rid))
 			}
 			if i > 0 && bt.compare(b.Rows[i-1], rid) >= 0 {
-				panic(fmt.Sprintf("state: bucket %s is not sorted at %q", b.Key, rid))
+				panic(fmt.Sprintf("state: bucket %d of %s is not sorted at %q", n, bt.table, rid))
 			}
 			if rid == id {
 				found = append(found, r)

@@ -50,7 +50,7 @@ func describeSchema(s *memdb.DBSchema) string {
 		switch bt := bucketedTables[tn]; {
 		case bt != nil:
 			ts = registry[tn].Schema
-			fmt.Fprintf(&b, "%s (bucketed: rows in %d buckets of row_buckets, bucket tag %q)\n", tn, 1<<bt.bits, bt.tag)
+			fmt.Fprintf(&b, "%s (bucketed: rows in %d buckets, row %q of row_buckets)\n", tn, 1<<bucketBits, bt.tag)
 		case registry[tn].Derived:
 			fmt.Fprintf(&b, "%s (derived: not exported, rebuilt on import)\n", tn)
 		case registry[tn].Internal:
