@@ -1,8 +1,8 @@
 package state
 
 // Bucketed tables: the rows of a table kept in a fixed number of buckets,
-// each bucket one row of the table row_buckets, instead of one
-// go-immutable-radix entry per row.
+// all of a table's buckets one row of the table row_buckets, instead of
+// one go-immutable-radix entry per row.
 //
 // Every row of a memdb table is an entry of its id index: about 450
 // bytes of live heap (a node, a leaf and the two channels the radix tree
@@ -20,8 +20,9 @@ package state
 // (bucket_rows_tree.go).
 //
 // Nothing outside the package sees the difference. Get, First, All and
-// Put, Txn's Insert, Delete, DeleteAll and DeletePrefix, and Txn.Get (an
-// iterator of the rows by id) know where the rows are; compact indexes
+// Put, Txn's Insert, Delete, DeleteAll and DeletePrefix, Txn.Get and
+// Txn.LowerBound (walks of the rows by id, bucket_rows_merge.go) know
+// where the rows are; compact indexes
 // over the tables work as before. A write keeps its own copies of the
 // buckets it changed (bucketWrite) and stores them once, before it
 // commits (flushBuckets), so its reads see its own changes without
