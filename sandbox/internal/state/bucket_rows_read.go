@@ -190,6 +190,7 @@ type rowIterator struct {
 	rows []any
 }
 
+// Next answers the next row (nil: none left).
 func (it *rowIterator) Next() any {
 	if len(it.rows) == 0 {
 		return nil
