@@ -197,7 +197,7 @@ func rebuildBlobHolders(tx *memdb.Txn) error {
 	count := map[string]int{}
 	var all []hold
 	for _, t := range holderTables {
-		it, err := tx.Get(t, IndexID)
+		it, err := getRows(tx, t, IndexID)
 		if err != nil {
 			return err
 		}

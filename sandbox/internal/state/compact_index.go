@@ -190,8 +190,13 @@ func compareEntries(a, b compactEntry) int {
 
 // fnv1a is the 32-bit FNV-1a hash of s: stable across runs and builds, so
 // that a world's buckets do not depend on the process.
-func fnv1a(s string) uint32 {
-	h := uint32(2166136261)
+func fnv1a(s string) uint32 { return fnv1aFrom(fnv1aStart, s) }
+
+// fnv1aStart is FNV-1a's offset basis; fnv1aFrom goes on hashing from h,
+// so that the hash of a string made of parts needs no string made.
+const fnv1aStart = uint32(2166136261)
+
+func fnv1aFrom(h uint32, s string) uint32 {
 	for i := 0; i < len(s); i++ {
 		h ^= uint32(s[i])
 		h *= 16777619

@@ -254,7 +254,7 @@ func WalkSeq(tx *Txn, table string, from uint64, desc bool, fn func(raw any) boo
 // every row of the table: the reference the readcheck build and the tests
 // compare the buckets with.
 func compactReference(t *Txn, ix *compactIndex, group string, from uint64, desc bool) []string {
-	it, err := t.Txn.Get(ix.table, IndexID)
+	it, err := t.Get(ix.table, IndexID)
 	if err != nil {
 		panic(err)
 	}

@@ -31,7 +31,7 @@ func rebuildCompact(tx *memdb.Txn) error {
 // in the order of their keys.
 func compactBucketsOf(tx *memdb.Txn, ix *compactIndex) ([]*compactBucket, error) {
 	entries := map[uint64][]compactEntry{}
-	it, err := tx.Get(ix.table, IndexID)
+	it, err := getRows(tx, ix.table, IndexID)
 	if err != nil {
 		return nil, fmt.Errorf("state: rebuild %s.%s: %w", ix.table, ix.name, err)
 	}

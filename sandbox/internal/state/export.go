@@ -76,6 +76,12 @@ func importTables(tables Tables, consistent bool, knownJob func(kind string) boo
 		if !ok {
 			return nil, fmt.Errorf("unknown table %q", name)
 		}
+		if bt := bucketed(name); bt != nil {
+			if rows[name], err = importBucketed(tx, bt, tables[name]); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		for i, raw := range tables[name] {
 			row, err := decodeRow(def, raw)
 			if err != nil {

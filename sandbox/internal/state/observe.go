@@ -54,7 +54,11 @@ func (t *Txn) observedChanges() (memdb.Changes, error) {
 	if err := t.flushUsage(); err != nil {
 		return nil, err
 	}
-	changes := withFileSetChanges(t.Txn.Changes(), t.filesOnly)
+	changes, err := t.bucketedChanges(t.Txn.Changes())
+	if err != nil {
+		return nil, err
+	}
+	changes = withFileSetChanges(changes, t.filesOnly)
 	counts := countTracked(changes)
 	if !counts.moved() {
 		return changes, nil

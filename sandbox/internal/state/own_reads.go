@@ -34,6 +34,9 @@ func (t *Txn) First(table, index string, args ...any) (any, error) {
 	if ix := compactIndexNamed(table, index); ix != nil {
 		return t.compactFirst(ix, args)
 	}
+	if bt := bucketed(table); bt != nil {
+		return t.firstBucketed(bt, index, args)
+	}
 	if raw, ok := t.firstOwn(table, index, args); ok {
 		if checkOwnReads {
 			t.checkOwnRead(raw, table, index, args)

@@ -32,3 +32,31 @@ func (t *Txn) checkCompactScan(ix *compactIndex, group string, from uint64, desc
 		panic(fmt.Sprintf("state: compact read of %s.%s %q from %d (desc %v) answered %v, the rows %v", ix.table, ix.name, group, from, desc, got, want))
 	}
 }
+
+// checkBucketRead panics unless raw is what a walk of every bucket of bt
+// finds under id (bucket_rows.go), and every bucket walked holds rows
+// sorted by id that hash to it: a lookup that reads one bucket found the
+// row where the rows are.
+func (t *Txn) checkBucketRead(bt *bucketTable, id string, raw any) {
+	var found []any
+	eachRowBucket(t.Txn, t.buckets, bt, func(n uint64, b *rowBucket, _ bool) {
+		for i, r := range b.Rows {
+			rid, ok := bt.id(r)
+			if !ok || bt.slot(bt.hash(r)) != n {
+				panic(fmt.Sprintf("state: bucket %d of %s holds %T %q of another bucket", n, bt.table, r, rid))
+			}
+			if i > 0 && bt.compare(b.Rows[i-1], rid) >= 0 {
+				panic(fmt.Sprintf("state: bucket %d of %s is not sorted at %q", n, bt.table, rid))
+			}
+			if rid == id {
+				found = append(found, r)
+			}
+		}
+	})
+	switch {
+	case len(found) > 1:
+		panic(fmt.Sprintf("state: %s holds %d rows of id %q", bt.table, len(found), id))
+	case len(found) == 1 && found[0] != raw, len(found) == 0 && raw != nil:
+		panic(fmt.Sprintf("state: read of %s %q answered %p, the buckets hold %v", bt.table, id, raw, found))
+	}
+}

@@ -8,3 +8,5 @@ const checkOwnReads = false
 func (t *Txn) checkOwnRead(any, string, string, []any) {}
 
 func (t *Txn) checkCompactScan(*compactIndex, string, uint64, bool, []string, bool) {}
+
+func (t *Txn) checkBucketRead(*bucketTable, string, any) {}

@@ -31,6 +31,14 @@ type TableDef struct {
 	// computed from the others: export leaves them out, import refuses them
 	// as unknown and rebuilds them (rebuildDerived).
 	Derived bool
+	// Bucketed tables keep their rows in the buckets of row_buckets
+	// (bucket_rows.go), not in a memdb table of their own: the schema
+	// memdb is given leaves them out.
+	Bucketed bool
+	// Internal tables are how the state layer stores other tables' rows
+	// (row_buckets): not exported, not journaled, and not rebuilt, as
+	// they are those rows.
+	Internal bool
 }
 
 var (
@@ -65,15 +73,25 @@ func RegisterDerived[T any](schema *memdb.TableSchema) {
 	registry[schema.Name] = d
 }
 
+// registerInternal adds an internal table (TableDef.Internal).
+func registerInternal[T any](schema *memdb.TableSchema) {
+	Register[T](schema)
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	d := registry[schema.Name]
+	d.Internal = true
+	registry[schema.Name] = d
+}
+
 // TableNames lists the registered tables in sorted order, the order export
-// writes them in. Derived tables are left out: they are not a world's data
-// but what is computed from it.
+// writes them in. Derived and internal tables are left out: they are not
+// a world's data but what is computed from it or how it is stored.
 func TableNames() []string {
 	registryMu.Lock()
 	defer registryMu.Unlock()
 	names := make([]string, 0, len(registry))
 	for n, d := range registry {
-		if !d.Derived {
+		if !d.Derived && !d.Internal {
 			names = append(names, n)
 		}
 	}
@@ -81,21 +99,25 @@ func TableNames() []string {
 	return names
 }
 
-// tableDef finds an exported table (a derived one is unknown to import).
+// tableDef finds an exported table (a derived or internal one is unknown
+// to import).
 func tableDef(name string) (TableDef, bool) {
 	registryMu.Lock()
 	defer registryMu.Unlock()
 	d, ok := registry[name]
-	return d, ok && !d.Derived
+	return d, ok && !d.Derived && !d.Internal
 }
 
-// Schema builds the database schema from every registered table.
+// Schema builds the database schema from every registered table but the
+// bucketed ones, whose rows live in the buckets of row_buckets.
 func Schema() *memdb.DBSchema {
 	registryMu.Lock()
 	defer registryMu.Unlock()
 	s := &memdb.DBSchema{Tables: map[string]*memdb.TableSchema{}}
 	for n, d := range registry {
-		s.Tables[n] = d.Schema
+		if !d.Bucketed {
+			s.Tables[n] = d.Schema
+		}
 	}
 	return s
 }
@@ -147,7 +169,7 @@ func DecodeRow(table string, raw []byte) (any, error) {
 // Rows lists every row of a table in id order, as stored (rows are shared:
 // never modify them).
 func Rows(tx *Txn, table string) ([]any, error) {
-	it, err := tx.Txn.Get(table, IndexID)
+	it, err := tx.Get(table, IndexID)
 	if err != nil {
 		return nil, fmt.Errorf("state: rows of %s: %w", table, err)
 	}

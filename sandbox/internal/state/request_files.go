@@ -143,20 +143,16 @@ func (r *SignatureRequest) checkImported() error {
 }
 
 // storedRequest is the request row stored under id as this transaction
-// has it (nil: none). A row the write has already put or read is taken
-// from its record (own_reads.go) without the arguments a lookup boxes: Put
-// asks for every request row it stores, and a job has read its request.
+// has it (nil: none), read from its bucket without the arguments a lookup
+// boxes: Put asks for every request row it stores.
 func storedRequest(tx *Txn, id string) *SignatureRequest {
-	if w := tx.rows; w != nil && !w.unsure {
-		if raw, ok := w.seen[rowKey{TableSignatureRequests, id}]; ok {
-			r, _ := raw.(*SignatureRequest)
-			return r
-		}
+	bt := bucketed(TableSignatureRequests)
+	raw := tx.bucketGet(bt, id)
+	if checkOwnReads {
+		tx.checkBucketRead(bt, id, raw)
 	}
-	if raw, err := tx.First(TableSignatureRequests, IndexID, id); err == nil && raw != nil {
-		return raw.(*SignatureRequest)
-	}
-	return nil
+	r, _ := raw.(*SignatureRequest)
+	return r
 }
 
 // onlyFilesChanged reports whether a request row's change is PutFileSet's
@@ -263,23 +259,27 @@ func foldRequestFileSets(tx *memdb.Txn) error {
 	for raw := it.Next(); raw != nil; raw = it.Next() {
 		legacy = append(legacy, raw.(*FileSet))
 	}
+	w := newBucketWrite(tx)
 	for _, fs := range legacy {
-		if err := foldFileSet(tx, fs.ObjectID(), false); err != nil {
+		if err := foldFileSet(w, fs.ObjectID(), false); err != nil {
 			return err
 		}
 	}
-	return nil
+	return w.flush()
 }
 
 // foldFileSet moves the file_sets row of request id, if both exist, into
 // the request row. Unless the row replaces it (a replayed change, newer),
 // a request row that carries a file set already is refused: an import that
-// gives one request two file sets.
-func foldFileSet(tx *memdb.Txn, id string, replaces bool) error {
-	rawReq, err := tx.First(TableSignatureRequests, IndexID, id)
-	if err != nil || rawReq == nil {
-		return err
+// gives one request two file sets. The request rows are read and written
+// through w, the write's bucket copies (bucket_rows_write.go).
+func foldFileSet(w *bucketWrite, id string, replaces bool) error {
+	reqs := bucketed(TableSignatureRequests)
+	rawReq := w.get(reqs, id)
+	if rawReq == nil {
+		return nil
 	}
+	tx := w.tx
 	rawFS, err := tx.First(TableFileSets, IndexID, FileSetID(FileSetKindRequest, id))
 	if err != nil || rawFS == nil {
 		return err
@@ -289,9 +289,7 @@ func foldFileSet(tx *memdb.Txn, id string, replaces bool) error {
 		return fmt.Errorf("table %q: request %s has a file set in its row and in table %q", TableSignatureRequests, id, TableFileSets)
 	}
 	c.Files = rawFS.(*FileSet)
-	if err := tx.Insert(TableSignatureRequests, &c); err != nil {
-		return fmt.Errorf("state: fold file set of %s: %w", id, err)
-	}
+	w.put(reqs, id, &c)
 	if err := tx.Delete(TableFileSets, rawFS); err != nil {
 		return fmt.Errorf("state: fold file set of %s: %w", id, err)
 	}
@@ -308,6 +306,9 @@ func foldFileSet(tx *memdb.Txn, id string, replaces bool) error {
 // the commit.
 type Replay struct {
 	tx *memdb.Txn
+	// rows is the commit's copies of the buckets of bucketed tables
+	// (bucket_rows.go), stored by Finish.
+	rows *bucketWrite
 	// files lists the requests whose file set the commit changed, in
 	// order; gone those whose file set it deleted last.
 	files []string
@@ -315,7 +316,7 @@ type Replay struct {
 }
 
 // NewReplay starts replaying one commit in tx.
-func NewReplay(tx *memdb.Txn) *Replay { return &Replay{tx: tx} }
+func NewReplay(tx *memdb.Txn) *Replay { return &Replay{tx: tx, rows: newBucketWrite(tx)} }
 
 // Apply makes one change: row is the new row, or for a deletion the row
 // deleted.
@@ -329,7 +330,7 @@ func (r *Replay) Apply(table string, row any, deleted bool) error {
 		if req.Files != nil {
 			break // written with its file set
 		}
-		if raw, err := r.tx.First(TableSignatureRequests, IndexID, req.ID); err == nil && raw != nil {
+		if raw := r.rows.get(bucketed(TableSignatureRequests), req.ID); raw != nil {
 			req.Files = raw.(*SignatureRequest).Files
 		}
 	case table == TableFileSets && fs != nil && fs.Kind() == FileSetKindRequest:
@@ -347,13 +348,20 @@ func (r *Replay) Apply(table string, row any, deleted bool) error {
 			}
 		}
 	}
+	if bt := bucketed(table); bt != nil {
+		if deleted {
+			return r.rows.deleteRow(bt, row)
+		}
+		return r.rows.insertRow(bt, row)
+	}
 	if deleted {
 		return r.tx.Delete(table, row)
 	}
 	return r.tx.Insert(table, row)
 }
 
-// Finish folds the file sets the commit changed into their requests.
+// Finish folds the file sets the commit changed into their requests, and
+// stores the buckets the commit changed.
 func (r *Replay) Finish() error {
 	done := make(map[string]bool, len(r.files))
 	for _, id := range r.files {
@@ -362,22 +370,17 @@ func (r *Replay) Finish() error {
 		}
 		done[id] = true
 		if !r.gone[id] {
-			if err := foldFileSet(r.tx, id, true); err != nil {
+			if err := foldFileSet(r.rows, id, true); err != nil {
 				return err
 			}
 			continue
 		}
-		raw, err := r.tx.First(TableSignatureRequests, IndexID, id)
-		if err != nil {
-			return err
-		}
-		if req, _ := raw.(*SignatureRequest); req != nil && req.Files != nil {
+		reqs := bucketed(TableSignatureRequests)
+		if req, _ := r.rows.get(reqs, id).(*SignatureRequest); req != nil && req.Files != nil {
 			c := *req
 			c.Files = nil
-			if err := r.tx.Insert(TableSignatureRequests, &c); err != nil {
-				return err
-			}
+			r.rows.put(reqs, id, &c)
 		}
 	}
-	return nil
+	return r.rows.flush()
 }

@@ -202,7 +202,7 @@ func TestReplayKeepsRequestFileSetsInTheirRows(t *testing.T) {
 	}
 	version := func(id string) int {
 		t.Helper()
-		raw, err := db.Txn(false).First(TableSignatureRequests, IndexID, id)
+		raw, err := (&Txn{Txn: db.Txn(false)}).First(TableSignatureRequests, IndexID, id)
 		require.NoError(t, err)
 		require.NotNil(t, raw)
 		if f := raw.(*SignatureRequest).Files; f != nil {
@@ -227,7 +227,7 @@ func TestReplayKeepsRequestFileSetsInTheirRows(t *testing.T) {
 	commit(row(TableFileSets, fileSet("orphan", 1), false))
 	tx := db.Txn(false)
 	assert.Equal(t, 1, rawFileSetRows(t, tx), "only the file set of a request that does not exist is a row")
-	raw, err := tx.First(TableSignatureRequests, IndexID, "sr1")
+	raw, err := (&Txn{Txn: tx}).First(TableSignatureRequests, IndexID, "sr1")
 	require.NoError(t, err)
 	assert.Equal(t, "e", raw.(*SignatureRequest).Title)
 }

@@ -2,8 +2,10 @@ package state
 
 import (
 	"errors"
+	"fmt"
 	"maps"
 	"reflect"
+	"strings"
 	"sync/atomic"
 
 	memdb "github.com/hashicorp/go-memdb"
@@ -121,7 +123,7 @@ func rowInfoOf(table string) *rowInfo {
 	defer registryMu.Unlock()
 	m := make(map[string]*rowInfo, len(registry))
 	for name, def := range registry {
-		ri := &rowInfo{derived: def.Derived}
+		ri := &rowInfo{derived: def.Derived || def.Internal}
 		switch idx := def.Schema.Indexes[IndexID].Indexer.(type) {
 		case *memdb.StringFieldIndex:
 			ri.byID, ri.indexer = true, idx
@@ -270,6 +272,9 @@ func (t *Txn) see(key rowKey, row any) {
 // Insert is memdb's Insert, counting the row when it is new (and the
 // attempts of a delivery it replaces or adds).
 func (t *Txn) Insert(table string, row any) error {
+	if bt := bucketed(table); bt != nil {
+		return t.insertBucketed(bt, row)
+	}
 	ri := t.rowInfo(table)
 	if ri == nil {
 		if cx := compactByTable[table]; cx != nil {
@@ -323,6 +328,9 @@ func (t *Txn) countRequestFiles(n int64) {
 // Delete is memdb's Delete, counting the row (and a delivery's attempts)
 // away.
 func (t *Txn) Delete(table string, row any) error {
+	if bt := bucketed(table); bt != nil {
+		return t.deleteBucketed(bt, row)
+	}
 	ri := t.rowInfo(table)
 	cx := compactByTable[table]
 	if ri == nil {
@@ -359,6 +367,9 @@ func (t *Txn) Delete(table string, row any) error {
 
 // DeleteAll is memdb's DeleteAll, counting the rows it deleted away.
 func (t *Txn) DeleteAll(table, index string, args ...any) (int, error) {
+	if bt := bucketed(table); bt != nil {
+		return t.deleteAllBucketed(bt, index, args)
+	}
 	ri := t.rowInfo(table)
 	if ri == nil {
 		if cx := compactByTable[table]; cx != nil {
@@ -391,6 +402,13 @@ func (t *Txn) DeleteAll(table, index string, args ...any) (int, error) {
 // DeletePrefix is memdb's DeletePrefix, counting the rows it deleted
 // away.
 func (t *Txn) DeletePrefix(table, prefixIndex, prefix string) (bool, error) {
+	if bt := bucketed(table); bt != nil {
+		if !strings.HasSuffix(prefixIndex, "_prefix") {
+			return false, fmt.Errorf("Index name for DeletePrefix must be a prefix index, Got %v ", prefixIndex) // memdb's words
+		}
+		n, err := t.deleteAllBucketed(bt, prefixIndex, []any{prefix})
+		return n > 0, err
+	}
 	ri := t.rowInfo(table)
 	if ri == nil {
 		if cx := compactByTable[table]; cx != nil {
@@ -443,7 +461,7 @@ func (t *Txn) deleted(ri *rowInfo, table string, gone []any) {
 
 // collect lists the rows a bulk delete is about to remove.
 func (t *Txn) collect(table, index string, args ...any) ([]any, error) {
-	it, err := t.Txn.Get(table, index, args...)
+	it, err := t.Get(table, index, args...)
 	if err != nil {
 		return nil, err
 	}

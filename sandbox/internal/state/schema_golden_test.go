@@ -39,12 +39,23 @@ func describeSchema(s *memdb.DBSchema) string {
 	for n := range s.Tables {
 		tables = append(tables, n)
 	}
+	// Bucketed tables (bucket_rows.go) are not memdb's, but they are
+	// tables of the world all the same.
+	for n := range bucketedTables {
+		tables = append(tables, n)
+	}
 	sort.Strings(tables)
 	for _, tn := range tables {
 		ts := s.Tables[tn]
-		if registry[tn].Derived {
+		switch bt := bucketedTables[tn]; {
+		case bt != nil:
+			ts = registry[tn].Schema
+			fmt.Fprintf(&b, "%s (bucketed: rows in %d buckets, row %q of row_buckets)\n", tn, 1<<bucketBits, bt.tag)
+		case registry[tn].Derived:
 			fmt.Fprintf(&b, "%s (derived: not exported, rebuilt on import)\n", tn)
-		} else {
+		case registry[tn].Internal:
+			fmt.Fprintf(&b, "%s (internal: not exported, kept by the state layer)\n", tn)
+		default:
 			fmt.Fprintf(&b, "%s\n", tn)
 		}
 		idx := make([]string, 0, len(ts.Indexes))

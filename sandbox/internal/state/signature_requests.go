@@ -429,6 +429,11 @@ func init() {
 			IndexID: {Name: IndexID, Unique: true, Indexer: fieldIndex("ID", func(r *SignatureRequest) string { return r.ID })},
 		},
 	})
+	// Requests and their access rows are bucketed (bucket_rows.go): a
+	// memdb entry per row cost about 450 bytes, and a write of one copied
+	// a path through a tree of every request. 4,096 buckets hold a few
+	// dozen rows each at 100,000 requests.
+	registerBucketed(fieldBuckets(TableSignatureRequests, "sr", func(r *SignatureRequest) string { return r.ID }))
 	// The request's secondary indexes are compact: a memdb entry each
 	// (about 450 bytes) cost more than the request's own fields, and
 	// memdb copied them on every update of the request, its keys moved
@@ -448,6 +453,7 @@ func init() {
 			IndexID: {Name: IndexID, Unique: true, Indexer: accessIDIndexer{}},
 		},
 	})
+	registerBucketed(accessBuckets())
 	// An account's list by ordinal is a compact index: every request has
 	// an access row per account that lists it, and a memdb entry cost
 	// about 450 bytes. Its groups are accounts, spread over buckets of 64

@@ -143,6 +143,7 @@ func (s *Store) Update(fn func(tx *Txn) error) error {
 		// from them.
 		tx.TrackChanges()
 		tx.compact = &compactWrite{rowRecord: rowRecord{db: db}}
+		tx.tracked = &trackedRows{}
 	} else {
 		tx.rows = &rowWrite{rowRecord: rowRecord{db: db}}
 	}
@@ -150,6 +151,9 @@ func (s *Store) Update(fn func(tx *Txn) error) error {
 		return err
 	}
 	if err := tx.flushCompact(); err != nil {
+		return err
+	}
+	if err := tx.flushBuckets(); err != nil {
 		return err
 	}
 	if err := tx.flushMeta(); err != nil {
@@ -255,6 +259,13 @@ type Txn struct {
 	// filesOnly maps each request row PutFileSet made in an observed write
 	// to the row it copied (withFileSetChanges).
 	filesOnly map[*SignatureRequest]*SignatureRequest
+	// buckets is the write's own copies of the buckets of bucketed tables
+	// it changed (bucket_rows_write.go), stored before the commit
+	// (flushBuckets); nil until the write changes a bucketed row.
+	buckets *bucketWrite
+	// tracked is what an observed write did to bucketed rows
+	// (bucket_rows_observe.go); nil in any other transaction.
+	tracked *trackedRows
 }
 
 // Notify arranges for topic to be announced once after this transaction
@@ -312,7 +323,7 @@ func All[T any](tx *Txn, table, index string, args ...any) ([]*T, error) {
 	if ix := compactIndexNamed(table, index); ix != nil {
 		return compactAll[T](tx, ix, args)
 	}
-	it, err := tx.Txn.Get(table, index, args...)
+	it, err := tx.Get(table, index, args...)
 	if err != nil {
 		return nil, fmt.Errorf("state: %s.%s: %w", table, index, err)
 	}

@@ -230,7 +230,7 @@ func RecountUsage(tx *Txn) (Usage, error) {
 func countRows(tx *memdb.Txn, u *Usage) error {
 	u.Rows = map[string]int64{}
 	for _, name := range TableNames() {
-		it, err := tx.Get(name, IndexID)
+		it, err := getRows(tx, name, IndexID)
 		if err != nil {
 			return fmt.Errorf("state: count %s: %w", name, err)
 		}

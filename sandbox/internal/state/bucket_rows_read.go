@@ -1,0 +1,204 @@
+package state
+
+// Reads of bucketed tables (bucket_rows.go): a row by id from its
+// bucket, and every row (or those whose id starts with a prefix) in id
+// order, as memdb's id index gave them.
+
+import (
+	"fmt"
+	"slices"
+
+	memdb "github.com/hashicorp/go-memdb"
+)
+
+// storedRowBucket answers bucket n of bt as tx holds it (nil: none).
+func storedRowBucket(tx *memdb.Txn, bt *bucketTable, n uint64) *rowBucket {
+	return storedTree(tx, bt).bucket(n)
+}
+
+// bucketRow answers the row of id in bucket b (nil: none).
+func bucketRow(b *rowBucket, bt *bucketTable, id string) any {
+	if b == nil {
+		return nil
+	}
+	if i, found := bt.search(b.Rows, id); found {
+		return b.Rows[i]
+	}
+	return nil
+}
+
+// bucketGet answers the row of id in bt as this transaction has it (nil:
+// none).
+func (t *Txn) bucketGet(bt *bucketTable, id string) any {
+	if t.buckets == nil && (t.rows != nil || t.tracked != nil) {
+		t.buckets = newBucketWrite(t.Txn) // a write: it keeps what it read
+	}
+	if w := t.buckets; w != nil {
+		return w.get(bt, id)
+	}
+	return bucketRow(storedRowBucket(t.Txn, bt, bt.bucketOf(id)), bt, id)
+}
+
+// firstBucketed is First on a bucketed table: by its id, the only index
+// it has (beside compact ones, which First answers before).
+func (t *Txn) firstBucketed(bt *bucketTable, index string, args []any) (any, error) {
+	if index != IndexID {
+		it, err := t.Get(bt.table, index, args...)
+		if err != nil {
+			return nil, err
+		}
+		return it.Next(), nil
+	}
+	id, err := bucketLookupID(bt, args)
+	if err != nil {
+		return nil, err
+	}
+	raw := t.bucketGet(bt, id)
+	if checkOwnReads {
+		t.checkBucketRead(bt, id, raw)
+	}
+	return raw, nil
+}
+
+// bucketLookupID reads the argument of a lookup by id.
+func bucketLookupID(bt *bucketTable, args []any) (string, error) {
+	if len(args) != 1 {
+		return "", fmt.Errorf("state: %s.%s: want one argument, got %d", bt.table, IndexID, len(args))
+	}
+	id, ok := args[0].(string)
+	if !ok {
+		return "", fmt.Errorf("state: %s.%s: want a string, got %T", bt.table, IndexID, args[0])
+	}
+	return id, nil
+}
+
+// Get is memdb's Get, answering a bucketed table from its buckets: by
+// id (every row, or the row of one id) or by id prefix, in id order.
+func (t *Txn) Get(table, index string, args ...any) (memdb.ResultIterator, error) {
+	bt := bucketed(table)
+	if bt == nil {
+		return t.Txn.Get(table, index, args...)
+	}
+	return bucketIterator(t.Txn, t.buckets, bt, index, args)
+}
+
+// getRows is memdb's Get on a database written directly (import,
+// rebuilds), answering a bucketed table from its stored buckets.
+func getRows(tx *memdb.Txn, table, index string, args ...any) (memdb.ResultIterator, error) {
+	bt := bucketed(table)
+	if bt == nil {
+		return tx.Get(table, index, args...)
+	}
+	return bucketIterator(tx, nil, bt, index, args)
+}
+
+// firstRow is memdb's First by id on a database written directly.
+func firstRow(tx *memdb.Txn, table, id string) (any, error) {
+	if bt := bucketed(table); bt != nil {
+		return bucketRow(storedRowBucket(tx, bt, bt.bucketOf(id)), bt, id), nil
+	}
+	return tx.First(table, IndexID, id)
+}
+
+// bucketIterator answers the rows a lookup of bt by index finds, in id
+// order: the buckets tx holds, those w changed replacing them.
+func bucketIterator(tx *memdb.Txn, w *bucketWrite, bt *bucketTable, index string, args []any) (memdb.ResultIterator, error) {
+	switch index {
+	case IndexID:
+		if len(args) == 0 {
+			return newMergeIterator(tx, w, bt, "", ""), nil
+		}
+		id, err := bucketLookupID(bt, args)
+		if err != nil {
+			return nil, err
+		}
+		var row any
+		if w != nil {
+			row = w.get(bt, id)
+		} else {
+			row = bucketRow(storedRowBucket(tx, bt, bt.bucketOf(id)), bt, id)
+		}
+		if row == nil {
+			return &rowIterator{}, nil
+		}
+		return &rowIterator{rows: []any{row}}, nil
+	case IndexID + "_prefix":
+		if !bt.prefixes {
+			break
+		}
+		prefix, err := bucketLookupID(bt, args)
+		if err != nil {
+			return nil, err
+		}
+		return newMergeIterator(tx, w, bt, prefix, prefix), nil
+	}
+	return nil, fmt.Errorf("state: %s has no index %q", bt.table, index)
+}
+
+// LowerBound is memdb's LowerBound, answering a bucketed table's rows from
+// the id given on, in id order.
+func (t *Txn) LowerBound(table, index string, args ...any) (memdb.ResultIterator, error) {
+	bt := bucketed(table)
+	if bt == nil {
+		return t.Txn.LowerBound(table, index, args...)
+	}
+	if index != IndexID {
+		return nil, fmt.Errorf("state: %s has no index %q to walk", bt.table, index)
+	}
+	from, err := bucketLookupID(bt, args)
+	if err != nil {
+		return nil, err
+	}
+	return newMergeIterator(t.Txn, t.buckets, bt, from, ""), nil
+}
+
+// eachRowBucket calls fn with every bucket of bt that holds rows, as w
+// has it (own: its copy) or else as tx holds it, and its number, in
+// number order.
+func eachRowBucket(tx *memdb.Txn, w *bucketWrite, bt *bucketTable, fn func(n uint64, b *rowBucket, own bool)) {
+	if w == nil {
+		eachTreeBucket(storedTree(tx, bt), func(n uint64, b *rowBucket) { fn(n, b, false) })
+		return
+	}
+	var own []uint64
+	for ref := range w.buckets {
+		if ref.bt == bt {
+			own = append(own, ref.n)
+		}
+	}
+	slices.Sort(own)
+	// mine calls fn with the write's copies numbered below n.
+	mine := func(n uint64) {
+		for ; len(own) > 0 && own[0] < n; own = own[1:] {
+			if b := w.buckets[bucketRef{bt, own[0]}]; len(b.Rows) > 0 {
+				fn(own[0], b, true)
+			}
+		}
+	}
+	eachTreeBucket(w.tree(bt), func(n uint64, b *rowBucket) {
+		mine(n)
+		if len(own) > 0 && own[0] == n {
+			return // the write's copy replaces it, called next
+		}
+		fn(n, b, false)
+	})
+	mine(1 << bucketBits)
+}
+
+// rowIterator is a memdb.ResultIterator over rows already collected.
+type rowIterator struct {
+	rows []any
+}
+
+// Next answers the next row (nil: none left).
+func (it *rowIterator) Next() any {
+	if len(it.rows) == 0 {
+		return nil
+	}
+	r := it.rows[0]
+	it.rows = it.rows[1:]
+	return r
+}
+
+// WatchCh is nil: nothing in the sandbox watches memdb's channels.
+func (it *rowIterator) WatchCh() <-chan struct{} { return nil }

@@ -1,0 +1,190 @@
+package state
+
+// The write path of bucketed tables (bucket_rows.go): a write's own
+// copies of the buckets it changed, and their flush before the commit.
+// The store's writes use it through Txn (bucket_rows_txn.go); import and
+// journal replay, which write a memdb transaction directly, use it
+// alone.
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	memdb "github.com/hashicorp/go-memdb"
+)
+
+// bucketWrite is what a write changed of bucketed tables: its own copies
+// of the buckets it changed. The first change of a bucket copies it, the
+// later ones change the copy in place, and flush stores the copies once,
+// in a new tree of each table's buckets (bucket_rows_tree.go). Until then
+// the write has not touched row_buckets, so reading a stored bucket costs
+// memdb no clone of the index.
+type bucketWrite struct {
+	tx      *memdb.Txn
+	buckets map[bucketRef]*rowBucket
+	// trees holds the stored tree of each table the write read (nil:
+	// none stored), which does not change before flush.
+	trees map[*bucketTable]*bucketTree
+}
+
+// bucketRef names bucket n of a table.
+type bucketRef struct {
+	bt *bucketTable
+	n  uint64
+}
+
+func newBucketWrite(tx *memdb.Txn) *bucketWrite { return &bucketWrite{tx: tx} }
+
+// tree answers the stored tree of bt.
+func (w *bucketWrite) tree(bt *bucketTable) *bucketTree {
+	if t, ok := w.trees[bt]; ok {
+		return t
+	}
+	t := storedTree(w.tx, bt)
+	if w.trees == nil {
+		w.trees = make(map[*bucketTable]*bucketTree, len(bucketedTables))
+	}
+	w.trees[bt] = t
+	return t
+}
+
+// bucket answers bucket n of bt as the write has it (nil: empty).
+func (w *bucketWrite) bucket(bt *bucketTable, n uint64) *rowBucket {
+	if b, ok := w.buckets[bucketRef{bt, n}]; ok {
+		return b
+	}
+	return w.tree(bt).bucket(n)
+}
+
+// writable answers the write's own copy of bucket n of bt, copying the
+// stored one the first time.
+func (w *bucketWrite) writable(bt *bucketTable, n uint64) *rowBucket {
+	ref := bucketRef{bt, n}
+	if b, ok := w.buckets[ref]; ok {
+		return b
+	}
+	if w.buckets == nil {
+		w.buckets = map[bucketRef]*rowBucket{}
+	}
+	b := &rowBucket{}
+	if s := w.tree(bt).bucket(n); s != nil {
+		// Room for one more: a send adds one row to the buckets it
+		// touches.
+		b.Rows = make([]any, len(s.Rows), len(s.Rows)+1)
+		copy(b.Rows, s.Rows)
+	}
+	w.buckets[ref] = b
+	return b
+}
+
+// get answers the row of id (nil: none).
+func (w *bucketWrite) get(bt *bucketTable, id string) any {
+	return bucketRow(w.bucket(bt, bt.bucketOf(id)), bt, id)
+}
+
+// put stores row under id, answering the row it replaced (nil: none).
+func (w *bucketWrite) put(bt *bucketTable, id string, row any) any {
+	b := w.writable(bt, bt.bucketOf(id))
+	i, found := bt.search(b.Rows, id)
+	if found {
+		before := b.Rows[i]
+		b.Rows[i] = row
+		return before
+	}
+	b.Rows = slices.Insert(b.Rows, i, row)
+	return nil
+}
+
+// remove deletes the row of id, answering it (nil: there was none, and
+// nothing changed).
+func (w *bucketWrite) remove(bt *bucketTable, id string) any {
+	if w.get(bt, id) == nil {
+		return nil
+	}
+	b := w.writable(bt, bt.bucketOf(id))
+	i, _ := bt.search(b.Rows, id)
+	before := b.Rows[i]
+	b.Rows = slices.Delete(b.Rows, i, i+1)
+	return before
+}
+
+// insertRow is memdb's Insert for a row of a bucketed table.
+func (w *bucketWrite) insertRow(bt *bucketTable, row any) error {
+	id, err := bt.rowID(row)
+	if err != nil {
+		return err
+	}
+	w.put(bt, id, row)
+	return nil
+}
+
+// deleteRow is memdb's Delete for a row of a bucketed table: the row of
+// row's id goes, memdb.ErrNotFound when there is none.
+func (w *bucketWrite) deleteRow(bt *bucketTable, row any) error {
+	id, err := bt.rowID(row)
+	if err != nil {
+		return err
+	}
+	if w.remove(bt, id) == nil {
+		return memdb.ErrNotFound
+	}
+	return nil
+}
+
+// flush stores the buckets the write changed, a new tree per table, in
+// the order of the tables' tags; the write starts afresh after it.
+func (w *bucketWrite) flush() error {
+	refs := make([]bucketRef, 0, len(w.buckets))
+	for ref := range w.buckets {
+		refs = append(refs, ref)
+	}
+	slices.SortFunc(refs, func(a, b bucketRef) int {
+		if c := cmp.Compare(a.bt.tag, b.bt.tag); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.n, b.n)
+	})
+	for len(refs) > 0 {
+		bt, end := refs[0].bt, 1
+		for end < len(refs) && refs[end].bt == bt {
+			end++
+		}
+		if err := putTree(w.tx, withBuckets(w.tree(bt), bt.tag, refs[:end], w.buckets)); err != nil {
+			return err
+		}
+		refs = refs[end:]
+	}
+	w.buckets, w.trees = nil, nil
+	return nil
+}
+
+// importBucketed decodes the exported rows of a bucketed table into its
+// buckets, refusing what import refused when they were memdb's rows: a
+// row that does not decode or has no id, and rows that share an id. It
+// answers the rows in document order.
+func importBucketed(tx *memdb.Txn, bt *bucketTable, exported []json.RawMessage) ([]any, error) {
+	def, _ := tableDef(bt.table)
+	w := newBucketWrite(tx)
+	rows := make([]any, 0, len(exported))
+	shared := 0
+	for i, raw := range exported {
+		row, err := decodeRow(def, raw)
+		if err != nil {
+			return nil, fmt.Errorf("table %q row %d: %v", bt.table, i, err)
+		}
+		id, err := bt.rowID(row)
+		if err != nil {
+			return nil, fmt.Errorf("table %q row %d: %v", bt.table, i, err)
+		}
+		if w.put(bt, id, row) != nil {
+			shared++
+		}
+		rows = append(rows, row)
+	}
+	if shared > 0 {
+		return nil, fmt.Errorf("table %q: %d rows share an id with another row", bt.table, shared)
+	}
+	return rows, w.flush()
+}
