@@ -44,10 +44,10 @@ func init() {
 	Register[Email](&memdb.TableSchema{
 		Name: TableEmails,
 		Indexes: map[string]*memdb.IndexSchema{
-			IndexID:  {Name: IndexID, Unique: true, Indexer: fieldIndex("ID", func(e *Email) string { return e.ID })},
-			IndexSeq: {Name: IndexSeq, Unique: true, Indexer: &UintKey{Field: "Seq"}},
+			IndexID: {Name: IndexID, Unique: true, Indexer: fieldIndex("ID", func(e *Email) string { return e.ID })},
 		},
 	})
+	registerCompact(logSeqIndex(TableEmails, "email.seq/", func(row any) uint64 { return row.(*Email).Seq }))
 	// The lookups of the e-mails about a signature and about a request
 	// are compact indexes (two memdb entries an e-mail cost 900 bytes);
 	// e-mails about none (team invitations, reports, ...) are left out.

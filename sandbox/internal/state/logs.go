@@ -78,25 +78,30 @@ func trimLog(tx *Txn, table string, added uint64) error {
 	if *count <= limit || *count < *trimAt {
 		return setUsage(tx, u)
 	}
-	it, err := tx.Txn.Get(table, IndexSeq)
-	if err != nil {
-		return fmt.Errorf("state: trim %s: %w", table, err)
-	}
 	var victims []logVictim
 	kept := 0
-	for raw := it.Next(); raw != nil && *count-int64(len(victims)) > limit && kept < trimScan; raw = it.Next() {
-		if logSeq(raw) >= added {
-			break
+	var werr error
+	err := tx.compactEntryRows(compactIndexNamed(table, IndexSeq), "", 0, false, func(e *compactEntry, raw any) bool {
+		if *count-int64(len(victims)) <= limit || kept >= trimScan || e.Order >= added {
+			return false
 		}
 		ok, ds, err := canDrop(tx, table, raw)
 		if err != nil {
-			return err
+			werr = err
+			return false
 		}
 		if ok {
 			victims = append(victims, logVictim{raw, ds})
 		} else {
 			kept++
 		}
+		return true
+	})
+	if err == nil {
+		err = werr
+	}
+	if err != nil {
+		return fmt.Errorf("state: trim %s: %w", table, err)
 	}
 	for _, v := range victims {
 		if err := dropEntry(tx, table, v, u); err != nil {
@@ -117,13 +122,6 @@ func logCounters(u *Usage, table string) (count, trimAt *int64) {
 		return &u.Events, &u.EventsTrimAt
 	}
 	return &u.Emails, &u.EmailsTrimAt
-}
-
-func logSeq(raw any) uint64 {
-	if e, ok := raw.(*Event); ok {
-		return e.Seq
-	}
-	return raw.(*Email).Seq
 }
 
 // logVictim is a log entry a trim drops, with its deliveries (an
@@ -241,8 +239,13 @@ func pageBySeq[T any](tx *Txn, table, index string, prefix []any, seq func(*T) u
 		return true
 	}
 	if ix := compactIndexNamed(table, index); ix != nil {
-		// The entries of one group (the prefix), in Seq order.
-		group, _, err := ix.lookupArgs(prefix)
+		// The entries of one group (the prefix), in Seq order; an ordered
+		// index (a log's seq) has no group.
+		var group string
+		var err error
+		if !ix.ordered {
+			group, _, err = ix.lookupArgs(prefix)
+		}
 		if err == nil {
 			err = tx.compactRows(ix, group, from, q.Desc, visit)
 		}
