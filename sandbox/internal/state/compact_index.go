@@ -88,6 +88,11 @@ type compactIndex struct {
 	// unique: import refuses two rows with the same key (as memdb's
 	// unique index did, see checkUnique).
 	unique bool
+	// churns marks a grouped index whose buckets a batch both adds to and
+	// removes from, so that their size stays about the same: a log's,
+	// whose oldest entries go as new ones come (see
+	// bucketGrowsByAQuarter).
+	churns bool
 	// entryID, when set, is what an entry keeps to name its row: a string
 	// of the row the id is made of, where the id itself is computed (an
 	// access row's); rowID makes the id from the entry again.

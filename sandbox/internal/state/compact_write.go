@@ -130,10 +130,25 @@ func (t *Txn) compactAdd(ix *compactIndex, k compactKey, id string) {
 	b := t.writableBucket(ix, ix.bucketOf(k))
 	e := compactEntry{Group: k.group, Order: k.order, ID: id}
 	i, found := slices.BinarySearchFunc(b.Entries, e, compareEntries)
-	if !found {
-		b.Entries = slices.Insert(b.Entries, i, e)
+	if found {
+		return
 	}
+	if n := len(b.Entries); n == cap(b.Entries) && n >= bucketGrowsByAQuarter && ix.churns {
+		grown := make([]compactEntry, n, n+n/4+1)
+		copy(grown, b.Entries)
+		b.Entries = grown
+	}
+	b.Entries = slices.Insert(b.Entries, i, e)
 }
+
+// bucketGrowsByAQuarter is the size from which a write's full copy of a
+// bucket of an index that churns (compactIndex.churns) grows by a
+// quarter, the room flushCompact keeps, rather than as append grows it.
+// A batch of jobs adds a few entries to each of hundreds of buckets of
+// the logs' indexes (the e-mails about their requests, the events about
+// them) and removes as many: doubled, every one was copied once more at
+// the flush to drop the room it did not use.
+const bucketGrowsByAQuarter = 16
 
 // compactRemove removes the entry (k, id) from its bucket.
 func (t *Txn) compactRemove(ix *compactIndex, k compactKey, id string) {

@@ -53,14 +53,14 @@ func init() {
 	// e-mails about none (team invitations, reports, ...) are left out.
 	// 256 buckets each (logBucketBits).
 	registerCompact(&compactIndex{table: TableEmails, name: IndexEmailSignature, tag: "email.signature/",
-		bits: logBucketBits, unique: true, keys: func(row any, dst []compactKey) []compactKey {
+		bits: logBucketBits, churns: true, unique: true, keys: func(row any, dst []compactKey) []compactKey {
 			if e := row.(*Email); e.SignatureID != "" {
 				dst = append(dst, compactKey{e.SignatureID, e.Seq})
 			}
 			return dst
 		}})
 	registerCompact(&compactIndex{table: TableEmails, name: IndexEmailRequest, tag: "email.request/",
-		bits: logBucketBits, unique: true, keys: func(row any, dst []compactKey) []compactKey {
+		bits: logBucketBits, churns: true, unique: true, keys: func(row any, dst []compactKey) []compactKey {
 			if e := row.(*Email); e.SignatureRequestID != "" {
 				dst = append(dst, compactKey{e.SignatureRequestID, e.Seq})
 			}

@@ -52,7 +52,7 @@ func init() {
 	// The events of one object, in order, are a compact index: a memdb
 	// entry per event cost 450 bytes.
 	registerCompact(&compactIndex{table: TableEvents, name: IndexObject, tag: "event.object/",
-		bits: logBucketBits, keys: func(row any, dst []compactKey) []compactKey {
+		bits: logBucketBits, churns: true, keys: func(row any, dst []compactKey) []compactKey {
 			if e := row.(*Event); e.ObjectID != "" {
 				dst = append(dst, compactKey{e.ObjectID, e.Seq})
 			}

@@ -160,3 +160,37 @@ func TestDeliveryCountsFollowEveryPut(t *testing.T) {
 	assert.Equal(t, DeliveryCounts{Failed: 1}, CountDeliveries(st.Read()), "the first event went with its delivery")
 	requireUsageTrue(t, st)
 }
+
+// TestLogBucketsGrowByAQuarter: a batch that adds to a full bucket of a
+// log's index grows it by a quarter and stores it as grown, rather than
+// doubling it and copying it again to drop the room; the entries are
+// those a rebuild makes.
+func TestLogBucketsGrowByAQuarter(t *testing.T) {
+	st := seededStore(t)
+	add := func(n int) {
+		require.NoError(t, st.Update(func(tx *Txn) error {
+			for i := 0; i < n; i++ {
+				if err := AddEmail(tx, &Email{ID: tx.NewUUID(), Seq: tx.Seq(), SignatureRequestID: "r"}); err != nil {
+					return err
+				}
+			}
+			return nil
+		}))
+	}
+	ix := compactIndexNamed(TableEmails, IndexEmailRequest)
+	bucket := func() *compactBucket {
+		b := (&Txn{Txn: st.Read().Txn}).storedBucket(ix, ix.bucketOf(compactKey{group: "r"}))
+		require.NotNil(t, b)
+		return b
+	}
+	add(bucketGrowsByAQuarter)
+	require.Len(t, bucket().Entries, bucketGrowsByAQuarter)
+	add(3)
+	b := bucket()
+	require.Len(t, b.Entries, bucketGrowsByAQuarter+3)
+	// The write's copy has room for one more (writableBucket); the
+	// second e-mail finds it full at 17 entries and grows it to 22.
+	full := bucketGrowsByAQuarter + 1
+	assert.Equal(t, full+full/4+1, cap(b.Entries), "grown once by a quarter, kept as grown")
+	requireCompactConsistent(t, st.Read())
+}
