@@ -194,3 +194,60 @@ func TestLogBucketsGrowByAQuarter(t *testing.T) {
 	assert.Equal(t, full+full/4+1, cap(b.Entries), "grown once by a quarter, kept as grown")
 	requireCompactConsistent(t, st.Read())
 }
+
+// TestTrimInOneWriteMatchesAWriteEach: a batch of e-mails and events in
+// one write, whose trims read the write's own copies of the logs'
+// buckets, leaves the world the writes of one entry pair each leave: the
+// same rows (pending events kept), pages, buckets and counters, whether
+// the writes count their rows or are observed.
+func TestTrimInOneWriteMatchesAWriteEach(t *testing.T) {
+	for _, observed := range []bool{false, true} {
+		t.Run(fmt.Sprint("observed=", observed), func(t *testing.T) {
+			build := func(perWrite int) *Store {
+				st := seededStore(t)
+				withLogLimit(t, st, 5)
+				if observed {
+					st.SetCommitObserver(func(Commit) {})
+				}
+				const pairs = 24
+				for done := 0; done < pairs; done += perWrite {
+					require.NoError(t, st.Update(func(tx *Txn) error {
+						for i := done; i < done+perWrite; i++ {
+							req := fmt.Sprintf("r%d", i%3)
+							if err := AddEmail(tx, &Email{ID: tx.NewUUID(), Seq: tx.Seq(), SignatureRequestID: req,
+								SignatureID: fmt.Sprintf("s%d", i%2)}); err != nil {
+								return err
+							}
+							e := &Event{ID: tx.NewUUID(), Seq: tx.Seq(), Type: "signature_request_sent", ObjectID: req}
+							if err := AddEvent(tx, e); err != nil {
+								return err
+							}
+							if i%7 == 3 {
+								if err := Put(tx, TableDeliveries, &Delivery{ID: tx.NewUUID(), Seq: tx.Seq(), EventID: e.ID,
+									EventSeq: e.Seq, Queue: "q", State: DeliveryPending, URL: "http://127.0.0.1/cb"}); err != nil {
+									return err
+								}
+							}
+						}
+						return nil
+					}))
+				}
+				return st
+			}
+			each, batch := build(1), build(24)
+			want, err := Export(each.Read())
+			require.NoError(t, err)
+			got, err := Export(batch.Read())
+			require.NoError(t, err)
+			require.Equal(t, want, got)
+			assert.Len(t, want[TableEmails], 5)
+			assert.Len(t, want[TableEvents], 5)
+			assert.Len(t, want[TableDeliveries], 3, "the three events pending delivery stay")
+			require.Equal(t, logPages(t, each.Read()), logPages(t, batch.Read()))
+			for _, st := range []*Store{each, batch} {
+				requireUsageTrue(t, st)
+				requireCompactConsistent(t, st.Read())
+			}
+		})
+	}
+}
