@@ -501,9 +501,10 @@ func TestLogIndexesAreCompact(t *testing.T) {
 					return err
 				}
 			}
-			last, err := LastEmailAbout(tx, "s2", func(*Email) bool { return true })
+			last, err := LastEmailAbout(tx, "ra", "s2", func(*Email) bool { return true })
 			require.NoError(t, err)
 			require.Equal(t, "s2", last.SignatureID)
+			require.Equal(t, "ra", last.SignatureRequestID)
 			return nil
 		}))
 		tx := st.Read()
@@ -539,16 +540,18 @@ func TestLogIndexesAreCompact(t *testing.T) {
 				require.Equal(t, exp, got, "round %d request %s desc %v", round, req, desc)
 			}
 		}
-		for _, sig := range []string{"s1", "s3"} {
-			var want *Email
-			for _, e := range all {
-				if e.SignatureID == sig {
-					want = e
+		for _, req := range []string{"ra", "rb"} {
+			for _, sig := range []string{"s1", "s3"} {
+				var want *Email
+				for _, e := range all {
+					if e.SignatureRequestID == req && e.SignatureID == sig {
+						want = e
+					}
 				}
+				got, err := LastEmailAbout(tx, req, sig, func(*Email) bool { return true })
+				require.NoError(t, err)
+				require.Equal(t, want, got)
 			}
-			got, err := LastEmailAbout(tx, sig, func(*Email) bool { return true })
-			require.NoError(t, err)
-			require.Equal(t, want, got)
 		}
 	}
 	require.Len(t, kept, 40, "the log was trimmed")
@@ -578,7 +581,7 @@ func TestCompactIndexRebuiltAfterReplay(t *testing.T) {
 	require.Equal(t, "r2", req.ID)
 	_, err = SignatureRequestBySignature(tx, "s1")
 	require.ErrorIs(t, err, ErrNotFound)
-	last, err := LastEmailAbout(tx, "s2", func(*Email) bool { return true })
+	last, err := LastEmailAbout(tx, "r2", "s2", func(*Email) bool { return true })
 	require.NoError(t, err)
 	require.Equal(t, "m1", last.ID)
 }

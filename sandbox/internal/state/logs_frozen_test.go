@@ -199,11 +199,14 @@ func logPages(t *testing.T, tx *Txn) []string {
 			out = append(out, g+" event "+e.ID)
 		}
 	}
-	for _, s := range []string{"s0", "s1"} {
-		e, err := LastEmailAbout(tx, s, func(*Email) bool { return true })
-		require.NoError(t, err)
-		require.NotNil(t, e)
-		out = append(out, s+" last "+e.ID)
+	for _, g := range []string{"r0", "r1", "r2"} {
+		for _, s := range []string{"s0", "s1"} {
+			e, err := LastEmailAbout(tx, g, s, func(*Email) bool { return true })
+			require.NoError(t, err)
+			if e != nil {
+				out = append(out, g+" "+s+" last "+e.ID)
+			}
+		}
 	}
 	var seqs []uint64
 	require.NoError(t, WalkSeq(tx, TableEvents, 0, false, func(raw any) bool {
