@@ -64,19 +64,18 @@ func AddEmail(tx *Txn, e *Email) error {
 // than trimScan entries it must keep.
 func trimLog(tx *Txn, table string, added uint64) error {
 	limit := int64(GetConfig(tx).LogLimit())
-	if u := tx.pendingUsage(); u != nil {
-		// Below the limit (nearly always), the count moves in place.
-		count, trimAt := logCounters(u, table)
-		if n := *count + 1; n <= limit || n < *trimAt {
-			*count = n
-			return nil
-		}
+	// The counters move in place in the usage row a deferred write keeps
+	// (a full log trims on every entry added: two copies of the row each
+	// time otherwise); a write that stores the row at once copies it.
+	u := tx.pendingUsage()
+	inPlace := u != nil
+	if !inPlace {
+		u = getUsage(tx)
 	}
-	u := getUsage(tx)
 	count, trimAt := logCounters(u, table)
 	*count++
 	if *count <= limit || *count < *trimAt {
-		return setUsage(tx, u)
+		return storeUsage(tx, u, inPlace)
 	}
 	var victims []logVictim
 	kept := 0
@@ -112,6 +111,15 @@ func trimLog(tx *Txn, table string, added uint64) error {
 	*trimAt = 0
 	if *count > limit && kept >= trimScan {
 		*trimAt = *count + trimScan // a long pending head: look again later
+	}
+	return storeUsage(tx, u, inPlace)
+}
+
+// storeUsage stores the usage row trimLog changed, unless it changed the
+// row the write keeps in place.
+func storeUsage(tx *Txn, u *Usage, inPlace bool) error {
+	if inPlace {
+		return nil
 	}
 	return setUsage(tx, u)
 }
