@@ -25,6 +25,9 @@ type compactWrite struct {
 	// ones (eachBucket) without looking through every bucket the write
 	// changed, which a write creating many requests would do per request.
 	walked map[*compactIndex][]uint64
+	// heads holds, per log seq index, the bucket of the oldest entry the
+	// write's last trim met (log_head.go).
+	heads map[*compactIndex]uint64
 	rowRecord
 }
 
@@ -127,7 +130,9 @@ func (t *Txn) compactChange(ixs []*compactIndex, id string, before, after any) {
 
 // compactAdd adds the entry (k, id) to its bucket.
 func (t *Txn) compactAdd(ix *compactIndex, k compactKey, id string) {
-	b := t.writableBucket(ix, ix.bucketOf(k))
+	n := ix.bucketOf(k)
+	b := t.writableBucket(ix, n)
+	t.compact.forgetLogHead(ix, n)
 	e := compactEntry{Group: k.group, Order: k.order, ID: id}
 	i, found := slices.BinarySearchFunc(b.Entries, e, compareEntries)
 	if found {

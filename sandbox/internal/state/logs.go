@@ -80,7 +80,7 @@ func trimLog(tx *Txn, table string, added uint64) error {
 	var victims []logVictim
 	kept := 0
 	var werr error
-	err := tx.compactEntryRows(compactIndexNamed(table, IndexSeq), "", 0, false, func(e *compactEntry, raw any) bool {
+	err := tx.walkLogSeq(compactIndexNamed(table, IndexSeq), func(e *compactEntry, raw any) bool {
 		if *count-int64(len(victims)) <= limit || kept >= trimScan || e.Order >= added {
 			return false
 		}

@@ -251,3 +251,49 @@ func TestTrimInOneWriteMatchesAWriteEach(t *testing.T) {
 		})
 	}
 }
+
+// TestTrimForgetsItsHeadForAnOlderEntry: a write that trims a log
+// remembers where its oldest entry is; an entry put before it in the same
+// write (a row re-put after a trim dropped it) is the oldest again, and
+// the next trim drops it first.
+func TestTrimForgetsItsHeadForAnOlderEntry(t *testing.T) {
+	st := seededStore(t)
+	withLogLimit(t, st, 3)
+	require.NoError(t, st.Update(func(tx *Txn) error {
+		var first *Email
+		for i := 0; i < 5; i++ {
+			e := &Email{ID: tx.NewUUID(), Seq: tx.Seq(), To: fmt.Sprintf("s%d@x.example", i)}
+			if first == nil {
+				first = e
+				for n := 0; n < 2<<logSeqShift; n++ {
+					tx.Seq() // the others in a later bucket of the seq index
+				}
+			}
+			if err := AddEmail(tx, e); err != nil {
+				return err
+			}
+		}
+		_, err := Get[Email](tx, TableEmails, first.ID)
+		require.ErrorIs(t, err, ErrNotFound, "the trims dropped the first e-mail")
+		again := *first
+		again.Bounced = true
+		if err := Put(tx, TableEmails, &again); err != nil {
+			return err
+		}
+		if err := AddEmail(tx, &Email{ID: tx.NewUUID(), Seq: tx.Seq(), To: "s5@x.example"}); err != nil {
+			return err
+		}
+		_, err = Get[Email](tx, TableEmails, first.ID)
+		require.ErrorIs(t, err, ErrNotFound, "the oldest e-mail went first")
+		return nil
+	}))
+	page, err := PageEmails(st.Read(), "", PageQuery{Limit: 10}, nil)
+	require.NoError(t, err)
+	var to []string
+	for _, e := range page.Rows {
+		to = append(to, e.To)
+	}
+	assert.Equal(t, []string{"s2@x.example", "s3@x.example", "s4@x.example", "s5@x.example"}, to,
+		"the re-put e-mail is gone; it was not counted, so four stay")
+	requireCompactConsistent(t, st.Read())
+}
