@@ -10,7 +10,8 @@ import (
 const TableEmails = "emails"
 
 // IndexEmailRequest orders the e-mails about one signature request by Seq
-// (the outbox's signature_request_id filter).
+// (the outbox's signature_request_id filter; a signer's newest e-mail,
+// LastEmailAbout).
 const IndexEmailRequest = "request_seq"
 
 // Email is one e-mail the real service would have sent.

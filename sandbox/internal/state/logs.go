@@ -30,8 +30,8 @@ func (c Config) LogLimit() int {
 	return DefaultLogLimit
 }
 
-// logBucketBits sizes the compact indexes of the logs (e-mails by
-// request and by signature, events by object): 256 buckets each. A clock
+// logBucketBits sizes the grouped compact indexes of the logs (e-mails by
+// request, events by object): 256 buckets each. A clock
 // advance runs up to 1,024 jobs in a write, each adding an e-mail and an
 // event about a different request, so a write copies and stores nearly
 // every bucket it could touch; the logs are capped (LogLimit), so a
