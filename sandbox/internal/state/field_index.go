@@ -9,9 +9,9 @@ import memdb "github.com/hashicorp/go-memdb"
 // name through reflection and copies the string twice to make the key.
 // The tables every clock advance job writes (requests, e-mails, events,
 // compact buckets) read their ids through this instead. The keys are
-// StringFieldIndex's, byte for byte, and so are lookups (FromArgs and
-// PrefixFromArgs are the embedded index's own): nothing stored or looked
-// up changes.
+// StringFieldIndex's, byte for byte, and so are lookups (FromArgs makes
+// the same key; PrefixFromArgs is the embedded index's own): nothing
+// stored or looked up changes.
 type stringField[T any] struct {
 	memdb.StringFieldIndex
 	get func(*T) string
@@ -36,6 +36,23 @@ func (f *stringField[T]) FromObject(obj any) (bool, []byte, error) {
 	key := make([]byte, len(s)+1)
 	copy(key, s)
 	return true, key, nil
+}
+
+// FromArgs is the key of a lookup by id: the id and a NUL, as
+// StringFieldIndex makes it, in one allocation where StringFieldIndex
+// makes two (it appends the NUL to a string, then copies that into
+// bytes). A write reads the rows it is about to change by id, and a full
+// log's trim every entry it drops. Anything else is StringFieldIndex's
+// to answer.
+func (f *stringField[T]) FromArgs(args ...any) ([]byte, error) {
+	if len(args) == 1 && !f.Lowercase {
+		if s, ok := args[0].(string); ok {
+			key := make([]byte, len(s)+1)
+			copy(key, s)
+			return key, nil
+		}
+	}
+	return f.StringFieldIndex.FromArgs(args...)
 }
 
 // takesIDString: lookups take the id string (idStringIndexer).
