@@ -50,7 +50,7 @@ type compactRef struct {
 // The write has not changed the bucket table (flushCompact does that last),
 // so memdb reads it from the committed tree.
 func (t *Txn) storedBucket(ix *compactIndex, n uint64) *compactBucket {
-	raw, err := t.Txn.First(tableCompact, IndexID, ix.bucketKey(n))
+	raw, err := t.Txn.First(tableCompact, IndexID, ix.bucketLookup(n))
 	if err != nil || raw == nil {
 		return nil
 	}

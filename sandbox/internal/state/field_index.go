@@ -46,14 +46,22 @@ func (f *stringField[T]) FromObject(obj any) (bool, []byte, error) {
 // to answer.
 func (f *stringField[T]) FromArgs(args ...any) ([]byte, error) {
 	if len(args) == 1 && !f.Lowercase {
-		if s, ok := args[0].(string); ok {
-			key := make([]byte, len(s)+1)
-			copy(key, s)
+		switch a := args[0].(type) {
+		case string:
+			key := make([]byte, len(a)+1)
+			copy(key, a)
 			return key, nil
+		case lookupKey:
+			return a, nil
 		}
 	}
 	return f.StringFieldIndex.FromArgs(args...)
 }
+
+// lookupKey is the whole key of a lookup by a stringField index (the id
+// and its NUL), made by a caller that builds ids in bytes anyway
+// (compactIndex.bucketLookup), so that it is not copied again.
+type lookupKey []byte
 
 // takesIDString: lookups take the id string (idStringIndexer).
 func (*stringField[T]) takesIDString() {}
