@@ -197,10 +197,10 @@ func latestSignToken(tx *state.Txn, req *state.SignatureRequest, sigID string) s
 }
 
 // lastEmailTo finds the newest e-mail of a kind ("" for any) about a
-// signature of a request, through the outbox's signature index.
+// signature of a request, among the request's e-mails.
 func lastEmailTo(tx *state.Txn, requestID, sigID, kind string) *state.Email {
-	e, err := state.LastEmailAbout(tx, sigID, func(e *state.Email) bool {
-		return e.SignatureRequestID == requestID && (kind == "" || e.Kind == kind)
+	e, err := state.LastEmailAbout(tx, requestID, sigID, func(e *state.Email) bool {
+		return kind == "" || e.Kind == kind
 	})
 	if err != nil {
 		return nil

@@ -88,6 +88,11 @@ type compactIndex struct {
 	// unique: import refuses two rows with the same key (as memdb's
 	// unique index did, see checkUnique).
 	unique bool
+	// churns marks a grouped index whose buckets a batch both adds to and
+	// removes from, so that their size stays about the same: a log's,
+	// whose oldest entries go as new ones come (see
+	// bucketGrowsByAQuarter).
+	churns bool
 	// entryID, when set, is what an entry keeps to name its row: a string
 	// of the row the id is made of, where the id itself is computed (an
 	// access row's); rowID makes the id from the entry again.
@@ -143,11 +148,24 @@ func (ix *compactIndex) lookupID(e *compactEntry) string {
 // bucketKey is the id of bucket n of the index.
 func (ix *compactIndex) bucketKey(n uint64) string {
 	var buf [64]byte
-	b := append(buf[:0], ix.tag...)
+	return string(ix.appendBucketKey(buf[:0], n))
+}
+
+// bucketLookup is the key of the bucket table's id index for bucket n,
+// as a lookup takes it (the id and its NUL, made in one allocation): the
+// buckets of compact indexes are read on every lookup and every change.
+func (ix *compactIndex) bucketLookup(n uint64) lookupKey {
+	return append(ix.appendBucketKey(make([]byte, 0, len(ix.tag)+17), n), 0)
+}
+
+// appendBucketKey appends the id of bucket n of the index: its tag and n
+// in 16 hex digits.
+func (ix *compactIndex) appendBucketKey(b []byte, n uint64) []byte {
+	b = append(b, ix.tag...)
 	for shift := 60; shift >= 0; shift -= 4 {
 		b = append(b, "0123456789abcdef"[(n>>uint(shift))&0xf])
 	}
-	return string(b)
+	return b
 }
 
 // bucketNumber reads the number of a bucket key of the index (ok false for

@@ -98,9 +98,9 @@ func (t *Txn) eachBucket(ix *compactIndex, start, lo, hi uint64, desc bool, fn f
 	var it interface{ Next() any }
 	var err error
 	if desc {
-		it, err = t.Txn.ReverseLowerBound(tableCompact, IndexID, ix.bucketKey(start))
+		it, err = t.Txn.ReverseLowerBound(tableCompact, IndexID, ix.bucketLookup(start))
 	} else {
-		it, err = t.Txn.LowerBound(tableCompact, IndexID, ix.bucketKey(start))
+		it, err = t.Txn.LowerBound(tableCompact, IndexID, ix.bucketLookup(start))
 	}
 	if err != nil {
 		panic(fmt.Sprintf("state: walk %s: %v", tableCompact, err)) // the table and its id index are the schema's

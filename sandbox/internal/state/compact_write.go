@@ -25,6 +25,9 @@ type compactWrite struct {
 	// ones (eachBucket) without looking through every bucket the write
 	// changed, which a write creating many requests would do per request.
 	walked map[*compactIndex][]uint64
+	// heads holds, per log seq index, the bucket of the oldest entry the
+	// write's last trim met (log_head.go).
+	heads map[*compactIndex]uint64
 	rowRecord
 }
 
@@ -47,7 +50,7 @@ type compactRef struct {
 // The write has not changed the bucket table (flushCompact does that last),
 // so memdb reads it from the committed tree.
 func (t *Txn) storedBucket(ix *compactIndex, n uint64) *compactBucket {
-	raw, err := t.Txn.First(tableCompact, IndexID, ix.bucketKey(n))
+	raw, err := t.Txn.First(tableCompact, IndexID, ix.bucketLookup(n))
 	if err != nil || raw == nil {
 		return nil
 	}
@@ -127,13 +130,30 @@ func (t *Txn) compactChange(ixs []*compactIndex, id string, before, after any) {
 
 // compactAdd adds the entry (k, id) to its bucket.
 func (t *Txn) compactAdd(ix *compactIndex, k compactKey, id string) {
-	b := t.writableBucket(ix, ix.bucketOf(k))
+	n := ix.bucketOf(k)
+	b := t.writableBucket(ix, n)
+	t.compact.forgetLogHead(ix, n)
 	e := compactEntry{Group: k.group, Order: k.order, ID: id}
 	i, found := slices.BinarySearchFunc(b.Entries, e, compareEntries)
-	if !found {
-		b.Entries = slices.Insert(b.Entries, i, e)
+	if found {
+		return
 	}
+	if n := len(b.Entries); n == cap(b.Entries) && n >= bucketGrowsByAQuarter && ix.churns {
+		grown := make([]compactEntry, n, n+n/4+1)
+		copy(grown, b.Entries)
+		b.Entries = grown
+	}
+	b.Entries = slices.Insert(b.Entries, i, e)
 }
+
+// bucketGrowsByAQuarter is the size from which a write's full copy of a
+// bucket of an index that churns (compactIndex.churns) grows by a
+// quarter, the room flushCompact keeps, rather than as append grows it.
+// A batch of jobs adds a few entries to each of hundreds of buckets of
+// the logs' indexes (the e-mails about their requests, the events about
+// them) and removes as many: doubled, every one was copied once more at
+// the flush to drop the room it did not use.
+const bucketGrowsByAQuarter = 16
 
 // compactRemove removes the entry (k, id) from its bucket.
 func (t *Txn) compactRemove(ix *compactIndex, k compactKey, id string) {

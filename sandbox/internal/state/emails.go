@@ -9,13 +9,9 @@ import (
 // TableEmails is the world's e-mail outbox.
 const TableEmails = "emails"
 
-// IndexEmailSignature orders the e-mails about one signature by Seq, so
-// that the newest e-mail to a signer (bounces, reminder links) is one
-// lookup instead of a scan of the whole outbox.
-const IndexEmailSignature = "signature_seq"
-
 // IndexEmailRequest orders the e-mails about one signature request by Seq
-// (the outbox's signature_request_id filter).
+// (the outbox's signature_request_id filter; a signer's newest e-mail,
+// LastEmailAbout).
 const IndexEmailRequest = "request_seq"
 
 // Email is one e-mail the real service would have sent.
@@ -44,23 +40,17 @@ func init() {
 	Register[Email](&memdb.TableSchema{
 		Name: TableEmails,
 		Indexes: map[string]*memdb.IndexSchema{
-			IndexID:  {Name: IndexID, Unique: true, Indexer: fieldIndex("ID", func(e *Email) string { return e.ID })},
-			IndexSeq: {Name: IndexSeq, Unique: true, Indexer: &UintKey{Field: "Seq"}},
+			IndexID: {Name: IndexID, Unique: true, Indexer: fieldIndex("ID", func(e *Email) string { return e.ID })},
 		},
 	})
-	// The lookups of the e-mails about a signature and about a request
-	// are compact indexes (two memdb entries an e-mail cost 900 bytes);
-	// e-mails about none (team invitations, reports, ...) are left out.
-	// 256 buckets each (logBucketBits).
-	registerCompact(&compactIndex{table: TableEmails, name: IndexEmailSignature, tag: "email.signature/",
-		bits: logBucketBits, unique: true, keys: func(row any, dst []compactKey) []compactKey {
-			if e := row.(*Email); e.SignatureID != "" {
-				dst = append(dst, compactKey{e.SignatureID, e.Seq})
-			}
-			return dst
-		}})
+	registerCompact(logSeqIndex(TableEmails, "email.seq/", func(row any) uint64 { return row.(*Email).Seq }))
+	// The lookup of the e-mails about a request is a compact index (a
+	// memdb entry an e-mail cost 450 bytes); e-mails about none (team
+	// invitations, reports, ...) are left out. 256 buckets
+	// (logBucketBits). The e-mails about a signature are found among
+	// those of its request (LastEmailAbout).
 	registerCompact(&compactIndex{table: TableEmails, name: IndexEmailRequest, tag: "email.request/",
-		bits: logBucketBits, unique: true, keys: func(row any, dst []compactKey) []compactKey {
+		bits: logBucketBits, churns: true, unique: true, keys: func(row any, dst []compactKey) []compactKey {
 			if e := row.(*Email); e.SignatureRequestID != "" {
 				dst = append(dst, compactKey{e.SignatureRequestID, e.Seq})
 			}
@@ -68,16 +58,20 @@ func init() {
 		}})
 }
 
-// LastEmailAbout answers the newest e-mail about a signature that match
-// accepts (nil when there is none). It reads only that signature's e-mails.
-func LastEmailAbout(tx *Txn, signatureID string, match func(*Email) bool) (*Email, error) {
-	if signatureID == "" {
+// LastEmailAbout answers the newest e-mail about a signature of a request
+// that match accepts (nil when there is none). It reads the request's
+// e-mails, newest first: a signature's e-mails are its request's, and
+// only reminders and bounces look for them, while an index of their own
+// cost every e-mail sent and every one the full outbox dropped a change
+// of one more bucket.
+func LastEmailAbout(tx *Txn, requestID, signatureID string, match func(*Email) bool) (*Email, error) {
+	if requestID == "" || signatureID == "" {
 		return nil, nil
 	}
-	ix := compactIndexNamed(TableEmails, IndexEmailSignature)
+	ix := compactIndexNamed(TableEmails, IndexEmailRequest)
 	var found *Email
-	err := tx.compactRows(ix, signatureID, math.MaxUint64, true, func(raw any) bool {
-		if e := raw.(*Email); match(e) {
+	err := tx.compactRows(ix, requestID, math.MaxUint64, true, func(raw any) bool {
+		if e := raw.(*Email); e.SignatureID == signatureID && match(e) {
 			found = e
 			return false
 		}

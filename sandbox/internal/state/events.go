@@ -45,14 +45,14 @@ func init() {
 	Register[Event](&memdb.TableSchema{
 		Name: TableEvents,
 		Indexes: map[string]*memdb.IndexSchema{
-			IndexID:  {Name: IndexID, Unique: true, Indexer: fieldIndex("ID", func(e *Event) string { return e.ID })},
-			IndexSeq: {Name: IndexSeq, Unique: true, Indexer: &UintKey{Field: "Seq"}},
+			IndexID: {Name: IndexID, Unique: true, Indexer: fieldIndex("ID", func(e *Event) string { return e.ID })},
 		},
 	})
+	registerCompact(logSeqIndex(TableEvents, "event.seq/", func(row any) uint64 { return row.(*Event).Seq }))
 	// The events of one object, in order, are a compact index: a memdb
 	// entry per event cost 450 bytes.
 	registerCompact(&compactIndex{table: TableEvents, name: IndexObject, tag: "event.object/",
-		bits: logBucketBits, keys: func(row any, dst []compactKey) []compactKey {
+		bits: logBucketBits, churns: true, keys: func(row any, dst []compactKey) []compactKey {
 			if e := row.(*Event); e.ObjectID != "" {
 				dst = append(dst, compactKey{e.ObjectID, e.Seq})
 			}

@@ -9,9 +9,9 @@ import memdb "github.com/hashicorp/go-memdb"
 // name through reflection and copies the string twice to make the key.
 // The tables every clock advance job writes (requests, e-mails, events,
 // compact buckets) read their ids through this instead. The keys are
-// StringFieldIndex's, byte for byte, and so are lookups (FromArgs and
-// PrefixFromArgs are the embedded index's own): nothing stored or looked
-// up changes.
+// StringFieldIndex's, byte for byte, and so are lookups (FromArgs makes
+// the same key; PrefixFromArgs is the embedded index's own): nothing
+// stored or looked up changes.
 type stringField[T any] struct {
 	memdb.StringFieldIndex
 	get func(*T) string
@@ -37,6 +37,31 @@ func (f *stringField[T]) FromObject(obj any) (bool, []byte, error) {
 	copy(key, s)
 	return true, key, nil
 }
+
+// FromArgs is the key of a lookup by id: the id and a NUL, as
+// StringFieldIndex makes it, in one allocation where StringFieldIndex
+// makes two (it appends the NUL to a string, then copies that into
+// bytes). A write reads the rows it is about to change by id, and a full
+// log's trim every entry it drops. Anything else is StringFieldIndex's
+// to answer.
+func (f *stringField[T]) FromArgs(args ...any) ([]byte, error) {
+	if len(args) == 1 && !f.Lowercase {
+		switch a := args[0].(type) {
+		case string:
+			key := make([]byte, len(a)+1)
+			copy(key, a)
+			return key, nil
+		case lookupKey:
+			return a, nil
+		}
+	}
+	return f.StringFieldIndex.FromArgs(args...)
+}
+
+// lookupKey is the whole key of a lookup by a stringField index (the id
+// and its NUL), made by a caller that builds ids in bytes anyway
+// (compactIndex.bucketLookup), so that it is not copied again.
+type lookupKey []byte
 
 // takesIDString: lookups take the id string (idStringIndexer).
 func (*stringField[T]) takesIDString() {}

@@ -30,8 +30,8 @@ func (c Config) LogLimit() int {
 	return DefaultLogLimit
 }
 
-// logBucketBits sizes the compact indexes of the logs (e-mails by
-// request and by signature, events by object): 256 buckets each. A clock
+// logBucketBits sizes the grouped compact indexes of the logs (e-mails by
+// request, events by object): 256 buckets each. A clock
 // advance runs up to 1,024 jobs in a write, each adding an e-mail and an
 // event about a different request, so a write copies and stores nearly
 // every bucket it could touch; the logs are capped (LogLimit), so a
@@ -64,39 +64,43 @@ func AddEmail(tx *Txn, e *Email) error {
 // than trimScan entries it must keep.
 func trimLog(tx *Txn, table string, added uint64) error {
 	limit := int64(GetConfig(tx).LogLimit())
-	if u := tx.pendingUsage(); u != nil {
-		// Below the limit (nearly always), the count moves in place.
-		count, trimAt := logCounters(u, table)
-		if n := *count + 1; n <= limit || n < *trimAt {
-			*count = n
-			return nil
-		}
+	// The counters move in place in the usage row a deferred write keeps
+	// (a full log trims on every entry added: two copies of the row each
+	// time otherwise); a write that stores the row at once copies it.
+	u := tx.pendingUsage()
+	inPlace := u != nil
+	if !inPlace {
+		u = getUsage(tx)
 	}
-	u := getUsage(tx)
 	count, trimAt := logCounters(u, table)
 	*count++
 	if *count <= limit || *count < *trimAt {
-		return setUsage(tx, u)
-	}
-	it, err := tx.Txn.Get(table, IndexSeq)
-	if err != nil {
-		return fmt.Errorf("state: trim %s: %w", table, err)
+		return storeUsage(tx, u, inPlace)
 	}
 	var victims []logVictim
 	kept := 0
-	for raw := it.Next(); raw != nil && *count-int64(len(victims)) > limit && kept < trimScan; raw = it.Next() {
-		if logSeq(raw) >= added {
-			break
+	var werr error
+	err := tx.walkLogSeq(compactIndexNamed(table, IndexSeq), func(e *compactEntry, raw any) bool {
+		if *count-int64(len(victims)) <= limit || kept >= trimScan || e.Order >= added {
+			return false
 		}
 		ok, ds, err := canDrop(tx, table, raw)
 		if err != nil {
-			return err
+			werr = err
+			return false
 		}
 		if ok {
 			victims = append(victims, logVictim{raw, ds})
 		} else {
 			kept++
 		}
+		return true
+	})
+	if err == nil {
+		err = werr
+	}
+	if err != nil {
+		return fmt.Errorf("state: trim %s: %w", table, err)
 	}
 	for _, v := range victims {
 		if err := dropEntry(tx, table, v, u); err != nil {
@@ -108,6 +112,15 @@ func trimLog(tx *Txn, table string, added uint64) error {
 	if *count > limit && kept >= trimScan {
 		*trimAt = *count + trimScan // a long pending head: look again later
 	}
+	return storeUsage(tx, u, inPlace)
+}
+
+// storeUsage stores the usage row trimLog changed, unless it changed the
+// row the write keeps in place.
+func storeUsage(tx *Txn, u *Usage, inPlace bool) error {
+	if inPlace {
+		return nil
+	}
 	return setUsage(tx, u)
 }
 
@@ -117,13 +130,6 @@ func logCounters(u *Usage, table string) (count, trimAt *int64) {
 		return &u.Events, &u.EventsTrimAt
 	}
 	return &u.Emails, &u.EmailsTrimAt
-}
-
-func logSeq(raw any) uint64 {
-	if e, ok := raw.(*Event); ok {
-		return e.Seq
-	}
-	return raw.(*Email).Seq
 }
 
 // logVictim is a log entry a trim drops, with its deliveries (an
@@ -241,8 +247,13 @@ func pageBySeq[T any](tx *Txn, table, index string, prefix []any, seq func(*T) u
 		return true
 	}
 	if ix := compactIndexNamed(table, index); ix != nil {
-		// The entries of one group (the prefix), in Seq order.
-		group, _, err := ix.lookupArgs(prefix)
+		// The entries of one group (the prefix), in Seq order; an ordered
+		// index (a log's seq) has no group.
+		var group string
+		var err error
+		if !ix.ordered {
+			group, _, err = ix.lookupArgs(prefix)
+		}
 		if err == nil {
 			err = tx.compactRows(ix, group, from, q.Desc, visit)
 		}

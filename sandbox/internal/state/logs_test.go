@@ -160,3 +160,140 @@ func TestDeliveryCountsFollowEveryPut(t *testing.T) {
 	assert.Equal(t, DeliveryCounts{Failed: 1}, CountDeliveries(st.Read()), "the first event went with its delivery")
 	requireUsageTrue(t, st)
 }
+
+// TestLogBucketsGrowByAQuarter: a batch that adds to a full bucket of a
+// log's index grows it by a quarter and stores it as grown, rather than
+// doubling it and copying it again to drop the room; the entries are
+// those a rebuild makes.
+func TestLogBucketsGrowByAQuarter(t *testing.T) {
+	st := seededStore(t)
+	add := func(n int) {
+		require.NoError(t, st.Update(func(tx *Txn) error {
+			for i := 0; i < n; i++ {
+				if err := AddEmail(tx, &Email{ID: tx.NewUUID(), Seq: tx.Seq(), SignatureRequestID: "r"}); err != nil {
+					return err
+				}
+			}
+			return nil
+		}))
+	}
+	ix := compactIndexNamed(TableEmails, IndexEmailRequest)
+	bucket := func() *compactBucket {
+		b := (&Txn{Txn: st.Read().Txn}).storedBucket(ix, ix.bucketOf(compactKey{group: "r"}))
+		require.NotNil(t, b)
+		return b
+	}
+	add(bucketGrowsByAQuarter)
+	require.Len(t, bucket().Entries, bucketGrowsByAQuarter)
+	add(3)
+	b := bucket()
+	require.Len(t, b.Entries, bucketGrowsByAQuarter+3)
+	// The write's copy has room for one more (writableBucket); the
+	// second e-mail finds it full at 17 entries and grows it to 22.
+	full := bucketGrowsByAQuarter + 1
+	assert.Equal(t, full+full/4+1, cap(b.Entries), "grown once by a quarter, kept as grown")
+	requireCompactConsistent(t, st.Read())
+}
+
+// TestTrimInOneWriteMatchesAWriteEach: a batch of e-mails and events in
+// one write, whose trims read the write's own copies of the logs'
+// buckets, leaves the world the writes of one entry pair each leave: the
+// same rows (pending events kept), pages, buckets and counters, whether
+// the writes count their rows or are observed.
+func TestTrimInOneWriteMatchesAWriteEach(t *testing.T) {
+	for _, observed := range []bool{false, true} {
+		t.Run(fmt.Sprint("observed=", observed), func(t *testing.T) {
+			build := func(perWrite int) *Store {
+				st := seededStore(t)
+				withLogLimit(t, st, 5)
+				if observed {
+					st.SetCommitObserver(func(Commit) {})
+				}
+				const pairs = 24
+				for done := 0; done < pairs; done += perWrite {
+					require.NoError(t, st.Update(func(tx *Txn) error {
+						for i := done; i < done+perWrite; i++ {
+							req := fmt.Sprintf("r%d", i%3)
+							if err := AddEmail(tx, &Email{ID: tx.NewUUID(), Seq: tx.Seq(), SignatureRequestID: req,
+								SignatureID: fmt.Sprintf("s%d", i%2)}); err != nil {
+								return err
+							}
+							e := &Event{ID: tx.NewUUID(), Seq: tx.Seq(), Type: "signature_request_sent", ObjectID: req}
+							if err := AddEvent(tx, e); err != nil {
+								return err
+							}
+							if i%7 == 3 {
+								if err := Put(tx, TableDeliveries, &Delivery{ID: tx.NewUUID(), Seq: tx.Seq(), EventID: e.ID,
+									EventSeq: e.Seq, Queue: "q", State: DeliveryPending, URL: "http://127.0.0.1/cb"}); err != nil {
+									return err
+								}
+							}
+						}
+						return nil
+					}))
+				}
+				return st
+			}
+			each, batch := build(1), build(24)
+			want, err := Export(each.Read())
+			require.NoError(t, err)
+			got, err := Export(batch.Read())
+			require.NoError(t, err)
+			require.Equal(t, want, got)
+			assert.Len(t, want[TableEmails], 5)
+			assert.Len(t, want[TableEvents], 5)
+			assert.Len(t, want[TableDeliveries], 3, "the three events pending delivery stay")
+			require.Equal(t, logPages(t, each.Read()), logPages(t, batch.Read()))
+			for _, st := range []*Store{each, batch} {
+				requireUsageTrue(t, st)
+				requireCompactConsistent(t, st.Read())
+			}
+		})
+	}
+}
+
+// TestTrimForgetsItsHeadForAnOlderEntry: a write that trims a log
+// remembers where its oldest entry is; an entry put before it in the same
+// write (a row re-put after a trim dropped it) is the oldest again, and
+// the next trim drops it first.
+func TestTrimForgetsItsHeadForAnOlderEntry(t *testing.T) {
+	st := seededStore(t)
+	withLogLimit(t, st, 3)
+	require.NoError(t, st.Update(func(tx *Txn) error {
+		var first *Email
+		for i := 0; i < 5; i++ {
+			e := &Email{ID: tx.NewUUID(), Seq: tx.Seq(), To: fmt.Sprintf("s%d@x.example", i)}
+			if first == nil {
+				first = e
+				for n := 0; n < 2<<logSeqShift; n++ {
+					tx.Seq() // the others in a later bucket of the seq index
+				}
+			}
+			if err := AddEmail(tx, e); err != nil {
+				return err
+			}
+		}
+		_, err := Get[Email](tx, TableEmails, first.ID)
+		require.ErrorIs(t, err, ErrNotFound, "the trims dropped the first e-mail")
+		again := *first
+		again.Bounced = true
+		if err := Put(tx, TableEmails, &again); err != nil {
+			return err
+		}
+		if err := AddEmail(tx, &Email{ID: tx.NewUUID(), Seq: tx.Seq(), To: "s5@x.example"}); err != nil {
+			return err
+		}
+		_, err = Get[Email](tx, TableEmails, first.ID)
+		require.ErrorIs(t, err, ErrNotFound, "the oldest e-mail went first")
+		return nil
+	}))
+	page, err := PageEmails(st.Read(), "", PageQuery{Limit: 10}, nil)
+	require.NoError(t, err)
+	var to []string
+	for _, e := range page.Rows {
+		to = append(to, e.To)
+	}
+	assert.Equal(t, []string{"s2@x.example", "s3@x.example", "s4@x.example", "s5@x.example"}, to,
+		"the re-put e-mail is gone; it was not counted, so four stay")
+	requireCompactConsistent(t, st.Read())
+}
