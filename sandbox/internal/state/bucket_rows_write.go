@@ -7,7 +7,6 @@ package state
 // alone.
 
 import (
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -136,16 +135,7 @@ func (w *bucketWrite) deleteRow(bt *bucketTable, row any) error {
 // flush stores the buckets the write changed, a new tree per table, in
 // the order of the tables' tags; the write starts afresh after it.
 func (w *bucketWrite) flush() error {
-	refs := make([]bucketRef, 0, len(w.buckets))
-	for ref := range w.buckets {
-		refs = append(refs, ref)
-	}
-	slices.SortFunc(refs, func(a, b bucketRef) int {
-		if c := cmp.Compare(a.bt.tag, b.bt.tag); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.n, b.n)
-	})
+	refs := inStoreOrder(w.buckets, func(r bucketRef) string { return r.bt.tag }, func(r bucketRef) uint64 { return r.n })
 	for len(refs) > 0 {
 		bt, end := refs[0].bt, 1
 		for end < len(refs) && refs[end].bt == bt {

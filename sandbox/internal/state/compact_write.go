@@ -4,7 +4,6 @@ package state
 // copies of the buckets it changes, and their flush before the commit.
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -172,16 +171,7 @@ func (t *Txn) flushCompact() error {
 	}
 	w := t.compact
 	t.compact = nil
-	refs := make([]compactRef, 0, len(w.buckets))
-	for ref := range w.buckets {
-		refs = append(refs, ref)
-	}
-	slices.SortFunc(refs, func(a, b compactRef) int {
-		if c := cmp.Compare(a.ix.tag, b.ix.tag); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.n, b.n)
-	})
+	refs := inStoreOrder(w.buckets, func(r compactRef) string { return r.ix.tag }, func(r compactRef) uint64 { return r.n })
 	for _, ref := range refs {
 		b := w.buckets[ref]
 		if len(b.Entries) == 0 {

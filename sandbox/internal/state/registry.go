@@ -66,21 +66,22 @@ func Register[T any](schema *memdb.TableSchema) {
 // exported, and import rebuilds it.
 func RegisterDerived[T any](schema *memdb.TableSchema) {
 	Register[T](schema)
-	registryMu.Lock()
-	defer registryMu.Unlock()
-	d := registry[schema.Name]
-	d.Derived = true
-	registry[schema.Name] = d
+	markTable(schema.Name, func(d *TableDef) { d.Derived = true })
 }
 
 // registerInternal adds an internal table (TableDef.Internal).
 func registerInternal[T any](schema *memdb.TableSchema) {
 	Register[T](schema)
+	markTable(schema.Name, func(d *TableDef) { d.Internal = true })
+}
+
+// markTable changes a registered table's definition.
+func markTable(name string, mark func(*TableDef)) {
 	registryMu.Lock()
 	defer registryMu.Unlock()
-	d := registry[schema.Name]
-	d.Internal = true
-	registry[schema.Name] = d
+	d := registry[name]
+	mark(&d)
+	registry[name] = d
 }
 
 // TableNames lists the registered tables in sorted order, the order export
