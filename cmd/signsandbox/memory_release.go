@@ -24,10 +24,12 @@ import (
 const defaultReleaseIdle = 30 * time.Second
 
 // releaser counts the requests it passes on and, on a ticker, frees memory
-// after a tick in which none came following one in which some did.
+// after a tick in which none came following one in which some did, when
+// none is in flight.
 type releaser struct {
 	quiet    time.Duration
 	requests atomic.Uint64
+	inFlight atomic.Int64
 	// release frees the memory; tests replace it.
 	release func()
 }
@@ -36,13 +38,29 @@ func newReleaser(quiet time.Duration) *releaser {
 	return &releaser{quiet: quiet, release: debug.FreeOSMemory}
 }
 
-// wrap counts each request before handing it to next.
+// watchless are the paths that do not count as work: probes and metrics
+// scrapers poll them more often than any quiet period, and they allocate
+// next to nothing.
+var watchless = map[string]bool{
+	"/_sandbox/health":  true,
+	"/_sandbox/ready":   true,
+	"/_sandbox/metrics": true,
+}
+
+// wrap counts each request before handing it to next, and how many are in
+// flight.
 func (r *releaser) wrap(next http.Handler) http.Handler {
 	if r.quiet <= 0 {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if watchless[req.URL.Path] {
+			next.ServeHTTP(w, req)
+			return
+		}
 		r.requests.Add(1)
+		r.inFlight.Add(1)
+		defer r.inFlight.Add(-1)
 		next.ServeHTTP(w, req)
 	})
 }
@@ -70,7 +88,7 @@ func (r *releaser) loop(done <-chan struct{}, ticks <-chan time.Time) {
 			return
 		case <-ticks:
 		}
-		if q.tick(r.requests.Load()) {
+		if q.tick(r.requests.Load(), r.inFlight.Load() > 0) {
 			r.release()
 		}
 	}
@@ -82,13 +100,15 @@ type quietWatch struct {
 	busy bool
 }
 
-// tick takes the count at a tick and says whether to release: the first
-// tick without requests after one with some.
-func (q *quietWatch) tick(n uint64) bool {
+// tick takes the count at a tick, and whether a request is in flight, and
+// says whether to release: at the first tick without new requests after
+// one with some, once none is in flight (a request longer than a quiet
+// period holds the release back until it ends).
+func (q *quietWatch) tick(n uint64, inFlight bool) bool {
 	switch {
 	case n != q.seen:
 		q.seen, q.busy = n, true
-	case q.busy:
+	case q.busy && !inFlight:
 		q.busy = false
 		return true
 	}

@@ -17,22 +17,24 @@ import (
 func TestQuietWatchReleasesOncePerQuietSpell(t *testing.T) {
 	var q quietWatch
 	steps := []struct {
-		count   uint64
-		release bool
-		why     string
+		count    uint64
+		inFlight bool
+		release  bool
+		why      string
 	}{
-		{0, false, "a server that served nothing releases nothing"},
-		{0, false, "nor later"},
-		{3, false, "requests came during this tick"},
-		{9, false, "and during this one"},
-		{9, true, "the first quiet tick releases"},
-		{9, false, "once per quiet spell"},
-		{9, false, "still quiet"},
-		{10, false, "work again"},
-		{10, true, "the next quiet spell releases again"},
+		{0, false, false, "a server that served nothing releases nothing"},
+		{0, false, false, "nor later"},
+		{3, false, false, "requests came during this tick"},
+		{9, false, false, "and during this one"},
+		{9, false, true, "the first quiet tick releases"},
+		{9, false, false, "once per quiet spell"},
+		{9, false, false, "still quiet"},
+		{10, true, false, "work again"},
+		{10, true, false, "no new request, but one still runs"},
+		{10, false, true, "it ended: release"},
 	}
 	for i, s := range steps {
-		assert.Equal(t, s.release, q.tick(s.count), "tick %d: %s", i, s.why)
+		assert.Equal(t, s.release, q.tick(s.count, s.inFlight), "tick %d: %s", i, s.why)
 	}
 }
 
@@ -67,6 +69,21 @@ func TestReleaserCountsAndReleasesOnTicks(t *testing.T) {
 	close(done)
 	<-stopped
 	assert.Len(t, released, 1)
+}
+
+// TestProbesAndScrapesAreNotWork: health, readiness and metrics polls,
+// which come more often than any quiet period, neither count nor hold a
+// release back.
+func TestProbesAndScrapesAreNotWork(t *testing.T) {
+	r := newReleaser(time.Second)
+	h := r.wrap(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	for _, path := range []string{"/_sandbox/health", "/_sandbox/ready", "/_sandbox/metrics"} {
+		h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, path, nil))
+	}
+	assert.Zero(t, r.requests.Load())
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/v3/account", nil))
+	assert.EqualValues(t, 1, r.requests.Load())
+	assert.Zero(t, r.inFlight.Load(), "a finished request is not in flight")
 }
 
 // TestReleaserOffPassesRequestsStraight: --release-idle 0 adds nothing to
