@@ -1,8 +1,9 @@
 package state
 
 // The buckets of access rows (bucket_rows.go): their ids are computed
-// (AccessID), so the buckets compare and hash them from the two ids the
-// row holds, without making the string.
+// (AccessID), so a lookup compares and hashes them from the two ids the
+// row holds, without making the string; walks and row counting still make
+// it.
 
 import (
 	"cmp"
@@ -10,8 +11,8 @@ import (
 )
 
 // accessBuckets describes the buckets of the access rows (bucket_rows.go),
-// whose ids are compared and hashed without being made: a lookup
-// compares a few rows' ids.
+// whose ids a lookup compares and hashes without making them: it compares
+// a few rows' ids.
 func accessBuckets() *bucketTable {
 	return &bucketTable{table: TableSignatureRequestAccess, tag: "access",
 		id: func(row any) (string, bool) {

@@ -111,13 +111,13 @@ func bucketed(table string) *bucketTable { return bucketedTables[table] }
 // registerBucketed makes a registered table bucketed (from an init
 // function, after Register).
 func registerBucketed(bt *bucketTable) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
 	for _, o := range bucketedTables {
 		if o.tag == bt.tag {
 			panic("state: bucket tag used twice: " + bt.tag)
 		}
 	}
-	registryMu.Lock()
-	defer registryMu.Unlock()
 	d, ok := registry[bt.table]
 	if !ok {
 		panic("state: bucketed table not registered: " + bt.table)

@@ -23,6 +23,7 @@ package state
 
 import (
 	"fmt"
+	"slices"
 
 	memdb "github.com/hashicorp/go-memdb"
 )
@@ -84,7 +85,11 @@ func (t *Txn) trackBucketed(table, id string, before, after any) error {
 func (t *Txn) bucketedChanges(changes memdb.Changes) (memdb.Changes, error) {
 	tr := t.tracked
 	if tr == nil || len(tr.rows) == 0 {
-		return changes, nil
+		// No bucketed row changed; a write of the internal tables
+		// themselves is still no row of the world's.
+		return slices.DeleteFunc(changes, func(ch memdb.Change) bool {
+			return ch.Table == tableRowBuckets || ch.Table == tableRowMarks
+		}), nil
 	}
 	out := make(memdb.Changes, 0, len(changes))
 	for _, ch := range changes {

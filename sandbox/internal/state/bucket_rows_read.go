@@ -31,7 +31,7 @@ func bucketRow(b *rowBucket, bt *bucketTable, id string) any {
 // none).
 func (t *Txn) bucketGet(bt *bucketTable, id string) any {
 	if t.buckets == nil && (t.rows != nil || t.tracked != nil) {
-		t.buckets = newBucketWrite(t.Txn) // a write: it keeps what it read
+		t.buckets = newBucketWrite(t.Txn) // a write: its reads see its own bucket copies
 	}
 	if w := t.buckets; w != nil {
 		return w.get(bt, id)
@@ -42,7 +42,7 @@ func (t *Txn) bucketGet(bt *bucketTable, id string) any {
 // firstBucketed is First on a bucketed table: by its id, the only index
 // it has (beside compact ones, which First answers before).
 func (t *Txn) firstBucketed(bt *bucketTable, index string, args []any) (any, error) {
-	if index != IndexID {
+	if index != IndexID || len(args) == 0 { // no id: the first row, as memdb answers
 		it, err := t.Get(bt.table, index, args...)
 		if err != nil {
 			return nil, err
@@ -145,9 +145,12 @@ func (t *Txn) LowerBound(table, index string, args ...any) (memdb.ResultIterator
 	if index != IndexID {
 		return nil, fmt.Errorf("state: %s has no index %q to walk", bt.table, index)
 	}
-	from, err := bucketLookupID(bt, args)
-	if err != nil {
-		return nil, err
+	from := "" // no id: from the first row, as memdb walks
+	if len(args) > 0 {
+		var err error
+		if from, err = bucketLookupID(bt, args); err != nil {
+			return nil, err
+		}
 	}
 	return newMergeIterator(t.Txn, t.buckets, bt, from, ""), nil
 }

@@ -137,8 +137,8 @@ func (t *Txn) compactAdd(ix *compactIndex, k compactKey, id string) {
 	if found {
 		return
 	}
-	if n := len(b.Entries); n == cap(b.Entries) && n >= bucketGrowsByAQuarter && ix.churns {
-		grown := make([]compactEntry, n, n+n/4+1)
+	if size := len(b.Entries); size == cap(b.Entries) && size >= bucketGrowsByAQuarter && ix.churns {
+		grown := make([]compactEntry, size, size+size/4+1)
 		copy(grown, b.Entries)
 		b.Entries = grown
 	}

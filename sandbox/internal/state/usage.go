@@ -1,6 +1,7 @@
 package state
 
 import (
+	"errors"
 	"fmt"
 
 	memdb "github.com/hashicorp/go-memdb"
@@ -205,8 +206,14 @@ func rebuildDerived(tx *memdb.Txn) error {
 
 // RecountUsage computes the accounting from the rows, as import does, for
 // tests that check the counters never drift from the truth.
+//
+// It reads what tx's database holds, so it refuses a write, whose own
+// bucket copies (bucket_rows.go) it would not see.
 func RecountUsage(tx *Txn) (Usage, error) {
 	var u Usage
+	if tx.rows != nil || tx.tracked != nil {
+		return u, errors.New("state: RecountUsage counts a read, not a write")
+	}
 	it, err := tx.Txn.Get(TableBlobs, IndexID)
 	if err != nil {
 		return u, err
