@@ -79,7 +79,18 @@ func (t *Txn) Get(table, index string, args ...any) (memdb.ResultIterator, error
 	if bt == nil {
 		return t.Txn.Get(table, index, args...)
 	}
-	return bucketIterator(t.Txn, t.buckets, bt, index, args)
+	it, err := bucketIterator(t.Txn, t.buckets, bt, index, args)
+	if checkOwnReads && err == nil && index == IndexID && len(args) == 1 {
+		if one, ok := it.(*rowIterator); ok {
+			var raw any
+			if len(one.rows) == 1 {
+				raw = one.rows[0]
+			}
+			id, _ := args[0].(string)
+			t.checkBucketRead(bt, id, raw)
+		}
+	}
+	return it, err
 }
 
 // getRows is memdb's Get on a database written directly (import,
