@@ -11,9 +11,13 @@ import (
 	memdb "github.com/hashicorp/go-memdb"
 )
 
-// storedRowBucket answers bucket n of bt as tx holds it (nil: none).
-func storedRowBucket(tx *memdb.Txn, bt *bucketTable, n uint64) *rowBucket {
-	return storedTree(tx, bt).bucket(n)
+// rowOf answers the row of id in bt as w has it, or as tx holds it when w
+// is nil (nil: none).
+func rowOf(tx *memdb.Txn, w *bucketWrite, bt *bucketTable, id string) any {
+	if w != nil {
+		return w.get(bt, id)
+	}
+	return bucketRow(storedTree(tx, bt).bucket(bt.bucketOf(id)), bt, id)
 }
 
 // bucketRow answers the row of id in bucket b (nil: none).
@@ -33,10 +37,7 @@ func (t *Txn) bucketGet(bt *bucketTable, id string) any {
 	if t.buckets == nil && (t.rows != nil || t.tracked != nil) {
 		t.buckets = newBucketWrite(t.Txn) // a write: its reads see its own bucket copies
 	}
-	if w := t.buckets; w != nil {
-		return w.get(bt, id)
-	}
-	return bucketRow(storedRowBucket(t.Txn, bt, bt.bucketOf(id)), bt, id)
+	return rowOf(t.Txn, t.buckets, bt, id)
 }
 
 // firstBucketed is First on a bucketed table: by its id, the only index
@@ -106,7 +107,7 @@ func getRows(tx *memdb.Txn, table, index string, args ...any) (memdb.ResultItera
 // firstRow is memdb's First by id on a database written directly.
 func firstRow(tx *memdb.Txn, table, id string) (any, error) {
 	if bt := bucketed(table); bt != nil {
-		return bucketRow(storedRowBucket(tx, bt, bt.bucketOf(id)), bt, id), nil
+		return rowOf(tx, nil, bt, id), nil
 	}
 	return tx.First(table, IndexID, id)
 }
@@ -123,12 +124,7 @@ func bucketIterator(tx *memdb.Txn, w *bucketWrite, bt *bucketTable, index string
 		if err != nil {
 			return nil, err
 		}
-		var row any
-		if w != nil {
-			row = w.get(bt, id)
-		} else {
-			row = bucketRow(storedRowBucket(tx, bt, bt.bucketOf(id)), bt, id)
-		}
+		row := rowOf(tx, w, bt, id)
 		if row == nil {
 			return &rowIterator{}, nil
 		}

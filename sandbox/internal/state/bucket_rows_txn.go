@@ -46,13 +46,10 @@ func (t *Txn) deleteBucketed(bt *bucketTable, row any) error {
 // deleteAllBucketed is DeleteAll and DeletePrefix on a bucketed table (by
 // id, id prefix): it answers how many rows went.
 func (t *Txn) deleteAllBucketed(bt *bucketTable, index string, args []any) (int, error) {
-	it, err := t.Get(bt.table, index, args...)
+	// Collected first: the deletes change the buckets the walk reads.
+	gone, err := t.collect(bt.table, index, args...)
 	if err != nil {
 		return 0, fmt.Errorf("state: delete from %s: %w", bt.table, err)
-	}
-	var gone []any // collected first: the deletes change the buckets the walk reads
-	for raw := it.Next(); raw != nil; raw = it.Next() {
-		gone = append(gone, raw)
 	}
 	for i, raw := range gone {
 		if err := t.deleteBucketed(bt, raw); err != nil {
