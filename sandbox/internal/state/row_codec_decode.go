@@ -1,0 +1,302 @@
+package state
+
+// The decoder of the row codec (row_codec.go): one branch per kind,
+// writing into a freshly allocated (zeroed) row through unsafe pointers
+// at the offsets compiled. Every read checks the bytes left, and every
+// length is bounded by them before anything is allocated, so corrupt
+// bytes give an error, never a panic or a huge allocation.
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"reflect"
+	"unsafe"
+)
+
+// rowDecoder reads an encoding from pos on.
+type rowDecoder struct {
+	buf   []byte
+	pos   int
+	depth int
+}
+
+// corrupt is the error of bytes that cannot be what the codec wrote.
+func (d *rowDecoder) corrupt(what string) error {
+	return fmt.Errorf("%w: %s at byte %d", errRowCodecCorrupt, what, d.pos)
+}
+
+// byte reads one byte.
+func (d *rowDecoder) byte() (byte, error) {
+	if d.pos >= len(d.buf) {
+		return 0, d.corrupt("truncated")
+	}
+	b := d.buf[d.pos]
+	d.pos++
+	return b, nil
+}
+
+// uvarint reads an unsigned varint.
+func (d *rowDecoder) uvarint() (uint64, error) {
+	if d.pos < len(d.buf) {
+		if b := d.buf[d.pos]; b < 0x80 {
+			d.pos++
+			return uint64(b), nil
+		}
+	}
+	v, n := binary.Uvarint(d.buf[d.pos:])
+	if n <= 0 {
+		return 0, d.corrupt("bad varint")
+	}
+	d.pos += n
+	return v, nil
+}
+
+// zigzag reads a signed integer that must fit in bits.
+func (d *rowDecoder) zigzag(bits int) (int64, error) {
+	u, err := d.uvarint()
+	if err != nil {
+		return 0, err
+	}
+	v := int64(u>>1) ^ -int64(u&1)
+	if bits < 64 && (v < -1<<(bits-1) || v >= 1<<(bits-1)) {
+		return 0, d.corrupt("integer out of range")
+	}
+	return v, nil
+}
+
+// unsigned reads an unsigned integer that must fit in bits.
+func (d *rowDecoder) unsigned(bits int) (uint64, error) {
+	u, err := d.uvarint()
+	if err != nil {
+		return 0, err
+	}
+	if bits < 64 && u >= 1<<bits {
+		return 0, d.corrupt("integer out of range")
+	}
+	return u, nil
+}
+
+// fixed reads n bytes.
+func (d *rowDecoder) fixed(n int) ([]byte, error) {
+	if len(d.buf)-d.pos < n {
+		return nil, d.corrupt("truncated")
+	}
+	b := d.buf[d.pos : d.pos+n]
+	d.pos += n
+	return b, nil
+}
+
+// str reads a string without copying it: it points into buf.
+func (d *rowDecoder) str() (string, error) {
+	u, err := d.uvarint()
+	if err != nil {
+		return "", err
+	}
+	if u > uint64(len(d.buf)-d.pos) {
+		return "", d.corrupt("string longer than the bytes left")
+	}
+	if u == 0 {
+		return "", nil
+	}
+	s := unsafe.String(&d.buf[d.pos], int(u))
+	d.pos += int(u)
+	return s, nil
+}
+
+// length reads the uvarint length+1 of a slice or map whose elements take
+// at least minSize bytes each: nil answers -1. A length the bytes left
+// cannot hold is an error, so that nothing is allocated for it.
+func (d *rowDecoder) length(minSize int) (int, error) {
+	u, err := d.uvarint()
+	if err != nil {
+		return 0, err
+	}
+	if u == 0 {
+		return -1, nil
+	}
+	if u-1 > uint64(len(d.buf)-d.pos)/uint64(minSize) {
+		return 0, d.corrupt("length longer than the bytes left")
+	}
+	return int(u - 1), nil
+}
+
+// enter counts one more level of nesting.
+func (d *rowDecoder) enter() error {
+	if d.depth++; d.depth > rowCodecMaxDepth {
+		return d.corrupt("nested too deep")
+	}
+	return nil
+}
+
+// value decodes a value of c's type into p, which holds its zero value.
+func (d *rowDecoder) value(c *typeCodec, p unsafe.Pointer) error {
+	switch c.kind {
+	case rowKindBool:
+		b, err := d.byte()
+		if err != nil {
+			return err
+		}
+		if b > 1 {
+			return d.corrupt("bad bool")
+		}
+		*(*bool)(p) = b == 1
+	case rowKindInt8:
+		v, err := d.zigzag(8)
+		*(*int8)(p) = int8(v)
+		return err
+	case rowKindInt16:
+		v, err := d.zigzag(16)
+		*(*int16)(p) = int16(v)
+		return err
+	case rowKindInt32:
+		v, err := d.zigzag(32)
+		*(*int32)(p) = int32(v)
+		return err
+	case rowKindInt64:
+		v, err := d.zigzag(64)
+		*(*int64)(p) = v
+		return err
+	case rowKindUint8:
+		v, err := d.unsigned(8)
+		*(*uint8)(p) = uint8(v)
+		return err
+	case rowKindUint16:
+		v, err := d.unsigned(16)
+		*(*uint16)(p) = uint16(v)
+		return err
+	case rowKindUint32:
+		v, err := d.unsigned(32)
+		*(*uint32)(p) = uint32(v)
+		return err
+	case rowKindUint64:
+		v, err := d.unsigned(64)
+		*(*uint64)(p) = v
+		return err
+	case rowKindFloat32:
+		b, err := d.fixed(4)
+		if err != nil {
+			return err
+		}
+		*(*float32)(p) = math.Float32frombits(binary.LittleEndian.Uint32(b))
+	case rowKindFloat64:
+		b, err := d.fixed(8)
+		if err != nil {
+			return err
+		}
+		*(*float64)(p) = math.Float64frombits(binary.LittleEndian.Uint64(b))
+	case rowKindString:
+		s, err := d.str()
+		*(*string)(p) = s
+		return err
+	case rowKindStruct:
+		for i := range c.fields {
+			f := &c.fields[i]
+			if err := d.value(f.codec, unsafe.Add(p, f.off)); err != nil {
+				return err
+			}
+		}
+	case rowKindArray:
+		for i := range c.n {
+			if err := d.value(c.elem, unsafe.Add(p, uintptr(i)*c.elem.size)); err != nil {
+				return err
+			}
+		}
+	default:
+		if err := d.enter(); err != nil {
+			return err
+		}
+		err := d.nested(c, p)
+		d.depth--
+		return err
+	}
+	return nil
+}
+
+// nested decodes the kinds that allocate: pointers, slices, maps and
+// interface values.
+func (d *rowDecoder) nested(c *typeCodec, p unsafe.Pointer) error {
+	switch c.kind {
+	case rowKindPtr:
+		b, err := d.byte()
+		if err != nil || b == 0 {
+			return err
+		}
+		if b != 1 {
+			return d.corrupt("bad pointer")
+		}
+		q := reflect.New(c.elem.typ).UnsafePointer()
+		if err := d.value(c.elem, q); err != nil {
+			return err
+		}
+		*(*unsafe.Pointer)(p) = q
+	case rowKindBytes:
+		n, err := d.length(1)
+		if err != nil || n < 0 {
+			return err
+		}
+		b := make([]byte, n)
+		copy(b, d.buf[d.pos:])
+		d.pos += n
+		*(*[]byte)(p) = b
+	case rowKindSlice:
+		n, err := d.length(c.elem.minSize)
+		if err != nil || n < 0 {
+			return err
+		}
+		var data unsafe.Pointer
+		if n > 0 && n <= len(c.arrays) {
+			data = reflect.New(c.arrays[n-1]).UnsafePointer()
+		} else {
+			data = reflect.MakeSlice(c.typ, n, n).UnsafePointer()
+		}
+		for i := range n {
+			if err := d.value(c.elem, unsafe.Add(data, uintptr(i)*c.elem.size)); err != nil {
+				return err
+			}
+		}
+		*(*sliceHeader)(p) = sliceHeader{data: data, len: n, cap: n}
+	case rowKindMapStringAny:
+		m, err := d.mapStringAny()
+		*(*map[string]any)(p) = m
+		return err
+	case rowKindMap:
+		return d.reflectMap(c, p)
+	case rowKindAny:
+		v, err := d.anyValue()
+		*(*any)(p) = v
+		return err
+	default:
+		return fmt.Errorf("row codec: no decoder for %v", c.typ)
+	}
+	return nil
+}
+
+// reflectMap decodes a map other than map[string]any, through reflect.
+func (d *rowDecoder) reflectMap(c *typeCodec, p unsafe.Pointer) error {
+	n, err := d.length(1 + c.elem.minSize)
+	if err != nil || n < 0 {
+		return err
+	}
+	m := reflect.MakeMapWithSize(c.typ, n)
+	key := reflect.New(c.typ.Key()).Elem()
+	prev := ""
+	for i := range n {
+		k, err := d.str()
+		if err != nil {
+			return err
+		}
+		if i > 0 && k <= prev {
+			return d.corrupt("map keys out of order")
+		}
+		prev = k
+		val := reflect.New(c.typ.Elem())
+		if err := d.value(c.elem, val.UnsafePointer()); err != nil {
+			return err
+		}
+		key.SetString(k)
+		m.SetMapIndex(key, val.Elem())
+	}
+	reflect.NewAt(c.typ, p).Elem().Set(m)
+	return nil
+}

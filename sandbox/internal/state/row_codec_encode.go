@@ -1,0 +1,137 @@
+package state
+
+// The encoder of the row codec (row_codec.go): one branch per kind,
+// reading values through unsafe pointers at the offsets compiled.
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"strings"
+	"unsafe"
+)
+
+// encodeRowValue appends the encoding of the value of c's type at p.
+// depth counts the pointers, slices, maps and interfaces around it.
+func encodeRowValue(dst []byte, c *typeCodec, p unsafe.Pointer, depth int) ([]byte, error) {
+	switch c.kind {
+	case rowKindBool:
+		if *(*bool)(p) {
+			return append(dst, 1), nil
+		}
+		return append(dst, 0), nil
+	case rowKindInt8:
+		return appendZigzag(dst, int64(*(*int8)(p))), nil
+	case rowKindInt16:
+		return appendZigzag(dst, int64(*(*int16)(p))), nil
+	case rowKindInt32:
+		return appendZigzag(dst, int64(*(*int32)(p))), nil
+	case rowKindInt64:
+		return appendZigzag(dst, *(*int64)(p)), nil
+	case rowKindUint8:
+		return binary.AppendUvarint(dst, uint64(*(*uint8)(p))), nil
+	case rowKindUint16:
+		return binary.AppendUvarint(dst, uint64(*(*uint16)(p))), nil
+	case rowKindUint32:
+		return binary.AppendUvarint(dst, uint64(*(*uint32)(p))), nil
+	case rowKindUint64:
+		return binary.AppendUvarint(dst, *(*uint64)(p)), nil
+	case rowKindFloat32:
+		return binary.LittleEndian.AppendUint32(dst, math.Float32bits(*(*float32)(p))), nil
+	case rowKindFloat64:
+		return binary.LittleEndian.AppendUint64(dst, math.Float64bits(*(*float64)(p))), nil
+	case rowKindString:
+		return appendRowString(dst, *(*string)(p)), nil
+	case rowKindStruct:
+		var err error
+		for i := range c.fields {
+			f := &c.fields[i]
+			if dst, err = encodeRowValue(dst, f.codec, unsafe.Add(p, f.off), depth); err != nil {
+				return dst, err
+			}
+		}
+		return dst, nil
+	case rowKindArray:
+		var err error
+		for i := range c.n {
+			if dst, err = encodeRowValue(dst, c.elem, unsafe.Add(p, uintptr(i)*c.elem.size), depth); err != nil {
+				return dst, err
+			}
+		}
+		return dst, nil
+	}
+	if depth++; depth > rowCodecMaxDepth {
+		return dst, fmt.Errorf("row codec: %v nested deeper than %d", c.typ, rowCodecMaxDepth)
+	}
+	switch c.kind {
+	case rowKindPtr:
+		q := *(*unsafe.Pointer)(p)
+		if q == nil {
+			return append(dst, 0), nil
+		}
+		return encodeRowValue(append(dst, 1), c.elem, q, depth)
+	case rowKindBytes:
+		h := (*sliceHeader)(p)
+		if h.data == nil {
+			return append(dst, 0), nil
+		}
+		dst = binary.AppendUvarint(dst, uint64(h.len)+1)
+		return append(dst, unsafe.Slice((*byte)(h.data), h.len)...), nil
+	case rowKindSlice:
+		h := (*sliceHeader)(p)
+		if h.data == nil {
+			return append(dst, 0), nil
+		}
+		dst = binary.AppendUvarint(dst, uint64(h.len)+1)
+		var err error
+		for i := range h.len {
+			if dst, err = encodeRowValue(dst, c.elem, unsafe.Add(h.data, uintptr(i)*c.elem.size), depth); err != nil {
+				return dst, err
+			}
+		}
+		return dst, nil
+	case rowKindMapStringAny:
+		return encodeRowMapStringAny(dst, *(*map[string]any)(p), depth)
+	case rowKindMap:
+		return encodeRowMap(dst, c, p, depth)
+	case rowKindAny:
+		return encodeRowAny(dst, *(*any)(p), depth)
+	}
+	return dst, fmt.Errorf("row codec: no encoder for %v", c.typ)
+}
+
+// encodeRowMap appends a map other than map[string]any: rare, so it goes
+// through reflect.
+func encodeRowMap(dst []byte, c *typeCodec, p unsafe.Pointer, depth int) ([]byte, error) {
+	m := reflect.NewAt(c.typ, p).Elem()
+	if m.IsNil() {
+		return append(dst, 0), nil
+	}
+	dst = binary.AppendUvarint(dst, uint64(m.Len())+1)
+	keys := m.MapKeys()
+	slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
+	val := reflect.New(c.typ.Elem())
+	var err error
+	for _, k := range keys {
+		dst = appendRowString(dst, k.String())
+		val.Elem().Set(m.MapIndex(k))
+		if dst, err = encodeRowValue(dst, c.elem, val.UnsafePointer(), depth); err != nil {
+			return dst, err
+		}
+	}
+	return dst, nil
+}
+
+// appendRowString appends a string: uvarint length and bytes.
+func appendRowString(dst []byte, s string) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(s)))
+	return append(dst, s...)
+}
+
+// appendZigzag appends a signed integer as the uvarint of its zigzag
+// form, so that small negative numbers stay short.
+func appendZigzag(dst []byte, v int64) []byte {
+	return binary.AppendUvarint(dst, uint64(v<<1)^uint64(v>>63))
+}
