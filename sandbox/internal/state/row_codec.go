@@ -36,6 +36,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"sync"
 	"unsafe"
 )
 
@@ -96,8 +97,11 @@ type typeCodec struct {
 	elem *typeCodec
 	// n is an array's length.
 	n int
-	// fields are a struct's fields.
+	// fields are a struct's fields; ops are the same with the fields of
+	// nested structs in place of those structs, which encode and decode
+	// walk in one loop.
 	fields []fieldCodec
+	ops    []fieldCodec
 	// minSize is the fewest bytes a value's encoding takes: decode
 	// bounds a length by the bytes left before it allocates.
 	minSize int
@@ -112,9 +116,11 @@ type typeCodec struct {
 // typeCodec.arrays; rows' slices are mostly shorter.
 const rowCodecSmallSlice = 8
 
-// fieldCodec is a struct field: where it lies and how it is encoded.
+// fieldCodec is a struct field: where it lies and how it is encoded
+// (kind is codec.kind, kept here to spare the loops a load).
 type fieldCodec struct {
 	off   uintptr
+	kind  rowCodecKind
 	codec *typeCodec
 }
 
@@ -153,6 +159,7 @@ func newRowCodec(t reflect.Type) (*rowCodec, error) {
 	// the type exists.
 	for _, c := range comp.order {
 		rowCodecMinSize(c)
+		rowCodecOps(c)
 	}
 	for _, c := range comp.order {
 		switch c.kind {
@@ -242,7 +249,7 @@ func (comp *rowCodecCompiler) compile(t reflect.Type, path string) (*typeCodec, 
 			if err != nil {
 				return nil, err
 			}
-			c.fields[i] = fieldCodec{off: f.Offset, codec: fc}
+			c.fields[i] = fieldCodec{off: f.Offset, kind: fc.kind, codec: fc}
 		}
 	default: // chan, func, unsafe.Pointer, complex, uintptr
 		return nil, fmt.Errorf("row codec: %s: kind %v cannot be encoded", path, t.Kind())
@@ -279,6 +286,28 @@ func rowCodecMinSize(c *typeCodec) int {
 	return c.minSize
 }
 
+// rowCodecOps computes (once) the ops of a struct codec: its fields, a
+// nested struct's replaced by that struct's ops at its offset. Like
+// minimum sizes, they follow values contained in place only.
+func rowCodecOps(c *typeCodec) []fieldCodec {
+	if c.kind != rowKindStruct || c.ops != nil {
+		return c.ops
+	}
+	ops := make([]fieldCodec, 0, len(c.fields))
+	for _, f := range c.fields {
+		if f.kind != rowKindStruct {
+			ops = append(ops, f)
+			continue
+		}
+		for _, inner := range rowCodecOps(f.codec) {
+			inner.off += f.off
+			ops = append(ops, inner)
+		}
+	}
+	c.ops = ops
+	return ops
+}
+
 // encode appends the encoding of row (a *T of the codec's type) to dst.
 // It fails, leaving dst's contents beyond its length unspecified, on a
 // row of another type, a nil row, an interface value of a type outside
@@ -298,6 +327,32 @@ func (c *rowCodec) encode(dst []byte, row any) ([]byte, error) {
 		return dst, err
 	}
 	return out, nil
+}
+
+// rowCodecScratch holds the buffers encodeExact encodes into.
+var rowCodecScratch = sync.Pool{New: func() any { return new([]byte) }}
+
+// rowCodecScratchMax is the largest buffer encodeExact gives back to the
+// pool: a rare huge row should not stay held.
+const rowCodecScratchMax = 64 << 10
+
+// encodeExact answers the encoding of row in a new slice of its own
+// (capacity the allocator's size class): what a frozen row keeps. It
+// encodes into a pooled scratch buffer first, so that freezing a row
+// allocates once instead of once per doubling of a buffer grown from
+// nil, and keeps no spare capacity beyond the size class.
+func (c *rowCodec) encodeExact(row any) ([]byte, error) {
+	bp := rowCodecScratch.Get().(*[]byte)
+	buf, err := c.encode((*bp)[:0], row)
+	var out []byte
+	if err == nil {
+		out = append([]byte(nil), buf...)
+	}
+	if cap(buf) <= rowCodecScratchMax {
+		*bp = buf
+		rowCodecScratch.Put(bp)
+	}
+	return out, err
 }
 
 // decode answers a new *T (as any) decoded from enc. The row's strings

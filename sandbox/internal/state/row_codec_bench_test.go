@@ -55,6 +55,44 @@ func BenchmarkRowCodecEncodeFresh(b *testing.B) {
 	}
 }
 
+// BenchmarkRowCodecEncodeExact freezes a row as the bucket layer would:
+// encodeExact, a pooled scratch buffer and one exact copy.
+func BenchmarkRowCodecEncodeExact(b *testing.B) {
+	c := requestCodec(b)
+	row := typicalRequest(1)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.encodeExact(row); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRowCodecDecodeZero decodes a zero request: the row's
+// allocation and one byte per field, the codec's floor.
+func BenchmarkRowCodecDecodeZero(b *testing.B) {
+	c := requestCodec(b)
+	enc, err := c.encode(nil, &SignatureRequest{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.decode(enc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRowCodecBuildTypical builds a typical request with ordinary
+// Go code, for comparison with decoding one.
+func BenchmarkRowCodecBuildTypical(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = typicalRequest(1)
+	}
+}
+
 // rowHeapBytes estimates the heap bytes a row's own allocations take:
 // the pointed-to values, slices' arrays, maps' entries and strings'
 // bytes, each rounded up to the allocator's size class (sizes below

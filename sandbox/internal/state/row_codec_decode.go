@@ -190,12 +190,7 @@ func (d *rowDecoder) value(c *typeCodec, p unsafe.Pointer) error {
 		*(*string)(p) = s
 		return err
 	case rowKindStruct:
-		for i := range c.fields {
-			f := &c.fields[i]
-			if err := d.value(f.codec, unsafe.Add(p, f.off)); err != nil {
-				return err
-			}
-		}
+		return d.structOps(c.ops, p)
 	case rowKindArray:
 		for i := range c.n {
 			if err := d.value(c.elem, unsafe.Add(p, uintptr(i)*c.elem.size)); err != nil {
@@ -210,6 +205,65 @@ func (d *rowDecoder) value(c *typeCodec, p unsafe.Pointer) error {
 		d.depth--
 		return err
 	}
+	return nil
+}
+
+// rowZeroIsOneByte has a bit set for each kind whose zero value encodes
+// as the one byte 0: all but floats and arrays (and structs, which ops
+// flatten).
+const rowZeroIsOneByte = (1<<(rowKindStruct+1) - 1) &^ (1<<rowKindFloat32 | 1<<rowKindFloat64 | 1<<rowKindArray | 1<<rowKindStruct)
+
+// structOps decodes a struct's fields (ops, nested structs flattened)
+// into p. The common cases are inline, reading from a local position: a
+// zero value (one 0 byte for every kind but floats, left as the zeroed
+// row has it), a short string, a bool, a small integer. Others go
+// through value.
+func (d *rowDecoder) structOps(ops []fieldCodec, p unsafe.Pointer) error {
+	buf, pos := d.buf, d.pos
+	for i := range ops {
+		f := &ops[i]
+		fp := unsafe.Add(p, f.off)
+		if pos < len(buf) {
+			b := buf[pos]
+			if b == 0 && rowZeroIsOneByte&(1<<f.kind) != 0 {
+				pos++
+				continue
+			}
+			if b < 0x80 {
+				switch f.kind {
+				case rowKindString:
+					n := int(b)
+					if n > len(buf)-pos-1 {
+						d.pos = pos
+						return d.corrupt("string longer than the bytes left")
+					}
+					*(*string)(fp) = unsafe.String(&buf[pos+1], n)
+					pos += 1 + n
+					continue
+				case rowKindBool:
+					if b == 1 {
+						*(*bool)(fp) = true
+						pos++
+						continue
+					}
+				case rowKindInt64:
+					*(*int64)(fp) = int64(b>>1) ^ -int64(b&1)
+					pos++
+					continue
+				case rowKindUint64:
+					*(*uint64)(fp) = uint64(b)
+					pos++
+					continue
+				}
+			}
+		}
+		d.pos = pos
+		if err := d.value(f.codec, fp); err != nil {
+			return err
+		}
+		pos = d.pos
+	}
+	d.pos = pos
 	return nil
 }
 

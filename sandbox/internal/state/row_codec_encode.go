@@ -45,14 +45,7 @@ func encodeRowValue(dst []byte, c *typeCodec, p unsafe.Pointer, depth int) ([]by
 	case rowKindString:
 		return appendRowString(dst, *(*string)(p)), nil
 	case rowKindStruct:
-		var err error
-		for i := range c.fields {
-			f := &c.fields[i]
-			if dst, err = encodeRowValue(dst, f.codec, unsafe.Add(p, f.off), depth); err != nil {
-				return dst, err
-			}
-		}
-		return dst, nil
+		return encodeRowStruct(dst, c.ops, p, depth)
 	case rowKindArray:
 		var err error
 		for i := range c.n {
@@ -100,6 +93,42 @@ func encodeRowValue(dst []byte, c *typeCodec, p unsafe.Pointer, depth int) ([]by
 		return encodeRowAny(dst, *(*any)(p), depth)
 	}
 	return dst, fmt.Errorf("row codec: no encoder for %v", c.typ)
+}
+
+// encodeRowStruct appends a struct's fields (ops, nested structs
+// flattened), the common kinds inline.
+func encodeRowStruct(dst []byte, ops []fieldCodec, p unsafe.Pointer, depth int) ([]byte, error) {
+	var err error
+	for i := range ops {
+		f := &ops[i]
+		fp := unsafe.Add(p, f.off)
+		switch f.kind {
+		case rowKindString:
+			dst = appendRowString(dst, *(*string)(fp))
+		case rowKindBool:
+			if *(*bool)(fp) {
+				dst = append(dst, 1)
+			} else {
+				dst = append(dst, 0)
+			}
+		case rowKindInt64:
+			dst = appendZigzag(dst, *(*int64)(fp))
+		case rowKindUint64:
+			dst = binary.AppendUvarint(dst, *(*uint64)(fp))
+		case rowKindPtr, rowKindSlice, rowKindBytes, rowKindMap, rowKindMapStringAny:
+			// Nil, as most are, is one byte.
+			if *(*unsafe.Pointer)(fp) == nil {
+				dst = append(dst, 0)
+				continue
+			}
+			fallthrough
+		default:
+			if dst, err = encodeRowValue(dst, f.codec, fp, depth); err != nil {
+				return dst, err
+			}
+		}
+	}
+	return dst, nil
 }
 
 // encodeRowMap appends a map other than map[string]any: rare, so it goes
