@@ -314,11 +314,10 @@ func rowCodecOps(c *typeCodec) []fieldCodec {
 // the codec's set (see encodeAny) or nesting deeper than
 // rowCodecMaxDepth.
 func (c *rowCodec) encode(dst []byte, row any) ([]byte, error) {
-	v := reflect.ValueOf(row)
-	if v.Type() != c.ptr {
+	if reflect.TypeOf(row) != c.ptr {
 		return dst, fmt.Errorf("row codec: encode %T with the codec of %v", row, c.typ)
 	}
-	p := v.UnsafePointer()
+	p := reflect.ValueOf(row).UnsafePointer()
 	if p == nil {
 		return dst, fmt.Errorf("row codec: encode a nil %v", c.ptr)
 	}
@@ -363,7 +362,7 @@ func (c *rowCodec) encodeExact(row any) ([]byte, error) {
 // never allocates more than the input's length could describe.
 func (c *rowCodec) decode(enc []byte) (any, error) {
 	v := reflect.New(c.typ)
-	d := rowDecoder{buf: enc}
+	d := newRowDecoder(enc)
 	if err := d.value(c.root, v.UnsafePointer()); err != nil {
 		return nil, err
 	}
@@ -378,7 +377,7 @@ func (c *rowCodec) decode(enc []byte) (any, error) {
 // decode's strings do. It answers "" for bytes that do not begin with a
 // string.
 func rowCodecID(enc []byte) string {
-	d := rowDecoder{buf: enc}
+	d := newRowDecoder(enc)
 	s, err := d.str()
 	if err != nil {
 		return ""

@@ -132,12 +132,13 @@ func (d *rowDecoder) anyValue() (any, error) {
 			return nil, err
 		}
 		defer func() { d.depth-- }()
-		n, err := d.length(1)
+		n, err := d.claim(1) // a tag
 		if err != nil || n < 0 {
 			return []any(nil), err
 		}
 		s := make([]any, n)
 		for i := range s {
+			d.release(1)
 			if s[i], err = d.anyValue(); err != nil {
 				return nil, err
 			}
@@ -156,13 +157,14 @@ func (d *rowDecoder) anyValue() (any, error) {
 // mapStringAny decodes a map[string]any; its keys must be in increasing
 // order, as encode writes them, so no key comes twice.
 func (d *rowDecoder) mapStringAny() (map[string]any, error) {
-	n, err := d.length(2) // a key and a tag at least
+	n, err := d.claim(2) // a key and a tag
 	if err != nil || n < 0 {
 		return nil, err
 	}
 	m := make(map[string]any, n)
 	prev := ""
 	for i := range n {
+		d.release(2)
 		k, err := d.str()
 		if err != nil {
 			return nil, err

@@ -2,9 +2,19 @@ package state
 
 // The decoder of the row codec (row_codec.go): one branch per kind,
 // writing into a freshly allocated (zeroed) row through unsafe pointers
-// at the offsets compiled. Every read checks the bytes left, and every
-// length is bounded by them before anything is allocated, so corrupt
-// bytes give an error, never a panic or a huge allocation.
+// at the offsets compiled. Every read checks the bytes left, so corrupt
+// bytes give an error, never a panic.
+//
+// Nor do they make decode allocate more than the input could describe:
+// a slice or map of n elements that encode to at least m bytes each
+// claims n*m bytes of what is left before it is allocated, and gives back
+// m as each element begins. What an element reads (its own slices' claims
+// included) must fit before end, which excludes what its later siblings
+// and its ancestors' later siblings claimed. Claims outstanding never
+// exceed the input's length, so neither nesting nor siblings can claim
+// the same bytes twice, and every allocation is at most a fixed multiple
+// (an element's size over its encoding's least size) of bytes that were
+// read or are still claimed.
 
 import (
 	"encoding/binary"
@@ -14,11 +24,19 @@ import (
 	"unsafe"
 )
 
-// rowDecoder reads an encoding from pos on.
+// rowDecoder reads an encoding from pos on. end is where what is being
+// decoded must stop: len(buf) less the bytes claimed by elements not yet
+// decoded.
 type rowDecoder struct {
 	buf   []byte
 	pos   int
+	end   int
 	depth int
+}
+
+// newRowDecoder starts reading enc.
+func newRowDecoder(enc []byte) rowDecoder {
+	return rowDecoder{buf: enc, end: len(enc)}
 }
 
 // corrupt is the error of bytes that cannot be what the codec wrote.
@@ -28,7 +46,7 @@ func (d *rowDecoder) corrupt(what string) error {
 
 // byte reads one byte.
 func (d *rowDecoder) byte() (byte, error) {
-	if d.pos >= len(d.buf) {
+	if d.pos >= d.end {
 		return 0, d.corrupt("truncated")
 	}
 	b := d.buf[d.pos]
@@ -38,13 +56,13 @@ func (d *rowDecoder) byte() (byte, error) {
 
 // uvarint reads an unsigned varint.
 func (d *rowDecoder) uvarint() (uint64, error) {
-	if d.pos < len(d.buf) {
+	if d.pos < d.end {
 		if b := d.buf[d.pos]; b < 0x80 {
 			d.pos++
 			return uint64(b), nil
 		}
 	}
-	v, n := binary.Uvarint(d.buf[d.pos:])
+	v, n := binary.Uvarint(d.buf[d.pos:d.end])
 	if n <= 0 {
 		return 0, d.corrupt("bad varint")
 	}
@@ -79,7 +97,7 @@ func (d *rowDecoder) unsigned(bits int) (uint64, error) {
 
 // fixed reads n bytes.
 func (d *rowDecoder) fixed(n int) ([]byte, error) {
-	if len(d.buf)-d.pos < n {
+	if d.end-d.pos < n {
 		return nil, d.corrupt("truncated")
 	}
 	b := d.buf[d.pos : d.pos+n]
@@ -93,7 +111,7 @@ func (d *rowDecoder) str() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if u > uint64(len(d.buf)-d.pos) {
+	if u > uint64(d.end-d.pos) {
 		return "", d.corrupt("string longer than the bytes left")
 	}
 	if u == 0 {
@@ -104,10 +122,12 @@ func (d *rowDecoder) str() (string, error) {
 	return s, nil
 }
 
-// length reads the uvarint length+1 of a slice or map whose elements take
-// at least minSize bytes each: nil answers -1. A length the bytes left
-// cannot hold is an error, so that nothing is allocated for it.
-func (d *rowDecoder) length(minSize int) (int, error) {
+// claim reads the uvarint length+1 of a slice or map whose elements take
+// at least minSize bytes each (nil answers -1) and claims length*minSize
+// of the bytes left, which each element gives back (release) as it
+// begins. A length the bytes left cannot hold is an error, so that
+// nothing is allocated for it.
+func (d *rowDecoder) claim(minSize int) (int, error) {
 	u, err := d.uvarint()
 	if err != nil {
 		return 0, err
@@ -115,11 +135,16 @@ func (d *rowDecoder) length(minSize int) (int, error) {
 	if u == 0 {
 		return -1, nil
 	}
-	if u-1 > uint64(len(d.buf)-d.pos)/uint64(minSize) {
+	if u-1 > uint64(d.end-d.pos)/uint64(minSize) {
 		return 0, d.corrupt("length longer than the bytes left")
 	}
-	return int(u - 1), nil
+	n := int(u - 1)
+	d.end -= n * minSize
+	return n, nil
 }
+
+// release gives back the bytes claimed for an element that begins.
+func (d *rowDecoder) release(minSize int) { d.end += minSize }
 
 // enter counts one more level of nesting.
 func (d *rowDecoder) enter() error {
@@ -219,11 +244,11 @@ const rowZeroIsOneByte = (1<<(rowKindStruct+1) - 1) &^ (1<<rowKindFloat32 | 1<<r
 // row has it), a short string, a bool, a small integer. Others go
 // through value.
 func (d *rowDecoder) structOps(ops []fieldCodec, p unsafe.Pointer) error {
-	buf, pos := d.buf, d.pos
+	buf, pos, end := d.buf, d.pos, d.end
 	for i := range ops {
 		f := &ops[i]
 		fp := unsafe.Add(p, f.off)
-		if pos < len(buf) {
+		if pos < end {
 			b := buf[pos]
 			if b == 0 && rowZeroIsOneByte&(1<<f.kind) != 0 {
 				pos++
@@ -233,7 +258,7 @@ func (d *rowDecoder) structOps(ops []fieldCodec, p unsafe.Pointer) error {
 				switch f.kind {
 				case rowKindString:
 					n := int(b)
-					if n > len(buf)-pos-1 {
+					if n > end-pos-1 {
 						d.pos = pos
 						return d.corrupt("string longer than the bytes left")
 					}
@@ -261,7 +286,7 @@ func (d *rowDecoder) structOps(ops []fieldCodec, p unsafe.Pointer) error {
 		if err := d.value(f.codec, fp); err != nil {
 			return err
 		}
-		pos = d.pos
+		pos, end = d.pos, d.end
 	}
 	d.pos = pos
 	return nil
@@ -285,16 +310,18 @@ func (d *rowDecoder) nested(c *typeCodec, p unsafe.Pointer) error {
 		}
 		*(*unsafe.Pointer)(p) = q
 	case rowKindBytes:
-		n, err := d.length(1)
+		n, err := d.claim(1)
 		if err != nil || n < 0 {
 			return err
 		}
+		d.release(n)
 		b := make([]byte, n)
-		copy(b, d.buf[d.pos:])
+		copy(b, d.buf[d.pos:d.pos+n])
 		d.pos += n
 		*(*[]byte)(p) = b
 	case rowKindSlice:
-		n, err := d.length(c.elem.minSize)
+		m := c.elem.minSize
+		n, err := d.claim(m)
 		if err != nil || n < 0 {
 			return err
 		}
@@ -305,6 +332,7 @@ func (d *rowDecoder) nested(c *typeCodec, p unsafe.Pointer) error {
 			data = reflect.MakeSlice(c.typ, n, n).UnsafePointer()
 		}
 		for i := range n {
+			d.release(m)
 			if err := d.value(c.elem, unsafe.Add(data, uintptr(i)*c.elem.size)); err != nil {
 				return err
 			}
@@ -328,7 +356,8 @@ func (d *rowDecoder) nested(c *typeCodec, p unsafe.Pointer) error {
 
 // reflectMap decodes a map other than map[string]any, through reflect.
 func (d *rowDecoder) reflectMap(c *typeCodec, p unsafe.Pointer) error {
-	n, err := d.length(1 + c.elem.minSize)
+	entry := 1 + c.elem.minSize // a key and a value
+	n, err := d.claim(entry)
 	if err != nil || n < 0 {
 		return err
 	}
@@ -336,6 +365,7 @@ func (d *rowDecoder) reflectMap(c *typeCodec, p unsafe.Pointer) error {
 	key := reflect.New(c.typ.Key()).Elem()
 	prev := ""
 	for i := range n {
+		d.release(entry)
 		k, err := d.str()
 		if err != nil {
 			return err

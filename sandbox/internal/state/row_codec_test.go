@@ -2,10 +2,12 @@ package state
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"unsafe"
@@ -380,6 +382,44 @@ func TestRowCodecCorruptBytes(t *testing.T) {
 	if id := rowCodecID([]byte{0x05, 'a'}); id != "" {
 		t.Fatalf("rowCodecID of a truncated id = %q", id)
 	}
+}
+
+// codecAnyRow is a row with an interface value, for hand-made encodings.
+type codecAnyRow struct {
+	ID string
+	V  any
+}
+
+// TestRowCodecNestedClaims decodes lists nested in lists, each claiming
+// as many elements as the bytes left could hold: the first claim takes
+// them, so the nested ones fail instead of each allocating as much again.
+func TestRowCodecNestedClaims(t *testing.T) {
+	c, err := newRowCodec(reflect.TypeFor[codecAnyRow]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const size = 1 << 14
+	enc := []byte{0} // the id, ""
+	for range 200 {
+		enc = append(enc, rowAnySlice)
+		enc = binary.AppendUvarint(enc, uint64(size-len(enc)-4))
+	}
+	enc = append(enc, make([]byte, size-len(enc))...)
+	least := uint64(math.MaxUint64)
+	for range 3 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		if _, err := c.decode(enc); err == nil {
+			t.Fatal("decode accepted lists longer than their bytes")
+		}
+		runtime.ReadMemStats(&after)
+		least = min(least, after.TotalAlloc-before.TotalAlloc)
+	}
+	// One list of size elements of 16 bytes, not 200 of them.
+	if least > 40*size {
+		t.Fatalf("decode of %d bytes allocated %d bytes", size, least)
+	}
+	t.Logf("decode of %d corrupt bytes allocated %d bytes", size, least)
 }
 
 // checkDecodeSafe decodes bytes that may be corrupt: an error is fine; a
