@@ -310,6 +310,9 @@ func TestRowCodecRefusesValues(t *testing.T) {
 	if _, err := c.encode(nil, SignatureRequest{}); err == nil {
 		t.Error("encode accepted a struct value instead of a pointer")
 	}
+	if _, err := c.encode(nil, nil); err == nil {
+		t.Error("encode accepted nil")
+	}
 	if _, err := c.encode(nil, (*SignatureRequest)(nil)); err == nil {
 		t.Error("encode accepted a nil row")
 	}
@@ -381,6 +384,69 @@ func TestRowCodecCorruptBytes(t *testing.T) {
 	}
 	if id := rowCodecID([]byte{0x05, 'a'}); id != "" {
 		t.Fatalf("rowCodecID of a truncated id = %q", id)
+	}
+}
+
+// TestRowCodecRowsOutliveTheirBuffers decodes rows, drops every
+// reference to the encodings but the rows' own strings, collects
+// garbage and checks the rows: the strings keep their encoding alive,
+// and the pointers decode wrote are ones the collector sees.
+func TestRowCodecRowsOutliveTheirBuffers(t *testing.T) {
+	c := requestCodec(t)
+	rows := make([]any, 200)
+	for i := range rows {
+		enc, err := c.encodeExact(typicalRequest(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rows[i], err = c.decode(enc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 2 {
+		runtime.GC()
+	}
+	// Fresh allocations would reuse freed encodings' memory.
+	junk := make([][]byte, 1000)
+	for i := range junk {
+		junk[i] = bytes.Repeat([]byte{0xee}, 900)
+	}
+	for i, row := range rows {
+		if !reflect.DeepEqual(row, typicalRequest(i)) {
+			t.Fatalf("row %d changed after a collection", i)
+		}
+	}
+	runtime.KeepAlive(junk)
+}
+
+// TestRowCodecConcurrent uses one codec from several goroutines, as the
+// world's readers and writers do.
+func TestRowCodecConcurrent(t *testing.T) {
+	c := requestCodec(t)
+	done := make(chan error)
+	for g := range 4 {
+		go func() {
+			for i := range 100 {
+				row := typicalRequest(g*1000 + i)
+				enc, err := c.encodeExact(row)
+				if err == nil {
+					var got any
+					if got, err = c.decode(enc); err == nil && !reflect.DeepEqual(got, row) {
+						err = errRowCodecCorrupt
+					}
+				}
+				if err != nil {
+					done <- err
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range 4 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
