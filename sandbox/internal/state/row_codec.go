@@ -31,6 +31,12 @@ package state
 // Nothing in the encoding names a type or a field: bytes are only valid
 // for the codec (the program, the type) that wrote them. They live in
 // memory only and are never exported or journaled.
+//
+// Decoded strings point into the encoding (see decode), so a string kept
+// beyond its row (an index key, a map key, a field copied into another
+// row) keeps the whole encoding alive: clone it (strings.Clone) where it
+// is kept long, or decode from a copy of the bytes when every string
+// must be the row's own.
 
 import (
 	"errors"
