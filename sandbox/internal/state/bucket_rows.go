@@ -65,6 +65,9 @@ type bucketTable struct {
 	// prefixes: the table's id index took lookups by prefix (id_prefix);
 	// a bucketed table answers those its memdb index answered.
 	prefixes bool
+	// codec encodes the rows of a table that freezes them
+	// (bucket_rows_frozen.go); nil: its rows stay live.
+	codec *rowCodec
 }
 
 // bucketOf answers the number of the bucket of the row of id.
@@ -133,15 +136,27 @@ func registerBucketed(bt *bucketTable) {
 func fieldBuckets[T any](table, tag string, get func(*T) string) *bucketTable {
 	return &bucketTable{table: table, tag: tag,
 		id: func(row any) (string, bool) {
-			r, ok := row.(*T)
-			if !ok || r == nil {
-				return "", false
+			switch r := row.(type) {
+			case *T:
+				if r != nil {
+					return get(r), true
+				}
+			case *frozenRow:
+				return r.id(), true
 			}
-			return get(r), true
+			return "", false
 		},
-		compare: func(row any, id string) int { return strings.Compare(get(row.(*T)), id) },
-		hash:    func(row any) uint32 { return fnv1a(get(row.(*T))) },
+		compare: func(row any, id string) int { return strings.Compare(storedID(row, get), id) },
+		hash:    func(row any) uint32 { return fnv1a(storedID(row, get)) },
 	}
+}
+
+// storedID reads the id of a row as a bucket holds it, live or frozen.
+func storedID[T any](row any, get func(*T) string) string {
+	if f, ok := row.(*frozenRow); ok {
+		return f.id()
+	}
+	return get(row.(*T))
 }
 
 func init() {

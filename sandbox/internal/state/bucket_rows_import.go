@@ -13,7 +13,7 @@ import (
 // answers the rows in document order.
 func importBucketed(tx *memdb.Txn, bt *bucketTable, exported []json.RawMessage) ([]any, error) {
 	def, _ := tableDef(bt.table)
-	w := newBucketWrite(tx)
+	w := newLoadingWrite(tx)
 	rows := make([]any, 0, len(exported))
 	shared := 0
 	for i, raw := range exported {

@@ -20,6 +20,9 @@ type mergeIterator struct {
 	// heads is a heap of the buckets' rows still to visit, by the id of
 	// their first.
 	heads []mergeHead
+	// w is the write whose buckets the walk reads (nil: none), which
+	// thaws a frozen row as its other reads do.
+	w *bucketWrite
 }
 
 // mergeHead is the rest of one bucket's rows, and the id of the first.
@@ -33,7 +36,7 @@ type mergeHead struct {
 // them. A write's own buckets change in place as it goes on, so the walk
 // takes a copy of what it visits of them.
 func newMergeIterator(tx *memdb.Txn, w *bucketWrite, bt *bucketTable, from, prefix string) *mergeIterator {
-	it := &mergeIterator{bt: bt, prefix: prefix}
+	it := &mergeIterator{bt: bt, prefix: prefix, w: w}
 	eachRowBucket(tx, w, bt, func(_ uint64, b *rowBucket, own bool) {
 		i, _ := bt.search(b.Rows, from)
 		if i == len(b.Rows) {
@@ -71,7 +74,10 @@ func (it *mergeIterator) Next() any {
 		it.heads = it.heads[:last]
 	}
 	it.down(0)
-	return row
+	if it.w != nil {
+		return it.w.thaw(it.bt, row)
+	}
+	return it.bt.thaw(row)
 }
 
 // down restores the heap below i.

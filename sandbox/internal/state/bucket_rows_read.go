@@ -17,7 +17,7 @@ func rowOf(tx *memdb.Txn, w *bucketWrite, bt *bucketTable, id string) any {
 	if w != nil {
 		return w.get(bt, id)
 	}
-	return bucketRow(storedTree(tx, bt).bucket(bt.bucketOf(id)), bt, id)
+	return bt.thaw(bucketRow(storedTree(tx, bt).bucket(bt.bucketOf(id)), bt, id))
 }
 
 // bucketRow answers the row of id in bucket b (nil: none).
@@ -36,6 +36,13 @@ func bucketRow(b *rowBucket, bt *bucketTable, id string) any {
 func (t *Txn) bucketGet(bt *bucketTable, id string) any {
 	if t.buckets == nil && (t.rows != nil || t.tracked != nil) {
 		t.buckets = newBucketWrite(t.Txn) // a write: its reads see its own bucket copies
+	}
+	if t.buckets == nil && t.thawed != nil {
+		raw := bucketRow(storedTree(t.Txn, bt).bucket(bt.bucketOf(id)), bt, id)
+		if f, ok := raw.(*frozenRow); ok {
+			return t.thawed.thaw(bt, f)
+		}
+		return raw
 	}
 	return rowOf(t.Txn, t.buckets, bt, id)
 }

@@ -207,7 +207,7 @@ func TestExportWrittenBeforeBucketsLoads(t *testing.T) {
 	require.NoError(t, err)
 	got, err := Get[SignatureRequest](tx, TableSignatureRequests, req.ID)
 	require.NoError(t, err)
-	require.Same(t, req, got)
+	require.Equal(t, req, got, "a frozen row thaws anew on each read outside a write")
 	older, err := SignatureRequestBySignature(tx, "sig001")
 	require.NoError(t, err)
 	require.Equal(t, []string{older.ID, req.ID}, accessList(t, tx, "acct2"), "the list in creation order")

@@ -24,6 +24,12 @@ type bucketWrite struct {
 	// trees holds the stored tree of each table the write read (nil:
 	// none stored), which does not change before flush.
 	trees map[*bucketTable]*bucketTree
+	// thawed holds the rows thawed for the write, by the frozen row they
+	// came from (bucket_rows_frozen.go).
+	thawed map[*frozenRow]any
+	// freezeAll freezes every row the write stores (import and journal
+	// replay), not only those it found stored.
+	freezeAll bool
 }
 
 // bucketRef names bucket n of a table.
@@ -33,6 +39,11 @@ type bucketRef struct {
 }
 
 func newBucketWrite(tx *memdb.Txn) *bucketWrite { return &bucketWrite{tx: tx} }
+
+// newLoadingWrite starts a write that loads rows (import, journal
+// replay): it freezes every row it stores, as a world just loaded has
+// written none of them lately.
+func newLoadingWrite(tx *memdb.Txn) *bucketWrite { return &bucketWrite{tx: tx, freezeAll: true} }
 
 // tree answers the stored tree of bt.
 func (w *bucketWrite) tree(bt *bucketTable) *bucketTree {
@@ -78,7 +89,7 @@ func (w *bucketWrite) writable(bt *bucketTable, n uint64) *rowBucket {
 
 // get answers the row of id (nil: none).
 func (w *bucketWrite) get(bt *bucketTable, id string) any {
-	return bucketRow(w.bucket(bt, bt.bucketOf(id)), bt, id)
+	return w.thaw(bt, bucketRow(w.bucket(bt, bt.bucketOf(id)), bt, id))
 }
 
 // put stores row under id, answering the row it replaced (nil: none).
@@ -88,7 +99,7 @@ func (w *bucketWrite) put(bt *bucketTable, id string, row any) any {
 	if found {
 		before := b.Rows[i]
 		b.Rows[i] = row
-		return before
+		return w.thaw(bt, before)
 	}
 	b.Rows = slices.Insert(b.Rows, i, row)
 	return nil
@@ -97,14 +108,14 @@ func (w *bucketWrite) put(bt *bucketTable, id string, row any) any {
 // remove deletes the row of id, answering it (nil: there was none, and
 // nothing changed).
 func (w *bucketWrite) remove(bt *bucketTable, id string) any {
-	if w.get(bt, id) == nil {
+	if bucketRow(w.bucket(bt, bt.bucketOf(id)), bt, id) == nil {
 		return nil
 	}
 	b := w.writable(bt, bt.bucketOf(id))
 	i, _ := bt.search(b.Rows, id)
 	before := b.Rows[i]
 	b.Rows = slices.Delete(b.Rows, i, i+1)
-	return before
+	return w.thaw(bt, before)
 }
 
 // insertRow is memdb's Insert for a row of a bucketed table.
@@ -131,9 +142,13 @@ func (w *bucketWrite) deleteRow(bt *bucketTable, row any) error {
 }
 
 // flush stores the buckets the write changed, a new tree per table, in
-// the order of the tables' tags; the write starts afresh after it.
+// the order of the tables' tags, freezing the rows it found stored in
+// them (bucket_rows_frozen.go); the write starts afresh after it.
 func (w *bucketWrite) flush() error {
 	refs := inStoreOrder(w.buckets, func(r bucketRef) string { return r.bt.tag }, func(r bucketRef) uint64 { return r.n })
+	for _, ref := range refs {
+		w.freezeStored(ref.bt, ref.n, w.buckets[ref], w.freezeAll)
+	}
 	for len(refs) > 0 {
 		bt, end := refs[0].bt, 1
 		for end < len(refs) && refs[end].bt == bt {
@@ -144,6 +159,6 @@ func (w *bucketWrite) flush() error {
 		}
 		refs = refs[end:]
 	}
-	w.buckets, w.trees = nil, nil
+	w.buckets, w.trees, w.thawed = nil, nil, nil
 	return nil
 }

@@ -39,6 +39,7 @@ import (
 	"cmp"
 	"slices"
 	"strconv"
+	"strings"
 
 	memdb "github.com/hashicorp/go-memdb"
 )
@@ -135,6 +136,19 @@ func (ix *compactIndex) entryIDOf(row any, id string) string {
 		return ix.entryID(row)
 	}
 	return id
+}
+
+// owned answers e with strings of its own when the index's rows can be
+// frozen (bucket_rows_frozen.go). A rebuild reads every row thawed, whose
+// strings point into its encoding: an entry kept for the row's life
+// would keep that encoding after the row is written again and frozen
+// anew. (A write adds entries from a thawed row only when its keys
+// change, rarely; each such entry keeps one encoding.)
+func (ix *compactIndex) owned(e compactEntry) compactEntry {
+	if bt := bucketed(ix.table); bt != nil && bt.codec != nil {
+		e.Group, e.ID = strings.Clone(e.Group), strings.Clone(e.ID)
+	}
+	return e
 }
 
 // lookupID answers the id of an entry's row.

@@ -44,7 +44,7 @@ func compactBucketsOf(tx *memdb.Txn, ix *compactIndex) ([]*compactBucket, error)
 		}
 		for _, k := range ix.rowKeys(raw, buf[:0]) {
 			n := ix.bucketOf(k)
-			entries[n] = append(entries[n], compactEntry{Group: k.group, Order: k.order, ID: ix.entryIDOf(raw, id)})
+			entries[n] = append(entries[n], ix.owned(compactEntry{Group: k.group, Order: k.order, ID: ix.entryIDOf(raw, id)}))
 		}
 	}
 	ns := make([]uint64, 0, len(entries))

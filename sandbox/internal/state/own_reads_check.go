@@ -4,6 +4,7 @@ package state
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 )
 
@@ -56,7 +57,21 @@ func (t *Txn) checkBucketRead(bt *bucketTable, id string, raw any) {
 	switch {
 	case len(found) > 1:
 		panic(fmt.Sprintf("state: %s holds %d rows of id %q", bt.table, len(found), id))
-	case len(found) == 1 && found[0] != raw, len(found) == 0 && raw != nil:
+	case len(found) == 1 && !sameStoredRow(t, bt, found[0], raw), len(found) == 0 && raw != nil:
 		panic(fmt.Sprintf("state: read of %s %q answered %p, the buckets hold %v", bt.table, id, raw, found))
 	}
+}
+
+// sameStoredRow reports whether raw is what a read gives for the stored
+// row: the row itself, or for a frozen row (bucket_rows_frozen.go) the row
+// it thaws to.
+func sameStoredRow(t *Txn, bt *bucketTable, stored, raw any) bool {
+	f, ok := stored.(*frozenRow)
+	if !ok {
+		return stored == raw
+	}
+	if t.buckets != nil {
+		return t.buckets.thaw(bt, f) == raw
+	}
+	return reflect.DeepEqual(bt.thaw(f), raw)
 }

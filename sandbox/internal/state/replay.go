@@ -26,7 +26,7 @@ type Replay struct {
 }
 
 // NewReplay starts replaying one commit in tx.
-func NewReplay(tx *memdb.Txn) *Replay { return &Replay{tx: tx, rows: newBucketWrite(tx)} }
+func NewReplay(tx *memdb.Txn) *Replay { return &Replay{tx: tx, rows: newLoadingWrite(tx)} }
 
 // Apply makes one change: row is the new row, or for a deletion the row
 // deleted.

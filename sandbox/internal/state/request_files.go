@@ -259,7 +259,7 @@ func foldRequestFileSets(tx *memdb.Txn) error {
 	for raw := it.Next(); raw != nil; raw = it.Next() {
 		legacy = append(legacy, raw.(*FileSet))
 	}
-	w := newBucketWrite(tx)
+	w := newLoadingWrite(tx)
 	for _, fs := range legacy {
 		if err := foldFileSet(w, fs.ObjectID(), false); err != nil {
 			return err

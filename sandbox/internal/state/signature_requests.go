@@ -433,7 +433,7 @@ func init() {
 	// memdb entry per row cost about 450 bytes, and a write of one copied
 	// a path through a tree of every request. 4,096 buckets hold a few
 	// dozen rows each at 100,000 requests.
-	registerBucketed(fieldBuckets(TableSignatureRequests, "sr", func(r *SignatureRequest) string { return r.ID }))
+	registerBucketed(freezable[SignatureRequest](fieldBuckets(TableSignatureRequests, "sr", func(r *SignatureRequest) string { return r.ID })))
 	// The request's secondary indexes are compact: a memdb entry each
 	// (about 450 bytes) cost more than the request's own fields, and
 	// memdb copied them on every update of the request, its keys moved

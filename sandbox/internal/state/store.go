@@ -46,6 +46,8 @@ type Store struct {
 	check atomic.Pointer[func() error]
 	// secrets, when set, makes NewSecret draw from it (see SetSecretSource).
 	secrets func() string
+	// thawed caches rows thawed for reads (bucket_rows_frozen.go).
+	thawed thawCache
 }
 
 // SetSecretSource makes every secret the store's writes create (NewSecret:
@@ -74,7 +76,7 @@ func NewStore(db *memdb.MemDB, now func() time.Time) *Store {
 // Read returns a read-only transaction on a consistent snapshot: the
 // database as of the last commit that finished before the call.
 func (s *Store) Read() *Txn {
-	return &Txn{Txn: s.snap.Load().txn, now: s.now()}
+	return &Txn{Txn: s.snap.Load().txn, now: s.now(), thawed: &s.thawed}
 }
 
 // snapshot is the database as of one commit, with its configuration once
@@ -205,6 +207,7 @@ func (s *Store) Replace(db *memdb.MemDB) {
 	s.commitMu.Lock()
 	s.db.Store(db)
 	s.snap.Store(newSnapshot(db))
+	s.thawed.reset()
 	s.commitMu.Unlock()
 	s.observeSnapshot(db)
 	s.swap.Unlock()
@@ -266,6 +269,9 @@ type Txn struct {
 	// tracked is what an observed write did to bucketed rows
 	// (bucket_rows_observe.go); nil in any other transaction.
 	tracked *trackedRows
+	// thawed is the store's cache of thawed rows, which reads outside a
+	// write share (bucket_rows_frozen.go); nil in a write.
+	thawed *thawCache
 }
 
 // Notify arranges for topic to be announced once after this transaction

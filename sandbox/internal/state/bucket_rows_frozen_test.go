@@ -1,0 +1,141 @@
+package state
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// sameBucketIDs answers n request ids that fall in one bucket.
+func sameBucketIDs(t *testing.T, n int) []string {
+	t.Helper()
+	bt := bucketed(TableSignatureRequests)
+	var ids []string
+	want := bt.bucketOf("r0")
+	for i := 0; len(ids) < n && i < 1<<24; i++ {
+		if id := fmt.Sprintf("r%d", i); bt.bucketOf(id) == want {
+			ids = append(ids, id)
+		}
+	}
+	require.Len(t, ids, n)
+	return ids
+}
+
+// bucketedRequest answers the request row of id as its bucket holds it,
+// frozen or live.
+func bucketedRequest(st *Store, id string) any {
+	bt := bucketed(TableSignatureRequests)
+	return bucketRow(storedTree(st.Read().Txn, bt).bucket(bt.bucketOf(id)), bt, id)
+}
+
+func frozenRequest(t *testing.T, id string) *SignatureRequest {
+	t.Helper()
+	exp := int64(1700000000)
+	return &SignatureRequest{ID: id, Seq: uint64(fnv1a(id)), RequesterAccountID: "acct", Title: "NDA " + id,
+		Metadata: map[string]any{"n": 1.5, "s": "x"}, ExpiresAt: &exp,
+		Signatures: []Signature{{ID: "sig-" + id, Email: "s@example.com", Status: "awaiting_signature"}},
+		Audit:      []AuditEntry{}, Phase: "sent"}
+}
+
+// TestRowsFreezeWhenTheirBucketIsWrittenAgain: a row stays live until a
+// later write changes its bucket, then is kept frozen; reads answer it as
+// it was put, and the row that write put stays live.
+func TestRowsFreezeWhenTheirBucketIsWrittenAgain(t *testing.T) {
+	st := seededStore(t)
+	ids := sameBucketIDs(t, 2)
+	first, second := frozenRequest(t, ids[0]), frozenRequest(t, ids[1])
+	require.NoError(t, st.Update(func(tx *Txn) error { return Put(tx, TableSignatureRequests, first) }))
+	assert.Same(t, first, bucketedRequest(st, ids[0]), "the row just written is live")
+
+	require.NoError(t, st.Update(func(tx *Txn) error { return Put(tx, TableSignatureRequests, second) }))
+	assert.IsType(t, &frozenRow{}, bucketedRequest(st, ids[0]), "a write of its bucket froze it")
+	assert.Same(t, second, bucketedRequest(st, ids[1]), "the row that write put is live")
+
+	got, err := Get[SignatureRequest](st.Read(), TableSignatureRequests, ids[0])
+	require.NoError(t, err)
+	assert.Equal(t, first, got, "a frozen row reads as it was put")
+	assert.NotSame(t, first, got)
+}
+
+// TestAFrozenRowThawsOncePerWrite: within a write every read of a frozen
+// row answers the same row, and putting it back unchanged keeps it
+// frozen; reads outside a write share the store's thawed copy.
+func TestAFrozenRowThawsOncePerWrite(t *testing.T) {
+	st := seededStore(t)
+	ids := sameBucketIDs(t, 2)
+	require.NoError(t, st.Update(func(tx *Txn) error { return Put(tx, TableSignatureRequests, frozenRequest(t, ids[0])) }))
+	require.NoError(t, st.Update(func(tx *Txn) error { return Put(tx, TableSignatureRequests, frozenRequest(t, ids[1])) }))
+	require.IsType(t, &frozenRow{}, bucketedRequest(st, ids[0]))
+
+	require.NoError(t, st.Update(func(tx *Txn) error {
+		a, err := Get[SignatureRequest](tx, TableSignatureRequests, ids[0])
+		require.NoError(t, err)
+		b, err := SignatureRequestBySignature(tx, "sig-"+ids[0])
+		require.NoError(t, err)
+		assert.Same(t, a, b, "one row per write, however it is found")
+		return Put(tx, TableSignatureRequests, a)
+	}))
+	assert.IsType(t, &frozenRow{}, bucketedRequest(st, ids[0]), "put back as read: frozen again")
+
+	a, err := Get[SignatureRequest](st.Read(), TableSignatureRequests, ids[0])
+	require.NoError(t, err)
+	b, err := Get[SignatureRequest](st.Read(), TableSignatureRequests, ids[0])
+	require.NoError(t, err)
+	assert.Same(t, a, b, "reads share the store's thawed row")
+}
+
+// TestAChangedFrozenRowIsStoredChanged: a write that reads a frozen row,
+// changes a copy and puts it stores the change, live; the next write of
+// the bucket freezes the changed row.
+func TestAChangedFrozenRowIsStoredChanged(t *testing.T) {
+	st := seededStore(t)
+	ids := sameBucketIDs(t, 3)
+	for _, id := range ids[:2] {
+		require.NoError(t, st.Update(func(tx *Txn) error { return Put(tx, TableSignatureRequests, frozenRequest(t, id)) }))
+	}
+	require.NoError(t, st.Update(func(tx *Txn) error {
+		r, err := Get[SignatureRequest](tx, TableSignatureRequests, ids[0])
+		require.NoError(t, err)
+		c := *r
+		c.Title = "changed"
+		return Put(tx, TableSignatureRequests, &c)
+	}))
+	require.IsType(t, &SignatureRequest{}, bucketedRequest(st, ids[0]))
+	require.NoError(t, st.Update(func(tx *Txn) error { return Put(tx, TableSignatureRequests, frozenRequest(t, ids[2])) }))
+	require.IsType(t, &frozenRow{}, bucketedRequest(st, ids[0]))
+	got, err := Get[SignatureRequest](st.Read(), TableSignatureRequests, ids[0])
+	require.NoError(t, err)
+	want := frozenRequest(t, ids[0])
+	want.Title = "changed"
+	assert.Equal(t, want, got)
+}
+
+// TestImportFreezesEveryRequest: a world just imported has written none
+// of its requests lately, so every one is kept frozen, and the export
+// reads them back as they were.
+func TestImportFreezesEveryRequest(t *testing.T) {
+	st := seededStore(t)
+	for i := range 50 {
+		require.NoError(t, st.Update(func(tx *Txn) error {
+			return Put(tx, TableSignatureRequests, frozenRequest(t, fmt.Sprintf("req%02d", i)))
+		}))
+	}
+	tables, err := Export(st.Read())
+	require.NoError(t, err)
+	db, err := Import(tables)
+	require.NoError(t, err)
+	bt := bucketed(TableSignatureRequests)
+	n := 0
+	eachTreeBucket(storedTree(db.Txn(false), bt), func(_ uint64, b *rowBucket) {
+		for _, r := range b.Rows {
+			assert.IsType(t, &frozenRow{}, r)
+			n++
+		}
+	})
+	assert.Equal(t, len(tables[TableSignatureRequests]), n)
+	again, err := Export(&Txn{Txn: db.Txn(false)})
+	require.NoError(t, err)
+	assert.Equal(t, tables, again)
+}
