@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"net/url"
+	"unsafe"
 )
 
 // plainForm splits a multipart body that is wholly in memory and has the
@@ -26,6 +27,9 @@ type plainForm struct {
 	// partsWithoutFilename counts the parts without a filename: at most that
 	// many text values go into the body's Order.
 	partsWithoutFilename int
+	// sharedTextBytes sums the text values that readPlainForm copies into
+	// one shared backing (see sharesBacking): its exact size.
+	sharedTextBytes int
 }
 
 // formPart is one part of a plain form, as slices of the body.
@@ -52,8 +56,32 @@ func splitPlainForm(raw []byte, boundary string) (form plainForm, ok bool) {
 		}
 		if len(p.filename) == 0 {
 			form.partsWithoutFilename++
+			if sharesBacking(p) {
+				form.sharedTextBytes += len(p.data)
+			}
 		}
 	}
+}
+
+// sharesBacking reports whether the text value of a part without filename
+// goes into the form's shared backing: a named text value that does not
+// look like JSON text. A JSON array or object (how the official SDKs send
+// signers, form fields and metadata) is parsed into values of its own and
+// then dropped; in the shared backing it would stay alive as long as any
+// value kept from the form (a title in a stored request), so it keeps a
+// string of its own.
+func sharesBacking(p formPart) bool {
+	if len(p.name) == 0 || len(p.data) == 0 || isFileParamBytes(p.name) {
+		return false
+	}
+	v := bytes.TrimSpace(p.data)
+	return len(v) == 0 || (v[0] != '[' && v[0] != '{')
+}
+
+// isFileParamBytes is isFileParam over a name still in the body.
+func isFileParamBytes(name []byte) bool {
+	base, _, _ := bytes.Cut(name, []byte("["))
+	return fileParams[string(base)]
 }
 
 var (
@@ -202,8 +230,19 @@ var errPlainFormChanged = errors.New("wire: a plain multipart body stopped being
 // readPlainForm builds the body from a plain form, part for part as
 // readMultipart does from mime/multipart's parts: the same counting, the
 // same refusals in the same order, uploads in slices of exactly their size.
+//
+// The text values a form keeps (a title, a signer's name and address) live
+// as long as the request stored from them. They are copied into one
+// backing of exactly their total size rather than into a string each: one
+// allocation and one live object per form instead of one per value. The
+// backing is written once, each value's bytes before its string is made,
+// and never written again, so the strings made over it stay immutable.
 func readPlainForm(b *Body, form plainForm, lim Limits) error {
 	vals := url.Values{}
+	var shared []byte
+	if form.sharedTextBytes > 0 {
+		shared = make([]byte, 0, form.sharedTextBytes)
+	}
 	n := 0
 	for {
 		p, done, ok := form.next()
@@ -235,7 +274,15 @@ func readPlainForm(b *Body, form plainForm, lim Limits) error {
 			}
 			continue
 		}
-		vals[name] = append(vals[name], string(p.data))
+		var text string
+		if sharesBacking(p) && len(p.data) <= cap(shared)-len(shared) {
+			start := len(shared)
+			shared = append(shared, p.data...)
+			text = unsafe.String(&shared[start], len(p.data))
+		} else {
+			text = string(p.data)
+		}
+		vals[name] = append(vals[name], text)
 		if b.Order == nil {
 			b.Order = make([]string, 0, form.partsWithoutFilename)
 		}

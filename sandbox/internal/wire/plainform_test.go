@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -224,4 +225,49 @@ func FuzzPlainFormMatchesMultipart(f *testing.F) {
 		}
 		requireSameReading(t, raw, boundary, fuzzLimits)
 	})
+}
+
+// TestPlainFormValuesShareOneBacking: the text values of a plain form are
+// the bytes the body gave, copied out of the body (so they outlive the
+// scratch it was read into), and all but JSON text share one backing.
+func TestPlainFormValuesShareOneBacking(t *testing.T) {
+	raw := writtenForm(t, "XYZ",
+		part{name: "files[0]", filename: "nda.pdf", contentType: "application/pdf", data: "%PDF-1.4 one page"},
+		part{name: "title", data: "NDA"},
+		part{name: "test_mode", data: "1"},
+		part{name: "signers[0][name]", data: "Jack"},
+		part{name: "signers[0][email_address]", data: "jack@example.com"},
+		part{name: "metadata[empty]", data: ""},
+		part{name: "file[1]", data: "F"},
+		part{name: "field_options", data: ` {"date_format":"MM / DD / YYYY"}`},
+		part{name: "cc_email_addresses[]", data: "b@x.com"},
+	)
+	got, err, plain := readAsPlainForm(raw, "XYZ", DefaultLimits)
+	require.True(t, plain)
+	require.NoError(t, err)
+	want, err := readThroughMultipart(raw, "XYZ", DefaultLimits)
+	require.NoError(t, err)
+	// The body's bytes are the scratch's: written over by the next body.
+	for i := range raw {
+		raw[i] = 'x'
+	}
+	assert.Equal(t, want.Tree, got.Tree)
+	assert.Equal(t, want.Files, got.Files)
+	assert.Equal(t, want.Order, got.Order)
+
+	title := got.Tree["title"].(string)
+	signer := got.Tree["signers"].([]any)[0].(map[string]any)
+	values := []string{title, got.Tree["test_mode"].(string), signer["name"].(string), signer["email_address"].(string),
+		got.Tree["cc_email_addresses"].([]any)[0].(string)}
+	backing := unsafe.StringData(title)
+	offset := 0
+	for _, v := range values {
+		assert.Equal(t, unsafe.Add(unsafe.Pointer(backing), offset), unsafe.Pointer(unsafe.StringData(v)),
+			"%q follows the values before it in one backing", v)
+		offset += len(v)
+	}
+	json := got.Tree["field_options"].(string)
+	end := unsafe.Add(unsafe.Pointer(backing), offset)
+	assert.False(t, uintptr(unsafe.Pointer(unsafe.StringData(json))) >= uintptr(unsafe.Pointer(backing)) &&
+		uintptr(unsafe.Pointer(unsafe.StringData(json))) < uintptr(end), "JSON text keeps a string of its own")
 }
