@@ -98,3 +98,23 @@ func advBenchServe(sb *sandbox.Sandbox, key, method, path, ctype string, body []
 func advBenchServeCode(sb *sandbox.Sandbox, key, method, path, ctype string, body []byte) int {
 	return advBenchServe(sb, key, method, path, ctype, body).Code
 }
+
+// BenchmarkSendMultipart is the multipart send of signsandbox-bench (one
+// one-page PDF, one signer) in an empty world: what each send allocates,
+// which sets how often the collector runs in a big world.
+func BenchmarkSendMultipart(b *testing.B) {
+	ctype, body := advanceBenchSend()
+	sb, err := sandbox.New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer sb.Close()
+	key := sb.DefaultAPIKey()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if code := advBenchServeCode(sb, key, http.MethodPost, "/v3/signature_request/send", ctype, body); code != http.StatusOK {
+			b.Fatalf("send answered %d", code)
+		}
+	}
+}
