@@ -267,8 +267,8 @@ func readPlainForm(b *Body, form plainForm, lim Limits) error {
 		}
 		name := string(p.name)
 		if len(p.filename) > 0 || isFileParam(name) {
-			data := make([]byte, len(p.data))
-			copy(data, p.data)
+			// Equal to a recent upload: its bytes, not a copy.
+			data := recentUploads.upload(p.data)
 			if err := addFile(b, name, string(p.filename), string(p.contentType), data); err != nil {
 				return err
 			}
