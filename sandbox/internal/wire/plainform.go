@@ -3,7 +3,6 @@ package wire
 import (
 	"bytes"
 	"errors"
-	"net/url"
 	"unsafe"
 )
 
@@ -27,8 +26,8 @@ type plainForm struct {
 	// partsWithoutFilename counts the parts without a filename: at most that
 	// many text values go into the body's Order.
 	partsWithoutFilename int
-	// sharedTextBytes sums the text values that readPlainForm copies into
-	// one shared backing (see sharesBacking): its exact size.
+	// sharedTextBytes sums what readPlainForm copies into one shared
+	// backing (sharedBytesOf): its exact size.
 	sharedTextBytes int
 }
 
@@ -56,11 +55,26 @@ func splitPlainForm(raw []byte, boundary string) (form plainForm, ok bool) {
 		}
 		if len(p.filename) == 0 {
 			form.partsWithoutFilename++
-			if sharesBacking(p) {
-				form.sharedTextBytes += len(p.data)
-			}
 		}
+		form.sharedTextBytes += sharedBytesOf(p)
 	}
+}
+
+// sharedBytesOf is what readPlainForm copies of p into the form's shared
+// backing: a named part's name; a file's name and type; a text value that
+// shares the backing (sharesBacking).
+func sharedBytesOf(p formPart) int {
+	if len(p.name) == 0 {
+		return 0
+	}
+	n := len(p.name)
+	switch {
+	case len(p.filename) > 0 || isFileParamBytes(p.name):
+		n += len(p.filename) + len(p.contentType)
+	case sharesBacking(p):
+		n += len(p.data)
+	}
+	return n
 }
 
 // sharesBacking reports whether the text value of a part without filename
@@ -231,18 +245,17 @@ var errPlainFormChanged = errors.New("wire: a plain multipart body stopped being
 // readMultipart does from mime/multipart's parts: the same counting, the
 // same refusals in the same order, uploads in slices of exactly their size.
 //
-// The text values a form keeps (a title, a signer's name and address) live
-// as long as the request stored from them. They are copied into one
-// backing of exactly their total size rather than into a string each: one
-// allocation and one live object per form instead of one per value. The
-// backing is written once, each value's bytes before its string is made,
-// and never written again, so the strings made over it stay immutable.
+// The strings a form keeps (a title, a signer's name and address, a file's
+// name) live as long as the request stored from them. They, and the
+// names of the parameters, are copied into one backing of exactly their
+// total size rather than into a string each: one allocation and one live
+// object per form instead of one per string (textArena).
 func readPlainForm(b *Body, form plainForm, lim Limits) error {
-	vals := url.Values{}
-	var shared []byte
-	if form.sharedTextBytes > 0 {
-		shared = make([]byte, 0, form.sharedTextBytes)
-	}
+	arena := textArena{buf: make([]byte, 0, form.sharedTextBytes)}
+	// The values, in body order, before addFormValues sorts them: on the
+	// stack for the forms clients send.
+	var room [16]formValue
+	values := room[:0]
 	n := 0
 	for {
 		p, done, ok := form.next()
@@ -265,28 +278,47 @@ func readPlainForm(b *Body, form plainForm, lim Limits) error {
 		if len(p.name) > lim.maxKeyBytes() {
 			return nameTooLong(len(p.name), lim)
 		}
-		name := string(p.name)
+		name := arena.text(p.name)
 		if len(p.filename) > 0 || isFileParam(name) {
 			// Equal to a recent upload: its bytes, not a copy.
 			data := recentUploads.upload(p.data)
-			if err := addFile(b, name, string(p.filename), string(p.contentType), data); err != nil {
+			if err := addFile(b, name, arena.text(p.filename), arena.text(p.contentType), data); err != nil {
 				return err
 			}
 			continue
 		}
 		var text string
-		if sharesBacking(p) && len(p.data) <= cap(shared)-len(shared) {
-			start := len(shared)
-			shared = append(shared, p.data...)
-			text = unsafe.String(&shared[start], len(p.data))
+		if sharesBacking(p) {
+			text = arena.text(p.data)
 		} else {
 			text = string(p.data)
 		}
-		vals[name] = append(vals[name], text)
+		values = append(values, formValue{name: name, value: text})
 		if b.Order == nil {
 			b.Order = make([]string, 0, form.partsWithoutFilename)
 		}
 		b.Order = append(b.Order, name)
 	}
-	return addValues(b, vals, lim)
+	return addFormValues(b, values, lim)
+}
+
+// textArena makes the strings of one form in one backing, allocated at
+// its exact final size. The backing is written once, each string's bytes
+// before the string is made over them, and never again, so the strings
+// stay immutable; bytes the size did not count (it cannot happen) get a
+// string of their own rather than a new backing.
+type textArena struct {
+	buf []byte
+}
+
+func (a *textArena) text(p []byte) string {
+	if len(p) == 0 {
+		return ""
+	}
+	if len(p) > cap(a.buf)-len(a.buf) {
+		return string(p)
+	}
+	start := len(a.buf)
+	a.buf = append(a.buf, p...)
+	return unsafe.String(&a.buf[start], len(p))
 }

@@ -227,9 +227,9 @@ func FuzzPlainFormMatchesMultipart(f *testing.F) {
 	})
 }
 
-// TestPlainFormValuesShareOneBacking: the text values of a plain form are
-// the bytes the body gave, copied out of the body (so they outlive the
-// scratch it was read into), and all but JSON text share one backing.
+// TestPlainFormValuesShareOneBacking: the strings of a plain form are the
+// bytes the body gave, copied out of the body (so they outlive the scratch
+// it was read into), and all but JSON text share one backing.
 func TestPlainFormValuesShareOneBacking(t *testing.T) {
 	raw := writtenForm(t, "XYZ",
 		part{name: "files[0]", filename: "nda.pdf", contentType: "application/pdf", data: "%PDF-1.4 one page"},
@@ -255,19 +255,31 @@ func TestPlainFormValuesShareOneBacking(t *testing.T) {
 	assert.Equal(t, want.Files, got.Files)
 	assert.Equal(t, want.Order, got.Order)
 
-	title := got.Tree["title"].(string)
+	// In body order: every name, a file's name and type, every value but
+	// JSON text, one after the other.
+	file, other := got.Files["files"][0], got.Files["files"][1]
 	signer := got.Tree["signers"].([]any)[0].(map[string]any)
-	values := []string{title, got.Tree["test_mode"].(string), signer["name"].(string), signer["email_address"].(string),
-		got.Tree["cc_email_addresses"].([]any)[0].(string)}
-	backing := unsafe.StringData(title)
+	order := got.Order
+	kept := []string{file.Field, file.Name, file.ContentType,
+		order[0], got.Tree["title"].(string),
+		order[1], got.Tree["test_mode"].(string),
+		order[2], signer["name"].(string),
+		order[3], signer["email_address"].(string),
+		order[4], // metadata[empty]: no bytes of value
+		other.Field,
+		order[5], // field_options: JSON text
+		order[6], got.Tree["cc_email_addresses"].([]any)[0].(string)}
+	require.Equal(t, []string{"files[0]", "nda.pdf", "application/pdf", "title", "NDA", "test_mode", "1",
+		"signers[0][name]", "Jack", "signers[0][email_address]", "jack@example.com", "metadata[empty]", "file[1]",
+		"field_options", "cc_email_addresses[]", "b@x.com"}, kept)
+	backing := unsafe.Pointer(unsafe.StringData(kept[0]))
 	offset := 0
-	for _, v := range values {
-		assert.Equal(t, unsafe.Add(unsafe.Pointer(backing), offset), unsafe.Pointer(unsafe.StringData(v)),
-			"%q follows the values before it in one backing", v)
+	for _, v := range kept {
+		assert.Equal(t, unsafe.Add(backing, offset), unsafe.Pointer(unsafe.StringData(v)),
+			"%q follows the strings before it in one backing", v)
 		offset += len(v)
 	}
-	json := got.Tree["field_options"].(string)
-	end := unsafe.Add(unsafe.Pointer(backing), offset)
-	assert.False(t, uintptr(unsafe.Pointer(unsafe.StringData(json))) >= uintptr(unsafe.Pointer(backing)) &&
-		uintptr(unsafe.Pointer(unsafe.StringData(json))) < uintptr(end), "JSON text keeps a string of its own")
+	json := unsafe.Pointer(unsafe.StringData(got.Tree["field_options"].(string)))
+	assert.False(t, uintptr(json) >= uintptr(backing) && uintptr(json) < uintptr(backing)+uintptr(offset),
+		"JSON text keeps a string of its own")
 }
