@@ -26,9 +26,12 @@ type plainForm struct {
 	// partsWithoutFilename counts the parts without a filename: at most that
 	// many text values go into the body's Order.
 	partsWithoutFilename int
-	// sharedTextBytes sums what readPlainForm copies into one shared
-	// backing (sharedBytesOf): its exact size.
+	// sharedTextBytes sums what readPlainForm copies into the backing of
+	// the strings a request keeps (sharedBytesOf): its exact size.
 	sharedTextBytes int
+	// nameBytes sums the names of the named parts: the exact size of the
+	// backing of the names.
+	nameBytes int
 }
 
 // formPart is one part of a plain form, as slices of the body.
@@ -57,24 +60,23 @@ func splitPlainForm(raw []byte, boundary string) (form plainForm, ok bool) {
 			form.partsWithoutFilename++
 		}
 		form.sharedTextBytes += sharedBytesOf(p)
+		form.nameBytes += len(p.name)
 	}
 }
 
-// sharedBytesOf is what readPlainForm copies of p into the form's shared
-// backing: a named part's name; a file's name and type; a text value that
-// shares the backing (sharesBacking).
+// sharedBytesOf is what readPlainForm copies of p into the backing of the
+// strings a request keeps: a file's name and type, a text value that
+// shares it (sharesBacking).
 func sharedBytesOf(p formPart) int {
-	if len(p.name) == 0 {
-		return 0
-	}
-	n := len(p.name)
 	switch {
+	case len(p.name) == 0:
+		return 0
 	case len(p.filename) > 0 || isFileParamBytes(p.name):
-		n += len(p.filename) + len(p.contentType)
+		return len(p.filename) + len(p.contentType)
 	case sharesBacking(p):
-		n += len(p.data)
+		return len(p.data)
 	}
-	return n
+	return 0
 }
 
 // sharesBacking reports whether the text value of a part without filename
@@ -245,13 +247,16 @@ var errPlainFormChanged = errors.New("wire: a plain multipart body stopped being
 // readMultipart does from mime/multipart's parts: the same counting, the
 // same refusals in the same order, uploads in slices of exactly their size.
 //
-// The strings a form keeps (a title, a signer's name and address, a file's
-// name) live as long as the request stored from them. They, and the
-// names of the parameters, are copied into one backing of exactly their
-// total size rather than into a string each: one allocation and one live
-// object per form instead of one per string (textArena).
+// The strings a form gives a request (a title, a signer's name and
+// address, a file's name and type) live as long as the request stored
+// from them. They are copied into one backing of exactly their total size
+// rather than into a string each: one allocation and one live object per
+// form instead of one per string (textArena). The parameter names, which
+// a request keeps only as the keys of its metadata, have a backing of
+// their own, so that they do not live on with every title.
 func readPlainForm(b *Body, form plainForm, lim Limits) error {
-	arena := textArena{buf: make([]byte, 0, form.sharedTextBytes)}
+	kept := textArena{buf: make([]byte, 0, form.sharedTextBytes)}
+	names := textArena{buf: make([]byte, 0, form.nameBytes)}
 	// The values, in body order, before addFormValues sorts them: on the
 	// stack for the forms clients send.
 	var room [16]formValue
@@ -278,18 +283,18 @@ func readPlainForm(b *Body, form plainForm, lim Limits) error {
 		if len(p.name) > lim.maxKeyBytes() {
 			return nameTooLong(len(p.name), lim)
 		}
-		name := arena.text(p.name)
+		name := names.text(p.name)
 		if len(p.filename) > 0 || isFileParam(name) {
 			// Equal to a recent upload: its bytes, not a copy.
 			data := recentUploads.upload(p.data)
-			if err := addFile(b, name, arena.text(p.filename), arena.text(p.contentType), data); err != nil {
+			if err := addFile(b, name, kept.text(p.filename), kept.text(p.contentType), data); err != nil {
 				return err
 			}
 			continue
 		}
 		var text string
 		if sharesBacking(p) {
-			text = arena.text(p.data)
+			text = kept.text(p.data)
 		} else {
 			text = string(p.data)
 		}

@@ -255,31 +255,36 @@ func TestPlainFormValuesShareOneBacking(t *testing.T) {
 	assert.Equal(t, want.Files, got.Files)
 	assert.Equal(t, want.Order, got.Order)
 
-	// In body order: every name, a file's name and type, every value but
-	// JSON text, one after the other.
+	// In body order: a file's name and type and every value but JSON text
+	// one after the other in one backing; the names in another.
 	file, other := got.Files["files"][0], got.Files["files"][1]
 	signer := got.Tree["signers"].([]any)[0].(map[string]any)
-	order := got.Order
-	kept := []string{file.Field, file.Name, file.ContentType,
-		order[0], got.Tree["title"].(string),
-		order[1], got.Tree["test_mode"].(string),
-		order[2], signer["name"].(string),
-		order[3], signer["email_address"].(string),
-		order[4], // metadata[empty]: no bytes of value
-		other.Field,
-		order[5], // field_options: JSON text
-		order[6], got.Tree["cc_email_addresses"].([]any)[0].(string)}
-	require.Equal(t, []string{"files[0]", "nda.pdf", "application/pdf", "title", "NDA", "test_mode", "1",
-		"signers[0][name]", "Jack", "signers[0][email_address]", "jack@example.com", "metadata[empty]", "file[1]",
-		"field_options", "cc_email_addresses[]", "b@x.com"}, kept)
-	backing := unsafe.Pointer(unsafe.StringData(kept[0]))
-	offset := 0
-	for _, v := range kept {
-		assert.Equal(t, unsafe.Add(backing, offset), unsafe.Pointer(unsafe.StringData(v)),
-			"%q follows the strings before it in one backing", v)
-		offset += len(v)
+	kept := []string{file.Name, file.ContentType, got.Tree["title"].(string), got.Tree["test_mode"].(string),
+		signer["name"].(string), signer["email_address"].(string), got.Tree["cc_email_addresses"].([]any)[0].(string)}
+	require.Equal(t, []string{"nda.pdf", "application/pdf", "NDA", "1", "Jack", "jack@example.com", "b@x.com"}, kept)
+	names := append([]string{file.Field}, got.Order[:5]...)
+	names = append(names, other.Field)
+	names = append(names, got.Order[5:]...)
+	require.Equal(t, []string{"files[0]", "title", "test_mode", "signers[0][name]", "signers[0][email_address]",
+		"metadata[empty]", "file[1]", "field_options", "cc_email_addresses[]"}, names)
+	keptStart, keptEnd := requireOneBacking(t, kept)
+	namesStart, namesEnd := requireOneBacking(t, names)
+	assert.True(t, keptEnd <= namesStart || namesEnd <= keptStart, "names and kept strings in two backings")
+	json := uintptr(unsafe.Pointer(unsafe.StringData(got.Tree["field_options"].(string))))
+	for _, r := range [][2]uintptr{{keptStart, keptEnd}, {namesStart, namesEnd}} {
+		assert.False(t, json >= r[0] && json < r[1], "JSON text keeps a string of its own")
 	}
-	json := unsafe.Pointer(unsafe.StringData(got.Tree["field_options"].(string)))
-	assert.False(t, uintptr(json) >= uintptr(backing) && uintptr(json) < uintptr(backing)+uintptr(offset),
-		"JSON text keeps a string of its own")
+}
+
+// requireOneBacking checks that strs lie one after the other in memory,
+// and answers where they start and end.
+func requireOneBacking(t *testing.T, strs []string) (start, end uintptr) {
+	t.Helper()
+	start = uintptr(unsafe.Pointer(unsafe.StringData(strs[0])))
+	end = start
+	for _, v := range strs {
+		require.Equal(t, end, uintptr(unsafe.Pointer(unsafe.StringData(v))), "%q follows the strings before it in one backing", v)
+		end += uintptr(len(v))
+	}
+	return start, end
 }
