@@ -74,10 +74,15 @@ func BenchmarkAdvanceDueSends(b *testing.B) {
 // advanceBenchSend is the multipart send of signsandbox-bench: one
 // one-page PDF, one signer.
 func advanceBenchSend() (string, []byte) {
+	return benchMultipartSend(filestest.MakePDF(filestest.Letter("benchmark document")))
+}
+
+// benchMultipartSend is a multipart send of pdf to one signer.
+func benchMultipartSend(pdf []byte) (string, []byte) {
 	var b bytes.Buffer
 	mw := multipart.NewWriter(&b)
 	fw, _ := mw.CreateFormFile("files[0]", "nda.pdf")
-	_, _ = fw.Write(filestest.MakePDF(filestest.Letter("benchmark document")))
+	_, _ = fw.Write(pdf)
 	for _, kv := range [][2]string{{"title", "Benchmark NDA"}, {"test_mode", "1"},
 		{"signers[0][name]", "Jack"}, {"signers[0][email_address]", "jack@example.com"}} {
 		_ = mw.WriteField(kv[0], kv[1])
@@ -97,4 +102,28 @@ func advBenchServe(sb *sandbox.Sandbox, key, method, path, ctype string, body []
 
 func advBenchServeCode(sb *sandbox.Sandbox, key, method, path, ctype string, body []byte) int {
 	return advBenchServe(sb, key, method, path, ctype, body).Code
+}
+
+// BenchmarkSendMultipart is the multipart send of signsandbox-bench (one
+// one-page PDF of about 8 KB, as its default, one signer) in an empty
+// world: what each send allocates, which sets how often the collector runs
+// in a big world.
+func BenchmarkSendMultipart(b *testing.B) {
+	ctype, body := benchMultipartSend(filestest.MakePDF(filestest.Letter("benchmark document " + strings.Repeat("x", 7900))))
+	if len(body) < 8<<10 {
+		b.Fatalf("the send is %d bytes", len(body))
+	}
+	sb, err := sandbox.New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer sb.Close()
+	key := sb.DefaultAPIKey()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if code := advBenchServeCode(sb, key, http.MethodPost, "/v3/signature_request/send", ctype, body); code != http.StatusOK {
+			b.Fatalf("send answered %d", code)
+		}
+	}
 }

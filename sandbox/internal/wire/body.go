@@ -19,6 +19,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -388,18 +389,7 @@ func addValues(b *Body, vals url.Values, lim Limits) error {
 	count := 0
 	for _, k := range keys {
 		for _, v := range vals[k] {
-			count++
-			if count > lim.MaxParams {
-				return apierr.Badf("", "Too many parameters (more than %d)", lim.MaxParams)
-			}
-			if len(k) > lim.maxKeyBytes() {
-				return apierr.Badf("", "Parameter name of %d bytes is longer than the limit of %d", len(k), lim.maxKeyBytes())
-			}
-			path, err := splitKey(k, lim.MaxDepth)
-			if err != nil {
-				return err
-			}
-			if err := setPath(b.Tree, path, v, k); err != nil {
+			if err := addValue(b, k, v, &count, lim); err != nil {
 				return err
 			}
 		}
@@ -408,17 +398,57 @@ func addValues(b *Body, vals url.Values, lim Limits) error {
 	return nil
 }
 
+// formValue is one text value of a form.
+type formValue struct {
+	name, value string
+}
+
+// addFormValues is addValues over values in body order (sorted here, in
+// place): in name order, a name's values in body order, as addValues goes
+// through url.Values, without the map and a slice per name.
+func addFormValues(b *Body, values []formValue, lim Limits) error {
+	defer compactFiles(b)
+	slices.SortStableFunc(values, func(x, y formValue) int { return strings.Compare(x.name, y.name) })
+	count := 0
+	for _, v := range values {
+		if err := addValue(b, v.name, v.value, &count, lim); err != nil {
+			return err
+		}
+	}
+	normalizeIndexed(b.Tree)
+	return nil
+}
+
+// addValue puts the value v of key k in the tree, counting it.
+func addValue(b *Body, k, v string, count *int, lim Limits) error {
+	*count++
+	if *count > lim.MaxParams {
+		return apierr.Badf("", "Too many parameters (more than %d)", lim.MaxParams)
+	}
+	if len(k) > lim.maxKeyBytes() {
+		return apierr.Badf("", "Parameter name of %d bytes is longer than the limit of %d", len(k), lim.maxKeyBytes())
+	}
+	// The path is only read by setPath: on the stack for the keys
+	// clients send.
+	var room [8]string
+	path, err := splitKey(room[:0], k, lim.MaxDepth)
+	if err != nil {
+		return err
+	}
+	return setPath(b.Tree, path, v, k)
+}
+
 // splitKey turns "signers[0][email_address]" into [signers 0 email_address]
 // and "cc_email_addresses[]" into [cc_email_addresses ""]; a key of more
 // than maxDepth segments is refused as soon as the segment after the limit
-// is seen.
-func splitKey(k string, maxDepth int) ([]string, error) {
+// is seen. The segments go into dst's room (dst[:0]).
+func splitKey(dst []string, k string, maxDepth int) ([]string, error) {
 	base, rest, found := strings.Cut(k, "[")
 	if base == "" {
 		return nil, apierr.Badf(k, "Invalid parameter name %q", k)
 	}
 	if !found {
-		return []string{base}, nil
+		return append(dst[:0], base), nil
 	}
 	// One slice with room for every segment (as far as the depth limit
 	// allows); rest starts inside the first bracket.
@@ -426,8 +456,8 @@ func splitKey(k string, maxDepth int) ([]string, error) {
 	if maxDepth > 0 {
 		segments = min(segments, maxDepth)
 	}
-	path := make([]string, 1, segments)
-	path[0] = base
+	path := slices.Grow(dst[:0], segments)
+	path = append(path, base)
 	for {
 		end := strings.IndexByte(rest, ']')
 		if end < 0 {

@@ -3,7 +3,7 @@ package wire
 import (
 	"bytes"
 	"errors"
-	"net/url"
+	"unsafe"
 )
 
 // plainForm splits a multipart body that is wholly in memory and has the
@@ -26,6 +26,12 @@ type plainForm struct {
 	// partsWithoutFilename counts the parts without a filename: at most that
 	// many text values go into the body's Order.
 	partsWithoutFilename int
+	// sharedTextBytes sums what readPlainForm copies into the backing of
+	// the strings a request keeps (sharedBytesOf): its exact size.
+	sharedTextBytes int
+	// nameBytes sums the names of the named parts: the exact size of the
+	// backing of the names.
+	nameBytes int
 }
 
 // formPart is one part of a plain form, as slices of the body.
@@ -53,7 +59,45 @@ func splitPlainForm(raw []byte, boundary string) (form plainForm, ok bool) {
 		if len(p.filename) == 0 {
 			form.partsWithoutFilename++
 		}
+		form.sharedTextBytes += sharedBytesOf(p)
+		form.nameBytes += len(p.name)
 	}
+}
+
+// sharedBytesOf is what readPlainForm copies of p into the backing of the
+// strings a request keeps: a file's name and type, a text value that
+// shares it (sharesBacking).
+func sharedBytesOf(p formPart) int {
+	switch {
+	case len(p.name) == 0:
+		return 0
+	case len(p.filename) > 0 || isFileParamBytes(p.name):
+		return len(p.filename) + len(p.contentType)
+	case sharesBacking(p):
+		return len(p.data)
+	}
+	return 0
+}
+
+// sharesBacking reports whether the text value of a part without filename
+// goes into the form's shared backing: a named text value that does not
+// look like JSON text. A JSON array or object (how the official SDKs send
+// signers, form fields and metadata) is parsed into values of its own and
+// then dropped; in the shared backing it would stay alive as long as any
+// value kept from the form (a title in a stored request), so it keeps a
+// string of its own.
+func sharesBacking(p formPart) bool {
+	if len(p.name) == 0 || len(p.data) == 0 || isFileParamBytes(p.name) {
+		return false
+	}
+	v := bytes.TrimSpace(p.data)
+	return len(v) == 0 || (v[0] != '[' && v[0] != '{')
+}
+
+// isFileParamBytes is isFileParam over a name still in the body.
+func isFileParamBytes(name []byte) bool {
+	base, _, _ := bytes.Cut(name, []byte("["))
+	return fileParams[string(base)]
 }
 
 var (
@@ -202,8 +246,21 @@ var errPlainFormChanged = errors.New("wire: a plain multipart body stopped being
 // readPlainForm builds the body from a plain form, part for part as
 // readMultipart does from mime/multipart's parts: the same counting, the
 // same refusals in the same order, uploads in slices of exactly their size.
+//
+// The strings a form gives a request (a title, a signer's name and
+// address, a file's name and type) live as long as the request stored
+// from them. They are copied into one backing of exactly their total size
+// rather than into a string each: one allocation and one live object per
+// form instead of one per string (textArena). The parameter names, which
+// a request keeps only as the keys of its metadata, have a backing of
+// their own, so that they do not live on with every title.
 func readPlainForm(b *Body, form plainForm, lim Limits) error {
-	vals := url.Values{}
+	kept := textArena{buf: make([]byte, 0, form.sharedTextBytes)}
+	names := textArena{buf: make([]byte, 0, form.nameBytes)}
+	// The values, in body order, before addFormValues sorts them: on the
+	// stack for the forms clients send.
+	var room [16]formValue
+	values := room[:0]
 	n := 0
 	for {
 		p, done, ok := form.next()
@@ -226,20 +283,47 @@ func readPlainForm(b *Body, form plainForm, lim Limits) error {
 		if len(p.name) > lim.maxKeyBytes() {
 			return nameTooLong(len(p.name), lim)
 		}
-		name := string(p.name)
+		name := names.text(p.name)
 		if len(p.filename) > 0 || isFileParam(name) {
-			data := make([]byte, len(p.data))
-			copy(data, p.data)
-			if err := addFile(b, name, string(p.filename), string(p.contentType), data); err != nil {
+			// Equal to a recent upload: its bytes, not a copy.
+			data := recentUploads.upload(p.data)
+			if err := addFile(b, name, kept.text(p.filename), kept.text(p.contentType), data); err != nil {
 				return err
 			}
 			continue
 		}
-		vals[name] = append(vals[name], string(p.data))
+		var text string
+		if sharesBacking(p) {
+			text = kept.text(p.data)
+		} else {
+			text = string(p.data)
+		}
+		values = append(values, formValue{name: name, value: text})
 		if b.Order == nil {
 			b.Order = make([]string, 0, form.partsWithoutFilename)
 		}
 		b.Order = append(b.Order, name)
 	}
-	return addValues(b, vals, lim)
+	return addFormValues(b, values, lim)
+}
+
+// textArena makes the strings of one form in one backing, allocated at
+// its exact final size. The backing is written once, each string's bytes
+// before the string is made over them, and never again, so the strings
+// stay immutable; bytes the size did not count (it cannot happen) get a
+// string of their own rather than a new backing.
+type textArena struct {
+	buf []byte
+}
+
+func (a *textArena) text(p []byte) string {
+	if len(p) == 0 {
+		return ""
+	}
+	if len(p) > cap(a.buf)-len(a.buf) {
+		return string(p)
+	}
+	start := len(a.buf)
+	a.buf = append(a.buf, p...)
+	return unsafe.String(&a.buf[start], len(p))
 }

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -224,4 +225,66 @@ func FuzzPlainFormMatchesMultipart(f *testing.F) {
 		}
 		requireSameReading(t, raw, boundary, fuzzLimits)
 	})
+}
+
+// TestPlainFormValuesShareOneBacking: the strings of a plain form are the
+// bytes the body gave, copied out of the body (so they outlive the scratch
+// it was read into), and all but JSON text share one backing.
+func TestPlainFormValuesShareOneBacking(t *testing.T) {
+	raw := writtenForm(t, "XYZ",
+		part{name: "files[0]", filename: "nda.pdf", contentType: "application/pdf", data: "%PDF-1.4 one page"},
+		part{name: "title", data: "NDA"},
+		part{name: "test_mode", data: "1"},
+		part{name: "signers[0][name]", data: "Jack"},
+		part{name: "signers[0][email_address]", data: "jack@example.com"},
+		part{name: "metadata[empty]", data: ""},
+		part{name: "file[1]", data: "F"},
+		part{name: "field_options", data: ` {"date_format":"MM / DD / YYYY"}`},
+		part{name: "cc_email_addresses[]", data: "b@x.com"},
+	)
+	got, err, plain := readAsPlainForm(raw, "XYZ", DefaultLimits)
+	require.True(t, plain)
+	require.NoError(t, err)
+	want, err := readThroughMultipart(raw, "XYZ", DefaultLimits)
+	require.NoError(t, err)
+	// The body's bytes are the scratch's: written over by the next body.
+	for i := range raw {
+		raw[i] = 'x'
+	}
+	assert.Equal(t, want.Tree, got.Tree)
+	assert.Equal(t, want.Files, got.Files)
+	assert.Equal(t, want.Order, got.Order)
+
+	// In body order: a file's name and type and every value but JSON text
+	// one after the other in one backing; the names in another.
+	file, other := got.Files["files"][0], got.Files["files"][1]
+	signer := got.Tree["signers"].([]any)[0].(map[string]any)
+	kept := []string{file.Name, file.ContentType, got.Tree["title"].(string), got.Tree["test_mode"].(string),
+		signer["name"].(string), signer["email_address"].(string), got.Tree["cc_email_addresses"].([]any)[0].(string)}
+	require.Equal(t, []string{"nda.pdf", "application/pdf", "NDA", "1", "Jack", "jack@example.com", "b@x.com"}, kept)
+	names := append([]string{file.Field}, got.Order[:5]...)
+	names = append(names, other.Field)
+	names = append(names, got.Order[5:]...)
+	require.Equal(t, []string{"files[0]", "title", "test_mode", "signers[0][name]", "signers[0][email_address]",
+		"metadata[empty]", "file[1]", "field_options", "cc_email_addresses[]"}, names)
+	keptStart, keptEnd := requireOneBacking(t, kept)
+	namesStart, namesEnd := requireOneBacking(t, names)
+	assert.True(t, keptEnd <= namesStart || namesEnd <= keptStart, "names and kept strings in two backings")
+	json := uintptr(unsafe.Pointer(unsafe.StringData(got.Tree["field_options"].(string))))
+	for _, r := range [][2]uintptr{{keptStart, keptEnd}, {namesStart, namesEnd}} {
+		assert.False(t, json >= r[0] && json < r[1], "JSON text keeps a string of its own")
+	}
+}
+
+// requireOneBacking checks that strs lie one after the other in memory,
+// and answers where they start and end.
+func requireOneBacking(t *testing.T, strs []string) (start, end uintptr) {
+	t.Helper()
+	start = uintptr(unsafe.Pointer(unsafe.StringData(strs[0])))
+	end = start
+	for _, v := range strs {
+		require.Equal(t, end, uintptr(unsafe.Pointer(unsafe.StringData(v))), "%q follows the strings before it in one backing", v)
+		end += uintptr(len(v))
+	}
+	return start, end
 }

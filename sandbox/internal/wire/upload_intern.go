@@ -1,0 +1,70 @@
+package wire
+
+import (
+	"bytes"
+	"sync"
+)
+
+// Uploads are sent again and again with the same bytes: a test suite or a
+// load test uploads the same few documents with every request, and the
+// world stores each content once (the state layer shares a content's
+// bytes among the uploads that carry it). Copying each upload out of the
+// body's borrowed buffer allocated its whole size per request only for
+// the copy to be dropped by the store a moment later: for a send with an
+// 8 KB document, about a tenth of all the send allocated, and with it of
+// how often the collector runs in a big world.
+//
+// recentUploads keeps the last few uploads read from plain forms; an
+// upload equal to one of them gets that one's bytes instead of a copy.
+// The bytes of an upload are never written once read (no reader of a
+// File's Data changes it, and an append to a slice of exactly its size
+// copies), so two requests, or two worlds, may hold the same slice.
+// Holding them costs nothing while the world keeps the content (the store
+// keeps the same slice); once it drops the content, at most
+// recentUploadSlots uploads of at most maxRecentUpload bytes stay alive
+// here until newer uploads take their slots.
+var recentUploads uploadRing
+
+const (
+	// recentUploadSlots is how many distinct uploads are remembered: a
+	// send of a few documents finds all of them.
+	recentUploadSlots = 4
+	// maxRecentUpload bounds the size of a remembered upload, so that
+	// what stays alive here is small next to a world.
+	maxRecentUpload = 512 << 10
+)
+
+// uploadRing is a small ring of recent uploads, safe for concurrent use.
+type uploadRing struct {
+	mu    sync.Mutex
+	slots [recentUploadSlots][]byte
+	next  int
+}
+
+// upload answers bytes equal to p that the caller may keep (p itself is
+// not kept): a remembered upload's when one is equal, else a copy of
+// exactly p's size, which is then remembered unless empty or too large.
+func (r *uploadRing) upload(p []byte) []byte {
+	if len(p) > 0 && len(p) <= maxRecentUpload {
+		r.mu.Lock()
+		slots := r.slots
+		r.mu.Unlock()
+		// The remembered slices are never written: compared without the
+		// lock.
+		for _, s := range slots {
+			if len(s) == len(p) && bytes.Equal(s, p) {
+				return s
+			}
+		}
+	}
+	c := make([]byte, len(p))
+	copy(c, p)
+	if len(p) == 0 || len(p) > maxRecentUpload {
+		return c
+	}
+	r.mu.Lock()
+	r.slots[r.next] = c
+	r.next = (r.next + 1) % recentUploadSlots
+	r.mu.Unlock()
+	return c
+}
