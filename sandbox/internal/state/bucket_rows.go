@@ -141,7 +141,7 @@ func fieldBuckets[T any](table, tag string, get func(*T) string) *bucketTable {
 				if r != nil {
 					return get(r), true
 				}
-			case *frozenRow:
+			case frozenRow:
 				return r.id(), true
 			}
 			return "", false
@@ -153,7 +153,7 @@ func fieldBuckets[T any](table, tag string, get func(*T) string) *bucketTable {
 
 // storedID reads the id of a row as a bucket holds it, live or frozen.
 func storedID[T any](row any, get func(*T) string) string {
-	if f, ok := row.(*frozenRow); ok {
+	if f, ok := row.(frozenRow); ok {
 		return f.id()
 	}
 	return get(row.(*T))

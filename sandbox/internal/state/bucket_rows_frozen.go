@@ -28,19 +28,56 @@ package state
 // A row the codec cannot encode stays live: freezing is never an error.
 
 import (
+	"encoding/binary"
 	"fmt"
 	"reflect"
+	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
-// frozenRow is a row of a bucketed table as its encoding. The encoding is
-// never changed once made: thawed rows may share its bytes.
+// frozenScratch holds the buffers rows are encoded into before they are
+// copied, at their exact size, into their frozen row.
+var frozenScratch = sync.Pool{New: func() any { return new([]byte) }}
+
+// frozenRow is a row of a bucketed table as its encoding: p points at the
+// encoding's length (a uvarint) and the encoding follows it, all one
+// allocation. A struct of one pointer is stored in an interface as the
+// pointer itself, so a frozen row in a bucket is that one allocation and
+// nothing else. The bytes are never changed once made: thawed rows may
+// share them.
 type frozenRow struct {
-	enc []byte
+	p *byte
+}
+
+// newFrozenRow copies enc behind its length into an allocation of its own.
+func newFrozenRow(enc []byte) frozenRow {
+	var length [binary.MaxVarintLen64]byte
+	n := binary.PutUvarint(length[:], uint64(len(enc)))
+	b := make([]byte, 0, n+len(enc))
+	b = append(append(b, length[:n]...), enc...)
+	return frozenRow{p: &b[0]}
+}
+
+// enc answers the encoding.
+func (f frozenRow) enc() []byte {
+	// The length's bytes are read one by one up to its last, so nothing
+	// past the allocation is read.
+	var n uint64
+	i := 0
+	for shift := 0; ; shift += 7 {
+		c := *(*byte)(unsafe.Add(unsafe.Pointer(f.p), i))
+		i++
+		n |= uint64(c&0x7f) << shift
+		if c < 0x80 {
+			break
+		}
+	}
+	return unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(f.p), i)), n)
 }
 
 // id answers the frozen row's id without thawing it.
-func (f *frozenRow) id() string { return rowCodecID(f.enc) }
+func (f frozenRow) id() string { return rowCodecID(f.enc()) }
 
 // freezable gives bt a codec for its rows, of type T.
 func freezable[T any](bt *bucketTable) *bucketTable {
@@ -58,14 +95,17 @@ func (bt *bucketTable) freeze(row any) any {
 	if bt.codec == nil {
 		return row
 	}
-	if _, ok := row.(*frozenRow); ok {
+	if _, ok := row.(frozenRow); ok {
 		return row
 	}
-	enc, err := bt.codec.encodeExact(row)
+	scratch := frozenScratch.Get().(*[]byte)
+	defer frozenScratch.Put(scratch)
+	enc, err := bt.codec.encode((*scratch)[:0], row)
 	if err != nil {
 		return row
 	}
-	f := &frozenRow{enc: enc}
+	*scratch = enc
+	f := newFrozenRow(enc)
 	if checkOwnReads {
 		checkFrozen(bt, row, f)
 	}
@@ -74,11 +114,11 @@ func (bt *bucketTable) freeze(row any) any {
 
 // thaw answers row decoded when it is frozen, else row itself.
 func (bt *bucketTable) thaw(row any) any {
-	f, ok := row.(*frozenRow)
+	f, ok := row.(frozenRow)
 	if !ok {
 		return row
 	}
-	out, err := bt.codec.decode(f.enc)
+	out, err := bt.codec.decode(f.enc())
 	if err != nil {
 		// The bytes are the codec's own, never changed: a failure is a
 		// bug of the codec, not of any input.
@@ -89,7 +129,7 @@ func (bt *bucketTable) thaw(row any) any {
 
 // checkFrozen panics unless the frozen row thaws to what was frozen
 // (readcheck builds: every row any test freezes is checked).
-func checkFrozen(bt *bucketTable, row any, f *frozenRow) {
+func checkFrozen(bt *bucketTable, row any, f frozenRow) {
 	if back := bt.thaw(f); !reflect.DeepEqual(back, row) {
 		panic(fmt.Sprintf("state: a row of %s does not thaw to itself: %+v, froze %+v", bt.table, back, row))
 	}
@@ -98,7 +138,7 @@ func checkFrozen(bt *bucketTable, row any, f *frozenRow) {
 // thaw answers the row a write reads for a stored row: thawed once per
 // write, so that every read of it in the write answers the same row.
 func (w *bucketWrite) thaw(bt *bucketTable, row any) any {
-	f, ok := row.(*frozenRow)
+	f, ok := row.(frozenRow)
 	if !ok {
 		return row
 	}
@@ -107,7 +147,7 @@ func (w *bucketWrite) thaw(bt *bucketTable, row any) any {
 	}
 	out := bt.thaw(f)
 	if w.thawed == nil {
-		w.thawed = map[*frozenRow]any{}
+		w.thawed = map[frozenRow]any{}
 	}
 	w.thawed[f] = out
 	return out
@@ -122,7 +162,7 @@ func (w *bucketWrite) freezeStored(bt *bucketTable, n uint64, b *rowBucket, all 
 	}
 	stored := w.tree(bt).bucket(n)
 	for i, row := range b.Rows {
-		if _, frozen := row.(*frozenRow); frozen {
+		if _, frozen := row.(frozenRow); frozen {
 			continue
 		}
 		if all || w.storedRow(bt, stored, row) {
@@ -142,7 +182,7 @@ func (w *bucketWrite) storedRow(bt *bucketTable, s *rowBucket, row any) bool {
 	if !found {
 		return false
 	}
-	if f, ok := s.Rows[i].(*frozenRow); ok {
+	if f, ok := s.Rows[i].(frozenRow); ok {
 		// Thawed by the write and put back as it was read.
 		return w.thawed[f] == row
 	}
@@ -162,12 +202,12 @@ type thawCache struct {
 }
 
 type thawedRow struct {
-	from *frozenRow
+	from frozenRow
 	row  any
 }
 
 // thaw answers the thawed row of f, decoding it on a miss.
-func (c *thawCache) thaw(bt *bucketTable, f *frozenRow) any {
+func (c *thawCache) thaw(bt *bucketTable, f frozenRow) any {
 	slots := c.slots.Load()
 	if slots == nil {
 		slots = new([thawSlots]atomic.Pointer[thawedRow])

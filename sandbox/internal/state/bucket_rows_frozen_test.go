@@ -50,7 +50,7 @@ func TestRowsFreezeWhenTheirBucketIsWrittenAgain(t *testing.T) {
 	assert.Same(t, first, bucketedRequest(st, ids[0]), "the row just written is live")
 
 	require.NoError(t, st.Update(func(tx *Txn) error { return Put(tx, TableSignatureRequests, second) }))
-	assert.IsType(t, &frozenRow{}, bucketedRequest(st, ids[0]), "a write of its bucket froze it")
+	assert.IsType(t, frozenRow{}, bucketedRequest(st, ids[0]), "a write of its bucket froze it")
 	assert.Same(t, second, bucketedRequest(st, ids[1]), "the row that write put is live")
 
 	got, err := Get[SignatureRequest](st.Read(), TableSignatureRequests, ids[0])
@@ -67,7 +67,7 @@ func TestAFrozenRowThawsOncePerWrite(t *testing.T) {
 	ids := sameBucketIDs(t, 2)
 	require.NoError(t, st.Update(func(tx *Txn) error { return Put(tx, TableSignatureRequests, frozenRequest(t, ids[0])) }))
 	require.NoError(t, st.Update(func(tx *Txn) error { return Put(tx, TableSignatureRequests, frozenRequest(t, ids[1])) }))
-	require.IsType(t, &frozenRow{}, bucketedRequest(st, ids[0]))
+	require.IsType(t, frozenRow{}, bucketedRequest(st, ids[0]))
 
 	require.NoError(t, st.Update(func(tx *Txn) error {
 		a, err := Get[SignatureRequest](tx, TableSignatureRequests, ids[0])
@@ -77,7 +77,7 @@ func TestAFrozenRowThawsOncePerWrite(t *testing.T) {
 		assert.Same(t, a, b, "one row per write, however it is found")
 		return Put(tx, TableSignatureRequests, a)
 	}))
-	assert.IsType(t, &frozenRow{}, bucketedRequest(st, ids[0]), "put back as read: frozen again")
+	assert.IsType(t, frozenRow{}, bucketedRequest(st, ids[0]), "put back as read: frozen again")
 
 	a, err := Get[SignatureRequest](st.Read(), TableSignatureRequests, ids[0])
 	require.NoError(t, err)
@@ -104,7 +104,7 @@ func TestAChangedFrozenRowIsStoredChanged(t *testing.T) {
 	}))
 	require.IsType(t, &SignatureRequest{}, bucketedRequest(st, ids[0]))
 	require.NoError(t, st.Update(func(tx *Txn) error { return Put(tx, TableSignatureRequests, frozenRequest(t, ids[2])) }))
-	require.IsType(t, &frozenRow{}, bucketedRequest(st, ids[0]))
+	require.IsType(t, frozenRow{}, bucketedRequest(st, ids[0]))
 	got, err := Get[SignatureRequest](st.Read(), TableSignatureRequests, ids[0])
 	require.NoError(t, err)
 	want := frozenRequest(t, ids[0])
@@ -130,7 +130,7 @@ func TestImportFreezesEveryRequest(t *testing.T) {
 	n := 0
 	eachTreeBucket(storedTree(db.Txn(false), bt), func(_ uint64, b *rowBucket) {
 		for _, r := range b.Rows {
-			assert.IsType(t, &frozenRow{}, r)
+			assert.IsType(t, frozenRow{}, r)
 			n++
 		}
 	})

@@ -39,7 +39,7 @@ func (t *Txn) bucketGet(bt *bucketTable, id string) any {
 	}
 	if t.buckets == nil && t.thawed != nil {
 		raw := bucketRow(storedTree(t.Txn, bt).bucket(bt.bucketOf(id)), bt, id)
-		if f, ok := raw.(*frozenRow); ok {
+		if f, ok := raw.(frozenRow); ok {
 			return t.thawed.thaw(bt, f)
 		}
 		return raw

@@ -26,7 +26,7 @@ type bucketWrite struct {
 	trees map[*bucketTable]*bucketTree
 	// thawed holds the rows thawed for the write, by the frozen row they
 	// came from (bucket_rows_frozen.go).
-	thawed map[*frozenRow]any
+	thawed map[frozenRow]any
 	// freezeAll freezes every row the write stores (import and journal
 	// replay), not only those it found stored.
 	freezeAll bool

@@ -66,7 +66,7 @@ func (t *Txn) checkBucketRead(bt *bucketTable, id string, raw any) {
 // row: the row itself, or for a frozen row (bucket_rows_frozen.go) the row
 // it thaws to.
 func sameStoredRow(t *Txn, bt *bucketTable, stored, raw any) bool {
-	f, ok := stored.(*frozenRow)
+	f, ok := stored.(frozenRow)
 	if !ok {
 		return stored == raw
 	}
