@@ -153,12 +153,6 @@ func encodeRowMap(dst []byte, c *typeCodec, p unsafe.Pointer, depth int) ([]byte
 	return dst, nil
 }
 
-// appendRowString appends a string: uvarint length and bytes.
-func appendRowString(dst []byte, s string) []byte {
-	dst = binary.AppendUvarint(dst, uint64(len(s)))
-	return append(dst, s...)
-}
-
 // appendZigzag appends a signed integer as the uvarint of its zigzag
 // form, so that small negative numbers stay short.
 func appendZigzag(dst []byte, v int64) []byte {
