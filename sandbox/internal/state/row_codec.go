@@ -331,7 +331,9 @@ func (c *rowCodec) encode(dst []byte, row any) ([]byte, error) {
 	if p == nil {
 		return dst, fmt.Errorf("row codec: encode a nil %v", c.ptr)
 	}
-	out, err := encodeRowValue(dst, c.root, p, 0)
+	var strs rowStrings
+	strs.base = len(dst)
+	out, err := encodeRowValue(dst, c.root, p, 0, &strs)
 	if err != nil {
 		return dst, err
 	}
