@@ -269,6 +269,32 @@ func TestRowCodecBackRefs(t *testing.T) {
 		t.Errorf("rowCodecID of a back-reference first = %q", got)
 	}
 
+	// Offsets of two and three bytes (the decoder reads one- and
+	// two-byte offsets inline, longer ones through value).
+	for _, size := range []int{200, 20_000} {
+		long := strings.Repeat("0123456789", size/10)
+		idLong := lit(long) // a header of 2 or 3 bytes, then the bytes
+		next := len(idLong) // where A's header begins
+		// The bytes of a literal after A's reference, were it to point
+		// at them.
+		forward := next + len(ref(4, uint64(next))) + 1
+		want := codecStrings{ID: long, A: long[size-4:], B: long[size-8 : size-4]}
+		enc := cat(idLong, ref(4, uint64(next-4)), ref(4, uint64(next-8)))
+		if got, err := c.decode(enc); err != nil || !reflect.DeepEqual(got, &want) {
+			t.Errorf("offsets into %d bytes: %v", size, err)
+		}
+		for name, enc := range map[string][]byte{
+			"overlapping its header": cat(idLong, ref(4, uint64(next-3)), lit("")),
+			"pointing forward":       cat(idLong, ref(4, uint64(forward)), lit("wxyz")),
+			"past the end":           cat(idLong, ref(4, uint64(len(idLong)+100)), lit("")),
+		} {
+			if got, err := c.decode(enc); err == nil {
+				t.Errorf("%d bytes, %s: decoded to %+v", size, name, got)
+			}
+			checkDecodeSafe(t, c, enc)
+		}
+	}
+
 	// Strings of interface values read references the same way.
 	ca, err := newRowCodec(reflect.TypeFor[codecAnyRow]())
 	if err != nil {
