@@ -20,7 +20,10 @@ package state
 //   - bool: one byte, 0 or 1;
 //   - signed integers: zigzag uvarint; unsigned integers: uvarint;
 //   - float32, float64: the IEEE bits, 4 or 8 bytes little endian;
-//   - string: uvarint length and the bytes;
+//   - string: a uvarint header, length<<1 followed by the bytes, or
+//     length<<1|1 followed by the uvarint offset (from the start of the
+//     row's encoding) of an equal string's bytes written before it
+//     (row_codec_strings.go);
 //   - pointer: a byte, 0 for nil or 1 followed by the value pointed to;
 //   - slice and map: uvarint of length+1 (0 for nil, 1 for empty), then
 //     the elements, map entries in increasing key order (key as a string);
@@ -32,11 +35,12 @@ package state
 // for the codec (the program, the type) that wrote them. They live in
 // memory only and are never exported or journaled.
 //
-// Decoded strings point into the encoding (see decode), so a string kept
-// beyond its row (an index key, a map key, a field copied into another
-// row) keeps the whole encoding alive: clone it (strings.Clone) where it
-// is kept long, or decode from a copy of the bytes when every string
-// must be the row's own.
+// Decoded strings point into the encoding (see decode), a repeated
+// string at its first occurrence's bytes, so a string kept beyond its
+// row (an index key, a map key, a field copied into another row) keeps
+// the whole encoding alive: clone it (strings.Clone) where it is kept
+// long, or decode from a copy of the bytes when every string must be the
+// row's own.
 
 import (
 	"errors"
@@ -327,7 +331,9 @@ func (c *rowCodec) encode(dst []byte, row any) ([]byte, error) {
 	if p == nil {
 		return dst, fmt.Errorf("row codec: encode a nil %v", c.ptr)
 	}
-	out, err := encodeRowValue(dst, c.root, p, 0)
+	var strs rowStrings
+	strs.base = len(dst)
+	out, err := encodeRowValue(dst, c.root, p, 0, &strs)
 	if err != nil {
 		return dst, err
 	}

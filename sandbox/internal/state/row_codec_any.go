@@ -30,7 +30,7 @@ const (
 )
 
 // encodeRowAny appends an interface value: its tag and its value.
-func encodeRowAny(dst []byte, v any, depth int) ([]byte, error) {
+func encodeRowAny(dst []byte, v any, depth int, strs *rowStrings) ([]byte, error) {
 	switch x := v.(type) {
 	case nil:
 		return append(dst, rowAnyNil), nil
@@ -40,9 +40,9 @@ func encodeRowAny(dst []byte, v any, depth int) ([]byte, error) {
 		}
 		return append(dst, rowAnyFalse), nil
 	case string:
-		return appendRowString(append(dst, rowAnyString), x), nil
+		return strs.appendString(append(dst, rowAnyString), x), nil
 	case json.Number:
-		return appendRowString(append(dst, rowAnyNumber), string(x)), nil
+		return strs.appendString(append(dst, rowAnyNumber), string(x)), nil
 	case float64:
 		return binary.LittleEndian.AppendUint64(append(dst, rowAnyFloat64), math.Float64bits(x)), nil
 	case int:
@@ -60,7 +60,7 @@ func encodeRowAny(dst []byte, v any, depth int) ([]byte, error) {
 		dst = binary.AppendUvarint(dst, uint64(len(x))+1)
 		var err error
 		for _, e := range x {
-			if dst, err = encodeRowAny(dst, e, depth); err != nil {
+			if dst, err = encodeRowAny(dst, e, depth, strs); err != nil {
 				return dst, err
 			}
 		}
@@ -69,7 +69,7 @@ func encodeRowAny(dst []byte, v any, depth int) ([]byte, error) {
 		if depth++; depth > rowCodecMaxDepth {
 			return dst, fmt.Errorf("row codec: interface values nested deeper than %d", rowCodecMaxDepth)
 		}
-		return encodeRowMapStringAny(append(dst, rowAnyMap), x, depth)
+		return encodeRowMapStringAny(append(dst, rowAnyMap), x, depth, strs)
 	}
 	return dst, fmt.Errorf("row codec: interface value of type %T cannot be encoded", v)
 }
@@ -77,7 +77,7 @@ func encodeRowAny(dst []byte, v any, depth int) ([]byte, error) {
 // encodeRowMapStringAny appends a map[string]any: uvarint length+1 (0 for
 // nil), then its entries in increasing key order, so that equal maps
 // encode to equal bytes.
-func encodeRowMapStringAny(dst []byte, m map[string]any, depth int) ([]byte, error) {
+func encodeRowMapStringAny(dst []byte, m map[string]any, depth int, strs *rowStrings) ([]byte, error) {
 	if m == nil {
 		return append(dst, 0), nil
 	}
@@ -90,8 +90,8 @@ func encodeRowMapStringAny(dst []byte, m map[string]any, depth int) ([]byte, err
 	slices.Sort(keys)
 	var err error
 	for _, k := range keys {
-		dst = appendRowString(dst, k)
-		if dst, err = encodeRowAny(dst, m[k], depth); err != nil {
+		dst = strs.appendString(dst, k)
+		if dst, err = encodeRowAny(dst, m[k], depth, strs); err != nil {
 			return dst, err
 		}
 	}

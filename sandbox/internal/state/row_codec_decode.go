@@ -105,11 +105,17 @@ func (d *rowDecoder) fixed(n int) ([]byte, error) {
 	return b, nil
 }
 
-// str reads a string without copying it: it points into buf.
+// str reads a string, a literal or a back-reference to bytes before it
+// (row_codec_strings.go), without copying it: it points into buf.
 func (d *rowDecoder) str() (string, error) {
-	u, err := d.uvarint()
+	start := d.pos
+	h, err := d.uvarint()
 	if err != nil {
 		return "", err
+	}
+	u := h >> 1
+	if h&1 == 1 {
+		return d.backRef(start, u)
 	}
 	if u > uint64(d.end-d.pos) {
 		return "", d.corrupt("string longer than the bytes left")
@@ -241,8 +247,8 @@ const rowZeroIsOneByte = (1<<(rowKindStruct+1) - 1) &^ (1<<rowKindFloat32 | 1<<r
 // structOps decodes a struct's fields (ops, nested structs flattened)
 // into p. The common cases are inline, reading from a local position: a
 // zero value (one 0 byte for every kind but floats, left as the zeroed
-// row has it), a short string, a bool, a small integer. Others go
-// through value.
+// row has it), a short literal string or a back-reference to the first
+// bytes, a bool, a small integer. Others go through value.
 func (d *rowDecoder) structOps(ops []fieldCodec, p unsafe.Pointer) error {
 	buf, pos, end := d.buf, d.pos, d.end
 	for i := range ops {
@@ -257,7 +263,27 @@ func (d *rowDecoder) structOps(ops []fieldCodec, p unsafe.Pointer) error {
 			if b < 0x80 {
 				switch f.kind {
 				case rowKindString:
-					n := int(b)
+					n := int(b >> 1)
+					if b&1 == 1 {
+						// A back-reference with an offset of one or
+						// two bytes, to bytes before its header; any
+						// other goes through value, which checks it.
+						if pos+2 < end && n >= rowStringMinRef {
+							off, next := int(buf[pos+1]), pos+2
+							if off >= 0x80 {
+								if buf[pos+2] >= 0x80 {
+									break
+								}
+								off, next = off&0x7f|int(buf[pos+2])<<7, pos+3
+							}
+							if off+n <= pos {
+								*(*string)(fp) = unsafe.String(&buf[off], n)
+								pos = next
+								continue
+							}
+						}
+						break
+					}
 					if n > end-pos-1 {
 						d.pos = pos
 						return d.corrupt("string longer than the bytes left")

@@ -14,8 +14,9 @@ import (
 )
 
 // encodeRowValue appends the encoding of the value of c's type at p.
-// depth counts the pointers, slices, maps and interfaces around it.
-func encodeRowValue(dst []byte, c *typeCodec, p unsafe.Pointer, depth int) ([]byte, error) {
+// depth counts the pointers, slices, maps and interfaces around it; strs
+// holds the strings the row's encoding wrote so far.
+func encodeRowValue(dst []byte, c *typeCodec, p unsafe.Pointer, depth int, strs *rowStrings) ([]byte, error) {
 	switch c.kind {
 	case rowKindBool:
 		if *(*bool)(p) {
@@ -43,13 +44,13 @@ func encodeRowValue(dst []byte, c *typeCodec, p unsafe.Pointer, depth int) ([]by
 	case rowKindFloat64:
 		return binary.LittleEndian.AppendUint64(dst, math.Float64bits(*(*float64)(p))), nil
 	case rowKindString:
-		return appendRowString(dst, *(*string)(p)), nil
+		return strs.appendString(dst, *(*string)(p)), nil
 	case rowKindStruct:
-		return encodeRowStruct(dst, c.ops, p, depth)
+		return encodeRowStruct(dst, c.ops, p, depth, strs)
 	case rowKindArray:
 		var err error
 		for i := range c.n {
-			if dst, err = encodeRowValue(dst, c.elem, unsafe.Add(p, uintptr(i)*c.elem.size), depth); err != nil {
+			if dst, err = encodeRowValue(dst, c.elem, unsafe.Add(p, uintptr(i)*c.elem.size), depth, strs); err != nil {
 				return dst, err
 			}
 		}
@@ -64,7 +65,7 @@ func encodeRowValue(dst []byte, c *typeCodec, p unsafe.Pointer, depth int) ([]by
 		if q == nil {
 			return append(dst, 0), nil
 		}
-		return encodeRowValue(append(dst, 1), c.elem, q, depth)
+		return encodeRowValue(append(dst, 1), c.elem, q, depth, strs)
 	case rowKindBytes:
 		h := (*sliceHeader)(p)
 		if h.data == nil {
@@ -80,31 +81,31 @@ func encodeRowValue(dst []byte, c *typeCodec, p unsafe.Pointer, depth int) ([]by
 		dst = binary.AppendUvarint(dst, uint64(h.len)+1)
 		var err error
 		for i := range h.len {
-			if dst, err = encodeRowValue(dst, c.elem, unsafe.Add(h.data, uintptr(i)*c.elem.size), depth); err != nil {
+			if dst, err = encodeRowValue(dst, c.elem, unsafe.Add(h.data, uintptr(i)*c.elem.size), depth, strs); err != nil {
 				return dst, err
 			}
 		}
 		return dst, nil
 	case rowKindMapStringAny:
-		return encodeRowMapStringAny(dst, *(*map[string]any)(p), depth)
+		return encodeRowMapStringAny(dst, *(*map[string]any)(p), depth, strs)
 	case rowKindMap:
-		return encodeRowMap(dst, c, p, depth)
+		return encodeRowMap(dst, c, p, depth, strs)
 	case rowKindAny:
-		return encodeRowAny(dst, *(*any)(p), depth)
+		return encodeRowAny(dst, *(*any)(p), depth, strs)
 	}
 	return dst, fmt.Errorf("row codec: no encoder for %v", c.typ)
 }
 
 // encodeRowStruct appends a struct's fields (ops, nested structs
 // flattened), the common kinds inline.
-func encodeRowStruct(dst []byte, ops []fieldCodec, p unsafe.Pointer, depth int) ([]byte, error) {
+func encodeRowStruct(dst []byte, ops []fieldCodec, p unsafe.Pointer, depth int, strs *rowStrings) ([]byte, error) {
 	var err error
 	for i := range ops {
 		f := &ops[i]
 		fp := unsafe.Add(p, f.off)
 		switch f.kind {
 		case rowKindString:
-			dst = appendRowString(dst, *(*string)(fp))
+			dst = strs.appendString(dst, *(*string)(fp))
 		case rowKindBool:
 			if *(*bool)(fp) {
 				dst = append(dst, 1)
@@ -123,7 +124,7 @@ func encodeRowStruct(dst []byte, ops []fieldCodec, p unsafe.Pointer, depth int) 
 			}
 			fallthrough
 		default:
-			if dst, err = encodeRowValue(dst, f.codec, fp, depth); err != nil {
+			if dst, err = encodeRowValue(dst, f.codec, fp, depth, strs); err != nil {
 				return dst, err
 			}
 		}
@@ -133,7 +134,7 @@ func encodeRowStruct(dst []byte, ops []fieldCodec, p unsafe.Pointer, depth int) 
 
 // encodeRowMap appends a map other than map[string]any: rare, so it goes
 // through reflect.
-func encodeRowMap(dst []byte, c *typeCodec, p unsafe.Pointer, depth int) ([]byte, error) {
+func encodeRowMap(dst []byte, c *typeCodec, p unsafe.Pointer, depth int, strs *rowStrings) ([]byte, error) {
 	m := reflect.NewAt(c.typ, p).Elem()
 	if m.IsNil() {
 		return append(dst, 0), nil
@@ -144,19 +145,13 @@ func encodeRowMap(dst []byte, c *typeCodec, p unsafe.Pointer, depth int) ([]byte
 	val := reflect.New(c.typ.Elem())
 	var err error
 	for _, k := range keys {
-		dst = appendRowString(dst, k.String())
+		dst = strs.appendString(dst, k.String())
 		val.Elem().Set(m.MapIndex(k))
-		if dst, err = encodeRowValue(dst, c.elem, val.UnsafePointer(), depth); err != nil {
+		if dst, err = encodeRowValue(dst, c.elem, val.UnsafePointer(), depth, strs); err != nil {
 			return dst, err
 		}
 	}
 	return dst, nil
-}
-
-// appendRowString appends a string: uvarint length and bytes.
-func appendRowString(dst []byte, s string) []byte {
-	dst = binary.AppendUvarint(dst, uint64(len(s)))
-	return append(dst, s...)
 }
 
 // appendZigzag appends a signed integer as the uvarint of its zigzag

@@ -547,15 +547,19 @@ func TestRowCodecOtherRows(t *testing.T) {
 
 // typicalRequest is a processed request as most rows of a big world are:
 // one signer, one document of one page, its file set and recipe, two
-// audit lines and a link secret.
+// audit lines and a link secret. It repeats strings as a real row does:
+// the requester's e-mail as the audit lines' actor, the title as the
+// original title, the creation line's detail and the file set's name,
+// the signature id in its link secret, the blob id as the PDF's.
 func typicalRequest(n int) *SignatureRequest {
 	id := strings.Repeat("a1b2c3d4e5", 4)
+	const title = "Mutual NDA with Acme Corp"
 	expires := int64(1_800_000_000 + n)
 	return &SignatureRequest{
 		ID: id, Seq: uint64(1000 + n), Generation: 1,
 		RequesterAccountID: strings.Repeat("5f3e", 10), RequesterEmail: "requester@example.com",
 		BaseURL: "http://127.0.0.1:8080", WorldURL: "http://127.0.0.1:8080/w/default",
-		Title: "NDA", OriginalTitle: "NDA", Subject: "Please sign the NDA", Message: "Hello, please sign at your convenience.",
+		Title: title, OriginalTitle: title, Subject: "Please sign the NDA", Message: "Hello, please sign at your convenience.",
 		CreatedAt: 1_790_000_000, ExpiresAt: &expires, TestMode: true, AllowDecline: true,
 		Documents: []Document{{Name: "nda.pdf", ContentType: "application/pdf",
 			BlobID: strings.Repeat("b10b", 10), PDFBlobID: strings.Repeat("b10b", 10), Pages: []Page{{Width: 612, Height: 792}}}},
@@ -563,12 +567,12 @@ func typicalRequest(n int) *SignatureRequest {
 			Status: SigAwaiting, Notified: true}},
 		Phase: PhaseSent,
 		Audit: []AuditEntry{
-			{Time: 1_790_000_000, Actor: "requester@example.com", Action: "created"},
-			{Time: 1_790_000_003, Actor: "requester@example.com", Action: "sent", Detail: "signer@example.com"},
+			{Time: 1_790_000_000, Actor: "requester@example.com", Action: "created", Detail: title},
+			{Time: 1_790_000_003, Actor: "requester@example.com", Action: "sent"},
 		},
 		LinkSecrets: []LinkSecret{{SignatureID: strings.Repeat("519a", 10), Secret: strings.Repeat("5ec2", 8)}},
 		Files: &FileSet{ID: "sr:" + id, Version: 1, Ready: true, Recipe: Recipe(strings.Repeat("r", 120)),
-			PDFSeq: uint64(2000 + n), Name: "NDA", PreparedAt: 1_790_000_002},
+			PDFSeq: uint64(2000 + n), Name: title, PreparedAt: 1_790_000_002},
 	}
 }
 
