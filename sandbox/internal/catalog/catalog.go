@@ -165,13 +165,9 @@ func (c *Catalog) Count(tx *state.Txn, kind string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	it, err := tx.Get(k.Table, state.IndexID)
+	n, err := state.CountRows(tx, k.Table)
 	if err != nil {
 		return 0, fmt.Errorf("catalog: %s: %w", kind, err)
-	}
-	n := 0
-	for raw := it.Next(); raw != nil; raw = it.Next() {
-		n++
 	}
 	return n, nil
 }

@@ -41,13 +41,9 @@ func (r Reader) Counts(tx *state.Txn) ([]KindCount, error) {
 	for _, t := range []struct{ kind, table string }{
 		{"oauth_token", state.TableOAuthToken}, {"email", state.TableEmails}, {"event", state.TableEvents},
 	} {
-		it, err := tx.Txn.Get(t.table, state.IndexID)
+		n, err := state.CountRows(tx, t.table)
 		if err != nil {
 			return nil, err
-		}
-		n := 0
-		for raw := it.Next(); raw != nil; raw = it.Next() {
-			n++
 		}
 		out = append(out, KindCount{Kind: t.kind, Count: n})
 	}

@@ -139,3 +139,31 @@ func TestImportFreezesEveryRequest(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, tables, again)
 }
+
+// TestCountRowsCountsWithoutThawing: CountRows counts a bucketed table's
+// rows, frozen or live, as the transaction has them, and a memdb table's.
+func TestCountRowsCountsWithoutThawing(t *testing.T) {
+	st := seededStore(t)
+	before, err := CountRows(st.Read(), TableSignatureRequests)
+	require.NoError(t, err)
+	ids := sameBucketIDs(t, 3)
+	for _, id := range ids[:2] {
+		require.NoError(t, st.Update(func(tx *Txn) error { return Put(tx, TableSignatureRequests, frozenRequest(t, id)) }))
+	}
+	require.IsType(t, frozenRow{}, bucketedRequest(st, ids[0]))
+	n, err := CountRows(st.Read(), TableSignatureRequests)
+	require.NoError(t, err)
+	assert.Equal(t, before+2, n)
+	require.NoError(t, st.Update(func(tx *Txn) error {
+		require.NoError(t, Put(tx, TableSignatureRequests, frozenRequest(t, ids[2])))
+		n, err := CountRows(tx, TableSignatureRequests)
+		require.NoError(t, err)
+		assert.Equal(t, before+3, n, "a write counts its own rows")
+		return nil
+	}))
+	teams, err := CountRows(st.Read(), TableTeams)
+	require.NoError(t, err)
+	walked, err := Rows(st.Read(), TableTeams)
+	require.NoError(t, err)
+	assert.Equal(t, len(walked), teams)
+}

@@ -149,6 +149,27 @@ func bucketIterator(tx *memdb.Txn, w *bucketWrite, bt *bucketTable, index string
 	return nil, fmt.Errorf("state: %s has no index %q", bt.table, index)
 }
 
+// CountRows answers how many rows a table holds, as this transaction has
+// it, without reading them: a bucketed table's are counted in its
+// buckets, so that a count does not thaw every frozen row
+// (bucket_rows_frozen.go).
+func CountRows(tx *Txn, table string) (int, error) {
+	if bt := bucketed(table); bt != nil {
+		n := 0
+		eachRowBucket(tx.Txn, tx.buckets, bt, func(_ uint64, b *rowBucket, _ bool) { n += len(b.Rows) })
+		return n, nil
+	}
+	it, err := tx.Txn.Get(table, IndexID)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for raw := it.Next(); raw != nil; raw = it.Next() {
+		n++
+	}
+	return n, nil
+}
+
 // LowerBound is memdb's LowerBound, answering a bucketed table's rows from
 // the id given on, in id order.
 func (t *Txn) LowerBound(table, index string, args ...any) (memdb.ResultIterator, error) {

@@ -43,6 +43,11 @@ func init() {
 			IndexID: {Name: IndexID, Unique: true, Indexer: fieldIndex("ID", func(e *Email) string { return e.ID })},
 		},
 	})
+	// The e-mails are bucketed (bucket_rows.go) and frozen when no write
+	// touches them (bucket_rows_frozen.go): a world keeps up to its log
+	// limit of them, and each was a memdb entry of about 450 bytes and a
+	// row of a dozen pointers for the collector to walk.
+	registerBucketed(freezable[Email](fieldBuckets(TableEmails, "email", func(e *Email) string { return e.ID })))
 	registerCompact(logSeqIndex(TableEmails, "email.seq/", func(row any) uint64 { return row.(*Email).Seq }))
 	// The lookup of the e-mails about a request is a compact index (a
 	// memdb entry an e-mail cost 450 bytes); e-mails about none (team

@@ -48,6 +48,8 @@ func init() {
 			IndexID: {Name: IndexID, Unique: true, Indexer: fieldIndex("ID", func(e *Event) string { return e.ID })},
 		},
 	})
+	// Events are bucketed and frozen as the e-mails are (emails.go).
+	registerBucketed(freezable[Event](fieldBuckets(TableEvents, "event", func(e *Event) string { return e.ID })))
 	registerCompact(logSeqIndex(TableEvents, "event.seq/", func(row any) uint64 { return row.(*Event).Seq }))
 	// The events of one object, in order, are a compact index: a memdb
 	// entry per event cost 450 bytes.

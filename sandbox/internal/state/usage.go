@@ -255,7 +255,7 @@ func countRows(tx *memdb.Txn, u *Usage) error {
 		table string
 		n     *int64
 	}{{TableEvents, &u.Events}, {TableEmails, &u.Emails}} {
-		it, err := tx.Get(c.table, IndexID)
+		it, err := getRows(tx, c.table, IndexID)
 		if err != nil {
 			return fmt.Errorf("state: count %s: %w", c.table, err)
 		}
