@@ -36,6 +36,13 @@ func (r loadResult) RPS() float64 {
 	return float64(r.Requests) / r.Elapsed.Seconds()
 }
 
+// plus answers the requests and time of two rounds together, with the
+// slower of their percentiles.
+func (r loadResult) plus(o loadResult) loadResult {
+	return loadResult{Requests: r.Requests + o.Requests, Errors: r.Errors + o.Errors, FirstError: r.FirstError + o.FirstError,
+		Elapsed: r.Elapsed + o.Elapsed, P50: max(r.P50, o.P50), P99: max(r.P99, o.P99)}
+}
+
 // loadSpec bounds a round: it ends after Duration or after Count requests,
 // whichever comes first (zero means no bound of that kind; one is needed).
 type loadSpec struct {

@@ -331,9 +331,19 @@ func (b *bench) throughput(tmp string) error {
 			row{Name: "clock advance over the fill's due jobs", Value: ms(proc.took),
 				Note: fmt.Sprintf("%d jobs in chunks of %d sends, %.0f µs per job", proc.jobs, fillChunk, float64(proc.took.Microseconds())/float64(max(1, proc.jobs)))})
 	}
+	// The filled world is compared with an empty one measured at the same
+	// time: a second server, in rounds that alternate with the filled
+	// world's. The machine's speed drifts over a run (a virtual machine
+	// whose host is busy at times), and against the first rounds, a
+	// minute earlier, the drift showed as a change of the world's cost.
+	twin, err := b.emptyTwin(mpType, mpBody)
+	if err != nil {
+		return err
+	}
+	defer twin.sb.Stop()
+	twinReq := map[string]request{mpRound.name: twin.send, getRound.name: twin.get, listRound.name: twin.list}
 	for _, r := range []round{mpRound, getRound, listRound} {
-		base := empty[r.name]
-		res, err := b.load(loadSpec{}, r.req)
+		res, base, err := b.alternate(r.req, twinReq[r.name])
 		if err != nil {
 			return fmt.Errorf("%s after fill: %w", r.name, err)
 		}
@@ -341,7 +351,7 @@ func (b *bench) throughput(tmp string) error {
 			stored += res.Requests
 		}
 		b.rows = append(b.rows, row{Name: fmt.Sprintf("%s, %d stored", r.name, stored), Load: &res, Base: &base})
-		b.logf("%s with %d stored: %.0f req/s", r.name, stored, res.RPS())
+		b.logf("%s with %d stored: %.0f req/s (empty world meanwhile %.0f, at first %.0f)", r.name, stored, res.RPS(), base.RPS(), empty[r.name].RPS())
 	}
 	if _, err := advanceClock(s, 10); err != nil { // the last round's sends are processed too
 		return err
@@ -361,6 +371,56 @@ func (b *bench) throughput(tmp string) error {
 		row{Name: "live heap per stored request", Value: fmt.Sprintf("%.1f KB", float64(live-liveStart)/float64(stored)/1024),
 			Note: "growth of signsandbox_heap_live_bytes / stored, jobs run, read at rest after the release's full collection"})
 	return nil
+}
+
+// twinServer is an empty world on a server of its own, measured beside the
+// filled one (alternate).
+type twinServer struct {
+	sb              *server
+	send, get, list request
+}
+
+// emptyTwin starts a second server with one world holding a list page of
+// requests, as the filled world held before it was filled.
+func (b *bench) emptyTwin(mpType string, mpBody []byte) (*twinServer, error) {
+	sb, err := startSandbox(b.c.Binary, "--offline")
+	if err != nil {
+		return nil, err
+	}
+	w, err := newWorld(sb.Base)
+	if err != nil {
+		sb.Stop()
+		return nil, err
+	}
+	var id string
+	for i := 0; i < 20; i++ {
+		if id, _, err = w.sendOnce(mpType, mpBody); err != nil {
+			sb.Stop()
+			return nil, err
+		}
+	}
+	return &twinServer{sb: sb, send: w.post("/v3/signature_request/send", mpType, mpBody),
+		get: w.get("/v3/signature_request/" + id), list: w.get("/v3/signature_request/list?page_size=20")}, nil
+}
+
+// alternate measures req on the filled server and twin on the empty one in
+// rounds that take turns, half a round each, twice: what each answered in
+// its two turns together.
+func (b *bench) alternate(req, twin request) (filled, empty loadResult, err error) {
+	half := loadSpec{Duration: b.c.Duration / 2}
+	for i := 0; i < 2; i++ {
+		f, err := b.load(half, req)
+		if err != nil {
+			return filled, empty, err
+		}
+		half.Conns = b.c.Conns
+		e := runLoad(half, twin)
+		if e.Errors > 0 {
+			return filled, empty, fmt.Errorf("empty world: %d of %d requests failed; first: %s", e.Errors, e.Requests, e.FirstError)
+		}
+		filled, empty = filled.plus(f), empty.plus(e)
+	}
+	return filled, empty, nil
 }
 
 // fillChunk is how many sends the fill stores between two clock advances.
