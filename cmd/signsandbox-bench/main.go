@@ -343,7 +343,7 @@ func (b *bench) throughput(tmp string) error {
 	defer twin.sb.Stop()
 	twinReq := map[string]request{mpRound.name: twin.send, getRound.name: twin.get, listRound.name: twin.list}
 	for _, r := range []round{mpRound, getRound, listRound} {
-		res, base, err := b.alternate(r.req, twinReq[r.name])
+		res, base, err := b.alternate(r.req, twin, twinReq[r.name])
 		if err != nil {
 			return fmt.Errorf("%s after fill: %w", r.name, err)
 		}
@@ -406,20 +406,31 @@ func (b *bench) emptyTwin(mpType string, mpBody []byte) (*twinServer, error) {
 // alternate measures req on the filled server and twin on the empty one in
 // rounds that take turns, half a round each, twice: what each answered in
 // its two turns together.
-func (b *bench) alternate(req, twin request) (filled, empty loadResult, err error) {
+func (b *bench) alternate(req request, twin *twinServer, twinReq request) (filled, empty loadResult, err error) {
 	half := loadSpec{Duration: b.c.Duration / 2}
+	var fu, eu usage
 	for i := 0; i < 2; i++ {
+		u0 := b.sb.Usage()
 		f, err := b.load(half, req)
 		if err != nil {
 			return filled, empty, err
 		}
+		u1 := b.sb.Usage()
 		half.Conns = b.c.Conns
-		e := runLoad(half, twin)
+		t0 := twin.sb.Usage()
+		e := runLoad(half, twinReq)
 		if e.Errors > 0 {
 			return filled, empty, fmt.Errorf("empty world: %d of %d requests failed; first: %s", e.Errors, e.Requests, e.FirstError)
 		}
+		t1 := twin.sb.Usage()
 		filled, empty = filled.plus(f), empty.plus(e)
+		fu, eu = usage{fu.CPU + u1.minus(u0).CPU, fu.Faults + u1.minus(u0).Faults}, usage{eu.CPU + t1.minus(t0).CPU, eu.Faults + t1.minus(t0).Faults}
 	}
+	per := func(u usage, n int) string {
+		n = max(n, 1)
+		return fmt.Sprintf("%.0f µs CPU and %.1f page faults per request", float64(u.CPU.Microseconds())/float64(n), float64(u.Faults)/float64(n))
+	}
+	b.logf("  filled world: %s; empty world: %s", per(fu, filled.Requests), per(eu, empty.Requests))
 	return filled, empty, nil
 }
 

@@ -134,6 +134,37 @@ func (s *server) RSS() int64 {
 	return 0
 }
 
+// usage is what a process has used so far: CPU time (user and system)
+// and minor page faults.
+type usage struct {
+	CPU    time.Duration
+	Faults int64
+}
+
+// Usage reads the process's CPU time and minor faults from /proc (zero
+// where /proc is not there).
+func (s *server) Usage() usage {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.cmd.Process.Pid))
+	if err != nil {
+		return usage{}
+	}
+	// Fields after the command name, which is in parentheses and may
+	// hold spaces: state is field 3, minflt 10, utime 14, stime 15.
+	_, rest, ok := strings.Cut(string(b), ") ")
+	if !ok {
+		return usage{}
+	}
+	f := strings.Fields(rest)
+	if len(f) < 13 {
+		return usage{}
+	}
+	num := func(i int) int64 { n, _ := strconv.ParseInt(f[i-3], 10, 64); return n }
+	const ticks = 100 // USER_HZ on Linux
+	return usage{CPU: time.Duration(num(14)+num(15)) * time.Second / ticks, Faults: num(10)}
+}
+
+func (u usage) minus(o usage) usage { return usage{CPU: u.CPU - o.CPU, Faults: u.Faults - o.Faults} }
+
 // Exited reports an early exit of the process (a crash), nil while it runs.
 func (s *server) Exited() error {
 	select {
