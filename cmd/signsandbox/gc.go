@@ -50,7 +50,7 @@ const defaultGCPercent = 100
 const autoGCPercent = 0
 
 // defaultGCHeadroom is --gc-headroom's default.
-const defaultGCHeadroom = "256MiB"
+const defaultGCHeadroom = "192MiB"
 
 // flags declares the flags, each with its environment variable.
 func (c *gcConfig) flags(fs *flag.FlagSet, env func(name, def string) string) {

@@ -137,7 +137,7 @@ func TestGoalPercentDiscountsWhatALoadedCollectionMarked(t *testing.T) {
 func TestGCHeadroomFlag(t *testing.T) {
 	h, err := (&gcConfig{}).headroom()
 	require.NoError(t, err)
-	assert.Equal(t, int64(256<<20), h)
+	assert.Equal(t, int64(192<<20), h)
 	h, err = (&gcConfig{Headroom: "64MiB"}).headroom()
 	require.NoError(t, err)
 	assert.Equal(t, int64(64<<20), h)
