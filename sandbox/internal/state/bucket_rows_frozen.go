@@ -8,8 +8,10 @@ package state
 // documents, file set, audit, strings) holding some forty pointers, and a
 // world of 100,000 requests made each cycle walk some 300 MB: the sends of
 // a large world ran at three quarters of an empty world's rate, and the
-// heap the collector needs grew with it. A frozen row is two objects, one
-// of them a byte slice the collector does not look into.
+// heap the collector needs grew with it. A frozen row is one allocation
+// of bytes the collector does not look into (frozenRow). The tables that
+// freeze their rows (freezable) are those that grow with the world or
+// with its logs: requests, e-mails and events.
 //
 // Which rows are frozen: when a write copies a bucket to change it, the
 // rows the bucket held that are still live are frozen as the write
@@ -26,6 +28,13 @@ package state
 // store's small cache of thawed rows (thawCache), so that a row read
 // again and again (a page of requests, a request polled) is decoded once.
 // A row the codec cannot encode stays live: freezing is never an error.
+//
+// Decoded strings point into the encoding, so a string taken from a
+// thawed row and kept elsewhere keeps that encoding alive after the row
+// is frozen anew. Compact index entries rebuilt from thawed rows copy
+// their strings (compactIndex.owned); the e-mails and events a job
+// writes from a thawed request keep one encoding each, as long as the
+// logs keep them.
 
 import (
 	"encoding/binary"
