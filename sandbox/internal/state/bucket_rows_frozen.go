@@ -40,14 +40,9 @@ import (
 	"encoding/binary"
 	"fmt"
 	"reflect"
-	"sync"
 	"sync/atomic"
 	"unsafe"
 )
-
-// frozenScratch holds the buffers rows are encoded into before they are
-// copied, at their exact size, into their frozen row.
-var frozenScratch = sync.Pool{New: func() any { return new([]byte) }}
 
 // frozenRow is a row of a bucketed table as its encoding: p points at the
 // encoding's length (a uvarint) and the encoding follows it, all one
@@ -59,13 +54,12 @@ type frozenRow struct {
 	p *byte
 }
 
-// newFrozenRow copies enc behind its length into an allocation of its own.
-func newFrozenRow(enc []byte) frozenRow {
+// frozenBytes copies enc behind its length into an allocation of its own.
+func frozenBytes(enc []byte) []byte {
 	var length [binary.MaxVarintLen64]byte
 	n := binary.PutUvarint(length[:], uint64(len(enc)))
 	b := make([]byte, 0, n+len(enc))
-	b = append(append(b, length[:n]...), enc...)
-	return frozenRow{p: &b[0]}
+	return append(append(b, length[:n]...), enc...)
 }
 
 // enc answers the encoding.
@@ -107,14 +101,11 @@ func (bt *bucketTable) freeze(row any) any {
 	if _, ok := row.(frozenRow); ok {
 		return row
 	}
-	scratch := frozenScratch.Get().(*[]byte)
-	defer frozenScratch.Put(scratch)
-	enc, err := bt.codec.encode((*scratch)[:0], row)
+	b, err := bt.codec.encodeWith(row, frozenBytes)
 	if err != nil {
 		return row
 	}
-	*scratch = enc
-	f := newFrozenRow(enc)
+	f := frozenRow{p: &b[0]}
 	if checkOwnReads {
 		checkFrozen(bt, row, f)
 	}

@@ -353,11 +353,18 @@ const rowCodecScratchMax = 64 << 10
 // allocates once instead of once per doubling of a buffer grown from
 // nil, and keeps no spare capacity beyond the size class.
 func (c *rowCodec) encodeExact(row any) ([]byte, error) {
+	return c.encodeWith(row, func(enc []byte) []byte { return append([]byte(nil), enc...) })
+}
+
+// encodeWith encodes row into a pooled scratch buffer and answers what
+// keep makes of the encoding, which is only valid while keep runs: a
+// frozen row copies it behind its length (frozenBytes).
+func (c *rowCodec) encodeWith(row any, keep func(enc []byte) []byte) ([]byte, error) {
 	bp := rowCodecScratch.Get().(*[]byte)
 	buf, err := c.encode((*bp)[:0], row)
 	var out []byte
 	if err == nil {
-		out = append([]byte(nil), buf...)
+		out = keep(buf)
 	}
 	if cap(buf) <= rowCodecScratchMax {
 		*bp = buf

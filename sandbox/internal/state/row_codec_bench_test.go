@@ -42,8 +42,8 @@ func BenchmarkRowCodecEncode(b *testing.B) {
 	}
 }
 
-// BenchmarkRowCodecEncodeFresh encodes into a new buffer each time, as
-// freezing a row does.
+// BenchmarkRowCodecEncodeFresh encodes into a new buffer each time: what
+// freezing would cost without encodeWith's pooled buffer.
 func BenchmarkRowCodecEncodeFresh(b *testing.B) {
 	c := requestCodec(b)
 	row := typicalRequest(1)
@@ -55,8 +55,8 @@ func BenchmarkRowCodecEncodeFresh(b *testing.B) {
 	}
 }
 
-// BenchmarkRowCodecEncodeExact freezes a row as the bucket layer would:
-// encodeExact, a pooled scratch buffer and one exact copy.
+// BenchmarkRowCodecEncodeExact encodes as freezing a row does
+// (encodeWith): into a pooled scratch buffer, then one exact copy.
 func BenchmarkRowCodecEncodeExact(b *testing.B) {
 	c := requestCodec(b)
 	row := typicalRequest(1)
