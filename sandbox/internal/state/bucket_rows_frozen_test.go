@@ -167,3 +167,18 @@ func TestCountRowsCountsWithoutThawing(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, len(walked), teams)
 }
+
+// TestFrozenRowReadsItsLengthAtEverySize: a frozen row finds its
+// encoding behind lengths of one to four bytes.
+func TestFrozenRowReadsItsLengthAtEverySize(t *testing.T) {
+	for _, n := range []int{1, 127, 128, 16383, 16384, 1 << 21} {
+		enc := make([]byte, n)
+		for i := range enc {
+			enc[i] = byte(i * 7)
+		}
+		b := frozenBytes(enc)
+		got := frozenRow{p: &b[0]}.enc()
+		require.Equal(t, enc, got, "%d bytes", n)
+		assert.Equal(t, len(b), cap(b), "%d bytes: no room beyond the encoding", n)
+	}
+}
