@@ -182,3 +182,55 @@ func TestFrozenRowReadsItsLengthAtEverySize(t *testing.T) {
 		assert.Equal(t, len(b), cap(b), "%d bytes: no room beyond the encoding", n)
 	}
 }
+
+// TestFrozenRowsReadWhileWritten: readers share the store's thawed rows
+// while a writer freezes and rewrites the rows of the same buckets; every
+// read answers a row as one of the writes put it (run with -race).
+func TestFrozenRowsReadWhileWritten(t *testing.T) {
+	st := seededStore(t)
+	ids := sameBucketIDs(t, 4)
+	for _, id := range ids {
+		require.NoError(t, st.Update(func(tx *Txn) error { return Put(tx, TableSignatureRequests, frozenRequest(t, id)) }))
+	}
+	done := make(chan struct{})
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			for {
+				select {
+				case <-done:
+					errs <- nil
+					return
+				default:
+				}
+				for _, id := range ids {
+					r, err := Get[SignatureRequest](st.Read(), TableSignatureRequests, id)
+					if err != nil {
+						errs <- err
+						return
+					}
+					if r.ID != id || r.Signatures[0].ID != "sig-"+id {
+						errs <- fmt.Errorf("read %s answered %s", id, r.ID)
+						return
+					}
+				}
+			}
+		}()
+	}
+	for i := range 200 {
+		id := ids[i%len(ids)]
+		require.NoError(t, st.Update(func(tx *Txn) error {
+			r, err := Get[SignatureRequest](tx, TableSignatureRequests, id)
+			if err != nil {
+				return err
+			}
+			c := *r
+			c.Title = fmt.Sprintf("title %d", i)
+			return Put(tx, TableSignatureRequests, &c)
+		}))
+	}
+	close(done)
+	for range 4 {
+		require.NoError(t, <-errs)
+	}
+}
