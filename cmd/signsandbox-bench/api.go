@@ -140,6 +140,21 @@ func multipartSend(pdf []byte) (string, []byte) {
 	return mw.FormDataContentType(), b.Bytes()
 }
 
+// listPagePath is the list page the bench measures: as many requests as
+// sendPage stores.
+const listPagePath = "/v3/signature_request/list?page_size=20"
+
+// sendPage sends a full list page of requests and answers the last one's
+// id and raw answer.
+func (w world) sendPage(ctype string, body []byte) (id string, answer []byte, err error) {
+	for i := 0; i < 20; i++ {
+		if id, answer, err = w.sendOnce(ctype, body); err != nil {
+			return "", nil, err
+		}
+	}
+	return id, answer, nil
+}
+
 // sendOnce sends one request and answers its id and the raw answer.
 func (w world) sendOnce(ctype string, body []byte) (string, []byte, error) {
 	req, err := w.post("/v3/signature_request/send", ctype, body)(0, 0)

@@ -39,7 +39,11 @@ func (r loadResult) RPS() float64 {
 // plus answers the requests and time of two rounds together, with the
 // slower of their percentiles.
 func (r loadResult) plus(o loadResult) loadResult {
-	return loadResult{Requests: r.Requests + o.Requests, Errors: r.Errors + o.Errors, FirstError: r.FirstError + o.FirstError,
+	first := r.FirstError
+	if first == "" {
+		first = o.FirstError
+	}
+	return loadResult{Requests: r.Requests + o.Requests, Errors: r.Errors + o.Errors, FirstError: first,
 		Elapsed: r.Elapsed + o.Elapsed, P50: max(r.P50, o.P50), P99: max(r.P99, o.P99)}
 }
 

@@ -120,11 +120,17 @@ func (b *bench) load(spec loadSpec, req request) (loadResult, error) {
 	if spec.Duration == 0 && spec.Count == 0 {
 		spec.Duration = b.c.Duration
 	}
+	return loadOn(b.sb, spec, req)
+}
+
+// loadOn runs one round against sb and fails on any error answer or an
+// exit of the process.
+func loadOn(sb *server, spec loadSpec, req request) (loadResult, error) {
 	r := runLoad(spec, req)
 	if r.Errors > 0 {
 		return r, fmt.Errorf("%d of %d requests failed; first: %s", r.Errors, r.Requests, r.FirstError)
 	}
-	if err := b.sb.Exited(); err != nil {
+	if err := sb.Exited(); err != nil {
 		return r, err
 	}
 	return r, nil
@@ -249,20 +255,16 @@ func (b *bench) throughput(tmp string) error {
 	if err != nil {
 		return err
 	}
-	var id string
-	var mpAnswer []byte
-	for i := 0; i < 20; i++ { // a full list page
-		if id, mpAnswer, err = s.sendOnce(mpType, mpBody); err != nil {
-			return err
-		}
+	id, mpAnswer, err := s.sendPage(mpType, mpBody)
+	if err != nil {
+		return err
 	}
 	getPath := "/v3/signature_request/" + id
-	listPath := "/v3/signature_request/list?page_size=20"
 	getType, getBody, err := s.fetch(getPath)
 	if err != nil {
 		return err
 	}
-	listType, listBody, err := s.fetch(listPath)
+	listType, listBody, err := s.fetch(listPagePath)
 	if err != nil {
 		return err
 	}
@@ -294,7 +296,7 @@ func (b *bench) throughput(tmp string) error {
 		req               request
 	}
 	getRound := round{"GET /v3/signature_request/{id}", "/get", "", nil, s.get(getPath)}
-	listRound := round{"list page (page_size=20)", "/list", "", nil, s.get(listPath)}
+	listRound := round{"list page (page_size=20)", "/list", "", nil, s.get(listPagePath)}
 	mpRound := round{fmt.Sprintf("multipart send, 1-page PDF (%.1f KB)", float64(len(pdf))/1024), "/send_multipart", mpType, mpBody,
 		s.post("/v3/signature_request/send", mpType, mpBody)}
 	jsRound := round{"JSON send (file_urls, offline)", "/send_json", jsType, jsBody, j.post("/v3/signature_request/send", jsType, jsBody)}
@@ -392,22 +394,20 @@ func (b *bench) emptyTwin(mpType string, mpBody []byte) (*twinServer, error) {
 		sb.Stop()
 		return nil, err
 	}
-	var id string
-	for i := 0; i < 20; i++ {
-		if id, _, err = w.sendOnce(mpType, mpBody); err != nil {
-			sb.Stop()
-			return nil, err
-		}
+	id, _, err := w.sendPage(mpType, mpBody)
+	if err != nil {
+		sb.Stop()
+		return nil, err
 	}
 	return &twinServer{sb: sb, send: w.post("/v3/signature_request/send", mpType, mpBody),
-		get: w.get("/v3/signature_request/" + id), list: w.get("/v3/signature_request/list?page_size=20")}, nil
+		get: w.get("/v3/signature_request/" + id), list: w.get(listPagePath)}, nil
 }
 
 // alternate measures req on the filled server and twin on the empty one in
 // rounds that take turns, half a round each, twice: what each answered in
 // its two turns together.
 func (b *bench) alternate(req request, twin *twinServer, twinReq request) (filled, empty loadResult, err error) {
-	half := loadSpec{Duration: b.c.Duration / 2}
+	half := loadSpec{Conns: b.c.Conns, Duration: b.c.Duration / 2}
 	var fu, eu usage
 	for i := 0; i < 2; i++ {
 		u0 := b.sb.Usage()
@@ -415,16 +415,14 @@ func (b *bench) alternate(req request, twin *twinServer, twinReq request) (fille
 		if err != nil {
 			return filled, empty, err
 		}
-		u1 := b.sb.Usage()
-		half.Conns = b.c.Conns
+		fu = fu.plus(b.sb.Usage().minus(u0))
 		t0 := twin.sb.Usage()
-		e := runLoad(half, twinReq)
-		if e.Errors > 0 {
-			return filled, empty, fmt.Errorf("empty world: %d of %d requests failed; first: %s", e.Errors, e.Requests, e.FirstError)
+		e, err := loadOn(twin.sb, half, twinReq)
+		if err != nil {
+			return filled, empty, fmt.Errorf("empty world: %w", err)
 		}
-		t1 := twin.sb.Usage()
+		eu = eu.plus(twin.sb.Usage().minus(t0))
 		filled, empty = filled.plus(f), empty.plus(e)
-		fu, eu = usage{fu.CPU + u1.minus(u0).CPU, fu.Faults + u1.minus(u0).Faults}, usage{eu.CPU + t1.minus(t0).CPU, eu.Faults + t1.minus(t0).Faults}
 	}
 	per := func(u usage, n int) string {
 		n = max(n, 1)

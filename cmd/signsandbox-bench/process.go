@@ -150,10 +150,11 @@ func (s *server) Usage() usage {
 	}
 	// Fields after the command name, which is in parentheses and may
 	// hold spaces: state is field 3, minflt 10, utime 14, stime 15.
-	_, rest, ok := strings.Cut(string(b), ") ")
-	if !ok {
+	end := strings.LastIndex(string(b), ") ")
+	if end < 0 {
 		return usage{}
 	}
+	rest := string(b)[end+2:]
 	f := strings.Fields(rest)
 	if len(f) < 13 {
 		return usage{}
@@ -164,6 +165,8 @@ func (s *server) Usage() usage {
 }
 
 func (u usage) minus(o usage) usage { return usage{CPU: u.CPU - o.CPU, Faults: u.Faults - o.Faults} }
+
+func (u usage) plus(o usage) usage { return usage{CPU: u.CPU + o.CPU, Faults: u.Faults + o.Faults} }
 
 // Exited reports an early exit of the process (a crash), nil while it runs.
 func (s *server) Exited() error {
