@@ -158,8 +158,8 @@ func (c *Catalog) List(tx *state.Txn, kind string, f Filter, cursor string) (Pag
 	return page, nil
 }
 
-// Count answers how many objects of a kind the world holds (a walk of the
-// id index, without rendering any).
+// Count answers how many objects of a kind the world holds, counted
+// without rendering or thawing any (state.CountRows).
 func (c *Catalog) Count(tx *state.Txn, kind string) (int, error) {
 	k, err := c.kind(kind)
 	if err != nil {

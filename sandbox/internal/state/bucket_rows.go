@@ -19,7 +19,9 @@ package state
 // in the table's tree of buckets, the table's one row of row_buckets
 // (bucket_rows_tree.go).
 //
-// Nothing outside the package sees the difference. Get, First, All and
+// Nothing outside the package sees the difference as long as it reads
+// through the package (a read straight from go-memdb's transaction fails
+// for a bucketed table, see below). Get, First, All and
 // Put, Txn's Insert, Delete, DeleteAll and DeletePrefix, Txn.Get and
 // Txn.LowerBound (walks of the rows by id, bucket_rows_merge.go) know
 // where the rows are; compact indexes

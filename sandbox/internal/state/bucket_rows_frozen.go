@@ -24,17 +24,19 @@ package state
 // Rows leave the buckets thawed (decoded), never frozen: a read by id, a
 // walk, the row a write replaced. Within a write, the same frozen row
 // thaws to the same row each time (bucketWrite.thaw), as a stored row
-// was the same pointer on every read. Reads outside a write share a
-// store's small cache of thawed rows (thawCache), so that a row read
-// again and again (a page of requests, a request polled) is decoded once.
+// was the same pointer on every read, however it is read (by id, a walk,
+// a compact index). Reads by id outside a write share a store's small
+// cache of thawed rows (thawCache), so that a row read again and again (a
+// page of requests, a request polled) is decoded once; a walk outside a
+// write thaws each row it visits.
 // A row the codec cannot encode stays live: freezing is never an error.
 //
 // Decoded strings point into the encoding, so a string taken from a
 // thawed row and kept elsewhere keeps that encoding alive after the row
-// is frozen anew. Compact index entries rebuilt from thawed rows copy
-// their strings (compactIndex.owned); the e-mails and events a job
-// writes from a thawed request keep one encoding each, as long as the
-// logs keep them.
+// is frozen anew. Compact index entries over frozen tables copy their
+// strings (compactIndex.owned); a row that copies a string from a thawed
+// one keeps the encoding only while it is live itself, since freezing
+// it copies the string into its own encoding.
 
 import (
 	"encoding/binary"

@@ -234,3 +234,36 @@ func TestFrozenRowsReadWhileWritten(t *testing.T) {
 		require.NoError(t, <-errs)
 	}
 }
+
+// TestEveryReadOfAFrozenRowAnswersOneRow: within a write, a lookup by id
+// through Get, a Get of the row and a walk answer the same thawed row;
+// outside a write, the lookups by id share the store's thawed row.
+func TestEveryReadOfAFrozenRowAnswersOneRow(t *testing.T) {
+	st := seededStore(t)
+	ids := sameBucketIDs(t, 2)
+	for _, id := range ids {
+		require.NoError(t, st.Update(func(tx *Txn) error { return Put(tx, TableSignatureRequests, frozenRequest(t, id)) }))
+	}
+	require.IsType(t, frozenRow{}, bucketedRequest(st, ids[0]))
+	reads := func(tx *Txn) (byGet, byIterator, byWalk any) {
+		r, err := Get[SignatureRequest](tx, TableSignatureRequests, ids[0])
+		require.NoError(t, err)
+		it, err := tx.Get(TableSignatureRequests, IndexID, ids[0])
+		require.NoError(t, err)
+		walk, err := tx.LowerBound(TableSignatureRequests, IndexID, ids[0])
+		require.NoError(t, err)
+		return r, it.Next(), walk.Next()
+	}
+	require.NoError(t, st.Update(func(tx *Txn) error {
+		it, err := tx.Get(TableSignatureRequests, IndexID, ids[0]) // before any other read
+		require.NoError(t, err)
+		first := it.Next()
+		byGet, byIterator, byWalk := reads(tx)
+		assert.Same(t, first, byGet)
+		assert.Same(t, byGet, byIterator)
+		assert.Same(t, byGet, byWalk)
+		return nil
+	}))
+	byGet, byIterator, _ := reads(st.Read())
+	assert.Same(t, byGet, byIterator)
+}

@@ -31,13 +31,21 @@ func bucketRow(b *rowBucket, bt *bucketTable, id string) any {
 	return nil
 }
 
-// bucketGet answers the row of id in bt as this transaction has it (nil:
-// none).
-func (t *Txn) bucketGet(bt *bucketTable, id string) any {
+// readBuckets answers the write's bucket copies, made on first use in a
+// write, so that its reads see its own changes and thaw a frozen row once
+// (bucket_rows_frozen.go); nil in a read.
+func (t *Txn) readBuckets() *bucketWrite {
 	if t.buckets == nil && (t.rows != nil || t.tracked != nil) {
-		t.buckets = newBucketWrite(t.Txn) // a write: its reads see its own bucket copies
+		t.buckets = newBucketWrite(t.Txn)
 	}
-	if t.buckets == nil && t.thawed != nil {
+	return t.buckets
+}
+
+// bucketGet answers the row of id in bt as this transaction has it (nil:
+// none): in a write as the write has it, in a read through the store's
+// cache of thawed rows.
+func (t *Txn) bucketGet(bt *bucketTable, id string) any {
+	if t.readBuckets() == nil && t.thawed != nil {
 		raw := bucketRow(storedTree(t.Txn, bt).bucket(bt.bucketOf(id)), bt, id)
 		if f, ok := raw.(frozenRow); ok {
 			return t.thawed.thaw(bt, f)
@@ -87,18 +95,14 @@ func (t *Txn) Get(table, index string, args ...any) (memdb.ResultIterator, error
 	if bt == nil {
 		return t.Txn.Get(table, index, args...)
 	}
-	it, err := bucketIterator(t.Txn, t.buckets, bt, index, args)
-	if checkOwnReads && err == nil && index == IndexID && len(args) == 1 {
-		if one, ok := it.(*rowIterator); ok {
-			var raw any
-			if len(one.rows) == 1 {
-				raw = one.rows[0]
-			}
-			id, _ := args[0].(string)
-			t.checkBucketRead(bt, id, raw)
+	if index == IndexID && len(args) == 1 { // one row: read as First reads it
+		raw, err := t.firstBucketed(bt, index, args)
+		if err != nil || raw == nil {
+			return &rowIterator{}, err
 		}
+		return &rowIterator{rows: []any{raw}}, nil
 	}
-	return it, err
+	return bucketIterator(t.Txn, t.readBuckets(), bt, index, args)
 }
 
 // getRows is memdb's Get on a database written directly (import,
@@ -111,12 +115,14 @@ func getRows(tx *memdb.Txn, table, index string, args ...any) (memdb.ResultItera
 	return bucketIterator(tx, nil, bt, index, args)
 }
 
-// firstRow is memdb's First by id on a database written directly.
-func firstRow(tx *memdb.Txn, table, id string) (any, error) {
+// hasRow reports whether a database written directly holds a row of id,
+// without thawing a frozen one.
+func hasRow(tx *memdb.Txn, table, id string) bool {
 	if bt := bucketed(table); bt != nil {
-		return rowOf(tx, nil, bt, id), nil
+		return bucketRow(storedTree(tx, bt).bucket(bt.bucketOf(id)), bt, id) != nil
 	}
-	return tx.First(table, IndexID, id)
+	row, err := tx.First(table, IndexID, id)
+	return err == nil && row != nil
 }
 
 // bucketIterator answers the rows a lookup of bt by index finds, in id
@@ -155,9 +161,7 @@ func bucketIterator(tx *memdb.Txn, w *bucketWrite, bt *bucketTable, index string
 // (bucket_rows_frozen.go).
 func CountRows(tx *Txn, table string) (int, error) {
 	if bt := bucketed(table); bt != nil {
-		n := 0
-		eachRowBucket(tx.Txn, tx.buckets, bt, func(_ uint64, b *rowBucket, _ bool) { n += len(b.Rows) })
-		return n, nil
+		return bucketRowCount(tx.Txn, tx.buckets, bt), nil
 	}
 	it, err := tx.Txn.Get(table, IndexID)
 	if err != nil {
@@ -168,6 +172,14 @@ func CountRows(tx *Txn, table string) (int, error) {
 		n++
 	}
 	return n, nil
+}
+
+// bucketRowCount counts the rows of bt in its buckets, as w has them (nil:
+// as tx holds them).
+func bucketRowCount(tx *memdb.Txn, w *bucketWrite, bt *bucketTable) int {
+	n := 0
+	eachRowBucket(tx, w, bt, func(_ uint64, b *rowBucket, _ bool) { n += len(b.Rows) })
+	return n
 }
 
 // LowerBound is memdb's LowerBound, answering a bucketed table's rows from
@@ -187,7 +199,7 @@ func (t *Txn) LowerBound(table, index string, args ...any) (memdb.ResultIterator
 			return nil, err
 		}
 	}
-	return newMergeIterator(t.Txn, t.buckets, bt, from, ""), nil
+	return newMergeIterator(t.Txn, t.readBuckets(), bt, from, ""), nil
 }
 
 // eachRowBucket calls fn with every bucket of bt that holds rows, as w

@@ -8,7 +8,8 @@ package state
 // tracking), and memdb re-inserts every index of a row on each Insert,
 // changed key or not: a new leaf and a path copy per index. A compact
 // index keeps its entries (group, order, primary id: 40 bytes, the
-// strings shared with the row) in small sorted slices, the buckets, each
+// strings shared with the row, or copies where rows freeze: owned) in
+// small sorted slices, the buckets, each
 // one row of the derived table compact_buckets. A row's entries are
 // touched only when its keys change, so re-putting a request whose
 // signatures and number did not move costs the index nothing.
@@ -139,11 +140,11 @@ func (ix *compactIndex) entryIDOf(row any, id string) string {
 }
 
 // owned answers e with strings of its own when the index's rows can be
-// frozen (bucket_rows_frozen.go). A rebuild reads every row thawed, whose
-// strings point into its encoding: an entry kept for the row's life
-// would keep that encoding after the row is written again and frozen
-// anew. (A write adds entries from a thawed row only when its keys
-// change, rarely; each such entry keeps one encoding.)
+// frozen (bucket_rows_frozen.go). The strings of a thawed row point into
+// its encoding, and so do those a row copies from one (an e-mail's
+// request id taken from a thawed request): an entry kept for the row's
+// life would keep that encoding after the row it came from is written
+// again and frozen anew. Entries are added and rebuilt through it.
 func (ix *compactIndex) owned(e compactEntry) compactEntry {
 	if bt := bucketed(ix.table); bt != nil && bt.codec != nil {
 		e.Group, e.ID = strings.Clone(e.Group), strings.Clone(e.ID)

@@ -137,6 +137,7 @@ func (t *Txn) compactAdd(ix *compactIndex, k compactKey, id string) {
 	if found {
 		return
 	}
+	e = ix.owned(e)
 	if size := len(b.Entries); size == cap(b.Entries) && size >= bucketGrowsByAQuarter && ix.churns {
 		grown := make([]compactEntry, size, size+size/4+1)
 		copy(grown, b.Entries)

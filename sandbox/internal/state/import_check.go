@@ -136,7 +136,7 @@ func exists(tx *memdb.Txn, tables []string, id string) bool {
 		return false
 	}
 	for _, t := range tables {
-		if row, err := firstRow(tx, t, id); err == nil && row != nil {
+		if hasRow(tx, t, id) {
 			return true
 		}
 	}

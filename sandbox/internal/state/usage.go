@@ -237,6 +237,14 @@ func RecountUsage(tx *Txn) (Usage, error) {
 func countRows(tx *memdb.Txn, u *Usage) error {
 	u.Rows = map[string]int64{}
 	for _, name := range TableNames() {
+		if bt := bucketed(name); bt != nil && name != TableSignatureRequests {
+			// Counted in their buckets, not thawed: only a request row
+			// stands for more (its file set).
+			if n := bucketRowCount(tx, nil, bt); n > 0 {
+				u.Rows[name] = int64(n)
+			}
+			continue
+		}
 		it, err := getRows(tx, name, IndexID)
 		if err != nil {
 			return fmt.Errorf("state: count %s: %w", name, err)
@@ -251,18 +259,7 @@ func countRows(tx *memdb.Txn, u *Usage) error {
 			}
 		}
 	}
-	for _, c := range []struct {
-		table string
-		n     *int64
-	}{{TableEvents, &u.Events}, {TableEmails, &u.Emails}} {
-		it, err := getRows(tx, c.table, IndexID)
-		if err != nil {
-			return fmt.Errorf("state: count %s: %w", c.table, err)
-		}
-		for raw := it.Next(); raw != nil; raw = it.Next() {
-			*c.n++
-		}
-	}
+	u.Events, u.Emails = u.Rows[TableEvents], u.Rows[TableEmails]
 	it, err := tx.Get(TableDeliveries, IndexID)
 	if err != nil {
 		return fmt.Errorf("state: count %s: %w", TableDeliveries, err)

@@ -248,10 +248,13 @@ var errPlainFormChanged = errors.New("wire: a plain multipart body stopped being
 // same refusals in the same order, uploads in slices of exactly their size.
 //
 // The strings a form gives a request (a title, a signer's name and
-// address, a file's name and type) live as long as the request stored
-// from them. They are copied into one backing of exactly their total size
-// rather than into a string each: one allocation and one live object per
-// form instead of one per string (textArena). The parameter names, which
+// address, a file's name and type) live as long as the request row stored
+// from them is live: until it is frozen, which copies them into its
+// encoding (state/bucket_rows_frozen.go), or for as long as something
+// else keeps one of them. They are copied into one backing of exactly
+// their total size rather than into a string each: one allocation per
+// form instead of one per string (textArena), and one live object while
+// they live. The parameter names, which
 // a request keeps only as the keys of its metadata, have a backing of
 // their own, so that they do not live on with every title.
 func readPlainForm(b *Body, form plainForm, lim Limits) error {

@@ -21,8 +21,10 @@ import (
 // copies), so two requests, or two worlds, may hold the same slice.
 // Holding them costs nothing while the world keeps the content (the store
 // keeps the same slice); once it drops the content, at most
-// recentUploadSlots uploads of at most maxRecentUpload bytes stay alive
-// here until newer uploads take their slots.
+// recentUploadSlots uploads stay alive here until newer uploads take their
+// slots. Only bodies read whole into the scratch buffer (scratchBytes,
+// 32 KiB) are read as plain forms, so today that is at most 128 KiB;
+// maxRecentUpload keeps the bound if that buffer ever grows.
 var recentUploads uploadRing
 
 const (
