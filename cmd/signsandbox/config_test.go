@@ -138,15 +138,15 @@ func TestParseServeConfigLogFormat(t *testing.T) {
 	assert.Error(t, err)
 }
 
-// Every flag of the server is in the README's flag table.
-func TestEveryFlagIsInTheREADME(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+// Every flag of the server is in the flag table of docs/cli.md.
+func TestEveryFlagIsInTheCLIPage(t *testing.T) {
+	readme, err := os.ReadFile("../../docs/cli.md")
 	require.NoError(t, err)
 	var help bytes.Buffer
 	require.Equal(t, 0, serve([]string{"-h"}, func(string) string { return "" }, io.Discard, &help))
 	flags := regexp.MustCompile(`(?m)^  -([a-z-]+)`).FindAllStringSubmatch(help.String(), -1)
 	require.NotEmpty(t, flags)
 	for _, f := range flags {
-		assert.Contains(t, string(readme), "| `--"+f[1]+"` |", "README flag table")
+		assert.Contains(t, string(readme), "| `--"+f[1]+"` |", "docs/cli.md flag table")
 	}
 }

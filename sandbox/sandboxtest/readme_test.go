@@ -9,7 +9,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
-// TestContractFlow is the in-process example of README.md, kept compiling
+// TestContractFlow is the in-process example of docs/go.md, kept compiling
 // and passing here.
 func TestContractFlow(t *testing.T) {
 	srv := sandboxtest.NewServer(t, sandbox.WithOfflineFiles()) // fake clock at 2025-01-01T00:00:00Z; placeholders for file_urls

@@ -6,6 +6,6 @@
 // a current one, without a rewrite.
 //
 // The older clients studied are the hellosign-sdk Node package (2.1.0) and
-// the legacy Ruby, PHP, Python and Java SDKs; README.md's Fidelity section
+// the legacy Ruby, PHP, Python and Java SDKs; docs/fidelity.md
 // lists every alias and form this package accepts.
 package legacy

@@ -15,7 +15,7 @@ const (
 // Config is a world's tunable behaviour: the delays of asynchronous work, URL
 // lifetimes, limits and rate limiting. It is stored in the world so that it is
 // exported, imported and reset with everything else. The defaults are
-// documented in the README (Fidelity section) and set by DefaultConfig.
+// documented in docs/fidelity.md and set by DefaultConfig.
 type Config struct {
 	ID string `json:"id"`
 

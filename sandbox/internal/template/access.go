@@ -3,7 +3,7 @@ package template
 // Who may see, use and manage a template, the template quota, and the API
 // app check of template operations.
 //
-// Access model (README "Templates"): the owner and the accounts it was
+// Access model (docs/fidelity.md, "Templates"): the owner and the accounts it was
 // shared with (add_user) may use a template; members of the owner's team
 // may also see it (GET, list with account_id), shown with is_creator and
 // can_edit false; only the owner may change it (delete, update_files,
