@@ -6,6 +6,7 @@
 // per test process into e2e/.tmp/coverage), never a hand-kept list.
 //
 //   node scripts/report.js      print the table of the last run and write COVERAGE.md
+//                               (npm run coverage; npm test writes .tmp/COVERAGE.md instead)
 
 const fs = require('node:fs');
 const path = require('node:path');
