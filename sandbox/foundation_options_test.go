@@ -158,14 +158,39 @@ func TestWithAPIKey(t *testing.T) {
 	assert.Equal(t, "owner@sandbox.example", optAccountEmail(t, s, "fixed-key-for-ci"))
 }
 
+// TestWithHTTPClient: the given client's settings are kept and its
+// transport is put under the destination rules (a clone without proxy);
+// a RoundTripper of another kind is the program's own and kept as given.
 func TestWithHTTPClient(t *testing.T) {
-	c := &http.Client{Timeout: time.Second}
+	tr := &http.Transport{Proxy: http.ProxyFromEnvironment, MaxIdleConns: 7}
+	c := &http.Client{Timeout: time.Second, Transport: tr}
 	s := optSandbox(t, WithHTTPClient(c))
-	assert.Same(t, c, s.host.Client)
+	assert.Equal(t, time.Second, s.host.Client.Timeout)
+	got, ok := s.host.Client.Transport.(*http.Transport)
+	require.True(t, ok)
+	assert.NotSame(t, tr, got, "the caller's transport is cloned, not changed")
+	assert.Equal(t, 7, got.MaxIdleConns)
+	assert.Nil(t, got.Proxy, "no proxy: its address would be checked instead of the target's")
+	assert.NotNil(t, tr.Proxy)
+
+	own := roundTripperFunc(func(*http.Request) (*http.Response, error) { return nil, nil })
+	o := optSandbox(t, WithHTTPClient(&http.Client{Transport: own}))
+	assert.NotNil(t, o.host.Client.Transport)
+	_, isTransport := o.host.Client.Transport.(*http.Transport)
+	assert.False(t, isTransport, "another RoundTripper is used as given")
+
 	d := optSandbox(t)
 	require.NotNil(t, d.host.Client)
 	assert.NotNil(t, d.host.Client.CheckRedirect, "the default client does not follow redirects")
+	dt, ok := d.host.Client.Transport.(*http.Transport)
+	require.True(t, ok)
+	assert.Nil(t, dt.Proxy)
+	assert.NotNil(t, dt.DialContext)
 }
+
+type roundTripperFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripperFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 func TestWithLogger(t *testing.T) {
 	var buf bytes.Buffer

@@ -39,6 +39,7 @@ var allowedImports = map[string][]string{
 		"sandbox/internal/legacy", "sandbox/internal/notify", "sandbox/internal/param",
 		"sandbox/internal/scenario", "sandbox/internal/search", "sandbox/internal/signpage", "sandbox/internal/state",
 		"sandbox/internal/wire", "sandbox/internal/world", "sandbox/internal/secret", "sandbox/internal/metrics", "sandbox/internal/journal",
+		"sandbox/internal/outbound",
 	},
 	// The HTTP edge in front of the handler.
 	"sandbox/edge": {"sandbox/internal/apierr"},
@@ -121,7 +122,7 @@ var allowedImports = map[string][]string{
 	// Callback deliveries after commit: workers, sender, queues, control.
 	"sandbox/internal/callbacks": {
 		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/events", "sandbox/internal/notify",
-		"sandbox/internal/state", "sandbox/internal/world",
+		"sandbox/internal/outbound", "sandbox/internal/state", "sandbox/internal/world",
 	},
 
 	// Recording sessions as scenario files: world calls, the proxy.
@@ -133,8 +134,8 @@ var allowedImports = map[string][]string{
 	// Documents and files: intake, prepared files, downloads, file URLs.
 	"sandbox/internal/document": {
 		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/derived", "sandbox/internal/files",
-		"sandbox/internal/page", "sandbox/internal/signpage", "sandbox/internal/state", "sandbox/internal/wire",
-		"sandbox/internal/world",
+		"sandbox/internal/outbound", "sandbox/internal/page", "sandbox/internal/signpage", "sandbox/internal/state",
+		"sandbox/internal/wire", "sandbox/internal/world",
 	},
 
 	// What every HTML page shares: its world, the embedded protocol.
@@ -161,11 +162,13 @@ var allowedImports = map[string][]string{
 
 	// Leaves: a world and its database, wire decoding, files, fixtures,
 	// scenario documents, the closed vocabularies.
-	"sandbox/internal/world":           {"sandbox/internal/state"},
-	"sandbox/internal/fixture":         {"sandbox/internal/state"},
-	"sandbox/internal/wire":            {"sandbox/internal/apierr"},
-	"sandbox/internal/state":           {},
-	"sandbox/internal/secret":          {},
+	"sandbox/internal/world":   {"sandbox/internal/state"},
+	"sandbox/internal/fixture": {"sandbox/internal/state"},
+	"sandbox/internal/wire":    {"sandbox/internal/apierr"},
+	"sandbox/internal/state":   {},
+	"sandbox/internal/secret":  {},
+	// The destination rules of the connections made for callers.
+	"sandbox/internal/outbound":        {},
 	"sandbox/internal/metrics":         {},
 	"sandbox/internal/journal":         {"sandbox/internal/state"},
 	"sandbox/internal/files":           {},

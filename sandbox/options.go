@@ -55,6 +55,10 @@ type config struct {
 	// allowedHosts and adminToken configure the HTTP edge (package edge).
 	allowedHosts []string
 	adminToken   string
+	// allowOutbound and publicOutboundOnly shape the destination rules of
+	// file_urls and callbacks (options_outbound.go).
+	allowOutbound      []string
+	publicOutboundOnly bool
 }
 
 type namedSource struct {
@@ -103,7 +107,9 @@ func WithFixturesDir(dir string) Option {
 }
 
 // WithHTTPClient sets the client used to deliver callbacks and fetch
-// file_urls.
+// file_urls. Its transport, when it is an *http.Transport (or none), is
+// cloned under the destination rules (see WithAllowOutbound) and without
+// a proxy; another RoundTripper is used as given.
 func WithHTTPClient(c *http.Client) Option {
 	return func(cfg *config) error { cfg.httpClient = c; return nil }
 }

@@ -13,7 +13,6 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
-	"time"
 
 	"github.com/signsandbox/signsandbox/fixtures"
 	"github.com/signsandbox/signsandbox/sandbox/edge"
@@ -57,8 +56,9 @@ func New(opts ...Option) (*Sandbox, error) {
 	if cfg.logger == nil {
 		cfg.logger = slog.New(slog.DiscardHandler)
 	}
-	if cfg.httpClient == nil {
-		cfg.httpClient = &http.Client{Timeout: 30 * time.Second, CheckRedirect: api.NoRedirects}
+	client, err := outboundClient(&cfg)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
 	}
 	set, err := fixture.Load(cfg.fixtures)
 	if err != nil {
@@ -70,7 +70,7 @@ func New(opts ...Option) (*Sandbox, error) {
 		Jobs:              world.NewJobRegistry(),
 		Reg:               newRegistry(),
 		Budget:            state.NewBudget(cfg.maxStoredBytes),
-		Client:            cfg.httpClient,
+		Client:            client,
 		BaseURL:           cfg.baseURL,
 		Seed:              cfg.seed,
 		APIKey:            cfg.apiKey,

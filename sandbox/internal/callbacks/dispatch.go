@@ -232,10 +232,12 @@ func (d *dispatcher) attempt(del *state.Delivery) {
 	logAttempt(d.w, cur, res, gaveUp && err == nil)
 }
 
-// logAttempt tells an operator what became of an attempt (debug), and that
-// a delivery was given up (info): the delivery log (GET /_sandbox/callbacks)
-// has the same facts, but a log line is where one looks first. The world
-// is in the logger's attributes.
+// logAttempt tells an operator what became of an attempt (debug), that a
+// destination was refused, with its address (info: someone may be probing
+// the server's network), and that a delivery was given up (info): the
+// delivery log (GET /_sandbox/callbacks) has the same facts but the
+// address, and a log line is where one looks first. The world is in the
+// logger's attributes.
 func logAttempt(w *world.World, del *state.Delivery, res attemptResult, gaveUp bool) {
 	log := w.Logger()
 	attrs := []any{"event_type", del.EventType, "url", del.URL, "delivery", del.ID, "attempt", del.RoundAttempts + 1}
@@ -247,6 +249,9 @@ func logAttempt(w *world.World, del *state.Delivery, res attemptResult, gaveUp b
 		return
 	}
 	log.Debug("callback attempt failed", append(attrs, "err", res.err)...)
+	if res.refused != "" {
+		log.Info("callback destination not allowed", append(attrs, "refused", res.refused)...)
+	}
 	if gaveUp {
 		log.Info("callback delivery given up", append(attrs, "err", res.err)...)
 	}

@@ -2,7 +2,10 @@ package callbacks
 
 // One delivery attempt over HTTP: the multipart POST, the per-attempt
 // timeout, a capped read of the answer, and the rule that decides whether
-// it counts.
+// it counts. The client's transport follows the destination rules
+// (package outbound): a callback URL that leads to an address the server
+// may not reach fails the attempt before anything is sent, and the log
+// says "destination not allowed" without the address.
 
 import (
 	"bytes"
@@ -11,13 +14,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/events"
+	"github.com/signsandbox/signsandbox/sandbox/internal/outbound"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -40,6 +43,9 @@ type attemptResult struct {
 	delivered bool
 	// duration is how long the attempt took on the world clock.
 	duration time.Duration
+	// refused, for the operator's log only, says which address the
+	// destination rules refused ("" when none was).
+	refused string
 }
 
 // callbackSender posts deliveries with the sandbox's HTTP client, never
@@ -91,7 +97,12 @@ func (cs *callbackSender) send(parent context.Context, s *api.Host, w *world.Wor
 	req.Header.Set("User-Agent", "signsandbox/"+api.Version+" (event callback)")
 	resp, err := cs.client.Do(req)
 	if err != nil {
-		return attemptResult{err: describeSendError(err, ctx, timeout)}
+		res := attemptResult{err: describeSendError(err, ctx, timeout)}
+		var refused *outbound.RefusedError
+		if errors.As(err, &refused) {
+			res.refused = refused.Detail()
+		}
+		return res
 	}
 	defer resp.Body.Close()
 	answer, rerr := io.ReadAll(io.LimitReader(resp.Body, maxAnswerBytes))
@@ -113,16 +124,13 @@ func (cs *callbackSender) send(parent context.Context, s *api.Host, w *world.Wor
 }
 
 // describeSendError says why no usable answer came, without the URL that
-// the log shows anyway.
+// the log shows anyway and without the addresses the caller did not give
+// (outbound.Describe).
 func describeSendError(err error, ctx context.Context, timeout time.Duration) string {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Sprintf("no answer within %s (the world's callback_timeout)", timeout)
 	}
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		err = ue.Err
-	}
-	return err.Error()
+	return outbound.Describe(err)
 }
 
 // excerpt keeps the start of an answer as valid UTF-8.

@@ -4,13 +4,18 @@ package document
 // the request; the sandbox downloads them while it reads the call, before
 // the write transaction, with a bounded time, size and number of redirects.
 // Whatever goes wrong becomes the document's error (error_file /
-// file_error later), never an error of the call.
+// file_error later), never an error of the call. The client's transport
+// follows the destination rules (package outbound), so a URL (or a
+// redirect) that leads to an address the server may not reach fails like
+// an unreachable one; the document's error names no address the caller
+// did not give, and the operator's log says what was refused.
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"mime"
 	"net/http"
 	"net/url"
@@ -20,6 +25,7 @@ import (
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/outbound"
 )
 
 const (
@@ -40,8 +46,10 @@ type fetched struct {
 	err         string // why the file could not be fetched ("" when it was)
 }
 
-// fileClient is the sandbox's HTTP client (WithHTTPClient) adjusted for
-// downloads: redirects followed (the callback client refuses them), within
+// fileClient is the sandbox's HTTP client (WithHTTPClient, under the
+// destination rules) adjusted for downloads: redirects to http(s) URLs
+// followed, at most fetchRedirects of them (the callback client refuses
+// them), each hop's address checked when it is dialled; within
 // fetchTimeout.
 func fileClient(s *api.Host) *http.Client {
 	c := *s.Client
@@ -62,8 +70,9 @@ func fileClient(s *api.Host) *http.Client {
 
 // fetchAll downloads every URL (at most fetchParallel at a time, all within
 // one fetchTimeout, so that a call with many unreachable URLs still answers
-// in bounded time) and returns the outcomes in the order of the URLs.
-func fetchAll(s *api.Host, ctx context.Context, urls []string, limit int64) []fetched {
+// in bounded time) and returns the outcomes in the order of the URLs. log
+// is the world's logger, for the operator.
+func fetchAll(s *api.Host, ctx context.Context, log *slog.Logger, urls []string, limit int64) []fetched {
 	ctx, cancel := context.WithTimeout(ctx, fetchTimeout)
 	defer cancel()
 	client := fileClient(s)
@@ -75,7 +84,7 @@ func fetchAll(s *api.Host, ctx context.Context, urls []string, limit int64) []fe
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			out[i] = fetchOne(ctx, client, u, limit)
+			out[i] = fetchOne(ctx, client, log, u, limit)
 		}()
 	}
 	wg.Wait()
@@ -84,7 +93,7 @@ func fetchAll(s *api.Host, ctx context.Context, urls []string, limit int64) []fe
 
 // fetchOne downloads one URL, reading at most limit bytes (no limit when
 // limit <= 0).
-func fetchOne(ctx context.Context, client *http.Client, raw string, limit int64) fetched {
+func fetchOne(ctx context.Context, client *http.Client, log *slog.Logger, raw string, limit int64) fetched {
 	f := fetched{name: urlFileName(raw)}
 	fail := func(format string, args ...any) fetched {
 		f.data = nil
@@ -98,11 +107,8 @@ func fetchOne(ctx context.Context, client *http.Client, raw string, limit int64)
 	req.Header.Set("User-Agent", "signsandbox file fetcher")
 	resp, err := client.Do(req)
 	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err
-		}
-		return fail("%v", err)
+		logFetchError(log, raw, err)
+		return fail("%s", outbound.Describe(err))
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode/100 != 2 {
@@ -114,7 +120,8 @@ func fetchOne(ctx context.Context, client *http.Client, raw string, limit int64)
 	}
 	data, err := io.ReadAll(r)
 	if err != nil {
-		return fail("%v", err)
+		logFetchError(log, raw, err)
+		return fail("%s", outbound.Describe(err))
 	}
 	if limit > 0 && int64(len(data)) > limit {
 		return fail("the file is larger than the limit of %d bytes per file", limit)
@@ -128,6 +135,19 @@ func fetchOne(ctx context.Context, client *http.Client, raw string, limit int64)
 		f.name = path.Base(params["filename"])
 	}
 	return f
+}
+
+// logFetchError tells the operator why a download failed, with the
+// addresses the caller's error leaves out; a refused destination is worth
+// a look (someone may be probing the server's network), so it is logged
+// at info, other failures at debug.
+func logFetchError(log *slog.Logger, raw string, err error) {
+	var refused *outbound.RefusedError
+	if errors.As(err, &refused) {
+		log.Info("file_urls destination not allowed", "url", raw, "refused", refused.Detail())
+		return
+	}
+	log.Debug("file_urls download failed", "url", raw, "err", err)
 }
 
 // urlFileName is the file name a URL points at: its last path segment, or

@@ -105,7 +105,7 @@ func Collect(s *api.Host, c *api.Call, uploads []wire.File, fileURLs []string) (
 		}
 		return out, nil
 	}
-	for i, f := range fetchAll(s, c.Request.Context(), fileURLs, cfg.MaxFileBytes) {
+	for i, f := range fetchAll(s, c.Request.Context(), c.World.Logger(), fileURLs, cfg.MaxFileBytes) {
 		var d Pending
 		if f.err != "" {
 			d = Pending{Doc: state.Document{Name: f.name, ContentType: f.contentType, Error: f.err}}
