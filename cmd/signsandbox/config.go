@@ -33,8 +33,10 @@ type serveConfig struct {
 	// and the base URL's host (sandbox.WithAllowedHosts).
 	AllowedHosts []string
 	// AdminToken, when set, protects administration
-	// (sandbox.WithAdminToken).
-	AdminToken string
+	// (sandbox.WithAdminToken); it also limits file_urls and callbacks to
+	// public addresses, beyond AllowOutbound (sandbox.WithAllowOutbound).
+	AdminToken    string
+	AllowOutbound []string
 	// LogFormat is "text" or "json".
 	LogFormat string
 	Limits    serverLimits
@@ -125,6 +127,8 @@ func parseServeConfig(args []string, getenv func(string) string, out io.Writer) 
 	var allowedHosts string
 	fs.StringVar(&allowedHosts, "allowed-hosts", env("SIGNSANDBOX_ALLOWED_HOSTS", ""), "comma-separated host names or addresses that may call the control plane and pages without credentials, besides loopback and the --base-url host (SIGNSANDBOX_ALLOWED_HOSTS)")
 	fs.StringVar(&c.AdminToken, "admin-token", env("SIGNSANDBOX_ADMIN_TOKEN", ""), "require this token (header "+edge.AdminHeader+") for creating, deleting and importing worlds and for control calls without a world key; prefer the environment variable (SIGNSANDBOX_ADMIN_TOKEN)")
+	var allowOutbound string
+	fs.StringVar(&allowOutbound, "allow-outbound", env("SIGNSANDBOX_ALLOW_OUTBOUND", ""), "comma-separated host names (or *.domain), IP addresses, CIDRs, or private: internal destinations file_urls and callbacks may reach on a server with --admin-token, which otherwise connects only to public addresses (SIGNSANDBOX_ALLOW_OUTBOUND)")
 	fs.StringVar(&c.LogFormat, "log-format", env("SIGNSANDBOX_LOG_FORMAT", "text"), "text or json (SIGNSANDBOX_LOG_FORMAT)")
 	var envErr error
 	envDuration := func(name string, def time.Duration) time.Duration {
@@ -189,6 +193,15 @@ func parseServeConfig(args []string, getenv func(string) string, out io.Writer) 
 			return c, fmt.Errorf("--allowed-hosts: %v", err)
 		}
 		c.AllowedHosts = append(c.AllowedHosts, h)
+	}
+	for _, e := range strings.Split(allowOutbound, ",") {
+		if e = strings.TrimSpace(e); e == "" {
+			continue
+		}
+		if err := sandbox.CheckAllowOutbound(e); err != nil {
+			return c, fmt.Errorf("--allow-outbound: %v", err)
+		}
+		c.AllowOutbound = append(c.AllowOutbound, e)
 	}
 	if err := c.Limits.check(); err != nil {
 		return c, err

@@ -132,6 +132,9 @@ func serveOptions(cfg serveConfig, logger *slog.Logger) []sandbox.Option {
 	if cfg.AdminToken != "" {
 		opts = append(opts, sandbox.WithAdminToken(cfg.AdminToken))
 	}
+	if len(cfg.AllowOutbound) > 0 {
+		opts = append(opts, sandbox.WithAllowOutbound(cfg.AllowOutbound...))
+	}
 	opts = append(opts, cfg.Shared.options()...)
 	return opts
 }
