@@ -235,7 +235,7 @@ func (d *dispatcher) attempt(del *state.Delivery) {
 // logAttempt tells an operator what became of an attempt (debug), that a
 // destination was refused, with its address (info: someone may be probing
 // the server's network), and that a delivery was given up (info): the
-// delivery log (GET /_sandbox/callbacks) has the same facts but the
+// delivery log (GET /_sandbox/callbacks) has the same facts, without the
 // address, and a log line is where one looks first. The world is in the
 // logger's attributes.
 func logAttempt(w *world.World, del *state.Delivery, res attemptResult, gaveUp bool) {
