@@ -48,6 +48,7 @@ func registerAll(r *api.Registry) {
 	template.RegisterAPI(r)
 	template.RegisterOverlay(r)
 	template.RegisterShare(r)
+	template.RegisterUpdate(r)
 	unclaimed.RegisterAPI(r)
 	bulk.RegisterJobs(r)
 

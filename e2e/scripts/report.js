@@ -54,10 +54,14 @@ function embeddedVersion() {
  */
 const SANDBOX_OPERATIONS = path.join(E2E_DIR, '.tmp', 'operations.json');
 
-/** The saved route table of the last run's sandbox, if any. */
+/**
+ * The saved route table of the last run's sandbox, if any: the operations of
+ * the official description (those only the SDK description has, sdk_only,
+ * are not in it, nor in this SDK version).
+ */
 function sandboxOperations(file = SANDBOX_OPERATIONS) {
   try {
-    const list = JSON.parse(fs.readFileSync(file, 'utf8')).operations;
+    const list = JSON.parse(fs.readFileSync(file, 'utf8')).operations.filter((o) => !o.sdk_only);
     return Array.isArray(list) && list.length ? list : undefined;
   } catch {
     return undefined;

@@ -17,7 +17,11 @@ const h = setup();
 h.test('the report orders operations the same from every source', async () => {
   const res = await fetch(`${h.base}/_sandbox/operations`);
   assert.equal(res.status, 200);
-  const { operations } = await res.json();
+  const all = (await res.json()).operations;
+  // templateUpdate is described only in openapi-sdk.yaml (sdk_only), and
+  // @dropbox/sign 1.11.0 has no method for it.
+  assert.deepEqual(all.filter((o) => o.sdk_only).map((o) => o.operation_id), ['templateUpdate']);
+  const operations = all.filter((o) => !o.sdk_only);
   assert.equal(operations.length, 73);
   const fromSandbox = operations.map((o) => ({ id: o.operation_id, tag: o.tag, method: o.method, path: o.path }));
   const fromSDK = sdkOperations().map(([api, op]) => ({ id: op, tag: api.replace(/Api$/, ''), method: '', path: '' }));

@@ -16,6 +16,9 @@ type Operation struct {
 	Path string `json:"path"`
 	// Implemented is false for operations that answer "not implemented".
 	Implemented bool `json:"implemented"`
+	// SDKOnly is true for an operation the public reference hides and the
+	// official SDKs ship (described only in openapi-sdk.yaml).
+	SDKOnly bool `json:"sdk_only"`
 }
 
 // Operations lists the route table and which operations r implements.
@@ -23,7 +26,7 @@ func (r *Registry) Operations() []Operation {
 	out := make([]Operation, 0, len(operations.Table))
 	for _, rt := range operations.Table {
 		_, ok := r.Handlers[rt.OperationID]
-		out = append(out, Operation{ID: rt.OperationID, Tag: rt.Tag, Method: rt.Method, Path: rt.Path, Implemented: ok})
+		out = append(out, Operation{ID: rt.OperationID, Tag: rt.Tag, Method: rt.Method, Path: rt.Path, Implemented: ok, SDKOnly: rt.SDKOnly})
 	}
 	return out
 }

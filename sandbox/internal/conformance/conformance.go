@@ -4,6 +4,11 @@
 // Spec.Validate; when the file is absent, Load skips the test with a message
 // that says so (LoadIfPresent lets a test go on without the checks).
 //
+// The official SDKs are generated from a second file beside it,
+// openapi-sdk.yaml: the same operations and schemas plus operations the
+// public reference hides (templateUpdate). Answers of those operations are
+// validated against that file, loaded the first time one is seen.
+//
 // Beyond what kin-openapi validates (status, content type, types, required
 // fields, enums), Validate refuses properties the schema does not name: the
 // official SDKs deserialize by schema names, so an invented or misspelled
@@ -27,17 +32,29 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 )
 
-// EnvSpec overrides the location of openapi.yaml.
+// EnvSpec overrides the location of openapi.yaml; openapi-sdk.yaml is
+// looked for beside it.
 const EnvSpec = "SIGNSANDBOX_OPENAPI"
+
+// sdkFile is the name of the SDK description, beside openapi.yaml.
+const sdkFile = "openapi-sdk.yaml"
 
 // Spec is the loaded official description.
 type Spec struct {
 	Doc *openapi3.T
 	// ops maps operationId to its path and operation.
 	ops map[string]opInfo
+
+	// sdk is the description the SDKs are generated from, loaded once when
+	// first needed; sdkOps are its operations that Doc does not have.
+	sdkOnce sync.Once
+	sdk     *openapi3.T
+	sdkOps  map[string]opInfo
+	sdkErr  error
 }
 
 type opInfo struct {
+	doc    *openapi3.T
 	path   string
 	method string
 	item   *openapi3.PathItem
@@ -112,34 +129,97 @@ func load() (*Spec, error) {
 		}
 		openapi3filter.RegisterBodyDecoder("application/pdf", openapi3filter.FileBodyDecoder)
 		openapi3filter.RegisterBodyDecoder("application/zip", openapi3filter.FileBodyDecoder)
-		s := &Spec{Doc: doc, ops: map[string]opInfo{}}
-		for path, item := range doc.Paths.Map() {
-			for method, op := range item.Operations() {
-				s.ops[op.OperationID] = opInfo{path: path, method: method, item: item, op: op}
-			}
-		}
+		s := &Spec{Doc: doc, ops: operationsOf(doc)}
 		loaded = s
 	})
 	return loaded, loadErr
 }
 
-// Operations lists every operationId with its method and path, sorted.
-func (s *Spec) Operations() [][3]string {
+// operationsOf maps every operationId of doc to its path and operation.
+func operationsOf(doc *openapi3.T) map[string]opInfo {
+	out := map[string]opInfo{}
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			out[op.OperationID] = opInfo{doc: doc, path: path, method: method, item: item, op: op}
+		}
+	}
+	return out
+}
+
+// loadSDK loads openapi-sdk.yaml (beside openapi.yaml) once and keeps the
+// operations openapi.yaml does not have.
+func (s *Spec) loadSDK() error {
+	s.sdkOnce.Do(func() {
+		p := filepath.Join(filepath.Dir(specPath), sdkFile)
+		loader := openapi3.NewLoader()
+		loader.IsExternalRefsAllowed = true
+		doc, err := loader.LoadFromFile(p)
+		if err != nil {
+			s.sdkErr = fmt.Errorf("load %s: %w", p, err)
+			return
+		}
+		s.sdk, s.sdkOps = doc, map[string]opInfo{}
+		for id, o := range operationsOf(doc) {
+			if _, public := s.ops[id]; !public {
+				s.sdkOps[id] = o
+			}
+		}
+	})
+	return s.sdkErr
+}
+
+// Operations lists every operationId of openapi.yaml with its method and
+// path, sorted.
+func (s *Spec) Operations() [][3]string { return sortedOps(s.ops) }
+
+// SDKOperations lists, in the same form, the operations only
+// openapi-sdk.yaml describes (hidden from the public reference, shipped in
+// the SDKs); an error when that file cannot be loaded.
+func (s *Spec) SDKOperations() ([][3]string, error) {
+	if err := s.loadSDK(); err != nil {
+		return nil, err
+	}
+	return sortedOps(s.sdkOps), nil
+}
+
+// SDKTag is the first tag of an operation only openapi-sdk.yaml describes.
+func (s *Spec) SDKTag(opID string) string {
+	if s.loadSDK() != nil || s.sdkOps[opID].op == nil || len(s.sdkOps[opID].op.Tags) == 0 {
+		return ""
+	}
+	return s.sdkOps[opID].op.Tags[0]
+}
+
+func sortedOps(ops map[string]opInfo) [][3]string {
 	var out [][3]string
-	for id, o := range s.ops {
+	for id, o := range ops {
 		out = append(out, [3]string{id, o.method, o.path})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
 	return out
 }
 
+// operation finds opID in openapi.yaml, else in openapi-sdk.yaml.
+func (s *Spec) operation(opID string) (opInfo, error) {
+	if info, ok := s.ops[opID]; ok {
+		return info, nil
+	}
+	if err := s.loadSDK(); err != nil {
+		return opInfo{}, fmt.Errorf("operation %q is not in the official description, and %s could not be read: %v", opID, sdkFile, err)
+	}
+	if info, ok := s.sdkOps[opID]; ok {
+		return info, nil
+	}
+	return opInfo{}, fmt.Errorf("operation %q is not in the official description nor in %s", opID, sdkFile)
+}
+
 // Validate checks one response of operation opID. body is the raw body.
 func (s *Spec) Validate(opID string, req *http.Request, status int, header http.Header, body []byte) error {
-	info, ok := s.ops[opID]
-	if !ok {
-		return fmt.Errorf("operation %q is not in the official description", opID)
+	info, err := s.operation(opID)
+	if err != nil {
+		return err
 	}
-	route := &routers.Route{Spec: s.Doc, Path: info.path, PathItem: info.item, Method: info.method, Operation: info.op}
+	route := &routers.Route{Spec: info.doc, Path: info.path, PathItem: info.item, Method: info.method, Operation: info.op}
 	in := &openapi3filter.ResponseValidationInput{
 		RequestValidationInput: &openapi3filter.RequestValidationInput{Request: req, Route: route},
 		Status:                 status,
@@ -159,7 +239,7 @@ func (s *Spec) Validate(opID string, req *http.Request, status int, header http.
 				if err := json.Unmarshal(body, &v); err != nil {
 					return fmt.Errorf("%s %d: body is not JSON: %v", opID, status, err)
 				}
-				if errs := unknownFields(v, mt.Schema, ""); len(errs) > 0 {
+				if errs := unknownFields(info.doc, v, mt.Schema, ""); len(errs) > 0 {
 					return fmt.Errorf("%s %d: properties the official schema does not name:\n  %s", opID, status, strings.Join(errs, "\n  "))
 				}
 			}
@@ -183,7 +263,7 @@ func (s *Spec) Validate(opID string, req *http.Request, status int, header http.
 
 // unknownFields walks a JSON value along its schema and reports object keys
 // the schema (with its allOf parts and discriminator subtypes) does not name.
-func unknownFields(v any, ref *openapi3.SchemaRef, path string) []string {
+func unknownFields(doc *openapi3.T, v any, ref *openapi3.SchemaRef, path string) []string {
 	if ref == nil || ref.Value == nil {
 		return nil
 	}
@@ -195,7 +275,7 @@ func unknownFields(v any, ref *openapi3.SchemaRef, path string) []string {
 		}
 		var errs []string
 		for i, item := range t {
-			errs = append(errs, unknownFields(item, sc.Items, fmt.Sprintf("%s[%d]", path, i))...)
+			errs = append(errs, unknownFields(doc, item, sc.Items, fmt.Sprintf("%s[%d]", path, i))...)
 		}
 		return errs
 	case map[string]any:
@@ -203,7 +283,7 @@ func unknownFields(v any, ref *openapi3.SchemaRef, path string) []string {
 			alts := append(append([]*openapi3.SchemaRef{}, sc.OneOf...), sc.AnyOf...)
 			var first []string
 			for i, alt := range alts {
-				errs := unknownFields(v, alt, path)
+				errs := unknownFields(doc, v, alt, path)
 				if len(errs) == 0 {
 					return nil
 				}
@@ -213,7 +293,7 @@ func unknownFields(v any, ref *openapi3.SchemaRef, path string) []string {
 			}
 			return first
 		}
-		props, additional := collectProps(sc, t, map[*openapi3.Schema]bool{})
+		props, additional := collectProps(doc, sc, t, map[*openapi3.Schema]bool{})
 		var errs []string
 		keys := make([]string, 0, len(t))
 		for k := range t {
@@ -223,11 +303,11 @@ func unknownFields(v any, ref *openapi3.SchemaRef, path string) []string {
 		for _, k := range keys {
 			child := joinPath(path, k)
 			if p, ok := props[k]; ok {
-				errs = append(errs, unknownFields(t[k], p, child)...)
+				errs = append(errs, unknownFields(doc, t[k], p, child)...)
 				continue
 			}
 			if additional != nil {
-				errs = append(errs, unknownFields(t[k], additional, child)...)
+				errs = append(errs, unknownFields(doc, t[k], additional, child)...)
 				continue
 			}
 			if len(props) > 0 || hasNoAdditional(sc) {
@@ -246,7 +326,7 @@ func hasNoAdditional(sc *openapi3.Schema) bool {
 // collectProps gathers the properties a value may have: the schema's own,
 // its allOf parts', and those of the discriminator subtype the value names.
 // additional is the schema of free-form maps (metadata), when allowed.
-func collectProps(sc *openapi3.Schema, v map[string]any, seen map[*openapi3.Schema]bool) (map[string]*openapi3.SchemaRef, *openapi3.SchemaRef) {
+func collectProps(doc *openapi3.T, sc *openapi3.Schema, v map[string]any, seen map[*openapi3.Schema]bool) (map[string]*openapi3.SchemaRef, *openapi3.SchemaRef) {
 	props := map[string]*openapi3.SchemaRef{}
 	var additional *openapi3.SchemaRef
 	if seen[sc] {
@@ -265,7 +345,7 @@ func collectProps(sc *openapi3.Schema, v map[string]any, seen map[*openapi3.Sche
 		if part.Value == nil {
 			continue
 		}
-		sub, add := collectProps(part.Value, v, seen)
+		sub, add := collectProps(doc, part.Value, v, seen)
 		for k, p := range sub {
 			if _, ok := props[k]; !ok {
 				props[k] = p
@@ -282,15 +362,13 @@ func collectProps(sc *openapi3.Schema, v map[string]any, seen map[*openapi3.Sche
 				if i := strings.LastIndex(name, "/"); i >= 0 {
 					name = name[i+1:]
 				}
-				if loaded != nil {
-					if sub := loaded.Doc.Components.Schemas[name]; sub != nil && sub.Value != nil {
-						more, add := collectProps(sub.Value, v, seen)
-						for k, p := range more {
-							props[k] = p
-						}
-						if add != nil {
-							additional = add
-						}
+				if sub := doc.Components.Schemas[name]; sub != nil && sub.Value != nil {
+					more, add := collectProps(doc, sub.Value, v, seen)
+					for k, p := range more {
+						props[k] = p
+					}
+					if add != nil {
+						additional = add
 					}
 				}
 			}
@@ -322,7 +400,7 @@ func (s *Spec) ValidateSchema(name string, doc []byte) error {
 	if err := ref.Value.VisitJSON(v, openapi3.MultiErrors()); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	if errs := unknownFields(v, ref, ""); len(errs) > 0 {
+	if errs := unknownFields(s.Doc, v, ref, ""); len(errs) > 0 {
 		return fmt.Errorf("%s: properties the official schema does not name:\n  %s", name, strings.Join(errs, "\n  "))
 	}
 	return nil
