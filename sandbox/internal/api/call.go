@@ -87,7 +87,8 @@ func (c *Call) Config() state.Config {
 }
 
 // ReadBody decodes the request body once; an API operation's older
-// parameter forms become the current ones here (legacy.Normalize).
+// parameter forms become the current ones here (legacy.Normalize), then
+// PHP's arrays are read (wire.Body.ReadPHPArrays).
 func (c *Call) ReadBody() (*wire.Body, error) {
 	if c.Body == nil && c.BodyErr == nil {
 		lim := wire.DefaultLimits
@@ -101,7 +102,9 @@ func (c *Call) ReadBody() (*wire.Body, error) {
 		}
 		c.Body, c.BodyErr = wire.ReadBody(c.Request, lim)
 		if c.BodyErr == nil && c.Route != nil {
-			c.BodyErr = legacy.Normalize(c.Route.OperationID, c.Body)
+			if c.BodyErr = legacy.Normalize(c.Route.OperationID, c.Body); c.BodyErr == nil {
+				c.BodyErr = c.Body.ReadPHPArrays()
+			}
 		}
 	}
 	return c.Body, c.BodyErr

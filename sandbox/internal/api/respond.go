@@ -200,6 +200,9 @@ func (s *Host) writeError(w http.ResponseWriter, c *Call, err error) int {
 		s.Log.Error("unexpected error", "operation", c.OperationID(), "err", err)
 		e = apierr.New(apierr.BadRequest, "The request could not be processed: "+err.Error())
 	}
+	if c != nil && c.Route != nil {
+		e = c.Body.KeyedError(e) // entries named by the client's keys (wire/php_arrays.go)
+	}
 	writeErrorBody(w, e)
 	return e.Status()
 }

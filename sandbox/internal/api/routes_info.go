@@ -16,8 +16,7 @@ type Operation struct {
 	Path string `json:"path"`
 	// Implemented is false for operations that answer "not implemented".
 	Implemented bool `json:"implemented"`
-	// SDKOnly is true for an operation the public reference hides and the
-	// official SDKs ship (described only in openapi-sdk.yaml).
+	// SDKOnly: only openapi-sdk.yaml describes it (operations.Route).
 	SDKOnly bool `json:"sdk_only"`
 }
 

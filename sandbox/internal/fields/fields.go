@@ -43,19 +43,24 @@ func Decode(raw any) ([]Parsed, *apierr.Error) {
 	if raw == nil {
 		return nil, nil
 	}
-	list, ok := raw.([]any)
+	list, ok := asList(raw)
 	if !ok {
-		if m, isMap := raw.(map[string]any); isMap && len(m) == 0 {
-			return nil, nil
-		}
 		return nil, apierr.Badf(root, "form_fields_per_document must be an array of form fields.")
 	}
+	// The older list of lists: every entry a list (or an object with index
+	// keys; an empty object is an empty field, not an empty list).
 	nested := len(list) > 0
+	docs := make([]any, 0, len(list))
 	for _, item := range list {
-		if _, isList := item.([]any); !isList {
+		sub, isList := asList(item)
+		if m, isMap := item.(map[string]any); !isList || isMap && len(m) == 0 {
 			nested = false
 			break
 		}
+		docs = append(docs, sub)
+	}
+	if nested {
+		list = docs
 	}
 	var out []Parsed
 	if !nested {
@@ -88,6 +93,19 @@ func Decode(raw any) ([]Parsed, *apierr.Error) {
 		}
 	}
 	return out, nil
+}
+
+// asList reads a list, or an object whose keys are all list indexes (a PHP
+// list with gaps, wire.IndexedList), in index order; {} is an empty list.
+func asList(v any) ([]any, bool) {
+	switch t := v.(type) {
+	case []any:
+		return t, true
+	case map[string]any:
+		list, _, ok := wire.IndexedList(t)
+		return list, ok
+	}
+	return nil, false
 }
 
 // Limits carries what field validation needs to know.

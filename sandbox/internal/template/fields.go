@@ -36,6 +36,12 @@ func decodeTemplateFields(raw []any) ([]fields.FormField, []string, error) {
 		if err != nil {
 			return nil, nil, err
 		}
+		if m, ok := item.(map[string]any); ok && len(m) > 0 {
+			// A document's list of fields with gaps in its keys (PHP).
+			if list, _, isList := wire.IndexedList(m); isList {
+				item = list
+			}
+		}
 		switch t := item.(type) {
 		case map[string]any:
 			var f fields.FormField

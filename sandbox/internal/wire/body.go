@@ -51,6 +51,10 @@ type Body struct {
 	// (repeats included): the tree's maps have no order, and some older
 	// forms (signers keyed by role name) mean the order the client wrote.
 	Order []string
+	// ListKeys keeps, for a top-level form parameter given with list
+	// indexes that have gaps (signers[0], signers[2]), the indexes its list
+	// was made from: they name its entries (php_arrays.go).
+	ListKeys map[string][]string
 }
 
 // Has reports whether a top-level parameter or file parameter was given.
@@ -394,7 +398,7 @@ func addValues(b *Body, vals url.Values, lim Limits) error {
 			}
 		}
 	}
-	normalizeIndexed(b.Tree)
+	normalizeIndexed(b)
 	return nil
 }
 
@@ -415,7 +419,7 @@ func addFormValues(b *Body, values []formValue, lim Limits) error {
 			return err
 		}
 	}
-	normalizeIndexed(b.Tree)
+	normalizeIndexed(b)
 	return nil
 }
 
@@ -539,10 +543,17 @@ func setPath(tree map[string]any, path []string, v, key string) error {
 const appendKey = "\x00append"
 
 // normalizeIndexed turns maps whose keys are all list indexes (or appends)
-// into lists in index order, recursively.
-func normalizeIndexed(tree map[string]any) {
-	for k, v := range tree {
-		tree[k] = normalizeValue(v)
+// into lists in index order, recursively; the indexes of a top-level list
+// with gaps are kept in b.ListKeys.
+func normalizeIndexed(b *Body) {
+	for k, v := range b.Tree {
+		if keys := sparseIndexKeys(v); keys != nil {
+			if b.ListKeys == nil {
+				b.ListKeys = map[string][]string{}
+			}
+			b.ListKeys[k] = keys
+		}
+		b.Tree[k] = normalizeValue(v)
 	}
 }
 

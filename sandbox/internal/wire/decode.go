@@ -326,13 +326,20 @@ func toFloat(raw any, path string) (float64, error) {
 }
 
 // toList accepts an array, a string holding a JSON array (a multipart part
-// from an official SDK), or a single scalar (one form value).
+// from an official SDK), or a single scalar (one form value); and, as PHP
+// reads them (php_arrays.go), an object whose keys are all list indexes, or
+// a string holding one, as its entries in index order. Entries are named
+// by position; Body.KeyedError names them by key in the answer.
 func toList(raw any, path string) ([]any, error) {
 	switch t := raw.(type) {
 	case nil:
 		return nil, nil
 	case []any:
 		return t, nil
+	case map[string]any:
+		if list, _, ok := IndexedList(t); ok {
+			return list, nil
+		}
 	case string:
 		s := strings.TrimSpace(t)
 		if strings.HasPrefix(s, "[") {
@@ -344,6 +351,13 @@ func toList(raw any, path string) ([]any, error) {
 				return l, nil
 			}
 		}
+		// A text object with index keys is a list; any other text (an
+		// object, {} included, or text that is not JSON) is one entry.
+		if m, ok := jsonObjectText(s); ok {
+			if list, _, ok := IndexedList(m); ok && len(list) > 0 {
+				return list, nil
+			}
+		}
 		return []any{t}, nil
 	case json.Number, bool:
 		return []any{t}, nil
@@ -351,22 +365,34 @@ func toList(raw any, path string) ([]any, error) {
 	return nil, apierr.Badf(path, "%s must be an array, not %s", path, describe(raw))
 }
 
-// toMap accepts an object or a string holding a JSON object.
+// toMap accepts an object or a string holding a JSON object; and, as PHP
+// reads it (php_arrays.go), an empty array, or the text [], as an empty
+// object (nil).
 func toMap(raw any, path string) (map[string]any, error) {
 	switch t := raw.(type) {
 	case nil:
 		return nil, nil
 	case map[string]any:
 		return t, nil
+	case []any:
+		if len(t) == 0 {
+			return nil, nil
+		}
 	case string:
 		s := strings.TrimSpace(t)
-		if strings.HasPrefix(s, "{") {
+		if strings.HasPrefix(s, "{") || strings.HasPrefix(s, "[") {
 			v, err := parseJSONText(s, path)
 			if err != nil {
 				return nil, err
 			}
-			if m, ok := v.(map[string]any); ok {
-				return m, nil
+			switch parsed := v.(type) {
+			case map[string]any:
+				return parsed, nil
+			case []any:
+				if len(parsed) == 0 {
+					return nil, nil
+				}
+				return nil, apierr.Badf(path, "%s must be an object, not an array", path)
 			}
 		}
 		if s == "" {

@@ -176,7 +176,7 @@ func TestDecodeShapes(t *testing.T) {
 		{`{"l":"[1,"}`, "l", "is not valid JSON"},
 		{`{"m":"{\"a\":"}`, "m", "is not valid JSON"},
 		{`{"signers":[{"opts":{"draw":"maybe"}}]}`, "signers[0][opts][draw]", "must be a boolean"},
-		{`{"signers":[{"opts":[]}]}`, "signers[0][opts]", "must be an object"},
+		{`{"signers":[{"opts":[1]}]}`, "signers[0][opts]", "must be an object"},
 		{`{"signers":{"email_address":"x"}}`, "signers", "must be an array"},
 	}
 	for _, tc := range cases {
