@@ -128,6 +128,12 @@ func TestControlPlaneDescription(t *testing.T) {
 	require.NoError(t, json.Unmarshal(r.Body, &keys))
 	do(http.MethodPost, "/_sandbox/api_keys", map[string]any{"key": "short"})
 	for _, k := range keys.APIKeys {
+		do(http.MethodPatch, "/_sandbox/api_keys/"+k.Key, map[string]any{"name": "renamed"})
+	}
+	do(http.MethodPatch, "/_sandbox/api_keys/"+srv.APIKey, map[string]any{"name": " "})
+	do(http.MethodPatch, "/_sandbox/api_keys/"+srv.APIKey, map[string]any{"nom": "x"})
+	do(http.MethodPatch, "/_sandbox/api_keys/nope", map[string]any{"name": "x"})
+	for _, k := range keys.APIKeys {
 		if !k.Primary {
 			do(http.MethodPost, "/_sandbox/api_keys/"+k.Key+"/primary", nil)
 			do(http.MethodPost, "/_sandbox/api_keys/"+srv.APIKey+"/primary", nil)

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	memdb "github.com/hashicorp/go-memdb"
 
@@ -13,13 +14,32 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-// RegisterKeys adds the control calls that list, add, delete and promote
-// the API keys of a world's accounts.
+// RegisterKeys adds the control calls that list, add, rename, delete and
+// promote the API keys of a world's accounts (what the service's API
+// settings page does: generate with a name, rename, delete, make primary).
 func RegisterKeys(r *api.Registry) {
 	r.Control(http.MethodGet, "/api_keys", controlListKeys)
 	r.Control(http.MethodPost, "/api_keys", controlAddKey)
+	r.Control(http.MethodPatch, "/api_keys/{key}", controlRenameKey)
 	r.ControlNoBody(http.MethodDelete, "/api_keys/{key}", controlDeleteKey)
 	r.ControlNoBody(http.MethodPost, "/api_keys/{key}/primary", controlMakePrimary)
+}
+
+// maxKeyNameRunes bounds a key's name, as the service's settings page
+// bounds the names it takes.
+const maxKeyNameRunes = 255
+
+// checkKeyName checks a key's name: given, not blank, at most
+// maxKeyNameRunes characters; it answers the name trimmed.
+func checkKeyName(name string) (string, error) {
+	name = strings.TrimSpace(name)
+	switch {
+	case name == "":
+		return "", apierr.Badf("name", "name must not be blank")
+	case utf8.RuneCountInString(name) > maxKeyNameRunes:
+		return "", apierr.Badf("name", "name can be at most %d characters (got %d)", maxKeyNameRunes, utf8.RuneCountInString(name))
+	}
+	return name, nil
 }
 
 // apiKeyView is an API key as the control plane shows it.
@@ -82,6 +102,11 @@ func controlAddKey(c *api.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if req.Name != "" {
+		if req.Name, err = checkKeyName(req.Name); err != nil {
+			return nil, err
+		}
+	}
 	if req.Key != "" && (len(req.Key) < 8 || strings.ContainsAny(req.Key, ": \t\r\n")) {
 		return nil, apierr.Badf("key", "key must be at least 8 characters without colons or spaces")
 	}
@@ -134,6 +159,46 @@ func clearPrimary(tx *state.Txn, keys []*state.APIKey) error {
 		}
 	}
 	return nil
+}
+
+// renameKeyRequest is the body of PATCH /_sandbox/api_keys/{key}.
+type renameKeyRequest struct {
+	Name *string `json:"name"`
+}
+
+// controlRenameKey gives a key of the world a new name; the key, its
+// account and whether it is primary stay as they were.
+func controlRenameKey(c *api.Call) (any, error) {
+	var req renameKeyRequest
+	if err := c.BindStrict(&req); err != nil {
+		return nil, err
+	}
+	if req.Name == nil {
+		return nil, apierr.Missing("name")
+	}
+	name, err := checkKeyName(*req.Name)
+	if err != nil {
+		return nil, err
+	}
+	key := c.Param("key")
+	var out apiKeysResponse
+	err = c.Update(func(tx *state.Txn) error {
+		k, err := state.Get[state.APIKey](tx, state.TableAPIKeys, key)
+		if err != nil {
+			return api.ErrControlNotFound("API key", key)
+		}
+		renamed := state.Clone(k)
+		renamed.Name = name
+		if err := state.Put(tx, state.TableAPIKeys, renamed); err != nil {
+			return err
+		}
+		out = listKeys(tx, k.AccountID)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 func controlDeleteKey(c *api.Call) (any, error) {
