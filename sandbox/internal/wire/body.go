@@ -547,7 +547,7 @@ const appendKey = "\x00append"
 // with gaps are kept in b.ListKeys.
 func normalizeIndexed(b *Body) {
 	for k, v := range b.Tree {
-		if keys := sparseIndexKeys(v); keys != nil {
+		if keys := sparseIndexKeys(k, v); keys != nil {
 			if b.ListKeys == nil {
 				b.ListKeys = map[string][]string{}
 			}

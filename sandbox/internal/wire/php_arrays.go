@@ -69,10 +69,17 @@ func consecutive(keys []string) bool {
 	return true
 }
 
-// sparseIndexKeys answers the keys of a form parameter given with list
+// freeFormObjects are the object parameters whose keys are the client's
+// data, so that numeric keys there name no list entries.
+var freeFormObjects = map[string]bool{"metadata": true}
+
+// sparseIndexKeys answers the keys of form parameter name given with list
 // indexes that are not 0, 1, 2, ... (signers[0], signers[2]), before
 // normalizeValue makes it a list; nil for anything else.
-func sparseIndexKeys(v any) []string {
+func sparseIndexKeys(name string, v any) []string {
+	if freeFormObjects[name] {
+		return nil
+	}
 	m, ok := v.(map[string]any)
 	if !ok || len(m) == 0 {
 		return nil
@@ -101,7 +108,7 @@ var signerLists = []string{"signers", "grouped_signers", "signer_roles"}
 // without gaps are left alone.
 func (b *Body) ReadPHPArrays() error {
 	for name := range b.Tree {
-		if b.ListKeys[name] != nil {
+		if b.ListKeys[name] != nil || freeFormObjects[name] {
 			continue
 		}
 		if keys := b.listKeys(name); keys != nil && !consecutive(keys) {

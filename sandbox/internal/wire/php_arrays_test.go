@@ -185,6 +185,14 @@ func TestPHPSignerKeysAreIndexes(t *testing.T) {
 	assert.Equal(t, "signers[4][x][0]", e.Path)
 	assert.Equal(t, "signers[1] and signers[4][x][0] and cc[1]", e.Msg)
 
+	// Metadata's keys are data: numbers there name no list entries.
+	b, err = ReadBody(jsonReq(`{"metadata":{"1":"a","5":"b"},"signers":{"0":{"name":"A"},"oops":1}}`), DefaultLimits)
+	require.NoError(t, err)
+	require.NoError(t, b.ReadPHPArrays())
+	assert.NotContains(t, b.ListKeys, "metadata")
+	e = b.KeyedError(apierr.Badf("metadata[1]", "metadata[1] is too long"))
+	assert.Equal(t, "metadata[1]", e.Path)
+
 	// Without gaps nothing is renumbered.
 	b, err = ReadBody(jsonReq(`{"signers":{"0":{"name":"A"},"1":{"name":"B"}},"form_fields_per_document":[{"api_id":"a","signer":1}]}`), DefaultLimits)
 	require.NoError(t, err)
