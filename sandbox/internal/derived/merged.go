@@ -146,7 +146,7 @@ func validText(c *files.Composition) bool {
 	}
 	if p := c.SignaturePage; p != nil {
 		for _, s := range p.Signers {
-			texts = append(texts, s.Name, s.Email, s.Status)
+			texts = append(texts, s.Name, s.Email, s.Status, s.Signature)
 		}
 	}
 	for _, s := range c.Stamps {

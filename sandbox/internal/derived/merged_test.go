@@ -44,7 +44,7 @@ func richComposition(doc, inline []byte) files.Composition {
 		ID: "sr_1", Title: "Lease <&> Ünïcode", TestMode: true,
 		Documents: []files.Source{{Name: "a.pdf", PDF: doc}, {Name: "b.pdf", PDF: inline}},
 		SignaturePage: &files.SignaturePage{Signers: []files.SignerLine{
-			{Name: "Jack", Email: "jack@example.com", Status: "signed", SignedAt: &signed},
+			{Name: "Jack", Email: "jack@example.com", Status: "signed", SignedAt: &signed, Signature: "Jack Example"},
 			{Name: "Jill", Email: "jill@example.com", Status: "awaiting_signature"},
 		}},
 		Stamps: []files.Stamp{{Document: 0, Page: 1, X: 10.5, Y: 20.25, Width: 100, Height: 20, Text: "Jack", Kind: files.StampSignature}},

@@ -20,8 +20,14 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
 )
 
-// recipeV1 is the first byte of a binary recipe (its format version).
-const recipeV1 = 0x01
+// The first byte of a binary recipe is its format version: recipeV2 adds
+// the signature each signer of an appended signature page signed with;
+// recipes of version 1 still decode (their signers signed with their
+// names).
+const (
+	recipeV1 = 0x01
+	recipeV2 = 0x02
+)
 
 // String tags: a new string follows as text or as the bytes of its
 // lowercase hex form; a larger tag names an earlier string.
@@ -122,7 +128,7 @@ func isLowerHex(s string) bool {
 // encodeBinary writes a recipe in the binary form.
 func encodeBinary(c *files.Composition, refs []string) []byte {
 	w := &recipeWriter{buf: make([]byte, 0, 256), seen: map[string]int{}}
-	w.buf = append(w.buf, recipeV1)
+	w.buf = append(w.buf, recipeV2)
 	w.str(c.ID)
 	w.str(c.Title)
 	w.bool(c.CoverPage != nil)
@@ -157,6 +163,7 @@ func encodeBinary(c *files.Composition, refs []string) []byte {
 			if s.SignedAt != nil {
 				w.time(*s.SignedAt)
 			}
+			w.str(s.Signature)
 		}
 	}
 	w.uint(uint64(len(c.Stamps)))
@@ -319,9 +326,10 @@ func (r *recipeReader) time() time.Time {
 
 // decodeBinary reads a recipe encodeBinary wrote.
 func decodeBinary(raw []byte) (Recipe, error) {
-	if len(raw) == 0 || raw[0] != recipeV1 {
+	if len(raw) == 0 || (raw[0] != recipeV1 && raw[0] != recipeV2) {
 		return Recipe{}, fmt.Errorf("derived: recipe of an unknown format")
 	}
+	version := raw[0]
 	r := &recipeReader{buf: raw[1:]}
 	var c files.Composition
 	c.ID = r.str()
@@ -360,6 +368,9 @@ func decodeBinary(raw []byte) (Recipe, error) {
 			if r.bool() {
 				t := r.time()
 				s.SignedAt = &t
+			}
+			if version >= recipeV2 {
+				s.Signature = r.str()
 			}
 			p.Signers = append(p.Signers, s)
 		}

@@ -61,6 +61,9 @@ type SignerLine struct {
 	SignedAt *time.Time
 	// Status is the signature's status_code.
 	Status string
+	// Signature is what the signer signed with (a typed signature, or the
+	// name a drawn or adopted one stands for); empty, the name is drawn.
+	Signature string
 }
 
 // Stamp is text drawn on a page of a document (a signer's name in a

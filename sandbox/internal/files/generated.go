@@ -26,36 +26,6 @@ func heading(l *layout, title string, c *Composition) {
 	l.rule()
 }
 
-// signaturePageContent draws the appended signature page: every signer with
-// e-mail, status and, once signed, the signature and its date.
-func signaturePageContent(c *Composition) []string {
-	l := newLayout(0)
-	heading(l, "Signature page", c)
-	for i, s := range c.SignaturePage.Signers {
-		l.need(90)
-		name := s.Name
-		if name == "" {
-			name = fmt.Sprintf("Signer %d", i+1)
-		}
-		l.para(fontBold, 12, 0, black, name)
-		if s.Email != "" {
-			l.para(fontRegular, 10, 0, black, s.Email)
-		}
-		if s.SignedAt != nil {
-			l.para(fontOblique, 22, 12, inkBlue, name)
-			l.para(fontRegular, 9, 0, gray, "Signed "+worldTime(*s.SignedAt))
-		} else {
-			l.gap(10)
-			l.para(fontRegular, 10, 12, gray, "______________________________  (not signed)")
-		}
-		if s.Status != "" {
-			l.para(fontRegular, 9, 0, gray, "Status: "+s.Status)
-		}
-		l.rule()
-	}
-	return l.finish()
-}
-
 // coverPageContent draws a fax cover sheet on one page; a message longer
 // than the page is cut at its end.
 func coverPageContent(c *Composition) []string {

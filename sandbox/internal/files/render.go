@@ -83,7 +83,8 @@ func renderPDF(c *Composition, docs []parsed) ([]byte, int, error) {
 		}
 	}
 	if c.SignaturePage != nil {
-		addDrawn(w, c, signaturePageContent(c))
+		pages, _ := signaturePage(c)
+		addDrawn(w, c, pages)
 	}
 	if len(c.Audit) > 0 {
 		addDrawn(w, c, auditContent(c))
