@@ -46,18 +46,7 @@ func sigreqCompose(tx *state.Txn, id string) (files.Composition, []string, error
 		comp.Documents = append(comp.Documents, files.Source{Name: d.Title(), PDF: data})
 		refs = append(refs, d.PDFBlobID)
 	}
-	if req.AppendSignaturePage {
-		page := &files.SignaturePage{}
-		for _, sg := range req.Signatures {
-			line := files.SignerLine{Name: sg.Name, Email: sg.Email, Status: sg.Status}
-			if sg.SignedAt != nil {
-				t := time.Unix(*sg.SignedAt, 0).UTC()
-				line.SignedAt = &t
-			}
-			page.Signers = append(page.Signers, line)
-		}
-		comp.SignaturePage = page
-	}
+	comp.SignaturePage = signaturePage(req)
 	comp.Stamps = sigreqStamps(req)
 	for _, a := range req.Audit {
 		comp.Audit = append(comp.Audit, files.AuditEntry{Time: time.Unix(a.Time, 0).UTC(), Actor: a.Actor, Action: a.Action, Detail: a.Detail})

@@ -39,13 +39,17 @@ type signViewData struct {
 	Rules      []state.FieldRule `json:"rules"`
 	SignerName string            `json:"signer_name"`
 	DateText   string            `json:"date_text"`
+	// SignaturePage is the appended signature page of a request sent
+	// without fields, shown after the documents (nil without one).
+	SignaturePage *signPageAppended `json:"signature_page,omitempty"`
 }
 
 // signViewField is a form field of the signer, with the value merge
-// fields show.
+// fields show and the signer's own data an auto-fill field starts with.
 type signViewField struct {
 	state.FormField
-	Value any `json:"value,omitempty"`
+	Value         any    `json:"value,omitempty"`
+	AutoFillValue string `json:"auto_fill_value,omitempty"`
 }
 
 // signView lays out the signing page's document view for sg: its fields
@@ -64,13 +68,16 @@ func signView(pagePath string, req *state.SignatureRequest, sg *state.Signature,
 		if !mine[f.APIID] && !merge {
 			continue
 		}
-		sf := signViewField{FormField: f}
+		sf := signViewField{FormField: f, AutoFillValue: autoFillValue(req, sg, f)}
 		if merge {
 			if cf, ok := mergeValueOf(req, f); ok {
 				sf.Value = cf.Value
 			}
 		}
 		v.Fields = append(v.Fields, sf)
+	}
+	if req.AppendSignaturePage {
+		appendSignaturePageView(v, pagePath, req, sg, now)
 	}
 	return v
 }
@@ -89,6 +96,9 @@ func signDocument(c *api.Call) (any, error) {
 	req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, tok.RequestID)
 	if err != nil || req.Phase == state.PhaseCanceled {
 		return document.PageNotFound("No such signature request.")
+	}
+	if page, ok := signaturePageDocument(c, req, tx.Now()); ok {
+		return page, nil
 	}
 	return document.PageDocument(c, tx, req.Documents)
 }

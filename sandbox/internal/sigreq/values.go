@@ -8,11 +8,9 @@ package sigreq
 // signers need not spell out every field.
 
 import (
-	"encoding/json"
 	"regexp"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -29,13 +27,17 @@ var validationSamples = map[string]string{
 	"employer_identification_number": "123456789",
 }
 
-// signerFields are the fields a signature fills (its slot's fields).
+// signerFields are the fields a signature fills: its slot's fields, and
+// its box on the appended signature page when the request has one.
 func signerFields(req *state.SignatureRequest, sg *state.Signature) []state.FormField {
 	var out []state.FormField
 	for _, f := range req.FormFields {
 		if n, ok := f.SlotIndex(); ok && n == sg.Slot {
 			out = append(out, f)
 		}
+	}
+	if req.AppendSignaturePage {
+		out = append(out, signaturePageField(sg.Slot))
 	}
 	return out
 }
@@ -71,11 +73,15 @@ func signerValues(req *state.SignatureRequest, sg *state.Signature, given map[st
 	sort.Strings(ids)
 	for _, id := range ids {
 		if _, ok := mine[id]; !ok {
-			if slices.ContainsFunc(req.FormFields, func(f state.FormField) bool { return f.APIID == id }) {
+			if slices.ContainsFunc(req.FormFields, func(f state.FormField) bool { return f.APIID == id }) || isSignaturePageField(req, id) {
 				return nil, apierr.Badf(path+"["+id+"]", "Field %s belongs to another signer.", id)
 			}
 			return nil, apierr.Badf(path+"["+id+"]", "No field has the api_id %s.", id)
 		}
+	}
+	given, e := spreadLinkedValues(req, sg, formFields, given, path)
+	if e != nil {
+		return nil, e
 	}
 	values := map[string]any{}
 	for _, f := range formFields {
@@ -182,20 +188,16 @@ func fieldValue(req *state.SignatureRequest, sg *state.Signature, f state.FormFi
 		if f.Content != "" {
 			return f.Content, nil
 		}
+		if v := autoFillValue(req, sg, f); v != "" {
+			return v, nil
+		}
 		if !f.Required {
 			return "", nil
 		}
 		return sampleText(req, sg, f), nil
 	}
-	var s string
-	switch t := raw.(type) {
-	case string:
-		s = t
-	case json.Number:
-		s = string(t)
-	case float64:
-		s = strconv.FormatFloat(t, 'f', -1, 64)
-	default:
+	s, ok := textOf(raw)
+	if !ok {
 		return nil, apierr.Badf(p, "The value of text field %s must be a string.", f.APIID)
 	}
 	if msg := fields.ValidateText(f, s); msg != "" {
@@ -205,21 +207,13 @@ func fieldValue(req *state.SignatureRequest, sg *state.Signature, f state.FormFi
 }
 
 // sampleText is what a click-through signer types in a required text field:
-// auto-filled signer data, or a value valid for the validation type.
+// their own data for an auto-fill type, a sample company or job title, or
+// a value valid for the validation type.
 func sampleText(req *state.SignatureRequest, sg *state.Signature, f state.FormField) string {
-	first, last, _ := strings.Cut(sg.Name, " ")
+	if v := signerData(sg, f.AutoFillType); v != "" {
+		return v
+	}
 	switch f.AutoFillType {
-	case "firstName":
-		return first
-	case "lastName":
-		if last == "" {
-			return first
-		}
-		return last
-	case "name":
-		return sg.Name
-	case "email":
-		return sg.Email
 	case "company":
 		return "Sample Company"
 	case "title":
