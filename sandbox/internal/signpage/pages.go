@@ -6,14 +6,19 @@ import (
 	"html/template"
 )
 
-// The pages share one head: the pages' style sheet, and each its module
-// script. Every value is put in by html/template, so whatever a caller
-// wrote in a title, a name or a message is text; the documents' data goes
-// in a data attribute as JSON, which the module parses, never as markup.
+// The pages share one head: the pages' style sheet, the brand's style
+// element when an API app's white labeling applies (brand.go), and each
+// its module script; and one mark in the header bar: the app's logo, else
+// the sandbox's name. Every value is put in by html/template, so whatever a
+// caller wrote in a title, a name or a message is text; the documents' data
+// goes in a data attribute as JSON, which the module parses, never as
+// markup.
 const head = `{{define "head"}}<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}} - signsandbox</title><link rel="icon" href="data:,">
-<link rel="stylesheet" href="/_sandbox/pages/pages.css"><link rel="stylesheet" href="/_sandbox/pages/docview.css">{{end}}`
+<link rel="stylesheet" href="/_sandbox/pages/pages.css"><link rel="stylesheet" href="/_sandbox/pages/docview.css">
+{{with .Brand.Style}}<style>{{.}}</style>{{end}}{{end}}
+{{define "mark"}}{{with .Brand.Logo}}<img class="logo" src="{{.}}" alt="{{$.Brand.LogoText}}">{{else}}<b>signsandbox</b>{{end}}{{end}}`
 
 // Signer is one signer line of the signing page's table.
 type Signer struct {
@@ -38,12 +43,14 @@ type SignView struct {
 	Data any
 	// Embedded is the page's hellosign-embedded script element.
 	Embedded template.HTML
+	// Brand is the white labeling of the request's API app (nil for none).
+	Brand *Brand
 }
 
 var signTmpl = parse("sign", `{{template "head" .}}
 {{if .CanSign}}<script type="module" src="/_sandbox/pages/sign.mjs"></script>{{end}}
 </head><body class="signpage">
-<header class="bar"><b>signsandbox</b> <span>{{.Title}}</span></header>
+<header class="bar">{{template "mark" .}} <span>{{.Title}}</span></header>
 <main>
 <h1>{{.Title}}</h1>
 {{if .Error}}<p class="err" role="alert">{{.Error}}</p>{{end}}
@@ -87,6 +94,8 @@ type EditorView struct {
 	// Data is what the field editor needs (documents, roles, fields).
 	Data     any
 	Embedded template.HTML
+	// Brand is the white labeling of the template's API app (nil for none).
+	Brand *Brand
 }
 
 // Document is a file of a page, with its number of pages.
@@ -98,7 +107,7 @@ type Document struct {
 var editorTmpl = parse("editor", `{{template "head" .}}
 <script type="module" src="/_sandbox/pages/editor.mjs"></script>
 </head><body class="editorpage">
-<header class="bar"><b>signsandbox</b> <span>template editor</span></header>
+<header class="bar">{{template "mark" .}} <span>template editor</span></header>
 <main>
 <h1>{{if .Draft}}New template{{else}}Edit template{{end}}: {{.Title}}</h1>
 <p class="muted">Template <code>{{.TemplateID}}</code>: {{range $i, $d := .Documents}}{{if $i}}, {{end}}{{$d.Name}} ({{$d.Pages}} page(s)){{end}}</p>
@@ -124,11 +133,12 @@ type MessageView struct {
 	Title, Message string
 	Error          bool
 	Embedded       template.HTML
+	Brand          *Brand
 }
 
 var messageTmpl = parse("message", `{{template "head" .}}
 </head><body>
-<header class="bar"><b>signsandbox</b></header>
+<header class="bar">{{template "mark" .}}</header>
 <main><h1>{{.Title}}</h1><p class="{{if .Error}}err{{else}}msg{{end}}">{{.Message}}</p></main>
 {{.Embedded}}
 </body></html>`)
@@ -154,12 +164,14 @@ type ClaimView struct {
 	Documents []Document
 	Data      any
 	Embedded  template.HTML
+	// Brand is the white labeling of the draft's API app (nil for none).
+	Brand *Brand
 }
 
 var claimTmpl = parse("claim", `{{template "head" .}}
 {{if .ShowForm}}<script type="module" src="/_sandbox/pages/claim.mjs"></script>{{end}}
 </head><body class="claimpage">
-<header class="bar"><b>signsandbox</b> <span>{{.Title}}</span></header>
+<header class="bar">{{template "mark" .}} <span>{{.Title}}</span></header>
 <main>
 <h1>{{.Title}}</h1>
 {{if .Error}}<p class="err" role="alert">{{.Error}}</p>{{end}}

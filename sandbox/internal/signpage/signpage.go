@@ -52,10 +52,10 @@ func Asset(name string) (body []byte, contentType string, ok bool) {
 
 // policy is the pages' content security policy: nothing but the sandbox's
 // own files and, for the hellosign-embedded protocol, the one inline script
-// a page carries, allowed by its hash. frame-ancestors stays open because an
-// integrator's page of any origin frames the embedded pages, as it frames
-// the real ones.
-const policy = "default-src 'self'; script-src 'self'%s; style-src 'self'; img-src 'self' data: blob:; " +
+// a page carries, and for white labeling its one style element, each
+// allowed by its hash. frame-ancestors stays open because an integrator's
+// page of any origin frames the embedded pages, as it frames the real ones.
+const policy = "default-src 'self'; script-src 'self'%s; style-src 'self'%s; img-src 'self' data: blob:; " +
 	"connect-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'"
 
 // Headers are the headers of a page whose markup holds the inline script
@@ -65,14 +65,20 @@ const policy = "default-src 'self'; script-src 'self'%s; style-src 'self'; img-s
 // same-origin, not no-referrer: under no-referrer a browser sends
 // "Origin: null" with the page's own form posts, which the edge refuses as
 // a page of another site would be.
-func Headers(inline template.HTML) http.Header {
+func Headers(inline template.HTML) http.Header { return BrandedHeaders(inline, nil) }
+
+// BrandedHeaders are Headers for a page that also carries brand b's style
+// element (nil for none), which the policy allows by its hash.
+func BrandedHeaders(inline template.HTML, b *Brand) http.Header {
 	hash := ""
 	if body, ok := scriptBody(string(inline)); ok {
 		sum := sha256.Sum256([]byte(body))
 		hash = " 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 	}
+	csp := strings.Replace(policy, "%s", hash, 1)
+	csp = strings.Replace(csp, "%s", b.styleHash(), 1)
 	return http.Header{
-		"Content-Security-Policy": {strings.Replace(policy, "%s", hash, 1)},
+		"Content-Security-Policy": {csp},
 		"X-Content-Type-Options":  {"nosniff"},
 		"Referrer-Policy":         {"same-origin"},
 		"Cache-Control":           {"no-store"},

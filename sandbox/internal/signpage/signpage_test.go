@@ -89,3 +89,37 @@ func TestPagesEscape(t *testing.T) {
 		assert.True(t, strings.Contains(s, "&lt;img") || strings.Contains(s, `\u003cimg`) || strings.Contains(s, "&#34;&gt;&lt;"), "%s shows the value, escaped", name)
 	}
 }
+
+// TestBrandStyleTakesOnlyHexColours: only six-digit hex colours of known
+// elements reach the style element, whatever else a brand holds; the
+// policy allows that element by its hash, and a page without a brand has
+// none.
+func TestBrandStyleTakesOnlyHexColours(t *testing.T) {
+	b := &Brand{Colors: map[string]string{
+		"primary_button_color":  "#00796B",
+		"link_color":            "#fff;}</style><script>alert(1)</script>",
+		"page_background_color": "red",
+		"unknown_element":       "#123456",
+		"legal_version":         "terms2",
+	}, LogoURL: "/_sandbox/w/w1/sign/t/logo", LogoAlt: `"><script>x</script>`}
+	assert.Equal(t, template.CSS(":root{--wl-primary:#00796b;}"), b.Style())
+	sum := sha256.Sum256([]byte(b.Style()))
+	csp := BrandedHeaders("", b).Get("Content-Security-Policy")
+	assert.Contains(t, csp, "style-src 'self' 'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"';")
+	assert.NotContains(t, csp, "unsafe")
+
+	page, err := Sign(SignView{Title: "T", Brand: b})
+	require.NoError(t, err)
+	s := string(page)
+	assert.Contains(t, s, "<style>:root{--wl-primary:#00796b;}</style>")
+	assert.Contains(t, s, `<img class="logo" src="/_sandbox/w/w1/sign/t/logo" alt="&#34;&gt;&lt;script&gt;x&lt;/script&gt;">`)
+	assert.NotContains(t, s, "<script>x")
+
+	var none *Brand
+	assert.Equal(t, template.CSS(""), none.Style())
+	assert.Equal(t, template.CSS(""), (&Brand{LogoURL: "/x"}).Style())
+	plain, err := Sign(SignView{Title: "T"})
+	require.NoError(t, err)
+	assert.NotContains(t, string(plain), "<style>")
+	assert.Contains(t, Headers("").Get("Content-Security-Policy"), "style-src 'self';")
+}

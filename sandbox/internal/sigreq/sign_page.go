@@ -13,7 +13,9 @@ import (
 	"net/http"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apiapp"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/page"
 	"github.com/signsandbox/signsandbox/sandbox/internal/signpage"
@@ -26,7 +28,9 @@ func RegisterSignPage(r *api.Registry) {
 	r.ControlPublic(http.MethodGet, "/w/{world_id}/sign/{token}", signPage)
 	r.ControlPublic(http.MethodPost, "/w/{world_id}/sign/{token}", signPageAction)
 	r.ControlPublic(http.MethodGet, "/w/{world_id}/sign/{token}/documents/{index}", signDocument)
+	r.ControlPublic(http.MethodGet, "/w/{world_id}/sign/{token}"+apiapp.LogoPath, signLogo)
 	r.ControlPublic(http.MethodGet, "/w/{world_id}/requests/{signature_request_id}", requestPage)
+	r.ControlPublic(http.MethodGet, "/w/{world_id}/requests/{signature_request_id}"+apiapp.LogoPath, requestLogo)
 	r.ControlPublic(http.MethodGet, "/pages/{asset}", pageAsset)
 }
 
@@ -100,6 +104,8 @@ type pageData struct {
 	// View is what the page's document view shows (signView), when the
 	// signer can act.
 	View *signViewData
+	// Brand is the white labeling of the request's API app.
+	Brand *signpage.Brand
 }
 
 // embedded picks the page's hellosign-embedded messages: an error page posts
@@ -130,7 +136,7 @@ func (d pageData) embedded(status int) template.HTML {
 func htmlPage(status int, d pageData) (any, error) {
 	emb := d.embedded(status)
 	v := signpage.SignView{Title: d.Title, Message: d.Message, Error: d.Error, CanSign: d.CanAct,
-		CanDecline: d.CanDecline, CanReassign: d.CanReassign, Embedded: emb}
+		CanDecline: d.CanDecline, CanReassign: d.CanReassign, Embedded: emb, Brand: d.Brand}
 	if d.View != nil {
 		v.Data = d.View
 	}
@@ -150,7 +156,7 @@ func htmlPage(status int, d pageData) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &api.RawResponse{Status: status, ContentType: "text/html; charset=utf-8", Header: signpage.Headers(emb), Body: body}, nil
+	return &api.RawResponse{Status: status, ContentType: "text/html; charset=utf-8", Header: signpage.BrandedHeaders(emb, d.Brand), Body: body}, nil
 }
 
 // PageWorld finds the world of a page URL that holds what the page is
@@ -225,7 +231,7 @@ func signPage(c *api.Call) (any, error) {
 		}
 		d.Title, d.Request, d.SignatureID = "Sign", req, tok.SignatureID
 		if req != nil {
-			d.Title = req.Title
+			d.Title, d.Brand = req.Title, apiapp.PageBrand(tx, req.ClientID, c.Request.URL.Path)
 			d.Signer = req.Signature(tok.SignatureID)
 			d.CanAct = d.Error == "" && d.Signer != nil
 			d.CanDecline = d.CanAct && req.AllowDecline
@@ -296,7 +302,8 @@ func signPageAction(c *api.Call) (any, error) {
 		if err != nil {
 			return err
 		}
-		d = pageData{Title: req.Title, Request: req, SignatureID: tok.SignatureID, Done: f.Action, Reason: f.Reason}
+		d = pageData{Title: req.Title, Request: req, SignatureID: tok.SignatureID, Done: f.Action, Reason: f.Reason,
+			Brand: apiapp.PageBrand(tx, req.ClientID, c.Request.URL.Path)}
 		switch f.Action {
 		case "sign":
 			d.Message = "Thank you: your signature was recorded."
@@ -331,5 +338,20 @@ func requestPage(c *api.Call) (any, error) {
 	if req.Phase == state.PhaseCanceled {
 		return htmlPage(http.StatusGone, pageData{Title: req.Title, Error: apierr.MsgDeleted})
 	}
-	return htmlPage(http.StatusOK, pageData{Title: req.Title, Request: req, Message: "Status: " + PhaseWord(req.Phase)})
+	return htmlPage(http.StatusOK, pageData{Title: req.Title, Request: req, Message: "Status: " + PhaseWord(req.Phase),
+		Brand: apiapp.PageBrand(w.Store.Read(), req.ClientID, c.Request.URL.Path)})
+}
+
+// requestLogo serves the logo of a details page's request's API app.
+func requestLogo(c *api.Call) (any, error) {
+	w, ok := PageWorld(c, page.HoldsRow[state.SignatureRequest](state.TableSignatureRequests, c.Param("signature_request_id")))
+	if !ok {
+		return document.PageNotFound("No such world.")
+	}
+	tx := w.Store.Read()
+	req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, c.Param("signature_request_id"))
+	if err != nil || req.Phase == state.PhaseCanceled {
+		return document.PageNotFound("No such signature request.")
+	}
+	return apiapp.PageLogo(tx, req.ClientID)
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apiapp"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/signpage"
@@ -101,4 +102,22 @@ func signDocument(c *api.Call) (any, error) {
 		return page, nil
 	}
 	return document.PageDocument(c, tx, req.Documents)
+}
+
+// signLogo serves the logo of a signing page's request's API app while
+// the page's link is valid.
+func signLogo(c *api.Call) (any, error) {
+	if _, ok := PageWorld(c, holdsSignToken(c.Param("token"))); !ok {
+		return document.PageNotFound("No such world.")
+	}
+	tx := c.Read()
+	tok, e := signToken(c, tx)
+	if e != nil {
+		return &api.RawResponse{Status: e.Status(), ContentType: "text/plain; charset=utf-8", Header: signpage.AssetHeaders(), Body: []byte(e.Msg + "\n")}, nil
+	}
+	req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, tok.RequestID)
+	if err != nil || req.Phase == state.PhaseCanceled {
+		return document.PageNotFound("No such signature request.")
+	}
+	return apiapp.PageLogo(tx, req.ClientID)
 }

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apiapp"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
@@ -29,6 +30,7 @@ func RegisterEditor(r *api.Registry) {
 	r.ControlPublic(http.MethodGet, "/w/{world}/editor/template/{token}", editorPage)
 	r.ControlPublic(http.MethodPost, "/w/{world}/editor/template/{token}", editorSave)
 	r.ControlPublic(http.MethodGet, "/w/{world}/editor/template/{token}/documents/{index}", editorDocument)
+	r.ControlPublic(http.MethodGet, "/w/{world}/editor/template/{token}"+apiapp.LogoPath, editorLogo)
 }
 
 // tplEditURLInput is EmbeddedEditUrlRequest.
@@ -336,11 +338,32 @@ func editorPage(c *api.Call) (any, error) {
 	}
 	v := signpage.EditorView{Title: t.Title, TemplateID: t.ID, Draft: t.Status == state.TemplateDraft, Action: c.Request.URL.Path,
 		TitleValue: t.Title, Subject: t.Subject, Message: t.Message, Roles: tplRoleLines(t.SignerRoles), CCs: strings.Join(t.CCRoles, "\n"),
-		Data: editorViewData{Documents: document.PageDocs(c.Request.URL.Path, t.Documents), Roles: roleNames(t.SignerRoles), Fields: placedFields(t)}}
+		Data:  editorViewData{Documents: document.PageDocs(c.Request.URL.Path, t.Documents), Roles: roleNames(t.SignerRoles), Fields: placedFields(t)},
+		Brand: apiapp.PageBrand(c.Read(), t.ClientID, c.Request.URL.Path)}
 	for _, d := range t.Documents {
 		v.Documents = append(v.Documents, signpage.Document{Name: d.Name, Pages: len(d.Pages)})
 	}
 	return editorHTML(http.StatusOK, v)
+}
+
+// editorLogo serves the logo of an editor page's template's API app, for
+// the editor and the page after saving (the link is used by then).
+func editorLogo(c *api.Call) (any, error) {
+	w := page.WorldFor(c.Host, c.Param("world"), page.HoldsRow[state.TemplateEditURL](state.TableTemplateEditURLs, c.Param("token")))
+	if w == nil {
+		return document.PageNotFound("This edit link does not exist.")
+	}
+	c.World = w
+	tx := c.Read()
+	u, err := state.Get[state.TemplateEditURL](tx, state.TableTemplateEditURLs, c.Param("token"))
+	if err != nil {
+		return document.PageNotFound("This edit link does not exist.")
+	}
+	t, err := state.GetTemplate(tx, u.TemplateID)
+	if err != nil {
+		return document.PageNotFound("The template of this edit link was deleted.")
+	}
+	return apiapp.PageLogo(tx, t.ClientID)
 }
 
 // editorViewData is what the editor page's field editor shows.
@@ -425,7 +448,8 @@ func editorSave(c *api.Call) (any, error) {
 		return editorHTML(http.StatusBadRequest, editorMessage{Title: "Template editor", Message: text})
 	}
 	return editorHTML(http.StatusOK, editorMessage{Title: "Template saved", Message: "The template was saved and is being prepared.",
-		TemplateID: saved.ID, TemplateTitle: saved.Title, TemplateMsg: saved.Message, Roles: roleNames(saved.SignerRoles)})
+		TemplateID: saved.ID, TemplateTitle: saved.Title, TemplateMsg: saved.Message, Roles: roleNames(saved.SignerRoles),
+		Brand: apiapp.PageBrand(c.Read(), saved.ClientID, c.Request.URL.Path)})
 }
 
 func roleNames(roles []state.TemplateRole) []string {
@@ -445,6 +469,7 @@ type editorMessage struct {
 	TemplateTitle string
 	TemplateMsg   string
 	Roles         []string
+	Brand         *signpage.Brand
 }
 
 // editorHTML renders the editor page or a message page (package signpage)
@@ -453,11 +478,12 @@ func editorHTML(status int, data any) (any, error) {
 	var emb template.HTML
 	var body []byte
 	var err error
+	var brand *signpage.Brand
 	switch v := data.(type) {
 	case signpage.EditorView:
 		// The editor initializes hellosign-embedded ("ready").
 		v.Embedded = page.EmbeddedLive(map[string]any{"templateId": v.TemplateID})
-		emb = v.Embedded
+		emb, brand = v.Embedded, v.Brand
 		body, err = signpage.Editor(v)
 	case editorMessage:
 		// A save posts createTemplate and finish; a link that cannot be
@@ -469,10 +495,11 @@ func editorHTML(status int, data any) (any, error) {
 		} else {
 			emb = page.EmbeddedError(status, "")
 		}
-		body, err = signpage.Message(signpage.MessageView{Title: v.Title, Message: v.Message, Error: v.TemplateID == "", Embedded: emb})
+		brand = v.Brand
+		body, err = signpage.Message(signpage.MessageView{Title: v.Title, Message: v.Message, Error: v.TemplateID == "", Embedded: emb, Brand: brand})
 	}
 	if err != nil {
 		return nil, err
 	}
-	return &api.RawResponse{Status: status, ContentType: "text/html; charset=utf-8", Header: signpage.Headers(emb), Body: body}, nil
+	return &api.RawResponse{Status: status, ContentType: "text/html; charset=utf-8", Header: signpage.BrandedHeaders(emb, brand), Body: body}, nil
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apiapp"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/page"
@@ -28,6 +29,7 @@ func RegisterPage(r *api.Registry) {
 	r.ControlPublic(http.MethodGet, "/w/{world_id}/claim/{token}", claimPage)
 	r.ControlPublic(http.MethodPost, "/w/{world_id}/claim/{token}", claimPageSend)
 	r.ControlPublic(http.MethodGet, "/w/{world_id}/claim/{token}/documents/{index}", claimDocument)
+	r.ControlPublic(http.MethodGet, "/w/{world_id}/claim/{token}"+apiapp.LogoPath, claimLogo)
 }
 
 // claimView is what the claim page shows.
@@ -44,6 +46,8 @@ type claimView struct {
 	Done        string
 	RequestID   string
 	SignatureID string
+	// Brand is the white labeling of the draft's API app.
+	Brand *signpage.Brand
 }
 
 // embedded picks the page's hellosign-embedded messages: an unusable link
@@ -79,7 +83,7 @@ type claimViewData struct {
 // hellosign-embedded script.
 func claimHTML(status int, v claimView) (any, error) {
 	emb := v.embedded(status)
-	p := signpage.ClaimView{Title: v.Title, Message: v.Message, Error: v.Error, Action: v.Action, SendLabel: v.SendLabel, Embedded: emb}
+	p := signpage.ClaimView{Title: v.Title, Message: v.Message, Error: v.Error, Action: v.Action, SendLabel: v.SendLabel, Embedded: emb, Brand: v.Brand}
 	if v.Spec != nil && v.Draft != nil {
 		p.ShowForm, p.DraftID, p.DraftType, p.TestMode, p.Hold = true, v.Draft.ID, v.Draft.Type, v.Draft.TestMode, v.Draft.Hold
 		p.AllowCCs = v.Draft.Editor.AllowCCs
@@ -96,7 +100,7 @@ func claimHTML(status int, v claimView) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &api.RawResponse{Status: status, ContentType: "text/html; charset=utf-8", Header: signpage.Headers(emb), Body: body}, nil
+	return &api.RawResponse{Status: status, ContentType: "text/html; charset=utf-8", Header: signpage.BrandedHeaders(emb, v.Brand), Body: body}, nil
 }
 
 // claimDocument serves a document of a claimed draft until it is sent.
@@ -110,6 +114,15 @@ func claimDocument(c *api.Call) (any, error) {
 		return document.PageNotFound("This draft has no documents.")
 	}
 	return document.PageDocument(c, c.Read(), spec.Documents)
+}
+
+// claimLogo serves the logo of a claim page's draft's API app.
+func claimLogo(c *api.Call) (any, error) {
+	d, ok := pageDraft(c)
+	if !ok {
+		return document.PageNotFound("This claim URL is not valid.")
+	}
+	return apiapp.PageLogo(c.Read(), d.ClientID)
 }
 
 // claimNotFound is the page of a claim URL that cannot be used.
@@ -161,7 +174,8 @@ func claimPage(c *api.Call) (any, error) {
 // claimFormView lays out the form: one line per template role, or the
 // draft's signers plus empty lines for more.
 func claimFormView(c *api.Call, d *state.UnclaimedDraft, spec *sigreq.Spec) claimView {
-	v := claimView{Title: spec.Title, Draft: d, Spec: spec, Action: c.Request.URL.Path, SendLabel: "Send for signature"}
+	v := claimView{Title: spec.Title, Draft: d, Spec: spec, Action: c.Request.URL.Path, SendLabel: "Send for signature",
+		Brand: apiapp.PageBrand(c.Read(), d.ClientID, c.Request.URL.Path)}
 	if v.Title == "" {
 		v.Title = "Draft"
 	}
@@ -224,7 +238,8 @@ func claimPageSend(c *api.Call) (any, error) {
 		}
 		return claimHTML(e.Status(), claimView{Title: "Draft", Error: e.Msg})
 	}
-	v := claimView{Title: req.Title, Message: "The signature request was sent.", Done: "send", RequestID: req.ID}
+	v := claimView{Title: req.Title, Message: "The signature request was sent.", Done: "send", RequestID: req.ID,
+		Brand: apiapp.PageBrand(c.Read(), d.ClientID, c.Request.URL.Path)}
 	if len(req.Signatures) > 0 {
 		v.SignatureID = req.Signatures[0].ID
 	}
