@@ -87,7 +87,12 @@ browserTest('signing: ready, Sign in the iframe, then sign (signatureId), finish
   await s.open(signUrl, h.world.client_id);
   checkFrameURL(await s.waitFor('open'), signUrl);
   assert.deepEqual(await s.waitFor('ready'), { signatureId });
-  await s.frame().getByRole('button', { name: 'Sign as Bianca' }).click();
+  // The request has no fields: Bianca signs in her box on the appended
+  // signature page (adopting her name) before Sign is enabled.
+  const sign = s.frame().getByRole('button', { name: 'Sign as Bianca' });
+  await s.frame().locator('[data-api-id="signature_page_1"] .adopt').click();
+  assert.equal(await sign.isEnabled(), true, 'signed in her box');
+  await sign.click();
   assert.deepEqual(await s.waitFor('sign'), { signatureId });
   await s.waitFor('close');
   assert.deepEqual(await s.names(), ['open', 'ready', 'sign', 'finish', 'close']);

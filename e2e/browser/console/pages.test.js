@@ -15,7 +15,7 @@ const path = require('node:path');
 const { setup, assert } = require('../../lib/harness');
 const { makePDF } = require('../../lib/pdf');
 const { openSession } = require('../host');
-const { browserSuite } = require('./suite');
+const { browserSuite, pdfText: suitePDFText } = require('./suite');
 
 const h = setup();
 const suite = browserSuite(h, { withHost: true });
@@ -95,20 +95,8 @@ async function fillFields(scope, page) {
 }
 
 /** The text of a PDF the world's API serves, read with the sandbox's PDF.js inside page. */
-async function pdfText(page, apiPath) {
-  return page.evaluate(async ({ p, key }) => {
-    const lib = await import('/_sandbox/console/vendor/pdfjs/pdf.min.mjs');
-    lib.GlobalWorkerOptions.workerSrc = '/_sandbox/console/vendor/pdfjs/pdf.worker.min.mjs';
-    const res = await fetch(p, { headers: { Authorization: `Basic ${btoa(`${key}:`)}` } });
-    if (!res.ok) return `HTTP ${res.status}`;
-    const pdf = await lib.getDocument({ data: new Uint8Array(await res.arrayBuffer()), isEvalSupported: false }).promise;
-    let out = '';
-    for (let n = 1; n <= pdf.numPages; n++) {
-      const content = await (await pdf.getPage(n)).getTextContent();
-      out += content.items.map((i) => i.str).join(' ') + '\n';
-    }
-    return out;
-  }, { p: `/v3${apiPath}`, key: h.world.api_key });
+function pdfText(page, apiPath) {
+  return suitePDFText(page, h.world.api_key, apiPath);
 }
 
 function responseValues(sr) {

@@ -46,4 +46,25 @@ function browserSuite(h, { withHost = false } = {}) {
   return suite;
 }
 
-module.exports = { browserSuite };
+/**
+ * pdfText is the text of a PDF the world's API serves at apiPath (below
+ * /v3), read with the sandbox's own PDF.js inside page, one line per PDF
+ * page.
+ */
+async function pdfText(page, apiKey, apiPath) {
+  return page.evaluate(async ({ p, key }) => {
+    const lib = await import('/_sandbox/console/vendor/pdfjs/pdf.min.mjs');
+    lib.GlobalWorkerOptions.workerSrc = '/_sandbox/console/vendor/pdfjs/pdf.worker.min.mjs';
+    const res = await fetch(p, { headers: { Authorization: `Basic ${btoa(`${key}:`)}` } });
+    if (!res.ok) return `HTTP ${res.status}`;
+    const pdf = await lib.getDocument({ data: new Uint8Array(await res.arrayBuffer()), isEvalSupported: false }).promise;
+    let out = '';
+    for (let n = 1; n <= pdf.numPages; n++) {
+      const content = await (await pdf.getPage(n)).getTextContent();
+      out += content.items.map((i) => i.str).join(' ') + '\n';
+    }
+    return out;
+  }, { p: `/v3${apiPath}`, key: apiKey });
+}
+
+module.exports = { browserSuite, pdfText };

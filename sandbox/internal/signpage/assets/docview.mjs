@@ -154,7 +154,7 @@ const validation = {
  * the drawing's canvas when the signer adopts it.
  */
 function drawPad(title, onAdopt) {
-  const pad = el("canvas", { width: 420, height: 140, class: "pad" });
+  const pad = el("canvas", { width: 420, height: 140, class: "pad", role: "img", "aria-label": title });
   const ctx = pad.getContext("2d");
   ctx.lineWidth = 2.2;
   ctx.lineCap = "round";
@@ -179,13 +179,26 @@ function drawPad(title, onAdopt) {
   dlg.showModal();
 }
 
+/** The words a field of each type is called by when it has no name. */
+const typeLabels = {
+  text: "Text", checkbox: "Checkbox", radio: "Option", dropdown: "Choice", date_signed: "Date signed",
+  signature: "Signature", initials: "Initials", "text-merge": "Merged text", "checkbox-merge": "Merged checkbox", hyperlink: "Link",
+};
+
+/** fieldLabel is a field's accessible name: its name, else its placeholder, else its type's word. */
+export function fieldLabel(f) {
+  return f.name || f.placeholder || typeLabels[f.type] || f.type;
+}
+
 /**
  * fieldInput makes the input for one field of the signer: {node, value(),
- * filled()}; value() undefined sends nothing (the service fills it).
+ * filled()}, and set(v) for text fields; value() undefined sends nothing
+ * (the service fills it). Every input is named by aria-label (the field
+ * sits over the document, where no label element fits).
  */
 export function fieldInput(f, signerName, dateText) {
   const t = f.type;
-  const common = { "data-api-id": f.api_id, title: f.name || f.api_id, class: "field field-" + t };
+  const common = { "data-api-id": f.api_id, title: f.name || f.api_id, "aria-label": fieldLabel(f), class: "field field-" + t };
   if (t === "checkbox" || t === "radio") {
     const box = el("input", Object.assign({ type: t === "radio" ? "radio" : "checkbox", name: t === "radio" ? "group-" + (f.group || f.api_id) : undefined }, common));
     box.checked = !!f.is_checked;
@@ -210,9 +223,14 @@ export function fieldInput(f, signerName, dateText) {
     if (f.masked) attrs.type = "password";
   }
   const input = el("input", attrs);
-  if (f.content && t === "text") input.value = f.content;
+  // A text field starts with its content, or with the signer's own data
+  // when it auto-fills (the signer may change either).
+  if (t === "text") input.value = f.content || f.auto_fill_value || "";
   if (t !== "signature" && t !== "initials") {
-    return { node: input, value: () => input.value, filled: () => input.value !== "" && input.checkValidity() };
+    return {
+      node: input, value: () => input.value, filled: () => input.value !== "" && input.checkValidity(),
+      set: (v) => { input.value = v; },
+    };
   }
   // Signatures and initials: typed, adopted from the signer's name, or drawn.
   let drawn = null;
@@ -221,13 +239,20 @@ export function fieldInput(f, signerName, dateText) {
   const box = el("span", { class: "sigbox field-" + t, "data-api-id": f.api_id, title: f.name || f.api_id });
   const changed = () => box.dispatchEvent(new Event("input", { bubbles: true }));
   const clearDrawing = () => { if (drawn) { drawn.remove(); drawn = null; box.classList.remove("drawn"); } };
-  input.addEventListener("input", clearDrawing);
+  input.addEventListener("input", () => { clearDrawing(); box.classList.remove("adopted"); });
+  // Adopt keeps what the signer typed, as typed; with nothing typed it
+  // adopts their name (or its initials).
   const adopt = el("button", {
-    type: "button", class: "adopt", title: "Adopt your name",
-    onclick: () => { clearDrawing(); input.value = t === "initials" ? initialsOf(signerName) : signerName; changed(); },
+    type: "button", class: "adopt", title: "Adopt what you typed, or your name", "aria-label": "Adopt " + fieldLabel(f).toLowerCase(),
+    onclick: () => {
+      clearDrawing();
+      if (input.value.trim() === "") input.value = t === "initials" ? initialsOf(signerName) : signerName;
+      box.classList.add("adopted");
+      changed();
+    },
   }, "Adopt");
   const draw = el("button", {
-    type: "button", class: "draw", title: "Draw it",
+    type: "button", class: "draw", title: "Draw it", "aria-label": "Draw " + fieldLabel(f).toLowerCase(),
     onclick: () => drawPad(t === "initials" ? "Draw your initials" : "Draw your signature", (pad) => {
       clearDrawing();
       input.value = "";
@@ -250,11 +275,55 @@ export function fieldInput(f, signerName, dateText) {
 }
 
 /**
+ * linkFields makes the text fields that share a link_id hold one value:
+ * typing in one fills the others, as signing fills them all. A field that
+ * starts empty takes the value another field of its link starts with.
+ */
+function linkFields(inputs) {
+  const links = new Map();
+  for (const it of inputs) {
+    if (it.f.type !== "text" || !it.f.link_id || !it.inp.set) continue;
+    if (!links.has(it.f.link_id)) links.set(it.f.link_id, []);
+    links.get(it.f.link_id).push(it);
+  }
+  for (const members of links.values()) {
+    if (members.length < 2) continue;
+    const first = members.find(({ inp }) => inp.value() !== "");
+    if (first) for (const { inp } of members) if (inp.value() === "") inp.set(first.inp.value());
+    for (const { inp } of members) {
+      inp.node.addEventListener("input", () => {
+        for (const other of members) if (other.inp !== inp) other.inp.set(inp.value());
+      });
+    }
+  }
+}
+
+/**
+ * markSignaturePage puts on the appended signature page the state of the
+ * boxes of the other signers (signed, or waiting for them); the signer's
+ * own box is their signature field.
+ */
+function markSignaturePage(drawn, sp) {
+  if (!sp) return;
+  for (const b of sp.boxes || []) {
+    if (b.mine) continue;
+    const p = drawn.find((d) => d.doc === sp.document_index && d.page === b.page);
+    if (!p) continue;
+    const who = b.name || b.email;
+    const node = el("div", { class: "sigpage-other " + (b.signed ? "signed" : "pending") },
+      el("span", { class: "sigpage-state" }, b.signed ? "Signed by " + who : "Waiting for " + who));
+    place(node, b);
+    p.node.append(node);
+  }
+}
+
+/**
  * mountSigning draws the documents into root with an input over each of the
  * signer's fields. view is {documents, fields, groups, rules, signer_name,
- * date_text};
- * load(doc) answers a document's PDF. Answers {inputs, values(), missing(),
- * pages} and calls onChange after every edit.
+ * date_text, signature_page}; signature_page, for a request sent without
+ * fields, is the appended signature page (a document of its own) with every
+ * signer's box. load(doc) answers a document's PDF. Answers {inputs,
+ * values(), missing(), pages} and calls onChange after every edit.
  */
 export async function mountSigning(root, view, load, onChange) {
   const pages = el("div", { class: "pages" });
@@ -267,14 +336,21 @@ export async function mountSigning(root, view, load, onChange) {
     const inp = fieldInput(f, view.signer_name, view.date_text);
     place(inp.node, f);
     if (f.required) inp.node.classList.add("required");
+    // The signer's box on the appended signature page covers the page's
+    // own drawing of the box.
+    if (view.signature_page && f.document_index === view.signature_page.document_index) inp.node.classList.add("on-signature-page");
     p.node.append(inp.node);
     inputs.push({ f, inp });
   }
+  linkFields(inputs);
+  markSignaturePage(drawn, view.signature_page);
+  // Text is sent even when emptied, so that a field the page filled
+  // (content, auto-fill) and the signer cleared stays empty.
   const values = () => {
     const out = {};
     for (const { f, inp } of inputs) {
       const v = inp.value();
-      if (v !== undefined && !(v === "" && !f.required)) out[f.api_id] = v;
+      if (v !== undefined && !(v === "" && !f.required && f.type !== "text")) out[f.api_id] = v;
     }
     return out;
   };
@@ -319,10 +395,16 @@ export async function mountSigning(root, view, load, onChange) {
     const h = applyRules();
     return inputs.filter(({ f, inp }) => f.required && !h.has(f.api_id) && !inp.filled()).length + groupsUnmet();
   };
+  // Optional fields holding a value their validation type refuses (a
+  // required one counts as missing), which signing would refuse too.
+  const invalid = () => {
+    const h = hidden();
+    return inputs.filter(({ f, inp }) => !f.required && !h.has(f.api_id) && inp.node.willValidate && inp.node.value !== "" && !inp.node.checkValidity()).length;
+  };
   applyRules();
   if (onChange) {
     pages.addEventListener("input", onChange);
     pages.addEventListener("change", onChange);
   }
-  return { inputs, values, missing, pages: drawn };
+  return { inputs, values, missing, invalid, pages: drawn };
 }

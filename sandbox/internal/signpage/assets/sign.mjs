@@ -1,8 +1,10 @@
 // The signing page: the request's documents with the signer's fields over
-// them (docview.mjs). Sign stays disabled until every required field is
-// filled; the form then posts the values to the page, which signs through
-// the same code as the control plane's sign call. Without this script the
-// form still signs, with the values the service fills in.
+// them (docview.mjs), and for a request sent without fields the appended
+// signature page with every signer's box. Sign stays disabled until every
+// required field is filled; the form then posts the values to the page,
+// which signs through the same code as the control plane's sign call.
+// Without this script the form still signs, with the values the service
+// fills in.
 import { mountSigning, pageView, fetchDocument } from "./docview.mjs";
 
 const { root, view } = pageView("docview");
@@ -14,21 +16,38 @@ const missing = document.getElementById("missing");
 let doc = null;
 function update() {
   const left = doc ? doc.missing() : 0;
-  button.disabled = left > 0;
-  missing.textContent = left ? left + " required field(s) left" : "";
+  const wrong = doc ? doc.invalid() : 0;
+  button.disabled = left > 0 || wrong > 0;
+  const parts = [];
+  if (left) parts.push(left + " required field(s) left");
+  if (wrong) parts.push(wrong + " field(s) to correct");
+  missing.textContent = parts.join(", ");
 }
 
 form.addEventListener("submit", (ev) => {
   if (!doc) return;
-  if (doc.missing() > 0) { ev.preventDefault(); update(); return; }
+  if (doc.missing() > 0 || doc.invalid() > 0) { ev.preventDefault(); update(); return; }
   document.getElementById("values").value = JSON.stringify(doc.values());
 });
+
+/** goToBox brings the signer's box on the appended signature page into view and focuses it. */
+function goToBox() {
+  const box = root.querySelector(".sigbox.required input");
+  if (!box) return;
+  box.scrollIntoView({ block: "center" });
+  box.focus();
+}
 
 (async () => {
   try {
     button.disabled = view.fields.some((f) => f.required);
     doc = await mountSigning(root, view, fetchDocument, update);
-    status.textContent = doc.inputs.length + " field(s) to fill on " + doc.pages.length + " page(s).";
+    if (view.signature_page) {
+      status.textContent = "Sign in your box on the signature page after the document. ";
+      status.append(Object.assign(document.createElement("button"), { type: "button", id: "to-signature", textContent: "Go to your signature box", onclick: goToBox }));
+    } else {
+      status.textContent = doc.inputs.length + " field(s) to fill on " + doc.pages.length + " page(s).";
+    }
     update();
   } catch (e) {
     doc = null;
