@@ -264,3 +264,43 @@ func TestAutoFillFieldsAreFilledWithTheSignersData(t *testing.T) {
 	assert.Equal(t, "", rd["full"]["value"], "an optional auto-fill field stays empty without the flag")
 	assert.Equal(t, "jack@example.com", rd["mail"]["value"], "a required one gets what a click-through signer types")
 }
+
+// TestAutoFillThroughTemplatesAndDrafts: populate_auto_fill_fields is read
+// on the other operations that take it too: a request from a template
+// (create_embedded_with_template) and an embedded unclaimed draft, once
+// sent.
+func TestAutoFillThroughTemplatesAndDrafts(t *testing.T) {
+	srv := newServer(t)
+	nameField := map[string]any{"document_index": 0, "api_id": "who", "name": "Name", "type": "text", "auto_fill_type": "name",
+		"x": 100, "y": 100, "width": 200, "height": 24, "required": false, "signer": 0, "page": 1}
+
+	tplID := tplCreate(t, srv, srv.APIKey, map[string]any{"title": "Auto-fill template", "signer_roles": []map[string]any{{"name": "Client"}},
+		"form_fields_per_document": []map[string]any{nameField}})
+	srv.Advance(tplPrepDelay)
+	r := srv.Do(http.MethodPost, "/v3/signature_request/create_embedded_with_template", map[string]any{
+		"client_id": srClientID, "template_ids": []string{tplID}, "test_mode": true, "populate_auto_fill_fields": true,
+		"signers": []map[string]any{{"role": "Client", "name": "Tia Template", "email_address": "tia@example.com"}},
+	})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	sr := r.Map()["signature_request"].(map[string]any)
+	srv.Advance(time.Minute)
+	require.Equal(t, http.StatusOK, controlSign(srv, srSigID(sr, 0), nil).Status)
+	assert.Equal(t, "Tia Template", responseByID(srGetOK(t, srv, sr["signature_request_id"].(string)))["who"]["value"])
+
+	d := srMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/unclaimed_draft/create_embedded", map[string]any{
+		"client_id": srClientID, "test_mode": true, "requester_email_address": "owner@sandbox.example", "populate_auto_fill_fields": true,
+		"signers":                  []map[string]any{{"name": "Dora Draft", "email_address": "dora@example.com"}},
+		"form_fields_per_document": []map[string]any{nameField},
+	}, srFile{Name: "d.pdf", Data: srPDF(1)})
+	require.Equal(t, http.StatusOK, d.Status, "%s", d.Body)
+	draft := d.Map()["unclaimed_draft"].(map[string]any)
+	claim := draft["claim_url"].(string)
+	require.Equal(t, http.StatusOK, pageDo(t, http.MethodGet, claim, nil, nil).Status)
+	sent := samePagePost(t, claim, url.Values{"signer_name": {"Dora Draft"}, "signer_email": {"dora@example.com"}})
+	require.Equal(t, http.StatusOK, sent.Status, sent.Body)
+	srv.Advance(time.Minute)
+	id := draft["signature_request_id"].(string)
+	req := srGetOK(t, srv, id)
+	require.Equal(t, http.StatusOK, controlSign(srv, srSigID(req, 0), nil).Status)
+	assert.Equal(t, "Dora Draft", responseByID(srGetOK(t, srv, id))["who"]["value"])
+}
