@@ -77,18 +77,18 @@ var allowedImports = map[string][]string{
 		"sandbox/internal/state", "sandbox/internal/template", "sandbox/internal/wire", "sandbox/internal/world",
 	},
 	"sandbox/internal/unclaimed": {
-		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/document",
+		"sandbox/internal/api", "sandbox/internal/apiapp", "sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/document",
 		"sandbox/internal/fields", "sandbox/internal/page", "sandbox/internal/param", "sandbox/internal/signpage",
 		"sandbox/internal/sigreq", "sandbox/internal/state", "sandbox/internal/world",
 	},
 	"sandbox/internal/sigreq": {
-		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/document",
+		"sandbox/internal/api", "sandbox/internal/apiapp", "sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/document",
 		"sandbox/internal/fields", "sandbox/internal/files", "sandbox/internal/notify", "sandbox/internal/page",
 		"sandbox/internal/param", "sandbox/internal/search", "sandbox/internal/signpage", "sandbox/internal/state",
 		"sandbox/internal/template", "sandbox/internal/wire", "sandbox/internal/world", "sandbox/internal/jsonenc",
 	},
 	"sandbox/internal/template": {
-		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/document",
+		"sandbox/internal/api", "sandbox/internal/apiapp", "sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/document",
 		"sandbox/internal/fields", "sandbox/internal/files", "sandbox/internal/notify", "sandbox/internal/page",
 		"sandbox/internal/param", "sandbox/internal/search", "sandbox/internal/signpage", "sandbox/internal/state",
 		"sandbox/internal/wire", "sandbox/internal/world",
@@ -111,9 +111,12 @@ var allowedImports = map[string][]string{
 		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/notify",
 		"sandbox/internal/oauth", "sandbox/internal/param", "sandbox/internal/state", "sandbox/internal/world",
 	},
+	// apiapp's white labeling read side (page_brand.go) gives the pages
+	// their brand, so it knows signpage's Brand; the areas that serve
+	// pages (sigreq, template, unclaimed) ask it for their app's brand.
 	"sandbox/internal/apiapp": {
 		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/oauth",
-		"sandbox/internal/param", "sandbox/internal/state", "sandbox/internal/wire",
+		"sandbox/internal/param", "sandbox/internal/signpage", "sandbox/internal/state", "sandbox/internal/wire",
 	},
 	"sandbox/internal/oauth": {
 		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/param", "sandbox/internal/state", "sandbox/internal/world",

@@ -205,12 +205,15 @@ func TestControlPlaneDescription(t *testing.T) {
 	world := strings.Split(strings.TrimPrefix(sign, "/_sandbox/w/"), "/")[0]
 	do(http.MethodGet, sign, nil)
 	do(http.MethodGet, sign+"/documents/0", nil)
+	do(http.MethodGet, sign+"/documents/1", nil) // the appended signature page
 	do(http.MethodGet, sign+"/documents/7", nil)
+	do(http.MethodGet, sign+"/logo", nil)
 	do(http.MethodPost, sign, map[string]any{"action": "dance"})
 	do(http.MethodPost, sign, map[string]any{"action": "sign"})
 	do(http.MethodGet, "/_sandbox/w/"+world+"/sign/nope", nil)
 	do(http.MethodGet, "/_sandbox/w/"+world+"/requests/"+emb.SignatureRequest.ID, nil)
 	do(http.MethodGet, "/_sandbox/w/"+world+"/requests/nope", nil)
+	do(http.MethodGet, "/_sandbox/w/"+world+"/requests/"+emb.SignatureRequest.ID+"/logo", nil)
 	var draft struct {
 		Template struct {
 			EditURL string `json:"edit_url"`
@@ -222,6 +225,7 @@ func TestControlPlaneDescription(t *testing.T) {
 	editor := pagePath(draft.Template.EditURL)
 	do(http.MethodGet, editor, nil)
 	do(http.MethodGet, editor+"/documents/0", nil)
+	do(http.MethodGet, editor+"/logo", nil)
 	do(http.MethodPost, editor, nil)
 	do(http.MethodGet, editor, nil)
 	var unclaimed struct {
@@ -236,6 +240,7 @@ func TestControlPlaneDescription(t *testing.T) {
 	claim := pagePath(unclaimed.Draft.ClaimURL)
 	do(http.MethodGet, claim, nil)
 	do(http.MethodGet, claim+"/documents/0", nil)
+	do(http.MethodGet, claim+"/logo", nil)
 	do(http.MethodPost, claim, nil)
 	do(http.MethodGet, claim, nil)
 	do(http.MethodGet, "/_sandbox/pages/docview.mjs", nil)
