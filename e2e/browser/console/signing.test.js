@@ -103,9 +103,9 @@ browserTest('a request without fields is signed on its appended signature page, 
     assert.equal(await tab.page.isDisabled('#sign'), true, 'Sign waits for the signature');
     assert.equal(await tab.page.textContent('#missing'), '1 required field(s) left');
     assert.equal(await tab.page.locator('.sigpage-other.pending').textContent(), 'Waiting for Jill', 'Jill\'s box shows she has not signed');
-    await tab.page.click('#to-signature');
+    await tab.page.click('#next-field');
     const input = tab.page.locator('[data-api-id="signature_page_1"] input');
-    assert.equal(await input.evaluate((n) => n === document.activeElement), true, 'the button goes to the signer\'s box');
+    assert.equal(await input.evaluate((n) => n === document.activeElement), true, 'the link goes to the signer\'s box');
     await input.fill('Jack Example');
     await tab.page.click('[data-api-id="signature_page_1"] .adopt');
     assert.equal(await input.inputValue(), 'Jack Example', 'Adopt keeps the typed signature as typed');
@@ -212,6 +212,7 @@ function pageColours(page) {
       button: css('#sign', 'backgroundColor'),
       buttonText: css('#sign', 'color'),
       secondaryText: css('[data-api-id="sig"] .adopt', 'color'),
+      link: css('#next-field', 'color'),
     };
   });
 }
@@ -219,7 +220,7 @@ function pageColours(page) {
 browserTest('an API app\'s white labeling colours the signing page; another client_id shows another look', async () => {
   const teal = await brandedApp('Teal Co', {
     page_background_color: '#EEF7F6', header_background_color: '#0B1F1C', primary_button_color: '#00796B',
-    primary_button_text_color: '#FFFFFF', secondary_button_text_color: '#00695C', text_color2: '#E0F2F1',
+    primary_button_text_color: '#FFFFFF', secondary_button_text_color: '#00695C', text_color2: '#E0F2F1', link_color: '#004D40',
   }, true);
   const plum = await brandedApp('Plum Co', { primary_button_color: '#8E24AA' }, false);
   const sig = [{ api_id: 'sig', name: 'Signature', type: 'signature', x: 90, y: 340, width: 220, height: 44, required: true, signer: 0, page: 1 }];
@@ -235,7 +236,7 @@ browserTest('an API app\'s white labeling colours the signing page; another clie
   try {
     assert.deepEqual(await open(tab, teal), {
       page: 'rgb(238, 247, 246)', header: 'rgb(11, 31, 28)', headerText: 'rgb(224, 242, 241)', button: 'rgb(0, 121, 107)',
-      buttonText: 'rgb(255, 255, 255)', secondaryText: 'rgb(0, 105, 92)',
+      buttonText: 'rgb(255, 255, 255)', secondaryText: 'rgb(0, 105, 92)', link: 'rgb(0, 77, 64)',
     });
     const logo = tab.page.locator('.bar img.logo');
     assert.equal(await logo.getAttribute('alt'), 'Teal Co');

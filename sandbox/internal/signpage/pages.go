@@ -64,7 +64,8 @@ var signTmpl = parse("sign", `{{template "head" .}}
 {{if .CanSign}}
 <form method="post" id="sign-form" class="actions">
 <input type="hidden" name="action" value="sign"><input type="hidden" name="values" id="values">
-<button type="submit" class="primary" id="sign">Sign as {{.SignerName}}</button> <span id="missing" class="muted"></span>
+<button type="submit" class="primary" id="sign">Sign as {{.SignerName}}</button> <span id="missing"></span>
+<a href="#docview" id="next-field">Go to the next field to fill</a>
 </form>
 {{if .CanDecline}}<form method="post" class="actions" id="decline-form"><input type="hidden" name="action" value="decline">
 <label>Reason <input name="reason"></label> <button type="submit">Decline</button></form>{{end}}

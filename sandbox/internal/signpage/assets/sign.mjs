@@ -30,21 +30,27 @@ form.addEventListener("submit", (ev) => {
   document.getElementById("values").value = JSON.stringify(doc.values());
 });
 
-/** goToBox brings the signer's box on the appended signature page into view and focuses it. */
-function goToBox() {
-  const box = root.querySelector(".sigbox.required input");
-  if (!box) return;
-  box.scrollIntoView({ block: "center" });
-  box.focus();
-}
+/**
+ * The link to the next field: it brings the first required field still to
+ * fill (the signer's box on an appended signature page) into view and
+ * focuses it; without this script it leads to the document.
+ */
+document.getElementById("next-field").addEventListener("click", (ev) => {
+  if (!doc) return;
+  const todo = doc.inputs.find(({ f, inp }) => f.required && !inp.node.hidden && !inp.filled()) || doc.inputs.find(({ inp }) => !inp.node.hidden);
+  if (!todo) return;
+  ev.preventDefault();
+  const target = todo.inp.node.matches("input, select") ? todo.inp.node : todo.inp.node.querySelector("input");
+  target.scrollIntoView({ block: "center" });
+  target.focus();
+});
 
 (async () => {
   try {
     button.disabled = view.fields.some((f) => f.required);
     doc = await mountSigning(root, view, fetchDocument, update);
     if (view.signature_page) {
-      status.textContent = "Sign in your box on the signature page after the document. ";
-      status.append(Object.assign(document.createElement("button"), { type: "button", id: "to-signature", textContent: "Go to your signature box", onclick: goToBox }));
+      status.textContent = "Sign in your box on the signature page after the document.";
     } else {
       status.textContent = doc.inputs.length + " field(s) to fill on " + doc.pages.length + " page(s).";
     }
