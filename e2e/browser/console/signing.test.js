@@ -152,6 +152,7 @@ browserTest('linked fields fill together and auto-fill fields start with the sig
     text('full_name', 180, { name: 'Full name', auto_fill_type: 'name' }),
     text('email', 220, { name: 'E-mail', auto_fill_type: 'email', validation_type: 'email_address', required: true }),
     text('company', 260, { name: 'Company', auto_fill_type: 'company' }),
+    text('first', 430, { name: 'First name', auto_fill_type: 'firstName' }),
     { api_id: 'agree', name: 'I agree', type: 'checkbox', x: 90, y: 300, width: 16, height: 16, required: false, is_checked: false, signer: 0, page: 1 },
     { api_id: 'sig', name: 'Signature', type: 'signature', x: 90, y: 340, width: 220, height: 44, required: true, signer: 0, page: 1 },
   ];
@@ -169,6 +170,8 @@ browserTest('linked fields fill together and auto-fill fields start with the sig
     await tab.page.fill('[data-api-id="street"]', '12 Main St');
     assert.equal(await value('street_again'), '12 Main St', 'typing in one linked field fills the other');
     await tab.page.fill('[data-api-id="full_name"]', 'J. Example'); // auto-filled fields stay editable
+    assert.equal(await value('first'), 'Jack');
+    await tab.page.fill('[data-api-id="first"]', ''); // and one the signer empties stays empty
     await tab.page.check('[data-api-id="agree"]');
     await tab.page.fill('[data-api-id="sig"] input', 'Jack Example');
     await tab.page.click('[data-api-id="sig"] .adopt');
@@ -179,8 +182,8 @@ browserTest('linked fields fill together and auto-fill fields start with the sig
     await tab.page.waitForSelector('text=Thank you');
     const v = responseValues((await api('GET', `/signature_request/${sr.signature_request_id}`)).signature_request);
     assert.deepEqual(v, {
-      street: '12 Main St', street_again: '12 Main St', full_name: 'J. Example', email: 'jack@example.com', company: '', agree: true,
-      sig: 'Jack Example',
+      street: '12 Main St', street_again: '12 Main St', full_name: 'J. Example', email: 'jack@example.com', company: '', first: '',
+      agree: true, sig: 'Jack Example',
     });
     assert.deepEqual(tab.errors, []);
   } finally {

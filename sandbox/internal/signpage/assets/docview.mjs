@@ -344,13 +344,15 @@ export async function mountSigning(root, view, load, onChange) {
   }
   linkFields(inputs);
   markSignaturePage(drawn, view.signature_page);
-  // Text is sent even when emptied, so that a field the page filled
-  // (content, auto-fill) and the signer cleared stays empty.
+  // An empty optional field is left to the service, except a text field
+  // the page filled (content, auto-fill) and the signer emptied, which is
+  // sent empty so that it stays empty.
+  const prefilled = (f) => f.type === "text" && !!(f.content || f.auto_fill_value);
   const values = () => {
     const out = {};
     for (const { f, inp } of inputs) {
       const v = inp.value();
-      if (v !== undefined && !(v === "" && !f.required && f.type !== "text")) out[f.api_id] = v;
+      if (v !== undefined && !(v === "" && !f.required && !prefilled(f))) out[f.api_id] = v;
     }
     return out;
   };
