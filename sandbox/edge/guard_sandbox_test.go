@@ -154,6 +154,7 @@ func TestAdminTokenProtectsAdministration(t *testing.T) {
 	assert.Equal(t, http.StatusUnauthorized, send(t, srv, http.MethodPost, "/_sandbox/reset", "", "", nil).status)
 	assert.Equal(t, http.StatusOK, send(t, srv, http.MethodGet, "/_sandbox/api_keys", "", "", admin).status)
 	assert.Equal(t, http.StatusOK, send(t, srv, http.MethodGet, "/_sandbox/health", "", "", nil).status)
+	assert.Equal(t, http.StatusOK, send(t, srv, http.MethodGet, "/_sandbox/ready", "", "", nil).status, "a readiness probe cannot carry the token")
 	assert.Equal(t, http.StatusOK, send(t, srv, http.MethodGet, "/_sandbox/operations", "", "", nil).status, "the route table is the same for every world")
 	assert.Equal(t, http.StatusOK, srv.Do(http.MethodGet, "/v3/account", nil).Status, "the API is unchanged")
 
@@ -167,4 +168,5 @@ func TestEdgeKnowsTheControlPrefix(t *testing.T) {
 	assert.Equal(t, "/_sandbox", sandbox.ControlPrefix)
 	srv := newServer(t)
 	assert.Equal(t, http.StatusOK, send(t, srv, http.MethodGet, "/_sandbox/health", "evil.example", "", nil).status)
+	assert.Equal(t, http.StatusOK, send(t, srv, http.MethodGet, "/_sandbox/ready", "10.1.2.3:8080", "", nil).status, "an orchestrator probes by the pod's address")
 }

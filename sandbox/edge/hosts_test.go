@@ -105,6 +105,7 @@ func TestAdminToken(t *testing.T) {
 		{r("POST", "/_sandbox/clock/advance", nil), true},
 		{r("GET", "/_sandbox/api_keys", nil), true},
 		{r("GET", "/_sandbox/health", nil), false},
+		{r("GET", "/_sandbox/ready", nil), false},
 		{r("GET", "/_sandbox/operations", nil), false},
 		{r("GET", "/_sandbox/w/default/sign/tok", nil), false},
 		{r("GET", "/v3/account", nil), false},

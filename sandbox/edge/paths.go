@@ -13,6 +13,8 @@ const (
 	// (sign, file, claim, editor pages): their tokens are their credentials.
 	pagePrefix = controlPrefix + "/w/"
 	healthPath = controlPrefix + "/health"
+	// readyPath is the readiness probe, read by routers and orchestrators.
+	readyPath = controlPrefix + "/ready"
 	// operationsPath is the route table, the same for every world.
 	operationsPath = controlPrefix + "/operations"
 )
@@ -22,16 +24,17 @@ func isControl(path string) bool {
 	return path == controlPrefix || strings.HasPrefix(path, controlPrefix+"/")
 }
 
-// isHealth reports whether a request is the liveness probe, which
-// orchestrators send with whatever Host they reach the container by (an
-// IP address, a service name); it tells nothing but the version and the
-// number of worlds.
-func isHealth(r *http.Request) bool { return r.URL.Path == healthPath }
+// isHealth reports whether a request is the liveness or the readiness
+// probe, which orchestrators and routers send with whatever Host they
+// reach the container by (an IP address, a service name) and with no
+// credentials (a probe cannot read a secret); they tell nothing but the
+// version, the number of worlds and whether the server can serve them.
+func isHealth(r *http.Request) bool { return r.URL.Path == healthPath || r.URL.Path == readyPath }
 
 // isWorldFree reports whether a control call tells nothing about any
 // world (the health probe, the route table), so that no token guards it.
 func isWorldFree(r *http.Request) bool {
-	return r.URL.Path == healthPath || r.URL.Path == operationsPath
+	return isHealth(r) || r.URL.Path == operationsPath
 }
 
 // adminCalls are the control calls of administration: creating a world,
