@@ -89,6 +89,27 @@ func TestAWorldsKeyCannotOpenAnotherWorld(t *testing.T) {
 	assert.Equal(t, http.StatusUnauthorized, srv.DoAs(strings.Repeat("0", 64), http.MethodGet, "/_sandbox/world", nil).Status)
 }
 
+// Servers behind one router are started alike but for their tags: the
+// objects their worlds make get ids of their own, so that no id of one
+// world is also another's; the same tag still gives the same ids.
+func TestShardsKeepObjectIDsApart(t *testing.T) {
+	firstApp := func(shard string) string {
+		srv := newControlCheckedServer(t, sandbox.WithRandomCredentials(), sandbox.WithShard(shard))
+		r := srv.DoAs(srv.NewWorld().APIKey, http.MethodPost, "/v3/api_app", map[string]any{"name": "same", "domains": []string{"example.com"}})
+		require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
+		var out struct {
+			APIApp struct {
+				ClientID string `json:"client_id"`
+			} `json:"api_app"`
+		}
+		require.NoError(t, json.Unmarshal(r.Body, &out))
+		return out.APIApp.ClientID
+	}
+	a := firstApp("a1")
+	assert.NotEqual(t, a, firstApp("b2"), "the first worlds of two shards make different ids")
+	assert.Equal(t, a, firstApp("a1"), "ids still follow the seed")
+}
+
 func TestShardTagStartsEveryRandomCredential(t *testing.T) {
 	srv := newControlCheckedServer(t, sandbox.WithRandomCredentials(), sandbox.WithShard("a1"))
 	w := srv.NewWorld()

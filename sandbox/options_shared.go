@@ -19,6 +19,20 @@ func WithShard(tag string) Option {
 	}
 }
 
+// runtimeSeed is what the seeds of worlds created at run time derive from:
+// the server's seed, and under WithShard its tag too. Servers behind one
+// router are started alike but for their tags; without it their n-th worlds
+// would share a seed and make the same object ids (a request id of one
+// world also another's), which one server never does. With it, ids stay
+// apart across servers as world ids and credentials do, and still follow
+// the seed. The default world keeps the server's seed.
+func (cfg *config) runtimeSeed() string {
+	if cfg.shard == "" {
+		return cfg.seed
+	}
+	return cfg.seed + "/shard/" + cfg.shard
+}
+
 // WithRandomCredentials gives every world created at run time without an
 // explicit seed credentials from crypto/rand: API keys, OAuth client
 // secrets and tokens, and the tokens of signing, editing, claim and file

@@ -72,7 +72,7 @@ func New(opts ...Option) (*Sandbox, error) {
 		Budget:            state.NewBudget(cfg.maxStoredBytes),
 		Client:            client,
 		BaseURL:           cfg.baseURL,
-		Seed:              cfg.seed,
+		Seed:              cfg.runtimeSeed(),
 		APIKey:            cfg.apiKey,
 		Offline:           cfg.offline,
 		MaxWorlds:         cfg.maxWorlds,
