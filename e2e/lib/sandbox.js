@@ -41,13 +41,15 @@ function freePort() {
  * Starts the binary on a loopback port and resolves once /_sandbox/health
  * answers. It asks for port 0 and reads the address the server prints
  * ("listening on http://127.0.0.1:PORT"); if a binary ever prints no usable
- * port, it falls back to a port picked here.
+ * port, it falls back to a port picked here. options.addr asks for a given
+ * address instead (a server started again where it was); options.args and
+ * options.env are added to the command line and the environment.
  */
-async function startBinary(binary, { timeoutMs = 20000 } = {}) {
+async function startBinary(binary, { timeoutMs = 20000, addr, args = [], env = {} } = {}) {
   const attempt = async (addr) => {
-    const child = spawn(binary, ['--addr', addr, '--log-level', process.env.SIGNSANDBOX_E2E_LOG_LEVEL || 'warn'], {
+    const child = spawn(binary, ['--addr', addr, '--log-level', process.env.SIGNSANDBOX_E2E_LOG_LEVEL || 'warn', ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, SIGNSANDBOX_ADDR: '', SIGNSANDBOX_API_KEY: '' },
+      env: { ...process.env, SIGNSANDBOX_ADDR: '', SIGNSANDBOX_API_KEY: '', ...env },
     });
     let out = '';
     let err = '';
@@ -72,6 +74,11 @@ async function startBinary(binary, { timeoutMs = 20000 } = {}) {
     });
     return { child, url, stderr: () => err };
   };
+  if (addr) {
+    const started = await attempt(addr);
+    await waitHealthy(started.url, timeoutMs);
+    return started;
+  }
   let started = await attempt('127.0.0.1:0');
   if (/:0$/.test(started.url)) {
     started.child.kill('SIGTERM');

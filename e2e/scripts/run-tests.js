@@ -8,6 +8,12 @@
 // SIGNSANDBOX_E2E_URL=http://host:port targets an already running sandbox
 // instead (nothing is built or started). Extra arguments are passed to
 // node --test (for example --test-name-pattern=oauth).
+//
+// --router (npm run test:router) runs the same files through a scaled-out
+// sandbox: three servers with their own --shard tags and data directories
+// behind HAProxy with deploy/haproxy/haproxy.cfg (lib/cluster.js). Each
+// file's worlds then land on the servers in turn. It writes no coverage
+// report, and skips with a message when haproxy is not installed.
 
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
@@ -15,19 +21,33 @@ const path = require('node:path');
 const sandbox = require('../lib/sandbox');
 const { COVERAGE_DIR } = require('../lib/record');
 const report = require('./report');
+const cluster = require('../lib/cluster');
 
 async function main() {
-  const args = process.argv.slice(2);
+  const router = process.argv.includes('--router');
+  const args = process.argv.slice(2).filter((a) => a !== '--router');
+  if (router && !cluster.findHAProxy()) {
+    console.log(`# ${cluster.NO_HAPROXY}`);
+    process.exit(0);
+  }
   fs.rmSync(COVERAGE_DIR, { recursive: true, force: true });
   fs.rmSync(report.SANDBOX_OPERATIONS, { force: true });
   let started;
+  let routed;
+  let bin;
   let url = process.env.SIGNSANDBOX_E2E_URL;
   if (!url) {
     const t0 = Date.now();
-    const bin = sandbox.buildBinary();
-    started = await sandbox.startBinary(bin);
-    url = started.url;
-    console.log(`# signsandbox built and started at ${url} in ${Date.now() - t0} ms`);
+    bin = sandbox.buildBinary();
+    if (router) {
+      routed = await cluster.startCluster({ binary: bin });
+      url = routed.url;
+      console.log(`# signsandbox built; ${routed.servers.size} servers behind haproxy at ${url} in ${Date.now() - t0} ms`);
+    } else {
+      started = await sandbox.startBinary(bin);
+      url = started.url;
+      console.log(`# signsandbox built and started at ${url} in ${Date.now() - t0} ms`);
+    }
   } else {
     await sandbox.waitHealthy(sandbox.baseOf(url));
     console.log(`# using the sandbox at ${url}`);
@@ -45,7 +65,9 @@ async function main() {
     const child = spawn(process.execPath, ['--test', ...reporter, ...args, ...files], {
       cwd: sandbox.E2E_DIR,
       stdio: 'inherit',
-      env: { ...process.env, SIGNSANDBOX_E2E_URL: url },
+      // The binary goes to the files that start servers of their own
+      // (test/router.test.js), so that they do not build it again.
+      env: { ...process.env, SIGNSANDBOX_E2E_URL: url, ...(bin ? { SIGNSANDBOX_E2E_BINARY: bin } : {}) },
     });
     child.on('exit', (c, sig) => resolve(c === null ? 1 : c));
     for (const s of ['SIGINT', 'SIGTERM']) process.on(s, () => child.kill(s));
@@ -57,11 +79,18 @@ async function main() {
       console.log(started.stderr().slice(-4096));
     }
   }
+  if (routed) {
+    await routed.stop();
+    if (code !== 0) {
+      console.log('# haproxy log (last 40 lines):');
+      console.log(routed.log.slice(-40).join('\n'));
+    }
+  }
   const r = report.build();
   console.log('\n' + report.renderText(r));
   // The run's report goes to the ignored .tmp/ so that a run leaves the tree
   // clean; `npm run coverage` refreshes the tracked COVERAGE.md on purpose.
-  if (!args.length) {
+  if (!args.length && !router) {
     const out = path.join(sandbox.E2E_DIR, '.tmp', 'COVERAGE.md');
     fs.mkdirSync(path.dirname(out), { recursive: true });
     report.writeMarkdown(r, out);
