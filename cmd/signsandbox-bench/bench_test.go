@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -57,5 +58,55 @@ func TestRunLoadReportsErrorAnswers(t *testing.T) {
 	r := runLoad(loadSpec{Conns: 2, Duration: 100 * time.Millisecond}, w.get("/x"))
 	if r.Errors == 0 || r.Errors != r.Requests || !strings.Contains(r.FirstError, "500 broken") {
 		t.Fatalf("errors %d of %d, first %q", r.Errors, r.Requests, r.FirstError)
+	}
+}
+
+// TestRouterSeesUpReadsTheStatsCSV: the router round starts only once
+// HAProxy's stats say every shard server is up (its own backends aside).
+func TestRouterSeesUpReadsTheStatsCSV(t *testing.T) {
+	csv := "# pxname,svname,qcur,qmax,scur,smax,slim,stot,bin,bout,dreq,dresp,ereq,econ,eresp,wretr,wredis,status\n" +
+		"signsandbox,FRONTEND,,,0,0,,0,0,0,0,0,0,,,,,OPEN\n" +
+		"shard_01,01,0,0,0,0,,0,0,0,,0,,0,0,0,0,UP\n" +
+		"shard_01,BACKEND,0,0,0,0,,0,0,0,0,0,,0,0,0,0,UP\n" +
+		"shard_02,02,0,0,0,0,,0,0,0,,0,,0,0,0,0,DOWN\n" +
+		"new_worlds,01,0,0,0,0,,0,0,0,,0,,0,0,0,0,UP\n"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.WriteString(w, csv)
+	}))
+	defer srv.Close()
+	for n, want := range map[int]bool{1: true, 2: false} {
+		if up, err := routerSeesUp(srv.Client(), srv.URL, n); err != nil || up != want {
+			t.Errorf("%d servers: up %v, err %v; want %v", n, up, err, want)
+		}
+	}
+}
+
+// TestSpreadGivesEachConnectionOneWorld: over three worlds, a connection
+// keeps to its world and goes through its calls in turn.
+func TestSpreadGivesEachConnectionOneWorld(t *testing.T) {
+	var worlds [][]request
+	for wi := 0; wi < 3; wi++ {
+		var calls []request
+		for ci := 0; ci < 2; ci++ {
+			path := fmt.Sprintf("/w%d/c%d", wi, ci)
+			calls = append(calls, func(int, int) (*http.Request, error) { return http.NewRequest(http.MethodGet, "http://x"+path, nil) })
+		}
+		worlds = append(worlds, calls)
+	}
+	send := spread(worlds)
+	for worker := 0; worker < 6; worker++ {
+		var got []string
+		for i := 0; i < 3; i++ {
+			r, _ := send(worker, i)
+			got = append(got, r.URL.Path)
+		}
+		for _, p := range got {
+			if !strings.HasPrefix(p, fmt.Sprintf("/w%d/", worker%3)) {
+				t.Fatalf("connection %d went to %v", worker, got)
+			}
+		}
+		if got[0] == got[1] || got[0] != got[2] {
+			t.Fatalf("connection %d does not take the calls in turn: %v", worker, got)
+		}
 	}
 }

@@ -57,6 +57,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&c.Jobs, "jobs", 0, "due jobs the clock advance runs (default 10000, 2000 with --short)")
 	fs.IntVar(&c.Starts, "starts", 5, "start-ups timed (the median is reported)")
 	fs.IntVar(&c.PDFSize, "pdf-size", 8<<10, "bytes of the uploaded one-page PDF")
+	var rc routerConfig
+	router := fs.Bool("router", false, "measure the router instead: one server directly and through HAProxy (deploy/haproxy), then --servers behind it")
+	fs.IntVar(&rc.Servers, "servers", 3, "with --router: servers behind the router in the last round")
+	fs.StringVar(&rc.HAProxy, "haproxy", "", "with --router: the haproxy executable (default: haproxy on the PATH, or /usr/sbin/haproxy)")
+	fs.StringVar(&rc.Dir, "haproxy-config", filepath.Join("deploy", "haproxy"), "with --router: the directory of haproxy.cfg and servers.sh")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return 0
@@ -79,8 +84,31 @@ func run(args []string, stdout, stderr io.Writer) int {
 			c.Duration = 2 * time.Second
 		}
 	}
+	if *router {
+		return runRouter(c, rc, stdout, stderr)
+	}
 	rows, err := measure(c, stderr)
 	printTable(stdout, c, rows)
+	if err != nil {
+		fmt.Fprintln(stderr, "signsandbox-bench:", err)
+		return 1
+	}
+	return 0
+}
+
+// runRouter is the --router run.
+func runRouter(c config, rc routerConfig, stdout, stderr io.Writer) int {
+	var err error
+	if rc.HAProxy, err = findHAProxy(rc.HAProxy); err != nil {
+		fmt.Fprintln(stderr, "signsandbox-bench:", err)
+		return 1
+	}
+	if rc.Servers < 1 || rc.Servers > 255 {
+		fmt.Fprintln(stderr, "signsandbox-bench: --servers must be 1 to 255")
+		return 2
+	}
+	rows, err := measureRouter(c, rc, stderr)
+	printRouterTable(stdout, c, rc, rows)
 	if err != nil {
 		fmt.Fprintln(stderr, "signsandbox-bench:", err)
 		return 1
@@ -520,19 +548,9 @@ func (b *bench) mixed() error {
 	if err != nil {
 		return err
 	}
-	jsType, jsBody := jsonSend()
-	id, _, err := w.sendOnce(jsType, jsBody)
+	ops, err := mixedOps(w)
 	if err != nil {
 		return err
-	}
-	ops := []request{
-		w.get("/v3/account"),
-		w.get("/v3/signature_request/list?page_size=20"),
-		w.post("/v3/signature_request/send", jsType, jsBody),
-		w.get("/v3/signature_request/" + id),
-		w.post("/_sandbox/clock/advance", "application/json", []byte(`{"seconds": 1}`)),
-		w.get("/v3/template/list"),
-		w.get("/_sandbox/callbacks?limit=100&order=desc"),
 	}
 	rss := b.sb.RSS()
 	conns := 2 * b.c.Conns
@@ -547,6 +565,32 @@ func (b *bench) mixed() error {
 		row{Name: "RSS after the mixed load", Value: mb(b.sb.RSS()), Note: "before: " + mb(rss)})
 	b.logf("mixed load: %.0f req/s", res.RPS())
 	return nil
+}
+
+// mixedOps are the calls of the mixed load in a world, after one send
+// whose request the GET reads.
+func mixedOps(w world) ([]request, error) {
+	jsType, jsBody := jsonSend()
+	id, _, err := w.sendOnce(jsType, jsBody)
+	if err != nil {
+		return nil, err
+	}
+	return mixedCalls(w, id), nil
+}
+
+// mixedCalls are the calls of the mixed load in a world holding the
+// request id.
+func mixedCalls(w world, id string) []request {
+	jsType, jsBody := jsonSend()
+	return []request{
+		w.get("/v3/account"),
+		w.get("/v3/signature_request/list?page_size=20"),
+		w.post("/v3/signature_request/send", jsType, jsBody),
+		w.get("/v3/signature_request/" + id),
+		w.post("/_sandbox/clock/advance", "application/json", []byte(`{"seconds": 1}`)),
+		w.get("/v3/template/list"),
+		w.get("/_sandbox/callbacks?limit=100&order=desc"),
+	}
 }
 
 // advance times one clock advance over the processing jobs of Jobs sends.
