@@ -4,7 +4,8 @@
 // would), and the settings that must agree across files do: the StatefulSet,
 // its headless Service and its probes; the router's ConfigMap, which holds
 // deploy/haproxy/haproxy.cfg as it is and the server list servers.sh writes
-// for the StatefulSet's pods; the router's ports and probes.
+// for the StatefulSet's pods; the router's ports and probes. It also holds
+// servers.sh to the checks it promises.
 //
 // It is a module of its own so that the sandbox's module does not depend on
 // the Kubernetes libraries. After changing deploy/haproxy or the replicas:
@@ -511,5 +512,35 @@ func TestHAProxyReadsTheConfigMap(t *testing.T) {
 	}
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Errorf("haproxy -c: %v\n%s", err, out)
+	}
+}
+
+// TestServersShRefusesBadLists: the list the router reads is checked as
+// --shard checks a tag, so that a typo stops before HAProxy starts.
+func TestServersShRefusesBadLists(t *testing.T) {
+	script := filepath.Join(haproxyDir, "servers.sh")
+	for _, bad := range [][]string{
+		{},
+		{"01"},
+		{"01="},
+		{"0G=127.0.0.1:8081"},
+		{"ABC=127.0.0.1:8081"},
+		{"123456789=127.0.0.1:8081"},
+		{"01=127.0.0.1:8081", "002=127.0.0.1:8082"},
+		{"01=127.0.0.1:8081", "01=127.0.0.1:8082"},
+		{"01=127.0.0.1 8081"},
+		{"--unrouted", "03", "01=127.0.0.1:8081", "02=127.0.0.1:8082"},
+	} {
+		out, err := exec.Command("sh", append([]string{script}, bad...)...).CombinedOutput()
+		if err == nil {
+			t.Errorf("servers.sh %v was accepted:\n%s", bad, out)
+		}
+	}
+	out, err := exec.Command("sh", script, "--unrouted", "02", "01=127.0.0.1:8081", "02=127.0.0.1:8082").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), "backend unrouted\n    server 02 \"127.0.0.1:8082\" track shard_02/02\n") {
+		t.Errorf("--unrouted 02 is not the unrouted server:\n%s", out)
 	}
 }
