@@ -34,7 +34,10 @@ const held = {};
 
 before(async () => {
   if (skip) return;
-  cluster = await startCluster({ binary: sandbox.buildBinary(), tags: TAGS, env: { SIGNSANDBOX_ADMIN_TOKEN: ADMIN } });
+  // An admin token, as a shared deployment has; it also limits callbacks to
+  // public addresses unless allowed, and the receiver here is on loopback.
+  const env = { SIGNSANDBOX_ADMIN_TOKEN: ADMIN, SIGNSANDBOX_ALLOW_OUTBOUND: '127.0.0.1' };
+  cluster = await startCluster({ binary: sandbox.buildBinary(), tags: TAGS, env });
   receiver = await startReceiver();
 });
 
