@@ -31,7 +31,7 @@ func TestJobCursorShowsTheQueueAsItIs(t *testing.T) {
 		require.NoError(t, err)
 		assert.True(t, taken)
 
-		require.NoError(t, CancelJobs(tx, "b", ""))
+		require.NoError(t, CancelJobs(tx, "b"))
 		b := c.Peek()
 		require.Equal(t, "b", b.Subject, "the cursor has not read the queue again")
 		assert.False(t, c.Queued(b))
@@ -39,7 +39,7 @@ func TestJobCursorShowsTheQueueAsItIs(t *testing.T) {
 		require.NoError(t, err)
 		assert.False(t, taken, "a cancelled job is not taken")
 
-		require.NoError(t, CancelJobs(tx, "c", ""))
+		require.NoError(t, CancelJobs(tx, "c"))
 		cj := c.Peek()
 		require.Equal(t, "c", cj.Subject)
 		assert.False(t, c.Queued(cj))

@@ -3,6 +3,7 @@ package state
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -115,15 +116,15 @@ func QueuedJob(tx *Txn, due int64, seq uint64) *Job {
 	return raw.(*Job)
 }
 
-// CancelJobs removes the queued jobs of a subject, optionally only of one kind
-// ("" for all kinds).
-func CancelJobs(tx *Txn, subject, kind string) error {
+// CancelJobs removes the queued jobs of a subject of the given kinds (of
+// every kind when none is given), reading the subject's jobs once.
+func CancelJobs(tx *Txn, subject string, kinds ...string) error {
 	jobs, err := JobsOf(tx, subject)
 	if err != nil {
 		return err
 	}
 	for _, j := range jobs {
-		if kind == "" || j.Kind == kind {
+		if len(kinds) == 0 || slices.Contains(kinds, j.Kind) {
 			if err := tx.Delete(TableJobs, j); err != nil {
 				return err
 			}

@@ -169,7 +169,7 @@ func TestReadsInAWriteSeeItsOwnChanges(t *testing.T) {
 			return Put(tx, TableJobs, j)
 		}},
 		{"cancel a subject's jobs", func(tx *Txn) error {
-			return CancelJobs(tx, subjects[rng.IntN(len(subjects))], "")
+			return CancelJobs(tx, subjects[rng.IntN(len(subjects))])
 		}},
 	}
 	weights := []int{6, 3, 3, 1, 1, 6, 3, 2, 1}

@@ -270,7 +270,7 @@ func templateDelete(c *api.Call) (any, error) {
 				return err
 			}
 		}
-		if err := state.CancelJobs(tx, t.ID, ""); err != nil {
+		if err := state.CancelJobs(tx, t.ID); err != nil {
 			return err
 		}
 		// Prepared files and handed-out file URLs go with the template.

@@ -59,7 +59,7 @@ func testJobs() *JobRegistry {
 		if err := json.Unmarshal(job.Args, &subject); err != nil {
 			return err
 		}
-		return state.CancelJobs(tx, subject, "")
+		return state.CancelJobs(tx, subject)
 	})
 	r.Handle("fail", func(w *World, tx *state.Txn, job *state.Job) error {
 		if err := state.Put(tx, state.TableTeams, &state.Team{ID: "should-not-exist"}); err != nil {
