@@ -45,11 +45,30 @@ func ApplyOutcome(s *api.Host, tx *state.Txn, o *Outcome) error {
 			return err
 		}
 	}
-	cfg := state.GetConfig(tx)
+	// Jobs the transition ends (a completed cancelation ends them all,
+	// below): the expiry of a completed request, the automatic reminders
+	// of one that stopped awaiting signatures or asked someone new
+	// (reminders.go), in one read of the request's jobs.
+	var drop []string
 	if o.Completed {
-		if err := state.CancelJobs(tx, req.ID, JobExpire); err != nil {
+		drop = append(drop, JobExpire)
+	}
+	restart := remindersRestart(o)
+	if remindersStop(o) || restart && awaitsSignatures(o.Prev) {
+		drop = append(drop, JobAutoRemind)
+	}
+	if len(drop) > 0 && !o.Gone {
+		if err := state.CancelJobs(tx, req.ID, drop...); err != nil {
 			return err
 		}
+	}
+	if restart {
+		if err := planAutoReminder(tx, req, tx.Unix()); err != nil {
+			return err
+		}
+	}
+	if o.Completed {
+		cfg := state.GetConfig(tx)
 		if _, err := state.Schedule(tx, JobDownloadable, req.ID, cfg.FilePreparationDelay.D(), JobArgs{Generation: req.Generation}); err != nil {
 			return err
 		}

@@ -39,6 +39,7 @@ func RegisterJobs(r *api.Registry) {
 		}
 		return ApplyOutcome(s, tx, TCancelComplete(req, tx.Unix()))
 	})
+	r.RegisterJob(JobAutoRemind, runAutoRemind) // reminders.go
 	r.RegisterJob(JobDownloadable, func(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) error {
 		req := JobRequest(tx, job)
 		if req == nil || req.Phase != state.PhaseComplete || req.CancelPending {
@@ -48,16 +49,11 @@ func RegisterJobs(r *api.Registry) {
 	})
 }
 
-// cancelRequestJobs drops a request's queued processing, expiry and
-// downloadable jobs: an edit starts them over, a completed cancelation ends
-// them.
+// cancelRequestJobs drops a request's queued processing, expiry,
+// reminder and downloadable jobs: an edit starts them over, a completed
+// cancelation ends them.
 func cancelRequestJobs(tx *state.Txn, id string) error {
-	for _, kind := range []string{JobProcess, JobExpire, JobDownloadable} {
-		if err := state.CancelJobs(tx, id, kind); err != nil {
-			return err
-		}
-	}
-	return nil
+	return state.CancelJobs(tx, id, JobProcess, JobExpire, JobAutoRemind, JobDownloadable)
 }
 
 // JobRequest loads a job's request when the job still applies to it.

@@ -2,6 +2,7 @@ package sigreq
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -107,6 +108,7 @@ func TestTransitions(t *testing.T) {
 	noErr := func(fn func(r *state.SignatureRequest) *Outcome) func(r *state.SignatureRequest) (*Outcome, *apierr.Error) {
 		return func(r *state.SignatureRequest) (*Outcome, *apierr.Error) { return fn(r), nil }
 	}
+	autoRemind := noErr(func(r *state.SignatureRequest) *Outcome { return TAutoRemind(r, now, 3600) })
 	exp := now + 10
 	rows := []row{
 		// Processing ends.
@@ -189,6 +191,29 @@ func TestTransitions(t *testing.T) {
 		{name: "remind a signer who signed", req: trReq(state.PhaseSent, false, sd, aw), act: remind("s0@example.com"), err: apierr.InvalidReminder},
 		{name: "remind a completed request", req: trReq(state.PhaseComplete, false, sd), act: remind("s0@example.com"), err: apierr.InvalidReminder},
 		{name: "remind an unknown address", req: trReq(state.PhaseSent, false, aw), act: remind("x@example.com"), err: apierr.BadRequest},
+		{name: "remind within the hour of an automatic reminder", req: with(trReq(state.PhaseSent, false, aw), func(r *state.SignatureRequest) {
+			o := TAutoRemind(r, now-60, 3600)
+			*r = *o.Req
+		}), act: remind("s0@example.com"), err: apierr.InvalidReminder},
+
+		// Automatic reminders (reminders.go).
+		{name: "auto remind: every signer who has not acted", req: trReq(state.PhaseSent, false, aw, sd, aw), act: autoRemind,
+			phase: state.PhaseSent, sigs: []string{aw, sd, aw}, events: []string{notify.TypeRequestRemind, notify.TypeRequestRemind},
+			mails: []string{"reminder:s0@example.com", "reminder:s2@example.com"},
+			check: func(t *testing.T, o *Outcome) {
+				require.NotNil(t, o.Req.Signatures[0].LastRemindedAt)
+				assert.Equal(t, now, *o.Req.Signatures[0].LastRemindedAt)
+				assert.Nil(t, o.Req.Signatures[1].LastRemindedAt)
+				assert.Equal(t, []string{"s0", "s2"}, []string{o.Events[0].SignatureID, o.Events[1].SignatureID})
+			}},
+		{name: "auto remind: ordered signers whose turn has not come are left", req: trReq(state.PhaseSent, true, sd, aw, aw), act: autoRemind,
+			phase: state.PhaseSent, events: []string{notify.TypeRequestRemind}, mails: []string{"reminder:s1@example.com"}},
+		{name: "auto remind: a signer reminded within the hour is left", req: with(trReq(state.PhaseSent, false, aw, aw), func(r *state.SignatureRequest) {
+			l := now - 3599
+			r.Signatures[0].LastRemindedAt = &l
+		}), act: autoRemind, events: []string{notify.TypeRequestRemind}, mails: []string{"reminder:s1@example.com"}},
+		{name: "auto remind: a signer reminded an hour ago is reminded", req: reminded(trReq(state.PhaseSent, false, aw), now-3600), act: autoRemind,
+			events: []string{notify.TypeRequestRemind}, mails: []string{"reminder:s0@example.com"}},
 
 		// Cancel.
 		{name: "cancel queues", req: trReq(state.PhaseSent, false, sd, aw), act: cancel(true), phase: state.PhaseSent, events: []string{},
@@ -282,6 +307,108 @@ func TestTransitionsIgnoreStaleJobs(t *testing.T) {
 	e := int64(100)
 	r.ExpiresAt = &e
 	assert.Nil(t, TExpire(r, 99), "not yet due")
+}
+
+// TestAutoRemindersLeaveWhatTheyCannotRemind: an automatic reminder
+// changes nothing (no outcome) when nobody is to be reminded.
+func TestAutoRemindersLeaveWhatTheyCannotRemind(t *testing.T) {
+	const now = int64(1_000_000)
+	for name, r := range map[string]*state.SignatureRequest{
+		"processing":         trReq(state.PhaseProcessing, false, aw),
+		"on hold":            trReq(state.PhaseOnHold, false, state.SigOnHoldByRequester),
+		"completed":          trReq(state.PhaseComplete, false, sd),
+		"declined":           trReq(state.PhaseDeclined, false, dc, aw),
+		"expired":            trReq(state.PhaseExpired, false, state.SigExpired),
+		"canceled":           trReq(state.PhaseCanceled, false, aw),
+		"cancelation queued": with(trReq(state.PhaseSent, false, aw), func(r *state.SignatureRequest) { r.CancelPending = true }),
+		"embedded":           with(trReq(state.PhaseSent, false, aw), func(r *state.SignatureRequest) { r.Embedded = true }),
+		"everyone signed":    trReq(state.PhaseSent, false, sd, sd),
+		"not yet asked":      with(trReq(state.PhaseSent, false, aw), func(r *state.SignatureRequest) { r.Signatures[0].Notified = false }),
+		"reminded just now": with(trReq(state.PhaseSent, false, aw), func(r *state.SignatureRequest) {
+			l := now - 1
+			r.Signatures[0].LastRemindedAt = &l
+		}),
+	} {
+		assert.Nil(t, TAutoRemind(r, now, 3600), name)
+	}
+}
+
+// TestAutoReminderPlanFollowsTransitions pins which moves end a request's
+// automatic reminders (it stops awaiting signatures) and which start them
+// over (someone is asked to sign): ApplyOutcome drops and queues the
+// reminder job accordingly.
+func TestAutoReminderPlanFollowsTransitions(t *testing.T) {
+	const now = int64(1_000_000)
+	name, email := "Renamed", "new@example.com"
+	rows := []struct {
+		name          string
+		o             func() (*Outcome, *apierr.Error)
+		stop, restart bool
+	}{
+		{"processed and sent", func() (*Outcome, *apierr.Error) {
+			return TProcess(with(trReq(state.PhaseProcessing, false, aw), func(r *state.SignatureRequest) { r.Signatures[0].Notified = false }), "", now), nil
+		}, false, true},
+		{"released", func() (*Outcome, *apierr.Error) {
+			return TRelease(with(trReq(state.PhaseOnHold, false, state.SigOnHoldByRequester), func(r *state.SignatureRequest) { r.Signatures[0].Notified = false }), now)
+		}, false, true},
+		{"signed, the next signer's turn", func() (*Outcome, *apierr.Error) {
+			return TSign(with(trReq(state.PhaseSent, true, aw, aw), func(r *state.SignatureRequest) { r.Signatures[1].Notified = false }), "s0", nil, now)
+		}, false, true},
+		{"signed, others still to sign", func() (*Outcome, *apierr.Error) { return TSign(trReq(state.PhaseSent, false, aw, aw), "s0", nil, now) }, false, false},
+		{"completed", func() (*Outcome, *apierr.Error) { return TSign(trReq(state.PhaseSent, false, aw), "s0", nil, now) }, true, false},
+		{"declined", func() (*Outcome, *apierr.Error) { return TDecline(trReq(state.PhaseSent, false, aw), "s0", "no", now) }, true, false},
+		{"reassigned", func() (*Outcome, *apierr.Error) {
+			return TReassign(trReq(state.PhaseSent, false, aw), "s0", "New", "other@example.com", "", "new-id", now)
+		}, false, true},
+		{"signer's e-mail updated", func() (*Outcome, *apierr.Error) {
+			return TUpdate(trReq(state.PhaseSent, false, aw), "s0", nil, &email, nil, "new-id", now)
+		}, false, true},
+		{"signer's name updated", func() (*Outcome, *apierr.Error) {
+			return TUpdate(trReq(state.PhaseSent, false, aw), "s0", &name, nil, nil, "new-id", now)
+		}, false, false},
+		{"reminded by hand", func() (*Outcome, *apierr.Error) {
+			return TRemind(trReq(state.PhaseSent, false, aw), "s0@example.com", "", now, 3600)
+		}, false, false},
+		{"reminded automatically", func() (*Outcome, *apierr.Error) {
+			return TAutoRemind(trReq(state.PhaseSent, false, aw), now, 3600), nil
+		}, false, false},
+		{"viewed", func() (*Outcome, *apierr.Error) { return TView(trReq(state.PhaseSent, false, aw), "s0", now) }, false, false},
+		{"cancelation queued", func() (*Outcome, *apierr.Error) { return TCancel(trReq(state.PhaseSent, false, aw), true) }, true, false},
+		{"expired", func() (*Outcome, *apierr.Error) {
+			return TExpire(with(trReq(state.PhaseSent, false, aw), func(r *state.SignatureRequest) { e := now; r.ExpiresAt = &e }), now), nil
+		}, true, false},
+		{"failed", func() (*Outcome, *apierr.Error) {
+			return TFail(trReq(state.PhaseSent, false, aw), ProcessFailure{StatusCode: state.SigErrorUnknown}, now), nil
+		}, true, false},
+	}
+	for _, tc := range rows {
+		t.Run(tc.name, func(t *testing.T) {
+			o, e := tc.o()
+			require.Nil(t, e)
+			require.NotNil(t, o)
+			assert.Equal(t, tc.stop, remindersStop(o), "stop")
+			assert.Equal(t, tc.restart, remindersRestart(o), "restart")
+		})
+	}
+}
+
+// TestNextAutoReminder: the earliest delay of the schedule that falls
+// after now, in any order the schedule lists them.
+func TestNextAutoReminder(t *testing.T) {
+	day := state.Duration(24 * time.Hour)
+	since := int64(1_000_000)
+	at := func(d state.Duration) time.Time { return time.Unix(since, 0).Add(d.D()) }
+	after := []state.Duration{7 * day, 3 * day}
+	next, ok := nextAutoReminder(after, since, time.Unix(since, 0))
+	require.True(t, ok)
+	assert.Equal(t, at(3*day), next)
+	next, ok = nextAutoReminder(after, since, at(3*day))
+	require.True(t, ok)
+	assert.Equal(t, at(7*day), next, "a reminder due now is the one running")
+	_, ok = nextAutoReminder(after, since, at(7*day))
+	assert.False(t, ok, "the schedule is over")
+	_, ok = nextAutoReminder(nil, since, time.Unix(since, 0))
+	assert.False(t, ok)
 }
 
 // TestEditableRules pins when a request may be edited and resent.

@@ -51,6 +51,9 @@ func ValidateConfig(c state.Config) error {
 	if c.LogEntries < 0 {
 		return apierr.Badf("log_limit", "log_limit must not be negative (0 keeps the default of %d entries)", state.DefaultLogLimit)
 	}
+	if msg := c.AutoReminders.Check(); msg != "" {
+		return apierr.Badf("auto_reminders[after]", "%s", msg)
+	}
 	if c.MaxFileBytes < 1 || c.MaxWorldBytes < 1 {
 		return apierr.Badf("max_file_bytes", "file size limits must be positive")
 	}

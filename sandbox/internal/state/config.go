@@ -1,6 +1,7 @@
 package state
 
 import (
+	"errors"
 	"time"
 
 	memdb "github.com/hashicorp/go-memdb"
@@ -31,6 +32,11 @@ type Config struct {
 	CancelDelay Duration `json:"cancel_delay"`
 	// ReminderInterval is the minimum spacing of reminders to one signer.
 	ReminderInterval Duration `json:"reminder_interval"`
+	// AutoReminders is the service's own reminder schedule for requests
+	// not yet signed. Left out when zero (off, no delays), the value of a
+	// world exported before the setting existed, which so exports as it
+	// was imported.
+	AutoReminders AutoReminderConfig `json:"auto_reminders,omitzero"`
 
 	SignURLTTL    Duration `json:"sign_url_ttl"`
 	EditURLTTL    Duration `json:"edit_url_ttl"`
@@ -58,6 +64,56 @@ type Config struct {
 	LogEntries int `json:"log_limit,omitempty"`
 }
 
+// AutoReminderConfig is the schedule of automatic reminders: each delay in
+// After, counted from the last time the request asked someone to sign, is
+// one reminder to every signer whose turn it is. The zero value is off, so
+// that a world exported before the setting existed imports as it ran.
+type AutoReminderConfig struct {
+	Enabled bool       `json:"enabled"`
+	After   []Duration `json:"after"`
+}
+
+// Bounds of an automatic reminder schedule: a few delays, each at most
+// MaxAutoReminderDelay, so that a due time stays far inside the clock's
+// range and a reminder job reads a short list.
+const (
+	MaxAutoReminders     = 50
+	MaxAutoReminderDelay = Duration(366 * 24 * time.Hour)
+)
+
+// Check says what is wrong with a schedule ("" when nothing): on, it needs
+// at least one delay; every delay is positive and at most a year.
+func (a AutoReminderConfig) Check() string {
+	switch {
+	case len(a.After) > MaxAutoReminders:
+		return "auto_reminders.after holds at most 50 delays"
+	case a.Enabled && len(a.After) == 0:
+		return "auto_reminders.after needs at least one delay when automatic reminders are enabled"
+	}
+	for _, d := range a.After {
+		if d <= 0 || d > MaxAutoReminderDelay {
+			return "each delay of auto_reminders.after is positive and at most 366 days (8784h)"
+		}
+	}
+	return ""
+}
+
+// checkImported refuses an imported configuration whose reminder schedule
+// the control plane would refuse.
+func (c *Config) checkImported() error {
+	if msg := c.AutoReminders.Check(); msg != "" {
+		return errors.New(msg)
+	}
+	return nil
+}
+
+// DefaultAutoReminderDelays are the real service's default automatic
+// reminders: three and seven days after the request was sent
+// (docs/fidelity.md has the evidence).
+func DefaultAutoReminderDelays() []Duration {
+	return []Duration{Duration(3 * 24 * time.Hour), Duration(7 * 24 * time.Hour)}
+}
+
 // RateLimitConfig is the per-account request limit. Headers are always sent;
 // Enforce turns on 429 exceeded_rate answers.
 type RateLimitConfig struct {
@@ -75,6 +131,7 @@ func DefaultConfig() Config {
 		TemplatePreparationDelay: Duration(10 * time.Second),
 		CancelDelay:              Duration(30 * time.Second),
 		ReminderInterval:         Duration(time.Hour),
+		AutoReminders:            AutoReminderConfig{Enabled: true, After: DefaultAutoReminderDelays()},
 		SignURLTTL:               Duration(time.Hour),
 		EditURLTTL:               Duration(time.Hour),
 		ClaimURLTTL:              Duration(time.Hour),

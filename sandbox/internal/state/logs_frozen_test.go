@@ -39,6 +39,13 @@ type frozenChange struct {
 func frozenLogWorld(t *testing.T) (*Store, frozenLogs) {
 	st := seededStore(t)
 	withLogLimit(t, st, 4)
+	// The world as the versions before automatic reminders wrote it: its
+	// configuration has no auto_reminders.
+	require.NoError(t, st.Update(func(tx *Txn) error {
+		c := GetConfig(tx)
+		c.AutoReminders = AutoReminderConfig{}
+		return PutConfig(tx, c)
+	}))
 	var out frozenLogs
 	var err error
 	out.Before, err = Export(st.Read())
