@@ -82,6 +82,7 @@ func registerAll(r *api.Registry) {
 	sigreq.RegisterEID(r)
 	sigreq.RegisterFiles(r)
 	sigreq.RegisterJobs(r)
+	sigreq.RegisterHold(r)
 	sigreq.RegisterTransfer(r)
 	template.RegisterPrepare(r)
 	template.RegisterTransfer(r)

@@ -99,6 +99,7 @@ func HooksForTest(s *Sandbox) []string {
 		"callbackFault " + set(s.host.Reg.CallbackFault != nil),
 		"onAccountCallbackSet " + set(s.host.Reg.OnAccountCallbackSet != nil),
 		"onAccountCreated " + set(s.host.Reg.OnAccountCreated != nil),
+		"onAccountConfirmed " + set(s.host.Reg.OnAccountConfirmed != nil),
 		"onAppCallbackSet " + set(s.host.Reg.OnAppCallbackSet != nil),
 	}
 }

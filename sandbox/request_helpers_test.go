@@ -29,6 +29,14 @@ type mpFile struct {
 // The signature request, template and documents tests share it.
 func sendMultipart(t *testing.T, srv *sandboxtest.Server, key, method, path string, fields map[string]any, files ...mpFile) *sandboxtest.Response {
 	t.Helper()
+	req := multipartRequest(t, srv, method, path, fields, files...)
+	req.SetBasicAuth(key, "")
+	return srv.Send(req)
+}
+
+// multipartRequest is the request sendMultipart sends, without credentials.
+func multipartRequest(t *testing.T, srv *sandboxtest.Server, method, path string, fields map[string]any, files ...mpFile) *http.Request {
+	t.Helper()
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
 	keys := make([]string, 0, len(fields))
@@ -68,8 +76,7 @@ func sendMultipart(t *testing.T, srv *sandboxtest.Server, key, method, path stri
 	req, err := http.NewRequest(method, srv.URL+path, &body)
 	require.NoError(t, err)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
-	req.SetBasicAuth(key, "")
-	return srv.Send(req)
+	return req
 }
 
 // pdfFile is a named PDF to upload.

@@ -42,9 +42,10 @@ func accountCreatedHook(_ *api.Host, _ *world.World, tx *state.Txn, a *state.Acc
 }
 
 // confirmAccount marks an account confirmed and emits account_confirmed,
-// reported to the app the account was created through (if any). It answers
-// the confirmed account and the event.
-func confirmAccount(s *api.Host, tx *state.Txn, a *state.Account) (*state.Account, *state.Event, error) {
+// reported to the app the account was created through (if any); then the
+// requests the account sent while unconfirmed, held until now, are sent
+// (OnAccountConfirmed). It answers the confirmed account and the event.
+func confirmAccount(s *api.Host, w *world.World, tx *state.Txn, a *state.Account) (*state.Account, *state.Event, error) {
 	c := state.Clone(a)
 	c.Confirmed = true
 	if err := state.Put(tx, state.TableAccounts, c); err != nil {
@@ -53,7 +54,15 @@ func confirmAccount(s *api.Host, tx *state.Txn, a *state.Account) (*state.Accoun
 	ev := notify.Event{Type: notify.TypeAccountConfirmed, ObjectType: notify.ObjectAccount, ObjectID: c.ID,
 		AccountIDs: []string{c.ID}, ClientID: c.CreatedByClientID}
 	row, err := s.EmitTo(tx, ev, notify.Route(tx, ev))
-	return c, row, err
+	if err != nil {
+		return nil, nil, err
+	}
+	if s.Reg.OnAccountConfirmed != nil {
+		if err := s.Reg.OnAccountConfirmed(s, w, tx, c); err != nil {
+			return nil, nil, err
+		}
+	}
+	return c, row, nil
 }
 
 type confirmResponse struct {
@@ -76,7 +85,7 @@ func controlConfirmAccount(c *api.Call) (any, error) {
 		if a.Confirmed {
 			return apierr.Conflictf("Account %s is already confirmed.", id)
 		}
-		confirmed, ev, err := confirmAccount(c.Host, tx, a)
+		confirmed, ev, err := confirmAccount(c.Host, c.World, tx, a)
 		if err != nil {
 			return err
 		}

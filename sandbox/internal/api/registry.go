@@ -64,9 +64,9 @@ type Registry struct {
 	// OnAccountCallbackSet runs, inside the updating transaction, when an
 	// account's callback URL is set to a new value (the callback_test event).
 	OnAccountCallbackSet func(s *Host, w *world.World, tx *state.Txn, a *state.Account) error
-	// OnAccountCreated runs inside the transaction that creates an account
-	// through the API (confirmation, account_confirmed).
-	OnAccountCreated func(s *Host, w *world.World, tx *state.Txn, a *state.Account) error
+	// OnAccountCreated runs inside the transaction that creates an account through the API (its
+	// confirmation e-mail); OnAccountConfirmed inside the one that confirms it (held requests go out).
+	OnAccountCreated, OnAccountConfirmed func(s *Host, w *world.World, tx *state.Txn, a *state.Account) error
 	// OnAppCallbackSet runs, inside the creating or updating transaction,
 	// when an app's callback_url is set to a new value: the real service
 	// then sends the callback_test event to it.

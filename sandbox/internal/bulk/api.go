@@ -96,6 +96,7 @@ func bulkSend(c *api.Call, embedded bool) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	sigreq.WarnUnconfirmed(c, spec.Requester)
 	return bulkSendJobSendResponse{BulkSendJob: viewBulkJob(job, c.Account.ID)}, nil
 }
 

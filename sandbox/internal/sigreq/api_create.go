@@ -97,6 +97,7 @@ func sigreqCreate(c *api.Call, op Op) (any, error) {
 		WarnLongMergeValues(c, spec.CustomFields, spec.FormFields)
 	}
 	var resp signatureRequestGetResponse
+	var requester *state.Account
 	err := c.Update(func(tx *state.Txn) error {
 		acct, err := api.ReloadCaller(c, tx)
 		if err != nil {
@@ -137,11 +138,13 @@ func sigreqCreate(c *api.Call, op Op) (any, error) {
 			return err
 		}
 		resp.SignatureRequest = View(req, acct.ID)
+		requester = acct
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	WarnUnconfirmed(c, requester) // hold.go
 	return resp, nil
 }
 

@@ -223,6 +223,7 @@ func fillFromSpec(tx *state.Txn, req *state.SignatureRequest, spec *Spec) {
 	req.RequesterEmail = spec.Requester.Email
 	req.RequesterName = spec.Requester.Name
 	req.ClientID, req.Embedded, req.TestMode, req.Hold = spec.ClientID, spec.Embedded, spec.TestMode, spec.Hold
+	req.AwaitsConfirmation = !spec.Requester.Confirmed // hold.go
 	req.BaseURL, req.WorldURL = spec.BaseURL, spec.WorldURL
 	shareRepeatedStrings(tx, req)
 	req.BulkSendJobID = spec.BulkSendJobID

@@ -42,6 +42,8 @@ func TRemind(req *state.SignatureRequest, email, name string, now, interval int6
 		return nil, apierr.New(apierr.InvalidReminder, msgProcessing)
 	case r.Phase == state.PhaseExpired:
 		return nil, apierr.New(apierr.InvalidReminder, msgExpired)
+	case r.Phase == state.PhaseOnHold:
+		return nil, apierr.New(apierr.InvalidReminder, "This signature request is on hold "+holdReason(r)+": no reminder can be sent before it is sent.")
 	case r.Phase != state.PhaseSent:
 		return nil, apierr.New(apierr.InvalidReminder, "Reminders can only be sent for signature requests awaiting signatures.")
 	case sg.Status == state.SigSigned:
@@ -174,9 +176,10 @@ func TCancelComplete(req *state.SignatureRequest, now int64) *Outcome {
 	return o
 }
 
-// TProcess ends processing: sent, on hold (held by its requester:
-// signature_request_prepared), or error_file when a document cannot be used
-// (fail names a failure injected by a scenario).
+// TProcess ends processing: sent; on hold until the requester's account
+// is confirmed (on_hold, no event: hold.go); on hold for its requester
+// (on_hold_by_requester, signature_request_prepared); or error_file when a
+// document cannot be used (fail names a failure injected by a scenario).
 func TProcess(req *state.SignatureRequest, fail string, now int64) *Outcome {
 	o := beginProcessing(req)
 	r := o.Req
@@ -193,6 +196,10 @@ func TProcess(req *state.SignatureRequest, fail string, now int64) *Outcome {
 	}
 	if fail != "" {
 		return TFail(req, ProcessFailure{StatusCode: state.SigErrorFile, Message: fail}, now) // failures.go
+	}
+	if r.AwaitsConfirmation {
+		holdForConfirmation(o, now) // hold.go
+		return o
 	}
 	if r.Hold {
 		r.Phase = state.PhaseOnHold
@@ -221,6 +228,8 @@ func TRelease(req *state.SignatureRequest, now int64) (*Outcome, *apierr.Error) 
 		return nil, apierr.Gone()
 	case r.Phase != state.PhaseOnHold:
 		return nil, apierr.Badf("signature_request_id", msgNotOnHold)
+	case r.AwaitsConfirmation:
+		return nil, apierr.Badf("signature_request_id", msgAwaitsConfirmation)
 	}
 	r.Phase, r.Hold = state.PhaseSent, false
 	for i := range r.Signatures {
@@ -241,7 +250,7 @@ func TExpire(req *state.SignatureRequest, now int64) *Outcome {
 		return nil
 	}
 	for i := range r.Signatures {
-		if s := r.Signatures[i].Status; s == state.SigAwaiting || s == state.SigOnHoldByRequester {
+		if s := r.Signatures[i].Status; s == state.SigAwaiting || s == state.SigOnHoldByRequester || s == state.SigOnHold {
 			r.Signatures[i].Status = state.SigExpired
 		}
 	}

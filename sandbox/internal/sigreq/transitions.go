@@ -84,6 +84,9 @@ const (
 	msgRemoveFailed    = "Could not remove your access to the Signature Request. Either you are not a party to the request, or it is not yet fully executed."
 	msgAppendedPage    = "This action cannot be performed on a signature request with an appended signature page."
 	msgNotOnHold       = "This signature request is not on hold."
+	// msgAwaitsConfirmation refuses release_hold for a request held for
+	// its requester's confirmation, which only that confirmation lifts.
+	msgAwaitsConfirmation = "This signature request is on hold until the requester confirms their e-mail address; it is sent once the account is confirmed."
 )
 
 // slotDone reports whether the signer at slot (a signer, or a group of
@@ -155,7 +158,7 @@ func signerCheck(req *state.SignatureRequest, sg *state.Signature) *apierr.Error
 	case req.Phase == state.PhaseProcessing:
 		return apierr.Conflictf(msgProcessing)
 	case req.Phase == state.PhaseOnHold:
-		return apierr.Conflictf("This signature request is on hold until the requester releases it.")
+		return apierr.Conflictf("This signature request is on hold %s.", holdReason(req))
 	case req.Phase == state.PhaseError:
 		return apierr.Conflictf("This signature request could not be processed: %s", req.Error)
 	case req.Phase == state.PhaseExpired || sg.Status == state.SigExpired:

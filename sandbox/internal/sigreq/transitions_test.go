@@ -109,6 +109,17 @@ func TestTransitions(t *testing.T) {
 		return func(r *state.SignatureRequest) (*Outcome, *apierr.Error) { return fn(r), nil }
 	}
 	autoRemind := noErr(func(r *state.SignatureRequest) *Outcome { return TAutoRemind(r, now, 3600) })
+	unconfirmed := func(r *state.SignatureRequest) *state.SignatureRequest {
+		r.AwaitsConfirmation = true
+		return r
+	}
+	heldUnconfirmed := func(ordered bool, statuses ...string) *state.SignatureRequest {
+		r := unconfirmed(fresh(trReq(state.PhaseOnHold, ordered, statuses...)))
+		for i := range r.Signatures {
+			r.Signatures[i].Status = state.SigOnHold
+		}
+		return r
+	}
 	exp := now + 10
 	rows := []row{
 		// Processing ends.
@@ -131,6 +142,50 @@ func TestTransitions(t *testing.T) {
 			phase: state.PhaseSent, sigs: []string{aw}, events: []string{notify.TypeRequestSent}, mails: []string{"signature_request:s0@example.com"}},
 		{name: "release_hold of a request not held", req: trReq(state.PhaseSent, false, aw),
 			act: func(r *state.SignatureRequest) (*Outcome, *apierr.Error) { return TRelease(r, now) }, err: apierr.BadRequest},
+
+		// The hold of an unconfirmed requester (hold.go).
+		{name: "process: unconfirmed requester, held without e-mails or events", req: unconfirmed(fresh(trReq(state.PhaseProcessing, false, aw, aw))),
+			act:   noErr(func(r *state.SignatureRequest) *Outcome { return TProcess(r, "", now) }),
+			phase: state.PhaseOnHold, sigs: []string{state.SigOnHold, state.SigOnHold}, events: []string{}, mails: []string{}},
+		{name: "process: unconfirmed requester of a held draft, held for the confirmation first", req: with(unconfirmed(fresh(trReq(state.PhaseProcessing, false, aw))), func(r *state.SignatureRequest) { r.Hold = true }),
+			act:   noErr(func(r *state.SignatureRequest) *Outcome { return TProcess(r, "", now) }),
+			phase: state.PhaseOnHold, sigs: []string{state.SigOnHold}, events: []string{}, mails: []string{}},
+		{name: "process: unconfirmed requester, a document error still fails", req: with(unconfirmed(trReq(state.PhaseProcessing, false, aw)), func(r *state.SignatureRequest) { r.Documents = []state.Document{{Name: "a.pdf", Error: "unreadable"}} }),
+			act: noErr(func(r *state.SignatureRequest) *Outcome { return TProcess(r, "", now) }), phase: state.PhaseError, sigs: []string{state.SigErrorFile}, events: []string{notify.TypeFileError}},
+		{name: "confirmed: a held request is sent", req: heldUnconfirmed(false, aw, aw),
+			act:   noErr(func(r *state.SignatureRequest) *Outcome { return TConfirmed(r, now) }),
+			phase: state.PhaseSent, sigs: []string{aw, aw}, events: []string{notify.TypeRequestSent}, mails: []string{"signature_request:s0@example.com", "signature_request:s1@example.com"},
+			check: func(t *testing.T, o *Outcome) { assert.False(t, o.Req.AwaitsConfirmation) }},
+		{name: "confirmed: ordered signers are asked one at a time", req: heldUnconfirmed(true, aw, aw),
+			act:   noErr(func(r *state.SignatureRequest) *Outcome { return TConfirmed(r, now) }),
+			phase: state.PhaseSent, events: []string{notify.TypeRequestSent}, mails: []string{"signature_request:s0@example.com"}},
+		{name: "confirmed: a held draft's request now waits for release_hold", req: with(heldUnconfirmed(false, aw), func(r *state.SignatureRequest) { r.Hold = true }),
+			act:   noErr(func(r *state.SignatureRequest) *Outcome { return TConfirmed(r, now) }),
+			phase: state.PhaseOnHold, sigs: []string{state.SigOnHoldByRequester}, events: []string{notify.TypeRequestPrepared}, mails: []string{}},
+		{name: "confirmed: a request still processing goes on as any other", req: unconfirmed(fresh(trReq(state.PhaseProcessing, false, aw))),
+			act:   noErr(func(r *state.SignatureRequest) *Outcome { return TConfirmed(r, now) }),
+			phase: state.PhaseProcessing, sigs: []string{aw}, events: []string{}, mails: []string{},
+			check: func(t *testing.T, o *Outcome) { assert.False(t, o.Req.AwaitsConfirmation) }},
+		{name: "confirmed: a queued cancelation stays", req: with(heldUnconfirmed(false, aw), func(r *state.SignatureRequest) { r.CancelPending = true }),
+			act:   noErr(func(r *state.SignatureRequest) *Outcome { return TConfirmed(r, now) }),
+			phase: state.PhaseOnHold, sigs: []string{state.SigOnHold}, events: []string{}, mails: []string{}},
+		{name: "release_hold waits for the confirmation", req: heldUnconfirmed(false, aw),
+			act: func(r *state.SignatureRequest) (*Outcome, *apierr.Error) { return TRelease(r, now) }, err: apierr.BadRequest},
+		{name: "release_hold of a held draft waits for the confirmation", req: with(heldUnconfirmed(false, aw), func(r *state.SignatureRequest) { r.Hold = true }),
+			act: func(r *state.SignatureRequest) (*Outcome, *apierr.Error) { return TRelease(r, now) }, err: apierr.BadRequest},
+		{name: "sign while held for the confirmation", req: heldUnconfirmed(false, aw), act: sign("s0"), err: apierr.Conflict},
+		{name: "view while held for the confirmation", req: heldUnconfirmed(false, aw), act: view("s0"), err: apierr.Conflict},
+		{name: "remind while held for the confirmation", req: heldUnconfirmed(false, aw), act: remind("s0@example.com"), err: apierr.InvalidReminder},
+		{name: "expire while held for the confirmation", req: with(heldUnconfirmed(false, aw), func(r *state.SignatureRequest) { e := now; r.ExpiresAt = &e }),
+			act:   noErr(func(r *state.SignatureRequest) *Outcome { return TExpire(r, now) }),
+			phase: state.PhaseExpired, sigs: []string{state.SigExpired}, events: []string{notify.TypeRequestExpired}, mails: []string{}},
+		{name: "cancel while held for the confirmation queues", req: heldUnconfirmed(false, aw), act: cancel(true), phase: state.PhaseOnHold, events: []string{},
+			check: func(t *testing.T, o *Outcome) { assert.True(t, o.Req.CancelPending) }},
+		{name: "cancel while held completes without e-mails", req: with(heldUnconfirmed(false, aw), func(r *state.SignatureRequest) { r.CancelPending = true }),
+			act:   noErr(func(r *state.SignatureRequest) *Outcome { return TCancelComplete(r, now) }),
+			phase: state.PhaseCanceled, events: []string{notify.TypeRequestCanceled}, mails: []string{}},
+		{name: "update an e-mail while held sends nothing", req: heldUnconfirmed(false, aw), act: update(nil, &email, nil), phase: state.PhaseOnHold, sigs: []string{state.SigOnHold},
+			events: []string{}, mails: []string{}},
 
 		// Signer moves.
 		{name: "view", req: trReq(state.PhaseSent, false, aw), act: view("s0"), phase: state.PhaseSent, sigs: []string{aw}, events: []string{notify.TypeRequestViewed}},
@@ -310,12 +365,13 @@ func TestTransitionsIgnoreStaleJobs(t *testing.T) {
 }
 
 // TestAutoRemindersLeaveWhatTheyCannotRemind: an automatic reminder
-// changes nothing (no outcome) when nobody is to be reminded.
+// changes nothing (no outcome) when nobody is to be reminded, and a
+// confirmation changes nothing for a request that was not waiting for it.
 func TestAutoRemindersLeaveWhatTheyCannotRemind(t *testing.T) {
 	const now = int64(1_000_000)
 	for name, r := range map[string]*state.SignatureRequest{
 		"processing":         trReq(state.PhaseProcessing, false, aw),
-		"on hold":            trReq(state.PhaseOnHold, false, state.SigOnHoldByRequester),
+		"on hold":            trReq(state.PhaseOnHold, false, state.SigOnHold),
 		"completed":          trReq(state.PhaseComplete, false, sd),
 		"declined":           trReq(state.PhaseDeclined, false, dc, aw),
 		"expired":            trReq(state.PhaseExpired, false, state.SigExpired),
@@ -331,6 +387,8 @@ func TestAutoRemindersLeaveWhatTheyCannotRemind(t *testing.T) {
 	} {
 		assert.Nil(t, TAutoRemind(r, now, 3600), name)
 	}
+	assert.Nil(t, TConfirmed(trReq(state.PhaseOnHold, false, state.SigOnHoldByRequester), now), "held by its requester only")
+	assert.Nil(t, TConfirmed(with(trReq(state.PhaseExpired, false, state.SigExpired), func(r *state.SignatureRequest) { r.AwaitsConfirmation = true }), now))
 }
 
 // TestAutoReminderPlanFollowsTransitions pins which moves end a request's
@@ -340,6 +398,9 @@ func TestAutoRemindersLeaveWhatTheyCannotRemind(t *testing.T) {
 func TestAutoReminderPlanFollowsTransitions(t *testing.T) {
 	const now = int64(1_000_000)
 	name, email := "Renamed", "new@example.com"
+	heldU := with(trReq(state.PhaseOnHold, false, state.SigOnHold), func(r *state.SignatureRequest) {
+		r.AwaitsConfirmation, r.Signatures[0].Notified = true, false
+	})
 	rows := []struct {
 		name          string
 		o             func() (*Outcome, *apierr.Error)
@@ -348,6 +409,10 @@ func TestAutoReminderPlanFollowsTransitions(t *testing.T) {
 		{"processed and sent", func() (*Outcome, *apierr.Error) {
 			return TProcess(with(trReq(state.PhaseProcessing, false, aw), func(r *state.SignatureRequest) { r.Signatures[0].Notified = false }), "", now), nil
 		}, false, true},
+		{"processed and held for the confirmation", func() (*Outcome, *apierr.Error) {
+			return TProcess(with(trReq(state.PhaseProcessing, false, aw), func(r *state.SignatureRequest) { r.AwaitsConfirmation = true }), "", now), nil
+		}, false, false},
+		{"confirmed and sent", func() (*Outcome, *apierr.Error) { return TConfirmed(heldU, now), nil }, false, true},
 		{"released", func() (*Outcome, *apierr.Error) {
 			return TRelease(with(trReq(state.PhaseOnHold, false, state.SigOnHoldByRequester), func(r *state.SignatureRequest) { r.Signatures[0].Notified = false }), now)
 		}, false, true},

@@ -36,7 +36,7 @@ const (
 // is_complete, is_declined, has_error and the signatures' status_code.
 const (
 	PhaseProcessing = "processing" // accepted, documents being processed
-	PhaseOnHold     = "on_hold"    // prepared, held by the requester (drafts)
+	PhaseOnHold     = "on_hold"    // prepared, held (by the requester, or until the account is confirmed)
 	PhaseSent       = "sent"       // out for signature
 	PhaseComplete   = "complete"   // every signer signed
 	PhaseDeclined   = "declined"   // a signer declined
@@ -125,6 +125,10 @@ type SignatureRequest struct {
 	CompletedAt            int64           `json:"completed_at,omitempty"`
 	RemovedFor             []string        `json:"removed_for,omitempty"`
 	Audit                  []AuditEntry    `json:"audit,omitempty"`
+	// AwaitsConfirmation: the requester's account had not confirmed its
+	// e-mail address when the request was made; processing leaves the
+	// request on hold (status on_hold) until the account is confirmed.
+	AwaitsConfirmation bool `json:"awaits_confirmation,omitempty"`
 	// LinkSecrets are the secrets of the signing-page links e-mailed to
 	// the signers, oldest first (see SignLinkToken): a link names its
 	// signature, so it needs no row of its own. They are kept here rather

@@ -1,0 +1,117 @@
+package sigreq
+
+// The hold of an unconfirmed account: an account created through the API
+// (account/create) must confirm its e-mail address before its requests go
+// out. Such a request is answered with the official unconfirmed warning,
+// processed as any other, then held (its signatures on_hold: nobody is
+// e-mailed, signers cannot act, reminders are refused) until the account
+// is confirmed (POST /_sandbox/accounts/{id}/confirm), which sends it:
+// signature_request_sent and the signing e-mails, as a send would have.
+// Cancelation, expiry, update and edit work on a held request as on any
+// request on hold.
+
+import (
+	"math"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/world"
+)
+
+// The official unconfirmed warning (warnings reference).
+const (
+	warnUnconfirmed    = "unconfirmed"
+	msgWarnUnconfirmed = "This SignatureRequest will be placed on hold until the user confirms their email address."
+)
+
+// RegisterHold sends the held requests of an account when it is confirmed.
+func RegisterHold(r *api.Registry) { r.OnAccountConfirmed = sendHeldRequests }
+
+// WarnUnconfirmed gives a call that sends for an account that has not
+// confirmed its e-mail address the official unconfirmed warning.
+func WarnUnconfirmed(c *api.Call, requester *state.Account) {
+	if !requester.Confirmed {
+		c.Warn(warnUnconfirmed, msgWarnUnconfirmed)
+	}
+}
+
+// holdForConfirmation ends the processing of a request whose requester has
+// not confirmed its account: on hold, its signatures on_hold, nobody asked
+// to sign and no event until the confirmation (TConfirmed).
+func holdForConfirmation(o *Outcome, now int64) {
+	r := o.Req
+	r.Phase = state.PhaseOnHold
+	for i := range r.Signatures {
+		r.Signatures[i].Status = state.SigOnHold
+	}
+	o.audit(now, "", "held until the requester confirms their e-mail address", "")
+}
+
+// TConfirmed: the requester's account confirmed its e-mail address. A
+// request held for it is sent (signature_request_sent, the signers whose
+// turn it is are e-mailed), or, made from a draft with hold_request, now
+// waits for release_hold (on_hold_by_requester, signature_request_prepared);
+// one still processing just goes on as any other. nil when the request
+// was not waiting for the confirmation (or a queued cancelation ends it).
+func TConfirmed(req *state.SignatureRequest, now int64) *Outcome {
+	if !req.AwaitsConfirmation || req.Phase != state.PhaseProcessing && req.Phase != state.PhaseOnHold {
+		return nil
+	}
+	o := begin(req)
+	r := o.Req
+	r.AwaitsConfirmation = false
+	if r.Phase == state.PhaseProcessing || r.CancelPending {
+		return o
+	}
+	if r.Hold {
+		for i := range r.Signatures {
+			r.Signatures[i].Status = state.SigOnHoldByRequester
+		}
+		o.audit(now, "", "prepared and held", "")
+		o.event(notify.TypeRequestPrepared, "", "")
+		return o
+	}
+	r.Phase = state.PhaseSent
+	for i := range r.Signatures {
+		r.Signatures[i].Status = state.SigAwaiting
+	}
+	o.audit(now, r.RequesterEmail, "sent", "")
+	o.event(notify.TypeRequestSent, "", "")
+	notifyTurn(o)
+	return o
+}
+
+// holdReason says what a request on hold waits for, in messages.
+func holdReason(r *state.SignatureRequest) string {
+	if r.AwaitsConfirmation {
+		return "until the requester confirms their e-mail address"
+	}
+	return "until the requester releases it"
+}
+
+// sendHeldRequests applies TConfirmed to the requests a newly confirmed
+// account sent, oldest first (the order they were made in). They are in
+// its list (unless canceled, which needs nothing more); an account that
+// was never confirmed has sent few.
+func sendHeldRequests(s *api.Host, _ *world.World, tx *state.Txn, a *state.Account) error {
+	var ids []string
+	walk := state.NewAccessWalk(tx, a.ID, math.MaxUint64)
+	for {
+		id, _, ok := walk.NextListed()
+		if !ok {
+			break
+		}
+		ids = append(ids, id)
+	}
+	for i := len(ids) - 1; i >= 0; i-- {
+		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, ids[i])
+		if err != nil || req.RequesterAccountID != a.ID {
+			continue
+		}
+		if err := ApplyOutcome(s, tx, TConfirmed(req, tx.Unix())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
