@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/buildinfo"
 	"github.com/signsandbox/signsandbox/sandbox/internal/control"
 	"github.com/signsandbox/signsandbox/sandbox/internal/recording"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -19,8 +20,17 @@ const ControlPrefix = api.ControlPrefix
 type Operation = api.Operation
 
 // Version is the sandbox's version, printed by `signsandbox version` and
-// sent in the User-Agent of callbacks (api.Version).
+// the start-up banner, answered by /_sandbox/health and sent in the
+// User-Agent of callbacks (api.Version): the version a release build
+// stamped, or else this module's version as Go recorded it ("1.2.3" after
+// `go install ...@v1.2.3`, or in a program that requires v1.2.3), or "dev".
 var Version = api.Version
+
+// BuildInfo describes a build: version, commit, Go version, platform.
+type BuildInfo = buildinfo.Info
+
+// Build describes the running build (`signsandbox version`).
+func Build() BuildInfo { return buildinfo.Current() }
 
 // CallbackFault is what a scenario rule makes of a callback delivery
 // attempt.

@@ -39,7 +39,7 @@ var allowedImports = map[string][]string{
 		"sandbox/internal/legacy", "sandbox/internal/notify", "sandbox/internal/param",
 		"sandbox/internal/scenario", "sandbox/internal/search", "sandbox/internal/signpage", "sandbox/internal/state",
 		"sandbox/internal/wire", "sandbox/internal/world", "sandbox/internal/secret", "sandbox/internal/metrics", "sandbox/internal/journal",
-		"sandbox/internal/outbound",
+		"sandbox/internal/outbound", "sandbox/internal/buildinfo",
 	},
 	// The HTTP edge in front of the handler.
 	"sandbox/edge": {"sandbox/internal/apierr"},
@@ -53,7 +53,7 @@ var allowedImports = map[string][]string{
 		"sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/files", "sandbox/internal/fixture",
 		"sandbox/internal/legacy", "sandbox/internal/metrics", "sandbox/internal/notify", "sandbox/internal/secret", "sandbox/internal/state",
 		"sandbox/internal/wire", "sandbox/internal/world", "sandbox/internal/routeindex", "sandbox/internal/jsonenc", "sandbox/internal/operations",
-		"sandbox/internal/authheader",
+		"sandbox/internal/authheader", "sandbox/internal/buildinfo",
 	},
 
 	// World lifecycle on the control plane: worlds, clock, configuration,
@@ -184,6 +184,7 @@ var allowedImports = map[string][]string{
 	"sandbox/internal/operations":      {},
 	"sandbox/internal/authheader":      {"sandbox/internal/apierr"},
 	"sandbox/internal/conformance":     {},
+	"sandbox/internal/buildinfo":       {},
 }
 
 // TestLayering fails when a package under sandbox/ imports a package of

@@ -74,7 +74,7 @@ const defaultAddr = "127.0.0.1:8080"
 const serveUsage = `usage: signsandbox [flags]
        signsandbox run [--target URL [--keep]] [--json] FILE|NAME...
        signsandbox record --upstream URL --out FILE [--addr ADDR]
-       signsandbox version
+       signsandbox version | --version
        signsandbox healthcheck [--addr ADDR]
 
 Without a command, serves the Dropbox Sign API sandbox (API under /v3,
@@ -85,7 +85,7 @@ Commands (each has its own -h):
                fresh world and report each difference; exits 1 on failure
   record       recording proxy: forward to another server and write the
                session as a scenario file that run replays
-  version      print the version
+  version      print the version and commit (also --version)
   healthcheck  exit 0 when the sandbox at --addr answers (container health
                checks)
 

@@ -3,7 +3,7 @@
 //	signsandbox [flags]            serve (see signsandbox -h)
 //	signsandbox run FILE|NAME...   run scenario files (see signsandbox run -h)
 //	signsandbox record ...         recording proxy (see signsandbox record -h)
-//	signsandbox version            print the version
+//	signsandbox version            print the version (also --version)
 //	signsandbox healthcheck        exit 0 when a local sandbox answers (container health checks)
 package main
 
@@ -40,11 +40,6 @@ func main() {
 		}
 	}
 	os.Exit(serve(args, os.Getenv, os.Stdout, os.Stderr))
-}
-
-func cmdVersion(_ []string, stdout, _ io.Writer) int {
-	fmt.Fprintln(stdout, "signsandbox", sandbox.Version)
-	return 0
 }
 
 // healthcheckUsage is printed by signsandbox healthcheck -h.

@@ -1,6 +1,8 @@
 package api
 
-// Version is the sandbox's version: the health check answers it and
-// callbacks send it in their User-Agent. The facade offers it as
+import "github.com/signsandbox/signsandbox/sandbox/internal/buildinfo"
+
+// Version is the sandbox's version (buildinfo): the health check answers
+// it and callbacks send it in their User-Agent. The facade offers it as
 // sandbox.Version.
-var Version = "0.1.0-dev"
+var Version = buildinfo.Current().Version
