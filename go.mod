@@ -12,6 +12,7 @@ require (
 	github.com/pdfcpu/pdfcpu v0.15.0
 	github.com/stretchr/testify v1.12.1
 	golang.org/x/image v0.44.0
+	golang.org/x/mod v0.37.0
 )
 
 require (

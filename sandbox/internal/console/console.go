@@ -67,6 +67,12 @@ func Page(name string) Asset {
 	if _, ok := contentTypes[path.Ext(clean)]; !ok {
 		return NotFound(name)
 	}
+	// PDF.js is served under vendor/pdfjs/ but kept in assets/pdfjs/: a Go
+	// module zip leaves out every file below a directory named vendor, so
+	// a binary built with `go install ...@version` would lack it.
+	if rest, ok := strings.CutPrefix(clean, "vendor/pdfjs/"); ok {
+		clean = "pdfjs/" + rest
+	}
 	return file(clean)
 }
 
