@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/goccy/go-yaml"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -35,6 +37,42 @@ func TestNoticesAreCurrent(t *testing.T) {
 		t.Fatalf("%s is out of date (go.mod or a vendored file changed): run go run ./tools/notices -w\nline %d is %q, should be %q",
 			noticesFile, i+1, line(gl), line(wl))
 	}
+}
+
+// The platforms the notices cover are the release targets of
+// .goreleaser.yaml.
+func TestPlatformsAreTheReleaseTargets(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(root, ".goreleaser.yaml"))
+	require.NoError(t, err)
+	var cfg struct {
+		Builds []struct {
+			ID     string   `yaml:"id"`
+			Goos   []string `yaml:"goos"`
+			Goarch []string `yaml:"goarch"`
+			Ignore []struct {
+				Goos   string `yaml:"goos"`
+				Goarch string `yaml:"goarch"`
+			} `yaml:"ignore"`
+		} `yaml:"builds"`
+	}
+	require.NoError(t, yaml.Unmarshal(raw, &cfg))
+	require.Len(t, cfg.Builds, 1, "one build: the signsandbox binary")
+	b := cfg.Builds[0]
+	var targets []string
+	for _, goos := range b.Goos {
+		for _, goarch := range b.Goarch {
+			if !slices.ContainsFunc(b.Ignore, func(i struct {
+				Goos   string `yaml:"goos"`
+				Goarch string `yaml:"goarch"`
+			}) bool {
+				return i.Goos == goos && i.Goarch == goarch
+			}) {
+				targets = append(targets, goos+"/"+goarch)
+			}
+		}
+	}
+	slices.Sort(targets)
+	assert.Equal(t, platforms, targets)
 }
 
 func TestClassify(t *testing.T) {
