@@ -11,7 +11,8 @@ import (
 )
 
 // ApplyOutcome writes a transition's outcome in tx: the request row, list
-// access for new signers, e-mails, file work, jobs and, last, the events
+// access for new signers, e-mails, file work, jobs (test signers' actions
+// among them) and, last, the events
 // (emit renders the object as stored, so it must see the new row).
 func ApplyOutcome(s *api.Host, tx *state.Txn, o *Outcome) error {
 	if o == nil {
@@ -85,6 +86,10 @@ func ApplyOutcome(s *api.Host, tx *state.Txn, o *Outcome) error {
 		if err := scheduleExpiry(tx, req); err != nil {
 			return err
 		}
+	}
+	// Reserved test signers who became active act later (test_values.go).
+	if err := scheduleTestValues(tx, o); err != nil {
+		return err
 	}
 	for _, ev := range o.Events {
 		if err := emitForRequest(s, tx, req, ev); err != nil {

@@ -25,6 +25,7 @@ type JobArgs struct {
 
 func RegisterJobs(r *api.Registry) {
 	r.RegisterJob(JobProcess, runSigreqProcess)
+	r.RegisterJob(jobTestValue, runTestValue) // test_values.go
 	r.RegisterJob(JobExpire, func(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) error {
 		req := JobRequest(tx, job)
 		if req == nil {
@@ -50,10 +51,10 @@ func RegisterJobs(r *api.Registry) {
 }
 
 // cancelRequestJobs drops a request's queued processing, expiry,
-// reminder and downloadable jobs: an edit starts them over, a completed
-// cancelation ends them.
+// reminder, downloadable and test value jobs: an edit starts them over, a
+// completed cancelation ends them.
 func cancelRequestJobs(tx *state.Txn, id string) error {
-	return state.CancelJobs(tx, id, JobProcess, JobExpire, JobAutoRemind, JobDownloadable)
+	return state.CancelJobs(tx, id, JobProcess, JobExpire, JobAutoRemind, JobDownloadable, jobTestValue)
 }
 
 // JobRequest loads a job's request when the job still applies to it.
@@ -112,7 +113,8 @@ func scheduledGeneration(raw []byte) (int, bool) {
 }
 
 // runSigreqProcess ends processing: sent, held, or in error. Failures in
-// the order the service meets them: one a scenario injects, a document
+// the order the service meets them: one a scenario injects, one a test
+// value asks for (a trigger document, an invalid address), a document
 // that cannot be read (error_file), invalid text tags (error_text_tag), a
 // field outside its page (error_component_position).
 func runSigreqProcess(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) error {
@@ -125,6 +127,9 @@ func runSigreqProcess(s *api.Host, w *world.World, tx *state.Txn, job *state.Job
 		if f := HooksOf(s.Reg).ProcessFault(s, w, tx, req); f != nil {
 			return ApplyOutcome(s, tx, TFail(req, *f, now))
 		}
+	}
+	if f := testValueFailure(tx, req); f != nil { // test_values.go
+		return ApplyOutcome(s, tx, TFail(req, *f, now))
 	}
 	if o := tTextTagError(req, "", now); o != nil { // text_tags.go
 		return ApplyOutcome(s, tx, o)

@@ -40,6 +40,7 @@ func ValidateConfig(c state.Config) error {
 		{"reminder_interval", c.ReminderInterval}, {"sign_url_ttl", c.SignURLTTL}, {"edit_url_ttl", c.EditURLTTL},
 		{"claim_url_ttl", c.ClaimURLTTL}, {"file_url_ttl", c.FileURLTTL}, {"oauth_token_ttl", c.OAuthTokenTTL},
 		{"rate_limit[window]", c.RateLimit.Window}, {"callback_timeout", c.CallbackTimeout},
+		{"test_values_delay", c.TestValuesDelay},
 	} {
 		if d.v < 0 {
 			return apierr.Badf(d.name, "%s must not be negative", d.name)

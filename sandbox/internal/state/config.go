@@ -1,6 +1,7 @@
 package state
 
 import (
+	"encoding/json"
 	"errors"
 	"time"
 
@@ -57,6 +58,15 @@ type Config struct {
 	// CallbackTimeout bounds one delivery attempt.
 	CallbackTimeout Duration `json:"callback_timeout"`
 
+	// TestValues turns on the reserved test values (signer addresses on
+	// signsandbox.test, trigger file names and text): see
+	// internal/testvalues and docs/test-values.md. On unless turned off,
+	// also in worlds exported before the setting existed.
+	TestValues DefaultOn `json:"test_values"`
+	// TestValuesDelay is how long after a reserved signer's turn comes
+	// (their signing e-mail goes out) they act; 0 acts at once.
+	TestValuesDelay Duration `json:"test_values_delay"`
+
 	// LogEntries is how many entries of the callback log and, separately,
 	// of the e-mail outbox the world keeps (the oldest settled ones go
 	// first). 0 means DefaultLogLimit, so that worlds exported before the
@@ -107,6 +117,35 @@ func (c *Config) checkImported() error {
 	return nil
 }
 
+// DefaultTestValuesDelay is the default of Config.TestValuesDelay.
+const DefaultTestValuesDelay = Duration(3 * time.Second)
+
+// DefaultOn is a switch that is on unless turned off: its zero value is on,
+// so a row decoded without it (a world exported before the switch
+// existed) has it on. It is written as a JSON boolean.
+type DefaultOn struct {
+	// Off is true once the switch was turned off.
+	Off bool
+}
+
+// On reports whether the switch is on.
+func (d DefaultOn) On() bool { return !d.Off }
+
+// MarshalJSON writes the switch as true or false.
+func (d DefaultOn) MarshalJSON() ([]byte, error) { return json.Marshal(!d.Off) }
+
+// UnmarshalJSON reads true or false; null leaves the switch as it is.
+func (d *DefaultOn) UnmarshalJSON(b []byte) error {
+	var v *bool
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	if v != nil {
+		d.Off = !*v
+	}
+	return nil
+}
+
 // DefaultAutoReminderDelays are the real service's default automatic
 // reminders: three and seven days after the request was sent
 // (docs/fidelity.md has the evidence).
@@ -142,6 +181,7 @@ func DefaultConfig() Config {
 		FetchFileURLs:            true,
 		RateLimit:                RateLimitConfig{Limit: 100, Window: Duration(time.Minute)},
 		CallbackTimeout:          Duration(10 * time.Second),
+		TestValuesDelay:          DefaultTestValuesDelay,
 		LogEntries:               DefaultLogLimit,
 	}
 }

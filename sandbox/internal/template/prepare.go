@@ -15,6 +15,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/files"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/testvalues"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
@@ -48,6 +49,9 @@ func runTemplatePrepare(s *api.Host, w *world.World, tx *state.Txn, job *state.J
 		return nil // deleted or already settled meanwhile
 	}
 	msg := PreparationProblem(t)
+	if msg == "" {
+		msg = testValueProblem(tx, t)
+	}
 	if msg == "" && s.Reg.TemplateFailure != nil {
 		if fail, m := s.Reg.TemplateFailure(w, t); fail {
 			msg = m
@@ -75,6 +79,21 @@ func runTemplatePrepare(s *api.Host, w *world.World, tx *state.Txn, job *state.J
 	}
 	return s.Emit(tx, notify.Event{Type: evType, ObjectType: notify.ObjectTemplate, ObjectID: c.ID, AccountIDs: c.Accounts(),
 		ClientID: c.ClientID, EventMessage: msg})
+}
+
+// testValueProblem is the failure a reserved test value asks of a
+// template's preparation ("" for none): a document whose name or text asks
+// for a processing failure (internal/testvalues) fails the template with
+// template_error, the one failure templates have.
+func testValueProblem(tx *state.Txn, t *state.Template) string {
+	if !testvalues.On(tx) {
+		return ""
+	}
+	i, status := testvalues.DocumentFailure(tx, t.Documents)
+	if status == "" {
+		return ""
+	}
+	return fmt.Sprintf("Document %d (%s) could not be processed (signsandbox test value %s).", i, t.Documents[i].Name, status)
 }
 
 // PreparationProblem says why a template cannot be prepared ("" when
