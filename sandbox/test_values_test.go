@@ -3,6 +3,7 @@ package sandbox_test
 import (
 	"fmt"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -482,6 +483,48 @@ func TestTestValueActionsTheRequestRefuses(t *testing.T) {
 		assert.Equal(t, []string{"sent@2", "viewed@5"}, tvTimeline(srv, id, t0), string(a))
 		assert.Equal(t, []string{"awaiting_signature"}, srStatuses(srGetOK(t, srv, id)), string(a))
 	}
+
+	// A required custom_regex field cannot be guessed: the signer views only.
+	t0 := srv.Now().Unix()
+	body := tvBody("Jack", "jack@sign.signsandbox.test")
+	body["form_fields_per_document"] = []map[string]any{{"api_id": "code", "name": "Code", "type": "text", "document_index": 0,
+		"page": 1, "x": 100, "y": 100, "width": 100, "height": 20, "required": true, "signer": 0,
+		"validation_type": "custom_regex", "validation_custom_regex": "^[A-Z]{3}$"}}
+	id := srSend(t, srv, body)["signature_request_id"].(string)
+	tvSettle(srv)
+	assert.Equal(t, []string{"sent@2", "viewed@5"}, tvTimeline(srv, id, t0))
+	assert.Equal(t, []string{"awaiting_signature"}, srStatuses(srGetOK(t, srv, id)))
+}
+
+// TestTestValueInvalidAddressLater: an invalid address that an update
+// brings after processing fails the request test_values_delay later, while
+// nobody has signed; once someone has, it does nothing.
+func TestTestValueInvalidAddressLater(t *testing.T) {
+	srv := newServer(t)
+	body := tvBody()
+	body["signers"] = []map[string]any{{"name": "Jack", "email_address": "jack@example.com"}, {"name": "Jill", "email_address": "jill@example.com"}}
+	body["form_fields_per_document"] = []map[string]any{
+		{"api_id": "s0", "name": "s0", "type": "signature", "document_index": 0, "page": 1, "x": 100, "y": 100, "width": 100, "height": 20, "required": true, "signer": 0},
+		{"api_id": "s1", "name": "s1", "type": "signature", "document_index": 0, "page": 1, "x": 100, "y": 200, "width": 100, "height": 20, "required": true, "signer": 1},
+	}
+	update := func(sr map[string]any) map[string]any {
+		r := srUpdate(srv, sr["signature_request_id"].(string), map[string]any{"signature_id": srSigID(sr, 1), "email_address": "jill@invalid.signsandbox.test"})
+		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+		tvSettle(srv)
+		return srGetOK(t, srv, sr["signature_request_id"].(string))
+	}
+
+	sr := srSend(t, srv, body)
+	srv.Advance(tvProcessing)
+	got := update(sr)
+	assert.Equal(t, []string{"awaiting_signature", "error_invalid_email"}, srStatuses(got))
+	assert.Equal(t, "signature_request_invalid", srEvents(srv, sr["signature_request_id"].(string))[1])
+
+	sr = srSend(t, srv, body)
+	srv.Advance(tvProcessing)
+	srv.Sign(srSigID(sr, 0), nil)
+	got = update(sr)
+	assert.Equal(t, []string{"signed", "awaiting_signature"}, srStatuses(got), "too late to fail")
 }
 
 // TestTestValueJobSurvivesExport: a reserved signer's queued action is
@@ -597,4 +640,19 @@ func TestTestValuesOnARealClock(t *testing.T) {
 	assert.Equal(t, []string{"signature_request_sent", "signature_request_viewed", "signature_request_signed",
 		"signature_request_viewed", "signature_request_signed", "signature_request_all_signed", "signature_request_downloadable"},
 		tvReceived(rcv, orderedID), "Jill signs after Jack")
+}
+
+// TestTestValuesAreDocumented: docs/test-values.md has a row for every
+// reserved address and every file trigger, with its name and text marker.
+func TestTestValuesAreDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../docs/test-values.md")
+	require.NoError(t, err)
+	for _, a := range testvalues.Actions {
+		assert.Contains(t, string(doc), "| `"+testvalues.Address(a, "*")+"` |", "a row for %s", a)
+	}
+	for _, f := range testvalues.FileFailures {
+		assert.Contains(t, string(doc), "| `"+f+testvalues.NameMarker+"` | `"+testvalues.TextMarker+f+"` |", "a row for %s", f)
+	}
+	assert.Contains(t, string(doc), testvalues.DeclineReason)
+	assert.Contains(t, string(doc), testvalues.ReassignReason)
 }
