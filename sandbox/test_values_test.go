@@ -464,6 +464,9 @@ func TestTestValuesCanBeTurnedOff(t *testing.T) {
 	tvSettle(srv)
 	assert.Equal(t, []string{"sent@2", "viewed@62"}, tvTimeline(srv, id, t0), "test_values_delay sets the delay")
 
+	srv.Control(http.MethodPatch, "/config", map[string]any{"test_values_delay": "0s"}, &cfg)
+	assert.Equal(t, "3s", cfg["test_values_delay"], "0s restores the default")
+
 	bad := srv.Do(http.MethodPatch, "/_sandbox/config", map[string]any{"test_values_delay": "-1s"})
 	srErr(t, bad, http.StatusBadRequest, "bad_request", "test_values_delay")
 	bad = srv.Do(http.MethodPatch, "/_sandbox/config", map[string]any{"test_values": "maybe"})

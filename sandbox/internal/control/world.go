@@ -282,7 +282,21 @@ func controlReset(c *api.Call) (any, error) {
 	return WorldInfoOf(c.Host, c.World), nil
 }
 
-func controlGetConfig(c *api.Call) (any, error) { return c.Config(), nil }
+func controlGetConfig(c *api.Call) (any, error) { return configAnswer(c.Config()), nil }
+
+// configView is the configuration as the control plane shows it: every
+// setting with the value in force, including those a world stores only
+// when they differ from their default (so that worlds exported before
+// them export as they were).
+type configView struct {
+	state.Config
+	TestValues      bool           `json:"test_values"`
+	TestValuesDelay state.Duration `json:"test_values_delay"`
+}
+
+func configAnswer(cfg state.Config) configView {
+	return configView{Config: cfg, TestValues: cfg.TestValues.On(), TestValuesDelay: state.Duration(cfg.TestValueDelay())}
+}
 
 // controlPatchConfig changes parts of the world configuration: the body is a
 // partial Config (for example {"rate_limit": {"enforce": true, "limit": 5}}).
@@ -295,7 +309,7 @@ func controlPatchConfig(c *api.Call) (any, error) {
 	if err := wire.CheckKnown(b, &state.Config{}); err != nil {
 		return nil, err
 	}
-	var out state.Config
+	var out configView
 	err = c.Update(func(tx *state.Txn) error {
 		cfg := state.GetConfig(tx)
 		if err := stage.MergeConfig(b.Tree, &cfg); err != nil {
@@ -304,7 +318,7 @@ func controlPatchConfig(c *api.Call) (any, error) {
 		if err := stage.ValidateConfig(cfg); err != nil {
 			return err
 		}
-		out = cfg
+		out = configAnswer(cfg)
 		return state.PutConfig(tx, cfg)
 	})
 	if err != nil {

@@ -68,7 +68,7 @@ func scheduleTestValues(tx *state.Txn, o *Outcome) error {
 			cfg = &c
 		}
 		args := testValueArgs{Generation: req.Generation, SignatureID: sg.ID}
-		if _, err := state.Schedule(tx, jobTestValue, req.ID, cfg.TestValuesDelay.D(), args); err != nil {
+		if _, err := state.Schedule(tx, jobTestValue, req.ID, cfg.TestValueDelay(), args); err != nil {
 			return err
 		}
 	}

@@ -61,11 +61,15 @@ type Config struct {
 	// TestValues turns on the reserved test values (signer addresses on
 	// signsandbox.test, trigger file names and text): see
 	// internal/testvalues and docs/test-values.md. On unless turned off,
-	// also in worlds exported before the setting existed.
-	TestValues DefaultOn `json:"test_values"`
+	// also in worlds exported before the setting existed; a world that
+	// leaves it on exports without it, as such worlds did.
+	TestValues DefaultOn `json:"test_values,omitzero"`
 	// TestValuesDelay is how long after a reserved signer's turn comes
-	// (their signing e-mail goes out) they act; 0 acts at once.
-	TestValuesDelay Duration `json:"test_values_delay"`
+	// (their signing e-mail goes out) they act. 0 means
+	// DefaultTestValuesDelay (TestValueDelay reads it), so that worlds
+	// exported before the setting existed import with the default and
+	// export as they were.
+	TestValuesDelay Duration `json:"test_values_delay,omitempty"`
 
 	// LogEntries is how many entries of the callback log and, separately,
 	// of the e-mail outbox the world keeps (the oldest settled ones go
@@ -119,6 +123,14 @@ func (c *Config) checkImported() error {
 
 // DefaultTestValuesDelay is the default of Config.TestValuesDelay.
 const DefaultTestValuesDelay = Duration(3 * time.Second)
+
+// TestValueDelay is how long after their turn a reserved test signer acts.
+func (c Config) TestValueDelay() time.Duration {
+	if c.TestValuesDelay == 0 {
+		return DefaultTestValuesDelay.D()
+	}
+	return c.TestValuesDelay.D()
+}
 
 // DefaultOn is a switch that is on unless turned off: its zero value is on,
 // so a row decoded without it (a world exported before the switch
@@ -181,7 +193,6 @@ func DefaultConfig() Config {
 		FetchFileURLs:            true,
 		RateLimit:                RateLimitConfig{Limit: 100, Window: Duration(time.Minute)},
 		CallbackTimeout:          Duration(10 * time.Second),
-		TestValuesDelay:          DefaultTestValuesDelay,
 		LogEntries:               DefaultLogLimit,
 	}
 }
