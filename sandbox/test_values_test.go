@@ -467,6 +467,13 @@ func TestTestValuesCanBeTurnedOff(t *testing.T) {
 	srv.Control(http.MethodPatch, "/config", map[string]any{"test_values_delay": "0s"}, &cfg)
 	assert.Equal(t, "3s", cfg["test_values_delay"], "0s restores the default")
 
+	// A scenario file's configuration turns them off too.
+	other := newServer(t)
+	mustLoad(t, other, other.APIKey, "name: strict\nconfig:\n  test_values: false\n  test_values_delay: 10s\n")
+	other.Control(http.MethodGet, "/config", nil, &cfg)
+	assert.Equal(t, false, cfg["test_values"])
+	assert.Equal(t, "10s", cfg["test_values_delay"])
+
 	bad := srv.Do(http.MethodPatch, "/_sandbox/config", map[string]any{"test_values_delay": "-1s"})
 	srErr(t, bad, http.StatusBadRequest, "bad_request", "test_values_delay")
 	bad = srv.Do(http.MethodPatch, "/_sandbox/config", map[string]any{"test_values": "maybe"})

@@ -8,6 +8,7 @@ package stage
 import (
 	"encoding/json"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -48,6 +49,16 @@ func checkScenarioConfig(cfg map[string]any) (string, string) {
 	var known map[string]any
 	b, _ := json.Marshal(state.DefaultConfig())
 	_ = json.Unmarshal(b, &known)
+	// Settings a world stores only when they differ from their default
+	// (test_values) are missing from that: every field's key is known.
+	ct := reflect.TypeFor[state.Config]()
+	for i := 0; i < ct.NumField(); i++ {
+		if name, _, _ := strings.Cut(ct.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
+			if _, ok := known[name]; !ok {
+				known[name] = nil
+			}
+		}
+	}
 	delete(known, "id")
 	for _, k := range slices.Sorted(maps.Keys(cfg)) {
 		v := cfg[k]
