@@ -142,7 +142,8 @@ type OAuthCode struct {
 	Used      bool     `json:"used"`
 }
 
-func init() {
+// registerAccounts adds the tables of accounts and what belongs to them (OAuth codes, API keys, teams, ...).
+func registerAccounts() {
 	Register[OAuthCode](&memdb.TableSchema{
 		Name: TableOAuthCodes,
 		Indexes: map[string]*memdb.IndexSchema{

@@ -22,7 +22,8 @@ import (
 // holderTables are the tables whose rows hold document blobs.
 var holderTables = []string{TableSignatureRequests, TableTemplates, TableFaxes, TableBulkSendJobs, TableUnclaimedDrafts}
 
-func init() {
+// countBlobHolders counts, as rows that hold documents are Put, the blobs they hold.
+func countBlobHolders() {
 	for _, t := range holderTables {
 		addPutCounter(t, func(tx *Txn, row any) error { return countHolder(tx, t, row) })
 	}

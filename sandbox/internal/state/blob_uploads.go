@@ -72,7 +72,8 @@ func (s *uploadShare) multi(upload uint64) int {
 	return slices.IndexFunc(s.Multi, func(m uploadRows) bool { return m.Upload == upload })
 }
 
-func init() {
+// registerBlobTally adds the derived tally of uploaded bytes.
+func registerBlobTally() {
 	RegisterDerived[BlobTally](&memdb.TableSchema{
 		Name: tableBlobTally,
 		Indexes: map[string]*memdb.IndexSchema{

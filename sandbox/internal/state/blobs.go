@@ -50,7 +50,8 @@ type BlobContent struct {
 	Uploads *uploadShare
 }
 
-func init() {
+// registerBlobs adds the blobs and their content-addressed contents.
+func registerBlobs() {
 	Register[Blob](&memdb.TableSchema{
 		Name: TableBlobs,
 		Indexes: map[string]*memdb.IndexSchema{

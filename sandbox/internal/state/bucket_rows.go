@@ -106,15 +106,15 @@ func (bt *bucketTable) rowID(row any) (string, error) {
 }
 
 // bucketedTables maps a bucketed table's name to its description; it is
-// filled by init functions and only read afterwards.
+// filled by the registrations (tables.go) and only read afterwards.
 var bucketedTables = map[string]*bucketTable{}
 
 // bucketed answers the description of a bucketed table (nil: a memdb
 // table).
 func bucketed(table string) *bucketTable { return bucketedTables[table] }
 
-// registerBucketed makes a registered table bucketed (from an init
-// function, after Register).
+// registerBucketed makes a registered table bucketed (from a
+// registration in tables.go, after Register).
 func registerBucketed(bt *bucketTable) {
 	registryMu.Lock()
 	defer registryMu.Unlock()
@@ -161,7 +161,8 @@ func storedID[T any](row any, get func(*T) string) string {
 	return get(row.(*T))
 }
 
-func init() {
+// registerRowBuckets adds the internal table the bucketed tables keep their rows in.
+func registerRowBuckets() {
 	registerInternal[bucketTree](&memdb.TableSchema{
 		Name: tableRowBuckets,
 		Indexes: map[string]*memdb.IndexSchema{

@@ -118,7 +118,8 @@ func (t *Txn) bucketedChanges(changes memdb.Changes) (memdb.Changes, error) {
 	return out, nil
 }
 
-func init() {
+// registerRowMarks adds the internal table of row marks.
+func registerRowMarks() {
 	registerInternal[rowMark](&memdb.TableSchema{
 		Name: tableRowMarks,
 		Indexes: map[string]*memdb.IndexSchema{

@@ -52,7 +52,8 @@ type BulkSendFailure struct {
 	Error string `json:"error"`
 }
 
-func init() {
+// registerBulkSendJobs adds the bulk send jobs.
+func registerBulkSendJobs() {
 	Register[BulkSendJob](&memdb.TableSchema{
 		Name: TableBulkSendJobs,
 		Indexes: map[string]*memdb.IndexSchema{

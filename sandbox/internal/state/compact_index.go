@@ -238,7 +238,7 @@ func fnv1aFrom(h uint32, s string) uint32 {
 }
 
 // compactIndexes lists the compact indexes by registration; compactByTable
-// and compactByName find them. Both are filled by init functions and only
+// and compactByName find them. Both are filled by the registrations (tables.go) and only
 // read afterwards.
 var (
 	compactIndexes []*compactIndex
@@ -246,7 +246,7 @@ var (
 	compactByName  = map[[2]string]*compactIndex{}
 )
 
-// registerCompact adds a compact index (from an init function).
+// registerCompact adds a compact index (from a registration in tables.go).
 func registerCompact(ix *compactIndex) {
 	for _, o := range compactIndexes {
 		if o.tag == ix.tag || len(o.tag) >= len(ix.tag) && o.tag[:len(ix.tag)] == ix.tag ||
@@ -271,7 +271,8 @@ func compactIndexNamed(table, index string) *compactIndex {
 	return compactByName[[2]string{table, index}]
 }
 
-func init() {
+// registerCompactBuckets adds the derived table the compact indexes keep their entries in.
+func registerCompactBuckets() {
 	RegisterDerived[compactBucket](&memdb.TableSchema{
 		Name: tableCompact,
 		Indexes: map[string]*memdb.IndexSchema{

@@ -197,7 +197,8 @@ func DefaultConfig() Config {
 	}
 }
 
-func init() {
+// registerConfig adds the world's configuration.
+func registerConfig() {
 	Register[Config](&memdb.TableSchema{
 		Name: TableConfig,
 		Indexes: map[string]*memdb.IndexSchema{

@@ -156,7 +156,8 @@ func (*openKeyIndex) FromObject(obj any) (bool, []byte, error) {
 	return true, append([]byte(k), 0), nil
 }
 
-func init() {
+// registerDeliveries adds the callback deliveries.
+func registerDeliveries() {
 	Register[Delivery](&memdb.TableSchema{
 		Name: TableDeliveries,
 		Indexes: map[string]*memdb.IndexSchema{
@@ -174,7 +175,8 @@ func init() {
 	})
 }
 
-func init() { putCounters[TableDeliveries] = countDelivery }
+// countDeliveryStates keeps the count of deliveries per state as they are Put.
+func countDeliveryStates() { addPutCounter(TableDeliveries, countDelivery) }
 
 // countDelivery moves a delivery's count from its stored state to its new
 // one as it is Put.

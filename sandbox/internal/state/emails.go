@@ -36,7 +36,8 @@ type Email struct {
 	Bounced bool `json:"bounced,omitempty"`
 }
 
-func init() {
+// registerEmails adds the outbox, bucketed, with its compact indexes.
+func registerEmails() {
 	Register[Email](&memdb.TableSchema{
 		Name: TableEmails,
 		Indexes: map[string]*memdb.IndexSchema{

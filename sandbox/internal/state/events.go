@@ -41,7 +41,8 @@ type Event struct {
 	Object json.RawMessage `json:"object,omitempty"`
 }
 
-func init() {
+// registerEvents adds the event log, bucketed, with its compact indexes.
+func registerEvents() {
 	Register[Event](&memdb.TableSchema{
 		Name: TableEvents,
 		Indexes: map[string]*memdb.IndexSchema{

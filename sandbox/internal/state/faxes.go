@@ -73,7 +73,8 @@ type Fax struct {
 	Seq     uint64 `json:"seq"`
 }
 
-func init() {
+// registerFaxes adds the fax lines and faxes.
+func registerFaxes() {
 	Register[FaxLine](&memdb.TableSchema{
 		Name: TableFaxLines,
 		Indexes: map[string]*memdb.IndexSchema{

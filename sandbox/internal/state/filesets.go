@@ -245,7 +245,8 @@ type FileURL struct {
 	ExpiresAt int64 `json:"expires_at"`
 }
 
-func init() {
+// registerFileSets adds the file sets and their file URLs.
+func registerFileSets() {
 	Register[FileSet](&memdb.TableSchema{
 		Name: TableFileSets,
 		Indexes: map[string]*memdb.IndexSchema{

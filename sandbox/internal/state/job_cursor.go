@@ -11,7 +11,8 @@ import (
 // sees it unchanged knows that no job entered its queue.
 var jobsScheduled atomic.Uint64
 
-func init() {
+// countScheduledJobs counts every job scheduled, for the job cursors.
+func countScheduledJobs() {
 	// Put is how every job enters a queue (ScheduleAt's and any other):
 	// counting there leaves no way in that a cursor would miss.
 	addPutCounter(TableJobs, func(*Txn, any) error {

@@ -52,7 +52,8 @@ func JobID(seq uint64) string {
 // DueTime is Due as a time.
 func (j *Job) DueTime() time.Time { return time.Unix(0, j.Due).UTC() }
 
-func init() {
+// registerJobs adds the job queue and its index by subject.
+func registerJobs() {
 	Register[Job](&memdb.TableSchema{
 		Name: TableJobs,
 		Indexes: map[string]*memdb.IndexSchema{

@@ -2,9 +2,10 @@
 // types, the transaction wrapper every write goes through, and the export and
 // import of a whole world as JSON.
 //
-// Tables register themselves (Register, usually from an init function in the
-// file that defines the stored type), so each resource keeps its schema, its
-// type and its accessors together and the schema is still one value built once.
+// Each table is registered by a function in the file that defines its row
+// type (Register), so a resource keeps its schema, its type and its accessors
+// together; tables.go lists those functions in the one order they run in, and
+// the schema is still one value built once.
 package state
 
 import (

@@ -29,7 +29,8 @@ type Report struct {
 	Seq      uint64            `json:"seq"`
 }
 
-func init() {
+// registerReports adds the reports.
+func registerReports() {
 	Register[Report](&memdb.TableSchema{
 		Name: TableReports,
 		Indexes: map[string]*memdb.IndexSchema{

@@ -107,7 +107,7 @@ type rowInfo struct {
 }
 
 // rowInfos maps every registered table to its rowInfo. It is built from
-// the registry on first use (tables register from init functions) and
+// the registry on first use (after tables.go registered every table) and
 // rebuilt if a table registered later is asked for.
 var rowInfos atomic.Pointer[map[string]*rowInfo]
 

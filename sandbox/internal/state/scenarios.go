@@ -68,7 +68,8 @@ type ScenarioMark struct {
 	Message  string `json:"message,omitempty"`
 }
 
-func init() {
+// registerScenarios adds the scenarios, their rules and marks.
+func registerScenarios() {
 	Register[Scenario](&memdb.TableSchema{
 		Name: TableScenarios,
 		Indexes: map[string]*memdb.IndexSchema{

@@ -426,7 +426,8 @@ func signatureIDKeys(row any, dst []compactKey) []compactKey {
 	return dst
 }
 
-func init() {
+// registerSignatureRequests adds the signature requests and their access rows, bucketed, with their compact indexes.
+func registerSignatureRequests() {
 	Register[SignatureRequest](&memdb.TableSchema{
 		Name: TableSignatureRequests,
 		Indexes: map[string]*memdb.IndexSchema{

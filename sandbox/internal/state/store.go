@@ -378,7 +378,8 @@ const (
 	metaRowID = "meta"
 )
 
-func init() {
+// registerMeta adds the store's own metadata table.
+func registerMeta() {
 	Register[Meta](&memdb.TableSchema{
 		Name: tableMeta,
 		Indexes: map[string]*memdb.IndexSchema{

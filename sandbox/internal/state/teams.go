@@ -38,7 +38,8 @@ func (i *TeamInvite) Outstanding(now int64) bool {
 	return i.RedeemedAt == 0 && i.WithdrawnAt == 0 && now < i.ExpiresAt
 }
 
-func init() {
+// registerTeams adds the team invitations.
+func registerTeams() {
 	Register[TeamInvite](&memdb.TableSchema{
 		Name: TableTeamInvites,
 		Indexes: map[string]*memdb.IndexSchema{

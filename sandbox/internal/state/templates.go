@@ -219,7 +219,8 @@ type TemplateEditURL struct {
 	Used           bool                  `json:"used,omitempty"`
 }
 
-func init() {
+// registerTemplates adds the templates, their access rows and edit URLs.
+func registerTemplates() {
 	Register[Template](&memdb.TableSchema{
 		Name: TableTemplates,
 		Indexes: map[string]*memdb.IndexSchema{

@@ -100,7 +100,8 @@ type DraftOptions struct {
 	ShowProgressStepper bool `json:"show_progress_stepper"`
 }
 
-func init() {
+// registerUnclaimedDrafts adds the unclaimed drafts.
+func registerUnclaimedDrafts() {
 	Register[UnclaimedDraft](&memdb.TableSchema{
 		Name: TableUnclaimedDrafts,
 		Indexes: map[string]*memdb.IndexSchema{

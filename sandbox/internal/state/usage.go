@@ -87,7 +87,8 @@ func (c *DeliveryCounts) add(st string, n int64) {
 	}
 }
 
-func init() {
+// registerUsage adds the derived usage counters.
+func registerUsage() {
 	RegisterDerived[Usage](&memdb.TableSchema{
 		Name: tableUsage,
 		Indexes: map[string]*memdb.IndexSchema{
