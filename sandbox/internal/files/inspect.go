@@ -12,6 +12,7 @@ import (
 // pdfConfig is a fresh pdfcpu configuration: relaxed validation (real-world
 // PDFs bend the specification in ways every reader accepts), no password.
 func pdfConfig() *model.Configuration {
+	disableConfigDir()
 	conf := model.NewDefaultConfiguration()
 	conf.ValidationMode = model.ValidationRelaxed
 	conf.Cmd = model.VALIDATE

@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"sync"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/fault"
@@ -20,11 +21,15 @@ import (
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/validate"
 )
 
-func init() {
-	// pdfcpu otherwise creates and reads a configuration directory under
-	// the user's home; the sandbox needs neither user fonts nor settings
-	// (api.DisableConfigDir).
-	model.ConfigPath = "disable"
+// noConfigDir tells pdfcpu, once, before its first configuration is made,
+// not to create and read a configuration directory under the user's home:
+// the sandbox needs neither user fonts nor settings (api.DisableConfigDir).
+// model.ConfigPath is pdfcpu's own process-wide setting.
+var noConfigDir sync.Once
+
+// disableConfigDir runs noConfigDir; pdfConfig calls it.
+func disableConfigDir() {
+	noConfigDir.Do(func() { model.ConfigPath = "disable" })
 }
 
 // readContext parses a PDF (api.ReadContext): pdfcpu's internal panics
