@@ -113,6 +113,9 @@ func tableDef(name string) (TableDef, bool) {
 // Schema builds the database schema from every registered table but the
 // bucketed ones, whose rows live in the buckets of row_buckets.
 func Schema() *memdb.DBSchema {
+	if !registered { // read here so the dependency on tables.go is stated
+		panic("state: schema asked for before the tables were registered")
+	}
 	registryMu.Lock()
 	defer registryMu.Unlock()
 	s := &memdb.DBSchema{Tables: map[string]*memdb.TableSchema{}}
