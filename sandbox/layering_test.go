@@ -39,10 +39,10 @@ var allowedImports = map[string][]string{
 		"sandbox/internal/legacy", "sandbox/internal/notify", "sandbox/internal/param",
 		"sandbox/internal/scenario", "sandbox/internal/search", "sandbox/internal/signpage", "sandbox/internal/state",
 		"sandbox/internal/wire", "sandbox/internal/world", "sandbox/internal/secret", "sandbox/internal/metrics", "sandbox/internal/journal",
-		"sandbox/internal/outbound", "sandbox/internal/buildinfo",
+		"sandbox/internal/outbound", "sandbox/internal/buildinfo", "sandbox/internal/callnote",
 	},
 	// The HTTP edge in front of the handler.
-	"sandbox/edge": {"sandbox/internal/apierr"},
+	"sandbox/edge": {"sandbox/internal/apierr", "sandbox/internal/callnote"},
 	// The test kit drives a sandbox over HTTP.
 	"sandbox/sandboxtest": {"sandbox", "sandbox/internal/events", "sandbox/internal/world"},
 
@@ -53,7 +53,7 @@ var allowedImports = map[string][]string{
 		"sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/files", "sandbox/internal/fixture",
 		"sandbox/internal/legacy", "sandbox/internal/metrics", "sandbox/internal/notify", "sandbox/internal/secret", "sandbox/internal/state",
 		"sandbox/internal/wire", "sandbox/internal/world", "sandbox/internal/routeindex", "sandbox/internal/jsonenc", "sandbox/internal/operations",
-		"sandbox/internal/authheader", "sandbox/internal/buildinfo",
+		"sandbox/internal/authheader", "sandbox/internal/buildinfo", "sandbox/internal/callnote",
 	},
 
 	// World lifecycle on the control plane: worlds, clock, configuration,
@@ -188,6 +188,8 @@ var allowedImports = map[string][]string{
 	"sandbox/internal/authheader":      {"sandbox/internal/apierr"},
 	"sandbox/internal/conformance":     {},
 	"sandbox/internal/buildinfo":       {},
+	// What the sandbox tells the server's access log about a request.
+	"sandbox/internal/callnote": {},
 }
 
 // TestLayering fails when a package under sandbox/ imports a package of

@@ -61,7 +61,9 @@ func (a adminToken) check(r *http.Request, ok bool) *apierr.Error {
 		return nil
 	}
 	if r.Header.Get(AdminHeader) != "" {
-		return apierr.New(apierr.Unauthorized, "Unauthorized user. The admin token ("+AdminHeader+") is not valid.")
+		return apierr.New(apierr.Unauthorized, "Unauthorized user. The admin token ("+AdminHeader+") is not valid.").
+			Because("the admin token is not valid")
 	}
-	return apierr.New(apierr.Unauthorized, "Unauthorized user. This sandbox requires its admin token for this call: send it in the "+AdminHeader+" header.")
+	return apierr.New(apierr.Unauthorized, "Unauthorized user. This sandbox requires its admin token for this call: send it in the "+AdminHeader+" header.").
+		Because("the call needs the admin token and sent none")
 }

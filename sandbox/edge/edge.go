@@ -16,6 +16,9 @@ package edge
 import (
 	"net/http"
 	"net/url"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/callnote"
 )
 
 // Config is what Guard checks requests against.
@@ -54,15 +57,22 @@ func Guard(next http.Handler, cfg Config) http.Handler {
 		}
 		hasAdmin := admin.presented(r)
 		if e := hosts.check(r, hasAdmin); e != nil {
-			writeError(w, e)
+			refuse(w, e)
 			return
 		}
 		if e := admin.check(r, hasAdmin); e != nil {
-			writeError(w, e)
+			refuse(w, e)
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// refuse answers a refused call and tells the server's access log why
+// (see package callnote).
+func refuse(w http.ResponseWriter, e *apierr.Error) {
+	writeError(w, e)
+	callnote.Tell(w, callnote.Note{Refusal: e.Reason})
 }
 
 // baseHost is the host name of a base URL ("" when there is none).

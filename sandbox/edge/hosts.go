@@ -115,14 +115,17 @@ func (s hostSet) check(r *http.Request, hasAdmin bool) *apierr.Error {
 	host := hostname(r.Host)
 	if !s.allows(host) {
 		if browser {
-			return apierr.Forbiddenf("This sandbox does not answer browsers that reach it as %q: it answers pages only under loopback names, the host of its base URL and its allowed hosts (--allowed-hosts), so that no web page can drive it through DNS rebinding.", echo(host))
+			return apierr.Forbiddenf("This sandbox does not answer browsers that reach it as %q: it answers pages only under loopback names, the host of its base URL and its allowed hosts (--allowed-hosts), so that no web page can drive it through DNS rebinding.", echo(host)).
+				Because("a browser reached the sandbox under a host that is not allowed")
 		}
 		if !credentialed && isControl(r.URL.Path) && !isHealth(r) {
-			return apierr.Forbiddenf("This sandbox answers control calls without credentials only under loopback names, the host of its base URL and its allowed hosts (--allowed-hosts), not under %q; send a world's API key, or allow the host.", echo(host))
+			return apierr.Forbiddenf("This sandbox answers control calls without credentials only under loopback names, the host of its base URL and its allowed hosts (--allowed-hosts), not under %q; send a world's API key, or allow the host.", echo(host)).
+				Because("a control call without credentials came under a host that is not allowed")
 		}
 	}
 	if !credentialed && !isSafeMethod(r.Method) && s.foreignOrigin(r) {
-		return apierr.Forbiddenf("A call without credentials that changes state is refused from a page of another site (Origin %q): it could be any site the developer visits.", echo(r.Header.Get("Origin")))
+		return apierr.Forbiddenf("A call without credentials that changes state is refused from a page of another site (Origin %q): it could be any site the developer visits.", echo(r.Header.Get("Origin"))).
+			Because("a state change without credentials came from a foreign page (Origin)")
 	}
 	return nil
 }

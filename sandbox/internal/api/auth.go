@@ -3,6 +3,7 @@ package api
 import (
 	"slices"
 	"strings"
+	"time"
 	"weak"
 
 	memdb "github.com/hashicorp/go-memdb"
@@ -14,32 +15,54 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-// authenticate finds the world and account of a call's credentials.
+// authenticate finds the world and account of a call's credentials. A
+// refusal is the official 401; its Reason tells the server's log which of
+// the ways a credential fails this one took.
 func (s *Host) authenticate(c *Call, creds authheader.Credentials) *apierr.Error {
 	if creds.APIKey != "" {
 		found := s.findCredential(state.TableAPIKeys, creds.APIKey)
-		if found == nil || found.key == nil || found.account == nil {
-			return apierr.New(apierr.Unauthorized, apierr.MsgUnauthorizedInvalid)
+		if found == nil || found.key == nil {
+			return apierr.New(apierr.Unauthorized, apierr.MsgUnauthorizedInvalid).Because(s.missingReason(state.TableAPIKeys, creds.APIKey, "API key"))
+		}
+		if found.account == nil {
+			return apierr.New(apierr.Unauthorized, apierr.MsgUnauthorizedInvalid).Because("the API key's account no longer exists")
 		}
 		c.World, c.Account, c.apiKey = found.world, found.account, found.key.Key
 		return nil
 	}
 	found := s.findCredential(state.TableOAuthToken, creds.Token)
 	if found == nil || found.token == nil {
-		return apierr.New(apierr.Unauthorized, "Unauthorized user. The access token is not valid.")
+		return apierr.New(apierr.Unauthorized, "Unauthorized user. The access token is not valid.").Because(s.missingReason(state.TableOAuthToken, creds.Token, "access token"))
 	}
 	tok := found.token
 	if tok.Revoked {
-		return apierr.New(apierr.Unauthorized, "Unauthorized user. The access token has been revoked.")
+		return apierr.New(apierr.Unauthorized, "Unauthorized user. The access token has been revoked.").Because("the access token was revoked")
 	}
-	if found.world.Now().Unix() >= tok.ExpiresAt {
-		return apierr.New(apierr.Unauthorized, "Unauthorized user. The access token has expired; use the refresh token to get a new one.")
+	if now := found.world.Now(); now.Unix() >= tok.ExpiresAt {
+		return apierr.New(apierr.Unauthorized, "Unauthorized user. The access token has expired; use the refresh token to get a new one.").
+			Because("the access token expired at " + time.Unix(tok.ExpiresAt, 0).UTC().Format(time.RFC3339) + " on the world clock (now " + now.UTC().Format(time.RFC3339) + ")")
 	}
 	if found.account == nil {
-		return apierr.New(apierr.Unauthorized, apierr.MsgUnauthorizedInvalid)
+		return apierr.New(apierr.Unauthorized, apierr.MsgUnauthorizedInvalid).Because("the access token's account no longer exists")
 	}
 	c.World, c.Account, c.token = found.world, found.account, tok
 	return nil
+}
+
+// missingReason says why no world holds a credential: its world was
+// deleted (as far as the graves remember), or no world ever held it here,
+// and then, on a server with a shard tag, whether the credential carries
+// that tag (a router that sent it here may have sent it to the wrong
+// server). It names the world, never the credential.
+func (s *Host) missingReason(table, credential, what string) string {
+	if id := s.graves.worldOf(table, credential); id != "" {
+		return "the " + what + "'s world " + id + " was deleted"
+	}
+	reason := "no world has this " + what
+	if s.Shard != "" && !strings.HasPrefix(credential, s.Shard) {
+		reason += " (it does not start with this server's shard tag " + s.Shard + ")"
+	}
+	return reason
 }
 
 // checkScopes refuses a token call whose token lacks every scope the
@@ -49,14 +72,16 @@ func checkScopes(c *Call) *apierr.Error {
 		return nil
 	}
 	if c.Route.Auth == operations.AuthKeyOnly {
-		return apierr.New(apierr.Unauthorized, "Unauthorized user. This operation accepts only an API key, not an OAuth access token.")
+		return apierr.New(apierr.Unauthorized, "Unauthorized user. This operation accepts only an API key, not an OAuth access token.").
+			Because("the operation takes only an API key, and the call sent an access token")
 	}
 	for _, want := range c.Route.Scopes {
 		if slices.Contains(c.token.Scopes, want) {
 			return nil
 		}
 	}
-	return apierr.Forbiddenf("The access token lacks a scope this operation needs (one of: %s).", strings.Join(c.Route.Scopes, ", "))
+	return apierr.Forbiddenf("The access token lacks a scope this operation needs (one of: %s).", strings.Join(c.Route.Scopes, ", ")).
+		Because("the access token lacks the operation's scopes")
 }
 
 // credentialKey names a credential in the Sandbox's creds cache: the table

@@ -6,6 +6,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/authheader"
+	"github.com/signsandbox/signsandbox/sandbox/internal/callnote"
 )
 
 // ControlRoute is one endpoint of the /_sandbox control plane.
@@ -39,6 +40,7 @@ func (s *Host) controlHandler(cr ControlRoute) http.Handler {
 			after(c, v, err)
 		}
 		status := s.WriteResult(w, c, v, err)
+		callnote.Tell(w, c.note(operation, err))
 		s.observeCall(c, operation, true, start, status)
 	})
 }

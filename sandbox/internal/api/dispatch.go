@@ -5,6 +5,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/authheader"
+	"github.com/signsandbox/signsandbox/sandbox/internal/callnote"
 	"github.com/signsandbox/signsandbox/sandbox/internal/operations"
 )
 
@@ -24,6 +25,7 @@ func (s *Host) apiHandler(rt *operations.Route, h Handler) http.Handler {
 			after(c, v, err)
 		}
 		status := s.WriteResult(w, c, v, err)
+		callnote.Tell(w, c.note(rt.OperationID, err))
 		s.observeCall(c, rt.OperationID, false, start, status)
 	})
 }
@@ -35,7 +37,7 @@ func (s *Host) runCall(c *Call, h Handler) (any, error) {
 			return nil, aerr
 		}
 		if !ok {
-			return nil, apierr.New(apierr.Unauthorized, apierr.MsgUnauthorizedNoCredentials)
+			return nil, apierr.New(apierr.Unauthorized, apierr.MsgUnauthorizedNoCredentials).Because("no credentials: the request has no Authorization header")
 		}
 		if e := s.authenticate(c, creds); e != nil {
 			return nil, e
@@ -73,4 +75,19 @@ func (s *Host) countRate(c *Call) *apierr.Error {
 		return apierr.New(apierr.ExceededRate, apierr.MsgExceededRate)
 	}
 	return nil
+}
+
+// note is what the server's access log learns of an answered call (see
+// package callnote): its operation, its world, and why it was refused.
+func (c *Call) note(operation string, err error) callnote.Note {
+	n := callnote.Note{Operation: operation}
+	if c.World != nil {
+		n.World = c.World.ID
+	}
+	if err != nil {
+		if e, ok := apierr.As(err); ok {
+			n.Refusal = e.Reason
+		}
+	}
+	return n
 }

@@ -70,6 +70,9 @@ type Host struct {
 	// are checked on use, so a stale one (a deleted key, a refreshed token)
 	// only costs a fallback scan and is dropped then.
 	creds sync.Map
+	// graves remember the credentials of deleted worlds, for the reason
+	// a refused call logs (auth_graves.go).
+	graves graves
 }
 
 // WorldSeed derives the seed of the n-th world created at run time.
@@ -165,7 +168,8 @@ func (s *Host) CreateWorldSeeded(mode world.ClockMode, start time.Time, seed str
 	return s.NewWorld(spec)
 }
 
-// DropWorld removes a world that failed to initialize.
+// DropWorld removes a world: one deleted, one freed for idling, one that
+// failed to initialize.
 func (s *Host) DropWorld(w *world.World) {
 	s.mu.Lock()
 	delete(s.worlds, w.ID)
@@ -176,6 +180,7 @@ func (s *Host) DropWorld(w *world.World) {
 		}
 	}
 	s.mu.Unlock()
+	s.graves.bury(w)
 	// Cached credentials of the world must not reach it any more.
 	s.creds.Range(func(k, v any) bool {
 		if v.(*foundCredential).world == w {

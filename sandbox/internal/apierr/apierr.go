@@ -100,6 +100,11 @@ type Error struct {
 	// StatusOverride lets a scenario rule answer with a status other than the
 	// name's own (for example 503 with "unknown"); zero means Name.Status().
 	StatusOverride int
+	// Reason says, for the server's log only, why a call was refused when
+	// the official message does not ("no world has this API key" behind
+	// the official "Unauthorized user."). It is never answered and never
+	// holds a credential.
+	Reason string
 }
 
 func (e *Error) Error() string {
@@ -145,6 +150,14 @@ func As(err error) (*Error, bool) {
 
 // New builds an error with a name and message.
 func New(name Name, msg string) *Error { return &Error{Name: name, Msg: msg} }
+
+// Because returns a copy that carries a reason for the server's log (see
+// Error.Reason); the answer stays the same.
+func (e *Error) Because(reason string) *Error {
+	c := *e
+	c.Reason = reason
+	return &c
+}
 
 // WithPath returns a copy that names the offending field.
 func (e *Error) WithPath(path string) *Error {

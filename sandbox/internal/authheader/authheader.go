@@ -29,18 +29,22 @@ func Parse(r *http.Request) (creds Credentials, ok bool, err *apierr.Error) {
 	case "basic":
 		raw, decErr := base64.StdEncoding.DecodeString(rest)
 		if decErr != nil {
-			return Credentials{}, true, apierr.New(apierr.Unauthorized, "Unauthorized user. The Authorization header is not valid HTTP Basic credentials.")
+			return Credentials{}, true, apierr.New(apierr.Unauthorized, "Unauthorized user. The Authorization header is not valid HTTP Basic credentials.").
+				Because("the Basic credentials are not base64")
 		}
 		user, _, _ := strings.Cut(string(raw), ":")
 		if user == "" {
-			return Credentials{}, true, apierr.New(apierr.Unauthorized, apierr.MsgUnauthorizedNoCredentials)
+			return Credentials{}, true, apierr.New(apierr.Unauthorized, apierr.MsgUnauthorizedNoCredentials).
+				Because("the Basic credentials carry no API key (an empty user name)")
 		}
 		return Credentials{APIKey: user}, true, nil
 	case "bearer":
 		if rest == "" {
-			return Credentials{}, true, apierr.New(apierr.Unauthorized, "Unauthorized user. The Bearer token is empty.")
+			return Credentials{}, true, apierr.New(apierr.Unauthorized, "Unauthorized user. The Bearer token is empty.").
+				Because("the Bearer token is empty")
 		}
 		return Credentials{Token: rest}, true, nil
 	}
-	return Credentials{}, true, apierr.New(apierr.Unauthorized, "Unauthorized user. Use HTTP Basic with your API key or a Bearer access token.")
+	return Credentials{}, true, apierr.New(apierr.Unauthorized, "Unauthorized user. Use HTTP Basic with your API key or a Bearer access token.").
+		Because("wrong scheme: the Authorization header is neither Basic nor Bearer")
 }
