@@ -9,6 +9,7 @@ import (
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
+	"github.com/goccy/go-yaml/token"
 )
 
 // Operation is one API operation the vocabulary knows.
@@ -131,7 +132,7 @@ func parseDocument(file string, data []byte, voc *Vocabulary, budget shapeBudget
 	}
 	f, perr := parser.ParseBytes(data, 0)
 	if perr != nil {
-		return nil, &Error{Issues: []Issue{yamlIssue(file, nil, perr)}}
+		return nil, &Error{Issues: []Issue{yamlIssue(file, data, nil, perr)}}
 	}
 	if len(f.Docs) != 1 || f.Docs[0] == nil || f.Docs[0].Body == nil {
 		if len(f.Docs) > 1 {
@@ -161,7 +162,7 @@ func parseDocument(file string, data []byte, voc *Vocabulary, budget shapeBudget
 	}
 	doc := &Document{}
 	if derr := yaml.NodeToValue(root, doc, yaml.Strict()); derr != nil {
-		return nil, &Error{Issues: []Issue{yamlIssue(file, root, derr)}}
+		return nil, &Error{Issues: []Issue{yamlIssue(file, data, root, derr)}}
 	}
 	normalizeDocument(doc)
 	v := &validator{voc: voc, doc: doc}
@@ -181,17 +182,24 @@ func parseDocument(file string, data []byte, voc *Vocabulary, budget shapeBudget
 }
 
 // yamlIssue turns a go-yaml error into an Issue with its position and, when
-// the position falls on a key, that key's path.
-func yamlIssue(file string, root ast.Node, err error) Issue {
+// the position falls on a key, that key's path. A mistake hintYAML knows
+// is told in plain words, at the place it was made, before the library's
+// own message.
+func yamlIssue(file string, data []byte, root ast.Node, err error) Issue {
 	is := Issue{File: file, Msg: err.Error()}
+	var tk *token.Token
 	var ye yaml.Error
 	if errors.As(err, &ye) {
 		is.Msg = ye.GetMessage()
-		if tk := ye.GetToken(); tk != nil && tk.Position != nil {
+		if tk = ye.GetToken(); tk != nil && tk.Position != nil {
 			is.Line, is.Column = tk.Position.Line, tk.Position.Column
 		}
 	}
-	is.Msg = strings.TrimSpace(strings.ReplaceAll(is.Msg, "\n", " "))
+	is.Msg = strings.TrimSpace(strings.NewReplacer("\n", " ", "\t", `\t`).Replace(is.Msg))
+	if h, ok := hintYAML(is.Msg, tk, data); ok {
+		is.Line, is.Column = h.line, h.column
+		is.Msg = h.msg + " (YAML: " + is.Msg + ")"
+	}
 	if root != nil && is.Line > 0 {
 		if p, ok := pathAt(root, is.Line, is.Column, nil); ok {
 			is.Key = keyString(p)
