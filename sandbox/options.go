@@ -20,19 +20,21 @@ import (
 type Option func(*config) error
 
 type config struct {
-	clock      clockwork.Clock
-	clockMode  string // "fake" or "real"; used when clock is nil
-	start      time.Time
-	seed       string
-	fixtures   fs.FS
-	httpClient *http.Client
-	logger     *slog.Logger
-	apiKey     string
-	baseURL    string
-	scenarios  []namedSource
-	middleware []func(http.Handler) http.Handler
-	offline    bool
-	maxWorlds  int
+	clock     clockwork.Clock
+	clockMode string // "fake" or "real"; used when clock is nil
+	start     time.Time
+	seed      string
+	fixtures  fs.FS
+	// fixturesDir is the directory fixtures come from (WithFixturesDir).
+	fixturesDir string
+	httpClient  *http.Client
+	logger      *slog.Logger
+	apiKey      string
+	baseURL     string
+	scenarios   []namedSource
+	middleware  []func(http.Handler) http.Handler
+	offline     bool
+	maxWorlds   int
 	// maxStoredBytes is the server-wide budget of file bytes (WithMaxStoredBytes).
 	maxStoredBytes int64
 	// idle frees run-time worlds nobody used for a while (WithIdleWorldTTL).
@@ -99,9 +101,9 @@ func WithFixtures(fsys fs.FS) Option {
 func WithFixturesDir(dir string) Option {
 	return func(cfg *config) error {
 		if _, err := os.Stat(dir); err != nil {
-			return err
+			return optionError("WithFixturesDir", err)
 		}
-		cfg.fixtures = os.DirFS(dir)
+		cfg.fixtures, cfg.fixturesDir = os.DirFS(dir), dir
 		return nil
 	}
 }
@@ -180,7 +182,7 @@ func WithScenarioFile(path string) Option {
 	return func(cfg *config) error {
 		b, err := os.ReadFile(path)
 		if err != nil {
-			return err
+			return optionError("WithScenario", err)
 		}
 		cfg.scenarios = append(cfg.scenarios, namedSource{name: path, data: b})
 		return nil

@@ -62,6 +62,9 @@ func New(opts ...Option) (*Sandbox, error) {
 	}
 	set, err := fixture.Load(cfg.fixtures)
 	if err != nil {
+		if cfg.fixturesDir != "" {
+			err = optionError("WithFixturesDir", fmt.Errorf("%s: %w", cfg.fixturesDir, err))
+		}
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
 	h := &api.Host{
@@ -95,7 +98,7 @@ func New(opts ...Option) (*Sandbox, error) {
 	// scenario failure hook reads the committed marks.
 	h.Jobs.RunAlone(template.JobPrepare)
 	if err := s.openData(); err != nil {
-		return nil, err
+		return nil, optionError("WithDataDir", err)
 	}
 	h.Router = h.NewRouter()
 	var hd http.Handler = h.Routes()
@@ -114,18 +117,18 @@ func New(opts ...Option) (*Sandbox, error) {
 	h.DefaultWorld = def
 	if err := s.restoreWorlds(); err != nil {
 		s.Close()
-		return nil, err
+		return nil, optionError("WithDataDir", err)
 	}
 	for _, sc := range s.startScenarios() {
 		if _, err := stage.LoadSource(h, def, sc.name, sc.data, nil); err != nil {
 			s.Close()
-			return nil, fmt.Errorf("sandbox: scenario %s: %w", sc.name, err)
+			return nil, scenarioError(sc.name, err)
 		}
 	}
 	if cfg.record != "" {
 		if err := recording.StartFile(h, def, cfg.record); err != nil {
 			s.Close()
-			return nil, fmt.Errorf("sandbox: %w", err)
+			return nil, optionError("WithRecording", fmt.Errorf("sandbox: %w", err))
 		}
 	}
 	if cfg.idle != nil {
