@@ -56,6 +56,26 @@ type RunResult struct {
 	Error string `json:"error,omitempty"`
 	// Failures describe each failed step and its differences, by field.
 	Failures []string `json:"failures,omitempty"`
+	// StepResults are the steps that ran, in order, passed or not (for
+	// reports that list every step, such as JUnit's).
+	StepResults []RunStep `json:"step_results,omitempty"`
+}
+
+// RunStep is the outcome of one step of a file.
+type RunStep struct {
+	// Number counts the steps from 1, as the printed report does.
+	Number int    `json:"number"`
+	Name   string `json:"name,omitempty"`
+	// Label says what the step did ("POST /v3/signature_request/send").
+	Label string `json:"label"`
+	// Status is the HTTP status the step's call answered (0 for steps
+	// without a call).
+	Status int  `json:"status,omitempty"`
+	Passed bool `json:"passed"`
+	// Error says why a step could not do its work; Diffs are its
+	// expectations that did not hold, one per field.
+	Error string   `json:"error,omitempty"`
+	Diffs []string `json:"diffs,omitempty"`
 }
 
 // OK reports whether the file ran and every step passed.
@@ -97,6 +117,11 @@ func runScenarioFile(ctx context.Context, f ScenarioFile, o RunOptions) RunResul
 	rep := rn.Run(ctx, f.Name, f.Data, doc)
 	res.Steps, res.Failed, res.Error = len(rep.Steps), rep.Failed, rep.Error
 	for _, st := range rep.Steps {
+		step := RunStep{Number: st.Index + 1, Name: st.Name, Label: st.Label, Status: st.Status, Passed: st.Passed, Error: st.Error}
+		for _, d := range st.Diffs {
+			step.Diffs = append(step.Diffs, d.String())
+		}
+		res.StepResults = append(res.StepResults, step)
 		if st.Passed {
 			continue
 		}
