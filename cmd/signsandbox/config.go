@@ -18,7 +18,8 @@ import (
 )
 
 // serveConfig is what the serve command runs with, from flags and the
-// matching SIGNSANDBOX_* environment variables (flags win).
+// matching SIGNSANDBOX_* environment variables (flags win; see
+// settingSet).
 type serveConfig struct {
 	Addr      string
 	Fixtures  string
@@ -44,11 +45,18 @@ type serveConfig struct {
 	Shared sharedConfig
 	// GC is how the garbage collector trades memory for CPU (gc.go).
 	GC gcConfig
+	// AccessLog writes one info line per request (logging.go).
+	AccessLog bool
+	// settings are the settings this configuration was read from; they
+	// know where each value came from (nil for a configuration built in
+	// code: errors then name the flags).
+	settings *settingSet
 }
 
 // serverLimits bound what slow and odd clients can hold: time to send a
 // request's head and its body, time a keep-alive connection may idle, and
-// the connections open at once.
+// the connections open at once. Every one is positive (the settings refuse
+// others), so that the server stays protected and able to serve.
 type serverLimits struct {
 	ReadHeaderTimeout time.Duration
 	ReadTimeout       time.Duration
@@ -89,135 +97,114 @@ Commands (each has its own -h):
   healthcheck  exit 0 when the sandbox at --addr answers (container health
                checks)
 
-Flags (each also read from the environment variable named with it):
+Flags (each also read from the environment variable named with it; flags
+win):
 `
 
-// stringList is a repeatable string flag.
-type stringList []string
-
-func (l *stringList) String() string     { return strings.Join(*l, ",") }
-func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
-
-// parseServeConfig reads flags after the environment: every flag has an
-// environment variable of the same name, upper-cased, prefixed with
-// SIGNSANDBOX_ and with dashes as underscores.
+// parseServeConfig reads the server's settings (serveSettings) from the
+// command line and the environment; flags win. -h writes the usage to out
+// and answers flag.ErrHelp.
 func parseServeConfig(args []string, getenv func(string) string, out io.Writer) (serveConfig, error) {
-	env := func(name, def string) string {
-		if v := getenv(name); v != "" {
-			return v
-		}
-		return def
-	}
 	var c serveConfig
-	var level string
-	var scenarioFlags stringList
-	fs := flag.NewFlagSet("signsandbox", flag.ContinueOnError)
-	fs.SetOutput(out)
-	fs.Usage = func() { fmt.Fprint(out, serveUsage); fs.PrintDefaults() }
-	fs.StringVar(&c.Addr, "addr", env("SIGNSANDBOX_ADDR", defaultAddr), "listen address (SIGNSANDBOX_ADDR)")
-	fs.StringVar(&c.Fixtures, "fixtures", env("SIGNSANDBOX_FIXTURES", ""), "fixtures directory instead of the embedded ones (SIGNSANDBOX_FIXTURES)")
-	fs.StringVar(&c.Clock, "clock", env("SIGNSANDBOX_CLOCK", "real"), "default world clock: real or fake (SIGNSANDBOX_CLOCK)")
-	fs.StringVar(&level, "log-level", env("SIGNSANDBOX_LOG_LEVEL", "info"), "debug, info, warn or error (SIGNSANDBOX_LOG_LEVEL)")
-	fs.StringVar(&c.APIKey, "api-key", env("SIGNSANDBOX_API_KEY", ""), "fixed primary API key of the default world (SIGNSANDBOX_API_KEY)")
-	fs.StringVar(&c.BaseURL, "base-url", env("SIGNSANDBOX_BASE_URL", ""), "public base URL for the URLs the sandbox hands out (SIGNSANDBOX_BASE_URL)")
-	fs.Var(&scenarioFlags, "scenario", "scenario file to load into the default world; repeatable (SIGNSANDBOX_SCENARIO, comma-separated)")
-	fs.StringVar(&c.Record, "record", env("SIGNSANDBOX_RECORD", ""), "record the session as a scenario file (SIGNSANDBOX_RECORD)")
-	offline := env("SIGNSANDBOX_OFFLINE", "")
-	fs.BoolVar(&c.Offline, "offline", offline == "1" || offline == "true", "substitute placeholder documents for file_urls instead of fetching (SIGNSANDBOX_OFFLINE)")
-	var allowedHosts string
-	fs.StringVar(&allowedHosts, "allowed-hosts", env("SIGNSANDBOX_ALLOWED_HOSTS", ""), "comma-separated host names or addresses that may call the control plane and pages without credentials, besides loopback and the --base-url host (SIGNSANDBOX_ALLOWED_HOSTS)")
-	fs.StringVar(&c.AdminToken, "admin-token", env("SIGNSANDBOX_ADMIN_TOKEN", ""), "require this token (header "+edge.AdminHeader+") for creating, deleting and importing worlds and for control calls without a world key; prefer the environment variable (SIGNSANDBOX_ADMIN_TOKEN)")
-	var allowOutbound string
-	fs.StringVar(&allowOutbound, "allow-outbound", env("SIGNSANDBOX_ALLOW_OUTBOUND", ""), "comma-separated host names (or *.domain), IP addresses, CIDRs, or private: internal destinations file_urls and callbacks may reach on a server with --admin-token, which otherwise connects only to public addresses (SIGNSANDBOX_ALLOW_OUTBOUND)")
-	fs.StringVar(&c.LogFormat, "log-format", env("SIGNSANDBOX_LOG_FORMAT", "text"), "text or json (SIGNSANDBOX_LOG_FORMAT)")
-	var envErr error
-	envDuration := func(name string, def time.Duration) time.Duration {
-		v := getenv(name)
-		if v == "" {
-			return def
+	set := c.settingSet(getenv)
+	err := set.parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(out, serveUsage)
+		set.usage(out)
+	}
+	c.settings = set
+	return c, err
+}
+
+// settingSet binds the server's settings to c: the table every flag of
+// the server is a row of, in the order -h lists them.
+func (c *serveConfig) settingSet(getenv func(string) string) *settingSet {
+	rows := []setting{
+		{name: "addr", arg: "ADDR", def: defaultAddr, usage: "listen address", parse: listenAddr(&c.Addr)},
+		{name: "fixtures", arg: "DIR", usage: "fixtures directory instead of the embedded ones", parse: text(&c.Fixtures)},
+		{name: "clock", arg: "real|fake", def: "real", usage: "default world clock", parse: oneOf(&c.Clock, "real", "fake")},
+		{name: "log-level", arg: "LEVEL", def: "info", usage: "debug, info, warn or error", parse: logLevel(&c.LogLevel)},
+		{name: "log-format", arg: "text|json", def: "text", usage: "text, or json: one JSON object per line on stdout and stderr, the start-up banner included", parse: oneOf(&c.LogFormat, "text", "json")},
+		{name: "access-log", boolean: true, def: "true", usage: "one info line per request: method, path (page tokens and query values left out), status, bytes, duration, operation, world, request id, and why a refused call was refused", parse: boolean(&c.AccessLog)},
+		{name: "api-key", arg: "KEY", usage: "fixed primary API key of the default world", parse: apiKey(&c.APIKey)},
+		{name: "base-url", arg: "URL", usage: "public base URL for the URLs the sandbox hands out", parse: baseURL(&c.BaseURL)},
+		{name: "scenario", arg: "FILE|NAME", list: true, usage: "scenario file or ready scenario to load into the default world; repeatable (the environment variable takes a comma-separated list)", parse: scenarioArg(&c.Scenarios)},
+		{name: "record", arg: "FILE", usage: "record the session as a scenario file", parse: text(&c.Record)},
+		{name: "offline", boolean: true, usage: "substitute placeholder documents for file_urls instead of fetching", parse: boolean(&c.Offline)},
+		{name: "allowed-hosts", arg: "HOSTS", usage: "comma-separated host names or addresses that may call the control plane and pages without credentials, besides loopback and the --base-url host", parse: commaList(&c.AllowedHosts, edge.CheckAllowedHost)},
+		{name: "admin-token", arg: "TOKEN", usage: "require this token (header " + edge.AdminHeader + ") for creating, deleting and importing worlds and for control calls without a world key; prefer the environment variable", parse: text(&c.AdminToken)},
+		{name: "allow-outbound", arg: "LIST", usage: "comma-separated host names (or *.domain), IP addresses, CIDRs, or private: internal destinations file_urls and callbacks may reach on a server with --admin-token, which otherwise connects only to public addresses", parse: commaList(&c.AllowOutbound, sandbox.CheckAllowOutbound)},
+		{name: "read-header-timeout", arg: "DURATION", def: "10s", usage: "time a client has to send a request's line and headers", parse: positiveDuration(&c.Limits.ReadHeaderTimeout)},
+		{name: "read-timeout", arg: "DURATION", def: "1m", usage: "time a client has to send a request's body once its handler starts", parse: positiveDuration(&c.Limits.ReadTimeout)},
+		{name: "idle-timeout", arg: "DURATION", def: "2m", usage: "time a keep-alive connection may wait for its next request", parse: positiveDuration(&c.Limits.IdleTimeout)},
+		{name: "max-conns", arg: "N", def: strconv.Itoa(defaultLimits.MaxConns), usage: "connections open at once; more wait until one closes", parse: atLeast(&c.Limits.MaxConns, 1)},
+	}
+	rows = append(rows, c.Shared.settings()...)
+	rows = append(rows, c.GC.settings()...)
+	set := newSettingSet("signsandbox", getenv, rows...)
+	set.checks = append(set.checks, c.Shared.checks)
+	return set
+}
+
+// origin names where a setting of the server came from (see
+// settingSet.origin), for errors found after parsing: a listen address in
+// use, a fixtures directory without fixtures.
+func (c serveConfig) origin(name string) string { return c.settings.origin(name) }
+
+// logLevel stores a log level given by name.
+func logLevel(p *slog.Level) func(string) error {
+	return func(v string) error {
+		switch strings.ToLower(v) {
+		case "debug":
+			*p = slog.LevelDebug
+		case "info":
+			*p = slog.LevelInfo
+		case "warn":
+			*p = slog.LevelWarn
+		case "error":
+			*p = slog.LevelError
+		default:
+			return bad("must be debug, info, warn or error (got %q)", v)
 		}
-		d, err := time.ParseDuration(v)
-		if err != nil && envErr == nil {
-			envErr = fmt.Errorf("%s: %v", name, err)
+		return nil
+	}
+}
+
+// apiKey stores a fixed API key: clients send it as the user name of HTTP
+// Basic credentials, which cannot hold a colon, and a key with spaces or
+// control characters would not survive a shell or a header.
+func apiKey(p *string) func(string) error {
+	return func(v string) error {
+		if strings.ContainsFunc(v, func(r rune) bool { return r <= ' ' || r == ':' || r == 0x7f }) {
+			return bad("must not hold spaces, control characters or ':' (it is sent as the user name of HTTP Basic credentials)")
 		}
-		return d
+		*p = v
+		return nil
 	}
-	fs.DurationVar(&c.Limits.ReadHeaderTimeout, "read-header-timeout", envDuration("SIGNSANDBOX_READ_HEADER_TIMEOUT", defaultLimits.ReadHeaderTimeout), "time a client has to send a request's line and headers (SIGNSANDBOX_READ_HEADER_TIMEOUT)")
-	fs.DurationVar(&c.Limits.ReadTimeout, "read-timeout", envDuration("SIGNSANDBOX_READ_TIMEOUT", defaultLimits.ReadTimeout), "time a client has to send a request's body once its handler starts (SIGNSANDBOX_READ_TIMEOUT)")
-	fs.DurationVar(&c.Limits.IdleTimeout, "idle-timeout", envDuration("SIGNSANDBOX_IDLE_TIMEOUT", defaultLimits.IdleTimeout), "time a keep-alive connection may wait for its next request (SIGNSANDBOX_IDLE_TIMEOUT)")
-	maxConns := defaultLimits.MaxConns
-	if v := getenv("SIGNSANDBOX_MAX_CONNS"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil && envErr == nil {
-			envErr = fmt.Errorf("SIGNSANDBOX_MAX_CONNS: %v", err)
+}
+
+// baseURL stores a public base URL the sandbox accepts.
+func baseURL(p *string) func(string) error {
+	return func(v string) error {
+		if v != "" {
+			if err := sandbox.CheckBaseURL(v); err != nil {
+				return err
+			}
 		}
-		maxConns = n
+		*p = v
+		return nil
 	}
-	fs.IntVar(&c.Limits.MaxConns, "max-conns", maxConns, "connections open at once; more wait until one closes (SIGNSANDBOX_MAX_CONNS)")
-	if envErr != nil {
-		return c, envErr
-	}
-	c.Shared.flags(fs, env)
-	c.GC.flags(fs, env)
-	if err := fs.Parse(args); err != nil {
-		return c, err
-	}
-	if err := c.Shared.check(); err != nil {
-		return c, err
-	}
-	if err := c.GC.check(); err != nil {
-		return c, err
-	}
-	if fs.NArg() > 0 {
-		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
-	}
-	if c.Clock != "real" && c.Clock != "fake" {
-		return c, fmt.Errorf("--clock must be real or fake, not %q", c.Clock)
-	}
-	if c.BaseURL != "" {
-		if err := sandbox.CheckBaseURL(c.BaseURL); err != nil {
-			return c, fmt.Errorf("--base-url: %v", err)
+}
+
+// scenarioArg adds a scenario file or ready scenario name.
+func scenarioArg(p *[]string) func(string) error {
+	return func(v string) error {
+		if err := checkScenarioArg(v); err != nil {
+			return &badValue{msg: err.Error()}
 		}
+		*p = append(*p, v)
+		return nil
 	}
-	if err := c.LogLevel.UnmarshalText([]byte(level)); err != nil {
-		return c, fmt.Errorf("--log-level: %v", err)
-	}
-	if c.LogFormat != "text" && c.LogFormat != "json" {
-		return c, fmt.Errorf("--log-format must be text or json, not %q", c.LogFormat)
-	}
-	for _, h := range strings.Split(allowedHosts, ",") {
-		if h = strings.TrimSpace(h); h == "" {
-			continue
-		}
-		if err := edge.CheckAllowedHost(h); err != nil {
-			return c, fmt.Errorf("--allowed-hosts: %v", err)
-		}
-		c.AllowedHosts = append(c.AllowedHosts, h)
-	}
-	for _, e := range strings.Split(allowOutbound, ",") {
-		if e = strings.TrimSpace(e); e == "" {
-			continue
-		}
-		if err := sandbox.CheckAllowOutbound(e); err != nil {
-			return c, fmt.Errorf("--allow-outbound: %v", err)
-		}
-		c.AllowOutbound = append(c.AllowOutbound, e)
-	}
-	if err := c.Limits.check(); err != nil {
-		return c, err
-	}
-	c.Scenarios = scenarioFlags
-	if len(c.Scenarios) == 0 {
-		if v := getenv("SIGNSANDBOX_SCENARIO"); v != "" {
-			c.Scenarios = strings.Split(v, ",")
-		}
-	}
-	for _, f := range c.Scenarios {
-		if err := checkScenarioArg(f); err != nil {
-			return c, fmt.Errorf("--scenario %w", err)
-		}
-	}
-	return c, nil
 }
 
 // checkScenarioArg refuses a --scenario that is neither a file nor a ready
@@ -231,21 +218,4 @@ func checkScenarioArg(f string) error {
 		return nil
 	}
 	return errNoScenario(f)
-}
-
-// check refuses limits that would leave the server unprotected or unable
-// to serve: every timeout and the connection cap must be positive.
-func (l serverLimits) check() error {
-	for _, d := range []struct {
-		flag string
-		v    time.Duration
-	}{{"--read-header-timeout", l.ReadHeaderTimeout}, {"--read-timeout", l.ReadTimeout}, {"--idle-timeout", l.IdleTimeout}} {
-		if d.v <= 0 {
-			return fmt.Errorf("%s must be positive, not %v", d.flag, d.v)
-		}
-	}
-	if l.MaxConns < 1 {
-		return fmt.Errorf("--max-conns must be at least 1, not %d", l.MaxConns)
-	}
-	return nil
 }

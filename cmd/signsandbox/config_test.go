@@ -24,16 +24,16 @@ func TestParseServeConfig(t *testing.T) {
 		want    serveConfig
 		wantErr bool
 	}{
-		{name: "defaults", want: serveConfig{Addr: "127.0.0.1:8080", Clock: "real", LogLevel: slog.LevelInfo, LogFormat: "text", Limits: defaultLimits}},
-		{name: "env", env: map[string]string{"SIGNSANDBOX_ADDR": ":9000", "SIGNSANDBOX_CLOCK": "fake", "SIGNSANDBOX_API_KEY": "k", "SIGNSANDBOX_LOG_LEVEL": "debug", "SIGNSANDBOX_SCENARIO": "happy-path,reminders"},
-			want: serveConfig{Addr: ":9000", Clock: "fake", APIKey: "k", LogLevel: slog.LevelDebug, Scenarios: []string{"happy-path", "reminders"}, LogFormat: "text", Limits: defaultLimits}},
-		{name: "flags win", args: []string{"--addr", "0.0.0.0:1", "--scenario", "config_test.go", "--scenario", "happy-path"}, env: map[string]string{"SIGNSANDBOX_ADDR": ":9000"},
+		{name: "defaults", want: serveConfig{Addr: "127.0.0.1:8080", Clock: "real", LogLevel: slog.LevelInfo, LogFormat: "text", AccessLog: true, Limits: defaultLimits}},
+		{name: "env", env: map[string]string{"SIGNSANDBOX_ADDR": ":9000", "SIGNSANDBOX_CLOCK": "fake", "SIGNSANDBOX_API_KEY": "k", "SIGNSANDBOX_LOG_LEVEL": "debug", "SIGNSANDBOX_SCENARIO": "happy-path,reminders", "SIGNSANDBOX_ACCESS_LOG": "false", "SIGNSANDBOX_OFFLINE": "yes"},
+			want: serveConfig{Addr: ":9000", Clock: "fake", APIKey: "k", LogLevel: slog.LevelDebug, Scenarios: []string{"happy-path", "reminders"}, LogFormat: "text", Offline: true, Limits: defaultLimits}},
+		{name: "flags win", args: []string{"--addr", "0.0.0.0:1", "--scenario", "config_test.go", "--scenario", "happy-path", "--access-log=false"}, env: map[string]string{"SIGNSANDBOX_ADDR": ":9000", "SIGNSANDBOX_ACCESS_LOG": "true"},
 			want: serveConfig{Addr: "0.0.0.0:1", Clock: "real", LogLevel: slog.LevelInfo, Scenarios: []string{"config_test.go", "happy-path"}, LogFormat: "text", Limits: defaultLimits}},
 		{name: "bad clock", args: []string{"--clock", "sundial"}, wantErr: true},
 		{name: "bad level", args: []string{"--log-level", "loud"}, wantErr: true},
 		{name: "stray argument", args: []string{"serve"}, wantErr: true},
 		{name: "base url", args: []string{"--base-url", "https://sign.example.com"},
-			want: serveConfig{Addr: "127.0.0.1:8080", Clock: "real", LogLevel: slog.LevelInfo, BaseURL: "https://sign.example.com", LogFormat: "text", Limits: defaultLimits}},
+			want: serveConfig{Addr: "127.0.0.1:8080", Clock: "real", LogLevel: slog.LevelInfo, BaseURL: "https://sign.example.com", LogFormat: "text", AccessLog: true, Limits: defaultLimits}},
 		{name: "bad base url", args: []string{"--base-url", "not a url"}, wantErr: true},
 		{name: "base url with a query", args: []string{"--base-url", "https://sign.example.com/?a=1"}, wantErr: true},
 		{name: "bad base url from env", env: map[string]string{"SIGNSANDBOX_BASE_URL": "sign.example.com"}, wantErr: true},
@@ -46,6 +46,7 @@ func TestParseServeConfig(t *testing.T) {
 				return
 			}
 			require.NoError(t, err)
+			got.settings = nil
 			assert.Equal(t, tc.want, got)
 		})
 	}
@@ -53,18 +54,20 @@ func TestParseServeConfig(t *testing.T) {
 
 // --scenario NAME that is neither a file nor a ready scenario is refused
 // at start, listing the ready scenarios (as run does), instead of "open
-// NAME: no such file or directory".
+// NAME: no such file or directory"; the error names the flag or the
+// environment variable, whichever gave the name.
 func TestScenarioFlagListsReadyScenarios(t *testing.T) {
 	for _, src := range []struct {
-		args []string
-		env  map[string]string
+		args   []string
+		env    map[string]string
+		origin string
 	}{
-		{args: []string{"--scenario", "nosuch"}},
-		{env: map[string]string{"SIGNSANDBOX_SCENARIO": "happy-path,nosuch"}},
+		{args: []string{"--scenario", "nosuch"}, origin: "--scenario"},
+		{env: map[string]string{"SIGNSANDBOX_SCENARIO": "happy-path,nosuch"}, origin: "SIGNSANDBOX_SCENARIO"},
 	} {
 		_, err := parseServeConfig(src.args, func(k string) string { return src.env[k] }, io.Discard)
 		require.Error(t, err)
-		assert.Contains(t, err.Error(), "--scenario nosuch: no such file and no ready scenario of that name (ready: ")
+		assert.Contains(t, err.Error(), src.origin+" nosuch: no such file and no ready scenario of that name (ready: ")
 		for _, name := range scenarios.Names() {
 			assert.Contains(t, err.Error(), name)
 		}
@@ -138,15 +141,21 @@ func TestParseServeConfigLogFormat(t *testing.T) {
 	assert.Error(t, err)
 }
 
-// Every flag of the server is in the flag table of docs/cli.md.
+// Every flag of the server is in the flag table of docs/cli.md, with its
+// environment variable: the rows of the settings table, and whatever else
+// -h lists.
 func TestEveryFlagIsInTheCLIPage(t *testing.T) {
-	readme, err := os.ReadFile("../../docs/cli.md")
+	page, err := os.ReadFile("../../docs/cli.md")
 	require.NoError(t, err)
+	var c serveConfig
+	for _, st := range c.settingSet(func(string) string { return "" }).rows {
+		assert.Contains(t, string(page), "| `--"+st.name+"` | `"+st.envVar()+"`", "docs/cli.md flag table")
+	}
 	var help bytes.Buffer
 	require.Equal(t, 0, serve([]string{"-h"}, func(string) string { return "" }, io.Discard, &help))
 	flags := regexp.MustCompile(`(?m)^  -([a-z-]+)`).FindAllStringSubmatch(help.String(), -1)
 	require.NotEmpty(t, flags)
 	for _, f := range flags {
-		assert.Contains(t, string(readme), "| `--"+f[1]+"` |", "docs/cli.md flag table")
+		assert.Contains(t, string(page), "| `--"+f[1]+"` |", "docs/cli.md flag table")
 	}
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"flag"
-	"fmt"
 	"os"
 	"runtime/debug"
 	"strconv"
@@ -52,29 +50,33 @@ const autoGCPercent = 0
 // defaultGCHeadroom is --gc-headroom's default.
 const defaultGCHeadroom = "192MiB"
 
-// flags declares the flags, each with its environment variable.
-func (c *gcConfig) flags(fs *flag.FlagSet, env func(name, def string) string) {
-	fs.StringVar(&c.Percent, "gc-percent", env("SIGNSANDBOX_GC_PERCENT", ""), "heap growth between garbage collections, in percent of the live heap (Go's GOGC); lower holds less memory for more CPU; off collects only at --memory-limit; auto (the default unless GOGC is set) is 100 until the growth reaches --gc-headroom (SIGNSANDBOX_GC_PERCENT)")
-	fs.StringVar(&c.Headroom, "gc-headroom", env("SIGNSANDBOX_GC_HEADROOM", ""), "under --gc-percent auto, the most the heap may grow between garbage collections (default "+defaultGCHeadroom+") (SIGNSANDBOX_GC_HEADROOM)")
-	fs.StringVar(&c.ReleaseIdle, "release-idle", env("SIGNSANDBOX_RELEASE_IDLE", ""), "after this long without a request, collect and give free memory back to the system, once per quiet spell; 0 never (default "+defaultReleaseIdle.String()+") (SIGNSANDBOX_RELEASE_IDLE)")
-	fs.StringVar(&c.MemoryLimit, "memory-limit", env("SIGNSANDBOX_MEMORY_LIMIT", ""), "soft limit of the memory the process holds, e.g. 512MiB or 2GiB; the collector runs more often near it; 0 is none (Go's GOMEMLIMIT; default: 90% of the container's memory limit, none outside a container) (SIGNSANDBOX_MEMORY_LIMIT)")
-}
-
-// check refuses values that do not parse, naming the flag.
-func (c *gcConfig) check() error {
-	if _, _, err := c.percent(func(string) string { return "" }); err != nil {
-		return err
+// settings are the rows of the server's settings table for the garbage
+// collector.
+func (c *gcConfig) settings() []setting {
+	return []setting{
+		{name: "gc-percent", arg: "N|off|auto", usage: "heap growth between garbage collections, in percent of the live heap (Go's GOGC); lower holds less memory for more CPU; off collects only at --memory-limit; auto (the default unless GOGC is set) is 100 until the growth reaches --gc-headroom", parse: func(v string) error {
+			c.Percent = v
+			_, _, err := c.percent(func(string) string { return "" })
+			return err
+		}},
+		{name: "gc-headroom", arg: "SIZE", usage: "under --gc-percent auto, the most the heap may grow between garbage collections (default " + defaultGCHeadroom + ")", parse: func(v string) error {
+			c.Headroom = v
+			_, err := c.headroom()
+			return err
+		}},
+		{name: "release-idle", arg: "DURATION", usage: "after this long without a request, collect and give free memory back to the system, once per quiet spell; 0 never (default " + defaultReleaseIdle.String() + ")", parse: func(v string) error {
+			c.ReleaseIdle = v
+			_, err := c.releaseIdle()
+			return err
+		}},
+		{name: "memory-limit", arg: "SIZE", usage: "soft limit of the memory the process holds, e.g. 512MiB or 2GiB; the collector runs more often near it; 0 is none (Go's GOMEMLIMIT; default: 90% of the container's memory limit, none outside a container)", parse: func(v string) error {
+			if _, err := parseBytes(v); err != nil {
+				return err
+			}
+			c.MemoryLimit = v
+			return nil
+		}},
 	}
-	if _, err := parseBytes(c.MemoryLimit); err != nil {
-		return fmt.Errorf("--memory-limit: %v", err)
-	}
-	if _, err := c.headroom(); err != nil {
-		return err
-	}
-	if _, err := c.releaseIdle(); err != nil {
-		return err
-	}
-	return nil
 }
 
 // releaseIdle reads --release-idle (empty: the default).
@@ -83,11 +85,8 @@ func (c *gcConfig) releaseIdle() (time.Duration, error) {
 		return defaultReleaseIdle, nil
 	}
 	d, err := time.ParseDuration(c.ReleaseIdle)
-	if err == nil && d < 0 {
-		err = fmt.Errorf("must not be negative")
-	}
-	if err != nil {
-		return 0, fmt.Errorf("--release-idle: %v", err)
+	if err != nil || d < 0 {
+		return 0, bad("must be a duration such as 30s or 5m, or 0 for never (got %q)", c.ReleaseIdle)
 	}
 	return d, nil
 }
@@ -106,7 +105,7 @@ func (c *gcConfig) percent(getenv func(string) string) (p int, set bool, err err
 	}
 	p, err = strconv.Atoi(v)
 	if err != nil || p < 1 {
-		return 0, false, fmt.Errorf("--gc-percent must be a whole number of at least 1, off or auto, not %q", c.Percent)
+		return 0, false, bad("must be a whole number of at least 1, off or auto (got %q)", c.Percent)
 	}
 	return p, true, nil
 }
@@ -119,10 +118,10 @@ func (c *gcConfig) headroom() (int64, error) {
 	}
 	n, err := parseBytes(v)
 	if err == nil && n < 1<<20 {
-		err = fmt.Errorf("must be at least 1MiB")
+		err = bad("must be at least 1MiB (got %q)", v)
 	}
 	if err != nil {
-		return 0, fmt.Errorf("--gc-headroom: %v", err)
+		return 0, err
 	}
 	return n, nil
 }

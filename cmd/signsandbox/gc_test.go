@@ -40,8 +40,9 @@ func TestGCPercentFlag(t *testing.T) {
 			p, set, err := c.percent(envOf(tc.env))
 			if tc.wantFail {
 				require.Error(t, err)
-				assert.Contains(t, err.Error(), "--gc-percent")
-				assert.Error(t, c.check())
+				assert.Contains(t, err.Error(), "must be a whole number of at least 1, off or auto")
+				_, err = parseServeConfig([]string{"--gc-percent", tc.flag}, envOf(nil), io.Discard)
+				assert.ErrorContains(t, err, "--gc-percent must be")
 				return
 			}
 			require.NoError(t, err)
@@ -70,13 +71,15 @@ func TestMemoryLimitFlag(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			c := gcConfig{MemoryLimit: tc.flag}
-			require.NoError(t, c.check())
+			_, err := parseBytes(tc.flag)
+			require.NoError(t, err)
 			got, set := c.memoryLimit(envOf(tc.env), group(tc.group))
 			assert.Equal(t, tc.want, got)
 			assert.Equal(t, tc.wantSet, set)
 		})
 	}
-	assert.Error(t, (&gcConfig{MemoryLimit: "lots"}).check())
+	_, err := parseServeConfig([]string{"--memory-limit", "lots"}, envOf(nil), io.Discard)
+	assert.ErrorContains(t, err, "--memory-limit")
 }
 
 func TestParseGroupLimit(t *testing.T) {
@@ -103,7 +106,7 @@ func TestGCFlagsParseAndApply(t *testing.T) {
 	assert.Contains(t, err.Error(), "--gc-percent")
 	_, err = parseServeConfig(nil, envOf(map[string]string{"SIGNSANDBOX_MEMORY_LIMIT": "a lot"}), io.Discard)
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "--memory-limit")
+	assert.Contains(t, err.Error(), "SIGNSANDBOX_MEMORY_LIMIT", "the error names the variable the value came from")
 }
 
 // TestAutoPercentBoundsTheHeadroom: under auto the heap grows by the live
@@ -142,7 +145,7 @@ func TestGCHeadroomFlag(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, int64(64<<20), h)
 	for _, bad := range []string{"lots", "1KiB"} {
-		err := (&gcConfig{Headroom: bad}).check()
+		_, err := parseServeConfig([]string{"--gc-headroom", bad}, envOf(nil), io.Discard)
 		require.Error(t, err, bad)
 		assert.Contains(t, err.Error(), "--gc-headroom")
 	}

@@ -18,11 +18,11 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox"
-	"github.com/signsandbox/signsandbox/sandbox/edge"
 	"github.com/signsandbox/signsandbox/scenarios"
 )
 
@@ -54,30 +54,25 @@ curl). A wildcard host (0.0.0.0, ::) is asked on 127.0.0.1.
 // image has no curl. It takes only --addr (SIGNSANDBOX_ADDR), so that the
 // server's other settings cannot make a health check fail.
 func cmdHealthcheck(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("signsandbox healthcheck", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, healthcheckUsage); fs.PrintDefaults() }
-	def := os.Getenv("SIGNSANDBOX_ADDR")
-	if def == "" {
-		def = defaultAddr
-	}
-	addr := fs.String("addr", def, "address the sandbox listens on (SIGNSANDBOX_ADDR)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
+	var addr string
+	set := newSettingSet("signsandbox healthcheck", os.Getenv,
+		setting{name: "addr", arg: "ADDR", def: defaultAddr, usage: "address the sandbox listens on", parse: listenAddr(&addr)})
+	if err := set.parse(args); err != nil {
+		switch {
+		case errors.Is(err, flag.ErrHelp):
+			fmt.Fprint(stderr, healthcheckUsage)
+			set.usage(stderr)
 			return 0
+		case isUsage(err):
+			fmt.Fprintf(stderr, "healthcheck: %v (signsandbox healthcheck -h lists the flags)\n", err)
+			return 2
 		}
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "healthcheck: unexpected argument %q\n", fs.Arg(0))
-		fs.Usage()
-		return 2
-	}
-	host, port, err := net.SplitHostPort(*addr)
-	if err != nil {
+		// Docker reads any exit status but 0 and 1 as reserved: a bad
+		// address is an unhealthy answer.
 		fmt.Fprintln(stderr, "healthcheck:", err)
 		return 1
 	}
+	host, port, _ := net.SplitHostPort(addr) // the setting refused what does not split
 	if host == "" || host == "0.0.0.0" || host == "::" {
 		host = "127.0.0.1"
 	}
@@ -140,13 +135,17 @@ func serve(args []string, getenv func(string) string, stdout, stderr io.Writer) 
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
-		fmt.Fprintln(stderr, "signsandbox:", err)
+		out := newOutput(formatOf(args, getenv), slog.LevelInfo, stdout, stderr)
+		out.fail(err)
+		out.close()
 		return 2
 	}
 	cfg.GC.apply(getenv)
+	out := newOutput(cfg.LogFormat, cfg.LogLevel, stdout, stderr)
+	defer out.close()
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
-		fmt.Fprintln(stderr, "signsandbox:", err)
+		out.fail(fmt.Errorf("%s: %w", cfg.origin("addr"), err))
 		return 1
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
@@ -154,8 +153,8 @@ func serve(args []string, getenv func(string) string, stdout, stderr io.Writer) 
 	// After the first signal, a second one stops the process at once
 	// instead of waiting for the graceful shutdown.
 	go func() { <-ctx.Done(); stop() }()
-	if err := serveOn(ctx, ln, cfg, stdout, stderr); err != nil {
-		fmt.Fprintln(stderr, "signsandbox:", err)
+	if err := serveWith(ctx, ln, cfg, out); err != nil {
+		out.fail(err)
 		return 1
 	}
 	return 0
@@ -170,7 +169,14 @@ const shutdownGrace = 10 * time.Second
 // in flight finish (for up to shutdownGrace), the worlds' background work
 // stops. It closes ln. Tests call it with their own listener and context.
 func serveOn(ctx context.Context, ln net.Listener, cfg serveConfig, stdout, stderr io.Writer) error {
-	logger := newLogger(cfg, stderr)
+	out := newOutput(cfg.LogFormat, cfg.LogLevel, stdout, stderr)
+	defer out.close()
+	return serveWith(ctx, ln, cfg, out)
+}
+
+// serveWith is serveOn with the output made.
+func serveWith(ctx context.Context, ln net.Listener, cfg serveConfig, out *output) error {
+	logger := out.log
 	// The listener answers (alive, not ready) while New restores a data
 	// directory; see gate.
 	var g gate
@@ -181,15 +187,19 @@ func serveOn(ctx context.Context, ln net.Listener, cfg serveConfig, stdout, stde
 	sb, err := sandbox.New(serveOptions(cfg, logger)...)
 	if err != nil {
 		_ = srv.Close()
-		return err
+		return startError(cfg, err)
 	}
 	defer sb.Close()
-	idle, _ := cfg.GC.releaseIdle() // check refused what does not parse
+	idle, _ := cfg.GC.releaseIdle() // the settings refused what does not parse
 	rel := newReleaser(idle)
-	g.open(rel.wrap(logRequests(logger, sb)))
+	var h http.Handler = sb
+	if cfg.AccessLog {
+		h = accessLog(logger, sb)
+	}
+	g.open(rel.wrap(h))
 	go rel.run(ctx)
 	cfg.GC.startTuning()
-	printBanner(stdout, ln.Addr().String(), sb.DefaultAPIKey(), cfg.AdminToken != "")
+	out.banner(ln.Addr().String(), sb.DefaultAPIKey(), cfg.AdminToken != "")
 
 	select {
 	case err := <-errc:
@@ -202,35 +212,31 @@ func serveOn(ctx context.Context, ln net.Listener, cfg serveConfig, stdout, stde
 		_ = srv.Close()
 		return fmt.Errorf("shutdown: %w", err)
 	}
-	fmt.Fprintln(stdout, "signsandbox stopped")
+	out.stopped()
 	return nil
 }
 
-// newLogger is the binary's logger: --log-format text or json, on stderr.
-func newLogger(cfg serveConfig, stderr io.Writer) *slog.Logger {
-	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
-	if cfg.LogFormat == "json" {
-		return slog.New(slog.NewJSONHandler(stderr, opts))
-	}
-	return slog.New(slog.NewTextHandler(stderr, opts))
+// optionSettings names the setting behind each option whose value can
+// make sandbox.New fail (see sandbox.OptionError).
+var optionSettings = map[string]string{
+	"WithFixturesDir": "fixtures",
+	"WithDataDir":     "data-dir",
+	"WithScenario":    "scenario",
+	"WithRecording":   "record",
 }
 
-// printBanner says where the sandbox listens and how to call it, and,
-// when the listener is reachable beyond loopback without an admin token,
-// that anyone who can reach it can administer it.
-func printBanner(stdout io.Writer, addr, key string, adminToken bool) {
-	base := "http://" + displayAddr(addr)
-	fmt.Fprintf(stdout, "signsandbox %s listening on %s\n", sandbox.Version, base)
-	fmt.Fprintf(stdout, "API base URL: %s/v3\n", base)
-	fmt.Fprintf(stdout, "API key:      %s\n", key)
-	switch {
-	case adminToken:
-		fmt.Fprintf(stdout, "admin token:  required (header %s) for worlds, state import and control calls without a key\n", edge.AdminHeader)
-	case !isLoopback(addr):
-		fmt.Fprintf(stdout, "WARNING:      the control plane is open: anyone who can reach %s can create, delete and replace worlds; set --admin-token (SIGNSANDBOX_ADMIN_TOKEN)\n", addr)
+// startError is an error of sandbox.New as the binary reports it: naming
+// the setting (flag or environment variable) whose value caused it, and
+// without the package's own prefix.
+func startError(cfg serveConfig, err error) error {
+	msg := strings.TrimPrefix(err.Error(), "sandbox: ")
+	var oe *sandbox.OptionError
+	if errors.As(err, &oe) {
+		if name, ok := optionSettings[oe.Option]; ok {
+			return fmt.Errorf("%s: %s", cfg.origin(name), msg)
+		}
 	}
-	fmt.Fprintf(stdout, "console:      %s/_sandbox/console/\n", base)
-	fmt.Fprintf(stdout, "try:          curl -u %s: %s/v3/account\n", key, base)
+	return errors.New(msg)
 }
 
 // isLoopback reports whether a listen address is reachable only from this

@@ -108,7 +108,7 @@ func TestReleaseIdleFlag(t *testing.T) {
 	require.NoError(t, err)
 	assert.Zero(t, d)
 	for _, bad := range []string{"soon", "-1s"} {
-		err := (&gcConfig{ReleaseIdle: bad}).check()
+		_, err := parseServeConfig([]string{"--release-idle", bad}, func(string) string { return "" }, io.Discard)
 		require.Error(t, err, bad)
 		assert.Contains(t, err.Error(), "--release-idle")
 	}

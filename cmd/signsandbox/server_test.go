@@ -241,10 +241,29 @@ func TestBannerSaysWhenTheControlPlaneIsOpen(t *testing.T) {
 		{"0.0.0.0:8080", true, false},
 	} {
 		var out strings.Builder
-		printBanner(&out, tc.addr, "k", tc.token)
+		newOutput("text", slog.LevelInfo, &out, io.Discard).banner(tc.addr, "k", tc.token)
 		assert.Equal(t, tc.open, strings.Contains(out.String(), "the control plane is open"), "%s token=%v:\n%s", tc.addr, tc.token, out.String())
 		assert.Contains(t, out.String(), "try:")
 		assert.Contains(t, out.String(), "/_sandbox/console/", "the banner names the console")
+
+		// As JSON records: one to say where, one more to warn.
+		out.Reset()
+		newOutput("json", slog.LevelInfo, &out, io.Discard).banner(tc.addr, "k", tc.token)
+		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+		var first map[string]any
+		require.NoError(t, json.Unmarshal([]byte(lines[0]), &first), lines[0])
+		assert.Equal(t, "listening", first["msg"])
+		assert.Contains(t, first["console"], "/_sandbox/console/")
+		assert.Equal(t, "k", first["api_key"])
+		if tc.open {
+			require.Len(t, lines, 2)
+			var warning map[string]any
+			require.NoError(t, json.Unmarshal([]byte(lines[1]), &warning), lines[1])
+			assert.Equal(t, "WARN", warning["level"])
+			assert.Contains(t, warning["msg"], "the control plane is open")
+		} else {
+			assert.Len(t, lines, 1)
+		}
 	}
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"strconv"
 	"strings"
@@ -35,42 +34,58 @@ type sharedConfig struct {
 	IdleWorldTTL string
 }
 
-// flags declares the flags, each with its environment variable.
-func (c *sharedConfig) flags(fs *flag.FlagSet, env func(name, def string) string) {
-	fs.StringVar(&c.Credentials, "credentials", env("SIGNSANDBOX_CREDENTIALS", ""), "credentials of worlds created at run time: random (the default) or seeded (SIGNSANDBOX_CREDENTIALS)")
-	fs.StringVar(&c.DataDir, "data-dir", env("SIGNSANDBOX_DATA_DIR", ""), "keep every world in this directory across restarts; without it nothing touches the disk (SIGNSANDBOX_DATA_DIR)")
-	fs.StringVar(&c.Fsync, "fsync", env("SIGNSANDBOX_FSYNC", ""), "with --data-dir: interval (fsync every 100ms, the default) or always (fsync every change before answering) (SIGNSANDBOX_FSYNC)")
-	fs.StringVar(&c.MaxStoredBytes, "max-stored-bytes", env("SIGNSANDBOX_MAX_STORED_BYTES", ""), "bytes of files all worlds may hold together, e.g. 512MiB or 4GiB; 0 is no limit (default 2GiB) (SIGNSANDBOX_MAX_STORED_BYTES)")
-	fs.StringVar(&c.IdleWorldTTL, "idle-world-ttl", env("SIGNSANDBOX_IDLE_WORLD_TTL", ""), "free worlds created at run time that no call reached for this long (wall time; default 24h); 0 keeps them (SIGNSANDBOX_IDLE_WORLD_TTL)")
-	fs.StringVar(&c.Shard, "shard", env("SIGNSANDBOX_SHARD", ""), "1 to 8 lowercase hex characters that start every random credential, for a router in front of several servers (SIGNSANDBOX_SHARD)")
+// settings are the rows of the server's settings table for a shared
+// server.
+func (c *sharedConfig) settings() []setting {
+	return []setting{
+		{name: "credentials", arg: "random|seeded", usage: "credentials of worlds created at run time: random (the default) or seeded", parse: func(v string) error {
+			if v == "" {
+				c.Credentials = ""
+				return nil
+			}
+			return oneOf(&c.Credentials, "random", "seeded")(v)
+		}},
+		{name: "data-dir", arg: "DIR", usage: "keep every world in this directory across restarts; without it nothing touches the disk", parse: text(&c.DataDir)},
+		{name: "fsync", arg: "interval|always", usage: "with --data-dir: interval (fsync every 100ms, the default) or always (fsync every change before answering)", parse: func(v string) error {
+			if v != "" {
+				if err := sandbox.CheckFsync(v); err != nil {
+					return err
+				}
+			}
+			c.Fsync = v
+			return nil
+		}},
+		{name: "max-stored-bytes", arg: "SIZE", usage: "bytes of files all worlds may hold together, e.g. 512MiB or 4GiB; 0 is no limit (default 2GiB)", parse: func(v string) error {
+			if _, err := parseBytes(v); err != nil {
+				return err
+			}
+			c.MaxStoredBytes = v
+			return nil
+		}},
+		{name: "idle-world-ttl", arg: "DURATION", usage: "free worlds created at run time that no call reached for this long (wall time; default 24h); 0 keeps them", parse: func(v string) error {
+			c.IdleWorldTTL = v
+			_, err := c.idleWorldTTL()
+			return err
+		}},
+		{name: "shard", arg: "TAG", usage: "1 to 8 lowercase hex characters that start every random credential, for a router in front of several servers", parse: func(v string) error {
+			if v != "" {
+				if err := sandbox.CheckShard(v); err != nil {
+					return err
+				}
+			}
+			c.Shard = v
+			return nil
+		}},
+	}
 }
 
-// check refuses values the sandbox would refuse, naming the flag.
-func (c *sharedConfig) check() error {
-	if c.Credentials != "" && c.Credentials != "random" && c.Credentials != "seeded" {
-		return fmt.Errorf("--credentials must be random or seeded, not %q", c.Credentials)
+// checks refuses settings of a shared server that contradict each other.
+func (c *sharedConfig) checks(s *settingSet) error {
+	if c.Shard != "" && c.Credentials == "seeded" {
+		return fmt.Errorf("%s needs random credentials, but %s is seeded", s.origin("shard"), s.origin("credentials"))
 	}
-	if c.Shard != "" {
-		if err := sandbox.CheckShard(c.Shard); err != nil {
-			return fmt.Errorf("--shard: %v", err)
-		}
-		if c.Credentials == "seeded" {
-			return fmt.Errorf("--shard needs --credentials random")
-		}
-	}
-	if _, err := c.idleWorldTTL(); err != nil {
-		return err
-	}
-	if _, err := parseBytes(c.MaxStoredBytes); err != nil {
-		return fmt.Errorf("--max-stored-bytes: %v", err)
-	}
-	if c.Fsync != "" {
-		if err := sandbox.CheckFsync(c.Fsync); err != nil {
-			return fmt.Errorf("--fsync: %v", err)
-		}
-		if c.DataDir == "" {
-			return fmt.Errorf("--fsync needs --data-dir")
-		}
+	if c.Fsync != "" && c.DataDir == "" {
+		return fmt.Errorf("%s needs a data directory: set %s", s.origin("fsync"), s.either("data-dir"))
 	}
 	return nil
 }
@@ -103,16 +118,16 @@ func parseBytes(v string) (int64, error) {
 	if v == "" {
 		return 0, nil
 	}
-	mult := int64(1)
+	number, mult := v, int64(1)
 	for suffix, m := range map[string]int64{"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30} {
 		if strings.HasSuffix(v, suffix) {
-			v, mult = strings.TrimSuffix(v, suffix), m
+			number, mult = strings.TrimSuffix(v, suffix), m
 			break
 		}
 	}
-	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	n, err := strconv.ParseInt(strings.TrimSpace(number), 10, 64)
 	if err != nil || n < 0 || n > (1<<62)/mult {
-		return 0, fmt.Errorf("%q is not a size: give bytes, or a number with KiB, MiB or GiB", v)
+		return 0, bad("must be a size: bytes, or a number with KiB, MiB or GiB (got %q)", v)
 	}
 	return n * mult, nil
 }
@@ -128,7 +143,7 @@ func (c *sharedConfig) idleWorldTTL() (time.Duration, error) {
 	}
 	d, err := time.ParseDuration(c.IdleWorldTTL)
 	if err != nil || d < 0 {
-		return 0, fmt.Errorf("--idle-world-ttl: %q is not a duration such as 24h or 90m (0 keeps every world)", c.IdleWorldTTL)
+		return 0, bad("must be a duration such as 24h or 90m, or 0 to keep every world (got %q)", c.IdleWorldTTL)
 	}
 	return d, nil
 }
