@@ -80,7 +80,7 @@ const defaultAddr = "127.0.0.1:8080"
 
 // serveUsage is printed by signsandbox -h, before the flags.
 const serveUsage = `usage: signsandbox [flags]
-       signsandbox run [--target URL [--keep]] [--json] FILE|NAME...
+       ` + runSynopsis + `
        signsandbox record --upstream URL --out FILE [--addr ADDR]
        signsandbox version | --version
        signsandbox healthcheck [--addr ADDR]
