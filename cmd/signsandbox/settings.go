@@ -79,7 +79,6 @@ func bad(format string, a ...any) error { return &badValue{msg: fmt.Sprintf(form
 // settingSet is the settings of one command, bound to its flag set and
 // its environment.
 type settingSet struct {
-	cmd    string
 	fs     *flag.FlagSet
 	getenv func(string) string
 	rows   []*setting
@@ -106,7 +105,7 @@ func (v *flagValue) IsBoolFlag() bool   { return v.boolean }
 
 // newSettingSet declares rows as the flags of cmd ("signsandbox run").
 func newSettingSet(cmd string, getenv func(string) string, rows ...setting) *settingSet {
-	s := &settingSet{cmd: cmd, fs: flag.NewFlagSet(cmd, flag.ContinueOnError), getenv: getenv,
+	s := &settingSet{fs: flag.NewFlagSet(cmd, flag.ContinueOnError), getenv: getenv,
 		byName: map[string]*setting{}, given: map[string]*flagValue{}}
 	s.fs.SetOutput(io.Discard)
 	s.fs.Usage = func() {}
@@ -201,15 +200,6 @@ func (s *settingSet) values(st *setting) []string {
 func (s *settingSet) fromFlag(name string) bool {
 	v := s.given[name]
 	return v != nil && len(v.values) > 0
-}
-
-// isSet reports whether a setting was given at all (flag or environment).
-func (s *settingSet) isSet(name string) bool {
-	if s.fromFlag(name) {
-		return true
-	}
-	st := s.byName[name]
-	return st != nil && st.envVar() != "" && s.getenv(st.envVar()) != ""
 }
 
 // origin names where a setting's value came from: its flag when the
