@@ -53,7 +53,7 @@ var allowedImports = map[string][]string{
 		"sandbox/internal/apierr", "sandbox/internal/catalog", "sandbox/internal/files", "sandbox/internal/fixture",
 		"sandbox/internal/legacy", "sandbox/internal/metrics", "sandbox/internal/notify", "sandbox/internal/secret", "sandbox/internal/state",
 		"sandbox/internal/wire", "sandbox/internal/world", "sandbox/internal/routeindex", "sandbox/internal/jsonenc", "sandbox/internal/operations",
-		"sandbox/internal/authheader", "sandbox/internal/buildinfo", "sandbox/internal/callnote",
+		"sandbox/internal/authheader", "sandbox/internal/buildinfo", "sandbox/internal/callnote", "sandbox/internal/credentials",
 	},
 
 	// World lifecycle on the control plane: worlds, clock, configuration,
@@ -190,6 +190,8 @@ var allowedImports = map[string][]string{
 	"sandbox/internal/buildinfo":       {},
 	// What the sandbox tells the server's access log about a request.
 	"sandbox/internal/callnote": {},
+	// Where a credential lives, and where a deleted one lived.
+	"sandbox/internal/credentials": {"sandbox/internal/state", "sandbox/internal/world"},
 }
 
 // TestLayering fails when a package under sandbox/ imports a package of

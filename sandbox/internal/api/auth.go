@@ -4,12 +4,10 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"weak"
-
-	memdb "github.com/hashicorp/go-memdb"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/authheader"
+	"github.com/signsandbox/signsandbox/sandbox/internal/credentials"
 	"github.com/signsandbox/signsandbox/sandbox/internal/operations"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -21,31 +19,31 @@ import (
 func (s *Host) authenticate(c *Call, creds authheader.Credentials) *apierr.Error {
 	if creds.APIKey != "" {
 		found := s.findCredential(state.TableAPIKeys, creds.APIKey)
-		if found == nil || found.key == nil {
+		if found == nil || found.Key == nil {
 			return apierr.New(apierr.Unauthorized, apierr.MsgUnauthorizedInvalid).Because(s.missingReason(state.TableAPIKeys, creds.APIKey, "API key"))
 		}
-		if found.account == nil {
+		if found.Account == nil {
 			return apierr.New(apierr.Unauthorized, apierr.MsgUnauthorizedInvalid).Because("the API key's account no longer exists")
 		}
-		c.World, c.Account, c.apiKey = found.world, found.account, found.key.Key
+		c.World, c.Account, c.apiKey = found.World, found.Account, found.Key.Key
 		return nil
 	}
 	found := s.findCredential(state.TableOAuthToken, creds.Token)
-	if found == nil || found.token == nil {
+	if found == nil || found.Token == nil {
 		return apierr.New(apierr.Unauthorized, "Unauthorized user. The access token is not valid.").Because(s.missingReason(state.TableOAuthToken, creds.Token, "access token"))
 	}
-	tok := found.token
+	tok := found.Token
 	if tok.Revoked {
 		return apierr.New(apierr.Unauthorized, "Unauthorized user. The access token has been revoked.").Because("the access token was revoked")
 	}
-	if now := found.world.Now(); now.Unix() >= tok.ExpiresAt {
+	if now := found.World.Now(); now.Unix() >= tok.ExpiresAt {
 		return apierr.New(apierr.Unauthorized, "Unauthorized user. The access token has expired; use the refresh token to get a new one.").
 			Because("the access token expired at " + time.Unix(tok.ExpiresAt, 0).UTC().Format(time.RFC3339) + " on the world clock (now " + now.UTC().Format(time.RFC3339) + ")")
 	}
-	if found.account == nil {
+	if found.Account == nil {
 		return apierr.New(apierr.Unauthorized, apierr.MsgUnauthorizedInvalid).Because("the access token's account no longer exists")
 	}
-	c.World, c.Account, c.token = found.world, found.account, tok
+	c.World, c.Account, c.token = found.World, found.Account, tok
 	return nil
 }
 
@@ -55,7 +53,7 @@ func (s *Host) authenticate(c *Call, creds authheader.Credentials) *apierr.Error
 // that tag (a router that sent it here may have sent it to the wrong
 // server). It names the world, never the credential.
 func (s *Host) missingReason(table, credential, what string) string {
-	if id := s.graves.worldOf(table, credential); id != "" {
+	if id := s.creds.DeletedWorld(table, credential); id != "" {
 		return "the " + what + "'s world " + id + " was deleted"
 	}
 	reason := "no world has this " + what
@@ -84,76 +82,9 @@ func checkScopes(c *Call) *apierr.Error {
 		Because("the access token lacks the operation's scopes")
 }
 
-// credentialKey names a credential in the Sandbox's creds cache: the table
-// it is stored in (API keys, OAuth tokens) and its value.
-type credentialKey struct{ table, id string }
-
-// foundCredential is a credential as its world held it in one snapshot of
-// its database: the world, the stored row (an API key or an OAuth token)
-// and the row of its account (nil when there is none). A call whose world
-// still serves that snapshot takes them from the cache instead of reading
-// both rows again; the snapshot is held weakly, so that the cache never
-// keeps an old database alive.
-type foundCredential struct {
-	world   *world.World
-	snap    weak.Pointer[memdb.Txn]
-	key     *state.APIKey
-	token   *state.OAuthToken
-	account *state.Account
-}
-
-// readCredential reads a credential and its account in one snapshot of w
-// (nil when w does not hold it).
-func readCredential(w *world.World, tx *state.Txn, table, id string) *foundCredential {
-	found := &foundCredential{world: w, snap: weak.Make(tx.Txn)}
-	var accountID string
-	switch table {
-	case state.TableAPIKeys:
-		key, err := state.Get[state.APIKey](tx, table, id)
-		if err != nil {
-			return nil
-		}
-		found.key, accountID = key, key.AccountID
-	default:
-		tok, err := state.Get[state.OAuthToken](tx, table, id)
-		if err != nil {
-			return nil
-		}
-		found.token, accountID = tok, tok.AccountID
-	}
-	if acct, err := state.Get[state.Account](tx, state.TableAccounts, accountID); err == nil {
-		found.account = acct
-	}
-	return found
-}
-
-// findCredential looks a credential (the row id in table) up in the world
-// the cache remembers for it first, then in every world in creation order,
-// and remembers where it was found. What the cache holds is used as it is
-// while the world's database is the snapshot it was read from, and read
-// again after any commit. A cached world that no longer holds the
-// credential (a deleted key, a refreshed token) loses its entry.
-func (s *Host) findCredential(table, id string) *foundCredential {
-	ck := credentialKey{table, id}
-	if v, ok := s.creds.Load(ck); ok {
-		cached := v.(*foundCredential)
-		tx := cached.world.Store.Read()
-		if cached.snap.Value() == tx.Txn {
-			return cached
-		}
-		if found := readCredential(cached.world, tx, table, id); found != nil {
-			s.creds.Store(ck, found)
-			return found
-		}
-		s.creds.CompareAndDelete(ck, cached)
-	}
-	for _, w := range s.Worlds() {
-		if found := readCredential(w, w.Store.Read(), table, id); found != nil {
-			s.creds.Store(ck, found)
-			return found
-		}
-	}
-	return nil
+// findCredential finds the world of a credential (see credentials.Index).
+func (s *Host) findCredential(table, id string) *credentials.Found {
+	return s.creds.Find(table, id, s.Worlds)
 }
 
 // FindAPIKey finds the world holding an API key (nil when none does).
@@ -162,5 +93,5 @@ func (s *Host) FindAPIKey(key string) (*world.World, *state.APIKey) {
 	if found == nil {
 		return nil, nil
 	}
-	return found.world, found.key
+	return found.World, found.Key
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/credentials"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fixture"
 	"github.com/signsandbox/signsandbox/sandbox/internal/metrics"
 	"github.com/signsandbox/signsandbox/sandbox/internal/routeindex"
@@ -66,13 +67,9 @@ type Host struct {
 	order        []*world.World // creation order, for credential lookups
 	created      int            // worlds created so far (seeds the next one)
 	DefaultWorld *world.World
-	// creds caches credentialKey -> *foundCredential (see findCredential); entries
-	// are checked on use, so a stale one (a deleted key, a refreshed token)
-	// only costs a fallback scan and is dropped then.
-	creds sync.Map
-	// graves remember the credentials of deleted worlds, for the reason
-	// a refused call logs (auth_graves.go).
-	graves graves
+	// creds finds the world of a credential (and the deleted world of one
+	// that no longer has any).
+	creds credentials.Index
 }
 
 // WorldSeed derives the seed of the n-th world created at run time.
@@ -180,14 +177,7 @@ func (s *Host) DropWorld(w *world.World) {
 		}
 	}
 	s.mu.Unlock()
-	s.graves.bury(w)
-	// Cached credentials of the world must not reach it any more.
-	s.creds.Range(func(k, v any) bool {
-		if v.(*foundCredential).world == w {
-			s.creds.Delete(k)
-		}
-		return true
-	})
+	s.creds.Forget(w)
 	w.Close()
 	w.Store.Release()
 	if s.WorldDropped != nil {

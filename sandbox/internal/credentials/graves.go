@@ -1,4 +1,4 @@
-package api
+package credentials
 
 import (
 	"crypto/sha256"
@@ -10,8 +10,8 @@ import (
 
 // graves remember which world the credentials of deleted worlds belonged
 // to, so that the log line of a call refused with one can say "the API
-// key's world was deleted" instead of "no world has this API key": the
-// answer is the same 401 either way. They hold a digest of each
+// key's world was deleted" instead of "no world has this API key" (the
+// answer is the same 401 either way). They hold a digest of each
 // credential, never the credential, and only the most recent maxGraves,
 // so that worlds made and deleted all day cannot grow them; a restart
 // forgets them.
@@ -35,7 +35,10 @@ func graveKeyOf(table, id string) graveKey {
 
 // bury remembers the API keys and access tokens of w, which is being
 // deleted.
-func (g *graves) bury(w *world.World) {
+func (g *graves) bury(w *world.World) { g.remember(w.ID, keysOf(w)) }
+
+// keysOf digests every API key and access token of w.
+func keysOf(w *world.World) []graveKey {
 	tx := w.Store.Read()
 	var keys []graveKey
 	for _, table := range []string{state.TableAPIKeys, state.TableOAuthToken} {
@@ -52,6 +55,12 @@ func (g *graves) bury(w *world.World) {
 			}
 		}
 	}
+	return keys
+}
+
+// remember notes that the credentials keys belonged to the world id,
+// forgetting the oldest beyond maxGraves.
+func (g *graves) remember(id string, keys []graveKey) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.world == nil {
@@ -60,7 +69,7 @@ func (g *graves) bury(w *world.World) {
 	}
 	for _, k := range keys {
 		if _, ok := g.world[k]; ok {
-			g.world[k] = w.ID
+			g.world[k] = id
 			continue
 		}
 		if len(g.ring) < maxGraves {
@@ -70,7 +79,7 @@ func (g *graves) bury(w *world.World) {
 			g.ring[g.next] = k
 			g.next = (g.next + 1) % maxGraves
 		}
-		g.world[k] = w.ID
+		g.world[k] = id
 	}
 }
 
