@@ -46,18 +46,23 @@ func cmdRecord(args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	if *upstream == "" || *out == "" || fs.NArg() > 0 {
+	if missing := missingRecordFlags(*upstream, *out); missing != "" || fs.NArg() > 0 {
+		if missing != "" {
+			fmt.Fprintf(stderr, "signsandbox record: %s\n", missing)
+		} else {
+			fmt.Fprintf(stderr, "signsandbox record: unexpected argument %q\n", fs.Arg(0))
+		}
 		fs.Usage()
 		return 2
 	}
 	proxy, err := sandbox.NewRecordingProxy(*upstream, *out, nil)
 	if err != nil {
-		fmt.Fprintln(stderr, "signsandbox record:", err)
+		fmt.Fprintln(stderr, "signsandbox record: --upstream:", err)
 		return 2
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
-		fmt.Fprintln(stderr, "signsandbox record:", err)
+		fmt.Fprintln(stderr, "signsandbox record: --addr:", err)
 		return 1
 	}
 	srv := &http.Server{Handler: proxy, ReadHeaderTimeout: 10 * time.Second}
@@ -81,4 +86,18 @@ func cmdRecord(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "signsandbox record: %d call(s) recorded in %s\n", proxy.Calls(), *out)
 	return 0
+}
+
+// missingRecordFlags names the required flags of record left out ("" when
+// none is), so that the refusal says which before the usage text.
+func missingRecordFlags(upstream, out string) string {
+	switch {
+	case upstream == "" && out == "":
+		return "--upstream and --out are required"
+	case upstream == "":
+		return "--upstream is required"
+	case out == "":
+		return "--out is required"
+	}
+	return ""
 }

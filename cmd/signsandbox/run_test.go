@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -69,7 +70,25 @@ func TestRecordUsage(t *testing.T) {
 	assert.Equal(t, 2, cmdRecord(nil, &out, &errb))
 	assert.Contains(t, errb.String(), "usage: signsandbox record")
 	assert.Equal(t, 2, cmdRecord([]string{"--upstream", "ftp://x", "--out", "x.yaml"}, &out, &errb))
-	assert.Contains(t, errb.String(), "is not an http(s) URL")
+	assert.Contains(t, errb.String(), "signsandbox record: --upstream: upstream \"ftp://x\" is not an http(s) URL")
+}
+
+// record's errors about its flags name the flag.
+func TestRecordErrorsNameTheirFlag(t *testing.T) {
+	var errb bytes.Buffer
+	assert.Equal(t, 2, cmdRecord([]string{"--out", "x.yaml"}, io.Discard, &errb))
+	assert.True(t, strings.HasPrefix(errb.String(), "signsandbox record: --upstream is required\n"), errb.String())
+	errb.Reset()
+	assert.Equal(t, 2, cmdRecord([]string{"--upstream", "http://x", "--out", "x.yaml", "extra"}, io.Discard, &errb))
+	assert.Contains(t, errb.String(), `unexpected argument "extra"`)
+
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer busy.Close()
+	errb.Reset()
+	out := filepath.Join(t.TempDir(), "x.yaml")
+	assert.Equal(t, 1, cmdRecord([]string{"--upstream", "http://127.0.0.1:1", "--out", out, "--addr", busy.Addr().String()}, io.Discard, &errb))
+	assert.True(t, strings.HasPrefix(errb.String(), "signsandbox record: --addr: "), errb.String())
 }
 
 // --record FILE reaches the sandbox through serveOptions: the default
