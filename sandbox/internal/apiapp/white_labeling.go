@@ -19,34 +19,15 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-// whiteLabelDefaults are the values of elements that were not customized.
-var whiteLabelDefaults = map[string]string{
-	"header_background_color":           "#1a1a1a",
-	"legal_version":                     "terms1",
-	"link_color":                        "#0061FE",
-	"page_background_color":             "#f7f8f9",
-	"primary_button_color":              "#0061FE",
-	"primary_button_color_hover":        "#0061FE",
-	"primary_button_text_color":         "#ffffff",
-	"primary_button_text_color_hover":   "#ffffff",
-	"secondary_button_color":            "#ffffff",
-	"secondary_button_color_hover":      "#ffffff",
-	"secondary_button_text_color":       "#0061FE",
-	"secondary_button_text_color_hover": "#0061FE",
-	"text_color1":                       "#808080",
-	"text_color2":                       "#ffffff",
-}
-
-// whiteLabelHoverOf maps a hover element to the element it inherits from
-// when it is not customized itself.
-var whiteLabelHoverOf = map[string]string{
-	"primary_button_color_hover":        "primary_button_color",
-	"primary_button_text_color_hover":   "primary_button_text_color",
-	"secondary_button_color_hover":      "secondary_button_color",
-	"secondary_button_text_color_hover": "secondary_button_text_color",
-}
+// The defaults and the hover inheritance are state's (state.WhiteLabelDefaults),
+// which e-mails brand with too.
+var (
+	whiteLabelDefaults   = state.WhiteLabelDefaults
+	effectiveWhiteLabels = state.EffectiveWhiteLabels
+)
 
 // headerBackgroundColorLight is the fixed contrast element of the docs.
 const headerBackgroundColorLight = "#F7F8F9"
@@ -69,23 +50,6 @@ var whiteLabelContrasts = []struct {
 const minContrastRatio = 2.1
 
 var hexColor = regexp.MustCompile(`^#[0-9A-Fa-f]{6}$`)
-
-// effectiveWhiteLabels is every element's value: customized, inherited or
-// default.
-func effectiveWhiteLabels(explicit map[string]string) map[string]string {
-	out := make(map[string]string, len(whiteLabelDefaults))
-	for k, def := range whiteLabelDefaults {
-		switch v, ok := explicit[k]; {
-		case ok:
-			out[k] = v
-		case whiteLabelHoverOf[k] != "" && explicit[whiteLabelHoverOf[k]] != "":
-			out[k] = explicit[whiteLabelHoverOf[k]]
-		default:
-			out[k] = def
-		}
-	}
-	return out
-}
 
 // whiteLabelErrors collects the documented error types by element.
 type whiteLabelErrors map[string][]string

@@ -34,6 +34,63 @@ type Email struct {
 	SentAt int64  `json:"sent_at"`
 	// Bounced is set when a scenario or the control plane bounced it.
 	Bounced bool `json:"bounced,omitempty"`
+
+	// What the message is composed of besides the fields above (package
+	// mail composes it whenever it is read, so the outbox keeps this
+	// record, not the message), fixed when it was sent: a later change
+	// of an app's colours or a requester's name does not rewrite it.
+	// FromName is the party it comes from ("FromName via Dropbox Sign"),
+	// ReplyTo the address replies go to (the requester, an inviter),
+	// Title what it is about (a request's title, a template's, a team's
+	// name), Actor who acted (the signer who declined, the new signer of
+	// a reassignment) and Note what they said (a decline reason).
+	FromName string `json:"from_name,omitempty"`
+	ReplyTo  string `json:"reply_to,omitempty"`
+	Title    string `json:"title,omitempty"`
+	Actor    string `json:"actor,omitempty"`
+	Note     string `json:"note,omitempty"`
+	// Brand is the white labeling of the API app a request was sent
+	// through, as it stood then (nil: the service's own look).
+	Brand *EmailBrand `json:"brand,omitempty"`
+	// Read is set once someone read it in the outbox (a mail client's
+	// unread mark, turned off and on through the control plane).
+	Read bool `json:"read,omitempty"`
+}
+
+// EmailBrand is what an e-mail shows of an API app's white labeling: the
+// app's name as the logo's text, and the colours of the elements an
+// e-mail has (each a #rrggbb value: customized, inherited or default).
+type EmailBrand struct {
+	ClientID              string `json:"client_id"`
+	AppName               string `json:"app_name"`
+	HeaderBackgroundColor string `json:"header_background_color"`
+	PageBackgroundColor   string `json:"page_background_color"`
+	TextColor2            string `json:"text_color2"`
+	LinkColor             string `json:"link_color"`
+	PrimaryButtonColor    string `json:"primary_button_color"`
+	// PrimaryButtonTextColor is the text of the button.
+	PrimaryButtonTextColor string `json:"primary_button_text_color"`
+}
+
+// BrandOf is the branding e-mails about a request sent through an app
+// show, as the app stands now: nil for no app, an unknown one, or an app
+// that customized neither its white labeling nor its logo (e-mails then
+// look like the service's own).
+func BrandOf(tx *Txn, clientID string) *EmailBrand {
+	if clientID == "" {
+		return nil
+	}
+	app, err := Get[APIApp](tx, TableAPIApps, clientID)
+	if err != nil || (!app.WhiteLabelingSet && app.CustomLogoBlobID == "") {
+		return nil
+	}
+	wl := EffectiveWhiteLabels(app.WhiteLabelingOptions)
+	return &EmailBrand{
+		ClientID: app.ClientID, AppName: app.Name,
+		HeaderBackgroundColor: wl["header_background_color"], PageBackgroundColor: wl["page_background_color"],
+		TextColor2: wl["text_color2"], LinkColor: wl["link_color"],
+		PrimaryButtonColor: wl["primary_button_color"], PrimaryButtonTextColor: wl["primary_button_text_color"],
+	}
 }
 
 // registerEmails adds the outbox, bucketed, with its compact indexes.
@@ -84,4 +141,35 @@ func LastEmailAbout(tx *Txn, requestID, signatureID string, match func(*Email) b
 		return true
 	})
 	return found, err
+}
+
+// ClearEmails empties the outbox (DELETE /_sandbox/emails) and answers how
+// many e-mails it held.
+func ClearEmails(tx *Txn) (int, error) {
+	n, err := tx.DeleteAll(TableEmails, IndexID)
+	if err != nil {
+		return n, err
+	}
+	u := tx.pendingUsage()
+	inPlace := u != nil
+	if !inPlace {
+		u = getUsage(tx)
+	}
+	u.Emails, u.EmailsTrimAt = 0, 0
+	return n, storeUsage(tx, u, inPlace)
+}
+
+// SetEmailRead marks an e-mail read or unread and answers it as stored
+// (ErrNotFound for an e-mail the outbox does not hold).
+func SetEmailRead(tx *Txn, id string, read bool) (*Email, error) {
+	cur, err := Get[Email](tx, TableEmails, id)
+	if err != nil {
+		return nil, err
+	}
+	if cur.Read == read {
+		return cur, nil
+	}
+	e := Clone(cur)
+	e.Read = read
+	return e, Put(tx, TableEmails, e)
 }

@@ -1,8 +1,12 @@
 package state
 
 import (
+	"fmt"
+	"reflect"
+	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -58,4 +62,127 @@ func TestLastEmailAbout(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "4", e.ID)
 	require.True(t, e.Bounced)
+}
+
+// TestEmailRowCodec: an e-mail with every field set, the composition's
+// record and its brand included, goes through the row codec the frozen
+// outbox keeps it in exactly, and so does one with none.
+func TestEmailRowCodec(t *testing.T) {
+	c, err := newRowCodec(reflect.TypeFor[Email]())
+	require.NoError(t, err)
+	full := &Email{}
+	fillFull(reflect.ValueOf(full).Elem(), 3)
+	require.NotNil(t, full.Brand)
+	require.NotEmpty(t, full.Brand.PrimaryButtonTextColor)
+	require.True(t, full.Read)
+	enc := roundTrip(t, c, full)
+	t.Logf("full e-mail: %d bytes", len(enc))
+	roundTrip(t, c, &Email{})
+	typical := &Email{ID: "0f4b2a1e-3c3d-4e5f-8a9b-0c1d2e3f4a5b", Seq: 42, Kind: "signature_request", To: "signer@example.com",
+		Name: "Signer One", Subject: "Owner has requested your signature: NDA", Message: "Please sign.", SignatureRequestID: strings.Repeat("a1", 20),
+		SignatureID: strings.Repeat("b2", 20), Link: "http://127.0.0.1:8080/_sandbox/w/default/sign/" + strings.Repeat("c3", 20), SentAt: 1735689602,
+		FromName: "Owner", ReplyTo: "owner@sandbox.example", Title: "NDA",
+		Brand: &EmailBrand{ClientID: strings.Repeat("d4", 16), AppName: "Acme", HeaderBackgroundColor: "#1a1a1a", PageBackgroundColor: "#f7f8f9",
+			TextColor2: "#ffffff", LinkColor: "#0061FE", PrimaryButtonColor: "#0061FE", PrimaryButtonTextColor: "#ffffff"}}
+	enc = roundTrip(t, c, typical)
+	t.Logf("typical branded e-mail: %d bytes", len(enc))
+}
+
+// TestClearEmails: emptying the outbox drops every e-mail, its indexes
+// and its count, and the outbox fills and trims as a new one afterwards.
+func TestClearEmails(t *testing.T) {
+	st := newTestStore(t)
+	require.NoError(t, st.Update(func(tx *Txn) error {
+		cfg := DefaultConfig()
+		cfg.LogEntries = 3
+		return PutConfig(tx, cfg)
+	}))
+	add := func(seq uint64, req string) {
+		require.NoError(t, st.Update(func(tx *Txn) error {
+			return AddEmail(tx, &Email{ID: fmt.Sprintf("m%d", seq), Seq: seq, Kind: "reminder", SignatureRequestID: req, SignatureID: "s"})
+		}))
+	}
+	for i := uint64(1); i <= 5; i++ {
+		add(i, "r")
+	}
+	count := func() int {
+		n, err := CountRows(st.Read(), TableEmails)
+		require.NoError(t, err)
+		return n
+	}
+	require.Equal(t, 3, count(), "trimmed to the limit")
+	var n int
+	require.NoError(t, st.Update(func(tx *Txn) (err error) { n, err = ClearEmails(tx); return err }))
+	assert.Equal(t, 3, n)
+	assert.Equal(t, 0, count())
+	tx := st.Read()
+	assert.Equal(t, int64(0), readUsage(tx.Txn).Emails)
+	page, err := PageEmails(tx, "", PageQuery{Limit: 10}, nil)
+	require.NoError(t, err)
+	assert.Empty(t, page.Rows)
+	page, err = PageEmails(tx, "r", PageQuery{Limit: 10}, nil)
+	require.NoError(t, err)
+	assert.Empty(t, page.Rows, "the request's index is empty too")
+	e, err := LastEmailAbout(tx, "r", "s", func(*Email) bool { return true })
+	require.NoError(t, err)
+	assert.Nil(t, e)
+
+	for i := uint64(6); i <= 10; i++ {
+		add(i, "r2")
+	}
+	assert.Equal(t, 3, count(), "the limit holds from an empty outbox")
+	page, err = PageEmails(st.Read(), "", PageQuery{Limit: 10}, nil)
+	require.NoError(t, err)
+	require.Len(t, page.Rows, 3)
+	assert.Equal(t, uint64(8), page.Rows[0].Seq, "the oldest dropped")
+}
+
+// TestSetEmailRead marks an e-mail read and unread, in place.
+func TestSetEmailRead(t *testing.T) {
+	st := newTestStore(t)
+	require.NoError(t, st.Update(func(tx *Txn) error {
+		return AddEmail(tx, &Email{ID: "m1", Seq: 1, Kind: "completed", SignatureRequestID: "r", Subject: "s"})
+	}))
+	for _, read := range []bool{true, true, false} {
+		var got *Email
+		require.NoError(t, st.Update(func(tx *Txn) (err error) { got, err = SetEmailRead(tx, "m1", read); return err }))
+		assert.Equal(t, read, got.Read)
+		stored, err := Get[Email](st.Read(), TableEmails, "m1")
+		require.NoError(t, err)
+		assert.Equal(t, read, stored.Read)
+		assert.Equal(t, "s", stored.Subject)
+	}
+	err := st.Update(func(tx *Txn) error { _, err := SetEmailRead(tx, "nope", true); return err })
+	assert.ErrorIs(t, err, ErrNotFound)
+}
+
+// TestBrandOf: an app's branding as e-mails show it: its effective
+// colours (customized, inherited, default), for an app that customized
+// its white labeling or its logo; none for others.
+func TestBrandOf(t *testing.T) {
+	st := newTestStore(t)
+	require.NoError(t, st.Update(func(tx *Txn) error {
+		for _, app := range []*APIApp{
+			{ClientID: "plain", OwnerAccountID: "o", Name: "Plain"},
+			{ClientID: "wl", OwnerAccountID: "o", Name: "Branded", WhiteLabelingSet: true, WhiteLabelingOptions: map[string]string{"primary_button_color": "#AA0000", "header_background_color": "#003300"}},
+			{ClientID: "logo", OwnerAccountID: "o", Name: "Logo", CustomLogoBlobID: "b"},
+		} {
+			if err := Put(tx, TableAPIApps, app); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	tx := st.Read()
+	assert.Nil(t, BrandOf(tx, ""))
+	assert.Nil(t, BrandOf(tx, "nope"))
+	assert.Nil(t, BrandOf(tx, "plain"))
+	b := BrandOf(tx, "wl")
+	require.NotNil(t, b)
+	assert.Equal(t, EmailBrand{ClientID: "wl", AppName: "Branded", HeaderBackgroundColor: "#003300", PageBackgroundColor: "#f7f8f9",
+		TextColor2: "#ffffff", LinkColor: "#0061FE", PrimaryButtonColor: "#AA0000", PrimaryButtonTextColor: "#ffffff"}, *b)
+	b = BrandOf(tx, "logo")
+	require.NotNil(t, b)
+	assert.Equal(t, "Logo", b.AppName)
+	assert.Equal(t, WhiteLabelDefaults["primary_button_color"], b.PrimaryButtonColor)
 }

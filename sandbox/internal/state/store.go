@@ -60,6 +60,10 @@ func (s *Store) SetSecretSource(fn func() string) { s.secrets = fn }
 const (
 	TopicJobs   = "jobs"   // a job was scheduled
 	TopicEvents = "events" // an event was recorded for delivery
+	TopicEmails = "emails" // an e-mail was added to the outbox
+	// TopicEmailDelivery is told outside any commit, when an e-mail's
+	// state at the SMTP relay changed (world.World.Tell).
+	TopicEmailDelivery = "email_delivery"
 )
 
 // SetNotifier installs the after-commit notification function.
