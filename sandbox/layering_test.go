@@ -157,8 +157,11 @@ var allowedImports = map[string][]string{
 	// facade.
 	"sandbox/internal/signpage": {},
 	"sandbox/internal/notify":   {"sandbox/internal/events", "sandbox/internal/jsonenc", "sandbox/internal/state"},
-	"sandbox/internal/param":    {"sandbox/internal/apierr", "sandbox/internal/wire"},
-	"sandbox/internal/search":   {"sandbox/internal/apierr", "sandbox/internal/param", "sandbox/internal/state"},
+	// E-mails composed as the messages a recipient receives.
+	"sandbox/internal/mail":          {"sandbox/internal/state"},
+	"sandbox/internal/mail/mailtest": {},
+	"sandbox/internal/param":         {"sandbox/internal/apierr", "sandbox/internal/wire"},
+	"sandbox/internal/search":        {"sandbox/internal/apierr", "sandbox/internal/param", "sandbox/internal/state"},
 	// The reserved test values' vocabulary (what an address or file asks
 	// for); sigreq and template carry them out.
 	"sandbox/internal/testvalues": {"sandbox/internal/state"},
