@@ -279,7 +279,11 @@ func runFaxTransmit(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) 
 		return err
 	}
 	if f.Status == state.FaxSuccess && strings.Contains(f.Recipient, "@") {
-		_, err := notify.Email(tx, state.Email{Kind: mailFax, To: f.Recipient, Subject: "Fax: " + f.Title, Link: f.FilesURL})
+		e := state.Email{Kind: mailFax, To: f.Recipient, Subject: "Fax: " + f.Title, Link: f.FilesURL, Title: f.Title}
+		if a, err := state.Get[state.Account](tx, state.TableAccounts, f.AccountID); err == nil {
+			e.FromName, e.ReplyTo = a.Name, a.Email
+		}
+		_, err := notify.Email(tx, e)
 		return err
 	}
 	return nil

@@ -17,7 +17,13 @@ const (
 )
 
 // Email records an e-mail in the world's outbox (inside tx, so that it
-// exists exactly when the change that sends it committed).
+// exists exactly when the change that sends it committed), and tells the
+// world's SMTP relay, if any, after the commit. e holds what the message
+// is composed of (package mail): the recipient, the subject, the link and
+// the message, and, to read like the real e-mail, the party it is from
+// (FromName, ReplyTo), what it is about (Title), who acted and what they
+// said (Actor, Note) and the branding of the app a request went through
+// (Brand).
 func Email(tx *state.Txn, e state.Email) (*state.Email, error) {
 	e.ID = tx.NewUUID()
 	e.Seq = tx.Seq()
@@ -25,5 +31,6 @@ func Email(tx *state.Txn, e state.Email) (*state.Email, error) {
 	if err := state.AddEmail(tx, &e); err != nil {
 		return nil, err
 	}
+	tx.Notify(state.TopicEmails)
 	return &e, nil
 }

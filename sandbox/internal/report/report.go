@@ -193,6 +193,7 @@ func runReportReady(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) 
 			Kind: notify.MailReport, To: owner.Email, Name: owner.Name,
 			Subject: reportTypeLabels[t] + " report for " + r.StartDate + " - " + r.EndDate + " is ready",
 			Link:    r.LinkBase + "/" + t + ".csv",
+			Title:   strings.ToLower(reportTypeLabels[t][:1]) + reportTypeLabels[t][1:] + " report for " + r.StartDate + " - " + r.EndDate,
 		})
 		if err != nil {
 			return err

@@ -149,7 +149,11 @@ func sigreqMail(tx *state.Txn, req *state.SignatureRequest, m sigMail) error {
 	if topic == "" {
 		topic = req.Title
 	}
-	e := state.Email{Kind: m.Kind, To: m.To, Name: m.Name, SignatureRequestID: req.ID, SignatureID: m.SignatureID, Message: req.Message}
+	e := state.Email{Kind: m.Kind, To: m.To, Name: m.Name, SignatureRequestID: req.ID, SignatureID: m.SignatureID, Message: req.Message,
+		FromName: req.RequesterName, ReplyTo: req.RequesterEmail, Title: req.Title, Brand: state.BrandOf(tx, req.ClientID)}
+	if e.FromName == "" {
+		e.FromName = requesterLabel(req)
+	}
 	switch m.Kind {
 	case notify.MailSignatureRequest:
 		e.Subject = requesterLabel(req) + " has requested your signature: " + topic
@@ -160,9 +164,17 @@ func sigreqMail(tx *state.Txn, req *state.SignatureRequest, m sigMail) error {
 		e.Link = req.WorldURL + "/sign/" + tok
 	case notify.MailReminder:
 		e.Subject = "Reminder: " + requesterLabel(req) + " has requested your signature: " + topic
-		if tok := latestSignToken(tx, req, m.SignatureID); tok != "" {
-			e.Link = req.WorldURL + "/sign/" + tok
+		// A reminder repeats the signing e-mail's link; when the outbox no
+		// longer holds that e-mail (cleared, or past log_limit) it gets a
+		// new one, as a first request would.
+		tok := latestSignToken(tx, req, m.SignatureID)
+		if tok == "" {
+			var err error
+			if tok, err = signLink(tx, req, m.SignatureID); err != nil {
+				return err
+			}
 		}
+		e.Link = req.WorldURL + "/sign/" + tok
 	case notify.MailCompleted:
 		e.Subject = "Everyone has signed " + req.Title
 		e.Link = req.BaseURL + api.APIPrefix + "/signature_request/files/" + req.ID
@@ -170,12 +182,24 @@ func sigreqMail(tx *state.Txn, req *state.SignatureRequest, m sigMail) error {
 	case notify.MailDeclined:
 		e.Subject = req.Title + " has been declined"
 		e.Message = ""
+		for _, sg := range req.Signatures {
+			if sg.Status == state.SigDeclined {
+				e.Actor, e.Note = signerLabel(sg), sg.DeclineReason
+				break
+			}
+		}
 	case notify.MailCanceled:
 		e.Subject = req.Title + " has been canceled by " + requesterLabel(req)
 		e.Message = ""
 	case notify.MailReassigned:
 		e.Subject = "You reassigned " + req.Title
 		e.Message = ""
+		for _, sg := range req.Signatures {
+			if sg.ReassignedFrom == m.SignatureID && m.SignatureID != "" {
+				e.Actor, e.Note = signerLabel(sg), sg.ReassignmentReason
+				break
+			}
+		}
 	default:
 		e.Subject = req.Title
 	}
@@ -197,6 +221,14 @@ func signLink(tx *state.Txn, req *state.SignatureRequest, sigID string) (string,
 		return "", err
 	}
 	return secret, nil
+}
+
+// signerLabel names a signer in an e-mail's text: name and address.
+func signerLabel(sg state.Signature) string {
+	if sg.Name == "" {
+		return sg.Email
+	}
+	return sg.Name + " (" + sg.Email + ")"
 }
 
 // requesterLabel names the requester in e-mail subjects.

@@ -154,8 +154,9 @@ func inviteToTeam(c *api.Call, tx *state.Txn, inviter *state.Account, t *state.T
 	}
 	_, err = notify.Email(tx, state.Email{
 		Kind: notify.MailTeamInvite, To: email,
-		Subject: inviter.Email + " has invited you to join the team " + t.Name + " on Dropbox Sign",
-		Link:    c.WorldURL("team_invites/" + inv.ID + "/accept"),
+		Subject:  inviter.Email + " has invited you to join the team " + t.Name + " on Dropbox Sign",
+		Link:     c.WorldURL("team_invites/" + inv.ID + "/accept"),
+		FromName: inviter.Name, ReplyTo: inviter.Email, Title: t.Name,
 	})
 	return err
 }

@@ -109,7 +109,8 @@ func templateAddUser(c *api.Call) (any, error) {
 				owner = c.Account.Email
 			}
 			if _, err := notify.Email(tx, state.Email{Kind: notify.MailTemplateShared, To: a.Email, Name: a.Name, TemplateID: t.ID,
-				Subject: owner + " shared the template \"" + t.Title + "\" with you"}); err != nil {
+				Subject:  owner + " shared the template \"" + t.Title + "\" with you",
+				FromName: c.Account.Name, ReplyTo: c.Account.Email, Title: t.Title}); err != nil {
 				return nil, err
 			}
 		}
