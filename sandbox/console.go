@@ -9,7 +9,9 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
 	"github.com/signsandbox/signsandbox/sandbox/internal/console"
+	"github.com/signsandbox/signsandbox/sandbox/internal/control"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
+	"github.com/signsandbox/signsandbox/sandbox/internal/mail"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -86,10 +88,22 @@ func registerConsole(r *api.Registry) {
 			return nil, err
 		}
 		q := c.Request.URL.Query()
-		return reader.Emails(tx, q.Get("signature_request_id"), q.Get("cursor"), limit)
+		page, err := reader.Emails(tx, q.Get("signature_request_id"), q.Get("q"), q.Get("cursor"), limit)
+		if err != nil {
+			return nil, err
+		}
+		items := make([]mail.Summary, 0, len(page.Items))
+		for _, e := range page.Items {
+			items = append(items, control.Summarize(c, e))
+		}
+		return console.PageOf[mail.Summary]{Items: items, Next: page.Next}, nil
 	}))
 	r.Control(http.MethodGet, "/console/api/emails/{id}", read(func(c *api.Call, tx *state.Txn) (any, error) {
-		return reader.Email(tx, c.Param("id"))
+		e, err := reader.Email(tx, c.Param("id"))
+		if err != nil {
+			return nil, err
+		}
+		return mail.Detail{Summary: control.Summarize(c, e), Headers: mail.Headers(e)}, nil
 	}))
 	r.Control(http.MethodGet, "/console/api/callbacks", read(func(c *api.Call, tx *state.Txn) (any, error) {
 		limit, err := consoleLimit(c)
@@ -130,6 +144,8 @@ func registerConsole(r *api.Registry) {
 		changed := func() { feed.Changed(w.ID) }
 		w.On(state.TopicEvents, changed)
 		w.On(state.TopicJobs, changed)
+		w.On(state.TopicEmails, changed)
+		w.On(state.TopicEmailDelivery, changed)
 	})
 }
 

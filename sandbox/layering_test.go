@@ -39,7 +39,7 @@ var allowedImports = map[string][]string{
 		"sandbox/internal/legacy", "sandbox/internal/notify", "sandbox/internal/param",
 		"sandbox/internal/scenario", "sandbox/internal/search", "sandbox/internal/signpage", "sandbox/internal/state",
 		"sandbox/internal/wire", "sandbox/internal/world", "sandbox/internal/secret", "sandbox/internal/metrics", "sandbox/internal/journal",
-		"sandbox/internal/outbound", "sandbox/internal/buildinfo", "sandbox/internal/callnote",
+		"sandbox/internal/outbound", "sandbox/internal/buildinfo", "sandbox/internal/callnote", "sandbox/internal/mail",
 	},
 	// The HTTP edge in front of the handler.
 	"sandbox/edge": {"sandbox/internal/apierr", "sandbox/internal/callnote"},
@@ -59,8 +59,8 @@ var allowedImports = map[string][]string{
 	// World lifecycle on the control plane: worlds, clock, configuration,
 	// reset, API keys, export and import, the outbox.
 	"sandbox/internal/control": {
-		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/callbacks", "sandbox/internal/stage",
-		"sandbox/internal/state", "sandbox/internal/wire", "sandbox/internal/world",
+		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/callbacks", "sandbox/internal/mail",
+		"sandbox/internal/stage", "sandbox/internal/state", "sandbox/internal/wire", "sandbox/internal/world",
 	},
 
 	// Scenarios at work in a world: load and seed, rules and their
@@ -151,7 +151,7 @@ var allowedImports = map[string][]string{
 	},
 	"sandbox/internal/catalog": {"sandbox/internal/state"},
 	// The console's page, assets and paged reads.
-	"sandbox/internal/console": {"sandbox/internal/catalog", "sandbox/internal/events", "sandbox/internal/state"},
+	"sandbox/internal/console": {"sandbox/internal/catalog", "sandbox/internal/events", "sandbox/internal/mail", "sandbox/internal/state"},
 	// The pages for people who hold a link (signing, template editor,
 	// claim): markup, assets and headers; what they show comes from the
 	// facade.

@@ -27,9 +27,13 @@ type Asset struct {
 
 // contentSecurityPolicy allows nothing but the console's own files: no
 // inline script, no other origin, no framing, so that a value that slipped
-// past escaping still could not run or load anything.
-const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
-	"connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+// past escaping still could not run or load anything. Inline style
+// attributes (not style elements) are allowed for one reason: an e-mail's
+// HTML part, shown in a sandboxed frame (srcdoc, which inherits this
+// policy), is styled with them, as every e-mail is; the console's own
+// script builds no markup from data, so no caller's value can become one.
+const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; " +
+	"img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
 // SecurityHeaders are set on every console answer (pages and data).
 func SecurityHeaders() http.Header {

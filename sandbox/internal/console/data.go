@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
+	"github.com/signsandbox/signsandbox/sandbox/internal/mail"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -289,11 +290,15 @@ func (r Reader) Request(tx *state.Txn, id string) (RequestDetail, error) {
 	return d, nil
 }
 
-// Emails lists the outbox newest first, all of it or one request's.
-func (r Reader) Emails(tx *state.Txn, requestID, cursor string, limit int) (PageOf[*state.Email], error) {
+// Emails lists the outbox newest first, all of it or one request's, the
+// e-mails a search q keeps (mail.Query: a page walks past those it does
+// not, so a search costs the e-mails it looks at).
+func (r Reader) Emails(tx *state.Txn, requestID, q, cursor string, limit int) (PageOf[*state.Email], error) {
 	var keep func(*state.Email) bool
-	if requestID != "" {
-		keep = func(e *state.Email) bool { return e.SignatureRequestID == requestID }
+	if search := mail.ParseQuery(q); requestID != "" || !search.Empty() {
+		keep = func(e *state.Email) bool {
+			return (requestID == "" || e.SignatureRequestID == requestID) && search.Match(e)
+		}
 	}
 	rows, next, err := newest(tx, state.TableEmails, cursor, limit, func(e *state.Email) uint64 { return e.Seq }, keep)
 	if err != nil {

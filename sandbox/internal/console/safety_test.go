@@ -71,9 +71,17 @@ func TestConsoleEscapesEveryCallerValue(t *testing.T) {
 
 	js, err := os.ReadFile("assets/app.js")
 	require.NoError(t, err)
-	for _, sink := range []string{"innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function", "setAttribute(\"on", "srcdoc"} {
+	for _, sink := range []string{"innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function", "setAttribute(\"on"} {
 		assert.NotContains(t, string(js), sink, "app.js must not use %s", sink)
 	}
+	// One HTML document is parsed: an e-mail's HTML part, the sandbox's own
+	// composition, in a frame sandboxed without scripts and without its
+	// origin (mailFrame), so that even markup that slipped in could run
+	// nothing and reach neither the console nor its key.
+	assert.Equal(t, 1, strings.Count(string(js), ".srcdoc"), "one srcdoc: the e-mail frame's")
+	assert.Regexp(t, regexp.MustCompile(`sandbox: "allow-popups allow-popups-to-escape-sandbox"`), string(js))
+	assert.NotContains(t, string(js), "allow-scripts")
+	assert.NotContains(t, string(js), "allow-same-origin")
 	// The only setAttribute calls take fixed attribute names, never an on*
 	// handler: handlers are added with addEventListener.
 	assert.Regexp(t, regexp.MustCompile(`k\.startsWith\("on"\)\) n\.addEventListener`), string(js))

@@ -242,6 +242,10 @@ func (w *World) On(topic string, fn func()) {
 	w.listenersMu.Unlock()
 }
 
+// Tell runs the functions registered for topic, for a change that is not
+// in the database (an e-mail's delivery at the SMTP relay).
+func (w *World) Tell(topic string) { w.notify(topic) }
+
 func (w *World) notify(topic string) {
 	w.listenersMu.Lock()
 	fns := append([]func(){}, w.listeners[topic]...)

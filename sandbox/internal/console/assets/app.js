@@ -14,6 +14,9 @@
   const flash = document.getElementById("flash");
   let worldKey = ""; // the world's own key, learned from GET /_sandbox/world, for /v3 downloads
   let renderSeq = 0;
+  // navigated is true while the view being drawn was reached by moving to
+  // its URL, false for a redraw of the same view (live updates, actions).
+  let navigated = true;
 
   // ---------- DOM helpers: text nodes and properties, never markup ----------
   function el(tag, attrs, ...children) {
@@ -142,7 +145,8 @@
     const [p, q] = h.split("?");
     return { path: p, query: new URLSearchParams(q || "") };
   }
-  async function render() {
+  async function render(byNavigation) {
+    navigated = byNavigation === true;
     const seq = ++renderSeq;
     const { path, query } = parseHash();
     for (const a of document.querySelectorAll("#nav a")) {
@@ -372,32 +376,96 @@
       el("h2", {}, "Callbacks"), el("table", {}, cbRows));
   }
 
+  // ---------- the outbox, as a mail client ----------
+  // The list (unread marks, search, clear-all) and one e-mail as its
+  // recipient reads it: the HTML part in a sandboxed frame that runs no
+  // script, the text part, the header fields and the message's source.
+  function deliveryBadge(d) {
+    if (!d) return "";
+    const b = badge(d.state);
+    b.title = d.state + (d.attempts ? ", " + d.attempts + " attempt(s)" : "") + (d.error ? ": " + d.error : "");
+    return b;
+  }
   async function outbox(query) {
     const params = new URLSearchParams();
-    if (query.get("cursor")) params.set("cursor", query.get("cursor"));
+    for (const k of ["cursor", "q"]) if (query.get(k)) params.set(k, query.get(k));
     const page = await get(API + "/emails?" + params);
+    const search = el("input", {
+      type: "search", name: "q", id: "outbox-search", size: 40, "aria-label": "Search the outbox",
+      placeholder: "words, to:, from:, subject:, kind:, body:, is:unread",
+    });
+    search.value = query.get("q") || "";
+    const form = el("form", {
+      role: "search",
+      onsubmit: (ev) => { ev.preventDefault(); location.hash = "#/outbox" + (search.value ? "?q=" + encodeURIComponent(search.value) : ""); },
+    }, el("div", { class: "row" }, search, el("button", { type: "submit" }, "Search"),
+      el("button", {
+        type: "button", class: "danger", id: "outbox-clear",
+        onclick: () => { if (confirm("Delete every e-mail of this world's outbox?")) act("Clear the outbox", "DELETE", CONTROL + "/emails"); },
+      }, "Clear all")));
     const body = el("tbody");
     for (const m of page.items) {
-      body.append(linkRow("#/outbox/" + encodeURIComponent(m.id), m.to, badge(m.kind), m.subject, when(m.sent_at), m.bounced ? badge("bounced") : ""));
+      const row = linkRow("#/outbox/" + encodeURIComponent(m.id),
+        el("span", { class: m.read ? "dot" : "dot unread", title: m.read ? "read" : "unread" }, m.read ? "" : "●"),
+        m.name ? m.name + " <" + m.to + ">" : m.to, badge(m.kind), m.subject, when(m.sent_at),
+        [m.bounced ? badge("bounced") : "", deliveryBadge(m.delivery)]);
+      if (!m.read) row.classList.add("unread");
+      body.append(row);
     }
-    return el("div", {}, el("h1", {}, "Outbox"),
-      el("table", { id: "outbox" }, el("thead", {}, el("tr", {}, ["to", "kind", "subject", "sent", ""].map((h) => el("th", {}, h)))), body),
-      page.items.length ? "" : el("p", { class: "muted" }, "No e-mails yet."),
+    return el("div", {}, el("h1", {}, "Outbox"), form,
+      el("table", { id: "outbox" }, el("thead", {}, el("tr", {}, ["", "to", "kind", "subject", "sent", "state"].map((h) => el("th", {}, h)))), body),
+      page.items.length ? "" : el("p", { class: "muted" }, query.get("q") ? "No e-mail matches." : "No e-mails yet."),
       pager("/outbox", query, page.next));
   }
 
+  const MAIL_VIEWS = [["html", "HTML"], ["text", "Text"], ["headers", "Headers"], ["source", "Source"]];
+  // mailFrame shows an e-mail's HTML part in a frame that is sandboxed
+  // without scripts or same-origin access (links open in a new tab, outside
+  // the sandbox): whatever the part held could run nothing and reach
+  // neither the console nor its key.
+  function mailFrame(html) {
+    const frame = el("iframe", {
+      class: "mail-html", title: "The e-mail's HTML part", sandbox: "allow-popups allow-popups-to-escape-sandbox",
+      referrerpolicy: "no-referrer",
+    });
+    frame.srcdoc = String(html).replace(/<head>/i, '<head><base target="_blank">');
+    return frame;
+  }
+  async function fetchText(path) {
+    return (await call("GET", path, undefined, { raw: true })).text();
+  }
   async function emailDetail(query, id) {
-    const m = await get(API + "/emails/" + encodeURIComponent(id));
-    const cta = { signature_request: "Review & sign", reminder: "Review & sign", completed: "Download", claim: "Claim" }[m.kind] || "Open";
+    const opened = navigated; // read before the first await: a later render may change it
+    const enc = encodeURIComponent(id);
+    const m = await get(API + "/emails/" + enc);
+    const shown = MAIL_VIEWS.some(([v]) => v === query.get("view")) ? query.get("view") : "html";
+    let pane;
+    if (shown === "html") pane = mailFrame(await fetchText(CONTROL + "/emails/" + enc + "/html"));
+    else if (shown === "text") pane = el("pre", { class: "mail-text" }, await fetchText(CONTROL + "/emails/" + enc + "/text"));
+    else if (shown === "source") pane = el("pre", { class: "mail-source" }, await fetchText(CONTROL + "/emails/" + enc));
+    else pane = el("table", { class: "mail-headers" }, el("tbody", {}, m.headers.map((h) => el("tr", {}, el("th", { scope: "row" }, h.name), el("td", {}, h.value)))));
+    if (!m.read && opened) {
+      // Opening an e-mail reads it, as in a mail client; a redraw (a live
+      // update, "Mark unread") does not.
+      call("PATCH", CONTROL + "/emails/" + enc, { read: true }).catch(() => {});
+    }
+    const tabs = el("nav", { class: "tabs", "aria-label": "How to show the e-mail" }, MAIL_VIEWS.map(([v, label]) =>
+      el("a", { href: "#/outbox/" + enc + "?view=" + v, "aria-current": v === shown ? "page" : false, id: "mail-view-" + v }, label)));
+    const header = m.headers.reduce((acc, h) => { acc[h.name] = h.value; return acc; }, {});
     return el("div", {},
       el("p", {}, el("a", { href: "#/outbox" }, "← Outbox")),
       el("article", { class: "mail" },
         el("header", {}, el("h1", {}, m.subject),
-          kv([["to", (m.name ? m.name + " <" + m.to + ">" : m.to)], ["kind", m.kind], ["sent", when(m.sent_at)], ["bounced", m.bounced ? "yes" : "no"]])),
-        el("div", { class: "body" }, m.message || "",
-          m.link ? el("div", {}, el("a", { class: "cta", href: m.link, target: "_blank", rel: "noopener" }, cta)) : "",
+          kv([["from", header.From], ["reply to", header["Reply-To"]], ["to", header.To], ["date", when(m.sent_at)],
+            ["kind", badge(m.kind)], ["message id", m.message_id], ["bounced", m.bounced ? "yes" : "no"],
+            ["relay", m.delivery ? [deliveryBadge(m.delivery), " ", m.delivery.attempts + " attempt(s)", m.delivery.error ? " — " + m.delivery.error : ""] : "not relayed (no --smtp-relay)"]]),
+          el("div", { class: "row" },
+            m.link ? el("a", { class: "cta", href: m.link, target: "_blank", rel: "noopener" }, "Open the link it carries") : "",
+            el("button", { id: "mail-read", onclick: () => act(m.read ? "Mark unread" : "Mark read", "PATCH", CONTROL + "/emails/" + enc, { read: !m.read }) }, m.read ? "Mark unread" : "Mark read"),
+            el("button", { onclick: () => download(CONTROL + "/emails/" + enc, m.id + ".eml") }, "Download .eml")),
           m.signature_request_id ? el("p", {}, el("a", { href: "#/requests/" + encodeURIComponent(m.signature_request_id) }, "Request in the console"),
-            m.signature_id ? [" · ", el("a", { id: "sign-in-console", href: "#/requests/" + encodeURIComponent(m.signature_request_id) + "/sign/" + encodeURIComponent(m.signature_id) }, "Sign with the document in the console")] : "") : "")));
+            m.signature_id ? [" · ", el("a", { id: "sign-in-console", href: "#/requests/" + encodeURIComponent(m.signature_request_id) + "/sign/" + encodeURIComponent(m.signature_id) }, "Sign with the document in the console")] : "") : ""),
+        tabs, el("div", { class: "body", id: "mail-view" }, pane)));
   }
 
   function callbackTable(items) {
@@ -622,6 +690,6 @@
     live();
   }
 
-  window.addEventListener("hashchange", () => { clearFlash(); render(); });
-  worldChanged().then(render);
+  window.addEventListener("hashchange", () => { clearFlash(); render(true); });
+  worldChanged().then(() => render(true));
 })();
