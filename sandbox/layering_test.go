@@ -39,7 +39,7 @@ var allowedImports = map[string][]string{
 		"sandbox/internal/legacy", "sandbox/internal/notify", "sandbox/internal/param",
 		"sandbox/internal/scenario", "sandbox/internal/search", "sandbox/internal/signpage", "sandbox/internal/state",
 		"sandbox/internal/wire", "sandbox/internal/world", "sandbox/internal/secret", "sandbox/internal/metrics", "sandbox/internal/journal",
-		"sandbox/internal/outbound", "sandbox/internal/buildinfo", "sandbox/internal/callnote", "sandbox/internal/mail",
+		"sandbox/internal/outbound", "sandbox/internal/buildinfo", "sandbox/internal/callnote", "sandbox/internal/mail", "sandbox/internal/mailrelay",
 	},
 	// The HTTP edge in front of the handler.
 	"sandbox/edge": {"sandbox/internal/apierr", "sandbox/internal/callnote"},
@@ -120,6 +120,11 @@ var allowedImports = map[string][]string{
 	},
 	"sandbox/internal/oauth": {
 		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/param", "sandbox/internal/state", "sandbox/internal/world",
+	},
+
+	// The outbox's e-mails relayed over SMTP after commit.
+	"sandbox/internal/mailrelay": {
+		"sandbox/internal/api", "sandbox/internal/mail", "sandbox/internal/state", "sandbox/internal/world",
 	},
 
 	// Callback deliveries after commit: workers, sender, queues, control.

@@ -61,6 +61,8 @@ type config struct {
 	// file_urls and callbacks (options_outbound.go).
 	allowOutbound      []string
 	publicOutboundOnly bool
+	// smtpRelay is where outbox e-mails are relayed (WithSMTPRelay).
+	smtpRelay string
 }
 
 type namedSource struct {

@@ -81,6 +81,7 @@ func New(opts ...Option) (*Sandbox, error) {
 		MaxWorlds:         cfg.maxWorlds,
 		RandomCredentials: cfg.randomCredentials,
 		Shard:             cfg.shard,
+		SMTPRelay:         cfg.smtpRelay,
 	}
 	s := &Sandbox{host: h, cfg: cfg}
 	h.WorldAdded = s.worldAdded

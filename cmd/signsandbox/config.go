@@ -40,6 +40,9 @@ type serveConfig struct {
 	AllowOutbound []string
 	// LogFormat is "text" or "json".
 	LogFormat string
+	// SMTPRelay is the mail server outbox e-mails are relayed to
+	// (sandbox.WithSMTPRelay); "" relays none.
+	SMTPRelay string
 	Limits    serverLimits
 	// Shared holds the flags of a server a team shares (shared.go).
 	Shared sharedConfig
@@ -134,6 +137,7 @@ func (c *serveConfig) settingSet(getenv func(string) string) *settingSet {
 		{name: "allowed-hosts", arg: "HOSTS", usage: "comma-separated host names or addresses that may call the control plane and pages without credentials, besides loopback and the --base-url host", parse: commaList(&c.AllowedHosts, edge.CheckAllowedHost)},
 		{name: "admin-token", arg: "TOKEN", usage: "require this token (header " + edge.AdminHeader + ") for creating, deleting and importing worlds and for control calls without a world key; prefer the environment variable", parse: text(&c.AdminToken)},
 		{name: "allow-outbound", arg: "LIST", usage: "comma-separated host names (or *.domain), IP addresses, CIDRs, or private: internal destinations file_urls and callbacks may reach on a server with --admin-token, which otherwise connects only to public addresses", parse: commaList(&c.AllowOutbound, sandbox.CheckAllowOutbound)},
+		{name: "smtp-relay", arg: "HOST:PORT", usage: "deliver every outbox e-mail over SMTP to this mail server (such as Mailpit's); without it no e-mail leaves the process", parse: smtpRelay(&c.SMTPRelay)},
 		{name: "read-header-timeout", arg: "DURATION", def: "10s", usage: "time a client has to send a request's line and headers", parse: positiveDuration(&c.Limits.ReadHeaderTimeout)},
 		{name: "read-timeout", arg: "DURATION", def: "1m", usage: "time a client has to send a request's body once its handler starts", parse: positiveDuration(&c.Limits.ReadTimeout)},
 		{name: "idle-timeout", arg: "DURATION", def: "2m", usage: "time a keep-alive connection may wait for its next request", parse: positiveDuration(&c.Limits.IdleTimeout)},
@@ -218,4 +222,15 @@ func checkScenarioArg(f string) error {
 		return nil
 	}
 	return errNoScenario(f)
+}
+
+// smtpRelay stores the mail server the outbox is relayed to, host:port.
+func smtpRelay(p *string) func(string) error {
+	return func(v string) error {
+		if err := sandbox.CheckSMTPRelay(v); err != nil {
+			return err
+		}
+		*p = v
+		return nil
+	}
 }

@@ -159,3 +159,22 @@ func TestEveryFlagIsInTheCLIPage(t *testing.T) {
 		assert.Contains(t, string(page), "| `--"+f[1]+"` |", "docs/cli.md flag table")
 	}
 }
+
+// --smtp-relay (or SIGNSANDBOX_SMTP_RELAY) takes host:port and refuses
+// anything else at start.
+func TestParseServeConfigSMTPRelay(t *testing.T) {
+	none := func(string) string { return "" }
+	cfg, err := parseServeConfig(nil, none, io.Discard)
+	require.NoError(t, err)
+	assert.Empty(t, cfg.SMTPRelay, "no relay unless asked")
+	cfg, err = parseServeConfig([]string{"--smtp-relay", "127.0.0.1:1025"}, none, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, "127.0.0.1:1025", cfg.SMTPRelay)
+	cfg, err = parseServeConfig(nil, func(k string) string { return map[string]string{"SIGNSANDBOX_SMTP_RELAY": "mailpit:1025"}[k] }, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, "mailpit:1025", cfg.SMTPRelay)
+	for _, bad := range []string{"mailpit", ":1025", "mailpit:0", "mailpit:70000", "mailpit:smtp", "smtp://mailpit:1025"} {
+		_, err = parseServeConfig([]string{"--smtp-relay", bad}, none, io.Discard)
+		assert.Error(t, err, bad)
+	}
+}

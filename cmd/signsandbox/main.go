@@ -125,6 +125,9 @@ func serveOptions(cfg serveConfig, logger *slog.Logger) []sandbox.Option {
 	if len(cfg.AllowOutbound) > 0 {
 		opts = append(opts, sandbox.WithAllowOutbound(cfg.AllowOutbound...))
 	}
+	if cfg.SMTPRelay != "" {
+		opts = append(opts, sandbox.WithSMTPRelay(cfg.SMTPRelay))
+	}
 	opts = append(opts, cfg.Shared.options()...)
 	return opts
 }

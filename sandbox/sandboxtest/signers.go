@@ -75,7 +75,8 @@ func (s *Server) signer(signatureID, action string, body any) map[string]any {
 	return out.SignatureRequest
 }
 
-// Email is one e-mail of the world's outbox.
+// Email is one e-mail of the world's outbox (EmailMessage gives it as
+// the message its recipient receives).
 type Email struct {
 	ID                 string `json:"id"`
 	Kind               string `json:"kind"`
@@ -89,11 +90,51 @@ type Email struct {
 	Link               string `json:"link"`
 	SentAt             int64  `json:"sent_at"`
 	Bounced            bool   `json:"bounced"`
+	// From and MessageID are the message's headers (From as a person
+	// reads it); Read is the outbox's unread mark, turned off.
+	From      string `json:"from"`
+	MessageID string `json:"message_id"`
+	Read      bool   `json:"read"`
+	// Delivery is how the e-mail stands at the SMTP relay (nil without
+	// sandbox.WithSMTPRelay).
+	Delivery *EmailDelivery `json:"delivery"`
+}
+
+// EmailDelivery is an e-mail's state at the SMTP relay: State is pending,
+// delivered or failed; times are world-clock Unix seconds.
+type EmailDelivery struct {
+	State         string `json:"state"`
+	Attempts      int    `json:"attempts"`
+	Error         string `json:"error"`
+	LastAttemptAt int64  `json:"last_attempt_at"`
+	NextAttemptAt int64  `json:"next_attempt_at"`
+	DeliveredAt   int64  `json:"delivered_at"`
 }
 
 // Emails lists the outbox in order, walking every page. filters are query
-// pairs: "to", "kind", "signature_request_id".
+// pairs: "to", "kind", "signature_request_id", "q" (a search).
 func (s *Server) Emails(filters ...string) []Email {
 	s.t.Helper()
 	return walk[Email](s, "/emails", emailQuery(filters), "emails")
+}
+
+// EmailMessage is an e-mail of the outbox as the message its recipient
+// receives (message/rfc822: headers, a text and an HTML part).
+func (s *Server) EmailMessage(id string) []byte {
+	s.t.Helper()
+	r := s.Do(http.MethodGet, sandbox.ControlPrefix+"/emails/"+url.PathEscape(id), nil)
+	if r.Status != http.StatusOK {
+		s.t.Fatalf("sandboxtest: e-mail %s: %d %s", id, r.Status, r.Body)
+	}
+	return r.Body
+}
+
+// ClearEmails empties the outbox and answers how many e-mails it held.
+func (s *Server) ClearEmails() int {
+	s.t.Helper()
+	var out struct {
+		Deleted int `json:"deleted"`
+	}
+	s.Control(http.MethodDelete, "/emails", nil, &out)
+	return out.Deleted
 }
