@@ -122,3 +122,25 @@ func checkLines(raw []byte) error {
 	}
 	return nil
 }
+
+// Fields names the header fields of head (a block of header lines, such
+// as the trace fields a receiving server adds above a message), in order.
+func Fields(head []byte) ([]string, error) {
+	var names []string
+	for _, line := range strings.SplitAfter(string(head), "\r\n") {
+		switch {
+		case line == "":
+		case line[0] == ' ' || line[0] == '\t':
+			if len(names) == 0 {
+				return nil, fmt.Errorf("a continuation line first: %q", line)
+			}
+		default:
+			name, _, ok := strings.Cut(line, ":")
+			if !ok || name == "" || strings.ContainsAny(name, " \t") {
+				return nil, fmt.Errorf("not a header field: %q", line)
+			}
+			names = append(names, name)
+		}
+	}
+	return names, nil
+}
