@@ -28,7 +28,8 @@ async function openConsole(hash = '') {
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('dialog', (d) => { errors.push(`dialog: ${d.message()}`); d.dismiss().catch(() => {}); });
-  await page.addInitScript((key) => sessionStorage.setItem('signsandbox.console.key', key), h.world.api_key);
+  // The top page only: an e-mail's sandboxed frame has no storage.
+  await page.addInitScript((key) => { if (window === window.top) sessionStorage.setItem('signsandbox.console.key', key); }, h.world.api_key);
   await page.goto(`${h.base}/_sandbox/console/#${hash}`);
   await page.waitForSelector('#live.on');
   return { page, errors, close: () => context.close() };
@@ -75,6 +76,7 @@ browserTest('a request sent with the SDK appears live; signing it from the conso
     await tab.page.waitForSelector('#outbox >> text=signer@example.com');
     await tab.page.click('#outbox >> text=signer@example.com');
     await tab.page.waitForSelector('article.mail');
+    await tab.page.frameLocator('iframe.mail-html').locator('h1').waitFor(); // the e-mail's HTML part, drawn
     await tab.page.screenshot({ path: path.join(SHOTS, 'outbox.png') });
     assert.deepEqual(tab.errors, []);
   } finally {
