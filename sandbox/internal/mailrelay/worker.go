@@ -3,6 +3,7 @@ package mailrelay
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"sync"
 	"time"
@@ -26,6 +27,12 @@ var retryAfter = []time.Duration{time.Minute, 5 * time.Minute, 30 * time.Minute,
 // statusLimit bounds the delivery states a worker keeps (as log_limit
 // bounds the outbox): beyond it the oldest settled ones are forgotten.
 const statusLimit = state.DefaultLogLimit
+
+// queueLimit bounds the e-mails waiting for an attempt: with the relay
+// down (or a fake clock not advanced to the next retry) a world that goes
+// on sending would otherwise hold every e-mail in memory; one more is
+// failed at once, saying why.
+var queueLimit = state.DefaultLogLimit
 
 // takeBatch is how many e-mails one read of the outbox takes.
 const takeBatch = 256
@@ -247,9 +254,12 @@ func (wk *worker) queueTaken(taken []*state.Email, from uint64) bool {
 	wk.cursor = from
 	for _, e := range taken {
 		st := &Status{State: StatePending, NextAttemptAt: e.SentAt}
-		if e.Bounced {
+		switch {
+		case e.Bounced:
 			st = &Status{State: StateFailed, Error: "the sandbox bounced this e-mail before it was relayed"}
-		} else {
+		case len(wk.queue) >= queueLimit:
+			st = &Status{State: StateFailed, Error: fmt.Sprintf("not relayed: %d e-mails were already waiting for the relay", queueLimit)}
+		default:
 			wk.queue = append(wk.queue, &item{email: e, due: e.SentAt})
 		}
 		wk.remember(e.ID, st)
