@@ -191,6 +191,25 @@ func TestEmailBrandingIsFixedWhenSent(t *testing.T) {
 	assert.Contains(t, html["kim@example.com"], "background-color:#330000")
 }
 
+// TestEmailShowsTheAppsLogo: an e-mail about a request sent through an
+// app with a logo shows the logo the request's pages serve, in place of
+// the app's name, which becomes its text alternative.
+func TestEmailShowsTheAppsLogo(t *testing.T) {
+	srv := newServer(t, sandbox.WithOfflineFiles())
+	app := brandedApp(t, srv, "Logo Co", `{"primary_button_color": "#00b3e6"}`, true)
+	id, _ := mailSend(t, srv, map[string]any{"title": "With a logo", "client_id": app}, "Jack Example <jack@example.com>")
+	srv.Advance(time.Minute)
+	mails := srv.Emails()
+	require.Len(t, mails, 1)
+	m, err := mailtest.Parse(srv.EmailMessage(mails[0].ID))
+	require.NoError(t, err)
+	logo := srv.URL + "/_sandbox/w/default/requests/" + id + "/logo"
+	assert.Contains(t, m.HTML, `<img src="`+logo+`" alt="Logo Co"`)
+	r := srv.DoAs("", http.MethodGet, strings.TrimPrefix(logo, srv.URL), nil)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	assert.Equal(t, "image/png", r.Header.Get("Content-Type"))
+}
+
 // TestOutboxReadMarksSearchAndClear: e-mails start unread, are marked
 // read and unread, are found by search, and the outbox empties on
 // request; a reminder then still carries a signing link.

@@ -169,6 +169,13 @@ func TestComposeBranding(t *testing.T) {
 	}
 	assert.Contains(t, m.Text, "Sent through Acme Portal.")
 
+	assert.NotContains(t, m.HTML, "<img", "no logo: its text")
+	e.Brand.LogoURL = "http://127.0.0.1:8080/_sandbox/w/default/requests/sr1/logo"
+	m = parse(t, e)
+	assert.Contains(t, m.HTML, `<img src="http://127.0.0.1:8080/_sandbox/w/default/requests/sr1/logo" alt="Acme Portal"`)
+	e.Brand.LogoURL = "javascript:alert(1)"
+	m = parse(t, e)
+	assert.NotContains(t, m.HTML, "<img", "only an http(s) logo")
 	e.Brand.PrimaryButtonColor = "red;background:url(http://evil.example/)"
 	m = parse(t, e)
 	assert.NotContains(t, m.HTML, "evil.example")

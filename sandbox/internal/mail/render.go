@@ -3,6 +3,7 @@ package mail
 import (
 	"bytes"
 	"html/template"
+	"net/url"
 	"regexp"
 	"strings"
 
@@ -47,7 +48,9 @@ func lines(s string) []string {
 // look is the colours an e-mail is drawn with: the app's white labeling
 // when a request was sent through a branded app, else the service's own.
 type look struct {
-	Logo                                   string
+	// Logo is the logo's text (the app's name); LogoURL, when set, the
+	// image shown in its place.
+	Logo, LogoURL                          string
 	Header, HeaderText, Page, Link, Button string
 	ButtonText                             string
 }
@@ -67,6 +70,9 @@ func lookOf(e *state.Email) look {
 	}
 	if name := strings.TrimSpace(cleanText(b.AppName)); name != "" {
 		l.Logo = name
+	}
+	if u, err := url.Parse(b.LogoURL); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+		l.LogoURL = u.String()
 	}
 	for _, c := range []struct {
 		dst *string
@@ -94,7 +100,9 @@ var htmlPage = template.Must(template.New("mail").Parse(`<!DOCTYPE html>
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background-color:{{.Look.Page}};">
 <tr><td align="center" style="padding:24px 12px;">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px;background-color:#ffffff;border:1px solid #e6e6e6;font-family:Helvetica,Arial,sans-serif;color:#1a1a1a;">
-<tr><td style="background-color:{{.Look.Header}};color:{{.Look.HeaderText}};padding:16px 24px;font-size:20px;font-weight:bold;">{{.Look.Logo}}</td></tr>
+<tr><td style="background-color:{{.Look.Header}};color:{{.Look.HeaderText}};padding:16px 24px;font-size:20px;font-weight:bold;">
+{{- if .Look.LogoURL}}<img src="{{.Look.LogoURL}}" alt="{{.Look.Logo}}" height="32" style="display:block;height:32px;max-width:240px;border:0;">{{else}}{{.Look.Logo}}{{end -}}
+</td></tr>
 <tr><td style="padding:24px;font-size:15px;line-height:1.5;">
 <h1 style="margin:0 0 16px;font-size:20px;line-height:1.3;">{{.C.Headline}}</h1>
 {{- range .C.Paragraphs}}

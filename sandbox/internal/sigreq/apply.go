@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apiapp"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -150,7 +151,8 @@ func sigreqMail(tx *state.Txn, req *state.SignatureRequest, m sigMail) error {
 		topic = req.Title
 	}
 	e := state.Email{Kind: m.Kind, To: m.To, Name: m.Name, SignatureRequestID: req.ID, SignatureID: m.SignatureID, Message: req.Message,
-		FromName: req.RequesterName, ReplyTo: req.RequesterEmail, Title: req.Title, Brand: state.BrandOf(tx, req.ClientID)}
+		FromName: req.RequesterName, ReplyTo: req.RequesterEmail, Title: req.Title,
+		Brand: state.BrandOf(tx, req.ClientID, req.WorldURL+"/requests/"+req.ID+apiapp.LogoPath)}
 	if e.FromName == "" {
 		e.FromName = requesterLabel(req)
 	}

@@ -70,13 +70,18 @@ type EmailBrand struct {
 	PrimaryButtonColor    string `json:"primary_button_color"`
 	// PrimaryButtonTextColor is the text of the button.
 	PrimaryButtonTextColor string `json:"primary_button_text_color"`
+	// LogoURL is where the sandbox serves the app's logo for the object the
+	// e-mail is about ("" when the app had none): the e-mail shows it in
+	// place of the logo's text, as it stands when the e-mail is read.
+	LogoURL string `json:"logo_url,omitempty"`
 }
 
 // BrandOf is the branding e-mails about a request sent through an app
 // show, as the app stands now: nil for no app, an unknown one, or an app
 // that customized neither its white labeling nor its logo (e-mails then
-// look like the service's own).
-func BrandOf(tx *Txn, clientID string) *EmailBrand {
+// look like the service's own). logoURL is where the sandbox serves the
+// app's logo for the e-mail's object; it is kept when the app has one.
+func BrandOf(tx *Txn, clientID, logoURL string) *EmailBrand {
 	if clientID == "" {
 		return nil
 	}
@@ -85,7 +90,10 @@ func BrandOf(tx *Txn, clientID string) *EmailBrand {
 		return nil
 	}
 	wl := EffectiveWhiteLabels(app.WhiteLabelingOptions)
-	return &EmailBrand{
+	if app.CustomLogoBlobID == "" {
+		logoURL = ""
+	}
+	return &EmailBrand{LogoURL: logoURL,
 		ClientID: app.ClientID, AppName: app.Name,
 		HeaderBackgroundColor: wl["header_background_color"], PageBackgroundColor: wl["page_background_color"],
 		TextColor2: wl["text_color2"], LinkColor: wl["link_color"],

@@ -174,15 +174,16 @@ func TestBrandOf(t *testing.T) {
 		return nil
 	}))
 	tx := st.Read()
-	assert.Nil(t, BrandOf(tx, ""))
-	assert.Nil(t, BrandOf(tx, "nope"))
-	assert.Nil(t, BrandOf(tx, "plain"))
-	b := BrandOf(tx, "wl")
+	assert.Nil(t, BrandOf(tx, "", ""))
+	assert.Nil(t, BrandOf(tx, "nope", "http://x/logo"))
+	assert.Nil(t, BrandOf(tx, "plain", "http://x/logo"))
+	b := BrandOf(tx, "wl", "http://x/logo")
 	require.NotNil(t, b)
 	assert.Equal(t, EmailBrand{ClientID: "wl", AppName: "Branded", HeaderBackgroundColor: "#003300", PageBackgroundColor: "#f7f8f9",
 		TextColor2: "#ffffff", LinkColor: "#0061FE", PrimaryButtonColor: "#AA0000", PrimaryButtonTextColor: "#ffffff"}, *b)
-	b = BrandOf(tx, "logo")
+	b = BrandOf(tx, "logo", "http://x/logo")
 	require.NotNil(t, b)
 	assert.Equal(t, "Logo", b.AppName)
+	assert.Equal(t, "http://x/logo", b.LogoURL, "an app with a logo")
 	assert.Equal(t, WhiteLabelDefaults["primary_button_color"], b.PrimaryButtonColor)
 }
