@@ -60,7 +60,8 @@ var allowedImports = map[string][]string{
 	// reset, API keys, export and import, the outbox.
 	"sandbox/internal/control": {
 		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/callbacks", "sandbox/internal/mail",
-		"sandbox/internal/stage", "sandbox/internal/state", "sandbox/internal/wire", "sandbox/internal/world",
+		"sandbox/internal/mailrelay", "sandbox/internal/stage", "sandbox/internal/state", "sandbox/internal/wire",
+		"sandbox/internal/world",
 	},
 
 	// Scenarios at work in a world: load and seed, rules and their

@@ -11,7 +11,6 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/control"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fax"
-	"github.com/signsandbox/signsandbox/sandbox/internal/mailrelay"
 	"github.com/signsandbox/signsandbox/sandbox/internal/oauth"
 	"github.com/signsandbox/signsandbox/sandbox/internal/recording"
 	"github.com/signsandbox/signsandbox/sandbox/internal/report"
@@ -53,9 +52,8 @@ func registerAll(r *api.Registry) {
 	unclaimed.RegisterAPI(r)
 	bulk.RegisterJobs(r)
 
-	// Callbacks and the e-mail relay, then the control plane.
+	// Callbacks, then the control plane.
 	callbacks.Register(r)
-	mailrelay.Register(r)
 	account.RegisterConfirm(r)
 	sigreq.RegisterControlFailures(r)
 	control.RegisterKeys(r)

@@ -18,6 +18,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/edge"
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fixture"
+	"github.com/signsandbox/signsandbox/sandbox/internal/mailrelay"
 	"github.com/signsandbox/signsandbox/sandbox/internal/recording"
 	"github.com/signsandbox/signsandbox/sandbox/internal/stage"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -81,7 +82,6 @@ func New(opts ...Option) (*Sandbox, error) {
 		MaxWorlds:         cfg.maxWorlds,
 		RandomCredentials: cfg.randomCredentials,
 		Shard:             cfg.shard,
-		SMTPRelay:         cfg.smtpRelay,
 	}
 	s := &Sandbox{host: h, cfg: cfg}
 	h.WorldAdded = s.worldAdded
@@ -90,6 +90,11 @@ func New(opts ...Option) (*Sandbox, error) {
 	h.Gauges = s.persistenceGauges
 	if cfg.idle != nil {
 		h.WorldMade = cfg.idle.touch
+	}
+	if cfg.smtpRelay != "" {
+		// The one area only some sandboxes have: the relay's workers run
+		// only where the operator named a mail server.
+		mailrelay.Register(h.Reg, cfg.smtpRelay)
 	}
 	for _, edit := range cfg.registryEdits {
 		edit(h.Reg)

@@ -49,9 +49,6 @@ type Host struct {
 	MaxWorlds         int
 	RandomCredentials bool
 	Shard             string
-	// SMTPRelay is the host:port every world's outbox e-mails are relayed
-	// to over SMTP ("": none leave the process).
-	SMTPRelay string
 
 	// The facade's part in a world's life (all optional): WorldMade when a
 	// world is made, before it starts (the idle janitor's clock);

@@ -85,10 +85,6 @@ type Registry struct {
 	// CallbackFault is the fault point of callback deliveries (nil: no
 	// fault); scenario rules set it.
 	CallbackFault CallbackFaultHook
-	// EmailDelivery answers how an e-mail of the outbox stands at the SMTP
-	// relay (nil: no relay, or an e-mail sent before it started); the
-	// relay fills it and the outbox's readers show it.
-	EmailDelivery func(s *Host, w *world.World, e *state.Email) any
 	// Areas holds the hooks a resource package declares with types this
 	// package cannot know: the signature requests' (sigreq.Hooks: the
 	// processing fault point scenario rules fill, and the template

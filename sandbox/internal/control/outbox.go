@@ -8,6 +8,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/mail"
+	"github.com/signsandbox/signsandbox/sandbox/internal/mailrelay"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -50,11 +51,10 @@ func controlListEmails(c *api.Call) (any, error) {
 // Summarize is an e-mail as the outbox lists it, with its delivery state
 // at the SMTP relay when the sandbox has one.
 func Summarize(c *api.Call, e *state.Email) mail.Summary {
-	var delivery any
-	if fn := c.Host.Reg.EmailDelivery; fn != nil {
-		delivery = fn(c.Host, c.World, e)
+	if st := mailrelay.Delivery(c.World, e); st != nil {
+		return mail.Summarize(e, st)
 	}
-	return mail.Summarize(e, delivery)
+	return mail.Summarize(e, nil)
 }
 
 // controlClearEmails empties the outbox.

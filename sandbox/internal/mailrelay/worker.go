@@ -37,28 +37,21 @@ var queueLimit = state.DefaultLogLimit
 // takeBatch is how many e-mails one read of the outbox takes.
 const takeBatch = 256
 
-// Register adds the relay to r: a worker for every world when the
-// sandbox has a relay, and the delivery state the outbox shows.
-func Register(r *api.Registry) {
-	r.OnWorldStart(func(s *api.Host, w *world.World) {
-		if s.SMTPRelay != "" {
-			workerOf(s, w)
-		}
-	})
-	r.WorldReplacedHooks = append(r.WorldReplacedHooks, func(s *api.Host, w *world.World) {
-		if s.SMTPRelay != "" {
-			workerOf(s, w).replaced()
-		}
-	})
-	r.EmailDelivery = func(s *api.Host, w *world.World, e *state.Email) any {
-		if s.SMTPRelay == "" {
-			return nil
-		}
-		if st := workerOf(s, w).statusOf(e); st != nil {
-			return st
-		}
-		return nil
+// Register adds a relay to addr (host:port) to r: a worker for every
+// world, started with the world. A sandbox without a relay registers
+// none, so nothing of this package runs in it.
+func Register(r *api.Registry, addr string) {
+	r.OnWorldStart(func(_ *api.Host, w *world.World) { workerOf(w, addr) })
+	r.WorldReplacedHooks = append(r.WorldReplacedHooks, func(_ *api.Host, w *world.World) { workerOf(w, addr).replaced() })
+}
+
+// Delivery is how e stands at w's relay: nil without a relay, or for an
+// e-mail the world held before its worker started.
+func Delivery(w *world.World, e *state.Email) *Status {
+	if wk := world.Lookup[worker](w, extRelay); wk != nil {
+		return wk.statusOf(e)
 	}
+	return nil
 }
 
 // item is an e-mail waiting for an attempt.
@@ -92,11 +85,11 @@ type worker struct {
 }
 
 // workerOf returns the world's worker, starting it on first use.
-func workerOf(s *api.Host, w *world.World) *worker {
+func workerOf(w *world.World, addr string) *worker {
 	return world.Ext(w, extRelay, func() *worker {
 		ctx, cancel := context.WithCancel(context.Background())
 		wk := &worker{
-			w: w, addr: s.SMTPRelay, ctx: ctx, cancel: cancel,
+			w: w, addr: addr, ctx: ctx, cancel: cancel,
 			wakeCh: make(chan struct{}, 1), done: make(chan struct{}),
 			status: map[string]*Status{},
 		}

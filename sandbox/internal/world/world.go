@@ -280,6 +280,17 @@ func Ext[T any](w *World, name string, mk func() *T) *T {
 	return v
 }
 
+// Lookup returns the per-world value of a subsystem, or nil when it was
+// never made (a reader that must not start the subsystem).
+func Lookup[T any](w *World, name string) *T {
+	w.extMu.Lock()
+	defer w.extMu.Unlock()
+	if v, ok := w.ext[name]; ok {
+		return v.(*T)
+	}
+	return nil
+}
+
 // Close stops the world's background work.
 func (w *World) Close() {
 	w.stopOnce.Do(func() { close(w.stop) })
