@@ -22,6 +22,7 @@ var badServeValues = map[string]struct{ value, msg string }{
 	"clock":               {"nope", ` must be real or fake (got "nope")`},
 	"log-level":           {"loud", ` must be debug, info, warn or error (got "loud")`},
 	"log-format":          {"xml", ` must be text or json (got "xml")`},
+	"smtp-relay":          {"mailpit", ` must be HOST:PORT of a mail server, such as 127.0.0.1:1025 (got "mailpit")`},
 	"access-log":          {"maybe", ` must be true or false (got "maybe")`},
 	"api-key":             {"a key", ` must not hold spaces, control characters or ':' (it is sent as the user name of HTTP Basic credentials)`},
 	"base-url":            {"sign.example.com", `: base URL "sign.example.com" must be an absolute http or https URL, such as https://sandbox.example.com`},
