@@ -23,7 +23,10 @@ type wallClock struct{ clockwork.Clock }
 // A real-clock recording replays: time that passed by itself before a
 // control call (here a signer viewing the request three seconds after it
 // was sent) is recorded as an advance step in front of that call, as it is
-// for API calls, so the replay's answer carries the same timestamps.
+// for API calls, so the replay's answer carries the same timestamps. Every
+// call of a recorded world whose time flows has an instant of its own
+// (the send, on a clock that has not moved since the recording started,
+// one nanosecond after the start), so every call follows an advance.
 func TestRealClockRecordingOfControlCallsReplays(t *testing.T) {
 	fake := clockwork.NewFakeClockAt(time.Date(2025, time.March, 3, 9, 0, 0, 0, time.UTC))
 	path := filepath.Join(t.TempDir(), "wall.yaml")
@@ -38,9 +41,11 @@ func TestRealClockRecordingOfControlCallsReplays(t *testing.T) {
 
 	doc, err := os.ReadFile(path)
 	require.NoError(t, err)
-	assert.Equal(t, 2, strings.Count(string(doc), "advance:"), "one advance before each control call that followed elapsed time")
-	assert.True(t, strings.Contains(string(doc), "to: \"2025-03-03T09:00:03Z\""), "the first advance moves to the view's time")
+	assert.Equal(t, 3, strings.Count(string(doc), "advance:"), "one advance before each call")
+	assert.Contains(t, string(doc), "to: \"2025-03-03T09:00:00.000000001Z\"", "the send, a nanosecond after the start")
+	assert.Contains(t, string(doc), "to: \"2025-03-03T09:00:03Z\"", "the view, three seconds later")
+	assert.Contains(t, string(doc), "to: \"2025-03-03T09:00:05Z\"", "the signature, two more")
 	res := runDoc(t, "wall.yaml", doc)
 	assert.True(t, res.OK(), "%+v", res)
-	assert.Equal(t, 5, res.Steps)
+	assert.Equal(t, 6, res.Steps)
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/callbacks"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/stage"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -107,12 +108,20 @@ func runScenarioFile(ctx context.Context, f ScenarioFile, o RunOptions) RunResul
 	res.Scenario = doc.Name
 	rn := &scenario.Runner{Base: o.Target, Client: o.Client, Voc: stage.Vocabulary(), Out: o.Out, Keep: o.Keep}
 	if o.Target == "" {
-		base, stop, err := serveInProcess(o.Options)
+		opts := o.Options
+		start, realClock := realClockStart(doc)
+		if realClock {
+			opts = append(opts[:len(opts):len(opts)], withReplayOf(start))
+		}
+		sb, base, stop, err := serveInProcess(opts)
 		if err != nil {
 			return fail(err)
 		}
 		defer stop()
 		rn.Base, rn.DefaultWorld = base, true
+		if realClock {
+			replayIn(sb.host.DefaultWorld, doc, rn)
+		}
 	}
 	rep := rn.Run(ctx, f.Name, f.Data, doc)
 	res.Steps, res.Failed, res.Error = len(rep.Steps), rep.Failed, rep.Error
@@ -145,15 +154,15 @@ func runScenarioFile(ctx context.Context, f ScenarioFile, o RunOptions) RunResul
 func indent(s string) string { return "  " + strings.ReplaceAll(s, "\n", "\n  ") }
 
 // serveInProcess starts a new sandbox on a loopback port.
-func serveInProcess(opts []Option) (string, func(), error) {
+func serveInProcess(opts []Option) (*Sandbox, string, func(), error) {
 	sb, err := New(append([]Option{WithFakeClock(world.DefaultStart)}, opts...)...)
 	if err != nil {
-		return "", nil, err
+		return nil, "", nil, err
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		sb.Close()
-		return "", nil, err
+		return nil, "", nil, err
 	}
 	srv := &http.Server{Handler: sb, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
@@ -161,5 +170,51 @@ func serveInProcess(opts []Option) (string, func(), error) {
 		_ = srv.Close()
 		sb.Close()
 	}
-	return "http://" + ln.Addr().String(), stop, nil
+	return sb, "http://" + ln.Addr().String(), stop, nil
+}
+
+// realClockStart reports whether doc is a recording of a world on a real
+// clock, and the instant its state starts at.
+func realClockStart(doc *scenario.Document) (time.Time, bool) {
+	if doc.Recording == nil {
+		return time.Time{}, false
+	}
+	st, _ := doc.Recording.State.(map[string]any)
+	clock, _ := st["clock"].(map[string]any)
+	if mode, _ := clock["mode"].(string); mode != string(world.ClockReal) {
+		return time.Time{}, false
+	}
+	now, _ := clock["now"].(string)
+	start, err := time.Parse(time.RFC3339Nano, now)
+	if err != nil {
+		return time.Time{}, false
+	}
+	return start, true
+}
+
+// withReplayOf makes the default world the replay of a real-clock
+// recording that starts at start (world.Options.Replay).
+func withReplayOf(start time.Time) Option {
+	return func(cfg *config) error {
+		cfg.replay, cfg.start, cfg.clock, cfg.clockMode = true, start, nil, "fake"
+		return nil
+	}
+}
+
+// replayIn makes w replay doc, a real-clock recording: the runner moves its
+// clock to the recorded instants, and its callback attempts take the
+// recorded durations.
+func replayIn(w *world.World, doc *scenario.Document, rn *scenario.Runner) {
+	callbacks.ReplayDurations(w, doc.Recording.AttemptDurations)
+	rn.Advance = func(to time.Time, by time.Duration) error {
+		if to.IsZero() {
+			to = w.Now().Add(by)
+		}
+		d := to.Sub(w.Now())
+		if d < 0 {
+			return fmt.Errorf("cannot move the clock back to %s (the world is at %s)", to.Format(time.RFC3339Nano), w.Now().Format(time.RFC3339Nano))
+		}
+		_, err := w.Advance(d)
+		return err
+	}
 }

@@ -35,6 +35,7 @@ func (s *Host) controlHandler(cr ControlRoute) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := s.CallStart()
 		c := &Call{Host: s, Request: r, strict: !isPage(cr.Path)}
+		defer c.leaveWorld()
 		v, err := s.runControl(c, cr)
 		for _, after := range s.Reg.AfterControlHooks {
 			after(c, v, err)
@@ -64,9 +65,7 @@ func (s *Host) runControl(c *Call, cr ControlRoute) (any, error) {
 			return nil, err
 		}
 	}
-	if c.World != nil {
-		c.World.CatchUp()
-	}
+	c.enterWorld()
 	for _, start := range s.Reg.ControlStartHooks {
 		start(c)
 	}

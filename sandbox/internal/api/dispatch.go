@@ -20,6 +20,7 @@ func (s *Host) apiHandler(rt *operations.Route, h Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := s.CallStart()
 		c := &Call{Host: s, Request: r, Route: rt}
+		defer c.leaveWorld()
 		v, err := s.runCall(c, h)
 		for _, after := range s.Reg.AfterCallHooks {
 			after(c, v, err)
@@ -45,12 +46,12 @@ func (s *Host) runCall(c *Call, h Handler) (any, error) {
 		if e := checkScopes(c); e != nil {
 			return nil, e
 		}
+		// Entered before the rate is counted, so that the count sees the
+		// call's instant.
+		c.enterWorld()
 		if e := s.countRate(c); e != nil {
 			return nil, e
 		}
-	}
-	if c.World != nil {
-		c.World.CatchUp()
 	}
 	for _, hook := range s.Reg.CallHooks {
 		if v, err, handled := hook(c); handled {

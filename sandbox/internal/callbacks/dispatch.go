@@ -72,6 +72,7 @@ func dispatcherOf(s *api.Host, w *world.World) *dispatcher {
 			changed:  make(chan struct{}),
 		}
 		w.On(state.TopicEvents, d.wake)
+		w.On(world.TopicUnpinned, d.wake)
 		go d.loop()
 		return d
 	})
@@ -161,7 +162,9 @@ func (d *dispatcher) pass() int64 {
 
 // timerAt returns a timer of the world clock that fires at the world time
 // at (Unix nanoseconds). On a fake clock the timer is created at a clock
-// reading known to be current, so an advance to exactly at fires it.
+// reading known to be current, so an advance to exactly at fires it. While
+// a pinned call holds the world at an earlier instant, there is no timer:
+// the call's end wakes the loop (world.TopicUnpinned).
 func (d *dispatcher) timerAt(at int64) (clockwork.Timer, <-chan time.Time) {
 	due := time.Unix(0, at)
 	for {
@@ -169,12 +172,15 @@ func (d *dispatcher) timerAt(at int64) (clockwork.Timer, <-chan time.Time) {
 		now := clk.Now()
 		wait := due.Sub(now)
 		if wait <= 0 {
+			if d.w.Pinned() && d.w.Now().Before(due) {
+				return nil, nil
+			}
 			ch := make(chan time.Time, 1)
 			ch <- now
 			return nil, ch
 		}
 		t := clk.NewTimer(wait)
-		if d.w.Mode() == world.ClockReal || (clk.Now().Equal(now) && d.w.Clock() == clk) {
+		if d.w.TimeFlows() || (clk.Now().Equal(now) && d.w.Clock() == clk) {
 			return t, t.Chan()
 		}
 		t.Stop()
@@ -214,12 +220,15 @@ func (d *dispatcher) attempt(del *state.Delivery) {
 	// The attempt's duration is measured on a real world clock only: a fake
 	// clock moves when a caller advances it, which may happen while the
 	// attempt is in flight, so there an attempt takes no time and tests stay
-	// deterministic.
-	clk, real := d.w.Clock(), d.w.Mode() == world.ClockReal
+	// deterministic. A replay of a real-clock recording takes the duration
+	// the recording measured (attemptDurations).
+	clk, real := d.w.Clock(), d.w.TimeFlows()
 	start := clk.Now()
 	res := d.sender.send(d.ctx, d.s, d.w, cur)
 	if real {
 		res.duration = max(clk.Now().Sub(start), 0)
+	} else if dur, ok := replayedDuration(d.w, cur); ok {
+		res.duration = dur
 	}
 	if d.ctx.Err() != nil {
 		return // the world is closing; the attempt did not really happen
@@ -229,6 +238,11 @@ func (d *dispatcher) attempt(del *state.Delivery) {
 		gaveUp, err = recordAttempt(tx, del, res)
 		return err
 	})
+	if err == nil && real && res.duration.Milliseconds() > 0 {
+		for _, observe := range d.s.Reg.AttemptObservers {
+			observe(d.w, AttemptKey(cur), res.duration.Milliseconds())
+		}
+	}
 	logAttempt(d.w, cur, res, gaveUp && err == nil)
 }
 

@@ -36,6 +36,10 @@ type worldRecorder struct {
 	mu   sync.Mutex
 	rec  *scenario.Recorder
 	file string
+	// starting is set while a recording starts (the world's state is
+	// exported outside mu); pinned says the recording pinned the world's
+	// time (world.StartPinned), which its stop undoes.
+	starting, pinned bool
 	// before holds the world time at which calls started (set by the call
 	// hook, read by the after-call hook).
 	before sync.Map // *call -> time.Time
@@ -70,6 +74,11 @@ func RegisterHooks(r *api.Registry) {
 	r.AfterCallHooks = append(r.AfterCallHooks, recordCall)
 	r.ControlStartHooks = append(r.ControlStartHooks, func(c *api.Call) { _, _, _ = recordCallStart(c) })
 	r.AfterControlHooks = append(r.AfterControlHooks, recordControl)
+	r.AttemptObservers = append(r.AttemptObservers, func(w *world.World, attempt string, ms int64) {
+		if rec := recorderOf(w).active(); rec != nil {
+			rec.AddAttempt(attempt, ms)
+		}
+	})
 }
 
 var recordNameRE = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
@@ -87,25 +96,47 @@ func recordingName(path string) string {
 	return n
 }
 
-// startRecording begins recording w from its current state.
+// startRecording begins recording w from its current state. A world whose
+// time flows is pinned while it is recorded (world.StartPinned): its calls
+// then run one at a time, each at an instant the recording notes to the
+// nanosecond, and its jobs at their due times, which is what a replay on a
+// fake clock does.
 func startRecording(s *api.Host, w *world.World, name, host, file string) error {
 	wr := recorderOf(w)
 	wr.mu.Lock()
-	defer wr.mu.Unlock()
-	if wr.rec != nil {
+	if wr.rec != nil || wr.starting {
+		wr.mu.Unlock()
 		return fmt.Errorf("this world is already being recorded; POST /_sandbox/record/stop first")
 	}
-	st, err := exportWorld(w)
-	if err != nil {
-		return err
+	wr.starting = true
+	wr.mu.Unlock()
+	// mu is not held while StartPinned waits for the world's gate: a
+	// pinned call holds the gate when it takes mu to record itself. The
+	// recorder is installed under the gate, so that no call falls between
+	// the exported state and the first recorded step.
+	var err error
+	pinned := w.StartPinned(func(now time.Time) {
+		var st any
+		if st, err = exportWorld(w); err != nil {
+			return
+		}
+		wr.mu.Lock()
+		defer wr.mu.Unlock()
+		wr.rec = scenario.NewRecorder(name, "sandbox world "+w.ID, host, st, now)
+		wr.file, wr.host, wr.err = file, host, nil
+		if file != "" {
+			err = writeRecording(file, wr.rec.Document())
+		}
+	})
+	wr.mu.Lock()
+	defer wr.mu.Unlock()
+	wr.starting = false
+	wr.pinned = pinned
+	if err != nil && wr.rec == nil && pinned {
+		wr.pinned = false
+		w.Unpin()
 	}
-	source := "sandbox world " + w.ID
-	wr.rec = scenario.NewRecorder(name, source, host, st, w.Now())
-	wr.file, wr.host, wr.err = file, host, nil
-	if file != "" {
-		return writeRecording(file, wr.rec.Document())
-	}
-	return nil
+	return err
 }
 
 // StartFile serves WithRecording (signsandbox --record FILE).
@@ -131,6 +162,10 @@ func stopRecording(s *api.Host, w *world.World) (*scenario.Document, error) {
 		}
 	}
 	wr.rec, wr.file = nil, ""
+	if wr.pinned {
+		wr.pinned = false
+		w.Unpin()
+	}
 	return doc, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"strconv"
 	"strings"
@@ -95,18 +96,33 @@ func (r *Recorder) Add(ex Exchange) {
 	} else {
 		s.Auth = ex.Auth
 	}
-	sum := sha256.Sum256(ex.Answer)
+	answer := ex.Answer
+	sum := sha256.Sum256(answer)
 	e := &Expect{Status: ex.Status, BodySHA256: hex.EncodeToString(sum[:])}
 	if mt, _, err := mime.ParseMediaType(ex.ContentType); err == nil {
 		e.ContentType = mt
-		if mt == "application/json" && len(bytes.TrimSpace(ex.Answer)) > 0 {
-			if v, err := OrderedJSON(ex.Answer); err == nil {
+		if mt == "application/json" && len(bytes.TrimSpace(answer)) > 0 {
+			if v, err := OrderedJSON(answer); err == nil {
 				e.JSON = v
 			}
 		}
 	}
 	s.Expect = e
 	r.doc.Steps = append(r.doc.Steps, s)
+}
+
+// AddAttempt records the measured duration of a callback delivery attempt
+// (see Recording.AttemptDurations).
+func (r *Recorder) AddAttempt(key string, ms int64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.doc.Recording == nil {
+		return
+	}
+	if r.doc.Recording.AttemptDurations == nil {
+		r.doc.Recording.AttemptDurations = map[string]int64{}
+	}
+	r.doc.Recording.AttemptDurations[key] = ms
 }
 
 // Document returns the recording so far.
@@ -117,6 +133,7 @@ func (r *Recorder) Document() *Document {
 	d.Steps = append([]Step(nil), r.doc.Steps...)
 	if d.Recording != nil {
 		rec := *d.Recording
+		rec.AttemptDurations = maps.Clone(rec.AttemptDurations)
 		d.Recording = &rec
 	}
 	return &d

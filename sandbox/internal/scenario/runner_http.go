@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -199,6 +200,47 @@ func (r *run) finish(s *Step, ex *exchange, label string) (*exchange, string, er
 		ex.auth = basic(r.key)
 	}
 	return ex, label, nil
+}
+
+// advanceDirectly runs an advance step through Runner.Advance.
+func (r *run) advanceDirectly(s *Step) (string, error) {
+	switch a := s.Advance.(type) {
+	case string:
+		t, err := InterpolateString(a, r.resolve)
+		if err != nil {
+			return "advance", err
+		}
+		d, err := ParseDuration(t)
+		if err != nil {
+			return "advance " + t, err
+		}
+		return "advance " + d.String(), r.Advance(time.Time{}, d)
+	case map[string]any:
+		v, err := Interpolate(a["to"], r.resolve)
+		if err != nil {
+			return "advance", err
+		}
+		label := "advance to " + textOf(v)
+		to, err := ParseInstant(textOf(v))
+		if err != nil {
+			return label, err
+		}
+		return label, r.Advance(to, 0)
+	}
+	return "advance", fmt.Errorf("advance is a duration or {to: instant}")
+}
+
+// ParseInstant reads an instant as RFC 3339 (with any fraction of a
+// second) or Unix seconds.
+func ParseInstant(v string) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339Nano, v); err == nil {
+		return t.UTC(), nil
+	}
+	secs, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%q is neither an RFC 3339 instant nor Unix seconds", v)
+	}
+	return time.Unix(secs, 0).UTC(), nil
 }
 
 func describeAdvance(body map[string]any) string {

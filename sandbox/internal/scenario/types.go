@@ -353,4 +353,9 @@ type Recording struct {
 	// of the recording; a replay imports it first. Absent when the
 	// upstream was not a sandbox.
 	State any `yaml:"state,omitempty" json:"state,omitempty"`
+	// AttemptDurations are the measured durations (milliseconds) of the
+	// callback delivery attempts of a world whose time flows, by attempt
+	// ("DELIVERY_ID/N": the attempt made after N were logged): a replay
+	// cannot measure them again, so it reports these.
+	AttemptDurations map[string]int64 `yaml:"attempt_durations,omitempty" json:"attempt_durations,omitempty"`
 }

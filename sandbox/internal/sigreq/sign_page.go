@@ -166,7 +166,7 @@ func PageWorld(c *api.Call, holds func(tx *state.Txn) bool) (*world.World, bool)
 	if w == nil {
 		return nil, false
 	}
-	c.World = w
+	c.SetWorld(w)
 	return w, true
 }
 

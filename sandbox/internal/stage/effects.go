@@ -122,11 +122,11 @@ func routePathOf(c *api.Call) string {
 
 // wait applies a latency rule. On a real clock the call waits (at most
 // scenario.MaxLatency, and no longer than the client does). On a fake
-// clock it does not: the world's time only moves when it is advanced, so
+// clock (a replay's too) it does not: the world's time only moves when it is advanced, so
 // waiting on it would hang the call; the rule's fired counter (GET
 // /_sandbox/scenarios) shows it applied.
 func wait(c *api.Call, d time.Duration) {
-	if d <= 0 || c.World.Mode() != world.ClockReal {
+	if d <= 0 || !c.World.TimeFlows() {
 		return
 	}
 	if d > scenario.MaxLatency {

@@ -103,18 +103,24 @@ func (w *World) Advance(d time.Duration) ([]RanJob, error) {
 	ran := w.runDueLocked(target, fake.Now, func(due time.Time) {
 		if now := fake.Now(); due.After(now) {
 			fake.Advance(due.Sub(now))
+			w.movePinned(due.UTC())
 		}
 	})
 	if now := fake.Now(); target.After(now) {
 		fake.Advance(target.Sub(now))
 	}
+	w.movePinned(fake.Now().UTC())
 	w.clockMoved()
 	return ran, nil
 }
 
 // RunDue runs every job due at the current world time (used by real-clock
-// worlds and by "advance 0").
+// worlds and by "advance 0"). Inside a pinned call, they run as pinned
+// time runs them (the call holds the gate).
 func (w *World) RunDue() []RanJob {
+	if at, ok := w.pinnedCallInstant(); ok {
+		return w.runDuePinned(at)
+	}
 	w.advanceMu.Lock()
 	defer w.advanceMu.Unlock()
 	return w.runDueLocked(w.Now(), nil, nil)
@@ -276,10 +282,12 @@ func (w *World) loop() {
 		var fire <-chan time.Time
 		if w.selfRunning() {
 			if job := state.NextJob(w.Store.Read()); job != nil {
-				now := w.Now()
+				// The clock's time, not a pinned call's instant: the timer
+				// runs on the clock.
+				now := w.rawNow()
 				wait := job.DueTime().Sub(now)
 				if wait <= 0 {
-					w.RunDue()
+					w.runDueInBackground()
 					continue
 				}
 				// A timer (not After) so that a wake-up releases it: with a
@@ -302,7 +310,7 @@ func (w *World) loop() {
 		case <-w.wake:
 			stopTimer(timer)
 		case <-fire:
-			w.RunDue()
+			w.runDueInBackground()
 		}
 	}
 }
@@ -325,5 +333,5 @@ func (w *World) fakeMoved(then time.Time) bool {
 func (w *World) selfRunning() bool {
 	w.clockMu.RLock()
 	defer w.clockMu.RUnlock()
-	return w.mode == ClockReal || w.external
+	return (w.mode == ClockReal && !w.replay) || w.external
 }

@@ -43,6 +43,11 @@ type World struct {
 	// external is true for a clock given by the embedding program (which
 	// may move a fake one itself); such worlds run due jobs by themselves.
 	external bool
+	// replay is true for a world that replays a session recorded on a real
+	// clock (Options.Replay).
+	replay bool
+	// pin is the pinned-time state (pinned.go).
+	pin pinning
 
 	jobs *JobRegistry
 	// advanceMu serializes everything that runs jobs, so that jobs run one at
@@ -75,7 +80,13 @@ type Options struct {
 	Mode  ClockMode
 	Start time.Time // start instant of a fake clock
 	// Clock, when set, is used instead of a new clock of Mode.
-	Clock  clockwork.Clock
+	Clock clockwork.Clock
+	// Replay makes a world that replays a session recorded on a real
+	// clock: it shows a real clock (its mode, its exports, advances
+	// refused through the control plane) but its time is a fake clock at
+	// Start that only Advance moves, to the instants the recording gives,
+	// so that its calls and jobs happen at the recorded instants.
+	Replay bool
 	Jobs   *JobRegistry
 	Logger *slog.Logger
 	// Init fills the new database (fixtures) in one transaction.
@@ -111,7 +122,7 @@ func New(o Options) (*World, error) {
 		Rate:      NewRateCounter(),
 		ext:       map[string]any{},
 	}
-	w.setClock(o.Clock, o.Mode, o.Start)
+	w.setClock(o.Clock, o.Mode, o.Start, o.Replay)
 	db, err := w.freshDB(o.Init)
 	if err != nil {
 		return nil, err
@@ -124,10 +135,16 @@ func New(o Options) (*World, error) {
 	return w, nil
 }
 
-func (w *World) setClock(c clockwork.Clock, mode ClockMode, start time.Time) {
+func (w *World) setClock(c clockwork.Clock, mode ClockMode, start time.Time, replay bool) {
 	w.clockMu.Lock()
 	defer w.clockMu.Unlock()
+	if start.IsZero() {
+		start = DefaultStart
+	}
 	switch {
+	case replay:
+		w.fake = clockwork.NewFakeClockAt(start.UTC())
+		w.clock, w.mode, w.replay = w.fake, ClockReal, true
 	case c != nil:
 		w.clock, w.external = c, true
 		w.fake, _ = c.(*clockwork.FakeClock)
@@ -138,9 +155,6 @@ func (w *World) setClock(c clockwork.Clock, mode ClockMode, start time.Time) {
 	case mode == ClockReal:
 		w.clock, w.fake, w.mode = clockwork.NewRealClock(), nil, ClockReal
 	default:
-		if start.IsZero() {
-			start = DefaultStart
-		}
 		w.fake = clockwork.NewFakeClockAt(start.UTC())
 		w.clock, w.mode = w.fake, ClockFake
 	}
@@ -191,8 +205,17 @@ func (w *World) Reset(initFn func(tx *state.Txn) error) error {
 	return nil
 }
 
-// Now is the world time.
+// Now is the world time: the instant of the call or job running, in pinned
+// time (pinned.go), else the clock's.
 func (w *World) Now() time.Time {
+	if at := w.pin.at.Load(); at != nil {
+		return *at
+	}
+	return w.rawNow()
+}
+
+// rawNow is the clock's time.
+func (w *World) rawNow() time.Time {
 	w.clockMu.RLock()
 	c := w.clock
 	w.clockMu.RUnlock()
@@ -204,6 +227,15 @@ func (w *World) Clock() clockwork.Clock {
 	w.clockMu.RLock()
 	defer w.clockMu.RUnlock()
 	return w.clock
+}
+
+// TimeFlows reports whether the world's time is the wall time passing: a
+// real clock, not the fake one of a replay (Options.Replay) that shows
+// itself as real. Waits and measured durations need it.
+func (w *World) TimeFlows() bool {
+	w.clockMu.RLock()
+	defer w.clockMu.RUnlock()
+	return w.mode == ClockReal && !w.replay
 }
 
 // Mode is the clock mode.
@@ -331,6 +363,7 @@ func (w *World) Import(db *memdb.MemDB, mode ClockMode, now time.Time) error {
 	w.clockMu.RUnlock()
 	if fake != nil {
 		fake.Advance(now.Sub(fake.Now()))
+		w.movePinned(fake.Now().UTC())
 	}
 	w.Store.Replace(db)
 	w.Rate.Reset()
