@@ -48,8 +48,10 @@ type config struct {
 	dataDir      string
 	fsync        string
 	compactBytes int64
-	// record is the file WithRecording records the default world into.
-	record string
+	// record is the file WithRecording records the default world into;
+	// recordCredentials keeps credentials in it (WithRecordedCredentials).
+	record            string
+	recordCredentials bool
 	// replay makes the default world a replay of a real-clock recording,
 	// on a fake clock at start (scenario_run.go).
 	replay bool

@@ -7,3 +7,12 @@ package sandbox
 func WithRecording(path string) Option {
 	return func(cfg *config) error { cfg.record = path; return nil }
 }
+
+// WithRecordedCredentials makes the recording of WithRecording keep the
+// world's credentials (API keys, OAuth secrets, codes and tokens, the
+// tokens of page URLs) as they are. By default a recording writes each as
+// a placeholder, ${credentials.NAME}, that its replay resolves to a
+// credential of the replay's world, so that the file can be shared.
+func WithRecordedCredentials() Option {
+	return func(cfg *config) error { cfg.recordCredentials = true; return nil }
+}

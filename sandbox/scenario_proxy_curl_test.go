@@ -46,6 +46,7 @@ func TestRecordingProxyRecordsCurlJSONToControlPathsAsJSON(t *testing.T) {
 	assert.Contains(t, steps[1], "duration: 10s", "the control body is recorded as its JSON")
 	assert.NotContains(t, steps[1], "form: true")
 	assert.Contains(t, steps[2], "form: true", "an API body keeps the API's reading")
+	assertNoCredentials(t, doc, worldCredentials(t, upstream, upstream.APIKey)...)
 	res := runDoc(t, "curl.yaml", doc)
 	assert.True(t, res.OK(), "%+v", res)
 }

@@ -41,6 +41,7 @@ func TestRealClockRecordingOfControlCallsReplays(t *testing.T) {
 
 	doc, err := os.ReadFile(path)
 	require.NoError(t, err)
+	assertNoCredentials(t, doc, worldCredentials(t, srv, srv.APIKey)...)
 	assert.Equal(t, 3, strings.Count(string(doc), "advance:"), "one advance before each call")
 	assert.Contains(t, string(doc), "to: \"2025-03-03T09:00:00.000000001Z\"", "the send, a nanosecond after the start")
 	assert.Contains(t, string(doc), "to: \"2025-03-03T09:00:03Z\"", "the view, three seconds later")

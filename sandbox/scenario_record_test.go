@@ -118,6 +118,7 @@ func TestRecordReplaysIdentically(t *testing.T) {
 	doc := r.Body
 	assert.Equal(t, http.StatusConflict, srv.Do(http.MethodPost, sandbox.ControlPrefix+"/record/stop", nil).Status)
 
+	assertNoCredentials(t, doc, worldCredentials(t, srv, srv.APIKey)...)
 	res := runDoc(t, "session.yaml", doc)
 	require.True(t, res.OK(), "%+v", res)
 	assert.Equal(t, calls, res.Steps)
@@ -154,6 +155,7 @@ func TestRecordingProxyReplaysGreen(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(doc), "source: upstream "+upstream.URL)
 	assert.Contains(t, string(doc), "format: signsandbox-state/1", "a sandbox upstream gives the start state")
+	assertNoCredentials(t, doc, worldCredentials(t, upstream, upstream.APIKey)...)
 	res := runDoc(t, "proxied.yaml", doc)
 	assert.True(t, res.OK(), "%+v", res)
 }
@@ -171,6 +173,7 @@ func TestWithRecordingWritesTheFile(t *testing.T) {
 	doc, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.True(t, strings.HasPrefix(strings.TrimSpace(string(doc)), "{"), "a .json file is written as JSON")
+	assertNoCredentials(t, doc, worldCredentials(t, srv, srv.APIKey)...)
 	res := runDoc(t, "boot.json", doc)
 	assert.True(t, res.OK(), "%+v", res)
 	assert.Equal(t, 5, res.Steps)
@@ -205,6 +208,7 @@ func TestForeignRecordingIsAFidelityCheck(t *testing.T) {
 	doc, err := os.ReadFile(out)
 	require.NoError(t, err)
 	assert.NotContains(t, string(doc), "format: signsandbox-state/1")
+	assertNoCredentials(t, doc, realKey)
 	res := runDoc(t, "real.yaml", doc)
 	require.False(t, res.OK())
 	require.Len(t, res.Failures, 1, "the account answers the same; the new request differs in its ids")
@@ -212,16 +216,28 @@ func TestForeignRecordingIsAFidelityCheck(t *testing.T) {
 	assert.Contains(t, res.Failures[0], "body.signature_request.signature_request_id: want ")
 }
 
-// Against a target that holds the recorded world's keys, a replay is
-// refused with a clear way out.
+// Against a target that holds the recorded world's keys, the replay of a
+// recording that kept its credentials is refused with a clear way out;
+// one that left them out (the default) gives the target's new world keys
+// of its own, and replays there.
 func TestReplayAgainstATargetHoldingTheKeys(t *testing.T) {
 	srv := scServer(t)
-	srv.Control(http.MethodPost, "/record/start", nil, nil)
-	srv.Do(http.MethodGet, "/v3/account", nil)
-	r := srv.Do(http.MethodPost, sandbox.ControlPrefix+"/record/stop", nil)
-	require.Equal(t, http.StatusOK, r.Status)
-	res := sandbox.RunScenarios(context.Background(), []sandbox.ScenarioFile{{Name: "r.json", Data: r.Body}}, sandbox.RunOptions{Target: srv.URL})
+	record := func(body map[string]any) []byte {
+		srv.Control(http.MethodPost, "/record/start", body, nil)
+		srv.Do(http.MethodGet, "/v3/account", nil)
+		r := srv.Do(http.MethodPost, sandbox.ControlPrefix+"/record/stop", nil)
+		require.Equal(t, http.StatusOK, r.Status)
+		return r.Body
+	}
+	kept := record(map[string]any{"keep_credentials": true})
+	res := sandbox.RunScenarios(context.Background(), []sandbox.ScenarioFile{{Name: "r.json", Data: kept}}, sandbox.RunOptions{Target: srv.URL})
 	require.False(t, res[0].OK())
 	assert.Contains(t, res[0].Error, "replay the recording in-process, without --target")
-	assert.True(t, runDoc(t, "r.json", r.Body).OK())
+	assert.True(t, runDoc(t, "r.json", kept).OK())
+
+	left := record(map[string]any{})
+	assertNoCredentials(t, left, worldCredentials(t, srv, srv.APIKey)...)
+	res = sandbox.RunScenarios(context.Background(), []sandbox.ScenarioFile{{Name: "r.json", Data: left}}, sandbox.RunOptions{Target: srv.URL})
+	assert.True(t, res[0].OK(), "%+v", res[0])
+	assert.True(t, runDoc(t, "r.json", left).OK())
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/callbacks"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/stage"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
@@ -106,7 +107,7 @@ func runScenarioFile(ctx context.Context, f ScenarioFile, o RunOptions) RunResul
 		return fail(err)
 	}
 	res.Scenario = doc.Name
-	rn := &scenario.Runner{Base: o.Target, Client: o.Client, Voc: stage.Vocabulary(), Out: o.Out, Keep: o.Keep}
+	rn := &scenario.Runner{Base: o.Target, Client: o.Client, Voc: stage.Vocabulary(), Out: o.Out, Keep: o.Keep, SeededSecret: state.SeededSecret}
 	if o.Target == "" {
 		opts := o.Options
 		start, realClock := realClockStart(doc)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/recording"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/stage"
 )
@@ -39,4 +40,14 @@ func StepsInWorldForTest(base, key, file string, data []byte, pass func(time.Dur
 		}
 	}
 	return failed, len(rep.Steps), nil
+}
+
+// CredentialsOfStateForTest lists the credentials an exported world state
+// (GET /_sandbox/state) holds.
+func CredentialsOfStateForTest(raw []byte) ([]string, error) {
+	st, err := scenario.OrderedJSON(raw)
+	if err != nil {
+		return nil, err
+	}
+	return recording.StateCredentials(st), nil
 }

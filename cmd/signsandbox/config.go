@@ -29,7 +29,10 @@ type serveConfig struct {
 	BaseURL   string
 	Scenarios []string
 	Record    string
-	Offline   bool
+	// KeepCredentials writes the world's credentials into the recording
+	// instead of placeholders (sandbox.WithRecordedCredentials).
+	KeepCredentials bool
+	Offline         bool
 	// AllowedHosts may call without credentials besides loopback names
 	// and the base URL's host (sandbox.WithAllowedHosts).
 	AllowedHosts []string
@@ -84,7 +87,7 @@ const defaultAddr = "127.0.0.1:8080"
 // serveUsage is printed by signsandbox -h, before the flags.
 const serveUsage = `usage: signsandbox [flags]
        ` + runSynopsis + `
-       signsandbox record --upstream URL --out FILE [--addr ADDR]
+       signsandbox record --upstream URL --out FILE [--addr ADDR] [--keep-credentials]
        signsandbox version | --version
        signsandbox healthcheck [--addr ADDR]
 
@@ -133,6 +136,7 @@ func (c *serveConfig) settingSet(getenv func(string) string) *settingSet {
 		{name: "base-url", arg: "URL", usage: "public base URL for the URLs the sandbox hands out", parse: baseURL(&c.BaseURL)},
 		{name: "scenario", arg: "FILE|NAME", list: true, usage: "scenario file or ready scenario to load into the default world; repeatable (the environment variable takes a comma-separated list)", parse: scenarioArg(&c.Scenarios)},
 		{name: "record", arg: "FILE", usage: "record the session as a scenario file", parse: text(&c.Record)},
+		{name: "keep-credentials", boolean: true, usage: "with --record: write the world's API keys, secrets and tokens into the recording instead of placeholders", parse: boolean(&c.KeepCredentials)},
 		{name: "offline", boolean: true, usage: "substitute placeholder documents for file_urls instead of fetching", parse: boolean(&c.Offline)},
 		{name: "allowed-hosts", arg: "HOSTS", usage: "comma-separated host names or addresses that may call the control plane and pages without credentials, besides loopback and the --base-url host", parse: commaList(&c.AllowedHosts, edge.CheckAllowedHost)},
 		{name: "admin-token", arg: "TOKEN", usage: "require this token (header " + edge.AdminHeader + ") for creating, deleting and importing worlds and for control calls without a world key; prefer the environment variable", parse: text(&c.AdminToken)},

@@ -115,6 +115,9 @@ func serveOptions(cfg serveConfig, logger *slog.Logger) []sandbox.Option {
 	}
 	if cfg.Record != "" {
 		opts = append(opts, sandbox.WithRecording(cfg.Record))
+		if cfg.KeepCredentials {
+			opts = append(opts, sandbox.WithRecordedCredentials())
+		}
 	}
 	if len(cfg.AllowedHosts) > 0 {
 		opts = append(opts, sandbox.WithAllowedHosts(cfg.AllowedHosts...))

@@ -25,12 +25,14 @@ func init() {
 	commands["record"] = cmdRecord
 }
 
-const recordUsage = `usage: signsandbox record --upstream URL --out FILE [--addr ADDR]
+const recordUsage = `usage: signsandbox record --upstream URL --out FILE [--addr ADDR] [--keep-credentials]
 
 Serves a proxy that forwards every request to URL (another sandbox, or the
 real service's API base such as https://api.hellosign.com) and writes the
 session to FILE as a scenario file (YAML, or JSON for .json), rewritten
-after every call. Replay it with: signsandbox run FILE
+after every call. API keys, secrets and tokens are written as placeholders
+(${credentials.NAME}) unless --keep-credentials. Replay it with:
+signsandbox run FILE
 `
 
 func cmdRecord(args []string, stdout, stderr io.Writer) int {
@@ -40,6 +42,8 @@ func cmdRecord(args []string, stdout, stderr io.Writer) int {
 	upstream := fs.String("upstream", "", "server to forward to")
 	out := fs.String("out", "", "scenario file to write")
 	addr := fs.String("addr", "127.0.0.1:8081", "listen address of the proxy")
+	keepEnv := os.Getenv("SIGNSANDBOX_KEEP_CREDENTIALS")
+	keep := fs.Bool("keep-credentials", keepEnv == "1" || keepEnv == "true", "write the credentials the traffic carries into FILE instead of placeholders (SIGNSANDBOX_KEEP_CREDENTIALS)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -60,6 +64,7 @@ func cmdRecord(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "signsandbox record: --upstream:", err)
 		return 2
 	}
+	proxy.KeepCredentials = *keep
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintln(stderr, "signsandbox record: --addr:", err)

@@ -92,26 +92,39 @@ func TestRecordErrorsNameTheirFlag(t *testing.T) {
 }
 
 // --record FILE reaches the sandbox through serveOptions: the default
-// world's session is written to FILE and replays.
+// world's session is written to FILE and replays. The file holds a
+// placeholder for the key unless --keep-credentials (or
+// SIGNSANDBOX_KEEP_CREDENTIALS) asks for the key itself.
 func TestServeRecordFlag(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "session.yaml")
-	cfg, err := parseServeConfig([]string{"--clock", "fake", "--record", path}, func(string) string { return "" }, io.Discard)
-	require.NoError(t, err)
-	sb, err := sandbox.New(serveOptions(cfg, slog.New(slog.DiscardHandler))...)
-	require.NoError(t, err)
-	hs := httptest.NewServer(sb)
-	req, _ := http.NewRequest(http.MethodGet, hs.URL+"/v3/account", nil)
-	req.SetBasicAuth(sb.DefaultAPIKey(), "")
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	resp.Body.Close()
-	hs.Close()
-	sb.Close()
-	doc, err := os.ReadFile(path)
-	require.NoError(t, err)
-	assert.Contains(t, string(doc), "request: GET /v3/account")
-	code, out := runCmd(path)
-	assert.Equal(t, 0, code, out)
+	record := func(args []string, env map[string]string) (string, string) {
+		path := filepath.Join(t.TempDir(), "session.yaml")
+		cfg, err := parseServeConfig(append([]string{"--clock", "fake", "--record", path}, args...), func(k string) string { return env[k] }, io.Discard)
+		require.NoError(t, err)
+		sb, err := sandbox.New(serveOptions(cfg, slog.New(slog.DiscardHandler))...)
+		require.NoError(t, err)
+		hs := httptest.NewServer(sb)
+		req, _ := http.NewRequest(http.MethodGet, hs.URL+"/v3/account", nil)
+		req.SetBasicAuth(sb.DefaultAPIKey(), "")
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		hs.Close()
+		key := sb.DefaultAPIKey()
+		sb.Close()
+		doc, err := os.ReadFile(path)
+		require.NoError(t, err)
+		assert.Contains(t, string(doc), "request: GET /v3/account")
+		code, out := runCmd(path)
+		assert.Equal(t, 0, code, out)
+		return string(doc), key
+	}
+	doc, key := record(nil, nil)
+	assert.NotContains(t, doc, key)
+	assert.Contains(t, doc, "key: ${credentials.")
+	doc, key = record([]string{"--keep-credentials"}, nil)
+	assert.Contains(t, doc, key)
+	doc, key = record(nil, map[string]string{"SIGNSANDBOX_KEEP_CREDENTIALS": "true"})
+	assert.Contains(t, doc, key)
 }
 
 // runTarget serves a sandbox that allows one world besides the default one.

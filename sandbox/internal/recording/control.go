@@ -23,6 +23,9 @@ func RegisterControl(r *api.Registry) {
 type recordStartRequest struct {
 	// Name is the recorded scenario's name (default "recording").
 	Name string `json:"name"`
+	// KeepCredentials writes the world's credentials into the recording
+	// instead of placeholders.
+	KeepCredentials bool `json:"keep_credentials"`
 }
 
 type recordStatus struct {
@@ -45,7 +48,7 @@ func controlRecordStart(c *api.Call) (any, error) {
 	if recordingName(name) != name {
 		return nil, apierr.Badf("name", "name %q must be 1-64 letters, digits, dots, dashes or underscores", name)
 	}
-	if err := startRecording(c.Host, c.World, name, c.Request.Host, ""); err != nil {
+	if err := startRecording(c.Host, c.World, name, c.Request.Host, "", req.KeepCredentials); err != nil {
 		return nil, apierr.Conflictf("%s", err.Error())
 	}
 	return api.WithStatus{Status: http.StatusCreated, Value: recordStatus{Recording: true, World: c.World.ID}}, nil

@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"net/url"
 	"strings"
@@ -33,11 +34,20 @@ type Proxy struct {
 	out      string
 	client   *http.Client
 
+	// KeepCredentials writes the credentials the traffic carries into
+	// the file as they are; by default each is a placeholder
+	// (credentials.go). Set it before serving.
+	KeepCredentials bool
+
 	mu      sync.Mutex
 	rec     *scenario.Recorder
 	sandbox bool // the upstream answers /_sandbox/health
 	started bool
 	err     error
+	// creds are the credentials found so far (nil when kept); seq names
+	// them by their number in the upstream's sequence (a sandbox's).
+	creds *scenario.Credentials
+	seq   sequenceSearch
 }
 
 // maxProxyBody bounds a request or answer the proxy keeps.
@@ -119,6 +129,9 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			recordBody(&ex, b)
 		}
 	}
+	if p.creds != nil {
+		p.discover(ex, resp.Header.Get("Content-Type"))
+	}
 	p.rec.Add(ex)
 	if err := writeRecording(p.out, p.rec.Document()); err != nil {
 		p.err = err
@@ -150,6 +163,82 @@ func (p *Proxy) start(auth string) {
 		}
 	}
 	p.rec = scenario.NewRecorder(recordingName(p.out), "upstream "+p.upstream.String(), p.upstream.Host, st, start)
+	if !p.KeepCredentials {
+		p.creds = scenario.NewCredentials()
+		if st != nil {
+			nameStartCredentials(p.creds, st, true)
+			if seed, counter, ok := sequenceOf(st); ok {
+				p.seq = sequenceSearch{seed: seed, cursor: counter}
+			}
+		}
+		p.rec.LeaveOut(p.creds)
+	}
+}
+
+// discover names the credentials an exchange carries: its Authorization
+// header, the credential fields and page URLs of its body and answer, and
+// every credential of an exported state it answers.
+func (p *Proxy) discover(ex scenario.Exchange, contentType string) {
+	name := func(v string) {
+		if _, known := p.creds.Name(v); known {
+			return
+		}
+		if n, length, ok := p.seq.find(v); ok {
+			p.creds.Add(seqName(n, length), v)
+			return
+		}
+		p.creds.AddOther(v)
+	}
+	if ex.Auth != "" {
+		cred, _ := scenario.AuthCredential(ex.Auth)
+		name(cred)
+	}
+	discoverURLs(ex.Target, name)
+	discoverIn(ex.Body, name)
+	if mt, _, _ := mime.ParseMediaType(contentType); mt == "application/json" {
+		if v, err := scenario.OrderedJSON(ex.Answer); err == nil {
+			discoverIn(v, name)
+			if f, _ := field(v, "format"); f == world.StateFormat {
+				for _, c := range stateCredentials(v) {
+					name(c)
+				}
+			}
+		}
+		return
+	}
+	if strings.HasPrefix(contentType, "text/") || strings.Contains(contentType, "yaml") {
+		discoverURLs(string(ex.Answer), name)
+	}
+}
+
+// sequenceSearch finds the number of a secret in a sandbox upstream's
+// sequence: near the numbers found last, since a session's new secrets
+// are the world's newest.
+type sequenceSearch struct {
+	seed   string
+	cursor uint64
+}
+
+// Bounds of a search around the cursor.
+const (
+	searchBack  = 1 << 12
+	searchAhead = 1 << 16
+)
+
+func (s *sequenceSearch) find(v string) (n uint64, length int, ok bool) {
+	if s.seed == "" || (len(v) != 64 && len(v) != 32) {
+		return 0, 0, false
+	}
+	lo := uint64(0)
+	if s.cursor > searchBack {
+		lo = s.cursor - searchBack
+	}
+	found := findInSequence(s.seed, lo, s.cursor+searchAhead, []string{v})
+	n, ok = found[v]
+	if ok && n > s.cursor {
+		s.cursor = n
+	}
+	return n, len(v), ok
 }
 
 // worldTime asks a sandbox upstream for its world time (zero otherwise).

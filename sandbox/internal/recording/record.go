@@ -40,6 +40,9 @@ type worldRecorder struct {
 	// exported outside mu); pinned says the recording pinned the world's
 	// time (world.StartPinned), which its stop undoes.
 	starting, pinned bool
+	// creds are the world's credentials the recording leaves out (nil
+	// when it keeps them).
+	creds *scenario.Credentials
 	// before holds the world time at which calls started (set by the call
 	// hook, read by the after-call hook).
 	before sync.Map // *call -> time.Time
@@ -101,7 +104,7 @@ func recordingName(path string) string {
 // then run one at a time, each at an instant the recording notes to the
 // nanosecond, and its jobs at their due times, which is what a replay on a
 // fake clock does.
-func startRecording(s *api.Host, w *world.World, name, host, file string) error {
+func startRecording(s *api.Host, w *world.World, name, host, file string, keepCredentials bool) error {
 	wr := recorderOf(w)
 	wr.mu.Lock()
 	if wr.rec != nil || wr.starting {
@@ -123,7 +126,13 @@ func startRecording(s *api.Host, w *world.World, name, host, file string) error 
 		wr.mu.Lock()
 		defer wr.mu.Unlock()
 		wr.rec = scenario.NewRecorder(name, "sandbox world "+w.ID, host, st, now)
-		wr.file, wr.host, wr.err = file, host, nil
+		wr.file, wr.host, wr.err, wr.creds = file, host, nil, nil
+		if !keepCredentials {
+			wr.creds = scenario.NewCredentials()
+			nameStartCredentials(wr.creds, st, !w.RandomSecrets())
+			wr.rec.LeaveOut(wr.creds)
+			w.Store.SetSecretObserver(observeSecrets(wr.creds))
+		}
 		if file != "" {
 			err = writeRecording(file, wr.rec.Document())
 		}
@@ -139,9 +148,10 @@ func startRecording(s *api.Host, w *world.World, name, host, file string) error 
 	return err
 }
 
-// StartFile serves WithRecording (signsandbox --record FILE).
-func StartFile(s *api.Host, w *world.World, path string) error {
-	if err := startRecording(s, w, recordingName(path), "", path); err != nil {
+// StartFile serves WithRecording (signsandbox --record FILE): the file
+// leaves the world's credentials out unless keepCredentials.
+func StartFile(s *api.Host, w *world.World, path string, keepCredentials bool) error {
+	if err := startRecording(s, w, recordingName(path), "", path, keepCredentials); err != nil {
 		return fmt.Errorf("record %s: %w", path, err)
 	}
 	return nil
@@ -162,6 +172,10 @@ func stopRecording(s *api.Host, w *world.World) (*scenario.Document, error) {
 		}
 	}
 	wr.rec, wr.file = nil, ""
+	if wr.creds != nil {
+		wr.creds = nil
+		w.Store.SetSecretObserver(nil)
+	}
 	if wr.pinned {
 		wr.pinned = false
 		w.Unpin()
@@ -225,6 +239,7 @@ func (wr *worldRecorder) addCall(c *api.Call, v any, err error) {
 		return
 	}
 	ex := exchangeOf(c, v, err)
+	wr.discover(ex)
 	if hadStart {
 		ex.Before = b.(time.Time)
 	} else {
@@ -247,6 +262,26 @@ func recordControl(c *api.Call, v any, err error) {
 		return
 	}
 	wr.addCall(c, v, err)
+}
+
+// discover names the credentials a call brings that the world did not
+// make: an API key a control call gives (POST /_sandbox/api_keys with a
+// key of the caller's choosing). Those it makes, the recording knows from
+// the world.
+func (wr *worldRecorder) discover(ex scenario.Exchange) {
+	wr.mu.Lock()
+	creds := wr.creds
+	wr.mu.Unlock()
+	if creds == nil || ex.Method != http.MethodPost || strings.TrimSuffix(strings.SplitN(ex.Target, "?", 2)[0], "/") != api.ControlPrefix+"/api_keys" {
+		return
+	}
+	if body, ok := ex.Body.(map[string]any); ok {
+		if key, ok := body["key"].(string); ok && key != "" {
+			if _, known := creds.Name(key); !known {
+				creds.AddOther(key)
+			}
+		}
+	}
 }
 
 func (wr *worldRecorder) add(rec *scenario.Recorder, ex scenario.Exchange, host string) {

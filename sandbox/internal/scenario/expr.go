@@ -20,6 +20,7 @@ import (
 //	${accounts["teammate@sandbox.example"].api_key}
 //	${receiver.url}           (a callback receiver the runner serves)
 //	${now}  ${now + 3d}  ${seed.contract.expires_at - 1h}
+//	${credentials.seq12}      (a credential a recording left out)
 //
 // A string that is exactly one expression takes the value's type (a number
 // stays a number, an object an object); otherwise the value is written
@@ -34,9 +35,12 @@ const (
 	RootAccounts = "accounts"
 	RootReceiver = "receiver"
 	RootNow      = "now"
+	// RootCredentials are the credentials a recording left out
+	// (credentials.go).
+	RootCredentials = credentialsRoot
 )
 
-var roots = map[string]bool{RootSteps: true, RootSeed: true, RootWorld: true, RootAccounts: true, RootReceiver: true, RootNow: true}
+var roots = map[string]bool{RootSteps: true, RootSeed: true, RootWorld: true, RootAccounts: true, RootReceiver: true, RootNow: true, RootCredentials: true}
 
 // Expr is one parsed ${...} expression.
 type Expr struct {
@@ -68,7 +72,7 @@ func parseExpr(s string) (Expr, error) {
 		root, rest = body[:i], body[i:]
 	}
 	if !roots[root] {
-		return e, fmt.Errorf("${%s}: unknown name %q (use steps, seed, world, accounts, receiver or now)", s, root)
+		return e, fmt.Errorf("${%s}: unknown name %q (use steps, seed, world, accounts, receiver, now or credentials)", s, root)
 	}
 	e.Root = root
 	if rest != "" {
@@ -82,6 +86,10 @@ func parseExpr(s string) (Expr, error) {
 	case RootNow:
 		if len(e.Path) > 0 {
 			return e, fmt.Errorf("${%s}: now has no fields", s)
+		}
+	case RootCredentials:
+		if len(e.Path) != 1 || e.Path[0].IsIdx {
+			return e, fmt.Errorf("${%s}: name the credential (credentials.NAME)", s)
 		}
 	case RootSteps, RootSeed, RootAccounts:
 		if len(e.Path) == 0 || e.Path[0].IsIdx {

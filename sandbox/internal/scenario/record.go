@@ -47,6 +47,8 @@ type Recorder struct {
 	doc   Document
 	last  time.Time
 	calls int
+	// creds, when set, are the credentials the recording leaves out.
+	creds *Credentials
 }
 
 // NewRecorder starts a recording. state is the exported world the session
@@ -59,6 +61,18 @@ func NewRecorder(name, source, host string, state any, start time.Time) *Recorde
 		Recording:   &Recording{Host: host, Source: source, State: state},
 	}
 	return r
+}
+
+// LeaveOut makes the recording write the credentials creds names as
+// placeholders (credentials.go), in the start state from now on and in
+// every step. creds may learn more credentials as the session goes on.
+func (r *Recorder) LeaveOut(creds *Credentials) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.creds = creds
+	if r.doc.Recording != nil {
+		r.doc.Recording.State = creds.RedactTree(r.doc.Recording.State)
+	}
 }
 
 // SetHost sets the Host header replays send (when it was not known at the
@@ -90,13 +104,26 @@ func (r *Recorder) Add(ex Exchange) {
 	if !ex.After.IsZero() {
 		r.last = ex.After
 	}
-	s := Step{Request: ex.Method + " " + ex.Target, Body: ordered(ex.Body), Form: ex.Form, Files: ex.Files}
-	if ex.Auth == "" {
-		s.Auth = "none"
-	} else {
-		s.Auth = ex.Auth
+	// Text the runner reads for ${...} is escaped ($${), so that a body
+	// that holds "${" is sent as it was; placeholders go in after.
+	s := Step{Request: ex.Method + " " + escapeExpr(ex.Target), Body: mapStrings(ordered(ex.Body), escapeExpr), Form: ex.Form}
+	for _, f := range ex.Files {
+		f.Name = escapeExpr(f.Name)
+		s.Files = append(s.Files, f)
 	}
 	answer := ex.Answer
+	switch {
+	case r.creds != nil:
+		s.Request = r.creds.Redact(s.Request)
+		s.Body = r.creds.RedactTree(s.Body)
+		answer = []byte(r.creds.Redact(string(answer)))
+		s.Key, s.Auth = r.creds.RedactAuth(ex.Auth)
+	default:
+		s.Auth = escapeExpr(ex.Auth)
+	}
+	if s.Key == "" && s.Auth == "" {
+		s.Auth = "none"
+	}
 	sum := sha256.Sum256(answer)
 	e := &Expect{Status: ex.Status, BodySHA256: hex.EncodeToString(sum[:])}
 	if mt, _, err := mime.ParseMediaType(ex.ContentType); err == nil {
@@ -134,6 +161,9 @@ func (r *Recorder) Document() *Document {
 	if d.Recording != nil {
 		rec := *d.Recording
 		rec.AttemptDurations = maps.Clone(rec.AttemptDurations)
+		if r.creds != nil {
+			rec.Credentials = r.creds.Used()
+		}
 		d.Recording = &rec
 	}
 	return &d
@@ -187,6 +217,23 @@ func (m orderedMap) MarshalJSON() ([]byte, error) {
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
+}
+
+// Get reads a key.
+func (m orderedMap) Get(key string) (any, bool) {
+	for _, it := range m {
+		if it.Key == key {
+			return it.Value, true
+		}
+	}
+	return nil, false
+}
+
+// Each calls fn for every key and value, in order.
+func (m orderedMap) Each(fn func(key string, value any)) {
+	for _, it := range m {
+		fn(it.Key, it.Value)
+	}
 }
 
 // MarshalYAML writes the object in order.
@@ -299,6 +346,10 @@ func ordered(v any) any {
 	}
 	return v
 }
+
+// escapeExpr writes text the runner interpolates so that it stays as it
+// is: every ${ becomes $${.
+func escapeExpr(s string) string { return strings.ReplaceAll(s, "${", "$${") }
 
 // FileOf makes a recorded upload.
 func FileOf(field, name, contentType string, data []byte) StepFile {

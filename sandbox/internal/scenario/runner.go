@@ -45,6 +45,10 @@ type Runner struct {
 	// a receiver the runner serves (one that outlives the run, so that a
 	// recording of it replays against the same receiver).
 	Receiver string
+	// SeededSecret is the secret a world's sequence makes from seed at n
+	// (state.SeededSecret): a recording's ${credentials.seqN} resolve to
+	// it. Without it they resolve to fresh values.
+	SeededSecret func(seed string, n uint64) string
 }
 
 // StepReport is the outcome of one step.
@@ -105,6 +109,10 @@ type run struct {
 	// created is the key of the world this run created ("" when it runs in
 	// the default world), for deleting it at the end.
 	created string
+	// creds resolve a recording's ${credentials.NAME} placeholders; the
+	// answers are compared with their values written as placeholders
+	// again (nil: the recording kept its credentials).
+	creds *Credentials
 }
 
 // worldInfo is the part of POST /_sandbox/worlds the runner uses.
@@ -216,8 +224,16 @@ func (r *run) prepare(source []byte) error {
 			}
 			auth, r.created = basic(wi.APIKey), wi.APIKey
 		}
+		st := rec.State
+		if len(rec.Credentials) > 0 {
+			creds, err := r.resolveCredentials(rec, auth)
+			if err != nil {
+				return err
+			}
+			r.creds, st = creds, creds.RestoreTree(rec.State)
+		}
 		var wi worldInfo
-		if code, err := r.control(http.MethodPut, "/_sandbox/state", auth, rec.State, &wi); err != nil {
+		if code, err := r.control(http.MethodPut, "/_sandbox/state", auth, st, &wi); err != nil {
 			if code == http.StatusConflict {
 				return fmt.Errorf("importing the recording's start state: %w (the recorded world's API keys are in use on this sandbox: replay the recording in-process, without --target)", err)
 			}
@@ -248,8 +264,15 @@ func (r *run) prepare(source []byte) error {
 	if !r.DefaultWorld {
 		r.created = r.key
 	}
-	if r.doc.Recording != nil {
+	if rec := r.doc.Recording; rec != nil {
 		// A recording has nothing to load: only steps.
+		if len(rec.Credentials) > 0 {
+			creds, err := r.resolveCredentials(rec, basic(r.key))
+			if err != nil {
+				return err
+			}
+			r.creds = creds
+		}
 		return r.loadAccounts()
 	}
 	if _, err := r.control(http.MethodPost, "/_sandbox/scenarios?source="+url.QueryEscape(r.file), basic(r.key), rawBody(source), nil); err != nil {
@@ -356,6 +379,19 @@ func (r *run) resolve(e Expr) (any, error) {
 		return c.Now, nil
 	case RootReceiver:
 		v = map[string]any{"url": r.receiver}
+	case RootCredentials:
+		name := ""
+		if len(e.Path) == 1 && !e.Path[0].IsIdx {
+			name = e.Path[0].Key
+		}
+		if r.creds == nil {
+			return nil, fmt.Errorf("${%s}: the recording names no credentials", e.Text)
+		}
+		val, ok := r.creds.Value(name)
+		if !ok {
+			return nil, fmt.Errorf("${%s}: not among the recording's credentials", e.Text)
+		}
+		return val, nil
 	case RootWorld:
 		v = r.world
 	case RootSeed:
@@ -415,4 +451,140 @@ func (r *run) step(i int, s *Step) StepReport {
 	sr.Diffs = diffs
 	sr.Passed = len(diffs) == 0
 	return sr
+}
+
+// resolveCredentials gives each credential a recording left out a value in
+// the replay's world (see credentials.go): seqN as that world's sequence
+// makes it, otherN as the world's own API key or client secret for the
+// same account or app, else fresh. auth reaches the world before the
+// recording's state is imported into it.
+func (r *run) resolveCredentials(rec *Recording, auth string) (*Credentials, error) {
+	seed := stateSeed(rec.State)
+	own, err := r.ownCredentials(rec.State, auth)
+	if err != nil {
+		return nil, err
+	}
+	creds := NewCredentials()
+	for _, name := range rec.Credentials {
+		kind, n, length, err := ParseCredentialName(name)
+		if err != nil {
+			return nil, fmt.Errorf("recording.credentials: %w", err)
+		}
+		var v string
+		switch {
+		case kind == "seq" && seed != "" && r.SeededSecret != nil:
+			v = r.SeededSecret(seed, n)
+			if length > 0 && length < len(v) {
+				v = v[:length]
+			}
+		case own[name] != "":
+			v = own[name]
+		default:
+			v = freshSecret(length)
+		}
+		creds.Add(name, v)
+	}
+	return creds, nil
+}
+
+// stateSeed is the seed of a recorded state's ID sequence.
+func stateSeed(st any) string {
+	rows, _ := tableOf(st, "meta")
+	if len(rows) != 1 {
+		return ""
+	}
+	seed, _ := rows[0]["seed"].(string)
+	return seed
+}
+
+// ownCredentials answers, for each API key and OAuth client secret of a
+// recorded state that is not from the sequence (otherN: the fixtures'),
+// the one the replay's world has for the same account or app, before the
+// state replaces it: a world made from the same fixtures has the same.
+func (r *run) ownCredentials(st any, auth string) (map[string]string, error) {
+	own := map[string]string{}
+	keys, _ := tableOf(st, "api_keys")
+	apps, _ := tableOf(st, "api_apps")
+	if !hasOther(keys, "key") && !hasOther(apps, "oauth", "secret") {
+		return own, nil
+	}
+	var cur struct {
+		Tables struct {
+			APIKeys []map[string]any `json:"api_keys"`
+			APIApps []map[string]any `json:"api_apps"`
+		} `json:"tables"`
+	}
+	if _, err := r.control(http.MethodGet, "/_sandbox/state", auth, nil, &cur); err != nil {
+		return nil, fmt.Errorf("reading the world's own credentials: %w", err)
+	}
+	match := func(recorded, mine []map[string]any, id []string, path ...string) {
+		for _, row := range recorded {
+			name, ok := otherName(row, path...)
+			if !ok {
+				continue
+			}
+			for _, m := range mine {
+				if sameFields(row, m, id) {
+					if v, _ := pathString(m, path...); v != "" {
+						own[name] = v
+					}
+				}
+			}
+		}
+	}
+	match(keys, cur.Tables.APIKeys, []string{"account_id", "seq"}, "key")
+	match(apps, cur.Tables.APIApps, []string{"client_id"}, "oauth", "secret")
+	return own, nil
+}
+
+func tableOf(st any, name string) ([]map[string]any, bool) {
+	m, _ := st.(map[string]any)
+	tables, _ := m["tables"].(map[string]any)
+	list, ok := tables[name].([]any)
+	var out []map[string]any
+	for _, x := range list {
+		if row, ok := x.(map[string]any); ok {
+			out = append(out, row)
+		}
+	}
+	return out, ok
+}
+
+func pathString(row map[string]any, path ...string) (string, bool) {
+	var v any = row
+	for _, k := range path {
+		m, _ := v.(map[string]any)
+		v = m[k]
+	}
+	s, ok := v.(string)
+	return s, ok
+}
+
+// otherName is the name of the otherN placeholder a row holds at path.
+func otherName(row map[string]any, path ...string) (string, bool) {
+	s, _ := pathString(row, path...)
+	name, ok := strings.CutPrefix(s, "${"+credentialsRoot+".")
+	if !ok || !strings.HasSuffix(name, "}") {
+		return "", false
+	}
+	name = strings.TrimSuffix(name, "}")
+	return name, strings.HasPrefix(name, "other")
+}
+
+func hasOther(rows []map[string]any, path ...string) bool {
+	for _, row := range rows {
+		if _, ok := otherName(row, path...); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func sameFields(a, b map[string]any, keys []string) bool {
+	for _, k := range keys {
+		if a[k] == nil || fmt.Sprint(a[k]) != fmt.Sprint(b[k]) {
+			return false
+		}
+	}
+	return true
 }

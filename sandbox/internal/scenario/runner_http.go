@@ -159,7 +159,7 @@ func (r *run) build(s *Step) (*exchange, string, error) {
 // finish sets the credentials of a step.
 func (r *run) finish(s *Step, ex *exchange, label string) (*exchange, string, error) {
 	switch {
-	case s.Auth != "" && r.foreign && s.Auth != "none":
+	case (s.Auth != "" && s.Auth != "none" || s.Key != "") && r.foreign:
 		ex.auth = basic(r.key)
 	case s.Auth != "":
 		a, err := InterpolateString(s.Auth, r.resolve)
@@ -327,6 +327,11 @@ func (r *run) do(ex *exchange) (*result, error) {
 	raw, err := io.ReadAll(resp.Body)
 	if err != nil {
 		return nil, err
+	}
+	if r.creds != nil {
+		// Compared as recorded: with the world's credentials written as
+		// their placeholders.
+		raw = []byte(r.creds.Redact(string(raw)))
 	}
 	res := &result{Status: resp.StatusCode, Raw: raw, Headers: map[string]any{}, CT: resp.Header.Get("Content-Type")}
 	for k, vs := range resp.Header {

@@ -358,4 +358,9 @@ type Recording struct {
 	// ("DELIVERY_ID/N": the attempt made after N were logged): a replay
 	// cannot measure them again, so it reports these.
 	AttemptDurations map[string]int64 `yaml:"attempt_durations,omitempty" json:"attempt_durations,omitempty"`
+	// Credentials names the credentials the recording left out, each
+	// written as ${credentials.NAME} (credentials.go): a replay resolves
+	// them all before it starts, the values of those that only appear in
+	// answers included.
+	Credentials []string `yaml:"credentials,omitempty" json:"credentials,omitempty"`
 }

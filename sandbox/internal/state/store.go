@@ -46,6 +46,9 @@ type Store struct {
 	check atomic.Pointer[func() error]
 	// secrets, when set, makes NewSecret draw from it (see SetSecretSource).
 	secrets func() string
+	// minted, when set, sees every secret NewSecret makes (see
+	// SetSecretObserver).
+	minted atomic.Pointer[func(n uint64, secret string)]
 	// thawed caches rows thawed for reads (bucket_rows_frozen.go).
 	thawed thawCache
 }
@@ -55,6 +58,18 @@ type Store struct {
 // the seeded sequence, so that credentials of a shared server cannot be
 // guessed; IDs stay seeded. Set it before the store is used.
 func (s *Store) SetSecretSource(fn func() string) { s.secrets = fn }
+
+// SetSecretObserver makes fn see every secret the store's writes make from
+// now on, with its number in the sequence (nil stops it): a recording
+// keeps the world's credentials out of its file by knowing them. A write
+// that fails may have made some, which fn sees all the same.
+func (s *Store) SetSecretObserver(fn func(n uint64, secret string)) {
+	if fn == nil {
+		s.minted.Store(nil)
+		return
+	}
+	s.minted.Store(&fn)
+}
 
 // Topics a write can notify after commit.
 const (
@@ -137,7 +152,7 @@ func (s *Store) Update(fn func(tx *Txn) error) error {
 	s.swap.RLock()
 	defer s.swap.RUnlock()
 	db := s.db.Load()
-	tx := &Txn{Txn: db.Txn(true), now: s.now(), notify: s.notify, secrets: s.secrets, budget: s.budget, deferMeta: true, deferUsage: true, cacheConfig: true}
+	tx := &Txn{Txn: db.Txn(true), now: s.now(), notify: s.notify, secrets: s.secrets, minted: s.minted.Load(), budget: s.budget, deferMeta: true, deferUsage: true, cacheConfig: true}
 	defer tx.Abort()
 	var before int64
 	if s.budget != nil {
@@ -229,6 +244,7 @@ type Txn struct {
 	now      time.Time
 	notify   func(string)
 	secrets  func() string
+	minted   *func(n uint64, secret string)
 	notified map[string]bool
 	// budget is the server-wide budget the store counts in (nil: none), so
 	// that a write can name the field whose bytes would go over it.
@@ -459,9 +475,22 @@ func idOf(seed string, n uint64) string {
 // either way).
 func (t *Txn) NewSecret() string {
 	seed, n := t.next()
+	var secret string
 	if t.secrets != nil {
-		return t.secrets()
+		secret = t.secrets()
+	} else {
+		secret = SeededSecret(seed, n)
 	}
+	if t.minted != nil {
+		(*t.minted)(n, secret)
+	}
+	return secret
+}
+
+// SeededSecret is the secret the sequence of seed gives at n (NewSecret of
+// a world without a secret source): a replay of a recording that left its
+// credentials out makes them again this way.
+func SeededSecret(seed string, n uint64) string {
 	var name [sequenceNameSize]byte
 	sum := sha256.Sum256(sequenceName(name[:0], seed, "/secret/", n))
 	var out [2 * sha256.Size]byte
