@@ -2,7 +2,6 @@ package control
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"time"
 
@@ -32,7 +31,7 @@ func controlImportState(c *api.Call) (any, error) {
 	if err := wire.ScanJSON(raw, state.MaxImportDepth, 0); err != nil {
 		return nil, apierr.Badf("", "state is not a state document: %v", err)
 	}
-	var top map[string]json.RawMessage
+	var top map[string]skipValue
 	if err := json.Unmarshal(raw, &top); err != nil {
 		return nil, apierr.Badf("", "state is not valid JSON: %v", err)
 	}
@@ -70,13 +69,20 @@ func controlImportState(c *api.Call) (any, error) {
 	return WorldInfoOf(c.Host, c.World), nil
 }
 
+// skipValue is a JSON value that is not kept: the top-level keys of a
+// state document are checked before its values are decoded, without a copy
+// of each value.
+type skipValue struct{}
+
+func (*skipValue) UnmarshalJSON([]byte) error { return nil }
+
 // maxStateBytes bounds an imported state document.
 const maxStateBytes = 1 << 30
 
 // readRawJSON returns the request body as it came (state documents nest
 // deeper than API requests may).
 func readRawJSON(c *api.Call) ([]byte, error) {
-	raw, err := io.ReadAll(http.MaxBytesReader(nil, c.Request.Body, maxStateBytes))
+	raw, err := wire.ReadRaw(c.Request, maxStateBytes)
 	if err != nil {
 		return nil, apierr.Badf("", "could not read the state document: %v", err)
 	}

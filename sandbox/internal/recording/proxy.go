@@ -87,8 +87,8 @@ func (p *Proxy) Calls() int {
 // ServeHTTP forwards one request and records it. Exchanges are recorded
 // one at a time, in the order they complete.
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxProxyBody+1))
-	if err != nil || len(body) > maxProxyBody {
+	body, err := wire.ReadRaw(r, maxProxyBody)
+	if err != nil {
 		http.Error(w, "signsandbox record: the request body could not be read or is too large", http.StatusBadRequest)
 		return
 	}

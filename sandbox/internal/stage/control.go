@@ -8,7 +8,6 @@ package stage
 import (
 	"bytes"
 	"cmp"
-	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 	"github.com/signsandbox/signsandbox/scenarios"
 )
 
@@ -29,7 +29,7 @@ func RegisterControl(r *api.Registry) {
 }
 
 func controlLoadScenario(c *api.Call) (any, error) {
-	raw, err := io.ReadAll(http.MaxBytesReader(nil, c.Request.Body, scenario.MaxDocumentBytes+1))
+	raw, err := wire.ReadRaw(c.Request, scenario.MaxDocumentBytes+1)
 	if err != nil {
 		return nil, apierr.Badf("", "could not read the scenario: %v", err)
 	}

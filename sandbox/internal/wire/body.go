@@ -111,6 +111,12 @@ func ReadBody(r *http.Request, lim Limits) (*Body, error) {
 	if r.Body == nil {
 		return b, nil
 	}
+	// A body that declares more than the limit is refused before a byte
+	// of it is read; one without a length (chunked) is counted as it
+	// comes and cut at the limit.
+	if r.ContentLength > lim.MaxBodyBytes {
+		return nil, tooLarge(lim)
+	}
 	body := http.MaxBytesReader(nil, r.Body, lim.MaxBodyBytes)
 	// The body is read through a borrowed buffer: only what the tree and
 	// the uploads keep is allocated.
@@ -126,7 +132,7 @@ func ReadBody(r *http.Request, lim Limits) (*Body, error) {
 	switch mediaType {
 	case "", "application/json", "text/json":
 		// The decoder copies what it keeps, so raw may stay in the scratch.
-		raw, err := readAll(s, body, lim)
+		raw, err := readAll(s, body, r.ContentLength, lim)
 		if err != nil {
 			return nil, err
 		}
@@ -151,7 +157,7 @@ func ReadBody(r *http.Request, lim Limits) (*Body, error) {
 		}
 	case "application/x-www-form-urlencoded":
 		b.Form = true
-		raw, err := readAll(s, body, lim)
+		raw, err := readAll(s, body, r.ContentLength, lim)
 		if err != nil {
 			return nil, err
 		}
@@ -182,10 +188,10 @@ func looksLikeJSON(raw []byte) bool {
 	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
 }
 
-// readAll reads a whole body; the answer may alias s, so whatever is kept
-// of it must be copied.
-func readAll(s *scratch, r io.Reader, lim Limits) ([]byte, error) {
-	raw, _, err := s.read(r)
+// readAll reads a whole body of the declared length size (-1: unknown);
+// the answer may alias s, so whatever is kept of it must be copied.
+func readAll(s *scratch, r io.Reader, size int64, lim Limits) ([]byte, error) {
+	raw, _, err := s.readSized(r, size)
 	if err != nil {
 		return nil, bodyError(err, lim)
 	}
@@ -195,15 +201,29 @@ func readAll(s *scratch, r io.Reader, lim Limits) ([]byte, error) {
 func bodyError(err error, lim Limits) error {
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
-		return apierr.Badf("", "Request body is larger than the limit of %d bytes", lim.MaxBodyBytes)
+		return tooLarge(lim)
 	}
 	return apierr.Badf("", "Could not read the request body: %v", err)
 }
 
-// parseJSONObject parses a JSON body, keeping numbers exact.
+func tooLarge(lim Limits) error {
+	return apierr.Badf("", "Request body is larger than the limit of %d bytes", lim.MaxBodyBytes)
+}
+
+// parseJSONObject parses a JSON body, keeping numbers exact. A valid body
+// is built straight from raw (jsonTree), holding nothing but raw and what
+// the tree keeps; an invalid one goes through encoding/json's decoder, whose
+// errors name what is wrong and where.
 func parseJSONObject(raw []byte, lim Limits) (map[string]any, error) {
 	if err := ScanJSON(raw, lim.MaxDepth, lim.maxValues()); err != nil {
 		return nil, apierr.Badf("", "Invalid JSON body: %v", err)
+	}
+	if json.Valid(raw) {
+		m, ok := jsonTree(raw).(map[string]any)
+		if !ok {
+			return nil, apierr.Badf("", "Invalid JSON body: the top-level value must be an object")
+		}
+		return m, nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()

@@ -2,7 +2,10 @@ package wire
 
 import (
 	"bufio"
+	"errors"
 	"io"
+	"net/http"
+	"strings"
 	"sync"
 )
 
@@ -73,12 +76,77 @@ func (s *scratch) read(r io.Reader) (data []byte, inScratch bool, err error) {
 	if err != nil {
 		return nil, false, err
 	}
-	chunks := [][]byte{s.buf[:n]}
-	total, size := n, min(scratchBytes, maxChunk)
+	chunks, total, err := gather(r, [][]byte{s.buf[:n]}, n)
+	if err != nil {
+		return nil, false, err
+	}
+	out := make([]byte, 0, total)
+	for _, c := range chunks {
+		out = append(out, c...)
+	}
+	return out, false, nil
+}
+
+// readSized is read for a body that declares its length (size; -1 when it
+// does not): one longer than the scratch is read into a slice of exactly
+// that size, with no chunks to gather and copy. The reader (a body cut to
+// its declared length) may still end early or fail.
+func (s *scratch) readSized(r io.Reader, size int64) (data []byte, inScratch bool, err error) {
+	if size <= scratchBytes {
+		return s.read(r)
+	}
+	buf := make([]byte, size)
+	if _, err := io.ReadFull(r, buf); err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF // shorter than it said
+		}
+		return nil, false, err
+	}
+	// Nothing may follow the declared length (a request's body ends
+	// there; a reader handed in by a caller might not).
+	var probe [1]byte
+	if n, err := r.Read(probe[:]); n > 0 || (err != nil && err != io.EOF) {
+		if err == nil || err == io.EOF {
+			err = errors.New("the body is longer than its Content-Length")
+		}
+		return nil, false, err
+	}
+	return buf, false, nil
+}
+
+// ReadRaw reads a request's body as it came, up to max bytes: one that
+// declares more is refused before any of it is read, one of a declared
+// length is read into a slice of exactly that length, and one without
+// (chunked) is read in chunks, cut at max. A body too large is an
+// *http.MaxBytesError.
+func ReadRaw(r *http.Request, max int64) ([]byte, error) {
+	if r.Body == nil || r.Body == http.NoBody {
+		return nil, nil
+	}
+	if r.ContentLength > max {
+		return nil, &http.MaxBytesError{Limit: max}
+	}
+	s := borrowScratch()
+	defer s.release()
+	data, inScratch, err := s.readSized(http.MaxBytesReader(nil, r.Body, max), r.ContentLength)
+	if err != nil {
+		return nil, err
+	}
+	if inScratch {
+		data = append([]byte(nil), data...)
+	}
+	return data, nil
+}
+
+// gather reads the rest of r in chunks (each twice the last, up to
+// maxChunk) after the ones read already, which hold total bytes.
+func gather(r io.Reader, chunks [][]byte, total int) ([][]byte, int, error) {
+	size := min(scratchBytes, maxChunk)
 	for {
 		buf := make([]byte, size)
 		size = min(2*size, maxChunk)
 		n := 0
+		var err error
 		for n < len(buf) && err == nil {
 			var m int
 			m, err = r.Read(buf[n:])
@@ -89,17 +157,12 @@ func (s *scratch) read(r io.Reader) (data []byte, inScratch bool, err error) {
 			total += n
 		}
 		if err == io.EOF {
-			break
+			return chunks, total, nil
 		}
 		if err != nil {
-			return nil, false, err
+			return nil, 0, err
 		}
 	}
-	out := make([]byte, 0, total)
-	for _, c := range chunks {
-		out = append(out, c...)
-	}
-	return out, false, nil
 }
 
 // fill reads r into the scratch until the scratch is full (err nil), r
@@ -127,10 +190,27 @@ func (s *scratch) readExact(r io.Reader) ([]byte, error) {
 	return out, nil
 }
 
-// readString reads r to its end as text.
+// readString reads r to its end as text. Text longer than the scratch is
+// gathered in chunks and built once into its string, never held a third
+// time as one contiguous copy of the chunks.
 func (s *scratch) readString(r io.Reader) (string, error) {
-	data, _, err := s.read(r)
-	return string(data), err
+	n, err := s.fill(r)
+	if err == io.EOF {
+		return string(s.buf[:n]), nil
+	}
+	if err != nil {
+		return "", err
+	}
+	chunks, total, err := gather(r, [][]byte{s.buf[:n]}, n)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.Grow(total)
+	for _, c := range chunks {
+		b.Write(c)
+	}
+	return b.String(), nil
 }
 
 // replayReader is a body of which head has been read already, and the read
