@@ -32,9 +32,73 @@ func newHTTPServer(h http.Handler, lim serverLimits, logger *slog.Logger) *http.
 	}
 }
 
-// serverListener wraps the binary's listener (see edge.Listener).
+// serverListener wraps the binary's listener (see edge.Listener); its
+// connections close in stages (lingerListener).
 func serverListener(ln net.Listener, lim serverLimits) net.Listener {
-	return edge.Listener(ln, lim.MaxConns)
+	return lingerListener{edge.Listener(ln, lim.MaxConns)}
+}
+
+// Bounds of a connection's staged close.
+const (
+	// lingerTime is how long a closing connection waits for the client's
+	// side to close.
+	lingerTime = 2 * time.Second
+	// lingerBytes is the most it reads (and discards) meanwhile.
+	lingerBytes = 64 << 20
+)
+
+// lingerListener's connections close in stages (RFC 9112 section 9.6):
+// the server's side first, so that the client reads the answer to its end;
+// then what the client still sends (the rest of a body nobody read) is
+// read and discarded, until the client closes its side, lingerBytes were
+// read or lingerTime passed; only then the connection closes. A close with
+// unread bytes in the receive buffer makes the TCP stack answer with a
+// reset, which can destroy the end of the answer before the client has
+// read it; net/http closes in stages only after a body over a limit. The
+// last stage runs in the background, and the connection's slot of the cap
+// (edge.Listener) is freed when it ends.
+type lingerListener struct{ net.Listener }
+
+func (l lingerListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return &lingerConn{Conn: c}, nil
+}
+
+type lingerConn struct {
+	net.Conn
+	once sync.Once
+}
+
+type closeWriter interface{ CloseWrite() error }
+
+func (c *lingerConn) Close() error {
+	cw, ok := c.Conn.(closeWriter)
+	if !ok {
+		return c.Conn.Close()
+	}
+	c.once.Do(func() {
+		if cw.CloseWrite() != nil || c.Conn.SetReadDeadline(time.Now().Add(lingerTime)) != nil {
+			_ = c.Conn.Close()
+			return
+		}
+		go func() {
+			_, _ = io.Copy(io.Discard, io.LimitReader(c.Conn, lingerBytes))
+			_ = c.Conn.Close()
+		}()
+	})
+	return nil
+}
+
+// CloseWrite keeps the connection's own (net/http uses it to let a client
+// read a 431 before the connection goes).
+func (c *lingerConn) CloseWrite() error {
+	if cw, ok := c.Conn.(closeWriter); ok {
+		return cw.CloseWrite()
+	}
+	return nil
 }
 
 // bodyDeadline cuts off a request body that trickles in: a request with a

@@ -322,3 +322,35 @@ func TestShutdownFinishesRequestsInFlight(t *testing.T) {
 	}
 	assert.Contains(t, stdout.String(), "signsandbox stopped")
 }
+
+// A body too large to discard before the answer (over edge.MaxDrainBytes),
+// left unread by a call on a connection the client asked to close: the
+// server's side closes first and what the client still sends is read and
+// discarded until it closes its side, so that the answer arrives whole
+// rather than cut by a reset. The client writes its body while it reads,
+// as a client that streams an upload does.
+func TestServerClosesConnectionsInStages(t *testing.T) {
+	addr, _ := startServing(t, serveConfig{Limits: defaultLimits})
+	body := strings.Repeat("x", edge.MaxDrainBytes+(8<<20))
+	conn, err := net.Dial("tcp", addr)
+	require.NoError(t, err)
+	defer conn.Close()
+	require.NoError(t, conn.SetDeadline(time.Now().Add(30*time.Second)))
+	head := "GET /_sandbox/state HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\n" +
+		"Content-Length: " + strconv.Itoa(len(body)) + "\r\nConnection: close\r\n\r\n"
+	wrote := make(chan error, 1)
+	go func() {
+		_, err := conn.Write([]byte(head + body))
+		wrote <- err
+	}()
+	all, err := io.ReadAll(conn)
+	require.NoError(t, err, "reset after %d bytes of the answer", len(all))
+	require.NoError(t, <-wrote, "the whole body was taken")
+	resp, err := http.ReadResponse(bufio.NewReader(strings.NewReader(string(all))), nil)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	answer, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.True(t, json.Valid(answer), "the whole export")
+}

@@ -36,11 +36,15 @@ type Config struct {
 
 // Guard wraps next with every check of the edge, cheapest first: the
 // request target, the header size, the caller's host and origin, and the
-// admin token. A refused request never reaches next.
+// admin token. A refused request never reaches next. What a handler
+// leaves unread of a request body is discarded before its answer
+// (unread_body.go).
 func Guard(next http.Handler, cfg Config) http.Handler {
 	hosts := newHostSet(cfg)
 	admin := newAdminToken(cfg.AdminToken)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w, r, done := drainUnread(w, r)
+		defer done()
 		e, redirect := checkTarget(r)
 		if e != nil {
 			writeError(w, e)
