@@ -136,8 +136,8 @@ var allowedImports = map[string][]string{
 
 	// Recording sessions as scenario files: world calls, the proxy.
 	"sandbox/internal/recording": {
-		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/scenario", "sandbox/internal/state",
-		"sandbox/internal/wire", "sandbox/internal/world",
+		"sandbox/internal/api", "sandbox/internal/apierr", "sandbox/internal/callbacks", "sandbox/internal/scenario",
+		"sandbox/internal/state", "sandbox/internal/wire", "sandbox/internal/world",
 	},
 
 	// Documents and files: intake, prepared files, downloads, file URLs.

@@ -52,9 +52,6 @@ type config struct {
 	// recordCredentials keeps credentials in it (WithRecordedCredentials).
 	record            string
 	recordCredentials bool
-	// replay makes the default world a replay of a real-clock recording,
-	// on a fake clock at start (scenario_run.go).
-	replay bool
 	// registryEdits change the registry after every area filled it and
 	// before the router is built (tests take a handler away or swap a
 	// fault point of their own sandbox).

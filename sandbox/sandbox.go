@@ -115,7 +115,7 @@ func New(opts ...Option) (*Sandbox, error) {
 	s.handler = edge.Guard(hd, edge.Config{BaseURL: cfg.baseURL, AllowedHosts: cfg.allowedHosts, AdminToken: cfg.adminToken})
 
 	mode := world.ClockMode(cfg.clockMode)
-	def, err := h.NewWorld(api.WorldSpec{ID: "default", Seed: cfg.seed, Mode: mode, Start: cfg.start, Clock: cfg.clock, Replay: cfg.replay})
+	def, err := h.NewWorld(api.WorldSpec{ID: "default", Seed: cfg.seed, Mode: mode, Start: cfg.start, Clock: cfg.clock})
 	if err != nil {
 		s.Close() // releases the data directory
 		return nil, err

@@ -50,3 +50,32 @@ func TestRealClockRecordingOfControlCallsReplays(t *testing.T) {
 	assert.True(t, res.OK(), "%+v", res)
 	assert.Equal(t, 6, res.Steps)
 }
+
+// POST /_sandbox/clock/pin pins a world whose time flows: each answer then
+// carries its call's instant, a later call's after an earlier one's;
+// DELETE undoes the pin. A fake clock the world owns needs none.
+func TestClockPinMarksEachCallsInstant(t *testing.T) {
+	fake := clockwork.NewFakeClockAt(time.Date(2025, time.March, 3, 9, 0, 0, 0, time.UTC))
+	srv := scServer(t, sandbox.WithClock(wallClock{fake}))
+	var pin struct {
+		Pinned  bool   `json:"pinned"`
+		Instant string `json:"instant"`
+	}
+	srv.Control(http.MethodPost, "/clock/pin", nil, &pin)
+	assert.True(t, pin.Pinned)
+	assert.Equal(t, "2025-03-03T09:00:00Z", pin.Instant)
+	first := srv.Do(http.MethodGet, "/v3/account", nil).Header.Get("X-Signsandbox-Instant")
+	assert.Equal(t, "2025-03-03T09:00:00.000000001Z", first, "after the pin's instant")
+	fake.Advance(1500 * time.Millisecond)
+	assert.Equal(t, "2025-03-03T09:00:01.5Z", srv.Do(http.MethodGet, "/v3/account", nil).Header.Get("X-Signsandbox-Instant"))
+	srv.Control(http.MethodDelete, "/clock/pin", nil, &pin)
+	assert.False(t, pin.Pinned)
+	assert.Empty(t, srv.Do(http.MethodGet, "/v3/account", nil).Header.Get("X-Signsandbox-Instant"))
+	srv.Control(http.MethodDelete, "/clock/pin", nil, &pin)
+	assert.False(t, pin.Pinned, "an unmatched DELETE changes nothing")
+
+	owned := scServer(t)
+	owned.Control(http.MethodPost, "/clock/pin", nil, &pin)
+	assert.False(t, pin.Pinned, "a fake clock is discrete already")
+	assert.Empty(t, owned.Do(http.MethodGet, "/v3/account", nil).Header.Get("X-Signsandbox-Instant"))
+}

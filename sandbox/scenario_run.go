@@ -197,7 +197,7 @@ func realClockStart(doc *scenario.Document) (time.Time, bool) {
 // recording that starts at start (world.Options.Replay).
 func withReplayOf(start time.Time) Option {
 	return func(cfg *config) error {
-		cfg.replay, cfg.start, cfg.clock, cfg.clockMode = true, start, nil, "fake"
+		cfg.clock = world.NewReplayClock(start)
 		return nil
 	}
 }

@@ -85,6 +85,9 @@ func cmdRecord(args []string, stdout, stderr io.Writer) int {
 	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	_ = srv.Shutdown(shutdown)
+	if err := proxy.Close(); err != nil {
+		fmt.Fprintln(stderr, "signsandbox record: releasing the upstream world's pinned time:", err)
+	}
 	if err := proxy.Err(); err != nil {
 		fmt.Fprintln(stderr, "signsandbox record: writing", *out+":", err)
 		return 1

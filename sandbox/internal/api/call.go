@@ -47,33 +47,14 @@ type Call struct {
 	// cfg is the caller's world configuration once cfgRead (see config).
 	cfg     state.Config
 	cfgRead bool
-	// leave ends the call's stay in its world (world.EnterCall); nil until
-	// the call entered it.
-	leave func()
+	stay    world.Stay // the call's stay in its world
 }
 
 // SetWorld makes w the call's world and enters it: for the calls whose
 // world is known only inside the handler (pages, OAuth token requests).
 func (c *Call) SetWorld(w *world.World) {
 	c.World = w
-	c.enterWorld()
-}
-
-// enterWorld enters the call's world once it is known (world.EnterCall):
-// in pinned time the call then runs alone at its instant.
-func (c *Call) enterWorld() {
-	if c.World != nil && c.leave == nil {
-		c.leave = c.World.EnterCall()
-	}
-}
-
-// leaveWorld ends the call's stay in its world, after its answer was
-// written and recorded.
-func (c *Call) leaveWorld() {
-	if c.leave != nil {
-		c.leave()
-		c.leave = nil
-	}
+	c.stay.Enter(w)
 }
 
 // Warning is one entry of the official warnings array.

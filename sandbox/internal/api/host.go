@@ -82,7 +82,7 @@ func WorldSeed(base string, n int) string {
 func (s *Host) NewWorld(spec WorldSpec) (*world.World, error) {
 	opts := world.Options{
 		ID: spec.ID, Seed: spec.Seed, Mode: spec.Mode, Start: spec.Start, Jobs: s.Jobs, Logger: s.Log,
-		Clock: spec.Clock, Replay: spec.Replay, Init: s.SeedFunc(spec.Derive), Secrets: s.secretSource(spec),
+		Clock: spec.Clock, Init: s.SeedFunc(spec.Derive), Secrets: s.secretSource(spec),
 	}
 	w, err := world.New(opts)
 	if err != nil {

@@ -41,11 +41,6 @@ type Registry struct {
 	ControlStartHooks []func(c *Call)
 	// AfterControlHooks see every control call's result (recording).
 	AfterControlHooks []func(c *Call, v any, err error)
-	// AttemptObservers see the measured duration (milliseconds) of each
-	// callback delivery attempt of a world whose time flows, by the
-	// attempt's key (callbacks.AttemptKey): recordings keep them, so
-	// that a replay reports the same durations.
-	AttemptObservers []func(w *world.World, attempt string, ms int64)
 	// CallObservers see the record of every API and control call once
 	// its answer is written (see ObserveCalls); CallClock times the calls
 	// (the wall clock unless a test gives another).

@@ -21,9 +21,6 @@ type WorldSpec struct {
 	Start time.Time
 	// Clock is a clock the embedding program gave (default world only).
 	Clock clockwork.Clock
-	// Replay makes the world of a replay of a real-clock recording
-	// (world.Options.Replay; default world only).
-	Replay bool
 	// Derive gives the world keys of its own instead of the fixture keys.
 	Derive bool
 	// Random draws the world's secrets from crypto/rand (worlds created at

@@ -239,9 +239,7 @@ func (d *dispatcher) attempt(del *state.Delivery) {
 		return err
 	})
 	if err == nil && real && res.duration.Milliseconds() > 0 {
-		for _, observe := range d.s.Reg.AttemptObservers {
-			observe(d.w, AttemptKey(cur), res.duration.Milliseconds())
-		}
+		observed(d.w, AttemptKey(cur), res.duration.Milliseconds())
 	}
 	logAttempt(d.w, cur, res, gaveUp && err == nil)
 }

@@ -25,6 +25,29 @@ const extDurations = "callbacks.durations"
 type replayDurations struct {
 	mu sync.Mutex
 	ms map[string]int64
+	// observe, when set, sees each measured duration (ObserveAttempts).
+	observe func(attempt string, ms int64)
+}
+
+// ObserveAttempts makes fn see the measured duration (milliseconds) of
+// each delivery attempt of a world whose time flows, by AttemptKey (nil
+// stops it): a recording keeps them, so that its replay reports the same.
+func ObserveAttempts(w *world.World, fn func(attempt string, ms int64)) {
+	rd := world.Ext(w, extDurations, func() *replayDurations { return &replayDurations{} })
+	rd.mu.Lock()
+	defer rd.mu.Unlock()
+	rd.observe = fn
+}
+
+// observed tells the observer, if any, an attempt's measured duration.
+func observed(w *world.World, attempt string, ms int64) {
+	rd := world.Ext(w, extDurations, func() *replayDurations { return &replayDurations{} })
+	rd.mu.Lock()
+	fn := rd.observe
+	rd.mu.Unlock()
+	if fn != nil {
+		fn(attempt, ms)
+	}
 }
 
 // ReplayDurations gives a world the attempt durations (milliseconds, by

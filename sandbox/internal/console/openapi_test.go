@@ -66,6 +66,8 @@ func TestControlPlaneDescription(t *testing.T) {
 	_, sigs2 := sendRequest(t, srv, srv.APIKey, simpleFields("Bounced", "bob"), "b.pdf")
 	do(http.MethodPost, "/_sandbox/clock/advance", map[string]any{"duration": "1m"})
 	do(http.MethodPost, "/_sandbox/clock/advance", map[string]any{"duration": "backwards"})
+	do(http.MethodPost, "/_sandbox/clock/pin", nil)
+	do(http.MethodDelete, "/_sandbox/clock/pin", nil)
 	do(http.MethodPost, "/_sandbox/signatures/"+sigs[0]+"/view", nil)
 	do(http.MethodPost, "/_sandbox/signatures/"+sigs[0]+"/decline", map[string]any{"reason": "no"})
 	do(http.MethodPost, "/_sandbox/signatures/"+sigs[0]+"/reassign", map[string]any{"name": "Cyd", "email_address": "cyd@example.com"})

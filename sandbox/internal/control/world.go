@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
@@ -24,6 +25,8 @@ func RegisterWorld(r *api.Registry) {
 	r.Control(http.MethodGet, "/world", controlGetWorld)
 	r.ControlNoBody(http.MethodDelete, "/world", controlDeleteWorld)
 	r.Control(http.MethodGet, "/clock", controlGetClock)
+	r.ControlNoBody(http.MethodPost, "/clock/pin", controlPinClock)
+	r.ControlNoBody(http.MethodDelete, "/clock/pin", controlUnpinClock)
 	r.Control(http.MethodPost, "/clock/advance", controlAdvance)
 	r.ControlNoBody(http.MethodPost, "/reset", controlReset)
 	r.Control(http.MethodGet, "/config", controlGetConfig)
@@ -167,6 +170,51 @@ func clockOf(w *world.World) clockResponse {
 }
 
 func controlGetClock(c *api.Call) (any, error) { return clockOf(c.World), nil }
+
+// pinResponse says whether the world's time is pinned, and the instant of
+// the call.
+type pinResponse struct {
+	Pinned  bool   `json:"pinned"`
+	Instant string `json:"instant"`
+}
+
+// clockPins counts the pins of POST /_sandbox/clock/pin not yet undone,
+// so that DELETE undoes only those (never a recording's).
+type clockPins struct {
+	mu sync.Mutex
+	n  int
+}
+
+const extClockPins = "control.clock_pins"
+
+// controlPinClock pins the world's time (world.StartPinned) for a
+// recording made outside the sandbox: the recording proxy pins its
+// upstream's world, and every answer then carries its call's instant
+// (api.InstantHeader). A world whose fake clock only moves when advanced
+// is discrete already: it answers pinned false.
+func controlPinClock(c *api.Call) (any, error) {
+	var at time.Time
+	pinned := c.World.StartPinned(func(now time.Time) { at = now })
+	if pinned {
+		p := world.Ext(c.World, extClockPins, func() *clockPins { return &clockPins{} })
+		p.mu.Lock()
+		p.n++
+		p.mu.Unlock()
+	}
+	return pinResponse{Pinned: pinned, Instant: at.Format(time.RFC3339Nano)}, nil
+}
+
+// controlUnpinClock undoes one pin of POST /_sandbox/clock/pin.
+func controlUnpinClock(c *api.Call) (any, error) {
+	p := world.Ext(c.World, extClockPins, func() *clockPins { return &clockPins{} })
+	p.mu.Lock()
+	if p.n > 0 {
+		p.n--
+		c.World.Unpin()
+	}
+	p.mu.Unlock()
+	return pinResponse{Pinned: c.World.Pinned(), Instant: c.World.Now().Format(time.RFC3339Nano)}, nil
+}
 
 type advanceRequest struct {
 	Seconds  *float64 `json:"seconds"`

@@ -17,6 +17,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -48,6 +49,10 @@ type Proxy struct {
 	// them by their number in the upstream's sequence (a sandbox's).
 	creds *scenario.Credentials
 	seq   sequenceSearch
+	// pinAuth, when set, is the credentials the proxy pinned its sandbox
+	// upstream's world with (POST /_sandbox/clock/pin): every answer then
+	// carries its call's instant. Close undoes the pin.
+	pinAuth string
 }
 
 // maxProxyBody bounds a request or answer the proxy keeps.
@@ -98,13 +103,21 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !p.started {
 		p.start(auth)
 	}
-	before := p.worldTime(auth)
+	var before, after time.Time
+	if p.pinAuth == "" {
+		before = p.worldTime(auth)
+	}
 	resp, answer, err := p.forward(r, body)
 	if err != nil {
 		http.Error(w, "signsandbox record: upstream: "+err.Error(), http.StatusBadGateway)
 		return
 	}
-	after := p.worldTime(auth)
+	if at, err := time.Parse(time.RFC3339Nano, resp.Header.Get(world.InstantHeader)); err == nil {
+		// A pinned world's call ran at one instant, which it says.
+		before, after = at, at
+	} else if p.pinAuth == "" {
+		after = p.worldTime(auth)
+	}
 	for k, vs := range resp.Header {
 		if hopHeaders[http.CanonicalHeaderKey(k)] {
 			continue
@@ -132,6 +145,9 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if p.creds != nil {
 		p.discover(ex, resp.Header.Get("Content-Type"))
 	}
+	if p.sandbox {
+		p.attemptDurations(ex, resp.Header.Get("Content-Type"))
+	}
 	p.rec.Add(ex)
 	if err := writeRecording(p.out, p.rec.Document()); err != nil {
 		p.err = err
@@ -145,13 +161,22 @@ var hopHeaders = map[string]bool{
 }
 
 // start begins the recording at the first call: when the upstream is a
-// sandbox, from the state of the world the call's credentials reach.
+// sandbox, from the state of the world the call's credentials reach, whose
+// time it pins (a world whose time flows then runs each call at an instant
+// its answer gives, as a recorded world does).
 func (p *Proxy) start(auth string) {
 	p.started = true
 	var st any
 	var start time.Time
 	if code, _, err := p.get("/_sandbox/health", ""); err == nil && code == http.StatusOK {
 		p.sandbox = true
+		var pin struct {
+			Pinned bool `json:"pinned"`
+		}
+		if code, raw, err := p.call(http.MethodPost, "/_sandbox/clock/pin", auth); err == nil && code == http.StatusOK &&
+			json.Unmarshal(raw, &pin) == nil && pin.Pinned {
+			p.pinAuth = auth
+		}
 		if code, raw, err := p.get("/_sandbox/state", auth); err == nil && code == http.StatusOK {
 			if v, err := scenario.OrderedJSON(raw); err == nil {
 				st = v
@@ -211,6 +236,51 @@ func (p *Proxy) discover(ex scenario.Exchange, contentType string) {
 	}
 }
 
+// attemptDurations keeps the durations of the callback attempts a sandbox
+// answer shows (the delivery log, a state export), which a replay cannot
+// measure again (scenario.Recording.AttemptDurations).
+func (p *Proxy) attemptDurations(ex scenario.Exchange, contentType string) {
+	if mt, _, _ := mime.ParseMediaType(contentType); mt != "application/json" || !bytes.Contains(ex.Answer, []byte(`"duration_ms"`)) {
+		return
+	}
+	v, err := scenario.OrderedJSON(ex.Answer)
+	if err != nil {
+		return
+	}
+	eachAttempt(v, func(key string, ms int64) {
+		if ms > 0 {
+			p.rec.AddAttempt(key, ms)
+		}
+	})
+}
+
+// eachAttempt finds the deliveries of a decoded answer (objects with an id
+// and a list of attempts) and calls fn with each attempt's key
+// (callbacks.AttemptKey: the delivery's id and the attempt's place) and
+// duration.
+func eachAttempt(v any, fn func(key string, ms int64)) {
+	switch t := v.(type) {
+	case []any:
+		for _, x := range t {
+			eachAttempt(x, fn)
+		}
+	case interface{ Each(func(string, any)) }:
+		id, _ := field(t, "id")
+		attempts, _ := field(t, "attempts")
+		if s, ok := id.(string); ok {
+			if list, ok := attempts.([]any); ok {
+				for i, a := range list {
+					d, _ := field(a, "duration_ms")
+					if ms, err := strconv.ParseInt(textOf(d), 10, 64); err == nil {
+						fn(s+"/"+strconv.Itoa(i), ms)
+					}
+				}
+			}
+		}
+		t.Each(func(_ string, x any) { eachAttempt(x, fn) })
+	}
+}
+
 // sequenceSearch finds the number of a secret in a sandbox upstream's
 // sequence: near the numbers found last, since a session's new secrets
 // are the world's newest.
@@ -262,8 +332,24 @@ func (p *Proxy) worldTime(auth string) time.Time {
 	return time.Unix(c.Now, 0).UTC()
 }
 
+// Close ends the recording: it undoes the pin of the upstream's world.
+func (p *Proxy) Close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.pinAuth == "" {
+		return nil
+	}
+	_, _, err := p.call(http.MethodDelete, "/_sandbox/clock/pin", p.pinAuth)
+	p.pinAuth = ""
+	return err
+}
+
 func (p *Proxy) get(path, auth string) (int, []byte, error) {
-	req, err := http.NewRequest(http.MethodGet, p.upstream.String()+path, nil)
+	return p.call(http.MethodGet, path, auth)
+}
+
+func (p *Proxy) call(method, path, auth string) (int, []byte, error) {
+	req, err := http.NewRequest(method, p.upstream.String()+path, nil)
 	if err != nil {
 		return 0, nil, err
 	}

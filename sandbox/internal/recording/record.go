@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/callbacks"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -77,11 +78,6 @@ func RegisterHooks(r *api.Registry) {
 	r.AfterCallHooks = append(r.AfterCallHooks, recordCall)
 	r.ControlStartHooks = append(r.ControlStartHooks, func(c *api.Call) { _, _, _ = recordCallStart(c) })
 	r.AfterControlHooks = append(r.AfterControlHooks, recordControl)
-	r.AttemptObservers = append(r.AttemptObservers, func(w *world.World, attempt string, ms int64) {
-		if rec := recorderOf(w).active(); rec != nil {
-			rec.AddAttempt(attempt, ms)
-		}
-	})
 }
 
 var recordNameRE = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
@@ -126,6 +122,7 @@ func startRecording(s *api.Host, w *world.World, name, host, file string, keepCr
 		wr.mu.Lock()
 		defer wr.mu.Unlock()
 		wr.rec = scenario.NewRecorder(name, "sandbox world "+w.ID, host, st, now)
+		callbacks.ObserveAttempts(w, wr.rec.AddAttempt)
 		wr.file, wr.host, wr.err, wr.creds = file, host, nil, nil
 		if !keepCredentials {
 			wr.creds = scenario.NewCredentials()
@@ -172,6 +169,7 @@ func stopRecording(s *api.Host, w *world.World) (*scenario.Document, error) {
 		}
 	}
 	wr.rec, wr.file = nil, ""
+	callbacks.ObserveAttempts(w, nil)
 	if wr.creds != nil {
 		wr.creds = nil
 		w.Store.SetSecretObserver(nil)

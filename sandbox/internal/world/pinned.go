@@ -147,6 +147,10 @@ func (w *World) runDueInBackground() {
 	w.notify(TopicUnpinned)
 }
 
+// PinnedInstant is the instant of the pinned call (or job) running now,
+// if the world's time is pinned.
+func (w *World) PinnedInstant() (time.Time, bool) { return w.pinnedCallInstant() }
+
 // pinnedCallInstant is the instant of the pinned call running now (the
 // gate is held by it), if any.
 func (w *World) pinnedCallInstant() (time.Time, bool) {
@@ -165,5 +169,43 @@ func (w *World) movePinned(now time.Time) {
 	if _, ok := w.pinnedCallInstant(); ok {
 		w.pin.at.Store(&now)
 		w.pin.last = now
+	}
+}
+
+// Stay is a call's stay in its world: entered once its world is known
+// (EnterCall), left after its answer was written.
+type Stay struct {
+	w     *World
+	leave func()
+}
+
+// Enter enters w (once; nil is no world yet).
+func (s *Stay) Enter(w *World) {
+	if w != nil && s.leave == nil {
+		s.w, s.leave = w, w.EnterCall()
+	}
+}
+
+// Leave ends the stay.
+func (s *Stay) Leave() {
+	if s.leave != nil {
+		s.leave()
+		s.leave = nil
+	}
+}
+
+// InstantHeader carries, on the answer of a call that ran at a pinned
+// instant, that instant (RFC 3339 with nanoseconds): a recording proxy in
+// front of the sandbox notes it, as a world's own recording does.
+const InstantHeader = "X-Signsandbox-Instant"
+
+// Mark sets InstantHeader with set (an answer's Header().Set) when the call
+// runs at a pinned instant.
+func (s *Stay) Mark(set func(key, value string)) {
+	if s.leave == nil {
+		return
+	}
+	if at, ok := s.w.PinnedInstant(); ok {
+		set(InstantHeader, at.Format(time.RFC3339Nano))
 	}
 }

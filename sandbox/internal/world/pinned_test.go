@@ -103,7 +103,7 @@ func TestReplayWorldShowsARealClockThatOnlyAdvancesMove(t *testing.T) {
 		ran <- tx.Now()
 		return nil
 	})
-	w := newTestWorld(t, Options{Replay: true, Start: start, Jobs: jobs})
+	w := newTestWorld(t, Options{Clock: NewReplayClock(start), Jobs: jobs})
 	assert.Equal(t, ClockReal, w.Mode())
 	assert.False(t, w.TimeFlows())
 	assert.Equal(t, start, w.Now())

@@ -79,14 +79,9 @@ type Options struct {
 	Seed  string
 	Mode  ClockMode
 	Start time.Time // start instant of a fake clock
-	// Clock, when set, is used instead of a new clock of Mode.
-	Clock clockwork.Clock
-	// Replay makes a world that replays a session recorded on a real
-	// clock: it shows a real clock (its mode, its exports, advances
-	// refused through the control plane) but its time is a fake clock at
-	// Start that only Advance moves, to the instants the recording gives,
-	// so that its calls and jobs happen at the recorded instants.
-	Replay bool
+	// Clock, when set, is used instead of a new clock of Mode (a
+	// ReplayClock makes a replay's world).
+	Clock  clockwork.Clock
 	Jobs   *JobRegistry
 	Logger *slog.Logger
 	// Init fills the new database (fixtures) in one transaction.
@@ -122,7 +117,7 @@ func New(o Options) (*World, error) {
 		Rate:      NewRateCounter(),
 		ext:       map[string]any{},
 	}
-	w.setClock(o.Clock, o.Mode, o.Start, o.Replay)
+	w.setClock(o.Clock, o.Mode, o.Start)
 	db, err := w.freshDB(o.Init)
 	if err != nil {
 		return nil, err
@@ -135,15 +130,27 @@ func New(o Options) (*World, error) {
 	return w, nil
 }
 
-func (w *World) setClock(c clockwork.Clock, mode ClockMode, start time.Time, replay bool) {
+// ReplayClock is the clock of a world that replays a session recorded on
+// a real clock: the world shows a real clock (its mode, its exports,
+// advances refused through the control plane) but its time is this fake
+// clock, which only Advance moves, to the instants the recording gives, so
+// that its calls and jobs happen at the recorded instants.
+type ReplayClock struct{ *clockwork.FakeClock }
+
+// NewReplayClock is a replay's clock at start.
+func NewReplayClock(start time.Time) ReplayClock {
+	return ReplayClock{clockwork.NewFakeClockAt(start.UTC())}
+}
+
+func (w *World) setClock(c clockwork.Clock, mode ClockMode, start time.Time) {
 	w.clockMu.Lock()
 	defer w.clockMu.Unlock()
 	if start.IsZero() {
 		start = DefaultStart
 	}
-	switch {
+	switch rc, replay := c.(ReplayClock); {
 	case replay:
-		w.fake = clockwork.NewFakeClockAt(start.UTC())
+		w.fake = rc.FakeClock
 		w.clock, w.mode, w.replay = w.fake, ClockReal, true
 	case c != nil:
 		w.clock, w.external = c, true
