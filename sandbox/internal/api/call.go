@@ -47,14 +47,7 @@ type Call struct {
 	// cfg is the caller's world configuration once cfgRead (see config).
 	cfg     state.Config
 	cfgRead bool
-	stay    world.Stay // the call's stay in its world
-}
-
-// SetWorld makes w the call's world and enters it: for the calls whose
-// world is known only inside the handler (pages, OAuth token requests).
-func (c *Call) SetWorld(w *world.World) {
-	c.World = w
-	c.stay.Enter(w)
+	Stay    world.Stay // in World; a handler that finds its world (pages, OAuth) enters it
 }
 
 // Warning is one entry of the official warnings array.

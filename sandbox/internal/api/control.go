@@ -35,12 +35,12 @@ func (s *Host) controlHandler(cr ControlRoute) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := s.CallStart()
 		c := &Call{Host: s, Request: r, strict: !isPage(cr.Path)}
-		defer c.stay.Leave()
+		defer c.Stay.Leave()
 		v, err := s.runControl(c, cr)
 		for _, after := range s.Reg.AfterControlHooks {
 			after(c, v, err)
 		}
-		c.stay.Mark(w.Header().Set)
+		c.Stay.Mark(w.Header().Set)
 		status := s.WriteResult(w, c, v, err)
 		callnote.Tell(w, c.note(operation, err))
 		s.observeCall(c, operation, true, start, status)
@@ -66,7 +66,7 @@ func (s *Host) runControl(c *Call, cr ControlRoute) (any, error) {
 			return nil, err
 		}
 	}
-	c.stay.Enter(c.World)
+	c.Stay.Enter(c.World)
 	for _, start := range s.Reg.ControlStartHooks {
 		start(c)
 	}

@@ -20,12 +20,12 @@ func (s *Host) apiHandler(rt *operations.Route, h Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := s.CallStart()
 		c := &Call{Host: s, Request: r, Route: rt}
-		defer c.stay.Leave()
+		defer c.Stay.Leave()
 		v, err := s.runCall(c, h)
 		for _, after := range s.Reg.AfterCallHooks {
 			after(c, v, err)
 		}
-		c.stay.Mark(w.Header().Set)
+		c.Stay.Mark(w.Header().Set)
 		status := s.WriteResult(w, c, v, err)
 		callnote.Tell(w, c.note(rt.OperationID, err))
 		s.observeCall(c, rt.OperationID, false, start, status)
@@ -47,7 +47,7 @@ func (s *Host) runCall(c *Call, h Handler) (any, error) {
 		if e := checkScopes(c); e != nil {
 			return nil, e
 		}
-		c.stay.Enter(c.World) // before the count, which then sees its instant
+		c.Stay.Enter(c.World) // before the count, which then sees its instant
 		if e := s.countRate(c); e != nil {
 			return nil, e
 		}

@@ -166,7 +166,8 @@ func PageWorld(c *api.Call, holds func(tx *state.Txn) bool) (*world.World, bool)
 	if w == nil {
 		return nil, false
 	}
-	c.SetWorld(w)
+	c.World = w
+	c.Stay.Enter(w)
 	return w, true
 }
 

@@ -79,7 +79,8 @@ func acceptTeamInvite(c *api.Call) (any, error) {
 	if w == nil {
 		return nil, api.ErrControlNotFound("world", c.Param("world"))
 	}
-	c.SetWorld(w)
+	c.World = w
+	c.Stay.Enter(w)
 	var out inviteAccepted
 	err := c.Update(func(tx *state.Txn) error {
 		inv, err := state.Get[state.TeamInvite](tx, state.TableTeamInvites, c.Param("invite_id"))

@@ -311,7 +311,8 @@ func editorWorld(c *api.Call) (*state.TemplateEditURL, *state.Template, string, 
 	if w == nil {
 		return nil, nil, "This edit link does not exist.", http.StatusNotFound
 	}
-	c.SetWorld(w)
+	c.World = w
+	c.Stay.Enter(w)
 	tx := c.Read()
 	u, err := state.Get[state.TemplateEditURL](tx, state.TableTemplateEditURLs, c.Param("token"))
 	if err != nil {
