@@ -156,3 +156,67 @@ func TestRecordingProxyLeavesCredentialsOut(t *testing.T) {
 	res := runDoc(t, "proxied.yaml", doc)
 	assert.True(t, res.OK(), "%+v", res)
 }
+
+// In front of the real service (an upstream without a control plane, so
+// without a start state), the recording proxy still leaves out what the
+// traffic carries: the API key of each call's Basic header, the OAuth
+// client secret and code sent for a token, the access and refresh tokens
+// the answers hand out and the calls use, and the token of an embedded
+// sign URL. The file is well formed and its placeholders resolve: its
+// steps run as the replay world's own account. With KeepCredentials (the
+// flag --keep-credentials of signsandbox record) the key stays.
+func TestRecordingProxyLeavesTheRealServicesCredentialsOut(t *testing.T) {
+	upstream := scServer(t, sandbox.WithOfflineFiles())
+	foreign := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, sandbox.ControlPrefix) {
+			http.NotFound(w, r)
+			return
+		}
+		upstream.Sandbox.ServeHTTP(w, r)
+	}))
+	t.Cleanup(foreign.Close)
+	realKey := upstream.APIKey
+	secret := clientSecret(t, upstream)
+	session := func(keep bool) []byte {
+		t.Helper()
+		out := filepath.Join(t.TempDir(), "real.yaml")
+		proxy, err := sandbox.NewRecordingProxy(foreign.URL, out, nil)
+		require.NoError(t, err)
+		proxy.KeepCredentials = keep
+		ps := httptest.NewServer(proxy)
+		t.Cleanup(ps.Close)
+		client := newControlCheckedServer(t)
+		client.URL, client.APIKey, client.Client = ps.URL, realKey, &http.Client{Timeout: time.Minute}
+
+		require.Equal(t, http.StatusOK, client.Do(http.MethodGet, "/v3/account", nil).Status)
+		code := authorize(t, upstream, map[string]any{"state": "s1"})
+		tok := decodeToken(t, exchange(t, client, "/oauth/token", code, secret, "s1"))
+		require.Equal(t, http.StatusOK, bearer(t, client, tok.AccessToken, http.MethodGet, "/v3/account", "").Status)
+		r := client.DoAs("", http.MethodPost, "/oauth/token?refresh", map[string]any{"grant_type": "refresh_token", "refresh_token": tok.RefreshToken})
+		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+		sr := srEmbedded(t, client)
+		r = srSignURL(t, client, srSigID(sr, 0))
+		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+		require.NoError(t, proxy.Close())
+		require.NoError(t, proxy.Err())
+		doc, err := os.ReadFile(out)
+		require.NoError(t, err)
+		assert.NotContains(t, string(doc), "format: signsandbox-state/1", "the real service has no start state")
+		return doc
+	}
+
+	doc := session(false)
+	creds := worldCredentials(t, upstream, upstream.APIKey)
+	assertNoCredentials(t, doc, creds...)
+	assertNoCredentials(t, doc, realKey, secret)
+	assert.Contains(t, string(doc), "key: ${credentials.other")
+	assert.Contains(t, string(doc), "auth: Bearer ${credentials.")
+	res := runDoc(t, "real.yaml", doc)
+	assert.Empty(t, res.Error, "the placeholders resolve")
+	require.NotEmpty(t, res.Failures, "a replay of the real service is a fidelity check")
+	assert.NotContains(t, res.Failures[0], "step 1:", "the first call runs as the replay world's own account and answers alike")
+
+	kept := session(true)
+	assert.Contains(t, string(kept), "auth: Basic "+base64.StdEncoding.EncodeToString([]byte(realKey+":")))
+	assert.NotContains(t, string(kept), "${credentials.")
+}
