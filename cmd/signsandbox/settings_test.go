@@ -28,6 +28,7 @@ var badServeValues = map[string]struct{ value, msg string }{
 	"base-url":            {"sign.example.com", `: base URL "sign.example.com" must be an absolute http or https URL, such as https://sandbox.example.com`},
 	"scenario":            {"nosuch", ` nosuch: no such file and no ready scenario of that name (ready: `},
 	"offline":             {"sometimes", ` must be true or false (got "sometimes")`},
+	"keep-credentials":    {"sometimes", ` must be true or false (got "sometimes")`},
 	"allowed-hosts":       {"http://a.internal", `: allowed host "http://a.internal" must be a host name or IP address`},
 	"allow-outbound":      {"169.254.169.254", `: `},
 	"read-header-timeout": {"soon", ` must be a positive duration such as 10s or 2m (got "soon")`},
