@@ -166,6 +166,10 @@ func runPages(cfg *config, pages []string, jobs int) int {
 
 	for i, page := range order {
 		res := results[i]
+		if res.failed == 0 && res.err != "" { // before the first block: the session's own sandbox
+			failed++
+			fails = append(fails, fmt.Sprintf("FAILED   %s: before its first block:\n%s", page, indent(res.err)))
+		}
 		for _, s := range byPage[page] {
 			switch took, ran := res.ran[s.Line]; {
 			case ran:

@@ -104,7 +104,7 @@ func (s *session) script() (string, error) {
 	}
 	if !background {
 		// No block starts a sandbox: start the binary as the README does.
-		b.WriteString("( signsandbox ) > .logs/signsandbox.log 2>&1 &\n__started $! http://127.0.0.1:8080/_sandbox/ready .logs/signsandbox.log\n")
+		b.WriteString(s.local("( signsandbox ) > .logs/signsandbox.log 2>&1 &\n__started $! http://127.0.0.1:8080/_sandbox/ready .logs/signsandbox.log\n"))
 	}
 	for _, st := range s.steps {
 		// A mark starts a line of its own even when the output before it
