@@ -43,11 +43,12 @@ func main() {
 }
 
 // healthcheckUsage is printed by signsandbox healthcheck -h.
-const healthcheckUsage = `usage: signsandbox healthcheck [--addr ADDR]
+const healthcheckUsage = `usage: signsandbox healthcheck [--addr ADDR] [--ready]
 
-Asks the sandbox listening on ADDR for /_sandbox/health and exits 0 when it
-answers 200, 1 otherwise (for container health checks: the image has no
-curl). A wildcard host (0.0.0.0, ::) is asked on 127.0.0.1.
+Asks the sandbox listening on ADDR for /_sandbox/health (with --ready,
+/_sandbox/ready: also false while the data directory cannot be written) and
+exits 0 when it answers 200, 1 otherwise (for container health checks: the
+image has no curl). A wildcard host (0.0.0.0, ::) is asked on 127.0.0.1.
 `
 
 // cmdHealthcheck asks the local sandbox for /_sandbox/health: the container
@@ -55,8 +56,10 @@ curl). A wildcard host (0.0.0.0, ::) is asked on 127.0.0.1.
 // server's other settings cannot make a health check fail.
 func cmdHealthcheck(args []string, stdout, stderr io.Writer) int {
 	var addr string
+	var ready bool
 	set := newSettingSet("signsandbox healthcheck", os.Getenv,
-		setting{name: "addr", arg: "ADDR", def: defaultAddr, usage: "address the sandbox listens on", parse: listenAddr(&addr)})
+		setting{name: "addr", arg: "ADDR", def: defaultAddr, usage: "address the sandbox listens on", parse: listenAddr(&addr)},
+		setting{name: "ready", boolean: true, noEnv: true, usage: "ask for readiness (/_sandbox/ready) instead of liveness (/_sandbox/health)", parse: boolean(&ready)})
 	if err := set.parse(args); err != nil {
 		switch {
 		case errors.Is(err, flag.ErrHelp):
@@ -77,7 +80,11 @@ func cmdHealthcheck(args []string, stdout, stderr io.Writer) int {
 		host = "127.0.0.1"
 	}
 	client := &http.Client{Timeout: 3 * time.Second}
-	resp, err := client.Get("http://" + net.JoinHostPort(host, port) + sandbox.ControlPrefix + "/health")
+	path := "/health"
+	if ready {
+		path = "/ready"
+	}
+	resp, err := client.Get("http://" + net.JoinHostPort(host, port) + sandbox.ControlPrefix + path)
 	if err != nil {
 		fmt.Fprintln(stderr, "healthcheck:", err)
 		return 1
