@@ -15,6 +15,8 @@ import (
 //	                                    the next block waits until URL answers 200
 //	<!-- run: in checkout -->           run in the repository, not in the work directory
 //	<!-- same as: PATH -->              not run: must equal the repository's file PATH
+//	<!-- recipe: NAME -->               not run: a container recipe, which needs an engine;
+//	                                    deploy/recipes checks it by NAME
 //
 // and the checks written after it, run in the same shell once it has run:
 //
@@ -28,6 +30,7 @@ type block struct {
 	Ready  string // URL of a background block's readiness
 	InRepo bool   // run in the repository checkout
 	SameAs string // file the block must equal
+	Recipe string // container recipe checked by deploy/recipes
 	Checks []string
 }
 
@@ -118,8 +121,10 @@ func (b *block) apply(markers []marker) error {
 			b.Ready = readyRe.FindStringSubmatch(value)[1]
 		case key == "same as" && value != "":
 			b.SameAs = value
+		case key == "recipe" && value != "":
+			b.Recipe = value
 		default:
-			return fmt.Errorf("%s: unknown marker %q (want not run: REASON, run: background, ready URL, run: in checkout, same as: PATH, check: COMMAND)", m.where, key+": "+value)
+			return fmt.Errorf("%s: unknown marker %q (want not run: REASON, run: background, ready URL, run: in checkout, same as: PATH, recipe: NAME, check: COMMAND)", m.where, key+": "+value)
 		}
 	}
 	if b.Background() && !isShell(b.Lang) {

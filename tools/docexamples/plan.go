@@ -68,6 +68,9 @@ func plan(b block, rt runtimes) (step, error) {
 	case b.NotRun != "":
 		s.Act, s.Reason = actSkip, b.NotRun
 		return s, nil
+	case b.Recipe != "":
+		s.Act, s.Reason = actSkip, "container recipe "+b.Recipe+": needs a container engine; deploy/recipes checks it"
+		return s, nil
 	case s.Runner == "" && b.Lang == "":
 		s.Act, s.Reason = actSkip, "no language: text or output"
 		return s, nil
