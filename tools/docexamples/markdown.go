@@ -42,7 +42,7 @@ func (b block) Background() bool { return b.Ready != "" }
 
 var (
 	fenceRe  = regexp.MustCompile("^( *)(```+|~~~+)\\s*([^`\\s]*)")
-	markerRe = regexp.MustCompile(`^\s*<!--\s*([a-z ]+):\s*(.*?)\s*-->\s*$`)
+	markerRe = regexp.MustCompile(`^\s*<!--\s*([a-z_ -]+):\s*(.*?)\s*-->\s*$`)
 	readyRe  = regexp.MustCompile(`^background,\s*ready\s+(\S+)$`)
 )
 
