@@ -89,7 +89,7 @@ const serveUsage = `usage: signsandbox [flags]
        ` + runSynopsis + `
        signsandbox record --upstream URL --out FILE [--addr ADDR] [--keep-credentials]
        signsandbox version | --version
-       signsandbox healthcheck [--addr ADDR]
+       signsandbox healthcheck [--addr ADDR] [--ready]
 
 Without a command, serves the Dropbox Sign API sandbox (API under /v3,
 control plane under /_sandbox) until SIGTERM or Ctrl-C.
