@@ -145,6 +145,12 @@ var levels = []level{
 		forTests: true,
 	},
 	{
+		name:     "test kits",
+		doc:      "the checked test server of the internal packages' black-box tests",
+		packages: []string{"sandbox/internal/apitest"},
+		forTests: true,
+	},
+	{
 		name: "commands",
 		doc:  "the binaries and the repository's tools",
 		packages: []string{
