@@ -7,7 +7,11 @@
 package apitest
 
 import (
+	"bytes"
+	"mime/multipart"
 	"net/http"
+	"net/textproto"
+	"slices"
 	"sync"
 	"testing"
 
@@ -77,4 +81,51 @@ func ErrorOf(t *testing.T, r *sandboxtest.Response) APIError {
 		return APIError{}
 	}
 	return *env.Error
+}
+
+// File is one file part of a multipart request.
+type File struct {
+	Field, Name, ContentType string
+	Data                     []byte
+}
+
+// Multipart sends fields and files as multipart/form-data, as the official
+// SDKs send uploads, with the server's API key.
+func Multipart(t *testing.T, srv *sandboxtest.Server, method, path string, fields map[string]string, files ...File) *sandboxtest.Response {
+	t.Helper()
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	for _, k := range sortedKeys(fields) {
+		if err := mw.WriteField(k, fields[k]); err != nil {
+			t.Fatalf("apitest: %v", err)
+		}
+	}
+	for _, f := range files {
+		h := textproto.MIMEHeader{}
+		h.Set("Content-Disposition", `form-data; name="`+f.Field+`"; filename="`+f.Name+`"`)
+		h.Set("Content-Type", f.ContentType)
+		w, err := mw.CreatePart(h)
+		if err != nil {
+			t.Fatalf("apitest: %v", err)
+		}
+		_, _ = w.Write(f.Data)
+	}
+	if err := mw.Close(); err != nil {
+		t.Fatalf("apitest: %v", err)
+	}
+	req, err := http.NewRequest(method, srv.URL+path, &body)
+	if err != nil {
+		t.Fatalf("apitest: %v", err)
+	}
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	return srv.Send(req)
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
