@@ -69,15 +69,17 @@ func controlRecordStatus(c *api.Call) (any, error) {
 }
 
 func controlRecordStop(c *api.Call) (any, error) {
-	doc, err := stopRecording(c.Host, c.World)
-	if err != nil {
-		return nil, apierr.Conflictf("%s", err.Error())
-	}
+	// The format is checked first: a refused stop leaves the recording
+	// going, so its calls are not lost.
 	format := "json"
 	if f := c.Request.URL.Query().Get("format"); f == "yaml" || strings.Contains(c.Request.Header.Get("Accept"), "yaml") {
 		format = "yaml"
 	} else if f != "" && f != "json" {
 		return nil, apierr.Badf("format", "format is json or yaml")
+	}
+	doc, err := stopRecording(c.Host, c.World)
+	if err != nil {
+		return nil, apierr.Conflictf("%s", err.Error())
 	}
 	b, err := scenario.Marshal(doc, format)
 	if err != nil {
