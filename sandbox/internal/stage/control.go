@@ -41,6 +41,13 @@ func controlLoadScenario(c *api.Call) (any, error) {
 		return nil, apierr.Badf("name", "give either a scenario file as the body or the name of a ready scenario, not both")
 	case name != "":
 		view, err = LoadNamedOrInline(c.Host, c.World, name, c.Request)
+		// What does not load came from ?name= (an unknown name, or an
+		// inline document that does not parse as a whole): say so.
+		if e, ok := err.(*apierr.Error); ok && e.Path == "" {
+			named := *e
+			named.Path = "name"
+			err = &named
+		}
 	case empty:
 		return nil, apierr.Badf("", "the body is the scenario file (YAML or JSON); or give ?name= of a ready scenario (%s)",
 			strings.Join(scenarios.Names(), ", "))
