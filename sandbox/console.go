@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
@@ -12,6 +13,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/control"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/mail"
+	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -23,7 +25,11 @@ import (
 // world's own notifications (callback deliveries, jobs).
 func registerConsole(r *api.Registry) {
 	feed := console.NewFeed()
-	reader := console.Reader{Catalog: r.Catalog}
+	reader := console.Reader{
+		Catalog:       r.Catalog,
+		Search:        console.RequestSearch{Fields: sigreq.Search.Fields, Term: sigreq.MatchTerm},
+		SignerActions: consoleSignerActions,
+	}
 
 	r.ControlPublic(http.MethodGet, "/openapi.yaml", func(*api.Call) (any, error) {
 		return consoleAsset(console.ControlPlaneDescription()), nil
@@ -70,8 +76,16 @@ func registerConsole(r *api.Registry) {
 			return nil, err
 		}
 		q := c.Request.URL.Query()
-		return reader.Requests(tx, q.Get("q"), q.Get("cursor"), limit)
+		me, _ := state.Get[state.Account](tx, state.TableAccounts, c.ActingAccountID())
+		page, err := reader.Requests(tx, q.Get("q"), me, q.Get("cursor"), limit)
+		if e, ok := apierr.As(err); ok {
+			return nil, e.WithPath("q")
+		}
+		return page, err
 	}))
+	r.Control(http.MethodGet, "/console/api/world_actions", func(c *api.Call) (any, error) {
+		return map[string]any{"actions": []console.Action{consoleAction("advance", control.AdvanceRefusal(c.World))}}, nil
+	})
 	r.Control(http.MethodGet, "/console/api/signature_requests/{id}", read(func(c *api.Call, tx *state.Txn) (any, error) {
 		return reader.Request(tx, c.Param("id"))
 	}))
@@ -147,6 +161,23 @@ func registerConsole(r *api.Registry) {
 		w.On(state.TopicEmails, changed)
 		w.On(state.TopicEmailDelivery, changed)
 	})
+}
+
+// consoleSignerActions is sigreq's verdict on each signer action, as the
+// console shows it.
+func consoleSignerActions(req *state.SignatureRequest, sigID string, now time.Time) []console.Action {
+	var out []console.Action
+	for _, a := range sigreq.SignerActions(req, sigID, now) {
+		out = append(out, consoleAction(a.Action, a.Refusal))
+	}
+	return out
+}
+
+func consoleAction(name string, refusal *apierr.Error) console.Action {
+	if refusal == nil {
+		return console.Action{Name: name, Allowed: true}
+	}
+	return console.Action{Name: name, Reason: refusal.Msg}
 }
 
 func consolePage(name string) api.Handler {

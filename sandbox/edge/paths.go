@@ -2,6 +2,7 @@ package edge
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -38,17 +39,17 @@ func isWorldFree(r *http.Request) bool {
 }
 
 // adminCalls are the control calls of administration: creating a world,
-// deleting one, replacing one's state.
-var adminCalls = map[string]string{
-	controlPrefix + "/worlds": http.MethodPost,
-	controlPrefix + "/world":  http.MethodDelete,
-	controlPrefix + "/state":  http.MethodPut,
+// listing the worlds (with their keys), deleting one, replacing one's
+// state; each path with its methods.
+var adminCalls = map[string][]string{
+	controlPrefix + "/worlds": {http.MethodPost, http.MethodGet},
+	controlPrefix + "/world":  {http.MethodDelete},
+	controlPrefix + "/state":  {http.MethodPut},
 }
 
 // isAdminCall reports whether a request is one of adminCalls.
 func isAdminCall(r *http.Request) bool {
-	m, ok := adminCalls[r.URL.Path]
-	return ok && m == r.Method
+	return slices.Contains(adminCalls[r.URL.Path], r.Method)
 }
 
 // isSafeMethod reports whether a method only reads.

@@ -2,10 +2,9 @@ package console
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"strconv"
-	"strings"
+	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
 	"github.com/signsandbox/signsandbox/sandbox/internal/mail"
@@ -20,6 +19,11 @@ var ErrBadCursor = errors.New("console: cursor is not a sequence number from a p
 // own rows (plus those a search skips), whatever the world holds.
 type Reader struct {
 	Catalog *catalog.Catalog
+	// Search is how the request list searches (the list API's query).
+	Search RequestSearch
+	// SignerActions says which signer actions the control plane would take
+	// now for a signature of req (sigreq.SignerActions, through the facade).
+	SignerActions func(req *state.SignatureRequest, sigID string, now time.Time) []Action
 }
 
 // KindCount is how many objects of a kind a world holds.
@@ -167,14 +171,13 @@ type SignerSummary struct {
 	Status string `json:"status_code"`
 }
 
-// Requests lists signature requests newest first; q keeps those whose id,
-// title, subject, message, requester, signers, status or metadata contain
-// it (case-insensitive).
-func (r Reader) Requests(tx *state.Txn, q, cursor string, limit int) (PageOf[RequestSummary], error) {
-	q = strings.ToLower(strings.TrimSpace(q))
-	var keep func(*state.SignatureRequest) bool
-	if q != "" {
-		keep = func(req *state.SignatureRequest) bool { return requestHas(req, q) }
+// Requests lists signature requests newest first; q is a search as the
+// list API takes it (see RequestSearch), as the account me sees the
+// requests.
+func (r Reader) Requests(tx *state.Txn, q string, me *state.Account, cursor string, limit int) (PageOf[RequestSummary], error) {
+	keep, err := r.Search.Matcher(q, me)
+	if err != nil {
+		return PageOf[RequestSummary]{}, err
 	}
 	rows, next, err := newest(tx, state.TableSignatureRequests, cursor, limit,
 		func(req *state.SignatureRequest) uint64 { return req.Seq }, keep)
@@ -202,30 +205,6 @@ func requestStatus(req *state.SignatureRequest) string {
 		return "pending"
 	}
 	return req.Phase
-}
-
-func requestHas(req *state.SignatureRequest, q string) bool {
-	has := func(s string) bool { return s != "" && strings.Contains(strings.ToLower(s), q) }
-	if has(req.ID) || has(req.Title) || has(req.Subject) || has(req.Message) || has(req.RequesterEmail) ||
-		has(req.RequesterName) || has(requestStatus(req)) {
-		return true
-	}
-	for _, sig := range req.Signatures {
-		if has(sig.Name) || has(sig.Email) || has(sig.Status) || has(sig.ID) {
-			return true
-		}
-	}
-	for _, d := range req.Documents {
-		if has(d.Name) {
-			return true
-		}
-	}
-	for k, v := range req.Metadata {
-		if has(k) || has(fmt.Sprint(v)) {
-			return true
-		}
-	}
-	return false
 }
 
 // RequestDetail is everything the console shows of one request: the view
@@ -259,6 +238,17 @@ type SignerDetail struct {
 	Role   string `json:"role,omitempty"`
 	Order  *int   `json:"order,omitempty"`
 	Status string `json:"status_code"`
+	// Actions are the control plane's signer actions, each with whether it
+	// would be taken now and, if not, why (the control plane's own error).
+	Actions []Action `json:"actions"`
+}
+
+// Action is one action the console offers, as the control plane would
+// answer it now: a refused one carries the control plane's message.
+type Action struct {
+	Name    string `json:"name"`
+	Allowed bool   `json:"allowed"`
+	Reason  string `json:"reason,omitempty"`
 }
 
 // Request shows one request (state.ErrNotFound for an unknown id).
@@ -285,7 +275,11 @@ func (r Reader) Request(tx *state.Txn, id string) (RequestDetail, error) {
 		d.Documents = append(d.Documents, doc.Name)
 	}
 	for _, sig := range req.Signatures {
-		d.Signers = append(d.Signers, SignerDetail{ID: sig.ID, Slot: sig.Slot, Name: sig.Name, Email: sig.Email, Role: sig.Role, Order: sig.Order, Status: sig.Status})
+		sd := SignerDetail{ID: sig.ID, Slot: sig.Slot, Name: sig.Name, Email: sig.Email, Role: sig.Role, Order: sig.Order, Status: sig.Status, Actions: []Action{}}
+		if r.SignerActions != nil {
+			sd.Actions = append(sd.Actions, r.SignerActions(req, sig.ID, tx.Now())...)
+		}
+		d.Signers = append(d.Signers, sd)
 	}
 	return d, nil
 }

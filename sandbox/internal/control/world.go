@@ -22,6 +22,7 @@ import (
 func RegisterWorld(r *api.Registry) {
 	r.ControlPublic(http.MethodGet, "/health", controlHealth)
 	r.ControlPublic(http.MethodPost, "/worlds", controlCreateWorld)
+	r.ControlPublic(http.MethodGet, "/worlds", controlListWorlds)
 	r.Control(http.MethodGet, "/world", controlGetWorld)
 	r.ControlNoBody(http.MethodDelete, "/world", controlDeleteWorld)
 	r.Control(http.MethodGet, "/clock", controlGetClock)
@@ -251,11 +252,21 @@ func controlAdvance(c *api.Call) (any, error) {
 	return r, nil
 }
 
+// AdvanceRefusal is the error POST /_sandbox/clock/advance answers for a
+// move of w's clock, or nil when the clock can be moved (the console
+// disables its clock buttons with this reason).
+func AdvanceRefusal(w *world.World) *apierr.Error {
+	if w.Mode() == world.ClockReal {
+		return apierr.Conflictf("This world's clock is real and cannot be advanced; create a world with \"clock\": \"fake\".")
+	}
+	return nil
+}
+
 // advance moves a world's clock, or on a real clock runs what is due.
 func advance(s *api.Host, w *world.World, d time.Duration) ([]world.RanJob, error) {
 	if w.Mode() == world.ClockReal {
-		if d != 0 {
-			return nil, apierr.Conflictf("This world's clock is real and cannot be advanced; create a world with \"clock\": \"fake\".")
+		if e := AdvanceRefusal(w); e != nil && d != 0 {
+			return nil, e
 		}
 		return w.RunDue(), nil
 	}

@@ -79,6 +79,10 @@ func TBounce(req *state.SignatureRequest, sigID string, now int64) (*Outcome, *a
 		return nil, apierr.Conflictf("Signers of embedded signature requests are not sent e-mails.")
 	case !sg.Notified:
 		return nil, apierr.Conflictf("No signature request e-mail has been sent to this signer yet.")
+	case sg.Status == state.SigSigned:
+		return nil, apierr.Conflictf(msgBounceSigned)
+	case sg.Status == state.SigDeclined:
+		return nil, apierr.Conflictf(msgBounceDeclined)
 	}
 	o.audit(now, sg.Email, "email bounced", "")
 	o.event(notify.TypeRequestEmailBounce, sg.ID, "The email to "+sg.Email+" bounced.")

@@ -29,6 +29,13 @@ func Matches(q *search.Query, req *state.SignatureRequest, me *state.Account) bo
 	return q.Eval(func(t *search.Term) bool { return matchRequestTerm(t, req, me) })
 }
 
+// MatchTerm reports whether one term of a query matches a request as seen
+// by me (Matches applies it to every term); the console's search uses it
+// for the fields it shares with the list API.
+func MatchTerm(t *search.Term, req *state.SignatureRequest, me *state.Account) bool {
+	return matchRequestTerm(t, req, me)
+}
+
 func matchRequestTerm(t *search.Term, req *state.SignatureRequest, me *state.Account) bool {
 	switch t.Field {
 	case "complete":

@@ -84,6 +84,9 @@ const (
 	msgRemoveFailed    = "Could not remove your access to the Signature Request. Either you are not a party to the request, or it is not yet fully executed."
 	msgAppendedPage    = "This action cannot be performed on a signature request with an appended signature page."
 	msgNotOnHold       = "This signature request is not on hold."
+	// A signer who signed or declined acted on the e-mail: it reached them.
+	msgBounceSigned   = "This signer already signed: the signature request e-mail reached them and cannot bounce now."
+	msgBounceDeclined = "This signer already declined: the signature request e-mail reached them and cannot bounce now."
 	// msgAwaitsConfirmation refuses release_hold for a request held for
 	// its requester's confirmation, which only that confirmation lifts.
 	msgAwaitsConfirmation = "This signature request is on hold until the requester confirms their e-mail address; it is sent once the account is confirmed."

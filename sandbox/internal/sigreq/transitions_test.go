@@ -232,6 +232,10 @@ func TestTransitions(t *testing.T) {
 			phase: state.PhaseSent, events: []string{notify.TypeRequestEmailBounce}},
 		{name: "bounce before any e-mail", req: with(trReq(state.PhaseSent, true, aw, aw), func(r *state.SignatureRequest) { r.Signatures[1].Notified = false }),
 			act: func(r *state.SignatureRequest) (*Outcome, *apierr.Error) { return TBounce(r, "s1", now) }, err: apierr.Conflict},
+		{name: "bounce after the signer signed", req: trReq(state.PhaseSent, false, sd, aw),
+			act: func(r *state.SignatureRequest) (*Outcome, *apierr.Error) { return TBounce(r, "s0", now) }, err: apierr.Conflict},
+		{name: "bounce after the signer declined", req: trReq(state.PhaseDeclined, false, dc, aw),
+			act: func(r *state.SignatureRequest) (*Outcome, *apierr.Error) { return TBounce(r, "s0", now) }, err: apierr.Conflict},
 
 		// Expiry.
 		{name: "expire: unsigned signatures expire", req: with(trReq(state.PhaseSent, false, sd, aw), func(r *state.SignatureRequest) { e := now; r.ExpiresAt = &e }),
