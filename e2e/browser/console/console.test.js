@@ -87,20 +87,31 @@ browserTest('a request sent with the SDK appears live; signing it from the conso
 browserTest('a refused action shows the control plane\'s error and changes nothing', async () => {
   const sr = await send('Refusal', 'Jill');
   await h.control.advance(60);
-  const tab = await openConsole(`/requests/${sr.signatureRequestId}`);
+  // The console disables what the control plane would refuse, so a refusal
+  // reaches it only from a view drawn before the world moved: here the live
+  // feed is cut, and the signer signs elsewhere after the view is drawn.
+  const context = await suite.browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.route('**/console/api/changes**', (route) => route.abort());
+  await page.addInitScript((key) => sessionStorage.setItem('signsandbox.console.key', key), h.world.api_key);
   try {
-    await tab.page.waitForSelector('#signers');
-    await tab.page.click('#signers button:has-text("Sign")');
-    await tab.page.waitForSelector('.flash.ok');
-    await tab.page.waitForSelector('#signers >> text=signed');
+    await page.goto(`${h.base}/_sandbox/console/#/requests/${sr.signatureRequestId}`);
+    await page.waitForSelector('#signers');
+    assert.equal(await page.isDisabled('#signers button:has-text("Sign")'), false, 'the signer may sign when the view is drawn');
+    await h.control.post(`/signatures/${sr.signatures[0].signatureId}/sign`, {});
     const signed = (await h.api(SignatureRequestApi).signatureRequestGet(sr.signatureRequestId)).body.signatureRequest;
-    await tab.page.click('#signers button:has-text("Sign")');
-    const msg = await (await tab.page.waitForSelector('.flash:not(.ok)')).textContent();
+    await page.click('#signers button:has-text("Sign")');
+    const msg = await (await page.waitForSelector('.flash:not(.ok)')).textContent();
     assert.match(msg, /Sign refused: .+/);
     const after = (await h.api(SignatureRequestApi).signatureRequestGet(sr.signatureRequestId)).body.signatureRequest;
     assert.deepEqual(after, signed, 'the refused action changed nothing');
+    // Drawn again, the view disables Sign with the control plane's reason.
+    await page.waitForSelector('#signers button:has-text("Sign")[disabled][title*="already been signed"]');
+    assert.deepEqual(errors, []);
   } finally {
-    await tab.close();
+    await context.close();
   }
 });
 

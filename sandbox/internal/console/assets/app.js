@@ -8,6 +8,7 @@
 
 (function () {
   const KEY_STORE = "signsandbox.console.key";
+  const ADMIN_STORE = "signsandbox.console.admin";
   const CONTROL = "/_sandbox";
   const API = CONTROL + "/console/api";
   const view = document.getElementById("view");
@@ -47,11 +48,54 @@
     return "#/invalid-link";
   }
   function badge(s) { return el("span", { class: "badge " + String(s).replace(/[^a-z_]/gi, "") }, String(s)); }
+  // One time format everywhere: the instant on the world clock in UTC,
+  // then how long before or after the world's now (read from
+  // /_sandbox/clock at every draw, so a fake clock's "now" is the world's,
+  // not the browser's).
+  let worldNow = 0;
+  function utc(unix) { return new Date(unix * 1000).toISOString().replace("T", " ").replace(/\.\d{3}Z$/, " UTC"); }
+  function relative(unix) {
+    if (!worldNow) return "";
+    const d = unix - worldNow;
+    const a = Math.abs(d);
+    if (a < 1) return "now";
+    const units = [[86400 * 365, "year"], [86400, "day"], [3600, "h"], [60, "min"], [1, "s"]];
+    const [n, u] = units.find(([n]) => a >= n);
+    const v = Math.floor(a / n);
+    const word = u === "year" || u === "day" ? v + " " + u + (v === 1 ? "" : "s") : v + " " + u;
+    return d < 0 ? word + " ago" : "in " + word;
+  }
   function when(unix) {
     if (!unix) return "—";
-    return new Date(unix * 1000).toISOString().replace("T", " ").replace(".000Z", " UTC");
+    const rel = relative(unix);
+    return el("time", { datetime: new Date(unix * 1000).toISOString() }, utc(unix), rel ? el("span", { class: "rel" }, " · " + rel) : "");
   }
-  function pretty(v) { return el("pre", {}, JSON.stringify(v, null, 2)); }
+  // table draws a table whose cells carry their column's name, so that on
+  // a narrow screen each row stacks as label: value (see app.css).
+  function table(attrs, headers, rows) {
+    return el("table", attrs,
+      el("thead", {}, el("tr", {}, headers.map((h) => el("th", { scope: "col" }, h)))),
+      el("tbody", {}, rows));
+  }
+  function row(headers, cells, attrs) {
+    return el("tr", attrs || {}, cells.map((c, i) => el("td", { "data-label": headers[i] || null }, c)));
+  }
+  // actionButton is a button for an action the control plane judges: one
+  // it would refuse is disabled, with the control plane's reason on hover
+  // (title) and for screen readers (aria-describedby).
+  let reasonSeq = 0;
+  function actionButton(label, verdict, attrs) {
+    const refused = verdict && !verdict.allowed;
+    const b = el("button", Object.assign({}, attrs, { disabled: refused || attrs.disabled }), label);
+    if (!refused) return b;
+    const id = "why-" + (++reasonSeq);
+    b.title = verdict.reason;
+    b.setAttribute("aria-describedby", id);
+    b.dataset.reason = verdict.reason;
+    return [b, el("span", { class: "sr-only", id }, label + " is unavailable: " + verdict.reason)];
+  }
+  // A scrollable block can be reached by keyboard (tabindex), as WCAG asks.
+  function pretty(v, label) { return el("pre", { tabindex: 0, role: "region", "aria-label": label || "JSON" }, JSON.stringify(v, null, 2)); }
   function kv(pairs) {
     const dl = el("dl", { class: "kv" });
     for (const [k, v] of pairs) dl.append(el("dt", {}, k), el("dd", {}, v === undefined || v === null || v === "" ? "—" : v));
@@ -66,6 +110,7 @@
 
   // ---------- calls ----------
   function key() { return sessionStorage.getItem(KEY_STORE) || ""; }
+  function adminToken() { return sessionStorage.getItem(ADMIN_STORE) || ""; }
   function authHeader(k) { return "Basic " + btoa(k + ":"); }
   class CallError extends Error {
     constructor(status, body) {
@@ -80,8 +125,11 @@
   async function call(method, path, body, opts) {
     opts = opts || {};
     const headers = { "X-Sandbox-Console": "1", Accept: "application/json" };
-    const k = opts.apiKey || key();
+    const k = opts.noKey ? "" : opts.apiKey || key();
     if (k) headers.Authorization = authHeader(k);
+    // The admin token (a shared server's) goes with every call when given:
+    // the default world and the world list need it there.
+    if (adminToken()) headers["X-Signsandbox-Admin-Token"] = adminToken();
     let payload;
     if (body instanceof Blob || typeof body === "string") payload = body;
     else if (body !== undefined) { payload = JSON.stringify(body); headers["Content-Type"] = "application/json"; }
@@ -106,6 +154,7 @@
       render();
     } catch (e) {
       show(label + " refused: " + e.message);
+      render(); // the world moved under this view: draw what it is now
     }
   }
   async function download(path, name, apiKey) {
@@ -157,6 +206,7 @@
       const m = path.match(re);
       if (!m) continue;
       try {
+        try { worldNow = (await get(CONTROL + "/clock")).now; } catch (e) { worldNow = 0; }
         const node = await fn(query, ...m.slice(1).map(decodeURIComponent));
         if (seq === renderSeq) view.replaceChildren(node);
       } catch (e) {
@@ -181,7 +231,7 @@
 
   // ---------- views ----------
   async function keyForm() {
-    const input = el("input", { type: "password", size: 50, placeholder: "API key of the world", autocomplete: "off" });
+    const input = el("input", { id: "key-input", type: "password", size: 50, placeholder: "API key of the world", autocomplete: "off" });
     const form = el("form", {
       onsubmit: async (ev) => {
         ev.preventDefault();
@@ -197,71 +247,90 @@
         await worldChanged();
         location.hash = "#/";
       },
-    }, el("div", { class: "row" }, input, el("button", { class: "primary", type: "submit" }, "Open the world")));
+    }, el("label", { for: "key-input" }, "API key"), el("div", { class: "row" }, input, el("button", { class: "primary", type: "submit" }, "Open the world")));
     const forget = el("button", {
       type: "button",
       onclick: async () => { sessionStorage.removeItem(KEY_STORE); await worldChanged(); location.hash = "#/"; },
     }, "Forget the key (default world)");
+    const admin = el("input", { id: "admin-input", type: "password", size: 50, placeholder: "admin token of a shared server", autocomplete: "off" });
+    const adminForm = el("form", {
+      onsubmit: async (ev) => {
+        ev.preventDefault();
+        const tok = admin.value.trim();
+        if (tok) sessionStorage.setItem(ADMIN_STORE, tok); else sessionStorage.removeItem(ADMIN_STORE);
+        admin.value = "";
+        await worldChanged();
+        show(tok ? "Admin token kept for this tab." : "Admin token forgotten.", true);
+      },
+    }, el("label", { for: "admin-input" }, "Admin token"), el("div", { class: "row" }, admin, el("button", { type: "submit" }, "Use the token")));
     return el("div", { class: "card" }, el("h1", {}, "Open a world"),
       el("p", { class: "muted" }, "Without a key the console shows the default world (on a loopback address). " +
-        "Any other world opens with one of its API keys; the key stays in this tab's session storage and is sent only in the Authorization header."),
-      form, el("div", { class: "row" }, forget));
+        "Any other world opens with one of its API keys, or from the world list in the header; the key stays in this tab's session storage and is sent only in the Authorization header."),
+      form, el("div", { class: "row" }, forget),
+      el("h2", {}, "Shared server"),
+      el("p", { class: "muted" }, "A server started with --admin-token lists its worlds (and opens its default world) only for the token's holder. " +
+        "The token stays in this tab's session storage and travels only in the X-Signsandbox-Admin-Token header."),
+      adminForm);
   }
 
   async function overview() {
-    const [world, clock, counts, scen] = await Promise.all([
-      get(CONTROL + "/world"), get(CONTROL + "/clock"), get(API + "/counts"), get(CONTROL + "/scenarios"),
+    const [world, clock, counts, scen, worldActions] = await Promise.all([
+      get(CONTROL + "/world"), get(CONTROL + "/clock"), get(API + "/counts"), get(CONTROL + "/scenarios"), get(API + "/world_actions"),
     ]);
     let account = null;
     if (worldKey) {
       try { account = (await call("GET", "/v3/account", undefined, { apiKey: worldKey })).account; } catch (e) { account = null; }
     }
-    const at = el("input", { type: "datetime-local", step: 1 });
+    const at = el("input", { id: "advance-to", type: "datetime-local", step: 1 });
     const advance = (body, label) => () => act(label, "POST", CONTROL + "/clock/advance", body);
-    const realClock = clock.mode === "real"; // a real clock moves by itself and cannot be advanced
+    // The control plane's verdict on moving this clock (a real clock moves
+    // by itself and cannot be advanced): refused, every clock button is
+    // disabled with its reason.
+    const canAdvance = worldActions.actions.find((a) => a.name === "advance");
+    const noJob = { allowed: false, reason: "No job is queued: nothing falls due." };
+    const nextJob = canAdvance && !canAdvance.allowed ? canAdvance : clock.next_job_at ? canAdvance : noJob;
     const clockCard = el("div", { class: "card", id: "clock" },
       el("h2", {}, "Clock"),
-      kv([["now", el("span", { "data-field": "now" }, clock.time)], ["mode", clock.mode],
+      kv([["now", el("span", { "data-field": "now" }, when(clock.now))], ["mode", clock.mode],
         ["next job due", clock.next_job_at ? when(clock.next_job_at) : "none"]]),
       el("div", { class: "row" },
-        el("button", { disabled: realClock, onclick: advance({ duration: "1m" }, "Advance 1 minute") }, "+1 min"),
-        el("button", { disabled: realClock, onclick: advance({ duration: "1h" }, "Advance 1 hour") }, "+1 h"),
-        el("button", { disabled: realClock, onclick: advance({ duration: "24h" }, "Advance 1 day") }, "+1 day"),
-        el("button", {
-          disabled: realClock || !clock.next_job_at,
+        actionButton("+1 min", canAdvance, { onclick: advance({ duration: "1m" }, "Advance 1 minute") }),
+        actionButton("+1 h", canAdvance, { onclick: advance({ duration: "1h" }, "Advance 1 hour") }),
+        actionButton("+1 day", canAdvance, { onclick: advance({ duration: "24h" }, "Advance 1 day") }),
+        actionButton("to next job", nextJob, {
           onclick: () => act("Advance to the next job", "POST", CONTROL + "/clock/advance", { to: new Date(clock.next_job_at * 1000).toISOString() }),
-        }, "to next job"),
-        at,
-        el("button", {
-          disabled: realClock,
+        })),
+      el("div", { class: "row" },
+        el("label", { for: "advance-to" }, "Instant (UTC)"), at,
+        actionButton("to instant (UTC)", canAdvance, {
           onclick: () => {
             if (!at.value) { show("Choose an instant first."); return; }
             act("Advance", "POST", CONTROL + "/clock/advance", { to: new Date(at.value + "Z").toISOString() });
           },
-        }, "to instant (UTC)")));
+        })));
+    if (canAdvance && !canAdvance.allowed) at.disabled = true;
     const grid = el("div", { class: "grid" });
     for (const c of counts.counts) grid.append(el("div", { class: "stat" }, el("b", {}, c.count), c.kind.replace(/_/g, " ")));
     const quota = account && account.quotas ? kv(Object.entries(account.quotas).map(([k, v]) => [k.replace(/_/g, " "), v === null ? "unlimited" : v])) : el("p", { class: "muted" }, "Quotas show once the world's key is known.");
-    const loaded = el("tbody");
-    for (const s of scen.scenarios) {
-      loaded.append(el("tr", {}, el("td", {}, s.name), el("td", {}, s.source || ""),
-        el("td", {}, el("button", { class: "danger", onclick: () => act("Remove " + s.name, "DELETE", CONTROL + "/scenarios/" + encodeURIComponent(s.name)) }, "Remove"))));
-    }
-    const pick = el("select", {}, scen.library.map((n) => el("option", { value: n }, n)));
-    const upload = el("input", { type: "file", accept: "application/json" });
+    const scenHeaders = ["name", "source", "action"];
+    const loaded = scen.scenarios.map((s) => row(scenHeaders, [s.name, s.source || "",
+      el("button", { class: "danger", onclick: () => act("Remove " + s.name, "DELETE", CONTROL + "/scenarios/" + encodeURIComponent(s.name)) }, "Remove " + s.name)]));
+    const pick = el("select", { id: "scenario-pick" }, scen.library.map((n) => el("option", { value: n }, n)));
+    const upload = el("input", { id: "state-file", type: "file", accept: "application/json" });
     return el("div", {},
       el("h1", {}, "World ", world.world_id),
       clockCard,
       el("div", { class: "card" }, el("h2", {}, "Objects"), grid),
       el("div", { class: "card" }, el("h2", {}, "Quotas"), quota),
       el("div", { class: "card" }, el("h2", {}, "Scenarios"),
-        el("table", {}, el("thead", {}, el("tr", {}, el("th", {}, "name"), el("th", {}, "source"), el("th", {}))), loaded),
-        el("div", { class: "row" }, pick,
+        scen.scenarios.length ? table({}, scenHeaders, loaded) : el("p", { class: "muted" }, "No scenario loaded."),
+        el("div", { class: "row" }, el("label", { for: "scenario-pick" }, "Ready scenario"), pick,
           el("button", { onclick: () => act("Load " + pick.value, "POST", CONTROL + "/scenarios?name=" + encodeURIComponent(pick.value)) }, "Load"))),
       el("div", { class: "card" }, el("h2", {}, "State"),
         el("div", { class: "row" },
-          el("button", { onclick: () => download(CONTROL + "/state", "world-" + world.world_id + ".json") }, "Download state"),
-          upload,
+          el("button", { onclick: () => download(CONTROL + "/state", "world-" + world.world_id + ".json") }, "Download state")),
+        el("div", { class: "row" },
+          el("label", { for: "state-file" }, "State file"), upload,
           el("button", {
             onclick: () => {
               if (!upload.files[0]) { show("Choose a state file first."); return; }
@@ -292,22 +361,62 @@
     if (query.get("q")) params.set("q", query.get("q"));
     if (query.get("cursor")) params.set("cursor", query.get("cursor"));
     const page = await get(API + "/signature_requests?" + params);
-    const search = el("input", { type: "search", name: "q", placeholder: "title, e-mail, status, metadata…", size: 40 });
+    const search = el("input", { id: "request-search", type: "search", name: "q", placeholder: "status:signed, to:ann@example.com, title:lease AND complete:false", size: 40, "aria-describedby": "search-help" });
     search.value = query.get("q") || "";
     const form = el("form", {
+      role: "search",
       onsubmit: (ev) => { ev.preventDefault(); location.hash = "#/requests" + (search.value ? "?q=" + encodeURIComponent(search.value) : ""); },
-    }, el("div", { class: "row" }, search, el("button", { type: "submit" }, "Search")));
-    const body = el("tbody");
-    for (const r of page.items) {
-      body.append(linkRow("#/requests/" + encodeURIComponent(r.signature_request_id),
-        el("a", { href: "#/requests/" + encodeURIComponent(r.signature_request_id) }, r.title || "(untitled)"),
-        badge(r.status), r.signers.map((s) => el("div", {}, s.name || s.email_address, " ", badge(s.status_code))),
-        r.requester_email_address, when(r.created_at)));
-    }
+    }, el("label", { for: "request-search" }, "Search"), el("div", { class: "row" }, search, el("button", { type: "submit" }, "Search")),
+      el("p", { class: "muted", id: "search-help" }, "As the list API's query: free words, or fields to:, from:, title:, subject:, message:, metadata:, filename:, " +
+        "template:, created:[2025-01-01 TO 2025-12-31], complete:true, declined:true, test_mode:true, joined with AND or OR; " +
+        "and, in the console only, status: (a request's or a signer's state, such as status:signed) and id:."));
+    const headers = ["title", "status", "signers", "requester", "created"];
+    const rows = page.items.map((r) => row(headers, [
+      el("a", { href: "#/requests/" + encodeURIComponent(r.signature_request_id) }, r.title || "(untitled)"),
+      badge(r.status), r.signers.map((s) => el("div", {}, s.name || s.email_address, " ", badge(s.status_code))),
+      r.requester_email_address, when(r.created_at)], { class: "link", onclick: () => { location.hash = "#/requests/" + encodeURIComponent(r.signature_request_id); } }));
     return el("div", {}, el("h1", {}, "Signature requests"), form,
-      el("table", { id: "requests" }, el("thead", {}, el("tr", {}, ["title", "status", "signers", "requester", "created"].map((h) => el("th", {}, h)))), body),
-      page.items.length ? "" : el("p", { class: "muted" }, "No signature requests."),
+      table({ id: "requests" }, headers, rows),
+      page.items.length ? "" : el("p", { class: "muted" }, query.get("q") ? "No signature request matches." : "No signature requests."),
       pager("/requests", query, page.next));
+  }
+
+  // timeline puts a request's audit trail, e-mails and events in causal
+  // order: by world time, and within one second the audit entry first (the
+  // act), then the events and e-mails it caused, each source in the order
+  // it was written (the e-mail and event pages come newest first).
+  function timeline(d, mails, cbs) {
+    const items = [];
+    d.audit.forEach((a, i) => items.push({ t: a.time, rank: 0, i, what: a.action + (a.actor ? " by " + a.actor : "") + (a.detail ? " — " + a.detail : "") }));
+    if (!d.audit.some((a) => a.action === "created")) items.push({ t: d.created_at, rank: 0, i: -1, what: "created" });
+    cbs.slice().reverse().forEach((c, i) => items.push({ t: c.event_time, rank: 1, i, what: "event " + c.event_type + " (" + c.state + ")" }));
+    mails.slice().reverse().forEach((m, i) => items.push({ t: m.sent_at, rank: 2, i, what: "e-mail " + m.kind + " to " + m.to }));
+    items.sort((a, b) => a.t - b.t || a.rank - b.rank || a.i - b.i);
+    return el("ol", { class: "timeline", id: "timeline" }, items.map((i) => el("li", {}, when(i.t), " ", el("span", { class: "what" }, i.what))));
+  }
+
+  // signerActions are the control plane's actions for one signer, each
+  // enabled only when the control plane would take it (the server's
+  // verdict, from the same rules the control calls run).
+  function signerActions(enc, s) {
+    const sp = CONTROL + "/signatures/" + encodeURIComponent(s.signature_id);
+    const verdict = Object.fromEntries((s.actions || []).map((a) => [a.name, a]));
+    const who = s.name || s.email_address;
+    return el("div", { class: "row" },
+      actionButton("View", verdict.view, { "aria-label": "View as " + who, onclick: () => act("View", "POST", sp + "/view") }),
+      actionButton("Sign", verdict.sign, { class: "primary", "aria-label": "Sign as " + who, onclick: () => act("Sign", "POST", sp + "/sign", {}) }),
+      actionButton("Decline", verdict.decline, { "aria-label": "Decline as " + who, onclick: () => act("Decline", "POST", sp + "/decline", { reason: prompt("Reason for declining?", "") || "" }) }),
+      actionButton("Reassign", verdict.reassign, {
+        "aria-label": "Reassign " + who,
+        onclick: () => {
+          const email = prompt("Reassign to which e-mail address?");
+          if (email === null) return;
+          const name = prompt("Their name?", "") || "";
+          act("Reassign", "POST", sp + "/reassign", { email_address: email, name, reason: "" });
+        },
+      }),
+      actionButton("Bounce", verdict.bounce, { "aria-label": "Bounce the e-mail to " + who, onclick: () => act("Bounce", "POST", sp + "/bounce") }),
+      el("a", { class: "button", href: "#/requests/" + enc + "/sign/" + encodeURIComponent(s.signature_id) }, "Open the document"));
   }
 
   async function requestDetail(query, id) {
@@ -318,34 +427,9 @@
       get(API + "/callbacks?limit=100&object_id=" + enc),
     ]);
     const r = d.signature_request;
-    // The timeline: the request's audit trail, its e-mails and its events, on the world clock.
-    const items = [{ t: d.created_at, what: "created" }];
-    for (const a of d.audit) items.push({ t: a.time, what: a.action + (a.actor ? " by " + a.actor : "") + (a.detail ? " — " + a.detail : "") });
-    for (const m of mails.items) items.push({ t: m.sent_at, what: "e-mail " + m.kind + " to " + m.to });
-    for (const c of cbs.items) items.push({ t: c.event_time, what: "event " + c.event_type + " (" + c.state + ")" });
-    items.sort((a, b) => a.t - b.t);
-    const timeline = el("ol", { class: "timeline" }, items.map((i) => el("li", {}, el("time", {}, when(i.t)), i.what)));
-
-    const signers = el("tbody");
-    for (const s of d.signers) {
-      const sp = CONTROL + "/signatures/" + encodeURIComponent(s.signature_id);
-      const actions = el("div", { class: "row" },
-        el("button", { onclick: () => act("View", "POST", sp + "/view") }, "View"),
-        el("button", { class: "primary", onclick: () => act("Sign", "POST", sp + "/sign", {}) }, "Sign"),
-        el("button", { onclick: () => act("Decline", "POST", sp + "/decline", { reason: prompt("Reason for declining?", "") || "" }) }, "Decline"),
-        el("button", {
-          onclick: () => {
-            const email = prompt("Reassign to which e-mail address?");
-            if (email === null) return;
-            const name = prompt("Their name?", "") || "";
-            act("Reassign", "POST", sp + "/reassign", { email_address: email, name, reason: "" });
-          },
-        }, "Reassign"),
-        el("button", { onclick: () => act("Bounce", "POST", sp + "/bounce") }, "Bounce"),
-        el("a", { class: "button", href: "#/requests/" + enc + "/sign/" + encodeURIComponent(s.signature_id) }, "Open the document"));
-      signers.append(el("tr", { "data-signature-id": s.signature_id }, el("td", {}, s.name), el("td", {}, s.email_address),
-        el("td", {}, s.role || ""), el("td", {}, badge(s.status_code)), el("td", {}, actions)));
-    }
+    const signerHeaders = ["name", "e-mail", "role", "state", "act as this signer"];
+    const signers = d.signers.map((s) => row(signerHeaders, [s.name, s.email_address, s.role || "", badge(s.status_code), signerActions(enc, s)],
+      { "data-signature-id": s.signature_id }));
     const docs = el("div", {},
       el("ul", {}, d.documents.map((n) => el("li", {}, n))),
       el("div", { class: "row" },
@@ -353,27 +437,29 @@
         el("button", { onclick: () => download("/v3/signature_request/files/" + enc + "?file_type=zip", id + ".zip", worldKey) }, "ZIP"),
         el("button", { onclick: () => download("/v3/signature_request/files_as_data_uri/" + enc, id + "-data-uri.json", worldKey) }, "as data URI"),
         el("button", { onclick: () => download("/v3/signature_request/files_as_file_url/" + enc, id + "-file-url.json", worldKey) }, "as file URL")));
-    const mailRows = el("tbody");
-    for (const m of mails.items) mailRows.append(linkRow("#/outbox/" + encodeURIComponent(m.id), m.kind, m.to, m.subject, when(m.sent_at)));
-    const cbRows = el("tbody");
-    for (const c of cbs.items) cbRows.append(linkRow("#/callbacks/" + encodeURIComponent(c.id), c.event_type, badge(c.state), when(c.event_time)));
+    const mailHeaders = ["kind", "to", "subject", "sent"];
+    const mailRows = mails.items.map((m) => row(mailHeaders, [m.kind, m.to, m.subject, when(m.sent_at)],
+      { class: "link", onclick: () => { location.hash = "#/outbox/" + encodeURIComponent(m.id); } }));
+    const cbHeaders = ["event", "state", "time"];
+    const cbRows = cbs.items.map((c) => row(cbHeaders, [c.event_type, badge(c.state), when(c.event_time)],
+      { class: "link", onclick: () => { location.hash = "#/callbacks/" + encodeURIComponent(c.id); } }));
     return el("div", {},
       el("p", {}, el("a", { href: "#/requests" }, "← Signature requests")),
       el("h1", {}, r.title || "(untitled)", " ", badge(d.status)),
       el("div", { class: "card" }, kv([["id", r.signature_request_id], ["subject", r.subject], ["message", r.message],
-        ["requester", r.requester_email_address], ["created", when(r.created_at)], ["expires", when(r.expires_at)],
+        ["requester", r.requester_email_address], ["created", when(r.created_at)], ["expires", r.expires_at ? when(r.expires_at) : "never"],
         ["test mode", String(r.test_mode)], ["signing page", r.signing_url ? el("a", { href: r.signing_url, target: "_blank", rel: "noopener" }, "open") : ""],
         ["details page", r.details_url ? el("a", { href: r.details_url, target: "_blank", rel: "noopener" }, "open") : ""]])),
       el("h2", {}, "Signers"),
-      el("table", { id: "signers" }, el("thead", {}, el("tr", {}, ["name", "e-mail", "role", "state", "act as this signer"].map((h) => el("th", {}, h)))), signers),
-      el("h2", {}, "Timeline"), el("div", { class: "card" }, timeline),
+      table({ id: "signers" }, signerHeaders, signers),
+      el("h2", {}, "Timeline"), el("div", { class: "card" }, timeline(d, mails.items, cbs.items)),
       el("h2", {}, "Documents"), el("div", { class: "card" }, docs),
-      el("h2", {}, "Metadata"), pretty(r.metadata || {}),
-      el("h2", {}, "Custom fields"), pretty(r.custom_fields || []),
-      el("h2", {}, "Form fields"), pretty(d.form_fields),
-      el("h2", {}, "Response data"), pretty(r.response_data || []),
-      el("h2", {}, "E-mails"), el("table", {}, mailRows),
-      el("h2", {}, "Callbacks"), el("table", {}, cbRows));
+      el("h2", {}, "Metadata"), pretty(r.metadata || {}, "Metadata"),
+      el("h2", {}, "Custom fields"), pretty(r.custom_fields || [], "Custom fields"),
+      el("h2", {}, "Form fields"), pretty(d.form_fields, "Form fields"),
+      el("h2", {}, "Response data"), pretty(r.response_data || [], "Response data"),
+      el("h2", {}, "E-mails"), mails.items.length ? table({}, mailHeaders, mailRows) : el("p", { class: "muted" }, "No e-mails."),
+      el("h2", {}, "Callbacks"), cbs.items.length ? table({}, cbHeaders, cbRows) : el("p", { class: "muted" }, "No events."));
   }
 
   // ---------- the outbox, as a mail client ----------
@@ -595,24 +681,28 @@
       },
     }, "Sign");
     const missing = el("span", { class: "muted", id: "missing" });
+    const verdict = Object.fromEntries((signer.actions || []).map((a) => [a.name, a]));
+    const canSign = verdict.sign || { allowed: signer.status_code === "awaiting_signature", reason: "" };
+    if (!canSign.allowed) signBtn.title = canSign.reason;
     const update = (ev) => {
       if (ev) holder.dataset.dirty = "1"; // entered values survive live updates
       const left = doc ? doc.missing() : 0;
-      signBtn.disabled = !doc || left > 0 || signer.status_code !== "awaiting_signature";
-      missing.textContent = left ? left + " required field(s) left" : "";
+      signBtn.disabled = !doc || left > 0 || !canSign.allowed;
+      missing.textContent = !canSign.allowed ? "Sign is unavailable: " + canSign.reason : left ? left + " required field(s) left" : "";
     };
     const holder = el("div");
     doc = await dv.mountSigning(holder, { documents, fields: mine, groups: d.field_groups, rules: d.field_rules, signer_name: signer.name, date_text: dv.dateText(d.date_format, clock.now) }, load, update);
     update();
+    signBtn.setAttribute("aria-describedby", "missing");
     const actions = el("div", { class: "row" }, signBtn, missing,
-      d.allow_decline ? el("button", { onclick: () => act("Decline", "POST", sp + "/decline", { reason: prompt("Reason for declining?", "") || "" }) }, "Decline") : "",
-      d.allow_reassign ? el("button", {
+      d.allow_decline ? actionButton("Decline", verdict.decline, { onclick: () => act("Decline", "POST", sp + "/decline", { reason: prompt("Reason for declining?", "") || "" }) }) : "",
+      d.allow_reassign ? actionButton("Reassign", verdict.reassign, {
         onclick: () => {
           const email = prompt("Reassign to which e-mail address?");
           if (email === null) return;
           act("Reassign", "POST", sp + "/reassign", { email_address: email, name: prompt("Their name?", "") || "", reason: "" });
         },
-      }, "Reassign") : "");
+      }) : "");
     return el("div", {},
       el("p", {}, el("a", { href: "#/requests/" + enc }, "← " + (d.signature_request.title || id))),
       el("h1", {}, "Sign as ", signer.name || signer.email_address, " ", badge(signer.status_code)),
@@ -680,14 +770,39 @@
 
   async function worldChanged() {
     worldKey = "";
+    let current = "";
     try {
       const w = await get(CONTROL + "/world");
       worldKey = w.api_key || "";
+      current = w.world_id;
       document.getElementById("world-name").textContent = "world " + w.world_id;
     } catch (e) {
       document.getElementById("world-name").textContent = "no world open";
     }
+    await worldList(current);
     live();
+  }
+
+  // worldList fills the header's world switcher from GET /_sandbox/worlds,
+  // which answers only whoever administers the server (a loopback caller
+  // without an admin token, or the token's holder) and never a world's
+  // key holder: for everyone else the switcher stays hidden and worlds open
+  // by their key (#/key).
+  async function worldList(current) {
+    const pick = document.getElementById("world-switch");
+    let list = null;
+    try { list = (await call("GET", CONTROL + "/worlds", undefined, { noKey: true })).worlds; } catch (e) { list = null; }
+    pick.hidden = !list || list.length < 2;
+    if (pick.hidden) return;
+    pick.replaceChildren(...list.map((w) => el("option", { value: w.world_id, selected: w.world_id === current },
+      w.world_id + (w.default ? " (default)" : "") + " · " + w.clock + " clock")));
+    pick.onchange = async () => {
+      const w = list.find((x) => x.world_id === pick.value);
+      if (!w) return;
+      if (w.default) sessionStorage.removeItem(KEY_STORE); else sessionStorage.setItem(KEY_STORE, w.api_key);
+      await worldChanged();
+      if (location.hash === "#/" || location.hash === "") render(true); else location.hash = "#/";
+    };
   }
 
   window.addEventListener("hashchange", () => { clearFlash(); render(true); });
