@@ -555,12 +555,12 @@
   }
 
   function callbackTable(items) {
-    const body = el("tbody");
-    for (const c of items) {
-      body.append(linkRow("#/callbacks/" + encodeURIComponent(c.id), c.event_type, badge(c.state),
-        c.object_id ? c.object_type + " " + c.object_id : "", c.targets.map((t) => el("div", {}, t.url)), when(c.event_time)));
-    }
-    return el("table", { id: "callbacks" }, el("thead", {}, el("tr", {}, ["event", "state", "object", "targets", "time"].map((h) => el("th", {}, h)))), body);
+    const headers = ["event", "state", "object", "targets", "time"];
+    // The first cell is a link too, so the row opens by keyboard.
+    const rows = items.map((c) => row(headers, [el("a", { href: "#/callbacks/" + encodeURIComponent(c.id) }, c.event_type), badge(c.state),
+      c.object_id ? c.object_type + " " + c.object_id : "", c.targets.map((t) => el("div", {}, t.url)), when(c.event_time)],
+    { class: "link", onclick: () => { location.hash = "#/callbacks/" + encodeURIComponent(c.id); } }));
+    return table({ id: "callbacks" }, headers, rows);
   }
   async function callbacks(query) {
     const params = new URLSearchParams();
@@ -571,14 +571,14 @@
   }
   async function callbackDetail(query, id) {
     const c = await get(API + "/callbacks/" + encodeURIComponent(id));
+    const attemptHeaders = ["time", "status", "duration", "delivered", "body / error"];
     const targets = c.targets.map((t) => el("div", { class: "card" },
       el("h2", {}, t.kind + " callback ", badge(t.state)),
       kv([["url", t.url], ["round", t.round], ["event_hash", t.event_hash], ["hash verifies", el("span", { "data-field": "hash-verifies" }, badge(String(t.hash_verifies)))]]),
-      el("table", { class: "attempts" }, el("thead", {}, el("tr", {}, ["time", "status", "duration", "delivered", "body / error"].map((h) => el("th", {}, h)))),
-        el("tbody", {}, t.attempts.map((a) => el("tr", {}, el("td", {}, when(a.at)), el("td", {}, a.status || "—"),
-          el("td", { "data-field": "duration" }, (a.duration_ms || 0) + " ms"),
-          el("td", {}, String(a.delivered)), el("td", {}, (a.body || "").slice(0, 200), a.error ? " " + a.error : ""))))),
-      el("h2", {}, "Payload"), pretty(t.payload)));
+      table({ class: "attempts" }, attemptHeaders, t.attempts.map((a) => row(attemptHeaders, [when(a.at), a.status || "—",
+        el("span", { "data-field": "duration" }, (a.duration_ms || 0) + " ms"),
+        String(a.delivered), [(a.body || "").slice(0, 200), a.error ? " " + a.error : ""]]))),
+      el("h2", {}, "Payload"), pretty(t.payload, "Payload")));
     return el("div", {},
       el("p", {}, el("a", { href: "#/callbacks" }, "← Callbacks")),
       el("h1", {}, c.event_type, " ", badge(c.state)),
@@ -616,14 +616,14 @@
     const params = new URLSearchParams();
     if (query.get("cursor")) params.set("cursor", query.get("cursor"));
     const page = await get(API + "/objects/" + encodeURIComponent(kind) + "?" + params);
-    const body = el("tbody");
-    for (const v of page.items) {
+    const headers = ["id", "name"];
+    const rows = page.items.map((v) => {
       const oid = objectID(kind, v);
-      body.append(linkRow("#/objects/" + kind + "/" + encodeURIComponent(oid), oid, String(objectLabel(v))));
-    }
+      return row(headers, [el("a", { href: "#/objects/" + kind + "/" + encodeURIComponent(oid) }, oid), String(objectLabel(v))], { class: "link", onclick: () => { location.hash = "#/objects/" + kind + "/" + encodeURIComponent(oid); } });
+    });
     const extra = kind === "fax" ? el("p", {}, el("a", { href: "#/objects/fax_line" }, "Fax lines")) : "";
     return el("div", {}, el("h1", {}, objectTitles[kind] || kind), extra,
-      el("table", { id: "objects" }, el("thead", {}, el("tr", {}, el("th", {}, "id"), el("th", {}, "name"))), body),
+      table({ id: "objects" }, headers, rows),
       page.items.length ? "" : el("p", { class: "muted" }, "None in this world."),
       pager("/objects/" + kind, query, page.next));
   }
@@ -631,17 +631,14 @@
     const v = await get(API + "/objects/" + encodeURIComponent(kind) + "/" + encodeURIComponent(id));
     const place = kind === "template" ? el("p", {}, el("a", { class: "button", id: "place-fields", href: "#/objects/template/" + encodeURIComponent(id) + "/fields" }, "Place fields on the documents")) : "";
     return el("div", {}, el("p", {}, el("a", { href: "#/objects/" + kind }, "← " + (objectTitles[kind] || kind))),
-      el("h1", {}, String(objectLabel(v) || id)), place, el("p", { class: "muted" }, "As the API shows it."), pretty(v));
+      el("h1", {}, String(objectLabel(v) || id)), place, el("p", { class: "muted" }, "As the API shows it."), pretty(v, "The object as the API shows it"));
   }
   async function oauthTokens() {
     const t = await get(API + "/oauth_tokens");
-    const body = el("tbody");
-    for (const x of t.items) {
-      body.append(el("tr", {}, el("td", {}, x.access_token), el("td", {}, x.account_id), el("td", {}, x.client_id),
-        el("td", {}, (x.scopes || []).join(", ")), el("td", {}, when(x.expires_at)), el("td", {}, x.revoked ? badge("revoked") : "")));
-    }
+    const headers = ["token", "account", "app", "scopes", "expires", "revoked"];
+    const rows = t.items.map((x) => row(headers, [x.access_token, x.account_id, x.client_id, (x.scopes || []).join(", "), when(x.expires_at), x.revoked ? badge("revoked") : "no"]));
     return el("div", {}, el("h1", {}, "OAuth tokens"),
-      el("table", {}, el("thead", {}, el("tr", {}, ["token", "account", "app", "scopes", "expires", ""].map((h) => el("th", {}, h)))), body),
+      table({}, headers, rows),
       t.items.length ? "" : el("p", { class: "muted" }, "No tokens issued."));
   }
 
