@@ -174,7 +174,8 @@ browserTest('at 375 px no console view scrolls sideways', async () => {
   const tab = await newTab({ width: 375 });
   try {
     for (const [hash, ready] of [['/', '#clock'], ['/requests', '#requests'], [`/requests/${ids.open}`, '#signers'], [`/requests/${ids.sr}`, '#timeline'],
-      ['/outbox', '#outbox'], ['/callbacks', '#callbacks'], ['/objects/template', '#objects'], ['/oauth_tokens', 'h1'], ['/key', '#key-input']]) {
+      ['/outbox', '#outbox'], ['/callbacks', '#callbacks'], ['/objects/template', '#objects'], ['/oauth_tokens', 'h1'], ['/key', '#key-input'],
+      [`/requests/${ids.open}/sign/${ids.sig}`, '.page canvas'], [`/objects/template/${ids.template}/fields`, '.page canvas']]) {
       await openView(tab.page, hash, ready);
       const { scroll, client } = await tab.page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
       assert.ok(scroll <= client, `#${hash} is ${scroll} px wide in a ${client} px window`);

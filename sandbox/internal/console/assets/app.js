@@ -687,7 +687,9 @@
       signBtn.disabled = !doc || left > 0 || !canSign.allowed;
       missing.textContent = !canSign.allowed ? "Sign is unavailable: " + canSign.reason : left ? left + " required field(s) left" : "";
     };
-    const holder = el("div");
+    // The pages keep their size (fields sit at their positions in points):
+    // on a narrow screen they scroll inside this region, not the page.
+    const holder = el("div", { class: "docscroll", tabindex: 0, role: "region", "aria-label": "Documents" });
     doc = await dv.mountSigning(holder, { documents, fields: mine, groups: d.field_groups, rules: d.field_rules, signer_name: signer.name, date_text: dv.dateText(d.date_format, clock.now) }, load, update);
     update();
     signBtn.setAttribute("aria-describedby", "missing");
@@ -714,7 +716,7 @@
     const base = CONTROL + "/templates/" + enc;
     const [v, fe] = await Promise.all([get(base + "/fields"), import(FIELDEDITOR)]);
     const load = async (doc) => (await call("GET", base + "/documents/" + doc.index, undefined, { raw: true })).arrayBuffer();
-    const holder = el("div");
+    const holder = el("div", { class: "docscroll", tabindex: 0, role: "region", "aria-label": "Documents" });
     const state = el("span", { class: "muted", id: "unsaved" });
     const ed = await fe.mountEditor(holder, { documents: v.documents, roles: v.signer_roles, fields: v.fields }, load, () => {
       state.textContent = "unsaved changes";
