@@ -66,8 +66,9 @@ async function main() {
       cwd: sandbox.E2E_DIR,
       stdio: 'inherit',
       // The binary goes to the files that start servers of their own
-      // (test/router.test.js), so that they do not build it again.
-      env: { ...process.env, SIGNSANDBOX_E2E_URL: url, ...(bin ? { SIGNSANDBOX_E2E_BINARY: bin } : {}) },
+      // (test/router.test.js), so that they do not build it again;
+      // SIGNSANDBOX_E2E_ROUTER tells the files they run through the router.
+      env: { ...process.env, SIGNSANDBOX_E2E_URL: url, ...(bin ? { SIGNSANDBOX_E2E_BINARY: bin } : {}), ...(router ? { SIGNSANDBOX_E2E_ROUTER: '1' } : {}) },
     });
     child.on('exit', (c, sig) => resolve(c === null ? 1 : c));
     for (const s of ['SIGINT', 'SIGTERM']) process.on(s, () => child.kill(s));
