@@ -61,7 +61,8 @@ async function newTab({ key = h.world.api_key, width = 1280 } = {}) {
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('dialog', (d) => d.dismiss().catch(() => {}));
-  if (key) await page.addInitScript((k) => sessionStorage.setItem('signsandbox.console.key', k), key);
+  // Not in the e-mail's frame, sandboxed without its origin (no storage).
+  if (key) await page.addInitScript((k) => { try { sessionStorage.setItem('signsandbox.console.key', k); } catch { /* sandboxed frame */ } }, key);
   return { page, errors, close: () => context.close() };
 }
 
