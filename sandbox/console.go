@@ -25,11 +25,8 @@ import (
 // world's own notifications (callback deliveries, jobs).
 func registerConsole(r *api.Registry) {
 	feed := console.NewFeed()
-	reader := console.Reader{
-		Catalog:       r.Catalog,
-		Search:        console.RequestSearch{Fields: sigreq.Search.Fields, Term: sigreq.MatchTerm},
-		SignerActions: consoleSignerActions,
-	}
+	reader := console.Reader{Catalog: r.Catalog, SignerActions: consoleSignerActions,
+		Search: console.RequestSearch{Fields: sigreq.Search.Fields, Term: sigreq.MatchTerm}}
 
 	r.ControlPublic(http.MethodGet, "/openapi.yaml", func(*api.Call) (any, error) {
 		return consoleAsset(console.ControlPlaneDescription()), nil
@@ -76,15 +73,10 @@ func registerConsole(r *api.Registry) {
 			return nil, err
 		}
 		q := c.Request.URL.Query()
-		me, _ := state.Get[state.Account](tx, state.TableAccounts, c.ActingAccountID())
-		page, err := reader.Requests(tx, q.Get("q"), me, q.Get("cursor"), limit)
-		if e, ok := apierr.As(err); ok {
-			return nil, e.WithPath("q")
-		}
-		return page, err
+		return reader.Requests(tx, q.Get("q"), c.ActingAccountID(), q.Get("cursor"), limit)
 	}))
 	r.Control(http.MethodGet, "/console/api/world_actions", func(c *api.Call) (any, error) {
-		return map[string]any{"actions": []console.Action{consoleAction("advance", control.AdvanceRefusal(c.World))}}, nil
+		return map[string]any{"actions": []console.Action{console.ActionOf("advance", control.AdvanceRefusal(c.World))}}, nil
 	})
 	r.Control(http.MethodGet, "/console/api/signature_requests/{id}", read(func(c *api.Call, tx *state.Txn) (any, error) {
 		return reader.Request(tx, c.Param("id"))
@@ -165,19 +157,11 @@ func registerConsole(r *api.Registry) {
 
 // consoleSignerActions is sigreq's verdict on each signer action, as the
 // console shows it.
-func consoleSignerActions(req *state.SignatureRequest, sigID string, now time.Time) []console.Action {
-	var out []console.Action
+func consoleSignerActions(req *state.SignatureRequest, sigID string, now time.Time) (out []console.Action) {
 	for _, a := range sigreq.SignerActions(req, sigID, now) {
-		out = append(out, consoleAction(a.Action, a.Refusal))
+		out = append(out, console.ActionOf(a.Action, a.Refusal))
 	}
 	return out
-}
-
-func consoleAction(name string, refusal *apierr.Error) console.Action {
-	if refusal == nil {
-		return console.Action{Name: name, Allowed: true}
-	}
-	return console.Action{Name: name, Reason: refusal.Msg}
 }
 
 func consolePage(name string) api.Handler {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
 	"github.com/signsandbox/signsandbox/sandbox/internal/mail"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -172,9 +173,10 @@ type SignerSummary struct {
 }
 
 // Requests lists signature requests newest first; q is a search as the
-// list API takes it (see RequestSearch), as the account me sees the
-// requests.
-func (r Reader) Requests(tx *state.Txn, q string, me *state.Account, cursor string, limit int) (PageOf[RequestSummary], error) {
+// list API takes it (see RequestSearch), as the account accountID sees
+// the requests.
+func (r Reader) Requests(tx *state.Txn, q, accountID, cursor string, limit int) (PageOf[RequestSummary], error) {
+	me, _ := state.Get[state.Account](tx, state.TableAccounts, accountID)
 	keep, err := r.Search.Matcher(q, me)
 	if err != nil {
 		return PageOf[RequestSummary]{}, err
@@ -249,6 +251,16 @@ type Action struct {
 	Name    string `json:"name"`
 	Allowed bool   `json:"allowed"`
 	Reason  string `json:"reason,omitempty"`
+}
+
+// ActionOf is the action name with the control plane's refusal of it (the
+// error it would answer, whose message is the reason), or nil when it
+// would take it.
+func ActionOf(name string, refusal *apierr.Error) Action {
+	if refusal == nil {
+		return Action{Name: name, Allowed: true}
+	}
+	return Action{Name: name, Reason: refusal.Msg}
 }
 
 // Request shows one request (state.ErrNotFound for an unknown id).

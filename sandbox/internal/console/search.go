@@ -34,12 +34,12 @@ func (s RequestSearch) resource() *search.Resource {
 	return &search.Resource{Fields: fields}
 }
 
-// Matcher parses q (a 400 naming query for a bad one) and answers the
-// filter it means; nil for a blank query.
+// Matcher parses q (a 400 naming q, the console's parameter, for a bad
+// one) and answers the filter it means; nil for a blank query.
 func (s RequestSearch) Matcher(q string, me *state.Account) (func(*state.SignatureRequest) bool, error) {
 	parsed, e := s.resource().Parse(q)
 	if e != nil {
-		return nil, e
+		return nil, e.WithPath("q")
 	}
 	if parsed == nil {
 		return nil, nil
