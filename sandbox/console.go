@@ -26,7 +26,7 @@ import (
 func registerConsole(r *api.Registry) {
 	feed := console.NewFeed()
 	reader := console.Reader{Catalog: r.Catalog, SignerActions: consoleSignerActions,
-		Search: console.RequestSearch{Fields: sigreq.Search.Fields, Term: sigreq.MatchTerm}}
+		Search: sigreq.ConsoleSearch}
 
 	r.ControlPublic(http.MethodGet, "/openapi.yaml", func(*api.Call) (any, error) {
 		return consoleAsset(console.ControlPlaneDescription()), nil

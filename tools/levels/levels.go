@@ -65,9 +65,9 @@ var levels = []level{
 	},
 	{
 		name: "vocabulary",
-		doc:  "parameter checks, older shapes, events and e-mails inside the transaction, the scenario format, where credentials live",
+		doc:  "parameter checks, older shapes, events and e-mails inside the transaction, the scenario format, the console, where credentials live",
 		packages: []string{
-			"sandbox/internal/credentials", "sandbox/internal/legacy", "sandbox/internal/notify",
+			"sandbox/internal/console", "sandbox/internal/credentials", "sandbox/internal/legacy", "sandbox/internal/notify",
 			"sandbox/internal/param", "sandbox/internal/scenario",
 		},
 		modules: []string{"github.com/goccy/go-yaml", "github.com/hashicorp/go-memdb"},
@@ -82,9 +82,9 @@ var levels = []level{
 	},
 	{
 		name: "pipeline",
-		doc:  "what the pipeline's areas lean on: callback deliveries, the SMTP relay, OAuth, what every page shares, the console (its search is the list query language)",
+		doc:  "what the pipeline's areas lean on: callback deliveries, the SMTP relay, OAuth, what every page shares",
 		packages: []string{
-			"sandbox/internal/callbacks", "sandbox/internal/console", "sandbox/internal/mailrelay", "sandbox/internal/oauth", "sandbox/internal/page",
+			"sandbox/internal/callbacks", "sandbox/internal/mailrelay", "sandbox/internal/oauth", "sandbox/internal/page",
 		},
 		modules: []string{"github.com/jonboulle/clockwork"},
 	},

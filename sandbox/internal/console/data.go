@@ -20,8 +20,9 @@ var ErrBadCursor = errors.New("console: cursor is not a sequence number from a p
 // own rows (plus those a search skips), whatever the world holds.
 type Reader struct {
 	Catalog *catalog.Catalog
-	// Search is how the request list searches (the list API's query).
-	Search RequestSearch
+	// Search parses a request search (sigreq.ConsoleSearch: the list API's
+	// query, as me sees the requests) into a filter, nil for a blank one.
+	Search func(q string, me *state.Account) (func(*state.SignatureRequest) bool, error)
 	// SignerActions says which signer actions the control plane would take
 	// now for a signature of req (sigreq.SignerActions, through the facade).
 	SignerActions func(req *state.SignatureRequest, sigID string, now time.Time) []Action
@@ -173,13 +174,17 @@ type SignerSummary struct {
 }
 
 // Requests lists signature requests newest first; q is a search as the
-// list API takes it (see RequestSearch), as the account accountID sees
+// list API takes it (see Reader.Search), as the account accountID sees
 // the requests.
 func (r Reader) Requests(tx *state.Txn, q, accountID, cursor string, limit int) (PageOf[RequestSummary], error) {
 	me, _ := state.Get[state.Account](tx, state.TableAccounts, accountID)
-	keep, err := r.Search.Matcher(q, me)
-	if err != nil {
-		return PageOf[RequestSummary]{}, err
+	var keep func(*state.SignatureRequest) bool
+	if r.Search != nil {
+		k, err := r.Search(q, me)
+		if err != nil {
+			return PageOf[RequestSummary]{}, err
+		}
+		keep = k
 	}
 	rows, next, err := newest(tx, state.TableSignatureRequests, cursor, limit,
 		func(req *state.SignatureRequest) uint64 { return req.Seq }, keep)
