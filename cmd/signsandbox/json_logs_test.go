@@ -44,15 +44,7 @@ func requireJSONLines(t *testing.T, stream, out string) []map[string]any {
 // calls (answered, refused, malformed, a broken scenario posted) ending in
 // SIGTERM: every line it writes on stdout and on stderr is a JSON object.
 func TestBinaryLogsOnlyJSON(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := filepath.Join(t.TempDir(), "signsandbox")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := testBinary(t)
 	exitOf := func(err error) int {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {

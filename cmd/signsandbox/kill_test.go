@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -100,15 +98,7 @@ func (s *killServer) call(key, method, path string, body, out any) (int, error) 
 // that every world and every object a client saw acknowledged is there,
 // round after round; a last SIGTERM and restart keeps them too.
 func TestSIGKILLDuringLoadNeverLosesAcknowledgedState(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := filepath.Join(t.TempDir(), "signsandbox")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := testBinary(t)
 	dataDir := t.TempDir()
 
 	type ackedApp struct{ key, name, clientID string }

@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -51,15 +50,7 @@ const outboundSecret = "INTERNAL-SECRET-TOKEN-42"
 // secret. The same server with --allow-outbound localhost, and one
 // without an admin token, fetch the file and deliver the callback.
 func TestBinaryOutboundRules(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := filepath.Join(t.TempDir(), "signsandbox")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := testBinary(t)
 
 	var conns atomic.Int64
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -27,15 +27,7 @@ import (
 // processing and preparation are done): how many polls it takes varies
 // from run to run, and each is a recorded step like any other.
 func TestBinaryRecordsARealClockSessionThatReplaysExactly(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := filepath.Join(t.TempDir(), "signsandbox")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := testBinary(t)
 	path := filepath.Join(t.TempDir(), "session.yaml")
 	cmd := exec.Command(bin, "--addr", "127.0.0.1:0", "--log-level", "warn", "--offline", "--record", path)
 	cmd.Env = append(os.Environ(), "SIGNSANDBOX_CLOCK=", "SIGNSANDBOX_KEEP_CREDENTIALS=")
