@@ -85,6 +85,9 @@ browserTest('search finds e-mails by a word of their body or a field; hostile va
   try {
     await tab.page.fill('#outbox-search', 'body:"blue pen"');
     await tab.page.click('form[role=search] button[type=submit]');
+    // The unfiltered list (both e-mails) may still be on screen until the
+    // search's answer is drawn: wait for the list to change, then check it.
+    await tab.page.waitForFunction(() => document.querySelectorAll('#outbox tbody tr').length === 1, null, { timeout: 15000 }).catch(() => {});
     await tab.page.waitForSelector('#outbox >> text=olga@example.com');
     assert.equal(await tab.page.locator('#outbox tbody tr').count(), 1);
     await tab.page.goto(`${h.base}/_sandbox/console/#/outbox?q=${encodeURIComponent('to:nobody@example.com')}`);
