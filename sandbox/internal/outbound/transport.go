@@ -45,26 +45,36 @@ func (p *Policy) Guard(c *http.Client) (*http.Client, bool) {
 // transport puts t (a clone) under the rules.
 func (p *Policy) transport(t *http.Transport) *http.Transport {
 	t.Proxy = nil
-	// The deprecated Dial and DialTLS are guarded as well: an older
-	// client's transport may still set them.
+	adoptLegacyDials(t)
 	if t.DialTLSContext != nil {
 		t.DialTLSContext = p.checkAfterDial(t.DialTLSContext)
-	} else if t.DialTLS != nil {
-		dial := t.DialTLS
-		t.DialTLS = nil
-		t.DialTLSContext = p.checkAfterDial(func(_ context.Context, network, addr string) (net.Conn, error) { return dial(network, addr) })
 	}
-	switch {
-	case t.DialContext != nil:
+	if t.DialContext != nil {
 		t.DialContext = p.checkAfterDial(t.DialContext)
-	case t.Dial != nil:
-		dial := t.Dial
-		t.Dial = nil
-		t.DialContext = p.checkAfterDial(func(_ context.Context, network, addr string) (net.Conn, error) { return dial(network, addr) })
-	default:
+	} else {
 		t.DialContext = p.dialContext()
 	}
 	return t
+}
+
+// adoptLegacyDials moves the deprecated Dial and DialTLS of t into
+// DialContext and DialTLSContext where those are unset, so that the
+// checks cover them: an older client's transport may still set them, and
+// left in place they would dial unchecked. Where the context form is set
+// the transport ignores the old one, and so does this.
+//
+//nolint:staticcheck // SA1019: reading the deprecated fields is the point; nothing here sets them.
+func adoptLegacyDials(t *http.Transport) {
+	if t.DialTLSContext == nil && t.DialTLS != nil {
+		dial := t.DialTLS
+		t.DialTLS = nil
+		t.DialTLSContext = func(_ context.Context, network, addr string) (net.Conn, error) { return dial(network, addr) }
+	}
+	if t.DialContext == nil && t.Dial != nil {
+		dial := t.Dial
+		t.Dial = nil
+		t.DialContext = func(_ context.Context, network, addr string) (net.Conn, error) { return dial(network, addr) }
+	}
 }
 
 type dialFunc = func(ctx context.Context, network, addr string) (net.Conn, error)
