@@ -12,10 +12,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-var (
-	a4Portrait  = state.Page{Width: 595, Height: 842}
-	a4Landscape = state.Page{Width: 842, Height: 595}
-)
+var a4Portrait = state.Page{Width: 595, Height: 842}
 
 func docOf(name string, pages ...state.Page) state.Document {
 	return state.Document{Name: name, Pages: pages}

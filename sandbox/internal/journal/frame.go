@@ -3,7 +3,6 @@ package journal
 import (
 	"bufio"
 	"encoding/binary"
-	"errors"
 	"hash/crc32"
 	"io"
 )
@@ -31,9 +30,6 @@ func frame(payload []byte) []byte {
 	copy(out[frameHeader:], payload)
 	return out
 }
-
-// errTorn marks the end of the intact frames.
-var errTorn = errors.New("journal: torn or corrupt frame")
 
 // readFrames calls fn with each intact payload in order and returns the
 // offset just after the last intact frame; a torn tail is not an error

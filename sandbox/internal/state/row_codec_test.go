@@ -245,7 +245,7 @@ func TestRowCodecRefusesTypes(t *testing.T) {
 	}
 	type withUnexported struct {
 		ID      string
-		private int
+		private int //nolint:unused // the unexported field the codec must refuse
 	}
 	type withIntKeys struct {
 		ID string

@@ -214,19 +214,6 @@ func idLookup(row any, id string) []any {
 // rowKey names a row of a table.
 type rowKey struct{ table, id string }
 
-// existed reports whether a row with row's id is stored now, before row
-// replaces it. It looks in the database as the write found it, and in
-// what the write did since (seen): a lookup in the write transaction
-// itself would cost more, as memdb drops the write's cache of copied
-// index nodes on every read of an index the write has changed.
-func (t *Txn) existed(ri *rowInfo, table string, row any) (bool, rowKey, error) {
-	if !ri.byID {
-		return t.probe(table, row)
-	}
-	stored, key, err := t.stored(ri, table, row)
-	return stored != nil, key, err
-}
-
 // stored answers the row stored now under row's id (nil: none) and its
 // key, for a byID table.
 func (t *Txn) stored(ri *rowInfo, table string, row any) (any, rowKey, error) {
@@ -404,7 +391,7 @@ func (t *Txn) DeleteAll(table, index string, args ...any) (int, error) {
 func (t *Txn) DeletePrefix(table, prefixIndex, prefix string) (bool, error) {
 	if bt := bucketed(table); bt != nil {
 		if !strings.HasSuffix(prefixIndex, "_prefix") {
-			return false, fmt.Errorf("Index name for DeletePrefix must be a prefix index, Got %v ", prefixIndex) // memdb's words
+			return false, fmt.Errorf("Index name for DeletePrefix must be a prefix index, Got %v ", prefixIndex) //nolint:staticcheck // ST1005: memdb's words, so that both paths fail alike
 		}
 		n, err := t.deleteAllBucketed(bt, prefixIndex, []any{prefix})
 		return n > 0, err
