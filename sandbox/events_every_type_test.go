@@ -244,12 +244,12 @@ func checkDelivery(t *testing.T, d sandboxtest.Delivery, cause eventCause, now i
 			objects = append(objects, k)
 		}
 	}
-	switch {
-	case typ == "callback_test":
+	switch typ {
+	case "callback_test":
 		assert.Empty(t, objects, "callback_test carries no object")
-	case typ == "account_confirmed":
+	case "account_confirmed":
 		assert.Equal(t, []string{"account"}, objects)
-	case typ == "template_created" || typ == "template_error":
+	case "template_created", "template_error":
 		assert.Equal(t, []string{"template"}, objects)
 	default:
 		assert.Equal(t, []string{"signature_request"}, objects)

@@ -24,6 +24,11 @@ func respond(t *testing.T, s *Sandbox, c *api.Call, v any, err error) *httptest.
 	return rec
 }
 
+// exactHeader returns the values of the header named exactly name. The rate
+// headers are written with the official API's spelling (X-RateLimit-Limit),
+// which Header.Get would look up canonicalized (X-Ratelimit-Limit).
+func exactHeader(h http.Header, name string) []string { return h[name] }
+
 func TestWriteResultShapes(t *testing.T) {
 	s := optSandbox(t)
 	rate := world.RateStatus{Limit: 100, Remaining: 99, Reset: 1735689660}
@@ -35,7 +40,7 @@ func TestWriteResultShapes(t *testing.T) {
 	assert.Equal(t, `{"a":1}`, rec.Body.String())
 	assert.Equal(t, "7", rec.Header().Get("Content-Length"))
 	assert.Equal(t, []string{"1735689660"}, rec.Header()["X-Ratelimit-Reset"], "written with the official spelling, not canonicalized")
-	assert.Equal(t, []string{"99"}, rec.Header()["X-RateLimit-Remaining"])
+	assert.Equal(t, []string{"99"}, exactHeader(rec.Header(), "X-RateLimit-Remaining"))
 
 	rec = respond(t, s, c, api.WithStatus{Status: http.StatusCreated, Value: []int{1}}, nil)
 	assert.Equal(t, http.StatusCreated, rec.Code)
@@ -45,7 +50,7 @@ func TestWriteResultShapes(t *testing.T) {
 	assert.Equal(t, http.StatusOK, rec.Code)
 	assert.Empty(t, rec.Body.String())
 	assert.Equal(t, "0", rec.Header().Get("Content-Length"))
-	assert.NotEmpty(t, rec.Header()["X-RateLimit-Limit"])
+	assert.NotEmpty(t, exactHeader(rec.Header(), "X-RateLimit-Limit"))
 
 	rec = respond(t, s, c, api.NoContent(), nil)
 	assert.Equal(t, http.StatusNoContent, rec.Code)
@@ -57,11 +62,11 @@ func TestWriteResultShapes(t *testing.T) {
 	assert.Equal(t, "%PDF", rec.Body.String())
 
 	rec = respond(t, s, c, &api.RawResponse{Status: http.StatusConflict, ContentType: "text/html", Body: []byte("x")}, nil)
-	assert.Empty(t, rec.Header()["X-RateLimit-Limit"], "non-2xx raw answers carry no rate headers")
+	assert.Empty(t, exactHeader(rec.Header(), "X-RateLimit-Limit"), "non-2xx raw answers carry no rate headers")
 
 	// No rate headers without a counted call (control plane).
 	rec = respond(t, s, &api.Call{Host: s.host}, map[string]any{}, nil)
-	assert.Empty(t, rec.Header()["X-RateLimit-Limit"])
+	assert.Empty(t, exactHeader(rec.Header(), "X-RateLimit-Limit"))
 	rec = respond(t, s, nil, map[string]any{}, nil)
 	assert.Equal(t, http.StatusOK, rec.Code)
 }
@@ -86,7 +91,7 @@ func TestErrorsBecomeTheEnvelope(t *testing.T) {
 	rec := respond(t, s, c, nil, apierr.Badf("signers[0][name]", "bad"))
 	assert.Equal(t, http.StatusBadRequest, rec.Code)
 	assert.JSONEq(t, `{"error":{"error_msg":"bad","error_name":"bad_request","error_path":"signers[0][name]"}}`, rec.Body.String())
-	assert.Empty(t, rec.Header()["X-RateLimit-Limit"])
+	assert.Empty(t, exactHeader(rec.Header(), "X-RateLimit-Limit"))
 
 	// A plain error is a bug: logged, and still a 400 in the official shape.
 	rec = respond(t, s, c, nil, errors.New("boom"))

@@ -107,7 +107,7 @@ func New(opts ...Option) (*Sandbox, error) {
 		return nil, optionError("WithDataDir", err)
 	}
 	h.Router = h.NewRouter()
-	var hd http.Handler = h.Routes()
+	hd := h.Routes()
 	hd = h.Recoverer(hd)
 	for i := len(cfg.middleware) - 1; i >= 0; i-- {
 		hd = cfg.middleware[i](hd)

@@ -160,9 +160,7 @@ func linkedRequest(t *testing.T, srv *sandboxtest.Server, extra ...map[string]an
 	}
 	fields := []map[string]any{f("a", 0, true, nil), f("b", 0, false, nil), f("other", 1, false, nil),
 		{"document_index": 0, "api_id": "sig", "type": "signature", "x": 100, "y": 400, "width": 200, "height": 40, "required": true, "signer": 0, "page": 1}}
-	for _, e := range extra {
-		fields = append(fields, e)
-	}
+	fields = append(fields, extra...)
 	r := srCreate(t, srv, srv.APIKey, "create_embedded", map[string]any{
 		"title": "Linked", "client_id": srClientID, "test_mode": true, "form_fields_per_document": fields,
 		"signers": []map[string]any{{"name": "Jack Example", "email_address": "jack@example.com"}, {"name": "Jill", "email_address": "jill@example.com"}},

@@ -110,10 +110,7 @@ func TestBinaryRecordsARealClockSessionThatReplaysExactly(t *testing.T) {
 	sigs := strings.Split(sent, `"signature_id":"`)
 	require.Len(t, sigs, 3, sent)
 	ann, ben := sigs[1][:32], sigs[2][:32]
-	for {
-		if strings.Contains(string(must(http.MethodGet, "/_sandbox/callbacks?event_type=signature_request_sent&object_id="+id, "")), id) {
-			break
-		}
+	for !strings.Contains(string(must(http.MethodGet, "/_sandbox/callbacks?event_type=signature_request_sent&object_id="+id, "")), id) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	must(http.MethodPost, "/_sandbox/signatures/"+ann+"/view", "")

@@ -76,7 +76,7 @@ func DecodeRecipe(raw []byte) (Recipe, error) {
 	if len(r.Refs) != 0 && len(r.Refs) != len(r.Composition.Documents) {
 		return Recipe{}, fmt.Errorf("derived: recipe has %d references for %d documents", len(r.Refs), len(r.Composition.Documents))
 	}
-	return Recipe{Composition: r.Composition, Refs: r.Refs}, nil
+	return Recipe(r), nil
 }
 
 // Ref is the reference of document i ("" when its bytes are in the recipe).

@@ -2,6 +2,7 @@ package jsonenc
 
 import (
 	"encoding/json"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -84,7 +85,7 @@ func TestAppendValueGivesMarshalBytes(t *testing.T) {
 		many[string(rune('t'-i))+"<k>"] = i
 	}
 	values := []any{
-		nil, "s<>&", true, false, json.Number("12.50"), json.Number(""), 3.0, 1e21, 1e-7, -0.0, 42, int64(-7),
+		nil, "s<>&", true, false, json.Number("12.50"), json.Number(""), 3.0, 1e21, 1e-7, math.Copysign(0, -1), 42, int64(-7),
 		map[string]any{}, map[string]any(nil), []any{}, []any(nil), many,
 		map[string]any{"z": []any{"a", json.Number("1"), nil, map[string]any{"b": false, "a": "\u2028"}}, "a": "x"},
 		[]string{"a", "b"}, struct {

@@ -151,10 +151,10 @@ func tokenizeQuery(q string) ([]string, *apierr.Error) {
 	r := []rune(q)
 	i := 0
 	for i < len(r) {
-		switch c := r[i]; {
-		case c == ' ' || c == '\t' || c == '\n':
+		switch c := r[i]; c {
+		case ' ', '\t', '\n':
 			i++
-		case c == '(' || c == ')':
+		case '(', ')':
 			toks = append(toks, string(c))
 			i++
 		default:
