@@ -83,7 +83,7 @@ func rawMultipart(fields ...string) (string, []byte) {
 		h := textproto.MIMEHeader{}
 		h.Set("Content-Disposition", `form-data; name="`+fields[i]+`"`)
 		w, _ := mw.CreatePart(h)
-		w.Write([]byte(fields[i+1]))
+		_, _ = w.Write([]byte(fields[i+1])) // into b: cannot fail
 	}
 	mw.Close()
 	return mw.FormDataContentType(), b.Bytes()

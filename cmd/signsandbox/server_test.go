@@ -34,7 +34,7 @@ func startServing(t *testing.T, cfg serveConfig) (addr string, stdout *syncBuffe
 	stdout = &syncBuffer{}
 	done := make(chan error, 1)
 	go func() { done <- serveOn(ctx, ln, cfg, stdout, io.Discard) }()
-	t.Cleanup(func() { cancel(); <-done })
+	t.Cleanup(func() { cancel(); <-done }) //nolint:errcheck // only waits for the server to stop; TestServeOnAnswersAndShutsDown checks how it stops
 	require.Eventually(t, func() bool { return strings.Contains(stdout.String(), "try:") }, 5*time.Second, 5*time.Millisecond)
 	return addr, stdout
 }

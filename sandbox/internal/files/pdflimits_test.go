@@ -20,11 +20,12 @@ import (
 // deflate shrinks about a thousandfold.
 func inflating(prefix string, n int) []byte {
 	var b bytes.Buffer
+	// Writes into b cannot fail.
 	w, _ := zlib.NewWriterLevel(&b, flate.BestSpeed)
-	w.Write([]byte(prefix))
+	_, _ = w.Write([]byte(prefix))
 	chunk := bytes.Repeat([]byte(" "), 1<<20)
 	for ; n > 0; n -= len(chunk) {
-		w.Write(chunk[:min(n, len(chunk))])
+		_, _ = w.Write(chunk[:min(n, len(chunk))])
 	}
 	w.Close()
 	return b.Bytes()
