@@ -54,7 +54,12 @@ func TestPinnedTimeRunsCallsAtOneInstantAndJobsWhenDue(t *testing.T) {
 	due := scheduleSignal(t, w, time.Second)
 	fc.Advance(3*time.Second + 400*time.Millisecond)
 	assert.Equal(t, due, <-ran, "the loop ran the job at its due time")
-
+	// The job reported before the loop's run was over. Writes in a server
+	// happen in calls, which wait for the gate; this test writes outside a
+	// call, so it waits for the loop to leave the gate as a call would (a
+	// write inside the loop's run reads the loop's pinned instant).
+	w.pin.gate.Lock()
+	w.pin.gate.Unlock() //nolint:staticcheck // SA2001: an empty critical section on purpose: waiting for the loop
 	// A job a call catches up before its timer could fire.
 	due = scheduleSignal(t, w, 500*time.Millisecond)
 	fc.Advance(time.Second)
@@ -70,7 +75,11 @@ func TestPinnedTimeRunsCallsAtOneInstantAndJobsWhenDue(t *testing.T) {
 	fc.Advance(2 * time.Second)
 	assert.Equal(t, instant, w.Now(), "the call's time does not move while it runs")
 	leave()
+	// Checked with the gate held, so that neither a call nor the loop (its
+	// timer for the job the call ran may still fire) is in pinned time.
+	w.pin.gate.Lock()
 	assert.Equal(t, fc.Now(), w.Now(), "between calls the world's time is the clock's")
+	w.pin.gate.Unlock()
 
 	// Calls on a clock that has not moved get instants of their own.
 	leave = w.EnterCall()
