@@ -86,17 +86,9 @@ func signView(pagePath string, req *state.SignatureRequest, sg *state.Signature,
 // signDocument serves a document of a signing page's request while its
 // link is valid.
 func signDocument(c *api.Call) (any, error) {
-	if _, ok := PageWorld(c, holdsSignToken(c.Param("token"))); !ok {
-		return document.PageNotFound("No such world.")
-	}
-	tx := c.Read()
-	tok, e := signToken(c, tx)
-	if e != nil {
-		return &api.RawResponse{Status: e.Status(), ContentType: "text/plain; charset=utf-8", Header: signpage.AssetHeaders(), Body: []byte(e.Msg + "\n")}, nil
-	}
-	req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, tok.RequestID)
-	if err != nil || req.Phase == state.PhaseCanceled {
-		return document.PageNotFound("No such signature request.")
+	tx, req, refused := signLinkRequest(c)
+	if req == nil {
+		return refused, nil
 	}
 	if page, ok := signaturePageDocument(c, req, tx.Now()); ok {
 		return page, nil
@@ -107,17 +99,30 @@ func signDocument(c *api.Call) (any, error) {
 // signLogo serves the logo of a signing page's request's API app while
 // the page's link is valid.
 func signLogo(c *api.Call) (any, error) {
+	tx, req, refused := signLinkRequest(c)
+	if req == nil {
+		return refused, nil
+	}
+	return apiapp.PageLogo(tx, req.ClientID)
+}
+
+// signLinkRequest reads the request a signing page's link (its world and
+// token) leads to, for what the page loads beside itself. Without one it
+// returns a nil request and the answer the page's assets give instead.
+func signLinkRequest(c *api.Call) (*state.Txn, *state.SignatureRequest, any) {
 	if _, ok := PageWorld(c, holdsSignToken(c.Param("token"))); !ok {
-		return document.PageNotFound("No such world.")
+		refused, _ := document.PageNotFound("No such world.")
+		return nil, nil, refused
 	}
 	tx := c.Read()
 	tok, e := signToken(c, tx)
 	if e != nil {
-		return &api.RawResponse{Status: e.Status(), ContentType: "text/plain; charset=utf-8", Header: signpage.AssetHeaders(), Body: []byte(e.Msg + "\n")}, nil
+		return nil, nil, &api.RawResponse{Status: e.Status(), ContentType: "text/plain; charset=utf-8", Header: signpage.AssetHeaders(), Body: []byte(e.Msg + "\n")}
 	}
 	req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, tok.RequestID)
 	if err != nil || req.Phase == state.PhaseCanceled {
-		return document.PageNotFound("No such signature request.")
+		refused, _ := document.PageNotFound("No such signature request.")
+		return nil, nil, refused
 	}
-	return apiapp.PageLogo(tx, req.ClientID)
+	return tx, req, nil
 }
