@@ -126,8 +126,8 @@ func TestVersion1RecipeStillDecodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Version 1 is version 2 without the signature string after each
-	// signer line: re-encode with a writer that leaves it out.
-	v1 := encodeVersion1(&c)
+	// signer line.
+	v1 := encodeBinaryVersion(&c, nil, recipeV1)
 	got, err := DecodeRecipe(v1)
 	if err != nil {
 		t.Fatal(err)
@@ -139,66 +139,6 @@ func TestVersion1RecipeStillDecodes(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("version 1 decoded differently:\n got %+v\nwant %+v", got, want)
 	}
-}
-
-// encodeVersion1 writes c as version 1 did: encodeBinary's form without
-// the signature after each signer line.
-func encodeVersion1(c *files.Composition) []byte {
-	w := &recipeWriter{seen: map[string]int{}}
-	w.buf = append(w.buf, recipeV1)
-	w.str(c.ID)
-	w.str(c.Title)
-	w.bool(c.CoverPage != nil)
-	if p := c.CoverPage; p != nil {
-		for _, s := range []string{p.To, p.From, p.Message, p.Recipient, p.Sender} {
-			w.str(s)
-		}
-		w.int(int64(p.Pages))
-	}
-	w.uint(uint64(len(c.Documents)))
-	for _, d := range c.Documents {
-		w.str(d.Name)
-		if d.PDF == nil {
-			w.buf = append(w.buf, docNil)
-		} else {
-			w.buf = append(w.buf, docInline)
-			w.bytes(d.PDF)
-		}
-	}
-	w.bool(c.SignaturePage != nil)
-	if p := c.SignaturePage; p != nil {
-		w.uint(uint64(len(p.Signers)))
-		for _, s := range p.Signers {
-			w.str(s.Name)
-			w.str(s.Email)
-			w.str(s.Status)
-			w.bool(s.SignedAt != nil)
-			if s.SignedAt != nil {
-				w.time(*s.SignedAt)
-			}
-		}
-	}
-	w.uint(uint64(len(c.Stamps)))
-	for _, s := range c.Stamps {
-		w.int(int64(s.Document))
-		w.int(int64(s.Page))
-		w.num(s.X)
-		w.num(s.Y)
-		w.num(s.Width)
-		w.num(s.Height)
-		w.str(s.Text)
-		w.str(s.Kind)
-	}
-	w.bool(c.TestMode)
-	w.uint(uint64(len(c.Audit)))
-	for _, a := range c.Audit {
-		w.time(a.Time)
-		w.str(a.Actor)
-		w.str(a.Action)
-		w.str(a.Detail)
-	}
-	w.time(c.At)
-	return w.buf
 }
 
 // TestJSONRecipeOfEarlierVersionsStillRenders: a recipe kept as JSON by an
