@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -15,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -178,39 +176,9 @@ func TestBinary(t *testing.T) {
 
 	cmd := exec.Command(bin, "--addr", "127.0.0.1:0", "--log-level", "warn")
 	cmd.Env = append(os.Environ(), "SIGNSANDBOX_CLOCK=fake")
-	stdout, err := cmd.StdoutPipe()
-	require.NoError(t, err)
-	var stderr syncBuffer
-	cmd.Stderr = &stderr
-	start := time.Now()
-	require.NoError(t, cmd.Start())
-	exited := make(chan error, 1)
-	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			_ = cmd.Process.Kill()
-		}
-	})
-	lines := bufio.NewScanner(stdout)
-	var base, key string
-	for lines.Scan() {
-		line := lines.Text()
-		if strings.Contains(line, "listening on ") {
-			base = line[strings.Index(line, "http://"):]
-			t.Logf("start-up (exec to listening banner): %v", time.Since(start))
-		}
-		if m := keyLine.FindStringSubmatch(line); m != nil {
-			key = m[1]
-		}
-		if strings.HasPrefix(line, "try:") {
-			break
-		}
-	}
-	require.NotEmpty(t, base, "no banner; stderr: %s", stderr.String())
-	require.NotEmpty(t, key)
-	go func() {
-		_, _ = io.Copy(io.Discard, stdout)
-		exited <- cmd.Wait()
-	}()
+	srv := startBinary(t, cmd)
+	base, key := srv.base, srv.key
+	t.Logf("start-up (exec to listening banner): %v", srv.startup)
 
 	req, _ := http.NewRequest(http.MethodGet, base+"/v3/account", nil)
 	req.SetBasicAuth(key, "")
@@ -229,13 +197,7 @@ func TestBinary(t *testing.T) {
 		t.Logf("idle resident memory after start-up and two requests: %.1f MB", float64(rss)/1024)
 	}
 
-	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
-	select {
-	case err := <-exited:
-		require.NoError(t, err, "exit after SIGTERM; stderr: %s", stderr.String())
-	case <-time.After(15 * time.Second):
-		t.Fatal("the binary did not stop on SIGTERM")
-	}
+	srv.stop(t, 15*time.Second)
 }
 
 // residentKB reads VmRSS from /proc (0 where there is no /proc).

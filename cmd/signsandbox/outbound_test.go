@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"io"
@@ -10,9 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -93,7 +90,7 @@ func TestBinaryOutboundRules(t *testing.T) {
 		for name, body := range map[string]string{
 			"callback log": log,
 			"state":        string(srv.get(t, "/_sandbox/state")),
-			"server log":   srv.stop(t),
+			"server log":   srv.stop(t, 15*time.Second),
 		} {
 			assert.NotContains(t, body, outboundSecret, name)
 		}
@@ -107,7 +104,7 @@ func TestBinaryOutboundRules(t *testing.T) {
 		status, _ = srv.sendFileURL(t, "http://127.0.0.1:"+port+"/secret.txt")
 		assert.Equal(t, "error_file", status, "only the name was allowed")
 		assert.Contains(t, srv.setCallbackAndLog(t, "http://localhost:"+port+"/cb"), "\"delivered\":true")
-		srv.stop(t)
+		srv.stop(t, 15*time.Second)
 	})
 
 	t.Run("local sandbox", func(t *testing.T) {
@@ -115,58 +112,20 @@ func TestBinaryOutboundRules(t *testing.T) {
 		status, _ := srv.sendFileURL(t, "http://127.0.0.1:"+port+"/secret.txt")
 		assert.Equal(t, "awaiting_signature", status)
 		assert.Contains(t, srv.setCallbackAndLog(t, "http://127.0.0.1:"+port+"/cb"), "\"delivered\":true")
-		srv.stop(t)
+		srv.stop(t, 15*time.Second)
 	})
 }
 
-// outboundBinary is a running signsandbox with a fake clock.
-type outboundBinary struct {
-	cmd    *exec.Cmd
-	base   string
-	key    string
-	stderr *syncBuffer
-	exited chan error
-}
-
-func startOutboundBinary(t *testing.T, bin string, env []string, args ...string) *outboundBinary {
+// startOutboundBinary starts the binary on a fake clock with env and args.
+func startOutboundBinary(t *testing.T, bin string, env []string, args ...string) *runningBinary {
 	t.Helper()
 	cmd := exec.Command(bin, append([]string{"--addr", "127.0.0.1:0", "--clock", "fake", "--log-level", "info"}, args...)...)
 	cmd.Env = append(os.Environ(), env...)
-	stdout, err := cmd.StdoutPipe()
-	require.NoError(t, err)
-	s := &outboundBinary{cmd: cmd, stderr: &syncBuffer{}, exited: make(chan error, 1)}
-	cmd.Stderr = s.stderr
-	require.NoError(t, cmd.Start())
-	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			_ = cmd.Process.Kill()
-			<-s.exited //nolint:errcheck // a server the test left running was just killed: its status is that signal
-		}
-	})
-	lines := bufio.NewScanner(stdout)
-	for lines.Scan() {
-		line := lines.Text()
-		if strings.Contains(line, "listening on ") {
-			s.base = line[strings.Index(line, "http://"):]
-		}
-		if m := keyLine.FindStringSubmatch(line); m != nil {
-			s.key = m[1]
-		}
-		if strings.HasPrefix(line, "try:") {
-			break
-		}
-	}
-	go func() {
-		_, _ = io.Copy(io.Discard, stdout)
-		s.exited <- cmd.Wait()
-	}()
-	require.NotEmpty(t, s.base, "no banner; stderr: %s", s.stderr.String())
-	require.NotEmpty(t, s.key)
-	return s
+	return startBinary(t, cmd)
 }
 
 // do makes one call with the default world's key.
-func (s *outboundBinary) do(t *testing.T, method, path, contentType string, body []byte) []byte {
+func (s *runningBinary) do(t *testing.T, method, path, contentType string, body []byte) []byte {
 	t.Helper()
 	req, err := http.NewRequest(method, s.base+path, bytes.NewReader(body))
 	require.NoError(t, err)
@@ -183,14 +142,14 @@ func (s *outboundBinary) do(t *testing.T, method, path, contentType string, body
 	return b
 }
 
-func (s *outboundBinary) get(t *testing.T, path string) []byte {
+func (s *runningBinary) get(t *testing.T, path string) []byte {
 	return s.do(t, http.MethodGet, path, "", nil)
 }
 
 // sendFileURL sends a request with one file URL, lets its files be
 // prepared, and answers its first signer's status and its merged PDF (or
 // the answer in its place).
-func (s *outboundBinary) sendFileURL(t *testing.T, u string) (string, []byte) {
+func (s *runningBinary) sendFileURL(t *testing.T, u string) (string, []byte) {
 	t.Helper()
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
@@ -224,22 +183,9 @@ func (s *outboundBinary) sendFileURL(t *testing.T, u string) (string, []byte) {
 
 // setCallbackAndLog sets the account's callback URL, waits for the
 // callback_test attempt and answers the callback log.
-func (s *outboundBinary) setCallbackAndLog(t *testing.T, u string) string {
+func (s *runningBinary) setCallbackAndLog(t *testing.T, u string) string {
 	t.Helper()
 	s.do(t, http.MethodPut, "/v3/account", "application/json", []byte(`{"callback_url": "`+u+`"}`))
 	s.do(t, http.MethodPost, "/_sandbox/callbacks/wait", "application/json", []byte(`{"timeout": "10s"}`))
 	return string(s.get(t, "/_sandbox/callbacks?event_type=callback_test"))
-}
-
-// stop ends the binary with SIGTERM and answers what it logged.
-func (s *outboundBinary) stop(t *testing.T) string {
-	t.Helper()
-	require.NoError(t, s.cmd.Process.Signal(syscall.SIGTERM))
-	select {
-	case err := <-s.exited:
-		require.NoError(t, err, "stderr: %s", s.stderr.String())
-	case <-time.After(15 * time.Second):
-		t.Fatal("the binary did not stop on SIGTERM")
-	}
-	return s.stderr.String()
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/base64"
 	"io"
@@ -10,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -31,37 +29,8 @@ func TestBinaryRecordsARealClockSessionThatReplaysExactly(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "session.yaml")
 	cmd := exec.Command(bin, "--addr", "127.0.0.1:0", "--log-level", "warn", "--offline", "--record", path)
 	cmd.Env = append(os.Environ(), "SIGNSANDBOX_CLOCK=", "SIGNSANDBOX_KEEP_CREDENTIALS=")
-	stdout, err := cmd.StdoutPipe()
-	require.NoError(t, err)
-	var stderr syncBuffer
-	cmd.Stderr = &stderr
-	require.NoError(t, cmd.Start())
-	exited := make(chan error, 1)
-	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			_ = cmd.Process.Kill()
-		}
-	})
-	lines := bufio.NewScanner(stdout)
-	var base, key string
-	for lines.Scan() {
-		line := lines.Text()
-		if strings.Contains(line, "listening on ") {
-			base = line[strings.Index(line, "http://"):]
-		}
-		if m := keyLine.FindStringSubmatch(line); m != nil {
-			key = m[1]
-		}
-		if strings.HasPrefix(line, "try:") {
-			break
-		}
-	}
-	require.NotEmpty(t, base, "no banner; stderr: %s", stderr.String())
-	require.NotEmpty(t, key)
-	go func() {
-		_, _ = io.Copy(io.Discard, stdout)
-		exited <- cmd.Wait()
-	}()
+	srv := startBinary(t, cmd)
+	base, key := srv.base, srv.key
 
 	call := func(method, path, body string) (int, []byte) {
 		t.Helper()
@@ -123,13 +92,7 @@ func TestBinaryRecordsARealClockSessionThatReplaysExactly(t *testing.T) {
 	must(http.MethodGet, "/_sandbox/emails", "")
 	must(http.MethodGet, "/_sandbox/clock", "")
 
-	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
-	select {
-	case err := <-exited:
-		require.NoError(t, err, "stderr: %s", stderr.String())
-	case <-time.After(30 * time.Second):
-		t.Fatal("no exit after SIGTERM")
-	}
+	srv.stop(t, 30*time.Second)
 	doc, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.Contains(t, string(doc), "mode: real")

@@ -16,35 +16,13 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// startBinary starts the binary bin on a free loopback port; it answers
-// the process, its address and a channel that receives its exit.
-func startBinary(t *testing.T, bin string) (*exec.Cmd, string, chan error) {
+// startFakeClockBinary starts the binary bin on a free loopback port; it
+// returns the process, its address and a channel that receives its exit.
+func startFakeClockBinary(t *testing.T, bin string) (*exec.Cmd, string, chan error) {
 	t.Helper()
-	cmd := exec.Command(bin, "--addr", "127.0.0.1:0", "--clock", "fake", "--log-level", "warn")
-	stdout, err := cmd.StdoutPipe()
-	require.NoError(t, err)
-	require.NoError(t, cmd.Start())
-	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			_ = cmd.Process.Kill()
-		}
-	})
-	lines := bufio.NewScanner(stdout)
-	addr := ""
-	for lines.Scan() {
-		if l := lines.Text(); strings.Contains(l, "listening on http://") {
-			addr = l[strings.Index(l, "http://")+len("http://"):]
-			addr = strings.Replace(addr, "localhost", "127.0.0.1", 1)
-			break
-		}
-	}
-	require.NotEmpty(t, addr)
-	exited := make(chan error, 1)
-	go func() {
-		_, _ = io.Copy(io.Discard, stdout)
-		exited <- cmd.Wait()
-	}()
-	return cmd, addr, exited
+	srv := startBinary(t, exec.Command(bin, "--addr", "127.0.0.1:0", "--clock", "fake", "--log-level", "warn"))
+	addr := strings.Replace(strings.TrimPrefix(srv.base, "http://"), "localhost", "127.0.0.1", 1)
+	return srv.cmd, addr, srv.exited
 }
 
 // A request whose body is still coming in when SIGTERM arrives is answered
@@ -55,7 +33,7 @@ func TestBinarySIGTERMFinishesRequestsInFlight(t *testing.T) {
 	body := `{"seconds": 3600}`
 	head := "POST /_sandbox/clock/advance HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n"
 
-	cmd, addr, exited := startBinary(t, bin)
+	cmd, addr, exited := startFakeClockBinary(t, bin)
 	c, err := net.Dial("tcp", addr)
 	require.NoError(t, err)
 	defer c.Close()
@@ -82,7 +60,7 @@ func TestBinarySIGTERMFinishesRequestsInFlight(t *testing.T) {
 		t.Fatal("the binary did not exit after its last request")
 	}
 
-	cmd, addr, exited = startBinary(t, bin)
+	cmd, addr, exited = startFakeClockBinary(t, bin)
 	c2, err := net.Dial("tcp", addr)
 	require.NoError(t, err)
 	defer c2.Close()
