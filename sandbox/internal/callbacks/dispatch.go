@@ -119,7 +119,7 @@ func (d *dispatcher) loop() {
 		var timer clockwork.Timer
 		var fire <-chan time.Time
 		if next > 0 {
-			timer, fire = d.timerAt(next)
+			timer, fire = world.TimerAt(d.w, time.Unix(0, next))
 		}
 		select {
 		case <-d.ctx.Done():
@@ -158,33 +158,6 @@ func (d *dispatcher) pass() int64 {
 		return next.Due
 	}
 	return 0
-}
-
-// timerAt returns a timer of the world clock that fires at the world time
-// at (Unix nanoseconds). On a fake clock the timer is created at a clock
-// reading known to be current, so an advance to exactly at fires it. While
-// a pinned call holds the world at an earlier instant, there is no timer:
-// the call's end wakes the loop (world.TopicUnpinned).
-func (d *dispatcher) timerAt(at int64) (clockwork.Timer, <-chan time.Time) {
-	due := time.Unix(0, at)
-	for {
-		clk := d.w.Clock()
-		now := clk.Now()
-		wait := due.Sub(now)
-		if wait <= 0 {
-			if d.w.Pinned() && d.w.Now().Before(due) {
-				return nil, nil
-			}
-			ch := make(chan time.Time, 1)
-			ch <- now
-			return nil, ch
-		}
-		t := clk.NewTimer(wait)
-		if d.w.TimeFlows() || (clk.Now().Equal(now) && d.w.Clock() == clk) {
-			return t, t.Chan()
-		}
-		t.Stop()
-	}
 }
 
 // claim marks a delivery in flight; false when it already is.

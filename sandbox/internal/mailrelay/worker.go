@@ -97,6 +97,7 @@ func workerOf(w *world.World, addr string) *worker {
 		// saw them (a restored or imported world): only new ones go.
 		wk.cursor = newestSeq(w.Store.Read())
 		w.On(state.TopicEmails, wk.wake)
+		w.On(world.TopicUnpinned, wk.wake) // a retry waiting for a pinned call to end
 		go wk.loop()
 		return wk
 	})
@@ -145,7 +146,7 @@ func (wk *worker) loop() {
 		var timer clockwork.Timer
 		var fire <-chan time.Time
 		if next > 0 {
-			timer, fire = wk.timerAt(next)
+			timer, fire = world.TimerAt(wk.w, time.Unix(next, 0))
 		}
 		select {
 		case <-wk.ctx.Done():
@@ -159,28 +160,6 @@ func (wk *worker) loop() {
 		if timer != nil {
 			timer.Stop()
 		}
-	}
-}
-
-// timerAt returns a timer of the world clock that fires at the world time
-// at (Unix seconds). On a fake clock the timer is made at a reading known
-// to be current, so that an advance to exactly at fires it.
-func (wk *worker) timerAt(at int64) (clockwork.Timer, <-chan time.Time) {
-	due := time.Unix(at, 0)
-	for {
-		clk := wk.w.Clock()
-		now := clk.Now()
-		wait := due.Sub(now)
-		if wait <= 0 {
-			ch := make(chan time.Time, 1)
-			ch <- now
-			return nil, ch
-		}
-		t := clk.NewTimer(wait)
-		if wk.w.Mode() == world.ClockReal || (clk.Now().Equal(now) && wk.w.Clock() == clk) {
-			return t, t.Chan()
-		}
-		t.Stop()
 	}
 }
 
