@@ -14,6 +14,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"golang.org/x/mod/module"
 )
 
 // The binary's package, and the platforms it is released for: they must
@@ -257,21 +259,15 @@ func vendored(root string) ([]component, error) {
 
 // proxyZip is the URL of a module version's source on the Go module proxy.
 func proxyZip(modPath, version string) string {
-	return "https://proxy.golang.org/" + escapeCase(modPath) + "/@v/" + escapeCase(version) + ".zip"
-}
-
-// escapeCase is the module proxy's path encoding: an upper-case letter
-// becomes "!" and its lower case.
-func escapeCase(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if r >= 'A' && r <= 'Z' {
-			b.WriteByte('!')
-			r += 'a' - 'A'
-		}
-		b.WriteRune(r)
+	p, err := module.EscapePath(modPath)
+	if err != nil {
+		p = modPath
 	}
-	return b.String()
+	v, err := module.EscapeVersion(version)
+	if err != nil {
+		v = version
+	}
+	return "https://proxy.golang.org/" + p + "/@v/" + v + ".zip"
 }
 
 // licenceMarks tell licences apart by phrases their texts carry. A text
