@@ -43,7 +43,8 @@ func cmdRecord(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "", "scenario file to write")
 	addr := fs.String("addr", "127.0.0.1:8081", "listen address of the proxy")
 	keepEnv := os.Getenv("SIGNSANDBOX_KEEP_CREDENTIALS")
-	keep := fs.Bool("keep-credentials", keepEnv == "1" || keepEnv == "true", "write the credentials the traffic carries into FILE instead of placeholders (SIGNSANDBOX_KEEP_CREDENTIALS)")
+	keepDefault, _ := parseBool(keepEnv) // the switches' spellings, as the server's --keep-credentials reads them
+	keep := fs.Bool("keep-credentials", keepDefault, "write the credentials the traffic carries into FILE instead of placeholders (SIGNSANDBOX_KEEP_CREDENTIALS)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
