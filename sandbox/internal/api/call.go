@@ -50,6 +50,14 @@ type Call struct {
 	Stay    world.Stay // in World; a handler that finds its world (pages, OAuth) enters it
 }
 
+// EnterWorld makes w the call's world for a handler that finds its world
+// itself (pages, OAuth, invitations): the call then runs in it as a call
+// authenticated for it does, at its instant when its time is pinned.
+func (c *Call) EnterWorld(w *world.World) {
+	c.World = w
+	c.Stay.Enter(w)
+}
+
 // Warning is one entry of the official warnings array.
 type Warning struct {
 	WarningMsg  string `json:"warning_msg"`

@@ -86,8 +86,7 @@ func oauthTokenGenerate(c *api.Call) (any, error) {
 	if w == nil {
 		return nil, apierr.Badf("code", "Invalid or expired authorization code.")
 	}
-	c.World = w
-	c.Stay.Enter(w)
+	c.EnterWorld(w)
 	var resp *TokenResponse
 	err := c.Update(func(tx *state.Txn) error {
 		code, err := state.Get[state.OAuthCode](tx, state.TableOAuthCodes, req.Code)
@@ -152,8 +151,7 @@ func oauthTokenRefresh(c *api.Call) (any, error) {
 	if w == nil {
 		return nil, apierr.Badf("refresh_token", "Invalid refresh token.")
 	}
-	c.World = w
-	c.Stay.Enter(w)
+	c.EnterWorld(w)
 	var resp *TokenResponse
 	err := c.Update(func(tx *state.Txn) error {
 		old, err := state.First[state.OAuthToken](tx, state.TableOAuthToken, state.IndexRefresh, req.RefreshToken)

@@ -166,8 +166,7 @@ func PageWorld(c *api.Call, holds func(tx *state.Txn) bool) (*world.World, bool)
 	if w == nil {
 		return nil, false
 	}
-	c.World = w
-	c.Stay.Enter(w)
+	c.EnterWorld(w)
 	return w, true
 }
 

@@ -79,8 +79,7 @@ func acceptTeamInvite(c *api.Call) (any, error) {
 	if w == nil {
 		return nil, api.ErrControlNotFound("world", c.Param("world"))
 	}
-	c.World = w
-	c.Stay.Enter(w)
+	c.EnterWorld(w)
 	var out inviteAccepted
 	err := c.Update(func(tx *state.Txn) error {
 		inv, err := state.Get[state.TeamInvite](tx, state.TableTeamInvites, c.Param("invite_id"))

@@ -311,8 +311,7 @@ func editorWorld(c *api.Call) (*state.TemplateEditURL, *state.Template, string, 
 	if w == nil {
 		return nil, nil, "This edit link does not exist.", http.StatusNotFound
 	}
-	c.World = w
-	c.Stay.Enter(w)
+	c.EnterWorld(w)
 	tx := c.Read()
 	u, err := state.Get[state.TemplateEditURL](tx, state.TableTemplateEditURLs, c.Param("token"))
 	if err != nil {
@@ -354,7 +353,7 @@ func editorLogo(c *api.Call) (any, error) {
 	if w == nil {
 		return document.PageNotFound("This edit link does not exist.")
 	}
-	c.World = w
+	c.EnterWorld(w)
 	tx := c.Read()
 	u, err := state.Get[state.TemplateEditURL](tx, state.TableTemplateEditURLs, c.Param("token"))
 	if err != nil {
