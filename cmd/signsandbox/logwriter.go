@@ -19,7 +19,6 @@ type logWriter struct {
 	room    *sync.Cond // signalled when a batch has been written
 	work    *sync.Cond // signalled when lines wait or the writer closes
 	pending []byte
-	writing bool
 	closed  bool
 	done    chan struct{}
 }
@@ -64,11 +63,11 @@ func (lw *logWriter) run() {
 			return
 		}
 		batch := lw.pending
-		lw.pending, lw.writing = spare[:0], true
+		lw.pending = spare[:0]
 		lw.mu.Unlock()
 		_, _ = lw.w.Write(batch)
 		lw.mu.Lock()
-		spare, lw.writing = batch, false
+		spare = batch
 		lw.room.Broadcast()
 	}
 }

@@ -217,7 +217,7 @@ func FuzzDecodeRecipe(f *testing.F) {
 	f.Add([]byte{recipeV2})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		r, err := DecodeRecipe(b)
-		if err != nil || len(b) == 0 || b[0] != recipeV2 || !validText(&r.Composition) {
+		if err != nil || len(b) == 0 || b[0] != recipeV1 && b[0] != recipeV2 || !validText(&r.Composition) {
 			return
 		}
 		again, err := DecodeRecipe(encodeBinary(&r.Composition, r.Refs))

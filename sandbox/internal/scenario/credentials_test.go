@@ -33,7 +33,7 @@ func TestCredentialsRedactWhereverTheyStand(t *testing.T) {
 	assert.Equal(t, text, c.Restore(got), "restored, the text is what it was")
 	assert.Equal(t, []string{"seq7", "seq7_32", "seq9", "other1_21", "other2_4"}, c.Used())
 
-	assert.Equal(t, "test", c.Redact("testing"[:4] + "ing")[:4], "a short credential is replaced only where it stands whole")
+	assert.Equal(t, "testing", c.Redact("testing"), "a short credential is replaced only where it stands whole")
 	assert.Equal(t, Placeholder("other2_4"), c.Redact("test"))
 	assert.Equal(t, "${credentials.nope}", c.Restore("${credentials.nope}"), "an unknown name stays")
 }

@@ -105,10 +105,7 @@ func appendSignaturePageView(v *signViewData, pagePath string, req *state.Signat
 	v.Documents = append(v.Documents, document.PageDocDesc{Index: index, Name: "Signature page", URL: pagePath + "/documents/" + strconv.Itoa(index)})
 	boxes := files.SignaturePageBoxes(signaturePageComposition(req, now))
 	ap := &signPageAppended{DocumentIndex: index, Boxes: []signPageBox{}}
-	for i, b := range boxes {
-		if i >= len(req.Signatures) {
-			break
-		}
+	for i, b := range boxes { // one box per signature, in order (signaturePage)
 		other := req.Signatures[i]
 		ap.Boxes = append(ap.Boxes, signPageBox{Name: other.Name, Email: other.Email, Status: other.Status,
 			Signed: other.Status == state.SigSigned, Mine: other.ID == sg.ID, Page: b.Page, X: b.X, Y: b.Y, Width: b.Width, Height: b.Height})
