@@ -1,9 +1,10 @@
 package sigreq
 
 // The JSON of a signature request view, written straight from the stored
-// row into the answer's buffer: the same bytes, in the same field order,
-// as encoding/json gave for the structs this replaces (SignatureRequestResponse
-// and its parts, with nullable fields null when empty).
+// row into the answer's buffer: the same bytes, in the same field order, as
+// encoding/json writes for the declared shape (requestShape in
+// views_shape.go, filled by shapeOf), which tests and the readcheck build
+// hold it to.
 
 import (
 	"encoding/json"
@@ -29,12 +30,14 @@ func (r Response) MarshalJSON() ([]byte, error) {
 	return r.AppendJSON(make([]byte, 0, hint))
 }
 
-// AppendJSON writes SignatureRequestResponse.
+// AppendJSON writes SignatureRequestResponse: the bytes json.Marshal
+// writes for shapeOf(req), without building it.
 func (r Response) AppendJSON(dst []byte) ([]byte, error) {
 	req := r.req
 	if req == nil {
 		return dst, errNoRequest
 	}
+	start := len(dst)
 	dst = append(dst, `{"test_mode":`...)
 	dst = jsonenc.AppendBool(dst, req.TestMode)
 	dst = append(dst, `,"signature_request_id":`...)
@@ -129,7 +132,9 @@ func (r Response) AppendJSON(dst []byte) ([]byte, error) {
 		formView = "disabled"
 	}
 	dst = jsonenc.AppendString(dst, formView)
-	return append(dst, "}}"...), nil
+	dst = append(dst, "}}"...)
+	checkShape(req, dst[start:])
+	return dst, nil
 }
 
 // appendMetadata renders metadata the way the official send example shows
