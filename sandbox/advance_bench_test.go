@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox"
-	"github.com/signsandbox/signsandbox/sandbox/internal/files/filestest"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftest"
 )
 
 // advanceBenchSends is how many sends each run of BenchmarkAdvanceDueSends
@@ -74,7 +74,7 @@ func BenchmarkAdvanceDueSends(b *testing.B) {
 // advanceBenchSend is the multipart send of signsandbox-bench: one
 // one-page PDF, one signer.
 func advanceBenchSend() (string, []byte) {
-	return benchMultipartSend(filestest.MakePDF(filestest.Letter("benchmark document")))
+	return benchMultipartSend(pdftest.MakePDF(pdftest.Letter("benchmark document")))
 }
 
 // benchMultipartSend is a multipart send of pdf to one signer.
@@ -109,7 +109,7 @@ func advBenchServeCode(sb *sandbox.Sandbox, key, method, path, ctype string, bod
 // world: what each send allocates, which sets how often the collector runs
 // in a big world.
 func BenchmarkSendMultipart(b *testing.B) {
-	ctype, body := benchMultipartSend(filestest.MakePDF(filestest.Letter("benchmark document " + strings.Repeat("x", 7900))))
+	ctype, body := benchMultipartSend(pdftest.MakePDF(pdftest.Letter("benchmark document " + strings.Repeat("x", 7900))))
 	if len(body) < 8<<10 {
 		b.Fatalf("the send is %d bytes", len(body))
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/files/filestest"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftest"
 )
 
 // budgetSend uploads one PDF with a send and answers the status and the
@@ -49,8 +49,8 @@ func TestServerByteBudget(t *testing.T) {
 	fixtureBytes := probe.host.Budget.Used()
 	probe.Close()
 
-	a := filestest.MakePDF(filestest.Letter("first document"))
-	b := filestest.MakePDF(filestest.Letter("second document, another one"))
+	a := pdftest.MakePDF(pdftest.Letter("first document"))
+	b := pdftest.MakePDF(pdftest.Letter("second document, another one"))
 	s, err := New(WithMaxStoredBytes(fixtureBytes + int64(len(a)) + int64(len(b))/2))
 	require.NoError(t, err)
 	defer s.Close()

@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/files/filestest"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -141,12 +141,12 @@ func TestDocumentsConverted(t *testing.T) {
 	assert.Equal(t, []string{"awaiting_signature"}, srStatuses(srGetOK(t, srv, id)))
 	d := flGetAll(srv, id)
 	d.all(t, http.StatusOK, "")
-	assert.Equal(t, 1+1+1+2+2, filestest.Validate(t, d.pdf.Body), "image, text and placeholder pages, the PDF, signature page and audit trail")
-	names, _ := filestest.Unzip(t, d.zip.Body)
+	assert.Equal(t, 1+1+1+2+2, pdftest.Validate(t, d.pdf.Body), "image, text and placeholder pages, the PDF, signature page and audit trail")
+	names, _ := pdftest.Unzip(t, d.zip.Body)
 	assert.Equal(t, []string{"scan.pdf", "notes.pdf", "offer.pdf", "contract.pdf"}, names)
-	if filestest.HavePdftoppm() {
-		assert.Equal(t, 7, filestest.Render(t, d.pdf.Body))
-		text := filestest.Text(t, d.pdf.Body)
+	if pdftest.HavePdftoppm() {
+		assert.Equal(t, 7, pdftest.Render(t, d.pdf.Body))
+		text := pdftest.Text(t, d.pdf.Body)
 		assert.Contains(t, text, "Some notes.")
 		assert.Contains(t, text, "Placeholder page")
 		assert.Contains(t, text, "offer.docx")
@@ -184,8 +184,8 @@ func TestDocumentsFileURLs(t *testing.T) {
 	assert.Equal(t, []string{"awaiting_signature"}, srStatuses(srGetOK(t, srv, id)))
 	d := flGetAll(srv, id)
 	d.all(t, http.StatusOK, "")
-	assert.Equal(t, 3*3+2, filestest.Validate(t, d.pdf.Body))
-	names, _ := filestest.Unzip(t, d.zip.Body)
+	assert.Equal(t, 3*3+2, pdftest.Validate(t, d.pdf.Body))
+	names, _ := pdftest.Unzip(t, d.zip.Body)
 	assert.Len(t, names, 3, "one ZIP entry per fetched document")
 
 	closed := httptest.NewServer(http.NotFoundHandler())
@@ -215,9 +215,9 @@ func TestDocumentsFileURLsOffline(t *testing.T) {
 	assert.Equal(t, []string{"awaiting_signature"}, srStatuses(srGetOK(t, srv, id)))
 	d := flGetAll(srv, id)
 	d.all(t, http.StatusOK, "")
-	assert.Equal(t, 3, filestest.Validate(t, d.pdf.Body), "placeholder page, signature page, audit trail")
-	if filestest.HavePdftoppm() {
-		text := filestest.Text(t, d.pdf.Body)
+	assert.Equal(t, 3, pdftest.Validate(t, d.pdf.Body), "placeholder page, signature page, audit trail")
+	if pdftest.HavePdftoppm() {
+		text := pdftest.Text(t, d.pdf.Body)
 		assert.Contains(t, text, u)
 		assert.Contains(t, text, "fetch_file_urls")
 	}

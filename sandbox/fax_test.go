@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/files"
-	"github.com/signsandbox/signsandbox/sandbox/internal/files/filestest"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -137,7 +137,7 @@ func TestFaxFilesMergesTheDocuments(t *testing.T) {
 	id := orgObj(t, r.Map(), "fax")["fax_id"].(string)
 	r = srv.Do(http.MethodGet, "/v3/fax/files/"+id, nil)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	info, err := files.Inspect(r.Body)
+	info, err := pdf.Inspect(r.Body)
 	require.NoError(t, err)
 	assert.Len(t, info.Pages, 3, "one PDF with the pages of both documents")
 	r2 := srv.Do(http.MethodGet, "/v3/fax/files/"+id, nil)
@@ -167,14 +167,14 @@ func TestFaxPagesComeFromTheDocuments(t *testing.T) {
 
 func TestFaxSendWithFileURLs(t *testing.T) {
 	pdf := srPDF(1)
-	files := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	fileServer := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/pdf")
 		_, _ = w.Write(pdf)
 	}))
-	defer files.Close()
+	defer fileServer.Close()
 	srv := newServer(t)
 	r := srv.Do(http.MethodPost, "/v3/fax/send", map[string]any{
-		"file_urls": []string{files.URL + "/nda.pdf"}, "test_mode": "true", "recipient": "16690000001", "title": "NDA",
+		"file_urls": []string{fileServer.URL + "/nda.pdf"}, "test_mode": "true", "recipient": "16690000001", "title": "NDA",
 	})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	assert.Equal(t, "NDA", orgObj(t, r.Map(), "fax")["title"])
@@ -300,9 +300,9 @@ func TestFaxCoverPageIsTheFirstPage(t *testing.T) {
 			assert.Equal(t, float64(tc.pages), before-after, "pages charged")
 			r = srv.Do(http.MethodGet, "/v3/fax/files/"+orgObj(t, r.Map(), "fax")["fax_id"].(string), nil)
 			require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-			assert.Equal(t, tc.pages, filestest.Validate(t, r.Body), "pages in the PDF")
-			if tc.pages == 2 && filestest.HavePdftoppm() {
-				first := strings.Split(filestest.Text(t, r.Body), "\f")[0]
+			assert.Equal(t, tc.pages, pdftest.Validate(t, r.Body), "pages in the PDF")
+			if tc.pages == 2 && pdftest.HavePdftoppm() {
+				first := strings.Split(pdftest.Text(t, r.Body), "\f")[0]
 				for _, k := range []string{"cover_page_to", "cover_page_from", "cover_page_message"} {
 					if v := tc.fields[k]; v != "" {
 						assert.Contains(t, first, v)

@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
-	"github.com/signsandbox/signsandbox/sandbox/internal/files/filestest"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -102,10 +102,10 @@ func TestFilesLifecycle(t *testing.T) {
 	// The merged PDF: 3 document pages + signature page + audit trail.
 	assert.Equal(t, "application/pdf", d.pdf.Header.Get("Content-Type"))
 	assert.Equal(t, `attachment; filename="Files test.pdf"`, d.pdf.Header.Get("Content-Disposition"))
-	assert.Equal(t, 5, filestest.Validate(t, d.pdf.Body))
-	if filestest.HavePdftoppm() {
-		assert.Equal(t, 5, filestest.Render(t, d.pdf.Body), "pdftoppm renders every page")
-		text := filestest.Text(t, d.pdf.Body)
+	assert.Equal(t, 5, pdftest.Validate(t, d.pdf.Body))
+	if pdftest.HavePdftoppm() {
+		assert.Equal(t, 5, pdftest.Render(t, d.pdf.Body), "pdftoppm renders every page")
+		text := pdftest.Text(t, d.pdf.Body)
 		assert.Contains(t, text, "Signature page")
 		assert.Contains(t, text, "Audit trail")
 		assert.Equal(t, 5, strings.Count(text, "TEST MODE"), "test-mode marking on every page")
@@ -114,10 +114,10 @@ func TestFilesLifecycle(t *testing.T) {
 	// The ZIP: one PDF per document, safe unique names.
 	assert.Equal(t, "application/zip", d.zip.Header.Get("Content-Type"))
 	assert.Equal(t, `attachment; filename="Files test.zip"`, d.zip.Header.Get("Content-Disposition"))
-	names, contents := filestest.Unzip(t, d.zip.Body)
+	names, contents := pdftest.Unzip(t, d.zip.Body)
 	assert.Equal(t, []string{"contract.pdf", "annex.pdf"}, names)
-	assert.Equal(t, 2, filestest.Validate(t, contents[0]))
-	assert.Equal(t, 1, filestest.Validate(t, contents[1]))
+	assert.Equal(t, 2, pdftest.Validate(t, contents[0]))
+	assert.Equal(t, 1, pdftest.Validate(t, contents[1]))
 
 	// The data URI is the binary PDF.
 	uri := d.dataURI.Map()["data_uri"].(string)
@@ -151,8 +151,8 @@ func TestFilesLifecycle(t *testing.T) {
 	after := flGetAll(srv, id)
 	after.all(t, http.StatusOK, "")
 	assert.False(t, bytes.Equal(d.pdf.Body, after.pdf.Body))
-	if filestest.HavePdftoppm() {
-		assert.Contains(t, filestest.Text(t, after.pdf.Body), "Signed ")
+	if pdftest.HavePdftoppm() {
+		assert.Contains(t, pdftest.Text(t, after.pdf.Body), "Signed ")
 	}
 
 	// expires_at on the world clock ends the URL.
@@ -209,23 +209,23 @@ func TestFilesQueryAndAccess(t *testing.T) {
 }
 
 func TestFilesSampleDocuments(t *testing.T) {
-	sample := filestest.Sample(t, "pdf-sample.pdf")
-	sample2 := filestest.Sample(t, "pdf-sample-2.pdf")
+	sample := pdftest.Sample(t, "pdf-sample.pdf")
+	sample2 := pdftest.Sample(t, "pdf-sample-2.pdf")
 	srv := newServer(t)
 	sr := flRequest(t, srv, false, flPart{Name: "pdf-sample.pdf", Data: sample}, flPart{Name: "pdf-sample.pdf", Data: sample2})
 	srv.Advance(5 * time.Second)
 	id := sr["signature_request_id"].(string)
 	d := flGetAll(srv, id)
 	d.all(t, http.StatusOK, "")
-	assert.Equal(t, 4, filestest.Validate(t, d.pdf.Body), "2 sample pages + signature page + audit trail")
-	if filestest.HavePdftoppm() {
-		assert.Equal(t, 4, filestest.Render(t, d.pdf.Body))
-		assert.NotContains(t, filestest.Text(t, d.pdf.Body), "TEST MODE", "no test-mode marking outside test_mode")
+	assert.Equal(t, 4, pdftest.Validate(t, d.pdf.Body), "2 sample pages + signature page + audit trail")
+	if pdftest.HavePdftoppm() {
+		assert.Equal(t, 4, pdftest.Render(t, d.pdf.Body))
+		assert.NotContains(t, pdftest.Text(t, d.pdf.Body), "TEST MODE", "no test-mode marking outside test_mode")
 	}
-	names, contents := filestest.Unzip(t, d.zip.Body)
+	names, contents := pdftest.Unzip(t, d.zip.Body)
 	assert.Equal(t, []string{"pdf-sample.pdf", "pdf-sample (2).pdf"}, names)
 	for _, c := range contents {
-		assert.Equal(t, 1, filestest.Validate(t, c))
+		assert.Equal(t, 1, pdftest.Validate(t, c))
 	}
 }
 
@@ -245,8 +245,8 @@ func TestFilesOfTemplates(t *testing.T) {
 	srv.Advance(tplPrepDelay)
 	pdf := get(paths[0])
 	require.Equal(t, http.StatusOK, pdf.Status, "%s", pdf.Body)
-	assert.Equal(t, 2, filestest.Validate(t, pdf.Body), "a template's PDF is its documents: no signature page, no audit trail")
-	names, _ := filestest.Unzip(t, get(paths[1]).Body)
+	assert.Equal(t, 2, pdftest.Validate(t, pdf.Body), "a template's PDF is its documents: no signature page, no audit trail")
+	names, _ := pdftest.Unzip(t, get(paths[1]).Body)
 	assert.Equal(t, []string{"nda.pdf"}, names)
 	uri := get(paths[2]).Map()["data_uri"].(string)
 	raw, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(uri, "data:application/pdf;base64,"))
@@ -255,8 +255,8 @@ func TestFilesOfTemplates(t *testing.T) {
 	status, _, body := flFetch(t, get(paths[3]).Map()["file_url"].(string))
 	assert.Equal(t, http.StatusOK, status)
 	assert.True(t, bytes.Equal(pdf.Body, body))
-	if filestest.HavePdftoppm() {
-		assert.Equal(t, 2, filestest.Render(t, pdf.Body))
+	if pdftest.HavePdftoppm() {
+		assert.Equal(t, 2, pdftest.Render(t, pdf.Body))
 	}
 }
 

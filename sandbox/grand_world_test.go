@@ -23,7 +23,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
-	"github.com/signsandbox/signsandbox/sandbox/internal/files/filestest"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftest"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
@@ -35,7 +35,7 @@ const grandBase = "https://sandbox.example"
 // srTagsPDF is a letter page with a signature text tag for each of two
 // signers.
 func srTagsPDF() []byte {
-	return filestest.MakePDF(filestest.Letter("Alice: [sig|req|signer1||alice_sig]   Bob: [sig|req|signer2||bob_sig]"))
+	return pdftest.MakePDF(pdftest.Letter("Alice: [sig|req|signer1||alice_sig]   Bob: [sig|req|signer2||bob_sig]"))
 }
 
 func grandServer(t *testing.T) *sandboxtest.Server {

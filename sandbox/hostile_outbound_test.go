@@ -26,7 +26,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
-	"github.com/signsandbox/signsandbox/sandbox/internal/files/filestest"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -142,8 +142,8 @@ func assertNothingLeaked(t *testing.T, srv *sandboxtest.Server, logs *logBuffer,
 		d := flGetAll(srv, id)
 		pages["pdf "+id], pages["zip "+id], pages["data uri "+id], pages["file url "+id] = d.pdf.Body, d.zip.Body, d.dataURI.Body, d.fileURL.Body
 		pages["console request "+id] = srv.Do(http.MethodGet, "/_sandbox/console/api/signature_requests/"+id, nil).Body
-		if d.pdf.Status == http.StatusOK && filestest.HavePdftoppm() {
-			pages["pdf text "+id] = []byte(filestest.Text(t, d.pdf.Body))
+		if d.pdf.Status == http.StatusOK && pdftest.HavePdftoppm() {
+			pages["pdf text "+id] = []byte(pdftest.Text(t, d.pdf.Body))
 		}
 	}
 	for _, p := range []string{"/_sandbox/callbacks", "/_sandbox/emails", "/_sandbox/state", "/_sandbox/console/api/callbacks", "/_sandbox/console/api/emails"} {
@@ -263,10 +263,10 @@ func TestOutboundLocalSandboxReachesLocalTargets(t *testing.T) {
 	for _, u := range targets {
 		status, _, id, _ := fileURLOutcome(t, srv, u)
 		assert.Equal(t, "awaiting_signature", status, u)
-		if filestest.HavePdftoppm() {
+		if pdftest.HavePdftoppm() {
 			d := flGetAll(srv, id)
 			require.Equal(t, http.StatusOK, d.pdf.Status)
-			assert.Contains(t, filestest.Text(t, d.pdf.Body), internalSecret, "the check above would see a leak")
+			assert.Contains(t, pdftest.Text(t, d.pdf.Body), internalSecret, "the check above would see a leak")
 		}
 	}
 	for _, u := range []string{

@@ -7,7 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/files/filestest"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -26,11 +26,11 @@ const (
 
 // srPDF is a valid PDF of n letter pages.
 func srPDF(n int) []byte {
-	pages := make([]filestest.Page, n)
+	pages := make([]pdftest.Page, n)
 	for i := range pages {
-		pages[i] = filestest.Letter(fmt.Sprintf("Page %d", i+1))
+		pages[i] = pdftest.Letter(fmt.Sprintf("Page %d", i+1))
 	}
-	return filestest.MakePDF(pages...)
+	return pdftest.MakePDF(pages...)
 }
 
 type srFile = pdfFile

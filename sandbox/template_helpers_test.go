@@ -12,7 +12,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox"
 	"github.com/signsandbox/signsandbox/sandbox/internal/conformance"
-	"github.com/signsandbox/signsandbox/sandbox/internal/files/filestest"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -36,11 +36,11 @@ var (
 
 // tplPDF writes a small valid PDF with one page per size.
 func tplPDF(sizes ...[2]float64) []byte {
-	pages := make([]filestest.Page, len(sizes))
+	pages := make([]pdftest.Page, len(sizes))
 	for i, s := range sizes {
-		pages[i] = filestest.Page{Width: s[0], Height: s[1]}
+		pages[i] = pdftest.Page{Width: s[0], Height: s[1]}
 	}
-	return filestest.MakePDF(pages...)
+	return pdftest.MakePDF(pages...)
 }
 
 // tplSamplePDF is the official SDK fixture PDF, or a generated one-page PDF

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
-	"github.com/signsandbox/signsandbox/sandbox/internal/files/filestest"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftest"
 	"github.com/signsandbox/signsandbox/sandbox/internal/testvalues"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
@@ -560,7 +560,7 @@ func TestTestValueJobSurvivesExport(t *testing.T) {
 func TestTestValueFiles(t *testing.T) {
 	srv := newServer(t)
 	// filestest writes page text uncompressed, as the marker needs.
-	pdfSaying := func(text string) []byte { return filestest.MakePDF(filestest.Letter(text)) }
+	pdfSaying := func(text string) []byte { return pdftest.MakePDF(pdftest.Letter(text)) }
 	cases := []struct {
 		file   mpFile
 		status string

@@ -7,22 +7,22 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/files/filestest"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
 // ttFormPDF is a PDF with one field of every kind the sandbox reads, and a
 // read-only field and a push button it leaves out.
 func ttFormPDF() []byte {
-	return filestest.MakeFormPDF(1,
-		filestest.FormField{Name: "full_name", Type: "Tx", Flags: 2, Page: 1, Rect: [4]float64{100, 600, 300, 620}},
-		filestest.FormField{Name: "agree", Type: "Btn", Page: 1, Rect: [4]float64{100, 560, 112, 572}, On: true},
-		filestest.FormField{Group: "plan", Type: "Btn", Flags: 2, Page: 1, Rect: [4]float64{100, 500, 112, 512}},
-		filestest.FormField{Group: "plan", Type: "Btn", Flags: 2, Page: 1, Rect: [4]float64{150, 500, 162, 512}, On: true},
-		filestest.FormField{Name: "color", Type: "Ch", Page: 1, Rect: [4]float64{100, 450, 200, 470}, Options: []string{"Red", "Green"}},
-		filestest.FormField{Name: "sign_here", Type: "Sig", Page: 1, Rect: [4]float64{72, 100, 272, 150}},
-		filestest.FormField{Name: "office_use", Type: "Tx", Flags: 1, Page: 1, Rect: [4]float64{400, 100, 500, 120}},
-		filestest.FormField{Name: "reset", Type: "Btn", Flags: 1 << 16, Page: 1, Rect: [4]float64{300, 450, 360, 470}},
+	return pdftest.MakeFormPDF(1,
+		pdftest.FormField{Name: "full_name", Type: "Tx", Flags: 2, Page: 1, Rect: [4]float64{100, 600, 300, 620}},
+		pdftest.FormField{Name: "agree", Type: "Btn", Page: 1, Rect: [4]float64{100, 560, 112, 572}, On: true},
+		pdftest.FormField{Group: "plan", Type: "Btn", Flags: 2, Page: 1, Rect: [4]float64{100, 500, 112, 512}},
+		pdftest.FormField{Group: "plan", Type: "Btn", Flags: 2, Page: 1, Rect: [4]float64{150, 500, 162, 512}, On: true},
+		pdftest.FormField{Name: "color", Type: "Ch", Page: 1, Rect: [4]float64{100, 450, 200, 470}, Options: []string{"Red", "Green"}},
+		pdftest.FormField{Name: "sign_here", Type: "Sig", Page: 1, Rect: [4]float64{72, 100, 272, 150}},
+		pdftest.FormField{Name: "office_use", Type: "Tx", Flags: 1, Page: 1, Rect: [4]float64{400, 100, 500, 120}},
+		pdftest.FormField{Name: "reset", Type: "Btn", Flags: 1 << 16, Page: 1, Rect: [4]float64{300, 450, 360, 470}},
 	)
 }
 
@@ -110,7 +110,7 @@ func TestTextTagsDraft(t *testing.T) {
 	body := udRequestSignature()
 	body["use_text_tags"] = true
 	r := sendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/unclaimed_draft/create", body,
-		ttPDFFile("a.pdf", filestest.MakePDF(filestest.Letter("[sig|req|signer1||jack_sig]"))))
+		ttPDFFile("a.pdf", pdftest.MakePDF(pdftest.Letter("[sig|req|signer1||jack_sig]"))))
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	id := r.Map()["unclaimed_draft"].(map[string]any)["signature_request_id"].(string)
 	srv.ClaimDraft(id, nil)
@@ -120,7 +120,7 @@ func TestTextTagsDraft(t *testing.T) {
 	assert.Contains(t, ttResponseData(srGetOK(t, srv, id)), "jack_sig")
 
 	r = sendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/unclaimed_draft/create", body,
-		ttPDFFile("a.pdf", filestest.MakePDF(filestest.Letter("[sig|req|signer1|||bogus]"))))
+		ttPDFFile("a.pdf", pdftest.MakePDF(pdftest.Letter("[sig|req|signer1|||bogus]"))))
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	id = r.Map()["unclaimed_draft"].(map[string]any)["signature_request_id"].(string)
 	srv.ClaimDraft(id, nil)
@@ -153,7 +153,7 @@ func TestTextTagsDraftWithTemplateFiles(t *testing.T) {
 	draft := func(text string) string {
 		t.Helper()
 		r := sendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/unclaimed_draft/create_embedded_with_template", body,
-			ttPDFFile("extra.pdf", filestest.MakePDF(filestest.Page{Width: 1200, Height: 792, Text: text})))
+			ttPDFFile("extra.pdf", pdftest.MakePDF(pdftest.Page{Width: 1200, Height: 792, Text: text})))
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 		id := r.Map()["unclaimed_draft"].(map[string]any)["signature_request_id"].(string)
 		srv.ClaimDraft(id, nil)

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/files/filestest"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -35,7 +35,7 @@ func TestTextTagsSendEndToEnd(t *testing.T) {
 	body["custom_fields"] = []map[string]any{{"name": "company", "value": "Acme Widgets"}}
 	resp := ttSend(t, srv, body,
 		ttTxt("contract.txt", ttContract),
-		ttPDFFile("page.pdf", filestest.MakePDF(filestest.Letter("Bob: [sig|req|signer2||bob_sig]"))))
+		ttPDFFile("page.pdf", pdftest.MakePDF(pdftest.Letter("Bob: [sig|req|signer2||bob_sig]"))))
 	id := ttRequestID(resp)
 	assert.Equal(t, []string{"non_pdf_text_tags"}, ttWarnings(resp), "the .txt file is not a PDF")
 
@@ -92,8 +92,8 @@ func TestTextTagsSendEndToEnd(t *testing.T) {
 		"api_id": "company_id", "editor": nil}}, sr["custom_fields"])
 
 	pdf := ttPDF(t, srv, id)
-	filestest.Validate(t, pdf)
-	text := filestest.Text(t, pdf)
+	pdftest.Validate(t, pdf)
+	text := pdftest.Text(t, pdf)
 	for _, want := range []string{"Robert", "Acme Widgets", "Alice Archer", "Bob Baker", "[sig|req|signer1"} {
 		assert.Contains(t, text, want, "stamps are drawn where the tags are; the tags stay without hide_text_tags")
 	}
@@ -114,7 +114,7 @@ func TestTextTagsMalformed(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			srv := newServer(t)
-			resp := ttSend(t, srv, ttTwoSigners(), ttPDFFile("doc.pdf", filestest.MakePDF(filestest.Page{Width: 1200, Height: 792, Text: c.text})))
+			resp := ttSend(t, srv, ttTwoSigners(), ttPDFFile("doc.pdf", pdftest.MakePDF(pdftest.Page{Width: 1200, Height: 792, Text: c.text})))
 			id := ttRequestID(resp)
 			assert.Equal(t, []string{"awaiting_signature", "awaiting_signature"}, srStatuses(resp["signature_request"].(map[string]any)),
 				"the call itself succeeds: the service finds bad tags while processing")
@@ -140,7 +140,7 @@ func TestTextTagsMalformed(t *testing.T) {
 func TestTextTagsFileErrorComesFirst(t *testing.T) {
 	srv := newServer(t)
 	resp := ttSend(t, srv, ttTwoSigners(),
-		ttPDFFile("bad-tags.pdf", filestest.MakePDF(filestest.Letter("[nope|req|signer1]"))),
+		ttPDFFile("bad-tags.pdf", pdftest.MakePDF(pdftest.Letter("[nope|req|signer1]"))),
 		ttPDFFile("broken.pdf", []byte("%PDF-1.4\nnot really\n%%EOF\n")))
 	sr := ttProcessed(t, srv, ttRequestID(resp))
 	assert.Equal(t, []string{"error_file", "error_file"}, srStatuses(sr))
@@ -151,7 +151,7 @@ func TestTextTagsHidden(t *testing.T) {
 	body := ttTwoSigners()
 	body["hide_text_tags"] = true
 	resp := ttSend(t, srv, body,
-		ttPDFFile("a.pdf", filestest.MakePDF(filestest.Letter("Alice [sig|req|signer1] end"))),
+		ttPDFFile("a.pdf", pdftest.MakePDF(pdftest.Letter("Alice [sig|req|signer1] end"))),
 		ttTxt("b.txt", "Bob signs here: [sig|req|signer2|Bob|bob] thanks\n"))
 	id := ttRequestID(resp)
 	sr := ttProcessed(t, srv, id)
@@ -160,23 +160,23 @@ func TestTextTagsHidden(t *testing.T) {
 	srv.Sign(srSigID(sr, 1), nil)
 
 	pdf := ttPDF(t, srv, id)
-	filestest.Validate(t, pdf)
-	filestest.Render(t, pdf)
-	text := filestest.Text(t, pdf)
+	pdftest.Validate(t, pdf)
+	pdftest.Render(t, pdf)
+	text := pdftest.Text(t, pdf)
 	assert.NotContains(t, text, "|req|", "hide_text_tags removes the tags from the documents")
 	for _, want := range []string{"Alice", "end", "Bob signs here:", "thanks", "Alice Archer", "Bob Baker"} {
 		assert.Contains(t, text, want)
 	}
 	r := srv.Do(http.MethodGet, "/v3/signature_request/files/"+id+"?file_type=zip", nil)
 	require.Equal(t, http.StatusOK, r.Status)
-	_, docs := filestest.Unzip(t, r.Body)
+	_, docs := pdftest.Unzip(t, r.Body)
 	require.Len(t, docs, 2)
-	assert.NotContains(t, filestest.Text(t, docs[0]), "|req|")
+	assert.NotContains(t, pdftest.Text(t, docs[0]), "|req|")
 }
 
 func TestTextTagsWarnings(t *testing.T) {
 	srv := newServer(t)
-	pdf := ttPDFFile("a.pdf", filestest.MakePDF(filestest.Letter("[sig|req|signer1]")))
+	pdf := ttPDFFile("a.pdf", pdftest.MakePDF(pdftest.Letter("[sig|req|signer1]")))
 	t.Run("PDFs only: no warning", func(t *testing.T) {
 		assert.Empty(t, ttWarnings(ttSend(t, srv, ttTwoSigners(), pdf)))
 	})
@@ -206,7 +206,7 @@ func TestTextTagsWithFormFields(t *testing.T) {
 	body := ttTwoSigners()
 	body["form_fields_per_document"] = []map[string]any{{"document_index": 0, "api_id": "given", "type": "text", "x": 10, "y": 10,
 		"width": 100, "height": 16, "required": false, "signer": 1, "page": 1}}
-	resp := ttSend(t, srv, body, ttPDFFile("a.pdf", filestest.MakePDF(filestest.Letter("[sig|req|signer1||mine]"))))
+	resp := ttSend(t, srv, body, ttPDFFile("a.pdf", pdftest.MakePDF(pdftest.Letter("[sig|req|signer1||mine]"))))
 	ttProcessed(t, srv, ttRequestID(resp))
 	var ids []string
 	for _, f := range ttStoredRequest(t, srv, ttRequestID(resp))["form_fields"].([]any) {
@@ -215,7 +215,7 @@ func TestTextTagsWithFormFields(t *testing.T) {
 	assert.Equal(t, []string{"given", "mine"}, ids)
 
 	body["form_fields_per_document"].([]map[string]any)[0]["api_id"] = "mine"
-	resp = ttSend(t, srv, body, ttPDFFile("a.pdf", filestest.MakePDF(filestest.Letter("[sig|req|signer1||mine]"))))
+	resp = ttSend(t, srv, body, ttPDFFile("a.pdf", pdftest.MakePDF(pdftest.Letter("[sig|req|signer1||mine]"))))
 	sr := ttProcessed(t, srv, ttRequestID(resp))
 	assert.Equal(t, []string{"error_text_tag", "error_text_tag"}, srStatuses(sr))
 }
@@ -227,14 +227,14 @@ func TestTextTagsEmbeddedAndEdit(t *testing.T) {
 	body := ttTwoSigners()
 	body["client_id"] = srClientID
 	r := sendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/signature_request/create_embedded", body,
-		ttPDFFile("a.pdf", filestest.MakePDF(filestest.Letter("[sig|req|signer9]"))))
+		ttPDFFile("a.pdf", pdftest.MakePDF(pdftest.Letter("[sig|req|signer9]"))))
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	id := ttRequestID(r.Map())
 	sr := ttProcessed(t, srv, id)
 	assert.Equal(t, []string{"error_text_tag", "error_text_tag"}, srStatuses(sr))
 
 	r = sendMultipart(t, srv, srv.APIKey, http.MethodPut, "/v3/signature_request/edit_embedded/"+id, body,
-		ttPDFFile("a.pdf", filestest.MakePDF(filestest.Letter("[sig|req|signer2]"))))
+		ttPDFFile("a.pdf", pdftest.MakePDF(pdftest.Letter("[sig|req|signer2]"))))
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	sr = ttProcessed(t, srv, id)
 	assert.Equal(t, []string{"awaiting_signature", "awaiting_signature"}, srStatuses(sr))
@@ -248,7 +248,7 @@ func TestTextTagsEmbeddedAndEdit(t *testing.T) {
 // ends in error_text_tag, and the state reads back the same.
 func TestTextTagsSurviveExport(t *testing.T) {
 	srv := newServer(t)
-	bad := ttRequestID(ttSend(t, srv, ttTwoSigners(), ttPDFFile("a.pdf", filestest.MakePDF(filestest.Letter("[sig|req|signer7]")))))
+	bad := ttRequestID(ttSend(t, srv, ttTwoSigners(), ttPDFFile("a.pdf", pdftest.MakePDF(pdftest.Letter("[sig|req|signer7]")))))
 	good := ttRequestID(ttSend(t, srv, ttTwoSigners(), ttTxt("b.txt", "[sig|req|signer1] [text|noreq|signer2||n]")))
 	body := ttTemplateBody()
 	body["use_preexisting_fields"] = true

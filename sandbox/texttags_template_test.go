@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/files/filestest"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -75,7 +75,7 @@ func TestTextTagsTemplate(t *testing.T) {
 
 	r := srv.Do(http.MethodGet, "/v3/template/files/"+id+"?file_type=pdf", nil)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	assert.NotContains(t, filestest.Text(t, r.Body), "|req|", "hide_text_tags removed the tags from the template's document")
+	assert.NotContains(t, pdftest.Text(t, r.Body), "|req|", "hide_text_tags removed the tags from the template's document")
 
 	send := map[string]any{
 		"template_ids": []string{id},
@@ -95,7 +95,7 @@ func TestTextTagsTemplate(t *testing.T) {
 	rd := ttResponseData(srGetOK(t, srv, reqID))
 	assert.Equal(t, "Wilma", rd["wit_name"]["value"])
 	assert.Equal(t, "signature", rd["client_sig"]["type"])
-	text := filestest.Text(t, ttPDF(t, srv, reqID))
+	text := pdftest.Text(t, ttPDF(t, srv, reqID))
 	assert.Contains(t, text, "Acme Widgets")
 	assert.Contains(t, text, "Wilma")
 }
@@ -111,7 +111,7 @@ func TestTextTagsTemplateError(t *testing.T) {
 			srv := newServer(t)
 			body := ttTemplateBody()
 			body["use_text_tags"] = true
-			id := ttCreateTemplate(t, srv, body, ttPDFFile("t.pdf", filestest.MakePDF(filestest.Letter(c.text))))
+			id := ttCreateTemplate(t, srv, body, ttPDFFile("t.pdf", pdftest.MakePDF(pdftest.Letter(c.text))))
 			srv.Advance(tplPrepDelay)
 			cbs := srv.Callbacks(sandboxtest.ObjectID(id), sandboxtest.EventType("template_error"))
 			require.Len(t, cbs, 1)
@@ -124,7 +124,7 @@ func TestTextTagsTemplateError(t *testing.T) {
 // Without use_text_tags a template's tags are plain text.
 func TestTextTagsTemplateOff(t *testing.T) {
 	srv := newServer(t)
-	id := ttCreateTemplate(t, srv, ttTemplateBody(), ttPDFFile("t.pdf", filestest.MakePDF(filestest.Letter("[sig|req|signer9]"))))
+	id := ttCreateTemplate(t, srv, ttTemplateBody(), ttPDFFile("t.pdf", pdftest.MakePDF(pdftest.Letter("[sig|req|signer9]"))))
 	srv.Advance(tplPrepDelay)
 	require.Len(t, srv.Callbacks(sandboxtest.ObjectID(id), sandboxtest.EventType("template_created")), 1)
 	fields, _ := ttTemplateFields(t, srv, id)

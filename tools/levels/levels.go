@@ -43,7 +43,7 @@ var levels = []level{
 		doc:  "import nothing of this module: the closed vocabularies, the store, PDF handling, embedded data",
 		packages: []string{
 			"fixtures", "scenarios",
-			"sandbox/internal/apierr", "sandbox/internal/buildinfo", "sandbox/internal/callnote", "sandbox/internal/files",
+			"sandbox/internal/apierr", "sandbox/internal/buildinfo", "sandbox/internal/callnote", "sandbox/internal/pdf",
 			"sandbox/internal/jsonenc", "sandbox/internal/metrics", "sandbox/internal/operations",
 			"sandbox/internal/outbound", "sandbox/internal/routeindex", "sandbox/internal/secret",
 			"sandbox/internal/signpage", "sandbox/internal/state",
@@ -138,7 +138,7 @@ var levels = []level{
 		name: "test kits",
 		doc:  "helpers for tests: a sandbox over HTTP, OpenAPI conformance, PDFs, e-mails as a client reads them",
 		packages: []string{
-			"sandbox/sandboxtest", "sandbox/internal/conformance", "sandbox/internal/files/filestest",
+			"sandbox/sandboxtest", "sandbox/internal/conformance", "sandbox/internal/pdf/pdftest",
 			"sandbox/internal/mail/mailtest",
 		},
 		modules:  []string{"github.com/getkin/kin-openapi", "github.com/pdfcpu/pdfcpu"},

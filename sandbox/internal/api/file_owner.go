@@ -3,7 +3,7 @@ package api
 // The seam between the documents area and the objects that own files.
 
 import (
-	"github.com/signsandbox/signsandbox/sandbox/internal/files"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -17,5 +17,5 @@ type FileOwner struct {
 	// Compose describes the object's downloadable PDF as of now, with the
 	// blob id holding each document's bytes ("" for bytes that only the
 	// composition holds).
-	Compose func(tx *state.Txn, id string) (files.Composition, []string, error)
+	Compose func(tx *state.Txn, id string) (pdf.Composition, []string, error)
 }

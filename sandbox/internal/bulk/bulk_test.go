@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
-	"github.com/signsandbox/signsandbox/sandbox/internal/files/filestest"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -27,7 +27,7 @@ func oneRoleTemplate(t *testing.T, srv *sandboxtest.Server) string {
 			{"document_index": 0, "api_id": "sig", "name": "Signature", "type": "signature", "x": 100, "y": 600, "width": 200, "height": 30, "required": true, "signer": 0, "page": 1},
 		}),
 		"test_mode": "1",
-	}, apitest.File{Field: "files[0]", Name: "po.pdf", ContentType: "application/pdf", Data: filestest.MakePDF(filestest.Letter("PO"))})
+	}, apitest.File{Field: "files[0]", Name: "po.pdf", ContentType: "application/pdf", Data: pdftest.MakePDF(pdftest.Letter("PO"))})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	var out struct {
 		Template struct {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/files/filestest"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -26,7 +26,7 @@ func postFile(t *testing.T, srv *sandboxtest.Server, key, path string, fields ma
 	}
 	fw, err := mw.CreateFormFile("files[0]", fileName)
 	require.NoError(t, err)
-	_, err = fw.Write(filestest.MakePDF(filestest.Letter("Page 1")))
+	_, err = fw.Write(pdftest.MakePDF(pdftest.Letter("Page 1")))
 	require.NoError(t, err)
 	require.NoError(t, mw.Close())
 	req, err := http.NewRequest(http.MethodPost, srv.URL+path, &b)

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/files"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf"
 )
 
 // TestCacheKeepsTheMostRecentlyUsed: beyond its bound the least recently
@@ -34,7 +34,7 @@ func TestCacheKeepsTheMostRecentlyUsed(t *testing.T) {
 // concurrent use.
 func TestCachedPlaceholderIsTheDerivedOne(t *testing.T) {
 	url := "https://example.com/cached/nda.pdf"
-	want := files.OfflinePlaceholder(url)
+	want := pdf.OfflinePlaceholder(url)
 	var wg sync.WaitGroup
 	for i := 0; i < 8; i++ {
 		wg.Add(1)
@@ -52,26 +52,26 @@ func TestCachedPlaceholderIsTheDerivedOne(t *testing.T) {
 // TestConvertRemembersPDFInspections: a second upload of the same PDF gets
 // the same answer without being parsed again, with its own bytes.
 func TestConvertRemembersPDFInspections(t *testing.T) {
-	pdf := files.OfflinePlaceholder("https://example.com/inspect-me.pdf").PDF
-	want, err := files.Convert("a.pdf", "application/pdf", pdf)
+	doc := pdf.OfflinePlaceholder("https://example.com/inspect-me.pdf").PDF
+	want, err := pdf.Convert("a.pdf", "application/pdf", doc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	first, err := Convert("a.pdf", "application/pdf", pdf)
+	first, err := Convert("a.pdf", "application/pdf", doc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	again := bytes.Clone(pdf)
+	again := bytes.Clone(doc)
 	second, err := Convert("b.pdf", "", again)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := inspected.Lookup(sha256.Sum256(pdf)); !ok {
+	if _, ok := inspected.Lookup(sha256.Sum256(doc)); !ok {
 		t.Fatal("the inspection was not remembered")
 	}
-	for _, got := range []files.Converted{first, second} {
+	for _, got := range []pdf.Converted{first, second} {
 		if got.How != want.How || len(got.Info.Pages) != len(want.Info.Pages) || got.Info.Pages[0] != want.Info.Pages[0] {
-			t.Errorf("answer %+v differs from files.Convert's %+v", got.Info, want.Info)
+			t.Errorf("answer %+v differs from pdf.Convert's %+v", got.Info, want.Info)
 		}
 	}
 	if &second.PDF[0] != &again[0] {

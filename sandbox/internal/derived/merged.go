@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/files"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf"
 )
 
 // Merged files (the downloadable PDF and ZIP of a request or template) are
@@ -25,15 +25,15 @@ const (
 	mergedEntries = 1024
 )
 
-var merged = NewSizedCache[[sha256.Size]byte, files.Rendered](mergedEntries, mergedBytes,
-	func(r files.Rendered) int64 { return int64(len(r.PDF) + len(r.ZIP)) })
+var merged = NewSizedCache[[sha256.Size]byte, pdf.Rendered](mergedEntries, mergedBytes,
+	func(r pdf.Rendered) int64 { return int64(len(r.PDF) + len(r.ZIP)) })
 
 // jsonRecipe is the form recipes were stored in before the binary one
 // (recipe_codec.go): worlds exported then still hold it. Documents with a
 // reference are kept without their bytes (the caller's store holds them);
 // the others carry them.
 type jsonRecipe struct {
-	Composition files.Composition `json:"composition"`
+	Composition pdf.Composition `json:"composition"`
 	// Refs holds, per document, the reference of the stored file with its
 	// bytes ("" when the bytes are in the recipe).
 	Refs []string `json:"refs,omitempty"`
@@ -49,7 +49,7 @@ var ErrNotKeepable = errors.New("derived: composition cannot be kept as a recipe
 // EncodeRecipe keeps a composition as a recipe. refs[i] names the stored
 // file holding document i's bytes ("" or a missing entry keeps the bytes in
 // the recipe). Times are kept as instants (rendering reads them in UTC).
-func EncodeRecipe(c files.Composition, refs []string) ([]byte, error) {
+func EncodeRecipe(c pdf.Composition, refs []string) ([]byte, error) {
 	if !validText(&c) {
 		return nil, ErrNotKeepable
 	}
@@ -59,7 +59,7 @@ func EncodeRecipe(c files.Composition, refs []string) ([]byte, error) {
 // Recipe is a decoded recipe: the composition (documents with a reference
 // have no bytes yet) and the references.
 type Recipe struct {
-	Composition files.Composition
+	Composition pdf.Composition
 	Refs        []string
 }
 
@@ -98,10 +98,10 @@ type Store interface {
 // st. The cache key is the recipe with the SHA-256 of every referenced
 // document, so a rendering is found again without reading the documents,
 // and equal inputs (in any world) share one rendering.
-func Merged(raw []byte, st Store) (files.Rendered, error) {
+func Merged(raw []byte, st Store) (pdf.Rendered, error) {
 	r, err := DecodeRecipe(raw)
 	if err != nil {
-		return files.Rendered{}, err
+		return pdf.Rendered{}, err
 	}
 	h := sha256.New()
 	h.Write(raw)
@@ -109,7 +109,7 @@ func Merged(raw []byte, st Store) (files.Rendered, error) {
 		if ref := r.Ref(i); ref != "" {
 			sum, err := st.Sum(ref)
 			if err != nil {
-				return files.Rendered{}, fmt.Errorf("derived: document %d: %w", i+1, err)
+				return pdf.Rendered{}, fmt.Errorf("derived: document %d: %w", i+1, err)
 			}
 			h.Write(sum[:])
 		}
@@ -123,20 +123,20 @@ func Merged(raw []byte, st Store) (files.Rendered, error) {
 	for i := range c.Documents {
 		if ref := r.Ref(i); ref != "" {
 			if c.Documents[i].PDF, err = st.Bytes(ref); err != nil {
-				return files.Rendered{}, fmt.Errorf("derived: document %d: %w", i+1, err)
+				return pdf.Rendered{}, fmt.Errorf("derived: document %d: %w", i+1, err)
 			}
 		}
 	}
-	out, err := files.Render(c)
+	out, err := pdf.Render(c)
 	if err != nil {
-		return files.Rendered{}, err
+		return pdf.Rendered{}, err
 	}
-	return merged.Get(key, func([sha256.Size]byte) files.Rendered { return out }), nil
+	return merged.Get(key, func([sha256.Size]byte) pdf.Rendered { return out }), nil
 }
 
 // validText reports whether every text of a composition is valid UTF-8, so
 // that JSON keeps it unchanged.
-func validText(c *files.Composition) bool {
+func validText(c *pdf.Composition) bool {
 	texts := []string{c.ID, c.Title}
 	if p := c.CoverPage; p != nil {
 		texts = append(texts, p.To, p.From, p.Message, p.Recipient, p.Sender)

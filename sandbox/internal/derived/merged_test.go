@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/files"
-	"github.com/signsandbox/signsandbox/sandbox/internal/files/filestest"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftest"
 )
 
 // fakeStore holds documents by reference and counts the reads.
@@ -38,17 +38,17 @@ func (s *fakeStore) Bytes(ref string) ([]byte, error) {
 // richComposition has every part a composition can have: a referenced and
 // an inline document, signature page, stamps, audit trail, a sub-second
 // instant in another zone.
-func richComposition(doc, inline []byte) files.Composition {
+func richComposition(doc, inline []byte) pdf.Composition {
 	signed := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
-	return files.Composition{
+	return pdf.Composition{
 		ID: "sr_1", Title: "Lease <&> Ünïcode", TestMode: true,
-		Documents: []files.Source{{Name: "a.pdf", PDF: doc}, {Name: "b.pdf", PDF: inline}},
-		SignaturePage: &files.SignaturePage{Signers: []files.SignerLine{
+		Documents: []pdf.Source{{Name: "a.pdf", PDF: doc}, {Name: "b.pdf", PDF: inline}},
+		SignaturePage: &pdf.SignaturePage{Signers: []pdf.SignerLine{
 			{Name: "Jack", Email: "jack@example.com", Status: "signed", SignedAt: &signed, Signature: "Jack Example"},
 			{Name: "Jill", Email: "jill@example.com", Status: "awaiting_signature"},
 		}},
-		Stamps: []files.Stamp{{Document: 0, Page: 1, X: 10.5, Y: 20.25, Width: 100, Height: 20, Text: "Jack", Kind: files.StampSignature}},
-		Audit:  []files.AuditEntry{{Time: signed, Actor: "jack@example.com", Action: "signed"}},
+		Stamps: []pdf.Stamp{{Document: 0, Page: 1, X: 10.5, Y: 20.25, Width: 100, Height: 20, Text: "Jack", Kind: pdf.StampSignature}},
+		Audit:  []pdf.AuditEntry{{Time: signed, Actor: "jack@example.com", Action: "signed"}},
 		At:     time.Date(2026, 3, 4, 5, 6, 7, 123456789, time.FixedZone("X", 3600)),
 	}
 }
@@ -57,10 +57,10 @@ func richComposition(doc, inline []byte) files.Composition {
 // bytes rendering the composition at once gave, reads the referenced
 // documents only on a miss, and answers from the cache afterwards.
 func TestMergedEqualsEagerRendering(t *testing.T) {
-	doc := filestest.MakePDF(filestest.Letter("referenced"))
-	inline := filestest.MakePDF(filestest.Letter("inline"), filestest.Letter("two"))
+	doc := pdftest.MakePDF(pdftest.Letter("referenced"))
+	inline := pdftest.MakePDF(pdftest.Letter("inline"), pdftest.Letter("two"))
 	comp := richComposition(doc, inline)
-	eager, err := files.Render(comp)
+	eager, err := pdf.Render(comp)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestMergedEqualsEagerRendering(t *testing.T) {
 	}
 
 	// Other bytes under the same reference are another input.
-	st.docs["blob_a"] = filestest.MakePDF(filestest.Letter("changed"))
+	st.docs["blob_a"] = pdftest.MakePDF(pdftest.Letter("changed"))
 	got, err := Merged(raw, st)
 	if err != nil {
 		t.Fatal(err)
@@ -103,7 +103,7 @@ func TestMergedEqualsEagerRendering(t *testing.T) {
 // TestRecipeRefusesTextJSONWouldChange: text that is not valid UTF-8 would
 // come back changed from JSON, so such a composition is not kept.
 func TestRecipeRefusesTextJSONWouldChange(t *testing.T) {
-	comp := richComposition(filestest.MakePDF(filestest.Letter("x")), nil)
+	comp := richComposition(pdftest.MakePDF(pdftest.Letter("x")), nil)
 	comp.Documents = comp.Documents[:1]
 	comp.Audit[0].Detail = "bad \xff byte"
 	if _, err := EncodeRecipe(comp, nil); !errors.Is(err, ErrNotKeepable) {

@@ -17,7 +17,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/files"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf"
 )
 
 // The first byte of a binary recipe is its format version: recipeV2 adds
@@ -126,13 +126,13 @@ func isLowerHex(s string) bool {
 }
 
 // encodeBinary writes a recipe in the binary form.
-func encodeBinary(c *files.Composition, refs []string) []byte {
+func encodeBinary(c *pdf.Composition, refs []string) []byte {
 	return encodeBinaryVersion(c, refs, recipeV2)
 }
 
 // encodeBinaryVersion writes a recipe in the binary form of a version
 // (earlier ones only for the tests that check they still decode).
-func encodeBinaryVersion(c *files.Composition, refs []string, version byte) []byte {
+func encodeBinaryVersion(c *pdf.Composition, refs []string, version byte) []byte {
 	w := &recipeWriter{buf: make([]byte, 0, 256), seen: map[string]int{}}
 	w.buf = append(w.buf, version)
 	w.str(c.ID)
@@ -339,11 +339,11 @@ func decodeBinary(raw []byte) (Recipe, error) {
 	}
 	version := raw[0]
 	r := &recipeReader{buf: raw[1:]}
-	var c files.Composition
+	var c pdf.Composition
 	c.ID = r.str()
 	c.Title = r.str()
 	if r.bool() {
-		p := &files.CoverPage{}
+		p := &pdf.CoverPage{}
 		for _, s := range []*string{&p.To, &p.From, &p.Message, &p.Recipient, &p.Sender} {
 			*s = r.str()
 		}
@@ -352,7 +352,7 @@ func decodeBinary(raw []byte) (Recipe, error) {
 	}
 	var refs []string
 	n := r.count()
-	c.Documents = make([]files.Source, n)
+	c.Documents = make([]pdf.Source, n)
 	for i := 0; i < n && r.err == nil; i++ {
 		c.Documents[i].Name = r.str()
 		switch r.byte() {
@@ -369,10 +369,10 @@ func decodeBinary(raw []byte) (Recipe, error) {
 		}
 	}
 	if r.bool() {
-		p := &files.SignaturePage{}
+		p := &pdf.SignaturePage{}
 		n := r.count()
 		for i := 0; i < n && r.err == nil; i++ {
-			s := files.SignerLine{Name: r.str(), Email: r.str(), Status: r.str()}
+			s := pdf.SignerLine{Name: r.str(), Email: r.str(), Status: r.str()}
 			if r.bool() {
 				t := r.time()
 				s.SignedAt = &t
@@ -386,7 +386,7 @@ func decodeBinary(raw []byte) (Recipe, error) {
 	}
 	n = r.count()
 	for i := 0; i < n && r.err == nil; i++ {
-		s := files.Stamp{Document: r.small(), Page: r.small()}
+		s := pdf.Stamp{Document: r.small(), Page: r.small()}
 		s.X, s.Y, s.Width, s.Height = r.num(), r.num(), r.num(), r.num()
 		s.Text, s.Kind = r.str(), r.str()
 		c.Stamps = append(c.Stamps, s)
@@ -394,7 +394,7 @@ func decodeBinary(raw []byte) (Recipe, error) {
 	c.TestMode = r.bool()
 	n = r.count()
 	for i := 0; i < n && r.err == nil; i++ {
-		a := files.AuditEntry{Time: r.time()}
+		a := pdf.AuditEntry{Time: r.time()}
 		a.Actor, a.Action, a.Detail = r.str(), r.str(), r.str()
 		c.Audit = append(c.Audit, a)
 	}

@@ -8,16 +8,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/files"
-	"github.com/signsandbox/signsandbox/sandbox/internal/files/filestest"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftest"
 )
 
 // legacyJSONRecipe is a recipe as versions before the binary form wrote
 // it (worlds exported then hold such recipes).
-func legacyJSONRecipe(t *testing.T, c files.Composition, refs []string) []byte {
+func legacyJSONRecipe(t *testing.T, c pdf.Composition, refs []string) []byte {
 	t.Helper()
 	r := jsonRecipe{Composition: c, Refs: make([]string, len(c.Documents))}
-	r.Composition.Documents = append([]files.Source(nil), c.Documents...)
+	r.Composition.Documents = append([]pdf.Source(nil), c.Documents...)
 	referenced := false
 	for i := range c.Documents {
 		if i < len(refs) && refs[i] != "" {
@@ -38,11 +38,11 @@ func legacyJSONRecipe(t *testing.T, c files.Composition, refs []string) []byte {
 
 // inUTC is c with every instant in UTC: what a recipe gives back (the
 // zone is not kept, rendering reads instants in UTC).
-func inUTC(c files.Composition) files.Composition {
+func inUTC(c pdf.Composition) pdf.Composition {
 	c.At = c.At.UTC()
 	if c.SignaturePage != nil {
 		p := *c.SignaturePage
-		p.Signers = append([]files.SignerLine(nil), p.Signers...)
+		p.Signers = append([]pdf.SignerLine(nil), p.Signers...)
 		for i, s := range p.Signers {
 			if s.SignedAt != nil {
 				t := s.SignedAt.UTC()
@@ -51,7 +51,7 @@ func inUTC(c files.Composition) files.Composition {
 		}
 		c.SignaturePage = &p
 	}
-	c.Audit = append([]files.AuditEntry(nil), c.Audit...)
+	c.Audit = append([]pdf.AuditEntry(nil), c.Audit...)
 	for i := range c.Audit {
 		c.Audit[i].Time = c.Audit[i].Time.UTC()
 	}
@@ -60,13 +60,13 @@ func inUTC(c files.Composition) files.Composition {
 
 // fullComposition is richComposition with a cover page, numbers that are
 // not integral, a negative zero and an inline document with no bytes.
-func fullComposition() files.Composition {
-	c := richComposition(filestest.MakePDF(filestest.Letter("referenced")), filestest.MakePDF(filestest.Letter("inline")))
+func fullComposition() pdf.Composition {
+	c := richComposition(pdftest.MakePDF(pdftest.Letter("referenced")), pdftest.MakePDF(pdftest.Letter("inline")))
 	c.ID = "0123456789abcdef0123456789abcdef01234567"
-	c.CoverPage = &files.CoverPage{To: "Jill", From: "Jack", Message: "Hi", Recipient: "+15551234567", Sender: "jack@example.com", Pages: 3}
-	c.Documents = append(c.Documents, files.Source{Name: "empty.pdf"}, files.Source{Name: "zero.pdf", PDF: []byte{}})
-	c.Stamps = append(c.Stamps, files.Stamp{Document: 1, Page: 2, X: math.Copysign(0, -1), Y: -3, Width: 1e300, Height: 0.1, Text: "X", Kind: files.StampCheckbox})
-	c.Audit = append(c.Audit, files.AuditEntry{Time: time.Date(2026, 3, 4, 6, 0, 0, 5, time.FixedZone("Y", -7200)), Actor: "jack@example.com", Action: "Lease <&> Ünïcode", Detail: "ABCDEF"})
+	c.CoverPage = &pdf.CoverPage{To: "Jill", From: "Jack", Message: "Hi", Recipient: "+15551234567", Sender: "jack@example.com", Pages: 3}
+	c.Documents = append(c.Documents, pdf.Source{Name: "empty.pdf"}, pdf.Source{Name: "zero.pdf", PDF: []byte{}})
+	c.Stamps = append(c.Stamps, pdf.Stamp{Document: 1, Page: 2, X: math.Copysign(0, -1), Y: -3, Width: 1e300, Height: 0.1, Text: "X", Kind: pdf.StampCheckbox})
+	c.Audit = append(c.Audit, pdf.AuditEntry{Time: time.Date(2026, 3, 4, 6, 0, 0, 5, time.FixedZone("Y", -7200)), Actor: "jack@example.com", Action: "Lease <&> Ünïcode", Detail: "ABCDEF"})
 	return c
 }
 
@@ -85,7 +85,7 @@ func TestBinaryRecipeGivesTheCompositionBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := inUTC(c)
-	want.Documents = append([]files.Source(nil), c.Documents...)
+	want.Documents = append([]pdf.Source(nil), c.Documents...)
 	want.Documents[0].PDF = nil // referenced: the store holds it
 	if !reflect.DeepEqual(got.Composition, want) {
 		t.Fatalf("composition changed:\n got %+v\nwant %+v", got.Composition, want)
@@ -105,7 +105,7 @@ func TestBinaryRecipeGivesTheCompositionBack(t *testing.T) {
 		t.Fatalf("refs %q, err %v: a recipe without references has none", got.Refs, err)
 	}
 
-	var zero files.Composition
+	var zero pdf.Composition
 	raw, err = EncodeRecipe(zero, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -145,10 +145,10 @@ func TestVersion1RecipeStillDecodes(t *testing.T) {
 // earlier version (an imported world) renders the bytes the binary one
 // and an eager rendering give.
 func TestJSONRecipeOfEarlierVersionsStillRenders(t *testing.T) {
-	doc := filestest.MakePDF(filestest.Letter("legacy referenced"))
-	inline := filestest.MakePDF(filestest.Letter("legacy inline"))
+	doc := pdftest.MakePDF(pdftest.Letter("legacy referenced"))
+	inline := pdftest.MakePDF(pdftest.Letter("legacy inline"))
 	comp := richComposition(doc, inline)
-	eager, err := files.Render(comp)
+	eager, err := pdf.Render(comp)
 	if err != nil {
 		t.Fatal(err)
 	}

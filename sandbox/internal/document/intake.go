@@ -26,7 +26,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/derived"
-	"github.com/signsandbox/signsandbox/sandbox/internal/files"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
@@ -129,12 +129,12 @@ func convertDocument(name, contentType string, data []byte) Pending {
 		return d
 	}
 	d.PDF = conv.PDF
-	d.Converted = conv.How != files.AsPDF
+	d.Converted = conv.How != pdf.AsPDF
 	d.Doc.Pages = statePages(conv.Info)
 	return d
 }
 
-func statePages(info files.Info) []state.Page {
+func statePages(info pdf.Info) []state.Page {
 	out := make([]state.Page, len(info.Pages))
 	for i, p := range info.Pages {
 		out[i] = state.Page{Width: p.Width, Height: p.Height}

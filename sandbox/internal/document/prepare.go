@@ -23,7 +23,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/derived"
-	"github.com/signsandbox/signsandbox/sandbox/internal/files"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -118,11 +118,11 @@ func runFilesPrepare(s *api.Host, w *world.World, tx *state.Txn, job *state.Job)
 	fs := state.Clone(cur)
 	comp, refs, perr := compose(s, tx, a.Kind, job.Subject)
 	var recipe []byte
-	var out files.Rendered
+	var out pdf.Rendered
 	if perr == nil {
 		recipe, perr = derived.EncodeRecipe(comp, refs)
 		if errors.Is(perr, derived.ErrNotKeepable) {
-			out, perr = files.Render(comp) // kept as files instead
+			out, perr = pdf.Render(comp) // kept as files instead
 		}
 	}
 	if perr != nil {
@@ -155,7 +155,7 @@ func runFilesPrepare(s *api.Host, w *world.World, tx *state.Txn, job *state.Job)
 	}
 	fs.Recipe, fs.PDFSeq = recipe, pdfSeq
 	fs.SetFiles(pdfID, zipID, out.Pages)
-	fs.Name = files.SafeName(comp.Title, "", a.Kind+"-"+job.Subject)
+	fs.Name = pdf.SafeName(comp.Title, "", a.Kind+"-"+job.Subject)
 	if fs.Name == comp.Title {
 		fs.Name = comp.Title // the owner's string, not a copy
 	}
@@ -165,14 +165,14 @@ func runFilesPrepare(s *api.Host, w *world.World, tx *state.Txn, job *state.Job)
 }
 
 // compose asks an object's owner for its composition as of now.
-func compose(s *api.Host, tx *state.Txn, kind, id string) (files.Composition, []string, error) {
+func compose(s *api.Host, tx *state.Txn, kind, id string) (pdf.Composition, []string, error) {
 	owner, ok := s.Reg.FileOwners[kind]
 	if !ok || owner.Compose == nil {
-		return files.Composition{}, nil, fmt.Errorf("no file owner for %q", kind)
+		return pdf.Composition{}, nil, fmt.Errorf("no file owner for %q", kind)
 	}
 	comp, refs, err := owner.Compose(tx, id)
 	if err != nil {
-		return files.Composition{}, nil, err
+		return pdf.Composition{}, nil, err
 	}
 	if comp.At.IsZero() {
 		comp.At = tx.Now()

@@ -16,9 +16,9 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/derived"
-	"github.com/signsandbox/signsandbox/sandbox/internal/files"
-	"github.com/signsandbox/signsandbox/sandbox/internal/files/filestest"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fixture"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftest"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -28,11 +28,11 @@ import (
 const kindTestOwner = "test_owner"
 
 var (
-	testCompositions = map[string]files.Composition{
-		"doc-ok":     {ID: "doc-ok", Title: "Fake owner", Documents: []files.Source{{Name: "a.pdf", PDF: filestest.MakePDF(filestest.Letter("fake"))}}},
-		"doc-second": {ID: "doc-second", Title: "Another", Documents: []files.Source{{Name: "b.pdf", PDF: filestest.MakePDF(filestest.Letter("b"), filestest.Letter("c"))}}},
+	testCompositions = map[string]pdf.Composition{
+		"doc-ok":     {ID: "doc-ok", Title: "Fake owner", Documents: []pdf.Source{{Name: "a.pdf", PDF: pdftest.MakePDF(pdftest.Letter("fake"))}}},
+		"doc-second": {ID: "doc-second", Title: "Another", Documents: []pdf.Source{{Name: "b.pdf", PDF: pdftest.MakePDF(pdftest.Letter("b"), pdftest.Letter("c"))}}},
 		// A title that is not UTF-8, which a recipe (JSON) cannot keep.
-		"doc-latin1": {ID: "doc-latin1", Title: "Vertr\xe4ge", Documents: []files.Source{{Name: "c.pdf", PDF: filestest.MakePDF(filestest.Letter("c"))}}},
+		"doc-latin1": {ID: "doc-latin1", Title: "Vertr\xe4ge", Documents: []pdf.Source{{Name: "c.pdf", PDF: pdftest.MakePDF(pdftest.Letter("c"))}}},
 	}
 	testComposed atomic.Int64
 )
@@ -45,11 +45,11 @@ var testOwner = api.FileOwner{
 		}
 		return nil
 	},
-	Compose: func(tx *state.Txn, id string) (files.Composition, []string, error) {
+	Compose: func(tx *state.Txn, id string) (pdf.Composition, []string, error) {
 		testComposed.Add(1)
 		c, ok := testCompositions[id]
 		if !ok {
-			return files.Composition{}, nil, errors.New("no such test document")
+			return pdf.Composition{}, nil, errors.New("no such test document")
 		}
 		return c, nil, nil
 	},
@@ -92,7 +92,7 @@ func (s *testSandbox) testFileSet(t *testing.T, id string) *state.FileSet {
 }
 
 // testRendered renders a prepared file set's files as a download would.
-func (s *testSandbox) testRendered(t *testing.T, fs *state.FileSet) files.Rendered {
+func (s *testSandbox) testRendered(t *testing.T, fs *state.FileSet) pdf.Rendered {
 	t.Helper()
 	require.NotNil(t, fs.Recipe, "prepared as a recipe")
 	out, err := derived.Merged(fs.Recipe, blobStore{s.host.DefaultWorld.Store.Read()})

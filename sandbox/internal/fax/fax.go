@@ -8,9 +8,9 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
-	"github.com/signsandbox/signsandbox/sandbox/internal/files"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -386,10 +386,10 @@ func faxFiles(c *api.Call) (any, error) {
 // saying so, as it was counted), marked as a test document in test_mode,
 // rendered by the documents subsystem. Its page count is the fax's Pages.
 func faxPDF(tx *state.Txn, f *state.Fax) ([]byte, error) {
-	comp := files.Composition{ID: f.ID, Title: f.Title, TestMode: f.TestMode, At: time.Unix(f.CreatedAt, 0).UTC()}
+	comp := pdf.Composition{ID: f.ID, Title: f.Title, TestMode: f.TestMode, At: time.Unix(f.CreatedAt, 0).UTC()}
 	readable := false
 	for _, d := range f.Documents {
-		src := files.Source{Name: d.Name}
+		src := pdf.Source{Name: d.Name}
 		if d.PDFBlobID != "" {
 			if b, err := state.GetBlob(tx, d.PDFBlobID); err == nil {
 				src.PDF, readable = b, true
@@ -401,9 +401,9 @@ func faxPDF(tx *state.Txn, f *state.Fax) ([]byte, error) {
 		return nil, apierr.NotFoundf("This fax has no file that could be read.")
 	}
 	if faxCoverPage(f.CoverPageTo, f.CoverPageFrom, f.CoverPageMessage) {
-		comp.CoverPage = &files.CoverPage{To: f.CoverPageTo, From: f.CoverPageFrom, Message: f.CoverPageMessage,
+		comp.CoverPage = &pdf.CoverPage{To: f.CoverPageTo, From: f.CoverPageFrom, Message: f.CoverPageMessage,
 			Recipient: f.Recipient, Sender: f.Sender, Pages: f.Pages}
 	}
-	pdf, _, err := files.RenderPDF(comp)
+	pdf, _, err := pdf.RenderPDF(comp)
 	return pdf, err
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
-	"github.com/signsandbox/signsandbox/sandbox/internal/files/filestest"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -26,7 +26,7 @@ type faxBody struct {
 
 func sendFax(t *testing.T, srv *sandboxtest.Server, recipient string) faxBody {
 	t.Helper()
-	pdf := apitest.File{Field: "files[0]", Name: "a.pdf", ContentType: "application/pdf", Data: filestest.MakePDF(filestest.Letter("fax"))}
+	pdf := apitest.File{Field: "files[0]", Name: "a.pdf", ContentType: "application/pdf", Data: pdftest.MakePDF(pdftest.Letter("fax"))}
 	r := apitest.Multipart(t, srv, http.MethodPost, "/v3/fax/send", map[string]string{"recipient": recipient, "title": "T"}, pdf)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	var f faxBody
@@ -71,7 +71,7 @@ func TestSendTransmitDelete(t *testing.T) {
 // TestSendErrors name the parameter at fault.
 func TestSendErrors(t *testing.T) {
 	srv := apitest.NewServer(t)
-	pdf := apitest.File{Field: "files[0]", Name: "a.pdf", ContentType: "application/pdf", Data: filestest.MakePDF(filestest.Letter("fax"))}
+	pdf := apitest.File{Field: "files[0]", Name: "a.pdf", ContentType: "application/pdf", Data: pdftest.MakePDF(pdftest.Letter("fax"))}
 	for _, tc := range []struct {
 		fields map[string]string
 		files  []apitest.File

@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
-	"github.com/signsandbox/signsandbox/sandbox/internal/files"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -35,7 +35,7 @@ func ScanDocuments(docs []document.Pending, o DocOptions) {
 			continue
 		}
 		if o.PDFFields {
-			if fields, err := files.ReadFormFields(d.PDF); err == nil {
+			if fields, err := pdf.ReadFormFields(d.PDF); err == nil {
 				for _, f := range fields {
 					d.Doc.PDFFields = append(d.Doc.PDFFields, state.DocumentPDFField{Name: f.Name, Kind: f.Kind, Page: f.Page,
 						X: f.X, Y: f.Y, Width: f.Width, Height: f.Height, Required: f.Required, ReadOnly: f.ReadOnly,
@@ -44,7 +44,7 @@ func ScanDocuments(docs []document.Pending, o DocOptions) {
 			}
 		}
 		if o.TextTags {
-			scan, err := files.ScanTextTags(d.PDF, o.Hide)
+			scan, err := pdf.ScanTextTags(d.PDF, o.Hide)
 			if err != nil {
 				continue // read at inspection but not here: no tags found
 			}
@@ -68,7 +68,7 @@ func TagProblem(ft state.DocumentTextTag, msg string) string {
 // TagField is a tag as the form field it stands for: placed where the
 // tag is, labelled with its label, assigned to signer (an index or
 // "sender").
-func TagField(t files.TextTag, ft state.DocumentTextTag, doc int, id, signer string) FormField {
+func TagField(t pdf.TextTag, ft state.DocumentTextTag, doc int, id, signer string) FormField {
 	f := FormField{
 		DocumentIndex: intPtr(doc), APIID: id, Name: t.Label, Type: t.FieldType,
 		X: intPtr(ft.X), Y: intPtr(ft.Y), Width: intPtr(ft.Width), Height: intPtr(ft.Height), Page: intPtr(ft.Page),

@@ -26,7 +26,7 @@ import (
 	"strconv"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
-	"github.com/signsandbox/signsandbox/sandbox/internal/files"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -47,7 +47,7 @@ func PDFFormFields(docs []document.Pending, signer string, taken map[string]bool
 	for i, d := range docs {
 		radios := map[string]int{}
 		for _, pf := range d.Doc.PDFFields {
-			if pf.Kind == files.PDFFieldRadio && !pf.ReadOnly {
+			if pf.Kind == pdf.PDFFieldRadio && !pf.ReadOnly {
 				radios[pf.Name]++
 			}
 		}
@@ -64,22 +64,22 @@ func PDFFormFields(docs []document.Pending, signer string, taken map[string]bool
 			s := signer
 			f.Signer = &s
 			kind := pf.Kind
-			if kind == files.PDFFieldRadio && radios[pf.Name] < 2 {
-				kind = files.PDFFieldCheckbox
+			if kind == pdf.PDFFieldRadio && radios[pf.Name] < 2 {
+				kind = pdf.PDFFieldCheckbox
 			}
 			switch kind {
-			case files.PDFFieldText:
+			case pdf.PDFFieldText:
 				f.Type = TypeText
-			case files.PDFFieldSignature:
+			case pdf.PDFFieldSignature:
 				f.Type = TypeSignature
-			case files.PDFFieldDropdown:
+			case pdf.PDFFieldDropdown:
 				f.Type = TypeDropdown
 				f.Options = append([]string(nil), pf.Options...)
-			case files.PDFFieldCheckbox:
+			case pdf.PDFFieldCheckbox:
 				f.Type = TypeCheckbox
 				checked := pf.Checked
 				f.IsChecked = &checked
-			case files.PDFFieldRadio:
+			case pdf.PDFFieldRadio:
 				f.Type = TypeRadio
 				g, ok := groupOf[pf.Name]
 				if !ok {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
-	"github.com/signsandbox/signsandbox/sandbox/internal/files"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -51,7 +51,7 @@ func warnUnusedCustomField(c *api.Call, i int, name string) {
 // it. A value is too long when the sandbox cannot draw it whole in a
 // text-merge field it fills: the text is shrunk to fit the field's width
 // down to a 5-point font, and what is still wider is cut on the document
-// (files.StampFits). One such value gives custom_field_value_too_long; two
+// (pdf.StampFits). One such value gives custom_field_value_too_long; two
 // or more give a single custom_field_values_too_long naming them all.
 func WarnLongMergeValues(c *api.Call, cfs []state.CustomField, formFields []state.FormField) {
 	var long []string
@@ -63,8 +63,8 @@ func WarnLongMergeValues(c *api.Call, cfs []state.CustomField, formFields []stat
 			if f.Type != fields.TypeTextMerge || !fillsMergeField(cf, f) || f.Width <= 0 {
 				continue
 			}
-			s := files.Stamp{Width: float64(f.Width), Height: float64(f.Height), Text: cf.Value, Kind: files.StampText}
-			if !files.StampFits(s) {
+			s := pdf.Stamp{Width: float64(f.Width), Height: float64(f.Height), Text: cf.Value, Kind: pdf.StampText}
+			if !pdf.StampFits(s) {
 				long = append(long, cf.Name)
 				break
 			}

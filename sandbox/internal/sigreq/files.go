@@ -11,7 +11,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
-	"github.com/signsandbox/signsandbox/sandbox/internal/files"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -28,12 +28,12 @@ func sigreqFilesVisible(c *api.Call, tx *state.Txn, id string) error {
 
 // sigreqCompose describes a request's downloadable PDF as of now, with
 // the blob ids of its documents.
-func sigreqCompose(tx *state.Txn, id string) (files.Composition, []string, error) {
+func sigreqCompose(tx *state.Txn, id string) (pdf.Composition, []string, error) {
 	req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, id)
 	if err != nil {
-		return files.Composition{}, nil, apierr.NotFoundf(apierr.MsgNotFound)
+		return pdf.Composition{}, nil, apierr.NotFoundf(apierr.MsgNotFound)
 	}
-	comp := files.Composition{ID: req.ID, Title: req.Title, TestMode: req.TestMode, At: tx.Now()}
+	comp := pdf.Composition{ID: req.ID, Title: req.Title, TestMode: req.TestMode, At: tx.Now()}
 	var refs []string
 	for _, d := range req.Documents {
 		if d.PDFBlobID == "" {
@@ -41,28 +41,28 @@ func sigreqCompose(tx *state.Txn, id string) (files.Composition, []string, error
 		}
 		data, err := state.GetBlob(tx, d.PDFBlobID)
 		if err != nil {
-			return files.Composition{}, nil, err
+			return pdf.Composition{}, nil, err
 		}
-		comp.Documents = append(comp.Documents, files.Source{Name: d.Title(), PDF: data})
+		comp.Documents = append(comp.Documents, pdf.Source{Name: d.Title(), PDF: data})
 		refs = append(refs, d.PDFBlobID)
 	}
 	comp.SignaturePage = signaturePage(req)
 	comp.Stamps = sigreqStamps(req)
 	for _, a := range req.Audit {
-		comp.Audit = append(comp.Audit, files.AuditEntry{Time: time.Unix(a.Time, 0).UTC(), Actor: a.Actor, Action: a.Action, Detail: a.Detail})
+		comp.Audit = append(comp.Audit, pdf.AuditEntry{Time: time.Unix(a.Time, 0).UTC(), Actor: a.Actor, Action: a.Action, Detail: a.Detail})
 	}
 	return comp, refs, nil
 }
 
 // sigreqStamps draws merge-field values from the start, preparer (me_now)
 // content, and every value signers gave.
-func sigreqStamps(req *state.SignatureRequest) []files.Stamp {
-	var out []files.Stamp
+func sigreqStamps(req *state.SignatureRequest) []pdf.Stamp {
+	var out []pdf.Stamp
 	stamp := func(f state.FormField, text, kind string) {
 		if text == "" {
 			return
 		}
-		out = append(out, files.Stamp{Document: f.DocumentIndex, Page: fields.FieldPage(f), X: float64(f.X), Y: float64(f.Y),
+		out = append(out, pdf.Stamp{Document: f.DocumentIndex, Page: fields.FieldPage(f), X: float64(f.X), Y: float64(f.Y),
 			Width: float64(f.Width), Height: float64(f.Height), Text: text, Kind: kind})
 	}
 	byID := map[string]state.FormField{}
@@ -73,16 +73,16 @@ func sigreqStamps(req *state.SignatureRequest) []files.Stamp {
 			cf, _ := mergeValueOf(req, f)
 			if f.Type == fields.TypeCheckboxMerge {
 				if mergeChecked(cf.Value) {
-					stamp(f, "X", files.StampCheckbox)
+					stamp(f, "X", pdf.StampCheckbox)
 				}
 			} else {
-				stamp(f, cf.Value, files.StampText)
+				stamp(f, cf.Value, pdf.StampText)
 			}
 		case f.Signer == fields.SignerMeNow:
 			if f.Type == fields.TypeCheckbox && f.IsChecked {
-				stamp(f, "X", files.StampCheckbox)
+				stamp(f, "X", pdf.StampCheckbox)
 			} else {
-				stamp(f, f.Content, files.StampText)
+				stamp(f, f.Content, pdf.StampText)
 			}
 		}
 	}
@@ -94,17 +94,17 @@ func sigreqStamps(req *state.SignatureRequest) []files.Stamp {
 		switch t := v.Value.(type) {
 		case bool:
 			if t {
-				stamp(f, "X", files.StampCheckbox)
+				stamp(f, "X", pdf.StampCheckbox)
 			}
 		case string:
-			kind := files.StampText
+			kind := pdf.StampText
 			switch f.Type {
 			case fields.TypeSignature:
-				kind = files.StampSignature
+				kind = pdf.StampSignature
 			case fields.TypeInitials:
-				kind = files.StampInitials
+				kind = pdf.StampInitials
 			case fields.TypeDateSigned:
-				kind = files.StampDate
+				kind = pdf.StampDate
 			}
 			stamp(f, t, kind)
 		}

@@ -19,7 +19,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
-	"github.com/signsandbox/signsandbox/sandbox/internal/files"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf"
 	"github.com/signsandbox/signsandbox/sandbox/internal/signpage"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -44,7 +44,7 @@ func isSignaturePageField(req *state.SignatureRequest, id string) bool {
 
 // signaturePage lists the signers of req's appended signature page (nil
 // without one), each with the signature of their box once signed.
-func signaturePage(req *state.SignatureRequest) *files.SignaturePage {
+func signaturePage(req *state.SignatureRequest) *pdf.SignaturePage {
 	if !req.AppendSignaturePage {
 		return nil
 	}
@@ -54,9 +54,9 @@ func signaturePage(req *state.SignatureRequest) *files.SignaturePage {
 			signed[v.APIID] = s
 		}
 	}
-	page := &files.SignaturePage{}
+	page := &pdf.SignaturePage{}
 	for _, sg := range req.Signatures {
-		line := files.SignerLine{Name: sg.Name, Email: sg.Email, Status: sg.Status}
+		line := pdf.SignerLine{Name: sg.Name, Email: sg.Email, Status: sg.Status}
 		if sg.SignedAt != nil {
 			t := time.Unix(*sg.SignedAt, 0).UTC()
 			line.SignedAt = &t
@@ -71,8 +71,8 @@ func signaturePage(req *state.SignatureRequest) *files.SignaturePage {
 // page alone, as of now: what the signing page shows and where its boxes
 // are (the heading's title and id move them, so they are the merged
 // PDF's).
-func signaturePageComposition(req *state.SignatureRequest, now time.Time) files.Composition {
-	return files.Composition{ID: req.ID, Title: req.Title, TestMode: req.TestMode, At: now, SignaturePage: signaturePage(req)}
+func signaturePageComposition(req *state.SignatureRequest, now time.Time) pdf.Composition {
+	return pdf.Composition{ID: req.ID, Title: req.Title, TestMode: req.TestMode, At: now, SignaturePage: signaturePage(req)}
 }
 
 // signPageAppended is what the signing page's document view shows of the
@@ -103,7 +103,7 @@ type signPageBox struct {
 func appendSignaturePageView(v *signViewData, pagePath string, req *state.SignatureRequest, sg *state.Signature, now time.Time) {
 	index := len(req.Documents)
 	v.Documents = append(v.Documents, document.PageDocDesc{Index: index, Name: "Signature page", URL: pagePath + "/documents/" + strconv.Itoa(index)})
-	boxes := files.SignaturePageBoxes(signaturePageComposition(req, now))
+	boxes := pdf.SignaturePageBoxes(signaturePageComposition(req, now))
 	ap := &signPageAppended{DocumentIndex: index, Boxes: []signPageBox{}}
 	for i, b := range boxes { // one box per signature, in order (signaturePage)
 		other := req.Signatures[i]
@@ -131,5 +131,5 @@ func signaturePageDocument(c *api.Call, req *state.SignatureRequest, now time.Ti
 	h.Set("Cache-Control", "no-store")
 	h.Set("Content-Disposition", document.ContentDisposition("inline", "Signature page.pdf"))
 	return &api.RawResponse{Status: http.StatusOK, ContentType: "application/pdf", Header: h,
-		Body: files.SignaturePagePDF(signaturePageComposition(req, now))}, true
+		Body: pdf.SignaturePagePDF(signaturePageComposition(req, now))}, true
 }

@@ -12,8 +12,8 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
-	"github.com/signsandbox/signsandbox/sandbox/internal/files"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/testvalues"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -159,22 +159,22 @@ func templateFilesVisible(c *api.Call, tx *state.Txn, id string) error {
 // templateComposition describes a template's downloadable PDF: its
 // documents as they are (a template has no signatures or audit trail),
 // with their blob ids.
-func templateComposition(tx *state.Txn, id string) (files.Composition, []string, error) {
+func templateComposition(tx *state.Txn, id string) (pdf.Composition, []string, error) {
 	t, err := state.GetTemplate(tx, id)
 	if err != nil {
-		return files.Composition{}, nil, errTemplateNotFound()
+		return pdf.Composition{}, nil, errTemplateNotFound()
 	}
-	comp := files.Composition{ID: t.ID, Title: t.Title, TestMode: t.IsLocked}
+	comp := pdf.Composition{ID: t.ID, Title: t.Title, TestMode: t.IsLocked}
 	var refs []string
 	for _, d := range t.Documents {
 		if d.PDFBlobID == "" {
 			continue
 		}
-		pdf, err := state.GetBlob(tx, d.PDFBlobID)
+		doc, err := state.GetBlob(tx, d.PDFBlobID)
 		if err != nil {
-			return files.Composition{}, nil, fmt.Errorf("template %s: document %s: %w", t.ID, d.Name, err)
+			return pdf.Composition{}, nil, fmt.Errorf("template %s: document %s: %w", t.ID, d.Name, err)
 		}
-		comp.Documents = append(comp.Documents, files.Source{Name: d.Name, PDF: pdf})
+		comp.Documents = append(comp.Documents, pdf.Source{Name: d.Name, PDF: doc})
 		refs = append(refs, d.PDFBlobID)
 	}
 	return comp, refs, nil

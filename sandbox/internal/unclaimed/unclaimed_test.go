@@ -11,14 +11,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
-	"github.com/signsandbox/signsandbox/sandbox/internal/files/filestest"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
 func js(v any) string { b, _ := json.Marshal(v); return string(b) }
 
 var contract = apitest.File{Field: "files[0]", Name: "contract.pdf", ContentType: "application/pdf",
-	Data: filestest.MakePDF(filestest.Letter("contract"))}
+	Data: pdftest.MakePDF(pdftest.Letter("contract"))}
 
 type draftBody struct {
 	Draft struct {
