@@ -10,7 +10,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/pdf"
 )
 
-// The text tag parser (internal/files) keeps its own copies of the form
+// The text tag parser (internal/pdf) keeps its own copies of the form
 // field vocabulary it accepts; they must stay those of form fields
 // (package fields), custom_regex excepted (a tag cannot carry the
 // expression), so that a tag and the field it becomes agree.

@@ -1,7 +1,9 @@
-// Package files handles documents: inspecting uploaded PDFs (page count, size
-// and orientation), turning other file types into PDF pages, and composing the
+// Package pdf is the sandbox's PDF toolkit: inspecting uploaded PDFs (page
+// count, size and orientation, within limits), turning other file types into
+// PDF pages, reading AcroForm fields and text tags, and composing the
 // downloadable PDF of a request or template (documents, signature page,
-// stamps, test-mode marking, audit trail) and its ZIP form.
+// stamps, test-mode marking, audit trail) and its ZIP form. It holds no
+// state: document takes files in, derived caches what this package derives.
 package pdf
 
 import "time"

@@ -1,4 +1,4 @@
-// Package filestest helps tests check the PDFs and ZIPs the sandbox hands
+// Package pdftest helps tests check the PDFs and ZIPs the sandbox hands
 // out: pdfcpu validation, rendering every page with poppler's pdftoppm
 // (skipped when it is not installed), the sample PDFs of the reference
 // material, and small generated PDFs for tests that must always run.
