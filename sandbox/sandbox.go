@@ -17,7 +17,7 @@ import (
 	"github.com/signsandbox/signsandbox/fixtures"
 	"github.com/signsandbox/signsandbox/sandbox/edge"
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
-	"github.com/signsandbox/signsandbox/sandbox/internal/fixture"
+	"github.com/signsandbox/signsandbox/sandbox/internal/fixtureload"
 	"github.com/signsandbox/signsandbox/sandbox/internal/mailrelay"
 	"github.com/signsandbox/signsandbox/sandbox/internal/recording"
 	"github.com/signsandbox/signsandbox/sandbox/internal/stage"
@@ -61,7 +61,7 @@ func New(opts ...Option) (*Sandbox, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
-	set, err := fixture.Load(cfg.fixtures)
+	set, err := fixtureload.Load(cfg.fixtures)
 	if err != nil {
 		if cfg.fixturesDir != "" {
 			err = optionError("WithFixturesDir", fmt.Errorf("%s: %w", cfg.fixturesDir, err))

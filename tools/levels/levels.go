@@ -58,7 +58,7 @@ var levels = []level{
 		doc:  "a world, request decoding, the callback wire contract, e-mails as sent, the read side, the data directory",
 		packages: []string{
 			"sandbox/internal/authheader", "sandbox/internal/catalog", "sandbox/internal/derived",
-			"sandbox/internal/events", "sandbox/internal/fixture", "sandbox/internal/journal", "sandbox/internal/mail",
+			"sandbox/internal/events", "sandbox/internal/fixtureload", "sandbox/internal/journal", "sandbox/internal/mail",
 			"sandbox/internal/testvalues", "sandbox/internal/wire", "sandbox/internal/world",
 		},
 		modules: []string{"github.com/hashicorp/go-memdb", "github.com/jonboulle/clockwork"},

@@ -14,7 +14,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/credentials"
-	"github.com/signsandbox/signsandbox/sandbox/internal/fixture"
+	"github.com/signsandbox/signsandbox/sandbox/internal/fixtureload"
 	"github.com/signsandbox/signsandbox/sandbox/internal/metrics"
 	"github.com/signsandbox/signsandbox/sandbox/internal/routeindex"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -25,7 +25,7 @@ import (
 // registry, its worlds and what their calls share.
 type Host struct {
 	Log      *slog.Logger
-	Fixtures *fixture.Set
+	Fixtures *fixtureload.Set
 	Jobs     *world.JobRegistry
 	// Reg is what this sandbox serves and runs (operations, control
 	// routes, job kinds, hooks); read-only after New, except that a test
@@ -116,7 +116,7 @@ func (s *Host) NewWorld(spec WorldSpec) (*world.World, error) {
 // SeedFunc writes the fixtures into a new (or reset) world.
 func (s *Host) SeedFunc(derive bool) func(tx *state.Txn) error {
 	return func(tx *state.Txn) error {
-		o := fixture.ApplyOptions{DeriveKeys: derive}
+		o := fixtureload.ApplyOptions{DeriveKeys: derive}
 		if !derive {
 			o.PrimaryKey = s.APIKey
 		}

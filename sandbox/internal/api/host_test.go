@@ -12,7 +12,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/fixtures"
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
-	"github.com/signsandbox/signsandbox/sandbox/internal/fixture"
+	"github.com/signsandbox/signsandbox/sandbox/internal/fixtureload"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -22,7 +22,7 @@ import (
 // facade and without any resource package.
 func newHost(t *testing.T, register func(r *api.Registry)) *api.Host {
 	t.Helper()
-	set, err := fixture.Load(fixtures.FS)
+	set, err := fixtureload.Load(fixtures.FS)
 	require.NoError(t, err)
 	reg := api.NewRegistry()
 	register(reg)

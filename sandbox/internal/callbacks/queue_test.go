@@ -11,7 +11,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/fixtures"
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
-	"github.com/signsandbox/signsandbox/sandbox/internal/fixture"
+	"github.com/signsandbox/signsandbox/sandbox/internal/fixtureload"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -22,7 +22,7 @@ import (
 // the pipeline: the world is seeded from the fixtures, as a sandbox's is.
 func queueFixture(t *testing.T) (*api.Host, func(fn func(tx *state.Txn) error)) {
 	t.Helper()
-	set, err := fixture.Load(fixtures.FS)
+	set, err := fixtureload.Load(fixtures.FS)
 	require.NoError(t, err)
 	s := &api.Host{
 		Log: slog.New(slog.DiscardHandler), Fixtures: set, Jobs: world.NewJobRegistry(), Reg: api.NewRegistry(),

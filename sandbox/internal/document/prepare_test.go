@@ -16,7 +16,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/derived"
-	"github.com/signsandbox/signsandbox/sandbox/internal/fixture"
+	"github.com/signsandbox/signsandbox/sandbox/internal/fixtureload"
 	"github.com/signsandbox/signsandbox/sandbox/internal/pdf"
 	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftest"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -62,7 +62,7 @@ type testSandbox struct{ host *api.Host }
 
 func newInternalSandbox(t *testing.T) *testSandbox {
 	t.Helper()
-	set, err := fixture.Load(fixtures.FS)
+	set, err := fixtureload.Load(fixtures.FS)
 	require.NoError(t, err)
 	r := api.NewRegistry()
 	Register(r)

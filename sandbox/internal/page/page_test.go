@@ -13,7 +13,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/fixtures"
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
-	"github.com/signsandbox/signsandbox/sandbox/internal/fixture"
+	"github.com/signsandbox/signsandbox/sandbox/internal/fixtureload"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -68,7 +68,7 @@ func TestEmbeddedScriptEscapesUserText(t *testing.T) {
 // newHost is a pipeline with two worlds seeded from the fixtures.
 func newHost(t *testing.T) (*api.Host, *world.World, *world.World) {
 	t.Helper()
-	set, err := fixture.Load(fixtures.FS)
+	set, err := fixtureload.Load(fixtures.FS)
 	require.NoError(t, err)
 	h := &api.Host{
 		Log: slog.New(slog.DiscardHandler), Fixtures: set, Jobs: world.NewJobRegistry(), Reg: api.NewRegistry(),
