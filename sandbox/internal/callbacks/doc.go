@@ -7,4 +7,7 @@
 // to the deliveries table inside the transaction by notify; this package
 // makes the attempts after commit. The fault point it consults before every
 // attempt is the registry's (api.Registry.CallbackFault).
+//
+// It is the last step of the callbacks pipeline: notify records, events is
+// the wire contract, callbacks delivers (docs/architecture.md, "Words").
 package callbacks

@@ -3,6 +3,10 @@
 // envelope, and the retry schedule of deliveries. It knows nothing about
 // worlds or HTTP clients, so that each piece can be checked against the
 // official test vectors and schema on its own.
+//
+// It is the middle of the callbacks pipeline: notify records events and
+// their deliveries with this package's payload and hash, callbacks makes
+// the attempts on this package's schedule (docs/architecture.md, "Words").
 package events
 
 import (

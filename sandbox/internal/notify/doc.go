@@ -6,4 +6,11 @@
 // e-mails the real service would send (Email, into the world's outbox). The
 // workers that deliver after commit live above it; notify knows no
 // resource, only the views each one registers.
+//
+// Callbacks are one pipeline in three packages, one step each: notify
+// records (inside the transaction), events is the wire contract both sides
+// share (hash, payload, retry schedule), callbacks delivers (after commit).
+// An event is the row and its payload, a delivery is one event for one
+// callback URL, an attempt is one POST of a delivery (docs/architecture.md,
+// "Words").
 package notify
