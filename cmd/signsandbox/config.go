@@ -107,7 +107,7 @@ Flags (each also read from the environment variable named with it; flags
 win):
 `
 
-// parseServeConfig reads the server's settings (serveSettings) from the
+// parseServeConfig reads the server's settings (settingSet) from the
 // command line and the environment; flags win. -h writes the usage to out
 // and answers flag.ErrHelp.
 func parseServeConfig(args []string, getenv func(string) string, out io.Writer) (serveConfig, error) {

@@ -9,10 +9,10 @@ package main
 // variable (SIGNSANDBOX_CLOCK must be real or fake (got "nope")), never a
 // flag the user did not type.
 //
-// To add a setting, add a row to its command's table (serveSettings,
-// runSettings) with a parser built from the helpers below; its usage line
-// in -h and its origin in errors follow. docs/cli.md needs its row (a test
-// checks).
+// To add a setting, add a row to its command's table
+// (serveConfig.settingSet, runFlags.settingSet) with a parser built from
+// the helpers below; its usage line in -h and its origin in errors follow.
+// docs/cli.md needs its row (a test checks).
 
 import (
 	"errors"

@@ -58,7 +58,7 @@ func (w *jsonWriter) write(s string) { w.out = append(w.out, s...) }
 // stored writes a stored JSON value (see appendStoredJSON).
 func (w *jsonWriter) stored(raw []byte) { w.out = appendStoredJSON(w.out, raw) }
 
-// entrySize estimates the bytes of an entry, to size a page's buffer.
+// size estimates the bytes of an entry, to size a page's buffer.
 func (e *callbackEntry) size() int {
 	n := 512 + len(e.Object)
 	for _, d := range e.Deliveries {

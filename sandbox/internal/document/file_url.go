@@ -21,7 +21,7 @@ func registerFileURLs(r *api.Registry) {
 
 // serveFileURL answers the PDF a file URL was issued for.
 func serveFileURL(c *api.Call) (any, error) {
-	w := page.WorldFor(c.Host, c.Param("world"), page.HoldsRow[state.FileURL](state.TableFileURLs, c.Param("token"))) // page_worlds.go
+	w := page.WorldFor(c.Host, c.Param("world"), page.HoldsRow[state.FileURL](state.TableFileURLs, c.Param("token")))
 	if w == nil {
 		return nil, apierr.NotFoundf("This file URL is not valid.")
 	}

@@ -4,7 +4,7 @@ package document
 // (signature requests, templates, faxes) and the documents subsystem:
 // Collect reads and converts a create call's files before the
 // write transaction, Store keeps them in the world, and
-// Registry.FileOwners, ScheduleFiles and GoneFiles (files_prepare.go) drive
+// Registry.FileOwners, ScheduleFiles and GoneFiles (prepare.go) drive
 // the downloads.
 //
 // Which failures answer at once and which later: what the call itself shows

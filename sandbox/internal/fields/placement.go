@@ -56,7 +56,7 @@ func FieldPage(f state.FormField) int {
 }
 
 // Misplaced describes the first field whose placement is at least
-// worse (placePartly or placeOutside); "" when there is none.
+// worse (PlacePartly or PlaceOutside); "" when there is none.
 func Misplaced(fields []state.FormField, docs []state.Document, worse Place) string {
 	for _, f := range fields {
 		where, p := Placement(f, docs)

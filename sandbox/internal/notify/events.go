@@ -2,8 +2,8 @@ package notify
 
 // This file is the contract between the code that changes objects (signature
 // requests, templates, accounts) and the events subsystem: Emit records an
-// event and queues its deliveries (route.go); the sandbox's dispatcher
-// (callbacks_dispatch.go in package sandbox) makes them after commit.
+// event and queues its deliveries (route.go); the delivery worker of
+// package callbacks (dispatch.go) makes them after commit.
 
 import (
 	"encoding/json"

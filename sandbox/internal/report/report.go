@@ -18,7 +18,7 @@ import (
 
 // Reports: POST /report/create validates the request and answers at once;
 // reportDelay later a job generates one CSV per requested report type from
-// the world's data (report_csv.go) and e-mails the requester one link per
+// the world's data (csv.go) and e-mails the requester one link per
 // type, as the real service does. The links are served by the sandbox.
 
 // Register adds the report operation, the job that makes a report ready
@@ -206,7 +206,7 @@ func runReportReady(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) 
 // reportCSVPage serves a ready report's CSV (the link of its e-mail); 404
 // until the report is ready.
 func reportCSVPage(c *api.Call) (any, error) {
-	w := page.WorldFor(c.Host, c.Param("world"), page.HoldsRow[state.Report](state.TableReports, c.Param("report_id"))) // page_worlds.go
+	w := page.WorldFor(c.Host, c.Param("world"), page.HoldsRow[state.Report](state.TableReports, c.Param("report_id")))
 	if w == nil {
 		return nil, api.ErrControlNotFound("world", c.Param("world"))
 	}

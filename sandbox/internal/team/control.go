@@ -75,7 +75,7 @@ type inviteAccepted struct {
 // invitation, 410 once it expired or was withdrawn, 409 when it was already
 // used or the invitee has joined another team since.
 func acceptTeamInvite(c *api.Call) (any, error) {
-	w := page.WorldFor(c.Host, c.Param("world"), page.HoldsRow[state.TeamInvite](state.TableTeamInvites, c.Param("invite_id"))) // page_worlds.go
+	w := page.WorldFor(c.Host, c.Param("world"), page.HoldsRow[state.TeamInvite](state.TableTeamInvites, c.Param("invite_id")))
 	if w == nil {
 		return nil, api.ErrControlNotFound("world", c.Param("world"))
 	}

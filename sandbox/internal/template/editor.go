@@ -307,7 +307,7 @@ func replaceTemplateRoles(c *state.Template, roles []state.TemplateRole) error {
 // editorWorld finds the world of an editor page (no credentials: the token
 // is the key, as for the real edit URLs).
 func editorWorld(c *api.Call) (*state.TemplateEditURL, *state.Template, string, int) {
-	w := page.WorldFor(c.Host, c.Param("world"), page.HoldsRow[state.TemplateEditURL](state.TableTemplateEditURLs, c.Param("token"))) // page_worlds.go
+	w := page.WorldFor(c.Host, c.Param("world"), page.HoldsRow[state.TemplateEditURL](state.TableTemplateEditURLs, c.Param("token")))
 	if w == nil {
 		return nil, nil, "This edit link does not exist.", http.StatusNotFound
 	}
