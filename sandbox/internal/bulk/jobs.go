@@ -1,7 +1,7 @@
 package bulk
 
 // The scheduler job of a bulk send: it creates the job's requests, one per
-// signer list entry, in order, each through createSignatureRequest (quota
+// signer list entry, in order, each through sigreq.Create (quota
 // per request outside test_mode, processing and signature_request_sent as
 // for any request), carrying the job's bulk_send_job_id. An entry whose
 // request cannot be created because the quota ran out after the job was

@@ -63,7 +63,7 @@ func sigreqCreate(c *api.Call, op Op) (any, error) {
 	}
 	if op.Template && !op.Embedded {
 		// send_with_template and edit_with_template have is_eid too (the
-		// bulk and draft operations that share sigreqSpecOf do not); it
+		// bulk and draft operations that share SpecOf do not); it
 		// is checked once the roles are bound.
 		spec.IsEID = b.IsEID
 	}

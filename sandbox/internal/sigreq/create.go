@@ -11,9 +11,9 @@ import (
 )
 
 // Spec is a validated signature request, ready to be stored by
-// createSignatureRequest. The API operations build it from their bodies;
+// Create. The API operations build it from their bodies;
 // templates, bulk send and unclaimed drafts build it from their own data.
-// Everything in it has been checked: createSignatureRequest only enforces the
+// Everything in it has been checked: Create only enforces the
 // quota.
 type Spec struct {
 	// ID is the signature_request_id to create the request under; "" gives

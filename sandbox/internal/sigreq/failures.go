@@ -32,7 +32,7 @@ import (
 
 // ProcessFailure is a failure that ends a request's processing.
 type ProcessFailure struct {
-	// StatusCode is one of failureStatusCodes.
+	// StatusCode is one of FailureStatusCodes.
 	StatusCode string
 	Message    string
 	// SignatureIDs limits the status to the signatures at fault (an

@@ -142,7 +142,7 @@ func TUpdate(req *state.SignatureRequest, sigID string, name, email *string, exp
 	return o, nil
 }
 
-// TCancel queues a cancelation (it completes in a job: tCancelComplete).
+// TCancel queues a cancelation (it completes in a job: TCancelComplete).
 func TCancel(req *state.SignatureRequest, mayCancel bool) (*Outcome, *apierr.Error) {
 	o := begin(req)
 	r := o.Req

@@ -160,7 +160,7 @@ func htmlPage(status int, d pageData) (any, error) {
 }
 
 // PageWorld finds the world of a page URL that holds what the page is
-// about (page_worlds.go) and makes it the call's world.
+// about (page.WorldFor) and makes it the call's world.
 func PageWorld(c *api.Call, holds func(tx *state.Txn) bool) (*world.World, bool) {
 	w := page.WorldFor(c.Host, c.Param("world_id"), holds)
 	if w == nil {

@@ -2,7 +2,7 @@ package sigreq
 
 // Prepared requests kept for later: an unclaimed draft keeps the request its
 // user will send, a bulk send job what its requests share. Both store the
-// validated sigreqSpec as JSON in their rows (so that a world's export
+// validated Spec as JSON in their rows (so that a world's export
 // carries it) and hand it to the signature request code when the time comes.
 
 import (
@@ -24,7 +24,7 @@ func EncodeSpec(spec *Spec) (json.RawMessage, error) {
 	return raw, nil
 }
 
-// DecodeSpec reads a spec written by encodeSpec. Numbers stay json.Number,
+// DecodeSpec reads a spec written by EncodeSpec. Numbers stay json.Number,
 // as the request decoder gives them, so metadata round-trips exactly.
 func DecodeSpec(raw json.RawMessage) (*Spec, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))

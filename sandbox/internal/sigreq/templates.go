@@ -83,7 +83,7 @@ func ResolveTemplates(c *api.Call, tx *state.Txn, ids []string) (*template.Use, 
 }
 
 // BindTemplate resolves the templates of tb and binds the body to them
-// (bindTemplateUse, every role filled).
+// (BindTemplateUse, every role filled).
 func BindTemplate(c *api.Call, tx *state.Txn, spec *Spec, tb *TemplateBody, extra []state.Document) error {
 	use, err := ResolveTemplates(c, tx, tb.TemplateIDs)
 	if err != nil {

@@ -186,7 +186,7 @@ func documentsTextTagProblem(docs []state.Document) string {
 
 // tTextTagError ends the processing of a request whose documents hold
 // invalid text tags: every signature in error_text_tag and the
-// signature_request_invalid event. It answers nil (tProcess decides) when
+// signature_request_invalid event. It answers nil (TProcess decides) when
 // the request is not processing, when a failure was injected (fail), when a
 // document cannot be read at all (that is error_file), or when the tags are
 // fine.

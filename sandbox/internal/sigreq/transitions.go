@@ -5,7 +5,7 @@ package sigreq
 // action give the changed request and the effects (events, e-mails, file
 // work), or the official error. Nothing here touches the database, the clock
 // or the ID sequence; apply.go turns an outcome into one transaction's
-// writes, and the table test in sigreq_transitions_test.go pins every move.
+// writes, and the table test in transitions_test.go pins every move.
 
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"

@@ -1,7 +1,7 @@
 package unclaimed
 
 // Bodies of the three unclaimed draft create operations: what they share
-// with signature request bodies is decoded into sigreqBody and checked by
+// with signature request bodies is decoded into sigreq.Body and checked by
 // the signature request validators; what only drafts have is draftExtras.
 // Drafts differ from requests in one way that matters here: signers (and,
 // for templates, CCs) may be left for the user who claims the draft, so
@@ -126,7 +126,7 @@ func planDraft(c *api.Call, kind draftKind) (*draftPlan, error) {
 			}
 		}
 	}
-	// The template form of sigreqSpecOf checks the shared fields without
+	// The template form of sigreq.SpecOf checks the shared fields without
 	// requiring signers; the file-based parts follow below.
 	spec, e := sigreq.SpecOf(c, &b, sigreq.Op{Embedded: embedded, Template: true})
 	if e != nil {
@@ -226,7 +226,7 @@ func (p *draftPlan) checkHead() *apierr.Error {
 }
 
 // checkFileParts checks the signer-dependent parts of a file-based draft:
-// signers when given, what addFileParts checks (as signature requests do)
+// signers when given, what sigreq.AddFileParts checks (as signature requests do)
 // and the form fields' syntax.
 func (p *draftPlan) checkFileParts(c *api.Call) *apierr.Error {
 	b, spec := p.body, p.spec
