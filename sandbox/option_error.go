@@ -24,7 +24,7 @@ type OptionError struct {
 
 func (e *OptionError) Error() string { return e.Err.Error() }
 
-// Unwrap answers what went wrong.
+// Unwrap returns what went wrong.
 func (e *OptionError) Unwrap() error { return e.Err }
 
 // optionError tags err with the option whose value caused it.

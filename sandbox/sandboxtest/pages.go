@@ -95,7 +95,7 @@ func cloneValues(q url.Values) url.Values {
 	return c
 }
 
-// CallbacksPage answers one page of the callback log and the cursor of the
+// CallbacksPage returns one page of the callback log and the cursor of the
 // next ("" when it is the last).
 func (s *Server) CallbacksPage(p PageOptions, filters ...CallbackFilter) ([]Callback, string) {
 	s.t.Helper()
@@ -104,7 +104,7 @@ func (s *Server) CallbacksPage(p PageOptions, filters ...CallbackFilter) ([]Call
 	return rows, next
 }
 
-// EmailsPage answers one page of the outbox and the cursor of the next
+// EmailsPage returns one page of the outbox and the cursor of the next
 // ("" when it is the last). filters are query pairs as for Emails.
 func (s *Server) EmailsPage(p PageOptions, filters ...string) ([]Email, string) {
 	s.t.Helper()

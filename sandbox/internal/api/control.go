@@ -83,7 +83,7 @@ func (c *Call) ActingAccountID() string {
 	return c.Host.FirstAccountID()
 }
 
-// ErrControlNotFound answers unknown control objects.
+// ErrControlNotFound returns the 404 of an unknown control object.
 func ErrControlNotFound(what, id string) error {
 	return apierr.NotFoundf("No %s %q in this world.", what, id)
 }

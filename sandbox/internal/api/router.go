@@ -98,7 +98,7 @@ func (s *Host) NewRouter() *mux.Router {
 // index (routeindex.Index): the same answers as the router, for less work.
 func (s *Host) Routes() http.Handler { return s.routes }
 
-// MatchRoute answers as s.Router.Match does, through the router's index.
+// MatchRoute returns what s.Router.Match would, found through the router's index.
 func (s *Host) MatchRoute(r *http.Request, m *mux.RouteMatch) bool { return s.routes.Match(r, m) }
 
 // routePrefixes: the OAuth endpoints live on app.hellosign.com without /v3;

@@ -39,7 +39,7 @@ func PageBrand(tx *state.Txn, clientID, pagePath string) *signpage.Brand {
 	return b
 }
 
-// PageLogo answers app clientID's logo for a page (a 404 when it has
+// PageLogo returns app clientID's logo for a page (a 404 when it has
 // none), with its detected image type.
 func PageLogo(tx *state.Txn, clientID string) (any, error) {
 	h := signpage.AssetHeaders()

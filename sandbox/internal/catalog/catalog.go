@@ -158,7 +158,7 @@ func (c *Catalog) List(tx *state.Txn, kind string, f Filter, cursor string) (Pag
 	return page, nil
 }
 
-// Count answers how many objects of a kind the world holds, counted
+// Count returns how many objects of a kind the world holds, counted
 // without rendering or thawing any (state.CountRows).
 func (c *Catalog) Count(tx *state.Txn, kind string) (int, error) {
 	k, err := c.kind(kind)

@@ -56,7 +56,7 @@ var contentTypes = map[string]string{
 	".png":  "image/png",
 }
 
-// Page answers the console's shell for "" (the single page every view of
+// Page returns the console's shell for "" (the single page every view of
 // the console lives in), an embedded asset by its name (vendor/pdfjs/...
 // for the vendored PDF.js), or the 404 page for anything else. name is the
 // path below /_sandbox/console/.

@@ -346,7 +346,7 @@ func (r Reader) Object(tx *state.Txn, kind, id string) (any, error) {
 // ErrNoDocument is answered for a document index a request does not have.
 var ErrNoDocument = errors.New("console: the request has no such document")
 
-// Document answers a request's document as PDF, with its name, for the
+// Document returns a request's document as PDF, with its name, for the
 // signing view (state.ErrNotFound for an unknown request).
 func (r Reader) Document(tx *state.Txn, id, index string) ([]byte, string, error) {
 	req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, id)

@@ -90,8 +90,8 @@ func (f *Feed) Version(worldID string) uint64 {
 	return f.of(worldID).n
 }
 
-// Wait answers the world's version as soon as it differs from since, or
-// ctx's error when the caller went away first. It also answers (the
+// Wait returns the world's version as soon as it differs from since, or
+// ctx's error when the caller went away first. It also returns (the
 // unchanged version) when closed is closed (the world stopped) or when the
 // HTTP server serving ctx shuts down.
 func (f *Feed) Wait(ctx context.Context, worldID string, since uint64, closed <-chan struct{}) (uint64, error) {

@@ -110,6 +110,6 @@ func (ix *Index) Forget(w *world.World) {
 	})
 }
 
-// DeletedWorld answers the id of the deleted world that held a credential
+// DeletedWorld returns the id of the deleted world that held a credential
 // ("" when no deleted world remembered here did).
 func (ix *Index) DeletedWorld(table, id string) string { return ix.graves.worldOf(table, id) }

@@ -43,7 +43,7 @@ func NewSizedCache[K comparable, V any](bound int, maxCost int64, cost func(V) i
 	return c
 }
 
-// Get answers the value for key, computing it with derive on a miss. Two
+// Get returns the value for key, computing it with derive on a miss. Two
 // concurrent misses of one key may both derive; they get equal values.
 func (c *Cache[K, V]) Get(key K, derive func(K) V) V {
 	c.mu.Lock()
@@ -79,7 +79,7 @@ func (c *Cache[K, V]) Get(key K, derive func(K) V) V {
 	return v
 }
 
-// Lookup answers the cached value of key, if any.
+// Lookup returns the cached value of key, if any.
 func (c *Cache[K, V]) Lookup(key K) (V, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -31,7 +31,7 @@ func PageDocs(base string, docs []state.Document) []PageDocDesc {
 	return out
 }
 
-// PageDocument answers document index (a path parameter) of docs as PDF,
+// PageDocument returns document index (a path parameter) of docs as PDF,
 // or a 404 page.
 func PageDocument(c *api.Call, tx *state.Txn, docs []state.Document) (any, error) {
 	i, err := strconv.Atoi(c.Param("index"))

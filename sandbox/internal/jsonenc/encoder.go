@@ -33,7 +33,7 @@ var responseEncoders = sync.Pool{New: func() any {
 // Get takes an encoder from the pool; Release gives it back.
 func Get() *Encoder { return responseEncoders.Get().(*Encoder) }
 
-// Encode answers the bytes json.Marshal would give for v. They are valid
+// Encode returns the bytes json.Marshal would give for v. They are valid
 // until Release. An Appender writes itself; anything else goes through
 // encoding/json.
 func (e *Encoder) Encode(v any) ([]byte, error) {

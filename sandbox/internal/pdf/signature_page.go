@@ -80,7 +80,7 @@ func signatureBlock(l *layout, s SignerLine, name string) SignatureBox {
 	return box
 }
 
-// SignaturePageBoxes answers where each signer line of c's signature page
+// SignaturePageBoxes returns where each signer line of c's signature page
 // has its box (none without a signature page).
 func SignaturePageBoxes(c Composition) []SignatureBox {
 	if c.SignaturePage == nil {

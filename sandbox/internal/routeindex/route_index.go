@@ -178,7 +178,7 @@ func (ir *indexedRoute) admits(path string) bool {
 	return true
 }
 
-// Match answers as mux's Router.Match would.
+// Match returns what mux's Router.Match would.
 func (x *Index) Match(req *http.Request, match *mux.RouteMatch) bool {
 	path := req.URL.Path
 	candidates := x.loose

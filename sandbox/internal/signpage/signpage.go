@@ -35,7 +35,7 @@ var contentTypes = map[string]string{
 	".css": "text/css; charset=utf-8",
 }
 
-// Asset answers an embedded asset by its name below AssetPrefix: its body
+// Asset returns an embedded asset by its name below AssetPrefix: its body
 // and content type, or ok=false for anything else.
 func Asset(name string) (body []byte, contentType string, ok bool) {
 	clean := path.Clean("/" + name)[1:]

@@ -137,7 +137,7 @@ func (b *Body) ReadPHPArrays() error {
 	return nil
 }
 
-// KeyedError answers e with the entries of top-level lists given with gaps
+// KeyedError returns e with the entries of top-level lists given with gaps
 // named by the keys the client gave them (signers[1] is signers[2] when the
 // keys were 0 and 2), in its path and message; e itself when nothing
 // changes.

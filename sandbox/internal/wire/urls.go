@@ -12,7 +12,7 @@ import (
 // to with every event, so a longer one is refused rather than kept.
 const MaxCallbackURLBytes = 2048
 
-// CheckCallbackURL answers why v cannot be a callback URL, or "": it must
+// CheckCallbackURL returns why v cannot be a callback URL, or "": it must
 // be an absolute http or https URL with a host, a port (when given) between
 // 1 and 65535, and at most MaxCallbackURLBytes long.
 func CheckCallbackURL(v string) string {
