@@ -6,7 +6,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-// Visible says whether an account can see a request: its requester,
+// Visible reports whether an account can see a request: its requester,
 // its signers and CCs (by e-mail address), members of the requester's
 // team, and the owner of the API app it was made with, unless the account
 // removed its access.

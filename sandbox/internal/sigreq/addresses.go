@@ -18,7 +18,7 @@ type worldAddresses struct {
 	base, world string
 }
 
-// Addresses answers the public base (c.BaseURL) and the world's address
+// Addresses returns the public base (c.BaseURL) and the world's address
 // (c.WorldURL("") without its trailing slash) as one pair of strings per
 // world for as long as calls come through the same base: every request row
 // keeps both, and rows that share one copy keep the text once, without

@@ -150,7 +150,7 @@ func GetBlob(tx *Txn, id string) ([]byte, error) {
 	return b.Data, nil
 }
 
-// BlobSum answers the SHA-256 of a blob's bytes (ErrNotFound when the
+// BlobSum returns the SHA-256 of a blob's bytes (ErrNotFound when the
 // blob is gone), for keys of files derived from it.
 func BlobSum(tx *Txn, id string) ([sha256.Size]byte, error) {
 	b, err := Get[Blob](tx, TableBlobs, id)

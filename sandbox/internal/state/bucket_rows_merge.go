@@ -55,7 +55,7 @@ func newMergeIterator(tx *memdb.Txn, w *bucketWrite, bt *bucketTable, from, pref
 	return it
 }
 
-// Next answers the next row in id order (nil: none left).
+// Next returns the next row in id order (nil: none left).
 func (it *mergeIterator) Next() any {
 	if len(it.heads) == 0 {
 		return nil

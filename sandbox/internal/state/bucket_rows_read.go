@@ -155,7 +155,7 @@ func bucketIterator(tx *memdb.Txn, w *bucketWrite, bt *bucketTable, index string
 	return nil, fmt.Errorf("state: %s has no index %q", bt.table, index)
 }
 
-// CountRows answers how many rows a table holds, as this transaction has
+// CountRows returns how many rows a table holds, as this transaction has
 // it, without reading them: a bucketed table's are counted in its
 // buckets, so that a count does not thaw every frozen row
 // (bucket_rows_frozen.go).
@@ -240,7 +240,7 @@ type rowIterator struct {
 	rows []any
 }
 
-// Next answers the next row (nil: none left).
+// Next returns the next row (nil: none left).
 func (it *rowIterator) Next() any {
 	if len(it.rows) == 0 {
 		return nil

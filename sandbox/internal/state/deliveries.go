@@ -200,7 +200,7 @@ func countDelivery(tx *Txn, row any) error {
 	return setUsage(tx, u)
 }
 
-// CountDeliveries answers how many deliveries the world holds in each state,
+// CountDeliveries returns how many deliveries the world holds in each state,
 // from counters kept as they change (no walk of the table).
 func CountDeliveries(tx *Txn) DeliveryCounts { return getUsage(tx).Deliveries }
 

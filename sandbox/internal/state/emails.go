@@ -129,7 +129,7 @@ func registerEmails() {
 		}})
 }
 
-// LastEmailAbout answers the newest e-mail about a signature of a request
+// LastEmailAbout returns the newest e-mail about a signature of a request
 // that match accepts (nil when there is none). It reads the request's
 // e-mails, newest first: a signature's e-mails are its request's, and
 // only reminders and bounces look for them, while an index of their own

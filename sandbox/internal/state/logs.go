@@ -188,7 +188,7 @@ type LogPage[T any] struct {
 	Next uint64
 }
 
-// PageEvents answers a page of the callback log: every event, or those of
+// PageEvents returns a page of the callback log: every event, or those of
 // one object (objectID), that keep accepts (nil keeps all).
 func PageEvents(tx *Txn, objectID string, q PageQuery, keep func(*Event) bool) (LogPage[Event], error) {
 	seq := func(e *Event) uint64 { return e.Seq }
@@ -199,7 +199,7 @@ func PageEvents(tx *Txn, objectID string, q PageQuery, keep func(*Event) bool) (
 		func(e *Event) bool { return e.ObjectID == objectID }, q, keep)
 }
 
-// PageEmails answers a page of the outbox: every e-mail, or those about
+// PageEmails returns a page of the outbox: every e-mail, or those about
 // one signature request (requestID), that keep accepts (nil keeps all).
 func PageEmails(tx *Txn, requestID string, q PageQuery, keep func(*Email) bool) (LogPage[Email], error) {
 	seq := func(e *Email) uint64 { return e.Seq }

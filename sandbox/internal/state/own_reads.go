@@ -15,7 +15,7 @@ import (
 // stored one, Put reads the stored row of a holder table, and so on: a
 // few such clones per job. A write counting its rows (row_counts.go)
 // already knows every row it put or deleted (rowWrite.seen) and keeps a
-// read transaction on the database as it found it (baseTxn), so a read by
+// read transaction on the database as it found it (base), so a read by
 // id is answered from those instead, exactly as memdb would answer it,
 // without touching the write's indexes.
 //

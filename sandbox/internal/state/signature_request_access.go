@@ -81,7 +81,7 @@ func NewAccessWalk(tx *Txn, accountID string, ordinal uint64) *AccessWalk {
 	return &AccessWalk{tx: tx, account: accountID, from: ordinal}
 }
 
-// Next answers the walk's next row, nil past the account's oldest.
+// Next returns the walk's next row, nil past the account's oldest.
 func (w *AccessWalk) Next() (*SignatureRequestAccess, error) {
 	e := w.next()
 	if e == nil {
@@ -90,7 +90,7 @@ func (w *AccessWalk) Next() (*SignatureRequestAccess, error) {
 	return accessRow(w.tx, e)
 }
 
-// NextListed answers the request id and ordinal of the walk's next row
+// NextListed returns the request id and ordinal of the walk's next row
 // without reading the row (ok false past the account's oldest): a list
 // page needs no more.
 func (w *AccessWalk) NextListed() (requestID string, ordinal uint64, ok bool) {

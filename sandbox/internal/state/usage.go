@@ -175,7 +175,7 @@ func putUsage(tx *memdb.Txn, u *Usage) error {
 	return nil
 }
 
-// WorldUsage answers the world's accounting, with the rows a write has
+// WorldUsage returns the world's accounting, with the rows a write has
 // counted so far (one whose changes are tracked counts them as it
 // commits).
 func WorldUsage(tx *Txn) Usage {
