@@ -59,7 +59,7 @@ func flGetAll(srv *sandboxtest.Server, id string) flDownloads {
 	}
 }
 
-// flAll checks that every form answers with status and error_name.
+// all checks that every form answers with status and error_name.
 func (d flDownloads) all(t *testing.T, status int, name string) {
 	t.Helper()
 	for form, r := range map[string]*sandboxtest.Response{"pdf": d.pdf, "zip": d.zip, "data uri": d.dataURI, "file url": d.fileURL} {

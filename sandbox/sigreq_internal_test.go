@@ -27,7 +27,7 @@ func sigreqTestSandbox(t *testing.T) *Sandbox {
 	return s
 }
 
-// sigreqTestCreate stores a request through createSignatureRequest, the
+// sigreqTestCreate stores a request through sigreq.Create, the
 // entry point templates, bulk send and drafts use.
 func sigreqTestCreate(t *testing.T, s *Sandbox, mutate func(spec *sigreq.Spec)) string {
 	t.Helper()

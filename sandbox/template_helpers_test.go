@@ -133,7 +133,7 @@ func tplGet(t *testing.T, srv *sandboxtest.Server, key, id string) map[string]an
 	return r.Map()["template"].(map[string]any)
 }
 
-// tplAccount reads an account's quotas.
+// tplQuotas reads an account's quotas.
 func tplQuotas(t *testing.T, srv *sandboxtest.Server, key string) map[string]any {
 	t.Helper()
 	r := srv.DoAs(key, http.MethodGet, "/v3/account", nil)

@@ -52,7 +52,7 @@ func buildBinary(t *testing.T, env []string, args ...string) string {
 	return bin
 }
 
-// versionLines runs the version command and both flags, checks they agree
+// versionLine runs the version command and both flags, checks they agree
 // and print nothing else, and answers the line.
 func versionLine(t *testing.T, bin string) string {
 	t.Helper()

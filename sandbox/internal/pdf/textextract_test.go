@@ -13,9 +13,10 @@ import (
 )
 
 // wantBox is the API box of text from x0 to x1 (user space) on baseline y
-// at font size size, on an unrotated page of height pageH whose visible
-// area starts at (ox, oy): the box extraction gives a character run (0.8
-// of the size above the baseline, 0.2 below), grown to whole points.
+// at font size size, on an unrotated page whose visible area has its top
+// at pageTop and its left edge at ox: the box extraction gives a character
+// run (0.8 of the size above the baseline, 0.2 below), grown to whole
+// points.
 func wantBox(x0, x1, y, size, pageTop, ox float64) (int, int, int, int) {
 	left, right := math.Floor(x0-ox), math.Ceil(x1-ox)
 	top, bottom := math.Floor(pageTop-(y+0.8*size)), math.Ceil(pageTop-(y-0.2*size))
