@@ -54,6 +54,12 @@ var levels = []level{
 		},
 	},
 	{
+		name:     "foundations",
+		doc:      "text extraction and text tags, over the PDF toolkit",
+		packages: []string{"sandbox/internal/pdf/pdftext"},
+		modules:  []string{"github.com/pdfcpu/pdfcpu"},
+	},
+	{
 		name: "foundations",
 		doc:  "a world, request decoding, the callback wire contract, e-mails as sent, the read side, the data directory",
 		packages: []string{

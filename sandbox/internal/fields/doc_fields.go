@@ -13,6 +13,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/pdf"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftext"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -44,7 +45,7 @@ func ScanDocuments(docs []document.Pending, o DocOptions) {
 			}
 		}
 		if o.TextTags {
-			scan, err := pdf.ScanTextTags(d.PDF, o.Hide)
+			scan, err := pdftext.ScanTextTags(d.PDF, o.Hide)
 			if err != nil {
 				continue // read at inspection but not here: no tags found
 			}
@@ -68,7 +69,7 @@ func TagProblem(ft state.DocumentTextTag, msg string) string {
 // TagField is a tag as the form field it stands for: placed where the
 // tag is, labelled with its label, assigned to signer (an index or
 // "sender").
-func TagField(t pdf.TextTag, ft state.DocumentTextTag, doc int, id, signer string) FormField {
+func TagField(t pdftext.TextTag, ft state.DocumentTextTag, doc int, id, signer string) FormField {
 	f := FormField{
 		DocumentIndex: intPtr(doc), APIID: id, Name: t.Label, Type: t.FieldType,
 		X: intPtr(ft.X), Y: intPtr(ft.Y), Width: intPtr(ft.Width), Height: intPtr(ft.Height), Page: intPtr(ft.Page),

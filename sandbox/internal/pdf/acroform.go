@@ -83,12 +83,12 @@ func ReadFormFields(pdf []byte) (out []PDFField, err error) {
 			out, err = nil, fmt.Errorf("form fields: %v", r)
 		}
 	}()
-	fl := newFontLoader(ctx)
+	fl := NewObjects(ctx)
 	cat, err := ctx.Catalog()
 	if err != nil || cat == nil {
 		return nil, nil
 	}
-	form := fl.dict(cat["AcroForm"])
+	form := fl.Dict(cat["AcroForm"])
 	if form == nil {
 		return nil, nil
 	}
@@ -106,13 +106,13 @@ func ReadFormFields(pdf []byte) (out []PDFField, err error) {
 			return
 		}
 		seen[n] = true
-		d := fl.dict(ref)
+		d := fl.Dict(ref)
 		if d == nil {
 			return
 		}
 		info := parent
 		if t, ok := d.Find("T"); ok {
-			if s, err := types.StringOrHexLiteral(fl.resolve(t)); err == nil && s != nil {
+			if s, err := types.StringOrHexLiteral(fl.Resolve(t)); err == nil && s != nil {
 				if info.name != "" {
 					info.name += "." + *s
 				} else {
@@ -120,22 +120,22 @@ func ReadFormFields(pdf []byte) (out []PDFField, err error) {
 				}
 			}
 		}
-		if ft := fl.name(d["FT"]); ft != "" {
+		if ft := fl.Name(d["FT"]); ft != "" {
 			info.ft = ft
 		}
-		if ff, ok := fl.number(d["Ff"]); ok {
+		if ff, ok := fl.Number(d["Ff"]); ok {
 			info.ff = int(ff)
 		}
 		if v, ok := d.Find("V"); ok {
-			info.value = fl.resolve(v)
+			info.value = fl.Resolve(v)
 		}
-		if opt := fl.array(d["Opt"]); opt != nil {
+		if opt := fl.Array(d["Opt"]); opt != nil {
 			info.options = opt
 		}
-		kids := fl.array(d["Kids"])
+		kids := fl.Array(d["Kids"])
 		hasFieldKids := false
 		for _, k := range kids {
-			if kd := fl.dict(k); kd != nil && kd.HasEntry("T") {
+			if kd := fl.Dict(k); kd != nil && kd.HasEntry("T") {
 				hasFieldKids = true
 			}
 		}
@@ -144,7 +144,7 @@ func ReadFormFields(pdf []byte) (out []PDFField, err error) {
 			order = append(order, ref)
 		}
 		for _, k := range kids {
-			kd := fl.dict(k)
+			kd := fl.Dict(k)
 			if kd == nil {
 				continue
 			}
@@ -160,7 +160,7 @@ func ReadFormFields(pdf []byte) (out []PDFField, err error) {
 			}
 		}
 	}
-	for _, f := range fl.array(form["Fields"]) {
+	for _, f := range fl.Array(form["Fields"]) {
 		walk(f, fieldInfo{}, 0)
 	}
 	if len(widgets) == 0 {
@@ -170,7 +170,7 @@ func ReadFormFields(pdf []byte) (out []PDFField, err error) {
 	pageOf := map[int]int{}
 	for i, p := range pages {
 		pageOf[p.ref.ObjectNumber.Value()] = i
-		for _, a := range fl.array(p.dict["Annots"]) {
+		for _, a := range fl.Array(p.dict["Annots"]) {
 			ar, ok := a.(types.IndirectRef)
 			if !ok {
 				continue
@@ -178,7 +178,7 @@ func ReadFormFields(pdf []byte) (out []PDFField, err error) {
 			n := ar.ObjectNumber.Value()
 			if info, ok := widgets[n]; ok && !placed[n] {
 				placed[n] = true
-				if f, ok := fl.widgetField(info, fl.dict(ar), p, i+1); ok {
+				if f, ok := fl.widgetField(info, fl.Dict(ar), p, i+1); ok {
 					out = append(out, f)
 				}
 			}
@@ -189,7 +189,7 @@ func ReadFormFields(pdf []byte) (out []PDFField, err error) {
 		if placed[n] {
 			continue
 		}
-		d := fl.dict(ref)
+		d := fl.Dict(ref)
 		pr, ok := d["P"].(types.IndirectRef)
 		if !ok {
 			continue
@@ -205,7 +205,7 @@ func ReadFormFields(pdf []byte) (out []PDFField, err error) {
 
 // widgetField describes one widget; ok is false for widgets the sandbox
 // does not turn into fields.
-func (fl *fontLoader) widgetField(info fieldInfo, w types.Dict, p srcPage, page int) (PDFField, bool) {
+func (fl *Objects) widgetField(info fieldInfo, w types.Dict, p Page, page int) (PDFField, bool) {
 	if w == nil {
 		return PDFField{}, false
 	}
@@ -219,9 +219,9 @@ func (fl *fontLoader) widgetField(info fieldInfo, w types.Dict, p srcPage, page 
 	case "Ch":
 		f.Kind = PDFFieldDropdown
 		for _, o := range info.options {
-			v := fl.resolve(o)
+			v := fl.Resolve(o)
 			if a, ok := v.(types.Array); ok && len(a) == 2 {
-				v = fl.resolve(a[1])
+				v = fl.Resolve(a[1])
 			}
 			if s := fl.text(v); s != "" {
 				f.Options = append(f.Options, s)
@@ -240,18 +240,18 @@ func (fl *fontLoader) widgetField(info fieldInfo, w types.Dict, p srcPage, page 
 		default:
 			f.Kind = PDFFieldCheckbox
 		}
-		as := fl.name(w["AS"])
+		as := fl.Name(w["AS"])
 		f.Checked = as != "" && as != "Off"
 	default:
 		return PDFField{}, false
 	}
-	r := fl.array(w["Rect"])
+	r := fl.Array(w["Rect"])
 	if len(r) != 4 {
 		return PDFField{}, false
 	}
 	var v [4]float64
 	for i, o := range r {
-		n, ok := fl.number(o)
+		n, ok := fl.Number(o)
 		if !ok || math.IsNaN(n) || math.IsInf(n, 0) {
 			return PDFField{}, false
 		}
@@ -269,7 +269,7 @@ func (fl *fontLoader) widgetField(info fieldInfo, w types.Dict, p srcPage, page 
 }
 
 // text reads a text string or name ("" otherwise).
-func (fl *fontLoader) text(o types.Object) string {
+func (fl *Objects) text(o types.Object) string {
 	switch v := o.(type) {
 	case types.StringLiteral, types.HexLiteral:
 		s, err := types.StringOrHexLiteral(v)

@@ -1,7 +1,6 @@
 package pdf
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -50,15 +49,17 @@ func TestReadFormFieldsWithoutForm(t *testing.T) {
 // Widgets no page lists in /Annots are placed by /P; a rotated page
 // measures them as displayed; odd entries are skipped, not fatal.
 func TestReadFormFieldsOddFiles(t *testing.T) {
-	b := &pdfBuild{}
-	pages, cat := buildPages(b, []testPage{{content: "BT ET", extra: "/Rotate 90"}}, "")
-	field := b.add(fmt.Sprintf("<</FT/Tx/T(rotated)/Rect[100 600 300 620]/P %d 0 R/Subtype/Widget>>", pages[0]))
-	empty := b.add(fmt.Sprintf("<</FT/Tx/T(empty)/Rect[10 10 10 50]/P %d 0 R/Subtype/Widget>>", pages[0]))
-	unknown := b.add(fmt.Sprintf("<</FT/Zz/T(odd)/Rect[10 10 50 50]/P %d 0 R/Subtype/Widget>>", pages[0]))
-	loop := b.reserve()
-	b.set(loop, fmt.Sprintf("<</T(loop)/Kids[%d 0 R]>>", loop))
-	b.set(cat, fmt.Sprintf("<</Type/Catalog/Pages 2 0 R/AcroForm<</Fields[%d 0 R %d 0 R %d 0 R %d 0 R 99 0 R]>>>>", field, empty, unknown, loop))
-	got, err := ReadFormFields(b.bytes(cat))
+	doc := pdftest.WritePDF("1.7", []string{
+		"<</Type/Catalog/Pages 2 0 R/AcroForm<</Fields[5 0 R 6 0 R 7 0 R 8 0 R 99 0 R]>>>>",
+		"<</Type/Pages/Kids[4 0 R]/Count 1>>",
+		"<</Length 5>>\nstream\nBT ET\nendstream",
+		"<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]/Contents 3 0 R/Rotate 90>>",
+		"<</FT/Tx/T(rotated)/Rect[100 600 300 620]/P 4 0 R/Subtype/Widget>>",
+		"<</FT/Tx/T(empty)/Rect[10 10 10 50]/P 4 0 R/Subtype/Widget>>",
+		"<</FT/Zz/T(odd)/Rect[10 10 50 50]/P 4 0 R/Subtype/Widget>>",
+		"<</T(loop)/Kids[8 0 R]>>", // a field that is its own kid
+	}, 1)
+	got, err := ReadFormFields(doc)
 	require.NoError(t, err)
 	// Displayed (u, v) = (y, 612 - x) on the turned page.
 	assert.Equal(t, []PDFField{{Name: "rotated", Kind: PDFFieldText, Page: 1, X: 600, Y: 100, Width: 20, Height: 200}}, got)

@@ -1,9 +1,11 @@
 // Package pdf is the sandbox's PDF toolkit: inspecting uploaded PDFs (page
 // count, size and orientation, within limits), turning other file types into
-// PDF pages, reading AcroForm fields and text tags, and composing the
-// downloadable PDF of a request or template (documents, signature page,
-// stamps, test-mode marking, audit trail) and its ZIP form. It holds no
-// state: document takes files in, derived caches what this package derives.
+// PDF pages, reading AcroForm fields, and composing the downloadable PDF of
+// a request or template (documents, signature page, stamps, test-mode
+// marking, audit trail) and its ZIP form. Text extraction and text tags are
+// its subpackage pdftext, which reads documents through Open, Objects and
+// RewritePages. It holds no state: document takes files in, derived caches
+// what this package derives.
 package pdf
 
 import "time"

@@ -51,7 +51,7 @@ func (c *copier) number(ref types.IndirectRef) int {
 // preparePages numbers the page objects up front, so that a reference to a
 // later page (a link, an annotation's /P) points at the page this copier
 // writes instead of copying the source's page tree along.
-func (c *copier) preparePages(pages []srcPage) []int {
+func (c *copier) preparePages(pages []Page) []int {
 	out := make([]int, len(pages))
 	for i, p := range pages {
 		n := c.w.alloc()
@@ -65,7 +65,7 @@ func (c *copier) preparePages(pages []srcPage) []int {
 // in contents (by index) get that content as their only content stream
 // (hidden text tags), the others are copied as they are. The document date
 // is the Unix epoch, so the bytes depend on the content alone.
-func writePages(ctx *model.Context, pages []srcPage, contents map[int][]byte, title string) ([]byte, error) {
+func writePages(ctx *model.Context, pages []Page, contents map[int][]byte, title string) ([]byte, error) {
 	w := newPDFWriter()
 	cp := newCopier(w, ctx)
 	nums := cp.preparePages(pages)
@@ -92,7 +92,7 @@ var pageKeysRewritten = map[string]bool{
 
 // page writes one page as object n. overlay, when not nil, is content drawn
 // on top of the page (stamps, markings), which needs the sandbox's fonts.
-func (c *copier) page(p srcPage, n int, overlay []byte) error {
+func (c *copier) page(p Page, n int, overlay []byte) error {
 	var b strings.Builder
 	if err := c.pageEntries(&b, p); err != nil {
 		return err
@@ -124,7 +124,7 @@ func (c *copier) page(p srcPage, n int, overlay []byte) error {
 
 // pageEntries starts a page dictionary: type, parent, boxes, rotation and
 // every source entry the copier does not rewrite itself.
-func (c *copier) pageEntries(b *strings.Builder, p srcPage) error {
+func (c *copier) pageEntries(b *strings.Builder, p Page) error {
 	fmt.Fprintf(b, "<</Type/Page/Parent %d 0 R", c.w.pagesID)
 	writeBox(b, "MediaBox", p.media)
 	if p.crop != nil {
@@ -350,3 +350,30 @@ func writeBox(b *strings.Builder, key string, r box) {
 }
 
 func sortedKeys(d types.Dict) []string { return slices.Sorted(maps.Keys(d)) }
+
+// pageWithContent writes one page as object n with content as its only
+// content stream (the page's other entries are copied as page does).
+func (c *copier) pageWithContent(p Page, n int, content []byte) error {
+	var b strings.Builder
+	if err := c.pageEntries(&b, p); err != nil {
+		return err
+	}
+	if p.resources != nil {
+		b.WriteString("/Resources ")
+		if err := c.serialize(&b, p.resources, 1); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(&b, "/Contents %d 0 R>>", c.w.contentStream(content))
+	return c.finishPage(n, b.String())
+}
+
+// Open parses a PDF (without pdfcpu's validation) and returns its pages
+// with their inherited attributes resolved, for readers of its content.
+func Open(data []byte) (*model.Context, []Page, error) { return openPDF(data, false) }
+
+// RewritePages writes the document again with the content of the pages
+// contents names (by index) replaced; everything else is copied as it was.
+func RewritePages(ctx *model.Context, pages []Page, contents map[int][]byte) ([]byte, error) {
+	return writePages(ctx, pages, contents, "")
+}

@@ -84,7 +84,7 @@ func Inspect(data []byte) (Info, error) {
 // openPDF parses a PDF and walks its pages. validate runs pdfcpu's
 // (relaxed) validation too, which uploads get; documents already inspected
 // skip it when composed.
-func openPDF(data []byte, validate bool) (ctx *model.Context, pages []srcPage, err error) {
+func openPDF(data []byte, validate bool) (ctx *model.Context, pages []Page, err error) {
 	if len(data) == 0 {
 		return nil, nil, fileErr(ReasonEmpty, "The file is empty.")
 	}

@@ -25,8 +25,8 @@ func (b box) height() float64 { return b.ury - b.lly }
 // letter is the page size readers assume when a page has no MediaBox.
 var letter = box{0, 0, 612, 792}
 
-// srcPage is one page of a parsed PDF with its inherited attributes resolved.
-type srcPage struct {
+// Page is one page of a parsed PDF with its inherited attributes resolved.
+type Page struct {
 	ref  types.IndirectRef
 	dict types.Dict
 	// resources is the page's own /Resources or the inherited one (a Dict or
@@ -38,7 +38,7 @@ type srcPage struct {
 }
 
 // visible is the area a reader shows: the crop box clipped to the media box.
-func (p srcPage) visible() box {
+func (p Page) visible() box {
 	if p.crop == nil {
 		return p.media
 	}
@@ -51,7 +51,7 @@ func (p srcPage) visible() box {
 }
 
 // geometry is how the page is displayed: its visible area and rotation.
-func (p srcPage) geometry() geometry { return geometry{vis: p.visible(), rotate: p.rotate} }
+func (p Page) geometry() geometry { return geometry{vis: p.visible(), rotate: p.rotate} }
 
 // inherited carries the attributes a page tree node passes to its kids.
 type inherited struct {
@@ -64,12 +64,12 @@ type inherited struct {
 var errPageTree = errors.New("the page tree is malformed")
 
 // pagesOf walks the page tree of ctx in order.
-func pagesOf(ctx *model.Context) ([]srcPage, error) {
+func pagesOf(ctx *model.Context) ([]Page, error) {
 	root, err := ctx.Pages()
 	if err != nil || root == nil {
 		return nil, errPageTree
 	}
-	var out []srcPage
+	var out []Page
 	seen := map[int]bool{}
 	var walk func(ref types.IndirectRef, inh inherited, depth int) error
 	walk = func(ref types.IndirectRef, inh inherited, depth int) error {
@@ -110,7 +110,7 @@ func pagesOf(ctx *model.Context) ([]srcPage, error) {
 			if inh.media != nil {
 				media = *inh.media
 			}
-			out = append(out, srcPage{ref: ref, dict: d, resources: inh.resources, media: media, crop: inh.crop, rotate: inh.rotate})
+			out = append(out, Page{ref: ref, dict: d, resources: inh.resources, media: media, crop: inh.crop, rotate: inh.rotate})
 			return nil
 		}
 		if !hasKids {
@@ -207,3 +207,55 @@ func normRotate(v float64) int {
 	}
 	return r
 }
+
+// APIBox returns a user-space box of the page (llx, lly, urx, ury) in the
+// API's coordinates: whole points from the top-left corner of the page as
+// displayed, the box grown outwards to whole points, at least 1x1, not
+// above or left of the page.
+func (p Page) APIBox(llx, lly, urx, ury float64) (x, y, w, h int) {
+	return apiBox(p.geometry(), box{llx, lly, urx, ury})
+}
+
+func apiBox(g geometry, b box) (x, y, w, h int) {
+	const far = 1e7 // beyond any page; keeps the conversions to int defined
+	inv := invert(g.matrix())
+	size := g.size()
+	minU, minV, maxU, maxV := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, p := range [][2]float64{{b.llx, b.lly}, {b.urx, b.lly}, {b.llx, b.ury}, {b.urx, b.ury}} {
+		u, v := inv[0]*p[0]+inv[2]*p[1]+inv[4], inv[1]*p[0]+inv[3]*p[1]+inv[5]
+		minU, minV, maxU, maxV = math.Min(minU, u), math.Min(minV, v), math.Max(maxU, u), math.Max(maxV, v)
+	}
+	// Rounding to a millionth first keeps sums of character widths that
+	// land on a whole point (5.4 x 25) from growing a point.
+	snap := func(v float64) float64 { return math.Round(v*1e6) / 1e6 }
+	left, top := math.Floor(snap(minU)), math.Floor(snap(size.Height-maxV))
+	right, bottom := math.Ceil(snap(maxU)), math.Ceil(snap(size.Height-minV))
+	clamp := func(v float64) float64 {
+		if math.IsNaN(v) {
+			return 0
+		}
+		return math.Min(far, math.Max(0, v))
+	}
+	left, top, right, bottom = clamp(left), clamp(top), clamp(right), clamp(bottom)
+	x, y = int(left), int(top)
+	w, h = max(1, int(right-left)), max(1, int(bottom-top))
+	return x, y, w, h
+}
+
+// invert returns the inverse of a transformation matrix [a b c d e f]
+// (the identity for a singular one).
+func invert(m [6]float64) [6]float64 {
+	det := m[0]*m[3] - m[1]*m[2]
+	if det == 0 || math.IsNaN(det) || math.IsInf(det, 0) {
+		return [6]float64{1, 0, 0, 1, 0, 0}
+	}
+	a, b, c, d := m[3]/det, -m[1]/det, -m[2]/det, m[0]/det
+	return [6]float64{a, b, c, d, -(m[4]*a + m[5]*c), -(m[4]*b + m[5]*d)}
+}
+
+// Dict returns the page's dictionary.
+func (p Page) Dict() types.Dict { return p.dict }
+
+// Resources returns the page's own /Resources or the inherited one (a Dict
+// or an IndirectRef); nil when there is none.
+func (p Page) Resources() types.Object { return p.resources }

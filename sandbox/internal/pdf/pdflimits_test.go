@@ -109,17 +109,27 @@ func allocated(fn func()) (uint64, time.Duration) {
 }
 
 // TestTextReadingHasADocumentBudget: 50 pages sharing a content stream that
-// inflates to 40 MB used to decode it 150 times (before: a 400 KB file
-// took 29 s and 38 GB of allocations); the document's budget stops it.
+// inflates to 40 MB used to decode it 150 times when their text was read
+// (before: a 400 KB file took 29 s and 38 GB of allocations); the
+// document's budget (Objects, which text extraction and the AcroForm
+// reader read through) stops it.
 func TestTextReadingHasADocumentBudget(t *testing.T) {
 	pdf := sharedContentBomb(50, 40<<20)
 	_, err := Inspect(pdf)
 	require.NoError(t, err, "the file itself is well formed")
-	var scanErr error
-	alloc, took := allocated(func() { _, scanErr = ScanTextTags(pdf, true) })
-	fe, ok := AsFileError(scanErr)
-	require.True(t, ok, "%v", scanErr)
-	assert.Equal(t, ReasonTooLarge, fe.Reason)
+	var objs *Objects
+	alloc, took := allocated(func() {
+		ctx, pages, err := Open(pdf)
+		require.NoError(t, err)
+		objs = NewObjects(ctx)
+		for _, p := range pages {
+			for _, c := range objs.Array(p.Dict()["Contents"]) {
+				objs.StreamContent(c)
+			}
+		}
+	})
+	require.True(t, objs.Exhausted(), "the budget ran out")
+	assert.Equal(t, ReasonTooLarge, objs.BudgetError().Reason)
 	assert.Less(t, alloc, uint64(12*decodeBudget(int64(len(pdf)), maxDocumentDecodeBytes)), "allocated %d MB", alloc>>20)
 	t.Logf("%d KB file: refused after %s, %d MB allocated", len(pdf)>>10, took, alloc>>20)
 }

@@ -233,3 +233,7 @@ func num(f float64) string {
 	}
 	return s
 }
+
+// FormatNum formats a number compactly and deterministically, as this
+// package writes coordinates into content streams.
+func FormatNum(f float64) string { return num(f) }

@@ -140,7 +140,7 @@ func unreadableContent(name, why string) []string {
 // copySource is a parsed document and its pages.
 type copySource struct {
 	ctx   *model.Context
-	pages []srcPage
+	pages []Page
 }
 
 // openSource parses a document that was inspected when it was stored.

@@ -12,8 +12,8 @@ import (
 // with WinAnsiEncoding. Text is therefore limited to Windows-1252: other
 // characters are shown as '?'.
 
-// winAnsiHigh maps the code points Windows-1252 puts in 0x80..0x9F.
-var winAnsiHigh = map[rune]byte{
+// WinAnsiHigh maps the code points Windows-1252 puts in 0x80..0x9F.
+var WinAnsiHigh = map[rune]byte{
 	'€': 0x80, '‚': 0x82, 'ƒ': 0x83, '„': 0x84, '…': 0x85, '†': 0x86, '‡': 0x87,
 	'ˆ': 0x88, '‰': 0x89, 'Š': 0x8A, '‹': 0x8B, 'Œ': 0x8C, 'Ž': 0x8E,
 	'‘': 0x91, '’': 0x92, '“': 0x93, '”': 0x94, '•': 0x95, '–': 0x96, '—': 0x97,
@@ -39,7 +39,7 @@ func winAnsi(s string) string {
 		case r >= 0xA0 && r <= 0xFF:
 			b.WriteByte(byte(r))
 		default:
-			if c, ok := winAnsiHigh[r]; ok {
+			if c, ok := WinAnsiHigh[r]; ok {
 				b.WriteByte(c)
 			} else {
 				b.WriteByte('?')

@@ -4,7 +4,7 @@ package sigreq
 // hide_text_tags) and the form fields a PDF already has
 // (use_preexisting_fields). The create operations collect their documents
 // outside any transaction; the hooks here then read those documents
-// (pdf.ScanTextTags, pdf.ReadFormFields), keep what they found on each
+// (pdftext.ScanTextTags, pdf.ReadFormFields), keep what they found on each
 // document, and add the fields to the request, draft or template as if they
 // had been given in form_fields_per_document.
 //
@@ -12,7 +12,7 @@ package sigreq
 // while processing, so the call succeeds and the request ends in
 // error_text_tag with the signature_request_invalid event (the official
 // event list gives "error in request data (e.g. bad text tags)" for it), a
-// template in template_error. Malformed: what pdf.ParseTextTag refuses, a
+// template in template_error. Malformed: what pdftext.ParseTextTag refuses, a
 // signerN beyond the request's signers (or a template's roles), an id used
 // by two fields, and a field the form field checks would refuse.
 
@@ -24,7 +24,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
-	"github.com/signsandbox/signsandbox/sandbox/internal/pdf"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftext"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -99,7 +99,7 @@ func requestTagFields(docs []*state.Document, first int, fc fields.Limits, taken
 			if d.TextTagError != "" {
 				break
 			}
-			t, err := pdf.ParseTextTag(ft.Text)
+			t, err := pdftext.ParseTextTag(ft.Text)
 			if err != nil {
 				d.TextTagError = fields.TagProblem(ft, strings.TrimPrefix(err.Error(), "invalid text tag "+ft.Text+": "))
 				continue

@@ -18,7 +18,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
-	"github.com/signsandbox/signsandbox/sandbox/internal/pdf"
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftext"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -80,7 +80,7 @@ func templateTagFields(content *Content, docs []document.Pending, taken map[stri
 				break
 			}
 			problem := func(msg string) { d.Doc.TextTagError = fields.TagProblem(ft, msg) }
-			t, err := pdf.ParseTextTag(ft.Text)
+			t, err := pdftext.ParseTextTag(ft.Text)
 			if err != nil {
 				problem(strings.TrimPrefix(err.Error(), "invalid text tag "+ft.Text+": "))
 				continue

@@ -1,4 +1,4 @@
-package pdf
+package pdftext
 
 // Text tags are form fields written into a document's text, in the form
 //

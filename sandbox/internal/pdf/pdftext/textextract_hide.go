@@ -1,4 +1,4 @@
-package pdf
+package pdftext
 
 // Removing text tags from a PDF (hide_text_tags): every text-showing
 // operator that drew a character of a tag is rewritten as a TJ array in
@@ -9,6 +9,8 @@ package pdf
 import (
 	"fmt"
 	"strings"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf"
 )
 
 // without returns the page's content with the hidden glyphs removed.
@@ -40,13 +42,13 @@ func (pt *pageText) rewriteShow(so showOp, hidden map[int]bool) []byte {
 		b.WriteString("T* ")
 	case "\"":
 		a := so.op.args
-		fmt.Fprintf(&b, "%s Tw %s Tc T* ", num(a[len(a)-3].num), num(a[len(a)-2].num))
+		fmt.Fprintf(&b, "%s Tw %s Tc T* ", pdf.FormatNum(a[len(a)-3].num), pdf.FormatNum(a[len(a)-2].num))
 	}
 	b.WriteByte('[')
 	pending := 0.0
 	flushAdj := func() {
 		if pending != 0 {
-			fmt.Fprintf(&b, " %s ", num(pending))
+			fmt.Fprintf(&b, " %s ", pdf.FormatNum(pending))
 			pending = 0
 		}
 	}
@@ -80,21 +82,4 @@ func (pt *pageText) rewriteShow(so showOp, hidden map[int]bool) []byte {
 	flushAdj()
 	b.WriteString("] TJ")
 	return []byte(b.String())
-}
-
-// pageWithContent writes one page as object n with content as its only
-// content stream (the page's other entries are copied as page does).
-func (c *copier) pageWithContent(p srcPage, n int, content []byte) error {
-	var b strings.Builder
-	if err := c.pageEntries(&b, p); err != nil {
-		return err
-	}
-	if p.resources != nil {
-		b.WriteString("/Resources ")
-		if err := c.serialize(&b, p.resources, 1); err != nil {
-			return err
-		}
-	}
-	fmt.Fprintf(&b, "/Contents %d 0 R>>", c.w.contentStream(content))
-	return c.finishPage(n, b.String())
 }

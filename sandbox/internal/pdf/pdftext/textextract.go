@@ -1,4 +1,4 @@
-package pdf
+package pdftext
 
 // Text extraction for text tags: the page content streams of a PDF are
 // interpreted (graphics state, text state and text matrix; the operators
@@ -23,19 +23,15 @@ import (
 	"strings"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf"
 )
 
-// Bounds of extraction: larger inputs are read up to the bound.
+// Bounds of extraction: larger inputs are read up to the bound (the
+// decoding of the whole document is bounded by pdf.Objects).
 const (
-	maxContentBytes = 16 << 20 // decoded content per page
-	// maxDocumentDecodeBytes bounds all the decoding of one document's
-	// text, which is also at most decodeFactor times the file (a 400 KB
-	// file whose 50 pages share a stream inflating to 400 MB took 29 s and
-	// 38 GB of allocations before; a text-heavy page decodes to tens of
-	// kilobytes).
-	maxDocumentDecodeBytes = 64 << 20
-	maxGlyphsPerPage       = 200_000 // a dense page has a few thousand
-	maxGraphicsStates      = 256     // q nesting
+	maxGlyphsPerPage  = 200_000 // a dense page has a few thousand
+	maxGraphicsStates = 256     // q nesting
 )
 
 // FoundTag is a text tag found in a document: its text, and its page and
@@ -63,8 +59,8 @@ type TagScan struct {
 // are removed from the content streams (replaced by equal spacing), not
 // painted over, so text extraction no longer finds them either; the rest
 // of each line keeps its place.
-func ScanTextTags(pdf []byte, hide bool) (out TagScan, err error) {
-	ctx, pages, err := openPDF(pdf, false)
+func ScanTextTags(doc []byte, hide bool) (out TagScan, err error) {
+	ctx, pages, err := pdf.Open(doc)
 	if err != nil {
 		return TagScan{}, err
 	}
@@ -81,11 +77,10 @@ func ScanTextTags(pdf []byte, hide bool) (out TagScan, err error) {
 		if len(hits) == 0 {
 			continue
 		}
-		g := p.geometry()
 		hidden := map[int]bool{}
 		for _, h := range hits {
 			ft := FoundTag{Text: h.text, Page: i + 1}
-			ft.X, ft.Y, ft.Width, ft.Height = apiBox(g, h.box)
+			ft.X, ft.Y, ft.Width, ft.Height = p.APIBox(h.box.llx, h.box.lly, h.box.urx, h.box.ury)
 			out.Tags = append(out.Tags, ft)
 			for _, gi := range h.glyphs {
 				hidden[gi] = true
@@ -95,22 +90,16 @@ func ScanTextTags(pdf []byte, hide bool) (out TagScan, err error) {
 			rewritten[i] = pt.without(hidden)
 		}
 	}
-	if fl.exhausted {
-		return TagScan{}, errDecodeBudget(fl.limit)
+	if fl.Exhausted() {
+		return TagScan{}, fl.BudgetError()
 	}
 	if hide && len(rewritten) > 0 {
-		out.Hidden, err = writePages(ctx, pages, rewritten, "")
+		out.Hidden, err = pdf.RewritePages(ctx, pages, rewritten)
 		if err != nil {
 			return TagScan{}, err
 		}
 	}
 	return out, nil
-}
-
-// errDecodeBudget refuses a document whose text decodes to more than its
-// budget.
-func errDecodeBudget(limit int64) *FileError {
-	return fileErr(ReasonTooLarge, "The PDF's content decodes to more than %d MiB; its text cannot be read.", limit>>20)
 }
 
 // TextLine is a line of text as extraction reads it (for tests and
@@ -122,8 +111,8 @@ type TextLine struct {
 
 // ExtractLines returns the text of a PDF line by line, as text tag
 // detection sees it.
-func ExtractLines(pdf []byte) (out []TextLine, err error) {
-	ctx, pages, err := openPDF(pdf, false)
+func ExtractLines(doc []byte) (out []TextLine, err error) {
+	ctx, pages, err := pdf.Open(doc)
 	if err != nil {
 		return nil, err
 	}
@@ -138,8 +127,8 @@ func ExtractLines(pdf []byte) (out []TextLine, err error) {
 			out = append(out, TextLine{Page: i + 1, Text: l.text})
 		}
 	}
-	if fl.exhausted {
-		return nil, errDecodeBudget(fl.limit)
+	if fl.Exhausted() {
+		return nil, fl.BudgetError()
 	}
 	return out, nil
 }
@@ -164,15 +153,8 @@ func (m matrix) apply(x, y float64) (float64, float64) {
 
 func translate(x, y float64) matrix { return matrix{1, 0, 0, 1, x, y} }
 
-// invert returns the inverse (identity for a singular matrix).
-func (m matrix) invert() matrix {
-	det := m[0]*m[3] - m[1]*m[2]
-	if det == 0 || math.IsNaN(det) || math.IsInf(det, 0) {
-		return identity
-	}
-	a, b, c, d := m[3]/det, -m[1]/det, -m[2]/det, m[0]/det
-	return matrix{a, b, c, d, -(m[4]*a + m[5]*c), -(m[4]*b + m[5]*d)}
-}
+// box is a rectangle in user space.
+type box struct{ llx, lly, urx, ury float64 }
 
 // glyph is one character drawn on a page.
 type glyph struct {
@@ -216,14 +198,14 @@ type gstate struct {
 }
 
 // pageContent decodes and joins a page's content streams.
-func pageContent(fl *fontLoader, p srcPage) []byte {
-	o, ok := p.dict.Find("Contents")
+func pageContent(fl *fontLoader, p pdf.Page) []byte {
+	o, ok := p.Dict().Find("Contents")
 	if !ok || o == nil {
 		return nil
 	}
 	var parts []types.Object
 	if ir, isRef := o.(types.IndirectRef); isRef {
-		if a := fl.array(ir); a != nil {
+		if a := fl.Array(ir); a != nil {
 			parts = a
 		} else {
 			parts = []types.Object{ir}
@@ -233,13 +215,13 @@ func pageContent(fl *fontLoader, p srcPage) []byte {
 	}
 	var out []byte
 	for _, part := range parts {
-		sd, _, err := fl.ctx.DereferenceStreamDict(part)
+		sd, _, err := fl.Context().DereferenceStreamDict(part)
 		if err != nil || sd == nil {
 			continue
 		}
-		content, ok := fl.decode(sd, int64(maxContentBytes-len(out)))
+		content, ok := fl.Decode(sd, int64(pdf.MaxContentBytes-len(out)))
 		if !ok {
-			if fl.exhausted {
+			if fl.Exhausted() {
 				break
 			}
 			continue
@@ -251,9 +233,9 @@ func pageContent(fl *fontLoader, p srcPage) []byte {
 }
 
 // readPageText interprets a page's content.
-func readPageText(fl *fontLoader, p srcPage) *pageText {
+func readPageText(fl *fontLoader, p pdf.Page) *pageText {
 	pt := &pageText{content: pageContent(fl, p)}
-	fonts := fl.dict(fl.dict(p.resources)["Font"])
+	fonts := fl.Dict(fl.Dict(p.Resources())["Font"])
 	gs := gstate{ctm: identity, th: 1}
 	var stack []gstate
 	tm, tlm := identity, identity
@@ -501,34 +483,4 @@ func (pt *pageText) tagHits() []tagHit {
 		}
 	}
 	return out
-}
-
-// apiBox turns a user-space box into the API's coordinates on a page:
-// whole points from the top-left corner of the page as displayed, the box
-// grown outwards to whole points, at least 1x1, not above or left of the
-// page.
-func apiBox(g geometry, b box) (x, y, w, h int) {
-	const far = 1e7 // beyond any page; keeps the conversions to int defined
-	inv := matrix(g.matrix()).invert()
-	size := g.size()
-	minU, minV, maxU, maxV := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
-	for _, p := range [][2]float64{{b.llx, b.lly}, {b.urx, b.lly}, {b.llx, b.ury}, {b.urx, b.ury}} {
-		u, v := inv.apply(p[0], p[1])
-		minU, minV, maxU, maxV = math.Min(minU, u), math.Min(minV, v), math.Max(maxU, u), math.Max(maxV, v)
-	}
-	// Rounding to a millionth first keeps sums of character widths that
-	// land on a whole point (5.4 x 25) from growing a point.
-	snap := func(v float64) float64 { return math.Round(v*1e6) / 1e6 }
-	left, top := math.Floor(snap(minU)), math.Floor(snap(size.Height-maxV))
-	right, bottom := math.Ceil(snap(maxU)), math.Ceil(snap(size.Height-minV))
-	clamp := func(v float64) float64 {
-		if math.IsNaN(v) {
-			return 0
-		}
-		return math.Min(far, math.Max(0, v))
-	}
-	left, top, right, bottom = clamp(left), clamp(top), clamp(right), clamp(bottom)
-	x, y = int(left), int(top)
-	w, h = max(1, int(right-left)), max(1, int(bottom-top))
-	return x, y, w, h
 }

@@ -1,4 +1,4 @@
-package pdf
+package pdftext
 
 import (
 	"fmt"
@@ -6,9 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pdfcpu/pdfcpu/pkg/font"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf"
 	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftest"
 )
 
@@ -24,11 +27,23 @@ func wantBox(x0, x1, y, size, pageTop, ox float64) (int, int, int, int) {
 }
 
 // helv is the width of Helvetica text at a size.
-func helv(s string, size float64) float64 { return textWidth(s, fontRegular, size) }
+// (pdfcpu's metrics of the standard font, as the composer and the
+// extraction read them; 600 for a code it has no width for).
+func helv(s string, size float64) float64 {
+	var w float64
+	for i := 0; i < len(s); i++ {
+		cw, err := font.CharWidth("Helvetica", rune(s[i]))
+		if err != nil || cw <= 0 {
+			cw = 600
+		}
+		w += float64(cw)
+	}
+	return w * size / 1000
+}
 
-func scan(t *testing.T, pdf []byte) []FoundTag {
+func scan(t *testing.T, doc []byte) []FoundTag {
 	t.Helper()
-	s, err := ScanTextTags(pdf, false)
+	s, err := ScanTextTags(doc, false)
 	require.NoError(t, err)
 	return s.Tags
 }
@@ -40,75 +55,75 @@ func tagAt(text string, page, x, y, w, h int) FoundTag {
 func TestScanTextTagsPositions(t *testing.T) {
 	const tag = "[sig|req|signer1]"
 	t.Run("Tj with a standard font", func(t *testing.T) {
-		pdf := textPDF("BT /F1 12 Tf 72 700 Td (Sign: "+tag+" ok) Tj ET", "")
+		doc := textPDF("BT /F1 12 Tf 72 700 Td (Sign: "+tag+" ok) Tj ET", "")
 		x0 := 72 + helv("Sign: ", 12)
 		x, y, w, h := wantBox(x0, x0+helv(tag, 12), 700, 12, 792, 0)
-		assert.Equal(t, []FoundTag{tagAt(tag, 1, x, y, w, h)}, scan(t, pdf))
+		assert.Equal(t, []FoundTag{tagAt(tag, 1, x, y, w, h)}, scan(t, doc))
 	})
 	t.Run("TJ kerning and character spacing", func(t *testing.T) {
-		pdf := textPDF("BT /F1 10 Tf 2 Tc 100 600 Td [(AB) -500 ("+tag+")] TJ ET", "")
+		doc := textPDF("BT /F1 10 Tf 2 Tc 100 600 Td [(AB) -500 ("+tag+")] TJ ET", "")
 		x0 := 100 + helv("AB", 10) + 2*2 + 5
 		x1 := x0 + helv(tag, 10) + 2*float64(len(tag)-1)
 		x, y, w, h := wantBox(x0, x1, 600, 10, 792, 0)
-		assert.Equal(t, []FoundTag{tagAt(tag, 1, x, y, w, h)}, scan(t, pdf))
+		assert.Equal(t, []FoundTag{tagAt(tag, 1, x, y, w, h)}, scan(t, doc))
 	})
 	t.Run("word spacing applies to spaces", func(t *testing.T) {
-		pdf := textPDF("BT /F1 10 Tf 7 Tw 100 600 Td (a b "+tag+") Tj ET", "")
+		doc := textPDF("BT /F1 10 Tf 7 Tw 100 600 Td (a b "+tag+") Tj ET", "")
 		x0 := 100 + helv("a b ", 10) + 2*7
 		x, y, w, h := wantBox(x0, x0+helv(tag, 10), 600, 10, 792, 0)
-		assert.Equal(t, []FoundTag{tagAt(tag, 1, x, y, w, h)}, scan(t, pdf))
+		assert.Equal(t, []FoundTag{tagAt(tag, 1, x, y, w, h)}, scan(t, doc))
 	})
 	t.Run("horizontal scaling and text matrix", func(t *testing.T) {
-		pdf := textPDF("BT /F1 10 Tf 50 Tz 2 0 0 2 100 500 Tm ("+tag+") Tj ET", "")
+		doc := textPDF("BT /F1 10 Tf 50 Tz 2 0 0 2 100 500 Tm ("+tag+") Tj ET", "")
 		x, y, w, h := wantBox(100, 100+helv(tag, 10), 500, 20, 792, 0)
-		assert.Equal(t, []FoundTag{tagAt(tag, 1, x, y, w, h)}, scan(t, pdf))
+		assert.Equal(t, []FoundTag{tagAt(tag, 1, x, y, w, h)}, scan(t, doc))
 	})
 	t.Run("cm inside q Q, TL and T*", func(t *testing.T) {
-		pdf := textPDF("q 1 0 0 1 50 50 cm BT /F1 10 Tf 10 10 Td ([a|b|c]) Tj ET Q BT /F1 10 Tf 14 TL 10 30 Td T* ([d|e|f]) Tj ET", "")
+		doc := textPDF("q 1 0 0 1 50 50 cm BT /F1 10 Tf 10 10 Td ([a|b|c]) Tj ET Q BT /F1 10 Tf 14 TL 10 30 Td T* ([d|e|f]) Tj ET", "")
 		x, y, w, h := wantBox(60, 60+helv("[a|b|c]", 10), 60, 10, 792, 0)
 		x2, y2, w2, h2 := wantBox(10, 10+helv("[d|e|f]", 10), 16, 10, 792, 0)
-		assert.Equal(t, []FoundTag{tagAt("[a|b|c]", 1, x, y, w, h), tagAt("[d|e|f]", 1, x2, y2, w2, h2)}, scan(t, pdf))
+		assert.Equal(t, []FoundTag{tagAt("[a|b|c]", 1, x, y, w, h), tagAt("[d|e|f]", 1, x2, y2, w2, h2)}, scan(t, doc))
 	})
 	t.Run("text rise", func(t *testing.T) {
-		pdf := textPDF("BT /F1 10 Tf 3 Ts 100 600 Td ("+tag+") Tj ET", "")
+		doc := textPDF("BT /F1 10 Tf 3 Ts 100 600 Td ("+tag+") Tj ET", "")
 		x, y, w, h := wantBox(100, 100+helv(tag, 10), 603, 10, 792, 0)
-		assert.Equal(t, []FoundTag{tagAt(tag, 1, x, y, w, h)}, scan(t, pdf))
+		assert.Equal(t, []FoundTag{tagAt(tag, 1, x, y, w, h)}, scan(t, doc))
 	})
 	t.Run("a tag drawn by two operators on one line", func(t *testing.T) {
-		pdf := textPDF("BT /F1 12 Tf 72 700 Td ([sig|re) Tj (q|signer1]) Tj ET", "")
+		doc := textPDF("BT /F1 12 Tf 72 700 Td ([sig|re) Tj (q|signer1]) Tj ET", "")
 		x, y, w, h := wantBox(72, 72+helv(tag, 12), 700, 12, 792, 0)
-		assert.Equal(t, []FoundTag{tagAt(tag, 1, x, y, w, h)}, scan(t, pdf))
+		assert.Equal(t, []FoundTag{tagAt(tag, 1, x, y, w, h)}, scan(t, doc))
 	})
 	t.Run("apostrophe and quote operators", func(t *testing.T) {
-		pdf := textPDF("BT /F1 10 Tf 12 TL 100 600 Td (first line) Tj ("+tag+") ' 0 1 ([a|b]) \" ET", "")
+		doc := textPDF("BT /F1 10 Tf 12 TL 100 600 Td (first line) Tj ("+tag+") ' 0 1 ([a|b]) \" ET", "")
 		x, y, w, h := wantBox(100, 100+helv(tag, 10), 588, 10, 792, 0)
 		x2, y2, w2, h2 := wantBox(100, 100+helv("[a|b]", 10)+4, 576, 10, 792, 0)
-		assert.Equal(t, []FoundTag{tagAt(tag, 1, x, y, w, h), tagAt("[a|b]", 1, x2, y2, w2, h2)}, scan(t, pdf))
+		assert.Equal(t, []FoundTag{tagAt(tag, 1, x, y, w, h), tagAt("[a|b]", 1, x2, y2, w2, h2)}, scan(t, doc))
 	})
 	t.Run("a crop box moves the origin", func(t *testing.T) {
-		pdf := textPDF("BT /F1 12 Tf 72 700 Td ("+tag+") Tj ET", "/CropBox[36 36 576 756]")
+		doc := textPDF("BT /F1 12 Tf 72 700 Td ("+tag+") Tj ET", "/CropBox[36 36 576 756]")
 		x, y, w, h := wantBox(72, 72+helv(tag, 12), 700, 12, 756, 36)
-		assert.Equal(t, []FoundTag{tagAt(tag, 1, x, y, w, h)}, scan(t, pdf))
+		assert.Equal(t, []FoundTag{tagAt(tag, 1, x, y, w, h)}, scan(t, doc))
 	})
 	t.Run("a rotated page is measured as displayed", func(t *testing.T) {
-		pdf := textPDF("BT /F1 12 Tf 72 700 Td ("+tag+") Tj ET", "/Rotate 90")
+		doc := textPDF("BT /F1 12 Tf 72 700 Td ("+tag+") Tj ET", "/Rotate 90")
 		// Displayed (u, v) = (y, 612 - x): the run stands upright.
 		wd := helv(tag, 12)
 		left, right := math.Floor(700-2.4), math.Ceil(700+9.6)
 		top, bottom := math.Floor(612-(612-72)), math.Ceil(612-(612-72-wd))
-		assert.Equal(t, []FoundTag{tagAt(tag, 1, int(left), int(top), int(right-left), int(bottom-top))}, scan(t, pdf))
+		assert.Equal(t, []FoundTag{tagAt(tag, 1, int(left), int(top), int(right-left), int(bottom-top))}, scan(t, doc))
 	})
 	t.Run("not found: a tag broken across lines, text without a bar", func(t *testing.T) {
-		pdf := textPDF("BT /F1 12 Tf 72 700 Td ([sig|req|) Tj 0 -20 Td (signer1]) Tj 0 -20 Td (see [1] and [note]) Tj ET", "")
-		assert.Empty(t, scan(t, pdf))
+		doc := textPDF("BT /F1 12 Tf 72 700 Td ([sig|req|) Tj 0 -20 Td (signer1]) Tj 0 -20 Td (see [1] and [note]) Tj ET", "")
+		assert.Empty(t, scan(t, doc))
 	})
 	t.Run("inline images and comments are skipped", func(t *testing.T) {
-		pdf := textPDF("% a comment (with [x|y|z])\nq BI /W 2 /H 1 /BPC 8 /CS /G ID (]) EI Q BT /F1 12 Tf 72 700 Td ("+tag+") Tj ET", "")
-		require.Len(t, scan(t, pdf), 1)
+		doc := textPDF("% a comment (with [x|y|z])\nq BI /W 2 /H 1 /BPC 8 /CS /G ID (]) EI Q BT /F1 12 Tf 72 700 Td ("+tag+") Tj ET", "")
+		require.Len(t, scan(t, doc), 1)
 	})
 	t.Run("escapes in literal strings", func(t *testing.T) {
-		pdf := textPDF(`BT /F1 12 Tf 72 700 Td (\133sig|req|signer1\135 \(x\)) Tj ET`, "")
-		tags := scan(t, pdf)
+		doc := textPDF(`BT /F1 12 Tf 72 700 Td (\133sig|req|signer1\135 \(x\)) Tj ET`, "")
+		tags := scan(t, doc)
 		require.Len(t, tags, 1)
 		assert.Equal(t, tag, tags[0].Text)
 	})
@@ -170,16 +185,17 @@ func TestScanTextTagsFonts(t *testing.T) {
 		assert.Equal(t, []FoundTag{tagAt(tag, 1, x, y, w, h)}, scan(t, b.bytes(cat)))
 	})
 	t.Run("a font that is not in the resources draws nothing readable", func(t *testing.T) {
-		pdf := textPDF("BT /F9 12 Tf 72 700 Td ("+tag+") Tj ET", "")
-		assert.Empty(t, scan(t, pdf))
+		doc := textPDF("BT /F9 12 Tf 72 700 Td ("+tag+") Tj ET", "")
+		assert.Empty(t, scan(t, doc))
 	})
 }
 
 // The sandbox typesets .txt uploads in 9-point Courier from the top-left
 // margin, 12.15 points per line: tags are located exactly.
 func TestScanTextTagsInTextFiles(t *testing.T) {
-	conv, err := Convert("terms.txt", "text/plain", []byte("Hello [sig|req|signer1]\nsecond [date|req|signer2] end\n"))
+	conv, err := pdf.Convert("terms.txt", "text/plain", []byte("Hello [sig|req|signer1]\nsecond [date|req|signer2] end\n"))
 	require.NoError(t, err)
+	const margin, pageHeight = 54.0, 792.0 // the typesetter's (pdf/layout.go)
 	col := func(n int) float64 { return margin + float64(n)*5.4 }
 	base1 := pageHeight - margin - 12.15
 	x, y, w, h := wantBox(col(6), col(6+17), base1, 9, 792, 0)
@@ -191,13 +207,13 @@ func TestScanTextTagsInTextFiles(t *testing.T) {
 
 func TestScanTextTagsHide(t *testing.T) {
 	const tag = "[sig|req|signer1|Sign here|s1]"
-	pdf := textPDF("BT /F1 12 Tf 12 TL 72 700 Td (Before "+tag+" after) Tj [(Kern) -200 ([a|b]) 50 (ed)] TJ ([c|d]) ' 1 0 ([e|f] tail) \" ET", "")
-	s, err := ScanTextTags(pdf, true)
+	doc := textPDF("BT /F1 12 Tf 12 TL 72 700 Td (Before "+tag+" after) Tj [(Kern) -200 ([a|b]) 50 (ed)] TJ ([c|d]) ' 1 0 ([e|f] tail) \" ET", "")
+	s, err := ScanTextTags(doc, true)
 	require.NoError(t, err)
 	require.Len(t, s.Tags, 4)
 	require.NotNil(t, s.Hidden)
 	pdftest.Validate(t, s.Hidden)
-	_, err = Inspect(s.Hidden)
+	_, err = pdf.Inspect(s.Hidden)
 	require.NoError(t, err)
 
 	again, err := ScanTextTags(s.Hidden, false)
@@ -216,7 +232,7 @@ func TestScanTextTagsHide(t *testing.T) {
 	assert.NotContains(t, joined, "|")
 
 	// Every character but the tags' is still drawn, where it was.
-	kept := keptGlyphs(t, pdf)
+	kept := keptGlyphs(t, doc)
 	now := keptGlyphs(t, s.Hidden)
 	require.Len(t, now, len(kept))
 	for i := range kept {
@@ -235,9 +251,9 @@ func TestScanTextTagsHide(t *testing.T) {
 
 // keptGlyphs are the characters of the first page that are not part of a
 // tag, in drawing order.
-func keptGlyphs(t *testing.T, pdf []byte) []glyph {
+func keptGlyphs(t *testing.T, doc []byte) []glyph {
 	t.Helper()
-	ctx, pages, err := openPDF(pdf, false)
+	ctx, pages, err := pdf.Open(doc)
 	require.NoError(t, err)
 	pt := readPageText(newFontLoader(ctx), pages[0])
 	inTag := map[int]bool{}
@@ -255,19 +271,19 @@ func keptGlyphs(t *testing.T, pdf []byte) []glyph {
 	return out
 }
 
-func pdftotextOrSkip(t *testing.T, pdf []byte) string {
+func pdftotextOrSkip(t *testing.T, doc []byte) string {
 	t.Helper()
-	return pdftest.Text(t, pdf)
+	return pdftest.Text(t, doc)
 }
 
 func TestScanTextTagsRealSamples(t *testing.T) {
 	for _, name := range pdftest.SampleNames {
-		pdf := pdftest.Sample(t, name)
-		lines, err := ExtractLines(pdf)
+		doc := pdftest.Sample(t, name)
+		lines, err := ExtractLines(doc)
 		require.NoError(t, err)
 		require.NotEmpty(t, lines)
 		assert.Equal(t, "Adobe Acrobat PDF Files", lines[0].Text, name)
-		assert.Empty(t, scan(t, pdf), name)
+		assert.Empty(t, scan(t, doc), name)
 	}
 }
 
@@ -285,18 +301,18 @@ func FuzzScanContent(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, content string) {
-		pdf := textPDF(content, "")
-		s, err := ScanTextTags(pdf, true)
+		doc := textPDF(content, "")
+		s, err := ScanTextTags(doc, true)
 		if err != nil {
 			return
 		}
-		if _, err := ExtractLines(pdf); err != nil {
+		if _, err := ExtractLines(doc); err != nil {
 			t.Fatalf("lines: %v", err)
 		}
 		if s.Hidden == nil {
 			return
 		}
-		if _, err := Inspect(s.Hidden); err != nil {
+		if _, err := pdf.Inspect(s.Hidden); err != nil {
 			t.Fatalf("hidden copy does not inspect: %v", err)
 		}
 		again, err := ScanTextTags(s.Hidden, false)
@@ -319,16 +335,16 @@ func FuzzScanContent(f *testing.F) {
 func TestScanTextTagsHostileContent(t *testing.T) {
 	const tag = "[sig|req|signer1]"
 	t.Run("a number token of 300,000 characters", func(t *testing.T) {
-		pdf := textPDF(strings.Repeat("1.", 150_000)+" 0 Tc BT /F1 12 Tf 72 700 Td ("+tag+") Tj ET", "")
-		require.Len(t, scan(t, pdf), 1)
+		doc := textPDF(strings.Repeat("1.", 150_000)+" 0 Tc BT /F1 12 Tf 72 700 Td ("+tag+") Tj ET", "")
+		require.Len(t, scan(t, doc), 1)
 	})
 	t.Run("a million operands without an operator", func(t *testing.T) {
-		pdf := textPDF(strings.Repeat("1 ", 1_000_000)+"BT /F1 12 Tf 72 700 Td ("+tag+") Tj ET", "")
-		require.Len(t, scan(t, pdf), 1)
+		doc := textPDF(strings.Repeat("1 ", 1_000_000)+"BT /F1 12 Tf 72 700 Td ("+tag+") Tj ET", "")
+		require.Len(t, scan(t, doc), 1)
 	})
 	t.Run("a TJ array of a million elements", func(t *testing.T) {
-		pdf := textPDF("BT /F1 12 Tf 72 700 Td [("+tag+")"+strings.Repeat(" 0", 1_000_000)+"] TJ ET", "")
-		require.Len(t, scan(t, pdf), 1)
+		doc := textPDF("BT /F1 12 Tf 72 700 Td [("+tag+")"+strings.Repeat(" 0", 1_000_000)+"] TJ ET", "")
+		require.Len(t, scan(t, doc), 1)
 	})
 	t.Run("a ToUnicode map of ranges that cover every code again and again", func(t *testing.T) {
 		b := &pdfBuild{}

@@ -1,4 +1,4 @@
-package pdf
+package pdftext
 
 // Fonts as text extraction needs them: how a string splits into character
 // codes, what text each code stands for, and how far it advances. What is
@@ -12,15 +12,15 @@ package pdf
 // made-up glyph names) is not found.
 
 import (
-	"errors"
 	"strconv"
 	"strings"
 	"unicode/utf16"
 
-	"github.com/pdfcpu/pdfcpu/pkg/filter"
 	"github.com/pdfcpu/pdfcpu/pkg/font"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/pdf"
 )
 
 // pdfFont is a font of a content stream, read for extraction.
@@ -91,91 +91,15 @@ func (f *pdfFont) width(c uint32) float64 {
 	return f.defaultWidth * f.scale
 }
 
-// fontLoader reads and caches the fonts of one document, and keeps the
-// budget of what reading its text may decode.
+// fontLoader reads and caches the fonts of one document, reading its
+// objects within the document's decoding budget (pdf.Objects).
 type fontLoader struct {
-	ctx   *model.Context
+	*pdf.Objects
 	cache map[int]*pdfFont
-	// budget is what decoding may still produce (content streams and font
-	// maps together); exhausted says a decode was refused for it.
-	budget    int64
-	exhausted bool
-	// limit is the budget the document started with.
-	limit int64
 }
 
 func newFontLoader(ctx *model.Context) *fontLoader {
-	budget := decodeBudget(ctx.Read.FileSize, maxDocumentDecodeBytes)
-	return &fontLoader{ctx: ctx, cache: map[int]*pdfFont{}, budget: budget, limit: budget}
-}
-
-// decode decodes a stream within limit and what remains of the document's
-// budget, charging the budget what the decoding produced (or, when it hit
-// the limit, the limit: the work was done). Pages and fonts may share one
-// stream that inflates to the limit, so a per-stream limit alone lets a
-// small file cost gigabytes of decoding.
-func (fl *fontLoader) decode(sd *types.StreamDict, limit int64) ([]byte, bool) {
-	limit = min(limit, fl.budget)
-	if limit <= 0 {
-		fl.exhausted = true
-		return nil, false
-	}
-	c := *sd
-	if err := c.DecodeWithLimit(limit); err != nil {
-		if errors.Is(err, filter.ErrDecodeLimitExceeded) {
-			fl.budget -= limit
-		} else {
-			fl.budget -= int64(len(sd.Raw))
-		}
-		return nil, false
-	}
-	fl.budget -= int64(len(c.Content))
-	return c.Content, true
-}
-
-// resolve dereferences an object (resolveObject), nil when it cannot be
-// read: extraction reads what it can.
-func (fl *fontLoader) resolve(o types.Object) types.Object {
-	r, err := resolveObject(fl.ctx, o)
-	if err != nil {
-		return nil
-	}
-	return r
-}
-
-func (fl *fontLoader) dict(o types.Object) types.Dict {
-	d, _ := fl.resolve(o).(types.Dict)
-	return d
-}
-
-func (fl *fontLoader) array(o types.Object) types.Array {
-	a, _ := fl.resolve(o).(types.Array)
-	return a
-}
-
-func (fl *fontLoader) number(o types.Object) (float64, bool) {
-	switch v := fl.resolve(o).(type) {
-	case types.Integer:
-		return float64(v), true
-	case types.Float:
-		return float64(v), true
-	}
-	return 0, false
-}
-
-func (fl *fontLoader) name(o types.Object) string {
-	n, _ := fl.resolve(o).(types.Name)
-	return string(n)
-}
-
-// streamContent decodes a stream (nil when it cannot be read).
-func (fl *fontLoader) streamContent(o types.Object) []byte {
-	sd, _, err := fl.ctx.DereferenceStreamDict(o)
-	if err != nil || sd == nil {
-		return nil
-	}
-	content, _ := fl.decode(sd, maxContentBytes)
-	return content
+	return &fontLoader{Objects: pdf.NewObjects(ctx), cache: map[int]*pdfFont{}}
 }
 
 // font reads the font a resource dictionary names (nil when it cannot).
@@ -187,7 +111,7 @@ func (fl *fontLoader) font(ref types.Object) *pdfFont {
 			return f
 		}
 	}
-	d := fl.dict(ref)
+	d := fl.Dict(ref)
 	if d == nil {
 		return nil
 	}
@@ -200,44 +124,44 @@ func (fl *fontLoader) font(ref types.Object) *pdfFont {
 
 func (fl *fontLoader) read(d types.Dict) *pdfFont {
 	f := &pdfFont{widths: map[uint32]float64{}, scale: 0.001, defaultWidth: 500}
-	sub := fl.name(d["Subtype"])
+	sub := fl.Name(d["Subtype"])
 	if tu, ok := d.Find("ToUnicode"); ok {
-		f.toUni = parseToUnicode(fl.streamContent(tu))
+		f.toUni = parseToUnicode(fl.StreamContent(tu))
 	}
 	if sub == "Type0" {
 		f.twoByte = true
 		f.defaultWidth = 1000
-		desc := fl.array(d["DescendantFonts"])
+		desc := fl.Array(d["DescendantFonts"])
 		if len(desc) > 0 {
-			if cid := fl.dict(desc[0]); cid != nil {
-				if dw, ok := fl.number(cid["DW"]); ok {
+			if cid := fl.Dict(desc[0]); cid != nil {
+				if dw, ok := fl.Number(cid["DW"]); ok {
 					f.defaultWidth = dw
 				}
-				fl.cidWidths(f, fl.array(cid["W"]))
+				fl.cidWidths(f, fl.Array(cid["W"]))
 			}
 		}
 		return f
 	}
-	base := strings.TrimSpace(fl.name(d["BaseFont"]))
+	base := strings.TrimSpace(fl.Name(d["BaseFont"]))
 	if i := strings.IndexByte(base, '+'); i == 6 {
 		base = base[i+1:] // subset prefix ABCDEF+
 	}
 	f.core = coreFontName(base)
 	if sub == "Type3" {
-		if m := fl.array(d["FontMatrix"]); len(m) == 6 {
-			if a, ok := fl.number(m[0]); ok && a != 0 {
+		if m := fl.Array(d["FontMatrix"]); len(m) == 6 {
+			if a, ok := fl.Number(m[0]); ok && a != 0 {
 				f.scale = a
 			}
 		}
 	}
-	if fd := fl.dict(d["FontDescriptor"]); fd != nil {
-		if mw, ok := fl.number(fd["MissingWidth"]); ok && mw > 0 {
+	if fd := fl.Dict(d["FontDescriptor"]); fd != nil {
+		if mw, ok := fl.Number(fd["MissingWidth"]); ok && mw > 0 {
 			f.defaultWidth = mw
 		}
 	}
-	if first, ok := fl.number(d["FirstChar"]); ok {
-		for i, w := range fl.array(d["Widths"]) {
-			if v, ok := fl.number(w); ok {
+	if first, ok := fl.Number(d["FirstChar"]); ok {
+		for i, w := range fl.Array(d["Widths"]) {
+			if v, ok := fl.Number(w); ok {
 				f.widths[uint32(int(first)+i)] = v
 			}
 		}
@@ -251,13 +175,13 @@ func (fl *fontLoader) cidWidths(f *pdfFont, w types.Array) {
 	const maxEntries = 1 << 16
 	n := 0
 	for i := 0; i < len(w) && n < maxEntries; {
-		c, ok := fl.number(w[i])
+		c, ok := fl.Number(w[i])
 		if !ok || i+1 >= len(w) {
 			return
 		}
-		if arr := fl.array(w[i+1]); arr != nil {
+		if arr := fl.Array(w[i+1]); arr != nil {
 			for k, v := range arr {
-				if x, ok := fl.number(v); ok {
+				if x, ok := fl.Number(v); ok {
 					f.widths[uint32(int(c)+k)] = x
 					n++
 				}
@@ -268,8 +192,8 @@ func (fl *fontLoader) cidWidths(f *pdfFont, w types.Array) {
 		if i+2 >= len(w) {
 			return
 		}
-		last, ok1 := fl.number(w[i+1])
-		x, ok2 := fl.number(w[i+2])
+		last, ok1 := fl.Number(w[i+1])
+		x, ok2 := fl.Number(w[i+2])
 		if !ok1 || !ok2 {
 			return
 		}
@@ -285,12 +209,12 @@ func (fl *fontLoader) cidWidths(f *pdfFont, w types.Array) {
 func (fl *fontLoader) encoding(f *pdfFont, enc types.Object) {
 	baseName := ""
 	var diffs types.Array
-	switch v := fl.resolve(enc).(type) {
+	switch v := fl.Resolve(enc).(type) {
 	case types.Name:
 		baseName = string(v)
 	case types.Dict:
-		baseName = fl.name(v["BaseEncoding"])
-		diffs = fl.array(v["Differences"])
+		baseName = fl.Name(v["BaseEncoding"])
+		diffs = fl.Array(v["Differences"])
 	}
 	for c := 0x20; c < 0x7F; c++ {
 		f.enc[c] = rune(c)
@@ -299,7 +223,7 @@ func (fl *fontLoader) encoding(f *pdfFont, enc types.Object) {
 		f.enc['\''], f.enc['`'] = '’', '‘'
 	}
 	if baseName != "MacRomanEncoding" {
-		for r, b := range winAnsiHigh {
+		for r, b := range pdf.WinAnsiHigh {
 			f.enc[b] = r
 		}
 		for c := 0xA0; c <= 0xFF; c++ {
@@ -308,7 +232,7 @@ func (fl *fontLoader) encoding(f *pdfFont, enc types.Object) {
 	}
 	code := 0
 	for _, o := range diffs {
-		switch v := fl.resolve(o).(type) {
+		switch v := fl.Resolve(o).(type) {
 		case types.Integer:
 			code = int(v)
 		case types.Float:

@@ -1,4 +1,4 @@
-package pdf
+package pdftext
 
 // A reader of PDF content streams: operands and operators with their byte
 // ranges, which is what text extraction needs (and what hiding text tags

@@ -1,4 +1,4 @@
-package pdf
+package pdftext
 
 import (
 	"context"
@@ -43,10 +43,10 @@ func TestScanTextTagsChromiumPDF(t *testing.T) {
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Skipf("chromium could not print (%v): %s", err, b)
 	}
-	pdf, err := os.ReadFile(out)
+	doc, err := os.ReadFile(out)
 	require.NoError(t, err)
 
-	s, err := ScanTextTags(pdf, true)
+	s, err := ScanTextTags(doc, true)
 	require.NoError(t, err)
 	var texts []string
 	for _, tg := range s.Tags {
