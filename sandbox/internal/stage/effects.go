@@ -193,24 +193,46 @@ func templateIDOf(v any) string {
 	return out.Template.TemplateID
 }
 
-// forced holds template failures a seed asks for while it runs its own
-// preparation (the hook cannot see the seeding transaction's marks). Keys
-// are the world itself, so that equal ids of another sandbox's world are
-// never confused with them.
-var forced sync.Map // forcedKey -> message
-
-type forcedKey struct {
-	w  *world.World
-	id string
+// forcedFailures are the template failures a seed asks for while it runs
+// its own preparation (the hook cannot see the seeding transaction's
+// marks): template id -> message. They live in the seeding world
+// (world.Ext), so that no other world, in this sandbox or another one in
+// the process, ever sees them.
+type forcedFailures struct {
+	mu  sync.Mutex
+	msg map[string]string
 }
 
+// forcedExt is the forced failures' key in world.Ext.
+const forcedExt = "stage.forced"
+
+func forcedOf(w *world.World) *forcedFailures {
+	return world.Ext(w, forcedExt, func() *forcedFailures { return &forcedFailures{msg: map[string]string{}} })
+}
+
+// forceTemplateFailure makes the template's preparation in w fail with msg
+// until it is called again with msg "".
 func forceTemplateFailure(w *world.World, templateID, msg string) {
-	key := forcedKey{w, templateID}
+	f := forcedOf(w)
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	if msg == "" {
-		forced.Delete(key)
+		delete(f.msg, templateID)
 		return
 	}
-	forced.Store(key, msg)
+	f.msg[templateID] = msg
+}
+
+// forcedTemplateFailure returns the failure forced on the template in w.
+func forcedTemplateFailure(w *world.World, templateID string) (string, bool) {
+	f := world.Lookup[forcedFailures](w, forcedExt)
+	if f == nil {
+		return "", false
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	msg, ok := f.msg[templateID]
+	return msg, ok
 }
 
 // scenarioTemplateFailure is the templates code's failure hook: it runs in
@@ -218,8 +240,8 @@ func forceTemplateFailure(w *world.World, templateID, msg string) {
 // marks (a mark is always committed before the job that reads it runs).
 func scenarioTemplateFailure(w *world.World, t *state.Template) (bool, string) {
 	defer guard(w, "template failure")
-	if v, ok := forced.Load(forcedKey{w, t.ID}); ok {
-		return true, v.(string)
+	if msg, ok := forcedTemplateFailure(w, t.ID); ok {
+		return true, msg
 	}
 	m, err := state.Get[state.ScenarioMark](w.Store.Read(), state.TableScenarioMarks, state.ScenarioMarkID(markFailTemplate, t.ID))
 	if err != nil {
