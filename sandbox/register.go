@@ -24,7 +24,6 @@ import (
 // newRegistry returns a registry filled by every area of the sandbox.
 func newRegistry() *api.Registry {
 	r := api.NewRegistry()
-	r.Areas = &sigreq.Hooks{}
 	registerAll(r)
 	return r
 }

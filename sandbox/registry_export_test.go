@@ -7,7 +7,6 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
-	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 )
 
 // RegisteredRouteForTest is one route of a sandbox's router as gorilla/mux
@@ -93,9 +92,8 @@ func HooksForTest(s *Sandbox) []string {
 		"objectViews " + keys(views),
 		"fileOwners " + keys(owners),
 		"catalog " + strings.Join(s.host.Reg.Catalog.Kinds(), ","),
-		"templateResolver " + set(sigreq.TemplateResolverOf(s.host.Reg) != nil),
 		"templateFailureHook " + set(s.host.Reg.TemplateFailure != nil),
-		"sigreqProcessFault " + set(sigreq.HooksOf(s.host.Reg).ProcessFault != nil),
+		"sigreqProcessFault " + set(s.host.Reg.ProcessFault != nil),
 		"callbackFault " + set(s.host.Reg.CallbackFault != nil),
 		"onAccountCallbackSet " + set(s.host.Reg.OnAccountCallbackSet != nil),
 		"onAccountCreated " + set(s.host.Reg.OnAccountCreated != nil),

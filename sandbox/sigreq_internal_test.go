@@ -114,14 +114,14 @@ func TestProcessingFaults(t *testing.T) {
 	bad := sigreqTestCreate(t, s, func(spec *sigreq.Spec) {
 		spec.Documents = []state.Document{{Name: "broken.pdf", Error: "the file is not a PDF"}}
 	})
-	prevFault := sigreq.HooksOf(s.host.Reg).ProcessFault
-	sigreq.HooksOf(s.host.Reg).ProcessFault = func(_ *api.Host, _ *world.World, _ *state.Txn, req *state.SignatureRequest) *sigreq.ProcessFailure {
+	prevFault := s.host.Reg.ProcessFault
+	s.host.Reg.ProcessFault = func(_ *api.Host, _ *world.World, _ *state.Txn, req *state.SignatureRequest) *api.ProcessFailure {
 		if req.Title == "Faulty" {
-			return &sigreq.ProcessFailure{StatusCode: state.SigErrorFile, Message: "injected conversion failure"}
+			return &api.ProcessFailure{StatusCode: state.SigErrorFile, Message: "injected conversion failure"}
 		}
 		return nil
 	}
-	t.Cleanup(func() { sigreq.HooksOf(s.host.Reg).ProcessFault = prevFault })
+	t.Cleanup(func() { s.host.Reg.ProcessFault = prevFault })
 	faulty := sigreqTestCreate(t, s, func(spec *sigreq.Spec) { spec.Title = "Faulty" })
 	fine := sigreqTestCreate(t, s, nil)
 	_, err := s.host.DefaultWorld.Advance(2 * time.Second)

@@ -108,7 +108,7 @@ func TestBulkSendResolvesTemplatesOnce(t *testing.T) {
 	body, err := json.Marshal(map[string]any{"template_ids": []string{"tpl"}, "signer_list": list, "test_mode": true})
 	require.NoError(t, err)
 	s := sigreqTestSandbox(t)
-	sigreq.HooksOf(s.host.Reg).TemplateResolver = resolver
+	sigreq.StandInTemplates(s.host.DefaultWorld, resolver)
 	req := httptest.NewRequest(http.MethodPost, "/v3/signature_request/bulk_send_with_template", bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.SetBasicAuth(s.DefaultAPIKey(), "")

@@ -85,12 +85,9 @@ type Registry struct {
 	// CallbackFault is the fault point of callback deliveries (nil: no
 	// fault); scenario rules set it.
 	CallbackFault CallbackFaultHook
-	// Areas holds the hooks a resource package declares with types this
-	// package cannot know: the signature requests' (sigreq.Hooks: the
-	// processing fault point scenario rules fill, and the template
-	// resolver's stand-in for tests). The facade puts them here; the
-	// package reads them back (sigreq.HooksOf).
-	Areas any
+	// ProcessFault is the fault point of signature request processing
+	// (nil: no fault); scenario rules set it (see ProcessFaultHook).
+	ProcessFault ProcessFaultHook
 }
 
 // NewRegistry returns a registry with nothing registered yet.

@@ -72,15 +72,15 @@ func controlFailRequest(c *api.Call) (any, error) {
 }
 
 // checkFailRequest validates the body of the fail call.
-func checkFailRequest(b failRequestBody) (ProcessFailure, *apierr.Error) {
+func checkFailRequest(b failRequestBody) (api.ProcessFailure, *apierr.Error) {
 	code := strings.TrimSpace(b.StatusCode)
 	switch {
 	case code == "":
-		return ProcessFailure{}, apierr.Missing("status_code")
+		return api.ProcessFailure{}, apierr.Missing("status_code")
 	case !slices.Contains(FailureStatusCodes, code):
-		return ProcessFailure{}, apierr.Badf("status_code", "status_code is one of %s, not %q.", strings.Join(FailureStatusCodes, ", "), code)
+		return api.ProcessFailure{}, apierr.Badf("status_code", "status_code is one of %s, not %q.", strings.Join(FailureStatusCodes, ", "), code)
 	case b.SignatureID != "" && code != state.SigErrorInvalidEmail:
-		return ProcessFailure{}, apierr.Badf("signature_id", "signature_id names the signer whose address is at fault: it goes with error_invalid_email only.")
+		return api.ProcessFailure{}, apierr.Badf("signature_id", "signature_id names the signer whose address is at fault: it goes with error_invalid_email only.")
 	}
-	return ProcessFailure{StatusCode: code, Message: b.Message}, nil
+	return api.ProcessFailure{StatusCode: code, Message: b.Message}, nil
 }

@@ -25,21 +25,11 @@ package sigreq
 import (
 	"slices"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
-
-// ProcessFailure is a failure that ends a request's processing.
-type ProcessFailure struct {
-	// StatusCode is one of FailureStatusCodes.
-	StatusCode string
-	Message    string
-	// SignatureIDs limits the status to the signatures at fault (an
-	// undeliverable address); empty means every signature. The others keep
-	// their status, but the request is in error and nobody is asked to sign.
-	SignatureIDs []string
-}
 
 // FailureStatusCodes are the signature error statuses, in the order of the
 // official list.
@@ -81,7 +71,7 @@ var failureAudit = map[string]string{
 // found while its e-mails go out); anything later answers nil, as does a
 // request that is canceled or being canceled. Unknown status codes are a
 // programming error and answer nil too.
-func TFail(req *state.SignatureRequest, f ProcessFailure, now int64) *Outcome {
+func TFail(req *state.SignatureRequest, f api.ProcessFailure, now int64) *Outcome {
 	if !slices.Contains(FailureStatusCodes, f.StatusCode) || FailBlocked(req) != nil {
 		return nil
 	}

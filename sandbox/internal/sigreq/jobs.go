@@ -123,8 +123,8 @@ func runSigreqProcess(s *api.Host, w *world.World, tx *state.Txn, job *state.Job
 		return nil
 	}
 	now := tx.Unix()
-	if HooksOf(s.Reg).ProcessFault != nil {
-		if f := HooksOf(s.Reg).ProcessFault(s, w, tx, req); f != nil {
+	if fault := s.Reg.ProcessFault; fault != nil {
+		if f := fault(s, w, tx, req); f != nil {
 			return ApplyOutcome(s, tx, TFail(req, *f, now))
 		}
 	}

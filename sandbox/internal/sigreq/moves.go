@@ -7,6 +7,7 @@ package sigreq
 import (
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -199,7 +200,7 @@ func TProcess(req *state.SignatureRequest, fail string, now int64) *Outcome {
 		}
 	}
 	if fail != "" {
-		return TFail(req, ProcessFailure{StatusCode: state.SigErrorFile, Message: fail}, now) // failures.go
+		return TFail(req, api.ProcessFailure{StatusCode: state.SigErrorFile, Message: fail}, now) // failures.go
 	}
 	if r.AwaitsConfirmation {
 		holdForConfirmation(o, now) // hold.go

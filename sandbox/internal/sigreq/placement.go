@@ -61,5 +61,5 @@ func TPlacementError(req *state.SignatureRequest, now int64) *Outcome {
 	if msg == "" {
 		return nil
 	}
-	return TFail(req, ProcessFailure{StatusCode: state.SigErrorComponentPosition, Message: msg}, now)
+	return TFail(req, api.ProcessFailure{StatusCode: state.SigErrorComponentPosition, Message: msg}, now)
 }

@@ -75,11 +75,11 @@ func CheckTemplateBody(c *api.Call, b *Body, signersOptional bool) (*TemplateBod
 	return &TemplateBody{TemplateIDs: dedupeTemplateIDs(c, b.TemplateIDs), Signers: b.Signers, CCs: b.CCs, CustomFields: b.CustomFields}, nil
 }
 
-// ResolveTemplates asks the templates (TemplateResolverOf) for the
+// ResolveTemplates asks the templates (TemplateResolver) for the
 // combined templates of ids. Callers that bind several bodies to the same
 // templates (bulk send) resolve once.
 func ResolveTemplates(c *api.Call, tx *state.Txn, ids []string) (*template.Use, error) {
-	return TemplateResolverOf(c.Host.Reg)(c, tx, ids)
+	return resolverOf(c.World)(c, tx, ids)
 }
 
 // BindTemplate resolves the templates of tb and binds the body to them

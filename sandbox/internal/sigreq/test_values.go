@@ -167,12 +167,12 @@ func tExpireNow(req *state.SignatureRequest, now int64) *Outcome {
 // (by its name or text), then signers at invalid.signsandbox.test
 // (error_invalid_email on their signatures). Processing meets documents
 // before addresses, as the real service converts files first.
-func testValueFailure(tx *state.Txn, req *state.SignatureRequest) *ProcessFailure {
+func testValueFailure(tx *state.Txn, req *state.SignatureRequest) *api.ProcessFailure {
 	if !testvalues.On(tx) {
 		return nil
 	}
 	if i, status := testvalues.DocumentFailure(tx, req.Documents); status != "" {
-		return &ProcessFailure{StatusCode: status, Message: fmt.Sprintf("Document %d (%s): %s (signsandbox test value %s).",
+		return &api.ProcessFailure{StatusCode: status, Message: fmt.Sprintf("Document %d (%s): %s (signsandbox test value %s).",
 			i, req.Documents[i].Name, strings.TrimSuffix(FailureMessages[status], "."), status)}
 	}
 	var invalid []string
@@ -190,7 +190,7 @@ func testValueFailure(tx *state.Txn, req *state.SignatureRequest) *ProcessFailur
 
 // invalidAddressFailure is error_invalid_email on the given signatures,
 // naming the first one's address.
-func invalidAddressFailure(req *state.SignatureRequest, sigIDs []string) ProcessFailure {
-	return ProcessFailure{StatusCode: state.SigErrorInvalidEmail, SignatureIDs: sigIDs,
+func invalidAddressFailure(req *state.SignatureRequest, sigIDs []string) api.ProcessFailure {
+	return api.ProcessFailure{StatusCode: state.SigErrorInvalidEmail, SignatureIDs: sigIDs,
 		Message: "The e-mail address " + req.Signature(sigIDs[0]).Email + " is invalid: the signature request could not be delivered (signsandbox test value)."}
 }

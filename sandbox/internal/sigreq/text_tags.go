@@ -203,5 +203,5 @@ func tTextTagError(req *state.SignatureRequest, fail string, now int64) *Outcome
 	if msg == "" {
 		return nil
 	}
-	return TFail(req, ProcessFailure{StatusCode: state.SigErrorTextTag, Message: msg}, now) // failures.go
+	return TFail(req, api.ProcessFailure{StatusCode: state.SigErrorTextTag, Message: msg}, now) // failures.go
 }

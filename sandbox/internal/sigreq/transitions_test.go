@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -447,7 +448,7 @@ func TestAutoReminderPlanFollowsTransitions(t *testing.T) {
 			return TExpire(with(trReq(state.PhaseSent, false, aw), func(r *state.SignatureRequest) { e := now; r.ExpiresAt = &e }), now), nil
 		}, true, false},
 		{"failed", func() (*Outcome, *apierr.Error) {
-			return TFail(trReq(state.PhaseSent, false, aw), ProcessFailure{StatusCode: state.SigErrorUnknown}, now), nil
+			return TFail(trReq(state.PhaseSent, false, aw), api.ProcessFailure{StatusCode: state.SigErrorUnknown}, now), nil
 		}, true, false},
 	}
 	for _, tc := range rows {

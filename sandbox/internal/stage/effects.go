@@ -268,7 +268,7 @@ const defaultFileError = "The file could not be converted."
 // scenarioProcessFault runs while a request is processed: a fail_file or
 // fail_processing rule fails it (internal/sigreq/failures.go); bounce and
 // signer_action rules schedule their effect for the matching signers.
-func scenarioProcessFault(s *api.Host, w *world.World, tx *state.Txn, req *state.SignatureRequest) (fail *sigreq.ProcessFailure) {
+func scenarioProcessFault(s *api.Host, w *world.World, tx *state.Txn, req *state.SignatureRequest) (fail *api.ProcessFailure) {
 	defer guard(w, "process")
 	rows := rulesFor(tx, scenario.EffectFailFile, scenario.EffectFailProcessing, scenario.EffectBounce, scenario.EffectSignerAction)
 	if len(rows) == 0 {
@@ -283,13 +283,13 @@ func scenarioProcessFault(s *api.Host, w *world.World, tx *state.Txn, req *state
 	err := fireRules(tx, w.Logger(), rows, sub, tx.Now(), func(row *state.ScenarioRule, spec *scenario.Rule) (bool, error) {
 		switch row.Effect {
 		case scenario.EffectFailFile:
-			fail = &sigreq.ProcessFailure{StatusCode: state.SigErrorFile, Message: spec.FailFile.Message}
+			fail = &api.ProcessFailure{StatusCode: state.SigErrorFile, Message: spec.FailFile.Message}
 			if fail.Message == "" {
 				fail.Message = defaultFileError
 			}
 			return true, nil
 		case scenario.EffectFailProcessing:
-			fail = &sigreq.ProcessFailure{StatusCode: spec.FailProcessing.StatusCode, Message: spec.FailProcessing.Message}
+			fail = &api.ProcessFailure{StatusCode: spec.FailProcessing.StatusCode, Message: spec.FailProcessing.Message}
 			if fail.StatusCode == state.SigErrorInvalidEmail && spec.Match != nil && spec.Match.Signer != "" {
 				// The address at fault is the matching signers'.
 				for _, sg := range req.Signatures {

@@ -34,7 +34,6 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
-	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -46,7 +45,7 @@ func RegisterRules(r *api.Registry) {
 	r.CallHooks = append(r.CallHooks, scenarioCallHook)
 	r.AfterCallHooks = append(r.AfterCallHooks, scenarioTemplateMarks)
 	r.TemplateFailure = scenarioTemplateFailure
-	sigreq.HooksOf(r).ProcessFault = scenarioProcessFault
+	r.ProcessFault = scenarioProcessFault
 	r.CallbackFault = scenarioCallbackFault
 }
 

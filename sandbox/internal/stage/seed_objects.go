@@ -151,7 +151,7 @@ func (pl *seedPlan) moveRequest(tx *state.Txn, rp *seedRequestPlan, id string) e
 		if err != nil {
 			return err
 		}
-		return sigreq.ApplyOutcome(pl.s, tx, sigreq.TFail(req, sigreq.ProcessFailure{StatusCode: st, Message: rp.spec.Message}, tx.Unix()))
+		return sigreq.ApplyOutcome(pl.s, tx, sigreq.TFail(req, api.ProcessFailure{StatusCode: st, Message: rp.spec.Message}, tx.Unix()))
 	}
 	if err := pl.runJobsNow(tx, id, sigreq.JobProcess); err != nil {
 		return err
