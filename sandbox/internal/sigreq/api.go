@@ -29,7 +29,7 @@ func signatureRequestGet(c *api.Call) (any, error) {
 
 // sigreqAction runs a transition on a request the caller can see, in one
 // write transaction, and answers the request as it is afterwards.
-func sigreqAction(c *api.Call, fn func(tx *state.Txn, req *state.SignatureRequest) (*Outcome, error)) (any, error) {
+func sigreqAction(c *api.Call, fn func(tx *state.Txn, req *state.SignatureRequest) (*outcome, error)) (any, error) {
 	var resp signatureRequestGetResponse
 	err := c.Update(func(tx *state.Txn) error {
 		req, err := Load(tx, c.Param("signature_request_id"), c.Account)
@@ -78,12 +78,12 @@ func signatureRequestRemind(c *api.Call) (any, error) {
 	if err := param.CheckEmail("email_address", email); err != nil {
 		return nil, err
 	}
-	return sigreqAction(c, func(tx *state.Txn, req *state.SignatureRequest) (*Outcome, error) {
+	return sigreqAction(c, func(tx *state.Txn, req *state.SignatureRequest) (*outcome, error) {
 		if !MayManage(tx, req, c.Account) {
 			return nil, apierr.Forbiddenf("Only the requester can send reminders for this signature request.")
 		}
 		interval := int64(state.GetConfig(tx).ReminderInterval.D().Seconds())
-		o, e := TRemind(req, email, strings.TrimSpace(body.Name), tx.Unix(), interval)
+		o, e := remind(req, email, strings.TrimSpace(body.Name), tx.Unix(), interval)
 		return o, errOrNil(e)
 	})
 }
@@ -126,11 +126,11 @@ func signatureRequestUpdate(c *api.Call) (any, error) {
 	if e != nil {
 		return nil, e
 	}
-	return sigreqAction(c, func(tx *state.Txn, req *state.SignatureRequest) (*Outcome, error) {
+	return sigreqAction(c, func(tx *state.Txn, req *state.SignatureRequest) (*outcome, error) {
 		if !MayManage(tx, req, c.Account) {
 			return nil, apierr.Forbiddenf("Only the requester can update this signature request.")
 		}
-		o, e := TUpdate(req, strings.TrimSpace(body.SignatureID), body.Name, body.EmailAddress, expires, signatureIDFrom(tx.NewID()), tx.Unix())
+		o, e := update(req, strings.TrimSpace(body.SignatureID), body.Name, body.EmailAddress, expires, signatureIDFrom(tx.NewID()), tx.Unix())
 		return o, errOrNil(e)
 	})
 }
@@ -167,7 +167,7 @@ func signatureRequestRemove(c *api.Call) (any, error) {
 		if err != nil {
 			return err
 		}
-		o, e := TRemove(req, c.Account.ID, isParty(req, c.Account) || ownsApp(tx, req, c.Account.ID))
+		o, e := remove(req, c.Account.ID, isParty(req, c.Account) || ownsApp(tx, req, c.Account.ID))
 		if e != nil {
 			return e
 		}
@@ -184,11 +184,11 @@ func signatureRequestRemove(c *api.Call) (any, error) {
 
 // signatureRequestReleaseHold sends a request its requester held.
 func signatureRequestReleaseHold(c *api.Call) (any, error) {
-	return sigreqAction(c, func(tx *state.Txn, req *state.SignatureRequest) (*Outcome, error) {
+	return sigreqAction(c, func(tx *state.Txn, req *state.SignatureRequest) (*outcome, error) {
 		if !MayManage(tx, req, c.Account) {
 			return nil, apierr.Forbiddenf("Only the requester can release this signature request.")
 		}
-		o, e := TRelease(req, tx.Unix())
+		o, e := release(req, tx.Unix())
 		return o, errOrNil(e)
 	})
 }

@@ -53,7 +53,7 @@ func sigreqCreate(c *api.Call, op Op) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if e := CheckEditable(old, MayManage(tx, old, c.Account), op.Embedded); e != nil {
+		if e := checkEditable(old, MayManage(tx, old, c.Account), op.Embedded); e != nil {
 			return nil, e
 		}
 	}
@@ -127,7 +127,7 @@ func sigreqCreate(c *api.Call, op Op) (any, error) {
 			if err != nil {
 				return err
 			}
-			if e := CheckEditable(old, MayManage(tx, old, acct), op.Embedded); e != nil {
+			if e := checkEditable(old, MayManage(tx, old, acct), op.Embedded); e != nil {
 				return e
 			}
 			req, err = replaceSignatureRequest(c.Host, tx, old, spec)

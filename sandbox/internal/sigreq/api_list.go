@@ -22,7 +22,7 @@ func signatureRequestList(c *api.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	search, e := ParseSearchQuery(q.Query)
+	search, e := parseSearchQuery(q.Query)
 	if e != nil {
 		return nil, e
 	}
@@ -150,7 +150,7 @@ func ListScan(tx *state.Txn, accounts []string, query *search.Query, me *state.A
 		if err != nil {
 			return 0, nil, err
 		}
-		if !Matches(query, req, me) {
+		if !matches(query, req, me) {
 			continue
 		}
 		if inPage {

@@ -15,7 +15,7 @@ import (
 // access for new signers, e-mails, file work, jobs (test signers' actions
 // among them) and, last, the events
 // (emit renders the object as stored, so it must see the new row).
-func ApplyOutcome(s *api.Host, tx *state.Txn, o *Outcome) error {
+func ApplyOutcome(s *api.Host, tx *state.Txn, o *outcome) error {
 	if o == nil {
 		return nil
 	}
@@ -57,7 +57,7 @@ func ApplyOutcome(s *api.Host, tx *state.Txn, o *Outcome) error {
 	}
 	restart := remindersRestart(o)
 	if remindersStop(o) || restart && awaitsSignatures(o.Prev) {
-		drop = append(drop, JobAutoRemind)
+		drop = append(drop, jobAutoRemind)
 	}
 	if len(drop) > 0 && !o.Gone {
 		if err := state.CancelJobs(tx, req.ID, drop...); err != nil {
@@ -102,7 +102,7 @@ func ApplyOutcome(s *api.Host, tx *state.Txn, o *Outcome) error {
 
 // emitForRequest emits an event about a request to its accounts (the
 // requester, then signers with accounts) and its API app.
-func emitForRequest(s *api.Host, tx *state.Txn, req *state.SignatureRequest, ev SigEvent) error {
+func emitForRequest(s *api.Host, tx *state.Txn, req *state.SignatureRequest, ev sigEvent) error {
 	accounts := requestAccountIDs(tx, req)
 	client := req.ClientID
 	if ev.Type == notify.TypeRequestDestroyed {

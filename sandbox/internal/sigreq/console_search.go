@@ -44,7 +44,7 @@ func ConsoleSearch(q string, me *state.Account) (func(*state.SignatureRequest) b
 
 // consoleResource is the list API's fields with the console's own.
 var consoleResource = func() *search.Resource {
-	fields := maps.Clone(Search.Fields)
+	fields := maps.Clone(requestSearch.Fields)
 	fields["status"] = search.Text
 	fields["id"] = search.Text
 	return &search.Resource{Fields: fields}

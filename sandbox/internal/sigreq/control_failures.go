@@ -50,7 +50,7 @@ func controlFailRequest(c *api.Call) (any, error) {
 		if err != nil {
 			return nil, apierr.NotFoundf("No signature request %s in this world.", id)
 		}
-		if e := FailBlocked(req); e != nil {
+		if e := failBlocked(req); e != nil {
 			return nil, e
 		}
 		if b.SignatureID != "" {
@@ -77,8 +77,8 @@ func checkFailRequest(b failRequestBody) (api.ProcessFailure, *apierr.Error) {
 	switch {
 	case code == "":
 		return api.ProcessFailure{}, apierr.Missing("status_code")
-	case !slices.Contains(FailureStatusCodes, code):
-		return api.ProcessFailure{}, apierr.Badf("status_code", "status_code is one of %s, not %q.", strings.Join(FailureStatusCodes, ", "), code)
+	case !slices.Contains(failureStatusCodes, code):
+		return api.ProcessFailure{}, apierr.Badf("status_code", "status_code is one of %s, not %q.", strings.Join(failureStatusCodes, ", "), code)
 	case b.SignatureID != "" && code != state.SigErrorInvalidEmail:
 		return api.ProcessFailure{}, apierr.Badf("signature_id", "signature_id names the signer whose address is at fault: it goes with error_invalid_email only.")
 	}

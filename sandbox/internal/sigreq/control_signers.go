@@ -26,7 +26,7 @@ func RegisterControlSigners(r *api.Registry) {
 
 // signerRun loads the request of a signature inside tx, runs a transition
 // and applies its outcome; it answers the request as it is afterwards.
-func signerRun(s *api.Host, tx *state.Txn, sigID string, fn func(req *state.SignatureRequest) (*Outcome, *apierr.Error)) (*state.SignatureRequest, error) {
+func signerRun(s *api.Host, tx *state.Txn, sigID string, fn func(req *state.SignatureRequest) (*outcome, *apierr.Error)) (*state.SignatureRequest, error) {
 	req, err := loadBySignature(tx, sigID)
 	if err != nil {
 		return nil, err
@@ -44,8 +44,8 @@ func signerRun(s *api.Host, tx *state.Txn, sigID string, fn func(req *state.Sign
 // SignerView records that the signer opened the request
 // (signature_request_viewed).
 func SignerView(s *api.Host, tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
-	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*Outcome, *apierr.Error) {
-		return TView(req, sigID, tx.Unix())
+	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
+		return view(req, sigID, tx.Unix())
 	})
 }
 
@@ -55,7 +55,7 @@ func SignerView(s *api.Host, tx *state.Txn, sigID string) (*state.SignatureReque
 // completes the request (signature_request_all_signed, then
 // signature_request_downloadable once the final copy is prepared).
 func SignerSign(s *api.Host, tx *state.Txn, sigID string, values map[string]any, pin string) (*state.SignatureRequest, error) {
-	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*Outcome, *apierr.Error) {
+	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
 		sg := req.Signature(sigID)
 		if sg == nil {
 			return nil, apierr.NotFoundf("No signature %s.", sigID)
@@ -70,14 +70,14 @@ func SignerSign(s *api.Host, tx *state.Txn, sigID string, values map[string]any,
 		if e != nil {
 			return nil, e
 		}
-		return TSign(req, sigID, rv, tx.Unix())
+		return sign(req, sigID, rv, tx.Unix())
 	})
 }
 
 // SignerDecline declines as the signer (allow_decline must be set).
 func SignerDecline(s *api.Host, tx *state.Txn, sigID, reason string) (*state.SignatureRequest, error) {
-	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*Outcome, *apierr.Error) {
-		return TDecline(req, sigID, reason, tx.Unix())
+	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
+		return decline(req, sigID, reason, tx.Unix())
 	})
 }
 
@@ -91,16 +91,16 @@ func signerReassign(s *api.Host, tx *state.Txn, sigID, name, email, reason strin
 	if err := param.CheckEmail("email_address", email); err != nil {
 		return nil, err
 	}
-	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*Outcome, *apierr.Error) {
-		return TReassign(req, sigID, name, email, reason, signatureIDFrom(tx.NewID()), tx.Unix())
+	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
+		return reassign(req, sigID, name, email, reason, signatureIDFrom(tx.NewID()), tx.Unix())
 	})
 }
 
 // SignerBounce makes the last e-mail to the signer bounce
 // (signature_request_email_bounce; the e-mail is marked bounced).
 func SignerBounce(s *api.Host, tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
-	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*Outcome, *apierr.Error) {
-		o, e := TBounce(req, sigID, tx.Unix())
+	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
+		o, e := bounce(req, sigID, tx.Unix())
 		if e != nil {
 			return nil, e
 		}

@@ -140,8 +140,8 @@ func replaceSignatureRequest(s *api.Host, tx *state.Txn, old *state.SignatureReq
 	if err := grantAccess(tx, req, old); err != nil {
 		return nil, err
 	}
-	for _, sg := range RemovedSigners(old, req) {
-		ev := SigEvent{Type: notify.TypeRequestSignerRemoved, SignatureID: sg.ID,
+	for _, sg := range removedSigners(old, req) {
+		ev := sigEvent{Type: notify.TypeRequestSignerRemoved, SignatureID: sg.ID,
 			Message: sg.Email + " was removed from the signature request when it was edited."}
 		if err := emitForRequest(s, tx, req, ev); err != nil {
 			return nil, err
@@ -150,11 +150,11 @@ func replaceSignatureRequest(s *api.Host, tx *state.Txn, old *state.SignatureReq
 	return req, scheduleProcessing(tx, req)
 }
 
-// RemovedSigners are the signers of the old version of an edited request
+// removedSigners are the signers of the old version of an edited request
 // whose e-mail address no signer of the new version has: the edit removed
 // them (signature_request_signer_removed, related_signature_id their old
 // signature id). Signers kept get new signature ids but are not removed.
-func RemovedSigners(old, req *state.SignatureRequest) []state.Signature {
+func removedSigners(old, req *state.SignatureRequest) []state.Signature {
 	kept := map[string]bool{}
 	for _, sg := range req.Signatures {
 		kept[state.EmailKey(sg.Email)] = true

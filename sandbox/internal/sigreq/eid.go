@@ -30,7 +30,7 @@ func RegisterEID(r *api.Registry) {
 
 const (
 	msgEIDOff        = "This signature request does not use electronic identification (is_eid): it has no qualified signature step to leave incomplete."
-	MsgEIDIncomplete = "The signer did not complete the electronic identification (eID) step of the qualified signature."
+	msgEIDIncomplete = "The signer did not complete the electronic identification (eID) step of the qualified signature."
 )
 
 // checkEID enforces the limits the official description gives is_eid, once
@@ -47,9 +47,9 @@ func checkEID(spec *Spec) *apierr.Error {
 	return nil
 }
 
-// TEIDIncomplete: the signer of an eID request began the qualified
+// leaveEIDIncomplete: the signer of an eID request began the qualified
 // signature step and did not finish it.
-func TEIDIncomplete(req *state.SignatureRequest, sigID, reason string, now int64) (*Outcome, *apierr.Error) {
+func leaveEIDIncomplete(req *state.SignatureRequest, sigID, reason string, now int64) (*outcome, *apierr.Error) {
 	if _, e := findSig(req, sigID); e != nil {
 		return nil, e
 	}
@@ -61,7 +61,7 @@ func TEIDIncomplete(req *state.SignatureRequest, sigID, reason string, now int64
 		return nil, e
 	}
 	if reason == "" {
-		reason = MsgEIDIncomplete
+		reason = msgEIDIncomplete
 	}
 	o.audit(now, sg.Email, "eID verification not completed", reason)
 	o.event(notify.TypeRequestIncompleteQES, sg.ID, reason)
@@ -71,8 +71,8 @@ func TEIDIncomplete(req *state.SignatureRequest, sigID, reason string, now int64
 // signerEIDIncomplete plays a signer who left the eID step unfinished
 // (signature_request_incomplete_qes).
 func signerEIDIncomplete(s *api.Host, tx *state.Txn, sigID, reason string) (*state.SignatureRequest, error) {
-	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*Outcome, *apierr.Error) {
-		return TEIDIncomplete(req, sigID, reason, tx.Unix())
+	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
+		return leaveEIDIncomplete(req, sigID, reason, tx.Unix())
 	})
 }
 

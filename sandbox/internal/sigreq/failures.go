@@ -31,9 +31,9 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-// FailureStatusCodes are the signature error statuses, in the order of the
+// failureStatusCodes are the signature error statuses, in the order of the
 // official list.
-var FailureStatusCodes = []string{
+var failureStatusCodes = []string{
 	state.SigErrorUnknown, state.SigErrorFile, state.SigErrorComponentPosition, state.SigErrorTextTag, state.SigErrorInvalidEmail,
 }
 
@@ -48,8 +48,8 @@ func failureEvent(code string) string {
 	return notify.TypeRequestInvalid
 }
 
-// FailureMessages are the messages of failures given without one.
-var FailureMessages = map[string]string{
+// failureMessages are the messages of failures given without one.
+var failureMessages = map[string]string{
 	state.SigErrorFile:              "The file could not be converted.",
 	state.SigErrorUnknown:           "An unknown error occurred while processing the signature request.",
 	state.SigErrorInvalidEmail:      "The e-mail address of a signer is invalid: the signature request could not be delivered.",
@@ -71,13 +71,13 @@ var failureAudit = map[string]string{
 // found while its e-mails go out); anything later answers nil, as does a
 // request that is canceled or being canceled. Unknown status codes are a
 // programming error and answer nil too.
-func TFail(req *state.SignatureRequest, f api.ProcessFailure, now int64) *Outcome {
-	if !slices.Contains(FailureStatusCodes, f.StatusCode) || FailBlocked(req) != nil {
+func TFail(req *state.SignatureRequest, f api.ProcessFailure, now int64) *outcome {
+	if !slices.Contains(failureStatusCodes, f.StatusCode) || failBlocked(req) != nil {
 		return nil
 	}
 	msg := f.Message
 	if msg == "" {
-		msg = FailureMessages[f.StatusCode]
+		msg = failureMessages[f.StatusCode]
 	}
 	o := begin(req)
 	r := o.Req
@@ -93,8 +93,8 @@ func TFail(req *state.SignatureRequest, f api.ProcessFailure, now int64) *Outcom
 	return o
 }
 
-// FailBlocked says why a request cannot fail any more (nil when it can).
-func FailBlocked(req *state.SignatureRequest) *apierr.Error {
+// failBlocked says why a request cannot fail any more (nil when it can).
+func failBlocked(req *state.SignatureRequest) *apierr.Error {
 	switch {
 	case req.Phase == state.PhaseCanceled:
 		return apierr.Gone()

@@ -21,14 +21,14 @@ func TestFailureTransitions(t *testing.T) {
 		state.SigErrorFile: notify.TypeFileError, state.SigErrorUnknown: notify.TypeUnknownError, state.SigErrorInvalidEmail: notify.TypeRequestInvalid,
 		state.SigErrorComponentPosition: notify.TypeRequestInvalid, state.SigErrorTextTag: notify.TypeRequestInvalid,
 	}
-	require.ElementsMatch(t, FailureStatusCodes, func() []string {
+	require.ElementsMatch(t, failureStatusCodes, func() []string {
 		var out []string
 		for k := range events {
 			out = append(out, k)
 		}
 		return out
 	}())
-	for _, code := range FailureStatusCodes {
+	for _, code := range failureStatusCodes {
 		t.Run(code, func(t *testing.T) {
 			for _, phase := range []string{state.PhaseProcessing, state.PhaseSent} {
 				o := TFail(trReq(phase, false, aw, aw), api.ProcessFailure{StatusCode: code}, now)
@@ -37,7 +37,7 @@ func TestFailureTransitions(t *testing.T) {
 				assert.Equal(t, []string{code, code}, []string{o.Req.Signatures[0].Status, o.Req.Signatures[1].Status})
 				require.Len(t, o.Events, 1)
 				assert.Equal(t, events[code], o.Events[0].Type)
-				assert.Equal(t, FailureMessages[code], o.Events[0].Message)
+				assert.Equal(t, failureMessages[code], o.Events[0].Message)
 				assert.Empty(t, o.Mails)
 			}
 		})
@@ -56,7 +56,7 @@ func TestFailureTransitions(t *testing.T) {
 		"expired":        trReq(state.PhaseExpired, false, state.SigExpired),
 	} {
 		assert.Nil(t, TFail(r, api.ProcessFailure{StatusCode: state.SigErrorUnknown}, now), name)
-		assert.NotNil(t, FailBlocked(r), name)
+		assert.NotNil(t, failBlocked(r), name)
 	}
 	assert.Nil(t, TFail(trReq(state.PhaseProcessing, false, aw), api.ProcessFailure{StatusCode: "declined"}, now), "not a failure status")
 }
@@ -92,40 +92,40 @@ func TestPlacement(t *testing.T) {
 	req := trReq(state.PhaseProcessing, false, aw)
 	req.Documents = letter
 	req.FormFields = []state.FormField{field(10, 10, 20, 20, nil), field(600, 10, 20, 10, nil)}
-	assert.Nil(t, TPlacementError(req, 1), "a field over an edge is only a warning")
+	assert.Nil(t, failPlacement(req, 1), "a field over an edge is only a warning")
 	req.FormFields = append(req.FormFields, field(10, 900, 20, 20, nil))
-	o := TPlacementError(req, 1)
+	o := failPlacement(req, 1)
 	require.NotNil(t, o)
 	assert.Equal(t, state.SigErrorComponentPosition, o.Req.Signatures[0].Status)
 	assert.Equal(t, []string{notify.TypeRequestInvalid}, []string{o.Events[0].Type})
 	req.Documents = []state.Document{{Pages: letter[0].Pages, Error: "unreadable"}}
-	assert.Nil(t, TPlacementError(req, 1), "error_file comes first")
+	assert.Nil(t, failPlacement(req, 1), "error_file comes first")
 }
 
 // TestEIDAndRemovalTransitions pins the eID signer move and the removed
 // signers of an edit.
 func TestEIDAndRemovalTransitions(t *testing.T) {
 	eid := with(trReq(state.PhaseSent, true, aw, aw), func(r *state.SignatureRequest) { r.IsEID = true })
-	o, e := TEIDIncomplete(eid, "s0", "", 5)
+	o, e := leaveEIDIncomplete(eid, "s0", "", 5)
 	require.Nil(t, e)
 	assert.Equal(t, aw, o.Req.Signatures[0].Status)
-	assert.Equal(t, []SigEvent{{Type: notify.TypeRequestIncompleteQES, SignatureID: "s0", Message: MsgEIDIncomplete}}, o.Events)
-	_, e = TEIDIncomplete(eid, "s1", "", 5)
+	assert.Equal(t, []sigEvent{{Type: notify.TypeRequestIncompleteQES, SignatureID: "s0", Message: msgEIDIncomplete}}, o.Events)
+	_, e = leaveEIDIncomplete(eid, "s1", "", 5)
 	assert.Equal(t, apierr.Conflict, e.Name, "not this signer's turn")
-	_, e = TEIDIncomplete(trReq(state.PhaseSent, false, aw), "s0", "", 5)
+	_, e = leaveEIDIncomplete(trReq(state.PhaseSent, false, aw), "s0", "", 5)
 	assert.Equal(t, apierr.Forbidden, e.Name)
-	_, e = TEIDIncomplete(trReq(state.PhaseCanceled, false, aw), "s0", "", 5)
+	_, e = leaveEIDIncomplete(trReq(state.PhaseCanceled, false, aw), "s0", "", 5)
 	assert.Equal(t, apierr.Deleted, e.Name)
-	_, e = TEIDIncomplete(eid, "nope", "", 5)
+	_, e = leaveEIDIncomplete(eid, "nope", "", 5)
 	assert.Equal(t, apierr.NotFound, e.Name)
 
 	old := trReq(state.PhaseSent, false, aw, aw, aw)
 	edited := trReq(state.PhaseProcessing, false, aw)
 	edited.Signatures[0].Email = "S1@EXAMPLE.COM"
 	var gone []string
-	for _, sg := range RemovedSigners(old, edited) {
+	for _, sg := range removedSigners(old, edited) {
 		gone = append(gone, sg.ID)
 	}
 	assert.Equal(t, []string{"s0", "s2"}, gone)
-	assert.Empty(t, RemovedSigners(old, old))
+	assert.Empty(t, removedSigners(old, old))
 }

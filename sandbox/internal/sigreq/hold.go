@@ -38,8 +38,8 @@ func WarnUnconfirmed(c *api.Call, requester *state.Account) {
 
 // holdForConfirmation ends the processing of a request whose requester has
 // not confirmed its account: on hold, its signatures on_hold, nobody asked
-// to sign and no event until the confirmation (TConfirmed).
-func holdForConfirmation(o *Outcome, now int64) {
+// to sign and no event until the confirmation (releaseConfirmed).
+func holdForConfirmation(o *outcome, now int64) {
 	r := o.Req
 	r.Phase = state.PhaseOnHold
 	for i := range r.Signatures {
@@ -48,13 +48,13 @@ func holdForConfirmation(o *Outcome, now int64) {
 	o.audit(now, "", "held until the requester confirms their e-mail address", "")
 }
 
-// TConfirmed: the requester's account confirmed its e-mail address. A
+// releaseConfirmed: the requester's account confirmed its e-mail address. A
 // request held for it is sent (signature_request_sent, the signers whose
 // turn it is are e-mailed), or, made from a draft with hold_request, now
 // waits for release_hold (on_hold_by_requester, signature_request_prepared);
 // one still processing just goes on as any other. nil when the request
 // was not waiting for the confirmation (or a queued cancelation ends it).
-func TConfirmed(req *state.SignatureRequest, now int64) *Outcome {
+func releaseConfirmed(req *state.SignatureRequest, now int64) *outcome {
 	if !req.AwaitsConfirmation || req.Phase != state.PhaseProcessing && req.Phase != state.PhaseOnHold {
 		return nil
 	}
@@ -90,7 +90,7 @@ func holdReason(r *state.SignatureRequest) string {
 	return "until the requester releases it"
 }
 
-// sendHeldRequests applies TConfirmed to the requests a newly confirmed
+// sendHeldRequests applies releaseConfirmed to the requests a newly confirmed
 // account sent, oldest first (the order they were made in). They are in
 // its list (unless canceled, which needs nothing more); an account that
 // was never confirmed has sent few.
@@ -109,7 +109,7 @@ func sendHeldRequests(s *api.Host, _ *world.World, tx *state.Txn, a *state.Accou
 		if err != nil || req.RequesterAccountID != a.ID {
 			continue
 		}
-		if err := ApplyOutcome(s, tx, TConfirmed(req, tx.Unix())); err != nil {
+		if err := ApplyOutcome(s, tx, releaseConfirmed(req, tx.Unix())); err != nil {
 			return err
 		}
 	}

@@ -40,13 +40,13 @@ func RegisterJobs(r *api.Registry) {
 		}
 		return ApplyOutcome(s, tx, TCancelComplete(req, tx.Unix()))
 	})
-	r.RegisterJob(JobAutoRemind, runAutoRemind) // reminders.go
+	r.RegisterJob(jobAutoRemind, runAutoRemind) // reminders.go
 	r.RegisterJob(JobDownloadable, func(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) error {
 		req := JobRequest(tx, job)
 		if req == nil || req.Phase != state.PhaseComplete || req.CancelPending {
 			return nil
 		}
-		return emitForRequest(s, tx, req, SigEvent{Type: notify.TypeRequestDownloadable})
+		return emitForRequest(s, tx, req, sigEvent{Type: notify.TypeRequestDownloadable})
 	})
 }
 
@@ -54,7 +54,7 @@ func RegisterJobs(r *api.Registry) {
 // reminder, downloadable and test value jobs: an edit starts them over, a
 // completed cancelation ends them.
 func cancelRequestJobs(tx *state.Txn, id string) error {
-	return state.CancelJobs(tx, id, JobProcess, JobExpire, JobAutoRemind, JobDownloadable, jobTestValue)
+	return state.CancelJobs(tx, id, JobProcess, JobExpire, jobAutoRemind, JobDownloadable, jobTestValue)
 }
 
 // JobRequest loads a job's request when the job still applies to it.
@@ -134,8 +134,8 @@ func runSigreqProcess(s *api.Host, w *world.World, tx *state.Txn, job *state.Job
 	if o := tTextTagError(req, "", now); o != nil { // text_tags.go
 		return ApplyOutcome(s, tx, o)
 	}
-	if o := TPlacementError(req, now); o != nil { // placement.go
+	if o := failPlacement(req, now); o != nil { // placement.go
 		return ApplyOutcome(s, tx, o)
 	}
-	return ApplyOutcome(s, tx, TProcess(req, "", now))
+	return ApplyOutcome(s, tx, process(req, "", now))
 }

@@ -13,9 +13,9 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-// TRemind: the requester reminds a signer by e-mail address (and name when
+// remind: the requester reminds a signer by e-mail address (and name when
 // several signers share it).
-func TRemind(req *state.SignatureRequest, email, name string, now, interval int64) (*Outcome, *apierr.Error) {
+func remind(req *state.SignatureRequest, email, name string, now, interval int64) (*outcome, *apierr.Error) {
 	o := begin(req)
 	r := o.Req
 	switch {
@@ -66,8 +66,8 @@ func TRemind(req *state.SignatureRequest, email, name string, now, interval int6
 	return o, nil
 }
 
-// TBounce: the e-mail to a signer bounced.
-func TBounce(req *state.SignatureRequest, sigID string, now int64) (*Outcome, *apierr.Error) {
+// bounce: the e-mail to a signer bounced.
+func bounce(req *state.SignatureRequest, sigID string, now int64) (*outcome, *apierr.Error) {
 	o := begin(req)
 	sg, e := findSig(o.Req, sigID)
 	if e != nil {
@@ -90,9 +90,9 @@ func TBounce(req *state.SignatureRequest, sigID string, now int64) (*Outcome, *a
 	return o, nil
 }
 
-// TUpdate: the requester changes a signer's name and/or e-mail address
+// update: the requester changes a signer's name and/or e-mail address
 // and/or the expiry. A new address gives the signer a new signature id.
-func TUpdate(req *state.SignatureRequest, sigID string, name, email *string, expiresAt *int64, newID string, now int64) (*Outcome, *apierr.Error) {
+func update(req *state.SignatureRequest, sigID string, name, email *string, expiresAt *int64, newID string, now int64) (*outcome, *apierr.Error) {
 	o := begin(req)
 	r := o.Req
 	switch {
@@ -144,7 +144,7 @@ func TUpdate(req *state.SignatureRequest, sigID string, name, email *string, exp
 }
 
 // TCancel queues a cancelation (it completes in a job: TCancelComplete).
-func TCancel(req *state.SignatureRequest, mayCancel bool) (*Outcome, *apierr.Error) {
+func TCancel(req *state.SignatureRequest, mayCancel bool) (*outcome, *apierr.Error) {
 	o := begin(req)
 	r := o.Req
 	switch {
@@ -163,7 +163,7 @@ func TCancel(req *state.SignatureRequest, mayCancel bool) (*Outcome, *apierr.Err
 }
 
 // TCancelComplete finishes a queued cancelation.
-func TCancelComplete(req *state.SignatureRequest, now int64) *Outcome {
+func TCancelComplete(req *state.SignatureRequest, now int64) *outcome {
 	o := begin(req)
 	r := o.Req
 	if !r.CancelPending || r.Phase == state.PhaseCanceled {
@@ -181,11 +181,11 @@ func TCancelComplete(req *state.SignatureRequest, now int64) *Outcome {
 	return o
 }
 
-// TProcess ends processing: sent; on hold until the requester's account
+// process ends processing: sent; on hold until the requester's account
 // is confirmed (on_hold, no event: hold.go); on hold for its requester
 // (on_hold_by_requester, signature_request_prepared); or error_file when a
 // document cannot be used (fail names a failure injected by a scenario).
-func TProcess(req *state.SignatureRequest, fail string, now int64) *Outcome {
+func process(req *state.SignatureRequest, fail string, now int64) *outcome {
 	o := beginProcessing(req)
 	r := o.Req
 	if r.Phase != state.PhaseProcessing {
@@ -224,8 +224,8 @@ func TProcess(req *state.SignatureRequest, fail string, now int64) *Outcome {
 	return o
 }
 
-// TRelease sends a request held by its requester.
-func TRelease(req *state.SignatureRequest, now int64) (*Outcome, *apierr.Error) {
+// release sends a request held by its requester.
+func release(req *state.SignatureRequest, now int64) (*outcome, *apierr.Error) {
 	o := begin(req)
 	r := o.Req
 	switch {
@@ -247,7 +247,7 @@ func TRelease(req *state.SignatureRequest, now int64) (*Outcome, *apierr.Error) 
 }
 
 // TExpire expires the unsigned signatures once expires_at has passed.
-func TExpire(req *state.SignatureRequest, now int64) *Outcome {
+func TExpire(req *state.SignatureRequest, now int64) *outcome {
 	o := begin(req)
 	r := o.Req
 	if r.ExpiresAt == nil || now < *r.ExpiresAt || r.CancelPending ||
@@ -265,8 +265,8 @@ func TExpire(req *state.SignatureRequest, now int64) *Outcome {
 	return o
 }
 
-// TRemove removes one account's access to a fully executed request.
-func TRemove(req *state.SignatureRequest, accountID string, party bool) (*Outcome, *apierr.Error) {
+// remove removes one account's access to a fully executed request.
+func remove(req *state.SignatureRequest, accountID string, party bool) (*outcome, *apierr.Error) {
 	o := begin(req)
 	r := o.Req
 	switch {
@@ -285,9 +285,9 @@ func TRemove(req *state.SignatureRequest, accountID string, party bool) (*Outcom
 	return o, nil
 }
 
-// CheckEditable says whether a request may be edited and resent: before
+// checkEditable says whether a request may be edited and resent: before
 // anyone signed or declined, while it is still going, by its requester.
-func CheckEditable(req *state.SignatureRequest, mayEdit, embeddedOp bool) *apierr.Error {
+func checkEditable(req *state.SignatureRequest, mayEdit, embeddedOp bool) *apierr.Error {
 	switch {
 	case req.Phase == state.PhaseCanceled:
 		return apierr.Gone()

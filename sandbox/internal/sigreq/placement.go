@@ -43,12 +43,12 @@ func WarnFieldPlacement(c *api.Call, placed []state.FormField, pending []documen
 	}
 }
 
-// TPlacementError ends the processing of a request that has a field
+// failPlacement ends the processing of a request that has a field
 // entirely outside its page: every signature in error_component_position
 // and signature_request_invalid. It answers nil (TProcess decides) when the
 // request is not processing, when a document cannot be read (error_file
 // comes first), or when every field is on its page.
-func TPlacementError(req *state.SignatureRequest, now int64) *Outcome {
+func failPlacement(req *state.SignatureRequest, now int64) *outcome {
 	if req.Phase != state.PhaseProcessing {
 		return nil
 	}

@@ -55,7 +55,7 @@ func TestProcessingLeavesTheStoredRowAlone(t *testing.T) {
 			text, err := json.Marshal(stored)
 			require.NoError(t, err)
 
-			o := TProcess(stored, "", now)
+			o := process(stored, "", now)
 			require.NotNil(t, o)
 			for _, m := range o.Mails {
 				if m.SignatureID != "" {

@@ -12,27 +12,27 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-// Search lists the fields a signature request query may name.
-var Search = &search.Resource{Fields: map[string]search.Kind{
+// requestSearch lists the fields a signature request query may name.
+var requestSearch = &search.Resource{Fields: map[string]search.Kind{
 	"to": search.Text, "from": search.Text, "title": search.Text, "subject": search.Text, "message": search.Text,
 	"metadata": search.Text, "filename": search.Text, "template": search.Text, "created": search.Date,
 	"complete": search.Flag, "declined": search.Flag, "awaiting_my_signature": search.Flag, "test_mode": search.Flag,
 }}
 
-// ParseSearchQuery parses a signature request query (nil for a blank one).
-func ParseSearchQuery(q string) (*search.Query, *apierr.Error) { return Search.Parse(q) }
+// parseSearchQuery parses a signature request query (nil for a blank one).
+func parseSearchQuery(q string) (*search.Query, *apierr.Error) { return requestSearch.Parse(q) }
 
-// Matches reports whether a request matches the query q as seen by
+// matches reports whether a request matches the query q as seen by
 // me (to:me, from:me, awaiting_my_signature); a nil query matches
 // everything.
-func Matches(q *search.Query, req *state.SignatureRequest, me *state.Account) bool {
+func matches(q *search.Query, req *state.SignatureRequest, me *state.Account) bool {
 	return q.Eval(func(t *search.Term) bool { return matchRequestTerm(t, req, me) })
 }
 
-// MatchTerm reports whether one term of a query matches a request as seen
-// by me (Matches applies it to every term); the console's search uses it
+// matchTerm reports whether one term of a query matches a request as seen
+// by me (matches applies it to every term); the console's search uses it
 // for the fields it shares with the list API.
-func MatchTerm(t *search.Term, req *state.SignatureRequest, me *state.Account) bool {
+func matchTerm(t *search.Term, req *state.SignatureRequest, me *state.Account) bool {
 	return matchRequestTerm(t, req, me)
 }
 

@@ -9,13 +9,13 @@ func FuzzSearchQuery(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, q string) {
-		parsed, e := ParseSearchQuery(q)
+		parsed, e := parseSearchQuery(q)
 		if e != nil {
 			if e.Path != "query" {
 				t.Fatalf("%q: error path %q", q, e.Path)
 			}
 			return
 		}
-		Matches(parsed, qReq(), nil)
+		matches(parsed, qReq(), nil)
 	})
 }

@@ -75,9 +75,9 @@ func TestSearchQueryMatching(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.q, func(t *testing.T) {
-			q, e := ParseSearchQuery(tc.q)
+			q, e := parseSearchQuery(tc.q)
 			require.Nil(t, e)
-			assert.Equal(t, tc.want, Matches(q, qReq(), tc.who))
+			assert.Equal(t, tc.want, matches(q, qReq(), tc.who))
 		})
 	}
 }
@@ -89,13 +89,13 @@ func TestSearchQueryErrors(t *testing.T) {
 		"complete:maybe",
 	} {
 		t.Run(q, func(t *testing.T) {
-			_, e := ParseSearchQuery(q)
+			_, e := parseSearchQuery(q)
 			require.NotNil(t, e)
 			assert.Equal(t, "query", e.Path)
 		})
 	}
-	q, e := ParseSearchQuery("   ")
+	q, e := parseSearchQuery("   ")
 	require.Nil(t, e)
 	assert.Nil(t, q)
-	assert.True(t, Matches(q, qReq(), nil), "an empty query matches everything")
+	assert.True(t, matches(q, qReq(), nil), "an empty query matches everything")
 }

@@ -19,8 +19,8 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-// JobAutoRemind is the job of one automatic reminder of a request.
-const JobAutoRemind = "signature_request.auto_remind"
+// jobAutoRemind is the job of one automatic reminder of a request.
+const jobAutoRemind = "signature_request.auto_remind"
 
 // autoRemindArgs ties a reminder job to the request version it was
 // planned for and to the start of its schedule.
@@ -31,12 +31,12 @@ type autoRemindArgs struct {
 	Since int64 `json:"since"`
 }
 
-// TAutoRemind is the service's automatic reminder: every signer whose turn
+// autoRemind is the service's automatic reminder: every signer whose turn
 // it is, who has not signed or declined and was not reminded (by hand or
 // automatically) within interval seconds, is e-mailed a reminder, with
 // signature_request_remind for each. nil when nobody is reminded, or the
 // request no longer awaits signatures by e-mail.
-func TAutoRemind(req *state.SignatureRequest, now, interval int64) *Outcome {
+func autoRemind(req *state.SignatureRequest, now, interval int64) *outcome {
 	if req.Phase != state.PhaseSent || req.CancelPending || req.Embedded {
 		return nil
 	}
@@ -78,7 +78,7 @@ func runAutoRemind(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) e
 		return nil
 	}
 	interval := int64(cfg.ReminderInterval.D().Seconds())
-	if err := ApplyOutcome(s, tx, TAutoRemind(req, tx.Unix(), interval)); err != nil {
+	if err := ApplyOutcome(s, tx, autoRemind(req, tx.Unix(), interval)); err != nil {
 		return err
 	}
 	return planAutoReminder(tx, req, args.Since)
@@ -100,7 +100,7 @@ func planAutoReminder(tx *state.Txn, req *state.SignatureRequest, since int64) e
 	if !ok {
 		return nil
 	}
-	_, err := state.ScheduleAt(tx, JobAutoRemind, req.ID, at, autoRemindArgs{Generation: req.Generation, Since: since})
+	_, err := state.ScheduleAt(tx, jobAutoRemind, req.ID, at, autoRemindArgs{Generation: req.Generation, Since: since})
 	return err
 }
 
@@ -122,13 +122,13 @@ func nextAutoReminder(after []state.Duration, since int64, now time.Time) (time.
 // remindersStop reports whether a transition ends the request's wait for
 // signatures (completed, declined, expired, failed, cancelation queued):
 // its reminder job goes.
-func remindersStop(o *Outcome) bool {
+func remindersStop(o *outcome) bool {
 	return awaitsSignatures(o.Prev) && !awaitsSignatures(o.Req)
 }
 
 // remindersRestart reports whether a transition asked someone to sign a
 // request that awaits signatures: its reminder schedule starts over.
-func remindersRestart(o *Outcome) bool {
+func remindersRestart(o *outcome) bool {
 	if !awaitsSignatures(o.Req) {
 		return false
 	}

@@ -14,7 +14,7 @@ import (
 // message naming the list, and both refuse unknown fields, ranges on
 // fields that are not dates and the same syntax errors, on query.
 func TestSearchFieldsPerList(t *testing.T) {
-	_, e := ParseSearchQuery("owner:me")
+	_, e := parseSearchQuery("owner:me")
 	require.NotNil(t, e)
 	assert.Contains(t, e.Msg, "applies to templates only")
 	_, e = template.Search.Parse("from:me")
@@ -26,7 +26,7 @@ func TestSearchFieldsPerList(t *testing.T) {
 		`title:"open`, "created:[2014-01-01 TO", "created:[2014-01-01 2014-02-01]", "created:yesterday",
 		"test_mode:maybe", "title:[a TO b]", "message:{a TO b}",
 	} {
-		for name, res := range map[string]*search.Resource{"signature requests": Search, "templates": template.Search} {
+		for name, res := range map[string]*search.Resource{"signature requests": requestSearch, "templates": template.Search} {
 			t.Run(name+"/"+q, func(t *testing.T) {
 				_, e := res.Parse(q)
 				require.NotNil(t, e)
@@ -40,9 +40,9 @@ func TestSearchFieldsPerList(t *testing.T) {
 // TestSearchTextValuesWithBrackets: a bracketed value that is not a range
 // is plain text.
 func TestSearchTextValuesWithBrackets(t *testing.T) {
-	q, e := ParseSearchQuery("title:[draft]")
+	q, e := parseSearchQuery("title:[draft]")
 	require.Nil(t, e)
 	req := qReq()
 	req.Title = "[DRAFT] Field Trip"
-	assert.True(t, Matches(q, req, nil))
+	assert.True(t, matches(q, req, nil))
 }

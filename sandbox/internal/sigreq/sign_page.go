@@ -207,7 +207,7 @@ func signPage(c *api.Call) (any, error) {
 			}
 			if tok != nil && tok.Embedded {
 				if req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, tok.RequestID); err == nil && req.Phase != state.PhaseCanceled {
-					return emitForRequest(c.Host, tx, req, SigEvent{Type: notify.TypeSignURLInvalid, SignatureID: tok.SignatureID, Message: e.Msg})
+					return emitForRequest(c.Host, tx, req, sigEvent{Type: notify.TypeSignURLInvalid, SignatureID: tok.SignatureID, Message: e.Msg})
 				}
 			}
 			return nil

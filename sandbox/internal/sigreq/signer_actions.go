@@ -10,16 +10,16 @@ import (
 // Signer actions of the control plane (POST /_sandbox/signatures/{id}/...),
 // in the order the console offers them.
 const (
-	ActionView     = "view"
-	ActionSign     = "sign"
-	ActionDecline  = "decline"
-	ActionReassign = "reassign"
-	ActionBounce   = "bounce"
+	actionView     = "view"
+	actionSign     = "sign"
+	actionDecline  = "decline"
+	actionReassign = "reassign"
+	actionBounce   = "bounce"
 )
 
-// SignerActionCheck is whether the control plane would take one signer
+// signerActionCheck is whether the control plane would take one signer
 // action now: Refusal is the error it would answer, nil when it would act.
-type SignerActionCheck struct {
+type signerActionCheck struct {
 	Action  string
 	Refusal *apierr.Error
 }
@@ -35,15 +35,15 @@ const reassignProbe = "reassign-probe@signsandbox.invalid"
 // what a click-through signer leaves), so that what the console offers and
 // what the control plane accepts cannot disagree. Input the console asks
 // for afterwards (a reassignment's name and address) is not judged here.
-func SignerActions(req *state.SignatureRequest, sigID string, now time.Time) []SignerActionCheck {
+func SignerActions(req *state.SignatureRequest, sigID string, now time.Time) []signerActionCheck {
 	at := now.Unix()
-	refusal := func(_ *Outcome, e *apierr.Error) *apierr.Error { return e }
-	return []SignerActionCheck{
-		{ActionView, refusal(TView(req, sigID, at))},
-		{ActionSign, signRefusal(req, sigID, now)},
-		{ActionDecline, refusal(TDecline(req, sigID, "", at))},
-		{ActionReassign, refusal(TReassign(req, sigID, "Probe", reassignProbe, "", "probe", at))},
-		{ActionBounce, refusal(TBounce(req, sigID, at))},
+	refusal := func(_ *outcome, e *apierr.Error) *apierr.Error { return e }
+	return []signerActionCheck{
+		{actionView, refusal(view(req, sigID, at))},
+		{actionSign, signRefusal(req, sigID, now)},
+		{actionDecline, refusal(decline(req, sigID, "", at))},
+		{actionReassign, refusal(reassign(req, sigID, "Probe", reassignProbe, "", "probe", at))},
+		{actionBounce, refusal(bounce(req, sigID, at))},
 	}
 }
 
@@ -61,6 +61,6 @@ func signRefusal(req *state.SignatureRequest, sigID string, now time.Time) *apie
 	if e != nil {
 		return e
 	}
-	_, e = TSign(req, sigID, values, now.Unix())
+	_, e = sign(req, sigID, values, now.Unix())
 	return e
 }

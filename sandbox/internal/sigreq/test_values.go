@@ -44,7 +44,7 @@ type testValueArgs struct {
 // embedded signer counts once their turn came) and it is their turn,
 // where before the outcome they were not. An ordinary address costs a
 // suffix comparison.
-func scheduleTestValues(tx *state.Txn, o *Outcome) error {
+func scheduleTestValues(tx *state.Txn, o *outcome) error {
 	req := o.Req
 	if req.Phase != state.PhaseSent || req.CancelPending {
 		return nil
@@ -141,7 +141,7 @@ func testValueAct(s *api.Host, tx *state.Txn, req *state.SignatureRequest, sg *s
 	case testvalues.Expire:
 		return ApplyOutcome(s, tx, tExpireNow(req, tx.Unix()))
 	case testvalues.Invalid:
-		if e := FailBlocked(req); e != nil {
+		if e := failBlocked(req); e != nil {
 			return e
 		}
 		return ApplyOutcome(s, tx, TFail(req, invalidAddressFailure(req, []string{sg.ID}), tx.Unix()))
@@ -151,7 +151,7 @@ func testValueAct(s *api.Host, tx *state.Txn, req *state.SignatureRequest, sg *s
 
 // tExpireNow expires a request now, whatever its expires_at: expires_at
 // becomes the instant it expired, as if it had been set so.
-func tExpireNow(req *state.SignatureRequest, now int64) *Outcome {
+func tExpireNow(req *state.SignatureRequest, now int64) *outcome {
 	r := req.Copy()
 	t := now
 	r.ExpiresAt = &t
@@ -173,7 +173,7 @@ func testValueFailure(tx *state.Txn, req *state.SignatureRequest) *api.ProcessFa
 	}
 	if i, status := testvalues.DocumentFailure(tx, req.Documents); status != "" {
 		return &api.ProcessFailure{StatusCode: status, Message: fmt.Sprintf("Document %d (%s): %s (signsandbox test value %s).",
-			i, req.Documents[i].Name, strings.TrimSuffix(FailureMessages[status], "."), status)}
+			i, req.Documents[i].Name, strings.TrimSuffix(failureMessages[status], "."), status)}
 	}
 	var invalid []string
 	for _, sg := range req.Signatures {

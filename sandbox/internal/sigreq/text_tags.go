@@ -190,7 +190,7 @@ func documentsTextTagProblem(docs []state.Document) string {
 // the request is not processing, when a failure was injected (fail), when a
 // document cannot be read at all (that is error_file), or when the tags are
 // fine.
-func tTextTagError(req *state.SignatureRequest, fail string, now int64) *Outcome {
+func tTextTagError(req *state.SignatureRequest, fail string, now int64) *outcome {
 	if req.Phase != state.PhaseProcessing || fail != "" {
 		return nil
 	}

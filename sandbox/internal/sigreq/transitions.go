@@ -13,8 +13,8 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-// SigEvent is an event a transition causes, in emission order.
-type SigEvent struct {
+// sigEvent is an event a transition causes, in emission order.
+type sigEvent struct {
 	Type        string
 	SignatureID string
 	Message     string
@@ -28,12 +28,12 @@ type sigMail struct {
 	SignatureID string
 }
 
-// Outcome is the result of a transition.
-type Outcome struct {
+// outcome is the result of a transition.
+type outcome struct {
 	// Prev is the request before the transition; Req after it.
 	Prev   *state.SignatureRequest
 	Req    *state.SignatureRequest
-	Events []SigEvent
+	Events []sigEvent
 	Mails  []sigMail
 	// Files: the documents changed (a signature, a decline); prepare the
 	// downloadable files again.
@@ -47,26 +47,26 @@ type Outcome struct {
 	Expiry bool
 }
 
-func (o *Outcome) event(typ, sigID, msg string) {
-	o.Events = append(o.Events, SigEvent{Type: typ, SignatureID: sigID, Message: msg})
+func (o *outcome) event(typ, sigID, msg string) {
+	o.Events = append(o.Events, sigEvent{Type: typ, SignatureID: sigID, Message: msg})
 }
 
-func (o *Outcome) mail(kind, to, name, sigID string) {
+func (o *outcome) mail(kind, to, name, sigID string) {
 	o.Mails = append(o.Mails, sigMail{Kind: kind, To: to, Name: name, SignatureID: sigID})
 }
 
-func (o *Outcome) audit(now int64, actor, action, detail string) {
+func (o *outcome) audit(now int64, actor, action, detail string) {
 	o.Req.Audit = append(o.Req.Audit, state.AuditEntry{Time: now, Actor: actor, Action: action, Detail: detail})
 }
 
-func begin(req *state.SignatureRequest) *Outcome { return &Outcome{Prev: req, Req: req.Copy()} }
+func begin(req *state.SignatureRequest) *outcome { return &outcome{Prev: req, Req: req.Copy()} }
 
 // beginProcessing is begin for the end of processing, which changes only
 // signatures and appends (audit, link secrets): its copy owns only the
 // signatures (state.SignatureRequest.CopySignatures). A clock advance runs
 // one per send.
-func beginProcessing(req *state.SignatureRequest) *Outcome {
-	return &Outcome{Prev: req, Req: req.CopySignatures()}
+func beginProcessing(req *state.SignatureRequest) *outcome {
+	return &outcome{Prev: req, Req: req.CopySignatures()}
 }
 
 // Messages of state errors, shared with the tests.
@@ -138,7 +138,7 @@ func IsTurn(req *state.SignatureRequest, sg *state.Signature) bool {
 
 // notifyTurn marks the signers whose turn has come as notified and, for
 // requests signed by e-mail (not embedded), sends them the request.
-func notifyTurn(o *Outcome) {
+func notifyTurn(o *outcome) {
 	req := o.Req
 	for i := range req.Signatures {
 		sg := &req.Signatures[i]
@@ -182,7 +182,7 @@ func signerCheck(req *state.SignatureRequest, sg *state.Signature) *apierr.Error
 
 // beginSigner starts a signer's move on a copy of req: the signature must
 // exist and pass signerCheck. sg points into o.Req.
-func beginSigner(req *state.SignatureRequest, sigID string) (o *Outcome, sg *state.Signature, e *apierr.Error) {
+func beginSigner(req *state.SignatureRequest, sigID string) (o *outcome, sg *state.Signature, e *apierr.Error) {
 	o = begin(req)
 	if sg, e = findSig(o.Req, sigID); e != nil {
 		return nil, nil, e
@@ -201,8 +201,8 @@ func findSig(req *state.SignatureRequest, id string) (*state.Signature, *apierr.
 	return sg, nil
 }
 
-// TView: a signer opened the request.
-func TView(req *state.SignatureRequest, sigID string, now int64) (*Outcome, *apierr.Error) {
+// view: a signer opened the request.
+func view(req *state.SignatureRequest, sigID string, now int64) (*outcome, *apierr.Error) {
 	o, sg, e := beginSigner(req, sigID)
 	if e != nil {
 		return nil, e
@@ -214,9 +214,9 @@ func TView(req *state.SignatureRequest, sigID string, now int64) (*Outcome, *api
 	return o, nil
 }
 
-// TSign: a signer signed, with the values of their fields (already
+// sign: a signer signed, with the values of their fields (already
 // validated). Group members sign for their group.
-func TSign(req *state.SignatureRequest, sigID string, values []state.ResponseValue, now int64) (*Outcome, *apierr.Error) {
+func sign(req *state.SignatureRequest, sigID string, values []state.ResponseValue, now int64) (*outcome, *apierr.Error) {
 	o, sg, e := beginSigner(req, sigID)
 	if e != nil {
 		return nil, e
@@ -288,8 +288,8 @@ func completionRecipients(req *state.SignatureRequest) [][2]string {
 	return out
 }
 
-// TDecline: a signer declined; the whole request is declined.
-func TDecline(req *state.SignatureRequest, sigID, reason string, now int64) (*Outcome, *apierr.Error) {
+// decline: a signer declined; the whole request is declined.
+func decline(req *state.SignatureRequest, sigID, reason string, now int64) (*outcome, *apierr.Error) {
 	o, sg, e := beginSigner(req, sigID)
 	if e != nil {
 		return nil, e
@@ -323,9 +323,9 @@ func TDecline(req *state.SignatureRequest, sigID, reason string, now int64) (*Ou
 	return o, nil
 }
 
-// TReassign: a signer handed their signature to someone else; the new
+// reassign: a signer handed their signature to someone else; the new
 // signer gets a new signature id in the same place.
-func TReassign(req *state.SignatureRequest, sigID, name, email, reason, newID string, now int64) (*Outcome, *apierr.Error) {
+func reassign(req *state.SignatureRequest, sigID, name, email, reason, newID string, now int64) (*outcome, *apierr.Error) {
 	o, sg, e := beginSigner(req, sigID)
 	if e != nil {
 		return nil, e

@@ -48,34 +48,34 @@ func TestTransitions(t *testing.T) {
 	type row struct {
 		name   string
 		req    *state.SignatureRequest
-		act    func(r *state.SignatureRequest) (*Outcome, *apierr.Error)
+		act    func(r *state.SignatureRequest) (*outcome, *apierr.Error)
 		err    apierr.Name
 		phase  string
 		sigs   []string
 		events []string
 		mails  []string
-		check  func(t *testing.T, o *Outcome)
+		check  func(t *testing.T, o *outcome)
 	}
 	const now = int64(1_000_000)
-	view := func(id string) func(r *state.SignatureRequest) (*Outcome, *apierr.Error) {
-		return func(r *state.SignatureRequest) (*Outcome, *apierr.Error) { return TView(r, id, now) }
+	view := func(id string) func(r *state.SignatureRequest) (*outcome, *apierr.Error) {
+		return func(r *state.SignatureRequest) (*outcome, *apierr.Error) { return view(r, id, now) }
 	}
-	sign := func(id string) func(r *state.SignatureRequest) (*Outcome, *apierr.Error) {
-		return func(r *state.SignatureRequest) (*Outcome, *apierr.Error) { return TSign(r, id, nil, now) }
+	sign := func(id string) func(r *state.SignatureRequest) (*outcome, *apierr.Error) {
+		return func(r *state.SignatureRequest) (*outcome, *apierr.Error) { return sign(r, id, nil, now) }
 	}
-	decline := func(id string) func(r *state.SignatureRequest) (*Outcome, *apierr.Error) {
-		return func(r *state.SignatureRequest) (*Outcome, *apierr.Error) {
-			return TDecline(r, id, "no", now)
+	decline := func(id string) func(r *state.SignatureRequest) (*outcome, *apierr.Error) {
+		return func(r *state.SignatureRequest) (*outcome, *apierr.Error) {
+			return decline(r, id, "no", now)
 		}
 	}
-	reassign := func(id, email string) func(r *state.SignatureRequest) (*Outcome, *apierr.Error) {
-		return func(r *state.SignatureRequest) (*Outcome, *apierr.Error) {
-			return TReassign(r, id, "New", email, "busy", "new-id", now)
+	reassign := func(id, email string) func(r *state.SignatureRequest) (*outcome, *apierr.Error) {
+		return func(r *state.SignatureRequest) (*outcome, *apierr.Error) {
+			return reassign(r, id, "New", email, "busy", "new-id", now)
 		}
 	}
-	remind := func(email string) func(r *state.SignatureRequest) (*Outcome, *apierr.Error) {
-		return func(r *state.SignatureRequest) (*Outcome, *apierr.Error) {
-			return TRemind(r, email, "", now, 3600)
+	remind := func(email string) func(r *state.SignatureRequest) (*outcome, *apierr.Error) {
+		return func(r *state.SignatureRequest) (*outcome, *apierr.Error) {
+			return remind(r, email, "", now, 3600)
 		}
 	}
 	reminded := func(r *state.SignatureRequest, last int64) *state.SignatureRequest {
@@ -91,25 +91,25 @@ func TestTransitions(t *testing.T) {
 		}
 		return r
 	}
-	cancel := func(may bool) func(r *state.SignatureRequest) (*Outcome, *apierr.Error) {
-		return func(r *state.SignatureRequest) (*Outcome, *apierr.Error) { return TCancel(r, may) }
+	cancel := func(may bool) func(r *state.SignatureRequest) (*outcome, *apierr.Error) {
+		return func(r *state.SignatureRequest) (*outcome, *apierr.Error) { return TCancel(r, may) }
 	}
-	remove := func(party bool) func(r *state.SignatureRequest) (*Outcome, *apierr.Error) {
-		return func(r *state.SignatureRequest) (*Outcome, *apierr.Error) {
-			return TRemove(r, "acct", party)
+	remove := func(party bool) func(r *state.SignatureRequest) (*outcome, *apierr.Error) {
+		return func(r *state.SignatureRequest) (*outcome, *apierr.Error) {
+			return remove(r, "acct", party)
 		}
 	}
 	name := "Renamed"
 	email := "new@example.com"
-	update := func(n, e *string, exp *int64) func(r *state.SignatureRequest) (*Outcome, *apierr.Error) {
-		return func(r *state.SignatureRequest) (*Outcome, *apierr.Error) {
-			return TUpdate(r, "s0", n, e, exp, "new-id", now)
+	update := func(n, e *string, exp *int64) func(r *state.SignatureRequest) (*outcome, *apierr.Error) {
+		return func(r *state.SignatureRequest) (*outcome, *apierr.Error) {
+			return update(r, "s0", n, e, exp, "new-id", now)
 		}
 	}
-	noErr := func(fn func(r *state.SignatureRequest) *Outcome) func(r *state.SignatureRequest) (*Outcome, *apierr.Error) {
-		return func(r *state.SignatureRequest) (*Outcome, *apierr.Error) { return fn(r), nil }
+	noErr := func(fn func(r *state.SignatureRequest) *outcome) func(r *state.SignatureRequest) (*outcome, *apierr.Error) {
+		return func(r *state.SignatureRequest) (*outcome, *apierr.Error) { return fn(r), nil }
 	}
-	autoRemind := noErr(func(r *state.SignatureRequest) *Outcome { return TAutoRemind(r, now, 3600) })
+	autoRemindAct := noErr(func(r *state.SignatureRequest) *outcome { return autoRemind(r, now, 3600) })
 	unconfirmed := func(r *state.SignatureRequest) *state.SignatureRequest {
 		r.AwaitsConfirmation = true
 		return r
@@ -125,65 +125,65 @@ func TestTransitions(t *testing.T) {
 	rows := []row{
 		// Processing ends.
 		{name: "process: sent, unordered signers all asked", req: fresh(trReq(state.PhaseProcessing, false, aw, aw)),
-			act:   noErr(func(r *state.SignatureRequest) *Outcome { return TProcess(r, "", now) }),
+			act:   noErr(func(r *state.SignatureRequest) *outcome { return process(r, "", now) }),
 			phase: state.PhaseSent, sigs: []string{aw, aw}, events: []string{notify.TypeRequestSent}, mails: []string{"signature_request:s0@example.com", "signature_request:s1@example.com"}},
 		{name: "process: sent, ordered signers one at a time", req: fresh(trReq(state.PhaseProcessing, true, aw, aw)),
-			act:   noErr(func(r *state.SignatureRequest) *Outcome { return TProcess(r, "", now) }),
+			act:   noErr(func(r *state.SignatureRequest) *outcome { return process(r, "", now) }),
 			phase: state.PhaseSent, events: []string{notify.TypeRequestSent}, mails: []string{"signature_request:s0@example.com"}},
 		{name: "process: embedded requests send no e-mails", req: with(trReq(state.PhaseProcessing, false, aw), func(r *state.SignatureRequest) { r.Embedded, r.Signatures[0].Notified = true, false }),
-			act: noErr(func(r *state.SignatureRequest) *Outcome { return TProcess(r, "", now) }), phase: state.PhaseSent, events: []string{notify.TypeRequestSent}, mails: []string{}},
+			act: noErr(func(r *state.SignatureRequest) *outcome { return process(r, "", now) }), phase: state.PhaseSent, events: []string{notify.TypeRequestSent}, mails: []string{}},
 		{name: "process: document error is error_file + file_error", req: with(trReq(state.PhaseProcessing, false, aw), func(r *state.SignatureRequest) { r.Documents = []state.Document{{Name: "a.pdf", Error: "unreadable"}} }),
-			act: noErr(func(r *state.SignatureRequest) *Outcome { return TProcess(r, "", now) }), phase: state.PhaseError, sigs: []string{state.SigErrorFile}, events: []string{notify.TypeFileError}},
+			act: noErr(func(r *state.SignatureRequest) *outcome { return process(r, "", now) }), phase: state.PhaseError, sigs: []string{state.SigErrorFile}, events: []string{notify.TypeFileError}},
 		{name: "process: scenario fault is error_file", req: trReq(state.PhaseProcessing, false, aw),
-			act: noErr(func(r *state.SignatureRequest) *Outcome { return TProcess(r, "injected", now) }), phase: state.PhaseError, sigs: []string{state.SigErrorFile}, events: []string{notify.TypeFileError}},
+			act: noErr(func(r *state.SignatureRequest) *outcome { return process(r, "injected", now) }), phase: state.PhaseError, sigs: []string{state.SigErrorFile}, events: []string{notify.TypeFileError}},
 		{name: "process: held request", req: with(trReq(state.PhaseProcessing, false, aw), func(r *state.SignatureRequest) { r.Hold = true }),
-			act: noErr(func(r *state.SignatureRequest) *Outcome { return TProcess(r, "", now) }), phase: state.PhaseOnHold, sigs: []string{state.SigOnHoldByRequester}, events: []string{notify.TypeRequestPrepared}},
+			act: noErr(func(r *state.SignatureRequest) *outcome { return process(r, "", now) }), phase: state.PhaseOnHold, sigs: []string{state.SigOnHoldByRequester}, events: []string{notify.TypeRequestPrepared}},
 		{name: "release_hold sends", req: with(trReq(state.PhaseOnHold, false, state.SigOnHoldByRequester), func(r *state.SignatureRequest) { r.Signatures[0].Notified = false }),
-			act:   func(r *state.SignatureRequest) (*Outcome, *apierr.Error) { return TRelease(r, now) },
+			act:   func(r *state.SignatureRequest) (*outcome, *apierr.Error) { return release(r, now) },
 			phase: state.PhaseSent, sigs: []string{aw}, events: []string{notify.TypeRequestSent}, mails: []string{"signature_request:s0@example.com"}},
 		{name: "release_hold of a request not held", req: trReq(state.PhaseSent, false, aw),
-			act: func(r *state.SignatureRequest) (*Outcome, *apierr.Error) { return TRelease(r, now) }, err: apierr.BadRequest},
+			act: func(r *state.SignatureRequest) (*outcome, *apierr.Error) { return release(r, now) }, err: apierr.BadRequest},
 
 		// The hold of an unconfirmed requester (hold.go).
 		{name: "process: unconfirmed requester, held without e-mails or events", req: unconfirmed(fresh(trReq(state.PhaseProcessing, false, aw, aw))),
-			act:   noErr(func(r *state.SignatureRequest) *Outcome { return TProcess(r, "", now) }),
+			act:   noErr(func(r *state.SignatureRequest) *outcome { return process(r, "", now) }),
 			phase: state.PhaseOnHold, sigs: []string{state.SigOnHold, state.SigOnHold}, events: []string{}, mails: []string{}},
 		{name: "process: unconfirmed requester of a held draft, held for the confirmation first", req: with(unconfirmed(fresh(trReq(state.PhaseProcessing, false, aw))), func(r *state.SignatureRequest) { r.Hold = true }),
-			act:   noErr(func(r *state.SignatureRequest) *Outcome { return TProcess(r, "", now) }),
+			act:   noErr(func(r *state.SignatureRequest) *outcome { return process(r, "", now) }),
 			phase: state.PhaseOnHold, sigs: []string{state.SigOnHold}, events: []string{}, mails: []string{}},
 		{name: "process: unconfirmed requester, a document error still fails", req: with(unconfirmed(trReq(state.PhaseProcessing, false, aw)), func(r *state.SignatureRequest) { r.Documents = []state.Document{{Name: "a.pdf", Error: "unreadable"}} }),
-			act: noErr(func(r *state.SignatureRequest) *Outcome { return TProcess(r, "", now) }), phase: state.PhaseError, sigs: []string{state.SigErrorFile}, events: []string{notify.TypeFileError}},
+			act: noErr(func(r *state.SignatureRequest) *outcome { return process(r, "", now) }), phase: state.PhaseError, sigs: []string{state.SigErrorFile}, events: []string{notify.TypeFileError}},
 		{name: "confirmed: a held request is sent", req: heldUnconfirmed(false, aw, aw),
-			act:   noErr(func(r *state.SignatureRequest) *Outcome { return TConfirmed(r, now) }),
+			act:   noErr(func(r *state.SignatureRequest) *outcome { return releaseConfirmed(r, now) }),
 			phase: state.PhaseSent, sigs: []string{aw, aw}, events: []string{notify.TypeRequestSent}, mails: []string{"signature_request:s0@example.com", "signature_request:s1@example.com"},
-			check: func(t *testing.T, o *Outcome) { assert.False(t, o.Req.AwaitsConfirmation) }},
+			check: func(t *testing.T, o *outcome) { assert.False(t, o.Req.AwaitsConfirmation) }},
 		{name: "confirmed: ordered signers are asked one at a time", req: heldUnconfirmed(true, aw, aw),
-			act:   noErr(func(r *state.SignatureRequest) *Outcome { return TConfirmed(r, now) }),
+			act:   noErr(func(r *state.SignatureRequest) *outcome { return releaseConfirmed(r, now) }),
 			phase: state.PhaseSent, events: []string{notify.TypeRequestSent}, mails: []string{"signature_request:s0@example.com"}},
 		{name: "confirmed: a held draft's request now waits for release_hold", req: with(heldUnconfirmed(false, aw), func(r *state.SignatureRequest) { r.Hold = true }),
-			act:   noErr(func(r *state.SignatureRequest) *Outcome { return TConfirmed(r, now) }),
+			act:   noErr(func(r *state.SignatureRequest) *outcome { return releaseConfirmed(r, now) }),
 			phase: state.PhaseOnHold, sigs: []string{state.SigOnHoldByRequester}, events: []string{notify.TypeRequestPrepared}, mails: []string{}},
 		{name: "confirmed: a request still processing goes on as any other", req: unconfirmed(fresh(trReq(state.PhaseProcessing, false, aw))),
-			act:   noErr(func(r *state.SignatureRequest) *Outcome { return TConfirmed(r, now) }),
+			act:   noErr(func(r *state.SignatureRequest) *outcome { return releaseConfirmed(r, now) }),
 			phase: state.PhaseProcessing, sigs: []string{aw}, events: []string{}, mails: []string{},
-			check: func(t *testing.T, o *Outcome) { assert.False(t, o.Req.AwaitsConfirmation) }},
+			check: func(t *testing.T, o *outcome) { assert.False(t, o.Req.AwaitsConfirmation) }},
 		{name: "confirmed: a queued cancelation stays", req: with(heldUnconfirmed(false, aw), func(r *state.SignatureRequest) { r.CancelPending = true }),
-			act:   noErr(func(r *state.SignatureRequest) *Outcome { return TConfirmed(r, now) }),
+			act:   noErr(func(r *state.SignatureRequest) *outcome { return releaseConfirmed(r, now) }),
 			phase: state.PhaseOnHold, sigs: []string{state.SigOnHold}, events: []string{}, mails: []string{}},
 		{name: "release_hold waits for the confirmation", req: heldUnconfirmed(false, aw),
-			act: func(r *state.SignatureRequest) (*Outcome, *apierr.Error) { return TRelease(r, now) }, err: apierr.BadRequest},
+			act: func(r *state.SignatureRequest) (*outcome, *apierr.Error) { return release(r, now) }, err: apierr.BadRequest},
 		{name: "release_hold of a held draft waits for the confirmation", req: with(heldUnconfirmed(false, aw), func(r *state.SignatureRequest) { r.Hold = true }),
-			act: func(r *state.SignatureRequest) (*Outcome, *apierr.Error) { return TRelease(r, now) }, err: apierr.BadRequest},
+			act: func(r *state.SignatureRequest) (*outcome, *apierr.Error) { return release(r, now) }, err: apierr.BadRequest},
 		{name: "sign while held for the confirmation", req: heldUnconfirmed(false, aw), act: sign("s0"), err: apierr.Conflict},
 		{name: "view while held for the confirmation", req: heldUnconfirmed(false, aw), act: view("s0"), err: apierr.Conflict},
 		{name: "remind while held for the confirmation", req: heldUnconfirmed(false, aw), act: remind("s0@example.com"), err: apierr.InvalidReminder},
 		{name: "expire while held for the confirmation", req: with(heldUnconfirmed(false, aw), func(r *state.SignatureRequest) { e := now; r.ExpiresAt = &e }),
-			act:   noErr(func(r *state.SignatureRequest) *Outcome { return TExpire(r, now) }),
+			act:   noErr(func(r *state.SignatureRequest) *outcome { return TExpire(r, now) }),
 			phase: state.PhaseExpired, sigs: []string{state.SigExpired}, events: []string{notify.TypeRequestExpired}, mails: []string{}},
 		{name: "cancel while held for the confirmation queues", req: heldUnconfirmed(false, aw), act: cancel(true), phase: state.PhaseOnHold, events: []string{},
-			check: func(t *testing.T, o *Outcome) { assert.True(t, o.Req.CancelPending) }},
+			check: func(t *testing.T, o *outcome) { assert.True(t, o.Req.CancelPending) }},
 		{name: "cancel while held completes without e-mails", req: with(heldUnconfirmed(false, aw), func(r *state.SignatureRequest) { r.CancelPending = true }),
-			act:   noErr(func(r *state.SignatureRequest) *Outcome { return TCancelComplete(r, now) }),
+			act:   noErr(func(r *state.SignatureRequest) *outcome { return TCancelComplete(r, now) }),
 			phase: state.PhaseCanceled, events: []string{notify.TypeRequestCanceled}, mails: []string{}},
 		{name: "update an e-mail while held sends nothing", req: heldUnconfirmed(false, aw), act: update(nil, &email, nil), phase: state.PhaseOnHold, sigs: []string{state.SigOnHold},
 			events: []string{}, mails: []string{}},
@@ -198,7 +198,7 @@ func TestTransitions(t *testing.T) {
 		{name: "last signature completes", req: trReq(state.PhaseSent, false, sd, aw), act: sign("s1"), phase: state.PhaseComplete, sigs: []string{sd, sd},
 			events: []string{notify.TypeRequestSigned, notify.TypeRequestAllSigned},
 			mails:  []string{"completed:owner@example.com", "completed:s0@example.com", "completed:s1@example.com", "completed:cc@example.com"},
-			check:  func(t *testing.T, o *Outcome) { assert.True(t, o.Completed) }},
+			check:  func(t *testing.T, o *outcome) { assert.True(t, o.Completed) }},
 		{name: "sign twice", req: trReq(state.PhaseSent, false, sd, aw), act: sign("s0"), err: apierr.Conflict},
 		{name: "sign unknown signature", req: trReq(state.PhaseSent, false, aw), act: sign("nope"), err: apierr.NotFound},
 		{name: "sign a declined request", req: trReq(state.PhaseDeclined, false, dc, aw), act: sign("s1"), err: apierr.Conflict},
@@ -213,14 +213,14 @@ func TestTransitions(t *testing.T) {
 		}), act: sign("s1"), phase: state.PhaseSent, sigs: []string{sd, sd, aw}, events: []string{notify.TypeRequestSigned}},
 		{name: "decline", req: trReq(state.PhaseSent, false, aw, aw), act: decline("s0"), phase: state.PhaseDeclined, sigs: []string{dc, aw},
 			events: []string{notify.TypeRequestDeclined}, mails: []string{"declined:owner@example.com", "declined:s1@example.com"},
-			check: func(t *testing.T, o *Outcome) {
+			check: func(t *testing.T, o *outcome) {
 				assert.Equal(t, "no", o.Req.Signatures[0].DeclineReason)
 				assert.Equal(t, "no", o.Events[0].Message)
 			}},
 		{name: "decline not allowed", req: with(trReq(state.PhaseSent, false, aw), func(r *state.SignatureRequest) { r.AllowDecline = false }), act: decline("s0"), err: apierr.Forbidden},
 		{name: "reassign", req: trReq(state.PhaseSent, false, aw), act: reassign("s0", "other@example.com"), phase: state.PhaseSent, sigs: []string{aw},
 			events: []string{notify.TypeRequestReassigned}, mails: []string{"reassigned:s0@example.com", "signature_request:other@example.com"},
-			check: func(t *testing.T, o *Outcome) {
+			check: func(t *testing.T, o *outcome) {
 				sg := o.Req.Signatures[0]
 				assert.Equal(t, "new-id", sg.ID)
 				assert.Equal(t, "s0@example.com", sg.ReassignedBy)
@@ -229,18 +229,18 @@ func TestTransitions(t *testing.T) {
 			}},
 		{name: "reassign not allowed", req: with(trReq(state.PhaseSent, false, aw), func(r *state.SignatureRequest) { r.AllowReassign = false }), act: reassign("s0", "o@example.com"), err: apierr.Forbidden},
 		{name: "reassign to the same address", req: trReq(state.PhaseSent, false, aw), act: reassign("s0", "S0@example.com"), err: apierr.BadRequest},
-		{name: "bounce", req: trReq(state.PhaseSent, false, aw), act: func(r *state.SignatureRequest) (*Outcome, *apierr.Error) { return TBounce(r, "s0", now) },
+		{name: "bounce", req: trReq(state.PhaseSent, false, aw), act: func(r *state.SignatureRequest) (*outcome, *apierr.Error) { return bounce(r, "s0", now) },
 			phase: state.PhaseSent, events: []string{notify.TypeRequestEmailBounce}},
 		{name: "bounce before any e-mail", req: with(trReq(state.PhaseSent, true, aw, aw), func(r *state.SignatureRequest) { r.Signatures[1].Notified = false }),
-			act: func(r *state.SignatureRequest) (*Outcome, *apierr.Error) { return TBounce(r, "s1", now) }, err: apierr.Conflict},
+			act: func(r *state.SignatureRequest) (*outcome, *apierr.Error) { return bounce(r, "s1", now) }, err: apierr.Conflict},
 		{name: "bounce after the signer signed", req: trReq(state.PhaseSent, false, sd, aw),
-			act: func(r *state.SignatureRequest) (*Outcome, *apierr.Error) { return TBounce(r, "s0", now) }, err: apierr.Conflict},
+			act: func(r *state.SignatureRequest) (*outcome, *apierr.Error) { return bounce(r, "s0", now) }, err: apierr.Conflict},
 		{name: "bounce after the signer declined", req: trReq(state.PhaseDeclined, false, dc, aw),
-			act: func(r *state.SignatureRequest) (*Outcome, *apierr.Error) { return TBounce(r, "s0", now) }, err: apierr.Conflict},
+			act: func(r *state.SignatureRequest) (*outcome, *apierr.Error) { return bounce(r, "s0", now) }, err: apierr.Conflict},
 
 		// Expiry.
 		{name: "expire: unsigned signatures expire", req: with(trReq(state.PhaseSent, false, sd, aw), func(r *state.SignatureRequest) { e := now; r.ExpiresAt = &e }),
-			act: noErr(func(r *state.SignatureRequest) *Outcome { return TExpire(r, now) }), phase: state.PhaseExpired, sigs: []string{sd, state.SigExpired}, events: []string{notify.TypeRequestExpired}},
+			act: noErr(func(r *state.SignatureRequest) *outcome { return TExpire(r, now) }), phase: state.PhaseExpired, sigs: []string{sd, state.SigExpired}, events: []string{notify.TypeRequestExpired}},
 
 		// Reminders.
 		{name: "remind", req: trReq(state.PhaseSent, false, aw), act: remind("S0@example.com"), phase: state.PhaseSent,
@@ -252,36 +252,36 @@ func TestTransitions(t *testing.T) {
 		{name: "remind a completed request", req: trReq(state.PhaseComplete, false, sd), act: remind("s0@example.com"), err: apierr.InvalidReminder},
 		{name: "remind an unknown address", req: trReq(state.PhaseSent, false, aw), act: remind("x@example.com"), err: apierr.BadRequest},
 		{name: "remind within the hour of an automatic reminder", req: with(trReq(state.PhaseSent, false, aw), func(r *state.SignatureRequest) {
-			o := TAutoRemind(r, now-60, 3600)
+			o := autoRemind(r, now-60, 3600)
 			*r = *o.Req
 		}), act: remind("s0@example.com"), err: apierr.InvalidReminder},
 
 		// Automatic reminders (reminders.go).
-		{name: "auto remind: every signer who has not acted", req: trReq(state.PhaseSent, false, aw, sd, aw), act: autoRemind,
+		{name: "auto remind: every signer who has not acted", req: trReq(state.PhaseSent, false, aw, sd, aw), act: autoRemindAct,
 			phase: state.PhaseSent, sigs: []string{aw, sd, aw}, events: []string{notify.TypeRequestRemind, notify.TypeRequestRemind},
 			mails: []string{"reminder:s0@example.com", "reminder:s2@example.com"},
-			check: func(t *testing.T, o *Outcome) {
+			check: func(t *testing.T, o *outcome) {
 				require.NotNil(t, o.Req.Signatures[0].LastRemindedAt)
 				assert.Equal(t, now, *o.Req.Signatures[0].LastRemindedAt)
 				assert.Nil(t, o.Req.Signatures[1].LastRemindedAt)
 				assert.Equal(t, []string{"s0", "s2"}, []string{o.Events[0].SignatureID, o.Events[1].SignatureID})
 			}},
-		{name: "auto remind: ordered signers whose turn has not come are left", req: trReq(state.PhaseSent, true, sd, aw, aw), act: autoRemind,
+		{name: "auto remind: ordered signers whose turn has not come are left", req: trReq(state.PhaseSent, true, sd, aw, aw), act: autoRemindAct,
 			phase: state.PhaseSent, events: []string{notify.TypeRequestRemind}, mails: []string{"reminder:s1@example.com"}},
 		{name: "auto remind: a signer reminded within the hour is left", req: with(trReq(state.PhaseSent, false, aw, aw), func(r *state.SignatureRequest) {
 			l := now - 3599
 			r.Signatures[0].LastRemindedAt = &l
-		}), act: autoRemind, events: []string{notify.TypeRequestRemind}, mails: []string{"reminder:s1@example.com"}},
-		{name: "auto remind: a signer reminded an hour ago is reminded", req: reminded(trReq(state.PhaseSent, false, aw), now-3600), act: autoRemind,
+		}), act: autoRemindAct, events: []string{notify.TypeRequestRemind}, mails: []string{"reminder:s1@example.com"}},
+		{name: "auto remind: a signer reminded an hour ago is reminded", req: reminded(trReq(state.PhaseSent, false, aw), now-3600), act: autoRemindAct,
 			events: []string{notify.TypeRequestRemind}, mails: []string{"reminder:s0@example.com"}},
 
 		// Cancel.
 		{name: "cancel queues", req: trReq(state.PhaseSent, false, sd, aw), act: cancel(true), phase: state.PhaseSent, events: []string{},
-			check: func(t *testing.T, o *Outcome) { assert.True(t, o.Req.CancelPending) }},
+			check: func(t *testing.T, o *outcome) { assert.True(t, o.Req.CancelPending) }},
 		{name: "cancel completes", req: with(trReq(state.PhaseSent, false, sd, aw), func(r *state.SignatureRequest) { r.CancelPending = true }),
-			act:   noErr(func(r *state.SignatureRequest) *Outcome { return TCancelComplete(r, now) }),
+			act:   noErr(func(r *state.SignatureRequest) *outcome { return TCancelComplete(r, now) }),
 			phase: state.PhaseCanceled, events: []string{notify.TypeRequestCanceled}, mails: []string{"canceled:s1@example.com"},
-			check: func(t *testing.T, o *Outcome) { assert.True(t, o.Gone) }},
+			check: func(t *testing.T, o *outcome) { assert.True(t, o.Gone) }},
 		{name: "cancel by someone else", req: trReq(state.PhaseSent, false, aw), act: cancel(false), err: apierr.SignatureRequestCancelFailed},
 		{name: "cancel a completed request", req: trReq(state.PhaseComplete, false, sd), act: cancel(true), err: apierr.SignatureRequestCancelFailed},
 		{name: "cancel before it was sent", req: trReq(state.PhaseProcessing, false, aw), act: cancel(true), err: apierr.SignatureRequestCancelFailed},
@@ -290,22 +290,22 @@ func TestTransitions(t *testing.T) {
 
 		// Remove.
 		{name: "remove a completed request", req: trReq(state.PhaseComplete, false, sd), act: remove(true), phase: state.PhaseComplete, events: []string{notify.TypeRequestDestroyed},
-			check: func(t *testing.T, o *Outcome) { assert.Equal(t, []string{"acct"}, o.Req.RemovedFor) }},
+			check: func(t *testing.T, o *outcome) { assert.Equal(t, []string{"acct"}, o.Req.RemovedFor) }},
 		{name: "remove a declined request", req: trReq(state.PhaseDeclined, false, dc), act: remove(true), phase: state.PhaseDeclined, events: []string{notify.TypeRequestDestroyed}},
 		{name: "remove an incomplete request", req: trReq(state.PhaseSent, false, aw), act: remove(true), err: apierr.SignatureRequestRemoveFailed},
 		{name: "remove by a non-party", req: trReq(state.PhaseComplete, false, sd), act: remove(false), err: apierr.SignatureRequestRemoveFailed},
 
 		// Update.
 		{name: "update name keeps the signature id", req: trReq(state.PhaseSent, false, aw), act: update(&name, nil, nil), phase: state.PhaseSent, events: []string{},
-			check: func(t *testing.T, o *Outcome) {
+			check: func(t *testing.T, o *outcome) {
 				assert.Equal(t, "s0", o.Req.Signatures[0].ID)
 				assert.Equal(t, name, o.Req.Signatures[0].Name)
 			}},
 		{name: "update e-mail gives a new signature id", req: trReq(state.PhaseSent, false, aw), act: update(nil, &email, nil), phase: state.PhaseSent,
 			mails: []string{"signature_request:new@example.com"},
-			check: func(t *testing.T, o *Outcome) { assert.Equal(t, "new-id", o.Req.Signatures[0].ID) }},
+			check: func(t *testing.T, o *outcome) { assert.Equal(t, "new-id", o.Req.Signatures[0].ID) }},
 		{name: "update expires_at", req: trReq(state.PhaseSent, false, aw), act: update(nil, nil, &exp), phase: state.PhaseSent,
-			check: func(t *testing.T, o *Outcome) {
+			check: func(t *testing.T, o *outcome) {
 				assert.True(t, o.Expiry)
 				assert.Equal(t, exp, *o.Req.ExpiresAt)
 			}},
@@ -360,7 +360,7 @@ func TestTransitions(t *testing.T) {
 // TestTransitionsIgnoreStaleJobs: jobs that find the request in another
 // phase do nothing.
 func TestTransitionsIgnoreStaleJobs(t *testing.T) {
-	assert.Nil(t, TProcess(trReq(state.PhaseSent, false, aw), "", 1))
+	assert.Nil(t, process(trReq(state.PhaseSent, false, aw), "", 1))
 	assert.Nil(t, TCancelComplete(trReq(state.PhaseSent, false, aw), 1))
 	assert.Nil(t, TExpire(trReq(state.PhaseComplete, false, sd), 1))
 	r := trReq(state.PhaseSent, false, aw)
@@ -390,10 +390,10 @@ func TestAutoRemindersLeaveWhatTheyCannotRemind(t *testing.T) {
 			r.Signatures[0].LastRemindedAt = &l
 		}),
 	} {
-		assert.Nil(t, TAutoRemind(r, now, 3600), name)
+		assert.Nil(t, autoRemind(r, now, 3600), name)
 	}
-	assert.Nil(t, TConfirmed(trReq(state.PhaseOnHold, false, state.SigOnHoldByRequester), now), "held by its requester only")
-	assert.Nil(t, TConfirmed(with(trReq(state.PhaseExpired, false, state.SigExpired), func(r *state.SignatureRequest) { r.AwaitsConfirmation = true }), now))
+	assert.Nil(t, releaseConfirmed(trReq(state.PhaseOnHold, false, state.SigOnHoldByRequester), now), "held by its requester only")
+	assert.Nil(t, releaseConfirmed(with(trReq(state.PhaseExpired, false, state.SigExpired), func(r *state.SignatureRequest) { r.AwaitsConfirmation = true }), now))
 }
 
 // TestAutoReminderPlanFollowsTransitions pins which moves end a request's
@@ -408,46 +408,46 @@ func TestAutoReminderPlanFollowsTransitions(t *testing.T) {
 	})
 	rows := []struct {
 		name          string
-		o             func() (*Outcome, *apierr.Error)
+		o             func() (*outcome, *apierr.Error)
 		stop, restart bool
 	}{
-		{"processed and sent", func() (*Outcome, *apierr.Error) {
-			return TProcess(with(trReq(state.PhaseProcessing, false, aw), func(r *state.SignatureRequest) { r.Signatures[0].Notified = false }), "", now), nil
+		{"processed and sent", func() (*outcome, *apierr.Error) {
+			return process(with(trReq(state.PhaseProcessing, false, aw), func(r *state.SignatureRequest) { r.Signatures[0].Notified = false }), "", now), nil
 		}, false, true},
-		{"processed and held for the confirmation", func() (*Outcome, *apierr.Error) {
-			return TProcess(with(trReq(state.PhaseProcessing, false, aw), func(r *state.SignatureRequest) { r.AwaitsConfirmation = true }), "", now), nil
+		{"processed and held for the confirmation", func() (*outcome, *apierr.Error) {
+			return process(with(trReq(state.PhaseProcessing, false, aw), func(r *state.SignatureRequest) { r.AwaitsConfirmation = true }), "", now), nil
 		}, false, false},
-		{"confirmed and sent", func() (*Outcome, *apierr.Error) { return TConfirmed(heldU, now), nil }, false, true},
-		{"released", func() (*Outcome, *apierr.Error) {
-			return TRelease(with(trReq(state.PhaseOnHold, false, state.SigOnHoldByRequester), func(r *state.SignatureRequest) { r.Signatures[0].Notified = false }), now)
+		{"confirmed and sent", func() (*outcome, *apierr.Error) { return releaseConfirmed(heldU, now), nil }, false, true},
+		{"released", func() (*outcome, *apierr.Error) {
+			return release(with(trReq(state.PhaseOnHold, false, state.SigOnHoldByRequester), func(r *state.SignatureRequest) { r.Signatures[0].Notified = false }), now)
 		}, false, true},
-		{"signed, the next signer's turn", func() (*Outcome, *apierr.Error) {
-			return TSign(with(trReq(state.PhaseSent, true, aw, aw), func(r *state.SignatureRequest) { r.Signatures[1].Notified = false }), "s0", nil, now)
+		{"signed, the next signer's turn", func() (*outcome, *apierr.Error) {
+			return sign(with(trReq(state.PhaseSent, true, aw, aw), func(r *state.SignatureRequest) { r.Signatures[1].Notified = false }), "s0", nil, now)
 		}, false, true},
-		{"signed, others still to sign", func() (*Outcome, *apierr.Error) { return TSign(trReq(state.PhaseSent, false, aw, aw), "s0", nil, now) }, false, false},
-		{"completed", func() (*Outcome, *apierr.Error) { return TSign(trReq(state.PhaseSent, false, aw), "s0", nil, now) }, true, false},
-		{"declined", func() (*Outcome, *apierr.Error) { return TDecline(trReq(state.PhaseSent, false, aw), "s0", "no", now) }, true, false},
-		{"reassigned", func() (*Outcome, *apierr.Error) {
-			return TReassign(trReq(state.PhaseSent, false, aw), "s0", "New", "other@example.com", "", "new-id", now)
+		{"signed, others still to sign", func() (*outcome, *apierr.Error) { return sign(trReq(state.PhaseSent, false, aw, aw), "s0", nil, now) }, false, false},
+		{"completed", func() (*outcome, *apierr.Error) { return sign(trReq(state.PhaseSent, false, aw), "s0", nil, now) }, true, false},
+		{"declined", func() (*outcome, *apierr.Error) { return decline(trReq(state.PhaseSent, false, aw), "s0", "no", now) }, true, false},
+		{"reassigned", func() (*outcome, *apierr.Error) {
+			return reassign(trReq(state.PhaseSent, false, aw), "s0", "New", "other@example.com", "", "new-id", now)
 		}, false, true},
-		{"signer's e-mail updated", func() (*Outcome, *apierr.Error) {
-			return TUpdate(trReq(state.PhaseSent, false, aw), "s0", nil, &email, nil, "new-id", now)
+		{"signer's e-mail updated", func() (*outcome, *apierr.Error) {
+			return update(trReq(state.PhaseSent, false, aw), "s0", nil, &email, nil, "new-id", now)
 		}, false, true},
-		{"signer's name updated", func() (*Outcome, *apierr.Error) {
-			return TUpdate(trReq(state.PhaseSent, false, aw), "s0", &name, nil, nil, "new-id", now)
+		{"signer's name updated", func() (*outcome, *apierr.Error) {
+			return update(trReq(state.PhaseSent, false, aw), "s0", &name, nil, nil, "new-id", now)
 		}, false, false},
-		{"reminded by hand", func() (*Outcome, *apierr.Error) {
-			return TRemind(trReq(state.PhaseSent, false, aw), "s0@example.com", "", now, 3600)
+		{"reminded by hand", func() (*outcome, *apierr.Error) {
+			return remind(trReq(state.PhaseSent, false, aw), "s0@example.com", "", now, 3600)
 		}, false, false},
-		{"reminded automatically", func() (*Outcome, *apierr.Error) {
-			return TAutoRemind(trReq(state.PhaseSent, false, aw), now, 3600), nil
+		{"reminded automatically", func() (*outcome, *apierr.Error) {
+			return autoRemind(trReq(state.PhaseSent, false, aw), now, 3600), nil
 		}, false, false},
-		{"viewed", func() (*Outcome, *apierr.Error) { return TView(trReq(state.PhaseSent, false, aw), "s0", now) }, false, false},
-		{"cancelation queued", func() (*Outcome, *apierr.Error) { return TCancel(trReq(state.PhaseSent, false, aw), true) }, true, false},
-		{"expired", func() (*Outcome, *apierr.Error) {
+		{"viewed", func() (*outcome, *apierr.Error) { return view(trReq(state.PhaseSent, false, aw), "s0", now) }, false, false},
+		{"cancelation queued", func() (*outcome, *apierr.Error) { return TCancel(trReq(state.PhaseSent, false, aw), true) }, true, false},
+		{"expired", func() (*outcome, *apierr.Error) {
 			return TExpire(with(trReq(state.PhaseSent, false, aw), func(r *state.SignatureRequest) { e := now; r.ExpiresAt = &e }), now), nil
 		}, true, false},
-		{"failed", func() (*Outcome, *apierr.Error) {
+		{"failed", func() (*outcome, *apierr.Error) {
 			return TFail(trReq(state.PhaseSent, false, aw), api.ProcessFailure{StatusCode: state.SigErrorUnknown}, now), nil
 		}, true, false},
 	}
@@ -483,14 +483,14 @@ func TestNextAutoReminder(t *testing.T) {
 
 // TestEditableRules pins when a request may be edited and resent.
 func TestEditableRules(t *testing.T) {
-	assert.Nil(t, CheckEditable(trReq(state.PhaseSent, false, aw), true, false))
-	assert.Nil(t, CheckEditable(trReq(state.PhaseProcessing, false, aw), true, false))
-	assert.Equal(t, apierr.BadRequest, CheckEditable(trReq(state.PhaseSent, false, sd, aw), true, false).Name)
-	assert.Equal(t, apierr.BadRequest, CheckEditable(trReq(state.PhaseComplete, false, sd), true, false).Name)
-	assert.Equal(t, apierr.Forbidden, CheckEditable(trReq(state.PhaseSent, false, aw), false, false).Name)
-	assert.Equal(t, apierr.BadRequest, CheckEditable(trReq(state.PhaseSent, false, aw), true, true).Name, "edit_embedded of a non-embedded request")
+	assert.Nil(t, checkEditable(trReq(state.PhaseSent, false, aw), true, false))
+	assert.Nil(t, checkEditable(trReq(state.PhaseProcessing, false, aw), true, false))
+	assert.Equal(t, apierr.BadRequest, checkEditable(trReq(state.PhaseSent, false, sd, aw), true, false).Name)
+	assert.Equal(t, apierr.BadRequest, checkEditable(trReq(state.PhaseComplete, false, sd), true, false).Name)
+	assert.Equal(t, apierr.Forbidden, checkEditable(trReq(state.PhaseSent, false, aw), false, false).Name)
+	assert.Equal(t, apierr.BadRequest, checkEditable(trReq(state.PhaseSent, false, aw), true, true).Name, "edit_embedded of a non-embedded request")
 	emb := trReq(state.PhaseSent, false, aw)
 	emb.Embedded = true
-	assert.Equal(t, apierr.BadRequest, CheckEditable(emb, true, false).Name, "edit of an embedded request")
-	assert.Equal(t, apierr.Deleted, CheckEditable(trReq(state.PhaseCanceled, false, aw), true, false).Name)
+	assert.Equal(t, apierr.BadRequest, checkEditable(emb, true, false).Name, "edit of an embedded request")
+	assert.Equal(t, apierr.Deleted, checkEditable(trReq(state.PhaseCanceled, false, aw), true, false).Name)
 }
