@@ -40,7 +40,7 @@ func sigreqAction(c *api.Call, fn func(tx *state.Txn, req *state.SignatureReques
 		if err != nil {
 			return err
 		}
-		if err := ApplyOutcome(c.Host, tx, o); err != nil {
+		if err := applyOutcome(c.Host, tx, o); err != nil {
 			return err
 		}
 		if o != nil {
@@ -143,11 +143,11 @@ func signatureRequestCancel(c *api.Call) (any, error) {
 		if err != nil {
 			return err
 		}
-		o, e := TCancel(req, MayManage(tx, req, c.Account))
+		o, e := cancel(req, MayManage(tx, req, c.Account))
 		if e != nil {
 			return e
 		}
-		if err := ApplyOutcome(c.Host, tx, o); err != nil {
+		if err := applyOutcome(c.Host, tx, o); err != nil {
 			return err
 		}
 		_, err = state.Schedule(tx, jobSigreqCancel, req.ID, state.GetConfig(tx).CancelDelay.D(), nil)
@@ -174,7 +174,7 @@ func signatureRequestRemove(c *api.Call) (any, error) {
 		if err := state.RemoveAccess(tx, c.Account.ID, req.ID); err != nil {
 			return err
 		}
-		return ApplyOutcome(c.Host, tx, o)
+		return applyOutcome(c.Host, tx, o)
 	})
 	if err != nil {
 		return nil, err

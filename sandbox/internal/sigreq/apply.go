@@ -11,11 +11,11 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-// ApplyOutcome writes a transition's outcome in tx: the request row, list
+// applyOutcome writes a transition's outcome in tx: the request row, list
 // access for new signers, e-mails, file work, jobs (test signers' actions
 // among them) and, last, the events
 // (emit renders the object as stored, so it must see the new row).
-func ApplyOutcome(s *api.Host, tx *state.Txn, o *outcome) error {
+func applyOutcome(s *api.Host, tx *state.Txn, o *outcome) error {
 	if o == nil {
 		return nil
 	}
@@ -53,7 +53,7 @@ func ApplyOutcome(s *api.Host, tx *state.Txn, o *outcome) error {
 	// (reminders.go), in one read of the request's jobs.
 	var drop []string
 	if o.Completed {
-		drop = append(drop, JobExpire)
+		drop = append(drop, jobExpire)
 	}
 	restart := remindersRestart(o)
 	if remindersStop(o) || restart && awaitsSignatures(o.Prev) {
@@ -281,12 +281,12 @@ func scheduleProcessing(tx *state.Txn, req *state.SignatureRequest) error {
 
 // scheduleExpiry (re)queues the expiry job at expires_at.
 func scheduleExpiry(tx *state.Txn, req *state.SignatureRequest) error {
-	if err := state.CancelJobs(tx, req.ID, JobExpire); err != nil {
+	if err := state.CancelJobs(tx, req.ID, jobExpire); err != nil {
 		return err
 	}
 	if req.ExpiresAt == nil {
 		return nil
 	}
-	_, err := state.ScheduleAt(tx, JobExpire, req.ID, time.Unix(*req.ExpiresAt, 0), JobArgs{Generation: req.Generation})
+	_, err := state.ScheduleAt(tx, jobExpire, req.ID, time.Unix(*req.ExpiresAt, 0), JobArgs{Generation: req.Generation})
 	return err
 }

@@ -59,8 +59,8 @@ func controlFailRequest(c *api.Call) (any, error) {
 			}
 			f.SignatureIDs = []string{b.SignatureID}
 		}
-		o := TFail(req, f, tx.Unix())
-		if err := ApplyOutcome(c.Host, tx, o); err != nil {
+		o := fail(req, f, tx.Unix())
+		if err := applyOutcome(c.Host, tx, o); err != nil {
 			return nil, err
 		}
 		// A request failed while processing is not processed again.

@@ -35,26 +35,26 @@ func signerRun(s *api.Host, tx *state.Txn, sigID string, fn func(req *state.Sign
 	if e != nil {
 		return nil, e
 	}
-	if err := ApplyOutcome(s, tx, o); err != nil {
+	if err := applyOutcome(s, tx, o); err != nil {
 		return nil, err
 	}
 	return o.Req, nil
 }
 
-// SignerView records that the signer opened the request
+// signerView records that the signer opened the request
 // (signature_request_viewed).
-func SignerView(s *api.Host, tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
+func signerView(s *api.Host, tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
 	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
 		return view(req, sigID, tx.Unix())
 	})
 }
 
-// SignerSign signs as the signer. values gives field values by api_id
+// signerSign signs as the signer. values gives field values by api_id
 // (strings, booleans); fields left out get defaults (see signerValues).
 // pin, when not empty, must match the signer's PIN. The last signature
 // completes the request (signature_request_all_signed, then
 // signature_request_downloadable once the final copy is prepared).
-func SignerSign(s *api.Host, tx *state.Txn, sigID string, values map[string]any, pin string) (*state.SignatureRequest, error) {
+func signerSign(s *api.Host, tx *state.Txn, sigID string, values map[string]any, pin string) (*state.SignatureRequest, error) {
 	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
 		sg := req.Signature(sigID)
 		if sg == nil {
@@ -74,8 +74,8 @@ func SignerSign(s *api.Host, tx *state.Txn, sigID string, values map[string]any,
 	})
 }
 
-// SignerDecline declines as the signer (allow_decline must be set).
-func SignerDecline(s *api.Host, tx *state.Txn, sigID, reason string) (*state.SignatureRequest, error) {
+// signerDecline declines as the signer (allow_decline must be set).
+func signerDecline(s *api.Host, tx *state.Txn, sigID, reason string) (*state.SignatureRequest, error) {
 	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
 		return decline(req, sigID, reason, tx.Unix())
 	})
@@ -96,9 +96,9 @@ func signerReassign(s *api.Host, tx *state.Txn, sigID, name, email, reason strin
 	})
 }
 
-// SignerBounce makes the last e-mail to the signer bounce
+// signerBounce makes the last e-mail to the signer bounce
 // (signature_request_email_bounce; the e-mail is marked bounced).
-func SignerBounce(s *api.Host, tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
+func signerBounce(s *api.Host, tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
 	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
 		o, e := bounce(req, sigID, tx.Unix())
 		if e != nil {
@@ -141,7 +141,7 @@ func ControlRequest(c *api.Call, fn func(tx *state.Txn) (*state.SignatureRequest
 }
 
 func controlSignerView(c *api.Call) (any, error) {
-	return controlSigner(c, func(tx *state.Txn, id string) (*state.SignatureRequest, error) { return SignerView(c.Host, tx, id) })
+	return controlSigner(c, func(tx *state.Txn, id string) (*state.SignatureRequest, error) { return signerView(c.Host, tx, id) })
 }
 
 type signBody struct {
@@ -155,7 +155,7 @@ func controlSignerSign(c *api.Call) (any, error) {
 		return nil, err
 	}
 	return controlSigner(c, func(tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
-		return SignerSign(c.Host, tx, sigID, b.Values, b.PIN)
+		return signerSign(c.Host, tx, sigID, b.Values, b.PIN)
 	})
 }
 
@@ -169,7 +169,7 @@ func controlSignerDecline(c *api.Call) (any, error) {
 		return nil, err
 	}
 	return controlSigner(c, func(tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
-		return SignerDecline(c.Host, tx, sigID, b.Reason)
+		return signerDecline(c.Host, tx, sigID, b.Reason)
 	})
 }
 
@@ -190,5 +190,5 @@ func controlSignerReassign(c *api.Call) (any, error) {
 }
 
 func controlSignerBounce(c *api.Call) (any, error) {
-	return controlSigner(c, func(tx *state.Txn, id string) (*state.SignatureRequest, error) { return SignerBounce(c.Host, tx, id) })
+	return controlSigner(c, func(tx *state.Txn, id string) (*state.SignatureRequest, error) { return signerBounce(c.Host, tx, id) })
 }

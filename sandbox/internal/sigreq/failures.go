@@ -66,12 +66,12 @@ var failureAudit = map[string]string{
 	state.SigErrorTextTag:           "text tag error",
 }
 
-// TFail puts a request in error with a failure. The request must be
+// fail puts a request in error with a failure. The request must be
 // processing, or sent with nobody having signed or declined yet (a failure
 // found while its e-mails go out); anything later answers nil, as does a
 // request that is canceled or being canceled. Unknown status codes are a
 // programming error and answer nil too.
-func TFail(req *state.SignatureRequest, f api.ProcessFailure, now int64) *outcome {
+func fail(req *state.SignatureRequest, f api.ProcessFailure, now int64) *outcome {
 	if !slices.Contains(failureStatusCodes, f.StatusCode) || failBlocked(req) != nil {
 		return nil
 	}

@@ -31,7 +31,7 @@ func TestFailureTransitions(t *testing.T) {
 	for _, code := range failureStatusCodes {
 		t.Run(code, func(t *testing.T) {
 			for _, phase := range []string{state.PhaseProcessing, state.PhaseSent} {
-				o := TFail(trReq(phase, false, aw, aw), api.ProcessFailure{StatusCode: code}, now)
+				o := fail(trReq(phase, false, aw, aw), api.ProcessFailure{StatusCode: code}, now)
 				require.NotNil(t, o, phase)
 				assert.Equal(t, state.PhaseError, o.Req.Phase)
 				assert.Equal(t, []string{code, code}, []string{o.Req.Signatures[0].Status, o.Req.Signatures[1].Status})
@@ -42,7 +42,7 @@ func TestFailureTransitions(t *testing.T) {
 			}
 		})
 	}
-	one := TFail(trReq(state.PhaseProcessing, false, aw, aw), api.ProcessFailure{StatusCode: state.SigErrorInvalidEmail, Message: "m", SignatureIDs: []string{"s1"}}, now)
+	one := fail(trReq(state.PhaseProcessing, false, aw, aw), api.ProcessFailure{StatusCode: state.SigErrorInvalidEmail, Message: "m", SignatureIDs: []string{"s1"}}, now)
 	assert.Equal(t, []string{aw, state.SigErrorInvalidEmail}, []string{one.Req.Signatures[0].Status, one.Req.Signatures[1].Status})
 	assert.Equal(t, "m", one.Req.Signatures[1].Error)
 
@@ -55,10 +55,10 @@ func TestFailureTransitions(t *testing.T) {
 		"cancel pending": with(trReq(state.PhaseSent, false, aw), func(r *state.SignatureRequest) { r.CancelPending = true }),
 		"expired":        trReq(state.PhaseExpired, false, state.SigExpired),
 	} {
-		assert.Nil(t, TFail(r, api.ProcessFailure{StatusCode: state.SigErrorUnknown}, now), name)
+		assert.Nil(t, fail(r, api.ProcessFailure{StatusCode: state.SigErrorUnknown}, now), name)
 		assert.NotNil(t, failBlocked(r), name)
 	}
-	assert.Nil(t, TFail(trReq(state.PhaseProcessing, false, aw), api.ProcessFailure{StatusCode: "declined"}, now), "not a failure status")
+	assert.Nil(t, fail(trReq(state.PhaseProcessing, false, aw), api.ProcessFailure{StatusCode: "declined"}, now), "not a failure status")
 }
 
 // TestPlacement: a field is inside, over an edge, or off its page; pages

@@ -109,7 +109,7 @@ func sendHeldRequests(s *api.Host, _ *world.World, tx *state.Txn, a *state.Accou
 		if err != nil || req.RequesterAccountID != a.ID {
 			continue
 		}
-		if err := ApplyOutcome(s, tx, releaseConfirmed(req, tx.Unix())); err != nil {
+		if err := applyOutcome(s, tx, releaseConfirmed(req, tx.Unix())); err != nil {
 			return err
 		}
 	}

@@ -12,7 +12,7 @@ import (
 // Job kinds of signature requests.
 const (
 	JobProcess      = "signature_request.process"
-	JobExpire       = "signature_request.expire"
+	jobExpire       = "signature_request.expire"
 	jobSigreqCancel = "signature_request.cancel"
 	JobDownloadable = "signature_request.downloadable"
 )
@@ -26,19 +26,19 @@ type JobArgs struct {
 func RegisterJobs(r *api.Registry) {
 	r.RegisterJob(JobProcess, runSigreqProcess)
 	r.RegisterJob(jobTestValue, runTestValue) // test_values.go
-	r.RegisterJob(JobExpire, func(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) error {
+	r.RegisterJob(jobExpire, func(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) error {
 		req := JobRequest(tx, job)
 		if req == nil {
 			return nil
 		}
-		return ApplyOutcome(s, tx, TExpire(req, tx.Unix()))
+		return applyOutcome(s, tx, expire(req, tx.Unix()))
 	})
 	r.RegisterJob(jobSigreqCancel, func(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) error {
 		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, job.Subject)
 		if err != nil {
 			return nil
 		}
-		return ApplyOutcome(s, tx, TCancelComplete(req, tx.Unix()))
+		return applyOutcome(s, tx, completeCancel(req, tx.Unix()))
 	})
 	r.RegisterJob(jobAutoRemind, runAutoRemind) // reminders.go
 	r.RegisterJob(JobDownloadable, func(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) error {
@@ -54,7 +54,7 @@ func RegisterJobs(r *api.Registry) {
 // reminder, downloadable and test value jobs: an edit starts them over, a
 // completed cancelation ends them.
 func cancelRequestJobs(tx *state.Txn, id string) error {
-	return state.CancelJobs(tx, id, JobProcess, JobExpire, jobAutoRemind, JobDownloadable, jobTestValue)
+	return state.CancelJobs(tx, id, JobProcess, jobExpire, jobAutoRemind, JobDownloadable, jobTestValue)
 }
 
 // JobRequest loads a job's request when the job still applies to it.
@@ -125,17 +125,17 @@ func runSigreqProcess(s *api.Host, w *world.World, tx *state.Txn, job *state.Job
 	now := tx.Unix()
 	if fault := s.Reg.ProcessFault; fault != nil {
 		if f := fault(s, w, tx, req); f != nil {
-			return ApplyOutcome(s, tx, TFail(req, *f, now))
+			return applyOutcome(s, tx, fail(req, *f, now))
 		}
 	}
 	if f := testValueFailure(tx, req); f != nil { // test_values.go
-		return ApplyOutcome(s, tx, TFail(req, *f, now))
+		return applyOutcome(s, tx, fail(req, *f, now))
 	}
 	if o := tTextTagError(req, "", now); o != nil { // text_tags.go
-		return ApplyOutcome(s, tx, o)
+		return applyOutcome(s, tx, o)
 	}
 	if o := failPlacement(req, now); o != nil { // placement.go
-		return ApplyOutcome(s, tx, o)
+		return applyOutcome(s, tx, o)
 	}
-	return ApplyOutcome(s, tx, process(req, "", now))
+	return applyOutcome(s, tx, process(req, "", now))
 }

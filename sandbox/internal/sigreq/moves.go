@@ -143,8 +143,8 @@ func update(req *state.SignatureRequest, sigID string, name, email *string, expi
 	return o, nil
 }
 
-// TCancel queues a cancelation (it completes in a job: TCancelComplete).
-func TCancel(req *state.SignatureRequest, mayCancel bool) (*outcome, *apierr.Error) {
+// cancel queues a cancelation (it completes in a job: completeCancel).
+func cancel(req *state.SignatureRequest, mayCancel bool) (*outcome, *apierr.Error) {
 	o := begin(req)
 	r := o.Req
 	switch {
@@ -162,8 +162,8 @@ func TCancel(req *state.SignatureRequest, mayCancel bool) (*outcome, *apierr.Err
 	return o, nil
 }
 
-// TCancelComplete finishes a queued cancelation.
-func TCancelComplete(req *state.SignatureRequest, now int64) *outcome {
+// completeCancel finishes a queued cancelation.
+func completeCancel(req *state.SignatureRequest, now int64) *outcome {
 	o := begin(req)
 	r := o.Req
 	if !r.CancelPending || r.Phase == state.PhaseCanceled {
@@ -184,23 +184,23 @@ func TCancelComplete(req *state.SignatureRequest, now int64) *outcome {
 // process ends processing: sent; on hold until the requester's account
 // is confirmed (on_hold, no event: hold.go); on hold for its requester
 // (on_hold_by_requester, signature_request_prepared); or error_file when a
-// document cannot be used (fail names a failure injected by a scenario).
-func process(req *state.SignatureRequest, fail string, now int64) *outcome {
+// document cannot be used (failure names a failure injected by a scenario).
+func process(req *state.SignatureRequest, failure string, now int64) *outcome {
 	o := beginProcessing(req)
 	r := o.Req
 	if r.Phase != state.PhaseProcessing {
 		return nil
 	}
-	if fail == "" {
+	if failure == "" {
 		for _, d := range r.Documents {
 			if d.Error != "" {
-				fail = d.Name + ": " + d.Error
+				failure = d.Name + ": " + d.Error
 				break
 			}
 		}
 	}
-	if fail != "" {
-		return TFail(req, api.ProcessFailure{StatusCode: state.SigErrorFile, Message: fail}, now) // failures.go
+	if failure != "" {
+		return fail(req, api.ProcessFailure{StatusCode: state.SigErrorFile, Message: failure}, now) // failures.go
 	}
 	if r.AwaitsConfirmation {
 		holdForConfirmation(o, now) // hold.go
@@ -246,8 +246,8 @@ func release(req *state.SignatureRequest, now int64) (*outcome, *apierr.Error) {
 	return o, nil
 }
 
-// TExpire expires the unsigned signatures once expires_at has passed.
-func TExpire(req *state.SignatureRequest, now int64) *outcome {
+// expire expires the unsigned signatures once expires_at has passed.
+func expire(req *state.SignatureRequest, now int64) *outcome {
 	o := begin(req)
 	r := o.Req
 	if r.ExpiresAt == nil || now < *r.ExpiresAt || r.CancelPending ||

@@ -61,5 +61,5 @@ func failPlacement(req *state.SignatureRequest, now int64) *outcome {
 	if msg == "" {
 		return nil
 	}
-	return TFail(req, api.ProcessFailure{StatusCode: state.SigErrorComponentPosition, Message: msg}, now)
+	return fail(req, api.ProcessFailure{StatusCode: state.SigErrorComponentPosition, Message: msg}, now)
 }

@@ -36,7 +36,7 @@ func richStoredRequest() *state.SignatureRequest {
 }
 
 // TestProcessingLeavesTheStoredRowAlone: the end of processing, in each of
-// its outcomes, and the changes ApplyOutcome makes to the outcome's row
+// its outcomes, and the changes applyOutcome makes to the outcome's row
 // (link secrets of the signing e-mails) leave the stored row as it was,
 // deeply: its copy shares the slices it does not change.
 func TestProcessingLeavesTheStoredRowAlone(t *testing.T) {

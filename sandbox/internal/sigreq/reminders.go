@@ -78,7 +78,7 @@ func runAutoRemind(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) e
 		return nil
 	}
 	interval := int64(cfg.ReminderInterval.D().Seconds())
-	if err := ApplyOutcome(s, tx, autoRemind(req, tx.Unix(), interval)); err != nil {
+	if err := applyOutcome(s, tx, autoRemind(req, tx.Unix(), interval)); err != nil {
 		return err
 	}
 	return planAutoReminder(tx, req, args.Since)

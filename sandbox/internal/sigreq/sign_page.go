@@ -212,7 +212,7 @@ func signPage(c *api.Call) (any, error) {
 			}
 			return nil
 		}
-		req, err := SignerView(c.Host, tx, tok.SignatureID)
+		req, err := signerView(c.Host, tx, tok.SignatureID)
 		if err != nil {
 			cur, lerr := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, tok.RequestID)
 			if lerr != nil {
@@ -291,9 +291,9 @@ func signPageAction(c *api.Call) (any, error) {
 		var err error
 		switch f.Action {
 		case "sign":
-			req, err = SignerSign(c.Host, tx, tok.SignatureID, values, "")
+			req, err = signerSign(c.Host, tx, tok.SignatureID, values, "")
 		case "decline":
-			req, err = SignerDecline(c.Host, tx, tok.SignatureID, f.Reason)
+			req, err = signerDecline(c.Host, tx, tok.SignatureID, f.Reason)
 		case "reassign":
 			req, err = signerReassign(c.Host, tx, tok.SignatureID, f.Name, f.EmailAddress, f.Reason)
 		default:

@@ -47,7 +47,7 @@ func SignerActions(req *state.SignatureRequest, sigID string, now time.Time) []s
 	}
 }
 
-// signRefusal is SignerSign's checks without a PIN (the control call
+// signRefusal is signerSign's checks without a PIN (the control call
 // checks a PIN only when one is given) and without values.
 func signRefusal(req *state.SignatureRequest, sigID string, now time.Time) *apierr.Error {
 	sg := req.Signature(sigID)

@@ -5,11 +5,11 @@ package sigreq
 // acts by themselves some world time after their turn comes, and a
 // document or address that asks for a failure fails the request's
 // processing. Both go through the transitions a real party's action
-// takes (the control plane's signer actions, TExpire, TFail), so
+// takes (the control plane's signer actions, expire, fail), so
 // callbacks, e-mails, response_data and the merged PDF are those of a
 // person acting. The world configuration's test_values turns them off.
 //
-// Two narrow hooks start them: ApplyOutcome calls scheduleTestValues for
+// Two narrow hooks start them: applyOutcome calls scheduleTestValues for
 // every outcome (a signer becomes active when the request is sent or
 // released, when the signer before them signs, and when a reassignment
 // or an update brings a new signer), and runSigreqProcess asks
@@ -112,7 +112,7 @@ func runTestValue(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) er
 // testValueAct performs a reserved signer's action through the signer
 // entry points (control_signers.go) and the service's transitions.
 func testValueAct(s *api.Host, tx *state.Txn, req *state.SignatureRequest, sg *state.Signature, act testvalues.Action) error {
-	view := func() error { _, err := SignerView(s, tx, sg.ID); return err }
+	view := func() error { _, err := signerView(s, tx, sg.ID); return err }
 	switch act {
 	case testvalues.View:
 		return view()
@@ -120,13 +120,13 @@ func testValueAct(s *api.Host, tx *state.Txn, req *state.SignatureRequest, sg *s
 		if err := view(); err != nil {
 			return err
 		}
-		_, err := SignerSign(s, tx, sg.ID, nil, "")
+		_, err := signerSign(s, tx, sg.ID, nil, "")
 		return err
 	case testvalues.Decline:
 		if err := view(); err != nil {
 			return err
 		}
-		_, err := SignerDecline(s, tx, sg.ID, testvalues.DeclineReason)
+		_, err := signerDecline(s, tx, sg.ID, testvalues.DeclineReason)
 		return err
 	case testvalues.Reassign:
 		if err := view(); err != nil {
@@ -136,15 +136,15 @@ func testValueAct(s *api.Host, tx *state.Txn, req *state.SignatureRequest, sg *s
 		_, err := signerReassign(s, tx, sg.ID, name, email, testvalues.ReassignReason)
 		return err
 	case testvalues.Bounce:
-		_, err := SignerBounce(s, tx, sg.ID)
+		_, err := signerBounce(s, tx, sg.ID)
 		return err
 	case testvalues.Expire:
-		return ApplyOutcome(s, tx, tExpireNow(req, tx.Unix()))
+		return applyOutcome(s, tx, tExpireNow(req, tx.Unix()))
 	case testvalues.Invalid:
 		if e := failBlocked(req); e != nil {
 			return e
 		}
-		return ApplyOutcome(s, tx, TFail(req, invalidAddressFailure(req, []string{sg.ID}), tx.Unix()))
+		return applyOutcome(s, tx, fail(req, invalidAddressFailure(req, []string{sg.ID}), tx.Unix()))
 	}
 	return nil
 }
@@ -155,7 +155,7 @@ func tExpireNow(req *state.SignatureRequest, now int64) *outcome {
 	r := req.Copy()
 	t := now
 	r.ExpiresAt = &t
-	o := TExpire(r, now)
+	o := expire(r, now)
 	if o != nil {
 		o.Prev = req
 	}

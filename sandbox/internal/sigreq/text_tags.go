@@ -186,12 +186,12 @@ func documentsTextTagProblem(docs []state.Document) string {
 
 // tTextTagError ends the processing of a request whose documents hold
 // invalid text tags: every signature in error_text_tag and the
-// signature_request_invalid event. It answers nil (TProcess decides) when
-// the request is not processing, when a failure was injected (fail), when a
+// signature_request_invalid event. It answers nil (process decides) when
+// the request is not processing, when a failure was injected (failure), when a
 // document cannot be read at all (that is error_file), or when the tags are
 // fine.
-func tTextTagError(req *state.SignatureRequest, fail string, now int64) *outcome {
-	if req.Phase != state.PhaseProcessing || fail != "" {
+func tTextTagError(req *state.SignatureRequest, failure string, now int64) *outcome {
+	if req.Phase != state.PhaseProcessing || failure != "" {
 		return nil
 	}
 	for _, d := range req.Documents {
@@ -203,5 +203,5 @@ func tTextTagError(req *state.SignatureRequest, fail string, now int64) *outcome
 	if msg == "" {
 		return nil
 	}
-	return TFail(req, api.ProcessFailure{StatusCode: state.SigErrorTextTag, Message: msg}, now) // failures.go
+	return fail(req, api.ProcessFailure{StatusCode: state.SigErrorTextTag, Message: msg}, now) // failures.go
 }

@@ -92,7 +92,7 @@ func TestTransitions(t *testing.T) {
 		return r
 	}
 	cancel := func(may bool) func(r *state.SignatureRequest) (*outcome, *apierr.Error) {
-		return func(r *state.SignatureRequest) (*outcome, *apierr.Error) { return TCancel(r, may) }
+		return func(r *state.SignatureRequest) (*outcome, *apierr.Error) { return cancel(r, may) }
 	}
 	remove := func(party bool) func(r *state.SignatureRequest) (*outcome, *apierr.Error) {
 		return func(r *state.SignatureRequest) (*outcome, *apierr.Error) {
@@ -178,12 +178,12 @@ func TestTransitions(t *testing.T) {
 		{name: "view while held for the confirmation", req: heldUnconfirmed(false, aw), act: view("s0"), err: apierr.Conflict},
 		{name: "remind while held for the confirmation", req: heldUnconfirmed(false, aw), act: remind("s0@example.com"), err: apierr.InvalidReminder},
 		{name: "expire while held for the confirmation", req: with(heldUnconfirmed(false, aw), func(r *state.SignatureRequest) { e := now; r.ExpiresAt = &e }),
-			act:   noErr(func(r *state.SignatureRequest) *outcome { return TExpire(r, now) }),
+			act:   noErr(func(r *state.SignatureRequest) *outcome { return expire(r, now) }),
 			phase: state.PhaseExpired, sigs: []string{state.SigExpired}, events: []string{notify.TypeRequestExpired}, mails: []string{}},
 		{name: "cancel while held for the confirmation queues", req: heldUnconfirmed(false, aw), act: cancel(true), phase: state.PhaseOnHold, events: []string{},
 			check: func(t *testing.T, o *outcome) { assert.True(t, o.Req.CancelPending) }},
 		{name: "cancel while held completes without e-mails", req: with(heldUnconfirmed(false, aw), func(r *state.SignatureRequest) { r.CancelPending = true }),
-			act:   noErr(func(r *state.SignatureRequest) *outcome { return TCancelComplete(r, now) }),
+			act:   noErr(func(r *state.SignatureRequest) *outcome { return completeCancel(r, now) }),
 			phase: state.PhaseCanceled, events: []string{notify.TypeRequestCanceled}, mails: []string{}},
 		{name: "update an e-mail while held sends nothing", req: heldUnconfirmed(false, aw), act: update(nil, &email, nil), phase: state.PhaseOnHold, sigs: []string{state.SigOnHold},
 			events: []string{}, mails: []string{}},
@@ -240,7 +240,7 @@ func TestTransitions(t *testing.T) {
 
 		// Expiry.
 		{name: "expire: unsigned signatures expire", req: with(trReq(state.PhaseSent, false, sd, aw), func(r *state.SignatureRequest) { e := now; r.ExpiresAt = &e }),
-			act: noErr(func(r *state.SignatureRequest) *outcome { return TExpire(r, now) }), phase: state.PhaseExpired, sigs: []string{sd, state.SigExpired}, events: []string{notify.TypeRequestExpired}},
+			act: noErr(func(r *state.SignatureRequest) *outcome { return expire(r, now) }), phase: state.PhaseExpired, sigs: []string{sd, state.SigExpired}, events: []string{notify.TypeRequestExpired}},
 
 		// Reminders.
 		{name: "remind", req: trReq(state.PhaseSent, false, aw), act: remind("S0@example.com"), phase: state.PhaseSent,
@@ -279,7 +279,7 @@ func TestTransitions(t *testing.T) {
 		{name: "cancel queues", req: trReq(state.PhaseSent, false, sd, aw), act: cancel(true), phase: state.PhaseSent, events: []string{},
 			check: func(t *testing.T, o *outcome) { assert.True(t, o.Req.CancelPending) }},
 		{name: "cancel completes", req: with(trReq(state.PhaseSent, false, sd, aw), func(r *state.SignatureRequest) { r.CancelPending = true }),
-			act:   noErr(func(r *state.SignatureRequest) *outcome { return TCancelComplete(r, now) }),
+			act:   noErr(func(r *state.SignatureRequest) *outcome { return completeCancel(r, now) }),
 			phase: state.PhaseCanceled, events: []string{notify.TypeRequestCanceled}, mails: []string{"canceled:s1@example.com"},
 			check: func(t *testing.T, o *outcome) { assert.True(t, o.Gone) }},
 		{name: "cancel by someone else", req: trReq(state.PhaseSent, false, aw), act: cancel(false), err: apierr.SignatureRequestCancelFailed},
@@ -361,12 +361,12 @@ func TestTransitions(t *testing.T) {
 // phase do nothing.
 func TestTransitionsIgnoreStaleJobs(t *testing.T) {
 	assert.Nil(t, process(trReq(state.PhaseSent, false, aw), "", 1))
-	assert.Nil(t, TCancelComplete(trReq(state.PhaseSent, false, aw), 1))
-	assert.Nil(t, TExpire(trReq(state.PhaseComplete, false, sd), 1))
+	assert.Nil(t, completeCancel(trReq(state.PhaseSent, false, aw), 1))
+	assert.Nil(t, expire(trReq(state.PhaseComplete, false, sd), 1))
 	r := trReq(state.PhaseSent, false, aw)
 	e := int64(100)
 	r.ExpiresAt = &e
-	assert.Nil(t, TExpire(r, 99), "not yet due")
+	assert.Nil(t, expire(r, 99), "not yet due")
 }
 
 // TestAutoRemindersLeaveWhatTheyCannotRemind: an automatic reminder
@@ -398,7 +398,7 @@ func TestAutoRemindersLeaveWhatTheyCannotRemind(t *testing.T) {
 
 // TestAutoReminderPlanFollowsTransitions pins which moves end a request's
 // automatic reminders (it stops awaiting signatures) and which start them
-// over (someone is asked to sign): ApplyOutcome drops and queues the
+// over (someone is asked to sign): applyOutcome drops and queues the
 // reminder job accordingly.
 func TestAutoReminderPlanFollowsTransitions(t *testing.T) {
 	const now = int64(1_000_000)
@@ -443,12 +443,12 @@ func TestAutoReminderPlanFollowsTransitions(t *testing.T) {
 			return autoRemind(trReq(state.PhaseSent, false, aw), now, 3600), nil
 		}, false, false},
 		{"viewed", func() (*outcome, *apierr.Error) { return view(trReq(state.PhaseSent, false, aw), "s0", now) }, false, false},
-		{"cancelation queued", func() (*outcome, *apierr.Error) { return TCancel(trReq(state.PhaseSent, false, aw), true) }, true, false},
+		{"cancelation queued", func() (*outcome, *apierr.Error) { return cancel(trReq(state.PhaseSent, false, aw), true) }, true, false},
 		{"expired", func() (*outcome, *apierr.Error) {
-			return TExpire(with(trReq(state.PhaseSent, false, aw), func(r *state.SignatureRequest) { e := now; r.ExpiresAt = &e }), now), nil
+			return expire(with(trReq(state.PhaseSent, false, aw), func(r *state.SignatureRequest) { e := now; r.ExpiresAt = &e }), now), nil
 		}, true, false},
 		{"failed", func() (*outcome, *apierr.Error) {
-			return TFail(trReq(state.PhaseSent, false, aw), api.ProcessFailure{StatusCode: state.SigErrorUnknown}, now), nil
+			return fail(trReq(state.PhaseSent, false, aw), api.ProcessFailure{StatusCode: state.SigErrorUnknown}, now), nil
 		}, true, false},
 	}
 	for _, tc := range rows {

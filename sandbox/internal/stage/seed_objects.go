@@ -144,14 +144,8 @@ func (pl *seedPlan) moveRequest(tx *state.Txn, rp *seedRequestPlan, id string) e
 		return nil
 	case state.SigErrorFile, state.SigErrorUnknown, state.SigErrorInvalidEmail, state.SigErrorComponentPosition, state.SigErrorTextTag:
 		// Processing ends in that failure (internal/sigreq/failures.go).
-		if err := state.CancelJobs(tx, id, sigreq.JobProcess); err != nil {
-			return err
-		}
-		req, err := get()
-		if err != nil {
-			return err
-		}
-		return sigreq.ApplyOutcome(pl.s, tx, sigreq.TFail(req, api.ProcessFailure{StatusCode: st, Message: rp.spec.Message}, tx.Unix()))
+		_, err := sigreq.Settle(pl.s, tx, id, st, rp.spec.Message)
+		return err
 	}
 	if err := pl.runJobsNow(tx, id, sigreq.JobProcess); err != nil {
 		return err
@@ -202,30 +196,12 @@ func (pl *seedPlan) moveRequest(tx *state.Txn, rp *seedRequestPlan, id string) e
 				return pl.p.Issue(at, err.Error())
 			}
 		}
-	case "canceled":
-		o, e := sigreq.TCancel(req, true)
-		if e != nil {
-			return pl.p.Issue(at, e.Msg)
+	case "canceled", "expired":
+		refusal, err := sigreq.Settle(pl.s, tx, id, st, "")
+		if refusal != "" {
+			return pl.p.Issue(at, refusal)
 		}
-		if err := sigreq.ApplyOutcome(pl.s, tx, o); err != nil {
-			return err
-		}
-		if req, err = get(); err != nil {
-			return err
-		}
-		return sigreq.ApplyOutcome(pl.s, tx, sigreq.TCancelComplete(req, tx.Unix()))
-	case "expired":
-		c := req.Copy()
-		now := tx.Unix()
-		c.ExpiresAt = &now
-		o := sigreq.TExpire(c, now)
-		if o == nil {
-			return pl.p.Issue(at, "the request cannot expire from here (it is "+sigreq.PhaseWord(req.Phase)+")")
-		}
-		if err := state.CancelJobs(tx, id, sigreq.JobExpire); err != nil {
-			return err
-		}
-		return sigreq.ApplyOutcome(pl.s, tx, o)
+		return err
 	case "sent":
 		if req.Phase != state.PhaseSent && len(rp.spec.Actions) == 0 {
 			return pl.p.Issue(at, "the request is "+sigreq.PhaseWord(req.Phase)+" after processing, not sent")
@@ -274,21 +250,8 @@ func (pl *seedPlan) signerAct(tx *state.Txn, sigID, do, reason string, values ma
 }
 
 // signerDo runs the signer transition named by a scenario (view, sign,
-// decline, bounce) through the control plane's entry points: seeds and
-// rule effects act as the signer simulation does.
+// decline, bounce) through the control plane's entry point (sigreq.Act):
+// seeds and rule effects act as the signer simulation does.
 func signerDo(s *api.Host, tx *state.Txn, sigID, do, reason string, values map[string]any) error {
-	var err error
-	switch do {
-	case "view":
-		_, err = sigreq.SignerView(s, tx, sigID)
-	case "sign":
-		_, err = sigreq.SignerSign(s, tx, sigID, values, "")
-	case "decline":
-		_, err = sigreq.SignerDecline(s, tx, sigID, reason)
-	case "bounce":
-		_, err = sigreq.SignerBounce(s, tx, sigID)
-	default:
-		err = fmt.Errorf("unknown action %q", do)
-	}
-	return err
+	return sigreq.Act(s, tx, sigID, do, reason, values)
 }

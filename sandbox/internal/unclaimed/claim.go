@@ -39,8 +39,7 @@ func RegisterClaim(r *api.Registry) {
 		if req == nil || req.Phase != state.PhaseSent || len(req.Signatures) == 0 {
 			return nil
 		}
-		_, err := sigreq.SignerSign(s, tx, req.Signatures[0].ID, nil, "")
-		return err
+		return sigreq.Act(s, tx, req.Signatures[0].ID, "sign", "", nil)
 	})
 }
 
