@@ -40,9 +40,7 @@ func registerAll(r *api.Registry) {
 	fax.Register(r)
 	oauth.Register(r)
 	report.Register(r)
-	sigreq.RegisterAPI(r)
-	sigreq.RegisterCreate(r)
-	sigreq.RegisterList(r)
+	sigreq.RegisterAPI(r) // with create and list
 	team.Register(r)
 	template.RegisterAPI(r)
 	template.RegisterOverlay(r)
@@ -78,11 +76,7 @@ func registerAll(r *api.Registry) {
 	stage.RegisterRules(r)
 
 	// Signature requests, templates, drafts and their object views.
-	sigreq.RegisterEID(r)
-	sigreq.RegisterFiles(r)
-	sigreq.RegisterJobs(r)
-	sigreq.RegisterHold(r)
-	sigreq.RegisterTransfer(r)
+	sigreq.RegisterLifecycle(r) // eID control call, files, jobs, hold, transfer
 	template.RegisterPrepare(r)
 	template.RegisterTransfer(r)
 	unclaimed.RegisterClaim(r)

@@ -9,6 +9,9 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
+// RegisterAPI attaches the handlers of the official signature request
+// operations: get, remind, update, cancel, remove, release_hold, the send,
+// create-embedded and edit families, and list.
 func RegisterAPI(r *api.Registry) {
 	r.Handle("signatureRequestGet", signatureRequestGet)
 	r.Handle("signatureRequestRemind", signatureRequestRemind)
@@ -16,6 +19,8 @@ func RegisterAPI(r *api.Registry) {
 	r.Handle("signatureRequestCancel", signatureRequestCancel)
 	r.Handle("signatureRequestRemove", signatureRequestRemove)
 	r.Handle("signatureRequestReleaseHold", signatureRequestReleaseHold)
+	registerCreate(r)
+	registerList(r)
 }
 
 // signatureRequestGet answers a request the caller can see.

@@ -19,7 +19,7 @@ type Op struct {
 	edit     bool // edit*: PUT .../{signature_request_id}
 }
 
-func RegisterCreate(r *api.Registry) {
+func registerCreate(r *api.Registry) {
 	ops := map[string]Op{
 		"signatureRequestSend":                       {},
 		"signatureRequestCreateEmbedded":             {Embedded: true},

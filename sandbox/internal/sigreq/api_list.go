@@ -9,7 +9,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func RegisterList(r *api.Registry) {
+func registerList(r *api.Registry) {
 	r.Handle("signatureRequestList", signatureRequestList)
 }
 

@@ -25,6 +25,8 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
+// RegisterControlFailures adds POST /_sandbox/signature_requests/{id}/fail,
+// which ends a request's processing in a chosen failure.
 func RegisterControlFailures(r *api.Registry) {
 	r.Control(http.MethodPost, "/signature_requests/{signature_request_id}/fail", controlFailRequest)
 }

@@ -16,6 +16,8 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
+// RegisterControlSigners adds the signer simulation of the control plane:
+// view, sign, decline, reassign and bounce as a signer.
 func RegisterControlSigners(r *api.Registry) {
 	r.ControlNoBody(http.MethodPost, "/signatures/{signature_id}/view", controlSignerView)
 	r.Control(http.MethodPost, "/signatures/{signature_id}/sign", controlSignerSign)

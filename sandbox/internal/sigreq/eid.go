@@ -24,7 +24,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func RegisterEID(r *api.Registry) {
+func registerEID(r *api.Registry) {
 	r.Control(http.MethodPost, "/signatures/{signature_id}/eid_incomplete", controlSignerEIDIncomplete)
 }
 

@@ -15,7 +15,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
-func RegisterFiles(r *api.Registry) {
+func registerFiles(r *api.Registry) {
 	r.FileOwners[document.KindSignatureRequest] = api.FileOwner{Visible: sigreqFilesVisible, Compose: sigreqCompose}
 }
 

@@ -25,8 +25,8 @@ const (
 	msgWarnUnconfirmed = "This SignatureRequest will be placed on hold until the user confirms their email address."
 )
 
-// RegisterHold sends the held requests of an account when it is confirmed.
-func RegisterHold(r *api.Registry) { r.OnAccountConfirmed = sendHeldRequests }
+// registerHold sends the held requests of an account when it is confirmed.
+func registerHold(r *api.Registry) { r.OnAccountConfirmed = sendHeldRequests }
 
 // WarnUnconfirmed gives a call that sends for an account that has not
 // confirmed its e-mail address the official unconfirmed warning.

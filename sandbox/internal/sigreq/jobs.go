@@ -23,7 +23,7 @@ type JobArgs struct {
 	Generation int `json:"generation"`
 }
 
-func RegisterJobs(r *api.Registry) {
+func registerJobs(r *api.Registry) {
 	r.RegisterJob(JobProcess, runSigreqProcess)
 	r.RegisterJob(jobTestValue, runTestValue) // test_values.go
 	r.RegisterJob(jobExpire, func(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) error {

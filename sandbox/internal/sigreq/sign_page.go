@@ -23,6 +23,8 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
+// RegisterSignPage adds embedded sign URLs and the signing and request
+// pages with their documents, logos and assets.
 func RegisterSignPage(r *api.Registry) {
 	r.Handle("embeddedSignUrl", embeddedSignURL)
 	r.ControlPublic(http.MethodGet, "/w/{world_id}/sign/{token}", signPage)

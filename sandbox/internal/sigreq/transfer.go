@@ -12,7 +12,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-func RegisterTransfer(r *api.Registry) {
+func registerTransfer(r *api.Registry) {
 	r.OnTeamOwnershipTransfer(transferSignatureRequests)
 }
 
