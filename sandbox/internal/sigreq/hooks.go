@@ -9,7 +9,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-// TemplateResolver resolves template_ids for send_with_template,
+// templateResolver resolves template_ids for send_with_template,
 // create_embedded_with_template and the two edit_*_with_template
 // operations (template.ResolveRequest, unless a test stood one in).
 //
@@ -21,12 +21,12 @@ import (
 // them), is still being prepared, or failed — with error_path
 // "template_ids[i]". It must not write. Binding signers and CCs to roles,
 // custom_fields to merge fields and the quota are done by the caller.
-type TemplateResolver func(c *api.Call, tx *state.Txn, ids []string) (*template.Use, error)
+type templateResolver func(c *api.Call, tx *state.Txn, ids []string) (*template.Use, error)
 
 // templateStandIn is a world's stand-in resolver (world.Ext): it belongs to
 // that one world, never to the process or another sandbox.
 type templateStandIn struct {
-	resolve atomic.Pointer[TemplateResolver]
+	resolve atomic.Pointer[templateResolver]
 }
 
 // templateStandInExt is the stand-in's key in world.Ext.
@@ -35,12 +35,13 @@ const templateStandInExt = "sigreq.templateResolver"
 // StandInTemplates makes the requests of w resolve their templates with
 // resolve instead of template.ResolveRequest (nil restores it): white-box
 // tests count or fake resolutions with it. The sandbox never sets one.
-func StandInTemplates(w *world.World, resolve TemplateResolver) {
-	world.Ext(w, templateStandInExt, func() *templateStandIn { return &templateStandIn{} }).resolve.Store(&resolve)
+func StandInTemplates(w *world.World, resolve func(c *api.Call, tx *state.Txn, ids []string) (*template.Use, error)) {
+	r := templateResolver(resolve)
+	world.Ext(w, templateStandInExt, func() *templateStandIn { return &templateStandIn{} }).resolve.Store(&r)
 }
 
 // resolverOf returns how the requests of w resolve template_ids.
-func resolverOf(w *world.World) TemplateResolver {
+func resolverOf(w *world.World) templateResolver {
 	if s := world.Lookup[templateStandIn](w, templateStandInExt); s != nil {
 		if r := s.resolve.Load(); r != nil && *r != nil {
 			return *r

@@ -75,7 +75,7 @@ func CheckTemplateBody(c *api.Call, b *Body, signersOptional bool) (*TemplateBod
 	return &TemplateBody{TemplateIDs: dedupeTemplateIDs(c, b.TemplateIDs), Signers: b.Signers, CCs: b.CCs, CustomFields: b.CustomFields}, nil
 }
 
-// ResolveTemplates asks the templates (TemplateResolver) for the
+// ResolveTemplates asks the templates (templateResolver) for the
 // combined templates of ids. Callers that bind several bodies to the same
 // templates (bulk send) resolve once.
 func ResolveTemplates(c *api.Call, tx *state.Txn, ids []string) (*template.Use, error) {
