@@ -29,13 +29,8 @@ func matches(q *search.Query, req *state.SignatureRequest, me *state.Account) bo
 	return q.Eval(func(t *search.Term) bool { return matchRequestTerm(t, req, me) })
 }
 
-// matchTerm reports whether one term of a query matches a request as seen
-// by me (matches applies it to every term); the console's search uses it
-// for the fields it shares with the list API.
-func matchTerm(t *search.Term, req *state.SignatureRequest, me *state.Account) bool {
-	return matchRequestTerm(t, req, me)
-}
-
+// matchRequestTerm reports whether one term of a query matches a request as
+// seen by me (matches applies it to every term).
 func matchRequestTerm(t *search.Term, req *state.SignatureRequest, me *state.Account) bool {
 	switch t.Field {
 	case "complete":
