@@ -45,7 +45,7 @@ func WarnFieldPlacement(c *api.Call, placed []state.FormField, pending []documen
 
 // failPlacement ends the processing of a request that has a field
 // entirely outside its page: every signature in error_component_position
-// and signature_request_invalid. It answers nil (TProcess decides) when the
+// and signature_request_invalid. It answers nil (process decides) when the
 // request is not processing, when a document cannot be read (error_file
 // comes first), or when every field is on its page.
 func failPlacement(req *state.SignatureRequest, now int64) *outcome {

@@ -202,7 +202,7 @@ func cloneTemplate(t *state.Template) *state.Template {
 }
 
 // templateFieldPlacementProblem is the template counterpart of
-// sigreq.TPlacementError: a template field entirely outside its page ends the
+// sigreq's failPlacement: a template field entirely outside its page ends the
 // template's preparation in template_error (every request made from it
 // would otherwise end in error_component_position). "" when every field is
 // on its page.
