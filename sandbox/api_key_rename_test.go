@@ -10,13 +10,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 )
 
 // Keys can be generated, renamed, deleted and made primary (the seed
 // specification's rule 6): PATCH /_sandbox/api_keys/{key} renames one,
 // and nothing else about it changes.
 func TestAPIKeyRename(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	r := srv.Do(http.MethodPost, "/_sandbox/api_keys", map[string]any{"name": "CI"})
 	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
 	second := listKeys(t, srv, srv.APIKey)[1]
@@ -57,7 +58,7 @@ func TestAPIKeyRename(t *testing.T) {
 			r := srv.Do(http.MethodPatch, "/_sandbox/api_keys/"+tc.key, tc.body)
 			require.Equal(t, tc.status, r.Status, "%s", r.Body)
 			if tc.path != "" {
-				_, _, p := errorOf(t, r.Body)
+				_, _, p := apitest.ErrorParts(t, r.Body)
 				assert.Equal(t, tc.path, p)
 			}
 		})
@@ -87,13 +88,13 @@ func TestAPIKeyRenameSurvivesARestart(t *testing.T) {
 	opts := []sandbox.Option{sandbox.WithDataDir(dir, "always"), sandbox.WithRandomCredentials()}
 	var key string
 	t.Run("before", func(t *testing.T) {
-		srv := newControlCheckedServer(t, opts...)
+		srv := apitest.NewControlCheckedServer(t, opts...)
 		key = srv.APIKey
 		r := srv.Do(http.MethodPatch, "/_sandbox/api_keys/"+key, map[string]any{"name": "Renamed before the restart"})
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	})
 	t.Run("after", func(t *testing.T) {
-		srv := newControlCheckedServer(t, opts...)
+		srv := apitest.NewControlCheckedServer(t, opts...)
 		require.Equal(t, key, srv.APIKey)
 		assert.Equal(t, "Renamed before the restart", listKeys(t, srv, key)[0].Name)
 	})

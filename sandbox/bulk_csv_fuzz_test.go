@@ -8,6 +8,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -30,17 +31,17 @@ func FuzzBulkSendCSV(f *testing.F) {
 	var once sync.Once
 	var tid string
 	f.Fuzz(func(t *testing.T, csv []byte) {
-		once.Do(func() { tid = bkTemplate(t, srv) })
+		once.Do(func() { tid = apitest.BulkTemplate(t, srv) })
 		fields := map[string]any{"template_ids": []string{tid}, "test_mode": true,
 			"ccs": []map[string]any{{"role": "Accounting", "email_address": "accounting@example.com"}}}
-		r := bkSendCSV(t, srv, "bulk_send_with_template", fields, csv)
+		r := apitest.BulkSendCSV(t, srv, "bulk_send_with_template", fields, csv)
 		if r.Status == http.StatusOK {
 			return
 		}
 		if r.Status < 400 || r.Status > 499 {
 			t.Fatalf("status %d for %q: %.300s", r.Status, csv, r.Body)
 		}
-		name, _, _ := errorOf(t, r.Body)
+		name, _, _ := apitest.ErrorParts(t, r.Body)
 		if !apierr.Known(apierr.Name(name)) {
 			t.Fatalf("error_name %q is not in the vocabulary", name)
 		}

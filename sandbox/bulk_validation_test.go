@@ -9,16 +9,17 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 )
 
 // TestBulkSendBadInput: each case breaks one rule and gets a 4xx naming
 // the field (the entry of signer_list); no job is stored.
 func TestBulkSendBadInput(t *testing.T) {
-	srv := newServer(t)
-	tid := bkTemplate(t, srv)
-	two := tplStandardFields() // two signer roles
-	twoRoles := tplCreate(t, srv, srv.APIKey, two)
-	srv.Advance(tplPrepDelay)
+	srv := apitest.NewServer(t)
+	tid := apitest.BulkTemplate(t, srv)
+	two := apitest.StandardTemplate() // two signer roles
+	twoRoles := apitest.CreateTemplate(t, srv, srv.APIKey, two)
+	srv.Advance(apitest.TemplatePrepDelay)
 	entry := func(m map[string]any, i int) map[string]any { return m["signer_list"].([]map[string]any)[i] }
 	signer := func(m map[string]any, i int) map[string]any {
 		return entry(m, i)["signers"].([]map[string]any)[0]
@@ -75,9 +76,9 @@ func TestBulkSendBadInput(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			body := bkBody(tid)
+			body := apitest.BulkBody(tid)
 			tc.change(body)
-			srErr(t, bkSend(t, srv, srv.APIKey, "bulk_send_with_template", body), tc.status, tc.errN, tc.path)
+			apitest.WantError(t, apitest.BulkSend(t, srv, srv.APIKey, "bulk_send_with_template", body), tc.status, tc.errN, tc.path)
 		})
 	}
 	var ws struct {
@@ -90,8 +91,8 @@ func TestBulkSendBadInput(t *testing.T) {
 // TestBulkSendSignerFileBadInput: a malformed CSV names signer_file and
 // the line at fault.
 func TestBulkSendSignerFileBadInput(t *testing.T) {
-	srv := newServer(t)
-	tid := bkTemplate(t, srv)
+	srv := apitest.NewServer(t)
+	tid := apitest.BulkTemplate(t, srv)
 	fields := map[string]any{
 		"template_ids": []string{tid},
 		"ccs":          []map[string]any{{"role": "Accounting", "email_address": "accounting@example.com"}},
@@ -110,18 +111,18 @@ func TestBulkSendSignerFileBadInput(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r := bkSendCSV(t, srv, "bulk_send_with_template", fields, []byte(tc.csv))
-			srErr(t, r, http.StatusBadRequest, r.Map()["error"].(map[string]any)["error_name"].(string), "signer_file")
-			_, msg, _ := errorOf(t, r.Body)
+			r := apitest.BulkSendCSV(t, srv, "bulk_send_with_template", fields, []byte(tc.csv))
+			apitest.WantError(t, r, http.StatusBadRequest, r.Map()["error"].(map[string]any)["error_name"].(string), "signer_file")
+			_, msg, _ := apitest.ErrorParts(t, r.Body)
 			assert.Contains(t, msg, tc.msg)
 		})
 	}
 	t.Run("both signer_list and signer_file", func(t *testing.T) {
-		f := map[string]any{"signer_list": []map[string]any{bkEntry("A", "a@example.com", "")}}
+		f := map[string]any{"signer_list": []map[string]any{apitest.BulkEntry("A", "a@example.com", "")}}
 		for k, v := range fields {
 			f[k] = v
 		}
-		srErr(t, bkSendCSV(t, srv, "bulk_send_with_template", f, []byte("name,email_address\nB,b@example.com\n")), 400, "bad_request", "signer_file")
+		apitest.WantError(t, apitest.BulkSendCSV(t, srv, "bulk_send_with_template", f, []byte("name,email_address\nB,b@example.com\n")), 400, "bad_request", "signer_file")
 	})
 	t.Run("251 rows", func(t *testing.T) {
 		var b strings.Builder
@@ -129,15 +130,15 @@ func TestBulkSendSignerFileBadInput(t *testing.T) {
 		for i := 0; i < 251; i++ {
 			b.WriteString("S" + itoa(i) + ",s" + itoa(i) + "@example.com\n")
 		}
-		srErr(t, bkSendCSV(t, srv, "bulk_send_with_template", fields, []byte(b.String())), 400, "bad_request", "signer_file")
+		apitest.WantError(t, apitest.BulkSendCSV(t, srv, "bulk_send_with_template", fields, []byte(b.String())), 400, "bad_request", "signer_file")
 	})
 	t.Run("BOM, CRLF, blank lines and a custom field by api_id", func(t *testing.T) {
 		csv := "\ufeffName,Email_Address,company_merge_field\r\n\r\nA,a@example.com,ACME\r\n"
-		r := bkSendCSV(t, srv, "bulk_send_with_template", fields, []byte(csv))
+		r := apitest.BulkSendCSV(t, srv, "bulk_send_with_template", fields, []byte(csv))
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 		id := r.Map()["bulk_send_job"].(map[string]any)["bulk_send_job_id"].(string)
-		srv.Advance(udProcess)
-		reqs := bkRequests(bkGetOK(t, srv, id, ""))
+		srv.Advance(apitest.SendProcessDelay)
+		reqs := apitest.BulkRequests(apitest.BulkGetOK(t, srv, id, ""))
 		require.Len(t, reqs, 1)
 		assert.Equal(t, "ACME", reqs[0]["custom_fields"].([]any)[0].(map[string]any)["value"])
 	})
@@ -147,75 +148,75 @@ func TestBulkSendSignerFileBadInput(t *testing.T) {
 // (403 forbidden, the official 403 example's message); the quota must
 // cover every request (402) and is consumed per request when the job runs.
 func TestBulkSendPlanAndQuota(t *testing.T) {
-	srv := newServer(t)
-	tid := bkTemplate(t, srv)
-	body := bkBody(tid)
+	srv := apitest.NewServer(t)
+	tid := apitest.BulkTemplate(t, srv)
+	body := apitest.BulkBody(tid)
 	body["test_mode"] = false
-	r := bkSend(t, srv, srOutsiderKey, "bulk_send_with_template", body)
-	srErr(t, r, http.StatusForbidden, "forbidden", "")
-	_, msg, _ := errorOf(t, r.Body)
+	r := apitest.BulkSend(t, srv, apitest.OutsiderKey, "bulk_send_with_template", body)
+	apitest.WantError(t, r, http.StatusForbidden, "forbidden", "")
+	_, msg, _ := apitest.ErrorParts(t, r.Body)
 	assert.Equal(t, "A paid API plan is required to access this endpoint.", msg)
 	body["test_mode"] = true
-	srErr(t, bkSend(t, srv, srOutsiderKey, "bulk_send_with_template", body), http.StatusNotFound, "not_found", "template_ids[0]")
+	apitest.WantError(t, apitest.BulkSend(t, srv, apitest.OutsiderKey, "bulk_send_with_template", body), http.StatusNotFound, "not_found", "template_ids[0]")
 
 	body["test_mode"] = false
-	bkSetQuota(t, srv, srOwnerID, 1)
-	srErr(t, bkSend(t, srv, srv.APIKey, "bulk_send_with_template", body), http.StatusPaymentRequired, "payment_required", "")
+	apitest.SetQuota(t, srv, apitest.OwnerID, 1)
+	apitest.WantError(t, apitest.BulkSend(t, srv, srv.APIKey, "bulk_send_with_template", body), http.StatusPaymentRequired, "payment_required", "")
 
-	bkSetQuota(t, srv, srOwnerID, 3)
-	bkJob(t, srv, "bulk_send_with_template", body)
-	assert.Equal(t, float64(3), tplQuotas(t, srv, srv.APIKey)["api_signature_requests_left"], "nothing is consumed until the requests exist")
-	srv.Advance(udProcess)
-	assert.Equal(t, float64(1), tplQuotas(t, srv, srv.APIKey)["api_signature_requests_left"])
+	apitest.SetQuota(t, srv, apitest.OwnerID, 3)
+	apitest.BulkJob(t, srv, "bulk_send_with_template", body)
+	assert.Equal(t, float64(3), apitest.Quotas(t, srv, srv.APIKey)["api_signature_requests_left"], "nothing is consumed until the requests exist")
+	srv.Advance(apitest.SendProcessDelay)
+	assert.Equal(t, float64(1), apitest.Quotas(t, srv, srv.APIKey)["api_signature_requests_left"])
 
 	// The quota ran out between acceptance and the job: the entries left
 	// over are not sent.
-	job := bkJob(t, srv, "bulk_send_with_template", func() map[string]any {
-		b := bkBody(tid)
+	job := apitest.BulkJob(t, srv, "bulk_send_with_template", func() map[string]any {
+		b := apitest.BulkBody(tid)
 		b["test_mode"] = false
 		b["signer_list"] = b["signer_list"].([]map[string]any)[:1]
 		return b
 	}())
-	bkSetQuota(t, srv, srOwnerID, 0)
-	srv.Advance(udProcess)
-	got := bkGetOK(t, srv, job["bulk_send_job_id"].(string), "")
-	assert.Empty(t, bkRequests(got))
+	apitest.SetQuota(t, srv, apitest.OwnerID, 0)
+	srv.Advance(apitest.SendProcessDelay)
+	got := apitest.BulkGetOK(t, srv, job["bulk_send_job_id"].(string), "")
+	assert.Empty(t, apitest.BulkRequests(got))
 	assert.Equal(t, float64(1), got["bulk_send_job"].(map[string]any)["total"])
 }
 
 // TestBulkSendReassignUnsupported: a template that allows reassignment is
 // sent without it, with the official reassign_unsupported warning.
 func TestBulkSendReassignUnsupported(t *testing.T) {
-	srv := newServer(t)
-	tb := bkTemplateBody()
+	srv := apitest.NewServer(t)
+	tb := apitest.BulkTemplateBody()
 	tb["allow_reassign"] = true
-	tid := tplCreate(t, srv, srv.APIKey, tb)
-	srv.Advance(tplPrepDelay)
-	r := bkSend(t, srv, srv.APIKey, "bulk_send_with_template", bkBody(tid))
+	tid := apitest.CreateTemplate(t, srv, srv.APIKey, tb)
+	srv.Advance(apitest.TemplatePrepDelay)
+	r := apitest.BulkSend(t, srv, srv.APIKey, "bulk_send_with_template", apitest.BulkBody(tid))
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	w := r.Map()["warnings"].([]any)
 	require.Len(t, w, 1)
 	assert.Equal(t, "reassign_unsupported", w[0].(map[string]any)["warning_name"])
-	srv.Advance(udProcess)
+	srv.Advance(apitest.SendProcessDelay)
 	id := r.Map()["bulk_send_job"].(map[string]any)["bulk_send_job_id"].(string)
-	reqs := bkRequests(bkGetOK(t, srv, id, ""))
+	reqs := apitest.BulkRequests(apitest.BulkGetOK(t, srv, id, ""))
 	require.Len(t, reqs, 2)
-	srv.Advance(udProcess)
-	rr := srv.SignerAction(srSigID(reqs[0], 0), "reassign", map[string]any{"name": "X", "email_address": "x@example.com"})
-	srErr(t, rr, http.StatusForbidden, "forbidden", "")
+	srv.Advance(apitest.SendProcessDelay)
+	rr := srv.SignerAction(apitest.SignatureID(reqs[0], 0), "reassign", map[string]any{"name": "X", "email_address": "x@example.com"})
+	apitest.WantError(t, rr, http.StatusForbidden, "forbidden", "")
 }
 
 // TestBulkSendDeterministic: the same calls on two servers give the same
 // job and request ids.
 func TestBulkSendDeterministic(t *testing.T) {
 	run := func() []string {
-		srv := newServer(t)
-		tid := bkTemplate(t, srv)
-		job := bkJob(t, srv, "bulk_send_with_template", bkBody(tid))
-		srv.Advance(udProcess)
+		srv := apitest.NewServer(t)
+		tid := apitest.BulkTemplate(t, srv)
+		job := apitest.BulkJob(t, srv, "bulk_send_with_template", apitest.BulkBody(tid))
+		srv.Advance(apitest.SendProcessDelay)
 		out := []string{tid, job["bulk_send_job_id"].(string)}
-		for _, r := range bkRequests(bkGetOK(t, srv, job["bulk_send_job_id"].(string), "")) {
-			out = append(out, r["signature_request_id"].(string), srSigID(r, 0))
+		for _, r := range apitest.BulkRequests(apitest.BulkGetOK(t, srv, job["bulk_send_job_id"].(string), "")) {
+			out = append(out, r["signature_request_id"].(string), apitest.SignatureID(r, 0))
 		}
 		return out
 	}
@@ -225,27 +226,27 @@ func TestBulkSendDeterministic(t *testing.T) {
 // TestBulkSendJobSurvivesExport: a queued job is part of the world's
 // state: imported elsewhere, it still creates its requests.
 func TestBulkSendJobSurvivesExport(t *testing.T) {
-	srv := newServer(t)
-	tid := bkTemplate(t, srv)
-	job := bkJob(t, srv, "bulk_send_with_template", bkBody(tid))
+	srv := apitest.NewServer(t)
+	tid := apitest.BulkTemplate(t, srv)
+	job := apitest.BulkJob(t, srv, "bulk_send_with_template", apitest.BulkBody(tid))
 	got := srv.Do(http.MethodGet, sandbox.ControlPrefix+"/state", nil)
 	require.Equal(t, http.StatusOK, got.Status)
-	other := newServer(t)
+	other := apitest.NewServer(t)
 	r := other.Do(http.MethodPut, sandbox.ControlPrefix+"/state", got.Body)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	other.Advance(udProcess)
-	assert.Len(t, bkRequests(bkGetOK(t, other, job["bulk_send_job_id"].(string), "")), 2)
+	other.Advance(apitest.SendProcessDelay)
+	assert.Len(t, apitest.BulkRequests(apitest.BulkGetOK(t, other, job["bulk_send_job_id"].(string), "")), 2)
 }
 
 // TestBulkSendWarnsOnce: what binding warns about the job as a whole (a
 // common custom field no template uses) is said once, not per entry.
 func TestBulkSendWarnsOnce(t *testing.T) {
-	srv := newServer(t)
-	tid := bkTemplate(t, srv)
-	body := bkBody(tid)
+	srv := apitest.NewServer(t)
+	tid := apitest.BulkTemplate(t, srv)
+	body := apitest.BulkBody(tid)
 	body["custom_fields"] = []map[string]any{{"name": "no such field", "value": "x"}}
 	body["template_ids"] = []string{tid, tid}
-	r := bkSend(t, srv, srv.APIKey, "bulk_send_with_template", body)
+	r := apitest.BulkSend(t, srv, srv.APIKey, "bulk_send_with_template", body)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	seen := map[string]bool{}
 	ws, _ := r.Map()["warnings"].([]any)

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/internal/conformance"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
@@ -18,9 +19,9 @@ import (
 // TestCallbackTestWhenAccountCallbackIsSet: setting the account callback
 // URL sends callback_test there, hashed with the account's primary key.
 func TestCallbackTestWhenAccountCallbackIsSet(t *testing.T) {
-	srv := newServer(t)
-	rcv := newCBReceiver(t)
-	cbSetCallbackURL(t, srv, srv.APIKey, rcv.URL+"/account")
+	srv := apitest.NewServer(t)
+	rcv := apitest.NewReceiver(t)
+	apitest.SetCallbackURL(t, srv, srv.APIKey, rcv.URL+"/account")
 	st := srv.WaitCallbacks()
 	assert.True(t, st.Settled)
 	assert.Equal(t, 1, st.Delivered)
@@ -34,7 +35,7 @@ func TestCallbackTestWhenAccountCallbackIsSet(t *testing.T) {
 	assert.False(t, d.IsAppCallback())
 	assert.Equal(t, itoa(int(sandboxtest.Start.Unix())), d.EventTime())
 	md := d.Metadata()
-	assert.Equal(t, cbOwnerID, md["reported_for_account_id"])
+	assert.Equal(t, apitest.OwnerID, md["reported_for_account_id"])
 	for _, k := range []string{"related_signature_id", "reported_for_app_id"} {
 		v, present := md[k]
 		assert.True(t, present, "%s is always sent (null when empty), as in the official examples", k)
@@ -57,8 +58,8 @@ func TestCallbackTestWhenAccountCallbackIsSet(t *testing.T) {
 	assert.JSONEq(t, d.JSON, string(del.Payload), "the log shows the payload that was sent")
 
 	t.Run("same URL again sends nothing", func(t *testing.T) {
-		cbSetCallbackURL(t, srv, srv.APIKey, rcv.URL+"/account")
-		cbSetCallbackURL(t, srv, srv.APIKey, "")
+		apitest.SetCallbackURL(t, srv, srv.APIKey, rcv.URL+"/account")
+		apitest.SetCallbackURL(t, srv, srv.APIKey, "")
 		srv.WaitCallbacks()
 		assert.Len(t, srv.Callbacks(sandboxtest.EventType("callback_test")), 1)
 	})
@@ -68,14 +69,14 @@ func TestCallbackTestWhenAccountCallbackIsSet(t *testing.T) {
 // several accounts reaches each one's callback with its own key and
 // reported_for_account_id; accounts without a URL get nothing.
 func TestAccountCallbacksRouteToEveryInvolvedAccount(t *testing.T) {
-	srv := newServer(t)
-	rcv := newCBReceiver(t)
-	cbSetCallbackURL(t, srv, srv.APIKey, rcv.URL+"/owner")
-	cbSetCallbackURL(t, srv, cbTeammateKey, rcv.URL+"/teammate")
+	srv := apitest.NewServer(t)
+	rcv := apitest.NewReceiver(t)
+	apitest.SetCallbackURL(t, srv, srv.APIKey, rcv.URL+"/owner")
+	apitest.SetCallbackURL(t, srv, apitest.TeammateKey, rcv.URL+"/teammate")
 	srv.WaitCallbacks()
 
 	cbEmit(t, srv, sandbox.CallbacksTestEvent{Type: "signature_request_declined",
-		AccountIDs: []string{cbOwnerID, cbTeammateID, cbOwnerID, cbOutsiderID}, RelatedSignatureID: "sig1", EventMessage: "not today"})
+		AccountIDs: []string{apitest.OwnerID, apitest.TeammateID, apitest.OwnerID, apitest.OutsiderID}, RelatedSignatureID: "sig1", EventMessage: "not today"})
 	srv.WaitCallbacks()
 
 	got := rcv.Events("signature_request_declined")
@@ -85,10 +86,10 @@ func TestAccountCallbacksRouteToEveryInvolvedAccount(t *testing.T) {
 		byPath[d.Path] = d
 	}
 	assert.True(t, byPath["/owner"].VerifyHash(srv.APIKey))
-	assert.True(t, byPath["/teammate"].VerifyHash(cbTeammateKey))
+	assert.True(t, byPath["/teammate"].VerifyHash(apitest.TeammateKey))
 	assert.False(t, byPath["/teammate"].VerifyHash(srv.APIKey), "each account's own key")
-	assert.Equal(t, cbOwnerID, byPath["/owner"].Metadata()["reported_for_account_id"])
-	assert.Equal(t, cbTeammateID, byPath["/teammate"].Metadata()["reported_for_account_id"])
+	assert.Equal(t, apitest.OwnerID, byPath["/owner"].Metadata()["reported_for_account_id"])
+	assert.Equal(t, apitest.TeammateID, byPath["/teammate"].Metadata()["reported_for_account_id"])
 	assert.Equal(t, "sig1", byPath["/owner"].Metadata()["related_signature_id"])
 	assert.Equal(t, "not today", byPath["/owner"].Metadata()["event_message"])
 
@@ -103,26 +104,26 @@ func TestAccountCallbacksRouteToEveryInvolvedAccount(t *testing.T) {
 // with the app's client_id, and account_confirmed for an account created
 // through the app, all signed with the app owner's primary key.
 func TestAppCallbacks(t *testing.T) {
-	srv := newServer(t)
-	rcv := newCBReceiver(t)
-	require.NoError(t, sandbox.CallbacksSetAppURL(srv.Sandbox, "", cbAppID, rcv.URL+"/app"))
+	srv := apitest.NewServer(t)
+	rcv := apitest.NewReceiver(t)
+	require.NoError(t, sandbox.CallbacksSetAppURL(srv.Sandbox, "", apitest.ClientID, rcv.URL+"/app"))
 	srv.WaitCallbacks()
 	tests := rcv.Events("callback_test")
 	require.Len(t, tests, 1)
 	assert.True(t, tests[0].IsAppCallback())
-	assert.Equal(t, cbAppID, tests[0].Metadata()["reported_for_app_id"])
+	assert.Equal(t, apitest.ClientID, tests[0].Metadata()["reported_for_app_id"])
 	assert.True(t, tests[0].VerifyHash(srv.APIKey), "app callbacks are hashed with the app owner's primary key")
 
-	cbEmit(t, srv, sandbox.CallbacksTestEvent{Type: "signature_request_sent", AccountIDs: []string{cbTeammateID}, ClientID: cbAppID})
+	cbEmit(t, srv, sandbox.CallbacksTestEvent{Type: "signature_request_sent", AccountIDs: []string{apitest.TeammateID}, ClientID: apitest.ClientID})
 	srv.WaitCallbacks()
 	sent := rcv.Events("signature_request_sent")
 	require.Len(t, sent, 1)
-	assert.Equal(t, cbAppID, sent[0].Metadata()["reported_for_app_id"])
-	assert.Equal(t, cbTeammateID, sent[0].Metadata()["reported_for_account_id"], "the account the event is about")
+	assert.Equal(t, apitest.ClientID, sent[0].Metadata()["reported_for_app_id"])
+	assert.Equal(t, apitest.TeammateID, sent[0].Metadata()["reported_for_account_id"], "the account the event is about")
 	assert.True(t, sent[0].VerifyHash(srv.APIKey))
 
 	r := srv.Do(http.MethodPost, "/v3/account/create", map[string]any{
-		"email_address": "newcomer@example.com", "client_id": cbAppID, "client_secret": cbAppSecret})
+		"email_address": "newcomer@example.com", "client_id": apitest.ClientID, "client_secret": cbAppSecret})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	var created struct {
 		Account struct {
@@ -154,7 +155,7 @@ func TestAppCallbacks(t *testing.T) {
 	require.Len(t, confirmed, 1)
 	d := confirmed[0]
 	assert.True(t, d.IsAppCallback())
-	assert.Equal(t, cbAppID, d.Metadata()["reported_for_app_id"])
+	assert.Equal(t, apitest.ClientID, d.Metadata()["reported_for_app_id"])
 	assert.Equal(t, newID, d.Metadata()["reported_for_account_id"])
 	assert.True(t, d.VerifyHash(srv.APIKey))
 	acct, _ := d.Payload["account"].(map[string]any)
@@ -171,10 +172,10 @@ func TestAppCallbacks(t *testing.T) {
 // TestEventHashFollowsPrimaryKeyRotation: after another key becomes
 // primary, later events are hashed with it; earlier ones keep the old key.
 func TestEventHashFollowsPrimaryKeyRotation(t *testing.T) {
-	srv := newServer(t)
-	rcv := newCBReceiver(t)
+	srv := apitest.NewServer(t)
+	rcv := apitest.NewReceiver(t)
 	oldKey := srv.APIKey
-	cbSetCallbackURL(t, srv, oldKey, rcv.URL+"/before")
+	apitest.SetCallbackURL(t, srv, oldKey, rcv.URL+"/before")
 	srv.WaitCallbacks()
 
 	newKey := "rotated-key-0123456789abcdef"
@@ -197,11 +198,11 @@ func TestEventHashFollowsPrimaryKeyRotation(t *testing.T) {
 // order, once it is back and the clock passes the next retry; the log shows
 // every attempt at its scheduled time.
 func TestReceiverDownForTwoHours(t *testing.T) {
-	srv := newServer(t)
-	rcv := newCBReceiver(t)
+	srv := apitest.NewServer(t)
+	rcv := apitest.NewReceiver(t)
 	t0 := srv.Now().Unix()
 	rcv.Fail()
-	cbSetCallbackURL(t, srv, srv.APIKey, rcv.URL)
+	apitest.SetCallbackURL(t, srv, srv.APIKey, rcv.URL)
 	cbEmit(t, srv, cbRequestEvent("signature_request_sent"), cbRequestEvent("signature_request_viewed"))
 	cbEmit(t, srv, cbRequestEvent("signature_request_signed"))
 	srv.WaitCallbacks()
@@ -246,11 +247,11 @@ func TestReceiverDownForTwoHours(t *testing.T) {
 // TestDeliveryGivenUpAfterAboutThreeDays: 13 attempts over 68h15m, then the
 // delivery fails and the next event of the queue starts its own schedule.
 func TestDeliveryGivenUpAfterAboutThreeDays(t *testing.T) {
-	srv := newServer(t)
-	rcv := newCBReceiver(t)
+	srv := apitest.NewServer(t)
+	rcv := apitest.NewReceiver(t)
 	t0 := srv.Now().Unix()
 	rcv.Answer(http.StatusOK, "OK")
-	cbSetCallbackURL(t, srv, srv.APIKey, rcv.URL)
+	apitest.SetCallbackURL(t, srv, srv.APIKey, rcv.URL)
 	cbEmit(t, srv, cbRequestEvent("signature_request_sent"))
 	srv.WaitCallbacks()
 	srv.AdvanceAndWait(72 * time.Hour)
@@ -277,9 +278,9 @@ func TestDeliveryGivenUpAfterAboutThreeDays(t *testing.T) {
 
 // TestRedeliver queues a delivered event again with the same payload.
 func TestRedeliver(t *testing.T) {
-	srv := newServer(t)
-	rcv := newCBReceiver(t)
-	cbSetCallbackURL(t, srv, srv.APIKey, rcv.URL)
+	srv := apitest.NewServer(t)
+	rcv := apitest.NewReceiver(t)
+	apitest.SetCallbackURL(t, srv, srv.APIKey, rcv.URL)
 	srv.WaitCallbacks()
 	ev := srv.Callbacks()[0]
 
@@ -302,7 +303,7 @@ func TestRedeliver(t *testing.T) {
 	r := srv.Do(http.MethodPost, sandbox.ControlPrefix+"/callbacks/nope/redeliver", nil)
 	assert.Equal(t, http.StatusNotFound, r.Status)
 
-	cbEmit(t, srv, sandbox.CallbacksTestEvent{Type: "signature_request_sent", AccountIDs: []string{cbOutsiderID}})
+	cbEmit(t, srv, sandbox.CallbacksTestEvent{Type: "signature_request_sent", AccountIDs: []string{apitest.OutsiderID}})
 	noTarget := srv.Callbacks(sandboxtest.EventType("signature_request_sent"))
 	require.Len(t, noTarget, 1)
 	assert.Equal(t, "none", noTarget[0].State)
@@ -312,17 +313,17 @@ func TestRedeliver(t *testing.T) {
 
 // TestCallbackLogFilters: event_type, object_id and state narrow the log.
 func TestCallbackLogFilters(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	cbEmit(t, srv,
-		sandbox.CallbacksTestEvent{Type: "account_confirmed", ObjectType: "account", ObjectID: cbTeammateID, AccountIDs: []string{cbTeammateID}},
+		sandbox.CallbacksTestEvent{Type: "account_confirmed", ObjectType: "account", ObjectID: apitest.TeammateID, AccountIDs: []string{apitest.TeammateID}},
 		cbRequestEvent("signature_request_sent"))
 	all := srv.Callbacks()
 	require.Len(t, all, 2)
 	assert.Equal(t, "account_confirmed", all[0].EventType)
 	var acct map[string]any
 	require.NoError(t, json.Unmarshal(all[0].Object, &acct))
-	assert.Equal(t, cbTeammateID, acct["account_id"], "the account object as GET /account shows it")
-	assert.Len(t, srv.Callbacks(sandboxtest.ObjectID(cbTeammateID)), 1)
+	assert.Equal(t, apitest.TeammateID, acct["account_id"], "the account object as GET /account shows it")
+	assert.Len(t, srv.Callbacks(sandboxtest.ObjectID(apitest.TeammateID)), 1)
 	assert.Len(t, srv.Callbacks(sandboxtest.EventType("signature_request_sent")), 1)
 	assert.Len(t, srv.Callbacks(sandboxtest.State("none")), 2)
 	assert.Empty(t, srv.Callbacks(sandboxtest.State("pending")))
@@ -330,11 +331,11 @@ func TestCallbackLogFilters(t *testing.T) {
 
 // TestWaitTimeoutValidation: bad timeouts are refused with the field named.
 func TestWaitTimeoutValidation(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	for _, v := range []any{"soon", "-1s", "11m", 0} {
 		r := srv.Do(http.MethodPost, sandbox.ControlPrefix+"/callbacks/wait", map[string]any{"timeout": v})
 		assert.Equal(t, http.StatusBadRequest, r.Status, "%v", v)
-		_, _, path := errorOf(t, r.Body)
+		_, _, path := apitest.ErrorParts(t, r.Body)
 		assert.Equal(t, "timeout", path)
 	}
 	r := srv.Do(http.MethodPost, sandbox.ControlPrefix+"/callbacks/wait", map[string]any{"timout": "1s"})
@@ -364,8 +365,8 @@ func TestEventCallbackSchemaCheckBites(t *testing.T) {
 // TestAppCallbackTestThroughTheAPI: creating an app with a callback_url, or
 // changing it, sends callback_test to the app's URL; a bad URL is refused.
 func TestAppCallbackTestThroughTheAPI(t *testing.T) {
-	srv := newServer(t)
-	rcv := newCBReceiver(t)
+	srv := apitest.NewServer(t)
+	rcv := apitest.NewReceiver(t)
 	r := srv.Do(http.MethodPost, "/v3/api_app", map[string]any{
 		"name": "Callback App", "domains": []string{"example.com"}, "callback_url": rcv.URL + "/one"})
 	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
@@ -389,7 +390,7 @@ func TestAppCallbackTestThroughTheAPI(t *testing.T) {
 
 	r = srv.Do(http.MethodPut, "/v3/api_app/"+clientID, map[string]any{"callback_url": "ftp://example.com/cb"})
 	assert.Equal(t, http.StatusBadRequest, r.Status)
-	_, _, path := errorOf(t, r.Body)
+	_, _, path := apitest.ErrorParts(t, r.Body)
 	assert.Equal(t, "callback_url", path)
 }
 
@@ -398,7 +399,7 @@ func TestAppCallbackTestThroughTheAPI(t *testing.T) {
 func TestScenarioFaultHook(t *testing.T) {
 	var mu sync.Mutex
 	var seen []sandbox.CallbackAttempt
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	restore := sandbox.CallbacksSetFault(srv.Sandbox, func(a sandbox.CallbackAttempt) (sandbox.CallbackFault, string) {
 		mu.Lock()
 		seen = append(seen, a)
@@ -412,8 +413,8 @@ func TestScenarioFaultHook(t *testing.T) {
 		return sandbox.FaultNone, ""
 	})
 	defer restore()
-	rcv := newCBReceiver(t)
-	cbSetCallbackURL(t, srv, srv.APIKey, rcv.URL)
+	rcv := apitest.NewReceiver(t)
+	apitest.SetCallbackURL(t, srv, srv.APIKey, rcv.URL)
 	srv.WaitCallbacks()
 	cbEmit(t, srv, cbRequestEvent("signature_request_sent"))
 	srv.WaitCallbacks()
@@ -440,7 +441,7 @@ func TestScenarioFaultHook(t *testing.T) {
 	require.NotEmpty(t, seen)
 	assert.Equal(t, "callback_test", seen[0].EventType)
 	assert.Equal(t, "account", seen[0].Kind)
-	assert.Equal(t, cbOwnerID, seen[0].AccountID)
+	assert.Equal(t, apitest.OwnerID, seen[0].AccountID)
 	assert.Equal(t, rcv.URL, seen[0].URL)
 	assert.Equal(t, sandboxtest.Start, seen[0].DueAt)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -16,17 +17,17 @@ import (
 // the owner's callback with the template as GET showed it, conforming to
 // EventCallbackRequest (the receiver validates every payload).
 func TestTemplateCreatedIsDelivered(t *testing.T) {
-	srv := newServer(t)
-	rcv := newCBReceiver(t)
-	cbSetCallbackURL(t, srv, srv.APIKey, rcv.URL)
-	id := tplReady(t, srv)
+	srv := apitest.NewServer(t)
+	rcv := apitest.NewReceiver(t)
+	apitest.SetCallbackURL(t, srv, srv.APIKey, rcv.URL)
+	id := apitest.ReadyTemplate(t, srv)
 	srv.WaitCallbacks()
 
 	got := rcv.Events("template_created")
 	require.Len(t, got, 1)
 	d := got[0]
 	assert.True(t, d.VerifyHash(srv.APIKey))
-	assert.Equal(t, cbOwnerID, d.Metadata()["reported_for_account_id"])
+	assert.Equal(t, apitest.OwnerID, d.Metadata()["reported_for_account_id"])
 	tpl, _ := d.Payload["template"].(map[string]any)
 	require.NotNil(t, tpl, "template_created carries the template")
 	assert.Equal(t, id, tpl["template_id"])
@@ -51,21 +52,21 @@ func TestTemplateCreatedIsDelivered(t *testing.T) {
 // the order emitted, each payload schema-valid and carrying the request as
 // it was at that moment.
 func TestSignatureRequestEventsAreDelivered(t *testing.T) {
-	srv := newServer(t)
-	rcv := newCBReceiver(t)
-	cbSetCallbackURL(t, srv, srv.APIKey, rcv.URL)
-	sr := srSend(t, srv, srTwoSigners())
+	srv := apitest.NewServer(t)
+	rcv := apitest.NewReceiver(t)
+	apitest.SetCallbackURL(t, srv, srv.APIKey, rcv.URL)
+	sr := apitest.SendRequest(t, srv, apitest.TwoSigners())
 	id := sr["signature_request_id"].(string)
 	srv.AdvanceAndWait(time.Minute)
-	sr = srGetOK(t, srv, id)
-	first, second := srSigID(sr, 0), srSigID(sr, 1)
+	sr = apitest.GetRequestOK(t, srv, id)
+	first, second := apitest.SignatureID(sr, 0), apitest.SignatureID(sr, 1)
 	srv.View(first)
 	srv.Sign(first, nil)
 	srv.WaitCallbacks()
 	srv.Sign(second, nil)
 	srv.AdvanceAndWait(time.Minute)
 
-	emitted := srEvents(srv, id)
+	emitted := apitest.EventTypes(srv, id)
 	require.Contains(t, emitted, "signature_request_sent")
 	require.Contains(t, emitted, "signature_request_all_signed")
 	var received []string

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -31,7 +32,7 @@ func cbShortTimeout(t *testing.T, srv *sandboxtest.Server, d time.Duration) {
 // attempt (or a delivery when merely slow), and the delivery goes through
 // once the receiver behaves.
 func TestMisbehavingReceiversAreSurvived(t *testing.T) {
-	good := newCBReceiver(t)
+	good := apitest.NewReceiver(t)
 	huge := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusOK)
 		chunk := []byte(strings.Repeat("x", 32<<10))
@@ -74,13 +75,13 @@ func TestMisbehavingReceiversAreSurvived(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := newServer(t)
+			srv := apitest.NewServer(t)
 			timeout := 10 * time.Second
 			if tc.timeout != 0 {
 				timeout = tc.timeout
 			}
 			cbShortTimeout(t, srv, timeout)
-			rcv := newCBReceiver(t)
+			rcv := apitest.NewReceiver(t)
 			url := rcv.URL
 			if tc.url != nil {
 				url = tc.url(rcv)
@@ -88,7 +89,7 @@ func TestMisbehavingReceiversAreSurvived(t *testing.T) {
 			if tc.prepare != nil {
 				tc.prepare(rcv)
 			}
-			cbSetCallbackURL(t, srv, srv.APIKey, url)
+			apitest.SetCallbackURL(t, srv, srv.APIKey, url)
 			srv.WaitCallbacks()
 
 			d := srv.Callbacks()[0].Deliveries[0]
@@ -106,7 +107,7 @@ func TestMisbehavingReceiversAreSurvived(t *testing.T) {
 			assert.Equal(t, "pending", d.State)
 			rcv.Ack()
 			if tc.url != nil {
-				cbSetCallbackURL(t, srv, srv.APIKey, rcv.URL)
+				apitest.SetCallbackURL(t, srv, srv.APIKey, rcv.URL)
 			}
 			srv.AdvanceAndWait(time.Minute)
 			assert.NotEmpty(t, rcv.Events("callback_test"), "the receiver gets its events once it behaves")
@@ -126,7 +127,7 @@ func closedURL(t *testing.T) string {
 // receivers keep at most a few attempts (and goroutines) in flight, and API
 // requests stay fast meanwhile.
 func TestDeliveryConcurrencyIsBounded(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	cbShortTimeout(t, srv, 10*time.Second)
 	var cur, peak, total atomic.Int64
 	release := make(chan struct{})
@@ -155,7 +156,7 @@ func TestDeliveryConcurrencyIsBounded(t *testing.T) {
 		}
 	})
 
-	ids := []string{cbOwnerID, cbTeammateID, cbOutsiderID}
+	ids := []string{apitest.OwnerID, apitest.TeammateID, apitest.OutsiderID}
 	for i := 0; i < 9; i++ {
 		r := srv.Do(http.MethodPost, "/v3/account/create", map[string]any{"email_address": fmt.Sprintf("load%d@example.com", i)})
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
@@ -217,12 +218,12 @@ func TestDeliveryConcurrencyIsBounded(t *testing.T) {
 // same delivery log whether the receiver acknowledges or fails.
 func TestDeliveryTimingNeverShiftsIDs(t *testing.T) {
 	run := func(fail bool) (ids []string, log []sandboxtest.Callback) {
-		srv := newServer(t)
-		rcv := newCBReceiver(t)
+		srv := apitest.NewServer(t)
+		rcv := apitest.NewReceiver(t)
 		if fail {
 			rcv.Fail()
 		}
-		cbSetCallbackURL(t, srv, srv.APIKey, rcv.URL)
+		apitest.SetCallbackURL(t, srv, srv.APIKey, rcv.URL)
 		for i := 0; i < 3; i++ {
 			cbEmit(t, srv, cbRequestEvent("signature_request_sent"))
 			srv.Advance(2 * time.Minute)
@@ -247,10 +248,10 @@ func TestDeliveryTimingNeverShiftsIDs(t *testing.T) {
 // TestPendingDeliveriesSurviveExportImport: a world exported with pending
 // deliveries and imported again resumes them; a reset drops them.
 func TestPendingDeliveriesSurviveExportImport(t *testing.T) {
-	srv := newServer(t)
-	rcv := newCBReceiver(t)
+	srv := apitest.NewServer(t)
+	rcv := apitest.NewReceiver(t)
 	rcv.Fail()
-	cbSetCallbackURL(t, srv, srv.APIKey, rcv.URL)
+	apitest.SetCallbackURL(t, srv, srv.APIKey, rcv.URL)
 	cbEmit(t, srv, cbRequestEvent("signature_request_sent"))
 	srv.WaitCallbacks()
 	r := srv.Do(http.MethodGet, sandbox.ControlPrefix+"/state", nil)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -13,7 +14,7 @@ import (
 // naming its field (it said "cannot move the clock backwards"), and leaves
 // the clock where it was.
 func TestAdvanceThatOverflowsSaysTooLarge(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	for _, tc := range []struct {
 		body, path, msg string
 	}{

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -26,7 +27,7 @@ func refusesBogus(t *testing.T, srv *sandboxtest.Server, key, method, path strin
 	t.Helper()
 	r := srv.DoAs(key, method, path, map[string]any{"bogus": 1})
 	require.Equal(t, http.StatusBadRequest, r.Status, "%s %s: %s", method, path, r.Body)
-	_, msg, p := errorOf(t, r.Body)
+	_, msg, p := apitest.ErrorParts(t, r.Body)
 	assert.Equal(t, "bogus", p, "%s %s: %s", method, path, msg)
 	assert.Contains(t, msg, "bogus")
 }
@@ -65,12 +66,12 @@ func TestControlCallsOnRealObjectsRefuseUnknownParameters(t *testing.T) {
 	srv := scServer(t, sandbox.WithOfflineFiles())
 	_, sigs := scSend(t, srv, srv.APIKey, "Real", "a@example.com")
 	srv.Advance(time.Minute)
-	fields := tplStandardFields()
+	fields := apitest.StandardTemplate()
 	for _, k := range []string{"signer_roles", "form_fields_per_document", "form_field_groups", "attachments"} {
 		delete(fields, k)
 	}
-	fields["client_id"] = tplClientID
-	r := tplMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/template/create_embedded_draft", fields, tplFile{Name: "nda.pdf", Data: tplSamplePDF(t)})
+	fields["client_id"] = apitest.ClientID
+	r := apitest.SendPDFs(t, srv, srv.APIKey, http.MethodPost, "/v3/template/create_embedded_draft", fields, apitest.PDFFile{Name: "nda.pdf", Data: apitest.SamplePDF(t)})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	draft := r.Map()["template"].(map[string]any)["template_id"].(string)
 	other := srv.NewWorld()

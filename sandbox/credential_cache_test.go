@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 )
 
 // TestCachedCredentialsFollowEveryCommit: a credential's account is taken
@@ -14,7 +16,7 @@ import (
 // call, in both worlds of a server, and a cached key the reset removed is
 // refused.
 func TestCachedCredentialsFollowEveryCommit(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	other := srv.NewWorld()
 	locale := func(key string) any {
 		t.Helper()

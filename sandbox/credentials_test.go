@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -24,8 +25,8 @@ func createWorldWith(t *testing.T, srv *sandboxtest.Server, body map[string]any)
 }
 
 func TestTwoServersGiveDifferentKeysToTheirFirstWorld(t *testing.T) {
-	srvA := newControlCheckedServer(t, sandbox.WithRandomCredentials())
-	srvB := newControlCheckedServer(t, sandbox.WithRandomCredentials())
+	srvA := apitest.NewControlCheckedServer(t, sandbox.WithRandomCredentials())
+	srvB := apitest.NewControlCheckedServer(t, sandbox.WithRandomCredentials())
 	a, b := srvA.NewWorld(), srvB.NewWorld()
 	newApp := func(srv *sandboxtest.Server, key string) string {
 		r := srv.DoAs(key, http.MethodPost, "/v3/api_app", map[string]any{"name": "same", "domains": []string{"example.com"}})
@@ -46,13 +47,13 @@ func TestTwoServersGiveDifferentKeysToTheirFirstWorld(t *testing.T) {
 	assert.Equal(t, a.AccountID, b.AccountID, "IDs still follow the seed")
 	assert.Equal(t, a.ClientID, b.ClientID)
 
-	seeded := newControlCheckedServer(t).NewWorld()
-	assert.Equal(t, seeded.APIKey, newControlCheckedServer(t).NewWorld().APIKey, "without the option the Go API keeps its seeded default")
+	seeded := apitest.NewControlCheckedServer(t).NewWorld()
+	assert.Equal(t, seeded.APIKey, apitest.NewControlCheckedServer(t).NewWorld().APIKey, "without the option the Go API keeps its seeded default")
 }
 
 func TestExplicitSeedGivesFixedCredentials(t *testing.T) {
-	srv1 := newControlCheckedServer(t, sandbox.WithRandomCredentials())
-	srv2 := newControlCheckedServer(t, sandbox.WithRandomCredentials())
+	srv1 := apitest.NewControlCheckedServer(t, sandbox.WithRandomCredentials())
+	srv2 := apitest.NewControlCheckedServer(t, sandbox.WithRandomCredentials())
 	a := createWorldWith(t, srv1, map[string]any{"seed": "team-test"})
 	b := createWorldWith(t, srv2, map[string]any{"seed": "team-test"})
 	assert.Equal(t, a.APIKey, b.APIKey, "an explicit seed fixes the credentials")
@@ -66,7 +67,7 @@ func TestExplicitSeedGivesFixedCredentials(t *testing.T) {
 }
 
 func TestAWorldsKeyCannotOpenAnotherWorld(t *testing.T) {
-	srv := newControlCheckedServer(t, sandbox.WithRandomCredentials())
+	srv := apitest.NewControlCheckedServer(t, sandbox.WithRandomCredentials())
 	a, b := srv.NewWorld(), srv.NewWorld()
 
 	r := srv.DoAs(b.APIKey, http.MethodPost, "/v3/api_app", map[string]any{"name": "B's app", "domains": []string{"b.example.com"}})
@@ -94,7 +95,7 @@ func TestAWorldsKeyCannotOpenAnotherWorld(t *testing.T) {
 // world is also another's; the same tag still gives the same ids.
 func TestShardsKeepObjectIDsApart(t *testing.T) {
 	firstApp := func(shard string) string {
-		srv := newControlCheckedServer(t, sandbox.WithRandomCredentials(), sandbox.WithShard(shard))
+		srv := apitest.NewControlCheckedServer(t, sandbox.WithRandomCredentials(), sandbox.WithShard(shard))
 		r := srv.DoAs(srv.NewWorld().APIKey, http.MethodPost, "/v3/api_app", map[string]any{"name": "same", "domains": []string{"example.com"}})
 		require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
 		var out struct {
@@ -111,7 +112,7 @@ func TestShardsKeepObjectIDsApart(t *testing.T) {
 }
 
 func TestShardTagStartsEveryRandomCredential(t *testing.T) {
-	srv := newControlCheckedServer(t, sandbox.WithRandomCredentials(), sandbox.WithShard("a1"))
+	srv := apitest.NewControlCheckedServer(t, sandbox.WithRandomCredentials(), sandbox.WithShard("a1"))
 	w := srv.NewWorld()
 	assert.Equal(t, "a1-w1", w.WorldID, "world ids, in page and file URLs, carry the tag too")
 	assert.True(t, strings.HasPrefix(w.APIKey, "a1"), w.APIKey)

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
@@ -39,8 +40,8 @@ func flConfig(t *testing.T, srv *sandboxtest.Server, cfg map[string]any) {
 }
 
 func TestDocumentsRefusedAtOnce(t *testing.T) {
-	srv := newServer(t)
-	pdf := srPDF(1)
+	srv := apitest.NewServer(t)
+	pdf := apitest.PDF(1)
 	cases := []struct {
 		name   string
 		fields map[string]any
@@ -59,17 +60,17 @@ func TestDocumentsRefusedAtOnce(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			r := flSend(t, srv, "/v3/signature_request/send", tc.fields, tc.parts...)
-			srErr(t, r, http.StatusBadRequest, "bad_request", tc.path)
+			apitest.WantError(t, r, http.StatusBadRequest, "bad_request", tc.path)
 		})
 	}
 }
 
 func TestDocumentsSizeLimits(t *testing.T) {
-	srv := newServer(t)
-	pdf := srPDF(1)
+	srv := apitest.NewServer(t)
+	pdf := apitest.PDF(1)
 	flConfig(t, srv, map[string]any{"max_file_bytes": len(pdf) - 1})
 	r := flSend(t, srv, "/v3/signature_request/send", flSigners(), flPart{Name: "a.pdf", Data: pdf})
-	srErr(t, r, http.StatusBadRequest, "bad_request", "files[0]")
+	apitest.WantError(t, r, http.StatusBadRequest, "bad_request", "files[0]")
 
 	flConfig(t, srv, map[string]any{"max_file_bytes": 1 << 20, "max_world_bytes": 3*len(pdf) + 10})
 	for i := 0; i < 3; i++ {
@@ -77,14 +78,14 @@ func TestDocumentsSizeLimits(t *testing.T) {
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	}
 	r = flSend(t, srv, "/v3/signature_request/send", flSigners(), flPart{Name: "a.pdf", Data: pdf})
-	srErr(t, r, http.StatusBadRequest, "bad_request", "files")
+	apitest.WantError(t, r, http.StatusBadRequest, "bad_request", "files")
 }
 
 func encryptedPDF(t *testing.T) []byte {
 	conf := model.NewDefaultConfiguration()
 	conf.UserPW, conf.OwnerPW = "user", "owner"
 	var out bytes.Buffer
-	require.NoError(t, api.Encrypt(bytes.NewReader(srPDF(1)), &out, conf))
+	require.NoError(t, api.Encrypt(bytes.NewReader(apitest.PDF(1)), &out, conf))
 	return out.Bytes()
 }
 
@@ -96,13 +97,13 @@ func flStatus(t *testing.T, srv *sandboxtest.Server, fields map[string]any, part
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	id := r.Map()["signature_request"].(map[string]any)["signature_request_id"].(string)
 	srv.Advance(2 * time.Second)
-	sr := srGetOK(t, srv, id)
-	return srStatuses(sr)[0], srEvents(srv, id)
+	sr := apitest.GetRequestOK(t, srv, id)
+	return apitest.Statuses(sr)[0], apitest.EventTypes(srv, id)
 }
 
 func TestDocumentsUnreadableEndInErrorFile(t *testing.T) {
-	srv := newServer(t)
-	pdf := srPDF(2)
+	srv := apitest.NewServer(t)
+	pdf := apitest.PDF(2)
 	zeroPages := []byte("%PDF-1.4\n1 0 obj\n<</Type/Catalog/Pages 2 0 R>>\nendobj\n2 0 obj\n<</Type/Pages/Kids[]/Count 0>>\nendobj\n" +
 		"xref\n0 3\n0000000000 65535 f \n0000000009 00000 n \n0000000056 00000 n \ntrailer\n<</Size 3/Root 1 0 R>>\nstartxref\n104\n%%EOF\n")
 	cases := []struct {
@@ -126,7 +127,7 @@ func TestDocumentsUnreadableEndInErrorFile(t *testing.T) {
 }
 
 func TestDocumentsConverted(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	var img bytes.Buffer
 	require.NoError(t, png.Encode(&img, image.NewGray(image.Rect(0, 0, 40, 30))))
 	docx := append([]byte("PK\x03\x04"), make([]byte, 64)...)
@@ -134,11 +135,11 @@ func TestDocumentsConverted(t *testing.T) {
 		flPart{Field: "file[0]", Name: "scan.png", ContentType: "image/png", Data: img.Bytes()},
 		flPart{Field: "file[1]", Name: "notes.txt", ContentType: "text/plain", Data: []byte("Some notes.")},
 		flPart{Field: "file[2]", Name: "offer.docx", Data: docx},
-		flPart{Field: "file[3]", Name: "contract.pdf", Data: srPDF(2)})
+		flPart{Field: "file[3]", Name: "contract.pdf", Data: apitest.PDF(2)})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	id := r.Map()["signature_request"].(map[string]any)["signature_request_id"].(string)
 	srv.Advance(5 * time.Second)
-	assert.Equal(t, []string{"awaiting_signature"}, srStatuses(srGetOK(t, srv, id)))
+	assert.Equal(t, []string{"awaiting_signature"}, apitest.Statuses(apitest.GetRequestOK(t, srv, id)))
 	d := flGetAll(srv, id)
 	d.all(t, http.StatusOK, "")
 	assert.Equal(t, 1+1+1+2+2, pdftest.Validate(t, d.pdf.Body), "image, text and placeholder pages, the PDF, signature page and audit trail")
@@ -154,8 +155,8 @@ func TestDocumentsConverted(t *testing.T) {
 }
 
 func TestDocumentsFileURLs(t *testing.T) {
-	pdf := srPDF(3)
-	files := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	pdf := apitest.PDF(3)
+	fileServer := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/contract.pdf":
 			w.Header().Set("Content-Type", "application/pdf")
@@ -172,16 +173,16 @@ func TestDocumentsFileURLs(t *testing.T) {
 			http.NotFound(w, r)
 		}
 	}))
-	defer files.Close()
-	srv := newServer(t)
+	defer fileServer.Close()
+	srv := apitest.NewServer(t)
 	flConfig(t, srv, map[string]any{"max_file_bytes": 4096})
 
 	ok := flSend(t, srv, "/v3/signature_request/send", flWith(map[string]any{
-		"file_urls": []string{files.URL + "/contract.pdf", files.URL + "/download", files.URL + "/moved"}}))
+		"file_urls": []string{fileServer.URL + "/contract.pdf", fileServer.URL + "/download", fileServer.URL + "/moved"}}))
 	require.Equal(t, http.StatusOK, ok.Status, "%s", ok.Body)
 	id := ok.Map()["signature_request"].(map[string]any)["signature_request_id"].(string)
 	srv.Advance(5 * time.Second)
-	assert.Equal(t, []string{"awaiting_signature"}, srStatuses(srGetOK(t, srv, id)))
+	assert.Equal(t, []string{"awaiting_signature"}, apitest.Statuses(apitest.GetRequestOK(t, srv, id)))
 	d := flGetAll(srv, id)
 	d.all(t, http.StatusOK, "")
 	assert.Equal(t, 3*3+2, pdftest.Validate(t, d.pdf.Body))
@@ -191,9 +192,9 @@ func TestDocumentsFileURLs(t *testing.T) {
 	closed := httptest.NewServer(http.NotFoundHandler())
 	closed.Close()
 	for name, u := range map[string]string{
-		"404":         files.URL + "/missing.pdf",
-		"empty":       files.URL + "/empty.pdf",
-		"too large":   files.URL + "/big.pdf",
+		"404":         fileServer.URL + "/missing.pdf",
+		"empty":       fileServer.URL + "/empty.pdf",
+		"too large":   fileServer.URL + "/big.pdf",
 		"unreachable": closed.URL + "/a.pdf",
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -205,14 +206,14 @@ func TestDocumentsFileURLs(t *testing.T) {
 }
 
 func TestDocumentsFileURLsOffline(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	flConfig(t, srv, map[string]any{"fetch_file_urls": false})
 	u := "https://files.invalid/agreement.pdf"
 	r := flSend(t, srv, "/v3/signature_request/send", flWith(map[string]any{"file_urls": []string{u}}))
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	id := r.Map()["signature_request"].(map[string]any)["signature_request_id"].(string)
 	srv.Advance(5 * time.Second)
-	assert.Equal(t, []string{"awaiting_signature"}, srStatuses(srGetOK(t, srv, id)))
+	assert.Equal(t, []string{"awaiting_signature"}, apitest.Statuses(apitest.GetRequestOK(t, srv, id)))
 	d := flGetAll(srv, id)
 	d.all(t, http.StatusOK, "")
 	assert.Equal(t, 3, pdftest.Validate(t, d.pdf.Body), "placeholder page, signature page, audit trail")
@@ -228,19 +229,19 @@ func TestDocumentsFileURLsOffline(t *testing.T) {
 // server's Content-Disposition filename when it sends one, else the URL's
 // last path segment (never the query).
 func TestDocumentsFileURLTitle(t *testing.T) {
-	pdf := srPDF(1)
-	files := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	pdf := apitest.PDF(1)
+	fileServer := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/export" {
 			w.Header().Set("Content-Disposition", `attachment; filename="Master Services Agreement.pdf"`)
 		}
 		w.Header().Set("Content-Type", "application/pdf")
 		_, _ = w.Write(pdf)
 	}))
-	defer files.Close()
-	srv := newServer(t)
+	defer fileServer.Close()
+	srv := apitest.NewServer(t)
 	for name, tc := range map[string]struct{ url, title string }{
-		"Content-Disposition": {files.URL + "/export?id=42&format=pdf", "Master Services Agreement.pdf"},
-		"URL path":            {files.URL + "/docs/lease.pdf?sig=abc", "lease.pdf"},
+		"Content-Disposition": {fileServer.URL + "/export?id=42&format=pdf", "Master Services Agreement.pdf"},
+		"URL path":            {fileServer.URL + "/docs/lease.pdf?sig=abc", "lease.pdf"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			r := flSend(t, srv, "/v3/signature_request/send", flWith(map[string]any{"file_urls": []string{tc.url}}))

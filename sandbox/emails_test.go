@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/internal/mail"
 	"github.com/signsandbox/signsandbox/sandbox/internal/mail/mailtest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
@@ -32,7 +33,7 @@ func mailSend(t *testing.T, srv *sandboxtest.Server, fields map[string]any, sign
 	body["signers"] = list
 	r := srv.Do(http.MethodPost, "/v3/signature_request/send", body)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	sr := orgObj(t, r.Map(), "signature_request")
+	sr := apitest.Obj(t, r.Map(), "signature_request")
 	var sigs []string
 	for _, s := range sr["signatures"].([]any) {
 		sigs = append(sigs, s.(map[string]any)["signature_id"].(string))
@@ -69,12 +70,12 @@ func sendEveryKind(t *testing.T, srv *sandboxtest.Server) {
 	mustOK(t, srv.Do(http.MethodPost, "/v3/signature_request/cancel/"+c, nil))
 	srv.Advance(time.Minute)
 
-	tpl := tplReady(t, srv)
+	tpl := apitest.ReadyTemplate(t, srv)
 	mustOK(t, srv.Do(http.MethodPost, "/v3/template/add_user/"+tpl, map[string]any{"email_address": "teammate@sandbox.example"}))
 	mustOK(t, srv.Do(http.MethodPut, "/v3/team/add_member", map[string]any{"email_address": "invitee@example.com"}))
 	mustOK(t, srv.Do(http.MethodPost, "/v3/account/create", map[string]any{"email_address": "newcomer@example.com"}))
 	mustOK(t, srv.Do(http.MethodPost, "/v3/report/create", map[string]any{"start_date": "12/01/2024", "end_date": "01/01/2025", "report_type": []string{"user_activity"}}))
-	mustOK(t, sendFax(t, srv, srv.APIKey, map[string]string{"recipient": "fay@example.com", "title": "Signed pages", "test_mode": "true"}))
+	mustOK(t, apitest.SendFax(t, srv, srv.APIKey, map[string]string{"recipient": "fay@example.com", "title": "Signed pages", "test_mode": "true"}))
 	srv.Advance(time.Minute)
 }
 
@@ -85,9 +86,9 @@ func sendEveryKind(t *testing.T, srv *sandboxtest.Server) {
 // same bytes in another sandbox.
 func TestEveryEmailIsAMessage(t *testing.T) {
 	base := sandbox.WithBaseURL("http://sandbox.test")
-	srv := newServer(t, sandbox.WithOfflineFiles(), base)
+	srv := apitest.NewServer(t, sandbox.WithOfflineFiles(), base)
 	sendEveryKind(t, srv)
-	twin := newServer(t, sandbox.WithOfflineFiles(), base)
+	twin := apitest.NewServer(t, sandbox.WithOfflineFiles(), base)
 	sendEveryKind(t, twin)
 
 	mails := srv.Emails()
@@ -164,7 +165,7 @@ func TestEveryEmailIsAMessage(t *testing.T) {
 // a white-labeled app shows the app's name and colours as they were when
 // it was sent; a later change of the app brands later e-mails only.
 func TestEmailBrandingIsFixedWhenSent(t *testing.T) {
-	srv := newServer(t, sandbox.WithOfflineFiles())
+	srv := apitest.NewServer(t, sandbox.WithOfflineFiles())
 	const app = "7d1043473d55bfa90e8530d35801d4e3" // the fixture app
 	mustOK(t, srv.Do(http.MethodPut, "/v3/api_app/"+app, map[string]any{"white_labeling_options": map[string]any{
 		"primary_button_color": "#00b3e6", "primary_button_text_color": "#ffffff", "header_background_color": "#003300"}}))
@@ -195,8 +196,8 @@ func TestEmailBrandingIsFixedWhenSent(t *testing.T) {
 // app with a logo shows the logo the request's pages serve, in place of
 // the app's name, which becomes its text alternative.
 func TestEmailShowsTheAppsLogo(t *testing.T) {
-	srv := newServer(t, sandbox.WithOfflineFiles())
-	app := brandedApp(t, srv, "Logo Co", `{"primary_button_color": "#00b3e6"}`, true)
+	srv := apitest.NewServer(t, sandbox.WithOfflineFiles())
+	app := apitest.BrandedApp(t, srv, "Logo Co", `{"primary_button_color": "#00b3e6"}`, true)
 	id, _ := mailSend(t, srv, map[string]any{"title": "With a logo", "client_id": app}, "Jack Example <jack@example.com>")
 	srv.Advance(time.Minute)
 	mails := srv.Emails()
@@ -214,7 +215,7 @@ func TestEmailShowsTheAppsLogo(t *testing.T) {
 // read and unread, are found by search, and the outbox empties on
 // request; a reminder then still carries a signing link.
 func TestOutboxReadMarksSearchAndClear(t *testing.T) {
-	srv := newServer(t, sandbox.WithOfflineFiles())
+	srv := apitest.NewServer(t, sandbox.WithOfflineFiles())
 	a, _ := mailSend(t, srv, map[string]any{"title": "Lease", "message": "Bring the blue pen"}, "Jack Example <jack@example.com>")
 	mailSend(t, srv, map[string]any{"title": "Loan"}, "Jill Example <jill@example.com>")
 	srv.Advance(time.Minute)
@@ -279,7 +280,7 @@ func TestOutboxExportImportAndRestart(t *testing.T) {
 	var before map[string]string
 	var state []byte
 	t.Run("before", func(t *testing.T) {
-		srv := newControlCheckedServer(t, opts...)
+		srv := apitest.NewControlCheckedServer(t, opts...)
 		const app = "7d1043473d55bfa90e8530d35801d4e3"
 		mustOK(t, srv.Do(http.MethodPut, "/v3/api_app/"+app, map[string]any{"white_labeling_options": map[string]any{"header_background_color": "#003300"}}))
 		_, sigs := mailSend(t, srv, map[string]any{"title": "Kept", "client_id": app, "allow_decline": true}, "Jack Example <jack@example.com>")
@@ -298,12 +299,12 @@ func TestOutboxExportImportAndRestart(t *testing.T) {
 		assert.Equal(t, before, messages(srv), "an import gives the outbox back")
 	})
 	t.Run("after a restart", func(t *testing.T) {
-		srv := newControlCheckedServer(t, opts...)
+		srv := apitest.NewControlCheckedServer(t, opts...)
 		assert.Equal(t, before, messages(srv), "the data directory gives the outbox back")
 		srv.ClearEmails()
 	})
 	t.Run("after a clear and a restart", func(t *testing.T) {
-		srv := newControlCheckedServer(t, opts...)
+		srv := apitest.NewControlCheckedServer(t, opts...)
 		assert.Empty(t, srv.Emails(), "a cleared outbox stays cleared")
 	})
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 )
 
 // embMessage is one hellosign-embedded postMessage a page posts on load.
@@ -39,7 +41,7 @@ func embeddedMessages(t *testing.T, page string) (msgs []embMessage, cancelAnswe
 // pageURL adds the query parameters hellosign-embedded appends to every URL
 // it opens; the pages must ignore them.
 func pageURL(u string) string {
-	return u + "?client_id=" + srClientID + "&debug=0&parent_url=http%3A%2F%2F127.0.0.1%3A1%2F&skip_domain_verification=1&ux_version=2&js_version=2.12.4"
+	return u + "?client_id=" + apitest.ClientID + "&debug=0&parent_url=http%3A%2F%2F127.0.0.1%3A1%2F&skip_domain_verification=1&ux_version=2&js_version=2.12.4"
 }
 
 // TestEmbeddedProtocolSignPage pins what the signing page tells the
@@ -49,19 +51,19 @@ func pageURL(u string) string {
 // error message instead of initialize for an expired or used link, and a
 // cancel answer to the modal's close button while the signer can still act.
 func TestEmbeddedProtocolSignPage(t *testing.T) {
-	srv := newServer(t)
-	sr := srEmbedded(t, srv)
+	srv := apitest.NewServer(t)
+	sr := apitest.CreateEmbeddedRequest(t, srv)
 	srv.Advance(2 * time.Second)
-	jack, jill := srSigID(sr, 0), srSigID(sr, 1)
-	signURL := srSignURL(t, srv, jack).Map()["embedded"].(map[string]any)["sign_url"].(string)
+	jack, jill := apitest.SignatureID(sr, 0), apitest.SignatureID(sr, 1)
+	signURL := apitest.SignURL(t, srv, jack).Map()["embedded"].(map[string]any)["sign_url"].(string)
 
-	status, page := fetchPage(t, http.MethodGet, pageURL(signURL), nil)
+	status, page := apitest.FetchPage(t, http.MethodGet, pageURL(signURL), nil)
 	require.Equal(t, http.StatusOK, status, page)
 	msgs, answer := embeddedMessages(t, page)
 	assert.Equal(t, []embMessage{{Type: "hellosign:initialize", Payload: map[string]any{"signatureId": jack}}}, msgs)
 	assert.Equal(t, "hellosign:userCancelRequest", answer, "the close button cancels while the signer can act")
 
-	status, page = fetchPage(t, http.MethodPost, pageURL(signURL), url.Values{"action": {"sign"}})
+	status, page = apitest.FetchPage(t, http.MethodPost, pageURL(signURL), url.Values{"action": {"sign"}})
 	require.Equal(t, http.StatusOK, status, page)
 	msgs, answer = embeddedMessages(t, page)
 	assert.Equal(t, []embMessage{
@@ -71,16 +73,16 @@ func TestEmbeddedProtocolSignPage(t *testing.T) {
 	assert.Equal(t, "hellosign:userFinishRequest", answer)
 
 	// The used link: an error, no initialize.
-	status, page = fetchPage(t, http.MethodGet, pageURL(signURL), nil)
+	status, page = apitest.FetchPage(t, http.MethodGet, pageURL(signURL), nil)
 	assert.Equal(t, http.StatusOK, status)
 	msgs, _ = embeddedMessages(t, page)
 	assert.Equal(t, []embMessage{{Type: "hellosign:error", Payload: map[string]any{"signatureId": jack, "code": float64(http.StatusConflict)}}}, msgs)
 
 	// Declining posts the reason, then finish. The reason stays inside the
 	// script's JSON.
-	jillURL := srSignURL(t, srv, jill).Map()["embedded"].(map[string]any)["sign_url"].(string)
+	jillURL := apitest.SignURL(t, srv, jill).Map()["embedded"].(map[string]any)["sign_url"].(string)
 	reason := `</script><script>alert(1)</script> "quoted" & more`
-	status, page = fetchPage(t, http.MethodPost, pageURL(jillURL), url.Values{"action": {"decline"}, "reason": {reason}})
+	status, page = apitest.FetchPage(t, http.MethodPost, pageURL(jillURL), url.Values{"action": {"decline"}, "reason": {reason}})
 	require.Equal(t, http.StatusOK, status, page)
 	msgs, _ = embeddedMessages(t, page)
 	assert.Equal(t, []embMessage{
@@ -90,17 +92,17 @@ func TestEmbeddedProtocolSignPage(t *testing.T) {
 	assert.NotContains(t, page, "<script>alert(1)")
 
 	// An expired link: 410 and an error with the signature.
-	sr2 := srEmbedded(t, srv)
+	sr2 := apitest.CreateEmbeddedRequest(t, srv)
 	srv.Advance(2 * time.Second)
-	expiring := srSignURL(t, srv, srSigID(sr2, 0)).Map()["embedded"].(map[string]any)["sign_url"].(string)
+	expiring := apitest.SignURL(t, srv, apitest.SignatureID(sr2, 0)).Map()["embedded"].(map[string]any)["sign_url"].(string)
 	srv.Advance(time.Hour)
-	status, page = fetchPage(t, http.MethodGet, pageURL(expiring), nil)
+	status, page = apitest.FetchPage(t, http.MethodGet, pageURL(expiring), nil)
 	assert.Equal(t, http.StatusGone, status)
 	msgs, _ = embeddedMessages(t, page)
-	assert.Equal(t, []embMessage{{Type: "hellosign:error", Payload: map[string]any{"signatureId": srSigID(sr2, 0), "code": float64(http.StatusGone)}}}, msgs)
+	assert.Equal(t, []embMessage{{Type: "hellosign:error", Payload: map[string]any{"signatureId": apitest.SignatureID(sr2, 0), "code": float64(http.StatusGone)}}}, msgs)
 
 	// An unknown link: 404, an error without a signature.
-	status, page = fetchPage(t, http.MethodGet, srv.URL+"/_sandbox/w/default/sign/"+"00", nil)
+	status, page = apitest.FetchPage(t, http.MethodGet, srv.URL+"/_sandbox/w/default/sign/"+"00", nil)
 	assert.Equal(t, http.StatusNotFound, status)
 	msgs, _ = embeddedMessages(t, page)
 	assert.Equal(t, []embMessage{{Type: "hellosign:error", Payload: map[string]any{"code": float64(http.StatusNotFound)}}}, msgs)
@@ -111,20 +113,20 @@ func TestEmbeddedProtocolSignPage(t *testing.T) {
 // the template's id, title, message and role names and then finish, and a
 // used link posts an error.
 func TestEmbeddedProtocolEditorPage(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	id, editURL := embeddedTemplateEditURL(t, srv)
 
-	status, page := fetchPage(t, http.MethodGet, pageURL(editURL), nil)
+	status, page := apitest.FetchPage(t, http.MethodGet, pageURL(editURL), nil)
 	require.Equal(t, http.StatusOK, status, page)
 	msgs, answer := embeddedMessages(t, page)
 	assert.Equal(t, []embMessage{{Type: "hellosign:initialize", Payload: map[string]any{"templateId": id}}}, msgs)
 	assert.Equal(t, "hellosign:userCancelRequest", answer)
 
-	status, page = fetchPage(t, http.MethodPost, pageURL(editURL), url.Values{"title": {"NDA v3"}, "message": {"Read it"}})
+	status, page = apitest.FetchPage(t, http.MethodPost, pageURL(editURL), url.Values{"title": {"NDA v3"}, "message": {"Read it"}})
 	require.Equal(t, http.StatusOK, status, page)
 	msgs, answer = embeddedMessages(t, page)
 	roles := []any{}
-	for _, r := range tplGet(t, srv, srv.APIKey, id)["signer_roles"].([]any) {
+	for _, r := range apitest.GetTemplate(t, srv, srv.APIKey, id)["signer_roles"].([]any) {
 		roles = append(roles, r.(map[string]any)["name"])
 	}
 	require.NotEmpty(t, roles)
@@ -134,7 +136,7 @@ func TestEmbeddedProtocolEditorPage(t *testing.T) {
 	}, msgs)
 	assert.Equal(t, "hellosign:userFinishRequest", answer)
 
-	status, page = fetchPage(t, http.MethodGet, pageURL(editURL), nil)
+	status, page = apitest.FetchPage(t, http.MethodGet, pageURL(editURL), nil)
 	assert.Equal(t, http.StatusGone, status)
 	msgs, _ = embeddedMessages(t, page)
 	assert.Equal(t, []embMessage{{Type: "hellosign:error", Payload: map[string]any{"code": float64(http.StatusGone)}}}, msgs)
@@ -144,28 +146,28 @@ func TestEmbeddedProtocolEditorPage(t *testing.T) {
 // id, sending posts send (request and first signature) and then finish, and
 // the claimed link posts an error.
 func TestEmbeddedProtocolClaimPage(t *testing.T) {
-	srv := newServer(t)
-	d := udDraft(t, srv, "create_embedded", udEmbedded())
+	srv := apitest.NewServer(t)
+	d := apitest.Draft(t, srv, "create_embedded", apitest.EmbeddedDraftBody())
 	claimURL := d["claim_url"].(string)
 	draftID := d["signature_request_id"].(string)
 
-	status, page := fetchPage(t, http.MethodGet, pageURL(claimURL), nil)
+	status, page := apitest.FetchPage(t, http.MethodGet, pageURL(claimURL), nil)
 	require.Equal(t, http.StatusOK, status, page)
 	msgs, answer := embeddedMessages(t, page)
 	assert.Equal(t, []embMessage{{Type: "hellosign:initialize", Payload: map[string]any{"signatureRequestId": draftID}}}, msgs)
 	assert.Equal(t, "hellosign:userCancelRequest", answer)
 
-	status, page = fetchPage(t, http.MethodPost, pageURL(claimURL), url.Values{"signer_name": {"Jill"}, "signer_email": {"jill@example.com"}})
+	status, page = apitest.FetchPage(t, http.MethodPost, pageURL(claimURL), url.Values{"signer_name": {"Jill"}, "signer_email": {"jill@example.com"}})
 	require.Equal(t, http.StatusOK, status, page)
 	msgs, _ = embeddedMessages(t, page)
-	sr := srGetOK(t, srv, draftID)
-	sigID := srSigID(sr, 0)
+	sr := apitest.GetRequestOK(t, srv, draftID)
+	sigID := apitest.SignatureID(sr, 0)
 	assert.Equal(t, []embMessage{
 		{Type: "hellosign:userSendRequest", Payload: map[string]any{"signatureRequestId": draftID, "signatureId": sigID}},
 		{Type: "hellosign:userFinishRequest"},
 	}, msgs)
 
-	status, page = fetchPage(t, http.MethodGet, pageURL(claimURL), nil)
+	status, page = apitest.FetchPage(t, http.MethodGet, pageURL(claimURL), nil)
 	assert.Equal(t, http.StatusNotFound, status)
 	msgs, _ = embeddedMessages(t, page)
 	assert.Equal(t, []embMessage{{Type: "hellosign:error", Payload: map[string]any{"code": float64(http.StatusNotFound)}}}, msgs)

@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/internal/conformance"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
@@ -53,14 +54,14 @@ func TestEveryOfficialEventType(t *testing.T) {
 		require.Equal(t, officialEventTypes, names, "the official enum")
 	}
 	srv := scServer(t)
-	acct, app := newCBReceiver(t), newCBReceiver(t)
+	acct, app := apitest.NewReceiver(t), apitest.NewReceiver(t)
 	want := map[string]eventCause{}
-	sendAs := func(body map[string]any) map[string]any { return srSend(t, srv, body) }
+	sendAs := func(body map[string]any) map[string]any { return apitest.SendRequest(t, srv, body) }
 	processed := func() { srv.AdvanceAndWait(time.Minute) }
 
 	// callback_test: setting the account's and the app's callback URLs.
-	cbSetCallbackURL(t, srv, srv.APIKey, acct.URL)
-	r := srv.Do(http.MethodPut, "/v3/api_app/"+cbAppID, map[string]any{"callback_url": app.URL})
+	apitest.SetCallbackURL(t, srv, srv.APIKey, acct.URL)
+	r := srv.Do(http.MethodPut, "/v3/api_app/"+apitest.ClientID, map[string]any{"callback_url": app.URL})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	want["callback_test"] = eventCause{}
 
@@ -69,14 +70,14 @@ func TestEveryOfficialEventType(t *testing.T) {
 
 	// template_created and template_error: a template prepared, and one
 	// whose file is not really a PDF.
-	tplOK := tplCreate(t, srv, srv.APIKey, tplStandardFields())
-	tplBad := tplCreate(t, srv, srv.APIKey, tplStandardFields(), tplFile{Name: "scan.pdf", Data: []byte("not a PDF at all")})
+	tplOK := apitest.CreateTemplate(t, srv, srv.APIKey, apitest.StandardTemplate())
+	tplBad := apitest.CreateTemplate(t, srv, srv.APIKey, apitest.StandardTemplate(), apitest.PDFFile{Name: "scan.pdf", Data: []byte("not a PDF at all")})
 	want["template_created"] = eventCause{object: tplOK}
 	want["template_error"] = eventCause{object: tplBad, message: "scan.pdf"}
 
 	// account_confirmed: an account created through the app confirms.
 	r = srv.Do(http.MethodPost, "/v3/account/create", map[string]any{
-		"email_address": "joiner@example.com", "client_id": cbAppID, "client_secret": cbAppSecret})
+		"email_address": "joiner@example.com", "client_id": apitest.ClientID, "client_secret": cbAppSecret})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	newAccount := r.Map()["account"].(map[string]any)["account_id"].(string)
 	srv.Control(http.MethodPost, "/accounts/"+newAccount+"/confirm", nil, nil)
@@ -84,10 +85,10 @@ func TestEveryOfficialEventType(t *testing.T) {
 
 	// The life of a request made with the app: sent, reminded, bounced,
 	// viewed, signed twice, all signed, downloadable, then removed.
-	life := srTwoSigners()
-	life["client_id"] = cbAppID
+	life := apitest.TwoSigners()
+	life["client_id"] = apitest.ClientID
 	a := sendAs(life)
-	aID, jack, jill := a["signature_request_id"].(string), srSigID(a, 0), srSigID(a, 1)
+	aID, jack, jill := a["signature_request_id"].(string), apitest.SignatureID(a, 0), apitest.SignatureID(a, 1)
 	processed()
 	want["signature_request_sent"] = eventCause{object: aID}
 	r = srv.Do(http.MethodPost, "/v3/signature_request/remind/"+aID, map[string]any{"email_address": "jack@example.com"})
@@ -108,21 +109,21 @@ func TestEveryOfficialEventType(t *testing.T) {
 	want["signature_request_destroyed"] = eventCause{object: aID}
 
 	// declined, reassigned, canceled, expired.
-	declining := srTwoSigners()
+	declining := apitest.TwoSigners()
 	declining["allow_decline"] = true
 	b := sendAs(declining)
-	reassigning := srTwoSigners()
+	reassigning := apitest.TwoSigners()
 	reassigning["allow_reassign"] = true
 	c := sendAs(reassigning)
-	d := sendAs(srTwoSigners())
-	expiring := srTwoSigners()
+	d := sendAs(apitest.TwoSigners())
+	expiring := apitest.TwoSigners()
 	expiring["expires_at"] = srv.Now().Add(3 * 24 * time.Hour).Unix()
 	e := sendAs(expiring)
 	processed()
-	srv.Decline(srSigID(b, 0), "Not this quarter.")
-	want["signature_request_declined"] = eventCause{object: b["signature_request_id"].(string), related: []string{srSigID(b, 0)}, message: "Not this quarter."}
-	srv.Reassign(srSigID(c, 0), "Jo", "jo@example.com", "On leave.")
-	want["signature_request_reassigned"] = eventCause{object: c["signature_request_id"].(string), related: []string{srSigID(c, 0)}, message: "On leave."}
+	srv.Decline(apitest.SignatureID(b, 0), "Not this quarter.")
+	want["signature_request_declined"] = eventCause{object: b["signature_request_id"].(string), related: []string{apitest.SignatureID(b, 0)}, message: "Not this quarter."}
+	srv.Reassign(apitest.SignatureID(c, 0), "Jo", "jo@example.com", "On leave.")
+	want["signature_request_reassigned"] = eventCause{object: c["signature_request_id"].(string), related: []string{apitest.SignatureID(c, 0)}, message: "On leave."}
 	r = srv.Do(http.MethodPost, "/v3/signature_request/cancel/"+d["signature_request_id"].(string), nil)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	processed()
@@ -130,10 +131,10 @@ func TestEveryOfficialEventType(t *testing.T) {
 	want["signature_request_expired"] = eventCause{object: e["signature_request_id"].(string)}
 
 	// file_error, unknown_error, signature_request_invalid: processing fails.
-	broken := srMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/signature_request/send", srTwoSigners(),
-		srFile{Name: "broken.pdf", Data: []byte("%PDF-1.7 truncated")})
+	broken := apitest.SendPDFs(t, srv, srv.APIKey, http.MethodPost, "/v3/signature_request/send", apitest.TwoSigners(),
+		apitest.PDFFile{Name: "broken.pdf", Data: []byte("%PDF-1.7 truncated")})
 	require.Equal(t, http.StatusOK, broken.Status, "%s", broken.Body)
-	internal := srTwoSigners()
+	internal := apitest.TwoSigners()
 	internal["title"] = "Internal"
 	f := sendAs(internal)
 	offPage := evBody(evField("lost", 100, 900, 120, 30))
@@ -144,40 +145,40 @@ func TestEveryOfficialEventType(t *testing.T) {
 	want["signature_request_invalid"] = eventCause{object: g["signature_request_id"].(string), message: `"lost"`}
 
 	// signature_request_prepared: a draft held for its requester is claimed.
-	held := udEmbedded()
+	held := apitest.EmbeddedDraftBody()
 	held["hold_request"] = true
-	draft := udDraft(t, srv, "create_embedded", held)
+	draft := apitest.Draft(t, srv, "create_embedded", held)
 	srv.ClaimDraft(draft["signature_request_id"].(string), nil)
 	processed()
 	want["signature_request_prepared"] = eventCause{object: draft["signature_request_id"].(string)}
 
 	// sign_url_invalid: an embedded sign URL opened after it expired.
-	h := srEmbedded(t, srv)
+	h := apitest.CreateEmbeddedRequest(t, srv)
 	processed()
-	r = srSignURL(t, srv, srSigID(h, 0))
+	r = apitest.SignURL(t, srv, apitest.SignatureID(h, 0))
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	signURL := r.Map()["embedded"].(map[string]any)["sign_url"].(string)
 	srv.Advance(2 * time.Hour)
-	status, _ := fetchPage(t, http.MethodGet, signURL, nil)
+	status, _ := apitest.FetchPage(t, http.MethodGet, signURL, nil)
 	require.Equal(t, http.StatusGone, status)
-	want["sign_url_invalid"] = eventCause{object: h["signature_request_id"].(string), related: []string{srSigID(h, 0)}}
+	want["sign_url_invalid"] = eventCause{object: h["signature_request_id"].(string), related: []string{apitest.SignatureID(h, 0)}}
 
 	// signature_request_incomplete_qes: an eID signer leaves the step.
 	eid := evBody()
 	eid["test_mode"], eid["is_eid"] = false, true
 	q := sendAs(eid)
 	processed()
-	srv.EIDIncomplete(srSigID(q, 0), "")
-	want["signature_request_incomplete_qes"] = eventCause{object: q["signature_request_id"].(string), related: []string{srSigID(q, 0)}, message: "eID"}
+	srv.EIDIncomplete(apitest.SignatureID(q, 0), "")
+	want["signature_request_incomplete_qes"] = eventCause{object: q["signature_request_id"].(string), related: []string{apitest.SignatureID(q, 0)}, message: "eID"}
 
 	// signature_request_signer_removed: an edit leaves a signer out.
-	k := sendAs(srTwoSigners())
+	k := sendAs(apitest.TwoSigners())
 	processed()
-	edit := srTwoSigners()
+	edit := apitest.TwoSigners()
 	edit["signers"] = []map[string]any{{"name": "Jack", "email_address": "jack@example.com"}}
-	r = srMultipart(t, srv, srv.APIKey, http.MethodPut, "/v3/signature_request/edit/"+k["signature_request_id"].(string), edit, srFile{Name: "v2.pdf", Data: srPDF(1)})
+	r = apitest.SendPDFs(t, srv, srv.APIKey, http.MethodPut, "/v3/signature_request/edit/"+k["signature_request_id"].(string), edit, apitest.PDFFile{Name: "v2.pdf", Data: apitest.PDF(1)})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	want["signature_request_signer_removed"] = eventCause{object: k["signature_request_id"].(string), related: []string{srSigID(k, 1)}, message: "jill@example.com"}
+	want["signature_request_signer_removed"] = eventCause{object: k["signature_request_id"].(string), related: []string{apitest.SignatureID(k, 1)}, message: "jill@example.com"}
 
 	// The expiry falls due; every due delivery is made.
 	srv.AdvanceAndWait(3 * 24 * time.Hour)
@@ -201,7 +202,7 @@ func TestEveryOfficialEventType(t *testing.T) {
 		})
 	}
 	for _, dl := range app.Events() {
-		assert.Equal(t, cbAppID, dl.Metadata()["reported_for_app_id"], "app callbacks: %s", dl.EventType())
+		assert.Equal(t, apitest.ClientID, dl.Metadata()["reported_for_app_id"], "app callbacks: %s", dl.EventType())
 	}
 	appTypes := map[string]bool{}
 	for _, dl := range app.Events() {
@@ -217,16 +218,16 @@ func TestEveryOfficialEventType(t *testing.T) {
 func checkDelivery(t *testing.T, d sandboxtest.Delivery, cause eventCause, now int64) {
 	t.Helper()
 	typ := d.EventType()
-	assert.True(t, d.VerifyHash(srOwnerKey), "event_hash of %s", typ)
+	assert.True(t, d.VerifyHash(apitest.OwnerKey), "event_hash of %s", typ)
 	at, err := strconv.ParseInt(d.EventTime(), 10, 64)
 	require.NoError(t, err, "event_time is a string of Unix seconds")
 	assert.True(t, at >= sandboxtest.Start.Unix() && at <= now, "event_time %d on the world clock", at)
 
 	md := d.Metadata()
 	if d.IsAppCallback() {
-		assert.Equal(t, cbAppID, md["reported_for_app_id"])
+		assert.Equal(t, apitest.ClientID, md["reported_for_app_id"])
 	} else {
-		assert.Equal(t, cbOwnerID, md["reported_for_account_id"], "account callbacks report for their account")
+		assert.Equal(t, apitest.OwnerID, md["reported_for_account_id"], "account callbacks report for their account")
 		assert.Nil(t, md["reported_for_app_id"])
 	}
 	if len(cause.related) > 0 {

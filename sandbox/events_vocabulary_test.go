@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -61,11 +62,11 @@ func evOnly(t *testing.T, srv *sandboxtest.Server, id, typ string) sandboxtest.C
 // warning, and processing ends in error_component_position with
 // signature_request_invalid. A page beyond the document stays a 400.
 func TestFieldPlacement(t *testing.T) {
-	srv := newServer(t)
-	rcv := newCBReceiver(t)
-	cbSetCallbackURL(t, srv, srv.APIKey, rcv.URL)
+	srv := apitest.NewServer(t)
+	rcv := apitest.NewReceiver(t)
+	apitest.SetCallbackURL(t, srv, srv.APIKey, rcv.URL)
 	send := func(fields ...map[string]any) *sandboxtest.Response {
-		return srCreate(t, srv, srv.APIKey, "send", evBody(fields...))
+		return apitest.CreateRequest(t, srv, srv.APIKey, "send", evBody(fields...))
 	}
 
 	inside := send(evField("sig", 100, 600, 120, 30))
@@ -80,20 +81,20 @@ func TestFieldPlacement(t *testing.T) {
 	require.Equal(t, http.StatusOK, outside.Status, "%s", outside.Body)
 	assert.Equal(t, []string{"form_fields_placement"}, evWarnings(outside))
 
-	srErr(t, send(map[string]any{"document_index": 0, "api_id": "p2", "type": "signature", "x": 1, "y": 1,
+	apitest.WantError(t, send(map[string]any{"document_index": 0, "api_id": "p2", "type": "signature", "x": 1, "y": 1,
 		"width": 10, "height": 10, "required": true, "signer": 0, "page": 2}), http.StatusBadRequest, "bad_request", "form_fields_per_document[0][page]")
 
 	srv.AdvanceAndWait(time.Minute)
 	for _, r := range []*sandboxtest.Response{inside, partly} {
 		id := r.Map()["signature_request"].(map[string]any)["signature_request_id"].(string)
-		assert.Equal(t, []string{"awaiting_signature"}, srStatuses(srGetOK(t, srv, id)))
+		assert.Equal(t, []string{"awaiting_signature"}, apitest.Statuses(apitest.GetRequestOK(t, srv, id)))
 	}
 	id := outside.Map()["signature_request"].(map[string]any)["signature_request_id"].(string)
-	sr := srGetOK(t, srv, id)
+	sr := apitest.GetRequestOK(t, srv, id)
 	assert.Equal(t, true, sr["has_error"])
-	assert.Equal(t, []string{"error_component_position"}, srStatuses(sr))
-	assert.Contains(t, srSigs(sr)[0]["error"], `"lost"`, "the error names the field")
-	assert.Equal(t, []string{"signature_request_invalid"}, srEvents(srv, id))
+	assert.Equal(t, []string{"error_component_position"}, apitest.Statuses(sr))
+	assert.Contains(t, apitest.Signatures(sr)[0]["error"], `"lost"`, "the error names the field")
+	assert.Equal(t, []string{"signature_request_invalid"}, apitest.EventTypes(srv, id))
 	got := rcv.Events("signature_request_invalid")
 	require.Len(t, got, 1)
 	assert.Contains(t, got[0].Metadata()["event_message"], `"lost"`)
@@ -106,8 +107,8 @@ func TestFieldPlacement(t *testing.T) {
 // carries the status.
 func TestFailProcessingRules(t *testing.T) {
 	srv := scServer(t, sandbox.WithOfflineFiles())
-	rcv := newCBReceiver(t)
-	cbSetCallbackURL(t, srv, srv.APIKey, rcv.URL)
+	rcv := apitest.NewReceiver(t)
+	apitest.SetCallbackURL(t, srv, srv.APIKey, rcv.URL)
 	mustLoad(t, srv, srv.APIKey, `name: failures
 rules:
   - match: {fields: {title: Unknown}}
@@ -142,20 +143,20 @@ rules:
 
 	for _, c := range cases {
 		t.Run(c.title, func(t *testing.T) {
-			sr := srGetOK(t, srv, ids[c.title])
+			sr := apitest.GetRequestOK(t, srv, ids[c.title])
 			assert.Equal(t, true, sr["has_error"])
-			assert.Equal(t, []string{c.status, c.status}, srStatuses(sr))
-			assert.Equal(t, []string{c.event}, srEvents(srv, ids[c.title]))
+			assert.Equal(t, []string{c.status, c.status}, apitest.Statuses(sr))
+			assert.Equal(t, []string{c.event}, apitest.EventTypes(srv, ids[c.title]))
 			assert.Equal(t, c.message, evOnly(t, srv, ids[c.title], c.event).EventMessage)
 		})
 	}
-	sr := srGetOK(t, srv, mixed)
+	sr := apitest.GetRequestOK(t, srv, mixed)
 	assert.Equal(t, true, sr["has_error"])
-	assert.Equal(t, []string{"awaiting_signature", "error_invalid_email"}, srStatuses(sr), "only the address at fault")
-	assert.Equal(t, []string{"signature_request_invalid"}, srEvents(srv, mixed))
-	assert.Equal(t, "Mailbox does not exist.", srSigs(sr)[1]["error"])
-	srErr(t, srv.SignerAction(srSigID(sr, 0), "sign", nil), http.StatusConflict, "conflict", "")
-	assert.Equal(t, []string{"signature_request_sent"}, srEvents(srv, fine))
+	assert.Equal(t, []string{"awaiting_signature", "error_invalid_email"}, apitest.Statuses(sr), "only the address at fault")
+	assert.Equal(t, []string{"signature_request_invalid"}, apitest.EventTypes(srv, mixed))
+	assert.Equal(t, "Mailbox does not exist.", apitest.Signatures(sr)[1]["error"])
+	apitest.WantError(t, srv.SignerAction(apitest.SignatureID(sr, 0), "sign", nil), http.StatusConflict, "conflict", "")
+	assert.Equal(t, []string{"signature_request_sent"}, apitest.EventTypes(srv, fine))
 
 	assert.Len(t, rcv.Events("unknown_error"), 1)
 	assert.Len(t, rcv.Events("file_error"), 2)
@@ -187,38 +188,38 @@ func TestFailProcessingIsValidatedStrictly(t *testing.T) {
 // processing (or sent, untouched) request fail with any error status, and
 // refuses what a real failure could not reach.
 func TestFailControlCall(t *testing.T) {
-	srv := newServer(t)
-	rcv := newCBReceiver(t)
-	cbSetCallbackURL(t, srv, srv.APIKey, rcv.URL)
+	srv := apitest.NewServer(t)
+	rcv := apitest.NewReceiver(t)
+	apitest.SetCallbackURL(t, srv, srv.APIKey, rcv.URL)
 
-	processing := srSend(t, srv, srTwoSigners())
+	processing := apitest.SendRequest(t, srv, apitest.TwoSigners())
 	pid := processing["signature_request_id"].(string)
 	sr := srv.FailRequest(pid, "error_unknown", "")
 	assert.Equal(t, true, sr["has_error"])
-	assert.Equal(t, []string{"error_unknown", "error_unknown"}, srStatuses(sr))
+	assert.Equal(t, []string{"error_unknown", "error_unknown"}, apitest.Statuses(sr))
 	srv.AdvanceAndWait(time.Minute)
-	assert.Equal(t, []string{"unknown_error"}, srEvents(srv, pid), "processing does not run again")
-	assert.Equal(t, []string{"error_unknown", "error_unknown"}, srStatuses(srGetOK(t, srv, pid)))
+	assert.Equal(t, []string{"unknown_error"}, apitest.EventTypes(srv, pid), "processing does not run again")
+	assert.Equal(t, []string{"error_unknown", "error_unknown"}, apitest.Statuses(apitest.GetRequestOK(t, srv, pid)))
 	require.Len(t, rcv.Events("unknown_error"), 1)
 
-	sent := srSend(t, srv, srTwoSigners())
+	sent := apitest.SendRequest(t, srv, apitest.TwoSigners())
 	sid := sent["signature_request_id"].(string)
 	srv.Advance(time.Minute)
-	bad := srSigID(sent, 1)
+	bad := apitest.SignatureID(sent, 1)
 	r := srv.FailRequestRaw(sid, map[string]any{"status_code": "error_invalid_email", "signature_id": bad, "message": "Bounced for good."})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	assert.Equal(t, []string{"awaiting_signature", "error_invalid_email"}, srStatuses(srGetOK(t, srv, sid)))
+	assert.Equal(t, []string{"awaiting_signature", "error_invalid_email"}, apitest.Statuses(apitest.GetRequestOK(t, srv, sid)))
 	assert.Equal(t, "Bounced for good.", evOnly(t, srv, sid, "signature_request_invalid").EventMessage)
 
-	signed := srSend(t, srv, srTwoSigners())
+	signed := apitest.SendRequest(t, srv, apitest.TwoSigners())
 	gid := signed["signature_request_id"].(string)
 	srv.Advance(time.Minute)
-	srv.Sign(srSigID(signed, 0), nil)
-	canceled := srSend(t, srv, srTwoSigners())
+	srv.Sign(apitest.SignatureID(signed, 0), nil)
+	canceled := apitest.SendRequest(t, srv, apitest.TwoSigners())
 	cid := canceled["signature_request_id"].(string)
 	srv.Advance(time.Minute)
 	require.Equal(t, http.StatusOK, srv.Do(http.MethodPost, "/v3/signature_request/cancel/"+cid, nil).Status)
-	fresh := srSend(t, srv, srTwoSigners())
+	fresh := apitest.SendRequest(t, srv, apitest.TwoSigners())
 	fid := fresh["signature_request_id"].(string)
 	srv.Advance(time.Hour)
 
@@ -239,10 +240,10 @@ func TestFailControlCall(t *testing.T) {
 		{"canceled", cid, map[string]any{"status_code": "error_unknown"}, 410, "deleted", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			srErr(t, srv.FailRequestRaw(c.id, c.body), c.status, c.errName, c.at)
+			apitest.WantError(t, srv.FailRequestRaw(c.id, c.body), c.status, c.errName, c.at)
 		})
 	}
-	assert.Equal(t, []string{"signed", "awaiting_signature"}, srStatuses(srGetOK(t, srv, gid)), "refusals change nothing")
+	assert.Equal(t, []string{"signed", "awaiting_signature"}, apitest.Statuses(apitest.GetRequestOK(t, srv, gid)), "refusals change nothing")
 }
 
 // TestEditRemovesSigners: editing a request so that a signer is no longer
@@ -250,20 +251,20 @@ func TestFailControlCall(t *testing.T) {
 // related_signature_id their old signature id, after commit and carrying
 // the edited request as GET shows it. Signers kept are not reported.
 func TestEditRemovesSigners(t *testing.T) {
-	srv := newServer(t)
-	rcv := newCBReceiver(t)
-	cbSetCallbackURL(t, srv, srv.APIKey, rcv.URL)
-	sr := srSend(t, srv, srTwoSigners())
+	srv := apitest.NewServer(t)
+	rcv := apitest.NewReceiver(t)
+	apitest.SetCallbackURL(t, srv, srv.APIKey, rcv.URL)
+	sr := apitest.SendRequest(t, srv, apitest.TwoSigners())
 	id := sr["signature_request_id"].(string)
-	jill := srSigID(sr, 1)
+	jill := apitest.SignatureID(sr, 1)
 	srv.AdvanceAndWait(time.Minute)
 
-	body := srTwoSigners()
+	body := apitest.TwoSigners()
 	body["signers"] = []map[string]any{
 		{"name": "Jack", "email_address": "JACK@example.com", "order": 0},
 		{"name": "Joan", "email_address": "joan@example.com", "order": 1},
 	}
-	r := srMultipart(t, srv, srv.APIKey, http.MethodPut, "/v3/signature_request/edit/"+id, body, srFile{Name: "v2.pdf", Data: srPDF(1)})
+	r := apitest.SendPDFs(t, srv, srv.APIKey, http.MethodPut, "/v3/signature_request/edit/"+id, body, apitest.PDFFile{Name: "v2.pdf", Data: apitest.PDF(1)})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	edited := r.Map()["signature_request"].(map[string]any)
 	srv.WaitCallbacks()
@@ -277,7 +278,7 @@ func TestEditRemovesSigners(t *testing.T) {
 	obj := got[0].Payload["signature_request"].(map[string]any)
 	assert.Equal(t, edited["signatures"], obj["signatures"], "the edited request, as the edit answered it")
 	srv.AdvanceAndWait(time.Minute)
-	assert.Equal(t, []string{"signature_request_sent", "signature_request_signer_removed", "signature_request_sent"}, srEvents(srv, id))
+	assert.Equal(t, []string{"signature_request_sent", "signature_request_signer_removed", "signature_request_sent"}, apitest.EventTypes(srv, id))
 }
 
 // TestEIDIncomplete: the signer of an is_eid request who leaves the eID
@@ -285,18 +286,18 @@ func TestEditRemovesSigners(t *testing.T) {
 // stays awaiting, and they can still sign); other requests refuse the
 // action; is_eid keeps the limits of its official description.
 func TestEIDIncomplete(t *testing.T) {
-	srv := newServer(t)
-	rcv := newCBReceiver(t)
-	cbSetCallbackURL(t, srv, srv.APIKey, rcv.URL)
+	srv := apitest.NewServer(t)
+	rcv := apitest.NewReceiver(t)
+	apitest.SetCallbackURL(t, srv, srv.APIKey, rcv.URL)
 	body := evBody()
 	body["test_mode"], body["is_eid"] = false, true
-	sr := srSend(t, srv, body)
-	id, sig := sr["signature_request_id"].(string), srSigID(sr, 0)
+	sr := apitest.SendRequest(t, srv, body)
+	id, sig := sr["signature_request_id"].(string), apitest.SignatureID(sr, 0)
 
-	srErr(t, srv.SignerAction(sig, "eid_incomplete", nil), http.StatusConflict, "conflict", "")
+	apitest.WantError(t, srv.SignerAction(sig, "eid_incomplete", nil), http.StatusConflict, "conflict", "")
 	srv.AdvanceAndWait(time.Minute)
 	got := srv.EIDIncomplete(sig, "")
-	assert.Equal(t, []string{"awaiting_signature"}, srStatuses(got))
+	assert.Equal(t, []string{"awaiting_signature"}, apitest.Statuses(got))
 	srv.WaitCallbacks()
 	ev := evOnly(t, srv, id, "signature_request_incomplete_qes")
 	assert.Equal(t, sig, ev.RelatedSignatureID)
@@ -309,22 +310,22 @@ func TestEIDIncomplete(t *testing.T) {
 	assert.Equal(t, "Provider timed out.", srv.Callbacks(sandboxtest.ObjectID(id), sandboxtest.EventType("signature_request_incomplete_qes"))[1].EventMessage)
 	done := srv.Sign(sig, nil)
 	assert.Equal(t, true, done["is_complete"], "the signer came back and signed")
-	srErr(t, srv.SignerAction(sig, "eid_incomplete", nil), http.StatusConflict, "conflict", "")
+	apitest.WantError(t, srv.SignerAction(sig, "eid_incomplete", nil), http.StatusConflict, "conflict", "")
 
-	plain := srSend(t, srv, evBody())
+	plain := apitest.SendRequest(t, srv, evBody())
 	srv.Advance(time.Minute)
-	srErr(t, srv.SignerAction(srSigID(plain, 0), "eid_incomplete", nil), http.StatusForbidden, "forbidden", "")
-	srErr(t, srv.SignerAction(srSigID(plain, 0), "eid_incomplete", map[string]any{"bogus": true}), http.StatusBadRequest, "bad_request", "")
-	srErr(t, srv.SignerAction("ffffffffffffffffffffffffffffffff", "eid_incomplete", nil), http.StatusNotFound, "not_found", "")
+	apitest.WantError(t, srv.SignerAction(apitest.SignatureID(plain, 0), "eid_incomplete", nil), http.StatusForbidden, "forbidden", "")
+	apitest.WantError(t, srv.SignerAction(apitest.SignatureID(plain, 0), "eid_incomplete", map[string]any{"bogus": true}), http.StatusBadRequest, "bad_request", "")
+	apitest.WantError(t, srv.SignerAction("ffffffffffffffffffffffffffffffff", "eid_incomplete", nil), http.StatusNotFound, "not_found", "")
 
 	inTestMode := evBody()
 	inTestMode["is_eid"] = true
-	srErr(t, srCreate(t, srv, srv.APIKey, "send", inTestMode), http.StatusBadRequest, "bad_request", "is_eid")
-	two := srTwoSigners()
+	apitest.WantError(t, apitest.CreateRequest(t, srv, srv.APIKey, "send", inTestMode), http.StatusBadRequest, "bad_request", "is_eid")
+	two := apitest.TwoSigners()
 	two["test_mode"], two["is_eid"] = false, true
-	srErr(t, srCreate(t, srv, srv.APIKey, "send", two), http.StatusBadRequest, "bad_request", "is_eid")
+	apitest.WantError(t, apitest.CreateRequest(t, srv, srv.APIKey, "send", two), http.StatusBadRequest, "bad_request", "is_eid")
 
-	tpl := tplReady(t, srv) // two roles
+	tpl := apitest.ReadyTemplate(t, srv) // two roles
 	r := srv.Do(http.MethodPost, "/v3/signature_request/send_with_template", map[string]any{
 		"template_ids": []string{tpl}, "is_eid": true, "test_mode": false,
 		"signers": []map[string]any{{"role": "Client", "name": "C", "email_address": "c@example.com"},
@@ -332,15 +333,15 @@ func TestEIDIncomplete(t *testing.T) {
 		"ccs":           []map[string]any{{"role": "Manager", "email_address": "m@example.com"}},
 		"custom_fields": []map[string]any{{"name": "Full Name", "value": "C"}},
 	})
-	srErr(t, r, http.StatusBadRequest, "bad_request", "is_eid")
+	apitest.WantError(t, r, http.StatusBadRequest, "bad_request", "is_eid")
 }
 
 // TestDocumentStatusReportShowsFailures: a request whose processing failed
 // with an unknown error is an error in the document status report, as
 // file errors and invalid requests are.
 func TestDocumentStatusReportShowsFailures(t *testing.T) {
-	srv := newServer(t)
-	sr := srSend(t, srv, srTwoSigners())
+	srv := apitest.NewServer(t)
+	sr := apitest.SendRequest(t, srv, apitest.TwoSigners())
 	id := sr["signature_request_id"].(string)
 	srv.FailRequest(id, "error_unknown", "")
 	srv.Advance(time.Minute)
@@ -348,9 +349,9 @@ func TestDocumentStatusReportShowsFailures(t *testing.T) {
 		"start_date": "01/01/2025", "end_date": "01/02/2025", "report_type": []string{"document_status"}})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	srv.Advance(time.Minute)
-	mails := orgEmails(t, srv, "kind=report")
+	mails := apitest.Emails(t, srv, "kind=report")
 	require.Len(t, mails, 1)
-	status, rows := fetchCSV(t, mails[0]["link"].(string))
+	status, rows := apitest.FetchCSV(t, mails[0]["link"].(string))
 	require.Equal(t, http.StatusOK, status)
 	require.Len(t, rows, 2)
 	assert.Equal(t, []string{id, "Error", "unknown_error"}, []string{rows[1][0], rows[1][3], rows[1][4]})
@@ -360,14 +361,14 @@ func TestDocumentStatusReportShowsFailures(t *testing.T) {
 // ends preparation in template_error (each request made from the template
 // would otherwise end in error_component_position).
 func TestTemplateFieldPlacement(t *testing.T) {
-	srv := newServer(t)
-	body := bkTemplateBody()
+	srv := apitest.NewServer(t)
+	body := apitest.BulkTemplateBody()
 	body["form_fields_per_document"] = []map[string]any{
 		{"document_index": 0, "api_id": "client_sig", "name": "Signature", "type": "signature", "x": 700, "y": 100, "width": 200, "height": 30, "required": true, "signer": 0, "page": 1},
 	}
-	id := tplCreate(t, srv, srv.APIKey, body, tplFile{Name: "letter.pdf", Data: srPDF(1)})
-	ok := bkTemplate(t, srv)
-	assert.Equal(t, []string{"template_error"}, srEvents(srv, id))
+	id := apitest.CreateTemplate(t, srv, srv.APIKey, body, apitest.PDFFile{Name: "letter.pdf", Data: apitest.PDF(1)})
+	ok := apitest.BulkTemplate(t, srv)
+	assert.Equal(t, []string{"template_error"}, apitest.EventTypes(srv, id))
 	assert.Contains(t, evOnly(t, srv, id, "template_error").EventMessage, `"client_sig"`)
-	assert.Equal(t, []string{"template_created"}, srEvents(srv, ok))
+	assert.Equal(t, []string{"template_created"}, apitest.EventTypes(srv, ok))
 }

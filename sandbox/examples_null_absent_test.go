@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/internal/conformance"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
@@ -116,26 +117,26 @@ type exampleWorld struct {
 }
 
 func newExampleWorld(t *testing.T) *exampleWorld {
-	srv := newServer(t, sandbox.WithOfflineFiles())
+	srv := apitest.NewServer(t, sandbox.WithOfflineFiles())
 	w := &exampleWorld{srv: srv}
-	w.template = tplCreate(t, srv, srv.APIKey, tplStandardFields())
-	emb := tplStandardFields()
-	emb["client_id"] = tplClientID
-	w.embedded = tplCreate(t, srv, srv.APIKey, emb)
-	srv.Advance(tplPrepDelay)
+	w.template = apitest.CreateTemplate(t, srv, srv.APIKey, apitest.StandardTemplate())
+	emb := apitest.StandardTemplate()
+	emb["client_id"] = apitest.ClientID
+	w.embedded = apitest.CreateTemplate(t, srv, srv.APIKey, emb)
+	srv.Advance(apitest.TemplatePrepDelay)
 
 	w.request = exPost(t, srv, "/v3/signature_request/send", exampleSendBody(t))["signature_request"].(map[string]any)
 	w.embeddedSR = exPost(t, srv, "/v3/signature_request/create_embedded", exampleBody(t, "SignatureRequestCreateEmbeddedRequest.json",
-		map[string]any{"client_id": srClientID}))["signature_request"].(map[string]any)
-	w.bulkJob = bkJob(t, srv, "bulk_send_with_template", bkBody(bkTemplate(t, srv)))["bulk_send_job_id"].(string)
-	r := sendFax(t, srv, srv.APIKey, map[string]string{"recipient": "+14155550100", "test_mode": "true", "title": "Fax"})
+		map[string]any{"client_id": apitest.ClientID}))["signature_request"].(map[string]any)
+	w.bulkJob = apitest.BulkJob(t, srv, "bulk_send_with_template", apitest.BulkBody(apitest.BulkTemplate(t, srv)))["bulk_send_job_id"].(string)
+	r := apitest.SendFax(t, srv, srv.APIKey, map[string]string{"recipient": "+14155550100", "test_mode": "true", "title": "Fax"})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	w.fax = r.Map()["fax"].(map[string]any)["fax_id"].(string)
 	exPost(t, srv, "/v3/fax_line/create", map[string]any{"area_code": 209, "country": "US"})
-	r = srv.Do(http.MethodPut, "/v3/team/add_member", map[string]any{"email_address": srOutsiderMail})
+	r = srv.Do(http.MethodPut, "/v3/team/add_member", map[string]any{"email_address": apitest.OutsiderMail})
 	require.Equal(t, http.StatusOK, r.Status, "an invited account: %s", r.Body)
 	srv.Advance(30 * time.Second) // processing, and the fax's transmission
-	srv.Sign(srSigID(w.request, 0), map[string]any{"text_jack": "Jack's text"})
+	srv.Sign(apitest.SignatureID(w.request, 0), map[string]any{"text_jack": "Jack's text"})
 	return w
 }
 
@@ -185,14 +186,14 @@ func exampleCalls(w *exampleWorld) map[string]func(t *testing.T) *sandboxtest.Re
 		return func(*testing.T) *sandboxtest.Response { return srv.Do(method, path, body) }
 	}
 	srID := func() string { return w.request["signature_request_id"].(string) }
-	sigID := func(sr map[string]any) string { return srSigID(sr, 0) }
+	sigID := func(sr map[string]any) string { return apitest.SignatureID(sr, 0) }
 	return map[string]func(t *testing.T) *sandboxtest.Response{
 		"AccountGetResponse.json":    do(http.MethodGet, "/v3/account", nil),
 		"AccountUpdateResponse.json": do(http.MethodPut, "/v3/account", map[string]any{"locale": "en-US"}),
 		"AccountCreateResponse.json": do(http.MethodPost, "/v3/account/create", map[string]any{"email_address": "new.account@example.com"}),
 		"AccountCreateOAuthResponse.json": func(t *testing.T) *sandboxtest.Response {
 			return srv.Do(http.MethodPost, "/v3/account/create", map[string]any{"email_address": "new.oauth@example.com",
-				"client_id": fixtureClientID, "client_secret": clientSecret(t, srv)})
+				"client_id": apitest.ClientID, "client_secret": apitest.ClientSecret(t, srv)})
 		},
 		"AccountVerifyFoundResponse.json":    do(http.MethodPost, "/v3/account/verify", map[string]any{"email_address": "teammate@sandbox.example"}),
 		"AccountVerifyNotFoundResponse.json": do(http.MethodPost, "/v3/account/verify", map[string]any{"email_address": "nobody@example.com"}),
@@ -200,10 +201,10 @@ func exampleCalls(w *exampleWorld) map[string]func(t *testing.T) *sandboxtest.Re
 		"ApiAppCreateResponse.json": func(t *testing.T) *sandboxtest.Response {
 			return srv.Do(http.MethodPost, "/v3/api_app", exampleBody(t, "ApiAppCreateRequest.json", map[string]any{"custom_logo_file": nil}))
 		},
-		"ApiAppGetResponse.json":  do(http.MethodGet, "/v3/api_app/"+fixtureClientID, nil),
+		"ApiAppGetResponse.json":  do(http.MethodGet, "/v3/api_app/"+apitest.ClientID, nil),
 		"ApiAppListResponse.json": do(http.MethodGet, "/v3/api_app/list", nil),
 		"ApiAppUpdateResponse.json": func(t *testing.T) *sandboxtest.Response {
-			return srv.Do(http.MethodPut, "/v3/api_app/"+fixtureClientID, exampleBody(t, "ApiAppUpdateRequest.json", map[string]any{"custom_logo_file": nil, "callback_url": nil}))
+			return srv.Do(http.MethodPut, "/v3/api_app/"+apitest.ClientID, exampleBody(t, "ApiAppUpdateRequest.json", map[string]any{"custom_logo_file": nil, "callback_url": nil}))
 		},
 
 		"BulkSendJobGetResponse.json": func(*testing.T) *sandboxtest.Response {
@@ -211,12 +212,12 @@ func exampleCalls(w *exampleWorld) map[string]func(t *testing.T) *sandboxtest.Re
 		},
 		"BulkSendJobListResponse.json": do(http.MethodGet, "/v3/bulk_send_job/list", nil),
 		"SignatureRequestBulkSendWithTemplateResponse.json": func(t *testing.T) *sandboxtest.Response {
-			return bkSend(t, srv, srv.APIKey, "bulk_send_with_template", bkBody(w.template2(t)))
+			return apitest.BulkSend(t, srv, srv.APIKey, "bulk_send_with_template", apitest.BulkBody(w.template2(t)))
 		},
 		"SignatureRequestBulkCreateEmbeddedWithTemplateResponse.json": func(t *testing.T) *sandboxtest.Response {
-			b := bkBody(w.template2(t))
-			b["client_id"] = srClientID
-			return bkSend(t, srv, srv.APIKey, "bulk_create_embedded_with_template", b)
+			b := apitest.BulkBody(w.template2(t))
+			b["client_id"] = apitest.ClientID
+			return apitest.BulkSend(t, srv, srv.APIKey, "bulk_create_embedded_with_template", b)
 		},
 
 		"EmbeddedEditUrlResponse.json": do(http.MethodPost, "/v3/embedded/edit_url/"+w.embedded, map[string]any{}),
@@ -231,14 +232,14 @@ func exampleCalls(w *exampleWorld) map[string]func(t *testing.T) *sandboxtest.Re
 		"FaxLineAreaCodeGetResponse.json": do(http.MethodGet, "/v3/fax_line/area_codes?country=US", nil),
 
 		"OAuthTokenGenerateResponse.json": func(t *testing.T) *sandboxtest.Response {
-			code := authorize(t, srv, map[string]any{"state": "s"})
-			return exchange(t, srv, "/oauth/token", code, clientSecret(t, srv), "s")
+			code := apitest.Authorize(t, srv, map[string]any{"state": "s"})
+			return apitest.Exchange(t, srv, "/oauth/token", code, apitest.ClientSecret(t, srv), "s")
 		},
 		"OAuthTokenRefreshResponse.json": func(t *testing.T) *sandboxtest.Response {
-			code := authorize(t, srv, map[string]any{"state": "s"})
-			tok := decodeToken(t, exchange(t, srv, "/oauth/token", code, clientSecret(t, srv), "s"))
+			code := apitest.Authorize(t, srv, map[string]any{"state": "s"})
+			tok := apitest.DecodeToken(t, apitest.Exchange(t, srv, "/oauth/token", code, apitest.ClientSecret(t, srv), "s"))
 			return srv.DoAs("", http.MethodPost, "/oauth/token?refresh", map[string]any{"grant_type": "refresh_token", "refresh_token": tok.RefreshToken,
-				"client_id": fixtureClientID, "client_secret": clientSecret(t, srv)})
+				"client_id": apitest.ClientID, "client_secret": apitest.ClientSecret(t, srv)})
 		},
 		"ReportCreateResponse.json": func(t *testing.T) *sandboxtest.Response {
 			return srv.Do(http.MethodPost, "/v3/report/create", exampleBody(t, "ReportCreateRequest.json", nil))
@@ -248,38 +249,38 @@ func exampleCalls(w *exampleWorld) map[string]func(t *testing.T) *sandboxtest.Re
 			return srv.Do(http.MethodPost, "/v3/signature_request/send", exampleSendBody(t))
 		},
 		"SignatureRequestSendWithTemplateResponse.json": func(*testing.T) *sandboxtest.Response {
-			return srv.Do(http.MethodPost, "/v3/signature_request/send_with_template", tplSendBody(w.template))
+			return srv.Do(http.MethodPost, "/v3/signature_request/send_with_template", apitest.TemplateSendBody(w.template))
 		},
 		"SignatureRequestCreateEmbeddedResponse.json": func(t *testing.T) *sandboxtest.Response {
-			return srv.Do(http.MethodPost, "/v3/signature_request/create_embedded", exampleBody(t, "SignatureRequestCreateEmbeddedRequest.json", map[string]any{"client_id": srClientID}))
+			return srv.Do(http.MethodPost, "/v3/signature_request/create_embedded", exampleBody(t, "SignatureRequestCreateEmbeddedRequest.json", map[string]any{"client_id": apitest.ClientID}))
 		},
 		"SignatureRequestCreateEmbeddedWithTemplateResponse.json": func(*testing.T) *sandboxtest.Response {
-			b := tplSendBody(w.template)
-			b["client_id"] = srClientID
+			b := apitest.TemplateSendBody(w.template)
+			b["client_id"] = apitest.ClientID
 			return srv.Do(http.MethodPost, "/v3/signature_request/create_embedded_with_template", b)
 		},
 		"SignatureRequestEditResponse.json": func(t *testing.T) *sandboxtest.Response {
 			id := exPost(t, srv, "/v3/signature_request/send", exampleSendBody(t))["signature_request"].(map[string]any)["signature_request_id"].(string)
-			srv.Advance(udProcess)
+			srv.Advance(apitest.SendProcessDelay)
 			return srv.Do(http.MethodPut, "/v3/signature_request/edit/"+id, exampleBody(t, "SignatureRequestEditRequest.json",
 				map[string]any{"attachments": exampleSendBody(t)["attachments"]}))
 		},
 		"SignatureRequestEditEmbeddedResponse.json": func(t *testing.T) *sandboxtest.Response {
 			id := exPost(t, srv, "/v3/signature_request/create_embedded", exampleBody(t, "SignatureRequestCreateEmbeddedRequest.json",
-				map[string]any{"client_id": srClientID}))["signature_request"].(map[string]any)["signature_request_id"].(string)
-			srv.Advance(udProcess)
-			return srv.Do(http.MethodPut, "/v3/signature_request/edit_embedded/"+id, exampleBody(t, "SignatureRequestEditEmbeddedRequest.json", map[string]any{"client_id": srClientID}))
+				map[string]any{"client_id": apitest.ClientID}))["signature_request"].(map[string]any)["signature_request_id"].(string)
+			srv.Advance(apitest.SendProcessDelay)
+			return srv.Do(http.MethodPut, "/v3/signature_request/edit_embedded/"+id, exampleBody(t, "SignatureRequestEditEmbeddedRequest.json", map[string]any{"client_id": apitest.ClientID}))
 		},
 		"SignatureRequestEditWithTemplateResponse.json": func(t *testing.T) *sandboxtest.Response {
-			id := exPost(t, srv, "/v3/signature_request/send_with_template", tplSendBody(w.template))["signature_request"].(map[string]any)["signature_request_id"].(string)
-			srv.Advance(udProcess)
-			return srv.Do(http.MethodPut, "/v3/signature_request/edit_with_template/"+id, tplSendBody(w.template))
+			id := exPost(t, srv, "/v3/signature_request/send_with_template", apitest.TemplateSendBody(w.template))["signature_request"].(map[string]any)["signature_request_id"].(string)
+			srv.Advance(apitest.SendProcessDelay)
+			return srv.Do(http.MethodPut, "/v3/signature_request/edit_with_template/"+id, apitest.TemplateSendBody(w.template))
 		},
 		"SignatureRequestEditEmbeddedWithTemplateResponse.json": func(t *testing.T) *sandboxtest.Response {
-			b := tplSendBody(w.template)
-			b["client_id"] = srClientID
+			b := apitest.TemplateSendBody(w.template)
+			b["client_id"] = apitest.ClientID
 			id := exPost(t, srv, "/v3/signature_request/create_embedded_with_template", b)["signature_request"].(map[string]any)["signature_request_id"].(string)
-			srv.Advance(udProcess)
+			srv.Advance(apitest.SendProcessDelay)
 			return srv.Do(http.MethodPut, "/v3/signature_request/edit_embedded_with_template/"+id, b)
 		},
 		"SignatureRequestGetResponse.json": func(*testing.T) *sandboxtest.Response {
@@ -290,14 +291,14 @@ func exampleCalls(w *exampleWorld) map[string]func(t *testing.T) *sandboxtest.Re
 			return srv.Do(http.MethodPost, "/v3/signature_request/remind/"+srID(), map[string]any{"email_address": "jill@example.com"})
 		},
 		"SignatureRequestUpdateResponse.json": func(*testing.T) *sandboxtest.Response {
-			return srv.Do(http.MethodPost, "/v3/signature_request/update/"+srID(), map[string]any{"signature_id": srSigID(w.request, 1), "email_address": "jill.new@example.com"})
+			return srv.Do(http.MethodPost, "/v3/signature_request/update/"+srID(), map[string]any{"signature_id": apitest.SignatureID(w.request, 1), "email_address": "jill.new@example.com"})
 		},
 		"SignatureRequestReleaseHoldResponse.json": func(t *testing.T) *sandboxtest.Response {
-			body := udEmbedded()
+			body := apitest.EmbeddedDraftBody()
 			body["hold_request"] = true
-			id := udDraft(t, srv, "create_embedded", body)["signature_request_id"].(string)
+			id := apitest.Draft(t, srv, "create_embedded", body)["signature_request_id"].(string)
 			srv.ClaimDraft(id, nil)
-			srv.Advance(udProcess)
+			srv.Advance(apitest.SendProcessDelay)
 			return srv.Do(http.MethodPost, "/v3/signature_request/release_hold/"+id, nil)
 		},
 		"SignatureRequestFilesResponse.json": func(*testing.T) *sandboxtest.Response {
@@ -310,26 +311,26 @@ func exampleCalls(w *exampleWorld) map[string]func(t *testing.T) *sandboxtest.Re
 		},
 		"TeamGetRootInfoResponse.json": do(http.MethodGet, "/v3/team/info", nil),
 		"TeamInvitesResponse.json": func(*testing.T) *sandboxtest.Response {
-			return srv.DoAs(srOutsiderKey, http.MethodGet, "/v3/team/invites", nil)
+			return srv.DoAs(apitest.OutsiderKey, http.MethodGet, "/v3/team/invites", nil)
 		},
-		"TeamMembersResponse.json": do(http.MethodGet, "/v3/team/members/"+orgTeamID, nil),
+		"TeamMembersResponse.json": do(http.MethodGet, "/v3/team/members/"+apitest.TeamID, nil),
 		"TeamSubTeamsResponse.json": func(*testing.T) *sandboxtest.Response {
 			w.subTeam()
-			return srv.Do(http.MethodGet, "/v3/team/sub_teams/"+orgTeamID, nil)
+			return srv.Do(http.MethodGet, "/v3/team/sub_teams/"+apitest.TeamID, nil)
 		},
 		"TeamAddMemberResponse.json": do(http.MethodPut, "/v3/team/add_member", map[string]any{"email_address": "new.member@example.com"}),
 		"TeamRemoveMemberResponse.json": func(t *testing.T) *sandboxtest.Response {
 			// In a world of its own (the teammate stays in the shared one),
 			// with an invited account as the shared one has.
-			own := newServer(t)
-			r := own.Do(http.MethodPut, "/v3/team/add_member", map[string]any{"email_address": srOutsiderMail})
+			own := apitest.NewServer(t)
+			r := own.Do(http.MethodPut, "/v3/team/add_member", map[string]any{"email_address": apitest.OutsiderMail})
 			require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 			return own.Do(http.MethodPost, "/v3/team/remove_member", map[string]any{"email_address": "teammate@sandbox.example"})
 		},
 		"TeamUpdateResponse.json": do(http.MethodPut, "/v3/team", map[string]any{"name": "New Team Name"}),
 		"TeamCreateResponse.json": func(t *testing.T) *sandboxtest.Response {
 			// In a world of its own: the outsider stays outside any team.
-			return newServer(t).DoAs(srOutsiderKey, http.MethodPost, "/v3/team/create", map[string]any{"name": "New Team Name"})
+			return apitest.NewServer(t).DoAs(apitest.OutsiderKey, http.MethodPost, "/v3/team/create", map[string]any{"name": "New Team Name"})
 		},
 		"TeamDoesNotExistResponse.json": func(*testing.T) *sandboxtest.Response {
 			return srv.Do(http.MethodGet, "/v3/team/members/0123456789abcdef0123456789abcdef01234567", nil)
@@ -337,11 +338,11 @@ func exampleCalls(w *exampleWorld) map[string]func(t *testing.T) *sandboxtest.Re
 
 		"TemplateCreateResponse.json": func(t *testing.T) *sandboxtest.Response {
 			return srv.Do(http.MethodPost, "/v3/template/create", exampleBody(t, "TemplateCreateRequest.json",
-				map[string]any{"client_id": srClientID, "file_urls": []string{"https://example.com/a.pdf"}}))
+				map[string]any{"client_id": apitest.ClientID, "file_urls": []string{"https://example.com/a.pdf"}}))
 		},
 		"TemplateCreateEmbeddedDraftResponse.json": func(t *testing.T) *sandboxtest.Response {
 			return srv.Do(http.MethodPost, "/v3/template/create_embedded_draft", exampleBody(t, "TemplateCreateEmbeddedDraftRequest.json",
-				map[string]any{"client_id": srClientID, "file_urls": []string{"https://example.com/a.pdf"}}))
+				map[string]any{"client_id": apitest.ClientID, "file_urls": []string{"https://example.com/a.pdf"}}))
 		},
 		"TemplateGetResponse.json":  func(*testing.T) *sandboxtest.Response { return srv.Do(http.MethodGet, "/v3/template/"+w.template, nil) },
 		"TemplateListResponse.json": do(http.MethodGet, "/v3/template/list", nil),
@@ -362,18 +363,18 @@ func exampleCalls(w *exampleWorld) map[string]func(t *testing.T) *sandboxtest.Re
 			return srv.Do(http.MethodPost, "/v3/unclaimed_draft/create", exampleBody(t, "UnclaimedDraftCreateRequest.json", nil))
 		},
 		"UnclaimedDraftCreateEmbeddedResponse.json": func(t *testing.T) *sandboxtest.Response {
-			return srv.Do(http.MethodPost, "/v3/unclaimed_draft/create_embedded", exampleBody(t, "UnclaimedDraftCreateEmbeddedRequest.json", map[string]any{"client_id": srClientID}))
+			return srv.Do(http.MethodPost, "/v3/unclaimed_draft/create_embedded", exampleBody(t, "UnclaimedDraftCreateEmbeddedRequest.json", map[string]any{"client_id": apitest.ClientID}))
 		},
 		"UnclaimedDraftEditAndResend.json": func(t *testing.T) *sandboxtest.Response {
-			id := udDraft(t, srv, "create_embedded", udEmbedded())["signature_request_id"].(string)
+			id := apitest.Draft(t, srv, "create_embedded", apitest.EmbeddedDraftBody())["signature_request_id"].(string)
 			srv.ClaimDraft(id, nil)
-			srv.Advance(udProcess)
+			srv.Advance(apitest.SendProcessDelay)
 			return srv.Do(http.MethodPost, "/v3/unclaimed_draft/edit_and_resend/"+id, exampleBody(t, "UnclaimedDraftEditAndResendRequest.json",
-				map[string]any{"client_id": srClientID, "test_mode": true}))
+				map[string]any{"client_id": apitest.ClientID, "test_mode": true}))
 		},
 		"UnclaimedDraftCreateEmbeddedWithTemplateResponse.json": func(t *testing.T) *sandboxtest.Response {
 			return srv.Do(http.MethodPost, "/v3/unclaimed_draft/create_embedded_with_template", exampleBody(t, "UnclaimedDraftCreateEmbeddedWithTemplateRequest.json",
-				map[string]any{"client_id": srClientID, "template_ids": []string{w.template2(t)}}))
+				map[string]any{"client_id": apitest.ClientID, "template_ids": []string{w.template2(t)}}))
 		},
 	}
 }
@@ -381,7 +382,7 @@ func exampleCalls(w *exampleWorld) map[string]func(t *testing.T) *sandboxtest.Re
 // template2 is a second template for bulk sends (one signer role).
 func (w *exampleWorld) template2(t *testing.T) string {
 	t.Helper()
-	return bkTemplate(t, w.srv)
+	return apitest.BulkTemplate(t, w.srv)
 }
 
 // subTeam creates (once) a sub-team of the fixture team.
@@ -479,21 +480,21 @@ func TestOfficialExamplesNullOrAbsent(t *testing.T) {
 // has no redeemed_at; an unlimited allowance is left out of a template's
 // accounts[].quotas, and is null in GET /account, whose schema allows it.
 func TestNullOrAbsentChoices(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	srv.Control(http.MethodPost, "/scenarios", map[string]any{"name": "unlimited", "seed": map[string]any{
 		"accounts": []map[string]any{{"email_address": "owner@sandbox.example", "quotas": map[string]any{"templates_left": nil}}}}}, nil)
-	id := tplCreate(t, srv, srv.APIKey, tplStandardFields())
-	quotas := tplGet(t, srv, srv.APIKey, id)["accounts"].([]any)[0].(map[string]any)["quotas"].(map[string]any)
+	id := apitest.CreateTemplate(t, srv, srv.APIKey, apitest.StandardTemplate())
+	quotas := apitest.GetTemplate(t, srv, srv.APIKey, id)["accounts"].([]any)[0].(map[string]any)["quotas"].(map[string]any)
 	assert.NotContains(t, quotas, "templates_left", "unlimited: left out, as TemplateResponseAccountQuota is not nullable")
 	assert.NotContains(t, quotas, "documents_left")
 	assert.EqualValues(t, 1000, quotas["api_signature_requests_left"])
-	account := tplQuotas(t, srv, srv.APIKey)
+	account := apitest.Quotas(t, srv, srv.APIKey)
 	assert.Contains(t, account, "templates_left")
 	assert.Nil(t, account["templates_left"], "AccountResponseQuotas is nullable: null")
 
-	r := srv.Do(http.MethodPut, "/v3/team/add_member", map[string]any{"email_address": srOutsiderMail})
+	r := srv.Do(http.MethodPut, "/v3/team/add_member", map[string]any{"email_address": apitest.OutsiderMail})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	r = srv.DoAs(srOutsiderKey, http.MethodGet, "/v3/team/invites", nil)
+	r = srv.DoAs(apitest.OutsiderKey, http.MethodGet, "/v3/team/invites", nil)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	invite := r.Map()["team_invites"].([]any)[0].(map[string]any)
 	assert.NotContains(t, invite, "redeemed_at", "not redeemed: left out, as TeamInviteResponse.redeemed_at is not nullable")

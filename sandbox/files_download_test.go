@@ -14,18 +14,19 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
 // flPart is one multipart file part.
-type flPart = mpFile
+type flPart = apitest.File
 
 // flSend posts a create body as multipart as the caller: scalars as text,
 // objects and arrays as JSON parts, then the file parts.
 func flSend(t *testing.T, srv *sandboxtest.Server, path string, fields map[string]any, parts ...flPart) *sandboxtest.Response {
 	t.Helper()
-	return sendMultipart(t, srv, srv.APIKey, http.MethodPost, path, fields, parts...)
+	return apitest.SendMultipart(t, srv, srv.APIKey, http.MethodPost, path, fields, parts...)
 }
 
 // flRequest sends a signature request with two signers (no form fields, so
@@ -65,7 +66,7 @@ func (d flDownloads) all(t *testing.T, status int, name string) {
 	for form, r := range map[string]*sandboxtest.Response{"pdf": d.pdf, "zip": d.zip, "data uri": d.dataURI, "file url": d.fileURL} {
 		require.Equal(t, status, r.Status, "%s: %s", form, r.Body)
 		if name != "" {
-			n, msg, _ := errorOf(t, r.Body)
+			n, msg, _ := apitest.ErrorParts(t, r.Body)
 			assert.Equal(t, name, n, form)
 			if status == http.StatusConflict {
 				assert.Equal(t, apierr.MsgFilesNotReady, msg, form)
@@ -86,8 +87,8 @@ func flFetch(t *testing.T, u string) (int, http.Header, []byte) {
 }
 
 func TestFilesLifecycle(t *testing.T) {
-	srv := newServer(t)
-	docA, docB := srPDF(2), srPDF(1)
+	srv := apitest.NewServer(t)
+	docA, docB := apitest.PDF(2), apitest.PDF(1)
 	sr := flRequest(t, srv, true, flPart{Name: "contract.pdf", Data: docA}, flPart{Name: "annex.pdf", Data: docB})
 	id := sr["signature_request_id"].(string)
 
@@ -143,7 +144,7 @@ func TestFilesLifecycle(t *testing.T) {
 
 	// A signature makes the files "being prepared" again; the new version
 	// shows the signer as signed.
-	srv.Sign(srSigID(sr, 0), nil)
+	srv.Sign(apitest.SignatureID(sr, 0), nil)
 	flGetAll(srv, id).all(t, http.StatusConflict, "conflict")
 	status, _, _ = flFetch(t, u)
 	assert.Equal(t, http.StatusOK, status, "a file URL keeps serving the version it was issued for")
@@ -172,8 +173,8 @@ func TestFilesLifecycle(t *testing.T) {
 
 func TestFilesSameStateSameBytes(t *testing.T) {
 	get := func() []byte {
-		srv := newServer(t)
-		sr := flRequest(t, srv, false, flPart{Name: "a.pdf", Data: srPDF(1)})
+		srv := apitest.NewServer(t)
+		sr := flRequest(t, srv, false, flPart{Name: "a.pdf", Data: apitest.PDF(1)})
 		srv.Advance(5 * time.Second)
 		r := srv.Do(http.MethodGet, "/v3/signature_request/files/"+sr["signature_request_id"].(string), nil)
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
@@ -183,23 +184,23 @@ func TestFilesSameStateSameBytes(t *testing.T) {
 }
 
 func TestFilesQueryAndAccess(t *testing.T) {
-	srv := newServer(t)
-	sr := flRequest(t, srv, true, flPart{Name: "a.pdf", Data: srPDF(1)})
+	srv := apitest.NewServer(t)
+	sr := flRequest(t, srv, true, flPart{Name: "a.pdf", Data: apitest.PDF(1)})
 	id := sr["signature_request_id"].(string)
 	srv.Advance(5 * time.Second)
 
 	r := srv.Do(http.MethodGet, "/v3/signature_request/files/"+id+"?file_type=docx", nil)
-	srErr(t, r, http.StatusBadRequest, "bad_request", "file_type")
+	apitest.WantError(t, r, http.StatusBadRequest, "bad_request", "file_type")
 	r = srv.Do(http.MethodGet, "/v3/signature_request/files/"+id+"?file_type=pdf", nil)
 	assert.Equal(t, http.StatusOK, r.Status)
 	r = srv.Do(http.MethodGet, "/v3/signature_request/files_as_file_url/"+id+"?force_download=yes", nil)
-	srErr(t, r, http.StatusBadRequest, "bad_request", "force_download")
+	apitest.WantError(t, r, http.StatusBadRequest, "bad_request", "force_download")
 
 	for _, path := range []string{"/v3/signature_request/files/", "/v3/signature_request/files_as_data_uri/", "/v3/signature_request/files_as_file_url/"} {
 		r = srv.Do(http.MethodGet, path+"0123456789abcdef0123456789abcdef01234567", nil)
-		srErr(t, r, http.StatusNotFound, "not_found", "")
-		r = srv.DoAs(srOutsiderKey, http.MethodGet, path+id, nil)
-		srErr(t, r, http.StatusNotFound, "not_found", "")
+		apitest.WantError(t, r, http.StatusNotFound, "not_found", "")
+		r = srv.DoAs(apitest.OutsiderKey, http.MethodGet, path+id, nil)
+		apitest.WantError(t, r, http.StatusNotFound, "not_found", "")
 	}
 
 	status, _, _ := flFetch(t, srv.URL+"/_sandbox/w/default/files/"+strings.Repeat("ab", 32))
@@ -211,7 +212,7 @@ func TestFilesQueryAndAccess(t *testing.T) {
 func TestFilesSampleDocuments(t *testing.T) {
 	sample := pdftest.Sample(t, "pdf-sample.pdf")
 	sample2 := pdftest.Sample(t, "pdf-sample-2.pdf")
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	sr := flRequest(t, srv, false, flPart{Name: "pdf-sample.pdf", Data: sample}, flPart{Name: "pdf-sample.pdf", Data: sample2})
 	srv.Advance(5 * time.Second)
 	id := sr["signature_request_id"].(string)
@@ -230,8 +231,8 @@ func TestFilesSampleDocuments(t *testing.T) {
 }
 
 func TestFilesOfTemplates(t *testing.T) {
-	srv := newServer(t)
-	id := tplCreate(t, srv, srv.APIKey, tplStandardFields(), tplFile{Name: "nda.pdf", Data: srPDF(2)})
+	srv := apitest.NewServer(t)
+	id := apitest.CreateTemplate(t, srv, srv.APIKey, apitest.StandardTemplate(), apitest.PDFFile{Name: "nda.pdf", Data: apitest.PDF(2)})
 	paths := []string{"/v3/template/files/", "/v3/template/files/%s?file_type=zip", "/v3/template/files_as_data_uri/", "/v3/template/files_as_file_url/"}
 	get := func(p string) *sandboxtest.Response {
 		if strings.Contains(p, "%s") {
@@ -240,9 +241,9 @@ func TestFilesOfTemplates(t *testing.T) {
 		return srv.Do(http.MethodGet, p+id, nil)
 	}
 	for _, p := range paths {
-		srErr(t, get(p), http.StatusConflict, "conflict", "")
+		apitest.WantError(t, get(p), http.StatusConflict, "conflict", "")
 	}
-	srv.Advance(tplPrepDelay)
+	srv.Advance(apitest.TemplatePrepDelay)
 	pdf := get(paths[0])
 	require.Equal(t, http.StatusOK, pdf.Status, "%s", pdf.Body)
 	assert.Equal(t, 2, pdftest.Validate(t, pdf.Body), "a template's PDF is its documents: no signature page, no audit trail")
@@ -261,12 +262,12 @@ func TestFilesOfTemplates(t *testing.T) {
 }
 
 func TestFileURLExpiresOnTheWorldClock(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	flConfig(t, srv, map[string]any{"file_url_ttl": "10m", "file_preparation_delay": "1s"})
-	sr := flRequest(t, srv, false, flPart{Name: "a.pdf", Data: srPDF(1)})
+	sr := flRequest(t, srv, false, flPart{Name: "a.pdf", Data: apitest.PDF(1)})
 	id := sr["signature_request_id"].(string)
 	srv.Advance(999 * time.Millisecond)
-	srErr(t, srv.Do(http.MethodGet, "/v3/signature_request/files_as_file_url/"+id, nil), http.StatusConflict, "conflict", "")
+	apitest.WantError(t, srv.Do(http.MethodGet, "/v3/signature_request/files_as_file_url/"+id, nil), http.StatusConflict, "conflict", "")
 	srv.Advance(time.Millisecond)
 	r := srv.Do(http.MethodGet, "/v3/signature_request/files_as_file_url/"+id, nil)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
@@ -278,7 +279,7 @@ func TestFileURLExpiresOnTheWorldClock(t *testing.T) {
 	srv.Advance(time.Second)
 	status, _, body := flFetch(t, u)
 	assert.Equal(t, http.StatusGone, status, "%s", body)
-	n, _, _ := errorOf(t, body)
+	n, _, _ := apitest.ErrorParts(t, body)
 	assert.Equal(t, "deleted", n)
 }
 
@@ -288,8 +289,8 @@ func TestFileURLExpiresOnTheWorldClock(t *testing.T) {
 // trail but prepares nothing) changes no download, in any form, and a file
 // URL issued afterwards serves the same PDF.
 func TestFilesStayThoseOfTheirPreparation(t *testing.T) {
-	srv := newServer(t)
-	sr := flRequest(t, srv, false, flPart{Name: "a.pdf", Data: srPDF(1)})
+	srv := apitest.NewServer(t)
+	sr := flRequest(t, srv, false, flPart{Name: "a.pdf", Data: apitest.PDF(1)})
 	id := sr["signature_request_id"].(string)
 	srv.Advance(5 * time.Second)
 	before := flGetAll(srv, id)

@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 )
 
 const (
@@ -26,7 +28,7 @@ func accountOf(t *testing.T, body []byte) map[string]any {
 }
 
 func TestAccountGetSelection(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	cases := []struct {
 		name, query, want string
 		status            int
@@ -43,7 +45,7 @@ func TestAccountGetSelection(t *testing.T) {
 			r := srv.Do(http.MethodGet, "/v3/account"+tc.query, nil)
 			require.Equal(t, tc.status, r.Status, "%s", r.Body)
 			if tc.status != 200 {
-				name, _, _ := errorOf(t, r.Body)
+				name, _, _ := apitest.ErrorParts(t, r.Body)
 				assert.Equal(t, "not_found", name)
 				return
 			}
@@ -60,7 +62,7 @@ func TestAccountGetSelection(t *testing.T) {
 }
 
 func TestAccountShowsQuotasUsageAndSettings(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	a := accountOf(t, srv.Do(http.MethodGet, "/v3/account", nil).Body)
 	for _, k := range []string{"account_id", "email_address", "is_locked", "is_paid_hs", "is_paid_hf", "quotas", "callback_url", "role_code", "team_id", "locale", "usage", "settings"} {
 		assert.Contains(t, a, k)
@@ -83,7 +85,7 @@ func TestAccountShowsQuotasUsageAndSettings(t *testing.T) {
 }
 
 func TestAccountUpdateLocalesAndCallback(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	all := []string{"en-US", "en-GB", "da-DK", "de-DE", "es-LA", "es-ES", "fr-FR", "id-ID", "it-IT", "ja-JP", "ko-KR",
 		"ms-MY", "nb-NO", "nl-NL", "pl-PL", "pt-BR", "ru-RU", "sv-SE", "th-TH", "uk-UA", "zh-CN", "zh-TW"}
 	for _, l := range all {
@@ -94,7 +96,7 @@ func TestAccountUpdateLocalesAndCallback(t *testing.T) {
 	for _, l := range []string{"EN-US", "en_us", "en", "fr-CA", ""} {
 		r := srv.Do(http.MethodPut, "/v3/account", map[string]any{"locale": l})
 		require.Equal(t, http.StatusBadRequest, r.Status, l)
-		_, msg, p := errorOf(t, r.Body)
+		_, msg, p := apitest.ErrorParts(t, r.Body)
 		assert.Equal(t, "locale", p)
 		assert.Contains(t, msg, "case-sensitive")
 	}
@@ -105,7 +107,7 @@ func TestAccountUpdateLocalesAndCallback(t *testing.T) {
 	for _, bad := range []string{"not a url", "ftp://example.com/x", "/relative", "http://", "mailto:a@b.c"} {
 		r = srv.Do(http.MethodPut, "/v3/account", map[string]any{"callback_url": bad})
 		require.Equal(t, http.StatusBadRequest, r.Status, bad)
-		_, _, p := errorOf(t, r.Body)
+		_, _, p := apitest.ErrorParts(t, r.Body)
 		assert.Equal(t, "callback_url", p)
 	}
 	// An empty callback_url clears it.
@@ -125,7 +127,7 @@ func TestAccountUpdateLocalesAndCallback(t *testing.T) {
 	assert.Equal(t, http.StatusOK, r.Status)
 	r = srv.Do(http.MethodPut, "/v3/account", map[string]any{"account_id": teammateID, "locale": "fr-FR"})
 	assert.Equal(t, http.StatusForbidden, r.Status)
-	_, _, p := errorOf(t, r.Body)
+	_, _, p := apitest.ErrorParts(t, r.Body)
 	assert.Equal(t, "account_id", p)
 
 	// Form bodies work as the JSON ones do.
@@ -139,12 +141,12 @@ func TestAccountUpdateLocalesAndCallback(t *testing.T) {
 	assert.Equal(t, http.StatusBadRequest, r.Status)
 	r = srv.Do(http.MethodPut, "/v3/account", map[string]any{"callback_url": []string{"x"}})
 	assert.Equal(t, http.StatusBadRequest, r.Status)
-	_, _, p = errorOf(t, r.Body)
+	_, _, p = apitest.ErrorParts(t, r.Body)
 	assert.Equal(t, "callback_url", p)
 }
 
 func TestAccountCreate(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	r := srv.Do(http.MethodPost, "/v3/account/create", map[string]any{"email_address": "new.person@example.com", "locale": "sv-SE"})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	a := accountOf(t, r.Body)
@@ -172,16 +174,16 @@ func TestAccountCreate(t *testing.T) {
 		{"duplicate", map[string]any{"email_address": "owner@sandbox.example"}, 400, "email_address"},
 		{"duplicate other case", map[string]any{"email_address": "NEW.PERSON@example.com"}, 400, "email_address"},
 		{"bad locale", map[string]any{"email_address": "x@example.com", "locale": "xx-XX"}, 400, "locale"},
-		{"client_id alone", map[string]any{"email_address": "x@example.com", "client_id": fixtureClientID}, 400, "client_secret"},
+		{"client_id alone", map[string]any{"email_address": "x@example.com", "client_id": apitest.ClientID}, 400, "client_secret"},
 		{"client_secret alone", map[string]any{"email_address": "x@example.com", "client_secret": "s"}, 400, "client_id"},
-		{"wrong secret", map[string]any{"email_address": "x@example.com", "client_id": fixtureClientID, "client_secret": "wrong"}, 401, "client_id"},
+		{"wrong secret", map[string]any{"email_address": "x@example.com", "client_id": apitest.ClientID, "client_secret": "wrong"}, 401, "client_id"},
 		{"unknown client", map[string]any{"email_address": "x@example.com", "client_id": "nope", "client_secret": "wrong"}, 401, "client_id"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			r := srv.Do(http.MethodPost, "/v3/account/create", tc.body)
 			require.Equal(t, tc.status, r.Status, "%s", r.Body)
-			_, _, p := errorOf(t, r.Body)
+			_, _, p := apitest.ErrorParts(t, r.Body)
 			assert.Equal(t, tc.path, p)
 		})
 	}
@@ -190,13 +192,13 @@ func TestAccountCreate(t *testing.T) {
 }
 
 func TestAccountCreateWithOAuthAnswersTokens(t *testing.T) {
-	srv := newServer(t)
-	secret := clientSecret(t, srv)
-	r := srv.Do(http.MethodPost, "/v3/account/create", map[string]any{"email_address": "app.user@example.com", "client_id": fixtureClientID, "client_secret": secret})
+	srv := apitest.NewServer(t)
+	secret := apitest.ClientSecret(t, srv)
+	r := srv.Do(http.MethodPost, "/v3/account/create", map[string]any{"email_address": "app.user@example.com", "client_id": apitest.ClientID, "client_secret": secret})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	var out struct {
-		Account   map[string]any `json:"account"`
-		OAuthData *tokenResponse `json:"oauth_data"`
+		Account   map[string]any         `json:"account"`
+		OAuthData *apitest.TokenResponse `json:"oauth_data"`
 	}
 	require.NoError(t, r.JSON(&out))
 	require.NotNil(t, out.OAuthData)
@@ -205,13 +207,13 @@ func TestAccountCreateWithOAuthAnswersTokens(t *testing.T) {
 	assert.Nil(t, out.OAuthData.State)
 
 	// The token acts for the new account.
-	me := bearer(t, srv, out.OAuthData.AccessToken, http.MethodGet, "/v3/account", "")
+	me := apitest.Bearer(t, srv, out.OAuthData.AccessToken, http.MethodGet, "/v3/account", "")
 	require.Equal(t, http.StatusOK, me.Status, "%s", me.Body)
 	assert.Equal(t, out.Account["account_id"], accountOf(t, me.Body)["account_id"])
 }
 
 func TestAccountVerify(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	r := srv.Do(http.MethodPost, "/v3/account/verify", map[string]any{"email_address": "nobody@example.com"})
 	require.Equal(t, http.StatusOK, r.Status)
 	assert.Equal(t, `{}`, string(r.Body), "no account key at all when the address is unknown")
@@ -223,7 +225,7 @@ func TestAccountVerify(t *testing.T) {
 	for _, body := range []map[string]any{{}, {"email_address": "bad"}, {"email_address": 12}} {
 		r = srv.Do(http.MethodPost, "/v3/account/verify", body)
 		require.Equal(t, http.StatusBadRequest, r.Status, "%v", body)
-		_, _, p := errorOf(t, r.Body)
+		_, _, p := apitest.ErrorParts(t, r.Body)
 		assert.Equal(t, "email_address", p)
 	}
 }

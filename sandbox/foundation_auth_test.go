@@ -9,13 +9,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
 // TestAPIKeyInURLUserInfo is what clients that put the key in the URL do
 // (http://KEY:@host/v3/...): Go's client turns user-info into HTTP Basic.
 func TestAPIKeyInURLUserInfo(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	u, err := url.Parse(srv.URL)
 	require.NoError(t, err)
 	u.User = url.UserPassword(srv.APIKey, "")
@@ -32,7 +33,7 @@ func TestAPIKeyInURLUserInfo(t *testing.T) {
 }
 
 func TestBasicAuthVariants(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	send := func(header string) int {
 		req, _ := http.NewRequest(http.MethodGet, srv.URL+"/v3/account", nil)
 		req.Header.Set("Authorization", header)
@@ -76,7 +77,7 @@ func primaryOf(keys []apiKey) string {
 }
 
 func TestAPIKeysControl(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	keys := listKeys(t, srv, srv.APIKey)
 	require.Len(t, keys, 1)
 	assert.True(t, keys[0].Primary)
@@ -102,7 +103,7 @@ func TestAPIKeysControl(t *testing.T) {
 	for _, bad := range []string{"short", "has:colon-key", "has space-key"} {
 		r = srv.Do(http.MethodPost, "/_sandbox/api_keys", map[string]any{"key": bad})
 		assert.Equal(t, http.StatusBadRequest, r.Status, bad)
-		_, _, p := errorOf(t, r.Body)
+		_, _, p := apitest.ErrorParts(t, r.Body)
 		assert.Equal(t, "key", p)
 	}
 	other := srv.NewWorld()
@@ -130,7 +131,7 @@ func TestAPIKeysControl(t *testing.T) {
 	assert.Equal(t, keys[3].Key, primaryOf(keys), "primary: true moves the primary mark")
 	r = srv.Do(http.MethodPost, "/_sandbox/api_keys", map[string]any{})
 	assert.Equal(t, http.StatusBadRequest, r.Status)
-	_, msg, _ := errorOf(t, r.Body)
+	_, msg, _ := apitest.ErrorParts(t, r.Body)
 	assert.Contains(t, msg, "at most 4")
 
 	// The primary key cannot be deleted; another can, and stops working.

@@ -12,20 +12,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
-// requireBad asserts a 400 bad_request naming path.
-func requireBad(t *testing.T, r *sandboxtest.Response, path string) {
-	t.Helper()
-	require.Equal(t, http.StatusBadRequest, r.Status, "%s", r.Body)
-	name, _, p := errorOf(t, r.Body)
-	assert.Equal(t, "bad_request", name)
-	assert.Equal(t, path, p, "%s", r.Body)
-}
-
 func TestControlHealth(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	srv.NewWorld()
 	r := srv.DoAs("", http.MethodGet, "/_sandbox/health", nil)
 	require.Equal(t, http.StatusOK, r.Status)
@@ -41,7 +33,7 @@ func TestControlHealth(t *testing.T) {
 }
 
 func TestControlCreateWorld(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	r := srv.DoAs("", http.MethodPost, "/_sandbox/worlds", nil)
 	require.Equal(t, http.StatusCreated, r.Status, "no body and no credentials are needed: %s", r.Body)
 	var w sandbox.WorldInfo
@@ -50,7 +42,7 @@ func TestControlCreateWorld(t *testing.T) {
 	assert.Regexp(t, `^[0-9a-f]{64}$`, w.APIKey)
 	assert.Equal(t, ownerID, w.AccountID)
 	assert.Equal(t, "owner@sandbox.example", w.EmailAddress)
-	assert.Equal(t, fixtureClientID, w.ClientID)
+	assert.Equal(t, apitest.ClientID, w.ClientID)
 	assert.Equal(t, "fake", w.Clock)
 	assert.Equal(t, sandboxtest.Start.Unix(), w.Now, "fake clocks start at the fixed instant")
 
@@ -65,12 +57,12 @@ func TestControlCreateWorld(t *testing.T) {
 	assert.Equal(t, "real", w.Clock)
 	assert.InDelta(t, time.Now().Unix(), w.Now, 60)
 
-	requireBad(t, srv.DoAs("", http.MethodPost, "/_sandbox/worlds", map[string]any{"clock": "sundial"}), "clock")
-	requireBad(t, srv.DoAs("", http.MethodPost, "/_sandbox/worlds", map[string]any{"time": "yesterday"}), "time")
-	requireBad(t, srv.DoAs("", http.MethodPost, "/_sandbox/worlds", map[string]any{"time": "2030-01-01"}), "time")
-	requireBad(t, srv.DoAs("", http.MethodPost, "/_sandbox/worlds", map[string]any{"clock": "real", "time": "2030-01-01T00:00:00Z"}), "time")
-	requireBad(t, srv.DoAs("", http.MethodPost, "/_sandbox/worlds", map[string]any{"clok": "fake"}), "clok")
-	requireBad(t, srv.DoAs("", http.MethodPost, "/_sandbox/worlds", `{"clock":`), "")
+	apitest.WantBadRequest(t, srv.DoAs("", http.MethodPost, "/_sandbox/worlds", map[string]any{"clock": "sundial"}), "clock")
+	apitest.WantBadRequest(t, srv.DoAs("", http.MethodPost, "/_sandbox/worlds", map[string]any{"time": "yesterday"}), "time")
+	apitest.WantBadRequest(t, srv.DoAs("", http.MethodPost, "/_sandbox/worlds", map[string]any{"time": "2030-01-01"}), "time")
+	apitest.WantBadRequest(t, srv.DoAs("", http.MethodPost, "/_sandbox/worlds", map[string]any{"clock": "real", "time": "2030-01-01T00:00:00Z"}), "time")
+	apitest.WantBadRequest(t, srv.DoAs("", http.MethodPost, "/_sandbox/worlds", map[string]any{"clok": "fake"}), "clok")
+	apitest.WantBadRequest(t, srv.DoAs("", http.MethodPost, "/_sandbox/worlds", `{"clock":`), "")
 
 	// GET /_sandbox/world answers the world of the credentials.
 	var got sandbox.WorldInfo
@@ -100,7 +92,7 @@ type clockInfo struct {
 }
 
 func TestControlClock(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	var c clockInfo
 	srv.Control(http.MethodGet, "/clock", nil, &c)
 	start := sandboxtest.Start.Unix()
@@ -125,16 +117,16 @@ func TestControlClock(t *testing.T) {
 	assert.Equal(t, time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC).Unix(), now, "an empty advance runs what is due and keeps the time")
 
 	adv := func(body any) *sandboxtest.Response { return srv.Do(http.MethodPost, "/_sandbox/clock/advance", body) }
-	requireBad(t, adv(map[string]any{"seconds": -1}), "seconds")
-	requireBad(t, adv(map[string]any{"seconds": "soon"}), "seconds")
-	requireBad(t, adv(map[string]any{"seconds": 1e12}), "seconds")
-	requireBad(t, adv(map[string]any{"duration": "soon"}), "duration")
-	requireBad(t, adv(map[string]any{"duration": "-1h"}), "duration")
-	requireBad(t, adv(map[string]any{"to": "2024-01-01T00:00:00Z"}), "to")
-	requireBad(t, adv(map[string]any{"to": "next week"}), "to")
-	requireBad(t, adv(map[string]any{"seconds": 1, "duration": "1s"}), "")
-	requireBad(t, adv(map[string]any{"second": 1}), "second")
-	requireBad(t, adv(`[1]`), "")
+	apitest.WantBadRequest(t, adv(map[string]any{"seconds": -1}), "seconds")
+	apitest.WantBadRequest(t, adv(map[string]any{"seconds": "soon"}), "seconds")
+	apitest.WantBadRequest(t, adv(map[string]any{"seconds": 1e12}), "seconds")
+	apitest.WantBadRequest(t, adv(map[string]any{"duration": "soon"}), "duration")
+	apitest.WantBadRequest(t, adv(map[string]any{"duration": "-1h"}), "duration")
+	apitest.WantBadRequest(t, adv(map[string]any{"to": "2024-01-01T00:00:00Z"}), "to")
+	apitest.WantBadRequest(t, adv(map[string]any{"to": "next week"}), "to")
+	apitest.WantBadRequest(t, adv(map[string]any{"seconds": 1, "duration": "1s"}), "")
+	apitest.WantBadRequest(t, adv(map[string]any{"second": 1}), "second")
+	apitest.WantBadRequest(t, adv(`[1]`), "")
 	srv.Control(http.MethodGet, "/clock", nil, &c)
 	assert.Equal(t, now, c.Now, "refused advances did not move the clock")
 }
@@ -145,7 +137,7 @@ func TestControlClock(t *testing.T) {
 // do instead. Advancing by zero runs due jobs, which is meaningful for a
 // real clock too.
 func TestControlRealClockAdvanceIsAConflict(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	r := srv.DoAs("", http.MethodPost, "/_sandbox/worlds", map[string]any{"clock": "real"})
 	require.Equal(t, http.StatusCreated, r.Status)
 	var w sandbox.WorldInfo
@@ -153,7 +145,7 @@ func TestControlRealClockAdvanceIsAConflict(t *testing.T) {
 
 	r = srv.DoAs(w.APIKey, http.MethodPost, "/_sandbox/clock/advance", map[string]any{"seconds": 10})
 	require.Equal(t, http.StatusConflict, r.Status, "%s", r.Body)
-	name, msg, _ := errorOf(t, r.Body)
+	name, msg, _ := apitest.ErrorParts(t, r.Body)
 	assert.Equal(t, "conflict", name)
 	assert.Contains(t, msg, `"clock": "fake"`)
 
@@ -165,7 +157,7 @@ func TestControlRealClockAdvanceIsAConflict(t *testing.T) {
 }
 
 func TestControlReset(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	srv.Advance(time.Hour)
 	require.Equal(t, http.StatusOK, srv.Do(http.MethodPut, "/v3/account", map[string]any{"locale": "it-IT"}).Status)
 	require.Equal(t, http.StatusOK, srv.Do(http.MethodPost, "/v3/account/create", map[string]any{"email_address": "temp@example.com"}).Status)
@@ -196,7 +188,7 @@ func TestControlReset(t *testing.T) {
 }
 
 func TestControlStateImportRefusals(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	w := srv.NewWorld()
 	other := srv.DoAs(w.APIKey, http.MethodGet, "/_sandbox/state", nil)
 	require.Equal(t, http.StatusOK, other.Status)
@@ -206,7 +198,7 @@ func TestControlStateImportRefusals(t *testing.T) {
 	// how requests find their world.
 	r := srv.Do(http.MethodPut, "/_sandbox/state", other.Body)
 	require.Equal(t, http.StatusConflict, r.Status, "%s", r.Body)
-	_, msg, _ := errorOf(t, r.Body)
+	_, msg, _ := apitest.ErrorParts(t, r.Body)
 	assert.Contains(t, msg, w.WorldID)
 
 	var doc map[string]any
@@ -236,7 +228,7 @@ func TestControlStateImportRefusals(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			requireBad(t, srv.Do(http.MethodPut, "/_sandbox/state", tc.body), tc.path)
+			apitest.WantBadRequest(t, srv.Do(http.MethodPut, "/_sandbox/state", tc.body), tc.path)
 		})
 	}
 	after := srv.Do(http.MethodGet, "/_sandbox/state", nil).Body
@@ -244,7 +236,7 @@ func TestControlStateImportRefusals(t *testing.T) {
 }
 
 func TestControlStateImportRestoresTheClock(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	srv.Advance(time.Hour)
 	saved := srv.Do(http.MethodGet, "/_sandbox/state", nil).Body
 	assert.Contains(t, string(saved), `"format":"signsandbox-state/1"`)
@@ -256,7 +248,7 @@ func TestControlStateImportRestoresTheClock(t *testing.T) {
 }
 
 func TestControlConfig(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	var cfg map[string]any
 	srv.Control(http.MethodGet, "/config", nil, &cfg)
 	for _, k := range []string{"send_processing_delay", "sign_url_ttl", "oauth_token_ttl", "max_file_bytes", "rate_limit", "fetch_file_urls"} {
@@ -281,21 +273,21 @@ func TestControlConfig(t *testing.T) {
 	} {
 		r := srv.Do(http.MethodPatch, "/_sandbox/config", body)
 		assert.Equal(t, http.StatusBadRequest, r.Status, "%v", body)
-		errorOf(t, r.Body)
+		apitest.ErrorParts(t, r.Body)
 	}
 	srv.Control(http.MethodGet, "/config", nil, &cfg)
 	assert.Equal(t, "10m0s", cfg["sign_url_ttl"], "refused changes changed nothing")
 }
 
 func TestControlUnknownRoutes(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	r := srv.Do(http.MethodGet, "/_sandbox/nothing", nil)
 	assert.Equal(t, http.StatusNotFound, r.Status)
-	name, _, _ := errorOf(t, r.Body)
+	name, _, _ := apitest.ErrorParts(t, r.Body)
 	assert.Equal(t, "not_found", name)
 	r = srv.Do(http.MethodDelete, "/_sandbox/clock", nil)
 	assert.Equal(t, http.StatusMethodNotAllowed, r.Status)
-	name, _, _ = errorOf(t, r.Body)
+	name, _, _ = apitest.ErrorParts(t, r.Body)
 	assert.Equal(t, "method_not_supported", name)
 	assert.True(t, strings.HasPrefix(r.Header.Get("Content-Type"), "application/json"))
 }
@@ -303,9 +295,9 @@ func TestControlUnknownRoutes(t *testing.T) {
 // A change with several bad durations always names the first of them in
 // the configuration's order: the answer must not depend on map order.
 func TestControlConfigNamesTheFirstBadDuration(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	bad := map[string]any{"callback_timeout": "-1s", "sign_url_ttl": "-1s", "cancel_delay": "-1s"}
 	for i := 0; i < 20; i++ {
-		requireBad(t, srv.Do(http.MethodPatch, "/_sandbox/config", bad), "cancel_delay")
+		apitest.WantBadRequest(t, srv.Do(http.MethodPatch, "/_sandbox/config", bad), "cancel_delay")
 	}
 }

@@ -12,13 +12,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 )
 
 // idRun makes the same calls on a fresh server and returns every ID and key
 // they produced, in order.
 func idRun(t *testing.T, opts ...sandbox.Option) []string {
 	t.Helper()
-	srv := newServer(t, opts...)
+	srv := apitest.NewServer(t, opts...)
 	var out []string
 	r := srv.Do(http.MethodPost, "/v3/account/create", map[string]any{"email_address": "a@example.com"})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
@@ -60,7 +61,7 @@ func TestSameCallsGiveSameIDs(t *testing.T) {
 
 func TestTimestampsAreIntegerUnixSeconds(t *testing.T) {
 	start := time.Date(2025, 3, 4, 5, 6, 7, 890_000_000, time.UTC)
-	srv := newServer(t, sandbox.WithFakeClock(start))
+	srv := apitest.NewServer(t, sandbox.WithFakeClock(start))
 	numbers := func(body []byte) map[string]json.Number {
 		dec := json.NewDecoder(bytes.NewReader(body))
 		dec.UseNumber()
@@ -83,7 +84,7 @@ func TestTimestampsAreIntegerUnixSeconds(t *testing.T) {
 
 	keys := listKeys(t, srv, srv.APIKey)
 	assert.Equal(t, start.Unix(), keys[0].CreatedAt)
-	r = srv.Do(http.MethodPost, "/_sandbox/oauth/authorize", map[string]any{"client_id": fixtureClientID, "state": "s"})
+	r = srv.Do(http.MethodPost, "/_sandbox/oauth/authorize", map[string]any{"client_id": apitest.ClientID, "state": "s"})
 	exp := numbers(r.Body)["expires_at"]
 	assert.NotContains(t, string(exp), ".")
 	assert.NotContains(t, srv.Do(http.MethodGet, "/v3/account", nil).Header.Get("X-Ratelimit-Reset"), ".")
@@ -91,7 +92,7 @@ func TestTimestampsAreIntegerUnixSeconds(t *testing.T) {
 
 func TestWorldsCreatedInOrderGetTheSameKeysAcrossRuns(t *testing.T) {
 	keys := func() []string {
-		srv := newControlCheckedServer(t)
+		srv := apitest.NewControlCheckedServer(t)
 		var out []string
 		for i := 0; i < 3; i++ {
 			w := srv.NewWorld()

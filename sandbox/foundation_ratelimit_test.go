@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -65,7 +66,7 @@ func rateHeaders(headers []string) map[string]string {
 }
 
 func TestRateLimitHeadersExactSpellingOnTheWire(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	status, headers := rawGet(t, srv, "/v3/account", srv.APIKey)
 	require.Equal(t, "HTTP/1.1 200 OK", status)
 	reset := srv.Now().Add(time.Minute).Unix()
@@ -89,7 +90,7 @@ func TestRateLimitHeadersExactSpellingOnTheWire(t *testing.T) {
 }
 
 func TestRateLimitCountsPerAccountOnTheWorldClock(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	teammateKey := "2ab813278759db81e3e1be162c230d3c32d49629a29e0545c2ffc8708e6e00db"
 	get := func(key string) *sandboxtest.Response {
 		r := srv.DoAs(key, http.MethodGet, "/v3/account", nil)
@@ -120,7 +121,7 @@ func TestRateLimitCountsPerAccountOnTheWorldClock(t *testing.T) {
 }
 
 func TestRateLimitEnforcementIsOffByDefaultAndPerWorld(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	srv.Control(http.MethodPatch, "/config", map[string]any{"rate_limit": map[string]any{"limit": 2}}, nil)
 	for i := 0; i < 4; i++ {
 		r := srv.Do(http.MethodGet, "/v3/account", nil)
@@ -138,7 +139,7 @@ func TestRateLimitEnforcementIsOffByDefaultAndPerWorld(t *testing.T) {
 	assert.Equal(t, http.StatusOK, srv.DoAs(w.APIKey, http.MethodGet, "/v3/account", nil).Status)
 	r = srv.DoAs(w.APIKey, http.MethodGet, "/v3/account", nil)
 	require.Equal(t, http.StatusTooManyRequests, r.Status)
-	name, msg, _ := errorOf(t, r.Body)
+	name, msg, _ := apitest.ErrorParts(t, r.Body)
 	assert.Equal(t, "exceeded_rate", name)
 	assert.Equal(t, "Too many requests.", msg)
 	assert.Equal(t, http.StatusOK, srv.Do(http.MethodGet, "/v3/account", nil).Status, "the other world does not enforce")
@@ -150,7 +151,7 @@ func TestRateLimitEnforcementIsOffByDefaultAndPerWorld(t *testing.T) {
 }
 
 func TestRateLimitConfigValidation(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	for _, body := range []map[string]any{
 		{"rate_limit": map[string]any{"limit": 0}},
 		{"rate_limit": map[string]any{"window": "-1s"}},
@@ -160,6 +161,6 @@ func TestRateLimitConfigValidation(t *testing.T) {
 	} {
 		r := srv.Do(http.MethodPatch, "/_sandbox/config", body)
 		assert.Equal(t, http.StatusBadRequest, r.Status, fmt.Sprint(body))
-		errorOf(t, r.Body)
+		apitest.ErrorParts(t, r.Body)
 	}
 }

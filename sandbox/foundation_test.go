@@ -9,25 +9,12 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 )
 
-// errorOf decodes the official error envelope.
-func errorOf(t *testing.T, body []byte) (name, msg, path string) {
-	t.Helper()
-	var e struct {
-		Error struct {
-			Msg  string `json:"error_msg"`
-			Name string `json:"error_name"`
-			Path string `json:"error_path"`
-		} `json:"error"`
-	}
-	require.NoError(t, jsonUnmarshal(body, &e), "body: %s", body)
-	require.NotEmpty(t, e.Error.Name, "no error_name in %s", body)
-	return e.Error.Name, e.Error.Msg, e.Error.Path
-}
-
 func TestAccountGetWithDefaultKey(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	r := srv.Do(http.MethodGet, "/v3/account", nil)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	acct := r.Map()["account"].(map[string]any)
@@ -42,7 +29,7 @@ func TestAccountGetWithDefaultKey(t *testing.T) {
 }
 
 func TestAuthenticationFailures(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	cases := []struct {
 		name, header string
 	}{
@@ -64,7 +51,7 @@ func TestAuthenticationFailures(t *testing.T) {
 			}
 			r := srv.Send(req)
 			assert.Equal(t, http.StatusUnauthorized, r.Status)
-			name, msg, _ := errorOf(t, r.Body)
+			name, msg, _ := apitest.ErrorParts(t, r.Body)
 			assert.Equal(t, "unauthorized", name)
 			assert.True(t, strings.HasPrefix(msg, "Unauthorized user."), msg)
 		})
@@ -72,29 +59,29 @@ func TestAuthenticationFailures(t *testing.T) {
 }
 
 func TestUnknownRouteAndMethod(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	r := srv.Do(http.MethodGet, "/v3/nothing/here", nil)
 	assert.Equal(t, http.StatusNotFound, r.Status)
-	name, _, _ := errorOf(t, r.Body)
+	name, _, _ := apitest.ErrorParts(t, r.Body)
 	assert.Equal(t, "not_found", name)
 
 	r = srv.Do(http.MethodDelete, "/v3/account", nil)
 	assert.Equal(t, http.StatusMethodNotAllowed, r.Status)
-	name, _, _ = errorOf(t, r.Body)
+	name, _, _ = apitest.ErrorParts(t, r.Body)
 	assert.Equal(t, "method_not_supported", name)
 }
 
 func TestAccountUpdateValidation(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	r := srv.Do(http.MethodPut, "/v3/account", map[string]any{"locale": "en-us"})
 	assert.Equal(t, http.StatusBadRequest, r.Status)
-	name, _, path := errorOf(t, r.Body)
+	name, _, path := apitest.ErrorParts(t, r.Body)
 	assert.Equal(t, "bad_request", name)
 	assert.Equal(t, "locale", path)
 
 	r = srv.Do(http.MethodPut, "/v3/account", map[string]any{"callback_url": "ftp://example.com/x"})
 	assert.Equal(t, http.StatusBadRequest, r.Status)
-	_, _, path = errorOf(t, r.Body)
+	_, _, path = apitest.ErrorParts(t, r.Body)
 	assert.Equal(t, "callback_url", path)
 
 	r = srv.Do(http.MethodPut, "/v3/account", `{"locale": `)
@@ -106,7 +93,7 @@ func TestAccountUpdateValidation(t *testing.T) {
 }
 
 func TestAccountGetByEmailAndVerify(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	r := srv.Do(http.MethodGet, "/v3/account?email_address=TEAMMATE@sandbox.example", nil)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	assert.Equal(t, "teammate@sandbox.example", r.Map()["account"].(map[string]any)["email_address"])
@@ -129,7 +116,7 @@ func TestAccountGetByEmailAndVerify(t *testing.T) {
 }
 
 func TestWorldsAreIsolated(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	w1 := srv.NewWorld()
 	w2 := srv.NewWorld()
 	require.NotEqual(t, w1.APIKey, w2.APIKey)
@@ -147,7 +134,7 @@ func TestWorldsAreIsolated(t *testing.T) {
 }
 
 func TestClockAdvance(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	start := srv.Now()
 	srv.Advance(90 * time.Minute)
 	assert.Equal(t, start.Add(90*time.Minute), srv.Now())
@@ -159,7 +146,7 @@ func TestClockAdvance(t *testing.T) {
 }
 
 func TestStateRoundTripIsExact(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	srv.Do(http.MethodPut, "/v3/account", map[string]any{"locale": "ja-JP"})
 	srv.Advance(time.Hour)
 	first := srv.Do(http.MethodGet, "/_sandbox/state", nil)
@@ -179,7 +166,7 @@ func TestStateRoundTripIsExact(t *testing.T) {
 }
 
 func TestRateLimitEnforcement(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	srv.Control(http.MethodPatch, "/config", map[string]any{"rate_limit": map[string]any{"enforce": true, "limit": 3, "window": "1m"}}, nil)
 	for i := 0; i < 3; i++ {
 		r := srv.Do(http.MethodGet, "/v3/account", nil)
@@ -189,7 +176,7 @@ func TestRateLimitEnforcement(t *testing.T) {
 	}
 	r := srv.Do(http.MethodGet, "/v3/account", nil)
 	assert.Equal(t, http.StatusTooManyRequests, r.Status)
-	name, _, _ := errorOf(t, r.Body)
+	name, _, _ := apitest.ErrorParts(t, r.Body)
 	assert.Equal(t, "exceeded_rate", name)
 	srv.Advance(time.Minute)
 	r = srv.Do(http.MethodGet, "/v3/account", nil)

@@ -10,11 +10,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
 func TestDeleteWorld(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	w := srv.NewWorld()
 	r := srv.DoAs(w.APIKey, http.MethodGet, "/v3/account", nil)
 	require.Equal(t, http.StatusOK, r.Status)
@@ -31,12 +32,12 @@ func TestDeleteWorld(t *testing.T) {
 }
 
 func TestWorldLimit(t *testing.T) {
-	srv := newServer(t, sandbox.WithMaxWorlds(2))
+	srv := apitest.NewServer(t, sandbox.WithMaxWorlds(2))
 	a := srv.NewWorld()
 	srv.NewWorld()
 	r := srv.DoAs("", http.MethodPost, "/_sandbox/worlds", map[string]any{})
 	assert.Equal(t, http.StatusConflict, r.Status)
-	name, _, _ := errorOf(t, r.Body)
+	name, _, _ := apitest.ErrorParts(t, r.Body)
 	assert.Equal(t, "conflict", name)
 
 	srv.DoAs(a.APIKey, http.MethodDelete, "/_sandbox/world", nil)
@@ -47,7 +48,7 @@ func TestWorldLimit(t *testing.T) {
 // TestControlCallsTakeJSONFromCurl: `curl -d '{...}'` labels JSON as a form;
 // control calls read it as JSON, API operations do not.
 func TestControlCallsTakeJSONFromCurl(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	req, _ := http.NewRequest(http.MethodPost, srv.URL+"/_sandbox/clock/advance", strings.NewReader(`{"duration":"1h"}`))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	r := srv.Send(req)

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 )
 
 var updateGolden = flag.Bool("update", false, "rewrite the golden response bodies in testdata/golden")
@@ -24,7 +25,7 @@ var updateGolden = flag.Bool("update", false, "rewrite the golden response bodie
 // deterministic (seeded IDs, fake clock, fixed base URL). Refresh with
 // go test ./sandbox -run TestGoldenResponses -update and review the diff.
 func TestGoldenResponses(t *testing.T) {
-	srv := newServer(t, sandbox.WithBaseURL("http://sandbox.test"), sandbox.WithOfflineFiles())
+	srv := apitest.NewServer(t, sandbox.WithBaseURL("http://sandbox.test"), sandbox.WithOfflineFiles())
 	check := func(name string, status int, body []byte, wantStatus int) {
 		t.Helper()
 		require.Equal(t, wantStatus, status, "%s: %s", name, body)

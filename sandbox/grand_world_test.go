@@ -23,6 +23,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftest"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
@@ -40,7 +41,7 @@ func srTagsPDF() []byte {
 
 func grandServer(t *testing.T) *sandboxtest.Server {
 	t.Helper()
-	return newCheckedServer(t, true, sandbox.WithBaseURL(grandBase), sandbox.WithOfflineFiles())
+	return apitest.NewCheckedServer(t, true, sandbox.WithBaseURL(grandBase), sandbox.WithOfflineFiles())
 }
 
 // grandIDs are the objects of the grand world that the continuation acts
@@ -81,26 +82,26 @@ func grandWorld(t *testing.T, srv *sandboxtest.Server) grandIDs {
 	}
 	send := func(body map[string]any) map[string]any {
 		t.Helper()
-		return srSend(t, srv, body)
+		return apitest.SendRequest(t, srv, body)
 	}
 	reqID := func(sr map[string]any) string { return sr["signature_request_id"].(string) }
 	process := func() { srv.AdvanceAndWait(time.Minute) }
 
 	// Callbacks that are given up after about three days.
-	cbSetCallbackURL(t, srv, srv.APIKey, failing.URL)
-	send(srTwoSigners())
+	apitest.SetCallbackURL(t, srv, srv.APIKey, failing.URL)
+	send(apitest.TwoSigners())
 	process()
 	srv.AdvanceAndWait(4 * 24 * time.Hour)
 	// From now on: the owner's deliveries succeed, the teammate's keep
 	// failing (pending, with attempts), the app's receiver is down.
-	cbSetCallbackURL(t, srv, srv.APIKey, ok.URL)
-	cbSetCallbackURL(t, srv, srTeammateKey, failing.URL)
-	must(srv.Do(http.MethodPut, "/v3/api_app/"+cbAppID, map[string]any{"callback_url": down.URL + "/app"}), http.StatusOK)
+	apitest.SetCallbackURL(t, srv, srv.APIKey, ok.URL)
+	apitest.SetCallbackURL(t, srv, apitest.TeammateKey, failing.URL)
+	must(srv.Do(http.MethodPut, "/v3/api_app/"+apitest.ClientID, map[string]any{"callback_url": down.URL + "/app"}), http.StatusOK)
 
 	// Accounts created through the app: one confirmed, one not.
 	for _, email := range []string{"confirmed@example.com", "pending@example.com"} {
 		a := must(srv.Do(http.MethodPost, "/v3/account/create", map[string]any{
-			"email_address": email, "client_id": cbAppID, "client_secret": cbAppSecret}), http.StatusOK)
+			"email_address": email, "client_id": apitest.ClientID, "client_secret": cbAppSecret}), http.StatusOK)
 		id := a["account"].(map[string]any)["account_id"].(string)
 		if email == "confirmed@example.com" {
 			srv.Control(http.MethodPost, "/accounts/"+id+"/confirm", nil, nil)
@@ -110,7 +111,7 @@ func grandWorld(t *testing.T, srv *sandboxtest.Server) grandIDs {
 	}
 	// Keys, apps, OAuth.
 	ids.extraKey = "grand-world-extra-key"
-	srv.Control(http.MethodPost, "/api_keys", map[string]any{"name": "ci", "account_id": srTeammateID, "key": ids.extraKey}, nil)
+	srv.Control(http.MethodPost, "/api_keys", map[string]any{"name": "ci", "account_id": apitest.TeammateID, "key": ids.extraKey}, nil)
 	must(srv.Do(http.MethodPost, "/v3/api_app", map[string]any{
 		"name": "Second app", "domains": []string{"example.com"}, "callback_url": ok.URL + "/second",
 		"oauth":                  map[string]any{"callback_url": "https://example.com/oauth", "scopes": []string{"basic_account_info", "request_signature"}},
@@ -142,84 +143,84 @@ rules:
 	// Templates: ready and shared, in error (a broken file and a rule),
 	// an embedded draft with its edit URL; the one still preparing is made
 	// last.
-	ready := tplCreate(t, srv, srv.APIKey, tplStandardFields())
-	tplCreate(t, srv, srv.APIKey, tplStandardFields(), tplFile{Name: "scan.pdf", Data: []byte("not a PDF")})
-	doomed := tplStandardFields()
+	ready := apitest.CreateTemplate(t, srv, srv.APIKey, apitest.StandardTemplate())
+	apitest.CreateTemplate(t, srv, srv.APIKey, apitest.StandardTemplate(), apitest.PDFFile{Name: "scan.pdf", Data: []byte("not a PDF")})
+	doomed := apitest.StandardTemplate()
 	doomed["title"] = "Doomed"
-	tplCreate(t, srv, srv.APIKey, doomed)
-	draft := tplStandardFields()
+	apitest.CreateTemplate(t, srv, srv.APIKey, doomed)
+	draft := apitest.StandardTemplate()
 	for _, k := range []string{"signer_roles", "form_fields_per_document", "form_field_groups", "attachments"} {
 		delete(draft, k)
 	}
-	draft["client_id"] = cbAppID
+	draft["client_id"] = apitest.ClientID
 	ids.ready = ready
-	single := bkTemplate(t, srv) // prepares the templates above too
-	must(srv.Do(http.MethodPost, "/v3/template/add_user/"+ready, map[string]any{"email_address": srTeammateMail}), http.StatusOK)
+	single := apitest.BulkTemplate(t, srv) // prepares the templates above too
+	must(srv.Do(http.MethodPost, "/v3/template/add_user/"+ready, map[string]any{"email_address": apitest.TeammateMail}), http.StatusOK)
 
 	// Signature requests in every state.
-	complete := send(srTwoSigners())
-	removed := send(srTwoSigners())
-	declining := srTwoSigners()
+	complete := send(apitest.TwoSigners())
+	removed := send(apitest.TwoSigners())
+	declining := apitest.TwoSigners()
 	declining["allow_decline"] = true
 	declined := send(declining)
-	canceled := send(srTwoSigners())
-	expiring := srTwoSigners()
+	canceled := send(apitest.TwoSigners())
+	expiring := apitest.TwoSigners()
 	expiring["expires_at"] = srv.Now().Add(36 * time.Hour).Unix()
 	expired := send(expiring)
-	partial := send(srTwoSigners())
-	reassigning := srTwoSigners()
+	partial := send(apitest.TwoSigners())
+	reassigning := apitest.TwoSigners()
 	reassigning["allow_reassign"] = true
 	reassigned := send(reassigning)
-	toCancel := send(srTwoSigners())
-	unknown := send(srTwoSigners())
+	toCancel := send(apitest.TwoSigners())
+	unknown := send(apitest.TwoSigners())
 	send(evBody(evField("lost", 100, 900, 120, 30))) // error_component_position
-	must(srMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/signature_request/send", srTwoSigners(),
-		srFile{Name: "broken.pdf", Data: []byte("%PDF-1.7 truncated")}), http.StatusOK) // error_file
-	scripted := srTwoSigners()
+	must(apitest.SendPDFs(t, srv, srv.APIKey, http.MethodPost, "/v3/signature_request/send", apitest.TwoSigners(),
+		apitest.PDFFile{Name: "broken.pdf", Data: []byte("%PDF-1.7 truncated")}), http.StatusOK) // error_file
+	scripted := apitest.TwoSigners()
 	scripted["allow_decline"] = true
 	scripted["signers"] = []map[string]any{{"name": "Dee", "email_address": "dee@declines.example"}}
 	send(scripted)
 	eid := evBody()
 	eid["test_mode"], eid["is_eid"] = false, true
 	eidReq := send(eid)
-	edited := send(srTwoSigners())
-	embedded := srEmbedded(t, srv)
+	edited := send(apitest.TwoSigners())
+	embedded := apitest.CreateEmbeddedRequest(t, srv)
 	withTemplate := must(srv.Do(http.MethodPost, "/v3/signature_request/send_with_template", map[string]any{
 		"template_ids": []string{single}, "test_mode": true, "metadata": map[string]any{"n": 12345678901234567, "f": 0.1},
 		"signers":       []map[string]any{{"role": "Client", "name": "Cy", "email_address": "cy@example.com"}},
 		"ccs":           []map[string]any{{"role": "Accounting", "email_address": "acc@example.com"}},
 		"custom_fields": []map[string]any{{"name": "company", "value": "ACME"}},
 	}), http.StatusOK)["signature_request"].(map[string]any)
-	held := udEmbedded()
+	held := apitest.EmbeddedDraftBody()
 	held["hold_request"] = true
-	heldDraft := udDraft(t, srv, "create_embedded", held)
+	heldDraft := apitest.Draft(t, srv, "create_embedded", held)
 	ids.held = heldDraft["signature_request_id"].(string)
 	srv.ClaimDraft(ids.held, nil)
 	process()
 
-	srv.View(srSigID(complete, 0))
-	srv.Sign(srSigID(complete, 0), map[string]any{})
-	srv.Sign(srSigID(complete, 1), nil)
-	srv.Sign(srSigID(removed, 0), nil)
-	srv.Sign(srSigID(removed, 1), nil)
-	srv.Decline(srSigID(declined, 0), "No thanks.")
+	srv.View(apitest.SignatureID(complete, 0))
+	srv.Sign(apitest.SignatureID(complete, 0), map[string]any{})
+	srv.Sign(apitest.SignatureID(complete, 1), nil)
+	srv.Sign(apitest.SignatureID(removed, 0), nil)
+	srv.Sign(apitest.SignatureID(removed, 1), nil)
+	srv.Decline(apitest.SignatureID(declined, 0), "No thanks.")
 	must(srv.Do(http.MethodPost, "/v3/signature_request/cancel/"+reqID(canceled), nil), http.StatusOK)
-	srv.Sign(srSigID(partial, 0), nil)
-	ids.partial, ids.partialNext = reqID(partial), srSigID(partial, 1)
-	srv.Reassign(srSigID(reassigned, 0), "Jo", "jo@example.com", "On leave.")
-	srv.Bounce(srSigID(toCancel, 0))
+	srv.Sign(apitest.SignatureID(partial, 0), nil)
+	ids.partial, ids.partialNext = reqID(partial), apitest.SignatureID(partial, 1)
+	srv.Reassign(apitest.SignatureID(reassigned, 0), "Jo", "jo@example.com", "On leave.")
+	srv.Bounce(apitest.SignatureID(toCancel, 0))
 	srv.FailRequest(reqID(unknown), "error_unknown", "")
-	srv.EIDIncomplete(srSigID(eidReq, 0), "")
-	srv.Sign(srSigID(withTemplate, 0), nil)
+	srv.EIDIncomplete(apitest.SignatureID(eidReq, 0), "")
+	srv.Sign(apitest.SignatureID(withTemplate, 0), nil)
 	must(srv.Do(http.MethodPost, "/v3/signature_request/remind/"+reqID(toCancel), map[string]any{"email_address": "jack@example.com"}), http.StatusOK)
 	ids.toCancel, ids.remindID, ids.remindEmail = reqID(toCancel), reqID(toCancel), "jack@example.com"
-	r := must(srSignURL(t, srv, srSigID(embedded, 0)), http.StatusOK)
+	r := must(apitest.SignURL(t, srv, apitest.SignatureID(embedded, 0)), http.StatusOK)
 	require.NotEmpty(t, r["embedded"].(map[string]any)["sign_url"])
-	ids.embeddedSig = srSigID(embedded, 0)
-	ids.complete, ids.updateSig = reqID(complete), srSigID(toCancel, 1)
-	edit := srTwoSigners()
+	ids.embeddedSig = apitest.SignatureID(embedded, 0)
+	ids.complete, ids.updateSig = reqID(complete), apitest.SignatureID(toCancel, 1)
+	edit := apitest.TwoSigners()
 	edit["signers"] = []map[string]any{{"name": "Jack", "email_address": "jack@example.com"}}
-	must(srMultipart(t, srv, srv.APIKey, http.MethodPut, "/v3/signature_request/edit/"+reqID(edited), edit, srFile{Name: "v2.pdf", Data: srPDF(1)}), http.StatusOK)
+	must(apitest.SendPDFs(t, srv, srv.APIKey, http.MethodPut, "/v3/signature_request/edit/"+reqID(edited), edit, apitest.PDFFile{Name: "v2.pdf", Data: apitest.PDF(1)}), http.StatusOK)
 	process()
 	must(srv.Do(http.MethodPost, "/v3/signature_request/remove/"+reqID(removed), nil), http.StatusOK)
 	must(srv.Do(http.MethodGet, "/v3/signature_request/files_as_file_url/"+reqID(complete), nil), http.StatusOK)
@@ -228,14 +229,14 @@ rules:
 	// Documents that carry their own fields (text tags), every field type
 	// with groups and rules, a template overlay, a deleted template, a
 	// changed configuration, seeded objects.
-	tagged := ttSend(t, srv, ttTwoSigners(), ttPDFFile("tags.pdf", srTagsPDF()))
-	rich := send(srFieldsBody())
+	tagged := apitest.SendFiles(t, srv, apitest.TextTagsBody(), apitest.PDFUpload("tags.pdf", srTagsPDF()))
+	rich := send(apitest.FieldsBody())
 	srv.AdvanceAndWait(time.Minute)
-	srv.Sign(srSigID(tagged["signature_request"].(map[string]any), 0), nil)
-	srv.Sign(srSigID(rich, 0), nil)
-	overlay := tplOverlay(t, srv, ready, tplSamplePDF(t))
+	srv.Sign(apitest.SignatureID(tagged["signature_request"].(map[string]any), 0), nil)
+	srv.Sign(apitest.SignatureID(rich, 0), nil)
+	overlay := apitest.UpdateTemplateFiles(t, srv, ready, apitest.SamplePDF(t))
 	_ = overlay
-	broken := tplCreate(t, srv, srv.APIKey, tplStandardFields(), tplFile{Name: "bad.pdf", Data: []byte("nope")})
+	broken := apitest.CreateTemplate(t, srv, srv.APIKey, apitest.StandardTemplate(), apitest.PDFFile{Name: "bad.pdf", Data: []byte("nope")})
 	srv.AdvanceAndWait(time.Minute)
 	must(srv.Do(http.MethodPost, "/v3/template/delete/"+broken, nil), http.StatusOK)
 	srv.Control(http.MethodPatch, "/config", map[string]any{"reminder_interval": "2h", "sign_url_ttl": "3h"}, nil)
@@ -263,10 +264,10 @@ seed:
 `)
 
 	// Bulk send, faxes and fax lines, a report.
-	bkJob(t, srv, "bulk_send_with_template", bkBody(single))
+	apitest.BulkJob(t, srv, "bulk_send_with_template", apitest.BulkBody(single))
 	line := must(srv.Do(http.MethodPost, "/v3/fax_line/create", map[string]any{"area_code": 415, "country": "US"}), http.StatusOK)
-	must(srv.Do(http.MethodPut, "/v3/fax_line/add_user", map[string]any{"number": line["fax_line"].(map[string]any)["number"], "email_address": srTeammateMail}), http.StatusOK)
-	ids.fax = must(sendFax(t, srv, srv.APIKey, map[string]string{"recipient": "16690000001", "test_mode": "true"}), http.StatusOK)["fax"].(map[string]any)["fax_id"].(string)
+	must(srv.Do(http.MethodPut, "/v3/fax_line/add_user", map[string]any{"number": line["fax_line"].(map[string]any)["number"], "email_address": apitest.TeammateMail}), http.StatusOK)
+	ids.fax = must(apitest.SendFax(t, srv, srv.APIKey, map[string]string{"recipient": "16690000001", "test_mode": "true"}), http.StatusOK)["fax"].(map[string]any)["fax_id"].(string)
 	must(srv.Do(http.MethodPost, "/v3/report/create", map[string]any{
 		"start_date": "01/01/2025", "end_date": "12/31/2025", "report_type": []string{"user_activity", "document_status"}}), http.StatusOK)
 	srv.AdvanceAndWait(2 * 24 * time.Hour) // expiry, cancelation, bulk requests, the scripted decline
@@ -274,22 +275,22 @@ seed:
 	// Pending work at the moment of the export: a request processing, a
 	// cancelation queued, a template preparing, a bulk job queued,
 	// deliveries waiting for their next attempt.
-	ids.processing = reqID(send(srTwoSigners()))
+	ids.processing = reqID(send(apitest.TwoSigners()))
 	must(srv.Do(http.MethodPost, "/v3/signature_request/cancel/"+reqID(expired), nil), http.StatusBadRequest)
-	queued := send(srTwoSigners())
+	queued := send(apitest.TwoSigners())
 	_ = queued
-	ids.templatePreparing = tplCreate(t, srv, srv.APIKey, tplStandardFields())
-	bkJob(t, srv, "bulk_send_with_template", bkBody(single))
+	ids.templatePreparing = apitest.CreateTemplate(t, srv, srv.APIKey, apitest.StandardTemplate())
+	apitest.BulkJob(t, srv, "bulk_send_with_template", apitest.BulkBody(single))
 	// Pages and tokens that live an hour: an unclaimed draft's claim URL,
 	// an embedded template draft's editor, OAuth tokens (and a code never
 	// exchanged).
-	ids.claimURL = udDraft(t, srv, "create", udRequestSignature())["claim_url"].(string)
-	tplDraft := must(tplMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/template/create_embedded_draft", draft, tplFile{Name: "d.pdf", Data: srPDF(1)}), http.StatusOK)
+	ids.claimURL = apitest.Draft(t, srv, "create", apitest.DraftBody())["claim_url"].(string)
+	tplDraft := must(apitest.SendPDFs(t, srv, srv.APIKey, http.MethodPost, "/v3/template/create_embedded_draft", draft, apitest.PDFFile{Name: "d.pdf", Data: apitest.PDF(1)}), http.StatusOK)
 	ids.editURL = tplDraft["template"].(map[string]any)["edit_url"].(string)
-	secret := clientSecret(t, srv)
-	tok := decodeToken(t, exchange(t, srv, "/oauth/token", authorize(t, srv, map[string]any{"state": "a"}), secret, "a"))
+	secret := apitest.ClientSecret(t, srv)
+	tok := apitest.DecodeToken(t, apitest.Exchange(t, srv, "/oauth/token", apitest.Authorize(t, srv, map[string]any{"state": "a"}), secret, "a"))
 	ids.accessToken, ids.refreshToken = tok.AccessToken, tok.RefreshToken
-	authorize(t, srv, map[string]any{"state": "unused"})
+	apitest.Authorize(t, srv, map[string]any{"state": "unused"})
 	srv.WaitCallbacks()
 	return ids
 }
@@ -376,12 +377,12 @@ func grandContinue(t *testing.T, srv *sandboxtest.Server, ids grandIDs) []string
 	control(http.MethodPost, "/accounts/"+ids.pendingAccount+"/confirm", nil)
 	// Credentials that only the world's tables hold work in both.
 	for label, r := range map[string]*sandboxtest.Response{
-		"bearer account": bearer(t, srv, ids.accessToken, http.MethodGet, "/v3/account", ""),
+		"bearer account": apitest.Bearer(t, srv, ids.accessToken, http.MethodGet, "/v3/account", ""),
 		"added key":      srv.DoAs(ids.extraKey, http.MethodGet, "/v3/account", nil),
 	} {
 		require.Equal(t, http.StatusOK, r.Status, "%s: %s", label, r.Body)
 	}
-	rec("bearer account", bearer(t, srv, ids.accessToken, http.MethodGet, "/v3/account", ""))
+	rec("bearer account", apitest.Bearer(t, srv, ids.accessToken, http.MethodGet, "/v3/account", ""))
 	rec("added key", srv.DoAs(ids.extraKey, http.MethodGet, "/v3/account", nil))
 	rec("refresh", srv.DoAs("", http.MethodPost, "/oauth/token?refresh", map[string]any{"grant_type": "refresh_token", "refresh_token": ids.refreshToken}))
 	do(http.MethodPost, "/v3/signature_request/send", map[string]any{

@@ -26,6 +26,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
@@ -87,7 +88,7 @@ func outboundServer(t *testing.T, opts ...sandbox.Option) (*sandboxtest.Server, 
 	t.Helper()
 	logs := &logBuffer{}
 	opts = append(opts, sandbox.WithLogger(slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
-	return newServer(t, opts...), logs
+	return apitest.NewServer(t, opts...), logs
 }
 
 // teamServer is a server with an admin token: the README's advice for any
@@ -112,7 +113,7 @@ func fileURLOutcome(t *testing.T, srv *sandboxtest.Server, u string) (status str
 			message = c.EventMessage
 		}
 	}
-	return srStatuses(srGetOK(t, srv, id))[0], events, id, message
+	return apitest.Statuses(apitest.GetRequestOK(t, srv, id))[0], events, id, message
 }
 
 // assertRefusedFile checks that a file URL failed as an unreachable one
@@ -201,7 +202,7 @@ func TestOutboundTeamServerReachesNothingInternal(t *testing.T) {
 
 	// Callbacks: the account's on loopback, an app's on the metadata
 	// address and then on a private one, and a redelivery.
-	cbSetCallbackURL(t, srv, srv.APIKey, v4.base+"/cb")
+	apitest.SetCallbackURL(t, srv, srv.APIKey, v4.base+"/cb")
 	r := srv.Do(http.MethodPost, "/v3/api_app", map[string]any{
 		"name": "Probe", "domains": []string{"example.com"}, "callback_url": "http://169.254.169.254/latest/meta-data/"})
 	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
@@ -283,7 +284,7 @@ func TestOutboundLocalSandboxReachesLocalTargets(t *testing.T) {
 	assert.Equal(t, "error_file", status)
 	assert.Contains(t, msg, "more than 5 redirects")
 
-	cbSetCallbackURL(t, srv, srv.APIKey, v4.base+"/cb")
+	apitest.SetCallbackURL(t, srv, srv.APIKey, v4.base+"/cb")
 	st := srv.WaitCallbacks()
 	assert.Equal(t, 1, st.Delivered, "a local receiver on loopback gets its callbacks")
 }
@@ -313,7 +314,7 @@ func TestOutboundAllowedThroughAllowOutbound(t *testing.T) {
 	assert.Equal(t, fetched, v4.secrets.Load(), "no refused hop reached the secret")
 	assertNothingLeaked(t, byName, logs, ids...)
 
-	cbSetCallbackURL(t, byName, byName.APIKey, "http://localhost:"+v4.port+"/cb")
+	apitest.SetCallbackURL(t, byName, byName.APIKey, "http://localhost:"+v4.port+"/cb")
 	assert.Equal(t, 1, byName.WaitCallbacks().Delivered, "a receiver under an allowed name gets its callbacks")
 
 	for _, allow := range []string{"private", "127.0.0.0/8", "127.0.0.1"} {

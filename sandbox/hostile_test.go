@@ -24,6 +24,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -337,7 +338,7 @@ func runHostile(t *testing.T, srv *sandboxtest.Server, cases []hostileRequest) {
 			if c.page {
 				return
 			}
-			name, msg, path := errorOf(t, r.Body)
+			name, msg, path := apitest.ErrorParts(t, r.Body)
 			assert.True(t, apierr.Known(apierr.Name(name)), "error_name %q is in the official vocabulary", name)
 			if c.errPath != "" {
 				assert.Equal(t, c.errPath, path, msg)
@@ -357,7 +358,7 @@ func TestHostileRequests(t *testing.T) {
 	if testing.Short() {
 		t.Skip("hostile suite: skipped in -short")
 	}
-	srv := newServer(t, sandbox.WithOfflineFiles())
+	srv := apitest.NewServer(t, sandbox.WithOfflineFiles())
 	scSend(t, srv, srv.APIKey, "Before", "a@example.com")
 	t.Run("operations", func(t *testing.T) { runHostile(t, srv, hostileOperationCases()) })
 	t.Run("control", func(t *testing.T) { runHostile(t, srv, hostileControlCases()) })
@@ -372,13 +373,13 @@ func TestHostileTextIsLinear(t *testing.T) {
 	if testing.Short() {
 		t.Skip("hostile suite: skipped in -short")
 	}
-	srv := newServer(t, sandbox.WithOfflineFiles())
+	srv := apitest.NewServer(t, sandbox.WithOfflineFiles())
 	line := bytes.Repeat([]byte("x"), 2<<20)
 	var r *sandboxtest.Response
 	grew, took := peakHeapDuring(func() {
-		r = sendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/signature_request/send", map[string]any{
+		r = apitest.SendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/signature_request/send", map[string]any{
 			"test_mode": "1", "signers": []map[string]any{{"name": "A", "email_address": "a@example.com"}},
-		}, mpFile{Name: "long.txt", ContentType: "text/plain", Data: line})
+		}, apitest.File{Name: "long.txt", ContentType: "text/plain", Data: line})
 	})
 	require.Equal(t, http.StatusOK, r.Status, "%.500s", r.Body)
 	t.Logf("2 MB single-line text file: send answered in %s, heap +%d MB", took, grew>>20)
@@ -402,14 +403,14 @@ func TestHostileTextIsLinear(t *testing.T) {
 // is refused naming it, before the parser recurses (300,000 levels took 2 s
 // and 67 MB before; the URL here stays short enough for any header limit).
 func TestHostileSearchQueries(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	for _, path := range []string{"/v3/signature_request/list", "/v3/template/list"} {
 		q := strings.Repeat("(", 3000) + "a" + strings.Repeat(")", 3000)
 		var r *sandboxtest.Response
 		_, took := peakHeapDuring(func() { r = srv.Do(http.MethodGet, path+"?query="+q, nil) })
 		assert.Less(t, took, hostileHangBound)
 		require.Equal(t, http.StatusBadRequest, r.Status, "%.300s", r.Body)
-		_, msg, p := errorOf(t, r.Body)
+		_, msg, p := apitest.ErrorParts(t, r.Body)
 		assert.Equal(t, "query", p)
 		assert.Contains(t, msg, "nest more than 32 levels")
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 )
 
 // A world created at run time that no call reaches for the idle time is
@@ -19,7 +20,7 @@ import (
 // world alive, and the default world is never freed.
 func TestIdleWorldsAreFreed(t *testing.T) {
 	wall := clockwork.NewFakeClockAt(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
-	srv := newServer(t, sandbox.WithIdleWorldTTL(time.Hour, wall))
+	srv := apitest.NewServer(t, sandbox.WithIdleWorldTTL(time.Hour, wall))
 	keptWorld, freedWorld := srv.NewWorld(), srv.NewWorld()
 	kept, freed := keptWorld.APIKey, freedWorld.APIKey
 	status := func(key string) int {

@@ -7,12 +7,14 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 )
 
 // lgSignersByRole maps each signature's role to its signer's address.
 func lgSignersByRole(sr map[string]any) map[string]string {
 	out := map[string]string{}
-	for _, s := range srSigs(sr) {
+	for _, s := range apitest.Signatures(sr) {
 		role, _ := s["signer_role"].(string)
 		out[role], _ = s["signer_email_address"].(string)
 	}
@@ -24,13 +26,13 @@ func lgSignersByRole(sr map[string]any) map[string]string {
 func TestLegacySendWithTemplateRoleKeyed(t *testing.T) {
 	for enc, send := range lgEncodings {
 		t.Run(enc, func(t *testing.T) {
-			srv := newServer(t)
-			f := tplStandardFields()
+			srv := apitest.NewServer(t)
+			f := apitest.StandardTemplate()
 			f["signer_roles"] = []map[string]any{{"name": "Client Party", "order": 0}, {"name": "Witness", "order": 1}}
 			f["cc_roles"] = []string{"Account Manager"}
 			f["form_fields_per_document"].([]map[string]any)[1]["signer"] = "Witness"
-			id := tplCreate(t, srv, srv.APIKey, f)
-			srv.Advance(tplPrepDelay)
+			id := apitest.CreateTemplate(t, srv, srv.APIKey, f)
+			srv.Advance(apitest.TemplatePrepDelay)
 
 			r := send(t, srv, srv.APIKey, http.MethodPost, "/v3/signature_request/send_with_template",
 				lgField{Name: "test_mode", Value: "1"},
@@ -62,7 +64,7 @@ func TestLegacySendWithTemplateRoleKeyed(t *testing.T) {
 
 // Sends with file_url[N], file[N] and the old signer groups.
 func TestLegacySendFilesAndGroups(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	signer := []lgField{{Name: "signers[0][name]", Value: "Jack"}, {Name: "signers[0][email_address]", Value: "jack@example.com"}, {Name: "test_mode", Value: "1"}}
 	for enc, send := range lgEncodings {
 		r := send(t, srv, srv.APIKey, http.MethodPost, "/v3/signature_request/send",
@@ -70,15 +72,15 @@ func TestLegacySendFilesAndGroups(t *testing.T) {
 		require.Equal(t, http.StatusOK, r.Status, "%s: %s", enc, r.Body)
 	}
 	r := lgMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/signature_request/send",
-		append([]lgField{{Name: "file[0]", File: srPDF(1)}, {Name: "file[1]", File: srPDF(2)}}, signer...)...)
+		append([]lgField{{Name: "file[0]", File: apitest.PDF(1)}, {Name: "file[1]", File: apitest.PDF(2)}}, signer...)...)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	id := r.Map()["signature_request"].(map[string]any)["signature_request_id"].(string)
-	srv.Advance(tplPrepDelay)
+	srv.Advance(apitest.TemplatePrepDelay)
 	files := srv.Do(http.MethodGet, "/v3/signature_request/files/"+id+"?file_type=pdf", nil)
 	require.Equal(t, http.StatusOK, files.Status, "%s", files.Body)
 
 	r = lgMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/signature_request/send",
-		lgField{Name: "file[0]", File: srPDF(1)}, lgField{Name: "test_mode", Value: "1"},
+		lgField{Name: "file[0]", File: apitest.PDF(1)}, lgField{Name: "test_mode", Value: "1"},
 		lgField{Name: "signers[0][group]", Value: "Parents"},
 		lgField{Name: "signers[0][0][name]", Value: "Ma"}, lgField{Name: "signers[0][0][email_address]", Value: "ma@example.com"},
 		lgField{Name: "signers[0][1][name]", Value: "Pa"}, lgField{Name: "signers[0][1][email_address]", Value: "pa@example.com"},
@@ -87,7 +89,7 @@ func TestLegacySendFilesAndGroups(t *testing.T) {
 	)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	var addresses []string
-	for _, s := range srSigs(r.Map()["signature_request"].(map[string]any)) {
+	for _, s := range apitest.Signatures(r.Map()["signature_request"].(map[string]any)) {
 		addresses = append(addresses, s["signer_email_address"].(string))
 	}
 	assert.ElementsMatch(t, []string{"ma@example.com", "pa@example.com", "kid@example.com"}, addresses)
@@ -96,10 +98,10 @@ func TestLegacySendFilesAndGroups(t *testing.T) {
 // An embedded template draft in the older SDKs' form: indexed signer roles,
 // CC roles and attachments, merge fields as a JSON string, file[0].
 func TestLegacyEmbeddedTemplateDraft(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	r := lgMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/template/create_embedded_draft",
-		lgField{Name: "client_id", Value: tplClientID}, lgField{Name: "test_mode", Value: "1"},
-		lgField{Name: "file[0]", File: srPDF(1)},
+		lgField{Name: "client_id", Value: apitest.ClientID}, lgField{Name: "test_mode", Value: "1"},
+		lgField{Name: "file[0]", File: apitest.PDF(1)},
 		lgField{Name: "signer_roles[0][name]", Value: "Client"}, lgField{Name: "signer_roles[0][order]", Value: "0"},
 		lgField{Name: "signer_roles[1][name]", Value: "Witness"}, lgField{Name: "signer_roles[1][order]", Value: "1"},
 		lgField{Name: "cc_roles[0]", Value: "Manager"},
@@ -109,7 +111,7 @@ func TestLegacyEmbeddedTemplateDraft(t *testing.T) {
 	)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	id := r.Map()["template"].(map[string]any)["template_id"].(string)
-	tpl := tplGet(t, srv, srv.APIKey, id)
+	tpl := apitest.GetTemplate(t, srv, srv.APIKey, id)
 	assert.Equal(t, []any{map[string]any{"name": "Client", "order": float64(0)}, map[string]any{"name": "Witness", "order": float64(1)}}, tpl["signer_roles"])
 	assert.Equal(t, []any{map[string]any{"name": "Manager"}}, tpl["cc_roles"])
 }
@@ -117,7 +119,7 @@ func TestLegacyEmbeddedTemplateDraft(t *testing.T) {
 // A body that gives one parameter in its older and its current shape is
 // refused with a 400 naming both.
 func TestLegacyMixedShapesAreRefused(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	cases := []struct {
 		name, path string
 		fields     []lgField
@@ -138,8 +140,8 @@ func TestLegacyMixedShapesAreRefused(t *testing.T) {
 		for _, tc := range cases {
 			t.Run(enc+"/"+tc.name, func(t *testing.T) {
 				r := send(t, srv, srv.APIKey, http.MethodPost, tc.path, tc.fields...)
-				srErr(t, r, http.StatusBadRequest, "bad_request", tc.param)
-				_, msg, _ := errorOf(t, r.Body)
+				apitest.WantError(t, r, http.StatusBadRequest, "bad_request", tc.param)
+				_, msg, _ := apitest.ErrorParts(t, r.Body)
 				for _, n := range tc.names {
 					assert.True(t, strings.Contains(msg, n), "%q names %s", msg, n)
 				}
@@ -147,8 +149,8 @@ func TestLegacyMixedShapesAreRefused(t *testing.T) {
 		}
 	}
 	r := lgMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/signature_request/send",
-		lgField{Name: "file[0]", File: srPDF(1)}, lgField{Name: "files[1]", File: srPDF(1)}, lgField{Name: "signers[0][email_address]", Value: "a@example.com"})
-	srErr(t, r, http.StatusBadRequest, "bad_request", "files")
+		lgField{Name: "file[0]", File: apitest.PDF(1)}, lgField{Name: "files[1]", File: apitest.PDF(1)}, lgField{Name: "signers[0][email_address]", Value: "a@example.com"})
+	apitest.WantError(t, r, http.StatusBadRequest, "bad_request", "files")
 }
 
 // A bulk send in the old form: signer_list entries with signers keyed by
@@ -157,8 +159,8 @@ func TestLegacyMixedShapesAreRefused(t *testing.T) {
 func TestLegacyBulkSendSignerList(t *testing.T) {
 	for enc, send := range lgEncodings {
 		t.Run(enc, func(t *testing.T) {
-			srv := newServer(t)
-			tid := bkTemplate(t, srv)
+			srv := apitest.NewServer(t)
+			tid := apitest.BulkTemplate(t, srv)
 			r := send(t, srv, srv.APIKey, http.MethodPost, "/v3/signature_request/bulk_send_with_template",
 				lgField{Name: "template_ids[0]", Value: tid}, lgField{Name: "test_mode", Value: "1"},
 				lgField{Name: "signer_list", Value: `[{"signers":{"Client":{"name":"George","email_address":"george@example.com"}},"custom_fields":{"company":"ABC Corp"}},` +

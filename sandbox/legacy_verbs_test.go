@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/internal/legacy"
 )
 
@@ -18,7 +19,7 @@ var lgPathParam = regexp.MustCompile(`\{[a-z_]+\}`)
 // Every legacy alias routes to its operation, and every official method and
 // path still routes to its own operation: the aliases shadow nothing.
 func TestLegacyAliasesRouteToTheirOperations(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	for _, op := range sandbox.Operations() {
 		path := lgPathParam.ReplaceAllString(op.Path, "0123456789abcdef")
 		req := httptest.NewRequest(op.Method, sandbox.APIPrefix+path, nil)
@@ -52,14 +53,14 @@ func TestLegacyUpdateVerbsAnswerAsTheOfficialOnes(t *testing.T) {
 		{"account", "/v3/account", http.MethodPut, []lgField{{Name: "callback_url", Value: "https://hooks.example.com/old-sdk"}}},
 		{"team", "/v3/team", http.MethodPut, []lgField{{Name: "name", Value: "Renamed by an old client"}}},
 		{"team add_member", "/v3/team/add_member", http.MethodPut, []lgField{{Name: "email_address", Value: "invitee@example.com"}}},
-		{"api app", "/v3/api_app/" + srClientID, http.MethodPut, []lgField{{Name: "name", Value: "Old SDK App"}, {Name: "domain", Value: "old.example.com"}}},
+		{"api app", "/v3/api_app/" + apitest.ClientID, http.MethodPut, []lgField{{Name: "name", Value: "Old SDK App"}, {Name: "domain", Value: "old.example.com"}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			official := newServer(t)
+			official := apitest.NewServer(t)
 			want := lgForm(t, official, official.APIKey, tc.official, tc.path, tc.fields...)
 			require.Equal(t, http.StatusOK, want.Status, "%s", want.Body)
-			srv := newServer(t)
+			srv := apitest.NewServer(t)
 			got := lgForm(t, srv, srv.APIKey, http.MethodPost, tc.path, tc.fields...)
 			require.Equal(t, http.StatusOK, got.Status, "%s", got.Body)
 			assert.JSONEq(t, string(want.Body), string(got.Body))
@@ -68,46 +69,46 @@ func TestLegacyUpdateVerbsAnswerAsTheOfficialOnes(t *testing.T) {
 }
 
 func TestLegacyTeamDestroyWithPOST(t *testing.T) {
-	srv := newServer(t)
-	r := srv.DoAs(orgOutsiderKey, http.MethodPost, "/v3/team/create", map[string]any{"name": "Short-lived"})
+	srv := apitest.NewServer(t)
+	r := srv.DoAs(apitest.OutsiderKey, http.MethodPost, "/v3/team/create", map[string]any{"name": "Short-lived"})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	orgWantError(t, srv.Do(http.MethodPost, "/v3/team/destroy", nil), http.StatusForbidden, "forbidden", "")
-	r = srv.DoAs(orgOutsiderKey, http.MethodPost, "/v3/team/destroy", nil)
+	apitest.WantErrorMsg(t, srv.Do(http.MethodPost, "/v3/team/destroy", nil), http.StatusForbidden, "forbidden", "")
+	r = srv.DoAs(apitest.OutsiderKey, http.MethodPost, "/v3/team/destroy", nil)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	assert.Empty(t, r.Body)
-	orgWantError(t, srv.DoAs(orgOutsiderKey, http.MethodGet, "/v3/team", nil), http.StatusNotFound, "not_found", "")
+	apitest.WantErrorMsg(t, srv.DoAs(apitest.OutsiderKey, http.MethodGet, "/v3/team", nil), http.StatusNotFound, "not_found", "")
 }
 
 func TestLegacyAccountValidate(t *testing.T) {
-	srv := newServer(t)
-	r := lgForm(t, srv, srv.APIKey, http.MethodPost, "/v3/account/validate", lgField{Name: "email_address", Value: srTeammateMail})
+	srv := apitest.NewServer(t)
+	r := lgForm(t, srv, srv.APIKey, http.MethodPost, "/v3/account/validate", lgField{Name: "email_address", Value: apitest.TeammateMail})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	assert.Equal(t, srTeammateMail, r.Map()["account"].(map[string]any)["email_address"])
+	assert.Equal(t, apitest.TeammateMail, r.Map()["account"].(map[string]any)["email_address"])
 }
 
 // GET /embedded/edit_url reads its options from the query string; POST
 // /embedded/sign_url is the GET; GET final_copy is the files as a PDF.
 func TestLegacyEmbeddedAndFinalCopy(t *testing.T) {
-	srv := newServer(t)
-	f := tplStandardFields()
-	f["client_id"] = tplClientID
-	id := tplCreate(t, srv, srv.APIKey, f)
-	srv.Advance(tplPrepDelay)
+	srv := apitest.NewServer(t)
+	f := apitest.StandardTemplate()
+	f["client_id"] = apitest.ClientID
+	id := apitest.CreateTemplate(t, srv, srv.APIKey, f)
+	srv.Advance(apitest.TemplatePrepDelay)
 	r := srv.Do(http.MethodGet, "/v3/embedded/edit_url/"+id+"?test_mode=1&cc_roles%5B0%5D=Auditor", nil)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	assert.NotEmpty(t, r.Map()["embedded"].(map[string]any)["edit_url"])
 	r = srv.Do(http.MethodGet, "/v3/embedded/edit_url/"+id+"?merge_fields=nonsense", nil)
-	srErr(t, r, http.StatusBadRequest, "bad_request", "merge_fields[0]")
+	apitest.WantError(t, r, http.StatusBadRequest, "bad_request", "merge_fields[0]")
 
-	sr := srEmbedded(t, srv)
-	r = srv.Do(http.MethodPost, "/v3/embedded/sign_url/"+srSigID(sr, 0), nil)
+	sr := apitest.CreateEmbeddedRequest(t, srv)
+	r = srv.Do(http.MethodPost, "/v3/embedded/sign_url/"+apitest.SignatureID(sr, 0), nil)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	assert.Contains(t, r.Map()["embedded"].(map[string]any)["sign_url"], "http")
 
-	sent := srSend(t, srv, srTwoSigners())
+	sent := apitest.SendRequest(t, srv, apitest.TwoSigners())
 	r = srv.Do(http.MethodGet, "/v3/signature_request/final_copy/"+sent["signature_request_id"].(string), nil)
 	if r.Status == http.StatusConflict {
-		srv.Advance(tplPrepDelay)
+		srv.Advance(apitest.TemplatePrepDelay)
 		r = srv.Do(http.MethodGet, "/v3/signature_request/final_copy/"+sent["signature_request_id"].(string), nil)
 	}
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
@@ -116,19 +117,19 @@ func TestLegacyEmbeddedAndFinalCopy(t *testing.T) {
 
 // Node's Reports resource: GET /get_report with the parameters in the query.
 func TestLegacyGetReport(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	r := srv.Do(http.MethodGet, "/v3/get_report?start_date=12%2F01%2F2024&end_date=01%2F01%2F2025&report_type=user_activity", nil)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	assert.Equal(t, "12/01/2024", r.Map()["report"].(map[string]any)["start_date"])
-	srErr(t, srv.Do(http.MethodGet, "/v3/get_report", nil), http.StatusBadRequest, "bad_request", "")
+	apitest.WantError(t, srv.Do(http.MethodGet, "/v3/get_report", nil), http.StatusBadRequest, "bad_request", "")
 }
 
 // Java's bulk job path has a double slash (/bulk_send_job//{id}); like any
 // unclean path it is redirected to the clean one, which a client following
 // redirects then reads.
 func TestLegacyDoubleSlashPathRedirects(t *testing.T) {
-	srv := newServer(t)
-	job := bkJob(t, srv, "bulk_send_with_template", bkBody(bkTemplate(t, srv)))
+	srv := apitest.NewServer(t)
+	job := apitest.BulkJob(t, srv, "bulk_send_with_template", apitest.BulkBody(apitest.BulkTemplate(t, srv)))
 	id := job["bulk_send_job_id"].(string)
 	req, err := http.NewRequest(http.MethodGet, srv.URL+"/v3/bulk_send_job//"+id, nil)
 	require.NoError(t, err)

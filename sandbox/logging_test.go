@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -60,14 +61,14 @@ func loggedServer(t *testing.T, level slog.Level) (*sandboxtest.Server, *logBuff
 func loggedStory(t *testing.T, srv *sandboxtest.Server) (okURL, badURL string) {
 	t.Helper()
 	ok := sandboxtest.NewReceiver(t)
-	cbSetCallbackURL(t, srv, srv.APIKey, ok.URL)
+	apitest.SetCallbackURL(t, srv, srv.APIKey, ok.URL)
 	scSend(t, srv, srv.APIKey, "Logged", "a@example.com")
 	srv.Advance(time.Minute) // processing: signature_request_sent
 	srv.Control(http.MethodPost, "/callbacks/wait", nil, nil)
 
 	bad := sandboxtest.NewReceiver(t)
 	bad.Fail()
-	cbSetCallbackURL(t, srv, srv.APIKey, bad.URL)
+	apitest.SetCallbackURL(t, srv, srv.APIKey, bad.URL)
 	srv.Control(http.MethodPost, "/callbacks/wait", nil, nil)
 
 	mustLoad(t, srv, srv.APIKey, "name: logged\nrules:\n  - name: busy\n    match: {operation: teamGet}\n    respond: {status: 503}\n")

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/internal/mail/mailtest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
@@ -133,7 +134,7 @@ type mailpitMessage struct {
 // as Mailpit's own parser reads them.
 func TestSMTPRelayToMailpit(t *testing.T) {
 	mp := startMailpit(t)
-	srv := newServer(t, sandbox.WithOfflineFiles(), sandbox.WithSMTPRelay(mp.SMTP))
+	srv := apitest.NewServer(t, sandbox.WithOfflineFiles(), sandbox.WithSMTPRelay(mp.SMTP))
 	sendEveryKind(t, srv)
 	mails := waitEmails(t, srv, "every e-mail delivered to Mailpit", func(es []sandboxtest.Email) bool {
 		return len(es) > 0 && allDelivered(len(es))(es)

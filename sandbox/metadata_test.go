@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 )
 
 // metaNested is metadata of 5 keys whose objects hold n keys in all.
@@ -28,7 +30,7 @@ func metaNested(n int) map[string]any {
 // to 40 characters, values of up to 1000 characters, each refusal naming
 // the metadata parameter or key.
 func TestMetadataLimitsShared(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	cases := []struct {
 		name string
 		md   map[string]any
@@ -43,18 +45,18 @@ func TestMetadataLimitsShared(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			body := srTwoSigners()
+			body := apitest.TwoSigners()
 			body["metadata"] = tc.md
-			sr := srCreate(t, srv, srv.APIKey, "send", body)
-			tpl := tplMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/template/create",
-				tplWith(tplStandardFields(), "metadata", tc.md), tplFile{Name: "nda.pdf", Data: tplSamplePDF(t)})
+			sr := apitest.CreateRequest(t, srv, srv.APIKey, "send", body)
+			tpl := apitest.SendPDFs(t, srv, srv.APIKey, http.MethodPost, "/v3/template/create",
+				apitest.With(apitest.StandardTemplate(), "metadata", tc.md), apitest.PDFFile{Name: "nda.pdf", Data: apitest.SamplePDF(t)})
 			if tc.path == "" {
 				assert.Equal(t, http.StatusOK, sr.Status, "signature request: %s", sr.Body)
 				assert.Equal(t, http.StatusOK, tpl.Status, "template: %s", tpl.Body)
 				return
 			}
-			srErr(t, sr, http.StatusBadRequest, "bad_request", tc.path)
-			srErr(t, tpl, http.StatusBadRequest, "bad_request", tc.path)
+			apitest.WantError(t, sr, http.StatusBadRequest, "bad_request", tc.path)
+			apitest.WantError(t, tpl, http.StatusBadRequest, "bad_request", tc.path)
 		})
 	}
 }
@@ -62,8 +64,8 @@ func TestMetadataLimitsShared(t *testing.T) {
 // TestTemplateMetadataExact: a template keeps its metadata's numbers as
 // given.
 func TestTemplateMetadataExact(t *testing.T) {
-	srv := newServer(t)
-	id := tplCreate(t, srv, srv.APIKey, tplWith(tplStandardFields(), "metadata", map[string]any{"n": json.Number("12345678901234567890"), "f": 1.5}))
+	srv := apitest.NewServer(t)
+	id := apitest.CreateTemplate(t, srv, srv.APIKey, apitest.With(apitest.StandardTemplate(), "metadata", map[string]any{"n": json.Number("12345678901234567890"), "f": 1.5}))
 	r := srv.Do(http.MethodGet, "/v3/template/"+id, nil)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	assert.Contains(t, string(r.Body), `"n":12345678901234567890`)

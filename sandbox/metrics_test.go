@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -50,7 +51,7 @@ func scrape(t *testing.T, srv *sandboxtest.Server) (samples map[string]float64, 
 }
 
 func TestMetricsExposition(t *testing.T) {
-	srv := newControlCheckedServer(t, sandbox.WithMetrics())
+	srv := apitest.NewControlCheckedServer(t, sandbox.WithMetrics())
 	srv.Do(http.MethodGet, "/v3/account", nil)
 	srv.Do(http.MethodGet, "/v3/account", nil)
 	srv.DoAs("wrong", http.MethodGet, "/v3/account", nil)
@@ -80,7 +81,7 @@ func TestMetricsExposition(t *testing.T) {
 }
 
 func TestReadinessIsNotLiveness(t *testing.T) {
-	srv := newControlCheckedServer(t)
+	srv := apitest.NewControlCheckedServer(t)
 	r := srv.DoAs("", http.MethodGet, "/_sandbox/ready", nil)
 	assert.Equal(t, http.StatusOK, r.Status)
 	assert.JSONEq(t, `{"status":"ready"}`, string(r.Body))
@@ -88,7 +89,7 @@ func TestReadinessIsNotLiveness(t *testing.T) {
 }
 
 func TestMetricsWithoutCountingHoldTheGauges(t *testing.T) {
-	srv := newControlCheckedServer(t)
+	srv := apitest.NewControlCheckedServer(t)
 	srv.Do(http.MethodGet, "/v3/account", nil)
 	m, types, _ := scrape(t, srv)
 	assert.Equal(t, 1.0, m["signsandbox_worlds"])
@@ -138,8 +139,8 @@ func rowsOfExport(t *testing.T, srv *sandboxtest.Server) (rows map[string]float6
 // counters, are what a walk of the world's rows finds, after requests,
 // callback attempts of every result, a state import and a reset.
 func TestMetricsGaugesMatchTheWorld(t *testing.T) {
-	srv := newServer(t, sandbox.WithOfflineFiles())
-	rcv := newCBReceiver(t)
+	srv := apitest.NewServer(t, sandbox.WithOfflineFiles())
+	rcv := apitest.NewReceiver(t)
 	check := func(when string) {
 		t.Helper()
 		m, _, _ := scrape(t, srv)
@@ -165,7 +166,7 @@ func TestMetricsGaugesMatchTheWorld(t *testing.T) {
 	check("new world")
 
 	rcv.Fail()
-	cbSetCallbackURL(t, srv, srv.APIKey, rcv.URL+"/account")
+	apitest.SetCallbackURL(t, srv, srv.APIKey, rcv.URL+"/account")
 	srv.WaitCallbacks()
 	rcv.CloseConnections()
 	srv.AdvanceAndWait(time.Hour)

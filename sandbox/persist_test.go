@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -41,7 +42,7 @@ func TestRestartOnTheSameDataDirAnswersEveryGetAsBefore(t *testing.T) {
 	var defKey string
 	var before map[string]string
 	t.Run("before", func(t *testing.T) {
-		srv := newControlCheckedServer(t, opts...)
+		srv := apitest.NewControlCheckedServer(t, opts...)
 		defKey = srv.APIKey
 		w = srv.NewWorld()
 		srv.NewWorld() // deleted below: it must stay deleted
@@ -65,7 +66,7 @@ func TestRestartOnTheSameDataDirAnswersEveryGetAsBefore(t *testing.T) {
 	require.NoError(t, err)
 
 	t.Run("after", func(t *testing.T) {
-		srv := newControlCheckedServer(t, opts...)
+		srv := apitest.NewControlCheckedServer(t, opts...)
 		after := persistedGets(t, srv, defKey, w.APIKey)
 		for k, v := range before {
 			assert.Equal(t, v, after[k], "%s answers as before the restart", k)
@@ -83,7 +84,7 @@ func TestRestartOnTheSameDataDirAnswersEveryGetAsBefore(t *testing.T) {
 	})
 
 	t.Run("without a data dir nothing is restored", func(t *testing.T) {
-		srv := newControlCheckedServer(t, sandbox.WithRandomCredentials())
+		srv := apitest.NewControlCheckedServer(t, sandbox.WithRandomCredentials())
 		assert.Equal(t, http.StatusUnauthorized, srv.DoAs(w.APIKey, http.MethodGet, "/v3/account", nil).Status)
 	})
 }
@@ -108,7 +109,7 @@ func TestCallbacksThatFellDueWhileDownAreDelivered(t *testing.T) {
 	recv := sandboxtest.NewReceiver(t)
 	recv.Fail()
 	t.Run("before", func(t *testing.T) {
-		srv := newControlCheckedServer(t, sandbox.WithDataDir(dir, "always"))
+		srv := apitest.NewControlCheckedServer(t, sandbox.WithDataDir(dir, "always"))
 		r := srv.Do(http.MethodPut, "/v3/account", map[string]any{"callback_url": recv.URL})
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 		srv.WaitCallbacks()
@@ -117,7 +118,7 @@ func TestCallbacksThatFellDueWhileDownAreDelivered(t *testing.T) {
 	recv.Ack()
 	refused := len(recv.Deliveries())
 	clk := clockwork.NewFakeClockAt(sandboxtest.Start.Add(24 * time.Hour))
-	srv := newControlCheckedServer(t, sandbox.WithDataDir(dir, "always"), sandbox.WithClock(clk))
+	srv := apitest.NewControlCheckedServer(t, sandbox.WithDataDir(dir, "always"), sandbox.WithClock(clk))
 	require.Eventually(t, func() bool {
 		r := srv.Do(http.MethodGet, "/_sandbox/callbacks", nil)
 		return strings.Contains(string(r.Body), `"delivered":true`)

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -55,7 +56,7 @@ func (w *noteWriter) TakeNote(n sandbox.CallNote) {
 // was deleted, an expired token (on the world clock), a revoked token.
 func TestRefusedCallsTellTheLogWhy(t *testing.T) {
 	var log noteLog
-	srv := newServer(t, sandbox.WithMiddleware(log.wrap))
+	srv := apitest.NewServer(t, sandbox.WithMiddleware(log.wrap))
 	send := func(auth, method, path string) *sandboxtest.Response {
 		if auth == "" {
 			return srv.DoAs("", method, path, nil)
@@ -76,9 +77,9 @@ func TestRefusedCallsTellTheLogWhy(t *testing.T) {
 	r := srv.DoAs("", http.MethodPost, "/_sandbox/worlds", map[string]any{})
 	require.NoError(t, r.JSON(&made))
 	require.Equal(t, http.StatusOK, srv.DoAs(made.APIKey, http.MethodDelete, "/_sandbox/world", nil).Status)
-	secret := clientSecret(t, srv)
-	expiring := decodeToken(t, exchange(t, srv, "/oauth/token", authorize(t, srv, map[string]any{"state": "a"}), secret, "a"))
-	revoked := decodeToken(t, exchange(t, srv, "/oauth/token", authorize(t, srv, map[string]any{"state": "b"}), secret, "b"))
+	secret := apitest.ClientSecret(t, srv)
+	expiring := apitest.DecodeToken(t, apitest.Exchange(t, srv, "/oauth/token", apitest.Authorize(t, srv, map[string]any{"state": "a"}), secret, "a"))
+	revoked := apitest.DecodeToken(t, apitest.Exchange(t, srv, "/oauth/token", apitest.Authorize(t, srv, map[string]any{"state": "b"}), secret, "b"))
 	srv.Control(http.MethodPost, "/oauth/tokens/"+revoked.AccessToken+"/revoke", nil, nil)
 	srv.Advance(2 * time.Hour)
 
@@ -140,7 +141,7 @@ func TestRefusedCallsTellTheLogWhy(t *testing.T) {
 // the wrong server.
 func TestRefusedKeyOfAnotherShard(t *testing.T) {
 	var log noteLog
-	srv := newServer(t, sandbox.WithMiddleware(log.wrap), sandbox.WithRandomCredentials(), sandbox.WithShard("a1"))
+	srv := apitest.NewServer(t, sandbox.WithMiddleware(log.wrap), sandbox.WithRandomCredentials(), sandbox.WithShard("a1"))
 	r := srv.DoAs("b2"+strings.Repeat("0", 62), http.MethodGet, "/v3/account", nil)
 	require.Equal(t, http.StatusUnauthorized, r.Status)
 	assert.Equal(t, "no world has this API key (it does not start with this server's shard tag a1)", log.last(t).Refusal)

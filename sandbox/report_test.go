@@ -1,8 +1,6 @@
 package sandbox_test
 
 import (
-	"encoding/csv"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -10,28 +8,14 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 )
 
-func fetchCSV(t *testing.T, link string) (int, [][]string) {
-	t.Helper()
-	resp, err := http.Get(link)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	if resp.StatusCode != http.StatusOK {
-		return resp.StatusCode, nil
-	}
-	assert.Equal(t, "text/csv; charset=utf-8", resp.Header.Get("Content-Type"))
-	rows, err := csv.NewReader(strings.NewReader(string(body))).ReadAll()
-	require.NoError(t, err)
-	return resp.StatusCode, rows
-}
-
 func TestReportCreateEmailsCSVLinks(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	// Some activity to report on: a fax of the owner (1 page + cover).
-	r := sendFax(t, srv, srv.APIKey, map[string]string{"recipient": "16690000001", "cover_page_to": "Jill"})
+	r := apitest.SendFax(t, srv, srv.APIKey, map[string]string{"recipient": "16690000001", "cover_page_to": "Jill"})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	srv.Advance(time.Minute)
 
@@ -45,64 +29,64 @@ func TestReportCreateEmailsCSVLinks(t *testing.T) {
 		"end_date":    "01/01/2025",
 		"report_type": []any{"user_activity", "document_status"},
 	}}, r.Map())
-	assert.Empty(t, orgEmails(t, srv, "kind=report"), "the report is e-mailed when it is ready")
+	assert.Empty(t, apitest.Emails(t, srv, "kind=report"), "the report is e-mailed when it is ready")
 
 	jobs := srv.Advance(time.Minute)
 	require.Len(t, jobs, 1)
 	assert.Equal(t, "report.ready", jobs[0].Kind)
-	mails := orgEmails(t, srv, "kind=report")
+	mails := apitest.Emails(t, srv, "kind=report")
 	require.Len(t, mails, 2, "one e-mail per report type")
 	assert.Equal(t, "owner@sandbox.example", mails[0]["to"])
 
-	status, rows := fetchCSV(t, mails[0]["link"].(string))
+	status, rows := apitest.FetchCSV(t, mails[0]["link"].(string))
 	require.Equal(t, http.StatusOK, status)
 	require.Len(t, rows, 3, "a header and the team's two accounts")
 	assert.Equal(t, []string{"Account ID", "Email Address", "Name", "Role", "Signature Requests Sent", "Signature Requests Completed",
 		"Signature Requests Declined", "Templates Created", "Faxes Sent", "Fax Pages Sent"}, rows[0])
-	assert.Equal(t, []string{orgOwnerID, "owner@sandbox.example", "Sandbox Owner", "Admin", "0", "0", "0", "0", "1", "2"}, rows[1])
-	assert.Equal(t, []string{orgTeammateID, "teammate@sandbox.example", "Sandbox Teammate", "Member", "0", "0", "0", "0", "0", "0"}, rows[2])
+	assert.Equal(t, []string{apitest.OwnerID, "owner@sandbox.example", "Sandbox Owner", "Admin", "0", "0", "0", "0", "1", "2"}, rows[1])
+	assert.Equal(t, []string{apitest.TeammateID, "teammate@sandbox.example", "Sandbox Teammate", "Member", "0", "0", "0", "0", "0", "0"}, rows[2])
 
-	status, rows = fetchCSV(t, mails[1]["link"].(string))
+	status, rows = apitest.FetchCSV(t, mails[1]["link"].(string))
 	require.Equal(t, http.StatusOK, status)
 	assert.Equal(t, []string{"Signature Request ID", "Title", "Sender Email Address", "Status", "Last Event", "Last Event Time (UTC)"}, rows[0])
 
 	// A type that was not requested has no file.
-	status, _ = fetchCSV(t, strings.Replace(mails[1]["link"].(string), "document_status", "sms_activity", 1))
+	status, _ = apitest.FetchCSV(t, strings.Replace(mails[1]["link"].(string), "document_status", "sms_activity", 1))
 	assert.Equal(t, http.StatusNotFound, status)
 }
 
 func TestReportCSVNotReadyAndOutsider(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	// An account without a team gets a report on itself.
-	r := srv.DoAs(orgOutsiderKey, http.MethodPost, "/v3/report/create", map[string]any{
+	r := srv.DoAs(apitest.OutsiderKey, http.MethodPost, "/v3/report/create", map[string]any{
 		"start_date": "01/01/2024", "end_date": "12/31/2024", "report_type": []string{"sms_activity"},
 	})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	srv.Advance(time.Minute)
-	mails := orgEmails(t, srv, "kind=report&to=outsider@elsewhere.example")
+	mails := apitest.Emails(t, srv, "kind=report&to=outsider@elsewhere.example")
 	require.Len(t, mails, 1)
-	status, rows := fetchCSV(t, mails[0]["link"].(string))
+	status, rows := apitest.FetchCSV(t, mails[0]["link"].(string))
 	require.Equal(t, http.StatusOK, status)
 	assert.Len(t, rows, 1, "the sandbox sends no text messages: the header only")
 
 	// Before its job ran, a report's link answers 404. The link is not known
 	// before the e-mail, but the same calls in a fresh world make the same
 	// report id: the twin's link is this report's.
-	twin := newServer(t)
-	r = twin.DoAs(orgOutsiderKey, http.MethodPost, "/v3/report/create", map[string]any{
+	twin := apitest.NewServer(t)
+	r = twin.DoAs(apitest.OutsiderKey, http.MethodPost, "/v3/report/create", map[string]any{
 		"start_date": "01/01/2024", "end_date": "12/31/2024", "report_type": []string{"sms_activity"},
 	})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	link := twin.URL + strings.TrimPrefix(mails[0]["link"].(string), srv.URL)
-	status, _ = fetchCSV(t, link)
+	status, _ = apitest.FetchCSV(t, link)
 	assert.Equal(t, http.StatusNotFound, status)
 	twin.Advance(time.Minute)
-	status, _ = fetchCSV(t, link)
+	status, _ = apitest.FetchCSV(t, link)
 	assert.Equal(t, http.StatusOK, status, "the same link once the report is ready")
 }
 
 func TestReportCreateValidation(t *testing.T) {
-	srv := newServer(t) // the world clock starts on 01/01/2025
+	srv := apitest.NewServer(t) // the world clock starts on 01/01/2025
 	cases := []struct {
 		name string
 		body map[string]any
@@ -124,7 +108,7 @@ func TestReportCreateValidation(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			orgWantError(t, srv.Do(http.MethodPost, "/v3/report/create", tc.body), http.StatusBadRequest, "bad_request", tc.path)
+			apitest.WantErrorMsg(t, srv.Do(http.MethodPost, "/v3/report/create", tc.body), http.StatusBadRequest, "bad_request", tc.path)
 		})
 	}
 	t.Run("limits are inclusive", func(t *testing.T) {
@@ -138,7 +122,7 @@ func TestReportCreateValidation(t *testing.T) {
 		}
 	})
 	t.Run("team members other than Admins", func(t *testing.T) {
-		orgWantError(t, srv.DoAs(orgTeammateKey, http.MethodPost, "/v3/report/create",
+		apitest.WantErrorMsg(t, srv.DoAs(apitest.TeammateKey, http.MethodPost, "/v3/report/create",
 			map[string]any{"start_date": "01/01/2024", "end_date": "01/02/2024", "report_type": []string{"user_activity"}}),
 			http.StatusForbidden, "forbidden", "")
 	})
@@ -151,15 +135,15 @@ func TestReportCreateValidation(t *testing.T) {
 
 func TestReportCSVIsDeterministic(t *testing.T) {
 	run := func() [][]string {
-		srv := newServer(t)
+		srv := apitest.NewServer(t)
 		r := srv.Do(http.MethodPost, "/v3/report/create", map[string]any{
 			"start_date": "01/01/2024", "end_date": "12/31/2024", "report_type": []string{"user_activity"},
 		})
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 		srv.Advance(time.Minute)
-		mails := orgEmails(t, srv, "kind=report")
+		mails := apitest.Emails(t, srv, "kind=report")
 		require.Len(t, mails, 1)
-		_, rows := fetchCSV(t, mails[0]["link"].(string))
+		_, rows := apitest.FetchCSV(t, mails[0]["link"].(string))
 		return append(rows, []string{mails[0]["link"].(string)[len(srv.URL):]})
 	}
 	assert.Equal(t, run(), run())

@@ -21,6 +21,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -40,7 +41,7 @@ func rfBuild(t *testing.T, srv *sandboxtest.Server) rfWorld {
 	t.Helper()
 	var w rfWorld
 	send := func() map[string]any {
-		return flRequest(t, srv, true, flPart{Name: "a.pdf", Data: srPDF(2)})
+		return flRequest(t, srv, true, flPart{Name: "a.pdf", Data: apitest.PDF(2)})
 	}
 	p, s, c := send(), send(), send()
 	w.prepared, w.signed, w.canceled = p["signature_request_id"].(string), s["signature_request_id"].(string), c["signature_request_id"].(string)
@@ -48,7 +49,7 @@ func rfBuild(t *testing.T, srv *sandboxtest.Server) rfWorld {
 	r := srv.Do(http.MethodGet, "/v3/signature_request/files_as_file_url/"+w.prepared, nil)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	w.fileURL = r.Map()["file_url"].(string)
-	srv.Sign(srSigID(s, 0), nil)
+	srv.Sign(apitest.SignatureID(s, 0), nil)
 	require.Equal(t, http.StatusOK, srv.Do(http.MethodPost, "/v3/signature_request/cancel/"+w.canceled, nil).Status)
 	srv.Advance(time.Minute)
 	w.pending = send()["signature_request_id"].(string)
@@ -82,7 +83,7 @@ func rfAnswers(t *testing.T, srv *sandboxtest.Server, w rfWorld) map[string]stri
 }
 
 func rfServer(t *testing.T, opts ...sandbox.Option) *sandboxtest.Server {
-	return newServer(t, append([]sandbox.Option{sandbox.WithBaseURL(rfBase)}, opts...)...)
+	return apitest.NewServer(t, append([]sandbox.Option{sandbox.WithBaseURL(rfBase)}, opts...)...)
 }
 
 // rfRows decodes the rows of one table of an export.
@@ -153,7 +154,7 @@ func TestRequestFileSetsExportAsTheirOwnRows(t *testing.T) {
 	assert.Equal(t, before, rfAnswers(t, fresh, w))
 
 	// The world goes on: a signature prepares the files again.
-	fresh.Sign(srSigID(fresh.Do(http.MethodGet, "/v3/signature_request/"+w.prepared, nil).Map()["signature_request"].(map[string]any), 0), nil)
+	fresh.Sign(apitest.SignatureID(fresh.Do(http.MethodGet, "/v3/signature_request/"+w.prepared, nil).Map()["signature_request"].(map[string]any), 0), nil)
 	fresh.Advance(5 * time.Second)
 	after := fresh.Do(http.MethodGet, "/v3/signature_request/files/"+w.prepared, nil)
 	require.Equal(t, http.StatusOK, after.Status, "%s", after.Body)
@@ -206,7 +207,7 @@ func TestRequestFileSetsImportInTheirRequestRows(t *testing.T) {
 	assert.Equal(t, string(export), string(fresh.Do(http.MethodGet, "/_sandbox/state", nil).Body),
 		"exported with the file sets as their own rows again")
 
-	requireBad(t, fresh.Do(http.MethodPut, "/_sandbox/state", inRows(true)), "tables")
+	apitest.WantBadRequest(t, fresh.Do(http.MethodPut, "/_sandbox/state", inRows(true)), "tables")
 	assert.Equal(t, string(export), string(fresh.Do(http.MethodGet, "/_sandbox/state", nil).Body), "the refused import changed nothing")
 	assert.Equal(t, before, rfAnswers(t, fresh, w))
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/internal/conformance"
 )
 
@@ -74,7 +75,7 @@ func TestRoutesTagsAndOrder(t *testing.T) {
 
 // GET /_sandbox/operations answers the route table, without credentials.
 func TestControlOperationsListsTheRouteTable(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	var out struct {
 		Operations []sandbox.Operation `json:"operations"`
 	}

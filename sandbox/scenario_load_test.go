@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -46,7 +47,7 @@ func loadScenario(t *testing.T, srv *sandboxtest.Server, key, doc string) *sandb
 // statuses the description lists).
 func scServer(t *testing.T, opts ...sandbox.Option) *sandboxtest.Server {
 	t.Helper()
-	return newCheckedServer(t, true, opts...)
+	return apitest.NewCheckedServer(t, true, opts...)
 }
 
 func mustLoad(t *testing.T, srv *sandboxtest.Server, key, doc string) {
@@ -106,7 +107,7 @@ func TestScenarioLoadListDelete(t *testing.T) {
 }
 
 func TestScenarioRefusalsNameFileLineAndKey(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	cases := []struct{ name, doc, want string }{
 		{"unknown key", "name: x\nrulez: []\n", `test.yaml:2:1: rulez: unknown field "rulez"`},
 		{"unknown operation", "name: x\nrules:\n  - match: {operation: signatureRequestSnd}\n    gone: true\n",
@@ -143,7 +144,7 @@ func TestScenarioRefusalsNameFileLineAndKey(t *testing.T) {
 // exactly as it was: no account, template, request, event, e-mail, job
 // or rule of it remains.
 func TestScenarioBrokenSeedLeavesNothing(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	before := srv.Do(http.MethodGet, sandbox.ControlPrefix+"/state", nil)
 	require.Equal(t, http.StatusOK, before.Status)
 	doc := `name: broken
@@ -173,7 +174,7 @@ rules:
 }
 
 func TestScenarioSeedsObjectsInTheirStates(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	doc := `name: seeded
 seed:
   accounts:
@@ -363,7 +364,7 @@ type apiErr struct{ Name, Msg, Path string }
 
 func scErr(t *testing.T, body []byte) apiErr {
 	t.Helper()
-	n, m, p := errorOf(t, body)
+	n, m, p := apitest.ErrorParts(t, body)
 	return apiErr{n, m, p}
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -66,16 +67,16 @@ func credentialSession(t *testing.T, srv *sandboxtest.Server) {
 	srv.Control(http.MethodGet, "/api_keys", nil, nil)
 	srv.Control(http.MethodGet, "/scenarios", nil, nil)
 
-	secret := clientSecret(t, srv)
-	code := authorize(t, srv, map[string]any{"state": "s1"})
-	tok := decodeToken(t, exchange(t, srv, "/oauth/token", code, secret, "s1"))
-	require.Equal(t, http.StatusOK, bearer(t, srv, tok.AccessToken, http.MethodGet, "/v3/account", "").Status)
+	secret := apitest.ClientSecret(t, srv)
+	code := apitest.Authorize(t, srv, map[string]any{"state": "s1"})
+	tok := apitest.DecodeToken(t, apitest.Exchange(t, srv, "/oauth/token", code, secret, "s1"))
+	require.Equal(t, http.StatusOK, apitest.Bearer(t, srv, tok.AccessToken, http.MethodGet, "/v3/account", "").Status)
 	r := srv.DoAs("", http.MethodPost, "/oauth/token?refresh", map[string]any{"grant_type": "refresh_token", "refresh_token": tok.RefreshToken})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 
 	id, _ := scSend(t, srv, srv.APIKey, "Links", "link@example.com")
-	sr := srEmbedded(t, srv)
-	require.Equal(t, http.StatusOK, srSignURL(t, srv, srSigID(sr, 0)).Status)
+	sr := apitest.CreateEmbeddedRequest(t, srv)
+	require.Equal(t, http.StatusOK, apitest.SignURL(t, srv, apitest.SignatureID(sr, 0)).Status)
 	srv.Control(http.MethodPost, "/clock/advance", map[string]any{"duration": "1m"}, nil)
 	srv.Do(http.MethodGet, sandbox.ControlPrefix+"/emails", nil)
 	r = srv.Do(http.MethodGet, "/v3/signature_request/files_as_file_url/"+id, nil)
@@ -88,9 +89,9 @@ func credentialSession(t *testing.T, srv *sandboxtest.Server) {
 		require.Equal(t, http.StatusOK, r.Status, "%s: %s", u, r.Body)
 	}
 	page(r.Map()["file_url"].(string))
-	page(udDraft(t, srv, "create", udRequestSignature())["claim_url"].(string))
-	fields := map[string]any{"title": "Editable", "client_id": tplClientID, "test_mode": true}
-	r = tplMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/template/create_embedded_draft", fields, tplFile{Name: "nda.pdf", Data: tplSamplePDF(t)})
+	page(apitest.Draft(t, srv, "create", apitest.DraftBody())["claim_url"].(string))
+	fields := map[string]any{"title": "Editable", "client_id": apitest.ClientID, "test_mode": true}
+	r = apitest.SendPDFs(t, srv, srv.APIKey, http.MethodPost, "/v3/template/create_embedded_draft", fields, apitest.PDFFile{Name: "nda.pdf", Data: apitest.SamplePDF(t)})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	page(r.Map()["template"].(map[string]any)["edit_url"].(string))
 	srv.Do(http.MethodGet, sandbox.ControlPrefix+"/state", nil)
@@ -144,7 +145,7 @@ func TestRecordingProxyLeavesCredentialsOut(t *testing.T) {
 	require.NoError(t, err)
 	ps := httptest.NewServer(proxy)
 	t.Cleanup(ps.Close)
-	client := newControlCheckedServer(t)
+	client := apitest.NewControlCheckedServer(t)
 	client.URL, client.APIKey = ps.URL, upstream.APIKey
 	client.Client = &http.Client{Timeout: time.Minute}
 	credentialSession(t, client)
@@ -176,7 +177,7 @@ func TestRecordingProxyLeavesTheRealServicesCredentialsOut(t *testing.T) {
 	}))
 	t.Cleanup(foreign.Close)
 	realKey := upstream.APIKey
-	secret := clientSecret(t, upstream)
+	secret := apitest.ClientSecret(t, upstream)
 	session := func(keep bool) []byte {
 		t.Helper()
 		out := filepath.Join(t.TempDir(), "real.yaml")
@@ -185,17 +186,17 @@ func TestRecordingProxyLeavesTheRealServicesCredentialsOut(t *testing.T) {
 		proxy.KeepCredentials = keep
 		ps := httptest.NewServer(proxy)
 		t.Cleanup(ps.Close)
-		client := newControlCheckedServer(t)
+		client := apitest.NewControlCheckedServer(t)
 		client.URL, client.APIKey, client.Client = ps.URL, realKey, &http.Client{Timeout: time.Minute}
 
 		require.Equal(t, http.StatusOK, client.Do(http.MethodGet, "/v3/account", nil).Status)
-		code := authorize(t, upstream, map[string]any{"state": "s1"})
-		tok := decodeToken(t, exchange(t, client, "/oauth/token", code, secret, "s1"))
-		require.Equal(t, http.StatusOK, bearer(t, client, tok.AccessToken, http.MethodGet, "/v3/account", "").Status)
+		code := apitest.Authorize(t, upstream, map[string]any{"state": "s1"})
+		tok := apitest.DecodeToken(t, apitest.Exchange(t, client, "/oauth/token", code, secret, "s1"))
+		require.Equal(t, http.StatusOK, apitest.Bearer(t, client, tok.AccessToken, http.MethodGet, "/v3/account", "").Status)
 		r := client.DoAs("", http.MethodPost, "/oauth/token?refresh", map[string]any{"grant_type": "refresh_token", "refresh_token": tok.RefreshToken})
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-		sr := srEmbedded(t, client)
-		r = srSignURL(t, client, srSigID(sr, 0))
+		sr := apitest.CreateEmbeddedRequest(t, client)
+		r = apitest.SignURL(t, client, apitest.SignatureID(sr, 0))
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 		require.NoError(t, proxy.Close())
 		require.NoError(t, proxy.Err())

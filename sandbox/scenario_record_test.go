@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -36,10 +37,10 @@ func recordSession(t *testing.T, srv *sandboxtest.Server) int {
 	var ids, sigs []string
 	for i := 0; i < 3; i++ {
 		calls++
-		r := tplMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/signature_request/send", map[string]any{
+		r := apitest.SendPDFs(t, srv, srv.APIKey, http.MethodPost, "/v3/signature_request/send", map[string]any{
 			"title": fmt.Sprintf("Recorded %d", i), "test_mode": true, "metadata": map[string]any{"n": i},
 			"signers": []map[string]any{{"name": "Ann", "email_address": "ann@example.com", "order": 0}, {"name": "Ben", "email_address": "ben@example.com", "order": 1}},
-		}, tplFile{Name: "doc.pdf", Data: tplPDF(tplPortrait, tplLandscape)})
+		}, apitest.PDFFile{Name: "doc.pdf", Data: apitest.PagesPDF(apitest.Portrait, apitest.Landscape)})
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 		sr := r.Map()["signature_request"].(map[string]any)
 		ids = append(ids, sr["signature_request_id"].(string))
@@ -69,7 +70,7 @@ func recordSession(t *testing.T, srv *sandboxtest.Server) int {
 	do(http.MethodGet, sandbox.ControlPrefix+"/callbacks?object_id="+ids[0], nil)
 	do(http.MethodGet, sandbox.ControlPrefix+"/clock", nil)
 	calls++
-	tid := tplCreate(t, srv, srv.APIKey, tplStandardFields())
+	tid := apitest.CreateTemplate(t, srv, srv.APIKey, apitest.StandardTemplate())
 	do(http.MethodGet, "/v3/template/files/"+tid, nil) // 409 while preparing
 	do(http.MethodPost, sandbox.ControlPrefix+"/clock/advance", map[string]any{"duration": "1h"})
 	do(http.MethodGet, "/v3/template/"+tid, nil)
@@ -142,7 +143,7 @@ func TestRecordingProxyReplaysGreen(t *testing.T) {
 	ps := httptest.NewServer(proxy)
 	t.Cleanup(ps.Close)
 	// A client of the proxy: a test server's helpers, pointed at the proxy.
-	client := newControlCheckedServer(t)
+	client := apitest.NewControlCheckedServer(t)
 	client.URL, client.APIKey = ps.URL, upstream.APIKey
 	client.Client = &http.Client{Timeout: time.Minute}
 	calls := recordSession(t, client)
@@ -200,7 +201,7 @@ func TestForeignRecordingIsAFidelityCheck(t *testing.T) {
 	require.NoError(t, err)
 	ps := httptest.NewServer(proxy)
 	t.Cleanup(ps.Close)
-	client := newControlCheckedServer(t)
+	client := apitest.NewControlCheckedServer(t)
 	client.URL, client.APIKey, client.Client = ps.URL, realKey, &http.Client{Timeout: time.Minute}
 	require.Equal(t, http.StatusOK, client.Do(http.MethodGet, "/v3/account", nil).Status)
 	scSend(t, client, realKey, "Fidelity", "f@example.com")

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -101,12 +102,12 @@ rules:
 	assert.Equal(t, http.StatusOK, send("Routine", "a@example.com").Status)
 	assert.Equal(t, http.StatusForbidden, send("Routine", "x@BLOCKED.example").Status)
 	assert.Equal(t, http.StatusOK, srv.Do(http.MethodGet, "/v3/account", nil).Status)
-	assert.Equal(t, http.StatusServiceUnavailable, srv.DoAs(tplTeammateKey, http.MethodGet, "/v3/account", nil).Status)
+	assert.Equal(t, http.StatusServiceUnavailable, srv.DoAs(apitest.TeammateKey, http.MethodGet, "/v3/account", nil).Status)
 
 	// Multipart bodies with JSON-text parts (the SDKs' form) match too.
-	r := tplMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/signature_request/send", map[string]any{
+	r := apitest.SendPDFs(t, srv, srv.APIKey, http.MethodPost, "/v3/signature_request/send", map[string]any{
 		"title": "Routine", "test_mode": true, "signers": []map[string]any{{"name": "S", "email_address": "y@blocked.example"}},
-	}, tplFile{Name: "a.pdf", Data: tplPDF(tplPortrait)})
+	}, apitest.PDFFile{Name: "a.pdf", Data: apitest.PagesPDF(apitest.Portrait)})
 	assert.Equal(t, http.StatusForbidden, r.Status, "%s", r.Body)
 }
 
@@ -191,9 +192,9 @@ rules:
     fail_template: {}
     times: 1
 `)
-	first := tplCreate(t, srv, srv.APIKey, tplStandardFields())
-	second := tplCreate(t, srv, srv.APIKey, tplStandardFields())
-	srv.Advance(tplPrepDelay)
+	first := apitest.CreateTemplate(t, srv, srv.APIKey, apitest.StandardTemplate())
+	second := apitest.CreateTemplate(t, srv, srv.APIKey, apitest.StandardTemplate())
+	srv.Advance(apitest.TemplatePrepDelay)
 	var cb struct {
 		Callbacks []struct {
 			EventType    string `json:"event_type"`

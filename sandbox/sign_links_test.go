@@ -8,9 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
+	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
 // TestSigningLinksNeedNoRowAndOldLinksStillWork: a signing e-mail's link
@@ -19,16 +21,16 @@ import (
 // (the link's token in sign_urls, nothing on the signature) still imports
 // and its link still opens the signing page.
 func TestSigningLinksNeedNoRowAndOldLinksStillWork(t *testing.T) {
-	srv := newServer(t)
-	sr := srSend(t, srv, srTwoSigners())
-	id, jack := sr["signature_request_id"].(string), srSigID(sr, 0)
+	srv := apitest.NewServer(t)
+	sr := apitest.SendRequest(t, srv, apitest.TwoSigners())
+	id, jack := sr["signature_request_id"].(string), apitest.SignatureID(sr, 0)
 	srv.Advance(time.Minute)
 	link := signingLink(srv, id, jack)
 	require.NotEmpty(t, link, "Jack is asked to sign")
 	i := strings.LastIndex(link, "/sign/")
 	base, token := link[:i+len("/sign/")], link[i+len("/sign/"):]
 	require.Regexp(t, regexp.MustCompile(`^[0-9a-f]{64}`+jack+`$`), token, "a secret, then the signature id")
-	status, page := fetchPage(t, http.MethodGet, link, nil)
+	status, page := apitest.FetchPage(t, http.MethodGet, link, nil)
 	require.Equal(t, http.StatusOK, status, page)
 
 	export := func() map[string]any {
@@ -46,7 +48,7 @@ func TestSigningLinksNeedNoRowAndOldLinksStillWork(t *testing.T) {
 	tables := st["tables"].(map[string]any)
 	assert.Empty(t, tables["sign_urls"], "an e-mail link is no row of its own")
 	load(st)
-	status, page = fetchPage(t, http.MethodGet, link, nil)
+	status, page = apitest.FetchPage(t, http.MethodGet, link, nil)
 	require.Equal(t, http.StatusOK, status, "the link survives export and import: %s", page)
 
 	// The shape of older worlds: the secret alone is the token, in a row.
@@ -58,10 +60,10 @@ func TestSigningLinksNeedNoRowAndOldLinksStillWork(t *testing.T) {
 	}
 	tables["sign_urls"] = []any{map[string]any{"token": secret, "signature_id": jack, "signature_request_id": id, "embedded": false, "expires_at": 0}}
 	load(st)
-	status, page = fetchPage(t, http.MethodGet, base+secret, nil)
+	status, page = apitest.FetchPage(t, http.MethodGet, base+secret, nil)
 	require.Equal(t, http.StatusOK, status, "an older world's link still works: %s", page)
 	assert.Contains(t, page, "Jack")
-	status, _ = fetchPage(t, http.MethodGet, link, nil)
+	status, _ = apitest.FetchPage(t, http.MethodGet, link, nil)
 	assert.Equal(t, http.StatusNotFound, status, "the signature no longer holds the secret")
 }
 
@@ -70,29 +72,29 @@ func TestSigningLinksNeedNoRowAndOldLinksStillWork(t *testing.T) {
 // the request's page, which says the signature is gone, as when every
 // link was a row, while a made-up secret for the old signature does not.
 func TestSigningLinkOfAnEditedRequestStillOpensItsPage(t *testing.T) {
-	srv := newServer(t)
-	body := srTwoSigners()
-	sr := srSend(t, srv, body)
-	id, jack := sr["signature_request_id"].(string), srSigID(sr, 0)
+	srv := apitest.NewServer(t)
+	body := apitest.TwoSigners()
+	sr := apitest.SendRequest(t, srv, body)
+	id, jack := sr["signature_request_id"].(string), apitest.SignatureID(sr, 0)
 	srv.Advance(time.Minute)
 	link := signingLink(srv, id, jack)
 	require.NotEmpty(t, link)
 	body["title"] = "Edited"
 	body["signers"] = []map[string]any{{"name": "Joan", "email_address": "joan@example.com"}}
-	r := srMultipart(t, srv, srv.APIKey, http.MethodPut, "/v3/signature_request/edit/"+id, body, srFile{Name: "v2.pdf", Data: srPDF(2)})
+	r := apitest.SendPDFs(t, srv, srv.APIKey, http.MethodPut, "/v3/signature_request/edit/"+id, body, apitest.PDFFile{Name: "v2.pdf", Data: apitest.PDF(2)})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	srv.Advance(time.Minute)
 
-	status, page := fetchPage(t, http.MethodGet, link, nil)
+	status, page := apitest.FetchPage(t, http.MethodGet, link, nil)
 	assert.Equal(t, http.StatusOK, status, page)
 	assert.Contains(t, page, "No signature "+jack+" in this world.")
 	assert.Contains(t, page, "Edited")
 	forged := strings.Repeat("0", 64) + jack
-	status, _ = fetchPage(t, http.MethodGet, link[:len(link)-len(forged)]+forged, nil)
+	status, _ = apitest.FetchPage(t, http.MethodGet, link[:len(link)-len(forged)]+forged, nil)
 	assert.Equal(t, http.StatusNotFound, status)
 	for _, m := range srv.Emails("signature_request_id", id) {
 		if m.To == "joan@example.com" && m.Kind == "signature_request" {
-			status, page = fetchPage(t, http.MethodGet, m.Link, nil)
+			status, page = apitest.FetchPage(t, http.MethodGet, m.Link, nil)
 			assert.Equal(t, http.StatusOK, status, page)
 		}
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 )
 
 var (
@@ -19,22 +19,9 @@ var (
 	pageLogoRE  = regexp.MustCompile(`<img class="logo" src="([^"]+)" alt="([^"]*)">`)
 )
 
-// brandedApp creates an API app with white labeling (and a logo when
-// logo is set) and answers its client_id.
-func brandedApp(t *testing.T, srv *sandboxtest.Server, name, options string, logo bool) string {
-	t.Helper()
-	parts := []orgPart{orgField("name", name), orgField("domains", `["example.com"]`), orgField("white_labeling_options", options)}
-	if logo {
-		parts = append(parts, orgFile("custom_logo_file", "logo.png", "image/png", orgPNG(t)))
-	}
-	r := orgMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/api_app", parts...)
-	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
-	return orgObj(t, r.Map(), "api_app")["client_id"].(string)
-}
-
 // pageStyle is a page's brand style element's text ("" without one),
 // checked to be allowed by the page's policy by its hash.
-func pageStyle(t *testing.T, a pageAnswer) string {
+func pageStyle(t *testing.T, a apitest.PageAnswer) string {
 	t.Helper()
 	m := pageStyleRE.FindAllStringSubmatch(a.Body, -1)
 	if len(m) == 0 {
@@ -55,17 +42,17 @@ func pageStyle(t *testing.T, a pageAnswer) string {
 // shows another look; an app without white labeling shows the default
 // look; an update of the app shows on the next visit.
 func TestPagesShowTheirAppsWhiteLabeling(t *testing.T) {
-	srv := newServer(t)
-	teal := brandedApp(t, srv, "Teal Co", `{"primary_button_color":"#00796b","page_background_color":"#eef7f6","header_background_color":"#0b1f1c","link_color":"#00695c"}`, true)
-	plum := brandedApp(t, srv, "Plum Co", `{"primary_button_color":"#8e24aa"}`, false)
+	srv := apitest.NewServer(t)
+	teal := apitest.BrandedApp(t, srv, "Teal Co", `{"primary_button_color":"#00796b","page_background_color":"#eef7f6","header_background_color":"#0b1f1c","link_color":"#00695c"}`, true)
+	plum := apitest.BrandedApp(t, srv, "Plum Co", `{"primary_button_color":"#8e24aa"}`, false)
 
-	signPage := func(clientID string) (pageAnswer, string) {
-		r := srCreate(t, srv, srv.APIKey, "create_embedded", map[string]any{"title": "Branded", "client_id": clientID, "test_mode": true,
+	signPage := func(clientID string) (apitest.PageAnswer, string) {
+		r := apitest.CreateRequest(t, srv, srv.APIKey, "create_embedded", map[string]any{"title": "Branded", "client_id": clientID, "test_mode": true,
 			"signers": []map[string]any{{"name": "Jack", "email_address": "jack@example.com"}}})
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 		srv.Advance(time.Minute)
-		link := signURLOf(t, srv, srSigID(r.Map()["signature_request"].(map[string]any), 0))
-		a := pageDo(t, http.MethodGet, pageURL(link), nil, nil)
+		link := signURLOf(t, srv, apitest.SignatureID(r.Map()["signature_request"].(map[string]any), 0))
+		a := apitest.PageDo(t, http.MethodGet, pageURL(link), nil, nil)
 		require.Equal(t, http.StatusOK, a.Status, a.Body)
 		checkPagePolicy(t, a)
 		return a, link
@@ -83,7 +70,7 @@ func TestPagesShowTheirAppsWhiteLabeling(t *testing.T) {
 	img := pageGet(t, link, logo[1])
 	require.Equal(t, http.StatusOK, img.Status, img.Body)
 	assert.Equal(t, "image/png", img.Header.Get("Content-Type"))
-	assert.Equal(t, string(orgPNG(t)), img.Body)
+	assert.Equal(t, string(apitest.PNG(t)), img.Body)
 
 	a, _ = signPage(plum)
 	style = pageStyle(t, a)
@@ -92,7 +79,7 @@ func TestPagesShowTheirAppsWhiteLabeling(t *testing.T) {
 	assert.Nil(t, pageLogoRE.FindStringSubmatch(a.Body), "no logo: the sandbox's name")
 	assert.Contains(t, a.Body, "<b>signsandbox</b>")
 
-	a, _ = signPage(srClientID)
+	a, _ = signPage(apitest.ClientID)
 	assert.Empty(t, pageStyle(t, a), "an app without white labeling: the default look")
 
 	// The app's update shows on the next page.
@@ -102,22 +89,22 @@ func TestPagesShowTheirAppsWhiteLabeling(t *testing.T) {
 	assert.Contains(t, pageStyle(t, a), "--wl-primary:#1565c0;")
 
 	// The claim page of a draft made through the app.
-	d := srMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/unclaimed_draft/create_embedded", map[string]any{
+	d := apitest.SendPDFs(t, srv, srv.APIKey, http.MethodPost, "/v3/unclaimed_draft/create_embedded", map[string]any{
 		"client_id": teal, "test_mode": true, "requester_email_address": "owner@sandbox.example",
 		"signers": []map[string]any{{"name": "Cleo", "email_address": "cleo@example.com"}},
-	}, srFile{Name: "c.pdf", Data: srPDF(1)})
+	}, apitest.PDFFile{Name: "c.pdf", Data: apitest.PDF(1)})
 	require.Equal(t, http.StatusOK, d.Status, "%s", d.Body)
-	claim := pageDo(t, http.MethodGet, d.Map()["unclaimed_draft"].(map[string]any)["claim_url"].(string), nil, nil)
+	claim := apitest.PageDo(t, http.MethodGet, d.Map()["unclaimed_draft"].(map[string]any)["claim_url"].(string), nil, nil)
 	require.Equal(t, http.StatusOK, claim.Status, claim.Body)
 	assert.Contains(t, pageStyle(t, claim), "--wl-primary:#00796b;")
 	assert.NotNil(t, pageLogoRE.FindStringSubmatch(claim.Body))
 
 	// The template editor of a template made through the app.
-	tr := srMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/template/create_embedded_draft", map[string]any{
+	tr := apitest.SendPDFs(t, srv, srv.APIKey, http.MethodPost, "/v3/template/create_embedded_draft", map[string]any{
 		"client_id": plum, "test_mode": true, "title": "Branded template", "signer_roles": []map[string]any{{"name": "Client"}},
-	}, srFile{Name: "t.pdf", Data: srPDF(1)})
+	}, apitest.PDFFile{Name: "t.pdf", Data: apitest.PDF(1)})
 	require.Equal(t, http.StatusOK, tr.Status, "%s", tr.Body)
-	editor := pageDo(t, http.MethodGet, tr.Map()["template"].(map[string]any)["edit_url"].(string), nil, nil)
+	editor := apitest.PageDo(t, http.MethodGet, tr.Map()["template"].(map[string]any)["edit_url"].(string), nil, nil)
 	require.Equal(t, http.StatusOK, editor.Status, editor.Body)
 	assert.Contains(t, pageStyle(t, editor), "--wl-primary:#1565c0;")
 }

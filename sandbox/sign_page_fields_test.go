@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -34,27 +35,27 @@ func controlSign(srv *sandboxtest.Server, sigID string, values map[string]any) *
 }
 
 // samePagePost posts a page's form as the page itself does.
-func samePagePost(t *testing.T, pageLink string, form url.Values) pageAnswer {
+func samePagePost(t *testing.T, pageLink string, form url.Values) apitest.PageAnswer {
 	t.Helper()
 	u, err := url.Parse(pageLink)
 	require.NoError(t, err)
-	return pageDo(t, http.MethodPost, pageLink, form, map[string]string{"Origin": u.Scheme + "://" + u.Host, "Sec-Fetch-Site": "same-origin"})
+	return apitest.PageDo(t, http.MethodPost, pageLink, form, map[string]string{"Origin": u.Scheme + "://" + u.Host, "Sec-Fetch-Site": "same-origin"})
 }
 
 // pageGet fetches a path of the host a page link is on.
-func pageGet(t *testing.T, pageLink, path string) pageAnswer {
+func pageGet(t *testing.T, pageLink, path string) apitest.PageAnswer {
 	t.Helper()
 	u, err := url.Parse(pageLink)
 	require.NoError(t, err)
-	return pageDo(t, http.MethodGet, u.Scheme+"://"+u.Host+path, nil, nil)
+	return apitest.PageDo(t, http.MethodGet, u.Scheme+"://"+u.Host+path, nil, nil)
 }
 
 // twoSignersNoFields is an embedded request for Jack and Jill sent without
 // fields: it gets the appended signature page.
 func twoSignersNoFields(t *testing.T, srv *sandboxtest.Server) map[string]any {
 	t.Helper()
-	r := srCreate(t, srv, srv.APIKey, "create_embedded", map[string]any{
-		"title": "Field-less NDA", "client_id": srClientID, "test_mode": true,
+	r := apitest.CreateRequest(t, srv, srv.APIKey, "create_embedded", map[string]any{
+		"title": "Field-less NDA", "client_id": apitest.ClientID, "test_mode": true,
 		"signers": []map[string]any{{"name": "Jack", "email_address": "jack@example.com"}, {"name": "Jill", "email_address": "jill@example.com"}},
 	})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
@@ -70,12 +71,12 @@ func twoSignersNoFields(t *testing.T, srv *sandboxtest.Server) map[string]any {
 // signature_page_N); the control plane's sign without values signs in the
 // signer's name; the merged PDF's signature page shows each signature.
 func TestAppendedSignaturePageIsSignedInEachSignersBox(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	sr := twoSignersNoFields(t, srv)
-	id, jack, jill := sr["signature_request_id"].(string), srSigID(sr, 0), srSigID(sr, 1)
+	id, jack, jill := sr["signature_request_id"].(string), apitest.SignatureID(sr, 0), apitest.SignatureID(sr, 1)
 	signURL := signURLOf(t, srv, jack)
 
-	page := pageDo(t, http.MethodGet, pageURL(signURL), nil, nil)
+	page := apitest.PageDo(t, http.MethodGet, pageURL(signURL), nil, nil)
 	require.Equal(t, http.StatusOK, page.Status, page.Body)
 	checkPagePolicy(t, page)
 	view := pageView(t, page.Body)
@@ -100,18 +101,18 @@ func TestAppendedSignaturePageIsSignedInEachSignersBox(t *testing.T) {
 	doc := pageGet(t, signURL, sp["url"].(string))
 	require.Equal(t, http.StatusOK, doc.Status, doc.Body)
 	assert.Equal(t, "application/pdf", doc.Header.Get("Content-Type"))
-	text := tplPDFText(t, []byte(doc.Body))
+	text := apitest.PDFText(t, []byte(doc.Body))
 	for _, want := range []string{"Signature page", "jack@example.com", "jill@example.com", "(not signed)"} {
 		assert.Contains(t, text, want)
 	}
 
 	// Jill cannot sign in Jack's box.
 	r := controlSign(srv, jill, map[string]any{"signature_page_1": "Jill"})
-	srErr(t, r, http.StatusBadRequest, "bad_request", "values[signature_page_1]")
+	apitest.WantError(t, r, http.StatusBadRequest, "bad_request", "values[signature_page_1]")
 
 	done := samePagePost(t, pageURL(signURL), url.Values{"action": {"sign"}, "values": {`{"signature_page_1":"Jack Example"}`}})
 	require.Equal(t, http.StatusOK, done.Status, done.Body)
-	got := srGetOK(t, srv, id)
+	got := apitest.GetRequestOK(t, srv, id)
 	rd := responseByID(got)
 	require.Contains(t, rd, "signature_page_1")
 	assert.Equal(t, map[string]any{"api_id": "signature_page_1", "signature_id": jack, "name": "Signature", "type": "signature",
@@ -119,7 +120,7 @@ func TestAppendedSignaturePageIsSignedInEachSignersBox(t *testing.T) {
 	assert.NotContains(t, rd, "signature_page_2", "Jill has not signed")
 
 	// Jill's page shows Jack's box signed; the page itself shows his signature.
-	jillPage := pageView(t, pageDo(t, http.MethodGet, pageURL(signURLOf(t, srv, jill)), nil, nil).Body)
+	jillPage := pageView(t, apitest.PageDo(t, http.MethodGet, pageURL(signURLOf(t, srv, jill)), nil, nil).Body)
 	jillBoxes := jillPage["signature_page"].(map[string]any)["boxes"].([]any)
 	assert.Equal(t, true, jillBoxes[0].(map[string]any)["signed"])
 	assert.Equal(t, true, jillBoxes[1].(map[string]any)["mine"])
@@ -128,7 +129,7 @@ func TestAppendedSignaturePageIsSignedInEachSignersBox(t *testing.T) {
 	// The control plane signs Jill's box with a sample signature: her name.
 	r = controlSign(srv, jill, nil)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	got = srGetOK(t, srv, id)
+	got = apitest.GetRequestOK(t, srv, id)
 	assert.Equal(t, true, got["is_complete"])
 	rd = responseByID(got)
 	assert.Equal(t, "Jill", rd["signature_page_2"]["value"])
@@ -137,7 +138,7 @@ func TestAppendedSignaturePageIsSignedInEachSignersBox(t *testing.T) {
 	srv.Advance(5 * time.Minute)
 	f := srv.Do(http.MethodGet, "/v3/signature_request/files/"+id+"?file_type=pdf", nil)
 	require.Equal(t, http.StatusOK, f.Status, "%s", f.Body)
-	merged := tplPDFText(t, f.Body)
+	merged := apitest.PDFText(t, f.Body)
 	sigPage := merged[strings.Index(merged, "Signature page"):]
 	assert.Equal(t, 1, strings.Count(sigPage, "Jack Example"), "Jack's typed signature, once, in his box:\n%s", sigPage)
 	assert.Contains(t, sigPage, "Jill")
@@ -161,8 +162,8 @@ func linkedRequest(t *testing.T, srv *sandboxtest.Server, extra ...map[string]an
 	fields := []map[string]any{f("a", 0, true, nil), f("b", 0, false, nil), f("other", 1, false, nil),
 		{"document_index": 0, "api_id": "sig", "type": "signature", "x": 100, "y": 400, "width": 200, "height": 40, "required": true, "signer": 0, "page": 1}}
 	fields = append(fields, extra...)
-	r := srCreate(t, srv, srv.APIKey, "create_embedded", map[string]any{
-		"title": "Linked", "client_id": srClientID, "test_mode": true, "form_fields_per_document": fields,
+	r := apitest.CreateRequest(t, srv, srv.APIKey, "create_embedded", map[string]any{
+		"title": "Linked", "client_id": apitest.ClientID, "test_mode": true, "form_fields_per_document": fields,
 		"signers": []map[string]any{{"name": "Jack Example", "email_address": "jack@example.com"}, {"name": "Jill", "email_address": "jill@example.com"}},
 	})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
@@ -176,17 +177,17 @@ func linkedRequest(t *testing.T, srv *sandboxtest.Server, extra ...map[string]an
 // different values for one link, or a value one of them does not
 // validate, are refused; without values the link shares one sample.
 func TestLinkedFieldsAreFilledTogether(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	sr := linkedRequest(t, srv)
-	id, jack := sr["signature_request_id"].(string), srSigID(sr, 0)
+	id, jack := sr["signature_request_id"].(string), apitest.SignatureID(sr, 0)
 
 	r := controlSign(srv, jack, map[string]any{"a": "12 Main St", "b": "13 Main St"})
-	srErr(t, r, http.StatusBadRequest, "bad_request", "values[b]")
+	apitest.WantError(t, r, http.StatusBadRequest, "bad_request", "values[b]")
 	assert.Contains(t, string(r.Body), "linked")
 
 	r = controlSign(srv, jack, map[string]any{"a": "12 Main St"})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	rd := responseByID(srGetOK(t, srv, id))
+	rd := responseByID(apitest.GetRequestOK(t, srv, id))
 	assert.Equal(t, "12 Main St", rd["a"]["value"])
 	assert.Equal(t, "12 Main St", rd["b"]["value"], "data typed in one fills the others")
 	assert.NotContains(t, rd, "other", "the other signer's field is theirs")
@@ -196,12 +197,12 @@ func TestLinkedFieldsAreFilledTogether(t *testing.T) {
 	zip := map[string]any{"document_index": 0, "api_id": "z", "name": "ZIP", "type": "text", "x": 320, "y": 100, "width": 100, "height": 24,
 		"required": false, "signer": 0, "page": 1, "link_id": "addr", "validation_type": "zip_code"}
 	sr = linkedRequest(t, srv, zip)
-	id, jack = sr["signature_request_id"].(string), srSigID(sr, 0)
+	id, jack = sr["signature_request_id"].(string), apitest.SignatureID(sr, 0)
 	r = controlSign(srv, jack, map[string]any{"b": "12 Main St"})
-	srErr(t, r, http.StatusBadRequest, "bad_request", "values[z]")
+	apitest.WantError(t, r, http.StatusBadRequest, "bad_request", "values[z]")
 	r = controlSign(srv, jack, nil)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	rd = responseByID(srGetOK(t, srv, id))
+	rd = responseByID(apitest.GetRequestOK(t, srv, id))
 	assert.Equal(t, "94105", rd["a"]["value"], "a sample every linked field accepts")
 	assert.Equal(t, rd["a"]["value"], rd["b"]["value"])
 	assert.Equal(t, rd["a"]["value"], rd["z"]["value"])
@@ -214,14 +215,14 @@ func TestLinkedFieldsAreFilledTogether(t *testing.T) {
 // empty unless required (then a simulated signer types a sample). Without
 // the flag an optional auto-fill field stays empty.
 func TestAutoFillFieldsAreFilledWithTheSignersData(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	auto := func(id, typ string, required bool, y int) map[string]any {
 		return map[string]any{"document_index": 0, "api_id": id, "name": id, "type": "text", "auto_fill_type": typ, "x": 100, "y": y,
 			"width": 200, "height": 24, "required": required, "signer": 0, "page": 1}
 	}
 	send := func(populate bool) map[string]any {
-		r := srCreate(t, srv, srv.APIKey, "create_embedded", map[string]any{
-			"title": "Auto-fill", "client_id": srClientID, "test_mode": true, "populate_auto_fill_fields": populate,
+		r := apitest.CreateRequest(t, srv, srv.APIKey, "create_embedded", map[string]any{
+			"title": "Auto-fill", "client_id": apitest.ClientID, "test_mode": true, "populate_auto_fill_fields": populate,
 			"signers": []map[string]any{{"name": "Jack Example", "email_address": "jack@example.com"}},
 			"form_fields_per_document": []map[string]any{auto("full", "name", false, 100), auto("mail", "email", true, 140),
 				auto("first", "firstName", false, 180), auto("last", "lastName", false, 220), auto("co", "company", false, 260),
@@ -233,8 +234,8 @@ func TestAutoFillFieldsAreFilledWithTheSignersData(t *testing.T) {
 	}
 
 	sr := send(true)
-	id, jack := sr["signature_request_id"].(string), srSigID(sr, 0)
-	view := pageView(t, pageDo(t, http.MethodGet, pageURL(signURLOf(t, srv, jack)), nil, nil).Body)
+	id, jack := sr["signature_request_id"].(string), apitest.SignatureID(sr, 0)
+	view := pageView(t, apitest.PageDo(t, http.MethodGet, pageURL(signURLOf(t, srv, jack)), nil, nil).Body)
 	shown := map[string]any{}
 	for _, f := range view["fields"].([]any) {
 		m := f.(map[string]any)
@@ -245,20 +246,20 @@ func TestAutoFillFieldsAreFilledWithTheSignersData(t *testing.T) {
 	r := controlSign(srv, jack, map[string]any{"typed": "J. Example"})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	got := map[string]any{}
-	for k, v := range responseByID(srGetOK(t, srv, id)) {
+	for k, v := range responseByID(apitest.GetRequestOK(t, srv, id)) {
 		got[k] = v["value"]
 	}
 	assert.Equal(t, map[string]any{"full": "Jack Example", "mail": "jack@example.com", "first": "Jack", "last": "Example", "co": "",
 		"job": "Signer", "typed": "J. Example"}, got)
 
 	sr = send(false)
-	id, jack = sr["signature_request_id"].(string), srSigID(sr, 0)
-	view = pageView(t, pageDo(t, http.MethodGet, pageURL(signURLOf(t, srv, jack)), nil, nil).Body)
+	id, jack = sr["signature_request_id"].(string), apitest.SignatureID(sr, 0)
+	view = pageView(t, apitest.PageDo(t, http.MethodGet, pageURL(signURLOf(t, srv, jack)), nil, nil).Body)
 	for _, f := range view["fields"].([]any) {
 		assert.Nil(t, f.(map[string]any)["auto_fill_value"], "nothing is filled without populate_auto_fill_fields")
 	}
 	require.Equal(t, http.StatusOK, controlSign(srv, jack, nil).Status)
-	rd := responseByID(srGetOK(t, srv, id))
+	rd := responseByID(apitest.GetRequestOK(t, srv, id))
 	assert.Equal(t, "", rd["full"]["value"], "an optional auto-fill field stays empty without the flag")
 	assert.Equal(t, "jack@example.com", rd["mail"]["value"], "a required one gets what a click-through signer types")
 }
@@ -268,37 +269,37 @@ func TestAutoFillFieldsAreFilledWithTheSignersData(t *testing.T) {
 // (create_embedded_with_template) and an embedded unclaimed draft, once
 // sent.
 func TestAutoFillThroughTemplatesAndDrafts(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	nameField := map[string]any{"document_index": 0, "api_id": "who", "name": "Name", "type": "text", "auto_fill_type": "name",
 		"x": 100, "y": 100, "width": 200, "height": 24, "required": false, "signer": 0, "page": 1}
 
-	tplID := tplCreate(t, srv, srv.APIKey, map[string]any{"title": "Auto-fill template", "signer_roles": []map[string]any{{"name": "Client"}},
+	tplID := apitest.CreateTemplate(t, srv, srv.APIKey, map[string]any{"title": "Auto-fill template", "signer_roles": []map[string]any{{"name": "Client"}},
 		"form_fields_per_document": []map[string]any{nameField}})
-	srv.Advance(tplPrepDelay)
+	srv.Advance(apitest.TemplatePrepDelay)
 	r := srv.Do(http.MethodPost, "/v3/signature_request/create_embedded_with_template", map[string]any{
-		"client_id": srClientID, "template_ids": []string{tplID}, "test_mode": true, "populate_auto_fill_fields": true,
+		"client_id": apitest.ClientID, "template_ids": []string{tplID}, "test_mode": true, "populate_auto_fill_fields": true,
 		"signers": []map[string]any{{"role": "Client", "name": "Tia Template", "email_address": "tia@example.com"}},
 	})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	sr := r.Map()["signature_request"].(map[string]any)
 	srv.Advance(time.Minute)
-	require.Equal(t, http.StatusOK, controlSign(srv, srSigID(sr, 0), nil).Status)
-	assert.Equal(t, "Tia Template", responseByID(srGetOK(t, srv, sr["signature_request_id"].(string)))["who"]["value"])
+	require.Equal(t, http.StatusOK, controlSign(srv, apitest.SignatureID(sr, 0), nil).Status)
+	assert.Equal(t, "Tia Template", responseByID(apitest.GetRequestOK(t, srv, sr["signature_request_id"].(string)))["who"]["value"])
 
-	d := srMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/unclaimed_draft/create_embedded", map[string]any{
-		"client_id": srClientID, "test_mode": true, "requester_email_address": "owner@sandbox.example", "populate_auto_fill_fields": true,
+	d := apitest.SendPDFs(t, srv, srv.APIKey, http.MethodPost, "/v3/unclaimed_draft/create_embedded", map[string]any{
+		"client_id": apitest.ClientID, "test_mode": true, "requester_email_address": "owner@sandbox.example", "populate_auto_fill_fields": true,
 		"signers":                  []map[string]any{{"name": "Dora Draft", "email_address": "dora@example.com"}},
 		"form_fields_per_document": []map[string]any{nameField},
-	}, srFile{Name: "d.pdf", Data: srPDF(1)})
+	}, apitest.PDFFile{Name: "d.pdf", Data: apitest.PDF(1)})
 	require.Equal(t, http.StatusOK, d.Status, "%s", d.Body)
 	draft := d.Map()["unclaimed_draft"].(map[string]any)
 	claim := draft["claim_url"].(string)
-	require.Equal(t, http.StatusOK, pageDo(t, http.MethodGet, claim, nil, nil).Status)
+	require.Equal(t, http.StatusOK, apitest.PageDo(t, http.MethodGet, claim, nil, nil).Status)
 	sent := samePagePost(t, claim, url.Values{"signer_name": {"Dora Draft"}, "signer_email": {"dora@example.com"}})
 	require.Equal(t, http.StatusOK, sent.Status, sent.Body)
 	srv.Advance(time.Minute)
 	id := draft["signature_request_id"].(string)
-	req := srGetOK(t, srv, id)
-	require.Equal(t, http.StatusOK, controlSign(srv, srSigID(req, 0), nil).Status)
-	assert.Equal(t, "Dora Draft", responseByID(srGetOK(t, srv, id))["who"]["value"])
+	req := apitest.GetRequestOK(t, srv, id)
+	require.Equal(t, http.StatusOK, controlSign(srv, apitest.SignatureID(req, 0), nil).Status)
+	assert.Equal(t, "Dora Draft", responseByID(apitest.GetRequestOK(t, srv, id))["who"]["value"])
 }

@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 )
 
 // cfWarnings maps the warning names of an answer to their messages.
@@ -31,7 +33,7 @@ func cfNames(sr map[string]any) []string {
 
 // cfMergeBody is a send body with a narrow and a wide text-merge field.
 func cfMergeBody(values map[string]string) map[string]any {
-	b := srTwoSigners()
+	b := apitest.TwoSigners()
 	b["form_fields_per_document"] = []map[string]any{
 		{"document_index": 0, "api_id": "sig", "type": "signature", "x": 100, "y": 600, "width": 200, "height": 30, "required": true, "signer": 0, "page": 1},
 		{"document_index": 0, "api_id": "sig2", "type": "signature", "x": 100, "y": 650, "width": 200, "height": 30, "required": true, "signer": 1, "page": 1},
@@ -54,17 +56,17 @@ func cfMergeBody(values map[string]string) map[string]any {
 // font) gives custom_field_value_too_long, several such values one
 // custom_field_values_too_long.
 func TestCustomFieldWarnings(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	long := strings.Repeat("W", 40)
 
 	t.Run("fitting values", func(t *testing.T) {
-		r := srCreate(t, srv, srv.APIKey, "send", cfMergeBody(map[string]string{"Code": "A-1", "Company": "Acme Co."}))
+		r := apitest.CreateRequest(t, srv, srv.APIKey, "send", cfMergeBody(map[string]string{"Code": "A-1", "Company": "Acme Co."}))
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 		assert.Empty(t, cfWarnings(r.Map()))
 		assert.Equal(t, []string{"Code", "Company"}, cfNames(r.Map()["signature_request"].(map[string]any)))
 	})
 	t.Run("unknown name", func(t *testing.T) {
-		r := srCreate(t, srv, srv.APIKey, "send", cfMergeBody(map[string]string{"Company": "Acme Co.", "Nickname": "Ace"}))
+		r := apitest.CreateRequest(t, srv, srv.APIKey, "send", cfMergeBody(map[string]string{"Company": "Acme Co.", "Nickname": "Ace"}))
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 		w := cfWarnings(r.Map())
 		require.Len(t, w["parameter_ignored"], 1, "%v", w)
@@ -72,7 +74,7 @@ func TestCustomFieldWarnings(t *testing.T) {
 		assert.Equal(t, []string{"Company"}, cfNames(r.Map()["signature_request"].(map[string]any)), "the ignored value is not kept")
 	})
 	t.Run("one value too long", func(t *testing.T) {
-		r := srCreate(t, srv, srv.APIKey, "send", cfMergeBody(map[string]string{"Code": long, "Company": long}))
+		r := apitest.CreateRequest(t, srv, srv.APIKey, "send", cfMergeBody(map[string]string{"Code": long, "Company": long}))
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 		w := cfWarnings(r.Map())
 		require.Len(t, w["custom_field_value_too_long"], 1, "%v", w)
@@ -80,7 +82,7 @@ func TestCustomFieldWarnings(t *testing.T) {
 		assert.Empty(t, w["custom_field_values_too_long"])
 	})
 	t.Run("several values too long", func(t *testing.T) {
-		r := srCreate(t, srv, srv.APIKey, "send", cfMergeBody(map[string]string{"Code": long, "Company": strings.Repeat("Wide ", 80)}))
+		r := apitest.CreateRequest(t, srv, srv.APIKey, "send", cfMergeBody(map[string]string{"Code": long, "Company": strings.Repeat("Wide ", 80)}))
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 		w := cfWarnings(r.Map())
 		require.Len(t, w["custom_field_values_too_long"], 1, "%v", w)
@@ -88,22 +90,22 @@ func TestCustomFieldWarnings(t *testing.T) {
 		assert.Empty(t, w["custom_field_value_too_long"])
 	})
 	t.Run("text tags keep every value", func(t *testing.T) {
-		b := srTwoSigners()
+		b := apitest.TwoSigners()
 		b["use_text_tags"] = true
 		b["custom_fields"] = []map[string]any{{"name": "Nickname", "value": "Ace"}}
-		r := srCreate(t, srv, srv.APIKey, "send", b)
+		r := apitest.CreateRequest(t, srv, srv.APIKey, "send", b)
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 		assert.Empty(t, cfWarnings(r.Map()), "merge fields may be text tags the sandbox does not read")
 		assert.Equal(t, []string{"Nickname"}, cfNames(r.Map()["signature_request"].(map[string]any)))
 	})
 	t.Run("templates", func(t *testing.T) {
-		id := tplReady(t, srv)
-		body := tplSendBody(id)
+		id := apitest.ReadyTemplate(t, srv)
+		body := apitest.TemplateSendBody(id)
 		body["custom_fields"] = []map[string]any{
 			{"name": "Full Name", "value": strings.Repeat("Jane Q. Public ", 30)},
 			{"name": "Nickname", "value": "Ace"},
 		}
-		out := tplSend(t, srv, srv.APIKey, body)
+		out := apitest.SendWithTemplate(t, srv, srv.APIKey, body)
 		w := cfWarnings(out)
 		require.Len(t, w["parameter_ignored"], 1, "%v", w)
 		assert.Contains(t, w["parameter_ignored"][0], "custom_fields[1] (Nickname)")

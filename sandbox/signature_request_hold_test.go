@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -25,20 +26,20 @@ const msgUnconfirmedWarning = "This SignatureRequest will be placed on hold unti
 type unconfirmedUser struct {
 	srv       *sandboxtest.Server
 	AccountID string
-	token     tokenResponse
+	token     apitest.TokenResponse
 	expires   time.Time
 }
 
 func newUnconfirmedUser(t *testing.T, srv *sandboxtest.Server, email string) *unconfirmedUser {
 	t.Helper()
 	r := srv.Do(http.MethodPost, "/v3/account/create", map[string]any{
-		"email_address": email, "client_id": fixtureClientID, "client_secret": clientSecret(t, srv)})
+		"email_address": email, "client_id": apitest.ClientID, "client_secret": apitest.ClientSecret(t, srv)})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	var out struct {
 		Account struct {
 			AccountID string `json:"account_id"`
 		} `json:"account"`
-		OAuthData tokenResponse `json:"oauth_data"`
+		OAuthData apitest.TokenResponse `json:"oauth_data"`
 	}
 	require.NoError(t, r.JSON(&out))
 	return &unconfirmedUser{srv: srv, AccountID: out.Account.AccountID, token: out.OAuthData,
@@ -51,7 +52,7 @@ func (u *unconfirmedUser) bearer(t *testing.T) string {
 	t.Helper()
 	if now := u.srv.Now(); !now.Before(u.expires) {
 		r := u.srv.DoAs("", http.MethodPost, "/oauth/token?refresh", map[string]any{"grant_type": "refresh_token", "refresh_token": u.token.RefreshToken})
-		u.token = decodeToken(t, r)
+		u.token = apitest.DecodeToken(t, r)
 		u.expires = now.Add(time.Duration(u.token.ExpiresIn) * time.Second)
 	}
 	return u.token.AccessToken
@@ -61,14 +62,14 @@ func (u *unconfirmedUser) bearer(t *testing.T) string {
 // SDKs do) and answers the response.
 func (u *unconfirmedUser) send(t *testing.T, fields map[string]any) *sandboxtest.Response {
 	t.Helper()
-	req := multipartRequest(t, u.srv, http.MethodPost, "/v3/signature_request/send", fields, mpFile{Name: "nda.pdf", Data: srPDF(1)})
+	req := apitest.MultipartRequest(t, u.srv, http.MethodPost, "/v3/signature_request/send", fields, apitest.File{Name: "nda.pdf", Data: apitest.PDF(1)})
 	req.Header.Set("Authorization", "Bearer "+u.bearer(t))
 	return u.srv.Send(req)
 }
 
 func (u *unconfirmedUser) do(t *testing.T, method, path, body string) *sandboxtest.Response {
 	t.Helper()
-	return bearer(t, u.srv, u.bearer(t), method, path, body)
+	return apitest.Bearer(t, u.srv, u.bearer(t), method, path, body)
 }
 
 func (u *unconfirmedUser) get(t *testing.T, id string) map[string]any {
@@ -86,7 +87,7 @@ func (u *unconfirmedUser) confirm(t *testing.T) {
 // unorderedSigners is a send body with two signers, each with a signature
 // field (so no signature page is appended, and signers can be updated).
 func unorderedSigners() map[string]any {
-	body := srTwoSigners()
+	body := apitest.TwoSigners()
 	body["signers"] = []map[string]any{{"name": "Jack", "email_address": "jack@example.com"}, {"name": "Jill", "email_address": "jill@example.com"}}
 	body["form_fields_per_document"] = []map[string]any{
 		{"document_index": 0, "api_id": "sig1", "name": "Signature", "type": "signature", "x": 100, "y": 200, "width": 200, "height": 40, "required": true, "signer": "0", "page": 1},
@@ -102,7 +103,7 @@ func unorderedSigners() map[string]any {
 // (signature_request_sent after account_confirmed, the signing e-mails)
 // and from then on it is like any other request.
 func TestUnconfirmedAccountRequestsAreHeldUntilConfirmed(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	u := newUnconfirmedUser(t, srv, "new.user@example.com")
 
 	r := u.send(t, unorderedSigners())
@@ -124,17 +125,17 @@ func TestUnconfirmedAccountRequestsAreHeldUntilConfirmed(t *testing.T) {
 
 	srv.Advance(2 * time.Second)
 	held := u.get(t, id)
-	assert.Equal(t, []string{"on_hold", "on_hold"}, srStatuses(held))
+	assert.Equal(t, []string{"on_hold", "on_hold"}, apitest.Statuses(held))
 	assert.Equal(t, false, held["is_complete"])
 	assert.Equal(t, false, held["has_error"])
 	assert.Equal(t, false, held["is_declined"])
-	assert.Empty(t, srEvents(srv, id), "held: no signature_request_sent")
+	assert.Empty(t, apitest.EventTypes(srv, id), "held: no signature_request_sent")
 	assert.Empty(t, srv.Emails("signature_request_id", id), "held: nobody is e-mailed")
 
-	srErr(t, srv.SignerAction(srSigID(sr, 0), "sign", nil), http.StatusConflict, "conflict", "")
-	srErr(t, srv.SignerAction(srSigID(sr, 0), "view", nil), http.StatusConflict, "conflict", "")
-	srErr(t, u.do(t, http.MethodPost, "/v3/signature_request/remind/"+id, `{"email_address":"jack@example.com"}`), http.StatusBadRequest, "invalid_reminder", "")
-	srErr(t, u.do(t, http.MethodPost, "/v3/signature_request/release_hold/"+id, ""), http.StatusBadRequest, "bad_request", "signature_request_id")
+	apitest.WantError(t, srv.SignerAction(apitest.SignatureID(sr, 0), "sign", nil), http.StatusConflict, "conflict", "")
+	apitest.WantError(t, srv.SignerAction(apitest.SignatureID(sr, 0), "view", nil), http.StatusConflict, "conflict", "")
+	apitest.WantError(t, u.do(t, http.MethodPost, "/v3/signature_request/remind/"+id, `{"email_address":"jack@example.com"}`), http.StatusBadRequest, "invalid_reminder", "")
+	apitest.WantError(t, u.do(t, http.MethodPost, "/v3/signature_request/release_hold/"+id, ""), http.StatusBadRequest, "bad_request", "signature_request_id")
 	assert.Zero(t, ranKinds(srv.Advance(10*day), jobAutoRemind), "no automatic reminders while held")
 
 	u.confirm(t)
@@ -147,7 +148,7 @@ func TestUnconfirmedAccountRequestsAreHeldUntilConfirmed(t *testing.T) {
 	}
 	assert.Equal(t, []string{"account_confirmed", "signature_request_sent"}, types)
 	got := u.get(t, id)
-	assert.Equal(t, []string{"awaiting_signature", "awaiting_signature"}, srStatuses(got))
+	assert.Equal(t, []string{"awaiting_signature", "awaiting_signature"}, apitest.Statuses(got))
 	var to []string
 	for _, e := range srv.Emails("kind", "signature_request", "signature_request_id", id) {
 		to = append(to, e.To)
@@ -155,7 +156,7 @@ func TestUnconfirmedAccountRequestsAreHeldUntilConfirmed(t *testing.T) {
 	}
 	assert.Equal(t, []string{"jack@example.com", "jill@example.com"}, to)
 
-	srv.Sign(srSigID(sr, 0), nil)
+	srv.Sign(apitest.SignatureID(sr, 0), nil)
 	srv.Advance(3 * day)
 	assert.Equal(t, []string{"jill@example.com@" + itoa(int(confirmedAt.Add(3*day).Unix()))}, reminders(srv, id),
 		"automatic reminders count from the confirmation, when the request went out")
@@ -166,7 +167,7 @@ func TestUnconfirmedAccountRequestsAreHeldUntilConfirmed(t *testing.T) {
 	assert.NotContains(t, string(r.Body), "warnings")
 	next := r.Map()["signature_request"].(map[string]any)
 	srv.Advance(2 * time.Second)
-	assert.Equal(t, []string{"awaiting_signature", "awaiting_signature"}, srStatuses(u.get(t, next["signature_request_id"].(string))))
+	assert.Equal(t, []string{"awaiting_signature", "awaiting_signature"}, apitest.Statuses(u.get(t, next["signature_request_id"].(string))))
 }
 
 // TestUnconfirmedAccountHoldWithOtherMoves: a request confirmed while it
@@ -175,7 +176,7 @@ func TestUnconfirmedAccountRequestsAreHeldUntilConfirmed(t *testing.T) {
 // signer updates without e-mailing anyone; the confirmation sends only the
 // requests still held, oldest first.
 func TestUnconfirmedAccountHoldWithOtherMoves(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	u := newUnconfirmedUser(t, srv, "busy.user@example.com")
 	send := func(body map[string]any) map[string]any {
 		t.Helper()
@@ -196,14 +197,14 @@ func TestUnconfirmedAccountHoldWithOtherMoves(t *testing.T) {
 
 	r := u.do(t, http.MethodPost, "/v3/signature_request/cancel/"+idOf(canceled), "")
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	r = u.do(t, http.MethodPost, "/v3/signature_request/update/"+idOf(updated), `{"signature_id":"`+srSigID(updated, 0)+`","email_address":"jacques@example.com"}`)
+	r = u.do(t, http.MethodPost, "/v3/signature_request/update/"+idOf(updated), `{"signature_id":"`+apitest.SignatureID(updated, 0)+`","email_address":"jacques@example.com"}`)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	srv.Advance(26 * time.Hour)
 
-	assert.Equal(t, []string{"signature_request_canceled"}, srEvents(srv, idOf(canceled)))
+	assert.Equal(t, []string{"signature_request_canceled"}, apitest.EventTypes(srv, idOf(canceled)))
 	assert.Equal(t, http.StatusGone, u.do(t, http.MethodGet, "/v3/signature_request/"+idOf(canceled), "").Status)
-	assert.Equal(t, []string{"signature_request_expired"}, srEvents(srv, idOf(expires)))
-	assert.Equal(t, []string{"expired", "expired"}, srStatuses(u.get(t, idOf(expires))))
+	assert.Equal(t, []string{"signature_request_expired"}, apitest.EventTypes(srv, idOf(expires)))
+	assert.Equal(t, []string{"expired", "expired"}, apitest.Statuses(u.get(t, idOf(expires))))
 	for _, sr := range []map[string]any{canceled, expires, updated, kept} {
 		assert.Empty(t, srv.Emails("signature_request_id", idOf(sr)), "nobody was e-mailed about a held request")
 	}
@@ -211,11 +212,11 @@ func TestUnconfirmedAccountHoldWithOtherMoves(t *testing.T) {
 	late := send(unorderedSigners()) // still processing when the account is confirmed
 	u.confirm(t)
 	srv.Advance(2 * time.Second)
-	assert.Equal(t, []string{"signature_request_canceled"}, srEvents(srv, idOf(canceled)), "a canceled request stays canceled")
-	assert.Equal(t, []string{"signature_request_expired"}, srEvents(srv, idOf(expires)), "an expired request stays expired")
+	assert.Equal(t, []string{"signature_request_canceled"}, apitest.EventTypes(srv, idOf(canceled)), "a canceled request stays canceled")
+	assert.Equal(t, []string{"signature_request_expired"}, apitest.EventTypes(srv, idOf(expires)), "an expired request stays expired")
 	for _, sr := range []map[string]any{updated, kept, late} {
-		assert.Equal(t, []string{"signature_request_sent"}, srEvents(srv, idOf(sr)))
-		assert.Equal(t, []string{"awaiting_signature", "awaiting_signature"}, srStatuses(u.get(t, idOf(sr))))
+		assert.Equal(t, []string{"signature_request_sent"}, apitest.EventTypes(srv, idOf(sr)))
+		assert.Equal(t, []string{"awaiting_signature", "awaiting_signature"}, apitest.Statuses(u.get(t, idOf(sr))))
 	}
 	var to []string
 	for _, e := range srv.Emails("kind", "signature_request", "signature_request_id", idOf(updated)) {
@@ -234,18 +235,18 @@ func TestUnconfirmedAccountHoldWithOtherMoves(t *testing.T) {
 // account answers the warning too, and its requests are held until the
 // confirmation like any other.
 func TestUnconfirmedAccountBulkSendIsHeld(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	u := newUnconfirmedUser(t, srv, "bulk.user@example.com")
-	tpl := bkTemplateBody()
+	tpl := apitest.BulkTemplateBody()
 	tpl["test_mode"] = true
-	req := multipartRequest(t, srv, http.MethodPost, "/v3/template/create", tpl, mpFile{Name: "po.pdf", Data: srPDF(1)})
+	req := apitest.MultipartRequest(t, srv, http.MethodPost, "/v3/template/create", tpl, apitest.File{Name: "po.pdf", Data: apitest.PDF(1)})
 	req.Header.Set("Authorization", "Bearer "+u.bearer(t))
 	r := srv.Send(req)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	tid := r.Map()["template"].(map[string]any)["template_id"].(string)
-	srv.Advance(tplPrepDelay)
+	srv.Advance(apitest.TemplatePrepDelay)
 
-	body := bkBody(tid)
+	body := apitest.BulkBody(tid)
 	body["test_mode"] = true
 	raw, err := json.Marshal(body)
 	require.NoError(t, err)
@@ -266,12 +267,12 @@ func TestUnconfirmedAccountBulkSendIsHeld(t *testing.T) {
 		return out
 	}
 	for _, sr := range requests() {
-		assert.Equal(t, []string{"on_hold"}, srStatuses(sr))
+		assert.Equal(t, []string{"on_hold"}, apitest.Statuses(sr))
 	}
 	assert.Empty(t, srv.Emails("kind", "signature_request"))
 	u.confirm(t)
 	for _, sr := range requests() {
-		assert.Equal(t, []string{"awaiting_signature"}, srStatuses(sr))
+		assert.Equal(t, []string{"awaiting_signature"}, apitest.Statuses(sr))
 	}
 	assert.Len(t, srv.Emails("kind", "signature_request"), 2)
 }

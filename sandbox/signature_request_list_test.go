@@ -10,31 +10,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
-
-// srList lists as key with query parameters.
-func srList(t *testing.T, srv *sandboxtest.Server, key string, params url.Values) *sandboxtest.Response {
-	t.Helper()
-	path := "/v3/signature_request/list"
-	if len(params) > 0 {
-		path += "?" + params.Encode()
-	}
-	return srv.DoAs(key, http.MethodGet, path, nil)
-}
-
-// srListIDs lists and returns the ids and list_info.
-func srListIDs(t *testing.T, srv *sandboxtest.Server, key string, params url.Values) ([]string, map[string]any) {
-	t.Helper()
-	r := srList(t, srv, key, params)
-	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	m := r.Map()
-	var ids []string
-	for _, x := range m["signature_requests"].([]any) {
-		ids = append(ids, x.(map[string]any)["signature_request_id"].(string))
-	}
-	return ids, m["list_info"].(map[string]any)
-}
 
 // srQuickSend sends a JSON request with a file URL (offline worlds use a
 // placeholder document).
@@ -56,7 +34,7 @@ func srQuickSend(t *testing.T, srv *sandboxtest.Server, key string, body map[str
 // TestListPagesOverAThousand pages through 1,000 requests newest first with
 // exact list_info.
 func TestListPagesOverAThousand(t *testing.T) {
-	srv := newServer(t, sandbox.WithOfflineFiles())
+	srv := apitest.NewServer(t, sandbox.WithOfflineFiles())
 	const n = 1000
 	ids := make([]string, n)
 	for i := 0; i < n; i++ {
@@ -65,7 +43,7 @@ func TestListPagesOverAThousand(t *testing.T) {
 	seen := map[string]bool{}
 	var order []string
 	for page := 1; page <= 10; page++ {
-		got, info := srListIDs(t, srv, srv.APIKey, url.Values{"page": {itoa(page)}, "page_size": {"100"}})
+		got, info := apitest.ListRequestIDs(t, srv, srv.APIKey, url.Values{"page": {itoa(page)}, "page_size": {"100"}})
 		require.Len(t, got, 100)
 		assert.EqualValues(t, n, info["num_results"])
 		assert.EqualValues(t, 10, info["num_pages"])
@@ -80,22 +58,22 @@ func TestListPagesOverAThousand(t *testing.T) {
 	for i := range order {
 		require.Equal(t, ids[n-1-i], order[i], "newest first")
 	}
-	got, info := srListIDs(t, srv, srv.APIKey, url.Values{"page": {"11"}, "page_size": {"100"}})
+	got, info := apitest.ListRequestIDs(t, srv, srv.APIKey, url.Values{"page": {"11"}, "page_size": {"100"}})
 	assert.Empty(t, got, "past the last page")
 	assert.EqualValues(t, n, info["num_results"])
 
-	got, info = srListIDs(t, srv, srv.APIKey, nil)
+	got, info = apitest.ListRequestIDs(t, srv, srv.APIKey, nil)
 	assert.Len(t, got, 20, "page_size defaults to 20")
 	assert.EqualValues(t, 1, info["page"])
 	assert.EqualValues(t, 50, info["num_pages"])
 
-	got, info = srListIDs(t, srv, srv.APIKey, url.Values{"query": {"title:\"Request 99\""}, "page_size": {"5"}})
+	got, info = apitest.ListRequestIDs(t, srv, srv.APIKey, url.Values{"query": {"title:\"Request 99\""}, "page_size": {"5"}})
 	assert.EqualValues(t, 11, info["num_results"], "Request 99 and Request 990..999")
 	assert.Equal(t, ids[999], got[0])
 }
 
 func TestListParameters(t *testing.T) {
-	srv := newServer(t, sandbox.WithOfflineFiles())
+	srv := apitest.NewServer(t, sandbox.WithOfflineFiles())
 	for _, tc := range []struct {
 		params url.Values
 		path   string
@@ -108,68 +86,68 @@ func TestListParameters(t *testing.T) {
 		{url.Values{"query": {"*leading"}}, "query"},
 	} {
 		t.Run(tc.params.Encode(), func(t *testing.T) {
-			srErr(t, srList(t, srv, srv.APIKey, tc.params), http.StatusBadRequest, "bad_request", tc.path)
+			apitest.WantError(t, apitest.ListRequests(t, srv, srv.APIKey, tc.params), http.StatusBadRequest, "bad_request", tc.path)
 		})
 	}
-	srErr(t, srList(t, srv, srv.APIKey, url.Values{"account_id": {srOutsiderID}}), http.StatusForbidden, "forbidden", "account_id")
-	srErr(t, srList(t, srv, srOutsiderKey, url.Values{"account_id": {srOwnerID}}), http.StatusForbidden, "forbidden", "account_id")
+	apitest.WantError(t, apitest.ListRequests(t, srv, srv.APIKey, url.Values{"account_id": {apitest.OutsiderID}}), http.StatusForbidden, "forbidden", "account_id")
+	apitest.WantError(t, apitest.ListRequests(t, srv, apitest.OutsiderKey, url.Values{"account_id": {apitest.OwnerID}}), http.StatusForbidden, "forbidden", "account_id")
 }
 
 // TestListAccountsAndCCs: sent and received requests are listed, CC-only
 // ones are not; account_id picks a team member or the whole team.
 func TestListAccountsAndCCs(t *testing.T) {
-	srv := newServer(t, sandbox.WithOfflineFiles())
+	srv := apitest.NewServer(t, sandbox.WithOfflineFiles())
 	toTeammate := srQuickSend(t, srv, srv.APIKey, map[string]any{
-		"title": "to teammate", "signers": []map[string]any{{"name": "T", "email_address": srTeammateMail}},
+		"title": "to teammate", "signers": []map[string]any{{"name": "T", "email_address": apitest.TeammateMail}},
 	})
 	ccOutsider := srQuickSend(t, srv, srv.APIKey, map[string]any{
-		"title": "cc outsider", "cc_email_addresses": []string{srOutsiderMail},
+		"title": "cc outsider", "cc_email_addresses": []string{apitest.OutsiderMail},
 	})
-	byTeammate := srQuickSend(t, srv, srTeammateKey, map[string]any{"title": "by teammate"})
-	toOutsider := srQuickSend(t, srv, srTeammateKey, map[string]any{
-		"title": "to outsider", "signers": []map[string]any{{"name": "O", "email_address": srOutsiderMail}},
+	byTeammate := srQuickSend(t, srv, apitest.TeammateKey, map[string]any{"title": "by teammate"})
+	toOutsider := srQuickSend(t, srv, apitest.TeammateKey, map[string]any{
+		"title": "to outsider", "signers": []map[string]any{{"name": "O", "email_address": apitest.OutsiderMail}},
 	})
 
-	own, _ := srListIDs(t, srv, srv.APIKey, nil)
+	own, _ := apitest.ListRequestIDs(t, srv, srv.APIKey, nil)
 	assert.Equal(t, []string{ccOutsider, toTeammate}, own)
-	mate, _ := srListIDs(t, srv, srTeammateKey, nil)
+	mate, _ := apitest.ListRequestIDs(t, srv, apitest.TeammateKey, nil)
 	assert.Equal(t, []string{toOutsider, byTeammate, toTeammate}, mate, "sent and received")
-	out, _ := srListIDs(t, srv, srOutsiderKey, nil)
+	out, _ := apitest.ListRequestIDs(t, srv, apitest.OutsiderKey, nil)
 	assert.Equal(t, []string{toOutsider}, out, "CC-only requests are not listed")
-	assert.Equal(t, http.StatusOK, srGet(t, srv, srOutsiderKey, ccOutsider).Status, "but a CC can read it")
+	assert.Equal(t, http.StatusOK, apitest.GetRequest(t, srv, apitest.OutsiderKey, ccOutsider).Status, "but a CC can read it")
 
-	viaAccount, _ := srListIDs(t, srv, srv.APIKey, url.Values{"account_id": {srTeammateID}})
+	viaAccount, _ := apitest.ListRequestIDs(t, srv, srv.APIKey, url.Values{"account_id": {apitest.TeammateID}})
 	assert.Equal(t, mate, viaAccount)
-	all, info := srListIDs(t, srv, srv.APIKey, url.Values{"account_id": {"all"}})
+	all, info := apitest.ListRequestIDs(t, srv, srv.APIKey, url.Values{"account_id": {"all"}})
 	assert.Equal(t, []string{toOutsider, byTeammate, ccOutsider, toTeammate}, all, "team list, each request once")
 	assert.EqualValues(t, 4, info["num_results"])
-	allPage2, info := srListIDs(t, srv, srv.APIKey, url.Values{"account_id": {"all"}, "page": {"2"}, "page_size": {"3"}})
+	allPage2, info := apitest.ListRequestIDs(t, srv, srv.APIKey, url.Values{"account_id": {"all"}, "page": {"2"}, "page_size": {"3"}})
 	assert.Equal(t, []string{toTeammate}, allPage2)
 	assert.EqualValues(t, 2, info["num_pages"])
 
-	q, _ := srListIDs(t, srv, srTeammateKey, url.Values{"query": {"from:me"}})
+	q, _ := apitest.ListRequestIDs(t, srv, apitest.TeammateKey, url.Values{"query": {"from:me"}})
 	assert.Equal(t, []string{toOutsider, byTeammate}, q)
-	q, _ = srListIDs(t, srv, srTeammateKey, url.Values{"query": {"to:me"}})
+	q, _ = apitest.ListRequestIDs(t, srv, apitest.TeammateKey, url.Values{"query": {"to:me"}})
 	assert.Equal(t, []string{toTeammate}, q)
-	q, _ = srListIDs(t, srv, srTeammateKey, url.Values{"query": {"to:me OR title:outsider"}})
+	q, _ = apitest.ListRequestIDs(t, srv, apitest.TeammateKey, url.Values{"query": {"to:me OR title:outsider"}})
 	assert.Equal(t, []string{toOutsider, toTeammate}, q)
 }
 
 // TestListQueriesOnState: complete, declined and created ranges.
 func TestListQueriesOnState(t *testing.T) {
-	srv := newServer(t, sandbox.WithOfflineFiles())
+	srv := apitest.NewServer(t, sandbox.WithOfflineFiles())
 	a := srQuickSend(t, srv, srv.APIKey, map[string]any{"title": "first", "metadata": map[string]any{"deal": 42}})
 	srv.Advance(48 * time.Hour)
 	b := srQuickSend(t, srv, srv.APIKey, map[string]any{"title": "second", "allow_decline": true})
 	srv.Advance(2 * time.Second)
-	sa := srGetOK(t, srv, a)
-	srv.Sign(srSigID(sa, 0), nil)
-	sb := srGetOK(t, srv, b)
-	srv.Decline(srSigID(sb, 0), "no thanks")
+	sa := apitest.GetRequestOK(t, srv, a)
+	srv.Sign(apitest.SignatureID(sa, 0), nil)
+	sb := apitest.GetRequestOK(t, srv, b)
+	srv.Decline(apitest.SignatureID(sb, 0), "no thanks")
 
 	check := func(q string, want ...string) {
 		t.Helper()
-		got, info := srListIDs(t, srv, srv.APIKey, url.Values{"query": {q}})
+		got, info := apitest.ListRequestIDs(t, srv, srv.APIKey, url.Values{"query": {q}})
 		assert.Equal(t, want, got, q)
 		assert.EqualValues(t, len(want), info["num_results"], q)
 	}

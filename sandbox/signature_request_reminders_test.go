@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -24,14 +25,14 @@ const day = 24 * time.Hour
 // answers it once processed (2 s later: the signing e-mails went out).
 func remSend(t *testing.T, srv *sandboxtest.Server, ordered bool) map[string]any {
 	t.Helper()
-	body := srTwoSigners()
+	body := apitest.TwoSigners()
 	if !ordered {
 		body["signers"] = []map[string]any{
 			{"name": "Jack", "email_address": "jack@example.com"},
 			{"name": "Jill", "email_address": "jill@example.com"},
 		}
 	}
-	sr := srSend(t, srv, body)
+	sr := apitest.SendRequest(t, srv, body)
 	srv.Advance(2 * time.Second)
 	return sr
 }
@@ -76,7 +77,7 @@ const jobAutoRemind = "signature_request.auto_remind"
 // reminder; last_reminded_at shows it, and a manual reminder within the
 // hour of an automatic one is refused.
 func TestAutomaticRemindersFollowTheDefaultSchedule(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	var cfg map[string]any
 	srv.Control(http.MethodGet, "/config", nil, &cfg)
 	assert.Equal(t, map[string]any{"enabled": true, "after": []any{"72h0m0s", "168h0m0s"}}, cfg["auto_reminders"])
@@ -90,9 +91,9 @@ func TestAutomaticRemindersFollowTheDefaultSchedule(t *testing.T) {
 	assert.Empty(t, reminders(srv, id), "not before three days")
 	assert.Equal(t, 1, ranKinds(srv.Advance(time.Second), jobAutoRemind))
 	assert.Equal(t, []string{"jack@example.com@" + at(3*day), "jill@example.com@" + at(3*day)}, reminders(srv, id))
-	assert.Equal(t, []string{srSigID(sr, 0) + "@" + at(3*day), srSigID(sr, 1) + "@" + at(3*day)}, remindEvents(srv, id))
-	got := srGetOK(t, srv, id)
-	for _, sg := range srSigs(got) {
+	assert.Equal(t, []string{apitest.SignatureID(sr, 0) + "@" + at(3*day), apitest.SignatureID(sr, 1) + "@" + at(3*day)}, remindEvents(srv, id))
+	got := apitest.GetRequestOK(t, srv, id)
+	for _, sg := range apitest.Signatures(got) {
 		assert.EqualValues(t, sent.Add(3*day).Unix(), sg["last_reminded_at"])
 	}
 	mail := srv.Emails("kind", "reminder", "signature_request_id", id)[0]
@@ -100,13 +101,13 @@ func TestAutomaticRemindersFollowTheDefaultSchedule(t *testing.T) {
 	assert.Contains(t, mail.Link, "/sign/", "a reminder links to the signing page")
 
 	// The manual window starts at the automatic reminder.
-	srErr(t, remind(srv, id, "jack@example.com"), http.StatusBadRequest, "invalid_reminder", "")
+	apitest.WantError(t, remind(srv, id, "jack@example.com"), http.StatusBadRequest, "invalid_reminder", "")
 	srv.Advance(time.Hour)
 	r := remind(srv, id, "jack@example.com")
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 
 	// Jill signs; on day seven only Jack is reminded, and the schedule ends.
-	srv.Sign(srSigID(sr, 1), nil)
+	srv.Sign(apitest.SignatureID(sr, 1), nil)
 	srv.Advance(4*day - time.Hour)
 	assert.Equal(t, []string{"jack@example.com@" + at(3*day), "jill@example.com@" + at(3*day),
 		"jack@example.com@" + at(3*day+time.Hour), "jack@example.com@" + at(7*day)}, reminders(srv, id))
@@ -118,7 +119,7 @@ func TestAutomaticRemindersFollowTheDefaultSchedule(t *testing.T) {
 // reminder follows the manual window too: a signer reminded by hand less
 // than reminder_interval before is left out of it.
 func TestAutomaticReminderLeavesSignersRemindedWithinTheHour(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	sr := remSend(t, srv, false)
 	id := sr["signature_request_id"].(string)
 	sent := srv.Now()
@@ -135,10 +136,12 @@ func TestAutomaticReminderLeavesSignersRemindedWithinTheHour(t *testing.T) {
 func TestAutomaticRemindersStop(t *testing.T) {
 	cases := map[string]func(t *testing.T, srv *sandboxtest.Server, sr map[string]any){
 		"completed": func(_ *testing.T, srv *sandboxtest.Server, sr map[string]any) {
-			srv.Sign(srSigID(sr, 0), nil)
-			srv.Sign(srSigID(sr, 1), nil)
+			srv.Sign(apitest.SignatureID(sr, 0), nil)
+			srv.Sign(apitest.SignatureID(sr, 1), nil)
 		},
-		"declined": func(_ *testing.T, srv *sandboxtest.Server, sr map[string]any) { srv.Decline(srSigID(sr, 0), "no") },
+		"declined": func(_ *testing.T, srv *sandboxtest.Server, sr map[string]any) {
+			srv.Decline(apitest.SignatureID(sr, 0), "no")
+		},
 		"canceled": func(t *testing.T, srv *sandboxtest.Server, sr map[string]any) {
 			r := srv.Do(http.MethodPost, "/v3/signature_request/cancel/"+sr["signature_request_id"].(string), nil)
 			require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
@@ -147,14 +150,14 @@ func TestAutomaticRemindersStop(t *testing.T) {
 	}
 	for name, act := range cases {
 		t.Run(name, func(t *testing.T) {
-			srv := newServer(t)
-			body := srTwoSigners()
+			srv := apitest.NewServer(t)
+			body := apitest.TwoSigners()
 			body["signers"] = []map[string]any{{"name": "Jack", "email_address": "jack@example.com"}, {"name": "Jill", "email_address": "jill@example.com"}}
 			body["allow_decline"] = true
 			if act == nil {
 				body["expires_at"] = srv.Now().Add(2 * day).Unix()
 			}
-			sr := srSend(t, srv, body)
+			sr := apitest.SendRequest(t, srv, body)
 			srv.Advance(2 * time.Second)
 			if act != nil {
 				act(t, srv, sr)
@@ -166,10 +169,10 @@ func TestAutomaticRemindersStop(t *testing.T) {
 		})
 	}
 	t.Run("embedded", func(t *testing.T) {
-		srv := newServer(t)
-		body := srTwoSigners()
-		body["client_id"] = srClientID
-		r := srCreate(t, srv, srv.APIKey, "create_embedded", body)
+		srv := apitest.NewServer(t)
+		body := apitest.TwoSigners()
+		body["client_id"] = apitest.ClientID
+		r := apitest.CreateRequest(t, srv, srv.APIKey, "create_embedded", body)
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 		jobs := srv.Advance(30 * day)
 		assert.Zero(t, ranKinds(jobs, jobAutoRemind))
@@ -200,12 +203,12 @@ func queuedJobs(t *testing.T, srv *sandboxtest.Server, kind string) []map[string
 // an ordered request, a reassigned signer, an edit and resend.
 func TestAutomaticRemindersStartOverWhenSomeoneIsAsked(t *testing.T) {
 	t.Run("the next signer's turn", func(t *testing.T) {
-		srv := newServer(t)
+		srv := apitest.NewServer(t)
 		sr := remSend(t, srv, true)
 		id := sr["signature_request_id"].(string)
 		sent := srv.Now()
 		srv.Advance(4*day + time.Hour)
-		srv.Sign(srSigID(sr, 0), nil)
+		srv.Sign(apitest.SignatureID(sr, 0), nil)
 		asked := srv.Now()
 		srv.Advance(30 * day)
 		assert.Equal(t, []string{"jack@example.com@" + itoa(int(sent.Add(3*day).Unix())),
@@ -213,14 +216,14 @@ func TestAutomaticRemindersStartOverWhenSomeoneIsAsked(t *testing.T) {
 			reminders(srv, id), "Jill is reminded three and seven days after her turn came, Jack's day seven is gone")
 	})
 	t.Run("reassigned", func(t *testing.T) {
-		srv := newServer(t)
-		body := srTwoSigners()
+		srv := apitest.NewServer(t)
+		body := apitest.TwoSigners()
 		body["signers"] = []map[string]any{{"name": "Jack", "email_address": "jack@example.com"}}
 		body["allow_reassign"] = true
-		sr := srSend(t, srv, body)
+		sr := apitest.SendRequest(t, srv, body)
 		id := sr["signature_request_id"].(string)
 		srv.Advance(2*time.Second + 2*day)
-		srv.Reassign(srSigID(sr, 0), "Kim", "kim@example.com", "on leave")
+		srv.Reassign(apitest.SignatureID(sr, 0), "Kim", "kim@example.com", "on leave")
 		asked := srv.Now()
 		srv.Advance(3*day - time.Second)
 		assert.Empty(t, reminders(srv, id), "not three days after the send, three days after the reassignment")
@@ -228,13 +231,13 @@ func TestAutomaticRemindersStartOverWhenSomeoneIsAsked(t *testing.T) {
 		assert.Equal(t, []string{"kim@example.com@" + itoa(int(asked.Add(3*day).Unix()))}, reminders(srv, id))
 	})
 	t.Run("edited and resent", func(t *testing.T) {
-		srv := newServer(t)
+		srv := apitest.NewServer(t)
 		sr := remSend(t, srv, false)
 		id := sr["signature_request_id"].(string)
 		srv.Advance(2 * day)
-		body := srTwoSigners()
+		body := apitest.TwoSigners()
 		body["signers"] = []map[string]any{{"name": "Jack", "email_address": "jack@example.com"}}
-		r := srMultipart(t, srv, srv.APIKey, http.MethodPut, "/v3/signature_request/edit/"+id, body, srFile{Name: "nda.pdf", Data: srPDF(1)})
+		r := apitest.SendPDFs(t, srv, srv.APIKey, http.MethodPut, "/v3/signature_request/edit/"+id, body, apitest.PDFFile{Name: "nda.pdf", Data: apitest.PDF(1)})
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 		edited := r.Map()["signature_request"].(map[string]any)
 		srv.Advance(2 * time.Second)
@@ -242,7 +245,7 @@ func TestAutomaticRemindersStartOverWhenSomeoneIsAsked(t *testing.T) {
 		srv.Advance(30 * day)
 		assert.Equal(t, []string{"jack@example.com@" + itoa(int(resent.Add(3*day).Unix())), "jack@example.com@" + itoa(int(resent.Add(7*day).Unix()))},
 			reminders(srv, id))
-		assert.Equal(t, []string{srSigID(edited, 0) + "@" + itoa(int(resent.Add(3*day).Unix())), srSigID(edited, 0) + "@" + itoa(int(resent.Add(7*day).Unix()))},
+		assert.Equal(t, []string{apitest.SignatureID(edited, 0) + "@" + itoa(int(resent.Add(3*day).Unix())), apitest.SignatureID(edited, 0) + "@" + itoa(int(resent.Add(7*day).Unix()))},
 			remindEvents(srv, id), "the new signature ids")
 	})
 }
@@ -252,7 +255,7 @@ func TestAutomaticRemindersStartOverWhenSomeoneIsAsked(t *testing.T) {
 // schedules of requests already sent; bad schedules are refused naming
 // auto_reminders.
 func TestAutomaticRemindersConfiguration(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	var out map[string]any
 	srv.Control(http.MethodPatch, "/config", map[string]any{"auto_reminders": map[string]any{"after": []any{"3h", 3600, "90m"}}}, &out)
 	assert.Equal(t, map[string]any{"enabled": true, "after": []any{"3h0m0s", "1h0m0s", "1h30m0s"}}, out["auto_reminders"], "delays as text or seconds, in any order")
@@ -274,7 +277,7 @@ func TestAutomaticRemindersConfiguration(t *testing.T) {
 			{"auto_reminders": map[string]any{"after": []any{}}},
 			{"auto_reminders": map[string]any{"after": fiftyOneDelays()}},
 		} {
-			requireBad(t, srv.Do(http.MethodPatch, "/_sandbox/config", body), "auto_reminders[after]")
+			apitest.WantBadRequest(t, srv.Do(http.MethodPatch, "/_sandbox/config", body), "auto_reminders[after]")
 		}
 		for _, body := range []map[string]any{
 			{"auto_reminders": map[string]any{"every": "1h"}},
@@ -284,11 +287,11 @@ func TestAutomaticRemindersConfiguration(t *testing.T) {
 		} {
 			r := srv.Do(http.MethodPatch, "/_sandbox/config", body)
 			assert.Equal(t, http.StatusBadRequest, r.Status, "%v: %s", body, r.Body)
-			errorOf(t, r.Body)
+			apitest.ErrorParts(t, r.Body)
 		}
 	})
 
-	off := newServer(t)
+	off := apitest.NewServer(t)
 	sr = remSend(t, off, false)
 	off.Control(http.MethodPatch, "/config", map[string]any{"auto_reminders": map[string]any{"enabled": false}}, &out)
 	assert.Equal(t, map[string]any{"enabled": false, "after": []any{"72h0m0s", "168h0m0s"}}, out["auto_reminders"])
@@ -307,7 +310,7 @@ func TestAutomaticRemindersConfiguration(t *testing.T) {
 // part of the world's state: an import resumes it, and both runs give the
 // same state, e-mails and events.
 func TestAutomaticRemindersSurviveExportAndImport(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	sr := remSend(t, srv, true)
 	id := sr["signature_request_id"].(string)
 	srv.Advance(time.Hour)
@@ -316,7 +319,7 @@ func TestAutomaticRemindersSurviveExportAndImport(t *testing.T) {
 
 	run := func() (state, emails, events string) {
 		srv.Advance(3 * day)
-		srv.Sign(srSigID(sr, 0), nil)
+		srv.Sign(apitest.SignatureID(sr, 0), nil)
 		srv.Advance(10 * day)
 		return string(srv.Do(http.MethodGet, "/_sandbox/state", nil).Body),
 			string(srv.Do(http.MethodGet, "/_sandbox/emails", nil).Body),
@@ -350,7 +353,7 @@ func TestAutomaticRemindersSurviveARestart(t *testing.T) {
 	var key, id, saved string
 	var sent time.Time
 	t.Run("before", func(t *testing.T) {
-		srv := newServer(t, opts...)
+		srv := apitest.NewServer(t, opts...)
 		key = srv.APIKey
 		sr := remSend(t, srv, false)
 		id, sent = sr["signature_request_id"].(string), srv.Now()
@@ -359,7 +362,7 @@ func TestAutomaticRemindersSurviveARestart(t *testing.T) {
 		saved = string(srv.Do(http.MethodGet, "/_sandbox/state", nil).Body)
 	})
 	t.Run("after", func(t *testing.T) {
-		srv := newServer(t, opts...)
+		srv := apitest.NewServer(t, opts...)
 		require.Equal(t, key, srv.APIKey)
 		assert.Equal(t, saved, string(srv.Do(http.MethodGet, "/_sandbox/state", nil).Body), "the journal restores the world exactly")
 		srv.Advance(2 * day)

@@ -9,63 +9,15 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 )
 
-// srFieldsBody is a valid send body with form fields of several types,
-// groups and a conditional-logic rule; the bad-input cases each break one
-// rule of it.
-func srFieldsBody() map[string]any {
-	field := func(id, typ string, signer any, extra map[string]any) map[string]any {
-		f := map[string]any{"api_id": id, "name": id, "type": typ, "document_index": 0, "page": 1,
-			"x": 100, "y": 100, "width": 100, "height": 20, "required": false, "signer": signer}
-		for k, v := range extra {
-			f[k] = v
-		}
-		return f
-	}
-	return map[string]any{
-		"title": "Fields", "test_mode": true,
-		"signers": []map[string]any{
-			{"name": "Jack", "email_address": "jack@example.com"},
-			{"name": "Jill", "email_address": "jill@example.com"},
-		},
-		"form_fields_per_document": []map[string]any{
-			field("f_text", "text", 0, map[string]any{"validation_type": "numbers_only"}),
-			field("f_chk1", "checkbox", 0, map[string]any{"group": "g_chk", "is_checked": false}),
-			field("f_chk2", "checkbox", 0, map[string]any{"group": "g_chk", "is_checked": false}),
-			field("f_radio1", "radio", 1, map[string]any{"group": "g_radio", "is_checked": true}),
-			field("f_radio2", "radio", 1, map[string]any{"group": "g_radio", "is_checked": false}),
-			field("f_dd", "dropdown", 0, map[string]any{"options": []string{"a", "b"}}),
-			field("f_sig0", "signature", 0, map[string]any{"required": true}),
-			field("f_sig1", "signature", "1", map[string]any{"required": true}),
-			field("f_date", "date_signed", 1, nil),
-		},
-		"form_field_groups": []map[string]any{
-			{"group_id": "g_chk", "group_label": "Checks", "requirement": "require_0-1"},
-			{"group_id": "g_radio", "group_label": "Radios", "requirement": "require_1"},
-		},
-		"form_field_rules": []map[string]any{{
-			"id": "r1", "trigger_operator": "AND",
-			"triggers": []map[string]any{{"id": "f_dd", "operator": "is", "value": "a"}},
-			"actions":  []map[string]any{{"field_id": "f_text", "hidden": true, "type": "change-field-visibility"}},
-		}},
-	}
-}
-
-func ffield(m map[string]any, i int) map[string]any {
-	return m["form_fields_per_document"].([]map[string]any)[i]
-}
-
 func fsigner(m map[string]any, i int) map[string]any { return m["signers"].([]map[string]any)[i] }
-
-func frule(m map[string]any, i int) map[string]any {
-	return m["form_field_rules"].([]map[string]any)[i]
-}
 
 // TestSendBadInput: every validation rule of a send body, each broken by
 // one case, answered with its error_name and error_path.
 func TestSendBadInput(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	in90 := srv.Now().Add(91 * 24 * time.Hour).Unix()
 	long := func(n int) string { return strings.Repeat("x", n) }
 	cases := []struct {
@@ -139,78 +91,78 @@ func TestSendBadInput(t *testing.T) {
 		{"required custom field without editor", func(m map[string]any) {
 			m["custom_fields"] = []map[string]any{{"name": "Cost", "value": "10", "required": true}}
 		}, 400, "bad_request", "custom_fields[0][editor]"},
-		{"field without api_id", func(m map[string]any) { delete(ffield(m, 0), "api_id") }, 400, "bad_request", "form_fields_per_document[0][api_id]"},
-		{"duplicate api_id", func(m map[string]any) { ffield(m, 1)["api_id"] = "f_text" }, 400, "bad_request", "form_fields_per_document[1][api_id]"},
-		{"unknown field type", func(m map[string]any) { ffield(m, 0)["type"] = "textarea" }, 400, "bad_request", "form_fields_per_document[0][type]"},
-		{"document_index beyond the documents", func(m map[string]any) { ffield(m, 0)["document_index"] = 1 }, 400, "bad_request", "form_fields_per_document[0][document_index]"},
-		{"page beyond the document", func(m map[string]any) { ffield(m, 6)["page"] = 2 }, 400, "bad_request", "form_fields_per_document[6][page]"},
-		{"signer index beyond the signers", func(m map[string]any) { ffield(m, 6)["signer"] = 2 }, 400, "bad_request", "form_fields_per_document[6][signer]"},
-		{"signer not an index", func(m map[string]any) { ffield(m, 6)["signer"] = "jack" }, 400, "bad_request", "form_fields_per_document[6][signer]"},
-		{"sender on a text field", func(m map[string]any) { ffield(m, 0)["signer"] = "sender" }, 400, "bad_request", "form_fields_per_document[0][signer]"},
-		{"me_now on a signature field", func(m map[string]any) { ffield(m, 6)["signer"] = "me_now" }, 400, "bad_request", "form_fields_per_document[6][signer]"},
-		{"zero width", func(m map[string]any) { ffield(m, 0)["width"] = 0 }, 400, "bad_request", "form_fields_per_document[0][width]"},
-		{"no x", func(m map[string]any) { delete(ffield(m, 0), "x") }, 400, "bad_request", "form_fields_per_document[0][x]"},
-		{"no required", func(m map[string]any) { delete(ffield(m, 0), "required") }, 400, "bad_request", "form_fields_per_document[0][required]"},
-		{"unknown validation_type", func(m map[string]any) { ffield(m, 0)["validation_type"] = "roman_numerals" }, 400, "bad_request", "form_fields_per_document[0][validation_type]"},
-		{"custom_regex without a regex", func(m map[string]any) { ffield(m, 0)["validation_type"] = "custom_regex" }, 400, "bad_request", "form_fields_per_document[0][validation_custom_regex]"},
+		{"field without api_id", func(m map[string]any) { delete(apitest.FormField(m, 0), "api_id") }, 400, "bad_request", "form_fields_per_document[0][api_id]"},
+		{"duplicate api_id", func(m map[string]any) { apitest.FormField(m, 1)["api_id"] = "f_text" }, 400, "bad_request", "form_fields_per_document[1][api_id]"},
+		{"unknown field type", func(m map[string]any) { apitest.FormField(m, 0)["type"] = "textarea" }, 400, "bad_request", "form_fields_per_document[0][type]"},
+		{"document_index beyond the documents", func(m map[string]any) { apitest.FormField(m, 0)["document_index"] = 1 }, 400, "bad_request", "form_fields_per_document[0][document_index]"},
+		{"page beyond the document", func(m map[string]any) { apitest.FormField(m, 6)["page"] = 2 }, 400, "bad_request", "form_fields_per_document[6][page]"},
+		{"signer index beyond the signers", func(m map[string]any) { apitest.FormField(m, 6)["signer"] = 2 }, 400, "bad_request", "form_fields_per_document[6][signer]"},
+		{"signer not an index", func(m map[string]any) { apitest.FormField(m, 6)["signer"] = "jack" }, 400, "bad_request", "form_fields_per_document[6][signer]"},
+		{"sender on a text field", func(m map[string]any) { apitest.FormField(m, 0)["signer"] = "sender" }, 400, "bad_request", "form_fields_per_document[0][signer]"},
+		{"me_now on a signature field", func(m map[string]any) { apitest.FormField(m, 6)["signer"] = "me_now" }, 400, "bad_request", "form_fields_per_document[6][signer]"},
+		{"zero width", func(m map[string]any) { apitest.FormField(m, 0)["width"] = 0 }, 400, "bad_request", "form_fields_per_document[0][width]"},
+		{"no x", func(m map[string]any) { delete(apitest.FormField(m, 0), "x") }, 400, "bad_request", "form_fields_per_document[0][x]"},
+		{"no required", func(m map[string]any) { delete(apitest.FormField(m, 0), "required") }, 400, "bad_request", "form_fields_per_document[0][required]"},
+		{"unknown validation_type", func(m map[string]any) { apitest.FormField(m, 0)["validation_type"] = "roman_numerals" }, 400, "bad_request", "form_fields_per_document[0][validation_type]"},
+		{"custom_regex without a regex", func(m map[string]any) { apitest.FormField(m, 0)["validation_type"] = "custom_regex" }, 400, "bad_request", "form_fields_per_document[0][validation_custom_regex]"},
 		{"custom_regex that does not compile", func(m map[string]any) {
-			ffield(m, 0)["validation_type"] = "custom_regex"
-			ffield(m, 0)["validation_custom_regex"] = "([a-z"
+			apitest.FormField(m, 0)["validation_type"] = "custom_regex"
+			apitest.FormField(m, 0)["validation_custom_regex"] = "([a-z"
 		}, 400, "bad_request", "form_fields_per_document[0][validation_custom_regex]"},
-		{"unknown auto_fill_type", func(m map[string]any) { ffield(m, 0)["auto_fill_type"] = "nickname" }, 400, "bad_request", "form_fields_per_document[0][auto_fill_type]"},
+		{"unknown auto_fill_type", func(m map[string]any) { apitest.FormField(m, 0)["auto_fill_type"] = "nickname" }, 400, "bad_request", "form_fields_per_document[0][auto_fill_type]"},
 		{"text content failing its validation", func(m map[string]any) {
-			ffield(m, 0)["signer"] = "me_now"
-			ffield(m, 0)["content"] = "abc"
+			apitest.FormField(m, 0)["signer"] = "me_now"
+			apitest.FormField(m, 0)["content"] = "abc"
 			delete(m, "form_field_rules")
 		}, 400, "bad_request", "form_fields_per_document[0][content]"},
-		{"dropdown without options", func(m map[string]any) { delete(ffield(m, 5), "options") }, 400, "bad_request", "form_fields_per_document[5][options]"},
-		{"dropdown content not an option", func(m map[string]any) { ffield(m, 5)["content"] = "c" }, 400, "bad_request", "form_fields_per_document[5][content]"},
+		{"dropdown without options", func(m map[string]any) { delete(apitest.FormField(m, 5), "options") }, 400, "bad_request", "form_fields_per_document[5][options]"},
+		{"dropdown content not an option", func(m map[string]any) { apitest.FormField(m, 5)["content"] = "c" }, 400, "bad_request", "form_fields_per_document[5][content]"},
 		{"hyperlink without content_url", func(m map[string]any) {
-			ffield(m, 0)["type"] = "hyperlink"
-			ffield(m, 0)["content"] = "Terms"
+			apitest.FormField(m, 0)["type"] = "hyperlink"
+			apitest.FormField(m, 0)["content"] = "Terms"
 			delete(m, "form_field_rules")
 		}, 400, "bad_request", "form_fields_per_document[0][content_url]"},
-		{"checkbox without is_checked", func(m map[string]any) { delete(ffield(m, 1), "is_checked") }, 400, "bad_request", "form_fields_per_document[1][is_checked]"},
-		{"radio without group", func(m map[string]any) { delete(ffield(m, 3), "group") }, 400, "bad_request", "form_fields_per_document[3][group]"},
-		{"field in an undefined group", func(m map[string]any) { ffield(m, 1)["group"] = "g_none" }, 400, "bad_request", "form_fields_per_document[1][group]"},
-		{"font_size out of range", func(m map[string]any) { ffield(m, 0)["font_size"] = 50 }, 400, "bad_request", "form_fields_per_document[0][font_size]"},
-		{"unknown font_family", func(m map[string]any) { ffield(m, 0)["font_family"] = "comic" }, 400, "bad_request", "form_fields_per_document[0][font_family]"},
+		{"checkbox without is_checked", func(m map[string]any) { delete(apitest.FormField(m, 1), "is_checked") }, 400, "bad_request", "form_fields_per_document[1][is_checked]"},
+		{"radio without group", func(m map[string]any) { delete(apitest.FormField(m, 3), "group") }, 400, "bad_request", "form_fields_per_document[3][group]"},
+		{"field in an undefined group", func(m map[string]any) { apitest.FormField(m, 1)["group"] = "g_none" }, 400, "bad_request", "form_fields_per_document[1][group]"},
+		{"font_size out of range", func(m map[string]any) { apitest.FormField(m, 0)["font_size"] = 50 }, 400, "bad_request", "form_fields_per_document[0][font_size]"},
+		{"unknown font_family", func(m map[string]any) { apitest.FormField(m, 0)["font_family"] = "comic" }, 400, "bad_request", "form_fields_per_document[0][font_family]"},
 		{"radio group with a checkbox requirement", func(m map[string]any) {
 			m["form_field_groups"].([]map[string]any)[1]["requirement"] = "require_1-ormore"
 		}, 400, "bad_request", "form_field_groups[1][requirement]"},
 		{"group defined twice", func(m map[string]any) {
 			m["form_field_groups"].([]map[string]any)[1]["group_id"] = "g_chk"
 		}, 400, "bad_request", "form_field_groups[1][group_id]"},
-		{"group across signers", func(m map[string]any) { ffield(m, 2)["signer"] = 1 }, 400, "bad_request", "form_field_groups[0]"},
-		{"two radios checked", func(m map[string]any) { ffield(m, 4)["is_checked"] = true }, 400, "bad_request", "form_field_groups[1]"},
-		{"rule with OR", func(m map[string]any) { frule(m, 0)["trigger_operator"] = "OR" }, 400, "bad_request", "form_field_rules[0][trigger_operator]"},
+		{"group across signers", func(m map[string]any) { apitest.FormField(m, 2)["signer"] = 1 }, 400, "bad_request", "form_field_groups[0]"},
+		{"two radios checked", func(m map[string]any) { apitest.FormField(m, 4)["is_checked"] = true }, 400, "bad_request", "form_field_groups[1]"},
+		{"rule with OR", func(m map[string]any) { apitest.FormRule(m, 0)["trigger_operator"] = "OR" }, 400, "bad_request", "form_field_rules[0][trigger_operator]"},
 		{"rule with two triggers", func(m map[string]any) {
-			frule(m, 0)["triggers"] = []map[string]any{{"id": "f_dd", "operator": "is", "value": "a"}, {"id": "f_chk1", "operator": "is", "value": "1"}}
+			apitest.FormRule(m, 0)["triggers"] = []map[string]any{{"id": "f_dd", "operator": "is", "value": "a"}, {"id": "f_chk1", "operator": "is", "value": "1"}}
 		}, 400, "bad_request", "form_field_rules[0][triggers]"},
-		{"rule without actions", func(m map[string]any) { delete(frule(m, 0), "actions") }, 400, "bad_request", "form_field_rules[0][actions]"},
+		{"rule without actions", func(m map[string]any) { delete(apitest.FormRule(m, 0), "actions") }, 400, "bad_request", "form_field_rules[0][actions]"},
 		{"trigger on an unknown field", func(m map[string]any) {
-			frule(m, 0)["triggers"] = []map[string]any{{"id": "f_none", "operator": "is", "value": "a"}}
+			apitest.FormRule(m, 0)["triggers"] = []map[string]any{{"id": "f_none", "operator": "is", "value": "a"}}
 		}, 400, "bad_request", "form_field_rules[0][triggers][0][id]"},
 		{"operator not for the trigger type", func(m map[string]any) {
-			frule(m, 0)["triggers"] = []map[string]any{{"id": "f_chk1", "operator": "match", "value": "1"}}
+			apitest.FormRule(m, 0)["triggers"] = []map[string]any{{"id": "f_chk1", "operator": "match", "value": "1"}}
 		}, 400, "bad_request", "form_field_rules[0][triggers][0][operator]"},
 		{"checkbox trigger value not 0 or 1", func(m map[string]any) {
-			frule(m, 0)["triggers"] = []map[string]any{{"id": "f_chk1", "operator": "is", "value": "2"}}
+			apitest.FormRule(m, 0)["triggers"] = []map[string]any{{"id": "f_chk1", "operator": "is", "value": "2"}}
 		}, 400, "bad_request", "form_field_rules[0][triggers][0][value]"},
 		{"any without values", func(m map[string]any) {
-			frule(m, 0)["triggers"] = []map[string]any{{"id": "f_dd", "operator": "any", "value": "a"}}
+			apitest.FormRule(m, 0)["triggers"] = []map[string]any{{"id": "f_dd", "operator": "any", "value": "a"}}
 		}, 400, "bad_request", "form_field_rules[0][triggers][0][values]"},
 		{"action with field_id and group_id", func(m map[string]any) {
-			frule(m, 0)["actions"] = []map[string]any{{"field_id": "f_text", "group_id": "g_chk", "hidden": true, "type": "change-field-visibility"}}
+			apitest.FormRule(m, 0)["actions"] = []map[string]any{{"field_id": "f_text", "group_id": "g_chk", "hidden": true, "type": "change-field-visibility"}}
 		}, 400, "bad_request", "form_field_rules[0][actions][0]"},
 		{"action type not matching its target", func(m map[string]any) {
-			frule(m, 0)["actions"] = []map[string]any{{"group_id": "g_chk", "hidden": true, "type": "change-field-visibility"}}
+			apitest.FormRule(m, 0)["actions"] = []map[string]any{{"group_id": "g_chk", "hidden": true, "type": "change-field-visibility"}}
 		}, 400, "bad_request", "form_field_rules[0][actions][0][type]"},
 		{"action without hidden", func(m map[string]any) {
-			frule(m, 0)["actions"] = []map[string]any{{"field_id": "f_text", "type": "change-field-visibility"}}
+			apitest.FormRule(m, 0)["actions"] = []map[string]any{{"field_id": "f_text", "type": "change-field-visibility"}}
 		}, 400, "bad_request", "form_field_rules[0][actions][0][hidden]"},
 		{"action on another signer's field", func(m map[string]any) {
-			frule(m, 0)["actions"] = []map[string]any{{"field_id": "f_sig1", "hidden": true, "type": "change-field-visibility"}}
+			apitest.FormRule(m, 0)["actions"] = []map[string]any{{"field_id": "f_sig1", "hidden": true, "type": "change-field-visibility"}}
 		}, 400, "bad_request", "form_field_rules[0][actions][0]"},
 		{"field targeted twice", func(m map[string]any) {
 			m["form_field_rules"] = append(m["form_field_rules"].([]map[string]any), map[string]any{
@@ -229,14 +181,14 @@ func TestSendBadInput(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			body := srFieldsBody()
+			body := apitest.FieldsBody()
 			tc.mutate(body)
-			r := srCreate(t, srv, srv.APIKey, "send", body)
-			srErr(t, r, tc.status, tc.err, tc.path)
+			r := apitest.CreateRequest(t, srv, srv.APIKey, "send", body)
+			apitest.WantError(t, r, tc.status, tc.err, tc.path)
 		})
 	}
 	// The body itself is valid, and nothing above created anything.
-	r := srCreate(t, srv, srv.APIKey, "send", srFieldsBody())
+	r := apitest.CreateRequest(t, srv, srv.APIKey, "send", apitest.FieldsBody())
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	list := srv.Do(http.MethodGet, "/v3/signature_request/list", nil)
 	require.EqualValues(t, 1, list.Map()["list_info"].(map[string]any)["num_results"])
@@ -244,25 +196,25 @@ func TestSendBadInput(t *testing.T) {
 
 // TestSendDocumentsBadInput: files and file_urls, neither or both.
 func TestSendDocumentsBadInput(t *testing.T) {
-	srv := newServer(t, sandbox.WithOfflineFiles())
-	body := srTwoSigners()
+	srv := apitest.NewServer(t, sandbox.WithOfflineFiles())
+	body := apitest.TwoSigners()
 	r := srv.Do(http.MethodPost, "/v3/signature_request/send", body)
-	srErr(t, r, http.StatusBadRequest, "bad_request", "files")
+	apitest.WantError(t, r, http.StatusBadRequest, "bad_request", "files")
 	body["file_urls"] = []string{"https://example.com/a.pdf"}
-	r = srMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/signature_request/send", body, srFile{Name: "a.pdf", Data: srPDF(1)})
-	srErr(t, r, http.StatusBadRequest, "bad_request", "file_urls")
+	r = apitest.SendPDFs(t, srv, srv.APIKey, http.MethodPost, "/v3/signature_request/send", body, apitest.PDFFile{Name: "a.pdf", Data: apitest.PDF(1)})
+	apitest.WantError(t, r, http.StatusBadRequest, "bad_request", "file_urls")
 }
 
 // TestQuotaAndApps: requests outside test_mode consume the quota (402 when
 // exhausted); embedded requests need an API app of the caller's account or
 // team.
 func TestQuotaAndApps(t *testing.T) {
-	srv := newServer(t)
-	body := srTwoSigners()
+	srv := apitest.NewServer(t)
+	body := apitest.TwoSigners()
 	body["test_mode"] = false
-	r := srCreate(t, srv, srOutsiderKey, "send", body)
-	srErr(t, r, http.StatusPaymentRequired, "payment_required", "")
-	_, msg, _ := errorOf(t, r.Body)
+	r := apitest.CreateRequest(t, srv, apitest.OutsiderKey, "send", body)
+	apitest.WantError(t, r, http.StatusPaymentRequired, "payment_required", "")
+	_, msg, _ := apitest.ErrorParts(t, r.Body)
 	require.Equal(t, "You must upgrade to make additional requests.", msg)
 
 	quota := func() float64 {
@@ -270,47 +222,47 @@ func TestQuotaAndApps(t *testing.T) {
 		return a["quotas"].(map[string]any)["api_signature_requests_left"].(float64)
 	}
 	before := quota()
-	require.Equal(t, http.StatusOK, srCreate(t, srv, srv.APIKey, "send", body).Status)
+	require.Equal(t, http.StatusOK, apitest.CreateRequest(t, srv, srv.APIKey, "send", body).Status)
 	require.Equal(t, before-1, quota())
 	body["test_mode"] = true
-	require.Equal(t, http.StatusOK, srCreate(t, srv, srv.APIKey, "send", body).Status)
+	require.Equal(t, http.StatusOK, apitest.CreateRequest(t, srv, srv.APIKey, "send", body).Status)
 	require.Equal(t, before-1, quota(), "test_mode requests are free")
 
-	emb := srTwoSigners()
-	srErr(t, srCreate(t, srv, srv.APIKey, "create_embedded", emb), http.StatusBadRequest, "bad_request", "client_id")
-	emb["client_id"] = srClientID
-	srErr(t, srCreate(t, srv, srOutsiderKey, "create_embedded", emb), http.StatusForbidden, "forbidden", "client_id")
-	require.Equal(t, http.StatusOK, srCreate(t, srv, srTeammateKey, "create_embedded", emb).Status, "a teammate's app works")
+	emb := apitest.TwoSigners()
+	apitest.WantError(t, apitest.CreateRequest(t, srv, srv.APIKey, "create_embedded", emb), http.StatusBadRequest, "bad_request", "client_id")
+	emb["client_id"] = apitest.ClientID
+	apitest.WantError(t, apitest.CreateRequest(t, srv, apitest.OutsiderKey, "create_embedded", emb), http.StatusForbidden, "forbidden", "client_id")
+	require.Equal(t, http.StatusOK, apitest.CreateRequest(t, srv, apitest.TeammateKey, "create_embedded", emb).Status, "a teammate's app works")
 }
 
 // TestWrongStateAndStrangers: actions in the wrong state, and on requests
 // of another account or world, get the official error and change nothing.
 func TestWrongStateAndStrangers(t *testing.T) {
-	srv := newServer(t)
-	sr := srSend(t, srv, srTwoSigners())
+	srv := apitest.NewServer(t)
+	sr := apitest.SendRequest(t, srv, apitest.TwoSigners())
 	id := sr["signature_request_id"].(string)
 	srv.Advance(2 * time.Second)
 
-	srErr(t, srv.Do(http.MethodPost, "/v3/signature_request/remove/"+id, nil), http.StatusBadRequest, "signature_request_remove_failed", "")
-	srErr(t, srv.Do(http.MethodPost, "/v3/signature_request/release_hold/"+id, nil), http.StatusBadRequest, "bad_request", "")
+	apitest.WantError(t, srv.Do(http.MethodPost, "/v3/signature_request/remove/"+id, nil), http.StatusBadRequest, "signature_request_remove_failed", "")
+	apitest.WantError(t, srv.Do(http.MethodPost, "/v3/signature_request/release_hold/"+id, nil), http.StatusBadRequest, "bad_request", "")
 
 	// Another account sees nothing; another world neither.
-	srErr(t, srGet(t, srv, srOutsiderKey, id), http.StatusNotFound, "not_found", "")
-	srErr(t, srv.DoAs(srOutsiderKey, http.MethodPost, "/v3/signature_request/cancel/"+id, nil), http.StatusNotFound, "not_found", "")
+	apitest.WantError(t, apitest.GetRequest(t, srv, apitest.OutsiderKey, id), http.StatusNotFound, "not_found", "")
+	apitest.WantError(t, srv.DoAs(apitest.OutsiderKey, http.MethodPost, "/v3/signature_request/cancel/"+id, nil), http.StatusNotFound, "not_found", "")
 	w := srv.NewWorld()
-	srErr(t, srGet(t, srv, w.APIKey, id), http.StatusNotFound, "not_found", "")
-	srErr(t, srv.DoAs(w.APIKey, http.MethodPost, "/v3/signature_request/remind/"+id, map[string]any{"email_address": "jack@example.com"}), http.StatusNotFound, "not_found", "")
+	apitest.WantError(t, apitest.GetRequest(t, srv, w.APIKey, id), http.StatusNotFound, "not_found", "")
+	apitest.WantError(t, srv.DoAs(w.APIKey, http.MethodPost, "/v3/signature_request/remind/"+id, map[string]any{"email_address": "jack@example.com"}), http.StatusNotFound, "not_found", "")
 
 	// A teammate sees the request but cannot cancel it.
-	require.Equal(t, http.StatusOK, srGet(t, srv, srTeammateKey, id).Status)
-	srErr(t, srv.DoAs(srTeammateKey, http.MethodPost, "/v3/signature_request/cancel/"+id, nil), http.StatusBadRequest, "signature_request_cancel_failed", "")
+	require.Equal(t, http.StatusOK, apitest.GetRequest(t, srv, apitest.TeammateKey, id).Status)
+	apitest.WantError(t, srv.DoAs(apitest.TeammateKey, http.MethodPost, "/v3/signature_request/cancel/"+id, nil), http.StatusBadRequest, "signature_request_cancel_failed", "")
 
-	srv.Sign(srSigID(sr, 0), nil)
-	srv.Sign(srSigID(sr, 1), nil)
-	srErr(t, srv.Do(http.MethodPost, "/v3/signature_request/cancel/"+id, nil), http.StatusBadRequest, "signature_request_cancel_failed", "")
-	srErr(t, srv.Do(http.MethodPost, "/v3/signature_request/remind/"+id, map[string]any{"email_address": "jack@example.com"}), http.StatusBadRequest, "invalid_reminder", "")
-	srErr(t, srv.SignerAction(srSigID(sr, 1), "sign", nil), http.StatusConflict, "conflict", "")
-	srErr(t, srv.SignerAction("0000", "sign", nil), http.StatusNotFound, "not_found", "")
-	got := srGetOK(t, srv, id)
+	srv.Sign(apitest.SignatureID(sr, 0), nil)
+	srv.Sign(apitest.SignatureID(sr, 1), nil)
+	apitest.WantError(t, srv.Do(http.MethodPost, "/v3/signature_request/cancel/"+id, nil), http.StatusBadRequest, "signature_request_cancel_failed", "")
+	apitest.WantError(t, srv.Do(http.MethodPost, "/v3/signature_request/remind/"+id, map[string]any{"email_address": "jack@example.com"}), http.StatusBadRequest, "invalid_reminder", "")
+	apitest.WantError(t, srv.SignerAction(apitest.SignatureID(sr, 1), "sign", nil), http.StatusConflict, "conflict", "")
+	apitest.WantError(t, srv.SignerAction("0000", "sign", nil), http.StatusNotFound, "not_found", "")
+	got := apitest.GetRequestOK(t, srv, id)
 	require.Equal(t, true, got["is_complete"])
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"html"
-	"io"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -16,37 +15,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
-
-// pageAnswer is a page's answer with its headers.
-type pageAnswer struct {
-	Status int
-	Header http.Header
-	Body   string
-}
-
-// pageDo requests a sandbox page as a browser would, with extra headers.
-func pageDo(t *testing.T, method, u string, form url.Values, header map[string]string) pageAnswer {
-	t.Helper()
-	var body io.Reader
-	if form != nil {
-		body = strings.NewReader(form.Encode())
-	}
-	req, err := http.NewRequest(method, u, body)
-	require.NoError(t, err)
-	if form != nil {
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	}
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return pageAnswer{Status: resp.StatusCode, Header: resp.Header, Body: string(b)}
-}
 
 var (
 	pageViewRE   = regexp.MustCompile(`data-view="([^"]*)"`)
@@ -65,7 +36,7 @@ func pageView(t *testing.T, page string) map[string]any {
 
 // checkPagePolicy: the page's policy runs its one inline script (the
 // hellosign-embedded protocol) by hash and nothing else inline.
-func checkPagePolicy(t *testing.T, a pageAnswer) {
+func checkPagePolicy(t *testing.T, a apitest.PageAnswer) {
 	t.Helper()
 	csp := a.Header.Get("Content-Security-Policy")
 	require.NotEmpty(t, csp)
@@ -87,7 +58,7 @@ func checkPagePolicy(t *testing.T, a pageAnswer) {
 func fieldsRequest(t *testing.T, srv *sandboxtest.Server, extra map[string]any) map[string]any {
 	t.Helper()
 	body := map[string]any{
-		"title": "Lease with fields", "client_id": srClientID, "test_mode": true,
+		"title": "Lease with fields", "client_id": apitest.ClientID, "test_mode": true,
 		"signers": []map[string]any{{"name": "Fay Fields", "email_address": "fay@example.com"}},
 		"form_fields_per_document": []map[string]any{
 			{"document_index": 0, "api_id": "company", "name": "Company", "type": "text", "x": 100, "y": 120, "width": 200, "height": 24, "required": true, "signer": 0, "page": 1},
@@ -100,7 +71,7 @@ func fieldsRequest(t *testing.T, srv *sandboxtest.Server, extra map[string]any) 
 	for k, v := range extra {
 		body[k] = v
 	}
-	r := srCreate(t, srv, srv.APIKey, "create_embedded", body)
+	r := apitest.CreateRequest(t, srv, srv.APIKey, "create_embedded", body)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	srv.Advance(time.Minute)
 	return r.Map()["signature_request"].(map[string]any)
@@ -108,7 +79,7 @@ func fieldsRequest(t *testing.T, srv *sandboxtest.Server, extra map[string]any) 
 
 func signURLOf(t *testing.T, srv *sandboxtest.Server, sigID string) string {
 	t.Helper()
-	r := srSignURL(t, srv, sigID)
+	r := apitest.SignURL(t, srv, sigID)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	return r.Map()["embedded"].(map[string]any)["sign_url"].(string)
 }
@@ -119,12 +90,12 @@ func signURLOf(t *testing.T, srv *sandboxtest.Server, sigID string) string {
 // collected puts them in response_data and, once the final copy is
 // prepared, in the merged PDF's text.
 func TestSignPageShowsTheDocumentAndSignsWithValues(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	sr := fieldsRequest(t, srv, nil)
-	id, sig := sr["signature_request_id"].(string), srSigID(sr, 0)
+	id, sig := sr["signature_request_id"].(string), apitest.SignatureID(sr, 0)
 	signURL := signURLOf(t, srv, sig)
 
-	page := pageDo(t, http.MethodGet, pageURL(signURL), nil, nil)
+	page := apitest.PageDo(t, http.MethodGet, pageURL(signURL), nil, nil)
 	require.Equal(t, http.StatusOK, page.Status, page.Body)
 	checkPagePolicy(t, page)
 	assert.Empty(t, page.Header.Get("X-Frame-Options"), "an integrator's page frames the signing page")
@@ -145,28 +116,28 @@ func TestSignPageShowsTheDocumentAndSignsWithValues(t *testing.T) {
 	docURL := docs[0].(map[string]any)["url"].(string)
 	u, err := url.Parse(signURL)
 	require.NoError(t, err)
-	doc := pageDo(t, http.MethodGet, u.Scheme+"://"+u.Host+docURL, nil, nil)
+	doc := apitest.PageDo(t, http.MethodGet, u.Scheme+"://"+u.Host+docURL, nil, nil)
 	require.Equal(t, http.StatusOK, doc.Status, doc.Body)
 	assert.Equal(t, "application/pdf", doc.Header.Get("Content-Type"))
 	assert.True(t, strings.HasPrefix(doc.Body, "%PDF-"))
-	missing := pageDo(t, http.MethodGet, u.Scheme+"://"+u.Host+strings.TrimSuffix(docURL, "0")+"7", nil, nil)
+	missing := apitest.PageDo(t, http.MethodGet, u.Scheme+"://"+u.Host+strings.TrimSuffix(docURL, "0")+"7", nil, nil)
 	assert.Equal(t, http.StatusNotFound, missing.Status)
 
 	// A value the field's validation type refuses signs nothing.
-	bad := pageDo(t, http.MethodPost, pageURL(signURL), url.Values{"action": {"sign"}, "values": {`{"company":"Acme","zip":"abc","sig":"Fay Fields"}`}},
+	bad := apitest.PageDo(t, http.MethodPost, pageURL(signURL), url.Values{"action": {"sign"}, "values": {`{"company":"Acme","zip":"abc","sig":"Fay Fields"}`}},
 		map[string]string{"Origin": u.Scheme + "://" + u.Host, "Sec-Fetch-Site": "same-origin"})
 	assert.Equal(t, http.StatusBadRequest, bad.Status, bad.Body)
-	assert.Equal(t, []string{"awaiting_signature"}, srStatuses(srGetOK(t, srv, id)))
+	assert.Equal(t, []string{"awaiting_signature"}, apitest.Statuses(apitest.GetRequestOK(t, srv, id)))
 
 	values := `{"company":"Acme Holdings","zip":"94105","agree":true,"sig":"Fay F. Fields"}`
-	done := pageDo(t, http.MethodPost, pageURL(signURL), url.Values{"action": {"sign"}, "values": {values}},
+	done := apitest.PageDo(t, http.MethodPost, pageURL(signURL), url.Values{"action": {"sign"}, "values": {values}},
 		map[string]string{"Origin": u.Scheme + "://" + u.Host, "Sec-Fetch-Site": "same-origin"})
 	require.Equal(t, http.StatusOK, done.Status, done.Body)
 	msgs, _ := embeddedMessages(t, done.Body)
 	assert.Equal(t, "hellosign:userSignRequest", msgs[0].Type)
 	checkPagePolicy(t, done)
 
-	got := srGetOK(t, srv, id)
+	got := apitest.GetRequestOK(t, srv, id)
 	assert.Equal(t, true, got["is_complete"])
 	byID := map[string]any{}
 	for _, rd := range got["response_data"].([]any) {
@@ -181,7 +152,7 @@ func TestSignPageShowsTheDocumentAndSignsWithValues(t *testing.T) {
 	srv.Advance(5 * time.Minute) // the final copy is prepared
 	r := srv.Do(http.MethodGet, "/v3/signature_request/files/"+id+"?file_type=pdf", nil)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	text := tplPDFText(t, r.Body)
+	text := apitest.PDFText(t, r.Body)
 	for _, want := range []string{"Acme Holdings", "94105", "Fay F. Fields", byID["when"].(string)} {
 		assert.Contains(t, text, want, "the merged PDF shows the value the signer entered")
 	}
@@ -192,11 +163,11 @@ func TestSignPageShowsTheDocumentAndSignsWithValues(t *testing.T) {
 // on and tells hellosign-embedded; a post from another site changes
 // nothing.
 func TestSignPageActionsWhereAllowed(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	sr := fieldsRequest(t, srv, map[string]any{"allow_decline": true, "allow_reassign": true})
-	id, sig := sr["signature_request_id"].(string), srSigID(sr, 0)
+	id, sig := sr["signature_request_id"].(string), apitest.SignatureID(sr, 0)
 	signURL := signURLOf(t, srv, sig)
-	page := pageDo(t, http.MethodGet, pageURL(signURL), nil, nil)
+	page := apitest.PageDo(t, http.MethodGet, pageURL(signURL), nil, nil)
 	require.Equal(t, http.StatusOK, page.Status)
 	assert.Contains(t, page.Body, `value="decline"`)
 	assert.Contains(t, page.Body, `value="reassign"`)
@@ -206,12 +177,12 @@ func TestSignPageActionsWhereAllowed(t *testing.T) {
 		{"Sec-Fetch-Site": "cross-site"},
 		{"Sec-Fetch-Site": "same-site", "Origin": "https://sub.example"},
 	} {
-		a := pageDo(t, http.MethodPost, pageURL(signURL), url.Values{"action": {"sign"}}, h)
+		a := apitest.PageDo(t, http.MethodPost, pageURL(signURL), url.Values{"action": {"sign"}}, h)
 		assert.Equal(t, http.StatusForbidden, a.Status, "%v: %s", h, a.Body)
 	}
-	assert.Equal(t, []string{"awaiting_signature"}, srStatuses(srGetOK(t, srv, id)), "the refused posts changed nothing")
+	assert.Equal(t, []string{"awaiting_signature"}, apitest.Statuses(apitest.GetRequestOK(t, srv, id)), "the refused posts changed nothing")
 
-	a := pageDo(t, http.MethodPost, pageURL(signURL), url.Values{"action": {"reassign"}, "name": {"Rita Reassigned"},
+	a := apitest.PageDo(t, http.MethodPost, pageURL(signURL), url.Values{"action": {"reassign"}, "name": {"Rita Reassigned"},
 		"email_address": {"rita@example.com"}, "reason": {"on leave"}}, nil)
 	require.Equal(t, http.StatusOK, a.Status, a.Body)
 	msgs, _ := embeddedMessages(t, a.Body)
@@ -219,23 +190,23 @@ func TestSignPageActionsWhereAllowed(t *testing.T) {
 		{Type: "hellosign:userReassignRequest", Payload: map[string]any{"signatureId": sig, "reason": "on leave"}},
 		{Type: "hellosign:userFinishRequest"},
 	}, msgs)
-	got := srGetOK(t, srv, id)
-	assert.Equal(t, "rita@example.com", srSigs(got)[0]["signer_email_address"])
+	got := apitest.GetRequestOK(t, srv, id)
+	assert.Equal(t, "rita@example.com", apitest.Signatures(got)[0]["signer_email_address"])
 }
 
 // TestPagesServeTheirAssets: the pages' scripts and styles are served with
 // their types; nothing else is.
 func TestPagesServeTheirAssets(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	for name, ct := range map[string]string{"sign.mjs": "text/javascript", "docview.mjs": "text/javascript",
 		"fieldeditor.mjs": "text/javascript", "editor.mjs": "text/javascript", "claim.mjs": "text/javascript", "pages.css": "text/css"} {
-		a := pageDo(t, http.MethodGet, srv.URL+"/_sandbox/pages/"+name, nil, nil)
+		a := apitest.PageDo(t, http.MethodGet, srv.URL+"/_sandbox/pages/"+name, nil, nil)
 		assert.Equal(t, http.StatusOK, a.Status, name)
 		assert.Contains(t, a.Header.Get("Content-Type"), ct, name)
 		assert.Equal(t, "nosniff", a.Header.Get("X-Content-Type-Options"), name)
 	}
 	for _, name := range []string{"nope.js", "..%2Fsignpage.go", "signpage.go", "assets"} {
-		a := pageDo(t, http.MethodGet, srv.URL+"/_sandbox/pages/"+name, nil, nil)
+		a := apitest.PageDo(t, http.MethodGet, srv.URL+"/_sandbox/pages/"+name, nil, nil)
 		assert.Equal(t, http.StatusNotFound, a.Status, name)
 	}
 }
@@ -244,9 +215,9 @@ func TestPagesServeTheirAssets(t *testing.T) {
 // the merge fields the sender filled (custom_fields), with their values,
 // beside the signer's own fields.
 func TestSignPageShowsMergeFields(t *testing.T) {
-	srv := newServer(t)
-	id := tplReady(t, srv)
-	sr := tplSend(t, srv, srv.APIKey, tplSendBody(id))["signature_request"].(map[string]any)
+	srv := apitest.NewServer(t)
+	id := apitest.ReadyTemplate(t, srv)
+	sr := apitest.SendWithTemplate(t, srv, srv.APIKey, apitest.TemplateSendBody(id))["signature_request"].(map[string]any)
 	srv.Advance(time.Minute)
 	var link string
 	for _, m := range srv.Emails() {
@@ -255,7 +226,7 @@ func TestSignPageShowsMergeFields(t *testing.T) {
 		}
 	}
 	require.NotEmpty(t, link, "Carl's e-mail links to the signing page")
-	page := pageDo(t, http.MethodGet, link, nil, nil)
+	page := apitest.PageDo(t, http.MethodGet, link, nil, nil)
 	require.Equal(t, http.StatusOK, page.Status, page.Body)
 	got := map[string]any{}
 	for _, f := range pageView(t, page.Body)["fields"].([]any) {

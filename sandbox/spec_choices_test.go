@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 )
 
 // Where the seed specification (../shared/reference/e-signature-service-
@@ -21,28 +23,28 @@ import (
 // official SDK examples call account_get() without arguments). When both
 // are given, account_id prevails (spec and schema agree).
 func TestSpecChoiceAccountGetWithoutParameters(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	r := srv.Do(http.MethodGet, "/v3/account", nil)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	assert.Equal(t, srOwnerID, r.Map()["account"].(map[string]any)["account_id"])
+	assert.Equal(t, apitest.OwnerID, r.Map()["account"].(map[string]any)["account_id"])
 
-	r = srv.Do(http.MethodGet, "/v3/account?account_id="+srTeammateID+"&email_address="+srOutsiderMail, nil)
+	r = srv.Do(http.MethodGet, "/v3/account?account_id="+apitest.TeammateID+"&email_address="+apitest.OutsiderMail, nil)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	assert.Equal(t, srTeammateID, r.Map()["account"].(map[string]any)["account_id"], "account_id prevails")
+	assert.Equal(t, apitest.TeammateID, r.Map()["account"].(map[string]any)["account_id"], "account_id prevails")
 }
 
 // A checkbox group needs a requirement (the spec: optional for checkbox
 // groups; SubFormFieldGroup requires it), in requests and templates alike.
 func TestSpecChoiceCheckboxGroupNeedsARequirement(t *testing.T) {
-	srv := newServer(t)
-	body := srFieldsBody()
+	srv := apitest.NewServer(t)
+	body := apitest.FieldsBody()
 	delete(body["form_field_groups"].([]map[string]any)[0], "requirement")
-	srErr(t, srCreate(t, srv, srv.APIKey, "send", body), http.StatusBadRequest, "bad_request", "form_field_groups[0][requirement]")
+	apitest.WantError(t, apitest.CreateRequest(t, srv, srv.APIKey, "send", body), http.StatusBadRequest, "bad_request", "form_field_groups[0][requirement]")
 
-	tpl := tplStandardFields()
+	tpl := apitest.StandardTemplate()
 	delete(tpl["form_field_groups"].([]map[string]any)[0], "requirement")
-	r := tplMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/template/create", tpl, tplFile{Name: "a.pdf", Data: tplPDF(tplPortrait)})
-	srErr(t, r, http.StatusBadRequest, "bad_request", "form_field_groups[0][requirement]")
+	r := apitest.SendPDFs(t, srv, srv.APIKey, http.MethodPost, "/v3/template/create", tpl, apitest.PDFFile{Name: "a.pdf", Data: apitest.PagesPDF(apitest.Portrait)})
+	apitest.WantError(t, r, http.StatusBadRequest, "bad_request", "form_field_groups[0][requirement]")
 }
 
 // A conditional-logic trigger takes value (a string) for is, not and match,
@@ -50,10 +52,10 @@ func TestSpecChoiceCheckboxGroupNeedsARequirement(t *testing.T) {
 // list; SubFormFieldRuleTrigger: value or values, not both). value as a
 // list is refused.
 func TestSpecChoiceTriggerValueAndValues(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	trigger := func(t map[string]any) map[string]any {
-		b := srFieldsBody()
-		frule(b, 0)["triggers"] = []map[string]any{t}
+		b := apitest.FieldsBody()
+		apitest.FormRule(b, 0)["triggers"] = []map[string]any{t}
 		return b
 	}
 	ok := []map[string]any{
@@ -62,12 +64,12 @@ func TestSpecChoiceTriggerValueAndValues(t *testing.T) {
 		{"id": "f_dd", "operator": "is", "value": "a"},
 	}
 	for _, tr := range ok {
-		r := srCreate(t, srv, srv.APIKey, "send", trigger(tr))
+		r := apitest.CreateRequest(t, srv, srv.APIKey, "send", trigger(tr))
 		assert.Equal(t, http.StatusOK, r.Status, "%v: %s", tr, r.Body)
 	}
-	srErr(t, srCreate(t, srv, srv.APIKey, "send", trigger(map[string]any{"id": "f_dd", "operator": "any", "value": []string{"a", "b"}})),
+	apitest.WantError(t, apitest.CreateRequest(t, srv, srv.APIKey, "send", trigger(map[string]any{"id": "f_dd", "operator": "any", "value": []string{"a", "b"}})),
 		http.StatusBadRequest, "bad_request", "form_field_rules[0][triggers][0][value]")
-	srErr(t, srCreate(t, srv, srv.APIKey, "send", trigger(map[string]any{"id": "f_dd", "operator": "is", "values": []string{"a"}})),
+	apitest.WantError(t, apitest.CreateRequest(t, srv, srv.APIKey, "send", trigger(map[string]any{"id": "f_dd", "operator": "is", "values": []string{"a"}})),
 		http.StatusBadRequest, "bad_request", "form_field_rules[0][triggers][0][value]")
 }
 
@@ -77,14 +79,14 @@ func TestSpecChoiceTriggerValueAndValues(t *testing.T) {
 // the official examples (a complete request's signatures are signed;
 // success appears only in fax transmissions).
 func TestSpecChoiceCompleteRequestSignaturesAreSigned(t *testing.T) {
-	srv := newServer(t)
-	sr := srSend(t, srv, srTwoSigners())
+	srv := apitest.NewServer(t)
+	sr := apitest.SendRequest(t, srv, apitest.TwoSigners())
 	srv.Advance(5 * time.Second)
-	srv.Sign(srSigID(sr, 0), nil)
-	srv.Sign(srSigID(sr, 1), nil)
-	got := srGetOK(t, srv, sr["signature_request_id"].(string))
+	srv.Sign(apitest.SignatureID(sr, 0), nil)
+	srv.Sign(apitest.SignatureID(sr, 1), nil)
+	got := apitest.GetRequestOK(t, srv, sr["signature_request_id"].(string))
 	assert.Equal(t, true, got["is_complete"])
-	assert.Equal(t, []string{"signed", "signed"}, srStatuses(got))
+	assert.Equal(t, []string{"signed", "signed"}, apitest.Statuses(got))
 	r := srv.Do(http.MethodGet, "/v3/signature_request/list", nil)
 	require.Equal(t, http.StatusOK, r.Status)
 	assert.NotContains(t, string(r.Body), `"status_code":"success"`)
@@ -95,25 +97,25 @@ func TestSpecChoiceCompleteRequestSignaturesAreSigned(t *testing.T) {
 // document); checkbox and radio fields take is_checked (schema) or checked
 // (spec, 1 or 0).
 func TestSpecChoiceFormFieldShapes(t *testing.T) {
-	srv := newServer(t)
-	body := srTwoSigners()
+	srv := apitest.NewServer(t)
+	body := apitest.TwoSigners()
 	body["form_fields_per_document"] = [][]map[string]any{{
 		{"api_id": "c1", "name": "c1", "type": "checkbox", "page": 1, "x": 10, "y": 10, "width": 10, "height": 10, "required": false, "signer": 0, "checked": 1},
 		{"api_id": "s2", "name": "s2", "type": "signature", "page": 1, "x": 10, "y": 40, "width": 100, "height": 20, "required": true, "signer": 1},
 	}}
-	srSend(t, srv, body)
+	apitest.SendRequest(t, srv, body)
 }
 
 // The OAuth token endpoints take no Authorization header (the spec's rule 1
 // says every operation does; the schema gives them no security): the app
 // authenticates with client_id and client_secret in the body.
 func TestSpecChoiceOAuthTokenWithoutAuthorization(t *testing.T) {
-	srv := newServer(t)
-	code := authorize(t, srv, map[string]any{"state": "s"})
-	r := exchange(t, srv, "/v3/oauth/token", code, clientSecret(t, srv), "s")
+	srv := apitest.NewServer(t)
+	code := apitest.Authorize(t, srv, map[string]any{"state": "s"})
+	r := apitest.Exchange(t, srv, "/v3/oauth/token", code, apitest.ClientSecret(t, srv), "s")
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	// Access tokens are 64 hex characters: the schema names the bearer
 	// format JWT, the spec base64; the SDKs pass them on unread.
-	tok := decodeToken(t, r)
+	tok := apitest.DecodeToken(t, r)
 	assert.Equal(t, strings.ToLower(tok.AccessToken), tok.AccessToken)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -46,7 +47,7 @@ func editRow(t *testing.T, st exportedState, table string, i int, set map[string
 // the clock's range) is a 400 naming the first bad entry, and the world is
 // exactly as it was.
 func TestStateImportRefusesInconsistentWorlds(t *testing.T) {
-	srv := newServer(t, sandbox.WithOfflineFiles())
+	srv := apitest.NewServer(t, sandbox.WithOfflineFiles())
 	scSend(t, srv, srv.APIKey, "Pending", "a@example.com")
 	before, _ := exportState(t, srv)
 
@@ -82,7 +83,7 @@ func TestStateImportRefusesInconsistentWorlds(t *testing.T) {
 			tc.edit(&st)
 			r := srv.Do(http.MethodPut, sandbox.ControlPrefix+"/state", st)
 			require.Equal(t, http.StatusBadRequest, r.Status, "%s", r.Body)
-			name, msg, path := errorOf(t, r.Body)
+			name, msg, path := apitest.ErrorParts(t, r.Body)
 			assert.Equal(t, "bad_request", name)
 			assert.Equal(t, tc.path, path, msg)
 			assert.Contains(t, msg, tc.msg)
@@ -99,7 +100,7 @@ func TestStateImportRefusesInconsistentWorlds(t *testing.T) {
 // advance past it is a 400 naming the limit and changes nothing, and the
 // world at the limit round-trips exactly.
 func TestClockLimitKeepsTheRoundTripExact(t *testing.T) {
-	srv := newServer(t, sandbox.WithOfflineFiles())
+	srv := apitest.NewServer(t, sandbox.WithOfflineFiles())
 	scSend(t, srv, srv.APIKey, "Far future", "a@example.com")
 	var r *sandboxtest.Response
 	for _, to := range []string{"2110-01-01T00:00:00Z", "2199-12-31T23:00:00Z"} {
@@ -115,7 +116,7 @@ func TestClockLimitKeepsTheRoundTripExact(t *testing.T) {
 	} {
 		r = srv.Do(http.MethodPost, sandbox.ControlPrefix+"/clock/advance", body)
 		require.Equal(t, http.StatusBadRequest, r.Status, "%v: %s", body, r.Body)
-		_, msg, _ := errorOf(t, r.Body)
+		_, msg, _ := apitest.ErrorParts(t, r.Body)
 		assert.Contains(t, msg, "2200-01-01T00:00:00Z, the last instant")
 		assert.Equal(t, before, worldExport(t, srv, srv.APIKey), "nothing changed")
 	}
@@ -131,6 +132,6 @@ func TestClockLimitKeepsTheRoundTripExact(t *testing.T) {
 
 	r = srv.DoAs("", http.MethodPost, sandbox.ControlPrefix+"/worlds", map[string]any{"clock": "fake", "time": "9999-12-31T23:59:59Z"})
 	require.Equal(t, http.StatusBadRequest, r.Status, "%s", r.Body)
-	_, _, path := errorOf(t, r.Body)
+	_, _, path := apitest.ErrorParts(t, r.Body)
 	assert.Equal(t, "time", path)
 }

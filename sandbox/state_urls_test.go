@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -36,13 +37,13 @@ func TestImportedWorldServesTheURLsItHandedOut(t *testing.T) {
 		return r.Map()
 	}
 
-	sent := created(srCreate(t, a, key, "send", srTwoSigners()))["signature_request"].(map[string]any)
-	emb := srTwoSigners()
+	sent := created(apitest.CreateRequest(t, a, key, "send", apitest.TwoSigners()))["signature_request"].(map[string]any)
+	emb := apitest.TwoSigners()
 	emb["client_id"] = wi.ClientID
-	embedded := created(srCreate(t, a, key, "create_embedded", emb))["signature_request"].(map[string]any)
-	claimURL := created(udCreate(t, a, key, "create", udRequestSignature()))["unclaimed_draft"].(map[string]any)["claim_url"].(string)
+	embedded := created(apitest.CreateRequest(t, a, key, "create_embedded", emb))["signature_request"].(map[string]any)
+	claimURL := created(apitest.CreateDraft(t, a, key, "create", apitest.DraftBody()))["unclaimed_draft"].(map[string]any)["claim_url"].(string)
 	draft := map[string]any{"client_id": wi.ClientID, "title": "Draft", "test_mode": true}
-	editURL := created(tplMultipart(t, a, key, http.MethodPost, "/v3/template/create_embedded_draft", draft, tplFile{Name: "d.pdf", Data: srPDF(1)}))["template"].(map[string]any)["edit_url"].(string)
+	editURL := created(apitest.SendPDFs(t, a, key, http.MethodPost, "/v3/template/create_embedded_draft", draft, apitest.PDFFile{Name: "d.pdf", Data: apitest.PDF(1)}))["template"].(map[string]any)["edit_url"].(string)
 	as(http.MethodPut, "/v3/team/add_member", map[string]any{"email_address": "invitee@example.com"})
 	as(http.MethodPost, "/v3/report/create", map[string]any{"start_date": "01/01/2025", "end_date": "01/02/2025", "report_type": []string{"user_activity"}})
 	as(http.MethodPost, sandbox.ControlPrefix+"/clock/advance", map[string]any{"duration": "2m"})
@@ -50,7 +51,7 @@ func TestImportedWorldServesTheURLsItHandedOut(t *testing.T) {
 	id := sent["signature_request_id"].(string)
 	urls := map[string]string{
 		"signing_url": as(http.MethodGet, "/v3/signature_request/"+id, nil)["signature_request"].(map[string]any)["signing_url"].(string),
-		"sign_url":    as(http.MethodGet, "/v3/embedded/sign_url/"+srSigID(embedded, 0), nil)["embedded"].(map[string]any)["sign_url"].(string),
+		"sign_url":    as(http.MethodGet, "/v3/embedded/sign_url/"+apitest.SignatureID(embedded, 0), nil)["embedded"].(map[string]any)["sign_url"].(string),
 		"file_url":    as(http.MethodGet, "/v3/signature_request/files_as_file_url/"+id, nil)["file_url"].(string),
 		"claim_url":   claimURL,
 		"edit_url":    editURL,

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
@@ -49,11 +50,11 @@ func storedBlobs(t *testing.T, srv *sandboxtest.Server, table, id string) (map[s
 // them; those requests keep working (their files, prepared after the
 // deletion, download).
 func TestTemplateDeleteReleasesItsBlobs(t *testing.T) {
-	srv := newServer(t)
-	lone := tplCreate(t, srv, srv.APIKey, tplStandardFields(), tplFile{Name: "lone.pdf", Data: tplPDF([2]float64{612, 792})})
-	used := tplCreate(t, srv, srv.APIKey, tplStandardFields(), tplFile{Name: "used.pdf", Data: tplPDF([2]float64{612, 792}, [2]float64{612, 792})})
-	srv.Advance(tplPrepDelay)
-	sr := tplSend(t, srv, srv.APIKey, tplSendBody(used))["signature_request"].(map[string]any)
+	srv := apitest.NewServer(t)
+	lone := apitest.CreateTemplate(t, srv, srv.APIKey, apitest.StandardTemplate(), apitest.PDFFile{Name: "lone.pdf", Data: apitest.PagesPDF([2]float64{612, 792})})
+	used := apitest.CreateTemplate(t, srv, srv.APIKey, apitest.StandardTemplate(), apitest.PDFFile{Name: "used.pdf", Data: apitest.PagesPDF([2]float64{612, 792}, [2]float64{612, 792})})
+	srv.Advance(apitest.TemplatePrepDelay)
+	sr := apitest.SendWithTemplate(t, srv, srv.APIKey, apitest.TemplateSendBody(used))["signature_request"].(map[string]any)
 	srID := sr["signature_request_id"].(string)
 
 	blobs, loneHeld := storedBlobs(t, srv, state.TableTemplates, lone)
@@ -94,10 +95,10 @@ func TestTemplateDeleteReleasesItsBlobs(t *testing.T) {
 // the same PDF name one blob row, held by each; deleting the templates
 // leaves it to the request, whose files still download.
 func TestIdenticalUploadsShareABlobRow(t *testing.T) {
-	srv := newServer(t)
-	pdf := tplPDF([2]float64{612, 792})
-	first := tplCreate(t, srv, srv.APIKey, tplStandardFields(), tplFile{Name: "same.pdf", Data: pdf})
-	second := tplCreate(t, srv, srv.APIKey, tplStandardFields(), tplFile{Name: "same.pdf", Data: pdf})
+	srv := apitest.NewServer(t)
+	pdf := apitest.PagesPDF([2]float64{612, 792})
+	first := apitest.CreateTemplate(t, srv, srv.APIKey, apitest.StandardTemplate(), apitest.PDFFile{Name: "same.pdf", Data: pdf})
+	second := apitest.CreateTemplate(t, srv, srv.APIKey, apitest.StandardTemplate(), apitest.PDFFile{Name: "same.pdf", Data: pdf})
 	r := flSend(t, srv, "/v3/signature_request/send", flSigners(), flPart{Name: "same.pdf", Data: pdf})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	srID := r.Map()["signature_request"].(map[string]any)["signature_request_id"].(string)

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -17,10 +18,10 @@ import (
 // fields, lets it be prepared and answers its id and a fresh edit URL.
 func embeddedTemplateEditURL(t *testing.T, srv *sandboxtest.Server) (id, editURL string) {
 	t.Helper()
-	f := tplStandardFields()
-	f["client_id"] = tplClientID
-	id = tplCreate(t, srv, srv.APIKey, f)
-	srv.Advance(tplPrepDelay)
+	f := apitest.StandardTemplate()
+	f["client_id"] = apitest.ClientID
+	id = apitest.CreateTemplate(t, srv, srv.APIKey, f)
+	srv.Advance(apitest.TemplatePrepDelay)
 	r := srv.Do(http.MethodPost, "/v3/embedded/edit_url/"+id, map[string]any{"test_mode": true})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	return id, r.Map()["embedded"].(map[string]any)["edit_url"].(string)
@@ -31,7 +32,7 @@ func embeddedTemplateEditURL(t *testing.T, srv *sandboxtest.Server) (id, editURL
 func apiFormFields(t *testing.T, srv *sandboxtest.Server, id string) []string {
 	t.Helper()
 	var out []string
-	for _, d := range tplGet(t, srv, srv.APIKey, id)["documents"].([]any) {
+	for _, d := range apitest.GetTemplate(t, srv, srv.APIKey, id)["documents"].([]any) {
 		for _, f := range d.(map[string]any)["form_fields"].([]any) {
 			m := f.(map[string]any)
 			b, err := json.Marshal([]any{m["api_id"], m["type"], m["signer"], m["x"], m["y"], m["width"], m["height"], m["required"]})
@@ -48,10 +49,10 @@ func apiFormFields(t *testing.T, srv *sandboxtest.Server, id string) []string {
 // with placed fields replaces the template's signer fields, which GET
 // /v3/template then shows; merge fields stay.
 func TestTemplateEditorPlacesFields(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	id, editURL := embeddedTemplateEditURL(t, srv)
 
-	page := pageDo(t, http.MethodGet, pageURL(editURL), nil, nil)
+	page := apitest.PageDo(t, http.MethodGet, pageURL(editURL), nil, nil)
 	require.Equal(t, http.StatusOK, page.Status, page.Body)
 	checkPagePolicy(t, page)
 	view := pageView(t, page.Body)
@@ -76,12 +77,12 @@ func TestTemplateEditorPlacesFields(t *testing.T) {
 	raw, err := json.Marshal(fields)
 	require.NoError(t, err)
 	u, _ := url.Parse(editURL)
-	saved := pageDo(t, http.MethodPost, pageURL(editURL), url.Values{"title": {"Placed"}, "signer_roles": {"Client\nWitness"}, "fields": {string(raw)}},
+	saved := apitest.PageDo(t, http.MethodPost, pageURL(editURL), url.Values{"title": {"Placed"}, "signer_roles": {"Client\nWitness"}, "fields": {string(raw)}},
 		map[string]string{"Origin": u.Scheme + "://" + u.Host})
 	require.Equal(t, http.StatusOK, saved.Status, saved.Body)
 	msgs, _ := embeddedMessages(t, saved.Body)
 	assert.Equal(t, "hellosign:userCreateTemplate", msgs[0].Type)
-	srv.Advance(tplPrepDelay)
+	srv.Advance(apitest.TemplatePrepDelay)
 
 	assert.Equal(t, []string{
 		`["checkbox_4","checkbox","1",20,20,16,16,false]`,
@@ -90,7 +91,7 @@ func TestTemplateEditorPlacesFields(t *testing.T) {
 		`["signature_2","signature","2",80,400,180,40,true]`,
 		`["text_1","text","1",72,90,160,22,true]`,
 	}, apiFormFields(t, srv, id), "the API shows the fields placed in the editor")
-	tpl := tplGet(t, srv, srv.APIKey, id)
+	tpl := apitest.GetTemplate(t, srv, srv.APIKey, id)
 	doc := tpl["documents"].([]any)[0].(map[string]any)
 	assert.Len(t, doc["custom_fields"], 2, "merge fields stay")
 }
@@ -100,9 +101,9 @@ func TestTemplateEditorPlacesFields(t *testing.T) {
 // shows the new ones) and refuses fields that name no role, no page or an
 // api_id twice, changing nothing.
 func TestControlTemplateFields(t *testing.T) {
-	srv := newServer(t)
-	id := tplCreate(t, srv, srv.APIKey, tplStandardFields())
-	srv.Advance(tplPrepDelay)
+	srv := apitest.NewServer(t)
+	id := apitest.CreateTemplate(t, srv, srv.APIKey, apitest.StandardTemplate())
+	srv.Advance(apitest.TemplatePrepDelay)
 
 	r := srv.Do(http.MethodGet, "/_sandbox/templates/"+id+"/fields", nil)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)

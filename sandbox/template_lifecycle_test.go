@@ -3,16 +3,19 @@ package sandbox_test
 import (
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 )
 
 func TestTemplateCreatePreparedAsynchronously(t *testing.T) {
-	srv := newServer(t)
-	r := tplMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/template/create", tplStandardFields(),
-		tplFile{Name: "nda.pdf", Data: tplSamplePDF(t)})
+	srv := apitest.NewServer(t)
+	r := apitest.SendPDFs(t, srv, srv.APIKey, http.MethodPost, "/v3/template/create", apitest.StandardTemplate(),
+		apitest.PDFFile{Name: "nda.pdf", Data: apitest.SamplePDF(t)})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	var created map[string]map[string]any
 	require.NoError(t, json.Unmarshal(r.Body, &created))
@@ -20,22 +23,22 @@ func TestTemplateCreatePreparedAsynchronously(t *testing.T) {
 	id := created["template"]["template_id"].(string)
 
 	// Readable at once, files refused until prepared, no event yet.
-	tpl := tplGet(t, srv, srv.APIKey, id)
+	tpl := apitest.GetTemplate(t, srv, srv.APIKey, id)
 	assert.Equal(t, "Mutual NDA", tpl["title"])
 	for _, p := range []string{"/v3/template/files/", "/v3/template/files_as_data_uri/", "/v3/template/files_as_file_url/"} {
 		f := srv.Do(http.MethodGet, p+id, nil)
 		assert.Equal(t, http.StatusConflict, f.Status, "%s while preparing: %s", p, f.Body)
-		name, _, _ := errorOf(t, f.Body)
+		name, _, _ := apitest.ErrorParts(t, f.Body)
 		assert.Equal(t, "conflict", name)
 	}
-	assert.Empty(t, tplEvents(srv, "template_created", id))
+	assert.Empty(t, apitest.Events(srv, "template_created", id))
 
-	srv.Advance(tplPrepDelay - 1e9)
-	assert.Empty(t, tplEvents(srv, "template_created", id), "not before the preparation delay")
+	srv.Advance(apitest.TemplatePrepDelay - 1e9)
+	assert.Empty(t, apitest.Events(srv, "template_created", id), "not before the preparation delay")
 	srv.Advance(1e9)
-	evs := tplEvents(srv, "template_created", id)
+	evs := apitest.Events(srv, "template_created", id)
 	require.Len(t, evs, 1)
-	assert.Equal(t, []string{tplOwnerID}, evs[0].AccountIDs)
+	assert.Equal(t, []string{apitest.OwnerID}, evs[0].AccountIDs)
 	var obj map[string]any
 	require.NoError(t, json.Unmarshal(evs[0].Object, &obj))
 	assert.Equal(t, id, obj["template_id"])
@@ -47,9 +50,9 @@ func TestTemplateCreatePreparedAsynchronously(t *testing.T) {
 }
 
 func TestTemplateGetRendersTheOfficialShape(t *testing.T) {
-	srv := newServer(t)
-	id := tplReady(t, srv)
-	tpl := tplGet(t, srv, srv.APIKey, id)
+	srv := apitest.NewServer(t)
+	id := apitest.ReadyTemplate(t, srv)
+	tpl := apitest.GetTemplate(t, srv, srv.APIKey, id)
 
 	assert.Equal(t, id, tpl["template_id"])
 	assert.Equal(t, "For your signature", tpl["message"])
@@ -111,14 +114,14 @@ func TestTemplateGetRendersTheOfficialShape(t *testing.T) {
 }
 
 func TestTemplateListPagingAndAccounts(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	var ids []string
 	for i := 0; i < 5; i++ {
-		f := tplStandardFields()
+		f := apitest.StandardTemplate()
 		f["title"] = "Contract " + itoa(i)
-		ids = append(ids, tplCreate(t, srv, srv.APIKey, f))
+		ids = append(ids, apitest.CreateTemplate(t, srv, srv.APIKey, f))
 	}
-	srv.Advance(tplPrepDelay)
+	srv.Advance(apitest.TemplatePrepDelay)
 
 	r := srv.Do(http.MethodGet, "/v3/template/list?page_size=2&page=2", nil)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
@@ -132,11 +135,11 @@ func TestTemplateListPagingAndAccounts(t *testing.T) {
 	assert.Equal(t, ids[2], out.Templates[0]["template_id"], "newest first")
 	assert.Equal(t, ids[1], out.Templates[1]["template_id"])
 
-	assert.Equal(t, []string{ids[4], ids[3], ids[2], ids[1], ids[0]}, tplListIDs(t, srv, srv.APIKey, ""))
-	assert.Empty(t, tplListIDs(t, srv, srv.APIKey, "?page=9"), "a page past the end is empty")
-	assert.Empty(t, tplListIDs(t, srv, tplTeammateKey, ""), "not shared yet")
-	assert.Len(t, tplListIDs(t, srv, tplTeammateKey, "?account_id=all"), 5, "team-wide list")
-	assert.Len(t, tplListIDs(t, srv, tplTeammateKey, "?account_id="+tplOwnerID), 5, "a team member's list")
+	assert.Equal(t, []string{ids[4], ids[3], ids[2], ids[1], ids[0]}, apitest.ListTemplateIDs(t, srv, srv.APIKey, ""))
+	assert.Empty(t, apitest.ListTemplateIDs(t, srv, srv.APIKey, "?page=9"), "a page past the end is empty")
+	assert.Empty(t, apitest.ListTemplateIDs(t, srv, apitest.TeammateKey, ""), "not shared yet")
+	assert.Len(t, apitest.ListTemplateIDs(t, srv, apitest.TeammateKey, "?account_id=all"), 5, "team-wide list")
+	assert.Len(t, apitest.ListTemplateIDs(t, srv, apitest.TeammateKey, "?account_id="+apitest.OwnerID), 5, "a team member's list")
 
 	for _, tc := range []struct{ name, query, path string }{
 		{"page 0", "?page=0", "page"},
@@ -147,26 +150,26 @@ func TestTemplateListPagingAndAccounts(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := srv.Do(http.MethodGet, "/v3/template/list"+tc.query, nil)
 			assert.Equal(t, http.StatusBadRequest, r.Status, "%s", r.Body)
-			_, _, path := errorOf(t, r.Body)
+			_, _, path := apitest.ErrorParts(t, r.Body)
 			assert.Equal(t, tc.path, path)
 		})
 	}
-	r = srv.DoAs(tplOutsiderKey, http.MethodGet, "/v3/template/list?account_id="+tplOwnerID, nil)
+	r = srv.DoAs(apitest.OutsiderKey, http.MethodGet, "/v3/template/list?account_id="+apitest.OwnerID, nil)
 	assert.Equal(t, http.StatusForbidden, r.Status, "%s", r.Body)
 }
 
 func TestTemplateListQuery(t *testing.T) {
-	srv := newServer(t)
-	a := tplStandardFields()
+	srv := apitest.NewServer(t)
+	a := apitest.StandardTemplate()
 	a["title"], a["message"] = "Field Trip Release", "Bring a lunch"
-	idA := tplCreate(t, srv, srv.APIKey, a)
-	b := tplStandardFields()
+	idA := apitest.CreateTemplate(t, srv, srv.APIKey, a)
+	b := apitest.StandardTemplate()
 	b["title"], b["metadata"] = "Employment contract", map[string]any{"department": "sales"}
-	idB := tplCreate(t, srv, srv.APIKey, b, tplFile{Name: "offer-letter.pdf", Data: tplSamplePDF(t)})
-	c := tplStandardFields()
+	idB := apitest.CreateTemplate(t, srv, srv.APIKey, b, apitest.PDFFile{Name: "offer-letter.pdf", Data: apitest.SamplePDF(t)})
+	c := apitest.StandardTemplate()
 	c["title"], c["test_mode"] = "Test only", true
-	idC := tplCreate(t, srv, srv.APIKey, c)
-	srv.Advance(tplPrepDelay)
+	idC := apitest.CreateTemplate(t, srv, srv.APIKey, c)
+	srv.Advance(apitest.TemplatePrepDelay)
 
 	cases := []struct {
 		query string
@@ -186,43 +189,43 @@ func TestTemplateListQuery(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.query, func(t *testing.T) {
-			q := "?query=" + urlQueryEscape(tc.query)
-			assert.Equal(t, tc.want, tplListIDs(t, srv, srv.APIKey, q))
+			q := "?query=" + url.QueryEscape(tc.query)
+			assert.Equal(t, tc.want, apitest.ListTemplateIDs(t, srv, srv.APIKey, q))
 		})
 	}
 	for _, bad := range []string{"(title:a", "title:a)", "*foo", "from:me", "nosuchfield:x", "created:[2020 TO x]", "title:a AND"} {
-		r := srv.Do(http.MethodGet, "/v3/template/list?query="+urlQueryEscape(bad), nil)
+		r := srv.Do(http.MethodGet, "/v3/template/list?query="+url.QueryEscape(bad), nil)
 		assert.Equal(t, http.StatusBadRequest, r.Status, "%q: %s", bad, r.Body)
 	}
 }
 
 func TestTemplateDelete(t *testing.T) {
-	srv := newServer(t)
-	id := tplReady(t, srv)
-	assert.EqualValues(t, 99, tplQuotas(t, srv, srv.APIKey)["templates_left"])
+	srv := apitest.NewServer(t)
+	id := apitest.ReadyTemplate(t, srv)
+	assert.EqualValues(t, 99, apitest.Quotas(t, srv, srv.APIKey)["templates_left"])
 
-	r := srv.DoAs(tplTeammateKey, http.MethodPost, "/v3/template/delete/"+id, nil)
+	r := srv.DoAs(apitest.TeammateKey, http.MethodPost, "/v3/template/delete/"+id, nil)
 	assert.Equal(t, http.StatusForbidden, r.Status, "a team member may read but not delete: %s", r.Body)
-	r = srv.DoAs(tplOutsiderKey, http.MethodPost, "/v3/template/delete/"+id, nil)
+	r = srv.DoAs(apitest.OutsiderKey, http.MethodPost, "/v3/template/delete/"+id, nil)
 	assert.Equal(t, http.StatusNotFound, r.Status, "%s", r.Body)
 
 	r = srv.Do(http.MethodPost, "/v3/template/delete/"+id, nil)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	assert.Empty(t, r.Body, "empty 200")
-	assert.EqualValues(t, 100, tplQuotas(t, srv, srv.APIKey)["templates_left"], "the quota unit comes back")
+	assert.EqualValues(t, 100, apitest.Quotas(t, srv, srv.APIKey)["templates_left"], "the quota unit comes back")
 
 	r = srv.Do(http.MethodGet, "/v3/template/"+id, nil)
 	assert.Equal(t, http.StatusNotFound, r.Status)
-	name, _, _ := errorOf(t, r.Body)
+	name, _, _ := apitest.ErrorParts(t, r.Body)
 	assert.Equal(t, "not_found", name)
 	r = srv.Do(http.MethodPost, "/v3/template/delete/"+id, nil)
 	assert.Equal(t, http.StatusNotFound, r.Status)
-	assert.Empty(t, tplListIDs(t, srv, srv.APIKey, ""))
+	assert.Empty(t, apitest.ListTemplateIDs(t, srv, srv.APIKey, ""))
 }
 
 func TestTemplateOfAnotherWorldIsNotFound(t *testing.T) {
-	srv := newServer(t)
-	id := tplReady(t, srv)
+	srv := apitest.NewServer(t)
+	id := apitest.ReadyTemplate(t, srv)
 	w := srv.NewWorld()
 	for _, p := range []string{"/v3/template/" + id, "/v3/template/files/" + id} {
 		r := srv.DoAs(w.APIKey, http.MethodGet, p, nil)
@@ -244,13 +247,13 @@ func tplKeys(m map[string]any) []string {
 }
 
 func TestTemplateStateRoundTripsThroughExport(t *testing.T) {
-	srv := newServer(t)
-	f := tplStandardFields()
+	srv := apitest.NewServer(t)
+	f := apitest.StandardTemplate()
 	f["metadata"] = map[string]any{"big": json.Number("12345678901234567890"), "pi": json.Number("3.14159265358979323846")}
-	ready := tplCreate(t, srv, srv.APIKey, f)
-	srv.Advance(tplPrepDelay)
-	preparing := tplCreate(t, srv, srv.APIKey, tplStandardFields())
-	require.Equal(t, http.StatusOK, srv.Do(http.MethodPost, "/v3/template/add_user/"+ready, map[string]any{"account_id": tplTeammateID}).Status)
+	ready := apitest.CreateTemplate(t, srv, srv.APIKey, f)
+	srv.Advance(apitest.TemplatePrepDelay)
+	preparing := apitest.CreateTemplate(t, srv, srv.APIKey, apitest.StandardTemplate())
+	require.Equal(t, http.StatusOK, srv.Do(http.MethodPost, "/v3/template/add_user/"+ready, map[string]any{"account_id": apitest.TeammateID}).Status)
 
 	export := srv.Do(http.MethodGet, "/_sandbox/state", nil)
 	require.Equal(t, http.StatusOK, export.Status)
@@ -263,9 +266,9 @@ func TestTemplateStateRoundTripsThroughExport(t *testing.T) {
 	again := srv.Do(http.MethodGet, "/_sandbox/state", nil)
 	assert.JSONEq(t, string(export.Body), string(again.Body))
 	assert.Equal(t, string(before), string(srv.Do(http.MethodGet, "/v3/template/"+ready, nil).Body))
-	assert.Equal(t, []string{ready}, tplListIDs(t, srv, tplTeammateKey, ""), "the access index is restored")
+	assert.Equal(t, []string{ready}, apitest.ListTemplateIDs(t, srv, apitest.TeammateKey, ""), "the access index is restored")
 
 	// The imported world still finishes the pending preparation.
-	srv.Advance(tplPrepDelay)
-	assert.Len(t, tplEvents(srv, "template_created", preparing), 1)
+	srv.Advance(apitest.TemplatePrepDelay)
+	assert.Len(t, apitest.Events(srv, "template_created", preparing), 1)
 }

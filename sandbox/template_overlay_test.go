@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
@@ -15,47 +16,34 @@ import (
 // with a field (sig_client) on page 2.
 func tplTwoPageTemplate(t *testing.T, srv *sandboxtest.Server) string {
 	t.Helper()
-	f := tplStandardFields()
+	f := apitest.StandardTemplate()
 	list := f["form_fields_per_document"].([]map[string]any)
 	list[0]["page"] = 2
-	r := tplMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/template/create", f,
-		tplFile{Name: "two.pdf", Data: tplPDF(tplPortrait, tplPortrait)})
+	r := apitest.SendPDFs(t, srv, srv.APIKey, http.MethodPost, "/v3/template/create", f,
+		apitest.PDFFile{Name: "two.pdf", Data: apitest.PagesPDF(apitest.Portrait, apitest.Portrait)})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	id := r.Map()["template"].(map[string]any)["template_id"].(string)
-	srv.Advance(tplPrepDelay)
-	require.Len(t, tplEvents(srv, "template_created", id), 1)
+	srv.Advance(apitest.TemplatePrepDelay)
+	require.Len(t, apitest.Events(srv, "template_created", id), 1)
 	return id
 }
 
-// tplOverlay posts update_files and answers the new template id.
-func tplOverlay(t *testing.T, srv *sandboxtest.Server, id string, pdf []byte) string {
-	t.Helper()
-	r := tplMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/template/update_files/"+id,
-		map[string]any{"subject": "Updated subject"}, tplFile{Name: "new.pdf", Data: pdf})
-	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	tpl := r.Map()["template"].(map[string]any)
-	assert.NotContains(t, r.Map(), "warnings", "TemplateUpdateFilesResponse has no warnings")
-	newID := tpl["template_id"].(string)
-	require.NotEqual(t, id, newID, "an overlay is a new template")
-	return newID
-}
-
 func TestTemplateOverlayWithFewerPagesFails(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	id := tplTwoPageTemplate(t, srv)
-	newID := tplOverlay(t, srv, id, tplPDF(tplPortrait))
-	assert.EqualValues(t, 98, tplQuotas(t, srv, srv.APIKey)["templates_left"])
+	newID := apitest.UpdateTemplateFiles(t, srv, id, apitest.PagesPDF(apitest.Portrait))
+	assert.EqualValues(t, 98, apitest.Quotas(t, srv, srv.APIKey)["templates_left"])
 
-	srv.Advance(tplPrepDelay)
-	evs := tplEvents(srv, "template_error", newID)
+	srv.Advance(apitest.TemplatePrepDelay)
+	evs := apitest.Events(srv, "template_error", newID)
 	require.Len(t, evs, 1)
 	assert.Contains(t, evs[0].EventMessage, "fewer than the 2 page(s)")
-	assert.Empty(t, tplEvents(srv, "template_created", newID))
-	assert.EqualValues(t, 99, tplQuotas(t, srv, srv.APIKey)["templates_left"], "a failed template gives its unit back")
+	assert.Empty(t, apitest.Events(srv, "template_created", newID))
+	assert.EqualValues(t, 99, apitest.Quotas(t, srv, srv.APIKey)["templates_left"], "a failed template gives its unit back")
 
 	// The failed template can be read, not listed, used or downloaded.
-	assert.Equal(t, newID, tplGet(t, srv, srv.APIKey, newID)["template_id"])
-	assert.Equal(t, []string{id}, tplListIDs(t, srv, srv.APIKey, ""))
+	assert.Equal(t, newID, apitest.GetTemplate(t, srv, srv.APIKey, newID)["template_id"])
+	assert.Equal(t, []string{id}, apitest.ListTemplateIDs(t, srv, srv.APIKey, ""))
 	f := srv.Do(http.MethodGet, "/v3/template/files/"+newID, nil)
 	assert.Equal(t, http.StatusUnprocessableEntity, f.Status, "%s", f.Body)
 	// The source template is untouched.
@@ -63,86 +51,69 @@ func TestTemplateOverlayWithFewerPagesFails(t *testing.T) {
 }
 
 func TestTemplateOverlayWithAnotherOrientationFails(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	id := tplTwoPageTemplate(t, srv)
-	newID := tplOverlay(t, srv, id, tplPDF(tplPortrait, tplLandscape))
-	srv.Advance(tplPrepDelay)
-	evs := tplEvents(srv, "template_error", newID)
+	newID := apitest.UpdateTemplateFiles(t, srv, id, apitest.PagesPDF(apitest.Portrait, apitest.Landscape))
+	srv.Advance(apitest.TemplatePrepDelay)
+	evs := apitest.Events(srv, "template_error", newID)
 	require.Len(t, evs, 1)
 	assert.Contains(t, evs[0].EventMessage, "Page 2 of the new files is landscape")
 }
 
 func TestTemplateOverlayWithMorePagesMakesANewTemplate(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	id := tplTwoPageTemplate(t, srv)
-	newID := tplOverlay(t, srv, id, tplPDF(tplPortrait, tplPortrait, tplPortrait))
-	assert.Empty(t, tplEvents(srv, "template_created", newID))
-	srv.Advance(tplPrepDelay)
-	require.Len(t, tplEvents(srv, "template_created", newID), 1)
+	newID := apitest.UpdateTemplateFiles(t, srv, id, apitest.PagesPDF(apitest.Portrait, apitest.Portrait, apitest.Portrait))
+	assert.Empty(t, apitest.Events(srv, "template_created", newID))
+	srv.Advance(apitest.TemplatePrepDelay)
+	require.Len(t, apitest.Events(srv, "template_created", newID), 1)
 
-	tpl := tplGet(t, srv, srv.APIKey, newID)
+	tpl := apitest.GetTemplate(t, srv, srv.APIKey, newID)
 	assert.Equal(t, "Mutual NDA", tpl["title"], "roles, fields and title carry over")
 	assert.Len(t, tpl["signer_roles"], 2)
 	doc := tpl["documents"].([]any)[0].(map[string]any)
 	assert.Equal(t, "new.pdf", doc["name"])
 	assert.Len(t, doc["form_fields"], 5)
-	assert.Equal(t, []string{newID, id}, tplListIDs(t, srv, srv.APIKey, ""), "both templates stay usable")
+	assert.Equal(t, []string{newID, id}, apitest.ListTemplateIDs(t, srv, srv.APIKey, ""), "both templates stay usable")
 }
 
 func TestTemplateOverlayBadInput(t *testing.T) {
-	srv := newServer(t)
-	id := tplReady(t, srv)
-	preparing := tplCreate(t, srv, srv.APIKey, tplStandardFields())
-	pdf := tplFile{Name: "new.pdf", Data: tplSamplePDF(t)}
+	srv := apitest.NewServer(t)
+	id := apitest.ReadyTemplate(t, srv)
+	preparing := apitest.CreateTemplate(t, srv, srv.APIKey, apitest.StandardTemplate())
+	pdf := apitest.PDFFile{Name: "new.pdf", Data: apitest.SamplePDF(t)}
 	cases := []struct {
 		name, key, id string
 		fields        map[string]any
-		files         []tplFile
+		files         []apitest.PDFFile
 		status        int
 		errName, path string
 	}{
-		{"unknown template", srv.APIKey, "ffffffffffffffffffffffffffffffffffffffff", map[string]any{}, []tplFile{pdf}, 404, "not_found", ""},
-		{"another account's template", tplOutsiderKey, id, map[string]any{}, []tplFile{pdf}, 404, "not_found", ""},
-		{"a team member's template", tplTeammateKey, id, map[string]any{}, []tplFile{pdf}, 403, "forbidden", ""},
-		{"still being prepared", srv.APIKey, preparing, map[string]any{}, []tplFile{pdf}, 409, "conflict", ""},
+		{"unknown template", srv.APIKey, "ffffffffffffffffffffffffffffffffffffffff", map[string]any{}, []apitest.PDFFile{pdf}, 404, "not_found", ""},
+		{"another account's template", apitest.OutsiderKey, id, map[string]any{}, []apitest.PDFFile{pdf}, 404, "not_found", ""},
+		{"a team member's template", apitest.TeammateKey, id, map[string]any{}, []apitest.PDFFile{pdf}, 403, "forbidden", ""},
+		{"still being prepared", srv.APIKey, preparing, map[string]any{}, []apitest.PDFFile{pdf}, 409, "conflict", ""},
 		{"no files", srv.APIKey, id, map[string]any{}, nil, 400, "bad_request", "files"},
-		{"subject too long", srv.APIKey, id, map[string]any{"subject": strings.Repeat("s", 101)}, []tplFile{pdf}, 400, "bad_request", "subject"},
-		{"unknown client_id", srv.APIKey, id, map[string]any{"client_id": "nope"}, []tplFile{pdf}, 400, "bad_request", "client_id"},
+		{"subject too long", srv.APIKey, id, map[string]any{"subject": strings.Repeat("s", 101)}, []apitest.PDFFile{pdf}, 400, "bad_request", "subject"},
+		{"unknown client_id", srv.APIKey, id, map[string]any{"client_id": "nope"}, []apitest.PDFFile{pdf}, 400, "bad_request", "client_id"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r := tplMultipart(t, srv, tc.key, http.MethodPost, "/v3/template/update_files/"+tc.id, tc.fields, tc.files...)
+			r := apitest.SendPDFs(t, srv, tc.key, http.MethodPost, "/v3/template/update_files/"+tc.id, tc.fields, tc.files...)
 			require.Equal(t, tc.status, r.Status, "%s", r.Body)
-			name, _, path := errorOf(t, r.Body)
+			name, _, path := apitest.ErrorParts(t, r.Body)
 			assert.Equal(t, tc.errName, name)
 			assert.Equal(t, tc.path, path)
 		})
 	}
-	assert.Equal(t, []string{preparing, id}, tplListIDs(t, srv, srv.APIKey, ""), "nothing half-created")
-}
-
-// exportedRow reads a row of the world's exported state (GET
-// /_sandbox/state) by its id, for what the API does not show.
-func exportedRow(t *testing.T, srv *sandboxtest.Server, table, idKey, id string) map[string]any {
-	t.Helper()
-	var st struct {
-		Tables map[string][]map[string]any `json:"tables"`
-	}
-	srv.Control(http.MethodGet, "/state", nil, &st)
-	for _, row := range st.Tables[table] {
-		if row[idKey] == id {
-			return row
-		}
-	}
-	t.Fatalf("%s %s not in the exported state", table, id)
-	return nil
+	assert.Equal(t, []string{preparing, id}, apitest.ListTemplateIDs(t, srv, srv.APIKey, ""), "nothing half-created")
 }
 
 // tplStored reads a template as the world stores it (the subject, a
 // field's page: TemplateResponse shows neither).
 func tplStored(t *testing.T, srv *sandboxtest.Server, id string) map[string]any {
 	t.Helper()
-	return exportedRow(t, srv, "templates", "template_id", id)
+	return apitest.ExportedRow(t, srv, "templates", "template_id", id)
 }
 
 // tplGetSubject reads a template's subject (TemplateResponse has none).
@@ -166,17 +137,17 @@ func tplFieldPlaces(t *testing.T, srv *sandboxtest.Server, id string) map[string
 }
 
 func TestTemplateWithAnUnreachableFileEndsInTemplateError(t *testing.T) {
-	srv := newServer(t)
-	f := tplStandardFields()
+	srv := apitest.NewServer(t)
+	f := apitest.StandardTemplate()
 	f["file_urls"] = []string{"http://127.0.0.1:1/missing.pdf"}
 	r := srv.Do(http.MethodPost, "/v3/template/create", f)
 	require.Equal(t, http.StatusOK, r.Status, "the file is fetched as the real service does, and fails later: %s", r.Body)
 	id := r.Map()["template"].(map[string]any)["template_id"].(string)
-	srv.Advance(tplPrepDelay)
-	evs := tplEvents(srv, "template_error", id)
+	srv.Advance(apitest.TemplatePrepDelay)
+	evs := apitest.Events(srv, "template_error", id)
 	require.Len(t, evs, 1)
 	assert.Contains(t, evs[0].EventMessage, "could not be processed")
-	assert.EqualValues(t, 100, tplQuotas(t, srv, srv.APIKey)["templates_left"])
+	assert.EqualValues(t, 100, apitest.Quotas(t, srv, srv.APIKey)["templates_left"])
 	dl := srv.Do(http.MethodGet, "/v3/template/files/"+id, nil)
 	assert.Equal(t, http.StatusUnprocessableEntity, dl.Status, "%s", dl.Body)
 }

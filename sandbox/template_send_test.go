@@ -2,46 +2,19 @@ package sandbox_test
 
 import (
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 )
 
-// tplSendBody is a send_with_template body for the standard template.
-func tplSendBody(ids ...string) map[string]any {
-	return map[string]any{
-		"template_ids": ids,
-		"subject":      "NDA for you",
-		"signers": []map[string]any{
-			{"role": "Witness", "name": "Wanda Witness", "email_address": "wanda@example.com"},
-			{"role": "Client", "name": "Carl Client", "email_address": "carl@example.com"},
-		},
-		"ccs": []map[string]any{{"role": "Manager", "email_address": "manager@example.com"}},
-		"custom_fields": []map[string]any{
-			{"name": "Full Name", "value": "Jane Q. Public"},
-			{"name": "Is Registered", "value": "true"},
-		},
-	}
-}
-
-func tplSend(t *testing.T, srv *sandboxtest.Server, key string, body map[string]any) map[string]any {
-	t.Helper()
-	r := srv.DoAs(key, http.MethodPost, "/v3/signature_request/send_with_template", body)
-	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	return r.Map()
-}
-
 func TestTemplateSendWithMergeFields(t *testing.T) {
-	srv := newServer(t)
-	id := tplReady(t, srv)
-	out := tplSend(t, srv, srv.APIKey, tplSendBody(id))
+	srv := apitest.NewServer(t)
+	id := apitest.ReadyTemplate(t, srv)
+	out := apitest.SendWithTemplate(t, srv, srv.APIKey, apitest.TemplateSendBody(id))
 	sr := out["signature_request"].(map[string]any)
 	assert.Equal(t, []any{id}, sr["template_ids"])
 	assert.Equal(t, "NDA for you", sr["subject"], "the request's own subject")
@@ -89,7 +62,7 @@ func TestTemplateSendWithMergeFields(t *testing.T) {
 
 	pdf := srv.Do(http.MethodGet, "/v3/signature_request/files/"+reqID, nil)
 	require.Equal(t, http.StatusOK, pdf.Status, "%.300s", pdf.Body)
-	text := tplPDFText(t, pdf.Body)
+	text := apitest.PDFText(t, pdf.Body)
 	assert.Contains(t, text, "Jane Q. Public", "the merged value is printed on the document")
 }
 
@@ -106,25 +79,10 @@ func tplMergeValues(sr map[string]any) map[string]any {
 	return merged
 }
 
-// tplPDFText extracts a PDF's text with pdftotext (poppler-utils), skipping
-// when it is not installed.
-func tplPDFText(t *testing.T, pdf []byte) string {
-	t.Helper()
-	bin, err := exec.LookPath("pdftotext")
-	if err != nil {
-		t.Skip("pdftotext (poppler-utils) is not installed")
-	}
-	p := filepath.Join(t.TempDir(), "doc.pdf")
-	require.NoError(t, os.WriteFile(p, pdf, 0o600))
-	out, err := exec.Command(bin, p, "-").Output()
-	require.NoError(t, err)
-	return string(out)
-}
-
 func TestTemplateSendCombinesTemplatesInOrder(t *testing.T) {
-	srv := newServer(t)
-	first := tplCreate(t, srv, srv.APIKey, tplStandardFields(), tplFile{Name: "one.pdf", Data: tplPDF(tplPortrait)})
-	second := tplStandardFields()
+	srv := apitest.NewServer(t)
+	first := apitest.CreateTemplate(t, srv, srv.APIKey, apitest.StandardTemplate(), apitest.PDFFile{Name: "one.pdf", Data: apitest.PagesPDF(apitest.Portrait)})
+	second := apitest.StandardTemplate()
 	second["signer_roles"] = []map[string]any{{"name": "Client"}, {"name": "Notary"}}
 	second["cc_roles"] = []string{}
 	delete(second, "merge_fields")
@@ -133,10 +91,10 @@ func TestTemplateSendCombinesTemplatesInOrder(t *testing.T) {
 		{"document_index": 0, "api_id": "sig_notary", "type": "signature", "x": 10, "y": 50, "width": 100, "height": 20, "required": true, "signer": "Notary"},
 	}
 	delete(second, "form_field_groups")
-	secondID := tplCreate(t, srv, srv.APIKey, second, tplFile{Name: "two.pdf", Data: tplPDF(tplPortrait)})
-	srv.Advance(tplPrepDelay)
+	secondID := apitest.CreateTemplate(t, srv, srv.APIKey, second, apitest.PDFFile{Name: "two.pdf", Data: apitest.PagesPDF(apitest.Portrait)})
+	srv.Advance(apitest.TemplatePrepDelay)
 
-	body := tplSendBody(first, secondID, first)
+	body := apitest.TemplateSendBody(first, secondID, first)
 	body["signers"] = append(body["signers"].([]map[string]any), map[string]any{"role": "Notary", "name": "Nora", "email_address": "nora@example.com"})
 	r := srv.Do(http.MethodPost, "/v3/signature_request/send_with_template", body)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
@@ -156,21 +114,21 @@ func TestTemplateSendCombinesTemplatesInOrder(t *testing.T) {
 }
 
 func TestTemplateSendRefusals(t *testing.T) {
-	srv := newServer(t)
-	ready := tplReady(t, srv)
-	preparing := tplCreate(t, srv, srv.APIKey, tplStandardFields())
-	f := tplStandardFields()
+	srv := apitest.NewServer(t)
+	ready := apitest.ReadyTemplate(t, srv)
+	preparing := apitest.CreateTemplate(t, srv, srv.APIKey, apitest.StandardTemplate())
+	f := apitest.StandardTemplate()
 	f["test_mode"] = true
-	locked := tplCreate(t, srv, srv.APIKey, f)
-	deleted := tplCreate(t, srv, srv.APIKey, tplStandardFields())
-	srv.Advance(tplPrepDelay)
-	preparing2 := tplCreate(t, srv, srv.APIKey, tplStandardFields())
+	locked := apitest.CreateTemplate(t, srv, srv.APIKey, f)
+	deleted := apitest.CreateTemplate(t, srv, srv.APIKey, apitest.StandardTemplate())
+	srv.Advance(apitest.TemplatePrepDelay)
+	preparing2 := apitest.CreateTemplate(t, srv, srv.APIKey, apitest.StandardTemplate())
 	_ = preparing
 	require.Equal(t, http.StatusOK, srv.Do(http.MethodPost, "/v3/template/delete/"+deleted, nil).Status)
 	other := srv.NewWorld()
 
 	mutate := func(change func(b map[string]any)) map[string]any {
-		b := tplSendBody(ready)
+		b := apitest.TemplateSendBody(ready)
 		change(b)
 		return b
 	}
@@ -181,13 +139,13 @@ func TestTemplateSendRefusals(t *testing.T) {
 		errName   string
 		path      string
 	}{
-		{"unknown template", srv.APIKey, tplSendBody("ffffffffffffffffffffffffffffffffffffffff"), 404, "not_found", "template_ids[0]"},
-		{"deleted template", srv.APIKey, tplSendBody(deleted), 404, "not_found", "template_ids[0]"},
-		{"template being prepared", srv.APIKey, tplSendBody(ready, preparing2), 409, "conflict", "template_ids[1]"},
-		{"locked template outside test_mode", srv.APIKey, tplSendBody(locked), 402, "payment_required", "template_ids[0]"},
-		{"team template not shared", tplTeammateKey, tplSendBody(ready), 403, "forbidden", "template_ids[0]"},
-		{"another account's template", tplOutsiderKey, mutate(func(b map[string]any) { b["test_mode"] = true }), 404, "not_found", "template_ids[0]"},
-		{"another world's template", other.APIKey, tplSendBody(ready), 404, "not_found", "template_ids[0]"},
+		{"unknown template", srv.APIKey, apitest.TemplateSendBody("ffffffffffffffffffffffffffffffffffffffff"), 404, "not_found", "template_ids[0]"},
+		{"deleted template", srv.APIKey, apitest.TemplateSendBody(deleted), 404, "not_found", "template_ids[0]"},
+		{"template being prepared", srv.APIKey, apitest.TemplateSendBody(ready, preparing2), 409, "conflict", "template_ids[1]"},
+		{"locked template outside test_mode", srv.APIKey, apitest.TemplateSendBody(locked), 402, "payment_required", "template_ids[0]"},
+		{"team template not shared", apitest.TeammateKey, apitest.TemplateSendBody(ready), 403, "forbidden", "template_ids[0]"},
+		{"another account's template", apitest.OutsiderKey, mutate(func(b map[string]any) { b["test_mode"] = true }), 404, "not_found", "template_ids[0]"},
+		{"another world's template", other.APIKey, apitest.TemplateSendBody(ready), 404, "not_found", "template_ids[0]"},
 		{"unknown role", srv.APIKey, mutate(func(b map[string]any) {
 			b["signers"].([]map[string]any)[0]["role"] = "witness"
 		}), 400, "bad_request", "signers[0][role]"},
@@ -203,7 +161,7 @@ func TestTemplateSendRefusals(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := srv.DoAs(tc.key, http.MethodPost, "/v3/signature_request/send_with_template", tc.body)
 			require.Equal(t, tc.status, r.Status, "%s", r.Body)
-			name, _, path := errorOf(t, r.Body)
+			name, _, path := apitest.ErrorParts(t, r.Body)
 			assert.Equal(t, tc.errName, name)
 			assert.Equal(t, tc.path, path)
 		})
@@ -211,20 +169,20 @@ func TestTemplateSendRefusals(t *testing.T) {
 
 	// Locked templates work in test_mode; shared templates work for the
 	// member they are shared with.
-	body := tplSendBody(locked)
+	body := apitest.TemplateSendBody(locked)
 	body["test_mode"] = true
-	tplSend(t, srv, srv.APIKey, body)
-	require.Equal(t, http.StatusOK, srv.Do(http.MethodPost, "/v3/template/add_user/"+ready, map[string]any{"account_id": tplTeammateID}).Status)
-	tplSend(t, srv, tplTeammateKey, tplSendBody(ready))
+	apitest.SendWithTemplate(t, srv, srv.APIKey, body)
+	require.Equal(t, http.StatusOK, srv.Do(http.MethodPost, "/v3/template/add_user/"+ready, map[string]any{"account_id": apitest.TeammateID}).Status)
+	apitest.SendWithTemplate(t, srv, apitest.TeammateKey, apitest.TemplateSendBody(ready))
 }
 
 func TestTemplateOldTemplateStillSendsAfterAnOverlay(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	id := tplTwoPageTemplate(t, srv)
-	newID := tplOverlay(t, srv, id, tplPDF(tplPortrait, tplPortrait, tplPortrait))
-	srv.Advance(tplPrepDelay)
+	newID := apitest.UpdateTemplateFiles(t, srv, id, apitest.PagesPDF(apitest.Portrait, apitest.Portrait, apitest.Portrait))
+	srv.Advance(apitest.TemplatePrepDelay)
 	for _, tid := range []string{id, newID} {
-		sr := tplSend(t, srv, srv.APIKey, tplSendBody(tid))["signature_request"].(map[string]any)
+		sr := apitest.SendWithTemplate(t, srv, srv.APIKey, apitest.TemplateSendBody(tid))["signature_request"].(map[string]any)
 		assert.Equal(t, []any{tid}, sr["template_ids"])
 	}
 	// The new template's fields sit on the page they had: sig_client on
@@ -239,9 +197,9 @@ func TestTemplateOldTemplateStillSendsAfterAnOverlay(t *testing.T) {
 // values) and signer_experience, unless the request gives its own
 // signer_experience.
 func TestTemplateSendCarriesTemplateSettings(t *testing.T) {
-	srv := newServer(t)
-	id := tplReady(t, srv)
-	sr := tplSend(t, srv, srv.APIKey, tplSendBody(id))["signature_request"].(map[string]any)
+	srv := apitest.NewServer(t)
+	id := apitest.ReadyTemplate(t, srv)
+	sr := apitest.SendWithTemplate(t, srv, srv.APIKey, apitest.TemplateSendBody(id))["signature_request"].(map[string]any)
 	assert.Equal(t, map[string]any{"form_view": "enabled"}, sr["signer_experience"], "the template's signer_experience")
 
 	srv.Advance(5 * time.Second)
@@ -258,8 +216,8 @@ func TestTemplateSendCarriesTemplateSettings(t *testing.T) {
 	}
 	assert.Equal(t, map[string]any{"date_client": srv.Now().UTC().Format("02 - 01 - 2006")}, dates, "the template's DD - MM - YYYY")
 
-	body := tplSendBody(id)
+	body := apitest.TemplateSendBody(id)
 	body["signer_experience"] = map[string]any{"form_view": "forced"}
-	sr = tplSend(t, srv, srv.APIKey, body)["signature_request"].(map[string]any)
+	sr = apitest.SendWithTemplate(t, srv, srv.APIKey, body)["signature_request"].(map[string]any)
 	assert.Equal(t, map[string]any{"form_view": "forced"}, sr["signer_experience"], "the request's own signer_experience prevails")
 }

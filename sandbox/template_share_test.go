@@ -6,25 +6,27 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 )
 
 func TestTemplateSharingWithinTheTeam(t *testing.T) {
-	srv := newServer(t)
-	id := tplReady(t, srv)
+	srv := apitest.NewServer(t)
+	id := apitest.ReadyTemplate(t, srv)
 
 	// A team member sees the template but is not its creator.
-	tm := tplGet(t, srv, tplTeammateKey, id)
+	tm := apitest.GetTemplate(t, srv, apitest.TeammateKey, id)
 	assert.Equal(t, false, tm["is_creator"])
 	assert.Equal(t, false, tm["can_edit"])
 	assert.Nil(t, tm["is_embedded"], "null when the viewer is not the creator")
-	assert.Empty(t, tplListIDs(t, srv, tplTeammateKey, ""))
+	assert.Empty(t, apitest.ListTemplateIDs(t, srv, apitest.TeammateKey, ""))
 
 	r := srv.Do(http.MethodPost, "/v3/template/add_user/"+id, map[string]any{"email_address": "Teammate@sandbox.example"})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	accounts := r.Map()["template"].(map[string]any)["accounts"].([]any)
 	require.Len(t, accounts, 2)
-	assert.Equal(t, tplTeammateID, accounts[1].(map[string]any)["account_id"])
-	assert.Equal(t, []string{id}, tplListIDs(t, srv, tplTeammateKey, ""), "shared templates appear in the member's list")
+	assert.Equal(t, apitest.TeammateID, accounts[1].(map[string]any)["account_id"])
+	assert.Equal(t, []string{id}, apitest.ListTemplateIDs(t, srv, apitest.TeammateKey, ""), "shared templates appear in the member's list")
 
 	var mails struct {
 		Emails []map[string]any `json:"emails"`
@@ -35,19 +37,19 @@ func TestTemplateSharingWithinTheTeam(t *testing.T) {
 	assert.Equal(t, id, mails.Emails[0]["template_id"])
 
 	// Sharing again changes nothing and sends nothing.
-	r = srv.Do(http.MethodPost, "/v3/template/add_user/"+id, map[string]any{"account_id": tplTeammateID})
+	r = srv.Do(http.MethodPost, "/v3/template/add_user/"+id, map[string]any{"account_id": apitest.TeammateID})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	assert.Len(t, r.Map()["template"].(map[string]any)["accounts"], 2)
 
 	// A member it is shared with cannot manage it.
-	r = srv.DoAs(tplTeammateKey, http.MethodPost, "/v3/template/remove_user/"+id, map[string]any{"account_id": tplTeammateID})
+	r = srv.DoAs(apitest.TeammateKey, http.MethodPost, "/v3/template/remove_user/"+id, map[string]any{"account_id": apitest.TeammateID})
 	assert.Equal(t, http.StatusForbidden, r.Status, "%s", r.Body)
 
 	// account_id prevails over email_address.
-	r = srv.Do(http.MethodPost, "/v3/template/remove_user/"+id, map[string]any{"account_id": tplTeammateID, "email_address": "outsider@elsewhere.example"})
+	r = srv.Do(http.MethodPost, "/v3/template/remove_user/"+id, map[string]any{"account_id": apitest.TeammateID, "email_address": "outsider@elsewhere.example"})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	assert.Len(t, r.Map()["template"].(map[string]any)["accounts"], 1)
-	assert.Empty(t, tplListIDs(t, srv, tplTeammateKey, ""), "withdrawn")
+	assert.Empty(t, apitest.ListTemplateIDs(t, srv, apitest.TeammateKey, ""), "withdrawn")
 
 	r = srv.Do(http.MethodPost, "/v3/template/add_user/"+id, map[string]any{"email_address": "teammate@sandbox.example", "skip_notification": true})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
@@ -56,8 +58,8 @@ func TestTemplateSharingWithinTheTeam(t *testing.T) {
 }
 
 func TestTemplateSharingBadInput(t *testing.T) {
-	srv := newServer(t)
-	id := tplReady(t, srv)
+	srv := apitest.NewServer(t)
+	id := apitest.ReadyTemplate(t, srv)
 	cases := []struct {
 		name        string
 		key, op, id string
@@ -71,16 +73,16 @@ func TestTemplateSharingBadInput(t *testing.T) {
 		{"unknown account", srv.APIKey, "add_user", id, map[string]any{"email_address": "nobody@example.com"}, 404, "not_found", "email_address"},
 		{"unknown account id", srv.APIKey, "remove_user", id, map[string]any{"account_id": "ffff"}, 404, "not_found", "account_id"},
 		{"account outside the team", srv.APIKey, "add_user", id, map[string]any{"email_address": "outsider@elsewhere.example"}, 403, "forbidden", ""},
-		{"not the owner", tplTeammateKey, "add_user", id, map[string]any{"email_address": "teammate@sandbox.example"}, 403, "forbidden", ""},
-		{"outsider", tplOutsiderKey, "add_user", id, map[string]any{"email_address": "outsider@elsewhere.example"}, 404, "not_found", ""},
-		{"unknown template", srv.APIKey, "add_user", "0123456789abcdef0123456789abcdef01234567", map[string]any{"account_id": tplTeammateID}, 404, "not_found", ""},
-		{"remove the owner", srv.APIKey, "remove_user", id, map[string]any{"account_id": tplOwnerID}, 400, "bad_request", "account_id"},
+		{"not the owner", apitest.TeammateKey, "add_user", id, map[string]any{"email_address": "teammate@sandbox.example"}, 403, "forbidden", ""},
+		{"outsider", apitest.OutsiderKey, "add_user", id, map[string]any{"email_address": "outsider@elsewhere.example"}, 404, "not_found", ""},
+		{"unknown template", srv.APIKey, "add_user", "0123456789abcdef0123456789abcdef01234567", map[string]any{"account_id": apitest.TeammateID}, 404, "not_found", ""},
+		{"remove the owner", srv.APIKey, "remove_user", id, map[string]any{"account_id": apitest.OwnerID}, 400, "bad_request", "account_id"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			r := srv.DoAs(tc.key, http.MethodPost, "/v3/template/"+tc.op+"/"+tc.id, tc.body)
 			require.Equal(t, tc.status, r.Status, "%s", r.Body)
-			name, _, path := errorOf(t, r.Body)
+			name, _, path := apitest.ErrorParts(t, r.Body)
 			assert.Equal(t, tc.errName, name)
 			assert.Equal(t, tc.path, path)
 		})
@@ -88,45 +90,45 @@ func TestTemplateSharingBadInput(t *testing.T) {
 }
 
 func TestTemplateQuota(t *testing.T) {
-	srv := newServer(t)
-	assert.EqualValues(t, 100, tplQuotas(t, srv, srv.APIKey)["templates_left"])
-	id := tplReady(t, srv)
-	q := tplQuotas(t, srv, srv.APIKey)
+	srv := apitest.NewServer(t)
+	assert.EqualValues(t, 100, apitest.Quotas(t, srv, srv.APIKey)["templates_left"])
+	id := apitest.ReadyTemplate(t, srv)
+	q := apitest.Quotas(t, srv, srv.APIKey)
 	assert.EqualValues(t, 99, q["templates_left"], "a creation takes one")
 	assert.EqualValues(t, 100, q["templates_total"], "the allowance does not change")
 
 	// test_mode templates are outside the quota and locked.
-	f := tplStandardFields()
+	f := apitest.StandardTemplate()
 	f["test_mode"] = true
-	locked := tplCreate(t, srv, srv.APIKey, f)
-	srv.Advance(tplPrepDelay)
-	assert.EqualValues(t, 99, tplQuotas(t, srv, srv.APIKey)["templates_left"])
-	assert.Equal(t, true, tplGet(t, srv, srv.APIKey, locked)["is_locked"])
-	assert.Equal(t, false, tplGet(t, srv, srv.APIKey, id)["is_locked"])
+	locked := apitest.CreateTemplate(t, srv, srv.APIKey, f)
+	srv.Advance(apitest.TemplatePrepDelay)
+	assert.EqualValues(t, 99, apitest.Quotas(t, srv, srv.APIKey)["templates_left"])
+	assert.Equal(t, true, apitest.GetTemplate(t, srv, srv.APIKey, locked)["is_locked"])
+	assert.Equal(t, false, apitest.GetTemplate(t, srv, srv.APIKey, id)["is_locked"])
 
 	// An overlay is a new template and takes one more.
-	r := tplMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/template/update_files/"+id, map[string]any{},
-		tplFile{Name: "v2.pdf", Data: tplSamplePDF(t)})
+	r := apitest.SendPDFs(t, srv, srv.APIKey, http.MethodPost, "/v3/template/update_files/"+id, map[string]any{},
+		apitest.PDFFile{Name: "v2.pdf", Data: apitest.SamplePDF(t)})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	assert.EqualValues(t, 98, tplQuotas(t, srv, srv.APIKey)["templates_left"])
+	assert.EqualValues(t, 98, apitest.Quotas(t, srv, srv.APIKey)["templates_left"])
 
 	// Deleting a locked template gives nothing back; deleting a counted one
 	// does.
 	require.Equal(t, http.StatusOK, srv.Do(http.MethodPost, "/v3/template/delete/"+locked, nil).Status)
-	assert.EqualValues(t, 98, tplQuotas(t, srv, srv.APIKey)["templates_left"])
+	assert.EqualValues(t, 98, apitest.Quotas(t, srv, srv.APIKey)["templates_left"])
 	require.Equal(t, http.StatusOK, srv.Do(http.MethodPost, "/v3/template/delete/"+id, nil).Status)
-	assert.EqualValues(t, 99, tplQuotas(t, srv, srv.APIKey)["templates_left"])
+	assert.EqualValues(t, 99, apitest.Quotas(t, srv, srv.APIKey)["templates_left"])
 
 	// An exhausted quota: the outsider's templates_left is 0.
-	r = tplMultipart(t, srv, tplOutsiderKey, http.MethodPost, "/v3/template/create", tplStandardFields(),
-		tplFile{Name: "nda.pdf", Data: tplSamplePDF(t)})
+	r = apitest.SendPDFs(t, srv, apitest.OutsiderKey, http.MethodPost, "/v3/template/create", apitest.StandardTemplate(),
+		apitest.PDFFile{Name: "nda.pdf", Data: apitest.SamplePDF(t)})
 	require.Equal(t, http.StatusPaymentRequired, r.Status, "%s", r.Body)
-	name, _, _ := errorOf(t, r.Body)
+	name, _, _ := apitest.ErrorParts(t, r.Body)
 	assert.Equal(t, "payment_required", name)
-	assert.Empty(t, tplListIDs(t, srv, tplOutsiderKey, ""), "nothing created")
-	f = tplStandardFields()
+	assert.Empty(t, apitest.ListTemplateIDs(t, srv, apitest.OutsiderKey, ""), "nothing created")
+	f = apitest.StandardTemplate()
 	f["test_mode"] = "1"
-	out := tplCreate(t, srv, tplOutsiderKey, f)
-	assert.Equal(t, true, tplGet(t, srv, tplOutsiderKey, out)["is_locked"], "test_mode works without quota")
-	assert.EqualValues(t, 0, tplQuotas(t, srv, tplOutsiderKey)["templates_left"])
+	out := apitest.CreateTemplate(t, srv, apitest.OutsiderKey, f)
+	assert.Equal(t, true, apitest.GetTemplate(t, srv, apitest.OutsiderKey, out)["is_locked"], "test_mode works without quota")
+	assert.EqualValues(t, 0, apitest.Quotas(t, srv, apitest.OutsiderKey)["templates_left"])
 }

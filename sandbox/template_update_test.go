@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 )
 
 // The official TemplateUpdateRequest example (examples/json/
@@ -42,16 +44,16 @@ func tplFormFieldNames(tpl map[string]any) map[string]any {
 // as GET /template shows it (validated against openapi-sdk.yaml, where the
 // operation is described), and leaves everything else as it was.
 func TestTemplateUpdateChangesWhatItIsGiven(t *testing.T) {
-	srv := newServer(t)
-	id := tplReady(t, srv)
-	before := tplGet(t, srv, srv.APIKey, id)
+	srv := apitest.NewServer(t)
+	id := apitest.ReadyTemplate(t, srv)
+	before := apitest.GetTemplate(t, srv, srv.APIKey, id)
 	srv.Advance(time.Hour)
 
 	r := srv.Do(http.MethodPost, "/v3/template/update/"+id, tplUpdateExample())
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	assert.NotContains(t, r.Map(), "warnings")
 	got := r.Map()["template"].(map[string]any)
-	assert.Equal(t, got, tplGet(t, srv, srv.APIKey, id), "the answer is the template as GET shows it")
+	assert.Equal(t, got, apitest.GetTemplate(t, srv, srv.APIKey, id), "the answer is the template as GET shows it")
 
 	assert.Equal(t, id, got["template_id"], "changed in place, not copied")
 	assert.Equal(t, "Test Title", got["title"])
@@ -67,8 +69,8 @@ func TestTemplateUpdateChangesWhatItIsGiven(t *testing.T) {
 	for _, k := range []string{"signer_roles", "metadata", "attachments", "accounts", "is_locked", "can_edit", "is_embedded"} {
 		assert.Equal(t, before[k], got[k], k)
 	}
-	assert.Empty(t, tplEvents(srv, "template_created", id)[1:], "no new template_created")
-	assert.Len(t, tplListIDs(t, srv, srv.APIKey, ""), 1, "no new template")
+	assert.Empty(t, apitest.Events(srv, "template_created", id)[1:], "no new template_created")
+	assert.Len(t, apitest.ListTemplateIDs(t, srv, srv.APIKey, ""), 1, "no new template")
 
 	// An empty body changes nothing but updated_at.
 	r = srv.Do(http.MethodPost, "/v3/template/update/"+id, map[string]any{})
@@ -81,8 +83,8 @@ func TestTemplateUpdateChangesWhatItIsGiven(t *testing.T) {
 // Requests sent from the template afterwards take its new title, subject,
 // message, CC roles, form view and field names.
 func TestTemplateUpdateShowsInRequestsSentAfterwards(t *testing.T) {
-	srv := newServer(t)
-	id := tplReady(t, srv)
+	srv := apitest.NewServer(t)
+	id := apitest.ReadyTemplate(t, srv)
 	upd := map[string]any{
 		"title": "Renamed NDA", "subject": "New subject", "message": "New message",
 		"cc_roles":          []string{"Legal"},
@@ -92,20 +94,20 @@ func TestTemplateUpdateShowsInRequestsSentAfterwards(t *testing.T) {
 	r := srv.Do(http.MethodPost, "/v3/template/update/"+id, upd)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 
-	body := tplSendBody(id)
+	body := apitest.TemplateSendBody(id)
 	delete(body, "subject")
 	r = srv.Do(http.MethodPost, "/v3/signature_request/send_with_template", body)
 	require.Equal(t, http.StatusBadRequest, r.Status, "the old CC role is gone: %s", r.Body)
-	_, msg, _ := errorOf(t, r.Body)
+	_, msg, _ := apitest.ErrorParts(t, r.Body)
 	assert.Contains(t, msg, "Manager")
 	delete(body, "ccs")
 	r = srv.Do(http.MethodPost, "/v3/signature_request/send_with_template", body)
 	require.Equal(t, http.StatusBadRequest, r.Status, "the new one needs an address: %s", r.Body)
-	_, msg, _ = errorOf(t, r.Body)
+	_, msg, _ = apitest.ErrorParts(t, r.Body)
 	assert.Contains(t, msg, "Legal")
 
 	body["ccs"] = []map[string]any{{"role": "Legal", "email_address": "legal@example.com"}}
-	sr := tplSend(t, srv, srv.APIKey, body)["signature_request"].(map[string]any)
+	sr := apitest.SendWithTemplate(t, srv, srv.APIKey, body)["signature_request"].(map[string]any)
 	assert.Equal(t, "Renamed NDA", sr["title"])
 	assert.Equal(t, "New subject", sr["subject"])
 	assert.Equal(t, "New message", sr["message"])
@@ -136,8 +138,8 @@ func TestTemplateUpdateShowsInRequestsSentAfterwards(t *testing.T) {
 // changes (update_files, add_user): 404 for whoever cannot see it, 403 for
 // a teammate who can, 409 while it is prepared, 400 naming the field.
 func TestTemplateUpdateRules(t *testing.T) {
-	srv := newServer(t)
-	id := tplReady(t, srv)
+	srv := apitest.NewServer(t)
+	id := apitest.ReadyTemplate(t, srv)
 	path := "/v3/template/update/" + id
 	title := map[string]any{"title": "x"}
 
@@ -150,8 +152,8 @@ func TestTemplateUpdateRules(t *testing.T) {
 		errPath string
 	}{
 		{"unknown template", srv.APIKey, "/v3/template/update/" + "0123456789abcdef0123456789abcdef01234567", title, 404, ""},
-		{"outsider", tplOutsiderKey, path, title, 404, ""},
-		{"teammate who can see it", tplTeammateKey, path, title, 403, ""},
+		{"outsider", apitest.OutsiderKey, path, title, 404, ""},
+		{"teammate who can see it", apitest.TeammateKey, path, title, 403, ""},
 		{"subject too long", srv.APIKey, path, map[string]any{"subject": string(make([]byte, 201))}, 400, "subject"},
 		{"message too long", srv.APIKey, path, map[string]any{"message": string(make([]byte, 5001))}, 400, "message"},
 		{"title too long", srv.APIKey, path, map[string]any{"title": string(make([]byte, 256))}, 400, "title"},
@@ -170,18 +172,18 @@ func TestTemplateUpdateRules(t *testing.T) {
 			r := srv.DoAs(tc.key, http.MethodPost, tc.path, tc.body)
 			require.Equal(t, tc.status, r.Status, "%s", r.Body)
 			if tc.errPath != "" {
-				_, _, p := errorOf(t, r.Body)
+				_, _, p := apitest.ErrorParts(t, r.Body)
 				assert.Equal(t, tc.errPath, p)
 			}
 		})
 	}
-	assert.Equal(t, "Mutual NDA", tplGet(t, srv, srv.APIKey, id)["title"], "nothing refused changed the template")
+	assert.Equal(t, "Mutual NDA", apitest.GetTemplate(t, srv, srv.APIKey, id)["title"], "nothing refused changed the template")
 
 	// While a template is prepared: 409, as update_files.
-	fresh := tplCreate(t, srv, srv.APIKey, tplStandardFields())
+	fresh := apitest.CreateTemplate(t, srv, srv.APIKey, apitest.StandardTemplate())
 	r := srv.Do(http.MethodPost, "/v3/template/update/"+fresh, title)
 	require.Equal(t, http.StatusConflict, r.Status, "%s", r.Body)
-	name, _, _ := errorOf(t, r.Body)
+	name, _, _ := apitest.ErrorParts(t, r.Body)
 	assert.Equal(t, "conflict", name)
 }
 
@@ -190,8 +192,8 @@ func TestTemplateUpdateRules(t *testing.T) {
 // says ("warn you if no matches are found"); an empty cc_roles, or a
 // single role with no name, removes every CC role.
 func TestTemplateUpdateWarnsAndClears(t *testing.T) {
-	srv := newServer(t)
-	id := tplReady(t, srv)
+	srv := apitest.NewServer(t)
+	id := apitest.ReadyTemplate(t, srv)
 	r := srv.Do(http.MethodPost, "/v3/template/update/"+id, map[string]any{
 		"cc_roles":    []string{},
 		"form_fields": []map[string]any{{"api_id": "nope", "name": "x"}, {"api_id": "merge_name", "name": "y"}, {"api_id": "date_client", "name": "Signed on"}},
@@ -219,9 +221,9 @@ func TestTemplateUpdateWarnsAndClears(t *testing.T) {
 // signer_experience, still works and, as its description says, needs a
 // name on every form field.
 func TestTemplateUpdateMultipartAndAllowFormView(t *testing.T) {
-	srv := newServer(t)
-	id := tplReady(t, srv)
-	r := sendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/template/update/"+id, map[string]any{
+	srv := apitest.NewServer(t)
+	id := apitest.ReadyTemplate(t, srv)
+	r := apitest.SendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/template/update/"+id, map[string]any{
 		"title": "From a form", "cc_roles": []string{"X"}, "allow_form_view": "true",
 	})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
@@ -230,16 +232,16 @@ func TestTemplateUpdateMultipartAndAllowFormView(t *testing.T) {
 	assert.Equal(t, []any{map[string]any{"name": "X"}}, got["cc_roles"])
 	assert.Equal(t, map[string]any{"form_view": "enabled"}, got["signer_experience"])
 
-	unnamed := tplStandardFields()
+	unnamed := apitest.StandardTemplate()
 	unnamed["form_fields_per_document"] = []map[string]any{
 		{"document_index": 0, "api_id": "sig", "type": "signature", "x": 100, "y": 600, "width": 200, "height": 30, "required": true, "signer": 0, "page": 1},
 	}
 	delete(unnamed, "form_field_groups")
-	other := tplCreate(t, srv, srv.APIKey, unnamed)
-	srv.Advance(tplPrepDelay)
+	other := apitest.CreateTemplate(t, srv, srv.APIKey, unnamed)
+	srv.Advance(apitest.TemplatePrepDelay)
 	r = srv.Do(http.MethodPost, "/v3/template/update/"+other, map[string]any{"allow_form_view": true})
 	require.Equal(t, http.StatusBadRequest, r.Status, "%s", r.Body)
-	_, _, p := errorOf(t, r.Body)
+	_, _, p := apitest.ErrorParts(t, r.Body)
 	assert.Equal(t, "allow_form_view", p)
 	r = srv.Do(http.MethodPost, "/v3/template/update/"+other, map[string]any{"allow_form_view": true,
 		"form_fields": []map[string]any{{"api_id": "sig", "name": "Signature"}}})
@@ -249,34 +251,34 @@ func TestTemplateUpdateMultipartAndAllowFormView(t *testing.T) {
 // A locked template (created in test_mode) may be updated and stays
 // locked; the update takes no template quota.
 func TestTemplateUpdateKeepsLockAndQuota(t *testing.T) {
-	srv := newServer(t)
-	body := tplStandardFields()
+	srv := apitest.NewServer(t)
+	body := apitest.StandardTemplate()
 	body["test_mode"] = true
-	id := tplCreate(t, srv, srv.APIKey, body)
-	srv.Advance(tplPrepDelay)
-	left := tplQuotas(t, srv, srv.APIKey)["templates_left"]
+	id := apitest.CreateTemplate(t, srv, srv.APIKey, body)
+	srv.Advance(apitest.TemplatePrepDelay)
+	left := apitest.Quotas(t, srv, srv.APIKey)["templates_left"]
 	r := srv.Do(http.MethodPost, "/v3/template/update/"+id, map[string]any{"title": "Locked still"})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	got := r.Map()["template"].(map[string]any)
 	assert.Equal(t, true, got["is_locked"])
 	assert.Equal(t, "Locked still", got["title"])
-	assert.Equal(t, left, tplQuotas(t, srv, srv.APIKey)["templates_left"])
+	assert.Equal(t, left, apitest.Quotas(t, srv, srv.APIKey)["templates_left"])
 }
 
 // An OAuth token needs the template_access scope, as every template
 // operation does.
 func TestTemplateUpdateScope(t *testing.T) {
-	srv := newServer(t)
-	id := tplReady(t, srv)
-	secret := clientSecret(t, srv)
+	srv := apitest.NewServer(t)
+	id := apitest.ReadyTemplate(t, srv)
+	secret := apitest.ClientSecret(t, srv)
 	for _, tc := range []struct {
 		scope  string
 		status int
 	}{{"template_access", 200}, {"account_access", 403}} {
 		scope, status := tc.scope, tc.status
-		code := authorize(t, srv, map[string]any{"state": "s", "scopes": []string{scope}})
-		tok := decodeToken(t, exchange(t, srv, "/oauth/token", code, secret, "s"))
-		r := bearer(t, srv, tok.AccessToken, http.MethodPost, "/v3/template/update/"+id, `{"title":"By token"}`)
+		code := apitest.Authorize(t, srv, map[string]any{"state": "s", "scopes": []string{scope}})
+		tok := apitest.DecodeToken(t, apitest.Exchange(t, srv, "/oauth/token", code, secret, "s"))
+		r := apitest.Bearer(t, srv, tok.AccessToken, http.MethodPost, "/v3/template/update/"+id, `{"title":"By token"}`)
 		assert.Equal(t, status, r.Status, "%s: %s", scope, r.Body)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftest"
 	"github.com/signsandbox/signsandbox/sandbox/internal/testvalues"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
@@ -91,12 +92,12 @@ func TestTestValueSignerAddresses(t *testing.T) {
 			mails:    []string{"signature_request jack@sign.signsandbox.test", "completed " + owner, "completed jack@sign.signsandbox.test"},
 			check: func(t *testing.T, srv *sandboxtest.Server, sr map[string]any, _ int64) {
 				rd := responseByID(sr)
-				assert.Equal(t, map[string]any{"api_id": "signature_page_1", "signature_id": srSigID(sr, 0), "name": "Signature", "type": "signature",
+				assert.Equal(t, map[string]any{"api_id": "signature_page_1", "signature_id": apitest.SignatureID(sr, 0), "name": "Signature", "type": "signature",
 					"required": true, "value": "Jack", "is_signed": true}, rd["signature_page_1"], "signed in the signer's box as the control plane's sign does")
-				assert.NotNil(t, srSigs(sr)[0]["last_viewed_at"])
+				assert.NotNil(t, apitest.Signatures(sr)[0]["last_viewed_at"])
 				f := srv.Do(http.MethodGet, "/v3/signature_request/files/"+sr["signature_request_id"].(string)+"?file_type=pdf", nil)
 				require.Equal(t, http.StatusOK, f.Status, "%s", f.Body)
-				merged := tplPDFText(t, f.Body)
+				merged := apitest.PDFText(t, f.Body)
 				require.Contains(t, merged, "Signature page")
 				sigPage := merged[strings.Index(merged, "Signature page"):]
 				assert.Contains(t, sigPage, "Status: signed")
@@ -109,7 +110,7 @@ func TestTestValueSignerAddresses(t *testing.T) {
 			statuses: []string{"awaiting_signature"},
 			mails:    []string{"signature_request jack@view.signsandbox.test"},
 			check: func(t *testing.T, _ *sandboxtest.Server, sr map[string]any, t0 int64) {
-				assert.EqualValues(t, t0+5, srSigs(sr)[0]["last_viewed_at"])
+				assert.EqualValues(t, t0+5, apitest.Signatures(sr)[0]["last_viewed_at"])
 			},
 		},
 		{
@@ -118,7 +119,7 @@ func TestTestValueSignerAddresses(t *testing.T) {
 			statuses: []string{"declined"},
 			mails:    []string{"signature_request jack@decline.signsandbox.test", "declined " + owner},
 			check: func(t *testing.T, _ *sandboxtest.Server, sr map[string]any, _ int64) {
-				assert.Equal(t, testvalues.DeclineReason, srSigs(sr)[0]["decline_reason"])
+				assert.Equal(t, testvalues.DeclineReason, apitest.Signatures(sr)[0]["decline_reason"])
 				assert.Equal(t, true, sr["is_declined"])
 			},
 		},
@@ -129,7 +130,7 @@ func TestTestValueSignerAddresses(t *testing.T) {
 			mails: []string{"signature_request jack@reassign.signsandbox.test", "reassigned jack@reassign.signsandbox.test",
 				"signature_request jack@sign.signsandbox.test", "completed " + owner, "completed jack@sign.signsandbox.test"},
 			check: func(t *testing.T, _ *sandboxtest.Server, sr map[string]any, _ int64) {
-				sg := srSigs(sr)[0]
+				sg := apitest.Signatures(sr)[0]
 				assert.Equal(t, "jack@sign.signsandbox.test", sg["signer_email_address"])
 				assert.Equal(t, "Jack (reassigned)", sg["signer_name"])
 				assert.Equal(t, "Jack (reassigned)", responseByID(sr)["signature_page_1"]["value"])
@@ -163,11 +164,11 @@ func TestTestValueSignerAddresses(t *testing.T) {
 	require.Len(t, cases, len(testvalues.Actions), "every action has a row")
 	for _, tc := range cases {
 		t.Run(string(tc.action), func(t *testing.T) {
-			srv := newServer(t)
-			rcv := newCBReceiver(t)
-			cbSetCallbackURL(t, srv, srv.APIKey, rcv.URL)
+			srv := apitest.NewServer(t)
+			rcv := apitest.NewReceiver(t)
+			apitest.SetCallbackURL(t, srv, srv.APIKey, rcv.URL)
 			t0 := srv.Now().Unix()
-			sr := srSend(t, srv, tvBody("Jack", testvalues.Address(tc.action, "jack")))
+			sr := apitest.SendRequest(t, srv, tvBody("Jack", testvalues.Address(tc.action, "jack")))
 			id := sr["signature_request_id"].(string)
 
 			srv.Advance(tvProcessing + tvDelay - time.Second)
@@ -178,9 +179,9 @@ func TestTestValueSignerAddresses(t *testing.T) {
 			srv.WaitCallbacks()
 
 			assert.Equal(t, tc.timeline, tvTimeline(srv, id, t0))
-			assert.Equal(t, srEvents(srv, id), tvReceived(rcv, id), "the account callback receives every event, in order")
-			got := srGetOK(t, srv, id)
-			assert.Equal(t, tc.statuses, srStatuses(got))
+			assert.Equal(t, apitest.EventTypes(srv, id), tvReceived(rcv, id), "the account callback receives every event, in order")
+			got := apitest.GetRequestOK(t, srv, id)
+			assert.Equal(t, tc.statuses, apitest.Statuses(got))
 			assert.Equal(t, tc.mails, tvMails(srv, id))
 			if tc.check != nil {
 				tc.check(t, srv, got, t0)
@@ -200,7 +201,7 @@ func tvSettle(srv *sandboxtest.Server) { srv.Advance(time.Hour) }
 // signers were signed through the control plane at the same instants.
 func TestTestValueSignerFillsFieldsAsControlSign(t *testing.T) {
 	body := func(a, b string) map[string]any {
-		m := srFieldsBody()
+		m := apitest.FieldsBody()
 		m["signers"] = []map[string]any{{"name": "Jack", "email_address": a}, {"name": "Jill", "email_address": b}}
 		ffs := m["form_fields_per_document"].([]map[string]any)
 		ffs[0]["required"] = true // numbers_only text
@@ -218,19 +219,19 @@ func TestTestValueSignerFillsFieldsAsControlSign(t *testing.T) {
 		return out
 	}
 
-	reserved := newServer(t)
-	sr := srSend(t, reserved, body("jack@sign.signsandbox.test", "jill@sign.signsandbox.test"))
+	reserved := apitest.NewServer(t)
+	sr := apitest.SendRequest(t, reserved, body("jack@sign.signsandbox.test", "jill@sign.signsandbox.test"))
 	id := sr["signature_request_id"].(string)
 	tvSettle(reserved)
-	got := srGetOK(t, reserved, id)
-	require.Equal(t, []string{"signed", "signed"}, srStatuses(got))
+	got := apitest.GetRequestOK(t, reserved, id)
+	require.Equal(t, []string{"signed", "signed"}, apitest.Statuses(got))
 
-	control := newServer(t)
-	sr = srSend(t, control, body("jack@example.com", "jill@example.com"))
+	control := apitest.NewServer(t)
+	sr = apitest.SendRequest(t, control, body("jack@example.com", "jill@example.com"))
 	control.Advance(tvProcessing + tvDelay)
-	control.Sign(srSigID(sr, 0), nil)
-	control.Sign(srSigID(sr, 1), nil)
-	want := srGetOK(t, control, sr["signature_request_id"].(string))
+	control.Sign(apitest.SignatureID(sr, 0), nil)
+	control.Sign(apitest.SignatureID(sr, 1), nil)
+	want := apitest.GetRequestOK(t, control, sr["signature_request_id"].(string))
 
 	assert.Equal(t, values(want), values(got))
 	assert.Equal(t, []any{"text", "94105", nil, true}, values(got)["f_zip"], "a sample valid for zip_code")
@@ -239,18 +240,18 @@ func TestTestValueSignerFillsFieldsAsControlSign(t *testing.T) {
 // TestTestValueOrderedSigners: an ordered reserved signer acts only when
 // their turn comes, test_values_delay after the signer before them signed.
 func TestTestValueOrderedSigners(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	t0 := srv.Now().Unix()
 	body := tvBody()
 	body["signers"] = []map[string]any{
 		{"name": "Jack", "email_address": "jack@example.com", "order": 0},
 		{"name": "Jill", "email_address": "jill@sign.signsandbox.test", "order": 1},
 	}
-	sr := srSend(t, srv, body)
+	sr := apitest.SendRequest(t, srv, body)
 	id := sr["signature_request_id"].(string)
 	srv.Advance(time.Hour)
 	assert.Equal(t, []string{"sent@2"}, tvTimeline(srv, id, t0), "Jill waits for her turn")
-	srv.Sign(srSigID(sr, 0), nil) // at t0+1h
+	srv.Sign(apitest.SignatureID(sr, 0), nil) // at t0+1h
 	srv.Advance(tvDelay)
 	assert.Equal(t, []string{"sent@2", "signed@3600", "viewed@3603", "signed@3603", "all_signed@3603"}, tvTimeline(srv, id, t0))
 
@@ -260,7 +261,7 @@ func TestTestValueOrderedSigners(t *testing.T) {
 		{"name": "Jack", "email_address": "jack@sign.signsandbox.test", "order": 0},
 		{"name": "Jill", "email_address": "jill@decline.signsandbox.test", "order": 1},
 	}
-	sr = srSend(t, srv, body)
+	sr = apitest.SendRequest(t, srv, body)
 	tvSettle(srv)
 	assert.Equal(t, []string{"sent@2", "viewed@5", "signed@5", "viewed@8", "declined@8"}, tvTimeline(srv, sr["signature_request_id"].(string), t0))
 }
@@ -273,121 +274,121 @@ func TestTestValuesActEverywhereASignerAppears(t *testing.T) {
 	signed := func(t *testing.T, srv *sandboxtest.Server, id string) map[string]any {
 		t.Helper()
 		tvSettle(srv)
-		got := srGetOK(t, srv, id)
-		assert.Equal(t, true, got["is_complete"], "%v %v", srStatuses(got), srEvents(srv, id))
+		got := apitest.GetRequestOK(t, srv, id)
+		assert.Equal(t, true, got["is_complete"], "%v %v", apitest.Statuses(got), apitest.EventTypes(srv, id))
 		return got
 	}
 
 	t.Run("send_with_template", func(t *testing.T) {
-		srv := newServer(t)
-		body := tplSendBody(tplReady(t, srv))
+		srv := apitest.NewServer(t)
+		body := apitest.TemplateSendBody(apitest.ReadyTemplate(t, srv))
 		body["signers"] = []map[string]any{
 			{"role": "Witness", "name": "Wanda Witness", "email_address": "wanda@sign.signsandbox.test"},
 			{"role": "Client", "name": "Carl Client", "email_address": "carl@sign.signsandbox.test"},
 		}
-		sr := tplSend(t, srv, srv.APIKey, body)["signature_request"].(map[string]any)
+		sr := apitest.SendWithTemplate(t, srv, srv.APIKey, body)["signature_request"].(map[string]any)
 		got := signed(t, srv, sr["signature_request_id"].(string))
 		assert.Equal(t, "Sample", responseByID(got)["wit_name"]["value"], "letters_only sample")
 	})
 
 	t.Run("create_embedded", func(t *testing.T) {
-		srv := newServer(t)
+		srv := apitest.NewServer(t)
 		body := tvBody("Jack", "jack@sign.signsandbox.test", "Jill", "jill@bounce.signsandbox.test")
-		body["client_id"] = srClientID
-		r := srCreate(t, srv, srv.APIKey, "create_embedded", body)
+		body["client_id"] = apitest.ClientID
+		r := apitest.CreateRequest(t, srv, srv.APIKey, "create_embedded", body)
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 		id := r.Map()["signature_request"].(map[string]any)["signature_request_id"].(string)
 		tvSettle(srv)
-		got := srGetOK(t, srv, id)
-		assert.Equal(t, []string{"signed", "awaiting_signature"}, srStatuses(got), "an embedded signer gets no e-mail, so nothing bounces")
-		assert.NotContains(t, srEvents(srv, id), "signature_request_email_bounce")
+		got := apitest.GetRequestOK(t, srv, id)
+		assert.Equal(t, []string{"signed", "awaiting_signature"}, apitest.Statuses(got), "an embedded signer gets no e-mail, so nothing bounces")
+		assert.NotContains(t, apitest.EventTypes(srv, id), "signature_request_email_bounce")
 		assert.Empty(t, srv.Emails("signature_request_id", id))
 	})
 
 	t.Run("claimed unclaimed draft", func(t *testing.T) {
-		srv := newServer(t)
-		body := udEmbedded()
+		srv := apitest.NewServer(t)
+		body := apitest.EmbeddedDraftBody()
 		body["signers"] = []map[string]any{{"name": "Jill", "email_address": "jill@sign.signsandbox.test"}}
-		d := udDraft(t, srv, "create_embedded", body)
-		r := udClaim(t, srv, srv.APIKey, d["signature_request_id"].(string), nil)
+		d := apitest.Draft(t, srv, "create_embedded", body)
+		r := apitest.Claim(t, srv, srv.APIKey, d["signature_request_id"].(string), nil)
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 		signed(t, srv, d["signature_request_id"].(string))
 	})
 
 	t.Run("held draft released", func(t *testing.T) {
-		srv := newServer(t)
-		body := udEmbedded()
+		srv := apitest.NewServer(t)
+		body := apitest.EmbeddedDraftBody()
 		body["signers"] = []map[string]any{{"name": "Jill", "email_address": "jill@sign.signsandbox.test"}}
 		body["hold_request"] = true
-		d := udDraft(t, srv, "create_embedded", body)
+		d := apitest.Draft(t, srv, "create_embedded", body)
 		id := d["signature_request_id"].(string)
-		require.Equal(t, http.StatusOK, udClaim(t, srv, srv.APIKey, id, nil).Status)
+		require.Equal(t, http.StatusOK, apitest.Claim(t, srv, srv.APIKey, id, nil).Status)
 		tvSettle(srv)
-		assert.Equal(t, []string{"on_hold_by_requester"}, srStatuses(srGetOK(t, srv, id)), "held: nobody is asked yet")
+		assert.Equal(t, []string{"on_hold_by_requester"}, apitest.Statuses(apitest.GetRequestOK(t, srv, id)), "held: nobody is asked yet")
 		r := srv.Do(http.MethodPost, "/v3/signature_request/release_hold/"+id, nil)
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 		signed(t, srv, id)
 	})
 
 	t.Run("bulk_send_with_template", func(t *testing.T) {
-		srv := newServer(t)
-		body := bkBody(bkTemplate(t, srv))
+		srv := apitest.NewServer(t)
+		body := apitest.BulkBody(apitest.BulkTemplate(t, srv))
 		body["signer_list"] = []map[string]any{
-			bkEntry("George", "george@sign.signsandbox.test", "ABC Corp"),
-			bkEntry("Mary", "mary@view.signsandbox.test", "123 LLC"),
+			apitest.BulkEntry("George", "george@sign.signsandbox.test", "ABC Corp"),
+			apitest.BulkEntry("Mary", "mary@view.signsandbox.test", "123 LLC"),
 		}
-		job := bkJob(t, srv, "bulk_send_with_template", body)
+		job := apitest.BulkJob(t, srv, "bulk_send_with_template", body)
 		tvSettle(srv)
 		var statuses []string
-		for _, sr := range bkRequests(bkGetOK(t, srv, job["bulk_send_job_id"].(string), "")) {
-			statuses = append(statuses, srStatuses(sr)...)
+		for _, sr := range apitest.BulkRequests(apitest.BulkGetOK(t, srv, job["bulk_send_job_id"].(string), "")) {
+			statuses = append(statuses, apitest.Statuses(sr)...)
 		}
 		assert.ElementsMatch(t, []string{"signed", "awaiting_signature"}, statuses)
 	})
 
 	t.Run("edit and resend", func(t *testing.T) {
-		srv := newServer(t)
-		sr := srSend(t, srv, tvBody("Jack", "jack@sign.signsandbox.test"))
+		srv := apitest.NewServer(t)
+		sr := apitest.SendRequest(t, srv, tvBody("Jack", "jack@sign.signsandbox.test"))
 		id := sr["signature_request_id"].(string)
 		srv.Advance(tvProcessing) // Jack's action is queued
 		edit := tvBody("Joan", "joan@example.com")
-		r := srMultipart(t, srv, srv.APIKey, http.MethodPut, "/v3/signature_request/edit/"+id, edit, srFile{Name: "v2.pdf", Data: srPDF(1)})
+		r := apitest.SendPDFs(t, srv, srv.APIKey, http.MethodPut, "/v3/signature_request/edit/"+id, edit, apitest.PDFFile{Name: "v2.pdf", Data: apitest.PDF(1)})
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 		tvSettle(srv)
-		assert.Equal(t, []string{"awaiting_signature"}, srStatuses(srGetOK(t, srv, id)), "the edit dropped Jack's queued action")
+		assert.Equal(t, []string{"awaiting_signature"}, apitest.Statuses(apitest.GetRequestOK(t, srv, id)), "the edit dropped Jack's queued action")
 
 		edit = tvBody("Joan", "joan@sign.signsandbox.test")
-		r = srMultipart(t, srv, srv.APIKey, http.MethodPut, "/v3/signature_request/edit/"+id, edit, srFile{Name: "v3.pdf", Data: srPDF(1)})
+		r = apitest.SendPDFs(t, srv, srv.APIKey, http.MethodPut, "/v3/signature_request/edit/"+id, edit, apitest.PDFFile{Name: "v3.pdf", Data: apitest.PDF(1)})
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 		signed(t, srv, id)
 	})
 
 	t.Run("reassigned to a reserved address", func(t *testing.T) {
-		srv := newServer(t)
-		sr := srSend(t, srv, tvBody("Jack", "jack@example.com"))
+		srv := apitest.NewServer(t)
+		sr := apitest.SendRequest(t, srv, tvBody("Jack", "jack@example.com"))
 		id := sr["signature_request_id"].(string)
 		srv.Advance(tvProcessing)
-		srv.Reassign(srSigID(sr, 0), "Kim", "kim@sign.signsandbox.test", "away")
+		srv.Reassign(apitest.SignatureID(sr, 0), "Kim", "kim@sign.signsandbox.test", "away")
 		got := signed(t, srv, id)
-		assert.Equal(t, "kim@sign.signsandbox.test", srSigs(got)[0]["signer_email_address"])
+		assert.Equal(t, "kim@sign.signsandbox.test", apitest.Signatures(got)[0]["signer_email_address"])
 	})
 
 	t.Run("updated to a reserved address", func(t *testing.T) {
-		srv := newServer(t)
+		srv := apitest.NewServer(t)
 		body := tvBody()
 		body["signers"] = []map[string]any{{"name": "Jack", "email_address": "jack@example.com"}}
 		body["form_fields_per_document"] = []map[string]any{{"api_id": "s", "name": "s", "type": "signature", "document_index": 0,
 			"page": 1, "x": 100, "y": 100, "width": 100, "height": 20, "required": true, "signer": 0}}
-		sr := srSend(t, srv, body)
+		sr := apitest.SendRequest(t, srv, body)
 		id := sr["signature_request_id"].(string)
 		srv.Advance(tvProcessing)
-		r := srUpdate(srv, id, map[string]any{"signature_id": srSigID(sr, 0), "email_address": "jack@sign.signsandbox.test"})
+		r := apitest.UpdateRequest(srv, id, map[string]any{"signature_id": apitest.SignatureID(sr, 0), "email_address": "jack@sign.signsandbox.test"})
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 		signed(t, srv, id)
 	})
 
 	t.Run("signer group", func(t *testing.T) {
-		srv := newServer(t)
+		srv := apitest.NewServer(t)
 		body := tvBody()
 		delete(body, "signers")
 		body["grouped_signers"] = []map[string]any{
@@ -395,15 +396,15 @@ func TestTestValuesActEverywhereASignerAppears(t *testing.T) {
 				{"name": "Mum", "email_address": "mum@example.com"}, {"name": "Dad", "email_address": "dad@sign.signsandbox.test"}}},
 			{"group": "School", "order": 1, "signers": []map[string]any{{"name": "Head", "email_address": "head@sign.signsandbox.test"}}},
 		}
-		sr := srSend(t, srv, body)
+		sr := apitest.SendRequest(t, srv, body)
 		id := sr["signature_request_id"].(string)
 		got := signed(t, srv, id)
-		assert.Equal(t, []string{"signed", "signed", "signed"}, srStatuses(got), "Dad signed for the parents, then Head")
+		assert.Equal(t, []string{"signed", "signed", "signed"}, apitest.Statuses(got), "Dad signed for the parents, then Head")
 		var signedBy []string
 		for _, c := range srv.Callbacks(sandboxtest.ObjectID(id), sandboxtest.EventType("signature_request_signed")) {
 			signedBy = append(signedBy, c.RelatedSignatureID)
 		}
-		assert.Equal(t, []string{srSigID(sr, 1), srSigID(sr, 2)}, signedBy)
+		assert.Equal(t, []string{apitest.SignatureID(sr, 1), apitest.SignatureID(sr, 2)}, signedBy)
 	})
 }
 
@@ -411,19 +412,19 @@ func TestTestValuesActEverywhereASignerAppears(t *testing.T) {
 // exactly <action>.signsandbox.test acts (its case does not matter, as
 // mail domains' does not); every other address behaves as before.
 func TestTestValuesNeverTouchOtherAddresses(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	t0 := srv.Now().Unix()
 	others := []string{"jack@example.com", "x@sign.signsandbox.test.example.com", "x@notsign.signsandbox.test",
 		"x@signsandbox.test", "x@a.sign.signsandbox.test", "sign.signsandbox.test@example.com", "x@sign-signsandbox.test"}
 	var ids []string
 	for _, addr := range others {
-		ids = append(ids, srSend(t, srv, tvBody("X", addr))["signature_request_id"].(string))
+		ids = append(ids, apitest.SendRequest(t, srv, tvBody("X", addr))["signature_request_id"].(string))
 	}
-	upper := srSend(t, srv, tvBody("X", "x@SIGN.SIGNSANDBOX.TEST"))["signature_request_id"].(string)
+	upper := apitest.SendRequest(t, srv, tvBody("X", "x@SIGN.SIGNSANDBOX.TEST"))["signature_request_id"].(string)
 	srv.Advance(24 * time.Hour)
 	for i, id := range ids {
 		assert.Equal(t, []string{"sent@2"}, tvTimeline(srv, id, t0), others[i])
-		assert.Equal(t, []string{"awaiting_signature"}, srStatuses(srGetOK(t, srv, id)), others[i])
+		assert.Equal(t, []string{"awaiting_signature"}, apitest.Statuses(apitest.GetRequestOK(t, srv, id)), others[i])
 	}
 	assert.Equal(t, []string{"sent@2", "viewed@5", "signed@5", "all_signed@5", "downloadable@10"}, tvTimeline(srv, upper, t0))
 }
@@ -432,35 +433,35 @@ func TestTestValuesNeverTouchOtherAddresses(t *testing.T) {
 // test_values false, reserved addresses and trigger files are ordinary,
 // also for an action already queued when the setting changed.
 func TestTestValuesCanBeTurnedOff(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	var cfg map[string]any
 	srv.Control(http.MethodGet, "/config", nil, &cfg)
 	assert.Equal(t, true, cfg["test_values"], "on by default")
 	assert.Equal(t, "3s", cfg["test_values_delay"])
 
-	queued := srSend(t, srv, tvBody("Jack", "jack@sign.signsandbox.test"))["signature_request_id"].(string)
+	queued := apitest.SendRequest(t, srv, tvBody("Jack", "jack@sign.signsandbox.test"))["signature_request_id"].(string)
 	srv.Advance(tvProcessing)
 	srv.Control(http.MethodPatch, "/config", map[string]any{"test_values": false}, &cfg)
 	assert.Equal(t, false, cfg["test_values"])
 
 	var ids []string
 	for _, a := range testvalues.Actions {
-		ids = append(ids, srSend(t, srv, tvBody("Jack", testvalues.Address(a, "jack")))["signature_request_id"].(string))
+		ids = append(ids, apitest.SendRequest(t, srv, tvBody("Jack", testvalues.Address(a, "jack")))["signature_request_id"].(string))
 	}
-	r := srMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/signature_request/send", tvBody("Jack", "jack@example.com"),
-		srFile{Name: testvalues.FileName(testvalues.ErrorFile), Data: srPDF(1)})
+	r := apitest.SendPDFs(t, srv, srv.APIKey, http.MethodPost, "/v3/signature_request/send", tvBody("Jack", "jack@example.com"),
+		apitest.PDFFile{Name: testvalues.FileName(testvalues.ErrorFile), Data: apitest.PDF(1)})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	ids = append(ids, r.Map()["signature_request"].(map[string]any)["signature_request_id"].(string), queued)
 	srv.Advance(24 * time.Hour)
 	for _, id := range ids {
-		assert.Equal(t, []string{"awaiting_signature"}, srStatuses(srGetOK(t, srv, id)))
-		assert.Equal(t, []string{"signature_request_sent"}, srEvents(srv, id))
+		assert.Equal(t, []string{"awaiting_signature"}, apitest.Statuses(apitest.GetRequestOK(t, srv, id)))
+		assert.Equal(t, []string{"signature_request_sent"}, apitest.EventTypes(srv, id))
 	}
 
 	srv.Control(http.MethodPatch, "/config", map[string]any{"test_values": true, "test_values_delay": "1m"}, &cfg)
 	assert.Equal(t, "1m0s", cfg["test_values_delay"])
 	t0 := srv.Now().Unix()
-	id := srSend(t, srv, tvBody("Jack", "jack@view.signsandbox.test"))["signature_request_id"].(string)
+	id := apitest.SendRequest(t, srv, tvBody("Jack", "jack@view.signsandbox.test"))["signature_request_id"].(string)
 	tvSettle(srv)
 	assert.Equal(t, []string{"sent@2", "viewed@62"}, tvTimeline(srv, id, t0), "test_values_delay sets the delay")
 
@@ -468,14 +469,14 @@ func TestTestValuesCanBeTurnedOff(t *testing.T) {
 	assert.Equal(t, "3s", cfg["test_values_delay"], "0s restores the default")
 
 	// A scenario file's configuration turns them off too.
-	other := newServer(t)
+	other := apitest.NewServer(t)
 	mustLoad(t, other, other.APIKey, "name: strict\nconfig:\n  test_values: false\n  test_values_delay: 10s\n")
 	other.Control(http.MethodGet, "/config", nil, &cfg)
 	assert.Equal(t, false, cfg["test_values"])
 	assert.Equal(t, "10s", cfg["test_values_delay"])
 
 	bad := srv.Do(http.MethodPatch, "/_sandbox/config", map[string]any{"test_values_delay": "-1s"})
-	srErr(t, bad, http.StatusBadRequest, "bad_request", "test_values_delay")
+	apitest.WantError(t, bad, http.StatusBadRequest, "bad_request", "test_values_delay")
 	bad = srv.Do(http.MethodPatch, "/_sandbox/config", map[string]any{"test_values": "maybe"})
 	require.Equal(t, http.StatusBadRequest, bad.Status, "%s", bad.Body)
 }
@@ -483,15 +484,15 @@ func TestTestValuesCanBeTurnedOff(t *testing.T) {
 // TestTestValueActionsTheRequestRefuses: a reserved signer meets the rules
 // a person meets: without allow_decline or allow_reassign they only view.
 func TestTestValueActionsTheRequestRefuses(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	for _, a := range []testvalues.Action{testvalues.Decline, testvalues.Reassign} {
 		t0 := srv.Now().Unix()
 		body := tvBody("Jack", testvalues.Address(a, "jack"))
 		body["allow_decline"], body["allow_reassign"] = false, false
-		id := srSend(t, srv, body)["signature_request_id"].(string)
+		id := apitest.SendRequest(t, srv, body)["signature_request_id"].(string)
 		tvSettle(srv)
 		assert.Equal(t, []string{"sent@2", "viewed@5"}, tvTimeline(srv, id, t0), string(a))
-		assert.Equal(t, []string{"awaiting_signature"}, srStatuses(srGetOK(t, srv, id)), string(a))
+		assert.Equal(t, []string{"awaiting_signature"}, apitest.Statuses(apitest.GetRequestOK(t, srv, id)), string(a))
 	}
 
 	// A required custom_regex field cannot be guessed: the signer views only.
@@ -500,17 +501,17 @@ func TestTestValueActionsTheRequestRefuses(t *testing.T) {
 	body["form_fields_per_document"] = []map[string]any{{"api_id": "code", "name": "Code", "type": "text", "document_index": 0,
 		"page": 1, "x": 100, "y": 100, "width": 100, "height": 20, "required": true, "signer": 0,
 		"validation_type": "custom_regex", "validation_custom_regex": "^[A-Z]{3}$"}}
-	id := srSend(t, srv, body)["signature_request_id"].(string)
+	id := apitest.SendRequest(t, srv, body)["signature_request_id"].(string)
 	tvSettle(srv)
 	assert.Equal(t, []string{"sent@2", "viewed@5"}, tvTimeline(srv, id, t0))
-	assert.Equal(t, []string{"awaiting_signature"}, srStatuses(srGetOK(t, srv, id)))
+	assert.Equal(t, []string{"awaiting_signature"}, apitest.Statuses(apitest.GetRequestOK(t, srv, id)))
 }
 
 // TestTestValueInvalidAddressLater: an invalid address that an update
 // brings after processing fails the request test_values_delay later, while
 // nobody has signed; once someone has, it does nothing.
 func TestTestValueInvalidAddressLater(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	body := tvBody()
 	body["signers"] = []map[string]any{{"name": "Jack", "email_address": "jack@example.com"}, {"name": "Jill", "email_address": "jill@example.com"}}
 	body["form_fields_per_document"] = []map[string]any{
@@ -518,39 +519,39 @@ func TestTestValueInvalidAddressLater(t *testing.T) {
 		{"api_id": "s1", "name": "s1", "type": "signature", "document_index": 0, "page": 1, "x": 100, "y": 200, "width": 100, "height": 20, "required": true, "signer": 1},
 	}
 	update := func(sr map[string]any) map[string]any {
-		r := srUpdate(srv, sr["signature_request_id"].(string), map[string]any{"signature_id": srSigID(sr, 1), "email_address": "jill@invalid.signsandbox.test"})
+		r := apitest.UpdateRequest(srv, sr["signature_request_id"].(string), map[string]any{"signature_id": apitest.SignatureID(sr, 1), "email_address": "jill@invalid.signsandbox.test"})
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 		tvSettle(srv)
-		return srGetOK(t, srv, sr["signature_request_id"].(string))
+		return apitest.GetRequestOK(t, srv, sr["signature_request_id"].(string))
 	}
 
-	sr := srSend(t, srv, body)
+	sr := apitest.SendRequest(t, srv, body)
 	srv.Advance(tvProcessing)
 	got := update(sr)
-	assert.Equal(t, []string{"awaiting_signature", "error_invalid_email"}, srStatuses(got))
-	assert.Equal(t, "signature_request_invalid", srEvents(srv, sr["signature_request_id"].(string))[1])
+	assert.Equal(t, []string{"awaiting_signature", "error_invalid_email"}, apitest.Statuses(got))
+	assert.Equal(t, "signature_request_invalid", apitest.EventTypes(srv, sr["signature_request_id"].(string))[1])
 
-	sr = srSend(t, srv, body)
+	sr = apitest.SendRequest(t, srv, body)
 	srv.Advance(tvProcessing)
-	srv.Sign(srSigID(sr, 0), nil)
+	srv.Sign(apitest.SignatureID(sr, 0), nil)
 	got = update(sr)
-	assert.Equal(t, []string{"signed", "awaiting_signature"}, srStatuses(got), "too late to fail")
+	assert.Equal(t, []string{"signed", "awaiting_signature"}, apitest.Statuses(got), "too late to fail")
 }
 
 // TestTestValueJobSurvivesExport: a reserved signer's queued action is
 // part of the world's state: imported elsewhere, it still happens.
 func TestTestValueJobSurvivesExport(t *testing.T) {
-	srv := newServer(t)
-	id := srSend(t, srv, tvBody("Jack", "jack@sign.signsandbox.test"))["signature_request_id"].(string)
+	srv := apitest.NewServer(t)
+	id := apitest.SendRequest(t, srv, tvBody("Jack", "jack@sign.signsandbox.test"))["signature_request_id"].(string)
 	srv.Advance(tvProcessing)
 	got := srv.Do(http.MethodGet, "/_sandbox/state", nil)
 	require.Equal(t, http.StatusOK, got.Status)
 	assert.Contains(t, string(got.Body), "signature_request.test_value")
-	other := newServer(t)
+	other := apitest.NewServer(t)
 	r := other.Do(http.MethodPut, "/_sandbox/state", got.Body)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	other.Advance(tvDelay)
-	assert.Equal(t, []string{"signed"}, srStatuses(srGetOK(t, other, id)))
+	assert.Equal(t, []string{"signed"}, apitest.Statuses(apitest.GetRequestOK(t, other, id)))
 }
 
 // TestTestValueFiles: a document whose name or bytes ask for a processing
@@ -558,45 +559,45 @@ func TestTestValueJobSurvivesExport(t *testing.T) {
 // failure of that kind does; a template with one fails with
 // template_error.
 func TestTestValueFiles(t *testing.T) {
-	srv := newServer(t)
-	// pdftest writes page text uncompressed, as the marker needs.
+	srv := apitest.NewServer(t)
+	// filestest writes page text uncompressed, as the marker needs.
 	pdfSaying := func(text string) []byte { return pdftest.MakePDF(pdftest.Letter(text)) }
 	cases := []struct {
-		file   mpFile
+		file   apitest.File
 		status string
 		event  string
 	}{
-		{mpFile{Name: "error_file.signsandbox-test.pdf", ContentType: "application/pdf", Data: srPDF(1)}, "error_file", "file_error"},
-		{mpFile{Name: "Contract.ERROR_TEXT_TAG.signsandbox-test.pdf", ContentType: "application/pdf", Data: srPDF(1)}, "error_text_tag", "signature_request_invalid"},
-		{mpFile{Name: "error_component_position.signsandbox-test.pdf", ContentType: "application/pdf", Data: srPDF(1)}, "error_component_position", "signature_request_invalid"},
-		{mpFile{Name: "error_unknown.signsandbox-test.pdf", ContentType: "application/pdf", Data: srPDF(1)}, "error_unknown", "unknown_error"},
-		{mpFile{Name: "notes.txt", ContentType: "text/plain", Data: []byte("Terms.\nSIGNSANDBOX_TEST:error_text_tag\n")}, "error_text_tag", "signature_request_invalid"},
-		{mpFile{Name: "contract.pdf", ContentType: "application/pdf", Data: pdfSaying("SIGNSANDBOX_TEST:error_component_position")}, "error_component_position", "signature_request_invalid"},
+		{apitest.File{Name: "error_file.signsandbox-test.pdf", ContentType: "application/pdf", Data: apitest.PDF(1)}, "error_file", "file_error"},
+		{apitest.File{Name: "Contract.ERROR_TEXT_TAG.signsandbox-test.pdf", ContentType: "application/pdf", Data: apitest.PDF(1)}, "error_text_tag", "signature_request_invalid"},
+		{apitest.File{Name: "error_component_position.signsandbox-test.pdf", ContentType: "application/pdf", Data: apitest.PDF(1)}, "error_component_position", "signature_request_invalid"},
+		{apitest.File{Name: "error_unknown.signsandbox-test.pdf", ContentType: "application/pdf", Data: apitest.PDF(1)}, "error_unknown", "unknown_error"},
+		{apitest.File{Name: "notes.txt", ContentType: "text/plain", Data: []byte("Terms.\nSIGNSANDBOX_TEST:error_text_tag\n")}, "error_text_tag", "signature_request_invalid"},
+		{apitest.File{Name: "contract.pdf", ContentType: "application/pdf", Data: pdfSaying("SIGNSANDBOX_TEST:error_component_position")}, "error_component_position", "signature_request_invalid"},
 	}
 	for _, tc := range cases {
-		r := sendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/signature_request/send", tvBody("Jack", "jack@example.com", "Jill", "jill@example.com"), tc.file)
+		r := apitest.SendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/signature_request/send", tvBody("Jack", "jack@example.com", "Jill", "jill@example.com"), tc.file)
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 		id := r.Map()["signature_request"].(map[string]any)["signature_request_id"].(string)
 		srv.Advance(tvProcessing)
-		got := srGetOK(t, srv, id)
-		assert.Equal(t, []string{tc.status, tc.status}, srStatuses(got), tc.file.Name)
+		got := apitest.GetRequestOK(t, srv, id)
+		assert.Equal(t, []string{tc.status, tc.status}, apitest.Statuses(got), tc.file.Name)
 		assert.Equal(t, true, got["has_error"], tc.file.Name)
-		assert.Equal(t, []string{tc.event}, srEvents(srv, id), tc.file.Name)
+		assert.Equal(t, []string{tc.event}, apitest.EventTypes(srv, id), tc.file.Name)
 		assert.Empty(t, srv.Emails("signature_request_id", id), "nobody is asked to sign")
 		c := srv.Callbacks(sandboxtest.ObjectID(id))[0]
 		assert.Contains(t, c.EventMessage, "signsandbox test value "+tc.status)
 	}
 
 	// A marker needs its whole status code.
-	r := sendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/signature_request/send", tvBody("Jack", "jack@example.com"),
-		mpFile{Name: "notes.txt", ContentType: "text/plain", Data: []byte("SIGNSANDBOX_TEST:error_files")})
+	r := apitest.SendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/signature_request/send", tvBody("Jack", "jack@example.com"),
+		apitest.File{Name: "notes.txt", ContentType: "text/plain", Data: []byte("SIGNSANDBOX_TEST:error_files")})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	srv.Advance(tvProcessing)
-	assert.Equal(t, []string{"awaiting_signature"}, srStatuses(srGetOK(t, srv, r.Map()["signature_request"].(map[string]any)["signature_request_id"].(string))))
+	assert.Equal(t, []string{"awaiting_signature"}, apitest.Statuses(apitest.GetRequestOK(t, srv, r.Map()["signature_request"].(map[string]any)["signature_request_id"].(string))))
 
-	tid := tplCreate(t, srv, srv.APIKey, tplStandardFields(), tplFile{Name: "error_file.signsandbox-test.pdf", Data: tplSamplePDF(t)})
-	srv.Advance(tplPrepDelay)
-	errs := tplEvents(srv, "template_error", tid)
+	tid := apitest.CreateTemplate(t, srv, srv.APIKey, apitest.StandardTemplate(), apitest.PDFFile{Name: "error_file.signsandbox-test.pdf", Data: apitest.SamplePDF(t)})
+	srv.Advance(apitest.TemplatePrepDelay)
+	errs := apitest.Events(srv, "template_error", tid)
 	require.Len(t, errs, 1)
 	assert.Contains(t, errs[0].EventMessage, "signsandbox test value error_file")
 }
@@ -609,13 +610,13 @@ func TestTestValuesOnARealClock(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real clock")
 	}
-	srv := newServer(t, sandbox.WithRealClock())
+	srv := apitest.NewServer(t, sandbox.WithRealClock())
 	var cfg map[string]any
 	srv.Control(http.MethodPatch, "/config", map[string]any{
 		"send_processing_delay": "100ms", "test_values_delay": "200ms", "file_preparation_delay": "100ms",
 	}, &cfg)
-	rcv := newCBReceiver(t)
-	cbSetCallbackURL(t, srv, srv.APIKey, rcv.URL)
+	rcv := apitest.NewReceiver(t)
+	apitest.SetCallbackURL(t, srv, srv.APIKey, rcv.URL)
 	want := map[testvalues.Action][]string{
 		testvalues.Sign:    {"signature_request_sent", "signature_request_viewed", "signature_request_signed", "signature_request_all_signed", "signature_request_downloadable"},
 		testvalues.View:    {"signature_request_sent", "signature_request_viewed"},
@@ -626,14 +627,14 @@ func TestTestValuesOnARealClock(t *testing.T) {
 	}
 	ids := map[testvalues.Action]string{}
 	for a := range want {
-		ids[a] = srSend(t, srv, tvBody("Jack", testvalues.Address(a, "jack")))["signature_request_id"].(string)
+		ids[a] = apitest.SendRequest(t, srv, tvBody("Jack", testvalues.Address(a, "jack")))["signature_request_id"].(string)
 	}
 	ordered := tvBody()
 	ordered["signers"] = []map[string]any{
 		{"name": "Jack", "email_address": "jack@sign.signsandbox.test", "order": 0},
 		{"name": "Jill", "email_address": "jill@sign.signsandbox.test", "order": 1},
 	}
-	orderedID := srSend(t, srv, ordered)["signature_request_id"].(string)
+	orderedID := apitest.SendRequest(t, srv, ordered)["signature_request_id"].(string)
 
 	done := func() bool {
 		for a, events := range want {

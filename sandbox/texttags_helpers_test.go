@@ -7,30 +7,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
-
-// ttTwoSigners is a send body with use_text_tags and two signers.
-func ttTwoSigners() map[string]any {
-	return map[string]any{
-		"title":         "Tagged contract",
-		"test_mode":     true,
-		"use_text_tags": true,
-		"signers": []map[string]any{
-			{"name": "Alice Archer", "email_address": "alice@example.com"},
-			{"name": "Bob Baker", "email_address": "bob@example.com"},
-		},
-	}
-}
-
-// ttSend sends a body with files and fails unless it is accepted; it
-// answers the whole response body.
-func ttSend(t *testing.T, srv *sandboxtest.Server, fields map[string]any, files ...mpFile) map[string]any {
-	t.Helper()
-	r := sendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/signature_request/send", fields, files...)
-	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	return r.Map()
-}
 
 // ttRequestID is the id of the request in a response body.
 func ttRequestID(body map[string]any) string {
@@ -51,7 +30,7 @@ func ttWarnings(body map[string]any) []string {
 func ttProcessed(t *testing.T, srv *sandboxtest.Server, id string) map[string]any {
 	t.Helper()
 	srv.Advance(10 * time.Second)
-	return srGetOK(t, srv, id)
+	return apitest.GetRequestOK(t, srv, id)
 }
 
 // ttResponseData maps the request's response_data by api_id.
@@ -75,11 +54,6 @@ func ttPDF(t *testing.T, srv *sandboxtest.Server, id string) []byte {
 }
 
 // ttTxt is a .txt upload.
-func ttTxt(name, text string) mpFile {
-	return mpFile{Name: name, ContentType: "text/plain", Data: []byte(text)}
-}
-
-// ttPDFFile is a .pdf upload.
-func ttPDFFile(name string, data []byte) mpFile {
-	return mpFile{Name: name, ContentType: "application/pdf", Data: data}
+func ttTxt(name, text string) apitest.File {
+	return apitest.File{Name: name, ContentType: "text/plain", Data: []byte(text)}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
@@ -27,13 +28,13 @@ func ttFormPDF() []byte {
 }
 
 func TestPreexistingFieldsTemplate(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	body := ttTemplateBody()
 	body["use_preexisting_fields"] = true
 	body["form_fields_per_document"] = []map[string]any{{"document_index": 0, "api_id": "full_name", "name": "Given", "type": "date_signed",
 		"x": 300, "y": 300, "width": 100, "height": 20, "required": true, "signer": 1, "page": 1}}
-	id := ttCreateTemplate(t, srv, body, ttPDFFile("form.pdf", ttFormPDF()))
-	srv.Advance(tplPrepDelay)
+	id := ttCreateTemplate(t, srv, body, apitest.PDFUpload("form.pdf", ttFormPDF()))
+	srv.Advance(apitest.TemplatePrepDelay)
 	require.Len(t, srv.Callbacks(sandboxtest.ObjectID(id), sandboxtest.EventType("template_created")), 1)
 
 	fields, doc := ttTemplateFields(t, srv, id)
@@ -63,10 +64,10 @@ func TestPreexistingFieldsTemplate(t *testing.T) {
 }
 
 func TestPreexistingFieldsDraft(t *testing.T) {
-	srv := newServer(t)
-	body := udRequestSignature()
+	srv := apitest.NewServer(t)
+	body := apitest.DraftBody()
 	body["use_preexisting_fields"] = true
-	r := sendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/unclaimed_draft/create", body, ttPDFFile("form.pdf", ttFormPDF()))
+	r := apitest.SendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/unclaimed_draft/create", body, apitest.PDFUpload("form.pdf", ttFormPDF()))
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	id := r.Map()["unclaimed_draft"].(map[string]any)["signature_request_id"].(string)
 	sr := srv.ClaimDraft(id, nil)
@@ -84,17 +85,17 @@ func TestPreexistingFieldsDraft(t *testing.T) {
 	assert.Equal(t, []any{map[string]any{"group_id": "plan", "group_label": "plan", "requirement": "require_1"}}, stored["field_groups"])
 	assert.Equal(t, false, stored["append_signature_page"])
 
-	sr = srGetOK(t, srv, id)
-	srv.Sign(srSigID(sr, 0), map[string]any{"full_name": "Jack Jones", "color": "Green"})
-	rd := ttResponseData(srGetOK(t, srv, id))
+	sr = apitest.GetRequestOK(t, srv, id)
+	srv.Sign(apitest.SignatureID(sr, 0), map[string]any{"full_name": "Jack Jones", "color": "Green"})
+	rd := ttResponseData(apitest.GetRequestOK(t, srv, id))
 	assert.Equal(t, "Jack Jones", rd["full_name"]["value"])
 	assert.Equal(t, "Green", rd["color"]["value"])
 	assert.Equal(t, true, rd["plan_2"]["value"], "the button that was on stays on")
 }
 
 func TestPreexistingFieldsOff(t *testing.T) {
-	srv := newServer(t)
-	r := sendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/unclaimed_draft/create", udRequestSignature(), ttPDFFile("form.pdf", ttFormPDF()))
+	srv := apitest.NewServer(t)
+	r := apitest.SendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/unclaimed_draft/create", apitest.DraftBody(), apitest.PDFUpload("form.pdf", ttFormPDF()))
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	id := r.Map()["unclaimed_draft"].(map[string]any)["signature_request_id"].(string)
 	srv.ClaimDraft(id, nil)
@@ -106,41 +107,41 @@ func TestPreexistingFieldsOff(t *testing.T) {
 // Drafts read text tags too; the claim checks their signers like given
 // fields, and a malformed tag fails the request once it is sent.
 func TestTextTagsDraft(t *testing.T) {
-	srv := newServer(t)
-	body := udRequestSignature()
+	srv := apitest.NewServer(t)
+	body := apitest.DraftBody()
 	body["use_text_tags"] = true
-	r := sendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/unclaimed_draft/create", body,
-		ttPDFFile("a.pdf", pdftest.MakePDF(pdftest.Letter("[sig|req|signer1||jack_sig]"))))
+	r := apitest.SendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/unclaimed_draft/create", body,
+		apitest.PDFUpload("a.pdf", pdftest.MakePDF(pdftest.Letter("[sig|req|signer1||jack_sig]"))))
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	id := r.Map()["unclaimed_draft"].(map[string]any)["signature_request_id"].(string)
 	srv.ClaimDraft(id, nil)
 	sr := ttProcessed(t, srv, id)
-	assert.Equal(t, []string{"awaiting_signature"}, srStatuses(sr))
-	srv.Sign(srSigID(sr, 0), nil)
-	assert.Contains(t, ttResponseData(srGetOK(t, srv, id)), "jack_sig")
+	assert.Equal(t, []string{"awaiting_signature"}, apitest.Statuses(sr))
+	srv.Sign(apitest.SignatureID(sr, 0), nil)
+	assert.Contains(t, ttResponseData(apitest.GetRequestOK(t, srv, id)), "jack_sig")
 
-	r = sendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/unclaimed_draft/create", body,
-		ttPDFFile("a.pdf", pdftest.MakePDF(pdftest.Letter("[sig|req|signer1|||bogus]"))))
+	r = apitest.SendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/unclaimed_draft/create", body,
+		apitest.PDFUpload("a.pdf", pdftest.MakePDF(pdftest.Letter("[sig|req|signer1|||bogus]"))))
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	id = r.Map()["unclaimed_draft"].(map[string]any)["signature_request_id"].(string)
 	srv.ClaimDraft(id, nil)
 	sr = ttProcessed(t, srv, id)
-	assert.Equal(t, []string{"error_text_tag"}, srStatuses(sr))
-	assert.Contains(t, srEvents(srv, id), "signature_request_invalid")
+	assert.Equal(t, []string{"error_text_tag"}, apitest.Statuses(sr))
+	assert.Contains(t, apitest.EventTypes(srv, id), "signature_request_invalid")
 
 	body["use_preexisting_fields"] = true
-	r = sendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/unclaimed_draft/create", body, ttPDFFile("a.pdf", ttFormPDF()))
-	srErr(t, r, http.StatusBadRequest, "bad_request", "use_preexisting_fields")
+	r = apitest.SendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/unclaimed_draft/create", body, apitest.PDFUpload("a.pdf", ttFormPDF()))
+	apitest.WantError(t, r, http.StatusBadRequest, "bad_request", "use_preexisting_fields")
 }
 
 // unclaimed_draft/create_embedded_with_template parses the files given
 // with the templates for text tags (it has no use_text_tags); tags for
 // signers the templates do not have are ignored.
 func TestTextTagsDraftWithTemplateFiles(t *testing.T) {
-	srv := newServer(t)
-	tid := tplReady(t, srv)
+	srv := apitest.NewServer(t)
+	tid := apitest.ReadyTemplate(t, srv)
 	body := map[string]any{
-		"client_id":               srClientID,
+		"client_id":               apitest.ClientID,
 		"template_ids":            []string{tid},
 		"requester_email_address": "requester@example.com",
 		"signers": []map[string]any{
@@ -152,8 +153,8 @@ func TestTextTagsDraftWithTemplateFiles(t *testing.T) {
 	}
 	draft := func(text string) string {
 		t.Helper()
-		r := sendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/unclaimed_draft/create_embedded_with_template", body,
-			ttPDFFile("extra.pdf", pdftest.MakePDF(pdftest.Page{Width: 1200, Height: 792, Text: text})))
+		r := apitest.SendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/unclaimed_draft/create_embedded_with_template", body,
+			apitest.PDFUpload("extra.pdf", pdftest.MakePDF(pdftest.Page{Width: 1200, Height: 792, Text: text})))
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 		id := r.Map()["unclaimed_draft"].(map[string]any)["signature_request_id"].(string)
 		srv.ClaimDraft(id, nil)
@@ -162,7 +163,7 @@ func TestTextTagsDraftWithTemplateFiles(t *testing.T) {
 
 	id := draft("[sig|req|signer2||wit_extra] [text|req|signer5]")
 	sr := ttProcessed(t, srv, id)
-	assert.Equal(t, []string{"awaiting_signature", "awaiting_signature"}, srStatuses(sr))
+	assert.Equal(t, []string{"awaiting_signature", "awaiting_signature"}, apitest.Statuses(sr))
 	var extra []map[string]any
 	for _, f := range ttStoredRequest(t, srv, id)["form_fields"].([]any) {
 		if m := f.(map[string]any); m["document_index"].(float64) == 1 {
@@ -174,5 +175,5 @@ func TestTextTagsDraftWithTemplateFiles(t *testing.T) {
 	assert.Equal(t, "1", extra[0]["signer"], "signer2 is the second role, Witness")
 
 	id = draft("[bogus|req|signer1]")
-	assert.Equal(t, []string{"error_text_tag", "error_text_tag"}, srStatuses(ttProcessed(t, srv, id)))
+	assert.Equal(t, []string{"error_text_tag", "error_text_tag"}, apitest.Statuses(ttProcessed(t, srv, id)))
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
@@ -26,23 +27,23 @@ Company: [text-merge|req|sender|company|company_id]
 // fields, which the API shows only through response_data).
 func ttStoredRequest(t *testing.T, srv *sandboxtest.Server, id string) map[string]any {
 	t.Helper()
-	return exportedRow(t, srv, "signature_requests", "signature_request_id", id) // template_overlay_test.go
+	return apitest.ExportedRow(t, srv, "signature_requests", "signature_request_id", id) // template_overlay_test.go
 }
 
 func TestTextTagsSendEndToEnd(t *testing.T) {
-	srv := newServer(t)
-	body := ttTwoSigners()
+	srv := apitest.NewServer(t)
+	body := apitest.TextTagsBody()
 	body["custom_fields"] = []map[string]any{{"name": "company", "value": "Acme Widgets"}}
-	resp := ttSend(t, srv, body,
+	resp := apitest.SendFiles(t, srv, body,
 		ttTxt("contract.txt", ttContract),
-		ttPDFFile("page.pdf", pdftest.MakePDF(pdftest.Letter("Bob: [sig|req|signer2||bob_sig]"))))
+		apitest.PDFUpload("page.pdf", pdftest.MakePDF(pdftest.Letter("Bob: [sig|req|signer2||bob_sig]"))))
 	id := ttRequestID(resp)
 	assert.Equal(t, []string{"non_pdf_text_tags"}, ttWarnings(resp), "the .txt file is not a PDF")
 
 	sr := ttProcessed(t, srv, id)
-	assert.Equal(t, []string{"awaiting_signature", "awaiting_signature"}, srStatuses(sr))
+	assert.Equal(t, []string{"awaiting_signature", "awaiting_signature"}, apitest.Statuses(sr))
 	assert.Equal(t, false, sr["has_error"])
-	assert.Contains(t, srEvents(srv, id), "signature_request_sent")
+	assert.Contains(t, apitest.EventTypes(srv, id), "signature_request_sent")
 
 	stored := ttStoredRequest(t, srv, id)
 	assert.Equal(t, false, stored["append_signature_page"], "text tags place the fields: no signature page")
@@ -75,9 +76,9 @@ func TestTextTagsSendEndToEnd(t *testing.T) {
 	validation := stored["form_fields"].([]any)[2].(map[string]any)["validation_type"]
 	assert.Equal(t, "letters_only", validation)
 
-	srv.Sign(srSigID(sr, 0), nil)
-	srv.Sign(srSigID(sr, 1), map[string]any{"bob_name": "Robert", "bob_agree": true})
-	sr = srGetOK(t, srv, id)
+	srv.Sign(apitest.SignatureID(sr, 0), nil)
+	srv.Sign(apitest.SignatureID(sr, 1), map[string]any{"bob_name": "Robert", "bob_agree": true})
+	sr = apitest.GetRequestOK(t, srv, id)
 	assert.Equal(t, true, sr["is_complete"])
 	rd := ttResponseData(sr)
 	for id, typ := range map[string]string{"alice_sig": "signature", "texttag_0_1": "date_signed", "bob_name": "text",
@@ -113,23 +114,23 @@ func TestTextTagsMalformed(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			srv := newServer(t)
-			resp := ttSend(t, srv, ttTwoSigners(), ttPDFFile("doc.pdf", pdftest.MakePDF(pdftest.Page{Width: 1200, Height: 792, Text: c.text})))
+			srv := apitest.NewServer(t)
+			resp := apitest.SendFiles(t, srv, apitest.TextTagsBody(), apitest.PDFUpload("doc.pdf", pdftest.MakePDF(pdftest.Page{Width: 1200, Height: 792, Text: c.text})))
 			id := ttRequestID(resp)
-			assert.Equal(t, []string{"awaiting_signature", "awaiting_signature"}, srStatuses(resp["signature_request"].(map[string]any)),
+			assert.Equal(t, []string{"awaiting_signature", "awaiting_signature"}, apitest.Statuses(resp["signature_request"].(map[string]any)),
 				"the call itself succeeds: the service finds bad tags while processing")
 			sr := ttProcessed(t, srv, id)
-			assert.Equal(t, []string{"error_text_tag", "error_text_tag"}, srStatuses(sr))
+			assert.Equal(t, []string{"error_text_tag", "error_text_tag"}, apitest.Statuses(sr))
 			assert.Equal(t, true, sr["has_error"])
-			assert.Contains(t, srSigs(sr)[0]["error"], c.msg)
-			assert.Contains(t, srSigs(sr)[0]["error"], "Document 0 (doc.pdf): Invalid text tag [")
-			events := srEvents(srv, id)
+			assert.Contains(t, apitest.Signatures(sr)[0]["error"], c.msg)
+			assert.Contains(t, apitest.Signatures(sr)[0]["error"], "Document 0 (doc.pdf): Invalid text tag [")
+			events := apitest.EventTypes(srv, id)
 			assert.Contains(t, events, "signature_request_invalid")
 			assert.NotContains(t, events, "signature_request_sent")
 			cbs := srv.Callbacks(sandboxtest.ObjectID(id), sandboxtest.EventType("signature_request_invalid"))
 			require.Len(t, cbs, 1)
 			assert.Contains(t, cbs[0].EventMessage, c.msg)
-			r := srv.SignerAction(srSigID(sr, 0), "sign", nil)
+			r := srv.SignerAction(apitest.SignatureID(sr, 0), "sign", nil)
 			assert.Equal(t, http.StatusConflict, r.Status, "a request in error cannot be signed")
 		})
 	}
@@ -138,26 +139,26 @@ func TestTextTagsMalformed(t *testing.T) {
 // A file that cannot be read is error_file, whatever its tags: the service
 // converts files before it reads tags.
 func TestTextTagsFileErrorComesFirst(t *testing.T) {
-	srv := newServer(t)
-	resp := ttSend(t, srv, ttTwoSigners(),
-		ttPDFFile("bad-tags.pdf", pdftest.MakePDF(pdftest.Letter("[nope|req|signer1]"))),
-		ttPDFFile("broken.pdf", []byte("%PDF-1.4\nnot really\n%%EOF\n")))
+	srv := apitest.NewServer(t)
+	resp := apitest.SendFiles(t, srv, apitest.TextTagsBody(),
+		apitest.PDFUpload("bad-tags.pdf", pdftest.MakePDF(pdftest.Letter("[nope|req|signer1]"))),
+		apitest.PDFUpload("broken.pdf", []byte("%PDF-1.4\nnot really\n%%EOF\n")))
 	sr := ttProcessed(t, srv, ttRequestID(resp))
-	assert.Equal(t, []string{"error_file", "error_file"}, srStatuses(sr))
+	assert.Equal(t, []string{"error_file", "error_file"}, apitest.Statuses(sr))
 }
 
 func TestTextTagsHidden(t *testing.T) {
-	srv := newServer(t)
-	body := ttTwoSigners()
+	srv := apitest.NewServer(t)
+	body := apitest.TextTagsBody()
 	body["hide_text_tags"] = true
-	resp := ttSend(t, srv, body,
-		ttPDFFile("a.pdf", pdftest.MakePDF(pdftest.Letter("Alice [sig|req|signer1] end"))),
+	resp := apitest.SendFiles(t, srv, body,
+		apitest.PDFUpload("a.pdf", pdftest.MakePDF(pdftest.Letter("Alice [sig|req|signer1] end"))),
 		ttTxt("b.txt", "Bob signs here: [sig|req|signer2|Bob|bob] thanks\n"))
 	id := ttRequestID(resp)
 	sr := ttProcessed(t, srv, id)
-	require.Equal(t, []string{"awaiting_signature", "awaiting_signature"}, srStatuses(sr))
-	srv.Sign(srSigID(sr, 0), nil)
-	srv.Sign(srSigID(sr, 1), nil)
+	require.Equal(t, []string{"awaiting_signature", "awaiting_signature"}, apitest.Statuses(sr))
+	srv.Sign(apitest.SignatureID(sr, 0), nil)
+	srv.Sign(apitest.SignatureID(sr, 1), nil)
 
 	pdf := ttPDF(t, srv, id)
 	pdftest.Validate(t, pdf)
@@ -175,38 +176,38 @@ func TestTextTagsHidden(t *testing.T) {
 }
 
 func TestTextTagsWarnings(t *testing.T) {
-	srv := newServer(t)
-	pdf := ttPDFFile("a.pdf", pdftest.MakePDF(pdftest.Letter("[sig|req|signer1]")))
+	srv := apitest.NewServer(t)
+	pdf := apitest.PDFUpload("a.pdf", pdftest.MakePDF(pdftest.Letter("[sig|req|signer1]")))
 	t.Run("PDFs only: no warning", func(t *testing.T) {
-		assert.Empty(t, ttWarnings(ttSend(t, srv, ttTwoSigners(), pdf)))
+		assert.Empty(t, ttWarnings(apitest.SendFiles(t, srv, apitest.TextTagsBody(), pdf)))
 	})
 	t.Run("a text file with text tags", func(t *testing.T) {
-		assert.Equal(t, []string{"non_pdf_text_tags"}, ttWarnings(ttSend(t, srv, ttTwoSigners(), pdf, ttTxt("b.txt", "no tags"))))
+		assert.Equal(t, []string{"non_pdf_text_tags"}, ttWarnings(apitest.SendFiles(t, srv, apitest.TextTagsBody(), pdf, ttTxt("b.txt", "no tags"))))
 	})
 	t.Run("an office document with text tags", func(t *testing.T) {
-		docx := mpFile{Name: "c.docx", ContentType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+		docx := apitest.File{Name: "c.docx", ContentType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
 			Data: []byte("PK\x03\x04 not really a document")}
-		assert.Equal(t, []string{"non_pdf_text_tags"}, ttWarnings(ttSend(t, srv, ttTwoSigners(), docx)))
+		assert.Equal(t, []string{"non_pdf_text_tags"}, ttWarnings(apitest.SendFiles(t, srv, apitest.TextTagsBody(), docx)))
 	})
 	t.Run("a text file without use_text_tags", func(t *testing.T) {
-		body := ttTwoSigners()
+		body := apitest.TextTagsBody()
 		delete(body, "use_text_tags")
-		resp := ttSend(t, srv, body, ttTxt("b.txt", "[sig|req|signer1]"))
+		resp := apitest.SendFiles(t, srv, body, ttTxt("b.txt", "[sig|req|signer1]"))
 		assert.Empty(t, ttWarnings(resp))
 		sr := ttProcessed(t, srv, ttRequestID(resp))
 		assert.Equal(t, true, ttStoredRequest(t, srv, ttRequestID(resp))["append_signature_page"], "tags are plain text without use_text_tags")
-		assert.Equal(t, []string{"awaiting_signature", "awaiting_signature"}, srStatuses(sr))
+		assert.Equal(t, []string{"awaiting_signature", "awaiting_signature"}, apitest.Statuses(sr))
 	})
 }
 
 // Text tags and form_fields_per_document together: the given fields come
 // first; tag ids must not repeat theirs.
 func TestTextTagsWithFormFields(t *testing.T) {
-	srv := newServer(t)
-	body := ttTwoSigners()
+	srv := apitest.NewServer(t)
+	body := apitest.TextTagsBody()
 	body["form_fields_per_document"] = []map[string]any{{"document_index": 0, "api_id": "given", "type": "text", "x": 10, "y": 10,
 		"width": 100, "height": 16, "required": false, "signer": 1, "page": 1}}
-	resp := ttSend(t, srv, body, ttPDFFile("a.pdf", pdftest.MakePDF(pdftest.Letter("[sig|req|signer1||mine]"))))
+	resp := apitest.SendFiles(t, srv, body, apitest.PDFUpload("a.pdf", pdftest.MakePDF(pdftest.Letter("[sig|req|signer1||mine]"))))
 	ttProcessed(t, srv, ttRequestID(resp))
 	var ids []string
 	for _, f := range ttStoredRequest(t, srv, ttRequestID(resp))["form_fields"].([]any) {
@@ -215,29 +216,29 @@ func TestTextTagsWithFormFields(t *testing.T) {
 	assert.Equal(t, []string{"given", "mine"}, ids)
 
 	body["form_fields_per_document"].([]map[string]any)[0]["api_id"] = "mine"
-	resp = ttSend(t, srv, body, ttPDFFile("a.pdf", pdftest.MakePDF(pdftest.Letter("[sig|req|signer1||mine]"))))
+	resp = apitest.SendFiles(t, srv, body, apitest.PDFUpload("a.pdf", pdftest.MakePDF(pdftest.Letter("[sig|req|signer1||mine]"))))
 	sr := ttProcessed(t, srv, ttRequestID(resp))
-	assert.Equal(t, []string{"error_text_tag", "error_text_tag"}, srStatuses(sr))
+	assert.Equal(t, []string{"error_text_tag", "error_text_tag"}, apitest.Statuses(sr))
 }
 
 // Embedded requests and edits read tags the same way: a request in
 // error_text_tag can be edited with fixed documents.
 func TestTextTagsEmbeddedAndEdit(t *testing.T) {
-	srv := newServer(t)
-	body := ttTwoSigners()
-	body["client_id"] = srClientID
-	r := sendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/signature_request/create_embedded", body,
-		ttPDFFile("a.pdf", pdftest.MakePDF(pdftest.Letter("[sig|req|signer9]"))))
+	srv := apitest.NewServer(t)
+	body := apitest.TextTagsBody()
+	body["client_id"] = apitest.ClientID
+	r := apitest.SendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/signature_request/create_embedded", body,
+		apitest.PDFUpload("a.pdf", pdftest.MakePDF(pdftest.Letter("[sig|req|signer9]"))))
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	id := ttRequestID(r.Map())
 	sr := ttProcessed(t, srv, id)
-	assert.Equal(t, []string{"error_text_tag", "error_text_tag"}, srStatuses(sr))
+	assert.Equal(t, []string{"error_text_tag", "error_text_tag"}, apitest.Statuses(sr))
 
-	r = sendMultipart(t, srv, srv.APIKey, http.MethodPut, "/v3/signature_request/edit_embedded/"+id, body,
-		ttPDFFile("a.pdf", pdftest.MakePDF(pdftest.Letter("[sig|req|signer2]"))))
+	r = apitest.SendMultipart(t, srv, srv.APIKey, http.MethodPut, "/v3/signature_request/edit_embedded/"+id, body,
+		apitest.PDFUpload("a.pdf", pdftest.MakePDF(pdftest.Letter("[sig|req|signer2]"))))
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	sr = ttProcessed(t, srv, id)
-	assert.Equal(t, []string{"awaiting_signature", "awaiting_signature"}, srStatuses(sr))
+	assert.Equal(t, []string{"awaiting_signature", "awaiting_signature"}, apitest.Statuses(sr))
 	fields := ttStoredRequest(t, srv, id)["form_fields"].([]any)
 	require.Len(t, fields, 1)
 	assert.Equal(t, "1", fields[0].(map[string]any)["signer"])
@@ -247,16 +248,16 @@ func TestTextTagsEmbeddedAndEdit(t *testing.T) {
 // processing and imported elsewhere, a request with a malformed tag still
 // ends in error_text_tag, and the state reads back the same.
 func TestTextTagsSurviveExport(t *testing.T) {
-	srv := newServer(t)
-	bad := ttRequestID(ttSend(t, srv, ttTwoSigners(), ttPDFFile("a.pdf", pdftest.MakePDF(pdftest.Letter("[sig|req|signer7]")))))
-	good := ttRequestID(ttSend(t, srv, ttTwoSigners(), ttTxt("b.txt", "[sig|req|signer1] [text|noreq|signer2||n]")))
+	srv := apitest.NewServer(t)
+	bad := ttRequestID(apitest.SendFiles(t, srv, apitest.TextTagsBody(), apitest.PDFUpload("a.pdf", pdftest.MakePDF(pdftest.Letter("[sig|req|signer7]")))))
+	good := ttRequestID(apitest.SendFiles(t, srv, apitest.TextTagsBody(), ttTxt("b.txt", "[sig|req|signer1] [text|noreq|signer2||n]")))
 	body := ttTemplateBody()
 	body["use_preexisting_fields"] = true
-	ttCreateTemplate(t, srv, body, ttPDFFile("form.pdf", ttFormPDF()))
+	ttCreateTemplate(t, srv, body, apitest.PDFUpload("form.pdf", ttFormPDF()))
 
 	exported := srv.Do(http.MethodGet, "/_sandbox/state", nil)
 	require.Equal(t, http.StatusOK, exported.Status)
-	other := newServer(t)
+	other := apitest.NewServer(t)
 	r := other.Do(http.MethodPut, "/_sandbox/state", exported.Body)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	again := other.Do(http.MethodGet, "/_sandbox/state", nil)
@@ -265,6 +266,6 @@ func TestTextTagsSurviveExport(t *testing.T) {
 	require.NoError(t, jsonUnmarshal(again.Body, &b))
 	assert.Equal(t, a["tables"], b["tables"])
 
-	assert.Equal(t, []string{"error_text_tag", "error_text_tag"}, srStatuses(ttProcessed(t, other, bad)))
-	assert.Equal(t, []string{"awaiting_signature", "awaiting_signature"}, srStatuses(ttProcessed(t, other, good)))
+	assert.Equal(t, []string{"error_text_tag", "error_text_tag"}, apitest.Statuses(ttProcessed(t, other, bad)))
+	assert.Equal(t, []string{"awaiting_signature", "awaiting_signature"}, apitest.Statuses(ttProcessed(t, other, good)))
 }

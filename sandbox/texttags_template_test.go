@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
@@ -23,9 +24,9 @@ func ttTemplateBody() map[string]any {
 }
 
 // ttCreateTemplate creates a template and answers its id.
-func ttCreateTemplate(t *testing.T, srv *sandboxtest.Server, body map[string]any, files ...mpFile) string {
+func ttCreateTemplate(t *testing.T, srv *sandboxtest.Server, body map[string]any, files ...apitest.File) string {
 	t.Helper()
-	r := sendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/template/create", body, files...)
+	r := apitest.SendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/template/create", body, files...)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	return r.Map()["template"].(map[string]any)["template_id"].(string)
 }
@@ -34,7 +35,7 @@ func ttCreateTemplate(t *testing.T, srv *sandboxtest.Server, body map[string]any
 // api_id (form fields and custom fields).
 func ttTemplateFields(t *testing.T, srv *sandboxtest.Server, id string) (map[string]map[string]any, map[string]any) {
 	t.Helper()
-	tpl := tplGet(t, srv, srv.APIKey, id)
+	tpl := apitest.GetTemplate(t, srv, srv.APIKey, id)
 	doc := tpl["documents"].([]any)[0].(map[string]any)
 	out := map[string]map[string]any{}
 	for _, key := range []string{"form_fields", "custom_fields"} {
@@ -47,13 +48,13 @@ func ttTemplateFields(t *testing.T, srv *sandboxtest.Server, id string) (map[str
 }
 
 func TestTextTagsTemplate(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	body := ttTemplateBody()
 	body["use_text_tags"] = true
 	body["hide_text_tags"] = true
 	id := ttCreateTemplate(t, srv, body, ttTxt("terms.txt", "Client: [sig|req|signer1|Client signs|client_sig]\n"+
 		"Witness: [text|req|signer2|Witness name|wit_name|letters_only]\nCompany: [text-merge|req|sender|company]\n"))
-	srv.Advance(tplPrepDelay)
+	srv.Advance(apitest.TemplatePrepDelay)
 	require.Len(t, srv.Callbacks(sandboxtest.ObjectID(id), sandboxtest.EventType("template_created")), 1)
 
 	fields, _ := ttTemplateFields(t, srv, id)
@@ -90,9 +91,9 @@ func TestTextTagsTemplate(t *testing.T) {
 	require.Equal(t, http.StatusOK, sr.Status, "%s", sr.Body)
 	reqID := ttRequestID(sr.Map())
 	req := ttProcessed(t, srv, reqID)
-	srv.Sign(srSigID(req, 0), nil)
-	srv.Sign(srSigID(req, 1), map[string]any{"wit_name": "Wilma"})
-	rd := ttResponseData(srGetOK(t, srv, reqID))
+	srv.Sign(apitest.SignatureID(req, 0), nil)
+	srv.Sign(apitest.SignatureID(req, 1), map[string]any{"wit_name": "Wilma"})
+	rd := ttResponseData(apitest.GetRequestOK(t, srv, reqID))
 	assert.Equal(t, "Wilma", rd["wit_name"]["value"])
 	assert.Equal(t, "signature", rd["client_sig"]["type"])
 	text := pdftest.Text(t, ttPDF(t, srv, reqID))
@@ -108,11 +109,11 @@ func TestTextTagsTemplateError(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			srv := newServer(t)
+			srv := apitest.NewServer(t)
 			body := ttTemplateBody()
 			body["use_text_tags"] = true
-			id := ttCreateTemplate(t, srv, body, ttPDFFile("t.pdf", pdftest.MakePDF(pdftest.Letter(c.text))))
-			srv.Advance(tplPrepDelay)
+			id := ttCreateTemplate(t, srv, body, apitest.PDFUpload("t.pdf", pdftest.MakePDF(pdftest.Letter(c.text))))
+			srv.Advance(apitest.TemplatePrepDelay)
 			cbs := srv.Callbacks(sandboxtest.ObjectID(id), sandboxtest.EventType("template_error"))
 			require.Len(t, cbs, 1)
 			assert.Contains(t, cbs[0].EventMessage, c.msg)
@@ -123,9 +124,9 @@ func TestTextTagsTemplateError(t *testing.T) {
 
 // Without use_text_tags a template's tags are plain text.
 func TestTextTagsTemplateOff(t *testing.T) {
-	srv := newServer(t)
-	id := ttCreateTemplate(t, srv, ttTemplateBody(), ttPDFFile("t.pdf", pdftest.MakePDF(pdftest.Letter("[sig|req|signer9]"))))
-	srv.Advance(tplPrepDelay)
+	srv := apitest.NewServer(t)
+	id := ttCreateTemplate(t, srv, ttTemplateBody(), apitest.PDFUpload("t.pdf", pdftest.MakePDF(pdftest.Letter("[sig|req|signer9]"))))
+	srv.Advance(apitest.TemplatePrepDelay)
 	require.Len(t, srv.Callbacks(sandboxtest.ObjectID(id), sandboxtest.EventType("template_created")), 1)
 	fields, _ := ttTemplateFields(t, srv, id)
 	assert.Empty(t, fields)

@@ -1,11 +1,8 @@
 package sandbox_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,31 +10,15 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
-	"github.com/signsandbox/signsandbox/sandbox/internal/conformance"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 )
-
-// udExample reads an official request example, or skips the test when the
-// reference material is not beside the repository.
-func udExample(t *testing.T, name string) map[string]any {
-	t.Helper()
-	p := filepath.Join(filepath.Dir(conformance.Path()), "examples", "json", name)
-	raw, err := os.ReadFile(p)
-	if err != nil {
-		t.Skipf("official example %s not available: %v", p, err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var m map[string]any
-	require.NoError(t, dec.Decode(&m))
-	return m
-}
 
 // TestUnclaimedDraftOfficialExamples: every official request example of
 // the draft operations is accepted as it is (with the fixture app's
 // client_id and a template of this world), JSON with file_urls.
 func TestUnclaimedDraftOfficialExamples(t *testing.T) {
-	srv := newServer(t, sandbox.WithOfflineFiles())
-	tid := bkTemplate(t, srv)
+	srv := apitest.NewServer(t, sandbox.WithOfflineFiles())
+	tid := apitest.BulkTemplate(t, srv)
 	for _, tc := range []struct{ file, op string }{
 		{"UnclaimedDraftCreateRequest.json", "create"},
 		{"UnclaimedDraftCreateRequestFormFieldGroups.json", "create"},
@@ -50,9 +31,9 @@ func TestUnclaimedDraftOfficialExamples(t *testing.T) {
 		{"UnclaimedDraftCreateEmbeddedWithTemplateRequest.json", "create_embedded_with_template"},
 	} {
 		t.Run(strings.TrimSuffix(tc.file, ".json"), func(t *testing.T) {
-			body := udExample(t, tc.file)
+			body := apitest.OfficialExample(t, tc.file)
 			if _, ok := body["client_id"]; ok {
-				body["client_id"] = srClientID
+				body["client_id"] = apitest.ClientID
 			}
 			if _, ok := body["template_ids"]; ok {
 				body["template_ids"] = []string{tid}
@@ -70,10 +51,10 @@ func TestUnclaimedDraftOfficialExamples(t *testing.T) {
 // same ids, claim URLs (relative to each server) and requests.
 func TestUnclaimedDraftDeterministic(t *testing.T) {
 	run := func() []string {
-		srv := newServer(t)
+		srv := apitest.NewServer(t)
 		var out []string
-		d := udDraft(t, srv, "create", udRequestSignature())
-		e := udDraft(t, srv, "create_embedded", udEmbedded())
+		d := apitest.Draft(t, srv, "create", apitest.DraftBody())
+		e := apitest.Draft(t, srv, "create_embedded", apitest.EmbeddedDraftBody())
 		for _, x := range []map[string]any{d, e} {
 			raw, _ := json.Marshal(x)
 			out = append(out, strings.ReplaceAll(string(raw), srv.URL, "<base>"))
@@ -90,12 +71,12 @@ func TestUnclaimedDraftDeterministic(t *testing.T) {
 // the world's state: exported, imported into another world, it is still
 // claimed and sent there.
 func TestUnclaimedDraftSurvivesExport(t *testing.T) {
-	srv := newServer(t)
-	d := udDraft(t, srv, "create", udRequestSignature())
+	srv := apitest.NewServer(t)
+	d := apitest.Draft(t, srv, "create", apitest.DraftBody())
 	got := srv.Do(http.MethodGet, sandbox.ControlPrefix+"/state", nil)
 	require.Equal(t, http.StatusOK, got.Status)
 
-	other := newControlCheckedServer(t)
+	other := apitest.NewControlCheckedServer(t)
 	r := other.Do(http.MethodPut, sandbox.ControlPrefix+"/state", got.Body)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	claim := strings.Replace(d["claim_url"].(string), srv.URL, other.URL, 1)

@@ -8,12 +8,14 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 )
 
 // TestUnclaimedDraftBadInput: each case breaks one rule of the create
 // operations and gets a 4xx naming the field; nothing is stored.
 func TestUnclaimedDraftBadInput(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	field := func(id string, signer any) map[string]any {
 		return map[string]any{"document_index": 0, "api_id": id, "name": "", "type": "text", "x": 10, "y": 10, "width": 100, "height": 16, "required": true, "signer": signer, "page": 1}
 	}
@@ -81,25 +83,25 @@ func TestUnclaimedDraftBadInput(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			body := udRequestSignature()
+			body := apitest.DraftBody()
 			if tc.op == "create_embedded" {
-				body = udEmbedded()
+				body = apitest.EmbeddedDraftBody()
 			}
 			tc.change(body)
-			srErr(t, udCreate(t, srv, srv.APIKey, tc.op, body), tc.status, tc.errN, tc.path)
+			apitest.WantError(t, apitest.CreateDraft(t, srv, srv.APIKey, tc.op, body), tc.status, tc.errN, tc.path)
 		})
 	}
 
 	t.Run("files and file_urls", func(t *testing.T) {
-		body := udRequestSignature()
+		body := apitest.DraftBody()
 		body["file_urls"] = []string{"https://example.com/a.pdf"}
-		srErr(t, udCreate(t, srv, srv.APIKey, "create", body), 400, "bad_request", "file_urls")
+		apitest.WantError(t, apitest.CreateDraft(t, srv, srv.APIKey, "create", body), 400, "bad_request", "file_urls")
 	})
 	t.Run("no documents", func(t *testing.T) {
-		srErr(t, srv.Do(http.MethodPost, "/v3/unclaimed_draft/create", udRequestSignature()), 400, "bad_request", "files")
+		apitest.WantError(t, srv.Do(http.MethodPost, "/v3/unclaimed_draft/create", apitest.DraftBody()), 400, "bad_request", "files")
 	})
 	t.Run("no credentials", func(t *testing.T) {
-		r := srv.DoAs("", http.MethodPost, "/v3/unclaimed_draft/create", udRequestSignature())
+		r := srv.DoAs("", http.MethodPost, "/v3/unclaimed_draft/create", apitest.DraftBody())
 		assert.Equal(t, http.StatusUnauthorized, r.Status)
 	})
 	var ws struct {
@@ -114,93 +116,93 @@ func TestUnclaimedDraftBadInput(t *testing.T) {
 // is sent); embedded drafts need an API app of the caller's account or
 // team, approved unless in test_mode.
 func TestUnclaimedDraftQuotaAndApps(t *testing.T) {
-	srv := newServer(t)
-	body := udRequestSignature()
+	srv := apitest.NewServer(t)
+	body := apitest.DraftBody()
 	body["test_mode"] = false
-	srErr(t, udCreate(t, srv, srOutsiderKey, "create", body), http.StatusPaymentRequired, "payment_required", "")
+	apitest.WantError(t, apitest.CreateDraft(t, srv, apitest.OutsiderKey, "create", body), http.StatusPaymentRequired, "payment_required", "")
 	body["test_mode"] = true
-	r := udCreate(t, srv, srOutsiderKey, "create", body)
+	r := apitest.CreateDraft(t, srv, apitest.OutsiderKey, "create", body)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 
 	// An app of another account (outside the team) is refused for
 	// embedded drafts.
-	app := srv.DoAs(srOutsiderKey, http.MethodPost, "/v3/api_app", map[string]any{"name": "Outsider app", "domains": []string{"example.com"}})
+	app := srv.DoAs(apitest.OutsiderKey, http.MethodPost, "/v3/api_app", map[string]any{"name": "Outsider app", "domains": []string{"example.com"}})
 	require.Equal(t, http.StatusCreated, app.Status, "%s", app.Body)
 	other := app.Map()["api_app"].(map[string]any)["client_id"].(string)
-	emb := udEmbedded()
+	emb := apitest.EmbeddedDraftBody()
 	emb["client_id"] = other
-	srErr(t, udCreate(t, srv, srv.APIKey, "create_embedded", emb), http.StatusForbidden, "forbidden", "client_id")
+	apitest.WantError(t, apitest.CreateDraft(t, srv, srv.APIKey, "create_embedded", emb), http.StatusForbidden, "forbidden", "client_id")
 	// The outsider's own app is not approved: production needs approval.
 	emb["test_mode"] = false
-	srErr(t, udCreate(t, srv, srOutsiderKey, "create_embedded", emb), http.StatusForbidden, "forbidden", "client_id")
+	apitest.WantError(t, apitest.CreateDraft(t, srv, apitest.OutsiderKey, "create_embedded", emb), http.StatusForbidden, "forbidden", "client_id")
 
 	// Sending a production draft consumes one request of the quota.
-	before := tplQuotas(t, srv, srv.APIKey)["api_signature_requests_left"]
+	before := apitest.Quotas(t, srv, srv.APIKey)["api_signature_requests_left"]
 	body["test_mode"] = false
-	d := udDraft(t, srv, "create", body)
-	assert.Equal(t, before, tplQuotas(t, srv, srv.APIKey)["api_signature_requests_left"], "creating a draft costs nothing")
+	d := apitest.Draft(t, srv, "create", body)
+	assert.Equal(t, before, apitest.Quotas(t, srv, srv.APIKey)["api_signature_requests_left"], "creating a draft costs nothing")
 	srv.ClaimDraft(d["signature_request_id"].(string), nil)
-	assert.Equal(t, before.(float64)-1, tplQuotas(t, srv, srv.APIKey)["api_signature_requests_left"])
+	assert.Equal(t, before.(float64)-1, apitest.Quotas(t, srv, srv.APIKey)["api_signature_requests_left"])
 }
 
 // TestUnclaimedDraftSendDocumentIgnoresSigners: signers of a send_document
 // draft are ignored with the parameter_ignored warning.
 func TestUnclaimedDraftSendDocumentIgnoresSigners(t *testing.T) {
-	srv := newServer(t)
-	body := udRequestSignature()
+	srv := apitest.NewServer(t)
+	body := apitest.DraftBody()
 	body["type"] = "send_document"
-	r := udCreate(t, srv, srv.APIKey, "create", body)
+	r := apitest.CreateDraft(t, srv, srv.APIKey, "create", body)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	w := r.Map()["warnings"].([]any)
 	require.Len(t, w, 1)
 	assert.Equal(t, "parameter_ignored", w[0].(map[string]any)["warning_name"])
 	id := r.Map()["unclaimed_draft"].(map[string]any)["signature_request_id"].(string)
-	srErr(t, udClaim(t, srv, srv.APIKey, id, map[string]any{"signers": []map[string]any{{"name": "A", "email_address": "a@example.com"}}}),
+	apitest.WantError(t, apitest.Claim(t, srv, srv.APIKey, id, map[string]any{"signers": []map[string]any{{"name": "A", "email_address": "a@example.com"}}}),
 		http.StatusBadRequest, "bad_request", "signers")
 	sr := srv.ClaimDraft(id, nil)
-	assert.Equal(t, "owner@sandbox.example", srSigs(sr)[0]["signer_email_address"])
+	assert.Equal(t, "owner@sandbox.example", apitest.Signatures(sr)[0]["signer_email_address"])
 }
 
 // TestUnclaimedDraftClaimRules: what the user may change when claiming an
 // embedded draft follows its editor settings; the control plane names
 // unknown drafts.
 func TestUnclaimedDraftClaimRules(t *testing.T) {
-	srv := newServer(t)
+	srv := apitest.NewServer(t)
 	other := map[string]any{"signers": []map[string]any{{"name": "Other", "email_address": "other@example.com"}}}
 
-	locked := udDraft(t, srv, "create_embedded", udEmbedded())
-	srErr(t, udClaim(t, srv, srv.APIKey, locked["signature_request_id"].(string), other), http.StatusBadRequest, "bad_request", "signers")
+	locked := apitest.Draft(t, srv, "create_embedded", apitest.EmbeddedDraftBody())
+	apitest.WantError(t, apitest.Claim(t, srv, srv.APIKey, locked["signature_request_id"].(string), other), http.StatusBadRequest, "bad_request", "signers")
 
-	body := udEmbedded()
+	body := apitest.EmbeddedDraftBody()
 	body["editor_options"] = map[string]any{"allow_edit_signers": true}
 	body["allow_ccs"] = false
-	open := udDraft(t, srv, "create_embedded", body)
+	open := apitest.Draft(t, srv, "create_embedded", body)
 	oid := open["signature_request_id"].(string)
-	srErr(t, udClaim(t, srv, srv.APIKey, oid, map[string]any{"cc_email_addresses": []string{"cc@example.com"}}),
+	apitest.WantError(t, apitest.Claim(t, srv, srv.APIKey, oid, map[string]any{"cc_email_addresses": []string{"cc@example.com"}}),
 		http.StatusBadRequest, "bad_request", "cc_email_addresses")
-	srErr(t, udClaim(t, srv, srv.APIKey, oid, map[string]any{"signer": "typo"}), http.StatusBadRequest, "bad_request", "")
+	apitest.WantError(t, apitest.Claim(t, srv, srv.APIKey, oid, map[string]any{"signer": "typo"}), http.StatusBadRequest, "bad_request", "")
 	sr := srv.ClaimDraft(oid, other)
-	assert.Equal(t, "other@example.com", srSigs(sr)[0]["signer_email_address"])
+	assert.Equal(t, "other@example.com", apitest.Signatures(sr)[0]["signer_email_address"])
 
-	plain := udDraft(t, srv, "create", udRequestSignature())
+	plain := apitest.Draft(t, srv, "create", apitest.DraftBody())
 	sr = srv.ClaimDraft(plain["signature_request_id"].(string), map[string]any{"cc_email_addresses": []string{"cc@example.com"}})
 	assert.Equal(t, []any{"cc@example.com"}, sr["cc_email_addresses"])
 
-	srErr(t, udClaim(t, srv, srv.APIKey, strings.Repeat("a", 40), nil), http.StatusNotFound, "not_found", "")
+	apitest.WantError(t, apitest.Claim(t, srv, srv.APIKey, strings.Repeat("a", 40), nil), http.StatusNotFound, "not_found", "")
 }
 
 // TestUnclaimedDraftClaimedByAnotherAccount: a non-embedded draft belongs
 // to the account that claims it: the request is sent from that account,
 // consumes its quota and appears in its list.
 func TestUnclaimedDraftClaimedByAnotherAccount(t *testing.T) {
-	srv := newServer(t)
-	d := udDraft(t, srv, "create", udRequestSignature())
+	srv := apitest.NewServer(t)
+	d := apitest.Draft(t, srv, "create", apitest.DraftBody())
 	id := d["signature_request_id"].(string)
-	r := udClaim(t, srv, srTeammateKey, id, nil)
+	r := apitest.Claim(t, srv, apitest.TeammateKey, id, nil)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	sr := r.Map()["signature_request"].(map[string]any)
-	assert.Equal(t, srTeammateMail, sr["requester_email_address"])
-	l := srv.DoAs(srTeammateKey, http.MethodGet, "/v3/signature_request/list", nil)
+	assert.Equal(t, apitest.TeammateMail, sr["requester_email_address"])
+	l := srv.DoAs(apitest.TeammateKey, http.MethodGet, "/v3/signature_request/list", nil)
 	require.Equal(t, http.StatusOK, l.Status)
 	assert.Contains(t, string(l.Body), id)
 
@@ -214,10 +216,10 @@ func TestUnclaimedDraftClaimedByAnotherAccount(t *testing.T) {
 // field are dropped with a parameter_ignored warning, as
 // signature_request/send does.
 func TestUnclaimedDraftUnusedCustomFields(t *testing.T) {
-	srv := newServer(t)
-	body := udRequestSignature()
+	srv := apitest.NewServer(t)
+	body := apitest.DraftBody()
 	body["custom_fields"] = []map[string]any{{"name": "nothing", "value": "x"}}
-	r := udCreate(t, srv, srv.APIKey, "create", body)
+	r := apitest.CreateDraft(t, srv, srv.APIKey, "create", body)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	w, _ := r.Map()["warnings"].([]any)
 	require.NotEmpty(t, w)

@@ -7,13 +7,13 @@
 package apitest
 
 import (
-	"bytes"
-	"mime/multipart"
+	"encoding/json"
 	"net/http"
-	"net/textproto"
-	"slices"
 	"sync"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
 	"github.com/signsandbox/signsandbox/sandbox/internal/conformance"
@@ -33,16 +33,16 @@ var logOnce sync.Once
 // answers are all checked; a check that fails fails t.
 func NewServer(t *testing.T, opts ...sandbox.Option) *sandboxtest.Server {
 	t.Helper()
+	return NewCheckedServer(t, false, opts...)
+}
+
+// NewCheckedServer is NewServer; with injected5xx, answers of 500 and above
+// are left unchecked, because scenario rules can inject statuses (503, 500)
+// the official description does not list. Everything else is checked.
+func NewCheckedServer(t *testing.T, injected5xx bool, opts ...sandbox.Option) *sandboxtest.Server {
+	t.Helper()
 	srv := sandboxtest.NewServer(t, opts...)
-	control, err := controlSpec()
-	if err != nil {
-		t.Fatalf("apitest: control plane description: %v", err)
-	}
-	srv.AddResponseCheck(func(req *http.Request, resp *http.Response, body []byte) {
-		if _, err := control.Validate(req, resp.StatusCode, resp.Header, body); err != nil {
-			t.Errorf("control description: %v\nbody: %.800s", err, body)
-		}
-	})
+	CheckControlAnswers(t, srv, injected5xx)
 	spec := conformance.LoadIfPresent()
 	if spec == nil {
 		logOnce.Do(func() {
@@ -52,7 +52,7 @@ func NewServer(t *testing.T, opts ...sandbox.Option) *sandboxtest.Server {
 	}
 	srv.AddResponseCheck(func(req *http.Request, resp *http.Response, body []byte) {
 		op := srv.Sandbox.OperationID(req)
-		if op == "" {
+		if op == "" || injected5xx && resp.StatusCode >= 500 {
 			return
 		}
 		if err := spec.Validate(op, req, resp.StatusCode, resp.Header, body); err != nil {
@@ -60,6 +60,38 @@ func NewServer(t *testing.T, opts ...sandbox.Option) *sandboxtest.Server {
 		}
 	})
 	return srv
+}
+
+// NewControlCheckedServer is a plain sandboxtest server (for tests that
+// need one without the official checks, such as the official examples that
+// the description itself does not accept) whose control answers are still
+// validated against /_sandbox/openapi.yaml.
+func NewControlCheckedServer(t *testing.T, opts ...sandbox.Option) *sandboxtest.Server {
+	t.Helper()
+	srv := sandboxtest.NewServer(t, opts...)
+	CheckControlAnswers(t, srv, false)
+	return srv
+}
+
+// CheckControlAnswers validates every /_sandbox/ answer the server gives
+// against /_sandbox/openapi.yaml, so that the description a client is
+// generated from stays true to every control call the tests make. Calls it
+// does not describe (pages, assets) are left alone; with injected5xx,
+// answers of 500 and above are too, as for the official description.
+func CheckControlAnswers(t *testing.T, srv *sandboxtest.Server, injected5xx bool) {
+	t.Helper()
+	control, err := controlSpec()
+	if err != nil {
+		t.Fatalf("apitest: control plane description: %v", err)
+	}
+	srv.AddResponseCheck(func(req *http.Request, resp *http.Response, body []byte) {
+		if injected5xx && resp.StatusCode >= 500 {
+			return
+		}
+		if _, err := control.Validate(req, resp.StatusCode, resp.Header, body); err != nil {
+			t.Errorf("control description: %v\nbody: %.800s", err, body)
+		}
+	})
 }
 
 // APIError is the content of the official error envelope.
@@ -83,49 +115,44 @@ func ErrorOf(t *testing.T, r *sandboxtest.Response) APIError {
 	return *env.Error
 }
 
-// File is one file part of a multipart request.
-type File struct {
-	Field, Name, ContentType string
-	Data                     []byte
-}
-
-// Multipart sends fields and files as multipart/form-data, as the official
-// SDKs send uploads, with the server's API key.
-func Multipart(t *testing.T, srv *sandboxtest.Server, method, path string, fields map[string]string, files ...File) *sandboxtest.Response {
+// ErrorParts decodes the official error envelope of body, failing t when
+// there is none, whatever the status.
+func ErrorParts(t *testing.T, body []byte) (name, msg, path string) {
 	t.Helper()
-	var body bytes.Buffer
-	mw := multipart.NewWriter(&body)
-	for _, k := range sortedKeys(fields) {
-		if err := mw.WriteField(k, fields[k]); err != nil {
-			t.Fatalf("apitest: %v", err)
-		}
+	var e struct {
+		Error APIError `json:"error"`
 	}
-	for _, f := range files {
-		h := textproto.MIMEHeader{}
-		h.Set("Content-Disposition", `form-data; name="`+f.Field+`"; filename="`+f.Name+`"`)
-		h.Set("Content-Type", f.ContentType)
-		w, err := mw.CreatePart(h)
-		if err != nil {
-			t.Fatalf("apitest: %v", err)
-		}
-		_, _ = w.Write(f.Data)
-	}
-	if err := mw.Close(); err != nil {
-		t.Fatalf("apitest: %v", err)
-	}
-	req, err := http.NewRequest(method, srv.URL+path, &body)
-	if err != nil {
-		t.Fatalf("apitest: %v", err)
-	}
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	return srv.Send(req)
+	require.NoError(t, json.Unmarshal(body, &e), "body: %s", body)
+	require.NotEmpty(t, e.Error.Name, "no error_name in %s", body)
+	return e.Error.Name, e.Error.Msg, e.Error.Path
 }
 
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+// WantError checks an error answer's status, error_name and (when not "")
+// error_path.
+func WantError(t *testing.T, r *sandboxtest.Response, status int, name, path string) {
+	t.Helper()
+	require.Equal(t, status, r.Status, "%s", r.Body)
+	n, _, p := ErrorParts(t, r.Body)
+	require.Equal(t, name, n, "%s", r.Body)
+	if path != "" {
+		require.Equal(t, path, p, "%s", r.Body)
 	}
-	slices.Sort(keys)
-	return keys
+}
+
+// WantErrorMsg is WantError that also requires an error_msg, and returns it.
+func WantErrorMsg(t *testing.T, r *sandboxtest.Response, status int, name, path string) string {
+	t.Helper()
+	WantError(t, r, status, name, path)
+	_, msg, _ := ErrorParts(t, r.Body)
+	require.NotEmpty(t, msg)
+	return msg
+}
+
+// WantBadRequest asserts a 400 bad_request naming path.
+func WantBadRequest(t *testing.T, r *sandboxtest.Response, path string) {
+	t.Helper()
+	require.Equal(t, http.StatusBadRequest, r.Status, "%s", r.Body)
+	name, _, p := ErrorParts(t, r.Body)
+	assert.Equal(t, "bad_request", name)
+	assert.Equal(t, path, p, "%s", r.Body)
 }
