@@ -1,4 +1,4 @@
-package sandbox_test
+package template_test
 
 import (
 	"net/http"

@@ -1,9 +1,10 @@
-package sandbox_test
+package template_test
 
 import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -118,7 +119,7 @@ func TestTemplateListPagingAndAccounts(t *testing.T) {
 	var ids []string
 	for i := 0; i < 5; i++ {
 		f := apitest.StandardTemplate()
-		f["title"] = "Contract " + itoa(i)
+		f["title"] = "Contract " + strconv.Itoa(i)
 		ids = append(ids, apitest.CreateTemplate(t, srv, srv.APIKey, f))
 	}
 	srv.Advance(apitest.TemplatePrepDelay)
