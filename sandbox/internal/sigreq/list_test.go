@@ -1,8 +1,9 @@
-package sandbox_test
+package sigreq_test
 
 import (
 	"net/http"
 	"net/url"
+	"strconv"
 	"testing"
 	"time"
 
@@ -38,12 +39,12 @@ func TestListPagesOverAThousand(t *testing.T) {
 	const n = 1000
 	ids := make([]string, n)
 	for i := 0; i < n; i++ {
-		ids[i] = srQuickSend(t, srv, srv.APIKey, map[string]any{"title": "Request " + itoa(i)})
+		ids[i] = srQuickSend(t, srv, srv.APIKey, map[string]any{"title": "Request " + strconv.Itoa(i)})
 	}
 	seen := map[string]bool{}
 	var order []string
 	for page := 1; page <= 10; page++ {
-		got, info := apitest.ListRequestIDs(t, srv, srv.APIKey, url.Values{"page": {itoa(page)}, "page_size": {"100"}})
+		got, info := apitest.ListRequestIDs(t, srv, srv.APIKey, url.Values{"page": {strconv.Itoa(page)}, "page_size": {"100"}})
 		require.Len(t, got, 100)
 		assert.EqualValues(t, n, info["num_results"])
 		assert.EqualValues(t, 10, info["num_pages"])

@@ -1,7 +1,8 @@
-package sandbox_test
+package sigreq_test
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -64,7 +65,7 @@ func TestSendBadInput(t *testing.T) {
 		{"metadata with 11 keys", func(m map[string]any) {
 			md := map[string]any{}
 			for i := 0; i < 11; i++ {
-				md["k"+itoa(i)] = "v"
+				md["k"+strconv.Itoa(i)] = "v"
 			}
 			m["metadata"] = md
 		}, 400, "bad_request", "metadata"},

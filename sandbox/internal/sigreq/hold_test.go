@@ -1,8 +1,9 @@
-package sandbox_test
+package sigreq_test
 
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"testing"
 	"time"
 
@@ -158,7 +159,7 @@ func TestUnconfirmedAccountRequestsAreHeldUntilConfirmed(t *testing.T) {
 
 	srv.Sign(apitest.SignatureID(sr, 0), nil)
 	srv.Advance(3 * day)
-	assert.Equal(t, []string{"jill@example.com@" + itoa(int(confirmedAt.Add(3*day).Unix()))}, reminders(srv, id),
+	assert.Equal(t, []string{"jill@example.com@" + strconv.Itoa(int(confirmedAt.Add(3*day).Unix()))}, reminders(srv, id),
 		"automatic reminders count from the confirmation, when the request went out")
 
 	// Confirmed now: the next request goes out as any other.

@@ -1,7 +1,8 @@
-package sandbox_test
+package sigreq_test
 
 import (
 	"net/http"
+	"strconv"
 	"testing"
 	"time"
 
@@ -41,7 +42,7 @@ func remSend(t *testing.T, srv *sandboxtest.Server, ordered bool) map[string]any
 func reminders(srv *sandboxtest.Server, id string) []string {
 	var out []string
 	for _, e := range srv.Emails("kind", "reminder", "signature_request_id", id) {
-		out = append(out, e.To+"@"+itoa(int(e.SentAt)))
+		out = append(out, e.To+"@"+strconv.Itoa(int(e.SentAt)))
 	}
 	return out
 }
@@ -51,7 +52,7 @@ func reminders(srv *sandboxtest.Server, id string) []string {
 func remindEvents(srv *sandboxtest.Server, id string) []string {
 	var out []string
 	for _, c := range srv.Callbacks(sandboxtest.ObjectID(id), sandboxtest.EventType("signature_request_remind")) {
-		out = append(out, c.RelatedSignatureID+"@"+itoa(int(c.EventTime)))
+		out = append(out, c.RelatedSignatureID+"@"+strconv.Itoa(int(c.EventTime)))
 	}
 	return out
 }
@@ -85,7 +86,7 @@ func TestAutomaticRemindersFollowTheDefaultSchedule(t *testing.T) {
 	sr := remSend(t, srv, false)
 	id := sr["signature_request_id"].(string)
 	sent := srv.Now()
-	at := func(d time.Duration) string { return itoa(int(sent.Add(d).Unix())) }
+	at := func(d time.Duration) string { return strconv.Itoa(int(sent.Add(d).Unix())) }
 
 	assert.Zero(t, ranKinds(srv.Advance(3*day-time.Second), jobAutoRemind))
 	assert.Empty(t, reminders(srv, id), "not before three days")
@@ -126,8 +127,8 @@ func TestAutomaticReminderLeavesSignersRemindedWithinTheHour(t *testing.T) {
 	srv.Advance(3*day - 30*time.Minute)
 	require.Equal(t, http.StatusOK, remind(srv, id, "jill@example.com").Status)
 	srv.Advance(30 * time.Minute)
-	assert.Equal(t, []string{"jill@example.com@" + itoa(int(sent.Add(3*day-30*time.Minute).Unix())),
-		"jack@example.com@" + itoa(int(sent.Add(3*day).Unix()))}, reminders(srv, id))
+	assert.Equal(t, []string{"jill@example.com@" + strconv.Itoa(int(sent.Add(3*day-30*time.Minute).Unix())),
+		"jack@example.com@" + strconv.Itoa(int(sent.Add(3*day).Unix()))}, reminders(srv, id))
 }
 
 // TestAutomaticRemindersStop: a request that is completed, declined,
@@ -211,8 +212,8 @@ func TestAutomaticRemindersStartOverWhenSomeoneIsAsked(t *testing.T) {
 		srv.Sign(apitest.SignatureID(sr, 0), nil)
 		asked := srv.Now()
 		srv.Advance(30 * day)
-		assert.Equal(t, []string{"jack@example.com@" + itoa(int(sent.Add(3*day).Unix())),
-			"jill@example.com@" + itoa(int(asked.Add(3*day).Unix())), "jill@example.com@" + itoa(int(asked.Add(7*day).Unix()))},
+		assert.Equal(t, []string{"jack@example.com@" + strconv.Itoa(int(sent.Add(3*day).Unix())),
+			"jill@example.com@" + strconv.Itoa(int(asked.Add(3*day).Unix())), "jill@example.com@" + strconv.Itoa(int(asked.Add(7*day).Unix()))},
 			reminders(srv, id), "Jill is reminded three and seven days after her turn came, Jack's day seven is gone")
 	})
 	t.Run("reassigned", func(t *testing.T) {
@@ -228,7 +229,7 @@ func TestAutomaticRemindersStartOverWhenSomeoneIsAsked(t *testing.T) {
 		srv.Advance(3*day - time.Second)
 		assert.Empty(t, reminders(srv, id), "not three days after the send, three days after the reassignment")
 		srv.Advance(time.Second)
-		assert.Equal(t, []string{"kim@example.com@" + itoa(int(asked.Add(3*day).Unix()))}, reminders(srv, id))
+		assert.Equal(t, []string{"kim@example.com@" + strconv.Itoa(int(asked.Add(3*day).Unix()))}, reminders(srv, id))
 	})
 	t.Run("edited and resent", func(t *testing.T) {
 		srv := apitest.NewServer(t)
@@ -243,9 +244,9 @@ func TestAutomaticRemindersStartOverWhenSomeoneIsAsked(t *testing.T) {
 		srv.Advance(2 * time.Second)
 		resent := srv.Now()
 		srv.Advance(30 * day)
-		assert.Equal(t, []string{"jack@example.com@" + itoa(int(resent.Add(3*day).Unix())), "jack@example.com@" + itoa(int(resent.Add(7*day).Unix()))},
+		assert.Equal(t, []string{"jack@example.com@" + strconv.Itoa(int(resent.Add(3*day).Unix())), "jack@example.com@" + strconv.Itoa(int(resent.Add(7*day).Unix()))},
 			reminders(srv, id))
-		assert.Equal(t, []string{apitest.SignatureID(edited, 0) + "@" + itoa(int(resent.Add(3*day).Unix())), apitest.SignatureID(edited, 0) + "@" + itoa(int(resent.Add(7*day).Unix()))},
+		assert.Equal(t, []string{apitest.SignatureID(edited, 0) + "@" + strconv.Itoa(int(resent.Add(3*day).Unix())), apitest.SignatureID(edited, 0) + "@" + strconv.Itoa(int(resent.Add(7*day).Unix()))},
 			remindEvents(srv, id), "the new signature ids")
 	})
 }
@@ -264,8 +265,8 @@ func TestAutomaticRemindersConfiguration(t *testing.T) {
 	sent := srv.Now()
 	jobs := srv.Advance(4 * time.Hour)
 	assert.Equal(t, 3, ranKinds(jobs, jobAutoRemind))
-	assert.Equal(t, []string{"jack@example.com@" + itoa(int(sent.Add(time.Hour).Unix())), "jill@example.com@" + itoa(int(sent.Add(time.Hour).Unix())),
-		"jack@example.com@" + itoa(int(sent.Add(3*time.Hour).Unix())), "jill@example.com@" + itoa(int(sent.Add(3*time.Hour).Unix()))},
+	assert.Equal(t, []string{"jack@example.com@" + strconv.Itoa(int(sent.Add(time.Hour).Unix())), "jill@example.com@" + strconv.Itoa(int(sent.Add(time.Hour).Unix())),
+		"jack@example.com@" + strconv.Itoa(int(sent.Add(3*time.Hour).Unix())), "jill@example.com@" + strconv.Itoa(int(sent.Add(3*time.Hour).Unix()))},
 		reminders(srv, id), "the reminder at 90 minutes, within the hour of the one before, reminds nobody")
 
 	srv.Control(http.MethodPatch, "/config", map[string]any{"auto_reminders": map[string]any{"after": []any{"24h"}}}, nil)
@@ -340,7 +341,7 @@ func TestAutomaticRemindersSurviveExportAndImport(t *testing.T) {
 func fiftyOneDelays() []any {
 	out := make([]any, 51)
 	for i := range out {
-		out[i] = itoa(i+1) + "h"
+		out[i] = strconv.Itoa(i+1) + "h"
 	}
 	return out
 }
@@ -366,7 +367,7 @@ func TestAutomaticRemindersSurviveARestart(t *testing.T) {
 		require.Equal(t, key, srv.APIKey)
 		assert.Equal(t, saved, string(srv.Do(http.MethodGet, "/_sandbox/state", nil).Body), "the journal restores the world exactly")
 		srv.Advance(2 * day)
-		at := itoa(int(sent.Add(3 * day).Unix()))
+		at := strconv.Itoa(int(sent.Add(3 * day).Unix()))
 		assert.Equal(t, []string{"jack@example.com@" + at, "jill@example.com@" + at}, reminders(srv, id))
 	})
 }
