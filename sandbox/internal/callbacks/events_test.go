@@ -1,4 +1,4 @@
-package sandbox_test
+package callbacks_test
 
 import (
 	"encoding/json"
