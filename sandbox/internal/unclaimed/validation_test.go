@@ -1,7 +1,8 @@
-package sandbox_test
+package unclaimed_test
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -66,7 +67,7 @@ func TestUnclaimedDraftBadInput(t *testing.T) {
 		{"eleven metadata keys", "create", func(m map[string]any) {
 			md := map[string]any{}
 			for i := 0; i < 11; i++ {
-				md["k"+itoa(i)] = "v"
+				md["k"+strconv.Itoa(i)] = "v"
 			}
 			m["metadata"] = md
 		}, 400, "bad_request", "metadata"},

@@ -1,4 +1,4 @@
-package sandbox_test
+package unclaimed_test
 
 import (
 	"net/http"
