@@ -1,4 +1,4 @@
-package sandbox_test
+package bulk_test
 
 import (
 	"fmt"

@@ -1,7 +1,8 @@
-package sandbox_test
+package bulk_test
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -67,7 +68,7 @@ func TestBulkSendBadInput(t *testing.T) {
 		{"eleven metadata keys", func(m map[string]any) {
 			md := map[string]any{}
 			for i := 0; i < 11; i++ {
-				md["k"+itoa(i)] = i
+				md["k"+strconv.Itoa(i)] = i
 			}
 			m["metadata"] = md
 		}, 400, "bad_request", "metadata"},
@@ -128,7 +129,7 @@ func TestBulkSendSignerFileBadInput(t *testing.T) {
 		var b strings.Builder
 		b.WriteString("name,email_address\n")
 		for i := 0; i < 251; i++ {
-			b.WriteString("S" + itoa(i) + ",s" + itoa(i) + "@example.com\n")
+			b.WriteString("S" + strconv.Itoa(i) + ",s" + strconv.Itoa(i) + "@example.com\n")
 		}
 		apitest.WantError(t, apitest.BulkSendCSV(t, srv, "bulk_send_with_template", fields, []byte(b.String())), 400, "bad_request", "signer_file")
 	})

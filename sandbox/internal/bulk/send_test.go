@@ -1,9 +1,10 @@
-package sandbox_test
+package bulk_test
 
 import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -141,7 +142,7 @@ func TestBulkSendLimitAndPaging(t *testing.T) {
 	entries := func(n int) []map[string]any {
 		out := make([]map[string]any, n)
 		for i := range out {
-			out[i] = apitest.BulkEntry("Signer "+itoa(i), "signer"+itoa(i)+"@example.com", "")
+			out[i] = apitest.BulkEntry("Signer "+strconv.Itoa(i), "signer"+strconv.Itoa(i)+"@example.com", "")
 		}
 		return out
 	}
