@@ -1,6 +1,7 @@
-package sandbox_test
+package sigreq_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"testing"
 
@@ -262,8 +263,8 @@ func TestTextTagsSurviveExport(t *testing.T) {
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	again := other.Do(http.MethodGet, "/_sandbox/state", nil)
 	var a, b map[string]any
-	require.NoError(t, jsonUnmarshal(exported.Body, &a))
-	require.NoError(t, jsonUnmarshal(again.Body, &b))
+	require.NoError(t, json.Unmarshal(exported.Body, &a))
+	require.NoError(t, json.Unmarshal(again.Body, &b))
 	assert.Equal(t, a["tables"], b["tables"])
 
 	assert.Equal(t, []string{"error_text_tag", "error_text_tag"}, apitest.Statuses(ttProcessed(t, other, bad)))
