@@ -1,4 +1,4 @@
-package sandbox_test
+package fax_test
 
 import (
 	"net/http"

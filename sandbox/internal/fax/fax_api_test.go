@@ -1,8 +1,9 @@
-package sandbox_test
+package fax_test
 
 import (
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -208,7 +209,7 @@ func TestFaxGetListDeleteFiles(t *testing.T) {
 	srv := apitest.NewServer(t)
 	var ids []string
 	for i := range 3 {
-		r := apitest.SendFax(t, srv, srv.APIKey, map[string]string{"recipient": "1669000000" + itoa(i), "title": "Fax " + itoa(i)})
+		r := apitest.SendFax(t, srv, srv.APIKey, map[string]string{"recipient": "1669000000" + strconv.Itoa(i), "title": "Fax " + strconv.Itoa(i)})
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 		ids = append(ids, apitest.Obj(t, r.Map(), "fax")["fax_id"].(string))
 		srv.Advance(time.Second)
