@@ -1,4 +1,4 @@
-package sandbox_test
+package team_test
 
 import (
 	"net/http"
