@@ -1,4 +1,4 @@
-package sandbox_test
+package oauth_test
 
 import (
 	"net/http"
