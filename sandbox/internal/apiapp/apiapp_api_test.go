@@ -1,4 +1,4 @@
-package sandbox_test
+package apiapp_test
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"testing"
 	"time"
 
@@ -118,7 +119,7 @@ func TestAPIAppValidation(t *testing.T) {
 	}
 	elevenDomains := make([]string, 11)
 	for i := range elevenDomains {
-		elevenDomains[i] = "d" + itoa(i) + ".example"
+		elevenDomains[i] = "d" + strconv.Itoa(i) + ".example"
 	}
 	cases := []struct {
 		name string
