@@ -1,4 +1,4 @@
-package sandbox_test
+package report_test
 
 import (
 	"net/http"
