@@ -38,8 +38,8 @@ func refusesBogus(t *testing.T, srv *sandboxtest.Server, key, method, path strin
 // covers every registered control route (pages under /w/ read the forms
 // browsers post, leniently), with path parameters that name nothing.
 func TestEveryControlCallRefusesUnknownParameters(t *testing.T) {
-	srv := scServer(t, sandbox.WithOfflineFiles())
-	scSend(t, srv, srv.APIKey, "Untouched", "a@example.com")
+	srv := apitest.ScenarioServer(t, sandbox.WithOfflineFiles())
+	apitest.QuickSend(t, srv, srv.APIKey, "Untouched", "a@example.com")
 	before := worldExport(t, srv, srv.APIKey)
 	n := 0
 	for _, rt := range sandbox.ControlRoutesForTest() {
@@ -63,8 +63,8 @@ func TestEveryControlCallRefusesUnknownParameters(t *testing.T) {
 // The calls the review found acting on {"bogus":1}, on objects they would
 // act on: each refuses, and the world is as it was.
 func TestControlCallsOnRealObjectsRefuseUnknownParameters(t *testing.T) {
-	srv := scServer(t, sandbox.WithOfflineFiles())
-	_, sigs := scSend(t, srv, srv.APIKey, "Real", "a@example.com")
+	srv := apitest.ScenarioServer(t, sandbox.WithOfflineFiles())
+	_, sigs := apitest.QuickSend(t, srv, srv.APIKey, "Real", "a@example.com")
 	srv.Advance(time.Minute)
 	fields := apitest.StandardTemplate()
 	for _, k := range []string{"signer_roles", "form_fields_per_document", "form_field_groups", "attachments"} {

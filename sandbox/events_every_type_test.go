@@ -53,7 +53,7 @@ func TestEveryOfficialEventType(t *testing.T) {
 		}
 		require.Equal(t, officialEventTypes, names, "the official enum")
 	}
-	srv := scServer(t)
+	srv := apitest.ScenarioServer(t)
 	acct, app := apitest.NewReceiver(t), apitest.NewReceiver(t)
 	want := map[string]eventCause{}
 	sendAs := func(body map[string]any) map[string]any { return apitest.SendRequest(t, srv, body) }
@@ -66,7 +66,7 @@ func TestEveryOfficialEventType(t *testing.T) {
 	want["callback_test"] = eventCause{}
 
 	// unknown_error: the one cause injected by a rule (an internal failure).
-	mustLoad(t, srv, srv.APIKey, "name: internal-failure\nrules:\n  - match: {fields: {title: Internal}}\n    fail_processing: {status_code: error_unknown, message: Backend exploded.}\n")
+	apitest.LoadScenarioOK(t, srv, srv.APIKey, "name: internal-failure\nrules:\n  - match: {fields: {title: Internal}}\n    fail_processing: {status_code: error_unknown, message: Backend exploded.}\n")
 
 	// template_created and template_error: a template prepared, and one
 	// whose file is not really a PDF.

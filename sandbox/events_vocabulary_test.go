@@ -106,10 +106,10 @@ func TestFieldPlacement(t *testing.T) {
 // error_invalid_email and a signer glob only that signer's signature
 // carries the status.
 func TestFailProcessingRules(t *testing.T) {
-	srv := scServer(t, sandbox.WithOfflineFiles())
+	srv := apitest.ScenarioServer(t, sandbox.WithOfflineFiles())
 	rcv := apitest.NewReceiver(t)
 	apitest.SetCallbackURL(t, srv, srv.APIKey, rcv.URL)
-	mustLoad(t, srv, srv.APIKey, `name: failures
+	apitest.LoadScenarioOK(t, srv, srv.APIKey, `name: failures
 rules:
   - match: {fields: {title: Unknown}}
     fail_processing: {status_code: error_unknown}
@@ -135,10 +135,10 @@ rules:
 	}
 	ids := map[string]string{}
 	for _, c := range cases {
-		ids[c.title], _ = scSend(t, srv, srv.APIKey, c.title, "a@example.com", "b@example.com")
+		ids[c.title], _ = apitest.QuickSend(t, srv, srv.APIKey, c.title, "a@example.com", "b@example.com")
 	}
-	mixed, _ := scSend(t, srv, srv.APIKey, "Mixed", "a@example.com", "x@invalid.example")
-	fine, _ := scSend(t, srv, srv.APIKey, "Fine", "a@example.com")
+	mixed, _ := apitest.QuickSend(t, srv, srv.APIKey, "Mixed", "a@example.com", "x@invalid.example")
+	fine, _ := apitest.QuickSend(t, srv, srv.APIKey, "Fine", "a@example.com")
 	srv.AdvanceAndWait(time.Minute)
 
 	for _, c := range cases {
@@ -168,7 +168,7 @@ rules:
 
 // TestFailProcessingIsValidatedStrictly: the new keys are checked at load.
 func TestFailProcessingIsValidatedStrictly(t *testing.T) {
-	srv := scServer(t, sandbox.WithOfflineFiles())
+	srv := apitest.ScenarioServer(t, sandbox.WithOfflineFiles())
 	for name, doc := range map[string]string{
 		"unknown status":  "name: x\nrules:\n  - fail_processing: {status_code: error_nope}\n",
 		"missing status":  "name: x\nrules:\n  - fail_processing: {message: hi}\n",
@@ -178,7 +178,7 @@ func TestFailProcessingIsValidatedStrictly(t *testing.T) {
 		"seed state":      "name: x\nseed:\n  signature_requests:\n    - ref: r\n      state: error_bogus\n      body: {signers: [{name: A, email_address: a@example.com}]}\n",
 	} {
 		t.Run(name, func(t *testing.T) {
-			r := loadScenario(t, srv, srv.APIKey, doc)
+			r := apitest.LoadScenario(t, srv, srv.APIKey, doc)
 			assert.Equal(t, http.StatusBadRequest, r.Status, "%s", r.Body)
 		})
 	}

@@ -125,7 +125,7 @@ func grandWorld(t *testing.T, srv *sandboxtest.Server) grandIDs {
 
 	// Scenario rules: a respond rule that has fired, a template failure
 	// (leaves a mark), and a rule still waiting.
-	mustLoad(t, srv, srv.APIKey, `name: grand
+	apitest.LoadScenarioOK(t, srv, srv.APIKey, `name: grand
 rules:
   - name: flaky-team
     match: {operation: teamGet}
@@ -240,7 +240,7 @@ rules:
 	srv.AdvanceAndWait(time.Minute)
 	must(srv.Do(http.MethodPost, "/v3/template/delete/"+broken, nil), http.StatusOK)
 	srv.Control(http.MethodPatch, "/config", map[string]any{"reminder_interval": "2h", "sign_url_ttl": "3h"}, nil)
-	mustLoad(t, srv, srv.APIKey, `name: seeded
+	apitest.LoadScenarioOK(t, srv, srv.APIKey, `name: seeded
 seed:
   templates:
     - ref: tpl

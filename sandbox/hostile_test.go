@@ -359,7 +359,7 @@ func TestHostileRequests(t *testing.T) {
 		t.Skip("hostile suite: skipped in -short")
 	}
 	srv := apitest.NewServer(t, sandbox.WithOfflineFiles())
-	scSend(t, srv, srv.APIKey, "Before", "a@example.com")
+	apitest.QuickSend(t, srv, srv.APIKey, "Before", "a@example.com")
 	t.Run("operations", func(t *testing.T) { runHostile(t, srv, hostileOperationCases()) })
 	t.Run("control", func(t *testing.T) { runHostile(t, srv, hostileControlCases()) })
 	t.Run("edge", func(t *testing.T) { runHostile(t, srv, hostileEdgeCases()) })

@@ -148,13 +148,13 @@ func TestLegacyDoubleSlashPathRedirects(t *testing.T) {
 // A scenario rule on an operation applies to its legacy alias too: the alias
 // is the operation, not a look-alike.
 func TestLegacyAliasMatchesScenarioRules(t *testing.T) {
-	srv := scServer(t)
-	mustLoad(t, srv, srv.APIKey, `name: teams-down
+	srv := apitest.ScenarioServer(t)
+	apitest.LoadScenarioOK(t, srv, srv.APIKey, `name: teams-down
 rules:
   - match: {operation: teamUpdate}
     respond: {status: 503}
 `)
 	assert.Equal(t, http.StatusServiceUnavailable, lgForm(t, srv, srv.APIKey, http.MethodPost, "/v3/team", lgField{Name: "name", Value: "X"}).Status)
 	assert.Equal(t, http.StatusServiceUnavailable, lgForm(t, srv, srv.APIKey, http.MethodPut, "/v3/team", lgField{Name: "name", Value: "X"}).Status)
-	assert.Equal(t, 2, scenariosOf(t, srv, srv.APIKey).Scenarios[0].Rules[0].Fired)
+	assert.Equal(t, 2, apitest.Scenarios(t, srv, srv.APIKey).Scenarios[0].Rules[0].Fired)
 }

@@ -52,7 +52,7 @@ func loggedServer(t *testing.T, level slog.Level) (*sandboxtest.Server, *logBuff
 	t.Helper()
 	buf := &logBuffer{}
 	logger := slog.New(slog.NewTextHandler(buf, &slog.HandlerOptions{Level: level}))
-	return scServer(t, sandbox.WithOfflineFiles(), sandbox.WithLogger(logger)), buf
+	return apitest.ScenarioServer(t, sandbox.WithOfflineFiles(), sandbox.WithLogger(logger)), buf
 }
 
 // loggedStory delivers callbacks (callback_test, signature_request_sent) to
@@ -62,7 +62,7 @@ func loggedStory(t *testing.T, srv *sandboxtest.Server) (okURL, badURL string) {
 	t.Helper()
 	ok := sandboxtest.NewReceiver(t)
 	apitest.SetCallbackURL(t, srv, srv.APIKey, ok.URL)
-	scSend(t, srv, srv.APIKey, "Logged", "a@example.com")
+	apitest.QuickSend(t, srv, srv.APIKey, "Logged", "a@example.com")
 	srv.Advance(time.Minute) // processing: signature_request_sent
 	srv.Control(http.MethodPost, "/callbacks/wait", nil, nil)
 
@@ -71,7 +71,7 @@ func loggedStory(t *testing.T, srv *sandboxtest.Server) (okURL, badURL string) {
 	apitest.SetCallbackURL(t, srv, srv.APIKey, bad.URL)
 	srv.Control(http.MethodPost, "/callbacks/wait", nil, nil)
 
-	mustLoad(t, srv, srv.APIKey, "name: logged\nrules:\n  - name: busy\n    match: {operation: teamGet}\n    respond: {status: 503}\n")
+	apitest.LoadScenarioOK(t, srv, srv.APIKey, "name: logged\nrules:\n  - name: busy\n    match: {operation: teamGet}\n    respond: {status: 503}\n")
 	require.Equal(t, http.StatusServiceUnavailable, srv.Do(http.MethodGet, "/v3/team", nil).Status)
 	return ok.URL, bad.URL
 }

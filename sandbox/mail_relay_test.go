@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/internal/mail/mailtest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
@@ -52,8 +53,8 @@ func allDelivered(n int) func([]sandboxtest.Email) bool {
 // sender to its recipient; the outbox shows each one delivered.
 func TestSMTPRelayDeliversTheOutbox(t *testing.T) {
 	sink := newSMTPSink(t)
-	srv := scServer(t, sandbox.WithOfflineFiles(), sandbox.WithSMTPRelay(sink.Addr))
-	id, sigs := scSend(t, srv, srv.APIKey, "Relayed lease", "ann@example.com", "bob@example.com")
+	srv := apitest.ScenarioServer(t, sandbox.WithOfflineFiles(), sandbox.WithSMTPRelay(sink.Addr))
+	id, sigs := apitest.QuickSend(t, srv, srv.APIKey, "Relayed lease", "ann@example.com", "bob@example.com")
 	srv.Advance(time.Minute)
 	srv.SignerAction(sigs[0], "sign", map[string]any{})
 	srv.SignerAction(sigs[1], "sign", map[string]any{})
@@ -100,8 +101,8 @@ func TestSMTPRelayRetriesOnTheWorldClock(t *testing.T) {
 		}
 		return ""
 	})
-	srv := scServer(t, sandbox.WithOfflineFiles(), sandbox.WithSMTPRelay(sink.Addr))
-	scSend(t, srv, srv.APIKey, "Retried", "busy@example.com", "gone@example.com")
+	srv := apitest.ScenarioServer(t, sandbox.WithOfflineFiles(), sandbox.WithSMTPRelay(sink.Addr))
+	apitest.QuickSend(t, srv, srv.APIKey, "Retried", "busy@example.com", "gone@example.com")
 	srv.Advance(time.Minute)
 	settled := func(es []sandboxtest.Email) bool {
 		return len(es) == 2 && es[0].Delivery != nil && es[0].Delivery.Attempts == 1 && es[1].Delivery != nil && es[1].Delivery.Attempts == 1
@@ -135,8 +136,8 @@ func TestSMTPRelayGivesUp(t *testing.T) {
 	require.NoError(t, err)
 	addr := ln.Addr().String()
 	require.NoError(t, ln.Close()) // nothing listens there now
-	srv := scServer(t, sandbox.WithOfflineFiles(), sandbox.WithSMTPRelay(addr))
-	scSend(t, srv, srv.APIKey, "Nowhere", "ann@example.com")
+	srv := apitest.ScenarioServer(t, sandbox.WithOfflineFiles(), sandbox.WithSMTPRelay(addr))
+	apitest.QuickSend(t, srv, srv.APIKey, "Nowhere", "ann@example.com")
 	srv.Advance(time.Minute)
 	attempts := func(n int) func([]sandboxtest.Email) bool {
 		return func(es []sandboxtest.Email) bool {
@@ -163,10 +164,10 @@ func TestSMTPRelayGivesUp(t *testing.T) {
 func TestSMTPRelayLeavesTheWorldAlone(t *testing.T) {
 	sink := newSMTPSink(t)
 	base := sandbox.WithBaseURL("http://sandbox.test")
-	relayed := scServer(t, sandbox.WithOfflineFiles(), base, sandbox.WithSMTPRelay(sink.Addr))
-	plain := scServer(t, sandbox.WithOfflineFiles(), base)
+	relayed := apitest.ScenarioServer(t, sandbox.WithOfflineFiles(), base, sandbox.WithSMTPRelay(sink.Addr))
+	plain := apitest.ScenarioServer(t, sandbox.WithOfflineFiles(), base)
 	for _, srv := range []*sandboxtest.Server{relayed, plain} {
-		_, sigs := scSend(t, srv, srv.APIKey, "Same", "ann@example.com")
+		_, sigs := apitest.QuickSend(t, srv, srv.APIKey, "Same", "ann@example.com")
 		srv.Advance(time.Minute)
 		srv.SignerAction(sigs[0], "sign", map[string]any{})
 	}
@@ -184,15 +185,15 @@ func TestSMTPRelayLeavesTheWorldAlone(t *testing.T) {
 // again.
 func TestSMTPRelayAfterReset(t *testing.T) {
 	sink := newSMTPSink(t)
-	srv := scServer(t, sandbox.WithOfflineFiles(), sandbox.WithSMTPRelay(sink.Addr))
-	scSend(t, srv, srv.APIKey, "Before", "ann@example.com")
+	srv := apitest.ScenarioServer(t, sandbox.WithOfflineFiles(), sandbox.WithSMTPRelay(sink.Addr))
+	apitest.QuickSend(t, srv, srv.APIKey, "Before", "ann@example.com")
 	srv.Advance(time.Minute)
 	waitEmails(t, srv, "delivered", allDelivered(1))
 	state := worldExport(t, srv, srv.APIKey)
 
 	srv.Control(http.MethodPost, "/reset", nil, nil)
 	require.Empty(t, srv.Emails())
-	scSend(t, srv, srv.APIKey, "After", "bob@example.com")
+	apitest.QuickSend(t, srv, srv.APIKey, "After", "bob@example.com")
 	srv.Advance(time.Minute)
 	mails := waitEmails(t, srv, "delivered", allDelivered(1))
 	require.Len(t, sink.Messages(), 2)
@@ -203,7 +204,7 @@ func TestSMTPRelayAfterReset(t *testing.T) {
 	for _, e := range srv.Emails() {
 		assert.Nil(t, e.Delivery, "an imported e-mail is history, not relayed")
 	}
-	scSend(t, srv, srv.APIKey, "Imported world", "cyd@example.com")
+	apitest.QuickSend(t, srv, srv.APIKey, "Imported world", "cyd@example.com")
 	srv.Advance(time.Minute)
 	waitEmails(t, srv, "the new e-mail delivered", func(es []sandboxtest.Email) bool {
 		last := es[len(es)-1]

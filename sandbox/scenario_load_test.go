@@ -15,57 +15,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
-// scenarioList is GET /_sandbox/scenarios.
-type scenarioList struct {
-	Scenarios []struct {
-		Name   string         `json:"name"`
-		Source string         `json:"source"`
-		Seeded map[string]any `json:"seeded"`
-		Rules  []struct {
-			ID      string `json:"id"`
-			Effect  string `json:"effect"`
-			Matched int    `json:"matched"`
-			Fired   int    `json:"fired"`
-		} `json:"rules"`
-	} `json:"scenarios"`
-	Accounts []struct {
-		AccountID    string `json:"account_id"`
-		EmailAddress string `json:"email_address"`
-		APIKey       string `json:"api_key"`
-	} `json:"accounts"`
-	Library []string `json:"library"`
-}
-
-// loadScenario posts a scenario file to the world of key.
-func loadScenario(t *testing.T, srv *sandboxtest.Server, key, doc string) *sandboxtest.Response {
-	t.Helper()
-	return srv.DoAs(key, http.MethodPost, sandbox.ControlPrefix+"/scenarios?source=test.yaml", doc)
-}
-
-// scServer is a test server whose answers are checked against the official
-// description except injected 5xx ones (an injected 503 is outside the
-// statuses the description lists).
-func scServer(t *testing.T, opts ...sandbox.Option) *sandboxtest.Server {
-	t.Helper()
-	return apitest.NewCheckedServer(t, true, opts...)
-}
-
-func mustLoad(t *testing.T, srv *sandboxtest.Server, key, doc string) {
-	t.Helper()
-	r := loadScenario(t, srv, key, doc)
-	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
-}
-
-func scenariosOf(t *testing.T, srv *sandboxtest.Server, key string) scenarioList {
-	t.Helper()
-	r := srv.DoAs(key, http.MethodGet, sandbox.ControlPrefix+"/scenarios", nil)
-	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	var out scenarioList
-	require.NoError(t, r.JSON(&out))
-	return out
-}
-
-func keyOf(t *testing.T, l scenarioList, email string) string {
+func keyOf(t *testing.T, l apitest.ScenarioList, email string) string {
 	t.Helper()
 	for _, a := range l.Accounts {
 		if a.EmailAddress == email {
@@ -77,10 +27,10 @@ func keyOf(t *testing.T, l scenarioList, email string) string {
 }
 
 func TestScenarioLoadListDelete(t *testing.T) {
-	srv := scServer(t)
-	mustLoad(t, srv, srv.APIKey, "name: outage\nrules:\n  - {match: {operation: accountGet}, respond: {status: 503}}\n")
+	srv := apitest.ScenarioServer(t)
+	apitest.LoadScenarioOK(t, srv, srv.APIKey, "name: outage\nrules:\n  - {match: {operation: accountGet}, respond: {status: 503}}\n")
 
-	l := scenariosOf(t, srv, srv.APIKey)
+	l := apitest.Scenarios(t, srv, srv.APIKey)
 	require.Len(t, l.Scenarios, 1)
 	assert.Equal(t, "outage", l.Scenarios[0].Name)
 	assert.Equal(t, "test.yaml", l.Scenarios[0].Source)
@@ -91,13 +41,13 @@ func TestScenarioLoadListDelete(t *testing.T) {
 	assert.Equal(t, http.StatusServiceUnavailable, srv.Do(http.MethodGet, "/v3/account", nil).Status)
 
 	// The same name twice is a conflict; the first stays.
-	r := loadScenario(t, srv, srv.APIKey, "name: outage\n")
+	r := apitest.LoadScenario(t, srv, srv.APIKey, "name: outage\n")
 	assert.Equal(t, http.StatusConflict, r.Status, "%s", r.Body)
 
 	r = srv.Do(http.MethodDelete, sandbox.ControlPrefix+"/scenarios/outage", nil)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	assert.Equal(t, http.StatusOK, srv.Do(http.MethodGet, "/v3/account", nil).Status)
-	assert.Empty(t, scenariosOf(t, srv, srv.APIKey).Scenarios)
+	assert.Empty(t, apitest.Scenarios(t, srv, srv.APIKey).Scenarios)
 	assert.Equal(t, http.StatusNotFound, srv.Do(http.MethodDelete, sandbox.ControlPrefix+"/scenarios/outage", nil).Status)
 
 	// A ready scenario loads by name.
@@ -130,14 +80,14 @@ func TestScenarioRefusalsNameFileLineAndKey(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r := loadScenario(t, srv, srv.APIKey, tc.doc)
+			r := apitest.LoadScenario(t, srv, srv.APIKey, tc.doc)
 			require.Equal(t, http.StatusBadRequest, r.Status, "%s", r.Body)
 			e := scErr(t, r.Body)
 			assert.Equal(t, "bad_request", e.Name)
 			assert.Contains(t, e.Msg, tc.want)
 		})
 	}
-	assert.Empty(t, scenariosOf(t, srv, srv.APIKey).Scenarios)
+	assert.Empty(t, apitest.Scenarios(t, srv, srv.APIKey).Scenarios)
 }
 
 // A scenario that fails late (its last seeded request) leaves the world
@@ -165,7 +115,7 @@ seed:
 rules:
   - {match: {operation: accountGet}, respond: {status: 503}}
 `
-	r := loadScenario(t, srv, srv.APIKey, doc)
+	r := apitest.LoadScenario(t, srv, srv.APIKey, doc)
 	require.Equal(t, http.StatusBadRequest, r.Status, "%s", r.Body)
 	assert.Contains(t, scErr(t, r.Body).Msg, "test.yaml:15:17: seed.signature_requests[1].actions[0]: decline as signer")
 	after := srv.Do(http.MethodGet, sandbox.ControlPrefix+"/state", nil)
@@ -212,8 +162,8 @@ seed:
       body: {test_mode: true, signers: [{role: Client, name: C, email_address: c@example.com}]}
       as: owner@sandbox.example
 `
-	mustLoad(t, srv, srv.APIKey, doc)
-	l := scenariosOf(t, srv, srv.APIKey)
+	apitest.LoadScenarioOK(t, srv, srv.APIKey, doc)
+	l := apitest.Scenarios(t, srv, srv.APIKey)
 	seeded := l.Scenarios[0].Seeded
 	id := func(ref string) string {
 		return seeded[ref].(map[string]any)["signature_request_id"].(string)
@@ -285,20 +235,20 @@ seed:
 }
 
 func TestScenarioWorldsByNameInlineAndRefused(t *testing.T) {
-	srv := scServer(t)
+	srv := apitest.ScenarioServer(t)
 	create := func(body any) *sandboxtest.Response {
 		return srv.DoAs("", http.MethodPost, sandbox.ControlPrefix+"/worlds", body)
 	}
 	r := create(map[string]any{"scenarios": []string{"quota-exhausted", "name: inline\nrules:\n  - {match: {operation: teamGet}, respond: {status: 503}}\n"}})
 	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
 	key := r.Map()["api_key"].(string)
-	l := scenariosOf(t, srv, key)
+	l := apitest.Scenarios(t, srv, key)
 	require.Len(t, l.Scenarios, 2)
 	assert.Equal(t, "scenarios/quota-exhausted.yaml", l.Scenarios[0].Source)
 	assert.Equal(t, "inline", l.Scenarios[1].Name)
 	assert.Equal(t, http.StatusServiceUnavailable, srv.DoAs(key, http.MethodGet, "/v3/team", nil).Status)
 	// The default world has none of it.
-	assert.Empty(t, scenariosOf(t, srv, srv.APIKey).Scenarios)
+	assert.Empty(t, apitest.Scenarios(t, srv, srv.APIKey).Scenarios)
 	assert.NotEqual(t, http.StatusServiceUnavailable, srv.Do(http.MethodGet, "/v3/team", nil).Status)
 
 	var health struct {
@@ -320,14 +270,14 @@ func TestScenarioWorldsByNameInlineAndRefused(t *testing.T) {
 
 func TestScenarioOptions(t *testing.T) {
 	doc := []byte("name: opt\nrules:\n  - {match: {operation: accountGet}, respond: {error_name: maintenance}}\n")
-	srv := scServer(t, sandbox.WithScenario("opt.yaml", doc))
+	srv := apitest.ScenarioServer(t, sandbox.WithScenario("opt.yaml", doc))
 	r := srv.Do(http.MethodGet, "/v3/account", nil)
 	assert.Equal(t, http.StatusServiceUnavailable, r.Status)
 	assert.Equal(t, "maintenance", scErr(t, r.Body).Name)
 
 	path := filepath.Join(t.TempDir(), "file.yaml")
 	require.NoError(t, os.WriteFile(path, []byte("name: file\nrules:\n  - {exhaust_quota: {quota: templates}}\n"), 0o644))
-	srv = scServer(t, sandbox.WithScenarioFile(path))
+	srv = apitest.ScenarioServer(t, sandbox.WithScenarioFile(path))
 	a := srv.Do(http.MethodGet, "/v3/account", nil).Map()["account"].(map[string]any)
 	assert.Equal(t, 0.0, a["quotas"].(map[string]any)["templates_left"])
 
@@ -339,8 +289,8 @@ func TestScenarioOptions(t *testing.T) {
 // Rules are world data: exported and imported with the world (counters
 // included) and gone after a reset.
 func TestScenarioRulesTravelWithTheWorld(t *testing.T) {
-	srv := scServer(t)
-	mustLoad(t, srv, srv.APIKey, "name: twice\nrules:\n  - {match: {operation: accountGet}, respond: {status: 503}, times: 2}\n")
+	srv := apitest.ScenarioServer(t)
+	apitest.LoadScenarioOK(t, srv, srv.APIKey, "name: twice\nrules:\n  - {match: {operation: accountGet}, respond: {status: 503}, times: 2}\n")
 	assert.Equal(t, http.StatusServiceUnavailable, srv.Do(http.MethodGet, "/v3/account", nil).Status)
 	st := srv.Do(http.MethodGet, sandbox.ControlPrefix+"/state", nil)
 	require.Equal(t, http.StatusOK, st.Status)
@@ -348,11 +298,11 @@ func TestScenarioRulesTravelWithTheWorld(t *testing.T) {
 
 	srv.Control(http.MethodPost, "/reset", nil, nil)
 	assert.Equal(t, http.StatusOK, srv.Do(http.MethodGet, "/v3/account", nil).Status)
-	assert.Empty(t, scenariosOf(t, srv, srv.APIKey).Scenarios)
+	assert.Empty(t, apitest.Scenarios(t, srv, srv.APIKey).Scenarios)
 
 	r := srv.Do(http.MethodPut, sandbox.ControlPrefix+"/state", st.Body)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	l := scenariosOf(t, srv, srv.APIKey)
+	l := apitest.Scenarios(t, srv, srv.APIKey)
 	require.Len(t, l.Scenarios, 1)
 	assert.Equal(t, 1, l.Scenarios[0].Rules[0].Fired)
 	assert.Equal(t, http.StatusServiceUnavailable, srv.Do(http.MethodGet, "/v3/account", nil).Status, "one firing left")
@@ -371,14 +321,14 @@ func scErr(t *testing.T, body []byte) apiErr {
 // GET /_sandbox/scenarios lists a scenario's rules in the order they were
 // written, also past ten (ids name#10 and name#2 sort the other way).
 func TestScenarioRulesListInWrittenOrder(t *testing.T) {
-	srv := scServer(t)
+	srv := apitest.ScenarioServer(t)
 	doc := "name: many\nrules:\n"
 	for i := 0; i < 12; i++ {
 		doc += "  - {match: {operation: accountGet}, latency: 1s}\n"
 	}
-	mustLoad(t, srv, srv.APIKey, doc)
+	apitest.LoadScenarioOK(t, srv, srv.APIKey, doc)
 	var ids []string
-	for _, r := range scenariosOf(t, srv, srv.APIKey).Scenarios[0].Rules {
+	for _, r := range apitest.Scenarios(t, srv, srv.APIKey).Scenarios[0].Rules {
 		ids = append(ids, r.ID)
 	}
 	want := make([]string, 12)

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 )
 
 // `curl -d '{"duration":"10s"}'` to a control path goes out labelled
@@ -19,7 +20,7 @@ import (
 // it as JSON too, so that its replay sends what the sandbox understood. An
 // API path keeps the strict reading (a form with one odd key).
 func TestRecordingProxyRecordsCurlJSONToControlPathsAsJSON(t *testing.T) {
-	upstream := scServer(t)
+	upstream := apitest.ScenarioServer(t)
 	out := filepath.Join(t.TempDir(), "curl.yaml")
 	proxy, err := sandbox.NewRecordingProxy(upstream.URL, out, nil)
 	require.NoError(t, err)

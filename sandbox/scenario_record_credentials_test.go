@@ -74,7 +74,7 @@ func credentialSession(t *testing.T, srv *sandboxtest.Server) {
 	r := srv.DoAs("", http.MethodPost, "/oauth/token?refresh", map[string]any{"grant_type": "refresh_token", "refresh_token": tok.RefreshToken})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 
-	id, _ := scSend(t, srv, srv.APIKey, "Links", "link@example.com")
+	id, _ := apitest.QuickSend(t, srv, srv.APIKey, "Links", "link@example.com")
 	sr := apitest.CreateEmbeddedRequest(t, srv)
 	require.Equal(t, http.StatusOK, apitest.SignURL(t, srv, apitest.SignatureID(sr, 0)).Status)
 	srv.Control(http.MethodPost, "/clock/advance", map[string]any{"duration": "1m"}, nil)
@@ -109,7 +109,7 @@ func credentialSession(t *testing.T, srv *sandboxtest.Server) {
 // code, token or URL token. It still replays byte for byte, its
 // placeholders resolved to the replay world's own credentials.
 func TestRecordingsLeaveTheWorldsCredentialsOut(t *testing.T) {
-	srv := scServer(t)
+	srv := apitest.ScenarioServer(t)
 	srv.Control(http.MethodPost, "/record/start", map[string]any{}, nil)
 	credentialSession(t, srv)
 	r := srv.Do(http.MethodPost, sandbox.ControlPrefix+"/record/stop?format=yaml", nil)
@@ -125,7 +125,7 @@ func TestRecordingsLeaveTheWorldsCredentialsOut(t *testing.T) {
 	assert.True(t, res.OK(), "%+v", res)
 
 	// Kept on request: the same session, with its credentials.
-	srv2 := scServer(t)
+	srv2 := apitest.ScenarioServer(t)
 	srv2.Control(http.MethodPost, "/record/start", map[string]any{"keep_credentials": true}, nil)
 	credentialSession(t, srv2)
 	r = srv2.Do(http.MethodPost, sandbox.ControlPrefix+"/record/stop?format=yaml", nil)
@@ -139,7 +139,7 @@ func TestRecordingsLeaveTheWorldsCredentialsOut(t *testing.T) {
 // forwards (a sandbox upstream's, here) and of the upstream's state, and
 // its file replays byte for byte.
 func TestRecordingProxyLeavesCredentialsOut(t *testing.T) {
-	upstream := scServer(t)
+	upstream := apitest.ScenarioServer(t)
 	out := filepath.Join(t.TempDir(), "proxied.yaml")
 	proxy, err := sandbox.NewRecordingProxy(upstream.URL, out, nil)
 	require.NoError(t, err)
@@ -167,7 +167,7 @@ func TestRecordingProxyLeavesCredentialsOut(t *testing.T) {
 // steps run as the replay world's own account. With KeepCredentials (the
 // flag --keep-credentials of signsandbox record) the key stays.
 func TestRecordingProxyLeavesTheRealServicesCredentialsOut(t *testing.T) {
-	upstream := scServer(t, sandbox.WithOfflineFiles())
+	upstream := apitest.ScenarioServer(t, sandbox.WithOfflineFiles())
 	foreign := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, sandbox.ControlPrefix) {
 			http.NotFound(w, r)

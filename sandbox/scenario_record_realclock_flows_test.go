@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 	"github.com/signsandbox/signsandbox/scenarios"
 )
@@ -85,7 +86,7 @@ func TestRealClockRecordingsOfEveryReadyScenarioReplayByteForByte(t *testing.T) 
 		t.Run(name, func(t *testing.T) {
 			clock := newRealLikeClock(start, uint64(i+1))
 			path := filepath.Join(t.TempDir(), name+".yaml")
-			srv := scServer(t, sandbox.WithClock(clock), sandbox.WithScenario(name, data), sandbox.WithRecording(path))
+			srv := apitest.ScenarioServer(t, sandbox.WithClock(clock), sandbox.WithScenario(name, data), sandbox.WithRecording(path))
 			runFlow(t, srv.URL, srv.APIKey, name, data, clock, receiver.URL)
 			doc, err := os.ReadFile(path)
 			require.NoError(t, err)
@@ -93,7 +94,7 @@ func TestRealClockRecordingsOfEveryReadyScenarioReplayByteForByte(t *testing.T) 
 		})
 		t.Run(name+"/proxy", func(t *testing.T) {
 			clock := newRealLikeClock(start, uint64(100+i))
-			upstream := scServer(t, sandbox.WithClock(clock), sandbox.WithScenario(name, data))
+			upstream := apitest.ScenarioServer(t, sandbox.WithClock(clock), sandbox.WithScenario(name, data))
 			path := filepath.Join(t.TempDir(), name+".yaml")
 			proxy, err := sandbox.NewRecordingProxy(upstream.URL, path, nil)
 			require.NoError(t, err)

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox"
+	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 )
 
 // wallClock is a clock the world treats as real (its time moves by
@@ -30,8 +31,8 @@ type wallClock struct{ clockwork.Clock }
 func TestRealClockRecordingOfControlCallsReplays(t *testing.T) {
 	fake := clockwork.NewFakeClockAt(time.Date(2025, time.March, 3, 9, 0, 0, 0, time.UTC))
 	path := filepath.Join(t.TempDir(), "wall.yaml")
-	srv := scServer(t, sandbox.WithClock(wallClock{fake}), sandbox.WithOfflineFiles(), sandbox.WithRecording(path))
-	_, sigs := scSend(t, srv, srv.APIKey, "Wall time", "a@example.com")
+	srv := apitest.ScenarioServer(t, sandbox.WithClock(wallClock{fake}), sandbox.WithOfflineFiles(), sandbox.WithRecording(path))
+	_, sigs := apitest.QuickSend(t, srv, srv.APIKey, "Wall time", "a@example.com")
 	fake.Advance(3 * time.Second)
 	r := srv.Do(http.MethodPost, sandbox.ControlPrefix+"/signatures/"+sigs[0]+"/view", nil)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
@@ -56,7 +57,7 @@ func TestRealClockRecordingOfControlCallsReplays(t *testing.T) {
 // DELETE undoes the pin. A fake clock the world owns needs none.
 func TestClockPinMarksEachCallsInstant(t *testing.T) {
 	fake := clockwork.NewFakeClockAt(time.Date(2025, time.March, 3, 9, 0, 0, 0, time.UTC))
-	srv := scServer(t, sandbox.WithClock(wallClock{fake}))
+	srv := apitest.ScenarioServer(t, sandbox.WithClock(wallClock{fake}))
 	var pin struct {
 		Pinned  bool   `json:"pinned"`
 		Instant string `json:"instant"`
@@ -74,7 +75,7 @@ func TestClockPinMarksEachCallsInstant(t *testing.T) {
 	srv.Control(http.MethodDelete, "/clock/pin", nil, &pin)
 	assert.False(t, pin.Pinned, "an unmatched DELETE changes nothing")
 
-	owned := scServer(t)
+	owned := apitest.ScenarioServer(t)
 	owned.Control(http.MethodPost, "/clock/pin", nil, &pin)
 	assert.False(t, pin.Pinned, "a fake clock is discrete already")
 	assert.Empty(t, owned.Do(http.MethodGet, "/v3/account", nil).Header.Get("X-Signsandbox-Instant"))

@@ -99,7 +99,7 @@ func runDoc(t *testing.T, name string, doc []byte) sandbox.RunResult {
 // recording starts from the world's exported state, so IDs and times come
 // out the same).
 func TestRecordReplaysIdentically(t *testing.T) {
-	srv := scServer(t)
+	srv := apitest.ScenarioServer(t)
 	r := srv.Do(http.MethodPost, sandbox.ControlPrefix+"/record/start", map[string]any{"name": "session"})
 	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
 	assert.Equal(t, http.StatusConflict, srv.Do(http.MethodPost, sandbox.ControlPrefix+"/record/start", nil).Status)
@@ -136,7 +136,7 @@ func TestRecordReplaysIdentically(t *testing.T) {
 // The recording proxy in front of a second sandbox writes a file that
 // replays green (against a fresh in-process sandbox).
 func TestRecordingProxyReplaysGreen(t *testing.T) {
-	upstream := scServer(t)
+	upstream := apitest.ScenarioServer(t)
 	out := filepath.Join(t.TempDir(), "proxied.yaml")
 	proxy, err := sandbox.NewRecordingProxy(upstream.URL, out, nil)
 	require.NoError(t, err)
@@ -165,9 +165,9 @@ func TestRecordingProxyReplaysGreen(t *testing.T) {
 // file as it goes, and replays.
 func TestWithRecordingWritesTheFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "boot.json")
-	srv := scServer(t, sandbox.WithOfflineFiles(), sandbox.WithRecording(path))
+	srv := apitest.ScenarioServer(t, sandbox.WithOfflineFiles(), sandbox.WithRecording(path))
 	srv.Do(http.MethodGet, "/v3/account", nil)
-	id, sigs := scSend(t, srv, srv.APIKey, "At boot", "a@example.com")
+	id, sigs := apitest.QuickSend(t, srv, srv.APIKey, "At boot", "a@example.com")
 	srv.Advance(time.Minute)
 	srv.Control(http.MethodPost, "/signatures/"+sigs[0]+"/sign", nil, nil)
 	srv.Do(http.MethodGet, "/v3/signature_request/"+id, nil)
@@ -184,7 +184,7 @@ func TestWithRecordingWritesTheFile(t *testing.T) {
 // service) has no start state: its replay runs as the new world's first
 // account and reports every difference by field, as a fidelity check.
 func TestForeignRecordingIsAFidelityCheck(t *testing.T) {
-	upstream := scServer(t, sandbox.WithOfflineFiles())
+	upstream := apitest.ScenarioServer(t, sandbox.WithOfflineFiles())
 	// The "real service": the upstream sandbox's API without its control
 	// plane, and its own API key that the replay world does not know.
 	realKey := upstream.APIKey
@@ -204,7 +204,7 @@ func TestForeignRecordingIsAFidelityCheck(t *testing.T) {
 	client := apitest.NewControlCheckedServer(t)
 	client.URL, client.APIKey, client.Client = ps.URL, realKey, &http.Client{Timeout: time.Minute}
 	require.Equal(t, http.StatusOK, client.Do(http.MethodGet, "/v3/account", nil).Status)
-	scSend(t, client, realKey, "Fidelity", "f@example.com")
+	apitest.QuickSend(t, client, realKey, "Fidelity", "f@example.com")
 
 	doc, err := os.ReadFile(out)
 	require.NoError(t, err)
@@ -222,7 +222,7 @@ func TestForeignRecordingIsAFidelityCheck(t *testing.T) {
 // one that left them out (the default) gives the target's new world keys
 // of its own, and replays there.
 func TestReplayAgainstATargetHoldingTheKeys(t *testing.T) {
-	srv := scServer(t)
+	srv := apitest.ScenarioServer(t)
 	record := func(body map[string]any) []byte {
 		srv.Control(http.MethodPost, "/record/start", body, nil)
 		srv.Do(http.MethodGet, "/v3/account", nil)

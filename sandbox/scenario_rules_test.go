@@ -14,38 +14,9 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
-// scSend sends a small test-mode request as key and answers its id and
-// signature ids.
-func scSend(t *testing.T, srv *sandboxtest.Server, key, title string, signers ...string) (string, []string) {
-	t.Helper()
-	var list []map[string]any
-	for i, s := range signers {
-		list = append(list, map[string]any{"name": "Signer " + itoa(i), "email_address": s})
-	}
-	r := srv.DoAs(key, http.MethodPost, "/v3/signature_request/send", map[string]any{
-		"title": title, "test_mode": true, "signers": list, "file_urls": []string{"https://example.com/doc.pdf"},
-	})
-	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	sr := r.Map()["signature_request"].(map[string]any)
-	var sigs []string
-	for _, s := range sr["signatures"].([]any) {
-		sigs = append(sigs, s.(map[string]any)["signature_id"].(string))
-	}
-	return sr["signature_request_id"].(string), sigs
-}
-
-func statuses(t *testing.T, srv *sandboxtest.Server, n int, method, path string) []int {
-	t.Helper()
-	var out []int
-	for i := 0; i < n; i++ {
-		out = append(out, srv.Do(method, path, nil).Status)
-	}
-	return out
-}
-
 func TestRuleRespondWithTimesAndAfter(t *testing.T) {
-	srv := scServer(t, sandbox.WithOfflineFiles())
-	mustLoad(t, srv, srv.APIKey, `name: flaky
+	srv := apitest.ScenarioServer(t, sandbox.WithOfflineFiles())
+	apitest.LoadScenarioOK(t, srv, srv.APIKey, `name: flaky
 rules:
   - name: second-and-third
     match: {operation: accountGet}
@@ -53,8 +24,8 @@ rules:
     after: 1
     times: 2
 `)
-	assert.Equal(t, []int{200, 503, 503, 200, 200}, statuses(t, srv, 5, http.MethodGet, "/v3/account"))
-	r := scenariosOf(t, srv, srv.APIKey).Scenarios[0].Rules[0]
+	assert.Equal(t, []int{200, 503, 503, 200, 200}, apitest.RepeatStatuses(t, srv, 5, http.MethodGet, "/v3/account"))
+	r := apitest.Scenarios(t, srv, srv.APIKey).Scenarios[0].Rules[0]
 	assert.Equal(t, 5, r.Matched)
 	assert.Equal(t, 2, r.Fired)
 	// Other operations are not matched.
@@ -62,8 +33,8 @@ rules:
 }
 
 func TestRuleRespondShapes(t *testing.T) {
-	srv := scServer(t, sandbox.WithOfflineFiles())
-	mustLoad(t, srv, srv.APIKey, `name: shapes
+	srv := apitest.ScenarioServer(t, sandbox.WithOfflineFiles())
+	apitest.LoadScenarioOK(t, srv, srv.APIKey, `name: shapes
 rules:
   - match: {method: GET, path: /v3/team}
     respond: {status: 500, error_name: unavailable, error_msg: Try later, error_path: team_id}
@@ -84,8 +55,8 @@ rules:
 }
 
 func TestRuleMatchesFieldsSignersAccountsAndIDs(t *testing.T) {
-	srv := scServer(t, sandbox.WithOfflineFiles())
-	mustLoad(t, srv, srv.APIKey, `name: matches
+	srv := apitest.ScenarioServer(t, sandbox.WithOfflineFiles())
+	apitest.LoadScenarioOK(t, srv, srv.APIKey, `name: matches
 rules:
   - match: {operation: signatureRequestSend, fields: {title: {regex: "^Urgent"}}}
     respond: {status: 400, error_msg: no urgent ones}
@@ -112,10 +83,10 @@ rules:
 }
 
 func TestRuleGoneAndWindow(t *testing.T) {
-	srv := scServer(t, sandbox.WithOfflineFiles())
-	id, _ := scSend(t, srv, srv.APIKey, "Doomed", "a@example.com")
-	other, _ := scSend(t, srv, srv.APIKey, "Fine", "a@example.com")
-	mustLoad(t, srv, srv.APIKey, `name: gone
+	srv := apitest.ScenarioServer(t, sandbox.WithOfflineFiles())
+	id, _ := apitest.QuickSend(t, srv, srv.APIKey, "Doomed", "a@example.com")
+	other, _ := apitest.QuickSend(t, srv, srv.APIKey, "Fine", "a@example.com")
+	apitest.LoadScenarioOK(t, srv, srv.APIKey, `name: gone
 rules:
   - match: {object_id: "`+id+`"}
     gone: true
@@ -141,41 +112,41 @@ rules:
 // on a fake clock it is not (waiting for a clock nobody moves would hang
 // the call), and the rule's counter shows it applied.
 func TestRuleLatency(t *testing.T) {
-	srv := scServer(t)
+	srv := apitest.ScenarioServer(t)
 	doc := "name: slow\nrules:\n  - {match: {operation: accountGet}, latency: 1s}\n"
-	mustLoad(t, srv, srv.APIKey, doc)
+	apitest.LoadScenarioOK(t, srv, srv.APIKey, doc)
 	start := time.Now()
 	assert.Equal(t, http.StatusOK, srv.Do(http.MethodGet, "/v3/account", nil).Status)
 	// Blocking on a fake clock nobody moves would never end; a generous
 	// bound tells that from a slow machine.
 	assert.Less(t, time.Since(start), 30*time.Second, "a fake clock does not block")
-	assert.Equal(t, 1, scenariosOf(t, srv, srv.APIKey).Scenarios[0].Rules[0].Fired)
+	assert.Equal(t, 1, apitest.Scenarios(t, srv, srv.APIKey).Scenarios[0].Rules[0].Fired)
 
 	r := srv.DoAs("", http.MethodPost, sandbox.ControlPrefix+"/worlds", map[string]any{"clock": "real"})
 	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
 	key := r.Map()["api_key"].(string)
-	mustLoad(t, srv, key, doc)
+	apitest.LoadScenarioOK(t, srv, key, doc)
 	start = time.Now()
 	assert.Equal(t, http.StatusOK, srv.DoAs(key, http.MethodGet, "/v3/account", nil).Status)
 	assert.GreaterOrEqual(t, time.Since(start), time.Second, "a real clock waits")
 }
 
 func TestRulesStayInTheirWorld(t *testing.T) {
-	srv := scServer(t)
+	srv := apitest.ScenarioServer(t)
 	w := srv.NewWorld()
-	mustLoad(t, srv, w.APIKey, "name: mine\nrules:\n  - {match: {operation: accountGet}, respond: {status: 503}}\n")
+	apitest.LoadScenarioOK(t, srv, w.APIKey, "name: mine\nrules:\n  - {match: {operation: accountGet}, respond: {status: 503}}\n")
 	assert.Equal(t, http.StatusServiceUnavailable, srv.DoAs(w.APIKey, http.MethodGet, "/v3/account", nil).Status)
 	assert.Equal(t, http.StatusOK, srv.Do(http.MethodGet, "/v3/account", nil).Status)
-	assert.Empty(t, scenariosOf(t, srv, srv.APIKey).Scenarios)
+	assert.Empty(t, apitest.Scenarios(t, srv, srv.APIKey).Scenarios)
 	// The same name loads in another world.
-	mustLoad(t, srv, srv.APIKey, "name: mine\n")
+	apitest.LoadScenarioOK(t, srv, srv.APIKey, "name: mine\n")
 }
 
 // A rule that cannot be evaluated (here: an imported row whose effect has
 // no parameters) is skipped, never a panic or a 5xx.
 func TestRuleThatCannotBeEvaluatedIsSkipped(t *testing.T) {
-	srv := scServer(t)
-	mustLoad(t, srv, srv.APIKey, "name: odd\nrules:\n  - {match: {operation: accountGet}, respond: {status: 503}}\n")
+	srv := apitest.ScenarioServer(t)
+	apitest.LoadScenarioOK(t, srv, srv.APIKey, "name: odd\nrules:\n  - {match: {operation: accountGet}, respond: {status: 503}}\n")
 	st := srv.Do(http.MethodGet, sandbox.ControlPrefix+"/state", nil)
 	body := strings.Replace(string(st.Body), `"respond":{"status":503}`, `"respond":null`, 1)
 	require.NotEqual(t, string(st.Body), body)
@@ -185,8 +156,8 @@ func TestRuleThatCannotBeEvaluatedIsSkipped(t *testing.T) {
 }
 
 func TestRuleFailTemplateOnce(t *testing.T) {
-	srv := scServer(t)
-	mustLoad(t, srv, srv.APIKey, `name: one-failure
+	srv := apitest.ScenarioServer(t)
+	apitest.LoadScenarioOK(t, srv, srv.APIKey, `name: one-failure
 rules:
   - match: {operation: templateCreate, fields: {title: {regex: "NDA"}}}
     fail_template: {}
@@ -214,8 +185,8 @@ rules:
 // Ordered signers acting by rule: each acts the rule's delay after their
 // turn came (checked every minute while it has not).
 func TestRuleSignerActionsFollowTheOrder(t *testing.T) {
-	srv := scServer(t, sandbox.WithOfflineFiles())
-	mustLoad(t, srv, srv.APIKey, "name: auto\nrules:\n  - {signer_action: {do: sign, after: 1h}}\n")
+	srv := apitest.ScenarioServer(t, sandbox.WithOfflineFiles())
+	apitest.LoadScenarioOK(t, srv, srv.APIKey, "name: auto\nrules:\n  - {signer_action: {do: sign, after: 1h}}\n")
 	r := srv.Do(http.MethodPost, "/v3/signature_request/send", map[string]any{"title": "Auto", "test_mode": true,
 		"signers":   []map[string]any{{"name": "A", "email_address": "a@example.com", "order": 1}, {"name": "B", "email_address": "b@example.com", "order": 0}},
 		"file_urls": []string{"https://example.com/a.pdf"}})
@@ -240,9 +211,9 @@ func TestRuleSignerActionsFollowTheOrder(t *testing.T) {
 }
 
 func TestRuleCallbackRejectsAnswers(t *testing.T) {
-	srv := scServer(t, sandbox.WithOfflineFiles())
+	srv := apitest.ScenarioServer(t, sandbox.WithOfflineFiles())
 	recv := sandboxtest.NewReceiver(t)
-	mustLoad(t, srv, srv.APIKey, `name: reject
+	apitest.LoadScenarioOK(t, srv, srv.APIKey, `name: reject
 rules:
   - match: {event: callback_test}
     callback: {fault: reject}
@@ -264,9 +235,9 @@ rules:
 
 // Deleting a scenario stops the effects its rules scheduled.
 func TestDeletingAScenarioCancelsItsPendingEffects(t *testing.T) {
-	srv := scServer(t, sandbox.WithOfflineFiles())
-	mustLoad(t, srv, srv.APIKey, "name: bounces\nrules:\n  - {bounce: {after: 1h}}\n")
-	id, _ := scSend(t, srv, srv.APIKey, "Bounce me", "a@example.com")
+	srv := apitest.ScenarioServer(t, sandbox.WithOfflineFiles())
+	apitest.LoadScenarioOK(t, srv, srv.APIKey, "name: bounces\nrules:\n  - {bounce: {after: 1h}}\n")
+	id, _ := apitest.QuickSend(t, srv, srv.APIKey, "Bounce me", "a@example.com")
 	srv.Advance(time.Minute)
 	r := srv.Do(http.MethodDelete, sandbox.ControlPrefix+"/scenarios/bounces", nil)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
@@ -278,8 +249,8 @@ func TestDeletingAScenarioCancelsItsPendingEffects(t *testing.T) {
 // integer beyond float64's 53 bits matches that integer, not its nearest
 // float.
 func TestRuleFieldNumbersStayExact(t *testing.T) {
-	srv := scServer(t, sandbox.WithOfflineFiles())
-	mustLoad(t, srv, srv.APIKey, `name: exact
+	srv := apitest.ScenarioServer(t, sandbox.WithOfflineFiles())
+	apitest.LoadScenarioOK(t, srv, srv.APIKey, `name: exact
 rules:
   - match: {operation: signatureRequestSend, fields: {metadata.n: 12345678901234567}}
     respond: {status: 400, error_msg: that one}

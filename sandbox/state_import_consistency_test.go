@@ -48,7 +48,7 @@ func editRow(t *testing.T, st exportedState, table string, i int, set map[string
 // exactly as it was.
 func TestStateImportRefusesInconsistentWorlds(t *testing.T) {
 	srv := apitest.NewServer(t, sandbox.WithOfflineFiles())
-	scSend(t, srv, srv.APIKey, "Pending", "a@example.com")
+	apitest.QuickSend(t, srv, srv.APIKey, "Pending", "a@example.com")
 	before, _ := exportState(t, srv)
 
 	cases := []struct {
@@ -101,7 +101,7 @@ func TestStateImportRefusesInconsistentWorlds(t *testing.T) {
 // world at the limit round-trips exactly.
 func TestClockLimitKeepsTheRoundTripExact(t *testing.T) {
 	srv := apitest.NewServer(t, sandbox.WithOfflineFiles())
-	scSend(t, srv, srv.APIKey, "Far future", "a@example.com")
+	apitest.QuickSend(t, srv, srv.APIKey, "Far future", "a@example.com")
 	var r *sandboxtest.Response
 	for _, to := range []string{"2110-01-01T00:00:00Z", "2199-12-31T23:00:00Z"} {
 		r = srv.Do(http.MethodPost, sandbox.ControlPrefix+"/clock/advance", map[string]any{"to": to})

@@ -470,7 +470,7 @@ func TestTestValuesCanBeTurnedOff(t *testing.T) {
 
 	// A scenario file's configuration turns them off too.
 	other := apitest.NewServer(t)
-	mustLoad(t, other, other.APIKey, "name: strict\nconfig:\n  test_values: false\n  test_values_delay: 10s\n")
+	apitest.LoadScenarioOK(t, other, other.APIKey, "name: strict\nconfig:\n  test_values: false\n  test_values_delay: 10s\n")
 	other.Control(http.MethodGet, "/config", nil, &cfg)
 	assert.Equal(t, false, cfg["test_values"])
 	assert.Equal(t, "10s", cfg["test_values_delay"])
