@@ -1,4 +1,4 @@
-package sandbox_test
+package legacy_test
 
 import (
 	"bytes"
