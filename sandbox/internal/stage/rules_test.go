@@ -1,4 +1,4 @@
-package sandbox_test
+package stage_test
 
 import (
 	"net/http"

@@ -1,9 +1,10 @@
-package sandbox_test
+package stage_test
 
 import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -333,7 +334,7 @@ func TestScenarioRulesListInWrittenOrder(t *testing.T) {
 	}
 	want := make([]string, 12)
 	for i := range want {
-		want[i] = "many#" + itoa(i)
+		want[i] = "many#" + strconv.Itoa(i)
 	}
 	assert.Equal(t, want, ids)
 }
