@@ -14,16 +14,6 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
-// responseByID is a request's response_data by api_id.
-func responseByID(sr map[string]any) map[string]map[string]any {
-	out := map[string]map[string]any{}
-	for _, rd := range sr["response_data"].([]any) {
-		m := rd.(map[string]any)
-		out[m["api_id"].(string)] = m
-	}
-	return out
-}
-
 // controlSign signs as a signer through the control plane and answers
 // the status and body.
 func controlSign(srv *sandboxtest.Server, sigID string, values map[string]any) *sandboxtest.Response {
@@ -113,7 +103,7 @@ func TestAppendedSignaturePageIsSignedInEachSignersBox(t *testing.T) {
 	done := samePagePost(t, pageURL(signURL), url.Values{"action": {"sign"}, "values": {`{"signature_page_1":"Jack Example"}`}})
 	require.Equal(t, http.StatusOK, done.Status, done.Body)
 	got := apitest.GetRequestOK(t, srv, id)
-	rd := responseByID(got)
+	rd := apitest.ResponseData(got)
 	require.Contains(t, rd, "signature_page_1")
 	assert.Equal(t, map[string]any{"api_id": "signature_page_1", "signature_id": jack, "name": "Signature", "type": "signature",
 		"required": true, "value": "Jack Example", "is_signed": true}, rd["signature_page_1"], "the typed signature, as typed")
@@ -131,7 +121,7 @@ func TestAppendedSignaturePageIsSignedInEachSignersBox(t *testing.T) {
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	got = apitest.GetRequestOK(t, srv, id)
 	assert.Equal(t, true, got["is_complete"])
-	rd = responseByID(got)
+	rd = apitest.ResponseData(got)
 	assert.Equal(t, "Jill", rd["signature_page_2"]["value"])
 	assert.Equal(t, jill, rd["signature_page_2"]["signature_id"])
 
@@ -187,7 +177,7 @@ func TestLinkedFieldsAreFilledTogether(t *testing.T) {
 
 	r = controlSign(srv, jack, map[string]any{"a": "12 Main St"})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	rd := responseByID(apitest.GetRequestOK(t, srv, id))
+	rd := apitest.ResponseData(apitest.GetRequestOK(t, srv, id))
 	assert.Equal(t, "12 Main St", rd["a"]["value"])
 	assert.Equal(t, "12 Main St", rd["b"]["value"], "data typed in one fills the others")
 	assert.NotContains(t, rd, "other", "the other signer's field is theirs")
@@ -202,7 +192,7 @@ func TestLinkedFieldsAreFilledTogether(t *testing.T) {
 	apitest.WantError(t, r, http.StatusBadRequest, "bad_request", "values[z]")
 	r = controlSign(srv, jack, nil)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	rd = responseByID(apitest.GetRequestOK(t, srv, id))
+	rd = apitest.ResponseData(apitest.GetRequestOK(t, srv, id))
 	assert.Equal(t, "94105", rd["a"]["value"], "a sample every linked field accepts")
 	assert.Equal(t, rd["a"]["value"], rd["b"]["value"])
 	assert.Equal(t, rd["a"]["value"], rd["z"]["value"])
@@ -246,7 +236,7 @@ func TestAutoFillFieldsAreFilledWithTheSignersData(t *testing.T) {
 	r := controlSign(srv, jack, map[string]any{"typed": "J. Example"})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	got := map[string]any{}
-	for k, v := range responseByID(apitest.GetRequestOK(t, srv, id)) {
+	for k, v := range apitest.ResponseData(apitest.GetRequestOK(t, srv, id)) {
 		got[k] = v["value"]
 	}
 	assert.Equal(t, map[string]any{"full": "Jack Example", "mail": "jack@example.com", "first": "Jack", "last": "Example", "co": "",
@@ -259,7 +249,7 @@ func TestAutoFillFieldsAreFilledWithTheSignersData(t *testing.T) {
 		assert.Nil(t, f.(map[string]any)["auto_fill_value"], "nothing is filled without populate_auto_fill_fields")
 	}
 	require.Equal(t, http.StatusOK, controlSign(srv, jack, nil).Status)
-	rd := responseByID(apitest.GetRequestOK(t, srv, id))
+	rd := apitest.ResponseData(apitest.GetRequestOK(t, srv, id))
 	assert.Equal(t, "", rd["full"]["value"], "an optional auto-fill field stays empty without the flag")
 	assert.Equal(t, "jack@example.com", rd["mail"]["value"], "a required one gets what a click-through signer types")
 }
@@ -284,7 +274,7 @@ func TestAutoFillThroughTemplatesAndDrafts(t *testing.T) {
 	sr := r.Map()["signature_request"].(map[string]any)
 	srv.Advance(time.Minute)
 	require.Equal(t, http.StatusOK, controlSign(srv, apitest.SignatureID(sr, 0), nil).Status)
-	assert.Equal(t, "Tia Template", responseByID(apitest.GetRequestOK(t, srv, sr["signature_request_id"].(string)))["who"]["value"])
+	assert.Equal(t, "Tia Template", apitest.ResponseData(apitest.GetRequestOK(t, srv, sr["signature_request_id"].(string)))["who"]["value"])
 
 	d := apitest.SendPDFs(t, srv, srv.APIKey, http.MethodPost, "/v3/unclaimed_draft/create_embedded", map[string]any{
 		"client_id": apitest.ClientID, "test_mode": true, "requester_email_address": "owner@sandbox.example", "populate_auto_fill_fields": true,
@@ -301,5 +291,5 @@ func TestAutoFillThroughTemplatesAndDrafts(t *testing.T) {
 	id := draft["signature_request_id"].(string)
 	req := apitest.GetRequestOK(t, srv, id)
 	require.Equal(t, http.StatusOK, controlSign(srv, apitest.SignatureID(req, 0), nil).Status)
-	assert.Equal(t, "Dora Draft", responseByID(apitest.GetRequestOK(t, srv, id))["who"]["value"])
+	assert.Equal(t, "Dora Draft", apitest.ResponseData(apitest.GetRequestOK(t, srv, id))["who"]["value"])
 }

@@ -91,7 +91,7 @@ func TestTestValueSignerAddresses(t *testing.T) {
 			statuses: []string{"signed"},
 			mails:    []string{"signature_request jack@sign.signsandbox.test", "completed " + owner, "completed jack@sign.signsandbox.test"},
 			check: func(t *testing.T, srv *sandboxtest.Server, sr map[string]any, _ int64) {
-				rd := responseByID(sr)
+				rd := apitest.ResponseData(sr)
 				assert.Equal(t, map[string]any{"api_id": "signature_page_1", "signature_id": apitest.SignatureID(sr, 0), "name": "Signature", "type": "signature",
 					"required": true, "value": "Jack", "is_signed": true}, rd["signature_page_1"], "signed in the signer's box as the control plane's sign does")
 				assert.NotNil(t, apitest.Signatures(sr)[0]["last_viewed_at"])
@@ -133,7 +133,7 @@ func TestTestValueSignerAddresses(t *testing.T) {
 				sg := apitest.Signatures(sr)[0]
 				assert.Equal(t, "jack@sign.signsandbox.test", sg["signer_email_address"])
 				assert.Equal(t, "Jack (reassigned)", sg["signer_name"])
-				assert.Equal(t, "Jack (reassigned)", responseByID(sr)["signature_page_1"]["value"])
+				assert.Equal(t, "Jack (reassigned)", apitest.ResponseData(sr)["signature_page_1"]["value"])
 			},
 		},
 		{
@@ -213,7 +213,7 @@ func TestTestValueSignerFillsFieldsAsControlSign(t *testing.T) {
 	}
 	values := func(sr map[string]any) map[string]any {
 		out := map[string]any{}
-		for id, rd := range responseByID(sr) {
+		for id, rd := range apitest.ResponseData(sr) {
 			out[id] = []any{rd["type"], rd["value"], rd["is_signed"], rd["required"]}
 		}
 		return out
@@ -288,7 +288,7 @@ func TestTestValuesActEverywhereASignerAppears(t *testing.T) {
 		}
 		sr := apitest.SendWithTemplate(t, srv, srv.APIKey, body)["signature_request"].(map[string]any)
 		got := signed(t, srv, sr["signature_request_id"].(string))
-		assert.Equal(t, "Sample", responseByID(got)["wit_name"]["value"], "letters_only sample")
+		assert.Equal(t, "Sample", apitest.ResponseData(got)["wit_name"]["value"], "letters_only sample")
 	})
 
 	t.Run("create_embedded", func(t *testing.T) {

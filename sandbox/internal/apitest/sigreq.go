@@ -216,3 +216,13 @@ func SendFiles(t *testing.T, srv *sandboxtest.Server, fields map[string]any, fil
 func PDFUpload(name string, data []byte) File {
 	return File{Name: name, ContentType: "application/pdf", Data: data}
 }
+
+// ResponseData is a request's response_data by api_id.
+func ResponseData(sr map[string]any) map[string]map[string]any {
+	out := map[string]map[string]any{}
+	for _, rd := range sr["response_data"].([]any) {
+		m := rd.(map[string]any)
+		out[m["api_id"].(string)] = m
+	}
+	return out
+}

@@ -33,17 +33,6 @@ func ttProcessed(t *testing.T, srv *sandboxtest.Server, id string) map[string]an
 	return apitest.GetRequestOK(t, srv, id)
 }
 
-// ttResponseData maps the request's response_data by api_id.
-func ttResponseData(sr map[string]any) map[string]map[string]any {
-	out := map[string]map[string]any{}
-	rd, _ := sr["response_data"].([]any)
-	for _, v := range rd {
-		m := v.(map[string]any)
-		out[m["api_id"].(string)] = m
-	}
-	return out
-}
-
 // ttPDF downloads a request's merged PDF once it is prepared.
 func ttPDF(t *testing.T, srv *sandboxtest.Server, id string) []byte {
 	t.Helper()

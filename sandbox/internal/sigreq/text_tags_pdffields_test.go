@@ -87,7 +87,7 @@ func TestPreexistingFieldsDraft(t *testing.T) {
 
 	sr = apitest.GetRequestOK(t, srv, id)
 	srv.Sign(apitest.SignatureID(sr, 0), map[string]any{"full_name": "Jack Jones", "color": "Green"})
-	rd := ttResponseData(apitest.GetRequestOK(t, srv, id))
+	rd := apitest.ResponseData(apitest.GetRequestOK(t, srv, id))
 	assert.Equal(t, "Jack Jones", rd["full_name"]["value"])
 	assert.Equal(t, "Green", rd["color"]["value"])
 	assert.Equal(t, true, rd["plan_2"]["value"], "the button that was on stays on")
@@ -118,7 +118,7 @@ func TestTextTagsDraft(t *testing.T) {
 	sr := ttProcessed(t, srv, id)
 	assert.Equal(t, []string{"awaiting_signature"}, apitest.Statuses(sr))
 	srv.Sign(apitest.SignatureID(sr, 0), nil)
-	assert.Contains(t, ttResponseData(apitest.GetRequestOK(t, srv, id)), "jack_sig")
+	assert.Contains(t, apitest.ResponseData(apitest.GetRequestOK(t, srv, id)), "jack_sig")
 
 	r = apitest.SendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/unclaimed_draft/create", body,
 		apitest.PDFUpload("a.pdf", pdftest.MakePDF(pdftest.Letter("[sig|req|signer1|||bogus]"))))

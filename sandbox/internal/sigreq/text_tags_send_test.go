@@ -81,7 +81,7 @@ func TestTextTagsSendEndToEnd(t *testing.T) {
 	srv.Sign(apitest.SignatureID(sr, 1), map[string]any{"bob_name": "Robert", "bob_agree": true})
 	sr = apitest.GetRequestOK(t, srv, id)
 	assert.Equal(t, true, sr["is_complete"])
-	rd := ttResponseData(sr)
+	rd := apitest.ResponseData(sr)
 	for id, typ := range map[string]string{"alice_sig": "signature", "texttag_0_1": "date_signed", "bob_name": "text",
 		"texttag_0_3": "initials", "bob_agree": "checkbox", "bob_sig": "signature"} {
 		require.Contains(t, rd, id)

@@ -93,7 +93,7 @@ func TestTextTagsTemplate(t *testing.T) {
 	req := ttProcessed(t, srv, reqID)
 	srv.Sign(apitest.SignatureID(req, 0), nil)
 	srv.Sign(apitest.SignatureID(req, 1), map[string]any{"wit_name": "Wilma"})
-	rd := ttResponseData(apitest.GetRequestOK(t, srv, reqID))
+	rd := apitest.ResponseData(apitest.GetRequestOK(t, srv, reqID))
 	assert.Equal(t, "Wilma", rd["wit_name"]["value"])
 	assert.Equal(t, "signature", rd["client_sig"]["type"])
 	text := pdftest.Text(t, ttPDF(t, srv, reqID))
