@@ -1,4 +1,4 @@
-package sandbox_test
+package signpage_test
 
 import (
 	"encoding/json"
