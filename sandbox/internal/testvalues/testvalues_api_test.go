@@ -1,4 +1,4 @@
-package sandbox_test
+package testvalues_test
 
 import (
 	"fmt"
@@ -656,7 +656,7 @@ func TestTestValuesOnARealClock(t *testing.T) {
 // TestTestValuesAreDocumented: docs/test-values.md has a row for every
 // reserved address and every file trigger, with its name and text marker.
 func TestTestValuesAreDocumented(t *testing.T) {
-	doc, err := os.ReadFile("../docs/test-values.md")
+	doc, err := os.ReadFile("../../../docs/test-values.md")
 	require.NoError(t, err)
 	for _, a := range testvalues.Actions {
 		assert.Contains(t, string(doc), "| `"+testvalues.Address(a, "*")+"` |", "a row for %s", a)
