@@ -19,21 +19,6 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
-func flSigners() map[string]any {
-	return map[string]any{
-		"signers":   []map[string]any{{"name": "Jack", "email_address": "jack@example.com"}},
-		"test_mode": true,
-	}
-}
-
-func flWith(extra map[string]any) map[string]any {
-	m := flSigners()
-	for k, v := range extra {
-		m[k] = v
-	}
-	return m
-}
-
 func flConfig(t *testing.T, srv *sandboxtest.Server, cfg map[string]any) {
 	t.Helper()
 	srv.Control(http.MethodPatch, "/config", cfg, nil)
@@ -45,21 +30,21 @@ func TestDocumentsRefusedAtOnce(t *testing.T) {
 	cases := []struct {
 		name   string
 		fields map[string]any
-		parts  []flPart
+		parts  []apitest.File
 		path   string
 	}{
-		{"both files and file_urls", flWith(map[string]any{"file_urls": []string{"https://example.com/a.pdf"}}), []flPart{{Name: "a.pdf", Data: pdf}}, "file_urls"},
-		{"neither files nor file_urls", flSigners(), nil, "files"},
-		{"empty upload", flSigners(), []flPart{{Name: "a.pdf", Data: pdf}, {Name: "empty.pdf"}}, "files[1]"},
-		{"empty upload, legacy field", flSigners(), []flPart{{Field: "file[0]", Name: "empty.pdf"}}, "file[0]"},
-		{"file_urls entry not a URL", flWith(map[string]any{"file_urls": []string{"not a url"}}), nil, "file_urls[0]"},
-		{"file_urls entry relative", flWith(map[string]any{"file_urls": []string{"https://example.com/a.pdf", "/files/a.pdf"}}), nil, "file_urls[1]"},
-		{"file_urls entry ftp", flWith(map[string]any{"file_urls": []string{"ftp://example.com/a.pdf"}}), nil, "file_urls[0]"},
-		{"file_urls entry without host", flWith(map[string]any{"file_urls": []string{"http://"}}), nil, "file_urls[0]"},
+		{"both files and file_urls", apitest.OneSignerBodyWith(map[string]any{"file_urls": []string{"https://example.com/a.pdf"}}), []apitest.File{{Name: "a.pdf", Data: pdf}}, "file_urls"},
+		{"neither files nor file_urls", apitest.OneSignerBody(), nil, "files"},
+		{"empty upload", apitest.OneSignerBody(), []apitest.File{{Name: "a.pdf", Data: pdf}, {Name: "empty.pdf"}}, "files[1]"},
+		{"empty upload, legacy field", apitest.OneSignerBody(), []apitest.File{{Field: "file[0]", Name: "empty.pdf"}}, "file[0]"},
+		{"file_urls entry not a URL", apitest.OneSignerBodyWith(map[string]any{"file_urls": []string{"not a url"}}), nil, "file_urls[0]"},
+		{"file_urls entry relative", apitest.OneSignerBodyWith(map[string]any{"file_urls": []string{"https://example.com/a.pdf", "/files/a.pdf"}}), nil, "file_urls[1]"},
+		{"file_urls entry ftp", apitest.OneSignerBodyWith(map[string]any{"file_urls": []string{"ftp://example.com/a.pdf"}}), nil, "file_urls[0]"},
+		{"file_urls entry without host", apitest.OneSignerBodyWith(map[string]any{"file_urls": []string{"http://"}}), nil, "file_urls[0]"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r := flSend(t, srv, "/v3/signature_request/send", tc.fields, tc.parts...)
+			r := apitest.PostFiles(t, srv, "/v3/signature_request/send", tc.fields, tc.parts...)
 			apitest.WantError(t, r, http.StatusBadRequest, "bad_request", tc.path)
 		})
 	}
@@ -69,15 +54,15 @@ func TestDocumentsSizeLimits(t *testing.T) {
 	srv := apitest.NewServer(t)
 	pdf := apitest.PDF(1)
 	flConfig(t, srv, map[string]any{"max_file_bytes": len(pdf) - 1})
-	r := flSend(t, srv, "/v3/signature_request/send", flSigners(), flPart{Name: "a.pdf", Data: pdf})
+	r := apitest.PostFiles(t, srv, "/v3/signature_request/send", apitest.OneSignerBody(), apitest.File{Name: "a.pdf", Data: pdf})
 	apitest.WantError(t, r, http.StatusBadRequest, "bad_request", "files[0]")
 
 	flConfig(t, srv, map[string]any{"max_file_bytes": 1 << 20, "max_world_bytes": 3*len(pdf) + 10})
 	for i := 0; i < 3; i++ {
-		r = flSend(t, srv, "/v3/signature_request/send", flSigners(), flPart{Name: "a.pdf", Data: pdf})
+		r = apitest.PostFiles(t, srv, "/v3/signature_request/send", apitest.OneSignerBody(), apitest.File{Name: "a.pdf", Data: pdf})
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	}
-	r = flSend(t, srv, "/v3/signature_request/send", flSigners(), flPart{Name: "a.pdf", Data: pdf})
+	r = apitest.PostFiles(t, srv, "/v3/signature_request/send", apitest.OneSignerBody(), apitest.File{Name: "a.pdf", Data: pdf})
 	apitest.WantError(t, r, http.StatusBadRequest, "bad_request", "files")
 }
 
@@ -91,9 +76,9 @@ func encryptedPDF(t *testing.T) []byte {
 
 // flStatus sends, lets processing happen and answers the first signature's
 // status_code and the request's events.
-func flStatus(t *testing.T, srv *sandboxtest.Server, fields map[string]any, parts ...flPart) (string, []string) {
+func flStatus(t *testing.T, srv *sandboxtest.Server, fields map[string]any, parts ...apitest.File) (string, []string) {
 	t.Helper()
-	r := flSend(t, srv, "/v3/signature_request/send", fields, parts...)
+	r := apitest.PostFiles(t, srv, "/v3/signature_request/send", fields, parts...)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	id := r.Map()["signature_request"].(map[string]any)["signature_request_id"].(string)
 	srv.Advance(2 * time.Second)
@@ -108,18 +93,18 @@ func TestDocumentsUnreadableEndInErrorFile(t *testing.T) {
 		"xref\n0 3\n0000000000 65535 f \n0000000009 00000 n \n0000000056 00000 n \ntrailer\n<</Size 3/Root 1 0 R>>\nstartxref\n104\n%%EOF\n")
 	cases := []struct {
 		name string
-		part flPart
+		part apitest.File
 	}{
-		{"truncated PDF", flPart{Name: "cut.pdf", Data: pdf[:len(pdf)/2]}},
-		{"encrypted PDF", flPart{Name: "locked.pdf", Data: encryptedPDF(t)}},
-		{"zero-page PDF", flPart{Name: "empty.pdf", Data: zeroPages}},
-		{"not a PDF", flPart{Name: "fake.pdf", Data: []byte("this is not a pdf")}},
-		{"unsupported type", flPart{Name: "setup.exe", Data: []byte("MZ\x90\x00\x03")}},
-		{"office name, not an office file", flPart{Name: "letter.docx", Data: []byte("plain text")}},
+		{"truncated PDF", apitest.File{Name: "cut.pdf", Data: pdf[:len(pdf)/2]}},
+		{"encrypted PDF", apitest.File{Name: "locked.pdf", Data: encryptedPDF(t)}},
+		{"zero-page PDF", apitest.File{Name: "empty.pdf", Data: zeroPages}},
+		{"not a PDF", apitest.File{Name: "fake.pdf", Data: []byte("this is not a pdf")}},
+		{"unsupported type", apitest.File{Name: "setup.exe", Data: []byte("MZ\x90\x00\x03")}},
+		{"office name, not an office file", apitest.File{Name: "letter.docx", Data: []byte("plain text")}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			status, events := flStatus(t, srv, flSigners(), flPart{Name: "ok.pdf", Data: pdf}, tc.part)
+			status, events := flStatus(t, srv, apitest.OneSignerBody(), apitest.File{Name: "ok.pdf", Data: pdf}, tc.part)
 			assert.Equal(t, "error_file", status)
 			assert.Contains(t, events, "file_error")
 		})
@@ -131,23 +116,23 @@ func TestDocumentsConverted(t *testing.T) {
 	var img bytes.Buffer
 	require.NoError(t, png.Encode(&img, image.NewGray(image.Rect(0, 0, 40, 30))))
 	docx := append([]byte("PK\x03\x04"), make([]byte, 64)...)
-	r := flSend(t, srv, "/v3/signature_request/send", flWith(map[string]any{"title": "Mixed"}),
-		flPart{Field: "file[0]", Name: "scan.png", ContentType: "image/png", Data: img.Bytes()},
-		flPart{Field: "file[1]", Name: "notes.txt", ContentType: "text/plain", Data: []byte("Some notes.")},
-		flPart{Field: "file[2]", Name: "offer.docx", Data: docx},
-		flPart{Field: "file[3]", Name: "contract.pdf", Data: apitest.PDF(2)})
+	r := apitest.PostFiles(t, srv, "/v3/signature_request/send", apitest.OneSignerBodyWith(map[string]any{"title": "Mixed"}),
+		apitest.File{Field: "file[0]", Name: "scan.png", ContentType: "image/png", Data: img.Bytes()},
+		apitest.File{Field: "file[1]", Name: "notes.txt", ContentType: "text/plain", Data: []byte("Some notes.")},
+		apitest.File{Field: "file[2]", Name: "offer.docx", Data: docx},
+		apitest.File{Field: "file[3]", Name: "contract.pdf", Data: apitest.PDF(2)})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	id := r.Map()["signature_request"].(map[string]any)["signature_request_id"].(string)
 	srv.Advance(5 * time.Second)
 	assert.Equal(t, []string{"awaiting_signature"}, apitest.Statuses(apitest.GetRequestOK(t, srv, id)))
-	d := flGetAll(srv, id)
-	d.all(t, http.StatusOK, "")
-	assert.Equal(t, 1+1+1+2+2, pdftest.Validate(t, d.pdf.Body), "image, text and placeholder pages, the PDF, signature page and audit trail")
-	names, _ := pdftest.Unzip(t, d.zip.Body)
+	d := apitest.GetDownloads(srv, id)
+	d.All(t, http.StatusOK, "")
+	assert.Equal(t, 1+1+1+2+2, pdftest.Validate(t, d.PDF.Body), "image, text and placeholder pages, the PDF, signature page and audit trail")
+	names, _ := pdftest.Unzip(t, d.ZIP.Body)
 	assert.Equal(t, []string{"scan.pdf", "notes.pdf", "offer.pdf", "contract.pdf"}, names)
 	if pdftest.HavePdftoppm() {
-		assert.Equal(t, 7, pdftest.Render(t, d.pdf.Body))
-		text := pdftest.Text(t, d.pdf.Body)
+		assert.Equal(t, 7, pdftest.Render(t, d.PDF.Body))
+		text := pdftest.Text(t, d.PDF.Body)
 		assert.Contains(t, text, "Some notes.")
 		assert.Contains(t, text, "Placeholder page")
 		assert.Contains(t, text, "offer.docx")
@@ -177,16 +162,16 @@ func TestDocumentsFileURLs(t *testing.T) {
 	srv := apitest.NewServer(t)
 	flConfig(t, srv, map[string]any{"max_file_bytes": 4096})
 
-	ok := flSend(t, srv, "/v3/signature_request/send", flWith(map[string]any{
+	ok := apitest.PostFiles(t, srv, "/v3/signature_request/send", apitest.OneSignerBodyWith(map[string]any{
 		"file_urls": []string{fileServer.URL + "/contract.pdf", fileServer.URL + "/download", fileServer.URL + "/moved"}}))
 	require.Equal(t, http.StatusOK, ok.Status, "%s", ok.Body)
 	id := ok.Map()["signature_request"].(map[string]any)["signature_request_id"].(string)
 	srv.Advance(5 * time.Second)
 	assert.Equal(t, []string{"awaiting_signature"}, apitest.Statuses(apitest.GetRequestOK(t, srv, id)))
-	d := flGetAll(srv, id)
-	d.all(t, http.StatusOK, "")
-	assert.Equal(t, 3*3+2, pdftest.Validate(t, d.pdf.Body))
-	names, _ := pdftest.Unzip(t, d.zip.Body)
+	d := apitest.GetDownloads(srv, id)
+	d.All(t, http.StatusOK, "")
+	assert.Equal(t, 3*3+2, pdftest.Validate(t, d.PDF.Body))
+	names, _ := pdftest.Unzip(t, d.ZIP.Body)
 	assert.Len(t, names, 3, "one ZIP entry per fetched document")
 
 	closed := httptest.NewServer(http.NotFoundHandler())
@@ -198,7 +183,7 @@ func TestDocumentsFileURLs(t *testing.T) {
 		"unreachable": closed.URL + "/a.pdf",
 	} {
 		t.Run(name, func(t *testing.T) {
-			status, events := flStatus(t, srv, flWith(map[string]any{"file_urls": []string{u}}))
+			status, events := flStatus(t, srv, apitest.OneSignerBodyWith(map[string]any{"file_urls": []string{u}}))
 			assert.Equal(t, "error_file", status)
 			assert.Contains(t, events, "file_error")
 		})
@@ -209,16 +194,16 @@ func TestDocumentsFileURLsOffline(t *testing.T) {
 	srv := apitest.NewServer(t)
 	flConfig(t, srv, map[string]any{"fetch_file_urls": false})
 	u := "https://files.invalid/agreement.pdf"
-	r := flSend(t, srv, "/v3/signature_request/send", flWith(map[string]any{"file_urls": []string{u}}))
+	r := apitest.PostFiles(t, srv, "/v3/signature_request/send", apitest.OneSignerBodyWith(map[string]any{"file_urls": []string{u}}))
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	id := r.Map()["signature_request"].(map[string]any)["signature_request_id"].(string)
 	srv.Advance(5 * time.Second)
 	assert.Equal(t, []string{"awaiting_signature"}, apitest.Statuses(apitest.GetRequestOK(t, srv, id)))
-	d := flGetAll(srv, id)
-	d.all(t, http.StatusOK, "")
-	assert.Equal(t, 3, pdftest.Validate(t, d.pdf.Body), "placeholder page, signature page, audit trail")
+	d := apitest.GetDownloads(srv, id)
+	d.All(t, http.StatusOK, "")
+	assert.Equal(t, 3, pdftest.Validate(t, d.PDF.Body), "placeholder page, signature page, audit trail")
 	if pdftest.HavePdftoppm() {
-		text := pdftest.Text(t, d.pdf.Body)
+		text := pdftest.Text(t, d.PDF.Body)
 		assert.Contains(t, text, u)
 		assert.Contains(t, text, "fetch_file_urls")
 	}
@@ -244,7 +229,7 @@ func TestDocumentsFileURLTitle(t *testing.T) {
 		"URL path":            {fileServer.URL + "/docs/lease.pdf?sig=abc", "lease.pdf"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			r := flSend(t, srv, "/v3/signature_request/send", flWith(map[string]any{"file_urls": []string{tc.url}}))
+			r := apitest.PostFiles(t, srv, "/v3/signature_request/send", apitest.OneSignerBodyWith(map[string]any{"file_urls": []string{tc.url}}))
 			require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 			sr := r.Map()["signature_request"].(map[string]any)
 			assert.Equal(t, tc.title, sr["title"])

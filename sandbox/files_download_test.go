@@ -13,25 +13,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftest"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
-// flPart is one multipart file part.
-type flPart = apitest.File
-
-// flSend posts a create body as multipart as the caller: scalars as text,
-// objects and arrays as JSON parts, then the file parts.
-func flSend(t *testing.T, srv *sandboxtest.Server, path string, fields map[string]any, parts ...flPart) *sandboxtest.Response {
-	t.Helper()
-	return apitest.SendMultipart(t, srv, srv.APIKey, http.MethodPost, path, fields, parts...)
-}
-
 // flRequest sends a signature request with two signers (no form fields, so
 // the signature page is appended) and the given documents.
-func flRequest(t *testing.T, srv *sandboxtest.Server, testMode bool, parts ...flPart) map[string]any {
+func flRequest(t *testing.T, srv *sandboxtest.Server, testMode bool, parts ...apitest.File) map[string]any {
 	t.Helper()
 	fields := map[string]any{
 		"title": "Files test",
@@ -41,38 +30,9 @@ func flRequest(t *testing.T, srv *sandboxtest.Server, testMode bool, parts ...fl
 		},
 		"test_mode": testMode,
 	}
-	r := flSend(t, srv, "/v3/signature_request/send", fields, parts...)
+	r := apitest.PostFiles(t, srv, "/v3/signature_request/send", fields, parts...)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	return r.Map()["signature_request"].(map[string]any)
-}
-
-// flDownloads fetches the three download forms of a signature request.
-type flDownloads struct {
-	pdf, zip, dataURI, fileURL *sandboxtest.Response
-}
-
-func flGetAll(srv *sandboxtest.Server, id string) flDownloads {
-	return flDownloads{
-		pdf:     srv.Do(http.MethodGet, "/v3/signature_request/files/"+id, nil),
-		zip:     srv.Do(http.MethodGet, "/v3/signature_request/files/"+id+"?file_type=zip", nil),
-		dataURI: srv.Do(http.MethodGet, "/v3/signature_request/files_as_data_uri/"+id, nil),
-		fileURL: srv.Do(http.MethodGet, "/v3/signature_request/files_as_file_url/"+id, nil),
-	}
-}
-
-// all checks that every form answers with status and error_name.
-func (d flDownloads) all(t *testing.T, status int, name string) {
-	t.Helper()
-	for form, r := range map[string]*sandboxtest.Response{"pdf": d.pdf, "zip": d.zip, "data uri": d.dataURI, "file url": d.fileURL} {
-		require.Equal(t, status, r.Status, "%s: %s", form, r.Body)
-		if name != "" {
-			n, msg, _ := apitest.ErrorParts(t, r.Body)
-			assert.Equal(t, name, n, form)
-			if status == http.StatusConflict {
-				assert.Equal(t, apierr.MsgFilesNotReady, msg, form)
-			}
-		}
-	}
 }
 
 // flFetch downloads a file URL without credentials, as a browser would.
@@ -89,46 +49,46 @@ func flFetch(t *testing.T, u string) (int, http.Header, []byte) {
 func TestFilesLifecycle(t *testing.T) {
 	srv := apitest.NewServer(t)
 	docA, docB := apitest.PDF(2), apitest.PDF(1)
-	sr := flRequest(t, srv, true, flPart{Name: "contract.pdf", Data: docA}, flPart{Name: "annex.pdf", Data: docB})
+	sr := flRequest(t, srv, true, apitest.File{Name: "contract.pdf", Data: docA}, apitest.File{Name: "annex.pdf", Data: docB})
 	id := sr["signature_request_id"].(string)
 
 	// Files are prepared FilePreparationDelay (5s) after creation.
-	flGetAll(srv, id).all(t, http.StatusConflict, "conflict")
+	apitest.GetDownloads(srv, id).All(t, http.StatusConflict, "conflict")
 	srv.Advance(4 * time.Second)
-	flGetAll(srv, id).all(t, http.StatusConflict, "conflict")
+	apitest.GetDownloads(srv, id).All(t, http.StatusConflict, "conflict")
 	srv.Advance(time.Second)
-	d := flGetAll(srv, id)
-	d.all(t, http.StatusOK, "")
+	d := apitest.GetDownloads(srv, id)
+	d.All(t, http.StatusOK, "")
 
 	// The merged PDF: 3 document pages + signature page + audit trail.
-	assert.Equal(t, "application/pdf", d.pdf.Header.Get("Content-Type"))
-	assert.Equal(t, `attachment; filename="Files test.pdf"`, d.pdf.Header.Get("Content-Disposition"))
-	assert.Equal(t, 5, pdftest.Validate(t, d.pdf.Body))
+	assert.Equal(t, "application/pdf", d.PDF.Header.Get("Content-Type"))
+	assert.Equal(t, `attachment; filename="Files test.pdf"`, d.PDF.Header.Get("Content-Disposition"))
+	assert.Equal(t, 5, pdftest.Validate(t, d.PDF.Body))
 	if pdftest.HavePdftoppm() {
-		assert.Equal(t, 5, pdftest.Render(t, d.pdf.Body), "pdftoppm renders every page")
-		text := pdftest.Text(t, d.pdf.Body)
+		assert.Equal(t, 5, pdftest.Render(t, d.PDF.Body), "pdftoppm renders every page")
+		text := pdftest.Text(t, d.PDF.Body)
 		assert.Contains(t, text, "Signature page")
 		assert.Contains(t, text, "Audit trail")
 		assert.Equal(t, 5, strings.Count(text, "TEST MODE"), "test-mode marking on every page")
 	}
 
 	// The ZIP: one PDF per document, safe unique names.
-	assert.Equal(t, "application/zip", d.zip.Header.Get("Content-Type"))
-	assert.Equal(t, `attachment; filename="Files test.zip"`, d.zip.Header.Get("Content-Disposition"))
-	names, contents := pdftest.Unzip(t, d.zip.Body)
+	assert.Equal(t, "application/zip", d.ZIP.Header.Get("Content-Type"))
+	assert.Equal(t, `attachment; filename="Files test.zip"`, d.ZIP.Header.Get("Content-Disposition"))
+	names, contents := pdftest.Unzip(t, d.ZIP.Body)
 	assert.Equal(t, []string{"contract.pdf", "annex.pdf"}, names)
 	assert.Equal(t, 2, pdftest.Validate(t, contents[0]))
 	assert.Equal(t, 1, pdftest.Validate(t, contents[1]))
 
 	// The data URI is the binary PDF.
-	uri := d.dataURI.Map()["data_uri"].(string)
+	uri := d.DataURI.Map()["data_uri"].(string)
 	require.True(t, strings.HasPrefix(uri, "data:application/pdf;base64,"), uri)
 	raw, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(uri, "data:application/pdf;base64,"))
 	require.NoError(t, err)
-	assert.True(t, bytes.Equal(d.pdf.Body, raw), "data URI decodes to the binary download")
+	assert.True(t, bytes.Equal(d.PDF.Body, raw), "data URI decodes to the binary download")
 
 	// The file URL serves the same PDF until expires_at (FileURLTTL, 1h).
-	fu := d.fileURL.Map()
+	fu := d.FileURL.Map()
 	u := fu["file_url"].(string)
 	assert.Equal(t, srv.Now().Add(time.Hour).Unix(), int64(fu["expires_at"].(float64)))
 	assert.True(t, strings.HasPrefix(u, srv.URL+"/_sandbox/w/"), u)
@@ -136,7 +96,7 @@ func TestFilesLifecycle(t *testing.T) {
 	require.Equal(t, http.StatusOK, status, "%s", body)
 	assert.Equal(t, "application/pdf", hdr.Get("Content-Type"))
 	assert.Equal(t, `attachment; filename="Files test.pdf"`, hdr.Get("Content-Disposition"))
-	assert.True(t, bytes.Equal(d.pdf.Body, body))
+	assert.True(t, bytes.Equal(d.PDF.Body, body))
 	inline := srv.Do(http.MethodGet, "/v3/signature_request/files_as_file_url/"+id+"?force_download=0", nil)
 	require.Equal(t, http.StatusOK, inline.Status, "%s", inline.Body)
 	_, hdr, _ = flFetch(t, inline.Map()["file_url"].(string))
@@ -145,15 +105,15 @@ func TestFilesLifecycle(t *testing.T) {
 	// A signature makes the files "being prepared" again; the new version
 	// shows the signer as signed.
 	srv.Sign(apitest.SignatureID(sr, 0), nil)
-	flGetAll(srv, id).all(t, http.StatusConflict, "conflict")
+	apitest.GetDownloads(srv, id).All(t, http.StatusConflict, "conflict")
 	status, _, _ = flFetch(t, u)
 	assert.Equal(t, http.StatusOK, status, "a file URL keeps serving the version it was issued for")
 	srv.Advance(5 * time.Second)
-	after := flGetAll(srv, id)
-	after.all(t, http.StatusOK, "")
-	assert.False(t, bytes.Equal(d.pdf.Body, after.pdf.Body))
+	after := apitest.GetDownloads(srv, id)
+	after.All(t, http.StatusOK, "")
+	assert.False(t, bytes.Equal(d.PDF.Body, after.PDF.Body))
 	if pdftest.HavePdftoppm() {
-		assert.Contains(t, pdftest.Text(t, after.pdf.Body), "Signed ")
+		assert.Contains(t, pdftest.Text(t, after.PDF.Body), "Signed ")
 	}
 
 	// expires_at on the world clock ends the URL.
@@ -166,7 +126,7 @@ func TestFilesLifecycle(t *testing.T) {
 	r := srv.Do(http.MethodPost, "/v3/signature_request/cancel/"+id, nil)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	srv.Advance(time.Minute)
-	flGetAll(srv, id).all(t, http.StatusGone, "deleted")
+	apitest.GetDownloads(srv, id).All(t, http.StatusGone, "deleted")
 	status, _, _ = flFetch(t, fresh)
 	assert.Equal(t, http.StatusGone, status)
 }
@@ -174,7 +134,7 @@ func TestFilesLifecycle(t *testing.T) {
 func TestFilesSameStateSameBytes(t *testing.T) {
 	get := func() []byte {
 		srv := apitest.NewServer(t)
-		sr := flRequest(t, srv, false, flPart{Name: "a.pdf", Data: apitest.PDF(1)})
+		sr := flRequest(t, srv, false, apitest.File{Name: "a.pdf", Data: apitest.PDF(1)})
 		srv.Advance(5 * time.Second)
 		r := srv.Do(http.MethodGet, "/v3/signature_request/files/"+sr["signature_request_id"].(string), nil)
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
@@ -185,7 +145,7 @@ func TestFilesSameStateSameBytes(t *testing.T) {
 
 func TestFilesQueryAndAccess(t *testing.T) {
 	srv := apitest.NewServer(t)
-	sr := flRequest(t, srv, true, flPart{Name: "a.pdf", Data: apitest.PDF(1)})
+	sr := flRequest(t, srv, true, apitest.File{Name: "a.pdf", Data: apitest.PDF(1)})
 	id := sr["signature_request_id"].(string)
 	srv.Advance(5 * time.Second)
 
@@ -213,17 +173,17 @@ func TestFilesSampleDocuments(t *testing.T) {
 	sample := pdftest.Sample(t, "pdf-sample.pdf")
 	sample2 := pdftest.Sample(t, "pdf-sample-2.pdf")
 	srv := apitest.NewServer(t)
-	sr := flRequest(t, srv, false, flPart{Name: "pdf-sample.pdf", Data: sample}, flPart{Name: "pdf-sample.pdf", Data: sample2})
+	sr := flRequest(t, srv, false, apitest.File{Name: "pdf-sample.pdf", Data: sample}, apitest.File{Name: "pdf-sample.pdf", Data: sample2})
 	srv.Advance(5 * time.Second)
 	id := sr["signature_request_id"].(string)
-	d := flGetAll(srv, id)
-	d.all(t, http.StatusOK, "")
-	assert.Equal(t, 4, pdftest.Validate(t, d.pdf.Body), "2 sample pages + signature page + audit trail")
+	d := apitest.GetDownloads(srv, id)
+	d.All(t, http.StatusOK, "")
+	assert.Equal(t, 4, pdftest.Validate(t, d.PDF.Body), "2 sample pages + signature page + audit trail")
 	if pdftest.HavePdftoppm() {
-		assert.Equal(t, 4, pdftest.Render(t, d.pdf.Body))
-		assert.NotContains(t, pdftest.Text(t, d.pdf.Body), "TEST MODE", "no test-mode marking outside test_mode")
+		assert.Equal(t, 4, pdftest.Render(t, d.PDF.Body))
+		assert.NotContains(t, pdftest.Text(t, d.PDF.Body), "TEST MODE", "no test-mode marking outside test_mode")
 	}
-	names, contents := pdftest.Unzip(t, d.zip.Body)
+	names, contents := pdftest.Unzip(t, d.ZIP.Body)
 	assert.Equal(t, []string{"pdf-sample.pdf", "pdf-sample (2).pdf"}, names)
 	for _, c := range contents {
 		assert.Equal(t, 1, pdftest.Validate(t, c))
@@ -264,7 +224,7 @@ func TestFilesOfTemplates(t *testing.T) {
 func TestFileURLExpiresOnTheWorldClock(t *testing.T) {
 	srv := apitest.NewServer(t)
 	flConfig(t, srv, map[string]any{"file_url_ttl": "10m", "file_preparation_delay": "1s"})
-	sr := flRequest(t, srv, false, flPart{Name: "a.pdf", Data: apitest.PDF(1)})
+	sr := flRequest(t, srv, false, apitest.File{Name: "a.pdf", Data: apitest.PDF(1)})
 	id := sr["signature_request_id"].(string)
 	srv.Advance(999 * time.Millisecond)
 	apitest.WantError(t, srv.Do(http.MethodGet, "/v3/signature_request/files_as_file_url/"+id, nil), http.StatusConflict, "conflict", "")
@@ -290,11 +250,11 @@ func TestFileURLExpiresOnTheWorldClock(t *testing.T) {
 // URL issued afterwards serves the same PDF.
 func TestFilesStayThoseOfTheirPreparation(t *testing.T) {
 	srv := apitest.NewServer(t)
-	sr := flRequest(t, srv, false, flPart{Name: "a.pdf", Data: apitest.PDF(1)})
+	sr := flRequest(t, srv, false, apitest.File{Name: "a.pdf", Data: apitest.PDF(1)})
 	id := sr["signature_request_id"].(string)
 	srv.Advance(5 * time.Second)
-	before := flGetAll(srv, id)
-	before.all(t, http.StatusOK, "")
+	before := apitest.GetDownloads(srv, id)
+	before.All(t, http.StatusOK, "")
 
 	srv.Advance(time.Minute)
 	r := srv.Do(http.MethodPost, "/v3/signature_request/remind/"+id, map[string]any{"email_address": "jack@example.com"})
@@ -302,12 +262,12 @@ func TestFilesStayThoseOfTheirPreparation(t *testing.T) {
 	got := srv.Do(http.MethodGet, "/v3/signature_request/"+id, nil)
 	require.Equal(t, http.StatusOK, got.Status, "%s", got.Body)
 
-	after := flGetAll(srv, id)
-	after.all(t, http.StatusOK, "")
-	assert.True(t, bytes.Equal(before.pdf.Body, after.pdf.Body), "PDF")
-	assert.True(t, bytes.Equal(before.zip.Body, after.zip.Body), "ZIP")
-	assert.Equal(t, before.dataURI.Map()["data_uri"], after.dataURI.Map()["data_uri"], "data URI")
-	status, _, body := flFetch(t, after.fileURL.Map()["file_url"].(string))
+	after := apitest.GetDownloads(srv, id)
+	after.All(t, http.StatusOK, "")
+	assert.True(t, bytes.Equal(before.PDF.Body, after.PDF.Body), "PDF")
+	assert.True(t, bytes.Equal(before.ZIP.Body, after.ZIP.Body), "ZIP")
+	assert.Equal(t, before.DataURI.Map()["data_uri"], after.DataURI.Map()["data_uri"], "data URI")
+	status, _, body := flFetch(t, after.FileURL.Map()["file_url"].(string))
 	require.Equal(t, http.StatusOK, status, "%s", body)
-	assert.True(t, bytes.Equal(before.pdf.Body, body), "file URL")
+	assert.True(t, bytes.Equal(before.PDF.Body, body), "file URL")
 }

@@ -103,7 +103,7 @@ func teamServer(t *testing.T, opts ...sandbox.Option) (*sandboxtest.Server, *log
 // of its file_error event, once its files are prepared.
 func fileURLOutcome(t *testing.T, srv *sandboxtest.Server, u string) (status string, events []string, id, message string) {
 	t.Helper()
-	r := flSend(t, srv, "/v3/signature_request/send", flWith(map[string]any{"file_urls": []string{u}, "title": "Outbound"}))
+	r := apitest.PostFiles(t, srv, "/v3/signature_request/send", apitest.OneSignerBodyWith(map[string]any{"file_urls": []string{u}, "title": "Outbound"}))
 	require.Equal(t, http.StatusOK, r.Status, "a file URL is fetched later: the call itself succeeds (%s)", r.Body)
 	id = r.Map()["signature_request"].(map[string]any)["signature_request_id"].(string)
 	srv.Advance(6 * time.Second)
@@ -140,11 +140,11 @@ func assertNothingLeaked(t *testing.T, srv *sandboxtest.Server, logs *logBuffer,
 	pages := map[string][]byte{}
 	for _, id := range ids {
 		pages["request "+id] = srv.Do(http.MethodGet, "/v3/signature_request/"+id, nil).Body
-		d := flGetAll(srv, id)
-		pages["pdf "+id], pages["zip "+id], pages["data uri "+id], pages["file url "+id] = d.pdf.Body, d.zip.Body, d.dataURI.Body, d.fileURL.Body
+		d := apitest.GetDownloads(srv, id)
+		pages["pdf "+id], pages["zip "+id], pages["data uri "+id], pages["file url "+id] = d.PDF.Body, d.ZIP.Body, d.DataURI.Body, d.FileURL.Body
 		pages["console request "+id] = srv.Do(http.MethodGet, "/_sandbox/console/api/signature_requests/"+id, nil).Body
-		if d.pdf.Status == http.StatusOK && pdftest.HavePdftoppm() {
-			pages["pdf text "+id] = []byte(pdftest.Text(t, d.pdf.Body))
+		if d.PDF.Status == http.StatusOK && pdftest.HavePdftoppm() {
+			pages["pdf text "+id] = []byte(pdftest.Text(t, d.PDF.Body))
 		}
 	}
 	for _, p := range []string{"/_sandbox/callbacks", "/_sandbox/emails", "/_sandbox/state", "/_sandbox/console/api/callbacks", "/_sandbox/console/api/emails"} {
@@ -265,9 +265,9 @@ func TestOutboundLocalSandboxReachesLocalTargets(t *testing.T) {
 		status, _, id, _ := fileURLOutcome(t, srv, u)
 		assert.Equal(t, "awaiting_signature", status, u)
 		if pdftest.HavePdftoppm() {
-			d := flGetAll(srv, id)
-			require.Equal(t, http.StatusOK, d.pdf.Status)
-			assert.Contains(t, pdftest.Text(t, d.pdf.Body), internalSecret, "the check above would see a leak")
+			d := apitest.GetDownloads(srv, id)
+			require.Equal(t, http.StatusOK, d.PDF.Status)
+			assert.Contains(t, pdftest.Text(t, d.PDF.Body), internalSecret, "the check above would see a leak")
 		}
 	}
 	for _, u := range []string{

@@ -41,7 +41,7 @@ func rfBuild(t *testing.T, srv *sandboxtest.Server) rfWorld {
 	t.Helper()
 	var w rfWorld
 	send := func() map[string]any {
-		return flRequest(t, srv, true, flPart{Name: "a.pdf", Data: apitest.PDF(2)})
+		return flRequest(t, srv, true, apitest.File{Name: "a.pdf", Data: apitest.PDF(2)})
 	}
 	p, s, c := send(), send(), send()
 	w.prepared, w.signed, w.canceled = p["signature_request_id"].(string), s["signature_request_id"].(string), c["signature_request_id"].(string)

@@ -99,7 +99,7 @@ func TestIdenticalUploadsShareABlobRow(t *testing.T) {
 	pdf := apitest.PagesPDF([2]float64{612, 792})
 	first := apitest.CreateTemplate(t, srv, srv.APIKey, apitest.StandardTemplate(), apitest.PDFFile{Name: "same.pdf", Data: pdf})
 	second := apitest.CreateTemplate(t, srv, srv.APIKey, apitest.StandardTemplate(), apitest.PDFFile{Name: "same.pdf", Data: pdf})
-	r := flSend(t, srv, "/v3/signature_request/send", flSigners(), flPart{Name: "same.pdf", Data: pdf})
+	r := apitest.PostFiles(t, srv, "/v3/signature_request/send", apitest.OneSignerBody(), apitest.File{Name: "same.pdf", Data: pdf})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	srID := r.Map()["signature_request"].(map[string]any)["signature_request_id"].(string)
 
