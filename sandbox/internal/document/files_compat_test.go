@@ -1,4 +1,4 @@
-package sandbox_test
+package document_test
 
 // A request's file set is kept in its request row, where it was a
 // file_sets row of its own before. Exports and journals still write it as
