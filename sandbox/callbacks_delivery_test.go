@@ -123,7 +123,7 @@ func TestAppCallbacks(t *testing.T) {
 	assert.True(t, sent[0].VerifyHash(srv.APIKey))
 
 	r := srv.Do(http.MethodPost, "/v3/account/create", map[string]any{
-		"email_address": "newcomer@example.com", "client_id": apitest.ClientID, "client_secret": cbAppSecret})
+		"email_address": "newcomer@example.com", "client_id": apitest.ClientID, "client_secret": apitest.AppSecret})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	var created struct {
 		Account struct {

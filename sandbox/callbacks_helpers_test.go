@@ -10,9 +10,6 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
-// cbAppSecret is the client_secret of the fixture API app.
-const cbAppSecret = "5e4b2b4c9d4f4a0e8f7c6b5a49382716"
-
 // cbEmit emits test events in the default world.
 func cbEmit(t *testing.T, srv *sandboxtest.Server, evs ...sandbox.CallbacksTestEvent) {
 	t.Helper()

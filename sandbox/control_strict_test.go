@@ -14,14 +14,6 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
-// worldExport is the caller's world as GET /_sandbox/state shows it.
-func worldExport(t *testing.T, srv *sandboxtest.Server, key string) string {
-	t.Helper()
-	r := srv.DoAs(key, http.MethodGet, sandbox.ControlPrefix+"/state", nil)
-	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	return string(r.Body)
-}
-
 // refusesBogus sends {"bogus":1} and checks the 400 names the parameter.
 func refusesBogus(t *testing.T, srv *sandboxtest.Server, key, method, path string) {
 	t.Helper()
@@ -40,7 +32,7 @@ func refusesBogus(t *testing.T, srv *sandboxtest.Server, key, method, path strin
 func TestEveryControlCallRefusesUnknownParameters(t *testing.T) {
 	srv := apitest.ScenarioServer(t, sandbox.WithOfflineFiles())
 	apitest.QuickSend(t, srv, srv.APIKey, "Untouched", "a@example.com")
-	before := worldExport(t, srv, srv.APIKey)
+	before := apitest.WorldExport(t, srv, srv.APIKey)
 	n := 0
 	for _, rt := range sandbox.ControlRoutesForTest() {
 		if rt.Method == http.MethodGet || rt.Method == http.MethodHead || strings.HasPrefix(rt.Path, "/w/") {
@@ -57,7 +49,7 @@ func TestEveryControlCallRefusesUnknownParameters(t *testing.T) {
 		n++
 	}
 	assert.GreaterOrEqual(t, n, 25, "the table covers the control calls")
-	assert.Equal(t, before, worldExport(t, srv, srv.APIKey), "nothing changed")
+	assert.Equal(t, before, apitest.WorldExport(t, srv, srv.APIKey), "nothing changed")
 }
 
 // The calls the review found acting on {"bogus":1}, on objects they would
@@ -76,8 +68,8 @@ func TestControlCallsOnRealObjectsRefuseUnknownParameters(t *testing.T) {
 	draft := r.Map()["template"].(map[string]any)["template_id"].(string)
 	other := srv.NewWorld()
 
-	before := worldExport(t, srv, srv.APIKey)
-	otherBefore := worldExport(t, srv, other.APIKey)
+	before := apitest.WorldExport(t, srv, srv.APIKey)
+	otherBefore := apitest.WorldExport(t, srv, other.APIKey)
 	for _, tc := range []struct{ key, method, path string }{
 		{srv.APIKey, http.MethodPost, "/signatures/" + sigs[0] + "/view"},
 		{srv.APIKey, http.MethodPost, "/signatures/" + sigs[0] + "/sign"},
@@ -94,8 +86,8 @@ func TestControlCallsOnRealObjectsRefuseUnknownParameters(t *testing.T) {
 			refusesBogus(t, srv, tc.key, tc.method, sandbox.ControlPrefix+tc.path)
 		})
 	}
-	assert.Equal(t, before, worldExport(t, srv, srv.APIKey), "nothing changed")
-	assert.Equal(t, otherBefore, worldExport(t, srv, other.APIKey), "the other world is still there, unchanged")
+	assert.Equal(t, before, apitest.WorldExport(t, srv, srv.APIKey), "nothing changed")
+	assert.Equal(t, otherBefore, apitest.WorldExport(t, srv, other.APIKey), "the other world is still there, unchanged")
 
 	// An empty body (or {}) is no parameter at all: the calls act.
 	srv.Control(http.MethodPost, "/signatures/"+sigs[0]+"/view", map[string]any{}, nil)

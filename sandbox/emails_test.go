@@ -17,68 +17,6 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
-// mailSend sends a request for signature with file_urls (offline) and
-// answers its id and signature ids.
-func mailSend(t *testing.T, srv *sandboxtest.Server, fields map[string]any, signers ...string) (string, []string) {
-	t.Helper()
-	body := map[string]any{"test_mode": true, "file_urls": []string{"https://example.com/doc.pdf"}}
-	for k, v := range fields {
-		body[k] = v
-	}
-	var list []map[string]any
-	for _, s := range signers {
-		name, addr, _ := strings.Cut(s, " <")
-		list = append(list, map[string]any{"name": name, "email_address": strings.TrimSuffix(addr, ">")})
-	}
-	body["signers"] = list
-	r := srv.Do(http.MethodPost, "/v3/signature_request/send", body)
-	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	sr := apitest.Obj(t, r.Map(), "signature_request")
-	var sigs []string
-	for _, s := range sr["signatures"].([]any) {
-		sigs = append(sigs, s.(map[string]any)["signature_id"].(string))
-	}
-	return sr["signature_request_id"].(string), sigs
-}
-
-func mustOK(t *testing.T, r *sandboxtest.Response) {
-	t.Helper()
-	require.True(t, r.Status/100 == 2, "%d %s", r.Status, r.Body)
-}
-
-// sendEveryKind makes the world send an e-mail of every kind.
-func sendEveryKind(t *testing.T, srv *sandboxtest.Server) {
-	t.Helper()
-	a, sigs := mailSend(t, srv, map[string]any{"title": "Lease", "subject": "Your lease", "message": "Hello,\nplease sign the lease.",
-		"allow_reassign": true}, "Jack Example <jack@example.com>", "Jill Example <jill@example.com>")
-	srv.Advance(time.Minute)
-	srv.Advance(2 * time.Hour)
-	mustOK(t, srv.Do(http.MethodPost, "/v3/signature_request/remind/"+a, map[string]any{"email_address": "jack@example.com"}))
-	mustOK(t, srv.SignerAction(sigs[1], "reassign", map[string]any{"name": "Kim New", "email_address": "kim@example.com", "reason": "Kim signs for us"}))
-	mustOK(t, srv.SignerAction(sigs[0], "sign", map[string]any{}))
-	var req map[string]any
-	srv.Control(http.MethodGet, "/emails?kind=signature_request&to=kim@example.com", nil, &req)
-	kim := req["emails"].([]any)[0].(map[string]any)["signature_id"].(string)
-	mustOK(t, srv.SignerAction(kim, "sign", map[string]any{}))
-
-	_, sigs = mailSend(t, srv, map[string]any{"title": "Declined deal", "allow_decline": true}, "Lou Example <lou@example.com>")
-	srv.Advance(time.Minute)
-	mustOK(t, srv.SignerAction(sigs[0], "decline", map[string]any{"reason": "The price is wrong"}))
-
-	c, _ := mailSend(t, srv, map[string]any{"title": "Canceled deal"}, "Mo Example <mo@example.com>")
-	srv.Advance(time.Minute)
-	mustOK(t, srv.Do(http.MethodPost, "/v3/signature_request/cancel/"+c, nil))
-	srv.Advance(time.Minute)
-
-	tpl := apitest.ReadyTemplate(t, srv)
-	mustOK(t, srv.Do(http.MethodPost, "/v3/template/add_user/"+tpl, map[string]any{"email_address": "teammate@sandbox.example"}))
-	mustOK(t, srv.Do(http.MethodPut, "/v3/team/add_member", map[string]any{"email_address": "invitee@example.com"}))
-	mustOK(t, srv.Do(http.MethodPost, "/v3/account/create", map[string]any{"email_address": "newcomer@example.com"}))
-	mustOK(t, srv.Do(http.MethodPost, "/v3/report/create", map[string]any{"start_date": "12/01/2024", "end_date": "01/01/2025", "report_type": []string{"user_activity"}}))
-	mustOK(t, apitest.SendFax(t, srv, srv.APIKey, map[string]string{"recipient": "fay@example.com", "title": "Signed pages", "test_mode": "true"}))
-	srv.Advance(time.Minute)
-}
-
 // TestEveryEmailIsAMessage: every kind of e-mail the sandbox sends is
 // served as a message a client reads (headers from the outbox's record,
 // a text and an HTML part with the requester's message and the link it
@@ -87,9 +25,9 @@ func sendEveryKind(t *testing.T, srv *sandboxtest.Server) {
 func TestEveryEmailIsAMessage(t *testing.T) {
 	base := sandbox.WithBaseURL("http://sandbox.test")
 	srv := apitest.NewServer(t, sandbox.WithOfflineFiles(), base)
-	sendEveryKind(t, srv)
+	apitest.SendEveryEmailKind(t, srv)
 	twin := apitest.NewServer(t, sandbox.WithOfflineFiles(), base)
-	sendEveryKind(t, twin)
+	apitest.SendEveryEmailKind(t, twin)
 
 	mails := srv.Emails()
 	var kinds []string
@@ -167,14 +105,14 @@ func TestEveryEmailIsAMessage(t *testing.T) {
 func TestEmailBrandingIsFixedWhenSent(t *testing.T) {
 	srv := apitest.NewServer(t, sandbox.WithOfflineFiles())
 	const app = "7d1043473d55bfa90e8530d35801d4e3" // the fixture app
-	mustOK(t, srv.Do(http.MethodPut, "/v3/api_app/"+app, map[string]any{"white_labeling_options": map[string]any{
+	apitest.WantOK(t, srv.Do(http.MethodPut, "/v3/api_app/"+app, map[string]any{"white_labeling_options": map[string]any{
 		"primary_button_color": "#00b3e6", "primary_button_text_color": "#ffffff", "header_background_color": "#003300"}}))
-	mailSend(t, srv, map[string]any{"title": "Branded", "client_id": app}, "Jack Example <jack@example.com>")
-	mailSend(t, srv, map[string]any{"title": "Plain"}, "Jill Example <jill@example.com>")
+	apitest.SendToSigners(t, srv, map[string]any{"title": "Branded", "client_id": app}, "Jack Example <jack@example.com>")
+	apitest.SendToSigners(t, srv, map[string]any{"title": "Plain"}, "Jill Example <jill@example.com>")
 	srv.Advance(time.Minute)
-	mustOK(t, srv.Do(http.MethodPut, "/v3/api_app/"+app, map[string]any{"white_labeling_options": map[string]any{
+	apitest.WantOK(t, srv.Do(http.MethodPut, "/v3/api_app/"+app, map[string]any{"white_labeling_options": map[string]any{
 		"primary_button_color": "#7a00cc", "header_background_color": "#330000"}}))
-	mailSend(t, srv, map[string]any{"title": "Rebranded", "client_id": app}, "Kim Example <kim@example.com>")
+	apitest.SendToSigners(t, srv, map[string]any{"title": "Rebranded", "client_id": app}, "Kim Example <kim@example.com>")
 	srv.Advance(time.Minute)
 
 	html := map[string]string{}
@@ -198,7 +136,7 @@ func TestEmailBrandingIsFixedWhenSent(t *testing.T) {
 func TestEmailShowsTheAppsLogo(t *testing.T) {
 	srv := apitest.NewServer(t, sandbox.WithOfflineFiles())
 	app := apitest.BrandedApp(t, srv, "Logo Co", `{"primary_button_color": "#00b3e6"}`, true)
-	id, _ := mailSend(t, srv, map[string]any{"title": "With a logo", "client_id": app}, "Jack Example <jack@example.com>")
+	id, _ := apitest.SendToSigners(t, srv, map[string]any{"title": "With a logo", "client_id": app}, "Jack Example <jack@example.com>")
 	srv.Advance(time.Minute)
 	mails := srv.Emails()
 	require.Len(t, mails, 1)
@@ -216,8 +154,8 @@ func TestEmailShowsTheAppsLogo(t *testing.T) {
 // request; a reminder then still carries a signing link.
 func TestOutboxReadMarksSearchAndClear(t *testing.T) {
 	srv := apitest.NewServer(t, sandbox.WithOfflineFiles())
-	a, _ := mailSend(t, srv, map[string]any{"title": "Lease", "message": "Bring the blue pen"}, "Jack Example <jack@example.com>")
-	mailSend(t, srv, map[string]any{"title": "Loan"}, "Jill Example <jill@example.com>")
+	a, _ := apitest.SendToSigners(t, srv, map[string]any{"title": "Lease", "message": "Bring the blue pen"}, "Jack Example <jack@example.com>")
+	apitest.SendToSigners(t, srv, map[string]any{"title": "Loan"}, "Jill Example <jill@example.com>")
 	srv.Advance(time.Minute)
 	mails := srv.Emails()
 	require.Len(t, mails, 2)
@@ -255,7 +193,7 @@ func TestOutboxReadMarksSearchAndClear(t *testing.T) {
 	assert.Empty(t, srv.Emails())
 	assert.Equal(t, 0, srv.ClearEmails())
 	srv.Advance(2 * time.Hour)
-	mustOK(t, srv.Do(http.MethodPost, "/v3/signature_request/remind/"+a, map[string]any{"email_address": "jack@example.com"}))
+	apitest.WantOK(t, srv.Do(http.MethodPost, "/v3/signature_request/remind/"+a, map[string]any{"email_address": "jack@example.com"}))
 	mails = srv.Emails()
 	require.Len(t, mails, 1)
 	assert.Equal(t, "reminder", mails[0].Kind)
@@ -282,10 +220,10 @@ func TestOutboxExportImportAndRestart(t *testing.T) {
 	t.Run("before", func(t *testing.T) {
 		srv := apitest.NewControlCheckedServer(t, opts...)
 		const app = "7d1043473d55bfa90e8530d35801d4e3"
-		mustOK(t, srv.Do(http.MethodPut, "/v3/api_app/"+app, map[string]any{"white_labeling_options": map[string]any{"header_background_color": "#003300"}}))
-		_, sigs := mailSend(t, srv, map[string]any{"title": "Kept", "client_id": app, "allow_decline": true}, "Jack Example <jack@example.com>")
+		apitest.WantOK(t, srv.Do(http.MethodPut, "/v3/api_app/"+app, map[string]any{"white_labeling_options": map[string]any{"header_background_color": "#003300"}}))
+		_, sigs := apitest.SendToSigners(t, srv, map[string]any{"title": "Kept", "client_id": app, "allow_decline": true}, "Jack Example <jack@example.com>")
 		srv.Advance(time.Minute)
-		mustOK(t, srv.SignerAction(sigs[0], "decline", map[string]any{"reason": "no"}))
+		apitest.WantOK(t, srv.SignerAction(sigs[0], "decline", map[string]any{"reason": "no"}))
 		srv.Control(http.MethodPatch, "/emails/"+srv.Emails()[0].ID, map[string]any{"read": true}, nil)
 		before = messages(srv)
 		require.Len(t, before, 2)
@@ -295,7 +233,7 @@ func TestOutboxExportImportAndRestart(t *testing.T) {
 
 		srv.Control(http.MethodPost, "/reset", nil, nil)
 		require.Empty(t, srv.Emails())
-		mustOK(t, srv.Do(http.MethodPut, sandbox.ControlPrefix+"/state", state))
+		apitest.WantOK(t, srv.Do(http.MethodPut, sandbox.ControlPrefix+"/state", state))
 		assert.Equal(t, before, messages(srv), "an import gives the outbox back")
 	})
 	t.Run("after a restart", func(t *testing.T) {

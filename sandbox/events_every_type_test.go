@@ -77,7 +77,7 @@ func TestEveryOfficialEventType(t *testing.T) {
 
 	// account_confirmed: an account created through the app confirms.
 	r = srv.Do(http.MethodPost, "/v3/account/create", map[string]any{
-		"email_address": "joiner@example.com", "client_id": apitest.ClientID, "client_secret": cbAppSecret})
+		"email_address": "joiner@example.com", "client_id": apitest.ClientID, "client_secret": apitest.AppSecret})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	newAccount := r.Map()["account"].(map[string]any)["account_id"].(string)
 	srv.Control(http.MethodPost, "/accounts/"+newAccount+"/confirm", nil, nil)
@@ -137,7 +137,7 @@ func TestEveryOfficialEventType(t *testing.T) {
 	internal := apitest.TwoSigners()
 	internal["title"] = "Internal"
 	f := sendAs(internal)
-	offPage := evBody(evField("lost", 100, 900, 120, 30))
+	offPage := apitest.PlacementBody(apitest.SignatureField("lost", 100, 900, 120, 30))
 	g := sendAs(offPage)
 	processed()
 	want["file_error"] = eventCause{object: broken.Map()["signature_request"].(map[string]any)["signature_request_id"].(string)}
@@ -164,7 +164,7 @@ func TestEveryOfficialEventType(t *testing.T) {
 	want["sign_url_invalid"] = eventCause{object: h["signature_request_id"].(string), related: []string{apitest.SignatureID(h, 0)}}
 
 	// signature_request_incomplete_qes: an eID signer leaves the step.
-	eid := evBody()
+	eid := apitest.PlacementBody()
 	eid["test_mode"], eid["is_eid"] = false, true
 	q := sendAs(eid)
 	processed()

@@ -20,24 +20,6 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
-// evField is a signature field for signer 0 on page 1 of document 0.
-func evField(id string, x, y, w, h int) map[string]any {
-	return map[string]any{"document_index": 0, "api_id": id, "name": id, "type": "signature", "x": x, "y": y,
-		"width": w, "height": h, "required": true, "signer": 0, "page": 1}
-}
-
-// evBody is a one-signer test-mode send body with the given fields.
-func evBody(fields ...map[string]any) map[string]any {
-	b := map[string]any{
-		"title": "Placement", "test_mode": true,
-		"signers": []map[string]any{{"name": "Pat", "email_address": "pat@example.com"}},
-	}
-	if len(fields) > 0 {
-		b["form_fields_per_document"] = fields
-	}
-	return b
-}
-
 // evWarnings lists the warning names of an answer.
 func evWarnings(r *sandboxtest.Response) []string {
 	var out []string
@@ -66,18 +48,18 @@ func TestFieldPlacement(t *testing.T) {
 	rcv := apitest.NewReceiver(t)
 	apitest.SetCallbackURL(t, srv, srv.APIKey, rcv.URL)
 	send := func(fields ...map[string]any) *sandboxtest.Response {
-		return apitest.CreateRequest(t, srv, srv.APIKey, "send", evBody(fields...))
+		return apitest.CreateRequest(t, srv, srv.APIKey, "send", apitest.PlacementBody(fields...))
 	}
 
-	inside := send(evField("sig", 100, 600, 120, 30))
+	inside := send(apitest.SignatureField("sig", 100, 600, 120, 30))
 	require.Equal(t, http.StatusOK, inside.Status, "%s", inside.Body)
 	assert.Empty(t, evWarnings(inside))
 
-	partly := send(evField("sig", 550, 600, 120, 30))
+	partly := send(apitest.SignatureField("sig", 550, 600, 120, 30))
 	require.Equal(t, http.StatusOK, partly.Status, "%s", partly.Body)
 	assert.Equal(t, []string{"form_fields_placement"}, evWarnings(partly))
 
-	outside := send(evField("ok", 100, 100, 120, 30), evField("lost", 100, 800, 120, 30))
+	outside := send(apitest.SignatureField("ok", 100, 100, 120, 30), apitest.SignatureField("lost", 100, 800, 120, 30))
 	require.Equal(t, http.StatusOK, outside.Status, "%s", outside.Body)
 	assert.Equal(t, []string{"form_fields_placement"}, evWarnings(outside))
 
@@ -289,7 +271,7 @@ func TestEIDIncomplete(t *testing.T) {
 	srv := apitest.NewServer(t)
 	rcv := apitest.NewReceiver(t)
 	apitest.SetCallbackURL(t, srv, srv.APIKey, rcv.URL)
-	body := evBody()
+	body := apitest.PlacementBody()
 	body["test_mode"], body["is_eid"] = false, true
 	sr := apitest.SendRequest(t, srv, body)
 	id, sig := sr["signature_request_id"].(string), apitest.SignatureID(sr, 0)
@@ -312,13 +294,13 @@ func TestEIDIncomplete(t *testing.T) {
 	assert.Equal(t, true, done["is_complete"], "the signer came back and signed")
 	apitest.WantError(t, srv.SignerAction(sig, "eid_incomplete", nil), http.StatusConflict, "conflict", "")
 
-	plain := apitest.SendRequest(t, srv, evBody())
+	plain := apitest.SendRequest(t, srv, apitest.PlacementBody())
 	srv.Advance(time.Minute)
 	apitest.WantError(t, srv.SignerAction(apitest.SignatureID(plain, 0), "eid_incomplete", nil), http.StatusForbidden, "forbidden", "")
 	apitest.WantError(t, srv.SignerAction(apitest.SignatureID(plain, 0), "eid_incomplete", map[string]any{"bogus": true}), http.StatusBadRequest, "bad_request", "")
 	apitest.WantError(t, srv.SignerAction("ffffffffffffffffffffffffffffffff", "eid_incomplete", nil), http.StatusNotFound, "not_found", "")
 
-	inTestMode := evBody()
+	inTestMode := apitest.PlacementBody()
 	inTestMode["is_eid"] = true
 	apitest.WantError(t, apitest.CreateRequest(t, srv, srv.APIKey, "send", inTestMode), http.StatusBadRequest, "bad_request", "is_eid")
 	two := apitest.TwoSigners()

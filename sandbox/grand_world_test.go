@@ -101,7 +101,7 @@ func grandWorld(t *testing.T, srv *sandboxtest.Server) grandIDs {
 	// Accounts created through the app: one confirmed, one not.
 	for _, email := range []string{"confirmed@example.com", "pending@example.com"} {
 		a := must(srv.Do(http.MethodPost, "/v3/account/create", map[string]any{
-			"email_address": email, "client_id": apitest.ClientID, "client_secret": cbAppSecret}), http.StatusOK)
+			"email_address": email, "client_id": apitest.ClientID, "client_secret": apitest.AppSecret}), http.StatusOK)
 		id := a["account"].(map[string]any)["account_id"].(string)
 		if email == "confirmed@example.com" {
 			srv.Control(http.MethodPost, "/accounts/"+id+"/confirm", nil, nil)
@@ -173,14 +173,14 @@ rules:
 	reassigned := send(reassigning)
 	toCancel := send(apitest.TwoSigners())
 	unknown := send(apitest.TwoSigners())
-	send(evBody(evField("lost", 100, 900, 120, 30))) // error_component_position
+	send(apitest.PlacementBody(apitest.SignatureField("lost", 100, 900, 120, 30))) // error_component_position
 	must(apitest.SendPDFs(t, srv, srv.APIKey, http.MethodPost, "/v3/signature_request/send", apitest.TwoSigners(),
 		apitest.PDFFile{Name: "broken.pdf", Data: []byte("%PDF-1.7 truncated")}), http.StatusOK) // error_file
 	scripted := apitest.TwoSigners()
 	scripted["allow_decline"] = true
 	scripted["signers"] = []map[string]any{{"name": "Dee", "email_address": "dee@declines.example"}}
 	send(scripted)
-	eid := evBody()
+	eid := apitest.PlacementBody()
 	eid["test_mode"], eid["is_eid"] = false, true
 	eidReq := send(eid)
 	edited := send(apitest.TwoSigners())

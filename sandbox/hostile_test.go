@@ -299,7 +299,7 @@ func peakHeapDuring(fn func()) (uint64, time.Duration) {
 }
 
 func runHostile(t *testing.T, srv *sandboxtest.Server, cases []hostileRequest) {
-	before := worldExport(t, srv, srv.APIKey)
+	before := apitest.WorldExport(t, srv, srv.APIKey)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			if c.makeBody != nil {
@@ -324,7 +324,7 @@ func runHostile(t *testing.T, srv *sandboxtest.Server, cases []hostileRequest) {
 			t.Logf("answered in %s", took)
 			assert.Less(t, took, hostileHangBound, "no answer within %s: a hang", hostileHangBound)
 			assert.Less(t, grew, hostileMemoryBound(len(c.body)), "heap grew by %d MB for a body of %d bytes", grew>>20, len(c.body))
-			if after := worldExport(t, srv, srv.APIKey); after != before {
+			if after := apitest.WorldExport(t, srv, srv.APIKey); after != before {
 				t.Fatalf("the world changed")
 			}
 			switch {

@@ -172,7 +172,7 @@ func TestSMTPRelayLeavesTheWorldAlone(t *testing.T) {
 		srv.SignerAction(sigs[0], "sign", map[string]any{})
 	}
 	waitEmails(t, relayed, "every e-mail delivered", allDelivered(3))
-	assert.Equal(t, worldExport(t, plain, plain.APIKey), worldExport(t, relayed, relayed.APIKey))
+	assert.Equal(t, apitest.WorldExport(t, plain, plain.APIKey), apitest.WorldExport(t, relayed, relayed.APIKey))
 	for _, e := range plain.Emails() {
 		assert.Nil(t, e.Delivery, "no relay, no delivery state")
 		assert.Equal(t, string(plain.EmailMessage(e.ID)), string(relayed.EmailMessage(e.ID)))
@@ -189,7 +189,7 @@ func TestSMTPRelayAfterReset(t *testing.T) {
 	apitest.QuickSend(t, srv, srv.APIKey, "Before", "ann@example.com")
 	srv.Advance(time.Minute)
 	waitEmails(t, srv, "delivered", allDelivered(1))
-	state := worldExport(t, srv, srv.APIKey)
+	state := apitest.WorldExport(t, srv, srv.APIKey)
 
 	srv.Control(http.MethodPost, "/reset", nil, nil)
 	require.Empty(t, srv.Emails())

@@ -135,7 +135,7 @@ type mailpitMessage struct {
 func TestSMTPRelayToMailpit(t *testing.T) {
 	mp := startMailpit(t)
 	srv := apitest.NewServer(t, sandbox.WithOfflineFiles(), sandbox.WithSMTPRelay(mp.SMTP))
-	sendEveryKind(t, srv)
+	apitest.SendEveryEmailKind(t, srv)
 	mails := waitEmails(t, srv, "every e-mail delivered to Mailpit", func(es []sandboxtest.Email) bool {
 		return len(es) > 0 && allDelivered(len(es))(es)
 	})

@@ -23,7 +23,7 @@ type exportedState struct {
 
 func exportState(t *testing.T, srv *sandboxtest.Server) (string, exportedState) {
 	t.Helper()
-	raw := worldExport(t, srv, srv.APIKey)
+	raw := apitest.WorldExport(t, srv, srv.APIKey)
 	var st exportedState
 	require.NoError(t, json.Unmarshal([]byte(raw), &st))
 	return raw, st
@@ -87,13 +87,13 @@ func TestStateImportRefusesInconsistentWorlds(t *testing.T) {
 			assert.Equal(t, "bad_request", name)
 			assert.Equal(t, tc.path, path, msg)
 			assert.Contains(t, msg, tc.msg)
-			assert.Equal(t, before, worldExport(t, srv, srv.APIKey), "nothing changed")
+			assert.Equal(t, before, apitest.WorldExport(t, srv, srv.APIKey), "nothing changed")
 		})
 	}
 	// The untouched export imports.
 	r := srv.Do(http.MethodPut, sandbox.ControlPrefix+"/state", before)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	assert.Equal(t, before, worldExport(t, srv, srv.APIKey))
+	assert.Equal(t, before, apitest.WorldExport(t, srv, srv.APIKey))
 }
 
 // The clock stops at the last instant it can export and schedule at: an
@@ -107,7 +107,7 @@ func TestClockLimitKeepsTheRoundTripExact(t *testing.T) {
 		r = srv.Do(http.MethodPost, sandbox.ControlPrefix+"/clock/advance", map[string]any{"to": to})
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	}
-	before := worldExport(t, srv, srv.APIKey)
+	before := apitest.WorldExport(t, srv, srv.APIKey)
 
 	for _, body := range []map[string]any{
 		{"to": "2200-01-01T00:00:01Z"},
@@ -118,17 +118,17 @@ func TestClockLimitKeepsTheRoundTripExact(t *testing.T) {
 		require.Equal(t, http.StatusBadRequest, r.Status, "%v: %s", body, r.Body)
 		_, msg, _ := apitest.ErrorParts(t, r.Body)
 		assert.Contains(t, msg, "2200-01-01T00:00:00Z, the last instant")
-		assert.Equal(t, before, worldExport(t, srv, srv.APIKey), "nothing changed")
+		assert.Equal(t, before, apitest.WorldExport(t, srv, srv.APIKey), "nothing changed")
 	}
 
 	r = srv.Do(http.MethodPost, sandbox.ControlPrefix+"/clock/advance", map[string]any{"duration": "1h"})
 
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	assert.Equal(t, time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC), srv.Now())
-	atLimit := worldExport(t, srv, srv.APIKey)
+	atLimit := apitest.WorldExport(t, srv, srv.APIKey)
 	r = srv.Do(http.MethodPut, sandbox.ControlPrefix+"/state", atLimit)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	assert.Equal(t, atLimit, worldExport(t, srv, srv.APIKey), "exact round trip at the last instant")
+	assert.Equal(t, atLimit, apitest.WorldExport(t, srv, srv.APIKey), "exact round trip at the last instant")
 
 	r = srv.DoAs("", http.MethodPost, sandbox.ControlPrefix+"/worlds", map[string]any{"clock": "fake", "time": "9999-12-31T23:59:59Z"})
 	require.Equal(t, http.StatusBadRequest, r.Status, "%s", r.Body)

@@ -24,3 +24,6 @@ const (
 	// SendProcessDelay is the default SendProcessingDelay.
 	SendProcessDelay = 2 * time.Second
 )
+
+// AppSecret is the client_secret of the fixture API app.
+const AppSecret = "5e4b2b4c9d4f4a0e8f7c6b5a49382716"

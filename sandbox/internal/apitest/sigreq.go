@@ -226,3 +226,21 @@ func ResponseData(sr map[string]any) map[string]map[string]any {
 	}
 	return out
 }
+
+// SignatureField is a signature field for signer 0 on page 1 of document 0.
+func SignatureField(id string, x, y, w, h int) map[string]any {
+	return map[string]any{"document_index": 0, "api_id": id, "name": id, "type": "signature", "x": x, "y": y,
+		"width": w, "height": h, "required": true, "signer": 0, "page": 1}
+}
+
+// PlacementBody is a one-signer test-mode send body with the given fields.
+func PlacementBody(fields ...map[string]any) map[string]any {
+	b := map[string]any{
+		"title": "Placement", "test_mode": true,
+		"signers": []map[string]any{{"name": "Pat", "email_address": "pat@example.com"}},
+	}
+	if len(fields) > 0 {
+		b["form_fields_per_document"] = fields
+	}
+	return b
+}
