@@ -1,4 +1,4 @@
-package sandbox_test
+package mail_test
 
 import (
 	"net/http"
