@@ -1,4 +1,4 @@
-package sandbox_test
+package mailrelay_test
 
 import (
 	"net"
