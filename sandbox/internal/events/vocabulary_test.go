@@ -1,4 +1,4 @@
-package sandbox_test
+package events_test
 
 // The event types and signature statuses that only failures and rare signer
 // paths reach: error_component_position (a field off its page),

@@ -1,4 +1,4 @@
-package sandbox_test
+package events_test
 
 // The proof for issue 6, "every event type, emitted by the transition that
 // causes it": one world drives each of the 23 official event types through
