@@ -71,7 +71,7 @@ func BulkSend(t *testing.T, srv *sandboxtest.Server, key, op string, body map[st
 	return srv.DoAs(key, http.MethodPost, "/v3/signature_request/"+op, body)
 }
 
-// BulkJob sends and answers the bulk_send_job object.
+// BulkJob sends and returns the bulk_send_job object.
 func BulkJob(t *testing.T, srv *sandboxtest.Server, op string, body map[string]any) map[string]any {
 	t.Helper()
 	r := BulkSend(t, srv, srv.APIKey, op, body)

@@ -15,7 +15,7 @@ import (
 // E-mails: a world that sends one of every kind.
 
 // SendToSigners sends a request for signature with file_urls (offline) and
-// answers its id and signature ids.
+// returns its id and signature ids.
 func SendToSigners(t *testing.T, srv *sandboxtest.Server, fields map[string]any, signers ...string) (string, []string) {
 	t.Helper()
 	body := map[string]any{"test_mode": true, "file_urls": []string{"https://example.com/doc.pdf"}}

@@ -74,7 +74,7 @@ func SendFax(t *testing.T, srv *sandboxtest.Server, key string, fields map[strin
 }
 
 // BrandedApp creates an API app with white labeling (and a logo when
-// logo is set) and answers its client_id.
+// logo is set) and returns its client_id.
 func BrandedApp(t *testing.T, srv *sandboxtest.Server, name, options string, logo bool) string {
 	t.Helper()
 	parts := []Part{Field("name", name), Field("domains", `["example.com"]`), Field("white_labeling_options", options)}

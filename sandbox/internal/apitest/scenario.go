@@ -66,7 +66,7 @@ func Scenarios(t *testing.T, srv *sandboxtest.Server, key string) ScenarioList {
 	return out
 }
 
-// QuickSend sends a small test-mode request as key and answers its id and
+// QuickSend sends a small test-mode request as key and returns its id and
 // signature ids.
 func QuickSend(t *testing.T, srv *sandboxtest.Server, key, title string, signers ...string) (string, []string) {
 	t.Helper()

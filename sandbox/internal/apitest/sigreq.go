@@ -39,8 +39,8 @@ func TwoSigners() map[string]any {
 	}
 }
 
-// CreateRequest sends a create body with one 1-page PDF and answers the status
-// and the decoded response.
+// CreateRequest sends a create body with one 1-page PDF and returns the
+// response.
 func CreateRequest(t *testing.T, srv *sandboxtest.Server, key, path string, fields map[string]any) *sandboxtest.Response {
 	t.Helper()
 	return SendPDFs(t, srv, key, http.MethodPost, "/v3/signature_request/"+path, fields, PDFFile{Name: "nda.pdf", Data: PDF(1)})
@@ -204,7 +204,7 @@ func TextTagsBody() map[string]any {
 }
 
 // SendFiles sends a body with files and fails unless it is accepted; it
-// answers the whole response body.
+// returns the whole response body.
 func SendFiles(t *testing.T, srv *sandboxtest.Server, fields map[string]any, files ...File) map[string]any {
 	t.Helper()
 	r := SendMultipart(t, srv, srv.APIKey, http.MethodPost, "/v3/signature_request/send", fields, files...)

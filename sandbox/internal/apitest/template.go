@@ -77,7 +77,7 @@ func StandardTemplate() map[string]any {
 	}
 }
 
-// CreateTemplate creates a template from fields and files as key and answers its
+// CreateTemplate creates a template from fields and files as key and returns its
 // id, failing the test on anything but 200.
 func CreateTemplate(t *testing.T, srv *sandboxtest.Server, key string, fields map[string]any, files ...PDFFile) string {
 	t.Helper()
@@ -201,7 +201,7 @@ func PDFText(t *testing.T, pdf []byte) string {
 	return string(out)
 }
 
-// UpdateTemplateFiles posts update_files and answers the new template id.
+// UpdateTemplateFiles posts update_files and returns the new template id.
 func UpdateTemplateFiles(t *testing.T, srv *sandboxtest.Server, id string, pdf []byte) string {
 	t.Helper()
 	r := SendPDFs(t, srv, srv.APIKey, http.MethodPost, "/v3/template/update_files/"+id,

@@ -26,7 +26,7 @@ func CreateDraft(t *testing.T, srv *sandboxtest.Server, key, op string, fields m
 	return SendPDFs(t, srv, key, http.MethodPost, "/v3/unclaimed_draft/"+op, fields, PDFFile{Name: "contract.pdf", Data: PDF(1)})
 }
 
-// Draft creates a draft and answers its unclaimed_draft object.
+// Draft creates a draft and returns its unclaimed_draft object.
 func Draft(t *testing.T, srv *sandboxtest.Server, op string, fields map[string]any) map[string]any {
 	t.Helper()
 	r := CreateDraft(t, srv, srv.APIKey, op, fields)
