@@ -20,23 +20,23 @@ func TestAPIKeyRename(t *testing.T) {
 	srv := apitest.NewServer(t)
 	r := srv.Do(http.MethodPost, "/_sandbox/api_keys", map[string]any{"name": "CI"})
 	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
-	second := listKeys(t, srv, srv.APIKey)[1]
+	second := apitest.APIKeys(t, srv, srv.APIKey)[1]
 
 	r = srv.Do(http.MethodPatch, "/_sandbox/api_keys/"+second.Key, map[string]any{"name": "  Deploys  "})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	keys := listKeys(t, srv, srv.APIKey)
+	keys := apitest.APIKeys(t, srv, srv.APIKey)
 	require.Len(t, keys, 2)
 	assert.Equal(t, "Deploys", keys[1].Name, "trimmed")
 	assert.Equal(t, second.Key, keys[1].Key)
 	assert.Equal(t, second.CreatedAt, keys[1].CreatedAt)
 	assert.False(t, keys[1].Primary)
-	assert.Equal(t, srv.APIKey, primaryOf(keys), "the primary key stays primary")
+	assert.Equal(t, srv.APIKey, apitest.PrimaryKey(keys), "the primary key stays primary")
 	assert.Equal(t, http.StatusOK, srv.DoAs(second.Key, http.MethodGet, "/v3/account", nil).Status, "the key still works")
 
 	// The primary key can be renamed too.
 	r = srv.Do(http.MethodPatch, "/_sandbox/api_keys/"+srv.APIKey, map[string]any{"name": "Main"})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	assert.Equal(t, "Main", listKeys(t, srv, srv.APIKey)[0].Name)
+	assert.Equal(t, "Main", apitest.APIKeys(t, srv, srv.APIKey)[0].Name)
 
 	other := srv.NewWorld()
 	for _, tc := range []struct {
@@ -63,7 +63,7 @@ func TestAPIKeyRename(t *testing.T) {
 			}
 		})
 	}
-	assert.Equal(t, "Deploys", listKeys(t, srv, srv.APIKey)[1].Name, "nothing refused changed the name")
+	assert.Equal(t, "Deploys", apitest.APIKeys(t, srv, srv.APIKey)[1].Name, "nothing refused changed the name")
 	r = srv.Do(http.MethodPost, "/_sandbox/api_keys", map[string]any{"name": strings.Repeat("x", 256)})
 	require.Equal(t, http.StatusBadRequest, r.Status, "a new key's name has the same bounds: %s", r.Body)
 
@@ -71,14 +71,14 @@ func TestAPIKeyRename(t *testing.T) {
 	state := srv.Do(http.MethodGet, "/_sandbox/state", nil)
 	require.Equal(t, http.StatusOK, state.Status)
 	require.Equal(t, http.StatusOK, srv.Do(http.MethodPost, "/_sandbox/reset", nil).Status)
-	assert.NotEqual(t, "Main", listKeys(t, srv, srv.APIKey)[0].Name, "reset to the fixtures")
+	assert.NotEqual(t, "Main", apitest.APIKeys(t, srv, srv.APIKey)[0].Name, "reset to the fixtures")
 	req, err := http.NewRequest(http.MethodPut, srv.URL+"/_sandbox/state", bytes.NewReader(state.Body))
 	require.NoError(t, err)
 	req.Header.Set("Content-Type", "application/json")
 	req.SetBasicAuth(srv.APIKey, "")
 	r = srv.Send(req)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	keys = listKeys(t, srv, srv.APIKey)
+	keys = apitest.APIKeys(t, srv, srv.APIKey)
 	assert.Equal(t, []string{"Main", "Deploys"}, []string{keys[0].Name, keys[1].Name})
 }
 
@@ -96,6 +96,6 @@ func TestAPIKeyRenameSurvivesARestart(t *testing.T) {
 	t.Run("after", func(t *testing.T) {
 		srv := apitest.NewControlCheckedServer(t, opts...)
 		require.Equal(t, key, srv.APIKey)
-		assert.Equal(t, "Renamed before the restart", listKeys(t, srv, key)[0].Name)
+		assert.Equal(t, "Renamed before the restart", apitest.APIKeys(t, srv, key)[0].Name)
 	})
 }

@@ -1,7 +1,6 @@
 package sandbox_test
 
 import (
-	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -12,31 +11,16 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 )
 
-const (
-	ownerID    = "4dc1d0601aba5f470c97af030a257f883daf663d"
-	teammateID = "6ff46ba9ed6e43517c09f9b4d2db2a081f1d5ab0"
-)
-
-func accountOf(t *testing.T, body []byte) map[string]any {
-	t.Helper()
-	var out struct {
-		Account map[string]any `json:"account"`
-	}
-	require.NoError(t, json.Unmarshal(body, &out), "%s", body)
-	require.NotNil(t, out.Account, "%s", body)
-	return out.Account
-}
-
 func TestAccountGetSelection(t *testing.T) {
 	srv := apitest.NewServer(t)
 	cases := []struct {
 		name, query, want string
 		status            int
 	}{
-		{"caller", "", ownerID, 200},
-		{"by id", "?account_id=" + teammateID, teammateID, 200},
-		{"by email, any case", "?email_address=Teammate@Sandbox.Example", teammateID, 200},
-		{"account_id prevails", "?account_id=" + teammateID + "&email_address=owner@sandbox.example", teammateID, 200},
+		{"caller", "", apitest.OwnerID, 200},
+		{"by id", "?account_id=" + apitest.TeammateID, apitest.TeammateID, 200},
+		{"by email, any case", "?email_address=Teammate@Sandbox.Example", apitest.TeammateID, 200},
+		{"account_id prevails", "?account_id=" + apitest.TeammateID + "&email_address=owner@sandbox.example", apitest.TeammateID, 200},
 		{"unknown id", "?account_id=0000000000000000000000000000000000000000", "", 404},
 		{"unknown email", "?email_address=nobody@example.com", "", 404},
 	}
@@ -49,21 +33,21 @@ func TestAccountGetSelection(t *testing.T) {
 				assert.Equal(t, "not_found", name)
 				return
 			}
-			assert.Equal(t, tc.want, accountOf(t, r.Body)["account_id"])
+			assert.Equal(t, tc.want, apitest.AccountOf(t, r.Body)["account_id"])
 		})
 	}
 	// Another world's accounts are not visible.
 	w := srv.NewWorld()
 	r := srv.DoAs(w.APIKey, http.MethodPost, "/v3/account/create", map[string]any{"email_address": "only-in-w@example.com"})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	id := accountOf(t, r.Body)["account_id"].(string)
+	id := apitest.AccountOf(t, r.Body)["account_id"].(string)
 	assert.Equal(t, http.StatusNotFound, srv.Do(http.MethodGet, "/v3/account?account_id="+id, nil).Status)
 	assert.Equal(t, http.StatusNotFound, srv.Do(http.MethodGet, "/v3/account?email_address=only-in-w@example.com", nil).Status)
 }
 
 func TestAccountShowsQuotasUsageAndSettings(t *testing.T) {
 	srv := apitest.NewServer(t)
-	a := accountOf(t, srv.Do(http.MethodGet, "/v3/account", nil).Body)
+	a := apitest.AccountOf(t, srv.Do(http.MethodGet, "/v3/account", nil).Body)
 	for _, k := range []string{"account_id", "email_address", "is_locked", "is_paid_hs", "is_paid_hf", "quotas", "callback_url", "role_code", "team_id", "locale", "usage", "settings"} {
 		assert.Contains(t, a, k)
 	}
@@ -78,7 +62,7 @@ func TestAccountShowsQuotasUsageAndSettings(t *testing.T) {
 	assert.Equal(t, true, a["is_paid_hs"])
 	assert.Equal(t, true, a["settings"].(map[string]any)["signer_access_codes"])
 
-	outsider := accountOf(t, srv.Do(http.MethodGet, "/v3/account?email_address=outsider@elsewhere.example", nil).Body)
+	outsider := apitest.AccountOf(t, srv.Do(http.MethodGet, "/v3/account?email_address=outsider@elsewhere.example", nil).Body)
 	assert.Nil(t, outsider["team_id"])
 	assert.Nil(t, outsider["role_code"])
 	assert.EqualValues(t, 3, outsider["quotas"].(map[string]any)["documents_left"])
@@ -91,7 +75,7 @@ func TestAccountUpdateLocalesAndCallback(t *testing.T) {
 	for _, l := range all {
 		r := srv.Do(http.MethodPut, "/v3/account", map[string]any{"locale": l})
 		require.Equal(t, http.StatusOK, r.Status, "%s: %s", l, r.Body)
-		assert.Equal(t, l, accountOf(t, r.Body)["locale"])
+		assert.Equal(t, l, apitest.AccountOf(t, r.Body)["locale"])
 	}
 	for _, l := range []string{"EN-US", "en_us", "en", "fr-CA", ""} {
 		r := srv.Do(http.MethodPut, "/v3/account", map[string]any{"locale": l})
@@ -103,7 +87,7 @@ func TestAccountUpdateLocalesAndCallback(t *testing.T) {
 
 	r := srv.Do(http.MethodPut, "/v3/account", map[string]any{"callback_url": "https://hooks.example.com/sign?x=1"})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	assert.Equal(t, "https://hooks.example.com/sign?x=1", accountOf(t, r.Body)["callback_url"])
+	assert.Equal(t, "https://hooks.example.com/sign?x=1", apitest.AccountOf(t, r.Body)["callback_url"])
 	for _, bad := range []string{"not a url", "ftp://example.com/x", "/relative", "http://", "mailto:a@b.c"} {
 		r = srv.Do(http.MethodPut, "/v3/account", map[string]any{"callback_url": bad})
 		require.Equal(t, http.StatusBadRequest, r.Status, bad)
@@ -113,19 +97,19 @@ func TestAccountUpdateLocalesAndCallback(t *testing.T) {
 	// An empty callback_url clears it.
 	r = srv.Do(http.MethodPut, "/v3/account", map[string]any{"callback_url": ""})
 	require.Equal(t, http.StatusOK, r.Status)
-	assert.Nil(t, accountOf(t, r.Body)["callback_url"])
+	assert.Nil(t, apitest.AccountOf(t, r.Body)["callback_url"])
 
 	// Only callback_url and locale change; other fields are ignored.
 	r = srv.Do(http.MethodPut, "/v3/account", map[string]any{"email_address": "changed@example.com", "is_paid_hs": false, "locale": "de-DE"})
 	require.Equal(t, http.StatusOK, r.Status)
-	a := accountOf(t, r.Body)
+	a := apitest.AccountOf(t, r.Body)
 	assert.Equal(t, "owner@sandbox.example", a["email_address"])
 	assert.Equal(t, true, a["is_paid_hs"])
 
 	// account_id may name the caller, never someone else.
-	r = srv.Do(http.MethodPut, "/v3/account", map[string]any{"account_id": ownerID, "locale": "fr-FR"})
+	r = srv.Do(http.MethodPut, "/v3/account", map[string]any{"account_id": apitest.OwnerID, "locale": "fr-FR"})
 	assert.Equal(t, http.StatusOK, r.Status)
-	r = srv.Do(http.MethodPut, "/v3/account", map[string]any{"account_id": teammateID, "locale": "fr-FR"})
+	r = srv.Do(http.MethodPut, "/v3/account", map[string]any{"account_id": apitest.TeammateID, "locale": "fr-FR"})
 	assert.Equal(t, http.StatusForbidden, r.Status)
 	_, _, p := apitest.ErrorParts(t, r.Body)
 	assert.Equal(t, "account_id", p)
@@ -135,7 +119,7 @@ func TestAccountUpdateLocalesAndCallback(t *testing.T) {
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	r = srv.Send(req)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	assert.Equal(t, "ja-JP", accountOf(t, r.Body)["locale"])
+	assert.Equal(t, "ja-JP", apitest.AccountOf(t, r.Body)["locale"])
 
 	r = srv.Do(http.MethodPut, "/v3/account", map[string]any{"locale": 5})
 	assert.Equal(t, http.StatusBadRequest, r.Status)
@@ -149,7 +133,7 @@ func TestAccountCreate(t *testing.T) {
 	srv := apitest.NewServer(t)
 	r := srv.Do(http.MethodPost, "/v3/account/create", map[string]any{"email_address": "new.person@example.com", "locale": "sv-SE"})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	a := accountOf(t, r.Body)
+	a := apitest.AccountOf(t, r.Body)
 	assert.Regexp(t, `^[0-9a-f]{40}$`, a["account_id"])
 	assert.Equal(t, "new.person@example.com", a["email_address"])
 	assert.Equal(t, "sv-SE", a["locale"])
@@ -209,7 +193,7 @@ func TestAccountCreateWithOAuthAnswersTokens(t *testing.T) {
 	// The token acts for the new account.
 	me := apitest.Bearer(t, srv, out.OAuthData.AccessToken, http.MethodGet, "/v3/account", "")
 	require.Equal(t, http.StatusOK, me.Status, "%s", me.Body)
-	assert.Equal(t, out.Account["account_id"], accountOf(t, me.Body)["account_id"])
+	assert.Equal(t, out.Account["account_id"], apitest.AccountOf(t, me.Body)["account_id"])
 }
 
 func TestAccountVerify(t *testing.T) {

@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
-	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
 
 // TestAPIKeyInURLUserInfo is what clients that put the key in the URL do
@@ -48,37 +47,9 @@ func TestBasicAuthVariants(t *testing.T) {
 	assert.Equal(t, http.StatusUnauthorized, send("Bearer "+srv.APIKey), "an API key is not a bearer token")
 }
 
-type apiKey struct {
-	Key       string `json:"key"`
-	AccountID string `json:"account_id"`
-	Name      string `json:"name"`
-	Primary   bool   `json:"primary"`
-	CreatedAt int64  `json:"created_at"`
-}
-
-func listKeys(t *testing.T, srv *sandboxtest.Server, key string) []apiKey {
-	t.Helper()
-	r := srv.DoAs(key, http.MethodGet, "/_sandbox/api_keys", nil)
-	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	var out struct {
-		APIKeys []apiKey `json:"api_keys"`
-	}
-	require.NoError(t, r.JSON(&out))
-	return out.APIKeys
-}
-
-func primaryOf(keys []apiKey) string {
-	for _, k := range keys {
-		if k.Primary {
-			return k.Key
-		}
-	}
-	return ""
-}
-
 func TestAPIKeysControl(t *testing.T) {
 	srv := apitest.NewServer(t)
-	keys := listKeys(t, srv, srv.APIKey)
+	keys := apitest.APIKeys(t, srv, srv.APIKey)
 	require.Len(t, keys, 1)
 	assert.True(t, keys[0].Primary)
 	assert.Equal(t, srv.APIKey, keys[0].Key)
@@ -87,7 +58,7 @@ func TestAPIKeysControl(t *testing.T) {
 	// Add a generated key: it authenticates as the same account.
 	r := srv.Do(http.MethodPost, "/_sandbox/api_keys", map[string]any{"name": "CI"})
 	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
-	keys = listKeys(t, srv, srv.APIKey)
+	keys = apitest.APIKeys(t, srv, srv.APIKey)
 	require.Len(t, keys, 2)
 	second := keys[1]
 	assert.Equal(t, "CI", second.Name)
@@ -113,8 +84,8 @@ func TestAPIKeysControl(t *testing.T) {
 	// Make the third key primary: exactly one primary remains.
 	r = srv.Do(http.MethodPost, "/_sandbox/api_keys/my-fixed-test-key/primary", nil)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	keys = listKeys(t, srv, srv.APIKey)
-	assert.Equal(t, "my-fixed-test-key", primaryOf(keys))
+	keys = apitest.APIKeys(t, srv, srv.APIKey)
+	assert.Equal(t, "my-fixed-test-key", apitest.PrimaryKey(keys))
 	n := 0
 	for _, k := range keys {
 		if k.Primary {
@@ -126,9 +97,9 @@ func TestAPIKeysControl(t *testing.T) {
 	// Up to four keys per account.
 	r = srv.Do(http.MethodPost, "/_sandbox/api_keys", map[string]any{"primary": true})
 	require.Equal(t, http.StatusCreated, r.Status)
-	keys = listKeys(t, srv, srv.APIKey)
+	keys = apitest.APIKeys(t, srv, srv.APIKey)
 	require.Len(t, keys, 4)
-	assert.Equal(t, keys[3].Key, primaryOf(keys), "primary: true moves the primary mark")
+	assert.Equal(t, keys[3].Key, apitest.PrimaryKey(keys), "primary: true moves the primary mark")
 	r = srv.Do(http.MethodPost, "/_sandbox/api_keys", map[string]any{})
 	assert.Equal(t, http.StatusBadRequest, r.Status)
 	_, msg, _ := apitest.ErrorParts(t, r.Body)
@@ -140,7 +111,7 @@ func TestAPIKeysControl(t *testing.T) {
 	require.Equal(t, http.StatusOK, srv.DoAs(second.Key, http.MethodGet, "/v3/account", nil).Status, "warm the credential cache")
 	r = srv.Do(http.MethodDelete, "/_sandbox/api_keys/"+second.Key, nil)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	assert.Len(t, listKeys(t, srv, srv.APIKey), 3)
+	assert.Len(t, apitest.APIKeys(t, srv, srv.APIKey), 3)
 	assert.Equal(t, http.StatusUnauthorized, srv.DoAs(second.Key, http.MethodGet, "/v3/account", nil).Status)
 	r = srv.Do(http.MethodDelete, "/_sandbox/api_keys/"+second.Key, nil)
 	assert.Equal(t, http.StatusNotFound, r.Status)

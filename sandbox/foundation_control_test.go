@@ -40,7 +40,7 @@ func TestControlCreateWorld(t *testing.T) {
 	require.NoError(t, r.JSON(&w))
 	assert.Equal(t, "w1", w.WorldID)
 	assert.Regexp(t, `^[0-9a-f]{64}$`, w.APIKey)
-	assert.Equal(t, ownerID, w.AccountID)
+	assert.Equal(t, apitest.OwnerID, w.AccountID)
 	assert.Equal(t, "owner@sandbox.example", w.EmailAddress)
 	assert.Equal(t, apitest.ClientID, w.ClientID)
 	assert.Equal(t, "fake", w.Clock)
@@ -167,9 +167,9 @@ func TestControlReset(t *testing.T) {
 	var info sandbox.WorldInfo
 	srv.Control(http.MethodPost, "/reset", nil, &info)
 	assert.Equal(t, srv.APIKey, info.APIKey, "the default world keeps its key")
-	assert.Equal(t, "en-US", accountOf(t, srv.Do(http.MethodGet, "/v3/account", nil).Body)["locale"])
+	assert.Equal(t, "en-US", apitest.AccountOf(t, srv.Do(http.MethodGet, "/v3/account", nil).Body)["locale"])
 	assert.Equal(t, http.StatusNotFound, srv.Do(http.MethodGet, "/v3/account?email_address=temp@example.com", nil).Status)
-	assert.Len(t, listKeys(t, srv, srv.APIKey), 1)
+	assert.Len(t, apitest.APIKeys(t, srv, srv.APIKey), 1)
 	var cfg map[string]any
 	srv.Control(http.MethodGet, "/config", nil, &cfg)
 	assert.Equal(t, "1h0m0s", cfg["sign_url_ttl"])
@@ -183,8 +183,8 @@ func TestControlReset(t *testing.T) {
 	require.Equal(t, http.StatusOK, r.Status)
 	require.NoError(t, r.JSON(&info))
 	assert.Equal(t, w.APIKey, info.APIKey)
-	assert.Equal(t, "en-US", accountOf(t, srv.DoAs(w.APIKey, http.MethodGet, "/v3/account", nil).Body)["locale"])
-	assert.Equal(t, "pt-BR", accountOf(t, srv.Do(http.MethodGet, "/v3/account", nil).Body)["locale"])
+	assert.Equal(t, "en-US", apitest.AccountOf(t, srv.DoAs(w.APIKey, http.MethodGet, "/v3/account", nil).Body)["locale"])
+	assert.Equal(t, "pt-BR", apitest.AccountOf(t, srv.Do(http.MethodGet, "/v3/account", nil).Body)["locale"])
 }
 
 func TestControlStateImportRefusals(t *testing.T) {

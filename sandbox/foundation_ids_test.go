@@ -23,17 +23,17 @@ func idRun(t *testing.T, opts ...sandbox.Option) []string {
 	var out []string
 	r := srv.Do(http.MethodPost, "/v3/account/create", map[string]any{"email_address": "a@example.com"})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	out = append(out, accountOf(t, r.Body)["account_id"].(string))
+	out = append(out, apitest.AccountOf(t, r.Body)["account_id"].(string))
 	for i := 0; i < 2; i++ {
 		w := srv.NewWorld()
 		out = append(out, w.WorldID, w.APIKey)
 		r = srv.DoAs(w.APIKey, http.MethodPost, "/v3/account/create", map[string]any{"email_address": "b@example.com"})
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-		out = append(out, accountOf(t, r.Body)["account_id"].(string))
+		out = append(out, apitest.AccountOf(t, r.Body)["account_id"].(string))
 	}
 	r = srv.Do(http.MethodPost, "/_sandbox/api_keys", map[string]any{})
 	require.Equal(t, http.StatusCreated, r.Status)
-	keys := listKeys(t, srv, srv.APIKey)
+	keys := apitest.APIKeys(t, srv, srv.APIKey)
 	out = append(out, keys[len(keys)-1].Key)
 	return out
 }
@@ -82,7 +82,7 @@ func TestTimestampsAreIntegerUnixSeconds(t *testing.T) {
 	n = numbers(srv.Do(http.MethodGet, "/_sandbox/clock", nil).Body)["now"]
 	assert.Equal(t, json.Number("1741064769"), n)
 
-	keys := listKeys(t, srv, srv.APIKey)
+	keys := apitest.APIKeys(t, srv, srv.APIKey)
 	assert.Equal(t, start.Unix(), keys[0].CreatedAt)
 	r = srv.Do(http.MethodPost, "/_sandbox/oauth/authorize", map[string]any{"client_id": apitest.ClientID, "state": "s"})
 	exp := numbers(r.Body)["expires_at"]

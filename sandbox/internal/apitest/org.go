@@ -3,6 +3,7 @@ package apitest
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"image"
 	"image/color"
 	"image/png"
@@ -102,4 +103,46 @@ func FetchCSV(t *testing.T, link string) (int, [][]string) {
 	rows, err := csv.NewReader(strings.NewReader(string(body))).ReadAll()
 	require.NoError(t, err)
 	return resp.StatusCode, rows
+}
+
+// AccountOf decodes the account object of an account answer.
+func AccountOf(t *testing.T, body []byte) map[string]any {
+	t.Helper()
+	var out struct {
+		Account map[string]any `json:"account"`
+	}
+	require.NoError(t, json.Unmarshal(body, &out), "%s", body)
+	require.NotNil(t, out.Account, "%s", body)
+	return out.Account
+}
+
+// APIKey is one key of GET /_sandbox/api_keys.
+type APIKey struct {
+	Key       string `json:"key"`
+	AccountID string `json:"account_id"`
+	Name      string `json:"name"`
+	Primary   bool   `json:"primary"`
+	CreatedAt int64  `json:"created_at"`
+}
+
+// APIKeys lists the API keys of the caller's account.
+func APIKeys(t *testing.T, srv *sandboxtest.Server, key string) []APIKey {
+	t.Helper()
+	r := srv.DoAs(key, http.MethodGet, "/_sandbox/api_keys", nil)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	var out struct {
+		APIKeys []APIKey `json:"api_keys"`
+	}
+	require.NoError(t, r.JSON(&out))
+	return out.APIKeys
+}
+
+// PrimaryKey is the primary key among keys ("" without one).
+func PrimaryKey(keys []APIKey) string {
+	for _, k := range keys {
+		if k.Primary {
+			return k.Key
+		}
+	}
+	return ""
 }
