@@ -1,4 +1,4 @@
-package sandbox_test
+package account_test
 
 import (
 	"net/http"
