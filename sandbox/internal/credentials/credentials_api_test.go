@@ -1,4 +1,4 @@
-package sandbox_test
+package credentials_test
 
 import (
 	"encoding/json"
