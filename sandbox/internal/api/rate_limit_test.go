@@ -1,4 +1,4 @@
-package sandbox_test
+package api_test
 
 import (
 	"bufio"
