@@ -1,4 +1,4 @@
-package sandbox_test
+package sigreq_test
 
 import (
 	"encoding/json"
