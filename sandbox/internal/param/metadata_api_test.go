@@ -1,4 +1,4 @@
-package sandbox_test
+package param_test
 
 import (
 	"encoding/json"
