@@ -1,4 +1,4 @@
-package sandbox_test
+package wire_test
 
 import (
 	"net/http"
