@@ -1,4 +1,4 @@
-package sandbox_test
+package recording_test
 
 import (
 	"io"
@@ -117,7 +117,7 @@ func TestRealClockRecordingsOfEveryReadyScenarioReplayByteForByte(t *testing.T) 
 func runFlow(t *testing.T, base, key, name string, data []byte, clock *realLikeClock, receiver string) {
 	t.Helper()
 	var out strings.Builder
-	failed, steps, err := sandbox.StepsInWorldForTest(base, key, name+".yaml", data, clock.Pass, receiver+"/callback", &out)
+	failed, steps, err := apitest.StepsInWorld(base, key, name+".yaml", data, clock.Pass, receiver+"/callback", &out)
 	require.NoError(t, err)
 	require.Empty(t, failed, "the flow itself, on the recorded world:\n%s", out.String())
 	require.Positive(t, steps)

@@ -1,4 +1,4 @@
-package sandbox_test
+package recording_test
 
 import (
 	"net/http"

@@ -1,4 +1,4 @@
-package sandbox_test
+package recording_test
 
 import (
 	"encoding/base64"
@@ -25,7 +25,7 @@ func worldCredentials(t *testing.T, srv *sandboxtest.Server, key string) []strin
 	t.Helper()
 	r := srv.DoAs(key, http.MethodGet, sandbox.ControlPrefix+"/state", nil)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	creds, err := sandbox.CredentialsOfStateForTest(r.Body)
+	creds, err := credentialsOfState(r.Body)
 	require.NoError(t, err)
 	require.NotEmpty(t, creds)
 	return creds

@@ -1,4 +1,4 @@
-package sandbox
+package apitest
 
 import (
 	"context"
@@ -6,17 +6,18 @@ import (
 	"io"
 	"time"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/recording"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/stage"
 )
 
-// StepsInWorldForTest runs the steps of a scenario document in the world
+// StepsInWorld runs the steps of a scenario document in the world
 // of key on the sandbox at base, which holds the scenario already (loaded
 // with WithScenario): advance steps call pass with their duration (wall
 // time passing, for a clock that moves by itself), and ${receiver.url}
-// stands for receiver. It answers the failed steps, one line each.
-func StepsInWorldForTest(base, key, file string, data []byte, pass func(time.Duration), receiver string, out io.Writer) ([]string, int, error) {
+// stands for receiver. It returns the failed steps, one line each, and the
+// number of steps. sandbox.RunScenarios runs whole files in sandboxes of its
+// own; this runs the steps in a world of a sandbox the test started.
+func StepsInWorld(base, key, file string, data []byte, pass func(time.Duration), receiver string, out io.Writer) ([]string, int, error) {
 	doc, err := scenario.Parse(file, data, stage.Vocabulary())
 	if err != nil {
 		return nil, 0, err
@@ -40,14 +41,4 @@ func StepsInWorldForTest(base, key, file string, data []byte, pass func(time.Dur
 		}
 	}
 	return failed, len(rep.Steps), nil
-}
-
-// CredentialsOfStateForTest lists the credentials an exported world state
-// (GET /_sandbox/state) holds.
-func CredentialsOfStateForTest(raw []byte) ([]string, error) {
-	st, err := scenario.OrderedJSON(raw)
-	if err != nil {
-		return nil, err
-	}
-	return recording.StateCredentials(st), nil
 }
