@@ -1,4 +1,4 @@
-package sandbox_test
+package control_test
 
 import (
 	"encoding/json"
