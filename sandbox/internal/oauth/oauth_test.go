@@ -3,60 +3,25 @@ package oauth_test
 import (
 	"net/http"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
 	"github.com/signsandbox/signsandbox/sandbox/internal/oauth"
-	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
-
-// clientID is the API app of fixtures/world.json.
-const clientID = "7d1043473d55bfa90e8530d35801d4e3"
-
-type token struct {
-	AccessToken  string  `json:"access_token"`
-	TokenType    string  `json:"token_type"`
-	RefreshToken string  `json:"refresh_token"`
-	ExpiresIn    int64   `json:"expires_in"`
-	State        *string `json:"state"`
-}
-
-func secretOf(t *testing.T, srv *sandboxtest.Server) string {
-	t.Helper()
-	var w struct {
-		ClientSecret string `json:"client_secret"`
-	}
-	srv.Control(http.MethodGet, "/world", nil, &w)
-	require.NotEmpty(t, w.ClientSecret)
-	return w.ClientSecret
-}
-
-func authorize(t *testing.T, srv *sandboxtest.Server, state string) string {
-	t.Helper()
-	var out struct {
-		Code      string `json:"code"`
-		ExpiresAt int64  `json:"expires_at"`
-	}
-	srv.Control(http.MethodPost, "/oauth/authorize", map[string]any{"client_id": clientID, "state": state}, &out)
-	require.NotEmpty(t, out.Code)
-	assert.Equal(t, srv.Now().Add(10*time.Minute).Unix(), out.ExpiresAt, "a code lives ten minutes")
-	return out.Code
-}
 
 // TestCodeTokenRefreshRevoke: a code is exchanged once for a bearer token
 // that calls the API; the refresh token gives a new one; a revoked token
 // is refused.
 func TestCodeTokenRefreshRevoke(t *testing.T) {
 	srv := apitest.NewServer(t)
-	secret := secretOf(t, srv)
-	code := authorize(t, srv, "s1")
-	body := map[string]any{"client_id": clientID, "client_secret": secret, "code": code, "grant_type": "authorization_code", "state": "s1"}
+	secret := apitest.ClientSecret(t, srv)
+	code := apitest.Authorize(t, srv, map[string]any{"state": "s1"})
+	body := map[string]any{"client_id": apitest.ClientID, "client_secret": secret, "code": code, "grant_type": "authorization_code", "state": "s1"}
 	r := srv.DoAs("", http.MethodPost, "/v3/oauth/token", body)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	var tok token
+	var tok apitest.TokenResponse
 	require.NoError(t, r.JSON(&tok))
 	assert.Equal(t, "Bearer", tok.TokenType)
 	assert.Positive(t, tok.ExpiresIn)
@@ -75,10 +40,10 @@ func TestCodeTokenRefreshRevoke(t *testing.T) {
 	assert.Equal(t, http.StatusOK, call(tok.AccessToken))
 
 	r = srv.DoAs("", http.MethodPost, "/v3/oauth/token?refresh", map[string]any{
-		"grant_type": "refresh_token", "refresh_token": tok.RefreshToken, "client_id": clientID, "client_secret": secret,
+		"grant_type": "refresh_token", "refresh_token": tok.RefreshToken, "client_id": apitest.ClientID, "client_secret": secret,
 	})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	var fresh token
+	var fresh apitest.TokenResponse
 	require.NoError(t, r.JSON(&fresh))
 	assert.NotEqual(t, tok.AccessToken, fresh.AccessToken)
 	assert.Equal(t, http.StatusOK, call(fresh.AccessToken))
@@ -91,10 +56,10 @@ func TestCodeTokenRefreshRevoke(t *testing.T) {
 // the parameter at fault.
 func TestTokenRequestErrors(t *testing.T) {
 	srv := apitest.NewServer(t)
-	secret := secretOf(t, srv)
-	code := authorize(t, srv, "s1")
+	secret := apitest.ClientSecret(t, srv)
+	code := apitest.Authorize(t, srv, map[string]any{"state": "s1"})
 	full := func(change map[string]any) map[string]any {
-		b := map[string]any{"client_id": clientID, "client_secret": secret, "code": code, "grant_type": "authorization_code", "state": "s1"}
+		b := map[string]any{"client_id": apitest.ClientID, "client_secret": secret, "code": code, "grant_type": "authorization_code", "state": "s1"}
 		for k, v := range change {
 			if v == nil {
 				delete(b, k)
@@ -135,13 +100,13 @@ func TestTokenRequestErrors(t *testing.T) {
 func TestAuthorizeRefusesUnknownScopes(t *testing.T) {
 	srv := apitest.NewServer(t)
 	r := srv.Do(http.MethodPost, "/_sandbox/oauth/authorize", map[string]any{
-		"client_id": clientID, "state": "s", "scopes": []string{oauth.Scopes[0], "everything"},
+		"client_id": apitest.ClientID, "state": "s", "scopes": []string{oauth.Scopes[0], "everything"},
 	})
 	e := apitest.ErrorOf(t, r)
 	assert.Equal(t, "scopes[1]", e.Path)
 	for _, s := range oauth.Scopes {
 		assert.Contains(t, e.Msg, s)
 	}
-	e = apitest.ErrorOf(t, srv.Do(http.MethodPost, "/_sandbox/oauth/authorize", map[string]any{"client_id": clientID}))
+	e = apitest.ErrorOf(t, srv.Do(http.MethodPost, "/_sandbox/oauth/authorize", map[string]any{"client_id": apitest.ClientID}))
 	assert.Equal(t, "state", e.Path, "a code without state could never be exchanged")
 }
