@@ -68,10 +68,7 @@ func HooksForTest(s *Sandbox) []string {
 		sort.Strings(ks)
 		return strings.Join(ks, ",")
 	}
-	views, owners := map[string]bool{}, map[string]bool{}
-	for k := range s.host.Reg.ObjectViews {
-		views[k] = true
-	}
+	owners := map[string]bool{}
 	for k := range s.host.Reg.FileOwners {
 		owners[k] = true
 	}
@@ -89,7 +86,6 @@ func HooksForTest(s *Sandbox) []string {
 		"controlStartHooks " + itoa(len(s.host.Reg.ControlStartHooks)),
 		"afterControlHooks " + itoa(len(s.host.Reg.AfterControlHooks)),
 		"teamTransferHooks " + itoa(len(s.host.Reg.TeamTransferHooks)),
-		"objectViews " + keys(views),
 		"fileOwners " + keys(owners),
 		"catalog " + strings.Join(s.host.Reg.Catalog.Kinds(), ","),
 		"templateFailureHook " + set(s.host.Reg.TemplateFailure != nil),

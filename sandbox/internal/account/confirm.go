@@ -16,17 +16,11 @@ import (
 )
 
 // RegisterConfirm adds account confirmation to r: the hook that sends the
-// confirmation e-mail when an account is created, the account object view
-// events carry, and the control route that confirms an account.
+// confirmation e-mail when an account is created and the control route
+// that confirms an account. The account_confirmed event carries the account
+// as the catalog shows it (RegisterViews).
 func RegisterConfirm(r *api.Registry) {
 	r.OnAccountCreated = accountCreatedHook
-	r.ObjectViews[notify.ObjectAccount] = func(tx *state.Txn, id, _ string) (any, error) {
-		a, err := state.Get[state.Account](tx, state.TableAccounts, id)
-		if err != nil {
-			return nil, err
-		}
-		return View(a), nil
-	}
 	r.ControlNoBody(http.MethodPost, "/accounts/{account_id}/confirm", controlConfirmAccount)
 }
 

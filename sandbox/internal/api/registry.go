@@ -49,16 +49,14 @@ type Registry struct {
 	// Calls counts the observed calls for GET /_sandbox/metrics.
 	Calls *metrics.Calls
 
-	// ObjectViews render an event's object as GET would show it to viewer
-	// (an account id). Signature requests, templates and accounts register
-	// theirs.
-	ObjectViews map[string]notify.View
-	// notifier records events and routes them to callback queues, with the
-	// objects rendered by ObjectViews.
-	notifier *notify.Notifier
 	// Catalog shows every kind of object of a world, for readers that must
-	// not import the areas that own them (a console).
+	// not import the areas that own them: the console, and the notifier,
+	// which renders an event's object through it as GET shows it to each
+	// receiver. Each resource adds its kinds when it registers.
 	Catalog *catalog.Catalog
+	// notifier records events and routes them to callback queues, with the
+	// objects rendered by Catalog.
+	notifier *notify.Notifier
 	// The seams between accounts and API apps and the callbacks that
 	// tell of them: the callbacks area fills them.
 	// OnAccountCallbackSet runs, inside the updating transaction, when an
@@ -93,13 +91,12 @@ type Registry struct {
 // NewRegistry returns a registry with nothing registered yet.
 func NewRegistry() *Registry {
 	r := &Registry{
-		Handlers:    map[string]Handler{},
-		JobKinds:    map[string]JobFunc{},
-		ObjectViews: map[string]notify.View{},
-		FileOwners:  map[string]FileOwner{},
-		Catalog:     catalog.New(),
+		Handlers:   map[string]Handler{},
+		JobKinds:   map[string]JobFunc{},
+		FileOwners: map[string]FileOwner{},
+		Catalog:    catalog.New(),
 	}
-	r.notifier = &notify.Notifier{Views: r.ObjectViews}
+	r.notifier = &notify.Notifier{Catalog: r.Catalog}
 	return r
 }
 

@@ -1,7 +1,10 @@
-// Package catalog is the read side of a world for tools that show it (the
-// console): every kind of object, listed and shown as the official API
-// shows it, without importing the code that owns the kind. Each resource
-// adds its kind when it registers; readers only know kind names.
+// Package catalog is the read side of a world: every kind of object,
+// listed and shown as the official API shows it, without importing the code
+// that owns the kind. Each resource adds its kind when it registers; readers
+// only know kind names. It is the one registry of object views: the console
+// lists and shows objects through it, and the event notifier renders the
+// object an event carries through it (GetFor), for each account the event
+// reports to.
 package catalog
 
 import (
@@ -31,8 +34,10 @@ type Kind struct {
 	// Table is the state table its rows live in, keyed by the id index.
 	Table string
 
-	id       func(row any) string
-	view     func(tx *state.Txn, row any) (any, error)
+	id func(row any) string
+	// view renders a row as the official API shows it to viewer (an
+	// account id; "" for the object's owner).
+	view     func(tx *state.Txn, row any, viewer string) (any, error)
 	involves func(tx *state.Txn, row any, accountID string) bool
 }
 
@@ -41,11 +46,20 @@ type Kind struct {
 // it to its owner; involves reports whether an account owns or takes part
 // in the object (nil: only Filter.AccountID "" lists it).
 func Of[T any](name, table string, id func(*T) string, view func(tx *state.Txn, row *T) (any, error), involves func(tx *state.Txn, row *T, accountID string) bool) Kind {
+	return OfViewer(name, table, id,
+		func(tx *state.Txn, row *T, _ string) (any, error) { return view(tx, row) }, involves)
+}
+
+// OfViewer describes a kind shown differently to each account (a template's
+// is_creator): view renders a row as the official API shows it to viewer, an
+// account id, or to the object's owner when viewer is "" (Get and List ask
+// that way).
+func OfViewer[T any](name, table string, id func(*T) string, view func(tx *state.Txn, row *T, viewer string) (any, error), involves func(tx *state.Txn, row *T, accountID string) bool) Kind {
 	k := Kind{
 		Name:  name,
 		Table: table,
 		id:    func(row any) string { return id(row.(*T)) },
-		view:  func(tx *state.Txn, row any) (any, error) { return view(tx, row.(*T)) },
+		view:  func(tx *state.Txn, row any, viewer string) (any, error) { return view(tx, row.(*T), viewer) },
 	}
 	if involves != nil {
 		k.involves = func(tx *state.Txn, row any, accountID string) bool { return involves(tx, row.(*T), accountID) }
@@ -86,6 +100,12 @@ func (c *Catalog) Add(k Kind) {
 	c.kinds[k.Name] = k
 }
 
+// Has reports whether a kind is registered.
+func (c *Catalog) Has(kind string) bool {
+	_, ok := c.kinds[kind]
+	return ok
+}
+
 // Kinds lists the registered kind names, sorted.
 func (c *Catalog) Kinds() []string {
 	return slices.Sorted(maps.Keys(c.kinds))
@@ -99,8 +119,15 @@ func (c *Catalog) kind(name string) (Kind, error) {
 	return k, nil
 }
 
-// Get shows one object: state.ErrNotFound when the world has no such row.
+// Get shows one object as its owner sees it: state.ErrNotFound when the
+// world has no such row.
 func (c *Catalog) Get(tx *state.Txn, kind, id string) (any, error) {
+	return c.GetFor(tx, kind, id, "")
+}
+
+// GetFor shows one object as GET shows it to viewer (an account id; "" for
+// the object's owner): an event's object as each callback receiver sees it.
+func (c *Catalog) GetFor(tx *state.Txn, kind, id, viewer string) (any, error) {
 	k, err := c.kind(kind)
 	if err != nil {
 		return nil, err
@@ -112,7 +139,7 @@ func (c *Catalog) Get(tx *state.Txn, kind, id string) (any, error) {
 	if row == nil {
 		return nil, state.ErrNotFound
 	}
-	return k.view(tx, row)
+	return k.view(tx, row, viewer)
 }
 
 // List shows the objects of a kind in id order, from the one after cursor
@@ -148,7 +175,7 @@ func (c *Catalog) List(tx *state.Txn, kind string, f Filter, cursor string) (Pag
 			page.Next = last
 			break
 		}
-		v, err := k.view(tx, raw)
+		v, err := k.view(tx, raw, "")
 		if err != nil {
 			return Page{}, fmt.Errorf("catalog: %s %s: %w", kind, id, err)
 		}

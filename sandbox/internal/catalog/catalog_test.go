@@ -99,3 +99,36 @@ func TestAddTwicePanics(t *testing.T) {
 	c, _ := testCatalog(t)
 	assert.Panics(t, func() { c.Add(Kind{Name: "team"}) })
 }
+
+// TestGetForShowsAnObjectToEachViewer: a kind made with OfViewer renders
+// an object for the account asking (an event's receivers), and for its
+// owner when Get, List or GetFor with no viewer ask.
+func TestGetForShowsAnObjectToEachViewer(t *testing.T) {
+	c, tx := testCatalog(t)
+	c.Add(OfViewer("seen", state.TableTeams,
+		func(t *state.Team) string { return t.ID },
+		func(_ *state.Txn, t *state.Team, viewer string) (any, error) {
+			if viewer == "" {
+				viewer = "owner of " + t.ID
+			}
+			return viewer, nil
+		}, nil))
+	assert.True(t, c.Has("seen"))
+	assert.False(t, c.Has("fax"))
+
+	v, err := c.GetFor(tx, "seen", "t1", "acct-2")
+	require.NoError(t, err)
+	assert.Equal(t, "acct-2", v)
+	v, err = c.Get(tx, "seen", "t1")
+	require.NoError(t, err)
+	assert.Equal(t, "owner of t1", v)
+	p, err := c.List(tx, "seen", Filter{Limit: 1}, "")
+	require.NoError(t, err)
+	assert.Equal(t, []any{"owner of t1"}, p.Items)
+
+	v, err = c.GetFor(tx, "team", "t3", "acct-2")
+	require.NoError(t, err)
+	assert.Equal(t, teamView{ID: "t3", Name: "other"}, v, "a kind made with Of shows everyone the same")
+	_, err = c.GetFor(tx, "seen", "nope", "acct-2")
+	assert.ErrorIs(t, err, state.ErrNotFound)
+}

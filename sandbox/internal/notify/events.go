@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
 	"github.com/signsandbox/signsandbox/sandbox/internal/events"
 	"github.com/signsandbox/signsandbox/sandbox/internal/jsonenc"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -94,15 +95,11 @@ func (ev Event) primary() string {
 	return ""
 }
 
-// View renders an object of one type as GET would show it to viewer
-// (an account id), for the events that carry it.
-type View func(tx *state.Txn, id, viewer string) (any, error)
-
 // Notifier is what the sandbox tells the outside world, recorded inside
 // the changing transaction: event rows and their deliveries, with objects
-// rendered by the views of their types.
+// rendered as GET shows them, by the catalog's kind of their object type.
 type Notifier struct {
-	Views map[string]View
+	Catalog *catalog.Catalog
 }
 
 // Emit records an event inside tx, with its object rendered as of now, and
@@ -138,7 +135,7 @@ func (n *Notifier) recordEvent(tx *state.Txn, ev Event, views *objectCache) (*st
 		RelatedSignatureID: ev.RelatedSignatureID, EventMessage: ev.EventMessage,
 	}
 	if ev.ObjectType != "" {
-		if n.Views[ev.ObjectType] == nil {
+		if !n.Catalog.Has(ev.ObjectType) {
 			return nil, fmt.Errorf("emit: no view for %s", ev.ObjectType)
 		}
 		raw, err := views.render(ev.primary())
@@ -182,7 +179,7 @@ func (o *objectCache) render(viewer string) (json.RawMessage, error) {
 	if raw, ok := o.byViewer[viewer]; ok {
 		return raw, nil
 	}
-	obj, err := o.n.Views[o.ev.ObjectType](o.tx, o.ev.ObjectID, viewer)
+	obj, err := o.n.Catalog.GetFor(o.tx, o.ev.ObjectType, o.ev.ObjectID, viewer)
 	if err != nil {
 		if viewer != o.ev.primary() {
 			return o.render(o.ev.primary())

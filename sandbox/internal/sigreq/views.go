@@ -1,8 +1,6 @@
 package sigreq
 
 import (
-	"fmt"
-
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
@@ -35,18 +33,17 @@ type signatureRequestListResponse struct {
 	ListInfo api.ListInfoResponse
 }
 
+// RegisterViews adds signature requests to the catalog, as GET shows them:
+// the console lists them through it, and the events about a request carry
+// it rendered through it.
 func RegisterViews(r *api.Registry) {
-	r.ObjectViews[notify.ObjectSignatureRequest] = func(tx *state.Txn, id, viewer string) (any, error) {
-		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, id)
-		if err != nil {
-			return nil, fmt.Errorf("signature request %s: %w", id, err)
-		}
-		return View(req, viewer), nil
-	}
-	r.Catalog.Add(catalog.Of(notify.ObjectSignatureRequest, state.TableSignatureRequests,
+	r.Catalog.Add(catalog.OfViewer(notify.ObjectSignatureRequest, state.TableSignatureRequests,
 		func(req *state.SignatureRequest) string { return req.ID },
-		func(_ *state.Txn, req *state.SignatureRequest) (any, error) {
-			return View(req, req.RequesterAccountID), nil
+		func(_ *state.Txn, req *state.SignatureRequest, viewer string) (any, error) {
+			if viewer == "" {
+				viewer = req.RequesterAccountID
+			}
+			return View(req, viewer), nil
 		},
 		func(tx *state.Txn, req *state.SignatureRequest, accountID string) bool {
 			acct, err := state.Get[state.Account](tx, state.TableAccounts, accountID)

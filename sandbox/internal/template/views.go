@@ -17,17 +17,18 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
+// RegisterViews adds templates to the catalog, as GET shows them to each
+// account (is_creator, can_edit): the console lists them through it, and
+// the events about a template carry it rendered through it.
 func RegisterViews(r *api.Registry) {
-	r.ObjectViews[notify.ObjectTemplate] = func(tx *state.Txn, id, viewer string) (any, error) {
-		t, err := state.GetTemplate(tx, id)
-		if err != nil {
-			return nil, err
-		}
-		return View(tx, t, viewer), nil
-	}
-	r.Catalog.Add(catalog.Of(notify.ObjectTemplate, state.TableTemplates,
+	r.Catalog.Add(catalog.OfViewer(notify.ObjectTemplate, state.TableTemplates,
 		func(t *state.Template) string { return t.ID },
-		func(tx *state.Txn, t *state.Template) (any, error) { return View(tx, t, t.OwnerID), nil },
+		func(tx *state.Txn, t *state.Template, viewer string) (any, error) {
+			if viewer == "" {
+				viewer = t.OwnerID
+			}
+			return View(tx, t, viewer), nil
+		},
 		func(_ *state.Txn, t *state.Template, accountID string) bool {
 			return slices.Contains(t.Accounts(), accountID)
 		}))
