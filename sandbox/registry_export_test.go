@@ -49,12 +49,7 @@ func RegisteredRoutesForTest(s *Sandbox) []RegisteredRouteForTest {
 
 // JobKindsForTest lists the job kinds s runs, sorted.
 func JobKindsForTest(s *Sandbox) []string {
-	var out []string
-	for kind := range s.host.Reg.JobKinds {
-		out = append(out, kind)
-	}
-	sort.Strings(out)
-	return out
+	return s.host.Reg.JobKinds()
 }
 
 // HooksForTest describes the hooks s runs: how many functions each list

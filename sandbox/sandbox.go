@@ -22,7 +22,6 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/recording"
 	"github.com/signsandbox/signsandbox/sandbox/internal/stage"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
-	"github.com/signsandbox/signsandbox/sandbox/internal/template"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
@@ -71,7 +70,6 @@ func New(opts ...Option) (*Sandbox, error) {
 	h := &api.Host{
 		Log:               cfg.logger,
 		Fixtures:          set,
-		Jobs:              world.NewJobRegistry(),
 		Reg:               newRegistry(),
 		Budget:            state.NewBudget(cfg.maxStoredBytes),
 		Client:            client,
@@ -99,10 +97,7 @@ func New(opts ...Option) (*Sandbox, error) {
 	for _, edit := range cfg.registryEdits {
 		edit(h.Reg)
 	}
-	api.RegisterJobs(h)
-	// A template's preparation runs in a transaction of its own: its
-	// scenario failure hook reads the committed marks.
-	h.Jobs.RunAlone(template.JobPrepare)
+	api.BindJobs(h)
 	if err := s.openData(); err != nil {
 		return nil, optionError("WithDataDir", err)
 	}

@@ -8,13 +8,13 @@ import (
 // JobFunc is a scheduler job implemented by the sandbox.
 type JobFunc func(s *Host, w *world.World, tx *state.Txn, job *state.Job) error
 
-// RegisterJobs binds every job kind to this sandbox.
-func RegisterJobs(s *Host) {
-	for kind, fn := range s.Reg.JobKinds {
-		s.Jobs.Handle(kind, func(w *world.World, tx *state.Txn, job *state.Job) error {
-			return fn(s, w, tx, job)
-		})
+// BindJobs makes s the Host its registry's jobs run with. Call it once,
+// before s makes its first world; a registry serves one Host.
+func BindJobs(s *Host) {
+	if s.Reg.host != nil && s.Reg.host != s {
+		panic("sandbox: a registry's jobs are bound to another host")
 	}
+	s.Reg.host = s
 }
 
 // startWorld runs the world starters of s for a world it has just

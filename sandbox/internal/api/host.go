@@ -26,7 +26,6 @@ import (
 type Host struct {
 	Log      *slog.Logger
 	Fixtures *fixtureload.Set
-	Jobs     *world.JobRegistry
 	// Reg is what this sandbox serves and runs (operations, control
 	// routes, job kinds, hooks); read-only after New, except that a test
 	// bridge may swap a fault point of its own sandbox (CallbacksSetFault).
@@ -81,7 +80,7 @@ func WorldSeed(base string, n int) string {
 // NewWorld creates, seeds and registers a world.
 func (s *Host) NewWorld(spec WorldSpec) (*world.World, error) {
 	opts := world.Options{
-		ID: spec.ID, Seed: spec.Seed, Mode: spec.Mode, Start: spec.Start, Jobs: s.Jobs, Logger: s.Log,
+		ID: spec.ID, Seed: spec.Seed, Mode: spec.Mode, Start: spec.Start, Jobs: s.Reg.jobs, Logger: s.Log,
 		Clock: spec.Clock, Init: s.SeedFunc(spec.Derive), Secrets: s.secretSource(spec),
 	}
 	w, err := world.New(opts)

@@ -27,10 +27,10 @@ func newHost(t *testing.T, register func(r *api.Registry)) *api.Host {
 	reg := api.NewRegistry()
 	register(reg)
 	h := &api.Host{
-		Log: slog.New(slog.DiscardHandler), Fixtures: set, Jobs: world.NewJobRegistry(), Reg: reg,
+		Log: slog.New(slog.DiscardHandler), Fixtures: set, Reg: reg,
 		Budget: state.NewBudget(0), Client: http.DefaultClient, Seed: "api-test",
 	}
-	api.RegisterJobs(h)
+	api.BindJobs(h)
 	h.Router = h.NewRouter()
 	def, err := h.NewWorld(api.WorldSpec{ID: "default", Seed: "api-test", Mode: world.ClockFake})
 	require.NoError(t, err)

@@ -22,8 +22,11 @@ type Registry struct {
 	// ControlRoutes are the /_sandbox routes in registration order, which
 	// is the order the router tries them.
 	ControlRoutes []ControlRoute
-	// JobKinds maps job kinds to their functions (see RegisterJob).
-	JobKinds map[string]JobFunc
+	// jobs is the one job registry of the sandbox: every world it makes
+	// runs its jobs from it (see RegisterJob).
+	jobs *world.JobRegistry
+	// host is the Host the jobs run with, bound once (BindJobs).
+	host *Host
 
 	// WorldStarters run when a world is created (delivery workers and other
 	// per-world background work).
@@ -92,7 +95,7 @@ type Registry struct {
 func NewRegistry() *Registry {
 	r := &Registry{
 		Handlers:   map[string]Handler{},
-		JobKinds:   map[string]JobFunc{},
+		jobs:       world.NewJobRegistry(),
 		FileOwners: map[string]FileOwner{},
 		Catalog:    catalog.New(),
 	}
@@ -124,13 +127,29 @@ func (r *Registry) ControlNoBody(method, path string, h Handler) {
 	r.ControlRoutes = append(r.ControlRoutes, ControlRoute{Method: method, Path: path, h: h, NoBody: true})
 }
 
-// RegisterJob adds a job kind. Kinds are named "<resource>.<action>".
+// RegisterJob adds a job kind. Kinds are named "<resource>.<action>"; a
+// kind registered twice panics. The job runs with the Host the registry is
+// bound to (BindJobs).
 func (r *Registry) RegisterJob(kind string, fn JobFunc) {
-	if _, dup := r.JobKinds[kind]; dup {
-		panic("sandbox: job kind registered twice: " + kind)
-	}
-	r.JobKinds[kind] = fn
+	r.jobs.Handle(kind, func(w *world.World, tx *state.Txn, job *state.Job) error {
+		return fn(r.host, w, tx, job)
+	})
 }
+
+// RegisterJobAlone adds a job kind whose jobs run each in a transaction of
+// its own (world.JobRegistry.RunAlone): one that reads the committed state
+// besides its transaction.
+func (r *Registry) RegisterJobAlone(kind string, fn JobFunc) {
+	r.RegisterJob(kind, fn)
+	r.jobs.RunAlone(kind)
+}
+
+// Job returns the function of a job kind, bound to the registry's Host (nil
+// for a kind nobody registered): scenario seeding runs jobs by hand.
+func (r *Registry) Job(kind string) world.JobFunc { return r.jobs.Func(kind) }
+
+// JobKinds lists the registered job kinds, sorted.
+func (r *Registry) JobKinds() []string { return r.jobs.Kinds() }
 
 // OnWorldStart adds a function that runs when a world is created.
 func (r *Registry) OnWorldStart(fn func(s *Host, w *world.World)) {

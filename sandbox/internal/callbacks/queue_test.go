@@ -25,10 +25,10 @@ func queueFixture(t *testing.T) (*api.Host, func(fn func(tx *state.Txn) error)) 
 	set, err := fixtureload.Load(fixtures.FS)
 	require.NoError(t, err)
 	s := &api.Host{
-		Log: slog.New(slog.DiscardHandler), Fixtures: set, Jobs: world.NewJobRegistry(), Reg: api.NewRegistry(),
+		Log: slog.New(slog.DiscardHandler), Fixtures: set, Reg: api.NewRegistry(),
 		Budget: state.NewBudget(2 << 30), Client: &http.Client{}, Seed: "callbacks-queue", MaxWorlds: 1,
 	}
-	api.RegisterJobs(s)
+	api.BindJobs(s)
 	w, err := s.NewWorld(api.WorldSpec{ID: "default", Seed: s.Seed, Mode: world.ClockFake})
 	require.NoError(t, err)
 	s.DefaultWorld = w

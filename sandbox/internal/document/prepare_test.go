@@ -68,10 +68,10 @@ func newInternalSandbox(t *testing.T) *testSandbox {
 	Register(r)
 	r.FileOwners[kindTestOwner] = testOwner
 	h := &api.Host{
-		Log: slog.New(slog.DiscardHandler), Fixtures: set, Jobs: world.NewJobRegistry(), Reg: r,
+		Log: slog.New(slog.DiscardHandler), Fixtures: set, Reg: r,
 		Budget: state.NewBudget(2 << 30), Client: &http.Client{}, Seed: "document-prepare", MaxWorlds: 1,
 	}
-	api.RegisterJobs(h)
+	api.BindJobs(h)
 	w, err := h.NewWorld(api.WorldSpec{ID: "default", Seed: h.Seed, Mode: world.ClockFake})
 	require.NoError(t, err)
 	h.DefaultWorld = w

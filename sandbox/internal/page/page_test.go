@@ -71,7 +71,7 @@ func newHost(t *testing.T) (*api.Host, *world.World, *world.World) {
 	set, err := fixtureload.Load(fixtures.FS)
 	require.NoError(t, err)
 	h := &api.Host{
-		Log: slog.New(slog.DiscardHandler), Fixtures: set, Jobs: world.NewJobRegistry(), Reg: api.NewRegistry(),
+		Log: slog.New(slog.DiscardHandler), Fixtures: set, Reg: api.NewRegistry(),
 		Budget: state.NewBudget(0), Client: http.DefaultClient, Seed: "page-test",
 	}
 	h.Router = h.NewRouter()

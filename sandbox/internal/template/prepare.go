@@ -22,8 +22,11 @@ import (
 // JobPrepare finishes the preparation of one template (subject).
 const JobPrepare = "template.prepare"
 
+// RegisterPrepare adds the preparation of templates: its job, which runs in
+// a transaction of its own because its scenario failure hook reads the
+// committed marks, and templates as owners of files.
 func RegisterPrepare(r *api.Registry) {
-	r.RegisterJob(JobPrepare, runTemplatePrepare)
+	r.RegisterJobAlone(JobPrepare, runTemplatePrepare)
 	r.FileOwners[document.KindTemplate] = api.FileOwner{Visible: templateFilesVisible, Compose: templateComposition}
 }
 

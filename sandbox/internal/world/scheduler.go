@@ -2,6 +2,8 @@ package world
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -63,6 +65,17 @@ func (r *JobRegistry) Handle(kind string, fn JobFunc) {
 	}
 	r.funcs[kind] = fn
 }
+
+// Kinds lists the registered job kinds, sorted.
+func (r *JobRegistry) Kinds() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return slices.Sorted(maps.Keys(r.funcs))
+}
+
+// Func returns the function of a job kind (nil for a kind nobody
+// registered), for callers that run a job by hand.
+func (r *JobRegistry) Func(kind string) JobFunc { return r.get(kind) }
 
 func (r *JobRegistry) get(kind string) JobFunc {
 	r.mu.RLock()
