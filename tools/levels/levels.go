@@ -44,8 +44,8 @@ var levels = []level{
 		packages: []string{
 			"fixtures", "scenarios",
 			"sandbox/internal/apierr", "sandbox/internal/buildinfo", "sandbox/internal/callnote", "sandbox/internal/pdf",
-			"sandbox/internal/jsonenc", "sandbox/internal/metrics", "sandbox/internal/operations",
-			"sandbox/internal/outbound", "sandbox/internal/routeindex", "sandbox/internal/secret",
+			"sandbox/internal/jsonenc", "sandbox/internal/metrics",
+			"sandbox/internal/outbound", "sandbox/internal/secret",
 			"sandbox/internal/signpage", "sandbox/internal/state",
 		},
 		modules: []string{
@@ -63,7 +63,7 @@ var levels = []level{
 		name: "foundations",
 		doc:  "a world, request decoding, the callback wire contract, e-mails as sent, the read side, the data directory",
 		packages: []string{
-			"sandbox/internal/authheader", "sandbox/internal/catalog", "sandbox/internal/derived",
+			"sandbox/internal/catalog", "sandbox/internal/derived",
 			"sandbox/internal/events", "sandbox/internal/fixtureload", "sandbox/internal/journal", "sandbox/internal/mail",
 			"sandbox/internal/testvalues", "sandbox/internal/wire", "sandbox/internal/world",
 		},
@@ -80,7 +80,9 @@ var levels = []level{
 	},
 	{
 		name: "pipeline",
-		doc:  "the HTTP edge, the request pipeline (Host, Call, Registry, routing, auth, responses), the list query language",
+		// Below every resource, so that api holds only what every call
+		// goes through; this replaced a cap on its line count.
+		doc: "the HTTP edge, the request pipeline (Host, Call, Registry, the route table and router, auth, responses), the list query language",
 		packages: []string{
 			"sandbox/edge", "sandbox/internal/api", "sandbox/internal/search",
 		},
@@ -134,7 +136,10 @@ var levels = []level{
 		modules:  []string{"github.com/hashicorp/go-memdb"},
 	},
 	{
-		name:     "facade",
+		name: "facade",
+		// Only clockwork of the third-party modules: the facade cannot
+		// read tables (go-memdb) or route (gorilla/mux) itself, so
+		// handlers and stores live in the packages below it.
 		doc:      "New, options and the wiring of every package",
 		packages: []string{"sandbox"},
 		modules:  []string{"github.com/jonboulle/clockwork"},

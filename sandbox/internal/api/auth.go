@@ -6,9 +6,7 @@ import (
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
-	"github.com/signsandbox/signsandbox/sandbox/internal/authheader"
 	"github.com/signsandbox/signsandbox/sandbox/internal/credentials"
-	"github.com/signsandbox/signsandbox/sandbox/internal/operations"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -16,7 +14,7 @@ import (
 // authenticate finds the world and account of a call's credentials. A
 // refusal is the official 401; its Reason tells the server's log which of
 // the ways a credential fails this one took.
-func (s *Host) authenticate(c *Call, creds authheader.Credentials) *apierr.Error {
+func (s *Host) authenticate(c *Call, creds headerCredentials) *apierr.Error {
 	if creds.APIKey != "" {
 		found := s.findCredential(state.TableAPIKeys, creds.APIKey)
 		if found == nil || found.Key == nil {
@@ -69,7 +67,7 @@ func checkScopes(c *Call) *apierr.Error {
 	if c.token == nil || c.Route == nil {
 		return nil
 	}
-	if c.Route.Auth == operations.AuthKeyOnly {
+	if c.Route.Auth == AuthKeyOnly {
 		return apierr.New(apierr.Unauthorized, "Unauthorized user. This operation accepts only an API key, not an OAuth access token.").
 			Because("the operation takes only an API key, and the call sent an access token")
 	}

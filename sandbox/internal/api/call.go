@@ -11,7 +11,6 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/legacy"
-	"github.com/signsandbox/signsandbox/sandbox/internal/operations"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -28,7 +27,7 @@ type Call struct {
 	Host    *Host
 	World   *world.World
 	Request *http.Request
-	Route   *operations.Route
+	Route   *Route
 	// Account is the caller (nil for operations without credentials).
 	Account *state.Account
 	// token is the OAuth token the call was made with (nil for API keys).

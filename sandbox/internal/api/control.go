@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
-	"github.com/signsandbox/signsandbox/sandbox/internal/authheader"
 	"github.com/signsandbox/signsandbox/sandbox/internal/callnote"
 )
 
@@ -49,7 +48,7 @@ func (s *Host) controlHandler(cr ControlRoute) http.Handler {
 
 func (s *Host) runControl(c *Call, cr ControlRoute) (any, error) {
 	if !cr.Public {
-		creds, ok, aerr := authheader.Parse(c.Request)
+		creds, ok, aerr := parseAuthHeader(c.Request)
 		if aerr != nil {
 			return nil, aerr
 		}

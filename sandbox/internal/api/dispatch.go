@@ -4,9 +4,7 @@ import (
 	"net/http"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
-	"github.com/signsandbox/signsandbox/sandbox/internal/authheader"
 	"github.com/signsandbox/signsandbox/sandbox/internal/callnote"
-	"github.com/signsandbox/signsandbox/sandbox/internal/operations"
 )
 
 // CallHook runs before an operation's handler, after authentication. When it
@@ -16,7 +14,7 @@ type CallHook func(c *Call) (v any, err error, handled bool)
 
 // apiHandler wraps an operation: credentials, world, rate limit, hooks,
 // handler, and the one response adapter.
-func (s *Host) apiHandler(rt *operations.Route, h Handler) http.Handler {
+func (s *Host) apiHandler(rt *Route, h Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := s.CallStart()
 		c := &Call{Host: s, Request: r, Route: rt}
@@ -33,8 +31,8 @@ func (s *Host) apiHandler(rt *operations.Route, h Handler) http.Handler {
 }
 
 func (s *Host) runCall(c *Call, h Handler) (any, error) {
-	if c.Route.Auth != operations.AuthNone {
-		creds, ok, aerr := authheader.Parse(c.Request)
+	if c.Route.Auth != AuthNone {
+		creds, ok, aerr := parseAuthHeader(c.Request)
 		if aerr != nil {
 			return nil, aerr
 		}

@@ -16,7 +16,6 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/credentials"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fixtureload"
 	"github.com/signsandbox/signsandbox/sandbox/internal/metrics"
-	"github.com/signsandbox/signsandbox/sandbox/internal/routeindex"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -37,8 +36,8 @@ type Host struct {
 	Router *mux.Router
 	// routeOps names the operation of each API route (read-only after New).
 	routeOps map[*mux.Route]string
-	// routes is Router's fast path (see routeindex.Index), built with it.
-	routes *routeindex.Index
+	// routes is Router's fast path (see routeIndex), built with it.
+	routes *routeIndex
 
 	// The options the pipeline and the world registry read.
 	BaseURL           string

@@ -12,8 +12,6 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/legacy"
-	"github.com/signsandbox/signsandbox/sandbox/internal/operations"
-	"github.com/signsandbox/signsandbox/sandbox/internal/routeindex"
 )
 
 // APIPrefix is the path of the API's base address (https://api.hellosign.com/v3).
@@ -57,9 +55,9 @@ func (s *Host) NewRouter() *mux.Router {
 	// /fax/{fax_id}), so routes are registered with fewer parameters first;
 	// a route with a query marker (/oauth/token?refresh) goes before the same
 	// path without one, which would otherwise match it too.
-	routes := make([]*operations.Route, len(operations.Table))
-	for i := range operations.Table {
-		routes[i] = &operations.Table[i]
+	routes := make([]*Route, len(OperationTable))
+	for i := range OperationTable {
+		routes[i] = &OperationTable[i]
 	}
 	sort.SliceStable(routes, func(i, j int) bool {
 		pi, pj := strings.Count(routes[i].Path, "{"), strings.Count(routes[j].Path, "{")
@@ -86,16 +84,16 @@ func (s *Host) NewRouter() *mux.Router {
 	// Older clients' methods and paths for the same operations, registered
 	// after every official route so that none of them shadows one.
 	for _, a := range legacy.Aliases {
-		rt := &operations.Table[slices.IndexFunc(operations.Table, func(x operations.Route) bool { return x.OperationID == a.OperationID })]
+		rt := &OperationTable[slices.IndexFunc(OperationTable, func(x Route) bool { return x.OperationID == a.OperationID })]
 		m := handle(APIPrefix+a.Path, a.Handler(rt.Method, s.apiHandler(rt, s.Reg.Handlers[rt.OperationID]))).Methods(a.Method)
 		s.routeOps[m] = rt.OperationID
 	}
-	s.routes = routeindex.New(r, templates)
+	s.routes = newRouteIndex(r, templates)
 	return r
 }
 
 // Routes is the handler that serves what the router routes, through its
-// index (routeindex.Index): the same answers as the router, for less work.
+// index (routeIndex): the same answers as the router, for less work.
 func (s *Host) Routes() http.Handler { return s.routes }
 
 // MatchRoute returns what s.Router.Match would, found through the router's index.

@@ -2,8 +2,6 @@ package api
 
 import (
 	"net/http"
-
-	"github.com/signsandbox/signsandbox/sandbox/internal/operations"
 )
 
 // Operation describes one operation of the route table.
@@ -16,14 +14,14 @@ type Operation struct {
 	Path string `json:"path"`
 	// Implemented is false for operations that answer "not implemented".
 	Implemented bool `json:"implemented"`
-	// SDKOnly: only openapi-sdk.yaml describes it (operations.Route).
+	// SDKOnly: only openapi-sdk.yaml describes it (Route).
 	SDKOnly bool `json:"sdk_only"`
 }
 
 // Operations lists the route table and which operations r implements.
 func (r *Registry) Operations() []Operation {
-	out := make([]Operation, 0, len(operations.Table))
-	for _, rt := range operations.Table {
+	out := make([]Operation, 0, len(OperationTable))
+	for _, rt := range OperationTable {
 		_, ok := r.Handlers[rt.OperationID]
 		out = append(out, Operation{ID: rt.OperationID, Tag: rt.Tag, Method: rt.Method, Path: rt.Path, Implemented: ok, SDKOnly: rt.SDKOnly})
 	}

@@ -1,4 +1,8 @@
-package routeindex
+package api
+
+// The router's fast path in front of gorilla/mux: from each route's path
+// template it knows which routes cannot match a path and asks mux only
+// about the others, answering exactly as mux's Router.Match would.
 
 import (
 	"fmt"
@@ -14,7 +18,7 @@ import (
 // testRouter registers templates as NewRouter does (path first, then the
 // method), each route answering its own name, and one route the index is
 // not told about.
-func testRouter(withFallbacks bool) (*mux.Router, *Index) {
+func testRouter(withFallbacks bool) (*mux.Router, *routeIndex) {
 	r := mux.NewRouter()
 	templates := map[*mux.Route]string{}
 	add := func(method, tpl string, known bool) {
@@ -40,7 +44,7 @@ func testRouter(withFallbacks bool) (*mux.Router, *Index) {
 		r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(404) })
 		r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(405) })
 	}
-	return r, New(r, templates)
+	return r, newRouteIndex(r, templates)
 }
 
 // TestMatchAnswersAsMux: for every path and method, the index finds the

@@ -1,4 +1,4 @@
-package operations_test
+package api_test
 
 import (
 	"net/http"
@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/conformance"
-	"github.com/signsandbox/signsandbox/sandbox/internal/operations"
 )
 
 // TestTableIsOneRoutePerOperation: no operationId and no method and path
@@ -18,7 +18,7 @@ import (
 func TestTableIsOneRoutePerOperation(t *testing.T) {
 	ids := map[string]bool{}
 	routes := map[string]string{}
-	for i, r := range operations.Table {
+	for i, r := range api.OperationTable {
 		assert.False(t, ids[r.OperationID], "%s twice", r.OperationID)
 		ids[r.OperationID] = true
 		key := r.Method + " " + r.Path
@@ -28,11 +28,11 @@ func TestTableIsOneRoutePerOperation(t *testing.T) {
 		assert.Regexp(t, `^/[a-z_{}/]+(\?refresh)?$`, r.Path, r.OperationID)
 		assert.NotContains(t, r.Path, "/v3", r.OperationID)
 		if i > 0 {
-			p := operations.Table[i-1]
+			p := api.OperationTable[i-1]
 			assert.True(t, p.Tag < r.Tag || p.Tag == r.Tag && p.OperationID < r.OperationID,
 				"%s/%s before %s/%s", p.Tag, p.OperationID, r.Tag, r.OperationID)
 		}
-		if r.Auth == operations.AuthKeyOrToken {
+		if r.Auth == api.AuthKeyOrToken {
 			assert.NotEmpty(t, r.Scopes, "%s accepts a token, so it names the scopes one needs", r.OperationID)
 		} else {
 			assert.Empty(t, r.Scopes, "%s accepts no token", r.OperationID)
@@ -49,22 +49,22 @@ func TestAuthMatchesOfficialSecurity(t *testing.T) {
 	checked := 0
 	for path, item := range spec.Doc.Paths.Map() {
 		for method, op := range item.Operations() {
-			i := slices.IndexFunc(operations.Table, func(r operations.Route) bool { return r.OperationID == op.OperationID })
+			i := slices.IndexFunc(api.OperationTable, func(r api.Route) bool { return r.OperationID == op.OperationID })
 			require.GreaterOrEqual(t, i, 0, "%s %s (%s) is not in the table", method, path, op.OperationID)
-			r := operations.Table[i]
+			r := api.OperationTable[i]
 			assert.Equal(t, method, r.Method, op.OperationID)
 			assert.False(t, r.SDKOnly, "%s is in the public reference", op.OperationID)
 			reqs := spec.Doc.Security
 			if op.Security != nil {
 				reqs = *op.Security
 			}
-			want, scopes := operations.AuthNone, []string(nil)
+			want, scopes := api.AuthNone, []string(nil)
 			for _, req := range reqs {
-				if _, ok := req["api_key"]; ok && want == operations.AuthNone {
-					want = operations.AuthKeyOnly
+				if _, ok := req["api_key"]; ok && want == api.AuthNone {
+					want = api.AuthKeyOnly
 				}
 				if s, ok := req["oauth2"]; ok {
-					want, scopes = operations.AuthKeyOrToken, s
+					want, scopes = api.AuthKeyOrToken, s
 				}
 			}
 			assert.Equal(t, want, r.Auth, op.OperationID)
@@ -72,5 +72,5 @@ func TestAuthMatchesOfficialSecurity(t *testing.T) {
 			checked++
 		}
 	}
-	assert.Equal(t, len(operations.Table)-1, checked, "every operation but the SDK-only templateUpdate")
+	assert.Equal(t, len(api.OperationTable)-1, checked, "every operation but the SDK-only templateUpdate")
 }

@@ -1,4 +1,9 @@
-package authheader
+package api
+
+// The Authorization header: HTTP Basic with the API key as user name, or
+// Bearer with an OAuth access token, refusing anything else in the official
+// error envelope. Reading it knows nothing of worlds or accounts;
+// Host.authenticate looks the credentials up.
 
 import (
 	"encoding/base64"
@@ -13,23 +18,23 @@ import (
 // TestParse: each form of the header the official clients send gives its
 // credential, and every other form is a 401 unauthorized naming what is
 // wrong, never a credential.
-func TestParse(t *testing.T) {
+func TestParseAuthHeader(t *testing.T) {
 	basic := func(s string) string { return "Basic " + base64.StdEncoding.EncodeToString([]byte(s)) }
 	for _, tc := range []struct {
 		name   string
 		header string
-		want   Credentials
+		want   headerCredentials
 		sent   bool
 		errMsg string // "" when the header is accepted
 	}{
 		{name: "absent", header: "", sent: false},
 		{name: "blank", header: "   ", sent: false},
-		{name: "basic key and empty password", header: basic("key123:"), want: Credentials{APIKey: "key123"}, sent: true},
-		{name: "basic key without colon", header: basic("key123"), want: Credentials{APIKey: "key123"}, sent: true},
-		{name: "basic scheme in any case", header: "bAsIc " + base64.StdEncoding.EncodeToString([]byte("k:")), want: Credentials{APIKey: "k"}, sent: true},
-		{name: "basic password ignored", header: basic("k:secret"), want: Credentials{APIKey: "k"}, sent: true},
-		{name: "bearer", header: "Bearer tok-1", want: Credentials{Token: "tok-1"}, sent: true},
-		{name: "bearer padded", header: "  Bearer   tok-1  ", want: Credentials{Token: "tok-1"}, sent: true},
+		{name: "basic key and empty password", header: basic("key123:"), want: headerCredentials{APIKey: "key123"}, sent: true},
+		{name: "basic key without colon", header: basic("key123"), want: headerCredentials{APIKey: "key123"}, sent: true},
+		{name: "basic scheme in any case", header: "bAsIc " + base64.StdEncoding.EncodeToString([]byte("k:")), want: headerCredentials{APIKey: "k"}, sent: true},
+		{name: "basic password ignored", header: basic("k:secret"), want: headerCredentials{APIKey: "k"}, sent: true},
+		{name: "bearer", header: "Bearer tok-1", want: headerCredentials{Token: "tok-1"}, sent: true},
+		{name: "bearer padded", header: "  Bearer   tok-1  ", want: headerCredentials{Token: "tok-1"}, sent: true},
 		{name: "basic not base64", header: "Basic ***", sent: true, errMsg: "not valid HTTP Basic"},
 		{name: "basic empty user", header: basic(":password"), sent: true, errMsg: apierr.MsgUnauthorizedNoCredentials},
 		{name: "bearer empty", header: "Bearer", sent: true, errMsg: "Bearer token is empty"},
@@ -40,7 +45,7 @@ func TestParse(t *testing.T) {
 			if tc.header != "" {
 				r.Header.Set("Authorization", tc.header)
 			}
-			creds, sent, err := Parse(r)
+			creds, sent, err := parseAuthHeader(r)
 			assert.Equal(t, tc.sent, sent)
 			if tc.errMsg == "" {
 				assert.Nil(t, err)

@@ -1,4 +1,10 @@
-package operations
+package api
+
+// The table of the official API's operations: for each operationId its
+// tag, method, path, and the credentials and OAuth scopes it accepts. It is
+// data: NewRouter builds the router from it and the pipeline checks
+// credentials against it; TestRoutesMatchOfficialDescription compares it
+// with the official description.
 
 import "net/http"
 
@@ -35,13 +41,13 @@ type Route struct {
 	SDKOnly bool
 }
 
-// Table is the route table: every operation of the official description,
+// OperationTable is the route table: every operation of the official description,
 // keyed by operationId, and the operations only the SDK description has
 // (SDKOnly). TestRoutesMatchOfficialDescription compares it with
 // openapi.yaml and openapi-sdk.yaml. Handlers are attached by operationId
 // (api.Registry.Handle); an operation without a handler answers in the
 // official error shape.
-var Table = []Route{
+var OperationTable = []Route{
 	// Account
 	{OperationID: "accountCreate", Tag: "Account", Method: http.MethodPost, Path: "/account/create", Auth: AuthKeyOrToken, Scopes: []string{"account_access"}},
 	{OperationID: "accountGet", Tag: "Account", Method: http.MethodGet, Path: "/account", Auth: AuthKeyOrToken, Scopes: []string{"account_access", "basic_account_info"}},

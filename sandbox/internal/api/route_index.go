@@ -1,4 +1,8 @@
-package routeindex
+package api
+
+// The router's fast path in front of gorilla/mux: from each route's path
+// template it knows which routes cannot match a path and asks mux only
+// about the others, answering exactly as mux's Router.Match would.
 
 import (
 	"net/http"
@@ -7,7 +11,7 @@ import (
 	"github.com/gorilla/mux"
 )
 
-// Index is the router's fast path. gorilla/mux stays the router of
+// routeIndex is the router's fast path. gorilla/mux stays the router of
 // record: its routes, in its order, decide every answer. But mux tries
 // every route's regular expression in turn, and on the hot paths (a GET by
 // id is route 131) that was a third of a call's CPU. The index knows, from
@@ -27,7 +31,7 @@ import (
 // The router has no middleware and no subrouters, so Router.Match adds
 // nothing else. TestRouteIndexAnswersAsMux holds the two together for
 // every registered route and many near misses.
-type Index struct {
+type routeIndex struct {
 	router *mux.Router
 	routes []indexedRoute
 	// buckets holds, by segment count and first two segments, the
@@ -66,10 +70,10 @@ type bucketKey struct {
 	first, second string
 }
 
-// New indexes the routes of r; templates maps the routes
+// newRouteIndex indexes the routes of r; templates maps the routes
 // NewRouter registered (path first) to their path templates.
-func New(r *mux.Router, templates map[*mux.Route]string) *Index {
-	x := &Index{router: r, buckets: map[bucketKey][]int{}}
+func newRouteIndex(r *mux.Router, templates map[*mux.Route]string) *routeIndex {
+	x := &routeIndex{router: r, buckets: map[bucketKey][]int{}}
 	_ = r.Walk(func(rt *mux.Route, _ *mux.Router, ancestors []*mux.Route) error {
 		if len(ancestors) == 0 {
 			tpl, ok := templates[rt]
@@ -179,7 +183,7 @@ func (ir *indexedRoute) admits(path string) bool {
 }
 
 // Match returns what mux's Router.Match would.
-func (x *Index) Match(req *http.Request, match *mux.RouteMatch) bool {
+func (x *routeIndex) Match(req *http.Request, match *mux.RouteMatch) bool {
 	path := req.URL.Path
 	candidates := x.loose
 	if key, ok := pathKey(path); ok {
@@ -215,7 +219,7 @@ func (x *Index) Match(req *http.Request, match *mux.RouteMatch) bool {
 // the one public way to put them there); the matched route itself is not
 // put in the request's context, as nothing reads mux.CurrentRoute. What
 // Match does not settle is left to mux.
-func (x *Index) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+func (x *routeIndex) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	var match mux.RouteMatch
 	if !x.Match(req, &match) || match.Handler == nil {
 		x.router.ServeHTTP(w, req)
