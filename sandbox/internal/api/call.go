@@ -104,6 +104,7 @@ func (c *Call) ReadBody() (*wire.Body, error) {
 			if m := c.Config().MaxFileBytes; m > 0 && m*2 > lim.MaxBodyBytes {
 				lim.MaxBodyBytes = m * 2
 			}
+			lim.Uploads = uploadsOf(c.World)
 		}
 		if c.Route == nil {
 			c.jsonFromCurl()
@@ -116,6 +117,12 @@ func (c *Call) ReadBody() (*wire.Body, error) {
 		}
 	}
 	return c.Body, c.BodyErr
+}
+
+// uploadsOf is w's ring of recent uploads (see wire.UploadRing): an upload
+// equal to a recent one of the same world shares its bytes.
+func uploadsOf(w *world.World) *wire.UploadRing {
+	return world.Ext(w, "wire.uploads", func() *wire.UploadRing { return new(wire.UploadRing) })
 }
 
 // jsonFromCurl lets control calls take `curl -d '{...}'`: curl labels such a

@@ -80,6 +80,10 @@ type Limits struct {
 	// MaxKeyBytes bounds the length of one form or multipart field name;
 	// 0 means DefaultMaxKeyBytes.
 	MaxKeyBytes int
+	// Uploads, when set, lets an upload equal to a recent one of the same
+	// ring share its bytes instead of being copied (the ring of the
+	// caller's world); nil copies every upload.
+	Uploads *UploadRing
 }
 
 // DefaultMaxKeyBytes bounds a field name: the longest the official schemas

@@ -289,7 +289,7 @@ func readPlainForm(b *Body, form plainForm, lim Limits) error {
 		name := names.text(p.name)
 		if len(p.filename) > 0 || isFileParam(name) {
 			// Equal to a recent upload: its bytes, not a copy.
-			data := recentUploads.upload(p.data)
+			data := lim.Uploads.upload(p.data)
 			if err := addFile(b, name, kept.text(p.filename), kept.text(p.contentType), data); err != nil {
 				return err
 			}

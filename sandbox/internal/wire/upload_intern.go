@@ -14,19 +14,19 @@ import (
 // 8 KB document, about a tenth of all the send allocated, and with it of
 // how often the collector runs in a big world.
 //
-// recentUploads keeps the last few uploads read from plain forms; an
-// upload equal to one of them gets that one's bytes instead of a copy.
-// The bytes of an upload are never written once read (no reader of a
-// File's Data changes it, and an append to a slice of exactly its size
-// copies), so two requests, or two worlds, may hold the same slice.
-// Holding them costs nothing while the world keeps the content (the store
-// keeps the same slice); once it drops the content, at most
-// recentUploadSlots uploads stay alive here until newer uploads take their
-// slots. Only bodies read whole into the scratch buffer (scratchBytes,
-// 32 KiB) are read as plain forms, so today that is at most 128 KiB;
-// maxRecentUpload keeps the bound if that buffer ever grows.
-var recentUploads uploadRing
-
+// An UploadRing keeps the last few uploads read from plain forms; an upload
+// equal to one of them gets that one's bytes instead of a copy. Each world
+// has its own (the request pipeline passes it in Limits.Uploads), so that
+// no bytes pass from one world to another. The bytes of an upload are never
+// written once read (no reader of a File's Data changes it, and an append
+// to a slice of exactly its size copies), so two requests may hold the same
+// slice. Holding them costs nothing while the world keeps the content (the
+// store keeps the same slice); once it drops the content, at most
+// recentUploadSlots uploads stay alive in its ring until newer uploads take
+// their slots or the world goes. Only bodies read whole into the scratch
+// buffer (scratchBytes, 32 KiB) are read as plain forms, so today that is at
+// most 128 KiB a world; maxRecentUpload keeps the bound if that buffer ever
+// grows.
 const (
 	// recentUploadSlots is how many distinct uploads are remembered: a
 	// send of a few documents finds all of them.
@@ -36,8 +36,9 @@ const (
 	maxRecentUpload = 512 << 10
 )
 
-// uploadRing is a small ring of recent uploads, safe for concurrent use.
-type uploadRing struct {
+// UploadRing is a small ring of recent uploads, safe for concurrent use;
+// the zero value is ready.
+type UploadRing struct {
 	mu    sync.Mutex
 	slots [recentUploadSlots][]byte
 	next  int
@@ -46,8 +47,10 @@ type uploadRing struct {
 // upload answers bytes equal to p that the caller may keep (p itself is
 // not kept): a remembered upload's when one is equal, else a copy of
 // exactly p's size, which is then remembered unless empty or too large.
-func (r *uploadRing) upload(p []byte) []byte {
-	if len(p) > 0 && len(p) <= maxRecentUpload {
+// A nil ring copies every upload.
+func (r *UploadRing) upload(p []byte) []byte {
+	keep := r != nil && len(p) > 0 && len(p) <= maxRecentUpload
+	if keep {
 		r.mu.Lock()
 		slots := r.slots
 		r.mu.Unlock()
@@ -61,7 +64,7 @@ func (r *uploadRing) upload(p []byte) []byte {
 	}
 	c := make([]byte, len(p))
 	copy(c, p)
-	if len(p) == 0 || len(p) > maxRecentUpload {
+	if !keep {
 		return c
 	}
 	r.mu.Lock()

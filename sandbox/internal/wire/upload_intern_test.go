@@ -22,9 +22,11 @@ func TestRepeatedUploadSharesItsBytes(t *testing.T) {
 			part{name: "title", data: "NDA"},
 		)
 	}
+	lim := DefaultLimits
+	lim.Uploads = new(UploadRing) // the world's
 	read := func(raw []byte) []byte {
 		t.Helper()
-		b, err, plain := readAsPlainForm(raw, "XYZ", DefaultLimits)
+		b, err, plain := readAsPlainForm(raw, "XYZ", lim)
 		require.True(t, plain)
 		require.NoError(t, err)
 		data := b.Files["files"][0].Data
@@ -41,12 +43,20 @@ func TestRepeatedUploadSharesItsBytes(t *testing.T) {
 	pdf = "%PDF-1.4 other " + t.Name()
 	other := read(send())
 	assert.NotSame(t, &first[0], &other[0], "another content has bytes of its own")
+
+	lim.Uploads = new(UploadRing) // another world's
+	elsewhere := read(send())
+	assert.Equal(t, pdf, string(elsewhere))
+	assert.NotSame(t, &other[0], &elsewhere[0], "another world's ring does not share this one's bytes")
+	lim.Uploads = nil
+	copied := read(send())
+	assert.NotSame(t, &elsewhere[0], &copied[0], "without a ring every upload is a copy")
 }
 
 // TestUploadRing: equal uploads share bytes while they are among the last
 // recentUploadSlots ones; empty and large uploads are copies, never kept.
 func TestUploadRing(t *testing.T) {
-	var r uploadRing
+	var r UploadRing
 	in := []byte("same content")
 	a := r.upload(in)
 	in[0] = 'S' // the caller's buffer is not kept
@@ -75,10 +85,10 @@ func TestUploadRing(t *testing.T) {
 	}
 }
 
-// TestUploadRingConcurrent: requests of several worlds read uploads at
-// once (go test -race checks the ring).
+// TestUploadRingConcurrent: requests of one world read uploads at once (go
+// test -race checks the ring).
 func TestUploadRingConcurrent(t *testing.T) {
-	var r uploadRing
+	var r UploadRing
 	var wg sync.WaitGroup
 	for g := range 4 {
 		wg.Add(1)
