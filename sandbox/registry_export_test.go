@@ -86,9 +86,6 @@ func HooksForTest(s *Sandbox) []string {
 		"templateFailureHook " + set(s.host.Reg.TemplateFailure != nil),
 		"sigreqProcessFault " + set(s.host.Reg.ProcessFault != nil),
 		"callbackFault " + set(s.host.Reg.CallbackFault != nil),
-		"onAccountCallbackSet " + set(s.host.Reg.OnAccountCallbackSet != nil),
-		"onAccountCreated " + set(s.host.Reg.OnAccountCreated != nil),
 		"onAccountConfirmed " + set(s.host.Reg.OnAccountConfirmed != nil),
-		"onAppCallbackSet " + set(s.host.Reg.OnAppCallbackSet != nil),
 	}
 }

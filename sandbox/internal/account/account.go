@@ -3,6 +3,7 @@ package account
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/callbacks"
 	"github.com/signsandbox/signsandbox/sandbox/internal/oauth"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -88,8 +89,8 @@ func accountUpdate(c *api.Call) (any, error) {
 		if err := state.Put(tx, state.TableAccounts, a); err != nil {
 			return err
 		}
-		if changedCallback && c.Host.Reg.OnAccountCallbackSet != nil {
-			if err := c.Host.Reg.OnAccountCallbackSet(c.Host, c.World, tx, a); err != nil {
+		if changedCallback {
+			if err := callbacks.EmitTestAccount(c.Host, tx, a); err != nil {
 				return err
 			}
 		}
@@ -179,10 +180,7 @@ func accountCreate(c *api.Call) (any, error) {
 			}
 			resp.OAuthData = tok
 		}
-		if c.Host.Reg.OnAccountCreated != nil {
-			return c.Host.Reg.OnAccountCreated(c.Host, c.World, tx, a)
-		}
-		return nil
+		return sendConfirmationEmail(tx, a)
 	})
 	if err != nil {
 		return nil, err

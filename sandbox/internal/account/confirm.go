@@ -15,20 +15,18 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
-// RegisterConfirm adds account confirmation to r: the hook that sends the
-// confirmation e-mail when an account is created and the control route
-// that confirms an account. The account_confirmed event carries the account
+// RegisterConfirm adds the control route that confirms an account. The account_confirmed event carries the account
 // as the catalog shows it (RegisterViews).
 func RegisterConfirm(r *api.Registry) {
-	r.OnAccountCreated = accountCreatedHook
 	r.ControlNoBody(http.MethodPost, "/accounts/{account_id}/confirm", controlConfirmAccount)
 }
 
-// accountCreatedHook records the confirmation e-mail the real service sends
-// to an account created through the API. The account stays unconfirmed
+// sendConfirmationEmail records the confirmation e-mail the real service
+// sends to an account created through the API, inside the creating
+// transaction. The account stays unconfirmed
 // until POST /_sandbox/accounts/{account_id}/confirm (the user clicking the
 // link), which emits account_confirmed.
-func accountCreatedHook(_ *api.Host, _ *world.World, tx *state.Txn, a *state.Account) error {
+func sendConfirmationEmail(tx *state.Txn, a *state.Account) error {
 	_, err := notify.Email(tx, state.Email{
 		Kind: notify.MailAccountConfirm, To: a.Email, Subject: "Please confirm your email address",
 	})

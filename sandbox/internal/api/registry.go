@@ -60,18 +60,9 @@ type Registry struct {
 	// notifier records events and routes them to callback queues, with the
 	// objects rendered by Catalog.
 	notifier *notify.Notifier
-	// The seams between accounts and API apps and the callbacks that
-	// tell of them: the callbacks area fills them.
-	// OnAccountCallbackSet runs, inside the updating transaction, when an
-	// account's callback URL is set to a new value (the callback_test event).
-	OnAccountCallbackSet func(s *Host, w *world.World, tx *state.Txn, a *state.Account) error
-	// OnAccountCreated runs inside the transaction that creates an account through the API (its
-	// confirmation e-mail); OnAccountConfirmed inside the one that confirms it (held requests go out).
-	OnAccountCreated, OnAccountConfirmed func(s *Host, w *world.World, tx *state.Txn, a *state.Account) error
-	// OnAppCallbackSet runs, inside the creating or updating transaction,
-	// when an app's callback_url is set to a new value: the real service
-	// then sends the callback_test event to it.
-	OnAppCallbackSet func(s *Host, w *world.World, tx *state.Txn, app *state.APIApp) error
+	// OnAccountConfirmed runs inside the transaction that confirms an
+	// account (held requests go out).
+	OnAccountConfirmed func(s *Host, w *world.World, tx *state.Txn, a *state.Account) error
 	// TemplateFailure lets scenario rules turn a template's creation into
 	// template_error (fail, with the message; "" for the usual one).
 	TemplateFailure func(w *world.World, t *state.Template) (fail bool, msg string)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/callbacks"
 	"github.com/signsandbox/signsandbox/sandbox/internal/oauth"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -248,8 +249,8 @@ func apiAppWrite(c *api.Call, create bool, base func(tx *state.Txn) (*state.APIA
 		if err := state.Put(tx, state.TableAPIApps, app); err != nil {
 			return err
 		}
-		if app.CallbackURL != "" && app.CallbackURL != prevCallback && c.Host.Reg.OnAppCallbackSet != nil {
-			if err := c.Host.Reg.OnAppCallbackSet(c.Host, c.World, tx, app); err != nil {
+		if app.CallbackURL != "" && app.CallbackURL != prevCallback {
+			if err := callbacks.EmitTestApp(c.Host, tx, app); err != nil {
 				return err
 			}
 		}

@@ -1,8 +1,10 @@
 package callbacks
 
 // Where the callbacks subsystem plugs into the rest of the sandbox: world
-// start and replacement, and callback_test when an account's or an API
-// app's callback URL is set.
+// start and replacement (hooks, since api sits below this package), and
+// callback_test when an account's or an API app's callback URL is set
+// (called straight by the accounts, API apps and scenario seeding, which sit
+// above it).
 
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
@@ -14,18 +16,12 @@ import (
 func registerHooks(r *api.Registry) {
 	r.OnWorldStart(startCallbacks)
 	r.WorldReplacedHooks = append(r.WorldReplacedHooks, func(s *api.Host, w *world.World) { dispatcherOf(s, w).replaced() })
-	r.OnAccountCallbackSet = func(s *api.Host, _ *world.World, tx *state.Txn, a *state.Account) error {
-		return callbackTestAccount(s, tx, a)
-	}
-	r.OnAppCallbackSet = func(s *api.Host, _ *world.World, tx *state.Txn, app *state.APIApp) error {
-		return EmitTestApp(s, tx, app)
-	}
 }
 
-// callbackTestAccount sends callback_test to an account's callback URL (and
-// only there), as the real service does when the URL is set. Call it inside
-// the transaction that stored the new URL.
-func callbackTestAccount(s *api.Host, tx *state.Txn, a *state.Account) error {
+// EmitTestAccount sends callback_test to an account's callback URL (and
+// only there), as the real service does when the URL is set to a new value.
+// Call it inside the transaction that stored the new URL.
+func EmitTestAccount(s *api.Host, tx *state.Txn, a *state.Account) error {
 	if a.CallbackURL == "" {
 		return nil
 	}
@@ -34,8 +30,7 @@ func callbackTestAccount(s *api.Host, tx *state.Txn, a *state.Account) error {
 }
 
 // EmitTestApp sends callback_test to an API app's callback URL (and only
-// there). The API app operations reach it through onAppCallbackSet inside
-// the transaction that stored a new, non-empty callback_url (create, or
+// there). The API app operations call it inside the transaction that stored a new, non-empty callback_url (create, or
 // update to a different URL), after putting the app row. The event reports
 // for the app's owner and is signed with the owner's primary API key.
 func EmitTestApp(s *api.Host, tx *state.Txn, app *state.APIApp) error {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/callbacks"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
@@ -354,8 +355,8 @@ func (pl *seedPlan) seedAccount(tx *state.Txn, sa *scenario.SeedAccount, at []an
 			return nil, err
 		}
 	}
-	if callbackChanged && pl.s.Reg.OnAccountCallbackSet != nil {
-		if err := pl.s.Reg.OnAccountCallbackSet(pl.s, pl.w, tx, a); err != nil {
+	if callbackChanged {
+		if err := callbacks.EmitTestAccount(pl.s, tx, a); err != nil {
 			return nil, err
 		}
 	}
@@ -435,8 +436,8 @@ func (pl *seedPlan) seedApp(tx *state.Txn, app scenario.SeedAPIApp, at []any) (*
 	if err := state.Put(tx, state.TableAPIApps, row); err != nil {
 		return nil, err
 	}
-	if row.CallbackURL != "" && pl.s.Reg.OnAppCallbackSet != nil {
-		if err := pl.s.Reg.OnAppCallbackSet(pl.s, pl.w, tx, row); err != nil {
+	if row.CallbackURL != "" {
+		if err := callbacks.EmitTestApp(pl.s, tx, row); err != nil {
 			return nil, err
 		}
 	}
