@@ -28,72 +28,102 @@ func newRegistry() *api.Registry {
 	return r
 }
 
-// registerAll is the one place that says what a sandbox is made of. The
-// order matters where a registry keeps it: control routes are tried by the
-// router in this order, hooks run in this order. TestGoldenRegistry pins
-// the result.
+// registerAll is the one place that says what a sandbox is made of: it
+// runs every area's register function, in the order of areas.
 func registerAll(r *api.Registry) {
+	for _, register := range areas {
+		register(r)
+	}
+}
+
+// areas are the register functions of every area of a sandbox.
+//
+// Their order decides nothing about routing: an operation's handler is
+// found by its operationId, the API routes are sorted by specificity when
+// the router is built (fewer path variables first), and no two control
+// routes of one method can match the same path (Registry.addControl refuses
+// such a pair), so whichever order they are registered in, every request is
+// served by the same route. TestRoutingIgnoresRegistrationOrder registers
+// the areas in shuffled orders and checks that.
+//
+// The order does decide the order of hooks that run in a list, and there
+// exactly these orderings matter:
+//   - recording.RegisterHooks before stage.RegisterRules: both add a
+//     CallHook, and a scenario fault rule may answer a call itself, which
+//     stops the list; the recorder must have noted the call's start first,
+//     so that a faulted call is recorded too.
+//   - sigreq.RegisterLifecycle before template.RegisterTransfer: a removed
+//     team member's signature requests move before the templates, and the
+//     changes the team transfer job writes (so the data directory's
+//     journal of that transaction) follow that order.
+//
+// Every other list hook is independent of its neighbours (world starters
+// and world-replaced hooks start or wake workers of their own area; the
+// after-call and control hooks each record or mark their own state), and
+// single hooks and keyed registries (FileOwners, the catalog, job kinds)
+// are set once. TestGoldenRegistry pins what the list produces.
+var areas = []func(*api.Registry){
 	// The official operations, by tag.
-	account.Register(r)
-	apiapp.Register(r)
-	bulk.RegisterAPI(r)
-	fax.Register(r)
-	oauth.Register(r)
-	report.Register(r)
-	sigreq.RegisterAPI(r) // with create and list
-	team.Register(r)
-	template.RegisterAPI(r)
-	template.RegisterOverlay(r)
-	template.RegisterShare(r)
-	template.RegisterUpdate(r)
-	unclaimed.RegisterAPI(r)
-	bulk.RegisterJobs(r)
+	account.Register,
+	apiapp.Register,
+	bulk.RegisterAPI,
+	fax.Register,
+	oauth.Register,
+	report.Register,
+	sigreq.RegisterAPI, // with create and list
+	team.Register,
+	template.RegisterAPI,
+	template.RegisterOverlay,
+	template.RegisterShare,
+	template.RegisterUpdate,
+	unclaimed.RegisterAPI,
+	bulk.RegisterJobs,
 
 	// Callbacks, then the control plane.
-	callbacks.Register(r)
-	account.RegisterConfirm(r)
-	sigreq.RegisterControlFailures(r)
-	control.RegisterKeys(r)
-	recording.RegisterControl(r)
-	stage.RegisterControl(r)
-	sigreq.RegisterControlSigners(r)
-	control.RegisterState(r)
-	template.RegisterControl(r)
-	unclaimed.RegisterControl(r)
-	control.RegisterWorld(r)
+	callbacks.Register,
+	account.RegisterConfirm,
+	sigreq.RegisterControlFailures,
+	control.RegisterKeys,
+	recording.RegisterControl,
+	stage.RegisterControl,
+	sigreq.RegisterControlSigners,
+	control.RegisterState,
+	template.RegisterControl,
+	unclaimed.RegisterControl,
+	control.RegisterWorld,
 
 	// Pages, files, the outbox and the operation list.
-	template.RegisterEditor(r)
-	sigreq.RegisterSignPage(r)
-	document.Register(r)
-	control.RegisterOutbox(r)
-	api.RegisterRoutesInfo(r)
-	registerMetrics(r)
+	template.RegisterEditor,
+	sigreq.RegisterSignPage,
+	document.Register,
+	control.RegisterOutbox,
+	api.RegisterRoutesInfo,
+	registerMetrics,
 
 	// Scenarios at work: jobs, recording, rules (fault points).
-	stage.RegisterJobs(r)
-	recording.RegisterHooks(r)
-	stage.RegisterRules(r)
+	stage.RegisterJobs,
+	recording.RegisterHooks,
+	stage.RegisterRules,
 
 	// Signature requests, templates, drafts and their object views.
-	sigreq.RegisterLifecycle(r) // eID control call, files, jobs, hold, transfer
-	template.RegisterPrepare(r)
-	template.RegisterTransfer(r)
-	unclaimed.RegisterClaim(r)
-	unclaimed.RegisterPage(r)
-	sigreq.RegisterViews(r)
-	template.RegisterViews(r)
+	sigreq.RegisterLifecycle, // eID control call, files, jobs, hold, transfer
+	template.RegisterPrepare,
+	template.RegisterTransfer,
+	unclaimed.RegisterClaim,
+	unclaimed.RegisterPage,
+	sigreq.RegisterViews,
+	template.RegisterViews,
 
 	// The read side of the other kinds (catalog).
-	account.RegisterViews(r)
-	apiapp.RegisterViews(r)
-	bulk.RegisterViews(r)
-	fax.RegisterViews(r)
-	team.RegisterViews(r)
-	unclaimed.RegisterViews(r)
+	account.RegisterViews,
+	apiapp.RegisterViews,
+	bulk.RegisterViews,
+	fax.RegisterViews,
+	team.RegisterViews,
+	unclaimed.RegisterViews,
 
-	// The console for people, last: its routes come after every other.
-	registerConsole(r)
+	// The console for people.
+	registerConsole,
 }
 
 // Operations lists the route table in its order (by tag, then operationId):

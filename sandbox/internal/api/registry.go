@@ -1,6 +1,8 @@
 package api
 
 import (
+	"strings"
+
 	"github.com/jonboulle/clockwork"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
@@ -20,7 +22,8 @@ type Registry struct {
 	// Handlers maps operationId to its handler (see handle).
 	Handlers map[string]Handler
 	// ControlRoutes are the /_sandbox routes in registration order, which
-	// is the order the router tries them.
+	// is the order the router tries them; no two of one method can match
+	// one path (addControl), so that order decides nothing.
 	ControlRoutes []ControlRoute
 	// jobs is the one job registry of the sandbox: every world it makes
 	// runs its jobs from it (see RegisterJob).
@@ -104,18 +107,59 @@ func (r *Registry) Handle(operationID string, h Handler) {
 
 // Control adds a control route that acts on the caller's world.
 func (r *Registry) Control(method, path string, h Handler) {
-	r.ControlRoutes = append(r.ControlRoutes, ControlRoute{Method: method, Path: path, h: h})
+	r.addControl(ControlRoute{Method: method, Path: path, h: h})
 }
 
 // ControlPublic adds a control route that needs no world.
 func (r *Registry) ControlPublic(method, path string, h Handler) {
-	r.ControlRoutes = append(r.ControlRoutes, ControlRoute{Method: method, Path: path, h: h, Public: true})
+	r.addControl(ControlRoute{Method: method, Path: path, h: h, Public: true})
 }
 
 // ControlNoBody adds a control call that takes no parameters in its body
 // (actions named by their path: reset, view, bounce...).
 func (r *Registry) ControlNoBody(method, path string, h Handler) {
-	r.ControlRoutes = append(r.ControlRoutes, ControlRoute{Method: method, Path: path, h: h, NoBody: true})
+	r.addControl(ControlRoute{Method: method, Path: path, h: h, NoBody: true})
+}
+
+// addControl adds a control route, refusing (a panic, at New) one that
+// could answer a request another route of the same method answers: control
+// routes never compete for a path, so the order they are registered in
+// decides nothing about which one serves a call.
+func (r *Registry) addControl(cr ControlRoute) {
+	for _, o := range r.ControlRoutes {
+		if o.Method == cr.Method && pathsOverlap(o.Path, cr.Path) {
+			panic("sandbox: control routes " + cr.Method + " " + o.Path + " and " + cr.Path + " can match the same path")
+		}
+	}
+	r.ControlRoutes = append(r.ControlRoutes, cr)
+}
+
+// pathsOverlap reports whether some path could match both templates: as
+// many segments, and in each either equal literals or a variable (a segment
+// holding "{", which matches any non-empty segment) against anything but an
+// empty segment.
+func pathsOverlap(a, b string) bool {
+	sa, sb := strings.Split(a, "/"), strings.Split(b, "/")
+	if len(sa) != len(sb) {
+		return false
+	}
+	for i := range sa {
+		va, vb := strings.Contains(sa[i], "{"), strings.Contains(sb[i], "{")
+		switch {
+		case va && vb:
+		case va:
+			if sb[i] == "" {
+				return false
+			}
+		case vb:
+			if sa[i] == "" {
+				return false
+			}
+		case sa[i] != sb[i]:
+			return false
+		}
+	}
+	return true
 }
 
 // RegisterJob adds a job kind. Kinds are named "<resource>.<action>"; a
