@@ -15,11 +15,19 @@ import (
 // Registry is what one Sandbox serves and runs: its operations, control
 // routes, job kinds and the hooks through which one area of the sandbox
 // acts in another. Each area fills it in its register function, and New
-// calls them all in one fixed order (registerAll), so that two sandboxes in
-// one process never share a hook and a test that swaps one (a fault point)
-// changes only its own sandbox.
+// calls them all (registerAll), so that two sandboxes in one process never
+// share a hook and a test that swaps one (a fault point) changes only its
+// own sandbox.
+//
+// A hook is a field here only where a call cannot be made: its caller sits
+// on a lower level than the code that fills it (tools/levels: a package
+// imports only lower levels), or the filler is there only in some
+// sandboxes. Each field says who fills it, who calls it, and which of the
+// two makes it a hook. Where the caller could import the callee, the
+// caller calls it (callbacks.EmitTestAccount, not a hook).
 type Registry struct {
-	// Handlers maps operationId to its handler (see handle).
+	// Handlers maps operationId to its handler (see Handle). Filled by
+	// every resource area; the router (NewRouter) calls them.
 	Handlers map[string]Handler
 	// ControlRoutes are the /_sandbox routes in registration order, which
 	// is the order the router tries them; no two of one method can match
@@ -31,28 +39,45 @@ type Registry struct {
 	// host is the Host the jobs run with, bound once (BindJobs).
 	host *Host
 
-	// WorldStarters run when a world is created (delivery workers and other
-	// per-world background work).
+	// WorldStarters run when a world is created (Host.NewWorld): the
+	// callbacks' delivery worker, the SMTP relay's worker (only with
+	// WithSMTPRelay), the console's change feed (the facade). A hook
+	// because api sits below all three.
 	WorldStarters []func(s *Host, w *world.World)
 	// WorldReplacedHooks run after a world's database was replaced (reset,
-	// import): areas drop caches and wake their workers.
+	// import; Host.AfterWorldReplaced, called by control): the callbacks'
+	// and the SMTP relay's workers drop their caches and wake. A hook
+	// because api and control sit below both.
 	WorldReplacedHooks []func(s *Host, w *world.World)
 
-	// CallHooks are consulted in order for every API call (see CallHook).
+	// CallHooks are consulted in order for every API call, after
+	// authentication and before the handler (runCall; see CallHook): the
+	// recorder notes the call's start, then scenario rules may answer the
+	// call themselves (a fault). A hook because recording and stage sit
+	// above api; the order is written down in register.go.
 	CallHooks []CallHook
-	// AfterCallHooks see every API call's result (recording, logs).
+	// AfterCallHooks see every API call's result before it is written
+	// (apiHandler): the recorder records the call, scenario rules mark a
+	// template created by the call to fail. A hook for the same reason.
 	AfterCallHooks []func(c *Call, v any, err error)
 	// ControlStartHooks see every control call whose world is known before
-	// its handler runs (recording notes the world time the call started at).
+	// its handler runs (runControl): the recorder notes the world time the
+	// call started at. A hook because recording sits above api.
 	ControlStartHooks []func(c *Call)
-	// AfterControlHooks see every control call's result (recording).
+	// AfterControlHooks see every control call's result (controlHandler):
+	// the recorder records it, the console's feed notes a change. A hook
+	// because recording and the facade sit above api.
 	AfterControlHooks []func(c *Call, v any, err error)
-	// CallObservers see the record of every API and control call once
-	// its answer is written (see ObserveCalls); CallClock times the calls
-	// (the wall clock unless a test gives another).
+	// CallObservers see the record of every API and control call once its
+	// answer is written (observeCall; added with ObserveCalls): the
+	// metrics (WithMetrics) and the idle-world janitor (WithIdleWorldTTL),
+	// both options of the facade, so only some sandboxes have them.
+	// CallClock times the calls (the wall clock unless a test gives
+	// another).
 	CallObservers []func(CallRecord)
 	CallClock     clockwork.Clock
-	// Calls counts the observed calls for GET /_sandbox/metrics.
+	// Calls counts the observed calls for GET /_sandbox/metrics (set by
+	// the facade's metrics, read by its metrics route).
 	Calls *metrics.Calls
 
 	// Catalog shows every kind of object of a world, for readers that must
@@ -64,21 +89,29 @@ type Registry struct {
 	// objects rendered by Catalog.
 	notifier *notify.Notifier
 	// OnAccountConfirmed runs inside the transaction that confirms an
-	// account (held requests go out).
+	// account (account's confirm call): signature requests sends the
+	// requests it held for the unconfirmed account. A hook because account
+	// sits below sigreq.
 	OnAccountConfirmed func(s *Host, w *world.World, tx *state.Txn, a *state.Account) error
-	// TemplateFailure lets scenario rules turn a template's creation into
-	// template_error (fail, with the message; "" for the usual one).
+	// TemplateFailure lets scenario rules (stage, which fills it) turn a
+	// template's creation into template_error (fail, with the message; ""
+	// for the usual one); the template preparation job asks it. A hook
+	// because template sits below stage.
 	TemplateFailure func(w *world.World, t *state.Template) (fail bool, msg string)
 
 	// TeamTransferHooks run, in registration order, after the API apps of
-	// a removed team member moved (see OnTeamOwnershipTransfer).
+	// a removed team member moved (team's transfer job; added with
+	// OnTeamOwnershipTransfer by sigreq, then template). A hook because
+	// team sits below both.
 	TeamTransferHooks []TeamTransferHook
-	// FileOwners maps an object kind to its owner hooks (signature requests
-	// and templates), through which the documents area prepares and serves
-	// their files.
+	// FileOwners maps an object kind to its owner hooks (filled by sigreq
+	// and template), through which the documents area prepares and serves
+	// their files. A hook because document sits below both.
 	FileOwners map[string]FileOwner
 	// CallbackFault is the fault point of callback deliveries (nil: no
-	// fault); scenario rules set it.
+	// fault): scenario rules (stage) set it, a facade test may swap it
+	// (CallbacksSetFault), and the callbacks' sender consults it before
+	// every attempt. A hook because callbacks sits below stage.
 	CallbackFault CallbackFaultHook
 	// ProcessFault is the fault point of signature request processing
 	// (nil: no fault); scenario rules set it (see ProcessFaultHook).
