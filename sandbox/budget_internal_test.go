@@ -46,7 +46,7 @@ func budgetSend(t *testing.T, srv *httptest.Server, key string, pdf []byte) (int
 func TestServerByteBudget(t *testing.T) {
 	probe, err := New()
 	require.NoError(t, err)
-	fixtureBytes := probe.host.Budget.Used()
+	fixtureBytes := probe.host.Budget().Used()
 	probe.Close()
 
 	a := pdftest.MakePDF(pdftest.Letter("first document"))
@@ -60,12 +60,12 @@ func TestServerByteBudget(t *testing.T) {
 
 	status, body := budgetSend(t, srv, key, a)
 	require.Equal(t, http.StatusOK, status, "%v", body)
-	used := s.host.Budget.Used()
+	used := s.host.Budget().Used()
 	assert.Equal(t, fixtureBytes+int64(len(a)), used)
 
 	status, body = budgetSend(t, srv, key, a)
 	require.Equal(t, http.StatusOK, status, "the same bytes again are stored once: %v", body)
-	assert.Equal(t, used, s.host.Budget.Used())
+	assert.Equal(t, used, s.host.Budget().Used())
 
 	status, body = budgetSend(t, srv, key, b)
 	require.Equal(t, http.StatusBadRequest, status)
@@ -73,11 +73,11 @@ func TestServerByteBudget(t *testing.T) {
 	assert.Equal(t, "bad_request", e["error_name"])
 	assert.Equal(t, "files", e["error_path"])
 	assert.Contains(t, e["error_msg"], "--max-stored-bytes")
-	assert.Equal(t, used, s.host.Budget.Used(), "a refused write stores nothing")
+	assert.Equal(t, used, s.host.Budget().Used(), "a refused write stores nothing")
 
-	w, err := s.host.CreateWorld("fake", s.host.DefaultWorld.Now())
+	w, err := s.host.CreateWorld("fake", s.host.DefaultWorld().Now())
 	require.NoError(t, err)
-	assert.Equal(t, used+fixtureBytes, s.host.Budget.Used(), "a new world counts its fixtures")
+	assert.Equal(t, used+fixtureBytes, s.host.Budget().Used(), "a new world counts its fixtures")
 	s.host.DropWorld(w)
-	assert.Equal(t, used, s.host.Budget.Used(), "a deleted world gives its bytes back")
+	assert.Equal(t, used, s.host.Budget().Used(), "a deleted world gives its bytes back")
 }

@@ -26,7 +26,7 @@ type CallbacksTestEvent struct {
 // callbacksWorld is the world of an API key ("" for the default world).
 func callbacksWorld(s *Sandbox, apiKey string) *world.World {
 	if apiKey == "" {
-		return s.host.DefaultWorld
+		return s.host.DefaultWorld()
 	}
 	w, _ := s.host.FindAPIKey(apiKey)
 	if w == nil {
@@ -83,7 +83,7 @@ func CallbacksSetAccountURL(s *Sandbox, apiKey, accountID, url string) error {
 // Other sandboxes keep theirs. Call it while no delivery of s is running
 // (before the deliveries it is meant for, or after WaitCallbacks).
 func CallbacksSetFault(s *Sandbox, fn func(a CallbackAttempt) (CallbackFault, string)) (restore func()) {
-	prev := s.host.Reg.CallbackFault
-	s.host.Reg.CallbackFault = func(_ *api.Host, _ *world.World, a CallbackAttempt) (CallbackFault, string) { return fn(a) }
-	return func() { s.host.Reg.CallbackFault = prev }
+	prev := s.host.Reg().CallbackFault
+	s.host.Reg().CallbackFault = func(_ *api.Host, _ *world.World, a CallbackAttempt) (CallbackFault, string) { return fn(a) }
+	return func() { s.host.Reg().CallbackFault = prev }
 }

@@ -18,7 +18,7 @@ func TestCatalogShowsWhatTheAPIShows(t *testing.T) {
 	s := optSandbox(t, WithOfflineFiles())
 	key := s.DefaultAPIKey()
 	assert.Equal(t, []string{"account", "api_app", "bulk_send_job", "fax", "fax_line", "signature_request", "team", "template", "unclaimed_draft"},
-		s.host.Reg.Catalog.Kinds())
+		s.host.Reg().Catalog.Kinds())
 
 	rec := optDo(t, s, key, http.MethodPost, "/v3/signature_request/send",
 		`{"title":"NDA","test_mode":true,"file_urls":["https://example.com/nda.pdf"],"signers":[{"name":"Jack","email_address":"jack@example.com"}]}`)
@@ -36,8 +36,8 @@ func TestCatalogShowsWhatTheAPIShows(t *testing.T) {
 	}
 	require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &got))
 
-	tx := s.host.DefaultWorld.Store.Read()
-	v, err := s.host.Reg.Catalog.Get(tx, "signature_request", id)
+	tx := s.host.DefaultWorld().Store.Read()
+	v, err := s.host.Reg().Catalog.Get(tx, "signature_request", id)
 	require.NoError(t, err)
 	shown, err := json.Marshal(v)
 	require.NoError(t, err)
@@ -49,7 +49,7 @@ func TestCatalogShowsWhatTheAPIShows(t *testing.T) {
 		Account json.RawMessage `json:"account"`
 	}
 	require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &acct))
-	v, err = s.host.Reg.Catalog.Get(tx, "account", s.host.FirstAccountID())
+	v, err = s.host.Reg().Catalog.Get(tx, "account", s.host.FirstAccountID())
 	require.NoError(t, err)
 	shown, err = json.Marshal(v)
 	require.NoError(t, err)
@@ -57,21 +57,21 @@ func TestCatalogShowsWhatTheAPIShows(t *testing.T) {
 
 	// Every kind lists (the seeded world holds accounts, a team and an app;
 	// the request above), and the caller's filter keeps what they see.
-	for _, kind := range s.host.Reg.Catalog.Kinds() {
-		p, err := s.host.Reg.Catalog.List(tx, kind, catalog.Filter{}, "")
+	for _, kind := range s.host.Reg().Catalog.Kinds() {
+		p, err := s.host.Reg().Catalog.List(tx, kind, catalog.Filter{}, "")
 		require.NoError(t, err, kind)
 		for _, item := range p.Items {
 			_, err := json.Marshal(item)
 			require.NoError(t, err, kind)
 		}
 	}
-	p, err := s.host.Reg.Catalog.List(tx, "signature_request", catalog.Filter{AccountID: s.host.FirstAccountID()}, "")
+	p, err := s.host.Reg().Catalog.List(tx, "signature_request", catalog.Filter{AccountID: s.host.FirstAccountID()}, "")
 	require.NoError(t, err)
 	require.Len(t, p.Items, 1)
-	p, err = s.host.Reg.Catalog.List(tx, "account", catalog.Filter{}, "")
+	p, err = s.host.Reg().Catalog.List(tx, "account", catalog.Filter{}, "")
 	require.NoError(t, err)
-	assert.Len(t, p.Items, len(s.host.Fixtures.Accounts))
-	p, err = s.host.Reg.Catalog.List(tx, "team", catalog.Filter{AccountID: s.host.FirstAccountID()}, "")
+	assert.Len(t, p.Items, len(s.host.Fixtures().Accounts))
+	p, err = s.host.Reg().Catalog.List(tx, "team", catalog.Filter{AccountID: s.host.FirstAccountID()}, "")
 	require.NoError(t, err)
 	assert.Len(t, p.Items, 1)
 }

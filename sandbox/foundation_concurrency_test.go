@@ -32,7 +32,7 @@ func withTouchJob() Option {
 func TestRequestsDuringAnAdvance(t *testing.T) {
 	s := optSandbox(t, withTouchJob())
 	const n = 3000
-	require.NoError(t, s.host.DefaultWorld.Store.Update(func(tx *state.Txn) error {
+	require.NoError(t, s.host.DefaultWorld().Store.Update(func(tx *state.Txn) error {
 		for i := 0; i < n; i++ {
 			if _, err := state.Schedule(tx, "foundationtest.touch", "", time.Duration(1+i%1800)*time.Second, nil); err != nil {
 				return err
@@ -89,7 +89,7 @@ func TestRequestsDuringAnAdvance(t *testing.T) {
 		require.LessOrEqual(t, out.Jobs[i-1].At, out.Jobs[i].At)
 		require.Empty(t, out.Jobs[i].Error)
 	}
-	teams, err := state.All[state.Team](s.host.DefaultWorld.Store.Read(), state.TableTeams, state.IndexID)
+	teams, err := state.All[state.Team](s.host.DefaultWorld().Store.Read(), state.TableTeams, state.IndexID)
 	require.NoError(t, err)
 	assert.GreaterOrEqual(t, len(teams), n)
 }

@@ -165,8 +165,8 @@ func TestWithHTTPClient(t *testing.T) {
 	tr := &http.Transport{Proxy: http.ProxyFromEnvironment, MaxIdleConns: 7}
 	c := &http.Client{Timeout: time.Second, Transport: tr}
 	s := optSandbox(t, WithHTTPClient(c))
-	assert.Equal(t, time.Second, s.host.Client.Timeout)
-	got, ok := s.host.Client.Transport.(*http.Transport)
+	assert.Equal(t, time.Second, s.host.Client().Timeout)
+	got, ok := s.host.Client().Transport.(*http.Transport)
 	require.True(t, ok)
 	assert.NotSame(t, tr, got, "the caller's transport is cloned, not changed")
 	assert.Equal(t, 7, got.MaxIdleConns)
@@ -175,14 +175,14 @@ func TestWithHTTPClient(t *testing.T) {
 
 	own := roundTripperFunc(func(*http.Request) (*http.Response, error) { return nil, nil })
 	o := optSandbox(t, WithHTTPClient(&http.Client{Transport: own}))
-	assert.NotNil(t, o.host.Client.Transport)
-	_, isTransport := o.host.Client.Transport.(*http.Transport)
+	assert.NotNil(t, o.host.Client().Transport)
+	_, isTransport := o.host.Client().Transport.(*http.Transport)
 	assert.False(t, isTransport, "another RoundTripper is used as given")
 
 	d := optSandbox(t)
-	require.NotNil(t, d.host.Client)
-	assert.NotNil(t, d.host.Client.CheckRedirect, "the default client does not follow redirects")
-	dt, ok := d.host.Client.Transport.(*http.Transport)
+	require.NotNil(t, d.host.Client())
+	assert.NotNil(t, d.host.Client().CheckRedirect, "the default client does not follow redirects")
+	dt, ok := d.host.Client().Transport.(*http.Transport)
 	require.True(t, ok)
 	assert.Nil(t, dt.Proxy)
 	assert.NotNil(t, dt.DialContext)
@@ -195,7 +195,7 @@ func (f roundTripperFunc) RoundTrip(r *http.Request) (*http.Response, error) { r
 func TestWithLogger(t *testing.T) {
 	var buf bytes.Buffer
 	s := optSandbox(t, WithLogger(slog.New(slog.NewTextHandler(&buf, nil))))
-	require.NoError(t, s.host.DefaultWorld.Store.Update(func(tx *state.Txn) error {
+	require.NoError(t, s.host.DefaultWorld().Store.Update(func(tx *state.Txn) error {
 		_, err := state.Schedule(tx, "no.such.kind", "x", time.Second, nil)
 		return err
 	}))
@@ -210,7 +210,7 @@ func TestWithBaseURL(t *testing.T) {
 	req.Host = "sandbox.internal:8080"
 	s := optSandbox(t, WithBaseURL("https://sign.example.com/"))
 	assert.Equal(t, "https://sign.example.com", s.host.PublicBase(req))
-	c := &api.Call{Host: s.host, Request: req, World: s.host.DefaultWorld}
+	c := &api.Call{Host: s.host, Request: req, World: s.host.DefaultWorld()}
 	assert.Equal(t, "https://sign.example.com/_sandbox/w/default/sign/abc", c.WorldURL("/sign/abc"))
 
 	d := optSandbox(t)
@@ -249,11 +249,11 @@ func TestWithMiddlewareOrder(t *testing.T) {
 
 func TestWithOfflineFiles(t *testing.T) {
 	s := optSandbox(t, WithOfflineFiles())
-	assert.False(t, s.host.DefaultWorld.Config().FetchFileURLs)
+	assert.False(t, s.host.DefaultWorld().Config().FetchFileURLs)
 	w, err := s.host.CreateWorld(world.ClockFake, time.Time{})
 	require.NoError(t, err)
 	assert.False(t, w.Config().FetchFileURLs, "created worlds are offline too")
-	assert.True(t, optSandbox(t).host.DefaultWorld.Config().FetchFileURLs)
+	assert.True(t, optSandbox(t).host.DefaultWorld().Config().FetchFileURLs)
 }
 
 func TestWithSeedDerivesWorldSeeds(t *testing.T) {
@@ -261,5 +261,5 @@ func TestWithSeedDerivesWorldSeeds(t *testing.T) {
 	assert.NotEqual(t, api.WorldSeed("a", 1), api.WorldSeed("a", 2))
 	assert.NotEqual(t, api.WorldSeed("a", 1), api.WorldSeed("b", 1))
 	s := optSandbox(t, WithSeed("my-seed"))
-	assert.Equal(t, "my-seed", s.host.DefaultWorld.Seed)
+	assert.Equal(t, "my-seed", s.host.DefaultWorld().Seed)
 }

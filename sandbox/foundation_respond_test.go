@@ -132,7 +132,7 @@ func TestNotImplementedOperationsAnswerTheEnvelope(t *testing.T) {
 	}))
 
 	var op Operation
-	for _, o := range s.host.Reg.Operations() {
+	for _, o := range s.host.Reg().Operations() {
 		if o.ID == id {
 			op = o
 		}

@@ -95,7 +95,7 @@ func (i *idleWorlds) sweep(s *api.Host) {
 	now := i.clk.Now().UnixNano()
 	live := map[string]bool{}
 	for _, w := range s.Worlds() {
-		if w == s.DefaultWorld {
+		if w == s.DefaultWorld() {
 			continue
 		}
 		live[w.ID] = true
@@ -105,7 +105,7 @@ func (i *idleWorlds) sweep(s *api.Host) {
 			continue
 		}
 		if time.Duration(now-v.(*atomic.Int64).Load()) > i.ttl {
-			s.Log.Info("freeing an idle world", "world", w.ID, "idle_for", i.ttl.String())
+			s.Log().Info("freeing an idle world", "world", w.ID, "idle_for", i.ttl.String())
 			s.DropWorld(w)
 			i.last.Delete(w.ID)
 		}

@@ -21,7 +21,7 @@ func newInternalSandbox(t *testing.T) *Sandbox {
 // testUpdate runs fn in a write transaction of the default world.
 func (s *Sandbox) testUpdate(t *testing.T, fn func(tx *state.Txn) error) {
 	t.Helper()
-	require.NoError(t, s.host.DefaultWorld.Store.Update(fn))
+	require.NoError(t, s.host.DefaultWorld().Store.Update(fn))
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }

@@ -36,7 +36,7 @@ func WithMetrics() Option {
 
 // controlMetrics answers the counters and the gauges read now.
 func controlMetrics(c *api.Call) (any, error) {
-	fams := append(c.Host.Reg.Calls.Families(), worldGauges(c.Host)...)
+	fams := append(c.Host.Reg().Calls.Families(), worldGauges(c.Host)...)
 	fams = append(fams, c.Host.Gauges()...)
 	fams = append(fams, heapGauge())
 	var b strings.Builder

@@ -73,7 +73,7 @@ func TestCallObserverSeesEveryCall(t *testing.T) {
 // hot path stays as it was).
 func TestNoCallObserverNoClock(t *testing.T) {
 	s := optSandbox(t)
-	assert.Empty(t, s.host.Reg.CallObservers)
+	assert.Empty(t, s.host.Reg().CallObservers)
 	assert.True(t, s.host.CallStart().IsZero())
 }
 

@@ -63,7 +63,7 @@ func (s *Sandbox) openData() error {
 	if s.cfg.dataDir == "" {
 		return nil
 	}
-	d, err := journal.Open(s.cfg.dataDir, journal.Options{Sync: journal.Sync(s.cfg.fsync), Logger: s.host.Log, CompactBytes: s.cfg.compactBytes})
+	d, err := journal.Open(s.cfg.dataDir, journal.Options{Sync: journal.Sync(s.cfg.fsync), Logger: s.host.Log(), CompactBytes: s.cfg.compactBytes})
 	if err != nil {
 		return fmt.Errorf("sandbox: %w", err)
 	}
@@ -147,7 +147,7 @@ func (s *Sandbox) worldAdded(w *world.World, spec api.WorldSpec) error {
 		if spec.ID == "default" {
 			s.persist.restoredDefault = true
 		}
-		s.host.Log.Info("world restored", "world", spec.ID, "records", l.Records, "torn_tail", l.Torn)
+		s.host.Log().Info("world restored", "world", spec.ID, "records", l.Records, "torn_tail", l.Torn)
 	}
 	meta := journal.Meta{ID: spec.ID, Seed: spec.Seed, Mode: string(w.Mode()), Number: spec.Number, Derive: spec.Derive, Random: spec.Random}
 	// Under the writer lock no commit can slip between the snapshot and
@@ -178,7 +178,7 @@ func (s *Sandbox) worldAdded(w *world.World, spec api.WorldSpec) error {
 		if restoring {
 			return fmt.Errorf("sandbox: data directory: world %s: %w", spec.ID, err)
 		}
-		s.host.Log.Error("cannot write a new world to the data directory", "world", spec.ID, "err", err)
+		s.host.Log().Error("cannot write a new world to the data directory", "world", spec.ID, "err", err)
 		return apierr.New(apierr.Unavailable, "The sandbox cannot write its data directory, so it cannot keep a new world; nothing was created. GET /_sandbox/ready says why.")
 	}
 	s.persist.attached.Store(spec.ID, true)
@@ -208,7 +208,7 @@ func (s *Sandbox) compactWorld(w *world.World, j *journal.Journal) {
 		return j.Compact(tables, w.Now)
 	})
 	if err != nil {
-		s.host.Log.Error("journal compaction failed; the journal goes on growing", "world", w.ID, "err", err)
+		s.host.Log().Error("journal compaction failed; the journal goes on growing", "world", w.ID, "err", err)
 	}
 }
 
@@ -222,7 +222,7 @@ func (s *Sandbox) worldDropped(w *world.World) {
 	}
 	w.Store.SetCommitObserver(nil)
 	if err := s.persist.dir.Delete(w.ID); err != nil {
-		s.host.Log.Error("removing a deleted world from the data directory", "world", w.ID, "err", err)
+		s.host.Log().Error("removing a deleted world from the data directory", "world", w.ID, "err", err)
 	}
 }
 
@@ -232,7 +232,7 @@ func (s *Sandbox) closeData() {
 		return
 	}
 	if err := s.persist.dir.Close(); err != nil {
-		s.host.Log.Error("closing the data directory", "err", err)
+		s.host.Log().Error("closing the data directory", "err", err)
 	}
 }
 

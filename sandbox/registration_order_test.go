@@ -29,8 +29,8 @@ func TestRoutingIgnoresRegistrationOrder(t *testing.T) {
 		for _, register := range order {
 			register(r)
 		}
-		h := &api.Host{Reg: r}
-		h.Router = h.NewRouter()
+		h := api.NewHost(api.HostConfig{Reg: r})
+		h.NewRouter()
 		return h
 	}
 	base := build(areas)
@@ -38,7 +38,7 @@ func TestRoutingIgnoresRegistrationOrder(t *testing.T) {
 	vars := regexp.MustCompile(`\{[^}]*\}`)
 	type request struct{ method, path string }
 	var requests []request
-	_ = base.Router.Walk(func(rt *mux.Route, _ *mux.Router, _ []*mux.Route) error {
+	_ = base.Router().Walk(func(rt *mux.Route, _ *mux.Router, _ []*mux.Route) error {
 		tpl, err := rt.GetPathTemplate()
 		require.NoError(t, err)
 		methods, _ := rt.GetMethods()
@@ -51,7 +51,7 @@ func TestRoutingIgnoresRegistrationOrder(t *testing.T) {
 
 	served := func(h *api.Host) []string {
 		flags := map[string]string{}
-		for _, cr := range h.Reg.ControlRoutes {
+		for _, cr := range h.Reg().ControlRoutes {
 			flags[cr.Method+" "+api.ControlPrefix+cr.Path] = map[bool]string{true: "public"}[cr.Public] + map[bool]string{true: " nobody"}[cr.NoBody]
 		}
 		var out []string

@@ -26,16 +26,16 @@ type RegisteredRouteForTest struct {
 // router tries them (the order of registration, which decides precedence).
 func RegisteredRoutesForTest(s *Sandbox) []RegisteredRouteForTest {
 	flags := map[string]api.ControlRoute{}
-	for _, cr := range s.host.Reg.ControlRoutes {
+	for _, cr := range s.host.Reg().ControlRoutes {
 		flags[cr.Method+" "+api.ControlPrefix+cr.Path] = cr
 	}
 	var out []RegisteredRouteForTest
-	_ = s.host.Router.Walk(func(r *mux.Route, _ *mux.Router, _ []*mux.Route) error {
+	_ = s.host.Router().Walk(func(r *mux.Route, _ *mux.Router, _ []*mux.Route) error {
 		path, _ := r.GetPathTemplate()
 		methods, _ := r.GetMethods()
 		rt := RegisteredRouteForTest{Methods: methods, Path: path, Operation: s.host.RouteOperation(r)}
 		if rt.Operation != "" {
-			rt.Unhandled = s.host.Reg.Handlers[rt.Operation] == nil
+			rt.Unhandled = s.host.Reg().Handlers[rt.Operation] == nil
 		}
 		if rt.Operation == "" && len(methods) == 1 {
 			cr := flags[methods[0]+" "+path]
@@ -49,7 +49,7 @@ func RegisteredRoutesForTest(s *Sandbox) []RegisteredRouteForTest {
 
 // JobKindsForTest lists the job kinds s runs, sorted.
 func JobKindsForTest(s *Sandbox) []string {
-	return s.host.Reg.JobKinds()
+	return s.host.Reg().JobKinds()
 }
 
 // HooksForTest describes the hooks s runs: how many functions each list
@@ -64,7 +64,7 @@ func HooksForTest(s *Sandbox) []string {
 		return strings.Join(ks, ",")
 	}
 	owners := map[string]bool{}
-	for k := range s.host.Reg.FileOwners {
+	for k := range s.host.Reg().FileOwners {
 		owners[k] = true
 	}
 	set := func(ok bool) string {
@@ -74,18 +74,18 @@ func HooksForTest(s *Sandbox) []string {
 		return "unset"
 	}
 	return []string{
-		"worldStarters " + itoa(len(s.host.Reg.WorldStarters)),
-		"worldReplacedHooks " + itoa(len(s.host.Reg.WorldReplacedHooks)),
-		"callHooks " + itoa(len(s.host.Reg.CallHooks)),
-		"afterCallHooks " + itoa(len(s.host.Reg.AfterCallHooks)),
-		"controlStartHooks " + itoa(len(s.host.Reg.ControlStartHooks)),
-		"afterControlHooks " + itoa(len(s.host.Reg.AfterControlHooks)),
-		"teamTransferHooks " + itoa(len(s.host.Reg.TeamTransferHooks)),
+		"worldStarters " + itoa(len(s.host.Reg().WorldStarters)),
+		"worldReplacedHooks " + itoa(len(s.host.Reg().WorldReplacedHooks)),
+		"callHooks " + itoa(len(s.host.Reg().CallHooks)),
+		"afterCallHooks " + itoa(len(s.host.Reg().AfterCallHooks)),
+		"controlStartHooks " + itoa(len(s.host.Reg().ControlStartHooks)),
+		"afterControlHooks " + itoa(len(s.host.Reg().AfterControlHooks)),
+		"teamTransferHooks " + itoa(len(s.host.Reg().TeamTransferHooks)),
 		"fileOwners " + keys(owners),
-		"catalog " + strings.Join(s.host.Reg.Catalog.Kinds(), ","),
-		"templateFailureHook " + set(s.host.Reg.TemplateFailure != nil),
-		"sigreqProcessFault " + set(s.host.Reg.ProcessFault != nil),
-		"callbackFault " + set(s.host.Reg.CallbackFault != nil),
-		"onAccountConfirmed " + set(s.host.Reg.OnAccountConfirmed != nil),
+		"catalog " + strings.Join(s.host.Reg().Catalog.Kinds(), ","),
+		"templateFailureHook " + set(s.host.Reg().TemplateFailure != nil),
+		"sigreqProcessFault " + set(s.host.Reg().ProcessFault != nil),
+		"callbackFault " + set(s.host.Reg().CallbackFault != nil),
+		"onAccountConfirmed " + set(s.host.Reg().OnAccountConfirmed != nil),
 	}
 }

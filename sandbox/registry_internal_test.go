@@ -26,17 +26,17 @@ func withRegistry(fn func(r *api.Registry)) Option {
 func TestRegistryBelongsToOneSandbox(t *testing.T) {
 	a := optSandbox(t, withRegistry(func(r *api.Registry) { delete(r.Handlers, "accountVerify") }))
 	b := optSandbox(t)
-	require.NotSame(t, a.host.Reg, b.host.Reg)
-	assert.Nil(t, a.host.Reg.Handlers["accountVerify"])
-	assert.NotNil(t, b.host.Reg.Handlers["accountVerify"], "the other sandbox keeps its handler")
+	require.NotSame(t, a.host.Reg(), b.host.Reg())
+	assert.Nil(t, a.host.Reg().Handlers["accountVerify"])
+	assert.NotNil(t, b.host.Reg().Handlers["accountVerify"], "the other sandbox keeps its handler")
 
 	swapped := 0
-	a.host.Reg.CallbackFault = func(*api.Host, *world.World, CallbackAttempt) (CallbackFault, string) {
+	a.host.Reg().CallbackFault = func(*api.Host, *world.World, CallbackAttempt) (CallbackFault, string) {
 		swapped++
 		return FaultNone, ""
 	}
-	fault, _ := b.host.Reg.CallbackFault(b.host, b.host.DefaultWorld, CallbackAttempt{})
+	fault, _ := b.host.Reg().CallbackFault(b.host, b.host.DefaultWorld(), CallbackAttempt{})
 	assert.Equal(t, FaultNone, fault)
 	assert.Zero(t, swapped, "b's deliveries never consult a's fault point")
-	assert.Len(t, b.host.Reg.ControlRoutes, len(productRegistry().ControlRoutes))
+	assert.Len(t, b.host.Reg().ControlRoutes, len(productRegistry().ControlRoutes))
 }

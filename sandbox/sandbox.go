@@ -67,7 +67,12 @@ func New(opts ...Option) (*Sandbox, error) {
 		}
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
-	h := &api.Host{
+	s := &Sandbox{cfg: cfg}
+	var worldMade func(id string)
+	if cfg.idle != nil {
+		worldMade = cfg.idle.touch
+	}
+	h := api.NewHost(api.HostConfig{
 		Log:               cfg.logger,
 		Fixtures:          set,
 		Reg:               newRegistry(),
@@ -80,28 +85,25 @@ func New(opts ...Option) (*Sandbox, error) {
 		MaxWorlds:         cfg.maxWorlds,
 		RandomCredentials: cfg.randomCredentials,
 		Shard:             cfg.shard,
-	}
-	s := &Sandbox{host: h, cfg: cfg}
-	h.WorldAdded = s.worldAdded
-	h.WorldDropped = s.worldDropped
-	h.NotReady = s.notReady
-	h.Gauges = s.persistenceGauges
-	if cfg.idle != nil {
-		h.WorldMade = cfg.idle.touch
-	}
+		WorldMade:         worldMade,
+		WorldAdded:        s.worldAdded,
+		WorldDropped:      s.worldDropped,
+		NotReady:          s.notReady,
+		Gauges:            s.persistenceGauges,
+	})
+	s.host = h
 	if cfg.smtpRelay != "" {
 		// The one area only some sandboxes have: the relay's workers run
 		// only where the operator named a mail server.
-		mailrelay.Register(h.Reg, cfg.smtpRelay)
+		mailrelay.Register(h.Reg(), cfg.smtpRelay)
 	}
 	for _, edit := range cfg.registryEdits {
-		edit(h.Reg)
+		edit(h.Reg())
 	}
-	api.BindJobs(h)
 	if err := s.openData(); err != nil {
 		return nil, optionError("WithDataDir", err)
 	}
-	h.Router = h.NewRouter()
+	h.NewRouter()
 	hd := h.Routes()
 	hd = h.Recoverer(hd)
 	for i := len(cfg.middleware) - 1; i >= 0; i-- {
@@ -115,7 +117,7 @@ func New(opts ...Option) (*Sandbox, error) {
 		s.Close() // releases the data directory
 		return nil, err
 	}
-	h.DefaultWorld = def
+	h.SetDefaultWorld(def)
 	if err := s.restoreWorlds(); err != nil {
 		s.Close()
 		return nil, optionError("WithDataDir", err)
@@ -156,7 +158,7 @@ func (s *Sandbox) Close() {
 
 // DefaultAPIKey is the primary API key of the default world's first account.
 func (s *Sandbox) DefaultAPIKey() string {
-	return state.PrimaryKeyOf(s.host.DefaultWorld.Store.Read(), s.host.FirstAccountID())
+	return state.PrimaryKeyOf(s.host.DefaultWorld().Store.Read(), s.host.FirstAccountID())
 }
 
 // OperationID returns the official operationId a request is routed to, or ""

@@ -31,7 +31,7 @@ func FuzzLoadScenario(f *testing.F) {
 	}
 	f.Cleanup(s.Close)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		w, err := s.host.CreateWorld("fake", s.host.DefaultWorld.Now())
+		w, err := s.host.CreateWorld("fake", s.host.DefaultWorld().Now())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -121,7 +121,7 @@ func runScenarioFile(ctx context.Context, f ScenarioFile, o RunOptions) RunResul
 		defer stop()
 		rn.Base, rn.DefaultWorld = base, true
 		if realClock {
-			replayIn(sb.host.DefaultWorld, doc, rn)
+			replayIn(sb.host.DefaultWorld(), doc, rn)
 		}
 	}
 	rep := rn.Run(ctx, f.Name, f.Data, doc)

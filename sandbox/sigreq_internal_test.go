@@ -32,7 +32,7 @@ func sigreqTestSandbox(t *testing.T) *Sandbox {
 func sigreqTestCreate(t *testing.T, s *Sandbox, mutate func(spec *sigreq.Spec)) string {
 	t.Helper()
 	var id string
-	require.NoError(t, s.host.DefaultWorld.Store.Update(func(tx *state.Txn) error {
+	require.NoError(t, s.host.DefaultWorld().Store.Update(func(tx *state.Txn) error {
 		acct, err := state.AccountByEmail(tx, "owner@sandbox.example")
 		if err != nil {
 			return err
@@ -69,7 +69,7 @@ func sigreqTestCall(t *testing.T, s *Sandbox, method, path string) (int, map[str
 
 func sigreqTestEvents(t *testing.T, s *Sandbox, id string) []string {
 	t.Helper()
-	rows, err := state.All[state.Event](s.host.DefaultWorld.Store.Read(), state.TableEvents, state.IndexSeq)
+	rows, err := state.All[state.Event](s.host.DefaultWorld().Store.Read(), state.TableEvents, state.IndexSeq)
 	require.NoError(t, err)
 	var out []string
 	for _, e := range rows {
@@ -85,7 +85,7 @@ func sigreqTestEvents(t *testing.T, s *Sandbox, id string) []string {
 func TestHoldAndRelease(t *testing.T) {
 	s := sigreqTestSandbox(t)
 	id := sigreqTestCreate(t, s, func(spec *sigreq.Spec) { spec.Hold = true })
-	_, err := s.host.DefaultWorld.Advance(2 * time.Second)
+	_, err := s.host.DefaultWorld().Advance(2 * time.Second)
 	require.NoError(t, err)
 	code, body := sigreqTestCall(t, s, http.MethodGet, "/v3/signature_request/"+id)
 	require.Equal(t, http.StatusOK, code, "%v", body)
@@ -98,7 +98,7 @@ func TestHoldAndRelease(t *testing.T) {
 	sig = body["signature_request"].(map[string]any)["signatures"].([]any)[0].(map[string]any)
 	assert.Equal(t, "awaiting_signature", sig["status_code"])
 	assert.Equal(t, []string{notify.TypeRequestPrepared, notify.TypeRequestSent}, sigreqTestEvents(t, s, id))
-	mails, err := state.All[state.Email](s.host.DefaultWorld.Store.Read(), state.TableEmails, state.IndexSeq)
+	mails, err := state.All[state.Email](s.host.DefaultWorld().Store.Read(), state.TableEmails, state.IndexSeq)
 	require.NoError(t, err)
 	require.Len(t, mails, 1)
 	assert.Equal(t, "ann@example.com", mails[0].To)
@@ -114,17 +114,17 @@ func TestProcessingFaults(t *testing.T) {
 	bad := sigreqTestCreate(t, s, func(spec *sigreq.Spec) {
 		spec.Documents = []state.Document{{Name: "broken.pdf", Error: "the file is not a PDF"}}
 	})
-	prevFault := s.host.Reg.ProcessFault
-	s.host.Reg.ProcessFault = func(_ *api.Host, _ *world.World, _ *state.Txn, req *state.SignatureRequest) *api.ProcessFailure {
+	prevFault := s.host.Reg().ProcessFault
+	s.host.Reg().ProcessFault = func(_ *api.Host, _ *world.World, _ *state.Txn, req *state.SignatureRequest) *api.ProcessFailure {
 		if req.Title == "Faulty" {
 			return &api.ProcessFailure{StatusCode: state.SigErrorFile, Message: "injected conversion failure"}
 		}
 		return nil
 	}
-	t.Cleanup(func() { s.host.Reg.ProcessFault = prevFault })
+	t.Cleanup(func() { s.host.Reg().ProcessFault = prevFault })
 	faulty := sigreqTestCreate(t, s, func(spec *sigreq.Spec) { spec.Title = "Faulty" })
 	fine := sigreqTestCreate(t, s, nil)
-	_, err := s.host.DefaultWorld.Advance(2 * time.Second)
+	_, err := s.host.DefaultWorld().Advance(2 * time.Second)
 	require.NoError(t, err)
 	for _, id := range []string{bad, faulty} {
 		code, body := sigreqTestCall(t, s, http.MethodGet, "/v3/signature_request/"+id)
@@ -235,7 +235,7 @@ func TestCreateWithGivenID(t *testing.T) {
 	require.Equal(t, http.StatusOK, code, "%v", body)
 	assert.Equal(t, given, body["signature_request"].(map[string]any)["signature_request_id"])
 
-	err := s.host.DefaultWorld.Store.Update(func(tx *state.Txn) error {
+	err := s.host.DefaultWorld().Store.Update(func(tx *state.Txn) error {
 		acct, err := state.AccountByEmail(tx, "owner@sandbox.example")
 		if err != nil {
 			return err

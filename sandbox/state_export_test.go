@@ -9,7 +9,7 @@ import "github.com/signsandbox/signsandbox/sandbox/internal/state"
 // StoredRows returns every row of every table of the default world, in id
 // order, as stored.
 func StoredRows(s *Sandbox) (map[string][]any, error) {
-	tx := s.host.DefaultWorld.Store.Read()
+	tx := s.host.DefaultWorld().Store.Read()
 	out := map[string][]any{}
 	for _, name := range state.TableNames() {
 		rows, err := state.Rows(tx, name)

@@ -30,7 +30,7 @@ func TestOverlayKeepsFieldsOnTheSamePage(t *testing.T) {
 			{APIID: "legacy", DocumentIndex: 1},
 		}}
 	var got *state.Template
-	require.NoError(t, s.host.DefaultWorld.Store.Update(func(tx *state.Txn) error {
+	require.NoError(t, s.host.DefaultWorld().Store.Update(func(tx *state.Txn) error {
 		got = template.Overlay(tx, src, []state.Document{docOf("n1.pdf", a4Portrait), docOf("n2.pdf", a4Portrait, a4Portrait, a4Portrait)})
 		return nil
 	}))
@@ -49,15 +49,15 @@ func TestTemplateFailureHookTurnsCreationIntoTemplateError(t *testing.T) {
 	require.NoError(t, err)
 	defer s.Close()
 	var seen []string
-	prevHook := s.host.Reg.TemplateFailure
-	s.host.Reg.TemplateFailure = func(w *world.World, tpl *state.Template) (bool, string) {
+	prevHook := s.host.Reg().TemplateFailure
+	s.host.Reg().TemplateFailure = func(w *world.World, tpl *state.Template) (bool, string) {
 		seen = append(seen, tpl.ID)
 		return tpl.Title == "doomed", ""
 	}
-	defer func() { s.host.Reg.TemplateFailure = prevHook }()
+	defer func() { s.host.Reg().TemplateFailure = prevHook }()
 
-	w := s.host.DefaultWorld
-	owner := s.host.Fixtures.Accounts[0].ID
+	w := s.host.DefaultWorld()
+	owner := s.host.Fixtures().Accounts[0].ID
 	ids := map[string]string{}
 	require.NoError(t, w.Store.Update(func(tx *state.Txn) error {
 		for _, title := range []string{"doomed", "fine"} {

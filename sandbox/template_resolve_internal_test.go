@@ -17,7 +17,7 @@ import (
 // api_id.
 func TestCombinedTemplateIDsStayUnique(t *testing.T) {
 	s := newInternalSandbox(t)
-	owner := s.host.Fixtures.Accounts[0].ID
+	owner := s.host.Fixtures().Accounts[0].ID
 	var ids []string
 	s.testUpdate(t, func(tx *state.Txn) error {
 		for _, names := range [][]string{{"a", "a_2"}, {"a", "a_2"}} {
@@ -35,7 +35,7 @@ func TestCombinedTemplateIDsStayUnique(t *testing.T) {
 		}
 		return nil
 	})
-	use, err := template.Combine(s.host.DefaultWorld.Store.Read(), owner, ids, false)
+	use, err := template.Combine(s.host.DefaultWorld().Store.Read(), owner, ids, false)
 	require.NoError(t, err)
 	var apiIDs, groups, rules []string
 	for _, f := range use.FormFields {

@@ -49,8 +49,8 @@ func confirmAccount(s *api.Host, w *world.World, tx *state.Txn, a *state.Account
 	if err != nil {
 		return nil, nil, err
 	}
-	if s.Reg.OnAccountConfirmed != nil {
-		if err := s.Reg.OnAccountConfirmed(s, w, tx, c); err != nil {
+	if s.Reg().OnAccountConfirmed != nil {
+		if err := s.Reg().OnAccountConfirmed(s, w, tx, c); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -55,8 +55,8 @@ func (s *Host) missingReason(table, credential, what string) string {
 		return "the " + what + "'s world " + id + " was deleted"
 	}
 	reason := "no world has this " + what
-	if s.Shard != "" && !strings.HasPrefix(credential, s.Shard) {
-		reason += " (it does not start with this server's shard tag " + s.Shard + ")"
+	if s.shard != "" && !strings.HasPrefix(credential, s.shard) {
+		reason += " (it does not start with this server's shard tag " + s.shard + ")"
 	}
 	return reason
 }

@@ -36,7 +36,7 @@ func (s *Host) controlHandler(cr ControlRoute) http.Handler {
 		c := &Call{Host: s, Request: r, strict: !isPage(cr.Path)}
 		defer c.Stay.Leave()
 		v, err := s.runControl(c, cr)
-		for _, after := range s.Reg.AfterControlHooks {
+		for _, after := range s.reg.AfterControlHooks {
 			after(c, v, err)
 		}
 		c.Stay.Mark(w.Header().Set)
@@ -57,7 +57,7 @@ func (s *Host) runControl(c *Call, cr ControlRoute) (any, error) {
 				return nil, e
 			}
 		} else {
-			c.World = s.DefaultWorld
+			c.World = s.defaultWorld
 		}
 	}
 	if cr.NoBody {
@@ -66,7 +66,7 @@ func (s *Host) runControl(c *Call, cr ControlRoute) (any, error) {
 		}
 	}
 	c.Stay.Enter(c.World)
-	for _, start := range s.Reg.ControlStartHooks {
+	for _, start := range s.reg.ControlStartHooks {
 		start(c)
 	}
 	return cr.h(c)

@@ -20,7 +20,7 @@ func (s *Host) apiHandler(rt *Route, h Handler) http.Handler {
 		c := &Call{Host: s, Request: r, Route: rt}
 		defer c.Stay.Leave()
 		v, err := s.runCall(c, h)
-		for _, after := range s.Reg.AfterCallHooks {
+		for _, after := range s.reg.AfterCallHooks {
 			after(c, v, err)
 		}
 		c.Stay.Mark(w.Header().Set)
@@ -50,7 +50,7 @@ func (s *Host) runCall(c *Call, h Handler) (any, error) {
 			return nil, e
 		}
 	}
-	for _, hook := range s.Reg.CallHooks {
+	for _, hook := range s.reg.CallHooks {
 		if v, err, handled := hook(c); handled {
 			return v, err
 		}

@@ -21,50 +21,40 @@ import (
 )
 
 // Host serves the operations and control calls of one Sandbox: its
-// registry, its worlds and what their calls share.
+// registry, its worlds and what their calls share. Its fields are set once,
+// by NewHost from a HostConfig, and read through accessors: no area can
+// change what another reads.
 type Host struct {
-	Log      *slog.Logger
-	Fixtures *fixtureload.Set
-	// Reg is what this sandbox serves and runs (operations, control
-	// routes, job kinds, hooks); read-only after New, except that a test
-	// bridge may swap a fault point of its own sandbox (CallbacksSetFault).
-	Reg *Registry
-	// Budget bounds the file bytes of all the worlds together
-	// (WithMaxStoredBytes); every world's store counts in it.
-	Budget *state.Budget
-	Client *http.Client
-	Router *mux.Router
+	log      *slog.Logger
+	fixtures *fixtureload.Set
+	reg      *Registry
+	budget   *state.Budget
+	client   *http.Client
+	router   *mux.Router
 	// routeOps names the operation of each API route (read-only after New).
 	routeOps map[*mux.Route]string
 	// routes is Router's fast path (see routeIndex), built with it.
 	routes *routeIndex
 
-	// The options the pipeline and the world registry read.
-	BaseURL           string
-	Seed              string
-	APIKey            string
-	Offline           bool
-	MaxWorlds         int
-	RandomCredentials bool
-	Shard             string
+	baseURL           string
+	seed              string
+	apiKey            string
+	offline           bool
+	maxWorlds         int
+	randomCredentials bool
+	shard             string
 
-	// The facade's part in a world's life (all optional): WorldMade when a
-	// world is made, before it starts (the idle janitor's clock);
-	// WorldAdded once it is registered (the data directory); WorldDropped
-	// once it is gone.
-	WorldMade    func(id string)
-	WorldAdded   func(w *world.World, spec WorldSpec) error
-	WorldDropped func(w *world.World)
-	// NotReady says why the server cannot serve its worlds ("" when it
-	// can); Gauges are the facade's metrics beside the worlds'.
-	NotReady func() string
-	Gauges   func() []metrics.Family
+	worldMade    func(id string)
+	worldAdded   func(w *world.World, spec WorldSpec) error
+	worldDropped func(w *world.World)
+	notReady     func() string
+	gauges       func() []metrics.Family
 
 	mu           sync.RWMutex
 	worlds       map[string]*world.World
 	order        []*world.World // creation order, for credential lookups
 	created      int            // worlds created so far (seeds the next one)
-	DefaultWorld *world.World
+	defaultWorld *world.World
 	// creds finds the world of a credential (and the deleted world of one
 	// that no longer has any).
 	creds credentials.Index
@@ -79,7 +69,7 @@ func WorldSeed(base string, n int) string {
 // NewWorld creates, seeds and registers a world.
 func (s *Host) NewWorld(spec WorldSpec) (*world.World, error) {
 	opts := world.Options{
-		ID: spec.ID, Seed: spec.Seed, Mode: spec.Mode, Start: spec.Start, Jobs: s.Reg.jobs, Logger: s.Log,
+		ID: spec.ID, Seed: spec.Seed, Mode: spec.Mode, Start: spec.Start, Jobs: s.reg.jobs, Logger: s.log,
 		Clock: spec.Clock, Init: s.SeedFunc(spec.Derive), Secrets: s.secretSource(spec),
 	}
 	w, err := world.New(opts)
@@ -90,9 +80,9 @@ func (s *Host) NewWorld(spec WorldSpec) (*world.World, error) {
 		w.Close()
 		return nil, err
 	}
-	w.Store.SetBudget(s.Budget)
-	if s.WorldMade != nil {
-		s.WorldMade(w.ID) // its idle time starts when it is made
+	w.Store.SetBudget(s.budget)
+	if s.worldMade != nil {
+		s.worldMade(w.ID) // its idle time starts when it is made
 	}
 	s.startWorld(w)
 	s.mu.Lock()
@@ -102,8 +92,8 @@ func (s *Host) NewWorld(spec WorldSpec) (*world.World, error) {
 	s.worlds[spec.ID] = w
 	s.order = append(s.order, w)
 	s.mu.Unlock()
-	if s.WorldAdded != nil {
-		if err := s.WorldAdded(w, spec); err != nil {
+	if s.worldAdded != nil {
+		if err := s.worldAdded(w, spec); err != nil {
 			s.DropWorld(w)
 			return nil, err
 		}
@@ -116,12 +106,12 @@ func (s *Host) SeedFunc(derive bool) func(tx *state.Txn) error {
 	return func(tx *state.Txn) error {
 		o := fixtureload.ApplyOptions{DeriveKeys: derive}
 		if !derive {
-			o.PrimaryKey = s.APIKey
+			o.PrimaryKey = s.apiKey
 		}
-		if err := s.Fixtures.Apply(tx, o); err != nil {
+		if err := s.fixtures.Apply(tx, o); err != nil {
 			return err
 		}
-		if s.Offline {
+		if s.offline {
 			c := state.GetConfig(tx)
 			c.FetchFileURLs = false
 			return state.PutConfig(tx, c)
@@ -149,14 +139,14 @@ func (s *Host) CreateWorld(mode world.ClockMode, start time.Time) (*world.World,
 // them random under WithRandomCredentials.
 func (s *Host) CreateWorldSeeded(mode world.ClockMode, start time.Time, seed string) (*world.World, error) {
 	s.mu.Lock()
-	if max := s.MaxWorlds; max > 0 && len(s.order)-1 >= max {
+	if max := s.maxWorlds; max > 0 && len(s.order)-1 >= max {
 		s.mu.Unlock()
 		return nil, apierr.Conflictf("This sandbox already holds %d worlds, its limit; DELETE /_sandbox/world with a world's key removes one.", max)
 	}
 	s.created++
 	n := s.created
 	s.mu.Unlock()
-	spec := WorldSpec{ID: s.runtimeWorldID(n), Number: n, Seed: WorldSeed(s.Seed, n), Mode: mode, Start: start, Derive: true, Random: seed == "" && s.RandomCredentials}
+	spec := WorldSpec{ID: s.runtimeWorldID(n), Number: n, Seed: WorldSeed(s.seed, n), Mode: mode, Start: start, Derive: true, Random: seed == "" && s.randomCredentials}
 	if seed != "" {
 		spec.Seed = seed
 	}
@@ -178,8 +168,8 @@ func (s *Host) DropWorld(w *world.World) {
 	s.creds.Forget(w)
 	w.Close()
 	w.Store.Release()
-	if s.WorldDropped != nil {
-		s.WorldDropped(w)
+	if s.worldDropped != nil {
+		s.worldDropped(w)
 	}
 }
 
@@ -192,12 +182,12 @@ func (s *Host) World(id string) *world.World {
 
 // FirstAccountID is every world's first account: the first of the
 // fixtures, the default caller whose credentials WorldInfo reports.
-func (s *Host) FirstAccountID() string { return s.Fixtures.Accounts[0].ID }
+func (s *Host) FirstAccountID() string { return s.fixtures.Accounts[0].ID }
 
 // PublicBase is the scheme and host the sandbox's own URLs use.
 func (s *Host) PublicBase(r *http.Request) string {
-	if s.BaseURL != "" {
-		return strings.TrimSuffix(s.BaseURL, "/")
+	if s.baseURL != "" {
+		return strings.TrimSuffix(s.baseURL, "/")
 	}
 	scheme := "http"
 	if r.TLS != nil {

@@ -26,15 +26,14 @@ func newHost(t *testing.T, register func(r *api.Registry)) *api.Host {
 	require.NoError(t, err)
 	reg := api.NewRegistry()
 	register(reg)
-	h := &api.Host{
+	h := api.NewHost(api.HostConfig{
 		Log: slog.New(slog.DiscardHandler), Fixtures: set, Reg: reg,
 		Budget: state.NewBudget(0), Client: http.DefaultClient, Seed: "api-test",
-	}
-	api.BindJobs(h)
-	h.Router = h.NewRouter()
+	})
+	h.NewRouter()
 	def, err := h.NewWorld(api.WorldSpec{ID: "default", Seed: "api-test", Mode: world.ClockFake})
 	require.NoError(t, err)
-	h.DefaultWorld = def
+	h.SetDefaultWorld(def)
 	t.Cleanup(func() {
 		for _, w := range h.Worlds() {
 			w.Close()
@@ -52,12 +51,12 @@ func TestHostServesWhatItsRegistryHolds(t *testing.T) {
 			return map[string]string{"account_id": c.Account.ID, "world": c.World.ID}, nil
 		})
 	})
-	key := state.PrimaryKeyOf(h.DefaultWorld.Store.Read(), h.FirstAccountID())
+	key := state.PrimaryKeyOf(h.DefaultWorld().Store.Read(), h.FirstAccountID())
 	do := func(method, path, user string) *httptest.ResponseRecorder {
 		req := httptest.NewRequest(method, path, nil)
 		req.SetBasicAuth(user, "")
 		rec := httptest.NewRecorder()
-		h.Router.ServeHTTP(rec, req)
+		h.Router().ServeHTTP(rec, req)
 		return rec
 	}
 
@@ -79,11 +78,11 @@ func TestHostServesWhatItsRegistryHolds(t *testing.T) {
 // and a dropped world is gone from both.
 func TestHostWorldRegistry(t *testing.T) {
 	h := newHost(t, func(*api.Registry) {})
-	w, err := h.CreateWorld(world.ClockFake, h.DefaultWorld.Now())
+	w, err := h.CreateWorld(world.ClockFake, h.DefaultWorld().Now())
 	require.NoError(t, err)
-	assert.Equal(t, []*world.World{h.DefaultWorld, w}, h.Worlds())
+	assert.Equal(t, []*world.World{h.DefaultWorld(), w}, h.Worlds())
 	assert.Same(t, w, h.World(w.ID))
 	h.DropWorld(w)
 	assert.Nil(t, h.World(w.ID))
-	assert.Equal(t, []*world.World{h.DefaultWorld}, h.Worlds())
+	assert.Equal(t, []*world.World{h.DefaultWorld()}, h.Worlds())
 }

@@ -39,22 +39,22 @@ func (r *Registry) ObserveCalls(fn func(CallRecord)) {
 // CallStart reads the observer clock when a call begins, and only when
 // someone observes calls: the zero time otherwise.
 func (s *Host) CallStart() time.Time {
-	if len(s.Reg.CallObservers) == 0 {
+	if len(s.reg.CallObservers) == 0 {
 		return time.Time{}
 	}
-	return s.Reg.CallClock.Now()
+	return s.reg.CallClock.Now()
 }
 
 // observeCall hands the record of a finished call to every call observer.
 func (s *Host) observeCall(c *Call, operation string, control bool, start time.Time, status int) {
-	if len(s.Reg.CallObservers) == 0 {
+	if len(s.reg.CallObservers) == 0 {
 		return
 	}
-	rec := CallRecord{Operation: operation, Control: control, Status: status, Duration: s.Reg.CallClock.Since(start)}
+	rec := CallRecord{Operation: operation, Control: control, Status: status, Duration: s.reg.CallClock.Since(start)}
 	if c.World != nil {
 		rec.World = c.World.ID
 	}
-	for _, fn := range s.Reg.CallObservers {
+	for _, fn := range s.reg.CallObservers {
 		fn(rec)
 	}
 }

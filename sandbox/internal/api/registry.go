@@ -36,7 +36,7 @@ type Registry struct {
 	// jobs is the one job registry of the sandbox: every world it makes
 	// runs its jobs from it (see RegisterJob).
 	jobs *world.JobRegistry
-	// host is the Host the jobs run with, bound once (BindJobs).
+	// host is the Host the jobs run with, bound once (bindJobs).
 	host *Host
 
 	// WorldStarters run when a world is created (Host.NewWorld): the
@@ -197,7 +197,7 @@ func pathsOverlap(a, b string) bool {
 
 // RegisterJob adds a job kind. Kinds are named "<resource>.<action>"; a
 // kind registered twice panics. The job runs with the Host the registry is
-// bound to (BindJobs).
+// bound to (bindJobs).
 func (r *Registry) RegisterJob(kind string, fn JobFunc) {
 	r.jobs.Handle(kind, func(w *world.World, tx *state.Txn, job *state.Job) error {
 		return fn(r.host, w, tx, job)

@@ -197,7 +197,7 @@ func (s *Host) writeError(w http.ResponseWriter, c *Call, err error) int {
 		e, ok = apierr.Badf("", "The sandbox cannot store more files: %v (--max-stored-bytes).", over), true
 	}
 	if !ok {
-		s.Log.Error("unexpected error", "operation", c.OperationID(), "err", err)
+		s.log.Error("unexpected error", "operation", c.OperationID(), "err", err)
 		e = apierr.New(apierr.BadRequest, "The request could not be processed: "+err.Error())
 	}
 	if c != nil && c.Route != nil {

@@ -20,7 +20,7 @@ const APIPrefix = "/v3"
 // ControlPrefix is the path under which the control plane lives.
 const ControlPrefix = "/_sandbox"
 
-// NewRouter builds the one router: every official operation under /v3 (the
+// NewRouter builds the one router (then Router returns it): every official operation under /v3 (the
 // OAuth token endpoints also at /oauth/token, where the official SDK's OAuth
 // class sends them), and the control plane under /_sandbox.
 func (s *Host) NewRouter() *mux.Router {
@@ -47,7 +47,7 @@ func (s *Host) NewRouter() *mux.Router {
 	// in a gorilla/mux subrouter every route inherits the prefix matcher,
 	// whose success clears a method mismatch, so a wrong method under
 	// /_sandbox would answer 404 instead of 405.
-	for _, cr := range s.Reg.ControlRoutes {
+	for _, cr := range s.reg.ControlRoutes {
 		handle(ControlPrefix+cr.Path, s.controlHandler(cr)).Methods(cr.Method)
 	}
 
@@ -67,7 +67,7 @@ func (s *Host) NewRouter() *mux.Router {
 		return strings.Contains(routes[i].Path, "?") && !strings.Contains(routes[j].Path, "?")
 	})
 	for _, rt := range routes {
-		h := s.Reg.Handlers[rt.OperationID]
+		h := s.reg.Handlers[rt.OperationID]
 		if h == nil {
 			h = errNotImplemented
 		}
@@ -85,10 +85,11 @@ func (s *Host) NewRouter() *mux.Router {
 	// after every official route so that none of them shadows one.
 	for _, a := range legacy.Aliases {
 		rt := &OperationTable[slices.IndexFunc(OperationTable, func(x Route) bool { return x.OperationID == a.OperationID })]
-		m := handle(APIPrefix+a.Path, a.Handler(rt.Method, s.apiHandler(rt, s.Reg.Handlers[rt.OperationID]))).Methods(a.Method)
+		m := handle(APIPrefix+a.Path, a.Handler(rt.Method, s.apiHandler(rt, s.reg.Handlers[rt.OperationID]))).Methods(a.Method)
 		s.routeOps[m] = rt.OperationID
 	}
 	s.routes = newRouteIndex(r, templates)
+	s.router = r
 	return r
 }
 
@@ -132,7 +133,7 @@ func (s *Host) Recoverer(next http.Handler) http.Handler {
 				if v == http.ErrAbortHandler {
 					panic(v)
 				}
-				s.Log.Error("panic", "method", r.Method, "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
+				s.log.Error("panic", "method", r.Method, "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
 				writeAPIError(w, apierr.New(apierr.BadRequest, "The request could not be processed."))
 			}
 		}()

@@ -41,5 +41,5 @@ type operationsResponse struct {
 // operations without the official description at hand (the e2e coverage
 // report in a checkout without the reference files).
 func controlOperations(c *Call) (any, error) {
-	return operationsResponse{Operations: c.Host.Reg.Operations()}, nil
+	return operationsResponse{Operations: c.Host.reg.Operations()}, nil
 }

@@ -37,7 +37,7 @@ func (s *Host) secretSource(spec WorldSpec) func() string {
 	if !spec.Random {
 		return nil
 	}
-	return secret.Source(s.Shard)
+	return secret.Source(s.shard)
 }
 
 // admitWorld refuses a new world whose first key another world already
@@ -59,8 +59,8 @@ func (s *Host) admitWorld(w *world.World, spec WorldSpec) error {
 // world (/_sandbox/w/<id>/...) tell a router its server as its
 // credentials do, and two servers never hand out the same world id.
 func (s *Host) runtimeWorldID(n int) string {
-	if s.Shard != "" {
-		return fmt.Sprintf("%s-w%d", s.Shard, n)
+	if s.shard != "" {
+		return fmt.Sprintf("%s-w%d", s.shard, n)
 	}
 	return fmt.Sprintf("w%d", n)
 }

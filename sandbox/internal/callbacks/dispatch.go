@@ -63,7 +63,7 @@ func dispatcherOf(s *api.Host, w *world.World) *dispatcher {
 	return world.Ext(w, extCallbacks, func() *dispatcher {
 		ctx, cancel := context.WithCancel(context.Background())
 		d := &dispatcher{
-			s: s, w: w, sender: newCallbackSender(s.Client),
+			s: s, w: w, sender: newCallbackSender(s.Client()),
 			ctx: ctx, cancel: cancel,
 			wakeCh:   make(chan struct{}, 1),
 			sem:      make(chan struct{}, maxConcurrentAttempts),

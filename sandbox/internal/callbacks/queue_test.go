@@ -24,17 +24,16 @@ func queueFixture(t *testing.T) (*api.Host, func(fn func(tx *state.Txn) error)) 
 	t.Helper()
 	set, err := fixtureload.Load(fixtures.FS)
 	require.NoError(t, err)
-	s := &api.Host{
+	s := api.NewHost(api.HostConfig{
 		Log: slog.New(slog.DiscardHandler), Fixtures: set, Reg: api.NewRegistry(),
 		Budget: state.NewBudget(2 << 30), Client: &http.Client{}, Seed: "callbacks-queue", MaxWorlds: 1,
-	}
-	api.BindJobs(s)
-	w, err := s.NewWorld(api.WorldSpec{ID: "default", Seed: s.Seed, Mode: world.ClockFake})
+	})
+	w, err := s.NewWorld(api.WorldSpec{ID: "default", Seed: s.Seed(), Mode: world.ClockFake})
 	require.NoError(t, err)
-	s.DefaultWorld = w
+	s.SetDefaultWorld(w)
 	t.Cleanup(func() { s.DropWorld(w) })
 	dispatcherOf(s, w).Close()
-	owner := s.Fixtures.Accounts[0].ID
+	owner := s.Fixtures().Accounts[0].ID
 	update := func(fn func(tx *state.Txn) error) { require.NoError(t, w.Store.Update(fn)) }
 	update(func(tx *state.Txn) error {
 		a, _ := state.Get[state.Account](tx, state.TableAccounts, owner)
@@ -55,7 +54,7 @@ func queueFixture(t *testing.T) (*api.Host, func(fn func(tx *state.Txn) error)) 
 
 func deliveriesInSeq(t *testing.T, s *api.Host) []*state.Delivery {
 	t.Helper()
-	tx := s.DefaultWorld.Store.Read()
+	tx := s.DefaultWorld().Store.Read()
 	evs, err := state.All[state.Event](tx, state.TableEvents, state.IndexSeq)
 	require.NoError(t, err)
 	var out []*state.Delivery

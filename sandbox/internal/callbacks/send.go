@@ -66,8 +66,8 @@ func newCallbackSender(c *http.Client) *callbackSender {
 // send makes one attempt of del.
 func (cs *callbackSender) send(parent context.Context, s *api.Host, w *world.World, del *state.Delivery) attemptResult {
 	fault, reason := api.FaultNone, ""
-	if s.Reg.CallbackFault != nil {
-		fault, reason = s.Reg.CallbackFault(s, w, api.CallbackAttempt{
+	if s.Reg().CallbackFault != nil {
+		fault, reason = s.Reg().CallbackFault(s, w, api.CallbackAttempt{
 			DeliveryID: del.ID, EventID: del.EventID, EventType: del.EventType, Kind: del.Kind,
 			AccountID: del.AccountID, ClientID: del.ClientID, URL: del.URL, Attempt: del.RoundAttempts,
 			DueAt: time.Unix(0, del.Due).UTC(),

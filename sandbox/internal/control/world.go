@@ -139,7 +139,7 @@ func WorldInfoOf(s *api.Host, w *world.World) WorldInfo {
 // controlDeleteWorld removes the caller's world and everything in it; its
 // credentials stop working. The default world is reset, never deleted.
 func controlDeleteWorld(c *api.Call) (any, error) {
-	if c.World == c.Host.DefaultWorld {
+	if c.World == c.Host.DefaultWorld() {
 		return nil, apierr.Badf("", "The default world cannot be deleted; POST /_sandbox/reset puts it back to its fixtures.")
 	}
 	c.Host.DropWorld(c.World)
@@ -333,7 +333,7 @@ func (a advanceRequest) delta(now time.Time) (time.Duration, error) {
 }
 
 func controlReset(c *api.Call) (any, error) {
-	derive := c.World != c.Host.DefaultWorld
+	derive := c.World != c.Host.DefaultWorld()
 	if err := c.World.Reset(c.Host.SeedFunc(derive)); err != nil {
 		return nil, err
 	}

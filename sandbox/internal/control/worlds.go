@@ -33,7 +33,7 @@ func controlListWorlds(c *api.Call) (any, error) {
 	}
 	out := worldListResponse{Worlds: []WorldListEntry{}}
 	for _, w := range c.Host.Worlds() {
-		out.Worlds = append(out.Worlds, WorldListEntry{WorldInfo: WorldInfoOf(c.Host, w), Default: w == c.Host.DefaultWorld})
+		out.Worlds = append(out.Worlds, WorldListEntry{WorldInfo: WorldInfoOf(c.Host, w), Default: w == c.Host.DefaultWorld()})
 	}
 	return out, nil
 }

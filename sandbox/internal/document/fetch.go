@@ -52,7 +52,7 @@ type fetched struct {
 // them), each hop's address checked when it is dialled; within
 // fetchTimeout.
 func fileClient(s *api.Host) *http.Client {
-	c := *s.Client
+	c := *s.Client()
 	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		if len(via) >= fetchRedirects {
 			return fmt.Errorf("more than %d redirects", fetchRedirects)

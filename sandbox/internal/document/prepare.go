@@ -166,7 +166,7 @@ func runFilesPrepare(s *api.Host, w *world.World, tx *state.Txn, job *state.Job)
 
 // compose asks an object's owner for its composition as of now.
 func compose(s *api.Host, tx *state.Txn, kind, id string) (pdf.Composition, []string, error) {
-	owner, ok := s.Reg.FileOwners[kind]
+	owner, ok := s.Reg().FileOwners[kind]
 	if !ok || owner.Compose == nil {
 		return pdf.Composition{}, nil, fmt.Errorf("no file owner for %q", kind)
 	}
@@ -256,7 +256,7 @@ func sweepFileURLs(tx *state.Txn, objectID string, keep map[string]bool) error {
 // that they are prepared: 404/410 from the owner, 410 once the files are
 // gone, 409 while they are being prepared.
 func preparedFiles(c *api.Call, tx *state.Txn, kind, id string) (*state.FileSet, error) {
-	owner, ok := c.Host.Reg.FileOwners[kind]
+	owner, ok := c.Host.Reg().FileOwners[kind]
 	if !ok || owner.Visible == nil {
 		return nil, apierr.NotFoundf(apierr.MsgNotFound)
 	}

@@ -67,26 +67,25 @@ func newInternalSandbox(t *testing.T) *testSandbox {
 	r := api.NewRegistry()
 	Register(r)
 	r.FileOwners[kindTestOwner] = testOwner
-	h := &api.Host{
+	h := api.NewHost(api.HostConfig{
 		Log: slog.New(slog.DiscardHandler), Fixtures: set, Reg: r,
 		Budget: state.NewBudget(2 << 30), Client: &http.Client{}, Seed: "document-prepare", MaxWorlds: 1,
-	}
-	api.BindJobs(h)
-	w, err := h.NewWorld(api.WorldSpec{ID: "default", Seed: h.Seed, Mode: world.ClockFake})
+	})
+	w, err := h.NewWorld(api.WorldSpec{ID: "default", Seed: h.Seed(), Mode: world.ClockFake})
 	require.NoError(t, err)
-	h.DefaultWorld = w
+	h.SetDefaultWorld(w)
 	t.Cleanup(func() { h.DropWorld(w) })
 	return &testSandbox{host: h}
 }
 
 func (s *testSandbox) testUpdate(t *testing.T, fn func(tx *state.Txn) error) {
 	t.Helper()
-	require.NoError(t, s.host.DefaultWorld.Store.Update(fn))
+	require.NoError(t, s.host.DefaultWorld().Store.Update(fn))
 }
 
 func (s *testSandbox) testFileSet(t *testing.T, id string) *state.FileSet {
 	t.Helper()
-	fs, err := state.GetFileSet(s.host.DefaultWorld.Store.Read(), kindTestOwner, id)
+	fs, err := state.GetFileSet(s.host.DefaultWorld().Store.Read(), kindTestOwner, id)
 	require.NoError(t, err)
 	return fs
 }
@@ -95,34 +94,34 @@ func (s *testSandbox) testFileSet(t *testing.T, id string) *state.FileSet {
 func (s *testSandbox) testRendered(t *testing.T, fs *state.FileSet) pdf.Rendered {
 	t.Helper()
 	require.NotNil(t, fs.Recipe, "prepared as a recipe")
-	out, err := derived.Merged(fs.Recipe, blobStore{s.host.DefaultWorld.Store.Read()})
+	out, err := derived.Merged(fs.Recipe, blobStore{s.host.DefaultWorld().Store.Read()})
 	require.NoError(t, err)
 	return out
 }
 
 func (s *testSandbox) testPrepared(id string) (*state.FileSet, error) {
-	return preparedFiles(&api.Call{Host: s.host, World: s.host.DefaultWorld}, s.host.DefaultWorld.Store.Read(), kindTestOwner, id)
+	return preparedFiles(&api.Call{Host: s.host, World: s.host.DefaultWorld()}, s.host.DefaultWorld().Store.Read(), kindTestOwner, id)
 }
 
 func TestPreparationRunsOnceForTheLatestVersion(t *testing.T) {
 	s := newInternalSandbox(t)
 	before := testComposed.Load()
 	s.testUpdate(t, func(tx *state.Txn) error { return ScheduleFiles(tx, kindTestOwner, "doc-ok") })
-	_, err := s.host.DefaultWorld.Advance(3 * time.Second)
+	_, err := s.host.DefaultWorld().Advance(3 * time.Second)
 	require.NoError(t, err)
 	s.testUpdate(t, func(tx *state.Txn) error { return ScheduleFiles(tx, kindTestOwner, "doc-ok") })
 
 	_, err = s.testPrepared("doc-ok")
 	assertAPIError(t, err, http.StatusConflict)
-	jobs, err := state.JobsOf(s.host.DefaultWorld.Store.Read(), "doc-ok")
+	jobs, err := state.JobsOf(s.host.DefaultWorld().Store.Read(), "doc-ok")
 	require.NoError(t, err)
 	require.Len(t, jobs, 1, "the second schedule replaces the first job")
 
-	_, err = s.host.DefaultWorld.Advance(4 * time.Second)
+	_, err = s.host.DefaultWorld().Advance(4 * time.Second)
 	require.NoError(t, err)
 	_, err = s.testPrepared("doc-ok")
 	assertAPIError(t, err, http.StatusConflict)
-	_, err = s.host.DefaultWorld.Advance(time.Second)
+	_, err = s.host.DefaultWorld().Advance(time.Second)
 	require.NoError(t, err)
 	fs, err := s.testPrepared("doc-ok")
 	require.NoError(t, err)
@@ -135,7 +134,7 @@ func TestPreparationRunsOnceForTheLatestVersion(t *testing.T) {
 func TestPreparationFailureIsRecorded(t *testing.T) {
 	s := newInternalSandbox(t)
 	s.testUpdate(t, func(tx *state.Txn) error { return ScheduleFiles(tx, kindTestOwner, "unknown-doc") })
-	_, err := s.host.DefaultWorld.Advance(5 * time.Second)
+	_, err := s.host.DefaultWorld().Advance(5 * time.Second)
 	require.NoError(t, err)
 	fs := s.testFileSet(t, "unknown-doc")
 	assert.False(t, fs.Ready)
@@ -150,12 +149,12 @@ func TestPreparedFilesAccess(t *testing.T) {
 	assertAPIError(t, err, http.StatusConflict)
 	_, err = s.testPrepared("canceled")
 	assertAPIError(t, err, http.StatusGone)
-	_, err = preparedFiles(&api.Call{Host: s.host, World: s.host.DefaultWorld}, s.host.DefaultWorld.Store.Read(), "no_such_kind", "x")
+	_, err = preparedFiles(&api.Call{Host: s.host, World: s.host.DefaultWorld()}, s.host.DefaultWorld().Store.Read(), "no_such_kind", "x")
 	assertAPIError(t, err, http.StatusNotFound)
 
 	s.testUpdate(t, func(tx *state.Txn) error { return ScheduleFiles(tx, kindTestOwner, "doc-ok") })
 	s.testUpdate(t, func(tx *state.Txn) error { return GoneFiles(tx, kindTestOwner, "doc-ok") })
-	_, err = s.host.DefaultWorld.Advance(time.Minute)
+	_, err = s.host.DefaultWorld().Advance(time.Minute)
 	require.NoError(t, err)
 	_, err = s.testPrepared("doc-ok")
 	assertAPIError(t, err, http.StatusGone)
@@ -171,16 +170,16 @@ func TestPreparedBlobsAreReleased(t *testing.T) {
 	s := newInternalSandbox(t)
 	prepare := func() *state.FileSet {
 		s.testUpdate(t, func(tx *state.Txn) error { return ScheduleFiles(tx, kindTestOwner, "doc-second") })
-		_, err := s.host.DefaultWorld.Advance(5 * time.Second)
+		_, err := s.host.DefaultWorld().Advance(5 * time.Second)
 		require.NoError(t, err)
 		return s.testFileSet(t, "doc-second")
 	}
 	blobExists := func(id string) bool {
-		_, err := state.GetBlob(s.host.DefaultWorld.Store.Read(), id)
+		_, err := state.GetBlob(s.host.DefaultWorld().Store.Read(), id)
 		return err == nil
 	}
-	blobs := func() int64 { return state.WorldUsage(s.host.DefaultWorld.Store.Read()).Blobs }
-	read := func() *state.Txn { return s.host.DefaultWorld.Store.Read() }
+	blobs := func() int64 { return state.WorldUsage(s.host.DefaultWorld().Store.Read()).Blobs }
+	read := func() *state.Txn { return s.host.DefaultWorld().Store.Read() }
 	before := blobs()
 	first := prepare()
 	second := prepare()
@@ -203,7 +202,7 @@ func TestPreparedBlobsAreReleased(t *testing.T) {
 		return state.Put(tx, state.TableFileURLs, &state.FileURL{ID: "tok", Kind: kindTestOwner, ObjectID: "doc-second",
 			BlobID: served, ExpiresAt: tx.Now().Add(time.Hour).Unix()})
 	})
-	data, err := state.GetBlob(s.host.DefaultWorld.Store.Read(), served)
+	data, err := state.GetBlob(s.host.DefaultWorld().Store.Read(), served)
 	require.NoError(t, err)
 	assert.Equal(t, s.testRendered(t, second).PDF, data, "the URL serves the version it was issued for")
 	assert.Equal(t, second.PDFBlob(read()), served, "stored under the id its preparation reserved")
@@ -211,12 +210,12 @@ func TestPreparedBlobsAreReleased(t *testing.T) {
 	assert.True(t, blobExists(served), "served by a live file URL")
 	assert.False(t, blobExists(second.ZIPBlobID()))
 	assert.Equal(t, before+1, blobs(), "only the PDF the URL serves is stored")
-	_, err = s.host.DefaultWorld.Advance(time.Hour)
+	_, err = s.host.DefaultWorld().Advance(time.Hour)
 	require.NoError(t, err)
 	prepare()
 	assert.False(t, blobExists(served), "released once the URL expired")
 	assert.False(t, blobExists(third.PDFBlob(read())))
-	u, err := state.Get[state.FileURL](s.host.DefaultWorld.Store.Read(), state.TableFileURLs, "tok")
+	u, err := state.Get[state.FileURL](s.host.DefaultWorld().Store.Read(), state.TableFileURLs, "tok")
 	require.NoError(t, err, "the expired URL stays, to answer 410")
 	assert.Equal(t, served, u.BlobID)
 }
@@ -226,13 +225,13 @@ func TestPreparedBlobsAreReleased(t *testing.T) {
 func TestCompositionARecipeCannotKeepIsRenderedAtOnce(t *testing.T) {
 	s := newInternalSandbox(t)
 	s.testUpdate(t, func(tx *state.Txn) error { return ScheduleFiles(tx, kindTestOwner, "doc-latin1") })
-	_, err := s.host.DefaultWorld.Advance(5 * time.Second)
+	_, err := s.host.DefaultWorld().Advance(5 * time.Second)
 	require.NoError(t, err)
 	fs, err := s.testPrepared("doc-latin1")
 	require.NoError(t, err)
 	assert.Nil(t, fs.Recipe)
 	assert.Equal(t, 1, fs.Pages())
-	tx := s.host.DefaultWorld.Store.Read()
+	tx := s.host.DefaultWorld().Store.Read()
 	for _, f := range []struct {
 		blob string
 		get  func(*state.Txn, *state.FileSet) ([]byte, error)

@@ -70,14 +70,14 @@ func newHost(t *testing.T) (*api.Host, *world.World, *world.World) {
 	t.Helper()
 	set, err := fixtureload.Load(fixtures.FS)
 	require.NoError(t, err)
-	h := &api.Host{
+	h := api.NewHost(api.HostConfig{
 		Log: slog.New(slog.DiscardHandler), Fixtures: set, Reg: api.NewRegistry(),
 		Budget: state.NewBudget(0), Client: http.DefaultClient, Seed: "page-test",
-	}
-	h.Router = h.NewRouter()
+	})
+	h.NewRouter()
 	a, err := h.NewWorld(api.WorldSpec{ID: "default", Seed: "page-test", Mode: world.ClockFake})
 	require.NoError(t, err)
-	h.DefaultWorld = a
+	h.SetDefaultWorld(a)
 	b, err := h.CreateWorld(world.ClockFake, a.Now())
 	require.NoError(t, err)
 	t.Cleanup(func() {

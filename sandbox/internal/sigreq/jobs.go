@@ -123,7 +123,7 @@ func runSigreqProcess(s *api.Host, w *world.World, tx *state.Txn, job *state.Job
 		return nil
 	}
 	now := tx.Unix()
-	if fault := s.Reg.ProcessFault; fault != nil {
+	if fault := s.Reg().ProcessFault; fault != nil {
 		if f := fault(s, w, tx, req); f != nil {
 			return applyOutcome(s, tx, fail(req, *f, now))
 		}

@@ -465,7 +465,7 @@ func (pl *seedPlan) runJobsNow(tx *state.Txn, subject string, kinds ...string) e
 		if err := tx.Delete(state.TableJobs, next); err != nil {
 			return err
 		}
-		fn := pl.s.Reg.Job(next.Kind)
+		fn := pl.s.Reg().Job(next.Kind)
 		if fn == nil {
 			return fmt.Errorf("no job function for %s", next.Kind)
 		}

@@ -299,7 +299,7 @@ func runTeamTransfer(s *api.Host, w *world.World, tx *state.Txn, job *state.Job)
 			return err
 		}
 	}
-	for _, h := range s.Reg.TeamTransferHooks {
+	for _, h := range s.Reg().TeamTransferHooks {
 		if err := h(s, w, tx, args.From, args.To); err != nil {
 			return err
 		}

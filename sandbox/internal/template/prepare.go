@@ -55,8 +55,8 @@ func runTemplatePrepare(s *api.Host, w *world.World, tx *state.Txn, job *state.J
 	if msg == "" {
 		msg = testValueProblem(tx, t)
 	}
-	if msg == "" && s.Reg.TemplateFailure != nil {
-		if fail, m := s.Reg.TemplateFailure(w, t); fail {
+	if msg == "" && s.Reg().TemplateFailure != nil {
+		if fail, m := s.Reg().TemplateFailure(w, t); fail {
 			msg = m
 			if msg == "" {
 				msg = "The template could not be created."
