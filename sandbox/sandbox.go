@@ -129,7 +129,7 @@ func New(opts ...Option) (*Sandbox, error) {
 		}
 	}
 	if cfg.record != "" {
-		if err := recording.StartFile(h, def, cfg.record, cfg.recordCredentials); err != nil {
+		if err := recording.StartFile(def, cfg.record, cfg.recordCredentials); err != nil {
 			s.Close()
 			return nil, optionError("WithRecording", fmt.Errorf("sandbox: %w", err))
 		}

@@ -46,7 +46,7 @@ func sigreqTestCreate(t *testing.T, s *Sandbox, mutate func(spec *sigreq.Spec)) 
 		if mutate != nil {
 			mutate(spec)
 		}
-		req, err := sigreq.Create(s.host, tx, spec)
+		req, err := sigreq.Create(tx, spec)
 		if err != nil {
 			return err
 		}
@@ -240,7 +240,7 @@ func TestCreateWithGivenID(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		_, err = sigreq.Create(s.host, tx, &sigreq.Spec{ID: given, Requester: acct, TestMode: true,
+		_, err = sigreq.Create(tx, &sigreq.Spec{ID: given, Requester: acct, TestMode: true,
 			Signers: []state.Signature{{Name: "Bo", Email: "bo@example.com"}}})
 		return err
 	})

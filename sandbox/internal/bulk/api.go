@@ -90,7 +90,7 @@ func bulkSend(c *api.Call, embedded bool) (any, error) {
 			return apierr.PaymentRequiredf("%s (the job needs %d signature requests, %d are left).", apierr.MsgPaymentRequired, len(entries), *left)
 		}
 		spec.Requester = acct
-		job, err = queueBulkJob(c.Host, c, tx, spec, tb, entries, embedded)
+		job, err = queueBulkJob(c, tx, spec, tb, entries, embedded)
 		return err
 	})
 	if err != nil {
@@ -104,7 +104,7 @@ func bulkSend(c *api.Call, embedded bool) (any, error) {
 // stores the job and schedules the creation of its requests after the
 // world's SendProcessingDelay. What binding warns about the job as a whole
 // is said once: its warnings go through warnOnce.
-func queueBulkJob(s *api.Host, c *api.Call, tx *state.Txn, spec *sigreq.Spec, tb *sigreq.TemplateBody, entries []bulkEntry, embedded bool) (*state.BulkSendJob, error) {
+func queueBulkJob(c *api.Call, tx *state.Txn, spec *sigreq.Spec, tb *sigreq.TemplateBody, entries []bulkEntry, embedded bool) (*state.BulkSendJob, error) {
 	use, err := sigreq.ResolveTemplates(c, tx, tb.TemplateIDs)
 	if err != nil {
 		return nil, err

@@ -45,7 +45,7 @@ func runBulkSend(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) err
 		spec := *base
 		spec.Requester = acct
 		spec.Signers, spec.CustomFields = item.Signers, item.CustomFields
-		req, err := sigreq.Create(s, tx, &spec)
+		req, err := sigreq.Create(tx, &spec)
 		if err != nil {
 			if ae, ok := apierr.As(err); ok {
 				n.Failures = append(n.Failures, state.BulkSendFailure{Index: i, Error: ae.Msg})

@@ -236,7 +236,7 @@ func controlAdvance(c *api.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	ran, err := advance(c.Host, c.World, d)
+	ran, err := advance(c.World, d)
 	if err != nil {
 		return nil, err
 	}
@@ -263,7 +263,7 @@ func AdvanceRefusal(w *world.World) *apierr.Error {
 }
 
 // advance moves a world's clock, or on a real clock runs what is due.
-func advance(s *api.Host, w *world.World, d time.Duration) ([]world.RanJob, error) {
+func advance(w *world.World, d time.Duration) ([]world.RanJob, error) {
 	if e := AdvanceRefusal(w); e != nil {
 		if d != 0 {
 			return nil, e

@@ -48,7 +48,7 @@ func controlRecordStart(c *api.Call) (any, error) {
 	if recordingName(name) != name {
 		return nil, apierr.Badf("name", "name %q must be 1-64 letters, digits, dots, dashes or underscores", name)
 	}
-	if err := startRecording(c.Host, c.World, name, c.Request.Host, "", req.KeepCredentials); err != nil {
+	if err := startRecording(c.World, name, c.Request.Host, "", req.KeepCredentials); err != nil {
 		return nil, apierr.Conflictf("%s", err.Error())
 	}
 	return api.WithStatus{Status: http.StatusCreated, Value: recordStatus{Recording: true, World: c.World.ID}}, nil
@@ -77,7 +77,7 @@ func controlRecordStop(c *api.Call) (any, error) {
 	} else if f != "" && f != "json" {
 		return nil, apierr.Badf("format", "format is json or yaml")
 	}
-	doc, err := stopRecording(c.Host, c.World)
+	doc, err := stopRecording(c.World)
 	if err != nil {
 		return nil, apierr.Conflictf("%s", err.Error())
 	}

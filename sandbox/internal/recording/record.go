@@ -100,7 +100,7 @@ func recordingName(path string) string {
 // then run one at a time, each at an instant the recording notes to the
 // nanosecond, and its jobs at their due times, which is what a replay on a
 // fake clock does.
-func startRecording(s *api.Host, w *world.World, name, host, file string, keepCredentials bool) error {
+func startRecording(w *world.World, name, host, file string, keepCredentials bool) error {
 	wr := recorderOf(w)
 	wr.mu.Lock()
 	if wr.rec != nil || wr.starting {
@@ -147,15 +147,15 @@ func startRecording(s *api.Host, w *world.World, name, host, file string, keepCr
 
 // StartFile serves WithRecording (signsandbox --record FILE): the file
 // leaves the world's credentials out unless keepCredentials.
-func StartFile(s *api.Host, w *world.World, path string, keepCredentials bool) error {
-	if err := startRecording(s, w, recordingName(path), "", path, keepCredentials); err != nil {
+func StartFile(w *world.World, path string, keepCredentials bool) error {
+	if err := startRecording(w, recordingName(path), "", path, keepCredentials); err != nil {
 		return fmt.Errorf("record %s: %w", path, err)
 	}
 	return nil
 }
 
 // stopRecording ends the recording of w and answers its document.
-func stopRecording(s *api.Host, w *world.World) (*scenario.Document, error) {
+func stopRecording(w *world.World) (*scenario.Document, error) {
 	wr := recorderOf(w)
 	wr.mu.Lock()
 	defer wr.mu.Unlock()

@@ -134,7 +134,7 @@ func sigreqCreate(c *api.Call, op Op) (any, error) {
 			if err != nil {
 				return err
 			}
-		} else if req, err = Create(c.Host, tx, spec); err != nil {
+		} else if req, err = Create(tx, spec); err != nil {
 			return err
 		}
 		resp.SignatureRequest = View(req, acct.ID)

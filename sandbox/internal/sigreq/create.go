@@ -94,7 +94,7 @@ func signatureIDFrom(id string) string { return id[:32] }
 // (signature_request_sent or file_error after the world's
 // SendProcessingDelay) and file preparation. Templates, bulk send and
 // unclaimed drafts call it too.
-func Create(s *api.Host, tx *state.Txn, spec *Spec) (*state.SignatureRequest, error) {
+func Create(tx *state.Txn, spec *Spec) (*state.SignatureRequest, error) {
 	if err := consumeQuota(tx, spec.Requester.ID, spec.TestMode); err != nil {
 		return nil, err
 	}

@@ -63,7 +63,7 @@ type seedRequestPlan struct {
 
 // seedRequest is the request seeding calls pretend to be: the loading
 // control call, or a stand-in with the configured base URL.
-func seedRequest(s *api.Host, r *http.Request) *http.Request {
+func seedRequest(r *http.Request) *http.Request {
 	if r != nil {
 		return r
 	}
@@ -91,7 +91,7 @@ func (pl *seedPlan) seedCall(body map[string]any, docs []scenario.SeedDocument) 
 
 // planSeed checks the seed's bodies and converts its documents.
 func planSeed(s *api.Host, w *world.World, p *scenario.Parsed, r *http.Request) (*seedPlan, error) {
-	pl := &seedPlan{s: s, w: w, p: p, r: seedRequest(s, r), tplIDs: map[string]string{}}
+	pl := &seedPlan{s: s, w: w, p: p, r: seedRequest(r), tplIDs: map[string]string{}}
 	sd := p.Doc.Seed
 	if sd == nil {
 		return pl, nil

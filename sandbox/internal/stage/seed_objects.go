@@ -112,7 +112,7 @@ func (pl *seedPlan) seedSignatureRequest(tx *state.Txn, rp *seedRequestPlan) (an
 	if spec.Title == "" && len(spec.Documents) > 0 {
 		spec.Title = spec.Documents[0].Title()
 	}
-	req, err := sigreq.Create(pl.s, tx, spec)
+	req, err := sigreq.Create(tx, spec)
 	if err != nil {
 		return nil, pl.apiIssue(append(rp.at, "as"), err)
 	}

@@ -88,7 +88,7 @@ func claimDraft(tx *state.Txn, d *state.UnclaimedDraft, accountID string) (*stat
 // signature request. claimer is the account sending a non-embedded draft
 // (embedded drafts are sent for their requester_email_address by the
 // account that created them, which is charged and manages the request).
-func sendDraft(s *api.Host, tx *state.Txn, d *state.UnclaimedDraft, claimer *state.Account, in claimInput) (*state.SignatureRequest, error) {
+func sendDraft(tx *state.Txn, d *state.UnclaimedDraft, claimer *state.Account, in claimInput) (*state.SignatureRequest, error) {
 	if e := draftOpen(d, tx.Unix(), true); e != nil {
 		return nil, e
 	}
@@ -116,7 +116,7 @@ func sendDraft(s *api.Host, tx *state.Txn, d *state.UnclaimedDraft, claimer *sta
 		return nil, e
 	}
 	spec.ID = d.ID // the id the draft handed out
-	req, err := sigreq.Create(s, tx, spec)
+	req, err := sigreq.Create(tx, spec)
 	if err != nil {
 		return nil, err
 	}

@@ -225,7 +225,7 @@ func claimPageSend(c *api.Call) (any, error) {
 		if err != nil {
 			return apierr.NotFoundf("This claim URL is not valid.")
 		}
-		req, err = sendDraft(c.Host, tx, cur, nil, in)
+		req, err = sendDraft(tx, cur, nil, in)
 		return err
 	})
 	if err != nil {

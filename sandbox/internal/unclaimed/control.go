@@ -104,6 +104,6 @@ func controlDraftClaim(c *api.Call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return sendDraft(c.Host, tx, d, c.Account, in)
+		return sendDraft(tx, d, c.Account, in)
 	})
 }
