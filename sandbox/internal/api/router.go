@@ -97,7 +97,7 @@ func (s *Host) NewRouter() *mux.Router {
 // index (routeIndex): the same answers as the router, for less work.
 func (s *Host) Routes() http.Handler { return s.routes }
 
-// MatchRoute returns what s.Router.Match would, found through the router's index.
+// MatchRoute returns what s.Router().Match would, found through the router's index.
 func (s *Host) MatchRoute(r *http.Request, m *mux.RouteMatch) bool { return s.routes.Match(r, m) }
 
 // routePrefixes: the OAuth endpoints live on app.hellosign.com without /v3;
