@@ -40,18 +40,24 @@ var testOnly = []string{
 var levels = []level{
 	{
 		name: "leaves",
-		doc:  "import nothing of this module: the closed vocabularies, the store, PDF handling, embedded data",
+		doc:  "import nothing of this module: the closed vocabularies, the row codec, PDF handling, embedded data",
 		packages: []string{
 			"fixtures", "scenarios",
 			"sandbox/internal/apierr", "sandbox/internal/buildinfo", "sandbox/internal/callnote", "sandbox/internal/pdf",
 			"sandbox/internal/jsonenc", "sandbox/internal/metrics",
-			"sandbox/internal/outbound", "sandbox/internal/secret",
-			"sandbox/internal/signpage", "sandbox/internal/state",
+			"sandbox/internal/outbound", "sandbox/internal/rowcodec", "sandbox/internal/secret",
+			"sandbox/internal/signpage",
 		},
 		modules: []string{
 			"github.com/google/uuid", "github.com/gorilla/mux", "github.com/hashicorp/go-memdb",
 			"github.com/pdfcpu/pdfcpu", "golang.org/x/image",
 		},
+	},
+	{
+		name:     "storage",
+		doc:      "the memdb tables and their accessors, the blob store, accounting, export and import",
+		packages: []string{"sandbox/internal/state"},
+		modules:  []string{"github.com/google/uuid", "github.com/hashicorp/go-memdb"},
 	},
 	{
 		name:     "foundations",

@@ -43,6 +43,7 @@ import (
 	"strings"
 
 	memdb "github.com/hashicorp/go-memdb"
+	"github.com/signsandbox/signsandbox/sandbox/internal/rowcodec"
 )
 
 // tableRowBuckets holds the buckets of every bucketed table.
@@ -69,7 +70,7 @@ type bucketTable struct {
 	prefixes bool
 	// codec encodes the rows of a table that freezes them
 	// (bucket_rows_frozen.go); nil: its rows stay live.
-	codec *rowCodec
+	codec *rowcodec.Codec
 }
 
 // bucketOf answers the number of the bucket of the row of id.

@@ -1,7 +1,7 @@
 package state
 
 // Frozen rows: a bucketed table's rows that no write has touched lately,
-// kept as their encoding (row_codec.go) instead of as the row.
+// kept as their encoding (package rowcodec) instead of as the row.
 //
 // The collector walks every pointer of the live heap on each cycle. A
 // request row is a graph of about fifteen objects (the row, its signers,
@@ -44,6 +44,8 @@ import (
 	"reflect"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/rowcodec"
 )
 
 // frozenRow is a row of a bucketed table as its encoding: p points at the
@@ -82,11 +84,11 @@ func (f frozenRow) enc() []byte {
 }
 
 // id answers the frozen row's id without thawing it.
-func (f frozenRow) id() string { return rowCodecID(f.enc()) }
+func (f frozenRow) id() string { return rowcodec.ID(f.enc()) }
 
 // freezable gives bt a codec for its rows, of type T.
 func freezable[T any](bt *bucketTable) *bucketTable {
-	c, err := newRowCodec(reflect.TypeFor[T]())
+	c, err := rowcodec.New(reflect.TypeFor[T]())
 	if err != nil {
 		panic(fmt.Sprintf("state: rows of %s cannot be frozen: %v", bt.table, err))
 	}
@@ -103,7 +105,7 @@ func (bt *bucketTable) freeze(row any) any {
 	if _, ok := row.(frozenRow); ok {
 		return row
 	}
-	b, err := bt.codec.encodeWith(row, frozenBytes)
+	b, err := bt.codec.EncodeWith(row, frozenBytes)
 	if err != nil {
 		return row
 	}
@@ -120,7 +122,7 @@ func (bt *bucketTable) thaw(row any) any {
 	if !ok {
 		return row
 	}
-	out, err := bt.codec.decode(f.enc())
+	out, err := bt.codec.Decode(f.enc())
 	if err != nil {
 		// The bytes are the codec's own, never changed: a failure is a
 		// bug of the codec, not of any input.

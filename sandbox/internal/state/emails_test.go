@@ -2,8 +2,6 @@ package state
 
 import (
 	"fmt"
-	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -62,30 +60,6 @@ func TestLastEmailAbout(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "4", e.ID)
 	require.True(t, e.Bounced)
-}
-
-// TestEmailRowCodec: an e-mail with every field set, the composition's
-// record and its brand included, goes through the row codec the frozen
-// outbox keeps it in exactly, and so does one with none.
-func TestEmailRowCodec(t *testing.T) {
-	c, err := newRowCodec(reflect.TypeFor[Email]())
-	require.NoError(t, err)
-	full := &Email{}
-	fillFull(reflect.ValueOf(full).Elem(), 3)
-	require.NotNil(t, full.Brand)
-	require.NotEmpty(t, full.Brand.PrimaryButtonTextColor)
-	require.True(t, full.Read)
-	enc := roundTrip(t, c, full)
-	t.Logf("full e-mail: %d bytes", len(enc))
-	roundTrip(t, c, &Email{})
-	typical := &Email{ID: "0f4b2a1e-3c3d-4e5f-8a9b-0c1d2e3f4a5b", Seq: 42, Kind: "signature_request", To: "signer@example.com",
-		Name: "Signer One", Subject: "Owner has requested your signature: NDA", Message: "Please sign.", SignatureRequestID: strings.Repeat("a1", 20),
-		SignatureID: strings.Repeat("b2", 20), Link: "http://127.0.0.1:8080/_sandbox/w/default/sign/" + strings.Repeat("c3", 20), SentAt: 1735689602,
-		FromName: "Owner", ReplyTo: "owner@sandbox.example", Title: "NDA",
-		Brand: &EmailBrand{ClientID: strings.Repeat("d4", 16), AppName: "Acme", HeaderBackgroundColor: "#1a1a1a", PageBackgroundColor: "#f7f8f9",
-			TextColor2: "#ffffff", LinkColor: "#0061FE", PrimaryButtonColor: "#0061FE", PrimaryButtonTextColor: "#ffffff"}}
-	enc = roundTrip(t, c, typical)
-	t.Logf("typical branded e-mail: %d bytes", len(enc))
 }
 
 // TestClearEmails: emptying the outbox drops every e-mail, its indexes

@@ -93,7 +93,7 @@ func ScheduleAt(tx *Txn, kind, subject string, at time.Time, args any) (*Job, er
 		raw = b
 	}
 	// The subject is often the id of a row read from its frozen encoding
-	// (row_codec.go), which a queued job would keep alive for days: the
+	// (package rowcodec), which a queued job would keep alive for days: the
 	// job keeps a copy of its own.
 	j := &Job{Due: at.UnixNano(), Seq: tx.Seq(), Kind: kind, Subject: strings.Clone(subject), Args: raw}
 	if err := Put(tx, TableJobs, j); err != nil {

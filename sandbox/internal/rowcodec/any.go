@@ -1,6 +1,6 @@
-package state
+package rowcodec
 
-// Interface values in the row codec (row_codec.go): metadata and
+// Interface values in the row codec (codec.go): metadata and
 // response values hold what JSON decoding gives (numbers as json.Number)
 // and what handlers put there. Each dynamic type of a closed set has a
 // tag; any other is refused when encoded, so the row stays unencoded

@@ -1,6 +1,6 @@
-package state
+package rowcodec
 
-// The decoder of the row codec (row_codec.go): one branch per kind,
+// The decoder of the row codec (codec.go): one branch per kind,
 // writing into a freshly allocated (zeroed) row through unsafe pointers
 // at the offsets compiled. Every read checks the bytes left, so corrupt
 // bytes give an error, never a panic.
@@ -41,7 +41,7 @@ func newRowDecoder(enc []byte) rowDecoder {
 
 // corrupt is the error of bytes that cannot be what the codec wrote.
 func (d *rowDecoder) corrupt(what string) error {
-	return fmt.Errorf("%w: %s at byte %d", errRowCodecCorrupt, what, d.pos)
+	return fmt.Errorf("%w: %s at byte %d", ErrCorrupt, what, d.pos)
 }
 
 // byte reads one byte.
@@ -106,7 +106,7 @@ func (d *rowDecoder) fixed(n int) ([]byte, error) {
 }
 
 // str reads a string, a literal or a back-reference to bytes before it
-// (row_codec_strings.go), without copying it: it points into buf.
+// (strings.go), without copying it: it points into buf.
 func (d *rowDecoder) str() (string, error) {
 	start := d.pos
 	h, err := d.uvarint()

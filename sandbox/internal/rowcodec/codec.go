@@ -1,6 +1,4 @@
-package state
-
-// A compact binary codec for rows kept frozen: a row that is not being
+// Package rowcodec is a compact binary codec for rows kept frozen: a row that is not being
 // written can be held as one pointer-free []byte, which the garbage
 // collector does not walk, and decoded when it is read. A signature
 // request is a 688-byte struct with about forty pointers and nested
@@ -23,7 +21,7 @@ package state
 //   - string: a uvarint header, length<<1 followed by the bytes, or
 //     length<<1|1 followed by the uvarint offset (from the start of the
 //     row's encoding) of an equal string's bytes written before it
-//     (row_codec_strings.go);
+//     (strings.go);
 //   - pointer: a byte, 0 for nil or 1 followed by the value pointed to;
 //   - slice and map: uvarint of length+1 (0 for nil, 1 for empty), then
 //     the elements, map entries in increasing key order (key as a string);
@@ -41,6 +39,7 @@ package state
 // the whole encoding alive: clone it (strings.Clone) where it is kept
 // long, or decode from a copy of the bytes when every string must be the
 // row's own.
+package rowcodec
 
 import (
 	"errors"
@@ -56,9 +55,9 @@ import (
 // levels; metadata a few more.
 const rowCodecMaxDepth = 256
 
-// errRowCodecCorrupt is the error of bytes that are not an encoding the
+// ErrCorrupt is the error of bytes that are not an encoding the
 // codec wrote.
-var errRowCodecCorrupt = errors.New("row codec: corrupt or truncated encoding")
+var ErrCorrupt = errors.New("row codec: corrupt or truncated encoding")
 
 // rowCodecKind is what a typeCodec does; each kind has one branch in the
 // encoder and the decoder.
@@ -87,9 +86,9 @@ const (
 	rowKindStruct
 )
 
-// rowCodec is the compiled codec of one struct type. It is immutable and
+// Codec is the compiled codec of one struct type. It is immutable and
 // safe for concurrent use.
-type rowCodec struct {
+type Codec struct {
 	typ  reflect.Type // the struct type
 	ptr  reflect.Type // *typ, the type of rows encode takes and decode answers
 	root *typeCodec
@@ -146,13 +145,13 @@ var (
 	rowMapStringAnyType = reflect.TypeFor[map[string]any]()
 )
 
-// newRowCodec compiles the codec of a struct type (e.g.
+// New compiles the codec of a struct type (e.g.
 // reflect.TypeOf(SignatureRequest{})). It refuses a type with something
 // the codec cannot render exactly: channels, functions, unsafe pointers,
 // complex numbers, uintptrs, unexported fields, maps whose keys are not
 // strings, interfaces other than any. The first field must be a string,
-// the row's id, which rowCodecID reads.
-func newRowCodec(t reflect.Type) (*rowCodec, error) {
+// the row's id, which ID reads.
+func New(t reflect.Type) (*Codec, error) {
 	if t == nil || t.Kind() != reflect.Struct {
 		return nil, fmt.Errorf("row codec: %v is not a struct", t)
 	}
@@ -181,7 +180,7 @@ func newRowCodec(t reflect.Type) (*rowCodec, error) {
 			}
 		}
 	}
-	return &rowCodec{typ: t, ptr: reflect.PointerTo(t), root: root}, nil
+	return &Codec{typ: t, ptr: reflect.PointerTo(t), root: root}, nil
 }
 
 // rowCodecCompiler compiles the codecs of a type and of the types it
@@ -318,12 +317,12 @@ func rowCodecOps(c *typeCodec) []fieldCodec {
 	return ops
 }
 
-// encode appends the encoding of row (a *T of the codec's type) to dst.
+// Encode appends the encoding of row (a *T of the codec's type) to dst.
 // It fails, leaving dst's contents beyond its length unspecified, on a
 // row of another type, a nil row, an interface value of a type outside
 // the codec's set (see encodeAny) or nesting deeper than
 // rowCodecMaxDepth.
-func (c *rowCodec) encode(dst []byte, row any) ([]byte, error) {
+func (c *Codec) Encode(dst []byte, row any) ([]byte, error) {
 	if reflect.TypeOf(row) != c.ptr {
 		return dst, fmt.Errorf("row codec: encode %T with the codec of %v", row, c.typ)
 	}
@@ -340,28 +339,28 @@ func (c *rowCodec) encode(dst []byte, row any) ([]byte, error) {
 	return out, nil
 }
 
-// rowCodecScratch holds the buffers encodeExact encodes into.
+// rowCodecScratch holds the buffers EncodeExact encodes into.
 var rowCodecScratch = sync.Pool{New: func() any { return new([]byte) }}
 
-// rowCodecScratchMax is the largest buffer encodeExact gives back to the
+// rowCodecScratchMax is the largest buffer EncodeExact gives back to the
 // pool: a rare huge row should not stay held.
 const rowCodecScratchMax = 64 << 10
 
-// encodeExact answers the encoding of row in a new slice of its own
+// EncodeExact returns the encoding of row in a new slice of its own
 // (capacity the allocator's size class): what a frozen row keeps. It
 // encodes into a pooled scratch buffer first, so that freezing a row
 // allocates once instead of once per doubling of a buffer grown from
 // nil, and keeps no spare capacity beyond the size class.
-func (c *rowCodec) encodeExact(row any) ([]byte, error) {
-	return c.encodeWith(row, func(enc []byte) []byte { return append([]byte(nil), enc...) })
+func (c *Codec) EncodeExact(row any) ([]byte, error) {
+	return c.EncodeWith(row, func(enc []byte) []byte { return append([]byte(nil), enc...) })
 }
 
-// encodeWith encodes row into a pooled scratch buffer and answers what
+// EncodeWith encodes row into a pooled scratch buffer and returns what
 // keep makes of the encoding, which is only valid while keep runs: a
-// frozen row copies it behind its length (frozenBytes).
-func (c *rowCodec) encodeWith(row any, keep func(enc []byte) []byte) ([]byte, error) {
+// frozen row copies it behind its length (the engine's frozen rows).
+func (c *Codec) EncodeWith(row any, keep func(enc []byte) []byte) ([]byte, error) {
 	bp := rowCodecScratch.Get().(*[]byte)
-	buf, err := c.encode((*bp)[:0], row)
+	buf, err := c.Encode((*bp)[:0], row)
 	var out []byte
 	if err == nil {
 		out = keep(buf)
@@ -373,29 +372,29 @@ func (c *rowCodec) encodeWith(row any, keep func(enc []byte) []byte) ([]byte, er
 	return out, err
 }
 
-// decode answers a new *T (as any) decoded from enc. The row's strings
+// Decode returns a new *T (as any) decoded from enc. The row's strings
 // are not copied: they point into enc, so enc must never be changed
 // after encode wrote it (nor reused for another encoding) while the row
 // or any string taken from it lives. Byte slices are copied. Bytes that
 // are not a complete encoding of the codec's type give an error; decode
 // never allocates more than the input's length could describe.
-func (c *rowCodec) decode(enc []byte) (any, error) {
+func (c *Codec) Decode(enc []byte) (any, error) {
 	v := reflect.New(c.typ)
 	d := newRowDecoder(enc)
 	if err := d.value(c.root, v.UnsafePointer()); err != nil {
 		return nil, err
 	}
 	if d.pos != len(enc) {
-		return nil, fmt.Errorf("%w: %d bytes after the row", errRowCodecCorrupt, len(enc)-d.pos)
+		return nil, fmt.Errorf("%w: %d bytes after the row", ErrCorrupt, len(enc)-d.pos)
 	}
 	return v.Interface(), nil
 }
 
-// rowCodecID reads the first field (a string: the row's id) of an
-// encoding without decoding the rest. The answer points into enc, as
-// decode's strings do. It answers "" for bytes that do not begin with a
+// ID reads the first field (a string: the row's id) of an
+// encoding without decoding the rest. The result points into enc, as
+// Decode's strings do. It returns "" for bytes that do not begin with a
 // string.
-func rowCodecID(enc []byte) string {
+func ID(enc []byte) string {
 	d := newRowDecoder(enc)
 	s, err := d.str()
 	if err != nil {

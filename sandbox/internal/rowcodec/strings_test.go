@@ -1,4 +1,4 @@
-package state
+package rowcodec
 
 import (
 	"bytes"
@@ -60,7 +60,7 @@ func TestRowCodecRepeatedStringsShareBytes(t *testing.T) {
 	row.Metadata = map[string]any{"cc": "requester@example.com", "Mutual NDA with Acme Corp": []any{"Signer One"}}
 	row.CCEmails = []string{"signer@example.com"}
 	enc := roundTrip(t, c, row)
-	got, err := c.decode(enc)
+	got, err := c.Decode(enc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestRowCodecRepeatedStringsShareBytes(t *testing.T) {
 	// Strings too short to be worth a reference are written again.
 	row = &SignatureRequest{ID: "abc", Title: "abc"}
 	enc = roundTrip(t, c, row)
-	got, _ = c.decode(enc)
+	got, _ = c.Decode(enc)
 	if r := got.(*SignatureRequest); unsafe.StringData(r.ID) == unsafe.StringData(r.Title) {
 		t.Errorf("a 3-byte string was written as a back-reference")
 	}
@@ -129,7 +129,7 @@ func TestRowCodecManyStrings(t *testing.T) {
 					row.TemplateIDs = append(row.TemplateIDs, s)
 				}
 				enc := roundTrip(t, c, row)
-				got, _ := c.decode(enc)
+				got, _ := c.Decode(enc)
 				r := got.(*SignatureRequest)
 				shared := 0
 				for i := range n {
@@ -154,7 +154,7 @@ func TestRowCodecStringsPast64KiB(t *testing.T) {
 	row := &SignatureRequest{ID: "big-row-id", Message: strings.Repeat("m", 70_000),
 		CCEmails: []string{"after the message", "after the message", "big-row-id"}} // after Message
 	enc := roundTrip(t, c, row)
-	got, _ := c.decode(enc)
+	got, _ := c.Decode(enc)
 	r := got.(*SignatureRequest)
 	if unsafe.StringData(r.CCEmails[0]) == unsafe.StringData(r.CCEmails[1]) {
 		t.Error("a literal past 64 KiB was referred to")
@@ -170,11 +170,11 @@ func TestRowCodecStringsPast64KiB(t *testing.T) {
 func TestRowCodecEncodeAllocatesNothing(t *testing.T) {
 	c := requestCodec(t)
 	row := typicalRequest(5)
-	buf, err := c.encode(nil, row)
+	buf, err := c.Encode(nil, row)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := testing.AllocsPerRun(100, func() { buf, _ = c.encode(buf[:0], row) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { buf, _ = c.Encode(buf[:0], row) }); n != 0 {
 		t.Fatalf("encode into a buffer large enough allocated %v times per row", n)
 	}
 }
@@ -184,12 +184,12 @@ func TestRowCodecEncodeAllocatesNothing(t *testing.T) {
 func TestRowCodecRefsFromOffset(t *testing.T) {
 	c := requestCodec(t)
 	row := typicalRequest(4)
-	want, err := c.encode(nil, row)
+	want, err := c.Encode(nil, row)
 	if err != nil {
 		t.Fatal(err)
 	}
 	prefix := bytes.Repeat([]byte{0xab}, 300) // longer than a one-byte offset
-	got, err := c.encode(prefix, row)
+	got, err := c.Encode(prefix, row)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +210,7 @@ type codecStrings struct {
 // literals, but any bytes before are safe to point at); any other is an
 // error.
 func TestRowCodecBackRefs(t *testing.T) {
-	c, err := newRowCodec(reflect.TypeFor[codecStrings]())
+	c, err := New(reflect.TypeFor[codecStrings]())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +232,7 @@ func TestRowCodecBackRefs(t *testing.T) {
 		"a reference":      {cat(id, ref(6, 1), ref(4, 5)), codecStrings{ID: "abcdef", A: "abcdef", B: "ef\x0d\x01"}},
 		"a later literal":  {cat(id, lit("wxyz"), ref(4, 8)), codecStrings{ID: "abcdef", A: "wxyz", B: "wxyz"}},
 	} {
-		got, err := c.decode(tc.enc)
+		got, err := c.Decode(tc.enc)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
@@ -258,14 +258,14 @@ func TestRowCodecBackRefs(t *testing.T) {
 		"the first string":       cat(ref(4, 0), lit(""), lit("")),
 		"the first, zero":        cat(ref(0, 0), lit(""), lit("")),
 	} {
-		if got, err := c.decode(enc); err == nil {
+		if got, err := c.Decode(enc); err == nil {
 			t.Errorf("%s: %x decoded to %+v", name, enc, got)
-		} else if !errors.Is(err, errRowCodecCorrupt) {
-			t.Errorf("%s: error %v is not errRowCodecCorrupt", name, err)
+		} else if !errors.Is(err, ErrCorrupt) {
+			t.Errorf("%s: error %v is not ErrCorrupt", name, err)
 		}
 		checkDecodeSafe(t, c, enc)
 	}
-	if got := rowCodecID(cat(ref(4, 0), lit(""), lit(""))); got != "" {
+	if got := ID(cat(ref(4, 0), lit(""), lit(""))); got != "" {
 		t.Errorf("rowCodecID of a back-reference first = %q", got)
 	}
 
@@ -280,7 +280,7 @@ func TestRowCodecBackRefs(t *testing.T) {
 		forward := next + len(ref(4, uint64(next))) + 1
 		want := codecStrings{ID: long, A: long[size-4:], B: long[size-8 : size-4]}
 		enc := cat(idLong, ref(4, uint64(next-4)), ref(4, uint64(next-8)))
-		if got, err := c.decode(enc); err != nil || !reflect.DeepEqual(got, &want) {
+		if got, err := c.Decode(enc); err != nil || !reflect.DeepEqual(got, &want) {
 			t.Errorf("offsets into %d bytes: %v", size, err)
 		}
 		for name, enc := range map[string][]byte{
@@ -288,7 +288,7 @@ func TestRowCodecBackRefs(t *testing.T) {
 			"pointing forward":       cat(idLong, ref(4, uint64(forward)), lit("wxyz")),
 			"past the end":           cat(idLong, ref(4, uint64(len(idLong)+100)), lit("")),
 		} {
-			if got, err := c.decode(enc); err == nil {
+			if got, err := c.Decode(enc); err == nil {
 				t.Errorf("%d bytes, %s: decoded to %+v", size, name, got)
 			}
 			checkDecodeSafe(t, c, enc)
@@ -296,11 +296,11 @@ func TestRowCodecBackRefs(t *testing.T) {
 	}
 
 	// Strings of interface values read references the same way.
-	ca, err := newRowCodec(reflect.TypeFor[codecAnyRow]())
+	ca, err := New(reflect.TypeFor[codecAnyRow]())
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := ca.decode(cat(id, []byte{rowAnyString}, ref(6, 1)))
+	got, err := ca.Decode(cat(id, []byte{rowAnyString}, ref(6, 1)))
 	if err != nil || !reflect.DeepEqual(got, &codecAnyRow{ID: "abcdef", V: "abcdef"}) {
 		t.Errorf("interface string by reference: %+v, %v", got, err)
 	}
@@ -308,7 +308,7 @@ func TestRowCodecBackRefs(t *testing.T) {
 		cat(id, []byte{rowAnyNumber}, ref(4, 9), lit("wxyz")),
 		cat(id, []byte{rowAnyMap, 2}, ref(4, 8), []byte{rowAnyNil}),
 	} {
-		if got, err := ca.decode(enc); err == nil {
+		if got, err := ca.Decode(enc); err == nil {
 			t.Errorf("%x decoded to %+v", enc, got)
 		}
 	}

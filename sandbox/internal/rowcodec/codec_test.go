@@ -1,4 +1,4 @@
-package state
+package rowcodec
 
 import (
 	"bytes"
@@ -14,11 +14,11 @@ import (
 )
 
 // requestCodec compiles the codec of signature requests or fails the test.
-func requestCodec(t testing.TB) *rowCodec {
+func requestCodec(t testing.TB) *Codec {
 	t.Helper()
-	c, err := newRowCodec(reflect.TypeFor[SignatureRequest]())
+	c, err := New(reflect.TypeFor[SignatureRequest]())
 	if err != nil {
-		t.Fatalf("newRowCodec(SignatureRequest): %v", err)
+		t.Fatalf("New(SignatureRequest): %v", err)
 	}
 	return c
 }
@@ -27,27 +27,27 @@ func requestCodec(t testing.TB) *rowCodec {
 // DeepEqual to row, that a second encoding of the result gives the same
 // bytes (floats bit for bit, deterministic map order) and that
 // rowCodecID reads the id. It answers the encoding.
-func roundTrip(t *testing.T, c *rowCodec, row any) []byte {
+func roundTrip(t *testing.T, c *Codec, row any) []byte {
 	t.Helper()
-	enc, err := c.encode(nil, row)
+	enc, err := c.Encode(nil, row)
 	if err != nil {
 		t.Fatalf("encode: %v", err)
 	}
-	got, err := c.decode(enc)
+	got, err := c.Decode(enc)
 	if err != nil {
 		t.Fatalf("decode: %v", err)
 	}
 	if !reflect.DeepEqual(got, row) {
 		t.Fatalf("round trip differs:\n got %#v\nwant %#v", got, row)
 	}
-	again, err := c.encode([]byte("prefix"), got)
+	again, err := c.Encode([]byte("prefix"), got)
 	if err != nil {
 		t.Fatalf("encode of the decoded row: %v", err)
 	}
 	if !bytes.Equal(again[len("prefix"):], enc) {
 		t.Fatalf("encoding of the decoded row differs:\n got %x\nwant %x", again[len("prefix"):], enc)
 	}
-	if id, want := rowCodecID(enc), reflect.ValueOf(row).Elem().Field(0).String(); id != want {
+	if id, want := ID(enc), reflect.ValueOf(row).Elem().Field(0).String(); id != want {
 		t.Fatalf("rowCodecID = %q, want %q", id, want)
 	}
 	return enc
@@ -74,7 +74,7 @@ func TestRowCodecTypicalRequest(t *testing.T) {
 	c := requestCodec(t)
 	row := typicalRequest(7)
 	enc := roundTrip(t, c, row)
-	got, _ := c.decode(enc)
+	got, _ := c.Decode(enc)
 	// Strings point into the encoding rather than being copied.
 	id := got.(*SignatureRequest).ID
 	if p := uintptr(unsafe.Pointer(unsafe.StringData(id))); p < uintptr(unsafe.Pointer(&enc[0])) || p >= uintptr(unsafe.Pointer(&enc[0]))+uintptr(len(enc)) {
@@ -146,8 +146,8 @@ func TestRowCodecMapKeysSorted(t *testing.T) {
 	for i := 49; i >= 0; i-- {
 		b.Metadata[string(rune('a'+i%26))+strings.Repeat("x", i)] = i
 	}
-	ea, _ := c.encode(nil, a)
-	eb, _ := c.encode(nil, b)
+	ea, _ := c.Encode(nil, a)
+	eb, _ := c.Encode(nil, b)
 	if !bytes.Equal(ea, eb) {
 		t.Fatal("equal maps encode to different bytes")
 	}
@@ -192,7 +192,7 @@ type codecLeaf struct {
 }
 
 func TestRowCodecAllKinds(t *testing.T) {
-	c, err := newRowCodec(reflect.TypeFor[codecKinds]())
+	c, err := New(reflect.TypeFor[codecKinds]())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,11 +221,11 @@ func TestRowCodecFloatBits(t *testing.T) {
 	nan := math.Float64frombits(0x7ff8_0000_dead_beef)
 	row := &SignatureRequest{ID: "f", Documents: []Document{{Pages: []Page{{Width: nan, Height: math.Copysign(0, -1)}}}},
 		Metadata: map[string]any{"nan": nan}}
-	enc, err := c.encode(nil, row)
+	enc, err := c.Encode(nil, row)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := c.decode(enc)
+	got, err := c.Decode(enc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,8 +285,8 @@ func TestRowCodecRefusesTypes(t *testing.T) {
 		reflect.TypeFor[withError](), reflect.TypeFor[withNestedChan](), reflect.TypeFor[idNotFirst](),
 		reflect.TypeFor[emptyElems](), reflect.TypeFor[*SignatureRequest](), reflect.TypeFor[string](),
 	} {
-		if _, err := newRowCodec(typ); err == nil {
-			t.Errorf("newRowCodec(%v) accepted the type", typ)
+		if _, err := New(typ); err == nil {
+			t.Errorf("New(%v) accepted the type", typ)
 		} else {
 			t.Logf("%v: %v", typ, err)
 		}
@@ -303,26 +303,26 @@ func TestRowCodecRefusesValues(t *testing.T) {
 		"named string nested":        {ID: "a", Metadata: map[string]any{"l": []any{"ok", codecName("named")}}},
 		"pointer in metadata":        {ID: "a", Metadata: map[string]any{"p": new(string)}},
 	} {
-		if _, err := c.encode(nil, row); err == nil {
+		if _, err := c.Encode(nil, row); err == nil {
 			t.Errorf("%s: encode accepted it", name)
 		}
 	}
-	if _, err := c.encode(nil, SignatureRequest{}); err == nil {
+	if _, err := c.Encode(nil, SignatureRequest{}); err == nil {
 		t.Error("encode accepted a struct value instead of a pointer")
 	}
-	if _, err := c.encode(nil, nil); err == nil {
+	if _, err := c.Encode(nil, nil); err == nil {
 		t.Error("encode accepted nil")
 	}
-	if _, err := c.encode(nil, (*SignatureRequest)(nil)); err == nil {
+	if _, err := c.Encode(nil, (*SignatureRequest)(nil)); err == nil {
 		t.Error("encode accepted a nil row")
 	}
-	if _, err := c.encode(nil, &SignURL{}); err == nil {
+	if _, err := c.Encode(nil, &SignURL{}); err == nil {
 		t.Error("encode accepted a row of another type")
 	}
 	// A value that contains itself is refused, not encoded forever.
 	loop := []any{nil}
 	loop[0] = loop
-	if _, err := c.encode(nil, &SignatureRequest{Metadata: map[string]any{"loop": loop}}); err == nil {
+	if _, err := c.Encode(nil, &SignatureRequest{Metadata: map[string]any{"loop": loop}}); err == nil {
 		t.Error("encode accepted a slice that contains itself")
 	}
 }
@@ -337,7 +337,7 @@ func TestRowCodecDepthLimit(t *testing.T) {
 	ok := &SignatureRequest{ID: "deep", Metadata: map[string]any{"v": v}}
 	roundTrip(t, c, ok)
 	tooDeep := &SignatureRequest{ID: "deep", Metadata: map[string]any{"v": []any{v}}}
-	if _, err := c.encode(nil, tooDeep); err == nil {
+	if _, err := c.Encode(nil, tooDeep); err == nil {
 		t.Fatal("encode accepted a value nested too deep")
 	}
 }
@@ -348,17 +348,17 @@ func TestRowCodecCorruptBytes(t *testing.T) {
 	fillFull(reflect.ValueOf(full).Elem(), 1)
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, row := range []*SignatureRequest{full, typicalRequest(1), {}} {
-		enc, err := c.encode(nil, row)
+		enc, err := c.Encode(nil, row)
 		if err != nil {
 			t.Fatal(err)
 		}
 		// Every proper prefix lacks bytes the encoding needs.
 		for n := range len(enc) {
-			if _, err := c.decode(enc[:n:n]); err == nil {
+			if _, err := c.Decode(enc[:n:n]); err == nil {
 				t.Fatalf("decode of %d of %d bytes succeeded", n, len(enc))
 			}
 		}
-		if _, err := c.decode(append(enc[:len(enc):len(enc)], 0)); err == nil {
+		if _, err := c.Decode(append(enc[:len(enc):len(enc)], 0)); err == nil {
 			t.Fatal("decode accepted a trailing byte")
 		}
 		for range 2000 {
@@ -379,10 +379,10 @@ func TestRowCodecCorruptBytes(t *testing.T) {
 	// Lengths far beyond the bytes given are refused before allocating.
 	huge := appendRowString(nil, "id")
 	huge = append(huge, 0xff, 0xff, 0xff, 0xff, 0x0f)
-	if _, err := c.decode(huge); err == nil {
+	if _, err := c.Decode(huge); err == nil {
 		t.Fatal("decode accepted a huge length")
 	}
-	if id := rowCodecID([]byte{0x05, 'a'}); id != "" {
+	if id := ID([]byte{0x05, 'a'}); id != "" {
 		t.Fatalf("rowCodecID of a truncated id = %q", id)
 	}
 }
@@ -395,11 +395,11 @@ func TestRowCodecRowsOutliveTheirBuffers(t *testing.T) {
 	c := requestCodec(t)
 	rows := make([]any, 200)
 	for i := range rows {
-		enc, err := c.encodeExact(typicalRequest(i))
+		enc, err := c.EncodeExact(typicalRequest(i))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rows[i], err = c.decode(enc); err != nil {
+		if rows[i], err = c.Decode(enc); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -428,11 +428,11 @@ func TestRowCodecConcurrent(t *testing.T) {
 		go func() {
 			for i := range 100 {
 				row := typicalRequest(g*1000 + i)
-				enc, err := c.encodeExact(row)
+				enc, err := c.EncodeExact(row)
 				if err == nil {
 					var got any
-					if got, err = c.decode(enc); err == nil && !reflect.DeepEqual(got, row) {
-						err = errRowCodecCorrupt
+					if got, err = c.Decode(enc); err == nil && !reflect.DeepEqual(got, row) {
+						err = ErrCorrupt
 					}
 				}
 				if err != nil {
@@ -460,7 +460,7 @@ type codecAnyRow struct {
 // as many elements as the bytes left could hold: the first claim takes
 // them, so the nested ones fail instead of each allocating as much again.
 func TestRowCodecNestedClaims(t *testing.T) {
-	c, err := newRowCodec(reflect.TypeFor[codecAnyRow]())
+	c, err := New(reflect.TypeFor[codecAnyRow]())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -475,7 +475,7 @@ func TestRowCodecNestedClaims(t *testing.T) {
 	for range 3 {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		if _, err := c.decode(enc); err == nil {
+		if _, err := c.Decode(enc); err == nil {
 			t.Fatal("decode accepted lists longer than their bytes")
 		}
 		runtime.ReadMemStats(&after)
@@ -490,21 +490,21 @@ func TestRowCodecNestedClaims(t *testing.T) {
 
 // checkDecodeSafe decodes bytes that may be corrupt: an error is fine; a
 // row must encode again to bytes that decode to the same row.
-func checkDecodeSafe(t testing.TB, c *rowCodec, enc []byte) {
+func checkDecodeSafe(t testing.TB, c *Codec, enc []byte) {
 	t.Helper()
-	got, err := c.decode(enc)
+	got, err := c.Decode(enc)
 	if err != nil {
 		return
 	}
-	again, err := c.encode(nil, got)
+	again, err := c.Encode(nil, got)
 	if err != nil {
 		t.Fatalf("decoded row of %x does not encode: %v", enc, err)
 	}
-	third, err := c.decode(again)
+	third, err := c.Decode(again)
 	if err != nil {
 		t.Fatalf("re-encoded row of %x does not decode: %v", enc, err)
 	}
-	if fourth, _ := c.encode(nil, third); !bytes.Equal(fourth, again) {
+	if fourth, _ := c.Encode(nil, third); !bytes.Equal(fourth, again) {
 		t.Fatalf("decoded row of %x is not stable", enc)
 	}
 }
@@ -514,7 +514,7 @@ func FuzzRowCodecDecode(f *testing.F) {
 	full := &SignatureRequest{}
 	fillFull(reflect.ValueOf(full).Elem(), 1)
 	for _, row := range []*SignatureRequest{{}, full, typicalRequest(2)} {
-		enc, err := c.encode(nil, row)
+		enc, err := c.Encode(nil, row)
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -522,25 +522,25 @@ func FuzzRowCodecDecode(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, enc []byte) {
 		checkDecodeSafe(t, c, enc)
-		_ = rowCodecID(enc)
+		_ = ID(enc)
 	})
 }
 
 // TestRowCodecOtherRows compiles the codecs of other rows the bucket
 // layer might keep frozen.
 func TestRowCodecOtherRows(t *testing.T) {
-	c, err := newRowCodec(reflect.TypeFor[SignatureRequestAccess]())
+	c, err := New(reflect.TypeFor[SignatureRequestAccess]())
 	if err != nil {
 		t.Fatalf("SignatureRequestAccess: %v", err)
 	}
 	row := &SignatureRequestAccess{AccountID: "acct", RequestID: "req", RequestSeq: 9, Ordinal: 3}
 	enc := roundTrip(t, c, row)
 	// Its first field is the account, not the computed id.
-	if id := rowCodecID(enc); id != "acct" {
+	if id := ID(enc); id != "acct" {
 		t.Fatalf("rowCodecID = %q", id)
 	}
 	t.Logf("SignatureRequestAccess: %d bytes", len(enc))
-	if _, err := newRowCodec(reflect.TypeFor[SignURL]()); err != nil {
+	if _, err := New(reflect.TypeFor[SignURL]()); err != nil {
 		t.Fatalf("SignURL: %v", err)
 	}
 }
@@ -822,11 +822,11 @@ func TestRowCodecEncodeExact(t *testing.T) {
 	c := requestCodec(t)
 	for i := range 3 {
 		row := typicalRequest(i)
-		want, err := c.encode(nil, row)
+		want, err := c.Encode(nil, row)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := c.encodeExact(row)
+		got, err := c.EncodeExact(row)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -834,12 +834,38 @@ func TestRowCodecEncodeExact(t *testing.T) {
 			t.Fatalf("encodeExact differs from encode")
 		}
 		// The answer is the caller's own, not the pooled buffer.
-		again, _ := c.encodeExact(typicalRequest(i + 10))
+		again, _ := c.EncodeExact(typicalRequest(i + 10))
 		if !bytes.Equal(got, want) || &again[0] == &got[0] {
 			t.Fatalf("encodeExact answers share memory")
 		}
 	}
-	if _, err := c.encodeExact(&SignatureRequest{Metadata: map[string]any{"c": complex(1, 2)}}); err == nil {
+	if _, err := c.EncodeExact(&SignatureRequest{Metadata: map[string]any{"c": complex(1, 2)}}); err == nil {
 		t.Fatal("encodeExact accepted a complex in metadata")
 	}
+}
+
+// TestEmailRowCodec: an e-mail with every field set, the composition's
+// record and its brand included, goes through the row codec the frozen
+// outbox keeps it in exactly, and so does one with none.
+func TestEmailRowCodec(t *testing.T) {
+	c, err := New(reflect.TypeFor[Email]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := &Email{}
+	fillFull(reflect.ValueOf(full).Elem(), 3)
+	if full.Brand == nil || full.Brand.PrimaryButtonTextColor == "" || !full.Read {
+		t.Fatalf("fillFull left fields unset: %+v", full)
+	}
+	enc := roundTrip(t, c, full)
+	t.Logf("full e-mail: %d bytes", len(enc))
+	roundTrip(t, c, &Email{})
+	typical := &Email{ID: "0f4b2a1e-3c3d-4e5f-8a9b-0c1d2e3f4a5b", Seq: 42, Kind: "signature_request", To: "signer@example.com",
+		Name: "Signer One", Subject: "Owner has requested your signature: NDA", Message: "Please sign.", SignatureRequestID: strings.Repeat("a1", 20),
+		SignatureID: strings.Repeat("b2", 20), Link: "http://127.0.0.1:8080/_sandbox/w/default/sign/" + strings.Repeat("c3", 20), SentAt: 1735689602,
+		FromName: "Owner", ReplyTo: "owner@sandbox.example", Title: "NDA",
+		Brand: &EmailBrand{ClientID: strings.Repeat("d4", 16), AppName: "Acme", HeaderBackgroundColor: "#1a1a1a", PageBackgroundColor: "#f7f8f9",
+			TextColor2: "#ffffff", LinkColor: "#0061FE", PrimaryButtonColor: "#0061FE", PrimaryButtonTextColor: "#ffffff"}}
+	enc = roundTrip(t, c, typical)
+	t.Logf("typical branded e-mail: %d bytes", len(enc))
 }

@@ -1,6 +1,6 @@
-package state
+package rowcodec
 
-// The encoder of the row codec (row_codec.go): one branch per kind,
+// The encoder of the row codec (codec.go): one branch per kind,
 // reading values through unsafe pointers at the offsets compiled.
 
 import (

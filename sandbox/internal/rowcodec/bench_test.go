@@ -1,4 +1,4 @@
-package state
+package rowcodec
 
 import (
 	"reflect"
@@ -13,13 +13,13 @@ import (
 
 func BenchmarkRowCodecDecode(b *testing.B) {
 	c := requestCodec(b)
-	enc, err := c.encode(nil, typicalRequest(1))
+	enc, err := c.Encode(nil, typicalRequest(1))
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := c.decode(enc); err != nil {
+		if _, err := c.Decode(enc); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -30,13 +30,13 @@ func BenchmarkRowCodecDecode(b *testing.B) {
 func BenchmarkRowCodecEncode(b *testing.B) {
 	c := requestCodec(b)
 	row := typicalRequest(1)
-	buf, err := c.encode(nil, row)
+	buf, err := c.Encode(nil, row)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if buf, err = c.encode(buf[:0], row); err != nil {
+		if buf, err = c.Encode(buf[:0], row); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -49,7 +49,7 @@ func BenchmarkRowCodecEncodeFresh(b *testing.B) {
 	row := typicalRequest(1)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := c.encode(nil, row); err != nil {
+		if _, err := c.Encode(nil, row); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -62,7 +62,7 @@ func BenchmarkRowCodecEncodeExact(b *testing.B) {
 	row := typicalRequest(1)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := c.encodeExact(row); err != nil {
+		if _, err := c.EncodeExact(row); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -72,13 +72,13 @@ func BenchmarkRowCodecEncodeExact(b *testing.B) {
 // allocation and one byte per field, the codec's floor.
 func BenchmarkRowCodecDecodeZero(b *testing.B) {
 	c := requestCodec(b)
-	enc, err := c.encode(nil, &SignatureRequest{})
+	enc, err := c.Encode(nil, &SignatureRequest{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := c.decode(enc); err != nil {
+		if _, err := c.Decode(enc); err != nil {
 			b.Fatal(err)
 		}
 	}

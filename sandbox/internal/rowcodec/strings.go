@@ -1,6 +1,6 @@
-package state
+package rowcodec
 
-// Strings in the row codec (row_codec.go), written once per row: a
+// Strings in the row codec (codec.go), written once per row: a
 // string equal to one the row's encoding already holds is written as a
 // back-reference to those bytes, and decodes as a string over them.
 //
