@@ -7,9 +7,6 @@ package credentials
 
 import (
 	"sync"
-	"weak"
-
-	memdb "github.com/hashicorp/go-memdb"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -40,13 +37,13 @@ type Found struct {
 	Key     *state.APIKey
 	Token   *state.OAuthToken
 	Account *state.Account
-	snap    weak.Pointer[memdb.Txn]
+	snap    state.SnapshotRef
 }
 
 // read reads a credential and its account in one snapshot of w (nil when
 // w does not hold it).
 func read(w *world.World, tx *state.Txn, table, id string) *Found {
-	found := &Found{World: w, snap: weak.Make(tx.Txn)}
+	found := &Found{World: w, snap: tx.Snapshot()}
 	var accountID string
 	switch table {
 	case state.TableAPIKeys:
@@ -80,7 +77,7 @@ func (ix *Index) Find(table, id string, worlds func() []*world.World) *Found {
 	if v, ok := ix.cache.Load(ck); ok {
 		cached := v.(*Found)
 		tx := cached.World.Store.Read()
-		if cached.snap.Value() == tx.Txn {
+		if cached.snap.Reads(tx) {
 			return cached
 		}
 		if found := read(cached.World, tx, table, id); found != nil {

@@ -31,10 +31,10 @@ func TestAccessRowsExportTheirIDAsBefore(t *testing.T) {
 		"the id comes first, as when it was a field")
 	db, err := Import(tables)
 	require.NoError(t, err)
-	again, err := Export(&Txn{Txn: db.Txn(false)})
+	again, err := Export(&Txn{mem: db.Txn(false)})
 	require.NoError(t, err)
 	assert.Equal(t, tables[TableSignatureRequestAccess], again[TableSignatureRequestAccess])
-	got, err := Get[SignatureRequestAccess](&Txn{Txn: db.Txn(false)}, TableSignatureRequestAccess, AccessID("acct", "rc"))
+	got, err := Get[SignatureRequestAccess](&Txn{mem: db.Txn(false)}, TableSignatureRequestAccess, AccessID("acct", "rc"))
 	require.NoError(t, err)
 	assert.Equal(t, SignatureRequestAccess{AccountID: "acct", RequestID: "rc", RequestSeq: 3, Ordinal: 3}, *got)
 

@@ -108,7 +108,7 @@ func addSharedBytes(tx *memdb.Txn, n int64) error {
 // Only documents may use it: the rows that name the blob release it.
 func PutUpload(tx *Txn, data []byte) (string, uint64, error) {
 	h := contentHash(data)
-	raw, err := tx.Txn.First(tableBlobContents, IndexID, h)
+	raw, err := tx.mem.First(tableBlobContents, IndexID, h)
 	if err != nil {
 		return "", 0, fmt.Errorf("state: %s: %w", tableBlobContents, err)
 	}
@@ -118,10 +118,10 @@ func PutUpload(tx *Txn, data []byte) (string, uint64, error) {
 		c.Uploads = c.Uploads.clone()
 		c.Uploads.Live++
 		c.Uploads.Fresh = append(c.Uploads.Fresh, n)
-		if err := putContent(tx.Txn, &c); err != nil {
+		if err := putContent(tx.mem, &c); err != nil {
 			return "", 0, err
 		}
-		return c.Shared, n, addSharedBytes(tx.Txn, int64(len(c.Data)))
+		return c.Shared, n, addSharedBytes(tx.mem, int64(len(c.Data)))
 	}
 	id := tx.NewID()
 	return id, 0, putBlob(tx, id, h, data, true)
@@ -148,7 +148,7 @@ func sharedContent(tx *memdb.Txn, id string) *BlobContent {
 // of a shared row; an upload no row names any more is gone, and the bytes
 // it stood for with it. Rows that are not shared are left alone.
 func holdUpload(tx *Txn, h hold, delta int) error {
-	cur := sharedContent(tx.Txn, h.blob)
+	cur := sharedContent(tx.mem, h.blob)
 	if cur == nil {
 		return nil
 	}
@@ -174,16 +174,16 @@ func holdUpload(tx *Txn, h hold, delta int) error {
 			gone = int64(len(c.Data))
 		}
 	}
-	if err := putContent(tx.Txn, &c); err != nil {
+	if err := putContent(tx.mem, &c); err != nil {
 		return err
 	}
-	return addSharedBytes(tx.Txn, -gone)
+	return addSharedBytes(tx.mem, -gone)
 }
 
 // keepsUnnamedUploads reports whether a shared row whose last naming row
 // let go still holds uploads stored in this write and not yet named.
 func keepsUnnamedUploads(tx *Txn, id string) bool {
-	c := sharedContent(tx.Txn, id)
+	c := sharedContent(tx.mem, id)
 	return c != nil && c.Uploads != nil && len(c.Uploads.Fresh) > 0
 }
 

@@ -96,7 +96,7 @@ func putBlob(tx *Txn, id, h string, data []byte, shared bool) error {
 	if shared {
 		register = id
 	}
-	stored, err := addContentRef(tx.Txn, h, data, u, register)
+	stored, err := addContentRef(tx.mem, h, data, u, register)
 	if err != nil {
 		return err
 	}
@@ -173,19 +173,19 @@ func DeleteBlob(tx *Txn, id string) error {
 	u := getUsage(tx)
 	u.BlobBytes -= int64(len(b.Data))
 	u.Blobs--
-	raw, err := tx.Txn.First(tableBlobContents, IndexID, contentHash(b.Data))
+	raw, err := tx.mem.First(tableBlobContents, IndexID, contentHash(b.Data))
 	if err != nil {
 		return fmt.Errorf("state: %s: %w", tableBlobContents, err)
 	}
 	if raw != nil {
 		c := *raw.(*BlobContent)
-		if err := dropShared(tx.Txn, b, &c); err != nil {
+		if err := dropShared(tx.mem, b, &c); err != nil {
 			return err
 		}
 		if c.Refs--; c.Refs > 0 {
 			err = tx.Insert(tableBlobContents, &c)
 		} else {
-			err = tx.Txn.Delete(tableBlobContents, raw)
+			err = tx.mem.Delete(tableBlobContents, raw)
 			u.ContentBytes -= int64(len(c.Data))
 			u.Contents--
 		}
@@ -203,7 +203,7 @@ func DeleteBlob(tx *Txn, id string) error {
 // transactions as the blobs (and rebuilt on import), so a write costs the
 // same however many files the world holds.
 func StoredBytes(tx *Txn) (int64, error) {
-	return getUsage(tx).BlobBytes + sharedBytes(tx.Txn), nil
+	return getUsage(tx).BlobBytes + sharedBytes(tx.mem), nil
 }
 
 // UniqueBytes is the size of the distinct contents the world holds: the

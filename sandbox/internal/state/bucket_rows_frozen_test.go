@@ -27,7 +27,7 @@ func sameBucketIDs(t *testing.T, n int) []string {
 // frozen or live.
 func bucketedRequest(st *Store, id string) any {
 	bt := bucketed(TableSignatureRequests)
-	return bucketRow(storedTree(st.Read().Txn, bt).bucket(bt.bucketOf(id)), bt, id)
+	return bucketRow(storedTree(st.Read().mem, bt).bucket(bt.bucketOf(id)), bt, id)
 }
 
 func frozenRequest(t *testing.T, id string) *SignatureRequest {
@@ -135,7 +135,7 @@ func TestImportFreezesEveryRequest(t *testing.T) {
 		}
 	})
 	assert.Equal(t, len(tables[TableSignatureRequests]), n)
-	again, err := Export(&Txn{Txn: db.Txn(false)})
+	again, err := Export(&Txn{mem: db.Txn(false)})
 	require.NoError(t, err)
 	assert.Equal(t, tables, again)
 }

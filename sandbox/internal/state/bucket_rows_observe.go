@@ -73,7 +73,7 @@ func (t *Txn) trackBucketed(table, id string, before, after any) error {
 		tr.marks = append(tr.marks, r.mark)
 	}
 	r.after = after
-	if err := t.Txn.Insert(tableRowMarks, r.mark); err != nil {
+	if err := t.mem.Insert(tableRowMarks, r.mark); err != nil {
 		return fmt.Errorf("state: insert %s: %w", tableRowMarks, err)
 	}
 	return nil
@@ -110,7 +110,7 @@ func (t *Txn) bucketedChanges(changes memdb.Changes) (memdb.Changes, error) {
 		}
 	}
 	for _, m := range tr.marks {
-		if err := t.Txn.Delete(tableRowMarks, m); err != nil {
+		if err := t.mem.Delete(tableRowMarks, m); err != nil {
 			return nil, fmt.Errorf("state: delete %s: %w", tableRowMarks, err)
 		}
 	}

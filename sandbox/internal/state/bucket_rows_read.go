@@ -36,7 +36,7 @@ func bucketRow(b *rowBucket, bt *bucketTable, id string) any {
 // (bucket_rows_frozen.go); nil in a read.
 func (t *Txn) readBuckets() *bucketWrite {
 	if t.buckets == nil && (t.rows != nil || t.tracked != nil) {
-		t.buckets = newBucketWrite(t.Txn)
+		t.buckets = newBucketWrite(t.mem)
 	}
 	return t.buckets
 }
@@ -46,13 +46,13 @@ func (t *Txn) readBuckets() *bucketWrite {
 // cache of thawed rows.
 func (t *Txn) bucketGet(bt *bucketTable, id string) any {
 	if t.readBuckets() == nil && t.thawed != nil {
-		raw := bucketRow(storedTree(t.Txn, bt).bucket(bt.bucketOf(id)), bt, id)
+		raw := bucketRow(storedTree(t.mem, bt).bucket(bt.bucketOf(id)), bt, id)
 		if f, ok := raw.(frozenRow); ok {
 			return t.thawed.thaw(bt, f)
 		}
 		return raw
 	}
-	return rowOf(t.Txn, t.buckets, bt, id)
+	return rowOf(t.mem, t.buckets, bt, id)
 }
 
 // firstBucketed is First on a bucketed table: by its id, the only index
@@ -93,7 +93,7 @@ func bucketLookupID(bt *bucketTable, args []any) (string, error) {
 func (t *Txn) Get(table, index string, args ...any) (memdb.ResultIterator, error) {
 	bt := bucketed(table)
 	if bt == nil {
-		return t.Txn.Get(table, index, args...)
+		return t.mem.Get(table, index, args...)
 	}
 	if index == IndexID && len(args) == 1 { // one row: read as First reads it
 		raw, err := t.firstBucketed(bt, index, args)
@@ -102,7 +102,7 @@ func (t *Txn) Get(table, index string, args ...any) (memdb.ResultIterator, error
 		}
 		return &rowIterator{rows: []any{raw}}, nil
 	}
-	return bucketIterator(t.Txn, t.readBuckets(), bt, index, args)
+	return bucketIterator(t.mem, t.readBuckets(), bt, index, args)
 }
 
 // getRows is memdb's Get on a database written directly (import,
@@ -161,9 +161,9 @@ func bucketIterator(tx *memdb.Txn, w *bucketWrite, bt *bucketTable, index string
 // (bucket_rows_frozen.go).
 func CountRows(tx *Txn, table string) (int, error) {
 	if bt := bucketed(table); bt != nil {
-		return bucketRowCount(tx.Txn, tx.buckets, bt), nil
+		return bucketRowCount(tx.mem, tx.buckets, bt), nil
 	}
-	it, err := tx.Txn.Get(table, IndexID)
+	it, err := tx.mem.Get(table, IndexID)
 	if err != nil {
 		return 0, err
 	}
@@ -187,7 +187,7 @@ func bucketRowCount(tx *memdb.Txn, w *bucketWrite, bt *bucketTable) int {
 func (t *Txn) LowerBound(table, index string, args ...any) (memdb.ResultIterator, error) {
 	bt := bucketed(table)
 	if bt == nil {
-		return t.Txn.LowerBound(table, index, args...)
+		return t.mem.LowerBound(table, index, args...)
 	}
 	if index != IndexID {
 		return nil, fmt.Errorf("state: %s has no index %q to walk", bt.table, index)
@@ -199,7 +199,7 @@ func (t *Txn) LowerBound(table, index string, args ...any) (memdb.ResultIterator
 			return nil, err
 		}
 	}
-	return newMergeIterator(t.Txn, t.readBuckets(), bt, from, ""), nil
+	return newMergeIterator(t.mem, t.readBuckets(), bt, from, ""), nil
 }
 
 // eachRowBucket calls fn with every bucket of bt that holds rows, as w

@@ -174,7 +174,7 @@ func TestBucketedRowsMatchMemdb(t *testing.T) {
 				recount, err := RecountUsage(st.Read())
 				require.NoError(t, err)
 				require.Equal(t, recount.Rows, usage.Rows, "round %d: rows by table", round)
-				marks, err := st.Read().Txn.First(tableRowMarks, IndexID)
+				marks, err := st.Read().mem.First(tableRowMarks, IndexID)
 				require.NoError(t, err)
 				require.Nil(t, marks, "round %d: no marks outlive their write", round)
 			}
@@ -196,7 +196,7 @@ func TestExportWrittenBeforeBucketsLoads(t *testing.T) {
 	require.NotEmpty(t, tables[TableSignatureRequestAccess])
 	db, err := Import(tables)
 	require.NoError(t, err)
-	tx := &Txn{Txn: db.Txn(false)}
+	tx := &Txn{mem: db.Txn(false)}
 	again, err := Export(tx)
 	require.NoError(t, err)
 	b, err := json.Marshal(again)

@@ -14,7 +14,7 @@ import (
 // bucketWriter answers the write's bucket copies, made on first use.
 func (t *Txn) bucketWriter() *bucketWrite {
 	if t.buckets == nil {
-		t.buckets = newBucketWrite(t.Txn)
+		t.buckets = newBucketWrite(t.mem)
 	}
 	return t.buckets
 }

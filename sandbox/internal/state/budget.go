@@ -75,7 +75,7 @@ func (s *Store) budgetDelta(tx *Txn, before int64) (int64, error) {
 	if s.budget == nil {
 		return 0, nil
 	}
-	delta := readUsage(tx.Txn).ContentBytes - before
+	delta := readUsage(tx.mem).ContentBytes - before
 	if delta > 0 && !s.budget.reserve(delta) {
 		return 0, &BudgetError{Limit: s.budget.limit, Used: s.budget.Used(), Adding: delta}
 	}

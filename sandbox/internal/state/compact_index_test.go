@@ -56,9 +56,9 @@ func testMail(seq uint64, to string) *Email {
 func requireCompactConsistent(t *testing.T, tx *Txn) {
 	t.Helper()
 	for _, ix := range compactIndexes {
-		want, err := compactBucketsOf(tx.Txn, ix)
+		want, err := compactBucketsOf(tx.mem, ix)
 		require.NoError(t, err)
-		it, err := tx.Txn.LowerBound(tableCompact, IndexID, ix.tag)
+		it, err := tx.mem.LowerBound(tableCompact, IndexID, ix.tag)
 		require.NoError(t, err)
 		var got []*compactBucket
 		for raw := it.Next(); raw != nil; raw = it.Next() {
@@ -165,7 +165,7 @@ func TestCompactIndexFollowsWrites(t *testing.T) {
 	requireCompactConsistent(t, tx)
 	require.Empty(t, compactIDs(t, tx, seq, "", 0, false))
 	n := 0
-	it, err := tx.Txn.Get(tableCompact, IndexID)
+	it, err := tx.mem.Get(tableCompact, IndexID)
 	require.NoError(t, err)
 	for raw := it.Next(); raw != nil; raw = it.Next() {
 		n++
@@ -337,7 +337,7 @@ func TestCompactIndexRebuiltOnImport(t *testing.T) {
 	require.NoError(t, err)
 	db, err := Import(tables)
 	require.NoError(t, err)
-	imported := &Txn{Txn: db.Txn(false)}
+	imported := &Txn{mem: db.Txn(false)}
 	requireCompactConsistent(t, kept)
 	requireCompactConsistent(t, imported)
 	rows := func(tx *Txn) []any {

@@ -98,9 +98,9 @@ func (t *Txn) eachBucket(ix *compactIndex, start, lo, hi uint64, desc bool, fn f
 	var it interface{ Next() any }
 	var err error
 	if desc {
-		it, err = t.Txn.ReverseLowerBound(tableCompact, IndexID, ix.bucketLookup(start))
+		it, err = t.mem.ReverseLowerBound(tableCompact, IndexID, ix.bucketLookup(start))
 	} else {
-		it, err = t.Txn.LowerBound(tableCompact, IndexID, ix.bucketLookup(start))
+		it, err = t.mem.LowerBound(tableCompact, IndexID, ix.bucketLookup(start))
 	}
 	if err != nil {
 		panic(fmt.Sprintf("state: walk %s: %v", tableCompact, err)) // the table and its id index are the schema's
@@ -235,9 +235,9 @@ func WalkSeq(tx *Txn, table string, from uint64, desc bool, fn func(raw any) boo
 	var it interface{ Next() any }
 	var err error
 	if desc {
-		it, err = tx.Txn.ReverseLowerBound(table, IndexSeq, from)
+		it, err = tx.mem.ReverseLowerBound(table, IndexSeq, from)
 	} else {
-		it, err = tx.Txn.LowerBound(table, IndexSeq, from)
+		it, err = tx.mem.LowerBound(table, IndexSeq, from)
 	}
 	if err != nil {
 		return fmt.Errorf("state: walk %s: %w", table, err)

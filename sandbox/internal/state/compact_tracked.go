@@ -15,7 +15,7 @@ import (
 func (t *Txn) trackedRow(table, id string) (any, error) {
 	w := t.compact
 	if w == nil || w.db == nil || w.unsure {
-		return t.Txn.First(table, IndexID, idArg(table, id))
+		return t.mem.First(table, IndexID, idArg(table, id))
 	}
 	raw, err := w.current(rowKey{table, id}, []any{idArg(table, id)})
 	if err != nil {
@@ -49,13 +49,13 @@ func (t *Txn) trackRow(table, id string, row any, err error) {
 func (t *Txn) insertTracked(ixs []*compactIndex, table string, row any) error {
 	id, ok := rowInfoOf(table).rowID(row)
 	if !ok {
-		return t.Txn.Insert(table, row) // memdb refuses it
+		return t.mem.Insert(table, row) // memdb refuses it
 	}
 	before, err := t.trackedRow(table, id)
 	if err != nil {
 		return err
 	}
-	err = t.Txn.Insert(table, row)
+	err = t.mem.Insert(table, row)
 	t.trackRow(table, id, row, err)
 	if err != nil {
 		return err
@@ -69,13 +69,13 @@ func (t *Txn) insertTracked(ixs []*compactIndex, table string, row any) error {
 func (t *Txn) deleteTracked(ixs []*compactIndex, table string, row any) error {
 	id, ok := rowInfoOf(table).rowID(row)
 	if !ok {
-		return t.Txn.Delete(table, row)
+		return t.mem.Delete(table, row)
 	}
 	before, err := t.trackedRow(table, id)
 	if err != nil {
 		return err
 	}
-	err = t.Txn.Delete(table, row)
+	err = t.mem.Delete(table, row)
 	t.trackRow(table, id, nil, err)
 	if err != nil {
 		return err

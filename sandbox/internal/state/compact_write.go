@@ -49,7 +49,7 @@ type compactRef struct {
 // The write has not changed the bucket table (flushCompact does that last),
 // so memdb reads it from the committed tree.
 func (t *Txn) storedBucket(ix *compactIndex, n uint64) *compactBucket {
-	raw, err := t.Txn.First(tableCompact, IndexID, ix.bucketLookup(n))
+	raw, err := t.mem.First(tableCompact, IndexID, ix.bucketLookup(n))
 	if err != nil || raw == nil {
 		return nil
 	}
@@ -176,7 +176,7 @@ func (t *Txn) flushCompact() error {
 	for _, ref := range refs {
 		b := w.buckets[ref]
 		if len(b.Entries) == 0 {
-			if err := t.Txn.Delete(tableCompact, b); err != nil && !errors.Is(err, memdb.ErrNotFound) {
+			if err := t.mem.Delete(tableCompact, b); err != nil && !errors.Is(err, memdb.ErrNotFound) {
 				return fmt.Errorf("state: delete %s: %w", tableCompact, err)
 			}
 			continue
@@ -184,7 +184,7 @@ func (t *Txn) flushCompact() error {
 		if cap(b.Entries) > len(b.Entries)+len(b.Entries)/4+1 {
 			b.Entries = slices.Clone(b.Entries) // the room a batch grew is not kept
 		}
-		if err := t.Txn.Insert(tableCompact, b); err != nil {
+		if err := t.mem.Insert(tableCompact, b); err != nil {
 			return fmt.Errorf("state: insert %s: %w", tableCompact, err)
 		}
 	}

@@ -208,7 +208,7 @@ func CountDeliveries(tx *Txn) DeliveryCounts { return getUsage(tx).Deliveries }
 // when it cannot tell), so that a page of the callback log of a world
 // without callback URLs skips a lookup per event.
 func AnyDeliveries(tx *Txn) bool {
-	raw, err := tx.Txn.First(TableDeliveries, IndexID)
+	raw, err := tx.mem.First(TableDeliveries, IndexID)
 	return err != nil || raw != nil
 }
 
@@ -219,7 +219,7 @@ func DeliveriesOf(tx *Txn, eventID string) ([]*Delivery, error) {
 
 // QueueHead returns the oldest unfinished delivery of a queue, or nil.
 func QueueHead(tx *Txn, queue string) *Delivery {
-	raw, _ := tx.Txn.First(TableDeliveries, IndexDeliveryOpen+"_prefix", QueuePrefix(queue))
+	raw, _ := tx.mem.First(TableDeliveries, IndexDeliveryOpen+"_prefix", QueuePrefix(queue))
 	if raw == nil {
 		return nil
 	}
@@ -232,7 +232,7 @@ func NextDue(tx *Txn, from int64) *Delivery {
 	if from < 1 {
 		from = 1
 	}
-	it, err := tx.Txn.LowerBound(TableDeliveries, IndexDeliveryDue, from, uint64(0))
+	it, err := tx.mem.LowerBound(TableDeliveries, IndexDeliveryDue, from, uint64(0))
 	if err != nil {
 		return nil
 	}
@@ -245,7 +245,7 @@ func NextDue(tx *Txn, from int64) *Delivery {
 // DueDeliveries lists the deliveries due at or before until (Unix
 // nanoseconds) in (Due, Seq) order.
 func DueDeliveries(tx *Txn, until int64) []*Delivery {
-	it, err := tx.Txn.LowerBound(TableDeliveries, IndexDeliveryDue, int64(1), uint64(0))
+	it, err := tx.mem.LowerBound(TableDeliveries, IndexDeliveryDue, int64(1), uint64(0))
 	if err != nil {
 		return nil
 	}

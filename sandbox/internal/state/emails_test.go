@@ -90,7 +90,7 @@ func TestClearEmails(t *testing.T) {
 	assert.Equal(t, 3, n)
 	assert.Equal(t, 0, count())
 	tx := st.Read()
-	assert.Equal(t, int64(0), readUsage(tx.Txn).Emails)
+	assert.Equal(t, int64(0), readUsage(tx.mem).Emails)
 	page, err := PageEmails(tx, "", PageQuery{Limit: 10}, nil)
 	require.NoError(t, err)
 	assert.Empty(t, page.Rows)

@@ -46,7 +46,7 @@ func NewJobCursor(tx *Txn) *JobCursor { return &JobCursor{tx: tx} }
 func (c *JobCursor) Peek() *Job {
 	if n := jobsScheduled.Load(); c.it == nil || n != c.seen {
 		c.seen = n
-		it, err := c.tx.Txn.Get(TableJobs, IndexID)
+		it, err := c.tx.mem.Get(TableJobs, IndexID)
 		if err != nil {
 			return nil // the table and index are the schema's own: cannot happen
 		}

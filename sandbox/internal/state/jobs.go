@@ -105,7 +105,7 @@ func ScheduleAt(tx *Txn, kind, subject string, at time.Time, args any) (*Job, er
 
 // NextJob returns the earliest job, or nil when the queue is empty.
 func NextJob(tx *Txn) *Job {
-	raw, _ := tx.Txn.First(TableJobs, IndexID)
+	raw, _ := tx.mem.First(TableJobs, IndexID)
 	if raw == nil {
 		return nil
 	}

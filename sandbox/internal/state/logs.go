@@ -265,13 +265,13 @@ func pageBySeq[T any](tx *Txn, table, index string, prefix []any, seq func(*T) u
 	args := append(append([]any{}, prefix...), from)
 	var next func() any
 	if q.Desc {
-		it, err := tx.Txn.ReverseLowerBound(table, index, args...)
+		it, err := tx.mem.ReverseLowerBound(table, index, args...)
 		if err != nil {
 			return page, fmt.Errorf("state: page %s: %w", table, err)
 		}
 		next = it.Next
 	} else {
-		it, err := tx.Txn.LowerBound(table, index, args...)
+		it, err := tx.mem.LowerBound(table, index, args...)
 		if err != nil {
 			return page, fmt.Errorf("state: page %s: %w", table, err)
 		}

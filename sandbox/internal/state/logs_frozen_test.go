@@ -134,7 +134,7 @@ func TestFrozenLogsStayByteIdentical(t *testing.T) {
 
 	db, err := Import(frozen.After)
 	require.NoError(t, err)
-	imported := &Txn{Txn: db.Txn(false)}
+	imported := &Txn{mem: db.Txn(false)}
 	again, err := Export(imported)
 	require.NoError(t, err)
 	require.Equal(t, frozen.After, again, "an imported state exports as it was")
@@ -153,7 +153,7 @@ func TestFrozenLogsStayByteIdentical(t *testing.T) {
 		tx.Commit()
 	}
 	require.NoError(t, RebuildDerived(db))
-	replayed := &Txn{Txn: db.Txn(false)}
+	replayed := &Txn{mem: db.Txn(false)}
 	again, err = Export(replayed)
 	require.NoError(t, err)
 	require.Equal(t, frozen.After, again, "a journal replays into the state it recorded")

@@ -179,7 +179,7 @@ func TestLogBucketsGrowByAQuarter(t *testing.T) {
 	}
 	ix := compactIndexNamed(TableEmails, IndexEmailRequest)
 	bucket := func() *compactBucket {
-		b := (&Txn{Txn: st.Read().Txn}).storedBucket(ix, ix.bucketOf(compactKey{group: "r"}))
+		b := (&Txn{mem: st.Read().mem}).storedBucket(ix, ix.bucketOf(compactKey{group: "r"}))
 		require.NotNil(t, b)
 		return b
 	}

@@ -54,7 +54,7 @@ func (t *Txn) observedChanges() (memdb.Changes, error) {
 	if err := t.flushUsage(); err != nil {
 		return nil, err
 	}
-	changes, err := t.bucketedChanges(t.Txn.Changes())
+	changes, err := t.bucketedChanges(t.mem.Changes())
 	if err != nil {
 		return nil, err
 	}
@@ -63,9 +63,9 @@ func (t *Txn) observedChanges() (memdb.Changes, error) {
 	if !counts.moved() {
 		return changes, nil
 	}
-	u := readUsage(t.Txn)
+	u := readUsage(t.mem)
 	counts.applyTo(u)
-	return changes, putUsage(t.Txn, u)
+	return changes, putUsage(t.mem, u)
 }
 
 // observe hands a write's changes to the observer before tx commits (the
@@ -92,5 +92,5 @@ func (s *Store) observeSnapshot(db *memdb.MemDB) {
 	}
 	s.seq++
 	now := s.now()
-	(*obs)(Commit{Seq: s.seq, At: now, Snapshot: &Txn{Txn: db.Txn(false), now: now}})
+	(*obs)(Commit{Seq: s.seq, At: now, Snapshot: &Txn{mem: db.Txn(false), now: now}})
 }

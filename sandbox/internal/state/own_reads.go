@@ -43,7 +43,7 @@ func (t *Txn) First(table, index string, args ...any) (any, error) {
 		}
 		return raw, nil
 	}
-	return t.Txn.First(table, index, args...)
+	return t.mem.First(table, index, args...)
 }
 
 // firstOwn answers a lookup by id without memdb's write transaction (ok

@@ -15,7 +15,7 @@ const checkOwnReads = true
 
 // checkOwnRead panics unless memdb's own read gives raw.
 func (t *Txn) checkOwnRead(raw any, table, index string, args []any) {
-	want, err := t.Txn.First(table, index, args...)
+	want, err := t.mem.First(table, index, args...)
 	if err != nil || want != raw {
 		panic(fmt.Sprintf("state: own read of %s.%s %v answered %p, memdb %p (%v)", table, index, args, raw, want, err))
 	}
@@ -40,7 +40,7 @@ func (t *Txn) checkCompactScan(ix *compactIndex, group string, from uint64, desc
 // row where the rows are.
 func (t *Txn) checkBucketRead(bt *bucketTable, id string, raw any) {
 	var found []any
-	eachRowBucket(t.Txn, t.buckets, bt, func(n uint64, b *rowBucket, _ bool) {
+	eachRowBucket(t.mem, t.buckets, bt, func(n uint64, b *rowBucket, _ bool) {
 		for i, r := range b.Rows {
 			rid, ok := bt.id(r)
 			if !ok || bt.slot(bt.hash(r)) != n {

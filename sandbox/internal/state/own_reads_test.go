@@ -52,7 +52,7 @@ func TestReadsInAWriteSeeItsOwnChanges(t *testing.T) {
 		t.Helper()
 		for n := 0; n < invites && !onlyJobsOf; n++ {
 			id := fmt.Sprintf("i%02d", n)
-			want, err := tx.Txn.First(TableTeamInvites, IndexID, id)
+			want, err := tx.mem.First(TableTeamInvites, IndexID, id)
 			require.NoError(t, err)
 			if own {
 				got, ok := tx.firstOwn(TableTeamInvites, IndexID, []any{id})
@@ -71,7 +71,7 @@ func TestReadsInAWriteSeeItsOwnChanges(t *testing.T) {
 			}
 		}
 		for _, team := range teams {
-			want, err := tx.Txn.First(TableTeamInvites, IndexTeam, team)
+			want, err := tx.mem.First(TableTeamInvites, IndexTeam, team)
 			require.NoError(t, err)
 			got, err := tx.First(TableTeamInvites, IndexTeam, team)
 			require.NoError(t, err)
@@ -79,7 +79,7 @@ func TestReadsInAWriteSeeItsOwnChanges(t *testing.T) {
 		}
 		for due := int64(0); due < dues && !onlyJobsOf; due++ {
 			for seq := uint64(1); seq <= seqs; seq++ {
-				want, err := tx.Txn.First(TableJobs, IndexID, due, seq)
+				want, err := tx.mem.First(TableJobs, IndexID, due, seq)
 				require.NoError(t, err)
 				if own {
 					got, ok := tx.firstOwn(TableJobs, IndexID, []any{due, seq})
@@ -98,7 +98,7 @@ func TestReadsInAWriteSeeItsOwnChanges(t *testing.T) {
 			// memdb's own walk of the queue, the subject's jobs picked
 			// out in scheduling order (jobs of no subject are nobody's).
 			var want []*Job
-			it, err := tx.Txn.Get(TableJobs, IndexID)
+			it, err := tx.mem.Get(TableJobs, IndexID)
 			require.NoError(t, err)
 			for raw := it.Next(); raw != nil; raw = it.Next() {
 				if j := raw.(*Job); subject != "" && j.Subject == subject {
@@ -136,7 +136,7 @@ func TestReadsInAWriteSeeItsOwnChanges(t *testing.T) {
 			return tx.Insert(TableTeamInvites, invite(n, teams[rng.IntN(len(teams))]))
 		}},
 		{"delete invite", func(tx *Txn) error {
-			raw, err := tx.Txn.First(TableTeamInvites, IndexID, fmt.Sprintf("i%02d", rng.IntN(invites)))
+			raw, err := tx.mem.First(TableTeamInvites, IndexID, fmt.Sprintf("i%02d", rng.IntN(invites)))
 			if err != nil || raw == nil {
 				return err
 			}

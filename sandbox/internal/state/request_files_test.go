@@ -62,7 +62,7 @@ func TestRequestFileSetLivesInItsRequestRow(t *testing.T) {
 				return PutFileSet(tx, &FileSet{ID: FileSetID("template", "t1"), Version: 4})
 			}))
 			checkFileSetCounts(t, st, 2)
-			assert.Equal(t, 1, rawFileSetRows(t, st.Read().Txn), "only the template's file set is a row")
+			assert.Equal(t, 1, rawFileSetRows(t, st.Read().mem), "only the template's file set is a row")
 			if observed {
 				var sets []string
 				for _, ch := range changes {
@@ -115,7 +115,7 @@ func TestRequestFileSetLivesInItsRequestRow(t *testing.T) {
 			require.NoError(t, err)
 			st2 := NewStore(db, func() time.Time { return exportTestNow })
 			assert.Equal(t, string(first), string(exportJSON(t, st2)))
-			assert.Equal(t, 1, rawFileSetRows(t, st2.Read().Txn), "import folds the request's row into the request")
+			assert.Equal(t, 1, rawFileSetRows(t, st2.Read().mem), "import folds the request's row into the request")
 			got, err = GetFileSet(st2.Read(), FileSetKindRequest, "sr1")
 			require.NoError(t, err)
 			assert.Equal(t, 2, got.Version)
@@ -202,7 +202,7 @@ func TestReplayKeepsRequestFileSetsInTheirRows(t *testing.T) {
 	}
 	version := func(id string) int {
 		t.Helper()
-		raw, err := (&Txn{Txn: db.Txn(false)}).First(TableSignatureRequests, IndexID, id)
+		raw, err := (&Txn{mem: db.Txn(false)}).First(TableSignatureRequests, IndexID, id)
 		require.NoError(t, err)
 		require.NotNil(t, raw)
 		if f := raw.(*SignatureRequest).Files; f != nil {
@@ -227,7 +227,7 @@ func TestReplayKeepsRequestFileSetsInTheirRows(t *testing.T) {
 	commit(row(TableFileSets, fileSet("orphan", 1), false))
 	tx := db.Txn(false)
 	assert.Equal(t, 1, rawFileSetRows(t, tx), "only the file set of a request that does not exist is a row")
-	raw, err := (&Txn{Txn: tx}).First(TableSignatureRequests, IndexID, "sr1")
+	raw, err := (&Txn{mem: tx}).First(TableSignatureRequests, IndexID, "sr1")
 	require.NoError(t, err)
 	assert.Equal(t, "e", raw.(*SignatureRequest).Title)
 }
@@ -293,7 +293,7 @@ func TestFileSetPutBeforeItsRequestStaysFound(t *testing.T) {
 				require.NoError(t, RebuildDerived(db))
 				assert.Equal(t, string(exportJSON(t, st)), string(exportJSON(t, NewStore(db, func() time.Time { return exportTestNow }))))
 			}
-			assert.Equal(t, 0, rawFileSetRows(t, st.Read().Txn), "the file set moved into the request row")
+			assert.Equal(t, 0, rawFileSetRows(t, st.Read().mem), "the file set moved into the request row")
 			got, err = GetFileSet(st.Read(), FileSetKindRequest, "sr9")
 			require.NoError(t, err)
 			assert.Equal(t, 4, got.Version)

@@ -237,7 +237,7 @@ func (t *Txn) current(key rowKey, args []any) (any, error) {
 // without the read that would drop the write's copied nodes. The insert
 // that follows puts it back.
 func (t *Txn) probe(table string, row any) (bool, rowKey, error) {
-	switch err := t.Txn.Delete(table, row); {
+	switch err := t.mem.Delete(table, row); {
 	case err == nil:
 		return true, rowKey{}, nil
 	case errors.Is(err, memdb.ErrNotFound):
@@ -267,7 +267,7 @@ func (t *Txn) Insert(table string, row any) error {
 		if cx := compactByTable[table]; cx != nil {
 			return t.insertTracked(cx, table, row)
 		}
-		return t.Txn.Insert(table, row)
+		return t.mem.Insert(table, row)
 	}
 	// before is the row row replaces, when the table is found by id (a
 	// delivery's attempts are counted away from it).
@@ -284,7 +284,7 @@ func (t *Txn) Insert(table string, row any) error {
 	if err != nil {
 		return err
 	}
-	if err := t.Txn.Insert(table, row); err != nil {
+	if err := t.mem.Insert(table, row); err != nil {
 		return t.failed(err)
 	}
 	if cx := compactByTable[table]; cx != nil {
@@ -324,7 +324,7 @@ func (t *Txn) Delete(table string, row any) error {
 		if cx != nil {
 			return t.deleteTracked(cx, table, row)
 		}
-		return t.Txn.Delete(table, row)
+		return t.mem.Delete(table, row)
 	}
 	var before any
 	if table == TableDeliveries || table == TableSignatureRequests || cx != nil {
@@ -335,7 +335,7 @@ func (t *Txn) Delete(table string, row any) error {
 			return err
 		}
 	}
-	if err := t.Txn.Delete(table, row); err != nil {
+	if err := t.mem.Delete(table, row); err != nil {
 		return t.failed(err)
 	}
 	if id, ok := ri.rowID(row); ok {
@@ -364,7 +364,7 @@ func (t *Txn) DeleteAll(table, index string, args ...any) (int, error) {
 			if err != nil {
 				return 0, err
 			}
-			n, err := t.Txn.DeleteAll(table, index, args...)
+			n, err := t.mem.DeleteAll(table, index, args...)
 			if err != nil {
 				t.trackRow(table, "", nil, err)
 				return n, err
@@ -372,13 +372,13 @@ func (t *Txn) DeleteAll(table, index string, args ...any) (int, error) {
 			t.compactDeleted(cx, table, gone)
 			return n, nil
 		}
-		return t.Txn.DeleteAll(table, index, args...)
+		return t.mem.DeleteAll(table, index, args...)
 	}
 	gone, err := t.collect(table, index, args...)
 	if err != nil {
 		return 0, err
 	}
-	n, err := t.Txn.DeleteAll(table, index, args...)
+	n, err := t.mem.DeleteAll(table, index, args...)
 	if err != nil {
 		return n, t.failed(err)
 	}
@@ -403,7 +403,7 @@ func (t *Txn) DeletePrefix(table, prefixIndex, prefix string) (bool, error) {
 			if err != nil {
 				return false, err
 			}
-			ok, err := t.Txn.DeletePrefix(table, prefixIndex, prefix)
+			ok, err := t.mem.DeletePrefix(table, prefixIndex, prefix)
 			if err != nil {
 				t.trackRow(table, "", nil, err)
 				return ok, err
@@ -413,13 +413,13 @@ func (t *Txn) DeletePrefix(table, prefixIndex, prefix string) (bool, error) {
 			}
 			return ok, nil
 		}
-		return t.Txn.DeletePrefix(table, prefixIndex, prefix)
+		return t.mem.DeletePrefix(table, prefixIndex, prefix)
 	}
 	gone, err := t.collect(table, prefixIndex, prefix)
 	if err != nil {
 		return false, err
 	}
-	ok, err := t.Txn.DeletePrefix(table, prefixIndex, prefix)
+	ok, err := t.mem.DeletePrefix(table, prefixIndex, prefix)
 	if err != nil || !ok {
 		return ok, t.failed(err)
 	}

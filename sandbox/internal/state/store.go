@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"weak"
 
 	"github.com/google/uuid"
 	memdb "github.com/hashicorp/go-memdb"
@@ -95,7 +96,22 @@ func NewStore(db *memdb.MemDB, now func() time.Time) *Store {
 // Read returns a read-only transaction on a consistent snapshot: the
 // database as of the last commit that finished before the call.
 func (s *Store) Read() *Txn {
-	return &Txn{Txn: s.snap.Load().txn, now: s.now(), thawed: &s.thawed}
+	return &Txn{mem: s.snap.Load().txn, now: s.now(), thawed: &s.thawed}
+}
+
+// SnapshotRef refers weakly to the database snapshot a read transaction
+// reads: a cache of values read from one snapshot can tell whether a later
+// read sees the same database without keeping the old one alive.
+type SnapshotRef struct{ p weak.Pointer[memdb.Txn] }
+
+// Snapshot returns the reference of the snapshot t reads.
+func (t *Txn) Snapshot() SnapshotRef { return SnapshotRef{weak.Make(t.mem)} }
+
+// Reads reports whether t reads the snapshot r refers to (false once that
+// snapshot is gone).
+func (r SnapshotRef) Reads(t *Txn) bool {
+	v := r.p.Value()
+	return v != nil && v == t.mem
 }
 
 // snapshot is the database as of one commit, with its configuration once
@@ -118,7 +134,7 @@ func newSnapshot(db *memdb.MemDB) *snapshot { return &snapshot{txn: db.Txn(false
 // next commit.
 func (s *Store) Config() Config {
 	snap := s.snap.Load()
-	return perSnapshot(&snap.cfg, func() Config { return GetConfig(&Txn{Txn: snap.txn}) })
+	return perSnapshot(&snap.cfg, func() Config { return GetConfig(&Txn{mem: snap.txn}) })
 }
 
 // ScenarioRules is the world's scenario rules as of the last commit, read
@@ -128,7 +144,7 @@ func (s *Store) Config() Config {
 func (s *Store) ScenarioRules() []*ScenarioRule {
 	snap := s.snap.Load()
 	return perSnapshot(&snap.rules, func() []*ScenarioRule {
-		rows, _ := ScenarioRules(&Txn{Txn: snap.txn}) // a walk of a read snapshot cannot fail
+		rows, _ := ScenarioRules(&Txn{mem: snap.txn}) // a walk of a read snapshot cannot fail
 		return rows
 	})
 }
@@ -152,8 +168,8 @@ func (s *Store) Update(fn func(tx *Txn) error) error {
 	s.swap.RLock()
 	defer s.swap.RUnlock()
 	db := s.db.Load()
-	tx := &Txn{Txn: db.Txn(true), now: s.now(), notify: s.notify, secrets: s.secrets, minted: s.minted.Load(), budget: s.budget, deferMeta: true, deferUsage: true, cacheConfig: true}
-	defer tx.Abort()
+	tx := &Txn{mem: db.Txn(true), now: s.now(), notify: s.notify, secrets: s.secrets, minted: s.minted.Load(), budget: s.budget, deferMeta: true, deferUsage: true, cacheConfig: true}
+	defer tx.mem.Abort()
 	var before int64
 	if s.budget != nil {
 		before = getUsage(tx).ContentBytes
@@ -162,7 +178,7 @@ func (s *Store) Update(fn func(tx *Txn) error) error {
 	if obs != nil {
 		// The observer reads the write's changes, and they are counted
 		// from them.
-		tx.TrackChanges()
+		tx.mem.TrackChanges()
 		tx.compact = &compactWrite{rowRecord: rowRecord{db: db}}
 		tx.tracked = &trackedRows{}
 	} else {
@@ -205,7 +221,7 @@ func (s *Store) Update(fn func(tx *Txn) error) error {
 		s.budget.used.Add(delta)
 	}
 	s.commitMu.Lock()
-	tx.Commit()
+	tx.mem.Commit()
 	s.snap.Store(newSnapshot(s.db.Load()))
 	s.commitMu.Unlock()
 	for _, after := range tx.after {
@@ -240,7 +256,10 @@ func (s *Store) Release() { s.SetBudget(nil) }
 // The time is read once when the transaction starts, so every timestamp one
 // change writes is the same instant.
 type Txn struct {
-	*memdb.Txn
+	// mem is memdb's transaction, reached only through the methods of
+	// this package, so that no read or write bypasses the buckets, the
+	// compact indexes, the row counts and the write's own reads.
+	mem      *memdb.Txn
 	now      time.Time
 	notify   func(string)
 	secrets  func() string
@@ -446,7 +465,7 @@ func (t *Txn) flushMeta() error {
 	c := *t.meta
 	// The row exists (next read it): memdb's own Insert, without the
 	// lookup that counts new rows.
-	if err := t.Txn.Insert(tableMeta, &c); err != nil {
+	if err := t.mem.Insert(tableMeta, &c); err != nil {
 		return fmt.Errorf("state: insert %s: %w", tableMeta, err)
 	}
 	return nil

@@ -314,7 +314,7 @@ func DeleteTemplate(tx *Txn, id string) error {
 // TemplatesOf calls fn with the templates an account may use, newest first,
 // until fn returns false. It reads only that account's access rows.
 func TemplatesOf(tx *Txn, accountID string, fn func(*Template) bool) error {
-	it, err := tx.Txn.GetReverse(TableTemplateAccess, IndexAccount+"_prefix", OnlyID(accountID))
+	it, err := tx.mem.GetReverse(TableTemplateAccess, IndexAccount+"_prefix", OnlyID(accountID))
 	if err != nil {
 		return err
 	}

@@ -106,7 +106,7 @@ func getUsage(tx *Txn) *Usage {
 		u := *tx.usage
 		return &u
 	}
-	return readUsage(tx.Txn)
+	return readUsage(tx.mem)
 }
 
 // setUsage stores the usage row of a transaction: under Store.Update
@@ -114,7 +114,7 @@ func getUsage(tx *Txn) *Usage {
 // commit (flushUsage), otherwise at once.
 func setUsage(tx *Txn, u *Usage) error {
 	if !tx.deferUsage {
-		return putUsage(tx.Txn, u)
+		return putUsage(tx.mem, u)
 	}
 	c := *u
 	tx.usage = &c
@@ -130,7 +130,7 @@ func (t *Txn) pendingUsage() *Usage {
 		return nil
 	}
 	if t.usage == nil {
-		t.usage = readUsage(t.Txn) // a copy: the stored row is never changed
+		t.usage = readUsage(t.mem) // a copy: the stored row is never changed
 	}
 	return t.usage
 }
@@ -147,7 +147,7 @@ func (t *Txn) flushUsage() error {
 	t.usage = nil
 	if t.rows != nil && t.rows.counts.moved() {
 		if u == nil {
-			u = readUsage(t.Txn)
+			u = readUsage(t.mem)
 		}
 		t.rows.counts.applyTo(u)
 		t.rows.counts = rowCounts{}
@@ -155,7 +155,7 @@ func (t *Txn) flushUsage() error {
 	if u == nil {
 		return nil
 	}
-	return putUsage(t.Txn, u)
+	return putUsage(t.mem, u)
 }
 
 func readUsage(tx *memdb.Txn) *Usage {
@@ -215,7 +215,7 @@ func RecountUsage(tx *Txn) (Usage, error) {
 	if tx.rows != nil || tx.tracked != nil {
 		return u, errors.New("state: RecountUsage counts a read, not a write")
 	}
-	it, err := tx.Txn.Get(TableBlobs, IndexID)
+	it, err := tx.mem.Get(TableBlobs, IndexID)
 	if err != nil {
 		return u, err
 	}
@@ -230,7 +230,7 @@ func RecountUsage(tx *Txn) (Usage, error) {
 			u.Contents++
 		}
 	}
-	return u, countRows(tx.Txn, &u)
+	return u, countRows(tx.mem, &u)
 }
 
 // countRows counts the rows of every table, the log entries, the
