@@ -29,22 +29,6 @@ func countBlobHolders() {
 	}
 }
 
-// addPutCounter adds fn to the counters Put runs for table (after those
-// added before it).
-func addPutCounter(table string, fn func(tx *Txn, row any) error) {
-	prev := putCounters[table]
-	if prev == nil {
-		putCounters[table] = fn
-		return
-	}
-	putCounters[table] = func(tx *Txn, row any) error {
-		if err := prev(tx, row); err != nil {
-			return err
-		}
-		return fn(tx, row)
-	}
-}
-
 // documentsSpec is the part of a stored request spec (bulk send jobs,
 // drafts) that names blobs.
 type documentsSpec struct {

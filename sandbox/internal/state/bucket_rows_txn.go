@@ -74,8 +74,8 @@ func (t *Txn) bucketChanged(bt *bucketTable, id string, before, after any) error
 		case before != nil && after == nil:
 			t.rows.counts.add(bt.table, -1)
 		}
-		if bt.table == TableSignatureRequests {
-			t.countRequestFiles(requestFileRows(after) - requestFileRows(before))
+		if o := optionsOf(bt.table); o != nil {
+			t.countRow(o, before, after)
 		}
 		return nil
 	}

@@ -205,6 +205,14 @@ func registerConfig() {
 			IndexID: {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
 		},
 	})
+	// A write caches the configuration it read (GetConfig) until it
+	// puts a new one.
+	setOptions(TableConfig, func(o *tableOptions) {
+		o.beforePut = func(tx *Txn, row any) any {
+			tx.config = nil
+			return row
+		}
+	})
 }
 
 // GetConfig reads the world's configuration.

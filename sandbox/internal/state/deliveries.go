@@ -176,7 +176,11 @@ func registerDeliveries() {
 }
 
 // countDeliveryStates keeps the count of deliveries per state as they are Put.
-func countDeliveryStates() { addPutCounter(TableDeliveries, countDelivery) }
+// Usage counts the attempts of the deliveries by result as well.
+func countDeliveryStates() {
+	addPutCounter(TableDeliveries, countDelivery)
+	setOptions(TableDeliveries, func(o *tableOptions) { o.countFields = (*AttemptCounts).count })
+}
 
 // countDelivery moves a delivery's count from its stored state to its new
 // one as it is Put.

@@ -40,6 +40,9 @@ type TableDef struct {
 	// (row_buckets): not exported, not journaled, and not rebuilt, as
 	// they are those rows.
 	Internal bool
+	// opts is what the generic code does for the table beyond storing its
+	// rows (table_options.go).
+	opts tableOptions
 }
 
 var (

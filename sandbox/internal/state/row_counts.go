@@ -104,6 +104,8 @@ type rowInfo struct {
 	indexer memdb.SingleIndexer
 	// readID reads a row's id when the id index can (rowIDReader).
 	readID func(row any) (string, bool)
+	// opts is the table's options (table_options.go).
+	opts tableOptions
 }
 
 // rowInfos maps every registered table to its rowInfo. It is built from
@@ -123,7 +125,7 @@ func rowInfoOf(table string) *rowInfo {
 	defer registryMu.Unlock()
 	m := make(map[string]*rowInfo, len(registry))
 	for name, def := range registry {
-		ri := &rowInfo{derived: def.Derived || def.Internal}
+		ri := &rowInfo{derived: def.Derived || def.Internal, opts: def.opts}
 		switch idx := def.Schema.Indexes[IndexID].Indexer.(type) {
 		case *memdb.StringFieldIndex:
 			ri.byID, ri.indexer = true, idx
@@ -294,22 +296,8 @@ func (t *Txn) Insert(table string, row any) error {
 	if !existed {
 		t.rows.counts.add(table, 1)
 	}
-	if table == TableDeliveries {
-		t.rows.counts.attempts.count(before, -1)
-		t.rows.counts.attempts.count(row, 1)
-	}
-	if table == TableSignatureRequests {
-		t.countRequestFiles(requestFileRows(row) - requestFileRows(before))
-	}
+	t.countRow(&ri.opts, before, row)
 	return nil
-}
-
-// countRequestFiles counts the file_sets rows request rows stand for
-// (request_files.go).
-func (t *Txn) countRequestFiles(n int64) {
-	if n != 0 {
-		t.rows.counts.add(TableFileSets, n)
-	}
 }
 
 // Delete is memdb's Delete, counting the row (and a delivery's attempts)
@@ -327,8 +315,8 @@ func (t *Txn) Delete(table string, row any) error {
 		return t.mem.Delete(table, row)
 	}
 	var before any
-	if table == TableDeliveries || table == TableSignatureRequests || cx != nil {
-		// The attempts, a request's file set and the compact keys are
+	if ri.opts.countFields != nil || ri.opts.carries != nil || cx != nil {
+		// The counted fields, the rows carried and the compact keys are
 		// those of the stored row, which row may only name.
 		var err error
 		if before, _, err = t.stored(ri, table, row); err != nil {
@@ -347,8 +335,7 @@ func (t *Txn) Delete(table string, row any) error {
 		t.rows.unsure = true
 	}
 	t.rows.counts.add(table, -1)
-	t.rows.counts.attempts.count(before, -1)
-	t.countRequestFiles(-requestFileRows(before))
+	t.countRow(&ri.opts, before, nil)
 	return nil
 }
 
@@ -439,10 +426,7 @@ func (t *Txn) deleted(ri *rowInfo, table string, gone []any) {
 		} else {
 			t.rows.unsure = true
 		}
-		if table == TableDeliveries {
-			t.rows.counts.attempts.count(row, -1)
-		}
-		t.countRequestFiles(-requestFileRows(row))
+		t.countRow(&ri.opts, row, nil)
 	}
 }
 
@@ -467,7 +451,8 @@ func countTracked(changes memdb.Changes) rowCounts {
 	var c rowCounts
 	for i := range changes {
 		ch := &changes[i]
-		if ri := rowInfoOf(ch.Table); ri == nil || ri.derived {
+		ri := rowInfoOf(ch.Table)
+		if ri == nil || ri.derived {
 			continue
 		}
 		switch {
@@ -476,9 +461,9 @@ func countTracked(changes memdb.Changes) rowCounts {
 		case ch.Before != nil && ch.After == nil:
 			c.add(ch.Table, -1)
 		}
-		if ch.Table == TableDeliveries {
-			c.attempts.count(ch.Before, -1)
-			c.attempts.count(ch.After, 1)
+		if f := ri.opts.countFields; f != nil {
+			f(&c.attempts, ch.Before, -1)
+			f(&c.attempts, ch.After, 1)
 		}
 	}
 	return c

@@ -439,6 +439,13 @@ func registerSignatureRequests() {
 	// a path through a tree of every request. 4,096 buckets hold a few
 	// dozen rows each at 100,000 requests.
 	registerBucketed(freezable[SignatureRequest](fieldBuckets(TableSignatureRequests, "sr", func(r *SignatureRequest) string { return r.ID })))
+	// A request row carries its file set, a file_sets row
+	// (request_files.go), which Put keeps when the row it is given was
+	// copied before the file set was put.
+	setOptions(TableSignatureRequests, func(o *tableOptions) {
+		o.beforePut = withStoredFiles
+		o.carries, o.carriedTable = requestFileRows, TableFileSets
+	})
 	// The request's secondary indexes are compact: a memdb entry each
 	// (about 450 bytes) cost more than the request's own fields, and
 	// memdb copied them on every update of the request, its keys moved

@@ -382,26 +382,21 @@ func All[T any](tx *Txn, table, index string, args ...any) ([]*T, error) {
 // Put inserts or replaces a row. Rows are never changed in place after they
 // are stored: callers copy, change the copy, and Put it.
 func Put(tx *Txn, table string, row any) error {
-	if table == TableSignatureRequests {
-		row = withStoredFiles(tx, row)
-	}
-	if count := putCounters[table]; count != nil {
-		if err := count(tx, row); err != nil {
-			return err
+	if o := optionsOf(table); o != nil {
+		if o.beforePut != nil {
+			row = o.beforePut(tx, row)
 		}
-	}
-	if table == TableConfig {
-		tx.config = nil
+		for _, count := range o.putCounters {
+			if err := count(tx, row); err != nil {
+				return err
+			}
+		}
 	}
 	if err := tx.Insert(table, row); err != nil {
 		return fmt.Errorf("state: insert %s: %w", table, err)
 	}
 	return nil
 }
-
-// putCounters keep the accounting of a table in step with Put (see
-// usage.go); a table's file registers its counter from init.
-var putCounters = map[string]func(tx *Txn, row any) error{}
 
 // Meta is the single row of the meta table: the world's ID seed and counter.
 // It lives in the database so that an aborted write does not consume IDs and

@@ -7,18 +7,17 @@ package state
 //
 // The order matters in three ways, each checked when it is broken (the
 // registration functions panic at start-up):
-//   - a table is registered before it is made bucketed or given a compact
-//     index (registerBucketed and registerCompact look it up);
+//   - a table is registered before it is made bucketed, given a compact
+//     index, options or a Put counter (registerBucketed, registerCompact
+//     and setOptions look it up);
 //   - compact index tags must not overlap, whatever the order;
 //   - Put counters of one table run in the order they were added
-//     (addPutCounter), so the holders' blob counts run before any later
-//     counter of the same table.
+//     (addPutCounter); no table holding blobs has another counter.
 //
 // Otherwise the list follows the names of the files the functions are in;
 // a new table goes in at its file's place.
 var registrations = []func(){
 	registerAccounts,
-	countBlobHolders,
 	registerBlobTally,
 	registerBlobs,
 	registerRowBuckets,
@@ -32,8 +31,8 @@ var registrations = []func(){
 	registerEvents,
 	registerFaxes,
 	registerFileSets,
-	countScheduledJobs,
 	registerJobs,
+	countScheduledJobs,
 	registerReports,
 	registerScenarios,
 	registerSignatureRequests,
@@ -42,6 +41,8 @@ var registrations = []func(){
 	registerTemplates,
 	registerUnclaimedDrafts,
 	registerUsage,
+	// After every table it counts the blobs of.
+	countBlobHolders,
 }
 
 // registered is set when the package's variables are initialized, before

@@ -238,9 +238,10 @@ func RecountUsage(tx *Txn) (Usage, error) {
 func countRows(tx *memdb.Txn, u *Usage) error {
 	u.Rows = map[string]int64{}
 	for _, name := range TableNames() {
-		if bt := bucketed(name); bt != nil && name != TableSignatureRequests {
-			// Counted in their buckets, not thawed: only a request row
-			// stands for more (its file set).
+		o := optionsOf(name)
+		if bt := bucketed(name); bt != nil && o.carries == nil {
+			// Counted in their buckets, not thawed, unless a row
+			// carries rows of another table (a request its file set).
 			if n := bucketRowCount(tx, nil, bt); n > 0 {
 				u.Rows[name] = int64(n)
 			}
@@ -252,11 +253,13 @@ func countRows(tx *memdb.Txn, u *Usage) error {
 		}
 		for raw := it.Next(); raw != nil; raw = it.Next() {
 			u.Rows[name]++
-			if name == TableDeliveries {
-				u.Attempts.count(raw, 1)
+			if o.countFields != nil {
+				o.countFields(&u.Attempts, raw, 1)
 			}
-			if n := requestFileRows(raw); n != 0 {
-				u.Rows[TableFileSets] += n
+			if o.carries != nil {
+				if n := o.carries(raw); n != 0 {
+					u.Rows[o.carriedTable] += n
+				}
 			}
 		}
 	}
