@@ -119,7 +119,7 @@ func downloadFileURL(kind, param string) api.Handler {
 			if err != nil {
 				return err
 			}
-			if err := sweepFileURLs(tx, fs.ObjectID(), map[string]bool{fs.PDFBlob(tx): true, fs.ZIPBlobID(): true}); err != nil {
+			if err := sweepFileURLs(tx, fs.ObjectID(), map[string]bool{tx.PDFBlob(fs): true, fs.ZIPBlobID(): true}); err != nil {
 				return err
 			}
 			blob, err := fileURLBlob(tx, fs)
@@ -146,7 +146,7 @@ func downloadFileURL(kind, param string) api.Handler {
 // under the id its preparation reserved (once: the URLs issued for one
 // version share it).
 func fileURLBlob(tx *state.Txn, fs *state.FileSet) (string, error) {
-	id := fs.PDFBlob(tx)
+	id := tx.PDFBlob(fs)
 	if _, err := state.GetBlob(tx, id); err == nil {
 		return id, nil
 	}

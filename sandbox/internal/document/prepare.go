@@ -90,7 +90,7 @@ func GoneFiles(tx *state.Txn, kind, id string) error {
 			return err
 		}
 	}
-	for _, b := range []string{fs.PDFBlob(tx), fs.ZIPBlobID()} {
+	for _, b := range []string{tx.PDFBlob(fs), fs.ZIPBlobID()} {
 		if err := state.DeleteBlob(tx, b); err != nil {
 			return err
 		}
@@ -150,7 +150,7 @@ func runFilesPrepare(s *api.Host, w *world.World, tx *state.Txn, job *state.Job)
 	if err := sweepFileURLs(tx, job.Subject, nil); err != nil {
 		return err
 	}
-	if err := releaseBlobs(tx, fs.PDFBlob(tx), fs.ZIPBlobID()); err != nil {
+	if err := releaseBlobs(tx, tx.PDFBlob(fs), fs.ZIPBlobID()); err != nil {
 		return err
 	}
 	fs.Recipe, fs.PDFSeq = recipe, pdfSeq

@@ -112,9 +112,9 @@ func (a AutoReminderConfig) Check() string {
 	return ""
 }
 
-// checkImported refuses an imported configuration whose reminder schedule
+// CheckImported refuses an imported configuration whose reminder schedule
 // the control plane would refuse.
-func (c *Config) checkImported() error {
+func (c *Config) CheckImported() error {
 	if msg := c.AutoReminders.Check(); msg != "" {
 		return errors.New(msg)
 	}

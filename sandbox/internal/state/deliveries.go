@@ -118,9 +118,9 @@ type DeliveryAttempt struct {
 	DurationMS int64 `json:"duration_ms"`
 }
 
-// checkImported refuses a payload that is not JSON: the callback log writes
+// CheckImported refuses a payload that is not JSON: the callback log writes
 // stored payloads through without validating them again on every page.
-func (d *Delivery) checkImported() error {
+func (d *Delivery) CheckImported() error {
 	if d.Payload != "" && !json.Valid([]byte(d.Payload)) {
 		return errors.New("payload is not valid JSON")
 	}

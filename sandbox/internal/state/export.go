@@ -105,7 +105,7 @@ func importTables(tables Tables, consistent bool, knownJob func(kind string) boo
 		return nil, fmt.Errorf("table %q: missing row %q", tableMeta, metaRowID)
 	}
 	if consistent {
-		if err := checkImported(tx, names, rows, knownJob); err != nil {
+		if err := CheckImported(tx, names, rows, knownJob); err != nil {
 			return nil, err
 		}
 	}

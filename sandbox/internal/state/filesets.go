@@ -210,9 +210,10 @@ func NewFileSet(kind, objectID string) *FileSet {
 	return &FileSet{ID: FileSetID(kind, objectID)}
 }
 
-// PDFBlob is the id the file set's PDF is stored under ("" when none was
-// reserved): PDFBlobID, or the id of the sequence number PDFSeq.
-func (fs *FileSet) PDFBlob(tx *Txn) string {
+// PDFBlob returns the id fs's PDF is stored under ("" when none was
+// reserved): its PDFBlobID, or the id of the sequence number PDFSeq, which
+// needs the world's seed.
+func (tx *Txn) PDFBlob(fs *FileSet) string {
 	if id := fs.PDFBlobID(); id != "" || fs.PDFSeq == 0 {
 		return id
 	}

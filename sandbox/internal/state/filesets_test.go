@@ -48,12 +48,12 @@ func TestFileSetPDFBlobIsTheReservedID(t *testing.T) {
 	fs := &FileSet{}
 	require.NoError(t, bySeq.Update(func(tx *Txn) error {
 		fs.PDFSeq = tx.Seq()
-		assert.Equal(t, want, fs.PDFBlob(tx), "in the write")
+		assert.Equal(t, want, tx.PDFBlob(fs), "in the write")
 		return nil
 	}))
-	assert.Equal(t, want, fs.PDFBlob(bySeq.Read()), "in a read")
-	assert.Equal(t, "p", (&FileSet{Rare: &FileSetRare{PDFBlobID: "p"}, PDFSeq: 7}).PDFBlob(bySeq.Read()))
-	assert.Empty(t, (&FileSet{}).PDFBlob(bySeq.Read()))
+	assert.Equal(t, want, bySeq.Read().PDFBlob(fs), "in a read")
+	assert.Equal(t, "p", bySeq.Read().PDFBlob((&FileSet{Rare: &FileSetRare{PDFBlobID: "p"}, PDFSeq: 7})))
+	assert.Empty(t, bySeq.Read().PDFBlob(&FileSet{}))
 
 	n := NewFileSet("signature_request", "abc")
 	assert.Equal(t, &FileSet{ID: "signature_request:abc"}, n)

@@ -100,11 +100,11 @@ var refsOf = map[string]func(row any) []ref{
 
 func account(field, id string) ref { return ref{field: field, id: id, to: []string{TableAccounts}} }
 
-// checkImported checks what decoding alone cannot: that every reference
+// CheckImported checks what decoding alone cannot: that every reference
 // resolves and every job kind is known. rows holds each table's rows in
 // document order, so that the error names the first bad entry where the
 // document has it.
-func checkImported(tx *memdb.Txn, names []string, rows map[string][]any, knownJob func(kind string) bool) error {
+func CheckImported(tx *memdb.Txn, names []string, rows map[string][]any, knownJob func(kind string) bool) error {
 	all := TableNames()
 	for _, name := range names {
 		refs := refsOf[name]

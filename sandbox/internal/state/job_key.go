@@ -49,9 +49,11 @@ func (*jobQueueIndex) FromArgs(args ...any) ([]byte, error) {
 	return jobKey(due, seq), nil
 }
 
-// keyID is the job's key as its row id (see keyedRow), built without the
+// jobKeyID is a job's key as its row id: a job's id index key is binary
+// (its due time and sequence number), and a lookup takes it as a
+// jobKeyArg. It is built without the
 // copy FromObject's key would need.
-func (j *Job) keyID() string {
+func jobKeyID(j *Job) string {
 	var k [2 * numberKeyLen]byte
 	return string(appendDigits(appendDigits(k[:0], signedDigits(j.Due)), j.Seq))
 }

@@ -127,7 +127,7 @@ func (ri *rowInfo) lookupID(args []any) (string, bool) {
 		id, ok := args[0].(string)
 		return id, ok && id != ""
 	case *jobQueueIndex:
-		// A job's id is its whole binary key (keyedRow).
+		// A job's id is its whole binary key (jobKeyID).
 		if len(args) == 1 {
 			if k, ok := args[0].(jobKeyArg); ok && len(k) == 2*numberKeyLen {
 				return string(k), true

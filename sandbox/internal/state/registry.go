@@ -146,7 +146,7 @@ func NewDB() (*memdb.MemDB, error) {
 // decodeRow turns the JSON of one exported row back into a *T of the table.
 // importChecker is a row type with a rule of its own that decoding alone
 // does not enforce.
-type importChecker interface{ checkImported() error }
+type importChecker interface{ CheckImported() error }
 
 func decodeRow(def TableDef, raw json.RawMessage) (any, error) {
 	ptr := reflect.New(def.Type)
@@ -157,7 +157,7 @@ func decodeRow(def TableDef, raw json.RawMessage) (any, error) {
 		return nil, err
 	}
 	if c, ok := ptr.Interface().(importChecker); ok {
-		if err := c.checkImported(); err != nil {
+		if err := c.CheckImported(); err != nil {
 			return nil, err
 		}
 	}

@@ -133,9 +133,9 @@ func RowAsExported(row any) any {
 	return row
 }
 
-// checkImported refuses a file set carried in a request row that names
+// CheckImported refuses a file set carried in a request row that names
 // another object.
-func (r *SignatureRequest) checkImported() error {
+func (r *SignatureRequest) CheckImported() error {
 	if r.Files != nil && r.Files.ID != FileSetID(FileSetKindRequest, r.ID) {
 		return fmt.Errorf("files: file set %q is not the request's", r.Files.ID)
 	}

@@ -142,7 +142,7 @@ func rowInfoOf(table string) *rowInfo {
 		case memdb.SingleIndexer:
 			// A row that names its own lookup (a job by its queue key) is
 			// found by it; any other custom index is probed.
-			if reflect.PointerTo(def.Type).Implements(keyedRowType) {
+			if def.Type == reflect.TypeFor[Job]() {
 				ri.byID, ri.indexer = true, idx
 			}
 		}
@@ -180,8 +180,8 @@ func (ri *rowInfo) rowID(row any) (string, bool) {
 	if v := reflect.ValueOf(row); ri.rowType != nil && v.Type() == ri.rowType && !v.IsNil() {
 		return v.Elem().FieldByIndex(ri.idField).String(), true
 	}
-	if k, keyed := row.(keyedRow); keyed {
-		return k.keyID(), true // a binary key: all of it tells rows apart
+	if j, keyed := row.(*Job); keyed && j != nil {
+		return jobKeyID(j), true // a binary key: all of it tells rows apart
 	}
 	ok, val, err := ri.indexer.FromObject(row)
 	if !ok || err != nil || len(val) == 0 {
@@ -189,13 +189,6 @@ func (ri *rowInfo) rowID(row any) (string, bool) {
 	}
 	return string(val[:len(val)-1]), true // the indexer ends the key with a NUL
 }
-
-// keyedRow is a row whose id index key is binary rather than an id string
-// (a job: its due time and sequence number, job_key.go). keyID is the
-// key as the row's id; a lookup takes it as a jobKeyArg.
-type keyedRow interface{ keyID() string }
-
-var keyedRowType = reflect.TypeFor[keyedRow]()
 
 // idStringIndexer is a custom id index whose key is an id string ended by
 // a NUL, as memdb's StringFieldIndex makes it, and whose lookups take that
@@ -207,7 +200,7 @@ type idStringIndexer interface {
 
 // idLookup is the arguments that find row by the id index.
 func idLookup(row any, id string) []any {
-	if _, ok := row.(keyedRow); ok {
+	if _, ok := row.(*Job); ok {
 		return []any{jobKeyArg(id)}
 	}
 	return []any{id}
