@@ -40,11 +40,11 @@ var testOnly = []string{
 var levels = []level{
 	{
 		name: "leaves",
-		doc:  "import nothing of this module: the closed vocabularies, the row codec, PDF handling, embedded data",
+		doc:  "import nothing of this module: the closed vocabularies, the stored rows, the row codec, PDF handling, embedded data",
 		packages: []string{
 			"fixtures", "scenarios",
 			"sandbox/internal/apierr", "sandbox/internal/buildinfo", "sandbox/internal/callnote", "sandbox/internal/pdf",
-			"sandbox/internal/jsonenc", "sandbox/internal/metrics",
+			"sandbox/internal/jsonenc", "sandbox/internal/metrics", "sandbox/internal/model",
 			"sandbox/internal/outbound", "sandbox/internal/rowcodec", "sandbox/internal/secret",
 			"sandbox/internal/signpage",
 		},

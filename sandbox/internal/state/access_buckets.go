@@ -8,6 +8,8 @@ package state
 import (
 	"cmp"
 	"strings"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
 // accessBuckets describes the buckets of the access rows (bucket_rows.go),
@@ -16,15 +18,15 @@ import (
 func accessBuckets() *bucketTable {
 	return &bucketTable{table: TableSignatureRequestAccess, tag: "access",
 		id: func(row any) (string, bool) {
-			a, ok := row.(*SignatureRequestAccess)
+			a, ok := row.(*model.SignatureRequestAccess)
 			if !ok || a == nil {
 				return "", false
 			}
 			return a.ID(), true
 		},
-		compare: func(row any, id string) int { return compareAccessID(row.(*SignatureRequestAccess), id) },
+		compare: func(row any, id string) int { return compareAccessID(row.(*model.SignatureRequestAccess), id) },
 		hash: func(row any) uint32 {
-			a := row.(*SignatureRequestAccess)
+			a := row.(*model.SignatureRequestAccess)
 			return fnv1aFrom(fnv1aFrom(fnv1aFrom(fnv1aStart, a.AccountID), "/"), a.RequestID)
 		},
 	}
@@ -32,7 +34,7 @@ func accessBuckets() *bucketTable {
 
 // compareAccessID compares a's id, AccessID(a.AccountID, a.RequestID),
 // with id.
-func compareAccessID(a *SignatureRequestAccess, id string) int {
+func compareAccessID(a *model.SignatureRequestAccess, id string) int {
 	acc := a.AccountID
 	n := min(len(acc), len(id))
 	if c := strings.Compare(acc, id[:n]); c != 0 {

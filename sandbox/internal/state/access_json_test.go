@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -34,9 +35,9 @@ func TestAccessRowsExportTheirIDAsBefore(t *testing.T) {
 	again, err := Export(&Txn{mem: db.Txn(false)})
 	require.NoError(t, err)
 	assert.Equal(t, tables[TableSignatureRequestAccess], again[TableSignatureRequestAccess])
-	got, err := Get[SignatureRequestAccess](&Txn{mem: db.Txn(false)}, TableSignatureRequestAccess, AccessID("acct", "rc"))
+	got, err := Get[model.SignatureRequestAccess](&Txn{mem: db.Txn(false)}, TableSignatureRequestAccess, model.AccessID("acct", "rc"))
 	require.NoError(t, err)
-	assert.Equal(t, SignatureRequestAccess{AccountID: "acct", RequestID: "rc", RequestSeq: 3, Ordinal: 3}, *got)
+	assert.Equal(t, model.SignatureRequestAccess{AccountID: "acct", RequestID: "rc", RequestSeq: 3, Ordinal: 3}, *got)
 
 	for _, bad := range []string{
 		`{"id":"acct/rx","account_id":"acct","signature_request_id":"ra","request_seq":2,"ordinal":2}`,

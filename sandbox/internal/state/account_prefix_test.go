@@ -3,6 +3,7 @@ package state
 import (
 	"testing"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -20,16 +21,16 @@ func TestAccountListsStopAtTheAccountID(t *testing.T) {
 			if err := AddAccess(tx, acct, req, seq); err != nil {
 				return err
 			}
-			if err := Put(tx, TableAPIKeys, &APIKey{Key: "key" + req, AccountID: acct, Seq: seq}); err != nil {
+			if err := Put(tx, TableAPIKeys, &model.APIKey{Key: "key" + req, AccountID: acct, Seq: seq}); err != nil {
 				return err
 			}
-			if err := Put(tx, TableFaxes, &Fax{ID: "fax" + req, AccountID: acct, Seq: seq}); err != nil {
+			if err := Put(tx, TableFaxes, &model.Fax{ID: "fax" + req, AccountID: acct, Seq: seq}); err != nil {
 				return err
 			}
-			if err := Put(tx, TableAPIApps, &APIApp{ClientID: "app" + req, OwnerAccountID: acct, Seq: seq}); err != nil {
+			if err := Put(tx, TableAPIApps, &model.APIApp{ClientID: "app" + req, OwnerAccountID: acct, Seq: seq}); err != nil {
 				return err
 			}
-			if err := Put(tx, TableTemplateAccess, &TemplateAccess{ID: "tpl" + req + "/" + acct, TemplateID: "tpl" + req, AccountID: acct, Seq: seq}); err != nil {
+			if err := Put(tx, TableTemplateAccess, &model.TemplateAccess{ID: "tpl" + req + "/" + acct, TemplateID: "tpl" + req, AccountID: acct, Seq: seq}); err != nil {
 				return err
 			}
 		}
@@ -52,7 +53,7 @@ func TestAccountListsStopAtTheAccountID(t *testing.T) {
 	apps, err := AppsOf(tx, "acct1")
 	require.NoError(t, err)
 	assert.Len(t, apps, 1)
-	rows, err := All[TemplateAccess](tx, TableTemplateAccess, IndexAccount+"_prefix", OnlyID("acct10"))
+	rows, err := All[model.TemplateAccess](tx, TableTemplateAccess, IndexAccount+"_prefix", OnlyID("acct10"))
 	require.NoError(t, err)
 	assert.Len(t, rows, 2)
 }

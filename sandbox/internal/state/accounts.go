@@ -2,6 +2,7 @@ package state
 
 import (
 	memdb "github.com/hashicorp/go-memdb"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
 // Table and index names of the account-side tables.
@@ -20,137 +21,18 @@ const (
 	IndexRefresh = "refresh" // oauth tokens by refresh token
 )
 
-// Quotas are an account's remaining allowances. A nil pointer means the
-// allowance is unlimited and is shown as null, as the official examples do.
-type Quotas struct {
-	APISignatureRequestsLeft *int `json:"api_signature_requests_left"`
-	DocumentsLeft            *int `json:"documents_left"`
-	TemplatesTotal           *int `json:"templates_total"`
-	TemplatesLeft            *int `json:"templates_left"`
-	SMSVerificationsLeft     *int `json:"sms_verifications_left"`
-	NumFaxPagesLeft          *int `json:"num_fax_pages_left"`
-}
-
-// AccountSettings mirror AccountResponseSettings.
-type AccountSettings struct {
-	SignerAccessCodes bool `json:"signer_access_codes"`
-	SMSDelivery       bool `json:"sms_delivery"`
-	SMSAuthentication bool `json:"sms_authentication"`
-}
-
-// Account is a Dropbox Sign account of the world.
-type Account struct {
-	ID          string          `json:"account_id"`
-	Email       string          `json:"email_address"`
-	EmailKey    string          `json:"email_key"` // lower-cased, for lookups
-	Name        string          `json:"name,omitempty"`
-	CallbackURL string          `json:"callback_url,omitempty"`
-	Locale      string          `json:"locale"`
-	TeamID      string          `json:"team_id,omitempty"`
-	RoleCode    string          `json:"role_code,omitempty"` // a, m, d, t as in the official examples
-	IsLocked    bool            `json:"is_locked"`
-	IsPaidHS    bool            `json:"is_paid_hs"`
-	IsPaidHF    bool            `json:"is_paid_hf"`
-	Quotas      Quotas          `json:"quotas"`
-	FaxPages    int             `json:"fax_pages_sent"`
-	Settings    AccountSettings `json:"settings"`
-	CreatedAt   int64           `json:"created_at"`
-	// Confirmed is false for accounts created through the API until the
-	// sandbox (standing in for the user) confirms them.
-	Confirmed bool `json:"confirmed"`
-	// CreatedByClientID is the API app an account was created through
-	// (account_confirmed goes to that app's callback).
-	CreatedByClientID string `json:"created_by_client_id,omitempty"`
-	// Seq orders accounts by creation.
-	Seq uint64 `json:"seq"`
-}
-
-// APIKey is one of an account's (up to four) API keys.
-type APIKey struct {
-	Key       string `json:"key"`
-	AccountID string `json:"account_id"`
-	Name      string `json:"name"`
-	Primary   bool   `json:"primary"`
-	CreatedAt int64  `json:"created_at"`
-	Seq       uint64 `json:"seq"`
-}
-
 // MaxAPIKeys is the documented limit of API keys per account.
 const MaxAPIKeys = 4
 
-// Team is a team of accounts.
-type Team struct {
-	ID            string   `json:"team_id"`
-	Name          string   `json:"name"`
-	ParentID      string   `json:"parent_id,omitempty"`
-	InvitedEmails []string `json:"invited_emails,omitempty"`
-	CreatedAt     int64    `json:"created_at"`
-	// Seq orders teams by creation (0 for fixture teams).
-	Seq uint64 `json:"seq,omitempty"`
-}
-
-// APIApp is an API app (client_id) owned by an account.
-type APIApp struct {
-	ClientID             string            `json:"client_id"`
-	OwnerAccountID       string            `json:"owner_account_id"`
-	Name                 string            `json:"name"`
-	Domains              []string          `json:"domains"`
-	CallbackURL          string            `json:"callback_url,omitempty"`
-	IsApproved           bool              `json:"is_approved"`
-	CreatedAt            int64             `json:"created_at"`
-	OAuth                *APIAppOAuth      `json:"oauth,omitempty"`
-	CanInsertEverywhere  bool              `json:"can_insert_everywhere"`
-	WhiteLabelingOptions map[string]string `json:"white_labeling_options,omitempty"`
-	CustomLogoBlobID     string            `json:"custom_logo_blob_id,omitempty"`
-	Seq                  uint64            `json:"seq"`
-	// WhiteLabelingSet is true once white_labeling_options were given (the
-	// answer then shows every option, defaults included; before, null).
-	// WhiteLabelingOptions holds only the values set explicitly, so that
-	// hover colours keep inheriting from their base colours.
-	WhiteLabelingSet bool `json:"white_labeling_set,omitempty"`
-}
-
-// APIAppOAuth is the OAuth configuration of an app.
-type APIAppOAuth struct {
-	CallbackURL  string   `json:"callback_url"`
-	Secret       string   `json:"secret"`
-	Scopes       []string `json:"scopes"`
-	ChargesUsers bool     `json:"charges_users"`
-}
-
-// OAuthToken is an access token issued to an app acting for an account. It
-// expires on the world clock.
-type OAuthToken struct {
-	AccessToken  string   `json:"access_token"`
-	RefreshToken string   `json:"refresh_token"`
-	AccountID    string   `json:"account_id"`
-	ClientID     string   `json:"client_id"`
-	Scopes       []string `json:"scopes"`
-	ExpiresAt    int64    `json:"expires_at"`
-	Revoked      bool     `json:"revoked"`
-}
-
-// OAuthCode is an authorization code a user granted to an app; the app
-// exchanges it once for tokens.
-type OAuthCode struct {
-	Code      string   `json:"code"`
-	ClientID  string   `json:"client_id"`
-	AccountID string   `json:"account_id"`
-	State     string   `json:"state"`
-	Scopes    []string `json:"scopes"`
-	ExpiresAt int64    `json:"expires_at"`
-	Used      bool     `json:"used"`
-}
-
 // registerAccounts adds the tables of accounts and what belongs to them (OAuth codes, API keys, teams, ...).
 func registerAccounts() {
-	Register[OAuthCode](&memdb.TableSchema{
+	Register[model.OAuthCode](&memdb.TableSchema{
 		Name: TableOAuthCodes,
 		Indexes: map[string]*memdb.IndexSchema{
 			IndexID: {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "Code"}},
 		},
 	})
-	Register[Account](&memdb.TableSchema{
+	Register[model.Account](&memdb.TableSchema{
 		Name: TableAccounts,
 		Indexes: map[string]*memdb.IndexSchema{
 			IndexID:    {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
@@ -158,7 +40,7 @@ func registerAccounts() {
 			IndexTeam:  {Name: IndexTeam, AllowMissing: true, Indexer: &memdb.StringFieldIndex{Field: "TeamID"}},
 		},
 	})
-	Register[APIKey](&memdb.TableSchema{
+	Register[model.APIKey](&memdb.TableSchema{
 		Name: TableAPIKeys,
 		Indexes: map[string]*memdb.IndexSchema{
 			IndexID: {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "Key"}},
@@ -168,13 +50,13 @@ func registerAccounts() {
 			}}},
 		},
 	})
-	Register[Team](&memdb.TableSchema{
+	Register[model.Team](&memdb.TableSchema{
 		Name: TableTeams,
 		Indexes: map[string]*memdb.IndexSchema{
 			IndexID: {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
 		},
 	})
-	Register[APIApp](&memdb.TableSchema{
+	Register[model.APIApp](&memdb.TableSchema{
 		Name: TableAPIApps,
 		Indexes: map[string]*memdb.IndexSchema{
 			IndexID: {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ClientID"}},
@@ -184,7 +66,7 @@ func registerAccounts() {
 			}}},
 		},
 	})
-	Register[OAuthToken](&memdb.TableSchema{
+	Register[model.OAuthToken](&memdb.TableSchema{
 		Name: TableOAuthToken,
 		Indexes: map[string]*memdb.IndexSchema{
 			IndexID:      {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "AccessToken"}},
@@ -194,18 +76,18 @@ func registerAccounts() {
 }
 
 // AccountByEmail finds an account by e-mail address, case-insensitively.
-func AccountByEmail(tx *Txn, email string) (*Account, error) {
-	return First[Account](tx, TableAccounts, IndexEmail, EmailKey(email))
+func AccountByEmail(tx *Txn, email string) (*model.Account, error) {
+	return First[model.Account](tx, TableAccounts, IndexEmail, EmailKey(email))
 }
 
 // APIKeysOf lists an account's keys in creation order.
-func APIKeysOf(tx *Txn, accountID string) ([]*APIKey, error) {
-	return All[APIKey](tx, TableAPIKeys, IndexAccount+"_prefix", OnlyID(accountID))
+func APIKeysOf(tx *Txn, accountID string) ([]*model.APIKey, error) {
+	return All[model.APIKey](tx, TableAPIKeys, IndexAccount+"_prefix", OnlyID(accountID))
 }
 
 // AppsOf lists the API apps an account owns, oldest first.
-func AppsOf(tx *Txn, ownerID string) ([]*APIApp, error) {
-	return All[APIApp](tx, TableAPIApps, IndexOwner+"_prefix", OnlyID(ownerID))
+func AppsOf(tx *Txn, ownerID string) ([]*model.APIApp, error) {
+	return All[model.APIApp](tx, TableAPIApps, IndexOwner+"_prefix", OnlyID(ownerID))
 }
 
 // OnlyID makes an id the whole first part of a prefix lookup on a compound

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	memdb "github.com/hashicorp/go-memdb"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
 // Document blobs are shared by id: a request made from a template names
@@ -32,7 +33,7 @@ func countBlobHolders() {
 // documentsSpec is the part of a stored request spec (bulk send jobs,
 // drafts) that names blobs.
 type documentsSpec struct {
-	Documents []Document `json:"documents"`
+	Documents []model.Document `json:"documents"`
 }
 
 // hold is one blob a row's documents name, with the upload the document
@@ -46,18 +47,18 @@ type hold struct {
 // documents, in document order.
 func heldBlobs(row any) (string, []hold) {
 	var id string
-	var docs []Document
+	var docs []model.Document
 	var spec json.RawMessage
 	switch r := row.(type) {
-	case *SignatureRequest:
+	case *model.SignatureRequest:
 		id, docs = r.ID, r.Documents
-	case *Template:
+	case *model.Template:
 		id, docs = r.ID, r.Documents
-	case *Fax:
+	case *model.Fax:
 		id, docs = r.ID, r.Documents
-	case *BulkSendJob:
+	case *model.BulkSendJob:
 		id, spec = r.ID, r.Spec
-	case *UnclaimedDraft:
+	case *model.UnclaimedDraft:
 		id, spec = r.ID, r.Spec
 	}
 	if len(spec) > 0 {
@@ -91,7 +92,7 @@ func blobsOf(holds []hold) []string {
 // countHolder moves the holder counts from the stored row's blobs to the
 // new row's.
 func countHolder(tx *Txn, table string, row any) error {
-	if r, ok := row.(*SignatureRequest); ok && r != nil {
+	if r, ok := row.(*model.SignatureRequest); ok && r != nil {
 		// A request put again with the stored row's own documents (a
 		// transition's copy shares them, CopySignatures) holds what it
 		// held: stored rows are never changed in place. A clock advance
@@ -110,7 +111,7 @@ func countHolder(tx *Txn, table string, row any) error {
 
 // sameDocuments reports whether a and b are the same documents of one
 // array (not merely equal ones).
-func sameDocuments(a, b []Document) bool {
+func sameDocuments(a, b []model.Document) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -27,39 +28,39 @@ func TestBlobHoldersFollowTheRowsThatNameThem(t *testing.T) {
 	ids := putBlobs(t, st, []byte("shared document"), []byte("lone document"))
 	shared, lone := ids[0], ids[1]
 	spec := func(ids ...string) json.RawMessage {
-		var docs []Document
+		var docs []model.Document
 		for _, id := range ids {
-			docs = append(docs, Document{Name: "d.pdf", BlobID: id, PDFBlobID: id})
+			docs = append(docs, model.Document{Name: "d.pdf", BlobID: id, PDFBlobID: id})
 		}
-		raw, err := json.Marshal(struct{ Documents []Document }{docs}) // the sandbox's spec shape
+		raw, err := json.Marshal(struct{ Documents []model.Document }{docs}) // the sandbox's spec shape
 		require.NoError(t, err)
 		return raw
 	}
 	update := func(fn func(tx *Txn) error) { t.Helper(); require.NoError(t, st.Update(fn)) }
 
 	update(func(tx *Txn) error {
-		if err := PutTemplate(tx, &Template{ID: "tpl_shared", Seq: tx.Seq(), OwnerID: "acct", Documents: []Document{{BlobID: shared, PDFBlobID: shared}}}); err != nil {
+		if err := PutTemplate(tx, &model.Template{ID: "tpl_shared", Seq: tx.Seq(), OwnerID: "acct", Documents: []model.Document{{BlobID: shared, PDFBlobID: shared}}}); err != nil {
 			return err
 		}
-		if err := PutTemplate(tx, &Template{ID: "tpl_lone", Seq: tx.Seq(), OwnerID: "acct", Documents: []Document{{BlobID: lone, PDFBlobID: lone}}}); err != nil {
+		if err := PutTemplate(tx, &model.Template{ID: "tpl_lone", Seq: tx.Seq(), OwnerID: "acct", Documents: []model.Document{{BlobID: lone, PDFBlobID: lone}}}); err != nil {
 			return err
 		}
-		if err := Put(tx, TableBulkSendJobs, &BulkSendJob{ID: "bulk", AccountID: "acct", Spec: spec(shared)}); err != nil {
+		if err := Put(tx, TableBulkSendJobs, &model.BulkSendJob{ID: "bulk", AccountID: "acct", Spec: spec(shared)}); err != nil {
 			return err
 		}
-		return Put(tx, TableUnclaimedDrafts, &UnclaimedDraft{ID: "draft", AccountID: "acct", Token: "tok", Spec: spec(shared)})
+		return Put(tx, TableUnclaimedDrafts, &model.UnclaimedDraft{ID: "draft", AccountID: "acct", Token: "tok", Spec: spec(shared)})
 	})
 	n, _ := holdersOf(t, st, shared)
 	assert.Equal(t, 3, n, "template, bulk send job, draft")
 
 	update(func(tx *Txn) error {
-		return Put(tx, TableSignatureRequests, &SignatureRequest{ID: "sr", RequesterAccountID: "acct", Documents: []Document{{BlobID: shared, PDFBlobID: shared}}})
+		return Put(tx, TableSignatureRequests, &model.SignatureRequest{ID: "sr", RequesterAccountID: "acct", Documents: []model.Document{{BlobID: shared, PDFBlobID: shared}}})
 	})
 	update(func(tx *Txn) error { // the job has sent, the draft was claimed
-		if err := Put(tx, TableBulkSendJobs, &BulkSendJob{ID: "bulk", AccountID: "acct"}); err != nil {
+		if err := Put(tx, TableBulkSendJobs, &model.BulkSendJob{ID: "bulk", AccountID: "acct"}); err != nil {
 			return err
 		}
-		return Put(tx, TableUnclaimedDrafts, &UnclaimedDraft{ID: "draft", AccountID: "acct", Token: "tok"})
+		return Put(tx, TableUnclaimedDrafts, &model.UnclaimedDraft{ID: "draft", AccountID: "acct", Token: "tok"})
 	})
 	n, _ = holdersOf(t, st, shared)
 	assert.Equal(t, 2, n, "template and request")
@@ -105,13 +106,13 @@ func TestRequestPutWithItsOwnDocumentsKeepsItsHolds(t *testing.T) {
 	ids := putBlobs(t, st, []byte("first document"), []byte("second document"))
 	first, second := ids[0], ids[1]
 	update := func(fn func(tx *Txn) error) { t.Helper(); require.NoError(t, st.Update(fn)) }
-	stored := func(tx *Txn) *SignatureRequest {
-		r, err := Get[SignatureRequest](tx, TableSignatureRequests, "sr")
+	stored := func(tx *Txn) *model.SignatureRequest {
+		r, err := Get[model.SignatureRequest](tx, TableSignatureRequests, "sr")
 		require.NoError(t, err)
 		return r
 	}
 	update(func(tx *Txn) error {
-		if err := Put(tx, TableSignatureRequests, &SignatureRequest{ID: "sr", RequesterAccountID: "acct", Documents: []Document{{BlobID: first, PDFBlobID: first}}}); err != nil {
+		if err := Put(tx, TableSignatureRequests, &model.SignatureRequest{ID: "sr", RequesterAccountID: "acct", Documents: []model.Document{{BlobID: first, PDFBlobID: first}}}); err != nil {
 			return err
 		}
 		return Put(tx, TableSignatureRequests, stored(tx).CopySignatures()) // the same write
@@ -123,7 +124,7 @@ func TestRequestPutWithItsOwnDocumentsKeepsItsHolds(t *testing.T) {
 	assert.Equal(t, 1, n, "a later write")
 	update(func(tx *Txn) error {
 		c := stored(tx).Copy()
-		c.Documents[0] = Document{BlobID: second, PDFBlobID: second}
+		c.Documents[0] = model.Document{BlobID: second, PDFBlobID: second}
 		return Put(tx, TableSignatureRequests, c)
 	})
 	_, kept := holdersOf(t, st, first)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -76,18 +77,18 @@ func TestSharedUploadsCountLikeRowsOfTheirOwn(t *testing.T) {
 	data := []byte("%PDF-1.4 a shared document")
 	n := int64(len(data))
 	update := func(fn func(tx *Txn) error) { t.Helper(); require.NoError(t, st.Update(fn)) }
-	doc := func(id string, up uint64) []Document {
-		return []Document{{Name: "d.pdf", BlobID: id, PDFBlobID: id, Upload: up}}
+	doc := func(id string, up uint64) []model.Document {
+		return []model.Document{{Name: "d.pdf", BlobID: id, PDFBlobID: id, Upload: up}}
 	}
-	spec := func(docs []Document) json.RawMessage {
-		raw, err := json.Marshal(struct{ Documents []Document }{docs})
+	spec := func(docs []model.Document) json.RawMessage {
+		raw, err := json.Marshal(struct{ Documents []model.Document }{docs})
 		require.NoError(t, err)
 		return raw
 	}
 	seq := uint64(1000)
-	putRequest := func(tx *Txn, id string, docs []Document) error {
+	putRequest := func(tx *Txn, id string, docs []model.Document) error {
 		seq++
-		return Put(tx, TableSignatureRequests, &SignatureRequest{ID: id, Seq: seq, RequesterAccountID: "acct", Documents: docs})
+		return Put(tx, TableSignatureRequests, &model.SignatureRequest{ID: id, Seq: seq, RequesterAccountID: "acct", Documents: docs})
 	}
 	// check compares the stored bytes with the uploads still named, here
 	// and after an export and import.
@@ -106,7 +107,7 @@ func TestSharedUploadsCountLikeRowsOfTheirOwn(t *testing.T) {
 			return err
 		}
 		row = id
-		return PutTemplate(tx, &Template{ID: "tpl", Seq: tx.Seq(), OwnerID: "acct", Documents: doc(id, up)})
+		return PutTemplate(tx, &model.Template{ID: "tpl", Seq: tx.Seq(), OwnerID: "acct", Documents: doc(id, up)})
 	})
 	check(1, "the template's upload")
 	update(func(tx *Txn) error { // a request with the same bytes, uploaded
@@ -122,7 +123,7 @@ func TestSharedUploadsCountLikeRowsOfTheirOwn(t *testing.T) {
 	update(func(tx *Txn) error { return putRequest(tx, "r2", doc(row, 0)) }) // made from the template
 	check(2, "a request made from the template adds no upload")
 	update(func(tx *Txn) error { // a draft to edit r1 with: r1's upload
-		return Put(tx, TableUnclaimedDrafts, &UnclaimedDraft{ID: "draft", AccountID: "acct", Token: "tok", Spec: spec(doc(row, r1))})
+		return Put(tx, TableUnclaimedDrafts, &model.UnclaimedDraft{ID: "draft", AccountID: "acct", Token: "tok", Spec: spec(doc(row, r1))})
 	})
 	check(2, "the draft names r1's upload")
 
@@ -138,7 +139,7 @@ func TestSharedUploadsCountLikeRowsOfTheirOwn(t *testing.T) {
 	})
 	check(3, "the draft still names r1's first upload")
 	update(func(tx *Txn) error { // the draft is gone
-		return Put(tx, TableUnclaimedDrafts, &UnclaimedDraft{ID: "draft", AccountID: "acct", Token: "tok"})
+		return Put(tx, TableUnclaimedDrafts, &model.UnclaimedDraft{ID: "draft", AccountID: "acct", Token: "tok"})
 	})
 	check(2, "r1's first upload went with the draft")
 	update(func(tx *Txn) error { return putRequest(tx, "r2", nil) })
@@ -186,19 +187,19 @@ func TestUploadReplacedInOneWriteKeepsItsRow(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		return Put(tx, TableSignatureRequests, &SignatureRequest{ID: "r", Seq: 1, RequesterAccountID: "acct", Documents: []Document{{BlobID: id, PDFBlobID: id, Upload: up}}})
+		return Put(tx, TableSignatureRequests, &model.SignatureRequest{ID: "r", Seq: 1, RequesterAccountID: "acct", Documents: []model.Document{{BlobID: id, PDFBlobID: id, Upload: up}}})
 	}))
 	require.NoError(t, st.Update(func(tx *Txn) error {
 		_, up, err := PutUpload(tx, data)
 		if err != nil {
 			return err
 		}
-		if err := Put(tx, TableSignatureRequests, &SignatureRequest{ID: "r", Seq: 1, RequesterAccountID: "acct"}); err != nil {
+		if err := Put(tx, TableSignatureRequests, &model.SignatureRequest{ID: "r", Seq: 1, RequesterAccountID: "acct"}); err != nil {
 			return err
 		}
 		_, err = Get[Blob](tx, TableBlobs, row)
 		require.NoError(t, err, "kept for the upload of this write")
-		return Put(tx, TableSignatureRequests, &SignatureRequest{ID: "r", Seq: 1, RequesterAccountID: "acct", Documents: []Document{{BlobID: row, PDFBlobID: row, Upload: up}}})
+		return Put(tx, TableSignatureRequests, &model.SignatureRequest{ID: "r", Seq: 1, RequesterAccountID: "acct", Documents: []model.Document{{BlobID: row, PDFBlobID: row, Upload: up}}})
 	}))
 	assert.Equal(t, int64(len(data)), storedBytes(t, st))
 	requireUsageTrue(t, st)
@@ -217,8 +218,8 @@ func TestUploadsOfEarlierExportsStayTheirOwn(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			if err := Put(tx, TableSignatureRequests, &SignatureRequest{ID: id, Seq: uint64(i + 1), RequesterAccountID: "acct",
-				Documents: []Document{{BlobID: blob, PDFBlobID: blob}}}); err != nil {
+			if err := Put(tx, TableSignatureRequests, &model.SignatureRequest{ID: id, Seq: uint64(i + 1), RequesterAccountID: "acct",
+				Documents: []model.Document{{BlobID: blob, PDFBlobID: blob}}}); err != nil {
 				return err
 			}
 		}
@@ -232,8 +233,8 @@ func TestUploadsOfEarlierExportsStayTheirOwn(t *testing.T) {
 			return err
 		}
 		assert.Zero(t, up, "a new shared row")
-		return Put(tx, TableSignatureRequests, &SignatureRequest{ID: "r3", Seq: 3, RequesterAccountID: "acct",
-			Documents: []Document{{BlobID: id, PDFBlobID: id}}})
+		return Put(tx, TableSignatureRequests, &model.SignatureRequest{ID: "r3", Seq: 3, RequesterAccountID: "acct",
+			Documents: []model.Document{{BlobID: id, PDFBlobID: id}}})
 	}))
 	assert.Equal(t, rows+1, blobRows(t, old))
 	assert.Equal(t, int64(3*len(data)), storedBytes(t, old))

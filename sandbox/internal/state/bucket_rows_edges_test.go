@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -24,12 +25,12 @@ func TestBucketedLookupsWithoutAnIDStartAtTheFirstRow(t *testing.T) {
 		raw, err := tx.First(TableSignatureRequests, IndexID)
 		require.NoError(t, err)
 		require.NotNil(t, raw)
-		assert.Equal(t, "r1", raw.(*SignatureRequest).ID)
+		assert.Equal(t, "r1", raw.(*model.SignatureRequest).ID)
 		it, err := tx.LowerBound(TableSignatureRequests, IndexID)
 		require.NoError(t, err)
 		var ids []string
 		for raw := it.Next(); raw != nil; raw = it.Next() {
-			ids = append(ids, raw.(*SignatureRequest).ID)
+			ids = append(ids, raw.(*model.SignatureRequest).ID)
 		}
 		assert.Equal(t, []string{"r1", "r2", "r3"}, ids)
 	}

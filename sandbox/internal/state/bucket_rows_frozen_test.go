@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -30,13 +31,13 @@ func bucketedRequest(st *Store, id string) any {
 	return bucketRow(storedTree(st.Read().mem, bt).bucket(bt.bucketOf(id)), bt, id)
 }
 
-func frozenRequest(t *testing.T, id string) *SignatureRequest {
+func frozenRequest(t *testing.T, id string) *model.SignatureRequest {
 	t.Helper()
 	exp := int64(1700000000)
-	return &SignatureRequest{ID: id, Seq: uint64(fnv1a(id)), RequesterAccountID: "acct", Title: "NDA " + id,
+	return &model.SignatureRequest{ID: id, Seq: uint64(fnv1a(id)), RequesterAccountID: "acct", Title: "NDA " + id,
 		Metadata: map[string]any{"n": 1.5, "s": "x"}, ExpiresAt: &exp,
-		Signatures: []Signature{{ID: "sig-" + id, Email: "s@example.com", Status: "awaiting_signature"}},
-		Audit:      []AuditEntry{}, Phase: "sent"}
+		Signatures: []model.Signature{{ID: "sig-" + id, Email: "s@example.com", Status: "awaiting_signature"}},
+		Audit:      []model.AuditEntry{}, Phase: "sent"}
 }
 
 // TestRowsFreezeWhenTheirBucketIsWrittenAgain: a row stays live until a
@@ -53,7 +54,7 @@ func TestRowsFreezeWhenTheirBucketIsWrittenAgain(t *testing.T) {
 	assert.IsType(t, frozenRow{}, bucketedRequest(st, ids[0]), "a write of its bucket froze it")
 	assert.Same(t, second, bucketedRequest(st, ids[1]), "the row that write put is live")
 
-	got, err := Get[SignatureRequest](st.Read(), TableSignatureRequests, ids[0])
+	got, err := Get[model.SignatureRequest](st.Read(), TableSignatureRequests, ids[0])
 	require.NoError(t, err)
 	assert.Equal(t, first, got, "a frozen row reads as it was put")
 	assert.NotSame(t, first, got)
@@ -70,7 +71,7 @@ func TestAFrozenRowThawsOncePerWrite(t *testing.T) {
 	require.IsType(t, frozenRow{}, bucketedRequest(st, ids[0]))
 
 	require.NoError(t, st.Update(func(tx *Txn) error {
-		a, err := Get[SignatureRequest](tx, TableSignatureRequests, ids[0])
+		a, err := Get[model.SignatureRequest](tx, TableSignatureRequests, ids[0])
 		require.NoError(t, err)
 		b, err := SignatureRequestBySignature(tx, "sig-"+ids[0])
 		require.NoError(t, err)
@@ -79,9 +80,9 @@ func TestAFrozenRowThawsOncePerWrite(t *testing.T) {
 	}))
 	assert.IsType(t, frozenRow{}, bucketedRequest(st, ids[0]), "put back as read: frozen again")
 
-	a, err := Get[SignatureRequest](st.Read(), TableSignatureRequests, ids[0])
+	a, err := Get[model.SignatureRequest](st.Read(), TableSignatureRequests, ids[0])
 	require.NoError(t, err)
-	b, err := Get[SignatureRequest](st.Read(), TableSignatureRequests, ids[0])
+	b, err := Get[model.SignatureRequest](st.Read(), TableSignatureRequests, ids[0])
 	require.NoError(t, err)
 	assert.Same(t, a, b, "reads share the store's thawed row")
 }
@@ -96,16 +97,16 @@ func TestAChangedFrozenRowIsStoredChanged(t *testing.T) {
 		require.NoError(t, st.Update(func(tx *Txn) error { return Put(tx, TableSignatureRequests, frozenRequest(t, id)) }))
 	}
 	require.NoError(t, st.Update(func(tx *Txn) error {
-		r, err := Get[SignatureRequest](tx, TableSignatureRequests, ids[0])
+		r, err := Get[model.SignatureRequest](tx, TableSignatureRequests, ids[0])
 		require.NoError(t, err)
 		c := *r
 		c.Title = "changed"
 		return Put(tx, TableSignatureRequests, &c)
 	}))
-	require.IsType(t, &SignatureRequest{}, bucketedRequest(st, ids[0]))
+	require.IsType(t, &model.SignatureRequest{}, bucketedRequest(st, ids[0]))
 	require.NoError(t, st.Update(func(tx *Txn) error { return Put(tx, TableSignatureRequests, frozenRequest(t, ids[2])) }))
 	require.IsType(t, frozenRow{}, bucketedRequest(st, ids[0]))
-	got, err := Get[SignatureRequest](st.Read(), TableSignatureRequests, ids[0])
+	got, err := Get[model.SignatureRequest](st.Read(), TableSignatureRequests, ids[0])
 	require.NoError(t, err)
 	want := frozenRequest(t, ids[0])
 	want.Title = "changed"
@@ -204,7 +205,7 @@ func TestFrozenRowsReadWhileWritten(t *testing.T) {
 				default:
 				}
 				for _, id := range ids {
-					r, err := Get[SignatureRequest](st.Read(), TableSignatureRequests, id)
+					r, err := Get[model.SignatureRequest](st.Read(), TableSignatureRequests, id)
 					if err != nil {
 						errs <- err
 						return
@@ -220,7 +221,7 @@ func TestFrozenRowsReadWhileWritten(t *testing.T) {
 	for i := range 200 {
 		id := ids[i%len(ids)]
 		require.NoError(t, st.Update(func(tx *Txn) error {
-			r, err := Get[SignatureRequest](tx, TableSignatureRequests, id)
+			r, err := Get[model.SignatureRequest](tx, TableSignatureRequests, id)
 			if err != nil {
 				return err
 			}
@@ -246,7 +247,7 @@ func TestEveryReadOfAFrozenRowAnswersOneRow(t *testing.T) {
 	}
 	require.IsType(t, frozenRow{}, bucketedRequest(st, ids[0]))
 	reads := func(tx *Txn) (byGet, byIterator, byWalk any) {
-		r, err := Get[SignatureRequest](tx, TableSignatureRequests, ids[0])
+		r, err := Get[model.SignatureRequest](tx, TableSignatureRequests, ids[0])
 		require.NoError(t, err)
 		it, err := tx.Get(TableSignatureRequests, IndexID, ids[0])
 		require.NoError(t, err)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	memdb "github.com/hashicorp/go-memdb"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/stretchr/testify/require"
 )
 
@@ -45,23 +46,23 @@ func bucketSteps(rng *rand.Rand) []func(tx *Txn, ref *memdb.Txn) (error, error) 
 	return []func(tx *Txn, ref *memdb.Txn) (error, error){
 		func(tx *Txn, ref *memdb.Txn) (error, error) {
 			id := reqID()
-			return both(TableSignatureRequests, &SignatureRequest{ID: id, Seq: rng.Uint64N(1 << 20), Title: id,
-				Signatures: []Signature{{ID: "s" + id}}}, false)(tx, ref)
+			return both(TableSignatureRequests, &model.SignatureRequest{ID: id, Seq: rng.Uint64N(1 << 20), Title: id,
+				Signatures: []model.Signature{{ID: "s" + id}}}, false)(tx, ref)
 		},
 		func(tx *Txn, ref *memdb.Txn) (error, error) {
-			return both(TableSignatureRequests, &SignatureRequest{ID: reqID()}, true)(tx, ref)
+			return both(TableSignatureRequests, &model.SignatureRequest{ID: reqID()}, true)(tx, ref)
 		},
 		func(tx *Txn, ref *memdb.Txn) (error, error) {
 			ordinal++
-			return both(TableSignatureRequestAccess, &SignatureRequestAccess{AccountID: accounts[rng.IntN(len(accounts))],
+			return both(TableSignatureRequestAccess, &model.SignatureRequestAccess{AccountID: accounts[rng.IntN(len(accounts))],
 				RequestID: reqID(), Ordinal: ordinal}, false)(tx, ref)
 		},
 		func(tx *Txn, ref *memdb.Txn) (error, error) {
-			return both(TableSignatureRequestAccess, &SignatureRequestAccess{AccountID: accounts[rng.IntN(len(accounts))],
+			return both(TableSignatureRequestAccess, &model.SignatureRequestAccess{AccountID: accounts[rng.IntN(len(accounts))],
 				RequestID: reqID()}, true)(tx, ref)
 		},
 		func(tx *Txn, ref *memdb.Txn) (error, error) {
-			return both(TableTeams, &Team{ID: fmt.Sprintf("t%d", rng.IntN(5)), Name: "n"}, rng.IntN(3) == 0)(tx, ref)
+			return both(TableTeams, &model.Team{ID: fmt.Sprintf("t%d", rng.IntN(5)), Name: "n"}, rng.IntN(3) == 0)(tx, ref)
 		},
 		func(tx *Txn, ref *memdb.Txn) (error, error) {
 			prefix := fmt.Sprintf("r%d", rng.IntN(3))
@@ -205,7 +206,7 @@ func TestExportWrittenBeforeBucketsLoads(t *testing.T) {
 	requireCompactConsistent(t, tx)
 	req, err := SignatureRequestBySignature(tx, "sig003")
 	require.NoError(t, err)
-	got, err := Get[SignatureRequest](tx, TableSignatureRequests, req.ID)
+	got, err := Get[model.SignatureRequest](tx, TableSignatureRequests, req.ID)
 	require.NoError(t, err)
 	require.Equal(t, req, got, "a frozen row thaws anew on each read outside a write")
 	older, err := SignatureRequestBySignature(tx, "sig001")
@@ -241,7 +242,7 @@ func TestAccessIDsCompareAndHashAsMade(t *testing.T) {
 	bt := accessBuckets()
 	for _, acc := range parts {
 		for _, req := range parts {
-			a := &SignatureRequestAccess{AccountID: acc, RequestID: req}
+			a := &model.SignatureRequestAccess{AccountID: acc, RequestID: req}
 			require.Equal(t, fnv1a(a.ID()), bt.hash(a), "%q", a.ID())
 			for _, x := range parts {
 				for _, y := range []string{x, x + "/", "/" + x, x + "/" + req, acc + "/" + x, acc + x} {

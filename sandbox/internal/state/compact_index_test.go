@@ -9,6 +9,7 @@ import (
 	"time"
 
 	memdb "github.com/hashicorp/go-memdb"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/stretchr/testify/require"
 )
 
@@ -26,13 +27,15 @@ func withTestCompactIndexes(t *testing.T) (to, seq *compactIndex) {
 	t.Helper()
 	to = &compactIndex{table: TableEmails, name: testIndexTo, tag: "test.to/", bits: 1,
 		keys: func(row any, dst []compactKey) []compactKey {
-			if e := row.(*Email); e.To != "" {
+			if e := row.(*model.Email); e.To != "" {
 				dst = append(dst, compactKey{e.To, e.Seq})
 			}
 			return dst
 		}}
 	seq = &compactIndex{table: TableEmails, name: testIndexSeq, tag: "test.seq/", ordered: true, shift: 2, unique: true,
-		keys: func(row any, dst []compactKey) []compactKey { return append(dst, compactKey{order: row.(*Email).Seq}) }}
+		keys: func(row any, dst []compactKey) []compactKey {
+			return append(dst, compactKey{order: row.(*model.Email).Seq})
+		}}
 	registerCompact(to)
 	registerCompact(seq)
 	t.Cleanup(func() {
@@ -47,8 +50,8 @@ func withTestCompactIndexes(t *testing.T) (to, seq *compactIndex) {
 	return to, seq
 }
 
-func testMail(seq uint64, to string) *Email {
-	return &Email{ID: fmt.Sprintf("m%03d", seq), Seq: seq, To: to, Kind: "test"}
+func testMail(seq uint64, to string) *model.Email {
+	return &model.Email{ID: fmt.Sprintf("m%03d", seq), Seq: seq, To: to, Kind: "test"}
 }
 
 // requireCompactConsistent checks that the stored buckets of every
@@ -81,7 +84,7 @@ func compactIDs(t *testing.T, tx *Txn, ix *compactIndex, group string, from uint
 	t.Helper()
 	var out []string
 	require.NoError(t, tx.compactRows(ix, group, from, desc, func(raw any) bool {
-		out = append(out, raw.(*Email).ID)
+		out = append(out, raw.(*model.Email).ID)
 		return true
 	}))
 	want := compactReference(tx, ix, group, from, desc)
@@ -112,22 +115,22 @@ func TestCompactIndexFollowsWrites(t *testing.T) {
 	require.Len(t, compactIDs(t, tx, to, "ann", 0, false), 40)
 	require.Equal(t, "m015", compactIDs(t, tx, to, "ann", 0, false)[0])
 	require.Len(t, compactIDs(t, tx, seq, "", 0, false), 200)
-	first, err := First[Email](tx, TableEmails, testIndexTo, "bob")
+	first, err := First[model.Email](tx, TableEmails, testIndexTo, "bob")
 	require.NoError(t, err)
 	require.Equal(t, "m003", first.ID)
-	all, err := All[Email](tx, TableEmails, testIndexTo, "cy")
+	all, err := All[model.Email](tx, TableEmails, testIndexTo, "cy")
 	require.NoError(t, err)
 	require.Len(t, all, 40)
-	byNumber, err := First[Email](tx, TableEmails, testIndexSeq, uint64(30))
+	byNumber, err := First[model.Email](tx, TableEmails, testIndexSeq, uint64(30))
 	require.NoError(t, err)
 	require.Equal(t, "m030", byNumber.ID)
-	_, err = First[Email](tx, TableEmails, testIndexSeq, uint64(31))
+	_, err = First[model.Email](tx, TableEmails, testIndexSeq, uint64(31))
 	require.ErrorIs(t, err, ErrNotFound)
 
 	// Updates: a new recipient moves the row, the same one leaves the
 	// buckets alone (the write copies none).
 	require.NoError(t, st.Update(func(tx *Txn) error {
-		m, err := Get[Email](tx, TableEmails, "m015")
+		m, err := Get[model.Email](tx, TableEmails, "m015")
 		require.NoError(t, err)
 		c := *m
 		c.Subject = "same keys"
@@ -144,7 +147,7 @@ func TestCompactIndexFollowsWrites(t *testing.T) {
 
 	// Deletes: one, then in bulk by prefix, then all.
 	require.NoError(t, st.Update(func(tx *Txn) error {
-		m, err := Get[Email](tx, TableEmails, "m030")
+		m, err := Get[model.Email](tx, TableEmails, "m030")
 		require.NoError(t, err)
 		if err := tx.Delete(TableEmails, m); err != nil {
 			return err
@@ -186,7 +189,7 @@ func TestCompactIndexAbortLeavesNothing(t *testing.T) {
 				return err
 			}
 		}
-		m, _ := Get[Email](tx, TableEmails, "m001")
+		m, _ := Get[model.Email](tx, TableEmails, "m001")
 		if err := tx.Delete(TableEmails, m); err != nil {
 			return err
 		}
@@ -222,11 +225,11 @@ func TestCompactIndexReadsInAWrite(t *testing.T) {
 					require.NoError(t, Put(tx, TableEmails, testMail(n*2, "cy")))
 				}
 				for _, id := range []string{"m010", "m011", "m040"} {
-					if m, err := Get[Email](tx, TableEmails, id); err == nil {
+					if m, err := Get[model.Email](tx, TableEmails, id); err == nil {
 						require.NoError(t, tx.Delete(TableEmails, m))
 					}
 				}
-				m, err := Get[Email](tx, TableEmails, "m020")
+				m, err := Get[model.Email](tx, TableEmails, "m020")
 				require.NoError(t, err)
 				c := *m
 				c.To = "cy"
@@ -285,9 +288,9 @@ func TestCompactIndexOrderedPages(t *testing.T) {
 				from = math.MaxUint64
 			}
 			for {
-				var page []*Email
+				var page []*model.Email
 				require.NoError(t, tx.compactRows(seq, "", from, desc, func(raw any) bool {
-					page = append(page, raw.(*Email))
+					page = append(page, raw.(*model.Email))
 					return len(page) < size
 				}))
 				for _, m := range page {
@@ -326,7 +329,7 @@ func TestCompactIndexRebuiltOnImport(t *testing.T) {
 				}
 			}
 			if round > 0 {
-				m, _ := Get[Email](tx, TableEmails, fmt.Sprintf("m%03d", (round-1)*100+5))
+				m, _ := Get[model.Email](tx, TableEmails, fmt.Sprintf("m%03d", (round-1)*100+5))
 				return tx.Delete(TableEmails, m)
 			}
 			return nil
@@ -379,8 +382,8 @@ func TestRequestsBySignatureAreCompact(t *testing.T) {
 		sig := func(n int) string { return fmt.Sprintf("%032x", n) }
 		require.NoError(t, st.Update(func(tx *Txn) error {
 			for r := 0; r < 50; r++ {
-				req := &SignatureRequest{ID: fmt.Sprintf("r%02d", r), Seq: uint64(r + 1),
-					Signatures: []Signature{{ID: sig(2 * r)}, {ID: sig(2*r + 1)}}}
+				req := &model.SignatureRequest{ID: fmt.Sprintf("r%02d", r), Seq: uint64(r + 1),
+					Signatures: []model.Signature{{ID: sig(2 * r)}, {ID: sig(2*r + 1)}}}
 				if err := Put(tx, TableSignatureRequests, req); err != nil {
 					return err
 				}
@@ -397,7 +400,7 @@ func TestRequestsBySignatureAreCompact(t *testing.T) {
 			require.NoError(t, Put(tx, TableSignatureRequests, c))
 			_, err = SignatureRequestBySignature(tx, sig(7))
 			require.ErrorIs(t, err, ErrNotFound, "read in the write")
-			moved, err := First[SignatureRequest](tx, TableSignatureRequests, IndexLinkSignature, sig(7))
+			moved, err := First[model.SignatureRequest](tx, TableSignatureRequests, IndexLinkSignature, sig(7))
 			require.NoError(t, err)
 			require.Equal(t, "r03", moved.ID)
 			return nil
@@ -424,12 +427,12 @@ func TestRequestsBySignatureAreCompact(t *testing.T) {
 func TestRequestsBySeqAreCompact(t *testing.T) {
 	st := newTestStore(t)
 	put := func(tx *Txn, n uint64) {
-		require.NoError(t, Put(tx, TableSignatureRequests, &SignatureRequest{ID: fmt.Sprintf("r%05d", n), Seq: n}))
+		require.NoError(t, Put(tx, TableSignatureRequests, &model.SignatureRequest{ID: fmt.Sprintf("r%05d", n), Seq: n}))
 	}
 	walk := func(tx *Txn, from uint64, desc bool) []uint64 {
 		var out []uint64
 		require.NoError(t, WalkSeq(tx, TableSignatureRequests, from, desc, func(raw any) bool {
-			out = append(out, raw.(*SignatureRequest).Seq)
+			out = append(out, raw.(*model.SignatureRequest).Seq)
 			return true
 		}))
 		return out
@@ -462,7 +465,7 @@ func TestRequestsBySeqAreCompact(t *testing.T) {
 			seqs[n] = true
 		}
 		for n := uint64(5); n < 1500; n += 37 * 3 {
-			req, err := Get[SignatureRequest](tx, TableSignatureRequests, fmt.Sprintf("r%05d", n))
+			req, err := Get[model.SignatureRequest](tx, TableSignatureRequests, fmt.Sprintf("r%05d", n))
 			require.NoError(t, err)
 			require.NoError(t, tx.Delete(TableSignatureRequests, req))
 			delete(seqs, n)
@@ -481,10 +484,10 @@ func TestRequestsBySeqAreCompact(t *testing.T) {
 			require.Equal(t, want(seqs, from, desc), walk(tx, from, desc), "from %d desc %v", from, desc)
 		}
 	}
-	all, err := All[SignatureRequest](tx, TableSignatureRequests, IndexSeq)
+	all, err := All[model.SignatureRequest](tx, TableSignatureRequests, IndexSeq)
 	require.NoError(t, err)
 	require.Len(t, all, len(seqs))
-	require.True(t, slices.IsSortedFunc(all, func(a, b *SignatureRequest) int { return int(a.Seq) - int(b.Seq) }))
+	require.True(t, slices.IsSortedFunc(all, func(a, b *model.SignatureRequest) int { return int(a.Seq) - int(b.Seq) }))
 }
 
 // TestLogIndexesAreCompact: the outbox's pages of one request and the
@@ -494,17 +497,17 @@ func TestRequestsBySeqAreCompact(t *testing.T) {
 func TestLogIndexesAreCompact(t *testing.T) {
 	st := newTestStore(t)
 	withLogLimit(t, st, 40)
-	var kept []*Email
+	var kept []*model.Email
 	for round := 0; round < 4; round++ {
 		require.NoError(t, st.Update(func(tx *Txn) error {
 			for i := 0; i < 25; i++ {
-				e := &Email{ID: tx.NewUUID(), Seq: tx.Seq(), Kind: "reminder", SignatureRequestID: []string{"ra", "rb", ""}[i%3],
+				e := &model.Email{ID: tx.NewUUID(), Seq: tx.Seq(), Kind: "reminder", SignatureRequestID: []string{"ra", "rb", ""}[i%3],
 					SignatureID: []string{"s1", "s2", "s3", ""}[i%4]}
 				if err := AddEmail(tx, e); err != nil {
 					return err
 				}
 			}
-			last, err := LastEmailAbout(tx, "ra", "s2", func(*Email) bool { return true })
+			last, err := LastEmailAbout(tx, "ra", "s2", func(*model.Email) bool { return true })
 			require.NoError(t, err)
 			require.Equal(t, "s2", last.SignatureID)
 			require.Equal(t, "ra", last.SignatureRequestID)
@@ -512,7 +515,7 @@ func TestLogIndexesAreCompact(t *testing.T) {
 		}))
 		tx := st.Read()
 		requireCompactConsistent(t, tx)
-		all, err := All[Email](tx, TableEmails, IndexSeq)
+		all, err := All[model.Email](tx, TableEmails, IndexSeq)
 		require.NoError(t, err)
 		kept = all
 		for _, req := range []string{"ra", "rb"} {
@@ -545,13 +548,13 @@ func TestLogIndexesAreCompact(t *testing.T) {
 		}
 		for _, req := range []string{"ra", "rb"} {
 			for _, sig := range []string{"s1", "s3"} {
-				var want *Email
+				var want *model.Email
 				for _, e := range all {
 					if e.SignatureRequestID == req && e.SignatureID == sig {
 						want = e
 					}
 				}
-				got, err := LastEmailAbout(tx, req, sig, func(*Email) bool { return true })
+				got, err := LastEmailAbout(tx, req, sig, func(*model.Email) bool { return true })
 				require.NoError(t, err)
 				require.Equal(t, want, got)
 			}
@@ -567,14 +570,14 @@ func TestLogIndexesAreCompact(t *testing.T) {
 func TestCompactIndexRebuiltAfterReplay(t *testing.T) {
 	st := newTestStore(t)
 	require.NoError(t, st.Update(func(tx *Txn) error {
-		return Put(tx, TableSignatureRequests, &SignatureRequest{ID: "r1", Seq: 1, Signatures: []Signature{{ID: "s1"}}})
+		return Put(tx, TableSignatureRequests, &model.SignatureRequest{ID: "r1", Seq: 1, Signatures: []model.Signature{{ID: "s1"}}})
 	}))
 	db := st.db.Load()
 	raw := db.Txn(true)
 	replay := NewReplay(raw)
-	require.NoError(t, replay.Apply(TableSignatureRequests, &SignatureRequest{ID: "r2", Seq: 2, Signatures: []Signature{{ID: "s2"}}}, false))
-	require.NoError(t, replay.Apply(TableEmails, &Email{ID: "m1", Seq: 3, SignatureRequestID: "r2", SignatureID: "s2"}, false))
-	require.NoError(t, replay.Apply(TableSignatureRequests, &SignatureRequest{ID: "r1"}, true))
+	require.NoError(t, replay.Apply(TableSignatureRequests, &model.SignatureRequest{ID: "r2", Seq: 2, Signatures: []model.Signature{{ID: "s2"}}}, false))
+	require.NoError(t, replay.Apply(TableEmails, &model.Email{ID: "m1", Seq: 3, SignatureRequestID: "r2", SignatureID: "s2"}, false))
+	require.NoError(t, replay.Apply(TableSignatureRequests, &model.SignatureRequest{ID: "r1"}, true))
 	require.NoError(t, replay.Finish())
 	raw.Commit()
 	require.NoError(t, RebuildDerived(db))
@@ -586,7 +589,7 @@ func TestCompactIndexRebuiltAfterReplay(t *testing.T) {
 	require.Equal(t, "r2", req.ID)
 	_, err = SignatureRequestBySignature(tx, "s1")
 	require.ErrorIs(t, err, ErrNotFound)
-	last, err := LastEmailAbout(tx, "r2", "s2", func(*Email) bool { return true })
+	last, err := LastEmailAbout(tx, "r2", "s2", func(*model.Email) bool { return true })
 	require.NoError(t, err)
 	require.Equal(t, "m1", last.ID)
 }
@@ -708,7 +711,7 @@ func TestJobsBySubjectAreCompact(t *testing.T) {
 			}))
 			tx := st.Read()
 			requireCompactConsistent(t, tx)
-			all, err := All[Job](tx, TableJobs, IndexID)
+			all, err := All[model.Job](tx, TableJobs, IndexID)
 			require.NoError(t, err)
 			for _, subject := range subjects {
 				var want []uint64

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -21,7 +22,7 @@ func TestConfigTestValuesDefaults(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotContains(t, string(b), `"test_values`)
 
-	var old Config
+	var old model.Config
 	require.NoError(t, json.Unmarshal([]byte(`{"id":"config","send_processing_delay":"2s"}`), &old))
 	assert.True(t, old.TestValues.On(), "an older row has test values on")
 	assert.Equal(t, 3*time.Second, old.TestValueDelay())
@@ -33,7 +34,7 @@ func TestConfigTestValuesDefaults(t *testing.T) {
 	b, err = json.Marshal(off)
 	require.NoError(t, err)
 	assert.Contains(t, string(b), `"test_values":false,"test_values_delay":"1m0s"`)
-	var back Config
+	var back model.Config
 	require.NoError(t, json.Unmarshal(b, &back))
 	assert.Equal(t, off, back)
 

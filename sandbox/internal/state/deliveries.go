@@ -1,11 +1,8 @@
 package state
 
 import (
-	"encoding/json"
-	"errors"
-	"fmt"
-
 	memdb "github.com/hashicorp/go-memdb"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
 // Delivery tables and indexes.
@@ -22,134 +19,32 @@ const (
 	IndexDeliveryOpen = "open"
 )
 
-// Delivery states.
-const (
-	DeliveryPending   = "pending"
-	DeliveryDelivered = "delivered"
-	DeliveryFailed    = "failed"
-	// EventNoTarget is an event's state when no callback URL was set for
-	// its targets when it was emitted: there is nothing to deliver.
-	EventNoTarget = "none"
-)
-
 // EventState is an event's state across its deliveries, as the control
 // plane and the console show it: pending while any delivery is, failed
 // when any gave up, delivered when all were, EventNoTarget without any.
-func EventState(ds []*Delivery) string {
+func EventState(ds []*model.Delivery) string {
 	if len(ds) == 0 {
-		return EventNoTarget
+		return model.EventNoTarget
 	}
-	st := DeliveryDelivered
+	st := model.DeliveryDelivered
 	for _, d := range ds {
 		switch d.State {
-		case DeliveryPending:
-			st = DeliveryPending
-		case DeliveryFailed:
-			if st != DeliveryPending {
-				st = DeliveryFailed
+		case model.DeliveryPending:
+			st = model.DeliveryPending
+		case model.DeliveryFailed:
+			if st != model.DeliveryPending {
+				st = model.DeliveryFailed
 			}
 		}
 	}
 	return st
 }
 
-// Delivery is one event on its way to one callback URL. Everything the
-// receiver sees (URL, payload, event_hash) is fixed when the event is
-// emitted, so that later changes (a new primary key, a new callback URL)
-// affect only later events, as they do in the real service.
-//
-// Deliveries to one queue (one target and URL) are made one at a time in
-// queue order: only the oldest unfinished delivery of a queue has a Due time;
-// the others wait until it is delivered or given up.
-type Delivery struct {
-	ID string `json:"id"`
-	// Seq is the queue order (a redelivery takes a new, later one).
-	Seq       uint64 `json:"seq"`
-	EventID   string `json:"event_id"`
-	EventSeq  uint64 `json:"event_seq"`
-	EventType string `json:"event_type"`
-	// Index is the target's position among the event's targets.
-	Index int `json:"index"`
-	// Kind is "account" or "app".
-	Kind string `json:"kind"`
-	// AccountID is reported_for_account_id; ClientID reported_for_app_id.
-	AccountID string `json:"account_id,omitempty"`
-	ClientID  string `json:"client_id,omitempty"`
-	URL       string `json:"url"`
-	// Queue names the ordered stream this delivery belongs to.
-	Queue string `json:"queue"`
-	// Payload is the JSON text of the EventCallbackRequest (the multipart
-	// field "json"), kept as a string so that it round-trips byte for byte.
-	Payload   string `json:"payload"`
-	EventHash string `json:"event_hash"`
-	State     string `json:"state"`
-	// CreatedAt is the world time (Unix nanoseconds) of the event.
-	CreatedAt int64 `json:"created_at"`
-	// Round counts (re)deliveries: 0 for the first, +1 per redeliver.
-	Round int `json:"round"`
-	// Base is when the current round's retry schedule started (Unix
-	// nanoseconds; 0 while waiting behind an earlier delivery).
-	Base int64 `json:"base"`
-	// Due is when the next attempt is due (Unix nanoseconds), 0 when none is.
-	Due int64 `json:"due"`
-	// RoundAttempts counts the attempts of the current round.
-	RoundAttempts int `json:"round_attempts"`
-	// Attempts is the log of every attempt, oldest first.
-	Attempts []DeliveryAttempt `json:"attempts,omitempty"`
-}
-
-// DeliveryAttempt is one POST to the callback URL.
-type DeliveryAttempt struct {
-	// At is the world time (Unix seconds) the attempt was due at; the
-	// sandbox makes it as soon as the world clock reaches that time.
-	At    int64 `json:"at"`
-	Round int   `json:"round"`
-	// Status is the HTTP status of the answer (0 when none came).
-	Status int `json:"status,omitempty"`
-	// Body is the start of the answer's body.
-	Body string `json:"body,omitempty"`
-	// Error says why the attempt did not count (timeout, refused, wrong
-	// answer, a scenario rule).
-	Error     string `json:"error,omitempty"`
-	Delivered bool   `json:"delivered"`
-	// DurationMS is how long the attempt took, in milliseconds, measured
-	// on the world's clock when it is real; 0 on a fake clock, which moves
-	// only when a caller advances it, so tests stay deterministic.
-	DurationMS int64 `json:"duration_ms"`
-}
-
-// CheckImported refuses a payload that is not JSON: the callback log writes
-// stored payloads through without validating them again on every page.
-func (d *Delivery) CheckImported() error {
-	if d.Payload != "" && !json.Valid([]byte(d.Payload)) {
-		return errors.New("payload is not valid JSON")
-	}
-	return nil
-}
-
-// Open reports whether the delivery is still pending.
-func (d *Delivery) Open() bool { return d.State == DeliveryPending }
-
-// OpenKey is the key of the open index: the queue, a NUL, and the
-// zero-padded Seq, so that a prefix scan on QueuePrefix(queue) walks one
-// queue's unfinished deliveries in order. Finished deliveries have no key
-// and are not in the index.
-func (d *Delivery) OpenKey() string {
-	if !d.Open() {
-		return ""
-	}
-	return QueuePrefix(d.Queue) + fmt.Sprintf("%020d", d.Seq)
-}
-
-// QueuePrefix is the open-index prefix of a queue (queue names never contain
-// NUL: they are made of ids and parsed URLs).
-func QueuePrefix(queue string) string { return queue + "\x00" }
-
 // openKeyIndex indexes Delivery.OpenKey (rows without a key are left out).
 type openKeyIndex struct{ memdb.StringFieldIndex }
 
 func (*openKeyIndex) FromObject(obj any) (bool, []byte, error) {
-	k := obj.(*Delivery).OpenKey()
+	k := obj.(*model.Delivery).OpenKey()
 	if k == "" {
 		return false, nil, nil
 	}
@@ -158,7 +53,7 @@ func (*openKeyIndex) FromObject(obj any) (bool, []byte, error) {
 
 // registerDeliveries adds the callback deliveries.
 func registerDeliveries() {
-	Register[Delivery](&memdb.TableSchema{
+	Register[model.Delivery](&memdb.TableSchema{
 		Name: TableDeliveries,
 		Indexes: map[string]*memdb.IndexSchema{
 			IndexID: {Name: IndexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: "ID"}},
@@ -185,8 +80,8 @@ func countDeliveryStates() {
 // countDelivery moves a delivery's count from its stored state to its new
 // one as it is Put.
 func countDelivery(tx *Txn, row any) error {
-	d := row.(*Delivery)
-	old, err := Get[Delivery](tx, TableDeliveries, d.ID)
+	d := row.(*model.Delivery)
+	old, err := Get[model.Delivery](tx, TableDeliveries, d.ID)
 	if err == nil && old.State == d.State {
 		return nil
 	}
@@ -217,22 +112,22 @@ func AnyDeliveries(tx *Txn) bool {
 }
 
 // DeliveriesOf lists an event's deliveries in target order.
-func DeliveriesOf(tx *Txn, eventID string) ([]*Delivery, error) {
-	return All[Delivery](tx, TableDeliveries, IndexDeliveryEvent+"_prefix", eventID)
+func DeliveriesOf(tx *Txn, eventID string) ([]*model.Delivery, error) {
+	return All[model.Delivery](tx, TableDeliveries, IndexDeliveryEvent+"_prefix", eventID)
 }
 
 // QueueHead returns the oldest unfinished delivery of a queue, or nil.
-func QueueHead(tx *Txn, queue string) *Delivery {
-	raw, _ := tx.mem.First(TableDeliveries, IndexDeliveryOpen+"_prefix", QueuePrefix(queue))
+func QueueHead(tx *Txn, queue string) *model.Delivery {
+	raw, _ := tx.mem.First(TableDeliveries, IndexDeliveryOpen+"_prefix", model.QueuePrefix(queue))
 	if raw == nil {
 		return nil
 	}
-	return raw.(*Delivery)
+	return raw.(*model.Delivery)
 }
 
 // NextDue returns the pending delivery with the earliest Due time at or
 // after from (Unix nanoseconds, at least 1), or nil.
-func NextDue(tx *Txn, from int64) *Delivery {
+func NextDue(tx *Txn, from int64) *model.Delivery {
 	if from < 1 {
 		from = 1
 	}
@@ -241,21 +136,21 @@ func NextDue(tx *Txn, from int64) *Delivery {
 		return nil
 	}
 	if raw := it.Next(); raw != nil {
-		return raw.(*Delivery)
+		return raw.(*model.Delivery)
 	}
 	return nil
 }
 
 // DueDeliveries lists the deliveries due at or before until (Unix
 // nanoseconds) in (Due, Seq) order.
-func DueDeliveries(tx *Txn, until int64) []*Delivery {
+func DueDeliveries(tx *Txn, until int64) []*model.Delivery {
 	it, err := tx.mem.LowerBound(TableDeliveries, IndexDeliveryDue, int64(1), uint64(0))
 	if err != nil {
 		return nil
 	}
-	var out []*Delivery
+	var out []*model.Delivery
 	for raw := it.Next(); raw != nil; raw = it.Next() {
-		d := raw.(*Delivery)
+		d := raw.(*model.Delivery)
 		if d.Due > until {
 			break
 		}

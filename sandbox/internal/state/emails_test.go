@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -15,7 +16,7 @@ import (
 func TestLastEmailAbout(t *testing.T) {
 	st := newTestStore(t)
 	const a, b = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
-	rows := []Email{
+	rows := []model.Email{
 		{ID: "1", Seq: 1, Kind: "signature_request", SignatureID: a, SignatureRequestID: "r"},
 		{ID: "2", Seq: 2, Kind: "signature_request", SignatureID: b, SignatureRequestID: "r"},
 		{ID: "3", Seq: 3, Kind: "team_invite"},
@@ -31,8 +32,8 @@ func TestLastEmailAbout(t *testing.T) {
 		}
 		return nil
 	}))
-	anyEmail := func(*Email) bool { return true }
-	kind := func(k string) func(*Email) bool { return func(e *Email) bool { return e.Kind == k } }
+	anyEmail := func(*model.Email) bool { return true }
+	kind := func(k string) func(*model.Email) bool { return func(e *model.Email) bool { return e.Kind == k } }
 	tx := st.Read()
 
 	e, err := LastEmailAbout(tx, "r", a, anyEmail)
@@ -73,7 +74,7 @@ func TestClearEmails(t *testing.T) {
 	}))
 	add := func(seq uint64, req string) {
 		require.NoError(t, st.Update(func(tx *Txn) error {
-			return AddEmail(tx, &Email{ID: fmt.Sprintf("m%d", seq), Seq: seq, Kind: "reminder", SignatureRequestID: req, SignatureID: "s"})
+			return AddEmail(tx, &model.Email{ID: fmt.Sprintf("m%d", seq), Seq: seq, Kind: "reminder", SignatureRequestID: req, SignatureID: "s"})
 		}))
 	}
 	for i := uint64(1); i <= 5; i++ {
@@ -97,7 +98,7 @@ func TestClearEmails(t *testing.T) {
 	page, err = PageEmails(tx, "r", PageQuery{Limit: 10}, nil)
 	require.NoError(t, err)
 	assert.Empty(t, page.Rows, "the request's index is empty too")
-	e, err := LastEmailAbout(tx, "r", "s", func(*Email) bool { return true })
+	e, err := LastEmailAbout(tx, "r", "s", func(*model.Email) bool { return true })
 	require.NoError(t, err)
 	assert.Nil(t, e)
 
@@ -115,13 +116,13 @@ func TestClearEmails(t *testing.T) {
 func TestSetEmailRead(t *testing.T) {
 	st := newTestStore(t)
 	require.NoError(t, st.Update(func(tx *Txn) error {
-		return AddEmail(tx, &Email{ID: "m1", Seq: 1, Kind: "completed", SignatureRequestID: "r", Subject: "s"})
+		return AddEmail(tx, &model.Email{ID: "m1", Seq: 1, Kind: "completed", SignatureRequestID: "r", Subject: "s"})
 	}))
 	for _, read := range []bool{true, true, false} {
-		var got *Email
+		var got *model.Email
 		require.NoError(t, st.Update(func(tx *Txn) (err error) { got, err = SetEmailRead(tx, "m1", read); return err }))
 		assert.Equal(t, read, got.Read)
-		stored, err := Get[Email](st.Read(), TableEmails, "m1")
+		stored, err := Get[model.Email](st.Read(), TableEmails, "m1")
 		require.NoError(t, err)
 		assert.Equal(t, read, stored.Read)
 		assert.Equal(t, "s", stored.Subject)
@@ -136,7 +137,7 @@ func TestSetEmailRead(t *testing.T) {
 func TestBrandOf(t *testing.T) {
 	st := newTestStore(t)
 	require.NoError(t, st.Update(func(tx *Txn) error {
-		for _, app := range []*APIApp{
+		for _, app := range []*model.APIApp{
 			{ClientID: "plain", OwnerAccountID: "o", Name: "Plain"},
 			{ClientID: "wl", OwnerAccountID: "o", Name: "Branded", WhiteLabelingSet: true, WhiteLabelingOptions: map[string]string{"primary_button_color": "#AA0000", "header_background_color": "#003300"}},
 			{ClientID: "logo", OwnerAccountID: "o", Name: "Logo", CustomLogoBlobID: "b"},
@@ -153,7 +154,7 @@ func TestBrandOf(t *testing.T) {
 	assert.Nil(t, BrandOf(tx, "plain", "http://x/logo"))
 	b := BrandOf(tx, "wl", "http://x/logo")
 	require.NotNil(t, b)
-	assert.Equal(t, EmailBrand{ClientID: "wl", AppName: "Branded", HeaderBackgroundColor: "#003300", PageBackgroundColor: "#f7f8f9",
+	assert.Equal(t, model.EmailBrand{ClientID: "wl", AppName: "Branded", HeaderBackgroundColor: "#003300", PageBackgroundColor: "#f7f8f9",
 		TextColor2: "#ffffff", LinkColor: "#0061FE", PrimaryButtonColor: "#AA0000", PrimaryButtonTextColor: "#ffffff"}, *b)
 	b = BrandOf(tx, "logo", "http://x/logo")
 	require.NotNil(t, b)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -29,16 +30,16 @@ func seededStore(t testing.TB) *Store {
 		}
 		left := 7
 		for i, email := range []string{"a@x.example", "B@x.example"} {
-			a := &Account{ID: tx.NewID(), Email: email, EmailKey: EmailKey(email), Locale: "en-US", CreatedAt: tx.Unix(),
-				Quotas: Quotas{APISignatureRequestsLeft: &left}, Seq: tx.Seq()}
+			a := &model.Account{ID: tx.NewID(), Email: email, EmailKey: EmailKey(email), Locale: "en-US", CreatedAt: tx.Unix(),
+				Quotas: model.Quotas{APISignatureRequestsLeft: &left}, Seq: tx.Seq()}
 			if err := Put(tx, TableAccounts, a); err != nil {
 				return err
 			}
-			if err := Put(tx, TableAPIKeys, &APIKey{Key: tx.NewSecret(), AccountID: a.ID, Primary: i == 0, Seq: tx.Seq()}); err != nil {
+			if err := Put(tx, TableAPIKeys, &model.APIKey{Key: tx.NewSecret(), AccountID: a.ID, Primary: i == 0, Seq: tx.Seq()}); err != nil {
 				return err
 			}
 		}
-		if err := Put(tx, TableOAuthToken, &OAuthToken{AccessToken: "at", RefreshToken: "rt", Scopes: []string{"x"}, ExpiresAt: 1}); err != nil {
+		if err := Put(tx, TableOAuthToken, &model.OAuthToken{AccessToken: "at", RefreshToken: "rt", Scopes: []string{"x"}, ExpiresAt: 1}); err != nil {
 			return err
 		}
 		_, err := Schedule(tx, "kind", "subject", time.Hour, map[string]any{"n": 12345678901234567})
@@ -121,7 +122,7 @@ func TestImportRefusesBadStates(t *testing.T) {
 			m[TableAPIKeys][1] = m[TableAPIKeys][0]
 		}), "share an id"},
 		{"duplicate unique key", mutate(func(m map[string][]json.RawMessage) {
-			var a Account
+			var a model.Account
 			require.NoError(t, json.Unmarshal(m[TableAccounts][0], &a))
 			a.ID = "another-id"
 			b, _ := json.Marshal(a)
@@ -153,7 +154,7 @@ func TestStoreUpdateCommitsAllOrNothing(t *testing.T) {
 	err := st.Update(func(tx *Txn) error {
 		_ = tx.NewID()
 		tx.AfterCommit(func() { ran = true })
-		if err := Put(tx, TableTeams, &Team{ID: "t"}); err != nil {
+		if err := Put(tx, TableTeams, &model.Team{ID: "t"}); err != nil {
 			return err
 		}
 		return boom
@@ -201,7 +202,7 @@ func TestIDsFollowTheSeed(t *testing.T) {
 
 func TestDurationJSON(t *testing.T) {
 	var c struct {
-		D Duration `json:"d"`
+		D model.Duration `json:"d"`
 	}
 	for in, want := range map[string]time.Duration{`"1h30m"`: 90 * time.Minute, `90`: 90 * time.Second, `1.5`: 1500 * time.Millisecond} {
 		require.NoError(t, json.Unmarshal([]byte(`{"d":`+in+`}`), &c), in)
@@ -209,7 +210,7 @@ func TestDurationJSON(t *testing.T) {
 	}
 	require.Error(t, json.Unmarshal([]byte(`{"d":"soon"}`), &c))
 	require.Error(t, json.Unmarshal([]byte(`{"d":true}`), &c))
-	b, err := json.Marshal(Duration(90 * time.Minute))
+	b, err := json.Marshal(model.Duration(90 * time.Minute))
 	require.NoError(t, err)
 	assert.Equal(t, `"1h30m0s"`, string(b))
 }

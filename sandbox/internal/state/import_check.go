@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	memdb "github.com/hashicorp/go-memdb"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
 // MaxImportDepth bounds the nesting of an imported state document. Rows nest
@@ -44,14 +45,14 @@ type ref struct {
 // name them (templates, and the jobs of any object) are listed, so that
 // every state the sandbox exports passes.
 var refsOf = map[string]func(row any) []ref{
-	TableAPIKeys: func(r any) []ref { return []ref{account("account_id", r.(*APIKey).AccountID)} },
-	TableAPIApps: func(r any) []ref { return []ref{account("owner_account_id", r.(*APIApp).OwnerAccountID)} },
+	TableAPIKeys: func(r any) []ref { return []ref{account("account_id", r.(*model.APIKey).AccountID)} },
+	TableAPIApps: func(r any) []ref { return []ref{account("owner_account_id", r.(*model.APIApp).OwnerAccountID)} },
 	TableOAuthToken: func(r any) []ref {
-		return []ref{account("account_id", r.(*OAuthToken).AccountID)}
+		return []ref{account("account_id", r.(*model.OAuthToken).AccountID)}
 	},
-	TableOAuthCodes: func(r any) []ref { return []ref{account("account_id", r.(*OAuthCode).AccountID)} },
+	TableOAuthCodes: func(r any) []ref { return []ref{account("account_id", r.(*model.OAuthCode).AccountID)} },
 	TableBulkSendJobs: func(r any) []ref {
-		j := r.(*BulkSendJob)
+		j := r.(*model.BulkSendJob)
 		out := []ref{account("account_id", j.AccountID)}
 		for i, id := range j.RequestIDs {
 			out = append(out, ref{field: fmt.Sprintf("signature_request_ids][%d", i), id: id, to: []string{TableSignatureRequests}})
@@ -59,39 +60,39 @@ var refsOf = map[string]func(row any) []ref{
 		return out
 	},
 	TableSignatureRequests: func(r any) []ref {
-		return []ref{account("requester_account_id", r.(*SignatureRequest).RequesterAccountID)}
+		return []ref{account("requester_account_id", r.(*model.SignatureRequest).RequesterAccountID)}
 	},
 	TableSignatureRequestAccess: func(r any) []ref {
-		a := r.(*SignatureRequestAccess)
+		a := r.(*model.SignatureRequestAccess)
 		return []ref{account("account_id", a.AccountID),
 			{field: "signature_request_id", id: a.RequestID, to: []string{TableSignatureRequests}}}
 	},
 	TableSignURLs: func(r any) []ref {
-		return []ref{{field: "signature_request_id", id: r.(*SignURL).RequestID, to: []string{TableSignatureRequests}}}
+		return []ref{{field: "signature_request_id", id: r.(*model.SignURL).RequestID, to: []string{TableSignatureRequests}}}
 	},
-	TableTeamInvites: func(r any) []ref { return []ref{account("inviter_account_id", r.(*TeamInvite).InviterID)} },
-	TableTemplates:   func(r any) []ref { return []ref{account("owner_account_id", r.(*Template).OwnerID)} },
+	TableTeamInvites: func(r any) []ref { return []ref{account("inviter_account_id", r.(*model.TeamInvite).InviterID)} },
+	TableTemplates:   func(r any) []ref { return []ref{account("owner_account_id", r.(*model.Template).OwnerID)} },
 	TableTemplateAccess: func(r any) []ref {
-		a := r.(*TemplateAccess)
+		a := r.(*model.TemplateAccess)
 		return []ref{account("account_id", a.AccountID), {field: "template_id", id: a.TemplateID, to: []string{TableTemplates}}}
 	},
 	TableTemplateEditURLs: func(r any) []ref {
-		u := r.(*TemplateEditURL)
+		u := r.(*model.TemplateEditURL)
 		return []ref{account("account_id", u.AccountID), {field: "template_id", id: u.TemplateID, to: []string{TableTemplates}}}
 	},
-	TableUnclaimedDrafts: func(r any) []ref { return []ref{account("account_id", r.(*UnclaimedDraft).AccountID)} },
+	TableUnclaimedDrafts: func(r any) []ref { return []ref{account("account_id", r.(*model.UnclaimedDraft).AccountID)} },
 	TableFaxLines: func(r any) []ref {
-		l := r.(*FaxLine)
+		l := r.(*model.FaxLine)
 		out := []ref{account("owner_account_id", l.OwnerAccountID)}
 		for i, id := range l.AccountIDs {
 			out = append(out, account(fmt.Sprintf("account_ids][%d", i), id))
 		}
 		return out
 	},
-	TableFaxes:   func(r any) []ref { return []ref{account("account_id", r.(*Fax).AccountID)} },
-	TableReports: func(r any) []ref { return []ref{account("account_id", r.(*Report).AccountID)} },
+	TableFaxes:   func(r any) []ref { return []ref{account("account_id", r.(*model.Fax).AccountID)} },
+	TableReports: func(r any) []ref { return []ref{account("account_id", r.(*model.Report).AccountID)} },
 	TableJobs: func(r any) []ref {
-		if s := r.(*Job).Subject; s != "" {
+		if s := r.(*model.Job).Subject; s != "" {
 			return []ref{{field: "subject", id: s}}
 		}
 		return nil
@@ -110,7 +111,7 @@ func CheckImported(tx *memdb.Txn, names []string, rows map[string][]any, knownJo
 		refs := refsOf[name]
 		for i, row := range rows[name] {
 			if name == TableJobs && knownJob != nil {
-				if k := row.(*Job).Kind; !knownJob(k) {
+				if k := row.(*model.Job).Kind; !knownJob(k) {
 					return &ImportError{Path: rowPath(name, i, "kind"), Msg: fmt.Sprintf("unknown job kind %q", k)}
 				}
 			}

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	memdb "github.com/hashicorp/go-memdb"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
 // jobsScheduled counts the jobs put in any world's queue: a JobCursor that
@@ -34,7 +35,7 @@ type JobCursor struct {
 	tx   *Txn
 	it   memdb.ResultIterator
 	seen uint64
-	head *Job
+	head *model.Job
 }
 
 // NewJobCursor starts a walk of tx's queue.
@@ -43,7 +44,7 @@ func NewJobCursor(tx *Txn) *JobCursor { return &JobCursor{tx: tx} }
 // Peek returns the first job of the queue, or nil when it is empty. The
 // job may have been cancelled since the cursor read the queue (by a job
 // taken before it): Take then reports it gone, and Queued tells.
-func (c *JobCursor) Peek() *Job {
+func (c *JobCursor) Peek() *model.Job {
 	if n := jobsScheduled.Load(); c.it == nil || n != c.seen {
 		c.seen = n
 		it, err := c.tx.mem.Get(TableJobs, IndexID)
@@ -57,7 +58,7 @@ func (c *JobCursor) Peek() *Job {
 		if raw == nil {
 			return nil
 		}
-		c.head = raw.(*Job)
+		c.head = raw.(*model.Job)
 	}
 	return c.head
 }
@@ -65,7 +66,7 @@ func (c *JobCursor) Peek() *Job {
 // Take removes the job Peek returned from the queue, so that the cursor
 // moves on. It reports false, removing nothing, when the job is no longer
 // queued.
-func (c *JobCursor) Take(job *Job) (bool, error) {
+func (c *JobCursor) Take(job *model.Job) (bool, error) {
 	c.head = nil
 	if err := c.tx.Delete(TableJobs, job); err != nil {
 		if errors.Is(err, memdb.ErrNotFound) {
@@ -82,4 +83,4 @@ func (c *JobCursor) Skip() { c.head = nil }
 
 // Queued reports whether job is still queued. It reads the queue: ask it
 // only where a cancelled job would change a decision.
-func (c *JobCursor) Queued(job *Job) bool { return QueuedJob(c.tx, job.Due, job.Seq) != nil }
+func (c *JobCursor) Queued(job *model.Job) bool { return QueuedJob(c.tx, job.Due, job.Seq) != nil }

@@ -2,7 +2,11 @@ package state
 
 // The primary key of the jobs table: a job's place in the queue.
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
+)
 
 // jobQueueIndex keys a job by (Due, Seq) in 32 bytes that sort as the pair
 // does (the sign bit of Due flipped, both in digit keys: number_keys.go).
@@ -17,7 +21,7 @@ func jobKey(due int64, seq uint64) []byte {
 
 // FromObject is the key of a stored job.
 func (*jobQueueIndex) FromObject(obj any) (bool, []byte, error) {
-	j, ok := obj.(*Job)
+	j, ok := obj.(*model.Job)
 	if !ok {
 		return false, nil, fmt.Errorf("state: job index: %T is not a *Job", obj)
 	}
@@ -53,7 +57,7 @@ func (*jobQueueIndex) FromArgs(args ...any) ([]byte, error) {
 // (its due time and sequence number), and a lookup takes it as a
 // jobKeyArg. It is built without the
 // copy FromObject's key would need.
-func jobKeyID(j *Job) string {
+func jobKeyID(j *model.Job) string {
 	var k [2 * numberKeyLen]byte
 	return string(appendDigits(appendDigits(k[:0], signedDigits(j.Due)), j.Seq))
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -22,9 +23,9 @@ type legacyJob struct {
 
 // scheduleOutOfOrder queues four jobs whose queue order is not their
 // scheduling order, two of them due at the same instant.
-func scheduleOutOfOrder(t *testing.T, st *Store) []*Job {
+func scheduleOutOfOrder(t *testing.T, st *Store) []*model.Job {
 	t.Helper()
-	var jobs []*Job
+	var jobs []*model.Job
 	require.NoError(t, st.Update(func(tx *Txn) error {
 		for _, s := range []struct {
 			subject string
@@ -68,7 +69,7 @@ func TestOldJobRowsImportIntoTheQueue(t *testing.T) {
 	// The rows as the previous version wrote them.
 	tables[TableJobs] = nil
 	for _, j := range jobs {
-		b, err := json.Marshal(legacyJob{ID: JobID(j.Seq), Due: j.Due, Seq: j.Seq, Kind: j.Kind, Subject: j.Subject, Args: j.Args})
+		b, err := json.Marshal(legacyJob{ID: model.JobID(j.Seq), Due: j.Due, Seq: j.Seq, Kind: j.Kind, Subject: j.Subject, Args: j.Args})
 		require.NoError(t, err)
 		tables[TableJobs] = append(tables[TableJobs], b)
 	}
@@ -82,7 +83,7 @@ func TestOldJobRowsImportIntoTheQueue(t *testing.T) {
 	// The queue runs them by (due, seq); a subject's jobs list in id order.
 	tx := st2.Read()
 	var order []uint64
-	for _, j := range []*Job{jobs[1], jobs[3], jobs[2], jobs[0]} {
+	for _, j := range []*model.Job{jobs[1], jobs[3], jobs[2], jobs[0]} {
 		order = append(order, j.Seq)
 	}
 	var got []uint64
@@ -138,7 +139,7 @@ func TestImportRefusesJobIDsItNeverMade(t *testing.T) {
 }
 
 func TestJobIDIsTheSequenceInTwentyDigits(t *testing.T) {
-	assert.Equal(t, "job_00000000000000000000", JobID(0))
-	assert.Equal(t, "job_00000000000000012345", JobID(12345))
-	assert.Equal(t, "job_18446744073709551615", JobID(^uint64(0)))
+	assert.Equal(t, "job_00000000000000000000", model.JobID(0))
+	assert.Equal(t, "job_00000000000000012345", model.JobID(12345))
+	assert.Equal(t, "job_18446744073709551615", model.JobID(^uint64(0)))
 }

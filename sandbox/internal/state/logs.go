@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
 // The callback log (events with their deliveries) and the e-mail outbox
@@ -13,22 +15,10 @@ import (
 // delivery are never dropped, so a log can stay above its limit while they
 // wait.
 
-// DefaultLogLimit is the number of entries of each log a world keeps when
-// its configuration does not say.
-const DefaultLogLimit = 10000
-
 // trimScan bounds the entries one trim looks at, so that a log whose oldest
 // entries are all pending costs a bounded amount per write; the next trim
 // then waits until trimScan more entries were added.
 const trimScan = 256
-
-// LogLimit is the configured number of entries of each log.
-func (c Config) LogLimit() int {
-	if c.LogEntries > 0 {
-		return c.LogEntries
-	}
-	return DefaultLogLimit
-}
 
 // logBucketBits sizes the grouped compact indexes of the logs (e-mails by
 // request, events by object): 256 buckets each. A clock
@@ -42,7 +32,7 @@ const logBucketBits = 8
 
 // AddEvent records an event in the callback log, dropping the oldest
 // settled events beyond the world's limit.
-func AddEvent(tx *Txn, e *Event) error {
+func AddEvent(tx *Txn, e *model.Event) error {
 	if err := Put(tx, TableEvents, e); err != nil {
 		return err
 	}
@@ -51,7 +41,7 @@ func AddEvent(tx *Txn, e *Event) error {
 
 // AddEmail records an e-mail in the outbox, dropping the oldest e-mails
 // beyond the world's limit.
-func AddEmail(tx *Txn, e *Email) error {
+func AddEmail(tx *Txn, e *model.Email) error {
 	if err := Put(tx, TableEmails, e); err != nil {
 		return err
 	}
@@ -137,16 +127,16 @@ func logCounters(u *Usage, table string) (count, trimAt *int64) {
 // does not change them.
 type logVictim struct {
 	raw        any
-	deliveries []*Delivery
+	deliveries []*model.Delivery
 }
 
 // canDrop says whether a log entry is settled, with the deliveries of an
 // event.
-func canDrop(tx *Txn, table string, raw any) (bool, []*Delivery, error) {
+func canDrop(tx *Txn, table string, raw any) (bool, []*model.Delivery, error) {
 	if table != TableEvents {
 		return true, nil, nil
 	}
-	ds, err := DeliveriesOf(tx, raw.(*Event).ID)
+	ds, err := DeliveriesOf(tx, raw.(*model.Event).ID)
 	if err != nil {
 		return false, nil, err
 	}
@@ -190,24 +180,24 @@ type LogPage[T any] struct {
 
 // PageEvents returns a page of the callback log: every event, or those of
 // one object (objectID), that keep accepts (nil keeps all).
-func PageEvents(tx *Txn, objectID string, q PageQuery, keep func(*Event) bool) (LogPage[Event], error) {
-	seq := func(e *Event) uint64 { return e.Seq }
+func PageEvents(tx *Txn, objectID string, q PageQuery, keep func(*model.Event) bool) (LogPage[model.Event], error) {
+	seq := func(e *model.Event) uint64 { return e.Seq }
 	if objectID == "" {
 		return pageBySeq(tx, TableEvents, IndexSeq, nil, seq, nil, q, keep)
 	}
 	return pageBySeq(tx, TableEvents, IndexObject, []any{objectID}, seq,
-		func(e *Event) bool { return e.ObjectID == objectID }, q, keep)
+		func(e *model.Event) bool { return e.ObjectID == objectID }, q, keep)
 }
 
 // PageEmails returns a page of the outbox: every e-mail, or those about
 // one signature request (requestID), that keep accepts (nil keeps all).
-func PageEmails(tx *Txn, requestID string, q PageQuery, keep func(*Email) bool) (LogPage[Email], error) {
-	seq := func(e *Email) uint64 { return e.Seq }
+func PageEmails(tx *Txn, requestID string, q PageQuery, keep func(*model.Email) bool) (LogPage[model.Email], error) {
+	seq := func(e *model.Email) uint64 { return e.Seq }
 	if requestID == "" {
 		return pageBySeq(tx, TableEmails, IndexSeq, nil, seq, nil, q, keep)
 	}
 	return pageBySeq(tx, TableEmails, IndexEmailRequest, []any{requestID}, seq,
-		func(e *Email) bool { return e.SignatureRequestID == requestID }, q, keep)
+		func(e *model.Email) bool { return e.SignatureRequestID == requestID }, q, keep)
 }
 
 // pageBySeq walks an index whose last part is Seq (after the values of

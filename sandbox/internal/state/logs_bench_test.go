@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/stretchr/testify/require"
 )
 
@@ -64,10 +65,10 @@ const sendNumbers = 12
 // a send's processing does.
 func appendLogPair(tx *Txn, n int) error {
 	req := "req" + strconv.Itoa(n)
-	if err := AddEmail(tx, &Email{ID: tx.NewUUID(), Seq: tx.Seq(), Kind: "signature_request", To: "jack@example.com",
+	if err := AddEmail(tx, &model.Email{ID: tx.NewUUID(), Seq: tx.Seq(), Kind: "signature_request", To: "jack@example.com",
 		Subject: "Benchmark NDA", SignatureRequestID: req, SignatureID: "sig" + strconv.Itoa(n), SentAt: tx.Unix()}); err != nil {
 		return err
 	}
-	return AddEvent(tx, &Event{ID: tx.NewUUID(), Seq: tx.Seq(), Type: "signature_request_sent", Time: tx.Unix(),
+	return AddEvent(tx, &model.Event{ID: tx.NewUUID(), Seq: tx.Seq(), Type: "signature_request_sent", Time: tx.Unix(),
 		ObjectType: "signature_request", ObjectID: req})
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/stretchr/testify/require"
 )
 
@@ -43,7 +44,7 @@ func frozenLogWorld(t *testing.T) (*Store, frozenLogs) {
 	// configuration has no auto_reminders.
 	require.NoError(t, st.Update(func(tx *Txn) error {
 		c := GetConfig(tx)
-		c.AutoReminders = AutoReminderConfig{}
+		c.AutoReminders = model.AutoReminderConfig{}
 		return PutConfig(tx, c)
 	}))
 	var out frozenLogs
@@ -72,21 +73,21 @@ func frozenLogWorld(t *testing.T) (*Store, frozenLogs) {
 			for i := 0; i < n; i++ {
 				k := tx.Seq()
 				req := fmt.Sprintf("r%d", k%3)
-				if err := AddEmail(tx, &Email{ID: tx.NewUUID(), Seq: tx.Seq(), Kind: "signature_request", To: "jack@example.com",
+				if err := AddEmail(tx, &model.Email{ID: tx.NewUUID(), Seq: tx.Seq(), Kind: "signature_request", To: "jack@example.com",
 					Subject: "NDA", SignatureRequestID: req, SignatureID: fmt.Sprintf("s%d", k%2), SentAt: tx.Unix()}); err != nil {
 					return err
 				}
-				e := &Event{ID: tx.NewUUID(), Seq: tx.Seq(), Type: "signature_request_sent", Time: tx.Unix(),
+				e := &model.Event{ID: tx.NewUUID(), Seq: tx.Seq(), Type: "signature_request_sent", Time: tx.Unix(),
 					ObjectType: "signature_request", ObjectID: req, Object: json.RawMessage(`{"n":1}`)}
 				if err := AddEvent(tx, e); err != nil {
 					return err
 				}
-				state := []string{DeliveryFailed, DeliveryDelivered, ""}[k%3]
+				state := []string{model.DeliveryFailed, model.DeliveryDelivered, ""}[k%3]
 				if written++; written == 2 {
-					state = DeliveryPending // kept in the log to the end
+					state = model.DeliveryPending // kept in the log to the end
 				}
 				if state != "" {
-					if err := Put(tx, TableDeliveries, &Delivery{ID: tx.NewUUID(), Seq: tx.Seq(), EventID: e.ID, EventSeq: e.Seq,
+					if err := Put(tx, TableDeliveries, &model.Delivery{ID: tx.NewUUID(), Seq: tx.Seq(), EventID: e.ID, EventSeq: e.Seq,
 						Queue: "q" + req, State: state, URL: "http://127.0.0.1/cb", Payload: `{}`}); err != nil {
 						return err
 					}
@@ -208,7 +209,7 @@ func logPages(t *testing.T, tx *Txn) []string {
 	}
 	for _, g := range []string{"r0", "r1", "r2"} {
 		for _, s := range []string{"s0", "s1"} {
-			e, err := LastEmailAbout(tx, g, s, func(*Email) bool { return true })
+			e, err := LastEmailAbout(tx, g, s, func(*model.Email) bool { return true })
 			require.NoError(t, err)
 			if e != nil {
 				out = append(out, g+" "+s+" last "+e.ID)
@@ -217,7 +218,7 @@ func logPages(t *testing.T, tx *Txn) []string {
 	}
 	var seqs []uint64
 	require.NoError(t, WalkSeq(tx, TableEvents, 0, false, func(raw any) bool {
-		seqs = append(seqs, raw.(*Event).Seq)
+		seqs = append(seqs, raw.(*model.Event).Seq)
 		return true
 	}))
 	out = append(out, fmt.Sprint("event seqs ", seqs))

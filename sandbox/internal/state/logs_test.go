@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -19,24 +20,24 @@ func withLogLimit(t *testing.T, st *Store, n int) {
 
 // addEvent records an event with one delivery in the given state ("" for
 // an event without targets).
-func addEvent(t *testing.T, st *Store, objectID, delivery string) *Event {
+func addEvent(t *testing.T, st *Store, objectID, delivery string) *model.Event {
 	t.Helper()
-	var e *Event
+	var e *model.Event
 	require.NoError(t, st.Update(func(tx *Txn) error {
-		e = &Event{ID: tx.NewUUID(), Seq: tx.Seq(), Type: "signature_request_sent", ObjectID: objectID}
+		e = &model.Event{ID: tx.NewUUID(), Seq: tx.Seq(), Type: "signature_request_sent", ObjectID: objectID}
 		if err := AddEvent(tx, e); err != nil {
 			return err
 		}
 		if delivery == "" {
 			return nil
 		}
-		return Put(tx, TableDeliveries, &Delivery{ID: tx.NewUUID(), Seq: tx.Seq(), EventID: e.ID, EventSeq: e.Seq,
+		return Put(tx, TableDeliveries, &model.Delivery{ID: tx.NewUUID(), Seq: tx.Seq(), EventID: e.ID, EventSeq: e.Seq,
 			Queue: "q", State: delivery, URL: "http://127.0.0.1/cb"})
 	}))
 	return e
 }
 
-func eventIDs(rows []*Event) []string {
+func eventIDs(rows []*model.Event) []string {
 	out := []string{}
 	for _, e := range rows {
 		out = append(out, e.ID)
@@ -50,14 +51,14 @@ func eventIDs(rows []*Event) []string {
 func TestCallbackLogKeepsItsLimitAndEveryPendingEntry(t *testing.T) {
 	st := seededStore(t)
 	withLogLimit(t, st, 3)
-	pending := addEvent(t, st, "a", DeliveryPending)
-	var settled []*Event
+	pending := addEvent(t, st, "a", model.DeliveryPending)
+	var settled []*model.Event
 	for i := 0; i < 4; i++ {
-		settled = append(settled, addEvent(t, st, "a", []string{DeliveryDelivered, DeliveryFailed, ""}[i%3]))
+		settled = append(settled, addEvent(t, st, "a", []string{model.DeliveryDelivered, model.DeliveryFailed, ""}[i%3]))
 	}
 	page, err := PageEvents(st.Read(), "", PageQuery{Limit: 100}, nil)
 	require.NoError(t, err)
-	assert.Equal(t, eventIDs([]*Event{pending, settled[2], settled[3]}), eventIDs(page.Rows),
+	assert.Equal(t, eventIDs([]*model.Event{pending, settled[2], settled[3]}), eventIDs(page.Rows),
 		"the oldest settled events went first; the pending one stayed")
 	ds, err := DeliveriesOf(st.Read(), settled[0].ID)
 	require.NoError(t, err)
@@ -66,7 +67,7 @@ func TestCallbackLogKeepsItsLimitAndEveryPendingEntry(t *testing.T) {
 
 	// All pending: nothing can go, the log grows past its limit.
 	for i := 0; i < 5; i++ {
-		addEvent(t, st, "b", DeliveryPending)
+		addEvent(t, st, "b", model.DeliveryPending)
 	}
 	u := requireUsageTrue(t, st)
 	assert.EqualValues(t, 6, u.Events, "pending entries are never dropped")
@@ -78,7 +79,7 @@ func TestOutboxKeepsItsLimit(t *testing.T) {
 	withLogLimit(t, st, 10)
 	for i := 0; i < 25; i++ {
 		require.NoError(t, st.Update(func(tx *Txn) error {
-			return AddEmail(tx, &Email{ID: tx.NewUUID(), Seq: tx.Seq(), To: fmt.Sprintf("s%d@x.example", i),
+			return AddEmail(tx, &model.Email{ID: tx.NewUUID(), Seq: tx.Seq(), To: fmt.Sprintf("s%d@x.example", i),
 				SignatureRequestID: fmt.Sprintf("r%d", i%2)})
 		}))
 	}
@@ -95,7 +96,7 @@ func TestOutboxKeepsItsLimit(t *testing.T) {
 // cursor in either order, with and without the index of a filter.
 func TestLogPagesWalkBothWays(t *testing.T) {
 	st := seededStore(t)
-	var all, ofA []*Event
+	var all, ofA []*model.Event
 	for i := 0; i < 7; i++ {
 		obj := []string{"a", "b"}[i%2]
 		e := addEvent(t, st, obj, "")
@@ -104,7 +105,7 @@ func TestLogPagesWalkBothWays(t *testing.T) {
 			ofA = append(ofA, e)
 		}
 	}
-	walk := func(objectID string, desc bool, keep func(*Event) bool) []string {
+	walk := func(objectID string, desc bool, keep func(*model.Event) bool) []string {
 		var got []string
 		q := PageQuery{Limit: 2, Desc: desc}
 		for pages := 0; pages < 10; pages++ {
@@ -131,7 +132,7 @@ func TestLogPagesWalkBothWays(t *testing.T) {
 	assert.Equal(t, reversed(eventIDs(all)), walk("", true, nil))
 	assert.Equal(t, eventIDs(ofA), walk("a", false, nil))
 	assert.Equal(t, reversed(eventIDs(ofA)), walk("a", true, nil))
-	notFirst := func(e *Event) bool { return e.ID != all[0].ID }
+	notFirst := func(e *model.Event) bool { return e.ID != all[0].ID }
 	assert.Equal(t, eventIDs(all[1:]), walk("", false, notFirst))
 	assert.Empty(t, walk("nobody", false, nil))
 
@@ -146,17 +147,17 @@ func TestLogPagesWalkBothWays(t *testing.T) {
 func TestDeliveryCountsFollowEveryPut(t *testing.T) {
 	st := seededStore(t)
 	withLogLimit(t, st, 1)
-	e := addEvent(t, st, "a", DeliveryPending)
+	e := addEvent(t, st, "a", model.DeliveryPending)
 	assert.Equal(t, DeliveryCounts{Pending: 1}, CountDeliveries(st.Read()))
 	require.NoError(t, st.Update(func(tx *Txn) error {
 		ds, err := DeliveriesOf(tx, e.ID)
 		require.NoError(t, err)
 		d := Clone(ds[0])
-		d.State = DeliveryDelivered
+		d.State = model.DeliveryDelivered
 		return Put(tx, TableDeliveries, d)
 	}))
 	assert.Equal(t, DeliveryCounts{Delivered: 1}, CountDeliveries(st.Read()))
-	addEvent(t, st, "a", DeliveryFailed)
+	addEvent(t, st, "a", model.DeliveryFailed)
 	assert.Equal(t, DeliveryCounts{Failed: 1}, CountDeliveries(st.Read()), "the first event went with its delivery")
 	requireUsageTrue(t, st)
 }
@@ -170,7 +171,7 @@ func TestLogBucketsGrowByAQuarter(t *testing.T) {
 	add := func(n int) {
 		require.NoError(t, st.Update(func(tx *Txn) error {
 			for i := 0; i < n; i++ {
-				if err := AddEmail(tx, &Email{ID: tx.NewUUID(), Seq: tx.Seq(), SignatureRequestID: "r"}); err != nil {
+				if err := AddEmail(tx, &model.Email{ID: tx.NewUUID(), Seq: tx.Seq(), SignatureRequestID: "r"}); err != nil {
 					return err
 				}
 			}
@@ -214,17 +215,17 @@ func TestTrimInOneWriteMatchesAWriteEach(t *testing.T) {
 					require.NoError(t, st.Update(func(tx *Txn) error {
 						for i := done; i < done+perWrite; i++ {
 							req := fmt.Sprintf("r%d", i%3)
-							if err := AddEmail(tx, &Email{ID: tx.NewUUID(), Seq: tx.Seq(), SignatureRequestID: req,
+							if err := AddEmail(tx, &model.Email{ID: tx.NewUUID(), Seq: tx.Seq(), SignatureRequestID: req,
 								SignatureID: fmt.Sprintf("s%d", i%2)}); err != nil {
 								return err
 							}
-							e := &Event{ID: tx.NewUUID(), Seq: tx.Seq(), Type: "signature_request_sent", ObjectID: req}
+							e := &model.Event{ID: tx.NewUUID(), Seq: tx.Seq(), Type: "signature_request_sent", ObjectID: req}
 							if err := AddEvent(tx, e); err != nil {
 								return err
 							}
 							if i%7 == 3 {
-								if err := Put(tx, TableDeliveries, &Delivery{ID: tx.NewUUID(), Seq: tx.Seq(), EventID: e.ID,
-									EventSeq: e.Seq, Queue: "q", State: DeliveryPending, URL: "http://127.0.0.1/cb"}); err != nil {
+								if err := Put(tx, TableDeliveries, &model.Delivery{ID: tx.NewUUID(), Seq: tx.Seq(), EventID: e.ID,
+									EventSeq: e.Seq, Queue: "q", State: model.DeliveryPending, URL: "http://127.0.0.1/cb"}); err != nil {
 									return err
 								}
 							}
@@ -260,9 +261,9 @@ func TestTrimForgetsItsHeadForAnOlderEntry(t *testing.T) {
 	st := seededStore(t)
 	withLogLimit(t, st, 3)
 	require.NoError(t, st.Update(func(tx *Txn) error {
-		var first *Email
+		var first *model.Email
 		for i := 0; i < 5; i++ {
-			e := &Email{ID: tx.NewUUID(), Seq: tx.Seq(), To: fmt.Sprintf("s%d@x.example", i)}
+			e := &model.Email{ID: tx.NewUUID(), Seq: tx.Seq(), To: fmt.Sprintf("s%d@x.example", i)}
 			if first == nil {
 				first = e
 				for n := 0; n < 2<<logSeqShift; n++ {
@@ -273,17 +274,17 @@ func TestTrimForgetsItsHeadForAnOlderEntry(t *testing.T) {
 				return err
 			}
 		}
-		_, err := Get[Email](tx, TableEmails, first.ID)
+		_, err := Get[model.Email](tx, TableEmails, first.ID)
 		require.ErrorIs(t, err, ErrNotFound, "the trims dropped the first e-mail")
 		again := *first
 		again.Bounced = true
 		if err := Put(tx, TableEmails, &again); err != nil {
 			return err
 		}
-		if err := AddEmail(tx, &Email{ID: tx.NewUUID(), Seq: tx.Seq(), To: "s5@x.example"}); err != nil {
+		if err := AddEmail(tx, &model.Email{ID: tx.NewUUID(), Seq: tx.Seq(), To: "s5@x.example"}); err != nil {
 			return err
 		}
-		_, err = Get[Email](tx, TableEmails, first.ID)
+		_, err = Get[model.Email](tx, TableEmails, first.ID)
 		require.ErrorIs(t, err, ErrNotFound, "the oldest e-mail went first")
 		return nil
 	}))

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -47,7 +48,7 @@ func TestNumberKeysSortAsTheNumbers(t *testing.T) {
 // finds the row whose field holds it, and a field of another kind is an
 // error, not a panic.
 func TestNumberKeysOfObjectsAndArgsAgree(t *testing.T) {
-	row := &Job{Due: -7, Seq: 300}
+	row := &model.Job{Due: -7, Seq: 300}
 	_, ko, err := (&UintKey{Field: "Seq"}).FromObject(row)
 	require.NoError(t, err)
 	for _, arg := range []any{uint64(300), uint(300), uint32(300), uint16(300)} {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -31,19 +32,19 @@ func TestCommitObserverSeesEveryCommit(t *testing.T) {
 	var log commitLog
 	st.SetCommitObserver(log.observe)
 
-	put := func(team *Team) func(tx *Txn) error {
+	put := func(team *model.Team) func(tx *Txn) error {
 		return func(tx *Txn) error { return Put(tx, TableTeams, team) }
 	}
-	require.NoError(t, st.Update(put(&Team{ID: "t1", Name: "One"})))
+	require.NoError(t, st.Update(put(&model.Team{ID: "t1", Name: "One"})))
 	require.Error(t, st.Update(func(tx *Txn) error {
-		if err := Put(tx, TableTeams, &Team{ID: "t2"}); err != nil {
+		if err := Put(tx, TableTeams, &model.Team{ID: "t2"}); err != nil {
 			return err
 		}
 		return errors.New("aborted")
 	}))
 	require.NoError(t, st.Update(func(*Txn) error { return nil }))
-	require.NoError(t, st.Update(put(&Team{ID: "t1", Name: "Renamed"})))
-	require.NoError(t, st.Update(func(tx *Txn) error { return tx.Delete(TableTeams, &Team{ID: "t1"}) }))
+	require.NoError(t, st.Update(put(&model.Team{ID: "t1", Name: "Renamed"})))
+	require.NoError(t, st.Update(func(tx *Txn) error { return tx.Delete(TableTeams, &model.Team{ID: "t1"}) }))
 
 	require.Len(t, log.commits, 3, "the aborted and the empty write are not commits")
 	for i, c := range log.commits {
@@ -54,10 +55,10 @@ func TestCommitObserverSeesEveryCommit(t *testing.T) {
 		assert.Equal(t, TableTeams, c.Changes[0].Table)
 	}
 	assert.True(t, log.commits[0].Changes[0].Created())
-	assert.Equal(t, "One", log.commits[0].Changes[0].After.(*Team).Name)
+	assert.Equal(t, "One", log.commits[0].Changes[0].After.(*model.Team).Name)
 	assert.True(t, log.commits[1].Changes[0].Updated())
-	assert.Equal(t, "One", log.commits[1].Changes[0].Before.(*Team).Name)
-	assert.Equal(t, "Renamed", log.commits[1].Changes[0].After.(*Team).Name)
+	assert.Equal(t, "One", log.commits[1].Changes[0].Before.(*model.Team).Name)
+	assert.Equal(t, "Renamed", log.commits[1].Changes[0].After.(*model.Team).Name)
 	assert.True(t, log.commits[2].Changes[0].Deleted())
 }
 
@@ -75,10 +76,10 @@ func TestCommitObserverOrderIsCommitOrder(t *testing.T) {
 			for range each {
 				assert.NoError(t, st.Update(func(tx *Txn) error {
 					n := 0
-					if cur, err := Get[Team](tx, TableTeams, "counter"); err == nil {
+					if cur, err := Get[model.Team](tx, TableTeams, "counter"); err == nil {
 						n, _ = strconv.Atoi(cur.Name)
 					}
-					return Put(tx, TableTeams, &Team{ID: "counter", Name: strconv.Itoa(n + 1)})
+					return Put(tx, TableTeams, &model.Team{ID: "counter", Name: strconv.Itoa(n + 1)})
 				}))
 			}
 		})
@@ -87,7 +88,7 @@ func TestCommitObserverOrderIsCommitOrder(t *testing.T) {
 	require.Len(t, log.commits, writers*each)
 	for i, c := range log.commits {
 		require.Equal(t, uint64(i+1), c.Seq)
-		require.Equal(t, strconv.Itoa(i+1), c.Changes[0].After.(*Team).Name, "commit %d", i+1)
+		require.Equal(t, strconv.Itoa(i+1), c.Changes[0].After.(*model.Team).Name, "commit %d", i+1)
 	}
 }
 
@@ -98,10 +99,10 @@ func TestCommitObserverSeesReplaceAsSnapshot(t *testing.T) {
 	st := newTestStore(t)
 	var log commitLog
 	st.SetCommitObserver(log.observe)
-	require.NoError(t, st.Update(func(tx *Txn) error { return Put(tx, TableTeams, &Team{ID: "old"}) }))
+	require.NoError(t, st.Update(func(tx *Txn) error { return Put(tx, TableTeams, &model.Team{ID: "old"}) }))
 
 	other := newTestStore(t)
-	require.NoError(t, other.Update(func(tx *Txn) error { return Put(tx, TableTeams, &Team{ID: "new"}) }))
+	require.NoError(t, other.Update(func(tx *Txn) error { return Put(tx, TableTeams, &model.Team{ID: "new"}) }))
 	st.Replace(other.db.Load())
 
 	require.Len(t, log.commits, 2)
@@ -109,13 +110,13 @@ func TestCommitObserverSeesReplaceAsSnapshot(t *testing.T) {
 	assert.Equal(t, uint64(2), snap.Seq)
 	assert.Nil(t, snap.Changes)
 	require.NotNil(t, snap.Snapshot)
-	_, err := Get[Team](snap.Snapshot, TableTeams, "new")
+	_, err := Get[model.Team](snap.Snapshot, TableTeams, "new")
 	assert.NoError(t, err)
-	_, err = Get[Team](snap.Snapshot, TableTeams, "old")
+	_, err = Get[model.Team](snap.Snapshot, TableTeams, "old")
 	assert.ErrorIs(t, err, ErrNotFound)
 
 	st.SetCommitObserver(nil)
-	require.NoError(t, st.Update(func(tx *Txn) error { return Put(tx, TableTeams, &Team{ID: "unseen"}) }))
+	require.NoError(t, st.Update(func(tx *Txn) error { return Put(tx, TableTeams, &model.Team{ID: "unseen"}) }))
 	assert.Len(t, log.commits, 2, "a removed observer sees nothing")
 }
 

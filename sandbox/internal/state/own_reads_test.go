@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	memdb "github.com/hashicorp/go-memdb"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/stretchr/testify/require"
 )
 
@@ -21,11 +22,11 @@ import (
 // again.
 func TestReadsInAWriteSeeItsOwnChanges(t *testing.T) {
 	st := newTestStore(t)
-	invite := func(n int, team string) *TeamInvite {
-		return &TeamInvite{ID: fmt.Sprintf("i%02d", n), TeamID: team, EmailKey: fmt.Sprintf("e%d@x", n%5)}
+	invite := func(n int, team string) *model.TeamInvite {
+		return &model.TeamInvite{ID: fmt.Sprintf("i%02d", n), TeamID: team, EmailKey: fmt.Sprintf("e%d@x", n%5)}
 	}
-	job := func(due int64, seq uint64, subject string) *Job {
-		return &Job{Due: due, Seq: seq, Kind: "test", Subject: subject}
+	job := func(due int64, seq uint64, subject string) *model.Job {
+		return &model.Job{Due: due, Seq: seq, Kind: "test", Subject: subject}
 	}
 	const invites, dues, seqs = 20, 2, 12
 	teams, subjects := []string{"ta", "tb", "tc"}, []string{"sa", "sb", "s", ""}
@@ -62,7 +63,7 @@ func TestReadsInAWriteSeeItsOwnChanges(t *testing.T) {
 			got, err := tx.First(TableTeamInvites, IndexID, id)
 			require.NoError(t, err)
 			require.True(t, want == got, "%s: invite %s: got %v, memdb %v", step, id, got, want)
-			row, err := Get[TeamInvite](tx, TableTeamInvites, id)
+			row, err := Get[model.TeamInvite](tx, TableTeamInvites, id)
 			if want == nil {
 				require.ErrorIs(t, err, ErrNotFound, "%s: invite %s", step, id)
 			} else {
@@ -97,21 +98,21 @@ func TestReadsInAWriteSeeItsOwnChanges(t *testing.T) {
 		for _, subject := range subjects {
 			// memdb's own walk of the queue, the subject's jobs picked
 			// out in scheduling order (jobs of no subject are nobody's).
-			var want []*Job
+			var want []*model.Job
 			it, err := tx.mem.Get(TableJobs, IndexID)
 			require.NoError(t, err)
 			for raw := it.Next(); raw != nil; raw = it.Next() {
-				if j := raw.(*Job); subject != "" && j.Subject == subject {
+				if j := raw.(*model.Job); subject != "" && j.Subject == subject {
 					want = append(want, j)
 				}
 			}
-			slices.SortFunc(want, func(a, b *Job) int { return cmp.Compare(a.Seq, b.Seq) })
+			slices.SortFunc(want, func(a, b *model.Job) int { return cmp.Compare(a.Seq, b.Seq) })
 			if own && subject != "" {
 				// The write reads them from its compact index (its own
 				// copies of the buckets it changed), not memdb's.
-				var got []*Job
+				var got []*model.Job
 				require.NoError(t, tx.compactRows(compactIndexNamed(TableJobs, IndexSubject), subject, 0, false, func(raw any) bool {
-					got = append(got, raw.(*Job))
+					got = append(got, raw.(*model.Job))
 					return true
 				}))
 				require.Equal(t, want, got, "%s: jobs of %s in index order", step, subject)
@@ -141,7 +142,7 @@ func TestReadsInAWriteSeeItsOwnChanges(t *testing.T) {
 				return err
 			}
 			// A row that only names the stored one, as a delete may pass.
-			return tx.Delete(TableTeamInvites, &TeamInvite{ID: raw.(*TeamInvite).ID, TeamID: "tz", EmailKey: "z"})
+			return tx.Delete(TableTeamInvites, &model.TeamInvite{ID: raw.(*model.TeamInvite).ID, TeamID: "tz", EmailKey: "z"})
 		}},
 		{"delete a team's invites", func(tx *Txn) error {
 			_, err := tx.DeleteAll(TableTeamInvites, IndexTeam, teams[rng.IntN(len(teams))])
@@ -208,11 +209,11 @@ func TestReadsInAWriteSeeItsOwnChanges(t *testing.T) {
 		same(tx, "before the failed insert", true)
 		// A delete of a row that is not there changes nothing: the
 		// scheduler's Take of a job cancelled earlier in its batch.
-		require.ErrorIs(t, tx.Delete(TableTeamInvites, &TeamInvite{ID: "i99"}), memdb.ErrNotFound)
+		require.ErrorIs(t, tx.Delete(TableTeamInvites, &model.TeamInvite{ID: "i99"}), memdb.ErrNotFound)
 		same(tx, "after deleting a row that is not there", true)
 		// No team: memdb refuses the row at the team index, after it may
 		// have stored it in others (it walks them in map order).
-		require.Error(t, Put(tx, TableTeamInvites, &TeamInvite{ID: "i03", EmailKey: "e3@x"}))
+		require.Error(t, Put(tx, TableTeamInvites, &model.TeamInvite{ID: "i03", EmailKey: "e3@x"}))
 		same(tx, "after the failed insert", false)
 		_, ok := tx.firstOwn(TableTeamInvites, IndexID, []any{"i01"})
 		require.False(t, ok, "after a failed change reads are memdb's")

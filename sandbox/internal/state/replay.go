@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	memdb "github.com/hashicorp/go-memdb"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
 // Replay applies the row changes of one journaled commit (rows decoded
@@ -31,9 +32,9 @@ func NewReplay(tx *memdb.Txn) *Replay { return &Replay{tx: tx, rows: newLoadingW
 // Apply makes one change: row is the new row, or for a deletion the row
 // deleted.
 func (r *Replay) Apply(table string, row any, deleted bool) error {
-	switch fs, _ := row.(*FileSet); {
+	switch fs, _ := row.(*model.FileSet); {
 	case table == TableSignatureRequests && !deleted:
-		req, ok := row.(*SignatureRequest)
+		req, ok := row.(*model.SignatureRequest)
 		if !ok {
 			return fmt.Errorf("a %T is not a signature request", row)
 		}
@@ -41,9 +42,9 @@ func (r *Replay) Apply(table string, row any, deleted bool) error {
 			break // written with its file set
 		}
 		if raw := r.rows.get(bucketed(TableSignatureRequests), req.ID); raw != nil {
-			req.Files = raw.(*SignatureRequest).Files
+			req.Files = raw.(*model.SignatureRequest).Files
 		}
-	case table == TableFileSets && fs != nil && fs.Kind() == FileSetKindRequest:
+	case table == TableFileSets && fs != nil && fs.Kind() == model.FileSetKindRequest:
 		id := fs.ObjectID()
 		r.files = append(r.files, id)
 		if r.gone == nil {
@@ -86,7 +87,7 @@ func (r *Replay) Finish() error {
 			continue
 		}
 		reqs := bucketed(TableSignatureRequests)
-		if req, _ := r.rows.get(reqs, id).(*SignatureRequest); req != nil && req.Files != nil {
+		if req, _ := r.rows.get(reqs, id).(*model.SignatureRequest); req != nil && req.Files != nil {
 			c := *req
 			c.Files = nil
 			r.rows.put(reqs, id, &c)

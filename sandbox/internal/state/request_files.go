@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	memdb "github.com/hashicorp/go-memdb"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
 // A signature request's file set lives in its request row
@@ -38,29 +39,26 @@ import (
 // counts as before. GetFileSet still finds it once the request row is put;
 // the next PutFileSet moves it into the row (dropFileSetRow).
 
-// FileSetKindRequest is the kind of the file sets kept in request rows.
-const FileSetKindRequest = "signature_request"
-
 // GetFileSet reads an object's file set (ErrNotFound when none was ever
 // scheduled).
-func GetFileSet(tx *Txn, kind, objectID string) (*FileSet, error) {
-	if kind == FileSetKindRequest {
-		if req, err := Get[SignatureRequest](tx, TableSignatureRequests, objectID); err == nil && req.Files != nil {
+func GetFileSet(tx *Txn, kind, objectID string) (*model.FileSet, error) {
+	if kind == model.FileSetKindRequest {
+		if req, err := Get[model.SignatureRequest](tx, TableSignatureRequests, objectID); err == nil && req.Files != nil {
 			return req.Files, nil
 		}
 	}
 	// A request without one in its row may still have a file_sets row:
 	// one put before its request row was (test worlds built in part).
-	return Get[FileSet](tx, TableFileSets, FileSetID(kind, objectID))
+	return Get[model.FileSet](tx, TableFileSets, model.FileSetID(kind, objectID))
 }
 
 // PutFileSet stores an object's file set: in its request row for a
 // request (a copy of the row that differs only in Files), else as a
 // file_sets row. The request row's other fields are those stored, so its
 // blob holds and indexes do not move.
-func PutFileSet(tx *Txn, fs *FileSet) error {
-	if fs.Kind() == FileSetKindRequest {
-		if req, err := Get[SignatureRequest](tx, TableSignatureRequests, fs.ObjectID()); err == nil {
+func PutFileSet(tx *Txn, fs *model.FileSet) error {
+	if fs.Kind() == model.FileSetKindRequest {
+		if req, err := Get[model.SignatureRequest](tx, TableSignatureRequests, fs.ObjectID()); err == nil {
 			if err := dropFileSetRow(tx, req); err != nil {
 				return err
 			}
@@ -71,7 +69,7 @@ func PutFileSet(tx *Txn, fs *FileSet) error {
 			}
 			if tx.rows == nil { // an observed write (withFileSetChanges)
 				if tx.filesOnly == nil {
-					tx.filesOnly = map[*SignatureRequest]*SignatureRequest{}
+					tx.filesOnly = map[*model.SignatureRequest]*model.SignatureRequest{}
 				}
 				tx.filesOnly[&c] = req
 			}
@@ -86,11 +84,11 @@ func PutFileSet(tx *Txn, fs *FileSet) error {
 // request's file set is in one place, as import leaves it. The delete
 // comes first in the write, so that a journal replays it before the file
 // set the request row now carries.
-func dropFileSetRow(tx *Txn, req *SignatureRequest) error {
+func dropFileSetRow(tx *Txn, req *model.SignatureRequest) error {
 	if req.Files != nil {
 		return nil
 	}
-	row, err := Get[FileSet](tx, TableFileSets, FileSetID(FileSetKindRequest, req.ID))
+	row, err := Get[model.FileSet](tx, TableFileSets, model.FileSetID(model.FileSetKindRequest, req.ID))
 	if err != nil {
 		return nil // none
 	}
@@ -105,11 +103,11 @@ func dropFileSetRow(tx *Txn, req *SignatureRequest) error {
 // request), else a copy that does. Callers build request rows from copies
 // of what they read, and a file set put since would otherwise be lost.
 func withStoredFiles(tx *Txn, row any) any {
-	r, ok := row.(*SignatureRequest)
+	r, ok := row.(*model.SignatureRequest)
 	if !ok || r == nil {
 		return row
 	}
-	var stored *FileSet
+	var stored *model.FileSet
 	if req := storedRequest(tx, r.ID); req != nil {
 		stored = req.Files
 	}
@@ -125,7 +123,7 @@ func withStoredFiles(tx *Txn, row any) any {
 // without its file set, which they write as a file_sets row; any other
 // row as it is.
 func RowAsExported(row any) any {
-	if r, ok := row.(*SignatureRequest); ok && r != nil && r.Files != nil {
+	if r, ok := row.(*model.SignatureRequest); ok && r != nil && r.Files != nil {
 		c := *r
 		c.Files = nil
 		return &c
@@ -133,34 +131,25 @@ func RowAsExported(row any) any {
 	return row
 }
 
-// CheckImported refuses a file set carried in a request row that names
-// another object.
-func (r *SignatureRequest) CheckImported() error {
-	if r.Files != nil && r.Files.ID != FileSetID(FileSetKindRequest, r.ID) {
-		return fmt.Errorf("files: file set %q is not the request's", r.Files.ID)
-	}
-	return nil
-}
-
 // storedRequest is the request row stored under id as this transaction
 // has it (nil: none), read from its bucket without the arguments a lookup
 // boxes: Put asks for every request row it stores.
-func storedRequest(tx *Txn, id string) *SignatureRequest {
+func storedRequest(tx *Txn, id string) *model.SignatureRequest {
 	bt := bucketed(TableSignatureRequests)
 	raw := tx.bucketGet(bt, id)
 	if checkOwnReads {
 		tx.checkBucketRead(bt, id, raw)
 	}
-	r, _ := raw.(*SignatureRequest)
+	r, _ := raw.(*model.SignatureRequest)
 	return r
 }
 
 // onlyFilesChanged reports whether a request row's change is PutFileSet's
 // alone: following the rows PutFileSet made (filesOnly: row made -> row
 // it copied) back from the row after reaches the row before.
-func onlyFilesChanged(ch *memdb.Change, filesOnly map[*SignatureRequest]*SignatureRequest) bool {
-	before, _ := ch.Before.(*SignatureRequest)
-	after, _ := ch.After.(*SignatureRequest)
+func onlyFilesChanged(ch *memdb.Change, filesOnly map[*model.SignatureRequest]*model.SignatureRequest) bool {
+	before, _ := ch.Before.(*model.SignatureRequest)
+	after, _ := ch.After.(*model.SignatureRequest)
 	if before == nil || after == nil {
 		return false
 	}
@@ -175,7 +164,7 @@ func onlyFilesChanged(ch *memdb.Change, filesOnly map[*SignatureRequest]*Signatu
 // requestFileRows is how many file_sets rows a request row stands for
 // (one when it holds a file set, none for anything else).
 func requestFileRows(row any) int64 {
-	if r, ok := row.(*SignatureRequest); ok && r != nil && r.Files != nil {
+	if r, ok := row.(*model.SignatureRequest); ok && r != nil && r.Files != nil {
 		return 1
 	}
 	return 0
@@ -184,7 +173,7 @@ func requestFileRows(row any) int64 {
 // filesOf is the file set a request row holds, as a row: nil (untyped)
 // when it holds none.
 func filesOf(row any) any {
-	if r, ok := row.(*SignatureRequest); ok && r != nil && r.Files != nil {
+	if r, ok := row.(*model.SignatureRequest); ok && r != nil && r.Files != nil {
 		return r.Files
 	}
 	return nil
@@ -198,7 +187,7 @@ func filesOf(row any) any {
 // was never changed before file sets moved: a preparation job journals
 // its file set, not the whole request again. The changes are returned as
 // they are when no file set changed.
-func withFileSetChanges(changes memdb.Changes, filesOnly map[*SignatureRequest]*SignatureRequest) memdb.Changes {
+func withFileSetChanges(changes memdb.Changes, filesOnly map[*model.SignatureRequest]*model.SignatureRequest) memdb.Changes {
 	var out memdb.Changes
 	for i := range changes {
 		ch := &changes[i]
@@ -236,13 +225,13 @@ func exportedFileSets(tx *Txn, rows []any) ([]any, error) {
 	}
 	added := false
 	for _, r := range reqs {
-		if fs := r.(*SignatureRequest).Files; fs != nil {
+		if fs := r.(*model.SignatureRequest).Files; fs != nil {
 			rows = append(rows, fs)
 			added = true
 		}
 	}
 	if added {
-		sort.SliceStable(rows, func(i, j int) bool { return rows[i].(*FileSet).ID < rows[j].(*FileSet).ID })
+		sort.SliceStable(rows, func(i, j int) bool { return rows[i].(*model.FileSet).ID < rows[j].(*model.FileSet).ID })
 	}
 	return rows, nil
 }
@@ -251,13 +240,13 @@ func exportedFileSets(tx *Txn, rows []any) ([]any, error) {
 // into its request row (an import; a journal replay folds the file sets
 // of each commit, see Replay). Rows of requests that do not exist stay.
 func foldRequestFileSets(tx *memdb.Txn) error {
-	it, err := tx.Get(TableFileSets, IndexID+"_prefix", FileSetKindRequest+":")
+	it, err := tx.Get(TableFileSets, IndexID+"_prefix", model.FileSetKindRequest+":")
 	if err != nil {
 		return fmt.Errorf("state: fold file sets: %w", err)
 	}
-	var legacy []*FileSet
+	var legacy []*model.FileSet
 	for raw := it.Next(); raw != nil; raw = it.Next() {
-		legacy = append(legacy, raw.(*FileSet))
+		legacy = append(legacy, raw.(*model.FileSet))
 	}
 	w := newLoadingWrite(tx)
 	for _, fs := range legacy {
@@ -280,15 +269,15 @@ func foldFileSet(w *bucketWrite, id string, replaces bool) error {
 		return nil
 	}
 	tx := w.tx
-	rawFS, err := tx.First(TableFileSets, IndexID, FileSetID(FileSetKindRequest, id))
+	rawFS, err := tx.First(TableFileSets, IndexID, model.FileSetID(model.FileSetKindRequest, id))
 	if err != nil || rawFS == nil {
 		return err
 	}
-	c := *rawReq.(*SignatureRequest)
+	c := *rawReq.(*model.SignatureRequest)
 	if c.Files != nil && !replaces {
 		return fmt.Errorf("table %q: request %s has a file set in its row and in table %q", TableSignatureRequests, id, TableFileSets)
 	}
-	c.Files = rawFS.(*FileSet)
+	c.Files = rawFS.(*model.FileSet)
 	w.put(reqs, id, &c)
 	if err := tx.Delete(TableFileSets, rawFS); err != nil {
 		return fmt.Errorf("state: fold file set of %s: %w", id, err)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	memdb "github.com/hashicorp/go-memdb"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -48,18 +49,18 @@ func TestRequestFileSetLivesInItsRequestRow(t *testing.T) {
 				st.SetCommitObserver(func(c Commit) { changes = append(changes, c.Changes...) })
 			}
 			require.NoError(t, st.Update(func(tx *Txn) error {
-				if err := Put(tx, TableSignatureRequests, &SignatureRequest{ID: "sr1", Seq: 1, Title: "One"}); err != nil {
+				if err := Put(tx, TableSignatureRequests, &model.SignatureRequest{ID: "sr1", Seq: 1, Title: "One"}); err != nil {
 					return err
 				}
-				fs := NewFileSet(FileSetKindRequest, "sr1")
+				fs := NewFileSet(model.FileSetKindRequest, "sr1")
 				fs.Version = 1
 				if err := PutFileSet(tx, fs); err != nil {
 					return err
 				}
-				got, err := GetFileSet(tx, FileSetKindRequest, "sr1")
+				got, err := GetFileSet(tx, model.FileSetKindRequest, "sr1")
 				require.NoError(t, err)
 				assert.Equal(t, 1, got.Version, "read in the write")
-				return PutFileSet(tx, &FileSet{ID: FileSetID("template", "t1"), Version: 4})
+				return PutFileSet(tx, &model.FileSet{ID: model.FileSetID("template", "t1"), Version: 4})
 			}))
 			checkFileSetCounts(t, st, 2)
 			assert.Equal(t, 1, rawFileSetRows(t, st.Read().mem), "only the template's file set is a row")
@@ -67,7 +68,7 @@ func TestRequestFileSetLivesInItsRequestRow(t *testing.T) {
 				var sets []string
 				for _, ch := range changes {
 					if ch.Table == TableFileSets {
-						sets = append(sets, ch.After.(*FileSet).ID)
+						sets = append(sets, ch.After.(*model.FileSet).ID)
 					}
 				}
 				assert.Equal(t, []string{"signature_request:sr1", "template:t1"}, sets, "the observer sees both as file_sets rows")
@@ -75,7 +76,7 @@ func TestRequestFileSetLivesInItsRequestRow(t *testing.T) {
 
 			// A request row put from a copy made before the file set
 			// changed, or built anew, keeps the stored file set.
-			stale, err := Get[SignatureRequest](st.Read(), TableSignatureRequests, "sr1")
+			stale, err := Get[model.SignatureRequest](st.Read(), TableSignatureRequests, "sr1")
 			require.NoError(t, err)
 			stale = stale.Copy()
 			require.NoError(t, st.Update(func(tx *Txn) error {
@@ -88,16 +89,16 @@ func TestRequestFileSetLivesInItsRequestRow(t *testing.T) {
 				if err := Put(tx, TableSignatureRequests, stale); err != nil {
 					return err
 				}
-				return Put(tx, TableSignatureRequests, &SignatureRequest{ID: "sr2", Seq: 2})
+				return Put(tx, TableSignatureRequests, &model.SignatureRequest{ID: "sr2", Seq: 2})
 			}))
 			assert.Equal(t, 1, stale.Files.Version, "the caller's row is not changed")
-			got, err := GetFileSet(st.Read(), FileSetKindRequest, "sr1")
+			got, err := GetFileSet(st.Read(), model.FileSetKindRequest, "sr1")
 			require.NoError(t, err)
 			assert.Equal(t, 2, got.Version)
-			req, err := Get[SignatureRequest](st.Read(), TableSignatureRequests, "sr1")
+			req, err := Get[model.SignatureRequest](st.Read(), TableSignatureRequests, "sr1")
 			require.NoError(t, err)
 			assert.Equal(t, "Retitled", req.Title)
-			_, err = GetFileSet(st.Read(), FileSetKindRequest, "sr2")
+			_, err = GetFileSet(st.Read(), model.FileSetKindRequest, "sr2")
 			assert.ErrorIs(t, err, ErrNotFound)
 			checkFileSetCounts(t, st, 2)
 
@@ -116,7 +117,7 @@ func TestRequestFileSetLivesInItsRequestRow(t *testing.T) {
 			st2 := NewStore(db, func() time.Time { return exportTestNow })
 			assert.Equal(t, string(first), string(exportJSON(t, st2)))
 			assert.Equal(t, 1, rawFileSetRows(t, st2.Read().mem), "import folds the request's row into the request")
-			got, err = GetFileSet(st2.Read(), FileSetKindRequest, "sr1")
+			got, err = GetFileSet(st2.Read(), model.FileSetKindRequest, "sr1")
 			require.NoError(t, err)
 			assert.Equal(t, 2, got.Version)
 			checkFileSetCounts(t, st2, 2)
@@ -130,10 +131,10 @@ func TestRequestFileSetLivesInItsRequestRow(t *testing.T) {
 func TestRequestFileSetImportShapes(t *testing.T) {
 	st := seededStore(t)
 	require.NoError(t, st.Update(func(tx *Txn) error {
-		if err := Put(tx, TableSignatureRequests, &SignatureRequest{ID: "sr1", Seq: 1}); err != nil {
+		if err := Put(tx, TableSignatureRequests, &model.SignatureRequest{ID: "sr1", Seq: 1}); err != nil {
 			return err
 		}
-		return PutFileSet(tx, &FileSet{ID: FileSetID(FileSetKindRequest, "sr1"), Version: 3, Name: "N"})
+		return PutFileSet(tx, &model.FileSet{ID: model.FileSetID(model.FileSetKindRequest, "sr1"), Version: 3, Name: "N"})
 	}))
 	first := exportJSON(t, st)
 	var tables Tables
@@ -205,7 +206,7 @@ func TestReplayKeepsRequestFileSetsInTheirRows(t *testing.T) {
 		raw, err := (&Txn{mem: db.Txn(false)}).First(TableSignatureRequests, IndexID, id)
 		require.NoError(t, err)
 		require.NotNil(t, raw)
-		if f := raw.(*SignatureRequest).Files; f != nil {
+		if f := raw.(*model.SignatureRequest).Files; f != nil {
 			return f.Version
 		}
 		return 0
@@ -229,7 +230,7 @@ func TestReplayKeepsRequestFileSetsInTheirRows(t *testing.T) {
 	assert.Equal(t, 1, rawFileSetRows(t, tx), "only the file set of a request that does not exist is a row")
 	raw, err := (&Txn{mem: tx}).First(TableSignatureRequests, IndexID, "sr1")
 	require.NoError(t, err)
-	assert.Equal(t, "e", raw.(*SignatureRequest).Title)
+	assert.Equal(t, "e", raw.(*model.SignatureRequest).Title)
 }
 
 // TestFileSetPutBeforeItsRequestStaysFound: a request's file set put while
@@ -246,21 +247,21 @@ func TestFileSetPutBeforeItsRequestStaysFound(t *testing.T) {
 				st.SetCommitObserver(func(c Commit) { changes = c.Changes })
 			}
 			require.NoError(t, st.Update(func(tx *Txn) error {
-				fs := NewFileSet(FileSetKindRequest, "sr9")
+				fs := NewFileSet(model.FileSetKindRequest, "sr9")
 				fs.Version = 3
 				if err := PutFileSet(tx, fs); err != nil {
 					return err
 				}
-				return Put(tx, TableSignatureRequests, &SignatureRequest{ID: "sr9", Seq: 9, Title: "Late"})
+				return Put(tx, TableSignatureRequests, &model.SignatureRequest{ID: "sr9", Seq: 9, Title: "Late"})
 			}))
-			got, err := GetFileSet(st.Read(), FileSetKindRequest, "sr9")
+			got, err := GetFileSet(st.Read(), model.FileSetKindRequest, "sr9")
 			require.NoError(t, err, "the request row does not hide its file_sets row")
 			assert.Equal(t, 3, got.Version)
 			checkFileSetCounts(t, st, 1)
 
 			var tables Tables
 			require.NoError(t, json.Unmarshal(exportJSON(t, st), &tables))
-			got, err = GetFileSet(reimported(t, st).Read(), FileSetKindRequest, "sr9")
+			got, err = GetFileSet(reimported(t, st).Read(), model.FileSetKindRequest, "sr9")
 			require.NoError(t, err, "nor after an import")
 			assert.Equal(t, 3, got.Version)
 
@@ -294,7 +295,7 @@ func TestFileSetPutBeforeItsRequestStaysFound(t *testing.T) {
 				assert.Equal(t, string(exportJSON(t, st)), string(exportJSON(t, NewStore(db, func() time.Time { return exportTestNow }))))
 			}
 			assert.Equal(t, 0, rawFileSetRows(t, st.Read().mem), "the file set moved into the request row")
-			got, err = GetFileSet(st.Read(), FileSetKindRequest, "sr9")
+			got, err = GetFileSet(st.Read(), model.FileSetKindRequest, "sr9")
 			require.NoError(t, err)
 			assert.Equal(t, 4, got.Version)
 			checkFileSetCounts(t, st, 1)
@@ -320,17 +321,17 @@ func TestFileSetOnlyWriteJournalsItsFileSet(t *testing.T) {
 		}
 	})
 	require.NoError(t, st.Update(func(tx *Txn) error {
-		if err := Put(tx, TableSignatureRequests, &SignatureRequest{ID: "sr1", Seq: 1, Title: "One"}); err != nil {
+		if err := Put(tx, TableSignatureRequests, &model.SignatureRequest{ID: "sr1", Seq: 1, Title: "One"}); err != nil {
 			return err
 		}
-		return PutFileSet(tx, NewFileSet(FileSetKindRequest, "sr1"))
+		return PutFileSet(tx, NewFileSet(model.FileSetKindRequest, "sr1"))
 	}))
 	assert.Contains(t, tables, TableSignatureRequests, "a new request is journaled")
 	assert.Contains(t, tables, TableFileSets)
 
 	putVersion := func(v int) func(tx *Txn) error {
 		return func(tx *Txn) error {
-			cur, err := GetFileSet(tx, FileSetKindRequest, "sr1")
+			cur, err := GetFileSet(tx, model.FileSetKindRequest, "sr1")
 			if err != nil {
 				return err
 			}
@@ -350,7 +351,7 @@ func TestFileSetOnlyWriteJournalsItsFileSet(t *testing.T) {
 	assert.Equal(t, []string{TableFileSets}, tables, "twice in one write")
 
 	require.NoError(t, st.Update(func(tx *Txn) error {
-		req, err := Get[SignatureRequest](tx, TableSignatureRequests, "sr1")
+		req, err := Get[model.SignatureRequest](tx, TableSignatureRequests, "sr1")
 		if err != nil {
 			return err
 		}

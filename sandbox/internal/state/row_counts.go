@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	memdb "github.com/hashicorp/go-memdb"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
 // Row counting: Usage.Rows (rows by table) and Usage.Attempts (callback
@@ -142,7 +143,7 @@ func rowInfoOf(table string) *rowInfo {
 		case memdb.SingleIndexer:
 			// A row that names its own lookup (a job by its queue key) is
 			// found by it; any other custom index is probed.
-			if def.Type == reflect.TypeFor[Job]() {
+			if def.Type == reflect.TypeFor[model.Job]() {
 				ri.byID, ri.indexer = true, idx
 			}
 		}
@@ -180,7 +181,7 @@ func (ri *rowInfo) rowID(row any) (string, bool) {
 	if v := reflect.ValueOf(row); ri.rowType != nil && v.Type() == ri.rowType && !v.IsNil() {
 		return v.Elem().FieldByIndex(ri.idField).String(), true
 	}
-	if j, keyed := row.(*Job); keyed && j != nil {
+	if j, keyed := row.(*model.Job); keyed && j != nil {
 		return jobKeyID(j), true // a binary key: all of it tells rows apart
 	}
 	ok, val, err := ri.indexer.FromObject(row)
@@ -200,7 +201,7 @@ type idStringIndexer interface {
 
 // idLookup is the arguments that find row by the id index.
 func idLookup(row any, id string) []any {
-	if _, ok := row.(*Job); ok {
+	if _, ok := row.(*model.Job); ok {
 		return []any{jobKeyArg(id)}
 	}
 	return []any{id}

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/rowcodec"
 )
 
@@ -14,13 +15,13 @@ import (
 func TestRowTypesRoundTrip(t *testing.T) {
 	expires := int64(1_800_000_000)
 	rows := []any{
-		&SignatureRequest{},
-		&SignatureRequest{ID: "req", Title: "NDA", ExpiresAt: &expires, Metadata: map[string]any{"k": "v"},
-			Signatures: []Signature{{ID: "sig", Email: "a@example.com", Status: SigAwaiting}},
-			Files:      &FileSet{ID: "sr:req", Recipe: Recipe("r"), Rare: &FileSetRare{}}},
-		&SignatureRequestAccess{AccountID: "acct", RequestID: "req", RequestSeq: 9, Ordinal: 3},
-		&SignURL{Token: "url"},
-		&Email{ID: "mail"},
+		&model.SignatureRequest{},
+		&model.SignatureRequest{ID: "req", Title: "NDA", ExpiresAt: &expires, Metadata: map[string]any{"k": "v"},
+			Signatures: []model.Signature{{ID: "sig", Email: "a@example.com", Status: model.SigAwaiting}},
+			Files:      &model.FileSet{ID: "sr:req", Recipe: model.Recipe("r"), Rare: &model.FileSetRare{}}},
+		&model.SignatureRequestAccess{AccountID: "acct", RequestID: "req", RequestSeq: 9, Ordinal: 3},
+		&model.SignURL{Token: "url"},
+		&model.Email{ID: "mail"},
 	}
 	for _, row := range rows {
 		c, err := rowcodec.New(reflect.TypeOf(row).Elem())

@@ -6,6 +6,8 @@ package state
 
 import (
 	"crypto/subtle"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
 // signLinkIDLen is the length of the signature ids a link token can end
@@ -28,13 +30,13 @@ func SignLinkToken(secret, signatureID string) (token string, ok bool) {
 // a copy the caller is about to store. It reports false when req has no
 // such signature. The list is copied, not appended to in place, because
 // copies of the request may share it.
-func AddLinkSecret(req *SignatureRequest, sigID, secret string) bool {
+func AddLinkSecret(req *model.SignatureRequest, sigID, secret string) bool {
 	sg := req.Signature(sigID)
 	if sg == nil {
 		return false
 	}
 	n := len(req.LinkSecrets)
-	req.LinkSecrets = append(req.LinkSecrets[:n:n], LinkSecret{SignatureID: sg.ID, Secret: secret})
+	req.LinkSecrets = append(req.LinkSecrets[:n:n], model.LinkSecret{SignatureID: sg.ID, Secret: secret})
 	return true
 }
 
@@ -42,8 +44,8 @@ func AddLinkSecret(req *SignatureRequest, sigID, secret string) bool {
 // (embedded sign URLs, and e-mail links stored before they carried their
 // signature), or a link token whose secret its signature holds, answered
 // as the row it would have had (never embedded, never expiring).
-func SignURLByToken(tx *Txn, token string) (*SignURL, error) {
-	if row, err := Get[SignURL](tx, TableSignURLs, token); err == nil {
+func SignURLByToken(tx *Txn, token string) (*model.SignURL, error) {
+	if row, err := Get[model.SignURL](tx, TableSignURLs, token); err == nil {
 		return row, nil
 	}
 	if len(token) <= signLinkIDLen {
@@ -52,7 +54,7 @@ func SignURLByToken(tx *Txn, token string) (*SignURL, error) {
 	secret, sigID := token[:len(token)-signLinkIDLen], token[len(token)-signLinkIDLen:]
 	req, err := SignatureRequestBySignature(tx, sigID)
 	if err != nil {
-		if req, err = First[SignatureRequest](tx, TableSignatureRequests, IndexLinkSignature, sigID); err != nil {
+		if req, err = First[model.SignatureRequest](tx, TableSignatureRequests, IndexLinkSignature, sigID); err != nil {
 			return nil, ErrNotFound
 		}
 	}
@@ -65,14 +67,14 @@ func SignURLByToken(tx *Txn, token string) (*SignURL, error) {
 	if found == 0 {
 		return nil, ErrNotFound
 	}
-	return &SignURL{Token: token, SignatureID: sigID, RequestID: req.ID}, nil
+	return &model.SignURL{Token: token, SignatureID: sigID, RequestID: req.ID}, nil
 }
 
 // linkSignatureKeys are the keys of a request in IndexLinkSignature: the
 // signature ids of its link secrets that are no longer among its
 // signatures.
 func linkSignatureKeys(row any, dst []compactKey) []compactKey {
-	r := row.(*SignatureRequest)
+	r := row.(*model.SignatureRequest)
 	for _, ls := range r.LinkSecrets {
 		if r.Signature(ls.SignatureID) == nil {
 			dst = append(dst, compactKey{group: ls.SignatureID})

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -18,22 +19,22 @@ func TestSignLinkTokensNeedNoRow(t *testing.T) {
 	sigA, sigB := strings.Repeat("a", 32), strings.Repeat("b", 32)
 	var first, second, legacy string
 	require.NoError(t, st.Update(func(tx *Txn) error {
-		req := &SignatureRequest{ID: "req", Signatures: []Signature{{ID: sigA}, {ID: sigB}}}
+		req := &model.SignatureRequest{ID: "req", Signatures: []model.Signature{{ID: sigA}, {ID: sigB}}}
 		s1, s2 := tx.NewSecret(), tx.NewSecret()
 		var ok bool
 		first, ok = SignLinkToken(s1, sigA)
 		require.True(t, ok)
 		second, _ = SignLinkToken(s2, sigA)
 		require.True(t, AddLinkSecret(req, sigA, s1))
-		req.LinkSecrets = append(make([]LinkSecret, 0, 4), req.LinkSecrets...) // room to append in place
+		req.LinkSecrets = append(make([]model.LinkSecret, 0, 4), req.LinkSecrets...) // room to append in place
 		shared := *req
 		require.True(t, AddLinkSecret(req, sigA, s2))
 		require.True(t, AddLinkSecret(&shared, sigB, "other"))
-		assert.Equal(t, []LinkSecret{{SignatureID: sigA, Secret: s1}, {SignatureID: sigA, Secret: s2}}, req.LinkSecrets,
+		assert.Equal(t, []model.LinkSecret{{SignatureID: sigA, Secret: s1}, {SignatureID: sigA, Secret: s2}}, req.LinkSecrets,
 			"copies of a request sharing the list do not append to it in place")
 		assert.False(t, AddLinkSecret(req, "nobody", s2))
 		legacy = tx.NewSecret()
-		if err := Put(tx, TableSignURLs, &SignURL{Token: legacy, SignatureID: sigB, RequestID: req.ID}); err != nil {
+		if err := Put(tx, TableSignURLs, &model.SignURL{Token: legacy, SignatureID: sigB, RequestID: req.ID}); err != nil {
 			return err
 		}
 		return Put(tx, TableSignatureRequests, req)
@@ -42,7 +43,7 @@ func TestSignLinkTokensNeedNoRow(t *testing.T) {
 	for _, tok := range []string{first, second} {
 		got, err := SignURLByToken(tx, tok)
 		require.NoError(t, err)
-		assert.Equal(t, SignURL{Token: tok, SignatureID: sigA, RequestID: "req"}, *got)
+		assert.Equal(t, model.SignURL{Token: tok, SignatureID: sigA, RequestID: "req"}, *got)
 	}
 	got, err := SignURLByToken(tx, legacy)
 	require.NoError(t, err)

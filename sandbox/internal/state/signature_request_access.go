@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
+
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
 // AccessCount is the number of requests in an account's list: its
@@ -20,7 +22,7 @@ func AccessCount(tx *Txn, accountID string) (uint64, error) {
 }
 
 // AccessAt returns the access row of an account at an ordinal.
-func AccessAt(tx *Txn, accountID string, ordinal uint64) (*SignatureRequestAccess, error) {
+func AccessAt(tx *Txn, accountID string, ordinal uint64) (*model.SignatureRequestAccess, error) {
 	e, ok := accessEntry(tx, accountID, ordinal)
 	if !ok || e.Order != ordinal {
 		return nil, ErrNotFound
@@ -41,7 +43,7 @@ func accessEntry(tx *Txn, accountID string, ordinal uint64) (compactEntry, bool)
 }
 
 // accessRow reads the row an entry of the lists' index names.
-func accessRow(tx *Txn, e *compactEntry) (*SignatureRequestAccess, error) {
+func accessRow(tx *Txn, e *compactEntry) (*model.SignatureRequestAccess, error) {
 	raw, err := tx.First(TableSignatureRequestAccess, IndexID, accessIndex().lookupID(e))
 	if err != nil {
 		return nil, fmt.Errorf("state: access of %s: %w", e.Group, err)
@@ -49,7 +51,7 @@ func accessRow(tx *Txn, e *compactEntry) (*SignatureRequestAccess, error) {
 	if raw == nil {
 		return nil, fmt.Errorf("state: access of %s at %d: %w", e.Group, e.Order, ErrNotFound)
 	}
-	return raw.(*SignatureRequestAccess), nil
+	return raw.(*model.SignatureRequestAccess), nil
 }
 
 // accessIndex is the compact index of the lists (IndexAccountOrdinal).
@@ -82,7 +84,7 @@ func NewAccessWalk(tx *Txn, accountID string, ordinal uint64) *AccessWalk {
 }
 
 // Next returns the walk's next row, nil past the account's oldest.
-func (w *AccessWalk) Next() (*SignatureRequestAccess, error) {
+func (w *AccessWalk) Next() (*model.SignatureRequestAccess, error) {
 	e := w.next()
 	if e == nil {
 		return nil, nil
@@ -141,7 +143,7 @@ func (w *AccessWalk) fill() {
 // in request creation order. A request newer than all others (the usual
 // case) costs one insert; an older one shifts the newer rows up.
 func AddAccess(tx *Txn, accountID, requestID string, requestSeq uint64) error {
-	if _, err := Get[SignatureRequestAccess](tx, TableSignatureRequestAccess, AccessID(accountID, requestID)); err == nil {
+	if _, err := Get[model.SignatureRequestAccess](tx, TableSignatureRequestAccess, model.AccessID(accountID, requestID)); err == nil {
 		return nil
 	}
 	n, err := AccessCount(tx, accountID)
@@ -164,7 +166,7 @@ func AddAccess(tx *Txn, accountID, requestID string, requestSeq uint64) error {
 			return err
 		}
 	}
-	return Put(tx, TableSignatureRequestAccess, &SignatureRequestAccess{
+	return Put(tx, TableSignatureRequestAccess, &model.SignatureRequestAccess{
 		AccountID: accountID, RequestID: requestID, RequestSeq: requestSeq, Ordinal: pos,
 	})
 }
@@ -172,7 +174,7 @@ func AddAccess(tx *Txn, accountID, requestID string, requestSeq uint64) error {
 // RemoveAccess takes a request out of an account's list; the newer rows
 // move down so that ordinals stay dense.
 func RemoveAccess(tx *Txn, accountID, requestID string) error {
-	row, err := Get[SignatureRequestAccess](tx, TableSignatureRequestAccess, AccessID(accountID, requestID))
+	row, err := Get[model.SignatureRequestAccess](tx, TableSignatureRequestAccess, model.AccessID(accountID, requestID))
 	if err != nil {
 		return nil
 	}
@@ -211,16 +213,16 @@ func RebuildAccess(tx *Txn, accountID string, drop map[string]bool, add map[stri
 	if len(drop) == 0 && len(add) == 0 {
 		return nil
 	}
-	var rows []*SignatureRequestAccess
+	var rows []*model.SignatureRequestAccess
 	err := tx.compactRows(accessIndex(), accountID, 0, false, func(raw any) bool {
-		rows = append(rows, raw.(*SignatureRequestAccess))
+		rows = append(rows, raw.(*model.SignatureRequestAccess))
 		return true
 	})
 	if err != nil {
 		return fmt.Errorf("state: access of %s: %w", accountID, err)
 	}
 	have := map[string]bool{}
-	var keep []SignatureRequestAccess
+	var keep []model.SignatureRequestAccess
 	for _, a := range rows {
 		if err := tx.Delete(TableSignatureRequestAccess, a); err != nil {
 			return err
@@ -233,7 +235,7 @@ func RebuildAccess(tx *Txn, accountID string, drop map[string]bool, add map[stri
 	for id, seq := range add {
 		if !have[id] && !drop[id] {
 			have[id] = true
-			keep = append(keep, SignatureRequestAccess{AccountID: accountID, RequestID: id, RequestSeq: seq})
+			keep = append(keep, model.SignatureRequestAccess{AccountID: accountID, RequestID: id, RequestSeq: seq})
 		}
 	}
 	sort.Slice(keep, func(i, j int) bool { return keep[i].RequestSeq < keep[j].RequestSeq })

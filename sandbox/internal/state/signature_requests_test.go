@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/stretchr/testify/require"
 )
 
@@ -57,11 +58,11 @@ func TestAccessOrdinalsStayDense(t *testing.T) {
 func TestSignatureIndexAndRoundTrip(t *testing.T) {
 	st := newTestStore(t)
 	exp := int64(99)
-	req := &SignatureRequest{
-		ID: "r1", Seq: 1, Phase: PhaseSent, ExpiresAt: &exp,
+	req := &model.SignatureRequest{
+		ID: "r1", Seq: 1, Phase: model.PhaseSent, ExpiresAt: &exp,
 		Metadata:   map[string]any{"n": json.Number("12345678901234567890")},
-		Signatures: []Signature{{ID: "s1", Status: SigAwaiting}, {ID: "s2", Status: SigSigned}},
-		ResponseData: []ResponseValue{
+		Signatures: []model.Signature{{ID: "s1", Status: model.SigAwaiting}, {ID: "s2", Status: model.SigSigned}},
+		ResponseData: []model.ResponseValue{
 			{APIID: "f", Type: "checkbox", Value: true},
 			{APIID: "g", Type: "text", Value: "x"},
 		},
@@ -78,15 +79,15 @@ func TestSignatureIndexAndRoundTrip(t *testing.T) {
 	db, err := Import(tables)
 	require.NoError(t, err)
 	st2 := NewStore(db, time.Now)
-	back, err := Get[SignatureRequest](st2.Read(), TableSignatureRequests, "r1")
+	back, err := Get[model.SignatureRequest](st2.Read(), TableSignatureRequests, "r1")
 	require.NoError(t, err)
 	require.Equal(t, req, back)
 
 	// Copy is deep: changing the copy leaves the stored row alone.
 	c := got.Copy()
-	c.Signatures[0].Status = SigSigned
+	c.Signatures[0].Status = model.SigSigned
 	c.Metadata["n"] = "changed"
-	require.Equal(t, SigAwaiting, got.Signatures[0].Status)
+	require.Equal(t, model.SigAwaiting, got.Signatures[0].Status)
 	require.Equal(t, json.Number("12345678901234567890"), got.Metadata["n"])
 }
 

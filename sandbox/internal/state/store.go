@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/uuid"
 	memdb "github.com/hashicorp/go-memdb"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
 // Store is a world's database. Reads take a lock-free snapshot; writes are one
@@ -122,8 +123,8 @@ func (r SnapshotRef) Reads(t *Txn) bool {
 // configuration.
 type snapshot struct {
 	txn   *memdb.Txn
-	cfg   atomic.Pointer[Config]
-	rules atomic.Pointer[[]*ScenarioRule]
+	cfg   atomic.Pointer[model.Config]
+	rules atomic.Pointer[[]*model.ScenarioRule]
 }
 
 func newSnapshot(db *memdb.MemDB) *snapshot { return &snapshot{txn: db.Txn(false)} }
@@ -132,18 +133,18 @@ func newSnapshot(db *memdb.MemDB) *snapshot { return &snapshot{txn: db.Txn(false
 // a Read). Every request asks for it, and it changes far less often than
 // the database: it is read once per committed snapshot and kept until the
 // next commit.
-func (s *Store) Config() Config {
+func (s *Store) Config() model.Config {
 	snap := s.snap.Load()
-	return perSnapshot(&snap.cfg, func() Config { return GetConfig(&Txn{mem: snap.txn}) })
+	return perSnapshot(&snap.cfg, func() model.Config { return GetConfig(&Txn{mem: snap.txn}) })
 }
 
 // ScenarioRules is the world's scenario rules as of the last commit, read
 // once per committed snapshot like the configuration: every API call asks
 // whether a rule applies to it, and most worlds have none. The rows are
 // shared: callers must not change them.
-func (s *Store) ScenarioRules() []*ScenarioRule {
+func (s *Store) ScenarioRules() []*model.ScenarioRule {
 	snap := s.snap.Load()
-	return perSnapshot(&snap.rules, func() []*ScenarioRule {
+	return perSnapshot(&snap.rules, func() []*model.ScenarioRule {
 		rows, _ := ScenarioRules(&Txn{mem: snap.txn}) // a walk of a read snapshot cannot fail
 		return rows
 	})
@@ -286,7 +287,7 @@ type Txn struct {
 	// until the transaction writes the row: every job of a batch asks for
 	// it several times. Only writes keep it (cacheConfig): a read
 	// transaction may be shared.
-	config      *Config
+	config      *model.Config
 	cacheConfig bool
 	// rows counts the rows a write inserts and deletes (row_counts.go);
 	// nil in a read, and in a write whose changes are tracked, which
@@ -300,7 +301,7 @@ type Txn struct {
 	keys *compactKeys
 	// filesOnly maps each request row PutFileSet made in an observed write
 	// to the row it copied (withFileSetChanges).
-	filesOnly map[*SignatureRequest]*SignatureRequest
+	filesOnly map[*model.SignatureRequest]*model.SignatureRequest
 	// buckets is the write's own copies of the buckets of bucketed tables
 	// it changed (bucket_rows_write.go), stored before the commit
 	// (flushBuckets); nil until the write changes a bucketed row.

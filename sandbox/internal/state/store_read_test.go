@@ -7,6 +7,7 @@ import (
 	"testing"
 	"weak"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -27,10 +28,10 @@ func TestReadSeesEveryFinishedCommit(t *testing.T) {
 			for i := 0; i < each; i++ {
 				id := fmt.Sprintf("report_w%d_%d", w, i)
 				require.NoError(t, st.Update(func(tx *Txn) error {
-					return Put(tx, TableReports, &Report{ID: id, Seq: tx.Seq()})
+					return Put(tx, TableReports, &model.Report{ID: id, Seq: tx.Seq()})
 				}))
 				tx := st.Read()
-				_, err := Get[Report](tx, TableReports, id)
+				_, err := Get[model.Report](tx, TableReports, id)
 				assert.NoError(t, err, "a Read after the Update that stored %s", id)
 				m, err := Get[Meta](tx, tableMeta, metaRowID)
 				require.NoError(t, err)
@@ -40,7 +41,7 @@ func TestReadSeesEveryFinishedCommit(t *testing.T) {
 		}(w)
 	}
 	wg.Wait()
-	reports, err := All[Report](st.Read(), TableReports, IndexID)
+	reports, err := All[model.Report](st.Read(), TableReports, IndexID)
 	require.NoError(t, err)
 	assert.Len(t, reports, writers*each)
 }
@@ -50,12 +51,12 @@ func TestReadSeesEveryFinishedCommit(t *testing.T) {
 func TestReadAfterReplaceSeesTheNewDatabase(t *testing.T) {
 	st := newTestStore(t)
 	require.NoError(t, st.Update(func(tx *Txn) error {
-		return Put(tx, TableReports, &Report{ID: "report_old"})
+		return Put(tx, TableReports, &model.Report{ID: "report_old"})
 	}))
 	db, err := NewDB()
 	require.NoError(t, err)
 	st.Replace(db)
-	_, err = Get[Report](st.Read(), TableReports, "report_old")
+	_, err = Get[model.Report](st.Read(), TableReports, "report_old")
 	assert.ErrorIs(t, err, ErrNotFound)
 }
 
@@ -87,7 +88,7 @@ func TestConfigCacheKeepsNoOldSnapshot(t *testing.T) {
 	st.Config()
 	old := weak.Make(st.snap.Load().txn)
 	require.NoError(t, st.Update(func(tx *Txn) error {
-		return Put(tx, TableReports, &Report{ID: "report_after", Seq: tx.Seq()})
+		return Put(tx, TableReports, &model.Report{ID: "report_after", Seq: tx.Seq()})
 	}))
 	for i := 0; i < 5 && old.Value() != nil; i++ {
 		runtime.GC()
@@ -102,8 +103,8 @@ func TestConfigCacheKeepsNoOldSnapshot(t *testing.T) {
 func TestScenarioRulesFollowEveryCommit(t *testing.T) {
 	st := newTestStore(t)
 	assert.Empty(t, st.ScenarioRules())
-	rule := func(i int) *ScenarioRule {
-		return &ScenarioRule{ID: fmt.Sprintf("s#%d", i), Scenario: "s", Index: i, Seq: uint64(10 + i), Effect: "respond"}
+	rule := func(i int) *model.ScenarioRule {
+		return &model.ScenarioRule{ID: fmt.Sprintf("s#%d", i), Scenario: "s", Index: i, Seq: uint64(10 + i), Effect: "respond"}
 	}
 	require.NoError(t, st.Update(func(tx *Txn) error { return Put(tx, TableScenarioRules, rule(1)) }))
 	assert.Len(t, st.ScenarioRules(), 1)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -14,17 +15,17 @@ func fillLogs(t *testing.T, st *Store, n int, batch bool) {
 	t.Helper()
 	withLogLimit(t, st, 3)
 	one := func(tx *Txn, i int) error {
-		e := &Event{ID: tx.NewUUID(), Seq: tx.Seq(), Type: "signature_request_sent", ObjectID: "a"}
+		e := &model.Event{ID: tx.NewUUID(), Seq: tx.Seq(), Type: "signature_request_sent", ObjectID: "a"}
 		if err := AddEvent(tx, e); err != nil {
 			return err
 		}
 		if i%2 == 0 {
-			if err := Put(tx, TableDeliveries, &Delivery{ID: tx.NewUUID(), Seq: tx.Seq(), EventID: e.ID, EventSeq: e.Seq,
-				Queue: "q", State: DeliveryDelivered, URL: "http://127.0.0.1/cb"}); err != nil {
+			if err := Put(tx, TableDeliveries, &model.Delivery{ID: tx.NewUUID(), Seq: tx.Seq(), EventID: e.ID, EventSeq: e.Seq,
+				Queue: "q", State: model.DeliveryDelivered, URL: "http://127.0.0.1/cb"}); err != nil {
 				return err
 			}
 		}
-		if err := AddEmail(tx, &Email{ID: tx.NewUUID(), Seq: tx.Seq(), Kind: "signature_request", To: "a@example.com"}); err != nil {
+		if err := AddEmail(tx, &model.Email{ID: tx.NewUUID(), Seq: tx.Seq(), Kind: "signature_request", To: "a@example.com"}); err != nil {
 			return err
 		}
 		_, err := PutBlob(tx, bytes.Repeat([]byte{byte('a' + i%3)}, 10+i))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	memdb "github.com/hashicorp/go-memdb"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
 // tableUsage holds the world's single Usage row.
@@ -54,7 +55,7 @@ type AttemptCounts struct {
 
 // count adds (n = 1) or takes away (n = -1) the attempts of a delivery row.
 func (c *AttemptCounts) count(row any, n int64) {
-	d, ok := row.(*Delivery)
+	d, ok := row.(*model.Delivery)
 	if !ok {
 		return
 	}
@@ -78,11 +79,11 @@ type DeliveryCounts struct {
 // add counts one delivery in state st (n = 1) or uncounts it (n = -1).
 func (c *DeliveryCounts) add(st string, n int64) {
 	switch st {
-	case DeliveryPending:
+	case model.DeliveryPending:
 		c.Pending += n
-	case DeliveryDelivered:
+	case model.DeliveryDelivered:
 		c.Delivered += n
-	case DeliveryFailed:
+	case model.DeliveryFailed:
 		c.Failed += n
 	}
 }
@@ -269,7 +270,7 @@ func countRows(tx *memdb.Txn, u *Usage) error {
 		return fmt.Errorf("state: count %s: %w", TableDeliveries, err)
 	}
 	for raw := it.Next(); raw != nil; raw = it.Next() {
-		u.Deliveries.add(raw.(*Delivery).State, 1)
+		u.Deliveries.add(raw.(*model.Delivery).State, 1)
 	}
 	return nil
 }

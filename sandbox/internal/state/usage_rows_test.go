@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -49,14 +50,14 @@ func testRowCounters(t *testing.T, observed bool) {
 	if observed {
 		st.SetCommitObserver(log.observe)
 	}
-	team := func(id string) *Team { return &Team{ID: id, Name: id} }
-	delivery := func(id string, attempts ...DeliveryAttempt) *Delivery {
-		return &Delivery{ID: id, Seq: uint64(len(id)), EventID: "e", Queue: "q", State: DeliveryDelivered, Attempts: attempts}
+	team := func(id string) *model.Team { return &model.Team{ID: id, Name: id} }
+	delivery := func(id string, attempts ...model.DeliveryAttempt) *model.Delivery {
+		return &model.Delivery{ID: id, Seq: uint64(len(id)), EventID: "e", Queue: "q", State: model.DeliveryDelivered, Attempts: attempts}
 	}
 	steps := []func(tx *Txn) error{
 		func(tx *Txn) error { return Put(tx, TableTeams, team("t1")) },
 		func(tx *Txn) error { return tx.Insert(TableTeams, team("t2")) },
-		func(tx *Txn) error { return Put(tx, TableTeams, &Team{ID: "t1", Name: "renamed"}) },
+		func(tx *Txn) error { return Put(tx, TableTeams, &model.Team{ID: "t1", Name: "renamed"}) },
 		func(tx *Txn) error {
 			if err := Put(tx, TableTeams, team("t3")); err != nil {
 				return err
@@ -64,13 +65,13 @@ func testRowCounters(t *testing.T, observed bool) {
 			return tx.Delete(TableTeams, team("t3"))
 		},
 		func(tx *Txn) error {
-			return Put(tx, TableDeliveries, delivery("d1", DeliveryAttempt{Status: 500}, DeliveryAttempt{}))
+			return Put(tx, TableDeliveries, delivery("d1", model.DeliveryAttempt{Status: 500}, model.DeliveryAttempt{}))
 		},
 		func(tx *Txn) error {
-			return Put(tx, TableDeliveries, delivery("d1", DeliveryAttempt{Status: 500}, DeliveryAttempt{}, DeliveryAttempt{Status: 200, Delivered: true}))
+			return Put(tx, TableDeliveries, delivery("d1", model.DeliveryAttempt{Status: 500}, model.DeliveryAttempt{}, model.DeliveryAttempt{Status: 200, Delivered: true}))
 		},
 		func(tx *Txn) error {
-			return Put(tx, TableDeliveries, delivery("d22", DeliveryAttempt{Status: 200, Delivered: true}))
+			return Put(tx, TableDeliveries, delivery("d22", model.DeliveryAttempt{Status: 200, Delivered: true}))
 		},
 		func(tx *Txn) error { return tx.Delete(TableDeliveries, delivery("d22")) },
 		func(tx *Txn) error { _, err := tx.DeleteAll(TableTeams, IndexID); return err },
@@ -80,7 +81,7 @@ func testRowCounters(t *testing.T, observed bool) {
 					return err
 				}
 			}
-			return Put(tx, TableDeliveries, delivery("dp", DeliveryAttempt{Status: 200, Delivered: true}))
+			return Put(tx, TableDeliveries, delivery("dp", model.DeliveryAttempt{Status: 200, Delivered: true}))
 		},
 		func(tx *Txn) error { _, err := tx.DeletePrefix(TableTeams, IndexID+"_prefix", "p"); return err },
 		func(tx *Txn) error { _, err := tx.DeletePrefix(TableDeliveries, IndexID+"_prefix", "dp"); return err },
@@ -149,7 +150,7 @@ func readUsageRows(t *testing.T, row any) map[string]int64 {
 // counters, and replacing or deleting one of them moves the count once.
 func TestJobRowsCountByTheirWholeKey(t *testing.T) {
 	st := newTestStore(t)
-	job := func(seq uint64) *Job { return &Job{Due: 5, Seq: seq, Kind: "test"} }
+	job := func(seq uint64) *model.Job { return &model.Job{Due: 5, Seq: seq, Kind: "test"} }
 	require.NoError(t, st.Update(func(tx *Txn) error {
 		for _, seq := range []uint64{256, 257, 258} {
 			if err := Put(tx, TableJobs, job(seq)); err != nil {

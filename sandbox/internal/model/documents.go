@@ -1,4 +1,4 @@
-package state
+package model
 
 // Page is the size of one PDF page in points (1/72 inch).
 type Page struct {
