@@ -7,6 +7,7 @@ package sandbox
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/callbacks"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -51,7 +52,7 @@ func CallbacksEmit(s *Sandbox, apiKey string, evs ...CallbacksTestEvent) error {
 // operations will, with callback_test.
 func CallbacksSetAppURL(s *Sandbox, apiKey, clientID, url string) error {
 	return callbacksWorld(s, apiKey).Store.Update(func(tx *state.Txn) error {
-		cur, err := state.Get[state.APIApp](tx, state.TableAPIApps, clientID)
+		cur, err := state.Get[model.APIApp](tx, state.TableAPIApps, clientID)
 		if err != nil {
 			return err
 		}
@@ -68,7 +69,7 @@ func CallbacksSetAppURL(s *Sandbox, apiKey, clientID, url string) error {
 // callback_test (accounts the test cannot authenticate as).
 func CallbacksSetAccountURL(s *Sandbox, apiKey, accountID, url string) error {
 	return callbacksWorld(s, apiKey).Store.Update(func(tx *state.Txn) error {
-		cur, err := state.Get[state.Account](tx, state.TableAccounts, accountID)
+		cur, err := state.Get[model.Account](tx, state.TableAccounts, accountID)
 		if err != nil {
 			return err
 		}

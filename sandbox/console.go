@@ -13,6 +13,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/control"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/mail"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -157,7 +158,7 @@ func registerConsole(r *api.Registry) {
 
 // consoleSignerActions is sigreq's verdict on each signer action, as the
 // console shows it.
-func consoleSignerActions(req *state.SignatureRequest, sigID string, now time.Time) (out []console.Action) {
+func consoleSignerActions(req *model.SignatureRequest, sigID string, now time.Time) (out []console.Action) {
 	for _, a := range sigreq.SignerActions(req, sigID, now) {
 		out = append(out, console.ActionOf(a.Action, a.Refusal))
 	}

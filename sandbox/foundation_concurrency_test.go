@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -20,8 +21,8 @@ import (
 // that jobs and requests contend for the same database.
 func withTouchJob() Option {
 	return withRegistry(func(r *api.Registry) {
-		r.RegisterJob("foundationtest.touch", func(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) error {
-			return state.Put(tx, state.TableTeams, &state.Team{ID: "touch-" + job.ID(), CreatedAt: tx.Unix()})
+		r.RegisterJob("foundationtest.touch", func(s *api.Host, w *world.World, tx *state.Txn, job *model.Job) error {
+			return state.Put(tx, state.TableTeams, &model.Team{ID: "touch-" + job.ID(), CreatedAt: tx.Unix()})
 		})
 	})
 }
@@ -89,7 +90,7 @@ func TestRequestsDuringAnAdvance(t *testing.T) {
 		require.LessOrEqual(t, out.Jobs[i-1].At, out.Jobs[i].At)
 		require.Empty(t, out.Jobs[i].Error)
 	}
-	teams, err := state.All[state.Team](s.host.DefaultWorld().Store.Read(), state.TableTeams, state.IndexID)
+	teams, err := state.All[model.Team](s.host.DefaultWorld().Store.Read(), state.TableTeams, state.IndexID)
 	require.NoError(t, err)
 	assert.GreaterOrEqual(t, len(teams), n)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -39,8 +40,8 @@ func sigreqTestCreate(t *testing.T, s *Sandbox, mutate func(spec *sigreq.Spec)) 
 		}
 		spec := &sigreq.Spec{
 			Requester: acct, TestMode: true, Title: "Internal",
-			Signers:   []state.Signature{{Slot: 0, Name: "Ann", Email: "ann@example.com"}},
-			Documents: []state.Document{{Name: "a.pdf"}},
+			Signers:   []model.Signature{{Slot: 0, Name: "Ann", Email: "ann@example.com"}},
+			Documents: []model.Document{{Name: "a.pdf"}},
 			BaseURL:   "http://sandbox.test", WorldURL: "http://sandbox.test/_sandbox/w/default",
 		}
 		if mutate != nil {
@@ -69,7 +70,7 @@ func sigreqTestCall(t *testing.T, s *Sandbox, method, path string) (int, map[str
 
 func sigreqTestEvents(t *testing.T, s *Sandbox, id string) []string {
 	t.Helper()
-	rows, err := state.All[state.Event](s.host.DefaultWorld().Store.Read(), state.TableEvents, state.IndexSeq)
+	rows, err := state.All[model.Event](s.host.DefaultWorld().Store.Read(), state.TableEvents, state.IndexSeq)
 	require.NoError(t, err)
 	var out []string
 	for _, e := range rows {
@@ -98,7 +99,7 @@ func TestHoldAndRelease(t *testing.T) {
 	sig = body["signature_request"].(map[string]any)["signatures"].([]any)[0].(map[string]any)
 	assert.Equal(t, "awaiting_signature", sig["status_code"])
 	assert.Equal(t, []string{notify.TypeRequestPrepared, notify.TypeRequestSent}, sigreqTestEvents(t, s, id))
-	mails, err := state.All[state.Email](s.host.DefaultWorld().Store.Read(), state.TableEmails, state.IndexSeq)
+	mails, err := state.All[model.Email](s.host.DefaultWorld().Store.Read(), state.TableEmails, state.IndexSeq)
 	require.NoError(t, err)
 	require.Len(t, mails, 1)
 	assert.Equal(t, "ann@example.com", mails[0].To)
@@ -112,12 +113,12 @@ func TestHoldAndRelease(t *testing.T) {
 func TestProcessingFaults(t *testing.T) {
 	s := sigreqTestSandbox(t)
 	bad := sigreqTestCreate(t, s, func(spec *sigreq.Spec) {
-		spec.Documents = []state.Document{{Name: "broken.pdf", Error: "the file is not a PDF"}}
+		spec.Documents = []model.Document{{Name: "broken.pdf", Error: "the file is not a PDF"}}
 	})
 	prevFault := s.host.Reg().ProcessFault
-	s.host.Reg().ProcessFault = func(_ *api.Host, _ *world.World, _ *state.Txn, req *state.SignatureRequest) *api.ProcessFailure {
+	s.host.Reg().ProcessFault = func(_ *api.Host, _ *world.World, _ *state.Txn, req *model.SignatureRequest) *api.ProcessFailure {
 		if req.Title == "Faulty" {
-			return &api.ProcessFailure{StatusCode: state.SigErrorFile, Message: "injected conversion failure"}
+			return &api.ProcessFailure{StatusCode: model.SigErrorFile, Message: "injected conversion failure"}
 		}
 		return nil
 	}
@@ -167,7 +168,7 @@ func sigreqBenchStore(b testing.TB, n int) *state.Store {
 		}
 		for i := 0; i < n; i++ {
 			id := itoa(1_000_000 + i)
-			req := &state.SignatureRequest{ID: id, Seq: uint64(i + 1), Phase: state.PhaseSent}
+			req := &model.SignatureRequest{ID: id, Seq: uint64(i + 1), Phase: model.PhaseSent}
 			if err := state.Put(tx, state.TableSignatureRequests, req); err != nil {
 				return err
 			}
@@ -190,7 +191,7 @@ func TestListPageCostIsFlat(t *testing.T) {
 	st := sigreqBenchStore(t, 2000)
 	// Page 3 of 20, newest first: ordinals (and seqs) 1960 down to 1941.
 	require.NoError(t, st.Update(func(tx *state.Txn) error {
-		all, err := state.All[state.SignatureRequest](tx, state.TableSignatureRequests, state.IndexSeq)
+		all, err := state.All[model.SignatureRequest](tx, state.TableSignatureRequests, state.IndexSeq)
 		if err != nil {
 			return err
 		}
@@ -205,10 +206,10 @@ func TestListPageCostIsFlat(t *testing.T) {
 	}))
 	for _, tc := range []struct {
 		name string
-		list func(tx *state.Txn) (int, []*state.SignatureRequest, error)
+		list func(tx *state.Txn) (int, []*model.SignatureRequest, error)
 	}{
-		{"listPage", func(tx *state.Txn) (int, []*state.SignatureRequest, error) { return sigreq.ListPage(tx, "acct", 3, 20) }},
-		{"listScan", func(tx *state.Txn) (int, []*state.SignatureRequest, error) {
+		{"listPage", func(tx *state.Txn) (int, []*model.SignatureRequest, error) { return sigreq.ListPage(tx, "acct", 3, 20) }},
+		{"listScan", func(tx *state.Txn) (int, []*model.SignatureRequest, error) {
 			return sigreq.ListScan(tx, []string{"acct"}, nil, nil, 3, 20)
 		}},
 	} {
@@ -241,7 +242,7 @@ func TestCreateWithGivenID(t *testing.T) {
 			return err
 		}
 		_, err = sigreq.Create(tx, &sigreq.Spec{ID: given, Requester: acct, TestMode: true,
-			Signers: []state.Signature{{Name: "Bo", Email: "bo@example.com"}}})
+			Signers: []model.Signature{{Name: "Bo", Email: "bo@example.com"}}})
 		return err
 	})
 	assert.ErrorContains(t, err, "already exists")

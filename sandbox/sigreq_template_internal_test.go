@@ -13,6 +13,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/template"
@@ -22,10 +23,10 @@ import (
 // before Witness), a CC role and a merge field.
 func tbUse() *template.Use {
 	return &template.Use{
-		Documents:   []state.Document{{Name: "t.pdf"}},
+		Documents:   []model.Document{{Name: "t.pdf"}},
 		SignerRoles: []template.Role{{Name: "Client", Order: intPtr(0)}, {Name: "Witness", Order: intPtr(1)}},
 		CCRoles:     []string{"Accounting"},
-		FormFields: []state.FormField{
+		FormFields: []model.FormField{
 			{APIID: "sig", Type: fields.TypeSignature, Role: "Witness"},
 			{APIID: "company", Name: "company", Type: fields.TypeTextMerge, Signer: fields.SignerSender},
 		},
@@ -50,9 +51,9 @@ func TestBindTemplateUse(t *testing.T) {
 	assert.Contains(t, e.Msg, `"Client"`)
 
 	spec = sigreq.Spec{}
-	require.Nil(t, sigreq.BindTemplateUse(&api.Call{}, &spec, tbUse(), tb, []state.Document{{Name: "extra.pdf"}}, true))
+	require.Nil(t, sigreq.BindTemplateUse(&api.Call{}, &spec, tbUse(), tb, []model.Document{{Name: "extra.pdf"}}, true))
 	require.Len(t, spec.Signers, 2)
-	assert.Equal(t, state.Signature{Slot: 0, Role: "Client", Order: intPtr(0)}, spec.Signers[0], "an open role: no name or address yet")
+	assert.Equal(t, model.Signature{Slot: 0, Role: "Client", Order: intPtr(0)}, spec.Signers[0], "an open role: no name or address yet")
 	assert.Equal(t, "wendy@example.com", spec.Signers[1].Email)
 	assert.Equal(t, 1, spec.Signers[1].Slot)
 	assert.Equal(t, []string{""}, spec.CCEmails, "an open CC role keeps its place")
@@ -119,7 +120,7 @@ func TestBulkSendResolvesTemplatesOnce(t *testing.T) {
 
 	_, err = s.host.DefaultWorld().Advance(time.Minute)
 	require.NoError(t, err)
-	jobs, err := state.All[state.BulkSendJob](s.host.DefaultWorld().Store.Read(), state.TableBulkSendJobs, "id")
+	jobs, err := state.All[model.BulkSendJob](s.host.DefaultWorld().Store.Read(), state.TableBulkSendJobs, "id")
 	require.NoError(t, err)
 	require.Len(t, jobs, 1)
 	assert.Len(t, jobs[0].RequestIDs, 20)

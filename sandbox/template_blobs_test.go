@@ -10,6 +10,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apitest"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/sandboxtest"
 )
@@ -27,13 +28,13 @@ func storedBlobs(t *testing.T, srv *sandboxtest.Server, table, id string) (map[s
 	}
 	var held []string
 	for _, r := range rows[table] {
-		var docs []state.Document
+		var docs []model.Document
 		switch v := r.(type) {
-		case *state.Template:
+		case *model.Template:
 			if v.ID == id {
 				docs = v.Documents
 			}
-		case *state.SignatureRequest:
+		case *model.SignatureRequest:
 			if v.ID == id {
 				docs = v.Documents
 			}

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/template"
 )
@@ -21,12 +22,12 @@ func TestCombinedTemplateIDsStayUnique(t *testing.T) {
 	var ids []string
 	s.testUpdate(t, func(tx *state.Txn) error {
 		for _, names := range [][]string{{"a", "a_2"}, {"a", "a_2"}} {
-			tp := &state.Template{ID: tx.NewID(), Seq: tx.Seq(), OwnerID: owner, Status: state.TemplateReady,
-				SignerRoles: []state.TemplateRole{{Name: "Signer"}}, Documents: []state.Document{{Name: "d.pdf"}}}
+			tp := &model.Template{ID: tx.NewID(), Seq: tx.Seq(), OwnerID: owner, Status: model.TemplateReady,
+				SignerRoles: []model.TemplateRole{{Name: "Signer"}}, Documents: []model.Document{{Name: "d.pdf"}}}
 			for _, n := range names {
-				tp.Fields = append(tp.Fields, state.TemplateField{APIID: n, Type: fields.TypeCheckbox, Group: "g" + n})
-				tp.Groups = append(tp.Groups, state.FieldGroup{GroupID: "g" + n, GroupLabel: n, Requirement: "require_0-1"})
-				tp.Rules = append(tp.Rules, state.FieldRule{ID: "r" + n})
+				tp.Fields = append(tp.Fields, model.TemplateField{APIID: n, Type: fields.TypeCheckbox, Group: "g" + n})
+				tp.Groups = append(tp.Groups, model.FieldGroup{GroupID: "g" + n, GroupLabel: n, Requirement: "require_0-1"})
+				tp.Rules = append(tp.Rules, model.FieldRule{ID: "r" + n})
 			}
 			ids = append(ids, tp.ID)
 			if err := state.PutTemplate(tx, tp); err != nil {

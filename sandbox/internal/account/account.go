@@ -4,6 +4,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/callbacks"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/oauth"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -30,15 +31,15 @@ func accountGet(c *api.Call) (any, error) {
 		return nil, err
 	}
 	tx := c.Read()
-	var a *state.Account
+	var a *model.Account
 	var err error
 	switch {
 	case q.AccountID != "":
-		a, err = state.Get[state.Account](tx, state.TableAccounts, q.AccountID)
+		a, err = state.Get[model.Account](tx, state.TableAccounts, q.AccountID)
 	case q.EmailAddress != "":
 		a, err = state.AccountByEmail(tx, q.EmailAddress)
 	default:
-		a, err = state.Get[state.Account](tx, state.TableAccounts, c.Account.ID)
+		a, err = state.Get[model.Account](tx, state.TableAccounts, c.Account.ID)
 	}
 	if err != nil {
 		return nil, apierr.NotFoundf("Account not found.")
@@ -71,9 +72,9 @@ func accountUpdate(c *api.Call) (any, error) {
 			return nil, err
 		}
 	}
-	var out *state.Account
+	var out *model.Account
 	err := c.Update(func(tx *state.Txn) error {
-		cur, err := state.Get[state.Account](tx, state.TableAccounts, c.Account.ID)
+		cur, err := state.Get[model.Account](tx, state.TableAccounts, c.Account.ID)
 		if err != nil {
 			return apierr.NotFoundf("Account not found.")
 		}
@@ -112,8 +113,8 @@ type accountCreateRequest struct {
 
 // NewQuotas are the allowances of an account created through the API
 // (a free plan).
-func NewQuotas() state.Quotas {
-	return state.Quotas{
+func NewQuotas() model.Quotas {
+	return model.Quotas{
 		APISignatureRequestsLeft: new(0),
 		DocumentsLeft:            new(3),
 		TemplatesTotal:           new(0),
@@ -150,9 +151,9 @@ func accountCreate(c *api.Call) (any, error) {
 		if _, err := state.AccountByEmail(tx, req.EmailAddress); err == nil {
 			return apierr.Badf("email_address", "An account with this email address already exists.")
 		}
-		var app *state.APIApp
+		var app *model.APIApp
 		if req.ClientID != "" {
-			a, err := state.Get[state.APIApp](tx, state.TableAPIApps, req.ClientID)
+			a, err := state.Get[model.APIApp](tx, state.TableAPIApps, req.ClientID)
 			if err != nil || a.OAuth == nil || a.OAuth.Secret != req.ClientSecret {
 				return apierr.New(apierr.Unauthorized, "Invalid client_id or client_secret.").WithPath("client_id")
 			}
@@ -162,7 +163,7 @@ func accountCreate(c *api.Call) (any, error) {
 		if locale == "" {
 			locale = "en-US"
 		}
-		a := &state.Account{
+		a := &model.Account{
 			ID: tx.NewID(), Email: req.EmailAddress, EmailKey: state.EmailKey(req.EmailAddress), Locale: locale,
 			Quotas: NewQuotas(), CreatedAt: tx.Unix(), Seq: tx.Seq(),
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -26,8 +27,8 @@ func RegisterConfirm(r *api.Registry) {
 // transaction. The account stays unconfirmed
 // until POST /_sandbox/accounts/{account_id}/confirm (the user clicking the
 // link), which emits account_confirmed.
-func sendConfirmationEmail(tx *state.Txn, a *state.Account) error {
-	_, err := notify.Email(tx, state.Email{
+func sendConfirmationEmail(tx *state.Txn, a *model.Account) error {
+	_, err := notify.Email(tx, model.Email{
 		Kind: notify.MailAccountConfirm, To: a.Email, Subject: "Please confirm your email address",
 	})
 	return err
@@ -37,7 +38,7 @@ func sendConfirmationEmail(tx *state.Txn, a *state.Account) error {
 // reported to the app the account was created through (if any); then the
 // requests the account sent while unconfirmed, held until now, are sent
 // (OnAccountConfirmed). It answers the confirmed account and the event.
-func confirmAccount(s *api.Host, w *world.World, tx *state.Txn, a *state.Account) (*state.Account, *state.Event, error) {
+func confirmAccount(s *api.Host, w *world.World, tx *state.Txn, a *model.Account) (*model.Account, *model.Event, error) {
 	c := state.Clone(a)
 	c.Confirmed = true
 	if err := state.Put(tx, state.TableAccounts, c); err != nil {
@@ -70,7 +71,7 @@ func controlConfirmAccount(c *api.Call) (any, error) {
 	id := c.Param("account_id")
 	var out confirmResponse
 	err := c.Update(func(tx *state.Txn) error {
-		a, err := state.Get[state.Account](tx, state.TableAccounts, id)
+		a, err := state.Get[model.Account](tx, state.TableAccounts, id)
 		if err != nil {
 			return api.ErrControlNotFound("account", id)
 		}

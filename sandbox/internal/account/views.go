@@ -3,6 +3,7 @@ package account
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/oauth"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -21,12 +22,12 @@ type Response struct {
 	TeamID       *string               `json:"team_id"`
 	Locale       *string               `json:"locale"`
 	Usage        accountUsage          `json:"usage"`
-	Settings     state.AccountSettings `json:"settings"`
+	Settings     model.AccountSettings `json:"settings"`
 }
 
 // Quotas is AccountResponseQuotas: the stored quotas already have its
 // shape (null means unlimited), as the settings do.
-type Quotas = state.Quotas
+type Quotas = model.Quotas
 
 // accountUsage is AccountResponseUsage.
 type accountUsage struct {
@@ -34,7 +35,7 @@ type accountUsage struct {
 }
 
 // View renders an account as GET /account shows it.
-func View(a *state.Account) Response {
+func View(a *model.Account) Response {
 	return Response{
 		AccountID:    a.ID,
 		EmailAddress: a.Email,
@@ -76,7 +77,7 @@ type accountVerifyAccount struct {
 // them.
 func RegisterViews(r *api.Registry) {
 	r.Catalog.Add(catalog.Of(notify.ObjectAccount, state.TableAccounts,
-		func(a *state.Account) string { return a.ID },
-		func(_ *state.Txn, a *state.Account) (any, error) { return View(a), nil },
-		func(_ *state.Txn, a *state.Account, accountID string) bool { return a.ID == accountID }))
+		func(a *model.Account) string { return a.ID },
+		func(_ *state.Txn, a *model.Account) (any, error) { return View(a), nil },
+		func(_ *state.Txn, a *model.Account, accountID string) bool { return a.ID == accountID }))
 }

@@ -8,19 +8,19 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/conformance"
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
 // TestViewShape: an account renders as the official AccountResponse, with
 // null (not "") for the optional strings it does not have, and the usage
 // and quotas of the stored row.
 func TestViewShape(t *testing.T) {
-	bare := &state.Account{ID: "a1", Email: "a@example.com", Quotas: NewQuotas()}
-	full := &state.Account{ID: "a2", Email: "b@example.com", CallbackURL: "https://example.com/cb", RoleCode: "a",
-		TeamID: "t1", Locale: "en-US", IsPaidHS: true, FaxPages: 3, Settings: state.AccountSettings{SMSDelivery: true}}
+	bare := &model.Account{ID: "a1", Email: "a@example.com", Quotas: NewQuotas()}
+	full := &model.Account{ID: "a2", Email: "b@example.com", CallbackURL: "https://example.com/cb", RoleCode: "a",
+		TeamID: "t1", Locale: "en-US", IsPaidHS: true, FaxPages: 3, Settings: model.AccountSettings{SMSDelivery: true}}
 	spec := conformance.LoadIfPresent()
 	for _, tc := range []struct {
-		a    *state.Account
+		a    *model.Account
 		want string
 	}{
 		{bare, `{"account_id":"a1","email_address":"a@example.com","is_locked":false,"is_paid_hs":false,"is_paid_hf":false,` +

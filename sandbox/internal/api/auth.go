@@ -7,6 +7,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/credentials"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -86,7 +87,7 @@ func (s *Host) findCredential(table, id string) *credentials.Found {
 }
 
 // FindAPIKey finds the world holding an API key (nil when none does).
-func (s *Host) FindAPIKey(key string) (*world.World, *state.APIKey) {
+func (s *Host) FindAPIKey(key string) (*world.World, *model.APIKey) {
 	found := s.findCredential(state.TableAPIKeys, key)
 	if found == nil {
 		return nil, nil

@@ -11,6 +11,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/legacy"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -29,9 +30,9 @@ type Call struct {
 	Request *http.Request
 	Route   *Route
 	// Account is the caller (nil for operations without credentials).
-	Account *state.Account
+	Account *model.Account
 	// token is the OAuth token the call was made with (nil for API keys).
-	token *state.OAuthToken
+	token *model.OAuthToken
 	// apiKey is the API key the call was made with ("" for tokens).
 	apiKey   string
 	vars     map[string]string
@@ -44,7 +45,7 @@ type Call struct {
 	// operations and pages read leniently, as the real API does).
 	strict bool
 	// cfg is the caller's world configuration once cfgRead (see config).
-	cfg     state.Config
+	cfg     model.Config
 	cfgRead bool
 	Stay    world.Stay // in World; a handler that finds its world (pages, OAuth) enters it
 }
@@ -87,7 +88,7 @@ func (c *Call) Param(name string) string {
 // Config is the configuration of the caller's world, read once per call:
 // the rate limit, the body limit and handlers outside a transaction all
 // need it, and each read is a lookup in the world's database.
-func (c *Call) Config() state.Config {
+func (c *Call) Config() model.Config {
 	if !c.cfgRead {
 		c.cfg, c.cfgRead = c.World.Config(), true
 	}

@@ -5,13 +5,14 @@ package api
 
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
 // ReloadCaller reads the caller's account inside tx (c.account is the
 // account as the call began).
-func ReloadCaller(c *Call, tx *state.Txn) (*state.Account, error) {
-	me, err := state.Get[state.Account](tx, state.TableAccounts, c.Account.ID)
+func ReloadCaller(c *Call, tx *state.Txn) (*model.Account, error) {
+	me, err := state.Get[model.Account](tx, state.TableAccounts, c.Account.ID)
 	if err != nil {
 		return nil, apierr.NotFoundf("Account not found.")
 	}
@@ -23,7 +24,7 @@ func SameTeam(tx *state.Txn, a, b string) bool {
 	if a == b {
 		return true
 	}
-	x, err1 := state.Get[state.Account](tx, state.TableAccounts, a)
-	y, err2 := state.Get[state.Account](tx, state.TableAccounts, b)
+	x, err1 := state.Get[model.Account](tx, state.TableAccounts, a)
+	y, err2 := state.Get[model.Account](tx, state.TableAccounts, b)
 	return err1 == nil && err2 == nil && x.TeamID != "" && x.TeamID == y.TeamID
 }

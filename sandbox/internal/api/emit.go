@@ -1,6 +1,7 @@
 package api
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -12,6 +13,6 @@ func (s *Host) Emit(tx *state.Txn, ev notify.Event) error { return s.reg.notifie
 
 // EmitTo records an event and queues its deliveries to the given targets
 // (see notify.Notifier.EmitTo).
-func (s *Host) EmitTo(tx *state.Txn, ev notify.Event, targets []notify.Target) (*state.Event, error) {
+func (s *Host) EmitTo(tx *state.Txn, ev notify.Event, targets []notify.Target) (*model.Event, error) {
 	return s.reg.notifier.EmitTo(tx, ev, targets)
 }

@@ -1,12 +1,13 @@
 package api
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
 // JobFunc is a scheduler job implemented by the sandbox.
-type JobFunc func(s *Host, w *world.World, tx *state.Txn, job *state.Job) error
+type JobFunc func(s *Host, w *world.World, tx *state.Txn, job *model.Job) error
 
 // bindJobs makes s the Host its registry's jobs run with (NewHost). Once,
 // before s makes its first world; a registry serves one Host.

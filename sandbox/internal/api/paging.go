@@ -11,6 +11,7 @@ import (
 	"strconv"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -116,7 +117,7 @@ func PageSlice[T any](rows []T, page, size int) ([]T, ListInfoResponse) {
 // ListAccounts resolves the account_id of the signature request and
 // template lists: the caller (default), a member of the caller's team, or
 // "all" for the whole team (members in account id order).
-func ListAccounts(tx *state.Txn, me *state.Account, accountID string) ([]string, *apierr.Error) {
+func ListAccounts(tx *state.Txn, me *model.Account, accountID string) ([]string, *apierr.Error) {
 	switch accountID {
 	case "", me.ID:
 		return []string{me.ID}, nil
@@ -124,7 +125,7 @@ func ListAccounts(tx *state.Txn, me *state.Account, accountID string) ([]string,
 		if me.TeamID == "" {
 			return []string{me.ID}, nil
 		}
-		members, err := state.All[state.Account](tx, state.TableAccounts, state.IndexTeam, me.TeamID)
+		members, err := state.All[model.Account](tx, state.TableAccounts, state.IndexTeam, me.TeamID)
 		if err != nil {
 			return nil, apierr.Badf("account_id", "Cannot list the team: %v", err)
 		}

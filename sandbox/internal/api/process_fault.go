@@ -1,6 +1,7 @@
 package api
 
 import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -25,4 +26,4 @@ type ProcessFailure struct {
 // request; white-box tests inject failures through it. nil means no fault.
 // It is a hook because the scenario engine sits above the signature
 // requests that call it.
-type ProcessFaultHook func(s *Host, w *world.World, tx *state.Txn, req *state.SignatureRequest) *ProcessFailure
+type ProcessFaultHook func(s *Host, w *world.World, tx *state.Txn, req *model.SignatureRequest) *ProcessFailure

@@ -7,6 +7,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
 	"github.com/signsandbox/signsandbox/sandbox/internal/metrics"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -92,12 +93,12 @@ type Registry struct {
 	// account (account's confirm call): signature requests sends the
 	// requests it held for the unconfirmed account. A hook because account
 	// sits below sigreq.
-	OnAccountConfirmed func(s *Host, w *world.World, tx *state.Txn, a *state.Account) error
+	OnAccountConfirmed func(s *Host, w *world.World, tx *state.Txn, a *model.Account) error
 	// TemplateFailure lets scenario rules (stage, which fills it) turn a
 	// template's creation into template_error (fail, with the message; ""
 	// for the usual one); the template preparation job asks it. A hook
 	// because template sits below stage.
-	TemplateFailure func(w *world.World, t *state.Template) (fail bool, msg string)
+	TemplateFailure func(w *world.World, t *model.Template) (fail bool, msg string)
 
 	// TeamTransferHooks run, in registration order, after the API apps of
 	// a removed team member moved (team's transfer job; added with
@@ -199,7 +200,7 @@ func pathsOverlap(a, b string) bool {
 // kind registered twice panics. The job runs with the Host the registry is
 // bound to (bindJobs).
 func (r *Registry) RegisterJob(kind string, fn JobFunc) {
-	r.jobs.Handle(kind, func(w *world.World, tx *state.Txn, job *state.Job) error {
+	r.jobs.Handle(kind, func(w *world.World, tx *state.Txn, job *model.Job) error {
 		return fn(r.host, w, tx, job)
 	})
 }

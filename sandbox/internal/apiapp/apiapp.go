@@ -10,6 +10,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/callbacks"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/oauth"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -162,7 +163,7 @@ func (r *apiAppRequest) validate(c *api.Call, create bool) error {
 
 // apply writes the request's fields into app (a copy being built or
 // changed): only given fields change, "" clears optional ones.
-func (r *apiAppRequest) apply(c *api.Call, tx *state.Txn, app *state.APIApp) error {
+func (r *apiAppRequest) apply(c *api.Call, tx *state.Txn, app *model.APIApp) error {
 	if r.Name != nil {
 		app.Name = *r.Name
 	}
@@ -176,7 +177,7 @@ func (r *apiAppRequest) apply(c *api.Call, tx *state.Txn, app *state.APIApp) err
 	case appFieldCleared(c, "oauth"):
 		app.OAuth = nil
 	case r.OAuth != nil:
-		o := &state.APIAppOAuth{CallbackURL: r.OAuth.CallbackURL, Scopes: r.OAuth.Scopes}
+		o := &model.APIAppOAuth{CallbackURL: r.OAuth.CallbackURL, Scopes: r.OAuth.Scopes}
 		if app.OAuth != nil {
 			o.Secret, o.ChargesUsers = app.OAuth.Secret, app.OAuth.ChargesUsers
 		} else {
@@ -215,8 +216,8 @@ func (r *apiAppRequest) apply(c *api.Call, tx *state.Txn, app *state.APIApp) err
 
 // apiAppCreate creates an app owned by the caller (201).
 func apiAppCreate(c *api.Call) (any, error) {
-	out, err := apiAppWrite(c, true, func(tx *state.Txn) (*state.APIApp, string, error) {
-		return &state.APIApp{ClientID: tx.NewID()[:32], OwnerAccountID: c.Account.ID, CreatedAt: tx.Unix(), Seq: tx.Seq()}, "", nil
+	out, err := apiAppWrite(c, true, func(tx *state.Txn) (*model.APIApp, string, error) {
+		return &model.APIApp{ClientID: tx.NewID()[:32], OwnerAccountID: c.Account.ID, CreatedAt: tx.Unix(), Seq: tx.Seq()}, "", nil
 	})
 	if err != nil {
 		return nil, err
@@ -229,7 +230,7 @@ func apiAppCreate(c *api.Call) (any, error) {
 // one, or a copy of the caller's) with its callback_url before the call;
 // the changed app is stored, the callbacks subsystem hears of a new
 // callback_url, and the app is answered as GET shows it.
-func apiAppWrite(c *api.Call, create bool, base func(tx *state.Txn) (*state.APIApp, string, error)) (apiAppGetResponse, error) {
+func apiAppWrite(c *api.Call, create bool, base func(tx *state.Txn) (*model.APIApp, string, error)) (apiAppGetResponse, error) {
 	var out apiAppGetResponse
 	var req apiAppRequest
 	if err := c.Bind(&req); err != nil {
@@ -262,7 +263,7 @@ func apiAppWrite(c *api.Call, create bool, base func(tx *state.Txn) (*state.APIA
 
 // canSeeTeamApps reports whether viewer sees the apps of owner: themselves,
 // or a teammate when the viewer is an Admin or Developer of the team.
-func canSeeTeamApps(viewer, owner *state.Account) bool {
+func canSeeTeamApps(viewer, owner *model.Account) bool {
 	if viewer.ID == owner.ID {
 		return true
 	}
@@ -272,8 +273,8 @@ func canSeeTeamApps(viewer, owner *state.Account) bool {
 // visibleApp finds an app the caller may see: 404 when unknown, 403 when it
 // belongs to someone the caller cannot see the apps of; owner requires the
 // caller to own it (update, delete).
-func visibleApp(c *api.Call, tx *state.Txn, owner bool) (*state.APIApp, error) {
-	app, err := state.Get[state.APIApp](tx, state.TableAPIApps, c.Param("client_id"))
+func visibleApp(c *api.Call, tx *state.Txn, owner bool) (*model.APIApp, error) {
+	app, err := state.Get[model.APIApp](tx, state.TableAPIApps, c.Param("client_id"))
 	if err != nil {
 		return nil, apierr.NotFoundf("API app not found.").WithPath("client_id")
 	}
@@ -283,8 +284,8 @@ func visibleApp(c *api.Call, tx *state.Txn, owner bool) (*state.APIApp, error) {
 	if owner {
 		return nil, apierr.Forbiddenf("Only the owner of an API app can change or delete it.").WithPath("client_id")
 	}
-	me, err1 := state.Get[state.Account](tx, state.TableAccounts, c.Account.ID)
-	own, err2 := state.Get[state.Account](tx, state.TableAccounts, app.OwnerAccountID)
+	me, err1 := state.Get[model.Account](tx, state.TableAccounts, c.Account.ID)
+	own, err2 := state.Get[model.Account](tx, state.TableAccounts, app.OwnerAccountID)
 	if err1 != nil || err2 != nil || !canSeeTeamApps(me, own) {
 		return nil, apierr.Forbiddenf("You do not have access to this API app.").WithPath("client_id")
 	}
@@ -303,7 +304,7 @@ func apiAppGet(c *api.Call) (any, error) {
 
 // apiAppUpdate changes the given fields of an app the caller owns.
 func apiAppUpdate(c *api.Call) (any, error) {
-	out, err := apiAppWrite(c, false, func(tx *state.Txn) (*state.APIApp, string, error) {
+	out, err := apiAppWrite(c, false, func(tx *state.Txn) (*model.APIApp, string, error) {
 		cur, err := visibleApp(c, tx, true)
 		if err != nil {
 			return nil, "", err
@@ -337,7 +338,7 @@ func apiAppDelete(c *api.Call) (any, error) {
 
 // revokeAppTokens revokes every OAuth token issued to an app.
 func revokeAppTokens(tx *state.Txn, clientID string) error {
-	toks, err := state.All[state.OAuthToken](tx, state.TableOAuthToken, state.IndexID)
+	toks, err := state.All[model.OAuthToken](tx, state.TableOAuthToken, state.IndexID)
 	if err != nil {
 		return err
 	}
@@ -365,13 +366,13 @@ func apiAppList(c *api.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	all, err := state.All[state.APIApp](tx, state.TableAPIApps, state.IndexID)
+	all, err := state.All[model.APIApp](tx, state.TableAPIApps, state.IndexID)
 	if err != nil {
 		return nil, err
 	}
-	var apps []*state.APIApp
+	var apps []*model.APIApp
 	for _, app := range all {
-		owner, err := state.Get[state.Account](tx, state.TableAccounts, app.OwnerAccountID)
+		owner, err := state.Get[model.Account](tx, state.TableAccounts, app.OwnerAccountID)
 		if err == nil && canSeeTeamApps(me, owner) {
 			apps = append(apps, app)
 		}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/signpage"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -25,7 +26,7 @@ func PageBrand(tx *state.Txn, clientID, pagePath string) *signpage.Brand {
 	if clientID == "" {
 		return nil
 	}
-	app, err := state.Get[state.APIApp](tx, state.TableAPIApps, clientID)
+	app, err := state.Get[model.APIApp](tx, state.TableAPIApps, clientID)
 	if err != nil || (!app.WhiteLabelingSet && app.CustomLogoBlobID == "") {
 		return nil
 	}
@@ -47,7 +48,7 @@ func PageLogo(tx *state.Txn, clientID string) (any, error) {
 	if clientID == "" {
 		return notFound, nil
 	}
-	app, err := state.Get[state.APIApp](tx, state.TableAPIApps, clientID)
+	app, err := state.Get[model.APIApp](tx, state.TableAPIApps, clientID)
 	if err != nil || app.CustomLogoBlobID == "" {
 		return notFound, nil
 	}

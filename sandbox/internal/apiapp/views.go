@@ -3,6 +3,7 @@ package apiapp
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -70,14 +71,14 @@ type apiAppListResponse struct {
 }
 
 // viewAPIApp renders an app for viewer (an account id).
-func viewAPIApp(tx *state.Txn, app *state.APIApp, viewer string) apiAppView {
+func viewAPIApp(tx *state.Txn, app *model.APIApp, viewer string) apiAppView {
 	v := apiAppView{
 		CallbackURL: api.NullString(app.CallbackURL), ClientID: app.ClientID, CreatedAt: app.CreatedAt,
 		Domains: append([]string{}, app.Domains...), Name: app.Name, IsApproved: app.IsApproved,
 		Options:      apiAppOptionsView{CanInsertEverywhere: app.CanInsertEverywhere},
 		OwnerAccount: apiAppOwnerView{AccountID: app.OwnerAccountID},
 	}
-	if owner, err := state.Get[state.Account](tx, state.TableAccounts, app.OwnerAccountID); err == nil {
+	if owner, err := state.Get[model.Account](tx, state.TableAccounts, app.OwnerAccountID); err == nil {
 		v.OwnerAccount.EmailAddress = owner.Email
 	}
 	if o := app.OAuth; o != nil {
@@ -106,9 +107,9 @@ func viewAPIApp(tx *state.Txn, app *state.APIApp, viewer string) apiAppView {
 // them.
 func RegisterViews(r *api.Registry) {
 	r.Catalog.Add(catalog.Of("api_app", state.TableAPIApps,
-		func(app *state.APIApp) string { return app.ClientID },
-		func(tx *state.Txn, app *state.APIApp) (any, error) {
+		func(app *model.APIApp) string { return app.ClientID },
+		func(tx *state.Txn, app *model.APIApp) (any, error) {
 			return viewAPIApp(tx, app, app.OwnerAccountID), nil
 		},
-		func(_ *state.Txn, app *state.APIApp, accountID string) bool { return app.OwnerAccountID == accountID }))
+		func(_ *state.Txn, app *model.APIApp, accountID string) bool { return app.OwnerAccountID == accountID }))
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -77,9 +78,9 @@ func bulkSend(c *api.Call, embedded bool) (any, error) {
 	if e != nil {
 		return nil, e
 	}
-	var job *state.BulkSendJob
+	var job *model.BulkSendJob
 	err := c.Update(func(tx *state.Txn) error {
-		acct, err := state.Get[state.Account](tx, state.TableAccounts, c.Account.ID)
+		acct, err := state.Get[model.Account](tx, state.TableAccounts, c.Account.ID)
 		if err != nil {
 			return apierr.NotFoundf("Account not found.")
 		}
@@ -104,7 +105,7 @@ func bulkSend(c *api.Call, embedded bool) (any, error) {
 // stores the job and schedules the creation of its requests after the
 // world's SendProcessingDelay. What binding warns about the job as a whole
 // is said once: its warnings go through warnOnce.
-func queueBulkJob(c *api.Call, tx *state.Txn, spec *sigreq.Spec, tb *sigreq.TemplateBody, entries []bulkEntry, embedded bool) (*state.BulkSendJob, error) {
+func queueBulkJob(c *api.Call, tx *state.Txn, spec *sigreq.Spec, tb *sigreq.TemplateBody, entries []bulkEntry, embedded bool) (*model.BulkSendJob, error) {
 	use, err := sigreq.ResolveTemplates(c, tx, tb.TemplateIDs)
 	if err != nil {
 		return nil, err
@@ -113,7 +114,7 @@ func queueBulkJob(c *api.Call, tx *state.Txn, spec *sigreq.Spec, tb *sigreq.Temp
 		return nil, apierr.Badf("template_ids", "%s; the template(s) have %d: %s.", msgBulkRoles, len(use.SignerRoles), strings.Join(use.RoleNames(), ", "))
 	}
 	role, merge := use.SignerRoles[0].Name, mergeNames(use)
-	job := &state.BulkSendJob{
+	job := &model.BulkSendJob{
 		ID: tx.NewID(), Seq: tx.Seq(), AccountID: spec.Requester.ID, ClientID: spec.ClientID, Embedded: embedded,
 		TestMode: spec.TestMode, Total: len(entries), CreatedAt: tx.Unix(),
 	}
@@ -126,7 +127,7 @@ func queueBulkJob(c *api.Call, tx *state.Txn, spec *sigreq.Spec, tb *sigreq.Temp
 		if i == 0 {
 			base = bound
 		}
-		job.Items = append(job.Items, state.BulkSendItem{Signers: bound.Signers, CustomFields: bound.CustomFields})
+		job.Items = append(job.Items, model.BulkSendItem{Signers: bound.Signers, CustomFields: bound.CustomFields})
 	}
 	if base.AllowReassign {
 		c.Warn("reassign_unsupported", "The template allows signer reassignment, which bulk send does not support: the requests are sent without it.")
@@ -156,14 +157,14 @@ func bulkSendJobGet(c *api.Call) (any, error) {
 		return nil, err
 	}
 	tx := c.Read()
-	job, err := state.Get[state.BulkSendJob](tx, state.TableBulkSendJobs, c.Param("bulk_send_job_id"))
+	job, err := state.Get[model.BulkSendJob](tx, state.TableBulkSendJobs, c.Param("bulk_send_job_id"))
 	if err != nil || !bulkJobVisible(tx, job, c.Account) {
 		return nil, apierr.NotFoundf(apierr.MsgNotFound)
 	}
-	var reqs []*state.SignatureRequest
+	var reqs []*model.SignatureRequest
 	for _, id := range job.RequestIDs {
-		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, id)
-		if err != nil || req.Phase == state.PhaseCanceled || !sigreq.Visible(tx, req, c.Account) {
+		req, err := state.Get[model.SignatureRequest](tx, state.TableSignatureRequests, id)
+		if err != nil || req.Phase == model.PhaseCanceled || !sigreq.Visible(tx, req, c.Account) {
 			continue
 		}
 		reqs = append(reqs, req)
@@ -205,7 +206,7 @@ func bulkSendJobList(c *api.Call) (any, error) {
 }
 
 // bulkJobVisible: a job is seen by its sender and the sender's team.
-func bulkJobVisible(tx *state.Txn, job *state.BulkSendJob, acct *state.Account) bool {
+func bulkJobVisible(tx *state.Txn, job *model.BulkSendJob, acct *model.Account) bool {
 	if job.AccountID == acct.ID {
 		return true
 	}

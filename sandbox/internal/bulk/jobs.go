@@ -10,6 +10,7 @@ package bulk
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -21,19 +22,19 @@ const jobBulkSend = "bulk_send_job.send"
 // RegisterJobs adds the scheduler job that creates a bulk send's requests.
 func RegisterJobs(r *api.Registry) { r.RegisterJob(jobBulkSend, runBulkSend) }
 
-func runBulkSend(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) error {
-	j, err := state.Get[state.BulkSendJob](tx, state.TableBulkSendJobs, job.Subject)
+func runBulkSend(s *api.Host, _ *world.World, tx *state.Txn, job *model.Job) error {
+	j, err := state.Get[model.BulkSendJob](tx, state.TableBulkSendJobs, job.Subject)
 	if err != nil || j.SentAt != 0 {
 		return nil
 	}
 	n := state.Clone(j)
 	n.Items, n.Spec, n.SentAt = nil, nil, tx.Unix()
 	n.RequestIDs = append([]string(nil), j.RequestIDs...)
-	n.Failures = append([]state.BulkSendFailure(nil), j.Failures...)
-	acct, err := state.Get[state.Account](tx, state.TableAccounts, j.AccountID)
+	n.Failures = append([]model.BulkSendFailure(nil), j.Failures...)
+	acct, err := state.Get[model.Account](tx, state.TableAccounts, j.AccountID)
 	if err != nil {
 		for i := range j.Items {
-			n.Failures = append(n.Failures, state.BulkSendFailure{Index: i, Error: "The sending account no longer exists."})
+			n.Failures = append(n.Failures, model.BulkSendFailure{Index: i, Error: "The sending account no longer exists."})
 		}
 		return state.Put(tx, state.TableBulkSendJobs, n)
 	}
@@ -48,7 +49,7 @@ func runBulkSend(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) err
 		req, err := sigreq.Create(tx, &spec)
 		if err != nil {
 			if ae, ok := apierr.As(err); ok {
-				n.Failures = append(n.Failures, state.BulkSendFailure{Index: i, Error: ae.Msg})
+				n.Failures = append(n.Failures, model.BulkSendFailure{Index: i, Error: ae.Msg})
 				continue
 			}
 			return err

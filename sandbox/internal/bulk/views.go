@@ -3,6 +3,7 @@ package bulk
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -37,7 +38,7 @@ type bulkSendJobListResponse struct {
 
 // viewBulkJob renders a job for viewer (an account id): is_creator is true
 // for the sender, false for the team members it is shared with.
-func viewBulkJob(j *state.BulkSendJob, viewer string) bulkSendJobResponse {
+func viewBulkJob(j *model.BulkSendJob, viewer string) bulkSendJobResponse {
 	id := j.ID
 	return bulkSendJobResponse{BulkSendJobID: &id, Total: j.Total, IsCreator: j.AccountID == viewer, CreatedAt: j.CreatedAt}
 }
@@ -46,7 +47,7 @@ func viewBulkJob(j *state.BulkSendJob, viewer string) bulkSendJobResponse {
 // sees them.
 func RegisterViews(r *api.Registry) {
 	r.Catalog.Add(catalog.Of("bulk_send_job", state.TableBulkSendJobs,
-		func(j *state.BulkSendJob) string { return j.ID },
-		func(_ *state.Txn, j *state.BulkSendJob) (any, error) { return viewBulkJob(j, j.AccountID), nil },
-		func(_ *state.Txn, j *state.BulkSendJob, accountID string) bool { return j.AccountID == accountID }))
+		func(j *model.BulkSendJob) string { return j.ID },
+		func(_ *state.Txn, j *model.BulkSendJob) (any, error) { return viewBulkJob(j, j.AccountID), nil },
+		func(_ *state.Txn, j *model.BulkSendJob, accountID string) bool { return j.AccountID == accountID }))
 }

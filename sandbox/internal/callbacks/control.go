@@ -16,6 +16,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/events"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -71,16 +72,16 @@ type deliveryHead struct {
 	Waiting       bool  `json:"waiting,omitempty"`
 	Round         int   `json:"round"`
 	// Attempts lists every attempt, oldest first.
-	Attempts []state.DeliveryAttempt `json:"attempts"`
+	Attempts []model.DeliveryAttempt `json:"attempts"`
 }
 
-func viewDelivery(d *state.Delivery) deliveryView {
+func viewDelivery(d *model.Delivery) deliveryView {
 	v := deliveryView{deliveryHead: deliveryHead{
 		ID: d.ID, Kind: d.Kind, AccountID: d.AccountID, ClientID: d.ClientID, URL: d.URL, State: d.State,
 		EventHash: d.EventHash, Round: d.Round, Attempts: d.Attempts,
 	}, Payload: json.RawMessage(d.Payload)}
 	if v.Attempts == nil {
-		v.Attempts = []state.DeliveryAttempt{}
+		v.Attempts = []model.DeliveryAttempt{}
 	}
 	if d.Due != 0 {
 		v.NextAttemptAt = time.Unix(0, d.Due).Unix()
@@ -91,7 +92,7 @@ func viewDelivery(d *state.Delivery) deliveryView {
 }
 
 // newCallbackEntry is an event of the log with all its deliveries.
-func newCallbackEntry(e *state.Event, ds []*state.Delivery) callbackEntry {
+func newCallbackEntry(e *model.Event, ds []*model.Delivery) callbackEntry {
 	entry := callbackEntry{ID: e.ID, EventType: e.Type, EventTime: e.Time, ObjectType: e.ObjectType, ObjectID: e.ObjectID,
 		AccountIDs: e.AccountIDs, ClientID: e.ClientID, RelatedSignatureID: e.RelatedSignatureID,
 		EventMessage: e.EventMessage, Object: e.Object, State: state.EventState(ds), Deliveries: []deliveryView{}}
@@ -120,11 +121,11 @@ func controlListCallbacks(c *api.Call) (any, error) {
 	entries := make([]callbackEntry, 0, min(page.Limit+1, 128))
 	anyDeliveries := state.AnyDeliveries(tx)
 	var failed error
-	rows, err := state.PageEvents(tx, objectID, page, func(e *state.Event) bool {
+	rows, err := state.PageEvents(tx, objectID, page, func(e *model.Event) bool {
 		if eventType != "" && e.Type != eventType {
 			return false
 		}
-		var ds []*state.Delivery
+		var ds []*model.Delivery
 		if anyDeliveries {
 			var err error
 			if ds, err = state.DeliveriesOf(tx, e.ID); err != nil {
@@ -202,8 +203,8 @@ func controlRedeliver(c *api.Call) (any, error) {
 	id := c.Param("id")
 	var entry callbackEntry
 	err := c.Update(func(tx *state.Txn) error {
-		var ds []*state.Delivery
-		e, err := state.Get[state.Event](tx, state.TableEvents, id)
+		var ds []*model.Delivery
+		e, err := state.Get[model.Event](tx, state.TableEvents, id)
 		if err == nil {
 			if ds, err = state.DeliveriesOf(tx, e.ID); err != nil {
 				return err
@@ -212,14 +213,14 @@ func controlRedeliver(c *api.Call) (any, error) {
 				return apierr.Badf("id", "Event %s has no callback target: no callback URL was set for it when it was emitted.", id)
 			}
 		} else {
-			d, derr := state.Get[state.Delivery](tx, state.TableDeliveries, id)
+			d, derr := state.Get[model.Delivery](tx, state.TableDeliveries, id)
 			if derr != nil {
 				return api.ErrControlNotFound("event or delivery", id)
 			}
-			if e, err = state.Get[state.Event](tx, state.TableEvents, d.EventID); err != nil {
+			if e, err = state.Get[model.Event](tx, state.TableEvents, d.EventID); err != nil {
 				return api.ErrControlNotFound("event", d.EventID)
 			}
-			ds = []*state.Delivery{d}
+			ds = []*model.Delivery{d}
 		}
 		for _, d := range ds {
 			if _, err := redeliver(tx, d); err != nil {

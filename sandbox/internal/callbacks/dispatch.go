@@ -22,6 +22,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -182,11 +183,11 @@ func (d *dispatcher) finish(id string) {
 
 // attempt makes one attempt of del (as read when it was claimed) and records
 // the result.
-func (d *dispatcher) attempt(del *state.Delivery) {
+func (d *dispatcher) attempt(del *model.Delivery) {
 	defer d.attempts.Done()
 	defer func() { <-d.sem }()
 	defer d.finish(del.ID)
-	cur, err := state.Get[state.Delivery](d.w.Store.Read(), state.TableDeliveries, del.ID)
+	cur, err := state.Get[model.Delivery](d.w.Store.Read(), state.TableDeliveries, del.ID)
 	if err != nil || !sameAttempt(cur, del) {
 		return
 	}
@@ -223,7 +224,7 @@ func (d *dispatcher) attempt(del *state.Delivery) {
 // delivery log (GET /_sandbox/callbacks) has the same facts, without the
 // address, and a log line is where one looks first. The world is in the
 // logger's attributes.
-func logAttempt(w *world.World, del *state.Delivery, res attemptResult, gaveUp bool) {
+func logAttempt(w *world.World, del *model.Delivery, res attemptResult, gaveUp bool) {
 	log := w.Logger()
 	attrs := []any{"event_type", del.EventType, "url", del.URL, "delivery", del.ID, "attempt", del.RoundAttempts + 1}
 	if res.status != 0 {
@@ -244,7 +245,7 @@ func logAttempt(w *world.World, del *state.Delivery, res attemptResult, gaveUp b
 
 // sameAttempt reports whether cur is still waiting for the attempt that
 // was claimed from claimed (not redelivered, replaced or finished since).
-func sameAttempt(cur, claimed *state.Delivery) bool {
+func sameAttempt(cur, claimed *model.Delivery) bool {
 	return cur.Open() && cur.Round == claimed.Round && cur.Due == claimed.Due && cur.Seq == claimed.Seq
 }
 

@@ -11,14 +11,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
 // AttemptKey names the attempt about to be made of d: its id and the
 // number of attempts it has logged. A replay makes the same attempts of
 // the same deliveries, so the key names the same attempt there.
-func AttemptKey(d *state.Delivery) string { return d.ID + "/" + strconv.Itoa(len(d.Attempts)) }
+func AttemptKey(d *model.Delivery) string { return d.ID + "/" + strconv.Itoa(len(d.Attempts)) }
 
 const extDurations = "callbacks.durations"
 
@@ -61,7 +61,7 @@ func ReplayDurations(w *world.World, ms map[string]int64) {
 
 // replayedDuration is the recorded duration of the attempt about to be
 // made of d, if the world replays a recording that measured it.
-func replayedDuration(w *world.World, d *state.Delivery) (time.Duration, bool) {
+func replayedDuration(w *world.World, d *model.Delivery) (time.Duration, bool) {
 	rd := world.Ext(w, extDurations, func() *replayDurations { return &replayDurations{} })
 	rd.mu.Lock()
 	defer rd.mu.Unlock()

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
 // storedJSONSamples are stored values with everything json.Marshal
@@ -65,11 +65,11 @@ func TestCallbackEntryAppendJSONMatchesMarshal(t *testing.T) {
 		RelatedSignatureID: "s1", EventMessage: "msg \u2028 <x>", Object: json.RawMessage(storedJSONSamples[7]),
 		State: "pending", Deliveries: []deliveryView{
 			{deliveryHead: deliveryHead{ID: "d1", Kind: "account", AccountID: "a1", URL: "https://h/cb?a=1&b=<2>", State: "pending",
-				EventHash: "h", NextAttemptAt: 1700000010, Round: 1, Attempts: []state.DeliveryAttempt{
+				EventHash: "h", NextAttemptAt: 1700000010, Round: 1, Attempts: []model.DeliveryAttempt{
 					{At: 1, Round: 0, Status: 500, Body: "<html>", Error: "wrong answer", DurationMS: 3},
 					{At: 2, Round: 1, Delivered: true}}}, Payload: json.RawMessage(storedJSONSamples[6])},
 			{deliveryHead: deliveryHead{ID: "d2", Kind: "app", ClientID: "c1", URL: "u", State: "delivered", EventHash: "h2", Waiting: true,
-				Attempts: []state.DeliveryAttempt{}}, Payload: json.RawMessage(storedJSONSamples[8] + "\n")},
+				Attempts: []model.DeliveryAttempt{}}, Payload: json.RawMessage(storedJSONSamples[8] + "\n")},
 		}}
 	bare := callbackEntry{ID: "e2", EventType: "callback_test", EventTime: 5, State: "none", Deliveries: []deliveryView{}}
 	for _, e := range []callbackEntry{full, bare} {

@@ -8,6 +8,7 @@ package callbacks
 
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -21,7 +22,7 @@ func registerHooks(r *api.Registry) {
 // EmitTestAccount sends callback_test to an account's callback URL (and
 // only there), as the real service does when the URL is set to a new value.
 // Call it inside the transaction that stored the new URL.
-func EmitTestAccount(s *api.Host, tx *state.Txn, a *state.Account) error {
+func EmitTestAccount(s *api.Host, tx *state.Txn, a *model.Account) error {
 	if a.CallbackURL == "" {
 		return nil
 	}
@@ -33,7 +34,7 @@ func EmitTestAccount(s *api.Host, tx *state.Txn, a *state.Account) error {
 // there). The API app operations call it inside the transaction that stored a new, non-empty callback_url (create, or
 // update to a different URL), after putting the app row. The event reports
 // for the app's owner and is signed with the owner's primary API key.
-func EmitTestApp(s *api.Host, tx *state.Txn, app *state.APIApp) error {
+func EmitTestApp(s *api.Host, tx *state.Txn, app *model.APIApp) error {
 	if app.CallbackURL == "" {
 		return nil
 	}

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/events"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -17,8 +18,8 @@ import (
 // the row was redelivered while the attempt was in flight, only the log
 // entry is added; when it is gone or otherwise changed (reset, import),
 // nothing is.
-func recordAttempt(tx *state.Txn, claimed *state.Delivery, res attemptResult) (gaveUp bool, err error) {
-	cur, err := state.Get[state.Delivery](tx, state.TableDeliveries, claimed.ID)
+func recordAttempt(tx *state.Txn, claimed *model.Delivery, res attemptResult) (gaveUp bool, err error) {
+	cur, err := state.Get[model.Delivery](tx, state.TableDeliveries, claimed.ID)
 	if err != nil {
 		return false, nil // the world was reset or the row imported away
 	}
@@ -27,7 +28,7 @@ func recordAttempt(tx *state.Txn, claimed *state.Delivery, res attemptResult) (g
 		return false, nil // not this delivery's attempt any more (reset, import)
 	}
 	c := state.Clone(cur)
-	c.Attempts = append(slices.Clone(cur.Attempts), state.DeliveryAttempt{
+	c.Attempts = append(slices.Clone(cur.Attempts), model.DeliveryAttempt{
 		At: claimed.Due / 1e9, Round: claimed.Round, Status: res.status, Body: res.body, Error: res.err, Delivered: res.delivered,
 		DurationMS: res.duration.Milliseconds(),
 	})
@@ -37,11 +38,11 @@ func recordAttempt(tx *state.Txn, claimed *state.Delivery, res attemptResult) (g
 	c.RoundAttempts++
 	switch off, more := events.Offset(c.RoundAttempts); {
 	case res.delivered:
-		c.State, c.Due = state.DeliveryDelivered, 0
+		c.State, c.Due = model.DeliveryDelivered, 0
 	case more:
 		c.Due = c.Base + off.Nanoseconds()
 	default:
-		c.State, c.Due, gaveUp = state.DeliveryFailed, 0, true
+		c.State, c.Due, gaveUp = model.DeliveryFailed, 0, true
 	}
 	if err := state.Put(tx, state.TableDeliveries, c); err != nil {
 		return false, err
@@ -72,12 +73,12 @@ func startQueueHead(tx *state.Txn, queue string, from int64) error {
 
 // redeliver queues a delivery again with its original payload: a new round
 // of the retry schedule, at the back of its queue.
-func redeliver(tx *state.Txn, d *state.Delivery) (*state.Delivery, error) {
+func redeliver(tx *state.Txn, d *model.Delivery) (*model.Delivery, error) {
 	c := state.Clone(d)
 	c.Seq = tx.Seq()
 	c.Round++
 	c.RoundAttempts = 0
-	c.State = state.DeliveryPending
+	c.State = model.DeliveryPending
 	c.Base, c.Due = 0, 0
 	if err := state.Put(tx, state.TableDeliveries, c); err != nil {
 		return nil, err
@@ -89,7 +90,7 @@ func redeliver(tx *state.Txn, d *state.Delivery) (*state.Delivery, error) {
 		return nil, err
 	}
 	tx.Notify(state.TopicEvents)
-	out, err := state.Get[state.Delivery](tx, state.TableDeliveries, c.ID)
+	out, err := state.Get[model.Delivery](tx, state.TableDeliveries, c.ID)
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/signsandbox/signsandbox/fixtures"
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fixtureload"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -36,7 +37,7 @@ func queueFixture(t *testing.T) (*api.Host, func(fn func(tx *state.Txn) error)) 
 	owner := s.Fixtures().Accounts[0].ID
 	update := func(fn func(tx *state.Txn) error) { require.NoError(t, w.Store.Update(fn)) }
 	update(func(tx *state.Txn) error {
-		a, _ := state.Get[state.Account](tx, state.TableAccounts, owner)
+		a, _ := state.Get[model.Account](tx, state.TableAccounts, owner)
 		c := state.Clone(a)
 		c.CallbackURL = "http://127.0.0.1:9/cb"
 		if err := state.Put(tx, state.TableAccounts, c); err != nil {
@@ -52,12 +53,12 @@ func queueFixture(t *testing.T) (*api.Host, func(fn func(tx *state.Txn) error)) 
 	return s, update
 }
 
-func deliveriesInSeq(t *testing.T, s *api.Host) []*state.Delivery {
+func deliveriesInSeq(t *testing.T, s *api.Host) []*model.Delivery {
 	t.Helper()
 	tx := s.DefaultWorld().Store.Read()
-	evs, err := state.All[state.Event](tx, state.TableEvents, state.IndexSeq)
+	evs, err := state.All[model.Event](tx, state.TableEvents, state.IndexSeq)
 	require.NoError(t, err)
-	var out []*state.Delivery
+	var out []*model.Delivery
 	for _, e := range evs {
 		ds, err := state.DeliveriesOf(tx, e.ID)
 		require.NoError(t, err)
@@ -91,7 +92,7 @@ func TestQueueHeadOfLineAndRetries(t *testing.T) {
 		return err
 	})
 	ds = deliveriesInSeq(t, s)
-	assert.Equal(t, state.DeliveryDelivered, ds[0].State)
+	assert.Equal(t, model.DeliveryDelivered, ds[0].State)
 	assert.Zero(t, ds[0].Due)
 	assert.Equal(t, claimed.Due, ds[1].Due, "the next one is due when the previous attempt was")
 	assert.Zero(t, ds[2].Due)
@@ -128,7 +129,7 @@ func TestRedeliverMovesToTheBackOfItsQueue(t *testing.T) {
 		got := deliveriesInSeq(t, s)[0]
 		require.Len(t, got.Attempts, 1)
 		assert.Equal(t, 0, got.Attempts[0].Round)
-		assert.Equal(t, state.DeliveryPending, got.State, "the new round still has to be delivered")
+		assert.Equal(t, model.DeliveryPending, got.State, "the new round still has to be delivered")
 	})
 }
 
@@ -138,7 +139,7 @@ func TestDeliveryGivenUpHandsOverTheQueue(t *testing.T) {
 	for i := 0; ; i++ {
 		cur := deliveriesInSeq(t, s)[0]
 		if !cur.Open() {
-			assert.Equal(t, state.DeliveryFailed, cur.State)
+			assert.Equal(t, model.DeliveryFailed, cur.State)
 			assert.Equal(t, 13, i, "13 attempts, then given up")
 			break
 		}

@@ -20,8 +20,8 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/events"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/outbound"
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
@@ -64,7 +64,7 @@ func newCallbackSender(c *http.Client) *callbackSender {
 }
 
 // send makes one attempt of del.
-func (cs *callbackSender) send(parent context.Context, s *api.Host, w *world.World, del *state.Delivery) attemptResult {
+func (cs *callbackSender) send(parent context.Context, s *api.Host, w *world.World, del *model.Delivery) attemptResult {
 	fault, reason := api.FaultNone, ""
 	if s.Reg().CallbackFault != nil {
 		fault, reason = s.Reg().CallbackFault(s, w, api.CallbackAttempt{

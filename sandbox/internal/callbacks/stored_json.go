@@ -16,7 +16,7 @@ var storedJSONStop = func() (t [256]bool) {
 // object and payload on every page of the log (a quarter of the CPU of a
 // mixed load); this single pass gives the same bytes for valid JSON, which
 // every stored value is: the sandbox wrote it, or a state import decoded and
-// checked it (state.Delivery's import check). An empty value is null.
+// checked it (model.Delivery's import check). An empty value is null.
 func appendStoredJSON(dst, src []byte) []byte {
 	if len(src) == 0 {
 		return append(dst, "null"...)

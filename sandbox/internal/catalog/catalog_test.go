@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -24,7 +25,7 @@ func testCatalog(t *testing.T) (*Catalog, *state.Txn) {
 			if id == "t2" || id == "t4" || id == "t5" {
 				name = "mine"
 			}
-			if err := state.Put(tx, state.TableTeams, &state.Team{ID: id, Name: name}); err != nil {
+			if err := state.Put(tx, state.TableTeams, &model.Team{ID: id, Name: name}); err != nil {
 				return err
 			}
 		}
@@ -32,12 +33,12 @@ func testCatalog(t *testing.T) (*Catalog, *state.Txn) {
 	}))
 	c := New()
 	c.Add(Of("team", state.TableTeams,
-		func(t *state.Team) string { return t.ID },
-		func(_ *state.Txn, t *state.Team) (any, error) { return teamView{ID: t.ID, Name: t.Name}, nil },
-		func(_ *state.Txn, t *state.Team, accountID string) bool { return t.Name == accountID }))
+		func(t *model.Team) string { return t.ID },
+		func(_ *state.Txn, t *model.Team) (any, error) { return teamView{ID: t.ID, Name: t.Name}, nil },
+		func(_ *state.Txn, t *model.Team, accountID string) bool { return t.Name == accountID }))
 	c.Add(Of("bare", state.TableTeams,
-		func(t *state.Team) string { return t.ID },
-		func(_ *state.Txn, t *state.Team) (any, error) { return t.ID, nil },
+		func(t *model.Team) string { return t.ID },
+		func(_ *state.Txn, t *model.Team) (any, error) { return t.ID, nil },
 		nil))
 	return c, st.Read()
 }
@@ -106,8 +107,8 @@ func TestAddTwicePanics(t *testing.T) {
 func TestGetForShowsAnObjectToEachViewer(t *testing.T) {
 	c, tx := testCatalog(t)
 	c.Add(OfViewer("seen", state.TableTeams,
-		func(t *state.Team) string { return t.ID },
-		func(_ *state.Txn, t *state.Team, viewer string) (any, error) {
+		func(t *model.Team) string { return t.ID },
+		func(_ *state.Txn, t *model.Team, viewer string) (any, error) {
 			if viewer == "" {
 				viewer = "owner of " + t.ID
 			}

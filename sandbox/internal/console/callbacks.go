@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/events"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -34,18 +35,18 @@ type CallbackTarget struct {
 	Round        int                     `json:"round"`
 	EventHash    string                  `json:"event_hash"`
 	HashVerifies bool                    `json:"hash_verifies"`
-	Attempts     []state.DeliveryAttempt `json:"attempts"`
+	Attempts     []model.DeliveryAttempt `json:"attempts"`
 	Payload      json.RawMessage         `json:"payload,omitempty"`
 }
 
 // Callbacks lists the callback log newest first, all of it or the events
 // of one object.
 func (r Reader) Callbacks(tx *state.Txn, objectID, cursor string, limit int) (PageOf[CallbackEvent], error) {
-	var keep func(*state.Event) bool
+	var keep func(*model.Event) bool
 	if objectID != "" {
-		keep = func(e *state.Event) bool { return e.ObjectID == objectID }
+		keep = func(e *model.Event) bool { return e.ObjectID == objectID }
 	}
-	rows, next, err := newest(tx, state.TableEvents, cursor, limit, func(e *state.Event) uint64 { return e.Seq }, keep)
+	rows, next, err := newest(tx, state.TableEvents, cursor, limit, func(e *model.Event) uint64 { return e.Seq }, keep)
 	if err != nil {
 		return PageOf[CallbackEvent]{}, err
 	}
@@ -62,14 +63,14 @@ func (r Reader) Callbacks(tx *state.Txn, objectID, cursor string, limit int) (Pa
 
 // Callback shows one event of the log.
 func (r Reader) Callback(tx *state.Txn, id string) (CallbackEvent, error) {
-	e, err := state.Get[state.Event](tx, state.TableEvents, id)
+	e, err := state.Get[model.Event](tx, state.TableEvents, id)
 	if err != nil {
 		return CallbackEvent{}, err
 	}
 	return callbackEvent(tx, e)
 }
 
-func callbackEvent(tx *state.Txn, e *state.Event) (CallbackEvent, error) {
+func callbackEvent(tx *state.Txn, e *model.Event) (CallbackEvent, error) {
 	ds, err := state.DeliveriesOf(tx, e.ID)
 	if err != nil {
 		return CallbackEvent{}, err
@@ -79,7 +80,7 @@ func callbackEvent(tx *state.Txn, e *state.Event) (CallbackEvent, error) {
 	for _, d := range ds {
 		owner := d.AccountID
 		if d.Kind == "app" {
-			if app, err := state.Get[state.APIApp](tx, state.TableAPIApps, d.ClientID); err == nil {
+			if app, err := state.Get[model.APIApp](tx, state.TableAPIApps, d.ClientID); err == nil {
 				owner = app.OwnerAccountID
 			}
 		}
@@ -87,7 +88,7 @@ func callbackEvent(tx *state.Txn, e *state.Event) (CallbackEvent, error) {
 			State: d.State, Round: d.Round, EventHash: d.EventHash, Attempts: d.Attempts,
 			HashVerifies: events.Verify(state.PrimaryKeyOf(tx, owner), strconv.FormatInt(e.Time, 10), e.Type, d.EventHash)}
 		if t.Attempts == nil {
-			t.Attempts = []state.DeliveryAttempt{}
+			t.Attempts = []model.DeliveryAttempt{}
 		}
 		if json.Valid([]byte(d.Payload)) {
 			t.Payload = json.RawMessage(d.Payload)

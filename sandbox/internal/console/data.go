@@ -9,6 +9,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
 	"github.com/signsandbox/signsandbox/sandbox/internal/mail"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -22,10 +23,10 @@ type Reader struct {
 	Catalog *catalog.Catalog
 	// Search parses a request search (sigreq.ConsoleSearch: the list API's
 	// query, as me sees the requests) into a filter, nil for a blank one.
-	Search func(q string, me *state.Account) (func(*state.SignatureRequest) bool, error)
+	Search func(q string, me *model.Account) (func(*model.SignatureRequest) bool, error)
 	// SignerActions says which signer actions the control plane would take
 	// now for a signature of req (sigreq.SignerActions, through the facade).
-	SignerActions func(req *state.SignatureRequest, sigID string, now time.Time) []Action
+	SignerActions func(req *model.SignatureRequest, sigID string, now time.Time) []Action
 }
 
 // KindCount is how many objects of a kind a world holds.
@@ -70,7 +71,7 @@ type TokenSummary struct {
 
 // OAuthTokens lists the world's access tokens in token order.
 func (r Reader) OAuthTokens(tx *state.Txn) ([]TokenSummary, error) {
-	rows, err := state.All[state.OAuthToken](tx, state.TableOAuthToken, state.IndexID)
+	rows, err := state.All[model.OAuthToken](tx, state.TableOAuthToken, state.IndexID)
 	if err != nil {
 		return nil, err
 	}
@@ -177,8 +178,8 @@ type SignerSummary struct {
 // list API takes it (see Reader.Search), as the account accountID sees
 // the requests.
 func (r Reader) Requests(tx *state.Txn, q, accountID, cursor string, limit int) (PageOf[RequestSummary], error) {
-	me, _ := state.Get[state.Account](tx, state.TableAccounts, accountID)
-	var keep func(*state.SignatureRequest) bool
+	me, _ := state.Get[model.Account](tx, state.TableAccounts, accountID)
+	var keep func(*model.SignatureRequest) bool
 	if r.Search != nil {
 		k, err := r.Search(q, me)
 		if err != nil {
@@ -187,7 +188,7 @@ func (r Reader) Requests(tx *state.Txn, q, accountID, cursor string, limit int) 
 		keep = k
 	}
 	rows, next, err := newest(tx, state.TableSignatureRequests, cursor, limit,
-		func(req *state.SignatureRequest) uint64 { return req.Seq }, keep)
+		func(req *model.SignatureRequest) uint64 { return req.Seq }, keep)
 	if err != nil {
 		return PageOf[RequestSummary]{}, err
 	}
@@ -204,7 +205,7 @@ func (r Reader) Requests(tx *state.Txn, q, accountID, cursor string, limit int) 
 }
 
 // requestStatus is one word for a request's state: its phase, or error.
-func requestStatus(req *state.SignatureRequest) string {
+func requestStatus(req *model.SignatureRequest) string {
 	if req.Error != "" {
 		return "error"
 	}
@@ -220,12 +221,12 @@ func requestStatus(req *state.SignatureRequest) string {
 type RequestDetail struct {
 	Request    any                `json:"signature_request"`
 	Status     string             `json:"status"`
-	Audit      []state.AuditEntry `json:"audit"`
-	FormFields []state.FormField  `json:"form_fields"`
+	Audit      []model.AuditEntry `json:"audit"`
+	FormFields []model.FormField  `json:"form_fields"`
 	// FieldGroups are the checkbox and radio groups of the form fields.
-	FieldGroups []state.FieldGroup `json:"field_groups"`
+	FieldGroups []model.FieldGroup `json:"field_groups"`
 	// FieldRules are their conditional logic.
-	FieldRules []state.FieldRule `json:"field_rules"`
+	FieldRules []model.FieldRule `json:"field_rules"`
 	Documents  []string          `json:"documents"`
 	CreatedAt  int64             `json:"created_at"`
 	Signers    []SignerDetail    `json:"signers"`
@@ -270,7 +271,7 @@ func ActionOf(name string, refusal *apierr.Error) Action {
 
 // Request shows one request (state.ErrNotFound for an unknown id).
 func (r Reader) Request(tx *state.Txn, id string) (RequestDetail, error) {
-	req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, id)
+	req, err := state.Get[model.SignatureRequest](tx, state.TableSignatureRequests, id)
 	if err != nil {
 		return RequestDetail{}, err
 	}
@@ -279,14 +280,14 @@ func (r Reader) Request(tx *state.Txn, id string) (RequestDetail, error) {
 		return RequestDetail{}, err
 	}
 	d := RequestDetail{Request: view, Status: requestStatus(req), Audit: req.Audit, FormFields: req.FormFields,
-		FieldGroups: append([]state.FieldGroup{}, req.FieldGroups...), FieldRules: append([]state.FieldRule{}, req.FieldRules...),
+		FieldGroups: append([]model.FieldGroup{}, req.FieldGroups...), FieldRules: append([]model.FieldRule{}, req.FieldRules...),
 		Documents: []string{}, CreatedAt: req.CreatedAt, Signers: []SignerDetail{},
 		AllowDecline: req.AllowDecline, AllowReassign: req.AllowReassign, DateFormat: req.DateFormat}
 	if d.Audit == nil {
-		d.Audit = []state.AuditEntry{}
+		d.Audit = []model.AuditEntry{}
 	}
 	if d.FormFields == nil {
-		d.FormFields = []state.FormField{}
+		d.FormFields = []model.FormField{}
 	}
 	for _, doc := range req.Documents {
 		d.Documents = append(d.Documents, doc.Name)
@@ -304,26 +305,26 @@ func (r Reader) Request(tx *state.Txn, id string) (RequestDetail, error) {
 // Emails lists the outbox newest first, all of it or one request's, the
 // e-mails a search q keeps (mail.Query: a page walks past those it does
 // not, so a search costs the e-mails it looks at).
-func (r Reader) Emails(tx *state.Txn, requestID, q, cursor string, limit int) (PageOf[*state.Email], error) {
-	var keep func(*state.Email) bool
+func (r Reader) Emails(tx *state.Txn, requestID, q, cursor string, limit int) (PageOf[*model.Email], error) {
+	var keep func(*model.Email) bool
 	if search := mail.ParseQuery(q); requestID != "" || !search.Empty() {
-		keep = func(e *state.Email) bool {
+		keep = func(e *model.Email) bool {
 			return (requestID == "" || e.SignatureRequestID == requestID) && search.Match(e)
 		}
 	}
-	rows, next, err := newest(tx, state.TableEmails, cursor, limit, func(e *state.Email) uint64 { return e.Seq }, keep)
+	rows, next, err := newest(tx, state.TableEmails, cursor, limit, func(e *model.Email) uint64 { return e.Seq }, keep)
 	if err != nil {
-		return PageOf[*state.Email]{}, err
+		return PageOf[*model.Email]{}, err
 	}
 	if rows == nil {
-		rows = []*state.Email{}
+		rows = []*model.Email{}
 	}
-	return PageOf[*state.Email]{Items: rows, Next: next}, nil
+	return PageOf[*model.Email]{Items: rows, Next: next}, nil
 }
 
 // Email shows one e-mail of the outbox.
-func (r Reader) Email(tx *state.Txn, id string) (*state.Email, error) {
-	return state.Get[state.Email](tx, state.TableEmails, id)
+func (r Reader) Email(tx *state.Txn, id string) (*model.Email, error) {
+	return state.Get[model.Email](tx, state.TableEmails, id)
 }
 
 // Objects lists a catalog kind in id order from cursor.
@@ -349,7 +350,7 @@ var ErrNoDocument = errors.New("console: the request has no such document")
 // Document returns a request's document as PDF, with its name, for the
 // signing view (state.ErrNotFound for an unknown request).
 func (r Reader) Document(tx *state.Txn, id, index string) ([]byte, string, error) {
-	req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, id)
+	req, err := state.Get[model.SignatureRequest](tx, state.TableSignatureRequests, id)
 	if err != nil {
 		return nil, "", err
 	}

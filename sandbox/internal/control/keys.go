@@ -10,6 +10,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -57,11 +58,11 @@ type apiKeysResponse struct {
 
 // keyAccount is the account a key call is about: account_id given, else the
 // account the call acts for.
-func keyAccount(c *api.Call, accountID string) (*state.Account, error) {
+func keyAccount(c *api.Call, accountID string) (*model.Account, error) {
 	if accountID == "" {
 		accountID = c.ActingAccountID()
 	}
-	a, err := state.Get[state.Account](c.Read(), state.TableAccounts, accountID)
+	a, err := state.Get[model.Account](c.Read(), state.TableAccounts, accountID)
 	if err != nil {
 		return nil, api.ErrControlNotFound("account", accountID)
 	}
@@ -135,7 +136,7 @@ func controlAddKey(c *api.Call) (any, error) {
 				return err
 			}
 		}
-		row := &state.APIKey{Key: key, AccountID: acct.ID, Name: name, Primary: primary, CreatedAt: tx.Unix(), Seq: tx.Seq()}
+		row := &model.APIKey{Key: key, AccountID: acct.ID, Name: name, Primary: primary, CreatedAt: tx.Unix(), Seq: tx.Seq()}
 		if err := state.Put(tx, state.TableAPIKeys, row); err != nil {
 			return err
 		}
@@ -148,7 +149,7 @@ func controlAddKey(c *api.Call) (any, error) {
 	return api.WithStatus{Status: http.StatusCreated, Value: out}, nil
 }
 
-func clearPrimary(tx *state.Txn, keys []*state.APIKey) error {
+func clearPrimary(tx *state.Txn, keys []*model.APIKey) error {
 	for _, k := range keys {
 		if k.Primary {
 			c := state.Clone(k)
@@ -183,7 +184,7 @@ func controlRenameKey(c *api.Call) (any, error) {
 	key := c.Param("key")
 	var out apiKeysResponse
 	err = c.Update(func(tx *state.Txn) error {
-		k, err := state.Get[state.APIKey](tx, state.TableAPIKeys, key)
+		k, err := state.Get[model.APIKey](tx, state.TableAPIKeys, key)
 		if err != nil {
 			return api.ErrControlNotFound("API key", key)
 		}
@@ -205,7 +206,7 @@ func controlDeleteKey(c *api.Call) (any, error) {
 	key := c.Param("key")
 	var out apiKeysResponse
 	err := c.Update(func(tx *state.Txn) error {
-		k, err := state.Get[state.APIKey](tx, state.TableAPIKeys, key)
+		k, err := state.Get[model.APIKey](tx, state.TableAPIKeys, key)
 		if err != nil {
 			return api.ErrControlNotFound("API key", key)
 		}
@@ -228,7 +229,7 @@ func controlMakePrimary(c *api.Call) (any, error) {
 	key := c.Param("key")
 	var out apiKeysResponse
 	err := c.Update(func(tx *state.Txn) error {
-		k, err := state.Get[state.APIKey](tx, state.TableAPIKeys, key)
+		k, err := state.Get[model.APIKey](tx, state.TableAPIKeys, key)
 		if err != nil {
 			return api.ErrControlNotFound("API key", key)
 		}
@@ -236,7 +237,7 @@ func controlMakePrimary(c *api.Call) (any, error) {
 		if err := clearPrimary(tx, keys); err != nil {
 			return err
 		}
-		cur, _ := state.Get[state.APIKey](tx, state.TableAPIKeys, key)
+		cur, _ := state.Get[model.APIKey](tx, state.TableAPIKeys, key)
 		c := state.Clone(cur)
 		c.Primary = true
 		if err := state.Put(tx, state.TableAPIKeys, c); err != nil {
@@ -259,7 +260,7 @@ func checkKeysFree(s *api.Host, target *world.World, db *memdb.MemDB) error {
 		return err
 	}
 	for raw := it.Next(); raw != nil; raw = it.Next() {
-		k := raw.(*state.APIKey)
+		k := raw.(*model.APIKey)
 		if w, found := s.FindAPIKey(k.Key); found != nil && w != target {
 			return apierr.Conflictf("API key %s is in use by world %s; import into that world or change the key.", maskKey(k.Key), w.ID)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/mail"
 	"github.com/signsandbox/signsandbox/sandbox/internal/mailrelay"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -34,7 +35,7 @@ func controlListEmails(c *api.Call) (any, error) {
 		return nil, apierr.Badf(field, "%v", err)
 	}
 	to, kind, requestID, search := q.Get("to"), q.Get("kind"), q.Get("signature_request_id"), mail.ParseQuery(q.Get("q"))
-	rows, err := state.PageEmails(c.Read(), requestID, page, func(e *state.Email) bool {
+	rows, err := state.PageEmails(c.Read(), requestID, page, func(e *model.Email) bool {
 		return (to == "" || strings.EqualFold(to, e.To)) && (kind == "" || kind == e.Kind) && search.Match(e)
 	})
 	if err != nil {
@@ -50,7 +51,7 @@ func controlListEmails(c *api.Call) (any, error) {
 
 // Summarize is an e-mail as the outbox lists it, with its delivery state
 // at the SMTP relay when the sandbox has one.
-func Summarize(c *api.Call, e *state.Email) mail.Summary {
+func Summarize(c *api.Call, e *model.Email) mail.Summary {
 	if st := mailrelay.Delivery(c.World, e); st != nil {
 		return mail.Summarize(e, st)
 	}
@@ -72,8 +73,8 @@ func controlClearEmails(c *api.Call) (any, error) {
 
 // outboxEmail reads one e-mail of the caller's outbox (404 when it holds
 // none of that id).
-func outboxEmail(c *api.Call) (*state.Email, error) {
-	e, err := state.Get[state.Email](c.Read(), state.TableEmails, c.Param("id"))
+func outboxEmail(c *api.Call) (*model.Email, error) {
+	e, err := state.Get[model.Email](c.Read(), state.TableEmails, c.Param("id"))
 	if errors.Is(err, state.ErrNotFound) {
 		return nil, apierr.NotFoundf("The outbox holds no e-mail %s.", c.Param("id")).WithPath("id")
 	}
@@ -136,7 +137,7 @@ func controlMarkEmail(c *api.Call) (any, error) {
 	if in.Read == nil {
 		return nil, apierr.Missing("read")
 	}
-	var e *state.Email
+	var e *model.Email
 	err := c.Update(func(tx *state.Txn) (err error) {
 		e, err = state.SetEmailRead(tx, c.Param("id"), *in.Read)
 		return err

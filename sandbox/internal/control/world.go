@@ -11,6 +11,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/callbacks"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/stage"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
@@ -123,7 +124,7 @@ func WorldInfoOf(s *api.Host, w *world.World) WorldInfo {
 	tx := w.Store.Read()
 	first := s.FirstAccountID()
 	info := WorldInfo{WorldID: w.ID, AccountID: first, Clock: string(w.Mode()), Now: w.Now().Unix()}
-	if a, err := state.Get[state.Account](tx, state.TableAccounts, first); err == nil {
+	if a, err := state.Get[model.Account](tx, state.TableAccounts, first); err == nil {
 		info.EmailAddress = a.Email
 	}
 	info.APIKey = state.PrimaryKeyOf(tx, first)
@@ -348,13 +349,13 @@ func controlGetConfig(c *api.Call) (any, error) { return configAnswer(c.Config()
 // when they differ from their default (so that worlds exported before
 // them export as they were).
 type configView struct {
-	state.Config
+	model.Config
 	TestValues      bool           `json:"test_values"`
-	TestValuesDelay state.Duration `json:"test_values_delay"`
+	TestValuesDelay model.Duration `json:"test_values_delay"`
 }
 
-func configAnswer(cfg state.Config) configView {
-	return configView{Config: cfg, TestValues: cfg.TestValues.On(), TestValuesDelay: state.Duration(cfg.TestValueDelay())}
+func configAnswer(cfg model.Config) configView {
+	return configView{Config: cfg, TestValues: cfg.TestValues.On(), TestValuesDelay: model.Duration(cfg.TestValueDelay())}
 }
 
 // controlPatchConfig changes parts of the world configuration: the body is a
@@ -365,7 +366,7 @@ func controlPatchConfig(c *api.Call) (any, error) {
 		return nil, err
 	}
 	// Unknown settings are refused below too; here the error names them.
-	if err := wire.CheckKnown(b, &state.Config{}); err != nil {
+	if err := wire.CheckKnown(b, &model.Config{}); err != nil {
 		return nil, err
 	}
 	var out configView

@@ -8,6 +8,7 @@ package credentials
 import (
 	"sync"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -34,9 +35,9 @@ type key struct{ table, id string }
 // keeps an old database alive.
 type Found struct {
 	World   *world.World
-	Key     *state.APIKey
-	Token   *state.OAuthToken
-	Account *state.Account
+	Key     *model.APIKey
+	Token   *model.OAuthToken
+	Account *model.Account
 	snap    state.SnapshotRef
 }
 
@@ -47,19 +48,19 @@ func read(w *world.World, tx *state.Txn, table, id string) *Found {
 	var accountID string
 	switch table {
 	case state.TableAPIKeys:
-		k, err := state.Get[state.APIKey](tx, table, id)
+		k, err := state.Get[model.APIKey](tx, table, id)
 		if err != nil {
 			return nil
 		}
 		found.Key, accountID = k, k.AccountID
 	default:
-		tok, err := state.Get[state.OAuthToken](tx, table, id)
+		tok, err := state.Get[model.OAuthToken](tx, table, id)
 		if err != nil {
 			return nil
 		}
 		found.Token, accountID = tok, tok.AccountID
 	}
-	if acct, err := state.Get[state.Account](tx, state.TableAccounts, accountID); err == nil {
+	if acct, err := state.Get[model.Account](tx, state.TableAccounts, accountID); err == nil {
 		found.Account = acct
 	}
 	return found

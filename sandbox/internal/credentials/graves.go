@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"sync"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -48,9 +49,9 @@ func keysOf(w *world.World) []graveKey {
 		}
 		for obj := it.Next(); obj != nil; obj = it.Next() {
 			switch row := obj.(type) {
-			case *state.APIKey:
+			case *model.APIKey:
 				keys = append(keys, graveKeyOf(table, row.Key))
-			case *state.OAuthToken:
+			case *model.OAuthToken:
 				keys = append(keys, graveKeyOf(table, row.AccessToken))
 			}
 		}

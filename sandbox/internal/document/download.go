@@ -13,6 +13,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -126,7 +127,7 @@ func downloadFileURL(kind, param string) api.Handler {
 			if err != nil {
 				return err
 			}
-			u := &state.FileURL{ID: tx.NewSecret(), Kind: kind, ObjectID: fs.ObjectID(), BlobID: blob,
+			u := &model.FileURL{ID: tx.NewSecret(), Kind: kind, ObjectID: fs.ObjectID(), BlobID: blob,
 				Name: fs.Name + ".pdf", Inline: inline,
 				ExpiresAt: tx.Now().Add(state.GetConfig(tx).FileURLTTL.D()).Unix()}
 			if err := state.Put(tx, state.TableFileURLs, u); err != nil {
@@ -145,7 +146,7 @@ func downloadFileURL(kind, param string) api.Handler {
 // fileURLBlob is the blob a new file URL serves: the current PDF, stored
 // under the id its preparation reserved (once: the URLs issued for one
 // version share it).
-func fileURLBlob(tx *state.Txn, fs *state.FileSet) (string, error) {
+func fileURLBlob(tx *state.Txn, fs *model.FileSet) (string, error) {
 	id := tx.PDFBlob(fs)
 	if _, err := state.GetBlob(tx, id); err == nil {
 		return id, nil

@@ -10,6 +10,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/page"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -21,12 +22,12 @@ func registerFileURLs(r *api.Registry) {
 
 // serveFileURL answers the PDF a file URL was issued for.
 func serveFileURL(c *api.Call) (any, error) {
-	w := page.WorldFor(c.Host, c.Param("world"), page.HoldsRow[state.FileURL](state.TableFileURLs, c.Param("token")))
+	w := page.WorldFor(c.Host, c.Param("world"), page.HoldsRow[model.FileURL](state.TableFileURLs, c.Param("token")))
 	if w == nil {
 		return nil, apierr.NotFoundf("This file URL is not valid.")
 	}
 	tx := w.Store.Read()
-	u, err := state.Get[state.FileURL](tx, state.TableFileURLs, c.Param("token"))
+	u, err := state.Get[model.FileURL](tx, state.TableFileURLs, c.Param("token"))
 	if err != nil {
 		return nil, apierr.NotFoundf("This file URL is not valid.")
 	}

@@ -26,6 +26,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/derived"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/pdf"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
@@ -33,14 +34,14 @@ import (
 
 // Kinds of objects that own documents.
 const (
-	KindSignatureRequest = state.FileSetKindRequest
+	KindSignatureRequest = model.FileSetKindRequest
 	KindTemplate         = "template"
 )
 
 // Pending is a document read and inspected before the transaction
 // that stores it (network fetches and PDF parsing never run inside a write).
 type Pending struct {
-	Doc  state.Document
+	Doc  model.Document
 	Data []byte // original bytes (nil for an offline placeholder)
 	PDF  []byte // the document as PDF (nil when doc.Error is set)
 	// Converted is true when pdf is not data itself (a conversion or a
@@ -97,7 +98,7 @@ func Collect(s *api.Host, c *api.Call, uploads []wire.File, fileURLs []string) (
 		for i, u := range fileURLs {
 			conv := derived.OfflinePlaceholder(u)
 			out = append(out, Pending{
-				Doc:       state.Document{Name: urlFileName(u), ContentType: "application/pdf", SourceURL: u, Pages: statePages(conv.Info)},
+				Doc:       model.Document{Name: urlFileName(u), ContentType: "application/pdf", SourceURL: u, Pages: statePages(conv.Info)},
 				PDF:       conv.PDF,
 				Converted: true,
 				Field:     fmt.Sprintf("file_urls[%d]", i),
@@ -108,7 +109,7 @@ func Collect(s *api.Host, c *api.Call, uploads []wire.File, fileURLs []string) (
 	for i, f := range fetchAll(s, c.Request.Context(), c.World.Logger(), fileURLs, cfg.MaxFileBytes) {
 		var d Pending
 		if f.err != "" {
-			d = Pending{Doc: state.Document{Name: f.name, ContentType: f.contentType, Error: f.err}}
+			d = Pending{Doc: model.Document{Name: f.name, ContentType: f.contentType, Error: f.err}}
 		} else {
 			d = convertDocument(f.name, f.contentType, f.data)
 		}
@@ -122,7 +123,7 @@ func Collect(s *api.Host, c *api.Call, uploads []wire.File, fileURLs []string) (
 // convertDocument turns one file into a pending document: its PDF and page
 // sizes, or the reason it cannot be used.
 func convertDocument(name, contentType string, data []byte) Pending {
-	d := Pending{Doc: state.Document{Name: name, ContentType: contentType}, Data: data}
+	d := Pending{Doc: model.Document{Name: name, ContentType: contentType}, Data: data}
 	conv, err := derived.Convert(name, contentType, data)
 	if err != nil {
 		d.Doc.Error = err.Error()
@@ -134,10 +135,10 @@ func convertDocument(name, contentType string, data []byte) Pending {
 	return d
 }
 
-func statePages(info pdf.Info) []state.Page {
-	out := make([]state.Page, len(info.Pages))
+func statePages(info pdf.Info) []model.Page {
+	out := make([]model.Page, len(info.Pages))
 	for i, p := range info.Pages {
-		out[i] = state.Page{Width: p.Width, Height: p.Height}
+		out[i] = model.Page{Width: p.Width, Height: p.Height}
 	}
 	return out
 }
@@ -156,11 +157,11 @@ func CheckURL(raw string) error {
 
 // Store writes collected documents into the world and returns them
 // as stored, enforcing the world's storage cap (MaxWorldBytes).
-func Store(tx *state.Txn, docs []Pending) ([]state.Document, error) {
+func Store(tx *state.Txn, docs []Pending) ([]model.Document, error) {
 	if err := checkWorldCapacity(tx, docs); err != nil {
 		return nil, err
 	}
-	out := make([]state.Document, 0, len(docs))
+	out := make([]model.Document, 0, len(docs))
 	for _, d := range docs {
 		doc := d.Doc
 		if single := singleBlob(d); single != nil {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/signpage"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -20,7 +21,7 @@ type PageDocDesc struct {
 }
 
 // PageDocs lists documents with their URLs below base (the page's path).
-func PageDocs(base string, docs []state.Document) []PageDocDesc {
+func PageDocs(base string, docs []model.Document) []PageDocDesc {
 	out := []PageDocDesc{}
 	for i, d := range docs {
 		if d.PDFBlobID == "" {
@@ -33,7 +34,7 @@ func PageDocs(base string, docs []state.Document) []PageDocDesc {
 
 // PageDocument returns document index (a path parameter) of docs as PDF,
 // or a 404 page.
-func PageDocument(c *api.Call, tx *state.Txn, docs []state.Document) (any, error) {
+func PageDocument(c *api.Call, tx *state.Txn, docs []model.Document) (any, error) {
 	i, err := strconv.Atoi(c.Param("index"))
 	if err != nil || i < 0 || i >= len(docs) || docs[i].PDFBlobID == "" {
 		return PageNotFound("No such document.")

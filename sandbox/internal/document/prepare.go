@@ -23,6 +23,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/derived"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/pdf"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -64,7 +65,7 @@ func ScheduleFiles(tx *state.Txn, kind, id string) error {
 
 // fileSetToChange is a copy of the object's file set to modify and Put, or
 // a new one when no preparation was ever scheduled.
-func fileSetToChange(tx *state.Txn, kind, id string) *state.FileSet {
+func fileSetToChange(tx *state.Txn, kind, id string) *model.FileSet {
 	fs, err := state.GetFileSet(tx, kind, id)
 	if err != nil {
 		return state.NewFileSet(kind, id)
@@ -80,7 +81,7 @@ func GoneFiles(tx *state.Txn, kind, id string) error {
 	if err := state.CancelJobs(tx, id, JobPrepare); err != nil {
 		return err
 	}
-	urls, err := state.All[state.FileURL](tx, state.TableFileURLs, state.IndexObject, id)
+	urls, err := state.All[model.FileURL](tx, state.TableFileURLs, state.IndexObject, id)
 	if err != nil {
 		return err
 	}
@@ -106,7 +107,7 @@ func GoneFiles(tx *state.Txn, kind, id string) error {
 // scheduled) or a gone object does nothing. A composition that fails is
 // recorded on the file set (downloads keep answering 409 and say why); it
 // does not fail the job. The composition time is the preparation instant.
-func runFilesPrepare(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) error {
+func runFilesPrepare(s *api.Host, w *world.World, tx *state.Txn, job *model.Job) error {
 	var a filesJobArgs
 	if err := json.Unmarshal(job.Args, &a); err != nil {
 		return fmt.Errorf("files.prepare: arguments: %w", err)
@@ -184,15 +185,15 @@ func compose(s *api.Host, tx *state.Txn, kind, id string) (pdf.Composition, []st
 // from its recipe (or found among recent renderings), or read from the
 // files rendered at preparation time. A rendering that fails answers 409,
 // as a failed preparation does.
-func preparedPDF(tx *state.Txn, fs *state.FileSet) ([]byte, error) {
+func preparedPDF(tx *state.Txn, fs *model.FileSet) ([]byte, error) {
 	return preparedFile(tx, fs, false)
 }
 
-func preparedZIP(tx *state.Txn, fs *state.FileSet) ([]byte, error) {
+func preparedZIP(tx *state.Txn, fs *model.FileSet) ([]byte, error) {
 	return preparedFile(tx, fs, true)
 }
 
-func preparedFile(tx *state.Txn, fs *state.FileSet, zip bool) ([]byte, error) {
+func preparedFile(tx *state.Txn, fs *model.FileSet, zip bool) ([]byte, error) {
 	if fs.Recipe == nil {
 		blob := fs.PDFBlobID()
 		if zip {
@@ -237,7 +238,7 @@ func releaseBlobs(tx *state.Txn, ids ...string) error {
 // object served, except those in keep (the current files). The expired URLs
 // themselves stay, so that they keep answering 410.
 func sweepFileURLs(tx *state.Txn, objectID string, keep map[string]bool) error {
-	urls, err := state.All[state.FileURL](tx, state.TableFileURLs, state.IndexObject, objectID)
+	urls, err := state.All[model.FileURL](tx, state.TableFileURLs, state.IndexObject, objectID)
 	if err != nil {
 		return err
 	}
@@ -255,7 +256,7 @@ func sweepFileURLs(tx *state.Txn, objectID string, keep map[string]bool) error {
 // preparedFiles checks that the caller may download an object's files and
 // that they are prepared: 404/410 from the owner, 410 once the files are
 // gone, 409 while they are being prepared.
-func preparedFiles(c *api.Call, tx *state.Txn, kind, id string) (*state.FileSet, error) {
+func preparedFiles(c *api.Call, tx *state.Txn, kind, id string) (*model.FileSet, error) {
 	owner, ok := c.Host.Reg().FileOwners[kind]
 	if !ok || owner.Visible == nil {
 		return nil, apierr.NotFoundf(apierr.MsgNotFound)

@@ -17,6 +17,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/derived"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fixtureload"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/pdf"
 	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftest"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -83,7 +84,7 @@ func (s *testSandbox) testUpdate(t *testing.T, fn func(tx *state.Txn) error) {
 	require.NoError(t, s.host.DefaultWorld().Store.Update(fn))
 }
 
-func (s *testSandbox) testFileSet(t *testing.T, id string) *state.FileSet {
+func (s *testSandbox) testFileSet(t *testing.T, id string) *model.FileSet {
 	t.Helper()
 	fs, err := state.GetFileSet(s.host.DefaultWorld().Store.Read(), kindTestOwner, id)
 	require.NoError(t, err)
@@ -91,7 +92,7 @@ func (s *testSandbox) testFileSet(t *testing.T, id string) *state.FileSet {
 }
 
 // testRendered renders a prepared file set's files as a download would.
-func (s *testSandbox) testRendered(t *testing.T, fs *state.FileSet) pdf.Rendered {
+func (s *testSandbox) testRendered(t *testing.T, fs *model.FileSet) pdf.Rendered {
 	t.Helper()
 	require.NotNil(t, fs.Recipe, "prepared as a recipe")
 	out, err := derived.Merged(fs.Recipe, blobStore{s.host.DefaultWorld().Store.Read()})
@@ -99,7 +100,7 @@ func (s *testSandbox) testRendered(t *testing.T, fs *state.FileSet) pdf.Rendered
 	return out
 }
 
-func (s *testSandbox) testPrepared(id string) (*state.FileSet, error) {
+func (s *testSandbox) testPrepared(id string) (*model.FileSet, error) {
 	return preparedFiles(&api.Call{Host: s.host, World: s.host.DefaultWorld()}, s.host.DefaultWorld().Store.Read(), kindTestOwner, id)
 }
 
@@ -168,7 +169,7 @@ func TestPreparedFilesAccess(t *testing.T) {
 // expired, the next preparation deletes it.
 func TestPreparedBlobsAreReleased(t *testing.T) {
 	s := newInternalSandbox(t)
-	prepare := func() *state.FileSet {
+	prepare := func() *model.FileSet {
 		s.testUpdate(t, func(tx *state.Txn) error { return ScheduleFiles(tx, kindTestOwner, "doc-second") })
 		_, err := s.host.DefaultWorld().Advance(5 * time.Second)
 		require.NoError(t, err)
@@ -199,7 +200,7 @@ func TestPreparedBlobsAreReleased(t *testing.T) {
 		if served, err = fileURLBlob(tx, fs); err != nil {
 			return err
 		}
-		return state.Put(tx, state.TableFileURLs, &state.FileURL{ID: "tok", Kind: kindTestOwner, ObjectID: "doc-second",
+		return state.Put(tx, state.TableFileURLs, &model.FileURL{ID: "tok", Kind: kindTestOwner, ObjectID: "doc-second",
 			BlobID: served, ExpiresAt: tx.Now().Add(time.Hour).Unix()})
 	})
 	data, err := state.GetBlob(s.host.DefaultWorld().Store.Read(), served)
@@ -215,7 +216,7 @@ func TestPreparedBlobsAreReleased(t *testing.T) {
 	prepare()
 	assert.False(t, blobExists(served), "released once the URL expired")
 	assert.False(t, blobExists(read().PDFBlob(third)))
-	u, err := state.Get[state.FileURL](s.host.DefaultWorld().Store.Read(), state.TableFileURLs, "tok")
+	u, err := state.Get[model.FileURL](s.host.DefaultWorld().Store.Read(), state.TableFileURLs, "tok")
 	require.NoError(t, err, "the expired URL stays, to answer 410")
 	assert.Equal(t, served, u.BlobID)
 }
@@ -234,7 +235,7 @@ func TestCompositionARecipeCannotKeepIsRenderedAtOnce(t *testing.T) {
 	tx := s.host.DefaultWorld().Store.Read()
 	for _, f := range []struct {
 		blob string
-		get  func(*state.Txn, *state.FileSet) ([]byte, error)
+		get  func(*state.Txn, *model.FileSet) ([]byte, error)
 	}{{fs.PDFBlobID(), preparedPDF}, {fs.ZIPBlobID(), preparedZIP}} {
 		stored, err := state.GetBlob(tx, f.blob)
 		require.NoError(t, err)
@@ -245,15 +246,15 @@ func TestCompositionARecipeCannotKeepIsRenderedAtOnce(t *testing.T) {
 }
 
 func TestFileSetRowsRoundTripJSON(t *testing.T) {
-	fs := state.FileSet{ID: "k:1", Version: 3, Ready: true, PDFSeq: 7, Name: "n", PreparedAt: 99,
-		Rare: &state.FileSetRare{PDFBlobID: "p", ZIPBlobID: "z", Pages: 4, Failure: "e"}}
-	var back state.FileSet
+	fs := model.FileSet{ID: "k:1", Version: 3, Ready: true, PDFSeq: 7, Name: "n", PreparedAt: 99,
+		Rare: &model.FileSetRare{PDFBlobID: "p", ZIPBlobID: "z", Pages: 4, Failure: "e"}}
+	var back model.FileSet
 	raw, err := json.Marshal(fs)
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(raw, &back))
 	assert.Equal(t, fs, back)
-	u := state.FileURL{ID: "t", Kind: "k", ObjectID: "1", BlobID: "b", Name: "n.pdf", Inline: true, ExpiresAt: 5}
-	var ub state.FileURL
+	u := model.FileURL{ID: "t", Kind: "k", ObjectID: "1", BlobID: "b", Name: "n.pdf", Inline: true, ExpiresAt: 5}
+	var ub model.FileURL
 	raw, err = json.Marshal(u)
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(raw, &ub))

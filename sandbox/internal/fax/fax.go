@@ -8,6 +8,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/pdf"
@@ -49,12 +50,12 @@ const (
 // last three digits (SIP response codes, for memorability); every other
 // number, and every e-mail recipient, succeeds.
 var faxOutcomes = map[string]string{
-	"404": state.FaxErrorBadDestination,
-	"480": state.FaxErrorNoAnswer,
-	"486": state.FaxErrorBusy,
-	"487": state.FaxErrorDisconnected,
-	"500": state.FaxErrorUnknown,
-	"503": state.FaxErrorCouldNotFax,
+	"404": model.FaxErrorBadDestination,
+	"480": model.FaxErrorNoAnswer,
+	"486": model.FaxErrorBusy,
+	"487": model.FaxErrorDisconnected,
+	"500": model.FaxErrorUnknown,
+	"503": model.FaxErrorCouldNotFax,
 }
 
 type faxSendRequest struct {
@@ -170,10 +171,10 @@ func faxSend(c *api.Call) (any, error) {
 		if sender == "" {
 			sender = me.Email
 		}
-		f := &state.Fax{
+		f := &model.Fax{
 			ID: id, AccountID: me.ID, Title: title, OriginalTitle: title, Sender: sender, Recipient: req.Recipient,
 			CoverPageTo: req.CoverPageTo, CoverPageFrom: req.CoverPageFrom, CoverPageMessage: req.CoverPageMessage,
-			TestMode: req.TestMode, Documents: docs, Pages: pages, Status: state.FaxTransmitting,
+			TestMode: req.TestMode, Documents: docs, Pages: pages, Status: model.FaxTransmitting,
 			FilesURL: c.BaseURL() + "/v3/fax/files/" + id, CreatedAt: tx.Unix(), Seq: tx.Seq(),
 		}
 		if err := state.Put(tx, state.TableFaxes, f); err != nil {
@@ -198,7 +199,7 @@ func checkPendingFaxes(tx *state.Txn, accountID string) error {
 	}
 	n := 0
 	for _, f := range faxes {
-		if f.Status == state.FaxTransmitting && !f.Deleted {
+		if f.Status == model.FaxTransmitting && !f.Deleted {
 			n++
 		}
 	}
@@ -210,7 +211,7 @@ func checkPendingFaxes(tx *state.Txn, accountID string) error {
 
 // chargeFaxPages takes pages from the account's num_fax_pages_left (null
 // means unlimited): 402 when not enough are left.
-func chargeFaxPages(tx *state.Txn, me *state.Account, pages int) error {
+func chargeFaxPages(tx *state.Txn, me *model.Account, pages int) error {
 	left := me.Quotas.NumFaxPagesLeft
 	if left == nil {
 		return nil
@@ -225,11 +226,11 @@ func chargeFaxPages(tx *state.Txn, me *state.Account, pages int) error {
 
 // settleFaxPages records the end of a transmission on the sender's account:
 // pages sent on success, pages given back otherwise.
-func settleFaxPages(tx *state.Txn, f *state.Fax, sent bool) error {
+func settleFaxPages(tx *state.Txn, f *model.Fax, sent bool) error {
 	if f.TestMode {
 		return nil
 	}
-	cur, err := state.Get[state.Account](tx, state.TableAccounts, f.AccountID)
+	cur, err := state.Get[model.Account](tx, state.TableAccounts, f.AccountID)
 	if err != nil {
 		return nil
 	}
@@ -246,14 +247,14 @@ func settleFaxPages(tx *state.Txn, f *state.Fax, sent bool) error {
 }
 
 // faxOutcome decides how a transmission ends.
-func faxOutcome(f *state.Fax) string {
+func faxOutcome(f *model.Fax) string {
 	for _, d := range f.Documents {
 		if d.Error != "" {
-			return state.FaxErrorCouldNotFax
+			return model.FaxErrorCouldNotFax
 		}
 	}
 	if strings.Contains(f.Recipient, "@") {
-		return state.FaxSuccess
+		return model.FaxSuccess
 	}
 	digits := faxNumberDigits(f.Recipient)
 	if len(digits) >= 3 {
@@ -261,13 +262,13 @@ func faxOutcome(f *state.Fax) string {
 			return status
 		}
 	}
-	return state.FaxSuccess
+	return model.FaxSuccess
 }
 
 // runFaxTransmit ends a transmission.
-func runFaxTransmit(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) error {
-	cur, err := state.Get[state.Fax](tx, state.TableFaxes, job.Subject)
-	if err != nil || cur.Deleted || cur.Status != state.FaxTransmitting {
+func runFaxTransmit(s *api.Host, w *world.World, tx *state.Txn, job *model.Job) error {
+	cur, err := state.Get[model.Fax](tx, state.TableFaxes, job.Subject)
+	if err != nil || cur.Deleted || cur.Status != model.FaxTransmitting {
 		return nil
 	}
 	f := state.Clone(cur)
@@ -275,12 +276,12 @@ func runFaxTransmit(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) 
 	if err := state.Put(tx, state.TableFaxes, f); err != nil {
 		return err
 	}
-	if err := settleFaxPages(tx, f, f.Status == state.FaxSuccess); err != nil {
+	if err := settleFaxPages(tx, f, f.Status == model.FaxSuccess); err != nil {
 		return err
 	}
-	if f.Status == state.FaxSuccess && strings.Contains(f.Recipient, "@") {
-		e := state.Email{Kind: mailFax, To: f.Recipient, Subject: "Fax: " + f.Title, Link: f.FilesURL, Title: f.Title}
-		if a, err := state.Get[state.Account](tx, state.TableAccounts, f.AccountID); err == nil {
+	if f.Status == model.FaxSuccess && strings.Contains(f.Recipient, "@") {
+		e := model.Email{Kind: mailFax, To: f.Recipient, Subject: "Fax: " + f.Title, Link: f.FilesURL, Title: f.Title}
+		if a, err := state.Get[model.Account](tx, state.TableAccounts, f.AccountID); err == nil {
 			e.FromName, e.ReplyTo = a.Name, a.Email
 		}
 		_, err := notify.Email(tx, e)
@@ -291,8 +292,8 @@ func runFaxTransmit(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) 
 
 // callerFax finds a fax of the caller: 404 when unknown (or deleted, unless
 // deletedOK), 403 when another account sent it.
-func callerFax(c *api.Call, tx *state.Txn, deletedOK bool) (*state.Fax, error) {
-	f, err := state.Get[state.Fax](tx, state.TableFaxes, c.Param("fax_id"))
+func callerFax(c *api.Call, tx *state.Txn, deletedOK bool) (*model.Fax, error) {
+	f, err := state.Get[model.Fax](tx, state.TableFaxes, c.Param("fax_id"))
 	if err != nil || (f.Deleted && !deletedOK) {
 		return nil, apierr.NotFoundf("Fax not found.").WithPath("fax_id")
 	}
@@ -322,7 +323,7 @@ func faxList(c *api.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var faxes []*state.Fax
+	var faxes []*model.Fax
 	for i := len(all) - 1; i >= 0; i-- {
 		if !all[i].Deleted {
 			faxes = append(faxes, all[i])
@@ -346,7 +347,7 @@ func faxDelete(c *api.Call) (any, error) {
 		}
 		f := state.Clone(cur)
 		f.Deleted = true
-		if f.Status == state.FaxTransmitting {
+		if f.Status == model.FaxTransmitting {
 			if err := state.CancelJobs(tx, f.ID, jobFaxTransmit); err != nil {
 				return err
 			}
@@ -385,7 +386,7 @@ func faxFiles(c *api.Call) (any, error) {
 // its documents merged in order (a document that cannot be read is one page
 // saying so, as it was counted), marked as a test document in test_mode,
 // rendered by the documents subsystem. Its page count is the fax's Pages.
-func faxPDF(tx *state.Txn, f *state.Fax) ([]byte, error) {
+func faxPDF(tx *state.Txn, f *model.Fax) ([]byte, error) {
 	comp := pdf.Composition{ID: f.ID, Title: f.Title, TestMode: f.TestMode, At: time.Unix(f.CreatedAt, 0).UTC()}
 	readable := false
 	for _, d := range f.Documents {

@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
 // TestFaxNumberDigits reads E.164 numbers and the usual separators, and
@@ -32,19 +32,19 @@ func TestFaxNumberDigits(t *testing.T) {
 // be read fails the fax.
 func TestFaxOutcome(t *testing.T) {
 	for recipient, want := range map[string]string{
-		"+16690000404":       state.FaxErrorBadDestination,
-		"+16690000480":       state.FaxErrorNoAnswer,
-		"+16690000486":       state.FaxErrorBusy,
-		"+16690000487":       state.FaxErrorDisconnected,
-		"+16690000500":       state.FaxErrorUnknown,
-		"+16690000503":       state.FaxErrorCouldNotFax,
-		"+16690000001":       state.FaxSuccess,
-		"fax404@example.com": state.FaxSuccess,
+		"+16690000404":       model.FaxErrorBadDestination,
+		"+16690000480":       model.FaxErrorNoAnswer,
+		"+16690000486":       model.FaxErrorBusy,
+		"+16690000487":       model.FaxErrorDisconnected,
+		"+16690000500":       model.FaxErrorUnknown,
+		"+16690000503":       model.FaxErrorCouldNotFax,
+		"+16690000001":       model.FaxSuccess,
+		"fax404@example.com": model.FaxSuccess,
 	} {
-		assert.Equal(t, want, faxOutcome(&state.Fax{Recipient: recipient}), recipient)
+		assert.Equal(t, want, faxOutcome(&model.Fax{Recipient: recipient}), recipient)
 	}
-	bad := &state.Fax{Recipient: "+16690000001", Documents: []state.Document{{Error: "unreadable"}}}
-	assert.Equal(t, state.FaxErrorCouldNotFax, faxOutcome(bad))
+	bad := &model.Fax{Recipient: "+16690000001", Documents: []model.Document{{Error: "unreadable"}}}
+	assert.Equal(t, model.FaxErrorCouldNotFax, faxOutcome(bad))
 }
 
 // TestAreaCodes: by country, region and city, sorted without repeats and

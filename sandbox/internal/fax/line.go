@@ -8,6 +8,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/team"
 )
@@ -120,7 +121,7 @@ func newFaxNumber(tx *state.Txn, country string, area int) (string, error) {
 		} else {
 			num = fmt.Sprintf("1%03d555%04d", area, n%10000)
 		}
-		if _, err := state.Get[state.FaxLine](tx, state.TableFaxLines, num); err != nil {
+		if _, err := state.Get[model.FaxLine](tx, state.TableFaxLines, num); err != nil {
 			return num, nil
 		}
 	}
@@ -137,11 +138,11 @@ type faxLineCreateRequest struct {
 // faxLineAccount finds the account named by account_id for a fax line call:
 // the caller when empty; 404 when unknown; 403 when it is neither the caller
 // nor a teammate.
-func faxLineAccount(tx *state.Txn, me *state.Account, id string) (*state.Account, error) {
+func faxLineAccount(tx *state.Txn, me *model.Account, id string) (*model.Account, error) {
 	if id == "" || id == me.ID {
 		return me, nil
 	}
-	a, err := state.Get[state.Account](tx, state.TableAccounts, id)
+	a, err := state.Get[model.Account](tx, state.TableAccounts, id)
 	if err != nil {
 		return nil, apierr.NotFoundf("Account not found.").WithPath("account_id")
 	}
@@ -184,7 +185,7 @@ func faxLineCreate(c *api.Call) (any, error) {
 		if err != nil {
 			return err
 		}
-		line := &state.FaxLine{
+		line := &model.FaxLine{
 			Number: num, Country: req.Country, AreaCode: area, City: req.City, OwnerAccountID: owner.ID,
 			AccountIDs: []string{owner.ID}, CreatedAt: tx.Unix(), UpdatedAt: tx.Unix(), Seq: tx.Seq(),
 		}
@@ -201,21 +202,21 @@ func faxLineCreate(c *api.Call) (any, error) {
 }
 
 // faxLineVisible reports whether me may see a line.
-func faxLineVisible(tx *state.Txn, me *state.Account, l *state.FaxLine) bool {
+func faxLineVisible(tx *state.Txn, me *model.Account, l *model.FaxLine) bool {
 	if l.HasAccount(me.ID) {
 		return true
 	}
-	owner, err := state.Get[state.Account](tx, state.TableAccounts, l.OwnerAccountID)
+	owner, err := state.Get[model.Account](tx, state.TableAccounts, l.OwnerAccountID)
 	return err == nil && me.TeamID != "" && owner.TeamID == me.TeamID
 }
 
 // faxLineFor finds the line of number for me: 400 without a number, 404
 // when unknown, 403 when not visible or (manage) not manageable.
-func faxLineFor(tx *state.Txn, me *state.Account, number string, manage bool) (*state.FaxLine, error) {
+func faxLineFor(tx *state.Txn, me *model.Account, number string, manage bool) (*model.FaxLine, error) {
 	if strings.TrimSpace(number) == "" {
 		return nil, apierr.Missing("number")
 	}
-	l, err := state.Get[state.FaxLine](tx, state.TableFaxLines, normalizeFaxNumber(number))
+	l, err := state.Get[model.FaxLine](tx, state.TableFaxLines, normalizeFaxNumber(number))
 	if err != nil {
 		return nil, apierr.NotFoundf("Fax line not found.").WithPath("number")
 	}
@@ -223,7 +224,7 @@ func faxLineFor(tx *state.Txn, me *state.Account, number string, manage bool) (*
 		return nil, apierr.Forbiddenf("You do not have access to this fax line.").WithPath("number")
 	}
 	if manage && me.ID != l.OwnerAccountID {
-		owner, err := state.Get[state.Account](tx, state.TableAccounts, l.OwnerAccountID)
+		owner, err := state.Get[model.Account](tx, state.TableAccounts, l.OwnerAccountID)
 		if err != nil || me.RoleCode != "a" || owner.TeamID != me.TeamID {
 			return nil, apierr.Forbiddenf("Only the owner of a fax line or an Admin of their Team can change it.").WithPath("number")
 		}
@@ -307,7 +308,7 @@ func faxLineList(c *api.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var lines []*state.FaxLine
+	var lines []*model.FaxLine
 	for i := len(all) - 1; i >= 0; i-- {
 		l := all[i]
 		if l.HasAccount(acct.ID) {
@@ -315,7 +316,7 @@ func faxLineList(c *api.Call) (any, error) {
 			continue
 		}
 		if q.ShowTeamLines && acct.TeamID != "" {
-			if owner, err := state.Get[state.Account](tx, state.TableAccounts, l.OwnerAccountID); err == nil && owner.TeamID == acct.TeamID {
+			if owner, err := state.Get[model.Account](tx, state.TableAccounts, l.OwnerAccountID); err == nil && owner.TeamID == acct.TeamID {
 				lines = append(lines, l)
 			}
 		}
@@ -335,7 +336,7 @@ type faxLineUserRequest struct {
 
 // user finds the account of an add_user / remove_user call (account_id
 // prevails over email_address), and the parameter that named it.
-func (r faxLineUserRequest) user(tx *state.Txn) (*state.Account, string, error) {
+func (r faxLineUserRequest) user(tx *state.Txn) (*model.Account, string, error) {
 	a, _, err := r.Target(tx)
 	if err == nil && a == nil {
 		err = apierr.NotFoundf("No account has the address %s.", r.EmailAddress).WithPath("email_address")
@@ -351,7 +352,7 @@ func (r faxLineUserRequest) check() error {
 }
 
 // changeFaxLineUsers runs an add_user or remove_user call.
-func changeFaxLineUsers(c *api.Call, change func(l *state.FaxLine, owner, target *state.Account, path string) error) (any, error) {
+func changeFaxLineUsers(c *api.Call, change func(l *model.FaxLine, owner, target *model.Account, path string) error) (any, error) {
 	var req faxLineUserRequest
 	if err := c.Bind(&req); err != nil {
 		return nil, err
@@ -373,7 +374,7 @@ func changeFaxLineUsers(c *api.Call, change func(l *state.FaxLine, owner, target
 		if err != nil {
 			return err
 		}
-		owner, err := state.Get[state.Account](tx, state.TableAccounts, cur.OwnerAccountID)
+		owner, err := state.Get[model.Account](tx, state.TableAccounts, cur.OwnerAccountID)
 		if err != nil {
 			return apierr.NotFoundf("The owner of this fax line no longer exists.")
 		}
@@ -402,7 +403,7 @@ func changeFaxLineUsers(c *api.Call, change func(l *state.FaxLine, owner, target
 // faxLineAddUser gives a member of the owner's team access to a line
 // (unchanged when they already have it).
 func faxLineAddUser(c *api.Call) (any, error) {
-	return changeFaxLineUsers(c, func(l *state.FaxLine, owner, target *state.Account, path string) error {
+	return changeFaxLineUsers(c, func(l *model.FaxLine, owner, target *model.Account, path string) error {
 		if target.ID != owner.ID && (owner.TeamID == "" || target.TeamID != owner.TeamID) {
 			return apierr.Forbiddenf("A fax line can only be shared with members of its owner's Team.").WithPath(path)
 		}
@@ -416,7 +417,7 @@ func faxLineAddUser(c *api.Call) (any, error) {
 // faxLineRemoveUser takes an account's access to a line away; the owner
 // cannot be removed.
 func faxLineRemoveUser(c *api.Call) (any, error) {
-	return changeFaxLineUsers(c, func(l *state.FaxLine, owner, target *state.Account, path string) error {
+	return changeFaxLineUsers(c, func(l *model.FaxLine, owner, target *model.Account, path string) error {
 		if target.ID == owner.ID {
 			return apierr.Badf(path, "The owner of a fax line cannot be removed from it.")
 		}

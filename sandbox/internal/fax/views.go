@@ -3,6 +3,7 @@ package fax
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/team"
 )
@@ -34,10 +35,10 @@ type faxLineAreaCodeGetResponse struct {
 
 // viewFaxLine renders a line with the accounts that have access to it, as
 // the official examples show them (no quotas, no role).
-func viewFaxLine(tx *state.Txn, l *state.FaxLine) faxLineView {
+func viewFaxLine(tx *state.Txn, l *model.FaxLine) faxLineView {
 	v := faxLineView{Number: l.Number, CreatedAt: l.CreatedAt, UpdatedAt: l.UpdatedAt, Accounts: []team.AccountView{}}
 	for _, id := range l.AccountIDs {
-		if a, err := state.Get[state.Account](tx, state.TableAccounts, id); err == nil {
+		if a, err := state.Get[model.Account](tx, state.TableAccounts, id); err == nil {
 			v.Accounts = append(v.Accounts, team.ViewAccount(a, false, false))
 		}
 	}
@@ -80,7 +81,7 @@ type faxListResponse struct {
 
 // viewFax renders a fax. The cover page message is the fax's message; a fax
 // has no subject. final_copy_uri appears once the fax was sent.
-func viewFax(f *state.Fax) faxView {
+func viewFax(f *model.Fax) faxView {
 	v := faxView{
 		FaxID: f.ID, Title: f.Title, OriginalTitle: f.OriginalTitle, Message: api.NullString(f.CoverPageMessage),
 		Metadata: map[string]any{}, CreatedAt: f.CreatedAt, Sender: f.Sender, FilesURL: f.FilesURL,
@@ -90,7 +91,7 @@ func viewFax(f *state.Fax) faxView {
 		sent := f.SentAt
 		v.Transmissions[0].SentAt = &sent
 	}
-	if f.Status == state.FaxSuccess {
+	if f.Status == model.FaxSuccess {
 		v.FinalCopyURI = api.NullString("/v3/fax/files/" + f.ID)
 	}
 	return v
@@ -100,11 +101,11 @@ func viewFax(f *state.Fax) faxView {
 // and GET /fax_line show them.
 func RegisterViews(r *api.Registry) {
 	r.Catalog.Add(catalog.Of("fax", state.TableFaxes,
-		func(f *state.Fax) string { return f.ID },
-		func(_ *state.Txn, f *state.Fax) (any, error) { return viewFax(f), nil },
-		func(_ *state.Txn, f *state.Fax, accountID string) bool { return f.AccountID == accountID }))
+		func(f *model.Fax) string { return f.ID },
+		func(_ *state.Txn, f *model.Fax) (any, error) { return viewFax(f), nil },
+		func(_ *state.Txn, f *model.Fax, accountID string) bool { return f.AccountID == accountID }))
 	r.Catalog.Add(catalog.Of("fax_line", state.TableFaxLines,
-		func(l *state.FaxLine) string { return l.Number },
-		func(tx *state.Txn, l *state.FaxLine) (any, error) { return viewFaxLine(tx, l), nil },
-		func(_ *state.Txn, l *state.FaxLine, accountID string) bool { return l.HasAccount(accountID) }))
+		func(l *model.FaxLine) string { return l.Number },
+		func(tx *state.Txn, l *model.FaxLine) (any, error) { return viewFaxLine(tx, l), nil },
+		func(_ *state.Txn, l *model.FaxLine, accountID string) bool { return l.HasAccount(accountID) }))
 }

@@ -12,9 +12,9 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/pdf"
 	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftext"
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
 // DocOptions says what to read from a create call's documents.
@@ -38,7 +38,7 @@ func ScanDocuments(docs []document.Pending, o DocOptions) {
 		if o.PDFFields {
 			if fields, err := pdf.ReadFormFields(d.PDF); err == nil {
 				for _, f := range fields {
-					d.Doc.PDFFields = append(d.Doc.PDFFields, state.DocumentPDFField{Name: f.Name, Kind: f.Kind, Page: f.Page,
+					d.Doc.PDFFields = append(d.Doc.PDFFields, model.DocumentPDFField{Name: f.Name, Kind: f.Kind, Page: f.Page,
 						X: f.X, Y: f.Y, Width: f.Width, Height: f.Height, Required: f.Required, ReadOnly: f.ReadOnly,
 						Checked: f.Checked, Options: f.Options, Value: f.Value})
 				}
@@ -50,7 +50,7 @@ func ScanDocuments(docs []document.Pending, o DocOptions) {
 				continue // read at inspection but not here: no tags found
 			}
 			for _, t := range scan.Tags {
-				d.Doc.TextTags = append(d.Doc.TextTags, state.DocumentTextTag{Text: t.Text, Page: t.Page,
+				d.Doc.TextTags = append(d.Doc.TextTags, model.DocumentTextTag{Text: t.Text, Page: t.Page,
 					X: t.X, Y: t.Y, Width: t.Width, Height: t.Height})
 			}
 			if scan.Hidden != nil {
@@ -62,14 +62,14 @@ func ScanDocuments(docs []document.Pending, o DocOptions) {
 
 // TagProblem words a malformed tag for the document's TextTagError (the
 // request's error message and event_message).
-func TagProblem(ft state.DocumentTextTag, msg string) string {
+func TagProblem(ft model.DocumentTextTag, msg string) string {
 	return fmt.Sprintf("Invalid text tag %s on page %d: %s.", ft.Text, ft.Page, strings.TrimSuffix(msg, "."))
 }
 
 // TagField is a tag as the form field it stands for: placed where the
 // tag is, labelled with its label, assigned to signer (an index or
 // "sender").
-func TagField(t pdftext.TextTag, ft state.DocumentTextTag, doc int, id, signer string) FormField {
+func TagField(t pdftext.TextTag, ft model.DocumentTextTag, doc int, id, signer string) FormField {
 	f := FormField{
 		DocumentIndex: intPtr(doc), APIID: id, Name: t.Label, Type: t.FieldType,
 		X: intPtr(ft.X), Y: intPtr(ft.Y), Width: intPtr(ft.Width), Height: intPtr(ft.Height), Page: intPtr(ft.Page),

@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
 
@@ -120,8 +120,8 @@ type Limits struct {
 // Check validates every field and returns them as stored. Groups
 // and rules are checked afterwards (CheckGroupsAndRules) because they refer
 // to fields.
-func Check(list []Parsed, fc Limits) ([]state.FormField, *apierr.Error) {
-	var out []state.FormField
+func Check(list []Parsed, fc Limits) ([]model.FormField, *apierr.Error) {
+	var out []model.FormField
 	ids := map[string]bool{}
 	for _, pf := range list {
 		f, p := pf.Field, pf.Path
@@ -187,7 +187,7 @@ func Check(list []Parsed, fc Limits) ([]state.FormField, *apierr.Error) {
 		if e := CheckFont(at, f.FontSize, f.FontFamily); e != nil {
 			return nil, e
 		}
-		sf := state.FormField{
+		sf := model.FormField{
 			APIID: f.APIID, Name: f.Name, Type: f.Type, DocumentIndex: doc, Page: f.Page, X: *f.X, Y: *f.Y,
 			Width: *f.Width, Height: *f.Height, Required: *f.Required, Signer: signer,
 		}
@@ -204,7 +204,7 @@ func Check(list []Parsed, fc Limits) ([]state.FormField, *apierr.Error) {
 }
 
 // checkTypeKeys validates the keys specific to a field's type.
-func checkTypeKeys(f FormField, sf *state.FormField, at func(string) string) *apierr.Error {
+func checkTypeKeys(f FormField, sf *model.FormField, at func(string) string) *apierr.Error {
 	checked := f.IsChecked
 	if checked == nil {
 		checked = f.Checked
@@ -256,7 +256,7 @@ func checkTypeKeys(f FormField, sf *state.FormField, at func(string) string) *ap
 // BindCustomFieldTypes gives each custom field the type and api_id of the
 // merge field it fills (by name or api_id); fields of no merge field stay
 // text.
-func BindCustomFieldTypes(cfs []state.CustomField, fields []state.FormField) {
+func BindCustomFieldTypes(cfs []model.CustomField, fields []model.FormField) {
 	for i := range cfs {
 		for _, f := range fields {
 			if IsMerge(f) && (f.Name == cfs[i].Name || f.APIID == cfs[i].Name) {

@@ -26,16 +26,16 @@ import (
 	"strconv"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/pdf"
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
 // PDFFormFields turns the PDF form fields of documents into form field
 // inputs for signer, with the groups their radio buttons need. taken holds
 // the api_ids (and group ids) already used; it is updated.
-func PDFFormFields(docs []document.Pending, signer string, taken map[string]bool) ([]Parsed, []state.FieldGroup) {
+func PDFFormFields(docs []document.Pending, signer string, taken map[string]bool) ([]Parsed, []model.FieldGroup) {
 	var out []Parsed
-	var groups []state.FieldGroup
+	var groups []model.FieldGroup
 	unique := func(base string) string {
 		id := base
 		for n := 2; taken[id]; n++ {
@@ -89,7 +89,7 @@ func PDFFormFields(docs []document.Pending, signer string, taken map[string]bool
 					if pf.Required {
 						rule = "require_1"
 					}
-					groups = append(groups, state.FieldGroup{GroupID: g, GroupLabel: pf.Name, Requirement: rule})
+					groups = append(groups, model.FieldGroup{GroupID: g, GroupLabel: pf.Name, Requirement: rule})
 				}
 				f.Group = g
 				checked := pf.Checked && !checkedIn[g]

@@ -1,7 +1,7 @@
 package fields
 
 // Where form fields lie on their pages, measured against the page sizes
-// the documents subsystem found (state.Document.Pages, points as
+// the documents subsystem found (model.Document.Pages, points as
 // displayed, fields placed from the page's top-left corner as the stamps
 // are drawn). Signature requests and templates decide from it what a
 // misplaced field means for them.
@@ -9,7 +9,7 @@ package fields
 import (
 	"fmt"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
 // Place is where a field lies relative to its page.
@@ -23,14 +23,14 @@ const (
 )
 
 // Placement places a field on its document's page.
-func Placement(f state.FormField, docs []state.Document) (Place, state.Page) {
+func Placement(f model.FormField, docs []model.Document) (Place, model.Page) {
 	if f.DocumentIndex < 0 || f.DocumentIndex >= len(docs) {
-		return PlaceUnknown, state.Page{}
+		return PlaceUnknown, model.Page{}
 	}
 	pages := docs[f.DocumentIndex].Pages
 	page := FieldPage(f)
 	if page < 1 || page > len(pages) {
-		return PlaceUnknown, state.Page{}
+		return PlaceUnknown, model.Page{}
 	}
 	p := pages[page-1]
 	if p.Width <= 0 || p.Height <= 0 {
@@ -48,7 +48,7 @@ func Placement(f state.FormField, docs []state.Document) (Place, state.Page) {
 }
 
 // FieldPage is the page a field is on (1 when it names none).
-func FieldPage(f state.FormField) int {
+func FieldPage(f model.FormField) int {
 	if f.Page != nil {
 		return *f.Page
 	}
@@ -57,7 +57,7 @@ func FieldPage(f state.FormField) int {
 
 // Misplaced describes the first field whose placement is at least
 // worse (PlacePartly or PlaceOutside); "" when there is none.
-func Misplaced(fields []state.FormField, docs []state.Document, worse Place) string {
+func Misplaced(fields []model.FormField, docs []model.Document, worse Place) string {
 	for _, f := range fields {
 		where, p := Placement(f, docs)
 		if where < worse || where == PlaceUnknown {

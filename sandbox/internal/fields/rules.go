@@ -8,19 +8,19 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
 
 // CheckGroupsAndRules validates form_field_groups against the fields that
 // use them and form_field_rules against fields and groups.
-func CheckGroupsAndRules(fields []state.FormField, paths []string, groups []Group, rules []Rule) ([]state.FieldGroup, []state.FieldRule, *apierr.Error) {
+func CheckGroupsAndRules(fields []model.FormField, paths []string, groups []Group, rules []Rule) ([]model.FieldGroup, []model.FieldRule, *apierr.Error) {
 	byID := map[string]int{}
 	for i, f := range fields {
 		byID[f.APIID] = i
 	}
 	groupIdx := map[string]int{}
-	var outG []state.FieldGroup
+	var outG []model.FieldGroup
 	for i, g := range groups {
 		p := "form_field_groups[" + itoa(i) + "]"
 		switch {
@@ -35,7 +35,7 @@ func CheckGroupsAndRules(fields []state.FormField, paths []string, groups []Grou
 			return nil, nil, apierr.Badf(p+"[group_id]", "group_id %q is defined twice.", g.GroupID)
 		}
 		groupIdx[g.GroupID] = i
-		outG = append(outG, state.FieldGroup{GroupID: g.GroupID, GroupLabel: g.GroupLabel, Requirement: g.Requirement})
+		outG = append(outG, model.FieldGroup{GroupID: g.GroupID, GroupLabel: g.GroupLabel, Requirement: g.Requirement})
 	}
 	// Members: one type and one signer per group, valid requirement.
 	type groupInfo struct {
@@ -89,7 +89,7 @@ func CheckGroupsAndRules(fields []state.FormField, paths []string, groups []Grou
 	}
 	ruleIDs := map[string]bool{}
 	targeted := map[string]string{}
-	var outR []state.FieldRule
+	var outR []model.FieldRule
 	for i, r := range rules {
 		p := "form_field_rules[" + itoa(i) + "]"
 		if strings.TrimSpace(r.ID) == "" {
@@ -120,7 +120,7 @@ func CheckGroupsAndRules(fields []state.FormField, paths []string, groups []Grou
 			return nil, nil, e
 		}
 		signer := fields[byID[trig.ID]].Signer
-		out := state.FieldRule{ID: r.ID, TriggerOperator: op, Triggers: []state.RuleTrigger{trig}}
+		out := model.FieldRule{ID: r.ID, TriggerOperator: op, Triggers: []model.RuleTrigger{trig}}
 		for j, a := range r.Actions {
 			ap := p + "[actions][" + itoa(j) + "]"
 			switch {
@@ -162,7 +162,7 @@ func CheckGroupsAndRules(fields []state.FormField, paths []string, groups []Grou
 				return nil, nil, apierr.Badf(ap, "This field or group is already the target of rule %q; a field can be targeted only once.", prev)
 			}
 			targeted[target] = r.ID
-			out.Actions = append(out.Actions, state.RuleAction{FieldID: a.FieldID, GroupID: a.GroupID, Hidden: *a.Hidden, Type: a.Type})
+			out.Actions = append(out.Actions, model.RuleAction{FieldID: a.FieldID, GroupID: a.GroupID, Hidden: *a.Hidden, Type: a.Type})
 		}
 		outR = append(outR, out)
 	}
@@ -177,8 +177,8 @@ var triggerOperators = map[string][]string{
 	TypeRadio:    {"is", "not"},
 }
 
-func checkTrigger(p string, t RuleTrigger, fields []state.FormField, byID map[string]int) (state.RuleTrigger, *apierr.Error) {
-	var zero state.RuleTrigger
+func checkTrigger(p string, t RuleTrigger, fields []model.FormField, byID map[string]int) (model.RuleTrigger, *apierr.Error) {
+	var zero model.RuleTrigger
 	if t.ID == "" {
 		return zero, apierr.Missing(p + "[id]")
 	}
@@ -206,7 +206,7 @@ func checkTrigger(p string, t RuleTrigger, fields []state.FormField, byID map[st
 	case !multi && t.Value == nil:
 		return zero, apierr.Missing(p + "[value]")
 	}
-	out := state.RuleTrigger{ID: t.ID, Operator: t.Operator, Values: t.Values}
+	out := model.RuleTrigger{ID: t.ID, Operator: t.Operator, Values: t.Values}
 	if t.Value != nil {
 		out.Value = *t.Value
 	}

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
 // validationPatterns implement the data validation types.
@@ -26,7 +26,7 @@ var validationPatterns = map[string]*regexp.Regexp{
 
 // ValidateText checks a text value against the field's validation type and
 // answers the problem ("" when the value is fine).
-func ValidateText(f state.FormField, v string) string {
+func ValidateText(f model.FormField, v string) string {
 	if v == "" || f.ValidationType == "" {
 		return ""
 	}
@@ -53,4 +53,4 @@ func ValidateText(f state.FormField, v string) string {
 }
 
 // IsMerge reports whether the sender fills f through custom_fields.
-func IsMerge(f state.FormField) bool { return f.Type == TypeTextMerge || f.Type == TypeCheckboxMerge }
+func IsMerge(f model.FormField) bool { return f.Type == TypeTextMerge || f.Type == TypeCheckboxMerge }

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -21,11 +22,11 @@ import (
 // deletion), interleaved with rows of other tables, in five commits.
 func writeRequestsAndAccess(t *testing.T, st *state.Store) {
 	t.Helper()
-	req := func(n int, title string) *state.SignatureRequest {
+	req := func(n int, title string) *model.SignatureRequest {
 		id := fmt.Sprintf("%040d", n*7919)
-		return &state.SignatureRequest{ID: id, Seq: uint64(10 * n), RequesterAccountID: "acct1", Title: title,
-			Signatures: []state.Signature{{ID: fmt.Sprintf("sig%03d", n), Email: "s@example.com", Status: state.SigAwaiting}},
-			Phase:      state.PhaseSent}
+		return &model.SignatureRequest{ID: id, Seq: uint64(10 * n), RequesterAccountID: "acct1", Title: title,
+			Signatures: []model.Signature{{ID: fmt.Sprintf("sig%03d", n), Email: "s@example.com", Status: model.SigAwaiting}},
+			Phase:      model.PhaseSent}
 	}
 	steps := []func(tx *state.Txn) error{
 		func(tx *state.Txn) error {
@@ -41,7 +42,7 @@ func writeRequestsAndAccess(t *testing.T, st *state.Store) {
 			return state.AddAccess(tx, "acct2", req(3, "").ID, 30)
 		},
 		func(tx *state.Txn) error {
-			fs := state.NewFileSet(state.FileSetKindRequest, req(2, "").ID)
+			fs := state.NewFileSet(model.FileSetKindRequest, req(2, "").ID)
 			fs.Version = 1
 			if err := state.PutFileSet(tx, fs); err != nil {
 				return err
@@ -59,7 +60,7 @@ func writeRequestsAndAccess(t *testing.T, st *state.Store) {
 			return state.Put(tx, state.TableSignatureRequests, req(6, "late"))
 		},
 		func(tx *state.Txn) error {
-			stored, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, req(5, "").ID)
+			stored, err := state.Get[model.SignatureRequest](tx, state.TableSignatureRequests, req(5, "").ID)
 			if err != nil {
 				return err
 			}
@@ -75,7 +76,7 @@ func writeRequestsAndAccess(t *testing.T, st *state.Store) {
 			return state.Put(tx, state.TableSignatureRequests, req(7, "and changed"))
 		},
 		func(tx *state.Txn) error {
-			fs := state.NewFileSet(state.FileSetKindRequest, req(2, "").ID)
+			fs := state.NewFileSet(model.FileSetKindRequest, req(2, "").ID)
 			fs.Version = 2
 			if err := state.PutFileSet(tx, fs); err != nil {
 				return err

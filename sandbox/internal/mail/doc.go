@@ -5,7 +5,7 @@
 // 2047 want them, the wording of each kind of e-mail, and the white
 // labeling of the API app a request was sent through.
 //
-// The outbox keeps a small record per e-mail (state.Email); a message is
+// The outbox keeps a small record per e-mail (model.Email); a message is
 // composed from it whenever it is read (the control plane's views, the
 // SMTP relay), and the same record always gives the same bytes: the date
 // is the world-clock instant it was sent, the Message-ID and the MIME

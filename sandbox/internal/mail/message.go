@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
 // The sandbox's sender: every e-mail comes from this address (the real
@@ -27,7 +27,7 @@ const (
 // for an e-mail someone sent through the service to someone else (a
 // request, an invitation), the service's name for its own notices and for
 // e-mails to the sender themselves.
-func fromName(e *state.Email) string {
+func fromName(e *model.Email) string {
 	name := strings.TrimSpace(e.FromName)
 	if name == "" {
 		name = e.ReplyTo
@@ -40,13 +40,13 @@ func fromName(e *state.Email) string {
 
 // ownMail reports whether e goes to the party it is from (the completed
 // copy to the requester): it has no Reply-To then.
-func ownMail(e *state.Email) bool { return strings.EqualFold(e.ReplyTo, e.To) }
+func ownMail(e *model.Email) bool { return strings.EqualFold(e.ReplyTo, e.To) }
 
 // From is the From header of e as a person reads it (not encoded).
-func From(e *state.Email) string { return fromName(e) + " <" + SenderAddress + ">" }
+func From(e *model.Email) string { return fromName(e) + " <" + SenderAddress + ">" }
 
 // ReplyTo is the Reply-To header of e as a person reads it ("" for none).
-func ReplyTo(e *state.Email) string {
+func ReplyTo(e *model.Email) string {
 	if e.ReplyTo == "" || ownMail(e) {
 		return ""
 	}
@@ -58,7 +58,7 @@ func ReplyTo(e *state.Email) string {
 
 // Recipient is the address e is delivered to (the SMTP envelope's), ""
 // when its recipient is no address.
-func Recipient(e *state.Email) string {
+func Recipient(e *model.Email) string {
 	to := cleanAddress(e.To)
 	if !strings.Contains(to, "@") {
 		return ""
@@ -67,7 +67,7 @@ func Recipient(e *state.Email) string {
 }
 
 // MessageID is e's Message-ID, angle brackets included.
-func MessageID(e *state.Email) string { return "<" + token(e.ID) + "@" + messageDomain + ">" }
+func MessageID(e *model.Email) string { return "<" + token(e.ID) + "@" + messageDomain + ">" }
 
 // token is id if it can stand in a Message-ID or a boundary as it is (the
 // sandbox's ids can), else a hash of it (an imported world's odd id).
@@ -85,7 +85,7 @@ func token(id string) string {
 }
 
 // Date is e's Date header: the world-clock instant it was sent, in UTC.
-func Date(e *state.Email) string { return time.Unix(e.SentAt, 0).UTC().Format(time.RFC1123Z) }
+func Date(e *model.Email) string { return time.Unix(e.SentAt, 0).UTC().Format(time.RFC1123Z) }
 
 // Header is one header field of a composed message, decoded.
 type Header struct {
@@ -95,7 +95,7 @@ type Header struct {
 
 // Headers are e's header fields in the order the message writes them, as
 // a person reads them (not encoded): the console's headers view.
-func Headers(e *state.Email) []Header {
+func Headers(e *model.Email) []Header {
 	var out []Header
 	for _, h := range headerFields(e) {
 		out = append(out, Header{h.name, h.display})
@@ -106,7 +106,7 @@ func Headers(e *state.Email) []Header {
 // field is a header field with its value as written and as read.
 type field struct{ name, value, display string }
 
-func headerFields(e *state.Email) []field {
+func headerFields(e *model.Email) []field {
 	to := e.To
 	if e.Name != "" {
 		to = e.Name + " <" + e.To + ">"
@@ -137,7 +137,7 @@ func headerFields(e *state.Email) []field {
 // boundary separates the parts. It cannot occur in them: "=_" never
 // appears in quoted-printable (where "=" starts an escape of two hex
 // digits or a soft break) nor in base64 (which has no "_").
-func boundary(e *state.Email) string {
+func boundary(e *model.Email) string {
 	sum := sha256.Sum256([]byte(e.ID))
 	return "=_signsandbox_" + hex.EncodeToString(sum[:12])
 }
@@ -146,7 +146,7 @@ func boundary(e *state.Email) string {
 // multipart/alternative body with the text part first and the HTML part
 // last (the one clients prefer), lines ending in CRLF. The same e always
 // gives the same bytes.
-func Compose(e *state.Email) []byte {
+func Compose(e *model.Email) []byte {
 	var h strings.Builder
 	for _, f := range headerFields(e) {
 		writeHeader(&h, header{f.name, f.value})

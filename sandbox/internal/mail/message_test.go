@@ -11,12 +11,12 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/mail"
 	"github.com/signsandbox/signsandbox/sandbox/internal/mail/mailtest"
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
 // request is a signing e-mail as the sandbox records one.
-func request() *state.Email {
-	return &state.Email{
+func request() *model.Email {
+	return &model.Email{
 		ID: "0f4b2a1e-3c3d-4e5f-8a9b-0c1d2e3f4a5b", Seq: 7, Kind: "signature_request",
 		To: "jack@example.com", Name: "Jack Signer", Subject: "Owner Person has requested your signature: NDA",
 		Message: "Hello Jack,\nplease sign.", SignatureRequestID: "sr1", SignatureID: "sig1",
@@ -25,7 +25,7 @@ func request() *state.Email {
 	}
 }
 
-func parse(t *testing.T, e *state.Email) *mailtest.Message {
+func parse(t *testing.T, e *model.Email) *mailtest.Message {
 	t.Helper()
 	raw := mail.Compose(e)
 	m, err := mailtest.Parse(raw)
@@ -83,7 +83,7 @@ func TestComposeOwnMail(t *testing.T) {
 	assert.Empty(t, m.Header.Get("Reply-To"))
 	assert.Empty(t, mail.ReplyTo(e))
 
-	e = &state.Email{ID: "x", Kind: "account_confirmation", To: "new@example.com", Subject: "Please confirm your email address"}
+	e = &model.Email{ID: "x", Kind: "account_confirmation", To: "new@example.com", Subject: "Please confirm your email address"}
 	m = parse(t, e)
 	from, err = m.Address("From")
 	require.NoError(t, err)
@@ -160,7 +160,7 @@ func TestEveryKindHasItsWording(t *testing.T) {
 // keep the service's.
 func TestComposeBranding(t *testing.T) {
 	e := request()
-	e.Brand = &state.EmailBrand{ClientID: "c1", AppName: "Acme Portal", HeaderBackgroundColor: "#003300", TextColor2: "#FAFAFA",
+	e.Brand = &model.EmailBrand{ClientID: "c1", AppName: "Acme Portal", HeaderBackgroundColor: "#003300", TextColor2: "#FAFAFA",
 		PageBackgroundColor: "#EEEEEE", LinkColor: "#123456", PrimaryButtonColor: "#AA0000", PrimaryButtonTextColor: "#FFFFFF"}
 	m := parse(t, e)
 	for _, want := range []string{">Acme Portal<", "background-color:#003300", "color:#FAFAFA", "background-color:#EEEEEE",
@@ -189,7 +189,7 @@ func TestComposeEscapesEveryValue(t *testing.T) {
 	e := request()
 	e.Subject, e.Title, e.Message, e.Name, e.FromName = "S "+x+"\r\nBcc: victim@example.com", "T "+x, "M "+x, "N "+x, "F "+x
 	e.Actor, e.Note, e.Link = "A "+x, "O "+x, "http://127.0.0.1/sign/"+x
-	e.Brand = &state.EmailBrand{AppName: "B " + x}
+	e.Brand = &model.EmailBrand{AppName: "B " + x}
 	for _, kind := range append([]string{"other"}, mail.Kinds...) {
 		e.Kind = kind
 		raw := mail.Compose(e)
@@ -274,7 +274,7 @@ func FuzzCompose(f *testing.F) {
 	f.Add("=?utf-8?b?AAAA?=", "", "", "\"q\\\"", "a\"b@example.com", "declined")
 	f.Add("日本語", "é", "\xff\xfe", "Zoë, Jr.", "x@y", "team_invite")
 	f.Fuzz(func(t *testing.T, subject, title, message, name, to, kind string) {
-		e := &state.Email{ID: "id-" + kind, Kind: kind, To: to, Name: name, Subject: subject, Title: title, Message: message,
+		e := &model.Email{ID: "id-" + kind, Kind: kind, To: to, Name: name, Subject: subject, Title: title, Message: message,
 			FromName: name, ReplyTo: to, SentAt: 1735689602, Link: "http://127.0.0.1/x"}
 		raw := mail.Compose(e)
 		m, err := mailtest.Parse(raw)

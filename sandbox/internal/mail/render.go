@@ -7,12 +7,12 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
 // Text is the text/plain part of an e-mail: lines end in "\n" here; the
 // message writes them with CRLF.
-func Text(e *state.Email) string {
+func Text(e *model.Email) string {
 	c := wording(e)
 	var b strings.Builder
 	b.WriteString(c.Headline + "\n")
@@ -62,7 +62,7 @@ var hexColor = regexp.MustCompile(`^#[0-9A-Fa-f]{6}$`)
 
 // lookOf is e's look. A colour that is not #rrggbb (an imported world may
 // hold anything) keeps the service's.
-func lookOf(e *state.Email) look {
+func lookOf(e *model.Email) look {
 	l := serviceLook
 	b := e.Brand
 	if b == nil {
@@ -133,7 +133,7 @@ var htmlPage = template.Must(template.New("mail").Parse(`<!DOCTYPE html>
 `))
 
 // HTML is the text/html part of an e-mail.
-func HTML(e *state.Email) string {
+func HTML(e *model.Email) string {
 	c := wording(e)
 	data := struct {
 		Subject      string

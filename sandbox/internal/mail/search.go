@@ -3,7 +3,7 @@ package mail
 import (
 	"strings"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
 // Query is a search of the outbox, as a mail client's search box takes
@@ -70,7 +70,7 @@ func (q Query) Empty() bool { return len(q.terms) == 0 }
 
 // Match reports whether e matches every term. The text of the body is
 // composed only for a term nothing else matched.
-func (q Query) Match(e *state.Email) bool {
+func (q Query) Match(e *model.Email) bool {
 	var body string
 	text := func() string {
 		if body == "" {
@@ -119,7 +119,7 @@ func (q Query) Match(e *state.Email) bool {
 // the headers a person looks for and, with an SMTP relay, how its
 // delivery stands.
 type Summary struct {
-	*state.Email
+	*model.Email
 	From      string `json:"from"`
 	MessageID string `json:"message_id"`
 	// Read is always shown (the stored field is left out when false).
@@ -128,7 +128,7 @@ type Summary struct {
 }
 
 // Summarize is e's Summary with its delivery state (nil: no relay).
-func Summarize(e *state.Email, delivery any) Summary {
+func Summarize(e *model.Email, delivery any) Summary {
 	return Summary{Email: e, From: From(e), MessageID: MessageID(e), Read: e.Read, Delivery: delivery}
 }
 

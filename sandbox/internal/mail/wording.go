@@ -3,7 +3,7 @@ package mail
 import (
 	"strings"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
 // The kinds of e-mail the sandbox sends (notify.Mail*): each has its own
@@ -61,7 +61,7 @@ func party(name, addr string) string {
 }
 
 // sender is the party an e-mail comes from, as its text names them.
-func sender(e *state.Email) string {
+func sender(e *model.Email) string {
 	if e.FromName == "" && e.ReplyTo == "" {
 		return "Someone"
 	}
@@ -69,7 +69,7 @@ func sender(e *state.Email) string {
 }
 
 // senderName is the sender's name alone, for "Message from ...".
-func senderName(e *state.Email) string {
+func senderName(e *model.Email) string {
 	if e.FromName != "" {
 		return e.FromName
 	}
@@ -77,7 +77,7 @@ func senderName(e *state.Email) string {
 }
 
 // wording is what an e-mail of e's kind says.
-func wording(e *state.Email) content {
+func wording(e *model.Email) content {
 	title := quoted(e.Title)
 	c := content{Link: e.Link}
 	if e.Message != "" {
@@ -150,7 +150,7 @@ func wording(e *state.Email) content {
 
 // footer is the small print every e-mail ends with: who it was for and
 // that no real service sent it.
-func footer(e *state.Email) []string {
+func footer(e *model.Email) []string {
 	out := []string{"signsandbox composed this e-mail for " + e.To +
 		" as Dropbox Sign would send it. It was not sent by Dropbox Sign."}
 	if e.Brand != nil && e.Brand.AppName != "" {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/mail"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -26,13 +27,13 @@ var retryAfter = []time.Duration{time.Minute, 5 * time.Minute, 30 * time.Minute,
 
 // statusLimit bounds the delivery states a worker keeps (as log_limit
 // bounds the outbox): beyond it the oldest settled ones are forgotten.
-const statusLimit = state.DefaultLogLimit
+const statusLimit = model.DefaultLogLimit
 
 // queueLimit bounds the e-mails waiting for an attempt: with the relay
 // down (or a fake clock not advanced to the next retry) a world that goes
 // on sending would otherwise hold every e-mail in memory; one more is
 // failed at once, saying why.
-var queueLimit = state.DefaultLogLimit
+var queueLimit = model.DefaultLogLimit
 
 // takeBatch is how many e-mails one read of the outbox takes.
 const takeBatch = 256
@@ -47,7 +48,7 @@ func Register(r *api.Registry, addr string) {
 
 // Delivery is how e stands at w's relay: nil without a relay, or for an
 // e-mail the world held before its worker started.
-func Delivery(w *world.World, e *state.Email) *Status {
+func Delivery(w *world.World, e *model.Email) *Status {
 	if wk := world.Lookup[worker](w, extRelay); wk != nil {
 		return wk.statusOf(e)
 	}
@@ -56,7 +57,7 @@ func Delivery(w *world.World, e *state.Email) *Status {
 
 // item is an e-mail waiting for an attempt.
 type item struct {
-	email *state.Email
+	email *model.Email
 	// due is when the next attempt is due (world time, Unix seconds).
 	due int64
 }
@@ -107,7 +108,7 @@ func workerOf(w *world.World, addr string) *worker {
 func newestSeq(tx *state.Txn) uint64 {
 	var seq uint64
 	_ = state.WalkSeq(tx, state.TableEmails, math.MaxUint64, true, func(raw any) bool {
-		seq = raw.(*state.Email).Seq
+		seq = raw.(*model.Email).Seq
 		return false
 	})
 	return seq
@@ -192,7 +193,7 @@ func (wk *worker) take(tx *state.Txn) {
 	}
 	from := wk.cursor
 	wk.mu.Unlock()
-	var taken []*state.Email
+	var taken []*model.Email
 	for {
 		page, err := state.PageEmails(tx, "", state.PageQuery{Limit: takeBatch, After: from}, nil)
 		if err != nil {
@@ -217,7 +218,7 @@ func (wk *worker) take(tx *state.Txn) {
 
 // queueTaken queues e-mails taken from the outbox up to the Seq from,
 // unless the database was replaced meanwhile.
-func (wk *worker) queueTaken(taken []*state.Email, from uint64) bool {
+func (wk *worker) queueTaken(taken []*model.Email, from uint64) bool {
 	wk.mu.Lock()
 	defer wk.mu.Unlock()
 	if wk.resync || from <= wk.cursor {
@@ -361,7 +362,7 @@ func (wk *worker) record(it *item, err error) {
 
 // statusOf answers a copy of e's state: pending for an e-mail the worker
 // has not taken yet, nil for one sent before it started.
-func (wk *worker) statusOf(e *state.Email) *Status {
+func (wk *worker) statusOf(e *model.Email) *Status {
 	wk.mu.Lock()
 	defer wk.mu.Unlock()
 	if st, ok := wk.status[e.ID]; ok {

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
 // TestQueueIsBounded: e-mails beyond the queue's bound are failed at once
@@ -16,9 +16,9 @@ func TestQueueIsBounded(t *testing.T) {
 	defer func(n int) { queueLimit = n }(queueLimit)
 	queueLimit = 3
 	wk := &worker{status: map[string]*Status{}}
-	var taken []*state.Email
+	var taken []*model.Email
 	for i := 1; i <= 5; i++ {
-		taken = append(taken, &state.Email{ID: fmt.Sprintf("m%d", i), Seq: uint64(i), SentAt: 100})
+		taken = append(taken, &model.Email{ID: fmt.Sprintf("m%d", i), Seq: uint64(i), SentAt: 100})
 	}
 	require.True(t, wk.queueTaken(taken, 5))
 	assert.Len(t, wk.queue, 3)

@@ -1,6 +1,9 @@
 package notify
 
-import "github.com/signsandbox/signsandbox/sandbox/internal/state"
+import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
 
 // E-mail kinds recorded in the outbox.
 const (
@@ -24,7 +27,7 @@ const (
 // (FromName, ReplyTo), what it is about (Title), who acted and what they
 // said (Actor, Note) and the branding of the app a request went through
 // (Brand).
-func Email(tx *state.Txn, e state.Email) (*state.Email, error) {
+func Email(tx *state.Txn, e model.Email) (*model.Email, error) {
 	e.ID = tx.NewUUID()
 	e.Seq = tx.Seq()
 	e.SentAt = tx.Unix()

@@ -14,6 +14,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
 	"github.com/signsandbox/signsandbox/sandbox/internal/events"
 	"github.com/signsandbox/signsandbox/sandbox/internal/jsonenc"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -112,7 +113,7 @@ func (n *Notifier) Emit(tx *state.Txn, ev Event) error {
 
 // EmitTo records an event and queues its deliveries to the given targets:
 // emit's routing, or the single target of a callback_test.
-func (n *Notifier) EmitTo(tx *state.Txn, ev Event, targets []Target) (*state.Event, error) {
+func (n *Notifier) EmitTo(tx *state.Txn, ev Event, targets []Target) (*model.Event, error) {
 	// The cache lives on this frame: every event needs one, few a map.
 	views := objectCache{n: n, tx: tx, ev: ev}
 	row, err := n.recordEvent(tx, ev, &views)
@@ -125,11 +126,11 @@ func (n *Notifier) EmitTo(tx *state.Txn, ev Event, targets []Target) (*state.Eve
 // recordEvent stores the event row. views renders (and caches) the attached
 // object for a viewer; the row keeps the rendering for the first involved
 // account.
-func (n *Notifier) recordEvent(tx *state.Txn, ev Event, views *objectCache) (*state.Event, error) {
+func (n *Notifier) recordEvent(tx *state.Txn, ev Event, views *objectCache) (*model.Event, error) {
 	if !knownTypes[ev.Type] {
 		return nil, fmt.Errorf("emit: unknown event type %q", ev.Type)
 	}
-	row := &state.Event{
+	row := &model.Event{
 		ID: tx.NewUUID(), Seq: tx.Seq(), Type: ev.Type, Time: tx.Unix(),
 		ObjectType: ev.ObjectType, ObjectID: ev.ObjectID, AccountIDs: slices.Clone(ev.AccountIDs), ClientID: ev.ClientID,
 		RelatedSignatureID: ev.RelatedSignatureID, EventMessage: ev.EventMessage,

@@ -11,6 +11,7 @@ import (
 	"slices"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/events"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -59,13 +60,13 @@ func Route(tx *state.Txn, ev Event) []Target {
 				continue
 			}
 			seen = append(seen, id)
-			if a, err := state.Get[state.Account](tx, state.TableAccounts, id); err == nil && a.CallbackURL != "" {
+			if a, err := state.Get[model.Account](tx, state.TableAccounts, id); err == nil && a.CallbackURL != "" {
 				out = append(out, AccountTarget(a))
 			}
 		}
 	}
 	if ev.ClientID != "" {
-		if app, err := state.Get[state.APIApp](tx, state.TableAPIApps, ev.ClientID); err == nil && app.CallbackURL != "" {
+		if app, err := state.Get[model.APIApp](tx, state.TableAPIApps, ev.ClientID); err == nil && app.CallbackURL != "" {
 			out = append(out, AppTarget(app, ev.primary()))
 		}
 	}
@@ -74,14 +75,14 @@ func Route(tx *state.Txn, ev Event) []Target {
 
 // AccountTarget is the account callback of an account (which has a
 // callback URL).
-func AccountTarget(a *state.Account) Target {
+func AccountTarget(a *model.Account) Target {
 	return Target{kind: targetAccount, reportedFor: a.ID, url: a.CallbackURL, keyOwner: a.ID, viewer: a.ID}
 }
 
 // AppTarget is the app callback of an API app (which has a callback URL).
 // reportedFor is the account the event is about (reported_for_account_id,
 // as in the official SDK fixtures for app callbacks).
-func AppTarget(app *state.APIApp, reportedFor string) Target {
+func AppTarget(app *model.APIApp, reportedFor string) Target {
 	viewer := reportedFor
 	if viewer == "" {
 		viewer = app.OwnerAccountID
@@ -92,7 +93,7 @@ func AppTarget(app *state.APIApp, reportedFor string) Target {
 
 // queueDeliveries writes one delivery per target. A delivery whose queue is
 // idle is due at once; otherwise it waits for the deliveries before it.
-func (n *Notifier) queueDeliveries(tx *state.Txn, row *state.Event, targets []Target, views *objectCache) error {
+func (n *Notifier) queueDeliveries(tx *state.Txn, row *model.Event, targets []Target, views *objectCache) error {
 	now := tx.Now().UnixNano()
 	// One buffer serves every target's payload; each delivery keeps a
 	// string copy.
@@ -122,10 +123,10 @@ func (n *Notifier) queueDeliveries(tx *state.Txn, row *state.Event, targets []Ta
 			return err
 		}
 		buf = payload
-		d := &state.Delivery{
+		d := &model.Delivery{
 			ID: tx.NewUUID(), Seq: tx.Seq(), EventID: row.ID, EventSeq: row.Seq, EventType: row.Type, Index: i,
 			Kind: t.kind, AccountID: t.reportedFor, ClientID: t.clientID, URL: t.url, Queue: t.queue(),
-			Payload: string(payload), EventHash: ev.Hash, State: state.DeliveryPending, CreatedAt: now,
+			Payload: string(payload), EventHash: ev.Hash, State: model.DeliveryPending, CreatedAt: now,
 		}
 		if state.QueueHead(tx, d.Queue) == nil {
 			d.Base, d.Due = now, now

@@ -9,6 +9,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -29,12 +30,12 @@ const oauthCodeTTL = 10 * time.Minute
 // IssueToken creates an access and refresh token for account acting through
 // app, expiring on the world clock after the world's OAuth token TTL.
 // scopes nil means the app's configured scopes.
-func IssueToken(tx *state.Txn, accountID string, app *state.APIApp, scopes []string, st string) (*TokenResponse, error) {
+func IssueToken(tx *state.Txn, accountID string, app *model.APIApp, scopes []string, st string) (*TokenResponse, error) {
 	ttl := state.GetConfig(tx).OAuthTokenTTL.D()
 	if scopes == nil && app.OAuth != nil {
 		scopes = slices.Clone(app.OAuth.Scopes)
 	}
-	t := &state.OAuthToken{
+	t := &model.OAuthToken{
 		AccessToken: tx.NewSecret(), RefreshToken: tx.NewSecret(), AccountID: accountID, ClientID: app.ClientID,
 		Scopes: scopes, ExpiresAt: tx.Now().Add(ttl).Unix(),
 	}
@@ -44,7 +45,7 @@ func IssueToken(tx *state.Txn, accountID string, app *state.APIApp, scopes []str
 	return tokenResponse(t, ttl, st), nil
 }
 
-func tokenResponse(t *state.OAuthToken, ttl time.Duration, st string) *TokenResponse {
+func tokenResponse(t *model.OAuthToken, ttl time.Duration, st string) *TokenResponse {
 	return &TokenResponse{
 		AccessToken: t.AccessToken, TokenType: "Bearer", RefreshToken: t.RefreshToken,
 		ExpiresIn: int64(ttl / time.Second), State: api.NullString(st),
@@ -80,7 +81,7 @@ func oauthTokenGenerate(c *api.Call) (any, error) {
 		return nil, apierr.Badf("grant_type", "grant_type must be authorization_code.")
 	}
 	w := c.Host.FindWorld(func(w *world.World) bool {
-		_, err := state.Get[state.OAuthCode](w.Store.Read(), state.TableOAuthCodes, req.Code)
+		_, err := state.Get[model.OAuthCode](w.Store.Read(), state.TableOAuthCodes, req.Code)
 		return err == nil
 	})
 	if w == nil {
@@ -89,7 +90,7 @@ func oauthTokenGenerate(c *api.Call) (any, error) {
 	c.EnterWorld(w)
 	var resp *TokenResponse
 	err := c.Update(func(tx *state.Txn) error {
-		code, err := state.Get[state.OAuthCode](tx, state.TableOAuthCodes, req.Code)
+		code, err := state.Get[model.OAuthCode](tx, state.TableOAuthCodes, req.Code)
 		if err != nil || code.Used || tx.Unix() >= code.ExpiresAt {
 			return apierr.Badf("code", "Invalid or expired authorization code.")
 		}
@@ -99,7 +100,7 @@ func oauthTokenGenerate(c *api.Call) (any, error) {
 		if code.State != req.State {
 			return apierr.Badf("state", "state does not match the state of the authorization.")
 		}
-		app, err := state.Get[state.APIApp](tx, state.TableAPIApps, req.ClientID)
+		app, err := state.Get[model.APIApp](tx, state.TableAPIApps, req.ClientID)
 		if err != nil || app.OAuth == nil || app.OAuth.Secret != req.ClientSecret {
 			return apierr.New(apierr.Unauthorized, "Invalid client_id or client_secret.").WithPath("client_secret")
 		}
@@ -112,7 +113,7 @@ func oauthTokenGenerate(c *api.Call) (any, error) {
 		if err != nil {
 			return err
 		}
-		c.Account, _ = state.Get[state.Account](tx, state.TableAccounts, code.AccountID)
+		c.Account, _ = state.Get[model.Account](tx, state.TableAccounts, code.AccountID)
 		return nil
 	})
 	if err != nil {
@@ -145,7 +146,7 @@ func oauthTokenRefresh(c *api.Call) (any, error) {
 		return nil, apierr.Missing("refresh_token")
 	}
 	w := c.Host.FindWorld(func(w *world.World) bool {
-		_, err := state.First[state.OAuthToken](w.Store.Read(), state.TableOAuthToken, state.IndexRefresh, req.RefreshToken)
+		_, err := state.First[model.OAuthToken](w.Store.Read(), state.TableOAuthToken, state.IndexRefresh, req.RefreshToken)
 		return err == nil
 	})
 	if w == nil {
@@ -154,11 +155,11 @@ func oauthTokenRefresh(c *api.Call) (any, error) {
 	c.EnterWorld(w)
 	var resp *TokenResponse
 	err := c.Update(func(tx *state.Txn) error {
-		old, err := state.First[state.OAuthToken](tx, state.TableOAuthToken, state.IndexRefresh, req.RefreshToken)
+		old, err := state.First[model.OAuthToken](tx, state.TableOAuthToken, state.IndexRefresh, req.RefreshToken)
 		if err != nil || old.Revoked {
 			return apierr.Badf("refresh_token", "Invalid refresh token.")
 		}
-		app, err := state.Get[state.APIApp](tx, state.TableAPIApps, old.ClientID)
+		app, err := state.Get[model.APIApp](tx, state.TableAPIApps, old.ClientID)
 		if err != nil {
 			return apierr.Badf("refresh_token", "The app of this refresh token no longer exists.")
 		}
@@ -172,7 +173,7 @@ func oauthTokenRefresh(c *api.Call) (any, error) {
 		if err != nil {
 			return err
 		}
-		c.Account, _ = state.Get[state.Account](tx, state.TableAccounts, old.AccountID)
+		c.Account, _ = state.Get[model.Account](tx, state.TableAccounts, old.AccountID)
 		return nil
 	})
 	if err != nil {
@@ -219,21 +220,21 @@ func controlOAuthAuthorize(c *api.Call) (any, error) {
 	}
 	var out oauthAuthorizeResponse
 	err := c.Update(func(tx *state.Txn) error {
-		app, err := state.Get[state.APIApp](tx, state.TableAPIApps, req.ClientID)
+		app, err := state.Get[model.APIApp](tx, state.TableAPIApps, req.ClientID)
 		if err != nil {
 			return api.ErrControlNotFound("API app", req.ClientID)
 		}
 		if app.OAuth == nil {
 			return apierr.Badf("client_id", "The API app has no OAuth configuration.")
 		}
-		var acct *state.Account
+		var acct *model.Account
 		switch {
 		case req.AccountID != "":
-			acct, err = state.Get[state.Account](tx, state.TableAccounts, req.AccountID)
+			acct, err = state.Get[model.Account](tx, state.TableAccounts, req.AccountID)
 		case req.EmailAddress != "":
 			acct, err = state.AccountByEmail(tx, req.EmailAddress)
 		default:
-			acct, err = state.Get[state.Account](tx, state.TableAccounts, c.ActingAccountID())
+			acct, err = state.Get[model.Account](tx, state.TableAccounts, c.ActingAccountID())
 		}
 		if err != nil {
 			return api.ErrControlNotFound("account", req.AccountID+req.EmailAddress)
@@ -242,7 +243,7 @@ func controlOAuthAuthorize(c *api.Call) (any, error) {
 		if len(req.Scopes) > 0 {
 			scopes = req.Scopes
 		}
-		code := &state.OAuthCode{Code: tx.NewSecret()[:32], ClientID: app.ClientID, AccountID: acct.ID, State: req.State,
+		code := &model.OAuthCode{Code: tx.NewSecret()[:32], ClientID: app.ClientID, AccountID: acct.ID, State: req.State,
 			Scopes: slices.Clone(scopes), ExpiresAt: tx.Now().Add(oauthCodeTTL).Unix()}
 		if err := state.Put(tx, state.TableOAuthCodes, code); err != nil {
 			return err
@@ -268,7 +269,7 @@ func controlOAuthAuthorize(c *api.Call) (any, error) {
 func controlOAuthRevoke(c *api.Call) (any, error) {
 	tok := c.Param("access_token")
 	err := c.Update(func(tx *state.Txn) error {
-		t, err := state.Get[state.OAuthToken](tx, state.TableOAuthToken, tok)
+		t, err := state.Get[model.OAuthToken](tx, state.TableOAuthToken, tok)
 		if err != nil {
 			return api.ErrControlNotFound("access token", tok)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/signsandbox/signsandbox/fixtures"
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fixtureload"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -94,12 +95,12 @@ func newHost(t *testing.T) (*api.Host, *world.World, *world.World) {
 func TestWorldFor(t *testing.T) {
 	h, a, b := newHost(t)
 	require.NoError(t, b.Store.Update(func(tx *state.Txn) error {
-		return state.Put(tx, state.TableAccounts, &state.Account{ID: "only-in-b", Email: "b@example.com", EmailKey: "b@example.com"})
+		return state.Put(tx, state.TableAccounts, &model.Account{ID: "only-in-b", Email: "b@example.com", EmailKey: "b@example.com"})
 	}))
 	fixtureAccount := h.FirstAccountID()
-	inBoth := HoldsRow[state.Account](state.TableAccounts, fixtureAccount)
-	inB := HoldsRow[state.Account](state.TableAccounts, "only-in-b")
-	nowhere := HoldsRow[state.Account](state.TableAccounts, "nobody")
+	inBoth := HoldsRow[model.Account](state.TableAccounts, fixtureAccount)
+	inB := HoldsRow[model.Account](state.TableAccounts, "only-in-b")
+	nowhere := HoldsRow[model.Account](state.TableAccounts, "nobody")
 
 	assert.Same(t, a, WorldFor(h, a.ID, inBoth), "the named world holds it")
 	assert.Same(t, b, WorldFor(h, b.ID, inBoth), "the named world holds it")

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/team"
@@ -19,13 +20,13 @@ import (
 // reportScope is what one report covers: its accounts and its time range
 // [from, to) in Unix seconds (the end date is inclusive).
 type reportScope struct {
-	accounts []*state.Account
-	ids      map[string]*state.Account
+	accounts []*model.Account
+	ids      map[string]*model.Account
 	from, to int64
 }
 
-func newReportScope(tx *state.Txn, r *state.Report) (*reportScope, error) {
-	sc := &reportScope{ids: map[string]*state.Account{}}
+func newReportScope(tx *state.Txn, r *model.Report) (*reportScope, error) {
+	sc := &reportScope{ids: map[string]*model.Account{}}
 	start, _ := time.Parse(reportDateLayout, r.StartDate)
 	end, _ := time.Parse(reportDateLayout, r.EndDate)
 	sc.from, sc.to = start.Unix(), end.AddDate(0, 0, 1).Unix()
@@ -37,8 +38,8 @@ func newReportScope(tx *state.Txn, r *state.Report) (*reportScope, error) {
 		sc.accounts = members
 	}
 	if len(sc.accounts) == 0 {
-		if a, err := state.Get[state.Account](tx, state.TableAccounts, r.AccountID); err == nil {
-			sc.accounts = []*state.Account{a}
+		if a, err := state.Get[model.Account](tx, state.TableAccounts, r.AccountID); err == nil {
+			sc.accounts = []*model.Account{a}
 		}
 	}
 	for _, a := range sc.accounts {
@@ -51,7 +52,7 @@ func (sc *reportScope) in(t int64) bool { return t >= sc.from && t < sc.to }
 
 // actor is the account an event is attributed to (the sender: the first of
 // its accounts), when it is in scope.
-func (sc *reportScope) actor(e *state.Event) *state.Account {
+func (sc *reportScope) actor(e *model.Event) *model.Account {
 	if len(e.AccountIDs) == 0 {
 		return nil
 	}
@@ -60,7 +61,7 @@ func (sc *reportScope) actor(e *state.Event) *state.Account {
 
 // buildReportCSV renders one report type from the report's scope and the
 // world's events (read once for all the types of a report).
-func buildReportCSV(tx *state.Txn, sc *reportScope, events []*state.Event, reportType string) ([]byte, error) {
+func buildReportCSV(tx *state.Txn, sc *reportScope, events []*model.Event, reportType string) ([]byte, error) {
 	var rows [][]string
 	var err error
 	switch reportType {
@@ -83,7 +84,7 @@ func buildReportCSV(tx *state.Txn, sc *reportScope, events []*state.Event, repor
 }
 
 // userActivityRows counts, per account, what it did in the range.
-func userActivityRows(tx *state.Txn, sc *reportScope, events []*state.Event) ([][]string, error) {
+func userActivityRows(tx *state.Txn, sc *reportScope, events []*model.Event) ([][]string, error) {
 	type counts struct{ sent, completed, declined, templates, faxes, faxPages int }
 	by := map[string]*counts{}
 	for _, a := range sc.accounts {
@@ -111,7 +112,7 @@ func userActivityRows(tx *state.Txn, sc *reportScope, events []*state.Event) ([]
 			return nil, err
 		}
 		for _, f := range faxes {
-			if f.Status == state.FaxSuccess && sc.in(f.SentAt) {
+			if f.Status == model.FaxSuccess && sc.in(f.SentAt) {
 				by[a.ID].faxes++
 				by[a.ID].faxPages += f.Pages
 			}
@@ -146,10 +147,10 @@ var documentStatusLabels = map[string]string{
 // documentStatusRows lists the signature requests of the scope's accounts
 // that had events in the range, in the order they first appeared, with their
 // status as of their last event in the range.
-func documentStatusRows(sc *reportScope, events []*state.Event) [][]string {
+func documentStatusRows(sc *reportScope, events []*model.Event) [][]string {
 	type doc struct {
 		id, title, sender string
-		last              *state.Event
+		last              *model.Event
 	}
 	var order []string
 	docs := map[string]*doc{}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/page"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -133,7 +134,7 @@ func reportCreate(c *api.Call) (any, error) {
 			return apierr.Forbiddenf("Only Admins of a Team can request its reports.")
 		}
 		id := tx.NewID()
-		r := &state.Report{
+		r := &model.Report{
 			ID: id, AccountID: me.ID, TeamID: me.TeamID, Types: append([]string{}, req.ReportType...),
 			StartDate: req.StartDate, EndDate: req.EndDate, LinkBase: c.WorldURL("reports/" + id),
 			CreatedAt: tx.Unix(), Seq: tx.Seq(),
@@ -160,12 +161,12 @@ var reportTypeLabels = map[string]string{
 }
 
 // runReportReady generates the CSVs and e-mails their links.
-func runReportReady(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) error {
-	cur, err := state.Get[state.Report](tx, state.TableReports, job.Subject)
+func runReportReady(s *api.Host, w *world.World, tx *state.Txn, job *model.Job) error {
+	cur, err := state.Get[model.Report](tx, state.TableReports, job.Subject)
 	if err != nil || cur.ReadyAt != 0 {
 		return nil
 	}
-	owner, err := state.Get[state.Account](tx, state.TableAccounts, cur.AccountID)
+	owner, err := state.Get[model.Account](tx, state.TableAccounts, cur.AccountID)
 	if err != nil {
 		return nil
 	}
@@ -175,7 +176,7 @@ func runReportReady(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) 
 	if err != nil {
 		return err
 	}
-	events, err := state.All[state.Event](tx, state.TableEvents, state.IndexSeq)
+	events, err := state.All[model.Event](tx, state.TableEvents, state.IndexSeq)
 	if err != nil {
 		return err
 	}
@@ -189,7 +190,7 @@ func runReportReady(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) 
 			return err
 		}
 		r.CSVBlobs[t] = id
-		_, err = notify.Email(tx, state.Email{
+		_, err = notify.Email(tx, model.Email{
 			Kind: notify.MailReport, To: owner.Email, Name: owner.Name,
 			Subject: reportTypeLabels[t] + " report for " + r.StartDate + " - " + r.EndDate + " is ready",
 			Link:    r.LinkBase + "/" + t + ".csv",
@@ -206,12 +207,12 @@ func runReportReady(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) 
 // reportCSVPage serves a ready report's CSV (the link of its e-mail); 404
 // until the report is ready.
 func reportCSVPage(c *api.Call) (any, error) {
-	w := page.WorldFor(c.Host, c.Param("world"), page.HoldsRow[state.Report](state.TableReports, c.Param("report_id")))
+	w := page.WorldFor(c.Host, c.Param("world"), page.HoldsRow[model.Report](state.TableReports, c.Param("report_id")))
 	if w == nil {
 		return nil, api.ErrControlNotFound("world", c.Param("world"))
 	}
 	tx := w.Store.Read()
-	r, err := state.Get[state.Report](tx, state.TableReports, c.Param("report_id"))
+	r, err := state.Get[model.Report](tx, state.TableReports, c.Param("report_id"))
 	if err != nil {
 		return nil, api.ErrControlNotFound("report", c.Param("report_id"))
 	}
@@ -230,7 +231,7 @@ func reportCSVPage(c *api.Call) (any, error) {
 
 // eventTitle reads the title of an event's signature request or template
 // snapshot ("" when it has none).
-func eventTitle(e *state.Event) string {
+func eventTitle(e *model.Event) string {
 	var obj struct {
 		Title string `json:"title"`
 	}

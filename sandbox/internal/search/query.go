@@ -23,8 +23,8 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
 // maxSearchDepth bounds the nesting of parentheses in a query.
@@ -330,7 +330,7 @@ func isRangeText(v string) bool {
 
 // MatchDocumentNames matches the file names of documents (Document.Title:
 // the name, or for a file_urls document without one its URL's last segment).
-func MatchDocumentNames(docs []state.Document, t *Term) bool {
+func MatchDocumentNames(docs []model.Document, t *Term) bool {
 	for _, d := range docs {
 		if t.Has(d.Title()) {
 			return true

@@ -5,6 +5,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -34,7 +35,7 @@ func signatureRequestGet(c *api.Call) (any, error) {
 
 // sigreqAction runs a transition on a request the caller can see, in one
 // write transaction, and answers the request as it is afterwards.
-func sigreqAction(c *api.Call, fn func(tx *state.Txn, req *state.SignatureRequest) (*outcome, error)) (any, error) {
+func sigreqAction(c *api.Call, fn func(tx *state.Txn, req *model.SignatureRequest) (*outcome, error)) (any, error) {
 	var resp signatureRequestGetResponse
 	err := c.Update(func(tx *state.Txn) error {
 		req, err := Load(tx, c.Param("signature_request_id"), c.Account)
@@ -83,7 +84,7 @@ func signatureRequestRemind(c *api.Call) (any, error) {
 	if err := param.CheckEmail("email_address", email); err != nil {
 		return nil, err
 	}
-	return sigreqAction(c, func(tx *state.Txn, req *state.SignatureRequest) (*outcome, error) {
+	return sigreqAction(c, func(tx *state.Txn, req *model.SignatureRequest) (*outcome, error) {
 		if !MayManage(tx, req, c.Account) {
 			return nil, apierr.Forbiddenf("Only the requester can send reminders for this signature request.")
 		}
@@ -131,7 +132,7 @@ func signatureRequestUpdate(c *api.Call) (any, error) {
 	if e != nil {
 		return nil, e
 	}
-	return sigreqAction(c, func(tx *state.Txn, req *state.SignatureRequest) (*outcome, error) {
+	return sigreqAction(c, func(tx *state.Txn, req *model.SignatureRequest) (*outcome, error) {
 		if !MayManage(tx, req, c.Account) {
 			return nil, apierr.Forbiddenf("Only the requester can update this signature request.")
 		}
@@ -189,7 +190,7 @@ func signatureRequestRemove(c *api.Call) (any, error) {
 
 // signatureRequestReleaseHold sends a request its requester held.
 func signatureRequestReleaseHold(c *api.Call) (any, error) {
-	return sigreqAction(c, func(tx *state.Txn, req *state.SignatureRequest) (*outcome, error) {
+	return sigreqAction(c, func(tx *state.Txn, req *model.SignatureRequest) (*outcome, error) {
 		if !MayManage(tx, req, c.Account) {
 			return nil, apierr.Forbiddenf("Only the requester can release this signature request.")
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -97,7 +98,7 @@ func sigreqCreate(c *api.Call, op Op) (any, error) {
 		WarnLongMergeValues(c, spec.CustomFields, spec.FormFields)
 	}
 	var resp signatureRequestGetResponse
-	var requester *state.Account
+	var requester *model.Account
 	err := c.Update(func(tx *state.Txn) error {
 		acct, err := api.ReloadCaller(c, tx)
 		if err != nil {
@@ -121,7 +122,7 @@ func sigreqCreate(c *api.Call, op Op) (any, error) {
 		if spec.Title == "" && len(spec.Documents) > 0 {
 			spec.Title = spec.Documents[0].Title()
 		}
-		var req *state.SignatureRequest
+		var req *model.SignatureRequest
 		if op.edit {
 			old, err := Load(tx, editID, acct)
 			if err != nil {

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/search"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -32,7 +33,7 @@ func signatureRequestList(c *api.Call) (any, error) {
 		return nil, e
 	}
 	var total int
-	var rows []*state.SignatureRequest
+	var rows []*model.SignatureRequest
 	if len(accounts) == 1 && search == nil {
 		total, rows, err = ListPage(tx, accounts[0], page, size)
 	} else {
@@ -50,7 +51,7 @@ func signatureRequestList(c *api.Call) (any, error) {
 // ordinal index (one for the first page, which starts at the newest row;
 // two for later pages), which answer each row's request id and ordinal
 // without reading the access rows.
-func ListPage(tx *state.Txn, accountID string, page, size int) (int, []*state.SignatureRequest, error) {
+func ListPage(tx *state.Txn, accountID string, page, size int) (int, []*model.SignatureRequest, error) {
 	it := state.NewAccessWalk(tx, accountID, math.MaxUint64)
 	requestID, ordinal, ok := it.NextListed()
 	if !ok {
@@ -66,12 +67,12 @@ func ListPage(tx *state.Txn, accountID string, page, size int) (int, []*state.Si
 		it = state.NewAccessWalk(tx, accountID, want)
 		requestID, ordinal, ok = it.NextListed()
 	}
-	out := make([]*state.SignatureRequest, 0, min(size, total-first))
+	out := make([]*model.SignatureRequest, 0, min(size, total-first))
 	for {
 		if !ok || ordinal != want {
 			return 0, nil, fmt.Errorf("sigreq: list of %s at %d: %w", accountID, want, state.ErrNotFound)
 		}
-		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, requestID)
+		req, err := state.Get[model.SignatureRequest](tx, state.TableSignatureRequests, requestID)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -87,7 +88,7 @@ func ListPage(tx *state.Txn, accountID string, page, size int) (int, []*state.Si
 // nextAccess is the walk's next row of the account, nil past its oldest.
 // A row the index names but the table does not hold is an error: the
 // list would otherwise end early without saying why.
-func nextAccess(it *state.AccessWalk, accountID string) (*state.SignatureRequestAccess, error) {
+func nextAccess(it *state.AccessWalk, accountID string) (*model.SignatureRequestAccess, error) {
 	a, err := it.Next()
 	if err != nil {
 		return nil, fmt.Errorf("sigreq: list of %s: %w", accountID, err)
@@ -102,12 +103,12 @@ func nextAccess(it *state.AccessWalk, accountID string) (*state.SignatureRequest
 // and dropping duplicates), keeps the requests the query matches, counts
 // them and returns the requested page. Without a query (account_id=all)
 // only the page's requests are read; the others are just counted.
-func ListScan(tx *state.Txn, accounts []string, query *search.Query, me *state.Account, page, size int) (int, []*state.SignatureRequest, error) {
+func ListScan(tx *state.Txn, accounts []string, query *search.Query, me *model.Account, page, size int) (int, []*model.SignatureRequest, error) {
 	// One walk per account down its ordinal index, newest first.
 	type cursor struct {
 		account string
 		it      *state.AccessWalk
-		row     *state.SignatureRequestAccess
+		row     *model.SignatureRequestAccess
 	}
 	var cursors []*cursor
 	for _, id := range accounts {
@@ -119,7 +120,7 @@ func ListScan(tx *state.Txn, accounts []string, query *search.Query, me *state.A
 		cursors = append(cursors, &cursor{account: id, it: it, row: row})
 	}
 	total := 0
-	var out []*state.SignatureRequest
+	var out []*model.SignatureRequest
 	lastSeq, first := uint64(0), true
 	for {
 		var best *cursor
@@ -146,7 +147,7 @@ func ListScan(tx *state.Txn, accounts []string, query *search.Query, me *state.A
 			total++
 			continue
 		}
-		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, row.RequestID)
+		req, err := state.Get[model.SignatureRequest](tx, state.TableSignatureRequests, row.RequestID)
 		if err != nil {
 			return 0, nil, err
 		}

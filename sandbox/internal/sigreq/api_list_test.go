@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -24,7 +25,7 @@ func listStore(t *testing.T) *state.Store {
 		}
 		for i := range 57 {
 			id := "r" + itoa(1000+i)
-			req := &state.SignatureRequest{ID: id, Seq: uint64(i + 1), Phase: state.PhaseSent}
+			req := &model.SignatureRequest{ID: id, Seq: uint64(i + 1), Phase: model.PhaseSent}
 			if err := state.Put(tx, state.TableSignatureRequests, req); err != nil {
 				return err
 			}
@@ -55,7 +56,7 @@ func listReference(t *testing.T, tx *state.Txn, accountID string, page, size int
 	return int(n), ids
 }
 
-func rowIDs(rows []*state.SignatureRequest) []string {
+func rowIDs(rows []*model.SignatureRequest) []string {
 	var ids []string
 	for _, r := range rows {
 		ids = append(ids, r.ID)
@@ -91,7 +92,7 @@ func TestListScanMergesAccounts(t *testing.T) {
 	for i := 56; i >= 0; i-- {
 		id := "r" + itoa(1000+i)
 		for _, acct := range accounts {
-			if _, err := state.Get[state.SignatureRequestAccess](tx, state.TableSignatureRequestAccess, state.AccessID(acct, id)); err == nil && !seen[id] {
+			if _, err := state.Get[model.SignatureRequestAccess](tx, state.TableSignatureRequestAccess, model.AccessID(acct, id)); err == nil && !seen[id] {
 				seen[id] = true
 				merged = append(merged, id)
 			}

@@ -7,6 +7,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apiapp"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -102,7 +103,7 @@ func applyOutcome(s *api.Host, tx *state.Txn, o *outcome) error {
 
 // emitForRequest emits an event about a request to its accounts (the
 // requester, then signers with accounts) and its API app.
-func emitForRequest(s *api.Host, tx *state.Txn, req *state.SignatureRequest, ev sigEvent) error {
+func emitForRequest(s *api.Host, tx *state.Txn, req *model.SignatureRequest, ev sigEvent) error {
 	accounts := requestAccountIDs(tx, req)
 	client := req.ClientID
 	if ev.Type == notify.TypeRequestDestroyed {
@@ -121,7 +122,7 @@ func emitForRequest(s *api.Host, tx *state.Txn, req *state.SignatureRequest, ev 
 
 // signerSetChanged reports whether a transition changed a signer's e-mail
 // address (reassign, update), which changes who lists the request.
-func signerSetChanged(a, b *state.SignatureRequest) bool {
+func signerSetChanged(a, b *model.SignatureRequest) bool {
 	if len(a.Signatures) != len(b.Signatures) {
 		return true
 	}
@@ -133,7 +134,7 @@ func signerSetChanged(a, b *state.SignatureRequest) bool {
 	return false
 }
 
-func removedFor(req *state.SignatureRequest, accountID string) bool {
+func removedFor(req *model.SignatureRequest, accountID string) bool {
 	for _, id := range req.RemovedFor {
 		if id == accountID {
 			return true
@@ -145,12 +146,12 @@ func removedFor(req *state.SignatureRequest, accountID string) bool {
 // sigreqMail records one e-mail of a request in the outbox. The e-mail that
 // asks a signer to sign carries a signing-page link that does not expire;
 // its secret goes on the signature in req, which the caller stores after.
-func sigreqMail(tx *state.Txn, req *state.SignatureRequest, m sigMail) error {
+func sigreqMail(tx *state.Txn, req *model.SignatureRequest, m sigMail) error {
 	topic := req.Subject
 	if topic == "" {
 		topic = req.Title
 	}
-	e := state.Email{Kind: m.Kind, To: m.To, Name: m.Name, SignatureRequestID: req.ID, SignatureID: m.SignatureID, Message: req.Message,
+	e := model.Email{Kind: m.Kind, To: m.To, Name: m.Name, SignatureRequestID: req.ID, SignatureID: m.SignatureID, Message: req.Message,
 		FromName: req.RequesterName, ReplyTo: req.RequesterEmail, Title: req.Title,
 		Brand: state.BrandOf(tx, req.ClientID, req.WorldURL+"/requests/"+req.ID+apiapp.LogoPath)}
 	if e.FromName == "" {
@@ -185,7 +186,7 @@ func sigreqMail(tx *state.Txn, req *state.SignatureRequest, m sigMail) error {
 		e.Subject = req.Title + " has been declined"
 		e.Message = ""
 		for _, sg := range req.Signatures {
-			if sg.Status == state.SigDeclined {
+			if sg.Status == model.SigDeclined {
 				e.Actor, e.Note = signerLabel(sg), sg.DeclineReason
 				break
 			}
@@ -213,12 +214,12 @@ func sigreqMail(tx *state.Txn, req *state.SignatureRequest, m sigMail) error {
 // signature and keeps its secret there (state.SignLinkToken), so a link
 // adds no row; a signature whose id cannot be named that way (only an
 // imported world has one) gets a SignURL row, as every link once did.
-func signLink(tx *state.Txn, req *state.SignatureRequest, sigID string) (string, error) {
+func signLink(tx *state.Txn, req *model.SignatureRequest, sigID string) (string, error) {
 	secret := tx.NewSecret()
 	if tok, ok := state.SignLinkToken(secret, sigID); ok && state.AddLinkSecret(req, sigID, secret) {
 		return tok, nil
 	}
-	row := &state.SignURL{Token: secret, SignatureID: sigID, RequestID: req.ID}
+	row := &model.SignURL{Token: secret, SignatureID: sigID, RequestID: req.ID}
 	if err := state.Put(tx, state.TableSignURLs, row); err != nil {
 		return "", err
 	}
@@ -226,7 +227,7 @@ func signLink(tx *state.Txn, req *state.SignatureRequest, sigID string) (string,
 }
 
 // signerLabel names a signer in an e-mail's text: name and address.
-func signerLabel(sg state.Signature) string {
+func signerLabel(sg model.Signature) string {
 	if sg.Name == "" {
 		return sg.Email
 	}
@@ -234,7 +235,7 @@ func signerLabel(sg state.Signature) string {
 }
 
 // requesterLabel names the requester in e-mail subjects.
-func requesterLabel(req *state.SignatureRequest) string {
+func requesterLabel(req *model.SignatureRequest) string {
 	if req.RequesterName != "" {
 		return req.RequesterName
 	}
@@ -243,7 +244,7 @@ func requesterLabel(req *state.SignatureRequest) string {
 
 // latestSignToken finds the link of the last signing e-mail to a signer
 // (reminders repeat it).
-func latestSignToken(tx *state.Txn, req *state.SignatureRequest, sigID string) string {
+func latestSignToken(tx *state.Txn, req *model.SignatureRequest, sigID string) string {
 	e := lastEmailTo(tx, req.ID, sigID, notify.MailSignatureRequest)
 	if e == nil || e.Link == "" {
 		return ""
@@ -256,8 +257,8 @@ func latestSignToken(tx *state.Txn, req *state.SignatureRequest, sigID string) s
 
 // lastEmailTo finds the newest e-mail of a kind ("" for any) about a
 // signature of a request, among the request's e-mails.
-func lastEmailTo(tx *state.Txn, requestID, sigID, kind string) *state.Email {
-	e, err := state.LastEmailAbout(tx, requestID, sigID, func(e *state.Email) bool {
+func lastEmailTo(tx *state.Txn, requestID, sigID, kind string) *model.Email {
+	e, err := state.LastEmailAbout(tx, requestID, sigID, func(e *model.Email) bool {
 		return kind == "" || e.Kind == kind
 	})
 	if err != nil {
@@ -268,7 +269,7 @@ func lastEmailTo(tx *state.Txn, requestID, sigID, kind string) *state.Email {
 
 // scheduleProcessing queues the end of processing for the request's
 // current generation, and its expiry.
-func scheduleProcessing(tx *state.Txn, req *state.SignatureRequest) error {
+func scheduleProcessing(tx *state.Txn, req *model.SignatureRequest) error {
 	cfg := state.GetConfig(tx)
 	if _, err := state.Schedule(tx, JobProcess, req.ID, cfg.SendProcessingDelay.D(), JobArgs{Generation: req.Generation}); err != nil {
 		return err
@@ -280,7 +281,7 @@ func scheduleProcessing(tx *state.Txn, req *state.SignatureRequest) error {
 }
 
 // scheduleExpiry (re)queues the expiry job at expires_at.
-func scheduleExpiry(tx *state.Txn, req *state.SignatureRequest) error {
+func scheduleExpiry(tx *state.Txn, req *model.SignatureRequest) error {
 	if err := state.CancelJobs(tx, req.ID, jobExpire); err != nil {
 		return err
 	}

@@ -12,14 +12,14 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
 // autoFillValue is what auto-fill puts in f for sg: "" when the request
 // does not populate auto-fill fields, the field has no auto_fill_type, the
 // signer's data for it is unknown, or the data does not pass the field's
 // validation type.
-func autoFillValue(req *state.SignatureRequest, sg *state.Signature, f state.FormField) string {
+func autoFillValue(req *model.SignatureRequest, sg *model.Signature, f model.FormField) string {
 	if !req.PopulateAutoFillFields || f.Type != fields.TypeText || f.AutoFillType == "" {
 		return ""
 	}
@@ -33,7 +33,7 @@ func autoFillValue(req *state.SignatureRequest, sg *state.Signature, f state.For
 // signerData is the signer's own data of an auto-fill type ("" when the
 // sandbox does not know it). A one-word name is the first name and the
 // last name alike.
-func signerData(sg *state.Signature, autoFillType string) string {
+func signerData(sg *model.Signature, autoFillType string) string {
 	name := strings.TrimSpace(sg.Name)
 	first, last, _ := strings.Cut(name, " ")
 	switch autoFillType {

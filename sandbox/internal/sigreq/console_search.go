@@ -4,8 +4,8 @@ import (
 	"maps"
 	"strings"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/search"
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
 // ConsoleSearch is the console's search of signature requests: the query
@@ -17,7 +17,7 @@ import (
 // (the request's or a signature's id). Free terms match what the list
 // API's do, and ids and status words too. A bad query is a 400 naming q,
 // the console's parameter; a blank one answers a nil filter.
-func ConsoleSearch(q string, me *state.Account) (func(*state.SignatureRequest) bool, error) {
+func ConsoleSearch(q string, me *model.Account) (func(*model.SignatureRequest) bool, error) {
 	parsed, e := consoleResource.Parse(q)
 	if e != nil {
 		return nil, e.WithPath("q")
@@ -25,7 +25,7 @@ func ConsoleSearch(q string, me *state.Account) (func(*state.SignatureRequest) b
 	if parsed == nil {
 		return nil, nil
 	}
-	return func(req *state.SignatureRequest) bool {
+	return func(req *model.SignatureRequest) bool {
 		return parsed.Eval(func(t *search.Term) bool {
 			switch t.Field {
 			case "status":
@@ -52,7 +52,7 @@ var consoleResource = func() *search.Resource {
 
 // consoleStatus is the console's one word for a request's state
 // (console.requestStatus): error, else its phase, pending before any.
-func consoleStatus(req *state.SignatureRequest) string {
+func consoleStatus(req *model.SignatureRequest) string {
 	switch {
 	case req.Error != "":
 		return "error"
@@ -64,7 +64,7 @@ func consoleStatus(req *state.SignatureRequest) string {
 
 // hasStatus: a status term names a state word whole (status:sign does not
 // find status:signed).
-func hasStatus(req *state.SignatureRequest, t *search.Term) bool {
+func hasStatus(req *model.SignatureRequest, t *search.Term) bool {
 	if strings.EqualFold(consoleStatus(req), t.Value) {
 		return true
 	}
@@ -76,7 +76,7 @@ func hasStatus(req *state.SignatureRequest, t *search.Term) bool {
 	return false
 }
 
-func hasID(req *state.SignatureRequest, t *search.Term) bool {
+func hasID(req *model.SignatureRequest, t *search.Term) bool {
 	if t.Has(req.ID) {
 		return true
 	}

@@ -22,6 +22,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -46,9 +47,9 @@ func controlFailRequest(c *api.Call) (any, error) {
 	if e != nil {
 		return nil, e
 	}
-	return ControlRequest(c, func(tx *state.Txn) (*state.SignatureRequest, error) {
+	return ControlRequest(c, func(tx *state.Txn) (*model.SignatureRequest, error) {
 		id := c.Param("signature_request_id")
-		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, id)
+		req, err := state.Get[model.SignatureRequest](tx, state.TableSignatureRequests, id)
 		if err != nil {
 			return nil, apierr.NotFoundf("No signature request %s in this world.", id)
 		}
@@ -81,7 +82,7 @@ func checkFailRequest(b failRequestBody) (api.ProcessFailure, *apierr.Error) {
 		return api.ProcessFailure{}, apierr.Missing("status_code")
 	case !slices.Contains(failureStatusCodes, code):
 		return api.ProcessFailure{}, apierr.Badf("status_code", "status_code is one of %s, not %q.", strings.Join(failureStatusCodes, ", "), code)
-	case b.SignatureID != "" && code != state.SigErrorInvalidEmail:
+	case b.SignatureID != "" && code != model.SigErrorInvalidEmail:
 		return api.ProcessFailure{}, apierr.Badf("signature_id", "signature_id names the signer whose address is at fault: it goes with error_invalid_email only.")
 	}
 	return api.ProcessFailure{StatusCode: code, Message: b.Message}, nil

@@ -12,6 +12,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -28,7 +29,7 @@ func RegisterControlSigners(r *api.Registry) {
 
 // signerRun loads the request of a signature inside tx, runs a transition
 // and applies its outcome; it answers the request as it is afterwards.
-func signerRun(s *api.Host, tx *state.Txn, sigID string, fn func(req *state.SignatureRequest) (*outcome, *apierr.Error)) (*state.SignatureRequest, error) {
+func signerRun(s *api.Host, tx *state.Txn, sigID string, fn func(req *model.SignatureRequest) (*outcome, *apierr.Error)) (*model.SignatureRequest, error) {
 	req, err := loadBySignature(tx, sigID)
 	if err != nil {
 		return nil, err
@@ -45,8 +46,8 @@ func signerRun(s *api.Host, tx *state.Txn, sigID string, fn func(req *state.Sign
 
 // signerView records that the signer opened the request
 // (signature_request_viewed).
-func signerView(s *api.Host, tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
-	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
+func signerView(s *api.Host, tx *state.Txn, sigID string) (*model.SignatureRequest, error) {
+	return signerRun(s, tx, sigID, func(req *model.SignatureRequest) (*outcome, *apierr.Error) {
 		return view(req, sigID, tx.Unix())
 	})
 }
@@ -56,8 +57,8 @@ func signerView(s *api.Host, tx *state.Txn, sigID string) (*state.SignatureReque
 // pin, when not empty, must match the signer's PIN. The last signature
 // completes the request (signature_request_all_signed, then
 // signature_request_downloadable once the final copy is prepared).
-func signerSign(s *api.Host, tx *state.Txn, sigID string, values map[string]any, pin string) (*state.SignatureRequest, error) {
-	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
+func signerSign(s *api.Host, tx *state.Txn, sigID string, values map[string]any, pin string) (*model.SignatureRequest, error) {
+	return signerRun(s, tx, sigID, func(req *model.SignatureRequest) (*outcome, *apierr.Error) {
 		sg := req.Signature(sigID)
 		if sg == nil {
 			return nil, apierr.NotFoundf("No signature %s.", sigID)
@@ -77,15 +78,15 @@ func signerSign(s *api.Host, tx *state.Txn, sigID string, values map[string]any,
 }
 
 // signerDecline declines as the signer (allow_decline must be set).
-func signerDecline(s *api.Host, tx *state.Txn, sigID, reason string) (*state.SignatureRequest, error) {
-	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
+func signerDecline(s *api.Host, tx *state.Txn, sigID, reason string) (*model.SignatureRequest, error) {
+	return signerRun(s, tx, sigID, func(req *model.SignatureRequest) (*outcome, *apierr.Error) {
 		return decline(req, sigID, reason, tx.Unix())
 	})
 }
 
 // signerReassign hands the signature to someone else (allow_reassign must
 // be set); the new signer gets a new signature id.
-func signerReassign(s *api.Host, tx *state.Txn, sigID, name, email, reason string) (*state.SignatureRequest, error) {
+func signerReassign(s *api.Host, tx *state.Txn, sigID, name, email, reason string) (*model.SignatureRequest, error) {
 	name, email = strings.TrimSpace(name), strings.TrimSpace(email)
 	if name == "" {
 		return nil, apierr.Missing("name")
@@ -93,15 +94,15 @@ func signerReassign(s *api.Host, tx *state.Txn, sigID, name, email, reason strin
 	if err := param.CheckEmail("email_address", email); err != nil {
 		return nil, err
 	}
-	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
+	return signerRun(s, tx, sigID, func(req *model.SignatureRequest) (*outcome, *apierr.Error) {
 		return reassign(req, sigID, name, email, reason, signatureIDFrom(tx.NewID()), tx.Unix())
 	})
 }
 
 // signerBounce makes the last e-mail to the signer bounce
 // (signature_request_email_bounce; the e-mail is marked bounced).
-func signerBounce(s *api.Host, tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
-	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
+func signerBounce(s *api.Host, tx *state.Txn, sigID string) (*model.SignatureRequest, error) {
+	return signerRun(s, tx, sigID, func(req *model.SignatureRequest) (*outcome, *apierr.Error) {
 		o, e := bounce(req, sigID, tx.Unix())
 		if e != nil {
 			return nil, e
@@ -119,14 +120,14 @@ func signerBounce(s *api.Host, tx *state.Txn, sigID string) (*state.SignatureReq
 
 // controlSigner runs a signer action in the caller's world and answers the
 // request as GET would show it to its requester.
-func controlSigner(c *api.Call, fn func(tx *state.Txn, sigID string) (*state.SignatureRequest, error)) (any, error) {
-	return ControlRequest(c, func(tx *state.Txn) (*state.SignatureRequest, error) { return fn(tx, c.Param("signature_id")) })
+func controlSigner(c *api.Call, fn func(tx *state.Txn, sigID string) (*model.SignatureRequest, error)) (any, error) {
+	return ControlRequest(c, func(tx *state.Txn) (*model.SignatureRequest, error) { return fn(tx, c.Param("signature_id")) })
 }
 
 // ControlRequest runs a control action on a signature request in one write
 // transaction and answers the request as GET would show it to its
 // requester (signer actions, claiming a draft).
-func ControlRequest(c *api.Call, fn func(tx *state.Txn) (*state.SignatureRequest, error)) (any, error) {
+func ControlRequest(c *api.Call, fn func(tx *state.Txn) (*model.SignatureRequest, error)) (any, error) {
 	var resp signatureRequestGetResponse
 	err := c.Update(func(tx *state.Txn) error {
 		req, err := fn(tx)
@@ -143,7 +144,7 @@ func ControlRequest(c *api.Call, fn func(tx *state.Txn) (*state.SignatureRequest
 }
 
 func controlSignerView(c *api.Call) (any, error) {
-	return controlSigner(c, func(tx *state.Txn, id string) (*state.SignatureRequest, error) { return signerView(c.Host, tx, id) })
+	return controlSigner(c, func(tx *state.Txn, id string) (*model.SignatureRequest, error) { return signerView(c.Host, tx, id) })
 }
 
 type signBody struct {
@@ -156,7 +157,7 @@ func controlSignerSign(c *api.Call) (any, error) {
 	if err := c.Bind(&b); err != nil {
 		return nil, err
 	}
-	return controlSigner(c, func(tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
+	return controlSigner(c, func(tx *state.Txn, sigID string) (*model.SignatureRequest, error) {
 		return signerSign(c.Host, tx, sigID, b.Values, b.PIN)
 	})
 }
@@ -170,7 +171,7 @@ func controlSignerDecline(c *api.Call) (any, error) {
 	if err := c.Bind(&b); err != nil {
 		return nil, err
 	}
-	return controlSigner(c, func(tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
+	return controlSigner(c, func(tx *state.Txn, sigID string) (*model.SignatureRequest, error) {
 		return signerDecline(c.Host, tx, sigID, b.Reason)
 	})
 }
@@ -186,11 +187,11 @@ func controlSignerReassign(c *api.Call) (any, error) {
 	if err := c.Bind(&b); err != nil {
 		return nil, err
 	}
-	return controlSigner(c, func(tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
+	return controlSigner(c, func(tx *state.Txn, sigID string) (*model.SignatureRequest, error) {
 		return signerReassign(c.Host, tx, sigID, b.Name, b.EmailAddress, b.Reason)
 	})
 }
 
 func controlSignerBounce(c *api.Call) (any, error) {
-	return controlSigner(c, func(tx *state.Txn, id string) (*state.SignatureRequest, error) { return signerBounce(c.Host, tx, id) })
+	return controlSigner(c, func(tx *state.Txn, id string) (*model.SignatureRequest, error) { return signerBounce(c.Host, tx, id) })
 }

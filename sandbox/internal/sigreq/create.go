@@ -6,6 +6,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -23,7 +24,7 @@ type Spec struct {
 	// bulk jobs as it was.)
 	ID string `json:",omitempty"`
 	// Requester is the sending account.
-	Requester *state.Account
+	Requester *model.Account
 	// ClientID is the API app the request is made with ("" for none).
 	ClientID string
 	// Embedded requests are signed through GET /embedded/sign_url only.
@@ -42,19 +43,19 @@ type Spec struct {
 	SigningRedirectURL      string
 
 	AllowDecline, AllowReassign, HideTextTags, UseTextTags, IsEID, PopulateAutoFillFields bool
-	SigningOptions                                                                        *state.SigningOptions
+	SigningOptions                                                                        *model.SigningOptions
 	DateFormat, FormView                                                                  string
 
 	// Signers carry Slot, Name, Email, Order, Group, Role, PIN and SMS
 	// settings; ids and statuses are assigned on creation.
-	Signers      []state.Signature
-	CustomFields []state.CustomField
-	Attachments  []state.Attachment
+	Signers      []model.Signature
+	CustomFields []model.CustomField
+	Attachments  []model.Attachment
 	// Documents are stored documents (Store, or a template's).
-	Documents   []state.Document
-	FormFields  []state.FormField
-	FieldGroups []state.FieldGroup
-	FieldRules  []state.FieldRule
+	Documents   []model.Document
+	FormFields  []model.FormField
+	FieldGroups []model.FieldGroup
+	FieldRules  []model.FieldRule
 
 	// BaseURL is the sandbox's public scheme and host, WorldURL the world's
 	// page prefix (BaseURL + /_sandbox/w/{world_id}).
@@ -67,7 +68,7 @@ func consumeQuota(tx *state.Txn, accountID string, testMode bool) error {
 	if testMode {
 		return nil
 	}
-	a, err := state.Get[state.Account](tx, state.TableAccounts, accountID)
+	a, err := state.Get[model.Account](tx, state.TableAccounts, accountID)
 	if err != nil {
 		return apierr.NotFoundf("Account not found.")
 	}
@@ -94,19 +95,19 @@ func signatureIDFrom(id string) string { return id[:32] }
 // (signature_request_sent or file_error after the world's
 // SendProcessingDelay) and file preparation. Templates, bulk send and
 // unclaimed drafts call it too.
-func Create(tx *state.Txn, spec *Spec) (*state.SignatureRequest, error) {
+func Create(tx *state.Txn, spec *Spec) (*model.SignatureRequest, error) {
 	if err := consumeQuota(tx, spec.Requester.ID, spec.TestMode); err != nil {
 		return nil, err
 	}
 	id := spec.ID
 	if id == "" {
 		id = tx.NewID()
-	} else if _, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, id); err == nil {
+	} else if _, err := state.Get[model.SignatureRequest](tx, state.TableSignatureRequests, id); err == nil {
 		return nil, fmt.Errorf("signature request %s already exists", id)
 	}
-	req := &state.SignatureRequest{ID: id, Seq: tx.Seq(), CreatedAt: tx.Unix()}
+	req := &model.SignatureRequest{ID: id, Seq: tx.Seq(), CreatedAt: tx.Unix()}
 	fillFromSpec(tx, req, spec)
-	req.Audit = []state.AuditEntry{{Time: tx.Unix(), Actor: spec.Requester.Email, Action: "created", Detail: req.Title}}
+	req.Audit = []model.AuditEntry{{Time: tx.Unix(), Actor: spec.Requester.Email, Action: "created", Detail: req.Title}}
 	if err := state.Put(tx, state.TableSignatureRequests, req); err != nil {
 		return nil, err
 	}
@@ -119,21 +120,21 @@ func Create(tx *state.Txn, spec *Spec) (*state.SignatureRequest, error) {
 // replaceSignatureRequest edits and resends a request from a validated spec:
 // same signature_request_id and creation time, everything else new (new
 // signature ids), quota consumed again, processing starts over.
-func replaceSignatureRequest(s *api.Host, tx *state.Txn, old *state.SignatureRequest, spec *Spec) (*state.SignatureRequest, error) {
+func replaceSignatureRequest(s *api.Host, tx *state.Txn, old *model.SignatureRequest, spec *Spec) (*model.SignatureRequest, error) {
 	if err := consumeQuota(tx, spec.Requester.ID, spec.TestMode); err != nil {
 		return nil, err
 	}
 	if err := cancelRequestJobs(tx, old.ID); err != nil {
 		return nil, err
 	}
-	req := &state.SignatureRequest{ID: old.ID, Seq: old.Seq, CreatedAt: old.CreatedAt, Generation: old.Generation + 1}
+	req := &model.SignatureRequest{ID: old.ID, Seq: old.Seq, CreatedAt: old.CreatedAt, Generation: old.Generation + 1}
 	fillFromSpec(tx, req, spec)
 	req.RemovedFor = append([]string(nil), old.RemovedFor...)
 	// The signers' old links still open the request's page, as they did
 	// when each link was a row of its own (state.IndexLinkSignature).
 	req.LinkSecrets = old.LinkSecrets
-	req.Audit = append(append([]state.AuditEntry(nil), old.Audit...),
-		state.AuditEntry{Time: tx.Unix(), Actor: spec.Requester.Email, Action: "edited and resent", Detail: req.Title})
+	req.Audit = append(append([]model.AuditEntry(nil), old.Audit...),
+		model.AuditEntry{Time: tx.Unix(), Actor: spec.Requester.Email, Action: "edited and resent", Detail: req.Title})
 	if err := state.Put(tx, state.TableSignatureRequests, req); err != nil {
 		return nil, err
 	}
@@ -154,12 +155,12 @@ func replaceSignatureRequest(s *api.Host, tx *state.Txn, old *state.SignatureReq
 // whose e-mail address no signer of the new version has: the edit removed
 // them (signature_request_signer_removed, related_signature_id their old
 // signature id). Signers kept get new signature ids but are not removed.
-func removedSigners(old, req *state.SignatureRequest) []state.Signature {
+func removedSigners(old, req *model.SignatureRequest) []model.Signature {
 	kept := map[string]bool{}
 	for _, sg := range req.Signatures {
 		kept[state.EmailKey(sg.Email)] = true
 	}
-	var out []state.Signature
+	var out []model.Signature
 	for _, sg := range old.Signatures {
 		if sg.Email != "" && !kept[state.EmailKey(sg.Email)] {
 			out = append(out, sg)
@@ -177,7 +178,7 @@ func removedSigners(old, req *state.SignatureRequest) []state.Signature {
 // come shared already (Addresses), so the newest request is only
 // looked up for a client id: most sends have none and are spared the
 // three reads.
-func shareRepeatedStrings(tx *state.Txn, req *state.SignatureRequest) {
+func shareRepeatedStrings(tx *state.Txn, req *model.SignatureRequest) {
 	if prev := requestToShareWith(tx, req); prev != nil {
 		if req.WorldURL == prev.WorldURL {
 			req.WorldURL = prev.WorldURL
@@ -193,7 +194,7 @@ func shareRepeatedStrings(tx *state.Txn, req *state.SignatureRequest) {
 
 // requestToShareWith is the requester's newest request when req has a
 // client id to share with it, nil otherwise (no read at all).
-func requestToShareWith(tx *state.Txn, req *state.SignatureRequest) *state.SignatureRequest {
+func requestToShareWith(tx *state.Txn, req *model.SignatureRequest) *model.SignatureRequest {
 	if req.ClientID == "" {
 		return nil
 	}
@@ -201,7 +202,7 @@ func requestToShareWith(tx *state.Txn, req *state.SignatureRequest) *state.Signa
 }
 
 // newestRequestOf is the newest request in an account's list, or nil.
-func newestRequestOf(tx *state.Txn, accountID string) *state.SignatureRequest {
+func newestRequestOf(tx *state.Txn, accountID string) *model.SignatureRequest {
 	n, err := state.AccessCount(tx, accountID)
 	if err != nil || n == 0 {
 		return nil
@@ -210,7 +211,7 @@ func newestRequestOf(tx *state.Txn, accountID string) *state.SignatureRequest {
 	if err != nil {
 		return nil
 	}
-	req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, a.RequestID)
+	req, err := state.Get[model.SignatureRequest](tx, state.TableSignatureRequests, a.RequestID)
 	if err != nil {
 		return nil
 	}
@@ -218,7 +219,7 @@ func newestRequestOf(tx *state.Txn, accountID string) *state.SignatureRequest {
 }
 
 // fillFromSpec copies a spec into a new request row.
-func fillFromSpec(tx *state.Txn, req *state.SignatureRequest, spec *Spec) {
+func fillFromSpec(tx *state.Txn, req *model.SignatureRequest, spec *Spec) {
 	req.RequesterAccountID = spec.Requester.ID
 	req.RequesterEmail = spec.Requester.Email
 	req.RequesterName = spec.Requester.Name
@@ -243,24 +244,24 @@ func fillFromSpec(tx *state.Txn, req *state.SignatureRequest, spec *Spec) {
 	req.HideTextTags, req.UseTextTags, req.IsEID = spec.HideTextTags, spec.UseTextTags, spec.IsEID
 	req.PopulateAutoFillFields = spec.PopulateAutoFillFields
 	req.SigningOptions, req.DateFormat, req.FormView = spec.SigningOptions, spec.DateFormat, spec.FormView
-	req.CustomFields = append([]state.CustomField(nil), spec.CustomFields...)
-	req.Attachments = append([]state.Attachment(nil), spec.Attachments...)
+	req.CustomFields = append([]model.CustomField(nil), spec.CustomFields...)
+	req.Attachments = append([]model.Attachment(nil), spec.Attachments...)
 	for i := range req.Attachments {
 		req.Attachments[i].ID = "id_" + itoa(i+1)
 	}
-	req.Documents = append([]state.Document(nil), spec.Documents...)
-	req.FormFields = append([]state.FormField(nil), spec.FormFields...)
-	req.FieldGroups = append([]state.FieldGroup(nil), spec.FieldGroups...)
-	req.FieldRules = append([]state.FieldRule(nil), spec.FieldRules...)
+	req.Documents = append([]model.Document(nil), spec.Documents...)
+	req.FormFields = append([]model.FormField(nil), spec.FormFields...)
+	req.FieldGroups = append([]model.FieldGroup(nil), spec.FieldGroups...)
+	req.FieldRules = append([]model.FieldRule(nil), spec.FieldRules...)
 	// Without form fields (or text tags, or templates that place them) the
 	// service appends a page where every signer signs.
 	req.AppendSignaturePage = len(spec.FormFields) == 0 && !spec.UseTextTags && len(spec.TemplateIDs) == 0
-	req.Phase = state.PhaseProcessing
+	req.Phase = model.PhaseProcessing
 	groupGUIDs := map[string]string{}
-	req.Signatures = make([]state.Signature, len(spec.Signers))
+	req.Signatures = make([]model.Signature, len(spec.Signers))
 	for i, sg := range spec.Signers {
 		sg.ID = signatureIDFrom(tx.NewID())
-		sg.Status = state.SigAwaiting
+		sg.Status = model.SigAwaiting
 		if sg.Group != "" {
 			if groupGUIDs[sg.Group] == "" {
 				groupGUIDs[sg.Group] = tx.NewUUID()
@@ -279,7 +280,7 @@ func fillFromSpec(tx *state.Txn, req *state.SignatureRequest, spec *Spec) {
 // signers who have accounts in the world; accounts that were signers of
 // the previous version (an edit) and no longer are lose it. CCs are not
 // listed, as the official list description says.
-func grantAccess(tx *state.Txn, req *state.SignatureRequest, old *state.SignatureRequest) error {
+func grantAccess(tx *state.Txn, req *model.SignatureRequest, old *model.SignatureRequest) error {
 	want := requestAccountIDs(tx, req)
 	if old != nil {
 		keep := map[string]bool{}
@@ -312,7 +313,7 @@ func grantAccess(tx *state.Txn, req *state.SignatureRequest, old *state.Signatur
 // requestAccountIDs are the accounts involved in a request: the requester
 // first, then the signers that have accounts in this world, each once.
 // Events go to these accounts' callbacks.
-func requestAccountIDs(tx *state.Txn, req *state.SignatureRequest) []string {
+func requestAccountIDs(tx *state.Txn, req *model.SignatureRequest) []string {
 	out := []string{req.RequesterAccountID}
 	seen := map[string]bool{req.RequesterAccountID: true}
 	for _, sg := range req.Signatures {

@@ -9,8 +9,8 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/pdf"
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
 // DropUnusedCustomFields keeps the custom fields that fill a merge field of
@@ -18,11 +18,11 @@ import (
 // parameter_ignored warning (the real service leaves such values unused).
 // Requests with text tags keep them all: their merge fields are in the
 // documents, which the sandbox does not read.
-func DropUnusedCustomFields(c *api.Call, cfs []state.CustomField, formFields []state.FormField, textTags bool) []state.CustomField {
+func DropUnusedCustomFields(c *api.Call, cfs []model.CustomField, formFields []model.FormField, textTags bool) []model.CustomField {
 	if textTags {
 		return cfs
 	}
-	var out []state.CustomField
+	var out []model.CustomField
 	for i, cf := range cfs {
 		used := false
 		for _, f := range formFields {
@@ -53,7 +53,7 @@ func warnUnusedCustomField(c *api.Call, i int, name string) {
 // down to a 5-point font, and what is still wider is cut on the document
 // (pdf.StampFits). One such value gives custom_field_value_too_long; two
 // or more give a single custom_field_values_too_long naming them all.
-func WarnLongMergeValues(c *api.Call, cfs []state.CustomField, formFields []state.FormField) {
+func WarnLongMergeValues(c *api.Call, cfs []model.CustomField, formFields []model.FormField) {
 	var long []string
 	for _, cf := range cfs {
 		if cf.Value == "" {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -49,11 +50,11 @@ func checkEID(spec *Spec) *apierr.Error {
 
 // leaveEIDIncomplete: the signer of an eID request began the qualified
 // signature step and did not finish it.
-func leaveEIDIncomplete(req *state.SignatureRequest, sigID, reason string, now int64) (*outcome, *apierr.Error) {
+func leaveEIDIncomplete(req *model.SignatureRequest, sigID, reason string, now int64) (*outcome, *apierr.Error) {
 	if _, e := findSig(req, sigID); e != nil {
 		return nil, e
 	}
-	if !req.IsEID && req.Phase != state.PhaseCanceled {
+	if !req.IsEID && req.Phase != model.PhaseCanceled {
 		return nil, apierr.Forbiddenf(msgEIDOff)
 	}
 	o, sg, e := beginSigner(req, sigID)
@@ -70,8 +71,8 @@ func leaveEIDIncomplete(req *state.SignatureRequest, sigID, reason string, now i
 
 // signerEIDIncomplete plays a signer who left the eID step unfinished
 // (signature_request_incomplete_qes).
-func signerEIDIncomplete(s *api.Host, tx *state.Txn, sigID, reason string) (*state.SignatureRequest, error) {
-	return signerRun(s, tx, sigID, func(req *state.SignatureRequest) (*outcome, *apierr.Error) {
+func signerEIDIncomplete(s *api.Host, tx *state.Txn, sigID, reason string) (*model.SignatureRequest, error) {
+	return signerRun(s, tx, sigID, func(req *model.SignatureRequest) (*outcome, *apierr.Error) {
 		return leaveEIDIncomplete(req, sigID, reason, tx.Unix())
 	})
 }
@@ -85,7 +86,7 @@ func controlSignerEIDIncomplete(c *api.Call) (any, error) {
 	if err := c.BindStrict(&b); err != nil {
 		return nil, err
 	}
-	return controlSigner(c, func(tx *state.Txn, sigID string) (*state.SignatureRequest, error) {
+	return controlSigner(c, func(tx *state.Txn, sigID string) (*model.SignatureRequest, error) {
 		return signerEIDIncomplete(c.Host, tx, sigID, b.Reason)
 	})
 }

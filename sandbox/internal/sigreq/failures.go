@@ -27,6 +27,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -34,15 +35,15 @@ import (
 // failureStatusCodes are the signature error statuses, in the order of the
 // official list.
 var failureStatusCodes = []string{
-	state.SigErrorUnknown, state.SigErrorFile, state.SigErrorComponentPosition, state.SigErrorTextTag, state.SigErrorInvalidEmail,
+	model.SigErrorUnknown, model.SigErrorFile, model.SigErrorComponentPosition, state.SigErrorTextTag, model.SigErrorInvalidEmail,
 }
 
 // failureEvent is the event each failure status emits.
 func failureEvent(code string) string {
 	switch code {
-	case state.SigErrorFile:
+	case model.SigErrorFile:
 		return notify.TypeFileError
-	case state.SigErrorUnknown:
+	case model.SigErrorUnknown:
 		return notify.TypeUnknownError
 	}
 	return notify.TypeRequestInvalid
@@ -50,19 +51,19 @@ func failureEvent(code string) string {
 
 // failureMessages are the messages of failures given without one.
 var failureMessages = map[string]string{
-	state.SigErrorFile:              "The file could not be converted.",
-	state.SigErrorUnknown:           "An unknown error occurred while processing the signature request.",
-	state.SigErrorInvalidEmail:      "The e-mail address of a signer is invalid: the signature request could not be delivered.",
-	state.SigErrorComponentPosition: "A form field is placed outside the page of its document.",
+	model.SigErrorFile:              "The file could not be converted.",
+	model.SigErrorUnknown:           "An unknown error occurred while processing the signature request.",
+	model.SigErrorInvalidEmail:      "The e-mail address of a signer is invalid: the signature request could not be delivered.",
+	model.SigErrorComponentPosition: "A form field is placed outside the page of its document.",
 	state.SigErrorTextTag:           "The file contains invalid text tags.",
 }
 
 // failureAudit is the audit trail's word for each failure.
 var failureAudit = map[string]string{
-	state.SigErrorFile:              "file error",
-	state.SigErrorUnknown:           "unknown error",
-	state.SigErrorInvalidEmail:      "invalid e-mail address",
-	state.SigErrorComponentPosition: "form field placement error",
+	model.SigErrorFile:              "file error",
+	model.SigErrorUnknown:           "unknown error",
+	model.SigErrorInvalidEmail:      "invalid e-mail address",
+	model.SigErrorComponentPosition: "form field placement error",
 	state.SigErrorTextTag:           "text tag error",
 }
 
@@ -71,7 +72,7 @@ var failureAudit = map[string]string{
 // found while its e-mails go out); anything later answers nil, as does a
 // request that is canceled or being canceled. Unknown status codes are a
 // programming error and answer nil too.
-func fail(req *state.SignatureRequest, f api.ProcessFailure, now int64) *outcome {
+func fail(req *model.SignatureRequest, f api.ProcessFailure, now int64) *outcome {
 	if !slices.Contains(failureStatusCodes, f.StatusCode) || failBlocked(req) != nil {
 		return nil
 	}
@@ -81,7 +82,7 @@ func fail(req *state.SignatureRequest, f api.ProcessFailure, now int64) *outcome
 	}
 	o := begin(req)
 	r := o.Req
-	r.Phase, r.Error = state.PhaseError, msg
+	r.Phase, r.Error = model.PhaseError, msg
 	for i := range r.Signatures {
 		sg := &r.Signatures[i]
 		if len(f.SignatureIDs) == 0 || slices.Contains(f.SignatureIDs, sg.ID) {
@@ -94,19 +95,19 @@ func fail(req *state.SignatureRequest, f api.ProcessFailure, now int64) *outcome
 }
 
 // failBlocked says why a request cannot fail any more (nil when it can).
-func failBlocked(req *state.SignatureRequest) *apierr.Error {
+func failBlocked(req *model.SignatureRequest) *apierr.Error {
 	switch {
-	case req.Phase == state.PhaseCanceled:
+	case req.Phase == model.PhaseCanceled:
 		return apierr.Gone()
 	case req.CancelPending:
 		return apierr.Conflictf("The signature request is being canceled.")
-	case req.Phase == state.PhaseProcessing:
+	case req.Phase == model.PhaseProcessing:
 		return nil
-	case req.Phase != state.PhaseSent:
+	case req.Phase != model.PhaseSent:
 		return apierr.Conflictf("The signature request can no longer fail: it is %s.", PhaseWord(req.Phase))
 	}
 	for _, sg := range req.Signatures {
-		if sg.Status == state.SigSigned || sg.Status == state.SigDeclined {
+		if sg.Status == model.SigSigned || sg.Status == model.SigDeclined {
 			return apierr.Conflictf("The signature request can no longer fail: a signer has already signed or declined.")
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/pdf"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -29,7 +30,7 @@ func sigreqFilesVisible(c *api.Call, tx *state.Txn, id string) error {
 // sigreqCompose describes a request's downloadable PDF as of now, with
 // the blob ids of its documents.
 func sigreqCompose(tx *state.Txn, id string) (pdf.Composition, []string, error) {
-	req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, id)
+	req, err := state.Get[model.SignatureRequest](tx, state.TableSignatureRequests, id)
 	if err != nil {
 		return pdf.Composition{}, nil, apierr.NotFoundf(apierr.MsgNotFound)
 	}
@@ -56,16 +57,16 @@ func sigreqCompose(tx *state.Txn, id string) (pdf.Composition, []string, error) 
 
 // sigreqStamps draws merge-field values from the start, preparer (me_now)
 // content, and every value signers gave.
-func sigreqStamps(req *state.SignatureRequest) []pdf.Stamp {
+func sigreqStamps(req *model.SignatureRequest) []pdf.Stamp {
 	var out []pdf.Stamp
-	stamp := func(f state.FormField, text, kind string) {
+	stamp := func(f model.FormField, text, kind string) {
 		if text == "" {
 			return
 		}
 		out = append(out, pdf.Stamp{Document: f.DocumentIndex, Page: fields.FieldPage(f), X: float64(f.X), Y: float64(f.Y),
 			Width: float64(f.Width), Height: float64(f.Height), Text: text, Kind: kind})
 	}
-	byID := map[string]state.FormField{}
+	byID := map[string]model.FormField{}
 	for _, f := range req.FormFields {
 		byID[f.APIID] = f
 		switch {

@@ -14,6 +14,7 @@ import (
 	"math"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -30,7 +31,7 @@ func registerHold(r *api.Registry) { r.OnAccountConfirmed = sendHeldRequests }
 
 // WarnUnconfirmed gives a call that sends for an account that has not
 // confirmed its e-mail address the official unconfirmed warning.
-func WarnUnconfirmed(c *api.Call, requester *state.Account) {
+func WarnUnconfirmed(c *api.Call, requester *model.Account) {
 	if !requester.Confirmed {
 		c.Warn(warnUnconfirmed, msgWarnUnconfirmed)
 	}
@@ -41,9 +42,9 @@ func WarnUnconfirmed(c *api.Call, requester *state.Account) {
 // to sign and no event until the confirmation (releaseConfirmed).
 func holdForConfirmation(o *outcome, now int64) {
 	r := o.Req
-	r.Phase = state.PhaseOnHold
+	r.Phase = model.PhaseOnHold
 	for i := range r.Signatures {
-		r.Signatures[i].Status = state.SigOnHold
+		r.Signatures[i].Status = model.SigOnHold
 	}
 	o.audit(now, "", "held until the requester confirms their e-mail address", "")
 }
@@ -54,27 +55,27 @@ func holdForConfirmation(o *outcome, now int64) {
 // waits for release_hold (on_hold_by_requester, signature_request_prepared);
 // one still processing just goes on as any other. nil when the request
 // was not waiting for the confirmation (or a queued cancelation ends it).
-func releaseConfirmed(req *state.SignatureRequest, now int64) *outcome {
-	if !req.AwaitsConfirmation || req.Phase != state.PhaseProcessing && req.Phase != state.PhaseOnHold {
+func releaseConfirmed(req *model.SignatureRequest, now int64) *outcome {
+	if !req.AwaitsConfirmation || req.Phase != model.PhaseProcessing && req.Phase != model.PhaseOnHold {
 		return nil
 	}
 	o := begin(req)
 	r := o.Req
 	r.AwaitsConfirmation = false
-	if r.Phase == state.PhaseProcessing || r.CancelPending {
+	if r.Phase == model.PhaseProcessing || r.CancelPending {
 		return o
 	}
 	if r.Hold {
 		for i := range r.Signatures {
-			r.Signatures[i].Status = state.SigOnHoldByRequester
+			r.Signatures[i].Status = model.SigOnHoldByRequester
 		}
 		o.audit(now, "", "prepared and held", "")
 		o.event(notify.TypeRequestPrepared, "", "")
 		return o
 	}
-	r.Phase = state.PhaseSent
+	r.Phase = model.PhaseSent
 	for i := range r.Signatures {
-		r.Signatures[i].Status = state.SigAwaiting
+		r.Signatures[i].Status = model.SigAwaiting
 	}
 	o.audit(now, r.RequesterEmail, "sent", "")
 	o.event(notify.TypeRequestSent, "", "")
@@ -83,7 +84,7 @@ func releaseConfirmed(req *state.SignatureRequest, now int64) *outcome {
 }
 
 // holdReason says what a request on hold waits for, in messages.
-func holdReason(r *state.SignatureRequest) string {
+func holdReason(r *model.SignatureRequest) string {
 	if r.AwaitsConfirmation {
 		return "until the requester confirms their e-mail address"
 	}
@@ -94,7 +95,7 @@ func holdReason(r *state.SignatureRequest) string {
 // account sent, oldest first (the order they were made in). They are in
 // its list (unless canceled, which needs nothing more); an account that
 // was never confirmed has sent few.
-func sendHeldRequests(s *api.Host, _ *world.World, tx *state.Txn, a *state.Account) error {
+func sendHeldRequests(s *api.Host, _ *world.World, tx *state.Txn, a *model.Account) error {
 	var ids []string
 	walk := state.NewAccessWalk(tx, a.ID, math.MaxUint64)
 	for {
@@ -105,7 +106,7 @@ func sendHeldRequests(s *api.Host, _ *world.World, tx *state.Txn, a *state.Accou
 		ids = append(ids, id)
 	}
 	for i := len(ids) - 1; i >= 0; i-- {
-		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, ids[i])
+		req, err := state.Get[model.SignatureRequest](tx, state.TableSignatureRequests, ids[i])
 		if err != nil || req.RequesterAccountID != a.ID {
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -26,24 +27,24 @@ type JobArgs struct {
 func registerJobs(r *api.Registry) {
 	r.RegisterJob(JobProcess, runSigreqProcess)
 	r.RegisterJob(jobTestValue, runTestValue) // test_values.go
-	r.RegisterJob(jobExpire, func(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) error {
+	r.RegisterJob(jobExpire, func(s *api.Host, _ *world.World, tx *state.Txn, job *model.Job) error {
 		req := JobRequest(tx, job)
 		if req == nil {
 			return nil
 		}
 		return applyOutcome(s, tx, expire(req, tx.Unix()))
 	})
-	r.RegisterJob(jobSigreqCancel, func(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) error {
-		req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, job.Subject)
+	r.RegisterJob(jobSigreqCancel, func(s *api.Host, _ *world.World, tx *state.Txn, job *model.Job) error {
+		req, err := state.Get[model.SignatureRequest](tx, state.TableSignatureRequests, job.Subject)
 		if err != nil {
 			return nil
 		}
 		return applyOutcome(s, tx, completeCancel(req, tx.Unix()))
 	})
 	r.RegisterJob(jobAutoRemind, runAutoRemind) // reminders.go
-	r.RegisterJob(JobDownloadable, func(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) error {
+	r.RegisterJob(JobDownloadable, func(s *api.Host, _ *world.World, tx *state.Txn, job *model.Job) error {
 		req := JobRequest(tx, job)
-		if req == nil || req.Phase != state.PhaseComplete || req.CancelPending {
+		if req == nil || req.Phase != model.PhaseComplete || req.CancelPending {
 			return nil
 		}
 		return emitForRequest(s, tx, req, sigEvent{Type: notify.TypeRequestDownloadable})
@@ -58,8 +59,8 @@ func cancelRequestJobs(tx *state.Txn, id string) error {
 }
 
 // JobRequest loads a job's request when the job still applies to it.
-func JobRequest(tx *state.Txn, job *state.Job) *state.SignatureRequest {
-	req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, job.Subject)
+func JobRequest(tx *state.Txn, job *model.Job) *model.SignatureRequest {
+	req, err := state.Get[model.SignatureRequest](tx, state.TableSignatureRequests, job.Subject)
 	if err != nil {
 		return nil
 	}
@@ -117,9 +118,9 @@ func scheduledGeneration(raw []byte) (int, bool) {
 // value asks for (a trigger document, an invalid address), a document
 // that cannot be read (error_file), invalid text tags (error_text_tag), a
 // field outside its page (error_component_position).
-func runSigreqProcess(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) error {
+func runSigreqProcess(s *api.Host, w *world.World, tx *state.Txn, job *model.Job) error {
 	req := JobRequest(tx, job)
-	if req == nil || req.Phase != state.PhaseProcessing {
+	if req == nil || req.Phase != model.PhaseProcessing {
 		return nil
 	}
 	now := tx.Unix()

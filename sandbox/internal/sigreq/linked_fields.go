@@ -16,14 +16,14 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
 // linkedGroups are the signer's text fields grouped by link_id, in the
 // request's order, for links of two or more fields.
-func linkedGroups(formFields []state.FormField) [][]state.FormField {
+func linkedGroups(formFields []model.FormField) [][]model.FormField {
 	var order []string
-	byLink := map[string][]state.FormField{}
+	byLink := map[string][]model.FormField{}
 	for _, f := range formFields {
 		if f.Type != fields.TypeText || f.LinkID == "" {
 			continue
@@ -33,7 +33,7 @@ func linkedGroups(formFields []state.FormField) [][]state.FormField {
 		}
 		byLink[f.LinkID] = append(byLink[f.LinkID], f)
 	}
-	var out [][]state.FormField
+	var out [][]model.FormField
 	for _, id := range order {
 		if len(byLink[id]) > 1 {
 			out = append(out, byLink[id])
@@ -58,7 +58,7 @@ func textOf(raw any) (string, bool) {
 
 // spreadLinkedValues answers the given values with every link's value given
 // for each of its fields (given itself is not changed).
-func spreadLinkedValues(req *state.SignatureRequest, sg *state.Signature, formFields []state.FormField, given map[string]any, path string) (map[string]any, *apierr.Error) {
+func spreadLinkedValues(req *model.SignatureRequest, sg *model.Signature, formFields []model.FormField, given map[string]any, path string) (map[string]any, *apierr.Error) {
 	groups := linkedGroups(formFields)
 	if len(groups) == 0 {
 		return given, nil
@@ -103,7 +103,7 @@ func spreadLinkedValues(req *state.SignatureRequest, sg *state.Signature, formFi
 // none: the first content, auto-fill value or, where one of them is
 // required, sample value that every field of the link accepts. ok is false
 // when none is needed (no candidate and nothing required).
-func linkedDefault(req *state.SignatureRequest, sg *state.Signature, g []state.FormField, path string) (string, bool, *apierr.Error) {
+func linkedDefault(req *model.SignatureRequest, sg *model.Signature, g []model.FormField, path string) (string, bool, *apierr.Error) {
 	required := false
 	var candidates []string
 	for _, f := range g {
@@ -132,7 +132,7 @@ func linkedDefault(req *state.SignatureRequest, sg *state.Signature, g []state.F
 }
 
 // acceptedByAll reports whether v passes the validation of every field.
-func acceptedByAll(g []state.FormField, v string) bool {
+func acceptedByAll(g []model.FormField, v string) bool {
 	for _, f := range g {
 		if fields.ValidateText(f, v) != "" {
 			return false

@@ -8,23 +8,23 @@ package sigreq
 
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
 // fillsMergeField reports whether custom field cf fills merge field f (by
 // api_id or by name).
-func fillsMergeField(cf state.CustomField, f state.FormField) bool {
+func fillsMergeField(cf model.CustomField, f model.FormField) bool {
 	return (cf.APIID != "" && cf.APIID == f.APIID) || cf.Name == f.Name || cf.Name == f.APIID
 }
 
 // mergeValueOf answers the custom field that fills merge field f.
-func mergeValueOf(req *state.SignatureRequest, f state.FormField) (state.CustomField, bool) {
+func mergeValueOf(req *model.SignatureRequest, f model.FormField) (model.CustomField, bool) {
 	for _, cf := range req.CustomFields {
 		if fillsMergeField(cf, f) {
 			return cf, true
 		}
 	}
-	return state.CustomField{}, false
+	return model.CustomField{}, false
 }
 
 // mergeChecked is the state of a checkbox-merge field filled with value.
@@ -36,17 +36,17 @@ func mergeChecked(value string) bool { return value == "true" || value == "1" }
 // (the official SignatureRequestResponseDataValueCheckboxMerge types it as
 // a string). Each is linked to the signature of the custom field's editor
 // role, else to the first signer.
-func mergeResponses(req *state.SignatureRequest) []state.ResponseValue {
+func mergeResponses(req *model.SignatureRequest) []model.ResponseValue {
 	if len(req.Signatures) == 0 {
 		return nil
 	}
-	var out []state.ResponseValue
+	var out []model.ResponseValue
 	for _, f := range req.FormFields {
 		if !fields.IsMerge(f) {
 			continue
 		}
 		cf, _ := mergeValueOf(req, f)
-		rv := state.ResponseValue{APIID: f.APIID, SignatureID: req.Signatures[0].ID, Name: f.Name, Type: f.Type,
+		rv := model.ResponseValue{APIID: f.APIID, SignatureID: req.Signatures[0].ID, Name: f.Name, Type: f.Type,
 			Required: f.Required, Value: cf.Value}
 		if rv.Name == "" {
 			rv.Name = cf.Name

@@ -9,22 +9,23 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
 // remind: the requester reminds a signer by e-mail address (and name when
 // several signers share it).
-func remind(req *state.SignatureRequest, email, name string, now, interval int64) (*outcome, *apierr.Error) {
+func remind(req *model.SignatureRequest, email, name string, now, interval int64) (*outcome, *apierr.Error) {
 	o := begin(req)
 	r := o.Req
 	switch {
-	case r.Phase == state.PhaseCanceled || r.CancelPending:
+	case r.Phase == model.PhaseCanceled || r.CancelPending:
 		return nil, apierr.Gone()
 	case r.Embedded:
 		return nil, apierr.New(apierr.InvalidReminder, msgRemindEmbedded)
 	}
-	var matches []*state.Signature
+	var matches []*model.Signature
 	for i := range r.Signatures {
 		sg := &r.Signatures[i]
 		if state.EmailKey(sg.Email) == state.EmailKey(email) && (name == "" || sg.Name == name) {
@@ -39,19 +40,19 @@ func remind(req *state.SignatureRequest, email, name string, now, interval int64
 	}
 	sg := matches[0]
 	switch {
-	case r.Phase == state.PhaseProcessing:
+	case r.Phase == model.PhaseProcessing:
 		return nil, apierr.New(apierr.InvalidReminder, msgProcessing)
-	case r.Phase == state.PhaseExpired:
+	case r.Phase == model.PhaseExpired:
 		return nil, apierr.New(apierr.InvalidReminder, msgExpired)
-	case r.Phase == state.PhaseOnHold:
+	case r.Phase == model.PhaseOnHold:
 		return nil, apierr.New(apierr.InvalidReminder, "This signature request is on hold "+holdReason(r)+": no reminder can be sent before it is sent.")
-	case r.Phase != state.PhaseSent:
+	case r.Phase != model.PhaseSent:
 		return nil, apierr.New(apierr.InvalidReminder, "Reminders can only be sent for signature requests awaiting signatures.")
-	case sg.Status == state.SigSigned:
+	case sg.Status == model.SigSigned:
 		return nil, apierr.New(apierr.InvalidReminder, "This signer has already signed.")
-	case sg.Status == state.SigDeclined:
+	case sg.Status == model.SigDeclined:
 		return nil, apierr.New(apierr.InvalidReminder, "This signer has declined.")
-	case sg.Status != state.SigAwaiting:
+	case sg.Status != model.SigAwaiting:
 		return nil, apierr.New(apierr.InvalidReminder, "This signer cannot be reminded (status "+sg.Status+").")
 	case !IsTurn(r, sg):
 		return nil, apierr.New(apierr.InvalidReminder, "It is not this signer's turn to sign yet.")
@@ -67,22 +68,22 @@ func remind(req *state.SignatureRequest, email, name string, now, interval int64
 }
 
 // bounce: the e-mail to a signer bounced.
-func bounce(req *state.SignatureRequest, sigID string, now int64) (*outcome, *apierr.Error) {
+func bounce(req *model.SignatureRequest, sigID string, now int64) (*outcome, *apierr.Error) {
 	o := begin(req)
 	sg, e := findSig(o.Req, sigID)
 	if e != nil {
 		return nil, e
 	}
 	switch {
-	case o.Req.Phase == state.PhaseCanceled:
+	case o.Req.Phase == model.PhaseCanceled:
 		return nil, apierr.Gone()
 	case o.Req.Embedded:
 		return nil, apierr.Conflictf("Signers of embedded signature requests are not sent e-mails.")
 	case !sg.Notified:
 		return nil, apierr.Conflictf("No signature request e-mail has been sent to this signer yet.")
-	case sg.Status == state.SigSigned:
+	case sg.Status == model.SigSigned:
 		return nil, apierr.Conflictf(msgBounceSigned)
-	case sg.Status == state.SigDeclined:
+	case sg.Status == model.SigDeclined:
 		return nil, apierr.Conflictf(msgBounceDeclined)
 	}
 	o.audit(now, sg.Email, "email bounced", "")
@@ -92,17 +93,17 @@ func bounce(req *state.SignatureRequest, sigID string, now int64) (*outcome, *ap
 
 // update: the requester changes a signer's name and/or e-mail address
 // and/or the expiry. A new address gives the signer a new signature id.
-func update(req *state.SignatureRequest, sigID string, name, email *string, expiresAt *int64, newID string, now int64) (*outcome, *apierr.Error) {
+func update(req *model.SignatureRequest, sigID string, name, email *string, expiresAt *int64, newID string, now int64) (*outcome, *apierr.Error) {
 	o := begin(req)
 	r := o.Req
 	switch {
-	case r.Phase == state.PhaseCanceled || r.CancelPending:
+	case r.Phase == model.PhaseCanceled || r.CancelPending:
 		return nil, apierr.Gone()
 	case r.AppendSignaturePage:
 		return nil, apierr.Badf("signature_id", msgAppendedPage)
-	case r.Phase == state.PhaseExpired:
+	case r.Phase == model.PhaseExpired:
 		return nil, apierr.New(apierr.SignatureRequestExpired, msgExpired)
-	case r.Phase != state.PhaseSent && r.Phase != state.PhaseProcessing && r.Phase != state.PhaseOnHold:
+	case r.Phase != model.PhaseSent && r.Phase != model.PhaseProcessing && r.Phase != model.PhaseOnHold:
 		return nil, apierr.Badf("signature_request_id", "This signature request can no longer be updated (it is %s).", PhaseWord(r.Phase))
 	}
 	sg := r.Signature(sigID)
@@ -111,9 +112,9 @@ func update(req *state.SignatureRequest, sigID string, name, email *string, expi
 	}
 	if name != nil || email != nil {
 		switch sg.Status {
-		case state.SigSigned:
+		case model.SigSigned:
 			return nil, apierr.Badf("signature_id", "This signer has already signed and cannot be updated.")
-		case state.SigDeclined:
+		case model.SigDeclined:
 			return nil, apierr.Badf("signature_id", "This signer has declined and cannot be updated.")
 		}
 	}
@@ -128,7 +129,7 @@ func update(req *state.SignatureRequest, sigID string, name, email *string, expi
 				r.ResponseData[i].SignatureID = newID
 			}
 		}
-		if sg.Notified && !r.Embedded && r.Phase == state.PhaseSent {
+		if sg.Notified && !r.Embedded && r.Phase == model.PhaseSent {
 			o.mail(notify.MailSignatureRequest, sg.Email, sg.Name, sg.ID)
 		}
 		o.audit(now, r.RequesterEmail, "signer updated", sg.Email)
@@ -144,17 +145,17 @@ func update(req *state.SignatureRequest, sigID string, name, email *string, expi
 }
 
 // cancel queues a cancelation (it completes in a job: completeCancel).
-func cancel(req *state.SignatureRequest, mayCancel bool) (*outcome, *apierr.Error) {
+func cancel(req *model.SignatureRequest, mayCancel bool) (*outcome, *apierr.Error) {
 	o := begin(req)
 	r := o.Req
 	switch {
-	case r.Phase == state.PhaseCanceled:
+	case r.Phase == model.PhaseCanceled:
 		return nil, apierr.Gone()
 	case r.CancelPending:
 		return nil, apierr.New(apierr.Conflict, apierr.MsgConflict)
 	case !mayCancel:
 		return nil, apierr.New(apierr.SignatureRequestCancelFailed, msgCancelFailed)
-	case r.Phase == state.PhaseSent || r.Phase == state.PhaseOnHold:
+	case r.Phase == model.PhaseSent || r.Phase == model.PhaseOnHold:
 	default:
 		return nil, apierr.New(apierr.SignatureRequestCancelFailed, msgCancelFailed+" (it is "+PhaseWord(r.Phase)+")")
 	}
@@ -163,17 +164,17 @@ func cancel(req *state.SignatureRequest, mayCancel bool) (*outcome, *apierr.Erro
 }
 
 // completeCancel finishes a queued cancelation.
-func completeCancel(req *state.SignatureRequest, now int64) *outcome {
+func completeCancel(req *model.SignatureRequest, now int64) *outcome {
 	o := begin(req)
 	r := o.Req
-	if !r.CancelPending || r.Phase == state.PhaseCanceled {
+	if !r.CancelPending || r.Phase == model.PhaseCanceled {
 		return nil
 	}
-	r.CancelPending, r.Phase, r.CanceledAt = false, state.PhaseCanceled, now
+	r.CancelPending, r.Phase, r.CanceledAt = false, model.PhaseCanceled, now
 	o.audit(now, r.RequesterEmail, "canceled", "")
 	o.event(notify.TypeRequestCanceled, "", "")
 	for _, sg := range r.Signatures {
-		if sg.Notified && sg.Status == state.SigAwaiting && !r.Embedded {
+		if sg.Notified && sg.Status == model.SigAwaiting && !r.Embedded {
 			o.mail(notify.MailCanceled, sg.Email, sg.Name, sg.ID)
 		}
 	}
@@ -185,10 +186,10 @@ func completeCancel(req *state.SignatureRequest, now int64) *outcome {
 // is confirmed (on_hold, no event: hold.go); on hold for its requester
 // (on_hold_by_requester, signature_request_prepared); or error_file when a
 // document cannot be used (failure names a failure injected by a scenario).
-func process(req *state.SignatureRequest, failure string, now int64) *outcome {
+func process(req *model.SignatureRequest, failure string, now int64) *outcome {
 	o := beginProcessing(req)
 	r := o.Req
-	if r.Phase != state.PhaseProcessing {
+	if r.Phase != model.PhaseProcessing {
 		return nil
 	}
 	if failure == "" {
@@ -200,16 +201,16 @@ func process(req *state.SignatureRequest, failure string, now int64) *outcome {
 		}
 	}
 	if failure != "" {
-		return fail(req, api.ProcessFailure{StatusCode: state.SigErrorFile, Message: failure}, now) // failures.go
+		return fail(req, api.ProcessFailure{StatusCode: model.SigErrorFile, Message: failure}, now) // failures.go
 	}
 	if r.AwaitsConfirmation {
 		holdForConfirmation(o, now) // hold.go
 		return o
 	}
 	if r.Hold {
-		r.Phase = state.PhaseOnHold
+		r.Phase = model.PhaseOnHold
 		for i := range r.Signatures {
-			r.Signatures[i].Status = state.SigOnHoldByRequester
+			r.Signatures[i].Status = model.SigOnHoldByRequester
 		}
 		o.audit(now, "", "prepared and held", "")
 		// Held for the requester (drafts with hold_request): prepared,
@@ -217,7 +218,7 @@ func process(req *state.SignatureRequest, failure string, now int64) *outcome {
 		o.event(notify.TypeRequestPrepared, "", "")
 		return o
 	}
-	r.Phase = state.PhaseSent
+	r.Phase = model.PhaseSent
 	o.audit(now, r.RequesterEmail, "sent", "")
 	o.event(notify.TypeRequestSent, "", "")
 	notifyTurn(o)
@@ -225,20 +226,20 @@ func process(req *state.SignatureRequest, failure string, now int64) *outcome {
 }
 
 // release sends a request held by its requester.
-func release(req *state.SignatureRequest, now int64) (*outcome, *apierr.Error) {
+func release(req *model.SignatureRequest, now int64) (*outcome, *apierr.Error) {
 	o := begin(req)
 	r := o.Req
 	switch {
-	case r.Phase == state.PhaseCanceled || r.CancelPending:
+	case r.Phase == model.PhaseCanceled || r.CancelPending:
 		return nil, apierr.Gone()
-	case r.Phase != state.PhaseOnHold:
+	case r.Phase != model.PhaseOnHold:
 		return nil, apierr.Badf("signature_request_id", msgNotOnHold)
 	case r.AwaitsConfirmation:
 		return nil, apierr.Badf("signature_request_id", msgAwaitsConfirmation)
 	}
-	r.Phase, r.Hold = state.PhaseSent, false
+	r.Phase, r.Hold = model.PhaseSent, false
 	for i := range r.Signatures {
-		r.Signatures[i].Status = state.SigAwaiting
+		r.Signatures[i].Status = model.SigAwaiting
 	}
 	o.audit(now, r.RequesterEmail, "released", "")
 	o.event(notify.TypeRequestSent, "", "")
@@ -247,34 +248,34 @@ func release(req *state.SignatureRequest, now int64) (*outcome, *apierr.Error) {
 }
 
 // expire expires the unsigned signatures once expires_at has passed.
-func expire(req *state.SignatureRequest, now int64) *outcome {
+func expire(req *model.SignatureRequest, now int64) *outcome {
 	o := begin(req)
 	r := o.Req
 	if r.ExpiresAt == nil || now < *r.ExpiresAt || r.CancelPending ||
-		(r.Phase != state.PhaseSent && r.Phase != state.PhaseOnHold && r.Phase != state.PhaseProcessing) {
+		(r.Phase != model.PhaseSent && r.Phase != model.PhaseOnHold && r.Phase != model.PhaseProcessing) {
 		return nil
 	}
 	for i := range r.Signatures {
-		if s := r.Signatures[i].Status; s == state.SigAwaiting || s == state.SigOnHoldByRequester || s == state.SigOnHold {
-			r.Signatures[i].Status = state.SigExpired
+		if s := r.Signatures[i].Status; s == model.SigAwaiting || s == model.SigOnHoldByRequester || s == model.SigOnHold {
+			r.Signatures[i].Status = model.SigExpired
 		}
 	}
-	r.Phase = state.PhaseExpired
+	r.Phase = model.PhaseExpired
 	o.audit(now, "", "expired", "")
 	o.event(notify.TypeRequestExpired, "", "")
 	return o
 }
 
 // remove removes one account's access to a fully executed request.
-func remove(req *state.SignatureRequest, accountID string, party bool) (*outcome, *apierr.Error) {
+func remove(req *model.SignatureRequest, accountID string, party bool) (*outcome, *apierr.Error) {
 	o := begin(req)
 	r := o.Req
 	switch {
-	case r.Phase == state.PhaseCanceled:
+	case r.Phase == model.PhaseCanceled:
 		return nil, apierr.Gone()
 	case !party:
 		return nil, apierr.New(apierr.SignatureRequestRemoveFailed, msgRemoveFailed)
-	case r.Phase != state.PhaseComplete && r.Phase != state.PhaseDeclined:
+	case r.Phase != model.PhaseComplete && r.Phase != model.PhaseDeclined:
 		return nil, apierr.New(apierr.SignatureRequestRemoveFailed, msgRemoveFailed+" (it is "+PhaseWord(r.Phase)+")")
 	}
 	if removedFor(r, accountID) {
@@ -287,9 +288,9 @@ func remove(req *state.SignatureRequest, accountID string, party bool) (*outcome
 
 // checkEditable says whether a request may be edited and resent: before
 // anyone signed or declined, while it is still going, by its requester.
-func checkEditable(req *state.SignatureRequest, mayEdit, embeddedOp bool) *apierr.Error {
+func checkEditable(req *model.SignatureRequest, mayEdit, embeddedOp bool) *apierr.Error {
 	switch {
-	case req.Phase == state.PhaseCanceled:
+	case req.Phase == model.PhaseCanceled:
 		return apierr.Gone()
 	case req.CancelPending:
 		return apierr.New(apierr.Conflict, apierr.MsgConflict)
@@ -299,11 +300,11 @@ func checkEditable(req *state.SignatureRequest, mayEdit, embeddedOp bool) *apier
 		return apierr.Badf("signature_request_id", "This is an embedded signature request: use edit_embedded or edit_embedded_with_template.")
 	case !req.Embedded && embeddedOp:
 		return apierr.Badf("signature_request_id", "This is not an embedded signature request: use edit or edit_with_template.")
-	case req.Phase == state.PhaseComplete || req.Phase == state.PhaseDeclined || req.Phase == state.PhaseExpired:
+	case req.Phase == model.PhaseComplete || req.Phase == model.PhaseDeclined || req.Phase == model.PhaseExpired:
 		return apierr.Badf("signature_request_id", "This signature request can no longer be edited (it is %s).", PhaseWord(req.Phase))
 	}
 	for _, sg := range req.Signatures {
-		if sg.Status == state.SigSigned || sg.Status == state.SigDeclined {
+		if sg.Status == model.SigSigned || sg.Status == model.SigDeclined {
 			return apierr.Badf("signature_request_id", "This signature request cannot be edited: a signer has already signed or declined.")
 		}
 	}
@@ -313,13 +314,13 @@ func checkEditable(req *state.SignatureRequest, mayEdit, embeddedOp bool) *apier
 // PhaseWord describes a phase in messages.
 func PhaseWord(p string) string {
 	switch p {
-	case state.PhaseProcessing:
+	case model.PhaseProcessing:
 		return "still being processed"
-	case state.PhaseOnHold:
+	case model.PhaseOnHold:
 		return "on hold"
-	case state.PhaseSent:
+	case model.PhaseSent:
 		return "awaiting signatures"
-	case state.PhaseError:
+	case model.PhaseError:
 		return "in error"
 	}
 	return strings.ReplaceAll(p, "_", " ")

@@ -1,7 +1,7 @@
 package sigreq
 
 // Where form fields lie on their pages, measured against the page sizes the
-// documents subsystem found (state.Document.Pages, points as displayed,
+// documents subsystem found (model.Document.Pages, points as displayed,
 // fields placed from the page's top-left corner as the stamps are drawn).
 //
 // The official vocabulary has two answers to a misplaced field, and the
@@ -25,16 +25,16 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
 // WarnFieldPlacement gives the official form_fields_placement warning on a
 // create or edit call when a field is not wholly inside its page.
-func WarnFieldPlacement(c *api.Call, placed []state.FormField, pending []document.Pending) {
+func WarnFieldPlacement(c *api.Call, placed []model.FormField, pending []document.Pending) {
 	if len(placed) == 0 {
 		return // no field, nothing to misplace (and no list of documents to build)
 	}
-	docs := make([]state.Document, len(pending))
+	docs := make([]model.Document, len(pending))
 	for i, d := range pending {
 		docs[i] = d.Doc
 	}
@@ -48,8 +48,8 @@ func WarnFieldPlacement(c *api.Call, placed []state.FormField, pending []documen
 // and signature_request_invalid. It answers nil (process decides) when the
 // request is not processing, when a document cannot be read (error_file
 // comes first), or when every field is on its page.
-func failPlacement(req *state.SignatureRequest, now int64) *outcome {
-	if req.Phase != state.PhaseProcessing {
+func failPlacement(req *model.SignatureRequest, now int64) *outcome {
+	if req.Phase != model.PhaseProcessing {
 		return nil
 	}
 	for _, d := range req.Documents {
@@ -61,5 +61,5 @@ func failPlacement(req *state.SignatureRequest, now int64) *outcome {
 	if msg == "" {
 		return nil
 	}
-	return fail(req, api.ProcessFailure{StatusCode: state.SigErrorComponentPosition, Message: msg}, now)
+	return fail(req, api.ProcessFailure{StatusCode: model.SigErrorComponentPosition, Message: msg}, now)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/search"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -25,18 +26,18 @@ func parseSearchQuery(q string) (*search.Query, *apierr.Error) { return requestS
 // matches reports whether a request matches the query q as seen by
 // me (to:me, from:me, awaiting_my_signature); a nil query matches
 // everything.
-func matches(q *search.Query, req *state.SignatureRequest, me *state.Account) bool {
+func matches(q *search.Query, req *model.SignatureRequest, me *model.Account) bool {
 	return q.Eval(func(t *search.Term) bool { return matchRequestTerm(t, req, me) })
 }
 
 // matchRequestTerm reports whether one term of a query matches a request as
 // seen by me (matches applies it to every term).
-func matchRequestTerm(t *search.Term, req *state.SignatureRequest, me *state.Account) bool {
+func matchRequestTerm(t *search.Term, req *model.SignatureRequest, me *model.Account) bool {
 	switch t.Field {
 	case "complete":
-		return (req.Phase == state.PhaseComplete) == t.Flag
+		return (req.Phase == model.PhaseComplete) == t.Flag
 	case "declined":
-		return (req.Phase == state.PhaseDeclined) == t.Flag
+		return (req.Phase == model.PhaseDeclined) == t.Flag
 	case "test_mode":
 		return req.TestMode == t.Flag
 	case "awaiting_my_signature":
@@ -69,7 +70,7 @@ func matchRequestTerm(t *search.Term, req *state.SignatureRequest, me *state.Acc
 		t.Has(req.Message) || search.MatchMetadata(req.Metadata, t) || search.MatchDocumentNames(req.Documents, t)
 }
 
-func matchTo(req *state.SignatureRequest, me *state.Account, t *search.Term) bool {
+func matchTo(req *model.SignatureRequest, me *model.Account, t *search.Term) bool {
 	for _, sg := range req.Signatures {
 		if t.Value == "me" && me != nil && state.EmailKey(sg.Email) == state.EmailKey(me.Email) {
 			return true
@@ -81,7 +82,7 @@ func matchTo(req *state.SignatureRequest, me *state.Account, t *search.Term) boo
 	return false
 }
 
-func matchFrom(req *state.SignatureRequest, me *state.Account, t *search.Term) bool {
+func matchFrom(req *model.SignatureRequest, me *model.Account, t *search.Term) bool {
 	if t.Value == "me" && me != nil {
 		return req.RequesterAccountID == me.ID
 	}
@@ -90,13 +91,13 @@ func matchFrom(req *state.SignatureRequest, me *state.Account, t *search.Term) b
 
 // awaitingSignatureOf reports whether the account has a signature waiting
 // for it now.
-func awaitingSignatureOf(req *state.SignatureRequest, me *state.Account) bool {
-	if me == nil || req.Phase != state.PhaseSent {
+func awaitingSignatureOf(req *model.SignatureRequest, me *model.Account) bool {
+	if me == nil || req.Phase != model.PhaseSent {
 		return false
 	}
 	for i := range req.Signatures {
 		sg := &req.Signatures[i]
-		if state.EmailKey(sg.Email) == state.EmailKey(me.Email) && sg.Status == state.SigAwaiting && IsTurn(req, sg) {
+		if state.EmailKey(sg.Email) == state.EmailKey(me.Email) && sg.Status == model.SigAwaiting && IsTurn(req, sg) {
 			return true
 		}
 	}

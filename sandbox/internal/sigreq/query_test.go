@@ -8,27 +8,27 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
-func qReq() *state.SignatureRequest {
-	return &state.SignatureRequest{
+func qReq() *model.SignatureRequest {
+	return &model.SignatureRequest{
 		ID: "r1", Title: "Field Trip Release", Subject: "Please sign the release", Message: "Bring a lunch",
 		RequesterAccountID: "me", RequesterEmail: "owner@sandbox.example", RequesterName: "Sandbox Owner",
-		CreatedAt: time.Date(2014, 6, 15, 12, 0, 0, 0, time.UTC).Unix(), Phase: state.PhaseSent, TestMode: true,
+		CreatedAt: time.Date(2014, 6, 15, 12, 0, 0, 0, time.UTC).Unix(), Phase: model.PhaseSent, TestMode: true,
 		Metadata:    map[string]any{"custom_id": json.Number("1234"), "team": "blue"},
 		TemplateIDs: []string{"tpl1"},
-		Documents:   []state.Document{{Name: "release-form.pdf"}},
-		Signatures:  []state.Signature{{ID: "s", Email: "parent@example.com", Name: "Pat Parent", Status: state.SigAwaiting}},
+		Documents:   []model.Document{{Name: "release-form.pdf"}},
+		Signatures:  []model.Signature{{ID: "s", Email: "parent@example.com", Name: "Pat Parent", Status: model.SigAwaiting}},
 	}
 }
 
 func TestSearchQueryMatching(t *testing.T) {
-	me := &state.Account{ID: "me", Email: "owner@sandbox.example"}
-	parent := &state.Account{ID: "p", Email: "parent@example.com"}
+	me := &model.Account{ID: "me", Email: "owner@sandbox.example"}
+	parent := &model.Account{ID: "p", Email: "parent@example.com"}
 	cases := []struct {
 		q    string
-		who  *state.Account
+		who  *model.Account
 		want bool
 	}{
 		{"title:Field", me, true},

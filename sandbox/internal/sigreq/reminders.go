@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -36,14 +37,14 @@ type autoRemindArgs struct {
 // automatically) within interval seconds, is e-mailed a reminder, with
 // signature_request_remind for each. nil when nobody is reminded, or the
 // request no longer awaits signatures by e-mail.
-func autoRemind(req *state.SignatureRequest, now, interval int64) *outcome {
-	if req.Phase != state.PhaseSent || req.CancelPending || req.Embedded {
+func autoRemind(req *model.SignatureRequest, now, interval int64) *outcome {
+	if req.Phase != model.PhaseSent || req.CancelPending || req.Embedded {
 		return nil
 	}
 	o := begin(req)
 	for i := range o.Req.Signatures {
 		sg := &o.Req.Signatures[i]
-		if sg.Status != state.SigAwaiting || !sg.Notified || !IsTurn(o.Req, sg) {
+		if sg.Status != model.SigAwaiting || !sg.Notified || !IsTurn(o.Req, sg) {
 			continue
 		}
 		if sg.LastRemindedAt != nil && now-*sg.LastRemindedAt < interval {
@@ -64,12 +65,12 @@ func autoRemind(req *state.SignatureRequest, now, interval int64) *outcome {
 // runAutoRemind sends one automatic reminder, then queues the next one of
 // the schedule. Automatic reminders turned off in the meantime end the
 // schedule.
-func runAutoRemind(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) error {
+func runAutoRemind(s *api.Host, _ *world.World, tx *state.Txn, job *model.Job) error {
 	var args autoRemindArgs
 	if json.Unmarshal(job.Args, &args) != nil {
 		return nil
 	}
-	req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, job.Subject)
+	req, err := state.Get[model.SignatureRequest](tx, state.TableSignatureRequests, job.Subject)
 	if err != nil || req.Generation != args.Generation {
 		return nil
 	}
@@ -88,8 +89,8 @@ func runAutoRemind(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) e
 // signatures by e-mail, on the schedule started at since: the earliest of
 // the configured delays that falls after now. Nothing is queued when
 // automatic reminders are off or the schedule is over.
-func planAutoReminder(tx *state.Txn, req *state.SignatureRequest, since int64) error {
-	if req.Phase != state.PhaseSent || req.CancelPending || req.Embedded {
+func planAutoReminder(tx *state.Txn, req *model.SignatureRequest, since int64) error {
+	if req.Phase != model.PhaseSent || req.CancelPending || req.Embedded {
 		return nil
 	}
 	cfg := state.GetConfig(tx).AutoReminders
@@ -106,7 +107,7 @@ func planAutoReminder(tx *state.Txn, req *state.SignatureRequest, since int64) e
 
 // nextAutoReminder is the earliest instant since+d, for d in after, that
 // is later than now (false when none is).
-func nextAutoReminder(after []state.Duration, since int64, now time.Time) (time.Time, bool) {
+func nextAutoReminder(after []model.Duration, since int64, now time.Time) (time.Time, bool) {
 	start := time.Unix(since, 0)
 	var next time.Time
 	found := false
@@ -140,6 +141,6 @@ func remindersRestart(o *outcome) bool {
 	return false
 }
 
-func awaitsSignatures(r *state.SignatureRequest) bool {
-	return r.Phase == state.PhaseSent && !r.CancelPending
+func awaitsSignatures(r *model.SignatureRequest) bool {
+	return r.Phase == model.PhaseSent && !r.CancelPending
 }

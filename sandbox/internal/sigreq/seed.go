@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -39,8 +40,8 @@ func Act(s *api.Host, tx *state.Txn, sigID, do, reason string, values map[string
 // "expired". refusal, when not empty, says (for the scenario's author) why
 // the request cannot get there; err is a failure of the store.
 func Settle(s *api.Host, tx *state.Txn, id, to, message string) (refusal string, err error) {
-	get := func() (*state.SignatureRequest, error) {
-		return state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, id)
+	get := func() (*model.SignatureRequest, error) {
+		return state.Get[model.SignatureRequest](tx, state.TableSignatureRequests, id)
 	}
 	if slices.Contains(failureStatusCodes, to) {
 		if err := state.CancelJobs(tx, id, JobProcess); err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apiapp"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/page"
 	"github.com/signsandbox/signsandbox/sandbox/internal/signpage"
@@ -58,23 +59,23 @@ func embeddedSignURL(c *api.Call) (any, error) {
 		}
 		sg := req.Signature(sigID)
 		switch {
-		case req.Phase == state.PhaseCanceled || req.CancelPending:
+		case req.Phase == model.PhaseCanceled || req.CancelPending:
 			return apierr.Gone()
 		case !MayManage(tx, req, c.Account):
 			return apierr.Forbiddenf("Only the requester can get sign URLs for this signature request.")
 		case !req.Embedded:
 			return apierr.Badf("signature_id", "This signature belongs to a signature request that is not embedded; it is signed on the service's site, not through a sign URL.")
-		case req.Phase == state.PhaseExpired || sg.Status == state.SigExpired:
+		case req.Phase == model.PhaseExpired || sg.Status == model.SigExpired:
 			return apierr.New(apierr.SignatureRequestExpired, msgExpired)
-		case sg.Status == state.SigSigned || req.Phase == state.PhaseComplete:
+		case sg.Status == model.SigSigned || req.Phase == model.PhaseComplete:
 			return apierr.Conflictf("This signature request has already been signed.")
-		case sg.Status == state.SigDeclined || req.Phase == state.PhaseDeclined:
+		case sg.Status == model.SigDeclined || req.Phase == model.PhaseDeclined:
 			return apierr.Conflictf("This signature request has been declined.")
-		case req.Phase == state.PhaseError:
+		case req.Phase == model.PhaseError:
 			return apierr.Conflictf("This signature request could not be processed: %s", req.Error)
 		}
 		exp := tx.Now().Add(state.GetConfig(tx).SignURLTTL.D()).Unix()
-		tok := &state.SignURL{Token: tx.NewSecret(), SignatureID: sigID, RequestID: req.ID, Embedded: true, ExpiresAt: exp}
+		tok := &model.SignURL{Token: tx.NewSecret(), SignatureID: sigID, RequestID: req.ID, Embedded: true, ExpiresAt: exp}
 		if err := state.Put(tx, state.TableSignURLs, tok); err != nil {
 			return err
 		}
@@ -92,8 +93,8 @@ type pageData struct {
 	Title       string
 	Message     string
 	Error       string
-	Request     *state.SignatureRequest
-	Signer      *state.Signature
+	Request     *model.SignatureRequest
+	Signer      *model.Signature
 	CanAct      bool
 	CanDecline  bool
 	CanReassign bool
@@ -182,7 +183,7 @@ func holdsSignToken(token string) func(tx *state.Txn) bool {
 
 // signToken finds a page token: 404 when unknown, 410 when expired (an
 // expired embedded URL also reports sign_url_invalid).
-func signToken(c *api.Call, tx *state.Txn) (*state.SignURL, *apierr.Error) {
+func signToken(c *api.Call, tx *state.Txn) (*model.SignURL, *apierr.Error) {
 	tok, err := state.SignURLByToken(tx, c.Param("token"))
 	if err != nil {
 		return nil, apierr.NotFoundf("This signing link is not valid.")
@@ -208,7 +209,7 @@ func signPage(c *api.Call) (any, error) {
 				d.SignatureID = tok.SignatureID
 			}
 			if tok != nil && tok.Embedded {
-				if req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, tok.RequestID); err == nil && req.Phase != state.PhaseCanceled {
+				if req, err := state.Get[model.SignatureRequest](tx, state.TableSignatureRequests, tok.RequestID); err == nil && req.Phase != model.PhaseCanceled {
 					return emitForRequest(c.Host, tx, req, sigEvent{Type: notify.TypeSignURLInvalid, SignatureID: tok.SignatureID, Message: e.Msg})
 				}
 			}
@@ -216,7 +217,7 @@ func signPage(c *api.Call) (any, error) {
 		}
 		req, err := signerView(c.Host, tx, tok.SignatureID)
 		if err != nil {
-			cur, lerr := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, tok.RequestID)
+			cur, lerr := state.Get[model.SignatureRequest](tx, state.TableSignatureRequests, tok.RequestID)
 			if lerr != nil {
 				return err
 			}
@@ -289,7 +290,7 @@ func signPageAction(c *api.Call) (any, error) {
 			status, d = e.Status(), pageData{Title: "Link not valid", Error: e.Msg}
 			return nil
 		}
-		var req *state.SignatureRequest
+		var req *model.SignatureRequest
 		var err error
 		switch f.Action {
 		case "sign":
@@ -329,15 +330,15 @@ func signPageAction(c *api.Call) (any, error) {
 // requestPage is a request's details page (details_url, signing_url):
 // its status and signers.
 func requestPage(c *api.Call) (any, error) {
-	w, ok := PageWorld(c, page.HoldsRow[state.SignatureRequest](state.TableSignatureRequests, c.Param("signature_request_id")))
+	w, ok := PageWorld(c, page.HoldsRow[model.SignatureRequest](state.TableSignatureRequests, c.Param("signature_request_id")))
 	if !ok {
 		return htmlPage(http.StatusNotFound, pageData{Title: "Not found", Error: "No such world."})
 	}
-	req, err := state.Get[state.SignatureRequest](w.Store.Read(), state.TableSignatureRequests, c.Param("signature_request_id"))
+	req, err := state.Get[model.SignatureRequest](w.Store.Read(), state.TableSignatureRequests, c.Param("signature_request_id"))
 	if err != nil {
 		return htmlPage(http.StatusNotFound, pageData{Title: "Not found", Error: "No such signature request."})
 	}
-	if req.Phase == state.PhaseCanceled {
+	if req.Phase == model.PhaseCanceled {
 		return htmlPage(http.StatusGone, pageData{Title: req.Title, Error: apierr.MsgDeleted})
 	}
 	return htmlPage(http.StatusOK, pageData{Title: req.Title, Request: req, Message: "Status: " + PhaseWord(req.Phase),
@@ -346,13 +347,13 @@ func requestPage(c *api.Call) (any, error) {
 
 // requestLogo serves the logo of a details page's request's API app.
 func requestLogo(c *api.Call) (any, error) {
-	w, ok := PageWorld(c, page.HoldsRow[state.SignatureRequest](state.TableSignatureRequests, c.Param("signature_request_id")))
+	w, ok := PageWorld(c, page.HoldsRow[model.SignatureRequest](state.TableSignatureRequests, c.Param("signature_request_id")))
 	if !ok {
 		return document.PageNotFound("No such world.")
 	}
 	tx := w.Store.Read()
-	req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, c.Param("signature_request_id"))
-	if err != nil || req.Phase == state.PhaseCanceled {
+	req, err := state.Get[model.SignatureRequest](tx, state.TableSignatureRequests, c.Param("signature_request_id"))
+	if err != nil || req.Phase == model.PhaseCanceled {
 		return document.PageNotFound("No such signature request.")
 	}
 	return apiapp.PageLogo(tx, req.ClientID)

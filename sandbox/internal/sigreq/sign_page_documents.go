@@ -12,6 +12,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apiapp"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/signpage"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -34,10 +35,10 @@ type signViewData struct {
 	Fields    []signViewField        `json:"fields"`
 	// Groups are the request's checkbox and radio groups, whose
 	// requirements the page checks before Sign.
-	Groups []state.FieldGroup `json:"groups"`
+	Groups []model.FieldGroup `json:"groups"`
 	// Rules are the request's conditional logic: a field a rule hides is
 	// not asked for.
-	Rules      []state.FieldRule `json:"rules"`
+	Rules      []model.FieldRule `json:"rules"`
 	SignerName string            `json:"signer_name"`
 	DateText   string            `json:"date_text"`
 	// SignaturePage is the appended signature page of a request sent
@@ -48,16 +49,16 @@ type signViewData struct {
 // signViewField is a form field of the signer, with the value merge
 // fields show and the signer's own data an auto-fill field starts with.
 type signViewField struct {
-	state.FormField
+	model.FormField
 	Value         any    `json:"value,omitempty"`
 	AutoFillValue string `json:"auto_fill_value,omitempty"`
 }
 
 // signView lays out the signing page's document view for sg: its fields
 // and the request's merge fields, in the request's order.
-func signView(pagePath string, req *state.SignatureRequest, sg *state.Signature, now time.Time) *signViewData {
+func signView(pagePath string, req *model.SignatureRequest, sg *model.Signature, now time.Time) *signViewData {
 	v := &signViewData{Documents: document.PageDocs(pagePath, req.Documents), Fields: []signViewField{},
-		Groups: append([]state.FieldGroup{}, req.FieldGroups...), Rules: append([]state.FieldRule{}, req.FieldRules...), SignerName: sg.Name, DateText: formatDateSigned(req, now)}
+		Groups: append([]model.FieldGroup{}, req.FieldGroups...), Rules: append([]model.FieldRule{}, req.FieldRules...), SignerName: sg.Name, DateText: formatDateSigned(req, now)}
 	mine := map[string]bool{}
 	for _, f := range signerFields(req, sg) {
 		mine[f.APIID] = true
@@ -109,7 +110,7 @@ func signLogo(c *api.Call) (any, error) {
 // signLinkRequest reads the request a signing page's link (its world and
 // token) leads to, for what the page loads beside itself. Without one it
 // returns a nil request and the answer the page's assets give instead.
-func signLinkRequest(c *api.Call) (*state.Txn, *state.SignatureRequest, any) {
+func signLinkRequest(c *api.Call) (*state.Txn, *model.SignatureRequest, any) {
 	if _, ok := PageWorld(c, holdsSignToken(c.Param("token"))); !ok {
 		refused, _ := document.PageNotFound("No such world.")
 		return nil, nil, refused
@@ -119,8 +120,8 @@ func signLinkRequest(c *api.Call) (*state.Txn, *state.SignatureRequest, any) {
 	if e != nil {
 		return nil, nil, &api.RawResponse{Status: e.Status(), ContentType: "text/plain; charset=utf-8", Header: signpage.AssetHeaders(), Body: []byte(e.Msg + "\n")}
 	}
-	req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, tok.RequestID)
-	if err != nil || req.Phase == state.PhaseCanceled {
+	req, err := state.Get[model.SignatureRequest](tx, state.TableSignatureRequests, tok.RequestID)
+	if err != nil || req.Phase == model.PhaseCanceled {
 		refused, _ := document.PageNotFound("No such signature request.")
 		return nil, nil, refused
 	}

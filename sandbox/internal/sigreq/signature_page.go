@@ -19,9 +19,9 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/pdf"
 	"github.com/signsandbox/signsandbox/sandbox/internal/signpage"
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
 // signaturePagePrefix starts the api_id of a box on the appended page;
@@ -30,21 +30,21 @@ const signaturePagePrefix = "signature_page_"
 
 // signaturePageField is the box of the signer at slot on the appended
 // signature page: a required signature field.
-func signaturePageField(slot int) state.FormField {
-	return state.FormField{APIID: signaturePagePrefix + strconv.Itoa(slot+1), Name: "Signature", Type: fields.TypeSignature,
+func signaturePageField(slot int) model.FormField {
+	return model.FormField{APIID: signaturePagePrefix + strconv.Itoa(slot+1), Name: "Signature", Type: fields.TypeSignature,
 		Required: true, Signer: strconv.Itoa(slot)}
 }
 
 // isSignaturePageField reports whether id names a box of req's appended
 // signature page (of any signer).
-func isSignaturePageField(req *state.SignatureRequest, id string) bool {
+func isSignaturePageField(req *model.SignatureRequest, id string) bool {
 	n, err := strconv.Atoi(strings.TrimPrefix(id, signaturePagePrefix))
 	return req.AppendSignaturePage && strings.HasPrefix(id, signaturePagePrefix) && err == nil && n >= 1 && n <= len(req.Signatures)
 }
 
 // signaturePage lists the signers of req's appended signature page (nil
 // without one), each with the signature of their box once signed.
-func signaturePage(req *state.SignatureRequest) *pdf.SignaturePage {
+func signaturePage(req *model.SignatureRequest) *pdf.SignaturePage {
 	if !req.AppendSignaturePage {
 		return nil
 	}
@@ -71,7 +71,7 @@ func signaturePage(req *state.SignatureRequest) *pdf.SignaturePage {
 // page alone, as of now: what the signing page shows and where its boxes
 // are (the heading's title and id move them, so they are the merged
 // PDF's).
-func signaturePageComposition(req *state.SignatureRequest, now time.Time) pdf.Composition {
+func signaturePageComposition(req *model.SignatureRequest, now time.Time) pdf.Composition {
 	return pdf.Composition{ID: req.ID, Title: req.Title, TestMode: req.TestMode, At: now, SignaturePage: signaturePage(req)}
 }
 
@@ -100,7 +100,7 @@ type signPageBox struct {
 // appendSignaturePageView adds req's appended signature page to a signing
 // page's view: the page as one more document after the request's own, the
 // boxes of every signer, and sg's box as sg's field over it.
-func appendSignaturePageView(v *signViewData, pagePath string, req *state.SignatureRequest, sg *state.Signature, now time.Time) {
+func appendSignaturePageView(v *signViewData, pagePath string, req *model.SignatureRequest, sg *model.Signature, now time.Time) {
 	index := len(req.Documents)
 	v.Documents = append(v.Documents, document.PageDocDesc{Index: index, Name: "Signature page", URL: pagePath + "/documents/" + strconv.Itoa(index)})
 	boxes := pdf.SignaturePageBoxes(signaturePageComposition(req, now))
@@ -108,7 +108,7 @@ func appendSignaturePageView(v *signViewData, pagePath string, req *state.Signat
 	for i, b := range boxes { // one box per signature, in order (signaturePage)
 		other := req.Signatures[i]
 		ap.Boxes = append(ap.Boxes, signPageBox{Name: other.Name, Email: other.Email, Status: other.Status,
-			Signed: other.Status == state.SigSigned, Mine: other.ID == sg.ID, Page: b.Page, X: b.X, Y: b.Y, Width: b.Width, Height: b.Height})
+			Signed: other.Status == model.SigSigned, Mine: other.ID == sg.ID, Page: b.Page, X: b.X, Y: b.Y, Width: b.Width, Height: b.Height})
 		if other.ID == sg.ID {
 			f := signaturePageField(sg.Slot)
 			page := b.Page
@@ -123,7 +123,7 @@ func appendSignaturePageView(v *signViewData, pagePath string, req *state.Signat
 // signaturePageDocument answers document index of a signing page when it
 // is req's appended signature page (ok false otherwise): the page as it
 // is now, with the signatures of those who signed.
-func signaturePageDocument(c *api.Call, req *state.SignatureRequest, now time.Time) (any, bool) {
+func signaturePageDocument(c *api.Call, req *model.SignatureRequest, now time.Time) (any, bool) {
 	if !req.AppendSignaturePage || c.Param("index") != strconv.Itoa(len(req.Documents)) {
 		return nil, false
 	}

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
 // Signer actions of the control plane (POST /_sandbox/signatures/{id}/...),
@@ -35,7 +35,7 @@ const reassignProbe = "reassign-probe@signsandbox.invalid"
 // what a click-through signer leaves), so that what the console offers and
 // what the control plane accepts cannot disagree. Input the console asks
 // for afterwards (a reassignment's name and address) is not judged here.
-func SignerActions(req *state.SignatureRequest, sigID string, now time.Time) []signerActionCheck {
+func SignerActions(req *model.SignatureRequest, sigID string, now time.Time) []signerActionCheck {
 	at := now.Unix()
 	refusal := func(_ *outcome, e *apierr.Error) *apierr.Error { return e }
 	return []signerActionCheck{
@@ -49,7 +49,7 @@ func SignerActions(req *state.SignatureRequest, sigID string, now time.Time) []s
 
 // signRefusal is signerSign's checks without a PIN (the control call
 // checks a PIN only when one is given) and without values.
-func signRefusal(req *state.SignatureRequest, sigID string, now time.Time) *apierr.Error {
+func signRefusal(req *model.SignatureRequest, sigID string, now time.Time) *apierr.Error {
 	sg := req.Signature(sigID)
 	if sg == nil {
 		return apierr.NotFoundf("No signature %s.", sigID)

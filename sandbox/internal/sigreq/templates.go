@@ -11,6 +11,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/template"
@@ -84,7 +85,7 @@ func ResolveTemplates(c *api.Call, tx *state.Txn, ids []string) (*template.Use, 
 
 // BindTemplate resolves the templates of tb and binds the body to them
 // (BindTemplateUse, every role filled).
-func BindTemplate(c *api.Call, tx *state.Txn, spec *Spec, tb *TemplateBody, extra []state.Document) error {
+func BindTemplate(c *api.Call, tx *state.Txn, spec *Spec, tb *TemplateBody, extra []model.Document) error {
 	use, err := ResolveTemplates(c, tx, tb.TemplateIDs)
 	if err != nil {
 		return err
@@ -105,7 +106,7 @@ func BindTemplate(c *api.Call, tx *state.Txn, spec *Spec, tb *TemplateBody, extr
 // without a signer becomes a signer with no name or address in its slot,
 // and a CC role without an address an empty CC address in its place, for
 // the user who claims the draft to fill in.
-func BindTemplateUse(c *api.Call, spec *Spec, use *template.Use, tb *TemplateBody, extra []state.Document, leaveOpen bool) *apierr.Error {
+func BindTemplateUse(c *api.Call, spec *Spec, use *template.Use, tb *TemplateBody, extra []model.Document, leaveOpen bool) *apierr.Error {
 	roleIndex := map[string]int{}
 	var roleNames []string
 	for i, r := range use.SignerRoles {
@@ -159,7 +160,7 @@ func BindTemplateUse(c *api.Call, spec *Spec, use *template.Use, tb *TemplateBod
 		return e
 	}
 	spec.CustomFields = nil
-	given := map[string]state.CustomField{}
+	given := map[string]model.CustomField{}
 	for _, cf := range cfs {
 		given[cf.Name] = cf
 	}
@@ -175,7 +176,7 @@ func BindTemplateUse(c *api.Call, spec *Spec, use *template.Use, tb *TemplateBod
 			warnUnusedCustomField(c, i, cf.Name)
 		}
 	}
-	spec.Documents = append(append([]state.Document(nil), use.Documents...), extra...)
+	spec.Documents = append(append([]model.Document(nil), use.Documents...), extra...)
 	spec.FormFields = nil
 	for _, f := range use.FormFields {
 		if f.Role != "" {
@@ -190,11 +191,11 @@ func BindTemplateUse(c *api.Call, spec *Spec, use *template.Use, tb *TemplateBod
 		spec.FormFields = append(spec.FormFields, f)
 	}
 	WarnLongMergeValues(c, spec.CustomFields, spec.FormFields)
-	spec.FieldGroups = append([]state.FieldGroup(nil), use.FieldGroups...)
-	spec.FieldRules = append([]state.FieldRule(nil), use.FieldRules...)
+	spec.FieldGroups = append([]model.FieldGroup(nil), use.FieldGroups...)
+	spec.FieldRules = append([]model.FieldRule(nil), use.FieldRules...)
 	spec.Attachments = nil
 	for _, a := range use.Attachments {
-		spec.Attachments = append(spec.Attachments, state.Attachment{Name: a.Name, Instructions: a.Instructions, Required: a.Required, SignerIndex: roleIndex[a.Role]})
+		spec.Attachments = append(spec.Attachments, model.Attachment{Name: a.Name, Instructions: a.Instructions, Required: a.Required, SignerIndex: roleIndex[a.Role]})
 	}
 	// The request's own texts and signer_experience prevail.
 	param.FillBlank(&spec.Title, use.Title)

@@ -22,6 +22,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/testvalues"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -46,10 +47,10 @@ type testValueArgs struct {
 // suffix comparison.
 func scheduleTestValues(tx *state.Txn, o *outcome) error {
 	req := o.Req
-	if req.Phase != state.PhaseSent || req.CancelPending {
+	if req.Phase != model.PhaseSent || req.CancelPending {
 		return nil
 	}
-	var cfg *state.Config
+	var cfg *model.Config
 	for i := range req.Signatures {
 		sg := &req.Signatures[i]
 		if testvalues.SignerAction(sg.Email) == testvalues.None || !activeSigner(req, sg) {
@@ -77,8 +78,8 @@ func scheduleTestValues(tx *state.Txn, o *outcome) error {
 
 // activeSigner reports whether a signer of req may act now and has been
 // asked to.
-func activeSigner(req *state.SignatureRequest, sg *state.Signature) bool {
-	return req.Phase == state.PhaseSent && !req.CancelPending && sg.Status == state.SigAwaiting && sg.Notified && IsTurn(req, sg)
+func activeSigner(req *model.SignatureRequest, sg *model.Signature) bool {
+	return req.Phase == model.PhaseSent && !req.CancelPending && sg.Status == model.SigAwaiting && sg.Notified && IsTurn(req, sg)
 }
 
 // runTestValue is a reserved signer acting. A signer who can no longer act
@@ -87,7 +88,7 @@ func activeSigner(req *state.SignatureRequest, sg *state.Signature) bool {
 // (decline without allow_decline, reassign without allow_reassign, a
 // bounce of an embedded signer, who gets no e-mail) fails as a person's
 // attempt would and is logged.
-func runTestValue(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) error {
+func runTestValue(s *api.Host, w *world.World, tx *state.Txn, job *model.Job) error {
 	var a testValueArgs
 	if json.Unmarshal(job.Args, &a) != nil || !testvalues.On(tx) {
 		return nil
@@ -111,7 +112,7 @@ func runTestValue(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) er
 
 // testValueAct performs a reserved signer's action through the signer
 // entry points (control_signers.go) and the service's transitions.
-func testValueAct(s *api.Host, tx *state.Txn, req *state.SignatureRequest, sg *state.Signature, act testvalues.Action) error {
+func testValueAct(s *api.Host, tx *state.Txn, req *model.SignatureRequest, sg *model.Signature, act testvalues.Action) error {
 	view := func() error { _, err := signerView(s, tx, sg.ID); return err }
 	switch act {
 	case testvalues.View:
@@ -151,7 +152,7 @@ func testValueAct(s *api.Host, tx *state.Txn, req *state.SignatureRequest, sg *s
 
 // tExpireNow expires a request now, whatever its expires_at: expires_at
 // becomes the instant it expired, as if it had been set so.
-func tExpireNow(req *state.SignatureRequest, now int64) *outcome {
+func tExpireNow(req *model.SignatureRequest, now int64) *outcome {
 	r := req.Copy()
 	t := now
 	r.ExpiresAt = &t
@@ -167,7 +168,7 @@ func tExpireNow(req *state.SignatureRequest, now int64) *outcome {
 // (by its name or text), then signers at invalid.signsandbox.test
 // (error_invalid_email on their signatures). Processing meets documents
 // before addresses, as the real service converts files first.
-func testValueFailure(tx *state.Txn, req *state.SignatureRequest) *api.ProcessFailure {
+func testValueFailure(tx *state.Txn, req *model.SignatureRequest) *api.ProcessFailure {
 	if !testvalues.On(tx) {
 		return nil
 	}
@@ -190,7 +191,7 @@ func testValueFailure(tx *state.Txn, req *state.SignatureRequest) *api.ProcessFa
 
 // invalidAddressFailure is error_invalid_email on the given signatures,
 // naming the first one's address.
-func invalidAddressFailure(req *state.SignatureRequest, sigIDs []string) api.ProcessFailure {
-	return api.ProcessFailure{StatusCode: state.SigErrorInvalidEmail, SignatureIDs: sigIDs,
+func invalidAddressFailure(req *model.SignatureRequest, sigIDs []string) api.ProcessFailure {
+	return api.ProcessFailure{StatusCode: model.SigErrorInvalidEmail, SignatureIDs: sigIDs,
 		Message: "The e-mail address " + req.Signature(sigIDs[0]).Email + " is invalid: the signature request could not be delivered (signsandbox test value)."}
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftext"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -67,14 +68,14 @@ func (spec *Spec) AddDocumentFields(c *api.Call, docs []document.Pending, usePre
 	for _, f := range spec.FormFields {
 		taken[f.APIID] = true
 	}
-	var added []state.FormField
+	var added []model.FormField
 	if o.PDFFields {
 		fields, groups := requestPDFFields(docs, fc, taken)
 		added = append(added, fields...)
 		spec.FieldGroups = append(spec.FieldGroups, groups...)
 	}
 	if o.TextTags {
-		stored := make([]*state.Document, len(docs))
+		stored := make([]*model.Document, len(docs))
 		for i := range docs {
 			stored[i] = &docs[i].Doc
 		}
@@ -89,8 +90,8 @@ func (spec *Spec) AddDocumentFields(c *api.Call, docs []document.Pending, usePre
 // recorded on its document (TextTagError) and then no tag becomes a field:
 // the request fails processing. skipOtherSigners ignores tags for signers
 // the request does not have instead of refusing them.
-func requestTagFields(docs []*state.Document, first int, fc fields.Limits, taken map[string]bool, skipOtherSigners bool) []state.FormField {
-	var out []state.FormField
+func requestTagFields(docs []*model.Document, first int, fc fields.Limits, taken map[string]bool, skipOtherSigners bool) []model.FormField {
+	var out []model.FormField
 	failed := false
 	ids := fields.NewTagIDs(taken)
 	for n, d := range docs {
@@ -164,7 +165,7 @@ func (spec *Spec) AddAppendedTagFields(appended int) {
 	for _, f := range spec.FormFields {
 		taken[f.APIID] = true
 	}
-	docs := make([]*state.Document, appended)
+	docs := make([]*model.Document, appended)
 	for i := range docs {
 		docs[i] = &spec.Documents[first+i]
 	}
@@ -175,7 +176,7 @@ func (spec *Spec) AddAppendedTagFields(appended int) {
 
 // documentsTextTagProblem is the first text tag problem of a set of
 // documents ("" when none), naming the document.
-func documentsTextTagProblem(docs []state.Document) string {
+func documentsTextTagProblem(docs []model.Document) string {
 	for i, d := range docs {
 		if d.TextTagError != "" {
 			return fmt.Sprintf("Document %d (%s): %s", i, d.Name, d.TextTagError)
@@ -190,8 +191,8 @@ func documentsTextTagProblem(docs []state.Document) string {
 // the request is not processing, when a failure was injected (failure), when a
 // document cannot be read at all (that is error_file), or when the tags are
 // fine.
-func tTextTagError(req *state.SignatureRequest, failure string, now int64) *outcome {
-	if req.Phase != state.PhaseProcessing || failure != "" {
+func tTextTagError(req *model.SignatureRequest, failure string, now int64) *outcome {
+	if req.Phase != model.PhaseProcessing || failure != "" {
 		return nil
 	}
 	for _, d := range req.Documents {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -21,11 +22,11 @@ func registerTransfer(r *api.Registry) {
 // the right to manage the request and its events follow. The removed
 // member keeps in their list only the requests they also sign.
 func transferSignatureRequests(_ *api.Host, _ *world.World, tx *state.Txn, from, to string) error {
-	heir, err := state.Get[state.Account](tx, state.TableAccounts, to)
+	heir, err := state.Get[model.Account](tx, state.TableAccounts, to)
 	if err != nil {
 		return apierr.NotFoundf("The new owner's account no longer exists.")
 	}
-	all, err := state.All[state.SignatureRequest](tx, state.TableSignatureRequests, state.IndexSeq)
+	all, err := state.All[model.SignatureRequest](tx, state.TableSignatureRequests, state.IndexSeq)
 	if err != nil {
 		return err
 	}

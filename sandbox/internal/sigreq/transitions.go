@@ -9,6 +9,7 @@ package sigreq
 
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -31,8 +32,8 @@ type sigMail struct {
 // outcome is the result of a transition.
 type outcome struct {
 	// Prev is the request before the transition; Req after it.
-	Prev   *state.SignatureRequest
-	Req    *state.SignatureRequest
+	Prev   *model.SignatureRequest
+	Req    *model.SignatureRequest
 	Events []sigEvent
 	Mails  []sigMail
 	// Files: the documents changed (a signature, a decline); prepare the
@@ -56,16 +57,16 @@ func (o *outcome) mail(kind, to, name, sigID string) {
 }
 
 func (o *outcome) audit(now int64, actor, action, detail string) {
-	o.Req.Audit = append(o.Req.Audit, state.AuditEntry{Time: now, Actor: actor, Action: action, Detail: detail})
+	o.Req.Audit = append(o.Req.Audit, model.AuditEntry{Time: now, Actor: actor, Action: action, Detail: detail})
 }
 
-func begin(req *state.SignatureRequest) *outcome { return &outcome{Prev: req, Req: req.Copy()} }
+func begin(req *model.SignatureRequest) *outcome { return &outcome{Prev: req, Req: req.Copy()} }
 
 // beginProcessing is begin for the end of processing, which changes only
 // signatures and appends (audit, link secrets): its copy owns only the
-// signatures (state.SignatureRequest.CopySignatures). A clock advance runs
+// signatures (model.SignatureRequest.CopySignatures). A clock advance runs
 // one per send.
-func beginProcessing(req *state.SignatureRequest) *outcome {
+func beginProcessing(req *model.SignatureRequest) *outcome {
 	return &outcome{Prev: req, Req: req.CopySignatures()}
 }
 
@@ -94,16 +95,16 @@ const (
 
 // slotDone reports whether the signer at slot (a signer, or a group of
 // which one member acts for all) has signed.
-func slotDone(req *state.SignatureRequest, slot int) bool {
+func slotDone(req *model.SignatureRequest, slot int) bool {
 	for _, sg := range req.Signatures {
-		if sg.Slot == slot && sg.Status == state.SigSigned {
+		if sg.Slot == slot && sg.Status == model.SigSigned {
 			return true
 		}
 	}
 	return false
 }
 
-func allSigned(req *state.SignatureRequest) bool {
+func allSigned(req *model.SignatureRequest) bool {
 	for _, sg := range req.Signatures {
 		if !slotDone(req, sg.Slot) {
 			return false
@@ -114,7 +115,7 @@ func allSigned(req *state.SignatureRequest) bool {
 
 // currentOrder is the order value whose signers may act now in an ordered
 // request: the lowest order among slots that have not signed.
-func currentOrder(req *state.SignatureRequest) (int, bool) {
+func currentOrder(req *model.SignatureRequest) (int, bool) {
 	best, found := 0, false
 	for _, sg := range req.Signatures {
 		if sg.Order == nil || slotDone(req, sg.Slot) {
@@ -128,7 +129,7 @@ func currentOrder(req *state.SignatureRequest) (int, bool) {
 }
 
 // IsTurn reports whether a signature may act now.
-func IsTurn(req *state.SignatureRequest, sg *state.Signature) bool {
+func IsTurn(req *model.SignatureRequest, sg *model.Signature) bool {
 	if !req.Ordered || sg.Order == nil {
 		return true
 	}
@@ -142,7 +143,7 @@ func notifyTurn(o *outcome) {
 	req := o.Req
 	for i := range req.Signatures {
 		sg := &req.Signatures[i]
-		if sg.Status != state.SigAwaiting || sg.Notified || !IsTurn(req, sg) {
+		if sg.Status != model.SigAwaiting || sg.Notified || !IsTurn(req, sg) {
 			continue
 		}
 		sg.Notified = true
@@ -154,25 +155,25 @@ func notifyTurn(o *outcome) {
 
 // signerCheck is what a real signer meets before any action: the request
 // must be out for signature and it must be this signer's turn.
-func signerCheck(req *state.SignatureRequest, sg *state.Signature) *apierr.Error {
+func signerCheck(req *model.SignatureRequest, sg *model.Signature) *apierr.Error {
 	switch {
-	case req.Phase == state.PhaseCanceled || req.CancelPending:
+	case req.Phase == model.PhaseCanceled || req.CancelPending:
 		return apierr.Gone()
-	case req.Phase == state.PhaseProcessing:
+	case req.Phase == model.PhaseProcessing:
 		return apierr.Conflictf(msgProcessing)
-	case req.Phase == state.PhaseOnHold:
+	case req.Phase == model.PhaseOnHold:
 		return apierr.Conflictf("This signature request is on hold %s.", holdReason(req))
-	case req.Phase == state.PhaseError:
+	case req.Phase == model.PhaseError:
 		return apierr.Conflictf("This signature request could not be processed: %s", req.Error)
-	case req.Phase == state.PhaseExpired || sg.Status == state.SigExpired:
+	case req.Phase == model.PhaseExpired || sg.Status == model.SigExpired:
 		return apierr.New(apierr.SignatureRequestExpired, msgExpired)
-	case sg.Status == state.SigSigned:
+	case sg.Status == model.SigSigned:
 		return apierr.Conflictf(msgAlreadySigned)
-	case sg.Status == state.SigDeclined:
+	case sg.Status == model.SigDeclined:
 		return apierr.Conflictf(msgAlreadyDeclined)
-	case req.Phase == state.PhaseDeclined:
+	case req.Phase == model.PhaseDeclined:
 		return apierr.Conflictf("This signature request has been declined by a signer.")
-	case req.Phase == state.PhaseComplete:
+	case req.Phase == model.PhaseComplete:
 		return apierr.Conflictf("This signature request is already complete.")
 	case !IsTurn(req, sg):
 		return apierr.Conflictf(msgNotYourTurn)
@@ -182,7 +183,7 @@ func signerCheck(req *state.SignatureRequest, sg *state.Signature) *apierr.Error
 
 // beginSigner starts a signer's move on a copy of req: the signature must
 // exist and pass signerCheck. sg points into o.Req.
-func beginSigner(req *state.SignatureRequest, sigID string) (o *outcome, sg *state.Signature, e *apierr.Error) {
+func beginSigner(req *model.SignatureRequest, sigID string) (o *outcome, sg *model.Signature, e *apierr.Error) {
 	o = begin(req)
 	if sg, e = findSig(o.Req, sigID); e != nil {
 		return nil, nil, e
@@ -193,7 +194,7 @@ func beginSigner(req *state.SignatureRequest, sigID string) (o *outcome, sg *sta
 	return o, sg, nil
 }
 
-func findSig(req *state.SignatureRequest, id string) (*state.Signature, *apierr.Error) {
+func findSig(req *model.SignatureRequest, id string) (*model.Signature, *apierr.Error) {
 	sg := req.Signature(id)
 	if sg == nil {
 		return nil, apierr.NotFoundf("No signature %s on this signature request.", id)
@@ -202,7 +203,7 @@ func findSig(req *state.SignatureRequest, id string) (*state.Signature, *apierr.
 }
 
 // view: a signer opened the request.
-func view(req *state.SignatureRequest, sigID string, now int64) (*outcome, *apierr.Error) {
+func view(req *model.SignatureRequest, sigID string, now int64) (*outcome, *apierr.Error) {
 	o, sg, e := beginSigner(req, sigID)
 	if e != nil {
 		return nil, e
@@ -216,7 +217,7 @@ func view(req *state.SignatureRequest, sigID string, now int64) (*outcome, *apie
 
 // sign: a signer signed, with the values of their fields (already
 // validated). Group members sign for their group.
-func sign(req *state.SignatureRequest, sigID string, values []state.ResponseValue, now int64) (*outcome, *apierr.Error) {
+func sign(req *model.SignatureRequest, sigID string, values []model.ResponseValue, now int64) (*outcome, *apierr.Error) {
 	o, sg, e := beginSigner(req, sigID)
 	if e != nil {
 		return nil, e
@@ -224,9 +225,9 @@ func sign(req *state.SignatureRequest, sigID string, values []state.ResponseValu
 	slot := sg.Slot
 	for i := range o.Req.Signatures {
 		m := &o.Req.Signatures[i]
-		if m.Slot == slot && m.Status == state.SigAwaiting {
+		if m.Slot == slot && m.Status == model.SigAwaiting {
 			t := now
-			m.Status, m.SignedAt = state.SigSigned, &t
+			m.Status, m.SignedAt = model.SigSigned, &t
 		}
 	}
 	setResponses(o.Req, values)
@@ -234,7 +235,7 @@ func sign(req *state.SignatureRequest, sigID string, values []state.ResponseValu
 	o.event(notify.TypeRequestSigned, sg.ID, "")
 	o.Files = true
 	if allSigned(o.Req) {
-		o.Req.Phase, o.Req.CompletedAt = state.PhaseComplete, now
+		o.Req.Phase, o.Req.CompletedAt = model.PhaseComplete, now
 		o.audit(now, "", "completed", "")
 		o.event(notify.TypeRequestAllSigned, sg.ID, "")
 		o.Completed = true
@@ -248,7 +249,7 @@ func sign(req *state.SignatureRequest, sigID string, values []state.ResponseValu
 }
 
 // setResponses replaces the response_data entries of the given fields.
-func setResponses(req *state.SignatureRequest, values []state.ResponseValue) {
+func setResponses(req *model.SignatureRequest, values []model.ResponseValue) {
 	if len(values) == 0 {
 		return
 	}
@@ -267,7 +268,7 @@ func setResponses(req *state.SignatureRequest, values []state.ResponseValue) {
 
 // completionRecipients are the parties that get the completed copy: the
 // requester, every signer and every CC, each address once, in that order.
-func completionRecipients(req *state.SignatureRequest) [][2]string {
+func completionRecipients(req *model.SignatureRequest) [][2]string {
 	seen := map[string]bool{}
 	var out [][2]string
 	add := func(email, name string) {
@@ -289,7 +290,7 @@ func completionRecipients(req *state.SignatureRequest) [][2]string {
 }
 
 // decline: a signer declined; the whole request is declined.
-func decline(req *state.SignatureRequest, sigID, reason string, now int64) (*outcome, *apierr.Error) {
+func decline(req *model.SignatureRequest, sigID, reason string, now int64) (*outcome, *apierr.Error) {
 	o, sg, e := beginSigner(req, sigID)
 	if e != nil {
 		return nil, e
@@ -299,11 +300,11 @@ func decline(req *state.SignatureRequest, sigID, reason string, now int64) (*out
 	}
 	for i := range o.Req.Signatures {
 		m := &o.Req.Signatures[i]
-		if m.Slot == sg.Slot && m.Status == state.SigAwaiting {
-			m.Status, m.DeclineReason = state.SigDeclined, reason
+		if m.Slot == sg.Slot && m.Status == model.SigAwaiting {
+			m.Status, m.DeclineReason = model.SigDeclined, reason
 		}
 	}
-	o.Req.Phase = state.PhaseDeclined
+	o.Req.Phase = model.PhaseDeclined
 	o.audit(now, sg.Email, "declined", reason)
 	o.event(notify.TypeRequestDeclined, sg.ID, reason)
 	o.Files = true
@@ -325,7 +326,7 @@ func decline(req *state.SignatureRequest, sigID, reason string, now int64) (*out
 
 // reassign: a signer handed their signature to someone else; the new
 // signer gets a new signature id in the same place.
-func reassign(req *state.SignatureRequest, sigID, name, email, reason, newID string, now int64) (*outcome, *apierr.Error) {
+func reassign(req *model.SignatureRequest, sigID, name, email, reason, newID string, now int64) (*outcome, *apierr.Error) {
 	o, sg, e := beginSigner(req, sigID)
 	if e != nil {
 		return nil, e
@@ -337,9 +338,9 @@ func reassign(req *state.SignatureRequest, sigID, name, email, reason, newID str
 		return nil, apierr.Badf("email_address", "A signature cannot be reassigned to the same e-mail address.")
 	}
 	old := *sg
-	*sg = state.Signature{
+	*sg = model.Signature{
 		ID: newID, Slot: old.Slot, Group: old.Group, GroupGUID: old.GroupGUID, Email: email, Name: name,
-		Role: old.Role, Order: old.Order, Status: state.SigAwaiting, ReassignedBy: old.Email,
+		Role: old.Role, Order: old.Order, Status: model.SigAwaiting, ReassignedBy: old.Email,
 		ReassignmentReason: reason, ReassignedFrom: old.ID, Notified: old.Notified,
 	}
 	for i := range o.Req.ResponseData {

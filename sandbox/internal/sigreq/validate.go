@@ -15,6 +15,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -73,8 +74,8 @@ func CheckSignerPerson(path string, s SubSigner, grouped bool) *apierr.Error {
 	return nil
 }
 
-func SignerOf(s SubSigner, slot int) state.Signature {
-	sg := state.Signature{Slot: slot, Name: strings.TrimSpace(s.Name), Email: strings.TrimSpace(s.EmailAddress), PIN: s.PIN}
+func SignerOf(s SubSigner, slot int) model.Signature {
+	sg := model.Signature{Slot: slot, Name: strings.TrimSpace(s.Name), Email: strings.TrimSpace(s.EmailAddress), PIN: s.PIN}
 	if s.SMSPhoneNumber != "" {
 		sg.SMSPhone = s.SMSPhoneNumber
 		sg.SMSPhoneType = s.SMSPhoneNumberType
@@ -91,16 +92,16 @@ func SignerOf(s SubSigner, slot int) state.Signature {
 
 // CheckSigners validates signers or grouped_signers (exactly one of them)
 // and returns the signatures and the number of signer slots.
-func CheckSigners(b *Body) ([]state.Signature, int, *apierr.Error) {
+func CheckSigners(b *Body) ([]model.Signature, int, *apierr.Error) {
 	switch {
 	case len(b.Signers) > 0 && len(b.GroupedSigners) > 0:
 		return nil, 0, apierr.Badf("grouped_signers", "Use either signers or grouped_signers, not both.")
 	case len(b.Signers) == 0 && len(b.GroupedSigners) == 0:
 		return nil, 0, apierr.Missing("signers")
 	}
-	var out []state.Signature
+	var out []model.Signature
 	if len(b.Signers) > 0 {
-		out = make([]state.Signature, 0, len(b.Signers))
+		out = make([]model.Signature, 0, len(b.Signers))
 		withOrder := 0
 		for i, s := range b.Signers {
 			p := "signers[" + itoa(i) + "]"
@@ -162,7 +163,7 @@ func CheckSigners(b *Body) ([]state.Signature, int, *apierr.Error) {
 
 // SignerSlots is the number of signer places the signers fill (the highest
 // slot plus one): what fields and attachments may name by signer index.
-func SignerSlots(signers []state.Signature) int {
+func SignerSlots(signers []model.Signature) int {
 	n := 0
 	for _, sg := range signers {
 		n = max(n, sg.Slot+1)
@@ -220,7 +221,7 @@ func checkExpiresAt(path string, v *int64, now time.Time) (*int64, *apierr.Error
 }
 
 // checkSigningOptions requires default_type to be one of the enabled types.
-func checkSigningOptions(o *subSigningOptions) (*state.SigningOptions, *apierr.Error) {
+func checkSigningOptions(o *subSigningOptions) (*model.SigningOptions, *apierr.Error) {
 	if o == nil {
 		return nil, nil
 	}
@@ -233,7 +234,7 @@ func checkSigningOptions(o *subSigningOptions) (*state.SigningOptions, *apierr.E
 	case !enabled[o.DefaultType]:
 		return nil, apierr.Badf("signing_options[default_type]", "default_type %q must be one of the enabled signature types.", o.DefaultType)
 	}
-	return &state.SigningOptions{DefaultType: o.DefaultType, Draw: o.Draw, Phone: o.Phone, Type: o.Type, Upload: o.Upload}, nil
+	return &model.SigningOptions{DefaultType: o.DefaultType, Draw: o.Draw, Phone: o.Phone, Type: o.Type, Upload: o.Upload}, nil
 }
 
 // checkFieldOptions answers field_options[date_format] ("" without
@@ -261,8 +262,8 @@ func checkSignerExperience(o *subSignerExperience) (string, *apierr.Error) {
 }
 
 // checkAttachments validates attachments against the number of signers.
-func checkAttachments(list []fields.SubAttachment, slots int) ([]state.Attachment, *apierr.Error) {
-	var out []state.Attachment
+func checkAttachments(list []fields.SubAttachment, slots int) ([]model.Attachment, *apierr.Error) {
+	var out []model.Attachment
 	for i, a := range list {
 		p := "attachments[" + itoa(i) + "]"
 		if strings.TrimSpace(a.Name) == "" {
@@ -274,15 +275,15 @@ func checkAttachments(list []fields.SubAttachment, slots int) ([]state.Attachmen
 		if *a.SignerIndex < 0 || *a.SignerIndex >= slots {
 			return nil, apierr.Badf(p+"[signer_index]", "signer_index %d does not name a signer (0 to %d).", *a.SignerIndex, slots-1)
 		}
-		out = append(out, state.Attachment{Name: a.Name, Instructions: a.Instructions, Required: a.Required, SignerIndex: *a.SignerIndex})
+		out = append(out, model.Attachment{Name: a.Name, Instructions: a.Instructions, Required: a.Required, SignerIndex: *a.SignerIndex})
 	}
 	return out, nil
 }
 
 // checkCustomFields validates custom_fields; roles, when given, are the
 // signer roles an editor must name (templates).
-func checkCustomFields(list []SubCustomField, roles []string) ([]state.CustomField, *apierr.Error) {
-	var out []state.CustomField
+func checkCustomFields(list []SubCustomField, roles []string) ([]model.CustomField, *apierr.Error) {
+	var out []model.CustomField
 	seen := map[string]bool{}
 	for i, f := range list {
 		p := "custom_fields[" + itoa(i) + "]"
@@ -299,7 +300,7 @@ func checkCustomFields(list []SubCustomField, roles []string) ([]state.CustomFie
 		if f.Editor != "" && roles != nil && !slices.Contains(roles, f.Editor) {
 			return nil, apierr.Badf(p+"[editor]", "editor %q is not a signer role of the template(s).", f.Editor)
 		}
-		out = append(out, state.CustomField{Name: f.Name, Type: "text", Value: f.Value, Required: f.Required, Editor: f.Editor})
+		out = append(out, model.CustomField{Name: f.Name, Type: "text", Value: f.Value, Required: f.Required, Editor: f.Editor})
 	}
 	return out, nil
 }
@@ -320,14 +321,14 @@ func CheckRedirectURL(path, v string) *apierr.Error {
 // app of the caller's account or team; other requests only need the app to
 // exist. An app that is not approved works only in test_mode for embedded
 // requests, as on the real service.
-func CheckClientID(tx *state.Txn, caller *state.Account, clientID string, embedded, testMode bool) *apierr.Error {
+func CheckClientID(tx *state.Txn, caller *model.Account, clientID string, embedded, testMode bool) *apierr.Error {
 	if clientID == "" {
 		if embedded {
 			return apierr.Missing("client_id")
 		}
 		return nil
 	}
-	app, err := state.Get[state.APIApp](tx, state.TableAPIApps, clientID)
+	app, err := state.Get[model.APIApp](tx, state.TableAPIApps, clientID)
 	if err != nil {
 		return apierr.Badf("client_id", "No API app has the client_id %s.", clientID)
 	}

@@ -16,8 +16,8 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
 // validationSamples are values that pass each validation type.
@@ -29,8 +29,8 @@ var validationSamples = map[string]string{
 
 // signerFields are the fields a signature fills: its slot's fields, and
 // its box on the appended signature page when the request has one.
-func signerFields(req *state.SignatureRequest, sg *state.Signature) []state.FormField {
-	var out []state.FormField
+func signerFields(req *model.SignatureRequest, sg *model.Signature) []model.FormField {
+	var out []model.FormField
 	for _, f := range req.FormFields {
 		if n, ok := f.SlotIndex(); ok && n == sg.Slot {
 			out = append(out, f)
@@ -50,7 +50,7 @@ var goDateLayouts = map[string]string{
 
 // formatDateSigned renders the signing date in the request's date format
 // (MM/DD/YYYY by default, as the official example shows).
-func formatDateSigned(req *state.SignatureRequest, now time.Time) string {
+func formatDateSigned(req *model.SignatureRequest, now time.Time) string {
 	if l, ok := goDateLayouts[req.DateFormat]; ok {
 		return now.UTC().Format(l)
 	}
@@ -60,9 +60,9 @@ func formatDateSigned(req *state.SignatureRequest, now time.Time) string {
 // signerValues turns the values a signer gave (by api_id) into
 // response_data entries for all of the signer's fields. path prefixes error
 // paths ("values").
-func signerValues(req *state.SignatureRequest, sg *state.Signature, given map[string]any, now time.Time, path string) ([]state.ResponseValue, *apierr.Error) {
+func signerValues(req *model.SignatureRequest, sg *model.Signature, given map[string]any, now time.Time, path string) ([]model.ResponseValue, *apierr.Error) {
 	formFields := signerFields(req, sg)
-	mine := map[string]state.FormField{}
+	mine := map[string]model.FormField{}
 	for _, f := range formFields {
 		mine[f.APIID] = f
 	}
@@ -73,7 +73,7 @@ func signerValues(req *state.SignatureRequest, sg *state.Signature, given map[st
 	sort.Strings(ids)
 	for _, id := range ids {
 		if _, ok := mine[id]; !ok {
-			if slices.ContainsFunc(req.FormFields, func(f state.FormField) bool { return f.APIID == id }) || isSignaturePageField(req, id) {
+			if slices.ContainsFunc(req.FormFields, func(f model.FormField) bool { return f.APIID == id }) || isSignaturePageField(req, id) {
 				return nil, apierr.Badf(path+"["+id+"]", "Field %s belongs to another signer.", id)
 			}
 			return nil, apierr.Badf(path+"["+id+"]", "No field has the api_id %s.", id)
@@ -97,7 +97,7 @@ func signerValues(req *state.SignatureRequest, sg *state.Signature, given map[st
 		return nil, e
 	}
 	hidden := hiddenFields(req, values)
-	var out []state.ResponseValue
+	var out []model.ResponseValue
 	for _, f := range formFields {
 		v := values[f.APIID]
 		if f.Type == fields.TypeHyperlink {
@@ -109,7 +109,7 @@ func signerValues(req *state.SignatureRequest, sg *state.Signature, given map[st
 			}
 			return nil, apierr.Badf(path+"["+f.APIID+"]", "Field %s is required.", f.APIID)
 		}
-		rv := state.ResponseValue{APIID: f.APIID, SignatureID: sg.ID, Name: f.Name, Type: f.Type, Required: f.Required, Value: v}
+		rv := model.ResponseValue{APIID: f.APIID, SignatureID: sg.ID, Name: f.Name, Type: f.Type, Required: f.Required, Value: v}
 		if f.Type == fields.TypeSignature || f.Type == fields.TypeInitials {
 			signed := !hidden[f.APIID]
 			rv.IsSigned = &signed
@@ -125,7 +125,7 @@ func isEmptyValue(v any) bool {
 }
 
 // fieldValue checks (or defaults) the value of one field.
-func fieldValue(req *state.SignatureRequest, sg *state.Signature, f state.FormField, raw any, has bool, now time.Time, p string) (any, *apierr.Error) {
+func fieldValue(req *model.SignatureRequest, sg *model.Signature, f model.FormField, raw any, has bool, now time.Time, p string) (any, *apierr.Error) {
 	switch f.Type {
 	case fields.TypeCheckbox, fields.TypeRadio:
 		if !has {
@@ -209,7 +209,7 @@ func fieldValue(req *state.SignatureRequest, sg *state.Signature, f state.FormFi
 // sampleText is what a click-through signer types in a required text field:
 // their own data for an auto-fill type, a sample company or job title, or
 // a value valid for the validation type.
-func sampleText(req *state.SignatureRequest, sg *state.Signature, f state.FormField) string {
+func sampleText(req *model.SignatureRequest, sg *model.Signature, f model.FormField) string {
 	if v := signerData(sg, f.AutoFillType); v != "" {
 		return v
 	}
@@ -242,9 +242,9 @@ func initialsOf(name string) string {
 // checkGroupValues enforces group requirements on checkbox and radio
 // groups; a required radio group with nothing selected gets its first
 // option when the signer left the whole group out.
-func checkGroupValues(req *state.SignatureRequest, fields []state.FormField, values, given map[string]any, path string) *apierr.Error {
+func checkGroupValues(req *model.SignatureRequest, fields []model.FormField, values, given map[string]any, path string) *apierr.Error {
 	for _, g := range req.FieldGroups {
-		var members []state.FormField
+		var members []model.FormField
 		touched := false
 		for _, f := range fields {
 			if f.Group == g.GroupID {
@@ -285,7 +285,7 @@ func checkGroupValues(req *state.SignatureRequest, fields []state.FormField, val
 
 // hiddenFields evaluates conditional logic on the signer's values: the
 // fields (and group members) a satisfied rule hides.
-func hiddenFields(req *state.SignatureRequest, values map[string]any) map[string]bool {
+func hiddenFields(req *model.SignatureRequest, values map[string]any) map[string]bool {
 	hidden := map[string]bool{}
 	for _, r := range req.FieldRules {
 		if len(r.Triggers) != 1 {
@@ -313,7 +313,7 @@ func hiddenFields(req *state.SignatureRequest, values map[string]any) map[string
 	return hidden
 }
 
-func triggerMatches(t state.RuleTrigger, v any) bool {
+func triggerMatches(t model.RuleTrigger, v any) bool {
 	var s string
 	switch x := v.(type) {
 	case bool:

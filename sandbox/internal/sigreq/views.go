@@ -3,6 +3,7 @@ package sigreq
 import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -18,7 +19,7 @@ import (
 // Holding only the row, a Response (and a GET answer made of one) is
 // pointer-shaped: returning it as an answer (an any) allocates nothing.
 type Response struct {
-	req *state.SignatureRequest
+	req *model.SignatureRequest
 }
 
 // signatureRequestGetResponse is SignatureRequestGetResponse.
@@ -29,7 +30,7 @@ type signatureRequestGetResponse struct {
 // signatureRequestListResponse is SignatureRequestListResponse: the
 // page's rows, each written as View writes it.
 type signatureRequestListResponse struct {
-	Rows     []*state.SignatureRequest
+	Rows     []*model.SignatureRequest
 	ListInfo api.ListInfoResponse
 }
 
@@ -38,15 +39,15 @@ type signatureRequestListResponse struct {
 // it rendered through it.
 func RegisterViews(r *api.Registry) {
 	r.Catalog.Add(catalog.OfViewer(notify.ObjectSignatureRequest, state.TableSignatureRequests,
-		func(req *state.SignatureRequest) string { return req.ID },
-		func(_ *state.Txn, req *state.SignatureRequest, viewer string) (any, error) {
+		func(req *model.SignatureRequest) string { return req.ID },
+		func(_ *state.Txn, req *model.SignatureRequest, viewer string) (any, error) {
 			if viewer == "" {
 				viewer = req.RequesterAccountID
 			}
 			return View(req, viewer), nil
 		},
-		func(tx *state.Txn, req *state.SignatureRequest, accountID string) bool {
-			acct, err := state.Get[state.Account](tx, state.TableAccounts, accountID)
+		func(tx *state.Txn, req *model.SignatureRequest, accountID string) bool {
+			acct, err := state.Get[model.Account](tx, state.TableAccounts, accountID)
 			return err == nil && Visible(tx, req, acct)
 		}))
 }
@@ -57,7 +58,7 @@ func RegisterViews(r *api.Registry) {
 // phase, canceled included: callers decide about 410s. Events, list
 // entries and every operation answering SignatureRequestGetResponse use
 // it. The rendering happens when the answer is encoded; see Response.
-func View(req *state.SignatureRequest, viewer string) Response {
+func View(req *model.SignatureRequest, viewer string) Response {
 	_ = viewer
 	return Response{req: req}
 }

@@ -13,7 +13,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/jsonenc"
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
 // errNoRequest is the error of a Response made without a row, a bug.
@@ -62,18 +62,18 @@ func (r Response) AppendJSON(dst []byte) ([]byte, error) {
 	dst = append(dst, `,"expires_at":`...)
 	dst = jsonenc.AppendNullInt(dst, req.ExpiresAt)
 	dst = append(dst, `,"is_complete":`...)
-	dst = jsonenc.AppendBool(dst, req.Phase == state.PhaseComplete)
+	dst = jsonenc.AppendBool(dst, req.Phase == model.PhaseComplete)
 	dst = append(dst, `,"is_declined":`...)
-	dst = jsonenc.AppendBool(dst, req.Phase == state.PhaseDeclined)
+	dst = jsonenc.AppendBool(dst, req.Phase == model.PhaseDeclined)
 	dst = append(dst, `,"has_error":`...)
-	dst = jsonenc.AppendBool(dst, req.Phase == state.PhaseError)
+	dst = jsonenc.AppendBool(dst, req.Phase == model.PhaseError)
 	dst = append(dst, `,"files_url":`...)
 	dst = jsonenc.AppendJoined(dst, req.BaseURL, api.APIPrefix+"/signature_request/files/", req.ID)
 	// Signers with accounts sign on the service's site; embedded requests
 	// are signed only through sign URLs, so theirs is null (as the official
 	// create_embedded example shows), and so is a finished request's.
 	dst = append(dst, `,"signing_url":`...)
-	if !req.Embedded && (req.Phase == state.PhaseSent || req.Phase == state.PhaseProcessing) {
+	if !req.Embedded && (req.Phase == model.PhaseSent || req.Phase == model.PhaseProcessing) {
 		dst = jsonenc.AppendJoined(dst, req.WorldURL, "/requests/", req.ID)
 	} else {
 		dst = append(dst, "null"...)
@@ -166,7 +166,7 @@ func metadataScalar(v any) any {
 
 // appendCustomField writes SignatureRequestResponseCustomFieldText or
 // ...Checkbox: the value is a string or, for a checkbox, a boolean.
-func appendCustomField(dst []byte, f *state.CustomField) []byte {
+func appendCustomField(dst []byte, f *model.CustomField) []byte {
 	dst = append(dst, `{"type":`...)
 	dst = jsonenc.AppendString(dst, f.Type)
 	dst = append(dst, `,"name":`...)
@@ -192,7 +192,7 @@ func appendCustomField(dst []byte, f *state.CustomField) []byte {
 
 // appendAttachment writes SignatureRequestResponseAttachment (signer is
 // the 1-based signer index, as a string).
-func appendAttachment(dst []byte, a *state.Attachment) []byte {
+func appendAttachment(dst []byte, a *model.Attachment) []byte {
 	dst = append(dst, `{"id":`...)
 	dst = jsonenc.AppendString(dst, a.ID)
 	dst = append(dst, `,"signer":"`...)
@@ -210,7 +210,7 @@ func appendAttachment(dst []byte, a *state.Attachment) []byte {
 
 // appendResponseValue writes one SignatureRequestResponseDataValue* entry
 // (is_signed only where it is known).
-func appendResponseValue(dst []byte, v *state.ResponseValue) ([]byte, error) {
+func appendResponseValue(dst []byte, v *model.ResponseValue) ([]byte, error) {
 	dst = append(dst, `{"api_id":`...)
 	dst = jsonenc.AppendString(dst, v.APIID)
 	dst = append(dst, `,"signature_id":`...)
@@ -234,7 +234,7 @@ func appendResponseValue(dst []byte, v *state.ResponseValue) ([]byte, error) {
 }
 
 // appendSignature writes SignatureRequestResponseSignatures.
-func appendSignature(dst []byte, sg *state.Signature) []byte {
+func appendSignature(dst []byte, sg *model.Signature) []byte {
 	dst = append(dst, `{"signature_id":`...)
 	dst = jsonenc.AppendString(dst, sg.ID)
 	dst = append(dst, `,"signer_group_guid":`...)

@@ -2,7 +2,9 @@
 
 package sigreq
 
-import "github.com/signsandbox/signsandbox/sandbox/internal/state"
+import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
+)
 
 // checkShape does nothing outside -tags readcheck (views_json_check.go).
-func checkShape(*state.SignatureRequest, []byte) {}
+func checkShape(*model.SignatureRequest, []byte) {}

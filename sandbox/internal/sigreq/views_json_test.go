@@ -8,7 +8,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/jsonenc"
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
 // getShape and listShape are SignatureRequestGetResponse and
@@ -25,7 +25,7 @@ type listShape struct {
 // viewRows makes n requests from a seeded source, each field empty, set
 // or set to text json escapes (HTML characters, line separators, invalid
 // UTF-8), so that every branch of the writer meets the shape.
-func viewRows(seed uint64, n int) []*state.SignatureRequest {
+func viewRows(seed uint64, n int) []*model.SignatureRequest {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	texts := []string{"", "plain", "Jack & Jill <j@example.com>", "line\u2028sep\nnew", "bad\xffutf8", "é🙂", `"quoted\"`, "\x00\x1f"}
 	text := func() string { return texts[rng.IntN(len(texts))] }
@@ -37,12 +37,12 @@ func viewRows(seed uint64, n int) []*state.SignatureRequest {
 		v := rng.Int64N(2_000_000_000)
 		return &v
 	}
-	phases := []string{state.PhaseProcessing, state.PhaseOnHold, state.PhaseSent, state.PhaseComplete,
-		state.PhaseDeclined, state.PhaseExpired, state.PhaseError, state.PhaseCanceled}
+	phases := []string{model.PhaseProcessing, model.PhaseOnHold, model.PhaseSent, model.PhaseComplete,
+		model.PhaseDeclined, model.PhaseExpired, model.PhaseError, model.PhaseCanceled}
 	values := []any{nil, "", "text <b>", true, false, json.Number("12.5"), 3.25, map[string]any{"k": json.Number("1")}, []any{"a", nil}}
-	var out []*state.SignatureRequest
+	var out []*model.SignatureRequest
 	for i := range n {
-		req := &state.SignatureRequest{
+		req := &model.SignatureRequest{
 			ID: "fa" + itoa(i), TestMode: maybe(), RequesterEmail: text(), Title: text(), OriginalTitle: text(),
 			Subject: text(), Message: text(), CreatedAt: rng.Int64N(2_000_000_000), ExpiresAt: ts(),
 			Phase: phases[rng.IntN(len(phases))], Embedded: maybe(), BaseURL: "http://127.0.0.1:8080",
@@ -73,15 +73,15 @@ func viewRows(seed uint64, n int) []*state.SignatureRequest {
 			req.TemplateIDs = append(req.TemplateIDs, text())
 		}
 		for range rng.IntN(4) {
-			req.CustomFields = append(req.CustomFields, state.CustomField{Name: text(), Type: []string{"text", "checkbox"}[rng.IntN(2)],
+			req.CustomFields = append(req.CustomFields, model.CustomField{Name: text(), Type: []string{"text", "checkbox"}[rng.IntN(2)],
 				Value: []string{"", "true", "1", "false", "x<y"}[rng.IntN(5)], Required: maybe(), APIID: text(), Editor: text()})
 		}
 		for range rng.IntN(3) {
-			req.Attachments = append(req.Attachments, state.Attachment{ID: text(), SignerIndex: rng.IntN(12), Name: text(),
+			req.Attachments = append(req.Attachments, model.Attachment{ID: text(), SignerIndex: rng.IntN(12), Name: text(),
 				Instructions: text(), Required: maybe(), UploadedAt: ts()})
 		}
 		for range rng.IntN(4) {
-			v := state.ResponseValue{APIID: text(), SignatureID: text(), Name: text(), Type: text(), Required: maybe(),
+			v := model.ResponseValue{APIID: text(), SignatureID: text(), Name: text(), Type: text(), Required: maybe(),
 				Value: values[rng.IntN(len(values))]}
 			if maybe() {
 				b := maybe()
@@ -90,7 +90,7 @@ func viewRows(seed uint64, n int) []*state.SignatureRequest {
 			req.ResponseData = append(req.ResponseData, v)
 		}
 		for range rng.IntN(4) {
-			sg := state.Signature{ID: text(), GroupGUID: text(), Email: text(), Name: text(), Role: text(), Status: text(),
+			sg := model.Signature{ID: text(), GroupGUID: text(), Email: text(), Name: text(), Role: text(), Status: text(),
 				SignedAt: ts(), LastViewedAt: ts(), LastRemindedAt: ts(), PIN: text(), SMSPhone: text(),
 				SMSPhoneType: []string{"", "authentication", "delivery"}[rng.IntN(3)], DeclineReason: text(),
 				ReassignedBy: text(), ReassignmentReason: text(), ReassignedFrom: text(), Error: text()}
@@ -171,7 +171,7 @@ func TestViewRefusesNoRequest(t *testing.T) {
 // view as it failed encoding/json.
 func TestViewInvalidNumberIsAnError(t *testing.T) {
 	req := viewRows(2, 1)[0]
-	req.ResponseData = []state.ResponseValue{{Value: json.Number("not a number")}}
+	req.ResponseData = []model.ResponseValue{{Value: json.Number("not a number")}}
 	if _, err := json.Marshal(shapeOf(req)); err == nil {
 		t.Fatal("the shape encoded an invalid number")
 	}

@@ -21,7 +21,7 @@ import (
 	"strconv"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
 // requestShape is SignatureRequestResponse as the sandbox serves it. A
@@ -118,7 +118,7 @@ type signerExperienceShape struct {
 
 // shapeOf returns the shape of a stored request: what each field of
 // SignatureRequestResponse means in terms of the row.
-func shapeOf(req *state.SignatureRequest) requestShape {
+func shapeOf(req *model.SignatureRequest) requestShape {
 	out := requestShape{
 		TestMode:              req.TestMode,
 		SignatureRequestID:    req.ID,
@@ -130,9 +130,9 @@ func shapeOf(req *state.SignatureRequest) requestShape {
 		Metadata:              map[string]any{},
 		CreatedAt:             req.CreatedAt,
 		ExpiresAt:             req.ExpiresAt,
-		IsComplete:            req.Phase == state.PhaseComplete,
-		IsDeclined:            req.Phase == state.PhaseDeclined,
-		HasError:              req.Phase == state.PhaseError,
+		IsComplete:            req.Phase == model.PhaseComplete,
+		IsDeclined:            req.Phase == model.PhaseDeclined,
+		HasError:              req.Phase == model.PhaseError,
 		FilesURL:              req.BaseURL + api.APIPrefix + "/signature_request/files/" + req.ID,
 		DetailsURL:            req.WorldURL + "/requests/" + req.ID,
 		CCEmailAddresses:      append([]string{}, req.CCEmails...),
@@ -151,7 +151,7 @@ func shapeOf(req *state.SignatureRequest) requestShape {
 	// Signers with accounts sign on the service's site; embedded requests
 	// are signed only through sign URLs, and a finished request is not
 	// signed at all.
-	if !req.Embedded && (req.Phase == state.PhaseSent || req.Phase == state.PhaseProcessing) {
+	if !req.Embedded && (req.Phase == model.PhaseSent || req.Phase == model.PhaseProcessing) {
 		u := req.WorldURL + "/requests/" + req.ID
 		out.SigningURL = &u
 	}

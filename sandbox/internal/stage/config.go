@@ -8,13 +8,13 @@ import (
 	"encoding/json"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
 // MergeConfig applies a partial JSON tree onto a configuration: fields present in the
 // tree change, the others keep their values. Unknown keys are refused so that
 // a typo in a control call does not pass silently.
-func MergeConfig(tree map[string]any, dst *state.Config) error {
+func MergeConfig(tree map[string]any, dst *model.Config) error {
 	b, err := json.Marshal(tree)
 	if err != nil {
 		return apierr.Badf("", "invalid body: %v", err)
@@ -30,10 +30,10 @@ func MergeConfig(tree map[string]any, dst *state.Config) error {
 // ValidateConfig checks a whole configuration; the durations are checked in
 // the order Config declares them, so that a change with several bad values
 // always names the same one.
-func ValidateConfig(c state.Config) error {
+func ValidateConfig(c model.Config) error {
 	for _, d := range []struct {
 		name string
-		v    state.Duration
+		v    model.Duration
 	}{
 		{"send_processing_delay", c.SendProcessingDelay}, {"file_preparation_delay", c.FilePreparationDelay},
 		{"template_preparation_delay", c.TemplatePreparationDelay}, {"cancel_delay", c.CancelDelay},
@@ -50,7 +50,7 @@ func ValidateConfig(c state.Config) error {
 		return apierr.Badf("rate_limit[limit]", "rate_limit.limit must be at least 1")
 	}
 	if c.LogEntries < 0 {
-		return apierr.Badf("log_limit", "log_limit must not be negative (0 keeps the default of %d entries)", state.DefaultLogLimit)
+		return apierr.Badf("log_limit", "log_limit must not be negative (0 keeps the default of %d entries)", model.DefaultLogLimit)
 	}
 	if msg := c.AutoReminders.Check(); msg != "" {
 		return apierr.Badf("auto_reminders[after]", "%s", msg)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
@@ -80,18 +81,18 @@ type scenarioList struct {
 
 func listScenarios(tx *state.Txn) (scenarioList, error) {
 	out := scenarioList{Scenarios: []scenarioView{}, Accounts: []accountEntry{}, Library: scenarios.Names()}
-	rows, err := state.All[state.Scenario](tx, state.TableScenarios, state.IndexSeq)
+	rows, err := state.All[model.Scenario](tx, state.TableScenarios, state.IndexSeq)
 	if err != nil {
 		return out, err
 	}
 	for _, r := range rows {
 		out.Scenarios = append(out.Scenarios, viewScenario(tx, r))
 	}
-	accts, err := state.All[state.Account](tx, state.TableAccounts, state.IndexID)
+	accts, err := state.All[model.Account](tx, state.TableAccounts, state.IndexID)
 	if err != nil {
 		return out, err
 	}
-	slices.SortFunc(accts, func(a, b *state.Account) int { return cmp.Compare(a.Seq, b.Seq) }) // by creation
+	slices.SortFunc(accts, func(a, b *model.Account) int { return cmp.Compare(a.Seq, b.Seq) }) // by creation
 	for _, a := range accts {
 		out.Accounts = append(out.Accounts, accountEntry{AccountID: a.ID, EmailAddress: a.Email, APIKey: state.PrimaryKeyOf(tx, a.ID)})
 	}

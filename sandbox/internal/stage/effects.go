@@ -15,6 +15,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -36,7 +37,7 @@ var errorMessages = map[string]string{
 }
 
 // respondError is the answer of a respond rule.
-func respondError(row *state.ScenarioRule, rs *scenario.Respond) *apierr.Error {
+func respondError(row *model.ScenarioRule, rs *scenario.Respond) *apierr.Error {
 	name := rs.ErrorName
 	if name == "" {
 		name = scenario.StatusName(Vocabulary(), rs.Status)
@@ -87,10 +88,10 @@ func scenarioCallHook(c *api.Call) (v any, err error, handled bool) {
 	// gone applies to calls on a signature request only.
 	onRequest := strings.Contains(routePathOf(c), "{signature_request_id}")
 	uerr := c.Update(func(tx *state.Txn) error {
-		rows := slices.DeleteFunc(rulesFor(tx, callEffects...), func(r *state.ScenarioRule) bool {
+		rows := slices.DeleteFunc(rulesFor(tx, callEffects...), func(r *model.ScenarioRule) bool {
 			return r.Effect == scenario.EffectGone && !onRequest
 		})
-		return fireRules(tx, c.World.Logger(), rows, sub, tx.Now(), func(row *state.ScenarioRule, spec *scenario.Rule) (bool, error) {
+		return fireRules(tx, c.World.Logger(), rows, sub, tx.Now(), func(row *model.ScenarioRule, spec *scenario.Rule) (bool, error) {
 			switch row.Effect {
 			case scenario.EffectLatency:
 				d, _ := scenario.ParseDuration(spec.Latency)
@@ -162,9 +163,9 @@ func scenarioTemplateMarks(c *api.Call, v any, err error) {
 	sub := callSubject(c)
 	sub.objectIDs = append(sub.objectIDs, id)
 	uerr := c.Update(func(tx *state.Txn) error {
-		return fireRules(tx, c.World.Logger(), rulesFor(tx, scenario.EffectFailTemplate), sub, tx.Now(), func(row *state.ScenarioRule, spec *scenario.Rule) (bool, error) {
+		return fireRules(tx, c.World.Logger(), rulesFor(tx, scenario.EffectFailTemplate), sub, tx.Now(), func(row *model.ScenarioRule, spec *scenario.Rule) (bool, error) {
 			msg := spec.FailTemplate.Message
-			return true, state.Put(tx, state.TableScenarioMarks, &state.ScenarioMark{
+			return true, state.Put(tx, state.TableScenarioMarks, &model.ScenarioMark{
 				ID: state.ScenarioMarkID(markFailTemplate, id), Kind: markFailTemplate, ObjectID: id, Rule: row.ID, Message: msg})
 		})
 	})
@@ -238,12 +239,12 @@ func forcedTemplateFailure(w *world.World, templateID string) (string, bool) {
 // scenarioTemplateFailure is the templates code's failure hook: it runs in
 // the preparation job and fails marked templates. It reads the committed
 // marks (a mark is always committed before the job that reads it runs).
-func scenarioTemplateFailure(w *world.World, t *state.Template) (bool, string) {
+func scenarioTemplateFailure(w *world.World, t *model.Template) (bool, string) {
 	defer guard(w, "template failure")
 	if msg, ok := forcedTemplateFailure(w, t.ID); ok {
 		return true, msg
 	}
-	m, err := state.Get[state.ScenarioMark](w.Store.Read(), state.TableScenarioMarks, state.ScenarioMarkID(markFailTemplate, t.ID))
+	m, err := state.Get[model.ScenarioMark](w.Store.Read(), state.TableScenarioMarks, state.ScenarioMarkID(markFailTemplate, t.ID))
 	if err != nil {
 		return false, ""
 	}
@@ -251,7 +252,7 @@ func scenarioTemplateFailure(w *world.World, t *state.Template) (bool, string) {
 }
 
 // requestSubject describes a signature request for matching.
-func requestSubject(req *state.SignatureRequest) *subject {
+func requestSubject(req *model.SignatureRequest) *subject {
 	sub := &subject{account: req.RequesterEmail, objectIDs: []string{req.ID}}
 	if v, err := jsonValue(sigreq.View(req, req.RequesterAccountID)); err == nil {
 		sub.fields = v
@@ -268,7 +269,7 @@ const defaultFileError = "The file could not be converted."
 // scenarioProcessFault runs while a request is processed: a fail_file or
 // fail_processing rule fails it (internal/sigreq/failures.go); bounce and
 // signer_action rules schedule their effect for the matching signers.
-func scenarioProcessFault(s *api.Host, w *world.World, tx *state.Txn, req *state.SignatureRequest) (fail *api.ProcessFailure) {
+func scenarioProcessFault(s *api.Host, w *world.World, tx *state.Txn, req *model.SignatureRequest) (fail *api.ProcessFailure) {
 	defer guard(w, "process")
 	rows := rulesFor(tx, scenario.EffectFailFile, scenario.EffectFailProcessing, scenario.EffectBounce, scenario.EffectSignerAction)
 	if len(rows) == 0 {
@@ -276,21 +277,21 @@ func scenarioProcessFault(s *api.Host, w *world.World, tx *state.Txn, req *state
 	}
 	sub := requestSubject(req)
 	// A failure first: a request that fails is never sent.
-	failure := func(r *state.ScenarioRule) bool {
+	failure := func(r *model.ScenarioRule) bool {
 		return r.Effect == scenario.EffectFailFile || r.Effect == scenario.EffectFailProcessing
 	}
 	sort.SliceStable(rows, func(i, j int) bool { return failure(rows[i]) && !failure(rows[j]) })
-	err := fireRules(tx, w.Logger(), rows, sub, tx.Now(), func(row *state.ScenarioRule, spec *scenario.Rule) (bool, error) {
+	err := fireRules(tx, w.Logger(), rows, sub, tx.Now(), func(row *model.ScenarioRule, spec *scenario.Rule) (bool, error) {
 		switch row.Effect {
 		case scenario.EffectFailFile:
-			fail = &api.ProcessFailure{StatusCode: state.SigErrorFile, Message: spec.FailFile.Message}
+			fail = &api.ProcessFailure{StatusCode: model.SigErrorFile, Message: spec.FailFile.Message}
 			if fail.Message == "" {
 				fail.Message = defaultFileError
 			}
 			return true, nil
 		case scenario.EffectFailProcessing:
 			fail = &api.ProcessFailure{StatusCode: spec.FailProcessing.StatusCode, Message: spec.FailProcessing.Message}
-			if fail.StatusCode == state.SigErrorInvalidEmail && spec.Match != nil && spec.Match.Signer != "" {
+			if fail.StatusCode == model.SigErrorInvalidEmail && spec.Match != nil && spec.Match.Signer != "" {
 				// The address at fault is the matching signers'.
 				for _, sg := range req.Signatures {
 					if scenario.Glob(spec.Match.Signer, sg.Email) {
@@ -325,14 +326,14 @@ func scenarioCallbackFault(s *api.Host, w *world.World, a api.CallbackAttempt) (
 	}
 	sub := &subject{event: a.EventType}
 	read := w.Store.Read()
-	if ev, err := state.Get[state.Event](read, state.TableEvents, a.EventID); err == nil && ev.ObjectID != "" {
+	if ev, err := state.Get[model.Event](read, state.TableEvents, a.EventID); err == nil && ev.ObjectID != "" {
 		sub.objectIDs = []string{ev.ObjectID}
 	}
-	if acct, err := state.Get[state.Account](read, state.TableAccounts, a.AccountID); err == nil {
+	if acct, err := state.Get[model.Account](read, state.TableAccounts, a.AccountID); err == nil {
 		sub.account = acct.Email
 	}
 	err := w.Store.Update(func(tx *state.Txn) error {
-		return fireRules(tx, w.Logger(), rulesFor(tx, scenario.EffectCallback), sub, a.DueAt, func(row *state.ScenarioRule, spec *scenario.Rule) (bool, error) {
+		return fireRules(tx, w.Logger(), rulesFor(tx, scenario.EffectCallback), sub, a.DueAt, func(row *model.ScenarioRule, spec *scenario.Rule) (bool, error) {
 			reason = "scenario rule " + row.ID + ": the receiver is unreachable"
 			fault = api.FaultUnreachable
 			if spec.Callback.Fault == "reject" {

@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
 
@@ -22,7 +22,7 @@ func TestForcedTemplateFailureStaysInItsWorld(t *testing.T) {
 		return w
 	}
 	mine, other := mk(), mk()
-	tpl := &state.Template{ID: "same-id-in-both-worlds"}
+	tpl := &model.Template{ID: "same-id-in-both-worlds"}
 
 	forceTemplateFailure(mine, tpl.ID, "seeded failure")
 	fail, msg := scenarioTemplateFailure(mine, tpl)

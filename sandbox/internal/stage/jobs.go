@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -52,7 +53,7 @@ func RegisterJobs(r *api.Registry) {
 
 // scheduleSignerEffects queues a rule's effect for every signer of req
 // matching glob ("" for all).
-func scheduleSignerEffects(tx *state.Txn, req *state.SignatureRequest, row *state.ScenarioRule, spec *scenario.Rule, glob string) error {
+func scheduleSignerEffects(tx *state.Txn, req *model.SignatureRequest, row *model.ScenarioRule, spec *scenario.Rule, glob string) error {
 	kind, after := jobScenarioBounce, ""
 	args := signerEffectArgs{Rule: row.ID, Generation: req.Generation}
 	if spec.Bounce != nil {
@@ -88,17 +89,17 @@ func scheduleSignerEffects(tx *state.Txn, req *state.SignatureRequest, row *stat
 // for, waits when the signer's turn (or first e-mail) has not come, and
 // drops it when the request moved on (edited, canceled, finished) or the
 // signer was replaced.
-func runSignerEffect(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) error {
+func runSignerEffect(s *api.Host, w *world.World, tx *state.Txn, job *model.Job) error {
 	var a signerEffectArgs
 	if err := json.Unmarshal(job.Args, &a); err != nil {
 		return nil
 	}
-	req, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, job.Subject)
-	if err != nil || req.Generation != a.Generation || req.Phase != state.PhaseSent || req.CancelPending {
+	req, err := state.Get[model.SignatureRequest](tx, state.TableSignatureRequests, job.Subject)
+	if err != nil || req.Generation != a.Generation || req.Phase != model.PhaseSent || req.CancelPending {
 		return nil
 	}
 	sg := req.Signature(a.SignatureID)
-	if sg == nil || sg.Status != state.SigAwaiting {
+	if sg == nil || sg.Status != model.SigAwaiting {
 		return nil
 	}
 	ready := sigreq.IsTurn(req, sg)

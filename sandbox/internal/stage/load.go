@@ -17,6 +17,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -60,16 +61,16 @@ type ruleView struct {
 	Until int64 `json:"until,omitempty"`
 }
 
-func viewScenario(tx *state.Txn, sc *state.Scenario) scenarioView {
+func viewScenario(tx *state.Txn, sc *model.Scenario) scenarioView {
 	v := scenarioView{Name: sc.ID, Description: sc.Description, Source: sc.Source, LoadedAt: sc.LoadedAt,
 		Rules: []ruleView{}, Seeded: map[string]any{}}
 	if len(sc.Seeded) > 0 {
 		_ = json.Unmarshal(sc.Seeded, &v.Seeded)
 	}
-	rows, _ := state.All[state.ScenarioRule](tx, state.TableScenarioRules, state.IndexScenario, sc.ID)
+	rows, _ := state.All[model.ScenarioRule](tx, state.TableScenarioRules, state.IndexScenario, sc.ID)
 	// In the order they were written (the index orders them by id, where
 	// name#10 comes before name#2).
-	slices.SortFunc(rows, func(a, b *state.ScenarioRule) int { return cmp.Compare(a.Index, b.Index) })
+	slices.SortFunc(rows, func(a, b *model.ScenarioRule) int { return cmp.Compare(a.Index, b.Index) })
 	for _, r := range rows {
 		rv := ruleView{ID: r.ID, Name: r.Name, Effect: r.Effect, Matched: r.Matched, Fired: r.Fired}
 		if r.From != 0 {
@@ -129,7 +130,7 @@ func LoadSource(s *api.Host, w *world.World, source string, data []byte, r *http
 	}
 	var view scenarioView
 	err = w.Store.Update(func(tx *state.Txn) error {
-		if _, err := state.Get[state.Scenario](tx, state.TableScenarios, doc.Name); err == nil {
+		if _, err := state.Get[model.Scenario](tx, state.TableScenarios, doc.Name); err == nil {
 			return apierr.Conflictf("A scenario named %q is already loaded in this world; DELETE /_sandbox/scenarios/%s first.", doc.Name, doc.Name)
 		}
 		if doc.Config != nil {
@@ -148,7 +149,7 @@ func LoadSource(s *api.Host, w *world.World, source string, data []byte, r *http
 		if err != nil {
 			return err
 		}
-		row := &state.Scenario{ID: doc.Name, Seq: tx.Seq(), Description: doc.Description, Source: source,
+		row := &model.Scenario{ID: doc.Name, Seq: tx.Seq(), Description: doc.Description, Source: source,
 			LoadedAt: tx.Unix(), Rules: len(doc.Rules), Seeded: raw}
 		if err := state.Put(tx, state.TableScenarios, row); err != nil {
 			return err
@@ -185,7 +186,7 @@ func storeRules(s *api.Host, tx *state.Txn, p *scenario.Parsed, seeded map[strin
 		if err != nil {
 			return err
 		}
-		row := &state.ScenarioRule{ID: fmt.Sprintf("%s#%d", doc.Name, i), Scenario: doc.Name, Index: i, Seq: tx.Seq(),
+		row := &model.ScenarioRule{ID: fmt.Sprintf("%s#%d", doc.Name, i), Scenario: doc.Name, Index: i, Seq: tx.Seq(),
 			Name: r.Name, Effect: r.Effect(), Spec: spec}
 		if w := r.Window; w != nil {
 			if w.From != "" {
@@ -253,7 +254,7 @@ func applyRateLimit(tx *state.Txn, rl *scenario.RateLimitEffect) error {
 		if err != nil {
 			return err
 		}
-		cfg.RateLimit.Window = state.Duration(d)
+		cfg.RateLimit.Window = model.Duration(d)
 	}
 	if err := ValidateConfig(cfg); err != nil {
 		return errors.New(configMessage(err))
@@ -265,11 +266,11 @@ func applyRateLimit(tx *state.Txn, rl *scenario.RateLimitEffect) error {
 // its rules scheduled that have not happened yet (seeded objects and
 // configuration changes stay: they are part of the world now).
 func unloadScenario(tx *state.Txn, name string) error {
-	sc, err := state.Get[state.Scenario](tx, state.TableScenarios, name)
+	sc, err := state.Get[model.Scenario](tx, state.TableScenarios, name)
 	if err != nil {
 		return api.ErrControlNotFound("scenario", name)
 	}
-	rows, err := state.All[state.ScenarioRule](tx, state.TableScenarioRules, state.IndexScenario, name)
+	rows, err := state.All[model.ScenarioRule](tx, state.TableScenarioRules, state.IndexScenario, name)
 	if err != nil {
 		return err
 	}
@@ -280,7 +281,7 @@ func unloadScenario(tx *state.Txn, name string) error {
 			return err
 		}
 	}
-	marks, err := state.All[state.ScenarioMark](tx, state.TableScenarioMarks, state.IndexID)
+	marks, err := state.All[model.ScenarioMark](tx, state.TableScenarioMarks, state.IndexID)
 	if err != nil {
 		return err
 	}
@@ -292,13 +293,13 @@ func unloadScenario(tx *state.Txn, name string) error {
 		}
 	}
 	// Effects the rules scheduled and that have not happened yet go too.
-	jobs, err := state.All[state.Job](tx, state.TableJobs, state.IndexID)
+	jobs, err := state.All[model.Job](tx, state.TableJobs, state.IndexID)
 	if err != nil {
 		return err
 	}
 	// In scheduling order, as when the queue was keyed by job id, so that
 	// a journal records the deletes in the order it always did.
-	slices.SortFunc(jobs, func(a, b *state.Job) int { return cmp.Compare(a.Seq, b.Seq) })
+	slices.SortFunc(jobs, func(a, b *model.Job) int { return cmp.Compare(a.Seq, b.Seq) })
 	for _, j := range jobs {
 		if j.Kind != jobScenarioBounce && j.Kind != jobScenarioSigner {
 			continue

@@ -33,6 +33,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
@@ -61,7 +62,7 @@ var specCache = struct {
 // maxCachedSpecs bounds specCache.
 const maxCachedSpecs = 4096
 
-func ruleSpec(row *state.ScenarioRule) *scenario.Rule {
+func ruleSpec(row *model.ScenarioRule) *scenario.Rule {
 	key := string(row.Spec)
 	specCache.Lock()
 	r, ok := specCache.specs[key]
@@ -133,7 +134,7 @@ func (sub *subject) matches(m *scenario.Match) bool {
 // effect applies: inside the window, past the first `after` matches, and
 // fewer than `times` times so far. It answers the updated row (nil when
 // the match falls outside the window and nothing changes).
-func step(row *state.ScenarioRule, spec *scenario.Rule, now time.Time) (*state.ScenarioRule, bool) {
+func step(row *model.ScenarioRule, spec *scenario.Rule, now time.Time) (*model.ScenarioRule, bool) {
 	n := now.UnixNano()
 	if (row.From != 0 && n < row.From) || (row.Until != 0 && n >= row.Until) {
 		return nil, false
@@ -152,8 +153,8 @@ func step(row *state.ScenarioRule, spec *scenario.Rule, now time.Time) (*state.S
 // whose turn it is; fire answers done to stop after its rule. A counter
 // that cannot be stored stops the run with its error. Every rule effect
 // (calls, templates, processing, callbacks) goes through here.
-func fireRules(tx *state.Txn, log *slog.Logger, rows []*state.ScenarioRule, sub *subject, now time.Time,
-	fire func(row *state.ScenarioRule, spec *scenario.Rule) (done bool, err error)) error {
+func fireRules(tx *state.Txn, log *slog.Logger, rows []*model.ScenarioRule, sub *subject, now time.Time,
+	fire func(row *model.ScenarioRule, spec *scenario.Rule) (done bool, err error)) error {
 	for _, row := range rows {
 		spec := ruleSpec(row)
 		if spec == nil || !sub.matches(spec.Match) {
@@ -182,7 +183,7 @@ func fireRules(tx *state.Txn, log *slog.Logger, rows []*state.ScenarioRule, sub 
 }
 
 // rulesFor lists the world's rules with one of the effects.
-func rulesFor(tx *state.Txn, effects ...string) []*state.ScenarioRule {
+func rulesFor(tx *state.Txn, effects ...string) []*model.ScenarioRule {
 	rows, err := state.ScenarioRules(tx)
 	if err != nil {
 		return nil
@@ -192,8 +193,8 @@ func rulesFor(tx *state.Txn, effects ...string) []*state.ScenarioRule {
 
 // rulesIn keeps the rules of rows with one of effects, in a new slice (nil
 // when none has).
-func rulesIn(rows []*state.ScenarioRule, effects ...string) []*state.ScenarioRule {
-	var out []*state.ScenarioRule
+func rulesIn(rows []*model.ScenarioRule, effects ...string) []*model.ScenarioRule {
+	var out []*model.ScenarioRule
 	for _, r := range rows {
 		if slices.Contains(effects, r.Effect) {
 			out = append(out, r)

@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
 // TestStepCountsAndFires: a rule counts its matches inside its window and
@@ -17,7 +17,7 @@ import (
 func TestStepCountsAndFires(t *testing.T) {
 	at := time.Unix(1000, 0)
 	two := 2
-	row := &state.ScenarioRule{}
+	row := &model.ScenarioRule{}
 	spec := &scenario.Rule{After: 1, Times: &two}
 	var fired []bool
 	for range 5 {
@@ -31,10 +31,10 @@ func TestStepCountsAndFires(t *testing.T) {
 	assert.Equal(t, 2, row.Fired)
 
 	unbounded := &scenario.Rule{}
-	_, fire := step(&state.ScenarioRule{Fired: 1000, Matched: 1000}, unbounded, at)
+	_, fire := step(&model.ScenarioRule{Fired: 1000, Matched: 1000}, unbounded, at)
 	assert.True(t, fire, "without times a rule always fires")
 
-	window := &state.ScenarioRule{From: at.UnixNano(), Until: at.Add(time.Minute).UnixNano()}
+	window := &model.ScenarioRule{From: at.UnixNano(), Until: at.Add(time.Minute).UnixNano()}
 	for _, tc := range []struct {
 		now  time.Time
 		fire bool
@@ -98,9 +98,9 @@ func TestBracketPath(t *testing.T) {
 // TestConfigMergeAndValidate: a partial tree changes only what it names,
 // an unknown key is refused, and each bad value names its field.
 func TestConfigMergeAndValidate(t *testing.T) {
-	c := state.Config{RateLimit: state.RateLimitConfig{Limit: 100}, MaxFileBytes: 1, MaxWorldBytes: 1}
+	c := model.Config{RateLimit: model.RateLimitConfig{Limit: 100}, MaxFileBytes: 1, MaxWorldBytes: 1}
 	require.NoError(t, MergeConfig(map[string]any{"cancel_delay": "45s"}, &c))
-	assert.Equal(t, state.Duration(45*time.Second), c.CancelDelay)
+	assert.Equal(t, model.Duration(45*time.Second), c.CancelDelay)
 	assert.Equal(t, 100, c.RateLimit.Limit, "what the tree does not name keeps its value")
 	assert.NoError(t, ValidateConfig(c))
 
@@ -110,15 +110,15 @@ func TestConfigMergeAndValidate(t *testing.T) {
 	assert.Contains(t, e.Msg, "cancel_dely")
 
 	for _, tc := range []struct {
-		change func(*state.Config)
+		change func(*model.Config)
 		path   string
 	}{
-		{func(c *state.Config) { c.SendProcessingDelay = -1 }, "send_processing_delay"},
-		{func(c *state.Config) { c.RateLimit.Window = -1 }, "rate_limit[window]"},
-		{func(c *state.Config) { c.RateLimit.Limit = 0 }, "rate_limit[limit]"},
-		{func(c *state.Config) { c.LogEntries = -1 }, "log_limit"},
-		{func(c *state.Config) { c.MaxWorldBytes = 0 }, "max_file_bytes"},
-		{func(c *state.Config) { c.CancelDelay, c.SignURLTTL = -1, -1 }, "cancel_delay"},
+		{func(c *model.Config) { c.SendProcessingDelay = -1 }, "send_processing_delay"},
+		{func(c *model.Config) { c.RateLimit.Window = -1 }, "rate_limit[window]"},
+		{func(c *model.Config) { c.RateLimit.Limit = 0 }, "rate_limit[limit]"},
+		{func(c *model.Config) { c.LogEntries = -1 }, "log_limit"},
+		{func(c *model.Config) { c.MaxWorldBytes = 0 }, "max_file_bytes"},
+		{func(c *model.Config) { c.CancelDelay, c.SignURLTTL = -1, -1 }, "cancel_delay"},
 	} {
 		bad := c
 		tc.change(&bad)

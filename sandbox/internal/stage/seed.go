@@ -23,6 +23,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/callbacks"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -115,7 +116,7 @@ func planSeed(s *api.Host, w *world.World, p *scenario.Parsed, r *http.Request) 
 		if tp.pending, err = document.Collect(s, c, tp.in.Files, nil); err != nil {
 			return nil, pl.apiIssue(tp.at, err)
 		}
-		preview := make([]state.Document, len(tp.pending))
+		preview := make([]model.Document, len(tp.pending))
 		for j, d := range tp.pending {
 			preview[j] = d.Doc
 		}
@@ -204,7 +205,7 @@ func (pl *seedPlan) apiIssue(at []any, err error) error {
 }
 
 // account finds an account by e-mail ("" is the world's first account).
-func (pl *seedPlan) account(tx *state.Txn, email string, at []any) (*state.Account, error) {
+func (pl *seedPlan) account(tx *state.Txn, email string, at []any) (*model.Account, error) {
 	a, err := scenarioAccount(pl.s, tx, email)
 	switch {
 	case err != nil && email == "":
@@ -217,9 +218,9 @@ func (pl *seedPlan) account(tx *state.Txn, email string, at []any) (*state.Accou
 
 // scenarioAccount is the account a scenario names by e-mail address; ""
 // names the world's first account.
-func scenarioAccount(s *api.Host, tx *state.Txn, email string) (*state.Account, error) {
+func scenarioAccount(s *api.Host, tx *state.Txn, email string) (*model.Account, error) {
 	if email == "" {
-		return state.Get[state.Account](tx, state.TableAccounts, s.FirstAccountID())
+		return state.Get[model.Account](tx, state.TableAccounts, s.FirstAccountID())
 	}
 	return state.AccountByEmail(tx, email)
 }
@@ -286,17 +287,17 @@ func (pl *seedPlan) apply(tx *state.Txn) (map[string]any, error) {
 }
 
 // seededAccount is how a seeded account appears under ${seed.REF}.
-func seededAccount(tx *state.Txn, a *state.Account) map[string]any {
+func seededAccount(tx *state.Txn, a *model.Account) map[string]any {
 	return map[string]any{"account_id": a.ID, "email_address": a.Email, "api_key": state.PrimaryKeyOf(tx, a.ID)}
 }
 
 // seedAccount creates an account or changes the one with the address.
-func (pl *seedPlan) seedAccount(tx *state.Txn, sa *scenario.SeedAccount, at []any) (*state.Account, error) {
+func (pl *seedPlan) seedAccount(tx *state.Txn, sa *scenario.SeedAccount, at []any) (*model.Account, error) {
 	existing, err := state.AccountByEmail(tx, sa.EmailAddress)
-	var a *state.Account
+	var a *model.Account
 	created := err != nil
 	if created {
-		a = &state.Account{ID: tx.NewID(), Email: sa.EmailAddress, EmailKey: state.EmailKey(sa.EmailAddress), Locale: "en-US",
+		a = &model.Account{ID: tx.NewID(), Email: sa.EmailAddress, EmailKey: state.EmailKey(sa.EmailAddress), Locale: "en-US",
 			CreatedAt: tx.Unix(), Confirmed: true, Seq: tx.Seq()}
 	} else {
 		a = state.Clone(existing)
@@ -366,7 +367,7 @@ func (pl *seedPlan) seedAccount(tx *state.Txn, sa *scenario.SeedAccount, at []an
 // quotaField is the field of q that a quota's wire name
 // (api_signature_requests_left, ...) sets, or nil for an unknown name. The
 // caller assigns a new pointer: the old one may be shared with a stored row.
-func quotaField(q *state.Quotas, name string) **int {
+func quotaField(q *model.Quotas, name string) **int {
 	switch name {
 	case "api_signature_requests_left":
 		return &q.APISignatureRequestsLeft
@@ -385,7 +386,7 @@ func quotaField(q *state.Quotas, name string) **int {
 }
 
 // seedAPIKey adds a key from the world's sequence.
-func seedAPIKey(tx *state.Txn, a *state.Account, name string, primary bool) (string, error) {
+func seedAPIKey(tx *state.Txn, a *model.Account, name string, primary bool) (string, error) {
 	keys, err := state.APIKeysOf(tx, a.ID)
 	if err != nil {
 		return "", err
@@ -410,17 +411,17 @@ func seedAPIKey(tx *state.Txn, a *state.Account, name string, primary bool) (str
 	if name == "" {
 		name = "Scenario key"
 	}
-	row := &state.APIKey{Key: tx.NewSecret(), AccountID: a.ID, Name: name, Primary: primary, CreatedAt: tx.Unix(), Seq: tx.Seq()}
+	row := &model.APIKey{Key: tx.NewSecret(), AccountID: a.ID, Name: name, Primary: primary, CreatedAt: tx.Unix(), Seq: tx.Seq()}
 	return row.Key, state.Put(tx, state.TableAPIKeys, row)
 }
 
 // seedApp adds an API app.
-func (pl *seedPlan) seedApp(tx *state.Txn, app scenario.SeedAPIApp, at []any) (*state.APIApp, error) {
+func (pl *seedPlan) seedApp(tx *state.Txn, app scenario.SeedAPIApp, at []any) (*model.APIApp, error) {
 	owner, err := pl.account(tx, app.Owner, append(at, "owner"))
 	if err != nil {
 		return nil, err
 	}
-	row := &state.APIApp{ClientID: tx.NewID()[:32], OwnerAccountID: owner.ID, Name: app.Name, Domains: app.Domains,
+	row := &model.APIApp{ClientID: tx.NewID()[:32], OwnerAccountID: owner.ID, Name: app.Name, Domains: app.Domains,
 		CallbackURL: app.CallbackURL, CreatedAt: tx.Unix(), Seq: tx.Seq()}
 	if row.Domains == nil {
 		row.Domains = []string{}
@@ -431,7 +432,7 @@ func (pl *seedPlan) seedApp(tx *state.Txn, app scenario.SeedAPIApp, at []any) (*
 		}
 	}
 	if o := app.OAuth; o != nil {
-		row.OAuth = &state.APIAppOAuth{CallbackURL: o.CallbackURL, Secret: tx.NewSecret()[:32], Scopes: append([]string{}, o.Scopes...)}
+		row.OAuth = &model.APIAppOAuth{CallbackURL: o.CallbackURL, Secret: tx.NewSecret()[:32], Scopes: append([]string{}, o.Scopes...)}
 	}
 	if err := state.Put(tx, state.TableAPIApps, row); err != nil {
 		return nil, err
@@ -453,7 +454,7 @@ func (pl *seedPlan) runJobsNow(tx *state.Txn, subject string, kinds ...string) e
 		if err != nil {
 			return err
 		}
-		var next *state.Job
+		var next *model.Job
 		for _, j := range jobs {
 			if slices.Contains(kinds, j.Kind) && (next == nil || j.Due < next.Due || j.Due == next.Due && j.Seq < next.Seq) {
 				next = j

@@ -12,6 +12,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -122,7 +123,7 @@ func (pl *seedPlan) seedSignatureRequest(tx *state.Txn, rp *seedRequestPlan) (an
 	if err := pl.runJobsNow(tx, req.ID, document.JobPrepare, sigreq.JobDownloadable); err != nil {
 		return nil, err
 	}
-	cur, err := state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, req.ID)
+	cur, err := state.Get[model.SignatureRequest](tx, state.TableSignatureRequests, req.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -132,8 +133,8 @@ func (pl *seedPlan) seedSignatureRequest(tx *state.Txn, rp *seedRequestPlan) (an
 // moveRequest processes a seeded request and applies its actions and
 // state.
 func (pl *seedPlan) moveRequest(tx *state.Txn, rp *seedRequestPlan, id string) error {
-	get := func() (*state.SignatureRequest, error) {
-		return state.Get[state.SignatureRequest](tx, state.TableSignatureRequests, id)
+	get := func() (*model.SignatureRequest, error) {
+		return state.Get[model.SignatureRequest](tx, state.TableSignatureRequests, id)
 	}
 	st := rp.spec.State
 	if st == "" {
@@ -142,7 +143,7 @@ func (pl *seedPlan) moveRequest(tx *state.Txn, rp *seedRequestPlan, id string) e
 	switch st {
 	case "processing":
 		return nil
-	case state.SigErrorFile, state.SigErrorUnknown, state.SigErrorInvalidEmail, state.SigErrorComponentPosition, state.SigErrorTextTag:
+	case model.SigErrorFile, model.SigErrorUnknown, model.SigErrorInvalidEmail, model.SigErrorComponentPosition, state.SigErrorTextTag:
 		// Processing ends in that failure (internal/sigreq/failures.go).
 		_, err := sigreq.Settle(pl.s, tx, id, st, rp.spec.Message)
 		return err
@@ -171,7 +172,7 @@ func (pl *seedPlan) moveRequest(tx *state.Txn, rp *seedRequestPlan, id string) e
 	at := append(append([]any(nil), rp.at...), "state")
 	switch st {
 	case "completed":
-		for req.Phase == state.PhaseSent {
+		for req.Phase == model.PhaseSent {
 			sg := nextToSign(req)
 			if sg == nil {
 				break
@@ -183,11 +184,11 @@ func (pl *seedPlan) moveRequest(tx *state.Txn, rp *seedRequestPlan, id string) e
 				return err
 			}
 		}
-		if req.Phase != state.PhaseComplete {
+		if req.Phase != model.PhaseComplete {
 			return pl.p.Issue(at, "the request cannot be completed from here (it is "+sigreq.PhaseWord(req.Phase)+")")
 		}
 	case "declined":
-		if req.Phase != state.PhaseDeclined {
+		if req.Phase != model.PhaseDeclined {
 			sg := nextToSign(req)
 			if sg == nil {
 				return pl.p.Issue(at, "no signer can decline (the request is "+sigreq.PhaseWord(req.Phase)+")")
@@ -203,7 +204,7 @@ func (pl *seedPlan) moveRequest(tx *state.Txn, rp *seedRequestPlan, id string) e
 		}
 		return err
 	case "sent":
-		if req.Phase != state.PhaseSent && len(rp.spec.Actions) == 0 {
+		if req.Phase != model.PhaseSent && len(rp.spec.Actions) == 0 {
 			return pl.p.Issue(at, "the request is "+sigreq.PhaseWord(req.Phase)+" after processing, not sent")
 		}
 	}
@@ -211,10 +212,10 @@ func (pl *seedPlan) moveRequest(tx *state.Txn, rp *seedRequestPlan, id string) e
 }
 
 // nextToSign is a signer whose turn it is and who has not acted.
-func nextToSign(req *state.SignatureRequest) *state.Signature {
+func nextToSign(req *model.SignatureRequest) *model.Signature {
 	for i := range req.Signatures {
 		sg := &req.Signatures[i]
-		if sg.Status == state.SigAwaiting && sigreq.IsTurn(req, sg) {
+		if sg.Status == model.SigAwaiting && sigreq.IsTurn(req, sg) {
 			return sg
 		}
 	}
@@ -222,7 +223,7 @@ func nextToSign(req *state.SignatureRequest) *state.Signature {
 }
 
 // seedSigner finds a signature by index or e-mail address.
-func seedSigner(req *state.SignatureRequest, who any) (string, bool) {
+func seedSigner(req *model.SignatureRequest, who any) (string, bool) {
 	switch t := who.(type) {
 	case string:
 		for _, sg := range req.Signatures {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -51,7 +52,7 @@ func checkScenarioConfig(cfg map[string]any) (string, string) {
 	_ = json.Unmarshal(b, &known)
 	// Settings a world stores only when they differ from their default
 	// (test_values) are missing from that: every field's key is known.
-	ct := reflect.TypeFor[state.Config]()
+	ct := reflect.TypeFor[model.Config]()
 	for i := 0; i < ct.NumField(); i++ {
 		if name, _, _ := strings.Cut(ct.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
 			if _, ok := known[name]; !ok {

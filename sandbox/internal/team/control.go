@@ -11,6 +11,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/account"
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/page"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -49,10 +50,10 @@ func controlCreateSubTeam(c *api.Call) (any, error) {
 			}
 			parentID = t.ID
 		}
-		if _, err := state.Get[state.Team](tx, state.TableTeams, parentID); err != nil {
+		if _, err := state.Get[model.Team](tx, state.TableTeams, parentID); err != nil {
 			return api.ErrControlNotFound("team", parentID)
 		}
-		t := &state.Team{ID: tx.NewID(), Name: req.Name, ParentID: parentID, CreatedAt: tx.Unix(), Seq: tx.Seq()}
+		t := &model.Team{ID: tx.NewID(), Name: req.Name, ParentID: parentID, CreatedAt: tx.Unix(), Seq: tx.Seq()}
 		out = subTeamCreated{TeamID: t.ID, Name: t.Name, ParentTeamID: parentID}
 		return state.Put(tx, state.TableTeams, t)
 	})
@@ -75,14 +76,14 @@ type inviteAccepted struct {
 // invitation, 410 once it expired or was withdrawn, 409 when it was already
 // used or the invitee has joined another team since.
 func acceptTeamInvite(c *api.Call) (any, error) {
-	w := page.WorldFor(c.Host, c.Param("world"), page.HoldsRow[state.TeamInvite](state.TableTeamInvites, c.Param("invite_id")))
+	w := page.WorldFor(c.Host, c.Param("world"), page.HoldsRow[model.TeamInvite](state.TableTeamInvites, c.Param("invite_id")))
 	if w == nil {
 		return nil, api.ErrControlNotFound("world", c.Param("world"))
 	}
 	c.EnterWorld(w)
 	var out inviteAccepted
 	err := c.Update(func(tx *state.Txn) error {
-		inv, err := state.Get[state.TeamInvite](tx, state.TableTeamInvites, c.Param("invite_id"))
+		inv, err := state.Get[model.TeamInvite](tx, state.TableTeamInvites, c.Param("invite_id"))
 		if err != nil {
 			return api.ErrControlNotFound("team invitation", c.Param("invite_id"))
 		}
@@ -92,13 +93,13 @@ func acceptTeamInvite(c *api.Call) (any, error) {
 		case !inv.Outstanding(tx.Unix()):
 			return apierr.New(apierr.Deleted, "This invitation has expired.")
 		}
-		t, err := state.Get[state.Team](tx, state.TableTeams, inv.TeamID)
+		t, err := state.Get[model.Team](tx, state.TableTeams, inv.TeamID)
 		if err != nil {
 			return apierr.New(apierr.Deleted, "The team of this invitation no longer exists.")
 		}
 		acct, err := state.AccountByEmail(tx, inv.Email)
 		if err != nil {
-			acct = &state.Account{
+			acct = &model.Account{
 				ID: tx.NewID(), Email: inv.Email, EmailKey: inv.EmailKey, Locale: "en-US",
 				Quotas: account.NewQuotas(), CreatedAt: tx.Unix(), Confirmed: true, Seq: tx.Seq(),
 			}

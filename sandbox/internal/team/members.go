@@ -10,6 +10,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -49,9 +50,9 @@ func (r MemberRef) Path() string {
 
 // Target finds the account named; by e-mail it may not exist (nil, with
 // the address).
-func (r MemberRef) Target(tx *state.Txn) (*state.Account, string, error) {
+func (r MemberRef) Target(tx *state.Txn) (*model.Account, string, error) {
 	if r.AccountID != "" {
-		a, err := state.Get[state.Account](tx, state.TableAccounts, r.AccountID)
+		a, err := state.Get[model.Account](tx, state.TableAccounts, r.AccountID)
 		if err != nil {
 			return nil, "", apierr.NotFoundf("Account not found.").WithPath("account_id")
 		}
@@ -135,7 +136,7 @@ func teamAddMember(c *api.Call) (any, error) {
 // inviteToTeam records an invitation and e-mails its acceptance link. An
 // outstanding invitation of the same address to the same team is kept as
 // is.
-func inviteToTeam(c *api.Call, tx *state.Txn, inviter *state.Account, t *state.Team, email, role string) error {
+func inviteToTeam(c *api.Call, tx *state.Txn, inviter *model.Account, t *model.Team, email, role string) error {
 	existing, err := state.InvitesOfEmail(tx, email)
 	if err != nil {
 		return err
@@ -145,14 +146,14 @@ func inviteToTeam(c *api.Call, tx *state.Txn, inviter *state.Account, t *state.T
 			return nil
 		}
 	}
-	inv := &state.TeamInvite{
+	inv := &model.TeamInvite{
 		ID: tx.NewID(), TeamID: t.ID, Email: email, EmailKey: state.EmailKey(email), Role: role,
 		InviterID: inviter.ID, SentAt: tx.Unix(), ExpiresAt: tx.Now().Add(teamInviteTTL).Unix(), Seq: tx.Seq(),
 	}
 	if err := state.Put(tx, state.TableTeamInvites, inv); err != nil {
 		return err
 	}
-	_, err = notify.Email(tx, state.Email{
+	_, err = notify.Email(tx, model.Email{
 		Kind: notify.MailTeamInvite, To: email,
 		Subject:  inviter.Email + " has invited you to join the team " + t.Name + " on Dropbox Sign",
 		Link:     c.WorldURL("team_invites/" + inv.ID + "/accept"),
@@ -231,7 +232,7 @@ func teamRemoveMember(c *api.Call) (any, error) {
 			if err != nil {
 				return err
 			}
-			found, err := withdrawInvites(tx, invites, func(inv *state.TeamInvite) bool { return sameOrg(tx, inv.TeamID, me.TeamID) })
+			found, err := withdrawInvites(tx, invites, func(inv *model.TeamInvite) bool { return sameOrg(tx, inv.TeamID, me.TeamID) })
 			if err != nil {
 				return err
 			}
@@ -249,7 +250,7 @@ func teamRemoveMember(c *api.Call) (any, error) {
 }
 
 // removeFromTeam takes a member out of the organisation or moves them.
-func removeFromTeam(c *api.Call, tx *state.Txn, me, acct *state.Account, req teamRemoveMemberRequest, code string) error {
+func removeFromTeam(c *api.Call, tx *state.Txn, me, acct *model.Account, req teamRemoveMemberRequest, code string) error {
 	a := state.Clone(acct)
 	if req.NewTeamID != "" {
 		nt, err := orgTeam(tx, me, req.NewTeamID, "new_team_id")
@@ -283,7 +284,7 @@ type teamTransferArgs struct {
 
 // runTeamTransfer moves a removed member's API apps to the new owner and
 // lets the other subsystems move theirs (Registry.TeamTransferHooks).
-func runTeamTransfer(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) error {
+func runTeamTransfer(s *api.Host, w *world.World, tx *state.Txn, job *model.Job) error {
 	var args teamTransferArgs
 	if err := json.Unmarshal(job.Args, &args); err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -16,7 +17,7 @@ import (
 // Team.ParentID (sub-teams); the admins and team managers of any team of a
 // tree manage the whole tree, which is what "in your organisation" means
 // below. Adding someone who is not yet in the tree sends an invitation
-// (state.TeamInvite) that the invitee accepts through the link of the
+// (model.TeamInvite) that the invitee accepts through the link of the
 // invitation e-mail (see acceptTeamInvite).
 
 // Register adds the team operations (team, members, invites, sub-teams),
@@ -55,7 +56,7 @@ func errNoTeam() *apierr.Error { return apierr.NotFoundf("Team does not exist") 
 
 // callerTeam reads the caller and their team inside tx; 404 when the caller
 // belongs to no team, as GET /team is documented to answer.
-func callerTeam(c *api.Call, tx *state.Txn) (*state.Account, *state.Team, error) {
+func callerTeam(c *api.Call, tx *state.Txn) (*model.Account, *model.Team, error) {
 	me, err := api.ReloadCaller(c, tx)
 	if err != nil {
 		return nil, nil, err
@@ -63,7 +64,7 @@ func callerTeam(c *api.Call, tx *state.Txn) (*state.Account, *state.Team, error)
 	if me.TeamID == "" {
 		return me, nil, errNoTeam()
 	}
-	t, err := state.Get[state.Team](tx, state.TableTeams, me.TeamID)
+	t, err := state.Get[model.Team](tx, state.TableTeams, me.TeamID)
 	if err != nil {
 		return me, nil, errNoTeam()
 	}
@@ -71,7 +72,7 @@ func callerTeam(c *api.Call, tx *state.Txn) (*state.Account, *state.Team, error)
 }
 
 // requireTeamRole refuses callers whose role is not one of codes.
-func requireTeamRole(me *state.Account, what string, codes ...string) error {
+func requireTeamRole(me *model.Account, what string, codes ...string) error {
 	if slices.Contains(codes, me.RoleCode) {
 		return nil
 	}
@@ -97,8 +98,8 @@ func sameOrg(tx *state.Txn, a, b string) bool {
 
 // orgTeam finds a team the caller may act on: 404 for an unknown id, 403 for
 // a team outside the caller's organisation.
-func orgTeam(tx *state.Txn, me *state.Account, id, path string) (*state.Team, error) {
-	t, err := state.Get[state.Team](tx, state.TableTeams, id)
+func orgTeam(tx *state.Txn, me *model.Account, id, path string) (*model.Team, error) {
+	t, err := state.Get[model.Team](tx, state.TableTeams, id)
 	if err != nil {
 		return nil, errNoTeam().WithPath(path)
 	}
@@ -116,7 +117,7 @@ func checkRoleName(path, v string) (string, error) {
 	return code, nil
 }
 
-func teamResponse(tx *state.Txn, t *state.Team) (teamGetResponse, error) {
+func teamResponse(tx *state.Txn, t *model.Team) (teamGetResponse, error) {
 	v, err := viewTeam(tx, t)
 	return teamGetResponse{Team: v}, err
 }
@@ -186,7 +187,7 @@ func teamCreate(c *api.Call) (any, error) {
 		if me == nil {
 			return err
 		}
-		t := &state.Team{ID: tx.NewID(), Name: name, CreatedAt: tx.Unix(), Seq: tx.Seq()}
+		t := &model.Team{ID: tx.NewID(), Name: name, CreatedAt: tx.Unix(), Seq: tx.Seq()}
 		if err := state.Put(tx, state.TableTeams, t); err != nil {
 			return err
 		}
@@ -249,7 +250,7 @@ func teamDelete(c *api.Call) (any, error) {
 
 // withdrawInvites expires the outstanding invitations among invites that
 // match (all of them when match is nil) and reports whether there were any.
-func withdrawInvites(tx *state.Txn, invites []*state.TeamInvite, match func(*state.TeamInvite) bool) (bool, error) {
+func withdrawInvites(tx *state.Txn, invites []*model.TeamInvite, match func(*model.TeamInvite) bool) (bool, error) {
 	found := false
 	for _, inv := range invites {
 		if !inv.Outstanding(tx.Unix()) || (match != nil && !match(inv)) {
@@ -300,7 +301,7 @@ func teamInfo(c *api.Call) (any, error) {
 	}
 	v := teamInfoView{TeamID: t.ID, Name: t.Name, NumMembers: len(members), NumSubTeams: len(subs)}
 	if t.ParentID != "" {
-		if p, err := state.Get[state.Team](tx, state.TableTeams, t.ParentID); err == nil {
+		if p, err := state.Get[model.Team](tx, state.TableTeams, t.ParentID); err == nil {
 			v.TeamParent = &teamParentView{TeamID: p.ID, Name: p.Name}
 		}
 	}
@@ -348,7 +349,7 @@ func teamInvites(c *api.Call) (any, error) {
 }
 
 // pagedTeam reads the team of a /team/{members,sub_teams}/{team_id} call.
-func pagedTeam(c *api.Call, tx *state.Txn) (*state.Team, int, int, error) {
+func pagedTeam(c *api.Call, tx *state.Txn) (*model.Team, int, int, error) {
 	page, size, err := api.ReadPaging(c)
 	if err != nil {
 		return nil, 0, 0, err

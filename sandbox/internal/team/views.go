@@ -4,6 +4,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/account"
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -40,7 +41,7 @@ type AccountView struct {
 
 // ViewAccount renders a team member or invitee; withRole adds role_code
 // (members have one, invitees do not).
-func ViewAccount(a *state.Account, withQuotas, withRole bool) AccountView {
+func ViewAccount(a *model.Account, withQuotas, withRole bool) AccountView {
 	v := AccountView{AccountID: a.ID, EmailAddress: a.Email, IsLocked: a.IsLocked, IsPaidHS: a.IsPaidHS, IsPaidHF: a.IsPaidHF}
 	if withQuotas {
 		q := account.View(a).Quotas
@@ -67,7 +68,7 @@ type teamGetResponse struct {
 
 // viewTeam renders a team with its members and its outstanding invitations:
 // invitees with an account are invited_accounts, the others invited_emails.
-func viewTeam(tx *state.Txn, t *state.Team) (teamView, error) {
+func viewTeam(tx *state.Txn, t *model.Team) (teamView, error) {
 	v := teamView{Name: t.Name, Accounts: []AccountView{}, InvitedAccounts: []AccountView{}, InvitedEmails: []string{}}
 	members, err := state.MembersOfTeam(tx, t.ID)
 	if err != nil {
@@ -159,10 +160,10 @@ type teamSubTeamsResponse struct {
 // RegisterViews adds teams to the catalog, as GET /team shows them.
 func RegisterViews(r *api.Registry) {
 	r.Catalog.Add(catalog.Of("team", state.TableTeams,
-		func(t *state.Team) string { return t.ID },
-		func(tx *state.Txn, t *state.Team) (any, error) { return viewTeam(tx, t) },
-		func(tx *state.Txn, t *state.Team, accountID string) bool {
-			acct, err := state.Get[state.Account](tx, state.TableAccounts, accountID)
+		func(t *model.Team) string { return t.ID },
+		func(tx *state.Txn, t *model.Team) (any, error) { return viewTeam(tx, t) },
+		func(tx *state.Txn, t *model.Team, accountID string) bool {
+			acct, err := state.Get[model.Account](tx, state.TableAccounts, accountID)
 			return err == nil && acct.TeamID == t.ID
 		}))
 }

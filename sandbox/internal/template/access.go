@@ -16,6 +16,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -24,17 +25,17 @@ func errTemplateNotFound() *apierr.Error { return apierr.NotFoundf("Template not
 
 // templateCanUse reports whether the account may use the template (owner or
 // shared with).
-func templateCanUse(t *state.Template, accountID string) bool {
+func templateCanUse(t *model.Template, accountID string) bool {
 	return t.OwnerID == accountID || slices.Contains(t.SharedWith, accountID)
 }
 
 // templateCanSee reports whether the account may read the template.
-func templateCanSee(tx *state.Txn, t *state.Template, accountID string) bool {
+func templateCanSee(tx *state.Txn, t *model.Template, accountID string) bool {
 	return templateCanUse(t, accountID) || api.SameTeam(tx, t.OwnerID, accountID)
 }
 
 // templateFor finds a template the caller may read; 404 otherwise.
-func templateFor(tx *state.Txn, accountID, id string) (*state.Template, error) {
+func templateFor(tx *state.Txn, accountID, id string) (*model.Template, error) {
 	if id == "" {
 		return nil, errTemplateNotFound()
 	}
@@ -47,7 +48,7 @@ func templateFor(tx *state.Txn, accountID, id string) (*state.Template, error) {
 
 // templateOwnedBy finds a template the caller may change: 404 when the
 // caller cannot see it, 403 when it is not the owner.
-func templateOwnedBy(tx *state.Txn, accountID, id string) (*state.Template, error) {
+func templateOwnedBy(tx *state.Txn, accountID, id string) (*model.Template, error) {
 	t, err := templateFor(tx, accountID, id)
 	if err != nil {
 		return nil, err
@@ -67,7 +68,7 @@ func errTemplateQuota() *apierr.Error {
 // ChargeQuota takes one unit of the account's templates_left
 // (unlimited when the quota is null).
 func ChargeQuota(tx *state.Txn, accountID string) error {
-	a, err := state.Get[state.Account](tx, state.TableAccounts, accountID)
+	a, err := state.Get[model.Account](tx, state.TableAccounts, accountID)
 	if err != nil {
 		return apierr.NotFoundf("Account not found.")
 	}
@@ -86,7 +87,7 @@ func ChargeQuota(tx *state.Txn, accountID string) error {
 // refundTemplateQuota gives back the unit a template took, never above
 // templates_total.
 func refundTemplateQuota(tx *state.Txn, accountID string) error {
-	a, err := state.Get[state.Account](tx, state.TableAccounts, accountID)
+	a, err := state.Get[model.Account](tx, state.TableAccounts, accountID)
 	if err != nil || a.Quotas.TemplatesLeft == nil {
 		return nil
 	}
@@ -102,7 +103,7 @@ func refundTemplateQuota(tx *state.Txn, accountID string) error {
 // App checks a client_id given to a template operation: an API app
 // of this world owned by the caller or a member of the caller's team.
 func App(tx *state.Txn, accountID, clientID string) error {
-	app, err := state.Get[state.APIApp](tx, state.TableAPIApps, clientID)
+	app, err := state.Get[model.APIApp](tx, state.TableAPIApps, clientID)
 	if err != nil {
 		return apierr.Badf("client_id", "No API app has the client_id %q.", clientID)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -46,7 +47,7 @@ func templateCreate(c *api.Call) (any, error) {
 // be fetched) and stores the template, its quota charge and its preparation
 // in one transaction, so that a refused request leaves nothing behind.
 // extra, when set, completes the row in the same transaction.
-func createTemplate(c *api.Call, in *ContentInput, content *Content, draft bool, extra func(tx *state.Txn, t *state.Template) error) (*state.Template, error) {
+func createTemplate(c *api.Call, in *ContentInput, content *Content, draft bool, extra func(tx *state.Txn, t *model.Template) error) (*model.Template, error) {
 	if in.ClientID != "" {
 		if err := App(c.Read(), c.Account.ID, in.ClientID); err != nil {
 			return nil, err
@@ -56,7 +57,7 @@ func createTemplate(c *api.Call, in *ContentInput, content *Content, draft bool,
 	if err != nil {
 		return nil, err
 	}
-	preview := make([]state.Document, len(pending))
+	preview := make([]model.Document, len(pending))
 	for i, p := range pending {
 		preview[i] = p.Doc
 	}
@@ -64,7 +65,7 @@ func createTemplate(c *api.Call, in *ContentInput, content *Content, draft bool,
 		return nil, err
 	}
 	addTemplateDocumentFields(in, content, pending) // text_tags.go
-	var out *state.Template
+	var out *model.Template
 	err = c.Update(func(tx *state.Txn) error {
 		if in.ClientID != "" {
 			if err := App(tx, c.Account.ID, in.ClientID); err != nil {
@@ -84,7 +85,7 @@ func createTemplate(c *api.Call, in *ContentInput, content *Content, draft bool,
 			return err
 		}
 		if draft {
-			t.Status = state.TemplateDraft
+			t.Status = model.TemplateDraft
 		} else if err := StartPreparation(tx, t); err != nil {
 			return err
 		}
@@ -106,7 +107,7 @@ func createTemplate(c *api.Call, in *ContentInput, content *Content, draft bool,
 // test_mode it is locked (usable only in test_mode) and takes no quota;
 // otherwise it takes one unit of templates_left, and an exhausted quota is
 // 402 payment_required.
-func SettleQuota(tx *state.Txn, t *state.Template) error {
+func SettleQuota(tx *state.Txn, t *model.Template) error {
 	if t.TestMode {
 		t.IsLocked = true
 		return nil
@@ -119,15 +120,15 @@ func SettleQuota(tx *state.Txn, t *state.Template) error {
 }
 
 // NewRow builds a template row from validated content.
-func NewRow(tx *state.Txn, owner string, content *Content, docs []state.Document) *state.Template {
+func NewRow(tx *state.Txn, owner string, content *Content, docs []model.Document) *model.Template {
 	now := tx.Unix()
-	t := &state.Template{
+	t := &model.Template{
 		ID: tx.NewID(), Seq: tx.Seq(), OwnerID: owner,
 		Title: content.Title, Subject: content.Subject, Message: content.Message, Metadata: content.Metadata,
 		SignerRoles: content.Roles, CCRoles: content.CCRoles, Documents: docs, Fields: content.Fields,
 		Groups: content.Groups, Rules: content.Rules, MergeFields: content.MergeFields,
 		AllowCCs: true, SignerExperience: content.SignerExperience, DateFormat: content.DateFormat,
-		Status: state.TemplatePreparing, CreatedAt: now, UpdatedAt: now,
+		Status: model.TemplatePreparing, CreatedAt: now, UpdatedAt: now,
 	}
 	if t.Title == "" && len(docs) > 0 {
 		// The real service names an untitled template after its file.
@@ -135,7 +136,7 @@ func NewRow(tx *state.Txn, owner string, content *Content, docs []state.Document
 		t.Title = strings.TrimSuffix(name, path.Ext(name))
 	}
 	for _, a := range content.Attachments {
-		t.Attachments = append(t.Attachments, state.TemplateAttachment{ID: tx.NewID(), Name: a.Name,
+		t.Attachments = append(t.Attachments, model.TemplateAttachment{ID: tx.NewID(), Name: a.Name,
 			Instructions: a.Instructions, Role: *a.SignerIndex, Required: a.Required})
 	}
 	return t
@@ -176,18 +177,18 @@ func templateCreateEmbeddedDraft(c *api.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	ed := state.TemplateEditorOptions{ForceSignerRoles: in.ForceSignerRoles, ForceSubjectMessage: in.ForceSubjectMessage,
+	ed := model.TemplateEditorOptions{ForceSignerRoles: in.ForceSignerRoles, ForceSubjectMessage: in.ForceSubjectMessage,
 		ShowPreview: in.ShowPreview, ShowProgressStepper: in.ShowProgressStepper == nil || *in.ShowProgressStepper,
 		SkipMeNow: in.SkipMeNow}
 	if in.EditorOptions != nil {
 		ed.AllowEditSigners, ed.AllowEditDocuments = in.EditorOptions.AllowEditSigners, in.EditorOptions.AllowEditDocuments
 	}
-	var url *state.TemplateEditURL
-	t, err := createTemplate(c, &base, content, true, func(tx *state.Txn, t *state.Template) error {
+	var url *model.TemplateEditURL
+	t, err := createTemplate(c, &base, content, true, func(tx *state.Txn, t *model.Template) error {
 		t.AllowCCs = in.AllowCCs == nil || *in.AllowCCs
 		t.Editor = &ed
 		var err error
-		url, err = newTemplateEditURL(tx, t, c.Account.ID, state.TemplateEditURL{Editor: ed, TestMode: base.TestMode})
+		url, err = newTemplateEditURL(tx, t, c.Account.ID, model.TemplateEditURL{Editor: ed, TestMode: base.TestMode})
 		return err
 	})
 	if err != nil {
@@ -224,10 +225,10 @@ func templateList(c *api.Call) (any, error) {
 		return nil, e
 	}
 	seen := map[string]bool{}
-	var rows []*state.Template
+	var rows []*model.Template
 	for _, a := range accounts {
-		err := state.TemplatesOf(tx, a, func(t *state.Template) bool {
-			if seen[t.ID] || t.Status == state.TemplateDraft || t.Status == state.TemplateError {
+		err := state.TemplatesOf(tx, a, func(t *model.Template) bool {
+			if seen[t.ID] || t.Status == model.TemplateDraft || t.Status == model.TemplateError {
 				return true
 			}
 			seen[t.ID] = true
@@ -240,7 +241,7 @@ func templateList(c *api.Call) (any, error) {
 			return nil, err
 		}
 	}
-	slices.SortFunc(rows, func(a, b *state.Template) int {
+	slices.SortFunc(rows, func(a, b *model.Template) int {
 		switch {
 		case a.Seq > b.Seq:
 			return -1

@@ -7,6 +7,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
@@ -102,9 +103,9 @@ func templateOverlayable(tx *state.Txn, accountID, id, clientID string) error {
 		return err
 	}
 	switch t.Status {
-	case state.TemplateDraft, state.TemplatePreparing:
+	case model.TemplateDraft, model.TemplatePreparing:
 		return apierr.Conflictf("The template is still being prepared: wait for the template_created event.")
-	case state.TemplateError:
+	case model.TemplateError:
 		return apierr.Badf("template_id", "The template could not be created (template_error); its files cannot be updated.")
 	}
 	if clientID != "" {
@@ -117,12 +118,12 @@ func templateOverlayable(tx *state.Txn, accountID, id, clientID string) error {
 // keep their position on the same page counted across all documents (page
 // 3 of the old files is page 3 of the new ones, whatever the documents'
 // boundaries); OverlayPages keeps the old pages for the job's check.
-func Overlay(tx *state.Txn, src *state.Template, docs []state.Document) *state.Template {
+func Overlay(tx *state.Txn, src *model.Template, docs []model.Document) *model.Template {
 	t := cloneTemplate(src)
 	now := tx.Unix()
 	t.ID, t.Seq = tx.NewID(), tx.Seq()
 	t.Documents = docs
-	t.Status, t.ErrorMessage = state.TemplatePreparing, ""
+	t.Status, t.ErrorMessage = model.TemplatePreparing, ""
 	t.CreatedAt, t.UpdatedAt = now, now
 	t.OverlayOf, t.OverlayPages = src.ID, src.Pages()
 	t.QuotaCharged, t.IsLocked = false, false
@@ -160,7 +161,7 @@ func Overlay(tx *state.Txn, src *state.Template, docs []state.Document) *state.T
 
 // pageStarts gives the global index of each document's first page, plus the
 // total page count as the last element.
-func pageStarts(docs []state.Document) []int {
+func pageStarts(docs []model.Document) []int {
 	out := make([]int, 0, len(docs)+1)
 	n := 0
 	for _, d := range docs {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -29,12 +30,12 @@ type tplUserInput struct {
 // tplTargetAccount finds the account of an add_user/remove_user call:
 // account_id prevails over email_address; it must be a member of the
 // caller's team (403 otherwise, 404 when no account matches).
-func tplTargetAccount(tx *state.Txn, caller *state.Account, in tplUserInput) (*state.Account, error) {
-	var a *state.Account
+func tplTargetAccount(tx *state.Txn, caller *model.Account, in tplUserInput) (*model.Account, error) {
+	var a *model.Account
 	var err error
 	switch {
 	case strings.TrimSpace(in.AccountID) != "":
-		a, err = state.Get[state.Account](tx, state.TableAccounts, strings.TrimSpace(in.AccountID))
+		a, err = state.Get[model.Account](tx, state.TableAccounts, strings.TrimSpace(in.AccountID))
 		if err != nil {
 			return nil, apierr.NotFoundf("Account not found.").WithPath("account_id")
 		}
@@ -59,7 +60,7 @@ func tplTargetAccount(tx *state.Txn, caller *state.Account, in tplUserInput) (*s
 // the caller's and the account a member of their team; change answers the
 // template to store (nil when nothing changes), and the call answers the
 // template as it then is.
-func templateShareChange(c *api.Call, change func(tx *state.Txn, in tplUserInput, t *state.Template, a *state.Account) (*state.Template, error)) (any, error) {
+func templateShareChange(c *api.Call, change func(tx *state.Txn, in tplUserInput, t *model.Template, a *model.Account) (*model.Template, error)) (any, error) {
 	var in tplUserInput
 	if err := c.Bind(&in); err != nil {
 		return nil, err
@@ -97,7 +98,7 @@ func templateShareChange(c *api.Call, change func(tx *state.Txn, in tplUserInput
 // their list and may send with it; they are e-mailed unless
 // skip_notification is set. Sharing twice changes nothing.
 func templateAddUser(c *api.Call) (any, error) {
-	return templateShareChange(c, func(tx *state.Txn, in tplUserInput, t *state.Template, a *state.Account) (*state.Template, error) {
+	return templateShareChange(c, func(tx *state.Txn, in tplUserInput, t *model.Template, a *model.Account) (*model.Template, error) {
 		if a.ID == t.OwnerID || slices.Contains(t.SharedWith, a.ID) {
 			return nil, nil
 		}
@@ -108,7 +109,7 @@ func templateAddUser(c *api.Call) (any, error) {
 			if owner == "" {
 				owner = c.Account.Email
 			}
-			if _, err := notify.Email(tx, state.Email{Kind: notify.MailTemplateShared, To: a.Email, Name: a.Name, TemplateID: t.ID,
+			if _, err := notify.Email(tx, model.Email{Kind: notify.MailTemplateShared, To: a.Email, Name: a.Name, TemplateID: t.ID,
 				Subject:  owner + " shared the template \"" + t.Title + "\" with you",
 				FromName: c.Account.Name, ReplyTo: c.Account.Email, Title: t.Title}); err != nil {
 				return nil, err
@@ -122,7 +123,7 @@ func templateAddUser(c *api.Call) (any, error) {
 // own access cannot be removed. Removing an account that has no access
 // changes nothing.
 func templateRemoveUser(c *api.Call) (any, error) {
-	return templateShareChange(c, func(_ *state.Txn, in tplUserInput, t *state.Template, a *state.Account) (*state.Template, error) {
+	return templateShareChange(c, func(_ *state.Txn, in tplUserInput, t *model.Template, a *model.Account) (*model.Template, error) {
 		if a.ID == t.OwnerID {
 			path := "account_id"
 			if strings.TrimSpace(in.AccountID) == "" {

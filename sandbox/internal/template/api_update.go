@@ -16,6 +16,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -82,9 +83,9 @@ func templateUpdate(c *api.Call) (any, error) {
 			return err
 		}
 		switch t.Status {
-		case state.TemplateDraft, state.TemplatePreparing:
+		case model.TemplateDraft, model.TemplatePreparing:
 			return apierr.Conflictf("The template is still being prepared: wait for the template_created event.")
-		case state.TemplateError:
+		case model.TemplateError:
 			return apierr.Badf("template_id", "The template could not be created (template_error) and cannot be updated.")
 		}
 		ct := cloneTemplate(t)
@@ -198,7 +199,7 @@ func updatedCCRoles(given []string) ([]string, error) {
 
 // applyTemplateUpdate changes t (a copy) and answers the paths of the
 // form_fields entries that matched no form field.
-func applyTemplateUpdate(t *state.Template, u *tplUpdate) ([]string, error) {
+func applyTemplateUpdate(t *model.Template, u *tplUpdate) ([]string, error) {
 	if u.title != nil {
 		t.Title = *u.title
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -39,20 +40,20 @@ type templateFieldsView struct {
 type templateDocPages struct {
 	Index int          `json:"index"`
 	Name  string       `json:"name"`
-	Pages []state.Page `json:"pages"`
+	Pages []model.Page `json:"pages"`
 }
 
-func viewTemplateFields(t *state.Template) templateFieldsView {
+func viewTemplateFields(t *model.Template) templateFieldsView {
 	v := templateFieldsView{TemplateID: t.ID, Status: t.Status, SignerRoles: roleNames(t.SignerRoles),
 		Documents: []templateDocPages{}, Fields: placedFields(t)}
 	for i, d := range t.Documents {
-		pages := append([]state.Page{}, d.Pages...)
+		pages := append([]model.Page{}, d.Pages...)
 		v.Documents = append(v.Documents, templateDocPages{Index: i, Name: d.Name, Pages: pages})
 	}
 	return v
 }
 
-func controlTemplate(c *api.Call, tx *state.Txn) (*state.Template, error) {
+func controlTemplate(c *api.Call, tx *state.Txn) (*model.Template, error) {
 	t, err := state.GetTemplate(tx, c.Param("template_id"))
 	if err != nil {
 		return nil, api.ErrControlNotFound("template", c.Param("template_id"))
@@ -91,7 +92,7 @@ func controlTemplateFieldsPut(c *api.Call) (any, error) {
 		if err != nil {
 			return err
 		}
-		if t.Status == state.TemplateError {
+		if t.Status == model.TemplateError {
 			return apierr.Conflictf("Template %s could not be created (template_error); its fields cannot change.", t.ID)
 		}
 		cl := cloneTemplate(t)
@@ -152,9 +153,9 @@ func controlFinishDraft(c *api.Call) (any, error) {
 	}
 	e := tplEdits{Title: req.Title, Subject: req.Subject, Message: req.Message}
 	if c.Has("signer_roles") {
-		e.SignerRoles = []state.TemplateRole{}
+		e.SignerRoles = []model.TemplateRole{}
 		for _, r := range req.SignerRoles {
-			role := state.TemplateRole{Order: r.Order}
+			role := model.TemplateRole{Order: r.Order}
 			if r.Name != nil {
 				role.Name = *r.Name
 			}
@@ -170,7 +171,7 @@ func controlFinishDraft(c *api.Call) (any, error) {
 		if err != nil {
 			return api.ErrControlNotFound("template", c.Param("template_id"))
 		}
-		if t.Status != state.TemplateDraft {
+		if t.Status != model.TemplateDraft {
 			return apierr.Conflictf("Template %s is not an embedded draft (it is %s).", t.ID, t.Status)
 		}
 		saved, err := saveTemplateEdits(tx, t, nil, e)

@@ -19,6 +19,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/page"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/signpage"
@@ -72,7 +73,7 @@ func embeddedEditURL(c *api.Call) (any, error) {
 	if err := c.Bind(&in); err != nil {
 		return nil, err
 	}
-	opts := state.TemplateEditURL{TestMode: in.TestMode, Editor: state.TemplateEditorOptions{
+	opts := model.TemplateEditURL{TestMode: in.TestMode, Editor: model.TemplateEditorOptions{
 		ForceSignerRoles: in.ForceSignerRoles, ForceSubjectMessage: in.ForceSubjectMessage, ShowPreview: in.ShowPreview,
 		PreviewOnly: in.PreviewOnly, ShowProgressStepper: in.ShowProgressStepper == nil || *in.ShowProgressStepper,
 		AllowEditCCs: in.AllowEditCCs,
@@ -113,7 +114,7 @@ func embeddedEditURL(c *api.Call) (any, error) {
 		}
 		opts.SetMergeFields, opts.MergeFields = true, merges
 	}
-	var url *state.TemplateEditURL
+	var url *model.TemplateEditURL
 	err := c.Update(func(tx *state.Txn) error {
 		t, err := templateOwnedBy(tx, c.Account.ID, c.Param("template_id"))
 		if err != nil {
@@ -126,9 +127,9 @@ func embeddedEditURL(c *api.Call) (any, error) {
 			return apierr.PaymentRequiredf("This template is locked (created outside your template quota): it can only be edited with test_mode=1.").WithPath("test_mode")
 		}
 		switch t.Status {
-		case state.TemplatePreparing:
+		case model.TemplatePreparing:
 			return apierr.Conflictf("The template is still being prepared: wait for the template_created event.")
-		case state.TemplateError:
+		case model.TemplateError:
 			return apierr.Badf("template_id", "The template could not be created (template_error) and cannot be edited.")
 		}
 		url, err = newTemplateEditURL(tx, t, c.Account.ID, opts)
@@ -142,7 +143,7 @@ func embeddedEditURL(c *api.Call) (any, error) {
 
 // newTemplateEditURL stores an edit URL token for a template, valid for the
 // world's EditURLTTL.
-func newTemplateEditURL(tx *state.Txn, t *state.Template, accountID string, opts state.TemplateEditURL) (*state.TemplateEditURL, error) {
+func newTemplateEditURL(tx *state.Txn, t *model.Template, accountID string, opts model.TemplateEditURL) (*model.TemplateEditURL, error) {
 	u := opts
 	u.Token = tx.NewSecret()
 	u.TemplateID = t.ID
@@ -165,7 +166,7 @@ type tplEdits struct {
 	Title       *string
 	Subject     *string
 	Message     *string
-	SignerRoles []state.TemplateRole
+	SignerRoles []model.TemplateRole
 	CCRoles     []string
 	SetCCRoles  bool
 	// Fields, when SetFields, are the signer fields placed in the editor
@@ -178,8 +179,8 @@ type tplEdits struct {
 // cc_roles and merge_fields, the user's changes, and the start of the
 // template's preparation (template_created follows). A draft needs at least
 // one signer role; roles must keep every field's signer.
-func saveTemplateEdits(tx *state.Txn, t *state.Template, url *state.TemplateEditURL, e tplEdits) (*state.Template, error) {
-	if t.Status != state.TemplateDraft && t.Status != state.TemplateReady {
+func saveTemplateEdits(tx *state.Txn, t *model.Template, url *model.TemplateEditURL, e tplEdits) (*model.Template, error) {
+	if t.Status != model.TemplateDraft && t.Status != model.TemplateReady {
 		return nil, apierr.Conflictf("The template is %s and cannot be saved now.", t.Status)
 	}
 	c := cloneTemplate(t)
@@ -193,7 +194,7 @@ func saveTemplateEdits(tx *state.Txn, t *state.Template, url *state.TemplateEdit
 			}
 		}
 		if url.SetMergeFields {
-			c.MergeFields = append([]state.TemplateMergeField(nil), url.MergeFields...)
+			c.MergeFields = append([]model.TemplateMergeField(nil), url.MergeFields...)
 		}
 	}
 	if e.Title != nil {
@@ -232,7 +233,7 @@ func saveTemplateEdits(tx *state.Txn, t *state.Template, url *state.TemplateEdit
 	if len(c.SignerRoles) == 0 {
 		return nil, apierr.Badf("signer_roles", "A template needs at least one signer role before it can be saved.")
 	}
-	c.Status = state.TemplatePreparing
+	c.Status = model.TemplatePreparing
 	c.UpdatedAt = tx.Unix()
 	if err := StartPreparation(tx, c); err != nil {
 		return nil, err
@@ -254,7 +255,7 @@ func saveTemplateEdits(tx *state.Txn, t *state.Template, url *state.TemplateEdit
 // follow their role by name (the user may reorder roles); a role that keeps
 // its name keeps its signing order unless a new one is given; removing a
 // role that still has fields or attachments is refused.
-func replaceTemplateRoles(c *state.Template, roles []state.TemplateRole) error {
+func replaceTemplateRoles(c *model.Template, roles []model.TemplateRole) error {
 	index := map[string]int{}
 	for i, r := range roles {
 		p := fmt.Sprintf("signer_roles[%d][name]", i)
@@ -306,14 +307,14 @@ func replaceTemplateRoles(c *state.Template, roles []state.TemplateRole) error {
 
 // editorWorld finds the world of an editor page (no credentials: the token
 // is the key, as for the real edit URLs).
-func editorWorld(c *api.Call) (*state.TemplateEditURL, *state.Template, string, int) {
-	w := page.WorldFor(c.Host, c.Param("world"), page.HoldsRow[state.TemplateEditURL](state.TableTemplateEditURLs, c.Param("token")))
+func editorWorld(c *api.Call) (*model.TemplateEditURL, *model.Template, string, int) {
+	w := page.WorldFor(c.Host, c.Param("world"), page.HoldsRow[model.TemplateEditURL](state.TableTemplateEditURLs, c.Param("token")))
 	if w == nil {
 		return nil, nil, "This edit link does not exist.", http.StatusNotFound
 	}
 	c.EnterWorld(w)
 	tx := c.Read()
-	u, err := state.Get[state.TemplateEditURL](tx, state.TableTemplateEditURLs, c.Param("token"))
+	u, err := state.Get[model.TemplateEditURL](tx, state.TableTemplateEditURLs, c.Param("token"))
 	if err != nil {
 		return nil, nil, "This edit link does not exist.", http.StatusNotFound
 	}
@@ -336,7 +337,7 @@ func editorPage(c *api.Call) (any, error) {
 	if u == nil {
 		return editorHTML(status, editorMessage{Title: "Template editor", Message: msg})
 	}
-	v := signpage.EditorView{Title: t.Title, TemplateID: t.ID, Draft: t.Status == state.TemplateDraft, Action: c.Request.URL.Path,
+	v := signpage.EditorView{Title: t.Title, TemplateID: t.ID, Draft: t.Status == model.TemplateDraft, Action: c.Request.URL.Path,
 		TitleValue: t.Title, Subject: t.Subject, Message: t.Message, Roles: tplRoleLines(t.SignerRoles), CCs: strings.Join(t.CCRoles, "\n"),
 		Data:  editorViewData{Documents: document.PageDocs(c.Request.URL.Path, t.Documents), Roles: roleNames(t.SignerRoles), Fields: placedFields(t)},
 		Brand: apiapp.PageBrand(c.Read(), t.ClientID, c.Request.URL.Path)}
@@ -349,13 +350,13 @@ func editorPage(c *api.Call) (any, error) {
 // editorLogo serves the logo of an editor page's template's API app, for
 // the editor and the page after saving (the link is used by then).
 func editorLogo(c *api.Call) (any, error) {
-	w := page.WorldFor(c.Host, c.Param("world"), page.HoldsRow[state.TemplateEditURL](state.TableTemplateEditURLs, c.Param("token")))
+	w := page.WorldFor(c.Host, c.Param("world"), page.HoldsRow[model.TemplateEditURL](state.TableTemplateEditURLs, c.Param("token")))
 	if w == nil {
 		return document.PageNotFound("This edit link does not exist.")
 	}
 	c.EnterWorld(w)
 	tx := c.Read()
-	u, err := state.Get[state.TemplateEditURL](tx, state.TableTemplateEditURLs, c.Param("token"))
+	u, err := state.Get[model.TemplateEditURL](tx, state.TableTemplateEditURLs, c.Param("token"))
 	if err != nil {
 		return document.PageNotFound("This edit link does not exist.")
 	}
@@ -408,10 +409,10 @@ func editorSave(c *api.Call) (any, error) {
 	}
 	e.Title, e.Subject, e.Message = formValue("title"), formValue("subject"), formValue("message")
 	if form.Has("signer_roles") {
-		e.SignerRoles = []state.TemplateRole{}
+		e.SignerRoles = []model.TemplateRole{}
 		for _, line := range strings.Split(form.Get("signer_roles"), "\n") {
 			if name := strings.TrimSpace(line); name != "" {
-				e.SignerRoles = append(e.SignerRoles, state.TemplateRole{Name: name})
+				e.SignerRoles = append(e.SignerRoles, model.TemplateRole{Name: name})
 			}
 		}
 	}
@@ -431,7 +432,7 @@ func editorSave(c *api.Call) (any, error) {
 		}
 		e.Fields, e.SetFields = list, true
 	}
-	var saved *state.Template
+	var saved *model.Template
 	err := c.Update(func(tx *state.Txn) error {
 		cur, err := state.GetTemplate(tx, t.ID)
 		if err != nil {
@@ -452,7 +453,7 @@ func editorSave(c *api.Call) (any, error) {
 		Brand: apiapp.PageBrand(c.Read(), saved.ClientID, c.Request.URL.Path)})
 }
 
-func roleNames(roles []state.TemplateRole) []string {
+func roleNames(roles []model.TemplateRole) []string {
 	out := make([]string, 0, len(roles))
 	for _, r := range roles {
 		out = append(out, r.Name)
@@ -460,7 +461,7 @@ func roleNames(roles []state.TemplateRole) []string {
 	return out
 }
 
-func tplRoleLines(roles []state.TemplateRole) string { return strings.Join(roleNames(roles), "\n") }
+func tplRoleLines(roles []model.TemplateRole) string { return strings.Join(roleNames(roles), "\n") }
 
 type editorMessage struct {
 	Title         string

@@ -16,8 +16,8 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
 
@@ -120,8 +120,8 @@ func tplDecodeObject(m map[string]any, dst any, path string) error {
 }
 
 // tplField validates one form field and resolves its signer to a role.
-func tplField(f fields.FormField, p string, roles []state.TemplateRole, groups map[string]int) (state.TemplateField, error) {
-	var tf state.TemplateField
+func tplField(f fields.FormField, p string, roles []model.TemplateRole, groups map[string]int) (model.TemplateField, error) {
+	var tf model.TemplateField
 	at := fields.Path(p)
 	if e := fields.CheckType(at, f.Type); e != nil {
 		return tf, e
@@ -138,10 +138,10 @@ func tplField(f fields.FormField, p string, roles []state.TemplateRole, groups m
 	if e := fields.CheckBox(at, f.X, f.Y, f.Width, f.Height); e != nil {
 		return tf, e
 	}
-	tf = state.TemplateField{
+	tf = model.TemplateField{
 		APIID: strings.TrimSpace(f.APIID), Name: f.Name, Type: f.Type, DocumentIndex: *f.DocumentIndex,
 		X: *f.X, Y: *f.Y, Width: *f.Width, Height: *f.Height, Group: f.Group,
-		FieldKeys: state.FieldKeys{
+		FieldKeys: model.FieldKeys{
 			Placeholder: f.Placeholder, AutoFillType: f.AutoFillType, LinkID: f.LinkID, Masked: f.Masked,
 			ValidationType: f.ValidationType, ValidationCustomRegex: f.ValidationCustomRegex,
 			ValidationCustomRegexFormatLabel: f.ValidationCustomRegexFormatLabel,
@@ -209,7 +209,7 @@ func tplField(f fields.FormField, p string, roles []state.TemplateRole, groups m
 // tplFieldRole resolves a field's signer (nil when absent): a 0-based role
 // index or a role name; merge fields belong to the sender ("sender", or no
 // signer).
-func tplFieldRole(signer *string, merge bool, path string, roles []state.TemplateRole) (int, error) {
+func tplFieldRole(signer *string, merge bool, path string, roles []model.TemplateRole) (int, error) {
 	v := strings.TrimSpace(param.Deref(signer))
 	if merge && (v == "" || strings.EqualFold(v, fields.SignerSender)) {
 		return -1, nil
@@ -236,8 +236,8 @@ func tplFieldRole(signer *string, merge bool, path string, roles []state.Templat
 
 // tplRules validates conditional logic: one trigger per rule, AND only,
 // triggers and actions of the same signer, a field targeted once.
-func tplRules(in []fields.Rule, fields []state.TemplateField, apiIDs map[string]int, groups map[string]int) ([]state.FieldRule, error) {
-	var out []state.FieldRule
+func tplRules(in []fields.Rule, fields []model.TemplateField, apiIDs map[string]int, groups map[string]int) ([]model.FieldRule, error) {
+	var out []model.FieldRule
 	ruleIDs := map[string]bool{}
 	targeted := map[string]bool{}
 	for i, r := range in {
@@ -275,7 +275,7 @@ func tplRules(in []fields.Rule, fields []state.TemplateField, apiIDs map[string]
 			return nil, apierr.Badf(tp+"[value]", "Give either value or values, not both.")
 		}
 		signer := fields[fi].Role
-		rule := state.FieldRule{ID: r.ID, TriggerOperator: op, Triggers: []state.RuleTrigger{{ID: tr.ID, Operator: tr.Operator, Values: tr.Values}}}
+		rule := model.FieldRule{ID: r.ID, TriggerOperator: op, Triggers: []model.RuleTrigger{{ID: tr.ID, Operator: tr.Operator, Values: tr.Values}}}
 		if tr.Value != nil {
 			rule.Triggers[0].Value = *tr.Value
 		}
@@ -317,7 +317,7 @@ func tplRules(in []fields.Rule, fields []state.TemplateField, apiIDs map[string]
 				return nil, apierr.Badf(ap, "A field or group can be the target of only one rule action.")
 			}
 			targeted[target] = true
-			rule.Actions = append(rule.Actions, state.RuleAction{FieldID: a.FieldID, GroupID: a.GroupID, Hidden: *a.Hidden, Type: a.Type})
+			rule.Actions = append(rule.Actions, model.RuleAction{FieldID: a.FieldID, GroupID: a.GroupID, Hidden: *a.Hidden, Type: a.Type})
 		}
 		out = append(out, rule)
 	}
@@ -326,7 +326,7 @@ func tplRules(in []fields.Rule, fields []state.TemplateField, apiIDs map[string]
 
 // CheckDocuments checks what needs the documents: every field on an
 // existing document and page.
-func CheckDocuments(content *Content, docs []state.Document) error {
+func CheckDocuments(content *Content, docs []model.Document) error {
 	for i, f := range content.Fields {
 		p := content.fieldPaths[i]
 		if f.DocumentIndex >= len(docs) {

@@ -14,8 +14,8 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 )
 
@@ -68,14 +68,14 @@ type ContentInput struct {
 type Content struct {
 	Title, Subject, Message string
 	Metadata                json.RawMessage
-	Roles                   []state.TemplateRole
+	Roles                   []model.TemplateRole
 	CCRoles                 []string
-	Fields                  []state.TemplateField
+	Fields                  []model.TemplateField
 	// fieldPaths are the request paths of Fields, for document checks.
 	fieldPaths       []string
-	Groups           []state.FieldGroup
-	Rules            []state.FieldRule
-	MergeFields      []state.TemplateMergeField
+	Groups           []model.FieldGroup
+	Rules            []model.FieldRule
+	MergeFields      []model.TemplateMergeField
 	Attachments      []fields.SubAttachment
 	DateFormat       string
 	SignerExperience string
@@ -128,7 +128,7 @@ func BuildContent(in *ContentInput, rolesRequired, fieldsRequired bool, hasField
 			return nil, apierr.Badf(p+"[name]", "Duplicate signer role name %q: role names must be unique.", name)
 		}
 		seen[key] = true
-		role := state.TemplateRole{Name: name}
+		role := model.TemplateRole{Name: name}
 		if r.Order != nil {
 			if *r.Order < 0 {
 				return nil, apierr.Badf(p+"[order]", "%s[order] must be 0 or greater.", p)
@@ -202,7 +202,7 @@ func BuildContent(in *ContentInput, rolesRequired, fieldsRequired bool, hasField
 			return nil, apierr.Badf(p+"[group_id]", "Duplicate group_id %q.", g.GroupID)
 		}
 		groupIdx[g.GroupID] = i
-		out.Groups = append(out.Groups, state.FieldGroup{GroupID: g.GroupID, GroupLabel: g.GroupLabel, Requirement: g.Requirement})
+		out.Groups = append(out.Groups, model.FieldGroup{GroupID: g.GroupID, GroupLabel: g.GroupLabel, Requirement: g.Requirement})
 	}
 
 	if fieldsRequired && !hasFields {
@@ -290,8 +290,8 @@ func BuildContent(in *ContentInput, rolesRequired, fieldsRequired bool, hasField
 // tplMergeFields checks merge_fields (SubMergeField, in template/create,
 // create_embedded_draft and embedded/edit_url): every entry named, of type
 // text or checkbox, names unique.
-func tplMergeFields(in []tplMergeFieldInput) ([]state.TemplateMergeField, error) {
-	var out []state.TemplateMergeField
+func tplMergeFields(in []tplMergeFieldInput) ([]model.TemplateMergeField, error) {
+	var out []model.TemplateMergeField
 	seen := map[string]bool{}
 	for i, m := range in {
 		p := fmt.Sprintf("merge_fields[%d]", i)
@@ -309,7 +309,7 @@ func tplMergeFields(in []tplMergeFieldInput) ([]state.TemplateMergeField, error)
 			return nil, apierr.Badf(p+"[name]", "Duplicate merge field name %q: merge field names must be unique.", name)
 		}
 		seen[name] = true
-		out = append(out, state.TemplateMergeField{Name: name, Type: m.Type})
+		out = append(out, model.TemplateMergeField{Name: name, Type: m.Type})
 	}
 	return out, nil
 }

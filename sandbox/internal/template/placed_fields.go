@@ -12,7 +12,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
 // placedField is a template's field as the editor and the control plane
@@ -31,12 +31,12 @@ type placedField struct {
 	Required      bool   `json:"required"`
 	Signer        string `json:"signer"`
 	Group         string `json:"group,omitempty"`
-	state.FieldKeys
+	model.FieldKeys
 }
 
 // placedFields lists the template's signer fields (merge fields left out),
 // a field without a page on page 1.
-func placedFields(t *state.Template) []placedField {
+func placedFields(t *model.Template) []placedField {
 	out := []placedField{}
 	for _, f := range t.Fields {
 		if f.Role < 0 || f.IsMerge() {
@@ -53,8 +53,8 @@ func placedFields(t *state.Template) []placedField {
 }
 
 // withoutSignerFields keeps only a template's merge fields.
-func withoutSignerFields(in []state.TemplateField) []state.TemplateField {
-	var out []state.TemplateField
+func withoutSignerFields(in []model.TemplateField) []model.TemplateField {
+	var out []model.TemplateField
 	for _, f := range in {
 		if f.Role < 0 || f.IsMerge() {
 			out = append(out, f)
@@ -68,7 +68,7 @@ func withoutSignerFields(in []state.TemplateField) []state.TemplateField {
 // created template's field is, must name one of c's signer roles, lie on
 // one of its documents' pages and have its own api_id; conditional rules
 // must keep their fields.
-func replacePlacedFields(c *state.Template, raw []any, path string) error {
+func replacePlacedFields(c *model.Template, raw []any, path string) error {
 	out := withoutSignerFields(c.Fields)
 	groups := map[string]int{}
 	for i, g := range c.Groups {
@@ -122,7 +122,7 @@ func replacePlacedFields(c *state.Template, raw []any, path string) error {
 }
 
 // ruleFieldIDs are the api_ids a conditional rule refers to.
-func ruleFieldIDs(r state.FieldRule) []string {
+func ruleFieldIDs(r model.FieldRule) []string {
 	var ids []string
 	for _, t := range r.Triggers {
 		ids = append(ids, t.ID)

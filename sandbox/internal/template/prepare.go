@@ -12,6 +12,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/pdf"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -34,7 +35,7 @@ func RegisterPrepare(r *api.Registry) {
 // preparation of a template that has just become "preparing". Files are
 // scheduled now so that they are ready when template_created is emitted;
 // templateFilesVisible answers 409 until the template is ready.
-func StartPreparation(tx *state.Txn, t *state.Template) error {
+func StartPreparation(tx *state.Txn, t *model.Template) error {
 	cfg := state.GetConfig(tx)
 	if err := state.CancelJobs(tx, t.ID, JobPrepare); err != nil {
 		return err
@@ -46,9 +47,9 @@ func StartPreparation(tx *state.Txn, t *state.Template) error {
 }
 
 // runTemplatePrepare is the preparation job.
-func runTemplatePrepare(s *api.Host, w *world.World, tx *state.Txn, job *state.Job) error {
+func runTemplatePrepare(s *api.Host, w *world.World, tx *state.Txn, job *model.Job) error {
 	t, err := state.GetTemplate(tx, job.Subject)
-	if err != nil || t.Status != state.TemplatePreparing {
+	if err != nil || t.Status != model.TemplatePreparing {
 		return nil // deleted or already settled meanwhile
 	}
 	msg := PreparationProblem(t)
@@ -67,7 +68,7 @@ func runTemplatePrepare(s *api.Host, w *world.World, tx *state.Txn, job *state.J
 	c.UpdatedAt = tx.Unix()
 	evType := notify.TypeTemplateCreated
 	if msg != "" {
-		c.Status, c.ErrorMessage, evType = state.TemplateError, msg, notify.TypeTemplateError
+		c.Status, c.ErrorMessage, evType = model.TemplateError, msg, notify.TypeTemplateError
 		if c.QuotaCharged {
 			if err := refundTemplateQuota(tx, c.OwnerID); err != nil {
 				return err
@@ -75,7 +76,7 @@ func runTemplatePrepare(s *api.Host, w *world.World, tx *state.Txn, job *state.J
 			c.QuotaCharged = false
 		}
 	} else {
-		c.Status = state.TemplateReady
+		c.Status = model.TemplateReady
 	}
 	if err := state.PutTemplate(tx, c); err != nil {
 		return err
@@ -88,7 +89,7 @@ func runTemplatePrepare(s *api.Host, w *world.World, tx *state.Txn, job *state.J
 // template's preparation ("" for none): a document whose name or text asks
 // for a processing failure (internal/testvalues) fails the template with
 // template_error, the one failure templates have.
-func testValueProblem(tx *state.Txn, t *state.Template) string {
+func testValueProblem(tx *state.Txn, t *model.Template) string {
 	if !testvalues.On(tx) {
 		return ""
 	}
@@ -104,7 +105,7 @@ func testValueProblem(tx *state.Txn, t *state.Template) string {
 // entirely outside its page, or an overlay whose files have fewer pages or
 // another orientation than the files they replace (measured on the PDFs'
 // pages, in order across documents).
-func PreparationProblem(t *state.Template) string {
+func PreparationProblem(t *model.Template) string {
 	for i, d := range t.Documents {
 		if d.Error != "" {
 			return fmt.Sprintf("Document %d (%s) could not be processed: %s", i, d.Name, d.Error)
@@ -135,7 +136,7 @@ func PreparationProblem(t *state.Template) string {
 }
 
 // pageOrientation is "landscape" for pages wider than tall, else "portrait".
-func pageOrientation(p state.Page) string {
+func pageOrientation(p model.Page) string {
 	if p.Width > p.Height {
 		return "landscape"
 	}
@@ -151,9 +152,9 @@ func templateFilesVisible(c *api.Call, tx *state.Txn, id string) error {
 		return err
 	}
 	switch t.Status {
-	case state.TemplateDraft, state.TemplatePreparing:
+	case model.TemplateDraft, model.TemplatePreparing:
 		return apierr.Conflictf("The files of this template are still being prepared: wait for the template_created event.")
-	case state.TemplateError:
+	case model.TemplateError:
 		return apierr.New(apierr.UnprocessableEntity, "The files of this template could not be processed (template_error): "+t.ErrorMessage)
 	}
 	return nil
@@ -184,18 +185,18 @@ func templateComposition(tx *state.Txn, id string) (pdf.Composition, []string, e
 }
 
 // cloneTemplate copies a stored template deeply enough to change any slice.
-func cloneTemplate(t *state.Template) *state.Template {
+func cloneTemplate(t *model.Template) *model.Template {
 	c := *t
-	c.SignerRoles = append([]state.TemplateRole(nil), t.SignerRoles...)
+	c.SignerRoles = append([]model.TemplateRole(nil), t.SignerRoles...)
 	c.CCRoles = append([]string(nil), t.CCRoles...)
-	c.Documents = append([]state.Document(nil), t.Documents...)
-	c.Fields = append([]state.TemplateField(nil), t.Fields...)
-	c.Groups = append([]state.FieldGroup(nil), t.Groups...)
-	c.Rules = append([]state.FieldRule(nil), t.Rules...)
-	c.MergeFields = append([]state.TemplateMergeField(nil), t.MergeFields...)
-	c.Attachments = append([]state.TemplateAttachment(nil), t.Attachments...)
+	c.Documents = append([]model.Document(nil), t.Documents...)
+	c.Fields = append([]model.TemplateField(nil), t.Fields...)
+	c.Groups = append([]model.FieldGroup(nil), t.Groups...)
+	c.Rules = append([]model.FieldRule(nil), t.Rules...)
+	c.MergeFields = append([]model.TemplateMergeField(nil), t.MergeFields...)
+	c.Attachments = append([]model.TemplateAttachment(nil), t.Attachments...)
 	c.SharedWith = append([]string(nil), t.SharedWith...)
-	c.OverlayPages = append([]state.Page(nil), t.OverlayPages...)
+	c.OverlayPages = append([]model.Page(nil), t.OverlayPages...)
 	c.Metadata = append([]byte(nil), t.Metadata...)
 	if t.Editor != nil {
 		e := *t.Editor
@@ -209,10 +210,10 @@ func cloneTemplate(t *state.Template) *state.Template {
 // template's preparation in template_error (every request made from it
 // would otherwise end in error_component_position). "" when every field is
 // on its page.
-func templateFieldPlacementProblem(t *state.Template) string {
-	placed := make([]state.FormField, 0, len(t.Fields))
+func templateFieldPlacementProblem(t *model.Template) string {
+	placed := make([]model.FormField, 0, len(t.Fields))
 	for _, f := range t.Fields {
-		ff := state.FormField{APIID: f.APIID, DocumentIndex: f.DocumentIndex, X: f.X, Y: f.Y, Width: f.Width, Height: f.Height}
+		ff := model.FormField{APIID: f.APIID, DocumentIndex: f.DocumentIndex, X: f.X, Y: f.Y, Width: f.Width, Height: f.Height}
 		if f.Page > 0 {
 			p := f.Page
 			ff.Page = &p

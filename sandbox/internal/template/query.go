@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"encoding/json"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/search"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -36,7 +37,7 @@ func ParseQuery(q string) (Filter, error) {
 }
 
 // Match evaluates the filter on a template; viewer resolves owner:me.
-func (f Filter) Match(tx *state.Txn, t *state.Template, viewer string) bool {
+func (f Filter) Match(tx *state.Txn, t *model.Template, viewer string) bool {
 	var meta map[string]any
 	decoded := false
 	metadata := func() map[string]any {
@@ -63,7 +64,7 @@ func (f Filter) Match(tx *state.Txn, t *state.Template, viewer string) bool {
 			if n.Value == "me" {
 				return t.OwnerID == viewer
 			}
-			a, err := state.Get[state.Account](tx, state.TableAccounts, t.OwnerID)
+			a, err := state.Get[model.Account](tx, state.TableAccounts, t.OwnerID)
 			return err == nil && (n.Has(a.Email) || n.Has(a.Name))
 		}
 		return n.Has(t.Title) || n.Has(t.Message) || search.MatchMetadata(metadata(), n) || search.MatchDocumentNames(t.Documents, n)

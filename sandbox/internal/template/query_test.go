@@ -8,15 +8,15 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
-func qTemplate() *state.Template {
-	return &state.Template{
+func qTemplate() *model.Template {
+	return &model.Template{
 		ID: "t1", OwnerID: "me", Title: "Field Trip Release", Message: "Bring a lunch", TestMode: true,
 		CreatedAt: time.Date(2014, 6, 15, 12, 0, 0, 0, time.UTC).Unix(),
 		Metadata:  json.RawMessage(`{"custom_id":1234.50,"team":"blue","nested":{"k":"deep"}}`),
-		Documents: []state.Document{{Name: "release-form.pdf"}},
+		Documents: []model.Document{{Name: "release-form.pdf"}},
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -52,7 +53,7 @@ func ResolveRequest(c *api.Call, tx *state.Txn, ids []string) (*Use, error) {
 // position), again until it is unique ("a" of the second template becomes
 // a_2_2 when the first had both a and a_2).
 func Combine(tx *state.Txn, accountID string, ids []string, testMode bool) (*Use, error) {
-	var templates []*state.Template
+	var templates []*model.Template
 	for i, id := range ids {
 		t, err := usableTemplate(tx, accountID, id, testMode)
 		if err != nil {
@@ -107,7 +108,7 @@ func Combine(tx *state.Txn, accountID string, ids []string, testMode bool) (*Use
 		groups := map[string]string{}
 		for _, g := range t.Groups {
 			groups[g.GroupID] = unique(groupIDs, g.GroupID)
-			use.FieldGroups = append(use.FieldGroups, state.FieldGroup{GroupID: groups[g.GroupID], GroupLabel: g.GroupLabel, Requirement: g.Requirement})
+			use.FieldGroups = append(use.FieldGroups, model.FieldGroup{GroupID: groups[g.GroupID], GroupLabel: g.GroupLabel, Requirement: g.Requirement})
 		}
 		for _, f := range t.Fields {
 			rf := requestField(t, f, offset)
@@ -129,13 +130,13 @@ func Combine(tx *state.Txn, accountID string, ids []string, testMode bool) (*Use
 			}
 		}
 		for _, r := range t.Rules {
-			nr := state.FieldRule{ID: unique(ruleIDs, r.ID), TriggerOperator: r.TriggerOperator}
+			nr := model.FieldRule{ID: unique(ruleIDs, r.ID), TriggerOperator: r.TriggerOperator}
 			for _, tr := range r.Triggers {
-				nr.Triggers = append(nr.Triggers, state.RuleTrigger{ID: ids[tr.ID], Operator: tr.Operator, Value: tr.Value,
+				nr.Triggers = append(nr.Triggers, model.RuleTrigger{ID: ids[tr.ID], Operator: tr.Operator, Value: tr.Value,
 					Values: append([]string(nil), tr.Values...)})
 			}
 			for _, a := range r.Actions {
-				act := state.RuleAction{Hidden: a.Hidden, Type: a.Type}
+				act := model.RuleAction{Hidden: a.Hidden, Type: a.Type}
 				if a.FieldID != "" {
 					act.FieldID = ids[a.FieldID]
 				}
@@ -155,7 +156,7 @@ func Combine(tx *state.Txn, accountID string, ids []string, testMode bool) (*Use
 }
 
 // usableTemplate finds a template the caller may send with.
-func usableTemplate(tx *state.Txn, accountID, id string, testMode bool) (*state.Template, error) {
+func usableTemplate(tx *state.Txn, accountID, id string, testMode bool) (*model.Template, error) {
 	t, err := templateFor(tx, accountID, id)
 	if err != nil {
 		return nil, err
@@ -164,11 +165,11 @@ func usableTemplate(tx *state.Txn, accountID, id string, testMode bool) (*state.
 		return nil, apierr.Forbiddenf("Template %s has not been shared with you.", t.ID)
 	}
 	switch t.Status {
-	case state.TemplateDraft:
+	case model.TemplateDraft:
 		return nil, apierr.Conflictf("Template %s is an embedded draft that has not been saved in the editor yet.", t.ID)
-	case state.TemplatePreparing:
+	case model.TemplatePreparing:
 		return nil, apierr.Conflictf("Template %s is still being prepared: wait for the template_created event.", t.ID)
-	case state.TemplateError:
+	case model.TemplateError:
 		return nil, apierr.Badf("", "Template %s could not be created (template_error) and cannot be used.", t.ID)
 	}
 	if t.IsLocked && !testMode {
@@ -181,10 +182,10 @@ func usableTemplate(tx *state.Txn, accountID, id string, testMode bool) (*state.
 // each template's roles in signing order (by order when set, else as
 // defined), templates in the order given. ordered is true when any template
 // orders its roles.
-func combinedRoles(templates []*state.Template) (roles []string, ordered bool) {
+func combinedRoles(templates []*model.Template) (roles []string, ordered bool) {
 	for _, t := range templates {
-		rs := append([]state.TemplateRole(nil), t.SignerRoles...)
-		slices.SortStableFunc(rs, func(a, b state.TemplateRole) int {
+		rs := append([]model.TemplateRole(nil), t.SignerRoles...)
+		slices.SortStableFunc(rs, func(a, b model.TemplateRole) int {
 			switch {
 			case a.Order == nil || b.Order == nil:
 				return 0
@@ -210,8 +211,8 @@ func combinedRoles(templates []*state.Template) (roles []string, ordered bool) {
 // requestField turns a template field into a request field on the combined
 // documents: Role names the signer role (Signer empty), merge fields have
 // Signer "sender".
-func requestField(t *state.Template, f state.TemplateField, docOffset int) state.FormField {
-	rf := state.FormField{
+func requestField(t *model.Template, f model.TemplateField, docOffset int) model.FormField {
+	rf := model.FormField{
 		APIID: f.APIID, Name: f.Name, Type: f.Type, DocumentIndex: f.DocumentIndex + docOffset,
 		X: f.X, Y: f.Y, Width: f.Width, Height: f.Height, Required: f.Required, Group: f.Group,
 		FieldKeys: f.FieldKeys,

@@ -18,8 +18,8 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/pdf/pdftext"
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
 // addTemplateDocumentFields is the hook of template creation: it reads the
@@ -64,9 +64,9 @@ func addTemplateDocumentFields(in *ContentInput, content *Content, docs []docume
 // malformed tag is recorded on its document and then no tag becomes a
 // field (the template fails preparation).
 func templateTagFields(content *Content, docs []document.Pending, taken map[string]bool, groupIdx map[string]int) {
-	var formFields []state.TemplateField
+	var formFields []model.TemplateField
 	var paths []string
-	var merges []state.TemplateMergeField
+	var merges []model.TemplateMergeField
 	declared := map[string]string{}
 	for _, m := range content.MergeFields {
 		declared[m.Name] = m.Type
@@ -122,7 +122,7 @@ func templateTagFields(content *Content, docs []document.Pending, taken map[stri
 					continue
 				} else if !ok {
 					declared[tf.Name] = want
-					merges = append(merges, state.TemplateMergeField{Name: tf.Name, Type: want})
+					merges = append(merges, model.TemplateMergeField{Name: tf.Name, Type: want})
 				}
 			}
 			formFields, paths = append(formFields, tf), append(paths, path)

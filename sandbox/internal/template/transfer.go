@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -18,8 +19,8 @@ func RegisterTransfer(r *api.Registry) { r.OnTeamOwnershipTransfer(transferTempl
 // access move, the accounts it was shared with keep it. Templates merely
 // shared with the removed member stay as they are.
 func transferTemplates(_ *api.Host, _ *world.World, tx *state.Txn, from, to string) error {
-	var owned []*state.Template
-	err := state.TemplatesOf(tx, from, func(t *state.Template) bool {
+	var owned []*model.Template
+	err := state.TemplatesOf(tx, from, func(t *model.Template) bool {
 		if t.OwnerID == from {
 			owned = append(owned, t)
 		}

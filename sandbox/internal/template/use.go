@@ -1,13 +1,15 @@
 package template
 
-import "github.com/signsandbox/signsandbox/sandbox/internal/state"
+import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
+)
 
 // Use is what templates contribute to a signature request, all
 // templates of template_ids combined in the order given.
 type Use struct {
 	// Documents are the templates' stored documents, in order; documents
 	// uploaded with the request are appended after them.
-	Documents []state.Document
+	Documents []model.Document
 	// SignerRoles are the roles signers must fill, in the templates'
 	// order; Order is the role's signing order (nil when unordered).
 	SignerRoles []Role
@@ -17,9 +19,9 @@ type Use struct {
 	// Documents and Role naming the signer role that fills each (Signer
 	// left empty); merge fields (text-merge, checkbox-merge) have Role ""
 	// and Signer "sender".
-	FormFields  []state.FormField
-	FieldGroups []state.FieldGroup
-	FieldRules  []state.FieldRule
+	FormFields  []model.FormField
+	FieldGroups []model.FieldGroup
+	FieldRules  []model.FieldRule
 	// MergeFields are the templates' custom (merge) fields, which
 	// custom_fields fill by name.
 	MergeFields []MergeField

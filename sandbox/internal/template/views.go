@@ -13,6 +13,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/notify"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -22,14 +23,14 @@ import (
 // the events about a template carry it rendered through it.
 func RegisterViews(r *api.Registry) {
 	r.Catalog.Add(catalog.OfViewer(notify.ObjectTemplate, state.TableTemplates,
-		func(t *state.Template) string { return t.ID },
-		func(tx *state.Txn, t *state.Template, viewer string) (any, error) {
+		func(t *model.Template) string { return t.ID },
+		func(tx *state.Txn, t *model.Template, viewer string) (any, error) {
 			if viewer == "" {
 				viewer = t.OwnerID
 			}
 			return View(tx, t, viewer), nil
 		},
-		func(_ *state.Txn, t *state.Template, accountID string) bool {
+		func(_ *state.Txn, t *model.Template, accountID string) bool {
 			return slices.Contains(t.Accounts(), accountID)
 		}))
 }
@@ -218,7 +219,7 @@ type templateDraftView struct {
 func templateRoleSigner(role int) string { return strconv.Itoa(role + 1) }
 
 // View renders a template as GET /template shows it to viewer.
-func View(tx *state.Txn, t *state.Template, viewer string) templateResponse {
+func View(tx *state.Txn, t *model.Template, viewer string) templateResponse {
 	creator := t.OwnerID == viewer
 	r := templateResponse{
 		TemplateID: t.ID, Title: t.Title, Message: t.Message, UpdatedAt: t.UpdatedAt,
@@ -243,7 +244,7 @@ func View(tx *state.Txn, t *state.Template, viewer string) templateResponse {
 		r.Documents = append(r.Documents, viewTemplateDocument(t, i, d))
 	}
 	for _, id := range t.Accounts() {
-		a, err := state.Get[state.Account](tx, state.TableAccounts, id)
+		a, err := state.Get[model.Account](tx, state.TableAccounts, id)
 		if err != nil {
 			continue
 		}
@@ -267,7 +268,7 @@ func View(tx *state.Txn, t *state.Template, viewer string) templateResponse {
 // viewTemplateDocument renders one document with its fields, merge fields
 // and groups. Merge fields declared without a placement are listed on the
 // first document.
-func viewTemplateDocument(t *state.Template, index int, d state.Document) tplDocumentView {
+func viewTemplateDocument(t *model.Template, index int, d model.Document) tplDocumentView {
 	v := tplDocumentView{Name: d.Name, Index: index, FieldGroups: []tplGroupView{}, FormFields: []any{},
 		CustomFields: []any{}, StaticFields: []any{}}
 	groups := map[string]bool{}
@@ -319,7 +320,7 @@ func tplMergeFieldAPIID(templateID, name string) string {
 	return id + "_merge_" + name
 }
 
-func viewTemplateFormField(f state.TemplateField) any {
+func viewTemplateFormField(f model.TemplateField) any {
 	base := tplFieldBaseView{APIID: f.APIID, Name: f.Name, Type: f.Type, Signer: templateRoleSigner(f.Role),
 		X: f.X, Y: f.Y, Width: f.Width, Height: f.Height, Required: f.Required}
 	group := api.NullString(f.Group)
@@ -334,7 +335,7 @@ func viewTemplateFormField(f state.TemplateField) any {
 	return tplPlainFieldView{tplFieldBaseView: base, Group: group}
 }
 
-func viewTemplateCustomField(f state.TemplateField) any {
+func viewTemplateCustomField(f model.TemplateField) any {
 	typ := "text"
 	if f.Type == "checkbox-merge" {
 		typ = "checkbox"
@@ -355,7 +356,7 @@ func viewTemplateCustomField(f state.TemplateField) any {
 // tplTextLayout estimates how much text a field holds at its font size:
 // characters of about 0.35 em, lines of 1.2 em, at least one of each. The
 // real service measures its fonts; these numbers are the sandbox's.
-func tplTextLayout(f state.TemplateField) tplTextLayoutView {
+func tplTextLayout(f model.TemplateField) tplTextLayoutView {
 	size := f.FontSize
 	if size == 0 {
 		size = 12

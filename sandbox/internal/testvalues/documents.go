@@ -1,6 +1,9 @@
 package testvalues
 
-import "github.com/signsandbox/signsandbox/sandbox/internal/state"
+import (
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
+	"github.com/signsandbox/signsandbox/sandbox/internal/state"
+)
 
 // On reports whether the world of tx uses test values (the world
 // configuration's test_values).
@@ -10,7 +13,7 @@ func On(tx *state.Txn) bool { return state.GetConfig(tx).TestValues.On() }
 // (FileFailure on its name and original bytes): its index and status code,
 // or -1 and "". A document that could not be read at all is left to the
 // real failure it has.
-func DocumentFailure(tx *state.Txn, docs []state.Document) (int, string) {
+func DocumentFailure(tx *state.Txn, docs []model.Document) (int, string) {
 	for i, d := range docs {
 		if d.Error != "" {
 			continue

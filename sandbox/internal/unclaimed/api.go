@@ -12,6 +12,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -34,9 +35,9 @@ func unclaimedDraftCreate(c *api.Call, kind draftKind) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var d *state.UnclaimedDraft
+	var d *model.UnclaimedDraft
 	err = c.Update(func(tx *state.Txn) error {
-		acct, err := state.Get[state.Account](tx, state.TableAccounts, c.Account.ID)
+		acct, err := state.Get[model.Account](tx, state.TableAccounts, c.Account.ID)
 		if err != nil {
 			return apierr.NotFoundf("Account not found.")
 		}
@@ -51,12 +52,12 @@ func unclaimedDraftCreate(c *api.Call, kind draftKind) (any, error) {
 		if err != nil {
 			return err
 		}
-		d = &state.UnclaimedDraft{
+		d = &model.UnclaimedDraft{
 			Type: p.typ, AccountID: acct.ID, RequesterEmail: p.x.RequesterEmailAddress, ClientID: spec.ClientID,
 			Embedded: kind != draftPlain, TestMode: spec.TestMode, SigningRedirectURL: spec.SigningRedirectURL,
 			RequestingRedirectURL: p.x.RequestingRedirectURL, Editor: p.x.editorOptions(kind),
 		}
-		if kind != draftPlain && p.typ == state.DraftRequestSignature {
+		if kind != draftPlain && p.typ == model.DraftRequestSignature {
 			d.Hold = p.x.HoldRequest
 		}
 		if kind != draftPlain && p.x.IsForEmbeddedSigning != nil {
@@ -93,7 +94,7 @@ func unclaimedDraftCreate(c *api.Call, kind draftKind) (any, error) {
 // checkQuotaLeft refuses a draft outside test_mode when the account has no
 // signature requests left (402, as sending would); the quota itself is
 // consumed when the draft's request is sent.
-func checkQuotaLeft(acct *state.Account, testMode bool) *apierr.Error {
+func checkQuotaLeft(acct *model.Account, testMode bool) *apierr.Error {
 	if testMode || acct.Quotas.APISignatureRequestsLeft == nil || *acct.Quotas.APISignatureRequestsLeft > 0 {
 		return nil
 	}
@@ -102,7 +103,7 @@ func checkQuotaLeft(acct *state.Account, testMode bool) *apierr.Error {
 
 // putDraft gives a draft its signature_request_id, claim token and expiry
 // (the world's ClaimURLTTL) and stores it with its prepared request.
-func putDraft(tx *state.Txn, d *state.UnclaimedDraft, spec *sigreq.Spec) error {
+func putDraft(tx *state.Txn, d *model.UnclaimedDraft, spec *sigreq.Spec) error {
 	raw, err := sigreq.EncodeSpec(spec)
 	if err != nil {
 		return err
@@ -151,9 +152,9 @@ func unclaimedDraftEditAndResend(c *api.Call) (any, error) {
 	if e := sigreq.CheckRedirectURL("requesting_redirect_url", b.RequestingRedirectURL); e != nil {
 		return nil, e
 	}
-	var d *state.UnclaimedDraft
+	var d *model.UnclaimedDraft
 	err := c.Update(func(tx *state.Txn) error {
-		acct, err := state.Get[state.Account](tx, state.TableAccounts, c.Account.ID)
+		acct, err := state.Get[model.Account](tx, state.TableAccounts, c.Account.ID)
 		if err != nil {
 			return apierr.NotFoundf("Account not found.")
 		}
@@ -169,14 +170,14 @@ func unclaimedDraftEditAndResend(c *api.Call) (any, error) {
 		if b.SigningRedirectURL != "" {
 			spec.SigningRedirectURL = b.SigningRedirectURL
 		}
-		d = &state.UnclaimedDraft{
-			Type: state.DraftRequestSignature, AccountID: acct.ID, RequesterEmail: req.RequesterEmail, ClientID: b.ClientID,
+		d = &model.UnclaimedDraft{
+			Type: model.DraftRequestSignature, AccountID: acct.ID, RequesterEmail: req.RequesterEmail, ClientID: b.ClientID,
 			Embedded: true, TestMode: b.TestMode, ForEmbeddedSigning: req.Embedded, EditOf: req.ID,
 			TemplateIDs: append([]string(nil), req.TemplateIDs...), SigningRedirectURL: spec.SigningRedirectURL,
 			RequestingRedirectURL: b.RequestingRedirectURL,
 			// "Signers can be edited in embedded editor" (the official
 			// description), whatever editor_options say.
-			Editor: state.DraftOptions{AllowCCs: true, AllowEditSigners: true, ShowProgressStepper: b.ShowProgressStepper == nil || *b.ShowProgressStepper},
+			Editor: model.DraftOptions{AllowCCs: true, AllowEditSigners: true, ShowProgressStepper: b.ShowProgressStepper == nil || *b.ShowProgressStepper},
 		}
 		if b.RequesterEmailAddress != "" {
 			d.RequesterEmail = b.RequesterEmailAddress
@@ -200,7 +201,7 @@ func unclaimedDraftEditAndResend(c *api.Call) (any, error) {
 // through a new draft: the caller manages it, it is embedded (made by an
 // embedded operation or from an embedded draft), its cancelation is not
 // under way, and client_id is an app of the caller that made the request.
-func checkEditAndResend(tx *state.Txn, req *state.SignatureRequest, acct *state.Account, clientID string, testMode bool) *apierr.Error {
+func checkEditAndResend(tx *state.Txn, req *model.SignatureRequest, acct *model.Account, clientID string, testMode bool) *apierr.Error {
 	switch {
 	case req.CancelPending:
 		return apierr.New(apierr.Conflict, "The signature request is being canceled.")
@@ -221,13 +222,13 @@ func checkEditAndResend(tx *state.Txn, req *state.SignatureRequest, acct *state.
 // fromEmbeddedDraft reports whether a request was sent from an embedded
 // draft (embedded requesting), even if it is not signed embedded.
 func fromEmbeddedDraft(tx *state.Txn, id string) bool {
-	d, err := state.Get[state.UnclaimedDraft](tx, state.TableUnclaimedDrafts, id)
+	d, err := state.Get[model.UnclaimedDraft](tx, state.TableUnclaimedDrafts, id)
 	return err == nil && d.Embedded
 }
 
 // signerRoles lists the signers' roles when every signer has one (requests
 // from templates), else nil.
-func signerRoles(signers []state.Signature) []string {
+func signerRoles(signers []model.Signature) []string {
 	var out []string
 	for _, sg := range signers {
 		if sg.Role == "" {

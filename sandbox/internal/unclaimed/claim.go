@@ -21,6 +21,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
@@ -34,9 +35,9 @@ const jobDraftSelfSign = "unclaimed_draft.self_sign"
 // RegisterClaim adds the job that signs a claimed send_document draft as
 // its requester once its request is processed.
 func RegisterClaim(r *api.Registry) {
-	r.RegisterJob(jobDraftSelfSign, func(s *api.Host, _ *world.World, tx *state.Txn, job *state.Job) error {
+	r.RegisterJob(jobDraftSelfSign, func(s *api.Host, _ *world.World, tx *state.Txn, job *model.Job) error {
 		req := sigreq.JobRequest(tx, job)
-		if req == nil || req.Phase != state.PhaseSent || len(req.Signatures) == 0 {
+		if req == nil || req.Phase != model.PhaseSent || len(req.Signatures) == 0 {
 			return nil
 		}
 		return sigreq.Act(s, tx, req.Signatures[0].ID, "sign", "", nil)
@@ -62,7 +63,7 @@ const (
 // draftOpen checks that a draft can still be claimed or sent: not sent, and
 // not past its expiry unless it was claimed before. claimed says whether an
 // opened (claimed, unsent) draft counts as usable.
-func draftOpen(d *state.UnclaimedDraft, now int64, claimed bool) *apierr.Error {
+func draftOpen(d *model.UnclaimedDraft, now int64, claimed bool) *apierr.Error {
 	switch {
 	case d.Status == state.DraftSent:
 		return apierr.Conflictf(msgDraftSent)
@@ -75,7 +76,7 @@ func draftOpen(d *state.UnclaimedDraft, now int64, claimed bool) *apierr.Error {
 }
 
 // claimDraft marks a draft claimed by an account (opening its claim URL).
-func claimDraft(tx *state.Txn, d *state.UnclaimedDraft, accountID string) (*state.UnclaimedDraft, error) {
+func claimDraft(tx *state.Txn, d *model.UnclaimedDraft, accountID string) (*model.UnclaimedDraft, error) {
 	if e := draftOpen(d, tx.Unix(), false); e != nil {
 		return nil, e
 	}
@@ -88,7 +89,7 @@ func claimDraft(tx *state.Txn, d *state.UnclaimedDraft, accountID string) (*stat
 // signature request. claimer is the account sending a non-embedded draft
 // (embedded drafts are sent for their requester_email_address by the
 // account that created them, which is charged and manages the request).
-func sendDraft(tx *state.Txn, d *state.UnclaimedDraft, claimer *state.Account, in claimInput) (*state.SignatureRequest, error) {
+func sendDraft(tx *state.Txn, d *model.UnclaimedDraft, claimer *model.Account, in claimInput) (*model.SignatureRequest, error) {
 	if e := draftOpen(d, tx.Unix(), true); e != nil {
 		return nil, e
 	}
@@ -105,9 +106,9 @@ func sendDraft(tx *state.Txn, d *state.UnclaimedDraft, claimer *state.Account, i
 	if e := applyClaimInput(d, spec, in); e != nil {
 		return nil, e
 	}
-	if d.Type == state.DraftSendDocument {
+	if d.Type == model.DraftSendDocument {
 		// Signed by the requester in the editor: no signing e-mail.
-		spec.Signers = []state.Signature{{Slot: 0, Name: requesterName(requester), Email: requester.Email}}
+		spec.Signers = []model.Signature{{Slot: 0, Name: requesterName(requester), Email: requester.Email}}
 		spec.Embedded, spec.Hold = true, false
 	} else {
 		spec.Embedded, spec.Hold = d.ForEmbeddedSigning, d.Hold
@@ -122,7 +123,7 @@ func sendDraft(tx *state.Txn, d *state.UnclaimedDraft, claimer *state.Account, i
 	}
 	// A held request is reported (signature_request_prepared) by its
 	// processing; a send_document request is signed once processed.
-	if d.Type == state.DraftSendDocument {
+	if d.Type == model.DraftSendDocument {
 		delay := state.GetConfig(tx).SendProcessingDelay.D()
 		if _, err := state.Schedule(tx, jobDraftSelfSign, req.ID, delay, sigreq.JobArgs{Generation: req.Generation}); err != nil {
 			return nil, err
@@ -138,11 +139,11 @@ func sendDraft(tx *state.Txn, d *state.UnclaimedDraft, claimer *state.Account, i
 }
 
 // draftRequester is the account a draft's request is sent from.
-func draftRequester(tx *state.Txn, d *state.UnclaimedDraft, claimer *state.Account) (*state.Account, error) {
+func draftRequester(tx *state.Txn, d *model.UnclaimedDraft, claimer *model.Account) (*model.Account, error) {
 	if !d.Embedded && claimer != nil {
-		return state.Get[state.Account](tx, state.TableAccounts, claimer.ID)
+		return state.Get[model.Account](tx, state.TableAccounts, claimer.ID)
 	}
-	owner, err := state.Get[state.Account](tx, state.TableAccounts, d.AccountID)
+	owner, err := state.Get[model.Account](tx, state.TableAccounts, d.AccountID)
 	if err != nil {
 		return nil, apierr.NotFoundf("The account that created this draft no longer exists.")
 	}
@@ -157,7 +158,7 @@ func draftRequester(tx *state.Txn, d *state.UnclaimedDraft, claimer *state.Accou
 	return r, nil
 }
 
-func requesterName(a *state.Account) string {
+func requesterName(a *model.Account) string {
 	if a.Name != "" {
 		return a.Name
 	}
@@ -166,11 +167,11 @@ func requesterName(a *state.Account) string {
 }
 
 // applyClaimInput applies the user's editor changes to the spec.
-func applyClaimInput(d *state.UnclaimedDraft, spec *sigreq.Spec, in claimInput) *apierr.Error {
+func applyClaimInput(d *model.UnclaimedDraft, spec *sigreq.Spec, in claimInput) *apierr.Error {
 	switch {
-	case d.Type == state.DraftSendDocument && len(in.Signers) > 0:
+	case d.Type == model.DraftSendDocument && len(in.Signers) > 0:
 		return apierr.Badf("signers", "A send_document draft is signed by its requester alone.")
-	case d.Type == state.DraftSendDocument:
+	case d.Type == model.DraftSendDocument:
 	case len(d.Roles) > 0:
 		if e := applyRoleSigners(d, spec, in.Signers); e != nil {
 			return e
@@ -205,7 +206,7 @@ func applyClaimInput(d *state.UnclaimedDraft, spec *sigreq.Spec, in claimInput) 
 			}
 		}
 	}
-	if d.Type == state.DraftRequestSignature && len(spec.Signers) == 0 {
+	if d.Type == model.DraftRequestSignature && len(spec.Signers) == 0 {
 		return apierr.Missing("signers")
 	}
 	for i, sg := range spec.Signers {
@@ -223,7 +224,7 @@ func applyClaimInput(d *state.UnclaimedDraft, spec *sigreq.Spec, in claimInput) 
 // applyRoleSigners fills the roles of a template draft with the signers the
 // user gives. Roles given at creation can be changed only when the draft
 // allows it (force_signer_roles, or editor_options[allow_edit_signers]).
-func applyRoleSigners(d *state.UnclaimedDraft, spec *sigreq.Spec, given []sigreq.SubSigner) *apierr.Error {
+func applyRoleSigners(d *model.UnclaimedDraft, spec *sigreq.Spec, given []sigreq.SubSigner) *apierr.Error {
 	seen := map[string]bool{}
 	for i, s := range given {
 		p := "signers[" + strconv.Itoa(i) + "]"
@@ -261,7 +262,7 @@ func applyRoleSigners(d *state.UnclaimedDraft, spec *sigreq.Spec, given []sigreq
 }
 
 // sameSigners reports whether given lists the same people as cur, in order.
-func sameSigners(cur []state.Signature, given []sigreq.SubSigner) bool {
+func sameSigners(cur []model.Signature, given []sigreq.SubSigner) bool {
 	if len(cur) != len(given) {
 		return false
 	}
@@ -275,7 +276,7 @@ func sameSigners(cur []state.Signature, given []sigreq.SubSigner) bool {
 
 // applyRoleCCs fills the CC roles of a template draft; roles left open are
 // dropped.
-func applyRoleCCs(d *state.UnclaimedDraft, spec *sigreq.Spec, given []sigreq.SubCC) *apierr.Error {
+func applyRoleCCs(d *model.UnclaimedDraft, spec *sigreq.Spec, given []sigreq.SubCC) *apierr.Error {
 	if len(given) > 0 && len(d.CCRoles) == 0 {
 		return apierr.Badf("ccs", "This draft has no CC roles: give CC addresses in cc_email_addresses.")
 	}

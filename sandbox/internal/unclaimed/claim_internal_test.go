@@ -9,6 +9,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/conformance"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -32,7 +33,7 @@ func TestDraftOpen(t *testing.T) {
 		{state.DraftSent, now + 1, true, apierr.Conflict, msgDraftSent},
 		{state.DraftSent, now + 1, false, apierr.Conflict, msgDraftSent},
 	} {
-		err := draftOpen(&state.UnclaimedDraft{Status: tc.status, ExpiresAt: tc.expires}, now, tc.claimed)
+		err := draftOpen(&model.UnclaimedDraft{Status: tc.status, ExpiresAt: tc.expires}, now, tc.claimed)
 		if tc.wantName == "" {
 			assert.Nil(t, err, "%+v", tc)
 			continue

@@ -17,6 +17,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apiapp"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/page"
 	"github.com/signsandbox/signsandbox/sandbox/internal/signpage"
 	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
@@ -37,7 +38,7 @@ type claimView struct {
 	Title     string
 	Message   string
 	Error     string
-	Draft     *state.UnclaimedDraft
+	Draft     *model.UnclaimedDraft
 	Spec      *sigreq.Spec
 	Action    string
 	Rows      []claimRow
@@ -76,7 +77,7 @@ type claimRow struct {
 // documents with the fields it already has.
 type claimViewData struct {
 	Documents []document.PageDocDesc `json:"documents"`
-	Fields    []state.FormField      `json:"fields"`
+	Fields    []model.FormField      `json:"fields"`
 }
 
 // claimHTML renders the claim page (package signpage) with its
@@ -90,7 +91,7 @@ func claimHTML(status int, v claimView) (any, error) {
 		for _, r := range v.Rows {
 			p.Rows = append(p.Rows, signpage.ClaimRow{Role: r.Role, Name: r.Name, Email: r.Email})
 		}
-		data := claimViewData{Documents: document.PageDocs(v.Action, v.Spec.Documents), Fields: append([]state.FormField{}, v.Spec.FormFields...)}
+		data := claimViewData{Documents: document.PageDocs(v.Action, v.Spec.Documents), Fields: append([]model.FormField{}, v.Spec.FormFields...)}
 		for _, d := range v.Spec.Documents {
 			p.Documents = append(p.Documents, signpage.Document{Name: d.Name, Pages: len(d.Pages)})
 		}
@@ -131,7 +132,7 @@ func claimNotFound(msg string) (any, error) {
 }
 
 // pageDraft finds the world and the draft of a claim URL.
-func pageDraft(c *api.Call) (*state.UnclaimedDraft, bool) {
+func pageDraft(c *api.Call) (*model.UnclaimedDraft, bool) {
 	holds := func(tx *state.Txn) bool {
 		_, err := state.DraftByToken(tx, c.Param("token"))
 		return err == nil
@@ -149,9 +150,9 @@ func claimPage(c *api.Call) (any, error) {
 	if !ok {
 		return claimNotFound("This claim URL is not valid.")
 	}
-	var claimed *state.UnclaimedDraft
+	var claimed *model.UnclaimedDraft
 	err := c.Update(func(tx *state.Txn) error {
-		cur, err := state.Get[state.UnclaimedDraft](tx, state.TableUnclaimedDrafts, d.ID)
+		cur, err := state.Get[model.UnclaimedDraft](tx, state.TableUnclaimedDrafts, d.ID)
 		if err != nil {
 			return apierr.NotFoundf("This claim URL is not valid.")
 		}
@@ -173,14 +174,14 @@ func claimPage(c *api.Call) (any, error) {
 
 // claimFormView lays out the form: one line per template role, or the
 // draft's signers plus empty lines for more.
-func claimFormView(c *api.Call, d *state.UnclaimedDraft, spec *sigreq.Spec) claimView {
+func claimFormView(c *api.Call, d *model.UnclaimedDraft, spec *sigreq.Spec) claimView {
 	v := claimView{Title: spec.Title, Draft: d, Spec: spec, Action: c.Request.URL.Path, SendLabel: "Send for signature",
 		Brand: apiapp.PageBrand(c.Read(), d.ClientID, c.Request.URL.Path)}
 	if v.Title == "" {
 		v.Title = "Draft"
 	}
 	switch {
-	case d.Type == state.DraftSendDocument:
+	case d.Type == model.DraftSendDocument:
 		v.SendLabel = "Sign"
 	case len(d.Roles) > 0:
 		for i, r := range d.Roles {
@@ -219,9 +220,9 @@ func claimPageSend(c *api.Call) (any, error) {
 		return claimHTML(http.StatusBadRequest, claimView{Title: "Draft", Error: "The form could not be read: " + err.Error()})
 	}
 	in := claimFormInput(d, c.Request.PostForm)
-	var req *state.SignatureRequest
+	var req *model.SignatureRequest
 	err := c.Update(func(tx *state.Txn) error {
-		cur, err := state.Get[state.UnclaimedDraft](tx, state.TableUnclaimedDrafts, d.ID)
+		cur, err := state.Get[model.UnclaimedDraft](tx, state.TableUnclaimedDrafts, d.ID)
 		if err != nil {
 			return apierr.NotFoundf("This claim URL is not valid.")
 		}
@@ -244,7 +245,7 @@ func claimPageSend(c *api.Call) (any, error) {
 		v.SignatureID = req.Signatures[0].ID
 	}
 	switch {
-	case d.Type == state.DraftSendDocument:
+	case d.Type == model.DraftSendDocument:
 		v.Message, v.Done = "The document will be signed as soon as it is processed.", "sign"
 	case d.Hold:
 		v.Message = "The signature request is on hold until the requester releases it."
@@ -254,7 +255,7 @@ func claimPageSend(c *api.Call) (any, error) {
 
 // claimFormInput reads the form: signer lines (role, name, e-mail; lines
 // without an e-mail are skipped) and CC addresses, one per line.
-func claimFormInput(d *state.UnclaimedDraft, form map[string][]string) claimInput {
+func claimFormInput(d *model.UnclaimedDraft, form map[string][]string) claimInput {
 	var in claimInput
 	names, emails, roles := form["signer_name"], form["signer_email"], form["signer_role"]
 	for i, email := range emails {

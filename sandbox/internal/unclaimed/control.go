@@ -17,6 +17,7 @@ import (
 	"net/http"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -60,8 +61,8 @@ type draftSignerV struct {
 	Order        *int   `json:"order,omitempty"`
 }
 
-func controlDraft(c *api.Call, tx *state.Txn) (*state.UnclaimedDraft, error) {
-	d, err := state.Get[state.UnclaimedDraft](tx, state.TableUnclaimedDrafts, c.Param("signature_request_id"))
+func controlDraft(c *api.Call, tx *state.Txn) (*model.UnclaimedDraft, error) {
+	d, err := state.Get[model.UnclaimedDraft](tx, state.TableUnclaimedDrafts, c.Param("signature_request_id"))
 	if err != nil {
 		return nil, api.ErrControlNotFound("unclaimed draft", c.Param("signature_request_id"))
 	}
@@ -99,7 +100,7 @@ func controlDraftClaim(c *api.Call) (any, error) {
 	if err := c.BindStrict(&in); err != nil {
 		return nil, err
 	}
-	return sigreq.ControlRequest(c, func(tx *state.Txn) (*state.SignatureRequest, error) {
+	return sigreq.ControlRequest(c, func(tx *state.Txn) (*model.SignatureRequest, error) {
 		d, err := controlDraft(c, tx)
 		if err != nil {
 			return nil, err

@@ -14,9 +14,9 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/document"
 	"github.com/signsandbox/signsandbox/sandbox/internal/fields"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
-	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
 // draftKind says which create operation runs.
@@ -77,8 +77,8 @@ type draftPlan struct {
 }
 
 // editorOptions turns the body's editor settings into the draft's.
-func (x *draftExtras) editorOptions(kind draftKind) state.DraftOptions {
-	o := state.DraftOptions{
+func (x *draftExtras) editorOptions(kind draftKind) model.DraftOptions {
+	o := model.DraftOptions{
 		ForceSignerPage: x.ForceSignerPage, ForceSignerRoles: x.ForceSignerRoles, ForceSubjectMessage: x.ForceSubjectMessage,
 		ShowPreview: x.ShowPreview, PreviewOnly: x.PreviewOnly, SkipMeNow: x.SkipMeNow,
 		ShowProgressStepper: x.ShowProgressStepper == nil || *x.ShowProgressStepper,
@@ -171,10 +171,10 @@ func planDraft(c *api.Call, kind draftKind) (*draftPlan, error) {
 	given := spec.Signers
 	if len(given) == 0 {
 		n := maxDraftSlots
-		if p.typ == state.DraftSendDocument {
+		if p.typ == model.DraftSendDocument {
 			n = 1
 		}
-		spec.Signers = make([]state.Signature, n)
+		spec.Signers = make([]model.Signature, n)
 		for i := range spec.Signers {
 			spec.Signers[i].Slot = i
 		}
@@ -199,12 +199,12 @@ func (p *draftPlan) checkHead() *apierr.Error {
 	x := &p.x
 	switch {
 	case p.kind == draftEmbeddedTemplate:
-		p.typ = state.DraftRequestSignature
+		p.typ = model.DraftRequestSignature
 	case x.Type == nil && p.kind == draftPlain:
 		return apierr.Missing("type")
 	case x.Type == nil:
-		p.typ = state.DraftRequestSignature // create_embedded's default
-	case *x.Type != state.DraftSendDocument && *x.Type != state.DraftRequestSignature:
+		p.typ = model.DraftRequestSignature // create_embedded's default
+	case *x.Type != model.DraftSendDocument && *x.Type != model.DraftRequestSignature:
 		return apierr.Badf("type", "type must be send_document or request_signature (got %q).", *x.Type)
 	default:
 		p.typ = *x.Type
@@ -235,7 +235,7 @@ func (p *draftPlan) checkFileParts(c *api.Call) *apierr.Error {
 	}
 	slots := maxDraftSlots
 	switch {
-	case p.typ == state.DraftSendDocument:
+	case p.typ == model.DraftSendDocument:
 		// The requester signs a send_document draft alone.
 		if len(b.Signers) > 0 {
 			c.Warn("parameter_ignored", "signers is ignored for send_document drafts: the requester signs them.")
@@ -263,7 +263,7 @@ func (p *draftPlan) checkFileParts(c *api.Call) *apierr.Error {
 // specFromRequest is the spec of a request as it was sent, for
 // edit_and_resend: same documents, fields, signers and texts; new ids and
 // statuses come when the draft is sent. An expiry already past is dropped.
-func specFromRequest(c *api.Call, req *state.SignatureRequest) *sigreq.Spec {
+func specFromRequest(c *api.Call, req *model.SignatureRequest) *sigreq.Spec {
 	spec := &sigreq.Spec{
 		ClientID: req.ClientID, Embedded: req.Embedded, TestMode: req.TestMode,
 		TemplateIDs: append([]string(nil), req.TemplateIDs...),
@@ -273,11 +273,11 @@ func specFromRequest(c *api.Call, req *state.SignatureRequest) *sigreq.Spec {
 		AllowDecline:       req.AllowDecline, AllowReassign: req.AllowReassign, HideTextTags: req.HideTextTags,
 		UseTextTags: req.UseTextTags, IsEID: req.IsEID, PopulateAutoFillFields: req.PopulateAutoFillFields,
 		DateFormat: req.DateFormat, FormView: req.FormView,
-		CustomFields: append([]state.CustomField(nil), req.CustomFields...),
-		Documents:    append([]state.Document(nil), req.Documents...),
-		FormFields:   append([]state.FormField(nil), req.FormFields...),
-		FieldGroups:  append([]state.FieldGroup(nil), req.FieldGroups...),
-		FieldRules:   append([]state.FieldRule(nil), req.FieldRules...),
+		CustomFields: append([]model.CustomField(nil), req.CustomFields...),
+		Documents:    append([]model.Document(nil), req.Documents...),
+		FormFields:   append([]model.FormField(nil), req.FormFields...),
+		FieldGroups:  append([]model.FieldGroup(nil), req.FieldGroups...),
+		FieldRules:   append([]model.FieldRule(nil), req.FieldRules...),
 	}
 	spec.BaseURL, spec.WorldURL = sigreq.Addresses(c)
 	if req.Metadata != nil {
@@ -295,10 +295,10 @@ func specFromRequest(c *api.Call, req *state.SignatureRequest) *sigreq.Spec {
 		spec.SigningOptions = &o
 	}
 	for _, a := range req.Attachments {
-		spec.Attachments = append(spec.Attachments, state.Attachment{Name: a.Name, Instructions: a.Instructions, Required: a.Required, SignerIndex: a.SignerIndex})
+		spec.Attachments = append(spec.Attachments, model.Attachment{Name: a.Name, Instructions: a.Instructions, Required: a.Required, SignerIndex: a.SignerIndex})
 	}
 	for _, sg := range req.Signatures {
-		n := state.Signature{Slot: sg.Slot, Group: sg.Group, Email: sg.Email, Name: sg.Name, Role: sg.Role,
+		n := model.Signature{Slot: sg.Slot, Group: sg.Group, Email: sg.Email, Name: sg.Name, Role: sg.Role,
 			PIN: sg.PIN, SMSPhone: sg.SMSPhone, SMSPhoneType: sg.SMSPhoneType}
 		if sg.Order != nil {
 			o := *sg.Order

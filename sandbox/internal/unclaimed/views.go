@@ -5,6 +5,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/catalog"
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -52,7 +53,7 @@ func (r unclaimedDraftResponse) MarshalJSON() ([]byte, error) {
 }
 
 // viewDraft renders a draft; claimURL is its public address.
-func viewDraft(d *state.UnclaimedDraft, claimURL string) unclaimedDraftCreateResponse {
+func viewDraft(d *model.UnclaimedDraft, claimURL string) unclaimedDraftCreateResponse {
 	return unclaimedDraftCreateResponse{UnclaimedDraft: unclaimedDraftResponse{
 		SignatureRequestID:    d.ID,
 		ClaimURL:              claimURL,
@@ -72,9 +73,9 @@ func claimPath(token string) string { return "claim/" + token }
 // world's pages (the catalog knows no base URL).
 func RegisterViews(r *api.Registry) {
 	r.Catalog.Add(catalog.Of("unclaimed_draft", state.TableUnclaimedDrafts,
-		func(d *state.UnclaimedDraft) string { return d.ID },
-		func(_ *state.Txn, d *state.UnclaimedDraft) (any, error) {
+		func(d *model.UnclaimedDraft) string { return d.ID },
+		func(_ *state.Txn, d *model.UnclaimedDraft) (any, error) {
 			return viewDraft(d, claimPath(d.Token)).UnclaimedDraft, nil
 		},
-		func(_ *state.Txn, d *state.UnclaimedDraft, accountID string) bool { return d.AccountID == accountID }))
+		func(_ *state.Txn, d *model.UnclaimedDraft, accountID string) bool { return d.AccountID == accountID }))
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -19,7 +20,7 @@ func pinnedTestWorld(t *testing.T) (*World, *clockwork.FakeClock, chan time.Time
 	t.Helper()
 	ran := make(chan time.Time, 16)
 	jobs := testJobs()
-	jobs.Handle("signal", func(w *World, tx *state.Txn, job *state.Job) error {
+	jobs.Handle("signal", func(w *World, tx *state.Txn, job *model.Job) error {
 		ran <- tx.Now()
 		return nil
 	})
@@ -108,7 +109,7 @@ func TestReplayWorldShowsARealClockThatOnlyAdvancesMove(t *testing.T) {
 	start := time.Date(2030, 1, 1, 0, 0, 0, 250_000_000, time.UTC)
 	ran := make(chan time.Time, 4)
 	jobs := testJobs()
-	jobs.Handle("signal", func(w *World, tx *state.Txn, job *state.Job) error {
+	jobs.Handle("signal", func(w *World, tx *state.Txn, job *model.Job) error {
 		ran <- tx.Now()
 		return nil
 	})

@@ -9,12 +9,13 @@ import (
 
 	"github.com/jonboulle/clockwork"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
 // JobFunc runs one job inside the write transaction that also removes it
 // from the queue: a job's effects and its removal commit together.
-type JobFunc func(w *World, tx *state.Txn, job *state.Job) error
+type JobFunc func(w *World, tx *state.Txn, job *model.Job) error
 
 // JobRegistry maps job kinds to their functions. One registry serves every
 // world of a sandbox.
@@ -237,7 +238,7 @@ func (w *World) runBatch(until, start time.Time, ran []RanJob) (out []RanJob, la
 // runJob executes one job. A job that fails is still removed (in a second
 // transaction) and its error logged, so that a broken job can never wedge the
 // queue.
-func (w *World) runJob(job *state.Job) RanJob {
+func (w *World) runJob(job *model.Job) RanJob {
 	r := RanJob{ID: job.ID(), Kind: job.Kind, Subject: job.Subject, At: w.Now().Unix()}
 	fn := w.jobs.get(job.Kind)
 	err := w.Store.Update(func(tx *state.Txn) error {

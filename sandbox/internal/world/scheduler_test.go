@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -37,12 +38,12 @@ type followUp struct {
 //   - panicky is never registered (unknown kinds must not wedge the queue).
 func testJobs() *JobRegistry {
 	r := NewJobRegistry()
-	r.Handle("mark", func(w *World, tx *state.Txn, job *state.Job) error {
+	r.Handle("mark", func(w *World, tx *state.Txn, job *model.Job) error {
 		var a markArgs
 		if err := json.Unmarshal(job.Args, &a); err != nil {
 			return err
 		}
-		row := &state.Team{ID: fmt.Sprintf("%020d", job.Seq), Name: a.Name + "@" + tx.Now().Format(time.RFC3339), CreatedAt: tx.Unix()}
+		row := &model.Team{ID: fmt.Sprintf("%020d", job.Seq), Name: a.Name + "@" + tx.Now().Format(time.RFC3339), CreatedAt: tx.Unix()}
 		if err := state.Put(tx, state.TableTeams, row); err != nil {
 			return err
 		}
@@ -53,16 +54,16 @@ func testJobs() *JobRegistry {
 		}
 		return nil
 	})
-	r.Handle("noop", func(*World, *state.Txn, *state.Job) error { return nil })
-	r.Handle("cancel", func(w *World, tx *state.Txn, job *state.Job) error {
+	r.Handle("noop", func(*World, *state.Txn, *model.Job) error { return nil })
+	r.Handle("cancel", func(w *World, tx *state.Txn, job *model.Job) error {
 		var subject string
 		if err := json.Unmarshal(job.Args, &subject); err != nil {
 			return err
 		}
 		return state.CancelJobs(tx, subject)
 	})
-	r.Handle("fail", func(w *World, tx *state.Txn, job *state.Job) error {
-		if err := state.Put(tx, state.TableTeams, &state.Team{ID: "should-not-exist"}); err != nil {
+	r.Handle("fail", func(w *World, tx *state.Txn, job *model.Job) error {
+		if err := state.Put(tx, state.TableTeams, &model.Team{ID: "should-not-exist"}); err != nil {
 			return err
 		}
 		return errors.New("this job always fails")
@@ -103,7 +104,7 @@ func schedule(t testing.TB, w *World, jobs ...followUp) {
 // marks lists the team rows the jobs wrote, in run order.
 func marks(t testing.TB, w *World) []string {
 	t.Helper()
-	rows, err := state.All[state.Team](w.Store.Read(), state.TableTeams, state.IndexID)
+	rows, err := state.All[model.Team](w.Store.Read(), state.TableTeams, state.IndexID)
 	require.NoError(t, err)
 	var out []string
 	for _, r := range rows {
@@ -172,7 +173,7 @@ func ranNames(t *testing.T, w *World, ran []RanJob) []string {
 		var seq uint64
 		_, err := fmt.Sscanf(r.ID, "job_%d", &seq)
 		require.NoError(t, err)
-		row, err := state.Get[state.Team](tx, state.TableTeams, fmt.Sprintf("%020d", seq))
+		row, err := state.Get[model.Team](tx, state.TableTeams, fmt.Sprintf("%020d", seq))
 		require.NoError(t, err)
 		name := row.Name
 		for i := range name {
@@ -223,7 +224,7 @@ func TestAdvanceRefusals(t *testing.T) {
 func TestRealClockWorldRunsDueJobsByItself(t *testing.T) {
 	done := make(chan string, 1)
 	jobs := testJobs()
-	jobs.Handle("signal", func(w *World, tx *state.Txn, job *state.Job) error {
+	jobs.Handle("signal", func(w *World, tx *state.Txn, job *model.Job) error {
 		done <- job.Subject
 		return nil
 	})
@@ -254,7 +255,7 @@ func TestRealClockWorldRunsDueJobsByItself(t *testing.T) {
 func TestExternalFakeClockRunsDueJobsWhenMoved(t *testing.T) {
 	done := make(chan time.Time, 1)
 	jobs := testJobs()
-	jobs.Handle("signal", func(w *World, tx *state.Txn, job *state.Job) error {
+	jobs.Handle("signal", func(w *World, tx *state.Txn, job *model.Job) error {
 		done <- tx.Now()
 		return nil
 	})
@@ -413,7 +414,7 @@ func TestRequestsDuringAdvance(t *testing.T) {
 				}
 				if i%2 == 0 {
 					_ = w.Store.Update(func(tx *state.Txn) error {
-						return state.Put(tx, state.TableTeams, &state.Team{ID: fmt.Sprintf("req-%d-%d", g, i), CreatedAt: tx.Unix()})
+						return state.Put(tx, state.TableTeams, &model.Team{ID: fmt.Sprintf("req-%d-%d", g, i), CreatedAt: tx.Unix()})
 					})
 				} else {
 					_ = w.Config()
@@ -466,7 +467,7 @@ func BenchmarkAdvance10000Jobs(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		jobs := NewJobRegistry()
-		jobs.Handle("noop", func(*World, *state.Txn, *state.Job) error { return nil })
+		jobs.Handle("noop", func(*World, *state.Txn, *model.Job) error { return nil })
 		w := newTestWorld(b, Options{Jobs: jobs})
 		queueJobs(b, w, 10000)
 		b.StartTimer()
@@ -483,7 +484,7 @@ func BenchmarkAdvance10000Jobs(b *testing.B) {
 func TestExternalFakeClockMovedWhileTheLoopSetsItsTimer(t *testing.T) {
 	done := make(chan struct{}, 1)
 	jobs := testJobs()
-	jobs.Handle("signal", func(w *World, tx *state.Txn, job *state.Job) error {
+	jobs.Handle("signal", func(w *World, tx *state.Txn, job *model.Job) error {
 		done <- struct{}{}
 		return nil
 	})

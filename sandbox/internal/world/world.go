@@ -14,6 +14,7 @@ import (
 	memdb "github.com/hashicorp/go-memdb"
 	"github.com/jonboulle/clockwork"
 
+	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
 
@@ -272,7 +273,7 @@ func (w *World) clockMoved() {
 func (w *World) Logger() *slog.Logger { return w.log }
 
 // Config reads the world's configuration (as of the last commit).
-func (w *World) Config() state.Config { return w.Store.Config() }
+func (w *World) Config() model.Config { return w.Store.Config() }
 
 // On registers fn to run after any commit that notifies topic.
 func (w *World) On(topic string, fn func()) {
