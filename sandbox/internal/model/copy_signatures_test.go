@@ -1,10 +1,8 @@
-package state
+package model
 
 import (
 	"reflect"
 	"testing"
-
-	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
 // TestCopySignaturesOwnsWhatItMayChange: the copy processing takes owns
@@ -12,7 +10,7 @@ import (
 // link secrets, one added later) makes an array of its own instead of
 // writing into the spare room of the stored row's.
 func TestCopySignaturesOwnsWhatItMayChange(t *testing.T) {
-	r := &model.SignatureRequest{}
+	r := &SignatureRequest{}
 	v := reflect.ValueOf(r).Elem()
 	var slices []int
 	for i := 0; i < v.NumField(); i++ {
@@ -40,13 +38,13 @@ func TestCopySignaturesOwnsWhatItMayChange(t *testing.T) {
 		}
 	}
 	r2 := r.CopySignatures()
-	r2.Audit = append(r2.Audit, model.AuditEntry{Action: "appended"})
-	r2.LinkSecrets = append(r2.LinkSecrets, model.LinkSecret{Secret: "s"})
-	r2.Signatures[0].Status = model.SigSigned
-	if got := r.Audit[:2][1]; got != (model.AuditEntry{}) {
+	r2.Audit = append(r2.Audit, AuditEntry{Action: "appended"})
+	r2.LinkSecrets = append(r2.LinkSecrets, LinkSecret{Secret: "s"})
+	r2.Signatures[0].Status = SigSigned
+	if got := r.Audit[:2][1]; got != (AuditEntry{}) {
 		t.Errorf("an append to the copy's audit wrote into the row's array: %+v", got)
 	}
-	if got := r.LinkSecrets[:2][1]; got != (model.LinkSecret{}) {
+	if got := r.LinkSecrets[:2][1]; got != (LinkSecret{}) {
 		t.Errorf("an append to the copy's link secrets wrote into the row's array: %+v", got)
 	}
 	if r.Signatures[0].Status != "" {
