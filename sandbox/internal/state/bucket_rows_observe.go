@@ -58,7 +58,7 @@ type trackedRow struct {
 // and marks its place (nothing in a write whose changes are not
 // tracked).
 func (t *Txn) trackBucketed(table, id string, before, after any) error {
-	tr := t.tracked
+	tr := t.eng.tracked
 	if tr == nil {
 		return nil
 	}
@@ -83,7 +83,7 @@ func (t *Txn) trackBucketed(table, id string, before, after any) error {
 // tracked them had the bucketed tables been its own (see above), and
 // deletes the write's marks.
 func (t *Txn) bucketedChanges(changes memdb.Changes) (memdb.Changes, error) {
-	tr := t.tracked
+	tr := t.eng.tracked
 	if tr == nil || len(tr.rows) == 0 {
 		// No bucketed row changed; a write of the internal tables
 		// themselves is still no row of the world's.
@@ -114,7 +114,7 @@ func (t *Txn) bucketedChanges(changes memdb.Changes) (memdb.Changes, error) {
 			return nil, fmt.Errorf("state: delete %s: %w", tableRowMarks, err)
 		}
 	}
-	t.tracked = nil
+	t.eng.tracked = nil
 	return out, nil
 }
 

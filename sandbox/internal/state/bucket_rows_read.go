@@ -35,24 +35,24 @@ func bucketRow(b *rowBucket, bt *bucketTable, id string) any {
 // write, so that its reads see its own changes and thaw a frozen row once
 // (bucket_rows_frozen.go); nil in a read.
 func (t *Txn) readBuckets() *bucketWrite {
-	if t.buckets == nil && (t.rows != nil || t.tracked != nil) {
-		t.buckets = newBucketWrite(t.mem)
+	if t.eng.buckets == nil && (t.eng.rows != nil || t.eng.tracked != nil) {
+		t.eng.buckets = newBucketWrite(t.mem)
 	}
-	return t.buckets
+	return t.eng.buckets
 }
 
 // bucketGet answers the row of id in bt as this transaction has it (nil:
 // none): in a write as the write has it, in a read through the store's
 // cache of thawed rows.
 func (t *Txn) bucketGet(bt *bucketTable, id string) any {
-	if t.readBuckets() == nil && t.thawed != nil {
+	if t.readBuckets() == nil && t.eng.thawed != nil {
 		raw := bucketRow(storedTree(t.mem, bt).bucket(bt.bucketOf(id)), bt, id)
 		if f, ok := raw.(frozenRow); ok {
-			return t.thawed.thaw(bt, f)
+			return t.eng.thawed.thaw(bt, f)
 		}
 		return raw
 	}
-	return rowOf(t.mem, t.buckets, bt, id)
+	return rowOf(t.mem, t.eng.buckets, bt, id)
 }
 
 // firstBucketed is First on a bucketed table: by its id, the only index
@@ -161,7 +161,7 @@ func bucketIterator(tx *memdb.Txn, w *bucketWrite, bt *bucketTable, index string
 // (bucket_rows_frozen.go).
 func CountRows(tx *Txn, table string) (int, error) {
 	if bt := bucketed(table); bt != nil {
-		return bucketRowCount(tx.mem, tx.buckets, bt), nil
+		return bucketRowCount(tx.mem, tx.eng.buckets, bt), nil
 	}
 	it, err := tx.mem.Get(table, IndexID)
 	if err != nil {

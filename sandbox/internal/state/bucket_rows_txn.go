@@ -13,10 +13,10 @@ import (
 
 // bucketWriter answers the write's bucket copies, made on first use.
 func (t *Txn) bucketWriter() *bucketWrite {
-	if t.buckets == nil {
-		t.buckets = newBucketWrite(t.mem)
+	if t.eng.buckets == nil {
+		t.eng.buckets = newBucketWrite(t.mem)
 	}
-	return t.buckets
+	return t.eng.buckets
 }
 
 // insertBucketed is Insert into a bucketed table.
@@ -67,12 +67,12 @@ func (t *Txn) bucketChanged(bt *bucketTable, id string, before, after any) error
 	if cx := compactByTable[bt.table]; cx != nil {
 		t.compactChange(cx, id, before, after)
 	}
-	if t.rows != nil {
+	if t.eng.rows != nil {
 		switch {
 		case before == nil && after != nil:
-			t.rows.counts.add(bt.table, 1)
+			t.eng.rows.counts.add(bt.table, 1)
 		case before != nil && after == nil:
-			t.rows.counts.add(bt.table, -1)
+			t.eng.rows.counts.add(bt.table, -1)
 		}
 		if o := optionsOf(bt.table); o != nil {
 			t.countRow(o, before, after)
@@ -85,10 +85,10 @@ func (t *Txn) bucketChanged(bt *bucketTable, id string, before, after any) error
 // flushBuckets stores the buckets a write changed, once, before it
 // commits.
 func (t *Txn) flushBuckets() error {
-	if t.buckets == nil {
+	if t.eng.buckets == nil {
 		return nil
 	}
-	w := t.buckets
-	t.buckets = nil
+	w := t.eng.buckets
+	t.eng.buckets = nil
 	return w.flush()
 }

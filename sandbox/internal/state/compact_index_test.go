@@ -135,7 +135,7 @@ func TestCompactIndexFollowsWrites(t *testing.T) {
 		c := *m
 		c.Subject = "same keys"
 		require.NoError(t, Put(tx, TableEmails, &c))
-		require.Nil(t, tx.compact, "an update that keeps the keys touches no bucket")
+		require.Nil(t, tx.eng.compact, "an update that keeps the keys touches no bucket")
 		c2 := c
 		c2.To = "zed"
 		return Put(tx, TableEmails, &c2)
@@ -243,7 +243,7 @@ func TestCompactIndexReadsInAWrite(t *testing.T) {
 					compactIDs(t, tx, seq, "", from, false)
 					compactIDs(t, tx, seq, "", from, true)
 				}
-				for ref, b := range tx.compact.buckets {
+				for ref, b := range tx.eng.compact.buckets {
 					if ref.ix == to {
 						require.Greater(t, len(b.Entries), 10, "one copy of a shared bucket holds every change")
 					}

@@ -84,8 +84,8 @@ func scanEntries(es []compactEntry, group string, from uint64, desc bool, fn fun
 // answers false: the stored buckets, merged with those the write changed.
 func (t *Txn) eachBucket(ix *compactIndex, start, lo, hi uint64, desc bool, fn func(b *compactBucket) bool) {
 	var pending []uint64
-	if t.compact != nil {
-		for _, n := range t.compact.walked[ix] {
+	if t.eng.compact != nil {
+		for _, n := range t.eng.compact.walked[ix] {
 			if !desc && n >= start && n <= hi || desc && n <= start && n >= lo {
 				pending = append(pending, n)
 			}
@@ -121,10 +121,10 @@ func (t *Txn) eachBucket(ix *compactIndex, start, lo, hi uint64, desc bool, fn f
 		var b *compactBucket
 		switch {
 		case !bok || len(pending) > 0 && before(pending[0], bn):
-			b = t.compact.buckets[compactRef{ix, pending[0]}]
+			b = t.eng.compact.buckets[compactRef{ix, pending[0]}]
 			pending = pending[1:]
 		case len(pending) > 0 && pending[0] == bn:
-			b = t.compact.buckets[compactRef{ix, pending[0]}] // the write's copy replaces it
+			b = t.eng.compact.buckets[compactRef{ix, pending[0]}] // the write's copy replaces it
 			pending = pending[1:]
 			bn, bb, bok = nextBase()
 		default:

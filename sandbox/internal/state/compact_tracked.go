@@ -13,7 +13,7 @@ import (
 // trackedRow answers the row of id in table as a write that does not
 // count its rows has it now.
 func (t *Txn) trackedRow(table, id string) (any, error) {
-	w := t.compact
+	w := t.eng.compact
 	if w == nil || w.db == nil || w.unsure {
 		return t.mem.First(table, IndexID, idArg(table, id))
 	}
@@ -31,7 +31,7 @@ func (t *Txn) trackedRow(table, id string) (any, error) {
 // none), for trackedRow; err is the change's error, after which memdb's
 // indexes may be part changed and only memdb knows the row.
 func (t *Txn) trackRow(table, id string, row any, err error) {
-	w := t.compact
+	w := t.eng.compact
 	if w == nil || w.db == nil {
 		return
 	}
@@ -92,8 +92,8 @@ func (t *Txn) compactDeleted(ixs []*compactIndex, table string, gone []any) {
 		if id, ok := ri.rowID(row); ok {
 			t.compactChange(ixs, id, row, nil)
 			t.trackRow(table, id, nil, nil)
-		} else if t.compact != nil {
-			t.compact.unsure = true
+		} else if t.eng.compact != nil {
+			t.eng.compact.unsure = true
 		}
 	}
 }

@@ -58,8 +58,8 @@ func (t *Txn) storedBucket(ix *compactIndex, n uint64) *compactBucket {
 
 // bucket answers bucket n of ix as this transaction has it (nil: empty).
 func (t *Txn) bucket(ix *compactIndex, n uint64) *compactBucket {
-	if t.compact != nil {
-		if b, ok := t.compact.buckets[compactRef{ix, n}]; ok {
+	if t.eng.compact != nil {
+		if b, ok := t.eng.compact.buckets[compactRef{ix, n}]; ok {
 			return b
 		}
 	}
@@ -69,14 +69,14 @@ func (t *Txn) bucket(ix *compactIndex, n uint64) *compactBucket {
 // writableBucket answers the write's own copy of bucket n of ix, copying
 // the stored one the first time.
 func (t *Txn) writableBucket(ix *compactIndex, n uint64) *compactBucket {
-	if t.compact == nil {
-		t.compact = &compactWrite{}
+	if t.eng.compact == nil {
+		t.eng.compact = &compactWrite{}
 	}
-	if t.compact.buckets == nil {
-		t.compact.buckets = map[compactRef]*compactBucket{}
+	if t.eng.compact.buckets == nil {
+		t.eng.compact.buckets = map[compactRef]*compactBucket{}
 	}
 	ref := compactRef{ix, n}
-	if b, ok := t.compact.buckets[ref]; ok {
+	if b, ok := t.eng.compact.buckets[ref]; ok {
 		return b
 	}
 	b := &compactBucket{Key: ix.bucketKey(n)}
@@ -86,12 +86,12 @@ func (t *Txn) writableBucket(ix *compactIndex, n uint64) *compactBucket {
 		b.Entries = make([]compactEntry, len(s.Entries), len(s.Entries)+1)
 		copy(b.Entries, s.Entries)
 	}
-	t.compact.buckets[ref] = b
+	t.eng.compact.buckets[ref] = b
 	if ix.ordered || ix.chunk > 0 {
-		if t.compact.walked == nil {
-			t.compact.walked = map[*compactIndex][]uint64{}
+		if t.eng.compact.walked == nil {
+			t.eng.compact.walked = map[*compactIndex][]uint64{}
 		}
-		t.compact.walked[ix] = append(t.compact.walked[ix], n)
+		t.eng.compact.walked[ix] = append(t.eng.compact.walked[ix], n)
 	}
 	return b
 }
@@ -100,10 +100,10 @@ func (t *Txn) writableBucket(ix *compactIndex, n uint64) *compactBucket {
 // before to those of after (either nil) in every compact index of its
 // table, touching only the buckets of keys that changed.
 func (t *Txn) compactChange(ixs []*compactIndex, id string, before, after any) {
-	if t.keys == nil {
-		t.keys = &compactKeys{}
+	if t.eng.keys == nil {
+		t.eng.keys = &compactKeys{}
 	}
-	w := t.keys
+	w := t.eng.keys
 	for _, ix := range ixs {
 		old := ix.rowKeys(before, w.old)
 		cur := ix.rowKeys(after, w.new)
@@ -131,7 +131,7 @@ func (t *Txn) compactChange(ixs []*compactIndex, id string, before, after any) {
 func (t *Txn) compactAdd(ix *compactIndex, k compactKey, id string) {
 	n := ix.bucketOf(k)
 	b := t.writableBucket(ix, n)
-	t.compact.forgetLogHead(ix, n)
+	t.eng.compact.forgetLogHead(ix, n)
 	e := compactEntry{Group: k.group, Order: k.order, ID: id}
 	i, found := slices.BinarySearchFunc(b.Entries, e, compareEntries)
 	if found {
@@ -167,11 +167,11 @@ func (t *Txn) compactRemove(ix *compactIndex, k compactKey, id string) {
 // flushCompact stores the buckets a write changed, once, before it
 // commits: in the order of their keys, an emptied bucket deleted.
 func (t *Txn) flushCompact() error {
-	if t.compact == nil {
+	if t.eng.compact == nil {
 		return nil
 	}
-	w := t.compact
-	t.compact = nil
+	w := t.eng.compact
+	t.eng.compact = nil
 	refs := inStoreOrder(w.buckets, func(r compactRef) string { return r.ix.tag }, func(r compactRef) uint64 { return r.n })
 	for _, ref := range refs {
 		b := w.buckets[ref]

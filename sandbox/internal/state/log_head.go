@@ -22,10 +22,10 @@ import (
 // rows, oldest first, until fn answers false, as
 // compactEntryRows(ix, "", 0, false, fn) does.
 func (t *Txn) walkLogSeq(ix *compactIndex, fn func(e *compactEntry, raw any) bool) error {
-	if t.compact == nil {
-		t.compact = &compactWrite{}
+	if t.eng.compact == nil {
+		t.eng.compact = &compactWrite{}
 	}
-	w := t.compact
+	w := t.eng.compact
 	from := uint64(0)
 	if h, ok := w.heads[ix]; ok {
 		from = h << ix.shift

@@ -58,7 +58,7 @@ func (t *Txn) observedChanges() (memdb.Changes, error) {
 	if err != nil {
 		return nil, err
 	}
-	changes = withFileSetChanges(changes, t.filesOnly)
+	changes = withFileSetChanges(changes, t.eng.filesOnly)
 	counts := countTracked(changes)
 	if !counts.moved() {
 		return changes, nil

@@ -49,7 +49,7 @@ func (t *Txn) First(table, index string, args ...any) (any, error) {
 // firstOwn answers a lookup by id without memdb's write transaction (ok
 // false when it cannot, for memdb to answer).
 func (t *Txn) firstOwn(table, index string, args []any) (raw any, ok bool) {
-	if t.rows == nil || t.rows.unsure || index != IndexID || len(args) == 0 || table == tableMeta {
+	if t.eng.rows == nil || t.eng.rows.unsure || index != IndexID || len(args) == 0 || table == tableMeta {
 		return nil, false
 	}
 	ri := t.rowInfo(table)
@@ -68,7 +68,7 @@ func (t *Txn) firstOwn(table, index string, args []any) (raw any, ok bool) {
 	// Remembered as the row's state in this write (seen holds exactly
 	// that), so that the lookups that follow (a job reads its request,
 	// Put reads the stored row twice) need not walk the index again.
-	t.rows.remember(key, raw)
+	t.eng.rows.remember(key, raw)
 	return raw, true
 }
 
@@ -149,7 +149,7 @@ func (ri *rowInfo) lookupID(args []any) (string, bool) {
 // JobCursor.Take meets it whenever a job of a batch cancelled a later one.
 func (t *Txn) failed(err error) error {
 	if err != nil && !errors.Is(err, memdb.ErrNotFound) {
-		t.rows.unsure = true
+		t.eng.rows.unsure = true
 	}
 	return err
 }

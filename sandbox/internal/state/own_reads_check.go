@@ -40,7 +40,7 @@ func (t *Txn) checkCompactScan(ix *compactIndex, group string, from uint64, desc
 // row where the rows are.
 func (t *Txn) checkBucketRead(bt *bucketTable, id string, raw any) {
 	var found []any
-	eachRowBucket(t.mem, t.buckets, bt, func(n uint64, b *rowBucket, _ bool) {
+	eachRowBucket(t.mem, t.eng.buckets, bt, func(n uint64, b *rowBucket, _ bool) {
 		for i, r := range b.Rows {
 			rid, ok := bt.id(r)
 			if !ok || bt.slot(bt.hash(r)) != n {
@@ -70,8 +70,8 @@ func sameStoredRow(t *Txn, bt *bucketTable, stored, raw any) bool {
 	if !ok {
 		return stored == raw
 	}
-	if t.buckets != nil {
-		return t.buckets.thaw(bt, f) == raw
+	if t.eng.buckets != nil {
+		return t.eng.buckets.thaw(bt, f) == raw
 	}
 	return reflect.DeepEqual(bt.thaw(f), raw)
 }

@@ -67,11 +67,11 @@ func PutFileSet(tx *Txn, fs *model.FileSet) error {
 			if err := tx.Insert(TableSignatureRequests, &c); err != nil {
 				return fmt.Errorf("state: insert %s: %w", TableSignatureRequests, err)
 			}
-			if tx.rows == nil { // an observed write (withFileSetChanges)
-				if tx.filesOnly == nil {
-					tx.filesOnly = map[*model.SignatureRequest]*model.SignatureRequest{}
+			if tx.eng.rows == nil { // an observed write (withFileSetChanges)
+				if tx.eng.filesOnly == nil {
+					tx.eng.filesOnly = map[*model.SignatureRequest]*model.SignatureRequest{}
 				}
-				tx.filesOnly[&c] = req
+				tx.eng.filesOnly[&c] = req
 			}
 			return nil
 		}

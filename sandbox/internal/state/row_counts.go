@@ -157,7 +157,7 @@ func rowInfoOf(table string) *rowInfo {
 // counts as it writes them (nil: a derived or unknown table, or a read or
 // tracked transaction).
 func (t *Txn) rowInfo(table string) *rowInfo {
-	if t.rows == nil {
+	if t.eng.rows == nil {
 		return nil
 	}
 	if ri := rowInfoOf(table); ri != nil && !ri.derived {
@@ -224,7 +224,7 @@ func (t *Txn) stored(ri *rowInfo, table string, row any) (any, rowKey, error) {
 
 // current answers the row of key as this counting write has it.
 func (t *Txn) current(key rowKey, args []any) (any, error) {
-	return t.rows.current(key, args)
+	return t.eng.rows.current(key, args)
 }
 
 // probe tells whether a row exists in a table whose id index is of its
@@ -246,10 +246,10 @@ func (t *Txn) probe(table string, row any) (bool, rowKey, error) {
 // see records that the row of key is row from now on (nil: none).
 func (t *Txn) see(key rowKey, row any) {
 	if key.id == "" && key.table == "" {
-		t.rows.unsure = true // a row stored without an id we can read
+		t.eng.rows.unsure = true // a row stored without an id we can read
 		return
 	}
-	t.rows.remember(key, row)
+	t.eng.rows.remember(key, row)
 }
 
 // Insert is memdb's Insert, counting the row when it is new (and the
@@ -288,7 +288,7 @@ func (t *Txn) Insert(table string, row any) error {
 	}
 	t.see(key, row)
 	if !existed {
-		t.rows.counts.add(table, 1)
+		t.eng.rows.counts.add(table, 1)
 	}
 	t.countRow(&ri.opts, before, row)
 	return nil
@@ -326,9 +326,9 @@ func (t *Txn) Delete(table string, row any) error {
 		}
 		t.see(rowKey{table, id}, nil)
 	} else {
-		t.rows.unsure = true
+		t.eng.rows.unsure = true
 	}
-	t.rows.counts.add(table, -1)
+	t.eng.rows.counts.add(table, -1)
 	t.countRow(&ri.opts, before, nil)
 	return nil
 }
@@ -413,12 +413,12 @@ func (t *Txn) deleted(ri *rowInfo, table string, gone []any) {
 	if cx := compactByTable[table]; cx != nil {
 		t.compactDeleted(cx, table, gone)
 	}
-	t.rows.counts.add(table, -int64(len(gone)))
+	t.eng.rows.counts.add(table, -int64(len(gone)))
 	for _, row := range gone {
 		if id, ok := ri.rowID(row); ok {
 			t.see(rowKey{table, id}, nil)
 		} else {
-			t.rows.unsure = true
+			t.eng.rows.unsure = true
 		}
 		t.countRow(&ri.opts, row, nil)
 	}

@@ -97,7 +97,7 @@ func NewStore(db *memdb.MemDB, now func() time.Time) *Store {
 // Read returns a read-only transaction on a consistent snapshot: the
 // database as of the last commit that finished before the call.
 func (s *Store) Read() *Txn {
-	return &Txn{mem: s.snap.Load().txn, now: s.now(), thawed: &s.thawed}
+	return &Txn{mem: s.snap.Load().txn, now: s.now(), eng: engineTxn{thawed: &s.thawed}}
 }
 
 // SnapshotRef refers weakly to the database snapshot a read transaction
@@ -180,10 +180,10 @@ func (s *Store) Update(fn func(tx *Txn) error) error {
 		// The observer reads the write's changes, and they are counted
 		// from them.
 		tx.mem.TrackChanges()
-		tx.compact = &compactWrite{rowRecord: rowRecord{db: db}}
-		tx.tracked = &trackedRows{}
+		tx.eng.compact = &compactWrite{rowRecord: rowRecord{db: db}}
+		tx.eng.tracked = &trackedRows{}
 	} else {
-		tx.rows = &rowWrite{rowRecord: rowRecord{db: db}}
+		tx.eng.rows = &rowWrite{rowRecord: rowRecord{db: db}}
 	}
 	if err := fn(tx); err != nil {
 		return err
@@ -289,29 +289,10 @@ type Txn struct {
 	// transaction may be shared.
 	config      *model.Config
 	cacheConfig bool
-	// rows counts the rows a write inserts and deletes (row_counts.go);
-	// nil in a read, and in a write whose changes are tracked, which
-	// counts them from memdb's record instead. A pointer keeps the
-	// transactions of reads, made several times per request, small.
-	rows *rowWrite
-	// compact is the buckets of compact indexes the write changed
-	// (compact_write.go), stored before the commit (flushCompact).
-	compact *compactWrite
-	// keys is the room compactChange reuses for a row's keys.
-	keys *compactKeys
-	// filesOnly maps each request row PutFileSet made in an observed write
-	// to the row it copied (withFileSetChanges).
-	filesOnly map[*model.SignatureRequest]*model.SignatureRequest
-	// buckets is the write's own copies of the buckets of bucketed tables
-	// it changed (bucket_rows_write.go), stored before the commit
-	// (flushBuckets); nil until the write changes a bucketed row.
-	buckets *bucketWrite
-	// tracked is what an observed write did to bucketed rows
-	// (bucket_rows_observe.go); nil in any other transaction.
-	tracked *trackedRows
-	// thawed is the store's cache of thawed rows, which reads outside a
-	// write share (bucket_rows_frozen.go); nil in a write.
-	thawed *thawCache
+	// eng is what the storage engine keeps per transaction: the row
+	// counts and own reads, the compact index and bucket writes, the
+	// record of an observed write and the thaw cache.
+	eng engineTxn
 }
 
 // Notify arranges for topic to be announced once after this transaction
@@ -556,4 +537,33 @@ func (t *Txn) NewUUID() string {
 func (t *Txn) Seq() uint64 {
 	_, n := t.next()
 	return n
+}
+
+// engineTxn is the storage engine's part of a transaction (bucketed rows,
+// compact indexes, own reads, frozen rows, row counts); the rest of Txn is
+// the world's: clock, ID sequence, notifications, cached rows.
+type engineTxn struct {
+	// rows counts the rows a write inserts and deletes (row_counts.go);
+	// nil in a read, and in a write whose changes are tracked, which
+	// counts them from memdb's record instead. A pointer keeps the
+	// transactions of reads, made several times per request, small.
+	rows *rowWrite
+	// compact is the buckets of compact indexes the write changed
+	// (compact_write.go), stored before the commit (flushCompact).
+	compact *compactWrite
+	// keys is the room compactChange reuses for a row's keys.
+	keys *compactKeys
+	// filesOnly maps each request row PutFileSet made in an observed write
+	// to the row it copied (withFileSetChanges).
+	filesOnly map[*model.SignatureRequest]*model.SignatureRequest
+	// buckets is the write's own copies of the buckets of bucketed tables
+	// it changed (bucket_rows_write.go), stored before the commit
+	// (flushBuckets); nil until the write changes a bucketed row.
+	buckets *bucketWrite
+	// tracked is what an observed write did to bucketed rows
+	// (bucket_rows_observe.go); nil in any other transaction.
+	tracked *trackedRows
+	// thawed is the store's cache of thawed rows, which reads outside a
+	// write share (bucket_rows_frozen.go); nil in a write.
+	thawed *thawCache
 }

@@ -56,12 +56,12 @@ func optionsOf(table string) *tableOptions {
 // itself, as it changes from before to after (either nil).
 func (t *Txn) countRow(o *tableOptions, before, after any) {
 	if o.countFields != nil {
-		o.countFields(&t.rows.counts.attempts, before, -1)
-		o.countFields(&t.rows.counts.attempts, after, 1)
+		o.countFields(&t.eng.rows.counts.attempts, before, -1)
+		o.countFields(&t.eng.rows.counts.attempts, after, 1)
 	}
 	if o.carries != nil {
 		if n := o.carries(after) - o.carries(before); n != 0 {
-			t.rows.counts.add(o.carriedTable, n)
+			t.eng.rows.counts.add(o.carriedTable, n)
 		}
 	}
 }

@@ -146,12 +146,12 @@ func (t *Txn) flushUsage() error {
 	t.deferUsage = false
 	u := t.usage
 	t.usage = nil
-	if t.rows != nil && t.rows.counts.moved() {
+	if t.eng.rows != nil && t.eng.rows.counts.moved() {
 		if u == nil {
 			u = readUsage(t.mem)
 		}
-		t.rows.counts.applyTo(u)
-		t.rows.counts = rowCounts{}
+		t.eng.rows.counts.applyTo(u)
+		t.eng.rows.counts = rowCounts{}
 	}
 	if u == nil {
 		return nil
@@ -181,8 +181,8 @@ func putUsage(tx *memdb.Txn, u *Usage) error {
 // commits).
 func WorldUsage(tx *Txn) Usage {
 	u := getUsage(tx)
-	if tx.rows != nil && tx.rows.counts.moved() {
-		tx.rows.counts.applyTo(u)
+	if tx.eng.rows != nil && tx.eng.rows.counts.moved() {
+		tx.eng.rows.counts.applyTo(u)
 	}
 	return *u
 }
@@ -213,7 +213,7 @@ func rebuildDerived(tx *memdb.Txn) error {
 // bucket copies (bucket_rows.go) it would not see.
 func RecountUsage(tx *Txn) (Usage, error) {
 	var u Usage
-	if tx.rows != nil || tx.tracked != nil {
+	if tx.eng.rows != nil || tx.eng.tracked != nil {
 		return u, errors.New("state: RecountUsage counts a read, not a write")
 	}
 	it, err := tx.mem.Get(TableBlobs, IndexID)
