@@ -560,7 +560,7 @@ func TestTestValueJobSurvivesExport(t *testing.T) {
 // template_error.
 func TestTestValueFiles(t *testing.T) {
 	srv := apitest.NewServer(t)
-	// filestest writes page text uncompressed, as the marker needs.
+	// pdftest writes page text uncompressed, as the marker needs.
 	pdfSaying := func(text string) []byte { return pdftest.MakePDF(pdftest.Letter(text)) }
 	cases := []struct {
 		file   apitest.File
