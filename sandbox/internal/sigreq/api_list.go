@@ -35,9 +35,9 @@ func signatureRequestList(c *api.Call) (any, error) {
 	var total int
 	var rows []*model.SignatureRequest
 	if len(accounts) == 1 && search == nil {
-		total, rows, err = ListPage(tx, accounts[0], page, size)
+		total, rows, err = listPage(tx, accounts[0], page, size)
 	} else {
-		total, rows, err = ListScan(tx, accounts, search, c.Account, page, size)
+		total, rows, err = listScan(tx, accounts, search, c.Account, page, size)
 	}
 	if err != nil {
 		return nil, err
@@ -46,12 +46,12 @@ func signatureRequestList(c *api.Call) (any, error) {
 	return signatureRequestListResponse{Rows: rows, ListInfo: api.NewListInfo(total, page, size)}, nil
 }
 
-// ListPage reads one page of an account's list by ordinal: newest first.
+// listPage reads one page of an account's list by ordinal: newest first.
 // The count and the page's requests come from walks down the account's
 // ordinal index (one for the first page, which starts at the newest row;
 // two for later pages), which answer each row's request id and ordinal
 // without reading the access rows.
-func ListPage(tx *state.Txn, accountID string, page, size int) (int, []*model.SignatureRequest, error) {
+func listPage(tx *state.Txn, accountID string, page, size int) (int, []*model.SignatureRequest, error) {
 	it := state.NewAccessWalk(tx, accountID, math.MaxUint64)
 	requestID, ordinal, ok := it.NextListed()
 	if !ok {
@@ -99,11 +99,11 @@ func nextAccess(it *state.AccessWalk, accountID string) (*model.SignatureRequest
 	return a, nil
 }
 
-// ListScan walks the lists of several accounts newest first (merging them
+// listScan walks the lists of several accounts newest first (merging them
 // and dropping duplicates), keeps the requests the query matches, counts
 // them and returns the requested page. Without a query (account_id=all)
 // only the page's requests are read; the others are just counted.
-func ListScan(tx *state.Txn, accounts []string, query *search.Query, me *model.Account, page, size int) (int, []*model.SignatureRequest, error) {
+func listScan(tx *state.Txn, accounts []string, query *search.Query, me *model.Account, page, size int) (int, []*model.SignatureRequest, error) {
 	// One walk per account down its ordinal index, newest first.
 	type cursor struct {
 		account string
