@@ -170,7 +170,7 @@ func TestCreateWithGivenID(t *testing.T) {
 // TestEncodeSpecDropsID: a stored spec (drafts, bulk jobs) keeps neither
 // the requester nor an ID, and its JSON has no ID key.
 func TestEncodeSpecDropsID(t *testing.T) {
-	raw, err := sigreq.EncodeSpec(&sigreq.Spec{ID: "x", Title: "T"})
+	raw, err := (&sigreq.Spec{ID: "x", Title: "T"}).Encode()
 	require.NoError(t, err)
 	assert.NotContains(t, string(raw), `"ID"`)
 	spec, err := sigreq.DecodeSpec(raw)

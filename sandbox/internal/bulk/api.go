@@ -12,6 +12,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/model"
+	"github.com/signsandbox/signsandbox/sandbox/internal/param"
 	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 )
@@ -58,7 +59,7 @@ func bulkSend(c *api.Call, embedded bool) (any, error) {
 	if embedded {
 		// Unlike create_embedded_with_template, the embedded bulk schema
 		// has signing_redirect_url.
-		if e := sigreq.CheckRedirectURL("signing_redirect_url", b.SigningRedirectURL); e != nil {
+		if e := param.CheckRedirectURL("signing_redirect_url", b.SigningRedirectURL); e != nil {
 			return nil, e
 		}
 		spec.SigningRedirectURL = b.SigningRedirectURL
@@ -138,7 +139,7 @@ func queueBulkJob(c *api.Call, tx *state.Txn, spec *sigreq.Spec, tb *sigreq.Temp
 	if base.Title == "" && len(base.Documents) > 0 {
 		base.Title = base.Documents[0].Title()
 	}
-	if job.Spec, err = sigreq.EncodeSpec(base); err != nil {
+	if job.Spec, err = base.Encode(); err != nil {
 		return nil, err
 	}
 	if err := state.Put(tx, state.TableBulkSendJobs, job); err != nil {

@@ -141,7 +141,7 @@ func checkEntry(e bulkEntry, testMode bool) *apierr.Error {
 	if e.row == 0 && strings.TrimSpace(s.Role) == "" {
 		return e.fail("[signers][0][role]", "Missing required parameter: role")
 	}
-	if err := sigreq.CheckSignerPerson("signers[0]", s, false); err != nil {
+	if err := s.Check("signers[0]", false); err != nil {
 		return e.relocate(err, "[signers][0]")
 	}
 	if testMode && s.SMSPhoneNumber != "" {

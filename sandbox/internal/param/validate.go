@@ -2,6 +2,7 @@ package param
 
 import (
 	"net/mail"
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -75,6 +76,20 @@ func Shorten(v string) string {
 func CheckMaxLen(path, v string, max int) error {
 	if n := len([]rune(v)); n > max {
 		return apierr.Badf(path, "%s must be at most %d characters (got %d).", path, max, n)
+	}
+	return nil
+}
+
+// CheckRedirectURL accepts an absolute http(s) URL, or nothing: the
+// redirect parameters (signing_redirect_url, requesting_redirect_url) are
+// optional.
+func CheckRedirectURL(path, v string) *apierr.Error {
+	if v == "" {
+		return nil
+	}
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return apierr.Badf(path, "%s must be an absolute http or https URL.", path)
 	}
 	return nil
 }

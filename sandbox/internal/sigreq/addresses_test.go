@@ -28,16 +28,16 @@ func TestAddressesAreSharedPerWorldAndBase(t *testing.T) {
 	}
 	same := func(a, b string) bool { return unsafe.StringData(a) == unsafe.StringData(b) }
 
-	base, addr := Addresses(call("sandbox.test:8080"))
+	base, addr := addresses(call("sandbox.test:8080"))
 	assert.Equal(t, "http://sandbox.test:8080", base)
 	assert.Equal(t, "http://sandbox.test:8080/_sandbox/w/default", addr)
 	assert.True(t, same(base, addr[:len(base)]), "the base is the start of the world address")
 
-	base2, addr2 := Addresses(call("sandbox.test:8080"))
+	base2, addr2 := addresses(call("sandbox.test:8080"))
 	assert.True(t, same(base, base2) && same(addr, addr2), "a second call shares the first one's copies")
 
 	c := call("other:1")
-	other, otherAddr := Addresses(c)
+	other, otherAddr := addresses(c)
 	assert.Equal(t, c.BaseURL(), other)
 	assert.Equal(t, c.WorldURL(""), otherAddr+"/")
 	assert.Equal(t, "http://other:1/_sandbox/w/default", otherAddr)

@@ -157,7 +157,7 @@ func SpecOf(c *api.Call, b *Body, op Op) (*Spec, *apierr.Error) {
 		Title: strings.TrimSpace(param.Deref(b.Title)), Subject: param.Deref(b.Subject), Message: param.Deref(b.Message),
 		AllowDecline: b.AllowDecline, HideTextTags: b.HideTextTags,
 	}
-	spec.BaseURL, spec.WorldURL = Addresses(c)
+	spec.SetAddresses(c)
 	if e := checkTexts(b); e != nil {
 		return nil, e
 	}
@@ -169,12 +169,12 @@ func SpecOf(c *api.Call, b *Body, op Op) (*Spec, *apierr.Error) {
 	}
 	spec.Metadata = b.Metadata
 	if !op.Template {
-		signers, slots, e := CheckSigners(b)
+		signers, slots, e := b.CheckSigners()
 		if e != nil {
 			return nil, e
 		}
 		spec.Signers = signers
-		if e := AddFileParts(c, spec, b, slots); e != nil {
+		if e := spec.AddFileParts(c, b, slots); e != nil {
 			return nil, e
 		}
 		spec.AllowReassign = b.AllowReassign
@@ -191,7 +191,7 @@ func SpecOf(c *api.Call, b *Body, op Op) (*Spec, *apierr.Error) {
 		// populate_auto_fill_fields.
 		spec.PopulateAutoFillFields = b.PopulateAutoFillFields
 	} else {
-		if e := CheckRedirectURL("signing_redirect_url", b.SigningRedirectURL); e != nil {
+		if e := param.CheckRedirectURL("signing_redirect_url", b.SigningRedirectURL); e != nil {
 			return nil, e
 		}
 		spec.SigningRedirectURL = b.SigningRedirectURL
@@ -209,9 +209,9 @@ func SpecOf(c *api.Call, b *Body, op Op) (*Spec, *apierr.Error) {
 // drafts) have besides signers and form fields: cc_email_addresses,
 // attachments (against slots signers), custom_fields, expires_at and
 // field_options; and takes use_text_tags.
-func AddFileParts(c *api.Call, spec *Spec, b *Body, slots int) *apierr.Error {
+func (spec *Spec) AddFileParts(c *api.Call, b *Body, slots int) *apierr.Error {
 	var e *apierr.Error
-	if spec.CCEmails, e = CheckCCs(b.CCEmailAddresses); e != nil {
+	if spec.CCEmails, e = b.CheckCCs(); e != nil {
 		return e
 	}
 	if spec.Attachments, e = checkAttachments(b.Attachments, slots); e != nil {
@@ -233,7 +233,7 @@ func AddFileParts(c *api.Call, spec *Spec, b *Body, slots int) *apierr.Error {
 // AddFields validates form fields, groups and rules against the signers
 // and the collected documents (their page counts when known).
 func (spec *Spec) AddFields(b *Body, list []fields.Parsed, docs []document.Pending) *apierr.Error {
-	fc := fields.Limits{Slots: SignerSlots(spec.Signers), Docs: len(docs)}
+	fc := fields.Limits{Slots: spec.SignerSlots(), Docs: len(docs)}
 	for _, d := range docs {
 		fc.Pages = append(fc.Pages, d.Doc.PageCount())
 	}

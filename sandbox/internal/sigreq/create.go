@@ -175,7 +175,7 @@ func removedSigners(old, req *model.SignatureRequest) []model.Signature {
 // keeps, and BaseURL at the start of WorldURL, which begins with it: every
 // stored request would otherwise keep its own copies of the same text.
 // Only where the strings live changes, never their value. The addresses
-// come shared already (Addresses), so the newest request is only
+// come shared already (addresses), so the newest request is only
 // looked up for a client id: most sends have none and are spared the
 // three reads.
 func shareRepeatedStrings(tx *state.Txn, req *model.SignatureRequest) {

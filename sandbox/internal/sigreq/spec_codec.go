@@ -11,10 +11,10 @@ import (
 	"fmt"
 )
 
-// EncodeSpec serializes a validated spec; the requester is not kept (it is
+// Encode serializes a validated spec; the requester is not kept (it is
 // looked up again when the request is created), nor an ID (the draft's row
 // has it).
-func EncodeSpec(spec *Spec) (json.RawMessage, error) {
+func (spec *Spec) Encode() (json.RawMessage, error) {
 	c := *spec
 	c.Requester, c.ID = nil, ""
 	raw, err := json.Marshal(&c)
@@ -24,7 +24,7 @@ func EncodeSpec(spec *Spec) (json.RawMessage, error) {
 	return raw, nil
 }
 
-// DecodeSpec reads a spec written by EncodeSpec. Numbers stay json.Number,
+// DecodeSpec reads a spec written by Encode. Numbers stay json.Number,
 // as the request decoder gives them, so metadata round-trips exactly.
 func DecodeSpec(raw json.RawMessage) (*Spec, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))

@@ -51,7 +51,7 @@ func CheckTemplateBody(c *api.Call, b *Body, signersOptional bool) (*TemplateBod
 			return nil, apierr.Badf(p+"[role]", "Role %q is given to more than one signer.", s.Role)
 		}
 		roles[s.Role] = true
-		if e := CheckSignerPerson(p, s, false); e != nil {
+		if e := s.Check(p, false); e != nil {
 			return nil, e
 		}
 	}
@@ -131,7 +131,7 @@ func BindTemplateUse(c *api.Call, spec *Spec, use *template.Use, tb *TemplateBod
 		if s == nil {
 			s = &SubSigner{}
 		}
-		sg := SignerOf(*s, i)
+		sg := s.Signature(i)
 		// Template signers have no order of their own: the role's applies.
 		sg.Role, sg.Order = r.Name, nil
 		if r.Order != nil {

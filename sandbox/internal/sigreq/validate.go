@@ -6,7 +6,6 @@ package sigreq
 // a 400 whose error_path names the field in bracket notation.
 
 import (
-	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -35,9 +34,9 @@ const (
 // e164 is an E.164 phone number.
 var e164 = regexp.MustCompile(`^\+[1-9][0-9]{6,14}$`)
 
-// CheckSignerPerson checks the name, address, PIN and SMS settings of one
+// Check checks the name, address, PIN and SMS settings of one
 // signer at path (signers[0], grouped_signers[1][signers[0]]...).
-func CheckSignerPerson(path string, s SubSigner, grouped bool) *apierr.Error {
+func (s SubSigner) Check(path string, grouped bool) *apierr.Error {
 	if strings.TrimSpace(s.Name) == "" {
 		return apierr.Missing(path + "[name]")
 	}
@@ -74,7 +73,8 @@ func CheckSignerPerson(path string, s SubSigner, grouped bool) *apierr.Error {
 	return nil
 }
 
-func SignerOf(s SubSigner, slot int) model.Signature {
+// Signature returns the signature a checked signer becomes in slot.
+func (s SubSigner) Signature(slot int) model.Signature {
 	sg := model.Signature{Slot: slot, Name: strings.TrimSpace(s.Name), Email: strings.TrimSpace(s.EmailAddress), PIN: s.PIN}
 	if s.SMSPhoneNumber != "" {
 		sg.SMSPhone = s.SMSPhoneNumber
@@ -92,7 +92,7 @@ func SignerOf(s SubSigner, slot int) model.Signature {
 
 // CheckSigners validates signers or grouped_signers (exactly one of them)
 // and returns the signatures and the number of signer slots.
-func CheckSigners(b *Body) ([]model.Signature, int, *apierr.Error) {
+func (b *Body) CheckSigners() ([]model.Signature, int, *apierr.Error) {
 	switch {
 	case len(b.Signers) > 0 && len(b.GroupedSigners) > 0:
 		return nil, 0, apierr.Badf("grouped_signers", "Use either signers or grouped_signers, not both.")
@@ -105,13 +105,13 @@ func CheckSigners(b *Body) ([]model.Signature, int, *apierr.Error) {
 		withOrder := 0
 		for i, s := range b.Signers {
 			p := "signers[" + itoa(i) + "]"
-			if e := CheckSignerPerson(p, s, false); e != nil {
+			if e := s.Check(p, false); e != nil {
 				return nil, 0, e
 			}
 			if s.Order != nil {
 				withOrder++
 			}
-			out = append(out, SignerOf(s, i))
+			out = append(out, s.Signature(i))
 		}
 		if withOrder != 0 && withOrder != len(b.Signers) {
 			for i, s := range b.Signers {
@@ -143,10 +143,10 @@ func CheckSigners(b *Body) ([]model.Signature, int, *apierr.Error) {
 			withOrder++
 		}
 		for i, s := range grp.Signers {
-			if e := CheckSignerPerson(p+"[signers]["+itoa(i)+"]", s, true); e != nil {
+			if e := s.Check(p+"[signers]["+itoa(i)+"]", true); e != nil {
 				return nil, 0, e
 			}
-			sg := SignerOf(SubSigner{Name: s.Name, EmailAddress: s.EmailAddress, PIN: s.PIN, Order: grp.Order}, g)
+			sg := SubSigner{Name: s.Name, EmailAddress: s.EmailAddress, PIN: s.PIN, Order: grp.Order}.Signature(g)
 			sg.Group = grp.Group
 			out = append(out, sg)
 		}
@@ -161,20 +161,20 @@ func CheckSigners(b *Body) ([]model.Signature, int, *apierr.Error) {
 	return out, len(b.GroupedSigners), nil
 }
 
-// SignerSlots is the number of signer places the signers fill (the highest
+// SignerSlots is the number of signer places the spec's signers fill (the highest
 // slot plus one): what fields and attachments may name by signer index.
-func SignerSlots(signers []model.Signature) int {
+func (spec *Spec) SignerSlots() int {
 	n := 0
-	for _, sg := range signers {
+	for _, sg := range spec.Signers {
 		n = max(n, sg.Slot+1)
 	}
 	return n
 }
 
-// CheckCCs validates cc_email_addresses.
-func CheckCCs(list []string) ([]string, *apierr.Error) {
+// CheckCCs validates cc_email_addresses and returns the trimmed addresses.
+func (b *Body) CheckCCs() ([]string, *apierr.Error) {
 	var out []string
-	for i, a := range list {
+	for i, a := range b.CCEmailAddresses {
 		p := "cc_email_addresses[" + itoa(i) + "]"
 		a = strings.TrimSpace(a)
 		if a == "" {
@@ -303,18 +303,6 @@ func checkCustomFields(list []SubCustomField, roles []string) ([]model.CustomFie
 		out = append(out, model.CustomField{Name: f.Name, Type: "text", Value: f.Value, Required: f.Required, Editor: f.Editor})
 	}
 	return out, nil
-}
-
-// CheckRedirectURL accepts an absolute http(s) URL.
-func CheckRedirectURL(path, v string) *apierr.Error {
-	if v == "" {
-		return nil
-	}
-	u, err := url.Parse(v)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return apierr.Badf(path, "%s must be an absolute http or https URL.", path)
-	}
-	return nil
 }
 
 // CheckClientID checks the API app of a request. Embedded requests need an

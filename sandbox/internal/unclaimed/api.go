@@ -104,7 +104,7 @@ func checkQuotaLeft(acct *model.Account, testMode bool) *apierr.Error {
 // putDraft gives a draft its signature_request_id, claim token and expiry
 // (the world's ClaimURLTTL) and stores it with its prepared request.
 func putDraft(tx *state.Txn, d *model.UnclaimedDraft, spec *sigreq.Spec) error {
-	raw, err := sigreq.EncodeSpec(spec)
+	raw, err := spec.Encode()
 	if err != nil {
 		return err
 	}
@@ -146,10 +146,10 @@ func unclaimedDraftEditAndResend(c *api.Call) (any, error) {
 	case b.RequesterEmailAddress != "" && !param.ValidEmail(b.RequesterEmailAddress):
 		return nil, apierr.Badf("requester_email_address", "Invalid email address: %s", b.RequesterEmailAddress)
 	}
-	if e := sigreq.CheckRedirectURL("signing_redirect_url", b.SigningRedirectURL); e != nil {
+	if e := param.CheckRedirectURL("signing_redirect_url", b.SigningRedirectURL); e != nil {
 		return nil, e
 	}
-	if e := sigreq.CheckRedirectURL("requesting_redirect_url", b.RequestingRedirectURL); e != nil {
+	if e := param.CheckRedirectURL("requesting_redirect_url", b.RequestingRedirectURL); e != nil {
 		return nil, e
 	}
 	var d *model.UnclaimedDraft

@@ -183,7 +183,7 @@ func applyClaimInput(d *model.UnclaimedDraft, spec *sigreq.Spec, in claimInput) 
 		if len(spec.Signers) > 0 && d.Embedded && !d.Editor.AllowEditSigners {
 			return apierr.Badf("signers", "The signers of this draft were given when it was created and it does not allow editing them (editor_options[allow_edit_signers]).")
 		}
-		sigs, _, e := sigreq.CheckSigners(&sigreq.Body{Signers: in.Signers})
+		sigs, _, e := (&sigreq.Body{Signers: in.Signers}).CheckSigners()
 		if e != nil {
 			return e
 		}
@@ -196,7 +196,7 @@ func applyClaimInput(d *model.UnclaimedDraft, spec *sigreq.Spec, in claimInput) 
 		if d.Embedded && !d.Editor.AllowCCs {
 			return apierr.Badf("cc_email_addresses", "This draft does not let its user add CCs (allow_ccs).")
 		}
-		extra, e := sigreq.CheckCCs(in.CCEmailAddresses)
+		extra, e := (&sigreq.Body{CCEmailAddresses: in.CCEmailAddresses}).CheckCCs()
 		if e != nil {
 			return e
 		}
@@ -241,7 +241,7 @@ func applyRoleSigners(d *model.UnclaimedDraft, spec *sigreq.Spec, given []sigreq
 		}
 		seen[s.Role] = true
 		s.Order = nil
-		if e := sigreq.CheckSignerPerson(p, s, false); e != nil {
+		if e := s.Check(p, false); e != nil {
 			return e
 		}
 		cur := spec.Signers[idx]
@@ -251,7 +251,7 @@ func applyRoleSigners(d *model.UnclaimedDraft, spec *sigreq.Spec, given []sigreq
 		if cur.Email != "" && d.Embedded && !d.Editor.ForceSignerRoles && !d.Editor.AllowEditSigners {
 			return apierr.Badf(p+"[role]", "The signer of role %q was given when the draft was created and this draft does not allow changing it (force_signer_roles).", s.Role)
 		}
-		sg := sigreq.SignerOf(s, cur.Slot)
+		sg := s.Signature(cur.Slot)
 		sg.Role, sg.Order, sg.Group = cur.Role, cur.Order, cur.Group
 		if sg.Role == "" {
 			sg.Role = s.Role
@@ -307,7 +307,7 @@ func applyRoleCCs(d *model.UnclaimedDraft, spec *sigreq.Spec, given []sigreq.Sub
 // checkDraftSlots checks that the draft's fields and attachments name
 // signers the request has (drafts created without signers could name any).
 func checkDraftSlots(spec *sigreq.Spec) *apierr.Error {
-	slots := sigreq.SignerSlots(spec.Signers)
+	slots := spec.SignerSlots()
 	for _, f := range spec.FormFields {
 		if n, ok := f.SlotIndex(); ok && n >= slots {
 			return apierr.Badf("signers", "The field %q of this draft is for signer %d: give at least %d signer(s).", f.APIID, n, n+1)

@@ -136,11 +136,11 @@ func planDraft(c *api.Call, kind draftKind) (*draftPlan, error) {
 	if embedded {
 		// The draft schemas have signing_redirect_url, which the embedded
 		// request schemas lack.
-		if e := sigreq.CheckRedirectURL("signing_redirect_url", b.SigningRedirectURL); e != nil {
+		if e := param.CheckRedirectURL("signing_redirect_url", b.SigningRedirectURL); e != nil {
 			return nil, e
 		}
 		spec.SigningRedirectURL = b.SigningRedirectURL
-		if e := sigreq.CheckRedirectURL("requesting_redirect_url", p.x.RequestingRedirectURL); e != nil {
+		if e := param.CheckRedirectURL("requesting_redirect_url", p.x.RequestingRedirectURL); e != nil {
 			return nil, e
 		}
 	}
@@ -226,7 +226,7 @@ func (p *draftPlan) checkHead() *apierr.Error {
 }
 
 // checkFileParts checks the signer-dependent parts of a file-based draft:
-// signers when given, what sigreq.AddFileParts checks (as signature requests do)
+// signers when given, what Spec.AddFileParts checks (as signature requests do)
 // and the form fields' syntax.
 func (p *draftPlan) checkFileParts(c *api.Call) *apierr.Error {
 	b, spec := p.body, p.spec
@@ -243,13 +243,13 @@ func (p *draftPlan) checkFileParts(c *api.Call) *apierr.Error {
 		}
 		slots = 1
 	case len(b.Signers) > 0:
-		signers, n, e := sigreq.CheckSigners(b)
+		signers, n, e := b.CheckSigners()
 		if e != nil {
 			return e
 		}
 		spec.Signers, slots = signers, n
 	}
-	if e := sigreq.AddFileParts(c, spec, b, slots); e != nil {
+	if e := spec.AddFileParts(c, b, slots); e != nil {
 		return e
 	}
 	if p.kind == draftEmbedded {
@@ -279,7 +279,7 @@ func specFromRequest(c *api.Call, req *model.SignatureRequest) *sigreq.Spec {
 		FieldGroups:  append([]model.FieldGroup(nil), req.FieldGroups...),
 		FieldRules:   append([]model.FieldRule(nil), req.FieldRules...),
 	}
-	spec.BaseURL, spec.WorldURL = sigreq.Addresses(c)
+	spec.SetAddresses(c)
 	if req.Metadata != nil {
 		spec.Metadata = make(map[string]any, len(req.Metadata))
 		for k, v := range req.Metadata {
