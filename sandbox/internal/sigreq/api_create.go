@@ -89,13 +89,9 @@ func sigreqCreate(c *api.Call, op Op) (any, error) {
 		pending = docs
 	}
 	if !op.Template {
-		if e := spec.AddFields(&b, formFields, pending); e != nil {
+		if e := spec.PlaceFields(c, &b, formFields, pending, false); e != nil {
 			return nil, e
 		}
-		spec.AddDocumentFields(c, pending, false)       // text tags (text_tags.go)
-		WarnFieldPlacement(c, spec.FormFields, pending) // placement.go
-		spec.CustomFields = DropUnusedCustomFields(c, spec.CustomFields, spec.FormFields, spec.UseTextTags)
-		WarnLongMergeValues(c, spec.CustomFields, spec.FormFields)
 	}
 	var resp signatureRequestGetResponse
 	var requester *model.Account
@@ -227,6 +223,23 @@ func (spec *Spec) AddFileParts(c *api.Call, b *Body, slots int) *apierr.Error {
 		return e
 	}
 	spec.UseTextTags = b.UseTextTags
+	return nil
+}
+
+// PlaceFields adds the fields of a file-based body: the form fields, groups
+// and rules (AddFields), then the fields the documents carry (text tags, or
+// PDF form fields when usePreexistingFields), warning about fields outside
+// their page; custom fields that fill no merge field are dropped and values
+// too long for their fields warned about. The signers must be set (drafts
+// without signers set placeholders first).
+func (spec *Spec) PlaceFields(c *api.Call, b *Body, list []fields.Parsed, docs []document.Pending, usePreexistingFields bool) *apierr.Error {
+	if e := spec.AddFields(b, list, docs); e != nil {
+		return e
+	}
+	spec.addDocumentFields(c, docs, usePreexistingFields) // text_tags.go
+	warnFieldPlacement(c, spec.FormFields, docs)          // placement.go
+	spec.CustomFields = dropUnusedCustomFields(c, spec.CustomFields, spec.FormFields, spec.UseTextTags)
+	warnLongMergeValues(c, spec.CustomFields, spec.FormFields)
 	return nil
 }
 

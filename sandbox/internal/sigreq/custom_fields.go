@@ -13,12 +13,12 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/pdf"
 )
 
-// DropUnusedCustomFields keeps the custom fields that fill a merge field of
+// dropUnusedCustomFields keeps the custom fields that fill a merge field of
 // fields and answers them; every other one is ignored with the official
 // parameter_ignored warning (the real service leaves such values unused).
 // Requests with text tags keep them all: their merge fields are in the
 // documents, which the sandbox does not read.
-func DropUnusedCustomFields(c *api.Call, cfs []model.CustomField, formFields []model.FormField, textTags bool) []model.CustomField {
+func dropUnusedCustomFields(c *api.Call, cfs []model.CustomField, formFields []model.FormField, textTags bool) []model.CustomField {
 	if textTags {
 		return cfs
 	}
@@ -47,13 +47,13 @@ func warnUnusedCustomField(c *api.Call, i int, name string) {
 		") was ignored: no text-merge or checkbox-merge field of the request or its templates has that name.")
 }
 
-// WarnLongMergeValues warns about text merged into fields too narrow for
+// warnLongMergeValues warns about text merged into fields too narrow for
 // it. A value is too long when the sandbox cannot draw it whole in a
 // text-merge field it fills: the text is shrunk to fit the field's width
 // down to a 5-point font, and what is still wider is cut on the document
 // (pdf.StampFits). One such value gives custom_field_value_too_long; two
 // or more give a single custom_field_values_too_long naming them all.
-func WarnLongMergeValues(c *api.Call, cfs []model.CustomField, formFields []model.FormField) {
+func warnLongMergeValues(c *api.Call, cfs []model.CustomField, formFields []model.FormField) {
 	var long []string
 	for _, cf := range cfs {
 		if cf.Value == "" {

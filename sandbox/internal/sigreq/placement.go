@@ -28,9 +28,9 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/model"
 )
 
-// WarnFieldPlacement gives the official form_fields_placement warning on a
+// warnFieldPlacement gives the official form_fields_placement warning on a
 // create or edit call when a field is not wholly inside its page.
-func WarnFieldPlacement(c *api.Call, placed []model.FormField, pending []document.Pending) {
+func warnFieldPlacement(c *api.Call, placed []model.FormField, pending []document.Pending) {
 	if len(placed) == 0 {
 		return // no field, nothing to misplace (and no list of documents to build)
 	}

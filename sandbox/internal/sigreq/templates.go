@@ -190,7 +190,7 @@ func BindTemplateUse(c *api.Call, spec *Spec, use *template.Use, tb *TemplateBod
 		}
 		spec.FormFields = append(spec.FormFields, f)
 	}
-	WarnLongMergeValues(c, spec.CustomFields, spec.FormFields)
+	warnLongMergeValues(c, spec.CustomFields, spec.FormFields)
 	spec.FieldGroups = append([]model.FieldGroup(nil), use.FieldGroups...)
 	spec.FieldRules = append([]model.FieldRule(nil), use.FieldRules...)
 	spec.Attachments = nil

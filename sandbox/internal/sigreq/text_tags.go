@@ -42,12 +42,12 @@ func warnNonPDFTextTags(c *api.Call, docs []document.Pending) {
 	}
 }
 
-// AddDocumentFields is the hook of the signature request create and edit
+// addDocumentFields is the hook of the signature request create and edit
 // operations and of unclaimed drafts: with use_text_tags or
 // use_preexisting_fields it reads the collected documents and adds the
 // fields they carry to the spec. Its signers must be set (drafts without
 // signers set placeholders first).
-func (spec *Spec) AddDocumentFields(c *api.Call, docs []document.Pending, usePreexistingFields bool) {
+func (spec *Spec) addDocumentFields(c *api.Call, docs []document.Pending, usePreexistingFields bool) {
 	o := fields.DocOptions{TextTags: spec.UseTextTags, Hide: spec.UseTextTags && spec.HideTextTags, PDFFields: usePreexistingFields}
 	if !o.TextTags && !o.PDFFields {
 		return

@@ -179,18 +179,13 @@ func planDraft(c *api.Call, kind draftKind) (*draftPlan, error) {
 			spec.Signers[i].Slot = i
 		}
 	}
-	e = spec.AddFields(&b, p.fields, p.pending)
-	if e == nil {
-		spec.AddDocumentFields(c, p.pending, p.x.UsePreexistingFields) // internal/sigreq/text_tags.go
-		sigreq.WarnFieldPlacement(c, spec.FormFields, p.pending)       // internal/sigreq/placement.go
-	}
+	// Fields and custom fields are treated as signature_request/send
+	// treats them.
+	e = spec.PlaceFields(c, &b, p.fields, p.pending, p.x.UsePreexistingFields)
 	spec.Signers = given
 	if e != nil {
 		return nil, e
 	}
-	// Custom fields are treated as signature_request/send treats them.
-	spec.CustomFields = sigreq.DropUnusedCustomFields(c, spec.CustomFields, spec.FormFields, spec.UseTextTags)
-	sigreq.WarnLongMergeValues(c, spec.CustomFields, spec.FormFields)
 	return p, nil
 }
 
