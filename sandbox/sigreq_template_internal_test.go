@@ -45,13 +45,13 @@ func TestBindTemplateUse(t *testing.T) {
 		CustomFields: []sigreq.SubCustomField{{Name: "company", Value: "ACME"}},
 	}
 	var spec sigreq.Spec
-	e := sigreq.BindTemplateUse(&api.Call{}, &spec, tbUse(), tb, nil, false)
+	e := spec.BindTemplateUse(&api.Call{}, tbUse(), tb, nil, false)
 	require.NotNil(t, e)
 	assert.Equal(t, "signers", e.Path)
 	assert.Contains(t, e.Msg, `"Client"`)
 
 	spec = sigreq.Spec{}
-	require.Nil(t, sigreq.BindTemplateUse(&api.Call{}, &spec, tbUse(), tb, []model.Document{{Name: "extra.pdf"}}, true))
+	require.Nil(t, spec.BindTemplateUse(&api.Call{}, tbUse(), tb, []model.Document{{Name: "extra.pdf"}}, true))
 	require.Len(t, spec.Signers, 2)
 	assert.Equal(t, model.Signature{Slot: 0, Role: "Client", Order: intPtr(0)}, spec.Signers[0], "an open role: no name or address yet")
 	assert.Equal(t, "wendy@example.com", spec.Signers[1].Email)
@@ -64,7 +64,7 @@ func TestBindTemplateUse(t *testing.T) {
 	assert.Equal(t, "Template title", spec.Title)
 
 	tb.CCs = []sigreq.SubCC{{Role: "Nobody", EmailAddress: "x@example.com"}}
-	e = sigreq.BindTemplateUse(&api.Call{}, &sigreq.Spec{}, tbUse(), tb, nil, true)
+	e = (&sigreq.Spec{}).BindTemplateUse(&api.Call{}, tbUse(), tb, nil, true)
 	require.NotNil(t, e)
 	assert.Equal(t, "ccs[0][role]", e.Path)
 }
@@ -73,16 +73,16 @@ func TestBindTemplateUse(t *testing.T) {
 // caller allows none; given signers are checked either way.
 func TestCheckTemplateBodySignersOptional(t *testing.T) {
 	b := &sigreq.Body{TemplateIDs: []string{"tpl"}}
-	_, e := sigreq.CheckTemplateBody(&api.Call{}, b, false)
+	_, e := b.CheckTemplateBody(&api.Call{}, false)
 	require.NotNil(t, e)
 	assert.Equal(t, "signers", e.Path)
-	tb, e := sigreq.CheckTemplateBody(&api.Call{}, b, true)
+	tb, e := b.CheckTemplateBody(&api.Call{}, true)
 	require.Nil(t, e)
 	assert.Empty(t, tb.Signers)
 	assert.Equal(t, []string{"tpl"}, tb.TemplateIDs)
 
 	b.Signers = []sigreq.SubSigner{{Name: "No Role", EmailAddress: "a@example.com"}}
-	_, e = sigreq.CheckTemplateBody(&api.Call{}, b, true)
+	_, e = b.CheckTemplateBody(&api.Call{}, true)
 	require.NotNil(t, e)
 	assert.Equal(t, "signers[0][role]", e.Path)
 }

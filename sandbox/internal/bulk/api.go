@@ -75,7 +75,7 @@ func bulkSend(c *api.Call, embedded bool) (any, error) {
 	}
 	// template_ids, ccs and custom_fields are checked as send_with_template
 	// checks them; the entries' signers were checked above.
-	tb, e := sigreq.CheckTemplateBody(c, &b, true)
+	tb, e := b.CheckTemplateBody(c, true)
 	if e != nil {
 		return nil, e
 	}
@@ -107,7 +107,7 @@ func bulkSend(c *api.Call, embedded bool) (any, error) {
 // world's SendProcessingDelay. What binding warns about the job as a whole
 // is said once: its warnings go through warnOnce.
 func queueBulkJob(c *api.Call, tx *state.Txn, spec *sigreq.Spec, tb *sigreq.TemplateBody, entries []bulkEntry, embedded bool) (*model.BulkSendJob, error) {
-	use, err := sigreq.ResolveTemplates(c, tx, tb.TemplateIDs)
+	use, err := tb.Resolve(c, tx)
 	if err != nil {
 		return nil, err
 	}

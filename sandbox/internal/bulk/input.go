@@ -189,7 +189,7 @@ func bindEntry(c *api.Call, use *template.Use, base sigreq.Spec, tb sigreq.Templ
 	}
 	tb.Signers, tb.CustomFields = []sigreq.SubSigner{s}, fields
 	spec := base
-	if ae := sigreq.BindTemplateUse(c, &spec, use, &tb, nil, false); ae != nil {
+	if ae := spec.BindTemplateUse(c, use, &tb, nil, false); ae != nil {
 		if strings.HasPrefix(ae.Path, "signers[0]") {
 			return nil, e.relocate(ae, "[signers][0]")
 		}

@@ -74,7 +74,7 @@ func sigreqCreate(c *api.Call, op Op) (any, error) {
 	var tb *TemplateBody
 	var formFields []fields.Parsed
 	if op.Template {
-		if tb, e = CheckTemplateBody(c, &b, false); e != nil {
+		if tb, e = b.CheckTemplateBody(c, false); e != nil {
 			return nil, e
 		}
 	} else if formFields, e = fields.Decode(b.FormFieldsPerDocument); e != nil {
@@ -106,7 +106,7 @@ func sigreqCreate(c *api.Call, op Op) (any, error) {
 			return err
 		}
 		if op.Template {
-			if e := BindTemplate(c, tx, spec, tb, stored); e != nil {
+			if e := spec.BindTemplate(c, tx, tb, stored); e != nil {
 				return e
 			}
 			if e := checkEID(spec); e != nil { // eid.go

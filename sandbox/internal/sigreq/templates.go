@@ -29,7 +29,7 @@ type TemplateBody struct {
 // Signers are required unless signersOptional: template drafts may leave
 // every role to the user who claims them, and bulk send takes its signers
 // from the signer list.
-func CheckTemplateBody(c *api.Call, b *Body, signersOptional bool) (*TemplateBody, *apierr.Error) {
+func (b *Body) CheckTemplateBody(c *api.Call, signersOptional bool) (*TemplateBody, *apierr.Error) {
 	if len(b.TemplateIDs) == 0 {
 		return nil, apierr.Missing("template_ids")
 	}
@@ -76,21 +76,21 @@ func CheckTemplateBody(c *api.Call, b *Body, signersOptional bool) (*TemplateBod
 	return &TemplateBody{TemplateIDs: dedupeTemplateIDs(c, b.TemplateIDs), Signers: b.Signers, CCs: b.CCs, CustomFields: b.CustomFields}, nil
 }
 
-// ResolveTemplates asks the templates (templateResolver) for the
-// combined templates of ids. Callers that bind several bodies to the same
+// Resolve asks the templates (templateResolver) for the combined
+// templates of tb's ids. Callers that bind several bodies to the same
 // templates (bulk send) resolve once.
-func ResolveTemplates(c *api.Call, tx *state.Txn, ids []string) (*template.Use, error) {
-	return resolverOf(c.World)(c, tx, ids)
+func (tb *TemplateBody) Resolve(c *api.Call, tx *state.Txn) (*template.Use, error) {
+	return resolverOf(c.World)(c, tx, tb.TemplateIDs)
 }
 
 // BindTemplate resolves the templates of tb and binds the body to them
 // (BindTemplateUse, every role filled).
-func BindTemplate(c *api.Call, tx *state.Txn, spec *Spec, tb *TemplateBody, extra []model.Document) error {
-	use, err := ResolveTemplates(c, tx, tb.TemplateIDs)
+func (spec *Spec) BindTemplate(c *api.Call, tx *state.Txn, tb *TemplateBody, extra []model.Document) error {
+	use, err := tb.Resolve(c, tx)
 	if err != nil {
 		return err
 	}
-	if e := BindTemplateUse(c, spec, use, tb, extra, false); e != nil {
+	if e := spec.BindTemplateUse(c, use, tb, extra, false); e != nil {
 		return e
 	}
 	return nil
@@ -106,7 +106,7 @@ func BindTemplate(c *api.Call, tx *state.Txn, spec *Spec, tb *TemplateBody, extr
 // without a signer becomes a signer with no name or address in its slot,
 // and a CC role without an address an empty CC address in its place, for
 // the user who claims the draft to fill in.
-func BindTemplateUse(c *api.Call, spec *Spec, use *template.Use, tb *TemplateBody, extra []model.Document, leaveOpen bool) *apierr.Error {
+func (spec *Spec) BindTemplateUse(c *api.Call, use *template.Use, tb *TemplateBody, extra []model.Document, leaveOpen bool) *apierr.Error {
 	roleIndex := map[string]int{}
 	var roleNames []string
 	for i, r := range use.SignerRoles {

@@ -138,10 +138,10 @@ func requestTagFields(docs []*model.Document, first int, fc fields.Limits, taken
 }
 
 // ScanAppendedFiles is the hook of unclaimed_draft/create_embedded_with_template
-// before its transaction: the files given with the templates are parsed for
-// text tags (the official description says so; the operation has no
+// before its transaction: the files given with the templates of tb are
+// parsed for text tags (the official description says so; the operation has no
 // use_text_tags).
-func ScanAppendedFiles(docs []document.Pending) {
+func (tb *TemplateBody) ScanAppendedFiles(docs []document.Pending) {
 	fields.ScanDocuments(docs, fields.DocOptions{TextTags: true})
 }
 

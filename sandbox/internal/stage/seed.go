@@ -162,7 +162,7 @@ func planSeed(s *api.Host, w *world.World, p *scenario.Parsed, r *http.Request) 
 		rp.req = spec
 		var formFields []fields.Parsed
 		if rp.op.Template {
-			if rp.tb, e = sigreq.CheckTemplateBody(c, &rp.body, false); e != nil {
+			if rp.tb, e = rp.body.CheckTemplateBody(c, false); e != nil {
 				return nil, pl.apiIssue(rp.at, e)
 			}
 		} else if formFields, e = fields.Decode(rp.body.FormFieldsPerDocument); e != nil {

@@ -101,7 +101,7 @@ func (pl *seedPlan) seedSignatureRequest(tx *state.Txn, rp *seedRequestPlan) (an
 		for i, ref := range rp.spec.Templates {
 			tb.TemplateIDs[i] = pl.tplIDs[ref]
 		}
-		if err := sigreq.BindTemplate(c, tx, spec, &tb, stored); err != nil {
+		if err := spec.BindTemplate(c, tx, &tb, stored); err != nil {
 			if e, ok := apierr.As(err); ok && strings.HasPrefix(e.Path, "template_ids") {
 				return nil, pl.p.Issue(append(rp.at, "templates"), fmt.Sprintf("%s: %s", e.Name, e.Msg))
 			}

@@ -64,13 +64,13 @@ func unclaimedDraftCreate(c *api.Call, kind draftKind) (any, error) {
 			d.ForEmbeddedSigning = *p.x.IsForEmbeddedSigning
 		}
 		if kind == draftEmbeddedTemplate {
-			use, err := sigreq.ResolveTemplates(c, tx, p.tb.TemplateIDs)
+			use, err := p.tb.Resolve(c, tx)
 			if err != nil {
 				return err
 			}
 			// Roles the body leaves open are filled in when the draft is
 			// claimed.
-			if e := sigreq.BindTemplateUse(c, spec, use, p.tb, stored, true); e != nil {
+			if e := spec.BindTemplateUse(c, use, p.tb, stored, true); e != nil {
 				return e
 			}
 			spec.AddAppendedTagFields(len(stored)) // internal/sigreq/text_tags.go

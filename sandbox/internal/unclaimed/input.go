@@ -145,7 +145,7 @@ func planDraft(c *api.Call, kind draftKind) (*draftPlan, error) {
 		}
 	}
 	if kind == draftEmbeddedTemplate {
-		if p.tb, e = sigreq.CheckTemplateBody(c, &b, true); e != nil {
+		if p.tb, e = b.CheckTemplateBody(c, true); e != nil {
 			return nil, e
 		}
 		if len(b.Files) > 0 || len(b.FileURLs) > 0 {
@@ -154,7 +154,7 @@ func planDraft(c *api.Call, kind draftKind) (*draftPlan, error) {
 				return nil, err
 			}
 			p.pending = docs
-			sigreq.ScanAppendedFiles(p.pending) // internal/sigreq/text_tags.go
+			p.tb.ScanAppendedFiles(p.pending) // internal/sigreq/text_tags.go
 		}
 		return p, nil
 	}
