@@ -52,7 +52,7 @@ func bulkSend(c *api.Call, embedded bool) (any, error) {
 	if embedded && strings.TrimSpace(b.ClientID) == "" {
 		return nil, apierr.Missing("client_id")
 	}
-	spec, e := sigreq.SpecOf(c, &b, sigreq.Op{Embedded: embedded, Template: true})
+	spec, e := b.Spec(c, sigreq.Op{Embedded: embedded, Template: true})
 	if e != nil {
 		return nil, e
 	}
@@ -85,7 +85,7 @@ func bulkSend(c *api.Call, embedded bool) (any, error) {
 		if err != nil {
 			return apierr.NotFoundf("Account not found.")
 		}
-		if e := sigreq.CheckClientID(tx, acct, spec.ClientID, embedded, spec.TestMode); e != nil {
+		if e := spec.CheckClientID(tx, acct); e != nil {
 			return e
 		}
 		if left := acct.Quotas.APISignatureRequestsLeft; !spec.TestMode && left != nil && *left < len(entries) {
@@ -98,7 +98,7 @@ func bulkSend(c *api.Call, embedded bool) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	sigreq.WarnUnconfirmed(c, spec.Requester)
+	spec.WarnUnconfirmed(c)
 	return bulkSendJobSendResponse{BulkSendJob: viewBulkJob(job, c.Account.ID)}, nil
 }
 

@@ -58,17 +58,17 @@ func sigreqCreate(c *api.Call, op Op) (any, error) {
 			return nil, e
 		}
 	}
-	spec, e := SpecOf(c, &b, op)
+	spec, e := b.Spec(c, op)
 	if e != nil {
 		return nil, e
 	}
 	if op.Template && !op.Embedded {
 		// send_with_template and edit_with_template have is_eid too (the
-		// bulk and draft operations that share SpecOf do not); it
+		// bulk and draft operations that share Body.Spec do not); it
 		// is checked once the roles are bound.
 		spec.IsEID = b.IsEID
 	}
-	if e := CheckClientID(c.Read(), c.Account, spec.ClientID, op.Embedded, spec.TestMode); e != nil {
+	if e := spec.CheckClientID(c.Read(), c.Account); e != nil {
 		return nil, e
 	}
 	var tb *TemplateBody
@@ -94,7 +94,6 @@ func sigreqCreate(c *api.Call, op Op) (any, error) {
 		}
 	}
 	var resp signatureRequestGetResponse
-	var requester *model.Account
 	err := c.Update(func(tx *state.Txn) error {
 		acct, err := api.ReloadCaller(c, tx)
 		if err != nil {
@@ -135,19 +134,18 @@ func sigreqCreate(c *api.Call, op Op) (any, error) {
 			return err
 		}
 		resp.SignatureRequest = View(req, acct.ID)
-		requester = acct
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	WarnUnconfirmed(c, requester) // hold.go
+	spec.WarnUnconfirmed(c) // hold.go
 	return resp, nil
 }
 
-// SpecOf validates the fields every create and edit body shares and
-// the signers of the file-based operations.
-func SpecOf(c *api.Call, b *Body, op Op) (*Spec, *apierr.Error) {
+// Spec validates the fields every create and edit body shares and the
+// signers of the file-based operations, and returns the spec they make.
+func (b *Body) Spec(c *api.Call, op Op) (*Spec, *apierr.Error) {
 	spec := &Spec{
 		ClientID: strings.TrimSpace(b.ClientID), Embedded: op.Embedded, TestMode: b.TestMode,
 		Title: strings.TrimSpace(param.Deref(b.Title)), Subject: param.Deref(b.Subject), Message: param.Deref(b.Message),

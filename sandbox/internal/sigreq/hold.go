@@ -29,10 +29,10 @@ const (
 // registerHold sends the held requests of an account when it is confirmed.
 func registerHold(r *api.Registry) { r.OnAccountConfirmed = sendHeldRequests }
 
-// WarnUnconfirmed gives a call that sends for an account that has not
+// WarnUnconfirmed gives a call that sends for a requester who has not
 // confirmed its e-mail address the official unconfirmed warning.
-func WarnUnconfirmed(c *api.Call, requester *model.Account) {
-	if !requester.Confirmed {
+func (spec *Spec) WarnUnconfirmed(c *api.Call) {
+	if !spec.Requester.Confirmed {
 		c.Warn(warnUnconfirmed, msgWarnUnconfirmed)
 	}
 }

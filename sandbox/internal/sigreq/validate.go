@@ -305,11 +305,13 @@ func checkCustomFields(list []SubCustomField, roles []string) ([]model.CustomFie
 	return out, nil
 }
 
-// CheckClientID checks the API app of a request. Embedded requests need an
+// CheckClientID checks the API app of the spec's request (its ClientID,
+// Embedded and TestMode). Embedded requests need an
 // app of the caller's account or team; other requests only need the app to
 // exist. An app that is not approved works only in test_mode for embedded
 // requests, as on the real service.
-func CheckClientID(tx *state.Txn, caller *model.Account, clientID string, embedded, testMode bool) *apierr.Error {
+func (spec *Spec) CheckClientID(tx *state.Txn, caller *model.Account) *apierr.Error {
+	clientID, embedded, testMode := spec.ClientID, spec.Embedded, spec.TestMode
 	if clientID == "" {
 		if embedded {
 			return apierr.Missing("client_id")

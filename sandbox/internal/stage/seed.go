@@ -155,7 +155,7 @@ func planSeed(s *api.Host, w *world.World, p *scenario.Parsed, r *http.Request) 
 		if err := c.Bind(&rp.body); err != nil {
 			return nil, pl.apiIssue(rp.at, err)
 		}
-		spec, e := sigreq.SpecOf(c, &rp.body, rp.op)
+		spec, e := rp.body.Spec(c, rp.op)
 		if e != nil {
 			return nil, pl.apiIssue(rp.at, e)
 		}

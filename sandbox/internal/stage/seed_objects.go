@@ -88,7 +88,7 @@ func (pl *seedPlan) seedSignatureRequest(tx *state.Txn, rp *seedRequestPlan) (an
 	c.Account = acct
 	spec := rp.req
 	spec.Requester = acct
-	if e := sigreq.CheckClientID(tx, acct, spec.ClientID, rp.op.Embedded, spec.TestMode); e != nil {
+	if e := spec.CheckClientID(tx, acct); e != nil {
 		return nil, pl.apiIssue(rp.at, e)
 	}
 	stored, err := document.Store(tx, rp.pending)

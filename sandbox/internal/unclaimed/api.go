@@ -42,7 +42,7 @@ func unclaimedDraftCreate(c *api.Call, kind draftKind) (any, error) {
 			return apierr.NotFoundf("Account not found.")
 		}
 		spec := p.spec
-		if e := sigreq.CheckClientID(tx, acct, spec.ClientID, kind != draftPlain, spec.TestMode); e != nil {
+		if e := spec.CheckClientID(tx, acct); e != nil {
 			return e
 		}
 		if e := checkQuotaLeft(acct, spec.TestMode); e != nil {
@@ -210,7 +210,7 @@ func checkEditAndResend(tx *state.Txn, req *model.SignatureRequest, acct *model.
 	case !req.Embedded && !fromEmbeddedDraft(tx, req.ID):
 		return apierr.Badf("signature_request_id", "Only embedded signature requests can be edited and resent as an unclaimed draft.")
 	}
-	if e := sigreq.CheckClientID(tx, acct, clientID, true, testMode); e != nil {
+	if e := (&sigreq.Spec{ClientID: clientID, Embedded: true, TestMode: testMode}).CheckClientID(tx, acct); e != nil {
 		return e
 	}
 	if req.ClientID != "" && req.ClientID != clientID {

@@ -126,9 +126,9 @@ func planDraft(c *api.Call, kind draftKind) (*draftPlan, error) {
 			}
 		}
 	}
-	// The template form of sigreq.SpecOf checks the shared fields without
+	// The template form of Body.Spec checks the shared fields without
 	// requiring signers; the file-based parts follow below.
-	spec, e := sigreq.SpecOf(c, &b, sigreq.Op{Embedded: embedded, Template: true})
+	spec, e := b.Spec(c, sigreq.Op{Embedded: embedded, Template: true})
 	if e != nil {
 		return nil, e
 	}
