@@ -35,58 +35,6 @@ func tbUse() *template.Use {
 	}
 }
 
-// TestBindTemplateUse: binding is a pure function of the body and the
-// resolved templates; roles left open are refused unless the caller leaves
-// them open (template drafts), where they keep their slot and order.
-func TestBindTemplateUse(t *testing.T) {
-	tb := &sigreq.TemplateBody{
-		TemplateIDs:  []string{"tpl"},
-		Signers:      []sigreq.SubSigner{{Role: "Witness", Name: "Wendy", EmailAddress: "wendy@example.com"}},
-		CustomFields: []sigreq.SubCustomField{{Name: "company", Value: "ACME"}},
-	}
-	var spec sigreq.Spec
-	e := spec.BindTemplateUse(&api.Call{}, tbUse(), tb, nil, false)
-	require.NotNil(t, e)
-	assert.Equal(t, "signers", e.Path)
-	assert.Contains(t, e.Msg, `"Client"`)
-
-	spec = sigreq.Spec{}
-	require.Nil(t, spec.BindTemplateUse(&api.Call{}, tbUse(), tb, []model.Document{{Name: "extra.pdf"}}, true))
-	require.Len(t, spec.Signers, 2)
-	assert.Equal(t, model.Signature{Slot: 0, Role: "Client", Order: intPtr(0)}, spec.Signers[0], "an open role: no name or address yet")
-	assert.Equal(t, "wendy@example.com", spec.Signers[1].Email)
-	assert.Equal(t, 1, spec.Signers[1].Slot)
-	assert.Equal(t, []string{""}, spec.CCEmails, "an open CC role keeps its place")
-	assert.Equal(t, "1", spec.FormFields[0].Signer, "the Witness field belongs to slot 1")
-	assert.Equal(t, []string{"t.pdf", "extra.pdf"}, []string{spec.Documents[0].Name, spec.Documents[1].Name})
-	require.Len(t, spec.CustomFields, 1)
-	assert.Equal(t, "ACME", spec.CustomFields[0].Value)
-	assert.Equal(t, "Template title", spec.Title)
-
-	tb.CCs = []sigreq.SubCC{{Role: "Nobody", EmailAddress: "x@example.com"}}
-	e = (&sigreq.Spec{}).BindTemplateUse(&api.Call{}, tbUse(), tb, nil, true)
-	require.NotNil(t, e)
-	assert.Equal(t, "ccs[0][role]", e.Path)
-}
-
-// TestCheckTemplateBodySignersOptional: signers are required unless the
-// caller allows none; given signers are checked either way.
-func TestCheckTemplateBodySignersOptional(t *testing.T) {
-	b := &sigreq.Body{TemplateIDs: []string{"tpl"}}
-	_, e := b.CheckTemplateBody(&api.Call{}, false)
-	require.NotNil(t, e)
-	assert.Equal(t, "signers", e.Path)
-	tb, e := b.CheckTemplateBody(&api.Call{}, true)
-	require.Nil(t, e)
-	assert.Empty(t, tb.Signers)
-	assert.Equal(t, []string{"tpl"}, tb.TemplateIDs)
-
-	b.Signers = []sigreq.SubSigner{{Name: "No Role", EmailAddress: "a@example.com"}}
-	_, e = b.CheckTemplateBody(&api.Call{}, true)
-	require.NotNil(t, e)
-	assert.Equal(t, "signers[0][role]", e.Path)
-}
-
 // TestBulkSendResolvesTemplatesOnce: a bulk send job resolves its
 // templates once, however many entries it binds.
 func TestBulkSendResolvesTemplatesOnce(t *testing.T) {

@@ -175,19 +175,15 @@ func bindEntry(c *api.Call, use *template.Use, base sigreq.Spec, tb sigreq.Templ
 	}
 	// The entry's values override the common custom_fields of the same
 	// name; entries name fields by name or api_id.
-	fields := append([]sigreq.SubCustomField(nil), tb.CustomFields...)
+	tb.CustomFields = slices.Clone(tb.CustomFields)
 	for j, cf := range e.CustomFields {
 		name, ok := merge[cf.Name]
 		if !ok {
 			return nil, e.fail("[custom_fields]["+strconv.Itoa(j)+"][name]", "%q is not the name or api_id of a custom field of the template(s).", cf.Name)
 		}
-		if k := slices.IndexFunc(fields, func(f sigreq.SubCustomField) bool { return f.Name == name }); k >= 0 {
-			fields[k].Value = *cf.Value
-		} else {
-			fields = append(fields, sigreq.SubCustomField{Name: name, Value: *cf.Value})
-		}
+		tb.SetCustomField(name, *cf.Value)
 	}
-	tb.Signers, tb.CustomFields = []sigreq.SubSigner{s}, fields
+	tb.Signers = []sigreq.SubSigner{s}
 	spec := base
 	if ae := spec.BindTemplateUse(c, use, &tb, nil, false); ae != nil {
 		if strings.HasPrefix(ae.Path, "signers[0]") {

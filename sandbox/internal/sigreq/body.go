@@ -16,14 +16,14 @@ type Body struct {
 	Signers        []SubSigner         `json:"signers"`
 	GroupedSigners []subGroupedSigners `json:"grouped_signers"`
 	TemplateIDs    []string            `json:"template_ids"`
-	CCs            []SubCC             `json:"ccs"`
+	CCs            []subCC             `json:"ccs"`
 
 	AllowDecline     bool                    `json:"allow_decline"`
 	AllowReassign    bool                    `json:"allow_reassign"`
 	Attachments      []fields.SubAttachment  `json:"attachments"`
 	CCEmailAddresses []string                `json:"cc_email_addresses"`
 	ClientID         string                  `json:"client_id"`
-	CustomFields     []SubCustomField        `json:"custom_fields"`
+	CustomFields     []subCustomField        `json:"custom_fields"`
 	FieldOptions     *fields.SubFieldOptions `json:"field_options"`
 
 	FormFieldGroups []fields.Group `json:"form_field_groups"`
@@ -67,14 +67,14 @@ type subGroupedSigners struct {
 	Signers []SubSigner `json:"signers"`
 }
 
-// SubCC is SubCC.
-type SubCC struct {
+// subCC is the official SubCC.
+type subCC struct {
 	Role         string `json:"role"`
 	EmailAddress string `json:"email_address"`
 }
 
-// SubCustomField is SubCustomField.
-type SubCustomField struct {
+// subCustomField is the official SubCustomField.
+type subCustomField struct {
 	Name     string `json:"name"`
 	Value    string `json:"value"`
 	Editor   string `json:"editor"`

@@ -162,9 +162,9 @@ func htmlPage(status int, d pageData) (any, error) {
 	return &api.RawResponse{Status: status, ContentType: "text/html; charset=utf-8", Header: signpage.BrandedHeaders(emb, d.Brand), Body: body}, nil
 }
 
-// PageWorld finds the world of a page URL that holds what the page is
+// pageWorld finds the world of a page URL that holds what the page is
 // about (page.WorldFor) and makes it the call's world.
-func PageWorld(c *api.Call, holds func(tx *state.Txn) bool) (*world.World, bool) {
+func pageWorld(c *api.Call, holds func(tx *state.Txn) bool) (*world.World, bool) {
 	w := page.WorldFor(c.Host, c.Param("world_id"), holds)
 	if w == nil {
 		return nil, false
@@ -196,7 +196,7 @@ func signToken(c *api.Call, tx *state.Txn) (*model.SignURL, *apierr.Error) {
 
 // signPage shows the signing page; opening it is a view by the signer.
 func signPage(c *api.Call) (any, error) {
-	if _, ok := PageWorld(c, holdsSignToken(c.Param("token"))); !ok {
+	if _, ok := pageWorld(c, holdsSignToken(c.Param("token"))); !ok {
 		return htmlPage(http.StatusNotFound, pageData{Title: "Not found", Error: "No such world."})
 	}
 	var d pageData
@@ -266,7 +266,7 @@ type signPageForm struct {
 // signPageAction signs, declines or reassigns from the page's forms,
 // through the same transitions as the control plane's signer calls.
 func signPageAction(c *api.Call) (any, error) {
-	if _, ok := PageWorld(c, holdsSignToken(c.Param("token"))); !ok {
+	if _, ok := pageWorld(c, holdsSignToken(c.Param("token"))); !ok {
 		return htmlPage(http.StatusNotFound, pageData{Title: "Not found", Error: "No such world."})
 	}
 	if !signpage.SameOrigin(c.Request) {
@@ -330,7 +330,7 @@ func signPageAction(c *api.Call) (any, error) {
 // requestPage is a request's details page (details_url, signing_url):
 // its status and signers.
 func requestPage(c *api.Call) (any, error) {
-	w, ok := PageWorld(c, page.HoldsRow[model.SignatureRequest](state.TableSignatureRequests, c.Param("signature_request_id")))
+	w, ok := pageWorld(c, page.HoldsRow[model.SignatureRequest](state.TableSignatureRequests, c.Param("signature_request_id")))
 	if !ok {
 		return htmlPage(http.StatusNotFound, pageData{Title: "Not found", Error: "No such world."})
 	}
@@ -347,7 +347,7 @@ func requestPage(c *api.Call) (any, error) {
 
 // requestLogo serves the logo of a details page's request's API app.
 func requestLogo(c *api.Call) (any, error) {
-	w, ok := PageWorld(c, page.HoldsRow[model.SignatureRequest](state.TableSignatureRequests, c.Param("signature_request_id")))
+	w, ok := pageWorld(c, page.HoldsRow[model.SignatureRequest](state.TableSignatureRequests, c.Param("signature_request_id")))
 	if !ok {
 		return document.PageNotFound("No such world.")
 	}

@@ -111,7 +111,7 @@ func signLogo(c *api.Call) (any, error) {
 // token) leads to, for what the page loads beside itself. Without one it
 // returns a nil request and the answer the page's assets give instead.
 func signLinkRequest(c *api.Call) (*state.Txn, *model.SignatureRequest, any) {
-	if _, ok := PageWorld(c, holdsSignToken(c.Param("token"))); !ok {
+	if _, ok := pageWorld(c, holdsSignToken(c.Param("token"))); !ok {
 		refused, _ := document.PageNotFound("No such world.")
 		return nil, nil, refused
 	}

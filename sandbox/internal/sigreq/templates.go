@@ -21,8 +21,22 @@ import (
 type TemplateBody struct {
 	TemplateIDs  []string
 	Signers      []SubSigner
-	CCs          []SubCC
-	CustomFields []SubCustomField
+	CCs          []subCC
+	CustomFields []subCustomField
+}
+
+// SetCustomField sets the value of the custom field name, adding it when
+// the body has none of that name (bulk send's per-entry values override
+// the common ones). It writes to CustomFields in place: callers that share
+// the slice clone it first.
+func (tb *TemplateBody) SetCustomField(name, value string) {
+	for i := range tb.CustomFields {
+		if tb.CustomFields[i].Name == name {
+			tb.CustomFields[i].Value = value
+			return
+		}
+	}
+	tb.CustomFields = append(tb.CustomFields, subCustomField{Name: name, Value: value})
 }
 
 // CheckTemplateBody checks template_ids, role-bound signers and ccs.

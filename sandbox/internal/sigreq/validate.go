@@ -282,7 +282,7 @@ func checkAttachments(list []fields.SubAttachment, slots int) ([]model.Attachmen
 
 // checkCustomFields validates custom_fields; roles, when given, are the
 // signer roles an editor must name (templates).
-func checkCustomFields(list []SubCustomField, roles []string) ([]model.CustomField, *apierr.Error) {
+func checkCustomFields(list []subCustomField, roles []string) ([]model.CustomField, *apierr.Error) {
 	var out []model.CustomField
 	seen := map[string]bool{}
 	for i, f := range list {

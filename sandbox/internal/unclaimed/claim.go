@@ -44,12 +44,18 @@ func RegisterClaim(r *api.Registry) {
 	})
 }
 
+// roleCC is a CC role's address given at the claim (SubCC).
+type roleCC struct {
+	Role         string `json:"role"`
+	EmailAddress string `json:"email_address"`
+}
+
 // claimInput is what the user does in the editor before sending: signers
 // (by index for file drafts, by role for template drafts), CCs by role
 // (templates) and CC addresses (when the draft allows CCs).
 type claimInput struct {
 	Signers          []sigreq.SubSigner `json:"signers"`
-	CCs              []sigreq.SubCC     `json:"ccs"`
+	CCs              []roleCC           `json:"ccs"`
 	CCEmailAddresses []string           `json:"cc_email_addresses"`
 }
 
@@ -276,7 +282,7 @@ func sameSigners(cur []model.Signature, given []sigreq.SubSigner) bool {
 
 // applyRoleCCs fills the CC roles of a template draft; roles left open are
 // dropped.
-func applyRoleCCs(d *model.UnclaimedDraft, spec *sigreq.Spec, given []sigreq.SubCC) *apierr.Error {
+func applyRoleCCs(d *model.UnclaimedDraft, spec *sigreq.Spec, given []roleCC) *apierr.Error {
 	if len(given) > 0 && len(d.CCRoles) == 0 {
 		return apierr.Badf("ccs", "This draft has no CC roles: give CC addresses in cc_email_addresses.")
 	}

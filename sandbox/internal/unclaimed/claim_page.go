@@ -137,9 +137,11 @@ func pageDraft(c *api.Call) (*model.UnclaimedDraft, bool) {
 		_, err := state.DraftByToken(tx, c.Param("token"))
 		return err == nil
 	}
-	if _, ok := sigreq.PageWorld(c, holds); !ok {
+	w := page.WorldFor(c.Host, c.Param("world_id"), holds)
+	if w == nil {
 		return nil, false
 	}
+	c.EnterWorld(w)
 	d, err := state.DraftByToken(c.Read(), c.Param("token"))
 	return d, err == nil
 }
