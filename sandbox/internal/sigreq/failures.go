@@ -104,7 +104,7 @@ func failBlocked(req *model.SignatureRequest) *apierr.Error {
 	case req.Phase == model.PhaseProcessing:
 		return nil
 	case req.Phase != model.PhaseSent:
-		return apierr.Conflictf("The signature request can no longer fail: it is %s.", PhaseWord(req.Phase))
+		return apierr.Conflictf("The signature request can no longer fail: it is %s.", phaseWord(req.Phase))
 	}
 	for _, sg := range req.Signatures {
 		if sg.Status == model.SigSigned || sg.Status == model.SigDeclined {

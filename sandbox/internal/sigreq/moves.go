@@ -104,7 +104,7 @@ func update(req *model.SignatureRequest, sigID string, name, email *string, expi
 	case r.Phase == model.PhaseExpired:
 		return nil, apierr.New(apierr.SignatureRequestExpired, msgExpired)
 	case r.Phase != model.PhaseSent && r.Phase != model.PhaseProcessing && r.Phase != model.PhaseOnHold:
-		return nil, apierr.Badf("signature_request_id", "This signature request can no longer be updated (it is %s).", PhaseWord(r.Phase))
+		return nil, apierr.Badf("signature_request_id", "This signature request can no longer be updated (it is %s).", phaseWord(r.Phase))
 	}
 	sg := r.Signature(sigID)
 	if sg == nil {
@@ -157,7 +157,7 @@ func cancel(req *model.SignatureRequest, mayCancel bool) (*outcome, *apierr.Erro
 		return nil, apierr.New(apierr.SignatureRequestCancelFailed, msgCancelFailed)
 	case r.Phase == model.PhaseSent || r.Phase == model.PhaseOnHold:
 	default:
-		return nil, apierr.New(apierr.SignatureRequestCancelFailed, msgCancelFailed+" (it is "+PhaseWord(r.Phase)+")")
+		return nil, apierr.New(apierr.SignatureRequestCancelFailed, msgCancelFailed+" (it is "+phaseWord(r.Phase)+")")
 	}
 	r.CancelPending = true
 	return o, nil
@@ -276,7 +276,7 @@ func remove(req *model.SignatureRequest, accountID string, party bool) (*outcome
 	case !party:
 		return nil, apierr.New(apierr.SignatureRequestRemoveFailed, msgRemoveFailed)
 	case r.Phase != model.PhaseComplete && r.Phase != model.PhaseDeclined:
-		return nil, apierr.New(apierr.SignatureRequestRemoveFailed, msgRemoveFailed+" (it is "+PhaseWord(r.Phase)+")")
+		return nil, apierr.New(apierr.SignatureRequestRemoveFailed, msgRemoveFailed+" (it is "+phaseWord(r.Phase)+")")
 	}
 	if removedFor(r, accountID) {
 		return nil, apierr.NotFoundf(apierr.MsgNotFound)
@@ -301,7 +301,7 @@ func checkEditable(req *model.SignatureRequest, mayEdit, embeddedOp bool) *apier
 	case !req.Embedded && embeddedOp:
 		return apierr.Badf("signature_request_id", "This is not an embedded signature request: use edit or edit_with_template.")
 	case req.Phase == model.PhaseComplete || req.Phase == model.PhaseDeclined || req.Phase == model.PhaseExpired:
-		return apierr.Badf("signature_request_id", "This signature request can no longer be edited (it is %s).", PhaseWord(req.Phase))
+		return apierr.Badf("signature_request_id", "This signature request can no longer be edited (it is %s).", phaseWord(req.Phase))
 	}
 	for _, sg := range req.Signatures {
 		if sg.Status == model.SigSigned || sg.Status == model.SigDeclined {
@@ -311,8 +311,8 @@ func checkEditable(req *model.SignatureRequest, mayEdit, embeddedOp bool) *apier
 	return nil
 }
 
-// PhaseWord describes a phase in messages.
-func PhaseWord(p string) string {
+// phaseWord describes a phase in messages.
+func phaseWord(p string) string {
 	switch p {
 	case model.PhaseProcessing:
 		return "still being processed"

@@ -341,7 +341,7 @@ func requestPage(c *api.Call) (any, error) {
 	if req.Phase == model.PhaseCanceled {
 		return htmlPage(http.StatusGone, pageData{Title: req.Title, Error: apierr.MsgDeleted})
 	}
-	return htmlPage(http.StatusOK, pageData{Title: req.Title, Request: req, Message: "Status: " + PhaseWord(req.Phase),
+	return htmlPage(http.StatusOK, pageData{Title: req.Title, Request: req, Message: "Status: " + phaseWord(req.Phase),
 		Brand: apiapp.PageBrand(w.Store.Read(), req.ClientID, c.Request.URL.Path)})
 }
 

@@ -165,61 +165,15 @@ func (pl *seedPlan) moveRequest(tx *state.Txn, rp *seedRequestPlan, id string) e
 			return pl.p.Issue(at, err.Error())
 		}
 	}
-	req, err := get()
-	if err != nil {
-		return err
-	}
 	at := append(append([]any(nil), rp.at...), "state")
-	switch st {
-	case "completed":
-		for req.Phase == model.PhaseSent {
-			sg := nextToSign(req)
-			if sg == nil {
-				break
-			}
-			if err := pl.signerAct(tx, sg.ID, "sign", "", nil); err != nil {
-				return pl.p.Issue(at, err.Error())
-			}
-			if req, err = get(); err != nil {
-				return err
-			}
-		}
-		if req.Phase != model.PhaseComplete {
-			return pl.p.Issue(at, "the request cannot be completed from here (it is "+sigreq.PhaseWord(req.Phase)+")")
-		}
-	case "declined":
-		if req.Phase != model.PhaseDeclined {
-			sg := nextToSign(req)
-			if sg == nil {
-				return pl.p.Issue(at, "no signer can decline (the request is "+sigreq.PhaseWord(req.Phase)+")")
-			}
-			if err := pl.signerAct(tx, sg.ID, "decline", rp.spec.Message, nil); err != nil {
-				return pl.p.Issue(at, err.Error())
-			}
-		}
-	case "canceled", "expired":
-		refusal, err := sigreq.Settle(pl.s, tx, id, st, "")
-		if refusal != "" {
-			return pl.p.Issue(at, refusal)
-		}
-		return err
-	case "sent":
-		if req.Phase != model.PhaseSent && len(rp.spec.Actions) == 0 {
-			return pl.p.Issue(at, "the request is "+sigreq.PhaseWord(req.Phase)+" after processing, not sent")
-		}
+	if st == "sent" && len(rp.spec.Actions) > 0 {
+		return nil // the actions may have moved it on
 	}
-	return nil
-}
-
-// nextToSign is a signer whose turn it is and who has not acted.
-func nextToSign(req *model.SignatureRequest) *model.Signature {
-	for i := range req.Signatures {
-		sg := &req.Signatures[i]
-		if sg.Status == model.SigAwaiting && sigreq.IsTurn(req, sg) {
-			return sg
-		}
+	refusal, err := sigreq.Settle(pl.s, tx, id, st, rp.spec.Message)
+	if refusal != "" {
+		return pl.p.Issue(at, refusal)
 	}
-	return nil
+	return err
 }
 
 // seedSigner finds a signature by index or e-mail address.
