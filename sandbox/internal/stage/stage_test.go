@@ -93,3 +93,24 @@ func TestLoadErrors(t *testing.T) {
 	srv.Control(http.MethodGet, "/scenarios", nil, &list)
 	assert.Empty(t, list.Scenarios)
 }
+
+// TestSeedStateRefusals: a seeded state the request cannot reach is
+// refused at the request's state key, in words for the scenario's author:
+// the signer's own refusal, or the phase the request is in.
+func TestSeedStateRefusals(t *testing.T) {
+	srv := apitest.NewServer(t)
+	for _, tc := range []struct{ name, doc, want string }{
+		{"a decline the request does not allow",
+			"name: x\nseed:\n  signature_requests:\n    - ref: r\n      state: declined\n      body: {test_mode: true, signers: [{name: A, email_address: a@example.com}]}\n",
+			"decline as signer "},
+		{"no signer left to decline",
+			"name: x\nseed:\n  signature_requests:\n    - ref: r\n      state: declined\n      actions: [{signer: 0, do: sign}]\n      body: {test_mode: true, allow_decline: true, signers: [{name: A, email_address: a@example.com}]}\n",
+			"no signer can decline (the request is "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := apitest.ErrorOf(t, loadYAML(t, srv, tc.doc))
+			assert.Equal(t, "bad_request", e.Name)
+			assert.Contains(t, e.Msg, "seed.signature_requests[0].state: "+tc.want)
+		})
+	}
+}
