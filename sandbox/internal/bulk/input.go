@@ -4,7 +4,7 @@ package bulk
 // send_with_template (texts, metadata, template_ids, ccs, custom_fields,
 // client_id) is checked by the signature request validators; the signer
 // list (signer_list, or a CSV signer_file) is checked here, entry by entry,
-// and bound to the templates with sigreq.BindTemplateUse, so that every request of
+// and bound to the templates with Spec.BindTemplateUse, so that every request of
 // the job is exactly what send_with_template would have made.
 
 import (
@@ -160,7 +160,7 @@ func checkEntry(e bulkEntry, testMode bool) *apierr.Error {
 }
 
 // bindEntry binds one entry to the job's resolved templates as
-// send_with_template would (sigreq.BindTemplateUse), on a copy of base, and
+// send_with_template would (Spec.BindTemplateUse), on a copy of base, and
 // answers the entry's signers and custom field values. role is the
 // templates' single signer role; merge maps merge field names and api_ids
 // to names.
