@@ -14,8 +14,8 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/oauth"
 	"github.com/signsandbox/signsandbox/sandbox/internal/recording"
 	"github.com/signsandbox/signsandbox/sandbox/internal/report"
+	"github.com/signsandbox/signsandbox/sandbox/internal/scenarioworld"
 	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
-	"github.com/signsandbox/signsandbox/sandbox/internal/stage"
 	"github.com/signsandbox/signsandbox/sandbox/internal/team"
 	"github.com/signsandbox/signsandbox/sandbox/internal/template"
 	"github.com/signsandbox/signsandbox/sandbox/internal/unclaimed"
@@ -48,7 +48,7 @@ func registerAll(r *api.Registry) {
 //
 // The order does decide the order of hooks that run in a list, and there
 // exactly these orderings matter:
-//   - recording.RegisterHooks before stage.RegisterRules: both add a
+//   - recording.RegisterHooks before scenarioworld.RegisterRules: both add a
 //     CallHook, and a scenario fault rule may answer a call itself, which
 //     stops the list; the recorder must have noted the call's start first,
 //     so that a faulted call is recorded too.
@@ -85,7 +85,7 @@ var areas = []func(*api.Registry){
 	sigreq.RegisterControlFailures,
 	control.RegisterKeys,
 	recording.RegisterControl,
-	stage.RegisterControl,
+	scenarioworld.RegisterControl,
 	sigreq.RegisterControlSigners,
 	control.RegisterState,
 	template.RegisterControl,
@@ -101,9 +101,9 @@ var areas = []func(*api.Registry){
 	registerMetrics,
 
 	// Scenarios at work: jobs, recording, rules (fault points).
-	stage.RegisterJobs,
+	scenarioworld.RegisterJobs,
 	recording.RegisterHooks,
-	stage.RegisterRules,
+	scenarioworld.RegisterRules,
 
 	// Signature requests, templates, drafts and their object views.
 	sigreq.RegisterLifecycle, // eID control call, files, jobs, hold, transfer

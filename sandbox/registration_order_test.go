@@ -14,8 +14,8 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/api"
 	"github.com/signsandbox/signsandbox/sandbox/internal/recording"
+	"github.com/signsandbox/signsandbox/sandbox/internal/scenarioworld"
 	"github.com/signsandbox/signsandbox/sandbox/internal/sigreq"
-	"github.com/signsandbox/signsandbox/sandbox/internal/stage"
 	"github.com/signsandbox/signsandbox/sandbox/internal/template"
 )
 
@@ -90,7 +90,7 @@ func TestHookOrdersThatMatter(t *testing.T) {
 		require.GreaterOrEqual(t, i, 0, "an area of register.go")
 		return i
 	}
-	assert.Less(t, at(recording.RegisterHooks), at(stage.RegisterRules))
+	assert.Less(t, at(recording.RegisterHooks), at(scenarioworld.RegisterRules))
 	assert.Less(t, at(sigreq.RegisterLifecycle), at(template.RegisterTransfer))
 
 	r := newRegistry()

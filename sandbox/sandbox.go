@@ -20,7 +20,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/fixtureload"
 	"github.com/signsandbox/signsandbox/sandbox/internal/mailrelay"
 	"github.com/signsandbox/signsandbox/sandbox/internal/recording"
-	"github.com/signsandbox/signsandbox/sandbox/internal/stage"
+	"github.com/signsandbox/signsandbox/sandbox/internal/scenarioworld"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -123,7 +123,7 @@ func New(opts ...Option) (*Sandbox, error) {
 		return nil, optionError("WithDataDir", err)
 	}
 	for _, sc := range s.startScenarios() {
-		if _, err := stage.LoadSource(h, def, sc.name, sc.data, nil); err != nil {
+		if _, err := scenarioworld.LoadSource(h, def, sc.name, sc.data, nil); err != nil {
 			s.Close()
 			return nil, scenarioError(sc.name, err)
 		}

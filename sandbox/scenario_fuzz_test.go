@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
-	"github.com/signsandbox/signsandbox/sandbox/internal/stage"
+	"github.com/signsandbox/signsandbox/sandbox/internal/scenarioworld"
 	"github.com/signsandbox/signsandbox/scenarios"
 )
 
@@ -36,7 +36,7 @@ func FuzzLoadScenario(f *testing.F) {
 			t.Fatal(err)
 		}
 		defer s.host.DropWorld(w)
-		_, err = stage.LoadSource(s.host, w, "fuzz.yaml", data, nil)
+		_, err = scenarioworld.LoadSource(s.host, w, "fuzz.yaml", data, nil)
 		if err == nil {
 			return
 		}

@@ -16,7 +16,7 @@ import (
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/callbacks"
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
-	"github.com/signsandbox/signsandbox/sandbox/internal/stage"
+	"github.com/signsandbox/signsandbox/sandbox/internal/scenarioworld"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
 )
@@ -102,12 +102,12 @@ func runScenarioFile(ctx context.Context, f ScenarioFile, o RunOptions) RunResul
 		}
 		return res
 	}
-	doc, err := scenario.Parse(f.Name, f.Data, stage.Vocabulary())
+	doc, err := scenario.Parse(f.Name, f.Data, scenarioworld.Vocabulary())
 	if err != nil {
 		return fail(err)
 	}
 	res.Scenario = doc.Name
-	rn := &scenario.Runner{Base: o.Target, Client: o.Client, Voc: stage.Vocabulary(), Out: o.Out, Keep: o.Keep, SeededSecret: state.SeededSecret}
+	rn := &scenario.Runner{Base: o.Target, Client: o.Client, Voc: scenarioworld.Vocabulary(), Out: o.Out, Keep: o.Keep, SeededSecret: state.SeededSecret}
 	if o.Target == "" {
 		opts := o.Options
 		start, realClock := realClockStart(doc)

@@ -132,7 +132,7 @@ var levels = []level{
 	{
 		name:     "areas",
 		doc:      "what drives signature requests: bulk send, scenarios at work, unclaimed drafts",
-		packages: []string{"sandbox/internal/bulk", "sandbox/internal/stage", "sandbox/internal/unclaimed"},
+		packages: []string{"sandbox/internal/bulk", "sandbox/internal/scenarioworld", "sandbox/internal/unclaimed"},
 		modules:  []string{"github.com/gorilla/mux"},
 	},
 	{

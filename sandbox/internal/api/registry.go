@@ -54,7 +54,7 @@ type Registry struct {
 	// CallHooks are consulted in order for every API call, after
 	// authentication and before the handler (runCall; see CallHook): the
 	// recorder notes the call's start, then scenario rules may answer the
-	// call themselves (a fault). A hook because recording and stage sit
+	// call themselves (a fault). A hook because recording and scenarioworld sit
 	// above api; the order is written down in register.go.
 	CallHooks []CallHook
 	// AfterCallHooks see every API call's result before it is written
@@ -94,10 +94,10 @@ type Registry struct {
 	// requests it held for the unconfirmed account. A hook because account
 	// sits below sigreq.
 	OnAccountConfirmed func(s *Host, w *world.World, tx *state.Txn, a *model.Account) error
-	// TemplateFailure lets scenario rules (stage, which fills it) turn a
+	// TemplateFailure lets scenario rules (scenarioworld, which fills it) turn a
 	// template's creation into template_error (fail, with the message; ""
 	// for the usual one); the template preparation job asks it. A hook
-	// because template sits below stage.
+	// because template sits below scenarioworld.
 	TemplateFailure func(w *world.World, t *model.Template) (fail bool, msg string)
 
 	// TeamTransferHooks run, in registration order, after the API apps of
@@ -110,9 +110,9 @@ type Registry struct {
 	// their files. A hook because document sits below both.
 	FileOwners map[string]FileOwner
 	// CallbackFault is the fault point of callback deliveries (nil: no
-	// fault): scenario rules (stage) set it, a facade test may swap it
+	// fault): scenario rules (scenarioworld) set it, a facade test may swap it
 	// (CallbacksSetFault), and the callbacks' sender consults it before
-	// every attempt. A hook because callbacks sits below stage.
+	// every attempt. A hook because callbacks sits below scenarioworld.
 	CallbackFault CallbackFaultHook
 	// ProcessFault is the fault point of signature request processing
 	// (nil: no fault); scenario rules set it (see ProcessFaultHook).

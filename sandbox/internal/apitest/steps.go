@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/signsandbox/signsandbox/sandbox/internal/scenario"
-	"github.com/signsandbox/signsandbox/sandbox/internal/stage"
+	"github.com/signsandbox/signsandbox/sandbox/internal/scenarioworld"
 )
 
 // StepsInWorld runs the steps of a scenario document in the world
@@ -18,11 +18,11 @@ import (
 // number of steps. sandbox.RunScenarios runs whole files in sandboxes of its
 // own; this runs the steps in a world of a sandbox the test started.
 func StepsInWorld(base, key, file string, data []byte, pass func(time.Duration), receiver string, out io.Writer) ([]string, int, error) {
-	doc, err := scenario.Parse(file, data, stage.Vocabulary())
+	doc, err := scenario.Parse(file, data, scenarioworld.Vocabulary())
 	if err != nil {
 		return nil, 0, err
 	}
-	rn := &scenario.Runner{Base: base, Voc: stage.Vocabulary(), Out: out, World: key, Receiver: receiver,
+	rn := &scenario.Runner{Base: base, Voc: scenarioworld.Vocabulary(), Out: out, World: key, Receiver: receiver,
 		Advance: func(to time.Time, by time.Duration) error {
 			if !to.IsZero() {
 				return fmt.Errorf("an advance to an instant cannot be wall time passing")

@@ -12,7 +12,7 @@ import (
 	"github.com/signsandbox/signsandbox/sandbox/internal/apierr"
 	"github.com/signsandbox/signsandbox/sandbox/internal/callbacks"
 	"github.com/signsandbox/signsandbox/sandbox/internal/model"
-	"github.com/signsandbox/signsandbox/sandbox/internal/stage"
+	"github.com/signsandbox/signsandbox/sandbox/internal/scenarioworld"
 	"github.com/signsandbox/signsandbox/sandbox/internal/state"
 	"github.com/signsandbox/signsandbox/sandbox/internal/wire"
 	"github.com/signsandbox/signsandbox/sandbox/internal/world"
@@ -106,7 +106,7 @@ func controlCreateWorld(c *api.Call) (any, error) {
 		return nil, err
 	}
 	for i, name := range req.Scenarios {
-		if _, err := stage.LoadNamedOrInline(c.Host, w, name, nil); err != nil {
+		if _, err := scenarioworld.LoadNamedOrInline(c.Host, w, name, nil); err != nil {
 			c.Host.DropWorld(w)
 			if e, ok := apierr.As(err); ok {
 				return nil, e.WithPath(apierr.IndexPath("scenarios", i))
@@ -372,10 +372,10 @@ func controlPatchConfig(c *api.Call) (any, error) {
 	var out configView
 	err = c.Update(func(tx *state.Txn) error {
 		cfg := state.GetConfig(tx)
-		if err := stage.MergeConfig(b.Tree, &cfg); err != nil {
+		if err := scenarioworld.MergeConfig(b.Tree, &cfg); err != nil {
 			return err
 		}
-		if err := stage.ValidateConfig(cfg); err != nil {
+		if err := scenarioworld.ValidateConfig(cfg); err != nil {
 			return err
 		}
 		out = configAnswer(cfg)

@@ -1,4 +1,4 @@
-package stage
+package scenarioworld
 
 // The hooks through which rules act: before API calls (respond, latency,
 // gone), after template-creating calls (fail_template marks), while a
@@ -205,7 +205,7 @@ type forcedFailures struct {
 }
 
 // forcedExt is the forced failures' key in world.Ext.
-const forcedExt = "stage.forced"
+const forcedExt = "scenarioworld.forced"
 
 func forcedOf(w *world.World) *forcedFailures {
 	return world.Ext(w, forcedExt, func() *forcedFailures { return &forcedFailures{msg: map[string]string{}} })

@@ -1,4 +1,4 @@
-package stage
+package scenarioworld
 
 // Scenario rules at work. Rules are rows of the world's scenario_rules
 // table; each subsystem consults them where it acts:
@@ -12,7 +12,7 @@ package stage
 //     it (fail_file: error_file / file_error; fail_processing: any
 //     signature error status and its event, internal/sigreq/failures.go), or
 //     schedule an e-mail bounce or a signer action after a delay
-//     (scenario_jobs.go);
+//     (jobs.go);
 //   - before every callback delivery attempt (Registry.CallbackFault).
 //
 // A rule's counters (matched, fired) change in a write transaction of the

@@ -1,4 +1,4 @@
-package stage
+package scenarioworld
 
 // Loading scenarios into a world: parse strictly, prepare the seeded
 // objects outside any transaction (decoding, validation, document

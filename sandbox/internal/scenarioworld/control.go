@@ -1,4 +1,4 @@
-package stage
+package scenarioworld
 
 // Control plane of scenarios: load one into the caller's world (the body is
 // the scenario file, YAML or JSON; or ?name= for a ready scenario of the

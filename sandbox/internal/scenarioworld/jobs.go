@@ -1,4 +1,4 @@
-package stage
+package scenarioworld
 
 // Delayed effects of scenario rules: an e-mail to a signer that bounces,
 // and a signer who views, signs or declines, some world time after the

@@ -1,4 +1,4 @@
-package stage
+package scenarioworld
 
 // What the scenario loader checks names against: the route table (official
 // operationIds), the official event types, the error vocabulary and the

@@ -1,4 +1,4 @@
-package stage
+package scenarioworld
 
 // Seeding: the objects a scenario starts the world with, created through
 // the sandbox's own entry points (the template and signature request code,

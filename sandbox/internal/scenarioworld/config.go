@@ -1,4 +1,4 @@
-package stage
+package scenarioworld
 
 // The world configuration as scenarios and the control plane change it: a
 // partial tree merged onto the current values, then the whole checked.

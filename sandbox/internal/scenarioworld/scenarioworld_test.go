@@ -1,4 +1,4 @@
-package stage_test
+package scenarioworld_test
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package stage
+package scenarioworld
 
 // Seeded templates and signature requests: created as their operations
 // create them, then moved to the seeded state through the scheduler's job
