@@ -1,10 +1,5 @@
 package sandbox_test
 
-import (
-	"encoding/json"
-	"strconv"
-)
-
-func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+import "strconv"
 
 func itoa(i int) string { return strconv.Itoa(i) }
